@@ -1,0 +1,77 @@
+# dlperf — build, test, sanitize, fuzz, bench.
+#
+#   make            library (build/libdlperf.a) and CLI (build/dlperf)
+#   make test       every tests/test_*.c, then the shell tests in tests/*.sh
+#   make sanitize   the same tests built with ASan+UBSan (build-san/)
+#   make fuzz       libFuzzer target for the ONNX reader (FUZZ_SECONDS, default 60)
+#   make bench      benchmarks in bench/ (never fail; print ratios)
+#
+# Sources are found by wildcard: a new src/<module>/*.c or tests/test_*.c
+# needs no edit here.
+
+CC       ?= cc
+BUILD    ?= build
+OPT      ?= -O2 -g
+WERROR   ?=
+PKGS     := openblas libcjson libmicrohttpd sqlite3 xgboost
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WERROR) -Wall -Wextra -Wshadow \
+             -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+             -Iinclude -Isrc $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+DEPS     := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+.PHONY: all test sanitize fuzz bench clean setup golden
+all: $(BUILD)/dlperf $(TEST_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libdlperf.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/dlperf: $(CLI_OBJ) $(BUILD)/libdlperf.a
+	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libdlperf.a $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/%.c tests/tap.h $(BUILD)/libdlperf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libdlperf.a $(LDLIBS_ALL)
+
+test: all
+	BUILD=$(BUILD) tests/run.sh
+
+sanitize:
+	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined" test
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+	  SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libdlperf.a
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
+	  tests/fuzz/fuzz_onnx.c build-fuzz/libdlperf.a $(PKG_LIBS) -lm -lpthread -o build-fuzz/fuzz_onnx
+	tests/fuzz/run.sh build-fuzz/fuzz_onnx $(FUZZ_SECONDS)
+
+bench: all
+	BUILD=$(BUILD) bench/run.sh
+
+golden:
+	/usr/bin/python3 tools/golden/make_golden.py
+
+setup:
+	scripts/setup.sh
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(DEPS)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One-command set-up: install the Debian packages dlperf needs (only those
+# missing), build everything, and run the main job on the shipped example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKGS="build-essential pkg-config libopenblas-dev libxgboost-dev libsqlite3-dev libmicrohttpd-dev
+      libcjson-dev libonnx-dev python3-onnx python3-torch python3-torchvision clang
+      libclang-rt-14-dev"
+missing=()
+for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+make -j"$(nproc)"
+echo "setup: built build/dlperf; main job on the shipped example:"
+./build/dlperf inspect examples/resnet18.onnx --batch 32

@@ -1,0 +1,139 @@
+/*
+ * cli.c — argument parsing and error printing shared by every subcommand.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_exit_code(dlp_status s) {
+    switch (s) {
+    case DLP_OK: return DLP_EXIT_OK;
+    case DLP_EINVAL: case DLP_EIO: case DLP_EFORMAT: case DLP_EGRAPH:
+    case DLP_ESHAPE: case DLP_EUNBOUND: case DLP_ENOTFOUND: case DLP_EVERSION:
+    case DLP_ECHECKSUM: case DLP_EUNSUPPORTED:
+        return DLP_EXIT_BADINPUT;
+    default: return DLP_EXIT_FAIL;
+    }
+}
+
+int cli_fail(const dlp_error *e) {
+    fprintf(stderr, "dlperf: %s\n", e->msg[0] ? e->msg : dlp_status_str(e->code));
+    return cli_exit_code(e->code);
+}
+
+int cli_failf(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("dlperf: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi) {
+        fprintf(stderr, "dlperf: %s: '%s' is not a number in [%g, %g]\n", flag, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*s && !*end && !errno && v >= lo && v <= hi) {
+        *out = v;
+        return 0;
+    }
+    /* 1e6 style: accept when it is an exact integer in range */
+    double d;
+    errno = 0;
+    d = strtod(s, &end);
+    if (*s && !*end && !errno && isfinite(d) && d == floor(d) && d >= (double)lo &&
+        d <= (double)hi && fabs(d) < 9.0e15) {
+        *out = (int64_t)d;
+        return 0;
+    }
+    fprintf(stderr, "dlperf: %s: '%s' is not an integer in [%lld, %lld]\n", flag, s,
+            (long long)lo, (long long)hi);
+    return -1;
+}
+
+void cli_json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n] != 0) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "dlperf: %s needs a value\n", name);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}
+
+int cli_graph_flag(int argc, char **argv, int *i, cli_graph_flags *gf) {
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--batch", &v)) != 0) {
+        if (r < 0 || cli_parse_i64("--batch", v, 1, (int64_t)1 << 31, &gf->batch)) return -1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--seq", &v)) != 0) {
+        if (r < 0 || cli_parse_i64("--seq", v, 1, (int64_t)1 << 31, &gf->seq)) return -1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--dim", &v)) != 0) {
+        if (r < 0) return -1;
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v) {
+            fprintf(stderr, "dlperf: --dim: '%s' is not NAME=VALUE\n", v);
+            return -1;
+        }
+        if (gf->n_dims >= 64) {
+            fprintf(stderr, "dlperf: --dim: at most 64 bindings\n");
+            return -1;
+        }
+        int64_t val;
+        if (cli_parse_i64("--dim", eq + 1, 1, (int64_t)1 << 40, &val)) return -1;
+        /* argv strings live for the whole run: cut the name in place */
+        ((char *)eq)[0] = 0;
+        gf->dim_names[gf->n_dims] = v;
+        gf->dim_values[gf->n_dims++] = val;
+        return 1;
+    }
+    return 0;
+}
+
+void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->batch = gf->batch;
+    o->seq = gf->seq;
+    o->n_dims = gf->n_dims;
+    o->dim_names = gf->dim_names;
+    o->dim_values = gf->dim_values;
+}

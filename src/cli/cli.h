@@ -1,0 +1,52 @@
+/*
+ * cli.h — shared helpers of the dlperf command-line tool.  Each subcommand
+ * lives in src/cli/cmd_<name>.c as `int dlp_cmd_<name>(int argc, char **argv)`
+ * (argv[0] is the subcommand name) and is listed in main.c's table.
+ * Exit codes: 0 ok, 1 runtime failure, 2 bad input (file, flag, value).
+ */
+#ifndef DLP_CLI_H
+#define DLP_CLI_H
+#include <stdint.h>
+#include <stdio.h>
+#include "dlperf.h"
+
+#define DLP_EXIT_OK 0
+#define DLP_EXIT_FAIL 1
+#define DLP_EXIT_BADINPUT 2
+
+/* Print "dlperf: <msg>" on stderr; returns the exit code for a status. */
+int cli_fail(const dlp_error *e);
+int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Map a status to an exit code (bad input -> 2, else 1). */
+int cli_exit_code(dlp_status s);
+
+/* Strict number parsing: whole string, range-checked, accepts 1e6 for ints
+ * when exact.  Return 0 on success, print a one-line error and return -1. */
+int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out);
+int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
+
+/* Minimal JSON string escaping to a FILE. */
+void cli_json_str(FILE *f, const char *s);
+
+/* Option parsing helper: if argv[*i] is `name` (or `name=value`), store the
+ * value in *val, advance *i, return 1; on a missing value print an error and
+ * return -1; 0 if argv[*i] is another option. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+
+/* Shared graph-loading flags: --batch, --seq, --dim NAME=VALUE.
+ * cli_graph_flag returns 1 if it consumed argv[*i], -1 on error, 0 if not
+ * a graph flag.  Fill dlp_load_opts from it with cli_graph_opts. */
+typedef struct {
+    int64_t batch, seq;
+    int n_dims;
+    const char *dim_names[64];
+    int64_t dim_values[64];
+} cli_graph_flags;
+int cli_graph_flag(int argc, char **argv, int *i, cli_graph_flags *gf);
+void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o);
+
+/* Subcommands (src/cli/cmd_<name>.c). */
+int dlp_cmd_inspect(int argc, char **argv);
+int dlp_cmd_features(int argc, char **argv);
+
+#endif

@@ -1,0 +1,2 @@
+#include "cli/cli.h"
+int dlp_cmd_features(int argc, char **argv) { (void)argc; (void)argv; return cli_failf(1, "features: not built yet"); }

@@ -1,0 +1,48 @@
+/*
+ * main.c — the dlperf command: dispatch to one subcommand per file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef int (*cmd_fn)(int argc, char **argv);
+
+
+static const struct {
+    const char *name;
+    cmd_fn fn;
+    const char *help;
+} commands[] = {
+    {"inspect", dlp_cmd_inspect, "graph totals and a per-op-type table of an ONNX model"},
+    {"features", dlp_cmd_features, "node features, CSR adjacency and static features (.dlpg)"},
+    /* BEGIN commands (one line each; keep sorted by issue) */
+    /* END commands */
+};
+
+static void usage(FILE *f) {
+    fprintf(f, "dlperf %s — predict deep-learning performance without running the model\n\n"
+               "usage: dlperf <command> [options]\n\ncommands:\n", DLP_VERSION_STRING);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\n'dlperf <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return DLP_EXIT_BADINPUT;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("dlperf %s\n", DLP_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "dlperf: unknown command '%s' (try 'dlperf --help')\n", argv[1]);
+    return DLP_EXIT_BADINPUT;
+}

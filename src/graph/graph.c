@@ -1,0 +1,835 @@
+/*
+ * graph.c — building the IR, the helpers shape rules use, and finalize:
+ * edges, topological order, shape inference, costs, liveness and totals.
+ *
+ * Every input format ends here: the ONNX linker and the graph builders add
+ * values and nodes, then call dlp__graph_finalize once.  Nothing here knows
+ * about a particular op; rules live in ops_*.c.
+ */
+#include "graph/graph.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/ops.h"
+
+/* ---- construction ------------------------------------------------------ */
+
+dlp_graph *dlp__graph_new(const char *name) {
+    dlp_graph *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->name = dlp__arena_strdup(&g->arena, name ? name : "graph");
+    g->path = g->name;
+    g->opset = 17;
+    if (!g->name) {
+        free(g);
+        return NULL;
+    }
+    /* scope 0: the main graph */
+    if (dlp__grow((void **)&g->scopes, g->n_scopes, &g->cap_scopes, sizeof *g->scopes)) {
+        dlp_graph_free(g);
+        return NULL;
+    }
+    memset(&g->scopes[0], 0, sizeof g->scopes[0]);
+    g->scopes[0].owner = -1;
+    g->scopes[0].parent_scope = -1;
+    g->n_scopes = 1;
+    return g;
+}
+
+void dlp_graph_free(dlp_graph *g) {
+    if (!g) return;
+    free(g->nodes);
+    free(g->values);
+    free(g->scopes);
+    free(g->inputs);
+    free(g->outputs);
+    free(g->sym_names);
+    free(g->sym_values);
+    free(g->warnings);
+    free(g->unknown_ops);
+    dlp__unmap_file(&g->map);
+    dlp__arena_free(&g->arena);
+    free(g);
+}
+
+int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
+                         const int64_t *dims) {
+    if (dlp__grow((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values)) return -1;
+    dlp__value *v = &g->values[g->n_values];
+    memset(v, 0, sizeof *v);
+    v->name = dlp__arena_strdup(&g->arena, name);
+    v->dtype = dtype;
+    v->rank = rank;
+    v->producer = -1;
+    v->nval = -1;
+    v->decl_rank = -1;
+    if (!v->name) return -1;
+    if (rank > 0) {
+        v->dims = dlp__arena_memdup(&g->arena, dims, sizeof(int64_t) * (size_t)rank);
+        if (!v->dims) return -1;
+    }
+    if (rank >= 0) v->shape_set = 1;
+    return g->n_values++;
+}
+
+int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
+                        const char *domain, int n_in, const int *in, int n_out,
+                        const int *out) {
+    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    dlp__node *n = &g->nodes[g->n_nodes];
+    memset(n, 0, sizeof *n);
+    n->name = dlp__arena_strdup(&g->arena, name);
+    n->op_type = dlp__arena_strdup(&g->arena, op_type);
+    n->domain = dlp__arena_strdup(&g->arena, domain ? domain : "");
+    n->n_in = n_in;
+    n->n_out = n_out;
+    n->in = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(n_in + 1));
+    n->out = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(n_out + 1));
+    n->parent = -1;
+    n->op = -1;
+    if (!n->name || !n->op_type || !n->domain || !n->in || !n->out) return -1;
+    if (n_in) memcpy(n->in, in, sizeof(int) * (size_t)n_in);
+    if (n_out) memcpy(n->out, out, sizeof(int) * (size_t)n_out);
+    return g->n_nodes++;
+}
+
+static dlp__attr *node_new_attr(dlp_graph *g, int node, const char *name, int type) {
+    dlp__node *n = &g->nodes[node];
+    dlp__attr *a = dlp__arena_alloc(&g->arena, sizeof *a * (size_t)(n->n_attr + 1));
+    if (!a) return NULL;
+    if (n->n_attr) memcpy(a, n->attr, sizeof *a * (size_t)n->n_attr);
+    n->attr = a;
+    dlp__attr *r = &a[n->n_attr++];
+    memset(r, 0, sizeof *r);
+    r->name = dlp__arena_strdup(&g->arena, name);
+    r->type = type;
+    r->sub = -1;
+    return r->name ? r : NULL;
+}
+
+int dlp__node_set_int(dlp_graph *g, int node, const char *name, int64_t v) {
+    dlp__attr *a = node_new_attr(g, node, name, DLP_AT_INT);
+    if (!a) return -1;
+    a->i = v;
+    return 0;
+}
+
+int dlp__node_set_float(dlp_graph *g, int node, const char *name, double v) {
+    dlp__attr *a = node_new_attr(g, node, name, DLP_AT_FLOAT);
+    if (!a) return -1;
+    a->f = v;
+    return 0;
+}
+
+int dlp__node_set_ints(dlp_graph *g, int node, const char *name, int n, const int64_t *v) {
+    dlp__attr *a = node_new_attr(g, node, name, DLP_AT_INTS);
+    if (!a) return -1;
+    a->n = n;
+    a->ints = dlp__arena_memdup(&g->arena, v, sizeof(int64_t) * (size_t)(n ? n : 1));
+    return a->ints ? 0 : -1;
+}
+
+int dlp__node_set_string(dlp_graph *g, int node, const char *name, const char *s) {
+    dlp__attr *a = node_new_attr(g, node, name, DLP_AT_STRING);
+    if (!a) return -1;
+    a->s = dlp__arena_strdup(&g->arena, s);
+    return a->s ? 0 : -1;
+}
+
+int dlp__graph_add_weight(dlp_graph *g, const char *name, int dtype, int rank,
+                          const int64_t *dims) {
+    int v = dlp__graph_add_value(g, name, dtype, rank, dims);
+    if (v < 0) return -1;
+    g->values[v].is_init = 1;
+    return v;
+}
+
+int dlp__graph_add_const_ints(dlp_graph *g, const char *name, int rank,
+                              const int64_t *dims, const int64_t *vals) {
+    int v = dlp__graph_add_value(g, name, DLP_DT_INT64, rank, dims);
+    if (v < 0) return -1;
+    dlp__value *x = &g->values[v];
+    x->is_init = 1;
+    int64_t n = dlp__numel(x);
+    if (n < 0) return -1;
+    x->ival = dlp__arena_memdup(&g->arena, vals, sizeof(int64_t) * (size_t)(n ? n : 1));
+    if (!x->ival) return -1;
+    x->nval = n;
+    return v;
+}
+
+static int push_int(int **arr, int *n, int *cap, int v) {
+    if (dlp__grow((void **)arr, *n, cap, sizeof(int))) return -1;
+    (*arr)[(*n)++] = v;
+    return 0;
+}
+
+int dlp__graph_mark_input(dlp_graph *g, int value) {
+    int cap = g->n_inputs; /* arrays grow by exact size: small */
+    g->values[value].is_input = 1;
+    return push_int(&g->inputs, &g->n_inputs, &cap, value);
+}
+
+int dlp__graph_mark_output(dlp_graph *g, int value) {
+    int cap = g->n_outputs;
+    g->values[value].is_output = 1;
+    return push_int(&g->outputs, &g->n_outputs, &cap, value);
+}
+
+void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (g->n_warnings >= 1000) return; /* keep pathological files bounded */
+    if (dlp__grow((void **)&g->warnings, g->n_warnings, &g->cap_warnings, sizeof(char *))) return;
+    const char *s = dlp__arena_strdup(&g->arena, buf);
+    if (s) g->warnings[g->n_warnings++] = s;
+}
+
+/* ---- helpers for rules ------------------------------------------------- */
+
+const dlp__attr *dlp__attr_get(const dlp__node *n, const char *name) {
+    for (int i = 0; i < n->n_attr; i++)
+        if (!strcmp(n->attr[i].name, name)) return &n->attr[i];
+    return NULL;
+}
+
+int64_t dlp__attr_i(const dlp__ictx *c, const char *name, int64_t def) {
+    const dlp__attr *a = dlp__attr_get(c->node, name);
+    if (!a) return def;
+    if (a->type == DLP_AT_INT) return a->i;
+    if (a->type == DLP_AT_FLOAT) return (int64_t)a->f;
+    return def;
+}
+
+double dlp__attr_f(const dlp__ictx *c, const char *name, double def) {
+    const dlp__attr *a = dlp__attr_get(c->node, name);
+    if (!a) return def;
+    if (a->type == DLP_AT_FLOAT) return a->f;
+    if (a->type == DLP_AT_INT) return (double)a->i;
+    return def;
+}
+
+const char *dlp__attr_s(const dlp__ictx *c, const char *name, const char *def) {
+    const dlp__attr *a = dlp__attr_get(c->node, name);
+    return a && a->type == DLP_AT_STRING && a->s ? a->s : def;
+}
+
+int dlp__attr_ints(const dlp__ictx *c, const char *name, const int64_t **v) {
+    const dlp__attr *a = dlp__attr_get(c->node, name);
+    if (!a || a->type != DLP_AT_INTS) return -1;
+    *v = a->ints;
+    return a->n;
+}
+
+int dlp__attr_floats(const dlp__ictx *c, const char *name, const double **v) {
+    const dlp__attr *a = dlp__attr_get(c->node, name);
+    if (!a || a->type != DLP_AT_FLOATS) return -1;
+    *v = a->floats;
+    return a->n;
+}
+
+dlp_status dlp__fail(const dlp__ictx *c, const char *fmt, ...) {
+    char buf[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return dlp__err(c->err, DLP_ESHAPE, "%s: node '%s' (%s): %s", c->g->name,
+                    c->node->name[0] ? c->node->name : "(unnamed)", c->node->op_type, buf);
+}
+
+bool dlp__shape_known(const dlp__value *v) {
+    if (!v || v->rank < 0) return false;
+    for (int i = 0; i < v->rank; i++)
+        if (v->dims[i] < 0) return false;
+    return true;
+}
+
+int64_t dlp__numel(const dlp__value *v) {
+    if (!dlp__shape_known(v)) return -1;
+    int64_t n = 1;
+    for (int i = 0; i < v->rank; i++)
+        if (!dlp__mul_ok(n, v->dims[i], &n)) return -1;
+    return n;
+}
+
+bool dlp__has_ival(const dlp__value *v) { return v && v->ival && v->nval >= 0; }
+
+int64_t dlp__value_bytes(const dlp__value *v) {
+    int64_t n = dlp__numel(v), r;
+    int es = dlp_dtype_size(v->dtype);
+    if (n < 0 || es <= 0) return -1;
+    if (v->dtype == DLP_DT_INT4 || v->dtype == DLP_DT_UINT4) return (n + 1) / 2;
+    return dlp__mul_ok(n, es, &r) ? r : -1;
+}
+
+dlp_status dlp__set_out(const dlp__ictx *c, int i, int dtype, int rank, const int64_t *dims) {
+    dlp__value *v = dlp__out(c, i);
+    if (!v) return DLP_OK;
+    if (rank > DLP_MAX_RANK * 4) return dlp__fail(c, "output %d has rank %d", i, rank);
+    if (dtype) v->dtype = dtype;
+    v->ival = NULL;
+    v->fval = NULL;
+    v->nval = -1;
+    if (rank < 0) {
+        v->rank = -1;
+        v->dims = NULL;
+        return DLP_OK;
+    }
+    int64_t n = 1;
+    for (int k = 0; k < rank; k++) {
+        if (dims[k] < -1) return dlp__fail(c, "output '%s' dim %d is %lld", v->name, k, (long long)dims[k]);
+        if (dims[k] >= 0 && n >= 0 && !dlp__mul_ok(n, dims[k], &n))
+            return dlp__fail(c, "output '%s' has more than 2^63 elements", v->name);
+    }
+    int64_t *d = NULL;
+    if (rank > 0) {
+        d = dlp__arena_memdup(&c->g->arena, dims, sizeof(int64_t) * (size_t)rank);
+        if (!d) return dlp__err(c->err, DLP_ENOMEM, "%s: out of memory", c->g->name);
+    }
+    v->rank = rank;
+    v->dims = d;
+    v->shape_set = 1;
+    return DLP_OK;
+}
+
+void dlp__set_out_dtype(const dlp__ictx *c, int i, int dtype) {
+    dlp__value *v = dlp__out(c, i);
+    if (v) v->dtype = dtype;
+}
+
+dlp_status dlp__set_out_ival(const dlp__ictx *c, int i, int64_t n, const int64_t *vals) {
+    dlp__value *v = dlp__out(c, i);
+    if (!v || n < 0 || n > DLP_MAX_VALUE_NUMEL) return DLP_OK;
+    if (dlp__numel(v) != n) return DLP_OK; /* shape disagrees: keep value unknown */
+    int64_t *p = dlp__arena_memdup(&c->g->arena, vals, sizeof(int64_t) * (size_t)(n ? n : 1));
+    if (!p) return dlp__err(c->err, DLP_ENOMEM, "%s: out of memory", c->g->name);
+    v->ival = p;
+    v->nval = n;
+    return DLP_OK;
+}
+
+dlp_status dlp__set_out_fval(const dlp__ictx *c, int i, int64_t n, const double *vals) {
+    dlp__value *v = dlp__out(c, i);
+    if (!v || n < 0 || n > DLP_MAX_VALUE_NUMEL) return DLP_OK;
+    if (dlp__numel(v) != n) return DLP_OK;
+    double *p = dlp__arena_memdup(&c->g->arena, vals, sizeof(double) * (size_t)(n ? n : 1));
+    if (!p) return dlp__err(c->err, DLP_ENOMEM, "%s: out of memory", c->g->name);
+    v->fval = p;
+    if (!v->ival) v->nval = n;
+    return DLP_OK;
+}
+
+dlp_status dlp__pass_through(const dlp__ictx *c, int i, int j) {
+    dlp__value *x = dlp__in(c, j);
+    if (!x) return DLP_OK;
+    dlp_status s = dlp__set_out(c, i, x->dtype, x->rank, x->dims);
+    if (s) return s;
+    if (dlp__has_ival(x)) s = dlp__set_out_ival(c, i, x->nval, x->ival);
+    if (!s && x->fval) s = dlp__set_out_fval(c, i, x->nval, x->fval);
+    return s;
+}
+
+int dlp__axis(const dlp__ictx *c, int64_t axis, int rank, const char *what) {
+    if (axis < -rank || axis >= rank) {
+        dlp__fail(c, "%s %lld is out of range for rank %d", what, (long long)axis, rank);
+        return -1;
+    }
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+int dlp__broadcast(const dlp__ictx *c, const dlp__value *a, const dlp__value *b,
+                   int64_t *out, dlp_status *st) {
+    *st = DLP_OK;
+    if (!a || !b || a->rank < 0 || b->rank < 0) return -1;
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    if (r > DLP_MAX_RANK * 4) {
+        *st = dlp__fail(c, "broadcast rank %d too large", r);
+        return -1;
+    }
+    for (int k = 0; k < r; k++) {
+        int ia = k - (r - a->rank), ib = k - (r - b->rank);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da == 1) out[k] = db;
+        else if (db == 1) out[k] = da;
+        else if (da == -1 || db == -1) out[k] = da == -1 ? db : da;  /* one unknown: the other (not 1) wins */
+        else if (da == db) out[k] = da;
+        else {
+            *st = dlp__fail(c, "cannot broadcast '%s' dim %lld with '%s' dim %lld", a->name,
+                            (long long)da, b->name, (long long)db);
+            return -1;
+        }
+    }
+    return r;
+}
+
+/* ---- finalize: edges, order, shapes, costs ----------------------------- */
+
+/* Count distinct preds/succs per node from value producer/consumer links
+ * (plus subgraph outputs -> owner). */
+static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
+    int n = g->n_nodes;
+    int *mark = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    int *tmp = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!mark || !tmp) {
+        free(mark);
+        free(tmp);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    }
+    for (int i = 0; i < n; i++) mark[i] = -1;
+    g->n_edges = 0;
+    /* preds */
+    for (int i = 0; i < n; i++) {
+        dlp__node *nd = &g->nodes[i];
+        int k = 0;
+        for (int j = 0; j < nd->n_in; j++) {
+            if (nd->in[j] < 0) continue;
+            int p = g->values[nd->in[j]].producer;
+            if (p >= 0 && p != i && mark[p] != i) {
+                mark[p] = i;
+                tmp[k++] = p;
+            }
+        }
+        /* subgraph outputs feed the owner */
+        for (int a = 0; a < nd->n_attr; a++) {
+            int s = nd->attr[a].sub;
+            if (s < 0) continue;
+            for (int o = 0; o < g->scopes[s].n_outputs; o++) {
+                int p = g->values[g->scopes[s].outputs[o]].producer;
+                if (p >= 0 && p != i && mark[p] != i) {
+                    mark[p] = i;
+                    tmp[k++] = p;
+                }
+            }
+        }
+        nd->n_pred = k;
+        nd->pred = dlp__arena_memdup(&g->arena, tmp, sizeof(int) * (size_t)(k ? k : 1));
+        if (!nd->pred) {
+            free(mark);
+            free(tmp);
+            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+        }
+        nd->n_succ = 0;
+        g->n_edges += k;
+    }
+    /* succs from preds */
+    int *cnt = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
+    if (!cnt) {
+        free(mark);
+        free(tmp);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < g->nodes[i].n_pred; k++) cnt[g->nodes[i].pred[k]]++;
+    for (int i = 0; i < n; i++) {
+        g->nodes[i].succ = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(cnt[i] ? cnt[i] : 1));
+        if (!g->nodes[i].succ) {
+            free(cnt);
+            free(mark);
+            free(tmp);
+            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < g->nodes[i].n_pred; k++) {
+            dlp__node *p = &g->nodes[g->nodes[i].pred[k]];
+            p->succ[p->n_succ++] = i;
+        }
+    free(cnt);
+    free(mark);
+    free(tmp);
+    return DLP_OK;
+}
+
+/* Consumers of every value (for liveness and the public API). */
+static dlp_status build_consumers(dlp_graph *g, dlp_error *err) {
+    int *cnt = calloc((size_t)(g->n_values ? g->n_values : 1), sizeof(int));
+    if (!cnt) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int j = 0; j < g->nodes[i].n_in; j++)
+            if (g->nodes[i].in[j] >= 0) cnt[g->nodes[i].in[j]]++;
+    for (int v = 0; v < g->n_values; v++) {
+        g->values[v].n_cons = 0;
+        g->values[v].cons = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(cnt[v] ? cnt[v] : 1));
+        if (!g->values[v].cons) {
+            free(cnt);
+            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+        }
+    }
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int j = 0; j < g->nodes[i].n_in; j++) {
+            int v = g->nodes[i].in[j];
+            if (v >= 0) g->values[v].cons[g->values[v].n_cons++] = i;
+        }
+    free(cnt);
+    return DLP_OK;
+}
+
+/* Kahn's algorithm over data edges plus the ordering constraints of
+ * control flow (a body runs after its owner's inputs, the owner after its
+ * body).  Nodes are then stored in that order. */
+static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
+    int n = g->n_nodes;
+    if (n == 0) return DLP_OK;
+    /* dependency lists: data preds + control constraints */
+    int *indeg = calloc((size_t)n, sizeof(int));
+    int *dcount = calloc((size_t)n, sizeof(int));
+    int *order = malloc(sizeof(int) * (size_t)n);
+    int *newidx = malloc(sizeof(int) * (size_t)n);
+    int **dsucc = calloc((size_t)n, sizeof(int *));
+    int *dcap = calloc((size_t)n, sizeof(int));
+    dlp_status st = DLP_OK;
+    if (!indeg || !dcount || !order || !newidx || !dsucc || !dcap) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+        goto out;
+    }
+#define ADD_DEP(from, to)                                                           \
+    do {                                                                            \
+        if (push_int(&dsucc[(from)], &dcount[(from)], &dcap[(from)], (to))) {      \
+            st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);           \
+            goto out;                                                               \
+        }                                                                           \
+        indeg[(to)]++;                                                              \
+    } while (0)
+    for (int i = 0; i < n; i++) {
+        dlp__node *nd = &g->nodes[i];
+        for (int k = 0; k < nd->n_pred; k++) ADD_DEP(nd->pred[k], i);
+        if (nd->parent >= 0) {
+            dlp__node *own = &g->nodes[nd->parent];
+            ADD_DEP(i, nd->parent); /* owner after its body (may duplicate a data edge: fine) */
+            for (int j = 0; j < own->n_in; j++) {
+                if (own->in[j] < 0) continue;
+                int p = g->values[own->in[j]].producer;
+                if (p >= 0 && p != i) ADD_DEP(p, i);
+            }
+        }
+    }
+#undef ADD_DEP
+    int head = 0, tail = 0;
+    for (int i = 0; i < n; i++)
+        if (!indeg[i]) order[tail++] = i;
+    while (head < tail) {
+        int u = order[head++];
+        for (int k = 0; k < dcount[u]; k++)
+            if (--indeg[dsucc[u][k]] == 0) order[tail++] = dsucc[u][k];
+    }
+    if (tail < n) {
+        int bad = -1;
+        for (int i = 0; i < n && bad < 0; i++)
+            if (indeg[i]) bad = i;
+        st = dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle", g->name,
+                      g->nodes[bad].name, g->nodes[bad].op_type);
+        goto out;
+    }
+    /* reorder physically and remap every node index */
+    for (int i = 0; i < n; i++) newidx[order[i]] = i;
+    dlp__node *nn = malloc(sizeof *nn * (size_t)(unsigned)n);
+    if (!nn) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        nn[i] = g->nodes[order[i]];
+        if (nn[i].parent >= 0) nn[i].parent = newidx[nn[i].parent];
+        for (int k = 0; k < nn[i].n_pred; k++) nn[i].pred[k] = newidx[nn[i].pred[k]];
+        for (int k = 0; k < nn[i].n_succ; k++) nn[i].succ[k] = newidx[nn[i].succ[k]];
+    }
+    free(g->nodes);
+    g->nodes = nn;
+    g->cap_nodes = n;
+    for (int v = 0; v < g->n_values; v++) {
+        if (g->values[v].producer >= 0) g->values[v].producer = newidx[g->values[v].producer];
+        for (int k = 0; k < g->values[v].n_cons; k++) g->values[v].cons[k] = newidx[g->values[v].cons[k]];
+    }
+    for (int s = 0; s < g->n_scopes; s++)
+        if (g->scopes[s].owner >= 0) g->scopes[s].owner = newidx[g->scopes[s].owner];
+out:
+    if (dsucc)
+        for (int i = 0; i < n; i++) free(dsucc[i]);
+    free(dsucc);
+    free(dcap);
+    free(indeg);
+    free(dcount);
+    free(order);
+    free(newidx);
+    return st;
+}
+
+static void note_unknown_op(dlp_graph *g, const dlp__node *nd) {
+    char buf[256];
+    if (nd->domain[0]) snprintf(buf, sizeof buf, "%s:%s", nd->domain, nd->op_type);
+    else snprintf(buf, sizeof buf, "%s", nd->op_type);
+    for (int i = 0; i < g->n_unknown; i++)
+        if (!strcmp(g->unknown_ops[i], buf)) return;
+    if (dlp__grow((void **)&g->unknown_ops, g->n_unknown, &g->cap_unknown, sizeof(char *))) return;
+    const char *s = dlp__arena_strdup(&g->arena, buf);
+    if (s) g->unknown_ops[g->n_unknown++] = s;
+}
+
+/* When a rule leaves an output unknown, fall back on a declared
+ * value_info shape (exporters often write them). */
+static void use_declared(dlp__value *v) {
+    if (!v->shape_set && v->decl_rank >= 0) {
+        v->rank = v->decl_rank;
+        v->dims = v->decl_dims;
+        v->shape_set = 1;
+    }
+    if (!v->dtype && v->decl_dtype) v->dtype = v->decl_dtype;
+}
+
+dlp_status dlp__bind_subgraph(dlp__ictx *c, int scope);
+
+static dlp_status infer_shapes(dlp_graph *g, dlp_error *err) {
+    uint8_t *bound = calloc((size_t)g->n_scopes, 1);
+    if (!bound) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    dlp_status st = DLP_OK;
+    for (int i = 0; i < g->n_nodes && !st; i++) {
+        dlp__node *nd = &g->nodes[i];
+        dlp__ictx c = {g, nd, i, err};
+        if (nd->scope > 0 && !bound[nd->scope]) {
+            bound[nd->scope] = 1;
+            int owner = g->scopes[nd->scope].owner;
+            dlp__ictx oc = {g, &g->nodes[owner], owner, err};
+            st = dlp__bind_subgraph(&oc, nd->scope);
+            if (st) break;
+        }
+        const dlp__op_def *def = dlp__node_def(nd);
+        if (!def || !def->shape) {
+            note_unknown_op(g, nd);
+            for (int o = 0; o < nd->n_out; o++)
+                if (nd->out[o] >= 0) use_declared(&g->values[nd->out[o]]);
+            continue;
+        }
+        st = def->shape(&c);
+        for (int o = 0; o < nd->n_out && !st; o++)
+            if (nd->out[o] >= 0) use_declared(&g->values[nd->out[o]]);
+    }
+    free(bound);
+    return st;
+}
+
+void dlp__cost_none(dlp__ictx *c) {
+    c->node->macs = 0;
+    c->node->flops = 0;
+}
+
+void dlp__cost_elementwise(dlp__ictx *c) {
+    const dlp__op_def *def = dlp__node_def(c->node);
+    int64_t n = 0;
+    for (int o = 0; o < c->node->n_out; o++) {
+        int64_t k = dlp__numel(dlp__out(c, o));
+        if (k > 0) n = dlp__sat_add(n, k);
+    }
+    c->node->flops = dlp__sat_mul(n, def ? def->flops_per_elem : 1);
+}
+
+static int is_float_dtype(int dt) {
+    return dt == DLP_DT_FLOAT || dt == DLP_DT_FLOAT16 || dt == DLP_DT_DOUBLE ||
+           dt == DLP_DT_BFLOAT16 || (dt >= DLP_DT_FLOAT8E4M3FN && dt <= DLP_DT_FLOAT8E5M2FNUZ);
+}
+
+static void compute_costs(dlp_graph *g) {
+    dlp_graph_stats *s = &g->stats;
+    uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
+    for (int i = 0; i < g->n_nodes; i++) {
+        dlp__node *nd = &g->nodes[i];
+        dlp__ictx c = {g, nd, i, NULL};
+        const dlp__op_def *def = dlp__node_def(nd);
+        nd->macs = nd->flops = 0;
+        if (def && def->cost) def->cost(&c);
+        nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
+        for (int j = 0; j < nd->n_in; j++) {
+            if (nd->in[j] < 0) continue;
+            dlp__value *v = &g->values[nd->in[j]];
+            int64_t b = dlp__value_bytes(v);
+            if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
+            if (v->is_init) {
+                int64_t ne = dlp__numel(v);
+                if (b > 0) nd->weight_bytes = dlp__sat_add(nd->weight_bytes, b);
+                if (is_float_dtype(v->dtype) && ne > 0) nd->params = dlp__sat_add(nd->params, ne);
+                if (seen && !seen[nd->in[j]]) {
+                    seen[nd->in[j]] = 1;
+                    if (b > 0) s->weight_bytes = dlp__sat_add(s->weight_bytes, b);
+                    if (is_float_dtype(v->dtype) && ne > 0) s->params = dlp__sat_add(s->params, ne);
+                }
+            }
+        }
+        for (int o = 0; o < nd->n_out; o++) {
+            if (nd->out[o] < 0) continue;
+            dlp__value *v = &g->values[nd->out[o]];
+            int64_t b = dlp__value_bytes(v);
+            s->node_outputs++;
+            if (dlp__shape_known(v)) s->shapes_known++;
+            if (b > 0) {
+                nd->bytes_written = dlp__sat_add(nd->bytes_written, b);
+                s->activation_bytes = dlp__sat_add(s->activation_bytes, b);
+            }
+        }
+        s->macs = dlp__sat_add(s->macs, nd->macs);
+        s->flops = dlp__sat_add(s->flops, nd->flops);
+    }
+    free(seen);
+}
+
+/* Peak of live activations along the topological order: a value is live
+ * from its producer (graph inputs: from the start) to its last consumer;
+ * graph outputs stay live to the end.  A node's inputs and outputs coexist
+ * while it runs. */
+static void compute_peak(dlp_graph *g) {
+    int n = g->n_nodes;
+    int64_t *free_at = calloc((size_t)(n + 1), sizeof(int64_t));
+    if (!free_at) return;
+    int64_t live = 0, peak = 0;
+    for (int v = 0; v < g->n_values; v++) {
+        dlp__value *x = &g->values[v];
+        if (x->is_init || x->producer >= 0 || x->scope != 0) continue;
+        int64_t b = dlp__value_bytes(x);
+        if (b <= 0 || !x->is_input) continue;
+        g->stats.input_bytes = dlp__sat_add(g->stats.input_bytes, b);
+        live = dlp__sat_add(live, b);
+        int last = -1;
+        for (int k = 0; k < x->n_cons; k++)
+            if (x->cons[k] > last) last = x->cons[k];
+        if (last >= 0 && !x->is_output) free_at[last] = dlp__sat_add(free_at[last], b);
+    }
+    peak = live;
+    for (int i = 0; i < n; i++) {
+        dlp__node *nd = &g->nodes[i];
+        for (int o = 0; o < nd->n_out; o++) {
+            if (nd->out[o] < 0) continue;
+            dlp__value *x = &g->values[nd->out[o]];
+            int64_t b = dlp__value_bytes(x);
+            if (b <= 0) continue;
+            live = dlp__sat_add(live, b);
+            int last = -1;
+            for (int k = 0; k < x->n_cons; k++)
+                if (x->cons[k] > last) last = x->cons[k];
+            if (x->is_output) continue;
+            free_at[last >= 0 ? last : i] = dlp__sat_add(free_at[last >= 0 ? last : i], b);
+        }
+        if (live > peak) peak = live;
+        live -= free_at[i];
+    }
+    g->stats.peak_activation_bytes = peak;
+    g->stats.peak_memory_bytes = dlp__sat_add(g->stats.weight_bytes, peak);
+    free(free_at);
+}
+
+dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_error *err) {
+    dlp_status st;
+    for (int i = 0; i < g->n_nodes; i++) {
+        dlp__node *nd = &g->nodes[i];
+        nd->op = dlp__op_find(nd->domain, nd->op_type);
+        if (!nd->opset) nd->opset = !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
+        for (int o = 0; o < nd->n_out; o++)
+            if (nd->out[o] >= 0) g->values[nd->out[o]].producer = i;
+    }
+    if ((st = build_edges(g, err))) return st;
+    if ((st = build_consumers(g, err))) return st;
+    if ((st = topo_sort(g, err))) return st;
+    if ((st = infer_shapes(g, err))) return st;
+    memset(&g->stats, 0, sizeof g->stats);
+    compute_costs(g);
+    compute_peak(g);
+    g->stats.nodes = g->n_nodes;
+    g->stats.edges = g->n_edges;
+    g->stats.batch = opts ? opts->batch : 0;
+    if (!g->stats.batch) g->stats.batch = g->batch;
+    g->stats.n_unknown_ops = g->n_unknown;
+    for (int i = 0; i < g->n_unknown; i++)
+        dlp__graph_warn(g, "op %s has no shape rule: its outputs are unknown", g->unknown_ops[i]);
+    g->stats.n_warnings = g->n_warnings;
+    return DLP_OK;
+}
+
+/* ---- public queries ---------------------------------------------------- */
+
+void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st) { *st = g->stats; }
+const char *dlp_graph_name(const dlp_graph *g) { return g->name; }
+int dlp_graph_node_count(const dlp_graph *g) { return g->n_nodes; }
+
+void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *o) {
+    const dlp__node *n = &g->nodes[i];
+    const dlp__op_def *def = dlp__node_def(n);
+    memset(o, 0, sizeof *o);
+    o->name = n->name;
+    o->op_type = n->op_type;
+    o->domain = n->domain;
+    o->known_op = def && def->shape;
+    o->op_class = def ? def->cls : DLP_OPC_OTHER;
+    o->n_inputs = n->n_in;
+    o->n_outputs = n->n_out;
+    o->inputs = n->in;
+    o->outputs = n->out;
+    o->n_preds = n->n_pred;
+    o->n_succs = n->n_succ;
+    o->preds = n->pred;
+    o->succs = n->succ;
+    o->parent = n->parent;
+    o->macs = n->macs;
+    o->flops = n->flops;
+    o->params = n->params;
+    o->bytes_read = n->bytes_read;
+    o->bytes_written = n->bytes_written;
+    o->weight_bytes = n->weight_bytes;
+}
+
+int dlp_graph_tensor_count(const dlp_graph *g) { return g->n_values; }
+
+void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
+    const dlp__value *v = &g->values[i];
+    memset(o, 0, sizeof *o);
+    o->name = v->name;
+    o->dtype = v->dtype;
+    o->rank = v->rank;
+    o->dims = v->dims;
+    o->shape_known = dlp__shape_known(v);
+    o->producer = v->producer;
+    o->is_initializer = v->is_init;
+    o->is_input = v->is_input;
+    o->is_output = v->is_output;
+    o->numel = dlp__numel(v);
+    o->bytes = dlp__value_bytes(v);
+    o->has_value = dlp__has_ival(v);
+    o->n_value = v->ival ? v->nval : 0;
+    o->value = v->ival;
+}
+
+int dlp_graph_symbol_count(const dlp_graph *g) { return g->n_symbols; }
+void dlp_graph_symbol(const dlp_graph *g, int i, const char **name, int64_t *value) {
+    *name = g->sym_names[i];
+    *value = g->sym_values[i];
+}
+int dlp_graph_warning_count(const dlp_graph *g) { return g->n_warnings; }
+const char *dlp_graph_warning(const dlp_graph *g, int i) { return g->warnings[i]; }
+int dlp_graph_unknown_op_count(const dlp_graph *g) { return g->n_unknown; }
+const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
+
+/* ---- dtypes ------------------------------------------------------------ */
+
+int dlp_dtype_size(int dt) {
+    static const int sz[DLP_DT_COUNT_] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1, 1, 1};
+    return dt >= 0 && dt < DLP_DT_COUNT_ ? sz[dt] : 0;
+}
+
+const char *dlp_dtype_name(int dt) {
+    static const char *nm[DLP_DT_COUNT_] = {
+        "undefined", "float32", "uint8", "int8", "uint16", "int16", "int32", "int64",
+        "string", "bool", "float16", "float64", "uint32", "uint64", "complex64",
+        "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+        "float8e5m2fnuz", "uint4", "int4"};
+    return dt >= 0 && dt < DLP_DT_COUNT_ ? nm[dt] : "unknown";
+}
+
+const char *dlp_op_class_name(int c) {
+    static const char *nm[DLP_OPC_COUNT_] = {"other", "conv", "gemm", "matmul", "elementwise",
+                                              "activation", "norm", "pool", "reduce", "softmax",
+                                              "data", "shape", "control"};
+    return c >= 0 && c < DLP_OPC_COUNT_ ? nm[c] : "other";
+}

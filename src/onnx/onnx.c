@@ -1,0 +1,1085 @@
+/*
+ * onnx.c — ONNX ModelProto reader over an mmapped file, and the linker that
+ * turns its GraphProto (and If/Loop/Scan subgraphs) into the graph IR.
+ *
+ * The protobuf wire format is decoded by hand (field numbers from Debian's
+ * onnx.proto, cited at each message).  Weight bytes are never read: a
+ * TensorProto keeps a pointer to its own serialized bytes, and raw_data /
+ * float_data fields are stepped over by length without touching them, so a
+ * 500 MB file with inline weights costs page faults only for its structure.
+ * Small integer tensors (shape arguments) are decoded on demand.
+ *
+ * Every malformed input — truncated file, wrong wire type, absurd length,
+ * nesting bombs — ends in a one-line DLP_EFORMAT error naming the file and
+ * the message being read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "graph/graph.h"
+
+#define MAX_DEPTH 16          /* nested subgraphs */
+#define MAX_DIMS 64           /* dims of one tensor */
+
+/* ---- wire-format primitives -------------------------------------------- */
+
+typedef struct {
+    const uint8_t *p, *end;
+} pb;
+
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
+
+static int pb_varint(pb *r, uint64_t *v) {
+    uint64_t x = 0;
+    for (int s = 0; s < 70; s += 7) {
+        if (r->p >= r->end) return -1;
+        uint8_t b = *r->p++;
+        if (s == 63 && b > 1) return -1;
+        x |= (uint64_t)(b & 0x7f) << s;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Next field tag; 0 at end, -1 malformed. */
+static int pb_tag(pb *r, uint32_t *field, int *wt) {
+    if (r->p >= r->end) return 0;
+    uint64_t t;
+    if (pb_varint(r, &t)) return -1;
+    *field = (uint32_t)(t >> 3);
+    *wt = (int)(t & 7);
+    if (*field == 0 || (t >> 3) > 0x1fffffff) return -1;
+    return 1;
+}
+
+static int pb_len(pb *r, pb *sub) {
+    uint64_t n;
+    if (pb_varint(r, &n)) return -1;
+    if (n > (uint64_t)(r->end - r->p)) return -1;
+    sub->p = r->p;
+    sub->end = r->p + n;
+    r->p += n;
+    return 0;
+}
+
+static int pb_skip(pb *r, int wt) {
+    uint64_t v;
+    pb s;
+    switch (wt) {
+    case WT_VARINT: return pb_varint(r, &v);
+    case WT_I64:
+        if (r->end - r->p < 8) return -1;
+        r->p += 8;
+        return 0;
+    case WT_I32:
+        if (r->end - r->p < 4) return -1;
+        r->p += 4;
+        return 0;
+    case WT_LEN: return pb_len(r, &s);
+    default: return -1; /* groups are not used by ONNX */
+    }
+}
+
+static float pb_f32(const uint8_t *p) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+/* ---- reader state ------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int elem_type;
+    int rank;                 /* -1: no shape */
+    int64_t *dims;            /* -1 where unknown */
+    const char **params;      /* dim_param per dim or NULL */
+} raw_vi;
+
+typedef struct {
+    const char *name, *op_type, *domain;
+    int n_in, n_out, n_attr;
+    const char **in, **out;
+    dlp__attr *attr;
+} raw_node;
+
+struct dlp__raw_graph {
+    const char *name;
+    int n_node, n_init, n_input, n_output, n_vi;
+    raw_node *nodes;
+    dlp__tproto *inits;
+    raw_vi *inputs, *outputs, *vi;
+};
+
+typedef struct {
+    dlp_graph *g;
+    const char *file;
+    dlp_error *err;
+    const uint8_t *base;
+} rd;
+
+static dlp_status bad(rd *R, const char *what) {
+    return dlp__err(R->err, DLP_EFORMAT, "%s: malformed or truncated protobuf while reading %s",
+                    R->file, what);
+}
+
+static dlp_status oom(rd *R) { return dlp__err(R->err, DLP_ENOMEM, "%s: out of memory", R->file); }
+
+static const char *str_of(rd *R, pb *s) {
+    return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
+}
+
+/* Count packed varints in a length field. */
+static int count_varints(pb s) {
+    int n = 0;
+    uint64_t v;
+    while (s.p < s.end) {
+        if (pb_varint(&s, &v)) return -1;
+        n++;
+    }
+    return n;
+}
+
+/* ---- TensorProto (onnx.proto: dims=1 data_type=2 float_data=4 int32_data=5
+ *      string_data=6 int64_data=7 name=8 raw_data=9 double_data=10
+ *      uint64_data=11 external_data=13 data_location=14) ----------------- */
+
+static dlp_status read_tensor(rd *R, pb m, dlp__tproto *t) {
+    memset(t, 0, sizeof *t);
+    t->msg = m.p;
+    t->msg_len = (size_t)(m.end - m.p);
+    t->name = "";
+    int ndims = 0;
+    /* pass 1: count dims */
+    pb r = m;
+    uint32_t f;
+    int wt, k;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        if (f == 1 && wt == WT_VARINT) ndims++;
+        else if (f == 1 && wt == WT_LEN) {
+            pb s;
+            if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
+            int c = count_varints(s);
+            if (c < 0) return bad(R, "TensorProto.dims");
+            ndims += c;
+            continue;
+        }
+        if (pb_skip(&r, wt)) return bad(R, "TensorProto");
+    }
+    if (k < 0) return bad(R, "TensorProto");
+    if (ndims > MAX_DIMS)
+        return dlp__err(R->err, DLP_EFORMAT, "%s: a tensor has %d dims (at most %d)", R->file, ndims, MAX_DIMS);
+    t->dims = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(ndims + 1));
+    if (!t->dims) return oom(R);
+    t->rank = 0;
+    r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        uint64_t v;
+        pb s;
+        if (f == 1 && wt == WT_VARINT) {
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto.dims");
+            t->dims[t->rank++] = (int64_t)v;
+        } else if (f == 1 && wt == WT_LEN) {
+            if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
+            while (s.p < s.end) {
+                if (pb_varint(&s, &v)) return bad(R, "TensorProto.dims");
+                t->dims[t->rank++] = (int64_t)v;
+            }
+        } else if (f == 2 && wt == WT_VARINT) {
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_type");
+            t->dtype = (int)(v & 0x7fffffff);
+        } else if (f == 8 && wt == WT_LEN) {
+            if (pb_len(&r, &s)) return bad(R, "TensorProto.name");
+            if (!(t->name = str_of(R, &s))) return oom(R);
+        } else if (f == 14 && wt == WT_VARINT) {
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_location");
+            t->external = v == 1;
+        } else if ((f == 4 || f == 5 || f == 6 || f == 7 || f == 9 || f == 10 || f == 11) ) {
+            t->has_data = 1;
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto data"); /* stepped over, never read */
+        } else if (f == 13) {
+            t->external = 1;
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto.external_data");
+        } else if (pb_skip(&r, wt)) {
+            return bad(R, "TensorProto");
+        }
+    }
+    if (k < 0) return bad(R, "TensorProto");
+    for (int i = 0; i < t->rank; i++)
+        if (t->dims[i] < 0)
+            return dlp__err(R->err, DLP_EFORMAT, "%s: tensor '%s' has negative dim %lld", R->file,
+                            t->name, (long long)t->dims[i]);
+    return DLP_OK;
+}
+
+static int is_int_dt(int dt) {
+    return dt == DLP_DT_INT64 || dt == DLP_DT_INT32 || dt == DLP_DT_INT16 || dt == DLP_DT_INT8 ||
+           dt == DLP_DT_UINT8 || dt == DLP_DT_UINT16 || dt == DLP_DT_UINT32 ||
+           dt == DLP_DT_UINT64 || dt == DLP_DT_BOOL;
+}
+
+/* Small float tensors (Resize scales, ...) are decoded up to this size. */
+#define MAX_SMALL_FLOAT 16
+
+dlp_status dlp__tproto_decode_small(dlp_graph *g, dlp__value *v, const char *file, dlp_error *err) {
+    const dlp__tproto *t = v->init;
+    (void)file;
+    (void)err;
+    if (!t || t->external) return DLP_OK;
+    int64_t n = dlp__numel(v);
+    if (n < 0) return DLP_OK;
+    int isint = is_int_dt(t->dtype);
+    int isflt = t->dtype == DLP_DT_FLOAT || t->dtype == DLP_DT_DOUBLE || t->dtype == DLP_DT_FLOAT16;
+    if (!(isint && n <= DLP_MAX_VALUE_NUMEL) && !(isflt && n <= MAX_SMALL_FLOAT)) return DLP_OK;
+    int64_t *iv = isint ? dlp__arena_alloc(&g->arena, sizeof(int64_t) * (size_t)(n + 1)) : NULL;
+    double *fv = isflt ? dlp__arena_alloc(&g->arena, sizeof(double) * (size_t)(n + 1)) : NULL;
+    if ((isint && !iv) || (isflt && !fv)) return DLP_ENOMEM;
+    int64_t got = 0;
+    pb r = {t->msg, t->msg + t->msg_len};
+    uint32_t f;
+    int wt, k;
+    int es = dlp_dtype_size(t->dtype);
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        uint64_t u;
+        if (f == 9 && wt == WT_LEN) { /* raw_data, little endian */
+            if (pb_len(&r, &s)) return DLP_OK;
+            size_t len = (size_t)(s.end - s.p);
+            if (es <= 0 || len != (size_t)n * (size_t)es) return DLP_OK;
+            for (int64_t i = 0; i < n; i++) {
+                const uint8_t *p = s.p + i * es;
+                uint64_t x = 0;
+                for (int b = 0; b < es; b++) x |= (uint64_t)p[b] << (8 * b);
+                if (isint) {
+                    switch (t->dtype) {
+                    case DLP_DT_INT8: iv[i] = (int8_t)x; break;
+                    case DLP_DT_INT16: iv[i] = (int16_t)x; break;
+                    case DLP_DT_INT32: iv[i] = (int32_t)x; break;
+                    default: iv[i] = (int64_t)x; break;
+                    }
+                } else if (t->dtype == DLP_DT_FLOAT) {
+                    fv[i] = pb_f32(p);
+                } else if (t->dtype == DLP_DT_DOUBLE) {
+                    double d;
+                    memcpy(&d, p, 8);
+                    fv[i] = d;
+                } else {
+                    return DLP_OK; /* fp16 raw: not needed for shapes */
+                }
+            }
+            got = n;
+        } else if ((f == 7 || f == 5 || f == 11) && isint) { /* int64/int32/uint64 data */
+            if (wt == WT_LEN) {
+                if (pb_len(&r, &s)) return DLP_OK;
+                while (s.p < s.end) {
+                    if (pb_varint(&s, &u) || got >= n) return DLP_OK;
+                    iv[got++] = f == 5 ? (int64_t)(int32_t)u : (int64_t)u;
+                }
+            } else if (wt == WT_VARINT) {
+                if (pb_varint(&r, &u) || got >= n) return DLP_OK;
+                iv[got++] = f == 5 ? (int64_t)(int32_t)u : (int64_t)u;
+            } else if (pb_skip(&r, wt)) return DLP_OK;
+        } else if (f == 4 && t->dtype == DLP_DT_FLOAT) {
+            if (wt == WT_LEN) {
+                if (pb_len(&r, &s) || (s.end - s.p) % 4) return DLP_OK;
+                for (; s.p < s.end; s.p += 4) {
+                    if (got >= n) return DLP_OK;
+                    fv[got++] = pb_f32(s.p);
+                }
+            } else if (wt == WT_I32) {
+                if (r.end - r.p < 4 || got >= n) return DLP_OK;
+                fv[got++] = pb_f32(r.p);
+                r.p += 4;
+            } else if (pb_skip(&r, wt)) return DLP_OK;
+        } else if (f == 10 && t->dtype == DLP_DT_DOUBLE && wt == WT_LEN) {
+            if (pb_len(&r, &s) || (s.end - s.p) % 8) return DLP_OK;
+            for (; s.p < s.end; s.p += 8) {
+                if (got >= n) return DLP_OK;
+                memcpy(&fv[got++], s.p, 8);
+            }
+        } else if (pb_skip(&r, wt)) {
+            return DLP_OK;
+        }
+    }
+    if (k < 0 || got != n) return DLP_OK; /* missing data: value stays unknown */
+    if (isint) v->ival = iv;
+    else v->fval = fv;
+    v->nval = n;
+    return DLP_OK;
+}
+
+/* ---- ValueInfoProto (name=1 type=2) / TypeProto (tensor_type=1,
+ *      sequence_type=4, optional_type=9, sparse_tensor_type=8) /
+ *      TypeProto.Tensor (elem_type=1 shape=2) / TensorShapeProto (dim=1) /
+ *      Dimension (dim_value=1 dim_param=2) --------------------------------- */
+
+static dlp_status read_shape(rd *R, pb m, raw_vi *vi) {
+    pb r = m;
+    uint32_t f;
+    int wt, k, n = 0;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        if (f == 1 && wt == WT_LEN) n++;
+        if (pb_skip(&r, wt)) return bad(R, "TensorShapeProto");
+    }
+    if (k < 0) return bad(R, "TensorShapeProto");
+    if (n > MAX_DIMS) return dlp__err(R->err, DLP_EFORMAT, "%s: value '%s' has rank %d (at most %d)", R->file, vi->name, n, MAX_DIMS);
+    vi->dims = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(n + 1));
+    vi->params = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n + 1));
+    if (!vi->dims || !vi->params) return oom(R);
+    vi->rank = 0;
+    r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb d;
+        if (!(f == 1 && wt == WT_LEN)) {
+            if (pb_skip(&r, wt)) return bad(R, "TensorShapeProto");
+            continue;
+        }
+        if (pb_len(&r, &d)) return bad(R, "TensorShapeProto.dim");
+        int64_t val = -1;
+        const char *param = NULL;
+        uint32_t f2;
+        int wt2, k2;
+        while ((k2 = pb_tag(&d, &f2, &wt2)) > 0) {
+            uint64_t v;
+            pb s;
+            if (f2 == 1 && wt2 == WT_VARINT) {
+                if (pb_varint(&d, &v)) return bad(R, "Dimension.dim_value");
+                val = (int64_t)v;
+                if (val < 0)
+                    return dlp__err(R->err, DLP_EFORMAT, "%s: value '%s' dim %d is %lld", R->file,
+                                    vi->name, vi->rank, (long long)val);
+            } else if (f2 == 2 && wt2 == WT_LEN) {
+                if (pb_len(&d, &s)) return bad(R, "Dimension.dim_param");
+                if (s.end > s.p && !(param = str_of(R, &s))) return oom(R);
+            } else if (pb_skip(&d, wt2)) {
+                return bad(R, "Dimension");
+            }
+        }
+        if (k2 < 0) return bad(R, "Dimension");
+        vi->dims[vi->rank] = val;
+        vi->params[vi->rank] = val >= 0 ? NULL : param;
+        vi->rank++;
+    }
+    return k < 0 ? bad(R, "TensorShapeProto") : DLP_OK;
+}
+
+static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth) {
+    uint32_t f;
+    int wt, k;
+    if (depth > 8) return bad(R, "TypeProto (nested too deeply)");
+    while ((k = pb_tag(&m, &f, &wt)) > 0) {
+        pb s;
+        if ((f == 1 || f == 8) && wt == WT_LEN) { /* tensor / sparse tensor */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto.Tensor");
+            uint32_t f2;
+            int wt2, k2;
+            while ((k2 = pb_tag(&s, &f2, &wt2)) > 0) {
+                uint64_t v;
+                pb sh;
+                if (f2 == 1 && wt2 == WT_VARINT) {
+                    if (pb_varint(&s, &v)) return bad(R, "TypeProto.Tensor.elem_type");
+                    vi->elem_type = (int)(v & 0x7fffffff);
+                } else if (f2 == 2 && wt2 == WT_LEN) {
+                    if (pb_len(&s, &sh)) return bad(R, "TypeProto.Tensor.shape");
+                    dlp_status st = read_shape(R, sh, vi);
+                    if (st) return st;
+                } else if (pb_skip(&s, wt2)) {
+                    return bad(R, "TypeProto.Tensor");
+                }
+            }
+            if (k2 < 0) return bad(R, "TypeProto.Tensor");
+        } else if ((f == 9 || f == 4) && wt == WT_LEN) {
+            /* optional<T> / sequence<T>: keep the element type, no shape */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto");
+            raw_vi tmp = {vi->name, 0, -1, NULL, NULL};
+            dlp_status st = read_type(R, s, &tmp, depth + 1);
+            if (st) return st;
+            vi->elem_type = tmp.elem_type;
+        } else if (pb_skip(&m, wt)) {
+            return bad(R, "TypeProto");
+        }
+    }
+    return k < 0 ? bad(R, "TypeProto") : DLP_OK;
+}
+
+static dlp_status read_value_info(rd *R, pb m, raw_vi *vi) {
+    memset(vi, 0, sizeof *vi);
+    vi->rank = -1;
+    vi->name = "";
+    uint32_t f;
+    int wt, k;
+    pb r = m, type = {0, 0};
+    int has_type = 0;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        if (f == 1 && wt == WT_LEN) {
+            if (pb_len(&r, &s)) return bad(R, "ValueInfoProto.name");
+            if (!(vi->name = str_of(R, &s))) return oom(R);
+        } else if (f == 2 && wt == WT_LEN) {
+            if (pb_len(&r, &type)) return bad(R, "ValueInfoProto.type");
+            has_type = 1;
+        } else if (pb_skip(&r, wt)) {
+            return bad(R, "ValueInfoProto");
+        }
+    }
+    if (k < 0) return bad(R, "ValueInfoProto");
+    return has_type ? read_type(R, type, vi, 0) : DLP_OK;
+}
+
+/* ---- AttributeProto (name=1 f=2 i=3 s=4 t=5 g=6 floats=7 ints=8 strings=9
+ *      tensors=10 graphs=11 type=20) ------------------------------------- */
+
+static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth);
+
+static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
+    memset(a, 0, sizeof *a);
+    a->sub = -1;
+    a->name = "";
+    int n_ints = 0, n_floats = 0, n_strings = 0;
+    uint32_t f;
+    int wt, k;
+    pb r = m;
+    /* pass 1: scalars and counts */
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        uint64_t v;
+        switch (f) {
+        case 1:
+            if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.name");
+            if (!(a->name = str_of(R, &s))) return oom(R);
+            continue;
+        case 20:
+            if (wt != WT_VARINT || pb_varint(&r, &v)) return bad(R, "AttributeProto.type");
+            a->type = (int)(v & 0xff);
+            continue;
+        case 2:
+            if (wt != WT_I32 || r.end - r.p < 4) return bad(R, "AttributeProto.f");
+            a->f = pb_f32(r.p);
+            r.p += 4;
+            if (!a->type) a->type = DLP_AT_FLOAT;
+            continue;
+        case 3:
+            if (wt != WT_VARINT || pb_varint(&r, &v)) return bad(R, "AttributeProto.i");
+            a->i = (int64_t)v;
+            if (!a->type) a->type = DLP_AT_INT;
+            continue;
+        case 4:
+            if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.s");
+            if (!(a->s = str_of(R, &s))) return oom(R);
+            if (!a->type) a->type = DLP_AT_STRING;
+            continue;
+        case 5: {
+            if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.t");
+            a->t = dlp__arena_alloc(&R->g->arena, sizeof *a->t);
+            if (!a->t) return oom(R);
+            dlp_status st = read_tensor(R, s, a->t);
+            if (st) return st;
+            if (!a->type) a->type = DLP_AT_TENSOR;
+            continue;
+        }
+        case 6:
+        case 11: {
+            if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.g");
+            if (a->g) continue; /* GRAPHS: the first one is costed */
+            if (depth >= MAX_DEPTH)
+                return dlp__err(R->err, DLP_EFORMAT, "%s: subgraphs nested deeper than %d", R->file, MAX_DEPTH);
+            a->g = dlp__arena_alloc(&R->g->arena, sizeof *a->g);
+            if (!a->g) return oom(R);
+            dlp_status st = read_graph(R, s, a->g, depth + 1);
+            if (st) return st;
+            if (!a->type) a->type = f == 6 ? DLP_AT_GRAPH : DLP_AT_GRAPHS;
+            continue;
+        }
+        case 7:
+            if (wt == WT_LEN) {
+                if (pb_len(&r, &s) || (s.end - s.p) % 4) return bad(R, "AttributeProto.floats");
+                n_floats += (int)((s.end - s.p) / 4);
+            } else {
+                if (wt != WT_I32 || pb_skip(&r, wt)) return bad(R, "AttributeProto.floats");
+                n_floats++;
+            }
+            if (!a->type) a->type = DLP_AT_FLOATS;
+            continue;
+        case 8:
+            if (wt == WT_LEN) {
+                if (pb_len(&r, &s)) return bad(R, "AttributeProto.ints");
+                int c = count_varints(s);
+                if (c < 0) return bad(R, "AttributeProto.ints");
+                n_ints += c;
+            } else {
+                if (wt != WT_VARINT || pb_skip(&r, wt)) return bad(R, "AttributeProto.ints");
+                n_ints++;
+            }
+            if (!a->type) a->type = DLP_AT_INTS;
+            continue;
+        case 9:
+            if (wt != WT_LEN || pb_skip(&r, wt)) return bad(R, "AttributeProto.strings");
+            n_strings++;
+            if (!a->type) a->type = DLP_AT_STRINGS;
+            continue;
+        default:
+            if (pb_skip(&r, wt)) return bad(R, "AttributeProto");
+        }
+    }
+    if (k < 0) return bad(R, "AttributeProto");
+    if (n_ints > 1 << 20 || n_floats > 1 << 20 || n_strings > 1 << 20) return bad(R, "AttributeProto (too many values)");
+    a->ints = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(n_ints + 1));
+    a->floats = dlp__arena_alloc(&R->g->arena, sizeof(double) * (size_t)(n_floats + 1));
+    a->strings = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n_strings + 1));
+    if (!a->ints || !a->floats || !a->strings) return oom(R);
+    int ni = 0, nf = 0, ns = 0;
+    r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        uint64_t v;
+        if (f == 7 && wt == WT_LEN) {
+            pb_len(&r, &s);
+            for (; s.p < s.end; s.p += 4) a->floats[nf++] = pb_f32(s.p);
+        } else if (f == 7 && wt == WT_I32) {
+            a->floats[nf++] = pb_f32(r.p);
+            r.p += 4;
+        } else if (f == 8 && wt == WT_LEN) {
+            pb_len(&r, &s);
+            while (s.p < s.end && !pb_varint(&s, &v)) a->ints[ni++] = (int64_t)v;
+        } else if (f == 8 && wt == WT_VARINT) {
+            pb_varint(&r, &v);
+            a->ints[ni++] = (int64_t)v;
+        } else if (f == 9 && wt == WT_LEN) {
+            pb_len(&r, &s);
+            if (!(a->strings[ns++] = str_of(R, &s))) return oom(R);
+        } else if (pb_skip(&r, wt)) {
+            return bad(R, "AttributeProto");
+        }
+    }
+    if (a->type == DLP_AT_INTS) a->n = ni;
+    else if (a->type == DLP_AT_FLOATS) a->n = nf;
+    else if (a->type == DLP_AT_STRINGS) a->n = ns;
+    else a->n = ni ? ni : nf ? nf : ns;
+    if (!a->type && a->n == 0) a->type = DLP_AT_INTS; /* empty list */
+    return DLP_OK;
+}
+
+/* ---- NodeProto (input=1 output=2 name=3 op_type=4 attribute=5 domain=7) -- */
+
+static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
+    memset(n, 0, sizeof *n);
+    n->name = n->op_type = n->domain = "";
+    uint32_t f;
+    int wt, k;
+    pb r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        if (wt == WT_LEN && f == 1) n->n_in++;
+        else if (wt == WT_LEN && f == 2) n->n_out++;
+        else if (wt == WT_LEN && f == 5) n->n_attr++;
+        if (pb_skip(&r, wt)) return bad(R, "NodeProto");
+    }
+    if (k < 0) return bad(R, "NodeProto");
+    n->in = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n->n_in + 1));
+    n->out = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n->n_out + 1));
+    n->attr = dlp__arena_alloc(&R->g->arena, sizeof(dlp__attr) * (size_t)(n->n_attr + 1));
+    if (!n->in || !n->out || !n->attr) return oom(R);
+    int ni = 0, no = 0, na = 0;
+    r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        if (wt != WT_LEN) {
+            if (pb_skip(&r, wt)) return bad(R, "NodeProto");
+            continue;
+        }
+        if (pb_len(&r, &s)) return bad(R, "NodeProto");
+        const char *str = NULL;
+        if (f == 1 || f == 2 || f == 3 || f == 4 || f == 7)
+            if (!(str = str_of(R, &s))) return oom(R);
+        switch (f) {
+        case 1: n->in[ni++] = str; break;
+        case 2: n->out[no++] = str; break;
+        case 3: n->name = str; break;
+        case 4: n->op_type = str; break;
+        case 7: n->domain = str; break;
+        case 5: {
+            dlp_status st = read_attr(R, s, &n->attr[na++], depth);
+            if (st) return st;
+            break;
+        }
+        default: break;
+        }
+    }
+    if (!n->op_type[0]) return dlp__err(R->err, DLP_EFORMAT, "%s: node '%s' has no op_type", R->file, n->name);
+    return DLP_OK;
+}
+
+/* ---- GraphProto (node=1 name=2 initializer=5 input=11 output=12
+ *      value_info=13 sparse_initializer=15) ------------------------------ */
+
+static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
+    memset(rg, 0, sizeof *rg);
+    rg->name = "";
+    uint32_t f;
+    int wt, k;
+    pb r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        if (wt == WT_LEN) {
+            if (f == 1) rg->n_node++;
+            else if (f == 5 || f == 15) rg->n_init++;
+            else if (f == 11) rg->n_input++;
+            else if (f == 12) rg->n_output++;
+            else if (f == 13) rg->n_vi++;
+        }
+        if (pb_skip(&r, wt)) return bad(R, "GraphProto");
+    }
+    if (k < 0) return bad(R, "GraphProto");
+    dlp__arena *A = &R->g->arena;
+    rg->nodes = dlp__arena_alloc(A, sizeof(raw_node) * (size_t)(rg->n_node + 1));
+    rg->inits = dlp__arena_alloc(A, sizeof(dlp__tproto) * (size_t)(rg->n_init + 1));
+    rg->inputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_input + 1));
+    rg->outputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_output + 1));
+    rg->vi = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_vi + 1));
+    if (!rg->nodes || !rg->inits || !rg->inputs || !rg->outputs || !rg->vi) return oom(R);
+    int nn = 0, nini = 0, nin = 0, nout = 0, nvi = 0;
+    r = m;
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        dlp_status st = DLP_OK;
+        if (wt != WT_LEN) {
+            if (pb_skip(&r, wt)) return bad(R, "GraphProto");
+            continue;
+        }
+        if (pb_len(&r, &s)) return bad(R, "GraphProto");
+        switch (f) {
+        case 1: st = read_node(R, s, &rg->nodes[nn++], depth); break;
+        case 2: if (!(rg->name = str_of(R, &s))) return oom(R); break;
+        case 5: st = read_tensor(R, s, &rg->inits[nini++]); break;
+        case 15: { /* SparseTensorProto: values=1 indices=2 dims=3 */
+            dlp__tproto *t = &rg->inits[nini++];
+            memset(t, 0, sizeof *t);
+            t->name = "";
+            uint32_t f2;
+            int wt2, k2, nd = 0;
+            pb q = s, vals = {0, 0};
+            int64_t dims[MAX_DIMS];
+            while ((k2 = pb_tag(&q, &f2, &wt2)) > 0) {
+                uint64_t v;
+                pb x;
+                if (f2 == 1 && wt2 == WT_LEN) {
+                    if (pb_len(&q, &vals)) return bad(R, "SparseTensorProto.values");
+                } else if (f2 == 3 && wt2 == WT_VARINT) {
+                    if (pb_varint(&q, &v) || nd >= MAX_DIMS) return bad(R, "SparseTensorProto.dims");
+                    dims[nd++] = (int64_t)v;
+                } else if (f2 == 3 && wt2 == WT_LEN) {
+                    if (pb_len(&q, &x)) return bad(R, "SparseTensorProto.dims");
+                    while (x.p < x.end) {
+                        if (pb_varint(&x, &v) || nd >= MAX_DIMS) return bad(R, "SparseTensorProto.dims");
+                        dims[nd++] = (int64_t)v;
+                    }
+                } else if (pb_skip(&q, wt2)) {
+                    return bad(R, "SparseTensorProto");
+                }
+            }
+            if (k2 < 0 || !vals.p) return bad(R, "SparseTensorProto");
+            if ((st = read_tensor(R, vals, t))) return st;
+            t->dims = dlp__arena_memdup(A, dims, sizeof(int64_t) * (size_t)(nd ? nd : 1));
+            if (!t->dims) return oom(R);
+            t->rank = nd;
+            t->has_data = 0; /* sparse values are not a dense tensor */
+            break;
+        }
+        case 11: st = read_value_info(R, s, &rg->inputs[nin++]); break;
+        case 12: st = read_value_info(R, s, &rg->outputs[nout++]); break;
+        case 13: st = read_value_info(R, s, &rg->vi[nvi++]); break;
+        default: break;
+        }
+        if (st) return st;
+    }
+    return DLP_OK;
+}
+
+/* ---- linking: raw graph -> IR --------------------------------------------- */
+
+typedef struct {
+    rd *R;
+    const dlp_load_opts *opts;
+    dlp__strmap *maps;      /* one per scope */
+    int n_maps, cap_maps;
+} linker;
+
+static int lookup(linker *L, int scope, const char *name) {
+    dlp_graph *g = L->R->g;
+    for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
+        int v = dlp__strmap_get(&L->maps[s], name);
+        if (v >= 0) return v;
+    }
+    return -1;
+}
+
+static int lower_eq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
+
+static int batch_like(const char *p) {
+    return strcasestr(p, "batch") || lower_eq(p, "N") || lower_eq(p, "b") || lower_eq(p, "bs");
+}
+
+static int seq_like(const char *p) {
+    if (strcasestr(p, "past")) return 0;
+    return strcasestr(p, "seq") || strcasestr(p, "sequence") || lower_eq(p, "S") ||
+           lower_eq(p, "L") || lower_eq(p, "T") || strcasestr(p, "token");
+}
+
+static int find_symbol(dlp_graph *g, const char *name) {
+    for (int i = 0; i < g->n_symbols; i++)
+        if (!strcmp(g->sym_names[i], name)) return i;
+    return -1;
+}
+
+static int add_symbol(dlp_graph *g, const char *name, int64_t v) {
+    int i = find_symbol(g, name);
+    if (i >= 0) return 0;
+    int cap = g->cap_symbols;
+    if (dlp__grow((void **)&g->sym_names, g->n_symbols, &cap, sizeof(char *))) return -1;
+    int cap2 = g->cap_symbols;
+    if (dlp__grow((void **)&g->sym_values, g->n_symbols, &cap2, sizeof(int64_t))) return -1;
+    g->cap_symbols = cap < cap2 ? cap : cap2;
+    g->sym_names[g->n_symbols] = dlp__arena_strdup(&g->arena, name);
+    g->sym_values[g->n_symbols] = v;
+    g->n_symbols++;
+    return 0;
+}
+
+/* Value of a symbolic dim of a graph input, or -1 when unbound. */
+static int64_t bind_dim(linker *L, const char *param, int axis, const raw_vi *vi) {
+    const dlp_load_opts *o = L->opts;
+    dlp_graph *g = L->R->g;
+    if (param) {
+        int s = find_symbol(g, param);
+        if (s >= 0) return g->sym_values[s];
+        if (o) {
+            for (int i = 0; i < o->n_dims; i++)
+                if (o->dim_names && o->dim_names[i] && !strcmp(o->dim_names[i], param)) return o->dim_values[i];
+            if (o->batch > 0 && batch_like(param)) return o->batch;
+            if (o->seq > 0 && seq_like(param)) return o->seq;
+        }
+    }
+    if (!o) return -1;
+    /* positional conventions: axis 0 is the batch; axis 1 of an integer
+     * (token-id) input of rank 2 is the sequence */
+    if (axis == 0 && o->batch > 0) return o->batch;
+    if (axis == 1 && o->seq > 0 && vi->rank == 2 && is_int_dt(vi->elem_type)) return o->seq;
+    return -1;
+}
+
+static dlp_status bind_input_dims(linker *L, const raw_vi *vi, int64_t *dims, int main_graph) {
+    dlp_graph *g = L->R->g;
+    for (int d = 0; d < vi->rank; d++) {
+        dims[d] = vi->dims[d];
+        if (dims[d] >= 0) {
+            if (d == 0 && main_graph && !g->batch) g->batch = dims[d];
+            continue;
+        }
+        const char *p = vi->params[d];
+        int64_t v = bind_dim(L, p, d, vi);
+        if (v < 0 && main_graph && !(L->opts && L->opts->allow_unbound)) {
+            if (p)
+                return dlp__err(L->R->err, DLP_EUNBOUND,
+                                "%s: input '%s' dim %d is the symbol '%s' with no value: give --batch, --seq or --dim %s=N",
+                                L->R->file, vi->name, d, p, p);
+            return dlp__err(L->R->err, DLP_EUNBOUND,
+                            "%s: input '%s' dim %d has no value: give --batch or --dim", L->R->file, vi->name, d);
+        }
+        dims[d] = v;
+        if (v >= 0 && p && add_symbol(g, p, v)) return oom(L->R);
+        if (v >= 0 && d == 0 && main_graph && !g->batch) g->batch = v;
+    }
+    return DLP_OK;
+}
+
+/* Declared shape of a value (value_info / outputs): symbols resolve if bound. */
+static void set_declared(linker *L, dlp__value *v, const raw_vi *vi) {
+    dlp_graph *g = L->R->g;
+    if (vi->elem_type) v->decl_dtype = vi->elem_type;
+    if (vi->rank < 0) return;
+    int64_t *d = dlp__arena_alloc(&g->arena, sizeof(int64_t) * (size_t)(vi->rank + 1));
+    if (!d) return;
+    for (int i = 0; i < vi->rank; i++) {
+        d[i] = vi->dims[i];
+        if (d[i] < 0 && vi->params[i]) {
+            int s = find_symbol(g, vi->params[i]);
+            if (s >= 0) d[i] = g->sym_values[s];
+        }
+    }
+    v->decl_rank = vi->rank;
+    v->decl_dims = d;
+}
+
+static dlp_status new_scope(linker *L, int parent, int owner, int *out) {
+    dlp_graph *g = L->R->g;
+    if (dlp__grow((void **)&g->scopes, g->n_scopes, &g->cap_scopes, sizeof *g->scopes)) return oom(L->R);
+    if (dlp__grow((void **)&L->maps, L->n_maps, &L->cap_maps, sizeof *L->maps)) return oom(L->R);
+    dlp__scope *s = &g->scopes[g->n_scopes];
+    memset(s, 0, sizeof *s);
+    s->parent_scope = parent;
+    s->owner = owner;
+    if (dlp__strmap_init(&L->maps[L->n_maps], 16)) return oom(L->R);
+    L->n_maps++;
+    *out = g->n_scopes++;
+    return DLP_OK;
+}
+
+static dlp_status dup_name(linker *L, const char *what, const char *name) {
+    return dlp__err(L->R->err, DLP_EGRAPH, "%s: duplicate name: %s '%s' is defined twice", L->R->file, what, name);
+}
+
+static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner);
+
+static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner) {
+    rd *R = L->R;
+    dlp_graph *g = R->g;
+    dlp__strmap *map = &L->maps[scope];
+    dlp_status st;
+    int main_graph = scope == 0;
+    /* initializers */
+    for (int i = 0; i < rg->n_init; i++) {
+        dlp__tproto *t = &rg->inits[i];
+        if (!t->name[0]) continue;
+        if (dlp__strmap_get(map, t->name) >= 0) return dup_name(L, "initializer", t->name);
+        int v = dlp__graph_add_value(g, t->name, t->dtype, t->rank, t->dims);
+        if (v < 0) return oom(R);
+        g->values[v].is_init = 1;
+        g->values[v].init = t;
+        g->values[v].scope = scope;
+        if ((st = dlp__tproto_decode_small(g, &g->values[v], R->file, R->err))) return oom(R);
+        if (dlp__strmap_put(map, g->values[v].name, v)) return oom(R);
+    }
+    /* inputs (old exporters list initializers here too: the initializer wins) */
+    int *sin = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rg->n_input + 1));
+    int n_sin = 0;
+    if (!sin) return oom(R);
+    for (int i = 0; i < rg->n_input; i++) {
+        raw_vi *vi = &rg->inputs[i];
+        int v = dlp__strmap_get(map, vi->name);
+        if (v >= 0 && g->values[v].is_init) {
+            if (!main_graph) sin[n_sin++] = v;
+            continue;
+        }
+        if (v >= 0) return dup_name(L, "graph input", vi->name);
+        int64_t dims[MAX_DIMS];
+        if (vi->rank >= 0 && (st = bind_input_dims(L, vi, dims, main_graph))) return st;
+        v = dlp__graph_add_value(g, vi->name, vi->elem_type, vi->rank, dims);
+        if (v < 0) return oom(R);
+        dlp__value *x = &g->values[v];
+        x->scope = scope;
+        if (main_graph) {
+            if (dlp__graph_mark_input(g, v)) return oom(R);
+        } else {
+            x->is_sub_input = 1;
+            set_declared(L, x, vi);
+            x->rank = -1; /* bound when the owner runs (dlp__bind_subgraph) */
+            x->dims = NULL;
+            x->shape_set = 0;
+            sin[n_sin++] = v;
+        }
+        if (dlp__strmap_put(map, x->name, v)) return oom(R);
+    }
+    g->scopes[scope].inputs = sin;
+    g->scopes[scope].n_inputs = n_sin;
+    /* pass A: create node outputs */
+    int first_node = g->n_nodes;
+    for (int i = 0; i < rg->n_node; i++) {
+        raw_node *rn = &rg->nodes[i];
+        char nm[64];
+        const char *name = rn->name;
+        if (!name[0]) {
+            snprintf(nm, sizeof nm, "%s_%d", rn->op_type, g->n_nodes);
+            name = nm;
+        }
+        int nid = dlp__graph_add_node(g, name, rn->op_type, rn->domain, 0, NULL, 0, NULL);
+        if (nid < 0) return oom(R);
+        dlp__node *nd = &g->nodes[nid];
+        nd->parent = owner;
+        nd->scope = scope;
+        nd->n_attr = rn->n_attr;
+        nd->attr = rn->attr;
+        nd->n_out = rn->n_out;
+        nd->out = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rn->n_out + 1));
+        nd->n_in = rn->n_in;
+        nd->in = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rn->n_in + 1));
+        if (!nd->out || !nd->in) return oom(R);
+        for (int o = 0; o < rn->n_out; o++) {
+            if (!rn->out[o][0]) {
+                nd->out[o] = -1;
+                continue;
+            }
+            if (dlp__strmap_get(map, rn->out[o]) >= 0)
+                return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%s' is already defined",
+                                R->file, nd->name, rn->out[o]);
+            int v = dlp__graph_add_value(g, rn->out[o], 0, -1, NULL);
+            if (v < 0) return oom(R);
+            nd = &g->nodes[nid];
+            g->values[v].scope = scope;
+            g->values[v].shape_set = 0;
+            nd->out[o] = v;
+            if (dlp__strmap_put(map, g->values[v].name, v)) return oom(R);
+        }
+    }
+    /* value_info: declared shapes */
+    for (int i = 0; i < rg->n_vi; i++) {
+        int v = dlp__strmap_get(map, rg->vi[i].name);
+        if (v >= 0 && g->values[v].producer == -1 && !g->values[v].is_init) set_declared(L, &g->values[v], &rg->vi[i]);
+    }
+    /* pass B: resolve inputs, then subgraphs */
+    for (int i = 0; i < rg->n_node; i++) {
+        raw_node *rn = &rg->nodes[i];
+        int nid = first_node + i;
+        for (int j = 0; j < rn->n_in; j++) {
+            dlp__node *nd = &g->nodes[nid];
+            if (!rn->in[j][0]) {
+                nd->in[j] = -1;
+                continue;
+            }
+            int v = lookup(L, scope, rn->in[j]);
+            if (v < 0)
+                return dlp__err(R->err, DLP_EGRAPH,
+                                "%s: node '%s' (%s) input '%s' is not produced by any node, input or initializer",
+                                R->file, nd->name, nd->op_type, rn->in[j]);
+            nd->in[j] = v;
+        }
+        for (int a = 0; a < rn->n_attr; a++) {
+            dlp__attr *at = &g->nodes[nid].attr[a];
+            if (!at->g) continue;
+            int sc = -1;
+            if ((st = new_scope(L, scope, nid, &sc))) return st;
+            at->sub = sc;
+            if ((st = link_graph(L, at->g, sc, nid))) return st;
+            dlp__graph_warn(g, "node '%s' (%s): subgraph '%s' is read and costed once", g->nodes[nid].name,
+                            g->nodes[nid].op_type, at->name);
+        }
+    }
+    /* outputs */
+    int *sout = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rg->n_output + 1));
+    if (!sout) return oom(R);
+    for (int i = 0; i < rg->n_output; i++) {
+        int v = lookup(L, scope, rg->outputs[i].name);
+        if (v < 0)
+            return dlp__err(R->err, DLP_EGRAPH, "%s: graph output '%s' is not produced by any node, input or initializer",
+                            R->file, rg->outputs[i].name);
+        set_declared(L, &g->values[v], &rg->outputs[i]);
+        sout[i] = v;
+        if (main_graph && dlp__graph_mark_output(g, v)) return oom(R);
+    }
+    g->scopes[scope].outputs = sout;
+    g->scopes[scope].n_outputs = rg->n_output;
+    return DLP_OK;
+}
+
+/* ---- ModelProto (ir_version=1 producer_name=2 graph=7 opset_import=8) ---- */
+
+static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_graph *rg) {
+    pb r = {buf, buf + len};
+    uint32_t f;
+    int wt, k, have_graph = 0;
+    dlp_graph *g = R->g;
+    g->opset = 0;
+    if (len == 0) return dlp__err(R->err, DLP_EFORMAT, "%s: empty file", R->file);
+    while ((k = pb_tag(&r, &f, &wt)) > 0) {
+        pb s;
+        uint64_t v;
+        if (f == 1 && wt == WT_VARINT) {
+            if (pb_varint(&r, &v)) return bad(R, "ModelProto.ir_version");
+            g->ir_version = (int64_t)v;
+        } else if (f == 8 && wt == WT_LEN) {
+            if (pb_len(&r, &s)) return bad(R, "ModelProto.opset_import");
+            const char *dom = "";
+            int64_t ver = 0;
+            uint32_t f2;
+            int wt2, k2;
+            while ((k2 = pb_tag(&s, &f2, &wt2)) > 0) {
+                pb x;
+                if (f2 == 1 && wt2 == WT_LEN) {
+                    if (pb_len(&s, &x)) return bad(R, "OperatorSetIdProto.domain");
+                    if (!(dom = str_of(R, &x))) return oom(R);
+                } else if (f2 == 2 && wt2 == WT_VARINT) {
+                    if (pb_varint(&s, &v)) return bad(R, "OperatorSetIdProto.version");
+                    ver = (int64_t)v;
+                } else if (pb_skip(&s, wt2)) {
+                    return bad(R, "OperatorSetIdProto");
+                }
+            }
+            if (k2 < 0) return bad(R, "OperatorSetIdProto");
+            if (!dom[0] || !strcmp(dom, "ai.onnx")) g->opset = ver;
+            else if (!strcmp(dom, "com.microsoft")) g->opset_ms = ver;
+        } else if (f == 7 && wt == WT_LEN) {
+            if (pb_len(&r, &s)) return bad(R, "ModelProto.graph");
+            dlp_status st = read_graph(R, s, rg, 0);
+            if (st) return st;
+            have_graph = 1;
+        } else if (pb_skip(&r, wt)) {
+            return bad(R, "ModelProto");
+        }
+    }
+    if (k < 0) return bad(R, "ModelProto");
+    if (!have_graph) return dlp__err(R->err, DLP_EFORMAT, "%s: not an ONNX model (no graph)", R->file);
+    if (g->opset == 0) {
+        dlp__graph_warn(g, "no default-domain opset_import: assuming opset 7");
+        g->opset = 7;
+    } else if (g->opset < 7) {
+        dlp__graph_warn(g, "opset %lld is older than 7: shapes follow opset 7 rules", (long long)g->opset);
+    }
+    return DLP_OK;
+}
+
+static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, const char *path,
+                              const dlp_load_opts *opts, dlp_error *err) {
+    rd R = {g, path, err, buf};
+    dlp__raw_graph rg;
+    dlp_status st = read_model(&R, buf, len, &rg);
+    if (st) return st;
+    linker L = {&R, opts, NULL, 0, 0};
+    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], 64))
+        return oom(&R);
+    L.n_maps = 1;
+    st = link_graph(&L, &rg, 0, -1);
+    for (int i = 0; i < L.n_maps; i++) dlp__strmap_free(&L.maps[i]);
+    free(L.maps);
+    if (st) return st;
+    if (opts && opts->batch > 0 && g->batch > 0 && g->batch != opts->batch)
+        dlp__graph_warn(g, "the batch dimension is fixed at %lld in the file; --batch %lld does not apply",
+                        (long long)g->batch, (long long)opts->batch);
+    /* unused --dim names are worth a warning: a typo would go unnoticed */
+    if (opts)
+        for (int i = 0; i < opts->n_dims; i++)
+            if (opts->dim_names && find_symbol(g, opts->dim_names[i]) < 0)
+                dlp__graph_warn(g, "--dim %s: no input dimension has that name", opts->dim_names[i]);
+    return dlp__graph_finalize(g, opts, err);
+}
+
+dlp_status dlp_graph_load_mem(const void *buf, size_t len, const char *name, const dlp_load_opts *opts,
+                              dlp_graph **out, dlp_error *err) {
+    *out = NULL;
+    dlp_graph *g = dlp__graph_new(dlp__basename(name ? name : "model.onnx"));
+    if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name ? name : "model");
+    g->path = dlp__arena_strdup(&g->arena, name ? name : "model.onnx");
+    dlp_status st = load_common(g, buf, len, name ? name : "model.onnx", opts, err);
+    if (st) {
+        dlp_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return DLP_OK;
+}
+
+dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts, dlp_graph **out, dlp_error *err) {
+    *out = NULL;
+    dlp_graph *g = dlp__graph_new(dlp__basename(path));
+    if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+    g->path = dlp__arena_strdup(&g->arena, path);
+    dlp_status st = dlp__map_file(path, &g->map, err);
+    if (!st) st = load_common(g, g->map.data, g->map.len, path, opts, err);
+    if (st) {
+        dlp_graph_free(g);
+        return st;
+    }
+    *out = g;
+    return DLP_OK;
+}

@@ -1,0 +1,297 @@
+/*
+ * util.c — arenas, the string map, errors, checked file I/O, CRC-32.
+ * Everything the other modules need and nothing model-specific.
+ */
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+dlp_status dlp__err(dlp_error *err, dlp_status code, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        /* one line: fold any newline an argument smuggled in */
+        for (char *p = err->msg; *p; p++)
+            if (*p == '\n' || *p == '\r') *p = ' ';
+        err->code = code;
+    }
+    return code;
+}
+
+const char *dlp_status_str(dlp_status s) {
+    switch (s) {
+    case DLP_OK: return "ok";
+    case DLP_EINVAL: return "invalid argument";
+    case DLP_EIO: return "i/o error";
+    case DLP_EFORMAT: return "malformed file";
+    case DLP_EGRAPH: return "invalid graph";
+    case DLP_ESHAPE: return "shape error";
+    case DLP_ENOMEM: return "out of memory";
+    case DLP_EUNBOUND: return "unbound symbolic dimension";
+    case DLP_ENOTFOUND: return "not found";
+    case DLP_EVERSION: return "unsupported file version";
+    case DLP_ECHECKSUM: return "checksum mismatch";
+    case DLP_EUNSUPPORTED: return "unsupported";
+    case DLP_EINTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+/* ---- arena ----------------------------------------------------------- */
+
+struct dlp__arena_block {
+    dlp__arena_block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+};
+
+void *dlp__arena_alloc(dlp__arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0) size = 16;
+    dlp__arena_block *b = a->head;
+    if (!b || b->cap - b->used < size) {
+        size_t cap = b ? b->cap * 2 : 64 * 1024;
+        if (cap > 64u << 20) cap = 64u << 20;
+        if (cap < size) cap = size;
+        dlp__arena_block *nb = calloc(1, sizeof *nb + cap);
+        if (!nb) return NULL;
+        nb->cap = cap;
+        nb->next = b;
+        a->head = b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    a->total += size;
+    return p;
+}
+
+char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n) {
+    char *p = dlp__arena_alloc(a, n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *dlp__arena_strdup(dlp__arena *a, const char *s) {
+    return dlp__arena_strndup(a, s ? s : "", s ? strlen(s) : 0);
+}
+
+void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n) {
+    void *q = dlp__arena_alloc(a, n);
+    if (q && n) memcpy(q, p, n);
+    return q;
+}
+
+void dlp__arena_free(dlp__arena *a) {
+    if (!a) return;
+    dlp__arena_block *b = a->head;
+    while (b) {
+        dlp__arena_block *n = b->next;
+        free(b);
+        b = n;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+int dlp__grow(void **p, int n, int *cap, size_t elem) {
+    if (n < *cap) return 0;
+    int nc = *cap ? *cap * 2 : 8;
+    if (nc <= n) nc = n + 1;
+    void *q = realloc(*p, (size_t)nc * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+/* ---- hashing and the map --------------------------------------------- */
+
+uint64_t dlp__hash_bytes(const void *p, size_t n, uint64_t seed) {
+    /* FNV-1a 64 then a final avalanche (splitmix) */
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ULL ^ seed;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27; h *= 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    return h;
+}
+
+uint64_t dlp__hash_str(const char *s) { return dlp__hash_bytes(s, strlen(s), 0); }
+
+int dlp__strmap_init(dlp__strmap *m, uint32_t expect) {
+    uint32_t cap = 16;
+    while (cap < expect * 2 + 2) cap <<= 1;
+    m->keys = calloc(cap, sizeof *m->keys);
+    m->vals = calloc(cap, sizeof *m->vals);
+    m->cap = cap;
+    m->count = 0;
+    if (!m->keys || !m->vals) {
+        dlp__strmap_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void dlp__strmap_free(dlp__strmap *m) {
+    if (!m) return;
+    free(m->keys);
+    free(m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->count = 0;
+}
+
+static int strmap_rehash(dlp__strmap *m) {
+    dlp__strmap n;
+    if (dlp__strmap_init(&n, m->cap) != 0) return -1;
+    for (uint32_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) dlp__strmap_put(&n, m->keys[i], m->vals[i]);
+    dlp__strmap_free(m);
+    *m = n;
+    return 0;
+}
+
+int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
+    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
+    uint32_t mask = m->cap - 1, i = (uint32_t)dlp__hash_str(key) & mask;
+    while (m->keys[i]) {
+        if (strcmp(m->keys[i], key) == 0) {
+            m->vals[i] = val;
+            return 0;
+        }
+        i = (i + 1) & mask;
+    }
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->count++;
+    return 0;
+}
+
+int dlp__strmap_get(const dlp__strmap *m, const char *key) {
+    if (!m->cap) return -1;
+    uint32_t mask = m->cap - 1, i = (uint32_t)dlp__hash_str(key) & mask;
+    while (m->keys[i]) {
+        if (strcmp(m->keys[i], key) == 0) return m->vals[i];
+        i = (i + 1) & mask;
+    }
+    return -1;
+}
+
+/* ---- files ----------------------------------------------------------- */
+
+static const uint8_t empty_file_dummy[1];
+
+dlp_status dlp__map_file(const char *path, dlp__mapped *m, dlp_error *err) {
+    memset(m, 0, sizeof *m);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return dlp__err(err, DLP_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return dlp__err(err, DLP_EIO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return dlp__err(err, DLP_EIO, "%s: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        m->data = empty_file_dummy;
+        m->len = 0;
+        return DLP_OK;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED) return dlp__err(err, DLP_EIO, "%s: cannot map: %s", path, strerror(e));
+    m->data = p;
+    m->len = (size_t)st.st_size;
+    m->mapped = 1;
+    return DLP_OK;
+}
+
+void dlp__unmap_file(dlp__mapped *m) {
+    if (m && m->mapped) munmap((void *)m->data, m->len);
+    if (m) memset(m, 0, sizeof *m);
+}
+
+dlp_status dlp__write_file_atomic(const char *path, const void *buf, size_t len,
+                                  dlp_error *err) {
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 32);
+    if (!tmp) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+    snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        dlp_status s = dlp__err(err, DLP_EIO, "%s: cannot create: %s", path, strerror(errno));
+        free(tmp);
+        return s;
+    }
+    const uint8_t *p = buf;
+    size_t left = len;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return dlp__err(err, DLP_EIO, "%s: write failed: %s", path, strerror(e));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return dlp__err(err, DLP_EIO, "%s: write failed: %s", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return dlp__err(err, DLP_EIO, "%s: cannot replace: %s", path, strerror(e));
+    }
+    free(tmp);
+    return DLP_OK;
+}
+
+const char *dlp__basename(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+uint32_t dlp__crc32(uint32_t crc, const void *p, size_t n) {
+    static uint32_t table[256];
+    static int init;
+    if (!init) { /* benign race: every thread computes the same table */
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+        init = 1;
+    }
+    const uint8_t *s = p;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) crc = table[(crc ^ s[i]) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
