@@ -326,6 +326,48 @@ dlp_status dlp_mig_recommend(const dlp_device *dev, double memory_mb,
 
 /* ==== END hw ==== */
 
+/* ==== BEGIN features (src/features) ==== */
+
+/* Node-feature layouts (docs/features.md).  The version changes whenever a
+ * layout's columns change; model files record the version they were
+ * trained on. */
+typedef enum { DLP_LAYOUT_TRAPPM = 1, DLP_LAYOUT_DIPPM = 2 } dlp_layout;
+#define DLP_LAYOUT_TRAPPM_VERSION 1
+#define DLP_LAYOUT_DIPPM_VERSION 1
+
+/* Static (graph-level) features, raw values; every layout stores them all. */
+enum {
+    DLP_SF_BATCH = 0, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
+    DLP_SF_MEMORY,          /* peak memory bytes (weights + live activations) */
+    DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU, DLP_SF_FLOPS, DLP_SF_WEIGHT_BYTES,
+    DLP_SF_COUNT
+};
+
+typedef struct {
+    int layout, layout_version;
+    int n_nodes, n_feat;
+    float *x;               /* (n_nodes, n_feat) row-major, node = topo order  */
+    int n_edges;
+    int32_t *rowptr;        /* (n_nodes + 1): out-edges of node i (true DAG)   */
+    int32_t *col;           /* (n_edges): successor node ids                    */
+    double static_f[DLP_SF_COUNT];
+    char name[128];
+} dlp_features;
+
+int dlp_layout_width(int layout);                  /* columns of X, 0 if unknown */
+const char *dlp_layout_name(int layout);           /* "trappm", "dippm"          */
+int dlp_layout_parse(const char *name);            /* 0 if unknown               */
+const char *dlp_layout_column(int layout, int j);  /* column name                 */
+const char *dlp_static_name(int k);                /* DLP_SF_* name               */
+
+dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err);
+void dlp_features_free(dlp_features *f);
+/* .dlpg binary file: versioned, checksummed, written atomically. */
+dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
+dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err);
+
+/* ==== END features ==== */
+
 #ifdef __cplusplus
 }
 #endif
