@@ -39,7 +39,11 @@ static void build_index(void) {
 int dlp__op_find(const char *domain, const char *op_type) {
     char key[256];
     pthread_once(&once, build_index);
-    snprintf(key, sizeof key, "%s:%s", norm_domain(domain), op_type);
+    size_t dl = strlen(norm_domain(domain)), ol = strlen(op_type);
+    if (dl + ol + 2 > sizeof key) return -1;
+    memcpy(key, norm_domain(domain), dl);
+    key[dl] = ':';
+    memcpy(key + dl + 1, op_type, ol + 1);
     int r = dlp__strmap_get(&index_map, key);
     if (r < 0 && !strcmp(norm_domain(domain), "com.microsoft")) {
         /* contrib ops that mirror a standard op (e.g. com.microsoft:Gelu) */

@@ -131,16 +131,37 @@ uint64_t dlp__hash_bytes(const void *p, size_t n, uint64_t seed) {
     return h;
 }
 
-uint64_t dlp__hash_str(const char *s) { return dlp__hash_bytes(s, strlen(s), 0); }
+uint64_t dlp__hash_str(const char *s) {
+    /* word-at-a-time multiply-xorshift: names in big exports are long
+     * ("/features/features.1/attn/Reshape_output_0") and hashed often */
+    size_t n = strlen(s);
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 29;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27;
+    return h;
+}
 
 int dlp__strmap_init(dlp__strmap *m, uint32_t expect) {
     uint32_t cap = 16;
     while (cap < expect * 2 + 2) cap <<= 1;
     m->keys = calloc(cap, sizeof *m->keys);
     m->vals = calloc(cap, sizeof *m->vals);
+    m->hashes = calloc(cap, sizeof *m->hashes);
     m->cap = cap;
     m->count = 0;
-    if (!m->keys || !m->vals) {
+    if (!m->keys || !m->vals || !m->hashes) {
         dlp__strmap_free(m);
         return -1;
     }
@@ -151,8 +172,10 @@ void dlp__strmap_free(dlp__strmap *m) {
     if (!m) return;
     free(m->keys);
     free(m->vals);
+    free(m->hashes);
     m->keys = NULL;
     m->vals = NULL;
+    m->hashes = NULL;
     m->cap = m->count = 0;
 }
 
@@ -168,15 +191,16 @@ static int strmap_rehash(dlp__strmap *m) {
 
 int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
     if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
-    uint32_t mask = m->cap - 1, i = (uint32_t)dlp__hash_str(key) & mask;
+    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
     while (m->keys[i]) {
-        if (strcmp(m->keys[i], key) == 0) {
+        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
             m->vals[i] = val;
             return 0;
         }
         i = (i + 1) & mask;
     }
     m->keys[i] = key;
+    m->hashes[i] = h;
     m->vals[i] = val;
     m->count++;
     return 0;
@@ -184,9 +208,9 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
 
 int dlp__strmap_get(const dlp__strmap *m, const char *key) {
     if (!m->cap) return -1;
-    uint32_t mask = m->cap - 1, i = (uint32_t)dlp__hash_str(key) & mask;
+    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
     while (m->keys[i]) {
-        if (strcmp(m->keys[i], key) == 0) return m->vals[i];
+        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) return m->vals[i];
         i = (i + 1) & mask;
     }
     return -1;

@@ -45,6 +45,7 @@ int dlp__grow(void **p, int n, int *cap, size_t elem);
 typedef struct {
     const char **keys;   /* not owned: keys must outlive the map */
     int *vals;
+    uint32_t *hashes;    /* compared before strcmp: most probes miss */
     uint32_t cap;        /* power of two */
     uint32_t count;
 } dlp__strmap;
