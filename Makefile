@@ -75,3 +75,5 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(DEPS)
+
+$(BUILD)/obj/src/hw/devices_embed.o: data/devices.json

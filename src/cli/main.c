@@ -8,6 +8,10 @@
 
 typedef int (*cmd_fn)(int argc, char **argv);
 
+/* hw commands (src/cli/cmd_devices.c, cmd_mig.c) */
+int dlp_cmd_devices(int argc, char **argv);
+int dlp_cmd_mig(int argc, char **argv);
+
 
 static const struct {
     const char *name;
@@ -17,6 +21,8 @@ static const struct {
     {"inspect", dlp_cmd_inspect, "graph totals and a per-op-type table of an ONNX model"},
     {"features", dlp_cmd_features, "node features, CSR adjacency and static features (.dlpg)"},
     /* BEGIN commands (one line each; keep sorted by issue) */
+    {"devices", dlp_cmd_devices, "list GPUs of the hardware database, or every feature of one"},
+    {"mig", dlp_cmd_mig, "recommend a MIG profile for a model's memory (and latency SLO)"},
     /* END commands */
 };
 

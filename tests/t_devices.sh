@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# t_devices.sh — the `dlperf devices` and `dlperf mig` commands end to end:
+# the table, one device as valid JSON, the whole database as valid JSON, a
+# MIG recommendation, and the one-line error (exit 2) for an unknown device
+# or a broken database file.  Prints PASS/FAIL lines for tests/run.sh.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BIN="$BUILD/dlperf"
+tmp=$(mktemp -d /tmp/dlp_t_devices.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1${2:+: $2}"; }
+
+# the table: a header and one line per GPU
+if "$BIN" devices >"$tmp/list" 2>"$tmp/err" && grep -q '^h100-sxm ' "$tmp/list" &&
+   grep -q '^a100-40gb .* yes$' "$tmp/list" && grep -q '^t4 .* no$' "$tmp/list" &&
+   [ "$(grep -c -E '^[a-z0-9.-]+ ' "$tmp/list")" -ge 30 ]; then ok devices_table
+else bad devices_table "$(head -3 "$tmp/err")"; fi
+
+# one device, JSON
+if "$BIN" devices h100-sxm --json >"$tmp/h100.json" 2>"$tmp/err" &&
+   python3 -m json.tool "$tmp/h100.json" >/dev/null 2>&1 &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["id"]=="h100-sxm" and d["sm_count"]==132 and len(d["mig"])==6 and d["compute_capability"]=="9.0"' "$tmp/h100.json"; then
+  ok devices_one_json
+else bad devices_one_json "$(head -3 "$tmp/err")"; fi
+
+# alias lookup from the command line (what torch prints)
+if "$BIN" devices 'NVIDIA A100-SXM4-40GB' 2>"$tmp/err" | grep -q '^id: *a100-40gb$'; then ok devices_alias
+else bad devices_alias "$(head -3 "$tmp/err")"; fi
+
+# the whole database, JSON
+if "$BIN" devices --json >"$tmp/all.json" 2>"$tmp/err" && python3 -m json.tool "$tmp/all.json" >/dev/null 2>&1 &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"])>=30 and d["carbon"]["pue"]>0' "$tmp/all.json"; then
+  ok devices_all_json
+else bad devices_all_json "$(head -3 "$tmp/err")"; fi
+
+# carbon table
+if "$BIN" devices --carbon 2>"$tmp/err" | grep -q '^world *475 '; then ok devices_carbon
+else bad devices_carbon "$(head -3 "$tmp/err")"; fi
+
+# MIG: 7300 MiB + 10% on an H100 -> 1g.10gb
+if "$BIN" mig --device h100-sxm --memory-mb 7300 --margin 0.1 >"$tmp/mig" 2>"$tmp/err" &&
+   grep -q '^recommendation: *1g.10gb$' "$tmp/mig" && grep -q '^7g.80gb ' "$tmp/mig"; then ok mig_text
+else bad mig_text "$(head -3 "$tmp/err")"; fi
+
+if "$BIN" mig --device a100-40gb --memory-mb 15000 --json >"$tmp/mig.json" 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["recommendation"]=="3g.20gb" and len(d["profiles"])==5' "$tmp/mig.json"; then
+  ok mig_json
+else bad mig_json "$(head -3 "$tmp/err")"; fi
+
+# nothing fits: an answer ("none" + reason), not an error
+if "$BIN" mig --device a100-80gb --memory-mb 92160 >"$tmp/none" 2>"$tmp/err" &&
+   grep -q '^recommendation: *none$' "$tmp/none" && grep -q '7g.80gb' "$tmp/none"; then ok mig_none
+else bad mig_none "$(head -3 "$tmp/err")"; fi
+
+# unknown device: exit 2 and one line on stderr naming it, with close ids
+for cmd in "devices h10" "mig --device h10 --memory-mb 100"; do
+  name="unknown_device_${cmd%% *}"
+  # shellcheck disable=SC2086
+  "$BIN" $cmd >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "unknown device 'h10'" "$tmp/err" &&
+     grep -q 'h100-sxm' "$tmp/err" && [ ! -s "$tmp/out" ]; then ok "$name"
+  else bad "$name" "rc=$rc $(head -3 "$tmp/err")"; fi
+done
+
+# missing flag: exit 2
+"$BIN" mig --device h100 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'memory-mb' "$tmp/err"; then ok mig_missing_flag; else bad mig_missing_flag "rc=$rc"; fi
+
+# a broken database file: exit 2, one line naming the file, device and field
+sed '0,/"sm_count": 108/s//"sm_count": "108"/' data/devices.json >"$tmp/bad.json"
+"$BIN" devices --db "$tmp/bad.json" >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "bad.json: device 'a100-40gb': field 'sm_count'" "$tmp/err"; then
+  ok devices_bad_db
+else bad devices_bad_db "rc=$rc $(head -3 "$tmp/err")"; fi
