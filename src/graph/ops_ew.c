@@ -185,7 +185,7 @@ static dlp_status bcast_all(dlp__ictx *c, int first, int n, int64_t *od, int *ra
     if (!dlp__rank_known(acc)) return DLP_OK;
     dlp__value tmp = *acc;
     int64_t buf[DLP_MAX_RANK * 4];
-    memcpy(od, acc->dims, sizeof(int64_t) * (size_t)acc->rank);
+    if (acc->rank > 0) memcpy(od, acc->dims, sizeof(int64_t) * (size_t)acc->rank);
     tmp.dims = od;
     for (int j = first + 1; j < first + n; j++) {
         dlp__value *b = dlp__in(c, j);
