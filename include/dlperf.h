@@ -368,6 +368,505 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
 
 /* ==== END features ==== */
 
+/* ==== BEGIN build (src/build) ==== */
+
+/* Graph builders: networks of NAS search spaces built directly in the IR
+ * (no ONNX file), shapes inferred and costed like a loaded model; weights
+ * are initializers with their dims and no data.  docs/datasets.md describes
+ * each network as built. */
+
+/* NAS-Bench-201: the CIFAR TinyNetwork (C 16, N 5, 10 classes, input
+ * (batch, 3, 32, 32)) with every cell given by `arch_str`, e.g.
+ * "|nor_conv_3x3~0|+|nor_conv_3x3~0|avg_pool_3x3~1|+|skip_connect~0|none~1|nor_conv_1x1~2|".
+ * Ops: none, skip_connect, nor_conv_1x1, nor_conv_3x3, avg_pool_3x3.  The
+ * graph is named by the arch string.  A malformed string gives DLP_EINVAL
+ * with a message naming the string and the (0-based) position. */
+dlp_status dlp_graph_from_nb201(const char *arch_str, int64_t batch, dlp_graph **out,
+                                dlp_error *err);
+/* How none edges and zero nodes are built (src/build/nb201.c):
+ * EFFECTIVE (what dlp_graph_from_nb201 builds): none adds nothing, a node
+ *   with no contribution is zero and edges out of it are dropped;
+ * EXECUTED: the reference PyTorch module as it runs (and as HELP timed it):
+ *   every op runs, none is a Mul by 0 — the better graph for latency. */
+enum { DLP_NB201_EFFECTIVE = 0, DLP_NB201_EXECUTED = 1 };
+dlp_status dlp_graph_from_nb201_mode(const char *arch_str, int64_t batch, int mode,
+                                     dlp_graph **out, dlp_error *err);
+
+/* FBNet space of HW-NAS-Bench (as used by HELP): CIFAR-100 (input
+ * (batch, 3, 32, 32), 100 classes), 22 searchable layers, op of layer l
+ * given by ops22[l] in 0..8 = k3_e1, k3_e1_g2, k3_e3, k3_e6, k5_e1,
+ * k5_e1_g2, k5_e3, k5_e6, skip.  DLP_EINVAL for an op out of range. */
+#define DLP_FBNET_LAYERS 22
+#define DLP_FBNET_N_OPS 9
+dlp_status dlp_graph_from_fbnet(const int *ops22, int64_t batch, dlp_graph **out,
+                                dlp_error *err);
+/* "k3_e1" ... "skip" for 0..8; NULL otherwise. */
+const char *dlp_fbnet_op_name(int op);
+
+/* ==== END build ==== */
+
+/* ==== BEGIN dataset (src/data) ==== */
+
+/* A dataset: N samples, each a feature graph (dlp_features, in one layout
+ * for the whole set), named float targets (NaN = missing), a family
+ * ("nb201", "fbnet", "resnet", ...), a device setting ("titanxp_32"), a
+ * sample name (arch string, model name), the batch (from the graph's
+ * static features) and a numeric device id (index into the dataset's
+ * device list).  Samples may share a graph: the same architecture measured
+ * on several devices at one batch is stored once.  File format .dlpd:
+ * docs/datasets.md. */
+typedef struct dlp_dataset dlp_dataset;
+
+dlp_status dlp_dataset_new(int layout, int n_targets, const char *const *target_names,
+                           dlp_dataset **out, dlp_error *err);
+void dlp_dataset_free(dlp_dataset *ds);
+
+/* Add a graph; the dataset takes ownership of f (and frees it on failure).
+ * f must be in the dataset's layout and current layout version.  *graph_id
+ * (may be NULL) receives its index. */
+dlp_status dlp_dataset_add_graph(dlp_dataset *ds, dlp_features *f, int *graph_id, dlp_error *err);
+/* Add a sample on graph graph_id; targets has dlp_dataset_target_count
+ * values (NULL: all missing).  Strings are copied; family/device/name may
+ * be NULL (stored as ""). */
+dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *targets,
+                                  const char *family, const char *device, const char *name,
+                                  dlp_error *err);
+/* One graph with one sample (ownership of f transferred, as add_graph). */
+dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *targets,
+                           const char *family, const char *device, const char *name,
+                           dlp_error *err);
+/* Register a device so that ids follow the caller's order (samples add
+ * unknown devices themselves).  Returns its id, -1 on OOM. */
+int dlp_dataset_add_device(dlp_dataset *ds, const char *device);
+
+int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
+int dlp_dataset_graph_count(const dlp_dataset *ds);
+int dlp_dataset_layout(const dlp_dataset *ds);
+int dlp_dataset_target_count(const dlp_dataset *ds);
+const char *dlp_dataset_target_name(const dlp_dataset *ds, int k);     /* NULL out of range */
+int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
+int dlp_dataset_device_count(const dlp_dataset *ds);
+const char *dlp_dataset_device_name(const dlp_dataset *ds, int id);    /* NULL out of range */
+const dlp_features *dlp_dataset_graph(const dlp_dataset *ds, int graph_id); /* NULL out of range */
+
+typedef struct {
+    const dlp_features *features;  /* owned by the dataset; shared between samples */
+    int graph;                     /* graph index                                   */
+    const float *targets;          /* target_count values, NaN = missing            */
+    const char *family, *device, *name;
+    int device_id;
+    int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
+} dlp_dataset_sample;
+
+/* Sample i (0 .. count-1); DLP_EINVAL when out of range. */
+dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out);
+
+/* 64-bit hash of the content (layout, target names, and every sample's
+ * graph, targets and strings, in order) — independent of how graphs are
+ * shared or of the file's byte layout.  Model files record it to say what
+ * they were trained on. */
+uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
+
+/* .dlpd file: versioned, checksummed, written atomically.  Loading checks
+ * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
+ * CRC-32 (DLP_ECHECKSUM). */
+dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
+dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
+
+/* ==== END dataset ==== */
+
+/* ==== BEGIN llm (src/build/transformer.c, src/models/xgb.c) ==== */
+
+/* Large language models (docs/llm.md): a transformer graph built from a
+ * Hugging Face config.json (or the built-in catalogue of configs) into the
+ * same IR as an ONNX file, the thesis' table 6.3 features, gradient-boosted
+ * trees (libxgboost) in a versioned, checksummed model file, and predictions
+ * of throughput, peak memory, energy and carbon. */
+
+/* Weight formats of the memory rules (docs/llm.md, "Memory rules"). */
+typedef enum {
+    DLP_QT_FP32 = 0, DLP_QT_FP16, DLP_QT_BF16,
+    DLP_QT_INT8,               /* bitsandbytes LLM.int8: int8 Linear weights     */
+    DLP_QT_NF4,                /* bitsandbytes 4-bit NF4, double quantisation    */
+    DLP_QT_COUNT_
+} dlp_quant;
+const char *dlp_quant_name(int q);   /* "fp32" ... "nf4"; "?" out of range       */
+/* fp32|fp16|bf16|int8|nf4 and float32/float16/half/bfloat16/8bit/4bit;
+ * case-insensitive; -1 if unknown. */
+int dlp_quant_parse(const char *s);
+/* dlp_dtype the activations use: FLOAT, FLOAT16 (fp16, int8, nf4), BFLOAT16. */
+int dlp_quant_act_dtype(int q);
+
+typedef enum {
+    DLP_POS_NONE = 0, DLP_POS_LEARNED, DLP_POS_ROTARY,
+    DLP_POS_RELATIVE,          /* DeBERTa disentangled attention                 */
+    DLP_POS_ALIBI
+} dlp_llm_pos;
+typedef enum { DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU } dlp_llm_act;
+
+/* A transformer, as the builder understands it.  dlp_llm_config_parse fills
+ * every field from a config.json (family defaults, then the file's fields);
+ * zero-initialise when filling it by hand. */
+typedef struct {
+    char id[96];               /* catalogue id, or the config file's base name  */
+    char hf_id[96];            /* Hugging Face repo id when known, else ""      */
+    char model_type[32];       /* HF model_type: "bert", "llama", ...           */
+    int64_t hidden_size, num_hidden_layers, num_attention_heads;
+    int64_t num_key_value_heads;   /* < heads: grouped-query attention          */
+    int64_t head_dim;              /* hidden / heads unless the config says     */
+    int64_t intermediate_size, vocab_size, max_position_embeddings;
+    int64_t type_vocab_size;       /* token-type rows (BERT 2, RoBERTa 1, else 0)*/
+    int64_t num_experts, experts_per_token;  /* MoE (Mixtral); 0: dense      */
+    int64_t embed_proj_dim;        /* OPT word_embed_proj_dim != hidden; else 0 */
+    int64_t position_offset;       /* first learned position row (RoBERTa, OPT 2)*/
+    int64_t position_buckets;      /* DeBERTa: rel_embeddings has 2x rows       */
+    int encoder_only;              /* 1: no LM head (BERT family)               */
+    int tie_word_embeddings;       /* LM head reuses the token embedding        */
+    int pooler;                    /* BERT/RoBERTa pooler (dense + tanh)        */
+    int mlm_head;                  /* encoder with its masked-LM head (config's
+                                      architectures: *ForMaskedLM, BertLMHeadModel)*/
+    int pre_norm;                  /* 0: post-norm (BERT family, OPT-350m)      */
+    int rms_norm;                  /* 1: RMSNorm, 0: LayerNorm                  */
+    int norm_bias;                 /* LayerNorm has a bias                      */
+    int embed_norm;                /* norm after the embeddings (BERT, BLOOM)   */
+    int final_norm;                /* norm before the head (pre-norm models)    */
+    int sandwich_norm;             /* Gemma-2: norms after attention and MLP too*/
+    int parallel_residual;         /* attention and MLP read the same input     */
+    int shared_parallel_norm;      /* ... through one norm (GPT-J, Phi, Falcon-7B)*/
+    int gated_mlp;                 /* act(gate(x)) * up(x) -> down              */
+    int fused_qkv, fused_gate_up;  /* one MatMul for q,k,v / gate,up (as HF)    */
+    int qkv_bias, out_bias, mlp_bias, lm_head_bias;
+    int act;                       /* dlp_llm_act                               */
+    int position;                  /* dlp_llm_pos                               */
+    double rotary_fraction;        /* share of head_dim rotated (Phi 0.4, NeoX .25)*/
+    double rope_theta, norm_eps;
+    int embed_scale;               /* Gemma: embeddings x sqrt(hidden)          */
+    double attn_softcap;           /* Gemma-2 logit soft-capping; 0: none        */
+    int64_t params_ref;            /* catalogue: published parameter count, 0 ?  */
+} dlp_llm_config;
+
+/* Parse a config.json held in a NUL-terminated buffer (`name` is used in
+ * messages and as the id).  Errors are one line naming the file and the field:
+ * "cfg.json: field 'hidden_size' is missing" (DLP_EFORMAT), an unknown
+ * model_type gives DLP_EUNSUPPORTED. */
+dlp_status dlp_llm_config_parse(const char *json, const char *name, dlp_llm_config *out,
+                                dlp_error *err);
+dlp_status dlp_llm_config_load(const char *path, dlp_llm_config *out, dlp_error *err);
+
+/* The built-in catalogue (data/llm_configs.json compiled in). */
+int dlp_llm_catalogue_count(void);
+const char *dlp_llm_catalogue_id(int i);           /* NULL out of range */
+/* By id, HF id or alias, case-insensitive ("bert-base-uncased",
+ * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
+ * closest ids. */
+dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error *err);
+
+/* What the builder counted while adding weights. */
+typedef struct {
+    int64_t params;                  /* parameters, tied weights once           */
+    int64_t linear_params;           /* weights a bitsandbytes quantiser converts*/
+    int64_t weight_bytes[DLP_QT_COUNT_];   /* bytes per format (memory rules)   */
+} dlp_llm_weights;
+
+/* Build the forward pass for input_ids (batch, seq) int64 with activations in
+ * dlp_quant_act_dtype(quant), then finalize (shapes, costs, liveness).
+ * Weights in the graph have the activation dtype; the quantised bytes are in
+ * *w (may be NULL).  DLP_EINVAL for a config the builder cannot honour. */
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant,
+                         dlp_graph **out, dlp_llm_weights *w, dlp_error *err);
+
+/* Features (thesis table 6.3, plus the ones dlperf adds; docs/llm.md). */
+enum {
+    /* model features (MF) of table 6.3 */
+    DLP_LF_BS = 0, DLP_LF_SL, DLP_LF_QT, DLP_LF_TN, DLP_LF_TE, DLP_LF_TM, DLP_LF_TP,
+    DLP_LF_TMMEM, DLP_LF_MPE, DLP_LF_NHL, DLP_LF_NAH, DLP_LF_HS, DLP_LF_VS, DLP_LF_TVS,
+    /* model / workload features dlperf adds */
+    DLP_LF_NKV, DLP_LF_IS, DLP_LF_NE, DLP_LF_GEN, DLP_LF_NGPU, DLP_LF_WB, DLP_LF_AT,
+    /* hardware features (HF) of table 6.3 (GPU part) */
+    DLP_LF_PF32, DLP_LF_PBHBM, DLP_LF_CM, DLP_LF_CMIN, DLP_LF_MTPB, DLP_LF_MTPM,
+    DLP_LF_RPB, DLP_LF_RPM, DLP_LF_WS, DLP_LF_SMPB, DLP_LF_SMMP, DLP_LF_SMS, DLP_LF_SMPBO,
+    /* hardware features dlperf adds */
+    DLP_LF_PTC, DLP_LF_MEM, DLP_LF_L2, DLP_LF_TDP,
+    DLP_LF_COUNT
+};
+const char *dlp_llm_feature_name(int k);     /* "BS", "TM", "PF32", ...; NULL  */
+int dlp_llm_feature_index(const char *name); /* -1 if unknown                   */
+int dlp_llm_feature_is_hw(int k);            /* 1 for hardware features         */
+
+/* A workload: one forward pass of (batch, seq), or with gen_tokens > 0 a
+ * generation of that many tokens per sequence after the prompt (KV cache). */
+typedef struct {
+    int64_t batch, seq;
+    int64_t gen_tokens;        /* 0: forward pass only (the thesis' protocol)  */
+    int quant;                 /* dlp_quant                                    */
+    int n_gpus;                /* tensor-parallel GPUs; 0 means 1              */
+} dlp_llm_workload;
+
+/* Fill f[DLP_LF_COUNT] for a built graph (g, w from dlp_llm_build with the
+ * workload's batch/seq/quant) on device d (NULL: hardware features 0). */
+void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *f);
+
+/* The analytic roofline estimate (docs/llm.md) of a workload on device d:
+ * latency of one batch in ms and average board power in W (all GPUs). */
+void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms,
+                      double *power_w);
+
+/* ---- gradient-boosted trees (libxgboost) and the .dlpm model file ---- */
+
+typedef struct dlp_xgb dlp_xgb;
+
+/* Zero-initialise; 0 fields take the defaults shown. */
+typedef struct {
+    int n_estimators;          /* 500                                          */
+    double learning_rate;      /* 0.1                                          */
+    int max_depth;             /* 6                                            */
+    double subsample;          /* 1.0                                          */
+    double min_child_weight;   /* 1.0                                          */
+    int nthread;               /* 1                                            */
+    uint64_t seed;             /* 0                                            */
+    int log_target;            /* 1: fit log(y), predict exp (y must be > 0)   */
+} dlp_xgb_params;
+
+/* Train on x (n, n_feat) row-major; feature names and the target name are
+ * stored in the model.  NaN in x means missing. */
+dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
+                         const char *const *feature_names, const char *target,
+                         const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
+/* Predict n rows of x (n, n_feat) into out[n], in the target's units. */
+dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
+                           dlp_error *err);
+void dlp_xgb_free(dlp_xgb *m);
+
+int dlp_xgb_feature_count(const dlp_xgb *m);
+const char *dlp_xgb_feature_name(const dlp_xgb *m, int i);  /* NULL out of range */
+const char *dlp_xgb_target(const dlp_xgb *m);
+int dlp_xgb_log_target(const dlp_xgb *m);
+/* FNV-1a 64 of the training matrix and targets (which data made the model). */
+uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
+/* Free-form metadata stored in the file ("name", "devices", "quants", ...).
+ * set copies both strings; get returns NULL when absent. */
+dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
+const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
+
+/* .dlpm file: magic "DLPM", version, feature names, target, log flag,
+ * fingerprint, metadata, the booster (XGBoost UBJSON), CRC-32; written
+ * atomically.  Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
+dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
+/* The same bytes in memory; *buf is malloc'ed (caller frees). */
+dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
+dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
+dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
+                            dlp_error *err);
+
+/* Out-of-fold predictions: k-fold cross-validation stratified on quantile
+ * bins of y (groups == NULL), or leave-one-group-out (groups[i] >= 0 names
+ * row i's group; rows with -1 are always in training).  oof[i] is NaN for a
+ * row never tested. */
+dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
+                      const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
+                      double *oof, dlp_error *err);
+
+typedef struct {
+    double mape;               /* mean |yhat - y| / |y|, percent               */
+    double rmse;
+    double tau;                /* Kendall tau-b                                 */
+    int64_t n;                 /* pairs used (finite yhat, y != 0)             */
+} dlp_llm_metrics;
+void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_llm_metrics *m);
+
+/* ---- predictions ---- */
+
+typedef struct {
+    double latency_ms;         /* one batch (prompt + generated tokens)        */
+    double throughput_sps;     /* sequences per second                          */
+    double tokens_per_s;       /* batch x (seq + gen_tokens) / latency          */
+    double memory_mb;          /* peak device memory, MiB                       */
+    double weights_mb, activations_mb;
+    double power_w;            /* average board power                           */
+    double energy_j;           /* per sample (sequence), at the board           */
+    double co2_g;              /* per sample: energy x PUE x carbon intensity   */
+    double carbon_g_per_kwh, pue;
+    int fits;                  /* memory_mb <= device memory                    */
+    int64_t params, macs, nodes, edges;
+    char method[128];          /* "xgb:<model name>" when a trained model gave
+                                  the throughput, else "analytic"               */
+    char method_throughput[128], method_memory[128], method_energy[128];
+} dlp_llm_prediction;
+
+/* Predict a workload of config c on device d.  Trained models shipped with
+ * the library answer when they cover the device, dtype and workload kind
+ * (their metadata says which); otherwise the analytic roofline estimate does
+ * (method "analytic").  analytic_only forces the latter.  region: carbon
+ * region id (NULL: the database default).  Unknown region: DLP_ENOTFOUND. */
+dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
+                           const dlp_llm_workload *wl, const char *region, int analytic_only,
+                           dlp_llm_prediction *out, dlp_error *err);
+
+/* Shipped trained models (the .dlpm files of data/models compiled in), loaded on first
+ * use; owned by the library. */
+int dlp_llm_model_count(void);
+const dlp_xgb *dlp_llm_model_at(int i);
+
+/* ==== END llm ==== */
+
+/* ==== BEGIN predict (src/models) ==== */
+
+/* Whole-model performance prediction for any device of the database
+ * (docs/predict.md): latency or training step time, throughput, peak memory
+ * with its breakdown, energy and power, the MIG profile, cost and carbon.
+ * The built-in predictor is an analytic roofline: per node
+ *   time = max(FLOPs / peak of its unit, bytes / bandwidth) x ratio + launch,
+ * summed in topological order (one stream), where ratio >= 1 comes from a
+ * per-op-class efficiency curve (all zero: pure roofline, ratio 1). */
+
+#include <stdio.h>
+
+typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
+typedef enum {
+    DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
+    DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
+    DLP_OPTIM_SGD_MOMENTUM = 2 /* SGD with momentum: one fp32 buffer            */
+} dlp_optim;
+typedef enum {
+    DLP_TF32_DEFAULT = 0,      /* PyTorch's defaults: fp32 convs on TF32 tensor
+                                  cores (cuDNN allow_tf32), fp32 matmuls on the
+                                  FP32 vector units (since PyTorch 1.12)         */
+    DLP_TF32_ON = 1,           /* matmuls too (torch.backends.cuda.matmul.allow_tf32) */
+    DLP_TF32_OFF = 2           /* nothing on TF32                               */
+} dlp_tf32_mode;
+
+/* Efficiency curve of one op class:
+ *   ratio = exp(clamp(a + b*u + c*v + d*u*u, 0, ln 100)),
+ *   u = log10(roofline time / 1 us) clamped to [-1, 5],
+ *   v = log10(arithmetic intensity / device ridge point) clamped to [-3, 3].
+ * Kernel time = roofline time x ratio; achieved/peak = 1 / ratio.
+ * All zero: efficiency 1 (pure roofline).  A learned model may fill these. */
+typedef struct {
+    double a, b, c, d;
+} dlp_eff_curve;
+
+typedef struct {
+    const char *name;          /* shown in the method: "roofline+<name>"       */
+    dlp_eff_curve cls[DLP_OPC_COUNT_];   /* by dlp_op_class                      */
+    /* Measured/predicted kernel-time quantiles (p10, p90) of this predictor,
+     * leave-one-GPU-out; the prediction's band.  0, 0: no band. */
+    double band_lo, band_hi;
+} dlp_efficiency;
+
+/* The calibration fitted on measured kernel times (NeuSight's data set, six
+ * GPUs, fp32 PyTorch 2.1; docs/predict.md "Calibration").  Never NULL. */
+const dlp_efficiency *dlp_efficiency_builtin(void);
+/* Pure roofline: every curve zero, with the band measured for it. */
+const dlp_efficiency *dlp_efficiency_pure(void);
+
+#define DLP_PREDICT_MIG_MARGIN 0.10    /* default MIG safety margin           */
+#define DLP_PREDICT_LAUNCH_US 5.0      /* default per-kernel launch overhead  */
+
+/* Options; zero-initialise, 0 fields take the defaults shown. */
+typedef struct {
+    int mode;                  /* dlp_predict_mode: inference (0) or training  */
+    int dtype;                 /* compute dtype: DLP_DT_FLOAT, _FLOAT16,
+                                  _BFLOAT16 or _INT8; 0 = the file's float type.
+                                  fp32/fp16/bf16 tensors of the file take its
+                                  size (as autocast / .half() would)            */
+    int64_t batch;             /* samples per pass, for throughput; 0 = the
+                                  graph's bound batch (1 if none)               */
+    double runs;               /* inference: forward passes of the batch that
+                                  cost/carbon are for; 0 = 1                     */
+    double steps;              /* training steps to cost; 0 = 1                 */
+    const char *region;        /* carbon region; NULL or "" = the DB default    */
+    double mig_margin;         /* 0 = DLP_PREDICT_MIG_MARGIN; < 0 = no margin   */
+    double latency_slo_ms;     /* MIG latency objective; 0 = none               */
+    int tf32;                  /* dlp_tf32_mode                                  */
+    int optimizer;             /* dlp_optim (training)                           */
+    double launch_us;          /* per-kernel overhead, us; 0 = default; < 0 = 0 */
+    int pure_roofline;         /* 1: efficiency 1 everywhere                     */
+    int fuse;                  /* 1 (inference): elementwise/activation ops and
+                                  BatchNorm fed only by a conv/gemm/matmul run
+                                  in its epilogue (TensorRT, torch.compile)     */
+    const dlp_efficiency *eff; /* NULL = dlp_efficiency_builtin()               */
+} dlp_predict_opts;
+
+/* One node's share of the prediction (topological order). */
+typedef struct {
+    int node;                  /* graph node index                              */
+    int op_class;              /* dlp_op_class                                   */
+    int kernels;               /* forward kernels launched; 0 = no kernel (view,
+                                  shape arithmetic, constant)                    */
+    int bound;                 /* 'c' compute, 'm' memory, 0 no kernel          */
+    int tensor_core;           /* ran on tensor / matrix cores                   */
+    int unknown;               /* cost unknown (unknown op or shape)             */
+    int fused_into;            /* node whose kernel runs this one; -1: none     */
+    double flops, bytes;       /* forward work after dtype scaling (a fusion
+                                  root includes its fused nodes' work)         */
+    double peak_flops;         /* ceiling of its unit, FLOP/s                   */
+    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
+    double kernel_ms;          /* forward kernel time, no launch overhead        */
+    double time_ms;            /* forward time incl. launch overhead             */
+    double bwd_ms;             /* training: backward time incl. launches        */
+    double energy_j;           /* forward + backward energy                      */
+} dlp_node_pred;
+
+typedef struct {
+    char method[96];           /* "roofline" or "roofline+<calibration>"        */
+    char model[128], device[64], region[32];
+    int mode, dtype, optimizer;
+    int64_t batch;
+    double latency_ms;         /* one forward pass of the batch                 */
+    double step_ms;            /* training: forward + backward + optimizer; 0   */
+    double throughput_sps;     /* samples per second                            */
+    double band_lo_ms, band_hi_ms; /* of latency (inference) or step; 0: none   */
+    double memory_mb;          /* peak device memory, MiB = sum of the parts:   */
+    double weights_mb, activations_mb, gradients_mb, optimizer_mb, workspace_mb,
+           context_mb;         /* context: CUDA context + allocator overhead     */
+    double energy_j;           /* one pass (inference) or one step (training)   */
+    double power_w;            /* average board power over it                   */
+    double utilisation;        /* time-weighted share of the bound resource's
+                                  peak, 0..1 (launch gaps count as 0)          */
+    double flops, bytes;       /* per pass / step                                */
+    int kernels;               /* per pass / step                                */
+    int n_unknown;             /* nodes whose cost is unknown                    */
+    double mig_margin;
+    dlp_mig_choice mig;        /* for memory_mb and the full-GPU time           */
+    double runs, steps;        /* what cost and carbon are for                  */
+    double total_hours;        /* time of all runs / steps                      */
+    double price_usd_per_hour; /* 0: the device has no price                    */
+    double cost_usd;           /* -1: no price                                  */
+    double energy_kwh;         /* all runs / steps, at the board                */
+    double pue, g_per_kwh;
+    double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
+    int n_nodes;
+    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_free */
+} dlp_prediction;
+
+/* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
+ * database).  opts may be NULL (all defaults).  On failure *out is zeroed;
+ * DLP_ENOTFOUND for an unknown region, DLP_EINVAL for bad options. */
+dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
+                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
+void dlp_prediction_free(dlp_prediction *p);
+
+/* Cost of `count` repetitions of something taking time_ms each at
+ * price_usd_per_hour: price x time_ms x count / 3.6e6. */
+double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count);
+/* Carbon of energy_j at the board: energy_j / 3.6e6 x pue x g_per_kwh. */
+double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
+
+/* Roofline chart of a prediction as a standalone SVG document: log-log
+ * arithmetic intensity (FLOP/byte) vs FLOP/s, the FP32 vector and the
+ * dtype's tensor ceilings, the bandwidth slope, one point per costed node
+ * sized by its share of predicted time, coloured by op class.  d must be the
+ * prediction's device. */
+dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, FILE *out,
+                            dlp_error *err);
+/* Same into a malloc'ed NUL-terminated buffer (caller frees). */
+dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
+                                size_t *len, dlp_error *err);
+
+/* ==== END predict ==== */
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,14 @@ typedef int (*cmd_fn)(int argc, char **argv);
 /* hw commands (src/cli/cmd_devices.c, cmd_mig.c) */
 int dlp_cmd_devices(int argc, char **argv);
 int dlp_cmd_mig(int argc, char **argv);
+/* dataset command (src/cli/cmd_dataset.c) */
+int dlp_cmd_dataset(int argc, char **argv);
+
+/* predict commands (src/cli/cmd_predict.c, cmd_roofline.c) */
+int dlp_cmd_predict(int argc, char **argv);
+int dlp_cmd_roofline(int argc, char **argv);
+/* llm command (src/cli/cmd_llm.c) */
+int dlp_cmd_llm(int argc, char **argv);
 
 
 static const struct {
@@ -23,6 +31,10 @@ static const struct {
     /* BEGIN commands (one line each; keep sorted by issue) */
     {"devices", dlp_cmd_devices, "list GPUs of the hardware database, or every feature of one"},
     {"mig", dlp_cmd_mig, "recommend a MIG profile for a model's memory (and latency SLO)"},
+    {"dataset", dlp_cmd_dataset, "build a training set (.dlpd) from HELP latency tables, or summarise one"},
+    {"predict", dlp_cmd_predict, "predict latency, memory, energy, MIG, cost and carbon on a GPU"},
+    {"roofline", dlp_cmd_roofline, "roofline chart (SVG) of a model's nodes on a GPU"},
+    {"llm", dlp_cmd_llm, "throughput, memory, energy and carbon of an LLM (HF config) on a GPU"},
     /* END commands */
 };
 
