@@ -77,3 +77,4 @@ clean:
 -include $(DEPS)
 
 $(BUILD)/obj/src/hw/devices_embed.o: data/devices.json
+$(BUILD)/obj/src/build/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle

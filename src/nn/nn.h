@@ -107,8 +107,10 @@ typedef struct {
 } dlp__nn_params;
 
 /* Declare a tensor of shape (d0) [ndim 1] or (d0, d1) [ndim 2] named
- * "<prefix>.<name>" (or "<name>" when prefix is NULL/empty).  Returns its id
- * (>= 0), or -1 on OOM, bad shape, or when called after alloc. */
+ * "<prefix>.<name>" (or "<name>" when prefix is NULL/empty; names are cut
+ * at DLP__NN_NAME_MAX-1 bytes).  Returns its id (>= 0), or -1 on OOM, bad
+ * shape, or when called after alloc.  Set t[id].no_decay afterwards to
+ * keep a tensor out of weight decay. */
 int dlp__nn_params_add(dlp__nn_params *ps, const char *prefix, const char *name,
                        int ndim, int32_t d0, int32_t d1, dlp__nn_init init,
                        float init_arg, int trainable);
@@ -149,6 +151,14 @@ int32_t *dlp__nn_ws_ints(dlp__nn_ws *ws, size_t n);
 /* Forget every allocation (all pointers become invalid).  Keeps one block
  * big enough for the peak so the next step does not allocate. */
 void dlp__nn_ws_reset(dlp__nn_ws *ws);
+/* Stack discipline for scratch: everything allocated after a mark is
+ * released by dlp__nn_ws_release(ws, mark); older allocations stay valid. */
+typedef struct {
+    dlp__nn_ws_block *block;
+    size_t block_used, used;
+} dlp__nn_ws_mark;
+dlp__nn_ws_mark dlp__nn_ws_get_mark(const dlp__nn_ws *ws);
+void dlp__nn_ws_release(dlp__nn_ws *ws, dlp__nn_ws_mark mark);
 void dlp__nn_ws_free(dlp__nn_ws *ws);
 
 /* What every forward/backward needs besides its inputs. */
@@ -158,6 +168,11 @@ typedef struct {
     dlp__nn_rng rng;            /* dropout masks                              */
     int training;               /* 1: batch statistics, dropout active        */
 } dlp__nn_ctx;
+
+/* Fill cx and seed its rng (an unseeded all-zero xoshiro state would make
+ * every dropout draw 0). */
+void dlp__nn_ctx_init(dlp__nn_ctx *cx, dlp__nn_params *ps, dlp__nn_ws *ws,
+                      uint64_t seed, int training);
 
 /* ==== dense helpers =================================================== */
 
@@ -415,7 +430,7 @@ dlp_status dlp__nn_gat_backward(dlp__nn_gat *l, dlp__nn_ctx *cx,
                                 float *dx);
 
 /* Element-wise activations.  PReLU: slope tensor of 1 or f entries
- * (PyTorch num_parameters), init 0.25.  ELU: alpha. */
+ * (PyTorch num_parameters), init 0.25.  ELU: alpha > 0 (1.0 in PyTorch). */
 typedef enum { DLP__NN_ACT_RELU = 0, DLP__NN_ACT_PRELU, DLP__NN_ACT_ELU } dlp__nn_act_kind;
 
 typedef struct {
@@ -506,8 +521,9 @@ dlp_status dlp__nn_layer_backward(dlp__nn_layer *l, dlp__nn_ctx *cx,
                                   const dlp__nn_graph *g, const float *dy,
                                   float *dx);
 
-/* A sequence of layers run one after another; activations and gradients
- * come from the workspace. */
+/* A sequence of layers run one after another; activations come from the
+ * workspace and stay there for backward, which needs only two gradient
+ * buffers (ping-pong) plus one layer's scratch at a time. */
 typedef struct {
     dlp__nn_layer *l;           /* (n) layers                                 */
     int n, cap;

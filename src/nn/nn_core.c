@@ -244,10 +244,36 @@ void dlp__nn_ws_reset(dlp__nn_ws *ws) {
     ws->used = 0;
 }
 
+dlp__nn_ws_mark dlp__nn_ws_get_mark(const dlp__nn_ws *ws) {
+    dlp__nn_ws_mark m = {ws->head, ws->head ? ws->head->used : 0, ws->used};
+    return m;
+}
+
+void dlp__nn_ws_release(dlp__nn_ws *ws, dlp__nn_ws_mark mark) {
+    /* blocks opened after the mark are dropped; the peak already counts
+     * them, so the next reset still coalesces to a block that fits */
+    while (ws->head && ws->head != mark.block) {
+        dlp__nn_ws_block *b = ws->head;
+        ws->head = b->next;
+        free(b->data);
+        free(b);
+    }
+    if (ws->head) ws->head->used = mark.block_used;
+    ws->used = mark.used;
+}
+
 void dlp__nn_ws_free(dlp__nn_ws *ws) {
     if (!ws) return;
     ws_free_chain(ws->head);
     memset(ws, 0, sizeof *ws);
+}
+
+void dlp__nn_ctx_init(dlp__nn_ctx *cx, dlp__nn_params *ps, dlp__nn_ws *ws,
+                      uint64_t seed, int training) {
+    cx->ps = ps;
+    cx->ws = ws;
+    cx->training = training;
+    dlp__nn_rng_seed(&cx->rng, seed);
 }
 
 /* ---- dense ----------------------------------------------------------- */

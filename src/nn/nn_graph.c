@@ -14,7 +14,6 @@
 
 #include "util/util.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -61,9 +61,10 @@ dlp_status dlp__nn_linear_forward(dlp__nn_linear *l, dlp__nn_ctx *cx,
     return DLP_OK;
 }
 
-dlp_status dlp__nn_linear_backward(dlp__nn_linear *l, dlp__nn_ctx *cx,
-                                   const float *dy, float *dx) {
-    dlp__nn_params *ps = cx->ps;
+/* dx_beta 1: dx += dy W (the convention); 0: dx = dy W, which spares the
+ * caller zeroing a scratch buffer first. */
+static void linear_bwd(dlp__nn_linear *l, dlp__nn_params *ps, const float *dy,
+                       float *dx, float dx_beta) {
     int n = l->n;
     /* dW (out, in) += dy^T (out, n) x (n, in) */
     dlp__nn_gemm(1, 0, l->out, l->in, n, 1.0f, dy, l->out, l->x, l->in, 1.0f,
@@ -78,7 +79,12 @@ dlp_status dlp__nn_linear_backward(dlp__nn_linear *l, dlp__nn_ctx *cx,
     /* dx (n, in) += dy (n, out) W (out, in) */
     if (dx)
         dlp__nn_gemm(0, 0, n, l->in, l->out, 1.0f, dy, l->out, dlp__nn_pv(ps, l->w),
-                     l->in, 1.0f, dx, l->in);
+                     l->in, dx_beta, dx, l->in);
+}
+
+dlp_status dlp__nn_linear_backward(dlp__nn_linear *l, dlp__nn_ctx *cx,
+                                   const float *dy, float *dx) {
+    linear_bwd(l, cx->ps, dy, dx, 1.0f);
     return DLP_OK;
 }
 
@@ -167,9 +173,9 @@ dlp_status dlp__nn_sage_backward(dlp__nn_sage *l, dlp__nn_ctx *cx,
     }
     dlp__nn_linear_backward(&l->lin_r, cx, dout, dx);
     if (!dx) return dlp__nn_linear_backward(&l->lin_l, cx, dout, NULL);
-    float *dagg = dlp__nn_ws_zeros(cx->ws, (size_t)n * l->in);
+    float *dagg = dlp__nn_ws_floats(cx->ws, (size_t)n * l->in);
     CHECK_ALLOC(dagg);
-    dlp__nn_linear_backward(&l->lin_l, cx, dout, dagg);
+    linear_bwd(&l->lin_l, cx->ps, dout, dagg, 0.0f);
     dlp__nn_aggregate_backward(&g->in, l->aggr, dagg, l->in, l->argmax, dx);
     return DLP_OK;
 }

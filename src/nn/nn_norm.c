@@ -212,6 +212,8 @@ dlp_status dlp__nn_act_init(dlp__nn_act *l, dlp__nn_params *ps, const char *name
     l->f = f;
     l->alpha = alpha;
     l->slope = -1;
+    /* ELU's backward reads the sign of x off y, which needs alpha > 0 */
+    if (kind == DLP__NN_ACT_ELU && !(alpha > 0)) return DLP_EINVAL;
     if (kind == DLP__NN_ACT_PRELU) {
         if (n_slope != 1 && n_slope != f) return DLP_EINVAL;
         l->n_slope = n_slope;

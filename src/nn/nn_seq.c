@@ -134,14 +134,29 @@ dlp_status dlp__nn_seq_forward(dlp__nn_seq *s, dlp__nn_ctx *cx,
 dlp_status dlp__nn_seq_backward(dlp__nn_seq *s, dlp__nn_ctx *cx,
                                 const dlp__nn_graph *g, const float *dy,
                                 float *dx) {
+    /* gradients flow through two buffers sized for the largest layer input;
+     * each layer's own scratch is released as soon as it returns */
+    size_t big = 0;
+    for (int i = 1; i < s->n; i++) {
+        size_t sz = (size_t)s->rows[i] * dlp__nn_layer_in(&s->l[i]);
+        if (sz > big) big = sz;
+    }
+    float *buf[2] = {NULL, NULL};
+    if (s->n > 1) {
+        buf[0] = dlp__nn_ws_floats(cx->ws, big);
+        buf[1] = dlp__nn_ws_floats(cx->ws, big);
+        if (!buf[0] || !buf[1]) return DLP_ENOMEM;
+    }
     for (int i = s->n - 1; i >= 0; i--) {
         dlp__nn_layer *l = &s->l[i];
         float *din = dx;
         if (i > 0) {
-            din = dlp__nn_ws_zeros(cx->ws, (size_t)s->rows[i] * dlp__nn_layer_in(l));
-            if (!din) return DLP_ENOMEM;
+            din = buf[i & 1];
+            memset(din, 0, (size_t)s->rows[i] * dlp__nn_layer_in(l) * sizeof *din);
         }
+        dlp__nn_ws_mark mark = dlp__nn_ws_get_mark(cx->ws);
         dlp_status st = dlp__nn_layer_backward(l, cx, g, dy, din);
+        dlp__nn_ws_release(cx->ws, mark);
         if (st != DLP_OK) return st;
         dy = din;
     }

@@ -1,0 +1,237 @@
+/*
+ * cmd_llm.c — `dlperf llm`: throughput, peak memory, energy and carbon of a
+ * large language model on a GPU, without running it (thesis chapter 6).
+ *
+ * The model comes from the built-in catalogue (--model) or a Hugging Face
+ * config.json (--config); the library builds its graph, computes the table
+ * 6.3 features and asks the shipped trained models, falling back to the
+ * analytic estimate where none covers the device/dtype.  Every answer says
+ * which predictor gave it ("method").  `--list` prints the catalogue and
+ * the trained models.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int dlp_cmd_llm(int argc, char **argv);
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: dlperf llm (--model ID | --config FILE) --device D [--batch N] [--seq N]\n"
+            "                  [--dtype fp32|fp16|bf16|int8|nf4] [--gen N] [--gpus N] [--region R]\n"
+            "                  [--samples N] [--analytic] [--json]\n"
+            "       dlperf llm --list [--json]\n\n"
+            "Predicts throughput (samples/s, tokens/s), peak memory (MiB), energy per sample (J)\n"
+            "and carbon (g CO2 = energy x PUE x grid intensity) of one forward pass of\n"
+            "(batch, seq) tokens, or with --gen N of generating N tokens after the prompt.\n"
+            "  --model ID     catalogue id, Hugging Face id or alias ('dlperf llm --list')\n"
+            "  --config FILE  a Hugging Face config.json\n"
+            "  --device D     GPU id or name ('dlperf devices')\n"
+            "  --batch N      sequences per pass (default 1)\n"
+            "  --seq N        tokens per sequence (default 128)\n"
+            "  --dtype T      weights/activations: fp32, fp16 (default), bf16, int8 or nf4\n"
+            "                 (bitsandbytes; activations in fp16)\n"
+            "  --gen N        generated tokens per sequence (default 0: forward pass only)\n"
+            "  --gpus N       tensor-parallel GPUs (default 1)\n"
+            "  --region R     carbon region (default: the database's; 'dlperf devices --carbon')\n"
+            "  --samples N    totals for N samples (default: the batch)\n"
+            "  --analytic     use the analytic estimate even where a trained model exists\n"
+            "  --json         JSON output\n");
+}
+
+static int unknown_device(const dlp_devdb *db, const char *name) {
+    const char *ids[4];
+    int n = dlp_devdb_suggest(db, name, ids, 4);
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
+    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
+                     n ? list : "none");
+}
+
+static int list_catalogue(int json) {
+    int n = dlp_llm_catalogue_count();
+    if (json) fputs("{\"models\":[", stdout);
+    else printf("%-44s %-11s %8s %6s %6s %4s %7s %9s\n", "id", "type", "params", "layers", "hidden", "kv", "vocab",
+                "max_pos");
+    for (int i = 0; i < n; i++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) return cli_fail(&e);
+        int64_t params = c.params_ref;
+        if (!params) {
+            dlp_graph *g;
+            dlp_llm_weights w;
+            if (dlp_llm_build(&c, 1, 1, DLP_QT_FP16, &g, &w, &e) == DLP_OK) {
+                params = w.params;
+                dlp_graph_free(g);
+            }
+        }
+        if (json) {
+            printf("%s{\"id\":", i ? "," : "");
+            cli_json_str(stdout, c.id);
+            fputs(",\"hf_id\":", stdout);
+            cli_json_str(stdout, c.hf_id);
+            fputs(",\"model_type\":", stdout);
+            cli_json_str(stdout, c.model_type);
+            printf(",\"params\":%lld,\"num_hidden_layers\":%lld,\"hidden_size\":%lld,\"num_attention_heads\":%lld,"
+                   "\"num_key_value_heads\":%lld,\"vocab_size\":%lld,\"max_position_embeddings\":%lld}",
+                   (long long)params, (long long)c.num_hidden_layers, (long long)c.hidden_size,
+                   (long long)c.num_attention_heads, (long long)c.num_key_value_heads, (long long)c.vocab_size,
+                   (long long)c.max_position_embeddings);
+        } else {
+            printf("%-44s %-11s %7.2fB %6lld %6lld %4lld %7lld %9lld\n", c.id, c.model_type, (double)params / 1e9,
+                   (long long)c.num_hidden_layers, (long long)c.hidden_size, (long long)c.num_key_value_heads,
+                   (long long)c.vocab_size, (long long)c.max_position_embeddings);
+        }
+    }
+    int nm = dlp_llm_model_count();
+    if (json) {
+        fputs("],\"trained_models\":[", stdout);
+        for (int i = 0; i < nm; i++) {
+            const dlp_xgb *m = dlp_llm_model_at(i);
+            static const char *const keys[] = {"name", "predicts", "workload", "devices", "quants", "data"};
+            fputs(i ? ",{" : "{", stdout);
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+                printf("%s\"%s\":", k ? "," : "", keys[k]);
+                cli_json_str(stdout, dlp_xgb_get_meta(m, keys[k]));
+            }
+            fputc('}', stdout);
+        }
+        fputs("]}\n", stdout);
+    } else {
+        printf("\n%d trained models (used where they cover the device, dtype and workload):\n", nm);
+        for (int i = 0; i < nm; i++) {
+            const dlp_xgb *m = dlp_llm_model_at(i);
+            printf("  %-34s predicts %-12s workload %-8s dtypes %-10s devices %s\n", dlp_xgb_get_meta(m, "name"),
+                   dlp_xgb_get_meta(m, "predicts"), dlp_xgb_get_meta(m, "workload"), dlp_xgb_get_meta(m, "quants"),
+                   dlp_xgb_get_meta(m, "devices"));
+        }
+    }
+    return 0;
+}
+
+int dlp_cmd_llm(int argc, char **argv) {
+    const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v;
+    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0;
+    int json = 0, list = 0, analytic = 0, r;
+    for (int i = 1; i < argc; i++) {
+        if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
+            (r = cli_opt(argc, argv, &i, "--config", &config)) ||
+            (r = cli_opt(argc, argv, &i, "--device", &device)) ||
+            (r = cli_opt(argc, argv, &i, "--dtype", &dtype)) ||
+            (r = cli_opt(argc, argv, &i, "--region", &region))) {
+            if (r < 0) return DLP_EXIT_BADINPUT;
+            continue;
+        }
+        struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
+            {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--gen", &gen, 0, 1 << 22},
+            {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50}};
+        int done = 0;
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
+            if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
+            if (r < 0 || cli_parse_i64(nums[k].flag, v, nums[k].lo, nums[k].hi, nums[k].dst)) return DLP_EXIT_BADINPUT;
+            done = 1;
+        }
+        if (done) continue;
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--list")) list = 1;
+        else if (!strcmp(argv[i], "--analytic")) analytic = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: unknown option '%s'", argv[i]);
+        }
+    }
+    if (list) return list_catalogue(json);
+    if (!model == !config) {
+        usage(stderr);
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: give exactly one of --model and --config");
+    }
+    if (!device) {
+        usage(stderr);
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --device is required");
+    }
+    int quant = dlp_quant_parse(dtype);
+    if (quant < 0) return cli_failf(DLP_EXIT_BADINPUT, "llm: --dtype '%s' is not fp32, fp16, bf16, int8 or nf4", dtype);
+
+    dlp_error e = {0};
+    dlp_llm_config c;
+    dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
+    if (st) return cli_fail(&e);
+    dlp_devdb *db = NULL;
+    if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
+    const dlp_device *d = dlp_devdb_find(db, device);
+    if (!d) {
+        int rc = unknown_device(db, device);
+        dlp_devdb_free(db);
+        return rc;
+    }
+    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus};
+    dlp_llm_prediction p;
+    if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
+        dlp_devdb_free(db);
+        return cli_fail(&e);
+    }
+    if (!samples) samples = batch;
+    double tot_s = (double)samples / p.throughput_sps, tot_j = p.energy_j * (double)samples,
+           tot_g = p.co2_g * (double)samples;
+    const char *reg = region && *region ? region : dlp_carbon_default_region(db);
+    if (json) {
+        fputs("{\"model\":", stdout);
+        cli_json_str(stdout, c.id);
+        fputs(",\"hf_id\":", stdout);
+        cli_json_str(stdout, c.hf_id);
+        fputs(",\"model_type\":", stdout);
+        cli_json_str(stdout, c.model_type);
+        fputs(",\"device\":", stdout);
+        cli_json_str(stdout, d->id);
+        fputs(",\"device_name\":", stdout);
+        cli_json_str(stdout, d->name);
+        printf(",\"batch\":%lld,\"seq\":%lld,\"gen_tokens\":%lld,\"gpus\":%lld,\"dtype\":\"%s\"", (long long)batch,
+               (long long)seq, (long long)gen, (long long)gpus, dlp_quant_name(quant));
+        printf(",\"throughput_sps\":%.6g,\"tokens_per_s\":%.6g,\"latency_ms\":%.6g", p.throughput_sps, p.tokens_per_s,
+               p.latency_ms);
+        printf(",\"memory_mb\":%.6g,\"weights_mb\":%.6g,\"activations_mb\":%.6g,\"fits\":%s", p.memory_mb, p.weights_mb,
+               p.activations_mb, p.fits ? "true" : "false");
+        printf(",\"power_w\":%.6g,\"energy_j\":%.6g,\"co2_g\":%.6g", p.power_w, p.energy_j, p.co2_g);
+        fputs(",\"region\":", stdout);
+        cli_json_str(stdout, reg);
+        printf(",\"carbon_g_per_kwh\":%.6g,\"pue\":%.6g", p.carbon_g_per_kwh, p.pue);
+        printf(",\"samples\":%lld,\"total_time_s\":%.6g,\"total_energy_j\":%.6g,\"total_co2_g\":%.6g", (long long)samples,
+               tot_s, tot_j, tot_g);
+        printf(",\"params\":%lld,\"macs\":%lld,\"nodes\":%lld,\"edges\":%lld", (long long)p.params, (long long)p.macs,
+               (long long)p.nodes, (long long)p.edges);
+        fputs(",\"method\":", stdout);
+        cli_json_str(stdout, p.method);
+        fputs(",\"methods\":{\"throughput\":", stdout);
+        cli_json_str(stdout, p.method_throughput);
+        fputs(",\"memory\":", stdout);
+        cli_json_str(stdout, p.method_memory);
+        fputs(",\"energy\":", stdout);
+        cli_json_str(stdout, p.method_energy);
+        fputs("}}\n", stdout);
+    } else {
+        printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
+               (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
+        if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
+        printf("  throughput   %.6g samples/s, %.6g tokens/s   [%s]\n", p.throughput_sps, p.tokens_per_s,
+               p.method_throughput);
+        printf("  latency      %.4g ms per batch\n", p.latency_ms);
+        printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
+               p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
+        printf("  energy       %.4g J per sample (%.0f W)   [%s]\n", p.energy_j, p.power_w, p.method_energy);
+        printf("  carbon       %.4g g CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
+               p.pue);
+        printf("  %lld samples: %.4g s, %.4g J, %.4g g CO2\n", (long long)samples, tot_s, tot_j, tot_g);
+        printf("  model: %.3gB parameters, %.3g GMACs per pass, %lld nodes, %lld edges\n", (double)p.params / 1e9,
+               (double)p.macs / 1e9, (long long)p.nodes, (long long)p.edges);
+    }
+    dlp_devdb_free(db);
+    return 0;
+}

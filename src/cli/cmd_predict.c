@@ -1,0 +1,396 @@
+/*
+ * cmd_predict.c — `dlperf predict MODEL.onnx --device ID ...`: the front
+ * door.  Loads the model, predicts latency (or training step time),
+ * throughput, memory with its breakdown, energy and power, the MIG profile
+ * with the fit of every profile (DIPPM's table 5), cost and carbon for the
+ * requested runs or steps, and prints them as text or JSON.  Every number
+ * comes from dlp_predict (src/models/roofline.c; docs/predict.md).
+ *
+ * Shared with cmd_roofline.c through cli_predict_args / cli_predict_setup
+ * below, so both commands accept the same flags and fail the same way.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "cli/predict_args.h"
+
+int dlp_cmd_predict(int argc, char **argv);
+
+/* ---- flags shared with `dlperf roofline` ------------------------------------ */
+
+static int parse_dtype(const char *s, int *out) {
+    static const struct { const char *name; int dt; } t[] = {
+        {"fp32", DLP_DT_FLOAT}, {"float32", DLP_DT_FLOAT}, {"float", DLP_DT_FLOAT},
+        {"fp16", DLP_DT_FLOAT16}, {"float16", DLP_DT_FLOAT16}, {"half", DLP_DT_FLOAT16},
+        {"bf16", DLP_DT_BFLOAT16}, {"bfloat16", DLP_DT_BFLOAT16}, {"int8", DLP_DT_INT8}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcasecmp(s, t[i].name)) return *out = t[i].dt, 0;
+    return -1;
+}
+
+int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
+    const char *v;
+    int r = cli_graph_flag(argc, argv, i, &a->gf);
+    if (r) return r;
+    const char *s = argv[*i];
+    if ((r = cli_opt(argc, argv, i, "--device", &v)) != 0) return r < 0 ? -1 : (a->device = v, 1);
+    if ((r = cli_opt(argc, argv, i, "--db", &v)) != 0) return r < 0 ? -1 : (a->db_path = v, 1);
+    if ((r = cli_opt(argc, argv, i, "--region", &v)) != 0) return r < 0 ? -1 : (a->o.region = v, 1);
+    if ((r = cli_opt(argc, argv, i, "--mode", &v)) != 0) {
+        if (r < 0) return -1;
+        if (!strcmp(v, "infer") || !strcmp(v, "inference")) a->o.mode = DLP_PREDICT_INFER;
+        else if (!strcmp(v, "train") || !strcmp(v, "training")) a->o.mode = DLP_PREDICT_TRAIN;
+        else return cli_failf(DLP_EXIT_BADINPUT, "--mode: '%s' is not infer or train", v), -1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--dtype", &v)) != 0) {
+        if (r < 0) return -1;
+        if (parse_dtype(v, &a->o.dtype))
+            return cli_failf(DLP_EXIT_BADINPUT, "--dtype: '%s' is not fp32, fp16, bf16 or int8", v), -1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--optimizer", &v)) != 0) {
+        if (r < 0) return -1;
+        if (!strcasecmp(v, "adam") || !strcasecmp(v, "adamw")) a->o.optimizer = DLP_OPTIM_ADAM;
+        else if (!strcasecmp(v, "sgd")) a->o.optimizer = DLP_OPTIM_SGD;
+        else if (!strcasecmp(v, "sgd-momentum") || !strcasecmp(v, "momentum")) a->o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
+        else return cli_failf(DLP_EXIT_BADINPUT, "--optimizer: '%s' is not adam, sgd or sgd-momentum", v), -1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--runs", &v)) != 0)
+        return r < 0 || cli_parse_f64("--runs", v, 1, 1e18, &a->o.runs) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--steps", &v)) != 0)
+        return r < 0 || cli_parse_f64("--steps", v, 1, 1e18, &a->o.steps) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--margin", &v)) != 0) {
+        double m;
+        if (r < 0 || cli_parse_f64("--margin", v, 0, 10, &m)) return -1;
+        a->o.mig_margin = m > 0 ? m : -1;       /* 0 given: really no margin */
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--latency-slo", &v)) != 0)
+        return r < 0 || cli_parse_f64("--latency-slo", v, 1e-9, 1e12, &a->o.latency_slo_ms) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--launch-us", &v)) != 0) {
+        double us;
+        if (r < 0 || cli_parse_f64("--launch-us", v, 0, 1e6, &us)) return -1;
+        a->o.launch_us = us > 0 ? us : -1;      /* 0 given: no overhead */
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--runtime", &v)) != 0) {
+        if (r < 0) return -1;
+        /* presets; later flags still override */
+        if (!strcmp(v, "eager")) a->o.fuse = 0, a->o.pure_roofline = 0, a->o.launch_us = 0;
+        else if (!strcmp(v, "tensorrt") || !strcmp(v, "trt"))
+            a->o.fuse = 1, a->o.pure_roofline = 1, a->o.launch_us = -1;
+        else return cli_failf(DLP_EXIT_BADINPUT, "--runtime: '%s' is not eager or tensorrt", v), -1;
+        return 1;
+    }
+    if (!strcmp(s, "--tf32")) return a->o.tf32 = DLP_TF32_ON, 1;
+    if (!strcmp(s, "--no-tf32")) return a->o.tf32 = DLP_TF32_OFF, 1;
+    if (!strcmp(s, "--pure")) return a->o.pure_roofline = 1, 1;
+    if (!strcmp(s, "--fuse")) return a->o.fuse = 1, 1;
+    return 0;
+}
+
+/* "unknown device 'x' (closest ids: a, b, c; ...)" on stderr; exit 2. */
+static int unknown_device(const dlp_devdb *db, const char *name) {
+    const char *ids[4];
+    int n = dlp_devdb_suggest(db, name, ids, 4);
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
+    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
+                     n ? list : "none");
+}
+
+int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) {
+    memset(s, 0, sizeof *s);
+    if (!a->path) return cli_failf(DLP_EXIT_BADINPUT, "%s: no model given (dlperf %s MODEL.onnx --device ID)", cmd, cmd);
+    if (!a->device)
+        return cli_failf(DLP_EXIT_BADINPUT, "%s: --device is required ('dlperf devices' lists the ids)", cmd);
+    dlp_error err = {0};
+    if (dlp_devdb_load(a->db_path, &s->db, &err)) return cli_fail(&err);
+    s->dev = dlp_devdb_find(s->db, a->device);
+    if (!s->dev) {
+        int rc = unknown_device(s->db, a->device);
+        cli_predict_done(s);
+        return rc;
+    }
+    dlp_load_opts lo;
+    cli_graph_opts(&a->gf, &lo);
+    if (dlp_graph_load(a->path, &lo, &s->g, &err)) {
+        cli_predict_done(s);
+        return cli_fail(&err);
+    }
+    a->o.batch = a->gf.batch;
+    dlp_status st = dlp_predict(s->g, s->dev, s->db, &a->o, &s->p, &err);
+    if (st) {
+        int rc = cli_fail(&err);
+        cli_predict_done(s);
+        return rc;
+    }
+    return 0;
+}
+
+void cli_predict_done(cli_predict_state *s) {
+    dlp_prediction_free(&s->p);
+    dlp_graph_free(s->g);
+    dlp_devdb_free(s->db);
+    memset(s, 0, sizeof *s);
+}
+
+const char *cli_dtype_short(int dt) {
+    switch (dt) {
+    case DLP_DT_FLOAT: return "fp32";
+    case DLP_DT_FLOAT16: return "fp16";
+    case DLP_DT_BFLOAT16: return "bf16";
+    case DLP_DT_INT8: return "int8";
+    default: return dlp_dtype_name(dt);
+    }
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: dlperf predict MODEL.onnx --device ID [--batch N] [--seq N] [--dim NAME=V]...\n"
+            "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
+            "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
+            "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US]\n"
+            "                      [--runtime eager|tensorrt] [--fuse] [--pure] [--json] [--nodes]\n"
+            "                      [--db FILE]\n\n"
+            "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
+            "profile, cost and carbon of MODEL on a GPU of the database, without running it\n"
+            "(docs/predict.md).\n"
+            "  --device ID        GPU id, name or alias ('dlperf devices' lists them)\n"
+            "  --mode             infer (default): one forward pass of the batch; train: one step\n"
+            "                     (forward, backward, optimizer)\n"
+            "  --dtype            compute type (default: the file's); fp16/bf16 scale the file's float\n"
+            "                     tensors as .half()/autocast would; int8 = quantised inference\n"
+            "  --tf32 / --no-tf32 fp32 matmuls on TF32 tensor cores too / nothing on TF32 (default:\n"
+            "                     PyTorch's: convs TF32, matmuls FP32)\n"
+            "  --optimizer        training optimizer state and step (default adam)\n"
+            "  --runs N           inference: cost and carbon of N forward passes of the batch (N x\n"
+            "                     batch samples); default 1\n"
+            "  --steps N          training: cost and carbon of N steps; default 1\n"
+            "  --region R         carbon region ('dlperf devices --carbon'); default the database's\n"
+            "  --margin X         MIG memory safety margin, fraction (default 0.1; 0 = DIPPM's rule)\n"
+            "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
+            "  --launch-us US     per-kernel launch overhead (default 5; 0 = none, e.g. CUDA graphs)\n"
+            "  --runtime R        eager (default): PyTorch eager, calibrated curves, 5 us per kernel;\n"
+            "                     tensorrt: --fuse --pure --launch-us 0 (checked against MLPerf)\n"
+            "  --fuse             inference: elementwise ops, activations and BatchNorm fed by a\n"
+            "                     conv/gemm/matmul run in its epilogue (TensorRT, torch.compile)\n"
+            "  --pure             pure roofline (efficiency 1) instead of the calibrated curves\n"
+            "  --nodes            per-node table (time, bound, efficiency)\n"
+            "  --json             JSON output\n"
+            "  --db FILE          read this device database instead of the built-in one\n");
+}
+
+static void json_num(FILE *f, const char *key, double v, int first) {
+    fprintf(f, "%s\"%s\":", first ? "" : ",", key);
+    if (isfinite(v)) fprintf(f, "%.10g", v);
+    else fputs("null", f);
+}
+
+static void print_json(const cli_predict_state *s) {
+    const dlp_prediction *p = &s->p;
+    const dlp_device *d = s->dev;
+    FILE *f = stdout;
+    int train = p->mode == DLP_PREDICT_TRAIN;
+    fputs("{\"model\":", f);
+    cli_json_str(f, p->model);
+    fputs(",\"device\":", f);
+    cli_json_str(f, d->id);
+    fputs(",\"device_name\":", f);
+    cli_json_str(f, d->name);
+    fputs(",\"method\":", f);
+    cli_json_str(f, p->method);
+    fprintf(f, ",\"mode\":\"%s\",\"dtype\":\"%s\",\"batch\":%lld", train ? "train" : "infer",
+            cli_dtype_short(p->dtype), (long long)p->batch);
+    if (train) {
+        fputs(",\"latency_ms\":null", f);
+        json_num(f, "step_ms", p->step_ms, 0);
+        json_num(f, "forward_ms", p->latency_ms, 0);
+        fputs(",\"optimizer\":", f);
+        cli_json_str(f, p->optimizer == DLP_OPTIM_ADAM ? "adam" : p->optimizer == DLP_OPTIM_SGD ? "sgd" : "sgd-momentum");
+    } else {
+        json_num(f, "latency_ms", p->latency_ms, 0);
+        fputs(",\"step_ms\":null", f);
+    }
+    json_num(f, "throughput_sps", p->throughput_sps, 0);
+    if (p->band_hi_ms > 0) {
+        fputs(",\"band\":{", f);
+        json_num(f, "lower_ms", p->band_lo_ms, 1);
+        json_num(f, "upper_ms", p->band_hi_ms, 0);
+        fputs(",\"meaning\":\"p10-p90 of measured/predicted kernel time, leave-one-GPU-out (docs/predict.md)\"}", f);
+    } else {
+        fputs(",\"band\":null", f);
+    }
+    json_num(f, "memory_mb", p->memory_mb, 0);
+    fputs(",\"memory_breakdown_mb\":{", f);
+    json_num(f, "weights", p->weights_mb, 1);
+    json_num(f, "activations", p->activations_mb, 0);
+    json_num(f, "gradients", p->gradients_mb, 0);
+    json_num(f, "optimizer", p->optimizer_mb, 0);
+    json_num(f, "workspace", p->workspace_mb, 0);
+    json_num(f, "context", p->context_mb, 0);
+    fputs("}", f);
+    json_num(f, "energy_j", p->energy_j, 0);
+    json_num(f, "power_w", p->power_w, 0);
+    json_num(f, "utilisation", p->utilisation, 0);
+    json_num(f, "flops", p->flops, 0);
+    json_num(f, "bytes", p->bytes, 0);
+    fprintf(f, ",\"kernels\":%d,\"unknown_nodes\":%d", p->kernels, p->n_unknown);
+    /* MIG, as DIPPM's table 5: share of each profile's memory used */
+    fputs(",\"mig\":{\"recommended\":", f);
+    if (p->mig.profile) cli_json_str(f, p->mig.profile->name);
+    else fputs("null", f);
+    json_num(f, "margin", p->mig_margin, 0);
+    json_num(f, "need_mb", p->mig.need_mb, 0);
+    fputs(",\"reason\":", f);
+    cli_json_str(f, p->mig.reason);
+    fputs(",\"profiles\":[", f);
+    for (int i = 0; i < p->mig.n_fit; i++) {
+        const dlp_mig_fit *t = &p->mig.fit[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        cli_json_str(f, d->mig[i].name);
+        json_num(f, "memory_gib", d->mig[i].memory_gib, 0);
+        json_num(f, "used_share", t->used_share, 0);
+        fprintf(f, ",\"fits\":%s", t->fits_memory ? "true" : "false");
+        json_num(f, "latency_ms", t->latency_ms, 0);
+        fprintf(f, ",\"meets_slo\":%s}", t->meets_slo < 0 ? "null" : t->meets_slo ? "true" : "false");
+    }
+    fputs("]}", f);
+    if (train) {
+        fputs(",\"runs\":null", f);
+        json_num(f, "steps", p->steps, 0);
+    } else {
+        json_num(f, "runs", p->runs, 0);
+        fputs(",\"steps\":null", f);
+    }
+    json_num(f, "total_hours", p->total_hours, 0);
+    if (p->cost_usd >= 0) {
+        json_num(f, "cost_usd", p->cost_usd, 0);
+        json_num(f, "price_usd_per_hour", p->price_usd_per_hour, 0);
+        fputs(",\"price_provider\":", f);
+        cli_json_str(f, d->price_provider);
+    } else {
+        fputs(",\"cost_usd\":null,\"price_usd_per_hour\":null,\"price_provider\":null", f);
+    }
+    json_num(f, "energy_kwh", p->energy_kwh, 0);
+    json_num(f, "co2_g", p->co2_g, 0);
+    fputs(",\"region\":", f);
+    cli_json_str(f, p->region);
+    json_num(f, "g_per_kwh", p->g_per_kwh, 0);
+    json_num(f, "pue", p->pue, 0);
+    fputs("}\n", f);
+}
+
+static void print_nodes(const cli_predict_state *s) {
+    const dlp_prediction *p = &s->p;
+    double total = 0;
+    for (int i = 0; i < p->n_nodes; i++) total += p->nodes[i].time_ms;
+    printf("\n  %-5s %-36s %-16s %-11s %2s %5s %10s %10s %8s %6s %10s %6s\n", "#", "node", "op", "class", "k",
+           "bound", "FLOPs", "bytes", "FLOP/B", "ratio", "fwd ms", "share");
+    for (int i = 0; i < p->n_nodes; i++) {
+        const dlp_node_pred *n = &p->nodes[i];
+        dlp_node_info ni;
+        dlp_graph_node(s->g, n->node, &ni);
+        printf("  %-5d %-36.36s %-16.16s %-11.11s %2d %5s %10.3g %10.3g %8.3g %6.2f %10.4f %5.1f%%%s\n", n->node,
+               ni.name, ni.op_type, dlp_op_class_name(n->op_class), n->kernels,
+               !n->kernels ? (n->fused_into >= 0 ? "fused" : "-") : n->bound == 'c' ? "comp" : "mem", n->flops, n->bytes,
+               n->bytes > 0 ? n->flops / n->bytes : 0, n->ratio, n->time_ms, total > 0 ? 100 * n->time_ms / total : 0,
+               n->unknown ? "  (cost unknown)" : "");
+    }
+}
+
+static void print_text(const cli_predict_state *s, int nodes) {
+    const dlp_prediction *p = &s->p;
+    const dlp_device *d = s->dev;
+    int train = p->mode == DLP_PREDICT_TRAIN;
+    double unit = train ? p->step_ms : p->latency_ms;
+    printf("model:        %s (batch %lld, %s, %s)\n", p->model, (long long)p->batch, cli_dtype_short(p->dtype),
+           train ? "training" : "inference");
+    printf("device:       %s (%s)\n", d->id, d->name);
+    printf("method:       %s\n", p->method);
+    if (train) printf("step time:    %.4g ms (forward %.4g ms)", p->step_ms, p->latency_ms);
+    else printf("latency:      %.4g ms", p->latency_ms);
+    if (p->band_hi_ms > 0) printf("   band %.4g .. %.4g ms (p10..p90 of kernel errors)\n", p->band_lo_ms, p->band_hi_ms);
+    else printf("   (no band)\n");
+    printf("throughput:   %.4g samples/s\n", p->throughput_sps);
+    printf("memory:       %.0f MiB = weights %.1f + activations %.1f", p->memory_mb, p->weights_mb, p->activations_mb);
+    if (train) printf(" + gradients %.1f + optimizer %.1f", p->gradients_mb, p->optimizer_mb);
+    printf(" + workspace %.1f + context %.1f\n", p->workspace_mb, p->context_mb);
+    printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
+           train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
+    printf("work:         %d kernels, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels, p->flops / 1e9, p->bytes / 1e9);
+    if (p->n_unknown) printf(", %d nodes of unknown cost (launch only)", p->n_unknown);
+    printf("\n");
+    printf("MIG:          %s (margin %g%%; %s)\n", p->mig.profile ? p->mig.profile->name : "none",
+           100 * p->mig_margin, p->mig.reason);
+    if (p->mig.n_fit) {
+        printf("              %-10s %7s %7s %5s", "profile", "GiB", "used", "fits");
+        if (p->mig.fit[0].latency_ms >= 0) printf(" %10s", "est. ms");
+        if (p->mig.fit[0].meets_slo >= 0) printf(" %4s", "SLO");
+        printf("\n");
+        for (int i = 0; i < p->mig.n_fit; i++) {
+            const dlp_mig_fit *t = &p->mig.fit[i];
+            printf("              %-10s %7g %6.1f%% %5s", d->mig[i].name, d->mig[i].memory_gib, 100 * t->used_share,
+                   t->fits_memory ? "yes" : "no");
+            if (t->latency_ms >= 0) printf(" %10.4g", t->latency_ms);
+            if (t->meets_slo >= 0) printf(" %4s", t->meets_slo ? "yes" : "no");
+            printf("%s\n", i == p->mig.index ? "  <-" : "");
+        }
+    }
+    double count = train ? p->steps : p->runs;
+    if (p->cost_usd >= 0)
+        printf("cost:         $%.4g for %.4g %s (%.4g h x %.4g $/h, %s)\n", p->cost_usd, count,
+               train ? "steps" : "forward passes", p->total_hours, p->price_usd_per_hour, d->price_provider);
+    else
+        printf("cost:         n/a (no price for %s in the database; %.4g h for %.4g %s)\n", d->id, p->total_hours,
+               count, train ? "steps" : "forward passes");
+    printf("carbon:       %.4g g CO2 (%.4g kWh x PUE %g x %g g/kWh, region %s)\n", p->co2_g, p->energy_kwh, p->pue,
+           p->g_per_kwh, p->region);
+    (void)unit;
+    if (nodes) print_nodes(s);
+}
+
+int dlp_cmd_predict(int argc, char **argv) {
+    cli_predict_args a;
+    memset(&a, 0, sizeof a);
+    int json = 0, nodes = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_predict_arg(argc, argv, &i, &a);
+        if (r < 0) return DLP_EXIT_BADINPUT;
+        if (r) continue;
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--nodes")) nodes = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return DLP_EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_failf(DLP_EXIT_BADINPUT, "predict: unknown option '%s' (try 'dlperf predict --help')", argv[i]);
+        } else if (!a.path) a.path = argv[i];
+        else return cli_failf(DLP_EXIT_BADINPUT, "predict: more than one model given ('%s')", argv[i]);
+    }
+    if (a.o.mode == DLP_PREDICT_TRAIN && a.o.runs > 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "predict: --runs counts inference passes; use --steps with --mode train");
+    if (a.o.mode == DLP_PREDICT_INFER && a.o.steps > 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "predict: --steps counts training steps; add --mode train (or use --runs)");
+    cli_predict_state s;
+    int rc = cli_predict_run("predict", &a, &s);
+    if (rc) return rc;
+    if (!json)
+        for (int i = 0; i < dlp_graph_warning_count(s.g); i++)
+            fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(s.g, i));
+    if (json) print_json(&s);
+    else print_text(&s, nodes);
+    cli_predict_done(&s);
+    if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
+    return DLP_EXIT_OK;
+}

@@ -1,0 +1,411 @@
+/*
+ * llm.c — LLM predictions: the thesis' table 6.3 features, an analytic
+ * roofline estimate, the shipped trained models and dlp_llm_predict.
+ *
+ * Why both an analytic model and trees: trees (chapter 6) are accurate
+ * inside the data they were trained on — devices, dtypes and workloads that
+ * were measured — and cannot extrapolate to a GPU they never saw.  The
+ * roofline estimate answers everywhere, and it is also a feature (AT) and
+ * the base the trees may correct (a model whose metadata says
+ * relative=analytic predicts measured / analytic, so it transfers across
+ * devices).  A prediction always names which one answered ("method").
+ *
+ * The analytic model (docs/llm.md, "Analytic estimate"): per graph node,
+ * time = max(FLOPs / (peak x e_c), bytes / (bandwidth x e_m), t_min) with
+ * MatMul/Gemm on tensor cores for fp16/bf16 (vector FP32 for fp32, as
+ * PyTorch's default), a per-forward overhead, int8/nf4 dequantisation
+ * costs, and for generation a decode step per token that reads the weights
+ * and the KV cache.  Power = idle + (TDP - idle) x utilisation.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/transformer.h"
+#include "graph/graph.h"
+#include "util/util.h"
+
+/* ---- features -------------------------------------------------------------- */
+
+static const char *const lf_names[DLP_LF_COUNT] = {
+    "BS", "SL", "QT", "TN", "TE", "TM", "TP", "TMmem", "MPE", "NHL", "NAH", "HS", "VS", "TVS",
+    "NKV", "IS", "NE", "GEN", "NGPU", "WB", "AT",
+    "PF32", "PBHBM", "CM", "Cm", "MTPB", "MTPM", "RPB", "RPM", "WS", "SMPB", "SMMP", "SMS", "SMPBO",
+    "PTC", "MEM", "L2", "TDP"};
+
+const char *dlp_llm_feature_name(int k) { return k >= 0 && k < DLP_LF_COUNT ? lf_names[k] : NULL; }
+
+int dlp_llm_feature_index(const char *name) {
+    if (!name) return -1;
+    for (int k = 0; k < DLP_LF_COUNT; k++)
+        if (!strcmp(lf_names[k], name)) return k;
+    return -1;
+}
+
+int dlp_llm_feature_is_hw(int k) { return k >= DLP_LF_PF32 && k < DLP_LF_COUNT; }
+
+/* ---- analytic estimate ------------------------------------------------------ */
+
+/* Efficiencies of the roofline (fractions of peak a framework reaches on
+ * large kernels) and fixed costs.  Round numbers, not fitted: the
+ * evaluation tables in docs/llm.md show how far this gets alone. */
+#define E_MATMUL 0.70     /* tensor / matrix cores                          */
+#define E_MATMUL_VEC 0.85 /* SGEMM on the vector units (cuBLAS reaches ~90%) */
+#define E_VECTOR 0.50
+#define E_MEM 0.80
+#define T_KERNEL_MS 0.004      /* floor of one kernel (launch + tail)            */
+#define T_FORWARD_MS 0.20      /* per forward pass (framework, sync)             */
+#define T_DECODE_LAYER_MS 0.012/* per layer per decode step (graphs, sampling)   */
+#define T_ALLREDUCE_MS 0.020   /* per tensor-parallel all-reduce                 */
+#define INT8_SLOWDOWN 3.0      /* LLM.int8 matmul with outlier decomposition     */
+
+typedef struct {
+    double prefill_ms, decode_ms, latency_ms;
+    double flops, bytes;       /* whole workload                                   */
+    double util;               /* 0..1, for the power model                        */
+    double power_w;
+    double kv_bytes;           /* KV cache at the end of generation                */
+} analytic_t;
+
+static int is_matmul(const char *op) { return !strcmp(op, "MatMul") || !strcmp(op, "Gemm"); }
+
+static double act_bytes_of(int quant) { return quant == DLP_QT_FP32 ? 4.0 : 2.0; }
+
+static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                     const dlp_llm_workload *wl, const dlp_device *d, analytic_t *a) {
+    memset(a, 0, sizeof *a);
+    int q = wl->quant, adt = dlp_quant_act_dtype(q);
+    int ngpu = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    /* matrix rate: fp16/bf16 tensor cores; fp32 on NVIDIA's vector units
+     * (PyTorch does not use TF32 for matmul by default) but on AMD's matrix
+     * cores (rocBLAS SGEMM runs on MFMA); int8/nf4 compute in fp16 */
+    int fp32_mfma = adt == DLP_DT_FLOAT && d->fp32_matrix_tflops > 0;
+    double p_mm = dlp_device_peak_flops(d, adt, adt != DLP_DT_FLOAT || fp32_mfma);
+    double e_mm = adt == DLP_DT_FLOAT && !fp32_mfma ? E_MATMUL_VEC : E_MATMUL;
+    double p_vec = dlp_device_peak_flops(d, adt, 0);
+    if (p_vec <= 0) p_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+    if (p_mm <= 0) p_mm = p_vec;
+    double bw = d->mem_bandwidth_gbs * 1e9;
+    if (p_mm <= 0 || bw <= 0) return;
+    double wscale = w->weight_bytes[DLP_QT_FP32] > 0 ? (double)w->weight_bytes[q] / (double)w->weight_bytes[DLP_QT_FP32] *
+                                                            (q == DLP_QT_FP32 ? 1.0 : 2.0)
+                                                      : 1.0;
+    /* weight bytes in the graph are act-dtype; wscale turns them into the
+     * stored format's bytes (nf4: ~0.26 of fp16) */
+    double t = 0, fl = 0, by = 0, busy_c = 0, busy_m = 0;
+    int n = dlp_graph_node_count(g);
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape")) continue; /* no kernel */
+        double f = is_matmul(ni.op_type) ? 2.0 * (double)ni.macs : (double)ni.flops;
+        double wb = (double)ni.weight_bytes;
+        double b = (double)ni.bytes_read - wb + wb * wscale + (double)ni.bytes_written;
+        double tc, tm = b / (bw * E_MEM);
+        if (is_matmul(ni.op_type)) {
+            tc = f / (p_mm * e_mm);
+            if (q == DLP_QT_INT8 && wb > 0) tc *= INT8_SLOWDOWN;
+            /* nf4: each weight is dequantised to fp16 before the matmul
+             * (read 4-bit, write and re-read 16-bit) */
+            if (q == DLP_QT_NF4 && wb > 0) tm += 2.0 * wb / (bw * E_MEM);
+        } else {
+            tc = f / (p_vec * E_VECTOR);
+        }
+        double ti = tc > tm ? tc : tm;
+        if (ti < T_KERNEL_MS * 1e-3) ti = T_KERNEL_MS * 1e-3;
+        t += ti;
+        fl += f;
+        by += b;
+        busy_c += tc;
+        busy_m += tm;
+    }
+    t /= ngpu;
+    a->prefill_ms = t * 1e3 + T_FORWARD_MS + (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
+    a->flops = fl;
+    a->bytes = by;
+    double t_busy_c = busy_c / ngpu, t_busy_m = busy_m / ngpu;
+    /* generation: gen decode steps at the mean context length */
+    double B = (double)wl->batch, L = (double)c->num_hidden_layers;
+    double kvd = (double)c->num_key_value_heads * (double)c->head_dim, ab = act_bytes_of(q);
+    if (wl->gen_tokens > 0) {
+        double G = (double)wl->gen_tokens, ctx = (double)wl->seq + G / 2.0;
+        double active = (double)w->params;
+        if (c->num_experts > 0) {
+            double expert = L * (double)c->num_experts * 3.0 * (double)c->hidden_size * (double)c->intermediate_size;
+            active -= expert * (1.0 - (double)c->experts_per_token / (double)c->num_experts);
+        }
+        double f_step = 2.0 * active * B + 4.0 * L * (double)c->num_attention_heads * (double)c->head_dim * ctx * B;
+        double b_step = (double)w->weight_bytes[q] + 2.0 * L * kvd * ctx * B * ab;
+        if (c->num_experts > 0 && B * (double)c->experts_per_token < (double)c->num_experts)
+            b_step *= (B * (double)c->experts_per_token + 2.0) / ((double)c->num_experts + 2.0); /* few experts hit */
+        double tc = f_step / (p_mm * e_mm), tm = b_step / (bw * E_MEM);
+        if (q == DLP_QT_INT8) tc *= INT8_SLOWDOWN;
+        if (q == DLP_QT_NF4) tm += 2.0 * (double)w->linear_params * 2.0 / (bw * E_MEM);
+        double step = (tc > tm ? tc : tm) / ngpu;
+        double step_ms = step * 1e3 + L * T_DECODE_LAYER_MS + (ngpu > 1 ? 2.0 * L * T_ALLREDUCE_MS : 0);
+        a->decode_ms = G * step_ms;
+        a->flops += G * f_step;
+        a->bytes += G * b_step;
+        t_busy_c += G * tc / ngpu;
+        t_busy_m += G * tm / ngpu;
+        a->kv_bytes = 2.0 * L * kvd * ((double)wl->seq + G) * B * ab;
+    }
+    a->latency_ms = a->prefill_ms + a->decode_ms;
+    double tt = a->latency_ms * 1e-3;
+    double uc = t_busy_c / tt, um = t_busy_m / tt;
+    double u = uc > um ? uc : um;
+    if (u > 1) u = 1;
+    a->util = 0.25 + 0.75 * u;
+    double idle = d->idle_w > 0 ? d->idle_w : 0.1 * d->tdp_w;
+    a->power_w = (idle + (d->tdp_w - idle) * a->util) * ngpu;
+}
+
+void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms, double *power_w) {
+    analytic_t a;
+    memset(&a, 0, sizeof a);
+    if (c && g && w && wl && d) analytic(c, g, w, wl, d, &a);
+    if (latency_ms) *latency_ms = a.latency_ms;
+    if (power_w) *power_w = a.power_w;
+}
+
+void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *f) {
+    for (int k = 0; k < DLP_LF_COUNT; k++) f[k] = 0;
+    dlp_graph_stats st;
+    dlp_graph_stats_get(g, &st);
+    int q = wl->quant >= 0 && wl->quant < DLP_QT_COUNT_ ? wl->quant : DLP_QT_FP16;
+    f[DLP_LF_BS] = (double)wl->batch;
+    f[DLP_LF_SL] = (double)wl->seq;
+    f[DLP_LF_QT] = q;
+    f[DLP_LF_TN] = (double)st.nodes;
+    f[DLP_LF_TE] = (double)st.edges;
+    f[DLP_LF_TM] = (double)st.macs;
+    f[DLP_LF_TP] = (double)w->params;
+    f[DLP_LF_TMMEM] = (double)w->weight_bytes[q] + (double)st.peak_activation_bytes;
+    f[DLP_LF_MPE] = (double)c->max_position_embeddings;
+    f[DLP_LF_NHL] = (double)c->num_hidden_layers;
+    f[DLP_LF_NAH] = (double)c->num_attention_heads;
+    f[DLP_LF_HS] = (double)c->hidden_size;
+    f[DLP_LF_VS] = (double)c->vocab_size;
+    f[DLP_LF_TVS] = (double)c->type_vocab_size;
+    f[DLP_LF_NKV] = (double)c->num_key_value_heads;
+    f[DLP_LF_IS] = (double)c->intermediate_size;
+    f[DLP_LF_NE] = (double)c->experts_per_token;
+    f[DLP_LF_GEN] = (double)wl->gen_tokens;
+    f[DLP_LF_NGPU] = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    f[DLP_LF_WB] = w->params ? (double)w->weight_bytes[q] / (double)w->params : 0;
+    if (!d) return;
+    analytic_t a;
+    analytic(c, g, w, wl, d, &a);
+    f[DLP_LF_AT] = a.latency_ms;
+    f[DLP_LF_PF32] = d->peak_fp32_gflops;
+    f[DLP_LF_PBHBM] = d->mem_bandwidth_gbs;
+    f[DLP_LF_CM] = d->cc_major;
+    f[DLP_LF_CMIN] = d->cc_minor;
+    f[DLP_LF_MTPB] = d->max_threads_per_block;
+    f[DLP_LF_MTPM] = d->max_threads_per_sm;
+    f[DLP_LF_RPB] = d->registers_per_block;
+    f[DLP_LF_RPM] = d->registers_per_sm;
+    f[DLP_LF_WS] = d->warp_size;
+    /* the default (non-opt-in) shared memory per block: 48 KiB on NVIDIA,
+     * the whole 64 KiB LDS on AMD */
+    f[DLP_LF_SMPB] = !strcmp(d->vendor, "amd") ? 64 : 48;
+    f[DLP_LF_SMMP] = d->shared_mem_kb_per_sm;
+    f[DLP_LF_SMS] = d->sm_count;
+    f[DLP_LF_SMPBO] = d->shared_mem_kb_per_block;
+    int adt = dlp_quant_act_dtype(q);
+    f[DLP_LF_PTC] = dlp_device_peak_flops(d, adt, adt != DLP_DT_FLOAT) / 1e12;
+    f[DLP_LF_MEM] = d->memory_gib;
+    f[DLP_LF_L2] = d->l2_cache_mb;
+    f[DLP_LF_TDP] = d->tdp_w;
+}
+
+/* ---- shipped models ----------------------------------------------------------- */
+
+static dlp_xgb **models;
+static int n_models;
+static pthread_once_t models_once = PTHREAD_ONCE_INIT;
+
+/* The bundle is .dlpm files back to back; each gives its own length. */
+static void models_load(void) {
+    const unsigned char *p = dlp__llm_models_bundle;
+    uint64_t left = dlp__llm_models_bundle_len;
+    int cap = 0;
+    while (left >= 24) {
+        uint64_t hl = (uint64_t)p[8] | (uint64_t)p[9] << 8 | (uint64_t)p[10] << 16 | (uint64_t)p[11] << 24;
+        uint64_t bl = 0;
+        for (int i = 7; i >= 0; i--) bl = bl << 8 | p[12 + i];
+        uint64_t len = 20 + hl + bl + 4;
+        if (len > left || hl > left || bl > left) break;
+        dlp_xgb *m = NULL;
+        char nm[64];
+        snprintf(nm, sizeof nm, "built-in model %d", n_models);
+        if (dlp_xgb_load_mem(p, (size_t)len, nm, &m, NULL) == DLP_OK) {
+            if (n_models == cap) {
+                cap = cap ? 2 * cap : 8;
+                dlp_xgb **nmv = realloc(models, sizeof *models * (size_t)cap);
+                if (!nmv) {
+                    dlp_xgb_free(m);
+                    break;
+                }
+                models = nmv;
+            }
+            models[n_models++] = m;
+        }
+        p += len;
+        left -= len;
+    }
+}
+
+int dlp_llm_model_count(void) {
+    pthread_once(&models_once, models_load);
+    return n_models;
+}
+
+const dlp_xgb *dlp_llm_model_at(int i) {
+    pthread_once(&models_once, models_load);
+    return i >= 0 && i < n_models ? models[i] : NULL;
+}
+
+/* `item` in a comma-separated list ("*" matches everything). */
+static int in_list(const char *list, const char *item) {
+    if (!list || !item) return 0;
+    size_t n = strlen(item);
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t k = e ? (size_t)(e - s) : strlen(s);
+        if ((k == 1 && *s == '*') || (k == n && !strncmp(s, item, n))) return 1;
+        if (!e) break;
+        s = e + 1;
+    }
+    return 0;
+}
+
+/* The first shipped model that predicts `what` for this device, dtype and
+ * workload kind. */
+static const dlp_xgb *find_model(const char *what, const dlp_device *d, const dlp_llm_workload *wl) {
+    const char *kind = wl->gen_tokens > 0 ? "generate" : "forward";
+    for (int i = 0; i < dlp_llm_model_count(); i++) {
+        const dlp_xgb *m = models[i];
+        if (!in_list(dlp_xgb_get_meta(m, "predicts"), what)) continue;
+        if (!in_list(dlp_xgb_get_meta(m, "workload"), kind)) continue;
+        if (!in_list(dlp_xgb_get_meta(m, "devices"), d->id)) continue;
+        if (!in_list(dlp_xgb_get_meta(m, "quants"), dlp_quant_name(wl->quant))) continue;
+        const char *ng = dlp_xgb_get_meta(m, "max_gpus");
+        if (ng && (wl->n_gpus > 1 ? wl->n_gpus : 1) > atoi(ng)) continue;
+        return m;
+    }
+    return NULL;
+}
+
+/* Evaluate model m on feature vector f (by feature name); relative models
+ * multiply the analytic value. */
+static dlp_status apply_model(const dlp_xgb *m, const double *f, double analytic_value, double *out,
+                              dlp_error *err) {
+    int nf = dlp_xgb_feature_count(m);
+    float x[DLP_LF_COUNT * 2];
+    if (nf > (int)(sizeof x / sizeof x[0])) return dlp__err(err, DLP_EFORMAT, "model has %d features", nf);
+    for (int j = 0; j < nf; j++) {
+        int k = dlp_llm_feature_index(dlp_xgb_feature_name(m, j));
+        x[j] = k >= 0 ? (float)f[k] : NAN;
+    }
+    double y;
+    dlp_status st = dlp_xgb_predict(m, x, 1, &y, err);
+    if (st) return st;
+    const char *rel = dlp_xgb_get_meta(m, "relative");
+    if (rel && !strcmp(rel, "analytic")) y *= analytic_value;
+    *out = y;
+    return DLP_OK;
+}
+
+static void method_name(char *buf, size_t n, const dlp_xgb *m) {
+    const char *nm = dlp_xgb_get_meta(m, "name");
+    snprintf(buf, n, "xgb:%s", nm ? nm : "unnamed");
+}
+
+dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
+                           const dlp_llm_workload *wl, const char *region, int analytic_only,
+                           dlp_llm_prediction *out, dlp_error *err) {
+    if (!c || !d || !wl || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_predict: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (wl->batch < 1 || wl->seq < 1 || wl->gen_tokens < 0 || wl->quant < 0 || wl->quant >= DLP_QT_COUNT_ ||
+        wl->n_gpus < 0)
+        return dlp__err(err, DLP_EINVAL, "%s: bad workload (batch %lld, seq %lld, gen %lld)", c->id,
+                        (long long)wl->batch, (long long)wl->seq, (long long)wl->gen_tokens);
+    double ci = -1, pue = 1.0;
+    if (db) {
+        ci = dlp_carbon_intensity(db, region);
+        pue = dlp_devdb_pue(db);
+        if (ci < 0) return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
+                                    region ? region : "");
+    }
+    dlp_graph *g = NULL;
+    dlp_llm_weights w;
+    dlp_status st = dlp_llm_build(c, wl->batch, wl->seq, wl->quant, &g, &w, err);
+    if (st) return st;
+    dlp_graph_stats gs;
+    dlp_graph_stats_get(g, &gs);
+    double f[DLP_LF_COUNT];
+    dlp_llm_features(c, g, &w, wl, d, f);
+    analytic_t a;
+    analytic(c, g, &w, wl, d, &a);
+    out->params = w.params;
+    out->macs = gs.macs;
+    out->nodes = gs.nodes;
+    out->edges = gs.edges;
+    int ngpu = wl->n_gpus > 1 ? wl->n_gpus : 1;
+
+    /* memory: stored weights + peak live activations of the forward graph
+     * (+ the KV cache when generating), split over tensor-parallel GPUs */
+    double wbytes = (double)w.weight_bytes[wl->quant];
+    out->weights_mb = wbytes / 1048576.0 / ngpu;
+    out->activations_mb = ((double)gs.peak_activation_bytes + a.kv_bytes) / 1048576.0 / ngpu;
+    out->memory_mb = out->weights_mb + out->activations_mb;
+    out->fits = out->memory_mb <= d->memory_gib * 1024.0;
+    snprintf(out->method_memory, sizeof out->method_memory, "analytic");
+
+    /* latency / throughput */
+    double lat = a.latency_ms;
+    snprintf(out->method_throughput, sizeof out->method_throughput, "analytic");
+    const dlp_xgb *m;
+    if (!analytic_only && (m = find_model("latency_ms", d, wl))) {
+        double v;
+        if (apply_model(m, f, a.latency_ms, &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
+            lat = v;
+            method_name(out->method_throughput, sizeof out->method_throughput, m);
+        }
+    } else if (!analytic_only && (m = find_model("tokens_per_s", d, wl))) {
+        double v, tok = (double)wl->batch * (double)(wl->seq + wl->gen_tokens);
+        if (apply_model(m, f, tok / (a.latency_ms * 1e-3), &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
+            lat = tok / v * 1e3;
+            method_name(out->method_throughput, sizeof out->method_throughput, m);
+        }
+    }
+    out->latency_ms = lat;
+    out->throughput_sps = (double)wl->batch / (lat * 1e-3);
+    out->tokens_per_s = (double)wl->batch * (double)(wl->seq + wl->gen_tokens) / (lat * 1e-3);
+
+    /* energy: a trained energy model, else analytic power x latency */
+    out->power_w = a.power_w;
+    out->energy_j = a.power_w * lat * 1e-3 / (double)wl->batch;
+    snprintf(out->method_energy, sizeof out->method_energy, "%s",
+             strcmp(out->method_throughput, "analytic") ? "analytic power x learned latency" : "analytic");
+    if (!analytic_only && (m = find_model("energy_j", d, wl))) {
+        double v;
+        if (apply_model(m, f, a.power_w * a.latency_ms * 1e-3 / (double)wl->batch, &v, NULL) == DLP_OK &&
+            isfinite(v) && v > 0) {
+            out->energy_j = v;
+            out->power_w = v * (double)wl->batch / (lat * 1e-3);
+            method_name(out->method_energy, sizeof out->method_energy, m);
+        }
+    }
+    out->pue = pue;
+    out->carbon_g_per_kwh = ci > 0 ? ci : 0;
+    out->co2_g = out->energy_j * pue * out->carbon_g_per_kwh / 3.6e6;
+    snprintf(out->method, sizeof out->method, "%s", out->method_throughput);
+    dlp_graph_free(g);
+    return DLP_OK;
+}

@@ -1,0 +1,617 @@
+/*
+ * roofline.c — the analytic whole-model predictor behind `dlperf predict`.
+ *
+ * Any device of the database, no measurements needed: every node of the
+ * graph becomes zero or more GPU kernels whose time is the roofline bound
+ * max(FLOPs / peak of the unit it runs on, bytes / DRAM bandwidth), stretched
+ * by a per-op-class efficiency curve (calib.c; pure roofline when the curve
+ * is zero), plus a launch overhead.  Kernels run back to back on one stream
+ * in topological order, as eager PyTorch runs them, so the graph's time is
+ * the sum.  Training adds each node's backward kernels, the optimizer step
+ * and, in mixed precision, the weight casts.  Memory is weights + peak live
+ * activations (training: everything saved for backward, gradients and
+ * optimizer state) + workspace + the runtime context.  Energy integrates a
+ * utilisation-driven power model over the kernels.  docs/predict.md states
+ * every rule and constant, and why.
+ *
+ * Only the public graph API is used: the predictor sees what any client of
+ * dlperf.h sees.
+ */
+#include "models/roofline.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...) {
+    if (!e) return;
+    e->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- costs ----------------------------------------------------------------- */
+
+double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count) {
+    return price_usd_per_hour * time_ms * count / 3.6e6;
+}
+
+double dlp_co2_g(double energy_j, double pue, double g_per_kwh) {
+    return energy_j / 3.6e6 * pue * g_per_kwh;
+}
+
+/* ---- which unit a node runs on ------------------------------------------------ */
+
+static int is_tensor_class(int c) {
+    return c == DLP_OPC_CONV || c == DLP_OPC_GEMM || c == DLP_OPC_MATMUL;
+}
+
+double dlp__node_peak(const dlp_device *d, int op_class, int dtype, int tf32_mode, int *tensor_core) {
+    double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+    if (tensor_core) *tensor_core = 0;
+    if (!is_tensor_class(op_class)) {
+        /* PyTorch computes elementwise, normalisation and reduction kernels in
+         * fp32 registers ("opmath") whatever the storage type, so the vector
+         * FP32 rate is their ceiling; they are memory-bound anyway. */
+        return vec;
+    }
+    int use_tc;
+    if (dtype == DLP_DT_FLOAT)
+        use_tc = op_class == DLP_OPC_CONV ? tf32_mode != DLP_TF32_OFF : tf32_mode == DLP_TF32_ON;
+    else
+        use_tc = 1;
+    double p = dlp_device_peak_flops(d, dtype, use_tc);
+    double pv = dlp_device_peak_flops(d, dtype, 0);
+    if (tensor_core) *tensor_core = use_tc && p > pv;
+    return p > 0 ? p : vec;
+}
+
+/* ---- node kinds ------------------------------------------------------------- */
+
+enum { NK_KERNEL = 0, NK_VIEW, NK_FREE };
+
+/* Views alias their input's storage and launch nothing (torch.reshape,
+ * flatten, squeeze, unsqueeze on contiguous tensors; Identity; Dropout in
+ * eval mode).  Shape arithmetic, constants and control-flow shells launch
+ * nothing either, nor does a node whose outputs were all folded to known
+ * values at load time (Shape -> Gather -> Concat chains run on the host). */
+static int node_kind(const dlp_graph *g, const dlp_node_info *ni, int train) {
+    if (ni->op_class == DLP_OPC_SHAPE || ni->op_class == DLP_OPC_CONTROL) return NK_FREE;
+    if (!ni->domain[0]) {
+        static const char *const views[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+        for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
+            if (!strcmp(ni->op_type, views[k])) return NK_VIEW;
+        if (!strcmp(ni->op_type, "Dropout")) return train ? NK_KERNEL : NK_VIEW;
+        if (!strcmp(ni->op_type, "Constant")) return NK_FREE;
+    }
+    int n_out = 0, n_val = 0;
+    for (int o = 0; o < ni->n_outputs; o++) {
+        if (ni->outputs[o] < 0) continue;
+        dlp_tensor_info t;
+        dlp_graph_tensor(g, ni->outputs[o], &t);
+        n_out++;
+        if (t.has_value) n_val++;
+    }
+    if (n_out && n_val == n_out) return NK_FREE;
+    return NK_KERNEL;
+}
+
+static int is_float_storage(int dt) {
+    return dt == DLP_DT_FLOAT || dt == DLP_DT_FLOAT16 || dt == DLP_DT_BFLOAT16;
+}
+
+/* Bytes of a tensor when its float storage takes the compute dtype;
+ * -1 when unknown. */
+static double tensor_bytes(const dlp_tensor_info *t, int cdt) {
+    if (t->bytes < 0) return -1;
+    if (is_float_storage(t->dtype) && t->numel >= 0) return (double)t->numel * dlp_dtype_size(cdt);
+    return (double)t->bytes;
+}
+
+/* The file's compute type: the first matmul-class node's input, else the
+ * first float tensor, else fp32. */
+static int file_float_dtype(const dlp_graph *g) {
+    int n = dlp_graph_node_count(g);
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (!is_tensor_class(ni.op_class) || ni.n_inputs < 1 || ni.inputs[0] < 0) continue;
+        dlp_tensor_info t;
+        dlp_graph_tensor(g, ni.inputs[0], &t);
+        if (is_float_storage(t.dtype)) return t.dtype;
+    }
+    int nt = dlp_graph_tensor_count(g);
+    for (int i = 0; i < nt; i++) {
+        dlp_tensor_info t;
+        dlp_graph_tensor(g, i, &t);
+        if (is_float_storage(t.dtype)) return t.dtype;
+    }
+    return DLP_DT_FLOAT;
+}
+
+/* ---- epilogue fusion ------------------------------------------------------------
+ * TensorRT and torch.compile run an elementwise op, an activation or an
+ * inference BatchNorm in the epilogue of the conv/gemm/matmul that produces
+ * its input when nothing else reads that intermediate: no kernel, no round
+ * trip through DRAM.  The root's kernel then does the fused node's FLOPs and
+ * reads its other inputs (a residual, a bias, BN's vectors).  Chains fuse
+ * too (Conv -> Add -> Relu).  root[i] = the kernel node i runs in, -1 none. */
+static int fusion_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
+                       double *xbytes) {
+    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
+    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
+    if (!cons) return -1;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        for (int k = 0; k < ni.n_inputs; k++)
+            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
+    }
+    for (int t = 0; t < nt; t++) {
+        dlp_tensor_info ti;
+        dlp_graph_tensor(g, t, &ti);
+        if (ti.is_output) cons[t]++;
+    }
+    for (int i = 0; i < n; i++) {
+        root[i] = -1;
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        int fusible = ni.op_class == DLP_OPC_ELEMENTWISE || ni.op_class == DLP_OPC_ACTIVATION ||
+                      (!strcmp(ni.op_type, "BatchNormalization") && !ni.domain[0]);
+        if (kind[i] != NK_KERNEL || !fusible || ni.n_outputs < 1) continue;
+        int from = -1, via = -1;
+        for (int k = 0; k < ni.n_inputs && from < 0; k++) {
+            int t = ni.inputs[k];
+            if (t < 0 || cons[t] != 1) continue;
+            dlp_tensor_info ti;
+            dlp_graph_tensor(g, t, &ti);
+            if (ti.producer < 0 || kind[ti.producer] != NK_KERNEL) continue;
+            int r = root[ti.producer] >= 0 ? root[ti.producer] : ti.producer;
+            dlp_node_info nr;
+            dlp_graph_node(g, r, &nr);
+            if (is_tensor_class(nr.op_class)) from = r, via = k;
+        }
+        if (from < 0) continue;
+        root[i] = from;
+        xflops[from] += (double)ni.flops;
+        for (int k = 0; k < ni.n_inputs; k++) {
+            if (k == via || ni.inputs[k] < 0) continue;
+            dlp_tensor_info ti;
+            dlp_graph_tensor(g, ni.inputs[k], &ti);
+            double b = tensor_bytes(&ti, cdt);
+            if (b > 0) xbytes[from] += b;
+        }
+    }
+    free(cons);
+    return 0;
+}
+
+/* ---- the predictor ---------------------------------------------------------- */
+
+typedef struct {
+    const dlp_graph *g;
+    const dlp_device *d;
+    int cdt, train, tf32;
+    double bw, launch_s;
+    const dlp_efficiency *eff;  /* NULL: pure roofline */
+    double p_idle, p_tdp;
+    /* accumulators over the pass/step */
+    double time_s, energy_j, util_s, flops, bytes;
+    int kernels;
+} pctx;
+
+static const dlp_eff_curve *curve_of(const pctx *c, int cls) {
+    return c->eff && cls >= 0 && cls < DLP_OPC_COUNT_ ? &c->eff->cls[cls] : NULL;
+}
+
+/* Add `n` kernels of (flops, bytes) each on a unit of `peak`; returns the
+ * seconds (launch overhead included) and adds energy to *energy. */
+static double add_kernels(pctx *c, int n, int cls, double flops, double bytes, double peak,
+                          double *energy, double *kernel_s_out, double *ratio_out) {
+    if (n <= 0) return 0;
+    double roof = dlp__roof_time(flops, bytes, peak, c->bw);
+    double ks = dlp__kernel_time(curve_of(c, cls), flops, bytes, peak, c->bw);
+    double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
+    double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
+    double pw = c->p_idle + (c->p_tdp - c->p_idle) * share;
+    if (pw > c->p_tdp) pw = c->p_tdp;
+    double e = n * (ks * pw + c->launch_s * c->p_idle);
+    double t = n * (ks + c->launch_s);
+    c->time_s += t;
+    c->energy_j += e;
+    c->util_s += n * ks * u;
+    c->flops += n * flops;
+    c->bytes += n * bytes;
+    c->kernels += n;
+    if (energy) *energy += e;
+    if (kernel_s_out) *kernel_s_out = ks;
+    if (ratio_out) *ratio_out = roof > 0 ? ks / roof : 1;
+    return t;
+}
+
+typedef struct {
+    double weights, activations, gradients, optimizer, workspace;
+    double params, n_param_tensors;      /* float initializers */
+} mem_parts;
+
+/* Weights, peak live activations (inference) or saved activations
+ * (training), and the workspace.  root[] maps views to their storage. */
+static int memory_model(pctx *c, const int *kind, mem_parts *m) {
+    const dlp_graph *g = c->g;
+    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
+    int *root = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+    int *last = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+    double *free_at = calloc((size_t)n + 1, sizeof(double));
+    unsigned char *used = calloc((size_t)(nt ? nt : 1), 1);
+    if (!root || !last || !free_at || !used) {
+        free(root), free(last), free(free_at), free(used);
+        return -1;
+    }
+    for (int t = 0; t < nt; t++) root[t] = t, last[t] = -1;
+    double max_conv_out = 0, max_out = 0;
+    int any_blas = 0;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        for (int k = 0; k < ni.n_inputs; k++) {
+            int t = ni.inputs[k];
+            if (t < 0) continue;
+            used[t] = 1;
+            if (last[root[t]] < i) last[root[t]] = i;
+        }
+        if (kind[i] == NK_VIEW && ni.n_inputs > 0 && ni.inputs[0] >= 0)
+            for (int o = 0; o < ni.n_outputs; o++)
+                if (ni.outputs[o] >= 0) root[ni.outputs[o]] = root[ni.inputs[0]];
+        if (ni.op_class == DLP_OPC_GEMM || ni.op_class == DLP_OPC_MATMUL) any_blas = 1;
+        if (kind[i] == NK_KERNEL)
+            for (int o = 0; o < ni.n_outputs; o++) {
+                if (ni.outputs[o] < 0) continue;
+                dlp_tensor_info t;
+                dlp_graph_tensor(g, ni.outputs[o], &t);
+                double b = tensor_bytes(&t, c->cdt);
+                if (b > max_out) max_out = b;
+                if (ni.op_class == DLP_OPC_CONV && b > max_conv_out) max_conv_out = b;
+            }
+    }
+    /* weights, inputs; graph outputs stay to the end */
+    double live = 0, saved = 0;
+    for (int t = 0; t < nt; t++) {
+        dlp_tensor_info ti;
+        dlp_graph_tensor(g, t, &ti);
+        double b = tensor_bytes(&ti, c->cdt);
+        if (ti.is_output) last[root[t]] = n;
+        if (ti.is_initializer) {
+            if (!used[t] || b < 0) continue;
+            if (is_float_storage(ti.dtype) && ti.numel >= 0) {
+                m->params += (double)ti.numel;
+                m->n_param_tensors += 1;
+                /* training keeps fp32 master weights whatever the compute type */
+                m->weights += c->train ? 4.0 * (double)ti.numel : b;
+            } else {
+                m->weights += b;
+            }
+        } else if (ti.producer < 0 && ti.is_input && b > 0) {
+            live += b;                       /* held by the caller all along */
+            saved += b;
+        }
+    }
+    for (int t = 0; t < nt; t++) {
+        dlp_tensor_info ti;
+        dlp_graph_tensor(g, t, &ti);
+        if (ti.producer < 0 || root[t] != t || kind[ti.producer] == NK_VIEW) continue;
+        double b = tensor_bytes(&ti, c->cdt);
+        if (b <= 0) continue;
+        int at = last[t] >= 0 ? last[t] : ti.producer;   /* never read: freed at once */
+        if (at < n) free_at[at] += b;
+    }
+    double peak = live;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (kind[i] != NK_VIEW)
+            for (int o = 0; o < ni.n_outputs; o++) {
+                int t = ni.outputs[o];
+                if (t < 0 || root[t] != t) continue;
+                dlp_tensor_info ti;
+                dlp_graph_tensor(g, t, &ti);
+                double b = tensor_bytes(&ti, c->cdt);
+                if (b <= 0) continue;
+                live += b;
+                if (kind[i] == NK_KERNEL) saved += b;
+            }
+        if (live > peak) peak = live;      /* inputs and outputs coexist */
+        live -= free_at[i];
+    }
+    /* Training keeps (about) every kernel output for backward — conv and
+     * matmul keep their inputs, activations their outputs — plus two
+     * gradient buffers of the largest activation in flight. */
+    m->activations = c->train ? saved + 2 * max_out : peak;
+    if (c->train) {
+        m->gradients = 4.0 * m->params;
+        if (c->cdt != DLP_DT_FLOAT) m->weights += m->params * dlp_dtype_size(c->cdt); /* autocast cache */
+    }
+    double ws = 0;
+    if (any_blas) ws += (c->d->cc_major >= 9 ? DLP__CUBLAS_WS_MIB_SM90 : DLP__CUBLAS_WS_MIB) * 1048576.0;
+    if (max_conv_out > 0) ws += fmin(max_conv_out, DLP__CONV_WS_CAP_MIB * 1048576.0);
+    m->workspace = ws;
+    free(root), free(last), free(free_at), free(used);
+    return 0;
+}
+
+void dlp_prediction_free(dlp_prediction *p) {
+    if (!p) return;
+    free(p->nodes);
+    p->nodes = NULL;
+    p->n_nodes = 0;
+}
+
+dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
+                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err) {
+    if (!out) {
+        set_err(err, DLP_EINVAL, "predict: no output given");
+        return DLP_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    if (!g || !d) {
+        set_err(err, DLP_EINVAL, "predict: %s", !g ? "no graph given" : "no device given");
+        return DLP_EINVAL;
+    }
+    dlp_predict_opts o = {0};
+    if (opts) o = *opts;
+    if (o.mode != DLP_PREDICT_INFER && o.mode != DLP_PREDICT_TRAIN) {
+        set_err(err, DLP_EINVAL, "predict: mode must be inference or training");
+        return DLP_EINVAL;
+    }
+    int cdt = o.dtype ? o.dtype : file_float_dtype(g);
+    if (cdt != DLP_DT_FLOAT && cdt != DLP_DT_FLOAT16 && cdt != DLP_DT_BFLOAT16 && cdt != DLP_DT_INT8) {
+        set_err(err, DLP_EINVAL, "predict: dtype %s is not supported (fp32, fp16, bf16, int8)",
+                dlp_dtype_name(cdt));
+        return DLP_EINVAL;
+    }
+    if (o.mode == DLP_PREDICT_TRAIN && cdt == DLP_DT_INT8) {
+        set_err(err, DLP_EINVAL, "predict: int8 is for inference; train in fp32, fp16 or bf16");
+        return DLP_EINVAL;
+    }
+    if (o.tf32 < DLP_TF32_DEFAULT || o.tf32 > DLP_TF32_OFF || o.optimizer < DLP_OPTIM_ADAM ||
+        o.optimizer > DLP_OPTIM_SGD_MOMENTUM || !(o.runs >= 0) || !(o.steps >= 0) ||
+        !isfinite(o.runs) || !isfinite(o.steps) || o.batch < 0 || !isfinite(o.launch_us) ||
+        !isfinite(o.mig_margin) || !(o.latency_slo_ms >= 0) || !isfinite(o.latency_slo_ms)) {
+        set_err(err, DLP_EINVAL, "predict: an option is out of range (tf32, optimizer, runs, steps, "
+                                 "batch, launch, margin or SLO)");
+        return DLP_EINVAL;
+    }
+    if (d->mem_bandwidth_gbs <= 0 || dlp_device_peak_flops(d, DLP_DT_FLOAT, 0) <= 0) {
+        set_err(err, DLP_EINVAL, "predict: device '%s' has no FP32 peak or bandwidth in the database", d->id);
+        return DLP_EINVAL;
+    }
+    dlp_devdb *own_db = NULL;
+    if (!db) {
+        dlp_status st = dlp_devdb_load(NULL, &own_db, err);
+        if (st) return st;
+        db = own_db;
+    }
+    double gkwh = dlp_carbon_intensity(db, o.region);
+    if (gkwh < 0) {
+        char list[256] = "";
+        size_t len = 0;
+        for (int i = 0; i < dlp_carbon_region_count(db) && len + 1 < sizeof list; i++) {
+            const char *id = NULL;
+            dlp_carbon_region(db, i, &id, NULL, NULL);
+            int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", id ? id : "?");
+            if (w < 0) break;
+            len += (size_t)w;
+        }
+        set_err(err, DLP_ENOTFOUND, "predict: unknown carbon region '%s' (known: %s)", o.region, list);
+        dlp_devdb_free(own_db);
+        return DLP_ENOTFOUND;
+    }
+    const char *region_id = o.region && *o.region ? o.region : dlp_carbon_default_region(db);
+    double pue = dlp_devdb_pue(db);
+
+    const dlp_efficiency *eff = o.eff ? o.eff : dlp_efficiency_builtin();
+    const dlp_efficiency *band_src = o.pure_roofline ? dlp_efficiency_pure() : eff;
+    pctx c = {0};
+    c.g = g;
+    c.d = d;
+    c.cdt = cdt;
+    c.train = o.mode == DLP_PREDICT_TRAIN;
+    c.tf32 = o.tf32;
+    c.bw = d->mem_bandwidth_gbs * 1e9;
+    c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
+    c.eff = o.pure_roofline ? NULL : eff;
+    c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    c.p_idle = d->idle_w > 0 && d->idle_w < c.p_tdp ? d->idle_w : 0.1 * c.p_tdp;
+
+    int n = dlp_graph_node_count(g);
+    int *kind = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    int *froot = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    double *xf = calloc((size_t)(n ? n : 1), sizeof(double)), *xb = calloc((size_t)(n ? n : 1), sizeof(double));
+    out->nodes = calloc((size_t)(n ? n : 1), sizeof *out->nodes);
+    if (!kind || !froot || !xf || !xb || !out->nodes) {
+        free(kind), free(froot), free(xf), free(xb);
+        dlp_prediction_free(out);
+        dlp_devdb_free(own_db);
+        set_err(err, DLP_ENOMEM, "predict: out of memory");
+        return DLP_ENOMEM;
+    }
+    out->n_nodes = n;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        kind[i] = node_kind(g, &ni, c.train);
+        froot[i] = -1;
+    }
+    if (o.fuse && !c.train && fusion_plan(g, kind, cdt, froot, xf, xb)) {
+        free(kind), free(froot), free(xf), free(xb);
+        dlp_prediction_free(out);
+        dlp_devdb_free(own_db);
+        set_err(err, DLP_ENOMEM, "predict: out of memory");
+        return DLP_ENOMEM;
+    }
+
+    /* forward pass */
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        dlp_node_pred *np = &out->nodes[i];
+        np->node = i;
+        np->op_class = ni.op_class;
+        np->ratio = 1;
+        np->fused_into = froot[i];
+        if (kind[i] != NK_KERNEL || froot[i] >= 0) continue;
+        double bytes = 0;
+        int unknown = !ni.known_op;
+        for (int k = 0; k < ni.n_inputs + ni.n_outputs; k++) {
+            int t = k < ni.n_inputs ? ni.inputs[k] : ni.outputs[k - ni.n_inputs];
+            if (t < 0) continue;
+            dlp_tensor_info ti;
+            dlp_graph_tensor(g, t, &ti);
+            double b = tensor_bytes(&ti, cdt);
+            if (b < 0) unknown = 1;
+            else bytes += b;
+        }
+        np->unknown = unknown;
+        if (unknown) out->n_unknown++;
+        np->flops = (double)ni.flops + xf[i];
+        bytes += xb[i];
+        np->bytes = bytes;
+        np->peak_flops = dlp__node_peak(d, ni.op_class, cdt, o.tf32, &np->tensor_core);
+        np->kernels = 1;
+        double ks = 0;
+        np->time_ms = 1e3 * add_kernels(&c, 1, ni.op_class, np->flops, bytes, np->peak_flops,
+                                        &np->energy_j, &ks, &np->ratio);
+        np->kernel_ms = 1e3 * ks;
+        np->bound = np->flops / np->peak_flops > bytes / c.bw ? 'c' : 'm';
+    }
+    free(froot), free(xf), free(xb);
+    double fwd_s = c.time_s, fwd_e = c.energy_j;
+
+    mem_parts m = {0};
+    if (memory_model(&c, kind, &m)) {
+        free(kind);
+        dlp_prediction_free(out);
+        dlp_devdb_free(own_db);
+        set_err(err, DLP_ENOMEM, "predict: out of memory");
+        return DLP_ENOMEM;
+    }
+
+    if (c.train) {
+        /* backward: conv/gemm/matmul -> a data-gradient kernel (unless the
+         * input is a graph input, as for the first conv) and a weight-gradient
+         * kernel, each with the forward FLOPs and bytes; any other kernel ->
+         * one kernel with the forward FLOPs and 1.5x its bytes. */
+        for (int i = 0; i < n; i++) {
+            dlp_node_pred *np = &out->nodes[i];
+            if (kind[i] != NK_KERNEL) continue;
+            dlp_node_info ni;
+            dlp_graph_node(g, i, &ni);
+            int from_node[2] = {0, 0}, has_weight = ni.weight_bytes > 0;
+            for (int k = 0; k < ni.n_inputs && k < 2; k++) {
+                if (ni.inputs[k] < 0) continue;
+                dlp_tensor_info ti;
+                dlp_graph_tensor(g, ni.inputs[k], &ti);
+                from_node[k] = ti.producer >= 0;
+            }
+            double t = 0;
+            if (is_tensor_class(ni.op_class)) {
+                int nk = from_node[0] + (has_weight || from_node[1]);
+                t = add_kernels(&c, nk, ni.op_class, np->flops, np->bytes, np->peak_flops, &np->energy_j,
+                                NULL, NULL);
+            } else if (from_node[0] || from_node[1] || has_weight) {
+                t = add_kernels(&c, 1, ni.op_class, np->flops, DLP__BWD_BYTES_FACTOR * np->bytes,
+                                np->peak_flops, &np->energy_j, NULL, NULL);
+            }
+            np->bwd_ms = 1e3 * t;
+        }
+        double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+        /* optimizer step on fp32 master weights, foreach (multi-tensor) kernels */
+        static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
+        int nk = (int)ceil(m.n_param_tensors / DLP__FOREACH_TENSORS);
+        if (m.params > 0 && nk < 1) nk = 1;
+        if (nk > 0)
+            add_kernels(&c, nk, DLP_OPC_ELEMENTWISE, flops_per_param[o.optimizer] * m.params / nk,
+                        bytes_per_param[o.optimizer] * m.params / nk, vec, NULL, NULL, NULL);
+        m.optimizer = (o.optimizer == DLP_OPTIM_ADAM ? 8.0 : o.optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
+                      m.params;
+        /* mixed precision: autocast casts every weight to the compute type
+         * once per step (read fp32, write the half copy), one kernel each */
+        if (cdt != DLP_DT_FLOAT && m.n_param_tensors > 0) {
+            int ncast = (int)m.n_param_tensors;
+            add_kernels(&c, ncast, DLP_OPC_ELEMENTWISE, 0, m.params / ncast * (4.0 + dlp_dtype_size(cdt)), vec,
+                        NULL, NULL, NULL);
+        }
+    }
+    free(kind);
+
+    const double MiB = 1048576.0;
+    int64_t batch = o.batch;
+    if (batch <= 0) {
+        dlp_graph_stats st;
+        dlp_graph_stats_get(g, &st);
+        batch = st.batch > 0 ? st.batch : 1;
+    }
+    out->mode = o.mode;
+    out->dtype = cdt;
+    out->optimizer = o.optimizer;
+    out->batch = batch;
+    snprintf(out->model, sizeof out->model, "%s", dlp_graph_name(g) ? dlp_graph_name(g) : "");
+    snprintf(out->device, sizeof out->device, "%s", d->id);
+    snprintf(out->region, sizeof out->region, "%s", region_id ? region_id : "");
+    if (c.eff) snprintf(out->method, sizeof out->method, "roofline+%s", c.eff->name ? c.eff->name : "custom");
+    else snprintf(out->method, sizeof out->method, "roofline");
+
+    double total_s = c.time_s;
+    out->latency_ms = 1e3 * fwd_s;
+    out->step_ms = c.train ? 1e3 * total_s : 0;
+    double unit_ms = c.train ? out->step_ms : out->latency_ms;
+    out->throughput_sps = unit_ms > 0 ? (double)batch / (unit_ms / 1e3) : 0;
+    if (band_src && band_src->band_lo > 0 && band_src->band_hi >= band_src->band_lo) {
+        out->band_lo_ms = unit_ms * band_src->band_lo;
+        out->band_hi_ms = unit_ms * band_src->band_hi;
+    }
+    out->energy_j = c.train ? c.energy_j : fwd_e;
+    out->power_w = unit_ms > 0 ? out->energy_j / (unit_ms / 1e3) : 0;
+    out->utilisation = total_s > 0 ? c.util_s / total_s : 0;
+    out->flops = c.flops;
+    out->bytes = c.bytes;
+    out->kernels = c.kernels;
+
+    double tensors = m.weights + m.activations + m.gradients + m.optimizer + m.workspace;
+    out->weights_mb = m.weights / MiB;
+    out->activations_mb = m.activations / MiB;
+    out->gradients_mb = m.gradients / MiB;
+    out->optimizer_mb = m.optimizer / MiB;
+    out->workspace_mb = m.workspace / MiB;
+    out->context_mb = DLP__CONTEXT_MIB + DLP__ALLOC_OVERHEAD * tensors / MiB;
+    out->memory_mb = out->weights_mb + out->activations_mb + out->gradients_mb + out->optimizer_mb +
+                     out->workspace_mb + out->context_mb;
+
+    out->mig_margin = o.mig_margin == 0 ? DLP_PREDICT_MIG_MARGIN : o.mig_margin < 0 ? 0 : o.mig_margin;
+    dlp_status st = dlp_mig_recommend(d, out->memory_mb, out->mig_margin, unit_ms, o.latency_slo_ms, &out->mig);
+    if (st) {
+        set_err(err, st, "predict: MIG: %s", out->mig.reason);
+        dlp_prediction_free(out);
+        dlp_devdb_free(own_db);
+        return st;
+    }
+
+    double count = c.train ? (o.steps > 0 ? o.steps : 1) : (o.runs > 0 ? o.runs : 1);
+    out->runs = c.train ? 0 : count;
+    out->steps = c.train ? count : 0;
+    out->total_hours = unit_ms * count / 3.6e6;
+    out->price_usd_per_hour = d->price_usd_per_hour > 0 ? d->price_usd_per_hour : 0;
+    out->cost_usd = out->price_usd_per_hour > 0 ? dlp_cost_usd(out->price_usd_per_hour, unit_ms, count) : -1;
+    out->energy_kwh = out->energy_j * count / 3.6e6;
+    out->pue = pue;
+    out->g_per_kwh = gkwh;
+    out->co2_g = dlp_co2_g(out->energy_j * count, pue, gkwh);
+    dlp_devdb_free(own_db);
+    return DLP_OK;
+}

@@ -1,0 +1,95 @@
+/*
+ * roofline.h — internals of the analytic predictor (src/models/roofline.c,
+ * calib.c, roofline_svg.c) shared with the calibration benchmark
+ * (bench/bench_roofline.c) and the unit tests.  Not public API.
+ *
+ * The per-kernel time model is in one place (dlp__kernel_time) so that the
+ * whole-graph predictor, the calibration fit and its leave-one-GPU-out
+ * evaluation all time a kernel the same way.
+ */
+#ifndef DLP_ROOFLINE_H
+#define DLP_ROOFLINE_H
+
+#include <stddef.h>
+
+#include "dlperf.h"
+
+/* ---- documented constants (docs/predict.md) ------------------------------ */
+
+/* CUDA context + cuBLAS/cuDNN handles of a PyTorch 2.x process with lazy
+ * module loading (CUDA >= 11.7), as nvidia-smi shows it before any tensor. */
+#define DLP__CONTEXT_MIB 512.0
+/* Caching-allocator overhead (block rounding, fragmentation), a share of
+ * the tensor memory (weights, activations, gradients, optimizer, workspace). */
+#define DLP__ALLOC_OVERHEAD 0.10
+/* cuBLAS workspace PyTorch reserves: ":4096:2:16:8" = 8 MiB + 128 KiB, and
+ * ":4096:8" = 32 MiB on compute capability 9.x (Hopper). */
+#define DLP__CUBLAS_WS_MIB 8.125
+#define DLP__CUBLAS_WS_MIB_SM90 32.0
+/* Cap of the cuDNN convolution workspace estimate (largest conv output). */
+#define DLP__CONV_WS_CAP_MIB 256.0
+/* Power model: while a kernel runs the board draws
+ * idle + (tdp - idle) * (BUSY + UTIL * u), u = achieved share of the bound
+ * resource's peak; in launch gaps it draws idle. */
+#define DLP__POWER_BUSY 0.6
+#define DLP__POWER_UTIL 0.4
+/* Training: backward of a non-matmul op = 1 kernel, same FLOPs, this many
+ * times the forward bytes (reads dY and a saved tensor, writes dX). */
+#define DLP__BWD_BYTES_FACTOR 1.5
+/* Tensors per multi-tensor-apply launch of PyTorch's foreach optimizers
+ * (depth 4 = param, grad, exp_avg, exp_avg_sq for Adam). */
+#define DLP__FOREACH_TENSORS 36
+/* Clamp of the efficiency curve's ln(time ratio): [0, ln 100]. */
+#define DLP__EFF_MAX_LOG 4.605170185988091
+
+/* ---- one kernel ----------------------------------------------------------- */
+
+/* Features of the efficiency curve for a kernel of pure-roofline time
+ * t_roof_s seconds and arithmetic intensity flops/bytes on a device whose
+ * ridge point is peak/bw:  u = log10(t_roof / 1 us) in [-1, 5],
+ * v = log10(AI / ridge) in [-3, 3]. */
+void dlp__eff_features(double t_roof_s, double flops, double bytes, double peak, double bw,
+                       double *u, double *v);
+/* Time multiplier (>= 1) of a curve at (u, v). */
+double dlp__eff_ratio_uv(const dlp_eff_curve *c, double u, double v);
+/* Pure roofline time (s) of one kernel: max(flops/peak, bytes/bw). */
+double dlp__roof_time(double flops, double bytes, double peak, double bw);
+/* Calibrated kernel time (s), launch overhead not included:
+ * roof_time * ratio(curve). c may be NULL (pure roofline). */
+double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw);
+
+/* Peak FLOP/s used for a node of class op_class computing in dtype, and
+ * whether it runs on tensor/matrix cores (rules in docs/predict.md). */
+double dlp__node_peak(const dlp_device *d, int op_class, int dtype, int tf32_mode, int *tensor_core);
+
+/* ---- calibration fit (calib.c) -------------------------------------------- */
+
+typedef struct {
+    double flops, bytes;       /* kernel's work                               */
+    double peak, bw;           /* FLOP/s of the unit it runs on, bytes/s      */
+    double t_meas;             /* measured seconds                            */
+} dlp__kernel_sample;
+
+typedef struct {
+    dlp_eff_curve curve;
+    double floor_s;            /* fitted per-kernel floor (isolated timing)   */
+    double mape;               /* on the fitting samples, fraction            */
+    int evals;
+} dlp__eff_fit_result;
+
+/* How to fit. */
+typedef struct {
+    size_t max_samples;        /* even stride through the array; 0 = all       */
+    double floor_s;            /* >= 0: the floor is fixed to this; < 0: fitted */
+    int linear;                /* 1: d = 0 (no u^2 term)                        */
+} dlp__eff_fit_opts;
+
+/* Fit floor + curve to samples of one op class, minimising the mean
+ * absolute percentage error of floor + roof * ratio (Nelder-Mead, three
+ * starts).  DLP_EINVAL when n == 0. */
+dlp_status dlp__eff_fit(const dlp__kernel_sample *s, size_t n, const dlp__eff_fit_opts *o,
+                        dlp__eff_fit_result *out);
+/* Predicted seconds of a sample under curve c and floor. */
+double dlp__eff_predict(const dlp_eff_curve *c, double floor_s, const dlp__kernel_sample *s);
+
+#endif

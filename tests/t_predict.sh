@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# t_predict.sh — `dlperf predict` and `dlperf roofline` end to end: every
+# device of the database with only the built-in data (finite, positive
+# numbers), valid JSON with the documented keys, training mode, a valid SVG
+# chart, and exit 2 with one line for bad input.  PASS/FAIL lines for
+# tests/run.sh.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BIN="$BUILD/dlperf"
+MODEL=examples/resnet18.onnx
+tmp=$(mktemp -d /tmp/dlp_t_predict.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1${2:+: $2}"; }
+
+# every device id: exit 0, finite positive latency/throughput/memory/energy/power
+ids=$("$BIN" devices --json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(d["id"] for d in json.load(sys.stdin)["devices"]))')
+if [ -z "$ids" ]; then bad predict_every_device "no device ids from 'dlperf devices --json'"; else
+  failed=""
+  for id in $ids; do
+    if ! "$BIN" predict "$MODEL" --device "$id" --batch 8 --json >"$tmp/$id.json" 2>"$tmp/err" ||
+       ! python3 - "$tmp/$id.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+for k in ("latency_ms", "throughput_sps", "memory_mb", "energy_j", "power_w"):
+    v = d[k]
+    assert isinstance(v, (int, float)) and math.isfinite(v) and v > 0, (k, v)
+assert d["method"].startswith("roofline"), d["method"]
+PY
+    then failed="$failed $id"; fi
+  done
+  if [ -z "$failed" ]; then ok predict_every_device; else bad predict_every_device "failed:$failed"; fi
+fi
+
+# JSON: valid, documented keys, MIG table of an A100
+if "$BIN" predict "$MODEL" --device a100-40gb --batch 32 --runs 1e6 --region eu --json >"$tmp/p.json" 2>"$tmp/err" &&
+   python3 -m json.tool "$tmp/p.json" >/dev/null 2>&1 &&
+   python3 - "$tmp/p.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("latency_ms", "step_ms", "throughput_sps", "memory_mb", "energy_j", "power_w", "mig", "cost_usd",
+          "co2_g", "runs", "method", "device", "batch", "mode", "dtype", "band", "memory_breakdown_mb"):
+    assert k in d, k
+assert d["device"] == "a100-40gb" and d["batch"] == 32 and d["mode"] == "infer" and d["dtype"] == "fp32"
+assert d["step_ms"] is None and d["runs"] == 1e6 and d["region"] == "eu" and d["g_per_kwh"] == 251
+m = d["mig"]
+assert m["recommended"] == "1g.5gb" and abs(m["margin"] - 0.1) < 1e-12, m
+assert [p["name"] for p in m["profiles"]] == ["1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb"]
+for p in m["profiles"]:
+    assert set(p) >= {"name", "memory_gib", "used_share", "fits"}, p
+    assert abs(p["used_share"] - d["memory_mb"] / (p["memory_gib"] * 1024)) < 1e-6
+assert abs(d["cost_usd"] - 1.29 * d["latency_ms"] * 1e6 / 3.6e6) < 1e-9 * max(1, d["cost_usd"])
+assert abs(d["co2_g"] - d["energy_j"] * 1e6 / 3.6e6 * 1.2 * 251) < 1e-6 * d["co2_g"]
+b = d["memory_breakdown_mb"]
+assert abs(sum(b.values()) - d["memory_mb"]) < 1e-6 * d["memory_mb"]
+assert d["band"] is None or d["band"]["lower_ms"] < d["latency_ms"] < d["band"]["upper_ms"]
+PY
+then ok predict_json; else bad predict_json "$(head -3 "$tmp/err")"; fi
+
+# training: step time, gradients and optimizer state, fp16
+if "$BIN" predict "$MODEL" --device h100-sxm --batch 16 --mode train --dtype bf16 --steps 1000 --json >"$tmp/t.json" 2>"$tmp/err" &&
+   python3 - "$tmp/t.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "train" and d["dtype"] == "bf16" and d["latency_ms"] is None
+assert d["step_ms"] > d["forward_ms"] > 0 and d["steps"] == 1000 and d["runs"] is None
+b = d["memory_breakdown_mb"]
+assert b["gradients"] > 0 and abs(b["optimizer"] - 2 * b["gradients"]) < 1e-6 * b["optimizer"]
+PY
+then ok predict_train_json; else bad predict_train_json "$(head -3 "$tmp/err")"; fi
+
+# text output names the parts
+if "$BIN" predict "$MODEL" --device t4 --batch 4 >"$tmp/p.txt" 2>"$tmp/err" &&
+   grep -q '^latency: ' "$tmp/p.txt" && grep -q '^memory: ' "$tmp/p.txt" && grep -q '^MIG: *none' "$tmp/p.txt" &&
+   grep -q '^carbon: ' "$tmp/p.txt" && grep -q '^method: *roofline' "$tmp/p.txt"; then ok predict_text
+else bad predict_text "$(head -3 "$tmp/err")"; fi
+
+# --pure and --nodes
+if "$BIN" predict "$MODEL" --device a100-40gb --batch 1 --pure --nodes >"$tmp/n.txt" 2>"$tmp/err" &&
+   grep -q '^method: *roofline$' "$tmp/n.txt" && grep -q ' Conv ' "$tmp/n.txt"; then ok predict_nodes
+else bad predict_nodes "$(head -3 "$tmp/err")"; fi
+
+# roofline chart: valid standalone SVG
+rm -f "$tmp/x.svg"
+if "$BIN" roofline "$MODEL" --device a100-40gb --batch 32 --out "$tmp/x.svg" >"$tmp/out" 2>"$tmp/err" &&
+   python3 - "$tmp/x.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert root.tag == ns + "svg", root.tag
+circles = root.findall(".//" + ns + "circle")
+texts = " ".join(t.text or "" for t in root.iter(ns + "text"))
+assert len(circles) > 10, len(circles)
+assert "FP32 vector" in texts and "TF32 tensor" in texts and "DRAM" in texts and "conv" in texts
+PY
+then ok roofline_svg; else bad roofline_svg "$(head -3 "$tmp/err")"; fi
+
+# unknown device: exit 2, one line naming it with close ids, nothing on stdout
+for cmd in predict roofline; do
+  "$BIN" $cmd "$MODEL" --device h10 --batch 1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "unknown device 'h10'" "$tmp/err" &&
+     grep -q 'h100-sxm' "$tmp/err" && [ ! -s "$tmp/out" ]; then ok "${cmd}_unknown_device"
+  else bad "${cmd}_unknown_device" "rc=$rc $(head -3 "$tmp/err")"; fi
+done
+
+# bad flags: exit 2
+bad_cases=("--device a100-40gb --batch 1 --dtype fp64"
+           "--device a100-40gb --batch 1 --mode train --runs 5"
+           "--device a100-40gb --batch 1 --region atlantis"
+           "--batch 1")
+why=""
+for c in "${bad_cases[@]}"; do
+  # shellcheck disable=SC2086
+  "$BIN" predict "$MODEL" $c >/dev/null 2>"$tmp/err"; rc=$?
+  if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then why="$why ['$c' rc=$rc $(head -1 "$tmp/err")]"; fi
+done
+if [ -z "$why" ]; then ok predict_bad_input; else bad predict_bad_input "$why"; fi

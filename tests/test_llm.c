@@ -1,0 +1,519 @@
+/*
+ * test_llm.c — the LLM module: the transformer builder against ONNX exports
+ * (tests/golden/llm.json from tools/golden/llm_golden.py: parameters and
+ * MatMul/Gemm MACs must match exactly), hand-computed parameters for GQA and
+ * tied embeddings, the int8/NF4 memory arithmetic by hand, the catalogue
+ * against published parameter counts, config errors, and the XGBoost
+ * wrapper (train/save/load round trip, corruption, cross-validation).
+ */
+#include <cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dlperf.h"
+#include "tap.h"
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static int64_t jint(const cJSON *o, const char *k) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(x) ? (int64_t)x->valuedouble : -1;
+}
+
+/* Bytes of the graph's float initializers (the weights; the small int64
+ * shape constants are initializers too). */
+static int64_t float_init_bytes(const dlp_graph *g) {
+    int64_t b = 0;
+    for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
+        dlp_tensor_info ti;
+        dlp_graph_tensor(g, i, &ti);
+        if (ti.is_initializer && ti.dtype != DLP_DT_INT64 && ti.bytes > 0) b += ti.bytes;
+    }
+    return b;
+}
+
+/* Every model of the golden file: parameters, MACs and weight bytes per
+ * format exactly as the ONNX export / the independent Python rules say. */
+static void t_golden_onnx(void) {
+    char *txt = slurp("tests/golden/llm.json");
+    CHECK(txt != NULL);
+    if (!txt) return;
+    cJSON *root = cJSON_Parse(txt);
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
+    CHECK(cJSON_GetArraySize(models) >= 5);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, models) {
+        const char *name = cJSON_GetObjectItemCaseSensitive(m, "name")->valuestring;
+        char *cfg = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(m, "config"));
+        dlp_llm_config c;
+        dlp_error e = {0};
+        dlp_status st = dlp_llm_config_parse(cfg, name, &c, &e);
+        free(cfg);
+        if (st) {
+            fprintf(stderr, "  %s: %s\n", name, e.msg);
+            CHECK(0);
+            continue;
+        }
+        int64_t B = jint(m, "batch"), S = jint(m, "seq");
+        dlp_graph *g = NULL;
+        dlp_llm_weights w;
+        st = dlp_llm_build(&c, B, S, DLP_QT_FP32, &g, &w, &e);
+        if (st) {
+            fprintf(stderr, "  %s: %s\n", name, e.msg);
+            CHECK(0);
+            continue;
+        }
+        dlp_graph_stats gs;
+        dlp_graph_stats_get(g, &gs);
+        fprintf(stderr, "  %-18s params %lld/%lld macs %lld/%lld\n", name, (long long)w.params,
+                (long long)jint(m, "params"), (long long)gs.macs, (long long)jint(m, "macs"));
+        CHECK_I64(w.params, jint(m, "params"));
+        CHECK_I64(gs.params, jint(m, "params"));
+        CHECK_I64(gs.macs, jint(m, "macs"));
+        CHECK_I64(gs.n_unknown_ops, 0);
+        CHECK_I64(gs.shapes_known, gs.node_outputs);
+        /* MatMul/Gemm node count as in the export */
+        int nmm = 0;
+        for (int i = 0; i < dlp_graph_node_count(g); i++) {
+            dlp_node_info ni;
+            dlp_graph_node(g, i, &ni);
+            if (!strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm")) nmm++;
+        }
+        CHECK_I64(nmm, jint(m, "n_matmul"));
+        const cJSON *wb = cJSON_GetObjectItemCaseSensitive(m, "weight_bytes");
+        for (int q = 0; q < DLP_QT_COUNT_; q++) CHECK_I64(w.weight_bytes[q], jint(wb, dlp_quant_name(q)));
+        /* fp32 graph: its float initializers are the fp32 rule's bytes */
+        CHECK_I64(float_init_bytes(g), w.weight_bytes[DLP_QT_FP32]);
+        dlp_graph_free(g);
+    }
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* A tiny LLaMA-style config: GQA (8 heads, 2 kv), gated MLP, tied or not.
+ * Parameters and MACs by hand. */
+static const char *tiny_llama(int tied) {
+    static char buf[512];
+    snprintf(buf, sizeof buf,
+             "{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+             "\"num_attention_heads\":8,\"num_key_value_heads\":2,\"intermediate_size\":96,"
+             "\"vocab_size\":100,\"max_position_embeddings\":64,\"tie_word_embeddings\":%s}",
+             tied ? "true" : "false");
+    return buf;
+}
+
+static void t_gqa_tied_by_hand(void) {
+    for (int tied = 0; tied < 2; tied++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        CHECK(dlp_llm_config_parse(tiny_llama(tied), "tiny.json", &c, &e) == DLP_OK);
+        CHECK_I64(c.head_dim, 8);
+        CHECK_I64(c.num_key_value_heads, 2);
+        dlp_graph *g;
+        dlp_llm_weights w;
+        CHECK(dlp_llm_build(&c, 1, 4, DLP_QT_FP16, &g, &w, &e) == DLP_OK);
+        /* per layer: q 64x64, k and v 64x16, o 64x64, gate/up/down 3 x 64x96,
+         * two RMSNorm weights of 64 = 28800; embeddings 100x64 = 6400; final
+         * norm 64; an untied head adds another 6400 */
+        int64_t want = 2 * 28800 + 6400 + 64 + (tied ? 0 : 6400);
+        CHECK_I64(w.params, want);
+        dlp_graph_stats gs;
+        dlp_graph_stats_get(g, &gs);
+        CHECK_I64(gs.params, want);
+        /* MACs (B 1, S 4): q 4*64*64, k+v 2*4*64*16, o 4*64*64, MLP 3*4*64*96,
+         * scores and context 2 * (8 heads * 4 * 4 * 8) per layer; head 4*64*100 */
+        int64_t macs = 2 * (16384 + 8192 + 16384 + 73728 + 2048) + 25600;
+        CHECK_I64(gs.macs, macs);
+        /* fp16 graph: 2 bytes per parameter */
+        CHECK_I64(float_init_bytes(g), 2 * want);
+        dlp_graph_free(g);
+    }
+}
+
+/* bitsandbytes rules by hand on the tied tiny model (docs/llm.md):
+ * int8: n + 4 * out per Linear weight; nf4: ceil(n/2) + ceil(n/64) +
+ * 4 * ceil(blocks/256) + 4; everything else 2 bytes per parameter. */
+static void t_quant_bytes_by_hand(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse(tiny_llama(1), "tiny.json", &c, &e) == DLP_OK);
+    dlp_graph *g;
+    dlp_llm_weights w;
+    CHECK(dlp_llm_build(&c, 2, 8, DLP_QT_NF4, &g, &w, &e) == DLP_OK);
+    /* int8 per layer: q,o 4096+256; k,v 1024+64; gate,up 6144+384; down 6144+256 */
+    int64_t i8 = 2 * (2 * 4352 + 2 * 1088 + 2 * 6528 + 6400);
+    /* nf4 per layer: q,o 2048+64+4+4; k,v 512+16+4+4; gate,up,down 3072+96+4+4 */
+    int64_t n4 = 2 * (2 * 2120 + 2 * 536 + 3 * 3176);
+    int64_t rest = 2 * (6400 + 2 * 2 * 64 + 64); /* embeddings + norms, 16-bit */
+    CHECK_I64(w.weight_bytes[DLP_QT_INT8], i8 + rest);
+    CHECK_I64(w.weight_bytes[DLP_QT_NF4], n4 + rest);
+    CHECK_I64(w.weight_bytes[DLP_QT_FP32], 4 * w.params);
+    CHECK_I64(w.weight_bytes[DLP_QT_BF16], 2 * w.params);
+    CHECK_I64(w.linear_params, 2 * (2 * 4096 + 2 * 1024 + 3 * 6144));
+    /* activations of an nf4 model run in fp16 */
+    dlp_tensor_info ti;
+    dlp_graph_tensor(g, 0, &ti);
+    int found16 = 0;
+    for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
+        dlp_graph_tensor(g, i, &ti);
+        if (ti.is_initializer && ti.rank == 2 && ti.dtype == DLP_DT_FLOAT16) found16 = 1;
+    }
+    CHECK(found16);
+    dlp_graph_free(g);
+    /* LLaMA-2-7B: NF4 with double quantisation is ~0.516 B per Linear weight */
+    CHECK(dlp_llm_catalogue_get("llama-2-7b", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_build(&c, 1, 16, DLP_QT_NF4, &g, &w, &e) == DLP_OK);
+    double emb = 2.0 * 32000 * 4096;
+    double lin_b = (double)w.weight_bytes[DLP_QT_NF4] - 2.0 * (double)(w.params - w.linear_params);
+    CHECK_NEAR(lin_b / (double)w.linear_params, 0.5 + 1.0 / 64 + 4.0 / (64 * 256), 2e-4);
+    CHECK_NEAR((double)(w.params - w.linear_params), emb + 4096.0 * 65, 0.5);
+    dlp_graph_free(g);
+}
+
+/* Every catalogue model builds, fully shaped, and matches its published
+ * parameter count where the catalogue has one. */
+static void t_catalogue(void) {
+    int n = dlp_llm_catalogue_count();
+    CHECK(n >= 40);
+    int with_ref = 0;
+    for (int i = 0; i < n; i++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        const char *id = dlp_llm_catalogue_id(i);
+        if (dlp_llm_catalogue_get(id, &c, &e)) {
+            fprintf(stderr, "  %s: %s\n", id, e.msg);
+            CHECK(0);
+            continue;
+        }
+        CHECK_STR(c.id, id);
+        dlp_graph *g;
+        dlp_llm_weights w;
+        if (dlp_llm_build(&c, 2, 64, DLP_QT_BF16, &g, &w, &e)) {
+            fprintf(stderr, "  %s: %s\n", id, e.msg);
+            CHECK(0);
+            continue;
+        }
+        dlp_graph_stats gs;
+        dlp_graph_stats_get(g, &gs);
+        if (c.params_ref) {
+            with_ref++;
+            if (w.params != c.params_ref) fprintf(stderr, "  %s\n", id);
+            CHECK_I64(w.params, c.params_ref);
+        }
+        CHECK_I64(gs.params, w.params);
+        CHECK_I64(gs.n_unknown_ops, 0);
+        CHECK_I64(gs.shapes_known, gs.node_outputs);
+        CHECK(gs.macs > 0 && gs.peak_memory_bytes > gs.weight_bytes);
+        dlp_graph_free(g);
+    }
+    CHECK(with_ref >= 40);
+}
+
+static void t_catalogue_lookup(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-2-7b-hf", &c, &e) == DLP_OK);
+    CHECK_STR(c.hf_id, "meta-llama/Llama-2-7b-hf");
+    CHECK(dlp_llm_catalogue_get("LLAMA-2-7B", &c, &e) == DLP_OK);
+    CHECK_I64(c.hidden_size, 4096);
+    CHECK(dlp_llm_catalogue_get("deberta-v3-base", &c, &e) == DLP_OK);
+    CHECK_STR(c.id, "microsoft/deberta-v3-base");
+    CHECK(dlp_llm_catalogue_get("opt-1.3b", &c, &e) == DLP_OK);
+    CHECK_I64(c.hidden_size, 2048);
+    CHECK(dlp_llm_catalogue_get("facebook/opt-13b", &c, &e) == DLP_OK);
+    CHECK_I64(c.hidden_size, 5120);
+    CHECK(dlp_llm_catalogue_get("bert-base-uncasd", &c, &e) == DLP_ENOTFOUND);
+    CHECK(strstr(e.msg, "bert-base-uncased") != NULL);
+    CHECK(strchr(e.msg, '\n') == NULL);
+}
+
+/* Parse errors: one line naming the file and the field. */
+static void t_config_errors(void) {
+    static const struct { const char *json; dlp_status st; const char *field; } cases[] = {
+        {"{\"model_type\":\"bert\",\"num_hidden_layers\":2,\"num_attention_heads\":2,\"intermediate_size\":8,"
+         "\"vocab_size\":10}", DLP_EFORMAT, "hidden_size"},
+        {"{\"model_type\":\"bert\",\"hidden_size\":8,\"num_hidden_layers\":2,\"num_attention_heads\":\"2\","
+         "\"intermediate_size\":8,\"vocab_size\":10}", DLP_EFORMAT, "num_attention_heads"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":8,\"num_hidden_layers\":2,\"num_attention_heads\":2,"
+         "\"vocab_size\":10}", DLP_EFORMAT, "intermediate_size"},
+        {"{\"model_type\":\"t5\",\"d_model\":8}", DLP_EUNSUPPORTED, "model_type"},
+        {"{\"hidden_size\":8}", DLP_EFORMAT, "model_type"},
+        {"{\"model_type\":\"gpt2\",\"n_embd\":-8,\"n_layer\":2,\"n_head\":2,\"vocab_size\":10}", DLP_EFORMAT, "n_embd"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":8,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"num_key_value_heads\":3,\"intermediate_size\":8,\"vocab_size\":10}", DLP_EFORMAT, "num_key_value_heads"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":8,\"num_hidden_layers\":2,\"num_attention_heads\":2,"
+         "\"intermediate_size\":8,\"vocab_size\":10,\"tie_word_embeddings\":1}", DLP_EFORMAT, "tie_word_embeddings"},
+        {"{\"model_type\":\"gpt2\",\"n_embd\":8,\"n_layer\":2,\"n_head\":2,\"vocab_size\":10,"
+         "\"activation_function\":\"mish\"}", DLP_EUNSUPPORTED, "hidden_act"},
+        {"{\"model_type\": \"bert\", ", DLP_EFORMAT, "JSON"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        dlp_status st = dlp_llm_config_parse(cases[i].json, "cfg.json", &c, &e);
+        if (st != cases[i].st) fprintf(stderr, "  case %zu: %d %s\n", i, st, e.msg);
+        CHECK_I64(st, cases[i].st);
+        CHECK(strncmp(e.msg, "cfg.json: ", 10) == 0);
+        CHECK(strstr(e.msg, cases[i].field) != NULL);
+        CHECK(strchr(e.msg, '\n') == NULL);
+    }
+    /* a file that does not exist: DLP_EIO naming it */
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_load("/nonexistent/config.json", &c, &e) == DLP_EIO);
+    CHECK(strstr(e.msg, "/nonexistent/config.json") != NULL);
+}
+
+static void t_config_file_and_limits(void) {
+    char dir[] = "/tmp/dlp_llm_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char sub[128], path[160];
+    snprintf(sub, sizeof sub, "%s/my-model", dir);
+    CHECK(mkdir(sub, 0700) == 0);
+    snprintf(path, sizeof path, "%s/config.json", sub);
+    FILE *f = fopen(path, "w");
+    fputs(tiny_llama(0), f);
+    fclose(f);
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_load(path, &c, &e) == DLP_OK);
+    CHECK_STR(c.id, "my-model");
+    unlink(path);
+    rmdir(sub);
+    rmdir(dir);
+    /* learned positions bound seq */
+    CHECK(dlp_llm_catalogue_get("bert-base-uncased", &c, &e) == DLP_OK);
+    dlp_graph *g = NULL;
+    CHECK(dlp_llm_build(&c, 1, 513, DLP_QT_FP32, &g, NULL, &e) == DLP_EINVAL);
+    CHECK(g == NULL);
+    CHECK(strstr(e.msg, "max_position_embeddings") != NULL);
+    CHECK(dlp_llm_build(&c, 1, 512, DLP_QT_FP32, &g, NULL, &e) == DLP_OK);
+    dlp_graph_free(g);
+    CHECK(dlp_llm_build(&c, 0, 8, DLP_QT_FP32, &g, NULL, &e) == DLP_EINVAL);
+}
+
+static void t_quant_names(void) {
+    CHECK_I64(dlp_quant_parse("fp16"), DLP_QT_FP16);
+    CHECK_I64(dlp_quant_parse("BF16"), DLP_QT_BF16);
+    CHECK_I64(dlp_quant_parse("nf4"), DLP_QT_NF4);
+    CHECK_I64(dlp_quant_parse("4bit"), DLP_QT_NF4);
+    CHECK_I64(dlp_quant_parse("int4"), -1);
+    CHECK_STR(dlp_quant_name(DLP_QT_INT8), "int8");
+    CHECK_I64(dlp_quant_act_dtype(DLP_QT_NF4), DLP_DT_FLOAT16);
+    CHECK_I64(dlp_quant_act_dtype(DLP_QT_BF16), DLP_DT_BFLOAT16);
+}
+
+/* ---- XGBoost wrapper ---------------------------------------------------- */
+
+/* Synthetic data with a known function: y = 10 + 3 x0 + x1^2 (+ an
+ * irrelevant x2), x in [0, 4). */
+static void synth(int n, uint64_t seed, float *x, float *y) {
+    uint64_t s = seed;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < 3; j++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            x[i * 3 + j] = (float)((s >> 11) % 4000) / 1000.0f;
+        }
+        y[i] = 10.0f + 3.0f * x[i * 3] + x[i * 3 + 1] * x[i * 3 + 1];
+    }
+}
+
+static const char *const fnames[3] = {"x0", "x1", "x2"};
+
+static void t_xgb_roundtrip(void) {
+    enum { N = 800, NT = 200 };
+    static float x[N * 3], y[N], xt[NT * 3], yt[NT];
+    synth(N, 1, x, y);
+    synth(NT, 99, xt, yt);
+    for (int lg = 0; lg < 2; lg++) {
+        dlp_xgb_params p = {0};
+        p.n_estimators = 300;
+        p.max_depth = 4;
+        p.log_target = lg;
+        dlp_xgb *m = NULL;
+        dlp_error e = {0};
+        CHECK(dlp_xgb_train(x, y, N, 3, fnames, "y", &p, &m, &e) == DLP_OK);
+        if (!m) {
+            fprintf(stderr, "  %s\n", e.msg);
+            return;
+        }
+        double pred[NT], pred2[NT];
+        CHECK(dlp_xgb_predict(m, xt, NT, pred, &e) == DLP_OK);
+        if (e.msg[0]) fprintf(stderr, "  %s\n", e.msg);
+        double se = 0;
+        for (int i = 0; i < NT; i++) se += (pred[i] - yt[i]) * (pred[i] - yt[i]);
+        double rmse = sqrt(se / NT); /* y spans 10 .. 38 */
+        fprintf(stderr, "  log %d: test RMSE %.3f\n", lg, rmse);
+        CHECK(rmse < 0.6);
+        CHECK(dlp_xgb_set_meta(m, "name", "synthetic") == DLP_OK);
+        CHECK(dlp_xgb_set_meta(m, "devices", "a100-40gb,h100-sxm") == DLP_OK);
+        char path[] = "/tmp/dlp_xgb_XXXXXX";
+        int fd = mkstemp(path);
+        CHECK(fd >= 0);
+        close(fd);
+        CHECK(dlp_xgb_save(m, path, &e) == DLP_OK);
+        dlp_xgb *m2 = NULL;
+        CHECK(dlp_xgb_load(path, &m2, &e) == DLP_OK);
+        if (m2) {
+            CHECK(dlp_xgb_predict(m2, xt, NT, pred2, &e) == DLP_OK);
+            int same = 1;
+            for (int i = 0; i < NT; i++) same &= pred[i] == pred2[i];
+            CHECK(same);
+            CHECK_I64(dlp_xgb_feature_count(m2), 3);
+            CHECK_STR(dlp_xgb_feature_name(m2, 2), "x2");
+            CHECK_STR(dlp_xgb_target(m2), "y");
+            CHECK_I64(dlp_xgb_log_target(m2), lg);
+            CHECK_STR(dlp_xgb_get_meta(m2, "devices"), "a100-40gb,h100-sxm");
+            CHECK(dlp_xgb_get_meta(m2, "nope") == NULL);
+            CHECK(dlp_xgb_fingerprint(m2) == dlp_xgb_fingerprint(m) && dlp_xgb_fingerprint(m) != 0);
+        }
+        dlp_xgb_free(m2);
+        dlp_xgb_free(m);
+        unlink(path);
+    }
+    /* a log target must be positive */
+    dlp_xgb *m = NULL;
+    dlp_error e = {0};
+    float yneg[4] = {1, 2, -1, 3}, x4[4] = {0, 1, 2, 3};
+    dlp_xgb_params p = {0};
+    p.log_target = 1;
+    CHECK(dlp_xgb_train(x4, yneg, 4, 1, NULL, "y", &p, &m, &e) == DLP_EINVAL);
+    CHECK(m == NULL);
+}
+
+/* Flipped bytes, truncation, another version, another magic. */
+static void t_xgb_corruption(void) {
+    enum { N = 200 };
+    static float x[N * 3], y[N];
+    synth(N, 5, x, y);
+    dlp_xgb_params p = {0};
+    p.n_estimators = 20;
+    dlp_xgb *m = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_xgb_train(x, y, N, 3, fnames, "y", &p, &m, &e) == DLP_OK);
+    void *buf;
+    size_t len;
+    CHECK(dlp_xgb_save_mem(m, &buf, &len, &e) == DLP_OK);
+    uint8_t *b = buf;
+    dlp_xgb *m2 = NULL;
+    CHECK(dlp_xgb_load_mem(b, len, "ok.dlpm", &m2, &e) == DLP_OK);
+    dlp_xgb_free(m2);
+    size_t at[3] = {len / 2, 30, len - 10};
+    for (int k = 0; k < 3; k++) {
+        b[at[k]] ^= 0x40;
+        CHECK_I64(dlp_xgb_load_mem(b, len, "bad.dlpm", &m2, &e), DLP_ECHECKSUM);
+        CHECK(m2 == NULL);
+        CHECK(strstr(e.msg, "bad.dlpm") != NULL);
+        b[at[k]] ^= 0x40;
+    }
+    CHECK_I64(dlp_xgb_load_mem(b, len - 100, "cut.dlpm", &m2, &e), DLP_ECHECKSUM);
+    CHECK_I64(dlp_xgb_load_mem(b, 10, "cut.dlpm", &m2, &e), DLP_EFORMAT);
+    /* a valid file of version 2: EVERSION */
+    b[4] = 2;
+    uint32_t crc = 0;
+    {
+        /* recompute the CRC the way the writer does (CRC-32 IEEE) */
+        crc = 0xffffffffu;
+        for (size_t i = 0; i < len - 4; i++) {
+            crc ^= b[i];
+            for (int j = 0; j < 8; j++) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+        }
+        crc ^= 0xffffffffu;
+        for (int i = 0; i < 4; i++) b[len - 4 + i] = (uint8_t)(crc >> (8 * i));
+    }
+    CHECK_I64(dlp_xgb_load_mem(b, len, "v2.dlpm", &m2, &e), DLP_EVERSION);
+    b[0] = 'X';
+    CHECK_I64(dlp_xgb_load_mem(b, len, "x.dlpm", &m2, &e), DLP_EFORMAT);
+    free(buf);
+    /* on disk too */
+    char path[] = "/tmp/dlp_xgb_XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    CHECK(dlp_xgb_save(m, path, &e) == DLP_OK);
+    FILE *f = fopen(path, "r+b");
+    fseek(f, 40, SEEK_SET);
+    fputc('#', f);
+    fclose(f);
+    CHECK_I64(dlp_xgb_load(path, &m2, &e), DLP_ECHECKSUM);
+    unlink(path);
+    dlp_xgb_free(m);
+}
+
+static void t_xgb_cv(void) {
+    enum { N = 500 };
+    static float x[N * 3], y[N];
+    static double oof[N], yd[N];
+    static int grp[N];
+    synth(N, 7, x, y);
+    dlp_xgb_params p = {0};
+    p.n_estimators = 200;
+    p.max_depth = 4;
+    p.log_target = 1;
+    dlp_error e = {0};
+    CHECK(dlp_xgb_cv(x, y, N, 3, &p, 5, 42, NULL, oof, &e) == DLP_OK);
+    for (int i = 0; i < N; i++) yd[i] = y[i];
+    dlp_llm_metrics mt;
+    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    fprintf(stderr, "  5-fold: MAPE %.2f%% RMSE %.3f tau %.3f\n", mt.mape, mt.rmse, mt.tau);
+    CHECK_I64(mt.n, N);
+    CHECK(mt.mape < 3.0 && mt.tau > 0.9);
+    /* leave-one-group-out: groups by x2 (irrelevant) quartile, group 3 kept
+     * in training always (-1) */
+    for (int i = 0; i < N; i++) grp[i] = x[i * 3 + 2] < 3.0f ? (int)x[i * 3 + 2] : -1;
+    CHECK(dlp_xgb_cv(x, y, N, 3, &p, 0, 42, grp, oof, &e) == DLP_OK);
+    int nan_ok = 1;
+    for (int i = 0; i < N; i++) nan_ok &= (grp[i] < 0) == (isnan(oof[i]) != 0);
+    CHECK(nan_ok);
+    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    CHECK(mt.n > N / 2 && mt.mape < 3.0);
+}
+
+static void t_metrics(void) {
+    double y[4] = {1, 2, 3, 4}, p[4] = {1.1, 1.8, 3.3, 4};
+    dlp_llm_metrics m;
+    dlp_llm_metrics_compute(y, p, 4, &m);
+    CHECK_NEAR(m.mape, 7.5, 1e-9);
+    CHECK_NEAR(m.rmse, sqrt(0.14 / 4), 1e-12);
+    CHECK_NEAR(m.tau, 1.0, 1e-12);
+    double q[4] = {2, 1, 3, 4}; /* one discordant pair of six */
+    dlp_llm_metrics_compute(y, q, 4, &m);
+    CHECK_NEAR(m.tau, (5.0 - 1.0) / 6.0, 1e-12);
+    double z[3] = {0, 1, NAN}, r[3] = {5, 1, 1};
+    dlp_llm_metrics_compute(z, r, 3, &m); /* y = 0 and NaN are skipped */
+    CHECK_I64(m.n, 1);
+}
+
+int main(void) {
+    RUN(t_golden_onnx);
+    RUN(t_gqa_tied_by_hand);
+    RUN(t_quant_bytes_by_hand);
+    RUN(t_catalogue);
+    RUN(t_catalogue_lookup);
+    RUN(t_config_errors);
+    RUN(t_config_file_and_limits);
+    RUN(t_quant_names);
+    RUN(t_xgb_roundtrip);
+    RUN(t_xgb_corruption);
+    RUN(t_xgb_cv);
+    RUN(t_metrics);
+    return TAP_DONE();
+}
