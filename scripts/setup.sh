@@ -16,4 +16,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 make -j"$(nproc)"
 echo "setup: built build/dlperf; main job on the shipped example:"
-./build/dlperf inspect examples/resnet18.onnx --batch 32
+./build/dlperf predict examples/resnet18.onnx --device a100-40gb --batch 32
