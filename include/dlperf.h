@@ -756,7 +756,7 @@ typedef struct {
 } dlp_efficiency;
 
 /* The calibration fitted on measured kernel times (NeuSight's data set, six
- * GPUs, fp32 PyTorch 2.1; docs/predict.md "Calibration").  Never NULL. */
+ * GPUs, fp32 PyTorch 2.1; docs/predict.md, "Efficiency curves").  Never NULL. */
 const dlp_efficiency *dlp_efficiency_builtin(void);
 /* Pure roofline: every curve zero, with the band measured for it. */
 const dlp_efficiency *dlp_efficiency_pure(void);
@@ -866,6 +866,467 @@ dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, ch
                                 size_t *len, dlp_error *err);
 
 /* ==== END predict ==== */
+
+/* ==== BEGIN serve (src/serve) ==== */
+
+/* The HTTP server of `dlperf serve` (docs/serve.md): a JSON API on
+ * libmicrohttpd — /api/health, /api/devices, /api/models, /api/predict,
+ * /api/llm, /api/mig, /api/roofline.svg — and the web page at /, both
+ * compiled into the library.  Uploaded models are parsed from memory
+ * (dlp_graph_load_mem) and never written to disk; no request can name a
+ * server-side path.  The server never prints: access-log lines go to the
+ * caller's callback. */
+
+typedef struct dlp_server dlp_server;
+
+/* One line of the access log, "127.0.0.1 POST /api/predict 200 5234B 3.12ms"
+ * (client, method, path, status, response bytes, time from the first byte
+ * of the request to the last of the response), or a message from
+ * libmicrohttpd prefixed "microhttpd: ".  No trailing newline.  Called from
+ * the server's threads, possibly concurrently. */
+typedef void (*dlp_server_log_fn)(void *user, const char *line);
+
+/* Options; zero-initialise, 0 fields take the defaults shown. */
+typedef struct {
+    const char *bind;          /* address to listen on (IPv4/IPv6 literal or host
+                                  name); NULL or "" = "127.0.0.1"               */
+    int port;                  /* TCP port; 0 = any free one (dlp_server_port)  */
+    int threads;               /* worker threads (libmicrohttpd pool); 0 = 4    */
+    size_t max_upload_bytes;   /* largest request body; 0 = 64 MiB; over: 413    */
+    int timeout_s;             /* a request (or an idle keep-alive connection)
+                                  taking longer is closed; 0 = 30                */
+    int max_parses;            /* model parses/predictions at once; 0 = threads;
+                                  over: 503 with Retry-After                      */
+    int quiet;                 /* 1: no access-log lines (errors still logged) */
+    dlp_server_log_fn log;     /* NULL: nothing is logged                        */
+    void *log_user;
+    int no_listen;             /* 1: open no socket; only dlp_server_handle
+                                  answers (tests, embedding)                      */
+} dlp_server_opts;
+
+/* Load the device database and catalogues, bind and start serving in the
+ * background (the caller's thread returns at once).  DLP_EIO when the
+ * address cannot be bound (message names it and why), DLP_EINVAL for bad
+ * options. */
+dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
+/* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
+int dlp_server_port(const dlp_server *s);
+/* Graceful stop: refuse new connections, let requests in progress finish
+ * (up to the request timeout), close everything and free s.  NULL is fine.
+ * Safe to call from the thread that called dlp_server_start, never from a
+ * log callback or a signal handler. */
+void dlp_server_stop(dlp_server *s);
+
+/* A response, as the server would send it. */
+typedef struct {
+    int status;                /* HTTP status: 200, 400, 404, 405, 413, 503...  */
+    const char *content_type;  /* static string                                  */
+    char *body;                /* malloc'ed, NUL-terminated; len bytes          */
+    size_t len;
+    int retry_after_s;         /* > 0: the Retry-After header (503)             */
+    const char *allow;         /* 405: the Allow header; else NULL              */
+} dlp_server_response;
+
+/* Answer one request without a socket, exactly as the server would: url is
+ * the path with an optional "?query" (GET fields), body a JSON or
+ * application/x-www-form-urlencoded text (multipart bodies need the real
+ * server: 415 here).  Thread-safe.  Returns DLP_OK when *out holds a
+ * response (any status), DLP_ENOMEM when not even an error could be built. */
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
+                             const char *content_type, const void *body, size_t len,
+                             dlp_server_response *out);
+void dlp_server_response_free(dlp_server_response *r);
+
+/* ==== END serve ==== */
+
+/* ==== BEGIN gnn (src/models/gnn.c, src/eval) ==== */
+
+/* Graph neural predictors trained on .dlpd datasets (docs/gnn.md): DIPPM's
+ * PMGNS (GraphSAGE blocks, a graph readout concatenated with the scaled
+ * static features, fully connected blocks, several targets at once) and the
+ * rivals of the thesis' table 4.4 (GCN, GAT, GIN, an MLP on the static
+ * features), their .dlpm model file, and the evaluation toolkit: metrics,
+ * split protocols, Markdown/JSON reports and parity plots. */
+
+typedef struct dlp_gnn dlp_gnn;
+
+typedef enum {
+    DLP_GNN_SAGE = 0, DLP_GNN_GCN, DLP_GNN_GAT, DLP_GNN_GIN,
+    DLP_GNN_MLP,               /* no message passing: FC blocks on F_s only     */
+    DLP_GNN_ARCH_COUNT_
+} dlp_gnn_arch;
+typedef enum {
+    DLP_GNN_READOUT_SUM = 0,   /* DIPPM, TraPPM                                  */
+    DLP_GNN_READOUT_MEAN,
+    DLP_GNN_READOUT_MAX,
+    DLP_GNN_READOUT_SCALED_SUM /* sum / (mean node count of the training graphs):
+                                  keeps graph size, O(1) magnitudes             */
+} dlp_gnn_readout;
+typedef enum { DLP_GNN_LOSS_HUBER = 0, DLP_GNN_LOSS_MSE, DLP_GNN_LOSS_L1 } dlp_gnn_loss;
+/* How targets are scaled for training (undone on prediction). */
+typedef enum {
+    DLP_GNN_SCALE_LOG_STD = 0, /* ln(y), then standardised (training mean/std) */
+    DLP_GNN_SCALE_STD,         /* standardised                                   */
+    DLP_GNN_SCALE_LOG,         /* ln(y)                                          */
+    DLP_GNN_SCALE_NONE
+} dlp_gnn_scale;
+typedef enum { DLP_GNN_LR_CONST = 0, DLP_GNN_LR_COSINE } dlp_gnn_lr_schedule;
+
+/* Names ("sage", "sum", "huber", "log-std", "cosine") and parsers (-1 if
+ * unknown). */
+const char *dlp_gnn_arch_name(int arch);
+int dlp_gnn_arch_parse(const char *s);
+const char *dlp_gnn_readout_name(int r);
+int dlp_gnn_readout_parse(const char *s);
+const char *dlp_gnn_loss_name(int l);
+int dlp_gnn_loss_parse(const char *s);
+const char *dlp_gnn_scale_name(int s);
+int dlp_gnn_scale_parse(const char *s);
+/* DLP_SF_* index of a static-feature name (dlp_static_name), -1 if unknown. */
+int dlp_static_parse(const char *name);
+
+/* One line of training progress, after every epoch. */
+typedef struct {
+    int epoch, epochs;         /* 1-based epoch just finished, of epochs        */
+    double train_loss;         /* mean loss of the epoch's batches (scaled)     */
+    double val_mape;           /* % on the validation set (mean over targets);
+                                  NaN without one                               */
+    double best_val_mape;      /* best so far (NaN without validation)          */
+    int best_epoch;
+    double lr;                 /* learning rate used in this epoch              */
+    double elapsed_s, eta_s;   /* wall time so far, estimate of what is left    */
+} dlp_gnn_progress;
+/* Return nonzero to stop after this epoch (the best weights are kept). */
+typedef int (*dlp_gnn_progress_fn)(void *user, const dlp_gnn_progress *p);
+
+/* Training options; zero-initialise, 0 fields take the defaults shown
+ * (DIPPM's table 4.3 where the paper gives one). */
+typedef struct {
+    int arch;                  /* dlp_gnn_arch (SAGE)                           */
+    int hidden;                /* 512: width of every conv and FC block         */
+    int layers;                /* 3 conv blocks                                  */
+    int block_depth;           /* 1 conv per block; DIPPM's public code uses 2
+                                  (PyG GraphSAGE(num_layers=2) per block)       */
+    int fc_layers;             /* 3 FC blocks (Linear-ReLU-Dropout) before the
+                                  output Linear; < 0: none                      */
+    double dropout;            /* 0.05; < 0: none                               */
+    int readout;               /* dlp_gnn_readout (SUM)                         */
+    int gat_heads;             /* 1 (PyG's default); concat, hidden/heads each  */
+    int sage_normalize;        /* 1: L2-normalise SAGEConv outputs (PyG
+                                  normalize=True, as DIPPM's code)              */
+    double lr;                 /* 2.754e-5 (DIPPM)                              */
+    double weight_decay;       /* 0                                              */
+    int adamw;                 /* 1: decoupled decay (AdamW); 0: Adam + L2     */
+    int lr_schedule;           /* dlp_gnn_lr_schedule (CONST)                   */
+    double clip;               /* global gradient-norm clip; 0: none            */
+    int batch_size;            /* 32 graphs per mini-batch                      */
+    int epochs;                /* 100                                            */
+    int loss;                  /* dlp_gnn_loss (HUBER)                          */
+    double huber_delta;        /* 1.0 (on scaled targets)                       */
+    int target_scale;          /* dlp_gnn_scale (LOG_STD)                       */
+    uint64_t seed;             /* init, shuffles and dropout                     */
+    int n_targets;             /* 0: the dataset's first target                 */
+    const char *const *targets;/* target names (dataset's), n_targets of them   */
+    int n_static;              /* 0: DIPPM's (macs, batch, n_conv, n_dense,
+                                  n_relu); < 0: no static features             */
+    const int *static_features;/* DLP_SF_* indices, n_static of them            */
+    int keep_last;             /* 1: keep the last epoch's weights; 0: the epoch
+                                  with the best validation MAPE (when a
+                                  validation set is given)                      */
+    int threads;               /* OpenBLAS threads; 0: leave as they are        */
+    const char *split;         /* free text recorded in the model ("random
+                                  70/15/15 seed 1"); NULL: ""                   */
+    dlp_gnn_progress_fn progress;  /* NULL: silent                              */
+    void *progress_user;
+} dlp_gnn_opts;
+
+/* Train on samples train[0..n_train) of ds, selecting on val[0..n_val)
+ * (n_val may be 0).  Samples whose chosen targets are all missing (NaN)
+ * are skipped; a missing target of a multi-target sample adds no loss.
+ * With log scaling every used target must be > 0 (DLP_EINVAL otherwise).
+ * Deterministic: same data, options and seed with one thread give the
+ * same model bit for bit. */
+dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train, int n_train, const int *val,
+                         int n_val, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err);
+void dlp_gnn_free(dlp_gnn *m);
+
+/* What a model is: its recipe and what it was trained on. */
+typedef struct {
+    int arch, hidden, layers, block_depth, fc_layers, readout, gat_heads, sage_normalize;
+    double dropout;
+    int loss, target_scale, lr_schedule, adamw;
+    double lr, weight_decay, huber_delta, clip;
+    int batch_size, epochs;    /* asked for                                      */
+    int epochs_run, best_epoch;/* run; the one whose weights were kept (1-based)*/
+    uint64_t seed;
+    int layout, layout_version, n_feat;
+    int n_static;
+    int static_features[DLP_SF_COUNT];
+    int n_targets;
+    uint64_t data_fingerprint; /* dlp_dataset_fingerprint of the training set   */
+    int64_t n_train, n_val;    /* samples used                                   */
+    int64_t n_params;          /* trainable parameters                           */
+    double best_val_mape;      /* NaN without validation                         */
+    double train_seconds;
+    const char *split;         /* as given in the options                        */
+} dlp_gnn_info;
+void dlp_gnn_info_get(const dlp_gnn *m, dlp_gnn_info *out);
+int dlp_gnn_target_count(const dlp_gnn *m);
+const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range */
+
+/* Predict one graph: out[dlp_gnn_target_count] in the targets' units.  f
+ * must be in the model's layout and layout version (DLP_EVERSION for
+ * another version, DLP_EINVAL for another layout).  Thread-safe. */
+dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, dlp_error *err);
+/* n graphs at once (collated in mini-batches): out (n, target_count). */
+dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n,
+                                float *out, dlp_error *err);
+/* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
+dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
+                                   float *out, dlp_error *err);
+
+/* .dlpm file (docs/gnn.md): the shared DLPM container (magic, version,
+ * JSON header with architecture, hyper-parameters, layout, static-feature
+ * list, scalings, target names, data fingerprint and the parameter size
+ * table; the flat float32 parameter array; CRC-32), written atomically.
+ * Loading: another version DLP_EVERSION, corrupted DLP_ECHECKSUM, truncated
+ * or malformed DLP_EFORMAT; messages name the file. */
+dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err);
+dlp_status dlp_gnn_save_mem(const dlp_gnn *m, void **buf, size_t *len, dlp_error *err);
+dlp_status dlp_gnn_load(const char *path, dlp_gnn **out, dlp_error *err);
+dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out,
+                            dlp_error *err);
+
+/* ---- metrics (src/eval/metrics.c) ---- */
+
+/* Over pairs with finite y, yhat and y != 0:
+ *   mape  = 100/n sum |yhat - y| / |y|         (percent)
+ *   rmse  = sqrt(1/n sum (yhat - y)^2),  mae likewise
+ *   tau   = Kendall's tau-b of (y, yhat), O(n log n) (NaN when n < 2 or
+ *           either side is constant)
+ *   spearman = Spearman's rho (Pearson on average ranks; what HELP and
+ *           BRP-NAS report), NaN likewise
+ *   acc5, acc10 = share (0..1) with |yhat - y| / |y| <= 0.05 / 0.10 */
+typedef struct {
+    int64_t n;
+    double mape, rmse, mae, tau, acc5, acc10, spearman;
+} dlp_metrics;
+void dlp_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_metrics *m);
+double dlp_metric_mape(const double *y, const double *yhat, int64_t n);
+double dlp_metric_rmse(const double *y, const double *yhat, int64_t n);
+double dlp_metric_kendall_tau(const double *x, const double *y, int64_t n);
+double dlp_metric_spearman(const double *x, const double *y, int64_t n);
+/* Share of pairs with relative error <= delta (0.1 = Acc(10%)). */
+double dlp_metric_acc(const double *y, const double *yhat, int64_t n, double delta);
+
+/* ---- splits (src/eval/split.c) ---- */
+
+/* A split assigns each of n items a part: DLP_PART_TRAIN, _VAL, _TEST, or
+ * DLP_PART_NONE (unused).  Every split is a pure function of its inputs
+ * and seed. */
+enum { DLP_PART_NONE = -1, DLP_PART_TRAIN = 0, DLP_PART_VAL = 1, DLP_PART_TEST = 2 };
+
+/* Random: a seeded shuffle; the first round(n*train_frac) train, the next
+ * round(n*val_frac) val, the rest test (DIPPM: 0.70/0.15). */
+dlp_status dlp_split_random(int n, double train_frac, double val_frac, uint64_t seed, int *part,
+                            dlp_error *err);
+/* Per family: within each family (items with equal family[i]) a seeded
+ * shuffle, round(n_f*train_frac) train, the rest test (TraPPM: 0.70,
+ * Monte Carlo over seeds 1337..1341). */
+dlp_status dlp_split_family(const char *const *family, int n, double train_frac, uint64_t seed,
+                            int *part, dlp_error *err);
+/* Stratified k-fold: items sorted by y, each run of k consecutive items
+ * spread over the k folds in a seeded order; fold[i] in 0..k-1 (NaN y:
+ * -1).  Fold f's test set is {i : fold[i] == f}. */
+dlp_status dlp_split_kfold(const double *y, int n, int k, uint64_t seed, int *fold,
+                           dlp_error *err);
+/* Leave one family out: items of `held_out` test, the others train.
+ * DLP_ENOTFOUND when no item has that family. */
+dlp_status dlp_split_lofo(const char *const *family, int n, const char *held_out, int *part,
+                          dlp_error *err);
+
+/* ---- reports (src/eval/report.c) ---- */
+
+/* Predictions to report: n samples, y and yhat (n, n_targets) row-major;
+ * family/device per sample (may be NULL).  Strings are the caller's. */
+typedef struct {
+    const char *title;         /* "# <title>"                                    */
+    const char *command;       /* the command line that produced it (or NULL)   */
+    const char *notes;         /* Markdown paragraph(s) placed under the title  */
+    int n_targets;
+    const char *const *target_names;
+    int n;
+    const double *y, *yhat;
+    const char *const *family, *const *device;
+    const char *parity_svg;    /* file name to link from the Markdown, or NULL */
+} dlp_eval_input;
+
+/* Markdown: overall metrics per target, then per family (thesis tables
+ * 5.2/5.3: MAPE, RMSE, tau, Acc(5%), Acc(10%), n) and per device when there
+ * are several.  *buf is malloc'ed and NUL-terminated. */
+dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len, dlp_error *err);
+/* The same numbers as JSON. */
+dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *len, dlp_error *err);
+/* Parity plot of target k as a standalone SVG: measured vs predicted,
+ * log-log, the y = x line and the +-10% band, points coloured by family. */
+dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size_t *len,
+                               dlp_error *err);
+
+/* ==== END gnn ==== */
+
+/* ==== BEGIN store (src/data/store.c) ==== */
+
+/* The measurement store (docs/store.md): an SQLite file written by the
+ * measuring harness tools/profile/dlperf-profile (models with their variant
+ * spec and weight-stripped ONNX graph, devices with hardware features, runs
+ * with configuration, versions, load and outcome, measurements with
+ * n/mean/median/std/min/max per metric).  The library reads it, exports and
+ * imports CSV, and merges shards.  Versioned by PRAGMA user_version
+ * (DLP_STORE_SCHEMA_VERSION; another version gives DLP_EVERSION) and marked
+ * by PRAGMA application_id 0x444C5053 ("DLPS"). */
+
+#include <stdio.h>
+
+#define DLP_STORE_SCHEMA_VERSION 1
+
+typedef struct dlp_store dlp_store;
+
+enum {
+    DLP_STORE_READ = 0,        /* read only; the file must exist              */
+    DLP_STORE_WRITE = 1,       /* read and write; the file must exist         */
+    DLP_STORE_CREATE = 3       /* read and write; created (schema) if missing */
+};
+
+/* Open a store.  A missing file gives DLP_EIO naming it; a file that is not
+ * SQLite or not a dlperf store DLP_EFORMAT; another schema version
+ * DLP_EVERSION ("runs.sqlite: store schema version 2; this dlperf reads
+ * version 1"). */
+dlp_status dlp_store_open(const char *path, int flags, dlp_store **out, dlp_error *err);
+/* Close; a store opened for writing is checkpointed back to one file. */
+void dlp_store_close(dlp_store *s);
+const char *dlp_store_path(const dlp_store *s);
+const char *dlp_store_dir(const dlp_store *s);   /* what onnx_path is relative to */
+
+typedef struct {
+    int64_t id;
+    const char *name;          /* "cpu-amd-epyc-2c", "nvidia-h100-80gb-hbm3"      */
+    const char *kind;          /* "cpu" or "cuda"                                 */
+    const char *model;         /* CPU model name / torch device name              */
+    const char *features;      /* JSON object of hardware features                */
+    const char *host;          /* "" when unknown                                 */
+} dlp_store_device;
+
+int dlp_store_device_count(const dlp_store *s);
+const dlp_store_device *dlp_store_device_at(const dlp_store *s, int i);   /* NULL out of range */
+/* The store device a user's name means: its name (case-insensitive), or a
+ * name that dlp_devdb_find resolves to the same database device as the
+ * user's (db NULL: the built-in database), e.g. "h100-sxm" for a device
+ * stored as "nvidia-h100-80gb-hbm3".  NULL when none matches. */
+const dlp_store_device *dlp_store_find_device(const dlp_store *s, const char *name,
+                                              const dlp_devdb *db);
+
+/* One metric of a run; values are NaN where the store has NULL. */
+typedef struct {
+    const char *name;          /* "latency_ms", "memory_mb", "energy_j", ...       */
+    const char *unit;          /* "ms", "MiB", "J", "W", "1/s", ...                */
+    int64_t n;                 /* values behind the statistics; 0: not measurable */
+    double mean, median, std, min, max;
+    const char *source;        /* how it was measured, or why it could not be     */
+} dlp_store_metric;
+
+/* One run with its model, device and metrics.  Strings are never NULL
+ * ("" for a NULL column); numbers NaN (doubles) or 0 (integers) for NULL. */
+typedef struct {
+    int64_t id;
+    const char *uid;           /* identity across stores                          */
+    int64_t model_id;
+    const char *model_hash;    /* SHA-256 of the stripped ONNX file                */
+    const char *family, *variant, *spec;   /* spec: JSON                          */
+    const char *onnx_path;     /* relative to dlp_store_dir                       */
+    int64_t params;
+    int64_t device_id;
+    const char *device, *device_kind;
+    const char *mode;          /* "infer", "train" or "llm"                       */
+    const char *dtype;         /* "float32", ...                                  */
+    const char *config;        /* "mode=infer,batch=8,seq=0,dtype=float32"        */
+    int64_t batch, seq;
+    int64_t warmup, iters;     /* iterations actually run                         */
+    double loadavg;            /* 1-minute load average when it started            */
+    const char *started;       /* ISO-8601 UTC                                     */
+    double wall_s;
+    const char *outcome;       /* "ok", "oom" or "error"                           */
+    const char *message;
+    int64_t repeat_of;         /* run this one repeats; 0: a first measurement    */
+    int n_metrics;
+    const dlp_store_metric *metrics;   /* sorted by name                         */
+} dlp_store_run;
+
+/* Which runs a query returns; zero-initialise (all runs, repeats too). */
+typedef struct {
+    const char *device;        /* a store device name (exact); NULL: all          */
+    const char *mode;          /* NULL: all                                        */
+    const char *family;        /* NULL: all                                        */
+    int ok_only;               /* 1: outcome ok only                               */
+    int first_only;            /* 1: no repeats (repeat_of set)                    */
+} dlp_store_filter;
+
+typedef struct dlp_store_runs dlp_store_runs;
+
+/* Runs matching f (NULL: all), in id order, with their metrics. */
+dlp_status dlp_store_query(dlp_store *s, const dlp_store_filter *f, dlp_store_runs **out,
+                           dlp_error *err);
+int dlp_store_runs_count(const dlp_store_runs *r);
+const dlp_store_run *dlp_store_runs_at(const dlp_store_runs *r, int i);  /* NULL out of range */
+void dlp_store_runs_free(dlp_store_runs *r);
+/* A run's metric by name; NULL when the run has no such row. */
+const dlp_store_metric *dlp_store_run_metric(const dlp_store_run *run, const char *name);
+
+/* Noise floor of one (device, mode, metric), from ok runs: the median over
+ * runs of the within-run coefficient of variation std/mean (runs with
+ * n >= 2), and over (first measurement, repeat) pairs of the repeat CV
+ * sqrt(2) |a - b| / (a + b) of the two means.  NaN where there is none. */
+typedef struct {
+    char device[96], mode[16], metric[48];
+    int64_t runs;              /* runs with n >= 2 and mean > 0                   */
+    double cv_within_median, cv_within_p90;
+    int64_t pairs;
+    double cv_repeat_median, cv_repeat_p90;
+} dlp_store_noise;
+
+/* Every (device, mode, metric) with measured values, sorted; *out is
+ * malloc'ed (caller frees). */
+dlp_status dlp_store_noise_get(dlp_store *s, dlp_store_noise **out, int *n, dlp_error *err);
+
+/* What a merge or an import did. */
+typedef struct {
+    int64_t runs_added;        /* first measurements added                        */
+    int64_t runs_duplicate;    /* same run (uid) already there, or the same model
+                                  hash + config + device measured earlier there   */
+    int64_t runs_replaced;     /* the incoming measurement was earlier: it won     */
+    int64_t repeats_added, repeats_duplicate, repeats_orphan;
+    int64_t models_added, devices_added;
+    int64_t graphs_copied;     /* ONNX files copied beside the destination        */
+    int64_t graphs_missing;    /* ONNX files the source names but does not have   */
+} dlp_store_merge_counts;
+
+/* Merge the store at src_path into dst (opened for writing), in one
+ * transaction: runs already there by uid are skipped; two first
+ * measurements of the same model hash + config + device keep the earlier
+ * one (by start time); repeats follow the kept first measurement; graphs
+ * are copied beside dst when missing.  c may be NULL. */
+dlp_status dlp_store_merge(dlp_store *dst, const char *src_path, dlp_store_merge_counts *c,
+                           dlp_error *err);
+
+/* CSV of every run, one row each: run, model and device columns, then
+ * <metric>_n, _mean, _median, _std, _min, _max, _source for each metric
+ * (docs/store.md, "CSV").  Per-iteration samples are not exported. */
+dlp_status dlp_store_export_csv(dlp_store *s, FILE *f, dlp_error *err);
+/* Import such a CSV into dst (opened for writing), with the merge rules.
+ * Malformed input gives DLP_EFORMAT naming the file and line. */
+dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_merge_counts *c,
+                                dlp_error *err);
+
+/* ==== END store ==== */
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,15 @@ int dlp_cmd_predict(int argc, char **argv);
 int dlp_cmd_roofline(int argc, char **argv);
 /* llm command (src/cli/cmd_llm.c) */
 int dlp_cmd_llm(int argc, char **argv);
+/* serve command (src/cli/cmd_serve.c) */
+int dlp_cmd_serve(int argc, char **argv);
+
+/* gnn commands (src/cli/cmd_train.c, cmd_eval.c, cmd_predict_graph.c) */
+int dlp_cmd_train(int argc, char **argv);
+int dlp_cmd_eval(int argc, char **argv);
+int dlp_cmd_predict_graph(int argc, char **argv);
+/* data command (src/cli/cmd_data.c) */
+int dlp_cmd_data(int argc, char **argv);
 
 
 static const struct {
@@ -35,6 +44,11 @@ static const struct {
     {"predict", dlp_cmd_predict, "predict latency, memory, energy, MIG, cost and carbon on a GPU"},
     {"roofline", dlp_cmd_roofline, "roofline chart (SVG) of a model's nodes on a GPU"},
     {"llm", dlp_cmd_llm, "throughput, memory, energy and carbon of an LLM (HF config) on a GPU"},
+    {"serve", dlp_cmd_serve, "HTTP server: JSON API and web page for predict, llm, mig and roofline"},
+    {"train", dlp_cmd_train, "train a GNN predictor (GraphSAGE/GCN/GAT/GIN/MLP) on a dataset (.dlpm)"},
+    {"eval", dlp_cmd_eval, "evaluate a GNN predictor: metrics per family/device, reports, parity plot"},
+    {"predict-graph", dlp_cmd_predict_graph, "predict with a trained GNN predictor for an ONNX model"},
+    {"data", dlp_cmd_data, "measurement store of dlperf-profile: stats, export/import CSV, merge shards"},
     /* END commands */
 };
 

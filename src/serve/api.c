@@ -1,0 +1,1000 @@
+/*
+ * api.c — what the server's requests mean: routing, field parsing, calls
+ * into the library, and every error a client can cause (docs/serve.md).
+ *
+ * Nothing here knows about sockets: a request arrives as a method, a path
+ * and a dlp__serve_input (fields as a JSON object plus an optional uploaded
+ * model), and leaves as a dlp_server_response.  serve.c feeds it from
+ * libmicrohttpd; dlp_server_handle feeds it from memory (tests).
+ *
+ * Input rules, the same for JSON bodies, form fields and query arguments:
+ *   - a field is a JSON value or a string ("32", "1e6", "true"); an empty
+ *     string counts as absent (that is what an empty HTML input sends);
+ *   - numbers are checked strictly: whole string, finite, integral where a
+ *     count is meant, inside the CLI's ranges (batch 1 .. 2^31, ...); so
+ *     1e999, -1, 2^31+1 and "32abc" are 400s that name the field;
+ *   - unknown fields are 400s too (a typo must not silently fall back to a
+ *     default); unknown devices, models, examples, dtypes and regions are
+ *     400s that list what exists.
+ * Models come from an upload (parsed from memory, never written to disk) or
+ * from the shipped examples compiled into the library: no field is ever
+ * used as a path.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "serve/serve.h"
+#include "util/util.h"
+
+/* cJSON (1.7.15) resets a global error record at the start of every parse
+ * and fills it on failure: harmless values, but concurrent parses from the
+ * server's threads would race on it.  Request bodies are small, so parses
+ * are simply serialised (tree walks and printing touch no globals). */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- responses -------------------------------------------------------------- */
+
+static const char CT_JSON[] = "application/json";
+
+/* Take ownership of a malloc'ed body; NULL body means OOM: 500. */
+static void set_body(dlp_server_response *out, int status, const char *ct, char *body) {
+    free(out->body);
+    memset(out, 0, sizeof *out);
+    if (!body) {
+        dlp__serve_error(out, 500, "out of memory");
+        return;
+    }
+    out->status = status;
+    out->content_type = ct;
+    out->body = body;
+    out->len = strlen(body);
+}
+
+static char *dupstr(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+void dlp__serve_error(dlp_server_response *out, int status, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    free(out->body);
+    memset(out, 0, sizeof *out);
+    out->status = status;
+    out->content_type = CT_JSON;
+    cJSON *o = cJSON_CreateObject();
+    if (o && cJSON_AddStringToObject(o, "error", msg)) out->body = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!out->body) {
+        /* not even the error could be built: a fixed text still tells the client */
+        out->status = 500;
+        out->body = dupstr("{\"error\":\"out of memory\"}");
+    }
+    out->len = out->body ? strlen(out->body) : 0;
+}
+
+/* HTTP status for a library failure: the client's input (its model, its
+ * config, its numbers) unless the server itself ran out of something. */
+static int http_status(dlp_status st) {
+    switch (st) {
+    case DLP_ENOMEM:
+    case DLP_EIO:
+    case DLP_EINTERNAL: return 500;
+    default: return 400;
+    }
+}
+
+/* ---- fields ----------------------------------------------------------------- */
+
+/* A request being answered: where its fields are and where errors go. */
+typedef struct {
+    dlp_server *s;
+    dlp__serve_input *in;
+    dlp_server_response *out;
+} req;
+
+/* The field's value, NULL when absent (missing, null or ""). */
+static const cJSON *field(const req *r, const char *k) {
+    const cJSON *v = r->in->params ? cJSON_GetObjectItemCaseSensitive(r->in->params, k) : NULL;
+    if (!v || cJSON_IsNull(v)) return NULL;
+    if (cJSON_IsString(v) && !v->valuestring[0]) return NULL;
+    return v;
+}
+
+/* Refuse fields the endpoint does not know (typos must not fall back to a
+ * default silently).  allowed is a NULL-terminated list. */
+static int check_fields(req *r, const char *endpoint, const char *const *allowed) {
+    const cJSON *it;
+    cJSON_ArrayForEach(it, r->in->params) {
+        int ok = 0;
+        for (int i = 0; allowed[i] && !ok; i++) ok = !strcmp(it->string, allowed[i]);
+        if (ok) continue;
+        char list[512];
+        size_t n = 0;
+        for (int i = 0; allowed[i] && n < sizeof list; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", allowed[i]);
+        dlp__serve_error(r->out, 400, "%s: unknown field '%.64s' (fields: %s)", endpoint, it->string, list);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_str(req *r, const char *k, const char **v) {
+    const cJSON *j = field(r, k);
+    *v = NULL;
+    if (!j) return 0;
+    if (!cJSON_IsString(j)) {
+        dlp__serve_error(r->out, 400, "field '%s' must be a string", k);
+        return -1;
+    }
+    *v = j->valuestring;
+    return 0;
+}
+
+/* Strict number from a field: a JSON number, or a string that is wholly a
+ * number.  Non-finite values (1e999) are refused here, ranges by callers. */
+static int get_num(req *r, const char *k, double *v, int *given) {
+    const cJSON *j = field(r, k);
+    *given = 0;
+    if (!j) return 0;
+    if (cJSON_IsNumber(j)) {
+        *v = j->valuedouble;
+    } else if (cJSON_IsString(j)) {
+        const char *s = j->valuestring;
+        char *end;
+        errno = 0;
+        while (isspace((unsigned char)*s)) s++;
+        *v = strtod(s, &end);
+        while (isspace((unsigned char)*end)) end++;
+        if (end == s || *end) {
+            dlp__serve_error(r->out, 400, "field '%s': '%.64s' is not a number", k, j->valuestring);
+            return -1;
+        }
+        /* strtod accepts "nan", "inf" and hex: only plain decimal numbers pass */
+        for (const char *c = s; c < end; c++)
+            if (!strchr("0123456789+-.eE \t", *c)) {
+                dlp__serve_error(r->out, 400, "field '%s': '%.64s' is not a decimal number", k, j->valuestring);
+                return -1;
+            }
+    } else {
+        dlp__serve_error(r->out, 400, "field '%s' must be a number", k);
+        return -1;
+    }
+    if (!isfinite(*v)) {
+        dlp__serve_error(r->out, 400, "field '%s' is not a finite number", k);
+        return -1;
+    }
+    *given = 1;
+    return 0;
+}
+
+static int get_f64(req *r, const char *k, double lo, double hi, double *v, int *given) {
+    double x;
+    int g;
+    if (get_num(r, k, &x, &g)) return -1;
+    if (given) *given = g;
+    if (!g) return 0;
+    if (x < lo || x > hi) {
+        dlp__serve_error(r->out, 400, "field '%s': %g is out of range (%g .. %g)", k, x, lo, hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+static int get_i64(req *r, const char *k, int64_t lo, int64_t hi, int64_t *v, int *given) {
+    double x;
+    int g;
+    if (get_num(r, k, &x, &g)) return -1;
+    if (given) *given = g;
+    if (!g) return 0;
+    if (x < (double)lo || x > (double)hi) {
+        dlp__serve_error(r->out, 400, "field '%s': %.17g is out of range (%lld .. %lld)", k, x, (long long)lo,
+                         (long long)hi);
+        return -1;
+    }
+    if (x != floor(x)) {
+        dlp__serve_error(r->out, 400, "field '%s': %.17g is not a whole number", k, x);
+        return -1;
+    }
+    *v = (int64_t)x;
+    return 0;
+}
+
+/* true/false, or from forms "1"/"0", "true"/"false", "on" (a checkbox). */
+static int get_bool(req *r, const char *k, int *v) {
+    const cJSON *j = field(r, k);
+    if (!j) return 0;
+    if (cJSON_IsBool(j)) return *v = cJSON_IsTrue(j), 0;
+    if (cJSON_IsNumber(j) && (j->valuedouble == 0 || j->valuedouble == 1)) return *v = j->valuedouble != 0, 0;
+    if (cJSON_IsString(j)) {
+        const char *s = j->valuestring;
+        if (!strcasecmp(s, "true") || !strcmp(s, "1") || !strcasecmp(s, "on") || !strcasecmp(s, "yes"))
+            return *v = 1, 0;
+        if (!strcasecmp(s, "false") || !strcmp(s, "0") || !strcasecmp(s, "off") || !strcasecmp(s, "no"))
+            return *v = 0, 0;
+    }
+    dlp__serve_error(r->out, 400, "field '%s' must be true or false", k);
+    return -1;
+}
+
+/* ---- lookups with helpful 400s ----------------------------------------------- */
+
+static const dlp_device *find_device(req *r, const char *endpoint) {
+    const char *name;
+    if (get_str(r, "device", &name)) return NULL;
+    if (!name) {
+        dlp__serve_error(r->out, 400, "%s: field 'device' is required (GET /api/devices lists the ids)", endpoint);
+        return NULL;
+    }
+    const dlp_device *d = dlp_devdb_find(r->s->db, name);
+    if (d) return d;
+    const char *ids[4];
+    int n = dlp_devdb_suggest(r->s->db, name, ids, 4);
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
+    dlp__serve_error(r->out, 400, "unknown device '%.64s' (closest ids: %s; GET /api/devices lists all)", name,
+                     n ? list : "none");
+    return NULL;
+}
+
+/* Region field: NULL (the database default) or a known region id. */
+static int get_region(req *r, const char **region) {
+    if (get_str(r, "region", region)) return -1;
+    if (!*region || dlp_carbon_intensity(r->s->db, *region) >= 0) return 0;
+    char list[512];
+    size_t n = 0;
+    for (int i = 0; i < dlp_carbon_region_count(r->s->db) && n < sizeof list; i++) {
+        const char *id = NULL;
+        dlp_carbon_region(r->s->db, i, &id, NULL, NULL);
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", id ? id : "?");
+    }
+    dlp__serve_error(r->out, 400, "unknown region '%.64s' (regions: %s)", *region, list);
+    return -1;
+}
+
+/* The shipped example models (compiled in by assets_embed.c). */
+static const struct {
+    const char *id, *file, *description;
+} examples[] = {
+    {"resnet18", "resnet18.onnx",
+     "torchvision ResNet-18, ImageNet 224x224 input, symbolic batch (weights external, not shipped)"},
+};
+
+static int find_example(const char *name, const void **buf, size_t *len, const char **file) {
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
+        if (!strcasecmp(name, examples[i].id) || !strcasecmp(name, examples[i].file)) {
+            *buf = dlp__serve_resnet18_onnx;
+            *len = (size_t)dlp__serve_resnet18_onnx_len;
+            *file = examples[i].file;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- the concurrent-parse cap ------------------------------------------------ */
+
+int dlp__serve_parse_begin(dlp_server *s) { return sem_trywait(&s->parses) == 0; }
+void dlp__serve_parse_end(dlp_server *s) { sem_post(&s->parses); }
+
+static int busy(req *r) {
+    dlp__serve_error(r->out, 503, "server busy: %d model parses already running (--max-parses); retry shortly",
+                     r->s->o.max_parses);
+    r->out->retry_after_s = 1;
+    return -1;
+}
+
+/* ---- /api/predict and /api/roofline.svg ------------------------------------- */
+
+static int parse_dtype(const char *s, int *out) {
+    static const struct { const char *name; int dt; } t[] = {
+        {"fp32", DLP_DT_FLOAT}, {"float32", DLP_DT_FLOAT}, {"float", DLP_DT_FLOAT},
+        {"fp16", DLP_DT_FLOAT16}, {"float16", DLP_DT_FLOAT16}, {"half", DLP_DT_FLOAT16},
+        {"bf16", DLP_DT_BFLOAT16}, {"bfloat16", DLP_DT_BFLOAT16}, {"int8", DLP_DT_INT8}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcasecmp(s, t[i].name)) return *out = t[i].dt, 0;
+    return -1;
+}
+
+#define MAX_DIMS 64
+
+typedef struct {
+    const char *names[MAX_DIMS];
+    int64_t values[MAX_DIMS];
+    int n;
+    char *text;                /* owns the names when they came from a string */
+    cJSON *parsed;             /* owns the names when they came from JSON text */
+} dims_t;
+
+static int dims_add(req *r, dims_t *d, const char *name, const cJSON *val, const char *sval) {
+    if (!*name) return dlp__serve_error(r->out, 400, "field 'dims': empty dimension name"), -1;
+    if (d->n >= MAX_DIMS) return dlp__serve_error(r->out, 400, "field 'dims': at most %d bindings", MAX_DIMS), -1;
+    double x;
+    if (val && cJSON_IsNumber(val)) {
+        x = val->valuedouble;
+    } else {
+        const char *s = val ? (cJSON_IsString(val) ? val->valuestring : NULL) : sval;
+        char *end;
+        if (!s) return dlp__serve_error(r->out, 400, "field 'dims': value of '%.64s' must be a number", name), -1;
+        x = strtod(s, &end);
+        if (end == s || *end || strpbrk(s, "xXnNiI"))
+            return dlp__serve_error(r->out, 400, "field 'dims': '%.64s' is not a number (for '%.64s')", s, name), -1;
+    }
+    if (!isfinite(x) || x != floor(x) || x < 1 || x > (double)((int64_t)1 << 40))
+        return dlp__serve_error(r->out, 400, "field 'dims': '%.64s' must be a whole number in 1 .. 2^40", name), -1;
+    d->names[d->n] = name;
+    d->values[d->n++] = (int64_t)x;
+    return 0;
+}
+
+/* dims: {"name": value, ...}, or that object as a JSON string (forms), or
+ * "name=value,name=value". */
+static int get_dims(req *r, dims_t *d) {
+    const cJSON *j = field(r, "dims");
+    if (!j) return 0;
+    if (cJSON_IsString(j)) {
+        const char *s = j->valuestring;
+        while (isspace((unsigned char)*s)) s++;
+        if (*s == '{') {
+            pthread_mutex_lock(&parse_lock);
+            d->parsed = cJSON_Parse(s);
+            pthread_mutex_unlock(&parse_lock);
+            if (!d->parsed || !cJSON_IsObject(d->parsed))
+                return dlp__serve_error(r->out, 400, "field 'dims': malformed JSON object"), -1;
+            j = d->parsed;
+        } else {
+            d->text = dupstr(s);
+            if (!d->text) return dlp__serve_error(r->out, 500, "out of memory"), -1;
+            char *save = NULL;
+            for (char *tok = strtok_r(d->text, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+                char *eq = strchr(tok, '=');
+                if (!eq) return dlp__serve_error(r->out, 400, "field 'dims': '%.64s' is not NAME=VALUE", tok), -1;
+                *eq = 0;
+                if (dims_add(r, d, tok, NULL, eq + 1)) return -1;
+            }
+            return 0;
+        }
+    }
+    if (!cJSON_IsObject(j))
+        return dlp__serve_error(r->out, 400, "field 'dims' must be an object {\"name\": value}"), -1;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, j) if (dims_add(r, d, it->string, it, NULL)) return -1;
+    return 0;
+}
+
+static void dims_free(dims_t *d) {
+    free(d->text);
+    cJSON_Delete(d->parsed);
+}
+
+static void h_predict(req *r, int svg) {
+    static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
+                                          "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
+                                          "margin", "latency_slo_ms", "launch_us", "model", NULL};
+    const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
+    if (check_fields(r, ep, allowed)) return;
+    if (field(r, "model")) {
+        dlp__serve_error(r->out, 400,
+                         "%s: 'model' must be an ONNX file upload (multipart/form-data with a file name); "
+                         "use 'example' for a shipped model",
+                         ep);
+        return;
+    }
+    /* the model: an upload or a shipped example, never a path */
+    const char *example;
+    if (get_str(r, "example", &example)) return;
+    const void *buf = r->in->file;
+    size_t len = r->in->file_len;
+    const char *name = r->in->file_name && *r->in->file_name ? r->in->file_name : "upload.onnx";
+    if (buf && example) {
+        dlp__serve_error(r->out, 400, "%s: give either a 'model' upload or 'example', not both", ep);
+        return;
+    }
+    if (example && find_example(example, &buf, &len, &name)) {
+        dlp__serve_error(r->out, 400, "%s: unknown example '%.64s' (examples: resnet18; GET /api/models)", ep,
+                         example);
+        return;
+    }
+    if (!buf) {
+        dlp__serve_error(r->out, 400,
+                         "%s: no model: upload an ONNX file as multipart field 'model', or give 'example' "
+                         "(e.g. \"resnet18\")",
+                         ep);
+        return;
+    }
+    if (!len) {
+        dlp__serve_error(r->out, 400, "%s: the uploaded 'model' is empty", ep);
+        return;
+    }
+    const dlp_device *dev = find_device(r, ep);
+    if (!dev) return;
+
+    dlp_predict_opts o;
+    memset(&o, 0, sizeof o);
+    dlp_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    dims_t dims;
+    memset(&dims, 0, sizeof dims);
+    const char *mode, *dtype, *optim, *runtime, *tf32;
+    int g_runs = 0, g_steps = 0, g_margin = 0, g_launch = 0;
+    double margin = 0, launch = 0;
+    if (get_i64(r, "batch", 1, (int64_t)1 << 31, &lo.batch, NULL) ||
+        get_i64(r, "seq", 1, (int64_t)1 << 31, &lo.seq, NULL) || get_str(r, "mode", &mode) ||
+        get_str(r, "dtype", &dtype) || get_str(r, "optimizer", &optim) || get_str(r, "runtime", &runtime) ||
+        get_str(r, "tf32", &tf32) || get_f64(r, "runs", 1, 1e18, &o.runs, &g_runs) ||
+        get_f64(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
+        get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
+        get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
+        goto done;
+    if (mode) {
+        if (!strcmp(mode, "infer") || !strcmp(mode, "inference")) o.mode = DLP_PREDICT_INFER;
+        else if (!strcmp(mode, "train") || !strcmp(mode, "training")) o.mode = DLP_PREDICT_TRAIN;
+        else {
+            dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
+            goto done;
+        }
+    }
+    if (dtype && parse_dtype(dtype, &o.dtype)) {
+        dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16 or int8", dtype);
+        goto done;
+    }
+    if (optim) {
+        if (!strcasecmp(optim, "adam") || !strcasecmp(optim, "adamw")) o.optimizer = DLP_OPTIM_ADAM;
+        else if (!strcasecmp(optim, "sgd")) o.optimizer = DLP_OPTIM_SGD;
+        else if (!strcasecmp(optim, "sgd-momentum") || !strcasecmp(optim, "momentum"))
+            o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
+        else {
+            dlp__serve_error(r->out, 400, "field 'optimizer': '%.64s' is not adam, sgd or sgd-momentum", optim);
+            goto done;
+        }
+    }
+    /* runtime is a preset; the explicit fields below override it (as later
+     * flags do on the command line) */
+    if (runtime) {
+        if (!strcmp(runtime, "eager")) o.fuse = 0, o.pure_roofline = 0, o.launch_us = 0;
+        else if (!strcmp(runtime, "tensorrt") || !strcmp(runtime, "trt")) o.fuse = 1, o.pure_roofline = 1, o.launch_us = -1;
+        else {
+            dlp__serve_error(r->out, 400, "field 'runtime': '%.64s' is not eager or tensorrt", runtime);
+            goto done;
+        }
+    }
+    if (tf32) {
+        if (!strcmp(tf32, "default")) o.tf32 = DLP_TF32_DEFAULT;
+        else if (!strcmp(tf32, "on")) o.tf32 = DLP_TF32_ON;
+        else if (!strcmp(tf32, "off")) o.tf32 = DLP_TF32_OFF;
+        else {
+            dlp__serve_error(r->out, 400, "field 'tf32': '%.64s' is not default, on or off", tf32);
+            goto done;
+        }
+    }
+    if (get_bool(r, "fuse", &o.fuse) || get_bool(r, "pure", &o.pure_roofline)) goto done;
+    if (g_margin) o.mig_margin = margin > 0 ? margin : -1;   /* 0 given: really no margin */
+    if (g_launch) o.launch_us = launch > 0 ? launch : -1;    /* 0 given: no overhead */
+    if (o.mode == DLP_PREDICT_TRAIN && g_runs) {
+        dlp__serve_error(r->out, 400, "%s: 'runs' counts inference passes; use 'steps' with mode train", ep);
+        goto done;
+    }
+    if (o.mode == DLP_PREDICT_INFER && g_steps) {
+        dlp__serve_error(r->out, 400, "%s: 'steps' counts training steps; add \"mode\": \"train\" (or use 'runs')", ep);
+        goto done;
+    }
+    lo.n_dims = dims.n;
+    lo.dim_names = dims.names;
+    lo.dim_values = dims.values;
+    o.batch = lo.batch;
+
+    if (!dlp__serve_parse_begin(r->s)) {
+        busy(r);
+        goto done;
+    }
+    dlp_error err = {0};
+    dlp_graph *g = NULL;
+    dlp_prediction p;
+    memset(&p, 0, sizeof p);
+    dlp_status st = dlp_graph_load_mem(buf, len, name, &lo, &g, &err);
+    if (!st) st = dlp_predict(g, dev, r->s->db, &o, &p, &err);
+    if (st) {
+        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+    } else if (svg) {
+        char *svgbuf = NULL;
+        size_t n = 0;
+        st = dlp_roofline_svg_mem(&p, dev, &svgbuf, &n, &err);
+        if (st) dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        else set_body(r->out, 200, "image/svg+xml", svgbuf);
+    } else {
+        set_body(r->out, 200, CT_JSON, dlp__serve_predict_json(&p, dev));
+    }
+    dlp_prediction_free(&p);
+    dlp_graph_free(g);
+    dlp__serve_parse_end(r->s);
+done:
+    dims_free(&dims);
+}
+
+/* ---- /api/llm ---------------------------------------------------------------- */
+
+static void h_llm(req *r) {
+    static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
+                                          "gpus", "region", "samples", "analytic", NULL};
+    const char *ep = "/api/llm";
+    if (check_fields(r, ep, allowed)) return;
+    if (r->in->file) {
+        dlp__serve_error(r->out, 400,
+                         "/api/llm: 'model' is a catalogue or Hugging Face id; upload a config.json as 'config'");
+        return;
+    }
+    const char *model, *dtype, *region;
+    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0;
+    int analytic = 0;
+    if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) ||
+        get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
+        get_i64(r, "gen", 0, 1 << 22, &gen, NULL) || get_i64(r, "gpus", 1, 1024, &gpus, NULL) ||
+        get_i64(r, "samples", 1, (int64_t)1 << 50, &samples, NULL) || get_bool(r, "analytic", &analytic) ||
+        get_region(r, &region))
+        return;
+    const cJSON *config = field(r, "config");
+    if (!model == !config) {
+        dlp__serve_error(r->out, 400,
+                         "/api/llm: give exactly one of 'model' (an id of GET /api/models) and 'config' "
+                         "(a Hugging Face config.json)");
+        return;
+    }
+    int quant = dlp_quant_parse(dtype ? dtype : "fp16");
+    if (quant < 0) {
+        dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16, int8 or nf4", dtype);
+        return;
+    }
+    const dlp_device *dev = find_device(r, ep);
+    if (!dev) return;
+
+    dlp_error err = {0};
+    dlp_llm_config c;
+    dlp_status st;
+    if (model) {
+        st = dlp_llm_catalogue_get(model, &c, &err);
+    } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
+        /* a JSON body carries the config as an object, a form as its text */
+        char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
+        if (cJSON_IsObject(config) && !text) {
+            dlp__serve_error(r->out, 500, "out of memory");
+            return;
+        }
+        pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
+        st = dlp_llm_config_parse(text ? text : config->valuestring, "config", &c, &err);
+        pthread_mutex_unlock(&parse_lock);
+        free(text);
+    } else {
+        dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
+        return;
+    }
+    if (st) {
+        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        return;
+    }
+    if (!dlp__serve_parse_begin(r->s)) {
+        busy(r);
+        return;
+    }
+    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus};
+    dlp_llm_prediction p;
+    st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
+    dlp__serve_parse_end(r->s);
+    if (st) {
+        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        return;
+    }
+    if (!samples) samples = batch;
+    const char *reg = region && *region ? region : dlp_carbon_default_region(r->s->db);
+    set_body(r->out, 200, CT_JSON, dlp__serve_llm_json(&c, dev, &p, &wl, samples, reg));
+}
+
+/* ---- /api/mig ------------------------------------------------------------------ */
+
+static void h_mig(req *r) {
+    static const char *const allowed[] = {"device", "memory_mb", "margin", "latency_ms", "slo_ms", NULL};
+    if (check_fields(r, "/api/mig", allowed)) return;
+    double mem = -1, margin = 0.10, lat = 0, slo = 0;
+    int g_mem = 0;
+    if (get_f64(r, "memory_mb", 0, 1e9, &mem, &g_mem) || get_f64(r, "margin", 0, 10, &margin, NULL) ||
+        get_f64(r, "latency_ms", 1e-9, 1e12, &lat, NULL) || get_f64(r, "slo_ms", 1e-9, 1e12, &slo, NULL))
+        return;
+    if (!g_mem) {
+        dlp__serve_error(r->out, 400, "/api/mig: field 'memory_mb' is required");
+        return;
+    }
+    if (slo > 0 && lat <= 0) {
+        dlp__serve_error(r->out, 400, "/api/mig: 'slo_ms' needs 'latency_ms' (the full-GPU latency to scale)");
+        return;
+    }
+    const dlp_device *dev = find_device(r, "/api/mig");
+    if (!dev) return;
+    dlp_mig_choice c;
+    dlp_status st = dlp_mig_recommend(dev, mem, margin, lat, slo, &c);
+    if (st) {
+        dlp__serve_error(r->out, http_status(st), "/api/mig: %s", c.reason);
+        return;
+    }
+    set_body(r->out, 200, CT_JSON, dlp__serve_mig_json(dev, mem, margin, lat, slo, &c));
+}
+
+/* ---- /api/health, /api/devices, /api/models ----------------------------------- */
+
+static void h_health(req *r) {
+    int free_slots = 0;
+    sem_getvalue(&r->s->parses, &free_slots);
+    char *b = malloc(256);
+    if (b)
+        snprintf(b, 256,
+                 "{\"status\":\"ok\",\"version\":\"%s\",\"uptime_s\":%.3f,\"active_requests\":%d,"
+                 "\"max_parses\":%d,\"parses_running\":%d}",
+                 DLP_VERSION_STRING, dlp__serve_now() - r->s->t_start, atomic_load(&r->s->active),
+                 r->s->o.max_parses, r->s->o.max_parses - free_slots);
+    set_body(r->out, 200, CT_JSON, b);
+}
+
+static void h_static(req *r, const char *text, const char *ct) {
+    if (!text) {
+        dlp__serve_error(r->out, 500, "catalogue not built");
+        return;
+    }
+    set_body(r->out, 200, ct, dupstr(text));
+}
+
+/* Catalogue bodies: built once at start because they never change and
+ * /api/models would otherwise build every LLM graph to count parameters. */
+dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
+    cJSON *dv = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(dv, "devices");
+    int oom = !dv || !arr;
+    for (int i = 0; !oom && i < dlp_devdb_count(s->db); i++) {
+        const dlp_device *d = dlp_devdb_at(s->db, i);
+        cJSON *e = cJSON_CreateObject();
+        oom |= !e || !cJSON_AddItemToArray(arr, e);
+        if (oom) {
+            cJSON_Delete(e);
+            break;
+        }
+        oom |= !cJSON_AddStringToObject(e, "id", d->id) || !cJSON_AddStringToObject(e, "name", d->name) ||
+               !cJSON_AddStringToObject(e, "vendor", d->vendor) || !cJSON_AddStringToObject(e, "arch", d->arch) ||
+               !cJSON_AddNumberToObject(e, "memory_gib", d->memory_gib) ||
+               !cJSON_AddNumberToObject(e, "mem_bandwidth_gbs", d->mem_bandwidth_gbs) ||
+               !cJSON_AddNumberToObject(e, "peak_fp32_gflops", d->peak_fp32_gflops) ||
+               !(d->fp16_tensor_tflops > 0 ? cJSON_AddNumberToObject(e, "fp16_tensor_tflops", d->fp16_tensor_tflops)
+                                           : cJSON_AddNullToObject(e, "fp16_tensor_tflops")) ||
+               !cJSON_AddNumberToObject(e, "tdp_w", d->tdp_w);
+        if (d->price_usd_per_hour > 0) oom |= !cJSON_AddNumberToObject(e, "price_usd_per_hour", d->price_usd_per_hour);
+        else oom |= !cJSON_AddNullToObject(e, "price_usd_per_hour");
+        if (d->n_mig) {
+            cJSON *m = cJSON_AddArrayToObject(e, "mig");
+            oom |= !m;
+            for (int k = 0; !oom && k < d->n_mig; k++) {
+                cJSON *n = cJSON_CreateString(d->mig[k].name);
+                oom |= !n || !cJSON_AddItemToArray(m, n);
+                if (oom) cJSON_Delete(n);
+            }
+        } else {
+            oom |= !cJSON_AddNullToObject(e, "mig");
+        }
+    }
+    cJSON *regs = oom ? NULL : cJSON_AddArrayToObject(dv, "regions");
+    oom |= !regs;
+    for (int i = 0; !oom && i < dlp_carbon_region_count(s->db); i++) {
+        const char *id = NULL;
+        double g = 0;
+        dlp_carbon_region(s->db, i, &id, &g, NULL);
+        cJSON *e = cJSON_CreateObject();
+        oom |= !e || !cJSON_AddItemToArray(regs, e);
+        if (oom) {
+            cJSON_Delete(e);
+            break;
+        }
+        oom |= !cJSON_AddStringToObject(e, "id", id ? id : "") || !cJSON_AddNumberToObject(e, "g_per_kwh", g);
+    }
+    if (!oom)
+        oom |= !cJSON_AddStringToObject(dv, "default_region", dlp_carbon_default_region(s->db)) ||
+               !cJSON_AddNumberToObject(dv, "pue", dlp_devdb_pue(s->db));
+    s->devices_json = oom ? NULL : cJSON_PrintUnformatted(dv);
+    cJSON_Delete(dv);
+    if (!s->devices_json) return dlp__err(err, DLP_ENOMEM, "serve: out of memory building the catalogues");
+
+    /* models: the shipped examples, the LLM catalogue (as `dlperf llm --list
+     * --json` lists it) and the trained LLM models */
+    cJSON *mo = cJSON_CreateObject(), *ex = cJSON_AddArrayToObject(mo, "examples");
+    oom = !mo || !ex;
+    for (size_t i = 0; !oom && i < sizeof examples / sizeof examples[0]; i++) {
+        cJSON *e = cJSON_CreateObject();
+        oom |= !e || !cJSON_AddItemToArray(ex, e);
+        if (oom) {
+            cJSON_Delete(e);
+            break;
+        }
+        oom |= !cJSON_AddStringToObject(e, "id", examples[i].id) || !cJSON_AddStringToObject(e, "file", examples[i].file) ||
+               !cJSON_AddNumberToObject(e, "bytes", (double)dlp__serve_resnet18_onnx_len) ||
+               !cJSON_AddStringToObject(e, "description", examples[i].description);
+    }
+    cJSON *llm = oom ? NULL : cJSON_AddArrayToObject(mo, "llm");
+    oom |= !llm;
+    for (int i = 0; !oom && i < dlp_llm_catalogue_count(); i++) {
+        dlp_llm_config c;
+        dlp_error e2 = {0};
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e2)) continue;
+        int64_t params = c.params_ref;
+        if (!params) {
+            dlp_graph *g;
+            dlp_llm_weights w;
+            if (dlp_llm_build(&c, 1, 1, DLP_QT_FP16, &g, &w, &e2) == DLP_OK) {
+                params = w.params;
+                dlp_graph_free(g);
+            }
+        }
+        cJSON *e = cJSON_CreateObject();
+        oom |= !e || !cJSON_AddItemToArray(llm, e);
+        if (oom) {
+            cJSON_Delete(e);
+            break;
+        }
+        oom |= !cJSON_AddStringToObject(e, "id", c.id) || !cJSON_AddStringToObject(e, "hf_id", c.hf_id) ||
+               !cJSON_AddStringToObject(e, "model_type", c.model_type) ||
+               !cJSON_AddNumberToObject(e, "params", (double)params) ||
+               !cJSON_AddNumberToObject(e, "num_hidden_layers", (double)c.num_hidden_layers) ||
+               !cJSON_AddNumberToObject(e, "hidden_size", (double)c.hidden_size) ||
+               !cJSON_AddNumberToObject(e, "num_attention_heads", (double)c.num_attention_heads) ||
+               !cJSON_AddNumberToObject(e, "num_key_value_heads", (double)c.num_key_value_heads) ||
+               !cJSON_AddNumberToObject(e, "vocab_size", (double)c.vocab_size) ||
+               !cJSON_AddNumberToObject(e, "max_position_embeddings", (double)c.max_position_embeddings);
+    }
+    cJSON *tm = oom ? NULL : cJSON_AddArrayToObject(mo, "trained_models");
+    oom |= !tm;
+    for (int i = 0; !oom && i < dlp_llm_model_count(); i++) {
+        const dlp_xgb *m = dlp_llm_model_at(i);
+        static const char *const keys[] = {"name", "predicts", "workload", "devices", "quants", "data"};
+        cJSON *e = cJSON_CreateObject();
+        oom |= !e || !cJSON_AddItemToArray(tm, e);
+        if (oom) {
+            cJSON_Delete(e);
+            break;
+        }
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            const char *v = m ? dlp_xgb_get_meta(m, keys[k]) : NULL;
+            oom |= !(v ? cJSON_AddStringToObject(e, keys[k], v) : cJSON_AddNullToObject(e, keys[k]));
+        }
+    }
+    s->models_json = oom ? NULL : cJSON_PrintUnformatted(mo);
+    cJSON_Delete(mo);
+    if (!s->models_json) return dlp__err(err, DLP_ENOMEM, "serve: out of memory building the catalogues");
+    s->devices_len = strlen(s->devices_json);
+    s->models_len = strlen(s->models_json);
+    return DLP_OK;
+}
+
+/* ---- routing ------------------------------------------------------------------- */
+
+enum { R_PAGE, R_HEALTH, R_DEVICES, R_MODELS, R_PREDICT, R_LLM, R_MIG, R_SVG };
+
+static const struct {
+    const char *path;
+    int route;
+    const char *allow;         /* methods, as the Allow header lists them */
+} routes[] = {
+    {"/", R_PAGE, "GET, HEAD"},
+    {"/index.html", R_PAGE, "GET, HEAD"},
+    {"/api/health", R_HEALTH, "GET, HEAD"},
+    {"/api/devices", R_DEVICES, "GET, HEAD"},
+    {"/api/models", R_MODELS, "GET, HEAD"},
+    {"/api/predict", R_PREDICT, "POST"},
+    {"/api/llm", R_LLM, "POST"},
+    {"/api/mig", R_MIG, "POST"},
+    {"/api/roofline.svg", R_SVG, "GET, HEAD, POST"},
+};
+
+/* Is method one of the comma-separated list? */
+static int method_allowed(const char *allow, const char *method) {
+    size_t n = strlen(method);
+    for (const char *p = allow; (p = strstr(p, method)) != NULL; p += n)
+        if ((p == allow || p[-1] == ' ') && (p[n] == ',' || p[n] == 0)) return 1;
+    return 0;
+}
+
+/* The route of (method, path), or -1 with a 404/405 in *out. */
+static int route_of(const char *method, const char *path, dlp_server_response *out) {
+    size_t i;
+    for (i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (!strcmp(path, routes[i].path)) break;
+    if (i == sizeof routes / sizeof routes[0]) {
+        dlp__serve_error(out, 404, "no such endpoint '%.100s' (endpoints: /api/health, /api/devices, "
+                                   "/api/models, /api/predict, /api/llm, /api/mig, /api/roofline.svg; docs/serve.md)",
+                         path);
+        return -1;
+    }
+    if (!method_allowed(routes[i].allow, method)) {
+        dlp__serve_error(out, 405, "%s takes %s, not %.16s", path, routes[i].allow, method);
+        out->allow = routes[i].allow;
+        return -1;
+    }
+    return routes[i].route;
+}
+
+int dlp__serve_route_check(const char *method, const char *path, dlp_server_response *out) {
+    return route_of(method, path, out) < 0 ? -1 : 0;
+}
+
+void dlp__serve_dispatch(dlp_server *s, const char *method, const char *path, dlp__serve_input *in,
+                         dlp_server_response *out) {
+    req r = {s, in, out};
+    int route = route_of(method, path, out);
+    if (route < 0) return;
+    switch (route) {
+    case R_PAGE: h_static(&r, dlp__serve_index_html, "text/html; charset=utf-8"); break;
+    case R_HEALTH: h_health(&r); break;
+    case R_DEVICES: h_static(&r, s->devices_json, CT_JSON); break;
+    case R_MODELS: h_static(&r, s->models_json, CT_JSON); break;
+    case R_PREDICT: h_predict(&r, 0); break;
+    case R_SVG: h_predict(&r, 1); break;
+    case R_LLM: h_llm(&r); break;
+    case R_MIG: h_mig(&r); break;
+    }
+}
+
+/* ---- body parsers ---------------------------------------------------------------- */
+
+cJSON *dlp__serve_parse_json_body(const char *body, size_t len, char *msg, size_t msgsz) {
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)body[i])) i++;
+    if (i == len) return cJSON_CreateObject();   /* empty body: no fields */
+    /* cJSON wants a NUL terminator to reject trailing garbage */
+    char *t = malloc(len + 1);
+    if (!t) return snprintf(msg, msgsz, "out of memory"), NULL;
+    memcpy(t, body, len);
+    t[len] = 0;
+    if (memchr(body, 0, len)) {
+        free(t);
+        snprintf(msg, msgsz, "malformed JSON body: it contains a NUL byte");
+        return NULL;
+    }
+    const char *end = NULL;
+    pthread_mutex_lock(&parse_lock);
+    cJSON *j = cJSON_ParseWithLengthOpts(t, len + 1, &end, 1);
+    pthread_mutex_unlock(&parse_lock);
+    if (!j) {
+        size_t at = end && end >= t && end <= t + len ? (size_t)(end - t) : 0;
+        snprintf(msg, msgsz, "malformed JSON body at byte %zu", at);
+    } else if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        j = NULL;
+        snprintf(msg, msgsz, "the JSON body must be an object of fields");
+    }
+    free(t);
+    return j;
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decode s[0..n) into a new string; NULL on a bad escape or NUL. */
+static char *url_decode(const char *s, size_t n) {
+    char *d = malloc(n + 1), *o = d;
+    if (!d) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '+') {
+            *o++ = ' ';
+        } else if (s[i] == '%') {
+            int h, l;
+            if (i + 2 >= n || (h = hexval((unsigned char)s[i + 1])) < 0 ||
+                (l = hexval((unsigned char)s[i + 2])) < 0 || (h == 0 && l == 0)) {
+                free(d);
+                return NULL;
+            }
+            *o++ = (char)(h * 16 + l);
+            i += 2;
+        } else {
+            *o++ = s[i];
+        }
+    }
+    *o = 0;
+    return d;
+}
+
+cJSON *dlp__serve_parse_urlencoded(const char *body, size_t len, char *msg, size_t msgsz) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return snprintf(msg, msgsz, "out of memory"), NULL;
+    size_t i = 0;
+    int n = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && body[j] != '&') j++;
+        if (j > i) {
+            const char *eq = memchr(body + i, '=', j - i);
+            size_t klen = eq ? (size_t)(eq - (body + i)) : j - i;
+            char *k = url_decode(body + i, klen);
+            char *v = eq ? url_decode(eq + 1, (size_t)(body + j - (eq + 1))) : dupstr("");
+            const char *why = NULL;
+            if (!k || !v) why = "bad %-escape (or %00)";
+            else if (!*k) why = "empty field name";
+            else if (cJSON_GetObjectItemCaseSensitive(o, k)) why = "field given twice";
+            else if (++n > DLP__SERVE_MAX_FIELDS) why = "too many fields";
+            else if (!cJSON_AddStringToObject(o, k, v)) why = "out of memory";
+            if (why) {
+                snprintf(msg, msgsz, "malformed form data: %s%s%.64s%s", why, k ? " ('" : "", k ? k : "",
+                         k ? "')" : "");
+                free(k);
+                free(v);
+                cJSON_Delete(o);
+                return NULL;
+            }
+            free(k);
+            free(v);
+        }
+        i = j + 1;
+    }
+    return o;
+}
+
+/* ---- requests without a socket -------------------------------------------------- */
+
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url, const char *content_type,
+                             const void *body, size_t len, dlp_server_response *out) {
+    if (!out) return DLP_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (!s || !method || !url || (len && !body)) {
+        dlp__serve_error(out, 500, "dlp_server_handle: bad arguments");
+        return out->body ? DLP_OK : DLP_ENOMEM;
+    }
+    const char *q = strchr(url, '?');
+    size_t plen = q ? (size_t)(q - url) : strlen(url);
+    char *path = malloc(plen + 1);
+    if (!path) return DLP_ENOMEM;
+    memcpy(path, url, plen);
+    path[plen] = 0;
+    atomic_fetch_add(&s->active, 1);
+    char msg[256] = "";
+    cJSON *params = NULL;
+    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+    if (get) {
+        params = q ? dlp__serve_parse_urlencoded(q + 1, strlen(q + 1), msg, sizeof msg) : cJSON_CreateObject();
+    } else if (content_type && !strncasecmp(content_type, "multipart/", 10)) {
+        snprintf(msg, sizeof msg, "multipart bodies are parsed by the HTTP server only");
+    } else {
+        const char *b = body;
+        size_t k = 0;
+        while (k < len && isspace((unsigned char)b[k])) k++;
+        int form = content_type && !strncasecmp(content_type, "application/x-www-form-urlencoded", 33);
+        if (form && !(k < len && b[k] == '{')) params = dlp__serve_parse_urlencoded(b, len, msg, sizeof msg);
+        else params = dlp__serve_parse_json_body(b, len, msg, sizeof msg);
+    }
+    if (route_of(method, path, out) < 0) {
+        /* 404 / 405 already in *out: they win over a malformed body */
+    } else if (!params) {
+        int st = content_type && !strncasecmp(content_type, "multipart/", 10) ? 415 : 400;
+        dlp__serve_error(out, st, "%s", msg);
+    } else {
+        dlp__serve_input in = {params, NULL, 0, NULL};
+        dlp__serve_dispatch(s, method, path, &in, out);
+    }
+    cJSON_Delete(params);
+    free(path);
+    atomic_fetch_sub(&s->active, 1);
+    return out->body ? DLP_OK : DLP_ENOMEM;
+}
+
+void dlp_server_response_free(dlp_server_response *r) {
+    if (!r) return;
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}

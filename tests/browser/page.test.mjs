@@ -1,0 +1,218 @@
+// page.test.mjs — the dlperf serve page in a real browser (docs/serve.md).
+//
+// Run by tests/t_serve.sh against a running `dlperf serve` (env DLP_URL), with
+// playwright-core (tests/browser/package.json; it never downloads a browser)
+// driving Debian's /usr/bin/chromium in a fresh profile.  It fills both forms
+// the way a user would, submits them, and checks that every number the page
+// shows is the CLI's number for the same input: the exact value in the cell's
+// data-value attribute, and the displayed text within its 4-significant-digit
+// rounding.  It also checks the MIG bars, the roofline chart, an upload, an
+// error message, the 360-px layout and that the console stays clean (a CSP
+// violation or a JS error fails the test).  Screenshots are kept in
+// DLP_ARTIFACTS (build/test-artifacts): serve.png (laptop, ONNX form),
+// serve-llm.png, serve-mobile.png.
+//
+// Prints PASS/FAIL lines for tests/run.sh; exits 1 if anything failed.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const URL_ = process.env.DLP_URL;
+const BIN = process.env.DLP_BIN || "build/dlperf";
+const ART = process.env.DLP_ARTIFACTS || "build/test-artifacts";
+const SLOW = Number(process.env.DLP_SLOW || 1);
+const MODEL = resolve("examples/resnet18.onnx");
+if (!URL_) {
+  console.log("FAIL browser: DLP_URL is not set (run through tests/t_serve.sh)");
+  process.exit(1);
+}
+mkdirSync(ART, { recursive: true });
+
+let failed = 0;
+const pass = (n) => console.log(`PASS ${n}`);
+const fail = (n, why) => { failed++; console.log(`FAIL ${n}: ${String(why).slice(0, 400)}`); };
+async function check(name, fn) {
+  try { await fn(); pass(name); } catch (e) { fail(name, e && e.stack ? e.stack.split("\n").slice(0, 3).join(" | ") : e); }
+}
+function assert(c, msg) { if (!c) throw new Error(msg); }
+const cli = (...args) => JSON.parse(execFileSync(BIN, [...args, "--json"], { encoding: "utf8" }));
+
+// The displayed text of a number cell, parsed back ("15,875 samples/s" -> 15875).
+// "7.973 × 10⁻⁵ USD" -> 7.973e-5.
+function shown(text) {
+  const sup = { "\u207b": "-", "\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4",
+                "\u2075": "5", "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9" };
+  const t = String(text).replace(/,/g, "").replace(/ \u00d7 10([\u207b\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)/,
+    (_, e) => "e" + [...e].map((c) => sup[c]).join(""));
+  const m = t.match(/-?[0-9.]+(e[-+]?[0-9]+)?/i);
+  return m ? Number(m[0]) : NaN;
+}
+// A result cell must hold the CLI's exact value and show it to 4 significant digits.
+async function cellEquals(page, key, want) {
+  const td = page.locator(`#r-table td[data-key="${key}"]`);
+  const value = Number(await td.getAttribute("data-value"));
+  const text = await td.locator(".v").textContent();
+  assert(value === want, `${key}: page data-value ${value}, CLI ${want}`);
+  const s = shown(text);
+  assert(Math.abs(s - want) <= 5e-4 * Math.abs(want) + 1e-300, `${key}: page shows '${text}', CLI ${want}`);
+}
+
+const profile = mkdtempSync(join(tmpdir(), "dlp-chromium-"));
+const ctx = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  viewport: { width: 1280, height: 900 },
+  timeout: 60000 * SLOW,
+});
+ctx.setDefaultTimeout(30000 * SLOW);
+const page = ctx.pages()[0] || await ctx.newPage();
+const consoleErrors = [];
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+try {
+  await check("browser_page_loads", async () => {
+    const r = await page.goto(URL_ + "/");
+    assert(r.status() === 200, `status ${r.status()}`);
+    await page.waitForSelector("body[data-ready='1']");
+    const n = await page.locator("#o-device option").count();
+    const db = cli("devices");
+    assert(n === db.devices.length, `device select has ${n} options, database ${db.devices.length}`);
+    assert(await page.locator("#l-models option").count() > 10, "LLM catalogue not loaded");
+  });
+
+  // ---- ONNX form: the shipped example ----
+  const want = cli("predict", MODEL, "--batch", "32", "--device", "h100-sxm", "--dtype", "fp16",
+                   "--runs", "1000", "--region", "eu");
+  await check("browser_predict_equals_cli", async () => {
+    await page.fill("#o-batch", "32");
+    await page.selectOption("#o-device", "h100-sxm");
+    await page.selectOption("#o-dtype", "fp16");
+    await page.fill("#o-runs", "1000");
+    await page.selectOption("#o-region", "eu");
+    await page.click("#o-submit");
+    await page.waitForSelector("#summary[data-kind='predict']:not([hidden])");
+    await page.waitForSelector("#roofline-chart svg");
+    for (const k of ["latency_ms", "throughput_sps", "memory_mb", "energy_j", "power_w", "cost_usd", "co2_g"])
+      await cellEquals(page, k, want[k]);
+    const method = await page.locator('#r-table td[data-key="method"] .v').textContent();
+    assert(method === want.method, `method '${method}' vs '${want.method}'`);
+    assert((await page.locator("#r-method").textContent()) === want.method, "method badge");
+  });
+
+  await check("browser_mig_bars", async () => {
+    const bars = page.locator("#mig-bars li");
+    const n = await bars.count();
+    assert(n === want.mig.profiles.length && n > 0, `${n} bars, CLI ${want.mig.profiles.length} profiles`);
+    for (let i = 0; i < n; i++) {
+      const p = want.mig.profiles[i];
+      assert((await bars.nth(i).getAttribute("data-profile")) === p.name, `bar ${i} name`);
+      assert(Number(await bars.nth(i).getAttribute("data-value")) === p.used_share, `bar ${i} share`);
+      const w = await bars.nth(i).locator(".fill").evaluate((e) => parseFloat(e.style.width));
+      assert(Math.abs(w - Math.min(100, 100 * p.used_share)) < 0.01, `bar ${i} width ${w}`);
+    }
+    const rec = await page.locator("#mig-bars li.rec .name").textContent();
+    assert(rec === want.mig.recommended, `recommended ${rec} vs ${want.mig.recommended}`);
+  });
+
+  await check("browser_roofline_chart", async () => {
+    const circles = await page.locator("#roofline-chart svg circle").count();
+    assert(circles > 10, `${circles} points`);
+    const text = await page.locator("#roofline-chart svg").textContent();
+    assert(text.includes("FP32 vector") && text.includes("DRAM"), "ceilings missing");
+    assert(await page.locator("#roofline-chart svg script").count() === 0, "script in SVG");
+  });
+
+  await page.screenshot({ path: join(ART, "serve.png"), fullPage: true });
+
+  // ---- ONNX form: an upload, training mode ----
+  await check("browser_upload_train_equals_cli", async () => {
+    const w = cli("predict", MODEL, "--batch", "8", "--device", "a100-40gb", "--mode", "train", "--steps", "500");
+    await page.check('input[name="src"][value="upload"]');
+    await page.setInputFiles("#o-file", MODEL);
+    await page.fill("#o-batch", "8");
+    await page.selectOption("#o-device", "a100-40gb");
+    await page.selectOption("#o-mode", "train");
+    await page.selectOption("#o-dtype", "");
+    await page.fill("#o-runs", "500");
+    await page.selectOption("#o-region", "");
+    await page.click("#o-submit");
+    await page.waitForFunction(() => document.querySelector('#r-table td[data-key="step_ms"]'));
+    for (const k of ["step_ms", "throughput_sps", "memory_mb", "energy_j", "power_w", "cost_usd", "co2_g"])
+      await cellEquals(page, k, w[k]);
+  });
+
+  await check("browser_error_message", async () => {
+    await page.fill("#o-batch", "-5");
+    await page.click("#o-submit");
+    await page.waitForSelector("#error:not([hidden])");
+    const msg = await page.locator("#error").textContent();
+    assert(/batch/.test(msg), `error says '${msg}'`);
+    await page.fill("#o-batch", "8");
+  });
+
+  // ---- LLM form ----
+  const wl = cli("llm", "--model", "bert-base-uncased", "--batch", "64", "--seq", "128", "--dtype", "fp16",
+                 "--device", "a100-40gb", "--samples", "1000", "--region", "fr");
+  await check("browser_llm_equals_cli", async () => {
+    await page.click("#tab-llm");
+    await page.fill("#l-model", "bert-base-uncased");
+    await page.fill("#l-batch", "64");
+    await page.fill("#l-seq", "128");
+    await page.selectOption("#l-dtype", "fp16");
+    await page.selectOption("#l-device", "a100-40gb");
+    await page.fill("#l-samples", "1000");
+    await page.selectOption("#l-region", "fr");
+    await page.click("#l-submit");
+    await page.waitForSelector("#summary[data-kind='llm']:not([hidden])");
+    await page.waitForFunction(() => document.querySelectorAll("#mig-bars li").length > 0);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["latency_ms", "throughput_sps", "memory_mb", "energy_j", "power_w", "co2_g"])
+      await cellEquals(page, k, wl[k]);
+    const method = await page.locator('#r-table td[data-key="method"] .v').textContent();
+    assert(method === wl.method, `method '${method}' vs '${wl.method}'`);
+  });
+
+  await check("browser_llm_mig_equals_cli", async () => {
+    const m = cli("mig", "--device", "a100-40gb", "--memory-mb", String(wl.memory_mb));
+    const bars = page.locator("#mig-bars li");
+    assert(await bars.count() === m.profiles.length, "bar count");
+    for (let i = 0; i < m.profiles.length; i++)
+      assert(Number(await bars.nth(i).getAttribute("data-value")) === m.profiles[i].used_share, `bar ${i}`);
+  });
+
+  await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
+
+  // ---- a phone: 360 px wide, nothing wider than the screen ----
+  await check("browser_mobile_360px", async () => {
+    await page.setViewportSize({ width: 360, height: 760 });
+    await page.waitForTimeout(100);
+    const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(sw <= 360, `page is ${sw}px wide at 360px`);
+    const box = await page.locator("#l-submit").boundingBox();
+    assert(box && box.width > 200 && box.x >= 0 && box.x + box.width <= 360, "submit button off screen");
+    await page.click("#tab-onnx");
+    await page.screenshot({ path: join(ART, "serve-mobile.png"), fullPage: true });
+  });
+
+  await check("browser_accessible_labels", async () => {
+    const missing = await page.evaluate(() =>
+      [...document.querySelectorAll("input:not([type=radio]), select")]
+        .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute("aria-label")).map((e) => e.id));
+    assert(missing.length === 0, `inputs without a label: ${missing.join(", ")}`);
+  });
+
+  await check("browser_console_clean", async () => {
+    // the deliberate bad batch above logs a failed request (HTTP 400); nothing else may
+    const real = consoleErrors.filter((t) => !/status of 400/.test(t));
+    assert(real.length === 0, real.join(" | "));
+  });
+} finally {
+  await ctx.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

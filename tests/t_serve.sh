@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# t_serve.sh — `dlperf serve` end to end over real sockets (docs/serve.md):
+# starts the server on a random free high port, exercises every endpoint
+# with curl, checks that /api/predict, /api/llm and /api/mig answer exactly
+# what `dlperf predict|llm|mig --json` print for the same input, sends every
+# kind of bad request (each must be a JSON 4xx/5xx, and the server must keep
+# serving), checks the limits (upload cap, parse cap, timeout), the access
+# log, runs the real-browser test of the page (tests/browser/page.test.mjs,
+# Debian's chromium driven by playwright-core), and stops the server with
+# SIGTERM, which must exit 0 promptly.  PASS/FAIL lines for tests/run.sh.
+#
+# Works with the sanitized build too (make sanitize: BUILD=build-san): the
+# waits scale with SLOW (3 under ASan).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BIN="$BUILD/dlperf"
+MODEL=examples/resnet18.onnx
+SLOW=1
+case "$BUILD" in *san*) SLOW=3 ;; esac
+tmp=$(mktemp -d /tmp/dlp_t_serve.XXXXXX)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM   # through the EXIT trap: no server outlives the test
+
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1${2:+: $2}"; }
+
+if ! command -v curl >/dev/null 2>&1; then
+  bad serve "curl is not installed (scripts/setup.sh installs it)"
+  exit 0
+fi
+
+# ---- start a server: random high port, retried if taken; sets PORT, SPID -------
+# start_server LOGFILE [serve flags...]
+start_server() {
+  local log=$1; shift
+  local try
+  for try in 1 2 3 4 5 6; do
+    PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    # stdout away from the caller's pipe, or a lingering process would hold it
+    "$BIN" serve --port "$PORT" "$@" >/dev/null 2>"$log" &
+    SPID=$!
+    pids+=("$SPID")
+    local i
+    for i in $(seq 1 $((100 * SLOW))); do
+      if ! kill -0 "$SPID" 2>/dev/null; then break; fi   # died: port taken, try another
+      if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/api/health")" = 200 ]; then
+        return 0
+      fi
+      sleep 0.1
+    done
+    kill -KILL "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null
+  done
+  return 1
+}
+
+TIMEOUT=$((4 * SLOW))
+if ! start_server "$tmp/server.log" --max-upload 2M --threads 4 --timeout "$TIMEOUT"; then
+  bad serve_start "server did not answer /api/health: $(tail -3 "$tmp/server.log")"
+  exit 0
+fi
+MAIN_PID=$SPID
+MAIN_PORT=$PORT
+U="http://127.0.0.1:$MAIN_PORT"
+ok serve_start
+
+# req NAME [curl args...]: body to $tmp/NAME.body, headers to $tmp/NAME.hdr, status echoed
+req() {
+  local name=$1; shift
+  curl -s --max-time $((30 * SLOW)) -o "$tmp/$name.body" -D "$tmp/$name.hdr" -w '%{http_code}' "$@"
+}
+# same_json A B [KEY_TO_IGNORE...]: the two JSON objects are equal
+same_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for k in sys.argv[3:]:
+    a.pop(k, None); b.pop(k, None)
+if a != b:
+    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    print("differ in", sorted(diff)[:8], file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
+# ---- endpoints ---------------------------------------------------------------------
+st=$(req health "$U/api/health")
+if [ "$st" = 200 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="ok" and d["version"]' "$tmp/health.body" 2>/dev/null
+then ok serve_health; else bad serve_health "status $st"; fi
+
+st=$(req devices "$U/api/devices")
+"$BIN" devices --json >"$tmp/devices_cli.json" 2>/dev/null
+if [ "$st" = 200 ] && python3 - "$tmp/devices.body" "$tmp/devices_cli.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [d["id"] for d in a["devices"]] == [d["id"] for d in b["devices"]]
+a100 = [d for d in a["devices"] if d["id"] == "a100-40gb"][0]
+assert a100["mig"][0] == "1g.5gb" and a100["memory_gib"] == 40
+assert a["default_region"] and any(r["id"] == "eu" for r in a["regions"])
+PY
+then ok serve_devices; else bad serve_devices "status $st"; fi
+
+st=$(req models "$U/api/models")
+"$BIN" llm --list --json >"$tmp/models_cli.json" 2>/dev/null
+if [ "$st" = 200 ] && python3 - "$tmp/models.body" "$tmp/models_cli.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [e["id"] for e in a["examples"]] == ["resnet18"]
+assert a["llm"] == b["models"], "llm catalogue differs from dlperf llm --list --json"
+assert len(a["trained_models"]) == len(b["trained_models"])
+PY
+then ok serve_models; else bad serve_models "status $st"; fi
+
+st=$(req page "$U/")
+if [ "$st" = 200 ] && grep -qi '^content-type: text/html' "$tmp/page.hdr" &&
+   grep -qi "^content-security-policy: default-src 'none'" "$tmp/page.hdr" &&
+   grep -q 'id="form-onnx"' "$tmp/page.body" && grep -q 'id="form-llm"' "$tmp/page.body" &&
+   ! grep -Eq '(src|href)="https?://' "$tmp/page.body" &&
+   [ "$(curl -s -o /dev/null -w '%{http_code}' -I "$U/index.html")" = 200 ]
+then ok serve_page; else bad serve_page "status $st"; fi
+
+# /api/predict: an upload, and a shipped example by JSON, by form, with dims
+st=$(req p1 -F "model=@$MODEL" -F batch=32 -F device=h100-sxm "$U/api/predict")
+"$BIN" predict "$MODEL" --batch 32 --device h100-sxm --json >"$tmp/p1.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/p1.body" "$tmp/p1.cli" 2>"$tmp/err"; then ok serve_predict_upload_equals_cli
+else bad serve_predict_upload_equals_cli "status $st $(head -c 300 "$tmp/p1.body") $(cat "$tmp/err")"; fi
+
+st=$(req p2 -H 'Content-Type: application/json' \
+  -d '{"example":"resnet18","batch":8,"device":"a100-40gb","mode":"train","dtype":"bf16","steps":1000,"region":"eu"}' \
+  "$U/api/predict")
+"$BIN" predict "$MODEL" --batch 8 --device a100-40gb --mode train --dtype bf16 --steps 1000 --region eu --json \
+  >"$tmp/p2.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/p2.body" "$tmp/p2.cli" 2>"$tmp/err"; then ok serve_predict_example_json_equals_cli
+else bad serve_predict_example_json_equals_cli "status $st $(head -c 300 "$tmp/p2.body") $(cat "$tmp/err")"; fi
+
+st=$(req p3 -d 'example=resnet18&batch=16&device=t4&runs=1e6&dtype=fp16' "$U/api/predict")
+"$BIN" predict "$MODEL" --batch 16 --device t4 --runs 1e6 --dtype fp16 --json >"$tmp/p3.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/p3.body" "$tmp/p3.cli" 2>"$tmp/err"; then ok serve_predict_form_equals_cli
+else bad serve_predict_form_equals_cli "status $st $(head -c 300 "$tmp/p3.body") $(cat "$tmp/err")"; fi
+
+st=$(req p4 -d '{"example":"resnet18","dims":{"batch_size":4},"device":"l4","runtime":"tensorrt"}' "$U/api/predict")
+"$BIN" predict "$MODEL" --dim batch_size=4 --device l4 --runtime tensorrt --json >"$tmp/p4.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/p4.body" "$tmp/p4.cli" 2>"$tmp/err"; then ok serve_predict_dims_equals_cli
+else bad serve_predict_dims_equals_cli "status $st $(head -c 300 "$tmp/p4.body") $(cat "$tmp/err")"; fi
+
+# /api/llm: the issue's example, a form with more fields, and a config.json
+st=$(req l1 -d '{"model":"bert-base-uncased","batch":64,"seq":128,"dtype":"fp16","device":"a100-40gb"}' "$U/api/llm")
+"$BIN" llm --model bert-base-uncased --batch 64 --seq 128 --dtype fp16 --device a100-40gb --json >"$tmp/l1.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l1.body" "$tmp/l1.cli" 2>"$tmp/err"; then ok serve_llm_equals_cli
+else bad serve_llm_equals_cli "status $st $(head -c 300 "$tmp/l1.body") $(cat "$tmp/err")"; fi
+
+st=$(req l2 -F model=meta-llama/Llama-2-7b-hf -F batch=4 -F seq=512 -F gen=32 -F dtype=nf4 -F device=h100-sxm \
+  -F region=fr -F samples=1000 -F analytic=true "$U/api/llm")
+"$BIN" llm --model meta-llama/Llama-2-7b-hf --batch 4 --seq 512 --gen 32 --dtype nf4 --device h100-sxm --region fr \
+  --samples 1000 --analytic --json >"$tmp/l2.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l2.body" "$tmp/l2.cli" 2>"$tmp/err"; then ok serve_llm_form_equals_cli
+else bad serve_llm_form_equals_cli "status $st $(head -c 300 "$tmp/l2.body") $(cat "$tmp/err")"; fi
+
+mkdir -p "$tmp/cfg"
+python3 - "$tmp/cfg/config.json" <<'PY'
+import json, sys
+m = [m for m in json.load(open("data/llm_configs.json"))["models"] if m["id"] == "roberta-base"][0]
+json.dump(m["config"], open(sys.argv[1], "w"))
+PY
+"$BIN" llm --config "$tmp/cfg/config.json" --batch 8 --seq 256 --device a10 --json >"$tmp/l3.cli" 2>/dev/null
+python3 -c 'import json,sys; print(json.dumps({"config": json.load(open(sys.argv[1])), "batch": 8, "seq": 256, "device": "a10"}))' \
+  "$tmp/cfg/config.json" >"$tmp/l3.req"
+st=$(req l3 -H 'Content-Type: application/json' --data-binary "@$tmp/l3.req" "$U/api/llm")
+st2=$(req l4 -F "config=@$tmp/cfg/config.json" -F batch=8 -F seq=256 -F device=a10 "$U/api/llm")
+if [ "$st" = 200 ] && [ "$st2" = 200 ] && same_json "$tmp/l3.body" "$tmp/l3.cli" model 2>"$tmp/err" &&
+   same_json "$tmp/l4.body" "$tmp/l3.cli" model 2>>"$tmp/err"; then ok serve_llm_config_equals_cli
+else bad serve_llm_config_equals_cli "status $st/$st2 $(head -c 300 "$tmp/l3.body") $(cat "$tmp/err")"; fi
+
+# /api/mig
+st=$(req m1 -d '{"device":"h100-sxm","memory_mb":7300,"margin":0.2,"latency_ms":10,"slo_ms":40}' "$U/api/mig")
+"$BIN" mig --device h100-sxm --memory-mb 7300 --margin 0.2 --latency-ms 10 --slo-ms 40 --json >"$tmp/m1.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/m1.body" "$tmp/m1.cli" 2>"$tmp/err"; then ok serve_mig_equals_cli
+else bad serve_mig_equals_cli "status $st $(head -c 300 "$tmp/m1.body") $(cat "$tmp/err")"; fi
+
+# /api/roofline.svg: POST (same inputs as predict) and GET with a query
+st=$(req s1 -F "model=@$MODEL" -F batch=32 -F device=a100-40gb "$U/api/roofline.svg")
+st2=$(req s2 "$U/api/roofline.svg?example=resnet18&batch=32&device=a100-40gb")
+"$BIN" roofline "$MODEL" --batch 32 --device a100-40gb --out "$tmp/s.cli.svg" >/dev/null 2>&1
+if [ "$st" = 200 ] && [ "$st2" = 200 ] && grep -qi '^content-type: image/svg+xml' "$tmp/s1.hdr" &&
+   cmp -s "$tmp/s1.body" "$tmp/s.cli.svg" && cmp -s "$tmp/s2.body" "$tmp/s.cli.svg" &&
+   python3 - "$tmp/s1.body" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg" and len(root.findall(".//{http://www.w3.org/2000/svg}circle")) > 10
+PY
+then ok serve_roofline_svg_equals_cli; else bad serve_roofline_svg_equals_cli "status $st/$st2"; fi
+
+# ---- bad requests: JSON error, right status; the server keeps serving --------------
+head -c 3000000 /dev/urandom >"$tmp/big.bin"
+printf 'this is not an onnx file' >"$tmp/garbage.onnx"
+J='Content-Type: application/json'
+MP='Content-Type: multipart/form-data; boundary=XYZ'
+# a multipart body that ends inside its second part (no closing boundary)
+printf -- '--XYZ\r\nContent-Disposition: form-data; name="device"\r\n\r\na100-40gb\r\n--XYZ\r\nContent-Disposition: form-data; name="model"; filename="m.onnx"\r\n\r\nabc' >"$tmp/trunc.txt"
+# name|status|substring of the message|curl args (tab-separated)
+cases=(
+  "unknown_path|404|no such endpoint|$U/api/nope"
+  "traversal_path|404|no such endpoint|--path-as-is	$U/../../etc/passwd"
+  "predict_get|405|takes POST|$U/api/predict"
+  "health_delete|405|takes GET|-X	DELETE	$U/api/health"
+  "malformed_json|400|malformed JSON|-H	$J	-d	{\"example\":\"resnet18\",	$U/api/predict"
+  "json_not_object|400|must be an object|-H	$J	-d	[1,2]	$U/api/predict"
+  "json_trailing|400|malformed JSON|-H	$J	-d	{\"batch\":1} x	$U/api/predict"
+  "multipart_truncated|400|malformed multipart|-H	$MP	--data-binary	@$tmp/trunc.txt	$U/api/predict"
+  "multipart_no_boundary|400|boundary|-H	Content-Type: multipart/form-data	-d	x	$U/api/predict"
+  "batch_over_2^31|400|batch|-d	{\"example\":\"resnet18\",\"batch\":2147483649,\"device\":\"a100-40gb\"}	$U/api/predict"
+  "batch_1e999|400|finite|-d	{\"example\":\"resnet18\",\"batch\":1e999,\"device\":\"a100-40gb\"}	$U/api/predict"
+  "batch_1e999_form|400|finite|-F	example=resnet18	-F	batch=1e999	-F	device=a100-40gb	$U/api/predict"
+  "batch_negative|400|batch|-d	{\"example\":\"resnet18\",\"batch\":-4,\"device\":\"a100-40gb\"}	$U/api/predict"
+  "batch_fraction|400|whole number|-d	{\"example\":\"resnet18\",\"batch\":1.5,\"device\":\"a100-40gb\"}	$U/api/predict"
+  "batch_text|400|not a number|-F	example=resnet18	-F	batch=32abc	-F	device=a100-40gb	$U/api/predict"
+  "llm_batch_huge|400|batch|-d	{\"model\":\"gpt2\",\"batch\":99999999999999999999,\"device\":\"a100-40gb\"}	$U/api/llm"
+  "unknown_device|400|unknown device 'h10'|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"h10\"}	$U/api/predict"
+  "unknown_example|400|unknown example|-d	{\"example\":\"../../etc/passwd\",\"batch\":1,\"device\":\"t4\"}	$U/api/predict"
+  "unknown_model|400|unknown model|-d	{\"model\":\"no-such-llm\",\"device\":\"t4\"}	$U/api/llm"
+  "unknown_dtype|400|dtype|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"dtype\":\"fp64\"}	$U/api/predict"
+  "unknown_llm_dtype|400|dtype|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"dtype\":\"fp4\"}	$U/api/llm"
+  "unknown_region|400|unknown region|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"region\":\"atlantis\"}	$U/api/predict"
+  "unknown_llm_region|400|unknown region|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"region\":\"atlantis\"}	$U/api/llm"
+  "unknown_field|400|unknown field 'bacth'|-d	{\"example\":\"resnet18\",\"bacth\":1,\"device\":\"t4\"}	$U/api/predict"
+  "model_as_path|400|file upload|-d	{\"model\":\"/etc/passwd\",\"batch\":1,\"device\":\"t4\"}	$U/api/predict"
+  "no_model|400|no model|-d	{\"batch\":1,\"device\":\"t4\"}	$U/api/predict"
+  "no_device|400|device|-d	{\"example\":\"resnet18\",\"batch\":1}	$U/api/predict"
+  "garbage_onnx|400|garbage.onnx|-F	model=@$tmp/garbage.onnx	-F	batch=1	-F	device=t4	$U/api/predict"
+  "unbound_batch|400|batch_size|-d	{\"example\":\"resnet18\",\"device\":\"t4\"}	$U/api/predict"
+  "runs_with_train|400|steps|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"mode\":\"train\",\"runs\":3}	$U/api/predict"
+  "mig_no_memory|400|memory_mb|-d	{\"device\":\"a100-40gb\"}	$U/api/mig"
+  "mig_slo_no_latency|400|latency_ms|-d	{\"device\":\"a100-40gb\",\"memory_mb\":100,\"slo_ms\":5}	$U/api/mig"
+  "text_plain|415|Content-Type|-H	Content-Type: text/plain	-d	hi	$U/api/predict"
+  "upload_over_cap|413|limit|-F	model=@$tmp/big.bin	-F	batch=1	-F	device=t4	$U/api/predict"
+  "upload_over_cap_no_expect|413|limit|-H	Expect:	-F	model=@$tmp/big.bin	-F	batch=1	-F	device=t4	$U/api/predict"
+)
+why=""
+for c in "${cases[@]}"; do
+  IFS='|' read -r name want sub args <<<"$c"
+  IFS=$'\t' read -r -a argv <<<"$args"
+  st=$(req bad "${argv[@]}")
+  if [ "$st" != "$want" ] || ! python3 - "$tmp/bad.body" "$sub" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["error"] and sys.argv[2] in d["error"], d
+PY
+  then why="$why [$name: got $st, want $want: $(head -c 160 "$tmp/bad.body")]"; fi
+done
+if [ -z "$why" ]; then ok serve_bad_requests; else bad serve_bad_requests "$why"; fi
+if [ "$(curl -s -o /dev/null -D - "$U/api/predict" | grep -ci '^allow: POST')" = 1 ]
+then ok serve_405_allow_header; else bad serve_405_allow_header; fi
+
+# still serving, still right
+st=$(req after -F "model=@$MODEL" -F batch=32 -F device=h100-sxm "$U/api/predict")
+if [ "$st" = 200 ] && same_json "$tmp/after.body" "$tmp/p1.cli" && kill -0 "$MAIN_PID" 2>/dev/null &&
+   [ "$(curl -s -o /dev/null -w '%{http_code}' "$U/api/health")" = 200 ]
+then ok serve_keeps_serving; else bad serve_keeps_serving "status $st"; fi
+
+# a slow client is cut off after --timeout; the server goes on
+if python3 - "$MAIN_PORT" "$((TIMEOUT + 3 * SLOW))" <<'PY'
+import socket, sys, time
+port, limit = int(sys.argv[1]), float(sys.argv[2])
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(b"POST /api/predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ex")
+s.settimeout(60)
+t0 = time.time()
+data = s.recv(4096)          # b"" when the server closes
+assert data == b"" or data.startswith(b"HTTP/1.1 4"), data[:80]
+assert time.time() - t0 < limit, "not closed in time"
+PY
+   [ "$(curl -s -o /dev/null -w '%{http_code}' "$U/api/health")" = 200 ]
+then ok serve_timeout_closes_slow_client; else bad serve_timeout_closes_slow_client; fi
+
+# ---- the concurrent-parse cap: a second server with one parse slot ---------------
+if start_server "$tmp/busy.log" --threads 8 --max-parses 1 --quiet; then
+  BUSY_PID=$SPID
+  BU="http://127.0.0.1:$PORT"
+  cpids=()
+  for i in $(seq 1 24); do
+    curl -s --max-time $((30 * SLOW)) -o "$tmp/busy$i.body" -D "$tmp/busy$i.hdr" -w '%{http_code}\n' \
+      -d '{"model":"llama-2-70b","batch":8,"seq":4096,"device":"h100-sxm"}' "$BU/api/llm" >"$tmp/busy$i.st" &
+    cpids+=($!)
+  done
+  wait "${cpids[@]}"   # the curls only: a bare wait would wait for the servers too
+  n200=0; n503=0; other=""
+  for i in $(seq 1 24); do
+    s=$(cat "$tmp/busy$i.st")
+    if [ "$s" = 200 ]; then n200=$((n200 + 1))
+    elif [ "$s" = 503 ] && grep -qi '^retry-after: [0-9]' "$tmp/busy$i.hdr" && grep -q '"error"' "$tmp/busy$i.body"
+    then n503=$((n503 + 1))
+    else other="$other $s"; fi
+  done
+  # how many overlap depends on timing: every answer must be a 200 or a proper 503
+  if [ -z "$other" ] && [ "$n200" -ge 1 ] && [ "$(curl -s -o /dev/null -w '%{http_code}' "$BU/api/health")" = 200 ]
+  then ok "serve_parse_cap ($n200 x 200, $n503 x 503 with Retry-After)"
+  else bad serve_parse_cap "200: $n200, 503: $n503, other:$other"; fi
+  kill -TERM "$BUSY_PID"; wait "$BUSY_PID"; rc=$?
+  # exit 0 also means no sanitizer report (ASan/LSan/UBSan make it non-zero)
+  if [ "$rc" = 0 ]; then ok serve_parse_cap_server_clean_exit
+  else bad serve_parse_cap_server_clean_exit "rc=$rc $(grep -m2 -E 'Sanitizer|runtime error' "$tmp/busy.log")"; fi
+else
+  bad serve_parse_cap "second server did not start"
+fi
+
+# ---- the page in a real browser ------------------------------------------------------
+browser_skip=""
+# what is missing is installed where it can be (root + apt, npm); the test is
+# skipped only where that is impossible
+apt_install() {
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || { echo "not root or no apt-get" >"$tmp/apt.log"; return 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >"$tmp/apt.log" 2>&1
+}
+if ! command -v node >/dev/null 2>&1 && ! apt_install nodejs; then
+  browser_skip="node not installable: $(tail -1 "$tmp/apt.log")"
+fi
+if [ -z "$browser_skip" ] && [ ! -x /usr/bin/chromium ] && ! apt_install chromium; then
+  browser_skip="chromium not installable: $(tail -1 "$tmp/apt.log")"
+fi
+if [ -z "$browser_skip" ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+  if ! command -v npm >/dev/null 2>&1 && ! apt_install npm; then
+    browser_skip="playwright-core not installable: no npm ($(tail -1 "$tmp/apt.log"))"
+  elif ! (cd tests/browser && npm install --no-audit --no-fund --silent >"$tmp/npm.log" 2>&1); then
+    browser_skip="playwright-core not installable: $(tail -1 "$tmp/npm.log")"
+  fi
+fi
+if [ -n "$browser_skip" ]; then
+  echo "PASS browser (skipped: $browser_skip)"
+else
+  mkdir -p "$BUILD/test-artifacts"
+  DLP_URL="$U" DLP_BIN="$BIN" DLP_ARTIFACTS="$BUILD/test-artifacts" DLP_SLOW="$SLOW" \
+    timeout $((180 * SLOW)) node tests/browser/page.test.mjs 2>"$tmp/browser.err"
+  rc=$?
+  if [ $rc -ne 0 ]; then bad browser "exit $rc: $(tail -5 "$tmp/browser.err")"; fi
+fi
+
+# ---- access log, then SIGTERM ---------------------------------------------------------
+if grep -Eq '^[0-9T:-]+Z 127\.0\.0\.1 POST /api/predict 200 [0-9]+B [0-9.]+ms$' "$tmp/server.log" &&
+   grep -Eq ' GET /api/nope 404 [0-9]+B ' "$tmp/server.log"
+then ok serve_access_log; else bad serve_access_log "$(tail -2 "$tmp/server.log")"; fi
+
+# SIGTERM with a request in flight: new connections are refused at once, the
+# request in flight still gets its answer, then the server exits 0
+t0=$(date +%s%N)
+python3 - "$MAIN_PORT" "$MAIN_PID" "$((10 * SLOW))" >"$tmp/graceful.out" 2>&1 <<'PY'
+import os, signal, socket, sys, time
+port, pid, limit = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+body = b'{"example":"resnet18","batch":8,"device":"t4"}'
+s = socket.create_connection(("127.0.0.1", port))
+s.settimeout(limit)
+s.sendall(b"POST /api/predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+          % len(body) + body[:10])
+time.sleep(0.3)
+os.kill(pid, signal.SIGTERM)
+deadline = time.time() + limit
+while True:                     # once stopping, the port refuses connections
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except ConnectionRefusedError:
+        break
+    assert time.time() < deadline, "still accepting after SIGTERM"
+    time.sleep(0.05)
+s.sendall(body[10:])
+data = b""
+while b'"pue"' not in data:
+    d = s.recv(65536)
+    assert d, "connection closed without the answer: %r" % data[:80]
+    data += d
+assert data.startswith(b"HTTP/1.1 200"), data[:80]
+PY
+graceful=$?
+kill -TERM "$MAIN_PID" 2>/dev/null   # in case the script above failed before its SIGTERM
+# bounded: an exited child is a zombie ('Z') until waited for
+for i in $(seq 1 $((300 * SLOW))); do
+  st=$(awk '{print $3}' "/proc/$MAIN_PID/stat" 2>/dev/null)
+  [ -z "$st" ] || [ "$st" = Z ] && break
+  sleep 0.1
+done
+[ "$st" = Z ] || [ -z "$st" ] || kill -KILL "$MAIN_PID" 2>/dev/null
+wait "$MAIN_PID"; rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$graceful" = 0 ] && [ "$rc" = 0 ] && [ "$ms" -lt $((5000 * SLOW)) ] && grep -q 'dlperf: stopped' "$tmp/server.log"
+then ok "serve_sigterm_graceful_exit_0 (${ms} ms, request in flight answered)"
+else bad serve_sigterm_graceful_exit_0 "rc=$rc after ${ms} ms: $(tail -2 "$tmp/graceful.out") $(grep -m2 -E 'Sanitizer|runtime error' "$tmp/server.log")"; fi
