@@ -1133,7 +1133,7 @@ static int tb_attention(tb *b, int x, int layer) {
     attn_w aw = {-1, -1, -1, -1};
     if (c->fused_qkv) {
         int qkv = tb_linear(b, "qkv_proj", x, H, (h + 2 * kv) * d, c->qkv_bias, W_LINEAR);
-        int outs[3];
+        int outs[3] = {-1, -1, -1};
         int in[2] = {qkv, tb_ints(b, 3, (int64_t[]){h * d, kv * d, kv * d})};
         tb_nodev(b, "Split", "Split", 2, in, 3, outs);
         tb_attr_i(b, "axis", -1);
@@ -1218,7 +1218,7 @@ static int tb_mlp_dense(tb *b, int x) {
     int gt, up;
     if (c->fused_gate_up) {
         int gu = tb_linear(b, "gate_up_proj", x, H, 2 * I, c->mlp_bias, W_LINEAR);
-        int outs[2];
+        int outs[2] = {-1, -1};
         int in[2] = {gu, tb_ints(b, 2, (int64_t[]){I, I})};
         tb_nodev(b, "Split", "Split", 2, in, 2, outs);
         tb_attr_i(b, "axis", -1);
@@ -1245,7 +1245,7 @@ static int tb_moe(tb *b, int x) {
     int logits = tb_linear(b, "gate", x, H, E, 0, W_LINEAR);
     int pr = tb_op1(b, "Softmax", "router/Softmax", logits);
     tb_attr_i(b, "axis", -1);
-    int tk[2];
+    int tk[2] = {-1, -1};
     int tin[2] = {pr, tb_i1(b, K)};
     tb_nodev(b, "TopK", "router/TopK", 2, tin, 2, tk);
     tb_attr_i(b, "axis", -1);
@@ -1257,7 +1257,7 @@ static int tb_moe(tb *b, int x) {
         return -1;
     }
     for (int64_t e = 0; e < E; e++) {
-        snprintf(b->scope, sizeof b->scope, "%s/experts.%lld", save, (long long)e);
+        snprintf(b->scope, sizeof b->scope, "%.60s/experts.%lld", save, (long long)e);
         int xe = tb_slice(b, "Slice", x2, 0, ne, 0);
         ys[e] = tb_mlp_dense(b, xe);
     }

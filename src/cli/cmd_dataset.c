@@ -32,6 +32,9 @@
 #include "cli/cli.h"
 
 int dlp_cmd_dataset(int argc, char **argv);
+/* --from STORE.sqlite: the measurement store branch (src/cli/cmd_data.c) */
+int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
+                               const char *family, const char *layout_s, int64_t limit, const char *out);
 
 #define MAX_COLS 128
 
@@ -40,6 +43,9 @@ static void usage(FILE *f) {
             "usage: dlperf dataset build --from help-nb201|help-fbnet --device COL[,COL...]|all\n"
             "                            [--layout trappm|dippm] [--limit N] [--shared DIR]\n"
             "                            [--nb201-graph executed|effective] --out FILE.dlpd\n"
+            "       dlperf dataset build --from STORE.sqlite [--device NAME] [--mode infer|train|llm]\n"
+            "                            [--target latency_ms,memory_mb,...] [--family F] [--layout trappm|dippm]\n"
+            "                            [--limit N] --out FILE.dlpd\n"
             "       dlperf dataset info FILE.dlpd [--json]\n\n"
             "build: one graph per architecture (and batch) of HELP's latency table, features in\n"
             "the chosen layout (default trappm), target latency_ms from each device column.\n"
@@ -50,6 +56,11 @@ static void usage(FILE *f) {
             "  --shared   folder holding data/HELP (default $DLP_SHARED, else ../shared)\n"
             "  --nb201-graph executed (default: every op runs, none = Mul by 0, as timed) or\n"
             "             effective (none and edges out of zero nodes dropped; family nb201-effective)\n"
+            "--from STORE.sqlite (a dlperf-profile store, docs/store.md): one sample per ok first\n"
+            "measurement of the device (a store name or a database alias; optional when the store has\n"
+            "one) and mode (default infer), the graph loaded at the run's batch (and seq); targets are\n"
+            "metric means (default latency_ms, train: step_ms), NaN where not measured; family from\n"
+            "the store, name = variant.\n"
             "info: counts, targets (min/median/max), devices, families, layout, fingerprint.\n");
 }
 
@@ -158,6 +169,7 @@ static float parse_target(const char *s, int *ok) {
 
 typedef struct {
     const char *from, *device, *layout_s, *out, *shared, *nb201_graph;
+    const char *target, *mode, *family; /* --from STORE.sqlite only */
     int64_t limit;
 } build_opts;
 
@@ -186,10 +198,27 @@ static dlp_status make_graph(int fbnet, int nb201_mode, const char *arch, int64_
     return dlp_graph_from_fbnet(ops, batch, g, err);
 }
 
+/* A measurement store (dlperf-profile): *.sqlite / *.db, or a file with SQLite's magic. */
+static int is_store(const char *from) {
+    size_t L = strlen(from);
+    if ((L > 7 && !strcmp(from + L - 7, ".sqlite")) || (L > 3 && !strcmp(from + L - 3, ".db"))) return 1;
+    char magic[16] = {0};
+    FILE *f = fopen(from, "rb");
+    if (!f) return 0;
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == sizeof magic && !memcmp(magic, "SQLite format 3", 16);
+}
+
 static int cmd_build(const build_opts *o) {
     int fbnet;
     const char *csv_name, *arch_col, *family;
     if (!o->from) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from is required (help-nb201 or help-fbnet)");
+    if (is_store(o->from))
+        return dlp_cli_dataset_from_store(o->from, o->device, o->target, o->mode, o->family, o->layout_s, o->limit,
+                                          o->out);
+    if (o->target || o->mode || o->family)
+        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target, --mode and --family need --from STORE.sqlite");
     if (!strcmp(o->from, "help-nb201")) {
         fbnet = 0;
         csv_name = "nasbench201_latency_ms.csv";
@@ -500,6 +529,9 @@ int dlp_cmd_dataset(int argc, char **argv) {
         else if ((r = cli_opt(argc, argv, &i, "--out", &v))) o.out = v;
         else if ((r = cli_opt(argc, argv, &i, "--shared", &v))) o.shared = v;
         else if ((r = cli_opt(argc, argv, &i, "--nb201-graph", &v))) o.nb201_graph = v;
+        else if ((r = cli_opt(argc, argv, &i, "--target", &v))) o.target = v;
+        else if ((r = cli_opt(argc, argv, &i, "--mode", &v))) o.mode = v;
+        else if ((r = cli_opt(argc, argv, &i, "--family", &v))) o.family = v;
         else if ((r = cli_opt(argc, argv, &i, "--limit", &v))) {
             if (r > 0 && cli_parse_i64("--limit", v, 1, INT32_MAX, &o.limit)) return DLP_EXIT_BADINPUT;
         } else return cli_failf(DLP_EXIT_BADINPUT, "dataset build: unknown argument '%s'", argv[i]);

@@ -25,6 +25,7 @@
 
 #include "build/transformer.h"
 #include "graph/graph.h"
+#include "models/xgb.h"
 #include "util/util.h"
 
 /* ---- features -------------------------------------------------------------- */
@@ -232,18 +233,13 @@ static pthread_once_t models_once = PTHREAD_ONCE_INIT;
 /* The bundle is .dlpm files back to back; each gives its own length. */
 static void models_load(void) {
     const unsigned char *p = dlp__llm_models_bundle;
-    uint64_t left = dlp__llm_models_bundle_len;
+    size_t left = (size_t)dlp__llm_models_bundle_len, len;
     int cap = 0;
-    while (left >= 24) {
-        uint64_t hl = (uint64_t)p[8] | (uint64_t)p[9] << 8 | (uint64_t)p[10] << 16 | (uint64_t)p[11] << 24;
-        uint64_t bl = 0;
-        for (int i = 7; i >= 0; i--) bl = bl << 8 | p[12 + i];
-        uint64_t len = 20 + hl + bl + 4;
-        if (len > left || hl > left || bl > left) break;
+    while ((len = dlp__xgb_file_len(p, left)) > 0) {
         dlp_xgb *m = NULL;
         char nm[64];
         snprintf(nm, sizeof nm, "built-in model %d", n_models);
-        if (dlp_xgb_load_mem(p, (size_t)len, nm, &m, NULL) == DLP_OK) {
+        if (dlp_xgb_load_mem(p, len, nm, &m, NULL) == DLP_OK) {
             if (n_models == cap) {
                 cap = cap ? 2 * cap : 8;
                 dlp_xgb **nmv = realloc(models, sizeof *models * (size_t)cap);

@@ -18,10 +18,20 @@
  *   4   u32 version (1)
  *   8   u32 header bytes H
  *   12  u64 booster bytes N
- *   20  header: JSON {features, target, log_target, fingerprint, n_train,
+ *   20  u64 tree-table bytes T
+ *   28  header: JSON {features, target, log_target, fingerprint, n_train,
  *       meta, xgboost}
- *   20+H  booster (UBJSON)
+ *   28+H  booster (XGBoost's UBJSON, the reference copy)
+ *   28+H+N  tree table: the same trees flattened for prediction
  *   end-4 u32 CRC-32 of every byte before it
+ *
+ * Why a flattened copy: XGBoost's in-place prediction costs tens of
+ * microseconds per call in set-up (JSON configs, proxy matrices, thread
+ * pools) — more than walking 500 trees.  Prediction therefore walks the
+ * table here with XGBoost's exact rule (float compare `x < cond`, NaN to the
+ * default child, leaves summed in float from base_score in tree order), and
+ * tests check it against XGBoost's own prediction.  libxgboost trains,
+ * serialises, cross-validates and is the reference.
  *
  * Also here: stratified k-fold / leave-one-group-out cross-validation and
  * the metrics of the thesis (MAPE, RMSE, Kendall's tau).
@@ -34,14 +44,34 @@
 
 #include <xgboost/c_api.h>
 
+#include "models/xgb.h"
 #include "util/util.h"
 
 #define DLPM_MAGIC "DLPM"
 #define DLPM_VERSION 1u
-#define DLPM_FIXED 20
+#define DLPM_FIXED 28
 
 struct dlp_xgb {
-    BoosterHandle h;
+    BoosterHandle h;           /* NULL until needed (loaded models)           */
+    uint8_t *booster;          /* UBJSON bytes of the booster                 */
+    size_t booster_len;
+    /* flattened trees: node arrays of all trees back to back, children as
+     * global indices, -1 for a leaf; a leaf's value is in cond */
+    int n_trees, n_nodes;
+    int32_t *root, *left, *right, *fidx;
+    float *cond;
+    uint8_t *dleft;
+    float base;
+    /* the same nodes packed 16 bytes each for the walk (one cache line
+     * touch per level); the default-left flag is the feature's top bit */
+    struct xnode { int32_t left, right, feat; float cond; } *nodes;
+    /* and, when every tree is at most PERFECT_MAX deep, as perfect binary
+     * trees of the model's depth (shallow leaves replicated below
+     * themselves): walks of fixed length with no exit branch, four trees at
+     * a time so their load chains overlap */
+    int depth;                 /* 0: no perfect layout                        */
+    struct pnode { int32_t feat; float cond; } *pin; /* n_trees x (2^depth - 1) */
+    float *pleaf;                                     /* n_trees x 2^depth       */
     int n_feat;
     char **feat;
     char *target;
@@ -56,9 +86,127 @@ static dlp_status xgb_fail(dlp_error *err, const char *what) {
     return dlp__err(err, DLP_EINTERNAL, "xgboost: %s: %s", what, XGBGetLastError());
 }
 
+static void trees_free(dlp_xgb *m) {
+    free(m->nodes);
+    m->nodes = NULL;
+    free(m->pin);
+    free(m->pleaf);
+    m->pin = NULL;
+    m->pleaf = NULL;
+    m->depth = 0;
+    free(m->root);
+    free(m->left);
+    free(m->right);
+    free(m->fidx);
+    free(m->cond);
+    free(m->dleft);
+    m->root = m->left = m->right = m->fidx = NULL;
+    m->cond = NULL;
+    m->dleft = NULL;
+    m->n_trees = m->n_nodes = 0;
+}
+
+static int trees_alloc(dlp_xgb *m, int n_trees, int n_nodes) {
+    m->n_trees = n_trees;
+    m->n_nodes = n_nodes;
+    size_t nn = (size_t)(n_nodes ? n_nodes : 1);
+    m->root = malloc(sizeof(int32_t) * (size_t)(n_trees ? n_trees : 1));
+    m->left = malloc(sizeof(int32_t) * nn);
+    m->right = malloc(sizeof(int32_t) * nn);
+    m->fidx = malloc(sizeof(int32_t) * nn);
+    m->cond = malloc(sizeof(float) * nn);
+    m->dleft = malloc(nn);
+    m->nodes = malloc(sizeof *m->nodes * nn);
+    return m->root && m->left && m->right && m->fidx && m->cond && m->dleft && m->nodes ? 0 : -1;
+}
+
+#define PERFECT_MAX 10
+
+static int node_depth(const dlp_xgb *m, int32_t k) {
+    if (m->left[k] < 0) return 0;
+    int a = node_depth(m, m->left[k]), b = node_depth(m, m->right[k]);
+    return 1 + (a > b ? a : b);
+}
+
+/* Mean depth of the leaves under k (unweighted). */
+static void leaf_depths(const dlp_xgb *m, int32_t k, int d, double *sum, double *n) {
+    if (m->left[k] < 0) {
+        *sum += d;
+        *n += 1;
+        return;
+    }
+    leaf_depths(m, m->left[k], d + 1, sum, n);
+    leaf_depths(m, m->right[k], d + 1, sum, n);
+}
+
+static double mean_leaf_depth(const dlp_xgb *m, int32_t k) {
+    double s = 0, n = 0;
+    leaf_depths(m, k, 0, &s, &n);
+    return n > 0 ? s / n : 0;
+}
+
+/* Perfect-tree copy of node k at heap position i, level d (of depth D). */
+static void perfect_fill(dlp_xgb *m, struct pnode *in, float *leaf, int D, int32_t k, int64_t i, int d) {
+    int64_t n_in = ((int64_t)1 << D) - 1;
+    if (d == D) {
+        leaf[i - n_in] = m->cond[k];
+        return;
+    }
+    if (m->left[k] < 0) {
+        /* a leaf above the bottom: a node that always goes left (x < +inf,
+         * NaN by default), and the leaf replicated below on both sides */
+        in[i].feat = (int32_t)0x80000000u;
+        in[i].cond = INFINITY;
+        perfect_fill(m, in, leaf, D, k, 2 * i + 1, d + 1);
+        perfect_fill(m, in, leaf, D, k, 2 * i + 2, d + 1);
+        return;
+    }
+    in[i].feat = (int32_t)((uint32_t)m->fidx[k] | (m->dleft[k] ? 0x80000000u : 0));
+    in[i].cond = m->cond[k];
+    perfect_fill(m, in, leaf, D, m->left[k], 2 * i + 1, d + 1);
+    perfect_fill(m, in, leaf, D, m->right[k], 2 * i + 2, d + 1);
+}
+
+static void trees_pack(dlp_xgb *m) {
+    for (int i = 0; i < m->n_nodes; i++) {
+        m->nodes[i].left = m->left[i];
+        m->nodes[i].right = m->right[i];
+        m->nodes[i].feat = (int32_t)((uint32_t)m->fidx[i] | (m->dleft[i] ? 0x80000000u : 0));
+        m->nodes[i].cond = m->cond[i];
+    }
+    int D = 0;
+    double walk_cost = 0;
+    for (int t = 0; t < m->n_trees; t++) {
+        int d = node_depth(m, m->root[t]);
+        if (d > D) D = d;
+        walk_cost += mean_leaf_depth(m, m->root[t]);
+    }
+    /* the perfect layout walks every tree D levels; worth it while that is
+     * no more than twice the pointer walk's levels (which also pays an exit
+     * misprediction per tree) — boosters whose later trees are stumps are
+     * walked by pointer */
+    if (D < 1 || D > PERFECT_MAX || m->n_trees < 1 || (double)m->n_trees * D > 2.0 * walk_cost + m->n_trees)
+        return;
+    size_t n_in = ((size_t)1 << D) - 1, n_leaf = (size_t)1 << D;
+    m->pin = malloc(sizeof *m->pin * n_in * (size_t)m->n_trees);
+    m->pleaf = malloc(sizeof(float) * n_leaf * (size_t)m->n_trees);
+    if (!m->pin || !m->pleaf) {
+        free(m->pin);
+        free(m->pleaf);
+        m->pin = NULL;
+        m->pleaf = NULL;
+        return;
+    }
+    for (int t = 0; t < m->n_trees; t++)
+        perfect_fill(m, m->pin + (size_t)t * n_in, m->pleaf + (size_t)t * n_leaf, D, m->root[t], 0, 0);
+    m->depth = D;
+}
+
 void dlp_xgb_free(dlp_xgb *m) {
     if (!m) return;
     if (m->h) XGBoosterFree(m->h);
+    free(m->booster);
+    trees_free(m);
     for (int i = 0; i < m->n_feat; i++) free(m->feat[i]);
     free(m->feat);
     free(m->target);
@@ -227,6 +375,78 @@ static dlp_status transform_y(const float *y, int64_t n, int log_target, float *
     return DLP_OK;
 }
 
+static int jint_at(const cJSON *arr, int i, int64_t *out) {
+    const cJSON *x = cJSON_GetArrayItem(arr, i);
+    if (!cJSON_IsNumber(x)) return -1;
+    *out = (int64_t)x->valuedouble;
+    return 0;
+}
+
+/* Keep the booster's UBJSON bytes and flatten its trees (from XGBoost's
+ * JSON dump, whose floats round-trip exactly). */
+static dlp_status flatten(dlp_xgb *m, dlp_error *err) {
+    bst_ulong len;
+    const char *buf;
+    if (XGBoosterSaveModelToBuffer(m->h, "{\"format\":\"ubj\"}", &len, &buf)) return xgb_fail(err, "serialise");
+    free(m->booster);
+    m->booster = malloc((size_t)len ? (size_t)len : 1);
+    if (!m->booster) return dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
+    memcpy(m->booster, buf, (size_t)len);
+    m->booster_len = (size_t)len;
+    if (XGBoosterSaveModelToBuffer(m->h, "{\"format\":\"json\"}", &len, &buf)) return xgb_fail(err, "dump");
+    cJSON *root = cJSON_ParseWithLength(buf, (size_t)len);
+    if (!root) return dlp__err(err, DLP_EINTERNAL, "xgboost: model dump is not JSON");
+    dlp_status st = DLP_OK;
+    const cJSON *lr = cJSON_GetObjectItemCaseSensitive(root, "learner");
+    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(lr, "learner_model_param");
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(mp, "base_score");
+    const cJSON *gb = cJSON_GetObjectItemCaseSensitive(lr, "gradient_booster");
+    const cJSON *trees = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(gb, "model"), "trees");
+    const cJSON *t;
+    int nt = cJSON_GetArraySize(trees), nn = 0;
+    if (!cJSON_IsString(bs) || !cJSON_IsArray(trees)) {
+        st = dlp__err(err, DLP_EUNSUPPORTED, "xgboost: model dump lacks base_score or trees (not a gbtree?)");
+        goto out;
+    }
+    cJSON_ArrayForEach(t, trees) nn += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "left_children"));
+    trees_free(m);
+    if (trees_alloc(m, nt, nn)) {
+        st = dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
+        goto out;
+    }
+    m->base = (float)strtod(bs->valuestring, NULL);
+    int off = 0, ti = 0;
+    cJSON_ArrayForEach(t, trees) {
+        const cJSON *L = cJSON_GetObjectItemCaseSensitive(t, "left_children"),
+                    *R = cJSON_GetObjectItemCaseSensitive(t, "right_children"),
+                    *F = cJSON_GetObjectItemCaseSensitive(t, "split_indices"),
+                    *C = cJSON_GetObjectItemCaseSensitive(t, "split_conditions"),
+                    *D = cJSON_GetObjectItemCaseSensitive(t, "default_left"),
+                    *ST = cJSON_GetObjectItemCaseSensitive(t, "split_type");
+        int k = cJSON_GetArraySize(L);
+        m->root[ti++] = off;
+        for (int i = 0; i < k; i++) {
+            int64_t l, r, f, d, sty = 0;
+            const cJSON *c = cJSON_GetArrayItem(C, i);
+            if (jint_at(L, i, &l) || jint_at(R, i, &r) || jint_at(F, i, &f) || jint_at(D, i, &d) ||
+                !cJSON_IsNumber(c) || (ST && !jint_at(ST, i, &sty) && sty != 0) || l >= k || r >= k) {
+                st = dlp__err(err, DLP_EUNSUPPORTED, "xgboost: tree %d node %d is not a numerical split", ti - 1, i);
+                goto out;
+            }
+            m->left[off + i] = l < 0 ? -1 : (int32_t)(off + l);
+            m->right[off + i] = r < 0 ? -1 : (int32_t)(off + r);
+            m->fidx[off + i] = (int32_t)f;
+            m->cond[off + i] = (float)c->valuedouble;
+            m->dleft[off + i] = d != 0;
+        }
+        off += k;
+    }
+    trees_pack(m);
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
 dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat, const char *const *feature_names,
                          const char *target, const dlp_xgb_params *pin, dlp_xgb **out, dlp_error *err) {
     if (out) *out = NULL;
@@ -261,6 +481,7 @@ dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat, 
     h = fnv(h, x, sizeof(float) * (size_t)n * (size_t)n_feat);
     m->fingerprint = fnv(h, y, sizeof(float) * (size_t)n);
     if (!st) st = train_booster(x, ty, n, n_feat, NULL, n, &p, &m->h, err);
+    if (!st) st = flatten(m, err);
     free(ty);
     if (st) {
         dlp_xgb_free(m);
@@ -291,14 +512,121 @@ static dlp_status predict_raw(BoosterHandle h, const float *x, int64_t n, int n_
     return DLP_OK;
 }
 
+/* Leaf reached by one row in the tree rooted at k.  Branch-free step:
+ * left when x < cond, or when x is missing (NaN compares false) and the
+ * node's default is left — XGBoost's rule. */
+static inline float walk(const struct xnode *nd, const float *row, int32_t k) {
+    while (nd[k].left >= 0) {
+        const struct xnode *p = &nd[k];
+        float v = row[p->feat & 0x7fffffff];
+        int gl = (v < p->cond) | ((v != v) & (int)((uint32_t)p->feat >> 31));
+        k = gl ? p->left : p->right;
+    }
+    return nd[k].cond;
+}
+
+/* One step down a perfect tree: heap child 2i+1 (left) or 2i+2. */
+#define PSTEP(in, i, row)                                                                  \
+    do {                                                                                   \
+        const struct pnode *p_ = &(in)[i];                                                 \
+        float v_ = (row)[p_->feat & 0x7fffffff];                                           \
+        int gl_ = (v_ < p_->cond) | ((v_ != v_) & (int)((uint32_t)p_->feat >> 31));        \
+        (i) = 2 * (i) + 2 - gl_;                                                           \
+    } while (0)
+
+/* Sum of a row's leaves over the perfect trees, in tree order. */
+static float predict_perfect(const dlp_xgb *m, const float *row) {
+    int D = m->depth;
+    size_t n_in = ((size_t)1 << D) - 1, n_leaf = (size_t)1 << D;
+    float acc = m->base;
+    int t = 0;
+    for (; t + 4 <= m->n_trees; t += 4) {
+        const struct pnode *a = m->pin + (size_t)t * n_in, *b = a + n_in, *c = b + n_in, *d = c + n_in;
+        size_t i = 0, j = 0, k = 0, l = 0;
+        for (int lv = 0; lv < D; lv++) {
+            PSTEP(a, i, row);
+            PSTEP(b, j, row);
+            PSTEP(c, k, row);
+            PSTEP(d, l, row);
+        }
+        const float *lf = m->pleaf + (size_t)t * n_leaf;
+        acc += lf[i - n_in];
+        acc += lf[n_leaf + j - n_in];
+        acc += lf[2 * n_leaf + k - n_in];
+        acc += lf[3 * n_leaf + l - n_in];
+    }
+    for (; t < m->n_trees; t++) {
+        const struct pnode *a = m->pin + (size_t)t * n_in;
+        size_t i = 0;
+        for (int lv = 0; lv < D; lv++) PSTEP(a, i, row);
+        acc += m->pleaf[(size_t)t * n_leaf + i - n_in];
+    }
+    return acc;
+}
+
 dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out, dlp_error *err) {
     if (!m || !x || !out || n < 0) return dlp__err(err, DLP_EINVAL, "dlp_xgb_predict: bad arguments");
+    if (m->depth) {
+        for (int64_t r = 0; r < n; r++) {
+            float acc = predict_perfect(m, x + r * m->n_feat);
+            out[r] = m->log_target ? exp((double)acc) : (double)acc;
+        }
+        return DLP_OK;
+    }
+    /* rows in blocks, trees outer within a block: each tree's nodes stay in
+     * cache while the block's rows walk it; every row still sums its leaves
+     * in float from base_score in tree order, as XGBoost does */
+    enum { BLK = 64 };
+    float acc[BLK];
+    for (int64_t r0 = 0; r0 < n; r0 += BLK) {
+        int nb = n - r0 < BLK ? (int)(n - r0) : BLK;
+        for (int i = 0; i < nb; i++) acc[i] = m->base;
+        for (int t = 0; t < m->n_trees; t++) {
+            int32_t root = m->root[t];
+            for (int i = 0; i < nb; i++) acc[i] += walk(m->nodes, x + (r0 + i) * m->n_feat, root);
+        }
+        for (int i = 0; i < nb; i++) out[r0 + i] = m->log_target ? exp((double)acc[i]) : (double)acc[i];
+    }
+    return DLP_OK;
+}
+
+/* The booster, created from its bytes on first use (loaded models). */
+static dlp_status booster(dlp_xgb *m, dlp_error *err) {
+    if (m->h) return DLP_OK;
+    if (XGBoosterCreate(NULL, 0, &m->h)) return xgb_fail(err, "create");
+    if (XGBoosterLoadModelFromBuffer(m->h, m->booster, (bst_ulong)m->booster_len)) {
+        dlp_status st = dlp__err(err, DLP_EFORMAT, "xgboost: booster does not load: %s", XGBGetLastError());
+        XGBoosterFree(m->h);
+        m->h = NULL;
+        return st;
+    }
+    XGBoosterSetParam(m->h, "nthread", "1");
+    return DLP_OK;
+}
+
+dlp_status dlp__xgb_predict_xgboost(dlp_xgb *m, const float *x, int64_t n, double *out, dlp_error *err) {
+    if (!m || !x || !out || n < 0) return dlp__err(err, DLP_EINVAL, "dlp__xgb_predict_xgboost: bad arguments");
     if (n == 0) return DLP_OK;
-    dlp_status st = predict_raw(m->h, x, n, m->n_feat, out, err);
+    dlp_status st = booster(m, err);
+    if (!st) st = predict_raw(m->h, x, n, m->n_feat, out, err);
     if (st) return st;
     if (m->log_target)
-        for (int64_t i = 0; i < n; i++) out[i] = exp(out[i]);
+        for (int64_t i = 0; i < n; i++) out[i] = exp((double)(float)out[i]);
     return DLP_OK;
+}
+
+/* Length of the .dlpm file starting at p (at most `left` bytes), or 0. */
+size_t dlp__xgb_file_len(const void *p, size_t left) {
+    const uint8_t *b = p;
+    if (left < DLPM_FIXED + 4 || memcmp(b, DLPM_MAGIC, 4)) return 0;
+    uint64_t hl = (uint64_t)b[8] | (uint64_t)b[9] << 8 | (uint64_t)b[10] << 16 | (uint64_t)b[11] << 24, bl = 0, tl = 0;
+    for (int i = 7; i >= 0; i--) {
+        bl = bl << 8 | b[12 + i];
+        tl = tl << 8 | b[20 + i];
+    }
+    if (hl > left || bl > left || tl > left) return 0;
+    uint64_t len = DLPM_FIXED + hl + bl + tl + 4;
+    return len <= left ? (size_t)len : 0;
 }
 
 /* ---- model file -------------------------------------------------------- */
@@ -318,9 +646,11 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
     if (!m || !buf || !len) return dlp__err(err, DLP_EINVAL, "dlp_xgb_save_mem: NULL argument");
     *buf = NULL;
     *len = 0;
-    bst_ulong blen;
-    const char *bdata;
-    if (XGBoosterSaveModelToBuffer(m->h, "{\"format\":\"ubj\"}", &blen, &bdata)) return xgb_fail(err, "serialise");
+    size_t blen = m->booster_len;
+    const uint8_t *bdata = m->booster;
+    /* tree table: u32 trees, u32 nodes, f32 base, roots, then per node
+     * left, right, feature (i32), condition (f32), default-left (u8) */
+    size_t tlen = 12 + 4 * (size_t)m->n_trees + 17 * (size_t)m->n_nodes;
     cJSON *hd = cJSON_CreateObject();
     cJSON *fe = cJSON_AddArrayToObject(hd, "features");
     for (int i = 0; i < m->n_feat; i++) cJSON_AddItemToArray(fe, cJSON_CreateString(m->feat[i]));
@@ -340,7 +670,7 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
     char *hs = cJSON_PrintUnformatted(hd);
     cJSON_Delete(hd);
     if (!hs) return dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
-    size_t hl = strlen(hs), total = DLPM_FIXED + hl + (size_t)blen + 4;
+    size_t hl = strlen(hs), total = DLPM_FIXED + hl + blen + tlen + 4;
     uint8_t *b = malloc(total);
     if (!b) {
         free(hs);
@@ -350,8 +680,25 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
     put32(b + 4, DLPM_VERSION);
     put32(b + 8, (uint32_t)hl);
     put64(b + 12, (uint64_t)blen);
+    put64(b + 20, (uint64_t)tlen);
     memcpy(b + DLPM_FIXED, hs, hl);
-    memcpy(b + DLPM_FIXED + hl, bdata, (size_t)blen);
+    memcpy(b + DLPM_FIXED + hl, bdata, blen);
+    uint8_t *t = b + DLPM_FIXED + hl + blen;
+    put32(t, (uint32_t)m->n_trees);
+    put32(t + 4, (uint32_t)m->n_nodes);
+    uint32_t fb;
+    memcpy(&fb, &m->base, 4);
+    put32(t + 8, fb);
+    t += 12;
+    for (int i = 0; i < m->n_trees; i++, t += 4) put32(t, (uint32_t)m->root[i]);
+    for (int i = 0; i < m->n_nodes; i++, t += 4) put32(t, (uint32_t)m->left[i]);
+    for (int i = 0; i < m->n_nodes; i++, t += 4) put32(t, (uint32_t)m->right[i]);
+    for (int i = 0; i < m->n_nodes; i++, t += 4) put32(t, (uint32_t)m->fidx[i]);
+    for (int i = 0; i < m->n_nodes; i++, t += 4) {
+        memcpy(&fb, &m->cond[i], 4);
+        put32(t, fb);
+    }
+    for (int i = 0; i < m->n_nodes; i++) *t++ = m->dleft[i];
     put32(b + total - 4, dlp__crc32(0, b, total - 4));
     free(hs);
     *buf = b;
@@ -387,8 +734,8 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
     if (get32(b + 4) != DLPM_VERSION)
         return dlp__err(err, DLP_EVERSION, "%s: model file version %u, this dlperf reads version %u", name,
                         get32(b + 4), DLPM_VERSION);
-    uint64_t hl = get32(b + 8), bl = get64(b + 12);
-    if (hl > len || bl > len || DLPM_FIXED + hl + bl + 4 != len)
+    uint64_t hl = get32(b + 8), bl = get64(b + 12), tl = get64(b + 20);
+    if (hl > len || bl > len || tl > len || DLPM_FIXED + hl + bl + tl + 4 != len)
         return dlp__err(err, DLP_EFORMAT, "%s: section sizes do not add up to the file size", name);
     cJSON *hd = cJSON_ParseWithLength((const char *)b + DLPM_FIXED, (size_t)hl);
     if (!hd) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", name);
@@ -396,7 +743,7 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
     dlp_xgb *m = calloc(1, sizeof *m);
     const cJSON *fe = cJSON_GetObjectItemCaseSensitive(hd, "features");
     const cJSON *lt = cJSON_GetObjectItemCaseSensitive(hd, "log_target");
-    const cJSON *nt = cJSON_GetObjectItemCaseSensitive(hd, "n_train");
+    const cJSON *ntr = cJSON_GetObjectItemCaseSensitive(hd, "n_train");
     const cJSON *fp = cJSON_GetObjectItemCaseSensitive(hd, "fingerprint");
     if (!m) {
         st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
@@ -422,7 +769,7 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
     m->target = jstrdup(hd, "target");
     if (!m->target) m->target = strdup("y");
     m->log_target = lt->valuedouble != 0;
-    m->n_train = cJSON_IsNumber(nt) ? (int64_t)nt->valuedouble : 0;
+    m->n_train = cJSON_IsNumber(ntr) ? (int64_t)ntr->valuedouble : 0;
     m->fingerprint = strtoull(fp->valuestring, NULL, 16);
     const cJSON *me = cJSON_GetObjectItemCaseSensitive(hd, "meta"), *kv;
     cJSON_ArrayForEach(kv, me) {
@@ -431,22 +778,53 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
             goto out;
         }
     }
-    if (XGBoosterCreate(NULL, 0, &m->h)) {
-        st = xgb_fail(err, "create");
+    /* the booster stays bytes until something needs XGBoost itself */
+    m->booster = malloc(bl ? (size_t)bl : 1);
+    if (!m->booster) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
         goto out;
     }
-    if (XGBoosterLoadModelFromBuffer(m->h, b + DLPM_FIXED + hl, (bst_ulong)bl)) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: booster does not load: %s", name, XGBGetLastError());
+    memcpy(m->booster, b + DLPM_FIXED + hl, (size_t)bl);
+    m->booster_len = (size_t)bl;
+    const uint8_t *t = b + DLPM_FIXED + hl + bl;
+    if (tl < 12) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: tree table truncated", name);
         goto out;
     }
-    /* one thread: a prediction is a few microseconds, threads cost more */
-    XGBoosterSetParam(m->h, "nthread", "1");
-    bst_ulong nf = 0;
-    if (!XGBoosterGetNumFeature(m->h, &nf) && nf > (bst_ulong)m->n_feat) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: booster has %llu features, header names %d", name,
-                      (unsigned long long)nf, m->n_feat);
+    uint32_t nt = get32(t), nn = get32(t + 4), fb = get32(t + 8);
+    if (nt > tl / 4 || nn > tl / 17 || 12 + 4 * (uint64_t)nt + 17 * (uint64_t)nn != tl) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: tree table of %u trees, %u nodes does not match its size", name, nt, nn);
         goto out;
     }
+    if (trees_alloc(m, (int)nt, (int)nn)) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
+        goto out;
+    }
+    memcpy(&m->base, &fb, 4);
+    t += 12;
+    for (uint32_t i = 0; i < nt; i++, t += 4) m->root[i] = (int32_t)get32(t);
+    for (uint32_t i = 0; i < nn; i++, t += 4) m->left[i] = (int32_t)get32(t);
+    for (uint32_t i = 0; i < nn; i++, t += 4) m->right[i] = (int32_t)get32(t);
+    for (uint32_t i = 0; i < nn; i++, t += 4) m->fidx[i] = (int32_t)get32(t);
+    for (uint32_t i = 0; i < nn; i++, t += 4) {
+        uint32_t v = get32(t);
+        memcpy(&m->cond[i], &v, 4);
+    }
+    for (uint32_t i = 0; i < nn; i++) m->dleft[i] = *t++;
+    /* every index in range: a walk must end at a leaf of its own tree */
+    for (uint32_t i = 0; i < nt; i++)
+        if (m->root[i] < 0 || (uint32_t)m->root[i] >= nn) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tree %u has no root", name, i);
+            goto out;
+        }
+    for (uint32_t i = 0; i < nn; i++)
+        if ((m->left[i] >= 0) != (m->right[i] >= 0) || m->left[i] >= (int32_t)nn || m->right[i] >= (int32_t)nn ||
+            (m->left[i] >= 0 && (m->left[i] <= (int32_t)i || m->right[i] <= (int32_t)i)) ||
+            (m->left[i] >= 0 && (m->fidx[i] < 0 || m->fidx[i] >= m->n_feat))) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tree node %u is malformed", name, i);
+            goto out;
+        }
+    trees_pack(m);
 out:
     cJSON_Delete(hd);
     if (st) {

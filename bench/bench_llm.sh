@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Evaluation of `dlperf llm` on real measurements (docs/llm.md), one command
+# per table:
+#   bench/bench_llm.sh neusight      forward latency, leave-one-GPU-out (+ 5-fold)
+#   bench/bench_llm.sh infbench      LLM-Inference-Bench throughput, 5-fold + LOGO
+#   bench/bench_llm.sh leaderboard   ML.ENERGY energy/request + throughput, 5-fold + LOGO
+#   bench/bench_llm.sh ablation      table 6.6 layout (feature sets x hardware)
+#   bench/bench_llm.sh grid [energy|tput|infbench|neusight]   the chapter's grid, reduced
+#   bench/bench_llm.sh train         refit the shipped models -> data/models/llm_models.bundle
+# With no argument: neusight, infbench, leaderboard (a few minutes on 2 cores).
+# Prints; never fails the build.  DLP_SHARED points at ../shared.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+SHARED=${DLP_SHARED:-../shared}
+cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude $(pkg-config --cflags libcjson) bench/bench_llm.c "$BUILD/libdlperf.a" \
+  $(pkg-config --libs openblas libcjson libmicrohttpd sqlite3 xgboost) -lm -lpthread -o "$BUILD/bench_llm"
+cmd=${1:-all}
+case "$cmd" in
+  all)
+    for t in neusight infbench leaderboard; do "$BUILD/bench_llm" "$t" "$SHARED/data"; done ;;
+  grid)
+    "$BUILD/bench_llm" grid "$SHARED/data" "${2:-energy}" ;;
+  train)
+    out=$(mktemp -d /tmp/dlp_llm_models.XXXXXX)
+    "$BUILD/bench_llm" train "$SHARED/data" "$out"
+    # the bundle is the .dlpm files back to back, in this order (the first
+    # model covering a request answers it)
+    cat "$out/neusight-latency-fp32-v1.dlpm" "$out/infbench-vllm-throughput-v1.dlpm" \
+        "$out/mlenergy-energy-v1.dlpm" >data/models/llm_models.bundle
+    rm -rf "$out"
+    echo "wrote data/models/llm_models.bundle ($(wc -c <data/models/llm_models.bundle) bytes); rebuild with make" ;;
+  *)
+    "$BUILD/bench_llm" "$cmd" "$SHARED/data" ;;
+esac

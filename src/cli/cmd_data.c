@@ -1,0 +1,641 @@
+/*
+ * cmd_data.c — `dlperf data stats|export|import|merge`: the measurement
+ * store written by tools/profile/dlperf-profile (docs/store.md), and the
+ * `dataset build --from STORE.sqlite` branch of cmd_dataset.c.
+ *
+ *   dlperf data stats STORE [--json]
+ *   dlperf data export STORE [--out FILE.csv]          (stdout without --out)
+ *   dlperf data import FILE.csv --into STORE           (created when missing)
+ *   dlperf data merge OUT.sqlite IN.sqlite [IN...]     (OUT created when missing)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "util/util.h"
+
+int dlp_cmd_data(int argc, char **argv);
+int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
+                               const char *family, const char *layout_s, int64_t limit, const char *out);
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: dlperf data stats STORE.sqlite [--json]\n"
+            "       dlperf data export STORE.sqlite [--out FILE.csv]\n"
+            "       dlperf data import FILE.csv --into STORE.sqlite\n"
+            "       dlperf data merge OUT.sqlite IN.sqlite [IN.sqlite ...]\n\n"
+            "The measurement store of tools/profile/dlperf-profile (docs/store.md).\n"
+            "  stats   what is measured per device, mode and family (outcomes, batches), which metrics\n"
+            "          have values, the load the machine was under, and the noise floor per metric:\n"
+            "          within-run CV (std/mean of the timed iterations) and repeat CV (the same\n"
+            "          configuration measured again later, runs.repeat_of)\n"
+            "  export  one CSV row per run (run, model, device columns; n/mean/median/std/min/max/source\n"
+            "          per metric); stdout without --out\n"
+            "  import  a CSV of export into a store (created when missing), with the merge rules\n"
+            "  merge   shards into OUT: a run already there (uid) is skipped; the same model hash +\n"
+            "          config + device measured twice keeps the earlier measurement; repeats follow\n"
+            "          it; graphs are copied beside OUT.  One transaction per input.\n");
+}
+
+/* ---- stats ------------------------------------------------------------------ */
+
+typedef struct {
+    const char *device, *mode, *family;
+    int64_t models, configs, ok, oom, error, repeats;
+    int64_t batches[16];
+    int n_b;
+    int64_t last_model;
+} grp_t;
+
+typedef struct {
+    const char *device, *mode, *metric;
+    int64_t with, without;
+    const char *why; /* source of a NULL row */
+} mcount_t;
+
+static int cmp_grp(const void *a, const void *b) {
+    const grp_t *x = a, *y = b;
+    int c = strcmp(x->device, y->device);
+    if (!c) c = strcmp(x->mode, y->mode);
+    if (!c) c = strcmp(x->family, y->family);
+    return c;
+}
+
+static int cmp_mc(const void *a, const void *b) {
+    const mcount_t *x = a, *y = b;
+    int c = strcmp(x->device, y->device);
+    if (!c) c = strcmp(x->mode, y->mode);
+    if (!c) c = strcmp(x->metric, y->metric);
+    return c;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void json_num(double v) {
+    if (isfinite(v)) printf("%.6g", v);
+    else printf("null");
+}
+
+static int cmd_stats(const char *path, int json) {
+    dlp_store *s;
+    dlp_error err = {0};
+    if (dlp_store_open(path, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
+    dlp_store_runs *r;
+    if (dlp_store_query(s, NULL, &r, &err)) {
+        dlp_store_close(s);
+        return cli_fail(&err);
+    }
+    int n = dlp_store_runs_count(r);
+    grp_t *g = calloc((size_t)n + 1, sizeof *g);
+    mcount_t *mc = NULL;
+    int ng = 0, nmc = 0, cmc = 0;
+    int64_t first = 0, reps = 0, ok = 0, oom = 0, error = 0;
+    /* distinct models and families among runs; graphs present */
+    int64_t *mids = calloc((size_t)n + 1, sizeof *mids);
+    int nmid = 0;
+    if (!g || !mids) {
+        free(g);
+        free(mids);
+        dlp_store_runs_free(r);
+        dlp_store_close(s);
+        return cli_failf(DLP_EXIT_FAIL, "data stats: out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        const dlp_store_run *u = dlp_store_runs_at(r, i);
+        mids[nmid++] = u->model_id;
+        if (u->repeat_of) reps++;
+        else {
+            first++;
+            ok += !strcmp(u->outcome, "ok");
+            oom += !strcmp(u->outcome, "oom");
+            error += !strcmp(u->outcome, "error");
+        }
+        grp_t *x = NULL;
+        for (int k = 0; k < ng && !x; k++)
+            if (!strcmp(g[k].device, u->device) && !strcmp(g[k].mode, u->mode) && !strcmp(g[k].family, u->family))
+                x = &g[k];
+        if (!x) {
+            x = &g[ng++];
+            x->device = u->device;
+            x->mode = u->mode;
+            x->family = u->family;
+            x->last_model = -1;
+        }
+        if (u->repeat_of) {
+            x->repeats++;
+        } else {
+            x->configs++;
+            x->ok += !strcmp(u->outcome, "ok");
+            x->oom += !strcmp(u->outcome, "oom");
+            x->error += !strcmp(u->outcome, "error");
+            int seen = 0;
+            for (int k = 0; k < x->n_b; k++) seen |= x->batches[k] == u->batch;
+            if (!seen && x->n_b < 16) x->batches[x->n_b++] = u->batch;
+        }
+        if (strcmp(u->outcome, "ok") || u->repeat_of) continue;
+        for (int k = 0; k < u->n_metrics; k++) {
+            const dlp_store_metric *m = &u->metrics[k];
+            mcount_t *y = NULL;
+            for (int j = 0; j < nmc && !y; j++)
+                if (!strcmp(mc[j].device, u->device) && !strcmp(mc[j].mode, u->mode) && !strcmp(mc[j].metric, m->name))
+                    y = &mc[j];
+            if (!y) {
+                if (dlp__grow((void **)&mc, nmc, &cmc, sizeof *mc)) continue;
+                y = &mc[nmc++];
+                memset(y, 0, sizeof *y);
+                y->device = u->device;
+                y->mode = u->mode;
+                y->metric = m->name;
+            }
+            if (m->n > 0 && isfinite(m->mean)) y->with++;
+            else {
+                y->without++;
+                y->why = m->source;
+            }
+        }
+    }
+    /* models per group: distinct model ids (runs are in id order, not grouped: count by sorting pairs) */
+    for (int k = 0; k < ng; k++) {
+        int64_t *ids = malloc(sizeof *ids * ((size_t)n + 1));
+        int m = 0;
+        for (int i = 0; ids && i < n; i++) {
+            const dlp_store_run *u = dlp_store_runs_at(r, i);
+            if (!u->repeat_of && !strcmp(g[k].device, u->device) && !strcmp(g[k].mode, u->mode) &&
+                !strcmp(g[k].family, u->family))
+                ids[m++] = u->model_id;
+        }
+        if (ids) qsort(ids, (size_t)m, sizeof *ids, cmp_i64);
+        for (int i = 0; ids && i < m; i++) g[k].models += !i || ids[i] != ids[i - 1];
+        free(ids);
+        qsort(g[k].batches, (size_t)g[k].n_b, sizeof(int64_t), cmp_i64);
+    }
+    qsort(g, (size_t)ng, sizeof *g, cmp_grp);
+    qsort(mc, (size_t)nmc, sizeof *mc, cmp_mc);
+    qsort(mids, (size_t)nmid, sizeof *mids, cmp_i64);
+    int64_t models = 0, graphs_ok = 0;
+    const char *fams[256];
+    int nfam = 0;
+    for (int i = 0; i < nmid; i++) {
+        if (i && mids[i] == mids[i - 1]) continue;
+        models++;
+        for (int j = 0; j < n; j++) {
+            const dlp_store_run *u = dlp_store_runs_at(r, j);
+            if (u->model_id != mids[i]) continue;
+            char p[8192];
+            struct stat sb;
+            snprintf(p, sizeof p, "%s/%s", dlp_store_dir(s), u->onnx_path);
+            graphs_ok += u->onnx_path[0] && stat(p, &sb) == 0;
+            int seen = 0;
+            for (int k = 0; k < nfam; k++) seen |= !strcmp(fams[k], u->family);
+            if (!seen && nfam < 256) fams[nfam++] = u->family;
+            break;
+        }
+    }
+    dlp_store_noise *nz = NULL;
+    int nn = 0;
+    if (dlp_store_noise_get(s, &nz, &nn, &err)) {
+        free(g);
+        free(mids);
+        free(mc);
+        dlp_store_runs_free(r);
+        dlp_store_close(s);
+        return cli_fail(&err);
+    }
+    int nd = dlp_store_device_count(s);
+    if (json) {
+        printf("{\"store\":");
+        cli_json_str(stdout, path);
+        printf(",\"schema\":%d,\"models\":%lld,\"graphs_present\":%lld,\"families\":%d,\"runs\":%d,"
+               "\"first\":%lld,\"ok\":%lld,\"oom\":%lld,\"error\":%lld,\"repeats\":%lld,\"devices\":[",
+               DLP_STORE_SCHEMA_VERSION, (long long)models, (long long)graphs_ok, nfam, n, (long long)first,
+               (long long)ok, (long long)oom, (long long)error, (long long)reps);
+    } else {
+        printf("%s: schema %d, %d device%s, %lld models (%d families; graphs present for %lld), %d runs: %lld first "
+               "measurements (ok %lld, oom %lld, error %lld) + %lld repeats\n",
+               path, DLP_STORE_SCHEMA_VERSION, nd, nd == 1 ? "" : "s", (long long)models, nfam, (long long)graphs_ok, n,
+               (long long)first, (long long)ok, (long long)oom, (long long)error, (long long)reps);
+    }
+    for (int d = 0; d < nd; d++) {
+        const dlp_store_device *dv = dlp_store_device_at(s, d);
+        /* load average at the start of this device's runs */
+        double *la = malloc(sizeof *la * ((size_t)n + 1));
+        int nla = 0;
+        int64_t druns = 0;
+        for (int i = 0; la && i < n; i++) {
+            const dlp_store_run *u = dlp_store_runs_at(r, i);
+            if (u->device_id != dv->id) continue;
+            druns++;
+            if (isfinite(u->loadavg)) la[nla++] = u->loadavg;
+        }
+        if (la) qsort(la, (size_t)nla, sizeof *la, cmp_d);
+        double lmed = nla ? la[nla / 2] : NAN, lmin = nla ? la[0] : NAN, lmax = nla ? la[nla - 1] : NAN;
+        free(la);
+        if (json) {
+            printf("%s{\"name\":", d ? "," : "");
+            cli_json_str(stdout, dv->name);
+            printf(",\"kind\":");
+            cli_json_str(stdout, dv->kind);
+            printf(",\"model\":");
+            cli_json_str(stdout, dv->model);
+            printf(",\"features\":%s,\"runs\":%lld,\"loadavg\":{\"median\":", dv->features[0] ? dv->features : "null",
+                   (long long)druns);
+            json_num(lmed);
+            printf(",\"min\":");
+            json_num(lmin);
+            printf(",\"max\":");
+            json_num(lmax);
+            printf("},\"groups\":[");
+            int c = 0;
+            for (int k = 0; k < ng; k++) {
+                if (strcmp(g[k].device, dv->name)) continue;
+                printf("%s{\"mode\":\"%s\",\"family\":", c++ ? "," : "", g[k].mode);
+                cli_json_str(stdout, g[k].family);
+                printf(",\"models\":%lld,\"configs\":%lld,\"ok\":%lld,\"oom\":%lld,\"error\":%lld,\"repeats\":%lld,"
+                       "\"batches\":[",
+                       (long long)g[k].models, (long long)g[k].configs, (long long)g[k].ok, (long long)g[k].oom,
+                       (long long)g[k].error, (long long)g[k].repeats);
+                for (int b = 0; b < g[k].n_b; b++) printf("%s%lld", b ? "," : "", (long long)g[k].batches[b]);
+                printf("]}");
+            }
+            printf("],\"metrics\":[");
+            c = 0;
+            for (int k = 0; k < nmc; k++) {
+                if (strcmp(mc[k].device, dv->name)) continue;
+                printf("%s{\"mode\":\"%s\",\"metric\":", c++ ? "," : "", mc[k].mode);
+                cli_json_str(stdout, mc[k].metric);
+                printf(",\"with_value\":%lld,\"without\":%lld,\"why_without\":", (long long)mc[k].with,
+                       (long long)mc[k].without);
+                if (mc[k].why) cli_json_str(stdout, mc[k].why);
+                else printf("null");
+                printf("}");
+            }
+            printf("],\"noise\":[");
+            c = 0;
+            for (int k = 0; k < nn; k++) {
+                if (strcmp(nz[k].device, dv->name)) continue;
+                printf("%s{\"mode\":\"%s\",\"metric\":\"%s\",\"runs\":%lld,\"cv_within_median\":", c++ ? "," : "",
+                       nz[k].mode, nz[k].metric, (long long)nz[k].runs);
+                json_num(nz[k].cv_within_median);
+                printf(",\"cv_within_p90\":");
+                json_num(nz[k].cv_within_p90);
+                printf(",\"pairs\":%lld,\"cv_repeat_median\":", (long long)nz[k].pairs);
+                json_num(nz[k].cv_repeat_median);
+                printf(",\"cv_repeat_p90\":");
+                json_num(nz[k].cv_repeat_p90);
+                printf("}");
+            }
+            printf("]}");
+            continue;
+        }
+        printf("\ndevice %s (%s, %s%s%s): %lld runs; load average at start median %.2f (min %.2f, max %.2f)\n",
+               dv->name, dv->kind, dv->model, dv->host[0] ? "; host " : "", dv->host, (long long)druns, lmed, lmin,
+               lmax);
+        printf("  %-6s %-16s %6s %7s %5s %4s %5s %7s  %s\n", "mode", "family", "models", "configs", "ok", "oom",
+               "error", "repeats", "batches");
+        for (int k = 0; k < ng; k++) {
+            if (strcmp(g[k].device, dv->name)) continue;
+            printf("  %-6s %-16s %6lld %7lld %5lld %4lld %5lld %7lld  ", g[k].mode, g[k].family,
+                   (long long)g[k].models, (long long)g[k].configs, (long long)g[k].ok, (long long)g[k].oom,
+                   (long long)g[k].error, (long long)g[k].repeats);
+            for (int b = 0; b < g[k].n_b; b++) printf("%s%lld", b ? "," : "", (long long)g[k].batches[b]);
+            printf("\n");
+        }
+        printf("  metrics of ok first measurements (with a value / without):\n");
+        for (int k = 0; k < nmc; k++) {
+            if (strcmp(mc[k].device, dv->name)) continue;
+            printf("    %-6s %-20s %6lld / %-6lld%s%s\n", mc[k].mode, mc[k].metric, (long long)mc[k].with,
+                   (long long)mc[k].without, mc[k].without && mc[k].why ? "  " : "",
+                   mc[k].without && mc[k].why ? mc[k].why : "");
+        }
+        printf("  noise floor, coefficient of variation in %% (within: std/mean of one run's iterations;\n"
+               "  repeat: the configuration measured again later; median and p90):\n");
+        printf("    %-6s %-20s %6s %8s %8s %6s %8s %8s\n", "mode", "metric", "runs", "within", "p90", "pairs", "repeat",
+               "p90");
+        for (int k = 0; k < nn; k++) {
+            if (strcmp(nz[k].device, dv->name)) continue;
+            char a[4][16];
+            double v[4] = {nz[k].cv_within_median, nz[k].cv_within_p90, nz[k].cv_repeat_median, nz[k].cv_repeat_p90};
+            for (int j = 0; j < 4; j++) {
+                if (isfinite(v[j])) snprintf(a[j], sizeof a[j], "%.2f", 100 * v[j]);
+                else snprintf(a[j], sizeof a[j], "-");
+            }
+            printf("    %-6s %-20s %6lld %8s %8s %6lld %8s %8s\n", nz[k].mode, nz[k].metric, (long long)nz[k].runs, a[0],
+                   a[1], (long long)nz[k].pairs, a[2], a[3]);
+        }
+    }
+    if (json) printf("]}\n");
+    free(nz);
+    free(g);
+    free(mids);
+    free(mc);
+    dlp_store_runs_free(r);
+    dlp_store_close(s);
+    return 0;
+}
+
+/* ---- export / import / merge ------------------------------------------------ */
+
+static int cmd_export(const char *path, const char *out) {
+    dlp_store *s;
+    dlp_error err = {0};
+    if (dlp_store_open(path, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
+    int rc = 0;
+    if (!out || !strcmp(out, "-")) {
+        if (dlp_store_export_csv(s, stdout, &err)) rc = cli_fail(&err);
+    } else {
+        size_t L = strlen(out);
+        char *tmp = malloc(L + 32);
+        if (!tmp) {
+            dlp_store_close(s);
+            return cli_failf(DLP_EXIT_FAIL, "data export: out of memory");
+        }
+        snprintf(tmp, L + 32, "%s.tmp.%ld", out, (long)getpid());
+        FILE *f = fopen(tmp, "w");
+        if (!f) rc = cli_failf(DLP_EXIT_BADINPUT, "data export: %s: cannot create: %s", out, strerror(errno));
+        else if (dlp_store_export_csv(s, f, &err)) {
+            rc = cli_fail(&err);
+            fclose(f);
+            unlink(tmp);
+        } else if (fclose(f) != 0 || rename(tmp, out) != 0) {
+            rc = cli_failf(DLP_EXIT_FAIL, "data export: %s: write failed: %s", out, strerror(errno));
+            unlink(tmp);
+        }
+        free(tmp);
+        if (!rc) fprintf(stderr, "data export: %s -> %s\n", path, out);
+    }
+    dlp_store_close(s);
+    return rc;
+}
+
+static void print_counts(const char *what, const dlp_store_merge_counts *c) {
+    printf("%s: runs added %lld, duplicates skipped %lld, replaced by an earlier measurement %lld; repeats added "
+           "%lld (duplicates %lld, without their first measurement %lld); models added %lld, devices added %lld; "
+           "graphs copied %lld, missing %lld\n",
+           what, (long long)c->runs_added, (long long)c->runs_duplicate, (long long)c->runs_replaced,
+           (long long)c->repeats_added, (long long)c->repeats_duplicate, (long long)c->repeats_orphan,
+           (long long)c->models_added, (long long)c->devices_added, (long long)c->graphs_copied,
+           (long long)c->graphs_missing);
+}
+
+static int cmd_import(const char *csv, const char *into) {
+    if (!into) return cli_failf(DLP_EXIT_BADINPUT, "data import: --into STORE.sqlite is required");
+    struct stat sb;
+    if (stat(csv, &sb) != 0) return cli_failf(DLP_EXIT_BADINPUT, "data import: %s: %s", csv, strerror(errno));
+    dlp_store *s;
+    dlp_error err = {0};
+    if (dlp_store_open(into, DLP_STORE_CREATE, &s, &err)) return cli_fail(&err);
+    dlp_store_merge_counts c;
+    int rc = 0;
+    if (dlp_store_import_csv(s, csv, &c, &err)) rc = cli_fail(&err);
+    else {
+        char what[8300];
+        snprintf(what, sizeof what, "%s <- %s", into, csv);
+        print_counts(what, &c);
+    }
+    dlp_store_close(s);
+    return rc;
+}
+
+static int cmd_merge(int n_in, char **in, const char *out) {
+    dlp_store *s;
+    dlp_error err = {0};
+    for (int i = 0; i < n_in; i++) {
+        struct stat sb;
+        if (stat(in[i], &sb) != 0) return cli_failf(DLP_EXIT_BADINPUT, "data merge: %s: %s", in[i], strerror(errno));
+    }
+    if (dlp_store_open(out, DLP_STORE_CREATE, &s, &err)) return cli_fail(&err);
+    dlp_store_merge_counts total = {0};
+    int rc = 0;
+    for (int i = 0; i < n_in && !rc; i++) {
+        dlp_store_merge_counts c;
+        if (dlp_store_merge(s, in[i], &c, &err)) {
+            rc = cli_fail(&err);
+            break;
+        }
+        char what[8300];
+        snprintf(what, sizeof what, "%s <- %s", out, in[i]);
+        print_counts(what, &c);
+        int64_t *a = (int64_t *)&total, *b = (int64_t *)&c;
+        for (size_t k = 0; k < sizeof c / sizeof(int64_t); k++) a[k] += b[k];
+    }
+    if (!rc && n_in > 1) print_counts("total", &total);
+    dlp_store_close(s);
+    return rc;
+}
+
+int dlp_cmd_data(int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? DLP_EXIT_BADINPUT : 0;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "stats") && strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "merge"))
+        return cli_failf(DLP_EXIT_BADINPUT, "data: unknown subcommand '%s' (stats, export, import or merge)", sub);
+    const char *out = NULL, *into = NULL;
+    int json = 0, npos = 0;
+    char **pos = calloc((size_t)argc, sizeof *pos);
+    if (!pos) return cli_failf(DLP_EXIT_FAIL, "data: out of memory");
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        int r = 0;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            free(pos);
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(sub, "stats") && !strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(sub, "export") && (r = cli_opt(argc, argv, &i, "--out", &v))) out = v;
+        else if (!strcmp(sub, "import") && (r = cli_opt(argc, argv, &i, "--into", &v))) into = v;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            free(pos);
+            return cli_failf(DLP_EXIT_BADINPUT, "data %s: unknown option '%s'", sub, argv[i]);
+        } else pos[npos++] = argv[i];
+        if (r < 0) {
+            free(pos);
+            return DLP_EXIT_BADINPUT;
+        }
+    }
+    int rc;
+    int want = !strcmp(sub, "merge") ? 2 : 1;
+    if (npos < want || (want == 1 && npos > 1)) {
+        rc = cli_failf(DLP_EXIT_BADINPUT, "data %s: %s", sub,
+                       !strcmp(sub, "merge") ? "give OUT.sqlite and at least one IN.sqlite"
+                       : npos ? "more than one file given"
+                       : !strcmp(sub, "import") ? "no CSV file given" : "no store given");
+    } else if (!strcmp(sub, "stats")) rc = cmd_stats(pos[0], json);
+    else if (!strcmp(sub, "export")) rc = cmd_export(pos[0], out);
+    else if (!strcmp(sub, "import")) rc = cmd_import(pos[0], into);
+    else rc = cmd_merge(npos - 1, pos + 1, pos[0]);
+    free(pos);
+    return rc;
+}
+
+/* ---- dataset build --from STORE.sqlite -------------------------------------- */
+
+#define MAX_TARGETS 32
+
+int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
+                               const char *family, const char *layout_s, int64_t limit, const char *out) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (!mode) mode = "infer";
+    if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
+        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
+    int layout = dlp_layout_parse(layout_s);
+    if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
+    if (!targets) targets = !strcmp(mode, "train") ? "step_ms" : "latency_ms";
+    char tbuf[1024];
+    const char *tn[MAX_TARGETS];
+    int nt = 0;
+    snprintf(tbuf, sizeof tbuf, "%s", targets);
+    for (char *save = NULL, *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nt == MAX_TARGETS) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: more than %d targets", MAX_TARGETS);
+        for (int k = 0; k < nt; k++)
+            if (!strcmp(tn[k], t)) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: target '%s' given twice", t);
+        tn[nt++] = t;
+    }
+    if (!nt) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target names no metric");
+    dlp_store *s;
+    dlp_error err = {0};
+    if (dlp_store_open(from, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
+    int rc = 0;
+    char devs[2048] = "";
+    size_t dl = 0;
+    for (int d = 0; d < dlp_store_device_count(s) && dl < sizeof devs; d++)
+        dl += (size_t)snprintf(devs + dl, sizeof devs - dl, "%s%s", d ? ", " : "", dlp_store_device_at(s, d)->name);
+    const dlp_store_device *dv = NULL;
+    if (device) {
+        dv = dlp_store_find_device(s, device, NULL);
+        if (!dv) rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: no device '%s' in %s; devices: %s", device, from,
+                                devs[0] ? devs : "(none)");
+    } else if (dlp_store_device_count(s) == 1) {
+        dv = dlp_store_device_at(s, 0);
+    } else {
+        rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s has %d devices: give --device (one of: %s)", from,
+                       dlp_store_device_count(s), devs[0] ? devs : "(none)");
+    }
+    if (rc) {
+        dlp_store_close(s);
+        return rc;
+    }
+    dlp_store_filter f = {.device = dv->name, .mode = mode, .family = family, .ok_only = 1, .first_only = 1};
+    dlp_store_runs *r;
+    if (dlp_store_query(s, &f, &r, &err)) {
+        dlp_store_close(s);
+        return cli_fail(&err);
+    }
+    int n = dlp_store_runs_count(r);
+    if (limit > 0 && n > limit) n = (int)limit;
+    if (!n) {
+        rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s has no ok %s runs on %s%s%s", from, mode, dv->name,
+                       family ? " of family " : "", family ? family : "");
+        dlp_store_runs_free(r);
+        dlp_store_close(s);
+        return rc;
+    }
+    /* every target must be a metric of these runs (a NULL value is fine: NaN) */
+    for (int k = 0; k < nt && !rc; k++) {
+        int found = 0;
+        for (int i = 0; i < n && !found; i++) found = dlp_store_run_metric(dlp_store_runs_at(r, i), tn[k]) != NULL;
+        if (!found) {
+            char have[1024] = "";
+            size_t hl = 0;
+            const dlp_store_run *u = dlp_store_runs_at(r, 0);
+            for (int m = 0; m < u->n_metrics && hl < sizeof have; m++)
+                hl += (size_t)snprintf(have + hl, sizeof have - hl, "%s%s", m ? ", " : "", u->metrics[m].name);
+            rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: no run of %s (%s, %s) has metric '%s'; metrics: %s", from,
+                           dv->name, mode, tn[k], have);
+        }
+    }
+    dlp_dataset *ds = NULL;
+    if (!rc && dlp_dataset_new(layout, nt, tn, &ds, &err)) rc = cli_fail(&err);
+    if (!rc) dlp_dataset_add_device(ds, dv->name);
+    dlp__strmap gm;
+    dlp__arena keys = {0}; /* the map does not own its keys */
+    int have_map = !rc && dlp__strmap_init(&gm, (uint32_t)n * 2 + 16) == 0;
+    if (!rc && !have_map) rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
+    int tty = isatty(2);
+    int64_t models = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        const dlp_store_run *u = dlp_store_runs_at(r, i);
+        char key[96];
+        snprintf(key, sizeof key, "%lld:%lld:%lld", (long long)u->model_id, (long long)u->batch, (long long)u->seq);
+        int gid = dlp__strmap_get(&gm, key);
+        if (gid < 0) {
+            char path[8192];
+            if (!u->onnx_path[0]) {
+                rc = cli_failf(DLP_EXIT_FAIL, "dataset build: model %s (%s) has no graph in %s", u->variant,
+                               u->model_hash, from);
+                break;
+            }
+            if (u->onnx_path[0] == '/') snprintf(path, sizeof path, "%s", u->onnx_path);
+            else snprintf(path, sizeof path, "%s/%s", dlp_store_dir(s), u->onnx_path);
+            dlp_load_opts lo = {.batch = u->batch, .seq = u->seq};
+            dlp_graph *g = NULL;
+            dlp_features *ft = NULL;
+            if (dlp_graph_load(path, &lo, &g, &err) || dlp_features_build(g, layout, &ft, &err) ||
+                dlp_dataset_add_graph(ds, ft, &gid, &err)) {
+                dlp_graph_free(g);
+                rc = cli_failf(cli_exit_code(err.code), "dataset build: run %lld (%s %s batch %lld): %s", (long long)u->id,
+                               u->variant, u->mode, (long long)u->batch, err.msg);
+                break;
+            }
+            dlp_graph_free(g);
+            const char *kc = dlp__arena_strdup(&keys, key);
+            if (!kc || dlp__strmap_put(&gm, kc, gid)) {
+                rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
+                break;
+            }
+        }
+        float tv[MAX_TARGETS];
+        for (int k = 0; k < nt; k++) {
+            const dlp_store_metric *m = dlp_store_run_metric(u, tn[k]);
+            tv[k] = m && m->n > 0 && isfinite(m->mean) ? (float)m->mean : NAN;
+        }
+        if (dlp_dataset_add_sample(ds, gid, tv, u->family, dv->name, u->variant, &err)) {
+            rc = cli_fail(&err);
+            break;
+        }
+        if (tty && ((i + 1) % 20 == 0 || i + 1 == n)) fprintf(stderr, "\rdataset build: %d/%d runs", i + 1, n);
+    }
+    if (tty) fputc('\n', stderr);
+    if (!rc) {
+        /* distinct models */
+        int64_t *ids = malloc(sizeof *ids * (size_t)n);
+        for (int i = 0; ids && i < n; i++) ids[i] = dlp_store_runs_at(r, i)->model_id;
+        if (ids) qsort(ids, (size_t)n, sizeof *ids, cmp_i64);
+        for (int i = 0; ids && i < n; i++) models += !i || ids[i] != ids[i - 1];
+        free(ids);
+    }
+    if (!rc && dlp_dataset_save(ds, out, &err)) rc = cli_fail(&err);
+    if (!rc) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        struct stat sb;
+        double mb = stat(out, &sb) ? 0 : (double)sb.st_size / 1048576.0;
+        printf("%s: %d samples on %d graphs (%lld models), device %s, mode %s, targets %s, %s layout, %.1f MiB, "
+               "fingerprint %016llx, %.1f s\n",
+               out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)models, dv->name, mode, targets,
+               dlp_layout_name(layout), mb, (unsigned long long)dlp_dataset_fingerprint(ds),
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    }
+    if (have_map) dlp__strmap_free(&gm);
+    dlp__arena_free(&keys);
+    dlp_dataset_free(ds);
+    dlp_store_runs_free(r);
+    dlp_store_close(s);
+    return rc;
+}

@@ -1,0 +1,543 @@
+/*
+ * gnn_cli.c — selection and split flags of the GNN commands (gnn_cli.h).
+ *
+ * Protocols (docs/gnn.md, "Splits"):
+ *   random[:TRAIN:VAL]  DIPPM's random 70/15/15 over the selected samples
+ *   family-mc[:TRAIN]   TraPPM's per-family 70/30 (seeds 1337..1341)
+ *   kfold[:K]           stratified on the first target, --fold I is the test
+ *   lofo:FAMILY         leave one family out
+ *   none                every selected sample trains (no val, no test)
+ * --train-limit / --val-limit keep a seeded random subset of the train /
+ * validation part (HELP-style "only 1,000 training graphs").
+ */
+#include "cli/gnn_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+const char gnn_sel_help[] =
+    "selection and split:\n"
+    "  --device COL[,COL]   only samples of these device settings (default all)\n"
+    "  --family F[,F]       only samples of these families\n"
+    "  --split S            random[:TRAIN:VAL] (DIPPM 70/15/15, default), family-mc[:TRAIN]\n"
+    "                       (per family 70/30, TraPPM), kfold[:K] (stratified, default 5),\n"
+    "                       lofo:FAMILY (leave one family out), none (all samples train)\n"
+    "  --split-seed N       split seed (random/kfold: 1, family-mc: 1337)\n"
+    "  --fold I             kfold: the test fold, 0..K-1 (default 0)\n"
+    "  --train-limit N      keep only N training samples (a seeded random subset)\n"
+    "  --val-limit N        keep only N validation samples\n";
+
+void gnn_sel_init(gnn_sel *s) {
+    memset(s, 0, sizeof *s);
+    s->kind = GSPLIT_RANDOM;
+    s->train_frac = 0.70;
+    s->val_frac = 0.15;
+    s->k = 5;
+    s->seed = 1;
+}
+
+static int parse_split(const char *v, gnn_sel *s) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *a = strchr(buf, ':'), *b = NULL;
+    if (a) {
+        *a++ = 0;
+        if ((b = strchr(a, ':'))) *b++ = 0;
+    }
+    double x;
+    int64_t k;
+    if (!strcmp(buf, "random")) {
+        s->kind = GSPLIT_RANDOM;
+        s->train_frac = 0.70;
+        s->val_frac = 0.15;
+        if (a && cli_parse_f64("--split random:TRAIN", a, 0, 1, &s->train_frac)) return -1;
+        if (b && cli_parse_f64("--split random:TRAIN:VAL", b, 0, 1, &s->val_frac)) return -1;
+        if (s->train_frac + s->val_frac > 1 + 1e-9) {
+            fprintf(stderr, "dlperf: --split random: fractions %g + %g exceed 1\n", s->train_frac, s->val_frac);
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(buf, "family-mc")) {
+        s->kind = GSPLIT_FAMILY_MC;
+        s->train_frac = 0.70;
+        s->val_frac = 0;
+        if (a && cli_parse_f64("--split family-mc:TRAIN", a, 0, 1, &x)) return -1;
+        if (a) s->train_frac = x;
+        if (!s->seed_given) s->seed = GNN_MC_SEED0;
+        return b ? -1 : 0;
+    }
+    if (!strcmp(buf, "kfold")) {
+        s->kind = GSPLIT_KFOLD;
+        s->k = 5;
+        if (a && cli_parse_i64("--split kfold:K", a, 2, 1000, &k)) return -1;
+        if (a) s->k = (int)k;
+        return b ? -1 : 0;
+    }
+    if (!strcmp(buf, "lofo")) {
+        if (!a || !*a) {
+            fprintf(stderr, "dlperf: --split lofo needs a family: lofo:FAMILY\n");
+            return -1;
+        }
+        s->kind = GSPLIT_LOFO;
+        snprintf(s->lofo, sizeof s->lofo, "%s%s%s", a, b ? ":" : "", b ? b : "");
+        return 0;
+    }
+    if (!strcmp(buf, "none") || !strcmp(buf, "all")) {
+        s->kind = GSPLIT_NONE;
+        return 0;
+    }
+    if (!strcmp(buf, "model")) {
+        s->kind = GSPLIT_MODEL;
+        return 0;
+    }
+    fprintf(stderr, "dlperf: --split '%s': expected random, family-mc, kfold, lofo:FAMILY, none or model\n", v);
+    return -1;
+}
+
+int gnn_sel_flag(int argc, char **argv, int *i, gnn_sel *s) {
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--split", &v)) != 0) return r < 0 ? -1 : parse_split(v, s) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--split-seed", &v)) != 0) {
+        if (r < 0 || cli_parse_i64("--split-seed", v, 0, INT64_MAX, &s->seed)) return -1;
+        s->seed_given = 1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--fold", &v)) != 0) {
+        int64_t f;
+        if (r < 0 || cli_parse_i64("--fold", v, 0, 999, &f)) return -1;
+        s->fold = (int)f;
+        s->fold_given = 1;
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--device", &v)) != 0) {
+        if (r < 0) return -1;
+        snprintf(s->device, sizeof s->device, "%s", v);
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--family", &v)) != 0) {
+        if (r < 0) return -1;
+        snprintf(s->family, sizeof s->family, "%s", v);
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--train-limit", &v)) != 0)
+        return r < 0 || cli_parse_i64("--train-limit", v, 1, INT32_MAX, &s->train_limit) ? -1 : 1;
+    if ((r = cli_opt(argc, argv, i, "--val-limit", &v)) != 0)
+        return r < 0 || cli_parse_i64("--val-limit", v, 0, INT32_MAX, &s->val_limit) ? -1 : 1;
+    return 0;
+}
+
+void gnn_sel_describe(const gnn_sel *s, int64_t seed, char *buf, size_t n) {
+    int w = 0;
+    switch (s->kind) {
+    case GSPLIT_RANDOM:
+        w = snprintf(buf, n, "--split random:%g:%g --split-seed %lld", s->train_frac, s->val_frac, (long long)seed);
+        break;
+    case GSPLIT_FAMILY_MC:
+        w = snprintf(buf, n, "--split family-mc:%g --split-seed %lld", s->train_frac, (long long)seed);
+        break;
+    case GSPLIT_KFOLD:
+        w = snprintf(buf, n, "--split kfold:%d --fold %d --split-seed %lld", s->k, s->fold, (long long)seed);
+        break;
+    case GSPLIT_LOFO: w = snprintf(buf, n, "--split lofo:%s", s->lofo); break;
+    default: w = snprintf(buf, n, "--split none"); break;
+    }
+    if (w < 0 || (size_t)w >= n) return;
+    if (s->device[0]) w += snprintf(buf + w, n - (size_t)w, " --device %s", s->device);
+    if ((size_t)w < n && s->family[0]) w += snprintf(buf + w, n - (size_t)w, " --family %s", s->family);
+    if ((size_t)w < n && s->train_limit) w += snprintf(buf + w, n - (size_t)w, " --train-limit %lld", (long long)s->train_limit);
+    if ((size_t)w < n && s->val_limit) snprintf(buf + w, n - (size_t)w, " --val-limit %lld", (long long)s->val_limit);
+}
+
+int gnn_sel_parse(const char *text, gnn_sel *s) {
+    char buf[1024], *argv[32];
+    snprintf(buf, sizeof buf, "%s", text ? text : "");
+    int argc = 0;
+    for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
+    argv[argc] = NULL;
+    gnn_sel_init(s);
+    if (!argc) return -1;
+    for (int i = 0; i < argc; i++)
+        if (gnn_sel_flag(argc, argv, &i, s) != 1) return -1;
+    return 0;
+}
+
+int gnn_split_list(char *s, char **items, int max) {
+    int n = 0;
+    for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) items[n++] = t;
+    return n;
+}
+
+static int in_list(const char *list, const char *v) {
+    if (!list[0]) return 1;
+    size_t L = strlen(v);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == L && !strncmp(p, v, n)) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* Every name of a comma list must occur in the dataset (typos exit 2). */
+static int check_names(const char *list, const char *what, const dlp_dataset *ds, int is_dev) {
+    char buf[512], *items[64];
+    snprintf(buf, sizeof buf, "%s", list);
+    int n = gnn_split_list(buf, items, 64), N = dlp_dataset_count(ds);
+    for (int k = 0; k < n; k++) {
+        int found = 0;
+        if (is_dev) {
+            for (int d = 0; d < dlp_dataset_device_count(ds) && !found; d++)
+                found = !strcmp(dlp_dataset_device_name(ds, d), items[k]);
+        } else {
+            for (int i = 0; i < N && !found; i++) {
+                dlp_dataset_sample s;
+                dlp_dataset_get(ds, i, &s);
+                found = !strcmp(s.family, items[k]);
+            }
+        }
+        if (!found) {
+            fprintf(stderr, "dlperf: no sample of %s '%s' in the dataset", what, items[k]);
+            if (is_dev) {
+                fprintf(stderr, " (devices:");
+                for (int d = 0; d < dlp_dataset_device_count(ds) && d < 40; d++)
+                    fprintf(stderr, " %s", dlp_dataset_device_name(ds, d));
+                fprintf(stderr, ")");
+            }
+            fprintf(stderr, "\n");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Keep a seeded random subset of `limit` items of v (order kept), drawn
+ * with the library's own random split so it is reproducible. */
+static int subset(int *v, int *n, int64_t limit, uint64_t seed) {
+    if (!limit || *n <= limit) return 0;
+    int *part = malloc(sizeof *part * (size_t)*n);
+    if (!part || dlp_split_random(*n, (double)limit / (double)*n, 0, seed, part, NULL) != DLP_OK) {
+        free(part);
+        return -1;
+    }
+    int m = 0;
+    for (int i = 0; i < *n; i++)
+        if (part[i] == DLP_PART_TRAIN) v[m++] = v[i];
+    *n = m;
+    free(part);
+    return 0;
+}
+
+int gnn_sel_filter(const dlp_dataset *ds, const gnn_sel *s, int *idx, int *n) {
+    if ((s->device[0] && check_names(s->device, "device", ds, 1)) ||
+        (s->family[0] && check_names(s->family, "family", ds, 0)))
+        return DLP_EXIT_BADINPUT;
+    int m = 0;
+    for (int i = 0; i < *n; i++) {
+        dlp_dataset_sample smp;
+        dlp_dataset_get(ds, idx[i], &smp);
+        if (in_list(s->device, smp.device) && in_list(s->family, smp.family)) idx[m++] = idx[i];
+    }
+    *n = m;
+    return 0;
+}
+
+void gnn_parts_free(gnn_parts *p) {
+    free(p->train);
+    free(p->val);
+    free(p->test);
+    memset(p, 0, sizeof *p);
+}
+
+int gnn_sel_apply(const dlp_dataset *ds, const gnn_sel *s, int64_t seed, gnn_parts *p) {
+    memset(p, 0, sizeof *p);
+    if ((s->device[0] && check_names(s->device, "device", ds, 1)) ||
+        (s->family[0] && check_names(s->family, "family", ds, 0)))
+        return DLP_EXIT_BADINPUT;
+    int N = dlp_dataset_count(ds), n = 0;
+    int *sel = malloc(sizeof *sel * (size_t)(N > 0 ? N : 1));
+    int *part = malloc(sizeof *part * (size_t)(N > 0 ? N : 1));
+    const char **fam = malloc(sizeof *fam * (size_t)(N > 0 ? N : 1));
+    double *y = malloc(sizeof *y * (size_t)(N > 0 ? N : 1));
+    p->train = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
+    p->val = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
+    p->test = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
+    int rc = DLP_EXIT_FAIL;
+    if (!sel || !part || !fam || !y || !p->train || !p->val || !p->test) {
+        fprintf(stderr, "dlperf: out of memory\n");
+        goto out;
+    }
+    for (int i = 0; i < N; i++) {
+        dlp_dataset_sample smp;
+        dlp_dataset_get(ds, i, &smp);
+        if (!in_list(s->device, smp.device) || !in_list(s->family, smp.family)) continue;
+        fam[n] = smp.family;
+        y[n] = smp.targets[0];
+        sel[n++] = i;
+    }
+    p->n_selected = n;
+    if (!n) {
+        fprintf(stderr, "dlperf: no sample matches the selection\n");
+        rc = DLP_EXIT_BADINPUT;
+        goto out;
+    }
+    dlp_error e = {0};
+    dlp_status st = DLP_OK;
+    switch (s->kind) {
+    case GSPLIT_RANDOM: st = dlp_split_random(n, s->train_frac, s->val_frac, (uint64_t)seed, part, &e); break;
+    case GSPLIT_FAMILY_MC: st = dlp_split_family(fam, n, s->train_frac, (uint64_t)seed, part, &e); break;
+    case GSPLIT_KFOLD:
+        if (s->fold >= s->k) {
+            fprintf(stderr, "dlperf: --fold %d out of range for %d folds\n", s->fold, s->k);
+            rc = DLP_EXIT_BADINPUT;
+            goto out;
+        }
+        st = dlp_split_kfold(y, n, s->k, (uint64_t)seed, part, &e);
+        for (int i = 0; i < n && st == DLP_OK; i++)
+            part[i] = part[i] < 0 ? DLP_PART_NONE : part[i] == s->fold ? DLP_PART_TEST : DLP_PART_TRAIN;
+        break;
+    case GSPLIT_LOFO: st = dlp_split_lofo(fam, n, s->lofo, part, &e); break;
+    default:
+        for (int i = 0; i < n; i++) part[i] = DLP_PART_TRAIN;
+    }
+    if (st != DLP_OK) {
+        rc = cli_fail(&e);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        if (part[i] == DLP_PART_TRAIN) p->train[p->n_train++] = sel[i];
+        else if (part[i] == DLP_PART_VAL) p->val[p->n_val++] = sel[i];
+        else if (part[i] == DLP_PART_TEST) p->test[p->n_test++] = sel[i];
+    }
+    /* subsets use their own streams so a limit never changes the split */
+    if (subset(p->train, &p->n_train, s->train_limit, (uint64_t)seed ^ 0x747261696eULL) ||
+        subset(p->val, &p->n_val, s->val_limit, (uint64_t)seed ^ 0x76616cULL)) {
+        fprintf(stderr, "dlperf: out of memory\n");
+        goto out;
+    }
+    rc = 0;
+out:
+    free(sel);
+    free(part);
+    free(fam);
+    free(y);
+    if (rc) gnn_parts_free(p);
+    return rc;
+}
+
+int gnn_parse_static(const char *s, int *idx, int *n) {
+    if (!strcmp(s, "none")) {
+        *n = -1;
+        return 0;
+    }
+    if (!strcmp(s, "dippm")) s = "macs,batch,n_conv,n_dense,n_relu";
+    else if (!strcmp(s, "trappm")) s = "batch,nodes,edges,macs,params,memory_bytes";
+    char buf[512], *items[DLP_SF_COUNT + 1];
+    snprintf(buf, sizeof buf, "%s", s);
+    int m = gnn_split_list(buf, items, DLP_SF_COUNT + 1);
+    if (m < 1 || m > DLP_SF_COUNT) {
+        fprintf(stderr, "dlperf: --static-features: 1 to %d names\n", DLP_SF_COUNT);
+        return -1;
+    }
+    for (int j = 0; j < m; j++) {
+        idx[j] = dlp_static_parse(items[j]);
+        if (idx[j] < 0) {
+            fprintf(stderr, "dlperf: --static-features: unknown feature '%s' (known:", items[j]);
+            for (int k = 0; k < DLP_SF_COUNT; k++) fprintf(stderr, " %s", dlp_static_name(k));
+            fprintf(stderr, "; or dippm, trappm, none)\n");
+            return -1;
+        }
+    }
+    *n = m;
+    return 0;
+}
+
+/* ---- predictions and reports ------------------------------------------------ */
+
+int gnn_preds_add(gnn_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n) {
+    int T = dlp_gnn_target_count(m);
+    if (p->T == 0) {
+        p->T = T;
+        for (int k = 0; k < T && k < 16; k++) snprintf(p->tnames[k], sizeof p->tnames[k], "%s", dlp_gnn_target_name(m, k));
+    }
+    if (n <= 0) return 0;
+    if (p->n + n > p->cap) {
+        int nc = p->cap ? p->cap : 1024;
+        while (nc < p->n + n) nc *= 2;
+        double *y = realloc(p->y, sizeof *y * (size_t)nc * T);
+        if (y) p->y = y;
+        double *yh = realloc(p->yhat, sizeof *yh * (size_t)nc * T);
+        if (yh) p->yhat = yh;
+        const char **f = realloc(p->fam, sizeof *f * (size_t)nc);
+        if (f) p->fam = f;
+        const char **d = realloc(p->dev, sizeof *d * (size_t)nc);
+        if (d) p->dev = d;
+        if (!y || !yh || !f || !d) {
+            fprintf(stderr, "dlperf: out of memory\n");
+            return DLP_EXIT_FAIL;
+        }
+        p->cap = nc;
+    }
+    float *out = malloc(sizeof *out * (size_t)n * T);
+    if (!out) {
+        fprintf(stderr, "dlperf: out of memory\n");
+        return DLP_EXIT_FAIL;
+    }
+    dlp_error e = {0};
+    dlp_status st = dlp_gnn_predict_dataset(m, ds, idx, n, out, &e);
+    if (st != DLP_OK) {
+        free(out);
+        return cli_fail(&e);
+    }
+    int tcol[16];
+    for (int k = 0; k < T; k++) tcol[k] = dlp_dataset_target_index(ds, dlp_gnn_target_name(m, k));
+    for (int i = 0; i < n; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, idx[i], &s);
+        size_t r = (size_t)(p->n + i);
+        for (int k = 0; k < T; k++) {
+            p->y[r * T + k] = tcol[k] >= 0 ? s.targets[tcol[k]] : NAN;
+            p->yhat[r * T + k] = out[(size_t)i * T + k];
+        }
+        p->fam[r] = s.family;
+        p->dev[r] = s.device;
+    }
+    p->n += n;
+    free(out);
+    return 0;
+}
+
+void gnn_preds_free(gnn_preds *p) {
+    free(p->y);
+    free(p->yhat);
+    free(p->fam);
+    free(p->dev);
+    memset(p, 0, sizeof *p);
+}
+
+void gnn_preds_metrics(const gnn_preds *p, int k, dlp_metrics *out) {
+    double *a = malloc(sizeof *a * (size_t)(p->n > 0 ? p->n : 1) * 2);
+    if (!a) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    for (int i = 0; i < p->n; i++) {
+        a[i] = p->y[(size_t)i * p->T + k];
+        a[p->n + i] = p->yhat[(size_t)i * p->T + k];
+    }
+    dlp_metrics_compute(a, a + p->n, p->n, out);
+    free(a);
+}
+
+/* Write a report: "-" is stdout; files go through a temporary name and a
+ * rename so a reader never sees half a report. */
+static int write_buf(const char *path, const char *buf, size_t len) {
+    if (!strcmp(path, "-")) {
+        fwrite(buf, 1, len, stdout);
+        return 0;
+    }
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return cli_failf(DLP_EXIT_FAIL, "%s: cannot write: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+int gnn_preds_write(const gnn_preds *p, const gnn_report_paths *rp) {
+    const char *tn[16];
+    for (int k = 0; k < p->T; k++) tn[k] = p->tnames[k];
+    char svgname[1024] = "";
+    /* the Markdown links the first target's plot by its base name */
+    if (rp->svg) {
+        const char *slash = strrchr(rp->svg, '/');
+        snprintf(svgname, sizeof svgname, "%s", slash ? slash + 1 : rp->svg);
+    }
+    dlp_eval_input in = {rp->title, rp->command, rp->notes, p->T, tn, p->n, p->y, p->yhat,
+                         p->fam, p->dev, rp->svg ? svgname : NULL};
+    dlp_error e = {0};
+    char *b;
+    size_t len;
+    int rc = 0;
+    if (rp->md && !rc) {
+        if (dlp_eval_report_md(&in, &b, &len, &e) != DLP_OK) return cli_fail(&e);
+        rc = write_buf(rp->md, b, len);
+        free(b);
+    }
+    if (rp->json && !rc) {
+        if (dlp_eval_report_json(&in, &b, &len, &e) != DLP_OK) return cli_fail(&e);
+        rc = write_buf(rp->json, b, len);
+        free(b);
+    }
+    for (int k = 0; rp->svg && k < p->T && !rc; k++) {
+        char path[1100];
+        if (k == 0) {
+            snprintf(path, sizeof path, "%s", rp->svg);
+        } else {
+            /* other targets: <base>_<target>.svg */
+            const char *dot = strrchr(rp->svg, '.');
+            int stem = dot && dot > strrchr(rp->svg, '/') ? (int)(dot - rp->svg) : (int)strlen(rp->svg);
+            snprintf(path, sizeof path, "%.*s_%s.svg", stem, rp->svg, p->tnames[k]);
+        }
+        if (dlp_eval_parity_svg(&in, k, &b, &len, &e) != DLP_OK) return cli_fail(&e);
+        rc = write_buf(path, b, len);
+        free(b);
+    }
+    return rc;
+}
+
+void gnn_command_line(int argc, char **argv, char *buf, size_t n) {
+    size_t w = 0;
+    buf[0] = 0;
+    w += (size_t)snprintf(buf, n, "dlperf");
+    for (int i = 0; i < argc && w < n; i++) {
+        int quote = strpbrk(argv[i], " |'\"$") != NULL;
+        w += (size_t)snprintf(buf + w, n - w, quote ? " '%s'" : " %s", argv[i]);
+    }
+}
+
+void gnn_opts_from_info(const dlp_gnn *m, dlp_gnn_opts *o, const char **targets, int *static_idx) {
+    dlp_gnn_info i;
+    dlp_gnn_info_get(m, &i);
+    memset(o, 0, sizeof *o);
+    o->arch = i.arch;
+    o->hidden = i.hidden;
+    o->layers = i.layers;
+    o->block_depth = i.block_depth;
+    o->fc_layers = i.fc_layers ? i.fc_layers : -1;
+    o->dropout = i.dropout > 0 ? i.dropout : -1;
+    o->readout = i.readout;
+    o->gat_heads = i.gat_heads;
+    o->sage_normalize = i.sage_normalize;
+    o->lr = i.lr;
+    o->weight_decay = i.weight_decay;
+    o->adamw = i.adamw;
+    o->lr_schedule = i.lr_schedule;
+    o->clip = i.clip;
+    o->batch_size = i.batch_size;
+    o->epochs = i.epochs;
+    o->loss = i.loss;
+    o->huber_delta = i.huber_delta;
+    o->target_scale = i.target_scale;
+    o->seed = i.seed;
+    o->n_targets = i.n_targets;
+    for (int k = 0; k < i.n_targets; k++) targets[k] = dlp_gnn_target_name(m, k);
+    o->targets = targets;
+    o->n_static = i.n_static ? i.n_static : -1;
+    memcpy(static_idx, i.static_features, sizeof(int) * (size_t)(i.n_static > 0 ? i.n_static : 0));
+    o->static_features = static_idx;
+}

@@ -1,0 +1,854 @@
+/*
+ * gnn.c — graph neural performance predictors: DIPPM's PMGNS (thesis
+ * §4.3.4, DIPPM paper §3.4) and its rivals of table 4.4, built from the nn
+ * core, trained on .dlpd datasets, and used for prediction.
+ *
+ * The model (docs/gnn.md has the full picture):
+ *   conv blocks   `layers` x [conv x block_depth -> ReLU -> Dropout], the conv
+ *                 being SAGEConv (mean aggregation), GCNConv, GATConv or
+ *                 GINConv, over each node's incoming edges (the data flow of
+ *                 the DAG: a node sees its producers);
+ *   readout       sum (default; latency is roughly additive over nodes, and
+ *                 TraPPM §5.4.3 and DIPPM's public code both sum) / mean / max
+ *                 of node embeddings per graph;
+ *   concat        with the static features F_s, scaled log1p + standardised
+ *                 with training-set statistics (DIPPM's eq. 4.1 list by
+ *                 default: macs, batch, n_conv, n_dense, n_relu);
+ *   FC blocks     `fc_layers` x [Linear(hidden) -> ReLU -> Dropout], then a
+ *                 Linear to one output per target (multi-output).
+ *   The MLP rival drops the conv blocks and readout: FC blocks on F_s only
+ *   (as DIPPM's "plain MLP without GNN").
+ * Targets are learned in scaled units (ln, then standardised, by default;
+ * the statistics go into the model file) and unscaled on prediction.
+ *
+ * Training is mini-batch: each step collates batch_size graphs
+ * block-diagonally (dlp__nn_graph_collate), runs forward and backward
+ * through the nn sequences by hand around the concatenation, and takes an
+ * Adam step.  Every random draw (init, shuffles, dropout) comes from seeded
+ * xoshiro streams and the order of floating-point work does not depend on
+ * timing, so a run with one BLAS thread is bitwise reproducible.  With a
+ * validation set the weights of the epoch with the lowest validation MAPE
+ * are kept (DIPPM's code does the same with a Lightning checkpoint).
+ *
+ * Nothing here prints: progress goes to the caller's callback.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "models/gnn_internal.h"
+#include "util/util.h"
+
+/* ---- names --------------------------------------------------------------- */
+
+static const char *const arch_names[] = {"sage", "gcn", "gat", "gin", "mlp"};
+static const char *const readout_names[] = {"sum", "mean", "max", "scaled-sum"};
+static const char *const loss_names[] = {"huber", "mse", "l1"};
+static const char *const scale_names[] = {"log-std", "std", "log", "none"};
+
+#define NAMEOF(tab, i) ((i) >= 0 && (size_t)(i) < sizeof tab / sizeof tab[0] ? tab[i] : "?")
+
+static int parse_name(const char *const *tab, int n, const char *s) {
+    if (!s) return -1;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(tab[i], s)) return i;
+    return -1;
+}
+
+const char *dlp_gnn_arch_name(int a) { return NAMEOF(arch_names, a); }
+int dlp_gnn_arch_parse(const char *s) {
+    if (s && !strcmp(s, "graphsage")) return DLP_GNN_SAGE;
+    return parse_name(arch_names, 5, s);
+}
+const char *dlp_gnn_readout_name(int r) { return NAMEOF(readout_names, r); }
+int dlp_gnn_readout_parse(const char *s) { return parse_name(readout_names, 4, s); }
+const char *dlp_gnn_loss_name(int l) { return NAMEOF(loss_names, l); }
+int dlp_gnn_loss_parse(const char *s) { return parse_name(loss_names, 3, s); }
+const char *dlp_gnn_scale_name(int s) { return NAMEOF(scale_names, s); }
+int dlp_gnn_scale_parse(const char *s) { return parse_name(scale_names, 4, s); }
+
+int dlp_static_parse(const char *name) {
+    if (!name) return -1;
+    for (int k = 0; k < DLP_SF_COUNT; k++) {
+        const char *n = dlp_static_name(k);
+        if (n && !strcmp(n, name)) return k;
+    }
+    /* docs/features.md calls the peak memory "memory_bytes" */
+    if (!strcmp(name, "memory_bytes") || !strcmp(name, "memory")) return DLP_SF_MEMORY;
+    return -1;
+}
+
+/* ---- model lifetime -------------------------------------------------------- */
+
+dlp_gnn *dlp__gnn_alloc(void) {
+    dlp_gnn *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    if (pthread_mutex_init(&m->ws_lock, NULL) != 0) {
+        free(m);
+        return NULL;
+    }
+    m->info.split = m->split;
+    m->ro_scale = 1;
+    return m;
+}
+
+void dlp_gnn_free(dlp_gnn *m) {
+    if (!m) return;
+    dlp__nn_seq_free(&m->gnn);
+    dlp__nn_seq_free(&m->head);
+    dlp__nn_params_free(&m->ps);
+    dlp__nn_ws_free(&m->ws_cache);
+    pthread_mutex_destroy(&m->ws_lock);
+    free(m);
+}
+
+void dlp_gnn_info_get(const dlp_gnn *m, dlp_gnn_info *out) {
+    if (!m) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = m->info;
+    out->split = m->split;
+}
+
+int dlp_gnn_target_count(const dlp_gnn *m) { return m ? m->n_targets : 0; }
+const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
+    return m && k >= 0 && k < m->n_targets ? m->target[k] : NULL;
+}
+
+/* ---- architecture ---------------------------------------------------------- */
+
+#define PUSH(seq, kind)                                                                \
+    do {                                                                               \
+        if (!(L = dlp__nn_seq_push(&(seq), (kind))))                                   \
+            return dlp__err(err, DLP_ENOMEM, "gnn: out of memory building the model"); \
+    } while (0)
+#define TRY(call)                                                                              \
+    do {                                                                                       \
+        dlp_status st_ = (call);                                                               \
+        if (st_ != DLP_OK)                                                                     \
+            return dlp__err(err, st_, "gnn: cannot build the %s model (%s)",                   \
+                            dlp_gnn_arch_name(m->info.arch), dlp_status_str(st_));             \
+    } while (0)
+
+dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
+    const dlp_gnn_info *h = &m->info;
+    dlp__nn_layer *L;
+    char name[64];
+    int H = h->hidden;
+    float p = (float)h->dropout;
+    if (H < 1 || h->layers < 0 || h->fc_layers < 0 || h->block_depth < 1 || m->n_targets < 1 ||
+        m->n_feat < 1 || p < 0 || p >= 1)
+        return dlp__err(err, DLP_EINVAL, "gnn: bad architecture (hidden %d, layers %d, fc %d, dropout %g)",
+                        H, h->layers, h->fc_layers, h->dropout);
+    m->emb = 0;
+    if (h->arch != DLP_GNN_MLP) {
+        if (h->layers < 1) return dlp__err(err, DLP_EINVAL, "gnn: %s needs at least one conv block",
+                                           dlp_gnn_arch_name(h->arch));
+        if (h->arch == DLP_GNN_GAT && (h->gat_heads < 1 || H % h->gat_heads))
+            return dlp__err(err, DLP_EINVAL, "gnn: hidden %d is not a multiple of %d GAT heads", H,
+                            h->gat_heads);
+        int in = m->n_feat, idx = 0;
+        for (int b = 0; b < h->layers; b++) {
+            for (int d = 0; d < h->block_depth; d++, idx++) {
+                snprintf(name, sizeof name, "convs.%d", idx);
+                switch (h->arch) {
+                case DLP_GNN_SAGE:
+                    PUSH(m->gnn, DLP__NN_L_SAGE);
+                    TRY(dlp__nn_sage_init(&L->u.sage, &m->ps, name, in, H, DLP__NN_AGG_MEAN,
+                                          h->sage_normalize));
+                    break;
+                case DLP_GNN_GCN:
+                    PUSH(m->gnn, DLP__NN_L_GCN);
+                    TRY(dlp__nn_gcn_init(&L->u.gcn, &m->ps, name, in, H));
+                    break;
+                case DLP_GNN_GAT:
+                    PUSH(m->gnn, DLP__NN_L_GAT);
+                    TRY(dlp__nn_gat_init(&L->u.gat, &m->ps, name, in, H / h->gat_heads, h->gat_heads, 1));
+                    break;
+                case DLP_GNN_GIN:
+                    PUSH(m->gnn, DLP__NN_L_GIN);
+                    TRY(dlp__nn_gin_init(&L->u.gin, &m->ps, name, in, H, H, 0.0f, 0, 0));
+                    break;
+                default:
+                    return dlp__err(err, DLP_EINVAL, "gnn: unknown architecture %d", h->arch);
+                }
+                in = H;
+                /* inside a block, PyG's BasicGNN puts the activation between
+                 * convs; the block's own ReLU follows the last one */
+                PUSH(m->gnn, DLP__NN_L_ACT);
+                TRY(dlp__nn_act_init(&L->u.act, &m->ps, NULL, DLP__NN_ACT_RELU, H, 0, 0));
+            }
+            if (p > 0) {
+                PUSH(m->gnn, DLP__NN_L_DROPOUT);
+                TRY(dlp__nn_dropout_init(&L->u.drop, H, p));
+            }
+        }
+        PUSH(m->gnn, DLP__NN_L_READOUT);
+        TRY(dlp__nn_readout_init(&L->u.ro, H, h->readout == DLP_GNN_READOUT_MEAN  ? DLP__NN_AGG_MEAN
+                                              : h->readout == DLP_GNN_READOUT_MAX ? DLP__NN_AGG_MAX
+                                                                                  : DLP__NN_AGG_SUM));
+        m->emb = H;
+    }
+    int in = m->emb + m->n_static;
+    if (in < 1) return dlp__err(err, DLP_EINVAL, "gnn: the MLP needs at least one static feature");
+    for (int f = 0; f < h->fc_layers; f++) {
+        snprintf(name, sizeof name, "fc_%d", f + 1);
+        PUSH(m->head, DLP__NN_L_LINEAR);
+        TRY(dlp__nn_linear_init(&L->u.linear, &m->ps, name, in, H, 1));
+        PUSH(m->head, DLP__NN_L_ACT);
+        TRY(dlp__nn_act_init(&L->u.act, &m->ps, NULL, DLP__NN_ACT_RELU, H, 0, 0));
+        if (p > 0) {
+            PUSH(m->head, DLP__NN_L_DROPOUT);
+            TRY(dlp__nn_dropout_init(&L->u.drop, H, p));
+        }
+        in = H;
+    }
+    PUSH(m->head, DLP__NN_L_LINEAR);
+    TRY(dlp__nn_linear_init(&L->u.linear, &m->ps, "predictor", in, m->n_targets, 1));
+    TRY(dlp__nn_params_alloc(&m->ps));
+    m->info.n_params = dlp__nn_params_trainable(&m->ps);
+    return DLP_OK;
+}
+#undef PUSH
+#undef TRY
+
+/* ---- batches ---------------------------------------------------------------- */
+
+/* One mini-batch: the block-diagonal graph, node rows, and the head input
+ * z = [readout | static] whose static columns are filled here. */
+typedef struct {
+    dlp__nn_graph g;
+    int has_graph;
+    int k;
+    float *x;                 /* (N, n_feat)                                     */
+    float *z;                 /* (k, emb + n_static)                             */
+} batch_t;
+
+static dlp_status check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err) {
+    if (!f) return dlp__err(err, DLP_EINVAL, "gnn: no features");
+    if (f->layout != m->layout)
+        return dlp__err(err, DLP_EINVAL, "%s: features are in layout %s, the model wants %s",
+                        f->name[0] ? f->name : "graph", dlp_layout_name(f->layout),
+                        dlp_layout_name(m->layout));
+    if (f->layout_version != m->layout_version || f->n_feat != m->n_feat)
+        return dlp__err(err, DLP_EVERSION,
+                        "%s: features are %s layout version %d (%d columns), the model was trained on "
+                        "version %d (%d columns)",
+                        f->name[0] ? f->name : "graph", dlp_layout_name(f->layout), f->layout_version,
+                        f->n_feat, m->layout_version, m->n_feat);
+    if (f->n_nodes < 1) return dlp__err(err, DLP_EINVAL, "%s: graph has no nodes", f->name);
+    /* batches expand rowptr into edge sources: it must be a valid CSR
+     * (collation range-checks the columns) */
+    int bad = !f->x || !f->rowptr || (f->n_edges && !f->col) || f->n_edges < 0 || f->rowptr[0] != 0 ||
+              f->rowptr[f->n_nodes] != f->n_edges;
+    for (int i = 0; i < f->n_nodes && !bad; i++) bad = f->rowptr[i] > f->rowptr[i + 1];
+    if (bad) return dlp__err(err, DLP_EINVAL, "%s: inconsistent CSR adjacency", f->name[0] ? f->name : "graph");
+    return DLP_OK;
+}
+
+static void scale_static(const dlp_gnn *m, const dlp_features *f, float *out) {
+    for (int j = 0; j < m->n_static; j++) {
+        double v = f->static_f[m->sf[j]];
+        v = log1p(v > 0 ? v : 0);
+        out[j] = (float)((v - m->sf_mean[j]) / m->sf_std[j]);
+    }
+}
+
+static dlp_status make_batch(const dlp_gnn *m, dlp__nn_ws *ws, const dlp_features *const *fs, int k,
+                             batch_t *b, dlp_error *err) {
+    memset(b, 0, sizeof *b);
+    b->k = k;
+    int zw = m->emb + m->n_static;
+    b->z = dlp__nn_ws_floats(ws, (size_t)k * (size_t)zw);
+    if (!b->z) return dlp__err(err, DLP_ENOMEM, "gnn: out of memory (batch)");
+    for (int q = 0; q < k; q++) scale_static(m, fs[q], b->z + (size_t)q * zw + m->emb);
+    if (m->info.arch == DLP_GNN_MLP) return DLP_OK;
+    int64_t nn = 0, ne = 0;
+    for (int q = 0; q < k; q++) {
+        nn += fs[q]->n_nodes;
+        ne += fs[q]->n_edges;
+    }
+    if (nn > INT32_MAX / 2 || ne > INT32_MAX / 2)
+        return dlp__err(err, DLP_EINVAL, "gnn: batch too large (%lld nodes)", (long long)nn);
+    dlp__nn_graph_part *parts = dlp__nn_ws_alloc(ws, (size_t)k * sizeof *parts);
+    int32_t *src = dlp__nn_ws_ints(ws, (size_t)(ne > 0 ? ne : 1));
+    b->x = dlp__nn_ws_floats(ws, (size_t)nn * (size_t)m->n_feat);
+    if (!parts || !src || !b->x) return dlp__err(err, DLP_ENOMEM, "gnn: out of memory (batch)");
+    int64_t e0 = 0, r0 = 0;
+    for (int q = 0; q < k; q++) {
+        const dlp_features *f = fs[q];
+        /* the features' CSR lists successors; the nn graph wants src/dst
+         * pairs, so expand the row pointer into sources */
+        for (int i = 0; i < f->n_nodes; i++)
+            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++) src[e0 + e] = i;
+        parts[q] = (dlp__nn_graph_part){f->n_nodes, f->n_edges, src + e0, f->col};
+        memcpy(b->x + r0 * m->n_feat, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)m->n_feat);
+        e0 += f->n_edges;
+        r0 += f->n_nodes;
+    }
+    dlp_status st = dlp__nn_graph_collate(&b->g, k, parts, err);
+    if (st != DLP_OK) return st;
+    b->has_graph = 1;
+    return DLP_OK;
+}
+
+static void free_batch(batch_t *b) {
+    if (b->has_graph) dlp__nn_graph_free(&b->g);
+    b->has_graph = 0;
+}
+
+/* Forward through both sequences; *y gets (k, n_targets) scaled outputs. */
+static dlp_status forward(dlp__nn_seq *gnn, dlp__nn_seq *head, const dlp_gnn *m, dlp__nn_ctx *cx,
+                          batch_t *b, const float **y) {
+    int zw = m->emb + m->n_static, rows;
+    const dlp__nn_graph *g = b->has_graph ? &b->g : NULL;
+    if (m->emb) {
+        const float *e;
+        dlp_status st = dlp__nn_seq_forward(gnn, cx, g, b->x, b->g.n_nodes, &e, &rows);
+        if (st != DLP_OK) return st;
+        if (rows != b->k) return DLP_EINTERNAL;
+        float sc = (float)m->ro_scale;
+        for (int q = 0; q < b->k; q++) {
+            float *zq = b->z + (size_t)q * zw;
+            const float *eq = e + (size_t)q * m->emb;
+            for (int c = 0; c < m->emb; c++) zq[c] = eq[c] * sc;
+        }
+    }
+    dlp_status st = dlp__nn_seq_forward(head, cx, g, b->z, b->k, y, &rows);
+    if (st == DLP_OK && rows != b->k) st = DLP_EINTERNAL;
+    return st;
+}
+
+static dlp_status backward(dlp__nn_seq *gnn, dlp__nn_seq *head, const dlp_gnn *m, dlp__nn_ctx *cx,
+                           batch_t *b, const float *dy) {
+    int zw = m->emb + m->n_static;
+    const dlp__nn_graph *g = b->has_graph ? &b->g : NULL;
+    /* the static columns need no gradient, but the head's first Linear
+     * writes one for all of z; only the readout part flows on */
+    float *dz = m->emb ? dlp__nn_ws_zeros(cx->ws, (size_t)b->k * zw) : NULL;
+    if (m->emb && !dz) return DLP_ENOMEM;
+    dlp_status st = dlp__nn_seq_backward(head, cx, g, dy, dz);
+    if (st != DLP_OK || !m->emb) return st;
+    float *de = dlp__nn_ws_floats(cx->ws, (size_t)b->k * m->emb);
+    if (!de) return DLP_ENOMEM;
+    float sc = (float)m->ro_scale;
+    for (int q = 0; q < b->k; q++)
+        for (int c = 0; c < m->emb; c++) de[(size_t)q * m->emb + c] = dz[(size_t)q * zw + c] * sc;
+    return dlp__nn_seq_backward(gnn, cx, g, de, NULL);
+}
+
+/* ---- scaling ----------------------------------------------------------------- */
+
+static double unscale_target(const dlp_gnn *m, int k, double v) {
+    v = v * m->t_std[k] + m->t_mean[k];
+    int s = m->info.target_scale;
+    if (s == DLP_GNN_SCALE_LOG_STD || s == DLP_GNN_SCALE_LOG) v = exp(v > 700 ? 700 : v);
+    return v;
+}
+
+static double prescale_target(int scale, double v) {
+    return scale == DLP_GNN_SCALE_LOG_STD || scale == DLP_GNN_SCALE_LOG ? log(v) : v;
+}
+
+/* ---- prediction ------------------------------------------------------------- */
+
+/* Private copies of the layer lists: layers keep their forward caches in
+ * their structs, so concurrent predictions on one model need their own. */
+static int seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c) {
+    memset(c, 0, sizeof *c);
+    if (!s->n) return 0;
+    c->l = malloc((size_t)s->n * sizeof *c->l);
+    c->rows = malloc((size_t)(s->n + 1) * sizeof *c->rows);
+    c->act = malloc((size_t)(s->n + 1) * sizeof *c->act);
+    if (!c->l || !c->rows || !c->act) {
+        dlp__nn_seq_free(c);
+        return -1;
+    }
+    memcpy(c->l, s->l, (size_t)s->n * sizeof *c->l);
+    c->n = c->cap = s->n;
+    return 0;
+}
+
+#define PRED_BATCH 64
+
+static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs, int n, float *out,
+                                dlp_error *err) {
+    if (!m || (n > 0 && (!fs || !out))) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
+    for (int i = 0; i < n; i++) {
+        dlp_status st = check_features(m, fs[i], err);
+        if (st != DLP_OK) return st;
+    }
+    dlp_gnn *mm = (dlp_gnn *)m;   /* only the lock and the cached workspace change */
+    dlp__nn_ws local = {0}, *ws = &local;
+    int locked = pthread_mutex_trylock(&mm->ws_lock) == 0;
+    if (locked) ws = &mm->ws_cache;
+    dlp__nn_seq gnn = {0}, head = {0};
+    dlp_status st = DLP_OK;
+    if (seq_clone(&m->gnn, &gnn) || seq_clone(&m->head, &head)) {
+        st = dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
+        goto done;
+    }
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &mm->ps, ws, 0, 0);
+    for (int b0 = 0; b0 < n && st == DLP_OK; b0 += PRED_BATCH) {
+        int k = n - b0 < PRED_BATCH ? n - b0 : PRED_BATCH;
+        dlp__nn_ws_reset(ws);
+        batch_t b;
+        const float *y;
+        st = make_batch(m, ws, fs + b0, k, &b, err);
+        if (st == DLP_OK) {
+            st = forward(&gnn, &head, m, &cx, &b, &y);
+            if (st != DLP_OK) dlp__err(err, st, "gnn predict: forward failed (%s)", dlp_status_str(st));
+        }
+        free_batch(&b);
+        if (st != DLP_OK) break;
+        for (int q = 0; q < k; q++)
+            for (int t = 0; t < m->n_targets; t++)
+                out[(size_t)(b0 + q) * m->n_targets + t] =
+                    (float)unscale_target(m, t, y[(size_t)q * m->n_targets + t]);
+    }
+    dlp__nn_ws_reset(ws);
+done:
+    dlp__nn_seq_free(&gnn);
+    dlp__nn_seq_free(&head);
+    if (locked) pthread_mutex_unlock(&mm->ws_lock);
+    dlp__nn_ws_free(&local);
+    return st;
+}
+
+dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, dlp_error *err) {
+    return predict_feats(m, &f, 1, out, err);
+}
+
+dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n, float *out,
+                                dlp_error *err) {
+    return predict_feats(m, f, n, out, err);
+}
+
+dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
+                                   float *out, dlp_error *err) {
+    if (!m || !ds || n < 0) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
+    const dlp_features **fs = malloc(sizeof *fs * (size_t)(n > 0 ? n : 1));
+    if (!fs) return dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
+    for (int i = 0; i < n; i++) {
+        dlp_dataset_sample s;
+        if (dlp_dataset_get(ds, idx ? idx[i] : i, &s) != DLP_OK) {
+            free(fs);
+            return dlp__err(err, DLP_EINVAL, "gnn predict: sample %d out of range", idx ? idx[i] : i);
+        }
+        fs[i] = s.features;
+    }
+    dlp_status st = predict_feats(m, fs, n, out, err);
+    free(fs);
+    return st;
+}
+
+/* ---- training ------------------------------------------------------------------ */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Masked loss over k x T scaled values: missing targets (NaN) add nothing;
+ * mean over the present ones (PyTorch's reduction='mean'). */
+static double loss_grad(int kind, double delta, const float *p, const float *t, int n, float *g) {
+    double sum = 0;
+    int cnt = 0;
+    for (int i = 0; i < n; i++) cnt += !isnan(t[i]);
+    if (!cnt) {
+        memset(g, 0, sizeof *g * (size_t)n);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (isnan(t[i])) {
+            g[i] = 0;
+            continue;
+        }
+        double d = (double)p[i] - t[i], a = fabs(d), gi;
+        if (kind == DLP_GNN_LOSS_MSE) {
+            sum += d * d;
+            gi = 2 * d;
+        } else if (kind == DLP_GNN_LOSS_L1) {
+            sum += a;
+            gi = d > 0 ? 1 : d < 0 ? -1 : 0;
+        } else if (a <= delta) {
+            sum += 0.5 * d * d;
+            gi = d;
+        } else {
+            sum += delta * (a - 0.5 * delta);
+            gi = d > 0 ? delta : -delta;
+        }
+        g[i] = (float)(gi / cnt);
+    }
+    return sum / cnt;
+}
+
+static void fill_defaults(dlp_gnn_opts *o) {
+    if (!o->hidden) o->hidden = 512;
+    if (!o->layers) o->layers = 3;
+    if (!o->block_depth) o->block_depth = 1;
+    if (!o->fc_layers) o->fc_layers = 3;
+    if (o->fc_layers < 0) o->fc_layers = 0;   /* readout straight to the output */
+    if (o->dropout == 0) o->dropout = 0.05;
+    if (o->dropout < 0) o->dropout = 0;
+    if (!o->gat_heads) o->gat_heads = 1;
+    if (o->lr == 0) o->lr = 2.754e-5;
+    if (!o->batch_size) o->batch_size = 32;
+    if (!o->epochs) o->epochs = 100;
+    if (o->huber_delta == 0) o->huber_delta = 1.0;
+}
+
+static const int dippm_static[] = {DLP_SF_MACS, DLP_SF_BATCH, DLP_SF_N_CONV, DLP_SF_N_DENSE,
+                                   DLP_SF_N_RELU};
+
+/* Scalings from the training samples. */
+static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tcol, const int *train,
+                               int n_train, dlp_error *err) {
+    for (int j = 0; j < m->n_static; j++) {
+        double s = 0, s2 = 0;
+        for (int i = 0; i < n_train; i++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(ds, train[i], &smp);
+            double v = smp.features->static_f[m->sf[j]];
+            v = log1p(v > 0 ? v : 0);
+            s += v;
+            s2 += v * v;
+        }
+        double mean = n_train ? s / n_train : 0, var = n_train ? s2 / n_train - mean * mean : 0;
+        m->sf_mean[j] = mean;
+        /* a feature constant over the training set (the batch of a
+         * one-device set) is centred and left unscaled */
+        m->sf_std[j] = var > 1e-12 ? sqrt(var) : 1.0;
+    }
+    int sc = m->info.target_scale;
+    for (int k = 0; k < m->n_targets; k++) {
+        double s = 0, s2 = 0;
+        int64_t c = 0;
+        for (int i = 0; i < n_train; i++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(ds, train[i], &smp);
+            double v = smp.targets[tcol[k]];
+            if (isnan(v)) continue;
+            if (!isfinite(v) || ((sc == DLP_GNN_SCALE_LOG_STD || sc == DLP_GNN_SCALE_LOG) && v <= 0))
+                return dlp__err(err, DLP_EINVAL,
+                                "gnn: target %s of sample %d is %g; log scaling needs positive values "
+                                "(use --target-scale std)",
+                                m->target[k], train[i], v);
+            v = prescale_target(sc, v);
+            s += v;
+            s2 += v * v;
+            c++;
+        }
+        double mean = c ? s / (double)c : 0, var = c ? s2 / (double)c - mean * mean : 0;
+        if (sc == DLP_GNN_SCALE_LOG_STD || sc == DLP_GNN_SCALE_STD) {
+            m->t_mean[k] = mean;
+            m->t_std[k] = var > 1e-24 ? sqrt(var) : 1.0;
+        } else {
+            m->t_mean[k] = 0;
+            m->t_std[k] = 1;
+        }
+    }
+    return DLP_OK;
+}
+
+/* Validation MAPE (%, mean over targets) of samples idx[0..n). */
+static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
+                           const int *tcol, float *pred, double *mape, dlp_error *err) {
+    dlp_status st = dlp_gnn_predict_dataset(m, ds, idx, n, pred, err);
+    if (st != DLP_OK) return st;
+    double tot = 0;
+    int nt = 0;
+    for (int k = 0; k < m->n_targets; k++) {
+        double s = 0;
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(ds, idx[i], &smp);
+            double y = smp.targets[tcol[k]], p = pred[(size_t)i * m->n_targets + k];
+            if (isnan(y) || y == 0 || !isfinite(p)) continue;
+            s += fabs(p - y) / fabs(y);
+            c++;
+        }
+        if (c) {
+            tot += 100.0 * s / c;
+            nt++;
+        }
+    }
+    *mape = nt ? tot / nt : NAN;
+    return DLP_OK;
+}
+
+dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
+                         int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
+    *out = NULL;
+    if (!ds || !opts || n_train_in < 1 || !train_in || (n_val_in > 0 && !val_in))
+        return dlp__err(err, DLP_EINVAL, "gnn train: no training samples");
+    dlp_gnn_opts o = *opts;
+    fill_defaults(&o);
+    if (o.arch < 0 || o.arch >= DLP_GNN_ARCH_COUNT_)
+        return dlp__err(err, DLP_EINVAL, "gnn train: unknown architecture %d", o.arch);
+    if (o.readout < 0 || o.readout > DLP_GNN_READOUT_SCALED_SUM || o.loss < 0 || o.loss > DLP_GNN_LOSS_L1 ||
+        o.target_scale < 0 || o.target_scale > DLP_GNN_SCALE_NONE || o.batch_size < 1 ||
+        o.epochs < 1 || o.lr < 0 || o.weight_decay < 0 || o.huber_delta <= 0 || o.dropout >= 1 ||
+        o.hidden < 1 || o.layers < 0 || o.fc_layers < 0 || o.block_depth < 1 || o.clip < 0)
+        return dlp__err(err, DLP_EINVAL, "gnn train: an option is out of range");
+    int n_ds = dlp_dataset_count(ds), nt_ds = dlp_dataset_target_count(ds);
+    int tcol[DLP__GNN_MAX_TARGETS];
+    int n_t = o.n_targets > 0 ? o.n_targets : 1;
+    if (n_t > DLP__GNN_MAX_TARGETS)
+        return dlp__err(err, DLP_EINVAL, "gnn train: at most %d targets", DLP__GNN_MAX_TARGETS);
+    if (nt_ds < 1) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no targets");
+
+    dlp_gnn *m = dlp__gnn_alloc();
+    if (!m) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+    dlp_status st = DLP_OK;
+    int *train = NULL, *val = NULL, *order = NULL;
+    float *tgt = NULL, *best = NULL, *vpred = NULL;
+    dlp__nn_ws ws = {0};
+    dlp__nn_adam opt = {0};
+    const dlp_features **fs = NULL;
+
+    m->n_targets = n_t;
+    for (int k = 0; k < n_t; k++) {
+        const char *name = o.n_targets > 0 && o.targets ? o.targets[k] : dlp_dataset_target_name(ds, 0);
+        tcol[k] = dlp_dataset_target_index(ds, name);
+        if (tcol[k] < 0) {
+            st = dlp__err(err, DLP_ENOTFOUND, "gnn train: the dataset has no target '%s'", name ? name : "");
+            goto fail;
+        }
+        snprintf(m->target[k], sizeof m->target[k], "%s", name);
+    }
+    if (o.n_static > 0 && !o.static_features) {
+        st = dlp__err(err, DLP_EINVAL, "gnn train: n_static without a list");
+        goto fail;
+    }
+    if (o.n_static > DLP_SF_COUNT) {
+        st = dlp__err(err, DLP_EINVAL, "gnn train: at most %d static features", DLP_SF_COUNT);
+        goto fail;
+    }
+    if (o.n_static == 0) {
+        m->n_static = 5;
+        memcpy(m->sf, dippm_static, sizeof dippm_static);
+    } else if (o.n_static > 0) {
+        m->n_static = o.n_static;
+        for (int j = 0; j < o.n_static; j++) {
+            if (o.static_features[j] < 0 || o.static_features[j] >= DLP_SF_COUNT) {
+                st = dlp__err(err, DLP_EINVAL, "gnn train: static feature %d out of range",
+                              o.static_features[j]);
+                goto fail;
+            }
+            m->sf[j] = o.static_features[j];
+        }
+    }
+    m->layout = dlp_dataset_layout(ds);
+    {
+        const dlp_features *f0 = dlp_dataset_graph(ds, 0);
+        if (!f0) {
+            st = dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no graphs");
+            goto fail;
+        }
+        m->layout_version = f0->layout_version;
+        m->n_feat = f0->n_feat;
+    }
+    dlp_gnn_info *h = &m->info;
+    h->arch = o.arch;
+    h->hidden = o.hidden;
+    h->layers = o.arch == DLP_GNN_MLP ? 0 : o.layers;
+    h->block_depth = o.block_depth;
+    h->fc_layers = o.fc_layers;
+    h->readout = o.readout;
+    h->gat_heads = o.arch == DLP_GNN_GAT ? o.gat_heads : 1;
+    h->sage_normalize = o.arch == DLP_GNN_SAGE && o.sage_normalize;
+    h->dropout = o.dropout;
+    h->loss = o.loss;
+    h->target_scale = o.target_scale;
+    h->lr_schedule = o.lr_schedule;
+    h->adamw = o.adamw != 0;
+    h->lr = o.lr;
+    h->weight_decay = o.weight_decay;
+    h->huber_delta = o.huber_delta;
+    h->clip = o.clip;
+    h->batch_size = o.batch_size;
+    h->epochs = o.epochs;
+    h->seed = o.seed;
+    h->layout = m->layout;
+    h->layout_version = m->layout_version;
+    h->n_feat = m->n_feat;
+    h->n_static = m->n_static;
+    memcpy(h->static_features, m->sf, sizeof m->sf);
+    h->n_targets = n_t;
+    h->data_fingerprint = dlp_dataset_fingerprint(ds);
+    h->best_val_mape = NAN;
+    snprintf(m->split, sizeof m->split, "%s", o.split ? o.split : "");
+
+    /* keep samples with at least one present target */
+    train = malloc(sizeof *train * (size_t)n_train_in);
+    val = malloc(sizeof *val * (size_t)(n_val_in > 0 ? n_val_in : 1));
+    if (!train || !val) {
+        st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+        goto fail;
+    }
+    int n_train = 0, n_val = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int *src = pass ? val_in : train_in;
+        int n = pass ? n_val_in : n_train_in, *dst = pass ? val : train, *cnt = pass ? &n_val : &n_train;
+        for (int i = 0; i < n; i++) {
+            dlp_dataset_sample smp;
+            if (src[i] < 0 || src[i] >= n_ds || dlp_dataset_get(ds, src[i], &smp) != DLP_OK) {
+                st = dlp__err(err, DLP_EINVAL, "gnn train: sample %d out of range (%d samples)", src[i], n_ds);
+                goto fail;
+            }
+            int any = 0;
+            for (int k = 0; k < n_t; k++) any |= !isnan(smp.targets[tcol[k]]);
+            if (any) dst[(*cnt)++] = src[i];
+        }
+    }
+    if (!n_train) {
+        st = dlp__err(err, DLP_EINVAL, "gnn train: no training sample has the target(s)");
+        goto fail;
+    }
+    h->n_train = n_train;
+    h->n_val = n_val;
+    if ((st = fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK) goto fail;
+    m->ro_scale = 1;
+    if (o.readout == DLP_GNN_READOUT_SCALED_SUM) {
+        double nodes = 0;
+        for (int i = 0; i < n_train; i++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(ds, train[i], &smp);
+            nodes += smp.features->n_nodes;
+        }
+        m->ro_scale = n_train ? (double)n_train / nodes : 1;
+    }
+    if ((st = dlp__gnn_build(m, err)) != DLP_OK) goto fail;
+    dlp__nn_params_init(&m->ps, o.seed);
+    if (o.threads > 0) openblas_set_num_threads(o.threads);
+
+    int B = o.batch_size < n_train ? o.batch_size : n_train;
+    order = malloc(sizeof *order * (size_t)n_train);
+    tgt = malloc(sizeof *tgt * (size_t)B * n_t * 2);
+    fs = malloc(sizeof *fs * (size_t)B);
+    best = malloc(sizeof *best * (size_t)(m->ps.total > 0 ? m->ps.total : 1));
+    vpred = malloc(sizeof *vpred * (size_t)(n_val > 0 ? n_val : 1) * n_t);
+    if (!order || !tgt || !fs || !best || !vpred) {
+        st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+        goto fail;
+    }
+    float *dy = tgt + (size_t)B * n_t;
+    if ((st = dlp__nn_adam_init(&opt, &m->ps, (float)o.lr, 0.9f, 0.999f, 1e-8f, (float)o.weight_decay,
+                                o.adamw != 0)) != DLP_OK) {
+        dlp__err(err, st, "gnn train: optimizer: %s", dlp_status_str(st));
+        goto fail;
+    }
+    for (int i = 0; i < n_train; i++) order[i] = train[i];
+    dlp__nn_rng shuf;
+    dlp__nn_rng_seed(&shuf, o.seed ^ 0x5348554646ULL);
+    dlp__nn_ctx cx;
+    /* dropout draws from its own stream so changing the shuffle does not
+     * change the masks and vice versa */
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, o.seed ^ 0x44524f50ULL, 1);
+
+    double t0 = now_s(), best_mape = INFINITY;
+    int64_t steps_per_epoch = (n_train + B - 1) / B, total_steps = steps_per_epoch * o.epochs, step = 0;
+    int best_epoch = 0, stop = 0;
+    for (int ep = 0; ep < o.epochs && !stop; ep++) {
+        for (int i = n_train - 1; i > 0; i--) {
+            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        double loss_sum = 0, lr_used = o.lr;
+        int nb = 0;
+        for (int b0 = 0; b0 < n_train; b0 += B, step++) {
+            int k = n_train - b0 < B ? n_train - b0 : B;
+            if (o.lr_schedule == DLP_GNN_LR_COSINE) {
+                /* per step, from lr down to lr/100 */
+                double lr_min = o.lr * 0.01;
+                lr_used = lr_min + 0.5 * (o.lr - lr_min) *
+                                       (1 + cos(3.14159265358979323846 * (double)step / (double)total_steps));
+                opt.lr = (float)lr_used;
+            }
+            for (int q = 0; q < k; q++) {
+                dlp_dataset_sample smp;
+                dlp_dataset_get(ds, order[b0 + q], &smp);
+                fs[q] = smp.features;
+                for (int t = 0; t < n_t; t++) {
+                    double v = smp.targets[tcol[t]];
+                    tgt[q * n_t + t] =
+                        isnan(v) ? NAN : (float)((prescale_target(o.target_scale, v) - m->t_mean[t]) / m->t_std[t]);
+                }
+            }
+            dlp__nn_ws_reset(&ws);
+            batch_t b;
+            const float *y;
+            cx.training = 1;
+            if ((st = make_batch(m, &ws, fs, k, &b, err)) != DLP_OK) goto fail;
+            dlp__nn_zero_grad(&m->ps);
+            st = forward(&m->gnn, &m->head, m, &cx, &b, &y);
+            if (st == DLP_OK) {
+                loss_sum += loss_grad(o.loss, o.huber_delta, y, tgt, k * n_t, dy);
+                st = backward(&m->gnn, &m->head, m, &cx, &b, dy);
+            }
+            free_batch(&b);
+            if (st != DLP_OK) {
+                dlp__err(err, st, "gnn train: step failed (%s)", dlp_status_str(st));
+                goto fail;
+            }
+            if (o.clip > 0) dlp__nn_clip_grad_norm(&m->ps, o.clip);
+            dlp__nn_adam_step(&opt, &m->ps);
+            nb++;
+        }
+        dlp__nn_ws_reset(&ws);
+        double vm = NAN;
+        if (n_val) {
+            if ((st = val_mape(m, ds, val, n_val, tcol, vpred, &vm, err)) != DLP_OK) goto fail;
+            /* a NaN/inf validation error never becomes "best" */
+            if (vm < best_mape) {
+                best_mape = vm;
+                best_epoch = ep + 1;
+                memcpy(best, m->ps.data, sizeof *best * (size_t)m->ps.total);
+            }
+        }
+        h->epochs_run = ep + 1;
+        double loss = nb ? loss_sum / nb : 0;
+        if (!isfinite(loss)) {
+            st = dlp__err(err, DLP_EINVAL, "gnn train: loss diverged at epoch %d (lower --lr?)", ep + 1);
+            goto fail;
+        }
+        if (o.progress) {
+            double el = now_s() - t0;
+            dlp_gnn_progress pr = {ep + 1, o.epochs, loss, vm, n_val ? best_mape : NAN, best_epoch,
+                                   lr_used, el, el / (ep + 1) * (o.epochs - ep - 1)};
+            if (!isfinite(pr.best_val_mape)) pr.best_val_mape = NAN;
+            stop = o.progress(o.progress_user, &pr) != 0;
+        }
+    }
+    if (n_val && !o.keep_last && best_epoch > 0) {
+        memcpy(m->ps.data, best, sizeof *best * (size_t)m->ps.total);
+        h->best_epoch = best_epoch;
+    } else {
+        h->best_epoch = h->epochs_run;
+    }
+    h->best_val_mape = n_val && best_epoch > 0 ? best_mape : NAN;
+    h->train_seconds = now_s() - t0;
+    dlp__nn_zero_grad(&m->ps);
+    *out = m;
+    m = NULL;
+fail:
+    dlp__nn_adam_free(&opt);
+    dlp__nn_ws_free(&ws);
+    free(train);
+    free(val);
+    free(order);
+    free(tgt);
+    free(fs);
+    free(best);
+    free(vpred);
+    dlp_gnn_free(m);
+    return st;
+}

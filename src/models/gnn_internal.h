@@ -1,0 +1,53 @@
+/*
+ * gnn_internal.h — the dlp_gnn struct, shared by gnn.c (build, train,
+ * predict) and model_file.c (save/load).  Not public API.
+ *
+ * A model is two nn sequences around a concatenation:
+ *   gnn   conv blocks over the node rows of a batch, then the readout
+ *         (graph rows, width `hidden`); empty for the MLP;
+ *   head  FC blocks on [readout | scaled static features], then the
+ *         output Linear (n_targets columns, scaled units).
+ * Everything a prediction needs besides the weights (layout, static-feature
+ * list and statistics, target scaling) lives here too, so a loaded model
+ * predicts exactly what the trained one did.
+ */
+#ifndef DLP_MODELS_GNN_INTERNAL_H
+#define DLP_MODELS_GNN_INTERNAL_H
+
+#include <pthread.h>
+
+#include "dlperf.h"
+#include "nn/nn.h"
+
+#define DLP__GNN_FORMAT 1     /* version of the "gnn" header inside a DLPM file */
+#define DLP__GNN_MAX_TARGETS 16
+#define DLP__GNN_NAME_MAX 64
+
+struct dlp_gnn {
+    dlp_gnn_info info;        /* recipe + provenance (info.split -> split[])    */
+    char split[128];
+    int layout, layout_version, n_feat;
+    int n_static;
+    int sf[DLP_SF_COUNT];     /* static-feature indices                          */
+    double sf_mean[DLP_SF_COUNT], sf_std[DLP_SF_COUNT];   /* of log1p(value)     */
+    int n_targets;
+    char target[DLP__GNN_MAX_TARGETS][DLP__GNN_NAME_MAX];
+    double t_mean[DLP__GNN_MAX_TARGETS], t_std[DLP__GNN_MAX_TARGETS];
+    dlp__nn_params ps;
+    dlp__nn_seq gnn, head;
+    int emb;                  /* width of the readout (0 for the MLP)           */
+    double ro_scale;          /* readout multiplier: 1, or 1/mean nodes for
+                                 DLP_GNN_READOUT_SCALED_SUM                    */
+    /* a cached workspace for predictions: taken with trylock, so concurrent
+     * callers fall back to a private one instead of waiting */
+    pthread_mutex_t ws_lock;
+    dlp__nn_ws ws_cache;
+};
+
+/* Declare the layers and allocate the parameters for m->info's recipe and
+ * m->n_feat / n_static / n_targets (values not initialised). */
+dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err);
+/* A zeroed model with its mutex ready; NULL on OOM. */
+dlp_gnn *dlp__gnn_alloc(void);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * model_file.c — the .dlpm file of a GNN predictor (docs/gnn.md).
+ *
+ * The shared DLPM container (container.h: magic, version, JSON header,
+ * payload, CRC-32) holds
+ *   header   {"kind": "gnn", "gnn_format": 1, the recipe (arch, widths,
+ *            dropout, readout, loss, optimiser settings, seed), the input
+ *            contract (layout name/id/version, n_feat, static-feature names
+ *            with the log1p mean/std of each), the targets with their
+ *            scaling, provenance (training-data fingerprint, sample counts,
+ *            epochs, best validation MAPE, split) and the nn size table
+ *            (name, shape, offset of every tensor)}
+ *   payload  the flat float32 parameter array, in size-table order.
+ * Loading rebuilds the layers from the recipe, then requires the rebuilt
+ * size table to equal the stored one tensor by tensor, so a file can never
+ * be read into a differently shaped network.  Doubles go through cJSON,
+ * which prints 17 significant digits when 15 do not round-trip, so the
+ * scalings (and therefore predictions) survive a save/load bit for bit.
+ */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/container.h"
+#include "models/gnn_internal.h"
+#include "util/util.h"
+
+/* ---- save ------------------------------------------------------------------ */
+
+static cJSON *num_array(const double *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static void add_u64_hex(cJSON *o, const char *key, uint64_t v) {
+    char b[24];
+    snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
+    cJSON_AddStringToObject(o, key, b);
+}
+
+static char *header_json(const dlp_gnn *m) {
+    const dlp_gnn_info *h = &m->info;
+    cJSON *r = cJSON_CreateObject();
+    if (!r) return NULL;
+    cJSON_AddStringToObject(r, "kind", "gnn");
+    cJSON_AddNumberToObject(r, "gnn_format", DLP__GNN_FORMAT);
+    cJSON_AddStringToObject(r, "dlperf", DLP_VERSION_STRING);
+    cJSON_AddStringToObject(r, "arch", dlp_gnn_arch_name(h->arch));
+    cJSON_AddNumberToObject(r, "hidden", h->hidden);
+    cJSON_AddNumberToObject(r, "layers", h->layers);
+    cJSON_AddNumberToObject(r, "block_depth", h->block_depth);
+    cJSON_AddNumberToObject(r, "fc_layers", h->fc_layers);
+    cJSON_AddNumberToObject(r, "dropout", h->dropout);
+    cJSON_AddStringToObject(r, "readout", dlp_gnn_readout_name(h->readout));
+    cJSON_AddNumberToObject(r, "readout_scale", m->ro_scale);
+    cJSON_AddNumberToObject(r, "gat_heads", h->gat_heads);
+    cJSON_AddBoolToObject(r, "sage_normalize", h->sage_normalize);
+    cJSON *tr = cJSON_AddObjectToObject(r, "training");
+    cJSON_AddStringToObject(tr, "loss", dlp_gnn_loss_name(h->loss));
+    cJSON_AddNumberToObject(tr, "huber_delta", h->huber_delta);
+    cJSON_AddStringToObject(tr, "optimizer", h->adamw ? "adamw" : "adam");
+    cJSON_AddNumberToObject(tr, "lr", h->lr);
+    cJSON_AddStringToObject(tr, "lr_schedule", h->lr_schedule == DLP_GNN_LR_COSINE ? "cosine" : "const");
+    cJSON_AddNumberToObject(tr, "weight_decay", h->weight_decay);
+    cJSON_AddNumberToObject(tr, "clip", h->clip);
+    cJSON_AddNumberToObject(tr, "batch_size", h->batch_size);
+    cJSON_AddNumberToObject(tr, "epochs", h->epochs);
+    cJSON_AddNumberToObject(tr, "epochs_run", h->epochs_run);
+    cJSON_AddNumberToObject(tr, "best_epoch", h->best_epoch);
+    add_u64_hex(tr, "seed", h->seed);
+    add_u64_hex(tr, "data_fingerprint", h->data_fingerprint);
+    cJSON_AddNumberToObject(tr, "n_train", (double)h->n_train);
+    cJSON_AddNumberToObject(tr, "n_val", (double)h->n_val);
+    if (isfinite(h->best_val_mape)) cJSON_AddNumberToObject(tr, "best_val_mape", h->best_val_mape);
+    else cJSON_AddNullToObject(tr, "best_val_mape");
+    cJSON_AddNumberToObject(tr, "seconds", h->train_seconds);
+    cJSON_AddStringToObject(tr, "split", m->split);
+    cJSON *in = cJSON_AddObjectToObject(r, "input");
+    cJSON_AddStringToObject(in, "layout", dlp_layout_name(m->layout));
+    cJSON_AddNumberToObject(in, "layout_id", m->layout);
+    cJSON_AddNumberToObject(in, "layout_version", m->layout_version);
+    cJSON_AddNumberToObject(in, "n_feat", m->n_feat);
+    cJSON *sfn = cJSON_AddArrayToObject(in, "static_features");
+    for (int j = 0; j < m->n_static; j++)
+        cJSON_AddItemToArray(sfn, cJSON_CreateString(dlp_static_name(m->sf[j])));
+    cJSON_AddItemToObject(in, "static_log1p_mean", num_array(m->sf_mean, m->n_static));
+    cJSON_AddItemToObject(in, "static_log1p_std", num_array(m->sf_std, m->n_static));
+    cJSON *out = cJSON_AddObjectToObject(r, "output");
+    cJSON *tn = cJSON_AddArrayToObject(out, "targets");
+    for (int k = 0; k < m->n_targets; k++) cJSON_AddItemToArray(tn, cJSON_CreateString(m->target[k]));
+    cJSON_AddStringToObject(out, "scale", dlp_gnn_scale_name(h->target_scale));
+    cJSON_AddItemToObject(out, "mean", num_array(m->t_mean, m->n_targets));
+    cJSON_AddItemToObject(out, "std", num_array(m->t_std, m->n_targets));
+    cJSON *ts = cJSON_AddArrayToObject(r, "tensors");
+    for (int i = 0; i < m->ps.n; i++) {
+        const dlp__nn_ptensor *t = &m->ps.t[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", t->name);
+        cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+        for (int d = 0; d < t->ndim; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber(t->dims[d]));
+        cJSON_AddNumberToObject(o, "offset", (double)t->offset);
+        cJSON_AddItemToArray(ts, o);
+    }
+    cJSON_AddNumberToObject(r, "n_values", (double)m->ps.total);
+    char *s = cJSON_PrintUnformatted(r);
+    cJSON_Delete(r);
+    return s;
+}
+
+dlp_status dlp_gnn_save_mem(const dlp_gnn *m, void **buf, size_t *len, dlp_error *err) {
+    *buf = NULL;
+    *len = 0;
+    if (!m) return dlp__err(err, DLP_EINVAL, "gnn save: no model");
+    char *h = header_json(m);
+    if (!h) return dlp__err(err, DLP_ENOMEM, "gnn save: out of memory");
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), m->ps.data, (uint64_t)m->ps.total * sizeof(float), buf,
+                                   len, err);
+    free(h);
+    return st;
+}
+
+dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err) {
+    void *b;
+    size_t n;
+    dlp_status st = dlp_gnn_save_mem(m, &b, &n, err);
+    if (st != DLP_OK) return st;
+    st = dlp__write_file_atomic(path, b, n, err);
+    free(b);
+    return st;
+}
+
+/* ---- load ------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;          /* file name for messages */
+    dlp_error *err;
+    dlp_status st;
+} rd_t;
+
+static const cJSON *need(rd_t *r, const cJSON *o, const char *key, int type) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (r->st != DLP_OK) return NULL;
+    int ok = v && ((type == cJSON_Number && cJSON_IsNumber(v)) || (type == cJSON_String && cJSON_IsString(v)) ||
+                   (type == cJSON_Object && cJSON_IsObject(v)) || (type == cJSON_Array && cJSON_IsArray(v)) ||
+                   (type == cJSON_True && cJSON_IsBool(v)));
+    if (!ok) {
+        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' is missing or of the wrong type",
+                         r->name, key);
+        return NULL;
+    }
+    return v;
+}
+
+static double num(rd_t *r, const cJSON *o, const char *key) {
+    const cJSON *v = need(r, o, key, cJSON_Number);
+    return v ? v->valuedouble : 0;
+}
+
+static int inum(rd_t *r, const cJSON *o, const char *key, int lo, int hi) {
+    double d = num(r, o, key);
+    if (r->st == DLP_OK && (d != floor(d) || d < lo || d > hi)) {
+        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' = %g is out of range", r->name, key, d);
+        return 0;
+    }
+    return (int)d;
+}
+
+static const char *str(rd_t *r, const cJSON *o, const char *key) {
+    const cJSON *v = need(r, o, key, cJSON_String);
+    return v ? v->valuestring : "";
+}
+
+static uint64_t hex64(rd_t *r, const cJSON *o, const char *key) {
+    const char *s = str(r, o, key);
+    char *end;
+    unsigned long long v = strtoull(s, &end, 16);
+    if (r->st == DLP_OK && (!*s || *end))
+        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' is not hex", r->name, key);
+    return (uint64_t)v;
+}
+
+static int enum_of(rd_t *r, const char *s, int v, const char *what) {
+    if (r->st == DLP_OK && v < 0)
+        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown %s '%s'", r->name, what, s);
+    return v;
+}
+
+static int doubles(rd_t *r, const cJSON *o, const char *key, double *out, int n) {
+    const cJSON *a = need(r, o, key, cJSON_Array);
+    if (!a) return -1;
+    if (cJSON_GetArraySize(a) != n) {
+        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' has %d values, expected %d", r->name,
+                         key, cJSON_GetArraySize(a), n);
+        return -1;
+    }
+    int i = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, a) {
+        if (!cJSON_IsNumber(v)) {
+            r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' holds a non-number", r->name, key);
+            return -1;
+        }
+        out[i++] = v->valuedouble;
+    }
+    return 0;
+}
+
+static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t payload_len) {
+    dlp_gnn_info *h = &m->info;
+    const char *kind = cJSON_IsObject(root) ? str(r, root, "kind") : "";
+    if (!cJSON_IsObject(root))
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header is not a JSON object", r->name);
+    if (r->st != DLP_OK) {
+        if (cJSON_GetObjectItemCaseSensitive(root, "xgboost"))
+            r->st = dlp__err(r->err, DLP_EFORMAT, "%s: an XGBoost model, not a GNN", r->name);
+        return r->st;
+    }
+    if (strcmp(kind, "gnn"))
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a '%s' model, not a GNN", r->name, kind);
+    int fmt = inum(r, root, "gnn_format", 0, 1 << 30);
+    if (r->st == DLP_OK && fmt != DLP__GNN_FORMAT)
+        return r->st = dlp__err(r->err, DLP_EVERSION, "%s: GNN model format %d, this dlperf reads format %d",
+                                r->name, fmt, DLP__GNN_FORMAT);
+    const char *s = str(r, root, "arch");
+    h->arch = enum_of(r, s, dlp_gnn_arch_parse(s), "architecture");
+    h->hidden = inum(r, root, "hidden", 1, 1 << 16);
+    h->layers = inum(r, root, "layers", 0, 64);
+    h->block_depth = inum(r, root, "block_depth", 1, 16);
+    h->fc_layers = inum(r, root, "fc_layers", 0, 64);
+    h->dropout = num(r, root, "dropout");
+    s = str(r, root, "readout");
+    h->readout = enum_of(r, s, dlp_gnn_readout_parse(s), "readout");
+    m->ro_scale = num(r, root, "readout_scale");
+    if (r->st == DLP_OK && !(m->ro_scale > 0 && isfinite(m->ro_scale)))
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad readout_scale", r->name);
+    h->gat_heads = inum(r, root, "gat_heads", 1, 1024);
+    const cJSON *b = need(r, root, "sage_normalize", cJSON_True);
+    h->sage_normalize = b && cJSON_IsTrue(b);
+    const cJSON *tr = need(r, root, "training", cJSON_Object);
+    if (tr) {
+        s = str(r, tr, "loss");
+        h->loss = enum_of(r, s, dlp_gnn_loss_parse(s), "loss");
+        h->huber_delta = num(r, tr, "huber_delta");
+        h->adamw = !strcmp(str(r, tr, "optimizer"), "adamw");
+        h->lr = num(r, tr, "lr");
+        h->lr_schedule = !strcmp(str(r, tr, "lr_schedule"), "cosine") ? DLP_GNN_LR_COSINE : DLP_GNN_LR_CONST;
+        h->weight_decay = num(r, tr, "weight_decay");
+        h->clip = num(r, tr, "clip");
+        h->batch_size = inum(r, tr, "batch_size", 0, 1 << 30);
+        h->epochs = inum(r, tr, "epochs", 0, 1 << 30);
+        h->epochs_run = inum(r, tr, "epochs_run", 0, 1 << 30);
+        h->best_epoch = inum(r, tr, "best_epoch", 0, 1 << 30);
+        h->seed = hex64(r, tr, "seed");
+        h->data_fingerprint = hex64(r, tr, "data_fingerprint");
+        h->n_train = (int64_t)num(r, tr, "n_train");
+        h->n_val = (int64_t)num(r, tr, "n_val");
+        const cJSON *bv = cJSON_GetObjectItemCaseSensitive(tr, "best_val_mape");
+        h->best_val_mape = cJSON_IsNumber(bv) ? bv->valuedouble : NAN;
+        h->train_seconds = num(r, tr, "seconds");
+        snprintf(m->split, sizeof m->split, "%s", str(r, tr, "split"));
+    }
+    const cJSON *in = need(r, root, "input", cJSON_Object);
+    if (in) {
+        m->layout = inum(r, in, "layout_id", 1, 1 << 20);
+        m->layout_version = inum(r, in, "layout_version", 0, 1 << 20);
+        m->n_feat = inum(r, in, "n_feat", 1, 1 << 20);
+        const cJSON *sfn = need(r, in, "static_features", cJSON_Array);
+        if (sfn) {
+            int n = cJSON_GetArraySize(sfn);
+            if (n > DLP_SF_COUNT)
+                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d static features", r->name, n);
+            m->n_static = 0;
+            const cJSON *v;
+            cJSON_ArrayForEach(v, sfn) {
+                int k = cJSON_IsString(v) ? dlp_static_parse(v->valuestring) : -1;
+                if (k < 0)
+                    return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown static feature '%s'", r->name,
+                                            cJSON_IsString(v) ? v->valuestring : "?");
+                m->sf[m->n_static++] = k;
+            }
+            doubles(r, in, "static_log1p_mean", m->sf_mean, m->n_static);
+            doubles(r, in, "static_log1p_std", m->sf_std, m->n_static);
+        }
+    }
+    const cJSON *out = need(r, root, "output", cJSON_Object);
+    if (out) {
+        const cJSON *tn = need(r, out, "targets", cJSON_Array);
+        if (tn) {
+            int n = cJSON_GetArraySize(tn);
+            if (n < 1 || n > DLP__GNN_MAX_TARGETS)
+                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d targets", r->name, n);
+            m->n_targets = 0;
+            const cJSON *v;
+            cJSON_ArrayForEach(v, tn) {
+                if (!cJSON_IsString(v))
+                    return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a target name is not a string", r->name);
+                snprintf(m->target[m->n_targets++], DLP__GNN_NAME_MAX, "%s", v->valuestring);
+            }
+            s = str(r, out, "scale");
+            h->target_scale = enum_of(r, s, dlp_gnn_scale_parse(s), "target scaling");
+            doubles(r, out, "mean", m->t_mean, m->n_targets);
+            doubles(r, out, "std", m->t_std, m->n_targets);
+        }
+    }
+    if (r->st != DLP_OK) return r->st;
+    for (int j = 0; j < m->n_static; j++)
+        if (!(m->sf_std[j] > 0) || !isfinite(m->sf_mean[j]))
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad static-feature scaling", r->name);
+    for (int k = 0; k < m->n_targets; k++)
+        if (!(m->t_std[k] > 0) || !isfinite(m->t_mean[k]))
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad target scaling", r->name);
+    h->layout = m->layout;
+    h->layout_version = m->layout_version;
+    h->n_feat = m->n_feat;
+    h->n_static = m->n_static;
+    memcpy(h->static_features, m->sf, sizeof m->sf);
+    h->n_targets = m->n_targets;
+    if (h->dropout < 0 || h->dropout >= 1)
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: dropout %g out of range", r->name, h->dropout);
+
+    /* rebuild the network and hold it against the stored size table */
+    dlp_error be = {0};
+    if (dlp__gnn_build(m, &be) != DLP_OK)
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %s", r->name, be.msg);
+    const cJSON *ts = need(r, root, "tensors", cJSON_Array);
+    double nv = num(r, root, "n_values");
+    if (r->st != DLP_OK) return r->st;
+    if (cJSON_GetArraySize(ts) != m->ps.n || nv != (double)m->ps.total)
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d tensors / %.0f values stored, the recipe has %d / %lld",
+                                r->name, cJSON_GetArraySize(ts), nv, m->ps.n, (long long)m->ps.total);
+    int i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, ts) {
+        const dlp__nn_ptensor *pt = &m->ps.t[i++];
+        const char *nm = cJSON_IsObject(t) ? str(r, t, "name") : "";
+        double off = cJSON_IsObject(t) ? num(r, t, "offset") : -1;
+        const cJSON *sh = cJSON_IsObject(t) ? need(r, t, "shape", cJSON_Array) : NULL;
+        int same = r->st == DLP_OK && sh && !strcmp(nm, pt->name) && off == (double)pt->offset &&
+                   cJSON_GetArraySize(sh) == pt->ndim;
+        for (int d = 0; same && d < pt->ndim; d++) {
+            const cJSON *dv = cJSON_GetArrayItem(sh, d);
+            same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
+        }
+        if (!same) {
+            if (r->st != DLP_OK) return r->st;
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: tensor %d ('%s') does not match the recipe's '%s'",
+                                    r->name, i - 1, nm, pt->name);
+        }
+    }
+    if (payload_len != (uint64_t)m->ps.total * sizeof(float))
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: payload of %llu bytes, the size table needs %llu",
+                                r->name, (unsigned long long)payload_len,
+                                (unsigned long long)m->ps.total * sizeof(float));
+    return DLP_OK;
+}
+
+dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out, dlp_error *err) {
+    *out = NULL;
+    if (!name) name = "model";
+    const char *hdr;
+    size_t hl;
+    const uint8_t *payload;
+    uint64_t pl;
+    dlp_status st = dlp__dlpm_unpack(buf, len, name, &hdr, &hl, &payload, &pl, err);
+    if (st != DLP_OK) return st;
+    cJSON *root = cJSON_ParseWithLength(hdr, hl);
+    if (!root) return dlp__err(err, DLP_EFORMAT, "%s: model header is not valid JSON", name);
+    dlp_gnn *m = dlp__gnn_alloc();
+    if (!m) {
+        cJSON_Delete(root);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
+    }
+    rd_t r = {name, err, DLP_OK};
+    st = parse_header(m, root, &r, pl);
+    cJSON_Delete(root);
+    if (st != DLP_OK) {
+        dlp_gnn_free(m);
+        return st;
+    }
+    memcpy(m->ps.data, payload, (size_t)pl);
+    for (int64_t i = 0; i < m->ps.total; i++)
+        if (!isfinite(m->ps.data[i])) {
+            dlp_gnn_free(m);
+            return dlp__err(err, DLP_EFORMAT, "%s: parameter %lld is not finite", name, (long long)i);
+        }
+    *out = m;
+    return DLP_OK;
+}
+
+dlp_status dlp_gnn_load(const char *path, dlp_gnn **out, dlp_error *err) {
+    *out = NULL;
+    dlp__mapped mp;
+    dlp_status st = dlp__map_file(path, &mp, err);
+    if (st != DLP_OK) return st;
+    st = dlp_gnn_load_mem(mp.data, mp.len, path, out, err);
+    dlp__unmap_file(&mp);
+    return st;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# t_llm.sh — `dlperf llm` end to end: the issue's example as valid JSON with
+# finite positive numbers, every catalogue model answering in under 50 ms
+# (each model once, on devices taken in turn so every device is used too;
+# the full model x device product runs in-process in test_llm.c), a
+# config.json from disk, quantised dtypes, generation, the catalogue list,
+# and the one-line errors with exit 2 for a bad model id, device or dtype.
+# Prints PASS/FAIL lines for tests/run.sh.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+BIN="$BUILD/dlperf"
+tmp=$(mktemp -d /tmp/dlp_t_llm.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1${2:+: $2}"; }
+
+# JSON numbers that must be finite and > 0
+check_json='
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+for k in ("throughput_sps", "tokens_per_s", "latency_ms", "memory_mb", "weights_mb", "activations_mb",
+          "power_w", "energy_j", "co2_g", "total_time_s", "total_energy_j", "total_co2_g", "params", "macs"):
+    v = d[k]
+    assert isinstance(v, (int, float)) and math.isfinite(v) and v > 0, (k, v)
+assert d["method"] and d["methods"]["throughput"] and d["methods"]["memory"] and d["methods"]["energy"]
+assert d["method"] == "analytic" or d["method"].startswith("xgb:"), d["method"]
+assert d["device"] == sys.argv[2], d["device"]
+'
+
+# the issue's example
+if "$BIN" llm --model bert-base-uncased --device h100-sxm --batch 64 --seq 128 --dtype fp16 --json \
+     >"$tmp/bert.json" 2>"$tmp/err" &&
+   python3 -c "$check_json" "$tmp/bert.json" h100-sxm 2>>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["params"]==109482240 and d["batch"]==64 and d["seq"]==128 and d["dtype"]=="fp16" and d["samples"]==64' "$tmp/bert.json" 2>>"$tmp/err"; then
+  ok llm_bert_json
+else bad llm_bert_json "$(head -3 "$tmp/err")"; fi
+
+# text output names the method on every number it predicts
+if "$BIN" llm --model bert-base-uncased --device a100 --batch 8 --seq 64 >"$tmp/txt" 2>"$tmp/err" &&
+   grep -q '^  throughput .*samples/s.*\[' "$tmp/txt" && grep -q '^  carbon ' "$tmp/txt"; then ok llm_text
+else bad llm_text "$(head -3 "$tmp/err")"; fi
+
+# every catalogue model answers, in under 50 ms (CPU time of the process)
+"$BIN" llm --list --json >"$tmp/list.json" 2>"$tmp/err"
+"$BIN" devices --json >"$tmp/devs.json" 2>>"$tmp/err"
+python3 -c 'import json,sys; [print(m["id"]) for m in json.load(open(sys.argv[1]))["models"]]' "$tmp/list.json" >"$tmp/models" 2>>"$tmp/err"
+python3 -c 'import json,sys; [print(d["id"]) for d in json.load(open(sys.argv[1]))["devices"]]' "$tmp/devs.json" >"$tmp/devices" 2>>"$tmp/err"
+nm=$(wc -l <"$tmp/models"); nd=$(wc -l <"$tmp/devices")
+mapfile -t devices <"$tmp/devices"
+TIMEFORMAT='%3U %3S %3R'
+# the limit is for an optimised build; sanitizer builds (make sanitize) are
+# several times slower by design and get ten times the budget
+limit=50
+case "$BUILD" in *san*) limit=500 ;; esac
+fails=0; slow=0; worst=0; worst_wall=0; i=0
+mkdir -p "$tmp/runs"
+while read -r m; do
+  d=${devices[$((i % nd))]}; i=$((i + 1))
+  if ! "$BIN" llm --model "$m" --device "$d" --batch 4 --seq 128 --json >"$tmp/runs/$i.json" 2>"$tmp/one.err"; then
+    fails=$((fails + 1)); echo "  $m on $d: $(head -1 "$tmp/one.err")" >>"$tmp/err"
+  fi
+  echo "$d" >"$tmp/runs/$i.dev"
+  # time only the dlperf process (python's check is not part of it): CPU
+  # time (user + sys) decides, since wall time on a shared machine also
+  # measures the neighbours; the slowest wall time is reported beside it
+  # (the better of two runs: one run can be descheduled or evicted)
+  ms=1000000; wms=1000000
+  for rep in 1 2; do
+    { time "$BIN" llm --model "$m" --device "$d" --batch 4 --seq 128 >/dev/null 2>&1; } 2>"$tmp/time"
+    read -r u s r <"$tmp/time"
+    c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }')
+    w=$(awk -v r="$r" 'BEGIN { printf "%d", r * 1000 }')
+    [ "$c" -lt "$ms" ] && ms=$c
+    [ "$w" -lt "$wms" ] && wms=$w
+  done
+  [ "$ms" -gt "$worst" ] && worst=$ms
+  [ "$wms" -gt "$worst_wall" ] && worst_wall=$wms
+  [ "$ms" -ge "$limit" ] && slow=$((slow + 1)) && echo "  $m on $d: ${ms} ms CPU" >>"$tmp/err"
+done <"$tmp/models"
+# the remaining devices (when there are more devices than models)
+while [ "$i" -lt "$nd" ]; do
+  d=${devices[$i]}; i=$((i + 1))
+  "$BIN" llm --model gpt2 --device "$d" --json >"$tmp/runs/$i.json" 2>/dev/null || fails=$((fails + 1))
+  echo "$d" >"$tmp/runs/$i.dev"
+done
+# every answer checked in one python process (the same checks as check_json)
+bad_runs=$(python3 - "$tmp/runs" "$check_json" 2>>"$tmp/err" <<'PY'
+import glob, os, sys
+code = sys.argv[2]
+bad = 0
+for j in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    dev = open(j[:-5] + ".dev").read().strip()
+    sys.argv = ["check", j, dev]
+    try:
+        exec(code, {})
+    except Exception as e:
+        bad += 1
+        print("  %s (%s): %r" % (j, dev, e), file=sys.stderr)
+print(bad)
+PY
+)
+fails=$((fails + ${bad_runs:-1}))
+if [ "$nm" -ge 40 ] && [ "$nd" -ge 20 ] && [ "$fails" -eq 0 ]; then ok llm_every_model_answers
+else bad llm_every_model_answers "models $nm devices $nd failures $fails $(head -3 "$tmp/err")"; fi
+if [ "$slow" -eq 0 ]; then ok llm_under_50ms; echo "  (slowest llm run: ${worst} ms CPU, ${worst_wall} ms wall)"
+else bad llm_under_50ms "$slow runs took $limit ms or more of CPU (slowest ${worst} ms)"; fi
+
+# a config.json from disk (GQA + tied embeddings), every dtype, generation
+cat >"$tmp/config.json" <<'EOF'
+{"model_type": "qwen2", "hidden_size": 896, "num_hidden_layers": 24, "num_attention_heads": 14,
+ "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
+ "max_position_embeddings": 32768, "tie_word_embeddings": true}
+EOF
+okq=1
+for q in fp32 fp16 bf16 int8 nf4; do
+  "$BIN" llm --config "$tmp/config.json" --device a100-40gb --batch 8 --seq 2048 --dtype "$q" --json \
+    >"$tmp/q_$q.json" 2>>"$tmp/err" && python3 -c "$check_json" "$tmp/q_$q.json" a100-40gb 2>>"$tmp/err" || okq=0
+done
+# weights shrink fp32 > fp16 = bf16 > int8 > nf4
+if [ "$okq" = 1 ] && python3 -c '
+import json, sys
+w = {q: json.load(open(f"{sys.argv[1]}/q_{q}.json"))["weights_mb"] for q in ("fp32", "fp16", "bf16", "int8", "nf4")}
+assert w["fp32"] > w["fp16"] == w["bf16"] > w["int8"] > w["nf4"] > 0, w
+d = json.load(open(f"{sys.argv[1]}/q_fp16.json")); assert d["params"] == 494032768, d["params"]
+' "$tmp" 2>>"$tmp/err"; then ok llm_config_dtypes
+else bad llm_config_dtypes "$(tail -3 "$tmp/err")"; fi
+
+if "$BIN" llm --model llama-2-7b --device h100 --batch 16 --seq 512 --gen 256 --gpus 2 --region fr --samples 1000 --json \
+     >"$tmp/gen.json" 2>"$tmp/err" && python3 -c "$check_json" "$tmp/gen.json" h100-sxm 2>>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["gen_tokens"]==256 and d["region"]=="fr" and d["carbon_g_per_kwh"]==56 and abs(d["total_energy_j"]-1000*d["energy_j"])<1e-6*d["total_energy_j"]' "$tmp/gen.json" 2>>"$tmp/err"; then
+  ok llm_generate
+else bad llm_generate "$(head -3 "$tmp/err")"; fi
+
+# the catalogue lists the thesis' models
+if "$BIN" llm --list >"$tmp/list.txt" 2>"$tmp/err" && grep -q '^microsoft/deberta-v3-large ' "$tmp/list.txt" &&
+   grep -q '^bert-base-uncased ' "$tmp/list.txt" && grep -q 'trained models' "$tmp/list.txt"; then ok llm_list
+else bad llm_list "$(head -3 "$tmp/err")"; fi
+
+# errors: one line, exit 2
+"$BIN" llm --model no-such-model-xyz --device h100-sxm >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "unknown model 'no-such-model-xyz'" "$tmp/err"; then
+  ok llm_bad_model_exit2
+else bad llm_bad_model_exit2 "rc $rc: $(head -2 "$tmp/err")"; fi
+"$BIN" llm --model gpt2 --device h1000 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "unknown device 'h1000'" "$tmp/err"; then ok llm_bad_device_exit2
+else bad llm_bad_device_exit2 "rc $rc: $(head -2 "$tmp/err")"; fi
+"$BIN" llm --model gpt2 --device h100 --dtype fp8 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "dtype" "$tmp/err"; then ok llm_bad_dtype_exit2
+else bad llm_bad_dtype_exit2 "rc $rc: $(head -2 "$tmp/err")"; fi
+echo '{"model_type": "llama", "hidden_size": 64}' >"$tmp/broken.json"
+"$BIN" llm --config "$tmp/broken.json" --device h100 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "broken.json: field 'num_hidden_layers' is missing" "$tmp/err"; then ok llm_bad_config_exit2
+else bad llm_bad_config_exit2 "rc $rc: $(head -2 "$tmp/err")"; fi
+"$BIN" llm --model gpt2 --device h100 --seq 4096 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "max_position_embeddings" "$tmp/err"; then ok llm_seq_too_long_exit2
+else bad llm_seq_too_long_exit2 "rc $rc: $(head -2 "$tmp/err")"; fi
