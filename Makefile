@@ -15,9 +15,10 @@ OPT      ?= -O2 -g
 WERROR   ?=
 PKGS     := openblas libcjson libmicrohttpd sqlite3 xgboost
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libxgboost and libmicrohttpd are not linked: src/models/xgb_shim.c and
-# src/serve/mhd_shim.c dlopen them on first use (start-up time, lazylib.h).
-PKG_LIBS   := $(shell pkg-config --libs openblas libcjson sqlite3 2>/dev/null) -ldl
+# libxgboost, libmicrohttpd and OpenBLAS are not linked: the shims
+# (src/models/xgb_shim.c, src/serve/mhd_shim.c, src/nn/blas_shim.c) dlopen
+# them on first use, so commands that need none start fast (lazylib.h).
+PKG_LIBS   := $(shell pkg-config --libs libcjson sqlite3 2>/dev/null) -ldl
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WERROR) -Wall -Wextra -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
              -Iinclude -Isrc $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)

@@ -12,7 +12,7 @@ BUILD=${BUILD:-build}
 SHARED=${DLP_SHARED:-../shared}
 PY=/usr/bin/python3
 cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude bench/bench_inspect.c "$BUILD/libdlperf.a" \
-  $(pkg-config --libs openblas libcjson libmicrohttpd sqlite3 xgboost) -lm -lpthread -o "$BUILD/bench_inspect"
+  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_inspect"
 files=$(ls "$SHARED"/models/torchvision/*.onnx)
 
 median_ms() { # command... ; prints the median wall ms of 5 runs

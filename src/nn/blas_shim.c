@@ -1,0 +1,56 @@
+/*
+ * blas_shim.c — the two OpenBLAS functions dlperf uses, forwarded to the
+ * library loaded on first use: OpenBLAS starts its thread pool when it is
+ * loaded, a cost every command paid although only training and GNN
+ * prediction multiply matrices (util/lazylib.h).  If the library cannot be
+ * loaded, a plain triple loop keeps results correct (slowly).
+ */
+#include <cblas.h>
+
+#include "util/lazylib.h"
+
+static const char *const sonames[] = {"libopenblas.so.0", "libopenblas.so", "libblas.so.3", NULL};
+static dlp__lazylib lib = DLP__LAZYLIB_INIT(sonames);
+
+typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
+                         float, const float *, blasint, const float *, blasint, float, float *, blasint);
+
+/* Reference SGEMM, row- or column-major, for a machine without OpenBLAS. */
+static void sgemm_ref(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, blasint M, blasint N,
+                      blasint K, float alpha, const float *A, blasint lda, const float *B, blasint ldb, float beta,
+                      float *C, blasint ldc) {
+    if (o == CblasColMajor) { /* C^T = B^T A^T in row-major terms */
+        sgemm_ref(CblasRowMajor, tb, ta, N, M, K, alpha, B, ldb, A, lda, beta, C, ldc);
+        return;
+    }
+    for (blasint i = 0; i < M; i++)
+        for (blasint j = 0; j < N; j++) {
+            double s = 0;
+            for (blasint k = 0; k < K; k++) {
+                float a = ta == CblasNoTrans ? A[(size_t)i * lda + k] : A[(size_t)k * lda + i];
+                float b = tb == CblasNoTrans ? B[(size_t)k * ldb + j] : B[(size_t)j * ldb + k];
+                s += (double)a * b;
+            }
+            float *c = &C[(size_t)i * ldc + j];
+            *c = (float)(alpha * s + (beta == 0 ? 0 : beta * *c));
+        }
+}
+
+void cblas_sgemm(OPENBLAS_CONST enum CBLAS_ORDER Order, OPENBLAS_CONST enum CBLAS_TRANSPOSE TransA,
+                 OPENBLAS_CONST enum CBLAS_TRANSPOSE TransB, OPENBLAS_CONST blasint M, OPENBLAS_CONST blasint N,
+                 OPENBLAS_CONST blasint K, OPENBLAS_CONST float alpha, OPENBLAS_CONST float *A,
+                 OPENBLAS_CONST blasint lda, OPENBLAS_CONST float *B, OPENBLAS_CONST blasint ldb,
+                 OPENBLAS_CONST float beta, float *C, OPENBLAS_CONST blasint ldc) {
+    static sgemm_fn fn;
+    if (!fn) {
+        void *p = dlp__lazy_sym(&lib, "cblas_sgemm");
+        fn = p ? *(sgemm_fn *)&p : sgemm_ref;
+    }
+    fn(Order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void openblas_set_num_threads(int num_threads) {
+    static void (*fn)(int);
+    if (!fn) *(void **)&fn = dlp__lazy_sym(&lib, "openblas_set_num_threads");
+    if (fn) fn(num_threads);
+}
