@@ -48,7 +48,7 @@ static const dlp_device *devs[64];
 static int n_devs;
 static dlp_devdb *db;
 static int skipped_model, skipped_dev;
-static char skipped_names[2048];
+static char skipped_models[2048], skipped_devs[2048];
 
 static int dev_index(const dlp_device *d) {
     for (int i = 0; i < n_devs; i++)
@@ -57,10 +57,20 @@ static int dev_index(const dlp_device *d) {
     return n_devs++;
 }
 
-static void note_skip(const char *what) {
-    if (strstr(skipped_names, what)) return;
-    size_t l = strlen(skipped_names);
-    snprintf(skipped_names + l, sizeof skipped_names - l, "%s%s", l ? ", " : "", what);
+static void note_skip(char *list, size_t cap, const char *what) {
+    if (strstr(list, what)) return;
+    size_t l = strlen(list);
+    snprintf(list + l, cap - l, "%s%s", l ? ", " : "", what);
+}
+
+static void skip_model(const char *name) {
+    skipped_model++;
+    note_skip(skipped_models, sizeof skipped_models, name);
+}
+
+static void skip_dev(const char *name) {
+    skipped_dev++;
+    note_skip(skipped_devs, sizeof skipped_devs, name);
 }
 
 /* ---- graph cache: one build per (model, batch, seq, dtype) ---------------- */
@@ -165,8 +175,7 @@ static void load_neusight(const char *root) {
             snprintf(tail, sizeof tail, "%s", fe->d_name + k);
             if (strcmp(tail, ".json")) continue; /* -fusion, -tpN, ...: other settings */
             if (!d) {
-                skipped_dev++;
-                note_skip(gpus[gi]);
+                skip_dev(gpus[gi]);
                 continue;
             }
             char cfgp[1024], lp[1400];
@@ -174,8 +183,7 @@ static void load_neusight(const char *root) {
             dlp_llm_config c;
             dlp_error e = {0};
             if (dlp_llm_config_load(cfgp, &c, &e)) {
-                skipped_model++;
-                note_skip(model);
+                skip_model(model);
                 continue;
             }
             snprintf(lp, sizeof lp, "%.1000s/%.255s", path, fe->d_name);
@@ -247,8 +255,7 @@ static void load_infbench(const char *root, int vllm_only) {
         for (size_t k = 0; k < sizeof hwmap / sizeof hwmap[0]; k++)
             if (!strcmp(v[cH], hwmap[k].hw)) d = dlp_devdb_find(db, hwmap[k].id);
         if (!d) {
-            skipped_dev++;
-            note_skip(v[cH]);
+            skip_dev(v[cH]);
             continue;
         }
         int fw = -1;
@@ -258,8 +265,7 @@ static void load_infbench(const char *root, int vllm_only) {
         dlp_llm_config c;
         dlp_error e = {0};
         if (dlp_llm_catalogue_get(v[cM], &c, &e)) {
-            skipped_model++;
-            note_skip(v[cM]);
+            skip_model(v[cM]);
             continue;
         }
         int64_t L = atoll(v[cL]), B = atoll(v[cB]), N = atoll(v[cN]);
@@ -300,15 +306,13 @@ static void load_leaderboard(const char *root) {
         if (strncmp(v[cT], "llm_text_generation/", 20)) continue;
         const dlp_device *d = dlp_devdb_find(db, v[cG]);
         if (!d) {
-            skipped_dev++;
-            note_skip(v[cG]);
+            skip_dev(v[cG]);
             continue;
         }
         dlp_llm_config c;
         dlp_error e = {0};
         if (dlp_llm_catalogue_get(v[cM], &c, &e)) {
-            skipped_model++;
-            note_skip(v[cM]);
+            skip_model(v[cM]);
             continue;
         }
         int64_t B = atoll(v[cB]), tp = atoll(v[cP]);
@@ -466,9 +470,8 @@ static void summary(void) {
         for (int j = 0; j < n_rows; j++) k += rows[j].dev == i;
         printf(" %s(%d)", devs[i]->id, k);
     }
-    printf("; skipped %d rows of unsupported models, %d of GPUs not in the database", skipped_model, skipped_dev);
-    if (skipped_names[0]) printf(" (%s)", skipped_names);
-    printf("\n");
+    printf("; skipped %d rows of models dlperf does not build (%s) and %d of GPUs not in the database (%s)\n",
+           skipped_model, skipped_models[0] ? skipped_models : "none", skipped_dev, skipped_devs[0] ? skipped_devs : "none");
 }
 
 /* The three predictors side by side for one target, one protocol. */
@@ -635,7 +638,7 @@ static void train_one(const char *outdir, const char *name, int second, tmode mo
 
 static void reset(void) {
     n_rows = n_devs = skipped_model = skipped_dev = 0;
-    skipped_names[0] = 0;
+    skipped_models[0] = skipped_devs[0] = 0;
 }
 
 int main(int argc, char **argv) {

