@@ -137,3 +137,14 @@ void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o) {
     o->dim_names = gf->dim_names;
     o->dim_values = gf->dim_values;
 }
+
+int cli_unknown_device(const dlp_devdb *db, const char *name) {
+    const char *ids[4];
+    int n = dlp_devdb_suggest(db, name, ids, 4);
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
+    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
+                     n ? list : "none");
+}

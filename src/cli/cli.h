@@ -45,6 +45,10 @@ typedef struct {
 int cli_graph_flag(int argc, char **argv, int *i, cli_graph_flags *gf);
 void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o);
 
+/* "unknown device 'x' (closest ids: a, b, c; ...)" on stderr; returns exit
+ * code 2.  Shared by every command that takes --device. */
+int cli_unknown_device(const dlp_devdb *db, const char *name);
+
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);
 int dlp_cmd_features(int argc, char **argv);

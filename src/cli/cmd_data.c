@@ -234,11 +234,16 @@ static int cmd_stats(const char *path, int json) {
         double *la = malloc(sizeof *la * ((size_t)n + 1));
         int nla = 0;
         int64_t druns = 0;
+        double wall = 0;
+        const char *t_first = NULL, *t_last = NULL;
         for (int i = 0; la && i < n; i++) {
             const dlp_store_run *u = dlp_store_runs_at(r, i);
             if (u->device_id != dv->id) continue;
             druns++;
             if (isfinite(u->loadavg)) la[nla++] = u->loadavg;
+            if (isfinite(u->wall_s)) wall += u->wall_s;
+            if (!t_first || strcmp(u->started, t_first) < 0) t_first = u->started;
+            if (!t_last || strcmp(u->started, t_last) > 0) t_last = u->started;
         }
         if (la) qsort(la, (size_t)nla, sizeof *la, cmp_d);
         double lmed = nla ? la[nla / 2] : NAN, lmin = nla ? la[0] : NAN, lmax = nla ? la[nla - 1] : NAN;
@@ -250,8 +255,12 @@ static int cmd_stats(const char *path, int json) {
             cli_json_str(stdout, dv->kind);
             printf(",\"model\":");
             cli_json_str(stdout, dv->model);
-            printf(",\"features\":%s,\"runs\":%lld,\"loadavg\":{\"median\":", dv->features[0] ? dv->features : "null",
-                   (long long)druns);
+            printf(",\"features\":%s,\"runs\":%lld,\"measuring_s\":%.1f,\"first\":", dv->features[0] ? dv->features : "null",
+                   (long long)druns, wall);
+            cli_json_str(stdout, t_first ? t_first : "");
+            printf(",\"last\":");
+            cli_json_str(stdout, t_last ? t_last : "");
+            printf(",\"loadavg\":{\"median\":");
             json_num(lmed);
             printf(",\"min\":");
             json_num(lmin);
@@ -300,9 +309,10 @@ static int cmd_stats(const char *path, int json) {
             printf("]}");
             continue;
         }
-        printf("\ndevice %s (%s, %s%s%s): %lld runs; load average at start median %.2f (min %.2f, max %.2f)\n",
-               dv->name, dv->kind, dv->model, dv->host[0] ? "; host " : "", dv->host, (long long)druns, lmed, lmin,
-               lmax);
+        printf("\ndevice %s (%s, %s%s%s): %lld runs, %.2f h of measuring children, %s .. %s\n"
+               "  load average at start median %.2f (min %.2f, max %.2f)\n",
+               dv->name, dv->kind, dv->model, dv->host[0] ? "; host " : "", dv->host, (long long)druns, wall / 3600.0,
+               t_first ? t_first : "-", t_last ? t_last : "-", lmed, lmin, lmax);
         printf("  %-6s %-16s %6s %7s %5s %4s %5s %7s  %s\n", "mode", "family", "models", "configs", "ok", "oom",
                "error", "repeats", "batches");
         for (int k = 0; k < ng; k++) {

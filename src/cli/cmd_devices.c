@@ -26,18 +26,6 @@ static void usage(FILE *f) {
             "  --db FILE  read this database instead of the built-in data/devices.json\n");
 }
 
-/* "unknown device 'x' (closest: a, b, c)" on stderr; exit code 2. */
-static int unknown_device(const dlp_devdb *db, const char *name) {
-    const char *ids[4];
-    int n = dlp_devdb_suggest(db, name, ids, 4);
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
-    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)",
-                     name, n ? list : "none");
-}
-
 /* JSON number, or null for the fields where 0 means "unknown / none". */
 static void jnum(FILE *f, const char *key, double x, int zero_is_null) {
     fprintf(f, ",\"%s\":", key);
@@ -283,7 +271,7 @@ int dlp_cmd_devices(int argc, char **argv) {
         }
     } else if (id) {
         const dlp_device *d = dlp_devdb_find(db, id);
-        if (!d) rc = unknown_device(db, id);
+        if (!d) rc = cli_unknown_device(db, id);
         else if (json) {
             device_json(stdout, d);
             fputc('\n', stdout);

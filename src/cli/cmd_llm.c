@@ -41,17 +41,6 @@ static void usage(FILE *f) {
             "  --json         JSON output\n");
 }
 
-static int unknown_device(const dlp_devdb *db, const char *name) {
-    const char *ids[4];
-    int n = dlp_devdb_suggest(db, name, ids, 4);
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
-    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
-                     n ? list : "none");
-}
-
 static int list_catalogue(int json) {
     int n = dlp_llm_catalogue_count();
     if (json) fputs("{\"models\":[", stdout);
@@ -168,7 +157,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
     const dlp_device *d = dlp_devdb_find(db, device);
     if (!d) {
-        int rc = unknown_device(db, device);
+        int rc = cli_unknown_device(db, device);
         dlp_devdb_free(db);
         return rc;
     }

@@ -30,18 +30,6 @@ static void usage(FILE *f) {
             "  --db FILE         read this device database instead of the built-in one\n");
 }
 
-/* "unknown device 'x' (closest: a, b, c)" on stderr; exit code 2. */
-static int unknown_device(const dlp_devdb *db, const char *name) {
-    const char *ids[4];
-    int n = dlp_devdb_suggest(db, name, ids, 4);
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
-    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)",
-                     name, n ? list : "none");
-}
-
 static const char *tri(int v) { return v < 0 ? "-" : v ? "yes" : "no"; }
 
 static void print_json(const dlp_device *d, double mem, double margin, double lat, double slo,
@@ -165,7 +153,7 @@ int dlp_cmd_mig(int argc, char **argv) {
     if (dlp_devdb_load(db_path, &db, &err)) return cli_fail(&err);
     const dlp_device *d = dlp_devdb_find(db, dev_name);
     if (!d) {
-        int rc = unknown_device(db, dev_name);
+        int rc = cli_unknown_device(db, dev_name);
         dlp_devdb_free(db);
         return rc;
     }

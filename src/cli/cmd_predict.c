@@ -95,18 +95,6 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     return 0;
 }
 
-/* "unknown device 'x' (closest ids: a, b, c; ...)" on stderr; exit 2. */
-static int unknown_device(const dlp_devdb *db, const char *name) {
-    const char *ids[4];
-    int n = dlp_devdb_suggest(db, name, ids, 4);
-    char list[256] = "";
-    size_t len = 0;
-    for (int i = 0; i < n && len < sizeof list; i++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", ids[i]);
-    return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
-                     n ? list : "none");
-}
-
 int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) {
     memset(s, 0, sizeof *s);
     if (!a->path) return cli_failf(DLP_EXIT_BADINPUT, "%s: no model given (dlperf %s MODEL.onnx --device ID)", cmd, cmd);
@@ -116,7 +104,7 @@ int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) 
     if (dlp_devdb_load(a->db_path, &s->db, &err)) return cli_fail(&err);
     s->dev = dlp_devdb_find(s->db, a->device);
     if (!s->dev) {
-        int rc = unknown_device(s->db, a->device);
+        int rc = cli_unknown_device(s->db, a->device);
         cli_predict_done(s);
         return rc;
     }
