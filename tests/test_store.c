@@ -39,7 +39,8 @@ static void make_store(const char *path, const char *uid_prefix, const char *sta
     snprintf(q, sizeof q,
              "INSERT INTO devices(id, name, kind, model, features, host, created) VALUES "
              "(1, 'cpu-test-2c', 'cpu', 'Test CPU', '{\"cores\":2}', 'h', '2024-01-01T00:00:00Z');"
-             "INSERT INTO models(id, hash, family, variant, spec, onnx_path, input, params, onnx_bytes, created) VALUES "
+             "INSERT INTO models(id, hash, family, variant, spec, onnx_path, input, params, onnx_bytes, created) "
+             "VALUES "
              "(1, 'aaaa', 'resnet', 'resnet18@64', '{\"family\":\"resnet\"}', 'graphs/aaaa.onnx', '{}', 100, 10, 'x'),"
              "(2, 'bbbb', 'vgg', 'vgg11@224', '{\"family\":\"vgg\"}', 'graphs/bbbb.onnx', '{}', 200, 20, 'x');"
              "INSERT INTO runs(id, uid, model_id, device_id, mode, batch, seq, dtype, config, warmup, iters, loadavg, "

@@ -255,8 +255,8 @@ static int cmd_stats(const char *path, int json) {
             cli_json_str(stdout, dv->kind);
             printf(",\"model\":");
             cli_json_str(stdout, dv->model);
-            printf(",\"features\":%s,\"runs\":%lld,\"measuring_s\":%.1f,\"first\":", dv->features[0] ? dv->features : "null",
-                   (long long)druns, wall);
+            printf(",\"features\":%s,\"runs\":%lld,\"measuring_s\":%.1f,\"first\":",
+                   dv->features[0] ? dv->features : "null", (long long)druns, wall);
             cli_json_str(stdout, t_first ? t_first : "");
             printf(",\"last\":");
             cli_json_str(stdout, t_last ? t_last : "");
@@ -342,8 +342,8 @@ static int cmd_stats(const char *path, int json) {
                 if (isfinite(v[j])) snprintf(a[j], sizeof a[j], "%.2f", 100 * v[j]);
                 else snprintf(a[j], sizeof a[j], "-");
             }
-            printf("    %-6s %-20s %6lld %8s %8s %6lld %8s %8s\n", nz[k].mode, nz[k].metric, (long long)nz[k].runs, a[0],
-                   a[1], (long long)nz[k].pairs, a[2], a[3]);
+            printf("    %-6s %-20s %6lld %8s %8s %6lld %8s %8s\n", nz[k].mode, nz[k].metric,
+                   (long long)nz[k].runs, a[0], a[1], (long long)nz[k].pairs, a[2], a[3]);
         }
     }
     if (json) printf("]}\n");
@@ -600,8 +600,8 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
             if (dlp_graph_load(path, &lo, &g, &err) || dlp_features_build(g, layout, &ft, &err) ||
                 dlp_dataset_add_graph(ds, ft, &gid, &err)) {
                 dlp_graph_free(g);
-                rc = cli_failf(cli_exit_code(err.code), "dataset build: run %lld (%s %s batch %lld): %s", (long long)u->id,
-                               u->variant, u->mode, (long long)u->batch, err.msg);
+                rc = cli_failf(cli_exit_code(err.code), "dataset build: run %lld (%s %s batch %lld): %s",
+                               (long long)u->id, u->variant, u->mode, (long long)u->batch, err.msg);
                 break;
             }
             dlp_graph_free(g);

@@ -289,7 +289,8 @@ dlp_status dlp_store_open(const char *path, int flags, dlp_store **out, dlp_erro
     }
     if (ver != DLP_STORE_SCHEMA_VERSION) {
         dlp_store_close(s);
-        return dlp__err(err, DLP_EVERSION, "%s: store schema version %lld; this dlperf reads version %d (docs/store.md)",
+        return dlp__err(err, DLP_EVERSION,
+                        "%s: store schema version %lld; this dlperf reads version %d (docs/store.md)",
                         path, (long long)ver, DLP_STORE_SCHEMA_VERSION);
     }
     if (s->writable && (exec_sql(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;", err) ||
@@ -826,7 +827,8 @@ static dlp_status put_run(dlp_store *dst, put_stmts *p, const run_rec *r, const 
                 c->graphs_missing++;
             } else {
                 mkdirs_for(to);
-                if (copy_file(from, to)) return dlp__err(err, DLP_EIO, "%s: cannot copy graph %s to %s", dst->path, from, to);
+                if (copy_file(from, to))
+                    return dlp__err(err, DLP_EIO, "%s: cannot copy graph %s to %s", dst->path, from, to);
                 c->graphs_copied++;
             }
         }
@@ -1107,7 +1109,8 @@ dlp_status dlp_store_export_csv(dlp_store *s, FILE *f, dlp_error *err) {
     if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT metric FROM measurements", -1, &st, NULL) != SQLITE_OK)
         return sql_err(err, s, "export");
     while (sqlite3_step(st) == SQLITE_ROW) {
-        if (dlp__grow((void **)&names, nn, &cn, sizeof *names) || !(names[nn] = dlp__arena_strdup(&a, col_text(st, 0)))) {
+        if (dlp__grow((void **)&names, nn, &cn, sizeof *names) ||
+            !(names[nn] = dlp__arena_strdup(&a, col_text(st, 0)))) {
             ret = dlp__err(err, DLP_ENOMEM, "%s: out of memory", s->path);
             goto out;
         }

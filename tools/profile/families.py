@@ -352,7 +352,7 @@ def _sample_args(family, rng):
                                      "mlp_dim": heads * hd * c([2, 3, 4])}
     if family == "swin":
         e = c([32, 48, 64, 96])
-        h0 = c([1, 2, 3, 4])
+        h0 = c([h for h in (1, 2, 3, 4) if e % h == 0])  # every stage's width must split into its heads
         return "SwinTransformer", {"version": c([1, 2]), "patch_size": c([2, 4]), "embed_dim": e,
                                    "depths": [rng.randint(1, 2), rng.randint(1, 2), rng.randint(1, 6),
                                               rng.randint(1, 2)],

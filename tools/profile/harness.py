@@ -451,7 +451,8 @@ def unlabeled(args):
                 if sh in seen_specs:
                     continue
                 seen_specs.add(sh)
-                job = runner.start({"kind": "export", "spec": spec, "out_dir": out, "seed": args.seed})
+                job = runner.start({"kind": "export", "spec": spec, "out_dir": out, "seed": args.seed,
+                                    "max_params": args.max_params})
                 job["rec"] = {"spec_hash": sh, "family": fam, "variant": families.variant_name(spec), "spec": spec}
                 active.append(job)
             if not active:
@@ -580,7 +581,8 @@ def build_parser():
     p.add_argument("--config-timeout", type=float, default=900.0, help="kill a child after this many seconds")
     p.add_argument("--optimizer", default="sgd", choices=("sgd", "adam"), help="train mode optimizer")
     p.add_argument("--threads", type=int, default=0, help="torch threads (default: the CPUs this process may use)")
-    p.add_argument("--max-params", type=float, default=0, help="do not measure models with more parameters")
+    p.add_argument("--max-params", type=float, default=0,
+                   help="do not measure models with more parameters (--unlabeled: do not export them)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shard", help="i/n: only models i, i+n, i+2n, ... of the plan")
     p.add_argument("--shards", type=int, default=0, help="with --emit-slurm: number of shards")

@@ -25,11 +25,8 @@ _STOCK = {
 
 
 def _impl():
-    try:
-        import transformers  # noqa: F401
-        return "hf"
-    except Exception:
-        return "dlperf"
+    import importlib.util
+    return "hf" if importlib.util.find_spec("transformers") is not None else "dlperf"
 
 
 def stock(family):

@@ -497,7 +497,8 @@ def child_main(task, conn):
             res = measure(task)
         elif kind == "export":
             import onnxexport
-            res = onnxexport.export_spec(task["spec"], task["out_dir"], seed=int(task.get("seed", 0)))
+            res = onnxexport.export_spec(task["spec"], task["out_dir"], seed=int(task.get("seed", 0)),
+                                         max_params=float(task.get("max_params") or 0))
         elif kind == "hwinfo":
             res = hwinfo_task(task)
         else:

@@ -27,7 +27,6 @@ LOCATION = "stripped.weights"
 
 def strip_weights(model):
     """Move initializer bytes out (in place); returns bytes removed."""
-    import onnx
     from onnx import TensorProto as T
     floats = {T.FLOAT, T.FLOAT16, T.BFLOAT16, T.DOUBLE}
     ints = {T.INT8, T.UINT8, T.INT16, T.UINT16, T.INT32, T.UINT32, T.INT64, T.UINT64, T.BOOL}
@@ -64,7 +63,6 @@ def _register_symbolics():
     never read by dlperf)."""
     if _REGISTERED:
         return
-    import torch
     from torch.onnx import register_custom_op_symbolic
 
     def zero(g, self):
@@ -119,14 +117,18 @@ def write_graph(data, out_dir):
     return h, path
 
 
-def export_spec(spec, out_dir, seed=0):
-    """Build, export, strip, write.  Returns dict(hash, path, bytes, params, nodes)."""
+def export_spec(spec, out_dir, seed=0, max_params=0):
+    """Build, export, strip, write.  Returns dict(hash, path, bytes, params, nodes); with
+    max_params, a larger model is not exported ({"outcome": "error", "message": ...})."""
     import onnx
     import torch
     import families
     torch.manual_seed(seed)
     model = families.build(spec)
     params = families.count_params(model)
+    if max_params and params > max_params:
+        return {"outcome": "error", "params": params,
+                "message": "not exported: %d parameters > --max-params %d" % (params, max_params)}
     data = export_model(model, spec)
     h, path = write_graph(data, out_dir)
     nodes = len(onnx.load_from_string(data).graph.node)

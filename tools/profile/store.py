@@ -197,8 +197,8 @@ class Store:
                 if onnx_path and row["onnx_path"] != onnx_path:
                     db.execute("UPDATE models SET onnx_path = ? WHERE id = ?", (onnx_path, mid))
             else:
-                mid = db.execute("INSERT INTO models(hash, family, variant, spec, onnx_path, input, params, onnx_bytes, "
-                                 "created) VALUES (?,?,?,?,?,?,?,?,?)",
+                mid = db.execute("INSERT INTO models(hash, family, variant, spec, onnx_path, input, params, "
+                                 "onnx_bytes, created) VALUES (?,?,?,?,?,?,?,?,?)",
                                  (graph_hash, family, variant, spec_json, onnx_path, json.dumps(input_desc), params,
                                   nbytes, utc_now())).lastrowid
             db.execute("INSERT OR IGNORE INTO specs(spec_hash, model_id) VALUES (?, ?)", (spec_hash, mid))
