@@ -82,3 +82,11 @@ clean:
 $(BUILD)/obj/src/hw/devices_embed.o: data/devices.json
 $(BUILD)/obj/src/build/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
 $(BUILD)/obj/src/serve/assets_embed.o: src/serve/web/index.html examples/resnet18.onnx
+
+# Shipped learned models (docs/learned.md): every *.dlpm / *.txt of
+# data/models/learned/ in one bundle that src/models/learned_embed.c embeds;
+# the directory is a prerequisite so adding or removing a file rebuilds it.
+LEARNED_FILES := $(sort $(wildcard data/models/learned/*.dlpm data/models/learned/*.txt))
+data/models/learned.bundle: data/models/learned $(LEARNED_FILES)
+	for f in $(LEARNED_FILES); do printf 'DLPL %s %s\n' "$${f##*/}" "$$(wc -c <"$$f")"; cat "$$f"; done >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(BUILD)/obj/src/models/learned_embed.o: data/models/learned.bundle

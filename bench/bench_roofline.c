@@ -247,6 +247,63 @@ typedef struct {
     double floor_only;
 } class_fit;
 
+static const char *const kernel_gpus[] = {"Tesla P100-PCIE-16GB", "Tesla P4", "Tesla T4", "Tesla V100-PCIE-32GB",
+                                          "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"};
+
+/* Every kernel table under dir into R[] (the rows main() evaluates);
+ * returns the number of kernels.  Shared with bench_e2e.c, which refits the
+ * curves without one GPU (BENCH_ROOFLINE_NO_MAIN). */
+static long load_kernel_tables(const dlp_devdb *db, const char *dir, rows R[K_N]) {
+    char path[4096];
+    long total = 0;
+    for (int k = 0; k < K_N; k++) {
+        if (k != K_ELEM)
+            for (size_t gi = 0; gi < sizeof kernel_gpus / sizeof kernel_gpus[0]; gi++) {
+                snprintf(path, sizeof path, "%s/train/collect/%s/p2.1.0/%s.csv", dir, kname[k], kernel_gpus[gi]);
+                long a = read_table(db, path, k, &R[k]);
+                if (a > 0) total += a;
+            }
+        if (k == K_ELEM) {
+            snprintf(path, sizeof path, "%s/train/elem.csv", dir);
+            long a = read_table(db, path, k, &R[k]);
+            if (a > 0) total += a;
+        }
+        if (k != K_CONV) {
+            snprintf(path, sizeof path, "%s/test/%s.csv", dir, kname[k]);
+            long a = read_table(db, path, k, &R[k]);
+            if (a > 0) total += a;
+        }
+    }
+    return total;
+}
+
+/* The shipped protocol (linear curves, fitted floor, 12,000 kernels at most
+ * per class) on every GPU but `held` (NULL: all), mapped onto op classes as
+ * --emit maps them; no band. */
+static void fit_efficiency(rows R[K_N], const dlp_device *held, dlp_efficiency *out) {
+    memset(out, 0, sizeof *out);
+    out->name = "neusight-fp32-logo";
+    dlp__eff_fit_result fr[K_N];
+    memset(fr, 0, sizeof fr);
+    for (int k = 0; k < K_N; k++) {
+        dlp__kernel_sample *tmp = malloc(sizeof *tmp * (R[k].n ? R[k].n : 1));
+        size_t nt = 0;
+        for (size_t i = 0; i < R[k].n; i++)
+            if (!held || devs[R[k].r[i].dev] != held) tmp[nt++] = R[k].r[i].s;
+        dlp__eff_fit_opts fo = {12000, -1, 1};
+        if (nt) dlp__eff_fit(tmp, nt, &fo, &fr[k]);
+        free(tmp);
+    }
+    for (int c = 0; c < DLP_OPC_COUNT_; c++) {
+        int k = K_ELEM;
+        for (int j = 0; j < K_N; j++)
+            if (kclass[j] == c) k = j;
+        if (c == DLP_OPC_SHAPE || c == DLP_OPC_CONTROL) continue;
+        out->cls[c] = fr[k].curve;
+    }
+}
+
+#ifndef BENCH_ROOFLINE_NO_MAIN
 int main(int argc, char **argv) {
     const char *dir = NULL, *emit = NULL;
     size_t max_fit = 12000;
@@ -419,3 +476,4 @@ int main(int argc, char **argv) {
     dlp_devdb_free(db);
     return 0;
 }
+#endif

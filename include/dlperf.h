@@ -191,11 +191,20 @@ const char *dlp_graph_unknown_op(const dlp_graph *g, int i);
 
 /* The hardware database: GPUs with their peak throughput, memory system,
  * per-SM limits, power, MIG profiles and a cloud price, plus grid carbon
- * intensity by region.  The built-in copy is data/devices.json compiled into
- * the library; docs/devices.md documents every field and its source.
- * Numeric fields that are not known or not applicable are 0 (null in JSON). */
+ * intensity by region, and the CPUs we measured (kind "cpu").  The built-in
+ * copy is data/devices.json compiled into the library; docs/devices.md
+ * documents every field and its source.  Numeric fields that are not known
+ * or not applicable are 0 (null in JSON). */
 
 typedef struct dlp_devdb dlp_devdb;
+
+/* What a device is ("kind" in devices.json; absent = "gpu").  On a CPU the
+ * per-SM fields describe cores: sm_count = cores, fp32_cores_per_sm = FP32
+ * FMA lanes per core and cycle, l2_cache_mb = the last-level cache; GPU-only
+ * fields (compute capability, shared memory, warps, registers, threads per
+ * block, MIG) are 0 / none, and tdp_w / idle_w may be 0 (unknown). */
+typedef enum { DLP_DEVICE_GPU = 0, DLP_DEVICE_CPU = 1 } dlp_device_kind;
+const char *dlp_device_kind_name(int kind);   /* "gpu", "cpu"; "?" otherwise  */
 
 /* One MIG (Multi-Instance GPU) GPU-instance profile. */
 typedef struct {
@@ -246,8 +255,9 @@ typedef struct {
     int registers_per_sm;      /* 32-bit registers; 0: unknown                    */
     int registers_per_block;   /* 0: unknown                                      */
     int warp_size;             /* 32 (AMD wavefront: 64)                          */
-    double tdp_w;              /* board power limit, W                            */
-    double idle_w;             /* rough idle draw, W (see docs/devices.md)        */
+    double tdp_w;              /* board power limit, W; 0: unknown (CPU only)     */
+    double idle_w;             /* rough idle draw, W (see docs/devices.md); 0:
+                                  unknown (CPU only)                              */
     int n_mig;                 /* 0: no MIG                                        */
     const dlp_mig_profile *mig;/* sorted as in the file (by memory, then slices)  */
     double price_usd_per_hour; /* on-demand, one GPU; 0: no known offer           */
@@ -256,6 +266,7 @@ typedef struct {
     int n_sources;
     const char *const *source_keys;  /* keys into the file's "sources"            */
     const char *const *sources;      /* the matching full texts                    */
+    int kind;                  /* dlp_device_kind                                 */
 } dlp_device;
 
 /* Load a device database: path, or NULL for the built-in one.  The file is
@@ -722,7 +733,13 @@ const dlp_xgb *dlp_llm_model_at(int i);
  * The built-in predictor is an analytic roofline: per node
  *   time = max(FLOPs / peak of its unit, bytes / bandwidth) x ratio + launch,
  * summed in topological order (one stream), where ratio >= 1 comes from a
- * per-op-class efficiency curve (all zero: pure roofline, ratio 1). */
+ * per-op-class efficiency curve (all zero: pure roofline, ratio 1).
+ * On a CPU (device kind "cpu") the same roofline runs on the CPU's peak and
+ * bandwidth with PyTorch's eager per-op dispatch cost instead of the kernel
+ * launch and the measured process base memory instead of the CUDA context.
+ * Where a shipped learned model (TraPPM/GNN, docs/learned.md) exists for the
+ * device and mode, its latency / step time / memory replace the analytic
+ * ones; the analytic values stay in the prediction (dlp_pred_source). */
 
 #include <stdio.h>
 
@@ -789,8 +806,26 @@ typedef struct {
     int fuse;                  /* 1 (inference): elementwise/activation ops and
                                   BatchNorm fed only by a conv/gemm/matmul run
                                   in its epilogue (TensorRT, torch.compile)     */
-    const dlp_efficiency *eff; /* NULL = dlp_efficiency_builtin()               */
+    const dlp_efficiency *eff; /* NULL = dlp_efficiency_builtin()  (on a CPU:
+                                  NULL = pure roofline; the GPU calibration
+                                  does not describe CPU kernels)               */
+    int no_learned;            /* 1: analytic only, ignore shipped models       */
 } dlp_predict_opts;
+
+/* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
+ * the kernel launch when launch_us is 0 (docs/learned.md says how it was
+ * derived from data/cpu/runs.sqlite), and the measured process base memory
+ * (Python + torch before the model, memory_base_mb in the store), MiB. */
+#define DLP_PREDICT_CPU_DISPATCH_US 67.0
+#define DLP_PREDICT_CPU_BASE_MIB 148.7
+
+/* Where one predicted quantity comes from. */
+typedef struct {
+    int learned;               /* 1: a shipped learned model; 0: analytic        */
+    double analytic;           /* the analytic value (kept when learned)         */
+    char model[96];            /* the model's file name; "" when analytic        */
+    char accuracy[192];        /* its measured accuracy, as the model states it  */
+} dlp_pred_source;
 
 /* One node's share of the prediction (topological order). */
 typedef struct {
@@ -842,6 +877,15 @@ typedef struct {
     double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
     int n_nodes;
     dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_free */
+    int device_kind;           /* dlp_device_kind of the device                  */
+    int energy_known;          /* 0: the device has no power data (a CPU without
+                                  TDP): energy_j, power_w, energy_kwh and co2_g
+                                  are NaN                                        */
+    dlp_pred_source time_src;  /* latency_ms (inference) or step_ms (training);
+                                  throughput and cost follow it                  */
+    dlp_pred_source memory_src;/* memory_mb; the breakdown stays analytic and
+                                  sums to memory_src.analytic                    */
+    char learned_note[256];    /* shipped models skipped and why ("" none)      */
 } dlp_prediction;
 
 /* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
@@ -956,6 +1000,9 @@ typedef struct dlp_gnn dlp_gnn;
 typedef enum {
     DLP_GNN_SAGE = 0, DLP_GNN_GCN, DLP_GNN_GAT, DLP_GNN_GIN,
     DLP_GNN_MLP,               /* no message passing: FC blocks on F_s only     */
+    DLP_GNN_TRAPPM,            /* TraPPM (thesis §5.4.3): SAGE blocks summed, ⊕
+                                  a frozen pre-trained encoder's pooled
+                                  embedding (opts.encoder), ⊕ F_s, FC blocks    */
     DLP_GNN_ARCH_COUNT_
 } dlp_gnn_arch;
 typedef enum {
@@ -1041,6 +1088,19 @@ typedef struct {
                                   70/15/15 seed 1"); NULL: ""                   */
     dlp_gnn_progress_fn progress;  /* NULL: silent                              */
     void *progress_user;
+    /* TraPPM (arch DLP_GNN_TRAPPM, required there, ignored otherwise): the
+     * pre-trained encoder whose sum-pooled embedding joins the readout.  The
+     * model keeps a frozen copy (saved in its .dlpm); the caller keeps e. */
+    const struct dlp_encoder *encoder;
+    /* Transfer learning (§5.6.2) / warm start: start from this model's
+     * weights instead of a random init.  It must have the same architecture,
+     * widths, layout, static features and number of targets
+     * (DLP_EINVAL naming the difference otherwise); the target scaling is
+     * refitted on the new training set. */
+    const dlp_gnn *init;
+    /* Record the mean training loss of every epoch (scaled units) in the
+     * model: dlp_gnn_loss_curve.  For convergence plots (figure 5.5). */
+    int record_curve;
 } dlp_gnn_opts;
 
 /* Train on samples train[0..n_train) of ds, selecting on val[0..n_val)
@@ -1074,6 +1134,15 @@ typedef struct {
     const char *split;         /* as given in the options                        */
 } dlp_gnn_info;
 void dlp_gnn_info_get(const dlp_gnn *m, dlp_gnn_info *out);
+/* Per-epoch curve of the last training (opts.record_curve): *n epochs,
+ * train[e] the mean training loss (scaled units), val[e] the validation
+ * MAPE (% , NaN without validation).  Pointers owned by the model; NULL and
+ * 0 when not recorded (a loaded model has none). */
+void dlp_gnn_loss_curve(const dlp_gnn *m, const double **train, const double **val, int *n);
+/* The TraPPM encoder inside a model (NULL for other architectures): its
+ * method name and embedding width, for printing. */
+const char *dlp_gnn_encoder_method(const dlp_gnn *m);
+int dlp_gnn_encoder_dim(const dlp_gnn *m);
 int dlp_gnn_target_count(const dlp_gnn *m);
 const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range */
 
@@ -1176,6 +1245,145 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
                                dlp_error *err);
 
 /* ==== END gnn ==== */
+
+/* ==== BEGIN pretrain (src/models/encoder.c, src/models/corpus.c, src/eval/tsne.c) ==== */
+
+/* Self-supervised graph encoders (docs/pretrain.md): TraPPM's graph
+ * autoencoder (GAE, thesis §5.4.2) and GraphMAE (§7.4.3, table 7.7), pre-
+ * trained on unlabeled graphs streamed from disk.  A pre-trained encoder
+ * maps a graph to one vector (its node embeddings summed); TraPPM models
+ * (dlp_gnn arch DLP_GNN_TRAPPM) take it frozen as an extra input. */
+
+typedef struct dlp_corpus dlp_corpus;
+typedef struct dlp_encoder dlp_encoder;
+
+/* ---- corpus of unlabeled graphs (src/models/corpus.c) ---- */
+
+/* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
+ * for those three; a manifest.jsonl as written by dlperf-profile
+ * --unlabeled names each graph's family), and the word "help-nb201" (the
+ * 15,625 NAS-Bench-201 cells, built, executed graphs).  Opening converts
+ * every graph once into a pack file (pack_path, .dlpc: a header, the graph
+ * records as .dlpg bytes, an index of offsets, families and names, CRC per
+ * record; written atomically) and keeps only the index in memory: graphs
+ * are read back from disk one at a time, so a corpus larger than memory
+ * trains.  An existing pack whose recorded sources and options match is
+ * reused as it is (no conversion).  A file that cannot be read is skipped
+ * with a warning naming it (warn callback); none readable is an error. */
+typedef struct {
+    int layout;                /* DLP_LAYOUT_TRAPPM (0 = trappm)                 */
+    int64_t batch;             /* binds symbolic batch dims of ONNX files (1)    */
+    int64_t max_graphs;        /* stop after this many graphs; 0: all            */
+    int64_t max_nodes;         /* skip graphs with more nodes; 0: no limit       */
+    void (*warn)(void *user, const char *msg);  /* NULL: silent                  */
+    void *warn_user;
+} dlp_corpus_opts;
+
+dlp_status dlp_corpus_open(const char *const *sources, int n_sources, const char *pack_path,
+                           const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
+/* Open an existing pack file only (no sources). */
+dlp_status dlp_corpus_load(const char *pack_path, dlp_corpus **out, dlp_error *err);
+void dlp_corpus_close(dlp_corpus *c);
+int64_t dlp_corpus_count(const dlp_corpus *c);
+int dlp_corpus_layout(const dlp_corpus *c);
+int64_t dlp_corpus_skipped(const dlp_corpus *c);   /* sources that could not be read */
+const char *dlp_corpus_name(const dlp_corpus *c, int64_t i);    /* NULL out of range */
+const char *dlp_corpus_family(const dlp_corpus *c, int64_t i);  /* "" when unknown   */
+int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the index    */
+/* Read graph i from disk (caller frees with dlp_features_free).  A damaged
+ * record is DLP_ECHECKSUM / DLP_EFORMAT naming the pack and the graph.
+ * Thread-safe (pread). */
+dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
+
+/* ---- encoders (src/models/encoder.c) ---- */
+
+typedef enum { DLP_PRETRAIN_GAE = 0, DLP_PRETRAIN_GRAPHMAE } dlp_pretrain_method;
+const char *dlp_pretrain_method_name(int method);   /* "gae", "graphmae" */
+int dlp_pretrain_method_parse(const char *s);       /* -1 if unknown     */
+
+/* 0 fields take the defaults shown: the thesis' where it gives one. */
+typedef struct {
+    int method;                /* DLP_PRETRAIN_GAE                               */
+    int hidden;                /* GAE 512 (§5.4.2); GraphMAE 1024 (table 7.7)    */
+    int layers;                /* GAE 4; GraphMAE 5                              */
+    double dropout;            /* GAE 0.5 (after each inner layer); GraphMAE 0.2;
+                                  < 0: none                                      */
+    double mask_rate;          /* GraphMAE: share of nodes masked (0.5)          */
+    double replace_rate;       /* GraphMAE: of the masked, share given another
+                                  node's features instead of the token (0.1);
+                                  < 0: none                                      */
+    double alpha;              /* GraphMAE: SCE exponent (2)                     */
+    int neg_ratio;             /* GAE: negative pairs per edge (1, PyG)          */
+    double lr;                 /* 5e-4 (both)                                    */
+    double weight_decay;       /* 0                                              */
+    int epochs;                /* GAE 400; GraphMAE 500                          */
+    int batch_size;            /* graphs per step: GAE 32, GraphMAE 128          */
+    uint64_t seed;             /* init, shuffles, dropout, negatives, masks       */
+    int threads;               /* OpenBLAS threads; 0: leave as they are         */
+    int64_t holdout;           /* graphs kept out of training (the last ones of a
+                                  seeded shuffle) whose loss is reported as
+                                  val_loss; 0: none                               */
+    const char *checkpoint;    /* written (atomically) every checkpoint_every
+                                  epochs and at the end: weights, optimizer state,
+                                  epoch, rng states; NULL: none                   */
+    int checkpoint_every;      /* 1                                              */
+    int resume;                /* 1: continue from `checkpoint` when it exists
+                                  (its recipe and corpus must match: DLP_EINVAL
+                                  naming the difference); same result as an
+                                  uninterrupted run with one BLAS thread         */
+    int (*progress)(void *user, int epoch, int epochs, double loss, double val_loss,
+                    double elapsed_s);   /* after every epoch; nonzero stops     */
+    void *progress_user;
+} dlp_pretrain_opts;
+
+/* Pre-train on every corpus graph (but the holdout). */
+dlp_status dlp_encoder_pretrain(const dlp_corpus *c, const dlp_pretrain_opts *opts,
+                                dlp_encoder **out, dlp_error *err);
+/* The same recipe, randomly initialised and not trained (the ablation of
+ * §5.5.9), for graphs of `layout`. */
+dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, int layout, dlp_encoder **out,
+                           dlp_error *err);
+void dlp_encoder_free(dlp_encoder *e);
+
+typedef struct {
+    int method, hidden, layers, neg_ratio, batch_size, epochs, epochs_run;
+    double dropout, mask_rate, replace_rate, alpha, lr, weight_decay;
+    uint64_t seed;
+    int layout, layout_version, n_feat;
+    int64_t n_graphs, n_holdout;   /* trained on / held out                      */
+    int64_t n_params;              /* trainable, decoder included                 */
+    double final_loss, val_loss;   /* last epoch's (NaN when not trained / none)  */
+    double train_seconds;
+} dlp_encoder_info;
+void dlp_encoder_info_get(const dlp_encoder *e, dlp_encoder_info *out);
+int dlp_encoder_dim(const dlp_encoder *e);          /* graph-vector width (= hidden) */
+
+/* Graph vector: the encoder's (eval mode) node embeddings summed; out has
+ * dlp_encoder_dim floats.  f must be in the encoder's layout and version.
+ * Thread-safe. */
+dlp_status dlp_encoder_embed(const dlp_encoder *e, const dlp_features *f, float *out,
+                             dlp_error *err);
+/* Mean pre-training loss (BCE for GAE, SCE for GraphMAE) of the encoder on
+ * corpus graphs idx[0..n) (NULL idx: all), with negatives / masks drawn
+ * from `seed`: the same seed gives the same number. */
+dlp_status dlp_encoder_loss(const dlp_encoder *e, const dlp_corpus *c, const int64_t *idx,
+                            int64_t n, uint64_t seed, double *loss, dlp_error *err);
+
+/* .dlpm file (container kind "encoder"): recipe, provenance, parameters. */
+dlp_status dlp_encoder_save(const dlp_encoder *e, const char *path, dlp_error *err);
+dlp_status dlp_encoder_load(const char *path, dlp_encoder **out, dlp_error *err);
+
+/* ---- t-SNE (src/eval/tsne.c) ---- */
+
+/* Exact t-SNE (van der Maaten & Hinton 2008): x (n, d) -> y (n, 2).
+ * perplexity 0 = 30 (clamped to (n-1)/3), iters 0 = 1000, seeded. */
+dlp_status dlp_tsne(const float *x, int n, int d, double perplexity, int iters, uint64_t seed,
+                    float *y, dlp_error *err);
+/* Scatter plot of y (n, 2) coloured by label (legend), standalone SVG. */
+dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const char *title,
+                        char **buf, size_t *len, dlp_error *err);
+
+/* ==== END pretrain ==== */
 
 /* ==== BEGIN store (src/data/store.c) ==== */
 

@@ -75,3 +75,14 @@ sed '0,/"sm_count": 108/s//"sm_count": "108"/' data/devices.json >"$tmp/bad.json
 if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "bad.json: device 'a100-40gb': field 'sm_count'" "$tmp/err"; then
   ok devices_bad_db
 else bad devices_bad_db "rc=$rc $(head -3 "$tmp/err")"; fi
+
+# the measured CPU: in the table as kind cpu, JSON with null GPU-only fields,
+# and `dlperf mig` refuses it with one line (exit 2)
+if "$BIN" devices 2>"$tmp/err" | grep -q '^cpu-amd-epyc-2c .* cpu ' &&
+   "$BIN" devices epyc-2c --json >"$tmp/cpu.json" 2>>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["kind"]=="cpu" and d["tdp_w"] is None and d["warp_size"] is None and d["mig"] is None and d["sm_count"]==2 and d["mem_bandwidth_gbs"]>0' "$tmp/cpu.json" &&
+   "$BIN" devices epyc-2c 2>>"$tmp/err" | grep -q '^cores x FP32 lanes: *2 x 16'; then ok devices_cpu
+else bad devices_cpu "$(head -3 "$tmp/err")"; fi
+"$BIN" mig --device epyc-2c --memory-mb 100 >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "is a CPU" "$tmp/err"; then ok mig_cpu
+else bad mig_cpu "rc=$rc $(head -2 "$tmp/err")"; fi

@@ -41,12 +41,16 @@ else bad llm_bert_json "$(head -3 "$tmp/err")"; fi
 if "$BIN" llm --model bert-base-uncased --device a100 --batch 8 --seq 64 >"$tmp/txt" 2>"$tmp/err" &&
    grep -q '^  throughput .*samples/s.*\[' "$tmp/txt" && grep -q '^  carbon ' "$tmp/txt"; then ok llm_text
 else bad llm_text "$(head -3 "$tmp/err")"; fi
+# a CPU device is refused with one line naming it (the LLM models are of GPUs)
+"$BIN" llm --model gpt2 --device cpu-amd-epyc-2c >"$tmp/cpu.out" 2>"$tmp/cpu.err"; rc=$?
+if [ "$rc" = 2 ] && grep -q "GPUs only" "$tmp/cpu.err" && [ "$(wc -l <"$tmp/cpu.err")" = 1 ]; then ok llm_cpu_refused
+else bad llm_cpu_refused "rc $rc: $(head -2 "$tmp/cpu.err")"; fi
 
 # every catalogue model answers, in under 50 ms (CPU time of the process)
 "$BIN" llm --list --json >"$tmp/list.json" 2>"$tmp/err"
 "$BIN" devices --json >"$tmp/devs.json" 2>>"$tmp/err"
 python3 -c 'import json,sys; [print(m["id"]) for m in json.load(open(sys.argv[1]))["models"]]' "$tmp/list.json" >"$tmp/models" 2>>"$tmp/err"
-python3 -c 'import json,sys; [print(d["id"]) for d in json.load(open(sys.argv[1]))["devices"]]' "$tmp/devs.json" >"$tmp/devices" 2>>"$tmp/err"
+python3 -c 'import json,sys; [print(d["id"]) for d in json.load(open(sys.argv[1]))["devices"] if d.get("kind", "gpu") == "gpu"]' "$tmp/devs.json" >"$tmp/devices" 2>>"$tmp/err"
 nm=$(wc -l <"$tmp/models"); nd=$(wc -l <"$tmp/devices")
 mapfile -t devices <"$tmp/devices"
 TIMEFORMAT='%3U %3S %3R'

@@ -24,9 +24,13 @@ if [ -z "$ids" ]; then bad predict_every_device "no device ids from 'dlperf devi
        ! python3 - "$tmp/$id.json" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
-for k in ("latency_ms", "throughput_sps", "memory_mb", "energy_j", "power_w"):
+cpu = d["device_kind"] == "cpu"
+for k in ("latency_ms", "throughput_sps", "memory_mb") + (() if cpu else ("energy_j", "power_w")):
     v = d[k]
     assert isinstance(v, (int, float)) and math.isfinite(v) and v > 0, (k, v)
+if cpu:   # no power data for a CPU slice: not predicted, never 0
+    assert d["energy_j"] is None and d["power_w"] is None and d["co2_g"] is None, d
+    assert d["energy_predicted"] is False
 assert d["method"].startswith("roofline"), d["method"]
 PY
     then failed="$failed $id"; fi
@@ -117,3 +121,52 @@ for c in "${bad_cases[@]}"; do
   if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then why="$why ['$c' rc=$rc $(head -1 "$tmp/err")]"; fi
 done
 if [ -z "$why" ]; then ok predict_bad_input; else bad predict_bad_input "$why"; fi
+
+# the measured CPU (docs/learned.md): training mode names the source of the
+# step time and memory; with a shipped cpu-amd-epyc-2c train model it is
+# "learned" (model and accuracy named, analytic value kept), --no-learned
+# gives the analytic number; energy and MIG say "not predicted" / "none (CPU)"
+shipped=$(ls data/models/learned/cpu-amd-epyc-2c--train--*.dlpm 2>/dev/null | head -1)
+if "$BIN" predict "$MODEL" --device epyc-2c --batch 32 --mode train --json >"$tmp/cpu.json" 2>"$tmp/err" &&
+   "$BIN" predict "$MODEL" --device epyc-2c --batch 32 --mode train --json --no-learned >"$tmp/cpu_a.json" 2>>"$tmp/err" &&
+   python3 - "$tmp/cpu.json" "$tmp/cpu_a.json" "${shipped##*/}" <<'PY' 2>>"$tmp/err"
+import json, math, sys
+d, a, shipped = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+assert d["device_kind"] == "cpu" and d["method"] == "roofline-cpu", d["method"]
+src = d["sources"]["step_ms"]
+assert a["sources"]["step_ms"]["source"] == "analytic" and a["sources"]["memory_mb"]["source"] == "analytic"
+assert a["step_ms"] == a["analytic_step_ms"] and a["memory_mb"] == a["analytic_memory_mb"]
+assert abs(d["analytic_step_ms"] - a["step_ms"]) <= 1e-9 * a["step_ms"]
+if shipped:
+    assert src["source"] == "learned" and src["model"] == shipped and src["accuracy"], src
+    assert math.isfinite(d["step_ms"]) and d["step_ms"] > 0
+    assert abs(d["throughput_sps"] - 32 / (d["step_ms"] / 1e3)) <= 1e-6 * d["throughput_sps"]
+else:
+    assert src["source"] == "analytic" and d["step_ms"] == a["step_ms"]
+assert d["energy_j"] is None and d["energy_predicted"] is False
+assert d["mig"]["recommended"] is None and d["mig"]["reason"] == "none (CPU)"
+assert d["memory_breakdown_mb"]["context"] == 148.7 and d["memory_breakdown_mb"]["workspace"] == 0
+PY
+then ok predict_cpu_train_sources
+else bad predict_cpu_train_sources "$(tail -3 "$tmp/err")"; fi
+
+# text: the learned source and the analytic value on the step line; no zeros for energy
+if "$BIN" predict "$MODEL" --device cpu-amd-epyc-2c --batch 8 --mode train >"$tmp/cpu.txt" 2>"$tmp/err" &&
+   grep -q '^energy: *not predicted' "$tmp/cpu.txt" && grep -q '^carbon: *not predicted' "$tmp/cpu.txt" &&
+   grep -q '^MIG: *none (CPU)' "$tmp/cpu.txt" &&
+   { [ -z "$shipped" ] || { grep -q "^step time:.*\[learned: ${shipped##*/}; analytic" "$tmp/cpu.txt" &&
+                            grep -q "^accuracy: *${shipped##*/}: " "$tmp/cpu.txt"; }; }; then
+  ok predict_cpu_text
+else bad predict_cpu_text "$(head -5 "$tmp/cpu.txt") $(head -2 "$tmp/err")"; fi
+
+# a GPU is unaffected by the learned models (none is shipped for it)
+if "$BIN" predict "$MODEL" --device a100-40gb --batch 8 --mode train --json >"$tmp/g1.json" 2>"$tmp/err" &&
+   "$BIN" predict "$MODEL" --device a100-40gb --batch 8 --mode train --json --no-learned >"$tmp/g2.json" 2>>"$tmp/err" &&
+   python3 - "$tmp/g1.json" "$tmp/g2.json" <<'PY' 2>>"$tmp/err"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["sources"]["step_ms"]["source"] == "analytic" and a["learned_note"] is None
+assert a["step_ms"] == b["step_ms"] and a["memory_mb"] == b["memory_mb"] and a["energy_j"] == b["energy_j"] > 0
+PY
+then ok predict_gpu_not_learned
+else bad predict_gpu_not_learned "$(tail -3 "$tmp/err")"; fi

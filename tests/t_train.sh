@@ -32,6 +32,12 @@ exit2 train_bad_static "$D" train --data x.dlpd --out m.dlpm --static-features f
 exit2 train_missing_data "$D" train --data "$tmp/none.dlpd" --out "$tmp/m.dlpm"
 exit2 eval_no_args "$D" eval
 exit2 eval_missing_model "$D" eval --model "$tmp/none.dlpm" --data x.dlpd
+exit2 train_trappm_no_encoder "$D" train --data x.dlpd --out m.dlpm --arch trappm
+exit2 train_encoder_missing "$D" train --data x.dlpd --out m.dlpm --arch trappm --encoder "$tmp/none_enc.dlpm"
+check train_encoder_missing_message grep -q "none_enc.dlpm" "$tmp/err2"
+exit2 train_encoder_not_trappm "$D" train --data x.dlpd --out m.dlpm --arch sage --encoder "$tmp/e.dlpm"
+exit2 train_init_missing "$D" train --data x.dlpd --out m.dlpm --init "$tmp/none_init.dlpm"
+check train_init_missing_message grep -q "none_init.dlpm" "$tmp/err2"
 exit2 predict_graph_no_args "$D" predict-graph
 printf 'DLPM\2\0\0\0garbage' > "$tmp/v2.dlpm"
 exit2 predict_graph_other_version "$D" predict-graph --model "$tmp/v2.dlpm" examples/resnet18.onnx
@@ -39,7 +45,8 @@ check predict_graph_version_message grep -q "v2.dlpm.*version 2" "$tmp/err2"
 
 if [ ! -d "$SHARED/data/HELP" ]; then
   for t in train_dataset train_run train_outputs eval_model_split eval_reports eval_family_mc \
-           predict_graph predict_graph_json train_corrupt train_reproducible; do
+           predict_graph predict_graph_json train_corrupt train_reproducible \
+           trappm_dataset trappm_train trappm_curve trappm_predict trappm_init trappm_init_mismatch; do
     echo "PASS $t (skipped: $SHARED/data/HELP absent)"
   done
   exit 0
@@ -94,4 +101,25 @@ exit2 eval_bad_device "$D" eval --model "$tmp/m.dlpm" --data "$tmp/d.dlpd" --dev
 "$D" train --data "$tmp/d.dlpd" --arch gcn --epochs 2 $SMALL --out "$tmp/b.dlpm" >/dev/null
 check train_reproducible bash -c 'h=$(od -An -tu4 -j8 -N4 "$1" | tr -d " "); tail -c +$((21 + h)) "$1" | head -c -4 > "$1.w";
   h=$(od -An -tu4 -j8 -N4 "$2" | tr -d " "); tail -c +$((21 + h)) "$2" | head -c -4 > "$2.w"; cmp -s "$1.w" "$2.w"' _ "$tmp/a.dlpm" "$tmp/b.dlpm"
+# TraPPM: a tiny GAE encoder pre-trained (1 epoch) on the dataset's own graphs,
+# a trappm model with its loss curve, a prediction, a warm start (--init)
+# and a refused one (another width)
+"$D" dataset build --from help-nb201 --device titanxp_32 --limit 120 --layout trappm --shared "$SHARED" \
+  --out "$tmp/tp.dlpd" >/dev/null 2>&1
+"$D" pretrain --unlabeled "$tmp/tp.dlpd" --out "$tmp/enc.dlpm" --hidden 16 --layers 2 --epochs 1 \
+  --threads 1 --progress none >/dev/null 2>&1
+check trappm_dataset test -s "$tmp/tp.dlpd" -a -s "$tmp/enc.dlpm"
+TP="--hidden 16 --batch-size 16 --threads 1 --seed 3"
+out=$("$D" train --data "$tmp/tp.dlpd" --arch trappm --encoder "$tmp/enc.dlpm" --epochs 3 $TP \
+      --curve "$tmp/c.csv" --out "$tmp/tp.dlpm" 2>&1); rc=$?
+check trappm_train bash -c 'test $1 -eq 0 && grep -q "trained trappm" <<<"$2" && grep -q "frozen gae encoder (16-dim" <<<"$2"' _ $rc "$out"
+check trappm_curve bash -c 'test "$(head -n 1 "$1")" = "epoch,train_loss,val_mape" && test $(wc -l < "$1") -eq 4 &&
+  awk -F, "NR > 1 && (\$1 != NR - 1 || \$2 <= 0 || \$3 <= 0) { bad = 1 } END { exit bad }" "$1"' _ "$tmp/c.csv"
+out=$("$D" predict-graph --model "$tmp/tp.dlpm" examples/resnet18.onnx --batch 8); rc=$?
+check trappm_predict bash -c 'test $1 -eq 0 && grep -q "\[trappm\]" <<<"$2" && grep -Eq "latency_ms +[0-9.]+(e[+-]?[0-9]+)?$" <<<"$2"' _ $rc "$out"
+out=$("$D" train --data "$tmp/tp.dlpd" --arch trappm --init "$tmp/tp.dlpm" --epochs 1 $TP --out "$tmp/tp2.dlpm"); rc=$?
+check trappm_init bash -c 'test $1 -eq 0 && grep -q "initialised from" <<<"$2"' _ $rc "$out"
+exit2 trappm_init_mismatch "$D" train --data "$tmp/tp.dlpd" --arch trappm --init "$tmp/tp.dlpm" --epochs 1 \
+  --hidden 24 --out "$tmp/tp3.dlpm"
+check trappm_init_mismatch_message grep -q "tp.dlpm: hidden 16, this model 24" "$tmp/err2"
 exit 0

@@ -59,6 +59,8 @@ static void t_sane_values(void) {
     for (int i = 0; i < dlp_devdb_count(db); i++) {
         const dlp_device *d = dlp_devdb_at(db, i);
         int before = tap_cur_fail;
+        if (d->kind == DLP_DEVICE_CPU) continue;   /* t_cpu_device */
+        CHECK_I64(d->kind, DLP_DEVICE_GPU);
         CHECK(d->sm_count > 0 && d->fp32_cores_per_sm > 0 && d->boost_clock_mhz > 0);
         /* FP32 peak = lanes x 2 (FMA) x boost clock, to 3% (datasheets round) */
         double derived = d->sm_count * (double)d->fp32_cores_per_sm * 2 * d->boost_clock_mhz / 1000.0;
@@ -377,6 +379,44 @@ static void t_mig_none_and_errors(void) {
     dlp_devdb_free(db);
 }
 
+/* The measured CPU (docs/devices.md): values typed in from lscpu and the
+ * STREAM run, peak re-derived by hand: 2 cores x 16 FP32 FMA lanes x 2 FLOP
+ * x 2.596 GHz = 166.144 GFLOP/s. */
+static void t_cpu_device(void) {
+    dlp_devdb *db = builtin();
+    if (!db) { CHECK(0); return; }
+    const dlp_device *d = dlp_devdb_find(db, "cpu-amd-epyc-2c");
+    CHECK(d != NULL);
+    if (!d) { dlp_devdb_free(db); return; }
+    CHECK(dlp_devdb_find(db, "epyc-2c") == d);
+    CHECK(dlp_devdb_find(db, "EPYC 2c") == d);
+    CHECK_I64(d->kind, DLP_DEVICE_CPU);
+    CHECK_STR(dlp_device_kind_name(d->kind), "cpu");
+    CHECK_STR(dlp_device_kind_name(DLP_DEVICE_GPU), "gpu");
+    CHECK_STR(d->vendor, "amd");
+    CHECK_STR(d->arch, "zen4");
+    CHECK_I64(d->sm_count, 2);
+    CHECK_NEAR(d->peak_fp32_gflops, 2 * 16 * 2 * 2.596, 0.05);
+    CHECK_NEAR(d->peak_fp64_gflops, 2 * 8 * 2 * 2.596, 0.05);
+    CHECK_NEAR(d->mem_bandwidth_gbs, 28.2, 0);
+    CHECK_NEAR(d->memory_gib, 23.5, 0);
+    CHECK_NEAR(d->tdp_w, 0, 0);
+    CHECK_NEAR(d->idle_w, 0, 0);
+    CHECK_NEAR(d->price_usd_per_hour, 0, 0);
+    CHECK_I64(d->n_mig, 0);
+    CHECK_I64(d->cc_major, 0);
+    CHECK_I64(d->warp_size, 0);
+    /* no tensor cores: every dtype on the vector units */
+    CHECK_NEAR(dlp_device_peak_flops(d, DLP_DT_FLOAT, 1), 166.1e9, 1);
+    CHECK_NEAR(dlp_device_peak_flops(d, DLP_DT_BFLOAT16, 1), 166.1e9, 1);
+    dlp_devdb_free(db);
+    /* every GPU is kind gpu without saying so */
+    db = builtin();
+    const dlp_device *g = dlp_devdb_find(db, "a100-40gb");
+    CHECK(g && g->kind == DLP_DEVICE_GPU);
+    dlp_devdb_free(db);
+}
+
 /* ---- malformed files ---------------------------------------------------------- */
 
 /* Write text to a fresh temp file; returns its path (static buffer). */
@@ -464,6 +504,39 @@ static void t_malformed_json(void) {
     s = edited("\"id\": \"p4\"", "\"sources\": [", "\"sources\": [\"my-guess\", ");
     expect_load_error(s, DLP_EFORMAT, "'p4'", "my-guess");
     free(s);
+    /* CPU entries: GPU-only fields must be null, no MIG, no CUDA capability;
+     * a GPU still needs its TDP; kind is gpu or cpu */
+    s = edited("\"id\": \"cpu-amd-epyc-2c\"", "\"warp_size\": null", "\"warp_size\": 32");
+    expect_load_error(s, DLP_EFORMAT, "'cpu-amd-epyc-2c'", "'warp_size' is a GPU field");
+    free(s);
+    s = edited("\"id\": \"cpu-amd-epyc-2c\"", "\"mig\": null",
+               "\"mig\": [{\"name\": \"1g.5gb\", \"memory_gib\": 5, \"usable_gib\": null, "
+               "\"compute_slices\": 1, \"sms\": null, \"max_instances\": 7}]");
+    expect_load_error(s, DLP_EFORMAT, "'cpu-amd-epyc-2c'", "'mig' must be null for a CPU");
+    free(s);
+    s = edited("\"id\": \"cpu-amd-epyc-2c\"", "\"compute_capability\": null", "\"compute_capability\": \"8.0\"");
+    expect_load_error(s, DLP_EFORMAT, "'cpu-amd-epyc-2c'", "'compute_capability'");
+    free(s);
+    s = edited("\"id\": \"cpu-amd-epyc-2c\"", "\"kind\": \"cpu\"", "\"kind\": \"tpu\"");
+    expect_load_error(s, DLP_EFORMAT, "'cpu-amd-epyc-2c'", "'kind' must be");
+    free(s);
+    s = edited("\"id\": \"t4\"", "\"tdp_w\": 70", "\"tdp_w\": null");
+    expect_load_error(s, DLP_EFORMAT, "'t4'", "'tdp_w'");
+    free(s);
+    /* a CPU with a known TDP loads (energy is then predicted) */
+    s = edited("\"id\": \"cpu-amd-epyc-2c\"", "\"tdp_w\": null", "\"tdp_w\": 15");
+    char *idle = s ? strstr(strstr(s, "\"id\": \"cpu-amd-epyc-2c\""), "\"idle_w\": null") : NULL;
+    CHECK(idle != NULL);
+    if (idle) memcpy(idle + strlen("\"idle_w\": "), "3.00", 4);    /* same length as null */
+    if (s && idle) {
+        dlp_devdb *db2 = NULL;
+        dlp_error e2 = {0};
+        CHECK(dlp_devdb_load_mem(s, "cpu-tdp", &db2, &e2) == DLP_OK);
+        const dlp_device *c = dlp_devdb_find(db2, "epyc-2c");
+        CHECK(c && c->tdp_w == 15 && c->idle_w == 3);
+        dlp_devdb_free(db2);
+        free(s);
+    }
     /* carbon section */
     s = edited("\"carbon\"", "\"pue\": 1.2", "\"pue\": \"1.2\"");
     expect_load_error(s, DLP_EFORMAT, "carbon", "'pue'");
@@ -609,6 +682,7 @@ int main(void) {
     RUN(t_builtin_loads);
     RUN(t_sane_values);
     RUN(t_alias_lookup);
+    RUN(t_cpu_device);
     snprintf(neusight_dir, sizeof neusight_dir, "%s/data/NeuSight/scripts/asplos/data/device_configs",
              tap_shared());
     struct stat sb;

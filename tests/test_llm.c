@@ -341,6 +341,11 @@ static void t_every_model_every_device(void) {
             const dlp_device *d = dlp_devdb_at(db, k);
             dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1};
             dlp_llm_prediction p;
+            if (d->kind != DLP_DEVICE_GPU) {
+                /* a CPU is refused with a message, never answered */
+                CHECK(dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e) == DLP_EINVAL && strstr(e.msg, "GPUs only"));
+                continue;
+            }
             n++;
             if (dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e)) {
                 fprintf(stderr, "  %s on %s: %s\n", c.id, d->id, e.msg);

@@ -6,9 +6,12 @@
  * §5.6.4 cost example, carbon arithmetic, MIG choices at profile boundaries
  * and DIPPM's table 5, and training-mode time and memory of a tiny graph.
  */
+#include <dirent.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include "graph/graph.h"
+#include "models/learned.h"
 #include "models/roofline.h"
 #include "tap.h"
 
@@ -28,6 +31,11 @@
 #define H100_TDP 700.0
 #define H100_IDLE 70.0
 #define LAUNCH 5e-6
+/* the measured CPU (data/devices.json) and the CPU constants of dlperf.h */
+#define CPU_FP32 166.1e9
+#define CPU_BW 28.2e9
+#define CPU_DISPATCH 67e-6
+#define CPU_BASE_MIB 148.7
 
 static dlp_devdb *DB;
 static dlp_graph *G;
@@ -555,6 +563,228 @@ static void t_svg_chart(void) {
     }
 }
 
+/* ---- CPU and learned models (docs/learned.md) -------------------------------------- */
+
+/* The tiny Gemm+Relu training step on the CPU, analytic (no learned model):
+ * the same kernels and bytes as t_train_time_tiny, every one memory-bound
+ * at 28.2 GB/s (the Gemm: 8448 FLOP / 166.1 GFLOP/s = 0.05 us < 3712 B /
+ * 28.2 GB/s = 0.13 us), 67 us of eager dispatch per op; memory = tensors +
+ * the 148.7 MiB process base, no workspace, no allocator overhead. */
+static void t_cpu_tiny_analytic(void) {
+    gemm_graph(8, 16, 32, 1, 1);
+    CHECK(!fin());
+    dlp_predict_opts o = {.mode = DLP_PREDICT_TRAIN, .no_learned = 1};
+    CHECK(!predict("cpu-amd-epyc-2c", &o));
+    double fwd = (3712 + 2048) / CPU_BW + 2 * CPU_DISPATCH;
+    double step = (3712 + 2048 + 3712 + 3072 + 15232) / CPU_BW + 5 * CPU_DISPATCH;
+    CHECK_NEAR(P.latency_ms, 1e3 * fwd, 1e-9);
+    CHECK_NEAR(P.step_ms, 1e3 * step, 1e-9);
+    CHECK_NEAR(P.nodes[0].peak_flops, CPU_FP32, 1);
+    CHECK_I64(P.nodes[0].tensor_core, 0);
+    CHECK_NEAR(P.workspace_mb, 0, 0);
+    CHECK_NEAR(P.context_mb, CPU_BASE_MIB, 0);
+    CHECK_NEAR(P.memory_mb * MIB, 2176 + 4608 + 2176 + 4352 + CPU_BASE_MIB * MIB, 1e-6);
+    CHECK_STR(P.method, "roofline-cpu");
+    CHECK_I64(P.device_kind, DLP_DEVICE_CPU);
+    CHECK_I64(P.energy_known, 0);
+    CHECK(isnan(P.energy_j) && isnan(P.power_w) && isnan(P.co2_g) && isnan(P.energy_kwh));
+    CHECK_NEAR(P.band_hi_ms, 0, 0);
+    CHECK_STR(P.mig.reason, "none (CPU)");
+    CHECK_I64(P.mig.index, -1);
+    CHECK_I64(P.time_src.learned, 0);
+    CHECK_NEAR(P.time_src.analytic, P.step_ms, 0);
+    /* an explicit overhead still wins */
+    o.launch_us = 10;
+    CHECK(!predict("cpu-amd-epyc-2c", &o));
+    CHECK_NEAR(P.step_ms, 1e3 * ((3712 + 2048 + 3712 + 3072 + 15232) / CPU_BW + 5 * 10e-6), 1e-9);
+    /* the GPU path keeps energy */
+    o.launch_us = 0;
+    CHECK(!predict("a100-40gb", &o));
+    CHECK_I64(P.energy_known, 1);
+    CHECK(P.energy_j > 0);
+}
+
+/* A shipped model for (cpu-amd-epyc-2c, train) in data/models/learned/:
+ * its file name, or "" when none is shipped. */
+static void shipped_train_model(char *name, size_t cap) {
+    name[0] = 0;
+    DIR *dir = opendir("data/models/learned");
+    if (!dir) return;
+    struct dirent *de;
+    while ((de = readdir(dir)))
+        if (!strncmp(de->d_name, "cpu-amd-epyc-2c--train--", 24) && strlen(de->d_name) > 29 &&
+            !strcmp(de->d_name + strlen(de->d_name) - 5, ".dlpm") && (!name[0] || strcmp(de->d_name, name) < 0))
+            snprintf(name, cap, "%s", de->d_name);
+    closedir(dir);
+}
+
+/* Bundle image of records (name, bytes) in learned.h's format. */
+static unsigned char *bundle(size_t *len, int n, const char *const *names, const void *const *data,
+                             const size_t *sizes) {
+    size_t cap = 64;
+    for (int i = 0; i < n; i++) cap += 64 + strlen(names[i]) + sizes[i];
+    unsigned char *b = malloc(cap);
+    size_t off = 0;
+    for (int i = 0; b && i < n; i++) {
+        off += (size_t)sprintf((char *)b + off, "DLPL %s %zu\n", names[i], sizes[i]);
+        memcpy(b + off, data[i], sizes[i]);
+        off += sizes[i];
+    }
+    *len = off;
+    return b;
+}
+
+static void *slurp_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *b = n > 0 ? malloc((size_t)n) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
+    fclose(f);
+    *len = b ? (size_t)n : 0;
+    return b;
+}
+
+/* Train mode on the CPU with the shipped model: the step time is what
+ * dlp_gnn_predict gives on the graph's features (an independent call), the
+ * analytic number is kept, --no-learned gives it back, a GPU is unaffected;
+ * then the registry rules on hand-made bundles: one file per target, a
+ * corrupted file (skipped with a note), a badly named file (ignored). */
+static void t_learned_cpu_train(void) {
+    char name[256];
+    shipped_train_model(name, sizeof name);
+    dlp_graph *g = NULL;
+    dlp_load_opts lo = {.batch = 8};
+    dlp_error e = {0};
+    CHECK(dlp_graph_load("examples/resnet18.onnx", &lo, &g, &e) == DLP_OK);
+    if (!g) return;
+    const dlp_device *cpu = dev("cpu-amd-epyc-2c"), *gpu = dev("a100-40gb");
+    dlp_predict_opts o = {.mode = DLP_PREDICT_TRAIN};
+    dlp_prediction p, pa;
+    CHECK(dlp_predict(g, cpu, DB, &o, &p, &e) == DLP_OK);
+    o.no_learned = 1;
+    CHECK(dlp_predict(g, cpu, DB, &o, &pa, &e) == DLP_OK);
+    CHECK_I64(pa.time_src.learned, 0);
+    CHECK_I64(pa.memory_src.learned, 0);
+    CHECK_STR(pa.learned_note, "");
+    CHECK_NEAR(p.time_src.analytic, pa.step_ms, 1e-9 * pa.step_ms);
+    CHECK_NEAR(p.memory_src.analytic, pa.memory_mb, 1e-9 * pa.memory_mb);
+
+    dlp_gnn *m = NULL;
+    void *img = NULL;
+    size_t img_len = 0;
+    int k_step = -1, k_mem = -1;
+    if (!name[0]) {
+        fprintf(stderr, "  no shipped cpu-amd-epyc-2c train model: learned checks on the built-in set skipped\n");
+        CHECK_I64(p.time_src.learned, 0);
+        CHECK_NEAR(p.step_ms, pa.step_ms, 0);
+    } else {
+        char path[512];
+        snprintf(path, sizeof path, "data/models/learned/%s", name);
+        CHECK(dlp_gnn_load(path, &m, &e) == DLP_OK);
+        img = slurp_file(path, &img_len);
+        CHECK(img != NULL);
+    }
+    if (m) {
+        for (int k = 0; k < dlp_gnn_target_count(m); k++) {
+            if (!strcmp(dlp_gnn_target_name(m, k), "step_ms")) k_step = k;
+            if (!strcmp(dlp_gnn_target_name(m, k), "memory_mb")) k_mem = k;
+        }
+        dlp_gnn_info in;
+        dlp_gnn_info_get(m, &in);
+        dlp_features *f = NULL;
+        CHECK(dlp_features_build(g, in.layout, &f, &e) == DLP_OK);
+        float y[16] = {0};
+        CHECK(f && dlp_gnn_target_count(m) <= 16 && dlp_gnn_predict(m, f, y, &e) == DLP_OK);
+        dlp_features_free(f);
+        if (k_step >= 0) {
+            CHECK_I64(p.time_src.learned, 1);
+            CHECK_STR(p.time_src.model, name);
+            CHECK(p.time_src.accuracy[0] != 0);
+            CHECK(isfinite(p.step_ms) && p.step_ms > 0);
+            CHECK_NEAR(p.step_ms, (double)y[k_step], 0);
+            CHECK_NEAR(p.throughput_sps, 8 / (y[k_step] / 1e3), 1e-9 * p.throughput_sps);
+            CHECK_NEAR(p.latency_ms, pa.latency_ms, 0);    /* forward stays analytic */
+        }
+        if (k_mem >= 0) {
+            CHECK_I64(p.memory_src.learned, 1);
+            CHECK_NEAR(p.memory_mb, (double)y[k_mem], 0);
+            CHECK_NEAR(p.weights_mb, pa.weights_mb, 0);    /* breakdown analytic */
+        }
+    }
+    dlp_prediction_free(&p);
+    dlp_prediction_free(&pa);
+
+    /* a GPU: no model, same numbers with and without learned models */
+    o.no_learned = 0;
+    CHECK(dlp_predict(g, gpu, DB, &o, &p, &e) == DLP_OK);
+    o.no_learned = 1;
+    CHECK(dlp_predict(g, gpu, DB, &o, &pa, &e) == DLP_OK);
+    CHECK_I64(p.time_src.learned + p.memory_src.learned, 0);
+    CHECK_NEAR(p.step_ms, pa.step_ms, 0);
+    CHECK_NEAR(p.memory_mb, pa.memory_mb, 0);
+    CHECK_STR(p.learned_note, "");
+    dlp_prediction_free(&p);
+    dlp_prediction_free(&pa);
+
+    if (m && img && k_step >= 0 && k_mem >= 0) {
+        /* the same model shipped as a memory-only file: the time stays analytic;
+         * a corrupted copy first in name order is skipped with a note;
+         * a name without the three parts is ignored */
+        unsigned char *bad = malloc(img_len);
+        memcpy(bad, img, img_len);
+        bad[img_len / 2] ^= 0x55;
+        const char *names[4] = {"cpu-amd-epyc-2c--train--a.dlpm", "cpu-amd-epyc-2c--train--memory_mb.dlpm",
+                                "cpu-amd-epyc-2c--train--memory_mb.txt", "oops.dlpm"};
+        const void *data[4] = {bad, img, "measured: 1 % (test)\nsecond line", img};
+        size_t sizes[4] = {img_len, img_len, 31, img_len};
+        size_t blen;
+        unsigned char *b = bundle(&blen, 4, names, data, sizes);
+        dlp__learned_set set;
+        dlp__learned_parse(b, blen, &set);
+        CHECK_I64(set.n, 3);
+        if (set.n == 3) {
+            CHECK(set.e[0].model == NULL && set.e[0].error[0]);
+            CHECK(set.e[1].model != NULL);
+            CHECK_STR(set.e[1].target, "memory_mb");
+            CHECK_STR(set.e[1].accuracy, "measured: 1 % (test)");
+            CHECK_I64(set.e[2].mode, -1);
+        }
+        o.no_learned = 0;
+        CHECK(dlp__predict_analytic(g, cpu, DB, &(dlp_predict_opts){.mode = DLP_PREDICT_TRAIN,
+                                    .launch_us = DLP_PREDICT_CPU_DISPATCH_US, .pure_roofline = 1}, &p, &e) == DLP_OK);
+        dlp__predict_cpu_finish(cpu, &o, &p);
+        double analytic_step = p.step_ms;
+        dlp__learned_apply(&set, g, cpu, &o, &p);
+        CHECK_I64(p.time_src.learned, 0);
+        CHECK_NEAR(p.step_ms, analytic_step, 0);
+        CHECK_I64(p.memory_src.learned, 1);
+        CHECK_STR(p.memory_src.model, "cpu-amd-epyc-2c--train--memory_mb.dlpm");
+        CHECK(strstr(p.learned_note, "skipped cpu-amd-epyc-2c--train--a.dlpm") != NULL);
+        dlp_prediction_free(&p);
+        /* inference mode: no model for it in this set */
+        CHECK(dlp__predict_analytic(g, cpu, DB, &(dlp_predict_opts){.launch_us = 1}, &p, &e) == DLP_OK);
+        dlp__learned_apply(&set, g, cpu, &(dlp_predict_opts){0}, &p);
+        CHECK_I64(p.time_src.learned + p.memory_src.learned, 0);
+        dlp_prediction_free(&p);
+        dlp__learned_set_free(&set);
+        free(b);
+        free(bad);
+    }
+    /* an empty bundle and garbage: no entries, no crash */
+    dlp__learned_set set;
+    dlp__learned_parse((const unsigned char *)"", 0, &set);
+    CHECK_I64(set.n, 0);
+    dlp__learned_parse((const unsigned char *)"DLPL x.dlpm 99999\nabc", 21, &set);
+    CHECK_I64(set.n, 0);
+    dlp__learned_set_free(&set);
+    free(img);
+    dlp_gnn_free(m);
+    dlp_graph_free(g);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &DB, &e)) {
@@ -579,6 +809,8 @@ int main(void) {
     RUN(t_fuse_epilogue);
     RUN(t_bad_options);
     RUN(t_svg_chart);
+    RUN(t_cpu_tiny_analytic);
+    RUN(t_learned_cpu_train);
     dlp_prediction_free(&P);
     dlp_graph_free(G);
     dlp_devdb_free(DB);

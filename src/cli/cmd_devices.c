@@ -1,7 +1,8 @@
 /*
  * cmd_devices.c — `dlperf devices`: the hardware database from the command
- * line.  With no argument, one line per GPU; with an id/name/alias, every
- * feature of that GPU; --json prints the same as JSON; --carbon lists the
+ * line.  With no argument, one line per device (GPUs and the measured
+ * CPU, column "kind"); with an id/name/alias, every feature of it (a CPU
+ * shows cores and lanes instead of SMs, and no GPU-only fields); --json prints the same as JSON; --carbon lists the
  * grid carbon intensities and the default PUE; --db FILE uses another
  * database file instead of the built-in one (same schema, docs/devices.md).
  */
@@ -18,8 +19,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf devices [ID] [--json] [--db FILE]\n"
             "       dlperf devices --carbon [--json] [--db FILE]\n\n"
-            "Without ID: one line per GPU (memory, FP32 and FP16 tensor TFLOPS, bandwidth,\n"
-            "TDP, on-demand price, MIG).  With ID (an id, a name such as\n"
+            "Without ID: one line per device, GPU or CPU (memory, FP32 and FP16 tensor TFLOPS,\n"
+            "bandwidth, TDP, on-demand price, MIG).  With ID (an id, a name such as\n"
             "'NVIDIA H100 80GB HBM3', or an alias such as 'h100'): every feature of it.\n"
             "  --json     JSON output (all devices, or the one device)\n"
             "  --carbon   grid carbon intensity by region (gCO2/kWh) and the default PUE\n"
@@ -46,6 +47,7 @@ static void device_json(FILE *f, const dlp_device *d) {
     jstr(f, "arch", d->arch);
     jstr(f, "chip", d->chip);
     jstr(f, "form_factor", d->form_factor);
+    jstr(f, "kind", dlp_device_kind_name(d->kind));
     fputs(",\"aliases\":[", f);
     for (int i = 0; i < d->n_aliases; i++) {
         if (i) fputc(',', f);
@@ -72,15 +74,16 @@ static void device_json(FILE *f, const dlp_device *d) {
     jnum(f, "mem_bandwidth_gbs", d->mem_bandwidth_gbs, 0);
     jnum(f, "l2_cache_mb", d->l2_cache_mb, 0);
     jnum(f, "l1_cache_kb_per_sm", d->l1_cache_kb_per_sm, 1);
-    jnum(f, "shared_mem_kb_per_sm", d->shared_mem_kb_per_sm, 0);
-    jnum(f, "shared_mem_kb_per_block", d->shared_mem_kb_per_block, 0);
+    int cpu = d->kind == DLP_DEVICE_CPU;   /* GPU-only fields and power may be 0 = null */
+    jnum(f, "shared_mem_kb_per_sm", d->shared_mem_kb_per_sm, cpu);
+    jnum(f, "shared_mem_kb_per_block", d->shared_mem_kb_per_block, cpu);
     jnum(f, "max_threads_per_sm", d->max_threads_per_sm, 1);
-    jnum(f, "max_threads_per_block", d->max_threads_per_block, 0);
+    jnum(f, "max_threads_per_block", d->max_threads_per_block, cpu);
     jnum(f, "registers_per_sm", d->registers_per_sm, 1);
     jnum(f, "registers_per_block", d->registers_per_block, 1);
-    jnum(f, "warp_size", d->warp_size, 0);
-    jnum(f, "tdp_w", d->tdp_w, 0);
-    jnum(f, "idle_w", d->idle_w, 0);
+    jnum(f, "warp_size", d->warp_size, cpu);
+    jnum(f, "tdp_w", d->tdp_w, cpu);
+    jnum(f, "idle_w", d->idle_w, cpu);
     jstr(f, "interface", d->host_interface);
     if (d->n_mig) {
         fputs(",\"mig\":[", f);
@@ -149,30 +152,44 @@ static void device_text(const dlp_device *d) {
     printf("name:                    %s\n", d->name);
     printf("vendor / arch / chip:    %s / %s / %s\n", d->vendor, d->arch, d->chip);
     printf("form factor:             %s\n", d->form_factor);
+    printf("kind:                    %s\n", dlp_device_kind_name(d->kind));
     printf("interface:               %s\n", d->host_interface);
-    if (d->cc_major) printf("compute capability:      %d.%d\n", d->cc_major, d->cc_minor);
-    else printf("compute capability:      -\n");
-    printf("SMs x FP32 lanes:        %d x %d\n", d->sm_count, d->fp32_cores_per_sm);
-    printf("boost clock:             %g MHz\n", d->boost_clock_mhz);
-    printf("FP32 / FP64 / FP16 vec:  %g / %g / %s GFLOP/s\n", d->peak_fp32_gflops, d->peak_fp64_gflops,
-           num_or_dash(b, sizeof b, "%g", d->peak_fp16_gflops));
-    printf("tensor FP16 / BF16:      %s", num_or_dash(b, sizeof b, "%g", d->fp16_tensor_tflops));
-    printf(" / %s TFLOP/s (dense)\n", num_or_dash(b, sizeof b, "%g", d->bf16_tensor_tflops));
-    printf("tensor TF32 / FP8:       %s", num_or_dash(b, sizeof b, "%g", d->tf32_tensor_tflops));
-    printf(" / %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp8_tensor_tflops));
-    printf("tensor INT8:             %s TOP/s\n", num_or_dash(b, sizeof b, "%g", d->int8_tensor_tops));
-    printf("tensor FP64:             %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp64_tensor_tflops));
-    if (d->fp32_matrix_tflops > 0) printf("matrix FP32:             %g TFLOP/s\n", d->fp32_matrix_tflops);
-    printf("memory:                  %g GiB %s, %g GB/s\n", d->memory_gib, d->memory_type, d->mem_bandwidth_gbs);
-    printf("L2 / L1 per SM:          %g MiB / %s KiB\n", d->l2_cache_mb,
-           num_or_dash(b, sizeof b, "%g", d->l1_cache_kb_per_sm));
-    printf("shared mem SM / block:   %g / %g KiB\n", d->shared_mem_kb_per_sm, d->shared_mem_kb_per_block);
-    printf("threads SM / block:      %s / %d\n", num_or_dash(b, sizeof b, "%.0f", d->max_threads_per_sm),
-           d->max_threads_per_block);
-    printf("registers SM / block:    %s", num_or_dash(b, sizeof b, "%.0f", d->registers_per_sm));
-    printf(" / %s\n", num_or_dash(b, sizeof b, "%.0f", d->registers_per_block));
-    printf("warp size:               %d\n", d->warp_size);
-    printf("power TDP / idle:        %g / ~%g W\n", d->tdp_w, d->idle_w);
+    if (d->kind == DLP_DEVICE_CPU) {
+        printf("cores x FP32 lanes:      %d x %d (FMA lanes per core and cycle)\n", d->sm_count,
+               d->fp32_cores_per_sm);
+        printf("clock:                   %g MHz\n", d->boost_clock_mhz);
+        printf("FP32 / FP64 vector:      %g / %g GFLOP/s\n", d->peak_fp32_gflops, d->peak_fp64_gflops);
+        printf("memory:                  %g GiB %s, %g GB/s\n", d->memory_gib, d->memory_type,
+               d->mem_bandwidth_gbs);
+        printf("last-level cache / L1d:  %g MiB / %s KiB per core\n", d->l2_cache_mb,
+               num_or_dash(b, sizeof b, "%g", d->l1_cache_kb_per_sm));
+        if (d->tdp_w > 0) printf("power TDP / idle:        %g / ~%g W\n", d->tdp_w, d->idle_w);
+        else printf("power TDP / idle:        unknown (energy is not predicted)\n");
+    } else {
+        if (d->cc_major) printf("compute capability:      %d.%d\n", d->cc_major, d->cc_minor);
+        else printf("compute capability:      -\n");
+        printf("SMs x FP32 lanes:        %d x %d\n", d->sm_count, d->fp32_cores_per_sm);
+        printf("boost clock:             %g MHz\n", d->boost_clock_mhz);
+        printf("FP32 / FP64 / FP16 vec:  %g / %g / %s GFLOP/s\n", d->peak_fp32_gflops, d->peak_fp64_gflops,
+               num_or_dash(b, sizeof b, "%g", d->peak_fp16_gflops));
+        printf("tensor FP16 / BF16:      %s", num_or_dash(b, sizeof b, "%g", d->fp16_tensor_tflops));
+        printf(" / %s TFLOP/s (dense)\n", num_or_dash(b, sizeof b, "%g", d->bf16_tensor_tflops));
+        printf("tensor TF32 / FP8:       %s", num_or_dash(b, sizeof b, "%g", d->tf32_tensor_tflops));
+        printf(" / %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp8_tensor_tflops));
+        printf("tensor INT8:             %s TOP/s\n", num_or_dash(b, sizeof b, "%g", d->int8_tensor_tops));
+        printf("tensor FP64:             %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp64_tensor_tflops));
+        if (d->fp32_matrix_tflops > 0) printf("matrix FP32:             %g TFLOP/s\n", d->fp32_matrix_tflops);
+        printf("memory:                  %g GiB %s, %g GB/s\n", d->memory_gib, d->memory_type, d->mem_bandwidth_gbs);
+        printf("L2 / L1 per SM:          %g MiB / %s KiB\n", d->l2_cache_mb,
+               num_or_dash(b, sizeof b, "%g", d->l1_cache_kb_per_sm));
+        printf("shared mem SM / block:   %g / %g KiB\n", d->shared_mem_kb_per_sm, d->shared_mem_kb_per_block);
+        printf("threads SM / block:      %s / %d\n", num_or_dash(b, sizeof b, "%.0f", d->max_threads_per_sm),
+               d->max_threads_per_block);
+        printf("registers SM / block:    %s", num_or_dash(b, sizeof b, "%.0f", d->registers_per_sm));
+        printf(" / %s\n", num_or_dash(b, sizeof b, "%.0f", d->registers_per_block));
+        printf("warp size:               %d\n", d->warp_size);
+        printf("power TDP / idle:        %g / ~%g W\n", d->tdp_w, d->idle_w);
+    }
     if (d->price_usd_per_hour > 0)
         printf("price:                   $%g/hour (%s, %s)\n", d->price_usd_per_hour, d->price_provider,
                d->price_date);
@@ -192,7 +209,7 @@ static void device_text(const dlp_device *d) {
                    num_or_dash(s, sizeof s, "%.0f", p->sms), p->max_instances);
         }
     } else {
-        printf("MIG profiles:            none\n");
+        printf("MIG profiles:            none%s\n", d->kind == DLP_DEVICE_CPU ? " (CPU)" : "");
     }
     if (d->notes[0]) printf("notes:                   %s\n", d->notes);
     printf("sources:\n");
@@ -200,14 +217,15 @@ static void device_text(const dlp_device *d) {
 }
 
 static void devices_table(const dlp_devdb *db) {
-    printf("%-15s %-28s %7s %8s %8s %8s %6s %7s %4s\n", "id", "name", "mem GiB", "FP32 TF", "FP16 TC",
-           "BW GB/s", "TDP W", "$/hour", "MIG");
+    printf("%-15s %-28s %4s %7s %8s %8s %8s %6s %7s %4s\n", "id", "name", "kind", "mem GiB", "FP32 TF",
+           "FP16 TC", "BW GB/s", "TDP W", "$/hour", "MIG");
     for (int i = 0; i < dlp_devdb_count(db); i++) {
         const dlp_device *d = dlp_devdb_at(db, i);
-        char tc[32], pr[32];
-        printf("%-15s %-28.28s %7g %8.1f %8s %8g %6g %7s %4s\n", d->id, d->name, d->memory_gib,
-               d->peak_fp32_gflops / 1000.0, num_or_dash(tc, sizeof tc, "%.1f", d->fp16_tensor_tflops),
-               d->mem_bandwidth_gbs, d->tdp_w, num_or_dash(pr, sizeof pr, "%.2f", d->price_usd_per_hour),
+        char tc[32], pr[32], tdp[32];
+        printf("%-15s %-28.28s %4s %7g %8.2f %8s %8g %6s %7s %4s\n", d->id, d->name, dlp_device_kind_name(d->kind),
+               d->memory_gib, d->peak_fp32_gflops / 1000.0,
+               num_or_dash(tc, sizeof tc, "%.1f", d->fp16_tensor_tflops), d->mem_bandwidth_gbs,
+               num_or_dash(tdp, sizeof tdp, "%g", d->tdp_w), num_or_dash(pr, sizeof pr, "%.2f", d->price_usd_per_hour),
                d->n_mig ? "yes" : "no");
     }
     printf("\nFP16 TC: dense FP16 tensor/matrix TFLOPS.  'dlperf devices ID' shows every feature.\n");

@@ -157,6 +157,15 @@ int dlp_cmd_mig(int argc, char **argv) {
         dlp_devdb_free(db);
         return rc;
     }
+    if (d->kind == DLP_DEVICE_CPU) {
+        /* Not "recommendation: none": that would read as "too big for every
+         * profile".  A CPU cannot be partitioned this way at all. */
+        int rc = cli_failf(DLP_EXIT_BADINPUT,
+                           "mig: '%s' is a CPU; MIG (Multi-Instance GPU) partitions NVIDIA A100/H100-class "
+                           "GPUs only ('dlperf devices' lists those with MIG: yes)", d->id);
+        dlp_devdb_free(db);
+        return rc;
+    }
     dlp_mig_choice c;
     dlp_status st = dlp_mig_recommend(d, mem, margin, lat, slo, &c);
     int rc = DLP_EXIT_OK;

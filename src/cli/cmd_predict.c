@@ -4,7 +4,10 @@
  * throughput, memory with its breakdown, energy and power, the MIG profile
  * with the fit of every profile (DIPPM's table 5), cost and carbon for the
  * requested runs or steps, and prints them as text or JSON.  Every number
- * comes from dlp_predict (src/models/roofline.c; docs/predict.md).
+ * comes from dlp_predict (src/models/roofline.c; docs/predict.md): the
+ * analytic roofline, on a CPU adapted (docs/learned.md), and shipped learned
+ * models where one exists for the device and mode — the output names the
+ * source of latency/step time and memory and keeps the analytic values.
  *
  * Shared with cmd_roofline.c through cli_predict_args / cli_predict_setup
  * below, so both commands accept the same flags and fail the same way.
@@ -92,6 +95,7 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     if (!strcmp(s, "--no-tf32")) return a->o.tf32 = DLP_TF32_OFF, 1;
     if (!strcmp(s, "--pure")) return a->o.pure_roofline = 1, 1;
     if (!strcmp(s, "--fuse")) return a->o.fuse = 1, 1;
+    if (!strcmp(s, "--no-learned")) return a->o.no_learned = 1, 1;
     return 0;
 }
 
@@ -149,12 +153,13 @@ static void usage(FILE *f) {
             "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
             "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
             "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US]\n"
-            "                      [--runtime eager|tensorrt] [--fuse] [--pure] [--json] [--nodes]\n"
-            "                      [--db FILE]\n\n"
+            "                      [--runtime eager|tensorrt] [--fuse] [--pure] [--no-learned] [--json]\n"
+            "                      [--nodes] [--db FILE]\n\n"
             "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
-            "profile, cost and carbon of MODEL on a GPU of the database, without running it\n"
-            "(docs/predict.md).\n"
-            "  --device ID        GPU id, name or alias ('dlperf devices' lists them)\n"
+            "profile, cost and carbon of MODEL on a GPU or CPU of the database, without running it\n"
+            "(docs/predict.md).  Where a shipped learned model exists for the device and mode\n"
+            "(docs/learned.md) it gives latency/step time and memory; the analytic values are shown too.\n"
+            "  --device ID        GPU or CPU id, name or alias ('dlperf devices' lists them)\n"
             "  --mode             infer (default): one forward pass of the batch; train: one step\n"
             "                     (forward, backward, optimizer)\n"
             "  --dtype            compute type (default: the file's); fp16/bf16 scale the file's float\n"
@@ -168,15 +173,32 @@ static void usage(FILE *f) {
             "  --region R         carbon region ('dlperf devices --carbon'); default the database's\n"
             "  --margin X         MIG memory safety margin, fraction (default 0.1; 0 = DIPPM's rule)\n"
             "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
-            "  --launch-us US     per-kernel launch overhead (default 5; 0 = none, e.g. CUDA graphs)\n"
+            "  --launch-us US     per-kernel launch overhead (default 5; CPU: per-op dispatch, default\n"
+            "                     %g; 0 = none, e.g. CUDA graphs)\n"
             "  --runtime R        eager (default): PyTorch eager, calibrated curves, 5 us per kernel;\n"
             "                     tensorrt: --fuse --pure --launch-us 0 (checked against MLPerf)\n"
             "  --fuse             inference: elementwise ops, activations and BatchNorm fed by a\n"
             "                     conv/gemm/matmul run in its epilogue (TensorRT, torch.compile)\n"
             "  --pure             pure roofline (efficiency 1) instead of the calibrated curves\n"
+            "  --no-learned       analytic numbers only: ignore the shipped learned models\n"
             "  --nodes            per-node table (time, bound, efficiency)\n"
             "  --json             JSON output\n"
-            "  --db FILE          read this device database instead of the built-in one\n");
+            "  --db FILE          read this device database instead of the built-in one\n",
+            DLP_PREDICT_CPU_DISPATCH_US);
+}
+
+/* Where one quantity came from, as a JSON member "key":{...}. */
+static void json_source(FILE *f, const char *key, const dlp_pred_source *src, const char *analytic_key, int first) {
+    fprintf(f, "%s\"%s\":{\"source\":\"%s\",\"model\":", first ? "" : ",", key,
+            src->learned ? "learned" : "analytic");
+    if (src->learned) cli_json_str(f, src->model);
+    else fputs("null", f);
+    fputs(",\"accuracy\":", f);
+    if (src->learned) cli_json_str(f, src->accuracy);
+    else fputs("null", f);
+    fprintf(f, ",\"%s\":", analytic_key);
+    if (isfinite(src->analytic)) fprintf(f, "%.10g}", src->analytic);
+    else fputs("null}", f);
 }
 
 static void json_num(FILE *f, const char *key, double v, int first) {
@@ -196,8 +218,19 @@ static void print_json(const cli_predict_state *s) {
     cli_json_str(f, d->id);
     fputs(",\"device_name\":", f);
     cli_json_str(f, d->name);
+    fputs(",\"device_kind\":", f);
+    cli_json_str(f, dlp_device_kind_name(d->kind));
     fputs(",\"method\":", f);
     cli_json_str(f, p->method);
+    fputs(",\"sources\":{", f);
+    json_source(f, train ? "step_ms" : "latency_ms", &p->time_src, "analytic_ms", 1);
+    json_source(f, "memory_mb", &p->memory_src, "analytic_mb", 0);
+    fputs("}", f);
+    json_num(f, train ? "analytic_step_ms" : "analytic_latency_ms", p->time_src.analytic, 0);
+    json_num(f, "analytic_memory_mb", p->memory_src.analytic, 0);
+    fputs(",\"learned_note\":", f);
+    if (p->learned_note[0]) cli_json_str(f, p->learned_note);
+    else fputs("null", f);
     fprintf(f, ",\"mode\":\"%s\",\"dtype\":\"%s\",\"batch\":%lld", train ? "train" : "infer",
             cli_dtype_short(p->dtype), (long long)p->batch);
     if (train) {
@@ -230,6 +263,7 @@ static void print_json(const cli_predict_state *s) {
     fputs("}", f);
     json_num(f, "energy_j", p->energy_j, 0);
     json_num(f, "power_w", p->power_w, 0);
+    fprintf(f, ",\"energy_predicted\":%s", p->energy_known ? "true" : "false");
     json_num(f, "utilisation", p->utilisation, 0);
     json_num(f, "flops", p->flops, 0);
     json_num(f, "bytes", p->bytes, 0);
@@ -305,22 +339,45 @@ static void print_text(const cli_predict_state *s, int nodes) {
     printf("model:        %s (batch %lld, %s, %s)\n", p->model, (long long)p->batch, cli_dtype_short(p->dtype),
            train ? "training" : "inference");
     printf("device:       %s (%s)\n", d->id, d->name);
-    printf("method:       %s\n", p->method);
-    if (train) printf("step time:    %.4g ms (forward %.4g ms)", p->step_ms, p->latency_ms);
+    printf("method:       %s%s\n", p->method,
+           p->time_src.learned || p->memory_src.learned ? " (analytic), learned models where marked" : "");
+    if (train) printf("step time:    %.4g ms (forward %.4g ms, analytic)", p->step_ms, p->latency_ms);
     else printf("latency:      %.4g ms", p->latency_ms);
-    if (p->band_hi_ms > 0) printf("   band %.4g .. %.4g ms (p10..p90 of kernel errors)\n", p->band_lo_ms, p->band_hi_ms);
-    else printf("   (no band)\n");
+    if (p->time_src.learned) printf("   [learned: %s; analytic %.4g ms]\n", p->time_src.model, p->time_src.analytic);
+    else if (p->band_hi_ms > 0) printf("   band %.4g .. %.4g ms (p10..p90 of kernel errors)\n", p->band_lo_ms, p->band_hi_ms);
+    else printf("   (analytic, no band)\n");
     printf("throughput:   %.4g samples/s\n", p->throughput_sps);
-    printf("memory:       %.0f MiB = weights %.1f + activations %.1f", p->memory_mb, p->weights_mb, p->activations_mb);
+    if (p->memory_src.learned)
+        printf("memory:       %.0f MiB   [learned: %s]\n              analytic %.0f MiB", p->memory_mb, p->memory_src.model,
+               p->memory_src.analytic);
+    else
+        printf("memory:       %.0f MiB", p->memory_mb);
+    printf(" = weights %.1f + activations %.1f", p->weights_mb, p->activations_mb);
     if (train) printf(" + gradients %.1f + optimizer %.1f", p->gradients_mb, p->optimizer_mb);
-    printf(" + workspace %.1f + context %.1f\n", p->workspace_mb, p->context_mb);
-    printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
-           train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
-    printf("work:         %d kernels, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels, p->flops / 1e9, p->bytes / 1e9);
+    if (d->kind == DLP_DEVICE_CPU) printf(" + process base %.1f\n", p->context_mb);
+    else printf(" + workspace %.1f + context %.1f\n", p->workspace_mb, p->context_mb);
+    if (p->time_src.learned || p->memory_src.learned) {
+        const dlp_pred_source *a = p->time_src.learned ? &p->time_src : &p->memory_src;
+        printf("accuracy:     %s: %s\n", a->model, a->accuracy);
+        if (p->time_src.learned && p->memory_src.learned && strcmp(p->time_src.model, p->memory_src.model))
+            printf("              %s: %s\n", p->memory_src.model, p->memory_src.accuracy);
+    }
+    if (p->learned_note[0]) printf("learned:      %s\n", p->learned_note);
+    if (p->energy_known)
+        printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
+               train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
+    else
+        printf("energy:       not predicted (no power data for %s%s), utilisation %.0f%%\n", d->id,
+               d->kind == DLP_DEVICE_CPU ? ": a CPU slice without TDP or RAPL" : "", 100 * p->utilisation);
+    printf("work:         %d %s, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels,
+           d->kind == DLP_DEVICE_CPU ? "ops" : "kernels", p->flops / 1e9,
+           p->bytes / 1e9);
     if (p->n_unknown) printf(", %d nodes of unknown cost (launch only)", p->n_unknown);
     printf("\n");
-    printf("MIG:          %s (margin %g%%; %s)\n", p->mig.profile ? p->mig.profile->name : "none",
-           100 * p->mig_margin, p->mig.reason);
+    if (d->kind == DLP_DEVICE_CPU) printf("MIG:          none (CPU)\n");
+    else
+        printf("MIG:          %s (margin %g%%; %s)\n", p->mig.profile ? p->mig.profile->name : "none",
+               100 * p->mig_margin, p->mig.reason);
     if (p->mig.n_fit) {
         printf("              %-10s %7s %7s %5s", "profile", "GiB", "used", "fits");
         if (p->mig.fit[0].latency_ms >= 0) printf(" %10s", "est. ms");
@@ -342,8 +399,11 @@ static void print_text(const cli_predict_state *s, int nodes) {
     else
         printf("cost:         n/a (no price for %s in the database; %.4g h for %.4g %s)\n", d->id, p->total_hours,
                count, train ? "steps" : "forward passes");
-    printf("carbon:       %.4g g CO2 (%.4g kWh x PUE %g x %g g/kWh, region %s)\n", p->co2_g, p->energy_kwh, p->pue,
-           p->g_per_kwh, p->region);
+    if (p->energy_known)
+        printf("carbon:       %.4g g CO2 (%.4g kWh x PUE %g x %g g/kWh, region %s)\n", p->co2_g, p->energy_kwh,
+               p->pue, p->g_per_kwh, p->region);
+    else
+        printf("carbon:       not predicted (no energy)\n");
     (void)unit;
     if (nodes) print_nodes(s);
 }

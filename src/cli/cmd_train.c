@@ -1,8 +1,11 @@
 /*
  * cmd_train.c — `dlperf train`: fit a GNN predictor (DIPPM's GraphSAGE
- * PMGNS, or GCN / GAT / GIN / MLP) on a .dlpd dataset and write a .dlpm.
+ * PMGNS, GCN / GAT / GIN / MLP, or TraPPM with a pre-trained encoder) on a
+ * .dlpd dataset and write a .dlpm.
  *
  *   dlperf train --data D.dlpd --arch sage --targets latency_ms --epochs 200 --out M.dlpm
+ *   dlperf train --data D.dlpd --arch trappm --encoder gae.dlpm --out T.dlpm
+ *   dlperf train --data D2.dlpd --arch trappm --init T.dlpm --curve c.csv --out T2.dlpm
  *
  * The split (default DIPPM's random 70/15/15, seed 1) is stored in the
  * model so that `dlperf eval` can rebuild the same test set.  After
@@ -29,7 +32,12 @@ static void usage(FILE *f) {
             "Train a graph neural predictor (docs/gnn.md).  Defaults are DIPPM's (thesis table 4.3):\n"
             "GraphSAGE, 3 blocks of 512, dropout 0.05, Adam lr 2.754e-5, Huber loss.\n\n"
             "model:\n"
-            "  --arch A             sage (default), gcn, gat, gin, mlp (FC blocks on static features)\n"
+            "  --arch A             sage (default), gcn, gat, gin, mlp (FC blocks on static features),\n"
+            "                       trappm (SAGE blocks + a frozen pre-trained encoder, needs --encoder;\n"
+            "                       its defaults: 2 blocks, 2 FC blocks, MSE, lr 1e-3, static features trappm)\n"
+            "  --encoder FILE.dlpm  the pre-trained encoder (dlperf pretrain) for --arch trappm\n"
+            "  --init FILE.dlpm     start from this model's weights (transfer learning); same arch,\n"
+            "                       widths, layout, static features and targets count\n"
             "  --hidden N           width of every block (512)\n"
             "  --layers N           conv blocks (3)\n"
             "  --block-depth N      convs per block (1; DIPPM's public code: 2)\n"
@@ -55,6 +63,7 @@ static void usage(FILE *f) {
             "  --out FILE.dlpm      the model (required)\n"
             "  --report FILE.md     evaluation of the test part (also FILE.json, FILE.svg)\n"
             "  --report-json FILE   the test metrics as JSON only\n"
+            "  --curve FILE.csv     per-epoch curve: epoch,train_loss,val_mape\n"
             "  --progress P         auto (a line on a terminal, default), lines (one per epoch), none\n",
             gnn_sel_help);
 }
@@ -87,6 +96,7 @@ static int on_progress(void *u, const dlp_gnn_progress *p) {
 
 int dlp_cmd_train(int argc, char **argv) {
     const char *data = NULL, *out = NULL, *report = NULL, *report_json = NULL, *v;
+    const char *encoder_path = NULL, *init_path = NULL, *curve_path = NULL;
     const char *progress = "auto";
     char targets_buf[512] = "", *targets[16];
     int n_targets = 0, static_idx[DLP_SF_COUNT], n_static = 0;
@@ -115,9 +125,12 @@ int dlp_cmd_train(int argc, char **argv) {
         else if (OPT("--report")) report = v;
         else if (OPT("--report-json")) report_json = v;
         else if (OPT("--progress")) progress = v;
+        else if (OPT("--encoder")) encoder_path = v;
+        else if (OPT("--init")) init_path = v;
+        else if (OPT("--curve")) curve_path = v;
         else if (OPT("--arch")) {
             if ((o.arch = dlp_gnn_arch_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--arch '%s': expected sage, gcn, gat, gin or mlp", v);
+                return cli_failf(DLP_EXIT_BADINPUT, "--arch '%s': expected sage, gcn, gat, gin, mlp or trappm", v);
         } else if (OPT("--readout")) {
             if ((o.readout = dlp_gnn_readout_parse(v)) < 0)
                 return cli_failf(DLP_EXIT_BADINPUT, "--readout '%s': expected sum, mean, max or scaled-sum", v);
@@ -199,14 +212,39 @@ int dlp_cmd_train(int argc, char **argv) {
     else if (!strcmp(progress, "auto")) pr.mode = isatty(STDERR_FILENO) ? 1 : 0;
     else if (strcmp(progress, "none")) return cli_failf(DLP_EXIT_BADINPUT, "--progress '%s': expected auto, lines or none", progress);
 
+    if (encoder_path && o.arch != DLP_GNN_TRAPPM)
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm");
+    if (o.arch == DLP_GNN_TRAPPM && !encoder_path && !init_path)
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --arch trappm needs a pre-trained encoder (--encoder FILE.dlpm)");
+
     dlp_error e = {0};
+    dlp_encoder *enc = NULL;
+    dlp_gnn *init = NULL;
+    /* a missing or damaged encoder / init file is bad input (exit 2); the
+     * library's messages name the file */
+    if (encoder_path && dlp_encoder_load(encoder_path, &enc, &e) != DLP_OK)
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder: %s", e.msg);
+    if (init_path && dlp_gnn_load(init_path, &init, &e) != DLP_OK) {
+        dlp_encoder_free(enc);
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --init: %s", e.msg);
+    }
+    o.encoder = enc;
+    o.init = init;
+    o.record_curve = curve_path != NULL;
     dlp_dataset *ds = NULL;
-    if (dlp_dataset_load(data, &ds, &e) != DLP_OK) return cli_fail(&e);
     int rc = DLP_EXIT_OK;
+    if (dlp_dataset_load(data, &ds, &e) != DLP_OK) {
+        rc = cli_fail(&e);
+        dlp_encoder_free(enc);
+        dlp_gnn_free(init);
+        return rc;
+    }
     gnn_parts parts;
     int64_t split_seed = sel.seed;
     if ((rc = gnn_sel_apply(ds, &sel, split_seed, &parts)) != 0) {
         dlp_dataset_free(ds);
+        dlp_encoder_free(enc);
+        dlp_gnn_free(init);
         return rc;
     }
     char split_desc[1024];
@@ -228,8 +266,30 @@ int dlp_cmd_train(int argc, char **argv) {
     dlp_status st = dlp_gnn_train(ds, parts.train, parts.n_train, parts.val, parts.n_val, &o, &m, &e);
     if (pr.mode == 1) fprintf(stderr, "\n");
     if (st != DLP_OK) {
-        rc = cli_fail(&e);
+        rc = cli_fail(&e);   /* an encoder or --init model that does not fit: EINVAL, exit 2 */
         goto done;
+    }
+    if (curve_path) {
+        const double *ct, *cv;
+        int cn;
+        dlp_gnn_loss_curve(m, &ct, &cv, &cn);
+        FILE *cf = fopen(curve_path, "w");
+        if (!cf) {
+            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+            dlp_gnn_free(m);
+            goto done;
+        }
+        fprintf(cf, "epoch,train_loss,val_mape\n");
+        for (int ep = 0; ep < cn; ep++) {
+            fprintf(cf, "%d,%.9g,", ep + 1, ct[ep]);
+            if (isfinite(cv[ep])) fprintf(cf, "%.9g", cv[ep]);
+            fprintf(cf, "\n");
+        }
+        if (fclose(cf) != 0) {
+            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+            dlp_gnn_free(m);
+            goto done;
+        }
     }
     if (dlp_gnn_save(m, out, &e) != DLP_OK) {
         rc = cli_fail(&e);
@@ -240,6 +300,9 @@ int dlp_cmd_train(int argc, char **argv) {
     dlp_gnn_info_get(m, &inf);
     printf("trained %s (%lld parameters) on %lld samples in %.1f s: epoch %d of %d kept", dlp_gnn_arch_name(inf.arch),
            (long long)inf.n_params, (long long)inf.n_train, inf.train_seconds, inf.best_epoch, inf.epochs_run);
+    if (dlp_gnn_encoder_method(m))
+        printf(", frozen %s encoder (%d-dim embedding)", dlp_gnn_encoder_method(m), dlp_gnn_encoder_dim(m));
+    if (init_path) printf(", initialised from %s", init_path);
     if (!isnan(inf.best_val_mape)) printf(", validation MAPE %.2f%% (%lld samples)", inf.best_val_mape, (long long)inf.n_val);
     printf("\nwrote %s\n", out);
     if (parts.n_test) {
@@ -276,5 +339,7 @@ int dlp_cmd_train(int argc, char **argv) {
 done:
     gnn_parts_free(&parts);
     dlp_dataset_free(ds);
+    dlp_encoder_free(enc);
+    dlp_gnn_free(init);
     return rc;
 }

@@ -28,6 +28,9 @@ int dlp_cmd_eval(int argc, char **argv);
 int dlp_cmd_predict_graph(int argc, char **argv);
 /* data command (src/cli/cmd_data.c) */
 int dlp_cmd_data(int argc, char **argv);
+/* pre-training commands (src/cli/cmd_pretrain.c, cmd_embed.c) */
+int dlp_cmd_pretrain(int argc, char **argv);
+int dlp_cmd_embed(int argc, char **argv);
 
 
 static const struct {
@@ -49,6 +52,8 @@ static const struct {
     {"eval", dlp_cmd_eval, "evaluate a GNN predictor: metrics per family/device, reports, parity plot"},
     {"predict-graph", dlp_cmd_predict_graph, "predict with a trained GNN predictor for an ONNX model"},
     {"data", dlp_cmd_data, "measurement store of dlperf-profile: stats, export/import CSV, merge shards"},
+    {"pretrain", dlp_cmd_pretrain, "pre-train a graph encoder (GAE/GraphMAE) on unlabeled graphs (.dlpm)"},
+    {"embed", dlp_cmd_embed, "graph vectors of a pre-trained encoder; t-SNE map of a corpus (SVG)"},
     /* END commands */
 };
 

@@ -19,6 +19,7 @@
 
 #include "graph/graph.h"
 #include "graph/ops.h"
+#include "features/features_internal.h"
 
 static const char *const trappm_vocab[] = {
     "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "Gemm", "MatMul", "MatMulInteger",
@@ -318,11 +319,16 @@ static void put_u32(uint8_t **p, uint32_t v) {
     *p += 4;
 }
 
-dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err) {
+/* Serialise f as .dlpg bytes (malloc'ed, *len bytes); `name` is used in
+ * messages.  Shared by dlp_features_save and the corpus pack writer. */
+dlp_status dlp__features_save_mem(const dlp_features *f, const char *name, uint8_t **out, size_t *len,
+                                  dlp_error *err) {
+    *out = NULL;
+    *len = 0;
     size_t n = DLPG_HDR + 8 * (size_t)DLP_SF_COUNT + 4 * (size_t)f->n_nodes * (size_t)f->n_feat +
                4 * ((size_t)f->n_nodes + 1) + 4 * (size_t)f->n_edges + 4;
     uint8_t *buf = malloc(n), *p = buf;
-    if (!buf) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+    if (!buf) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
     memcpy(p, "DLPG", 4);
     p += 4;
     put_u32(&p, DLPG_VERSION);
@@ -344,20 +350,31 @@ dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error 
     memcpy(p, f->col, 4 * (size_t)f->n_edges);
     p += 4 * (size_t)f->n_edges;
     put_u32(&p, dlp__crc32(0, buf, (size_t)(p - buf)));
-    dlp_status st = dlp__write_file_atomic(path, buf, n, err);
+    *out = buf;
+    *len = n;
+    return DLP_OK;
+}
+
+dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err) {
+    uint8_t *buf;
+    size_t n;
+    dlp_status st = dlp__features_save_mem(f, path, &buf, &n, err);
+    if (st) return st;
+    st = dlp__write_file_atomic(path, buf, n, err);
     free(buf);
     return st;
 }
 
-dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err) {
+/* Parse .dlpg bytes (buf, len); `path` names them in messages.  Shared by
+ * dlp_features_load and dlp_corpus_read. */
+dlp_status dlp__features_load_mem(const void *buf, size_t len, const char *path, dlp_features **out,
+                                  dlp_error *err) {
     *out = NULL;
-    dlp__mapped m;
-    dlp_status st = dlp__map_file(path, &m, err);
-    if (st) return st;
-    const uint8_t *p = m.data;
+    dlp_status st = DLP_OK;
+    const uint8_t *p = buf;
     uint32_t h[7];
     dlp_features *f = NULL;
-    if (m.len < DLPG_HDR + 4 || memcmp(p, "DLPG", 4)) {
+    if (len < DLPG_HDR + 4 || memcmp(p, "DLPG", 4)) {
         st = dlp__err(err, DLP_EFORMAT, "%s: not a .dlpg graph file", path);
         goto done;
     }
@@ -373,8 +390,8 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
         goto done;
     }
     size_t need = DLPG_HDR + 8 * (size_t)ns + 4 * (size_t)nn * nf + 4 * ((size_t)nn + 1) + 4 * (size_t)ne + 4;
-    if (m.len != need) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: .dlpg is %zu bytes, header says %zu (truncated?)", path, m.len, need);
+    if (len != need) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: .dlpg is %zu bytes, header says %zu (truncated?)", path, len, need);
         goto done;
     }
     uint32_t crc;
@@ -423,11 +440,20 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
         if (f->col[e] < 0 || (uint32_t)f->col[e] >= nn) st = DLP_EFORMAT;
     if (st) st = dlp__err(err, DLP_EFORMAT, "%s: adjacency indexes outside the graph", path);
 done:
-    dlp__unmap_file(&m);
     if (st) {
         dlp_features_free(f);
         return st;
     }
     *out = f;
     return DLP_OK;
+}
+
+dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err) {
+    *out = NULL;
+    dlp__mapped m;
+    dlp_status st = dlp__map_file(path, &m, err);
+    if (st) return st;
+    st = dlp__features_load_mem(m.data, m.len, path, out, err);
+    dlp__unmap_file(&m);
+    return st;
 }

@@ -201,7 +201,26 @@ static const char *const DEVICE_KEYS[] = {
     "memory_gib", "memory_type", "mem_bandwidth_gbs", "l2_cache_mb", "l1_cache_kb_per_sm",
     "shared_mem_kb_per_sm", "shared_mem_kb_per_block", "max_threads_per_sm",
     "max_threads_per_block", "registers_per_sm", "registers_per_block", "warp_size", "tdp_w",
-    "idle_w", "interface", "mig", "price", "sources", "notes", NULL};
+    "idle_w", "interface", "mig", "price", "sources", "notes", "kind", NULL};
+
+/* Fields that describe GPU hardware only: a CPU entry must give null there,
+ * so a copied GPU entry cannot pass for a CPU with a warp size or shared
+ * memory that nothing would use.  tdp_w/idle_w are merely nullable on a CPU
+ * (a VM slice has no known power; energy is then not predicted). */
+static const char *const GPU_ONLY[] = {
+    "shared_mem_kb_per_sm", "shared_mem_kb_per_block", "max_threads_per_sm",
+    "max_threads_per_block", "registers_per_sm", "registers_per_block", "warp_size", NULL};
+static const char *const CPU_NULLABLE[] = {"tdp_w", "idle_w", NULL};
+
+static int in_names(const char *const *list, const char *k) {
+    for (; *list; list++)
+        if (!strcmp(*list, k)) return 1;
+    return 0;
+}
+
+const char *dlp_device_kind_name(int kind) {
+    return kind == DLP_DEVICE_GPU ? "gpu" : kind == DLP_DEVICE_CPU ? "cpu" : "?";
+}
 static const char *const MIG_KEYS[] = {"name", "memory_gib", "usable_gib", "compute_slices",
                                        "sms", "max_instances", NULL};
 static const char *const PRICE_KEYS[] = {"usd_per_hour", "provider", "date", NULL};
@@ -278,14 +297,29 @@ static dlp_status parse_device(vctx *v, dlp__arena *a, const cJSON *o, const cJS
         return bad(v, "vendor", "must be \"nvidia\", \"amd\" or \"intel\", got \"%.40s\"", d->vendor);
     if (strlen(d->name) >= MAX_KEY) return bad(v, "name", "is longer than %d characters", MAX_KEY - 1);
 
+    /* kind: "gpu" (the default, so GPU entries need not say it) or "cpu" */
+    const char *kind;
+    if ((st = get_str(v, a, o, "kind", 1, &kind))) return st;
+    if (!*kind || !strcmp(kind, "gpu")) d->kind = DLP_DEVICE_GPU;
+    else if (!strcmp(kind, "cpu")) d->kind = DLP_DEVICE_CPU;
+    else return bad(v, "kind", "must be \"gpu\" or \"cpu\", got \"%.40s\"", kind);
+    int cpu = d->kind == DLP_DEVICE_CPU;
+
     for (size_t i = 0; i < sizeof NUMFIELDS / sizeof NUMFIELDS[0]; i++) {
         const numfield *f = &NUMFIELDS[i];
         double x;
-        if ((st = get_num(v, o, f->key, f->nullable, f->is_int, f->lo, f->hi, &x))) return st;
+        if (cpu && in_names(GPU_ONLY, f->key)) {
+            const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, f->key);
+            if (!g) return bad(v, f->key, "is missing (use null for a CPU)");
+            if (!cJSON_IsNull(g)) return bad(v, f->key, "is a GPU field; a CPU (kind \"cpu\") must give null");
+            continue;          /* stays 0 */
+        }
+        int nullable = f->nullable || (cpu && in_names(CPU_NULLABLE, f->key));
+        if ((st = get_num(v, o, f->key, nullable, f->is_int, f->lo, f->hi, &x))) return st;
         if (f->is_int) *(int *)(void *)((char *)d + f->off) = (int)x;
         else *(double *)(void *)((char *)d + f->off) = x;
     }
-    if (d->idle_w >= d->tdp_w) return bad(v, "idle_w", "must be below tdp_w (%g W)", d->tdp_w);
+    if (d->tdp_w > 0 && d->idle_w >= d->tdp_w) return bad(v, "idle_w", "must be below tdp_w (%g W)", d->tdp_w);
     if (d->shared_mem_kb_per_block > d->shared_mem_kb_per_sm)
         return bad(v, "shared_mem_kb_per_block", "must not exceed shared_mem_kb_per_sm");
 
@@ -293,8 +327,10 @@ static dlp_status parse_device(vctx *v, dlp__arena *a, const cJSON *o, const cJS
     const cJSON *cc = cJSON_GetObjectItemCaseSensitive(o, "compute_capability");
     if (!cc) return bad(v, "compute_capability", "is missing");
     if (cJSON_IsNull(cc)) {
-        if (!strcmp(d->vendor, "nvidia"))
+        if (!strcmp(d->vendor, "nvidia") && !cpu)
             return bad(v, "compute_capability", "must be \"major.minor\" for an NVIDIA GPU, got null");
+    } else if (cpu) {
+        return bad(v, "compute_capability", "is a CUDA property; a CPU (kind \"cpu\") must give null");
     } else {
         int maj, min, used = 0;
         if (!cJSON_IsString(cc) || sscanf(cc->valuestring, "%d.%d%n", &maj, &min, &used) != 2 ||
@@ -324,6 +360,8 @@ static dlp_status parse_device(vctx *v, dlp__arena *a, const cJSON *o, const cJS
     d->aliases = as;
 
     if (!cJSON_GetObjectItemCaseSensitive(o, "mig")) return bad(v, "mig", "is missing (use null for no MIG)");
+    if (cpu && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "mig")))
+        return bad(v, "mig", "must be null for a CPU (kind \"cpu\"): MIG partitions NVIDIA GPUs");
     if ((st = parse_mig(v, a, cJSON_GetObjectItemCaseSensitive(o, "mig"), d))) return st;
 
     /* price: null or {usd_per_hour, provider, date} */

@@ -18,6 +18,9 @@
  *                 Linear to one output per target (multi-output).
  *   The MLP rival drops the conv blocks and readout: FC blocks on F_s only
  *   (as DIPPM's "plain MLP without GNN").
+ *   TraPPM (thesis §5.4.3) is the SAGE model with one more input to the
+ *   concatenation: the sum-pooled node embeddings of a frozen, pre-trained
+ *   graph encoder (encoder.c), standardised; [e | u | F_s] then FC blocks.
  * Targets are learned in scaled units (ln, then standardised, by default;
  * the statistics go into the model file) and unscaled on prediction.
  *
@@ -43,7 +46,7 @@
 
 /* ---- names --------------------------------------------------------------- */
 
-static const char *const arch_names[] = {"sage", "gcn", "gat", "gin", "mlp"};
+static const char *const arch_names[] = {"sage", "gcn", "gat", "gin", "mlp", "trappm"};
 static const char *const readout_names[] = {"sum", "mean", "max", "scaled-sum"};
 static const char *const loss_names[] = {"huber", "mse", "l1"};
 static const char *const scale_names[] = {"log-std", "std", "log", "none"};
@@ -60,7 +63,7 @@ static int parse_name(const char *const *tab, int n, const char *s) {
 const char *dlp_gnn_arch_name(int a) { return NAMEOF(arch_names, a); }
 int dlp_gnn_arch_parse(const char *s) {
     if (s && !strcmp(s, "graphsage")) return DLP_GNN_SAGE;
-    return parse_name(arch_names, 5, s);
+    return parse_name(arch_names, (int)(sizeof arch_names / sizeof arch_names[0]), s);
 }
 const char *dlp_gnn_readout_name(int r) { return NAMEOF(readout_names, r); }
 int dlp_gnn_readout_parse(const char *s) { return parse_name(readout_names, 4, s); }
@@ -98,6 +101,11 @@ void dlp_gnn_free(dlp_gnn *m) {
     if (!m) return;
     dlp__nn_seq_free(&m->gnn);
     dlp__nn_seq_free(&m->head);
+    if (m->has_enc) dlp__enc_net_free(&m->enc);
+    free(m->u_mean);
+    free(m->u_std);
+    free(m->curve_train);
+    free(m->curve_val);
     dlp__nn_params_free(&m->ps);
     dlp__nn_ws_free(&m->ws_cache);
     pthread_mutex_destroy(&m->ws_lock);
@@ -114,6 +122,18 @@ void dlp_gnn_info_get(const dlp_gnn *m, dlp_gnn_info *out) {
 }
 
 int dlp_gnn_target_count(const dlp_gnn *m) { return m ? m->n_targets : 0; }
+
+void dlp_gnn_loss_curve(const dlp_gnn *m, const double **train, const double **val, int *n) {
+    int have = m && m->curve_train && m->curve_n > 0;
+    if (train) *train = have ? m->curve_train : NULL;
+    if (val) *val = have ? m->curve_val : NULL;
+    if (n) *n = have ? m->curve_n : 0;
+}
+
+const char *dlp_gnn_encoder_method(const dlp_gnn *m) {
+    return m && m->has_enc ? dlp_pretrain_method_name(m->enc.r.method) : NULL;
+}
+int dlp_gnn_encoder_dim(const dlp_gnn *m) { return m && m->has_enc ? m->enc_dim : 0; }
 const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
     return m && k >= 0 && k < m->n_targets ? m->target[k] : NULL;
 }
@@ -144,6 +164,9 @@ dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
         return dlp__err(err, DLP_EINVAL, "gnn: bad architecture (hidden %d, layers %d, fc %d, dropout %g)",
                         H, h->layers, h->fc_layers, h->dropout);
     m->emb = 0;
+    m->enc_dim = 0;
+    if (h->arch == DLP_GNN_TRAPPM && !m->has_enc)
+        return dlp__err(err, DLP_EINVAL, "gnn: arch trappm needs a pre-trained encoder");
     if (h->arch != DLP_GNN_MLP) {
         if (h->layers < 1) return dlp__err(err, DLP_EINVAL, "gnn: %s needs at least one conv block",
                                            dlp_gnn_arch_name(h->arch));
@@ -156,6 +179,7 @@ dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
                 snprintf(name, sizeof name, "convs.%d", idx);
                 switch (h->arch) {
                 case DLP_GNN_SAGE:
+                case DLP_GNN_TRAPPM:   /* TraPPM's blocks are SAGE blocks (normalize off) */
                     PUSH(m->gnn, DLP__NN_L_SAGE);
                     TRY(dlp__nn_sage_init(&L->u.sage, &m->ps, name, in, H, DLP__NN_AGG_MEAN,
                                           h->sage_normalize));
@@ -192,7 +216,19 @@ dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
                                                                                   : DLP__NN_AGG_SUM));
         m->emb = H;
     }
-    int in = m->emb + m->n_static;
+    if (m->has_enc) {
+        if (h->arch != DLP_GNN_TRAPPM)
+            return dlp__err(err, DLP_EINVAL, "gnn: an encoder is only used by arch trappm");
+        if (m->enc.r.n_feat != m->n_feat || m->enc.r.layout != m->layout ||
+            m->enc.r.layout_version != m->layout_version || m->enc.r.hidden < 1)
+            return dlp__err(err, DLP_EINVAL,
+                            "gnn: the encoder reads %s layout version %d (%d columns), the model %s version %d "
+                            "(%d columns)",
+                            dlp_layout_name(m->enc.r.layout), m->enc.r.layout_version, m->enc.r.n_feat,
+                            dlp_layout_name(m->layout), m->layout_version, m->n_feat);
+        m->enc_dim = m->enc.r.hidden;
+    }
+    int in = dlp__gnn_zw(m);
     if (in < 1) return dlp__err(err, DLP_EINVAL, "gnn: the MLP needs at least one static feature");
     for (int f = 0; f < h->fc_layers; f++) {
         snprintf(name, sizeof name, "fc_%d", f + 1);
@@ -208,6 +244,16 @@ dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
     }
     PUSH(m->head, DLP__NN_L_LINEAR);
     TRY(dlp__nn_linear_init(&L->u.linear, &m->ps, "predictor", in, m->n_targets, 1));
+    if (m->has_enc) {
+        /* the frozen encoder: buffers of this store (saved and loaded with
+         * the rest, never optimised), declared last so that the random init
+         * of the other tensors does not depend on the encoder's size */
+        dlp__enc_recipe r = m->enc.r;
+        dlp_error ee = {0};
+        dlp_status st = dlp__enc_declare(&m->enc, &m->ps, "encoder", &r, 0, &ee);
+        m->enc.r = r;
+        if (st != DLP_OK) return dlp__err(err, st, "gnn: cannot build the encoder (%s)", ee.msg);
+    }
     TRY(dlp__nn_params_alloc(&m->ps));
     m->info.n_params = dlp__nn_params_trainable(&m->ps);
     return DLP_OK;
@@ -224,7 +270,7 @@ typedef struct {
     int has_graph;
     int k;
     float *x;                 /* (N, n_feat)                                     */
-    float *z;                 /* (k, emb + n_static)                             */
+    float *z;                 /* (k, emb + enc_dim + n_static)                   */
 } batch_t;
 
 static dlp_status check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err) {
@@ -261,10 +307,10 @@ static dlp_status make_batch(const dlp_gnn *m, dlp__nn_ws *ws, const dlp_feature
                              batch_t *b, dlp_error *err) {
     memset(b, 0, sizeof *b);
     b->k = k;
-    int zw = m->emb + m->n_static;
+    int zw = dlp__gnn_zw(m);
     b->z = dlp__nn_ws_floats(ws, (size_t)k * (size_t)zw);
     if (!b->z) return dlp__err(err, DLP_ENOMEM, "gnn: out of memory (batch)");
-    for (int q = 0; q < k; q++) scale_static(m, fs[q], b->z + (size_t)q * zw + m->emb);
+    for (int q = 0; q < k; q++) scale_static(m, fs[q], b->z + (size_t)q * zw + m->emb + m->enc_dim);
     if (m->info.arch == DLP_GNN_MLP) return DLP_OK;
     int64_t nn = 0, ne = 0;
     for (int q = 0; q < k; q++) {
@@ -303,7 +349,7 @@ static void free_batch(batch_t *b) {
 /* Forward through both sequences; *y gets (k, n_targets) scaled outputs. */
 static dlp_status forward(dlp__nn_seq *gnn, dlp__nn_seq *head, const dlp_gnn *m, dlp__nn_ctx *cx,
                           batch_t *b, const float **y) {
-    int zw = m->emb + m->n_static, rows;
+    int zw = dlp__gnn_zw(m), rows;
     const dlp__nn_graph *g = b->has_graph ? &b->g : NULL;
     if (m->emb) {
         const float *e;
@@ -324,10 +370,11 @@ static dlp_status forward(dlp__nn_seq *gnn, dlp__nn_seq *head, const dlp_gnn *m,
 
 static dlp_status backward(dlp__nn_seq *gnn, dlp__nn_seq *head, const dlp_gnn *m, dlp__nn_ctx *cx,
                            batch_t *b, const float *dy) {
-    int zw = m->emb + m->n_static;
+    int zw = dlp__gnn_zw(m);
     const dlp__nn_graph *g = b->has_graph ? &b->g : NULL;
-    /* the static columns need no gradient, but the head's first Linear
-     * writes one for all of z; only the readout part flows on */
+    /* the static and embedding columns need no gradient (the encoder is
+     * frozen), but the head's first Linear writes one for all of z; only
+     * the readout part flows on */
     float *dz = m->emb ? dlp__nn_ws_zeros(cx->ws, (size_t)b->k * zw) : NULL;
     if (m->emb && !dz) return DLP_ENOMEM;
     dlp_status st = dlp__nn_seq_backward(head, cx, g, dy, dz);
@@ -374,8 +421,45 @@ static int seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c) {
 
 #define PRED_BATCH 64
 
-static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs, int n, float *out,
-                                dlp_error *err) {
+/* The encoder's sum-pooled embeddings of a batch, raw: (k, enc_dim).  The
+ * encoder runs in eval mode and nothing flows back into it. */
+static dlp_status embed_raw(const dlp_gnn *m, dlp__enc_net *net, dlp__nn_ctx *cx, const batch_t *b,
+                            float *raw) {
+    if (!b->has_graph) return DLP_EINTERNAL;
+    int tr = cx->training;
+    cx->training = 0;
+    dlp_status st = dlp__enc_pool(net, cx, &b->g, b->x, raw);
+    cx->training = tr;
+    return st;
+}
+
+/* Standardised embedding rows u (k, enc_dim) into the z columns after the
+ * readout. */
+static void put_u(const dlp_gnn *m, batch_t *b, const float *u, int scaled) {
+    int zw = dlp__gnn_zw(m), d = m->enc_dim;
+    for (int q = 0; q < b->k; q++) {
+        float *zq = b->z + (size_t)q * zw + m->emb;
+        const float *uq = u + (size_t)q * d;
+        if (scaled) memcpy(zq, uq, sizeof *zq * (size_t)d);
+        else
+            for (int c = 0; c < d; c++) zq[c] = (float)(((double)uq[c] - m->u_mean[c]) / m->u_std[c]);
+    }
+}
+
+/* The embedding columns of a batch, computed with the (cloned) encoder. */
+static dlp_status fill_u(const dlp_gnn *m, dlp__enc_net *net, dlp__nn_ctx *cx, batch_t *b) {
+    if (!m->enc_dim) return DLP_OK;
+    float *raw = dlp__nn_ws_floats(cx->ws, (size_t)b->k * (size_t)m->enc_dim);
+    if (!raw) return DLP_ENOMEM;
+    dlp_status st = embed_raw(m, net, cx, b, raw);
+    if (st == DLP_OK) put_u(m, b, raw, 0);
+    return st;
+}
+
+/* Predict graphs fs[0..n).  ucache: their standardised embeddings
+ * (n, enc_dim), computed once by training; NULL: computed here. */
+static dlp_status predict_core(const dlp_gnn *m, const dlp_features *const *fs, int n, const float *ucache,
+                               float *out, dlp_error *err) {
     if (!m || (n > 0 && (!fs || !out))) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
     for (int i = 0; i < n; i++) {
         dlp_status st = check_features(m, fs[i], err);
@@ -386,8 +470,10 @@ static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs,
     int locked = pthread_mutex_trylock(&mm->ws_lock) == 0;
     if (locked) ws = &mm->ws_cache;
     dlp__nn_seq gnn = {0}, head = {0};
+    dlp__enc_net enc = {0};
     dlp_status st = DLP_OK;
-    if (seq_clone(&m->gnn, &gnn) || seq_clone(&m->head, &head)) {
+    if (m->has_enc) enc.r = m->enc.r;
+    if (seq_clone(&m->gnn, &gnn) || seq_clone(&m->head, &head) || (m->has_enc && seq_clone(&m->enc.seq, &enc.seq))) {
         st = dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
         goto done;
     }
@@ -399,6 +485,11 @@ static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs,
         batch_t b;
         const float *y;
         st = make_batch(m, ws, fs + b0, k, &b, err);
+        if (st == DLP_OK && m->enc_dim) {
+            if (ucache) put_u(m, &b, ucache + (size_t)b0 * m->enc_dim, 1);
+            else if ((st = fill_u(m, &enc, &cx, &b)) != DLP_OK)
+                dlp__err(err, st, "gnn predict: encoder failed (%s)", dlp_status_str(st));
+        }
         if (st == DLP_OK) {
             st = forward(&gnn, &head, m, &cx, &b, &y);
             if (st != DLP_OK) dlp__err(err, st, "gnn predict: forward failed (%s)", dlp_status_str(st));
@@ -414,9 +505,15 @@ static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs,
 done:
     dlp__nn_seq_free(&gnn);
     dlp__nn_seq_free(&head);
+    dlp__nn_seq_free(&enc.seq);
     if (locked) pthread_mutex_unlock(&mm->ws_lock);
     dlp__nn_ws_free(&local);
     return st;
+}
+
+static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs, int n, float *out,
+                                dlp_error *err) {
+    return predict_core(m, fs, n, NULL, out, err);
 }
 
 dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, dlp_error *err) {
@@ -488,16 +585,51 @@ static double loss_grad(int kind, double delta, const float *p, const float *t, 
     return sum / cnt;
 }
 
+/* The test hook of gnn_internal.h. */
+dlp_status dlp__gnn_loss_grad(dlp_gnn *m, const dlp_features *const *fs, int k, const float *t, double *loss,
+                              dlp_error *err) {
+    for (int i = 0; i < k; i++) {
+        dlp_status st = check_features(m, fs[i], err);
+        if (st != DLP_OK) return st;
+    }
+    dlp__nn_ws ws = {0};
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, 1, 0);
+    float *g = malloc(sizeof *g * (size_t)(k > 0 ? k : 1) * (size_t)m->n_targets);
+    batch_t b = {0};
+    const float *y;
+    dlp_status st = g ? make_batch(m, &ws, fs, k, &b, err) : DLP_ENOMEM;
+    if (st == DLP_OK) st = fill_u(m, &m->enc, &cx, &b);
+    if (st == DLP_OK) {
+        dlp__nn_zero_grad(&m->ps);
+        st = forward(&m->gnn, &m->head, m, &cx, &b, &y);
+    }
+    if (st == DLP_OK) {
+        *loss = loss_grad(m->info.loss, m->info.huber_delta, y, t, k * m->n_targets, g);
+        st = backward(&m->gnn, &m->head, m, &cx, &b, g);
+    }
+    free_batch(&b);
+    free(g);
+    dlp__nn_ws_free(&ws);
+    if (st != DLP_OK && err && !err->msg[0]) dlp__err(err, st, "gnn: loss/gradient failed (%s)", dlp_status_str(st));
+    return st;
+}
+
+/* TraPPM's defaults (§5.4.3) differ from DIPPM's: two SAGE blocks, two FC
+ * blocks, MSE, lr 1e-3.  DLP_GNN_LOSS_HUBER is the enum's 0, so "0 = the
+ * default" makes trappm train with MSE whatever loss 0 means elsewhere. */
 static void fill_defaults(dlp_gnn_opts *o) {
+    int tp = o->arch == DLP_GNN_TRAPPM;
     if (!o->hidden) o->hidden = 512;
-    if (!o->layers) o->layers = 3;
+    if (!o->layers) o->layers = tp ? 2 : 3;
     if (!o->block_depth) o->block_depth = 1;
-    if (!o->fc_layers) o->fc_layers = 3;
+    if (!o->fc_layers) o->fc_layers = tp ? 2 : 3;
     if (o->fc_layers < 0) o->fc_layers = 0;   /* readout straight to the output */
     if (o->dropout == 0) o->dropout = 0.05;
     if (o->dropout < 0) o->dropout = 0;
     if (!o->gat_heads) o->gat_heads = 1;
-    if (o->lr == 0) o->lr = 2.754e-5;
+    if (o->lr == 0) o->lr = tp ? 1e-3 : 2.754e-5;
+    if (tp && o->loss == 0) o->loss = DLP_GNN_LOSS_MSE;
     if (!o->batch_size) o->batch_size = 32;
     if (!o->epochs) o->epochs = 100;
     if (o->huber_delta == 0) o->huber_delta = 1.0;
@@ -505,6 +637,8 @@ static void fill_defaults(dlp_gnn_opts *o) {
 
 static const int dippm_static[] = {DLP_SF_MACS, DLP_SF_BATCH, DLP_SF_N_CONV, DLP_SF_N_DENSE,
                                    DLP_SF_N_RELU};
+static const int trappm_static[] = {DLP_SF_BATCH, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
+                                    DLP_SF_MEMORY};
 
 /* Scalings from the training samples. */
 static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tcol, const int *train,
@@ -558,8 +692,21 @@ static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tco
 
 /* Validation MAPE (%, mean over targets) of samples idx[0..n). */
 static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
-                           const int *tcol, float *pred, double *mape, dlp_error *err) {
-    dlp_status st = dlp_gnn_predict_dataset(m, ds, idx, n, pred, err);
+                           const int *tcol, const float *ucache, float *pred, double *mape, dlp_error *err) {
+    dlp_status st;
+    if (ucache) {
+        const dlp_features **fs = malloc(sizeof *fs * (size_t)(n > 0 ? n : 1));
+        if (!fs) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+        for (int i = 0; i < n; i++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(ds, idx[i], &smp);
+            fs[i] = smp.features;
+        }
+        st = predict_core(m, fs, n, ucache, pred, err);
+        free(fs);
+    } else {
+        st = dlp_gnn_predict_dataset(m, ds, idx, n, pred, err);
+    }
     if (st != DLP_OK) return st;
     double tot = 0;
     int nt = 0;
@@ -581,6 +728,148 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
     }
     *mape = nt ? tot / nt : NAN;
     return DLP_OK;
+}
+
+/* Transfer learning: can `init`'s parameters seed model m?  Everything that
+ * shapes or names a tensor, or gives an input column its meaning, must be
+ * the same. */
+static dlp_status init_compatible(const dlp_gnn *m, const dlp_gnn *init, dlp_error *err) {
+    const dlp_gnn_info *a = &init->info, *b = &m->info;
+    const char *nm = init->src[0] ? init->src : "(model)";
+#define SAME(what, x, y)                                                                                  \
+    if ((x) != (y))                                                                                       \
+    return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: " what " %d, this model %d", nm, (int)(x), (int)(y))
+    if (a->arch != b->arch)
+        return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: arch %s, this model %s", nm,
+                        dlp_gnn_arch_name(a->arch), dlp_gnn_arch_name(b->arch));
+    SAME("hidden", a->hidden, b->hidden);
+    SAME("layers", a->layers, b->layers);
+    SAME("block depth", a->block_depth, b->block_depth);
+    SAME("fc layers", a->fc_layers, b->fc_layers);
+    SAME("GAT heads", a->gat_heads, b->gat_heads);
+    if (init->layout != m->layout)
+        return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: layout %s, this model %s", nm,
+                        dlp_layout_name(init->layout), dlp_layout_name(m->layout));
+    SAME("layout version", init->layout_version, m->layout_version);
+    SAME("n_feat", init->n_feat, m->n_feat);
+    int same_sf = init->n_static == m->n_static;
+    for (int j = 0; same_sf && j < m->n_static; j++) same_sf = init->sf[j] == m->sf[j];
+    if (!same_sf) {
+        char x[256] = "", y[256] = "";
+        for (int j = 0; j < init->n_static; j++)
+            snprintf(x + strlen(x), sizeof x - strlen(x), "%s%s", j ? "," : "", dlp_static_name(init->sf[j]));
+        for (int j = 0; j < m->n_static; j++)
+            snprintf(y + strlen(y), sizeof y - strlen(y), "%s%s", j ? "," : "", dlp_static_name(m->sf[j]));
+        return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: static features [%s], this model [%s]", nm, x, y);
+    }
+    SAME("n_targets", init->n_targets, m->n_targets);
+    if (init->has_enc != m->has_enc)
+        return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: %s an encoder, this model %s", nm,
+                        init->has_enc ? "has" : "has no", m->has_enc ? "has one" : "has none");
+    if (m->has_enc) {
+        const dlp__enc_recipe *x = &init->enc.r, *y = &m->enc.r;
+        if (x->method != y->method)
+            return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: encoder method %s, this model %s", nm,
+                            dlp_pretrain_method_name(x->method), dlp_pretrain_method_name(y->method));
+        SAME("encoder hidden", x->hidden, y->hidden);
+        SAME("encoder layers", x->layers, y->layers);
+        SAME("encoder n_feat", x->n_feat, y->n_feat);
+        SAME("encoder layout", x->layout, y->layout);
+        SAME("encoder layout version", x->layout_version, y->layout_version);
+    }
+#undef SAME
+    /* the checks above imply the same size table; hold it anyway, tensor
+     * by tensor, so a copy can never write out of bounds */
+    for (int i = 0; i < m->ps.n; i++) {
+        int j = dlp__nn_params_find(&init->ps, m->ps.t[i].name);
+        if (j < 0 || init->ps.t[j].numel != m->ps.t[i].numel)
+            return dlp__err(err, DLP_EINVAL, "gnn train: --init %s: tensor %s %s", nm, m->ps.t[i].name,
+                            j < 0 ? "is missing" : "has another size");
+    }
+    return DLP_OK;
+}
+
+/* Copy every tensor (trainable and buffers, the frozen encoder's too) by
+ * name; init_compatible has vouched for each. */
+static void init_copy(dlp_gnn *m, const dlp_gnn *init) {
+    for (int i = 0; i < m->ps.n; i++) {
+        int j = dlp__nn_params_find(&init->ps, m->ps.t[i].name);
+        memcpy(dlp__nn_pv(&m->ps, i), dlp__nn_pv(&init->ps, j), sizeof(float) * (size_t)m->ps.t[i].numel);
+    }
+}
+
+/* TraPPM: the encoder's embedding of every training and validation graph,
+ * computed once (the encoder is frozen and in eval mode, so it never
+ * changes), then standardised per column with the training rows'
+ * mean/std.  The standardisation is dlperf's addition, not the thesis':
+ * sum-pooled embeddings of 700-node graphs reach magnitudes in the
+ * hundreds and would swamp the other inputs of the first FC layer, as the
+ * plain sum readout does (docs/gnn.md, Readout).  cache rows: the train
+ * samples in train[] order, then the validation ones. */
+static dlp_status embed_cache(dlp_gnn *m, const dlp_dataset *ds, const int *train, int n_train, const int *val,
+                              int n_val, float **out, dlp_error *err) {
+    int d = m->enc_dim, n = n_train + n_val;
+    float *c = malloc(sizeof *c * (size_t)n * (size_t)d);
+    const dlp_features **fs = malloc(sizeof *fs * PRED_BATCH);
+    m->u_mean = calloc((size_t)d, sizeof *m->u_mean);
+    m->u_std = calloc((size_t)d, sizeof *m->u_std);
+    double *s2 = calloc((size_t)d, sizeof *s2);
+    dlp__nn_ws ws = {0};
+    dlp_status st = DLP_OK;
+    if (!c || !fs || !m->u_mean || !m->u_std || !s2) {
+        st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory (embeddings)");
+        goto done;
+    }
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, 0, 0);
+    for (int b0 = 0; b0 < n && st == DLP_OK; b0 += PRED_BATCH) {
+        int k = n - b0 < PRED_BATCH ? n - b0 : PRED_BATCH;
+        for (int q = 0; q < k; q++) {
+            dlp_dataset_sample smp;
+            int i = b0 + q;
+            dlp_dataset_get(ds, i < n_train ? train[i] : val[i - n_train], &smp);
+            fs[q] = smp.features;
+            if ((st = check_features(m, fs[q], err)) != DLP_OK) goto done;
+        }
+        dlp__nn_ws_reset(&ws);
+        batch_t b;
+        st = make_batch(m, &ws, fs, k, &b, err);
+        if (st == DLP_OK && (st = embed_raw(m, &m->enc, &cx, &b, c + (size_t)b0 * d)) != DLP_OK)
+            dlp__err(err, st, "gnn train: encoder failed (%s)", dlp_status_str(st));
+        free_batch(&b);
+    }
+    if (st != DLP_OK) goto done;
+    for (int i = 0; i < n_train; i++)
+        for (int j = 0; j < d; j++) {
+            double v = c[(size_t)i * d + j];
+            m->u_mean[j] += v;
+            s2[j] += v * v;
+        }
+    for (int j = 0; j < d; j++) {
+        double mean = m->u_mean[j] / n_train, var = s2[j] / n_train - mean * mean;
+        m->u_mean[j] = mean;
+        /* a column constant in training (a dead ReLU unit) is centred only */
+        m->u_std[j] = var > 1e-12 * (1 + mean * mean) ? sqrt(var) : 1.0;
+    }
+    for (size_t i = 0; i < (size_t)n; i++)
+        for (int j = 0; j < d; j++) {
+            float *v = c + i * (size_t)d + j;
+            *v = (float)(((double)*v - m->u_mean[j]) / m->u_std[j]);
+            if (!isfinite(*v)) {
+                st = dlp__err(err, DLP_EINVAL, "gnn train: the encoder's embedding is not finite");
+                goto done;
+            }
+        }
+done:
+    dlp__nn_ws_free(&ws);
+    free(fs);
+    free(s2);
+    if (st != DLP_OK) {
+        free(c);
+        c = NULL;
+    }
+    *out = c;
+    return st;
 }
 
 dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
@@ -608,7 +897,7 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
     if (!m) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
     dlp_status st = DLP_OK;
     int *train = NULL, *val = NULL, *order = NULL;
-    float *tgt = NULL, *best = NULL, *vpred = NULL;
+    float *tgt = NULL, *best = NULL, *vpred = NULL, *ucache = NULL;
     dlp__nn_ws ws = {0};
     dlp__nn_adam opt = {0};
     const dlp_features **fs = NULL;
@@ -631,7 +920,10 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         st = dlp__err(err, DLP_EINVAL, "gnn train: at most %d static features", DLP_SF_COUNT);
         goto fail;
     }
-    if (o.n_static == 0) {
+    if (o.n_static == 0 && o.arch == DLP_GNN_TRAPPM) {
+        m->n_static = 6;
+        memcpy(m->sf, trappm_static, sizeof trappm_static);
+    } else if (o.n_static == 0) {
         m->n_static = 5;
         memcpy(m->sf, dippm_static, sizeof dippm_static);
     } else if (o.n_static > 0) {
@@ -654,6 +946,26 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         }
         m->layout_version = f0->layout_version;
         m->n_feat = f0->n_feat;
+    }
+    if (o.arch == DLP_GNN_TRAPPM) {
+        /* the encoder's recipe: from opts.encoder, or (warm start without
+         * one) from the init model, whose frozen copy is then taken over */
+        if (o.encoder) dlp__enc_recipe_get(o.encoder, &m->enc.r);
+        else if (o.init && o.init->has_enc) m->enc.r = o.init->enc.r;
+        else {
+            st = dlp__err(err, DLP_EINVAL, "gnn train: arch trappm needs a pre-trained encoder (--encoder)");
+            goto fail;
+        }
+        const dlp__enc_recipe *r = &m->enc.r;
+        if (r->layout != m->layout || r->layout_version != m->layout_version || r->n_feat != m->n_feat) {
+            st = dlp__err(err, DLP_EINVAL,
+                          "gnn train: the encoder reads %s layout version %d (%d columns), the dataset is %s "
+                          "version %d (%d columns)",
+                          dlp_layout_name(r->layout), r->layout_version, r->n_feat, dlp_layout_name(m->layout),
+                          m->layout_version, m->n_feat);
+            goto fail;
+        }
+        m->has_enc = 1;
     }
     dlp_gnn_info *h = &m->info;
     h->arch = o.arch;
@@ -727,7 +1039,33 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
     }
     if ((st = dlp__gnn_build(m, err)) != DLP_OK) goto fail;
     dlp__nn_params_init(&m->ps, o.seed);
+    if (m->has_enc && o.encoder) {
+        dlp_error ee = {0};
+        if ((st = dlp__enc_copy_weights(o.encoder, &m->ps, &ee)) != DLP_OK) {
+            dlp__err(err, st, "gnn train: the encoder's weights: %s", ee.msg);
+            goto fail;
+        }
+    }
+    if (o.init) {
+        /* warm start: every parameter from init.  The target, static and
+         * embedding scalings stay the ones just fitted on this training
+         * set: transfer to another device shifts the target distribution
+         * (a GPU twice as fast moves ln latency by ln 2), and a head that
+         * sees standardised targets adapts by a small change of its last
+         * layer rather than having to learn the shift. */
+        if ((st = init_compatible(m, o.init, err)) != DLP_OK) goto fail;
+        init_copy(m, o.init);
+    }
     if (o.threads > 0) openblas_set_num_threads(o.threads);
+    if (m->enc_dim && (st = embed_cache(m, ds, train, n_train, val, n_val, &ucache, err)) != DLP_OK) goto fail;
+    if (o.record_curve) {
+        m->curve_train = malloc(sizeof *m->curve_train * (size_t)o.epochs);
+        m->curve_val = malloc(sizeof *m->curve_val * (size_t)o.epochs);
+        if (!m->curve_train || !m->curve_val) {
+            st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+            goto fail;
+        }
+    }
 
     int B = o.batch_size < n_train ? o.batch_size : n_train;
     order = malloc(sizeof *order * (size_t)n_train);
@@ -745,7 +1083,10 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         dlp__err(err, st, "gnn train: optimizer: %s", dlp_status_str(st));
         goto fail;
     }
-    for (int i = 0; i < n_train; i++) order[i] = train[i];
+    /* positions into train[] (the sample is train[order[i]]): the same
+     * permutation as shuffling the sample ids, and it finds a sample's
+     * cached embedding row */
+    for (int i = 0; i < n_train; i++) order[i] = i;
     dlp__nn_rng shuf;
     dlp__nn_rng_seed(&shuf, o.seed ^ 0x5348554646ULL);
     dlp__nn_ctx cx;
@@ -775,7 +1116,7 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
             }
             for (int q = 0; q < k; q++) {
                 dlp_dataset_sample smp;
-                dlp_dataset_get(ds, order[b0 + q], &smp);
+                dlp_dataset_get(ds, train[order[b0 + q]], &smp);
                 fs[q] = smp.features;
                 for (int t = 0; t < n_t; t++) {
                     double v = smp.targets[tcol[t]];
@@ -788,6 +1129,12 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
             const float *y;
             cx.training = 1;
             if ((st = make_batch(m, &ws, fs, k, &b, err)) != DLP_OK) goto fail;
+            if (m->enc_dim) {
+                int zw = dlp__gnn_zw(m);
+                for (int q = 0; q < k; q++)
+                    memcpy(b.z + (size_t)q * zw + m->emb, ucache + (size_t)order[b0 + q] * m->enc_dim,
+                           sizeof(float) * (size_t)m->enc_dim);
+            }
             dlp__nn_zero_grad(&m->ps);
             st = forward(&m->gnn, &m->head, m, &cx, &b, &y);
             if (st == DLP_OK) {
@@ -806,7 +1153,9 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         dlp__nn_ws_reset(&ws);
         double vm = NAN;
         if (n_val) {
-            if ((st = val_mape(m, ds, val, n_val, tcol, vpred, &vm, err)) != DLP_OK) goto fail;
+            if ((st = val_mape(m, ds, val, n_val, tcol, ucache ? ucache + (size_t)n_train * m->enc_dim : NULL,
+                               vpred, &vm, err)) != DLP_OK)
+                goto fail;
             /* a NaN/inf validation error never becomes "best" */
             if (vm < best_mape) {
                 best_mape = vm;
@@ -816,6 +1165,11 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         }
         h->epochs_run = ep + 1;
         double loss = nb ? loss_sum / nb : 0;
+        if (m->curve_train) {
+            m->curve_train[ep] = loss;
+            m->curve_val[ep] = vm;
+            m->curve_n = ep + 1;
+        }
         if (!isfinite(loss)) {
             st = dlp__err(err, DLP_EINVAL, "gnn train: loss diverged at epoch %d (lower --lr?)", ep + 1);
             goto fail;
@@ -849,6 +1203,7 @@ fail:
     free(fs);
     free(best);
     free(vpred);
+    free(ucache);
     dlp_gnn_free(m);
     return st;
 }

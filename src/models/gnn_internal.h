@@ -5,8 +5,11 @@
  * A model is two nn sequences around a concatenation:
  *   gnn   conv blocks over the node rows of a batch, then the readout
  *         (graph rows, width `hidden`); empty for the MLP;
- *   head  FC blocks on [readout | scaled static features], then the
- *         output Linear (n_targets columns, scaled units).
+ *   enc   TraPPM only: a frozen pre-trained encoder network (its tensors
+ *         are buffers "encoder.*" of the model's own store), whose
+ *         sum-pooled, standardised embedding joins the concatenation;
+ *   head  FC blocks on [readout | embedding | scaled static features],
+ *         then the output Linear (n_targets columns, scaled units).
  * Everything a prediction needs besides the weights (layout, static-feature
  * list and statistics, target scaling) lives here too, so a loaded model
  * predicts exactly what the trained one did.
@@ -17,6 +20,7 @@
 #include <pthread.h>
 
 #include "dlperf.h"
+#include "models/encoder_internal.h"
 #include "nn/nn.h"
 
 #define DLP__GNN_FORMAT 1     /* version of the "gnn" header inside a DLPM file */
@@ -38,6 +42,16 @@ struct dlp_gnn {
     int emb;                  /* width of the readout (0 for the MLP)           */
     double ro_scale;          /* readout multiplier: 1, or 1/mean nodes for
                                  DLP_GNN_READOUT_SCALED_SUM                    */
+    /* TraPPM: the frozen encoder (has_enc; its recipe in enc.r before
+     * dlp__gnn_build) and the per-column standardisation of its pooled
+     * embedding over the training graphs (enc_dim values each) */
+    int has_enc, enc_dim;
+    dlp__enc_net enc;
+    double *u_mean, *u_std;
+    /* per-epoch curve of the last training (record_curve); NULL otherwise */
+    double *curve_train, *curve_val;
+    int curve_n;
+    char src[256];            /* file it was loaded from ("" when trained)     */
     /* a cached workspace for predictions: taken with trylock, so concurrent
      * callers fall back to a private one instead of waiting */
     pthread_mutex_t ws_lock;
@@ -49,5 +63,15 @@ struct dlp_gnn {
 dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err);
 /* A zeroed model with its mutex ready; NULL on OOM. */
 dlp_gnn *dlp__gnn_alloc(void);
+/* Width of the head's input: readout + embedding + static features. */
+static inline int dlp__gnn_zw(const dlp_gnn *m) { return m->emb + m->enc_dim + m->n_static; }
+
+/* One forward and backward pass over graphs fs[0..k) in eval mode (no
+ * dropout; the encoder's embedding computed on the fly) against scaled
+ * targets t (k x n_targets; NaN = missing), with the model's loss:
+ * *loss gets its value, m->ps.grad the gradients (zeroed first).  For
+ * finite-difference checks (tests/test_trappm.c). */
+dlp_status dlp__gnn_loss_grad(dlp_gnn *m, const dlp_features *const *fs, int k, const float *t,
+                              double *loss, dlp_error *err);
 
 #endif

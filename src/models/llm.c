@@ -327,6 +327,11 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
                            dlp_llm_prediction *out, dlp_error *err) {
     if (!c || !d || !wl || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_predict: NULL argument");
     memset(out, 0, sizeof *out);
+    /* the tree models and the analytic model are of GPU serving (memory
+     * bandwidth, tensor cores, board power): nothing here describes a CPU */
+    if (d->kind != DLP_DEVICE_GPU)
+        return dlp__err(err, DLP_EINVAL, "%s: LLM prediction covers GPUs only (%s is a %s)", c->id, d->id,
+                        dlp_device_kind_name(d->kind));
     if (wl->batch < 1 || wl->seq < 1 || wl->gen_tokens < 0 || wl->quant < 0 || wl->quant >= DLP_QT_COUNT_ ||
         wl->n_gpus < 0)
         return dlp__err(err, DLP_EINVAL, "%s: bad workload (batch %lld, seq %lld, gen %lld)", c->id,

@@ -9,7 +9,11 @@
  *            with the log1p mean/std of each), the targets with their
  *            scaling, provenance (training-data fingerprint, sample counts,
  *            epochs, best validation MAPE, split) and the nn size table
- *            (name, shape, offset of every tensor)}
+ *            (name, shape, offset of every tensor); TraPPM models add
+ *            "encoder": the frozen encoder's recipe (method, n_feat, hidden,
+ *            layers, dropout, layout, layout_version) and the per-column
+ *            mean/std of its pooled embedding; its tensors ("encoder.*")
+ *            are in the size table and payload like every other}
  *   payload  the flat float32 parameter array, in size-table order.
  * Loading rebuilds the layers from the recipe, then requires the rebuilt
  * size table to equal the stored one tensor by tensor, so a file can never
@@ -94,6 +98,20 @@ static char *header_json(const dlp_gnn *m) {
     cJSON_AddStringToObject(out, "scale", dlp_gnn_scale_name(h->target_scale));
     cJSON_AddItemToObject(out, "mean", num_array(m->t_mean, m->n_targets));
     cJSON_AddItemToObject(out, "std", num_array(m->t_std, m->n_targets));
+    if (m->has_enc) {
+        const dlp__enc_recipe *er = &m->enc.r;
+        cJSON *en = cJSON_AddObjectToObject(r, "encoder");
+        cJSON_AddStringToObject(en, "method", dlp_pretrain_method_name(er->method));
+        cJSON_AddNumberToObject(en, "n_feat", er->n_feat);
+        cJSON_AddNumberToObject(en, "hidden", er->hidden);
+        cJSON_AddNumberToObject(en, "layers", er->layers);
+        cJSON_AddNumberToObject(en, "dropout", er->dropout);
+        cJSON_AddStringToObject(en, "layout", dlp_layout_name(er->layout));
+        cJSON_AddNumberToObject(en, "layout_id", er->layout);
+        cJSON_AddNumberToObject(en, "layout_version", er->layout_version);
+        cJSON_AddItemToObject(en, "embedding_mean", num_array(m->u_mean, m->enc_dim));
+        cJSON_AddItemToObject(en, "embedding_std", num_array(m->u_std, m->enc_dim));
+    }
     cJSON *ts = cJSON_AddArrayToObject(r, "tensors");
     for (int i = 0; i < m->ps.n; i++) {
         const dlp__nn_ptensor *t = &m->ps.t[i];
@@ -321,6 +339,37 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
     if (h->dropout < 0 || h->dropout >= 1)
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: dropout %g out of range", r->name, h->dropout);
 
+    /* TraPPM: the encoder's recipe, so that the build below declares its
+     * (frozen) tensors and the payload loads them with the others */
+    const cJSON *en = cJSON_GetObjectItemCaseSensitive(root, "encoder");
+    if (h->arch == DLP_GNN_TRAPPM && !en)
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a trappm model without its encoder", r->name);
+    if (en) {
+        if (!cJSON_IsObject(en) || h->arch != DLP_GNN_TRAPPM)
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unexpected 'encoder' in a %s model", r->name,
+                                    dlp_gnn_arch_name(h->arch));
+        dlp__enc_recipe *er = &m->enc.r;
+        s = str(r, en, "method");
+        er->method = enum_of(r, s, dlp_pretrain_method_parse(s), "encoder method");
+        er->n_feat = inum(r, en, "n_feat", 1, 1 << 20);
+        er->hidden = inum(r, en, "hidden", 1, 1 << 16);
+        er->layers = inum(r, en, "layers", 1, 64);
+        er->dropout = num(r, en, "dropout");
+        er->layout = inum(r, en, "layout_id", 1, 1 << 20);
+        er->layout_version = inum(r, en, "layout_version", 0, 1 << 20);
+        if (r->st != DLP_OK) return r->st;
+        m->u_mean = calloc((size_t)er->hidden, sizeof *m->u_mean);
+        m->u_std = calloc((size_t)er->hidden, sizeof *m->u_std);
+        if (!m->u_mean || !m->u_std) return r->st = dlp__err(r->err, DLP_ENOMEM, "%s: out of memory", r->name);
+        doubles(r, en, "embedding_mean", m->u_mean, er->hidden);
+        doubles(r, en, "embedding_std", m->u_std, er->hidden);
+        if (r->st != DLP_OK) return r->st;
+        for (int j = 0; j < er->hidden; j++)
+            if (!(m->u_std[j] > 0) || !isfinite(m->u_mean[j]) || !isfinite(m->u_std[j]))
+                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad embedding scaling", r->name);
+        m->has_enc = 1;
+    }
+
     /* rebuild the network and hold it against the stored size table */
     dlp_error be = {0};
     if (dlp__gnn_build(m, &be) != DLP_OK)
@@ -374,6 +423,7 @@ dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_g
         return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
     }
     rd_t r = {name, err, DLP_OK};
+    snprintf(m->src, sizeof m->src, "%s", name);
     st = parse_header(m, root, &r, pl);
     cJSON_Delete(root);
     if (st != DLP_OK) {

@@ -63,7 +63,13 @@ double dlp__node_peak(const dlp_device *d, int op_class, int dtype, int tf32_mod
         return vec;
     }
     int use_tc;
-    if (dtype == DLP_DT_FLOAT)
+    if (dtype == DLP_DT_FLOAT && d->tf32_tensor_tflops <= 0 && d->fp32_matrix_tflops > 0)
+        /* AMD CDNA: full-precision FP32 matrix cores (MFMA), which rocBLAS
+         * SGEMM and MIOpen use for fp32 data; no reduced precision, so the
+         * TF32 switches do not apply (NeuSight's MI100/MI210/MI250 traces:
+         * large fp32 addmm at 33-35 TFLOP/s, above the 22.6 vector peak). */
+        use_tc = 1;
+    else if (dtype == DLP_DT_FLOAT)
         use_tc = op_class == DLP_OPC_CONV ? tf32_mode != DLP_TF32_OFF : tf32_mode == DLP_TF32_ON;
     else
         use_tc = 1;
@@ -187,6 +193,60 @@ static int fusion_plan(const dlp_graph *g, const int *kind, int cdt, int *root, 
             dlp_graph_tensor(g, ni.inputs[k], &ti);
             double b = tensor_bytes(&ti, cdt);
             if (b > 0) xbytes[from] += b;
+        }
+    }
+    free(cons);
+    return 0;
+}
+
+/* ---- linear layers -------------------------------------------------------------
+ * nn.Linear on a 3-D input exports as MatMul(x, W) + Add(bias).  Eager
+ * PyTorch runs it as one addmm (cuBLAS GEMM with the bias in the same call),
+ * which is also what the "linear" kernel table the GEMM curve was fitted on
+ * measured (bias FLOPs and bytes included).  So a MatMul whose second input
+ * is a 2-D initializer is timed with the GEMM curve, and an Add of a 1-D
+ * initializer to its output (read by nothing else) launches no kernel of its
+ * own: the MatMul gains its FLOPs and the bias bytes.  In training the bias
+ * gradient (a column sum of dY) is still a kernel of its own. */
+static int is_linear_matmul(const dlp_graph *g, const dlp_node_info *ni) {
+    if (ni->op_class != DLP_OPC_MATMUL || ni->n_inputs < 2 || ni->inputs[1] < 0) return 0;
+    dlp_tensor_info w;
+    dlp_graph_tensor(g, ni->inputs[1], &w);
+    return w.is_initializer && w.rank == 2;
+}
+
+static int linear_bias_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
+                            double *xbytes) {
+    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
+    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
+    if (!cons) return -1;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        for (int k = 0; k < ni.n_inputs; k++)
+            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
+    }
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (kind[i] != NK_KERNEL || root[i] >= 0 || ni.domain[0] || strcmp(ni.op_type, "Add") || ni.n_inputs != 2)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            int t = ni.inputs[k], b = ni.inputs[1 - k];
+            if (t < 0 || b < 0 || cons[t] != 1) continue;
+            dlp_tensor_info ti, bi;
+            dlp_graph_tensor(g, t, &ti);
+            dlp_graph_tensor(g, b, &bi);
+            if (ti.is_output || ti.producer < 0 || kind[ti.producer] != NK_KERNEL || root[ti.producer] >= 0) continue;
+            if (!bi.is_initializer || bi.rank != 1) continue;
+            dlp_node_info np;
+            dlp_graph_node(g, ti.producer, &np);
+            if (!is_linear_matmul(g, &np)) continue;
+            root[i] = ti.producer;
+            xflops[ti.producer] += (double)ni.flops;
+            double bb = tensor_bytes(&bi, cdt);
+            if (bb > 0) xbytes[ti.producer] += bb;
+            break;
         }
     }
     free(cons);
@@ -352,8 +412,12 @@ void dlp_prediction_free(dlp_prediction *p) {
     p->n_nodes = 0;
 }
 
-dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err) {
+/* The analytic pass; the public dlp_predict (src/models/learned.c) wraps it
+ * with the CPU adaptation and the shipped learned models. */
+dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
+                                 const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
+dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
+                                 const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err) {
     if (!out) {
         set_err(err, DLP_EINVAL, "predict: no output given");
         return DLP_EINVAL;
@@ -448,7 +512,8 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
         kind[i] = node_kind(g, &ni, c.train);
         froot[i] = -1;
     }
-    if (o.fuse && !c.train && fusion_plan(g, kind, cdt, froot, xf, xb)) {
+    if ((o.fuse && !c.train && fusion_plan(g, kind, cdt, froot, xf, xb)) ||
+        linear_bias_plan(g, kind, cdt, froot, xf, xb)) {
         free(kind), free(froot), free(xf), free(xb);
         dlp_prediction_free(out);
         dlp_devdb_free(own_db);
@@ -485,17 +550,18 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
         np->peak_flops = dlp__node_peak(d, ni.op_class, cdt, o.tf32, &np->tensor_core);
         np->kernels = 1;
         double ks = 0;
-        np->time_ms = 1e3 * add_kernels(&c, 1, ni.op_class, np->flops, bytes, np->peak_flops,
+        int curve = is_linear_matmul(g, &ni) ? DLP_OPC_GEMM : ni.op_class;
+        np->time_ms = 1e3 * add_kernels(&c, 1, curve, np->flops, bytes, np->peak_flops,
                                         &np->energy_j, &ks, &np->ratio);
         np->kernel_ms = 1e3 * ks;
         np->bound = np->flops / np->peak_flops > bytes / c.bw ? 'c' : 'm';
     }
-    free(froot), free(xf), free(xb);
+    free(xf), free(xb);
     double fwd_s = c.time_s, fwd_e = c.energy_j;
 
     mem_parts m = {0};
     if (memory_model(&c, kind, &m)) {
-        free(kind);
+        free(kind), free(froot);
         dlp_prediction_free(out);
         dlp_devdb_free(own_db);
         set_err(err, DLP_ENOMEM, "predict: out of memory");
@@ -520,9 +586,23 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
                 from_node[k] = ti.producer >= 0;
             }
             double t = 0;
-            if (is_tensor_class(ni.op_class)) {
+            if (froot[i] >= 0) {
+                /* a bias folded into its linear layer: the bias gradient is a
+                 * column sum of dY (reads dY once) */
+                double dy = 0;
+                for (int o2 = 0; o2 < ni.n_outputs; o2++) {
+                    if (ni.outputs[o2] < 0) continue;
+                    dlp_tensor_info ti;
+                    dlp_graph_tensor(g, ni.outputs[o2], &ti);
+                    double b = tensor_bytes(&ti, cdt);
+                    if (b > 0) dy += b;
+                }
+                double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+                t = add_kernels(&c, 1, DLP_OPC_REDUCE, (double)ni.flops, dy, vec, &np->energy_j, NULL, NULL);
+            } else if (is_tensor_class(ni.op_class)) {
                 int nk = from_node[0] + (has_weight || from_node[1]);
-                t = add_kernels(&c, nk, ni.op_class, np->flops, np->bytes, np->peak_flops, &np->energy_j,
+                int curve = is_linear_matmul(g, &ni) ? DLP_OPC_GEMM : ni.op_class;
+                t = add_kernels(&c, nk, curve, np->flops, np->bytes, np->peak_flops, &np->energy_j,
                                 NULL, NULL);
             } else if (from_node[0] || from_node[1] || has_weight) {
                 t = add_kernels(&c, 1, ni.op_class, np->flops, DLP__BWD_BYTES_FACTOR * np->bytes,
@@ -548,7 +628,7 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
                         NULL, NULL, NULL);
         }
     }
-    free(kind);
+    free(kind), free(froot);
 
     const double MiB = 1048576.0;
     int64_t batch = o.batch;

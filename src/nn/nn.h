@@ -590,4 +590,47 @@ void dlp__nn_adam_free(dlp__nn_adam *o);
  * max_norm (PyTorch clip_grad_norm_); returns the norm before clipping. */
 double dlp__nn_clip_grad_norm(dlp__nn_params *ps, double max_norm);
 
+/* ==== self-supervised pre-training pieces (nn_pretrain.c) ============ */
+/* What graph autoencoders need besides the layers above: the GAE's
+ * inner-product decoder and reconstruction loss, GraphMAE's feature masking
+ * (mask token / noise rows), re-masking and row gathers.  Same conventions:
+ * forward overwrites its output, backward ACCUMULATES (+=). */
+
+/* out[k] = <z[pairs[2k]], z[pairs[2k+1]]> for z (N, f): the logits of
+ * sigmoid(Z Z^T) at n_pairs node pairs (u, v) given as (u, v) ints. */
+void dlp__nn_inner_product(const float *z, int f, const int32_t *pairs, int n_pairs,
+                           float *out);
+/* dz (N, f) += d/dz of sum_k dout[k] out[k]. */
+void dlp__nn_inner_product_backward(const float *z, int f, const int32_t *pairs,
+                                    int n_pairs, const float *dout, float *dz);
+
+/* PyG GAE.recon_loss on logits s: mean_k -log(sigmoid(pos_k) + eps) +
+ * mean_k -log(1 - sigmoid(neg_k) + eps) (eps 1e-15 in PyG); an empty side
+ * adds 0.  grad_pos / grad_neg (may be NULL) are overwritten with the
+ * derivative with respect to each score, the eps kept inside the log. */
+double dlp__nn_loss_gae_bce(const float *pos, int n_pos, const float *neg, int n_neg,
+                            double eps, float *grad_pos, float *grad_neg);
+
+/* GraphMAE input masking: y (n, f) row r = token (1, f) when src[r] < 0,
+ * else x[src[r]] (src[r] == r keeps a row, another node's index replaces it
+ * with that node's features, the "noise" rows). */
+void dlp__nn_mask_token_forward(const float *x, int n, int f, const int32_t *src,
+                                const float *token, float *y);
+/* dtoken (f) += sum of dy over the token rows; dx (n, f; may be NULL)
+ * += dy routed back to each row's source. */
+void dlp__nn_mask_token_backward(const float *dy, int n, int f, const int32_t *src,
+                                 float *dtoken, float *dx);
+
+/* Re-mask: y (n, f) = x with the rows where masked[r] != 0 set to zero. */
+void dlp__nn_remask_forward(const float *x, int n, int f, const uint8_t *masked,
+                            float *y);
+/* dx += dy on the rows that were not masked. */
+void dlp__nn_remask_backward(const float *dy, int n, int f, const uint8_t *masked,
+                             float *dx);
+
+/* y (m, f) = x[rows[k]]; backward dx[rows[k]] += dy[k]. */
+void dlp__nn_gather_rows(const float *x, int f, const int32_t *rows, int m, float *y);
+void dlp__nn_gather_rows_backward(const float *dy, int f, const int32_t *rows, int m,
+                                  float *dx);
+
 #endif /* DLP_NN_H */

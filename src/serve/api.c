@@ -384,7 +384,7 @@ static void dims_free(dims_t *d) {
 static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
-                                          "margin", "latency_slo_ms", "launch_us", "model", NULL};
+                                          "margin", "latency_slo_ms", "launch_us", "model", "no_learned", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
     if (field(r, "model")) {
@@ -481,7 +481,9 @@ static void h_predict(req *r, int svg) {
             goto done;
         }
     }
-    if (get_bool(r, "fuse", &o.fuse) || get_bool(r, "pure", &o.pure_roofline)) goto done;
+    if (get_bool(r, "fuse", &o.fuse) || get_bool(r, "pure", &o.pure_roofline) ||
+        get_bool(r, "no_learned", &o.no_learned))
+        goto done;
     if (g_margin) o.mig_margin = margin > 0 ? margin : -1;   /* 0 given: really no margin */
     if (g_launch) o.launch_us = launch > 0 ? launch : -1;    /* 0 given: no overhead */
     if (o.mode == DLP_PREDICT_TRAIN && g_runs) {

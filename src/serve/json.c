@@ -95,7 +95,25 @@ char *dlp__serve_predict_json(const dlp_prediction *p, const dlp_device *d) {
     str(&b, o, "model", p->model);
     str(&b, o, "device", d->id);
     str(&b, o, "device_name", d->name);
+    str(&b, o, "device_kind", dlp_device_kind_name(d->kind));
     str(&b, o, "method", p->method);
+    /* where latency/step and memory come from (docs/learned.md), as the CLI */
+    cJSON *srcs = chk(&b, cJSON_CreateObject());
+    const dlp_pred_source *sv[2] = {&p->time_src, &p->memory_src};
+    const char *sk[2] = {train ? "step_ms" : "latency_ms", "memory_mb"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *e = chk(&b, cJSON_CreateObject());
+        str(&b, e, "source", sv[i]->learned ? "learned" : "analytic");
+        str(&b, e, "model", sv[i]->learned ? sv[i]->model : NULL);
+        str(&b, e, "accuracy", sv[i]->learned ? sv[i]->accuracy : NULL);
+        num(&b, e, i ? "analytic_mb" : "analytic_ms", G10, sv[i]->analytic);
+        add(&b, srcs, sk[i], e);
+    }
+    add(&b, o, "sources", srcs);
+    num(&b, o, train ? "analytic_step_ms" : "analytic_latency_ms", G10, p->time_src.analytic);
+    num(&b, o, "analytic_memory_mb", G10, p->memory_src.analytic);
+    str(&b, o, "learned_note", p->learned_note[0] ? p->learned_note : NULL);
+    boolean(&b, o, "energy_predicted", p->energy_known);
     str(&b, o, "mode", train ? "train" : "infer");
     str(&b, o, "dtype", dtype_short(p->dtype));
     i64(&b, o, "batch", (long long)p->batch);
