@@ -1054,7 +1054,8 @@ typedef int (*dlp_gnn_progress_fn)(void *user, const dlp_gnn_progress *p);
 typedef struct {
     int arch;                  /* dlp_gnn_arch (SAGE)                           */
     int hidden;                /* 512: width of every conv and FC block         */
-    int layers;                /* 3 conv blocks                                  */
+    int layers;                /* 3 conv blocks (trappm 2; trappm < 0: none, the
+                                  head sees the embedding and F_s only)         */
     int block_depth;           /* 1 conv per block; DIPPM's public code uses 2
                                   (PyG GraphSAGE(num_layers=2) per block)       */
     int fc_layers;             /* 3 FC blocks (Linear-ReLU-Dropout) before the

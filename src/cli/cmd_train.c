@@ -39,7 +39,7 @@ static void usage(FILE *f) {
             "  --init FILE.dlpm     start from this model's weights (transfer learning); same arch,\n"
             "                       widths, layout, static features and targets count\n"
             "  --hidden N           width of every block (512)\n"
-            "  --layers N           conv blocks (3)\n"
+            "  --layers N           conv blocks (3; trappm 2; trappm 0: no SAGE branch, embedding + F_s only)\n"
             "  --block-depth N      convs per block (1; DIPPM's public code: 2)\n"
             "  --fc-layers N        FC blocks before the output layer (3; 0: none)\n"
             "  --dropout P          (0.05; 0: none)\n"
@@ -154,8 +154,8 @@ int dlp_cmd_train(int argc, char **argv) {
             if (cli_parse_i64("--hidden", v, 1, 65536, &iv)) return DLP_EXIT_BADINPUT;
             o.hidden = (int)iv;
         } else if (OPT("--layers")) {
-            if (cli_parse_i64("--layers", v, 1, 64, &iv)) return DLP_EXIT_BADINPUT;
-            o.layers = (int)iv;
+            if (cli_parse_i64("--layers", v, 0, 64, &iv)) return DLP_EXIT_BADINPUT;
+            o.layers = iv ? (int)iv : -1;   /* 0 = none (trappm only); the opts' 0 means default */
         } else if (OPT("--block-depth")) {
             if (cli_parse_i64("--block-depth", v, 1, 16, &iv)) return DLP_EXIT_BADINPUT;
             o.block_depth = (int)iv;

@@ -167,7 +167,7 @@ dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
     m->enc_dim = 0;
     if (h->arch == DLP_GNN_TRAPPM && !m->has_enc)
         return dlp__err(err, DLP_EINVAL, "gnn: arch trappm needs a pre-trained encoder");
-    if (h->arch != DLP_GNN_MLP) {
+    if (h->arch != DLP_GNN_MLP && !(h->arch == DLP_GNN_TRAPPM && h->layers == 0)) {
         if (h->layers < 1) return dlp__err(err, DLP_EINVAL, "gnn: %s needs at least one conv block",
                                            dlp_gnn_arch_name(h->arch));
         if (h->arch == DLP_GNN_GAT && (h->gat_heads < 1 || H % h->gat_heads))
@@ -622,6 +622,10 @@ static void fill_defaults(dlp_gnn_opts *o) {
     int tp = o->arch == DLP_GNN_TRAPPM;
     if (!o->hidden) o->hidden = 512;
     if (!o->layers) o->layers = tp ? 2 : 3;
+    /* trappm with layers < 0: no supervised SAGE branch, the head sees only
+     * the frozen embedding and F_s (our variant for few labels, where the
+     * branch overfits: tests/test_pretrain_pays.c) */
+    if (tp && o->layers < 0) o->layers = 0;
     if (!o->block_depth) o->block_depth = 1;
     if (!o->fc_layers) o->fc_layers = tp ? 2 : 3;
     if (o->fc_layers < 0) o->fc_layers = 0;   /* readout straight to the output */
