@@ -23,6 +23,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BIN" dataset build --from data/cpu/runs.sqlite --mode train --target step_ms,memory_mb --out "$tmp/train.dlpd" >/dev/null
 "$BIN" dataset build --from data/cpu/runs.sqlite --target latency_ms,memory_mb --out "$tmp/infer.dlpd" >/dev/null
+# the encoder ships too (users can --encoder it; its weights are inside every model anyway)
+mkdir -p data/models/encoders
+cp "$enc" data/models/encoders/cpu-gae-h64-l3.dlpm
+enc=data/models/encoders/cpu-gae-h64-l3.dlpm
 recipe=(--arch trappm --encoder "$enc" --hidden 64 --layers 2 --fc-layers 2 --epochs 50 --batch-size 16
         --lr 1e-3 --loss mse --readout scaled-sum --keep-last --seed 1 --threads 1 --progress none)
 ship() {   # mode data target
@@ -33,8 +37,10 @@ ship() {   # mode data target
   local mape
   mape=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.1f" % d["targets"][sys.argv[2]]["overall"]["mape"])' "$tmp/$name.json" "$target")
   "$BIN" train --data "$data" "${recipe[@]}" --targets "$target" --split none --out "$DEST/$name.dlpm" >/dev/null
-  printf 'trappm (GAE encoder %s), hidden 64, 50 epochs, trained on all %s runs of data/cpu/runs.sqlite; family 70/30 test MAPE %s %% (seed 1337; bench/bench_trappm.sh for the 5-seed tables)\n' \
-    "$(basename "$enc")" "$mode" "$mape" >"$DEST/$name.txt"
+  local n
+  n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["n"])' "$tmp/$name.json")
+  printf 'trappm + frozen GAE encoder (%s), trained on all %s runs of data/cpu; family 70/30 test MAPE %s %% (seed 1337, %s test samples)\n' \
+    "$enc" "$mode" "$mape" "$n" >"$DEST/$name.txt"
   echo "shipped $DEST/$name.dlpm ($target: held-out MAPE $mape %)"
 }
 ship train "$tmp/train.dlpd" step_ms

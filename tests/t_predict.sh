@@ -126,7 +126,9 @@ if [ -z "$why" ]; then ok predict_bad_input; else bad predict_bad_input "$why"; 
 # step time and memory; with a shipped cpu-amd-epyc-2c train model it is
 # "learned" (model and accuracy named, analytic value kept), --no-learned
 # gives the analytic number; energy and MIG say "not predicted" / "none (CPU)"
-shipped=$(ls data/models/learned/cpu-amd-epyc-2c--train--*.dlpm 2>/dev/null | head -1)
+# the model answering step_ms: a one-target file for it, else a multi-target one
+shipped=$(ls data/models/learned/cpu-amd-epyc-2c--train--step_ms.dlpm 2>/dev/null ||
+          ls data/models/learned/cpu-amd-epyc-2c--train--*.dlpm 2>/dev/null | grep -v -- '--memory_mb\.dlpm$' | head -1)
 if "$BIN" predict "$MODEL" --device epyc-2c --batch 32 --mode train --json >"$tmp/cpu.json" 2>"$tmp/err" &&
    "$BIN" predict "$MODEL" --device epyc-2c --batch 32 --mode train --json --no-learned >"$tmp/cpu_a.json" 2>>"$tmp/err" &&
    python3 - "$tmp/cpu.json" "$tmp/cpu_a.json" "${shipped##*/}" <<'PY' 2>>"$tmp/err"
