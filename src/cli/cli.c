@@ -148,3 +148,21 @@ int cli_unknown_device(const dlp_devdb *db, const char *name) {
     return cli_failf(DLP_EXIT_BADINPUT, "unknown device '%s' (closest ids: %s; 'dlperf devices' lists all)", name,
                      n ? list : "none");
 }
+
+void cli_warn(void *u, const char *msg) {
+    (void)u;
+    fprintf(stderr, "dlperf: warning: %s\n", msg);
+}
+
+int cli_split_list(char *s, const char **out, int max) {
+    int n = 0;
+    for (char *p = s;;) {
+        char *c = strchr(p, ',');
+        if (c) *c = 0;
+        if (!*p || n == max) return -1;
+        out[n++] = p;
+        if (!c) break;
+        p = c + 1;
+    }
+    return n;
+}

@@ -49,6 +49,14 @@ void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o);
  * code 2.  Shared by every command that takes --device. */
 int cli_unknown_device(const dlp_devdb *db, const char *name);
 
+/* A library warning callback (dlp_corpus_opts.warn): "dlperf: warning: <msg>"
+ * on stderr; u unused. */
+void cli_warn(void *u, const char *msg);
+
+/* Split a comma list in place into out[0..]: the item count, or -1 when an
+ * item is empty or there are more than max. */
+int cli_split_list(char *s, const char **out, int max);
+
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);
 int dlp_cmd_features(int argc, char **argv);

@@ -36,24 +36,6 @@ static void usage(FILE *f) {
             "  --pack FILE.dlpc   converted corpus (default: <encoder>.dlpc, reused when sources match)\n");
 }
 
-static void on_warn(void *u, const char *msg) {
-    (void)u;
-    fprintf(stderr, "dlperf: warning: %s\n", msg);
-}
-
-static int split_sources(char *s, const char **out, int max) {
-    int n = 0;
-    for (char *p = s;;) {
-        char *c = strchr(p, ',');
-        if (c) *c = 0;
-        if (!*p || n == max) return -1;
-        out[n++] = p;
-        if (!c) break;
-        p = c + 1;
-    }
-    return n;
-}
-
 static void csv_field(FILE *f, const char *s) {
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, f);
@@ -135,7 +117,7 @@ static int embed_corpus(const char *corpus, const char *pack, const char *enc_pa
     dlp_encoder_info_get(enc, &inf);
     char *srcbuf = strdup(corpus);
     const char *srcs[MAX_SOURCES];
-    int n_src = srcbuf ? split_sources(srcbuf, srcs, MAX_SOURCES) : -1;
+    int n_src = srcbuf ? cli_split_list(srcbuf, srcs, MAX_SOURCES) : -1;
     if (n_src < 0) {
         free(srcbuf);
         return cli_failf(DLP_EXIT_BADINPUT, "--corpus '%s': expected a comma list of at most %d sources", corpus,
@@ -156,7 +138,7 @@ static int embed_corpus(const char *corpus, const char *pack, const char *enc_pa
     }
     snprintf(pack_def, el + 8, "%s.dlpc", enc_path);
     co->layout = inf.layout;
-    co->warn = on_warn;
+    co->warn = cli_warn;
     if (dlp_corpus_open(srcs, n_src, pack ? pack : pack_def, co, &c, &e)) {
         rc = cli_fail(&e);
         goto done;

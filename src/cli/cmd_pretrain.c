@@ -88,25 +88,6 @@ static int on_progress(void *u, int epoch, int epochs, double loss, double val_l
     return stop_signal != 0;
 }
 
-static void on_warn(void *u, const char *msg) {
-    (void)u;
-    fprintf(stderr, "dlperf: warning: %s\n", msg);
-}
-
-/* Split a comma list in place; empty items are an error. */
-static int split_sources(char *s, const char **out, int max) {
-    int n = 0;
-    for (char *p = s;;) {
-        char *c = strchr(p, ',');
-        if (c) *c = 0;
-        if (!*p || n == max) return -1;
-        out[n++] = p;
-        if (!c) break;
-        p = c + 1;
-    }
-    return n;
-}
-
 int dlp_cmd_pretrain(int argc, char **argv) {
     const char *unlabeled = NULL, *out = NULL, *pack = NULL, *ckpt = NULL, *progress = "auto", *v;
     dlp_pretrain_opts o;
@@ -204,7 +185,7 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     char *srcbuf = unlabeled ? strdup(unlabeled) : NULL;
     const char *srcs[MAX_SOURCES];
     int n_src = 0;
-    if (unlabeled && (!srcbuf || (n_src = split_sources(srcbuf, srcs, MAX_SOURCES)) < 0)) {
+    if (unlabeled && (!srcbuf || (n_src = cli_split_list(srcbuf, srcs, MAX_SOURCES)) < 0)) {
         free(srcbuf);
         return cli_failf(DLP_EXIT_BADINPUT, "--unlabeled '%s': expected a comma list of at most %d sources", unlabeled,
                          MAX_SOURCES);
@@ -223,7 +204,7 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     snprintf(ckpt_def, ol + 8, "%s.ckpt", out);
     if (!pack) pack = pack_def;
     if (!ckpt) ckpt = ckpt_def;
-    co.warn = on_warn;
+    co.warn = cli_warn;
     if (pr.mode) fprintf(stderr, "corpus: %s ...\n", n_src ? "reading sources (or reusing the pack)" : pack);
     dlp_status st = n_src ? dlp_corpus_open(srcs, n_src, pack, &co, &c, &e) : dlp_corpus_load(pack, &c, &e);
     if (st) {

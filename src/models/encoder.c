@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "models/container.h"
+#include "models/dlpm_json.h"
 #include "models/encoder_internal.h"
 #include "util/util.h"
 
@@ -335,26 +336,11 @@ typedef struct {
     int owned;
 } nets_t;
 
-static int seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c) {
-    memset(c, 0, sizeof *c);
-    if (!s->n) return 0;
-    c->l = malloc((size_t)s->n * sizeof *c->l);
-    c->rows = malloc((size_t)(s->n + 1) * sizeof *c->rows);
-    c->act = malloc((size_t)(s->n + 1) * sizeof *c->act);
-    if (!c->l || !c->rows || !c->act) {
-        dlp__nn_seq_free(c);
-        return -1;
-    }
-    memcpy(c->l, s->l, (size_t)s->n * sizeof *c->l);
-    c->n = c->cap = s->n;
-    return 0;
-}
-
 static int nets_clone(const dlp_encoder *e, nets_t *n) {
     memset(n, 0, sizeof *n);
     n->owned = 1;
     n->e2d = e->e2d;
-    if (seq_clone(&e->net.seq, &n->enc) || seq_clone(&e->dec, &n->dec)) {
+    if (dlp__nn_seq_clone(&e->net.seq, &n->enc) || dlp__nn_seq_clone(&e->dec, &n->dec)) {
         dlp__nn_seq_free(&n->enc);
         dlp__nn_seq_free(&n->dec);
         return -1;
@@ -721,7 +707,8 @@ dlp_status dlp_encoder_embed(const dlp_encoder *e, const dlp_features *f, float 
     dlp_status st = check_features(e, f, err);
     if (st != DLP_OK) return st;
     dlp__enc_net net = {e->r, {0}};
-    if (seq_clone(&e->net.seq, &net.seq)) return dlp__err(err, DLP_ENOMEM, "encoder embed: out of memory");
+    if (dlp__nn_seq_clone(&e->net.seq, &net.seq))
+        return dlp__err(err, DLP_ENOMEM, "encoder embed: out of memory");
     dlp__nn_ws ws = {0};
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, (dlp__nn_params *)&e->ps, &ws, 0, 0);
@@ -840,17 +827,6 @@ dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, int layout, dlp_encode
 
 /* ---- .dlpm header ---------------------------------------------------------------- */
 
-static void add_hex(cJSON *o, const char *key, uint64_t v) {
-    char b[24];
-    snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
-    cJSON_AddStringToObject(o, key, b);
-}
-
-static void add_num_or_null(cJSON *o, const char *key, double v) {
-    if (isfinite(v)) cJSON_AddNumberToObject(o, key, v);
-    else cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *header_obj(const dlp_encoder *e, const char *kind) {
     const dlp_encoder_info *h = &e->info;
     cJSON *r = cJSON_CreateObject();
@@ -873,30 +849,20 @@ static cJSON *header_obj(const dlp_encoder *e, const char *kind) {
     cJSON_AddNumberToObject(tr, "batch_size", h->batch_size);
     cJSON_AddNumberToObject(tr, "epochs", h->epochs);
     cJSON_AddNumberToObject(tr, "epochs_run", h->epochs_run);
-    add_hex(tr, "seed", h->seed);
+    dlp__dlpm_add_hex(tr, "seed", h->seed);
     cJSON_AddNumberToObject(tr, "n_graphs", (double)h->n_graphs);
     cJSON_AddNumberToObject(tr, "n_holdout", (double)h->n_holdout);
-    add_num_or_null(tr, "final_loss", h->final_loss);
-    add_num_or_null(tr, "val_loss", h->val_loss);
+    dlp__dlpm_add_num_or_null(tr, "final_loss", h->final_loss);
+    dlp__dlpm_add_num_or_null(tr, "val_loss", h->val_loss);
     cJSON_AddNumberToObject(tr, "seconds", h->train_seconds);
     cJSON_AddNumberToObject(tr, "corpus_count", (double)e->corpus_count);
-    add_hex(tr, "corpus_hash", e->corpus_hash);
+    dlp__dlpm_add_hex(tr, "corpus_hash", e->corpus_hash);
     cJSON *in = cJSON_AddObjectToObject(r, "input");
     cJSON_AddStringToObject(in, "layout", dlp_layout_name(h->layout));
     cJSON_AddNumberToObject(in, "layout_id", h->layout);
     cJSON_AddNumberToObject(in, "layout_version", h->layout_version);
     cJSON_AddNumberToObject(in, "n_feat", h->n_feat);
-    cJSON *ts = cJSON_AddArrayToObject(r, "tensors");
-    for (int i = 0; i < e->ps.n; i++) {
-        const dlp__nn_ptensor *t = &e->ps.t[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", t->name);
-        cJSON *sh = cJSON_AddArrayToObject(o, "shape");
-        for (int d = 0; d < t->ndim; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber(t->dims[d]));
-        cJSON_AddNumberToObject(o, "offset", (double)t->offset);
-        cJSON_AddItemToArray(ts, o);
-    }
-    cJSON_AddNumberToObject(r, "n_values", (double)e->ps.total);
+    dlp__dlpm_add_tensors(r, &e->ps);
     return r;
 }
 
@@ -922,63 +888,15 @@ dlp_status dlp_encoder_save(const dlp_encoder *e, const char *path, dlp_error *e
 
 /* ---- reading headers ------------------------------------------------------------ */
 
-typedef struct {
-    const char *name;         /* file name for messages */
-    dlp_error *err;
-    dlp_status st;
-} rd_t;
-
-static const cJSON *need(rd_t *r, const cJSON *o, const char *key, int type) {
-    if (r->st != DLP_OK) return NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    int ok = v && ((type == cJSON_Number && cJSON_IsNumber(v)) || (type == cJSON_String && cJSON_IsString(v)) ||
-                   (type == cJSON_Object && cJSON_IsObject(v)) || (type == cJSON_Array && cJSON_IsArray(v)));
-    if (!ok) {
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: encoder header field '%s' is missing or of the wrong type",
-                         r->name, key);
-        return NULL;
-    }
-    return v;
-}
-
-static double num(rd_t *r, const cJSON *o, const char *key) {
-    const cJSON *v = need(r, o, key, cJSON_Number);
-    return v ? v->valuedouble : 0;
-}
-
-static double num_or_nan(rd_t *r, const cJSON *o, const char *key) {
+static double num_or_nan(dlp__dlpm_rd *r, const cJSON *o, const char *key) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (cJSON_IsNull(v)) return NAN;
-    return num(r, o, key);
+    return dlp__dlpm_num(r, o, key);
 }
-
-static int64_t inum(rd_t *r, const cJSON *o, const char *key, int64_t lo, int64_t hi) {
-    double d = num(r, o, key);
-    if (r->st == DLP_OK && (d != floor(d) || d < (double)lo || d > (double)hi)) {
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: encoder header field '%s' = %g is out of range", r->name, key, d);
-        return 0;
-    }
-    return (int64_t)d;
-}
-
-static const char *str(rd_t *r, const cJSON *o, const char *key) {
-    const cJSON *v = need(r, o, key, cJSON_String);
-    return v ? v->valuestring : "";
-}
-
-static uint64_t hex_str(rd_t *r, const char *s, const char *key) {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 16);
-    if (r->st == DLP_OK && (!*s || *end))
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: encoder header field '%s' is not hex", r->name, key);
-    return (uint64_t)v;
-}
-
-static uint64_t hex64(rd_t *r, const cJSON *o, const char *key) { return hex_str(r, str(r, o, key), key); }
 
 /* Rebuild an encoder from a header of kind `want`; the payload is checked
  * by the caller (its size depends on the kind). */
-static dlp_status parse_header(dlp_encoder *e, const cJSON *root, rd_t *r, const char *want) {
+static dlp_status parse_header(dlp_encoder *e, const cJSON *root, dlp__dlpm_rd *r, const char *want) {
     dlp_encoder_info *h = &e->info;
     if (!cJSON_IsObject(root))
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header is not a JSON object", r->name);
@@ -996,42 +914,40 @@ static dlp_status parse_header(dlp_encoder *e, const cJSON *root, rd_t *r, const
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a '%s' model, not %s", r->name, k->valuestring,
                                 !strcmp(want, "encoder") ? "a pre-trained encoder" : "a pre-training checkpoint");
     }
-    int fmt = (int)inum(r, root, "encoder_format", 0, 1 << 30);
+    int fmt = (int)dlp__dlpm_inum(r, root, "encoder_format", 0, 1 << 30);
     if (r->st == DLP_OK && fmt != ENC_FORMAT)
         return r->st = dlp__err(r->err, DLP_EVERSION, "%s: encoder format %d, this dlperf reads format %d", r->name,
                                 fmt, ENC_FORMAT);
-    const char *s = str(r, root, "method");
-    h->method = dlp_pretrain_method_parse(s);
-    if (r->st == DLP_OK && h->method < 0)
-        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown pre-training method '%s'", r->name, s);
-    h->hidden = (int)inum(r, root, "hidden", 1, 1 << 16);
-    h->layers = (int)inum(r, root, "layers", 1, MAX_LAYERS);
-    h->dropout = num(r, root, "dropout");
-    h->mask_rate = num(r, root, "mask_rate");
-    h->replace_rate = num(r, root, "replace_rate");
-    h->alpha = num(r, root, "alpha");
-    h->neg_ratio = (int)inum(r, root, "neg_ratio", 0, 1000);
-    const cJSON *tr = need(r, root, "training", cJSON_Object);
+    const char *s = dlp__dlpm_str(r, root, "method");
+    h->method = dlp__dlpm_enum_of(r, s, dlp_pretrain_method_parse(s), "pre-training method");
+    h->hidden = (int)dlp__dlpm_inum(r, root, "hidden", 1, 1 << 16);
+    h->layers = (int)dlp__dlpm_inum(r, root, "layers", 1, MAX_LAYERS);
+    h->dropout = dlp__dlpm_num(r, root, "dropout");
+    h->mask_rate = dlp__dlpm_num(r, root, "mask_rate");
+    h->replace_rate = dlp__dlpm_num(r, root, "replace_rate");
+    h->alpha = dlp__dlpm_num(r, root, "alpha");
+    h->neg_ratio = (int)dlp__dlpm_inum(r, root, "neg_ratio", 0, 1000);
+    const cJSON *tr = dlp__dlpm_need(r, root, "training", cJSON_Object);
     if (tr) {
-        h->lr = num(r, tr, "lr");
-        h->weight_decay = num(r, tr, "weight_decay");
-        h->batch_size = (int)inum(r, tr, "batch_size", 1, 1 << 30);
-        h->epochs = (int)inum(r, tr, "epochs", 0, 1 << 30);
-        h->epochs_run = (int)inum(r, tr, "epochs_run", 0, 1 << 30);
-        h->seed = hex64(r, tr, "seed");
-        h->n_graphs = inum(r, tr, "n_graphs", 0, INT64_C(1) << 50);
-        h->n_holdout = inum(r, tr, "n_holdout", 0, INT64_C(1) << 50);
+        h->lr = dlp__dlpm_num(r, tr, "lr");
+        h->weight_decay = dlp__dlpm_num(r, tr, "weight_decay");
+        h->batch_size = (int)dlp__dlpm_inum(r, tr, "batch_size", 1, 1 << 30);
+        h->epochs = (int)dlp__dlpm_inum(r, tr, "epochs", 0, 1 << 30);
+        h->epochs_run = (int)dlp__dlpm_inum(r, tr, "epochs_run", 0, 1 << 30);
+        h->seed = dlp__dlpm_hex64(r, tr, "seed");
+        h->n_graphs = dlp__dlpm_inum(r, tr, "n_graphs", 0, INT64_C(1) << 50);
+        h->n_holdout = dlp__dlpm_inum(r, tr, "n_holdout", 0, INT64_C(1) << 50);
         h->final_loss = num_or_nan(r, tr, "final_loss");
         h->val_loss = num_or_nan(r, tr, "val_loss");
-        h->train_seconds = num(r, tr, "seconds");
-        e->corpus_count = inum(r, tr, "corpus_count", 0, INT64_C(1) << 50);
-        e->corpus_hash = hex64(r, tr, "corpus_hash");
+        h->train_seconds = dlp__dlpm_num(r, tr, "seconds");
+        e->corpus_count = dlp__dlpm_inum(r, tr, "corpus_count", 0, INT64_C(1) << 50);
+        e->corpus_hash = dlp__dlpm_hex64(r, tr, "corpus_hash");
     }
-    const cJSON *in = need(r, root, "input", cJSON_Object);
+    const cJSON *in = dlp__dlpm_need(r, root, "input", cJSON_Object);
     if (in) {
-        h->layout = (int)inum(r, in, "layout_id", 1, 1 << 20);
-        h->layout_version = (int)inum(r, in, "layout_version", 0, 1 << 20);
-        h->n_feat = (int)inum(r, in, "n_feat", 1, 1 << 20);
+        h->layout = (int)dlp__dlpm_inum(r, in, "layout_id", 1, 1 << 20);
+        h->layout_version = (int)dlp__dlpm_inum(r, in, "layout_version", 0, 1 << 20);
+        h->n_feat = (int)dlp__dlpm_inum(r, in, "n_feat", 1, 1 << 20);
     }
     if (r->st != DLP_OK) return r->st;
     if (!(h->dropout >= 0 && h->dropout < 1) || !(h->mask_rate >= 0 && h->mask_rate <= 1) ||
@@ -1043,32 +959,7 @@ static dlp_status parse_header(dlp_encoder *e, const cJSON *root, rd_t *r, const
     dlp_error be = {0};
     if (enc_build(e, &be) != DLP_OK) return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %s", r->name, be.msg);
     /* the rebuilt size table must be the stored one, tensor by tensor */
-    const cJSON *ts = need(r, root, "tensors", cJSON_Array);
-    double nv = num(r, root, "n_values");
-    if (r->st != DLP_OK) return r->st;
-    if (cJSON_GetArraySize(ts) != e->ps.n || nv != (double)e->ps.total)
-        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d tensors / %.0f values stored, the recipe has %d / %lld",
-                                r->name, cJSON_GetArraySize(ts), nv, e->ps.n, (long long)e->ps.total);
-    int i = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, ts) {
-        const dlp__nn_ptensor *pt = &e->ps.t[i++];
-        const char *nm = cJSON_IsObject(t) ? str(r, t, "name") : "";
-        double off = cJSON_IsObject(t) ? num(r, t, "offset") : -1;
-        const cJSON *sh = cJSON_IsObject(t) ? need(r, t, "shape", cJSON_Array) : NULL;
-        int same = r->st == DLP_OK && sh && !strcmp(nm, pt->name) && off == (double)pt->offset &&
-                   cJSON_GetArraySize(sh) == pt->ndim;
-        for (int d = 0; same && d < pt->ndim; d++) {
-            const cJSON *dv = cJSON_GetArrayItem(sh, d);
-            same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
-        }
-        if (!same) {
-            if (r->st != DLP_OK) return r->st;
-            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: tensor %d ('%s') does not match the recipe's '%s'",
-                                    r->name, i - 1, nm, pt->name);
-        }
-    }
-    return DLP_OK;
+    return dlp__dlpm_check_tensors(r, root, &e->ps);
 }
 
 static dlp_status check_finite(const float *v, int64_t n, const char *name, dlp_error *err) {
@@ -1078,51 +969,56 @@ static dlp_status check_finite(const float *v, int64_t n, const char *name, dlp_
     return DLP_OK;
 }
 
-/* Maps path, unpacks the container and parses its JSON; *root to delete,
- * *mp to unmap. */
-static dlp_status open_dlpm(const char *path, dlp__mapped *mp, cJSON **root, const uint8_t **payload,
-                            uint64_t *plen, dlp_error *err) {
-    *root = NULL;
-    dlp_status st = dlp__map_file(path, mp, err);
+/* An encoder file read in: its mapping, parsed header, the encoder rebuilt
+ * from that header and the payload (inside the mapping). */
+typedef struct {
+    dlp__dlpm_rd r;           /* reports for the file; holds its first error   */
+    dlp__mapped mp;
+    cJSON *root;
+    dlp_encoder *e;           /* close_dlpm frees it unless taken (set NULL)   */
+    const uint8_t *payload;
+    uint64_t plen;
+} dlpm_file;
+
+static void close_dlpm(dlpm_file *f) {
+    dlp_encoder_free(f->e);
+    cJSON_Delete(f->root);
+    dlp__unmap_file(&f->mp);
+}
+
+/* Maps path, unpacks the container, parses its JSON and rebuilds a fresh
+ * encoder from the header of kind `want`.  On success close_dlpm(f) later;
+ * on failure nothing is held. */
+static dlp_status open_dlpm(const char *path, const char *want, dlpm_file *f, dlp_error *err) {
+    memset(f, 0, sizeof *f);
+    f->r = (dlp__dlpm_rd){path, "encoder", err, DLP_OK};
+    dlp_status st = dlp__map_file(path, &f->mp, err);
     if (st != DLP_OK) return st;
     const char *hdr;
     size_t hl;
-    st = dlp__dlpm_unpack(mp->data, mp->len, path, &hdr, &hl, payload, plen, err);
-    if (st == DLP_OK && !(*root = cJSON_ParseWithLength(hdr, hl)))
+    st = dlp__dlpm_unpack(f->mp.data, f->mp.len, path, &hdr, &hl, &f->payload, &f->plen, err);
+    if (st == DLP_OK && !(f->root = cJSON_ParseWithLength(hdr, hl)))
         st = dlp__err(err, DLP_EFORMAT, "%s: model header is not valid JSON", path);
-    if (st != DLP_OK) dlp__unmap_file(mp);
+    if (st == DLP_OK && !(f->e = calloc(1, sizeof *f->e))) st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+    if (st == DLP_OK) st = parse_header(f->e, f->root, &f->r, want);
+    if (st != DLP_OK) close_dlpm(f);
     return st;
 }
 
 dlp_status dlp_encoder_load(const char *path, dlp_encoder **out, dlp_error *err) {
     if (!out || !path) return dlp__err(err, DLP_EINVAL, "encoder load: bad arguments");
     *out = NULL;
-    dlp__mapped mp;
-    cJSON *root;
-    const uint8_t *payload;
-    uint64_t pl;
-    dlp_status st = open_dlpm(path, &mp, &root, &payload, &pl, err);
+    dlpm_file f;
+    dlp_status st = open_dlpm(path, "encoder", &f, err);
     if (st != DLP_OK) return st;
-    dlp_encoder *e = calloc(1, sizeof *e);
-    if (!e) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
-        goto done;
-    }
-    rd_t r = {path, err, DLP_OK};
-    if ((st = parse_header(e, root, &r, "encoder")) != DLP_OK) goto done;
-    if (pl != (uint64_t)e->ps.total * sizeof(float)) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: payload of %llu bytes, the size table needs %llu", path,
-                      (unsigned long long)pl, (unsigned long long)e->ps.total * sizeof(float));
-        goto done;
-    }
-    memcpy(e->ps.data, payload, (size_t)pl);
+    dlp_encoder *e = f.e;
+    if ((st = dlp__dlpm_check_payload(&f.r, f.plen, &e->ps)) != DLP_OK) goto done;
+    memcpy(e->ps.data, f.payload, (size_t)f.plen);
     if ((st = check_finite(e->ps.data, e->ps.total, path, err)) != DLP_OK) goto done;
     *out = e;
-    e = NULL;
+    f.e = NULL;
 done:
-    dlp_encoder_free(e);
-    cJSON_Delete(root);
-    dlp__unmap_file(&mp);
+    close_dlpm(&f);
     return st;
 }
 
@@ -1144,8 +1040,8 @@ static void add_rng(cJSON *o, const char *key, const dlp__nn_rng *g) {
     }
 }
 
-static void get_rng(rd_t *r, const cJSON *o, const char *key, dlp__nn_rng *g) {
-    const cJSON *a = need(r, o, key, cJSON_Array);
+static void get_rng(dlp__dlpm_rd *r, const cJSON *o, const char *key, dlp__nn_rng *g) {
+    const cJSON *a = dlp__dlpm_need(r, o, key, cJSON_Array);
     if (!a) return;
     if (cJSON_GetArraySize(a) != 4) {
         r->st = dlp__err(r->err, DLP_EFORMAT, "%s: checkpoint field '%s' needs 4 words", r->name, key);
@@ -1153,7 +1049,7 @@ static void get_rng(rd_t *r, const cJSON *o, const char *key, dlp__nn_rng *g) {
     }
     for (int i = 0; i < 4; i++) {
         const cJSON *v = cJSON_GetArrayItem(a, i);
-        g->s[i] = hex_str(r, cJSON_IsString(v) ? v->valuestring : "", key);
+        g->s[i] = dlp__dlpm_hex_str(r, cJSON_IsString(v) ? v->valuestring : "", key);
     }
 }
 
@@ -1237,34 +1133,28 @@ static const char *recipe_diff(const dlp_encoder *ck, const dlp_encoder *e, char
 /* Load a checkpoint into e / opt / cs after checking it belongs to this
  * run.  e must already carry this run's recipe and fingerprint. */
 static dlp_status ckpt_read(dlp_encoder *e, dlp__nn_adam *opt, ckpt_state *cs, const char *path, dlp_error *err) {
-    dlp__mapped mp;
-    cJSON *root;
-    const uint8_t *payload;
-    uint64_t pl;
-    dlp_status st = open_dlpm(path, &mp, &root, &payload, &pl, err);
+    dlpm_file f;
+    dlp_status st = open_dlpm(path, "encoder-checkpoint", &f, err);
     if (st != DLP_OK) return st;
-    dlp_encoder *ck = calloc(1, sizeof *ck);
-    if (!ck) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
-        goto done;
-    }
-    rd_t r = {path, err, DLP_OK};
-    if ((st = parse_header(ck, root, &r, "encoder-checkpoint")) != DLP_OK) goto done;
+    const dlp_encoder *ck = f.e;
+    dlp__dlpm_rd *r = &f.r;
+    const uint8_t *payload = f.payload;
+    uint64_t pl = f.plen;
     char why[256];
     if (recipe_diff(ck, e, why, sizeof why)) {
         st = dlp__err(err, DLP_EINVAL, "%s: checkpoint of another run: %s", path, why);
         goto done;
     }
-    const cJSON *c = need(&r, root, "checkpoint", cJSON_Object);
+    const cJSON *c = dlp__dlpm_need(r, f.root, "checkpoint", cJSON_Object);
     ckpt_state s = {0};
     if (c) {
-        s.epoch = (int)inum(&r, c, "epoch", 0, 1 << 30);
-        s.adam_t = inum(&r, c, "adam_t", 0, INT64_C(1) << 52);
-        get_rng(&r, c, "rng_shuffle", &s.shuf);
-        get_rng(&r, c, "rng_dropout", &s.drop);
-        get_rng(&r, c, "rng_aux", &s.aux);
+        s.epoch = (int)dlp__dlpm_inum(r, c, "epoch", 0, 1 << 30);
+        s.adam_t = dlp__dlpm_inum(r, c, "adam_t", 0, INT64_C(1) << 52);
+        get_rng(r, c, "rng_shuffle", &s.shuf);
+        get_rng(r, c, "rng_dropout", &s.drop);
+        get_rng(r, c, "rng_aux", &s.aux);
     }
-    if ((st = r.st) != DLP_OK) goto done;
+    if ((st = r->st) != DLP_OK) goto done;
     size_t n = (size_t)e->ps.total;
     if (pl != (uint64_t)(3 * n) * sizeof(float) || ck->ps.total != e->ps.total) {
         st = dlp__err(err, DLP_EFORMAT, "%s: checkpoint payload of %llu bytes, expected %llu", path,
@@ -1286,9 +1176,7 @@ static dlp_status ckpt_read(dlp_encoder *e, dlp__nn_adam *opt, ckpt_state *cs, c
     e->info.val_loss = ck->info.val_loss;
     e->info.train_seconds = ck->info.train_seconds;
 done:
-    dlp_encoder_free(ck);
-    cJSON_Delete(root);
-    dlp__unmap_file(&mp);
+    close_dlpm(&f);
     return st;
 }
 

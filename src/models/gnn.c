@@ -402,23 +402,6 @@ static double prescale_target(int scale, double v) {
 
 /* ---- prediction ------------------------------------------------------------- */
 
-/* Private copies of the layer lists: layers keep their forward caches in
- * their structs, so concurrent predictions on one model need their own. */
-static int seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c) {
-    memset(c, 0, sizeof *c);
-    if (!s->n) return 0;
-    c->l = malloc((size_t)s->n * sizeof *c->l);
-    c->rows = malloc((size_t)(s->n + 1) * sizeof *c->rows);
-    c->act = malloc((size_t)(s->n + 1) * sizeof *c->act);
-    if (!c->l || !c->rows || !c->act) {
-        dlp__nn_seq_free(c);
-        return -1;
-    }
-    memcpy(c->l, s->l, (size_t)s->n * sizeof *c->l);
-    c->n = c->cap = s->n;
-    return 0;
-}
-
 #define PRED_BATCH 64
 
 /* The encoder's sum-pooled embeddings of a batch, raw: (k, enc_dim).  The
@@ -473,7 +456,10 @@ static dlp_status predict_core(const dlp_gnn *m, const dlp_features *const *fs, 
     dlp__enc_net enc = {0};
     dlp_status st = DLP_OK;
     if (m->has_enc) enc.r = m->enc.r;
-    if (seq_clone(&m->gnn, &gnn) || seq_clone(&m->head, &head) || (m->has_enc && seq_clone(&m->enc.seq, &enc.seq))) {
+    /* private copies of the layer lists (dlp__nn_seq_clone): concurrent
+     * predictions on one model each need their own forward caches */
+    if (dlp__nn_seq_clone(&m->gnn, &gnn) || dlp__nn_seq_clone(&m->head, &head) ||
+        (m->has_enc && dlp__nn_seq_clone(&m->enc.seq, &enc.seq))) {
         st = dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
         goto done;
     }

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "models/container.h"
+#include "models/dlpm_json.h"
 #include "models/gnn_internal.h"
 #include "util/util.h"
 
@@ -37,12 +38,6 @@ static cJSON *num_array(const double *v, int n) {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; a && i < n; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
     return a;
-}
-
-static void add_u64_hex(cJSON *o, const char *key, uint64_t v) {
-    char b[24];
-    snprintf(b, sizeof b, "%016llx", (unsigned long long)v);
-    cJSON_AddStringToObject(o, key, b);
 }
 
 static char *header_json(const dlp_gnn *m) {
@@ -74,12 +69,11 @@ static char *header_json(const dlp_gnn *m) {
     cJSON_AddNumberToObject(tr, "epochs", h->epochs);
     cJSON_AddNumberToObject(tr, "epochs_run", h->epochs_run);
     cJSON_AddNumberToObject(tr, "best_epoch", h->best_epoch);
-    add_u64_hex(tr, "seed", h->seed);
-    add_u64_hex(tr, "data_fingerprint", h->data_fingerprint);
+    dlp__dlpm_add_hex(tr, "seed", h->seed);
+    dlp__dlpm_add_hex(tr, "data_fingerprint", h->data_fingerprint);
     cJSON_AddNumberToObject(tr, "n_train", (double)h->n_train);
     cJSON_AddNumberToObject(tr, "n_val", (double)h->n_val);
-    if (isfinite(h->best_val_mape)) cJSON_AddNumberToObject(tr, "best_val_mape", h->best_val_mape);
-    else cJSON_AddNullToObject(tr, "best_val_mape");
+    dlp__dlpm_add_num_or_null(tr, "best_val_mape", h->best_val_mape);
     cJSON_AddNumberToObject(tr, "seconds", h->train_seconds);
     cJSON_AddStringToObject(tr, "split", m->split);
     cJSON *in = cJSON_AddObjectToObject(r, "input");
@@ -112,17 +106,7 @@ static char *header_json(const dlp_gnn *m) {
         cJSON_AddItemToObject(en, "embedding_mean", num_array(m->u_mean, m->enc_dim));
         cJSON_AddItemToObject(en, "embedding_std", num_array(m->u_std, m->enc_dim));
     }
-    cJSON *ts = cJSON_AddArrayToObject(r, "tensors");
-    for (int i = 0; i < m->ps.n; i++) {
-        const dlp__nn_ptensor *t = &m->ps.t[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", t->name);
-        cJSON *sh = cJSON_AddArrayToObject(o, "shape");
-        for (int d = 0; d < t->ndim; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber(t->dims[d]));
-        cJSON_AddNumberToObject(o, "offset", (double)t->offset);
-        cJSON_AddItemToArray(ts, o);
-    }
-    cJSON_AddNumberToObject(r, "n_values", (double)m->ps.total);
+    dlp__dlpm_add_tensors(r, &m->ps);
     char *s = cJSON_PrintUnformatted(r);
     cJSON_Delete(r);
     return s;
@@ -152,83 +136,9 @@ dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err) {
 
 /* ---- load ------------------------------------------------------------------- */
 
-typedef struct {
-    const char *name;          /* file name for messages */
-    dlp_error *err;
-    dlp_status st;
-} rd_t;
-
-static const cJSON *need(rd_t *r, const cJSON *o, const char *key, int type) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (r->st != DLP_OK) return NULL;
-    int ok = v && ((type == cJSON_Number && cJSON_IsNumber(v)) || (type == cJSON_String && cJSON_IsString(v)) ||
-                   (type == cJSON_Object && cJSON_IsObject(v)) || (type == cJSON_Array && cJSON_IsArray(v)) ||
-                   (type == cJSON_True && cJSON_IsBool(v)));
-    if (!ok) {
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' is missing or of the wrong type",
-                         r->name, key);
-        return NULL;
-    }
-    return v;
-}
-
-static double num(rd_t *r, const cJSON *o, const char *key) {
-    const cJSON *v = need(r, o, key, cJSON_Number);
-    return v ? v->valuedouble : 0;
-}
-
-static int inum(rd_t *r, const cJSON *o, const char *key, int lo, int hi) {
-    double d = num(r, o, key);
-    if (r->st == DLP_OK && (d != floor(d) || d < lo || d > hi)) {
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' = %g is out of range", r->name, key, d);
-        return 0;
-    }
-    return (int)d;
-}
-
-static const char *str(rd_t *r, const cJSON *o, const char *key) {
-    const cJSON *v = need(r, o, key, cJSON_String);
-    return v ? v->valuestring : "";
-}
-
-static uint64_t hex64(rd_t *r, const cJSON *o, const char *key) {
-    const char *s = str(r, o, key);
-    char *end;
-    unsigned long long v = strtoull(s, &end, 16);
-    if (r->st == DLP_OK && (!*s || *end))
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' is not hex", r->name, key);
-    return (uint64_t)v;
-}
-
-static int enum_of(rd_t *r, const char *s, int v, const char *what) {
-    if (r->st == DLP_OK && v < 0)
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown %s '%s'", r->name, what, s);
-    return v;
-}
-
-static int doubles(rd_t *r, const cJSON *o, const char *key, double *out, int n) {
-    const cJSON *a = need(r, o, key, cJSON_Array);
-    if (!a) return -1;
-    if (cJSON_GetArraySize(a) != n) {
-        r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' has %d values, expected %d", r->name,
-                         key, cJSON_GetArraySize(a), n);
-        return -1;
-    }
-    int i = 0;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, a) {
-        if (!cJSON_IsNumber(v)) {
-            r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header field '%s' holds a non-number", r->name, key);
-            return -1;
-        }
-        out[i++] = v->valuedouble;
-    }
-    return 0;
-}
-
-static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t payload_len) {
+static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len) {
     dlp_gnn_info *h = &m->info;
-    const char *kind = cJSON_IsObject(root) ? str(r, root, "kind") : "";
+    const char *kind = cJSON_IsObject(root) ? dlp__dlpm_str(r, root, "kind") : "";
     if (!cJSON_IsObject(root))
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header is not a JSON object", r->name);
     if (r->st != DLP_OK) {
@@ -238,54 +148,55 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
     }
     if (strcmp(kind, "gnn"))
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a '%s' model, not a GNN", r->name, kind);
-    int fmt = inum(r, root, "gnn_format", 0, 1 << 30);
+    int fmt = (int)dlp__dlpm_inum(r, root, "gnn_format", 0, 1 << 30);
     if (r->st == DLP_OK && fmt != DLP__GNN_FORMAT)
         return r->st = dlp__err(r->err, DLP_EVERSION, "%s: GNN model format %d, this dlperf reads format %d",
                                 r->name, fmt, DLP__GNN_FORMAT);
-    const char *s = str(r, root, "arch");
-    h->arch = enum_of(r, s, dlp_gnn_arch_parse(s), "architecture");
-    h->hidden = inum(r, root, "hidden", 1, 1 << 16);
-    h->layers = inum(r, root, "layers", 0, 64);
-    h->block_depth = inum(r, root, "block_depth", 1, 16);
-    h->fc_layers = inum(r, root, "fc_layers", 0, 64);
-    h->dropout = num(r, root, "dropout");
-    s = str(r, root, "readout");
-    h->readout = enum_of(r, s, dlp_gnn_readout_parse(s), "readout");
-    m->ro_scale = num(r, root, "readout_scale");
+    const char *s = dlp__dlpm_str(r, root, "arch");
+    h->arch = dlp__dlpm_enum_of(r, s, dlp_gnn_arch_parse(s), "architecture");
+    h->hidden = (int)dlp__dlpm_inum(r, root, "hidden", 1, 1 << 16);
+    h->layers = (int)dlp__dlpm_inum(r, root, "layers", 0, 64);
+    h->block_depth = (int)dlp__dlpm_inum(r, root, "block_depth", 1, 16);
+    h->fc_layers = (int)dlp__dlpm_inum(r, root, "fc_layers", 0, 64);
+    h->dropout = dlp__dlpm_num(r, root, "dropout");
+    s = dlp__dlpm_str(r, root, "readout");
+    h->readout = dlp__dlpm_enum_of(r, s, dlp_gnn_readout_parse(s), "readout");
+    m->ro_scale = dlp__dlpm_num(r, root, "readout_scale");
     if (r->st == DLP_OK && !(m->ro_scale > 0 && isfinite(m->ro_scale)))
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad readout_scale", r->name);
-    h->gat_heads = inum(r, root, "gat_heads", 1, 1024);
-    const cJSON *b = need(r, root, "sage_normalize", cJSON_True);
+    h->gat_heads = (int)dlp__dlpm_inum(r, root, "gat_heads", 1, 1024);
+    const cJSON *b = dlp__dlpm_need(r, root, "sage_normalize", cJSON_True);
     h->sage_normalize = b && cJSON_IsTrue(b);
-    const cJSON *tr = need(r, root, "training", cJSON_Object);
+    const cJSON *tr = dlp__dlpm_need(r, root, "training", cJSON_Object);
     if (tr) {
-        s = str(r, tr, "loss");
-        h->loss = enum_of(r, s, dlp_gnn_loss_parse(s), "loss");
-        h->huber_delta = num(r, tr, "huber_delta");
-        h->adamw = !strcmp(str(r, tr, "optimizer"), "adamw");
-        h->lr = num(r, tr, "lr");
-        h->lr_schedule = !strcmp(str(r, tr, "lr_schedule"), "cosine") ? DLP_GNN_LR_COSINE : DLP_GNN_LR_CONST;
-        h->weight_decay = num(r, tr, "weight_decay");
-        h->clip = num(r, tr, "clip");
-        h->batch_size = inum(r, tr, "batch_size", 0, 1 << 30);
-        h->epochs = inum(r, tr, "epochs", 0, 1 << 30);
-        h->epochs_run = inum(r, tr, "epochs_run", 0, 1 << 30);
-        h->best_epoch = inum(r, tr, "best_epoch", 0, 1 << 30);
-        h->seed = hex64(r, tr, "seed");
-        h->data_fingerprint = hex64(r, tr, "data_fingerprint");
-        h->n_train = (int64_t)num(r, tr, "n_train");
-        h->n_val = (int64_t)num(r, tr, "n_val");
+        s = dlp__dlpm_str(r, tr, "loss");
+        h->loss = dlp__dlpm_enum_of(r, s, dlp_gnn_loss_parse(s), "loss");
+        h->huber_delta = dlp__dlpm_num(r, tr, "huber_delta");
+        h->adamw = !strcmp(dlp__dlpm_str(r, tr, "optimizer"), "adamw");
+        h->lr = dlp__dlpm_num(r, tr, "lr");
+        h->lr_schedule =
+            !strcmp(dlp__dlpm_str(r, tr, "lr_schedule"), "cosine") ? DLP_GNN_LR_COSINE : DLP_GNN_LR_CONST;
+        h->weight_decay = dlp__dlpm_num(r, tr, "weight_decay");
+        h->clip = dlp__dlpm_num(r, tr, "clip");
+        h->batch_size = (int)dlp__dlpm_inum(r, tr, "batch_size", 0, 1 << 30);
+        h->epochs = (int)dlp__dlpm_inum(r, tr, "epochs", 0, 1 << 30);
+        h->epochs_run = (int)dlp__dlpm_inum(r, tr, "epochs_run", 0, 1 << 30);
+        h->best_epoch = (int)dlp__dlpm_inum(r, tr, "best_epoch", 0, 1 << 30);
+        h->seed = dlp__dlpm_hex64(r, tr, "seed");
+        h->data_fingerprint = dlp__dlpm_hex64(r, tr, "data_fingerprint");
+        h->n_train = (int64_t)dlp__dlpm_num(r, tr, "n_train");
+        h->n_val = (int64_t)dlp__dlpm_num(r, tr, "n_val");
         const cJSON *bv = cJSON_GetObjectItemCaseSensitive(tr, "best_val_mape");
         h->best_val_mape = cJSON_IsNumber(bv) ? bv->valuedouble : NAN;
-        h->train_seconds = num(r, tr, "seconds");
-        snprintf(m->split, sizeof m->split, "%s", str(r, tr, "split"));
+        h->train_seconds = dlp__dlpm_num(r, tr, "seconds");
+        snprintf(m->split, sizeof m->split, "%s", dlp__dlpm_str(r, tr, "split"));
     }
-    const cJSON *in = need(r, root, "input", cJSON_Object);
+    const cJSON *in = dlp__dlpm_need(r, root, "input", cJSON_Object);
     if (in) {
-        m->layout = inum(r, in, "layout_id", 1, 1 << 20);
-        m->layout_version = inum(r, in, "layout_version", 0, 1 << 20);
-        m->n_feat = inum(r, in, "n_feat", 1, 1 << 20);
-        const cJSON *sfn = need(r, in, "static_features", cJSON_Array);
+        m->layout = (int)dlp__dlpm_inum(r, in, "layout_id", 1, 1 << 20);
+        m->layout_version = (int)dlp__dlpm_inum(r, in, "layout_version", 0, 1 << 20);
+        m->n_feat = (int)dlp__dlpm_inum(r, in, "n_feat", 1, 1 << 20);
+        const cJSON *sfn = dlp__dlpm_need(r, in, "static_features", cJSON_Array);
         if (sfn) {
             int n = cJSON_GetArraySize(sfn);
             if (n > DLP_SF_COUNT)
@@ -299,13 +210,13 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
                                             cJSON_IsString(v) ? v->valuestring : "?");
                 m->sf[m->n_static++] = k;
             }
-            doubles(r, in, "static_log1p_mean", m->sf_mean, m->n_static);
-            doubles(r, in, "static_log1p_std", m->sf_std, m->n_static);
+            dlp__dlpm_doubles(r, in, "static_log1p_mean", m->sf_mean, m->n_static);
+            dlp__dlpm_doubles(r, in, "static_log1p_std", m->sf_std, m->n_static);
         }
     }
-    const cJSON *out = need(r, root, "output", cJSON_Object);
+    const cJSON *out = dlp__dlpm_need(r, root, "output", cJSON_Object);
     if (out) {
-        const cJSON *tn = need(r, out, "targets", cJSON_Array);
+        const cJSON *tn = dlp__dlpm_need(r, out, "targets", cJSON_Array);
         if (tn) {
             int n = cJSON_GetArraySize(tn);
             if (n < 1 || n > DLP__GNN_MAX_TARGETS)
@@ -317,10 +228,10 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
                     return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a target name is not a string", r->name);
                 snprintf(m->target[m->n_targets++], DLP__GNN_NAME_MAX, "%s", v->valuestring);
             }
-            s = str(r, out, "scale");
-            h->target_scale = enum_of(r, s, dlp_gnn_scale_parse(s), "target scaling");
-            doubles(r, out, "mean", m->t_mean, m->n_targets);
-            doubles(r, out, "std", m->t_std, m->n_targets);
+            s = dlp__dlpm_str(r, out, "scale");
+            h->target_scale = dlp__dlpm_enum_of(r, s, dlp_gnn_scale_parse(s), "target scaling");
+            dlp__dlpm_doubles(r, out, "mean", m->t_mean, m->n_targets);
+            dlp__dlpm_doubles(r, out, "std", m->t_std, m->n_targets);
         }
     }
     if (r->st != DLP_OK) return r->st;
@@ -349,20 +260,20 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
             return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unexpected 'encoder' in a %s model", r->name,
                                     dlp_gnn_arch_name(h->arch));
         dlp__enc_recipe *er = &m->enc.r;
-        s = str(r, en, "method");
-        er->method = enum_of(r, s, dlp_pretrain_method_parse(s), "encoder method");
-        er->n_feat = inum(r, en, "n_feat", 1, 1 << 20);
-        er->hidden = inum(r, en, "hidden", 1, 1 << 16);
-        er->layers = inum(r, en, "layers", 1, 64);
-        er->dropout = num(r, en, "dropout");
-        er->layout = inum(r, en, "layout_id", 1, 1 << 20);
-        er->layout_version = inum(r, en, "layout_version", 0, 1 << 20);
+        s = dlp__dlpm_str(r, en, "method");
+        er->method = dlp__dlpm_enum_of(r, s, dlp_pretrain_method_parse(s), "encoder method");
+        er->n_feat = (int)dlp__dlpm_inum(r, en, "n_feat", 1, 1 << 20);
+        er->hidden = (int)dlp__dlpm_inum(r, en, "hidden", 1, 1 << 16);
+        er->layers = (int)dlp__dlpm_inum(r, en, "layers", 1, 64);
+        er->dropout = dlp__dlpm_num(r, en, "dropout");
+        er->layout = (int)dlp__dlpm_inum(r, en, "layout_id", 1, 1 << 20);
+        er->layout_version = (int)dlp__dlpm_inum(r, en, "layout_version", 0, 1 << 20);
         if (r->st != DLP_OK) return r->st;
         m->u_mean = calloc((size_t)er->hidden, sizeof *m->u_mean);
         m->u_std = calloc((size_t)er->hidden, sizeof *m->u_std);
         if (!m->u_mean || !m->u_std) return r->st = dlp__err(r->err, DLP_ENOMEM, "%s: out of memory", r->name);
-        doubles(r, en, "embedding_mean", m->u_mean, er->hidden);
-        doubles(r, en, "embedding_std", m->u_std, er->hidden);
+        dlp__dlpm_doubles(r, en, "embedding_mean", m->u_mean, er->hidden);
+        dlp__dlpm_doubles(r, en, "embedding_std", m->u_std, er->hidden);
         if (r->st != DLP_OK) return r->st;
         for (int j = 0; j < er->hidden; j++)
             if (!(m->u_std[j] > 0) || !isfinite(m->u_mean[j]) || !isfinite(m->u_std[j]))
@@ -374,36 +285,8 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, rd_t *r, uint64_t 
     dlp_error be = {0};
     if (dlp__gnn_build(m, &be) != DLP_OK)
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %s", r->name, be.msg);
-    const cJSON *ts = need(r, root, "tensors", cJSON_Array);
-    double nv = num(r, root, "n_values");
-    if (r->st != DLP_OK) return r->st;
-    if (cJSON_GetArraySize(ts) != m->ps.n || nv != (double)m->ps.total)
-        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d tensors / %.0f values stored, the recipe has %d / %lld",
-                                r->name, cJSON_GetArraySize(ts), nv, m->ps.n, (long long)m->ps.total);
-    int i = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, ts) {
-        const dlp__nn_ptensor *pt = &m->ps.t[i++];
-        const char *nm = cJSON_IsObject(t) ? str(r, t, "name") : "";
-        double off = cJSON_IsObject(t) ? num(r, t, "offset") : -1;
-        const cJSON *sh = cJSON_IsObject(t) ? need(r, t, "shape", cJSON_Array) : NULL;
-        int same = r->st == DLP_OK && sh && !strcmp(nm, pt->name) && off == (double)pt->offset &&
-                   cJSON_GetArraySize(sh) == pt->ndim;
-        for (int d = 0; same && d < pt->ndim; d++) {
-            const cJSON *dv = cJSON_GetArrayItem(sh, d);
-            same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
-        }
-        if (!same) {
-            if (r->st != DLP_OK) return r->st;
-            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: tensor %d ('%s') does not match the recipe's '%s'",
-                                    r->name, i - 1, nm, pt->name);
-        }
-    }
-    if (payload_len != (uint64_t)m->ps.total * sizeof(float))
-        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: payload of %llu bytes, the size table needs %llu",
-                                r->name, (unsigned long long)payload_len,
-                                (unsigned long long)m->ps.total * sizeof(float));
-    return DLP_OK;
+    if (dlp__dlpm_check_tensors(r, root, &m->ps) != DLP_OK) return r->st;
+    return dlp__dlpm_check_payload(r, payload_len, &m->ps);
 }
 
 dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out, dlp_error *err) {
@@ -422,7 +305,7 @@ dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_g
         cJSON_Delete(root);
         return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
     }
-    rd_t r = {name, err, DLP_OK};
+    dlp__dlpm_rd r = {name, "model", err, DLP_OK};
     snprintf(m->src, sizeof m->src, "%s", name);
     st = parse_header(m, root, &r, pl);
     cJSON_Delete(root);

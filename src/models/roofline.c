@@ -142,6 +142,21 @@ static int file_float_dtype(const dlp_graph *g) {
     return DLP_DT_FLOAT;
 }
 
+/* How many nodes read each tensor (calloc'ed, (tensor count) ints, NULL on
+ * OOM): an intermediate read once can be folded into its producer. */
+static int *count_consumers(const dlp_graph *g) {
+    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
+    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
+    if (!cons) return NULL;
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        for (int k = 0; k < ni.n_inputs; k++)
+            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
+    }
+    return cons;
+}
+
 /* ---- epilogue fusion ------------------------------------------------------------
  * TensorRT and torch.compile run an elementwise op, an activation or an
  * inference BatchNorm in the epilogue of the conv/gemm/matmul that produces
@@ -152,14 +167,8 @@ static int file_float_dtype(const dlp_graph *g) {
 static int fusion_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
                        double *xbytes) {
     int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
-    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
+    int *cons = count_consumers(g);
     if (!cons) return -1;
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        for (int k = 0; k < ni.n_inputs; k++)
-            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
-    }
     for (int t = 0; t < nt; t++) {
         dlp_tensor_info ti;
         dlp_graph_tensor(g, t, &ti);
@@ -217,15 +226,9 @@ static int is_linear_matmul(const dlp_graph *g, const dlp_node_info *ni) {
 
 static int linear_bias_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
                             double *xbytes) {
-    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
-    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
+    int n = dlp_graph_node_count(g);
+    int *cons = count_consumers(g);
     if (!cons) return -1;
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        for (int k = 0; k < ni.n_inputs; k++)
-            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
-    }
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);

@@ -544,6 +544,11 @@ dlp_status dlp__nn_seq_backward(dlp__nn_seq *s, dlp__nn_ctx *cx,
                                 const dlp__nn_graph *g, const float *dy,
                                 float *dx);
 void dlp__nn_seq_free(dlp__nn_seq *s);
+/* A private copy of s's layer list into c (zeroed first): the layers keep
+ * their forward caches in their structs, so concurrent runs over one set of
+ * parameters need one each.  Parameters are shared, not copied.  0, or -1
+ * on OOM with c empty; free with dlp__nn_seq_free. */
+int dlp__nn_seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c);
 
 /* ==== losses ========================================================== */
 /* Mean over the n elements (rows for SCE) like PyTorch's default

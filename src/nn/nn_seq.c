@@ -170,3 +170,18 @@ void dlp__nn_seq_free(dlp__nn_seq *s) {
     free(s->act);
     memset(s, 0, sizeof *s);
 }
+
+int dlp__nn_seq_clone(const dlp__nn_seq *s, dlp__nn_seq *c) {
+    memset(c, 0, sizeof *c);
+    if (!s->n) return 0;
+    c->l = malloc((size_t)s->n * sizeof *c->l);
+    c->rows = malloc((size_t)(s->n + 1) * sizeof *c->rows);
+    c->act = malloc((size_t)(s->n + 1) * sizeof *c->act);
+    if (!c->l || !c->rows || !c->act) {
+        dlp__nn_seq_free(c);
+        return -1;
+    }
+    memcpy(c->l, s->l, (size_t)s->n * sizeof *c->l);
+    c->n = c->cap = s->n;
+    return 0;
+}
