@@ -1144,6 +1144,10 @@ void dlp_gnn_loss_curve(const dlp_gnn *m, const double **train, const double **v
  * method name and embedding width, for printing. */
 const char *dlp_gnn_encoder_method(const dlp_gnn *m);
 int dlp_gnn_encoder_dim(const dlp_gnn *m);
+/* A stand-alone copy of a TraPPM model's frozen encoder (to retrain the
+ * recipe, or to embed with it); DLP_EINVAL for a model without one.  The
+ * caller frees it with dlp_encoder_free. */
+dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, struct dlp_encoder **out, dlp_error *err);
 int dlp_gnn_target_count(const dlp_gnn *m);
 const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range */
 

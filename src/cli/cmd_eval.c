@@ -189,7 +189,17 @@ int dlp_cmd_eval(int argc, char **argv) {
             gnn_sel_describe(&s, s.seed, d, sizeof d);
             o.split = d;
             if (isatty(STDERR_FILENO)) fprintf(stderr, "retraining %s on %s ...\n", dlp_gnn_arch_name(o.arch), d);
-            if (dlp_gnn_train(ds, parts.train, parts.n_train, parts.val, parts.n_val, &o, &fresh, &e) != DLP_OK) {
+            /* TraPPM: the same frozen encoder the model holds */
+            dlp_encoder *enc = NULL;
+            if (o.arch == DLP_GNN_TRAPPM && dlp_gnn_encoder_copy(m, &enc, &e) != DLP_OK) {
+                rc = cli_fail(&e);
+                gnn_parts_free(&parts);
+                break;
+            }
+            o.encoder = enc;
+            dlp_status tst = dlp_gnn_train(ds, parts.train, parts.n_train, parts.val, parts.n_val, &o, &fresh, &e);
+            dlp_encoder_free(enc);
+            if (tst != DLP_OK) {
                 rc = cli_fail(&e);
                 gnn_parts_free(&parts);
                 break;

@@ -248,6 +248,41 @@ dlp_status dlp__enc_copy_weights(const dlp_encoder *e, dlp__nn_params *ps, dlp_e
     return DLP_OK;
 }
 
+dlp_status dlp__encoder_from_params(const dlp__enc_recipe *r, const dlp__nn_params *ps, dlp_encoder **out,
+                                    dlp_error *err) {
+    *out = NULL;
+    dlp_pretrain_opts o;
+    memset(&o, 0, sizeof o);
+    o.method = r->method;
+    o.hidden = r->hidden;
+    o.layers = r->layers;
+    o.dropout = r->dropout > 0 ? r->dropout : -1;
+    dlp_encoder *e = NULL;
+    dlp_status st = dlp_encoder_new(&o, r->layout, &e, err);
+    if (st != DLP_OK) return st;
+    if (e->r.n_feat != r->n_feat || e->r.layout_version != r->layout_version) {
+        dlp__err(err, DLP_EVERSION, "encoder: the model's encoder reads %d columns (layout version %d), this "
+                 "dlperf builds %d (version %d)", r->n_feat, r->layout_version, e->r.n_feat, e->r.layout_version);
+        dlp_encoder_free(e);
+        return DLP_EVERSION;
+    }
+    /* the same by-name match as dlp__enc_copy_weights, from the model's store into e */
+    for (int i = 0; i < e->ps.n; i++) {
+        const dlp__nn_ptensor *t = &e->ps.t[i];
+        if (strncmp(t->name, "encoder.", 8)) continue;
+        int j = dlp__nn_params_find(ps, t->name);
+        if (j < 0 || ps->t[j].numel != t->numel) {
+            dlp__err(err, DLP_EINVAL, "encoder: the model has no tensor '%s' of %lld values", t->name,
+                     (long long)t->numel);
+            dlp_encoder_free(e);
+            return DLP_EINVAL;
+        }
+        memcpy(dlp__nn_pv(&e->ps, i), dlp__nn_pv(ps, j), sizeof(float) * (size_t)t->numel);
+    }
+    *out = e;
+    return DLP_OK;
+}
+
 /* ---- batches ---------------------------------------------------------------- */
 
 static dlp_status check_features(const dlp_encoder *e, const dlp_features *f, dlp_error *err) {

@@ -58,6 +58,12 @@ dlp_status dlp__enc_pool(dlp__enc_net *net, dlp__nn_ctx *cx, const dlp__nn_graph
 
 void dlp__enc_net_free(dlp__enc_net *net);
 
+/* An encoder of recipe r whose network weights are the "encoder.*" tensors
+ * of ps (a TraPPM model's frozen copy): what retraining a TraPPM model
+ * needs.  The decoder side is freshly initialised (not used by TraPPM). */
+dlp_status dlp__encoder_from_params(const dlp__enc_recipe *r, const dlp__nn_params *ps, dlp_encoder **out,
+                                    dlp_error *err);
+
 /* ---- the training loop without a corpus (tests, in-memory graphs) ---- */
 
 /* dlp_encoder_pretrain over fs[0..n) instead of a corpus file: the same

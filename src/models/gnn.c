@@ -133,6 +133,13 @@ void dlp_gnn_loss_curve(const dlp_gnn *m, const double **train, const double **v
 const char *dlp_gnn_encoder_method(const dlp_gnn *m) {
     return m && m->has_enc ? dlp_pretrain_method_name(m->enc.r.method) : NULL;
 }
+dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, dlp_encoder **out, dlp_error *err) {
+    *out = NULL;
+    if (!m || !m->has_enc) return dlp__err(err, DLP_EINVAL, "gnn: the model has no encoder (arch %s)",
+                                           m ? dlp_gnn_arch_name(m->info.arch) : "?");
+    return dlp__encoder_from_params(&m->enc.r, &m->ps, out, err);
+}
+
 int dlp_gnn_encoder_dim(const dlp_gnn *m) { return m && m->has_enc ? m->enc_dim : 0; }
 const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
     return m && k >= 0 && k < m->n_targets ? m->target[k] : NULL;
