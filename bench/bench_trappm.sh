@@ -96,7 +96,7 @@ fi
 cp "$BUILD/dlperf" "$OUT/dlperf"
 DL=$OUT/dlperf
 
-# ---- labelled sets, built like /work/data's (same fingerprints) ----
+# ---- labelled sets, built from the committed store (dlperf dataset build) ----
 STORE=data/cpu/runs.sqlite
 if [ ! -f "$OUT/cpu-train.dlpd" ]; then
   "$DL" dataset build --from "$STORE" --mode train --target step_ms,memory_mb --out "$OUT/cpu-train.dlpd" \
