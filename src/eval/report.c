@@ -206,24 +206,45 @@ static void md_table(sbuf *b, const dlp_eval_input *in, int k, const char *what,
     md_row(b, "**all**", &m);
 }
 
+/* What both report writers need: the input checked, the family and device
+ * groups, and scratch for one target's (y, yhat) pairs. */
+typedef struct {
+    groups_t fam, dev;
+    double *ty, *tp;            /* (n) each, one allocation at ty */
+} report_ctx;
+
+static dlp_status report_begin(const dlp_eval_input *in, report_ctx *c, dlp_error *err) {
+    dlp_status st = check_input(in, err);
+    if (st != DLP_OK) return st;
+    size_t n = (size_t)(in->n > 0 ? in->n : 1);
+    c->ty = malloc(sizeof *c->ty * n * 2);
+    if (!c->ty || make_groups(in->family, in->n, &c->fam)) {
+        free(c->ty);
+        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
+    }
+    if (make_groups(in->device, in->n, &c->dev)) {
+        free_groups(&c->fam);
+        free(c->ty);
+        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
+    }
+    c->tp = c->ty + n;
+    return DLP_OK;
+}
+
+static void report_end(report_ctx *c) {
+    free_groups(&c->fam);
+    free_groups(&c->dev);
+    free(c->ty);
+}
+
 dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len, dlp_error *err) {
     *buf = NULL;
     *len = 0;
-    dlp_status st = check_input(in, err);
+    report_ctx c;
+    dlp_status st = report_begin(in, &c, err);
     if (st != DLP_OK) return st;
     sbuf b = {0};
-    groups_t fam, dev;
-    double *ty = malloc(sizeof *ty * (size_t)(in->n > 0 ? in->n : 1) * 2);
-    if (!ty || make_groups(in->family, in->n, &fam)) {
-        free(ty);
-        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
-    }
-    if (make_groups(in->device, in->n, &dev)) {
-        free_groups(&fam);
-        free(ty);
-        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
-    }
-    double *tp = ty + (in->n > 0 ? in->n : 1);
+    double *ty = c.ty, *tp = c.tp;
     sb_printf(&b, "# ");
     sb_name(&b, in->title ? in->title : "Evaluation", 0);
     sb_printf(&b, "\n\n");
@@ -238,13 +259,13 @@ dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len,
         sb_printf(&b, "\n");
         groups_t all = {0};
         md_table(&b, in, k, "set", &all, ty, tp);
-        if (fam.n_groups > 0) {
+        if (c.fam.n_groups > 0) {
             sb_printf(&b, "\n### Per family\n");
-            md_table(&b, in, k, "family", &fam, ty, tp);
+            md_table(&b, in, k, "family", &c.fam, ty, tp);
         }
-        if (dev.n_groups > 1) {
+        if (c.dev.n_groups > 1) {
             sb_printf(&b, "\n### Per device\n");
-            md_table(&b, in, k, "device", &dev, ty, tp);
+            md_table(&b, in, k, "device", &c.dev, ty, tp);
         }
         if (in->parity_svg && *in->parity_svg) {
             sb_printf(&b, "\n![parity plot of ");
@@ -252,9 +273,7 @@ dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len,
             sb_printf(&b, "](%s)\n", in->parity_svg);
         }
     }
-    free_groups(&fam);
-    free_groups(&dev);
-    free(ty);
+    report_end(&c);
     return sb_finish(&b, buf, len, err);
 }
 
@@ -294,21 +313,11 @@ static void json_groups(sbuf *b, const dlp_eval_input *in, int k, const groups_t
 dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *len, dlp_error *err) {
     *buf = NULL;
     *len = 0;
-    dlp_status st = check_input(in, err);
+    report_ctx c;
+    dlp_status st = report_begin(in, &c, err);
     if (st != DLP_OK) return st;
     sbuf b = {0};
-    groups_t fam, dev;
-    double *ty = malloc(sizeof *ty * (size_t)(in->n > 0 ? in->n : 1) * 2);
-    if (!ty || make_groups(in->family, in->n, &fam)) {
-        free(ty);
-        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
-    }
-    if (make_groups(in->device, in->n, &dev)) {
-        free_groups(&fam);
-        free(ty);
-        return dlp__err(err, DLP_ENOMEM, "report: out of memory");
-    }
-    double *tp = ty + (in->n > 0 ? in->n : 1);
+    double *ty = c.ty, *tp = c.tp;
     sb_printf(&b, "{\"title\":");
     sb_json_str(&b, in->title ? in->title : "Evaluation");
     if (in->command) {
@@ -324,15 +333,13 @@ dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *le
         sb_printf(&b, ":{\"overall\":");
         json_metrics(&b, &m);
         sb_printf(&b, ",\"families\":");
-        json_groups(&b, in, k, &fam, ty, tp);
+        json_groups(&b, in, k, &c.fam, ty, tp);
         sb_printf(&b, ",\"devices\":");
-        json_groups(&b, in, k, &dev, ty, tp);
+        json_groups(&b, in, k, &c.dev, ty, tp);
         sb_printf(&b, "}");
     }
     sb_printf(&b, "}}\n");
-    free_groups(&fam);
-    free_groups(&dev);
-    free(ty);
+    report_end(&c);
     return sb_finish(&b, buf, len, err);
 }
 
