@@ -250,7 +250,10 @@ typedef struct {
 static const char *const kernel_gpus[] = {"Tesla P100-PCIE-16GB", "Tesla P4", "Tesla T4", "Tesla V100-PCIE-32GB",
                                           "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"};
 
-/* Every kernel table under dir into R[] (the rows main() evaluates);
+/* Every kernel table under dir into R[] (the rows main() evaluates): the
+ * per-GPU collections (train/collect), then the extra tables (vec.csv,
+ * habitat.csv and train/{ln,softmax}.csv repeat rows of these and are not
+ * read);
  * returns the number of kernels.  Shared with bench_e2e.c, which refits the
  * curves without one GPU (BENCH_ROOFLINE_NO_MAIN). */
 static long load_kernel_tables(const dlp_devdb *db, const char *dir, rows R[K_N]) {
@@ -322,31 +325,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    static const char *const gpus[] = {"Tesla P100-PCIE-16GB", "Tesla P4", "Tesla T4", "Tesla V100-PCIE-32GB",
-                                       "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"};
     rows R[K_N] = {{0}};
-    char path[4096];
-    long total = 0;
-    for (int k = 0; k < K_N; k++) {
-        /* per-GPU collections (train/collect), then the extra tables; vec.csv,
-         * habitat.csv and train/{ln,softmax}.csv repeat rows of these */
-        if (k != K_ELEM)
-            for (size_t gi = 0; gi < sizeof gpus / sizeof gpus[0]; gi++) {
-                snprintf(path, sizeof path, "%s/train/collect/%s/p2.1.0/%s.csv", dir, kname[k], gpus[gi]);
-                long a = read_table(db, path, k, &R[k]);
-                if (a > 0) total += a;
-            }
-        if (k == K_ELEM) {
-            snprintf(path, sizeof path, "%s/train/elem.csv", dir);
-            long a = read_table(db, path, k, &R[k]);
-            if (a > 0) total += a;
-        }
-        if (k != K_CONV) {
-            snprintf(path, sizeof path, "%s/test/%s.csv", dir, kname[k]);
-            long a = read_table(db, path, k, &R[k]);
-            if (a > 0) total += a;
-        }
-    }
+    long total = load_kernel_tables(db, dir, R);
     if (total == 0) {
         fprintf(stderr, "bench_roofline: no kernel rows under %s\n", dir);
         return 1;
