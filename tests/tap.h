@@ -41,4 +41,33 @@ static inline const char *tap_shared(void) {
     const char *s = getenv("DLP_SHARED");
     return s && *s ? s : "../shared";
 }
+/* Whole file as a NUL-terminated malloc'ed buffer (read in chunks, so
+ * /proc files and pipes work too); *n (may be NULL) gets its length.
+ * NULL when the file cannot be opened or memory runs out. */
+static inline char *tap_slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL, tmp[4096];
+    size_t len = 0, cap = 0, r;
+    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (len + r + 1 > cap) {
+            cap = (len + r + 1) * 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        memcpy(buf + len, tmp, r);
+        len += r;
+    }
+    fclose(f);
+    if (!buf) buf = calloc(1, 1);
+    else buf[len] = 0;
+    if (buf && n) *n = len;
+    return buf;
+}
+
 #endif

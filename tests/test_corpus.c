@@ -17,23 +17,6 @@
 
 static cJSON *golden;
 
-static char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) b[len] = 0;
-    if (n) *n = (size_t)len;
-    return b;
-}
-
 static int64_t mac_ops(const dlp_graph *g) {
     int64_t s = 0;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
@@ -128,7 +111,7 @@ MODEL_TEST(t_vgg16, "vgg16")
 MODEL_TEST(t_vit_b_16, "vit_b_16")
 
 int main(void) {
-    char *txt = slurp("tests/golden/torchvision.json", NULL);
+    char *txt = tap_slurp("tests/golden/torchvision.json", NULL);
     char probe[512];
     snprintf(probe, sizeof probe, "%s/models/torchvision/resnet18.onnx", tap_shared());
     FILE *pf = fopen(probe, "rb");

@@ -167,28 +167,6 @@ static void t_alias_lookup(void) {
 
 /* ---- agreement with NeuSight's device configs ----------------------------- */
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, r;
-    char tmp[4096];
-    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        if (len + r + 1 > cap) {
-            cap = (len + r + 1) * 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(f); return NULL; }
-            buf = nb;
-        }
-        memcpy(buf + len, tmp, r);
-        len += r;
-    }
-    fclose(f);
-    if (!buf) buf = calloc(1, 1);
-    else buf[len] = 0;
-    return buf;
-}
-
 static char neusight_dir[1024];
 
 static double jget(const cJSON *o, const char *k) {
@@ -226,7 +204,7 @@ static void t_neusight_agreement(void) {
         if (nl > 8 && !strcmp(e->d_name + nl - 8, "_TP.json")) continue;
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", neusight_dir, e->d_name);
-        char *txt = slurp(path);
+        char *txt = tap_slurp(path, NULL);
         cJSON *o = txt ? cJSON_Parse(txt) : NULL;
         free(txt);
         CHECK(o != NULL);

@@ -19,22 +19,6 @@
 #include "models/xgb.h"
 #include "tap.h"
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 static int64_t jint(const cJSON *o, const char *k) {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsNumber(x) ? (int64_t)x->valuedouble : -1;
@@ -55,7 +39,7 @@ static int64_t float_init_bytes(const dlp_graph *g) {
 /* Every model of the golden file: parameters, MACs and weight bytes per
  * format exactly as the ONNX export / the independent Python rules say. */
 static void t_golden_onnx(void) {
-    char *txt = slurp("tests/golden/llm.json");
+    char *txt = tap_slurp("tests/golden/llm.json", NULL);
     CHECK(txt != NULL);
     if (!txt) return;
     cJSON *root = cJSON_Parse(txt);

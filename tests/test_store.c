@@ -223,19 +223,6 @@ static void t_merge(void) {
     dlp_store_close(s);
 }
 
-static char *slurp(const char *p, size_t *n) {
-    FILE *f = fopen(p, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long L = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)L + 1);
-    *n = fread(b, 1, (size_t)L, f);
-    b[*n] = 0;
-    fclose(f);
-    return b;
-}
-
 static void t_csv_round_trip(void) {
     char a[512], c1[512], c2[512], o[512];
     path_of(a, sizeof a, "csv_a.sqlite");
@@ -266,7 +253,7 @@ static void t_csv_round_trip(void) {
     CHECK_I64(c.repeats_duplicate, 1);
     dlp_store_close(t);
     size_t n1 = 0, n2 = 0;
-    char *x = slurp(c1, &n1), *y = slurp(c2, &n2);
+    char *x = tap_slurp(c1, &n1), *y = tap_slurp(c2, &n2);
     CHECK(x && y && n1 == n2 && !memcmp(x, y, n1));
     CHECK(x && strstr(x, "\"has, a comma and \"\"quotes\"\"\"") != NULL);
     free(x);
