@@ -225,27 +225,33 @@ void dlp__enc_recipe_get(const dlp_encoder *e, dlp__enc_recipe *r) { *r = e->r; 
 dlp__nn_params *dlp__encoder_params(dlp_encoder *e) { return &e->ps; }
 dlp__enc_net *dlp__encoder_net(dlp_encoder *e) { return &e->net; }
 
-dlp_status dlp__enc_copy_weights(const dlp_encoder *e, dlp__nn_params *ps, dlp_error *err) {
+/* Copy every "encoder." tensor of `from` into the tensor of the same name in
+ * `to`, after checking that both stores hold the same set with the same
+ * shapes (names in messages: fname, tname). */
+static dlp_status copy_encoder_tensors(const dlp__nn_params *from, const char *fname, dlp__nn_params *to,
+                                       const char *tname, dlp_error *err) {
     static const char pre[] = "encoder.";
     size_t np = sizeof pre - 1;
     for (int pass = 0; pass < 2; pass++) {
-        const dlp__nn_params *from = pass ? ps : &e->ps, *to = pass ? &e->ps : ps;
-        for (int i = 0; i < from->n; i++) {
-            const dlp__nn_ptensor *t = &from->t[i];
+        const dlp__nn_params *a = pass ? to : from, *b = pass ? from : to;
+        const char *an = pass ? tname : fname, *bn = pass ? fname : tname;
+        for (int i = 0; i < a->n; i++) {
+            const dlp__nn_ptensor *t = &a->t[i];
             if (strncmp(t->name, pre, np)) continue;
-            int j = dlp__nn_params_find(to, t->name);
-            if (j < 0)
-                return dlp__err(err, DLP_EINVAL, "encoder weights: %s has tensor '%s', %s has none",
-                                pass ? "the model" : "the encoder", t->name, pass ? "the encoder" : "the model");
-            const dlp__nn_ptensor *u = &to->t[j];
+            int j = dlp__nn_params_find(b, t->name);
+            if (j < 0) return dlp__err(err, DLP_EINVAL, "encoder weights: %s has tensor '%s', %s has none", an, t->name, bn);
+            const dlp__nn_ptensor *u = &b->t[j];
             if (u->numel != t->numel || u->ndim != t->ndim || u->dims[0] != t->dims[0] || u->dims[1] != t->dims[1])
-                return dlp__err(err, DLP_EINVAL, "encoder weights: tensor '%s' is %dx%d in the encoder, %dx%d in the model",
-                                t->name, pass ? u->dims[0] : t->dims[0], pass ? u->dims[1] : t->dims[1],
-                                pass ? t->dims[0] : u->dims[0], pass ? t->dims[1] : u->dims[1]);
-            if (!pass) memcpy(dlp__nn_pv(ps, j), dlp__nn_pv(&e->ps, i), sizeof(float) * (size_t)t->numel);
+                return dlp__err(err, DLP_EINVAL, "encoder weights: tensor '%s' is %dx%d in %s, %dx%d in %s", t->name,
+                                t->dims[0], t->dims[1], an, u->dims[0], u->dims[1], bn);
+            if (!pass) memcpy(dlp__nn_pv(to, j), dlp__nn_pv(from, i), sizeof(float) * (size_t)t->numel);
         }
     }
     return DLP_OK;
+}
+
+dlp_status dlp__enc_copy_weights(const dlp_encoder *e, dlp__nn_params *ps, dlp_error *err) {
+    return copy_encoder_tensors(&e->ps, "the encoder", ps, "the model", err);
 }
 
 dlp_status dlp__encoder_from_params(const dlp__enc_recipe *r, const dlp__nn_params *ps, dlp_encoder **out,
@@ -266,18 +272,10 @@ dlp_status dlp__encoder_from_params(const dlp__enc_recipe *r, const dlp__nn_para
         dlp_encoder_free(e);
         return DLP_EVERSION;
     }
-    /* the same by-name match as dlp__enc_copy_weights, from the model's store into e */
-    for (int i = 0; i < e->ps.n; i++) {
-        const dlp__nn_ptensor *t = &e->ps.t[i];
-        if (strncmp(t->name, "encoder.", 8)) continue;
-        int j = dlp__nn_params_find(ps, t->name);
-        if (j < 0 || ps->t[j].numel != t->numel) {
-            dlp__err(err, DLP_EINVAL, "encoder: the model has no tensor '%s' of %lld values", t->name,
-                     (long long)t->numel);
-            dlp_encoder_free(e);
-            return DLP_EINVAL;
-        }
-        memcpy(dlp__nn_pv(&e->ps, i), dlp__nn_pv(ps, j), sizeof(float) * (size_t)t->numel);
+    /* the model's frozen copy holds exactly the network's tensors */
+    if ((st = copy_encoder_tensors(ps, "the model", &e->ps, "the encoder", err)) != DLP_OK) {
+        dlp_encoder_free(e);
+        return st;
     }
     *out = e;
     return DLP_OK;
