@@ -744,6 +744,49 @@ const dlp_xgb *dlp_llm_model_at(int i);
 #include <stdio.h>
 
 typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
+
+/* Runtime profiles: how a graph is lowered to the kernels that really run
+ * (docs/predict.md, "Lowering").  One pattern table per profile. */
+typedef enum {
+    DLP_RUNTIME_EAGER = 0,     /* PyTorch 2.x eager (default): fused LayerNorm/
+                                  RMSNorm/GELU/SiLU/HardSwish, SDPA attention,
+                                  addmm, views launch nothing                   */
+    DLP_RUNTIME_EAGER1X = 1,   /* PyTorch 1.x eager: as eager, no SDPA           */
+    DLP_RUNTIME_COMPILE = 2,   /* torch.compile (inductor): pointwise/reduction
+                                  chains fuse, GEMM epilogues fuse              */
+    DLP_RUNTIME_TENSORRT = 3,  /* TensorRT: conv/gemm epilogues, fused MHA,
+                                  no launch gaps                                */
+    DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
+    DLP_RUNTIME_COUNT_
+} dlp_runtime;
+const char *dlp_runtime_name(int runtime);   /* "eager", "eager-1.x", "compile",
+                                                 "tensorrt", "onnxruntime"     */
+int dlp_runtime_parse(const char *name);     /* -1 if unknown                  */
+
+/* Memory format of 4-D activations. */
+typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
+const char *dlp_memfmt_name(int memfmt);     /* "nchw", "nhwc"                 */
+int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
+                                                 = nhwc)                        */
+
+/* Kernel classes: what a lowered kernel is timed as.  Each has its own
+ * efficiency curve per precision (docs/predict.md, "Efficiency curves"). */
+typedef enum {
+    DLP_KC_CONV = 0,           /* dense / grouped convolution (implicit GEMM)   */
+    DLP_KC_CONV_DW,            /* depthwise convolution (groups = channels)     */
+    DLP_KC_GEMM,               /* linear layers: addmm / mm with a weight       */
+    DLP_KC_BMM,                /* batched matmul of two activations             */
+    DLP_KC_ATTN,               /* fused attention (SDPA flash / mem-efficient)  */
+    DLP_KC_ELEMENTWISE,        /* pointwise kernels, fused activations          */
+    DLP_KC_NORM,               /* layer/batch/group/RMS norm                    */
+    DLP_KC_SOFTMAX,
+    DLP_KC_REDUCE,
+    DLP_KC_POOL,
+    DLP_KC_COPY,               /* contiguous copies, cat, gather, pad           */
+    DLP_KC_OTHER,
+    DLP_KC_COUNT_
+} dlp_kernel_class;
+const char *dlp_kernel_class_name(int kc);   /* "conv", "conv_dw", "gemm", ... */
 typedef enum {
     DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
     DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
@@ -810,6 +853,9 @@ typedef struct {
                                   NULL = pure roofline; the GPU calibration
                                   does not describe CPU kernels)               */
     int no_learned;            /* 1: analytic only, ignore shipped models       */
+    int runtime;               /* dlp_runtime: which runtime's kernels are timed
+                                  (0 = eager PyTorch 2.x)                        */
+    int memfmt;                /* dlp_memfmt: NCHW (0) or channels_last         */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
@@ -846,6 +892,25 @@ typedef struct {
     double bwd_ms;             /* training: backward time incl. launches        */
     double energy_j;           /* forward + backward energy                      */
 } dlp_node_pred;
+
+/* One kernel of the lowered list (dlperf predict --kernels). */
+typedef struct {
+    char name[40];             /* as torch.profiler names the op that launches it:
+                                  "aten::addmm", "aten::layer_norm", ...        */
+    int kclass;                /* dlp_kernel_class                               */
+    int phase;                 /* 0 forward, 1 backward, 2 optimizer/casts       */
+    int node;                  /* anchor graph node; -1 none (optimizer)       */
+    int n_nodes;               /* graph nodes it covers                          */
+    int count;                 /* identical launches this row stands for        */
+    int bound;                 /* 'c' compute, 'm' memory                       */
+    int tensor_core;
+    double flops, bytes;       /* per launch                                     */
+    double peak_flops;
+    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
+    double kernel_ms;          /* per launch, without launch overhead            */
+    double time_ms;            /* all launches, with launch overhead             */
+    const char *curve;         /* where the curve comes from (static string)    */
+} dlp_kernel_pred;
 
 typedef struct {
     char method[96];           /* "roofline" or "roofline+<calibration>"        */
@@ -886,6 +951,11 @@ typedef struct {
     dlp_pred_source memory_src;/* memory_mb; the breakdown stays analytic and
                                   sums to memory_src.analytic                    */
     char learned_note[256];    /* shipped models skipped and why ("" none)      */
+    int runtime, memfmt;       /* the profile the kernels were lowered for      */
+    int n_kernel_rows;
+    dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
+                                  then backward and optimizer in training);
+                                  freed by dlp_prediction_free                  */
 } dlp_prediction;
 
 /* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
