@@ -856,6 +856,8 @@ typedef struct {
     int runtime;               /* dlp_runtime: which runtime's kernels are timed
                                   (0 = eager PyTorch 2.x)                        */
     int memfmt;                /* dlp_memfmt: NCHW (0) or channels_last         */
+    int no_sdpa;               /* 1: attention runs as written (bmm, softmax,
+                                  bmm), for code that does not call SDPA        */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of

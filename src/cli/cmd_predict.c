@@ -84,13 +84,26 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     }
     if ((r = cli_opt(argc, argv, i, "--runtime", &v)) != 0) {
         if (r < 0) return -1;
-        /* presets; later flags still override */
-        if (!strcmp(v, "eager")) a->o.fuse = 0, a->o.pure_roofline = 0, a->o.launch_us = 0;
-        else if (!strcmp(v, "tensorrt") || !strcmp(v, "trt"))
-            a->o.fuse = 1, a->o.pure_roofline = 1, a->o.launch_us = -1;
-        else return cli_failf(DLP_EXIT_BADINPUT, "--runtime: '%s' is not eager or tensorrt", v), -1;
+        int rt = dlp_runtime_parse(v);
+        if (rt < 0)
+            return cli_failf(DLP_EXIT_BADINPUT,
+                             "--runtime: '%s' is not eager, eager-1.x, compile, tensorrt or onnxruntime", v), -1;
+        a->o.runtime = rt;
+        /* presets; later flags still override.  TensorRT: no launch gaps
+         * (one engine, enqueued at once), the pure roofline (its kernels beat
+         * PyTorch's curves: docs/predict.md, MLPerf checks) */
+        a->o.fuse = 0, a->o.pure_roofline = 0, a->o.launch_us = 0;
+        if (rt == DLP_RUNTIME_TENSORRT) a->o.pure_roofline = 1, a->o.launch_us = -1;
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--layout", &v)) != 0) {
+        if (r < 0) return -1;
+        int f = dlp_memfmt_parse(v);
+        if (f < 0) return cli_failf(DLP_EXIT_BADINPUT, "--layout: '%s' is not nchw or nhwc (channels_last)", v), -1;
+        a->o.memfmt = f;
+        return 1;
+    }
+    if (!strcmp(s, "--no-sdpa")) return a->o.no_sdpa = 1, 1;
     if (!strcmp(s, "--tf32")) return a->o.tf32 = DLP_TF32_ON, 1;
     if (!strcmp(s, "--no-tf32")) return a->o.tf32 = DLP_TF32_OFF, 1;
     if (!strcmp(s, "--pure")) return a->o.pure_roofline = 1, 1;
@@ -153,8 +166,8 @@ static void usage(FILE *f) {
             "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
             "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
             "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US]\n"
-            "                      [--runtime eager|tensorrt] [--fuse] [--pure] [--no-learned] [--json]\n"
-            "                      [--nodes] [--db FILE]\n\n"
+            "                      [--runtime R] [--layout nchw|nhwc] [--no-sdpa] [--fuse] [--pure]\n"
+            "                      [--no-learned] [--json] [--nodes] [--kernels] [--db FILE]\n\n"
             "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
             "profile, cost and carbon of MODEL on a GPU or CPU of the database, without running it\n"
             "(docs/predict.md).  Where a shipped learned model exists for the device and mode\n"
@@ -175,13 +188,20 @@ static void usage(FILE *f) {
             "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
             "  --launch-us US     per-kernel launch overhead (default 5; CPU: per-op dispatch, default\n"
             "                     %g; 0 = none, e.g. CUDA graphs)\n"
-            "  --runtime R        eager (default): PyTorch eager, calibrated curves, 5 us per kernel;\n"
-            "                     tensorrt: --fuse --pure --launch-us 0 (checked against MLPerf)\n"
+            "  --runtime R        which runtime's kernels are timed (docs/predict.md, \"Lowering\"):\n"
+            "                     eager (default, PyTorch 2.x: fused norms/activations, SDPA, views free),\n"
+            "                     eager-1.x (no SDPA), compile (inductor: pointwise/reduction chains and\n"
+            "                     GEMM epilogues fuse), tensorrt (fusions, pure roofline, no launch gaps;\n"
+            "                     checked against MLPerf), onnxruntime (its documented fusions)\n"
+            "  --layout L         nchw (default) or nhwc (channels_last) activations\n"
+            "  --no-sdpa          attention runs as written (code that does not call SDPA)\n"
             "  --fuse             inference: elementwise ops, activations and BatchNorm fed by a\n"
             "                     conv/gemm/matmul run in its epilogue (TensorRT, torch.compile)\n"
             "  --pure             pure roofline (efficiency 1) instead of the calibrated curves\n"
             "  --no-learned       analytic numbers only: ignore the shipped learned models\n"
             "  --nodes            per-node table (time, bound, efficiency)\n"
+            "  --kernels          the lowered kernel list, as torch.profiler names the ops, with each\n"
+            "                     kernel's time, bound and the source of its efficiency curve\n"
             "  --json             JSON output\n"
             "  --db FILE          read this device database instead of the built-in one\n",
             DLP_PREDICT_CPU_DISPATCH_US);
@@ -207,7 +227,7 @@ static void json_num(FILE *f, const char *key, double v, int first) {
     else fputs("null", f);
 }
 
-static void print_json(const cli_predict_state *s) {
+static void print_json(const cli_predict_state *s, int kernels) {
     const dlp_prediction *p = &s->p;
     const dlp_device *d = s->dev;
     FILE *f = stdout;
@@ -233,6 +253,7 @@ static void print_json(const cli_predict_state *s) {
     else fputs("null", f);
     fprintf(f, ",\"mode\":\"%s\",\"dtype\":\"%s\",\"batch\":%lld", train ? "train" : "infer",
             cli_dtype_short(p->dtype), (long long)p->batch);
+    fprintf(f, ",\"runtime\":\"%s\",\"layout\":\"%s\"", dlp_runtime_name(p->runtime), dlp_memfmt_name(p->memfmt));
     if (train) {
         fputs(",\"latency_ms\":null", f);
         json_num(f, "step_ms", p->step_ms, 0);
@@ -310,6 +331,28 @@ static void print_json(const cli_predict_state *s) {
     cli_json_str(f, p->region);
     json_num(f, "g_per_kwh", p->g_per_kwh, 0);
     json_num(f, "pue", p->pue, 0);
+    if (kernels) {
+        static const char *const phase[] = {"forward", "backward", "optimizer"};
+        fputs(",\"kernel_list\":[", f);
+        for (int i = 0; i < p->n_kernel_rows; i++) {
+            const dlp_kernel_pred *k = &p->kernel_rows[i];
+            fputs(i ? ",{\"name\":" : "{\"name\":", f);
+            cli_json_str(f, k->name);
+            fprintf(f, ",\"class\":\"%s\",\"phase\":\"%s\",\"node\":%d,\"nodes\":%d,\"count\":%d,\"bound\":\"%s\"",
+                    dlp_kernel_class_name(k->kclass), phase[k->phase >= 0 && k->phase < 3 ? k->phase : 0], k->node,
+                    k->n_nodes, k->count, k->bound == 'c' ? "compute" : "memory");
+            fprintf(f, ",\"tensor_core\":%s", k->tensor_core ? "true" : "false");
+            json_num(f, "flops", k->flops, 0);
+            json_num(f, "bytes", k->bytes, 0);
+            json_num(f, "ratio", k->ratio, 0);
+            json_num(f, "kernel_ms", k->kernel_ms, 0);
+            json_num(f, "time_ms", k->time_ms, 0);
+            fputs(",\"curve\":", f);
+            cli_json_str(f, k->curve ? k->curve : "");
+            fputs("}", f);
+        }
+        fputs("]", f);
+    }
     fputs("}\n", f);
 }
 
@@ -328,6 +371,24 @@ static void print_nodes(const cli_predict_state *s) {
                !n->kernels ? (n->fused_into >= 0 ? "fused" : "-") : n->bound == 'c' ? "comp" : "mem", n->flops, n->bytes,
                n->bytes > 0 ? n->flops / n->bytes : 0, n->ratio, n->time_ms, total > 0 ? 100 * n->time_ms / total : 0,
                n->unknown ? "  (cost unknown)" : "");
+    }
+}
+
+static void print_kernels(const cli_predict_state *s) {
+    const dlp_prediction *p = &s->p;
+    double total = 0;
+    for (int i = 0; i < p->n_kernel_rows; i++) total += p->kernel_rows[i].time_ms;
+    static const char *const phase[] = {"fwd", "bwd", "opt"};
+    printf("\n  kernels (%s, %s): %d rows\n", dlp_runtime_name(p->runtime), dlp_memfmt_name(p->memfmt),
+           p->n_kernel_rows);
+    printf("  %-4s %-3s %-34s %-11s %5s %5s %5s %10s %10s %6s %10s %6s  %s\n", "#", "ph", "kernel", "class", "nodes",
+           "count", "bound", "FLOPs", "bytes", "ratio", "ms", "share", "curve");
+    for (int i = 0; i < p->n_kernel_rows; i++) {
+        const dlp_kernel_pred *k = &p->kernel_rows[i];
+        printf("  %-4d %-3s %-34.34s %-11.11s %5d %5d %5s %10.3g %10.3g %6.2f %10.4f %5.1f%%  %s\n", i,
+               phase[k->phase >= 0 && k->phase < 3 ? k->phase : 0], k->name, dlp_kernel_class_name(k->kclass),
+               k->n_nodes, k->count, k->bound == 'c' ? "comp" : "mem", k->flops, k->bytes, k->ratio, k->time_ms,
+               total > 0 ? 100 * k->time_ms / total : 0, k->curve ? k->curve : "");
     }
 }
 
@@ -411,13 +472,14 @@ static void print_text(const cli_predict_state *s, int nodes) {
 int dlp_cmd_predict(int argc, char **argv) {
     cli_predict_args a;
     memset(&a, 0, sizeof a);
-    int json = 0, nodes = 0;
+    int json = 0, nodes = 0, kernels = 0;
     for (int i = 1; i < argc; i++) {
         int r = cli_predict_arg(argc, argv, &i, &a);
         if (r < 0) return DLP_EXIT_BADINPUT;
         if (r) continue;
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--nodes")) nodes = 1;
+        else if (!strcmp(argv[i], "--kernels")) kernels = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return DLP_EXIT_OK;
@@ -436,8 +498,11 @@ int dlp_cmd_predict(int argc, char **argv) {
     if (!json)
         for (int i = 0; i < dlp_graph_warning_count(s.g); i++)
             fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(s.g, i));
-    if (json) print_json(&s);
-    else print_text(&s, nodes);
+    if (json) print_json(&s, kernels);
+    else {
+        print_text(&s, nodes);
+        if (kernels) print_kernels(&s);
+    }
     cli_predict_done(&s);
     if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
     return DLP_EXIT_OK;

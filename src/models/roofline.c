@@ -18,6 +18,8 @@
  * dlperf.h sees.
  */
 #include "models/roofline.h"
+#include "predict/curves.h"
+#include "predict/lower.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -79,35 +81,7 @@ double dlp__node_peak(const dlp_device *d, int op_class, int dtype, int tf32_mod
     return p > 0 ? p : vec;
 }
 
-/* ---- node kinds ------------------------------------------------------------- */
-
 enum { NK_KERNEL = 0, NK_VIEW, NK_FREE };
-
-/* Views alias their input's storage and launch nothing (torch.reshape,
- * flatten, squeeze, unsqueeze on contiguous tensors; Identity; Dropout in
- * eval mode).  Shape arithmetic, constants and control-flow shells launch
- * nothing either, nor does a node whose outputs were all folded to known
- * values at load time (Shape -> Gather -> Concat chains run on the host). */
-static int node_kind(const dlp_graph *g, const dlp_node_info *ni, int train) {
-    if (ni->op_class == DLP_OPC_SHAPE || ni->op_class == DLP_OPC_CONTROL) return NK_FREE;
-    if (!ni->domain[0]) {
-        static const char *const views[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
-        for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
-            if (!strcmp(ni->op_type, views[k])) return NK_VIEW;
-        if (!strcmp(ni->op_type, "Dropout")) return train ? NK_KERNEL : NK_VIEW;
-        if (!strcmp(ni->op_type, "Constant")) return NK_FREE;
-    }
-    int n_out = 0, n_val = 0;
-    for (int o = 0; o < ni->n_outputs; o++) {
-        if (ni->outputs[o] < 0) continue;
-        dlp_tensor_info t;
-        dlp_graph_tensor(g, ni->outputs[o], &t);
-        n_out++;
-        if (t.has_value) n_val++;
-    }
-    if (n_out && n_val == n_out) return NK_FREE;
-    return NK_KERNEL;
-}
 
 static int is_float_storage(int dt) {
     return dt == DLP_DT_FLOAT || dt == DLP_DT_FLOAT16 || dt == DLP_DT_BFLOAT16;
@@ -142,120 +116,6 @@ static int file_float_dtype(const dlp_graph *g) {
     return DLP_DT_FLOAT;
 }
 
-/* How many nodes read each tensor (calloc'ed, (tensor count) ints, NULL on
- * OOM): an intermediate read once can be folded into its producer. */
-static int *count_consumers(const dlp_graph *g) {
-    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
-    int *cons = calloc((size_t)(nt ? nt : 1), sizeof(int));
-    if (!cons) return NULL;
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        for (int k = 0; k < ni.n_inputs; k++)
-            if (ni.inputs[k] >= 0) cons[ni.inputs[k]]++;
-    }
-    return cons;
-}
-
-/* ---- epilogue fusion ------------------------------------------------------------
- * TensorRT and torch.compile run an elementwise op, an activation or an
- * inference BatchNorm in the epilogue of the conv/gemm/matmul that produces
- * its input when nothing else reads that intermediate: no kernel, no round
- * trip through DRAM.  The root's kernel then does the fused node's FLOPs and
- * reads its other inputs (a residual, a bias, BN's vectors).  Chains fuse
- * too (Conv -> Add -> Relu).  root[i] = the kernel node i runs in, -1 none. */
-static int fusion_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
-                       double *xbytes) {
-    int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
-    int *cons = count_consumers(g);
-    if (!cons) return -1;
-    for (int t = 0; t < nt; t++) {
-        dlp_tensor_info ti;
-        dlp_graph_tensor(g, t, &ti);
-        if (ti.is_output) cons[t]++;
-    }
-    for (int i = 0; i < n; i++) {
-        root[i] = -1;
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        int fusible = ni.op_class == DLP_OPC_ELEMENTWISE || ni.op_class == DLP_OPC_ACTIVATION ||
-                      (!strcmp(ni.op_type, "BatchNormalization") && !ni.domain[0]);
-        if (kind[i] != NK_KERNEL || !fusible || ni.n_outputs < 1) continue;
-        int from = -1, via = -1;
-        for (int k = 0; k < ni.n_inputs && from < 0; k++) {
-            int t = ni.inputs[k];
-            if (t < 0 || cons[t] != 1) continue;
-            dlp_tensor_info ti;
-            dlp_graph_tensor(g, t, &ti);
-            if (ti.producer < 0 || kind[ti.producer] != NK_KERNEL) continue;
-            int r = root[ti.producer] >= 0 ? root[ti.producer] : ti.producer;
-            dlp_node_info nr;
-            dlp_graph_node(g, r, &nr);
-            if (is_tensor_class(nr.op_class)) from = r, via = k;
-        }
-        if (from < 0) continue;
-        root[i] = from;
-        xflops[from] += (double)ni.flops;
-        for (int k = 0; k < ni.n_inputs; k++) {
-            if (k == via || ni.inputs[k] < 0) continue;
-            dlp_tensor_info ti;
-            dlp_graph_tensor(g, ni.inputs[k], &ti);
-            double b = tensor_bytes(&ti, cdt);
-            if (b > 0) xbytes[from] += b;
-        }
-    }
-    free(cons);
-    return 0;
-}
-
-/* ---- linear layers -------------------------------------------------------------
- * nn.Linear on a 3-D input exports as MatMul(x, W) + Add(bias).  Eager
- * PyTorch runs it as one addmm (cuBLAS GEMM with the bias in the same call),
- * which is also what the "linear" kernel table the GEMM curve was fitted on
- * measured (bias FLOPs and bytes included).  So a MatMul whose second input
- * is a 2-D initializer is timed with the GEMM curve, and an Add of a 1-D
- * initializer to its output (read by nothing else) launches no kernel of its
- * own: the MatMul gains its FLOPs and the bias bytes.  In training the bias
- * gradient (a column sum of dY) is still a kernel of its own. */
-static int is_linear_matmul(const dlp_graph *g, const dlp_node_info *ni) {
-    if (ni->op_class != DLP_OPC_MATMUL || ni->n_inputs < 2 || ni->inputs[1] < 0) return 0;
-    dlp_tensor_info w;
-    dlp_graph_tensor(g, ni->inputs[1], &w);
-    return w.is_initializer && w.rank == 2;
-}
-
-static int linear_bias_plan(const dlp_graph *g, const int *kind, int cdt, int *root, double *xflops,
-                            double *xbytes) {
-    int n = dlp_graph_node_count(g);
-    int *cons = count_consumers(g);
-    if (!cons) return -1;
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        if (kind[i] != NK_KERNEL || root[i] >= 0 || ni.domain[0] || strcmp(ni.op_type, "Add") || ni.n_inputs != 2)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            int t = ni.inputs[k], b = ni.inputs[1 - k];
-            if (t < 0 || b < 0 || cons[t] != 1) continue;
-            dlp_tensor_info ti, bi;
-            dlp_graph_tensor(g, t, &ti);
-            dlp_graph_tensor(g, b, &bi);
-            if (ti.is_output || ti.producer < 0 || kind[ti.producer] != NK_KERNEL || root[ti.producer] >= 0) continue;
-            if (!bi.is_initializer || bi.rank != 1) continue;
-            dlp_node_info np;
-            dlp_graph_node(g, ti.producer, &np);
-            if (!is_linear_matmul(g, &np)) continue;
-            root[i] = ti.producer;
-            xflops[ti.producer] += (double)ni.flops;
-            double bb = tensor_bytes(&bi, cdt);
-            if (bb > 0) xbytes[ti.producer] += bb;
-            break;
-        }
-    }
-    free(cons);
-    return 0;
-}
-
 /* ---- the predictor ---------------------------------------------------------- */
 
 typedef struct {
@@ -263,24 +123,75 @@ typedef struct {
     const dlp_device *d;
     int cdt, train, tf32;
     double bw, launch_s;
-    const dlp_efficiency *eff;  /* NULL: pure roofline */
+    int pure;                   /* pure roofline: no curves                   */
     double p_idle, p_tdp;
     /* accumulators over the pass/step */
     double time_s, energy_j, util_s, flops, bytes;
     int kernels;
+    dlp_kernel_pred *rows;      /* the kernel list being written              */
+    int n_rows, max_rows;
 } pctx;
 
-static const dlp_eff_curve *curve_of(const pctx *c, int cls) {
-    return c->eff && cls >= 0 && cls < DLP_OPC_COUNT_ ? &c->eff->cls[cls] : NULL;
+/* How one lowered kernel is timed: the unit's peak and the curve. */
+typedef struct {
+    double peak;
+    int tensor_core;
+    const dlp_eff_curve *curve; /* NULL: pure roofline                       */
+    const char *source;         /* where the curve comes from                 */
+    int kclass;
+} kernel_setup;
+
+/* The op class whose unit (dlp__node_peak) a kernel class runs on, and
+ * whose curve a caller-supplied dlp_efficiency gives it. */
+static int kc_op_class(int kc) {
+    static const int opc[DLP_KC_COUNT_] = {DLP_OPC_CONV,        DLP_OPC_ELEMENTWISE, DLP_OPC_GEMM,
+                                           DLP_OPC_MATMUL,      DLP_OPC_MATMUL,      DLP_OPC_ELEMENTWISE,
+                                           DLP_OPC_NORM,        DLP_OPC_SOFTMAX,     DLP_OPC_REDUCE,
+                                           DLP_OPC_POOL,        DLP_OPC_DATA,        DLP_OPC_OTHER};
+    return kc >= 0 && kc < DLP_KC_COUNT_ ? opc[kc] : DLP_OPC_OTHER;
 }
 
-/* Add `n` kernels of (flops, bytes) each on a unit of `peak`; returns the
- * seconds (launch overhead included) and adds energy to *energy. */
-static double add_kernels(pctx *c, int n, int cls, double flops, double bytes, double peak,
-                          double *energy, double *kernel_s_out, double *ratio_out) {
+/* The curve: none for the pure roofline; a caller's dlp_efficiency by op
+ * class; else the built-in table of (precision, kernel class). */
+static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o, int kc, int prec,
+                                       const char **source) {
+    if (c->pure) {
+        *source = "pure roofline";
+        return NULL;
+    }
+    if (o->eff) {
+        *source = o->eff->name ? o->eff->name : "custom";
+        return &o->eff->cls[kc_op_class(kc)];
+    }
+    const dlp__kcurve *k = dlp__kcurve_get(prec, kc);
+    *source = k->source;
+    return &k->c;
+}
+
+static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
+    kernel_setup s = {0};
+    s.kclass = kk->kclass;
+    /* depthwise convolutions run on the vector units (cuDNN/MIOpen
+     * depthwise kernels use no tensor cores); they are bandwidth-bound */
+    int opc = kk->kclass == DLP_KC_CONV_DW ? DLP_OPC_ELEMENTWISE : kc_op_class(kk->kclass);
+    s.peak = dlp__node_peak(c->d, opc, c->cdt, c->tf32, &s.tensor_core);
+    /* kernels off the tensor cores keep the fp32 curves: PyTorch computes
+     * them in fp32 registers, and their time is bytes / bandwidth, with the
+     * bytes already at the compute dtype */
+    int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
+    s.curve = kcurve_for(c, o, kk->kclass, kprec, &s.source);
+    return s;
+}
+
+/* Add `n` kernels of (flops, bytes) each; returns the seconds (launch
+ * overhead included), adds energy to *energy and, when the list has room,
+ * appends a row (*row_out). */
+static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, double bytes, double *energy,
+                          double *kernel_s_out, double *ratio_out, dlp_kernel_pred **row_out) {
+    if (row_out) *row_out = NULL;
     if (n <= 0) return 0;
-    double roof = dlp__roof_time(flops, bytes, peak, c->bw);
-    double ks = dlp__kernel_time(curve_of(c, cls), flops, bytes, peak, c->bw);
+    double roof = dlp__roof_time(flops, bytes, s->peak, c->bw);
+    double ks = dlp__kernel_time(s->curve, flops, bytes, s->peak, c->bw);
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
     double pw = c->p_idle + (c->p_tdp - c->p_idle) * share;
@@ -296,6 +207,22 @@ static double add_kernels(pctx *c, int n, int cls, double flops, double bytes, d
     if (energy) *energy += e;
     if (kernel_s_out) *kernel_s_out = ks;
     if (ratio_out) *ratio_out = roof > 0 ? ks / roof : 1;
+    if (row_out && c->rows && c->n_rows < c->max_rows) {
+        dlp_kernel_pred *r = &c->rows[c->n_rows++];
+        r->node = -1;
+        r->count = n;
+        r->flops = flops;
+        r->bytes = bytes;
+        r->peak_flops = s->peak;
+        r->tensor_core = s->tensor_core;
+        r->ratio = roof > 0 ? ks / roof : 1;
+        r->kernel_ms = 1e3 * ks;
+        r->time_ms = 1e3 * t;
+        r->bound = s->peak > 0 && flops / s->peak > bytes / c->bw ? 'c' : 'm';
+        r->curve = s->source;
+        r->kclass = s->kclass;
+        *row_out = r;
+    }
     return t;
 }
 
@@ -306,7 +233,7 @@ typedef struct {
 
 /* Weights, peak live activations (inference) or saved activations
  * (training), and the workspace.  root[] maps views to their storage. */
-static int memory_model(pctx *c, const int *kind, mem_parts *m) {
+static int memory_model(pctx *c, const int *kind, const unsigned char *internal, mem_parts *m) {
     const dlp_graph *g = c->g;
     int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
     int *root = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
@@ -333,7 +260,7 @@ static int memory_model(pctx *c, const int *kind, mem_parts *m) {
             for (int o = 0; o < ni.n_outputs; o++)
                 if (ni.outputs[o] >= 0) root[ni.outputs[o]] = root[ni.inputs[0]];
         if (ni.op_class == DLP_OPC_GEMM || ni.op_class == DLP_OPC_MATMUL) any_blas = 1;
-        if (kind[i] == NK_KERNEL)
+        if (kind[i] == NK_KERNEL && !internal[i])
             for (int o = 0; o < ni.n_outputs; o++) {
                 if (ni.outputs[o] < 0) continue;
                 dlp_tensor_info t;
@@ -368,7 +295,7 @@ static int memory_model(pctx *c, const int *kind, mem_parts *m) {
     for (int t = 0; t < nt; t++) {
         dlp_tensor_info ti;
         dlp_graph_tensor(g, t, &ti);
-        if (ti.producer < 0 || root[t] != t || kind[ti.producer] == NK_VIEW) continue;
+        if (ti.producer < 0 || root[t] != t || kind[ti.producer] == NK_VIEW || internal[ti.producer]) continue;
         double b = tensor_bytes(&ti, c->cdt);
         if (b <= 0) continue;
         int at = last[t] >= 0 ? last[t] : ti.producer;   /* never read: freed at once */
@@ -378,7 +305,7 @@ static int memory_model(pctx *c, const int *kind, mem_parts *m) {
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
-        if (kind[i] != NK_VIEW)
+        if (kind[i] != NK_VIEW && !internal[i])
             for (int o = 0; o < ni.n_outputs; o++) {
                 int t = ni.outputs[o];
                 if (t < 0 || root[t] != t) continue;
@@ -413,6 +340,9 @@ void dlp_prediction_free(dlp_prediction *p) {
     free(p->nodes);
     p->nodes = NULL;
     p->n_nodes = 0;
+    free(p->kernel_rows);
+    p->kernel_rows = NULL;
+    p->n_kernel_rows = 0;
 }
 
 /* The analytic pass; the public dlp_predict (src/models/learned.c) wraps it
@@ -492,79 +422,90 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.tf32 = o.tf32;
     c.bw = d->mem_bandwidth_gbs * 1e9;
     c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
-    c.eff = o.pure_roofline ? NULL : eff;
+    c.pure = o.pure_roofline;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
     c.p_idle = d->idle_w > 0 && d->idle_w < c.p_tdp ? d->idle_w : 0.1 * c.p_tdp;
 
     int n = dlp_graph_node_count(g);
+    int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0);
+    dlp__lowered L;
+    dlp_status lst = dlp__lower(g, o.runtime, o.memfmt, c.train, cdt, lflags, &L, err);
+    if (lst) {
+        dlp_devdb_free(own_db);
+        return lst;
+    }
     int *kind = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    int *froot = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    double *xf = calloc((size_t)(n ? n : 1), sizeof(double)), *xb = calloc((size_t)(n ? n : 1), sizeof(double));
+    unsigned char *internal = calloc((size_t)(n ? n : 1), 1);
     out->nodes = calloc((size_t)(n ? n : 1), sizeof *out->nodes);
-    if (!kind || !froot || !xf || !xb || !out->nodes) {
-        free(kind), free(froot), free(xf), free(xb);
+    /* rows: forward kernels, their backward kernels, optimizer and casts */
+    int max_rows = 3 * L.n + 8;
+    out->kernel_rows = calloc((size_t)max_rows, sizeof *out->kernel_rows);
+    if (!kind || !internal || !out->nodes || !out->kernel_rows) {
+        free(kind), free(internal);
+        dlp__lowered_free(&L);
         dlp_prediction_free(out);
         dlp_devdb_free(own_db);
         set_err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
     out->n_nodes = n;
+    c.rows = out->kernel_rows;
+    c.max_rows = max_rows;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
-        kind[i] = node_kind(g, &ni, c.train);
-        froot[i] = -1;
-    }
-    if ((o.fuse && !c.train && fusion_plan(g, kind, cdt, froot, xf, xb)) ||
-        linear_bias_plan(g, kind, cdt, froot, xf, xb)) {
-        free(kind), free(froot), free(xf), free(xb);
-        dlp_prediction_free(out);
-        dlp_devdb_free(own_db);
-        set_err(err, DLP_ENOMEM, "predict: out of memory");
-        return DLP_ENOMEM;
-    }
-
-    /* forward pass */
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        int k = L.node_kernel[i];
+        kind[i] = k >= 0 ? NK_KERNEL : L.node_view[i] ? NK_VIEW : NK_FREE;
         dlp_node_pred *np = &out->nodes[i];
         np->node = i;
         np->op_class = ni.op_class;
         np->ratio = 1;
-        np->fused_into = froot[i];
-        if (kind[i] != NK_KERNEL || froot[i] >= 0) continue;
-        double bytes = 0;
-        int unknown = !ni.known_op;
-        for (int k = 0; k < ni.n_inputs + ni.n_outputs; k++) {
-            int t = k < ni.n_inputs ? ni.inputs[k] : ni.outputs[k - ni.n_inputs];
-            if (t < 0) continue;
-            dlp_tensor_info ti;
-            dlp_graph_tensor(g, t, &ti);
-            double b = tensor_bytes(&ti, cdt);
-            if (b < 0) unknown = 1;
-            else bytes += b;
+        np->fused_into = k >= 0 && L.k[k].anchor != i ? L.k[k].anchor : -1;
+        /* a member whose outputs never leave its kernel is never allocated */
+        if (k >= 0 && L.k[k].n > 1) {
+            int ext = 0;
+            for (int q = 0; q < ni.n_outputs; q++) {
+                if (ni.outputs[q] < 0) continue;
+                dlp_tensor_info ti;
+                dlp_graph_tensor(g, ni.outputs[q], &ti);
+                if (ti.is_output) ext = 1;
+                for (int m = 0; m < ni.n_succs && !ext; m++)
+                    if (L.node_kernel[ni.succs[m]] != k && L.node_kernel[ni.succs[m]] >= 0) ext = 1;
+            }
+            internal[i] = !ext;
         }
-        np->unknown = unknown;
-        if (unknown) out->n_unknown++;
-        np->flops = (double)ni.flops + xf[i];
-        bytes += xb[i];
-        np->bytes = bytes;
-        np->peak_flops = dlp__node_peak(d, ni.op_class, cdt, o.tf32, &np->tensor_core);
-        np->kernels = 1;
-        double ks = 0;
-        int curve = is_linear_matmul(g, &ni) ? DLP_OPC_GEMM : ni.op_class;
-        np->time_ms = 1e3 * add_kernels(&c, 1, curve, np->flops, bytes, np->peak_flops,
-                                        &np->energy_j, &ks, &np->ratio);
-        np->kernel_ms = 1e3 * ks;
-        np->bound = np->flops / np->peak_flops > bytes / c.bw ? 'c' : 'm';
+        if (!ni.known_op && k >= 0) np->unknown = 1, out->n_unknown++;
     }
-    free(xf), free(xb);
+
+    /* forward pass: one kernel per lowered kernel */
+    int prec = dlp__prec_of_dtype(cdt);
+    for (int k = 0; k < L.n; k++) {
+        const dlp__kernel *kk = &L.k[k];
+        dlp_node_pred *np = &out->nodes[kk->anchor];
+        kernel_setup ks = setup_kernel(&c, &o, kk, prec);
+        dlp_kernel_pred *row = NULL;
+        double kms = 0;
+        np->time_ms = 1e3 * add_kernels(&c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &np->ratio, &row);
+        if (row) {
+            snprintf(row->name, sizeof row->name, "%s", kk->name);
+            row->node = kk->anchor;
+            row->n_nodes = kk->n;
+            row->phase = 0;
+        }
+        np->kernels = 1;
+        np->flops = kk->flops;
+        np->bytes = kk->bytes;
+        np->peak_flops = ks.peak;
+        np->tensor_core = ks.tensor_core;
+        np->kernel_ms = 1e3 * kms;
+        np->bound = kk->flops / ks.peak > kk->bytes / c.bw ? 'c' : 'm';
+    }
     double fwd_s = c.time_s, fwd_e = c.energy_j;
 
     mem_parts m = {0};
-    if (memory_model(&c, kind, &m)) {
-        free(kind), free(froot);
+    if (memory_model(&c, kind, internal, &m)) {
+        free(kind), free(internal);
+        dlp__lowered_free(&L);
         dlp_prediction_free(out);
         dlp_devdb_free(own_db);
         set_err(err, DLP_ENOMEM, "predict: out of memory");
@@ -572,66 +513,86 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     }
 
     if (c.train) {
-        /* backward: conv/gemm/matmul -> a data-gradient kernel (unless the
-         * input is a graph input, as for the first conv) and a weight-gradient
-         * kernel, each with the forward FLOPs and bytes; any other kernel ->
-         * one kernel with the forward FLOPs and 1.5x its bytes. */
-        for (int i = 0; i < n; i++) {
-            dlp_node_pred *np = &out->nodes[i];
-            if (kind[i] != NK_KERNEL) continue;
-            dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
-            int from_node[2] = {0, 0}, has_weight = ni.weight_bytes > 0;
-            for (int k = 0; k < ni.n_inputs && k < 2; k++) {
-                if (ni.inputs[k] < 0) continue;
-                dlp_tensor_info ti;
-                dlp_graph_tensor(g, ni.inputs[k], &ti);
-                from_node[k] = ti.producer >= 0;
-            }
+        /* backward, per forward kernel (docs/predict.md, "Training"):
+         * conv/gemm/bmm -> a data-gradient kernel (unless no input needs a
+         * gradient, as for the first conv) and a weight-gradient kernel, each
+         * with the forward work; a linear layer's folded bias -> a column sum
+         * of dY; fused attention -> one flash backward kernel (2.5x the
+         * forward FLOPs: recompute + three products; 2x the bytes); any
+         * other kernel with a gradient -> one kernel, forward FLOPs,
+         * DLP__BWD_BYTES_FACTOR x its bytes. */
+        for (int k = 0; k < L.n; k++) {
+            const dlp__kernel *kk = &L.k[k];
+            dlp_node_pred *np = &out->nodes[kk->anchor];
+            kernel_setup ks = setup_kernel(&c, &o, kk, prec);
             double t = 0;
-            if (froot[i] >= 0) {
-                /* a bias folded into its linear layer: the bias gradient is a
-                 * column sum of dY (reads dY once) */
-                double dy = 0;
-                for (int o2 = 0; o2 < ni.n_outputs; o2++) {
-                    if (ni.outputs[o2] < 0) continue;
-                    dlp_tensor_info ti;
-                    dlp_graph_tensor(g, ni.outputs[o2], &ti);
-                    double b = tensor_bytes(&ti, cdt);
-                    if (b > 0) dy += b;
+            dlp_kernel_pred *row = NULL;
+            int kc = kk->kclass;
+            if (kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM) {
+                int dx = kk->grad_inputs > (kk->has_weight || kc != DLP_KC_BMM ? 0 : 1) ? 1 : 0;
+                if (kc == DLP_KC_BMM) dx = kk->grad_inputs > 0;
+                int dw = kk->has_weight || kk->grad_inputs >= 2;
+                int nk = dx + dw;
+                if (nk > 0) {
+                    t += add_kernels(&c, nk, &ks, kk->flops, kk->bytes, &np->energy_j, NULL, NULL, &row);
+                    if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
                 }
-                double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
-                t = add_kernels(&c, 1, DLP_OPC_REDUCE, (double)ni.flops, dy, vec, &np->energy_j, NULL, NULL);
-            } else if (is_tensor_class(ni.op_class)) {
-                int nk = from_node[0] + (has_weight || from_node[1]);
-                int curve = is_linear_matmul(g, &ni) ? DLP_OPC_GEMM : ni.op_class;
-                t = add_kernels(&c, nk, curve, np->flops, np->bytes, np->peak_flops, &np->energy_j,
-                                NULL, NULL);
-            } else if (from_node[0] || from_node[1] || has_weight) {
-                t = add_kernels(&c, 1, ni.op_class, np->flops, DLP__BWD_BYTES_FACTOR * np->bytes,
-                                np->peak_flops, &np->energy_j, NULL, NULL);
+                if (kc == DLP_KC_GEMM && kk->n > 1) {
+                    kernel_setup kr = ks;
+                    kr.peak = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+                    kr.tensor_core = 0;
+                    kr.kclass = DLP_KC_REDUCE;
+                    kr.curve = kcurve_for(&c, &o, DLP_KC_REDUCE, prec, &kr.source);
+                    row = NULL;
+                    t += add_kernels(&c, 1, &kr, kk->out_bytes / dlp_dtype_size(cdt), kk->out_bytes, &np->energy_j,
+                                     NULL, NULL, &row);
+                    if (row) snprintf(row->name, sizeof row->name, "aten::sum (bias grad)"), row->node = kk->anchor;
+                }
+            } else if (kc == DLP_KC_ATTN) {
+                t += add_kernels(&c, 1, &ks, 2.5 * kk->flops, 2.0 * kk->bytes, &np->energy_j, NULL, NULL, &row);
+                if (row)
+                    snprintf(row->name, sizeof row->name, "aten::_sdpa_backward"),
+                        row->node = kk->anchor;
+            } else if (kk->grad_inputs > 0 || kk->has_weight) {
+                t += add_kernels(&c, 1, &ks, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes, &np->energy_j, NULL, NULL,
+                                 &row);
+                if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
             }
+            if (row) row->phase = 1, row->n_nodes = kk->n;
             np->bwd_ms = 1e3 * t;
         }
         double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+        kernel_setup kv = {0};
+        kv.peak = vec;
+        kv.kclass = DLP_KC_ELEMENTWISE;
+        kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, prec, &kv.source);
         /* optimizer step on fp32 master weights, foreach (multi-tensor) kernels */
         static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
+        static const char *const opt_name[] = {"aten::_foreach (adam)", "aten::_foreach (sgd)",
+                                               "aten::_foreach (sgd momentum)"};
         int nk = (int)ceil(m.n_param_tensors / DLP__FOREACH_TENSORS);
         if (m.params > 0 && nk < 1) nk = 1;
-        if (nk > 0)
-            add_kernels(&c, nk, DLP_OPC_ELEMENTWISE, flops_per_param[o.optimizer] * m.params / nk,
-                        bytes_per_param[o.optimizer] * m.params / nk, vec, NULL, NULL, NULL);
+        dlp_kernel_pred *row = NULL;
+        if (nk > 0) {
+            add_kernels(&c, nk, &kv, flops_per_param[o.optimizer] * m.params / nk,
+                        bytes_per_param[o.optimizer] * m.params / nk, NULL, NULL, NULL, &row);
+            if (row) snprintf(row->name, sizeof row->name, "%s", opt_name[o.optimizer]), row->phase = 2;
+        }
         m.optimizer = (o.optimizer == DLP_OPTIM_ADAM ? 8.0 : o.optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
                       m.params;
         /* mixed precision: autocast casts every weight to the compute type
          * once per step (read fp32, write the half copy), one kernel each */
         if (cdt != DLP_DT_FLOAT && m.n_param_tensors > 0) {
             int ncast = (int)m.n_param_tensors;
-            add_kernels(&c, ncast, DLP_OPC_ELEMENTWISE, 0, m.params / ncast * (4.0 + dlp_dtype_size(cdt)), vec,
-                        NULL, NULL, NULL);
+            row = NULL;
+            add_kernels(&c, ncast, &kv, 0, m.params / ncast * (4.0 + dlp_dtype_size(cdt)), NULL, NULL, NULL, &row);
+            if (row) snprintf(row->name, sizeof row->name, "aten::_to_copy (autocast)"), row->phase = 2;
         }
     }
-    free(kind), free(froot);
+    out->n_kernel_rows = c.n_rows;
+    free(internal);
+    dlp__lowered_free(&L);
+    free(kind);
 
     const double MiB = 1048576.0;
     int64_t batch = o.batch;
@@ -641,13 +602,16 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         batch = st.batch > 0 ? st.batch : 1;
     }
     out->mode = o.mode;
+    out->runtime = o.runtime;
+    out->memfmt = o.memfmt;
     out->dtype = cdt;
     out->optimizer = o.optimizer;
     out->batch = batch;
     snprintf(out->model, sizeof out->model, "%s", dlp_graph_name(g) ? dlp_graph_name(g) : "");
     snprintf(out->device, sizeof out->device, "%s", d->id);
     snprintf(out->region, sizeof out->region, "%s", region_id ? region_id : "");
-    if (c.eff) snprintf(out->method, sizeof out->method, "roofline+%s", c.eff->name ? c.eff->name : "custom");
+    if (!c.pure && o.eff) snprintf(out->method, sizeof out->method, "roofline+%s", o.eff->name ? o.eff->name : "custom");
+    else if (!c.pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__kcurve_get(dlp__prec_of_dtype(cdt), DLP_KC_GEMM)->source);
     else snprintf(out->method, sizeof out->method, "roofline");
 
     double total_s = c.time_s;

@@ -40,7 +40,13 @@ typedef struct {
 /* Lower g for a runtime (dlp_runtime) and memory format, at compute dtype
  * cdt, for inference (train = 0) or a training step's forward (train = 1:
  * Dropout is a kernel, no inference-only fusion). */
-dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt,
+enum {
+    DLP__LOWER_FUSE = 1,       /* epilogue fusion into conv/gemm (--fuse) whatever
+                                  the runtime                                    */
+    DLP__LOWER_NO_SDPA = 2     /* attention as written (bmm, softmax, bmm): code
+                                  that does not call SDPA                         */
+};
+dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
                       dlp__lowered *out, dlp_error *err);
 void dlp__lowered_free(dlp__lowered *l);
 

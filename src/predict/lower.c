@@ -1,0 +1,1095 @@
+/*
+ * lower.c — from the graph as exported to the kernels a runtime launches.
+ *
+ * An exported graph is not the kernel list.  torch.onnx writes LayerNorm as
+ * nine nodes (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) and
+ * GELU as five, where eager PyTorch launches one aten::layer_norm and one
+ * aten::gelu; attention is MatMul-Softmax-MatMul where PyTorch 2.x runs one
+ * fused scaled_dot_product_attention; Transpose, Slice and Reshape are mostly
+ * strided views that move no data.  Timing the exported nodes one by one
+ * charged ConvNeXt-T 412 ms of elementwise kernels on a GPU where the whole
+ * pass takes 213 ms.  So the predictor first lowers the graph for a named
+ * runtime, then times what this file returns.
+ *
+ * The passes, in order (docs/predict.md, "Lowering"):
+ *   1. classify: nodes that launch nothing (shape arithmetic, constants,
+ *      values folded at load time, control-flow shells);
+ *   2. patterns, one table per runtime: decomposed LayerNorm / RMSNorm,
+ *      unary functions of one tensor (GELU erf/tanh, SiLU, HardSwish, Mish),
+ *      attention (scores -> softmax -> weighted sum), linear = matmul + bias;
+ *   3. views: Reshape/Flatten/Squeeze/Unsqueeze/Identity/Transpose/Slice/
+ *      Split/Expand/select-Gather/Dropout(eval) alias their input; contiguity
+ *      is tracked so that a view whose consumer needs contiguous memory (a
+ *      reshape of a transposed tensor, a norm or softmax over one) becomes a
+ *      copy kernel;
+ *   4. runtime fusion: epilogues into conv/gemm (tensorrt, compile,
+ *      onnxruntime), chains of pointwise ops and reductions (compile);
+ *   5. every remaining node is one kernel.
+ * Group bytes are what crosses the group's boundary at the compute dtype:
+ * intermediates of a fused group never reach DRAM.
+ */
+#include "predict/lower.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+/* ---- names ----------------------------------------------------------------- */
+
+const char *dlp_runtime_name(int rt) {
+    static const char *const nm[DLP_RUNTIME_COUNT_] = {"eager", "eager-1.x", "compile", "tensorrt",
+                                                       "onnxruntime"};
+    return rt >= 0 && rt < DLP_RUNTIME_COUNT_ ? nm[rt] : "?";
+}
+
+int dlp_runtime_parse(const char *s) {
+    if (!s) return -1;
+    static const struct { const char *n; int v; } tab[] = {
+        {"eager", DLP_RUNTIME_EAGER},       {"eager-2", DLP_RUNTIME_EAGER},
+        {"eager-2.x", DLP_RUNTIME_EAGER},   {"eager-1.x", DLP_RUNTIME_EAGER1X},
+        {"eager-1", DLP_RUNTIME_EAGER1X},   {"eager1x", DLP_RUNTIME_EAGER1X},
+        {"compile", DLP_RUNTIME_COMPILE},   {"inductor", DLP_RUNTIME_COMPILE},
+        {"tensorrt", DLP_RUNTIME_TENSORRT}, {"trt", DLP_RUNTIME_TENSORRT},
+        {"onnxruntime", DLP_RUNTIME_ORT},   {"ort", DLP_RUNTIME_ORT},
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcmp(s, tab[i].n)) return tab[i].v;
+    return -1;
+}
+
+const char *dlp_memfmt_name(int f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f == DLP_MEMFMT_NCHW ? "nchw" : "?"; }
+
+int dlp_memfmt_parse(const char *s) {
+    if (!s) return -1;
+    if (!strcmp(s, "nchw") || !strcmp(s, "contiguous")) return DLP_MEMFMT_NCHW;
+    if (!strcmp(s, "nhwc") || !strcmp(s, "channels_last") || !strcmp(s, "channels-last")) return DLP_MEMFMT_NHWC;
+    return -1;
+}
+
+const char *dlp_kernel_class_name(int kc) {
+    static const char *const nm[DLP_KC_COUNT_] = {"conv",    "conv_dw", "gemm",   "bmm",  "attention", "elementwise",
+                                                  "norm",    "softmax", "reduce", "pool", "copy",      "other"};
+    return kc >= 0 && kc < DLP_KC_COUNT_ ? nm[kc] : "?";
+}
+
+/* ---- context ----------------------------------------------------------------- */
+
+enum { K_FREE = 0, K_VIEW, K_KERNEL };
+
+typedef struct {
+    const dlp_graph *g;
+    int n, nv;
+    int runtime, memfmt, train, cdt;
+    int *kind;       /* per node: K_*                                     */
+    int *grp;        /* per node: group id (union-find root), -1 = own    */
+    int *copy;       /* per node (a view): 1 = it copies (contiguous())   */
+    unsigned char *nc;   /* per value: a non-contiguous view              */
+    const char **name;   /* per group root: aten name, NULL = by op type  */
+    int *kclass;         /* per group root: kernel class, -1 = by op      */
+} lctx;
+
+static const dlp__node *N(const lctx *c, int i) { return &c->g->nodes[i]; }
+static const dlp__value *V(const lctx *c, int v) { return &c->g->values[v]; }
+static int is_op(const lctx *c, int i, const char *op) {
+    return i >= 0 && !N(c, i)->domain[0] && !strcmp(N(c, i)->op_type, op);
+}
+static int producer(const lctx *c, int v) { return v >= 0 ? V(c, v)->producer : -1; }
+
+static int64_t numel_of(const dlp__value *v) {
+    if (v->rank < 0) return -1;
+    int64_t n = 1;
+    for (int k = 0; k < v->rank; k++) {
+        if (v->dims[k] < 0) return -1;
+        n *= v->dims[k];
+    }
+    return n;
+}
+
+/* The value behind Identity nodes (the exporter shares tied parameters as
+ * Identity(initializer)). */
+static int through_identity(const lctx *c, int v) {
+    for (int guard = 0; guard < 8 && v >= 0; guard++) {
+        int p = V(c, v)->producer;
+        if (p < 0 || c->g->nodes[p].domain[0] || strcmp(c->g->nodes[p].op_type, "Identity") ||
+            c->g->nodes[p].n_in < 1)
+            return v;
+        v = c->g->nodes[p].in[0];
+    }
+    return v;
+}
+/* An initializer, possibly behind Identity nodes. */
+static int is_param(const lctx *c, int v) {
+    v = through_identity(c, v);
+    return v >= 0 && V(c, v)->is_init;
+}
+
+/* A constant operand: an initializer or a folded/constant value (not an
+ * activation), of at most `max` elements. */
+static int is_const(const lctx *c, int v, int64_t max) {
+    if (v < 0) return 0;
+    v = through_identity(c, v);
+    const dlp__value *x = V(c, v);
+    int p = x->producer;
+    if (!x->is_init && !(p >= 0 && c->kind[p] == K_FREE)) return 0;
+    int64_t ne = numel_of(x);
+    return ne >= 0 && ne <= max;
+}
+static int is_scalar(const lctx *c, int v) { return is_const(c, v, 1); }
+/* Known scalar value (float or int), NAN when unknown. */
+static double scalar_val(const lctx *c, int v) {
+    if (v < 0) return NAN;
+    const dlp__value *x = V(c, v);
+    if (x->nval == 1 && x->fval) return x->fval[0];
+    if (x->nval == 1 && x->ival) return (double)x->ival[0];
+    return NAN;
+}
+
+/* Consumers of a value that are not free (a graph output counts as one). */
+static int n_cons(const lctx *c, int v) {
+    if (v < 0) return 0;
+    const dlp__value *x = V(c, v);
+    int k = x->is_output ? 1 : 0;
+    for (int j = 0; j < x->n_cons; j++)
+        if (c->kind[x->cons[j]] != K_FREE) k++;
+    return k;
+}
+/* The only consumer of a value, or -1. */
+static int only_cons(const lctx *c, int v) {
+    if (v < 0 || n_cons(c, v) != 1 || V(c, v)->is_output) return -1;
+    const dlp__value *x = V(c, v);
+    for (int j = 0; j < x->n_cons; j++)
+        if (c->kind[x->cons[j]] != K_FREE) return x->cons[j];
+    return -1;
+}
+
+static int find(lctx *c, int i) {
+    while (c->grp[i] >= 0 && c->grp[i] != i) i = c->grp[i];
+    return i;
+}
+/* Put node j into the group of node i (both kernels, both ungrouped or i
+ * already a root). */
+static void join(lctx *c, int i, int j) {
+    int ri = find(c, i), rj = find(c, j);
+    if (ri == rj) return;
+    c->grp[ri] = ri;
+    c->grp[rj] = ri;
+}
+static int grouped(const lctx *c, int i) { return c->grp[i] >= 0; }
+
+/* ---- 1. what launches nothing --------------------------------------------- */
+
+static int classify(const lctx *c, int i) {
+    const dlp__node *nd = N(c, i);
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    if (ni.op_class == DLP_OPC_SHAPE || ni.op_class == DLP_OPC_CONTROL) return K_FREE;
+    if (!nd->domain[0] && !strcmp(nd->op_type, "Constant")) return K_FREE;
+    int n_out = 0, n_val = 0;
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        n_out++;
+        if (V(c, nd->out[o])->nval >= 0) n_val++;
+    }
+    if (n_out && n_val == n_out) return K_FREE;   /* folded at load (host) */
+    if (nd->domain[0]) return K_KERNEL;
+    static const char *const views[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity",
+                                        "Transpose", "Slice", "Split", "Expand"};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
+        if (!strcmp(nd->op_type, views[k])) return K_VIEW;
+    if (!strcmp(nd->op_type, "Dropout")) return c->train ? K_KERNEL : K_VIEW;
+    /* x[:, 0] exports as Gather with a scalar index: aten::select, a view */
+    if (!strcmp(nd->op_type, "Gather") && nd->n_in == 2 && nd->in[1] >= 0) {
+        const dlp__value *idx = V(c, nd->in[1]);
+        if (idx->rank == 0 && idx->nval == 1) return K_VIEW;
+    }
+    return K_KERNEL;
+}
+
+/* ---- 2a. LayerNorm / RMSNorm written out --------------------------------------
+ * LayerNorm:  m = mean(x); d = x - m; v = mean(d^2); y = d / sqrt(v + eps)
+ *             [* gamma] [+ beta]
+ * RMSNorm:    v = mean(x^2); y = x / sqrt(v + eps)  or  x * rsqrt(...)
+ *             [* gamma]          (Casts to fp32 and back may sit between)  */
+
+static int through_casts(const lctx *c, int v) {
+    /* follow single-consumer float Casts forward */
+    for (int guard = 0; guard < 4; guard++) {
+        int u = only_cons(c, v);
+        if (u < 0 || !is_op(c, u, "Cast")) return v;
+        v = N(c, u)->out[0];
+    }
+    return v;
+}
+
+static int other_in(const lctx *c, int node, int v) {
+    const dlp__node *nd = N(c, node);
+    if (nd->n_in != 2) return -1;
+    return nd->in[0] == v ? nd->in[1] : nd->in[1] == v ? nd->in[0] : -1;
+}
+
+/* Is v^2 computed by node i (Pow(v, 2) or Mul(v, v))? */
+static int is_square_of(const lctx *c, int i, int v) {
+    if (is_op(c, i, "Pow")) return N(c, i)->in[0] == v && scalar_val(c, N(c, i)->in[1]) == 2.0;
+    if (is_op(c, i, "Mul")) return N(c, i)->in[0] == v && N(c, i)->in[1] == v;
+    return 0;
+}
+
+/* From the variance node (ReduceMean of a square) to the normalised output:
+ * Add(eps) -> Sqrt -> Div(d, .)  or  Add(eps) -> Sqrt -> Reciprocal -> Mul(d, .)
+ * or Add(eps) -> Rsqrt (custom) ... Collect the members; returns the output
+ * value or -1. */
+static int norm_tail(lctx *c, int var_node, int d, int *mem, int *nm) {
+    int v = N(c, var_node)->out[0];
+    int a = only_cons(c, v);
+    if (!is_op(c, a, "Add") || !is_scalar(c, other_in(c, a, v))) return -1;
+    mem[(*nm)++] = a;
+    int s = only_cons(c, N(c, a)->out[0]);
+    if (!is_op(c, s, "Sqrt")) return -1;
+    mem[(*nm)++] = s;
+    int sv = N(c, s)->out[0];
+    int u = only_cons(c, sv);
+    if (is_op(c, u, "Div") && N(c, u)->in[0] == d && N(c, u)->in[1] == sv) {
+        mem[(*nm)++] = u;
+        return N(c, u)->out[0];
+    }
+    if (is_op(c, u, "Reciprocal")) {
+        mem[(*nm)++] = u;
+        int m = only_cons(c, N(c, u)->out[0]);
+        if (is_op(c, m, "Mul") && other_in(c, m, N(c, u)->out[0]) == d) {
+            mem[(*nm)++] = m;
+            return N(c, m)->out[0];
+        }
+    }
+    return -1;
+}
+
+/* Optional affine tail: Mul by a 1-D constant, then Add of a 1-D constant. */
+static void affine_tail(lctx *c, int *y, int *mem, int *nm) {
+    int m = only_cons(c, *y);
+    if (is_op(c, m, "Mul")) {
+        int w = other_in(c, m, *y);
+        if (w >= 0 && (is_param(c, w) || is_const(c, w, 1 << 20)) && V(c, w)->rank <= 1) {
+            mem[(*nm)++] = m;
+            *y = N(c, m)->out[0];
+            m = only_cons(c, *y);
+        }
+    }
+    if (is_op(c, m, "Add")) {
+        int b = other_in(c, m, *y);
+        if (b >= 0 && (is_param(c, b) || is_const(c, b, 1 << 20)) && V(c, b)->rank <= 1) {
+            mem[(*nm)++] = m;
+            *y = N(c, m)->out[0];
+        }
+    }
+}
+
+static void make_group(lctx *c, const int *mem, int nm, const char *name, int kclass) {
+    for (int k = 0; k < nm; k++)
+        if (grouped(c, mem[k]) || c->kind[mem[k]] != K_KERNEL) return;   /* overlaps: leave it */
+    for (int k = 1; k < nm; k++) join(c, mem[0], mem[k]);
+    if (nm == 1) c->grp[mem[0]] = mem[0];
+    int r = find(c, mem[0]);
+    c->name[r] = name;
+    c->kclass[r] = kclass;
+}
+
+static void pattern_norms(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] != K_KERNEL || grouped(c, i) || !is_op(c, i, "ReduceMean")) continue;
+        int mem[16], nm = 0;
+        int x = N(c, i)->in[0];
+        int mv = N(c, i)->out[0];
+        /* LayerNorm: i = mean(x); Sub(x, m) */
+        int sub = -1;
+        const dlp__value *mvv = V(c, mv);
+        for (int j = 0; j < mvv->n_cons; j++)
+            if (is_op(c, mvv->cons[j], "Sub") && N(c, mvv->cons[j])->in[0] == x &&
+                N(c, mvv->cons[j])->in[1] == mv)
+                sub = mvv->cons[j];
+        if (sub >= 0 && n_cons(c, mv) == 1) {
+            int d = N(c, sub)->out[0];
+            /* d feeds the square and the division */
+            const dlp__value *dv = V(c, d);
+            int sq = -1;
+            for (int j = 0; j < dv->n_cons; j++)
+                if (is_square_of(c, dv->cons[j], d)) sq = dv->cons[j];
+            if (sq < 0 || n_cons(c, d) != 2) continue;
+            int var = only_cons(c, N(c, sq)->out[0]);
+            if (!is_op(c, var, "ReduceMean")) continue;
+            mem[nm++] = i, mem[nm++] = sub, mem[nm++] = sq, mem[nm++] = var;
+            int y = norm_tail(c, var, d, mem, &nm);
+            if (y < 0) continue;
+            affine_tail(c, &y, mem, &nm);
+            make_group(c, mem, nm, "aten::layer_norm", DLP_KC_NORM);
+            continue;
+        }
+        /* RMSNorm: i = mean(square(x)) */
+        int sq = producer(c, x);
+        if (sq < 0 || c->kind[sq] != K_KERNEL || grouped(c, sq) || only_cons(c, x) != i) continue;
+        int base = N(c, sq)->in[0];
+        if (!is_square_of(c, sq, base)) continue;
+        mem[nm++] = sq, mem[nm++] = i;
+        int y = norm_tail(c, i, base, mem, &nm);
+        if (y < 0) continue;
+        y = through_casts(c, y);
+        affine_tail(c, &y, mem, &nm);
+        make_group(c, mem, nm, "aten::rms_norm", DLP_KC_NORM);
+    }
+}
+
+/* ---- 2b. unary functions of one tensor -----------------------------------------
+ * GELU (erf: x * 0.5 * (1 + erf(x / sqrt 2)); tanh: 0.5 x (1 + tanh(a (x +
+ * b x^3)))), SiLU (x * sigmoid(x)), HardSwish (x * hardsigmoid(x)), Mish
+ * (x * tanh(softplus(x))): a connected set of elementwise nodes around a seed
+ * (Erf, Tanh, Sigmoid, HardSigmoid, Softplus) whose only non-constant input
+ * is one tensor x.  Eager PyTorch runs the recognised ones as one kernel;
+ * sigmoid(a) * b with a != b (a squeeze-excitation gate) stays two. */
+
+static int is_pointwise_op(const lctx *c, int i) {
+    static const char *const ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Erf", "Tanh", "Sigmoid",
+                                      "HardSigmoid", "Softplus", "Clip", "Relu", "Cast"};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (is_op(c, i, ops[k])) return 1;
+    return 0;
+}
+
+/* Every input of node i is x, a scalar constant, or produced inside the set. */
+static int inputs_ok(const lctx *c, int i, int x, const int *in_set) {
+    const dlp__node *nd = N(c, i);
+    for (int k = 0; k < nd->n_in; k++) {
+        int v = nd->in[k];
+        if (v < 0 || v == x || is_scalar(c, v)) continue;
+        int p = producer(c, v);
+        if (p >= 0 && in_set[p]) continue;
+        return 0;
+    }
+    return 1;
+}
+
+/* Is t computed from x alone by single-consumer pointwise nodes with scalar
+ * operands (at most `depth` of them)?  Collects them. */
+static int derives_from(const lctx *c, int t, int x, int *chain, int *nch, int depth) {
+    if (t == x) return 1;
+    int p = producer(c, t);
+    if (depth <= 0 || p < 0 || c->kind[p] != K_KERNEL || c->grp[p] >= 0 || !is_pointwise_op(c, p) ||
+        n_cons(c, t) != 1)
+        return 0;
+    for (int k = 0; k < N(c, p)->n_in; k++) {
+        int v = N(c, p)->in[k];
+        if (v < 0 || is_scalar(c, v)) continue;
+        if (!derives_from(c, v, x, chain, nch, depth - 1)) return 0;
+    }
+    chain[(*nch)++] = p;
+    return 1;
+}
+
+static void pattern_unary(lctx *c, int *in_set) {
+    for (int s = 0; s < c->n; s++) {
+        if (c->kind[s] != K_KERNEL || grouped(c, s)) continue;
+        int seed_erf = is_op(c, s, "Erf"), seed_tanh = is_op(c, s, "Tanh"), seed_sig = is_op(c, s, "Sigmoid"),
+            seed_hs = is_op(c, s, "HardSigmoid"), seed_sp = is_op(c, s, "Softplus");
+        if (!(seed_erf || seed_tanh || seed_sig || seed_hs || seed_sp)) continue;
+        int mem[64], nm = 0;
+        mem[nm++] = s;
+        in_set[s] = 1;
+        /* backwards: single-consumer pointwise producers with scalar others
+         * (x / sqrt 2; a * (x + b * x^3)) until the source tensor x */
+        int x = N(c, s)->in[0];
+        for (int guard = 0; guard < 8; guard++) {
+            int p = producer(c, x);
+            if (p < 0 || c->kind[p] != K_KERNEL || grouped(c, p) || !is_pointwise_op(c, p) || n_cons(c, x) != 1)
+                break;
+            /* p's non-scalar inputs must be one tensor (maybe used twice:
+             * x*x*x) or a chain inside the set */
+            int src = -1, ok = 1;
+            for (int k = 0; k < N(c, p)->n_in; k++) {
+                int v = N(c, p)->in[k];
+                if (v < 0 || is_scalar(c, v)) continue;
+                if (src < 0) src = v;
+                else if (v != src) ok = 0;
+            }
+            if (!ok && N(c, p)->n_in == 2) {
+                /* x + 0.044715 x^3: Add(x, t) where t is a single-consumer
+                 * pointwise chain of x alone (Mul(Pow(x, 3), k)) */
+                int a = N(c, p)->in[0], b = N(c, p)->in[1], chain[16], nch = 0;
+                if (derives_from(c, b, a, chain, &nch, 3) || (nch = 0, derives_from(c, a, b, chain, &nch, 3))) {
+                    mem[nm++] = p;
+                    in_set[p] = 1;
+                    for (int q = 0; q < nch; q++) mem[nm++] = chain[q], in_set[chain[q]] = 1;
+                    x = derives_from(c, b, a, chain, &nch, 3) ? a : b;
+                }
+                break;
+            }
+            if (!ok || src < 0) break;
+            mem[nm++] = p;
+            in_set[p] = 1;
+            x = src;
+        }
+        /* grow: any node whose inputs are x / scalars / set members, reached
+         * from x or from set members, joins (up to the size cap); keep going
+         * while it adds something */
+        int grew = 1;
+        while (grew && nm < 20) {
+            grew = 0;
+            for (int k = 0; k < nm && nm < 20; k++) {
+                int from[2] = {N(c, mem[k])->out[0], k == 0 ? x : -1};
+                for (int f = 0; f < 2; f++) {
+                    int v = from[f];
+                    if (v < 0) continue;
+                    const dlp__value *vv = V(c, v);
+                    for (int j = 0; j < vv->n_cons && nm < 20; j++) {
+                        int u = vv->cons[j];
+                        if (in_set[u] || c->kind[u] != K_KERNEL || grouped(c, u) || !is_pointwise_op(c, u))
+                            continue;
+                        if (!inputs_ok(c, u, x, in_set)) continue;
+                        /* must consume a set member (x alone starts other
+                         * functions of x, e.g. the residual) or be x^n */
+                        int uses_set = 0, uses_x_only = 1;
+                        for (int q = 0; q < N(c, u)->n_in; q++) {
+                            int w = N(c, u)->in[q];
+                            if (w < 0 || is_scalar(c, w)) continue;
+                            if (w != x) uses_x_only = 0;
+                            if (producer(c, w) >= 0 && in_set[producer(c, w)]) uses_set = 1;
+                        }
+                        if (!uses_set && !(uses_x_only && (is_op(c, u, "Pow") || is_op(c, u, "Mul")))) continue;
+                        mem[nm++] = u;
+                        in_set[u] = 1;
+                        grew = 1;
+                    }
+                }
+            }
+        }
+        /* the set must have one output leaving it, every other member's
+         * output consumed only inside */
+        int outs = 0;
+        for (int k = 0; k < nm; k++) {
+            int v = N(c, mem[k])->out[0];
+            const dlp__value *vv = V(c, v);
+            int ext = vv->is_output;
+            for (int j = 0; j < vv->n_cons; j++)
+                if (!in_set[vv->cons[j]] && c->kind[vv->cons[j]] != K_FREE) ext = 1;
+            outs += ext;
+        }
+        /* what is it? */
+        int n_mul = 0, n_pow = 0, n_add = 0;
+        for (int k = 0; k < nm; k++) {
+            n_mul += is_op(c, mem[k], "Mul") || is_op(c, mem[k], "Div");
+            n_pow += is_op(c, mem[k], "Pow");
+            n_add += is_op(c, mem[k], "Add");
+        }
+        /* x must be consumed by the set beyond the seed's own chain (x * f(x)) */
+        int x_uses = 0;
+        for (int k = 0; k < nm; k++)
+            for (int q = 0; q < N(c, mem[k])->n_in; q++)
+                if (N(c, mem[k])->in[q] == x) x_uses++;
+        const char *name = NULL;
+        if (outs == 1 && nm >= 2 && x_uses >= 2) {
+            if (seed_erf && n_add >= 1 && n_mul >= 2) name = "aten::gelu";
+            else if (seed_tanh && n_add >= 2 && n_mul >= 3) name = "aten::gelu";
+            else if (seed_sig && nm == 2) name = "aten::silu";
+            else if (seed_hs && nm == 2) name = "aten::hardswish";
+            else if (seed_sp && nm == 3) name = "aten::mish";
+        }
+        (void)n_pow;
+        if (name) make_group(c, mem, nm, name, DLP_KC_ELEMENTWISE);
+        for (int k = 0; k < nm; k++) in_set[mem[k]] = 0;
+    }
+}
+
+/* ---- 2c. attention ----------------------------------------------------------------
+ * S = Q K^T [* or / scale] [+ mask/bias]; P = softmax(S) [dropout]; O = P V.
+ * PyTorch 2.x (nn.MultiheadAttention, F.scaled_dot_product_attention, HF and
+ * timm models) runs it as one flash / memory-efficient kernel that never
+ * writes S to DRAM.  A scale applied to Q before the product joins too. */
+
+static int is_act_matmul(const lctx *c, int i) {
+    if (!is_op(c, i, "MatMul") || c->kind[i] != K_KERNEL || grouped(c, i)) return 0;
+    const dlp__node *nd = N(c, i);
+    return nd->n_in == 2 && nd->in[0] >= 0 && nd->in[1] >= 0 && !is_param(c, nd->in[0]) && !is_param(c, nd->in[1]);
+}
+
+static void pattern_attention(lctx *c) {
+    for (int s = 0; s < c->n; s++) {
+        if (c->kind[s] != K_KERNEL || grouped(c, s) || !is_op(c, s, "Softmax")) continue;
+        int mem[12], nm = 0;
+        mem[nm++] = s;
+        /* back: [Add mask]* [Mul/Div scale] to the scores MatMul */
+        int v = N(c, s)->in[0], m1 = -1;
+        for (int guard = 0; guard < 4; guard++) {
+            int p = producer(c, v);
+            if (p < 0 || c->kind[p] != K_KERNEL || grouped(c, p) || n_cons(c, v) != 1) break;
+            if (is_act_matmul(c, p)) {
+                m1 = p;
+                break;
+            }
+            if ((is_op(c, p, "Add") || is_op(c, p, "Mul") || is_op(c, p, "Div") || is_op(c, p, "Where"))) {
+                mem[nm++] = p;
+                /* follow the operand that comes from the scores */
+                int next = -1;
+                for (int k = 0; k < N(c, p)->n_in; k++) {
+                    int w = N(c, p)->in[k];
+                    int q = producer(c, w);
+                    if (w >= 0 && q >= 0 && c->kind[q] == K_KERNEL && !is_scalar(c, w) &&
+                        (is_act_matmul(c, q) || is_op(c, q, "Add") || is_op(c, q, "Mul") || is_op(c, q, "Div")) &&
+                        n_cons(c, w) == 1)
+                        next = w;
+                }
+                if (next < 0) break;
+                v = next;
+                continue;
+            }
+            break;
+        }
+        if (m1 < 0) continue;
+        const dlp__value *sv = V(c, N(c, m1)->out[0]);
+        if (sv->rank < 3) continue;
+        /* forward: [Dropout | Cast] to O = P V */
+        int pv = N(c, s)->out[0], m2 = -1;
+        for (int guard = 0; guard < 3; guard++) {
+            int u = only_cons(c, pv);
+            if (u < 0) break;
+            if (is_act_matmul(c, u) && N(c, u)->in[0] == pv) {
+                m2 = u;
+                break;
+            }
+            if ((is_op(c, u, "Dropout") || is_op(c, u, "Cast")) && c->kind[u] == K_KERNEL && !grouped(c, u)) {
+                mem[nm++] = u;
+                pv = N(c, u)->out[0];
+                continue;
+            }
+            if (is_op(c, u, "Dropout") && c->kind[u] == K_VIEW) {
+                pv = N(c, u)->out[0];
+                continue;
+            }
+            break;
+        }
+        if (m2 < 0) continue;
+        mem[nm++] = m1;
+        mem[nm++] = m2;
+        /* a scale on Q before the product */
+        int q = N(c, m1)->in[0], qp = producer(c, q);
+        if (qp >= 0 && c->kind[qp] == K_KERNEL && !grouped(c, qp) && n_cons(c, q) == 1 &&
+            (is_op(c, qp, "Mul") || is_op(c, qp, "Div")) &&
+            (is_scalar(c, N(c, qp)->in[1]) || is_scalar(c, N(c, qp)->in[0])))
+            mem[nm++] = qp;
+        make_group(c, mem, nm, "aten::scaled_dot_product_attention", DLP_KC_ATTN);
+    }
+}
+
+/* ---- 2d. linear = matmul + bias ------------------------------------------------- */
+
+static int is_weight_matmul(const lctx *c, int i) {
+    if (!is_op(c, i, "MatMul") || N(c, i)->n_in < 2 || N(c, i)->in[1] < 0) return 0;
+    const dlp__value *w = V(c, N(c, i)->in[1]);
+    return is_param(c, N(c, i)->in[1]) && w->rank == 2;
+}
+
+static void pattern_linear(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] != K_KERNEL || grouped(c, i)) continue;
+        if (is_op(c, i, "Gemm")) {
+            make_group(c, &i, 1, "aten::linear", DLP_KC_GEMM);
+            continue;
+        }
+        if (!is_weight_matmul(c, i)) continue;
+        int mem[2] = {i, -1}, nm = 1;
+        int a = only_cons(c, N(c, i)->out[0]);
+        if (is_op(c, a, "Add") && c->kind[a] == K_KERNEL && !grouped(c, a)) {
+            int b = other_in(c, a, N(c, i)->out[0]);
+            if (b >= 0 && is_param(c, b) && V(c, b)->rank == 1) mem[nm++] = a;
+        }
+        make_group(c, mem, nm, "aten::linear", DLP_KC_GEMM);
+    }
+}
+
+/* ---- 4. runtime fusion ------------------------------------------------------------ */
+
+static int root_class(lctx *c, int i) {
+    int r = find(c, i);
+    if (c->grp[r] >= 0 && c->kclass[r] >= 0) return c->kclass[r];
+    return -1;
+}
+static int is_extern(lctx *c, int i) {
+    int kc = root_class(c, i);
+    if (kc == DLP_KC_GEMM || kc == DLP_KC_ATTN) return 1;
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    return ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM || ni.op_class == DLP_OPC_MATMUL;
+}
+static int is_fusible_pw(lctx *c, int i) {
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    if (root_class(c, i) == DLP_KC_ELEMENTWISE) return 1;
+    return ni.op_class == DLP_OPC_ELEMENTWISE || ni.op_class == DLP_OPC_ACTIVATION ||
+           (is_op(c, i, "BatchNormalization") && !c->train);
+}
+
+/* The kernel node whose group produces v (through views), or -1. */
+static int kernel_producer(lctx *c, int v) {
+    for (int guard = 0; guard < 16 && v >= 0; guard++) {
+        int p = producer(c, v);
+        if (p < 0) return -1;
+        if (c->kind[p] == K_KERNEL) return p;
+        if (c->kind[p] != K_VIEW || c->copy[p] || N(c, p)->n_in < 1) return -1;
+        v = N(c, p)->in[0];
+    }
+    return -1;
+}
+
+/* Epilogue: a pointwise node (or a whole fused pointwise group) reading a
+ * conv/gemm/matmul output that nothing else reads joins that kernel (the
+ * residual of Conv -> Add -> Relu is read as an extra input). */
+static int all_cons_in(lctx *c, int v, int r) {
+    const dlp__value *x = V(c, v);
+    if (x->is_output) return 0;
+    for (int j = 0; j < x->n_cons; j++)
+        if (c->kind[x->cons[j]] != K_FREE && find(c, x->cons[j]) != r) return 0;
+    return 1;
+}
+static void fuse_epilogues(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] != K_KERNEL) continue;
+        int ri = find(c, i);
+        int fusible = c->grp[ri] >= 0 && c->kclass[ri] >= 0 ? c->kclass[ri] == DLP_KC_ELEMENTWISE : is_fusible_pw(c, i);
+        if (!fusible || is_extern(c, i)) continue;
+        const dlp__node *nd = N(c, i);
+        for (int k = 0; k < nd->n_in; k++) {
+            int v = nd->in[k];
+            if (v < 0) continue;
+            int p = producer(c, v);
+            if (p < 0 || c->kind[p] != K_KERNEL) continue;
+            int rp = find(c, p);
+            if (rp == ri || !is_extern(c, rp) || !all_cons_in(c, v, ri)) continue;
+            const char *nm = c->grp[rp] >= 0 ? c->name[rp] : NULL;
+            int kc = c->grp[rp] >= 0 ? c->kclass[rp] : -1;
+            join(c, rp, ri);
+            int nr = find(c, rp);
+            c->name[nr] = nm;
+            c->kclass[nr] = kc;
+            break;
+        }
+    }
+}
+
+/* compile: chains of pointwise ops, norms, reductions and softmax fuse into
+ * generated kernels (at most two reductions each). */
+static int is_reduction_node(lctx *c, int i) {
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    return ni.op_class == DLP_OPC_REDUCE || ni.op_class == DLP_OPC_SOFTMAX || ni.op_class == DLP_OPC_NORM ||
+           ni.op_class == DLP_OPC_POOL;
+}
+static void fuse_inductor(lctx *c, int *nred) {
+    for (int i = 0; i < c->n; i++) nred[i] = c->kind[i] == K_KERNEL && is_reduction_node(c, i);
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] != K_KERNEL || is_extern(c, i)) continue;
+        dlp_node_info ni;
+        dlp_graph_node(c->g, i, &ni);
+        if (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_OTHER) continue;
+        const dlp__node *nd = N(c, i);
+        for (int k = 0; k < nd->n_in; k++) {
+            int p = kernel_producer(c, nd->in[k]);
+            if (p < 0 || is_extern(c, p)) continue;
+            int rp = find(c, p), ri = find(c, i);
+            if (rp == ri) continue;
+            dlp_node_info pi;
+            dlp_graph_node(c->g, p, &pi);
+            if (pi.op_class == DLP_OPC_CONV || pi.op_class == DLP_OPC_OTHER) continue;
+            if (nred[rp] + nred[ri] > 2) continue;
+            int tot = nred[rp] + nred[ri];
+            join(c, rp, ri);
+            int nr = find(c, rp);
+            nred[nr] = tot;
+            c->name[nr] = "triton_fused";
+            c->kclass[nr] = tot ? DLP_KC_REDUCE : DLP_KC_ELEMENTWISE;
+        }
+    }
+}
+
+/* onnxruntime: SkipLayerNormalization = residual Add + LayerNorm. */
+static void fuse_skip_ln(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        int r = find(c, i);
+        if (c->grp[r] < 0 || r != i || !c->name[r] || strcmp(c->name[r], "aten::layer_norm")) continue;
+        /* the group's ReduceMean input is x; an Add producing x read only by the
+         * norm and by one residual consumer joins */
+        for (int j = 0; j < c->n; j++) {
+            if (find(c, j) != r || !is_op(c, j, "ReduceMean")) continue;
+            int x = N(c, j)->in[0], a = producer(c, x);
+            if (is_op(c, a, "Add") && c->kind[a] == K_KERNEL && !grouped(c, a)) {
+                join(c, r, a);
+                int nr = find(c, r);
+                c->name[nr] = "SkipLayerNormalization";
+                c->kclass[nr] = DLP_KC_NORM;
+            }
+            break;
+        }
+    }
+}
+
+/* ---- 3. views and contiguity ------------------------------------------------- */
+
+static int perm_moves_data(const lctx *c, int i) {
+    const dlp__attr *a = dlp__attr_get(N(c, i), "perm");
+    const dlp__value *x = N(c, i)->in[0] >= 0 ? V(c, N(c, i)->in[0]) : NULL;
+    if (!a || !x || x->rank < 0) return 1;
+    /* order of the non-unit dims kept? */
+    int last = -1;
+    for (int k = 0; k < a->n; k++) {
+        int64_t ax = a->ints[k];
+        if (ax < 0 || ax >= x->rank) return 1;
+        if (x->dims[ax] == 1) continue;
+        if (ax < last) return 1;
+        last = (int)ax;
+    }
+    return 0;
+}
+
+/* A 4-D layout permutation (NCHW <-> NHWC): with channels_last storage the
+ * result is contiguous in the other format. */
+static int is_layout_perm(const lctx *c, int i) {
+    const dlp__attr *a = dlp__attr_get(N(c, i), "perm");
+    if (!a || a->n != 4) return 0;
+    static const int64_t p1[4] = {0, 2, 3, 1}, p2[4] = {0, 3, 1, 2};
+    return !memcmp(a->ints, p1, sizeof p1) || !memcmp(a->ints, p2, sizeof p2);
+}
+
+static int slice_keeps_contig(const lctx *c, int i) {
+    /* slicing the outermost non-unit axis keeps a contiguous block */
+    const dlp__node *nd = N(c, i);
+    const dlp__value *x = nd->in[0] >= 0 ? V(c, nd->in[0]) : NULL;
+    if (!x || x->rank < 0) return 0;
+    int64_t axis = -1;
+    if (is_op(c, i, "Split")) {
+        const dlp__attr *a = dlp__attr_get(nd, "axis");
+        axis = a ? a->i : 0;
+    } else if (is_op(c, i, "Gather")) {
+        const dlp__attr *a = dlp__attr_get(nd, "axis");
+        axis = a ? a->i : 0;
+    } else {
+        if (nd->n_in < 4 || nd->in[3] < 0) axis = 0;
+        else {
+            const dlp__value *ax = V(c, nd->in[3]);
+            if (ax->nval != 1 || !ax->ival) return 0;
+            axis = ax->ival[0];
+        }
+    }
+    if (axis < 0) axis += x->rank;
+    for (int k = 0; k < axis && k < x->rank; k++)
+        if (x->dims[k] != 1) return 0;
+    return 1;
+}
+
+/* Does node i need its data input contiguous (eager calls .contiguous())? */
+static int needs_contig(lctx *c, int i) {
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    if (root_class(c, i) == DLP_KC_NORM) return 1;
+    return ni.op_class == DLP_OPC_NORM || ni.op_class == DLP_OPC_SOFTMAX || ni.op_class == DLP_OPC_CONV ||
+           ni.op_class == DLP_OPC_POOL;
+}
+
+static void views(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        const dlp__node *nd = N(c, i);
+        if (c->kind[i] != K_VIEW) {
+            /* kernels write contiguous outputs; a kernel reading a
+             * non-contiguous view that needs contiguity gets a copy, charged
+             * to the view that produced it */
+            if (c->kind[i] == K_KERNEL && needs_contig(c, i))
+                for (int k = 0; k < nd->n_in && k < 1; k++) {
+                    int v = nd->in[k];
+                    if (v >= 0 && c->nc[v] && producer(c, v) >= 0 && c->kind[producer(c, v)] == K_VIEW)
+                        c->copy[producer(c, v)] = 1;
+                }
+            continue;
+        }
+        int x = nd->n_in > 0 ? nd->in[0] : -1;
+        int in_nc = x >= 0 && c->nc[x];
+        int out_nc = in_nc;
+        if (is_op(c, i, "Transpose")) {
+            int moves = perm_moves_data(c, i);
+            if (moves && c->memfmt == DLP_MEMFMT_NHWC && is_layout_perm(c, i)) moves = 0;
+            out_nc = in_nc || moves;
+        } else if (is_op(c, i, "Slice") || is_op(c, i, "Split") || is_op(c, i, "Gather")) {
+            out_nc = in_nc || !slice_keeps_contig(c, i);
+        } else if (is_op(c, i, "Expand")) {
+            out_nc = 1;
+        } else if (is_op(c, i, "Reshape") || is_op(c, i, "Flatten")) {
+            if (in_nc) {
+                c->copy[i] = 1;      /* .reshape of a strided tensor: clone */
+                out_nc = 0;
+            }
+        }
+        for (int o = 0; o < nd->n_out; o++)
+            if (nd->out[o] >= 0) c->nc[nd->out[o]] = (unsigned char)out_nc;
+    }
+}
+
+/* ---- names of single-node kernels --------------------------------------------- */
+
+static const char *aten_name(const lctx *c, int i, int *kc) {
+    const dlp__node *nd = N(c, i);
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    static const struct { const char *op, *aten; int kc; } tab[] = {
+        {"Relu", "aten::relu", DLP_KC_ELEMENTWISE},     {"Clip", "aten::hardtanh", DLP_KC_ELEMENTWISE},
+        {"Sigmoid", "aten::sigmoid", DLP_KC_ELEMENTWISE}, {"HardSigmoid", "aten::hardsigmoid", DLP_KC_ELEMENTWISE},
+        {"HardSwish", "aten::hardswish", DLP_KC_ELEMENTWISE}, {"Gelu", "aten::gelu", DLP_KC_ELEMENTWISE},
+        {"Tanh", "aten::tanh", DLP_KC_ELEMENTWISE},     {"Add", "aten::add", DLP_KC_ELEMENTWISE},
+        {"Sub", "aten::sub", DLP_KC_ELEMENTWISE},       {"Mul", "aten::mul", DLP_KC_ELEMENTWISE},
+        {"Div", "aten::div", DLP_KC_ELEMENTWISE},       {"Pow", "aten::pow", DLP_KC_ELEMENTWISE},
+        {"Erf", "aten::erf", DLP_KC_ELEMENTWISE},       {"Sqrt", "aten::sqrt", DLP_KC_ELEMENTWISE},
+        {"Where", "aten::where", DLP_KC_ELEMENTWISE},   {"Cast", "aten::to", DLP_KC_COPY},
+        {"LayerNormalization", "aten::layer_norm", DLP_KC_NORM},
+        {"BatchNormalization", "aten::batch_norm", DLP_KC_NORM},
+        {"InstanceNormalization", "aten::instance_norm", DLP_KC_NORM},
+        {"GroupNormalization", "aten::group_norm", DLP_KC_NORM},
+        {"Softmax", "aten::softmax", DLP_KC_SOFTMAX},   {"LogSoftmax", "aten::log_softmax", DLP_KC_SOFTMAX},
+        {"ReduceMean", "aten::mean", DLP_KC_REDUCE},    {"ReduceSum", "aten::sum", DLP_KC_REDUCE},
+        {"ReduceMax", "aten::amax", DLP_KC_REDUCE},     {"MaxPool", "aten::max_pool2d", DLP_KC_POOL},
+        {"AveragePool", "aten::avg_pool2d", DLP_KC_POOL},
+        {"GlobalAveragePool", "aten::adaptive_avg_pool2d", DLP_KC_POOL},
+        {"GlobalMaxPool", "aten::adaptive_max_pool2d", DLP_KC_POOL},
+        {"Concat", "aten::cat", DLP_KC_COPY},           {"Pad", "aten::constant_pad_nd", DLP_KC_COPY},
+        {"Gather", "aten::index_select", DLP_KC_COPY},  {"ScatterND", "aten::index_put_", DLP_KC_COPY},
+        {"Tile", "aten::repeat", DLP_KC_COPY},          {"Dropout", "aten::dropout", DLP_KC_ELEMENTWISE},
+        {"MatMul", "aten::matmul", DLP_KC_BMM},         {"ConvTranspose", "aten::conv_transpose2d", DLP_KC_CONV},
+        {"Resize", "aten::upsample", DLP_KC_COPY},      {"Einsum", "aten::einsum", DLP_KC_BMM},
+    };
+    if (!nd->domain[0]) {
+        if (!strcmp(nd->op_type, "Conv")) {
+            /* depthwise: one input channel per group (W is [Cout, Cin/g, k..]) */
+            const dlp__value *w = nd->n_in > 1 && nd->in[1] >= 0 ? V(c, nd->in[1]) : NULL;
+            const dlp__value *x = nd->in[0] >= 0 ? V(c, nd->in[0]) : NULL;
+            int dw = w && w->rank >= 3 && w->dims[1] == 1 && x && x->rank >= 3 && x->dims[1] > 1;
+            *kc = dw ? DLP_KC_CONV_DW : DLP_KC_CONV;
+            int r = x ? x->rank : 4;
+            return r == 3 ? "aten::conv1d" : r == 5 ? "aten::conv3d" : "aten::conv2d";
+        }
+        for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
+            if (!strcmp(nd->op_type, tab[k].op)) {
+                *kc = tab[k].kc;
+                return tab[k].aten;
+            }
+    }
+    switch (ni.op_class) {
+    case DLP_OPC_CONV: *kc = DLP_KC_CONV; break;
+    case DLP_OPC_GEMM: *kc = DLP_KC_GEMM; break;
+    case DLP_OPC_MATMUL: *kc = DLP_KC_BMM; break;
+    case DLP_OPC_ELEMENTWISE: case DLP_OPC_ACTIVATION: *kc = DLP_KC_ELEMENTWISE; break;
+    case DLP_OPC_NORM: *kc = DLP_KC_NORM; break;
+    case DLP_OPC_POOL: *kc = DLP_KC_POOL; break;
+    case DLP_OPC_REDUCE: *kc = DLP_KC_REDUCE; break;
+    case DLP_OPC_SOFTMAX: *kc = DLP_KC_SOFTMAX; break;
+    case DLP_OPC_DATA: *kc = DLP_KC_COPY; break;
+    default: *kc = DLP_KC_OTHER; break;
+    }
+    return nd->op_type;   /* lives in the graph's arena */
+}
+
+/* ---- assembling the list ------------------------------------------------------- */
+
+static double vbytes(const lctx *c, int v) {
+    dlp_tensor_info t;
+    dlp_graph_tensor(c->g, v, &t);
+    if (t.bytes < 0) return 0;
+    if ((t.dtype == DLP_DT_FLOAT || t.dtype == DLP_DT_FLOAT16 || t.dtype == DLP_DT_BFLOAT16) && t.numel >= 0)
+        return (double)t.numel * dlp_dtype_size(c->cdt);
+    return (double)t.bytes;
+}
+
+/* The storage a value reads through views: the value itself unless it is a
+ * non-copying view's output. */
+static int storage_of(const lctx *c, int v) {
+    for (int guard = 0; guard < 64 && v >= 0; guard++) {
+        int p = producer(c, v);
+        if (p < 0 || c->kind[p] != K_VIEW || c->copy[p] || N(c, p)->n_in < 1) return v;
+        v = N(c, p)->in[0];
+    }
+    return v;
+}
+
+static int set_err(dlp_error *e, dlp_status code, const char *msg) {
+    if (e) {
+        e->code = code;
+        snprintf(e->msg, sizeof e->msg, "%s", msg);
+    }
+    return code;
+}
+
+dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
+                      dlp__lowered *out, dlp_error *err) {
+    if (!out) return (dlp_status)set_err(err, DLP_EINVAL, "lower: no output given");
+    memset(out, 0, sizeof *out);
+    if (!g) return (dlp_status)set_err(err, DLP_EINVAL, "lower: no graph given");
+    if (runtime < 0 || runtime >= DLP_RUNTIME_COUNT_ || (memfmt != DLP_MEMFMT_NCHW && memfmt != DLP_MEMFMT_NHWC))
+        return (dlp_status)set_err(err, DLP_EINVAL, "lower: unknown runtime or memory format");
+    lctx c = {0};
+    c.g = g;
+    c.n = g->n_nodes;
+    c.nv = g->n_values;
+    c.runtime = runtime, c.memfmt = memfmt, c.train = train, c.cdt = cdt;
+    size_t n1 = (size_t)(c.n ? c.n : 1), v1 = (size_t)(c.nv ? c.nv : 1);
+    c.kind = calloc(n1, sizeof(int));
+    c.grp = malloc(n1 * sizeof(int));
+    c.copy = calloc(n1, sizeof(int));
+    c.nc = calloc(v1, 1);
+    c.name = calloc(n1, sizeof(char *));
+    c.kclass = malloc(n1 * sizeof(int));
+    int *scratch = calloc(n1, sizeof(int));
+    int *kidx = malloc(n1 * sizeof(int));
+    unsigned char *vseen = calloc(v1, 1);
+    out->k = calloc(n1, sizeof(dlp__kernel));
+    out->members = calloc(n1, sizeof(int));
+    out->node_kernel = malloc(n1 * sizeof(int));
+    out->node_view = calloc(n1, sizeof(int));
+    dlp_status st = DLP_OK;
+    if (!c.kind || !c.grp || !c.copy || !c.nc || !c.name || !c.kclass || !scratch || !kidx || !vseen || !out->k ||
+        !out->members || !out->node_kernel || !out->node_view) {
+        st = (dlp_status)set_err(err, DLP_ENOMEM, "lower: out of memory");
+        goto done;
+    }
+    out->n_nodes = c.n;
+    for (int i = 0; i < c.n; i++) {
+        c.grp[i] = -1;
+        c.kclass[i] = -1;
+        c.kind[i] = classify(&c, i);
+    }
+    /* 2. patterns: every runtime knows norms, activations and linear layers;
+     * fused attention is what PyTorch 1.x eager lacks */
+    pattern_norms(&c);
+    pattern_unary(&c, scratch);
+    if (runtime != DLP_RUNTIME_EAGER1X && !(flags & DLP__LOWER_NO_SDPA)) pattern_attention(&c);
+    pattern_linear(&c);
+    /* 3. views */
+    views(&c);
+    /* 4. runtime fusion */
+    if (!train && (runtime == DLP_RUNTIME_TENSORRT || runtime == DLP_RUNTIME_ORT || runtime == DLP_RUNTIME_COMPILE ||
+                   (flags & DLP__LOWER_FUSE)))
+        fuse_epilogues(&c);
+    if (runtime == DLP_RUNTIME_ORT) fuse_skip_ln(&c);
+    if (runtime == DLP_RUNTIME_COMPILE) {
+        memset(scratch, 0, n1 * sizeof(int));
+        fuse_inductor(&c, scratch);
+    }
+
+    /* 5. one kernel per group root / ungrouped kernel node, in the order of
+     * their first member (topological) */
+    int nk = 0;
+    for (int i = 0; i < c.n; i++) {
+        out->node_kernel[i] = -1;
+        kidx[i] = -1;
+        if (c.kind[i] == K_VIEW) out->node_view[i] = !c.copy[i];
+    }
+    for (int i = 0; i < c.n; i++) {
+        int is_k = c.kind[i] == K_KERNEL || (c.kind[i] == K_VIEW && c.copy[i]);
+        if (!is_k) continue;
+        int r = c.kind[i] == K_KERNEL ? find(&c, i) : i;
+        if (kidx[r] < 0) {
+            kidx[r] = nk;
+            dlp__kernel *k = &out->k[nk++];
+            int kc = DLP_KC_OTHER;
+            if (c.kind[i] == K_VIEW) {
+                k->name = "aten::contiguous";
+                kc = DLP_KC_COPY;
+            } else if (c.grp[r] >= 0 && c.name[r]) {
+                k->name = c.name[r];
+                kc = c.kclass[r] >= 0 ? c.kclass[r] : DLP_KC_ELEMENTWISE;
+            } else {
+                k->name = aten_name(&c, r, &kc);
+                if (c.grp[r] >= 0 && c.kclass[r] >= 0) kc = c.kclass[r];
+            }
+            k->kclass = kc;
+            k->anchor = -1;
+        }
+        out->node_kernel[i] = kidx[r];
+        out->k[kidx[r]].n++;
+    }
+    out->n = nk;
+    /* members, grouped per kernel */
+    int pos = 0;
+    for (int k = 0; k < nk; k++) {
+        out->k[k].first = pos;
+        pos += out->k[k].n;
+        out->k[k].n = 0;
+    }
+    for (int i = 0; i < c.n; i++) {
+        int k = out->node_kernel[i];
+        if (k < 0) continue;
+        dlp__kernel *kk = &out->k[k];
+        out->members[kk->first + kk->n++] = i;
+    }
+    /* work and boundary bytes */
+    for (int k = 0; k < nk; k++) {
+        dlp__kernel *kk = &out->k[k];
+        int heavy = -1;
+        double best = -1;
+        for (int m = 0; m < kk->n; m++) {
+            int i = out->members[kk->first + m];
+            const dlp__node *nd = &g->nodes[i];
+            dlp_node_info ni;
+            dlp_graph_node(g, i, &ni);
+            if (c.kind[i] == K_KERNEL) kk->flops += (double)ni.flops;
+            double w = (double)ni.flops + (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM ||
+                                                   ni.op_class == DLP_OPC_MATMUL
+                                               ? 1e30
+                                               : 0);
+            if (w > best) best = w, heavy = i;
+            /* inputs from outside the kernel (through views: the storage) */
+            for (int q = 0; q < nd->n_in; q++) {
+                int v = nd->in[q];
+                if (v < 0) continue;
+                int p = producer(&c, v);
+                if (p >= 0 && out->node_kernel[p] == k) continue;
+                int s = c.kind[i] == K_VIEW ? v : storage_of(&c, v);
+                int sp = producer(&c, s);
+                if (sp >= 0 && out->node_kernel[sp] == k) continue;
+                if (sp >= 0 && c.kind[sp] == K_FREE && V(&c, s)->nval >= 0) continue;   /* host value */
+                if (vseen[s]) continue;
+                vseen[s] = 1;
+                kk->bytes += vbytes(&c, s);
+                if (is_param(&c, s) && V(&c, s)->rank >= 2) kk->has_weight = 1;
+                if (sp >= 0 && c.kind[sp] != K_FREE) kk->grad_inputs++;
+            }
+            /* outputs read outside the kernel or returned */
+            for (int o = 0; o < nd->n_out; o++) {
+                int v = nd->out[o];
+                if (v < 0) continue;
+                const dlp__value *x = V(&c, v);
+                int ext = x->is_output;
+                for (int j = 0; j < x->n_cons && !ext; j++)
+                    if (out->node_kernel[x->cons[j]] != k && c.kind[x->cons[j]] != K_FREE) ext = 1;
+                if (ext) {
+                    double b = vbytes(&c, v);
+                    kk->bytes += b;
+                    kk->out_bytes += b;
+                }
+            }
+        }
+        /* clear the seen marks of this kernel's inputs */
+        for (int m = 0; m < kk->n; m++) {
+            const dlp__node *nd = &g->nodes[out->members[kk->first + m]];
+            for (int q = 0; q < nd->n_in; q++)
+                if (nd->in[q] >= 0) vseen[storage_of(&c, nd->in[q])] = 0, vseen[nd->in[q]] = 0;
+        }
+        kk->anchor = heavy;
+        dlp_node_info ai;
+        dlp_graph_node(g, heavy, &ai);
+        kk->op_class = ai.op_class;
+        if (c.kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
+    }
+done:
+    free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.name), free(c.kclass);
+    free(scratch), free(kidx), free(vseen);
+    if (st) dlp__lowered_free(out);
+    return st;
+}
+
+void dlp__lowered_free(dlp__lowered *l) {
+    if (!l) return;
+    free(l->k), free(l->members), free(l->node_kernel), free(l->node_view);
+    memset(l, 0, sizeof *l);
+}
