@@ -36,7 +36,9 @@ static const char *const kname[K_N] = {"conv", "linear", "bmm", "elem", "ln", "s
 static const int kclass[K_N] = {DLP_OPC_CONV, DLP_OPC_GEMM, DLP_OPC_MATMUL, DLP_OPC_ELEMENTWISE, DLP_OPC_NORM,
                                 DLP_OPC_SOFTMAX};
 
+#ifndef MAX_DEV
 #define MAX_DEV 8
+#endif
 typedef struct {
     dlp__kernel_sample s;
     int dev;                   /* index into devs[] */
