@@ -485,20 +485,26 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         kernel_setup ks = setup_kernel(&c, &o, kk, prec);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
-        np->time_ms = 1e3 * add_kernels(&c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &np->ratio, &row);
+        double ratio = 1;
+        np->time_ms += 1e3 * add_kernels(&c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
             snprintf(row->name, sizeof row->name, "%s", kk->name);
             row->node = kk->anchor;
             row->n_nodes = kk->n;
             row->phase = 0;
         }
-        np->kernels = 1;
-        np->flops = kk->flops;
-        np->bytes = kk->bytes;
-        np->peak_flops = ks.peak;
-        np->tensor_core = ks.tensor_core;
-        np->kernel_ms = 1e3 * kms;
-        np->bound = kk->flops / ks.peak > kk->bytes / c.bw ? 'c' : 'm';
+        /* a node may anchor more than one kernel (a conv and the BatchNorm the
+         * exporter folded into it): the node's row sums them, the main one
+         * (the first) sets its unit, ratio and bound */
+        if (np->kernels++ == 0) {
+            np->peak_flops = ks.peak;
+            np->tensor_core = ks.tensor_core;
+            np->ratio = ratio;
+            np->bound = kk->flops / ks.peak > kk->bytes / c.bw ? 'c' : 'm';
+        }
+        np->flops += kk->flops;
+        np->bytes += kk->bytes;
+        np->kernel_ms += 1e3 * kms;
     }
     double fwd_s = c.time_s, fwd_e = c.energy_j;
 
@@ -559,7 +565,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
             }
             if (row) row->phase = 1, row->n_nodes = kk->n;
-            np->bwd_ms = 1e3 * t;
+            np->bwd_ms += 1e3 * t;
         }
         double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
         kernel_setup kv = {0};

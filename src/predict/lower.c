@@ -872,6 +872,8 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
         for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
             if (!strcmp(nd->op_type, tab[k].op)) {
                 *kc = tab[k].kc;
+                /* eval-mode BatchNorm is a per-channel affine map (pointwise) */
+                if (!c->train && !strcmp(nd->op_type, "BatchNormalization")) *kc = DLP_KC_ELEMENTWISE;
                 return tab[k].aten;
             }
     }
@@ -912,6 +914,95 @@ static int storage_of(const lctx *c, int v) {
     return v;
 }
 
+/* ---- 6. kernels the graph does not show ---------------------------------------
+ * - BatchNorm folded by the exporter.  torch.onnx's eval export folds each
+ *   Conv -> BatchNorm pair into one Conv whose weight and bias are new
+ *   initializers named "onnx::Conv_<n>"; a conv that kept its own bias keeps
+ *   its module's names ("features.0.bias").  Eager PyTorch still runs the
+ *   BatchNorm (cudnn's inference kernel: reads and writes the conv output),
+ *   and so does training; TensorRT, onnxruntime and inference under
+ *   torch.compile fold it, as the exporter did.
+ * - NCHW tensor-core convolutions.  cuDNN's tensor-core kernels work in
+ *   NHWC; with NCHW half-precision tensors it converts the input to NHWC
+ *   and the output back (nchwToNhwcKernel / nhwcToNchwKernel), two extra
+ *   passes over the activations that channels_last (--layout nhwc) avoids. */
+static int folded_bn_name(const char *nm) { return nm && !strncmp(nm, "onnx::Conv_", 11); }
+
+static void implied_kernels(lctx *c, dlp__lowered *out) {
+    int eager = c->runtime == DLP_RUNTIME_EAGER || c->runtime == DLP_RUNTIME_EAGER1X;
+    int bn = eager || (c->runtime == DLP_RUNTIME_COMPILE && c->train);
+    int half = c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16;
+    int nchw_tc = half && c->memfmt == DLP_MEMFMT_NCHW &&
+                  (eager || c->runtime == DLP_RUNTIME_COMPILE);
+    if (!bn && !nchw_tc) return;
+    int n0 = out->n, nn = 0;
+    dlp__kernel *nk = calloc((size_t)(3 * n0 + 1), sizeof *nk);
+    int *remap = malloc(sizeof(int) * (size_t)(n0 ? n0 : 1));
+    if (!nk || !remap) {   /* out of memory: keep the plain list */
+        free(nk), free(remap);
+        return;
+    }
+    for (int k = 0; k < n0; k++) {
+        const dlp__kernel *kk = &out->k[k];
+        int conv = (kk->kclass == DLP_KC_CONV || kk->kclass == DLP_KC_CONV_DW) && kk->anchor >= 0 &&
+                   is_op(c, kk->anchor, "Conv");
+        const dlp__node *nd = conv ? N(c, kk->anchor) : NULL;
+        double in_b = 0, out_b = kk->out_bytes;
+        if (conv && nd->in[0] >= 0) in_b = vbytes(c, storage_of(c, nd->in[0]));
+        /* 1x1 convolutions are plain GEMMs over NCHW (W[Cout,Cin] x X[Cin,HW]
+         * per image) and need no conversion */
+        const dlp__value *w = conv && nd->n_in > 1 && nd->in[1] >= 0 ? V(c, nd->in[1]) : NULL;
+        int spatial = w && w->rank == 4 && (w->dims[2] > 1 || w->dims[3] > 1);
+        int tc = conv && kk->kclass == DLP_KC_CONV && nchw_tc && V(c, nd->in[0])->rank == 4 && spatial;
+        if (tc) {
+            dlp__kernel *t = &nk[nn++];
+            t->name = "cudnn::nchwToNhwcKernel";
+            t->kclass = DLP_KC_COPY;
+            t->anchor = kk->anchor;
+            t->bytes = 2 * in_b;
+            t->out_bytes = in_b;
+            t->op_class = DLP_OPC_DATA;
+            t->grad_inputs = 1;
+        }
+        remap[k] = nn;
+        nk[nn++] = *kk;
+        if (tc) {
+            dlp__kernel *t = &nk[nn++];
+            t->name = "cudnn::nhwcToNchwKernel";
+            t->kclass = DLP_KC_COPY;
+            t->anchor = kk->anchor;
+            t->bytes = 2 * out_b;
+            t->out_bytes = out_b;
+            t->op_class = DLP_OPC_DATA;
+            t->grad_inputs = 1;
+        }
+        if (conv && bn && kk->n == 1 && nd->n_in >= 3 && nd->in[1] >= 0 && nd->in[2] >= 0 &&
+            folded_bn_name(V(c, nd->in[1])->name) && folded_bn_name(V(c, nd->in[2])->name)) {
+            dlp__kernel *b = &nk[nn++];
+            double ne = out_b / (dlp_dtype_size(c->cdt) > 0 ? dlp_dtype_size(c->cdt) : 4);
+            b->name = "aten::batch_norm";
+            /* in eval mode BatchNorm is a per-channel affine map: a pointwise
+             * kernel; training adds the batch statistics, a reduction */
+            b->kclass = c->train ? DLP_KC_NORM : DLP_KC_ELEMENTWISE;
+            b->anchor = kk->anchor;
+            /* inference: y = x * scale + shift, read x, write y; training
+             * also computes the batch statistics (one more read) */
+            b->flops = (c->train ? 4.0 : 2.0) * ne;
+            b->bytes = (c->train ? 3.0 : 2.0) * out_b;
+            b->out_bytes = out_b;
+            b->op_class = c->train ? DLP_OPC_NORM : DLP_OPC_ELEMENTWISE;
+            b->has_weight = 0;
+            b->grad_inputs = 1;
+        }
+    }
+    for (int i = 0; i < c->n; i++)
+        if (out->node_kernel[i] >= 0) out->node_kernel[i] = remap[out->node_kernel[i]];
+    free(out->k);
+    free(remap);
+    out->k = nk;
+    out->n = nn;
+}
+
 static int set_err(dlp_error *e, dlp_status code, const char *msg) {
     if (e) {
         e->code = code;
@@ -942,7 +1033,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     int *scratch = calloc(n1, sizeof(int));
     int *kidx = malloc(n1 * sizeof(int));
     unsigned char *vseen = calloc(v1, 1);
-    out->k = calloc(n1, sizeof(dlp__kernel));
+    out->k = calloc(3 * n1 + 1, sizeof(dlp__kernel));
     out->members = calloc(n1, sizeof(int));
     out->node_kernel = malloc(n1 * sizeof(int));
     out->node_view = calloc(n1, sizeof(int));
@@ -1081,6 +1172,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
         kk->op_class = ai.op_class;
         if (c.kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
     }
+    implied_kernels(&c, out);
 done:
     free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.name), free(c.kclass);
     free(scratch), free(kidx), free(vseen);
