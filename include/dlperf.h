@@ -71,10 +71,11 @@ typedef enum {
     DLP_DT_UINT32 = 12, DLP_DT_UINT64 = 13, DLP_DT_COMPLEX64 = 14,
     DLP_DT_COMPLEX128 = 15, DLP_DT_BFLOAT16 = 16, DLP_DT_FLOAT8E4M3FN = 17,
     DLP_DT_FLOAT8E4M3FNUZ = 18, DLP_DT_FLOAT8E5M2 = 19, DLP_DT_FLOAT8E5M2FNUZ = 20,
-    DLP_DT_UINT4 = 21, DLP_DT_INT4 = 22, DLP_DT_COUNT_ = 23
+    DLP_DT_UINT4 = 21, DLP_DT_INT4 = 22, DLP_DT_FLOAT4E2M1 = 23, DLP_DT_COUNT_ = 24
 } dlp_dtype;
 
-/* Bytes per element (fractional types rounded up: int4 -> 1); 0 if unknown. */
+/* Bytes per element (fractional types rounded up: int4, float4e2m1 -> 1); 0 if
+ * unknown. */
 int dlp_dtype_size(int dtype);
 const char *dlp_dtype_name(int dtype);
 
