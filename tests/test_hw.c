@@ -560,7 +560,7 @@ static void t_custom_file(void) {
         "   \"sm_count\": 10, \"fp32_cores_per_sm\": 64, \"boost_clock_mhz\": 1000, \"peak_fp32_gflops\": 1280,\n"
         "   \"peak_fp64_gflops\": 640, \"peak_fp16_gflops\": null, \"fp16_tensor_tflops\": 20,\n"
         "   \"bf16_tensor_tflops\": null, \"tf32_tensor_tflops\": null, \"fp8_tensor_tflops\": null,\n"
-        "   \"int8_tensor_tops\": null, \"fp64_tensor_tflops\": null, \"fp32_matrix_tflops\": null,\n"
+        "   \"fp4_tensor_tflops\": null, \"int8_tensor_tops\": null, \"fp64_tensor_tflops\": null, \"fp32_matrix_tflops\": null,\n"
         "   \"memory_gib\": 8, \"memory_type\": \"HBM2\", \"mem_bandwidth_gbs\": 500, \"l2_cache_mb\": 4,\n"
         "   \"l1_cache_kb_per_sm\": null, \"shared_mem_kb_per_sm\": 164, \"shared_mem_kb_per_block\": 163,\n"
         "   \"max_threads_per_sm\": 2048, \"max_threads_per_block\": 1024, \"registers_per_sm\": 65536,\n"
