@@ -71,10 +71,11 @@ typedef enum {
     DLP_DT_UINT32 = 12, DLP_DT_UINT64 = 13, DLP_DT_COMPLEX64 = 14,
     DLP_DT_COMPLEX128 = 15, DLP_DT_BFLOAT16 = 16, DLP_DT_FLOAT8E4M3FN = 17,
     DLP_DT_FLOAT8E4M3FNUZ = 18, DLP_DT_FLOAT8E5M2 = 19, DLP_DT_FLOAT8E5M2FNUZ = 20,
-    DLP_DT_UINT4 = 21, DLP_DT_INT4 = 22, DLP_DT_COUNT_ = 23
+    DLP_DT_UINT4 = 21, DLP_DT_INT4 = 22, DLP_DT_FLOAT4E2M1 = 23, DLP_DT_COUNT_ = 24
 } dlp_dtype;
 
-/* Bytes per element (fractional types rounded up: int4 -> 1); 0 if unknown. */
+/* Bytes per element (fractional types rounded up: int4, float4e2m1 -> 1); 0 if
+ * unknown. */
 int dlp_dtype_size(int dtype);
 const char *dlp_dtype_name(int dtype);
 
@@ -221,7 +222,7 @@ typedef struct {
 typedef struct {
     const char *id;            /* short id: "a100-40gb", "h100-sxm", ...         */
     const char *name;          /* what torch.cuda.get_device_name() prints       */
-    const char *vendor;        /* "nvidia" or "amd"                               */
+    const char *vendor;        /* "nvidia", "amd" or "intel"                      */
     const char *arch;          /* "ampere", "hopper", "cdna2", ...                */
     const char *chip;          /* "GA100", ...                                    */
     const char *form_factor;   /* "SXM4", "PCIe", ...                             */
@@ -241,6 +242,7 @@ typedef struct {
     double bf16_tensor_tflops;
     double tf32_tensor_tflops;
     double fp8_tensor_tflops;
+    double fp4_tensor_tflops;  /* FP4 (E2M1: NVFP4 / MXFP4) tensor rate; 0: none */
     double int8_tensor_tops;   /* TOP/s                                           */
     double fp64_tensor_tflops;
     double fp32_matrix_tflops; /* AMD matrix-core FP32; 0 for NVIDIA             */
@@ -290,8 +292,19 @@ int dlp_devdb_suggest(const dlp_devdb *db, const char *name, const char **ids, i
 
 /* Peak throughput in FLOP/s (OP/s for integer types) for a dlp_dtype, on
  * tensor/matrix cores when tensor_core != 0 and the device has them for that
- * type, otherwise on the vector units.  0 for a NULL device. */
+ * type, otherwise on the vector units.  The four FLOAT8 types use the FP8
+ * tensor rate and FLOAT4E2M1 the FP4 rate; a device without that rate
+ * computes upcast data, so FP4 falls back to the FP8 path and FP8 to the
+ * FLOAT16 path (docs/devices.md has the table).  0 for a NULL device. */
 double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core);
+/* 1 if the hardware runs `dtype` natively (tensor/matrix cores or vector
+ * units), else 0: FLOAT always; DOUBLE with an FP64 rate; FLOAT16 with FP16
+ * tensor cores or a vector FP16 rate; BFLOAT16 with BF16 tensor cores or on
+ * NVIDIA Ampere and later (cc >= 8.0); the FLOAT8 types with an FP8 tensor
+ * rate and FLOAT4E2M1 with an FP4 one (the OCP vs FNUZ encodings are not
+ * told apart); 8- to 64-bit integers and BOOL always; INT4/UINT4, strings,
+ * complex and unknown types never.  0 for a NULL device. */
+int dlp_device_supports_dtype(const dlp_device *d, int dtype);
 
 /* Grid carbon intensity, gCO2/kWh, for a region id ("world", "eu", "fr",
  * "us-west", ...; case-insensitive; NULL or "" = the default region).

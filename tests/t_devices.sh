@@ -30,9 +30,20 @@ else bad devices_one_json "$(head -3 "$tmp/err")"; fi
 if "$BIN" devices 'NVIDIA A100-SXM4-40GB' 2>"$tmp/err" | grep -q '^id: *a100-40gb$'; then ok devices_alias
 else bad devices_alias "$(head -3 "$tmp/err")"; fi
 
+# today's GPUs (issue 12): FP4 in JSON and text, torch names, 4-slice MIG
+if "$BIN" devices b200 --json >"$tmp/b200.json" 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["fp4_tensor_tflops"]==9000 and d["fp8_tensor_tflops"]==4500 and d["compute_capability"]=="10.0" and len(d["mig"])==6' "$tmp/b200.json" &&
+   "$BIN" devices h100-sxm --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["fp4_tensor_tflops"] is None' &&
+   "$BIN" devices 'NVIDIA GeForce RTX 5090' 2>>"$tmp/err" | grep -q '^tensor TF32 / FP8 / FP4: *104.8 / 419 / 1676 TFLOP/s$' &&
+   "$BIN" devices 'AMD Instinct MI355X' 2>>"$tmp/err" | grep -q '^id: *mi355x$'; then ok devices_fp4
+else bad devices_fp4 "$(head -3 "$tmp/err")"; fi
+if "$BIN" mig --device rtx-pro-6000 --memory-mb 30000 >"$tmp/pro" 2>"$tmp/err" &&
+   grep -q '^recommendation: *2g.48gb$' "$tmp/pro"; then ok mig_rtx_pro_6000
+else bad mig_rtx_pro_6000 "$(head -3 "$tmp/err")"; fi
+
 # the whole database, JSON
 if "$BIN" devices --json >"$tmp/all.json" 2>"$tmp/err" && python3 -m json.tool "$tmp/all.json" >/dev/null 2>&1 &&
-   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"])>=30 and d["carbon"]["pue"]>0' "$tmp/all.json"; then
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"])>=49 and d["carbon"]["pue"]>0' "$tmp/all.json"; then
   ok devices_all_json
 else bad devices_all_json "$(head -3 "$tmp/err")"; fi
 

@@ -33,12 +33,16 @@ static void t_builtin_loads(void) {
     dlp_devdb *db = builtin();
     CHECK(db != NULL);
     if (!db) return;
-    CHECK(dlp_devdb_count(db) >= 30);
+    CHECK(dlp_devdb_count(db) >= 49);       /* 48 GPUs and 1 CPU (docs/devices.md) */
     static const char *const need[] = {
         "v100-16gb", "v100-32gb", "v100-pcie-32gb", "p100", "p4", "t4", "a10", "a100-40gb",
         "a100-pcie-40gb", "a100-80gb", "a100-pcie-80gb", "l4", "l40s", "h100-pcie", "h100-sxm",
         "h200", "rtx3090", "rtx4090", "mi100", "mi210", "mi250", "gtx1080ti", "rtx2080ti",
-        "titan-rtx", "titan-x-pascal", "titan-xp", "a40", "rtx-a6000", "quadro-rtx6000"};
+        "titan-rtx", "titan-x-pascal", "titan-xp", "a40", "rtx-a6000", "quadro-rtx6000",
+        /* issue 12: today's GPUs */
+        "b200", "b300", "gb200", "h20", "h800", "h800-pcie", "a800", "a800-pcie-80gb", "l20", "l40",
+        "rtx5090", "rtx5080", "rtx-pro-6000", "rtx-pro-6000-ws", "rtx-pro-6000-maxq", "mi300x",
+        "mi325x", "mi355x"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const dlp_device *d = dlp_devdb_find(db, need[i]);
         if (!d) fprintf(stderr, "  missing device %s\n", need[i]);
@@ -66,47 +70,55 @@ static void t_sane_values(void) {
         double derived = d->sm_count * (double)d->fp32_cores_per_sm * 2 * d->boost_clock_mhz / 1000.0;
         CHECK(fabs(derived - d->peak_fp32_gflops) <= 0.03 * d->peak_fp32_gflops);
         CHECK(d->peak_fp64_gflops > 0 && d->peak_fp64_gflops <= d->peak_fp32_gflops);
-        CHECK(d->memory_gib >= 8 && d->memory_gib <= 192);
+        CHECK(d->memory_gib >= 8 && d->memory_gib <= 320);
         CHECK(d->mem_bandwidth_gbs >= 100 && d->mem_bandwidth_gbs <= 10000);
         CHECK(d->l2_cache_mb >= 1 && d->l2_cache_mb <= 128);
         CHECK(d->shared_mem_kb_per_block <= d->shared_mem_kb_per_sm);
         CHECK(d->max_threads_per_block == 1024);
-        CHECK(d->tdp_w >= 50 && d->tdp_w <= 1000);
+        CHECK(d->tdp_w >= 50 && d->tdp_w <= 1500);
         CHECK(d->idle_w > 0 && d->idle_w < 0.3 * d->tdp_w);
         if (d->fp16_tensor_tflops > 0) {
             CHECK(d->fp16_tensor_tflops * 1000 >= d->peak_fp32_gflops);
             if (d->bf16_tensor_tflops > 0) CHECK(d->bf16_tensor_tflops * 1000 >= d->peak_fp32_gflops);
             if (d->tf32_tensor_tflops > 0) CHECK(d->tf32_tensor_tflops <= d->fp16_tensor_tflops);
-            if (d->int8_tensor_tops > 0) CHECK(d->int8_tensor_tops >= d->fp16_tensor_tflops);
+            /* Blackwell Ultra (10.3) is the exception: it cut INT8 to 0.125 POP/s */
+            if (d->int8_tensor_tops > 0 && !(d->cc_major == 10 && d->cc_minor == 3))
+                CHECK(d->int8_tensor_tops >= d->fp16_tensor_tflops);
             if (d->fp8_tensor_tflops > 0) CHECK(d->fp8_tensor_tflops >= d->fp16_tensor_tflops);
         }
+        /* FP4 only where there is FP8, and never slower than it */
+        if (d->fp4_tensor_tflops > 0) CHECK(d->fp8_tensor_tflops > 0 && d->fp4_tensor_tflops >= d->fp8_tensor_tflops);
         if (!strcmp(d->vendor, "nvidia")) {
-            CHECK(d->cc_major >= 6 && d->cc_major <= 9);
+            CHECK(d->cc_major >= 6 && d->cc_major <= 12);
             CHECK(d->warp_size == 32);
             CHECK(d->registers_per_sm == 65536 && d->max_threads_per_sm >= 1024);
             /* tensor cores arrived with Volta (7.0); BF16/TF32 with Ampere (8.0) */
             CHECK((d->fp16_tensor_tflops > 0) == (d->cc_major >= 7));
             CHECK((d->tf32_tensor_tflops > 0) == (d->cc_major >= 8));
             CHECK((d->fp8_tensor_tflops > 0) == (d->cc_major * 10 + d->cc_minor >= 89));
+            CHECK((d->fp4_tensor_tflops > 0) == (d->cc_major >= 10));   /* FP4 from Blackwell */
         } else {
             CHECK_STR(d->vendor, "amd");
             CHECK(d->warp_size == 64 && d->n_mig == 0 && d->fp32_matrix_tflops > 0);
         }
-        /* MIG: only data-centre Ampere/Hopper; sorted by memory, then slices */
+        /* MIG: data-centre Ampere and later; sorted by memory, then slices.
+         * The last profile is the whole GPU: 7 slices, or 4 on RTX PRO 6000. */
+        int smax = d->n_mig ? d->mig[d->n_mig - 1].compute_slices : 0;
+        if (d->n_mig) CHECK(smax == 7 || smax == 4);
         for (int k = 0; k < d->n_mig; k++) {
             const dlp_mig_profile *p = &d->mig[k];
             CHECK(p->memory_gib > 0 && p->memory_gib <= d->memory_gib);
             CHECK(p->usable_gib == 0 || (p->usable_gib <= p->memory_gib && p->usable_gib > 0.9 * p->memory_gib));
-            CHECK(p->compute_slices >= 1 && p->compute_slices <= 7);
+            CHECK(p->compute_slices >= 1 && p->compute_slices <= smax);
             CHECK(p->sms == 0 || p->sms <= d->sm_count);
-            CHECK(p->max_instances >= 1 && p->max_instances * p->compute_slices <= 7);
+            CHECK(p->max_instances >= 1 && p->max_instances * p->compute_slices <= smax);
             if (k) {
                 const dlp_mig_profile *q = &d->mig[k - 1];
                 CHECK(q->memory_gib < p->memory_gib ||
                       (q->memory_gib == p->memory_gib && q->compute_slices < p->compute_slices));
             }
         }
-        if (d->n_mig) CHECK(d->cc_major >= 8 && d->mig[d->n_mig - 1].compute_slices == 7);
+        if (d->n_mig) CHECK(d->cc_major >= 8);
         if (d->price_usd_per_hour > 0) CHECK(d->price_provider[0] && d->price_date[0]);
         CHECK(d->n_sources >= 1);
         /* every alias and the name lead back to this device */
@@ -134,7 +146,17 @@ static void t_alias_lookup(void) {
         {"titan_xp", "titan-xp"}, {"titanx", "titan-x-pascal"}, {"1080ti", "gtx1080ti"},
         {"2080ti", "rtx2080ti"}, {"titan_rtx", "titan-rtx"}, {"rtx6000", "quadro-rtx6000"},
         {"A40", "a40"}, {"AMD Instinct MI250", "mi250"}, {"Tesla T4", "t4"}, {"  t4 ", "t4"},
-        {"a100_sxm", "a100-80gb"}, {"h200_sxm", "h200"}, {"L40S", "l40s"}, {"NVIDIA L4", "l4"}};
+        {"a100_sxm", "a100-80gb"}, {"h200_sxm", "h200"}, {"L40S", "l40s"}, {"NVIDIA L4", "l4"},
+        /* what torch.cuda.get_device_name() prints on today's GPUs */
+        {"NVIDIA B200", "b200"}, {"NVIDIA B300", "b300"}, {"NVIDIA GB200", "gb200"}, {"NVIDIA H20", "h20"},
+        {"NVIDIA H800", "h800"}, {"NVIDIA H800 PCIe", "h800-pcie"}, {"NVIDIA A800-SXM4-80GB", "a800"},
+        {"NVIDIA A800 80GB PCIe", "a800-pcie-80gb"}, {"NVIDIA L20", "l20"}, {"NVIDIA L40", "l40"},
+        {"NVIDIA GeForce RTX 5090", "rtx5090"}, {"NVIDIA GeForce RTX 5080", "rtx5080"},
+        {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000"},
+        {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-ws"},
+        {"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-maxq"},
+        {"RTX PRO 6000", "rtx-pro-6000"}, {"AMD Instinct MI300X", "mi300x"}, {"AMD Instinct MI325X", "mi325x"},
+        {"AMD Instinct MI355X", "mi355x"}, {"mi300x", "mi300x"}};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const dlp_device *d = dlp_devdb_find(db, pairs[i][0]);
         if (!d || strcmp(d->id, pairs[i][1]))
@@ -560,7 +582,7 @@ static void t_custom_file(void) {
         "   \"sm_count\": 10, \"fp32_cores_per_sm\": 64, \"boost_clock_mhz\": 1000, \"peak_fp32_gflops\": 1280,\n"
         "   \"peak_fp64_gflops\": 640, \"peak_fp16_gflops\": null, \"fp16_tensor_tflops\": 20,\n"
         "   \"bf16_tensor_tflops\": null, \"tf32_tensor_tflops\": null, \"fp8_tensor_tflops\": null,\n"
-        "   \"int8_tensor_tops\": null, \"fp64_tensor_tflops\": null, \"fp32_matrix_tflops\": null,\n"
+        "   \"fp4_tensor_tflops\": null, \"int8_tensor_tops\": null, \"fp64_tensor_tflops\": null, \"fp32_matrix_tflops\": null,\n"
         "   \"memory_gib\": 8, \"memory_type\": \"HBM2\", \"mem_bandwidth_gbs\": 500, \"l2_cache_mb\": 4,\n"
         "   \"l1_cache_kb_per_sm\": null, \"shared_mem_kb_per_sm\": 164, \"shared_mem_kb_per_block\": 163,\n"
         "   \"max_threads_per_sm\": 2048, \"max_threads_per_block\": 1024, \"registers_per_sm\": 65536,\n"
@@ -627,6 +649,124 @@ static void t_peak_flops(void) {
     dlp_devdb_free(db);
 }
 
+/* Today's GPUs against their spec sheets (the golden values come from the
+ * vendors' documents named in each comment, not from devices.json). */
+static void t_spec_sheets(void) {
+    dlp_devdb *db = builtin();
+    if (!db) { CHECK(0); return; }
+    const dlp_device *b200 = dlp_devdb_find(db, "NVIDIA B200"), *r5090 = dlp_devdb_find(db, "NVIDIA GeForce RTX 5090"),
+                     *mi300 = dlp_devdb_find(db, "AMD Instinct MI300X"), *mi355 = dlp_devdb_find(db, "AMD Instinct MI355X"),
+                     *h20 = dlp_devdb_find(db, "NVIDIA H20"), *l40 = dlp_devdb_find(db, "NVIDIA L40"),
+                     *gb200 = dlp_devdb_find(db, "NVIDIA GB200");
+    CHECK(b200 && r5090 && mi300 && mi355 && h20 && l40 && gb200);
+    if (b200 && r5090 && mi300 && mi355 && h20 && l40 && gb200) {
+        /* HGX B200 datasheet, 8 GPUs, sparse: FP4 144, FP8 72, FP16/BF16 36 PFLOPS;
+         * per GPU dense = /8 /2.  180 GB, 1000 W; B200 8 TB/s */
+        CHECK_NEAR(b200->fp4_tensor_tflops, 9000, 0);
+        CHECK_NEAR(b200->fp8_tensor_tflops, 4500, 0);
+        CHECK_NEAR(b200->bf16_tensor_tflops, 2250, 0);
+        CHECK_NEAR(b200->memory_gib, 180, 0);
+        CHECK_NEAR(b200->mem_bandwidth_gbs, 8000, 0);
+        CHECK_NEAR(b200->tdp_w, 1000, 0);
+        CHECK(b200->cc_major == 10 && b200->cc_minor == 0 && b200->n_mig == 6);
+        /* GB200 NVL72 datasheet, per superchip (2 GPUs), sparse: FP4 40, FP8 20 PFLOPS */
+        CHECK_NEAR(gb200->fp4_tensor_tflops, 40000 / 2 / 2, 0);
+        CHECK_NEAR(gb200->fp8_tensor_tflops, 20000 / 2 / 2, 0);
+        /* RTX Blackwell whitepaper / GeForce specs: 3352 AI TOPS = sparse FP4;
+         * FP8 419 and FP16 209.5 dense with FP32 accumulate; 1792 GB/s, 575 W */
+        CHECK_NEAR(r5090->fp4_tensor_tflops, 3352 / 2, 0);
+        CHECK_NEAR(r5090->fp8_tensor_tflops, 419, 0);
+        CHECK_NEAR(r5090->fp16_tensor_tflops, 209.5, 0);
+        CHECK_NEAR(r5090->mem_bandwidth_gbs, 1792, 0);
+        CHECK(r5090->cc_major == 12 && r5090->n_mig == 0);
+        /* ROCm MI300 microarchitecture table: matrix FP8 2614.9, FP16 1307.4
+         * TFLOPS; MI300X datasheet: 5.3 TB/s, 750 W */
+        CHECK_NEAR(mi300->fp8_tensor_tflops, 2614.9, 0);
+        CHECK_NEAR(mi300->fp16_tensor_tflops, 1307.4, 0);
+        CHECK_NEAR(mi300->fp4_tensor_tflops, 0, 0);
+        CHECK_NEAR(mi300->mem_bandwidth_gbs, 5300, 0);
+        CHECK_NEAR(mi300->tdp_w, 750, 0);
+        /* MI355X datasheet: MXFP4 10.1 PFLOPS, FP8 5.0, FP16 2.5 (dense); 8 TB/s, 1400 W */
+        CHECK_NEAR(mi355->fp4_tensor_tflops, 10066.3, 0.1);
+        CHECK_NEAR(mi355->fp8_tensor_tflops, 5033.2, 0.1);
+        CHECK_NEAR(mi355->fp16_tensor_tflops, 2516.6, 0.1);
+        CHECK_NEAR(mi355->tdp_w, 1400, 0);
+        /* H20 spec sheet: FP8 296, BF16 148 TFLOPS, 4.0 TB/s, 400 W */
+        CHECK_NEAR(h20->fp8_tensor_tflops, 296, 0);
+        CHECK_NEAR(h20->bf16_tensor_tflops, 148, 0);
+        CHECK_NEAR(h20->mem_bandwidth_gbs, 4000, 0);
+        /* L40 datasheet: FP16 with FP32 accumulate 181.05, FP8 362 (dense) */
+        CHECK_NEAR(l40->fp16_tensor_tflops, 181.05, 0);
+        CHECK_NEAR(l40->fp8_tensor_tflops, 362.1, 0);
+    }
+    dlp_devdb_free(db);
+}
+
+/* FP8/FP4 peaks per dtype and the dtypes a device runs natively. */
+static void t_low_precision(void) {
+    CHECK_I64(DLP_DT_FLOAT4E2M1, 23);        /* ONNX TensorProto.FLOAT4E2M1 */
+    CHECK_I64(DLP_DT_COUNT_, 24);
+    CHECK_I64(dlp_dtype_size(DLP_DT_FLOAT4E2M1), 1);
+    CHECK_STR(dlp_dtype_name(DLP_DT_FLOAT4E2M1), "float4e2m1");
+    CHECK_STR(dlp_dtype_name(DLP_DT_COUNT_), "unknown");
+    dlp_devdb *db = builtin();
+    if (!db) { CHECK(0); return; }
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h = dlp_devdb_find(db, "h100-sxm"),
+                     *a = dlp_devdb_find(db, "a100-40gb"), *v = dlp_devdb_find(db, "v100-16gb"),
+                     *t4 = dlp_devdb_find(db, "t4"), *mi300 = dlp_devdb_find(db, "mi300x"),
+                     *mi355 = dlp_devdb_find(db, "mi355x"), *r5090 = dlp_devdb_find(db, "rtx5090"),
+                     *p100 = dlp_devdb_find(db, "p100"), *cpu = dlp_devdb_find(db, "cpu-amd-epyc-2c"),
+                     *b300 = dlp_devdb_find(db, "b300");
+    CHECK(b200 && h && a && v && t4 && mi300 && mi355 && r5090 && p100 && cpu && b300);
+    if (b200 && h && a && v && t4 && mi300 && mi355 && r5090 && p100 && cpu && b300) {
+        /* tensor rates by dtype (values: t_spec_sheets) */
+        CHECK_NEAR(dlp_device_peak_flops(b200, DLP_DT_FLOAT4E2M1, 1), 9000e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(b200, DLP_DT_FLOAT8E4M3FN, 1), 4500e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(b200, DLP_DT_FLOAT8E5M2, 1), 4500e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(r5090, DLP_DT_FLOAT4E2M1, 1), 1676e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(mi355, DLP_DT_FLOAT4E2M1, 1), 10066.3e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(mi300, DLP_DT_FLOAT8E4M3FNUZ, 1), 2614.9e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(mi300, DLP_DT_FLOAT8E5M2FNUZ, 1), 2614.9e12, 1e6);
+        /* no FP4 units: upcast to FP8 (H100, MI300X), or further to FP16 (A100) */
+        CHECK_NEAR(dlp_device_peak_flops(h, DLP_DT_FLOAT4E2M1, 1), 1978.9e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(mi300, DLP_DT_FLOAT4E2M1, 1), 2614.9e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(a, DLP_DT_FLOAT4E2M1, 1), 312e12, 1e6);
+        /* tensor_core = 0: the vector FP16 path (B200 publishes no vector
+         * FP16, so FP32's 75 TFLOP/s; H100 133.8) */
+        CHECK_NEAR(dlp_device_peak_flops(b200, DLP_DT_FLOAT4E2M1, 0), 75e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(b200, DLP_DT_FLOAT8E4M3FN, 0), 75e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(h, DLP_DT_FLOAT4E2M1, 0), 133.8e12, 1e6);
+        CHECK_NEAR(dlp_device_peak_flops(NULL, DLP_DT_FLOAT4E2M1, 1), 0, 0);
+
+        /* native support */
+        CHECK(dlp_device_supports_dtype(b200, DLP_DT_FLOAT4E2M1) == 1);
+        CHECK(dlp_device_supports_dtype(r5090, DLP_DT_FLOAT4E2M1) == 1);
+        CHECK(dlp_device_supports_dtype(mi355, DLP_DT_FLOAT4E2M1) == 1);
+        CHECK(dlp_device_supports_dtype(h, DLP_DT_FLOAT4E2M1) == 0);
+        CHECK(dlp_device_supports_dtype(mi300, DLP_DT_FLOAT4E2M1) == 0);
+        CHECK(dlp_device_supports_dtype(h, DLP_DT_FLOAT8E4M3FN) == 1);
+        CHECK(dlp_device_supports_dtype(mi300, DLP_DT_FLOAT8E5M2FNUZ) == 1);
+        CHECK(dlp_device_supports_dtype(a, DLP_DT_FLOAT8E4M3FN) == 0);
+        CHECK(dlp_device_supports_dtype(t4, DLP_DT_FLOAT8E5M2) == 0);
+        CHECK(dlp_device_supports_dtype(a, DLP_DT_BFLOAT16) == 1);
+        CHECK(dlp_device_supports_dtype(v, DLP_DT_BFLOAT16) == 0);
+        CHECK(dlp_device_supports_dtype(mi300, DLP_DT_BFLOAT16) == 1);
+        CHECK(dlp_device_supports_dtype(v, DLP_DT_FLOAT16) == 1);
+        CHECK(dlp_device_supports_dtype(p100, DLP_DT_FLOAT16) == 1);     /* native vector FP16 */
+        CHECK(dlp_device_supports_dtype(p100, DLP_DT_BFLOAT16) == 0);
+        CHECK(dlp_device_supports_dtype(b300, DLP_DT_DOUBLE) == 1);
+        CHECK(dlp_device_supports_dtype(cpu, DLP_DT_FLOAT) == 1);
+        CHECK(dlp_device_supports_dtype(cpu, DLP_DT_FLOAT16) == 0);
+        CHECK(dlp_device_supports_dtype(cpu, DLP_DT_INT64) == 1);
+        CHECK(dlp_device_supports_dtype(h, DLP_DT_INT4) == 0);
+        CHECK(dlp_device_supports_dtype(h, DLP_DT_STRING) == 0);
+        CHECK(dlp_device_supports_dtype(h, DLP_DT_COMPLEX64) == 0);
+        CHECK(dlp_device_supports_dtype(h, 99) == 0);
+    }
+    CHECK(dlp_device_supports_dtype(NULL, DLP_DT_FLOAT) == 0);
+    dlp_devdb_free(db);
+}
+
 static void t_carbon(void) {
     dlp_devdb *db = builtin();
     if (!db) { CHECK(0); return; }
@@ -674,6 +814,8 @@ int main(void) {
     RUN(t_malformed_json);
     RUN(t_custom_file);
     RUN(t_peak_flops);
+    RUN(t_spec_sheets);
+    RUN(t_low_precision);
     RUN(t_carbon);
     return TAP_DONE();
 }

@@ -66,6 +66,7 @@ static void device_json(FILE *f, const dlp_device *d) {
     jnum(f, "bf16_tensor_tflops", d->bf16_tensor_tflops, 1);
     jnum(f, "tf32_tensor_tflops", d->tf32_tensor_tflops, 1);
     jnum(f, "fp8_tensor_tflops", d->fp8_tensor_tflops, 1);
+    jnum(f, "fp4_tensor_tflops", d->fp4_tensor_tflops, 1);
     jnum(f, "int8_tensor_tops", d->int8_tensor_tops, 1);
     jnum(f, "fp64_tensor_tflops", d->fp64_tensor_tflops, 1);
     jnum(f, "fp32_matrix_tflops", d->fp32_matrix_tflops, 1);
@@ -174,8 +175,9 @@ static void device_text(const dlp_device *d) {
                num_or_dash(b, sizeof b, "%g", d->peak_fp16_gflops));
         printf("tensor FP16 / BF16:      %s", num_or_dash(b, sizeof b, "%g", d->fp16_tensor_tflops));
         printf(" / %s TFLOP/s (dense)\n", num_or_dash(b, sizeof b, "%g", d->bf16_tensor_tflops));
-        printf("tensor TF32 / FP8:       %s", num_or_dash(b, sizeof b, "%g", d->tf32_tensor_tflops));
-        printf(" / %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp8_tensor_tflops));
+        printf("tensor TF32 / FP8 / FP4: %s", num_or_dash(b, sizeof b, "%g", d->tf32_tensor_tflops));
+        printf(" / %s", num_or_dash(b, sizeof b, "%g", d->fp8_tensor_tflops));
+        printf(" / %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp4_tensor_tflops));
         printf("tensor INT8:             %s TOP/s\n", num_or_dash(b, sizeof b, "%g", d->int8_tensor_tops));
         printf("tensor FP64:             %s TFLOP/s\n", num_or_dash(b, sizeof b, "%g", d->fp64_tensor_tflops));
         if (d->fp32_matrix_tflops > 0) printf("matrix FP32:             %g TFLOP/s\n", d->fp32_matrix_tflops);
@@ -217,12 +219,12 @@ static void device_text(const dlp_device *d) {
 }
 
 static void devices_table(const dlp_devdb *db) {
-    printf("%-15s %-28s %4s %7s %8s %8s %8s %6s %7s %4s\n", "id", "name", "kind", "mem GiB", "FP32 TF",
+    printf("%-17s %-28s %4s %7s %8s %8s %8s %6s %7s %4s\n", "id", "name", "kind", "mem GiB", "FP32 TF",
            "FP16 TC", "BW GB/s", "TDP W", "$/hour", "MIG");
     for (int i = 0; i < dlp_devdb_count(db); i++) {
         const dlp_device *d = dlp_devdb_at(db, i);
         char tc[32], pr[32], tdp[32];
-        printf("%-15s %-28.28s %4s %7g %8.2f %8s %8g %6s %7s %4s\n", d->id, d->name, dlp_device_kind_name(d->kind),
+        printf("%-17s %-28.28s %4s %7g %8.2f %8s %8g %6s %7s %4s\n", d->id, d->name, dlp_device_kind_name(d->kind),
                d->memory_gib, d->peak_fp32_gflops / 1000.0,
                num_or_dash(tc, sizeof tc, "%.1f", d->fp16_tensor_tflops), d->mem_bandwidth_gbs,
                num_or_dash(tdp, sizeof tdp, "%g", d->tdp_w), num_or_dash(pr, sizeof pr, "%.2f", d->price_usd_per_hour),

@@ -265,7 +265,8 @@ int64_t dlp__value_bytes(const dlp__value *v) {
     int64_t n = dlp__numel(v), r;
     int es = dlp_dtype_size(v->dtype);
     if (n < 0 || es <= 0) return -1;
-    if (v->dtype == DLP_DT_INT4 || v->dtype == DLP_DT_UINT4) return (n + 1) / 2;
+    if (v->dtype == DLP_DT_INT4 || v->dtype == DLP_DT_UINT4 || v->dtype == DLP_DT_FLOAT4E2M1)
+        return (n + 1) / 2;   /* two 4-bit elements per byte */
     return dlp__mul_ok(n, es, &r) ? r : -1;
 }
 
@@ -814,7 +815,7 @@ const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_
 /* ---- dtypes ------------------------------------------------------------ */
 
 int dlp_dtype_size(int dt) {
-    static const int sz[DLP_DT_COUNT_] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1, 1, 1};
+    static const int sz[DLP_DT_COUNT_] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1, 1, 1, 1};
     return dt >= 0 && dt < DLP_DT_COUNT_ ? sz[dt] : 0;
 }
 
@@ -823,7 +824,7 @@ const char *dlp_dtype_name(int dt) {
         "undefined", "float32", "uint8", "int8", "uint16", "int16", "int32", "int64",
         "string", "bool", "float16", "float64", "uint32", "uint64", "complex64",
         "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
-        "float8e5m2fnuz", "uint4", "int4"};
+        "float8e5m2fnuz", "uint4", "int4", "float4e2m1"};
     return dt >= 0 && dt < DLP_DT_COUNT_ ? nm[dt] : "unknown";
 }
 

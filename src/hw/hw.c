@@ -175,6 +175,7 @@ static const numfield NUMFIELDS[] = {
     DF(bf16_tensor_tflops, 1, 0, 1e5),
     DF(tf32_tensor_tflops, 1, 0, 1e5),
     DF(fp8_tensor_tflops, 1, 0, 1e5),
+    DF(fp4_tensor_tflops, 1, 0, 1e5),
     DF(int8_tensor_tops, 1, 0, 1e5),
     DF(fp64_tensor_tflops, 1, 0, 1e5),
     DF(fp32_matrix_tflops, 1, 0, 1e5),
@@ -197,7 +198,8 @@ static const char *const DEVICE_KEYS[] = {
     "id", "name", "vendor", "arch", "chip", "form_factor", "aliases", "compute_capability",
     "sm_count", "fp32_cores_per_sm", "boost_clock_mhz", "peak_fp32_gflops", "peak_fp64_gflops",
     "peak_fp16_gflops", "fp16_tensor_tflops", "bf16_tensor_tflops", "tf32_tensor_tflops",
-    "fp8_tensor_tflops", "int8_tensor_tops", "fp64_tensor_tflops", "fp32_matrix_tflops",
+    "fp8_tensor_tflops", "fp4_tensor_tflops", "int8_tensor_tops", "fp64_tensor_tflops",
+    "fp32_matrix_tflops",
     "memory_gib", "memory_type", "mem_bandwidth_gbs", "l2_cache_mb", "l1_cache_kb_per_sm",
     "shared_mem_kb_per_sm", "shared_mem_kb_per_block", "max_threads_per_sm",
     "max_threads_per_block", "registers_per_sm", "registers_per_block", "warp_size", "tdp_w",
@@ -663,6 +665,10 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
         if (tensor_core && d->fp8_tensor_tflops > 0) return d->fp8_tensor_tflops * T;
         /* without FP8 units, FP8 data is upcast and computed as FP16 */
         return dlp_device_peak_flops(d, DLP_DT_FLOAT16, tensor_core);
+    case DLP_DT_FLOAT4E2M1:
+        if (tensor_core && d->fp4_tensor_tflops > 0) return d->fp4_tensor_tflops * T;
+        /* without FP4 units, FP4 data is upcast: FP8 where there is FP8 */
+        return dlp_device_peak_flops(d, DLP_DT_FLOAT8E4M3FN, tensor_core);
     case DLP_DT_INT8: case DLP_DT_UINT8: case DLP_DT_INT4: case DLP_DT_UINT4:
         if (tensor_core && d->int8_tensor_tops > 0) return d->int8_tensor_tops * T;
         return fp32;
@@ -671,6 +677,35 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
         return d->peak_fp64_gflops * G;
     default:
         return fp32;           /* integer/bool ALU work: about the FP32 issue rate */
+    }
+}
+
+int dlp_device_supports_dtype(const dlp_device *d, int dtype) {
+    if (!d) return 0;
+    switch (dtype) {
+    case DLP_DT_FLOAT:
+        return 1;
+    case DLP_DT_DOUBLE:
+        return d->peak_fp64_gflops > 0;
+    case DLP_DT_FLOAT16:
+        return d->fp16_tensor_tflops > 0 || d->peak_fp16_gflops > 0;
+    case DLP_DT_BFLOAT16:
+        /* Ampere added BF16 to both the tensor cores and the vector units */
+        return d->bf16_tensor_tflops > 0 || (!strcmp(d->vendor, "nvidia") && d->cc_major >= 8);
+    case DLP_DT_FLOAT8E4M3FN: case DLP_DT_FLOAT8E4M3FNUZ:
+    case DLP_DT_FLOAT8E5M2: case DLP_DT_FLOAT8E5M2FNUZ:
+        return d->fp8_tensor_tflops > 0;
+    case DLP_DT_FLOAT4E2M1:
+        return d->fp4_tensor_tflops > 0;
+    case DLP_DT_INT8: case DLP_DT_UINT8: case DLP_DT_INT16: case DLP_DT_UINT16:
+    case DLP_DT_INT32: case DLP_DT_UINT32: case DLP_DT_INT64: case DLP_DT_UINT64:
+    case DLP_DT_BOOL:
+        return 1;              /* integer ALUs everywhere */
+    default:
+        /* INT4/UINT4: no field records 4-bit integer tensor support (Turing
+         * and Ampere had it, Hopper dropped it), so they count as unpacked;
+         * strings, complex and unknown types have no arithmetic units. */
+        return 0;
     }
 }
 

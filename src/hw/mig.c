@@ -10,9 +10,10 @@
  * the same memory with less compute leaves more of the GPU to others.
  *
  * Latency on a slice is estimated as full-GPU latency x S / g, where S is
- * the device's largest slice count (7 on A100/H100/H200) and g the profile's
- * slices: a deliberately simple linear-in-compute model (it ignores that
- * small kernels may not fill a full GPU, so it is pessimistic for them).
+ * the device's largest slice count (7 on A100/H100/B200, 4 on RTX PRO 6000)
+ * and g the profile's slices: a deliberately simple linear-in-compute model
+ * (it ignores that small kernels may not fill a full GPU, so it is
+ * pessimistic for them).
  *
  * Memory is compared with the nominal profile size (the number in its name,
  * the guide's memory fraction x device memory), as DIPPM did; the usable
