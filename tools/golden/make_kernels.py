@@ -72,7 +72,8 @@ aten::unflatten aten::view_as aten::reshape_as aten::transpose aten::t
 aten::permute aten::expand aten::expand_as aten::select aten::slice aten::narrow
 aten::unsqueeze aten::squeeze aten::chunk aten::split aten::split_with_sizes
 aten::unbind aten::as_strided aten::alias aten::detach aten::contiguous
-aten::dropout aten::feature_dropout aten::alpha_dropout aten::size aten::numel
+aten::dropout aten::dropout_ aten::feature_dropout aten::feature_dropout_
+aten::alpha_dropout aten::alpha_dropout_ aten::size aten::numel
 aten::dim aten::empty aten::empty_like aten::empty_strided aten::lift
 aten::lift_fresh aten::resolve_conj aten::resolve_neg aten::to aten::type_as
 """.split())
