@@ -153,7 +153,7 @@ static int kc_op_class(int kc) {
 
 /* The curve: none for the pure roofline; a caller's dlp_efficiency by op
  * class; else the built-in table of (precision, kernel class). */
-static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o, int kc, int prec,
+static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o, int kc, int opc, int prec,
                                        const char **source) {
     if (c->pure) {
         *source = "pure roofline";
@@ -161,7 +161,7 @@ static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o,
     }
     if (o->eff) {
         *source = o->eff->name ? o->eff->name : "custom";
-        return &o->eff->cls[kc_op_class(kc)];
+        return &o->eff->cls[opc >= 0 && opc < DLP_OPC_COUNT_ ? opc : kc_op_class(kc)];
     }
     const dlp__kcurve *k = dlp__kcurve_get(prec, kc);
     *source = k->source;
@@ -179,7 +179,7 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * them in fp32 registers, and their time is bytes / bandwidth, with the
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
-    s.curve = kcurve_for(c, o, kk->kclass, kprec, &s.source);
+    s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
     return s;
 }
 
@@ -548,7 +548,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                     kr.peak = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
                     kr.tensor_core = 0;
                     kr.kclass = DLP_KC_REDUCE;
-                    kr.curve = kcurve_for(&c, &o, DLP_KC_REDUCE, prec, &kr.source);
+                    kr.curve = kcurve_for(&c, &o, DLP_KC_REDUCE, DLP_OPC_REDUCE, DLP__PREC_FP32, &kr.source);
                     row = NULL;
                     t += add_kernels(&c, 1, &kr, kk->out_bytes / dlp_dtype_size(cdt), kk->out_bytes, &np->energy_j,
                                      NULL, NULL, &row);
@@ -571,7 +571,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         kernel_setup kv = {0};
         kv.peak = vec;
         kv.kclass = DLP_KC_ELEMENTWISE;
-        kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, prec, &kv.source);
+        kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
         /* optimizer step on fp32 master weights, foreach (multi-tensor) kernels */
         static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
         static const char *const opt_name[] = {"aten::_foreach (adam)", "aten::_foreach (sgd)",
@@ -617,7 +617,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     snprintf(out->device, sizeof out->device, "%s", d->id);
     snprintf(out->region, sizeof out->region, "%s", region_id ? region_id : "");
     if (!c.pure && o.eff) snprintf(out->method, sizeof out->method, "roofline+%s", o.eff->name ? o.eff->name : "custom");
-    else if (!c.pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__kcurve_get(dlp__prec_of_dtype(cdt), DLP_KC_GEMM)->source);
+    else if (!c.pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(cdt)));
     else snprintf(out->method, sizeof out->method, "roofline");
 
     double total_s = c.time_s;

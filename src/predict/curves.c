@@ -100,3 +100,11 @@ const dlp__kcurve *dlp__kcurve_get(int prec, int kclass) {
     if (kclass < 0 || kclass >= DLP_KC_COUNT_) kclass = DLP_KC_OTHER;
     return &table[prec][kclass];
 }
+
+const char *dlp__curve_set_name(int prec) {
+    switch (prec) {
+    case DLP__PREC_HALF: return "aic-half-v1";
+    case DLP__PREC_FP8: return "aic-fp8-v1";
+    default: return dlp_efficiency_builtin()->name;
+    }
+}

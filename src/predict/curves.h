@@ -33,4 +33,9 @@ int dlp__prec_of_dtype(int dtype);
  * data falls back to a documented neighbour, and says so in source). */
 const dlp__kcurve *dlp__kcurve_get(int prec, int kclass);
 
+/* Name of the curve set used at a precision, shown in the prediction's
+ * method: "neusight-fp32-v1" (fp32), "aic-half-v1" (fp16/bf16 tensor-core
+ * kernels on aiconfigurator's tables, the rest on NeuSight's), "aic-fp8-v1". */
+const char *dlp__curve_set_name(int prec);
+
 #endif

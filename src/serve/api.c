@@ -384,7 +384,8 @@ static void dims_free(dims_t *d) {
 static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
-                                          "margin", "latency_slo_ms", "launch_us", "model", "no_learned", NULL};
+                                          "margin", "latency_slo_ms", "launch_us", "model", "no_learned",
+                                          "layout", "no_sdpa", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
     if (field(r, "model")) {
@@ -429,13 +430,13 @@ static void h_predict(req *r, int svg) {
     memset(&lo, 0, sizeof lo);
     dims_t dims;
     memset(&dims, 0, sizeof dims);
-    const char *mode, *dtype, *optim, *runtime, *tf32;
+    const char *mode, *dtype, *optim, *runtime, *tf32, *layout;
     int g_runs = 0, g_steps = 0, g_margin = 0, g_launch = 0;
     double margin = 0, launch = 0;
     if (get_i64(r, "batch", 1, (int64_t)1 << 31, &lo.batch, NULL) ||
         get_i64(r, "seq", 1, (int64_t)1 << 31, &lo.seq, NULL) || get_str(r, "mode", &mode) ||
         get_str(r, "dtype", &dtype) || get_str(r, "optimizer", &optim) || get_str(r, "runtime", &runtime) ||
-        get_str(r, "tf32", &tf32) || get_f64(r, "runs", 1, 1e18, &o.runs, &g_runs) ||
+        get_str(r, "tf32", &tf32) || get_str(r, "layout", &layout) || get_f64(r, "runs", 1, 1e18, &o.runs, &g_runs) ||
         get_f64(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
@@ -465,12 +466,20 @@ static void h_predict(req *r, int svg) {
     /* runtime is a preset; the explicit fields below override it (as later
      * flags do on the command line) */
     if (runtime) {
-        if (!strcmp(runtime, "eager")) o.fuse = 0, o.pure_roofline = 0, o.launch_us = 0;
-        else if (!strcmp(runtime, "tensorrt") || !strcmp(runtime, "trt")) o.fuse = 1, o.pure_roofline = 1, o.launch_us = -1;
-        else {
-            dlp__serve_error(r->out, 400, "field 'runtime': '%.64s' is not eager or tensorrt", runtime);
+        int rt = dlp_runtime_parse(runtime);
+        if (rt < 0) {
+            dlp__serve_error(r->out, 400,
+                             "field 'runtime': '%.64s' is not eager, eager-1.x, compile, tensorrt or onnxruntime",
+                             runtime);
             goto done;
         }
+        o.runtime = rt;
+        o.fuse = 0, o.pure_roofline = 0, o.launch_us = 0;
+        if (rt == DLP_RUNTIME_TENSORRT) o.pure_roofline = 1, o.launch_us = -1;
+    }
+    if (layout && (o.memfmt = dlp_memfmt_parse(layout)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'layout': '%.64s' is not nchw or nhwc", layout);
+        goto done;
     }
     if (tf32) {
         if (!strcmp(tf32, "default")) o.tf32 = DLP_TF32_DEFAULT;
@@ -482,7 +491,7 @@ static void h_predict(req *r, int svg) {
         }
     }
     if (get_bool(r, "fuse", &o.fuse) || get_bool(r, "pure", &o.pure_roofline) ||
-        get_bool(r, "no_learned", &o.no_learned))
+        get_bool(r, "no_learned", &o.no_learned) || get_bool(r, "no_sdpa", &o.no_sdpa))
         goto done;
     if (g_margin) o.mig_margin = margin > 0 ? margin : -1;   /* 0 given: really no margin */
     if (g_launch) o.launch_us = launch > 0 ? launch : -1;    /* 0 given: no overhead */

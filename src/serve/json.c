@@ -117,6 +117,8 @@ char *dlp__serve_predict_json(const dlp_prediction *p, const dlp_device *d) {
     str(&b, o, "mode", train ? "train" : "infer");
     str(&b, o, "dtype", dtype_short(p->dtype));
     i64(&b, o, "batch", (long long)p->batch);
+    str(&b, o, "runtime", dlp_runtime_name(p->runtime));
+    str(&b, o, "layout", dlp_memfmt_name(p->memfmt));
     if (train) {
         null(&b, o, "latency_ms");
         num(&b, o, "step_ms", G10, p->step_ms);
