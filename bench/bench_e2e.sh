@@ -17,6 +17,7 @@
 #   bench/bench_e2e.sh            NeuSight only; print and regenerate docs/results_e2e.md
 #   bench/bench_e2e.sh --all      every data set; also docs/results_e2e_vision.md
 #   bench/bench_e2e.sh --timm     timm only (docs/results_e2e_vision.md)
+#   bench/bench_e2e.sh --mlperf   MLPerf and Zeus only, printed (bench/bench_roofline.sh calls this)
 #   --no-md                       (with any of the above) print only
 # A data set whose files are missing is skipped with one line; never fails the build.
 set -u
@@ -32,8 +33,9 @@ for a in "$@"; do
   case "$a" in
     --all) WHAT=all ;;
     --timm) WHAT=timm ;;
+    --mlperf) WHAT=mlperf MD=0 ;;
     --no-md) MD=0 ;;
-    *) echo "usage: bench/bench_e2e.sh [--all|--timm] [--no-md]" >&2; exit 2 ;;
+    *) echo "usage: bench/bench_e2e.sh [--all|--timm|--mlperf] [--no-md]" >&2; exit 2 ;;
   esac
 done
 [ -f "$BUILD/libdlperf.a" ] || make -j2 >/dev/null || { echo "bench_e2e: build failed; skipped"; exit 0; }
@@ -41,7 +43,7 @@ cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Ibench bench/bench_e2e.c "$BUILD/
   $(pkg-config --cflags --libs openblas libcjson libmicrohttpd sqlite3 xgboost 2>/dev/null) -lm -lpthread \
   -o "$BUILD/bench_e2e" || { echo "bench_e2e: does not compile; skipped"; exit 0; }
 ARGS=()
-if [ "$WHAT" != timm ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = neusight ]; then
   if [ -d "$ASPLOS/label" ]; then
     ARGS+=("$ASPLOS" --kernels "$ASPLOS/data/dataset")
     [ "$MD" = 1 ] && ARGS+=(--md docs/results_e2e.md)
@@ -49,7 +51,7 @@ if [ "$WHAT" != timm ]; then
     echo "bench_e2e: no NeuSight labels at $ASPLOS/label; skipped"
   fi
 fi
-if [ "$WHAT" != neusight ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = timm ]; then
   if ls "$TIMM"/benchmark-*-rtx3090.csv >/dev/null 2>&1; then
     ARGS+=(--timm "$TIMM" --map bench/timm_map.csv --models data/models/torchvision --models "$SHARED/models/torchvision")
   else
@@ -57,7 +59,7 @@ if [ "$WHAT" != neusight ]; then
   fi
   [ "$MD" = 1 ] && ARGS+=(--md-vision docs/results_e2e_vision.md)
 fi
-if [ "$WHAT" = all ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = mlperf ]; then
   [ -f "$RN50" ] && ARGS+=(--rn50 "$RN50")
   found=0
   for f in "$SHARED"/data/inference_results_v*/DERIVED_mlperf_summary.csv; do

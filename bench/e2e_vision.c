@@ -26,7 +26,7 @@ static const char *dt_short(int dt) {
 
 typedef struct {
     const char *set;           /* "neusight", "timm", "mlperf", "zeus" */
-    char gpu[32], model[48], family[24], ver[24], file[16], onnx[40], match[8];
+    char gpu[32], model[48], family[24], ver[24], file[24], onnx[40], match[8];
     int dtype, train, memfmt;  /* memfmt -1: not a vision model */
     int batch, img;
     double meas, pred, logo;   /* ms */
@@ -101,7 +101,7 @@ typedef struct {
 } tmap;
 
 typedef struct {
-    char tag[16];              /* "nchw-pt113" ... */
+    char tag[24];              /* "infer-nchw-pt113" ... */
     int train, memfmt, runtime;
     char ver[16];
     int n;
@@ -526,7 +526,7 @@ static void vk_family(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r
 static void vk_dtype(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", dt_short(r->dtype)); }
 static void vk_mode(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->train ? "train" : "infer"); }
 static void vk_fmt(const vrow *r, char *b, size_t n) {
-    snprintf(b, n, "%s", r->memfmt < 0 ? "- (transformer)" : r->memfmt == DLP_MEMFMT_NHWC ? "nhwc" : "nchw");
+    snprintf(b, n, "%s", r->memfmt < 0 ? "n/a (transformer or TensorRT)" : r->memfmt == DLP_MEMFMT_NHWC ? "nhwc" : "nchw");
 }
 static void vk_ver(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->ver); }
 static void vk_file(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->file); }
@@ -656,14 +656,14 @@ static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeu
     }
     if (mlperf && count_set("mlperf")) {
         OUT("\n## MLPerf Inference offline (TensorRT), batch 256\n\n"
-            "| benchmark | GPU | dtype | MLPerf samples/s per GPU | tensorrt preset | err (time) | eager calibrated | "
-            "err (time) | aim |\n|---|---|---|---:|---:|---:|---:|---:|:---:|\n");
+            "| benchmark | GPU | dtype | MLPerf samples/s per GPU | tensorrt preset | err (samples/s) | err (time) | "
+            "eager calibrated | err (samples/s) | aim |\n|---|---|---|---:|---:|---:|---:|---:|---:|:---:|\n");
         for (int i = 0; i < nV; i++) {
             const vrow *r = &V[i];
             if (strcmp(r->set, "mlperf")) continue;
-            OUT("| %s | %s | %s | %.0f | %.0f | %+.0f%% | %.0f | %+.0f%% | %s |\n", r->model, r->gpu,
-                dt_short(r->dtype), r->extra_meas, 256e3 / r->pred, 100 * (r->pred / r->meas - 1),
-                256e3 / r->extra, 100 * (r->extra / r->meas - 1), r->aim ? "yes" : "");
+            OUT("| %s | %s | %s | %.0f | %.0f | %+.0f%% | %+.0f%% | %.0f | %+.0f%% | %s |\n", r->model, r->gpu,
+                dt_short(r->dtype), r->extra_meas, 256e3 / r->pred, 100 * (r->meas / r->pred - 1),
+                100 * (r->pred / r->meas - 1), 256e3 / r->extra, 100 * (r->meas / r->extra - 1), r->aim ? "yes" : "");
         }
         vgroups("mlperf");
     }
