@@ -52,6 +52,10 @@ def export(name, size, dyn):
     torch.onnx.export(m, torch.randn(1, 3, size, size), path, opset_version=13, input_names=["input"],
                       output_names=["output"], dynamic_axes={"input": axes, "output": {0: "batch_size"}})
     mp = onnx.load(path)
+    if len(mp.graph.node) > 3000:
+        # Swin, ViT-L: thousands of nodes whose long scoped names are a third of the file; short unique names
+        for i, nd in enumerate(mp.graph.node):
+            nd.name = "n%d" % i
     data = name + ".onnx.data"
     onnx.save_model(mp, path, save_as_external_data=True, all_tensors_to_one_file=True, location=data,
                     size_threshold=1024)
@@ -65,7 +69,7 @@ def main():
     torch.set_num_threads(2)
     os.makedirs(OUT, exist_ok=True)
     names = sys.argv[1:] or list(MODELS)
-    man_path = os.path.join(OUT, "manifest.jsonl")
+    man_path = os.path.join(OUT, os.environ.get("MANIFEST", "manifest.jsonl"))
     man = {}
     if os.path.exists(man_path):
         for line in open(man_path):
