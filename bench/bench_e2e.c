@@ -285,48 +285,48 @@ static void group_table(const char *title, keyfn key) {
     }
 }
 
-int main(int argc, char **argv) {
-    const char *dir = NULL, *kdir = NULL, *mdpath = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--kernels") && i + 1 < argc) kdir = argv[++i];
-        else if (!strcmp(argv[i], "--md") && i + 1 < argc) mdpath = argv[++i];
-        else dir = argv[i];
-    }
-    if (!dir) {
-        fprintf(stderr, "usage: bench_e2e ASPLOS_DIR [--kernels DATASET_DIR] [--md FILE]\n");
-        return 2;
-    }
-    dlp_devdb *db;
-    dlp_error err = {0};
-    if (dlp_devdb_load(NULL, &db, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return 1;
-    }
-    /* leave-one-GPU-out curves: one fit per kernel-table GPU */
-    static rows KR[K_N];
-    dlp_efficiency logo_eff[MAX_DEV + 1];
-    const dlp_device *logo_dev[MAX_DEV + 1];
-    int n_logo = 0;
-    if (kdir) {
-        if (load_kernel_tables(db, kdir, KR) > 0) {
-            for (int g = 0; g < n_devs; g++) {
-                fit_efficiency(KR, devs[g], &logo_eff[n_logo]);
-                logo_dev[n_logo++] = devs[g];
-            }
-            fit_efficiency(KR, NULL, &logo_eff[n_logo]);   /* all GPUs: for GPUs never in the fit */
-            logo_dev[n_logo++] = NULL;
-            have_logo = 1;
-        } else {
-            fprintf(stderr, "bench_e2e: no kernel tables under %s; no leave-one-GPU-out column\n", kdir);
-        }
-    }
+/* ---- leave-one-GPU-out curves: one fit per kernel-table GPU -------------------------- */
 
+static rows KR[K_N];
+static dlp_efficiency logo_eff[MAX_DEV + 1];
+static const dlp_device *logo_dev[MAX_DEV + 1];
+static int n_logo;
+
+static void setup_logo(const dlp_devdb *db, const char *kdir) {
+    if (!kdir) return;
+    if (load_kernel_tables(db, kdir, KR) > 0) {
+        for (int g = 0; g < n_devs; g++) {
+            fit_efficiency(KR, devs[g], &logo_eff[n_logo]);
+            logo_dev[n_logo++] = devs[g];
+        }
+        fit_efficiency(KR, NULL, &logo_eff[n_logo]);   /* all GPUs: for GPUs never in the fit */
+        logo_dev[n_logo++] = NULL;
+        have_logo = 1;
+    } else {
+        fprintf(stderr, "bench_e2e: no kernel tables under %s; no leave-one-GPU-out column\n", kdir);
+    }
+}
+
+/* Curves refitted without d when d's kernels were in the fit (kind 0); else
+ * NULL = the shipped all-GPU curves (kind 1). */
+static const dlp_efficiency *logo_for(const dlp_device *d, int *kind) {
+    for (int q = 0; q < n_logo; q++)
+        if (logo_dev[q] && logo_dev[q] == d) {
+            *kind = 0;
+            return &logo_eff[q];
+        }
+    *kind = 1;
+    return NULL;
+}
+
+/* NeuSight's labels into E[] and its report (docs/results_e2e.md). */
+static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath) {
     char path[2048];
     snprintf(path, sizeof path, "%s/label", dir);
     DIR *dg = opendir(path);
     if (!dg) {
-        fprintf(stderr, "bench_e2e: cannot open %s\n", path);
-        return 1;
+        printf("neusight: no labels under %s; skipped\n", path);
+        return 0;
     }
     struct dirent *ge;
     char gpus[32][128];
@@ -411,8 +411,8 @@ int main(int argc, char **argv) {
         closedir(df);
     }
     if (!nE) {
-        fprintf(stderr, "bench_e2e: no label rows under %s/label\n", dir);
-        return 1;
+        printf("neusight: no label rows under %s/label; skipped\n", dir);
+        return 0;
     }
     qsort(E, (size_t)nE, sizeof E[0], cmp_row);
     if (mdpath && !(md = fopen(mdpath, "w"))) {
@@ -483,7 +483,62 @@ int main(int argc, char **argv) {
         OUT(" |\n");
     }
     if (md) fclose(md);
+    md = NULL;
+    return 0;
+}
+
+#include "e2e_vision.c"
+
+int main(int argc, char **argv) {
+    const char *dir = NULL, *kdir = NULL, *mdpath = NULL, *timm = NULL, *map = "bench/timm_map.csv", *rn50 = NULL;
+    const char *zeus = NULL, *mdv = NULL, *mdirs[4], *mlp[8];
+    int nmd = 0, nmlp = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kernels") && i + 1 < argc) kdir = argv[++i];
+        else if (!strcmp(argv[i], "--md") && i + 1 < argc) mdpath = argv[++i];
+        else if (!strcmp(argv[i], "--md-vision") && i + 1 < argc) mdv = argv[++i];
+        else if (!strcmp(argv[i], "--timm") && i + 1 < argc) timm = argv[++i];
+        else if (!strcmp(argv[i], "--map") && i + 1 < argc) map = argv[++i];
+        else if (!strcmp(argv[i], "--models") && i + 1 < argc && nmd < 4) mdirs[nmd++] = argv[++i];
+        else if (!strcmp(argv[i], "--mlperf") && i + 1 < argc && nmlp < 8) mlp[nmlp++] = argv[++i];
+        else if (!strcmp(argv[i], "--rn50") && i + 1 < argc) rn50 = argv[++i];
+        else if (!strcmp(argv[i], "--zeus") && i + 1 < argc) zeus = argv[++i];
+        else if (!strcmp(argv[i], "--neusight") && i + 1 < argc) dir = argv[++i];
+        else if (argv[i][0] != '-') dir = argv[i];
+        else {
+            fprintf(stderr, "bench_e2e: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!dir && !timm && !nmlp && !zeus) {
+        fprintf(stderr, "usage: bench_e2e [ASPLOS_DIR] [--kernels DATASET_DIR] [--md FILE] [--timm RESULTS_DIR "
+                        "[--map CSV] --models DIR...] [--mlperf SUMMARY_CSV... --rn50 ONNX] [--zeus TRACE_DIR] "
+                        "[--md-vision FILE]\n");
+        return 2;
+    }
+    dlp_devdb *db;
+    dlp_error err = {0};
+    if (dlp_devdb_load(NULL, &db, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    setup_logo(db, kdir);
+    int rc = 0;
+    if (dir) rc = run_neusight(dir, db, mdpath);
+    int only_neusight = !timm && !nmlp && !zeus;
+    if (!rc && !only_neusight) {
+        pool_neusight();
+        if (timm) run_timm(timm, map, mdirs, nmd, db);
+        if (nmlp) run_mlperf(mlp, nmlp, rn50, db);
+        if (zeus) run_zeus(zeus, rn50, db);
+        FILE *f = NULL;
+        if (mdv && !(f = fopen(mdv, "w"))) fprintf(stderr, "bench_e2e: cannot write %s\n", mdv), rc = 1;
+        vision_report(f, dir != NULL && nE > 0, timm != NULL, nmlp > 0, zeus != NULL);
+        if (f) fclose(f);
+        md = NULL;
+    }
     dlp_devdb_free(db);
     for (int k = 0; k < K_N; k++) free(KR[k].r);
-    return 0;
+    free(V);
+    return rc;
 }

@@ -16,6 +16,7 @@
  * tanh on token 0) stands in for MLPerf's SQuAD QA head (a 1024 -> 2 dense
  * on every token): both are < 0.01% of the encoder's FLOPs.
  * Prints one line per device: id, tensorrt samples/s, eager samples/s.
+ * bench/e2e_vision.c includes this file for sps() (MLPERF_BERT_NO_MAIN).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static double sps(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, 
     o.dtype = dtype;
     o.batch = batch;
     o.no_learned = 1;          /* the shipped models are fp32-only anyway */
-    if (trt) o.fuse = 1, o.pure_roofline = 1, o.launch_us = -1;
+    if (trt) o.fuse = 1, o.pure_roofline = 1, o.launch_us = -1, o.runtime = DLP_RUNTIME_TENSORRT;
     dlp_prediction p;
     dlp_error e = {0};
     if (dlp_predict(g, d, db, &o, &p, &e)) {
@@ -41,6 +42,7 @@ static double sps(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, 
     return v;
 }
 
+#ifndef MLPERF_BERT_NO_MAIN
 int main(int argc, char **argv) {
     if (argc < 5) {
         fprintf(stderr, "usage: mlperf_bert BATCH SEQ int8|fp16 DEVICE...\n");
@@ -76,3 +78,4 @@ int main(int argc, char **argv) {
     dlp_devdb_free(db);
     return rc;
 }
+#endif

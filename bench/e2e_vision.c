@@ -1,0 +1,691 @@
+/*
+ * e2e_vision.c — the other end-to-end checks of `bench/bench_e2e.sh --all`,
+ * pooled with NeuSight's rows (included by bench_e2e.c after its NeuSight
+ * part; protocol in docs/results_e2e_vision.md, which this writes):
+ *
+ *   timm     RTX 3090 AMP benchmarks of pytorch-image-models (6 inference
+ *            files: NCHW/NHWC x PyTorch 1.13/2.1/2.4; 1 NHWC training file,
+ *            PyTorch 1.12), the timm models with a torchvision architecture
+ *            (bench/timm_map.csv -> an ONNX file in data/models/torchvision or
+ *            ../shared/models/torchvision)
+ *   mlperf   ResNet-50 (int8) and BERT-large (int8, fp16) offline throughput,
+ *            MLPerf Inference closed v2.1-v4.1, TensorRT
+ *   zeus     ResNet-50 fp32 training step time and power (Zeus, NSDI'23)
+ *
+ * Every row is one measured time and one prediction in ms, so rows of all
+ * data sets pool; MAPE is on time (MLPerf: error of 1 / throughput).
+ */
+#define MLPERF_BERT_NO_MAIN
+#include "mlperf_bert.c"
+
+#include <strings.h>
+
+static const char *dt_short(int dt) {
+    return dt == DLP_DT_FLOAT16 ? "fp16" : dt == DLP_DT_INT8 ? "int8" : dt == DLP_DT_BFLOAT16 ? "bf16" : "fp32";
+}
+
+typedef struct {
+    const char *set;           /* "neusight", "timm", "mlperf", "zeus" */
+    char gpu[32], model[48], family[24], ver[24], file[24], onnx[40], match[8];
+    int dtype, train, memfmt;  /* memfmt -1: not a vision model */
+    int batch, img;
+    double meas, pred, logo;   /* ms */
+    int logo_kind;             /* 0 refit without the GPU, 1 GPU in no fit: all-GPU, 2 no curves (pure) */
+    int aim;                   /* under the <= 10% aim */
+    double extra, extra_meas;  /* zeus: predicted / measured W; mlperf: eager ms */
+} vrow;
+
+static vrow *V;
+static int nV, capV;
+static char vskipped[4096];
+static int n_vskipped;
+
+static vrow *vpush(const char *set) {
+    if (nV == capV) {
+        capV = capV ? 2 * capV : 512;
+        V = realloc(V, sizeof *V * (size_t)capV);
+        if (!V) exit(1);
+    }
+    vrow *r = &V[nV++];
+    memset(r, 0, sizeof *r);
+    r->set = set;
+    r->memfmt = -1;
+    return r;
+}
+
+static void vskip(const char *what, const char *why) {
+    n_vskipped++;
+    size_t l = strlen(vskipped);
+    if (l + 200 < sizeof vskipped)
+        snprintf(vskipped + l, sizeof vskipped - l, "%s%s (%s)", l ? "; " : "", what, why);
+}
+
+static const char *family_of(const char *m) {
+    static const char *const fam[][2] = {
+        {"tv_resnext", "resnext"}, {"tv_resnet", "resnet"}, {"tv_densenet", "densenet"}, {"resnext", "resnext"},
+        {"wide_resnet", "wide_resnet"}, {"resnet", "resnet"}, {"inception", "inception"}, {"vit_", "vit"},
+        {"swin", "swin"}, {"convnext", "convnext"}, {"mobilenet", "mobilenet"}, {"efficientnet", "efficientnet"},
+        {"mnasnet", "mnasnet"}, {"densenet", "densenet"}, {"vgg", "vgg"}, {"regnet", "regnet"},
+        {"bert", "bert (transformer)"}, {"gpt", "gpt (transformer)"}, {"opt", "opt (transformer)"}};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++)
+        if (!strncmp(m, fam[i][0], strlen(fam[i][0]))) return fam[i][1];
+    return "other";
+}
+
+/* LOGO curves for device d: refit without it when its kernels were in the
+ * fit; else NULL (the shipped all-GPU curves). */
+static const dlp_efficiency *logo_for(const dlp_device *d, int *kind);
+
+/* ---- NeuSight rows into the pool ------------------------------------------------------ */
+
+static void pool_neusight(void) {
+    for (int i = 0; i < nE; i++) {
+        const erow *e = &E[i];
+        vrow *r = vpush("neusight");
+        snprintf(r->gpu, sizeof r->gpu, "%s", e->dev_id);
+        snprintf(r->model, sizeof r->model, "%s", e->model);
+        snprintf(r->family, sizeof r->family, "%s", family_of(e->model));
+        snprintf(r->ver, sizeof r->ver, "pt2.1 eager");
+        r->dtype = DLP_DT_FLOAT, r->train = e->train, r->batch = e->batch;
+        r->meas = e->meas, r->pred = e->pred[P_CAL];
+        r->logo = have_logo ? e->pred[P_LOGO] : e->pred[P_CAL];
+        r->logo_kind = e->in_fit ? 0 : 1;
+        r->aim = 1;
+    }
+}
+
+/* ---- timm ------------------------------------------------------------------------------ */
+
+typedef struct {
+    char model[48], onnx[64], match[8];
+} tmap;
+
+typedef struct {
+    char tag[24];              /* "infer-nchw-pt113" ... */
+    int train, memfmt, runtime;
+    char ver[16];
+    int n;
+    struct trow {
+        char model[48];
+        int img, batch;
+        double ms;
+    } *r;
+} tfile;
+
+static int read_timm_file(const char *path, const char *base, tfile *t) {
+    char mode[8], fmt[8], pt[8];
+    if (sscanf(base, "benchmark-%7[a-z]-amp-%7[a-z]-pt%7[0-9]-", mode, fmt, pt) != 3) return 0;
+    if (!strstr(base, "rtx3090")) return 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    memset(t, 0, sizeof *t);
+    t->train = !strcmp(mode, "train");
+    t->memfmt = !strcmp(fmt, "nhwc") ? DLP_MEMFMT_NHWC : DLP_MEMFMT_NCHW;
+    t->runtime = pt[0] == '1' ? DLP_RUNTIME_EAGER1X : DLP_RUNTIME_EAGER;
+    snprintf(t->ver, sizeof t->ver, "pt%c.%s", pt[0], pt + 1);
+    if (t->ver[strlen(t->ver) - 1] == '0' && strlen(pt) == 3) t->ver[strlen(t->ver) - 1] = 0;   /* pt2.10 -> pt2.1 */
+    snprintf(t->tag, sizeof t->tag, "%s-%s-pt%s", t->train ? "train" : "infer", fmt, pt);
+    char line[4096], hl[4096], *h[32], *v[32];
+    if (!fgets(hl, sizeof hl, f)) {
+        fclose(f);
+        return 0;
+    }
+    int nh = csv_split(hl, h, 32);
+    const char *p = t->train ? "train_" : "infer_";
+    char cn[64];
+    snprintf(cn, sizeof cn, "%simg_size", p);
+    int cI = col(h, nh, cn);
+    snprintf(cn, sizeof cn, "%sbatch_size", p);
+    int cB = col(h, nh, cn);
+    snprintf(cn, sizeof cn, "%sstep_time", p);
+    int cT = col(h, nh, cn), cM = col(h, nh, "model");
+    int cap = 0;
+    while (cI >= 0 && cB >= 0 && cT >= 0 && cM >= 0 && fgets(line, sizeof line, f)) {
+        if (csv_split(line, v, 32) < nh) continue;
+        if (t->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            t->r = realloc(t->r, sizeof *t->r * (size_t)cap);
+        }
+        struct trow *x = &t->r[t->n];
+        snprintf(x->model, sizeof x->model, "%s", v[cM]);
+        x->img = atoi(v[cI]), x->batch = (int)atof(v[cB]), x->ms = atof(v[cT]);
+        if (x->img > 0 && x->batch > 0 && x->ms > 0) t->n++;
+    }
+    fclose(f);
+    return t->n > 0;
+}
+
+static int cmp_tfile(const void *a, const void *b) {
+    const tfile *x = a, *y = b;
+    if (x->train != y->train) return x->train - y->train;
+    return strcmp(x->tag, y->tag);
+}
+
+/* Graph cache: the same file at the same size and batch serves NCHW/NHWC and
+ * three PyTorch versions. */
+typedef struct {
+    char path[512];
+    int img, batch;
+    dlp_graph *g;
+    char err[256];
+} gcache;
+static gcache GC[8];
+static int gc_next;
+
+static dlp_graph *load_vision(const char *path, int img, int batch, char *why, size_t nwhy) {
+    for (int i = 0; i < 8; i++)
+        if (GC[i].path[0] && !strcmp(GC[i].path, path) && GC[i].img == img && GC[i].batch == batch) {
+            snprintf(why, nwhy, "%s", GC[i].err);
+            return GC[i].g;
+        }
+    gcache *c = &GC[gc_next];
+    gc_next = (gc_next + 1) % 8;
+    dlp_graph_free(c->g);
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    c->img = img, c->batch = batch;
+    const char *names[2] = {"height", "width"};
+    int64_t vals[2] = {img, img};
+    dlp_load_opts lo = {0};
+    lo.batch = batch, lo.n_dims = 2, lo.dim_names = names, lo.dim_values = vals;
+    dlp_error e = {0};
+    if (dlp_graph_load(path, &lo, &c->g, &e)) {
+        snprintf(c->err, sizeof c->err, "load: %s", e.msg);
+    } else {
+        /* a fixed-size export cannot be bound to another image size */
+        for (int i = 0; i < dlp_graph_tensor_count(c->g); i++) {
+            dlp_tensor_info ti;
+            dlp_graph_tensor(c->g, i, &ti);
+            if (ti.is_input && !ti.is_initializer && ti.rank == 4 && ti.dims[2] != img) {
+                snprintf(c->err, sizeof c->err, "export fixed at %lldx%lld, timm runs %d", (long long)ti.dims[2],
+                         (long long)ti.dims[3], img);
+                dlp_graph_free(c->g);
+                c->g = NULL;
+                break;
+            }
+        }
+    }
+    snprintf(why, nwhy, "%s", c->err);
+    return c->g;
+}
+
+static void run_timm(const char *dir, const char *mapcsv, const char *const *mdirs, int nmdirs, const dlp_devdb *db) {
+    const dlp_device *d = dlp_devdb_find(db, "rtx3090");
+    DIR *dd = opendir(dir);
+    FILE *mf = fopen(mapcsv, "r");
+    if (!dd || !mf || !d) {
+        printf("timm: no RTX 3090 files under %s (or no %s); skipped\n", dir, mapcsv);
+        if (dd) closedir(dd);
+        if (mf) fclose(mf);
+        return;
+    }
+    tfile F[16];
+    int nf = 0;
+    struct dirent *de;
+    char path[2048];
+    while ((de = readdir(dd)) && nf < 16) {
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (read_timm_file(path, de->d_name, &F[nf])) nf++;
+    }
+    closedir(dd);
+    qsort(F, (size_t)nf, sizeof F[0], cmp_tfile);
+    tmap M[256];
+    int nm = 0;
+    char line[1024], *v[8];
+    if (fgets(line, sizeof line, mf))
+        while (nm < 256 && fgets(line, sizeof line, mf)) {
+            if (csv_split(line, v, 8) < 3 || !v[0][0]) continue;
+            snprintf(M[nm].model, sizeof M[nm].model, "%s", v[0]);
+            snprintf(M[nm].onnx, sizeof M[nm].onnx, "%s", v[1]);
+            snprintf(M[nm].match, sizeof M[nm].match, "%s", v[2]);
+            nm++;
+        }
+    fclose(mf);
+    int kind;
+    const dlp_efficiency *le = logo_for(d, &kind);
+    for (int m = 0; m < nm; m++) {
+        /* "../shared:x.onnx" = the shared corpus only; else ours first, then shared */
+        char file[512] = "";
+        const char *name = M[m].onnx;
+        int only_shared = !strncmp(name, "../shared:", 10);
+        if (only_shared) name += 10;
+        for (int k = only_shared ? 1 : 0; k < nmdirs && !file[0]; k++) {
+            snprintf(path, sizeof path, "%s/%s", mdirs[k], name);
+            FILE *t = fopen(path, "rb");
+            if (t) fclose(t), snprintf(file, sizeof file, "%s", path);
+        }
+        for (int fi = 0; fi < nf; fi++) {
+            for (int j = 0; j < F[fi].n; j++) {
+                struct trow *x = &F[fi].r[j];
+                if (strcmp(x->model, M[m].model)) continue;
+                char what[160], why[256] = "";
+                snprintf(what, sizeof what, "timm %s %s", F[fi].tag, x->model);
+                if (!file[0]) {
+                    vskip(what, "no ONNX file");
+                    continue;
+                }
+                dlp_graph *g = load_vision(file, x->img, x->batch, why, sizeof why);
+                if (!g) {
+                    vskip(what, why);
+                    continue;
+                }
+                dlp_predict_opts o = {0};
+                o.mode = F[fi].train ? DLP_PREDICT_TRAIN : DLP_PREDICT_INFER;
+                o.dtype = DLP_DT_FLOAT16;   /* AMP autocast */
+                o.batch = x->batch;
+                o.runtime = F[fi].runtime;
+                o.memfmt = F[fi].memfmt;
+                o.optimizer = DLP_OPTIM_SGD_MOMENTUM;   /* timm benchmark.py: --opt sgd, momentum 0.9 */
+                double pr[2];
+                int ok = 1;
+                for (int w = 0; w < 2; w++) {
+                    if (w && !le) {
+                        pr[1] = pr[0];
+                        break;
+                    }
+                    o.eff = w ? le : NULL;
+                    dlp_prediction p;
+                    dlp_error e = {0};
+                    if (dlp_predict(g, d, db, &o, &p, &e)) {
+                        vskip(what, e.msg);
+                        ok = 0;
+                        break;
+                    }
+                    pr[w] = F[fi].train ? p.step_ms : p.latency_ms;
+                    dlp_prediction_free(&p);
+                }
+                if (!ok) continue;
+                vrow *r = vpush("timm");
+                snprintf(r->gpu, sizeof r->gpu, "%s", d->id);
+                snprintf(r->model, sizeof r->model, "%s", x->model);
+                snprintf(r->family, sizeof r->family, "%s", family_of(x->model));
+                snprintf(r->ver, sizeof r->ver, "%s eager", F[fi].ver);
+                snprintf(r->file, sizeof r->file, "%s", F[fi].tag);
+                snprintf(r->onnx, sizeof r->onnx, "%s", name);
+                snprintf(r->match, sizeof r->match, "%s", M[m].match);
+                r->dtype = DLP_DT_FLOAT16, r->train = F[fi].train, r->memfmt = F[fi].memfmt;
+                r->batch = x->batch, r->img = x->img;
+                r->meas = x->ms, r->pred = pr[0], r->logo = pr[1], r->logo_kind = kind;
+                r->aim = !strcmp(M[m].match, "same");
+            }
+        }
+    }
+    for (int i = 0; i < 8; i++) dlp_graph_free(GC[i].g), memset(&GC[i], 0, sizeof GC[i]);
+    for (int fi = 0; fi < nf; fi++) free(F[fi].r);
+}
+
+/* ---- MLPerf Inference (closed, Offline) ------------------------------------------------ */
+
+/* accelerator name -> device id, as bench_roofline.sh had it */
+static const struct {
+    const char *acc, *dev;
+    int rn50;                  /* also in the ResNet-50 selection */
+} mlperf_acc[] = {{"NVIDIA A100-SXM-40GB", "a100-40gb", 1},
+                  {"NVIDIA A100-SXM4-40GB", "a100-40gb", 1},
+                  {"NVIDIA A100-SXM-80GB", "a100-80gb", 1},
+                  {"NVIDIA A100-SXM4-80GB", "a100-80gb", 1},
+                  {"NVIDIA A100-PCIe-80GB", "a100-pcie-80gb", 1},
+                  {"NVIDIA H100-SXM-80GB", "h100-sxm", 1},
+                  {"NVIDIA H100-PCIe-80GB", "h100-pcie", 1},
+                  {"NVIDIA H200-SXM-141GB", "h200", 0},
+                  {"NVIDIA T4", "t4", 1},
+                  {"Tesla T4", "t4", 0},
+                  {"NVIDIA L4", "l4", 1},
+                  {"NVIDIA L40S", "l40s", 1},
+                  {"NVIDIA A10", "a10", 0},
+                  {"NVIDIA A40", "a40", 0},
+                  {"NVIDIA GeForce RTX 4090 (Ada Lovelace)", "rtx4090", 0}};
+
+typedef struct {
+    char bench[12], dev[24];
+    double v[256], med;
+    int n;
+} mlp_cell;
+
+/* Per (benchmark, device) the per-accelerator samples/s of every valid closed
+ * Offline result (no MaxQ, MIG or multi-node systems). */
+static int read_mlperf(const char *const *paths, int np, mlp_cell *C, int maxc) {
+    int nc = 0;
+    for (int pi = 0; pi < np; pi++) {
+        FILE *f = fopen(paths[pi], "r");
+        if (!f) continue;
+        static char line[16384], hl[16384];
+        char *h[64], *v[64];
+        if (!fgets(hl, sizeof hl, f)) {
+            fclose(f);
+            continue;
+        }
+        int nh = csv_split(hl, h, 64);
+        int cb = col(h, nh, "benchmark"), cs = col(h, nh, "scenario"), cd = col(h, nh, "division");
+        int cv = col(h, nh, "result_valid"), ca = col(h, nh, "accelerator"), csy = col(h, nh, "system");
+        int cps = col(h, nh, "samples_per_second"), cn = col(h, nh, "accelerators_per_node");
+        int cnn = col(h, nh, "number_of_nodes");
+        while (fgets(line, sizeof line, f)) {
+            if (csv_split(line, v, 64) < nh) continue;
+            const char *b = v[cb];
+            if (strcmp(b, "resnet50") && strcmp(b, "bert-99") && strcmp(b, "bert-99.9")) continue;
+            if (strcasecmp(v[cs], "offline") || strcmp(v[cd], "closed") || strcmp(v[cv], "VALID")) continue;
+            if (!strcmp(b, "resnet50") && strcmp(v[cs], "Offline")) continue;
+            if (strstr(v[csy], "MaxQ") || strstr(v[csy], "MIG") || !v[cps][0]) continue;
+            int nodes = atoi(v[cnn]) > 0 ? atoi(v[cnn]) : 1, per = atoi(v[cn]) > 0 ? atoi(v[cn]) : 1;
+            if (strcmp(b, "resnet50") && nodes > 1) continue;
+            const char *dev = NULL;
+            for (size_t i = 0; i < sizeof mlperf_acc / sizeof mlperf_acc[0]; i++)
+                if (!strcmp(v[ca], mlperf_acc[i].acc) && (mlperf_acc[i].rn50 || strcmp(b, "resnet50")))
+                    dev = mlperf_acc[i].dev;
+            if (!dev) continue;
+            int c = 0;
+            while (c < nc && (strcmp(C[c].bench, b) || strcmp(C[c].dev, dev))) c++;
+            if (c == nc) {
+                if (nc == maxc) continue;
+                memset(&C[nc], 0, sizeof C[nc]);
+                snprintf(C[nc].bench, sizeof C[nc].bench, "%s", b);
+                snprintf(C[nc].dev, sizeof C[nc].dev, "%s", dev);
+                nc++;
+            }
+            if (C[c].n < 256) C[c].v[C[c].n++] = atof(v[cps]) / (per * nodes);
+        }
+        fclose(f);
+    }
+    return nc;
+}
+
+static int cmp_cell(const void *a, const void *b) {
+    const mlp_cell *x = a, *y = b;
+    int c = strcmp(x->bench, y->bench);
+    if (c) return c;
+    return x->med < y->med ? 1 : x->med > y->med ? -1 : 0;
+}
+
+static const char *const hopper_ids[] = {"h100-sxm", "h100-pcie", "h200"};
+
+static void run_mlperf(const char *const *paths, int np, const char *rn50, const dlp_devdb *db) {
+    static mlp_cell C[64];
+    int nc = read_mlperf(paths, np, C, 64);
+    if (!nc) {
+        printf("mlperf: no DERIVED_mlperf_summary.csv; skipped\n");
+        return;
+    }
+    for (int i = 0; i < nc; i++) C[i].med = quantile(C[i].v, (size_t)C[i].n, 0.5);
+    qsort(C, (size_t)nc, sizeof C[0], cmp_cell);
+    dlp_graph *g_rn = NULL, *g_bert[2] = {NULL, NULL};
+    dlp_error e = {0};
+    dlp_load_opts lo = {0};
+    lo.batch = 256;
+    if (!rn50 || dlp_graph_load(rn50, &lo, &g_rn, &e)) vskip("mlperf resnet50", "no resnet50.onnx");
+    dlp_llm_config c;
+    if (dlp_llm_catalogue_get("bert-large-uncased", &c, &e) || dlp_llm_build(&c, 256, 384, DLP_QT_FP16, &g_bert[0], NULL, &e))
+        vskip("mlperf bert", e.msg);
+    for (int i = 0; i < nc; i++) {
+        int bert = strcmp(C[i].bench, "resnet50") != 0;
+        const dlp_device *d = dlp_devdb_find(db, C[i].dev);
+        dlp_graph *g = bert ? g_bert[0] : g_rn;
+        if (!d || !g) continue;
+        int hop = 0;
+        for (int k = 0; k < 3; k++) hop |= !strcmp(C[i].dev, hopper_ids[k]);
+        int dt = !bert || !strcmp(C[i].bench, "bert-99") || hop ? DLP_DT_INT8 : DLP_DT_FLOAT16;
+        double m = C[i].med;
+        /* mlperf_bert.c's sps(): the tensorrt preset and the eager default */
+        double t = sps(g, d, db, dt, 256, 1), ea = sps(g, d, db, dt, 256, 0);
+        vrow *r = vpush("mlperf");
+        snprintf(r->gpu, sizeof r->gpu, "%s", d->id);
+        snprintf(r->model, sizeof r->model, "%s (n=%d)", C[i].bench, C[i].n);
+        snprintf(r->family, sizeof r->family, "%s", bert ? "bert (transformer)" : "resnet");
+        snprintf(r->ver, sizeof r->ver, "TensorRT");
+        r->dtype = dt, r->batch = 256, r->img = bert ? 384 : 224;
+        r->meas = 256e3 / m, r->pred = t > 0 ? 256e3 / t : NAN, r->logo = r->pred, r->logo_kind = 2;
+        r->extra = ea > 0 ? 256e3 / ea : NAN;
+        r->extra_meas = m;
+        r->aim = !bert;        /* BERT: TensorRT packs variable-length sequences; the real work is unknown */
+    }
+    dlp_graph_free(g_rn);
+    dlp_graph_free(g_bert[0]);
+}
+
+/* ---- Zeus: ResNet-50 training (fp32) --------------------------------------------------- */
+
+static void run_zeus(const char *dir, const char *rn50, const dlp_devdb *db) {
+    static const char *const gpus[][2] = {{"v100", "v100-pcie-32gb"}, {"a40", "a40"}, {"p100", "p100"},
+                                          {"rtx6000", "quadro-rtx6000"}};
+    char path[2048];
+    int any = 0;
+    for (size_t gi = 0; gi < 4; gi++) {
+        snprintf(path, sizeof path, "%s/summary_power_%s.csv", dir, gpus[gi][0]);
+        FILE *f = fopen(path, "r");
+        const dlp_device *d = dlp_devdb_find(db, gpus[gi][1]);
+        if (!f || !d) {
+            if (f) fclose(f);
+            continue;
+        }
+        char line[1024], hl[1024], *h[16], *v[16];
+        double best_pl[2] = {-1, -1}, epoch[2] = {0, 0}, watts[2] = {0, 0};
+        const int bs[2] = {32, 128};
+        if (fgets(hl, sizeof hl, f)) {
+            int nh = csv_split(hl, h, 16);
+            int cn = col(h, nh, "network"), cb = col(h, nh, "batch_size"), cp = col(h, nh, "power_limit");
+            int ct = col(h, nh, "time_per_epoch"), cw = col(h, nh, "average_power");
+            while (fgets(line, sizeof line, f)) {
+                if (csv_split(line, v, 16) < nh || strcmp(v[cn], "resnet50")) continue;
+                for (int k = 0; k < 2; k++)
+                    if (atoi(v[cb]) == bs[k] && atof(v[cp]) > best_pl[k])
+                        best_pl[k] = atof(v[cp]), epoch[k] = atof(v[ct]), watts[k] = atof(v[cw]);
+            }
+        }
+        fclose(f);
+        for (int k = 0; k < 2; k++) {
+            if (best_pl[k] < 0) continue;
+            dlp_graph *g = NULL;
+            dlp_error e = {0};
+            dlp_load_opts lo = {0};
+            lo.batch = bs[k];
+            if (!rn50 || dlp_graph_load(rn50, &lo, &g, &e)) continue;
+            int kind;
+            const dlp_efficiency *le = logo_for(d, &kind);
+            double pr[2] = {NAN, NAN}, pw = NAN;
+            for (int w = 0; w < 2; w++) {
+                dlp_predict_opts o = {0};
+                o.mode = DLP_PREDICT_TRAIN, o.batch = bs[k];
+                o.optimizer = DLP_OPTIM_ADAM;   /* Zeus: Adadelta, two state buffers like Adam */
+                o.eff = w ? le : NULL;
+                if (w && !le) {
+                    pr[1] = pr[0];
+                    break;
+                }
+                dlp_prediction p;
+                if (dlp_predict(g, d, db, &o, &p, &e)) break;
+                pr[w] = p.step_ms;
+                if (!w) pw = p.power_w;
+                dlp_prediction_free(&p);
+            }
+            dlp_graph_free(g);
+            vrow *r = vpush("zeus");
+            snprintf(r->gpu, sizeof r->gpu, "%s", d->id);
+            snprintf(r->model, sizeof r->model, "resnet50");
+            snprintf(r->family, sizeof r->family, "resnet");
+            snprintf(r->ver, sizeof r->ver, "zeus eager");
+            r->dtype = DLP_DT_FLOAT, r->train = 1, r->memfmt = DLP_MEMFMT_NCHW, r->batch = bs[k], r->img = 224;
+            r->meas = epoch[k] / (1281167.0 / bs[k]) * 1e3;
+            r->pred = pr[0], r->logo = pr[1], r->logo_kind = kind;
+            r->extra = pw, r->extra_meas = watts[k];
+            r->aim = 0;        /* epoch time includes the input pipeline; Adadelta predicted as Adam */
+            any = 1;
+        }
+    }
+    if (!any) printf("zeus: no ResNet-50 traces under %s; skipped\n", dir);
+}
+
+/* ---- pooled report ---------------------------------------------------------------------- */
+
+static double vape(const vrow *r, int logo) { return fabs((logo ? r->logo : r->pred) - r->meas) / r->meas; }
+
+typedef void (*vkeyfn)(const vrow *, char *, size_t);
+static void vk_all(const vrow *r, char *b, size_t n) { snprintf(b, n, "all rows"), (void)r; }
+static void vk_set(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->set); }
+static void vk_gpu(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->gpu); }
+static void vk_family(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->family); }
+static void vk_dtype(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", dt_short(r->dtype)); }
+static void vk_mode(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->train ? "train" : "infer"); }
+static void vk_fmt(const vrow *r, char *b, size_t n) {
+    snprintf(b, n, "%s", r->memfmt < 0 ? "n/a (transformer or TensorRT)" : r->memfmt == DLP_MEMFMT_NHWC ? "nhwc" : "nchw");
+}
+static void vk_ver(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->ver); }
+static void vk_file(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->file); }
+static void vk_match(const vrow *r, char *b, size_t n) { snprintf(b, n, "%s", r->match); }
+static void vk_aim(const vrow *r, char *b, size_t n) {
+    snprintf(b, n, "%s", r->aim ? "under the <=10% aim" : "outside the aim");
+}
+static void vk_logo(const vrow *r, char *b, size_t n) {
+    static const char *const k[3] = {"GPU in the kernel fit (LOGO = refit without it)",
+                                     "GPU in no fit (LOGO = all-GPU)", "pure roofline (no curves to leave out)"};
+    snprintf(b, n, "%s", k[r->logo_kind]);
+}
+
+static int vsel_set(const vrow *r, const char *set) { return !set || !strcmp(r->set, set); }
+
+static void vgroup(const char *title, vkeyfn key, const char *set) {
+    OUT("\n| %s | rows | MAPE all-GPU | MAPE LOGO | Acc(10%%) | median meas./pred. | <= 10%% |\n"
+        "|---|---:|---:|---:|---:|---:|:---:|\n",
+        title);
+    char seen[128][64];
+    int ns = 0;
+    double *ratios = malloc(sizeof(double) * (size_t)(nV ? nV : 1));
+    for (int i = 0; i < nV; i++) {
+        if (!vsel_set(&V[i], set)) continue;
+        char k[64], kj[64];
+        key(&V[i], k, sizeof k);
+        int dup = 0;
+        for (int j = 0; j < ns; j++) dup |= !strcmp(seen[j], k);
+        if (dup || ns == 128) continue;
+        snprintf(seen[ns++], 64, "%s", k);
+        double s = 0, sl = 0;
+        int n = 0, acc = 0;
+        for (int j = 0; j < nV; j++) {
+            if (!vsel_set(&V[j], set)) continue;
+            key(&V[j], kj, sizeof kj);
+            if (strcmp(kj, k)) continue;
+            s += vape(&V[j], 0), sl += vape(&V[j], 1);
+            acc += vape(&V[j], 0) <= 0.10;
+            ratios[n++] = V[j].meas / V[j].pred;
+        }
+        OUT("| %s | %d | %.1f%% | %.1f%% | %.0f%% | %.2f | %s |\n", k, n, 100 * s / n, 100 * sl / n, 100.0 * acc / n,
+            quantile(ratios, (size_t)n, 0.5), s / n <= 0.10 ? "yes" : "no");
+    }
+    free(ratios);
+}
+
+static void vgroups(const char *set) {
+    if (!set) vgroup("data set", vk_set, set);
+    vgroup("overall", vk_all, set);
+    vgroup("aim", vk_aim, set);
+    vgroup("GPU", vk_gpu, set);
+    vgroup("family", vk_family, set);
+    vgroup("dtype", vk_dtype, set);
+    vgroup("mode", vk_mode, set);
+    vgroup("memory format", vk_fmt, set);
+    vgroup("runtime / PyTorch version", vk_ver, set);
+    vgroup("leave-one-GPU-out", vk_logo, set);
+    if (set && !strcmp(set, "timm")) {
+        vgroup("timm file", vk_file, set);
+        vgroup("timm -> torchvision match", vk_match, set);
+    }
+}
+
+static int count_set(const char *set) {
+    int n = 0;
+    for (int i = 0; i < nV; i++) n += vsel_set(&V[i], set);
+    return n;
+}
+
+static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeus) {
+    md = mdf;
+    if (md)
+        fprintf(md,
+                "# End-to-end checks: NeuSight, timm (RTX 3090), MLPerf Inference, Zeus\n\n"
+                "GENERATED by `bench/bench_e2e.sh --all` (bench/bench_e2e.c, bench/e2e_vision.c); do not edit.\n\n"
+                "## Protocol\n\n"
+                "Every row is one measured time and one `dlp_predict` time, both in ms; error = predicted / "
+                "measured - 1, MAPE = mean |error|; Acc(10%%) = share of rows within 10%%; median meas./pred. > 1 "
+                "means under-predicted.  \"MAPE all-GPU\" uses the shipped calibration; \"MAPE LOGO\" refits the "
+                "curves on NeuSight's kernel tables without the row's GPU (only the A100-PCIe 40/80 GB, P100, P4, T4 "
+                "and V100 are in that fit: for every other GPU, the RTX 3090 of timm included, LOGO = all-GPU, and "
+                "rows predicted by a pure roofline have no curves to leave out).\n\n"
+                "* **NeuSight** (`docs/results_e2e.md`): fp32 PyTorch 2.1 eager transformers, inference = one forward, "
+                "training = forward + backward (no optimizer step).\n"
+                "* **timm** (`../shared/data/pytorch-image-models/results`, RTX 3090 only; the other GPUs of the set "
+                "are held back and never used): `benchmark.py` with `--amp` (autocast fp16 on fp32 weights), "
+                "`cudnn.benchmark`, `global_pool='fast'`; NHWC files add `--channels-last`.  Inference: eval mode "
+                "under `torch.no_grad()`, measured = `infer_step_time` = ms per forward of `infer_batch_size` "
+                "images at `infer_img_size`; predicted = `latency_ms`, dtype fp16, inference.  Training: train "
+                "mode, `CrossEntropyLoss`, `optimizer.zero_grad()` outside the timed step, then forward, backward "
+                "and `optimizer.step()` of timm's default `--opt sgd` (momentum 0.9, nesterov); measured = "
+                "`train_step_time`; predicted = `step_ms`, mode train, `DLP_OPTIM_SGD_MOMENTUM`.  Runtime: "
+                "`pt113`/`pt112` files -> `DLP_RUNTIME_EAGER1X`, `pt210`/`pt240` -> `DLP_RUNTIME_EAGER`; memory "
+                "format NHWC for `nhwc` files.  Graphs: the torchvision architecture of the same network "
+                "(`bench/timm_map.csv`, \"same\" or \"close\" and why), weight-free ONNX exports in "
+                "`data/models/torchvision/` (`bench/export_torchvision.py`; symbolic `height`/`width` bound to "
+                "the row's image size) or `../shared/models/torchvision/`.  timm models without a torchvision "
+                "architecture are not rows.\n"
+                "* **MLPerf Inference** (closed, Offline, v2.1-v4.1, TensorRT): per GPU = median over submissions "
+                "of samples/s / accelerators (no MaxQ, MIG or multi-node); ResNet-50 int8 on torchvision's "
+                "ResNet-50, BERT-large (`bench/mlperf_bert.c`, seq 384; bert-99 int8, bert-99.9 fp16, FP8 on "
+                "Hopper predicted as int8) at batch 256 with the tensorrt preset (`DLP_RUNTIME_TENSORRT`: fused "
+                "epilogues, pure roofline, no launch gaps); time = 256 / throughput.\n"
+                "* **Zeus** (NSDI'23): ResNet-50 ImageNet training fp32 at the highest power limit, batch 32 and "
+                "128; step = epoch time / (1281167 / batch); Adadelta predicted as Adam (same state size).\n\n"
+                "**The <= 10%% aim** covers the rows whose runtime dlperf models and whose graph is the measured "
+                "network: NeuSight, timm rows mapped \"same\", MLPerf ResNet-50.  Outside it: timm \"close\" "
+                "rows, MLPerf BERT (TensorRT packs variable-length sequences: the real work per sample is below "
+                "the 384-token graph's) and Zeus (epoch times include the input pipeline).\n");
+    OUT("\n== end-to-end checks: %d rows (neusight %d, timm %d, mlperf %d, zeus %d); skipped %d ==\n", nV,
+        count_set("neusight"), count_set("timm"), count_set("mlperf"), count_set("zeus"), n_vskipped);
+    OUT("\nSkipped rows: %s\n", vskipped[0] ? vskipped : "none");
+    if (timm && count_set("timm")) {
+        OUT("\n## timm, RTX 3090, AMP fp16\n");
+        if (md) {
+            fprintf(md, "\n| model | file | graph (match) | img | batch | measured ms | predicted ms | err | LOGO ms | aim |\n"
+                        "|---|---|---|---:|---:|---:|---:|---:|---:|:---:|\n");
+            for (int i = 0; i < nV; i++) {
+                const vrow *r = &V[i];
+                if (strcmp(r->set, "timm")) continue;
+                fprintf(md, "| %s | %s | %s (%s) | %d | %d | %.1f | %.1f | %+.0f%% | %.1f | %s |\n", r->model, r->file,
+                        r->onnx, r->match, r->img, r->batch, r->meas, r->pred, 100 * (r->pred / r->meas - 1), r->logo,
+                        r->aim ? "yes" : "");
+            }
+        }
+        vgroups("timm");
+    }
+    if (mlperf && count_set("mlperf")) {
+        OUT("\n## MLPerf Inference offline (TensorRT), batch 256\n\n"
+            "| benchmark | GPU | dtype | MLPerf samples/s per GPU | tensorrt preset | err (samples/s) | err (time) | "
+            "eager calibrated | err (samples/s) | aim |\n|---|---|---|---:|---:|---:|---:|---:|---:|:---:|\n");
+        for (int i = 0; i < nV; i++) {
+            const vrow *r = &V[i];
+            if (strcmp(r->set, "mlperf")) continue;
+            OUT("| %s | %s | %s | %.0f | %.0f | %+.0f%% | %+.0f%% | %.0f | %+.0f%% | %s |\n", r->model, r->gpu,
+                dt_short(r->dtype), r->extra_meas, 256e3 / r->pred, 100 * (r->meas / r->pred - 1),
+                100 * (r->pred / r->meas - 1), 256e3 / r->extra, 100 * (r->meas / r->extra - 1), r->aim ? "yes" : "");
+        }
+        vgroups("mlperf");
+    }
+    if (zeus && count_set("zeus")) {
+        OUT("\n## Zeus: ResNet-50 training fp32\n\n"
+            "| GPU | batch | measured ms | calibrated ms | err | LOGO ms | err | measured W | predicted W | err |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nV; i++) {
+            const vrow *r = &V[i];
+            if (strcmp(r->set, "zeus")) continue;
+            OUT("| %s | %d | %.1f | %.1f | %+.0f%% | %.1f | %+.0f%% | %.0f | %.0f | %+.0f%% |\n", r->gpu, r->batch,
+                r->meas, r->pred, 100 * (r->pred / r->meas - 1), r->logo, 100 * (r->logo / r->meas - 1),
+                r->extra_meas, r->extra, 100 * (r->extra / r->extra_meas - 1));
+        }
+        vgroups("zeus");
+    }
+    if (neusight && count_set("neusight")) {
+        OUT("\n## NeuSight (per-row table: docs/results_e2e.md)\n");
+        vgroups("neusight");
+    }
+    if ((neusight + timm + mlperf + zeus) > 1) {
+        OUT("\n## Pooled: every data set\n");
+        vgroups(NULL);
+    }
+}
