@@ -181,6 +181,10 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
     o.batch = r->batch;
     o.pure_roofline = which == P_PURE;
     o.eff = which == P_LOGO ? eff : NULL;
+    /* NeuSight traced Hugging Face models of 2023 (transformers 4.3x) under
+     * PyTorch 2.1: their BERT/GPT-2/OPT attention is written out (matmul,
+     * scale, mask, softmax, matmul) and calls no SDPA, so it runs as written */
+    o.no_sdpa = 1;
     dlp_prediction p;
     dlp_error err = {0};
     if (dlp_predict(g, r->dev, db, &o, &p, &err)) {
@@ -198,7 +202,6 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
             dlp_node_info ni;
             dlp_graph_node(g, i, &ni);
             int b = bucket_of_class(p.nodes[i].op_class);
-            if (p.nodes[i].fused_into >= 0) b = B_GEMM;
             if (ni.op_class == DLP_OPC_MATMUL && ni.n_inputs > 1 && ni.inputs[1] >= 0) {
                 dlp_tensor_info w;
                 dlp_graph_tensor(g, ni.inputs[1], &w);
