@@ -13,6 +13,7 @@
 #include "graph/graph.h"
 #include "models/learned.h"
 #include "models/roofline.h"
+#include "predict/predict.h"
 #include "tap.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
@@ -753,7 +754,7 @@ static void t_learned_cpu_train(void) {
             CHECK_I64(set.e[2].mode, -1);
         }
         o.no_learned = 0;
-        CHECK(dlp__predict_analytic(g, cpu, DB, &(dlp_predict_opts){.mode = DLP_PREDICT_TRAIN,
+        CHECK(dlp__predict_analytic(g, cpu, &(dlp_predict_opts){.mode = DLP_PREDICT_TRAIN,
                                     .launch_us = DLP_PREDICT_CPU_DISPATCH_US, .pure_roofline = 1}, &p, &e) == DLP_OK);
         dlp__predict_cpu_finish(cpu, &o, &p);
         double analytic_step = p.step_ms;
@@ -765,7 +766,7 @@ static void t_learned_cpu_train(void) {
         CHECK(strstr(p.learned_note, "skipped cpu-amd-epyc-2c--train--a.dlpm") != NULL);
         dlp_prediction_free(&p);
         /* inference mode: no model for it in this set */
-        CHECK(dlp__predict_analytic(g, cpu, DB, &(dlp_predict_opts){.launch_us = 1}, &p, &e) == DLP_OK);
+        CHECK(dlp__predict_analytic(g, cpu, &(dlp_predict_opts){.launch_us = 1}, &p, &e) == DLP_OK);
         dlp__learned_apply(&set, g, cpu, &(dlp_predict_opts){0}, &p);
         CHECK_I64(p.time_src.learned + p.memory_src.learned, 0);
         dlp_prediction_free(&p);

@@ -19,6 +19,7 @@
  * analytic number and says why in learned_note.
  */
 #include "models/learned.h"
+#include "predict/predict.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -292,41 +293,31 @@ void dlp__learned_apply(const dlp__learned_set *set, const dlp_graph *g, const d
     dlp_features_free(f[0]);
     dlp_features_free(f[1]);
 
+    /* a correction, not a replacement: within a factor of the analytic value
+     * (predict.h); derive (predict.c) moves throughput, energy, cost, carbon
+     * and MIG with it */
+    for (int q = 0; q < 2; q++) {
+        if (!src[q]->learned) continue;
+        double a = src[q]->analytic, v = val[q];
+        if (a > 0 && v > a * DLP__LEARNED_MAX_FACTOR) v = a * DLP__LEARNED_MAX_FACTOR;
+        if (a > 0 && v < a / DLP__LEARNED_MAX_FACTOR) v = a / DLP__LEARNED_MAX_FACTOR;
+        if (v != val[q]) note(p, "%s's %s (%g) held to %gx the analytic %g", src[q]->model, want[q], val[q],
+                              DLP__LEARNED_MAX_FACTOR, a);
+        val[q] = v;
+    }
     if (p->time_src.learned) {
-        double unit = val[0];
-        if (train) p->step_ms = unit;
-        else p->latency_ms = unit;
-        p->throughput_sps = (double)p->batch / (unit / 1e3);
+        if (train) p->step_ms = val[0];
+        else p->latency_ms = val[0];
         p->band_lo_ms = p->band_hi_ms = 0;         /* the band is the roofline's */
-        double count = train ? p->steps : p->runs;
-        p->total_hours = unit * count / 3.6e6;
-        if (p->price_usd_per_hour > 0) p->cost_usd = dlp_cost_usd(p->price_usd_per_hour, unit, count);
-        if (p->energy_known && unit0 > 0) {
-            /* same average power over the learned time */
-            p->energy_j = p->power_w * unit / 1e3;
-            p->energy_kwh = p->energy_j * count / 3.6e6;
-            p->co2_g = dlp_co2_g(p->energy_j * count, p->pue, p->g_per_kwh);
-        }
     }
     if (p->memory_src.learned) p->memory_mb = val[1];
-    if ((p->time_src.learned || p->memory_src.learned) && d->n_mig > 0) {
-        dlp_mig_choice c;
-        if (dlp_mig_recommend(d, p->memory_mb, p->mig_margin, train ? p->step_ms : p->latency_ms,
-                              o ? o->latency_slo_ms : 0, &c) == DLP_OK)
-            p->mig = c;
-    }
 }
 
-/* ---- the public entry point ------------------------------------------------------ */
+/* ---- the "learned" row of the estimator table ---------------------------------- */
 
-dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err) {
-    dlp_predict_opts o = {0};
-    if (opts) o = *opts;
-    dlp__predict_cpu_opts(d, &o);
-    dlp_status st = dlp__predict_analytic(g, d, db, &o, out, err);
-    if (st) return st;
-    dlp__predict_cpu_finish(d, &o, out);
-    dlp__learned_apply(dlp__learned_builtin(), g, d, &o, out);
+dlp_status dlp__predict_learned(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *o,
+                                dlp_prediction *out, dlp_error *err) {
+    (void)err;
+    dlp__learned_apply(dlp__learned_builtin(), g, d, o, out);
     return DLP_OK;
 }

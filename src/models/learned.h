@@ -16,12 +16,8 @@
 
 #include "dlperf.h"
 
-/* The analytic predictor of roofline.c (what dlp_predict was before the
- * CPU and learned steps wrapped it). */
-dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                                 const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
 
-/* ---- CPU (predict_cpu.c) --------------------------------------------------- */
+/* ---- CPU (src/predict/cpu.c) --------------------------------------------------- */
 
 /* Options for the analytic pass on device d: on a CPU, launch_us 0 becomes
  * the eager dispatch cost and no efficiency table means pure roofline.

@@ -26,6 +26,19 @@
 #include <string.h>
 
 #include "models/learned.h"
+#include "predict/predict.h"
+
+/* The "roofline-cpu" row of the estimator table: the CPU's options, the
+ * analytic pass, then the CPU's memory accounting and method. */
+dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
+                            dlp_prediction *out, dlp_error *err) {
+    dlp_predict_opts o = *opts;
+    dlp__predict_cpu_opts(d, &o);
+    dlp_status st = dlp__predict_analytic(g, d, &o, out, err);
+    if (st) return st;
+    dlp__predict_cpu_finish(d, &o, out);
+    return DLP_OK;
+}
 
 void dlp__predict_cpu_opts(const dlp_device *d, dlp_predict_opts *o) {
     if (!d || !o || d->kind != DLP_DEVICE_CPU) return;
@@ -43,14 +56,6 @@ void dlp__predict_cpu_finish(const dlp_device *d, const dlp_predict_opts *o, dlp
     p->memory_mb = p->weights_mb + p->activations_mb + p->gradients_mb + p->optimizer_mb + p->context_mb;
     /* the band measures GPU kernel errors; nothing measured it on a CPU */
     p->band_lo_ms = p->band_hi_ms = 0;
-    if (!p->energy_known) {
-        p->energy_j = p->power_w = p->energy_kwh = p->co2_g = NAN;
-        for (int i = 0; i < p->n_nodes; i++) p->nodes[i].energy_j = NAN;
-    }
-    memset(&p->mig, 0, sizeof p->mig);
-    p->mig.index = -1;
-    p->mig.latency_ms = -1;
-    snprintf(p->mig.reason, sizeof p->mig.reason, "none (CPU)");
     if (o && o->eff && !o->pure_roofline)
         snprintf(p->method, sizeof p->method, "roofline-cpu+%s", o->eff->name ? o->eff->name : "custom");
     else snprintf(p->method, sizeof p->method, "roofline-cpu");

@@ -18,6 +18,7 @@
  * dlperf.h sees.
  */
 #include "models/roofline.h"
+#include "predict/predict.h"
 #include "predict/curves.h"
 #include "predict/lower.h"
 
@@ -37,16 +38,6 @@ static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
-}
-
-/* ---- costs ----------------------------------------------------------------- */
-
-double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count) {
-    return price_usd_per_hour * time_ms * count / 3.6e6;
-}
-
-double dlp_co2_g(double energy_j, double pue, double g_per_kwh) {
-    return energy_j / 3.6e6 * pue * g_per_kwh;
 }
 
 /* ---- which unit a node runs on ------------------------------------------------ */
@@ -345,12 +336,12 @@ void dlp_prediction_free(dlp_prediction *p) {
     p->n_kernel_rows = 0;
 }
 
-/* The analytic pass; the public dlp_predict (src/models/learned.c) wraps it
- * with the CPU adaptation and the shipped learned models. */
-dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                                 const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
-dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                                 const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err) {
+/* The analytic estimate (the "roofline" row of the estimator table in
+ * predict.c): lower -> time -> time, energy, memory parts, the kernel list.
+ * What follows from those (throughput, power, MIG, cost, carbon) is derived
+ * once, in predict.c, whichever estimator answered. */
+dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
+                                 dlp_prediction *out, dlp_error *err) {
     if (!out) {
         set_err(err, DLP_EINVAL, "predict: no output given");
         return DLP_EINVAL;
@@ -388,30 +379,6 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         set_err(err, DLP_EINVAL, "predict: device '%s' has no FP32 peak or bandwidth in the database", d->id);
         return DLP_EINVAL;
     }
-    dlp_devdb *own_db = NULL;
-    if (!db) {
-        dlp_status st = dlp_devdb_load(NULL, &own_db, err);
-        if (st) return st;
-        db = own_db;
-    }
-    double gkwh = dlp_carbon_intensity(db, o.region);
-    if (gkwh < 0) {
-        char list[256] = "";
-        size_t len = 0;
-        for (int i = 0; i < dlp_carbon_region_count(db) && len + 1 < sizeof list; i++) {
-            const char *id = NULL;
-            dlp_carbon_region(db, i, &id, NULL, NULL);
-            int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", id ? id : "?");
-            if (w < 0) break;
-            len += (size_t)w;
-        }
-        set_err(err, DLP_ENOTFOUND, "predict: unknown carbon region '%s' (known: %s)", o.region, list);
-        dlp_devdb_free(own_db);
-        return DLP_ENOTFOUND;
-    }
-    const char *region_id = o.region && *o.region ? o.region : dlp_carbon_default_region(db);
-    double pue = dlp_devdb_pue(db);
-
     const dlp_efficiency *eff = o.eff ? o.eff : dlp_efficiency_builtin();
     const dlp_efficiency *band_src = o.pure_roofline ? dlp_efficiency_pure() : eff;
     pctx c = {0};
@@ -431,7 +398,6 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     dlp__lowered L;
     dlp_status lst = dlp__lower(g, o.runtime, o.memfmt, c.train, cdt, lflags, &L, err);
     if (lst) {
-        dlp_devdb_free(own_db);
         return lst;
     }
     int *kind = malloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -444,7 +410,6 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         free(kind), free(internal);
         dlp__lowered_free(&L);
         dlp_prediction_free(out);
-        dlp_devdb_free(own_db);
         set_err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
@@ -513,7 +478,6 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         free(kind), free(internal);
         dlp__lowered_free(&L);
         dlp_prediction_free(out);
-        dlp_devdb_free(own_db);
         set_err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
@@ -615,7 +579,6 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     out->batch = batch;
     snprintf(out->model, sizeof out->model, "%s", dlp_graph_name(g) ? dlp_graph_name(g) : "");
     snprintf(out->device, sizeof out->device, "%s", d->id);
-    snprintf(out->region, sizeof out->region, "%s", region_id ? region_id : "");
     if (!c.pure && o.eff) snprintf(out->method, sizeof out->method, "roofline+%s", o.eff->name ? o.eff->name : "custom");
     else if (!c.pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(cdt)));
     else snprintf(out->method, sizeof out->method, "roofline");
@@ -624,13 +587,11 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     out->latency_ms = 1e3 * fwd_s;
     out->step_ms = c.train ? 1e3 * total_s : 0;
     double unit_ms = c.train ? out->step_ms : out->latency_ms;
-    out->throughput_sps = unit_ms > 0 ? (double)batch / (unit_ms / 1e3) : 0;
     if (band_src && band_src->band_lo > 0 && band_src->band_hi >= band_src->band_lo) {
         out->band_lo_ms = unit_ms * band_src->band_lo;
         out->band_hi_ms = unit_ms * band_src->band_hi;
     }
     out->energy_j = c.train ? c.energy_j : fwd_e;
-    out->power_w = unit_ms > 0 ? out->energy_j / (unit_ms / 1e3) : 0;
     out->utilisation = total_s > 0 ? c.util_s / total_s : 0;
     out->flops = c.flops;
     out->bytes = c.bytes;
@@ -646,25 +607,5 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     out->memory_mb = out->weights_mb + out->activations_mb + out->gradients_mb + out->optimizer_mb +
                      out->workspace_mb + out->context_mb;
 
-    out->mig_margin = o.mig_margin == 0 ? DLP_PREDICT_MIG_MARGIN : o.mig_margin < 0 ? 0 : o.mig_margin;
-    dlp_status st = dlp_mig_recommend(d, out->memory_mb, out->mig_margin, unit_ms, o.latency_slo_ms, &out->mig);
-    if (st) {
-        set_err(err, st, "predict: MIG: %s", out->mig.reason);
-        dlp_prediction_free(out);
-        dlp_devdb_free(own_db);
-        return st;
-    }
-
-    double count = c.train ? (o.steps > 0 ? o.steps : 1) : (o.runs > 0 ? o.runs : 1);
-    out->runs = c.train ? 0 : count;
-    out->steps = c.train ? count : 0;
-    out->total_hours = unit_ms * count / 3.6e6;
-    out->price_usd_per_hour = d->price_usd_per_hour > 0 ? d->price_usd_per_hour : 0;
-    out->cost_usd = out->price_usd_per_hour > 0 ? dlp_cost_usd(out->price_usd_per_hour, unit_ms, count) : -1;
-    out->energy_kwh = out->energy_j * count / 3.6e6;
-    out->pue = pue;
-    out->g_per_kwh = gkwh;
-    out->co2_g = dlp_co2_g(out->energy_j * count, pue, gkwh);
-    dlp_devdb_free(own_db);
     return DLP_OK;
 }
