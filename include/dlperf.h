@@ -78,6 +78,13 @@ typedef enum {
  * unknown. */
 int dlp_dtype_size(int dtype);
 const char *dlp_dtype_name(int dtype);
+/* A compute dtype from its usual names ("fp32", "fp16", "bf16", "int8",
+ * "fp8" = e4m3, "fp8-e5m2", "fp4" = "nvfp4" = "mxfp4" = e2m1; any case);
+ * -1 if unknown. */
+int dlp_dtype_parse(const char *name);
+/* The short name ("fp32", "fp16", "bf16", "int8", "fp8", "fp4"; else
+ * dlp_dtype_name) that dlp_dtype_parse reads back. */
+const char *dlp_dtype_short(int dtype);
 
 /* How symbolic dimensions (dim_param) are bound when a graph is loaded.
  * Zero-initialise.  batch/seq of 0 mean "not given". */

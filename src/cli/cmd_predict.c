@@ -26,13 +26,8 @@ int dlp_cmd_predict(int argc, char **argv);
 /* ---- flags shared with `dlperf roofline` ------------------------------------ */
 
 static int parse_dtype(const char *s, int *out) {
-    static const struct { const char *name; int dt; } t[] = {
-        {"fp32", DLP_DT_FLOAT}, {"float32", DLP_DT_FLOAT}, {"float", DLP_DT_FLOAT},
-        {"fp16", DLP_DT_FLOAT16}, {"float16", DLP_DT_FLOAT16}, {"half", DLP_DT_FLOAT16},
-        {"bf16", DLP_DT_BFLOAT16}, {"bfloat16", DLP_DT_BFLOAT16}, {"int8", DLP_DT_INT8}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcasecmp(s, t[i].name)) return *out = t[i].dt, 0;
-    return -1;
+    int dt = dlp_dtype_parse(s);
+    return dt < 0 ? -1 : (*out = dt, 0);
 }
 
 int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
@@ -53,7 +48,7 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     if ((r = cli_opt(argc, argv, i, "--dtype", &v)) != 0) {
         if (r < 0) return -1;
         if (parse_dtype(v, &a->o.dtype))
-            return cli_failf(DLP_EXIT_BADINPUT, "--dtype: '%s' is not fp32, fp16, bf16 or int8", v), -1;
+            return cli_failf(DLP_EXIT_BADINPUT, "--dtype: '%s' is not fp32, fp16, bf16, fp8, fp4 or int8", v), -1;
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--optimizer", &v)) != 0) {
@@ -148,15 +143,7 @@ void cli_predict_done(cli_predict_state *s) {
     memset(s, 0, sizeof *s);
 }
 
-const char *cli_dtype_short(int dt) {
-    switch (dt) {
-    case DLP_DT_FLOAT: return "fp32";
-    case DLP_DT_FLOAT16: return "fp16";
-    case DLP_DT_BFLOAT16: return "bf16";
-    case DLP_DT_INT8: return "int8";
-    default: return dlp_dtype_name(dt);
-    }
-}
+const char *cli_dtype_short(int dt) { return dlp_dtype_short(dt); }
 
 /* ---- output ----------------------------------------------------------------- */
 

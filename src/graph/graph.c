@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "graph/ops.h"
 
@@ -817,6 +818,37 @@ const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_
 int dlp_dtype_size(int dt) {
     static const int sz[DLP_DT_COUNT_] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1, 1, 1, 1};
     return dt >= 0 && dt < DLP_DT_COUNT_ ? sz[dt] : 0;
+}
+
+/* The names people type for a compute dtype (CLI, HTTP API, Python): one
+ * table, case-insensitive; -1 when unknown. */
+int dlp_dtype_parse(const char *s) {
+    static const struct { const char *name; int dt; } t[] = {
+        {"fp32", DLP_DT_FLOAT},          {"float32", DLP_DT_FLOAT},       {"float", DLP_DT_FLOAT},
+        {"fp16", DLP_DT_FLOAT16},        {"float16", DLP_DT_FLOAT16},     {"half", DLP_DT_FLOAT16},
+        {"bf16", DLP_DT_BFLOAT16},       {"bfloat16", DLP_DT_BFLOAT16},   {"int8", DLP_DT_INT8},
+        {"fp8", DLP_DT_FLOAT8E4M3FN},    {"fp8-e4m3", DLP_DT_FLOAT8E4M3FN}, {"e4m3", DLP_DT_FLOAT8E4M3FN},
+        {"fp8-e5m2", DLP_DT_FLOAT8E5M2}, {"e5m2", DLP_DT_FLOAT8E5M2},     {"fp4", DLP_DT_FLOAT4E2M1},
+        {"nvfp4", DLP_DT_FLOAT4E2M1},    {"mxfp4", DLP_DT_FLOAT4E2M1},
+    };
+    if (!s) return -1;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcasecmp(s, t[i].name)) return t[i].dt;
+    return -1;
+}
+
+/* The short name of a compute dtype, as dlp_dtype_parse reads it back. */
+const char *dlp_dtype_short(int dt) {
+    switch (dt) {
+    case DLP_DT_FLOAT: return "fp32";
+    case DLP_DT_FLOAT16: return "fp16";
+    case DLP_DT_BFLOAT16: return "bf16";
+    case DLP_DT_INT8: return "int8";
+    case DLP_DT_FLOAT8E4M3FN: return "fp8";
+    case DLP_DT_FLOAT8E5M2: return "fp8-e5m2";
+    case DLP_DT_FLOAT4E2M1: return "fp4";
+    default: return dlp_dtype_name(dt);
+    }
 }
 
 const char *dlp_dtype_name(int dt) {

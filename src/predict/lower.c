@@ -74,6 +74,12 @@ const char *dlp_kernel_class_name(int kc) {
     return kc >= 0 && kc < DLP_KC_COUNT_ ? nm[kc] : "?";
 }
 
+double dlp__elem_bytes(int dt) {
+    if (dt == DLP_DT_FLOAT4E2M1 || dt == DLP_DT_INT4 || dt == DLP_DT_UINT4) return 0.5;
+    int b = dlp_dtype_size(dt);
+    return b > 0 ? b : 4;
+}
+
 /* ---- context ----------------------------------------------------------------- */
 
 enum { K_FREE = 0, K_VIEW, K_KERNEL };
@@ -899,7 +905,7 @@ static double vbytes(const lctx *c, int v) {
     dlp_graph_tensor(c->g, v, &t);
     if (t.bytes < 0) return 0;
     if ((t.dtype == DLP_DT_FLOAT || t.dtype == DLP_DT_FLOAT16 || t.dtype == DLP_DT_BFLOAT16) && t.numel >= 0)
-        return (double)t.numel * dlp_dtype_size(c->cdt);
+        return (double)t.numel * dlp__elem_bytes(c->cdt);
     return (double)t.bytes;
 }
 
@@ -979,7 +985,7 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
         if (conv && bn && kk->n == 1 && nd->n_in >= 3 && nd->in[1] >= 0 && nd->in[2] >= 0 &&
             folded_bn_name(V(c, nd->in[1])->name) && folded_bn_name(V(c, nd->in[2])->name)) {
             dlp__kernel *b = &nk[nn++];
-            double ne = out_b / (dlp_dtype_size(c->cdt) > 0 ? dlp_dtype_size(c->cdt) : 4);
+            double ne = out_b / (dlp__elem_bytes(c->cdt));
             b->name = "aten::batch_norm";
             /* in eval mode BatchNorm is a per-channel affine map: a pointwise
              * kernel; training adds the batch statistics, a reduction */

@@ -50,4 +50,8 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
                       dlp__lowered *out, dlp_error *err);
 void dlp__lowered_free(dlp__lowered *l);
 
+/* Bytes per element of a compute dtype as kernels move it: fractional for
+ * 4-bit types (fp4 e2m1, int4: two per byte), 4 when unknown. */
+double dlp__elem_bytes(int dtype);
+
 #endif

@@ -82,7 +82,7 @@ static int is_float_storage(int dt) {
  * -1 when unknown. */
 static double tensor_bytes(const dlp_tensor_info *t, int cdt) {
     if (t->bytes < 0) return -1;
-    if (is_float_storage(t->dtype) && t->numel >= 0) return (double)t->numel * dlp_dtype_size(cdt);
+    if (is_float_storage(t->dtype) && t->numel >= 0) return (double)t->numel * dlp__elem_bytes(cdt);
     return (double)t->bytes;
 }
 
@@ -316,7 +316,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     m->activations = c->train ? saved + 2 * max_out : peak;
     if (c->train) {
         m->gradients = 4.0 * m->params;
-        if (c->cdt != DLP_DT_FLOAT) m->weights += m->params * dlp_dtype_size(c->cdt); /* autocast cache */
+        if (c->cdt != DLP_DT_FLOAT) m->weights += m->params * dlp__elem_bytes(c->cdt); /* autocast cache */
     }
     double ws = 0;
     if (any_blas) ws += (c->d->cc_major >= 9 ? DLP__CUBLAS_WS_MIB_SM90 : DLP__CUBLAS_WS_MIB) * 1048576.0;
@@ -358,13 +358,32 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         return DLP_EINVAL;
     }
     int cdt = o.dtype ? o.dtype : file_float_dtype(g);
-    if (cdt != DLP_DT_FLOAT && cdt != DLP_DT_FLOAT16 && cdt != DLP_DT_BFLOAT16 && cdt != DLP_DT_INT8) {
-        set_err(err, DLP_EINVAL, "predict: dtype %s is not supported (fp32, fp16, bf16, int8)",
+    if (cdt == DLP_DT_FLOAT8E4M3FNUZ || cdt == DLP_DT_FLOAT8E5M2 || cdt == DLP_DT_FLOAT8E5M2FNUZ)
+        cdt = DLP_DT_FLOAT8E4M3FN;   /* one fp8 class: same peak, same bytes */
+    if (cdt != DLP_DT_FLOAT && cdt != DLP_DT_FLOAT16 && cdt != DLP_DT_BFLOAT16 && cdt != DLP_DT_INT8 &&
+        cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1) {
+        set_err(err, DLP_EINVAL, "predict: dtype %s is not supported (fp32, fp16, bf16, fp8, fp4, int8)",
                 dlp_dtype_name(cdt));
         return DLP_EINVAL;
     }
-    if (o.mode == DLP_PREDICT_TRAIN && cdt == DLP_DT_INT8) {
-        set_err(err, DLP_EINVAL, "predict: int8 is for inference; train in fp32, fp16 or bf16");
+    if (o.mode == DLP_PREDICT_TRAIN && (cdt == DLP_DT_INT8 || cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1)) {
+        set_err(err, DLP_EINVAL, "predict: %s is for inference (quantised weights and activations); train in fp32, "
+                "fp16 or bf16", cdt == DLP_DT_INT8 ? "int8" : cdt == DLP_DT_FLOAT4E2M1 ? "fp4" : "fp8");
+        return DLP_EINVAL;
+    }
+    /* fp8/fp4 run only where the hardware has them: emulating them (an
+     * upcast to fp16 before every GEMM) is a different program, and what
+     * it costs depends on the library, so refuse with the reason */
+    if ((cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1 || cdt == DLP_DT_BFLOAT16) &&
+        d->kind != DLP_DEVICE_CPU && !dlp_device_supports_dtype(d, cdt)) {
+        const char *what = cdt == DLP_DT_FLOAT8E4M3FN ? "fp8" : cdt == DLP_DT_FLOAT4E2M1 ? "fp4" : "bf16";
+        set_err(err, DLP_EINVAL,
+                "predict: device '%s' (%s) has no %s tensor cores; %s needs %s (try --dtype %s)", d->id,
+                d->arch ? d->arch : "?", what, what,
+                cdt == DLP_DT_FLOAT8E4M3FN ? "Ada, Hopper, Blackwell or CDNA3+"
+                : cdt == DLP_DT_FLOAT4E2M1 ? "Blackwell or CDNA4"
+                                           : "Ampere or newer",
+                cdt == DLP_DT_BFLOAT16 ? "fp16" : "fp16 or int8");
         return DLP_EINVAL;
     }
     if (o.tf32 < DLP_TF32_DEFAULT || o.tf32 > DLP_TF32_OFF || o.optimizer < DLP_OPTIM_ADAM ||
@@ -514,7 +533,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                     kr.kclass = DLP_KC_REDUCE;
                     kr.curve = kcurve_for(&c, &o, DLP_KC_REDUCE, DLP_OPC_REDUCE, DLP__PREC_FP32, &kr.source);
                     row = NULL;
-                    t += add_kernels(&c, 1, &kr, kk->out_bytes / dlp_dtype_size(cdt), kk->out_bytes, &np->energy_j,
+                    t += add_kernels(&c, 1, &kr, kk->out_bytes / dlp__elem_bytes(cdt), kk->out_bytes, &np->energy_j,
                                      NULL, NULL, &row);
                     if (row) snprintf(row->name, sizeof row->name, "aten::sum (bias grad)"), row->node = kk->anchor;
                 }
@@ -555,7 +574,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         if (cdt != DLP_DT_FLOAT && m.n_param_tensors > 0) {
             int ncast = (int)m.n_param_tensors;
             row = NULL;
-            add_kernels(&c, ncast, &kv, 0, m.params / ncast * (4.0 + dlp_dtype_size(cdt)), NULL, NULL, NULL, &row);
+            add_kernels(&c, ncast, &kv, 0, m.params / ncast * (4.0 + dlp__elem_bytes(cdt)), NULL, NULL, NULL, &row);
             if (row) snprintf(row->name, sizeof row->name, "aten::_to_copy (autocast)"), row->phase = 2;
         }
     }

@@ -301,13 +301,8 @@ static int busy(req *r) {
 /* ---- /api/predict and /api/roofline.svg ------------------------------------- */
 
 static int parse_dtype(const char *s, int *out) {
-    static const struct { const char *name; int dt; } t[] = {
-        {"fp32", DLP_DT_FLOAT}, {"float32", DLP_DT_FLOAT}, {"float", DLP_DT_FLOAT},
-        {"fp16", DLP_DT_FLOAT16}, {"float16", DLP_DT_FLOAT16}, {"half", DLP_DT_FLOAT16},
-        {"bf16", DLP_DT_BFLOAT16}, {"bfloat16", DLP_DT_BFLOAT16}, {"int8", DLP_DT_INT8}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcasecmp(s, t[i].name)) return *out = t[i].dt, 0;
-    return -1;
+    int dt = dlp_dtype_parse(s);
+    return dt < 0 ? -1 : (*out = dt, 0);
 }
 
 #define MAX_DIMS 64
@@ -450,7 +445,7 @@ static void h_predict(req *r, int svg) {
         }
     }
     if (dtype && parse_dtype(dtype, &o.dtype)) {
-        dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16 or int8", dtype);
+        dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16, fp8, fp4 or int8", dtype);
         goto done;
     }
     if (optim) {

@@ -74,16 +74,7 @@ static char *finish(jb *b, cJSON *root) {
     return s;
 }
 
-/* cmd_predict.c's cli_dtype_short. */
-static const char *dtype_short(int dt) {
-    switch (dt) {
-    case DLP_DT_FLOAT: return "fp32";
-    case DLP_DT_FLOAT16: return "fp16";
-    case DLP_DT_BFLOAT16: return "bf16";
-    case DLP_DT_INT8: return "int8";
-    default: return dlp_dtype_name(dt);
-    }
-}
+#define dtype_short dlp_dtype_short
 
 #define G10 "%.10g"
 #define G6 "%.6g"
