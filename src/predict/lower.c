@@ -878,8 +878,9 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
         for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
             if (!strcmp(nd->op_type, tab[k].op)) {
                 *kc = tab[k].kc;
-                /* eval-mode BatchNorm is a per-channel affine map (pointwise) */
-                if (!c->train && !strcmp(nd->op_type, "BatchNormalization")) *kc = DLP_KC_ELEMENTWISE;
+                /* BatchNorm streams its input (eval: one affine pass); the
+                 * bandwidth curve, as for the folded ones below */
+                if (!strcmp(nd->op_type, "BatchNormalization")) *kc = DLP_KC_ELEMENTWISE;
                 return tab[k].aten;
             }
     }
@@ -988,15 +989,18 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
             double ne = out_b / (dlp__elem_bytes(c->cdt));
             b->name = "aten::batch_norm";
             /* in eval mode BatchNorm is a per-channel affine map: a pointwise
-             * kernel; training adds the batch statistics, a reduction */
-            b->kclass = c->train ? DLP_KC_NORM : DLP_KC_ELEMENTWISE;
+             * kernel; training adds a statistics pass (counted in the bytes
+             * below).  Both are streaming, bandwidth-bound passes, timed on
+             * the elementwise curve (the layernorm curve was fitted on
+             * LayerNorm kernels, a different reduction) */
+            b->kclass = DLP_KC_ELEMENTWISE;
             b->anchor = kk->anchor;
             /* inference: y = x * scale + shift, read x, write y; training
              * also computes the batch statistics (one more read) */
             b->flops = (c->train ? 4.0 : 2.0) * ne;
             b->bytes = (c->train ? 3.0 : 2.0) * out_b;
             b->out_bytes = out_b;
-            b->op_class = c->train ? DLP_OPC_NORM : DLP_OPC_ELEMENTWISE;
+            b->op_class = DLP_OPC_ELEMENTWISE;
             b->has_weight = 0;
             b->grad_inputs = 1;
         }
