@@ -753,6 +753,18 @@ static int perm_moves_data(const lctx *c, int i) {
     return 0;
 }
 
+/* Does the permutation only swap the last two non-unit axes (k.transpose
+ * (-1, -2))?  matmul/bmm read such an operand in place (cuBLAS transa). */
+static int perm_is_last2_swap(const lctx *c, int i) {
+    const dlp__attr *a = dlp__attr_get(N(c, i), "perm");
+    const dlp__value *x = N(c, i)->in[0] >= 0 ? V(c, N(c, i)->in[0]) : NULL;
+    if (!a || !x || x->rank < 2 || a->n != x->rank) return 0;
+    int r = x->rank;
+    for (int k = 0; k < r - 2; k++)
+        if (a->ints[k] != k) return 0;
+    return a->ints[r - 2] == r - 1 && a->ints[r - 1] == r - 2;
+}
+
 /* A 4-D layout permutation (NCHW <-> NHWC): with channels_last storage the
  * result is contiguous in the other format. */
 static int is_layout_perm(const lctx *c, int i) {
@@ -810,19 +822,32 @@ static void views(lctx *c) {
                     if (v >= 0 && c->nc[v] && producer(c, v) >= 0 && c->kind[producer(c, v)] == K_VIEW)
                         c->copy[producer(c, v)] = 1;
                 }
+            /* torch.matmul on 4-D (or higher) operands folds the batch dims
+             * with a reshape: an operand whose batch dims were permuted
+             * cannot be viewed that way and is copied (a transpose of the
+             * last two dims alone is read in place; 3-D operands go to bmm
+             * with their strides) */
+            if (c->kind[i] == K_KERNEL && is_op(c, i, "MatMul") && !grouped(c, i))
+                for (int k = 0; k < nd->n_in && k < 2; k++) {
+                    int v = nd->in[k];
+                    if (v >= 0 && c->nc[v] == 2 && V(c, v)->rank >= 4 && producer(c, v) >= 0 &&
+                        c->kind[producer(c, v)] == K_VIEW)
+                        c->copy[producer(c, v)] = 1;
+                }
             continue;
         }
         int x = nd->n_in > 0 ? nd->in[0] : -1;
-        int in_nc = x >= 0 && c->nc[x];
+        /* nc: 0 contiguous, 1 the last two dims transposed, 2 strided */
+        int in_nc = x >= 0 ? c->nc[x] : 0;
         int out_nc = in_nc;
         if (is_op(c, i, "Transpose")) {
             int moves = perm_moves_data(c, i);
             if (moves && c->memfmt == DLP_MEMFMT_NHWC && is_layout_perm(c, i)) moves = 0;
-            out_nc = in_nc || moves;
+            if (moves) out_nc = !in_nc && perm_is_last2_swap(c, i) ? 1 : 2;
         } else if (is_op(c, i, "Slice") || is_op(c, i, "Split") || is_op(c, i, "Gather")) {
-            out_nc = in_nc || !slice_keeps_contig(c, i);
+            if (!slice_keeps_contig(c, i)) out_nc = 2;
         } else if (is_op(c, i, "Expand")) {
-            out_nc = 1;
+            out_nc = 2;
         } else if (is_op(c, i, "Reshape") || is_op(c, i, "Flatten")) {
             if (in_nc) {
                 c->copy[i] = 1;      /* .reshape of a strided tensor: clone */
