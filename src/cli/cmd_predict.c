@@ -4,7 +4,7 @@
  * throughput, memory with its breakdown, energy and power, the MIG profile
  * with the fit of every profile (DIPPM's table 5), cost and carbon for the
  * requested runs or steps, and prints them as text or JSON.  Every number
- * comes from dlp_predict (src/models/roofline.c; docs/predict.md): the
+ * comes from dlp_predict (src/predict/; docs/predict.md): the
  * analytic roofline, on a CPU adapted (docs/learned.md), and shipped learned
  * models where one exists for the device and mode — the output names the
  * source of latency/step time and memory and keeps the analytic values.

@@ -1,6 +1,6 @@
 /*
- * learned.c — `dlperf predict`'s front: the analytic roofline (roofline.c),
- * adapted to CPUs (predict_cpu.c), then the shipped learned models.
+ * learned.c — the shipped learned models: the "learned" refinement row of
+ * dlp_predict's estimator table (src/predict/predict.c).
  *
  * Shipped models are .dlpm GNN/TraPPM files in data/models/learned/ named
  *   <device id>--<mode>--<target>.dlpm     e.g. cpu-amd-epyc-2c--train--step_ms.dlpm

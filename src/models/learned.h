@@ -1,12 +1,9 @@
 /*
- * learned.h — internals of the prediction front (src/models/learned.c,
- * predict_cpu.c, learned_embed.c): the CPU adaptation of the analytic
- * predictor and the registry of shipped learned models (docs/learned.md).
- * Not public API.
- *
- * dlp_predict (learned.c) = CPU option defaults -> the analytic roofline
- * (roofline.c, dlp__predict_analytic) -> CPU corrections -> shipped learned
- * models, each step a function here so tests can check them one by one.
+ * learned.h — internals of the CPU estimator (src/predict/cpu.c) and of the
+ * registry of shipped learned models (src/models/learned.c, learned_embed.c;
+ * docs/learned.md).  Not public API.  dlp_predict itself is
+ * src/predict/predict.c (an estimator table, then derive); each step is a
+ * function here so tests can check them one by one.
  */
 #ifndef DLP_MODELS_LEARNED_H
 #define DLP_MODELS_LEARNED_H

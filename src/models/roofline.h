@@ -1,5 +1,5 @@
 /*
- * roofline.h — internals of the analytic predictor (src/models/roofline.c,
+ * roofline.h — internals of the analytic predictor (src/predict/roofline.c,
  * calib.c, roofline_svg.c) shared with the calibration benchmark
  * (bench/bench_roofline.c) and the unit tests.  Not public API.
  *

@@ -1,5 +1,5 @@
 /*
- * predict_cpu.c — the analytic predictor on a CPU (device kind "cpu").
+ * cpu.c — the analytic predictor on a CPU (device kind "cpu").
  *
  * The roofline of roofline.c applies unchanged per node — time = max(FLOPs /
  * peak, bytes / bandwidth) — with the CPU's FP32 vector peak (no tensor
