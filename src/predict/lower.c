@@ -91,7 +91,9 @@ typedef struct {
     int *kind;       /* per node: K_*                                     */
     int *grp;        /* per node: group id (union-find root), -1 = own    */
     int *copy;       /* per node (a view): 1 = it copies (contiguous())   */
-    unsigned char *nc;   /* per value: a non-contiguous view              */
+    unsigned char *nc;   /* per value: 0 contiguous, 1 last two dims
+                            transposed, 2 strided                          */
+    unsigned char *cl;   /* per value: a 4-D tensor stored channels_last  */
     const char **name;   /* per group root: aten name, NULL = by op type  */
     int *kclass;         /* per group root: kernel class, -1 = by op      */
 } lctx;
@@ -205,6 +207,24 @@ static int classify(const lctx *c, int i) {
     for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
         if (!strcmp(nd->op_type, views[k])) return K_VIEW;
     if (!strcmp(nd->op_type, "Dropout")) return c->train ? K_KERNEL : K_VIEW;
+    /* a Cast to the type the value already has copies nothing (x.to(x.dtype)
+     * returns x) */
+    if (!strcmp(nd->op_type, "Cast") && nd->n_in >= 1 && nd->in[0] >= 0 && nd->n_out >= 1 && nd->out[0] >= 0 &&
+        V(c, nd->in[0])->dtype && V(c, nd->in[0])->dtype == V(c, nd->out[0])->dtype)
+        return K_VIEW;
+    /* a zero Pad feeding only a pool is how torch.onnx writes avg_pool2d's
+     * padding argument; eager pads inside the pooling kernel */
+    if (!strcmp(nd->op_type, "Pad") && nd->n_in >= 2 && nd->in[1] >= 0 && nd->n_out >= 1 && nd->out[0] >= 0) {
+        const dlp__value *pads = V(c, nd->in[1]), *y = V(c, nd->out[0]);
+        int zero = pads->nval > 0 && pads->ival != NULL;
+        for (int64_t k = 0; zero && k < pads->nval; k++) zero = pads->ival[k] == 0;
+        int only_pool = y->n_cons > 0 && !y->is_output;
+        for (int j = 0; j < y->n_cons && only_pool; j++) {
+            const dlp__node *u = N(c, y->cons[j]);
+            only_pool = !u->domain[0] && (!strcmp(u->op_type, "AveragePool") || !strcmp(u->op_type, "MaxPool"));
+        }
+        if (zero && only_pool) return K_VIEW;
+    }
     /* x[:, 0] exports as Gather with a scalar index: aten::select, a view */
     if (!strcmp(nd->op_type, "Gather") && nd->n_in == 2 && nd->in[1] >= 0) {
         const dlp__value *idx = V(c, nd->in[1]);
@@ -433,39 +453,41 @@ static void pattern_unary(lctx *c, int *in_set) {
             in_set[p] = 1;
             x = src;
         }
-        /* grow: any node whose inputs are x / scalars / set members, reached
-         * from x or from set members, joins (up to the size cap); keep going
-         * while it adds something */
-        int grew = 1;
-        while (grew && nm < 20) {
-            grew = 0;
-            for (int k = 0; k < nm && nm < 20; k++) {
-                int from[2] = {N(c, mem[k])->out[0], k == 0 ? x : -1};
-                for (int f = 0; f < 2; f++) {
-                    int v = from[f];
-                    if (v < 0) continue;
-                    const dlp__value *vv = V(c, v);
-                    for (int j = 0; j < vv->n_cons && nm < 20; j++) {
-                        int u = vv->cons[j];
-                        if (in_set[u] || c->kind[u] != K_KERNEL || grouped(c, u) || !is_pointwise_op(c, u))
-                            continue;
-                        if (!inputs_ok(c, u, x, in_set)) continue;
-                        /* must consume a set member (x alone starts other
-                         * functions of x, e.g. the residual) or be x^n */
-                        int uses_set = 0, uses_x_only = 1;
-                        for (int q = 0; q < N(c, u)->n_in; q++) {
-                            int w = N(c, u)->in[q];
-                            if (w < 0 || is_scalar(c, w)) continue;
-                            if (w != x) uses_x_only = 0;
-                            if (producer(c, w) >= 0 && in_set[producer(c, w)]) uses_set = 1;
-                        }
-                        if (!uses_set && !(uses_x_only && (is_op(c, u, "Pow") || is_op(c, u, "Mul")))) continue;
-                        mem[nm++] = u;
-                        in_set[u] = 1;
-                        grew = 1;
+        /* grow: a node whose inputs are x / scalars / set members, reached
+         * from x or from set members, joins; the earliest such node first
+         * (topological order), one seed per set, and no more nodes than the
+         * function has (GELU-erf 5, GELU-tanh 8, SiLU/HardSwish 2, Mish 3):
+         * a scalar multiply after a GELU (a layer scale) is not part of it */
+        int cap = seed_erf ? 5 : seed_tanh ? 8 : seed_sp ? 3 : 2;
+        while (nm < cap) {
+            int best = -1;
+            for (int k = 0; k <= nm; k++) {
+                int v = k < nm ? N(c, mem[k])->out[0] : x;
+                if (v < 0) continue;
+                const dlp__value *vv = V(c, v);
+                for (int j = 0; j < vv->n_cons; j++) {
+                    int u = vv->cons[j];
+                    if (in_set[u] || c->kind[u] != K_KERNEL || grouped(c, u) || !is_pointwise_op(c, u)) continue;
+                    if (is_op(c, u, "Erf") || is_op(c, u, "Tanh") || is_op(c, u, "Sigmoid") ||
+                        is_op(c, u, "HardSigmoid") || is_op(c, u, "Softplus"))
+                        continue;
+                    if (!inputs_ok(c, u, x, in_set)) continue;
+                    /* must consume a set member (x alone starts other
+                     * functions of x, e.g. the residual) or be x^n */
+                    int uses_set = 0, uses_x_only = 1;
+                    for (int q = 0; q < N(c, u)->n_in; q++) {
+                        int w = N(c, u)->in[q];
+                        if (w < 0 || is_scalar(c, w)) continue;
+                        if (w != x) uses_x_only = 0;
+                        if (producer(c, w) >= 0 && in_set[producer(c, w)]) uses_set = 1;
                     }
+                    if (!uses_set && !(uses_x_only && (is_op(c, u, "Pow") || is_op(c, u, "Mul")))) continue;
+                    if (best < 0 || u < best) best = u;
                 }
             }
+            if (best < 0) break;
+            mem[nm++] = best;
+            in_set[best] = 1;
         }
         /* the set must have one output leaving it, every other member's
          * output consumed only inside */
@@ -607,6 +629,20 @@ static void pattern_linear(lctx *c) {
             if (b >= 0 && is_param(c, b) && V(c, b)->rank == 1) mem[nm++] = a;
         }
         make_group(c, mem, nm, "aten::linear", DLP_KC_GEMM);
+    }
+}
+
+/* a != b exports as Not(Equal(a, b)) (opset < 19 has no NotEqual): one
+ * aten::ne */
+static void pattern_not_equal(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] != K_KERNEL || grouped(c, i) || !is_op(c, i, "Not")) continue;
+        int e = producer(c, N(c, i)->in[0]);
+        if (e < 0 || c->kind[e] != K_KERNEL || grouped(c, e) || !is_op(c, e, "Equal") ||
+            only_cons(c, N(c, e)->out[0]) != i)
+            continue;
+        int mem[2] = {e, i};
+        make_group(c, mem, 2, "aten::ne", DLP_KC_ELEMENTWISE);
     }
 }
 
@@ -765,15 +801,6 @@ static int perm_is_last2_swap(const lctx *c, int i) {
     return a->ints[r - 2] == r - 1 && a->ints[r - 1] == r - 2;
 }
 
-/* A 4-D layout permutation (NCHW <-> NHWC): with channels_last storage the
- * result is contiguous in the other format. */
-static int is_layout_perm(const lctx *c, int i) {
-    const dlp__attr *a = dlp__attr_get(N(c, i), "perm");
-    if (!a || a->n != 4) return 0;
-    static const int64_t p1[4] = {0, 2, 3, 1}, p2[4] = {0, 3, 1, 2};
-    return !memcmp(a->ints, p1, sizeof p1) || !memcmp(a->ints, p2, sizeof p2);
-}
-
 static int slice_keeps_contig(const lctx *c, int i) {
     /* slicing the outermost non-unit axis keeps a contiguous block */
     const dlp__node *nd = N(c, i);
@@ -809,7 +836,25 @@ static int needs_contig(lctx *c, int i) {
            ni.op_class == DLP_OPC_POOL;
 }
 
+/* Kernels whose output keeps the memory format of their 4-D input
+ * (PyTorch's suggest_memory_format): convs, pools, pointwise ops, BatchNorm,
+ * cat and pad.  Reductions over the channel dim, norms over the last dim,
+ * matmuls and softmax write plain contiguous tensors. */
+static int keeps_format(const lctx *c, int i) {
+    dlp_node_info ni;
+    dlp_graph_node(c->g, i, &ni);
+    return ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_POOL || ni.op_class == DLP_OPC_ELEMENTWISE ||
+           ni.op_class == DLP_OPC_ACTIVATION || is_op(c, i, "BatchNormalization") || is_op(c, i, "Concat") ||
+           is_op(c, i, "Pad") || is_op(c, i, "Cast");
+}
+
+static int value_rank(const lctx *c, int v) { return v >= 0 ? V(c, v)->rank : -1; }
+
 static void views(lctx *c) {
+    /* --layout nhwc: the 4-D inputs arrive channels_last */
+    if (c->memfmt == DLP_MEMFMT_NHWC)
+        for (int v = 0; v < c->nv; v++)
+            if (V(c, v)->is_input && !V(c, v)->is_init && V(c, v)->rank == 4) c->cl[v] = 1;
     for (int i = 0; i < c->n; i++) {
         const dlp__node *nd = N(c, i);
         if (c->kind[i] != K_VIEW) {
@@ -834,28 +879,50 @@ static void views(lctx *c) {
                         c->kind[producer(c, v)] == K_VIEW)
                         c->copy[producer(c, v)] = 1;
                 }
+            /* channels_last propagates through the format-keeping kernels */
+            if (c->kind[i] == K_KERNEL && keeps_format(c, i)) {
+                int any = 0;
+                for (int k = 0; k < nd->n_in; k++)
+                    if (nd->in[k] >= 0 && c->cl[nd->in[k]] && value_rank(c, nd->in[k]) == 4) any = 1;
+                for (int o = 0; o < nd->n_out; o++)
+                    if (nd->out[o] >= 0 && value_rank(c, nd->out[o]) == 4) c->cl[nd->out[o]] = (unsigned char)any;
+            }
             continue;
         }
         int x = nd->n_in > 0 ? nd->in[0] : -1;
         /* nc: 0 contiguous, 1 the last two dims transposed, 2 strided */
-        int in_nc = x >= 0 ? c->nc[x] : 0;
-        int out_nc = in_nc;
+        int in_nc = x >= 0 ? c->nc[x] : 0, in_cl = x >= 0 ? c->cl[x] : 0;
+        int out_nc = in_nc, out_cl = in_cl;
         if (is_op(c, i, "Transpose")) {
-            int moves = perm_moves_data(c, i);
-            if (moves && c->memfmt == DLP_MEMFMT_NHWC && is_layout_perm(c, i)) moves = 0;
-            if (moves) out_nc = !in_nc && perm_is_last2_swap(c, i) ? 1 : 2;
+            const dlp__attr *a = dlp__attr_get(nd, "perm");
+            static const int64_t to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
+            int p_nhwc = a && a->n == 4 && !memcmp(a->ints, to_nhwc, sizeof to_nhwc);
+            int p_nchw = a && a->n == 4 && !memcmp(a->ints, to_nchw, sizeof to_nchw);
+            out_cl = 0;
+            if (!in_nc && in_cl && p_nhwc) out_nc = 0;                 /* channels_last seen as NHWC */
+            else if (!in_nc && !in_cl && p_nchw) out_nc = 0, out_cl = 1; /* NHWC seen as NCHW */
+            else if (perm_moves_data(c, i)) out_nc = !in_nc && !in_cl && perm_is_last2_swap(c, i) ? 1 : 2;
         } else if (is_op(c, i, "Slice") || is_op(c, i, "Split") || is_op(c, i, "Gather")) {
-            if (!slice_keeps_contig(c, i)) out_nc = 2;
+            if (!slice_keeps_contig(c, i) || in_cl) out_nc = in_nc ? in_nc : 2;
+            out_cl = 0;
         } else if (is_op(c, i, "Expand")) {
             out_nc = 2;
+            out_cl = 0;
         } else if (is_op(c, i, "Reshape") || is_op(c, i, "Flatten")) {
-            if (in_nc) {
+            /* a channels_last tensor with H x W > 1 is strided as NCHW */
+            const dlp__value *xv = x >= 0 ? V(c, x) : NULL;
+            int cl_strided = in_cl && xv && xv->rank == 4 && xv->dims[2] * xv->dims[3] != 1;
+            if (in_nc || cl_strided) {
                 c->copy[i] = 1;      /* .reshape of a strided tensor: clone */
                 out_nc = 0;
             }
+            out_cl = 0;
         }
         for (int o = 0; o < nd->n_out; o++)
-            if (nd->out[o] >= 0) c->nc[nd->out[o]] = (unsigned char)out_nc;
+            if (nd->out[o] >= 0) {
+                c->nc[nd->out[o]] = (unsigned char)out_nc;
+                c->cl[nd->out[o]] = (unsigned char)(value_rank(c, nd->out[o]) == 4 ? out_cl : 0);
+            }
     }
 }
 
@@ -889,6 +956,16 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
         {"Tile", "aten::repeat", DLP_KC_COPY},          {"Dropout", "aten::dropout", DLP_KC_ELEMENTWISE},
         {"MatMul", "aten::matmul", DLP_KC_BMM},         {"ConvTranspose", "aten::conv_transpose2d", DLP_KC_CONV},
         {"Resize", "aten::upsample", DLP_KC_COPY},      {"Einsum", "aten::einsum", DLP_KC_BMM},
+        {"Equal", "aten::eq", DLP_KC_ELEMENTWISE},      {"Not", "aten::logical_not", DLP_KC_ELEMENTWISE},
+        {"Less", "aten::lt", DLP_KC_ELEMENTWISE},       {"Greater", "aten::gt", DLP_KC_ELEMENTWISE},
+        {"Neg", "aten::neg", DLP_KC_ELEMENTWISE},       {"Exp", "aten::exp", DLP_KC_ELEMENTWISE},
+        {"Log", "aten::log", DLP_KC_ELEMENTWISE},       {"Reciprocal", "aten::reciprocal", DLP_KC_ELEMENTWISE},
+        {"Abs", "aten::abs", DLP_KC_ELEMENTWISE},       {"Min", "aten::minimum", DLP_KC_ELEMENTWISE},
+        {"Max", "aten::maximum", DLP_KC_ELEMENTWISE},   {"LeakyRelu", "aten::leaky_relu", DLP_KC_ELEMENTWISE},
+        {"Elu", "aten::elu", DLP_KC_ELEMENTWISE},       {"Softplus", "aten::softplus", DLP_KC_ELEMENTWISE},
+        {"ArgMax", "aten::argmax", DLP_KC_REDUCE},      {"TopK", "aten::topk", DLP_KC_REDUCE},
+        {"CumSum", "aten::cumsum", DLP_KC_REDUCE},      {"Range", "aten::arange", DLP_KC_COPY},
+        {"ConstantOfShape", "aten::full", DLP_KC_COPY}, {"GatherElements", "aten::gather", DLP_KC_COPY},
     };
     if (!nd->domain[0]) {
         if (!strcmp(nd->op_type, "Conv")) {
@@ -964,8 +1041,7 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
     int eager = c->runtime == DLP_RUNTIME_EAGER || c->runtime == DLP_RUNTIME_EAGER1X;
     int bn = eager || (c->runtime == DLP_RUNTIME_COMPILE && c->train);
     int half = c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16;
-    int nchw_tc = half && c->memfmt == DLP_MEMFMT_NCHW &&
-                  (eager || c->runtime == DLP_RUNTIME_COMPILE);
+    int nchw_tc = half && (eager || c->runtime == DLP_RUNTIME_COMPILE);
     if (!bn && !nchw_tc) return;
     int n0 = out->n, nn = 0;
     dlp__kernel *nk = calloc((size_t)(3 * n0 + 1), sizeof *nk);
@@ -985,7 +1061,8 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
          * per image) and need no conversion */
         const dlp__value *w = conv && nd->n_in > 1 && nd->in[1] >= 0 ? V(c, nd->in[1]) : NULL;
         int spatial = w && w->rank == 4 && (w->dims[2] > 1 || w->dims[3] > 1);
-        int tc = conv && kk->kclass == DLP_KC_CONV && nchw_tc && V(c, nd->in[0])->rank == 4 && spatial;
+        int tc = conv && kk->kclass == DLP_KC_CONV && nchw_tc && V(c, nd->in[0])->rank == 4 && spatial &&
+                 !c->cl[nd->in[0]];   /* a channels_last input is already NHWC */
         if (tc) {
             dlp__kernel *t = &nk[nn++];
             t->name = "cudnn::nchwToNhwcKernel";
@@ -1063,6 +1140,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     c.grp = malloc(n1 * sizeof(int));
     c.copy = calloc(n1, sizeof(int));
     c.nc = calloc(v1, 1);
+    c.cl = calloc(v1, 1);
     c.name = calloc(n1, sizeof(char *));
     c.kclass = malloc(n1 * sizeof(int));
     int *scratch = calloc(n1, sizeof(int));
@@ -1073,7 +1151,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     out->node_kernel = malloc(n1 * sizeof(int));
     out->node_view = calloc(n1, sizeof(int));
     dlp_status st = DLP_OK;
-    if (!c.kind || !c.grp || !c.copy || !c.nc || !c.name || !c.kclass || !scratch || !kidx || !vseen || !out->k ||
+    if (!c.kind || !c.grp || !c.copy || !c.nc || !c.cl || !c.name || !c.kclass || !scratch || !kidx || !vseen || !out->k ||
         !out->members || !out->node_kernel || !out->node_view) {
         st = (dlp_status)set_err(err, DLP_ENOMEM, "lower: out of memory");
         goto done;
@@ -1090,6 +1168,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     pattern_unary(&c, scratch);
     if (runtime != DLP_RUNTIME_EAGER1X && !(flags & DLP__LOWER_NO_SDPA)) pattern_attention(&c);
     pattern_linear(&c);
+    pattern_not_equal(&c);
     /* 3. views */
     views(&c);
     /* 4. runtime fusion */
@@ -1174,6 +1253,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
                 int sp = producer(&c, s);
                 if (sp >= 0 && out->node_kernel[sp] == k) continue;
                 if (sp >= 0 && c.kind[sp] == K_FREE && V(&c, s)->nval >= 0) continue;   /* host value */
+                if (is_scalar(&c, s)) continue;   /* a scalar operand is a kernel argument */
                 if (vseen[s]) continue;
                 vseen[s] = 1;
                 kk->bytes += vbytes(&c, s);
@@ -1209,7 +1289,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     }
     implied_kernels(&c, out);
 done:
-    free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.name), free(c.kclass);
+    free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.cl), free(c.name), free(c.kclass);
     free(scratch), free(kidx), free(vseen);
     if (st) dlp__lowered_free(out);
     return st;
