@@ -173,32 +173,15 @@ typedef struct {
     const char *what;
 } gap_t;
 static const gap_t KNOWN_LOWERING_GAPS[] = {
-    {"densenet121", "pad", 3,
-     "/features/transitionN/pool/Pad (N=1..3): all-zero constant Pad feeding AveragePool, torch.onnx's "
-     "avg_pool2d export; eager avg_pool2d launches no pad: a zero Pad whose only consumer is a pool "
-     "should launch nothing (a zero F.pad elsewhere, e.g. swin_t, does clone in eager)"},
-    {"swin_t", "compare", 15,
-     "attn_mask != 0 exports as Equal + Not (opset 13 has no NotEqual): Not(Equal(a, b)) is one aten::ne "
-     "(lowered 10 Equal + 5 Not for eager's 5 eq + 5 ne); Equal/Not also have no aten names"},
-    {"swin_t", "cast", 10,
-     "/features/features.{1.1,3.1,5.1,5.3,5.5}/attn/Cast_27 and Cast_28 are bool->bool Casts (after Not "
-     "and Equal, before Where): a Cast to the input's own dtype launches nothing"},
     {"swin_t", "cat", 24,
      "/features/features.1/features.1.1/attn/Concat_9 builds the int64 index grid of a ScatterND "
      "(img_mask slice assignment) from Range/Slice/Reshape/Expand of shapes only; its value exceeds "
      "DLP_MAX_VALUE_NUMEL so it is not folded and the Concat becomes a kernel (the other blocks' grids "
      "are folded); eager slices, it builds no index"},
-    {"swin_t", "copies", 39,
-     "missing: aten::matmul copies a strided operand whose batch dims cannot be merged as a view "
-     "(matmul -> reshape -> clone): q (select of a permuted qkv) and k^T for Q K^T and v for P V, "
-     "3 per window attention with more than one window = 30 (the 7x7 last stage has one window: "
-     "none); spurious: /permute/Transpose (0,3,1,2) feeding GlobalAveragePool is a channels_last "
-     "tensor that adaptive_avg_pool2d reads as it is (no copy)"},
-    {"convnext_tiny", "copies", 26,
-     "no memory-format propagation: after the stem LayerNorm2d (permute -> layer_norm copies its "
-     "strided input once -> permute back) the activations are channels_last, convs keep that format "
-     "and every later permute(0,2,3,1) is contiguous; the lowering copies before each of the 22 "
-     "LayerNorms and the 4 convs after a LayerNorm2d (26) where eager copies once"},
+    {"swin_t", "copies", 62,
+     "eager copies 68 times (37 reshapes of strided tensors, 20 inside matmul -> reshape, 1 inside "
+     "layer_norm, pads and masked_fill excluded) and the lowering 62: the reshape, layer_norm and 4-D "
+     "matmul operand rules account for all but 6, not yet located"},
 };
 #define N_GAP ((int)(sizeof KNOWN_LOWERING_GAPS / sizeof KNOWN_LOWERING_GAPS[0]))
 

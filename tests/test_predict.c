@@ -746,6 +746,12 @@ static void t_learned_cpu_train(void) {
         dlp__learned_set set;
         dlp__learned_parse(b, blen, &set);
         CHECK_I64(set.n, 3);
+        /* names only: a corrupt model still counts (apply notes why it is skipped) */
+        CHECK_I64(dlp__learned_bundle_has(b, blen, "cpu-amd-epyc-2c", DLP_PREDICT_TRAIN), 1);
+        CHECK_I64(dlp__learned_bundle_has(b, blen, "cpu-amd-epyc-2c", DLP_PREDICT_INFER), 0);
+        CHECK_I64(dlp__learned_bundle_has(b, blen, "h100-sxm", DLP_PREDICT_TRAIN), 0);
+        CHECK_I64(dlp__learned_bundle_has(b, blen - 1, "cpu-amd-epyc-2c", DLP_PREDICT_TRAIN), 1);
+        CHECK_I64(dlp__learned_bundle_has(NULL, 0, "cpu-amd-epyc-2c", DLP_PREDICT_TRAIN), 0);
         if (set.n == 3) {
             CHECK(set.e[0].model == NULL && set.e[0].error[0]);
             CHECK(set.e[1].model != NULL);

@@ -169,6 +169,26 @@ void dlp__learned_parse(const unsigned char *buf, size_t len, dlp__learned_set *
     }
 }
 
+int dlp__learned_bundle_has(const unsigned char *buf, size_t len, const char *device, int mode) {
+    if (!buf || !device) return 0;
+    size_t off = 0, used, dlen;
+    const unsigned char *data;
+    char name[128];
+    /* the walk of dlp__learned_parse's first pass, names only */
+    while (off < len && !next_record(buf + off, len - off, name, sizeof name, &data, &dlen, &used)) {
+        off += used;
+        if (!ends_with(name, ".dlpm")) continue;
+        size_t nl = strlen(name);
+        if (nl >= sizeof ((dlp__learned_entry *)0)->file) continue;
+        dlp__learned_entry e;
+        memset(&e, 0, sizeof e);
+        memcpy(e.file, name, nl + 1);
+        if (parse_name(&e)) continue;
+        if (e.mode == mode && !strcmp(e.device, device)) return 1;
+    }
+    return 0;
+}
+
 static dlp__learned_set builtin_set;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 

@@ -55,6 +55,9 @@ typedef struct {
  * error, a malformed tail ends the set).  Free with dlp__learned_set_free. */
 void dlp__learned_parse(const unsigned char *buf, size_t len, dlp__learned_set *out);
 void dlp__learned_set_free(dlp__learned_set *s);
+/* 1 if the bundle image has a model record named for (device id, mode),
+ * read from the record names alone (nothing unpacked), else 0. */
+int dlp__learned_bundle_has(const unsigned char *buf, size_t len, const char *device, int mode);
 /* The built-in set (the embedded bundle, parsed once, thread-safe). */
 const dlp__learned_set *dlp__learned_builtin(void);
 
