@@ -551,6 +551,42 @@ static void t_copies(void) {
            all.fail);
 }
 
+/* Eager PyTorch 2.x: the same kernels as 1.x but for attention, where the
+ * MHA fast path (and F.scaled_dot_product_attention) runs one fused kernel
+ * for bmm, softmax, bmm.  The golden traces come from torch 1.13, so the
+ * 2.x list is checked against the (golden-checked) 1.x list: every kernel
+ * name keeps its count, except that each golden MHA turns 2 matmul and 1
+ * softmax into 1 scaled_dot_product_attention.  torchvision's swin_t
+ * writes its window attention out (q.matmul(k.transpose), softmax, matmul)
+ * and calls no SDPA in any version: it is lowered with DLP__LOWER_NO_SDPA,
+ * as a user would with --no-sdpa. */
+static int count_name(const dlp__lowered *L, const char *name) {
+    int c = 0;
+    for (int i = 0; i < L->n; i++) c += !strcmp(L->k[i].name, name);
+    return c;
+}
+static void t_eager2(void) {
+    for (int i = 0; i < n_models; i++) {
+        model_t *m = &models[i];
+        int flags = !strcmp(m->model, "swin_t") ? DLP__LOWER_NO_SDPA : 0;
+        dlp__lowered L2;
+        dlp_error err = {0};
+        CHECK(!dlp__lower(m->g, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 0, DLP_DT_FLOAT, flags, &L2, &err));
+        const cJSON *top = cJSON_GetObjectItemCaseSensitive(m->gj, "top_level");
+        int mha = jint(top, MHA);
+        int sdpa = count_name(&L2, "aten::scaled_dot_product_attention");
+        if (sdpa != mha) fprintf(stderr, "  %s: sdpa %d, golden MHA %d\n", m->model, sdpa, mha);
+        CHECK_I64(sdpa, mha);
+        CHECK_I64(count_name(&L2, "aten::matmul"), count_name(&m->L, "aten::matmul") - 2 * mha);
+        CHECK_I64(count_name(&L2, "aten::softmax"), count_name(&m->L, "aten::softmax") - mha);
+        /* the Q scale joins the fused kernel */
+        CHECK_I64(count_name(&L2, "aten::div") + count_name(&L2, "aten::mul"),
+                  count_name(&m->L, "aten::div") + count_name(&m->L, "aten::mul") - mha);
+        CHECK_I64(L2.n, m->L.n - 3 * mha);
+        dlp__lowered_free(&L2);
+    }
+}
+
 int main(void) {
     load_all();
     RUN(t_models);
@@ -558,6 +594,7 @@ int main(void) {
     RUN(t_can_fail);
     RUN(t_kernels);
     RUN(t_copies);
+    RUN(t_eager2);
     for (int i = 0; i < n_models; i++) {
         dlp__lowered_free(&models[i].L);
         dlp_graph_free(models[i].g);
