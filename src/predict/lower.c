@@ -942,7 +942,9 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
         {"Erf", "aten::erf", DLP_KC_ELEMENTWISE},       {"Sqrt", "aten::sqrt", DLP_KC_ELEMENTWISE},
         {"Where", "aten::where", DLP_KC_ELEMENTWISE},   {"Cast", "aten::to", DLP_KC_COPY},
         {"LayerNormalization", "aten::layer_norm", DLP_KC_NORM},
-        {"BatchNormalization", "aten::batch_norm", DLP_KC_NORM},
+        /* BatchNorm streams its input (eval: one affine pass): the bandwidth
+         * curve, as for the folded ones of implied_kernels */
+        {"BatchNormalization", "aten::batch_norm", DLP_KC_ELEMENTWISE},
         {"InstanceNormalization", "aten::instance_norm", DLP_KC_NORM},
         {"GroupNormalization", "aten::group_norm", DLP_KC_NORM},
         {"Softmax", "aten::softmax", DLP_KC_SOFTMAX},   {"LogSoftmax", "aten::log_softmax", DLP_KC_SOFTMAX},
@@ -980,9 +982,6 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
         for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
             if (!strcmp(nd->op_type, tab[k].op)) {
                 *kc = tab[k].kc;
-                /* BatchNorm streams its input (eval: one affine pass); the
-                 * bandwidth curve, as for the folded ones below */
-                if (!strcmp(nd->op_type, "BatchNormalization")) *kc = DLP_KC_ELEMENTWISE;
                 return tab[k].aten;
             }
     }

@@ -342,15 +342,12 @@ void dlp_prediction_free(dlp_prediction *p) {
  * once, in predict.c, whichever estimator answered. */
 dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
                                  dlp_prediction *out, dlp_error *err) {
-    if (!out) {
-        set_err(err, DLP_EINVAL, "predict: no output given");
+    /* dlp_predict has checked the pointers; tests call this row directly */
+    if (!out || !g || !d) {
+        set_err(err, DLP_EINVAL, "predict: no %s given", !out ? "output" : !g ? "graph" : "device");
         return DLP_EINVAL;
     }
     memset(out, 0, sizeof *out);
-    if (!g || !d) {
-        set_err(err, DLP_EINVAL, "predict: %s", !g ? "no graph given" : "no device given");
-        return DLP_EINVAL;
-    }
     dlp_predict_opts o = {0};
     if (opts) o = *opts;
     if (o.mode != DLP_PREDICT_INFER && o.mode != DLP_PREDICT_TRAIN) {
