@@ -878,6 +878,9 @@ typedef struct {
     int memfmt;                /* dlp_memfmt: NCHW (0) or channels_last         */
     int no_sdpa;               /* 1: attention runs as written (bmm, softmax,
                                   bmm), for code that does not call SDPA        */
+    int no_amp;                /* 1: fp16/bf16 as model.half(); 0 (default):
+                                  torch.autocast, whose fp32 ops (softmax)
+                                  cast up and back                               */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of

@@ -99,6 +99,7 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         return 1;
     }
     if (!strcmp(s, "--no-sdpa")) return a->o.no_sdpa = 1, 1;
+    if (!strcmp(s, "--no-amp")) return a->o.no_amp = 1, 1;
     if (!strcmp(s, "--tf32")) return a->o.tf32 = DLP_TF32_ON, 1;
     if (!strcmp(s, "--no-tf32")) return a->o.tf32 = DLP_TF32_OFF, 1;
     if (!strcmp(s, "--pure")) return a->o.pure_roofline = 1, 1;
@@ -153,7 +154,7 @@ static void usage(FILE *f) {
             "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
             "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
             "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US]\n"
-            "                      [--runtime R] [--layout nchw|nhwc] [--no-sdpa] [--fuse] [--pure]\n"
+            "                      [--runtime R] [--layout nchw|nhwc] [--no-sdpa] [--no-amp] [--fuse] [--pure]\n"
             "                      [--no-learned] [--json] [--nodes] [--kernels] [--db FILE]\n\n"
             "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
             "profile, cost and carbon of MODEL on a GPU or CPU of the database, without running it\n"
@@ -182,6 +183,8 @@ static void usage(FILE *f) {
             "                     checked against MLPerf), onnxruntime (its documented fusions)\n"
             "  --layout L         nchw (default) or nhwc (channels_last) activations\n"
             "  --no-sdpa          attention runs as written (code that does not call SDPA)\n"
+            "  --no-amp           fp16/bf16 as model.half() (default: torch.autocast, whose fp32 ops such\n"
+            "                     as softmax cast up and back)\n"
             "  --fuse             inference: elementwise ops, activations and BatchNorm fed by a\n"
             "                     conv/gemm/matmul run in its epilogue (TensorRT, torch.compile)\n"
             "  --pure             pure roofline (efficiency 1) instead of the calibrated curves\n"

@@ -94,6 +94,7 @@ typedef struct {
     unsigned char *nc;   /* per value: 0 contiguous, 1 last two dims
                             transposed, 2 strided                          */
     unsigned char *cl;   /* per value: a 4-D tensor stored channels_last  */
+    int amp;             /* fp16/bf16 under torch.autocast (not .half())  */
     const char **name;   /* per group root: aten name, NULL = by op type  */
     int *kclass;         /* per group root: kernel class, -1 = by op      */
 } lctx;
@@ -1041,9 +1042,11 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
     int bn = eager || (c->runtime == DLP_RUNTIME_COMPILE && c->train);
     int half = c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16;
     int nchw_tc = half && (eager || c->runtime == DLP_RUNTIME_COMPILE);
-    if (!bn && !nchw_tc) return;
+    int amp = half && eager && c->amp;
+    if (!bn && !nchw_tc && !amp) return;
     int n0 = out->n, nn = 0;
-    dlp__kernel *nk = calloc((size_t)(3 * n0 + 1), sizeof *nk);
+    /* at most 4 rows per kernel: a conv, its two conversions, its BatchNorm */
+    dlp__kernel *nk = calloc((size_t)(4 * n0 + 1), sizeof *nk);
     int *remap = malloc(sizeof(int) * (size_t)(n0 ? n0 : 1));
     if (!nk || !remap) {   /* out of memory: keep the plain list */
         free(nk), free(remap);
@@ -1072,8 +1075,36 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
             t->op_class = DLP_OPC_DATA;
             t->grad_inputs = 1;
         }
+        /* autocast (AMP) runs softmax in fp32: the fp16 scores are cast up,
+         * normalised in fp32, and cast back for the matmul that reads them
+         * (torch.autocast's fp32 op list; SDPA keeps them on chip) */
+        int amp_sm = amp && kk->kclass == DLP_KC_SOFTMAX && kk->n == 1 && !strcmp(kk->name, "aten::softmax");
+        double e_sm = amp_sm ? kk->out_bytes / dlp__elem_bytes(c->cdt) : 0;
+        if (amp_sm) {
+            dlp__kernel *t = &nk[nn++];
+            t->name = "aten::_to_copy (autocast fp32)";
+            t->kclass = DLP_KC_COPY;
+            t->anchor = kk->anchor;
+            t->bytes = e_sm * (dlp__elem_bytes(c->cdt) + 4);
+            t->out_bytes = e_sm * 4;
+            t->op_class = DLP_OPC_DATA;
+            t->grad_inputs = 1;
+        }
         remap[k] = nn;
         nk[nn++] = *kk;
+        if (amp_sm) {
+            dlp__kernel *t = &nk[nn - 1];
+            t->bytes = 2 * e_sm * 4;
+            t->out_bytes = e_sm * 4;
+            t = &nk[nn++];
+            t->name = "aten::_to_copy (autocast)";
+            t->kclass = DLP_KC_COPY;
+            t->anchor = kk->anchor;
+            t->bytes = e_sm * (4 + dlp__elem_bytes(c->cdt));
+            t->out_bytes = e_sm * dlp__elem_bytes(c->cdt);
+            t->op_class = DLP_OPC_DATA;
+            t->grad_inputs = 1;
+        }
         if (tc) {
             dlp__kernel *t = &nk[nn++];
             t->name = "cudnn::nhwcToNchwKernel";
@@ -1134,6 +1165,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     c.n = g->n_nodes;
     c.nv = g->n_values;
     c.runtime = runtime, c.memfmt = memfmt, c.train = train, c.cdt = cdt;
+    c.amp = !(flags & DLP__LOWER_NO_AMP);
     size_t n1 = (size_t)(c.n ? c.n : 1), v1 = (size_t)(c.nv ? c.nv : 1);
     c.kind = calloc(n1, sizeof(int));
     c.grp = malloc(n1 * sizeof(int));

@@ -43,8 +43,10 @@ typedef struct {
 enum {
     DLP__LOWER_FUSE = 1,       /* epilogue fusion into conv/gemm (--fuse) whatever
                                   the runtime                                    */
-    DLP__LOWER_NO_SDPA = 2     /* attention as written (bmm, softmax, bmm): code
+    DLP__LOWER_NO_SDPA = 2,    /* attention as written (bmm, softmax, bmm): code
                                   that does not call SDPA                         */
+    DLP__LOWER_NO_AMP = 4      /* fp16/bf16 as model.half(), not torch.autocast:
+                                  no fp32 ops, no casts                           */
 };
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
                       dlp__lowered *out, dlp_error *err);

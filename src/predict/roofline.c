@@ -410,7 +410,8 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.p_idle = d->idle_w > 0 && d->idle_w < c.p_tdp ? d->idle_w : 0.1 * c.p_tdp;
 
     int n = dlp_graph_node_count(g);
-    int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0);
+    int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
+                 (o.no_amp ? DLP__LOWER_NO_AMP : 0);
     dlp__lowered L;
     dlp_status lst = dlp__lower(g, o.runtime, o.memfmt, c.train, cdt, lflags, &L, err);
     if (lst) {

@@ -380,7 +380,7 @@ static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
                                           "margin", "latency_slo_ms", "launch_us", "model", "no_learned",
-                                          "layout", "no_sdpa", NULL};
+                                          "layout", "no_sdpa", "no_amp", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
     if (field(r, "model")) {
@@ -486,7 +486,8 @@ static void h_predict(req *r, int svg) {
         }
     }
     if (get_bool(r, "fuse", &o.fuse) || get_bool(r, "pure", &o.pure_roofline) ||
-        get_bool(r, "no_learned", &o.no_learned) || get_bool(r, "no_sdpa", &o.no_sdpa))
+        get_bool(r, "no_learned", &o.no_learned) || get_bool(r, "no_sdpa", &o.no_sdpa) ||
+        get_bool(r, "no_amp", &o.no_amp))
         goto done;
     if (g_margin) o.mig_margin = margin > 0 ? margin : -1;   /* 0 given: really no margin */
     if (g_launch) o.launch_us = launch > 0 ? launch : -1;    /* 0 given: no overhead */
