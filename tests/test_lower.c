@@ -151,11 +151,23 @@ static void t_attention(void) {
         CHECK_I64(L.k[0].kclass, DLP_KC_ATTN);
         CHECK_NEAR(L.k[0].bytes, 4 * 2 * 4 * 64 * 16 * 2.0, 0);   /* Q, K, V, O in fp16 */
     }
-    CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    /* model.half(): bmm, div, softmax, bmm */
+    CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 4);
     CHECK_I64(count_named("aten::matmul"), 2);
     CHECK_I64(count_named("aten::contiguous"), 0);
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_SDPA));
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_SDPA | DLP__LOWER_NO_AMP));
+    CHECK_I64(L.n, 4);
+    /* autocast: softmax in fp32, its scores cast up (2 -> 4 B) and back;
+     * 2*4*64*64 = 32768 scores */
+    CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 6);
+    CHECK_I64(count_named("aten::_to_copy (autocast fp32)"), 1);
+    CHECK_I64(count_named("aten::_to_copy (autocast)"), 1);
+    for (int i = 0; i < L.n; i++)
+        if (!strcmp(L.k[i].name, "aten::softmax")) CHECK_NEAR(L.k[i].bytes, 2 * 32768 * 4.0, 0);
+    /* fp32: nothing to cast */
+    CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT, 0));
     CHECK_I64(L.n, 4);
 }
 
