@@ -70,6 +70,8 @@ bench: all
 
 golden:
 	/usr/bin/python3 tools/golden/make_golden.py
+	/usr/bin/python3 tools/golden/make_kernels.py
+	/usr/bin/python3 tools/golden/make_patterns.py
 
 setup:
 	scripts/setup.sh

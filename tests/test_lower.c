@@ -12,6 +12,8 @@
 #include "predict/lower.h"
 #include "tap.h"
 
+#include <cJSON.h>
+
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 
 static dlp_graph *G;
@@ -326,6 +328,54 @@ static void t_names(void) {
     CHECK_NEAR(dlp__elem_bytes(DLP_DT_FLOAT4E2M1), 0.5, 0);
 }
 
+/* Every pattern on a real export (tools/golden/make_patterns.py: torch.onnx
+ * opset 13 of a tiny module) against the aten ops torch.profiler saw when the
+ * same module ran eagerly (torch 1.13: the eager-1.x profile, fp32).  View
+ * ops launch nothing and are left out of both sides. */
+static int is_view_op(const char *op) {
+    static const char *const v[] = {"aten::transpose", "aten::view", "aten::_unsafe_view", "aten::reshape",
+                                    "aten::permute", "aten::t", "aten::expand", "aten::unsqueeze",
+                                    "aten::squeeze", "aten::flatten", "aten::slice", "aten::select"};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        if (!strcmp(op, v[k])) return 1;
+    return 0;
+}
+static void t_patterns_real(void) {
+    char path[512];
+    snprintf(path, sizeof path, "tests/golden/patterns/patterns.json");
+    char *txt = tap_slurp(path, NULL);
+    CHECK(txt != NULL);
+    if (!txt) return;
+    cJSON *root = cJSON_Parse(txt);
+    free(txt);
+    const cJSON *pats = cJSON_GetObjectItemCaseSensitive(root, "patterns");
+    CHECK(cJSON_GetArraySize(pats) >= 9);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pats) {
+        snprintf(path, sizeof path, "tests/golden/patterns/%s.onnx", p->string);
+        dlp_graph_free(G);
+        G = NULL;
+        dlp_load_opts lo = {0};
+        CHECK(!dlp_graph_load(path, &lo, &G, &E));
+        if (!G) continue;
+        CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT, 0));
+        const cJSON *top = cJSON_GetObjectItemCaseSensitive(p, "top_level"), *op;
+        int want = 0;
+        cJSON_ArrayForEach(op, top) {
+            if (is_view_op(op->string)) continue;
+            int n = (int)op->valuedouble, got = count_named(op->string);
+            want += n;
+            if (got != n) fprintf(stderr, "  %s: %s lowered %d, torch.profiler %d\n", p->string, op->string, got, n);
+            CHECK_I64(got, n);
+        }
+        if (L.n != want) fprintf(stderr, "  %s: %d kernels lowered, torch.profiler %d\n", p->string, L.n, want);
+        CHECK_I64(L.n, want);
+    }
+    cJSON_Delete(root);
+    dlp_graph_free(G);
+    G = NULL;
+}
+
 int main(void) {
     RUN(t_layernorm);
     RUN(t_activations);
@@ -335,6 +385,7 @@ int main(void) {
     RUN(t_linear);
     RUN(t_predict_invariants);
     RUN(t_names);
+    RUN(t_patterns_real);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

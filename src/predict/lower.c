@@ -281,7 +281,7 @@ static int norm_tail(lctx *c, int var_node, int d, int *mem, int *nm) {
         mem[(*nm)++] = u;
         return N(c, u)->out[0];
     }
-    if (is_op(c, u, "Reciprocal")) {
+    if (is_op(c, u, "Reciprocal") || (is_op(c, u, "Div") && N(c, u)->in[1] == sv && scalar_val(c, N(c, u)->in[0]) == 1.0)) {
         mem[(*nm)++] = u;
         int m = only_cons(c, N(c, u)->out[0]);
         if (is_op(c, m, "Mul") && other_in(c, m, N(c, u)->out[0]) == d) {
@@ -322,7 +322,7 @@ static void make_group(lctx *c, const int *mem, int nm, const char *name, int kc
     c->kclass[r] = kclass;
 }
 
-static void pattern_norms(lctx *c) {
+static void pattern_norms(lctx *c, int rms) {
     for (int i = 0; i < c->n; i++) {
         if (c->kind[i] != K_KERNEL || grouped(c, i) || !is_op(c, i, "ReduceMean")) continue;
         int mem[16], nm = 0;
@@ -353,6 +353,7 @@ static void pattern_norms(lctx *c) {
             continue;
         }
         /* RMSNorm: i = mean(square(x)) */
+        if (!rms) continue;
         int sq = producer(c, x);
         if (sq < 0 || c->kind[sq] != K_KERNEL || grouped(c, sq) || only_cons(c, x) != i) continue;
         int base = N(c, sq)->in[0];
@@ -363,6 +364,22 @@ static void pattern_norms(lctx *c) {
         y = through_casts(c, y);
         affine_tail(c, &y, mem, &nm);
         make_group(c, mem, nm, "aten::rms_norm", DLP_KC_NORM);
+    }
+}
+
+/* torch.rsqrt exports as Sqrt -> Reciprocal: one aten::rsqrt */
+static void pattern_rsqrt(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        /* Reciprocal(s) or Div(1, s) */
+        int recip = is_op(c, i, "Reciprocal") ||
+                    (is_op(c, i, "Div") && N(c, i)->n_in == 2 && scalar_val(c, N(c, i)->in[0]) == 1.0);
+        if (c->kind[i] != K_KERNEL || grouped(c, i) || !recip) continue;
+        int q = producer(c, N(c, i)->in[is_op(c, i, "Div") ? 1 : 0]);
+        if (q < 0 || c->kind[q] != K_KERNEL || grouped(c, q) || !is_op(c, q, "Sqrt") ||
+            only_cons(c, N(c, q)->out[0]) != i)
+            continue;
+        int mem[2] = {q, i};
+        make_group(c, mem, 2, "aten::rsqrt", DLP_KC_ELEMENTWISE);
     }
 }
 
@@ -459,7 +476,7 @@ static void pattern_unary(lctx *c, int *in_set) {
          * (topological order), one seed per set, and no more nodes than the
          * function has (GELU-erf 5, GELU-tanh 8, SiLU/HardSwish 2, Mish 3):
          * a scalar multiply after a GELU (a layer scale) is not part of it */
-        int cap = seed_erf ? 5 : seed_tanh ? 8 : seed_sp ? 3 : 2;
+        int cap = seed_erf ? 5 : seed_tanh ? 10 : seed_sp ? 3 : 2;
         while (nm < cap) {
             int best = -1;
             for (int k = 0; k <= nm; k++) {
@@ -469,7 +486,8 @@ static void pattern_unary(lctx *c, int *in_set) {
                 for (int j = 0; j < vv->n_cons; j++) {
                     int u = vv->cons[j];
                     if (in_set[u] || c->kind[u] != K_KERNEL || grouped(c, u) || !is_pointwise_op(c, u)) continue;
-                    if (is_op(c, u, "Erf") || is_op(c, u, "Tanh") || is_op(c, u, "Sigmoid") ||
+                    /* one seed per set; Mish's tanh(softplus(x)) is the exception */
+                    if (is_op(c, u, "Erf") || (is_op(c, u, "Tanh") && !seed_sp) || is_op(c, u, "Sigmoid") ||
                         is_op(c, u, "HardSigmoid") || is_op(c, u, "Softplus"))
                         continue;
                     if (!inputs_ok(c, u, x, in_set)) continue;
@@ -1195,7 +1213,11 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     }
     /* 2. patterns: every runtime knows norms, activations and linear layers;
      * fused attention is what PyTorch 1.x eager lacks */
-    pattern_norms(&c);
+    /* a written-out RMSNorm (Hugging Face's LlamaRMSNorm) runs as six eager
+     * kernels (pow, mean, add, rsqrt, mul, mul: tests/golden/patterns); the
+     * compilers fuse it */
+    pattern_norms(&c, runtime != DLP_RUNTIME_EAGER && runtime != DLP_RUNTIME_EAGER1X);
+    pattern_rsqrt(&c);
     pattern_unary(&c, scratch);
     if (runtime != DLP_RUNTIME_EAGER1X && !(flags & DLP__LOWER_NO_SDPA)) pattern_attention(&c);
     pattern_linear(&c);
