@@ -777,6 +777,10 @@ typedef struct {
     double carbon_g_per_kwh, pue;
     int fits;                  /* memory_mb <= device memory                    */
     int64_t params, macs, nodes, edges;
+    int64_t active_params;     /* MoE: per token (top-k routed + shared); = params*/
+    double kv_bytes_per_seq;   /* KV cache (+ Mamba state) of one sequence at
+                                  seq + image tokens + gen, activation dtype
+                                  (dlp_llm_kv_bytes)                           */
     char method[128];          /* "xgb:<model name>" when a trained model gave
                                   the throughput, else "analytic"               */
     char method_throughput[128], method_memory[128], method_energy[128];
