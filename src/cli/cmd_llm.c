@@ -199,7 +199,7 @@ int dlp_cmd_llm(int argc, char **argv) {
                tot_s, tot_j, tot_g);
         printf(",\"params\":%lld,\"macs\":%lld,\"nodes\":%lld,\"edges\":%lld", (long long)p.params, (long long)p.macs,
                (long long)p.nodes, (long long)p.edges);
-        printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.6g", (long long)p.active_params,
+        printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.0f", (long long)p.active_params,
                (long long)img, p.kv_bytes_per_seq);
         fputs(",\"method\":", stdout);
         cli_json_str(stdout, p.method);
