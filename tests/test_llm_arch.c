@@ -497,6 +497,17 @@ static void t_arch_errors(void) {
         CHECK(strstr(e.msg, cases[i].field) != NULL);
         CHECK(strchr(e.msg, '\n') == NULL);
     }
+    /* a config filled by hand with a Mamba layer but no Mamba sizes is
+     * refused by the builder, not divided by zero */
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse("{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                               "\"num_attention_heads\":4,\"intermediate_size\":64,\"vocab_size\":10}",
+                               "cfg.json", &c, &e) == DLP_OK);
+    c.layer_kind[1] = DLP_LK_MAMBA;
+    dlp_graph *g = NULL;
+    CHECK(dlp_llm_build(&c, 1, 8, DLP_QT_BF16, &g, NULL, &e) == DLP_EINVAL && g == NULL);
+    CHECK(strstr(e.msg, "Mamba") != NULL);
 }
 
 int main(void) {

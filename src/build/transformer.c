@@ -1927,6 +1927,21 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
     if (c->num_hidden_layers > 1000 || c->num_experts > 256)
         return dlp__err(err, DLP_EINVAL, "%s: %lld layers / %lld experts is more than the builder takes", id,
                         (long long)c->num_hidden_layers, (long long)c->num_experts);
+    if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
+        return dlp__err(err, DLP_EINVAL, "%s: experts_per_token must be in 1..num_experts", id);
+    if (c->kv_lora_rank > 0 && (c->qk_nope_head_dim < 1 || c->qk_rope_head_dim < 1 || c->v_head_dim < 1 ||
+                                c->q_lora_rank < 0))
+        return dlp__err(err, DLP_EINVAL, "%s: MLA needs qk_nope_head_dim, qk_rope_head_dim, v_head_dim >= 1", id);
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
+        int lk = c->layer_kind[l];
+        if ((lk & DLP_LK_MAMBA) &&
+            (c->mamba_num_heads < 1 || c->mamba_head_dim < 1 || c->ssm_state_size < 1 || c->mamba_n_groups < 1 ||
+             c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 || c->mamba_chunk_size < 1))
+            return dlp__err(err, DLP_EINVAL, "%s: layer %lld is Mamba-2 but the mamba_* sizes are incomplete", id,
+                            (long long)l);
+        if ((lk & DLP_LK_SLIDING) && c->sliding_window < 1)
+            return dlp__err(err, DLP_EINVAL, "%s: layer %lld slides but sliding_window < 1", id, (long long)l);
+    }
     if (c->position == DLP_POS_RELATIVE && c->position_buckets < 1)
         return dlp__err(err, DLP_EINVAL, "%s: relative attention needs position_buckets >= 1", id);
     if (c->position == DLP_POS_RELATIVE && seq > DLP_MAX_VALUE_NUMEL)
