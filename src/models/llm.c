@@ -356,7 +356,9 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     analytic(c, g, &w, wl, d, &a);
     out->params = w.params;
     out->active_params = w.active_params;
-    out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, act_bytes_of(wl->quant));
+    /* what a decoder's prefill + generation leaves in the cache; encoders keep none */
+    out->kv_bytes_per_seq =
+        c->encoder_only ? 0 : dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, act_bytes_of(wl->quant));
     out->macs = gs.macs;
     out->nodes = gs.nodes;
     out->edges = gs.edges;
