@@ -15,7 +15,11 @@
  *
  * Families: BERT, RoBERTa/XLM-R, DistilBERT, DeBERTa-v2/v3, GPT-2, OPT,
  * GPT-NeoX/Pythia, GPT-J, LLaMA 1/2/3, Mistral, Mixtral (MoE), Qwen2, Phi,
- * Phi-3, Falcon, BLOOM, Gemma/Gemma-2, StarCoder2.  docs/llm.md lists what
+ * Phi-3, Falcon, BLOOM, Gemma/Gemma-2, StarCoder2, and the 2025-26 families:
+ * Qwen3 (qk-norm), Qwen3-MoE, Gemma 3 (local/global windows), Llama 4, gpt-oss
+ * (sinks), DeepSeek-V3 (MLA), Nemotron-H (Mamba-2 hybrid), Qwen-VL text
+ * stacks — per-layer kinds in layer_kind[], grouped MoE experts, active vs
+ * total parameters, dlp_llm_kv_bytes.  docs/llm.md lists what
  * each family builds and what is approximated (masks, ALiBi slopes, DeBERTa's
  * relative-position gathers are cost-equivalent stand-ins).
  *
