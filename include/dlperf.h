@@ -533,7 +533,23 @@ typedef enum {
     DLP_POS_RELATIVE,          /* DeBERTa disentangled attention                 */
     DLP_POS_ALIBI
 } dlp_llm_pos;
-typedef enum { DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU } dlp_llm_act;
+typedef enum {
+    DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU,
+    DLP_ACT_RELU2,             /* relu(x)^2 (Nemotron-H)                          */
+    DLP_ACT_SWIGLU_OAI         /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
+} dlp_llm_act;
+
+/* Layers a config may describe one by one (layer_kind). */
+#define DLP_LLM_MAX_LAYERS 512
+/* layer_kind bits */
+enum {
+    DLP_LK_SLIDING = 1,        /* attention limited to sliding_window tokens     */
+    DLP_LK_DENSE = 2,          /* dense MLP in a MoE model (DeepSeek's first_k_dense)*/
+    DLP_LK_MAMBA = 4,          /* Mamba-2 mixer instead of attention             */
+    DLP_LK_NO_ATTN = 8,        /* no attention/mixer (Nemotron-H '-' MLP block)  */
+    DLP_LK_NO_MLP = 16,        /* no MLP (Nemotron-H 'M' and '*' blocks)          */
+    DLP_LK_NOPE = 32           /* attention without rotary (Llama 4 every 4th)   */
+};
 
 /* A transformer, as the builder understands it.  dlp_llm_config_parse fills
  * every field from a config.json (family defaults, then the file's fields);
@@ -574,6 +590,31 @@ typedef struct {
     int embed_scale;               /* Gemma: embeddings x sqrt(hidden)          */
     double attn_softcap;           /* Gemma-2 logit soft-capping; 0: none        */
     int64_t params_ref;            /* catalogue: published parameter count, 0 ?  */
+    int64_t active_params_ref;     /* catalogue: published active count (MoE)    */
+    /* ---- 2025-26 architectures (docs/llm.md, "Architectures") ---- */
+    int qk_norm;                   /* 1: RMSNorm (head_dim weights) on q and k
+                                      (Qwen3, Gemma 3); 2: weightless L2 norm
+                                      (Llama 4)                                 */
+    int64_t sliding_window;        /* window of DLP_LK_SLIDING layers, tokens    */
+    int attn_sinks;                /* gpt-oss: a learned sink logit per head     */
+    int64_t moe_intermediate_size; /* routed expert width; 0: intermediate_size  */
+    int64_t shared_expert_intermediate_size; /* shared experts' total width; 0 */
+    int moe_router_bias, moe_expert_bias;    /* gpt-oss: biases on router/experts*/
+    int moe_grouped;               /* experts as one batched (E, in, out) MatMul */
+    /* MLA (DeepSeek-V3/R1): q_lora_rank 0 = plain q projection */
+    int64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+    /* Mamba-2 mixer (Nemotron-H) */
+    int64_t mamba_num_heads, mamba_head_dim, ssm_state_size, mamba_n_groups;
+    int64_t mamba_conv_kernel, mamba_chunk_size;
+    int mamba_conv_bias;
+    int mlp_act;                   /* dlp_llm_act of plain MLP blocks (Nemotron-H
+                                      relu2 = DLP_ACT_RELU2); act otherwise      */
+    int64_t image_tokens;          /* VLM language stack: image tokens added to
+                                      every sequence (a count; the vision tower is
+                                      not built)                                 */
+    /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
+     * 0 everywhere for uniform stacks. */
+    unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
 } dlp_llm_config;
 
 /* Parse a config.json held in a NUL-terminated buffer (`name` is used in
@@ -594,10 +635,22 @@ dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error 
 
 /* What the builder counted while adding weights. */
 typedef struct {
-    int64_t params;                  /* parameters, tied weights once           */
+    int64_t params;                  /* parameters, tied weights once: all experts*/
+    int64_t active_params;           /* used per token: params less the routed
+                                        experts a token does not visit (MoE: top-k
+                                        routed + shared experts); = params if dense*/
+    int64_t embed_params;            /* the token-embedding table (a lookup: read
+                                        one row per token)                      */
     int64_t linear_params;           /* weights a bitsandbytes quantiser converts*/
     int64_t weight_bytes[DLP_QT_COUNT_];   /* bytes per format (memory rules)   */
 } dlp_llm_weights;
+
+/* Cache bytes one sequence holds after `tokens` tokens, elem_bytes per
+ * element (docs/llm.md, "KV cache"): full-attention layers 2 x kv_heads x
+ * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim), sliding-window
+ * layers at most sliding_window tokens, Mamba-2 layers a constant state
+ * (conv + SSM) whatever the length. */
+double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes);
 
 /* Build the forward pass for input_ids (batch, seq) int64 with activations in
  * dlp_quant_act_dtype(quant), then finalize (shapes, costs, liveness).
@@ -724,6 +777,10 @@ typedef struct {
     double carbon_g_per_kwh, pue;
     int fits;                  /* memory_mb <= device memory                    */
     int64_t params, macs, nodes, edges;
+    int64_t active_params;     /* MoE: per token (top-k routed + shared); = params*/
+    double kv_bytes_per_seq;   /* KV cache (+ Mamba state) of one sequence at
+                                  seq + image tokens + gen, activation dtype
+                                  (dlp_llm_kv_bytes)                           */
     char method[128];          /* "xgb:<model name>" when a trained model gave
                                   the throughput, else "analytic"               */
     char method_throughput[128], method_memory[128], method_energy[128];

@@ -137,6 +137,33 @@ if "$BIN" llm --model llama-2-7b --device h100 --batch 16 --seq 512 --gen 256 --
   ok llm_generate
 else bad llm_generate "$(head -3 "$tmp/err")"; fi
 
+# 2025-26 ids as published (issue 13): MoE total vs active parameters, MLA's
+# KV cache, a nested (text_config) config.json from disk, image tokens
+okn=1
+for m in meta-llama/Meta-Llama-3.1-8B meta-llama/Llama-3.1-8B Qwen/Qwen3-30B-A3B-Instruct-2507 openai/gpt-oss-120b \
+         deepseek-ai/DeepSeek-R1 google/gemma-3-27b-it meta-llama/Llama-4-Scout-17B-16E-Instruct \
+         nvidia/Nemotron-H-8B-Base-8K Qwen/Qwen3-VL-8B-Instruct; do
+  "$BIN" llm --model "$m" --device h100-sxm --dtype bf16 --seq 1024 --gen 256 --json >"$tmp/new.json" 2>>"$tmp/err" &&
+    python3 -c "$check_json" "$tmp/new.json" h100-sxm 2>>"$tmp/err" || { okn=0; echo "  $m" >>"$tmp/err"; }
+done
+"$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h100-sxm --dtype bf16 --json >"$tmp/moe.json" 2>>"$tmp/err" &&
+  "$BIN" llm --model deepseek-ai/DeepSeek-V3 --device h100-sxm --dtype bf16 --seq 1000 --gen 24 --json >"$tmp/mla.json" 2>>"$tmp/err" || okn=0
+cat >"$tmp/g3.json" <<'EOF'
+{"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
+ "intermediate_size": 10240, "num_hidden_layers": 34, "sliding_window": 1024}, "vision_config": {"hidden_size": 1152}}
+EOF
+"$BIN" llm --config "$tmp/g3.json" --device h100-sxm --image-tokens 256 --seq 64 --json >"$tmp/g3o.json" 2>>"$tmp/err" || okn=0
+if [ "$okn" = 1 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1] + "/moe.json"))
+assert d["params"] == 30532122624 and d["active_params"] == 3353032704, (d["params"], d["active_params"])
+m = json.load(open(sys.argv[1] + "/mla.json"))
+assert m["kv_bytes_per_seq"] == 61 * 576 * 1024 * 2, m["kv_bytes_per_seq"]
+g = json.load(open(sys.argv[1] + "/g3o.json"))
+assert g["params"] == 3880263168 and g["image_tokens"] == 256, g
+' "$tmp" 2>>"$tmp/err"; then ok llm_2025_architectures
+else bad llm_2025_architectures "$(tail -3 "$tmp/err")"; fi
+
 # the catalogue lists the thesis' models
 if "$BIN" llm --list >"$tmp/list.txt" 2>"$tmp/err" && grep -q '^microsoft/deberta-v3-large ' "$tmp/list.txt" &&
    grep -q '^bert-base-uncased ' "$tmp/list.txt" && grep -q 'trained models' "$tmp/list.txt"; then ok llm_list

@@ -15,7 +15,11 @@
  *
  * Families: BERT, RoBERTa/XLM-R, DistilBERT, DeBERTa-v2/v3, GPT-2, OPT,
  * GPT-NeoX/Pythia, GPT-J, LLaMA 1/2/3, Mistral, Mixtral (MoE), Qwen2, Phi,
- * Phi-3, Falcon, BLOOM, Gemma/Gemma-2, StarCoder2.  docs/llm.md lists what
+ * Phi-3, Falcon, BLOOM, Gemma/Gemma-2, StarCoder2, and the 2025-26 families:
+ * Qwen3 (qk-norm), Qwen3-MoE, Gemma 3 (local/global windows), Llama 4, gpt-oss
+ * (sinks), DeepSeek-V3 (MLA), Nemotron-H (Mamba-2 hybrid), Qwen-VL text
+ * stacks — per-layer kinds in layer_kind[], grouped MoE experts, active vs
+ * total parameters, dlp_llm_kv_bytes.  docs/llm.md lists what
  * each family builds and what is approximated (masks, ALiBi slopes, DeBERTa's
  * relative-position gathers are cost-equivalent stand-ins).
  *
@@ -134,6 +138,7 @@ static dlp_status need_pos(pctx *p, const char *const *keys, int64_t *out) {
     const char *k = keys[0];
     int r = get_i64k(p, keys, out, &k);
     if (r < 0) return (dlp_status)r;
+    if (r == 0 && *out > 0) return DLP_OK; /* a family default (Gemma 3's text_config leaves fields out) */
     if (r == 0) return dlp__err(p->err, DLP_EFORMAT, "%s: field '%s' is missing", p->name, keys[0]);
     if (*out <= 0)
         return dlp__err(p->err, DLP_EFORMAT, "%s: field '%s' must be positive (got %lld)", p->name, k,
@@ -163,13 +168,16 @@ static int act_parse(const char *s) {
         return DLP_ACT_GELU_TANH;
     if (!strcmp(s, "relu")) return DLP_ACT_RELU;
     if (!strcmp(s, "silu") || !strcmp(s, "swish")) return DLP_ACT_SILU;
+    if (!strcmp(s, "relu2")) return DLP_ACT_RELU2;
     return -1;
 }
 
 typedef enum {
     FAM_BERT, FAM_ROBERTA, FAM_DISTILBERT, FAM_DEBERTA, FAM_GPT2, FAM_OPT, FAM_NEOX, FAM_GPTJ,
     FAM_LLAMA, FAM_QWEN2, FAM_MIXTRAL, FAM_PHI, FAM_PHI3, FAM_FALCON, FAM_BLOOM, FAM_GEMMA,
-    FAM_GEMMA2, FAM_STARCODER2
+    FAM_GEMMA2, FAM_STARCODER2,
+    /* 2025-26 */
+    FAM_QWEN3, FAM_QWEN3_MOE, FAM_GEMMA3, FAM_LLAMA4, FAM_GPT_OSS, FAM_DEEPSEEK, FAM_NEMOTRON_H
 } family;
 
 static const struct { const char *type; family fam; } families[] = {
@@ -180,7 +188,15 @@ static const struct { const char *type; family fam; } families[] = {
     {"qwen2", FAM_QWEN2}, {"mixtral", FAM_MIXTRAL}, {"phi", FAM_PHI}, {"phi3", FAM_PHI3},
     {"falcon", FAM_FALCON}, {"RefinedWeb", FAM_FALCON}, {"RefinedWebModel", FAM_FALCON},
     {"bloom", FAM_BLOOM}, {"gemma", FAM_GEMMA}, {"gemma2", FAM_GEMMA2},
-    {"starcoder2", FAM_STARCODER2}};
+    {"starcoder2", FAM_STARCODER2},
+    {"qwen3", FAM_QWEN3}, {"qwen3_vl", FAM_QWEN3}, {"qwen3_vl_text", FAM_QWEN3},
+    {"qwen3_moe", FAM_QWEN3_MOE}, {"qwen3_vl_moe", FAM_QWEN3_MOE}, {"qwen3_vl_moe_text", FAM_QWEN3_MOE},
+    {"qwen2_vl", FAM_QWEN2}, {"qwen2_5_vl", FAM_QWEN2}, {"qwen2_5_vl_text", FAM_QWEN2}, {"qwen2_vl_text", FAM_QWEN2},
+    {"gemma3", FAM_GEMMA3}, {"gemma3_text", FAM_GEMMA3},
+    {"llama4", FAM_LLAMA4}, {"llama4_text", FAM_LLAMA4},
+    {"gpt_oss", FAM_GPT_OSS},
+    {"deepseek_v3", FAM_DEEPSEEK}, {"kimi_k2", FAM_DEEPSEEK},
+    {"nemotron_h", FAM_NEMOTRON_H}};
 
 static void family_defaults(family f, dlp_llm_config *c) {
     /* the common decoder: pre-norm LayerNorm, learned nothing, no biases */
@@ -238,6 +254,46 @@ static void family_defaults(family f, dlp_llm_config *c) {
         c->parallel_residual = c->shared_parallel_norm = 1;
         c->max_position_embeddings = 2048;
         break;
+    case FAM_QWEN3: case FAM_QWEN3_MOE: case FAM_GEMMA3: case FAM_LLAMA4: case FAM_GPT_OSS: case FAM_DEEPSEEK:
+        c->rms_norm = 1;
+        c->norm_bias = 0;
+        c->gated_mlp = 1;
+        c->act = f == FAM_GEMMA3 ? DLP_ACT_GELU_TANH : f == FAM_GPT_OSS ? DLP_ACT_SWIGLU_OAI : DLP_ACT_SILU;
+        c->position = DLP_POS_ROTARY;
+        c->norm_eps = f == FAM_LLAMA4 || f == FAM_GPT_OSS ? 1e-5 : 1e-6;
+        c->max_position_embeddings = 4096;
+        c->qk_norm = f == FAM_QWEN3 || f == FAM_QWEN3_MOE || f == FAM_GEMMA3 ? 1 : f == FAM_LLAMA4 ? 2 : 0;
+        c->moe_grouped = f == FAM_QWEN3_MOE || f == FAM_LLAMA4 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK;
+        if (f == FAM_GEMMA3) {
+            /* Gemma3TextConfig defaults: published configs leave some out */
+            c->tie_word_embeddings = c->embed_scale = c->sandwich_norm = 1;
+            c->hidden_size = 2304;
+            c->intermediate_size = 9216;
+            c->num_hidden_layers = 26;
+            c->num_attention_heads = 8;
+            c->num_key_value_heads = 4;
+            c->head_dim = 256;
+            c->vocab_size = 262208;
+            c->sliding_window = 4096;
+            c->max_position_embeddings = 131072;
+        }
+        if (f == FAM_GPT_OSS) {
+            c->qkv_bias = c->out_bias = 1;
+            c->attn_sinks = 1;
+            c->moe_router_bias = c->moe_expert_bias = 1;
+        }
+        break;
+    case FAM_NEMOTRON_H:
+        c->rms_norm = 1;
+        c->norm_bias = 0;
+        c->act = c->mlp_act = DLP_ACT_RELU2;
+        c->position = DLP_POS_NONE;
+        c->max_position_embeddings = 8192;
+        c->mamba_conv_kernel = 4;
+        c->mamba_chunk_size = 128;
+        c->mamba_n_groups = 8;
+        c->mamba_conv_bias = 1;
+        break;
     case FAM_LLAMA: case FAM_QWEN2: case FAM_MIXTRAL: case FAM_PHI3: case FAM_GEMMA: case FAM_GEMMA2:
         c->rms_norm = 1;
         c->norm_bias = 0;
@@ -289,7 +345,240 @@ static void family_defaults(family f, dlp_llm_config *c) {
 #define TRY(x) do { dlp_status st_ = (x); if (st_) return st_; } while (0)
 #define TRYI(x) do { int r_ = (x); if (r_ < 0) return (dlp_status)r_; } while (0)
 
+static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
+
+/* Vision-language and multimodal configs nest the language model under
+ * "text_config" (Gemma 3, Llama 4, Qwen2.5-VL in newer transformers,
+ * Qwen3-VL): parse the text stack, with the top level's fields as fallback
+ * (e.g. tie_word_embeddings), and the top level's model_type when the nested
+ * one is missing. */
 static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    const cJSON *tc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "text_config") : NULL;
+    if (!cJSON_IsObject(tc)) return parse_obj1(root, name, c, err);
+    cJSON *m = cJSON_Duplicate(tc, 1);
+    if (!m) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, root) {
+        if (!it->string || !strcmp(it->string, "text_config") || strstr(it->string, "vision") ||
+            strstr(it->string, "audio") || cJSON_GetObjectItemCaseSensitive(m, it->string))
+            continue;
+        cJSON_AddItemToObject(m, it->string, cJSON_Duplicate(it, 1));
+    }
+    dlp_status st = parse_obj1(m, name, c, err);
+    cJSON_Delete(m);
+    return st;
+}
+
+/* Integer list field (e.g. mlp_only_layers): calls back per element. */
+static dlp_status int_list(pctx *p, const char *key, int64_t *v, int cap, int *n) {
+    *n = 0;
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(p->root, key), *x;
+    if (!a || cJSON_IsNull(a)) return DLP_OK;
+    if (!cJSON_IsArray(a)) return dlp__err(p->err, DLP_EFORMAT, "%s: field '%s' must be a list", p->name, key);
+    cJSON_ArrayForEach(x, a) {
+        if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble))
+            return dlp__err(p->err, DLP_EFORMAT, "%s: field '%s' must be a list of integers", p->name, key);
+        if (*n < cap) v[*n] = (int64_t)x->valuedouble;
+        (*n)++;
+    }
+    return DLP_OK;
+}
+
+/* The 2025-26 families: per-layer kinds, MoE, MLA, Mamba-2 (docs/llm.md,
+ * "Architectures"). */
+static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
+    const char *name = p->name;
+    dlp_error *err = p->err;
+    int64_t L = c->num_hidden_layers;
+    int need_kinds = f == FAM_GEMMA3 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK || f == FAM_NEMOTRON_H ||
+                     f == FAM_LLAMA4 || f == FAM_QWEN3_MOE || f == FAM_QWEN3;
+    if (need_kinds && L > DLP_LLM_MAX_LAYERS)
+        return dlp__err(err, DLP_EUNSUPPORTED, "%s: %lld layers is more than the per-layer table holds (%d)", name,
+                        (long long)L, DLP_LLM_MAX_LAYERS);
+    int ab = f == FAM_GPT_OSS;
+    TRYI(get_bool(p, "attention_bias", &ab));
+    c->qkv_bias = c->out_bias = ab;
+    int mb = 0;
+    TRYI(get_bool(p, "mlp_bias", &mb));
+    c->mlp_bias = mb;
+    /* sliding windows: layer_types (newer configs) or a pattern */
+    TRY(opt_nonneg(p, KEYS("sliding_window"), &c->sliding_window));
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(p->root, "layer_types");
+    if (cJSON_IsArray(lt) && f != FAM_NEMOTRON_H) {
+        if (cJSON_GetArraySize(lt) != L)
+            return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_types' has %d entries for %lld layers", name,
+                            cJSON_GetArraySize(lt), (long long)L);
+        int i = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, lt) {
+            if (!cJSON_IsString(x))
+                return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_types' must be a list of strings", name);
+            if (strstr(x->valuestring, "sliding") || strstr(x->valuestring, "chunked"))
+                c->layer_kind[i] |= DLP_LK_SLIDING;
+            i++;
+        }
+    } else if (f == FAM_GEMMA3) {
+        int64_t pat = 6;
+        TRYI(get_i64(p, KEYS("sliding_window_pattern"), &pat));
+        for (int64_t i = 0; i < L; i++)
+            if (pat <= 0 || (i + 1) % pat) c->layer_kind[i] |= DLP_LK_SLIDING;
+    } else if (f == FAM_GPT_OSS) {
+        for (int64_t i = 0; i < L; i += 2) c->layer_kind[i] |= DLP_LK_SLIDING; /* even layers banded */
+    } else if (f == FAM_QWEN3 || f == FAM_QWEN3_MOE) {
+        int sw = 0;
+        TRYI(get_bool(p, "use_sliding_window", &sw));
+        int64_t mwl = L;
+        TRYI(get_i64(p, KEYS("max_window_layers"), &mwl));
+        if (sw && c->sliding_window > 0)
+            for (int64_t i = mwl; i < L; i++) c->layer_kind[i] |= DLP_LK_SLIDING;
+    }
+    int has_sliding = 0;
+    for (int64_t i = 0; i < L && i < DLP_LLM_MAX_LAYERS; i++) has_sliding |= c->layer_kind[i] & DLP_LK_SLIDING;
+    if (has_sliding && c->sliding_window <= 0)
+        return dlp__err(err, DLP_EFORMAT, "%s: field 'sliding_window' is missing (sliding-window layers)", name);
+    if (!has_sliding) c->sliding_window = 0;
+
+    switch (f) {
+    case FAM_QWEN3_MOE: {
+        c->num_experts = 128;
+        c->experts_per_token = 8;
+        TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+        TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+        int64_t step = 1, v[DLP_LLM_MAX_LAYERS];
+        TRYI(get_i64(p, KEYS("decoder_sparse_step"), &step));
+        int n = 0;
+        TRY(int_list(p, "mlp_only_layers", v, DLP_LLM_MAX_LAYERS, &n));
+        for (int64_t i = 0; i < L; i++)
+            if (step <= 0 || (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
+        for (int i = 0; i < n && i < DLP_LLM_MAX_LAYERS; i++)
+            if (v[i] >= 0 && v[i] < L) c->layer_kind[v[i]] |= DLP_LK_DENSE;
+        break;
+    }
+    case FAM_LLAMA4: {
+        /* experts and the shared expert are intermediate_size wide; dense
+         * layers intermediate_size_mlp */
+        c->num_experts = 16;
+        c->experts_per_token = 1;
+        TRY(opt_nonneg(p, KEYS("num_local_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        c->moe_intermediate_size = c->shared_expert_intermediate_size = c->intermediate_size;
+        TRY(opt_nonneg(p, KEYS("intermediate_size_mlp"), &c->intermediate_size));
+        int64_t step = 1;
+        TRYI(get_i64(p, KEYS("interleave_moe_layer_step"), &step));
+        for (int64_t i = 0; i < L; i++)
+            if (step > 1 && (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
+        /* NoPE layers: no_rope_layers[i] == 0 (default every 4th); the
+         * others use chunked attention (attention_chunk_size) */
+        int64_t v[DLP_LLM_MAX_LAYERS];
+        int n = 0;
+        TRY(int_list(p, "no_rope_layers", v, DLP_LLM_MAX_LAYERS, &n));
+        int64_t chunk = 8192;
+        TRYI(get_i64(p, KEYS("attention_chunk_size"), &chunk));
+        for (int64_t i = 0; i < L; i++) {
+            int rope = n ? (i < n ? v[i] != 0 : 1) : (i + 1) % 4 != 0;
+            if (!rope) c->layer_kind[i] |= DLP_LK_NOPE;
+            else if (chunk > 0) c->layer_kind[i] |= DLP_LK_SLIDING;
+        }
+        if (chunk > 0) c->sliding_window = chunk;
+        int qkn = 1;
+        TRYI(get_bool(p, "use_qk_norm", &qkn));
+        c->qk_norm = qkn ? 2 : 0;
+        break;
+    }
+    case FAM_GPT_OSS: {
+        c->num_experts = 128;
+        c->experts_per_token = 4;
+        TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok", "experts_per_token"), &c->experts_per_token));
+        break;
+    }
+    case FAM_DEEPSEEK: {
+        c->num_experts = 256;
+        c->experts_per_token = 8;
+        TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+        int64_t ns = 1, fk = 0, step = 1;
+        TRY(opt_nonneg(p, KEYS("n_shared_experts"), &ns));
+        c->shared_expert_intermediate_size = ns * (c->moe_intermediate_size ? c->moe_intermediate_size
+                                                                            : c->intermediate_size);
+        TRY(opt_nonneg(p, KEYS("first_k_dense_replace"), &fk));
+        TRYI(get_i64(p, KEYS("moe_layer_freq"), &step));
+        for (int64_t i = 0; i < L; i++)
+            if (i < fk || (step > 1 && i % step)) c->layer_kind[i] |= DLP_LK_DENSE;
+        /* MLA */
+        c->q_lora_rank = 0;
+        TRY(opt_nonneg(p, KEYS("q_lora_rank"), &c->q_lora_rank));
+        TRY(need_pos(p, KEYS("kv_lora_rank"), &c->kv_lora_rank));
+        TRY(need_pos(p, KEYS("qk_nope_head_dim"), &c->qk_nope_head_dim));
+        TRY(need_pos(p, KEYS("qk_rope_head_dim"), &c->qk_rope_head_dim));
+        TRY(need_pos(p, KEYS("v_head_dim"), &c->v_head_dim));
+        c->head_dim = c->qk_nope_head_dim + c->qk_rope_head_dim;
+        c->num_key_value_heads = c->num_attention_heads;
+        c->rotary_fraction = (double)c->qk_rope_head_dim / (double)c->head_dim;
+        break;
+    }
+    case FAM_NEMOTRON_H: {
+        const char *pat = get_str(p, "hybrid_override_pattern");
+        if (!pat) return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' is missing", name);
+        if ((int64_t)strlen(pat) != L)
+            return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has %zu layers, not %lld", name,
+                            strlen(pat), (long long)L);
+        TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+        TRY(opt_nonneg(p, KEYS("moe_shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+        if (c->num_experts) c->moe_grouped = 1;
+        for (int64_t i = 0; i < L; i++) {
+            switch (pat[i]) {
+            case 'M': c->layer_kind[i] = DLP_LK_MAMBA | DLP_LK_NO_MLP; break;
+            case '*': c->layer_kind[i] = DLP_LK_NO_MLP; break;
+            case '-': c->layer_kind[i] = DLP_LK_NO_ATTN | DLP_LK_DENSE; break;
+            case 'E':
+                if (!c->num_experts)
+                    return dlp__err(err, DLP_EFORMAT, "%s: 'E' layers in 'hybrid_override_pattern' need n_routed_experts",
+                                    name);
+                c->layer_kind[i] = DLP_LK_NO_ATTN;
+                break;
+            default:
+                return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has '%c' (M, *, - or E)", name,
+                                pat[i]);
+            }
+        }
+        TRY(need_pos(p, KEYS("mamba_num_heads"), &c->mamba_num_heads));
+        TRY(need_pos(p, KEYS("mamba_head_dim"), &c->mamba_head_dim));
+        TRY(need_pos(p, KEYS("ssm_state_size"), &c->ssm_state_size));
+        TRY(opt_nonneg(p, KEYS("n_groups"), &c->mamba_n_groups));
+        TRY(opt_nonneg(p, KEYS("conv_kernel"), &c->mamba_conv_kernel));
+        TRY(opt_nonneg(p, KEYS("chunk_size"), &c->mamba_chunk_size));
+        TRYI(get_bool(p, "use_conv_bias", &c->mamba_conv_bias));
+        int ub = 0;
+        TRYI(get_bool(p, "use_bias", &ub));
+        c->qkv_bias = c->out_bias = ab || ub;
+        if (c->mamba_n_groups < 1 || c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 ||
+            c->mamba_chunk_size < 1)
+            return dlp__err(err, DLP_EFORMAT, "%s: n_groups must divide mamba_num_heads; conv_kernel, chunk_size >= 1",
+                            name);
+        const char *ma = get_str(p, "mlp_hidden_act");
+        if (ma) {
+            int a = act_parse(ma);
+            if (a < 0) return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'mlp_hidden_act' value '%s' is not supported", name, ma);
+            c->mlp_act = a;
+        }
+        c->act = c->mlp_act;
+        break;
+    }
+    default: break;
+    }
+    if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
+        return dlp__err(err, DLP_EFORMAT, "%s: field 'num_experts_per_tok' must be in 1..%lld experts", name,
+                        (long long)c->num_experts);
+    return DLP_OK;
+}
+
+static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
     pctx p = {name, root, err};
     memset(c, 0, sizeof *c);
     snprintf(c->id, sizeof c->id, "%s", name);
@@ -307,7 +596,8 @@ static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config 
         return dlp__err(err, DLP_EUNSUPPORTED,
                         "%s: model_type '%s' is not supported (bert, roberta, xlm-roberta, distilbert, "
                         "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
-                        "falcon, bloom, gemma, gemma2, starcoder2)", name, mt);
+                        "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
+                        "deepseek_v3, nemotron_h, qwen2_5_vl, qwen3_vl)", name, mt);
     family f = families[fi].fam;
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
     family_defaults(f, c);
@@ -318,7 +608,6 @@ static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config 
     TRY(need_pos(&p, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), &c->num_attention_heads));
     TRY(need_pos(&p, KEYS("vocab_size"), &c->vocab_size));
     int64_t H = c->hidden_size;
-    c->intermediate_size = 0;
     TRY(opt_nonneg(&p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size"),
                    &c->intermediate_size));
     if (!c->intermediate_size) {
@@ -328,7 +617,7 @@ static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config 
     TRY(opt_nonneg(&p, KEYS("max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length",
                             "seq_length"), &c->max_position_embeddings));
     TRY(opt_nonneg(&p, KEYS("type_vocab_size"), &c->type_vocab_size));
-    c->num_key_value_heads = c->num_attention_heads;
+    if (!c->num_key_value_heads) c->num_key_value_heads = c->num_attention_heads;
     TRY(opt_nonneg(&p, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv"), &c->num_key_value_heads));
     if (f == FAM_FALCON) {
         int nda = 0, mq = 0;
@@ -358,8 +647,7 @@ static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config 
         if (alibi) c->position = DLP_POS_ALIBI;
     }
     if (c->num_key_value_heads == 0) c->num_key_value_heads = c->num_attention_heads;
-    c->head_dim = 0;
-    TRY(opt_nonneg(&p, KEYS("head_dim"), &c->head_dim));
+    TRY(opt_nonneg(&p, KEYS("head_dim", "attention_head_dim"), &c->head_dim));
     if (!c->head_dim) {
         if (H % c->num_attention_heads)
             return dlp__err(err, DLP_EFORMAT, "%s: hidden size %lld is not divisible by num_attention_heads %lld",
@@ -503,6 +791,10 @@ static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config 
         break;
     }
     default: break;
+    }
+    if (f >= FAM_QWEN3) {
+        TRY(parse_new(&p, f, c));
+        if (f == FAM_GPT_OSS) c->act = DLP_ACT_SWIGLU_OAI; /* its hidden_act says "silu" */
     }
     if (c->position == DLP_POS_LEARNED && c->max_position_embeddings <= 0)
         return dlp__err(err, DLP_EFORMAT, "%s: field 'max_position_embeddings' is missing", name);
@@ -722,6 +1014,8 @@ typedef struct {
     int rel;                   /* DeBERTa normalised rel_embeddings          */
     int rel_idx;               /* DeBERTa gather index (S)                   */
     int uid;
+    int lk;                    /* layer_kind of the layer being built        */
+    int64_t routed, routed_active; /* routed-expert parameters, all / per token */
 } tb;
 
 static void full_name(tb *b, char *buf, size_t n, const char *name) {
@@ -872,10 +1166,12 @@ static int tb_weight(tb *b, const char *name, int rank, const int64_t *dims, int
     w->weight_bytes[DLP_QT_FP16] += 2 * n;
     w->weight_bytes[DLP_QT_BF16] += 2 * n;
     if (kind == W_LINEAR) {
-        int64_t out = dims[rank - 1];
+        /* (in, out), or (experts, in, out) stacked: a row scale per output
+         * of every expert, NF4 blocks per expert tensor */
+        int64_t in = dims[rank - 2], mats = rank == 3 ? dims[0] : 1;
         w->linear_params += n;
-        w->weight_bytes[DLP_QT_INT8] += n + 4 * out;  /* int8 codes + fp32 row scale */
-        w->weight_bytes[DLP_QT_NF4] += dlp__nf4_bytes(n);
+        w->weight_bytes[DLP_QT_INT8] += n + 4 * (in > 0 ? n / in : 0);  /* int8 codes + fp32 row scale */
+        w->weight_bytes[DLP_QT_NF4] += mats * dlp__nf4_bytes(n / (mats > 0 ? mats : 1));
     } else {
         w->weight_bytes[DLP_QT_INT8] += 2 * n;
         w->weight_bytes[DLP_QT_NF4] += 2 * n;
@@ -930,13 +1226,13 @@ static int tb_concat(tb *b, const char *name, int n, const int *xs, int64_t axis
     return y;
 }
 
-/* LayerNorm (opset 17) or RMSNorm as HF computes it (in fp32). */
-static int tb_norm(tb *b, const char *name, int x) {
+/* LayerNorm (opset 17) or RMSNorm as HF computes it (in fp32) over the last
+ * dim H; weighted 0: no weight (Llama 4's L2 qk-norm). */
+static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) {
     const dlp_llm_config *c = b->c;
     char nm[128];
-    int64_t H = c->hidden_size;
     snprintf(nm, sizeof nm, "%s.weight", name);
-    int w = tb_weight(b, nm, 1, &H, W_PLAIN);
+    int w = weighted ? tb_weight(b, nm, 1, &H, W_PLAIN) : -1;
     if (!c->rms_norm) {
         int in[3] = {x, w, -1};
         int n = 2;
@@ -972,9 +1268,12 @@ static int tb_norm(tb *b, const char *name, int x) {
         y = tb_op1(b, "Cast", nm, y);
         tb_attr_i(b, "to", b->dt);
     }
+    if (!weighted) return y;
     snprintf(nm, sizeof nm, "%s/Mul", name);
     return tb_op2(b, "Mul", nm, w, y);
 }
+
+static int tb_norm(tb *b, const char *name, int x) { return tb_norm_dim(b, name, x, b->c->hidden_size, 1); }
 
 static int tb_act(tb *b, const char *name, int x) {
     char nm[128];
@@ -982,7 +1281,13 @@ static int tb_act(tb *b, const char *name, int x) {
     case DLP_ACT_RELU:
         snprintf(nm, sizeof nm, "%s/Relu", name);
         return tb_op1(b, "Relu", nm, x);
-    case DLP_ACT_SILU: {
+    case DLP_ACT_RELU2: {
+        snprintf(nm, sizeof nm, "%s/Relu", name);
+        int r = tb_op1(b, "Relu", nm, x);
+        snprintf(nm, sizeof nm, "%s/Mul", name);
+        return tb_op2(b, "Mul", nm, r, r);
+    }
+    case DLP_ACT_SILU: case DLP_ACT_SWIGLU_OAI: {
         snprintf(nm, sizeof nm, "%s/Sigmoid", name);
         int s = tb_op1(b, "Sigmoid", nm, x);
         snprintf(nm, sizeof nm, "%s/Mul", name);
@@ -1035,8 +1340,8 @@ static void tb_rotary_tables(tb *b) {
 }
 
 /* t * cos + rotate_half(t) * sin on the first rot_dim channels. */
-static int tb_rope(tb *b, const char *name, int t) {
-    int64_t d = b->c->head_dim, rd = b->rot_dim, h = rd / 2;
+static int tb_rope_d(tb *b, const char *name, int t, int64_t d) {
+    int64_t rd = b->rot_dim < d ? b->rot_dim : d, h = rd / 2;
     char nm[128];
     int tr = t, tp = -1;
     if (rd < d) {
@@ -1067,6 +1372,8 @@ static int tb_rope(tb *b, const char *name, int t) {
     }
     return y;
 }
+
+static int tb_rope(tb *b, const char *name, int t) { return tb_rope_d(b, name, t, b->c->head_dim); }
 
 /* Causal mask (S, S): 0 on and below the diagonal, -inf above, once per
  * graph; added to every layer's scores as HF's eager attention does. */
@@ -1157,7 +1464,14 @@ static int tb_attention(tb *b, int x, int layer) {
     q = tb_transpose(b, "q/Transpose", tb_reshape(b, "q/Reshape", q, 5, sq), 5, perm);
     k = tb_transpose(b, "k/Transpose", tb_reshape(b, "k/Reshape", k, 5, sk), 5, perm);
     v = tb_transpose(b, "v/Transpose", tb_reshape(b, "v/Reshape", v, 5, sk), 5, perm);
-    if (c->position == DLP_POS_ROTARY) {
+    int rope = c->position == DLP_POS_ROTARY && !(b->lk & DLP_LK_NOPE);
+    if (c->qk_norm == 1 || (c->qk_norm == 2 && rope)) {
+        /* Qwen3 / Gemma 3: RMSNorm over head_dim with a (d) weight shared by
+         * the heads; Llama 4: the same without weight, rotary layers only */
+        q = tb_norm_dim(b, "q_norm", q, d, c->qk_norm == 1);
+        k = tb_norm_dim(b, "k_norm", k, d, c->qk_norm == 1);
+    }
+    if (rope) {
         q = tb_rope(b, "q/rotary", q);
         k = tb_rope(b, "k/rotary", k);
     }
@@ -1197,8 +1511,18 @@ static int tb_attention(tb *b, int x, int layer) {
                    cap);
     }
     if (b->mask >= 0) s = tb_op2(b, "Add", "Add_mask", s, b->mask);
+    if (c->attn_sinks) {
+        /* gpt-oss: a learned logit per head joins every row's softmax and is
+         * dropped after it */
+        int snk = tb_weight(b, "sinks", 1, &h, W_PLAIN);
+        int64_t s5[5] = {1, kv, g, 1, 1}, e5[5] = {B, kv, g, S, 1};
+        snk = tb_op2(b, "Expand", "sinks/Expand", tb_reshape(b, "sinks/Reshape", snk, 5, s5), tb_ints(b, 5, e5));
+        int cc[2] = {s, snk};
+        s = tb_concat(b, "sinks/Concat", 2, cc, -1);
+    }
     int pr = tb_op1(b, "Softmax", "Softmax", s);
     tb_attr_i(b, "axis", -1);
+    if (c->attn_sinks) pr = tb_slice(b, "sinks/Slice", pr, 0, S, -1);
     int o = tb_op2(b, "MatMul", "MatMul_1", pr, v);
     int64_t pb[5] = {0, 3, 1, 2, 4}, so[3] = {B, S, h * d};
     o = tb_reshape(b, "o/Reshape", tb_transpose(b, "o/Transpose", o, 5, pb), 3, so);
@@ -1207,10 +1531,175 @@ static int tb_attention(tb *b, int x, int layer) {
     return o;
 }
 
-/* Dense MLP on x (.., H): plain fc1 -> act -> fc2, or gated. */
-static int tb_mlp_dense(tb *b, int x) {
+/* Multi-head latent attention (DeepSeek-V2/V3, as HF's eager
+ * DeepseekV3Attention): q = q_b(norm(q_a(x))) split into a no-rope and a
+ * rope part; one compressed kv latent (kv_lora_rank) plus a shared rope key
+ * (qk_rope_head_dim) per token — what the cache stores — expanded by kv_b
+ * into per-head k_nope and v; scores over nope+rope dims, values v_head_dim. */
+static int tb_mla(tb *b, int x, int layer) {
     const dlp_llm_config *c = b->c;
-    int64_t H = c->hidden_size, I = c->intermediate_size;
+    int64_t B = b->B, S = b->S, H = c->hidden_size, h = c->num_attention_heads, dn = c->qk_nope_head_dim,
+            dr = c->qk_rope_head_dim, dv = c->v_head_dim, rq = c->q_lora_rank, rkv = c->kv_lora_rank;
+    char save[96];
+    memcpy(save, b->scope, sizeof save);
+    snprintf(b->scope, sizeof b->scope, "/layers.%d/attn", layer);
+    int q;
+    if (rq > 0) {
+        q = tb_linear(b, "q_a_proj", x, H, rq, c->qkv_bias, W_LINEAR);
+        q = tb_norm_dim(b, "q_a_layernorm", q, rq, 1);
+        q = tb_linear(b, "q_b_proj", q, rq, h * (dn + dr), 0, W_LINEAR);
+    } else {
+        q = tb_linear(b, "q_proj", x, H, h * (dn + dr), 0, W_LINEAR);
+    }
+    int64_t sq[4] = {B, S, h, dn + dr}, p4[4] = {0, 2, 1, 3};
+    q = tb_transpose(b, "q/Transpose", tb_reshape(b, "q/Reshape", q, 4, sq), 4, p4);
+    int qs[2] = {-1, -1};
+    int qin[2] = {q, tb_ints(b, 2, (int64_t[]){dn, dr})};
+    tb_nodev(b, "Split", "q/Split", 2, qin, 2, qs);
+    tb_attr_i(b, "axis", -1);
+    int qpe = tb_rope_d(b, "q/rotary", qs[1], dr);
+    int qc[2] = {qs[0], qpe};
+    q = tb_concat(b, "q/Concat", 2, qc, -1);
+    /* latent + shared rope key */
+    int ckv = tb_linear(b, "kv_a_proj_with_mqa", x, H, rkv + dr, c->qkv_bias, W_LINEAR);
+    int cs[2] = {-1, -1};
+    int cin[2] = {ckv, tb_ints(b, 2, (int64_t[]){rkv, dr})};
+    tb_nodev(b, "Split", "kv/Split", 2, cin, 2, cs);
+    tb_attr_i(b, "axis", -1);
+    int kv = tb_linear(b, "kv_b_proj", tb_norm_dim(b, "kv_a_layernorm", cs[0], rkv, 1), rkv, h * (dn + dv), 0,
+                       W_LINEAR);
+    int64_t skv[4] = {B, S, h, dn + dv};
+    kv = tb_transpose(b, "kv/Transpose", tb_reshape(b, "kv/Reshape", kv, 4, skv), 4, p4);
+    int ks[2] = {-1, -1};
+    int kin[2] = {kv, tb_ints(b, 2, (int64_t[]){dn, dv})};
+    tb_nodev(b, "Split", "kv/Split_1", 2, kin, 2, ks);
+    tb_attr_i(b, "axis", -1);
+    int64_t spe[4] = {B, 1, S, dr}, epe[4] = {B, h, S, dr};
+    int kpe = tb_rope_d(b, "k/rotary", tb_reshape(b, "k_pe/Reshape", cs[1], 4, spe), dr);
+    kpe = tb_op2(b, "Expand", "k_pe/Expand", kpe, tb_ints(b, 4, epe));
+    int kc[2] = {ks[0], kpe};
+    int k = tb_concat(b, "k/Concat", 2, kc, -1);
+    int64_t pt[4] = {0, 1, 3, 2};
+    int sc = tb_op2(b, "MatMul", "MatMul", q, tb_transpose(b, "k/Transpose", k, 4, pt));
+    sc = tb_op2(b, "Div", "Div", sc, tb_scalar(b, sqrt((double)(dn + dr)), b->dt));
+    if (b->mask >= 0) sc = tb_op2(b, "Add", "Add_mask", sc, b->mask);
+    int pr = tb_op1(b, "Softmax", "Softmax", sc);
+    tb_attr_i(b, "axis", -1);
+    int o = tb_op2(b, "MatMul", "MatMul_1", pr, ks[1]);
+    int64_t so[3] = {B, S, h * dv};
+    o = tb_reshape(b, "o/Reshape", tb_transpose(b, "o/Transpose", o, 4, p4), 3, so);
+    o = tb_linear(b, "o_proj", o, h * dv, H, c->out_bias, W_LINEAR);
+    memcpy(b->scope, save, sizeof save);
+    return o;
+}
+
+/* Mamba-2 mixer (Nemotron-H, as HF's torch_forward of the SSD scan in chunks
+ * of chunk_size): in_proj -> z | xBC | dt; causal depthwise Conv1d + SiLU on
+ * xBC; dt = softplus(dt + dt_bias), A = -exp(A_log); per chunk of Q tokens
+ * C.B^T (Q x Q per group) times the decay, times x (the diagonal blocks),
+ * B^T.x chunk states, a running sum of states across chunks, C.states (the
+ * off-diagonal blocks), + D x; gated RMSNorm(y * silu(z)); out_proj.  The
+ * decay's segment sums are one CumSum/Sub/Exp per chunk (stand-ins of the
+ * same size as HF's segsum). */
+static int tb_mamba(tb *b, int x, int layer) {
+    const dlp_llm_config *c = b->c;
+    int64_t B = b->B, S = b->S, H = c->hidden_size, nh = c->mamba_num_heads, P = c->mamba_head_dim,
+            N = c->ssm_state_size, G = c->mamba_n_groups, K = c->mamba_conv_kernel;
+    int64_t di = nh * P, cd = di + 2 * G * N, hg = nh / G;
+    int64_t Q = c->mamba_chunk_size < S ? c->mamba_chunk_size : S, nc = (S + Q - 1) / Q, Sp = nc * Q;
+    char save[96];
+    memcpy(save, b->scope, sizeof save);
+    snprintf(b->scope, sizeof b->scope, "/layers.%d/mixer", layer);
+    int zx = tb_linear(b, "in_proj", x, H, di + cd + nh, 0, W_LINEAR);
+    int sp[3] = {-1, -1, -1};
+    int sin_[2] = {zx, tb_ints(b, 3, (int64_t[]){di, cd, nh})};
+    tb_nodev(b, "Split", "Split", 2, sin_, 3, sp);
+    tb_attr_i(b, "axis", -1);
+    int z = sp[0], xbc = sp[1], dt = sp[2];
+    /* causal depthwise conv over time */
+    int64_t p3[3] = {0, 2, 1}, wc[3] = {cd, 1, K};
+    int xt = tb_transpose(b, "conv1d/Transpose", xbc, 3, p3);
+    int cin[3] = {xt, tb_weight(b, "conv1d.weight", 3, wc, W_PLAIN),
+                  c->mamba_conv_bias ? tb_weight(b, "conv1d.bias", 1, &cd, W_PLAIN) : -1};
+    int cv = tb_op(b, "Conv", "conv1d/Conv", c->mamba_conv_bias ? 3 : 2, cin);
+    tb_attr_i(b, "group", cd);
+    tb_attr_ints(b, "kernel_shape", 1, &K);
+    tb_attr_ints(b, "pads", 2, (int64_t[]){K - 1, 0});
+    int sg = tb_op1(b, "Sigmoid", "conv1d/Sigmoid", cv);
+    cv = tb_transpose(b, "conv1d/Transpose_1", tb_op2(b, "Mul", "conv1d/Mul", cv, sg), 3, p3);
+    int xs3[3] = {-1, -1, -1};
+    int xin[2] = {cv, tb_ints(b, 3, (int64_t[]){di, G * N, G * N})};
+    tb_nodev(b, "Split", "Split_1", 2, xin, 3, xs3);
+    tb_attr_i(b, "axis", -1);
+    int xs = xs3[0], Bm = xs3[1], Cm = xs3[2];
+    int dtb = tb_weight(b, "dt_bias", 1, &nh, W_PLAIN);
+    dt = tb_op1(b, "Softplus", "dt/Softplus", tb_op2(b, "Add", "dt/Add", dt, dtb));
+    int A = tb_op1(b, "Neg", "A/Neg", tb_op1(b, "Exp", "A/Exp", tb_weight(b, "A_log", 1, &nh, W_PLAIN)));
+    int dA = tb_op2(b, "Mul", "dA/Mul", dt, A);
+    if (Sp != S) {
+        int64_t pads[6] = {0, 0, 0, 0, Sp - S, 0};
+        int pv = tb_ints(b, 6, pads);
+        int a1[2] = {xs, pv}, a2[2] = {Bm, pv}, a3[2] = {Cm, pv}, a4[2] = {dt, pv}, a5[2] = {dA, pv};
+        xs = tb_op(b, "Pad", "x/Pad", 2, a1);
+        Bm = tb_op(b, "Pad", "B/Pad", 2, a2);
+        Cm = tb_op(b, "Pad", "C/Pad", 2, a3);
+        dt = tb_op(b, "Pad", "dt/Pad", 2, a4);
+        dA = tb_op(b, "Pad", "dA/Pad", 2, a5);
+    }
+    /* chunked layout (B nc, G, heads per group, Q, .) */
+    int64_t r5x[5] = {B * nc, Q, G, hg, P}, r5b[5] = {B * nc, Q, G, 1, N}, r5a[5] = {B * nc, Q, G, hg, 1},
+            pq[5] = {0, 2, 3, 1, 4}, pT[5] = {0, 1, 2, 4, 3};
+    int X = tb_transpose(b, "x/Transpose", tb_reshape(b, "x/Reshape", xs, 5, r5x), 5, pq);
+    int DT = tb_transpose(b, "dt/Transpose", tb_reshape(b, "dt/Reshape", dt, 5, r5a), 5, pq);
+    int Xd = tb_op2(b, "Mul", "x/Mul", X, DT);
+    int B5 = tb_transpose(b, "B/Transpose", tb_reshape(b, "B/Reshape", Bm, 5, r5b), 5, pq);
+    int C5 = tb_transpose(b, "C/Transpose", tb_reshape(b, "C/Reshape", Cm, 5, r5b), 5, pq);
+    int cs = tb_op2(b, "CumSum", "dA/CumSum",
+                    tb_transpose(b, "dA/Transpose", tb_reshape(b, "dA/Reshape", dA, 5, r5a), 5, pq), tb_iscalar(b, 3));
+    int seg = tb_op2(b, "Sub", "segsum/Sub", cs, tb_transpose(b, "segsum/Transpose", cs, 5, pT));
+    int Lm = tb_op1(b, "Exp", "segsum/Exp", seg);
+    int CB = tb_op2(b, "MatMul", "CB/MatMul", C5, tb_transpose(b, "B/Transpose_1", B5, 5, pT));
+    int Yd = tb_op2(b, "MatMul", "Y_diag/MatMul", tb_op2(b, "Mul", "Y_diag/Mul", CB, Lm), Xd);
+    int dec = tb_op1(b, "Exp", "decay/Exp", cs);
+    int st = tb_op2(b, "MatMul", "states/MatMul", tb_transpose(b, "B/Transpose_2", B5, 5, pT),
+                    tb_op2(b, "Mul", "states/Mul", Xd, dec));
+    int64_t r3s[3] = {B, nc, nh * N * P}, r5s[5] = {B * nc, G, hg, N, P};
+    st = tb_op2(b, "CumSum", "states/CumSum", tb_reshape(b, "states/Reshape", st, 3, r3s), tb_iscalar(b, 1));
+    st = tb_reshape(b, "states/Reshape_1", st, 5, r5s);
+    int Yo = tb_op2(b, "Mul", "Y_off/Mul", tb_op2(b, "MatMul", "Y_off/MatMul", C5, st), dec);
+    int64_t d5[5] = {1, G, hg, 1, 1};
+    int D = tb_reshape(b, "D/Reshape", tb_weight(b, "D", 1, &nh, W_PLAIN), 5, d5);
+    int y = tb_op2(b, "Add", "Y/Add_1", tb_op2(b, "Add", "Y/Add", Yd, Yo), tb_op2(b, "Mul", "D/Mul", X, D));
+    int64_t pb[5] = {0, 3, 1, 2, 4}, r3[3] = {B, Sp, di};
+    y = tb_reshape(b, "Y/Reshape", tb_transpose(b, "Y/Transpose", y, 5, pb), 3, r3);
+    if (Sp != S) y = tb_slice(b, "Y/Slice", y, 0, S, 1);
+    /* gated RMSNorm, out_proj */
+    int zs = tb_op1(b, "Sigmoid", "gate/Sigmoid", z);
+    y = tb_op2(b, "Mul", "gate/Mul_1", y, tb_op2(b, "Mul", "gate/Mul", z, zs));
+    y = tb_norm_dim(b, "norm", y, di, 1);
+    y = tb_linear(b, "out_proj", y, di, H, 0, W_LINEAR);
+    memcpy(b->scope, save, sizeof save);
+    return y;
+}
+
+/* act(gate) * up, or gpt-oss's clamped SwiGLU: (clip(up) + 1) * g *
+ * sigmoid(1.702 g), g = clip(gate). */
+static int tb_glu(tb *b, int gt, int up) {
+    if (b->c->act != DLP_ACT_SWIGLU_OAI) return tb_op2(b, "Mul", "Mul", tb_act(b, "act", gt), up);
+    int lo = tb_scalar(b, -7.0, b->dt), hi = tb_scalar(b, 7.0, b->dt);
+    int ci[3] = {gt, tb_scalar(b, -INFINITY, b->dt), hi};
+    int g = tb_op(b, "Clip", "gate/Clip", 3, ci);
+    int sg = tb_op1(b, "Sigmoid", "act/Sigmoid", tb_op2(b, "Mul", "act/Mul", g, tb_scalar(b, 1.702, b->dt)));
+    int glu = tb_op2(b, "Mul", "act/Mul_1", g, sg);
+    int cu[3] = {up, lo, hi};
+    int u = tb_op2(b, "Add", "up/Add", tb_op(b, "Clip", "up/Clip", 3, cu), tb_scalar(b, 1.0, b->dt));
+    return tb_op2(b, "Mul", "Mul", u, glu);
+}
+
+/* Dense MLP on x (.., H) of width I: plain fc1 -> act -> fc2, or gated. */
+static int tb_mlp_dense_w(tb *b, int x, int64_t I) {
+    const dlp_llm_config *c = b->c;
+    int64_t H = c->hidden_size;
     if (!c->gated_mlp) {
         int hdn = tb_act(b, "act", tb_linear(b, "fc1", x, H, I, c->mlp_bias, W_LINEAR));
         return tb_linear(b, "fc2", hdn, I, H, c->mlp_bias, W_LINEAR);
@@ -1228,8 +1717,14 @@ static int tb_mlp_dense(tb *b, int x) {
         gt = tb_linear(b, "gate_proj", x, H, I, c->mlp_bias, W_LINEAR);
         up = tb_linear(b, "up_proj", x, H, I, c->mlp_bias, W_LINEAR);
     }
-    int hdn = tb_op2(b, "Mul", "Mul", tb_act(b, "act", gt), up);
+    int hdn = tb_glu(b, gt, up);
     return tb_linear(b, "down_proj", hdn, I, H, c->mlp_bias, W_LINEAR);
+}
+
+static int tb_mlp_dense(tb *b, int x) {
+    const dlp_llm_config *c = b->c;
+    return tb_mlp_dense_w(b, x, c->num_experts > 0 && c->moe_intermediate_size ? c->moe_intermediate_size
+                                                                             : c->intermediate_size);
 }
 
 /* Mixtral sparse MoE: router (H -> E) + softmax + top-k, then each expert
@@ -1256,11 +1751,14 @@ static int tb_moe(tb *b, int x) {
         b->oom = 1;
         return -1;
     }
+    int64_t p0 = b->w.params;
     for (int64_t e = 0; e < E; e++) {
         snprintf(b->scope, sizeof b->scope, "%.60s/experts.%lld", save, (long long)e);
         int xe = tb_slice(b, "Slice", x2, 0, ne, 0);
         ys[e] = tb_mlp_dense(b, xe);
     }
+    b->routed += b->w.params - p0;
+    b->routed_active += (b->w.params - p0) / E * K;
     memcpy(b->scope, save, sizeof save);
     int y = tb_concat(b, "experts/Concat", (int)E, ys, 0);
     free(ys);
@@ -1274,11 +1772,95 @@ static int tb_moe(tb *b, int x) {
     return y;
 }
 
+/* MoE of the 2025-26 families (Qwen3-MoE, DeepSeek-V3, Llama 4, gpt-oss,
+ * Nemotron-H 'E'): router (+ bias for gpt-oss), softmax or sigmoid, top-k;
+ * every token is copied to its k experts and the T*k rows are split evenly,
+ * ceil(T k / E) per expert (balanced routing; padded), so each expert
+ * projection is ONE batched MatMul of (E, rows, in) by the stacked (E, in,
+ * out) weights — the grouped GEMM serving engines run — with the MACs of k
+ * experts per token and all E experts' parameters.  Shared experts are a
+ * dense MLP every token runs. */
+static int tb_moe_grouped(tb *b, int x) {
+    const dlp_llm_config *c = b->c;
+    int64_t B = b->B, S = b->S, H = c->hidden_size, E = c->num_experts, K = c->experts_per_token;
+    int64_t I = c->moe_intermediate_size ? c->moe_intermediate_size : c->intermediate_size;
+    int64_t T = B * S, ne = (T * K + E - 1) / E;
+    int logits = tb_linear(b, "router", x, H, E, c->moe_router_bias, W_PLAIN);
+    int sig = !strncmp(c->model_type, "deepseek", 8) || !strncmp(c->model_type, "llama4", 6) ||
+              !strncmp(c->model_type, "kimi", 4) || !strncmp(c->model_type, "nemotron", 8);
+    int pr = tb_op1(b, sig ? "Sigmoid" : "Softmax", sig ? "router/Sigmoid" : "router/Softmax", logits);
+    if (!sig) tb_attr_i(b, "axis", -1);
+    int tk[2] = {-1, -1};
+    int tin[2] = {pr, tb_i1(b, K)};
+    tb_nodev(b, "TopK", "router/TopK", 2, tin, 2, tk);
+    tb_attr_i(b, "axis", -1);
+    /* dispatch: (T, 1, H) -> (T, k, H) -> (T k, H) [-> padded to E ne] -> (E, ne, H) */
+    int64_t t3[3] = {T, 1, H}, tkh[3] = {T, K, H}, f2[2] = {T * K, H}, g3[3] = {E, ne, H};
+    int xd = tb_op2(b, "Expand", "dispatch/Expand", tb_reshape(b, "dispatch/Reshape", x, 3, t3), tb_ints(b, 3, tkh));
+    xd = tb_reshape(b, "dispatch/Reshape_1", xd, 2, f2);
+    if (E * ne != T * K) {
+        int64_t pads[4] = {0, 0, E * ne - T * K, 0};
+        int pin[2] = {xd, tb_ints(b, 4, pads)};
+        xd = tb_op(b, "Pad", "dispatch/Pad", 2, pin);
+    }
+    xd = tb_reshape(b, "dispatch/Reshape_2", xd, 3, g3);
+    int64_t p0 = b->w.params;
+    char save[96];
+    memcpy(save, b->scope, sizeof save);
+    snprintf(b->scope, sizeof b->scope, "%.80s/experts", save);
+    int hdn;
+    int64_t wgu[3] = {E, H, c->gated_mlp ? 2 * I : I}, bgu[3] = {E, 1, c->gated_mlp ? 2 * I : I};
+    if (c->gated_mlp && c->fused_gate_up == 0 && !c->moe_expert_bias) {
+        int64_t wg[3] = {E, H, I};
+        int gt = tb_linear_w(b, "gate_proj", xd, tb_weight(b, "gate_proj.weight", 3, wg, W_LINEAR), -1);
+        int up = tb_linear_w(b, "up_proj", xd, tb_weight(b, "up_proj.weight", 3, wg, W_LINEAR), -1);
+        hdn = tb_glu(b, gt, up);
+    } else {
+        int bias = c->moe_expert_bias ? tb_weight(b, "gate_up_proj.bias", 3, bgu, W_PLAIN) : -1;
+        int gu = tb_linear_w(b, "gate_up_proj", xd, tb_weight(b, "gate_up_proj.weight", 3, wgu, W_LINEAR), bias);
+        if (c->gated_mlp) {
+            int outs[2] = {-1, -1};
+            int in[2] = {gu, tb_ints(b, 2, (int64_t[]){I, I})};
+            tb_nodev(b, "Split", "Split", 2, in, 2, outs);
+            tb_attr_i(b, "axis", -1);
+            hdn = tb_glu(b, outs[0], outs[1]);
+        } else {
+            hdn = tb_act(b, "act", gu);
+        }
+    }
+    int64_t wd[3] = {E, I, H}, bd[3] = {E, 1, H};
+    int dbias = c->moe_expert_bias ? tb_weight(b, "down_proj.bias", 3, bd, W_PLAIN) : -1;
+    int y = tb_linear_w(b, "down_proj", hdn, tb_weight(b, "down_proj.weight", 3, wd, W_LINEAR), dbias);
+    b->routed += b->w.params - p0;
+    b->routed_active += (b->w.params - p0) / E * K;
+    memcpy(b->scope, save, sizeof save);
+    /* combine: (E ne, H) -> first T k rows -> (B, S, k, H) x weights, sum over k */
+    int64_t e2[2] = {E * ne, H}, d4[4] = {B, S, K, H}, w4[4] = {B, S, K, 1};
+    y = tb_reshape(b, "combine/Reshape", y, 2, e2);
+    if (E * ne != T * K) y = tb_slice(b, "combine/Slice", y, 0, T * K, 0);
+    y = tb_reshape(b, "combine/Reshape_1", y, 4, d4);
+    y = tb_op2(b, "Mul", "combine/Mul", y, tb_reshape(b, "router/Reshape", tk[0], 4, w4));
+    y = tb_op2(b, "ReduceSum", "combine/ReduceSum", y, tb_i1(b, 2));
+    tb_attr_i(b, "keepdims", 0);
+    if (c->shared_expert_intermediate_size > 0) {
+        snprintf(b->scope, sizeof b->scope, "%.80s/shared_expert", save);
+        int ys = tb_mlp_dense_w(b, x, c->shared_expert_intermediate_size);
+        memcpy(b->scope, save, sizeof save);
+        y = tb_op2(b, "Add", "shared/Add", y, ys);
+    }
+    return y;
+}
+
 static int tb_mlp(tb *b, int x, int layer) {
+    const dlp_llm_config *c = b->c;
     char save[96];
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "/layers.%d/mlp", layer);
-    int y = b->c->num_experts > 0 ? tb_moe(b, x) : tb_mlp_dense(b, x);
+    int y;
+    if (c->num_experts > 0 && !(b->lk & DLP_LK_DENSE))
+        y = c->moe_grouped ? tb_moe_grouped(b, x) : tb_moe(b, x);
+    else
+        y = tb_mlp_dense_w(b, x, c->intermediate_size);
     memcpy(b->scope, save, sizeof save);
     return y;
 }
@@ -1291,6 +1873,7 @@ static int tb_embed(tb *b, int ids, int *wte) {
     snprintf(b->scope, sizeof b->scope, "/embeddings");
     int64_t dw[2] = {c->vocab_size, E};
     *wte = tb_weight(b, "word_embeddings.weight", 2, dw, W_PLAIN);
+    b->w.embed_params = dw[0] * dw[1];
     int gi[2] = {*wte, ids};
     int x = tb_op(b, "Gather", "word_embeddings/Gather", 2, gi);
     /* OPT projects the token embeddings before adding positions; DeBERTa
@@ -1341,9 +1924,28 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
         c->num_attention_heads % c->num_key_value_heads)
         return dlp__err(err, DLP_EINVAL, "%s: incomplete config (sizes must be positive, heads a multiple of kv heads)",
                         id);
+    if (c->image_tokens < 0 || c->image_tokens > 1000000)
+        return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
+                        (long long)c->image_tokens);
+    seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
     if (c->num_hidden_layers > 1000 || c->num_experts > 256)
         return dlp__err(err, DLP_EINVAL, "%s: %lld layers / %lld experts is more than the builder takes", id,
                         (long long)c->num_hidden_layers, (long long)c->num_experts);
+    if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
+        return dlp__err(err, DLP_EINVAL, "%s: experts_per_token must be in 1..num_experts", id);
+    if (c->kv_lora_rank > 0 && (c->qk_nope_head_dim < 1 || c->qk_rope_head_dim < 1 || c->v_head_dim < 1 ||
+                                c->q_lora_rank < 0))
+        return dlp__err(err, DLP_EINVAL, "%s: MLA needs qk_nope_head_dim, qk_rope_head_dim, v_head_dim >= 1", id);
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
+        int lk = c->layer_kind[l];
+        if ((lk & DLP_LK_MAMBA) &&
+            (c->mamba_num_heads < 1 || c->mamba_head_dim < 1 || c->ssm_state_size < 1 || c->mamba_n_groups < 1 ||
+             c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 || c->mamba_chunk_size < 1))
+            return dlp__err(err, DLP_EINVAL, "%s: layer %lld is Mamba-2 but the mamba_* sizes are incomplete", id,
+                            (long long)l);
+        if ((lk & DLP_LK_SLIDING) && c->sliding_window < 1)
+            return dlp__err(err, DLP_EINVAL, "%s: layer %lld slides but sliding_window < 1", id, (long long)l);
+    }
     if (c->position == DLP_POS_RELATIVE && c->position_buckets < 1)
         return dlp__err(err, DLP_EINVAL, "%s: relative attention needs position_buckets >= 1", id);
     if (c->position == DLP_POS_RELATIVE && seq > DLP_MAX_VALUE_NUMEL)
@@ -1374,10 +1976,26 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
     if (c->position == DLP_POS_RELATIVE) tb_deberta_rel(&b);
 
     char nm[64];
+    int mla = c->kv_lora_rank > 0;
     for (int64_t l = 0; l < c->num_hidden_layers && !b.oom; l++) {
         int L = (int)l;
         snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-        if (!c->pre_norm) {
+        b.lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
+        if (b.lk || mla) {
+            /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
+            if (!(b.lk & DLP_LK_NO_ATTN)) {
+                int hn = tb_norm(&b, "input_norm", x);
+                int a = b.lk & DLP_LK_MAMBA ? tb_mamba(&b, hn, L) : mla ? tb_mla(&b, hn, L) : tb_attention(&b, hn, L);
+                if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
+                x = tb_op2(&b, "Add", "Add", x, a);
+            }
+            if (!(b.lk & DLP_LK_NO_MLP)) {
+                int m = tb_mlp(&b, tb_norm(&b, "mlp_norm", x), L);
+                snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
+                if (c->sandwich_norm) m = tb_norm(&b, "post_mlp_norm", m);
+                x = tb_op2(&b, "Add", "Add_1", x, m);
+            }
+        } else if (!c->pre_norm) {
             int a = tb_attention(&b, x, L);
             x = tb_norm(&b, "attn_norm", tb_op2(&b, "Add", "Add", x, a));
             int m = tb_mlp(&b, x, L);
@@ -1465,6 +2083,32 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
         return st;
     }
     *out = b.g;
+    b.w.active_params = b.w.params - b.routed + b.routed_active;
     if (wout) *wout = b.w;
     return DLP_OK;
+}
+
+/* KV-cache (and Mamba state) bytes of one sequence after `tokens` tokens. */
+double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes) {
+    if (!c || tokens < 0) return 0;
+    double total = 0, t = (double)tokens;
+    for (int64_t l = 0; l < c->num_hidden_layers; l++) {
+        int lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
+        if (lk & DLP_LK_NO_ATTN) continue; /* an MLP-only block */
+        if (lk & DLP_LK_MAMBA) {
+            /* conv state (kernel - 1 inputs of the conv channels) + SSM state
+             * (heads x head_dim x state): constant in the length */
+            double cd = (double)(c->mamba_num_heads * c->mamba_head_dim + 2 * c->mamba_n_groups * c->ssm_state_size);
+            total += (cd * (double)(c->mamba_conv_kernel - 1) +
+                      (double)c->mamba_num_heads * (double)c->mamba_head_dim * (double)c->ssm_state_size) * elem_bytes;
+            continue;
+        }
+        /* MLA caches the compressed latent and the shared rope key; GQA k and v */
+        double per = c->kv_lora_rank > 0 ? (double)(c->kv_lora_rank + c->qk_rope_head_dim)
+                                         : 2.0 * (double)c->num_key_value_heads * (double)c->head_dim;
+        double n = (lk & DLP_LK_SLIDING) && c->sliding_window > 0 && (double)c->sliding_window < t
+                       ? (double)c->sliding_window : t;
+        total += per * n * elem_bytes;
+    }
+    return total;
 }

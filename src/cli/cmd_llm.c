@@ -35,6 +35,7 @@ static void usage(FILE *f) {
             "                 (bitsandbytes; activations in fp16)\n"
             "  --gen N        generated tokens per sequence (default 0: forward pass only)\n"
             "  --gpus N       tensor-parallel GPUs (default 1)\n"
+            "  --image-tokens N  VLMs: image tokens added to every prompt (default 0)\n"
             "  --region R     carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --samples N    totals for N samples (default: the batch)\n"
             "  --analytic     use the analytic estimate even where a trained model exists\n"
@@ -105,7 +106,7 @@ static int list_catalogue(int json) {
 
 int dlp_cmd_llm(int argc, char **argv) {
     const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v;
-    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0;
+    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
     int json = 0, list = 0, analytic = 0, r;
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
@@ -118,7 +119,8 @@ int dlp_cmd_llm(int argc, char **argv) {
         }
         struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
             {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--gen", &gen, 0, 1 << 22},
-            {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50}};
+            {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
+            {"--image-tokens", &img, 0, 1000000}};
         int done = 0;
         for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
             if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
@@ -153,6 +155,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     dlp_llm_config c;
     dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
     if (st) return cli_fail(&e);
+    c.image_tokens = img;
     dlp_devdb *db = NULL;
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
     const dlp_device *d = dlp_devdb_find(db, device);
@@ -196,6 +199,8 @@ int dlp_cmd_llm(int argc, char **argv) {
                tot_s, tot_j, tot_g);
         printf(",\"params\":%lld,\"macs\":%lld,\"nodes\":%lld,\"edges\":%lld", (long long)p.params, (long long)p.macs,
                (long long)p.nodes, (long long)p.edges);
+        printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.0f", (long long)p.active_params,
+               (long long)img, p.kv_bytes_per_seq);
         fputs(",\"method\":", stdout);
         cli_json_str(stdout, p.method);
         fputs(",\"methods\":{\"throughput\":", stdout);
@@ -220,6 +225,11 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("  %lld samples: %.4g s, %.4g J, %.4g g CO2\n", (long long)samples, tot_s, tot_j, tot_g);
         printf("  model: %.3gB parameters, %.3g GMACs per pass, %lld nodes, %lld edges\n", (double)p.params / 1e9,
                (double)p.macs / 1e9, (long long)p.nodes, (long long)p.edges);
+        if (p.active_params != p.params)
+            printf("  MoE: %.3gB active parameters per token of %.3gB\n", (double)p.active_params / 1e9,
+                   (double)p.params / 1e9);
+        printf("  KV cache     %.4g MiB per sequence of %lld tokens\n", p.kv_bytes_per_seq / 1048576.0,
+               (long long)(seq + img + gen));
     }
     dlp_devdb_free(db);
     return 0;

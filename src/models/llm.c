@@ -129,16 +129,17 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     double t_busy_c = busy_c / ngpu, t_busy_m = busy_m / ngpu;
     /* generation: gen decode steps at the mean context length */
     double B = (double)wl->batch, L = (double)c->num_hidden_layers;
-    double kvd = (double)c->num_key_value_heads * (double)c->head_dim, ab = act_bytes_of(q);
+    double ab = act_bytes_of(q);
     if (wl->gen_tokens > 0) {
         double G = (double)wl->gen_tokens, ctx = (double)wl->seq + G / 2.0;
-        double active = (double)w->params;
-        if (c->num_experts > 0) {
-            double expert = L * (double)c->num_experts * 3.0 * (double)c->hidden_size * (double)c->intermediate_size;
-            active -= expert * (1.0 - (double)c->experts_per_token / (double)c->num_experts);
-        }
+        /* MoE: the builder's count of what a token uses (top-k routed +
+         * shared experts and every non-expert weight) */
+        double active = (double)(w->active_params > 0 ? w->active_params : w->params);
         double f_step = 2.0 * active * B + 4.0 * L * (double)c->num_attention_heads * (double)c->head_dim * ctx * B;
-        double b_step = (double)w->weight_bytes[q] + 2.0 * L * kvd * ctx * B * ab;
+        /* the cache read per step follows the architecture (GQA, MLA,
+         * sliding windows, Mamba states): dlp_llm_kv_bytes */
+        double ictx = ctx + (double)c->image_tokens;
+        double b_step = (double)w->weight_bytes[q] + dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
         if (c->num_experts > 0 && B * (double)c->experts_per_token < (double)c->num_experts)
             b_step *= (B * (double)c->experts_per_token + 2.0) / ((double)c->num_experts + 2.0); /* few experts hit */
         double tc = f_step / (p_mm * e_mm), tm = b_step / (bw * E_MEM);
@@ -151,7 +152,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         a->bytes += G * b_step;
         t_busy_c += G * tc / ngpu;
         t_busy_m += G * tm / ngpu;
-        a->kv_bytes = 2.0 * L * kvd * ((double)wl->seq + G) * B * ab;
+        a->kv_bytes = dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, ab) * B;
     }
     a->latency_ms = a->prefill_ms + a->decode_ms;
     double tt = a->latency_ms * 1e-3;
@@ -354,6 +355,10 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     analytic_t a;
     analytic(c, g, &w, wl, d, &a);
     out->params = w.params;
+    out->active_params = w.active_params;
+    /* what a decoder's prefill + generation leaves in the cache; encoders keep none */
+    out->kv_bytes_per_seq =
+        c->encoder_only ? 0 : dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, act_bytes_of(wl->quant));
     out->macs = gs.macs;
     out->nodes = gs.nodes;
     out->edges = gs.edges;

@@ -536,7 +536,7 @@ done:
 
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
-                                          "gpus", "region", "samples", "analytic", NULL};
+                                          "gpus", "region", "samples", "analytic", "image_tokens", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -545,13 +545,13 @@ static void h_llm(req *r) {
         return;
     }
     const char *model, *dtype, *region;
-    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0;
+    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
     int analytic = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
         get_i64(r, "gen", 0, 1 << 22, &gen, NULL) || get_i64(r, "gpus", 1, 1024, &gpus, NULL) ||
         get_i64(r, "samples", 1, (int64_t)1 << 50, &samples, NULL) || get_bool(r, "analytic", &analytic) ||
-        get_region(r, &region))
+        get_i64(r, "image_tokens", 0, 1000000, &img, NULL) || get_region(r, &region))
         return;
     const cJSON *config = field(r, "config");
     if (!model == !config) {
@@ -592,6 +592,7 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
         return;
     }
+    c.image_tokens = img;
     if (!dlp__serve_parse_begin(r->s)) {
         busy(r);
         return;

@@ -229,6 +229,9 @@ char *dlp__serve_llm_json(const dlp_llm_config *c, const dlp_device *d, const dl
     i64(&b, o, "macs", (long long)p->macs);
     i64(&b, o, "nodes", (long long)p->nodes);
     i64(&b, o, "edges", (long long)p->edges);
+    i64(&b, o, "active_params", (long long)p->active_params);
+    i64(&b, o, "image_tokens", (long long)c->image_tokens);
+    i64(&b, o, "kv_bytes_per_seq", (long long)llround(p->kv_bytes_per_seq));
     str(&b, o, "method", p->method);
     cJSON *m = chk(&b, cJSON_CreateObject());
     str(&b, m, "throughput", p->method_throughput);

@@ -1,0 +1,527 @@
+/*
+ * test_llm_arch.c — golden numbers for the 2025-26 architectures of
+ * `dlperf llm` (issue 13, scope 1): parameter counts (total and active) and
+ * KV-cache bytes per token, worked by hand from the published config.json
+ * values (the arithmetic is in the comments), then checked against the
+ * numbers the model cards publish.
+ *
+ * Tolerances: the hand arithmetic must match the builder EXACTLY (it is the
+ * same published config, counted twice).  Published figures are rounded to
+ * two or three significant digits ("30.5B", "3.3B", "671B"), so the builder
+ * must come within 2 % of them; model cards of VLMs count the vision tower,
+ * which the language stack does not build, so those are compared by hand
+ * only (catalogue "published.includes_vision").
+ */
+#include <cJSON.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dlperf.h"
+#include "tap.h"
+
+#define PUB_TOL 0.02
+
+static int get(const char *id, dlp_llm_config *c) {
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get(id, c, &e)) {
+        fprintf(stderr, "  %s: %s\n", id, e.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* Build at (1, 16), bf16; returns the weights' counts. */
+static int build(const dlp_llm_config *c, int64_t S, dlp_llm_weights *w, dlp_graph_stats *gs) {
+    dlp_graph *g = NULL;
+    dlp_error e = {0};
+    if (dlp_llm_build(c, 1, S, DLP_QT_BF16, &g, w, &e)) {
+        fprintf(stderr, "  %s: %s\n", c->id, e.msg);
+        return 0;
+    }
+    dlp_graph_stats st;
+    dlp_graph_stats_get(g, &st);
+    if (gs) *gs = st;
+    /* every shape known, every op costed */
+    CHECK_I64(st.n_unknown_ops, 0);
+    CHECK_I64(st.shapes_known, st.node_outputs);
+    CHECK_I64(st.params, w->params);
+    dlp_graph_free(g);
+    return 1;
+}
+
+static void near_pub(const char *what, double ours, double published) {
+    double rel = ours / published - 1.0;
+    fprintf(stderr, "  %-44s ours %10.4gB published %8.4gB (%+.2f %%)\n", what, ours / 1e9, published / 1e9, 100 * rel);
+    CHECK(fabs(rel) <= PUB_TOL);
+}
+
+/* ---- dense GQA: Llama-3.1-8B (renamed ids) ------------------------------ */
+static void t_llama31_8b(void) {
+    dlp_llm_config c;
+    /* all spellings of the id in use resolve to the same model */
+    const char *ids[] = {"meta-llama/Llama-3.1-8B", "meta-llama/Meta-Llama-3.1-8B", "meta-llama/Llama-3.1-8B-Instruct",
+                         "meta-llama/Meta-Llama-3.1-8B-Instruct"};
+    for (int i = 0; i < 4; i++) {
+        CHECK(get(ids[i], &c));
+        CHECK_I64(c.hidden_size, 4096);
+    }
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* embed 128256*4096 = 525,336,576, untied head the same;
+     * per layer: q 4096^2 16,777,216 + k,v 4096*1024 = 4,194,304 each + o
+     * 16,777,216 = 41,943,040; MLP 3*4096*14336 = 176,160,768; 2 norms 8192
+     * -> 218,112,000 x 32 = 6,979,584,000; final norm 4096
+     * = 8,030,261,248 (HF: 8.03B) */
+    int64_t want = 2 * 525336576LL + 32 * (41943040LL + 176160768LL + 8192) + 4096;
+    CHECK_I64(want, 8030261248LL);
+    CHECK_I64(w.params, want);
+    CHECK_I64(w.active_params, want);
+    CHECK_I64(w.embed_params, 525336576LL);
+    near_pub("Llama-3.1-8B total", (double)w.params, 8.03e9);
+    /* KV per token, bf16: 2 (k, v) * 32 layers * 8 kv heads * 128 * 2 B = 131,072 */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 131072.0, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 8192, 2.0), 131072.0 * 8192, 0);
+}
+
+/* ---- dense + qk-norm: Qwen3-8B ------------------------------------------ */
+static void t_qwen3_8b(void) {
+    dlp_llm_config c;
+    if (!get("Qwen/Qwen3-8B", &c)) return;
+    CHECK_I64(c.qk_norm, 1);
+    CHECK_I64(c.head_dim, 128);
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* embed 151936*4096 = 622,329,856 (untied: x2); per layer q 16,777,216,
+     * k,v 4,194,304 each, o 16,777,216 (41,943,040), q_norm + k_norm 2*128,
+     * MLP 3*4096*12288 = 150,994,944, norms 8192 -> 192,946,432 x 36 =
+     * 6,946,071,552; final 4096 -> 8,190,735,360 (card: 8.2B, 6.95B
+     * non-embedding) */
+    int64_t want = 2 * 622329856LL + 36 * (41943040LL + 256 + 150994944LL + 8192) + 4096;
+    CHECK_I64(want, 8190735360LL);
+    CHECK_I64(w.params, want);
+    near_pub("Qwen3-8B total", (double)w.params, 8.2e9);
+    near_pub("Qwen3-8B non-embedding", (double)(w.params - 2 * w.embed_params), 6.95e9);
+    /* KV: 2 * 36 * 8 * 128 * 2 B = 147,456 per token */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 147456.0, 0);
+}
+
+/* ---- MoE: Qwen3-30B-A3B ------------------------------------------------- */
+static void t_qwen3_moe(void) {
+    dlp_llm_config c;
+    if (!get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c)) return;
+    CHECK_I64(c.num_experts, 128);
+    CHECK_I64(c.experts_per_token, 8);
+    CHECK_I64(c.moe_intermediate_size, 768);
+    dlp_llm_weights w;
+    dlp_graph_stats gs;
+    if (!build(&c, 16, &w, &gs)) return;
+    /* embed 151936*2048 = 311,164,928 (x2 untied); per layer: q 2048*4096
+     * 8,388,608, k,v 2048*512 1,048,576 each, o 8,388,608 (18,874,368), qk
+     * norms 256, router 2048*128 262,144, experts 128*3*2048*768 =
+     * 603,979,776, norms 4096 -> 623,120,640 x 48 = 29,909,790,720; final
+     * 2048 -> 30,532,122,624 (card: 30.5B total, 29.9B non-embedding) */
+    int64_t layer = 18874368LL + 256 + 262144 + 603979776LL + 4096;
+    int64_t want = 2 * 311164928LL + 48 * layer + 2048;
+    CHECK_I64(want, 30532122624LL);
+    CHECK_I64(w.params, want);
+    /* active: 8 of 128 experts = 37,748,736 per layer: 48 * (623,120,640 -
+     * 603,979,776 + 37,748,736) + 2048 + 622,329,856 = 3,353,032,704 (card:
+     * 3.3B activated, embeddings included) */
+    int64_t act = 48 * (layer - 603979776LL + 37748736LL) + 2048 + 2 * 311164928LL;
+    CHECK_I64(act, 3353032704LL);
+    CHECK_I64(w.active_params, act);
+    near_pub("Qwen3-30B-A3B total", (double)w.params, 30.5e9);
+    near_pub("Qwen3-30B-A3B active", (double)w.active_params, 3.3e9);
+    near_pub("Qwen3-30B-A3B non-embedding", (double)(w.params - 2 * w.embed_params), 29.9e9);
+    /* compute is that of the active experts: at (1, 16) the 16*8 = 128
+     * token-expert rows split one per expert, so the expert MatMuls are
+     * 128 rows * 3 * 2048 * 768 = T k 3 H I per layer, the MACs of 8 experts
+     * per token (not of 128) */
+    int64_t T = 16, attn = T * (2048 * 4096 * 2 + 2048 * 512 * 2) + 2 * 32 * T * T * 128;
+    int64_t moe = T * 2048 * 128 + T * 8 * 3 * 2048 * 768;
+    CHECK_I64(gs.macs, 48 * (attn + moe) + T * 2048 * 151936);
+    /* KV: 2 * 48 layers * 4 kv heads * 128 * 2 B = 98,304 per token */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 98304.0, 0);
+}
+
+/* A tiny qwen3_moe config with every MAC by hand (B 1, S 4, 8 experts top-2:
+ * T k = 8 rows, one per expert). */
+static void t_tiny_moe_by_hand(void) {
+    const char *js = "{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"num_hidden_layers\":1,"
+                     "\"num_attention_heads\":4,\"num_key_value_heads\":2,\"head_dim\":16,\"intermediate_size\":96,"
+                     "\"moe_intermediate_size\":32,\"num_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":100,"
+                     "\"tie_word_embeddings\":false}";
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse(js, "tiny.json", &c, &e) == DLP_OK);
+    dlp_llm_weights w;
+    dlp_graph_stats gs;
+    if (!build(&c, 4, &w, &gs)) return;
+    /* params: embed 6400, q 4096, k 2048, v 2048, o 4096, q/k norm 32, 2
+     * norms 128, router 512, experts 8*3*64*32 = 49,152, final 64, head 6400 */
+    CHECK_I64(w.params, 6400 + 4096 + 2048 + 2048 + 4096 + 32 + 128 + 512 + 49152 + 64 + 6400);
+    /* active: 2 of 8 experts = 12,288 */
+    CHECK_I64(w.active_params, 74976 - 49152 + 12288);
+    /* MACs: q 4*64*64 16,384, k,v 4*64*32 8,192 each, o 16,384, scores and
+     * context 2 * 4 heads * 4*4*16 = 2,048, router 4*64*8 2,048, experts
+     * 8 rows * (64*32*2 + 32*64) = 49,152, head 4*64*100 25,600 */
+    CHECK_I64(gs.macs, 16384 + 8192 + 8192 + 16384 + 2048 + 2048 + 49152 + 25600);
+    /* a batch whose T k does not divide by E pads to ceil(T k / E) rows per
+     * expert: S 3 -> 6 rows -> 1 per expert (8 rows of work) */
+    CHECK(build(&c, 3, &w, &gs));
+}
+
+/* ---- MLA + MoE: DeepSeek-V3 / R1 ---------------------------------------- */
+static void t_deepseek_v3(void) {
+    dlp_llm_config c;
+    if (!get("deepseek-ai/DeepSeek-V3", &c)) return;
+    CHECK_I64(c.kv_lora_rank, 512);
+    CHECK_I64(c.head_dim, 192);
+    CHECK_I64(c.layer_kind[0] & DLP_LK_DENSE, DLP_LK_DENSE);
+    CHECK_I64(c.layer_kind[3] & DLP_LK_DENSE, 0);
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* embed 129280*7168 = 926,679,040 (x2 untied).
+     * MLA per layer: q_a 7168*1536 11,010,048 + q_a_norm 1536 + q_b
+     * 1536*(128*192) 37,748,736 + kv_a 7168*(512+64) 4,128,768 + kv_norm 512
+     * + kv_b 512*(128*(128+128)) 16,777,216 + o (128*128)*7168 117,440,512
+     * = 187,107,328; 2 norms 14,336 -> 187,121,664 x 61 = 11,414,421,504.
+     * Dense MLP (first_k_dense_replace 3): 3*7168*18432 = 396,361,728 x 3.
+     * MoE (58 layers): router 256*7168 1,835,008 + 256 routed x 3*7168*2048
+     * (44,040,192) = 11,274,289,152 + 1 shared 44,040,192 = 11,320,164,352.
+     * Total 11,414,421,504 + 1,189,085,184 + 656,569,532,416 + 7168 +
+     * 1,853,358,080 = 671,026,404,352 (README: 671B; the MTP module is a
+     * separate 11.5B not in HF's model) */
+    int64_t mla = 11010048LL + 1536 + 37748736LL + 4128768LL + 512 + 16777216LL + 117440512LL;
+    CHECK_I64(mla, 187107328LL);
+    int64_t moe = 1835008LL + 256 * 44040192LL + 44040192LL;
+    int64_t want = 61 * (mla + 14336) + 3 * 396361728LL + 58 * moe + 7168 + 2 * 926679040LL;
+    CHECK_I64(want, 671026404352LL);
+    CHECK_I64(w.params, want);
+    /* active: 8 routed + 1 shared expert: 58 * (1,835,008 + 9 * 44,040,192)
+     * + the rest = 37,552,282,624; without the input embedding (DeepSeek's
+     * count, README_WEIGHTS: 36.6B incl. the 0.9B output head)
+     * 36,625,603,584 */
+    int64_t act = 61 * (mla + 14336) + 3 * 396361728LL + 58 * (1835008LL + 9 * 44040192LL) + 7168 + 2 * 926679040LL;
+    CHECK_I64(act, 37552282624LL);
+    CHECK_I64(w.active_params, act);
+    near_pub("DeepSeek-V3 total", (double)w.params, 671e9);
+    near_pub("DeepSeek-V3 active (no input embedding)", (double)(w.active_params - w.embed_params), 36.6e9);
+    near_pub("DeepSeek-V3 active (incl. embedding)", (double)w.active_params, 37e9);
+    /* KV per token: MLA caches kv_lora_rank + qk_rope_head_dim = 576
+     * elements per layer: 61 * 576 * 2 B = 70,272 (GQA with 128 kv heads of
+     * 192/128 would be 61 * 128 * (192 + 128) * 2 = 4,997,120) */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 70272.0, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 4096, 2.0), 70272.0 * 4096, 0);
+    dlp_llm_config r1;
+    if (get("deepseek-ai/DeepSeek-R1", &r1) && build(&r1, 16, &w, NULL)) CHECK_I64(w.params, want);
+}
+
+/* ---- MoE + sinks + alternating windows: gpt-oss ------------------------- */
+static void t_gpt_oss(void) {
+    dlp_llm_config c;
+    if (!get("openai/gpt-oss-120b", &c)) return;
+    CHECK_I64(c.attn_sinks, 1);
+    CHECK_I64(c.sliding_window, 128);
+    CHECK_I64(c.layer_kind[0] & DLP_LK_SLIDING, DLP_LK_SLIDING);
+    CHECK_I64(c.layer_kind[1] & DLP_LK_SLIDING, 0);
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* embed 201088*2880 = 579,133,440 (x2 untied).  Attention (biases on):
+     * q 2880*4096+4096 11,800,576, k,v 2880*512+512 1,475,072 each, o
+     * 4096*2880+2880 11,799,360, sinks 64 = 26,550,144; norms 5760.
+     * MoE: router 2880*128+128 368,768; experts 128 x (gate_up 2880*5760 +
+     * 5760 bias + down 2880*2880 + 2880 bias) = 128 * 24,891,840 =
+     * 3,186,155,520.  Layer 3,213,080,192 x 36 + 2880 + 1,158,266,880 =
+     * 116,829,156,672 (card: 116.83B) */
+    int64_t attn = 11800576LL + 2 * 1475072LL + 11799360LL + 64;
+    CHECK_I64(attn, 26550144LL);
+    int64_t experts = 128 * (2880LL * 5760 + 5760 + 2880LL * 2880 + 2880);
+    int64_t layer = attn + 5760 + 368768 + experts;
+    CHECK_I64(36 * layer + 2880 + 2 * 579133440LL, 116829156672LL);
+    CHECK_I64(w.params, 116829156672LL);
+    /* active: 4 of 128 experts (99,567,360 per layer): 36 * 126,492,032 +
+     * 2880 + 1,158,266,880 = 5,711,982,912; the card counts the unembedding
+     * but not the embedding: 5,132,849,472 (card: 5.13B) */
+    int64_t act = 36 * (layer - experts + experts / 32) + 2880 + 2 * 579133440LL;
+    CHECK_I64(act, 5711982912LL);
+    CHECK_I64(w.active_params, act);
+    near_pub("gpt-oss-120b total", (double)w.params, 116.83e9);
+    near_pub("gpt-oss-120b active (no embedding)", (double)(w.active_params - w.embed_params), 5.13e9);
+    /* KV: 36 layers * 2 * 8 * 64 * 2 B = 73,728 per token up to the window;
+     * beyond it the 18 sliding layers hold 128 tokens: at 10,000 tokens
+     * 18 * 2048 * 10000 + 18 * 2048 * 128 = 373,358,592 */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 73728.0, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 100, 2.0), 73728.0 * 100, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 10000, 2.0), 18.0 * 2048 * 10000 + 18.0 * 2048 * 128, 0);
+    /* gpt-oss-20b: 24 layers, 32 experts: 24 * (26,550,144 + 5760 + 2880*32
+     * + 32 + 32 * 24,891,840) + 2880 + 1,158,266,880 = 20,914,757,184
+     * (card: 20.91B total, 3.61B active) */
+    if (!get("openai/gpt-oss-20b", &c) || !build(&c, 16, &w, NULL)) return;
+    int64_t l20 = attn + 5760 + (2880 * 32 + 32) + 32 * 24891840LL;
+    CHECK_I64(w.params, 24 * l20 + 2880 + 2 * 579133440LL);
+    near_pub("gpt-oss-20b total", (double)w.params, 20.91e9);
+    near_pub("gpt-oss-20b active (no embedding)", (double)(w.active_params - w.embed_params), 3.61e9);
+}
+
+/* ---- local/global sliding windows + text_config: Gemma 3 ---------------- */
+static void t_gemma3(void) {
+    dlp_llm_config c;
+    if (!get("google/gemma-3-1b-it", &c)) return;
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* tied embed 262144*1152 = 301,989,888; per layer q 1152*1024
+     * 1,179,648, k,v 1152*256 294,912 each, o 1,179,648 (2,949,120), q/k
+     * norm 512, MLP 3*1152*6912 23,887,872, 4 norms (sandwich) 4608 =
+     * 26,842,112 x 26 = 697,894,912; final 1152 -> 999,885,952 (HF: exactly
+     * this count) */
+    CHECK_I64(w.params, 301989888LL + 26 * (2949120LL + 512 + 23887872LL + 4608) + 1152);
+    CHECK_I64(w.params, 999885952LL);
+    /* KV: 1 kv head * 256 * 2 (k, v) * 2 B = 1,024 per layer per token;
+     * sliding_window_pattern 6: layers 5, 11, 17, 23 global, 22 local with a
+     * 512-token window.  At 32,768 tokens: 4 * 1024 * 32768 + 22 * 1024 *
+     * 512 = 145,752,064 (all-global would be 872,415,232) */
+    int nloc = 0;
+    for (int i = 0; i < 26; i++) nloc += (c.layer_kind[i] & DLP_LK_SLIDING) != 0;
+    CHECK_I64(nloc, 22);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 26.0 * 1024, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 32768, 2.0), 145752064.0, 0);
+    /* gemma-3-27b-it: config nested under text_config.  Text stack: tied
+     * embed 262208*5376 = 1,409,630,208; per layer q 5376*4096 22,020,096,
+     * k,v 5376*2048 11,010,048 each, o 22,020,096 (66,060,288), q/k norm
+     * 256, MLP 3*5376*21504 346,816,512, norms 4*5376 21,504 = 412,898,560
+     * x 62 = 25,599,710,720; final 5376 -> 27,009,346,304 (card: 27.4B with
+     * the 0.42B SigLIP tower, not built) */
+    if (!get("google/gemma-3-27b-it", &c) || !build(&c, 16, &w, NULL)) return;
+    CHECK_STR(c.model_type, "gemma3_text");
+    CHECK_I64(w.params, 1409630208LL + 62 * (66060288LL + 256 + 346816512LL + 21504) + 5376);
+    /* KV: 16 kv heads * 128 * 2 * 2 B = 8,192 per layer; 62 layers, every
+     * 6th global (10), 52 with a 1024 window */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 100000, 2.0), 10.0 * 8192 * 100000 + 52.0 * 8192 * 1024, 0);
+    /* a published gemma3 config leaves fields to Gemma3TextConfig's
+     * defaults (heads 8, kv 4, head_dim 256, vocab 262208) */
+    const char *js = "{\"model_type\":\"gemma3\",\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":2560,"
+                     "\"intermediate_size\":10240,\"num_hidden_layers\":34,\"sliding_window\":1024},"
+                     "\"vision_config\":{\"hidden_size\":1152}}";
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse(js, "g3.json", &c, &e) == DLP_OK);
+    CHECK_I64(c.num_attention_heads, 8);
+    CHECK_I64(c.num_key_value_heads, 4);
+    CHECK_I64(c.head_dim, 256);
+    CHECK_I64(c.vocab_size, 262208);
+    dlp_llm_config ref;
+    if (get("google/gemma-3-4b-it", &ref) && build(&c, 16, &w, NULL)) {
+        dlp_llm_weights w2;
+        if (build(&ref, 16, &w2, NULL)) CHECK_I64(w.params, w2.params);
+        /* embed 262208*2560 671,252,480 + 34 * (q 5,242,880 + k,v 2,621,440
+         * x2 + o 5,242,880 + 512 + MLP 78,643,200 + 10,240) + 2560 */
+        CHECK_I64(w.params, 671252480LL + 34 * (5242880LL * 2 + 2621440LL * 2 + 512 + 78643200LL + 10240) + 2560);
+    }
+}
+
+/* ---- MoE interleaved + shared expert + chunked/NoPE: Llama 4 ------------ */
+static void t_llama4(void) {
+    dlp_llm_config c;
+    if (!get("meta-llama/Llama-4-Scout-17B-16E-Instruct", &c)) return;
+    CHECK_I64(c.num_experts, 16);
+    CHECK_I64(c.shared_expert_intermediate_size, 8192);
+    CHECK_I64(c.layer_kind[3] & DLP_LK_NOPE, DLP_LK_NOPE);
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* embed 202048*5120 = 1,034,485,760 (x2 untied); attention q 26,214,400
+     * + k,v 5,242,880 each + o 26,214,400 = 62,914,560, norms 10,240; MoE
+     * router 81,920 + 16 x 3*5120*8192 (125,829,120) + shared 125,829,120 =
+     * 2,139,176,960; 48 layers -> 105,700,884,480 + 5120 + 2,068,971,520 =
+     * 107,769,861,120 (text stack; the card's 109B includes the vision
+     * encoder) */
+    int64_t e1 = 3LL * 5120 * 8192, layer = 62914560LL + 10240 + 81920 + 17 * e1;
+    CHECK_I64(w.params, 48 * layer + 5120 + 2 * 1034485760LL);
+    /* active: 1 routed + 1 shared: 48 * (62,914,560 + 10,240 + 81,920 + 2 *
+     * 125,829,120) + 2,068,976,640 = 17,172,894,720 (card: 17B active) */
+    CHECK_I64(w.active_params, 48 * (62914560LL + 10240 + 81920 + 2 * e1) + 5120 + 2 * 1034485760LL);
+    near_pub("Llama-4-Scout active", (double)w.active_params, 17e9);
+    /* KV: 2 * 8 * 128 * 2 B = 4,096 per layer per token; 12 NoPE layers
+     * global, 36 chunked (attention_chunk_size 8192) */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 100000, 2.0), 12.0 * 4096 * 100000 + 36.0 * 4096 * 8192, 0);
+    /* Maverick: 128 experts on every 2nd layer, dense (16384) between:
+     * 24 * (62,924,800 + 3*5120*16384) + 24 * (62,924,800 + 5120*128 + 129
+     * * 125,829,120) + 5120 + 2,068,971,520 = 400,711,848,960 (card: 400B
+     * total, 17B active) */
+    if (!get("meta-llama/Llama-4-Maverick-17B-128E-Instruct", &c) || !build(&c, 16, &w, NULL)) return;
+    CHECK_I64(w.params, 24 * (62924800LL + 3LL * 5120 * 16384) + 24 * (62924800LL + 5120 * 128 + 129 * e1) + 5120 +
+                            2 * 1034485760LL);
+    near_pub("Llama-4-Maverick total", (double)w.params, 400e9);
+    near_pub("Llama-4-Maverick active", (double)w.active_params, 17e9);
+}
+
+/* ---- hybrid Mamba-2 + attention: Nemotron-H-8B -------------------------- */
+static void t_nemotron_h(void) {
+    dlp_llm_config c;
+    if (!get("nvidia/Nemotron-H-8B-Base-8K", &c)) return;
+    int nm = 0, na = 0, nf = 0;
+    for (int i = 0; i < 52; i++) {
+        nm += (c.layer_kind[i] & DLP_LK_MAMBA) != 0;
+        na += !(c.layer_kind[i] & (DLP_LK_MAMBA | DLP_LK_NO_ATTN));
+        nf += (c.layer_kind[i] & DLP_LK_NO_ATTN) != 0;
+    }
+    CHECK_I64(nm, 24);
+    CHECK_I64(na, 4);
+    CHECK_I64(nf, 24);
+    dlp_llm_weights w;
+    /* 300 tokens: chunks of 128 with padding to 384 */
+    if (!build(&c, 300, &w, NULL)) return;
+    /* embed 131072*4096 = 536,870,912 (x2 untied).  Mamba-2 block:
+     * in_proj 4096 * (2*8192 + 2*8*128 + 128 = 18,560) 76,021,760, conv1d
+     * (8192 + 2048) * 4 + 10,240 bias = 51,200, dt_bias/A_log/D 3*128, gated
+     * norm 8192, out_proj 8192*4096 33,554,432, block norm 4096 =
+     * 109,640,064.  Attention block: 4096^2 * 2 + 4096*1024 * 2 + norm =
+     * 41,947,136.  MLP block (relu2, not gated): 2 * 4096*21504 + norm =
+     * 176,164,864.  24 + 4 + 24 blocks + final 4096 + 1,073,741,824 =
+     * 8,100,852,736 (card: 8B) */
+    int64_t mamba = 76021760LL + 51200 + 384 + 8192 + 33554432LL + 4096;
+    CHECK_I64(mamba, 109640064LL);
+    CHECK_I64(w.params, 24 * mamba + 4 * 41947136LL + 24 * 176164864LL + 4096 + 2 * 536870912LL);
+    near_pub("Nemotron-H-8B total", (double)w.params, 8.1e9);
+    /* cache: 4 attention layers * 2 * 8 * 128 * 2 B = 16,384 per token; 24
+     * Mamba layers hold a constant conv state (10,240 channels * 3) + SSM
+     * state (128 heads * 64 * 128) = 1,079,296 elements * 2 B each:
+     * 51,806,208 B whatever the length */
+    double mstate = 24.0 * (10240 * 3 + 128 * 64 * 128) * 2;
+    CHECK_NEAR(mstate, 51806208.0, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), mstate + 16384, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 8192, 2.0), mstate + 16384.0 * 8192, 0);
+}
+
+/* ---- VLM language stacks, image tokens as a count ----------------------- */
+static void t_vlm_text(void) {
+    dlp_llm_config c, ref;
+    if (!get("Qwen/Qwen2.5-VL-7B-Instruct", &c) || !get("Qwen/Qwen2.5-7B-Instruct", &ref)) return;
+    dlp_llm_weights w, wr;
+    dlp_graph_stats gs, gr;
+    /* the text stack is Qwen2.5-7B's with 128,000 positions: embed
+     * 152064*3584 = 544,997,376 (x2 untied), 28 layers of q 3584^2 + 3584
+     * bias, k,v 3584*512 + 512 each, o 3584^2, MLP 3*3584*18944, norms 7168
+     * = 7,615,616,512 (card: 7.61B; the VL card's 8.29B adds the 0.68B
+     * vision tower) */
+    c.image_tokens = 256;
+    if (!build(&c, 64, &w, &gs) || !build(&ref, 320, &wr, &gr)) return;
+    int64_t layer = 3584LL * 3584 * 2 + 3584 + 2 * (3584LL * 512 + 512) + 3LL * 3584 * 18944 + 7168;
+    CHECK_I64(w.params, 2 * 544997376LL + 28 * layer + 3584);
+    CHECK_I64(w.params, wr.params);
+    near_pub("Qwen2.5-VL-7B text stack vs Qwen2.5-7B card", (double)w.params, 7.61e9);
+    /* 64 text + 256 image tokens cost what a 320-token prompt costs */
+    CHECK_I64(gs.macs, gr.macs);
+    /* KV grows with the image tokens: 2 * 28 * 4 * 128 * 2 B = 57,344 per token */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 320, 2.0), 57344.0 * 320, 0);
+    /* Qwen3-VL: text_config (qwen3_vl_text) = Qwen3-8B's stack */
+    if (get("Qwen/Qwen3-VL-8B-Instruct", &c) && get("Qwen/Qwen3-8B", &ref) && build(&c, 16, &w, NULL) &&
+        build(&ref, 16, &wr, NULL)) {
+        CHECK_STR(c.model_type, "qwen3_vl_text");
+        CHECK_I64(w.params, wr.params);
+    }
+}
+
+/* The catalogue's published figures (data/llm_configs.json "published"),
+ * every one within PUB_TOL of the builder. */
+static void t_published(void) {
+    char *txt = tap_slurp("data/llm_configs.json", NULL);
+    CHECK(txt != NULL);
+    if (!txt) return;
+    cJSON *root = cJSON_Parse(txt);
+    const cJSON *m;
+    int n = 0;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(root, "models")) {
+        const cJSON *pub = cJSON_GetObjectItemCaseSensitive(m, "published");
+        if (!pub) continue;
+        const char *id = cJSON_GetObjectItemCaseSensitive(m, "id")->valuestring;
+        dlp_llm_config c;
+        dlp_llm_weights w;
+        if (!get(id, &c) || !build(&c, 16, &w, NULL)) {
+            CHECK(0);
+            continue;
+        }
+        n++;
+        int vis = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pub, "includes_vision"));
+        int noemb = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pub, "active_excludes_embedding"));
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(pub, "total"),
+                    *a = cJSON_GetObjectItemCaseSensitive(pub, "active"),
+                    *ne = cJSON_GetObjectItemCaseSensitive(pub, "non_embedding");
+        char what[160];
+        if (cJSON_IsNumber(t) && !vis) {
+            snprintf(what, sizeof what, "%s total", id);
+            near_pub(what, (double)w.params, t->valuedouble);
+        }
+        if (cJSON_IsNumber(a)) {
+            snprintf(what, sizeof what, "%s active", id);
+            near_pub(what, (double)(w.active_params - (noemb ? w.embed_params : 0)), a->valuedouble);
+        }
+        if (cJSON_IsNumber(ne)) {
+            snprintf(what, sizeof what, "%s non-embedding", id);
+            near_pub(what, (double)(w.params - (c.tie_word_embeddings ? 1 : 2) * w.embed_params), ne->valuedouble);
+        }
+    }
+    CHECK(n >= 25);
+    cJSON_Delete(root);
+    free(txt);
+}
+
+/* Config errors of the new fields: one line naming file and field. */
+static void t_arch_errors(void) {
+    static const struct { const char *json; const char *field; } cases[] = {
+        {"{\"model_type\":\"nemotron_h\",\"hidden_size\":64,\"num_hidden_layers\":3,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"hybrid_override_pattern\":\"M*\",\"mamba_num_heads\":8,"
+         "\"mamba_head_dim\":8,\"ssm_state_size\":16}", "hybrid_override_pattern"},
+        {"{\"model_type\":\"nemotron_h\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"hybrid_override_pattern\":\"MX\",\"mamba_num_heads\":8,"
+         "\"mamba_head_dim\":8,\"ssm_state_size\":16}", "hybrid_override_pattern"},
+        {"{\"model_type\":\"deepseek_v3\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"kv_lora_rank\":16,\"qk_rope_head_dim\":8,\"v_head_dim\":8}",
+         "qk_nope_head_dim"},
+        {"{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"layer_types\":[\"full_attention\"]}", "layer_types"},
+        {"{\"model_type\":\"qwen3_moe\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"num_experts\":4,\"num_experts_per_tok\":5}", "num_experts_per_tok"},
+        {"{\"model_type\":\"gpt_oss\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":64,\"vocab_size\":10,\"num_local_experts\":4}", "sliding_window"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        dlp_status st = dlp_llm_config_parse(cases[i].json, "cfg.json", &c, &e);
+        if (st == DLP_OK || !strstr(e.msg, cases[i].field)) fprintf(stderr, "  case %zu: %d %s\n", i, st, e.msg);
+        CHECK(st != DLP_OK);
+        CHECK(strncmp(e.msg, "cfg.json: ", 10) == 0);
+        CHECK(strstr(e.msg, cases[i].field) != NULL);
+        CHECK(strchr(e.msg, '\n') == NULL);
+    }
+    /* a config filled by hand with a Mamba layer but no Mamba sizes is
+     * refused by the builder, not divided by zero */
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse("{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                               "\"num_attention_heads\":4,\"intermediate_size\":64,\"vocab_size\":10}",
+                               "cfg.json", &c, &e) == DLP_OK);
+    c.layer_kind[1] = DLP_LK_MAMBA;
+    dlp_graph *g = NULL;
+    CHECK(dlp_llm_build(&c, 1, 8, DLP_QT_BF16, &g, NULL, &e) == DLP_EINVAL && g == NULL);
+    CHECK(strstr(e.msg, "Mamba") != NULL);
+}
+
+int main(void) {
+    RUN(t_llama31_8b);
+    RUN(t_qwen3_8b);
+    RUN(t_qwen3_moe);
+    RUN(t_tiny_moe_by_hand);
+    RUN(t_deepseek_v3);
+    RUN(t_gpt_oss);
+    RUN(t_gemma3);
+    RUN(t_llama4);
+    RUN(t_nemotron_h);
+    RUN(t_vlm_text);
+    RUN(t_published);
+    RUN(t_arch_errors);
+    return TAP_DONE();
+}
