@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/util.h"
 
 int dlp_cmd_dataset(int argc, char **argv);
 /* --from STORE.sqlite: the measurement store branch (src/cli/cmd_data.c) */
@@ -74,7 +75,7 @@ typedef struct {
 } csv_t;
 
 static char *read_all(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = dlp__fopen_regular(path, NULL); /* a named pipe would block */
     if (!f) return NULL;
     size_t cap = 1 << 20, len = 0;
     char *b = malloc(cap + 1);
@@ -203,7 +204,7 @@ static int is_store(const char *from) {
     size_t L = strlen(from);
     if ((L > 7 && !strcmp(from + L - 7, ".sqlite")) || (L > 3 && !strcmp(from + L - 3, ".db"))) return 1;
     char magic[16] = {0};
-    FILE *f = fopen(from, "rb");
+    FILE *f = dlp__fopen_regular(from, NULL);
     if (!f) return 0;
     size_t n = fread(magic, 1, sizeof magic, f);
     fclose(f);
