@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_exit_code(dlp_status s) {
     switch (s) {
@@ -165,4 +167,57 @@ int cli_split_list(char *s, const char **out, int max) {
         p = c + 1;
     }
     return n;
+}
+
+int cli_check_out(const char *cmd, const char *flag, const char *path, int flags) {
+    if (!path) return 0;
+    const char *why = NULL;
+    char dir[4096];
+    struct stat sb;
+    if (!*path) why = "empty path";
+    else if ((flags & CLI_OUT_STDOUT) && !strcmp(path, "-")) return 0;
+    else if (strlen(path) >= sizeof dir) why = "path too long";
+    else if (path[strlen(path) - 1] == '/') why = "names a directory, not a file";
+    else if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) why = "is a directory, not a file";
+        else if (!S_ISREG(sb.st_mode)) why = "not a regular file";
+        else if (access(path, W_OK) != 0) why = "exists and is not writable";
+    } else if (errno == ENOTDIR) {
+        why = "a part of the path is a file, not a folder";
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    }
+    if (!why) {
+        /* the folder: files are written to a temporary name there and renamed */
+        snprintf(dir, sizeof dir, "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == dir) dir[1] = 0;
+        else *slash = 0;
+        for (;;) {
+            if (stat(dir, &sb) == 0) {
+                if (!S_ISDIR(sb.st_mode)) why = "a part of the path is a file, not a folder";
+                else if (access(dir, W_OK | X_OK) != 0) why = "its folder is not writable";
+                break;
+            }
+            if (errno == ENOTDIR) {
+                why = "a part of the path is a file, not a folder";
+                break;
+            }
+            if (errno != ENOENT) {
+                why = strerror(errno);
+                break;
+            }
+            if (!(flags & CLI_OUT_MKDIRS)) {
+                why = "its folder does not exist";
+                break;
+            }
+            char *s = strrchr(dir, '/');  /* go up one level: the writer creates the rest */
+            if (!s) snprintf(dir, sizeof dir, ".");
+            else if (s == dir) dir[1] = 0;
+            else *s = 0;
+        }
+    }
+    if (!why) return 0;
+    return cli_failf(DLP_EXIT_BADINPUT, "%s: %s '%s': %s", cmd, flag, path, why);
 }

@@ -57,6 +57,17 @@ void cli_warn(void *u, const char *msg);
  * item is empty or there are more than max. */
 int cli_split_list(char *s, const char **out, int max);
 
+/* Check an output path before any work starts (issue 16 #6): the path is
+ * not empty, not a directory or other non-regular file, and a file there
+ * is writable; its folder exists (or, with CLI_OUT_MKDIRS, the nearest
+ * existing ancestor is a folder, since the writer creates the rest) and
+ * is writable.  "-" passes with CLI_OUT_STDOUT.  Returns 0, or prints
+ * "dlperf: CMD: FLAG 'PATH': WHY" and returns DLP_EXIT_BADINPUT.  Every
+ * command that writes a file calls it for each output right after parsing. */
+#define CLI_OUT_STDOUT 1
+#define CLI_OUT_MKDIRS 2
+int cli_check_out(const char *cmd, const char *flag, const char *path, int flags);
+
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);
 int dlp_cmd_features(int argc, char **argv);

@@ -480,6 +480,13 @@ int dlp_cmd_data(int argc, char **argv) {
     }
     int rc;
     int want = !strcmp(sub, "merge") ? 2 : 1;
+    /* outputs first: a bad path fails before any store is read */
+    if (cli_check_out("data export", "--out", out, CLI_OUT_STDOUT) ||
+        cli_check_out("data import", "--into", into, CLI_OUT_MKDIRS) ||
+        (!strcmp(sub, "merge") && npos >= 1 && cli_check_out("data merge", "OUT", pos[0], CLI_OUT_MKDIRS))) {
+        free(pos);
+        return DLP_EXIT_BADINPUT;
+    }
     if (npos < want || (want == 1 && npos > 1)) {
         rc = cli_failf(DLP_EXIT_BADINPUT, "data %s: %s", sub,
                        !strcmp(sub, "merge") ? "give OUT.sqlite and at least one IN.sqlite"
@@ -502,6 +509,7 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (cli_check_out("dataset build", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     if (!mode) mode = "infer";
     if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);

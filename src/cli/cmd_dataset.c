@@ -235,6 +235,7 @@ static int cmd_build(const build_opts *o) {
     }
     if (!o->device) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --device is required (a column, a comma list, or all)");
     if (!o->out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
     int nb201_mode;
     if (!strcmp(o->nb201_graph, "executed")) nb201_mode = DLP_NB201_EXECUTED;
     else if (!strcmp(o->nb201_graph, "effective")) {

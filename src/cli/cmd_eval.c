@@ -109,6 +109,7 @@ int dlp_cmd_eval(int argc, char **argv) {
         usage(stderr);
         return DLP_EXIT_BADINPUT;
     }
+    if (gnn_check_report_outs("eval", report, "--json", json, svg)) return DLP_EXIT_BADINPUT;
     dlp_error e = {0};
     dlp_gnn *m = NULL;
     dlp_dataset *ds = NULL;

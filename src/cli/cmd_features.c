@@ -39,6 +39,7 @@ int dlp_cmd_features(int argc, char **argv) {
         }
     }
     if (!path) return cli_failf(DLP_EXIT_BADINPUT, "features: no model given");
+    if (cli_check_out("features", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     int layout = dlp_layout_parse(layout_s);
     if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "features: --layout '%s' is not trappm or dippm", layout_s);
     dlp_load_opts o;

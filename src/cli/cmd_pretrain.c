@@ -176,6 +176,11 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     if (!out) return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --out FILE.dlpm is required");
     if (!unlabeled && !pack)
         return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
+    if (cli_check_out("pretrain", "--out", out, 0) || cli_check_out("pretrain", "--checkpoint", ckpt, 0))
+        return DLP_EXIT_BADINPUT;
+    /* with sources the pack is (re)written when absent or stale */
+    if (unlabeled && pack && access(pack, F_OK) != 0 && cli_check_out("pretrain", "--pack", pack, 0))
+        return DLP_EXIT_BADINPUT;
     progress_t pr = {0};
     if (!strcmp(progress, "lines")) pr.mode = 2;
     else if (!strcmp(progress, "auto")) pr.mode = isatty(STDERR_FILENO) ? 1 : 0;

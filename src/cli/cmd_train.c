@@ -207,6 +207,10 @@ int dlp_cmd_train(int argc, char **argv) {
         return DLP_EXIT_BADINPUT;
     }
     if (sel.kind == GSPLIT_MODEL) return cli_failf(DLP_EXIT_BADINPUT, "train: --split model is for eval");
+    /* every output path before the (possibly hours of) training */
+    if (cli_check_out("train", "--out", out, 0) || cli_check_out("train", "--curve", curve_path, 0) ||
+        gnn_check_report_outs("train", report, "--report-json", report_json, NULL))
+        return DLP_EXIT_BADINPUT;
     progress_t pr = {0};
     if (!strcmp(progress, "lines")) pr.mode = 2;
     else if (!strcmp(progress, "auto")) pr.mode = isatty(STDERR_FILENO) ? 1 : 0;

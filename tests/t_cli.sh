@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Command-line behaviour shared by every subcommand (issue 16 #6, #7, #9):
+# output paths checked before any work, one-line errors for missing flags,
+# --help that describes the flags, progress lines when stderr is not a
+# terminal.  Prints PASS/FAIL lines.
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+SHARED=${DLP_SHARED:-../shared}
+D="$BUILD/dlperf"
+M=examples/resnet18.onnx
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; }
+
+# ---- #6: every output path is checked before work starts ----------------
+# name, pattern the one-line error must match, command...
+out_case() {
+  local name=$1 pat=$2; shift 2
+  "$@" > "$T/out" 2> "$T/err"; local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -Eq -- "$pat" "$T/err" && [ ! -s "$T/out" ]; then ok "$name"
+  else bad "$name (rc=$rc)"; cat "$T/err"; fi
+}
+mkdir "$T/dir"; : > "$T/file"
+# the inputs here do not exist: the output is refused first, naming the flag
+out_case out_train "train: --out '.*nodir/m.dlpm': its folder does not exist" \
+  "$D" train --data "$T/none.dlpd" --out "$T/nodir/m.dlpm"
+out_case out_train_dir "train: --out '.*/dir': is a directory" "$D" train --data "$T/none.dlpd" --out "$T/dir"
+out_case out_train_curve "train: --curve" "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --curve "$T/file/c.csv"
+out_case out_train_report "train: --report" "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --report "$T/dir"
+mkdir "$T/r.svg"
+out_case out_train_report_svg "train: --report \(its .svg\) '.*r.svg': is a directory" \
+  "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --report "$T/r.md"
+rmdir "$T/r.svg"
+out_case out_pretrain "pretrain: --out" "$D" pretrain --unlabeled "$T/none.onnx" --out "$T/nodir/e.dlpm"
+out_case out_pretrain_ckpt "pretrain: --checkpoint" "$D" pretrain --unlabeled "$T/none.onnx" --out "$T/e.dlpm" \
+  --checkpoint "$T/dir"
+out_case out_dataset "dataset build: --out" "$D" dataset build --from help-nb201 --device all --out "$T/dir" --shared "$SHARED"
+out_case out_features "features: --out '.*nodir/g.dlpg'" "$D" features "$T/none.onnx" --batch 1 --out "$T/nodir/g.dlpg"
+out_case out_embed_csv "embed: --csv" "$D" embed --corpus "$T/none" --encoder "$T/none.dlpm" --csv "$T/dir"
+out_case out_embed_tsne "embed: --tsne" "$D" embed --corpus "$T/none" --encoder "$T/none.dlpm" --tsne "$T/file/t.svg"
+out_case out_roofline "roofline: --out" "$D" roofline "$T/none.onnx" --device h100-sxm --batch 1 --out "$T/nodir/r.svg"
+out_case out_eval_report "eval: --report" "$D" eval --model "$T/none.dlpm" --data "$T/none.dlpd" --report "$T/nodir/r.md"
+out_case out_eval_json "eval: --json" "$D" eval --model "$T/none.dlpm" --data "$T/none.dlpd" --json "$T/dir"
+out_case out_data_import "data import: --into" "$D" data import "$T/none.csv" --into "$T/file/s.sqlite"
+out_case out_data_export "data export: --out" "$D" data export "$T/none.sqlite" --out "$T/dir"
+out_case out_data_merge "data merge: OUT" "$D" data merge "$T/dir" "$T/none.sqlite"
+# creatable outputs still pass: '-' is stdout, missing folders of a store are made
+"$D" roofline $M --device h100-sxm --batch 1 --out - > "$T/r.svg" 2> "$T/err"
+if [ $? -eq 0 ] && grep -q '<svg' "$T/r.svg"; then ok out_stdout_dash; else bad out_stdout_dash; cat "$T/err"; fi
+
+# with a real dataset: the refusal comes at once, not after the training
+if [ -d "$SHARED/data/HELP" ]; then
+  "$D" dataset build --from help-nb201 --device titanxp_32 --limit 60 --layout dippm --shared "$SHARED" \
+    --out "$T/d.dlpd" > /dev/null 2>&1
+  s=$(date +%s%N)
+  out_case out_train_before_work "train: --out" timeout 30 "$D" train --data "$T/d.dlpd" --epochs 100000 --hidden 16 \
+    --out "$T/nodir/m.dlpm"
+  ms=$(( ($(date +%s%N) - s) / 1000000 ))
+  if [ "$ms" -lt 5000 ]; then ok "out_train_before_work_fast (${ms} ms)"; else bad "out_train_before_work_fast (${ms} ms)"; fi
+else
+  ok "out_train_before_work (skipped: $SHARED/data/HELP absent)"
+fi
+
+exit 0
