@@ -61,4 +61,47 @@ else
   ok "out_train_before_work (skipped: $SHARED/data/HELP absent)"
 fi
 
+# ---- #7: a missing required flag is one line naming it, plus a hint -----
+# name, the flag or thing the line must name, command...
+miss_case() {
+  local name=$1 what=$2; shift 2
+  "$@" > "$T/out" 2> "$T/err"; local rc=$?
+  local cmd=$2
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -qF -- "$what" "$T/err" \
+     && grep -qF "(try 'dlperf $cmd --help')" "$T/err"; then ok "$name"
+  else bad "$name (rc=$rc, $(wc -l < "$T/err") lines)"; head -n 3 "$T/err"; fi
+}
+miss_case miss_train_data --data "$D" train
+miss_case miss_train_out --out "$D" train --data x.dlpd
+miss_case miss_train_unknown "unknown option '--bogus'" "$D" train --bogus
+miss_case miss_eval_model --model "$D" eval
+miss_case miss_eval_data --data "$D" eval --model m.dlpm
+miss_case miss_eval_unknown "unknown option '--bogus'" "$D" eval --bogus
+miss_case miss_predict_graph --model "$D" predict-graph
+miss_case miss_predict_graph_unknown "unknown option '--bogus'" "$D" predict-graph --bogus
+miss_case miss_llm_model --model "$D" llm
+miss_case miss_llm_device --device "$D" llm --model bert-base-uncased
+miss_case miss_llm_unknown "unknown option '--bogus'" "$D" llm --bogus
+miss_case miss_dataset "build or info" "$D" dataset
+miss_case miss_dataset_from --from "$D" dataset build
+miss_case miss_data "stats, export, import or merge" "$D" data
+miss_case miss_data_import --into "$D" data import x.csv
+miss_case miss_predict --device "$D" predict $M
+miss_case miss_roofline --device "$D" roofline $M
+miss_case miss_mig --device "$D" mig
+miss_case miss_pretrain --out "$D" pretrain
+miss_case miss_embed --encoder "$D" embed
+miss_case miss_inspect "no model given" "$D" inspect
+miss_case miss_features "no model given" "$D" features
+
+# --help of inspect and features describes every flag (a line "  --flag ... text")
+help_case() { # name, command, flags...
+  local name=$1 cmd=$2; shift 2
+  "$D" $cmd --help > "$T/help" 2>&1; local rc=$? missing=""
+  for f in "$@"; do grep -Eq -- "^  $f( [A-Za-z.=_]+)? +[a-z(]" "$T/help" || missing="$missing $f"; done
+  if [ $rc -eq 0 ] && [ -z "$missing" ]; then ok "$name"; else bad "$name (undescribed:$missing)"; fi
+}
+help_case help_inspect inspect --batch --seq --dim --json --nodes
+help_case help_features features --batch --seq --dim --layout --out --json
+
 exit 0

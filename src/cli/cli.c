@@ -37,6 +37,18 @@ int cli_failf(int code, const char *fmt, ...) {
     return code;
 }
 
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "dlperf: %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    /* "dataset build" -> dlperf dataset --help */
+    int n = (int)strcspn(cmd, " ");
+    fprintf(stderr, " (try 'dlperf %.*s --help')\n", n, cmd);
+    return DLP_EXIT_BADINPUT;
+}
+
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out) {
     char *end;
     errno = 0;

@@ -17,6 +17,10 @@
 /* Print "dlperf: <msg>" on stderr; returns the exit code for a status. */
 int cli_fail(const dlp_error *e);
 int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A usage mistake (missing required flag, unknown option): one line
+ * "dlperf: CMD: MSG (try 'dlperf CMD --help')" on stderr, never the whole
+ * usage; returns DLP_EXIT_BADINPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
 

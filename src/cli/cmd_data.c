@@ -401,7 +401,7 @@ static void print_counts(const char *what, const dlp_store_merge_counts *c) {
 }
 
 static int cmd_import(const char *csv, const char *into) {
-    if (!into) return cli_failf(DLP_EXIT_BADINPUT, "data import: --into STORE.sqlite is required");
+    if (!into) return cli_usage_error("data import", "--into STORE.sqlite is required");
     struct stat sb;
     if (stat(csv, &sb) != 0) return cli_failf(DLP_EXIT_BADINPUT, "data import: %s: %s", csv, strerror(errno));
     dlp_store *s;
@@ -447,9 +447,10 @@ static int cmd_merge(int n_in, char **in, const char *out) {
 }
 
 int dlp_cmd_data(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? DLP_EXIT_BADINPUT : 0;
+    if (argc < 2) return cli_usage_error("data", "give a subcommand: stats, export, import or merge");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
     }
     const char *sub = argv[1];
     if (strcmp(sub, "stats") && strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "merge"))
@@ -488,7 +489,9 @@ int dlp_cmd_data(int argc, char **argv) {
         return DLP_EXIT_BADINPUT;
     }
     if (npos < want || (want == 1 && npos > 1)) {
-        rc = cli_failf(DLP_EXIT_BADINPUT, "data %s: %s", sub,
+        char cmd[32];
+        snprintf(cmd, sizeof cmd, "data %s", sub);
+        rc = cli_usage_error(cmd, "%s",
                        !strcmp(sub, "merge") ? "give OUT.sqlite and at least one IN.sqlite"
                        : npos ? "more than one file given"
                        : !strcmp(sub, "import") ? "no CSV file given" : "no store given");
@@ -508,7 +511,7 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
                                const char *family, const char *layout_s, int64_t limit, const char *out) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (!out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
     if (cli_check_out("dataset build", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     if (!mode) mode = "infer";
     if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))

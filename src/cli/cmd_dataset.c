@@ -214,7 +214,7 @@ static int is_store(const char *from) {
 static int cmd_build(const build_opts *o) {
     int fbnet;
     const char *csv_name, *arch_col, *family;
-    if (!o->from) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from is required (help-nb201 or help-fbnet)");
+    if (!o->from) return cli_usage_error("dataset build", "--from is required (help-nb201 or help-fbnet)");
     if (is_store(o->from))
         return dlp_cli_dataset_from_store(o->from, o->device, o->target, o->mode, o->family, o->layout_s, o->limit,
                                           o->out);
@@ -233,8 +233,8 @@ static int cmd_build(const build_opts *o) {
     } else {
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from '%s' is not help-nb201 or help-fbnet", o->from);
     }
-    if (!o->device) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --device is required (a column, a comma list, or all)");
-    if (!o->out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (!o->device) return cli_usage_error("dataset build", "--device is required (a column, a comma list, or all)");
+    if (!o->out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
     if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
     int nb201_mode;
     if (!strcmp(o->nb201_graph, "executed")) nb201_mode = DLP_NB201_EXECUTED;
@@ -496,9 +496,10 @@ static int cmd_info(const char *path, int json) {
 }
 
 int dlp_cmd_dataset(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? DLP_EXIT_BADINPUT : 0;
+    if (argc < 2) return cli_usage_error("dataset", "give a subcommand: build or info");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
     }
     const char *sub = argv[1];
     if (strcmp(sub, "build") && strcmp(sub, "info"))
@@ -540,7 +541,7 @@ int dlp_cmd_dataset(int argc, char **argv) {
         if (r < 0) return DLP_EXIT_BADINPUT;
     }
     if (!strcmp(sub, "info")) {
-        if (!file) return cli_failf(DLP_EXIT_BADINPUT, "dataset info: no file given");
+        if (!file) return cli_usage_error("dataset info", "no file given");
         return cmd_info(file, json);
     }
     return cmd_build(&o);

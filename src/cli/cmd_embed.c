@@ -284,8 +284,8 @@ int dlp_cmd_embed(int argc, char **argv) {
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!enc_path) return cli_failf(DLP_EXIT_BADINPUT, "embed: --encoder FILE.dlpm is required");
-    if (!path && !corpus) return cli_failf(DLP_EXIT_BADINPUT, "embed: give a model (.onnx or .dlpg) or --corpus SRC");
+    if (!enc_path) return cli_usage_error("embed", "--encoder FILE.dlpm is required");
+    if (!path && !corpus) return cli_usage_error("embed", "give a model (.onnx or .dlpg) or --corpus SRC");
     if (path && corpus) return cli_failf(DLP_EXIT_BADINPUT, "embed: a model and --corpus are exclusive");
     if (path && (csv || tsne || pack))
         return cli_failf(DLP_EXIT_BADINPUT, "embed: --csv, --tsne and --pack are for --corpus");

@@ -133,19 +133,13 @@ int dlp_cmd_llm(int argc, char **argv) {
             usage(stdout);
             return 0;
         } else {
-            usage(stderr);
-            return cli_failf(DLP_EXIT_BADINPUT, "llm: unknown option '%s'", argv[i]);
+            return cli_usage_error("llm", "unknown option '%s'", argv[i]);
         }
     }
     if (list) return list_catalogue(json);
-    if (!model == !config) {
-        usage(stderr);
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: give exactly one of --model and --config");
-    }
-    if (!device) {
-        usage(stderr);
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: --device is required");
-    }
+    if (!model && !config) return cli_usage_error("llm", "--model ID or --config FILE is required; 'dlperf llm --list' lists the ids");
+    if (model && config) return cli_usage_error("llm", "--model and --config are exclusive");
+    if (!device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
     int quant = dlp_quant_parse(dtype);
     if (quant < 0) return cli_failf(DLP_EXIT_BADINPUT, "llm: --dtype '%s' is not fp32, fp16, bf16, int8 or nf4", dtype);
 

@@ -109,9 +109,9 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
 
 int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) {
     memset(s, 0, sizeof *s);
-    if (!a->path) return cli_failf(DLP_EXIT_BADINPUT, "%s: no model given (dlperf %s MODEL.onnx --device ID)", cmd, cmd);
+    if (!a->path) return cli_usage_error(cmd, "no model given (MODEL.onnx)");
     if (!a->device)
-        return cli_failf(DLP_EXIT_BADINPUT, "%s: --device is required ('dlperf devices' lists the ids)", cmd);
+        return cli_usage_error(cmd, "--device ID is required; 'dlperf devices' lists the ids");
     dlp_error err = {0};
     if (dlp_devdb_load(a->db_path, &s->db, &err)) return cli_fail(&err);
     s->dev = dlp_devdb_find(s->db, a->device);

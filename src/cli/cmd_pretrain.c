@@ -173,9 +173,9 @@ int dlp_cmd_pretrain(int argc, char **argv) {
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!out) return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --out FILE.dlpm is required");
+    if (!out) return cli_usage_error("pretrain", "--out FILE.dlpm is required");
     if (!unlabeled && !pack)
-        return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
+        return cli_usage_error("pretrain", "--unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
     if (cli_check_out("pretrain", "--out", out, 0) || cli_check_out("pretrain", "--checkpoint", ckpt, 0))
         return DLP_EXIT_BADINPUT;
     /* with sources the pack is (re)written when absent or stale */

@@ -193,19 +193,12 @@ int dlp_cmd_train(int argc, char **argv) {
         } else if (!strcmp(a, "--adamw")) o.adamw = 1;
         else if (!strcmp(a, "--sage-normalize")) o.sage_normalize = 1;
         else if (!strcmp(a, "--keep-last")) o.keep_last = 1;
-        else {
-            fprintf(stderr, "dlperf train: unknown option '%s'\n", a);
-            usage(stderr);
-            return DLP_EXIT_BADINPUT;
-        }
+        else return cli_usage_error("train", "unknown option '%s'", a);
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!data || !out) {
-        fprintf(stderr, "dlperf train: --data and --out are required\n");
-        usage(stderr);
-        return DLP_EXIT_BADINPUT;
-    }
+    if (!data) return cli_usage_error("train", "--data FILE.dlpd is required");
+    if (!out) return cli_usage_error("train", "--out FILE.dlpm is required");
     if (sel.kind == GSPLIT_MODEL) return cli_failf(DLP_EXIT_BADINPUT, "train: --split model is for eval");
     /* every output path before the (possibly hours of) training */
     if (cli_check_out("train", "--out", out, 0) || cli_check_out("train", "--curve", curve_path, 0) ||
