@@ -104,4 +104,32 @@ help_case() { # name, command, flags...
 help_case help_inspect inspect --batch --seq --dim --json --nodes
 help_case help_features features --batch --seq --dim --layout --out --json
 
+# ---- #9: progress when stderr is not a terminal: a line every
+# DLP_PROGRESS_SECONDS (default 5 s), nothing for a quicker run ----------
+if [ -d "$SHARED/data/HELP" ]; then
+  DLP_PROGRESS_SECONDS=0 "$D" dataset build --from help-nb201 --device titanxp_32 --limit 30 --layout trappm \
+    --shared "$SHARED" --out "$T/p.dlpd" > /dev/null 2> "$T/err"
+  if grep -q '^dataset build: [0-9]*/30 architectures$' "$T/err" && ! grep -q $'\r' "$T/err"; then ok progress_dataset_log
+  else bad progress_dataset_log; head -n 3 "$T/err"; fi
+  "$D" dataset build --from help-nb201 --device titanxp_32 --limit 30 --layout trappm \
+    --shared "$SHARED" --out "$T/p.dlpd" > /dev/null 2> "$T/err"
+  if [ ! -s "$T/err" ]; then ok progress_dataset_quick_silent; else bad progress_dataset_quick_silent; fi
+  TR="--data $T/p.dlpd --hidden 8 --layers 1 --fc-layers 1 --epochs 6 --threads 1 --out $T/pm.dlpm"
+  DLP_PROGRESS_SECONDS=0 "$D" train $TR > /dev/null 2> "$T/err"
+  n=$(grep -c '^epoch [1-6]/6  loss' "$T/err")
+  if [ "$n" -eq 6 ] && ! grep -q $'\r' "$T/err"; then ok progress_train_log; else bad "progress_train_log ($n lines)"; head -n 3 "$T/err"; fi
+  DLP_PROGRESS_SECONDS=1000 "$D" train $TR > /dev/null 2> "$T/err"   # rate-limited: none within 1000 s
+  if [ ! -s "$T/err" ]; then ok progress_train_rate_limited; else bad progress_train_rate_limited; head -n 3 "$T/err"; fi
+  DLP_PROGRESS_SECONDS=0 "$D" pretrain --unlabeled "$T/p.dlpd" --out "$T/enc.dlpm" --hidden 8 --layers 1 --epochs 3 \
+    --threads 1 > /dev/null 2> "$T/err"
+  n=$(grep -c '^epoch [1-3]/3  loss' "$T/err")
+  if [ "$n" -eq 3 ]; then ok progress_pretrain_log; else bad "progress_pretrain_log ($n lines)"; head -n 3 "$T/err"; fi
+  "$D" pretrain --unlabeled "$T/p.dlpd" --out "$T/enc2.dlpm" --hidden 8 --layers 1 --epochs 3 --threads 1 \
+    > /dev/null 2> "$T/err"
+  if [ ! -s "$T/err" ]; then ok progress_pretrain_quick_silent; else bad progress_pretrain_quick_silent; head -n 3 "$T/err"; fi
+else
+  for t in progress_dataset_log progress_dataset_quick_silent progress_train_log progress_train_rate_limited \
+           progress_pretrain_log progress_pretrain_quick_silent; do ok "$t (skipped: $SHARED/data/HELP absent)"; done
+fi
+
 exit 0

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_exit_code(dlp_status s) {
@@ -232,4 +233,55 @@ int cli_check_out(const char *cmd, const char *flag, const char *path, int flags
     }
     if (!why) return 0;
     return cli_failf(DLP_EXIT_BADINPUT, "%s: %s '%s': %s", cmd, flag, path, why);
+}
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int cli_progress_init(cli_progress *p, const char *cmd, const char *value) {
+    memset(p, 0, sizeof *p);
+    if (!strcmp(value, "auto")) p->mode = isatty(STDERR_FILENO) ? CLI_PROGRESS_TTY : CLI_PROGRESS_TIMED;
+    else if (!strcmp(value, "lines")) p->mode = CLI_PROGRESS_LINES;
+    else if (!strcmp(value, "none")) p->mode = CLI_PROGRESS_NONE;
+    else {
+        cli_usage_error(cmd, "--progress '%s': expected auto, lines or none", value);
+        return -1;
+    }
+    p->interval = 5.0;
+    const char *env = getenv("DLP_PROGRESS_SECONDS");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (!*end && isfinite(v) && v >= 0) p->interval = v;
+    }
+    p->last = mono_s();
+    return 0;
+}
+
+int cli_progress_due(cli_progress *p) {
+    if (p->mode != CLI_PROGRESS_TIMED) return p->mode != CLI_PROGRESS_NONE;
+    double now = mono_s();
+    if (now - p->last < p->interval) return 0;
+    p->last = now;
+    return 1;
+}
+
+void cli_progress_line(cli_progress *p, const char *fmt, ...) {
+    if (p->mode == CLI_PROGRESS_NONE) return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (p->mode == CLI_PROGRESS_TTY) fputs("\r\033[K", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (p->mode == CLI_PROGRESS_TTY) p->printed = 1;
+    else fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *p) {
+    if (p->printed) fputc('\n', stderr);
+    p->printed = 0;
 }

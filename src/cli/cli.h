@@ -72,6 +72,27 @@ int cli_split_list(char *s, const char **out, int max);
 #define CLI_OUT_MKDIRS 2
 int cli_check_out(const char *cmd, const char *flag, const char *path, int flags);
 
+/* Progress of long jobs on stderr (train, pretrain, dataset build).
+ * --progress auto (default): a self-rewriting line on a terminal; when
+ * stderr is not a terminal (CI, nohup, a log) a whole line at most every
+ * DLP_PROGRESS_SECONDS seconds (default 5), so a quick run prints nothing.
+ * lines: a line at every step; none: nothing. */
+enum { CLI_PROGRESS_NONE, CLI_PROGRESS_TTY, CLI_PROGRESS_LINES, CLI_PROGRESS_TIMED };
+typedef struct {
+    int mode;
+    int printed;           /* a TTY line is open: end it with a newline */
+    double interval, last; /* TIMED: seconds between lines, last line (or start) */
+} cli_progress;
+/* Parse auto|lines|none into p (and start its clock); -1 after a one-line
+ * error naming the flag. */
+int cli_progress_init(cli_progress *p, const char *cmd, const char *value);
+/* Whether a line is due now (TIMED: interval passed since the last one). */
+int cli_progress_due(cli_progress *p);
+/* Print one progress line in the mode's style ("\r" rewrite or "\n"). */
+void cli_progress_line(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Finish: a newline after an open terminal line. */
+void cli_progress_end(cli_progress *p);
+
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);
 int dlp_cmd_features(int argc, char **argv);

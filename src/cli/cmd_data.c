@@ -589,7 +589,8 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
     dlp__arena keys = {0}; /* the map does not own its keys */
     int have_map = !rc && dlp__strmap_init(&gm, (uint32_t)n * 2 + 16) == 0;
     if (!rc && !have_map) rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
-    int tty = isatty(2);
+    cli_progress pg;
+    cli_progress_init(&pg, "dataset build", "auto");
     int64_t models = 0;
     for (int i = 0; i < n && !rc; i++) {
         const dlp_store_run *u = dlp_store_runs_at(r, i);
@@ -631,9 +632,10 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
             rc = cli_fail(&err);
             break;
         }
-        if (tty && ((i + 1) % 20 == 0 || i + 1 == n)) fprintf(stderr, "\rdataset build: %d/%d runs", i + 1, n);
+        if (pg.mode == CLI_PROGRESS_TTY ? (i + 1) % 20 == 0 || i + 1 == n : cli_progress_due(&pg))
+            cli_progress_line(&pg, "dataset build: %d/%d runs", i + 1, n);
     }
-    if (tty) fputc('\n', stderr);
+    cli_progress_end(&pg);
     if (!rc) {
         /* distinct models */
         int64_t *ids = malloc(sizeof *ids * (size_t)n);

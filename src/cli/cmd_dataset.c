@@ -306,7 +306,9 @@ static int cmd_build(const build_opts *o) {
         return cli_fail(&err);
     }
     for (int j = 0; j < n_sel; j++) dlp_dataset_add_device(ds, c.cols[sel[j]]);
-    int tty = isatty(2), rc = 0;
+    int rc = 0;
+    cli_progress pg;
+    cli_progress_init(&pg, "dataset build", "auto");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     /* rows: count them first so progress can show a total */
@@ -352,10 +354,11 @@ static int cmd_build(const build_opts *o) {
         }
         if (rc) break;
         row++;
-        if (tty && (row % 100 == 0 || row == total))
-            fprintf(stderr, "\rdataset build: %lld/%lld architectures", (long long)row, (long long)total);
+        /* a terminal: every 100 rows; a log: a line every few seconds */
+        if (pg.mode == CLI_PROGRESS_TTY ? row % 100 == 0 || row == total : cli_progress_due(&pg))
+            cli_progress_line(&pg, "dataset build: %lld/%lld architectures", (long long)row, (long long)total);
     }
-    if (tty && row) fputc('\n', stderr);
+    cli_progress_end(&pg);
     free(c.buf);
     if (!rc && dlp_dataset_save(ds, o->out, &err)) rc = cli_fail(&err);
     if (!rc) {
