@@ -132,4 +132,34 @@ else
            progress_pretrain_log progress_pretrain_quick_silent; do ok "$t (skipped: $SHARED/data/HELP absent)"; done
 fi
 
+# ---- #10: human output: separators for counts and rates, singular for 1;
+# JSON keeps plain numbers; the README's example files exist -------------
+"$D" predict $M --device h100-sxm --batch 32 > "$T/p.txt" 2>&1
+if grep -Eq '^throughput: +[0-9]{1,3}(,[0-9]{3})+ samples/s$' "$T/p.txt" && ! grep -q 'e+0' "$T/p.txt" \
+   && grep -q ' for 1 forward pass (' "$T/p.txt"; then ok human_predict
+else bad human_predict; grep -E 'throughput|cost' "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --runs 1e6 > "$T/p.txt" 2>&1
+if grep -q ' for 1,000,000 forward passes (' "$T/p.txt"; then ok human_predict_runs; else bad human_predict_runs; grep cost "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --mode train > "$T/p.txt" 2>&1
+if grep -q ' for 1 step (' "$T/p.txt"; then ok human_predict_step; else bad human_predict_step; grep cost "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --json > "$T/p.json"
+if /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d['throughput_sps'], float) and d['throughput_sps'] > 1000 and d['runs'] == 1" "$T/p.json"
+then ok human_predict_json_numeric; else bad human_predict_json_numeric; fi
+"$D" llm --model bert-base-uncased --device h100-sxm --batch 64 --seq 128 --samples 1e6 > "$T/l.txt" 2>&1
+if grep -Eq '^  throughput +[0-9]{1,3}(,[0-9]{3})+ samples/s, [0-9]{1,3}(,[0-9]{3})+ tokens/s ' "$T/l.txt" \
+   && grep -Eq '^  1,000,000 samples: [0-9.]+ s, [0-9]{1,3}(,[0-9]{3})+ J' "$T/l.txt"; then ok human_llm
+else bad human_llm; grep -E 'throughput|samples:' "$T/l.txt"; fi
+# every ONNX file a README command names ships (examples/), is in the corpus
+# (../shared/models/torchvision) or is the placeholder model.onnx
+missing=""
+for f in $(grep -E '^    dlperf ' README.md | grep -oE '[A-Za-z0-9_./-]+\.onnx' | sort -u); do
+  [ "$f" = model.onnx ] && continue
+  [ -f "$f" ] || [ -f "$SHARED/models/torchvision/$(basename "$f")" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then ok readme_models_exist; else bad "readme_models_exist (missing:$missing)"; fi
+"$D" predict examples/bert.onnx --device a100-40gb --batch 8 --seq 128 --mode train --json > "$T/b.json" 2> "$T/err"
+if [ $? -eq 0 ] && /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['step_ms'] > 0" "$T/b.json" \
+   && [ "$(stat -c %s examples/bert.onnx)" -lt 2000000 ]; then ok readme_bert_runs
+else bad readme_bert_runs; cat "$T/err"; fi
+
 exit 0

@@ -29,6 +29,12 @@ int cli_exit_code(dlp_status s);
 int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
 
+/* A count or rate for people (text output only; JSON keeps plain numbers):
+ * below 1000 "%.4g" (0.5, 12.5, 999); from 1000 on 4 significant digits
+ * with thousands separators (1.588e4 -> "15,880", 1e6 -> "1,000,000");
+ * beyond 1e15 "%.4g" again.  Returns buf. */
+const char *cli_count(double v, char *buf, size_t n);
+
 /* Minimal JSON string escaping to a FILE. */
 void cli_json_str(FILE *f, const char *s);
 
