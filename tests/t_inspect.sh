@@ -61,4 +61,23 @@ check features_json "/usr/bin/python3 -c \"import json; d=json.load(open('$T/f.j
 check dlpg_written "[ -s '$T/g.dlpg' ]"
 "$D" features $M --batch 4 --layout dippm --json > "$T/f2.json"
 check dippm_width "/usr/bin/python3 -c \"import json; d=json.load(open('$T/f2.json')); assert d['features']==32\""
+# issue 16 #5: a named pipe as the model (or any input file) is refused at
+# once with one line naming it, never waits for a writer (timeout 5 -> 124)
+mkfifo "$T/pipe.onnx"
+fifo_case() { # name command...
+  local name=$1; shift
+  timeout 5 "$@" > /dev/null 2> "$T/err" < /dev/null; local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -q 'pipe.onnx.*not a regular file' "$T/err"; then ok "$name"
+  else bad "$name (rc=$rc)"; cat "$T/err"; fi
+}
+fifo_case fifo_inspect "$D" inspect "$T/pipe.onnx" --batch 1
+fifo_case fifo_features "$D" features "$T/pipe.onnx" --batch 1
+fifo_case fifo_predict "$D" predict "$T/pipe.onnx" --device h100-sxm --batch 1
+fifo_case fifo_db "$D" predict $M --device h100-sxm --batch 1 --db "$T/pipe.onnx"
+fifo_case fifo_dataset_info "$D" dataset info "$T/pipe.onnx"
+fifo_case fifo_llm_config "$D" llm --config "$T/pipe.onnx" --device h100-sxm --batch 1 --seq 8
+fifo_case fifo_train_data "$D" train --data "$T/pipe.onnx" --arch sage --epochs 1 --out "$T/m.dlpm"
+fifo_case fifo_data_stats "$D" data stats "$T/pipe.onnx"
+fifo_case fifo_data_import "$D" data import "$T/pipe.onnx" --into "$T/s.sqlite"
+err_case dir_as_model 2 "$D" inspect "$T" --batch 1
 exit 0

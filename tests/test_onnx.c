@@ -431,6 +431,93 @@ static void t_subgraph_if(void) {
     free(m.p);
 }
 
+/* issue 16 #8: a one-node cycle, an integer division by zero and
+ * INT64_MIN / -1 in shape arithmetic are refused, naming the node */
+static buf shape_div_model(int64_t num, int64_t den, const char *op) {
+    /* X (1, 6) float; Q = op(N, D) on int64 constants; Y = Reshape(X, Concat(Q, [-1])) */
+    buf g = {0}, vi = {0}, t = {0};
+    int64_t xd[2] = {1, 6}, one[1] = {1}, minus1 = -1;
+    value_info(&vi, "X", 1, 2, xd, NULL);
+    b_msg(&g, 11, &vi);
+    tensor(&t, "N", 7, 1, one, 1, &num, 0);
+    b_msg(&g, 5, &t);
+    tensor(&t, "D", 7, 1, one, 1, &den, 0);
+    b_msg(&g, 5, &t);
+    tensor(&t, "M1", 7, 1, one, 1, &minus1, 0);
+    b_msg(&g, 5, &t);
+    const char *i1[2] = {"N", "D"}, *o1[1] = {"Q"};
+    node(&g, "shape_div", op, 2, i1, 1, o1, NULL);
+    buf at = {0};
+    attr_int(&at, "axis", 0);
+    const char *i2[2] = {"Q", "M1"}, *o2[1] = {"S"};
+    node(&g, "cat", "Concat", 2, i2, 1, o2, &at);
+    const char *i3[2] = {"X", "S"}, *o3[1] = {"Y"};
+    node(&g, "reshape", "Reshape", 2, i3, 1, o3, NULL);
+    value_info(&vi, "Y", 1, -1, NULL, NULL);
+    b_msg(&g, 12, &vi);
+    return model(&g, 13);
+}
+
+static void t_self_cycle_and_shape_arith(void) {
+    dlp_graph *gr = NULL;
+    dlp_error e;
+    {   /* Y = Relu(Y): a one-node cycle */
+        int64_t xd[1] = {4};
+        buf g = {0}, vi = {0};
+        value_info(&vi, "X", 1, 1, xd, NULL);
+        b_msg(&g, 11, &vi);
+        const char *i1[1] = {"Y"}, *o1[1] = {"Y"};
+        node(&g, "self_loop", "Relu", 1, i1, 1, o1, NULL);
+        value_info(&vi, "Y", 1, 1, xd, NULL);
+        b_msg(&g, 12, &vi);
+        buf m = model(&g, 13);
+        dlp_status st = load(&m, NULL, &gr, &e);
+        CHECK_I64(st, DLP_EGRAPH);
+        CHECK(strstr(e.msg, "'self_loop'") && strstr(e.msg, "cycle"));
+        if (!st) dlp_graph_free(gr);
+        free(m.p);
+    }
+    {   /* the sane case still loads: 6 / 2 = 3 -> Y (3, 2) */
+        buf m = shape_div_model(6, 2, "Div");
+        dlp_status st = load(&m, NULL, &gr, &e);
+        CHECK_I64(st, DLP_OK);
+        if (!st) {
+            dlp_tensor_info ti;
+            dlp_node_info ni;
+            dlp_graph_node(gr, dlp_graph_node_count(gr) - 1, &ni);
+            dlp_graph_tensor(gr, ni.outputs[0], &ti);
+            CHECK_I64(ti.rank, 2);
+            CHECK(ti.rank == 2 && ti.dims[0] == 3 && ti.dims[1] == 2);
+            dlp_graph_free(gr);
+        }
+        free(m.p);
+    }
+    const struct { int64_t n, d; const char *op, *want; } bad[] = {
+        {6, 0, "Div", "division by zero"},
+        {6, 0, "Mod", "by zero"},
+        {INT64_MIN, -1, "Div", "overflow"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        buf m = shape_div_model(bad[k].n, bad[k].d, bad[k].op);
+        gr = NULL;
+        dlp_status st = load(&m, NULL, &gr, &e);
+        CHECK_I64(st, DLP_ESHAPE);
+        CHECK(strstr(e.msg, "'shape_div'") != NULL);
+        CHECK(strstr(e.msg, bad[k].want) != NULL);
+        if (st) fprintf(stderr, "# %s %lld/%lld: %s\n", bad[k].op, (long long)bad[k].n, (long long)bad[k].d, e.msg);
+        if (!st) {
+            dlp_node_info ni;
+            dlp_tensor_info ti;
+            dlp_graph_node(gr, dlp_graph_node_count(gr) - 1, &ni);
+            dlp_graph_tensor(gr, ni.outputs[0], &ti);
+            fprintf(stderr, "# accepted %s %lld/%lld: Y rank %d dims[0] %lld\n", bad[k].op, (long long)bad[k].n,
+                    (long long)bad[k].d, ti.rank, ti.rank > 0 ? (long long)ti.dims[0] : 0LL);
+            dlp_graph_free(gr);
+        }
+        free(m.p);
+    }
+}
+
 int main(void) {
     RUN(t_symbol_binding);
     RUN(t_initializer_as_input_and_external);
@@ -442,5 +529,6 @@ int main(void) {
     RUN(t_unknown_op_keeps_graph);
     RUN(t_file_errors);
     RUN(t_subgraph_if);
+    RUN(t_self_cycle_and_shape_arith);
     return TAP_DONE();
 }

@@ -8,6 +8,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 int cli_exit_code(dlp_status s) {
     switch (s) {
@@ -33,6 +36,18 @@ int cli_failf(int code, const char *fmt, ...) {
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "dlperf: %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    /* "dataset build" -> dlperf dataset --help */
+    int n = (int)strcspn(cmd, " ");
+    fprintf(stderr, " (try 'dlperf %.*s --help')\n", n, cmd);
+    return DLP_EXIT_BADINPUT;
 }
 
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out) {
@@ -165,4 +180,133 @@ int cli_split_list(char *s, const char **out, int max) {
         p = c + 1;
     }
     return n;
+}
+
+int cli_check_out(const char *cmd, const char *flag, const char *path, int flags) {
+    if (!path) return 0;
+    const char *why = NULL;
+    char dir[4096];
+    struct stat sb;
+    if (!*path) why = "empty path";
+    else if ((flags & CLI_OUT_STDOUT) && !strcmp(path, "-")) return 0;
+    else if (strlen(path) >= sizeof dir) why = "path too long";
+    else if (path[strlen(path) - 1] == '/') why = "names a directory, not a file";
+    else if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) why = "is a directory, not a file";
+        else if (!S_ISREG(sb.st_mode)) why = "not a regular file";
+        else if (access(path, W_OK) != 0) why = "exists and is not writable";
+    } else if (errno == ENOTDIR) {
+        why = "a part of the path is a file, not a folder";
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    }
+    if (!why) {
+        /* the folder: files are written to a temporary name there and renamed */
+        snprintf(dir, sizeof dir, "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == dir) dir[1] = 0;
+        else *slash = 0;
+        for (;;) {
+            if (stat(dir, &sb) == 0) {
+                if (!S_ISDIR(sb.st_mode)) why = "a part of the path is a file, not a folder";
+                else if (access(dir, W_OK | X_OK) != 0) why = "its folder is not writable";
+                break;
+            }
+            if (errno == ENOTDIR) {
+                why = "a part of the path is a file, not a folder";
+                break;
+            }
+            if (errno != ENOENT) {
+                why = strerror(errno);
+                break;
+            }
+            if (!(flags & CLI_OUT_MKDIRS)) {
+                why = "its folder does not exist";
+                break;
+            }
+            char *s = strrchr(dir, '/');  /* go up one level: the writer creates the rest */
+            if (!s) snprintf(dir, sizeof dir, ".");
+            else if (s == dir) dir[1] = 0;
+            else *s = 0;
+        }
+    }
+    if (!why) return 0;
+    return cli_failf(DLP_EXIT_BADINPUT, "%s: %s '%s': %s", cmd, flag, path, why);
+}
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int cli_progress_init(cli_progress *p, const char *cmd, const char *value) {
+    memset(p, 0, sizeof *p);
+    if (!strcmp(value, "auto")) p->mode = isatty(STDERR_FILENO) ? CLI_PROGRESS_TTY : CLI_PROGRESS_TIMED;
+    else if (!strcmp(value, "lines")) p->mode = CLI_PROGRESS_LINES;
+    else if (!strcmp(value, "none")) p->mode = CLI_PROGRESS_NONE;
+    else {
+        cli_usage_error(cmd, "--progress '%s': expected auto, lines or none", value);
+        return -1;
+    }
+    p->interval = 5.0;
+    const char *env = getenv("DLP_PROGRESS_SECONDS");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (!*end && isfinite(v) && v >= 0) p->interval = v;
+    }
+    p->last = mono_s();
+    return 0;
+}
+
+int cli_progress_due(cli_progress *p) {
+    if (p->mode != CLI_PROGRESS_TIMED) return p->mode != CLI_PROGRESS_NONE;
+    double now = mono_s();
+    if (now - p->last < p->interval) return 0;
+    p->last = now;
+    return 1;
+}
+
+void cli_progress_line(cli_progress *p, const char *fmt, ...) {
+    if (p->mode == CLI_PROGRESS_NONE) return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (p->mode == CLI_PROGRESS_TTY) fputs("\r\033[K", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (p->mode == CLI_PROGRESS_TTY) p->printed = 1;
+    else fputc('\n', stderr);
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *p) {
+    if (p->printed) fputc('\n', stderr);
+    p->printed = 0;
+}
+
+const char *cli_count(double v, char *buf, size_t n) {
+    double a = fabs(v);
+    if (!isfinite(v) || a < 999.5 || a >= 1e15) {
+        snprintf(buf, n, "%.4g", v);
+        return buf;
+    }
+    /* 4 significant digits, then the integer with separators */
+    int digits = (int)floor(log10(a)) + 1;
+    if (digits < 4) digits = 4; /* 999.5 .. 999.99 round to 1,000 */
+    long long scale = 1;
+    for (int k = 4; k < digits; k++) scale *= 10;
+    long long r = llround(a / (double)scale) * scale;
+    char d[32], out[48];
+    snprintf(d, sizeof d, "%lld", r);
+    size_t L = strlen(d), o = 0;
+    if (v < 0) out[o++] = '-';
+    for (size_t i = 0; i < L; i++) {
+        if (i && (L - i) % 3 == 0) out[o++] = ',';
+        out[o++] = d[i];
+    }
+    out[o] = 0;
+    snprintf(buf, n, "%s", out);
+    return buf;
 }

@@ -17,6 +17,10 @@
 /* Print "dlperf: <msg>" on stderr; returns the exit code for a status. */
 int cli_fail(const dlp_error *e);
 int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A usage mistake (missing required flag, unknown option): one line
+ * "dlperf: CMD: MSG (try 'dlperf CMD --help')" on stderr, never the whole
+ * usage; returns DLP_EXIT_BADINPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
 
@@ -24,6 +28,12 @@ int cli_exit_code(dlp_status s);
  * when exact.  Return 0 on success, print a one-line error and return -1. */
 int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
+
+/* A count or rate for people (text output only; JSON keeps plain numbers):
+ * below 1000 "%.4g" (0.5, 12.5, 999); from 1000 on 4 significant digits
+ * with thousands separators (1.588e4 -> "15,880", 1e6 -> "1,000,000");
+ * beyond 1e15 "%.4g" again.  Returns buf. */
+const char *cli_count(double v, char *buf, size_t n);
 
 /* Minimal JSON string escaping to a FILE. */
 void cli_json_str(FILE *f, const char *s);
@@ -56,6 +66,38 @@ void cli_warn(void *u, const char *msg);
 /* Split a comma list in place into out[0..]: the item count, or -1 when an
  * item is empty or there are more than max. */
 int cli_split_list(char *s, const char **out, int max);
+
+/* Check an output path before any work starts (issue 16 #6): the path is
+ * not empty, not a directory or other non-regular file, and a file there
+ * is writable; its folder exists (or, with CLI_OUT_MKDIRS, the nearest
+ * existing ancestor is a folder, since the writer creates the rest) and
+ * is writable.  "-" passes with CLI_OUT_STDOUT.  Returns 0, or prints
+ * "dlperf: CMD: FLAG 'PATH': WHY" and returns DLP_EXIT_BADINPUT.  Every
+ * command that writes a file calls it for each output right after parsing. */
+#define CLI_OUT_STDOUT 1
+#define CLI_OUT_MKDIRS 2
+int cli_check_out(const char *cmd, const char *flag, const char *path, int flags);
+
+/* Progress of long jobs on stderr (train, pretrain, dataset build).
+ * --progress auto (default): a self-rewriting line on a terminal; when
+ * stderr is not a terminal (CI, nohup, a log) a whole line at most every
+ * DLP_PROGRESS_SECONDS seconds (default 5), so a quick run prints nothing.
+ * lines: a line at every step; none: nothing. */
+enum { CLI_PROGRESS_NONE, CLI_PROGRESS_TTY, CLI_PROGRESS_LINES, CLI_PROGRESS_TIMED };
+typedef struct {
+    int mode;
+    int printed;           /* a TTY line is open: end it with a newline */
+    double interval, last; /* TIMED: seconds between lines, last line (or start) */
+} cli_progress;
+/* Parse auto|lines|none into p (and start its clock); -1 after a one-line
+ * error naming the flag. */
+int cli_progress_init(cli_progress *p, const char *cmd, const char *value);
+/* Whether a line is due now (TIMED: interval passed since the last one). */
+int cli_progress_due(cli_progress *p);
+/* Print one progress line in the mode's style ("\r" rewrite or "\n"). */
+void cli_progress_line(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Finish: a newline after an open terminal line. */
+void cli_progress_end(cli_progress *p);
 
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);

@@ -401,7 +401,7 @@ static void print_counts(const char *what, const dlp_store_merge_counts *c) {
 }
 
 static int cmd_import(const char *csv, const char *into) {
-    if (!into) return cli_failf(DLP_EXIT_BADINPUT, "data import: --into STORE.sqlite is required");
+    if (!into) return cli_usage_error("data import", "--into STORE.sqlite is required");
     struct stat sb;
     if (stat(csv, &sb) != 0) return cli_failf(DLP_EXIT_BADINPUT, "data import: %s: %s", csv, strerror(errno));
     dlp_store *s;
@@ -447,9 +447,10 @@ static int cmd_merge(int n_in, char **in, const char *out) {
 }
 
 int dlp_cmd_data(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? DLP_EXIT_BADINPUT : 0;
+    if (argc < 2) return cli_usage_error("data", "give a subcommand: stats, export, import or merge");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
     }
     const char *sub = argv[1];
     if (strcmp(sub, "stats") && strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "merge"))
@@ -480,8 +481,17 @@ int dlp_cmd_data(int argc, char **argv) {
     }
     int rc;
     int want = !strcmp(sub, "merge") ? 2 : 1;
+    /* outputs first: a bad path fails before any store is read */
+    if (cli_check_out("data export", "--out", out, CLI_OUT_STDOUT) ||
+        cli_check_out("data import", "--into", into, CLI_OUT_MKDIRS) ||
+        (!strcmp(sub, "merge") && npos >= 1 && cli_check_out("data merge", "OUT", pos[0], CLI_OUT_MKDIRS))) {
+        free(pos);
+        return DLP_EXIT_BADINPUT;
+    }
     if (npos < want || (want == 1 && npos > 1)) {
-        rc = cli_failf(DLP_EXIT_BADINPUT, "data %s: %s", sub,
+        char cmd[32];
+        snprintf(cmd, sizeof cmd, "data %s", sub);
+        rc = cli_usage_error(cmd, "%s",
                        !strcmp(sub, "merge") ? "give OUT.sqlite and at least one IN.sqlite"
                        : npos ? "more than one file given"
                        : !strcmp(sub, "import") ? "no CSV file given" : "no store given");
@@ -501,7 +511,8 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
                                const char *family, const char *layout_s, int64_t limit, const char *out) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (!out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
+    if (cli_check_out("dataset build", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     if (!mode) mode = "infer";
     if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
@@ -578,7 +589,8 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
     dlp__arena keys = {0}; /* the map does not own its keys */
     int have_map = !rc && dlp__strmap_init(&gm, (uint32_t)n * 2 + 16) == 0;
     if (!rc && !have_map) rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
-    int tty = isatty(2);
+    cli_progress pg;
+    cli_progress_init(&pg, "dataset build", "auto");
     int64_t models = 0;
     for (int i = 0; i < n && !rc; i++) {
         const dlp_store_run *u = dlp_store_runs_at(r, i);
@@ -620,9 +632,10 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
             rc = cli_fail(&err);
             break;
         }
-        if (tty && ((i + 1) % 20 == 0 || i + 1 == n)) fprintf(stderr, "\rdataset build: %d/%d runs", i + 1, n);
+        if (pg.mode == CLI_PROGRESS_TTY ? (i + 1) % 20 == 0 || i + 1 == n : cli_progress_due(&pg))
+            cli_progress_line(&pg, "dataset build: %d/%d runs", i + 1, n);
     }
-    if (tty) fputc('\n', stderr);
+    cli_progress_end(&pg);
     if (!rc) {
         /* distinct models */
         int64_t *ids = malloc(sizeof *ids * (size_t)n);

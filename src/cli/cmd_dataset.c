@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/util.h"
 
 int dlp_cmd_dataset(int argc, char **argv);
 /* --from STORE.sqlite: the measurement store branch (src/cli/cmd_data.c) */
@@ -74,7 +75,7 @@ typedef struct {
 } csv_t;
 
 static char *read_all(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = dlp__fopen_regular(path, NULL); /* a named pipe would block */
     if (!f) return NULL;
     size_t cap = 1 << 20, len = 0;
     char *b = malloc(cap + 1);
@@ -203,7 +204,7 @@ static int is_store(const char *from) {
     size_t L = strlen(from);
     if ((L > 7 && !strcmp(from + L - 7, ".sqlite")) || (L > 3 && !strcmp(from + L - 3, ".db"))) return 1;
     char magic[16] = {0};
-    FILE *f = fopen(from, "rb");
+    FILE *f = dlp__fopen_regular(from, NULL);
     if (!f) return 0;
     size_t n = fread(magic, 1, sizeof magic, f);
     fclose(f);
@@ -213,7 +214,7 @@ static int is_store(const char *from) {
 static int cmd_build(const build_opts *o) {
     int fbnet;
     const char *csv_name, *arch_col, *family;
-    if (!o->from) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from is required (help-nb201 or help-fbnet)");
+    if (!o->from) return cli_usage_error("dataset build", "--from is required (help-nb201 or help-fbnet)");
     if (is_store(o->from))
         return dlp_cli_dataset_from_store(o->from, o->device, o->target, o->mode, o->family, o->layout_s, o->limit,
                                           o->out);
@@ -232,8 +233,9 @@ static int cmd_build(const build_opts *o) {
     } else {
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from '%s' is not help-nb201 or help-fbnet", o->from);
     }
-    if (!o->device) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --device is required (a column, a comma list, or all)");
-    if (!o->out) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --out FILE.dlpd is required");
+    if (!o->device) return cli_usage_error("dataset build", "--device is required (a column, a comma list, or all)");
+    if (!o->out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
+    if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
     int nb201_mode;
     if (!strcmp(o->nb201_graph, "executed")) nb201_mode = DLP_NB201_EXECUTED;
     else if (!strcmp(o->nb201_graph, "effective")) {
@@ -304,7 +306,9 @@ static int cmd_build(const build_opts *o) {
         return cli_fail(&err);
     }
     for (int j = 0; j < n_sel; j++) dlp_dataset_add_device(ds, c.cols[sel[j]]);
-    int tty = isatty(2), rc = 0;
+    int rc = 0;
+    cli_progress pg;
+    cli_progress_init(&pg, "dataset build", "auto");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     /* rows: count them first so progress can show a total */
@@ -350,10 +354,11 @@ static int cmd_build(const build_opts *o) {
         }
         if (rc) break;
         row++;
-        if (tty && (row % 100 == 0 || row == total))
-            fprintf(stderr, "\rdataset build: %lld/%lld architectures", (long long)row, (long long)total);
+        /* a terminal: every 100 rows; a log: a line every few seconds */
+        if (pg.mode == CLI_PROGRESS_TTY ? row % 100 == 0 || row == total : cli_progress_due(&pg))
+            cli_progress_line(&pg, "dataset build: %lld/%lld architectures", (long long)row, (long long)total);
     }
-    if (tty && row) fputc('\n', stderr);
+    cli_progress_end(&pg);
     free(c.buf);
     if (!rc && dlp_dataset_save(ds, o->out, &err)) rc = cli_fail(&err);
     if (!rc) {
@@ -494,9 +499,10 @@ static int cmd_info(const char *path, int json) {
 }
 
 int dlp_cmd_dataset(int argc, char **argv) {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? DLP_EXIT_BADINPUT : 0;
+    if (argc < 2) return cli_usage_error("dataset", "give a subcommand: build or info");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
     }
     const char *sub = argv[1];
     if (strcmp(sub, "build") && strcmp(sub, "info"))
@@ -538,7 +544,7 @@ int dlp_cmd_dataset(int argc, char **argv) {
         if (r < 0) return DLP_EXIT_BADINPUT;
     }
     if (!strcmp(sub, "info")) {
-        if (!file) return cli_failf(DLP_EXIT_BADINPUT, "dataset info: no file given");
+        if (!file) return cli_usage_error("dataset info", "no file given");
         return cmd_info(file, json);
     }
     return cmd_build(&o);

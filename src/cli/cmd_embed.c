@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -283,13 +284,17 @@ int dlp_cmd_embed(int argc, char **argv) {
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!enc_path) return cli_failf(DLP_EXIT_BADINPUT, "embed: --encoder FILE.dlpm is required");
-    if (!path && !corpus) return cli_failf(DLP_EXIT_BADINPUT, "embed: give a model (.onnx or .dlpg) or --corpus SRC");
+    if (!enc_path) return cli_usage_error("embed", "--encoder FILE.dlpm is required");
+    if (!path && !corpus) return cli_usage_error("embed", "give a model (.onnx or .dlpg) or --corpus SRC");
     if (path && corpus) return cli_failf(DLP_EXIT_BADINPUT, "embed: a model and --corpus are exclusive");
     if (path && (csv || tsne || pack))
         return cli_failf(DLP_EXIT_BADINPUT, "embed: --csv, --tsne and --pack are for --corpus");
     if (corpus && json) return cli_failf(DLP_EXIT_BADINPUT, "embed: --json is for one model (use --csv with --corpus)");
     if (corpus && gf.batch) co.batch = gf.batch;
+    if (cli_check_out("embed", "--csv", csv, CLI_OUT_STDOUT) || cli_check_out("embed", "--tsne", tsne, 0))
+        return DLP_EXIT_BADINPUT;
+    /* the corpus pack is written when absent or stale */
+    if (pack && access(pack, F_OK) != 0 && cli_check_out("embed", "--pack", pack, 0)) return DLP_EXIT_BADINPUT;
     dlp_error e = {0};
     dlp_encoder *enc = NULL;
     if (dlp_encoder_load(enc_path, &enc, &e)) return cli_fail(&e);

@@ -99,16 +99,12 @@ int dlp_cmd_eval(int argc, char **argv) {
         } else if (!strcmp(a, "--retrain")) {
             retrain = 1;
         } else {
-            fprintf(stderr, "dlperf eval: unknown option '%s'\n", a);
-            usage(stderr);
-            return DLP_EXIT_BADINPUT;
+            return cli_usage_error("eval", "unknown option '%s'", a);
         }
     }
-    if (!model || !data) {
-        fprintf(stderr, "dlperf eval: --model and --data are required\n");
-        usage(stderr);
-        return DLP_EXIT_BADINPUT;
-    }
+    if (!model) return cli_usage_error("eval", "--model FILE.dlpm is required");
+    if (!data) return cli_usage_error("eval", "--data FILE.dlpd is required");
+    if (gnn_check_report_outs("eval", report, "--json", json, svg)) return DLP_EXIT_BADINPUT;
     dlp_error e = {0};
     dlp_gnn *m = NULL;
     dlp_dataset *ds = NULL;

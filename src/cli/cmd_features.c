@@ -9,6 +9,29 @@
 
 #include "cli/cli.h"
 
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: dlperf features MODEL.onnx [--batch N] [--seq N] [--dim NAME=V]...\n"
+            "                       [--layout trappm|dippm] [--out FILE.dlpg] [--json]\n\n"
+            "Turns the graph into what the learned predictors read (docs/features.md): the node\n"
+            "matrix X (one row per node), the CSR adjacency of the DAG and the static features\n"
+            "(MACs, FLOPs, parameters, memory, batch, op counts), and prints a summary of them.\n\n"
+            "graph (every command that reads an ONNX file takes these):\n"
+            "  --batch N          binds symbolic batch dims (names with 'batch', N, b, bs; else axis 0\n"
+            "                     of the inputs); needed when the file leaves the batch symbolic\n"
+            "  --seq N            binds symbolic sequence dims (names with seq/sequence/token, S, L, T;\n"
+            "                     else axis 1 of rank-2 integer inputs)\n"
+            "  --dim NAME=V       bind any other symbolic dimension by its name (repeatable, up to 64)\n"
+            "features:\n"
+            "  --layout L         trappm (default: one-hot op type over 145 ONNX ops + shape and cost\n"
+            "                     columns, 161 wide) or dippm (DIPPM's 32 columns)\n"
+            "output:\n"
+            "  --out FILE.dlpg    write X, the adjacency and the static features (read by 'dlperf\n"
+            "                     train' and 'pretrain' without parsing ONNX again); checked before work\n"
+            "  --json             a JSON summary: nodes, features, edges, static features, column names\n"
+            "  -h, --help         this text\n");
+}
+
 int dlp_cmd_features(int argc, char **argv) {
     const char *path = NULL, *out = NULL, *layout_s = "trappm";
     int json = 0;
@@ -27,8 +50,7 @@ int dlp_cmd_features(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: dlperf features MODEL.onnx [--batch N] [--seq N] [--dim NAME=V]... "
-                   "[--layout trappm|dippm] [--out FILE.dlpg] [--json]\n");
+            usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_failf(DLP_EXIT_BADINPUT, "features: unknown option '%s'", argv[i]);
@@ -38,7 +60,8 @@ int dlp_cmd_features(int argc, char **argv) {
             return cli_failf(DLP_EXIT_BADINPUT, "features: more than one model given ('%s')", argv[i]);
         }
     }
-    if (!path) return cli_failf(DLP_EXIT_BADINPUT, "features: no model given");
+    if (!path) return cli_usage_error("features", "no model given");
+    if (cli_check_out("features", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     int layout = dlp_layout_parse(layout_s);
     if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "features: --layout '%s' is not trappm or dippm", layout_s);
     dlp_load_opts o;

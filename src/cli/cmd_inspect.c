@@ -174,6 +174,25 @@ static void print_json(const dlp_graph *g, op_row *rows, int nr) {
     printf("]}\n");
 }
 
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: dlperf inspect MODEL.onnx [--batch N] [--seq N] [--dim NAME=V]... [--json] [--nodes]\n\n"
+            "Reads the graph (no weights), infers every tensor shape and prints totals (nodes, edges,\n"
+            "FLOPs, MACs, parameters, weight / activation / peak memory, shapes known) and a table per\n"
+            "op type (count, FLOPs, MACs, parameters, share of FLOPs); docs/graph.md, docs/costs.md.\n\n"
+            "graph (every command that reads an ONNX file takes these):\n"
+            "  --batch N          binds symbolic batch dims (names with 'batch', N, b, bs; else axis 0\n"
+            "                     of the inputs); needed when the file leaves the batch symbolic\n"
+            "  --seq N            binds symbolic sequence dims (names with seq/sequence/token, S, L, T;\n"
+            "                     else axis 1 of rank-2 integer inputs)\n"
+            "  --dim NAME=V       bind any other symbolic dimension by its name (repeatable, up to 64)\n"
+            "output:\n"
+            "  --json             one JSON object: the totals, ops, macs_by_op, flops_by_op, unknown_ops,\n"
+            "                     symbols (the bound dimensions) and warnings\n"
+            "  --nodes            (text) also one row per node: name, op, output shape, FLOPs, MACs\n"
+            "  -h, --help         this text\n");
+}
+
 int dlp_cmd_inspect(int argc, char **argv) {
     const char *path = NULL;
     int json = 0, nodes = 0;
@@ -185,14 +204,14 @@ int dlp_cmd_inspect(int argc, char **argv) {
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--nodes")) nodes = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: dlperf inspect MODEL.onnx [--batch N] [--seq N] [--dim NAME=V]... [--json] [--nodes]\n");
+            usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_failf(DLP_EXIT_BADINPUT, "inspect: unknown option '%s'", argv[i]);
         } else if (!path) path = argv[i];
         else return cli_failf(DLP_EXIT_BADINPUT, "inspect: more than one model given ('%s')", argv[i]);
     }
-    if (!path) return cli_failf(DLP_EXIT_BADINPUT, "inspect: no model given (dlperf inspect MODEL.onnx)");
+    if (!path) return cli_usage_error("inspect", "no model given (MODEL.onnx)");
     dlp_load_opts o;
     cli_graph_opts(&gf, &o);
     dlp_graph *g;

@@ -135,19 +135,13 @@ int dlp_cmd_llm(int argc, char **argv) {
             usage(stdout);
             return 0;
         } else {
-            usage(stderr);
-            return cli_failf(DLP_EXIT_BADINPUT, "llm: unknown option '%s'", argv[i]);
+            return cli_usage_error("llm", "unknown option '%s'", argv[i]);
         }
     }
     if (list) return list_catalogue(json);
-    if (!model == !config) {
-        usage(stderr);
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: give exactly one of --model and --config");
-    }
-    if (!device) {
-        usage(stderr);
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: --device is required");
-    }
+    if (!model && !config) return cli_usage_error("llm", "--model ID or --config FILE is required; 'dlperf llm --list' lists the ids");
+    if (model && config) return cli_usage_error("llm", "--model and --config are exclusive");
+    if (!device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
     int quant = dlp_quant_parse(dtype);
     if (quant < 0) return cli_failf(DLP_EXIT_BADINPUT, "llm: --dtype '%s' is not fp32, fp16, bf16, int8 or nf4", dtype);
 
@@ -214,15 +208,17 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
         if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
-        printf("  throughput   %.6g samples/s, %.6g tokens/s   [%s]\n", p.throughput_sps, p.tokens_per_s,
-               p.method_throughput);
+        char b1[48], b2[48], b3[48];
+        printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
+               cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);
         printf("  latency      %.4g ms per batch\n", p.latency_ms);
         printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
                p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
         printf("  energy       %.4g J per sample (%.0f W)   [%s]\n", p.energy_j, p.power_w, p.method_energy);
         printf("  carbon       %.4g g CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
                p.pue);
-        printf("  %lld samples: %.4g s, %.4g J, %.4g g CO2\n", (long long)samples, tot_s, tot_j, tot_g);
+        printf("  %s sample%s: %s s, %s J, %.4g g CO2\n", cli_count((double)samples, b1, sizeof b1), samples == 1 ? "" : "s",
+               cli_count(tot_s, b2, sizeof b2), cli_count(tot_j, b3, sizeof b3), tot_g);
         printf("  model: %.3gB parameters, %.3g GMACs per pass, %lld nodes, %lld edges\n", (double)p.params / 1e9,
                (double)p.macs / 1e9, (long long)p.nodes, (long long)p.edges);
         if (p.active_params != p.params)

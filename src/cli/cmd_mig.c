@@ -143,8 +143,8 @@ int dlp_cmd_mig(int argc, char **argv) {
         }
         return cli_failf(DLP_EXIT_BADINPUT, "mig: unknown argument '%s' (try 'dlperf mig --help')", argv[i]);
     }
-    if (!dev_name) return cli_failf(DLP_EXIT_BADINPUT, "mig: --device is required (try 'dlperf mig --help')");
-    if (mem < 0) return cli_failf(DLP_EXIT_BADINPUT, "mig: --memory-mb is required (try 'dlperf mig --help')");
+    if (!dev_name) return cli_usage_error("mig", "--device is required");
+    if (mem < 0) return cli_usage_error("mig", "--memory-mb is required");
     if (slo > 0 && lat <= 0)
         return cli_failf(DLP_EXIT_BADINPUT, "mig: --slo-ms needs --latency-ms (the full-GPU latency to scale)");
 

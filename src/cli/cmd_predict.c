@@ -110,9 +110,9 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
 
 int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) {
     memset(s, 0, sizeof *s);
-    if (!a->path) return cli_failf(DLP_EXIT_BADINPUT, "%s: no model given (dlperf %s MODEL.onnx --device ID)", cmd, cmd);
+    if (!a->path) return cli_usage_error(cmd, "no model given (MODEL.onnx)");
     if (!a->device)
-        return cli_failf(DLP_EXIT_BADINPUT, "%s: --device is required ('dlperf devices' lists the ids)", cmd);
+        return cli_usage_error(cmd, "--device ID is required; 'dlperf devices' lists the ids");
     dlp_error err = {0};
     if (dlp_devdb_load(a->db_path, &s->db, &err)) return cli_fail(&err);
     s->dev = dlp_devdb_find(s->db, a->device);
@@ -397,7 +397,8 @@ static void print_text(const cli_predict_state *s, int nodes) {
     if (p->time_src.learned) printf("   [learned: %s; analytic %.4g ms]\n", p->time_src.model, p->time_src.analytic);
     else if (p->band_hi_ms > 0) printf("   band %.4g .. %.4g ms (p10..p90 of kernel errors)\n", p->band_lo_ms, p->band_hi_ms);
     else printf("   (analytic, no band)\n");
-    printf("throughput:   %.4g samples/s\n", p->throughput_sps);
+    char nb[48], cb[48];
+    printf("throughput:   %s samples/s\n", cli_count(p->throughput_sps, nb, sizeof nb));
     if (p->memory_src.learned)
         printf("memory:       %.0f MiB   [learned: %s]\n              analytic %.0f MiB", p->memory_mb, p->memory_src.model,
                p->memory_src.analytic);
@@ -444,12 +445,14 @@ static void print_text(const cli_predict_state *s, int nodes) {
         }
     }
     double count = train ? p->steps : p->runs;
+    const char *what = train ? (count == 1 ? "step" : "steps") : (count == 1 ? "forward pass" : "forward passes");
+    cli_count(count, cb, sizeof cb);
     if (p->cost_usd >= 0)
-        printf("cost:         $%.4g for %.4g %s (%.4g h x %.4g $/h, %s)\n", p->cost_usd, count,
-               train ? "steps" : "forward passes", p->total_hours, p->price_usd_per_hour, d->price_provider);
+        printf("cost:         $%.4g for %s %s (%.4g h x %.4g $/h, %s)\n", p->cost_usd, cb, what, p->total_hours,
+               p->price_usd_per_hour, d->price_provider);
     else
-        printf("cost:         n/a (no price for %s in the database; %.4g h for %.4g %s)\n", d->id, p->total_hours,
-               count, train ? "steps" : "forward passes");
+        printf("cost:         n/a (no price for %s in the database; %.4g h for %s %s)\n", d->id, p->total_hours, cb,
+               what);
     if (p->energy_known)
         printf("carbon:       %.4g g CO2 (%.4g kWh x PUE %g x %g g/kWh, region %s)\n", p->co2_g, p->energy_kwh,
                p->pue, p->g_per_kwh, p->region);

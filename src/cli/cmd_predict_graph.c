@@ -60,9 +60,7 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
         } else if (!strcmp(a, "--time")) {
             timing = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "dlperf predict-graph: unknown option '%s'\n", a);
-            usage(stderr);
-            return DLP_EXIT_BADINPUT;
+            return cli_usage_error("predict-graph", "unknown option '%s'", a);
         } else if (!onnx) {
             onnx = a;
         } else {
@@ -70,11 +68,8 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
             return DLP_EXIT_BADINPUT;
         }
     }
-    if (!model || !onnx) {
-        fprintf(stderr, "dlperf predict-graph: --model and an ONNX file are required\n");
-        usage(stderr);
-        return DLP_EXIT_BADINPUT;
-    }
+    if (!model) return cli_usage_error("predict-graph", "--model FILE.dlpm is required");
+    if (!onnx) return cli_usage_error("predict-graph", "no model given (MODEL.onnx)");
     dlp_error e = {0};
     dlp_gnn *m = NULL;
     if (dlp_gnn_load(model, &m, &e) != DLP_OK) return cli_fail(&e);

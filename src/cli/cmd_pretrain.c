@@ -53,14 +53,15 @@ static void usage(FILE *f) {
             "  --resume             continue from the checkpoint when it exists\n"
             "output:\n"
             "  --out FILE.dlpm      the encoder (required)\n"
-            "  --progress P         auto (a line on a terminal, default), lines (one per epoch), none\n");
+            "  --progress P         auto (default: a rewriting line on a terminal; elsewhere a line every\n"
+            "                       5 s, DLP_PROGRESS_SECONDS, none for quicker runs), lines (one per epoch), none\n");
 }
 
 static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig) { stop_signal = sig; }
 
 typedef struct {
-    int mode;          /* 0 none, 1 rewriting line, 2 one line per epoch */
+    cli_progress p;
     int last_epoch;
 } progress_t;
 
@@ -75,15 +76,13 @@ static void fmt_time(double s, char *b, size_t n) {
 static int on_progress(void *u, int epoch, int epochs, double loss, double val_loss, double elapsed_s) {
     progress_t *pr = u;
     pr->last_epoch = epoch;
-    if (pr->mode) {
+    if (cli_progress_due(&pr->p)) {
         char el[32], eta[32], val[48] = "";
         fmt_time(elapsed_s, el, sizeof el);
         /* the ETA from this run's pace (a resumed run starts late) */
         fmt_time(epoch > 0 ? elapsed_s / epoch * (epochs - epoch) : 0, eta, sizeof eta);
         if (!isnan(val_loss)) snprintf(val, sizeof val, "  held-out %.5f", val_loss);
-        fprintf(stderr, "%sepoch %d/%d  loss %.5f%s  %s  ETA %s%s", pr->mode == 1 ? "\r\033[K" : "", epoch, epochs,
-                loss, val, el, eta, pr->mode == 2 ? "\n" : "");
-        fflush(stderr);
+        cli_progress_line(&pr->p, "epoch %d/%d  loss %.5f%s  %s  ETA %s", epoch, epochs, loss, val, el, eta);
     }
     return stop_signal != 0;
 }
@@ -173,14 +172,18 @@ int dlp_cmd_pretrain(int argc, char **argv) {
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!out) return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --out FILE.dlpm is required");
+    if (!out) return cli_usage_error("pretrain", "--out FILE.dlpm is required");
     if (!unlabeled && !pack)
-        return cli_failf(DLP_EXIT_BADINPUT, "pretrain: --unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
+        return cli_usage_error("pretrain", "--unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
+    if (cli_check_out("pretrain", "--out", out, 0) || cli_check_out("pretrain", "--checkpoint", ckpt, 0))
+        return DLP_EXIT_BADINPUT;
+    /* with sources the pack is (re)written when absent or stale */
+    if (unlabeled && pack && access(pack, F_OK) != 0 && cli_check_out("pretrain", "--pack", pack, 0))
+        return DLP_EXIT_BADINPUT;
     progress_t pr = {0};
-    if (!strcmp(progress, "lines")) pr.mode = 2;
-    else if (!strcmp(progress, "auto")) pr.mode = isatty(STDERR_FILENO) ? 1 : 0;
-    else if (strcmp(progress, "none"))
-        return cli_failf(DLP_EXIT_BADINPUT, "--progress '%s': expected auto, lines or none", progress);
+    if (cli_progress_init(&pr.p, "pretrain", progress)) return DLP_EXIT_BADINPUT;
+    /* the corpus lines: on a terminal or with --progress lines (a log gets the timed epoch lines) */
+    int chatty = pr.p.mode == CLI_PROGRESS_TTY || pr.p.mode == CLI_PROGRESS_LINES;
 
     char *srcbuf = unlabeled ? strdup(unlabeled) : NULL;
     const char *srcs[MAX_SOURCES];
@@ -205,13 +208,13 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     if (!pack) pack = pack_def;
     if (!ckpt) ckpt = ckpt_def;
     co.warn = cli_warn;
-    if (pr.mode) fprintf(stderr, "corpus: %s ...\n", n_src ? "reading sources (or reusing the pack)" : pack);
+    if (chatty) fprintf(stderr, "corpus: %s ...\n", n_src ? "reading sources (or reusing the pack)" : pack);
     dlp_status st = n_src ? dlp_corpus_open(srcs, n_src, pack, &co, &c, &e) : dlp_corpus_load(pack, &c, &e);
     if (st) {
         rc = cli_fail(&e);
         goto done;
     }
-    if (pr.mode)
+    if (chatty)
         fprintf(stderr, "corpus: %lld graphs in %s (%lld sources skipped)\n", (long long)dlp_corpus_count(c), pack,
                 (long long)dlp_corpus_skipped(c));
 
@@ -228,7 +231,7 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     st = dlp_encoder_pretrain(c, &o, &enc, &e);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (pr.mode == 1) fprintf(stderr, "\n");
+    cli_progress_end(&pr.p);
     if (stop_signal) {
         fprintf(stderr, "dlperf: pretrain: stopped by %s after epoch %d; checkpoint %s is intact, rerun with "
                 "--resume to continue\n", stop_signal == SIGINT ? "Ctrl-C" : "SIGTERM", pr.last_epoch, ckpt);

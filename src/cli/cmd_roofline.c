@@ -42,6 +42,7 @@ int dlp_cmd_roofline(int argc, char **argv) {
         } else if (!a.path) a.path = argv[i];
         else return cli_failf(DLP_EXIT_BADINPUT, "roofline: more than one model given ('%s')", argv[i]);
     }
+    if (cli_check_out("roofline", "--out", out, CLI_OUT_STDOUT)) return DLP_EXIT_BADINPUT;
     cli_predict_state s;
     int rc = cli_predict_run("roofline", &a, &s);
     if (rc) return rc;

@@ -12,8 +12,8 @@
  * training the test part (if any) is evaluated and summarised on stdout;
  * --report / --report-json / --svg write the full evaluation.  Progress
  * (epoch, loss, validation MAPE, ETA) is a self-rewriting line on stderr
- * when stderr is a terminal, nothing otherwise (--progress lines prints one
- * line per epoch anywhere, for logs).
+ * when stderr is a terminal, otherwise a line every few seconds
+ * (cli_progress; --progress lines prints one line per epoch anywhere).
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,13 +64,11 @@ static void usage(FILE *f) {
             "  --report FILE.md     evaluation of the test part (also FILE.json, FILE.svg)\n"
             "  --report-json FILE   the test metrics as JSON only\n"
             "  --curve FILE.csv     per-epoch curve: epoch,train_loss,val_mape\n"
-            "  --progress P         auto (a line on a terminal, default), lines (one per epoch), none\n",
+            "  --progress P         auto (default: a rewriting line on a terminal; elsewhere a line every\n"
+            "                       5 s, DLP_PROGRESS_SECONDS, none for quicker runs), lines (one per epoch), none\n",
             gnn_sel_help);
 }
 
-typedef struct {
-    int mode;   /* 0 none, 1 rewriting line, 2 one line per epoch */
-} progress_t;
 
 static void fmt_time(double s, char *b, size_t n) {
     if (!isfinite(s) || s < 0) s = 0;
@@ -81,16 +79,16 @@ static void fmt_time(double s, char *b, size_t n) {
 }
 
 static int on_progress(void *u, const dlp_gnn_progress *p) {
-    progress_t *pr = u;
-    if (!pr->mode) return 0;
+    cli_progress *pr = u;
+    /* the last epoch is not forced: the summary on stdout follows at once */
+    if (!cli_progress_due(pr)) return 0;
     char el[32], eta[32], val[64] = "";
     fmt_time(p->elapsed_s, el, sizeof el);
     fmt_time(p->eta_s, eta, sizeof eta);
     if (!isnan(p->val_mape))
         snprintf(val, sizeof val, "  val MAPE %.2f%% (best %.2f%% @%d)", p->val_mape, p->best_val_mape, p->best_epoch);
-    fprintf(stderr, "%sepoch %d/%d  loss %.5f%s  lr %.2e  %s  ETA %s%s", pr->mode == 1 ? "\r\033[K" : "", p->epoch,
-            p->epochs, p->train_loss, val, p->lr, el, eta, pr->mode == 2 ? "\n" : "");
-    fflush(stderr);
+    cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %.2e  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
+                      val, p->lr, el, eta);
     return 0;
 }
 
@@ -193,24 +191,19 @@ int dlp_cmd_train(int argc, char **argv) {
         } else if (!strcmp(a, "--adamw")) o.adamw = 1;
         else if (!strcmp(a, "--sage-normalize")) o.sage_normalize = 1;
         else if (!strcmp(a, "--keep-last")) o.keep_last = 1;
-        else {
-            fprintf(stderr, "dlperf train: unknown option '%s'\n", a);
-            usage(stderr);
-            return DLP_EXIT_BADINPUT;
-        }
+        else return cli_usage_error("train", "unknown option '%s'", a);
         if (exit_bad) return DLP_EXIT_BADINPUT;
 #undef OPT
     }
-    if (!data || !out) {
-        fprintf(stderr, "dlperf train: --data and --out are required\n");
-        usage(stderr);
-        return DLP_EXIT_BADINPUT;
-    }
+    if (!data) return cli_usage_error("train", "--data FILE.dlpd is required");
+    if (!out) return cli_usage_error("train", "--out FILE.dlpm is required");
     if (sel.kind == GSPLIT_MODEL) return cli_failf(DLP_EXIT_BADINPUT, "train: --split model is for eval");
-    progress_t pr = {0};
-    if (!strcmp(progress, "lines")) pr.mode = 2;
-    else if (!strcmp(progress, "auto")) pr.mode = isatty(STDERR_FILENO) ? 1 : 0;
-    else if (strcmp(progress, "none")) return cli_failf(DLP_EXIT_BADINPUT, "--progress '%s': expected auto, lines or none", progress);
+    /* every output path before the (possibly hours of) training */
+    if (cli_check_out("train", "--out", out, 0) || cli_check_out("train", "--curve", curve_path, 0) ||
+        gnn_check_report_outs("train", report, "--report-json", report_json, NULL))
+        return DLP_EXIT_BADINPUT;
+    cli_progress pr;
+    if (cli_progress_init(&pr, "train", progress)) return DLP_EXIT_BADINPUT;
 
     if (encoder_path && o.arch != DLP_GNN_TRAPPM)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm");
@@ -264,7 +257,7 @@ int dlp_cmd_train(int argc, char **argv) {
     }
     dlp_gnn *m = NULL;
     dlp_status st = dlp_gnn_train(ds, parts.train, parts.n_train, parts.val, parts.n_val, &o, &m, &e);
-    if (pr.mode == 1) fprintf(stderr, "\n");
+    cli_progress_end(&pr);
     if (st != DLP_OK) {
         rc = cli_fail(&e);   /* an encoder or --init model that does not fit: EINVAL, exit 2 */
         goto done;

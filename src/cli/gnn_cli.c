@@ -541,3 +541,18 @@ void gnn_opts_from_info(const dlp_gnn *m, dlp_gnn_opts *o, const char **targets,
     memcpy(static_idx, i.static_features, sizeof(int) * (size_t)(i.n_static > 0 ? i.n_static : 0));
     o->static_features = static_idx;
 }
+
+int gnn_check_report_outs(const char *cmd, const char *report, const char *json_flag, const char *json,
+                          const char *svg) {
+    if (cli_check_out(cmd, json_flag, json, 0) || cli_check_out(cmd, "--svg", svg, 0)) return DLP_EXIT_BADINPUT;
+    if (!report) return 0;
+    if (cli_check_out(cmd, "--report", report, 0)) return DLP_EXIT_BADINPUT;
+    size_t L = strlen(report);
+    int stem = L > 3 && !strcmp(report + L - 3, ".md") ? (int)L - 3 : (int)L;
+    char p[4200];
+    snprintf(p, sizeof p, "%.*s.json", stem, report);
+    if (!json && cli_check_out(cmd, "--report (its .json)", p, 0)) return DLP_EXIT_BADINPUT;
+    snprintf(p, sizeof p, "%.*s.svg", stem, report);
+    if (!svg && cli_check_out(cmd, "--report (its .svg)", p, 0)) return DLP_EXIT_BADINPUT;
+    return 0;
+}

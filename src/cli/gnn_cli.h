@@ -86,6 +86,12 @@ typedef struct {
 /* Write the requested files; 0 or exit code (message printed). */
 int gnn_preds_write(const gnn_preds *p, const gnn_report_paths *rp);
 
+/* Check the report outputs before any work (cli_check_out): --report
+ * FILE.md and the FILE.json / FILE.svg written beside it, unless json /
+ * svg (flags json_flag / "--svg") name other files.  0 or exit code 2. */
+int gnn_check_report_outs(const char *cmd, const char *report, const char *json_flag, const char *json,
+                          const char *svg);
+
 /* Join argv into one shell-like line (for "Produced by"). */
 void gnn_command_line(int argc, char **argv, char *buf, size_t n);
 /* Training options that rebuild a model's recipe (for retraining). */

@@ -238,6 +238,8 @@ dlp_status dlp_store_open(const char *path, int flags, dlp_store **out, dlp_erro
     if (!exists && flags != DLP_STORE_CREATE)
         return dlp__err(err, DLP_EIO, "%s: cannot open store: %s", path, strerror(errno));
     if (exists && S_ISDIR(sb.st_mode)) return dlp__err(err, DLP_EIO, "%s: is a folder, not a store", path);
+    /* SQLite would block on a named pipe and read a device forever */
+    if (exists && !S_ISREG(sb.st_mode)) return dlp__err(err, DLP_EIO, "%s: not a regular file", path);
     dlp_store *s = calloc(1, sizeof *s);
     if (!s) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     s->path = strdup(path);
@@ -727,7 +729,8 @@ static int64_t step_id(sqlite3_stmt *st, char *buf, size_t n) {
 }
 
 static int copy_file(const char *from, const char *to) {
-    int in = open(from, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    int in = dlp__open_regular(from, &sb, NULL);
     if (in < 0) return -1;
     size_t L = strlen(to);
     char *tmp = malloc(L + 16);

@@ -393,6 +393,13 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
         for (int j = 0; j < nd->n_in; j++) {
             if (nd->in[j] < 0) continue;
             int p = g->values[nd->in[j]].producer;
+            if (p == i) { /* Y = Relu(Y): Kahn's algorithm never sees a self edge */
+                dlp_status st = dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle: it reads its own output '%s'",
+                                         g->name, nd->name, nd->op_type, g->values[nd->in[j]].name);
+                free(mark);
+                free(tmp);
+                return st;
+            }
             if (p >= 0 && p != i && mark[p] != i) {
                 mark[p] = i;
                 tmp[k++] = p;

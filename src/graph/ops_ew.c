@@ -141,6 +141,8 @@ static dlp_status propagate(dlp__ictx *c, int kind, int first, int n_args, int r
         double a[8] = {0};
         for (int j = 0; j < n_args; j++)
             if (!val_at(args[j], bcast_offset(args[j], r, od, i), &a[j])) return DLP_OK;
+        if (int_mode && (kind == E_DIV || kind == E_MOD) && a[1] == 0)
+            return dlp__fail(c, "integer %s by zero in shape arithmetic", kind == E_DIV ? "division" : "modulo");
         double y = apply(kind, a, n_args, int_mode);
         if (is_int_dtype(out_dtype)) {
             if (!(y > -9.2e18 && y < 9.2e18)) return DLP_OK; /* not representable */
@@ -168,7 +170,13 @@ static dlp_status propagate_int_exact(dlp__ictx *c, int kind, int r, const int64
         case E_ADD: if (__builtin_add_overflow(x, y, &z)) return DLP_OK; break;
         case E_SUB: if (__builtin_sub_overflow(x, y, &z)) return DLP_OK; break;
         case E_MUL: if (__builtin_mul_overflow(x, y, &z)) return DLP_OK; break;
-        case E_DIV: if (y == 0 || (x == INT64_MIN && y == -1)) return DLP_OK; z = x / y; break;
+        case E_DIV:
+            /* both are undefined behaviour in every runtime: refuse, never guess */
+            if (y == 0) return dlp__fail(c, "integer division by zero (%lld / 0) in shape arithmetic", (long long)x);
+            if (x == INT64_MIN && y == -1)
+                return dlp__fail(c, "integer overflow: INT64_MIN / -1 in shape arithmetic");
+            z = x / y;
+            break;
         case E_MAX: z = x > y ? x : y; break;
         case E_MIN: z = x < y ? x : y; break;
         default: return DLP_OK;

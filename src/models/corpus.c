@@ -126,8 +126,9 @@ static dlp_status damaged(dlp_error *err, const char *path, const char *why) {
  * bounds.  Records are checked when read. */
 static dlp_status pack_open(const char *path, dlp_corpus **out, dlp_error *err) {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return dlp__err(err, DLP_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    int fd = dlp__open_regular(path, &sb, err);
+    if (fd < 0) return DLP_EIO;
     dlp_corpus *c = calloc(1, sizeof *c);
     uint8_t *ib = NULL;
     dlp_status st = DLP_OK;
@@ -137,12 +138,7 @@ static dlp_status pack_open(const char *path, dlp_corpus **out, dlp_error *err) 
         return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     }
     c->fd = fd;
-    struct stat sb;
     uint8_t h[DLPC_HDR], t[DLPC_TRAILER];
-    if (fstat(fd, &sb) != 0) {
-        st = dlp__err(err, DLP_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        goto fail;
-    }
     uint64_t size = (uint64_t)sb.st_size;
     if (size < DLPC_HDR || read_at(fd, h, DLPC_HDR, 0) || memcmp(h, "DLPC", 4)) {
         st = dlp__err(err, DLP_EFORMAT, "%s: not a corpus pack (.dlpc)", path);
@@ -340,7 +336,7 @@ static void manifest_free(manifest *m) {
 static int manifest_read(src_list *L, const char *path, manifest *m) {
     memset(m, 0, sizeof *m);
     if (dlp__strmap_init(&m->map, 64)) return -1;
-    FILE *f = fopen(path, "r");
+    FILE *f = dlp__fopen_regular(path, NULL);
     if (!f) return 0;   /* unreadable manifest: files keep their stems */
     char *line = NULL;
     size_t cap = 0;

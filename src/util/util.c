@@ -221,20 +221,54 @@ int dlp__strmap_get(const dlp__strmap *m, const char *key) {
 
 static const uint8_t empty_file_dummy[1];
 
-dlp_status dlp__map_file(const char *path, dlp__mapped *m, dlp_error *err) {
-    memset(m, 0, sizeof *m);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return dlp__err(err, DLP_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
+int dlp__open_regular(const char *path, struct stat *st, dlp_error *err) {
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer forever; it is refused below before anything is read. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        dlp__err(err, DLP_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
         int e = errno;
         close(fd);
-        return dlp__err(err, DLP_EIO, "%s: cannot stat: %s", path, strerror(e));
+        dlp__err(err, DLP_EIO, "%s: cannot stat: %s", path, strerror(e));
+        return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         close(fd);
-        return dlp__err(err, DLP_EIO, "%s: not a regular file", path);
+        dlp__err(err, DLP_EIO, "%s: not a regular file (%s)", path,
+                 S_ISDIR(st->st_mode)    ? "a directory"
+                 : S_ISFIFO(st->st_mode) ? "a named pipe"
+                 : S_ISCHR(st->st_mode)  ? "a character device"
+                 : S_ISBLK(st->st_mode)  ? "a block device"
+                 : S_ISSOCK(st->st_mode) ? "a socket"
+                                         : "not a plain file");
+        errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL; /* for callers without err */
+        return -1;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *dlp__fopen_regular(const char *path, dlp_error *err) {
+    struct stat st;
+    int fd = dlp__open_regular(path, &st, err);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        dlp__err(err, DLP_EIO, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+dlp_status dlp__map_file(const char *path, dlp__mapped *m, dlp_error *err) {
+    memset(m, 0, sizeof *m);
+    struct stat st;
+    int fd = dlp__open_regular(path, &st, err);
+    if (fd < 0) return DLP_EIO;
     if (st.st_size == 0) {
         close(fd);
         m->data = empty_file_dummy;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dlperf.h"
 
@@ -90,6 +91,16 @@ typedef struct {
 } dlp__mapped;
 
 dlp_status dlp__map_file(const char *path, dlp__mapped *m, dlp_error *err);
+
+/* Open path read-only for a whole-file read: a named pipe, device, socket
+ * or directory is refused at once ("PATH: not a regular file (a named
+ * pipe)") instead of blocking or reading forever.  Returns the fd (blocking
+ * mode, st filled) or -1 with err set (DLP_EIO).  Every reader of a model,
+ * dataset or input file opens through these. */
+struct stat;
+int dlp__open_regular(const char *path, struct stat *st, dlp_error *err);
+/* The same as a stdio stream ("rb"); NULL with err set. */
+FILE *dlp__fopen_regular(const char *path, dlp_error *err);
 void dlp__unmap_file(dlp__mapped *m);
 
 /* Write buf to path atomically (temp file in the same folder + fsync +

@@ -129,6 +129,43 @@ try {
 
   await page.screenshot({ path: join(ART, "serve.png"), fullPage: true });
 
+  // ---- the CPU device (issue 16 #11): learned time and memory, no power data ----
+  await check("browser_cpu_device", async () => {
+    const db = cli("devices");
+    const nCpu = db.devices.filter((d) => d.kind === "cpu").length, nGpu = db.devices.length - nCpu;
+    const status = await page.locator("#status").textContent();
+    assert(status.includes(`${nGpu} GPUs`) && (!nCpu || status.includes(`${nCpu} CPU`)), `header '${status}'`);
+    const cpu = db.devices.find((d) => d.kind === "cpu");
+    if (!cpu) return;
+    const w = cli("predict", MODEL, "--batch", "8", "--device", cpu.id);
+    await page.fill("#o-batch", "8");
+    await page.selectOption("#o-device", cpu.id);
+    await page.selectOption("#o-dtype", "");
+    await page.fill("#o-runs", "1");
+    await page.selectOption("#o-region", "");
+    await page.click("#o-submit");
+    await page.waitForFunction((name) => document.querySelector("#r-title").textContent.includes(name), w.device_name);
+    for (const k of ["latency_ms", "throughput_sps", "memory_mb"]) await cellEquals(page, k, w[k]);
+    const table = await page.locator("#r-table").textContent();
+    assert(!/null|undefined|NaN/.test(table), `table shows null: ${table.slice(0, 200)}`);
+    for (const k of ["energy_j", "power_w", "co2_g"]) {
+      const t = await page.locator(`#r-table td[data-key="${k}"] .v`).textContent();
+      assert(t === "not predicted", `${k} shows '${t}'`);
+    }
+    const badge = await page.locator("#r-method").textContent();
+    const learned = Object.values(w.sources).some((s) => s.source === "learned");
+    assert(!learned || (badge.includes("learned") && badge !== w.method), `badge '${badge}' while sources are learned`);
+    // the memory parts add up to the total they are given for (4-digit rounding per part)
+    const sub = await page.locator('#r-table td[data-key="memory_mb"] .sub').textContent();
+    const m = sub.match(/(?:analytic ([0-9.,]+) MiB = )?(weights .*)$/);
+    assert(m, `memory parts '${sub}'`);
+    const parts = m[2].split("+").map(shown), sum = parts.reduce((a, b) => a + b, 0);
+    const total = m[1] ? shown(m[1]) : w.memory_mb;
+    assert(Math.abs(sum - total) <= 1e-3 * total + 0.05 * parts.length, `parts ${sum} vs ${total} ('${sub}')`);
+    if (w.sources.memory_mb && w.sources.memory_mb.source === "learned")
+      assert(m[1] && /learned/.test(sub), `learned peak without its analytic split: '${sub}'`);
+  });
+
   // ---- ONNX form: an upload, training mode ----
   await check("browser_upload_train_equals_cli", async () => {
     const w = cli("predict", MODEL, "--batch", "8", "--device", "a100-40gb", "--mode", "train", "--steps", "500");

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Command-line behaviour shared by every subcommand (issue 16 #6, #7, #9):
+# output paths checked before any work, one-line errors for missing flags,
+# --help that describes the flags, progress lines when stderr is not a
+# terminal.  Prints PASS/FAIL lines.
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+SHARED=${DLP_SHARED:-../shared}
+D="$BUILD/dlperf"
+M=examples/resnet18.onnx
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; }
+
+# ---- #6: every output path is checked before work starts ----------------
+# name, pattern the one-line error must match, command...
+out_case() {
+  local name=$1 pat=$2; shift 2
+  "$@" > "$T/out" 2> "$T/err"; local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -Eq -- "$pat" "$T/err" && [ ! -s "$T/out" ]; then ok "$name"
+  else bad "$name (rc=$rc)"; cat "$T/err"; fi
+}
+mkdir "$T/dir"; : > "$T/file"
+# the inputs here do not exist: the output is refused first, naming the flag
+out_case out_train "train: --out '.*nodir/m.dlpm': its folder does not exist" \
+  "$D" train --data "$T/none.dlpd" --out "$T/nodir/m.dlpm"
+out_case out_train_dir "train: --out '.*/dir': is a directory" "$D" train --data "$T/none.dlpd" --out "$T/dir"
+out_case out_train_curve "train: --curve" "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --curve "$T/file/c.csv"
+out_case out_train_report "train: --report" "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --report "$T/dir"
+mkdir "$T/r.svg"
+out_case out_train_report_svg "train: --report \(its .svg\) '.*r.svg': is a directory" \
+  "$D" train --data "$T/none.dlpd" --out "$T/m.dlpm" --report "$T/r.md"
+rmdir "$T/r.svg"
+out_case out_pretrain "pretrain: --out" "$D" pretrain --unlabeled "$T/none.onnx" --out "$T/nodir/e.dlpm"
+out_case out_pretrain_ckpt "pretrain: --checkpoint" "$D" pretrain --unlabeled "$T/none.onnx" --out "$T/e.dlpm" \
+  --checkpoint "$T/dir"
+out_case out_dataset "dataset build: --out" "$D" dataset build --from help-nb201 --device all --out "$T/dir" --shared "$SHARED"
+out_case out_features "features: --out '.*nodir/g.dlpg'" "$D" features "$T/none.onnx" --batch 1 --out "$T/nodir/g.dlpg"
+out_case out_embed_csv "embed: --csv" "$D" embed --corpus "$T/none" --encoder "$T/none.dlpm" --csv "$T/dir"
+out_case out_embed_tsne "embed: --tsne" "$D" embed --corpus "$T/none" --encoder "$T/none.dlpm" --tsne "$T/file/t.svg"
+out_case out_roofline "roofline: --out" "$D" roofline "$T/none.onnx" --device h100-sxm --batch 1 --out "$T/nodir/r.svg"
+out_case out_eval_report "eval: --report" "$D" eval --model "$T/none.dlpm" --data "$T/none.dlpd" --report "$T/nodir/r.md"
+out_case out_eval_json "eval: --json" "$D" eval --model "$T/none.dlpm" --data "$T/none.dlpd" --json "$T/dir"
+out_case out_data_import "data import: --into" "$D" data import "$T/none.csv" --into "$T/file/s.sqlite"
+out_case out_data_export "data export: --out" "$D" data export "$T/none.sqlite" --out "$T/dir"
+out_case out_data_merge "data merge: OUT" "$D" data merge "$T/dir" "$T/none.sqlite"
+# creatable outputs still pass: '-' is stdout, missing folders of a store are made
+"$D" roofline $M --device h100-sxm --batch 1 --out - > "$T/r.svg" 2> "$T/err"
+if [ $? -eq 0 ] && grep -q '<svg' "$T/r.svg"; then ok out_stdout_dash; else bad out_stdout_dash; cat "$T/err"; fi
+
+# with a real dataset: the refusal comes at once, not after the training
+if [ -d "$SHARED/data/HELP" ]; then
+  "$D" dataset build --from help-nb201 --device titanxp_32 --limit 60 --layout dippm --shared "$SHARED" \
+    --out "$T/d.dlpd" > /dev/null 2>&1
+  s=$(date +%s%N)
+  out_case out_train_before_work "train: --out" timeout 30 "$D" train --data "$T/d.dlpd" --epochs 100000 --hidden 16 \
+    --out "$T/nodir/m.dlpm"
+  ms=$(( ($(date +%s%N) - s) / 1000000 ))
+  if [ "$ms" -lt 5000 ]; then ok "out_train_before_work_fast (${ms} ms)"; else bad "out_train_before_work_fast (${ms} ms)"; fi
+else
+  ok "out_train_before_work (skipped: $SHARED/data/HELP absent)"
+fi
+
+# ---- #7: a missing required flag is one line naming it, plus a hint -----
+# name, the flag or thing the line must name, command...
+miss_case() {
+  local name=$1 what=$2; shift 2
+  "$@" > "$T/out" 2> "$T/err"; local rc=$?
+  local cmd=$2
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -qF -- "$what" "$T/err" \
+     && grep -qF "(try 'dlperf $cmd --help')" "$T/err"; then ok "$name"
+  else bad "$name (rc=$rc, $(wc -l < "$T/err") lines)"; head -n 3 "$T/err"; fi
+}
+miss_case miss_train_data --data "$D" train
+miss_case miss_train_out --out "$D" train --data x.dlpd
+miss_case miss_train_unknown "unknown option '--bogus'" "$D" train --bogus
+miss_case miss_eval_model --model "$D" eval
+miss_case miss_eval_data --data "$D" eval --model m.dlpm
+miss_case miss_eval_unknown "unknown option '--bogus'" "$D" eval --bogus
+miss_case miss_predict_graph --model "$D" predict-graph
+miss_case miss_predict_graph_unknown "unknown option '--bogus'" "$D" predict-graph --bogus
+miss_case miss_llm_model --model "$D" llm
+miss_case miss_llm_device --device "$D" llm --model bert-base-uncased
+miss_case miss_llm_unknown "unknown option '--bogus'" "$D" llm --bogus
+miss_case miss_dataset "build or info" "$D" dataset
+miss_case miss_dataset_from --from "$D" dataset build
+miss_case miss_data "stats, export, import or merge" "$D" data
+miss_case miss_data_import --into "$D" data import x.csv
+miss_case miss_predict --device "$D" predict $M
+miss_case miss_roofline --device "$D" roofline $M
+miss_case miss_mig --device "$D" mig
+miss_case miss_pretrain --out "$D" pretrain
+miss_case miss_embed --encoder "$D" embed
+miss_case miss_inspect "no model given" "$D" inspect
+miss_case miss_features "no model given" "$D" features
+
+# --help of inspect and features describes every flag (a line "  --flag ... text")
+help_case() { # name, command, flags...
+  local name=$1 cmd=$2; shift 2
+  "$D" $cmd --help > "$T/help" 2>&1; local rc=$? missing=""
+  for f in "$@"; do grep -Eq -- "^  $f( [A-Za-z.=_]+)? +[a-z(]" "$T/help" || missing="$missing $f"; done
+  if [ $rc -eq 0 ] && [ -z "$missing" ]; then ok "$name"; else bad "$name (undescribed:$missing)"; fi
+}
+help_case help_inspect inspect --batch --seq --dim --json --nodes
+help_case help_features features --batch --seq --dim --layout --out --json
+
+# ---- #9: progress when stderr is not a terminal: a line every
+# DLP_PROGRESS_SECONDS (default 5 s), nothing for a quicker run ----------
+if [ -d "$SHARED/data/HELP" ]; then
+  DLP_PROGRESS_SECONDS=0 "$D" dataset build --from help-nb201 --device titanxp_32 --limit 30 --layout trappm \
+    --shared "$SHARED" --out "$T/p.dlpd" > /dev/null 2> "$T/err"
+  if grep -q '^dataset build: [0-9]*/30 architectures$' "$T/err" && ! grep -q $'\r' "$T/err"; then ok progress_dataset_log
+  else bad progress_dataset_log; head -n 3 "$T/err"; fi
+  "$D" dataset build --from help-nb201 --device titanxp_32 --limit 30 --layout trappm \
+    --shared "$SHARED" --out "$T/p.dlpd" > /dev/null 2> "$T/err"
+  if [ ! -s "$T/err" ]; then ok progress_dataset_quick_silent; else bad progress_dataset_quick_silent; fi
+  TR="--data $T/p.dlpd --hidden 8 --layers 1 --fc-layers 1 --epochs 6 --threads 1 --out $T/pm.dlpm"
+  DLP_PROGRESS_SECONDS=0 "$D" train $TR > /dev/null 2> "$T/err"
+  n=$(grep -c '^epoch [1-6]/6  loss' "$T/err")
+  if [ "$n" -eq 6 ] && ! grep -q $'\r' "$T/err"; then ok progress_train_log; else bad "progress_train_log ($n lines)"; head -n 3 "$T/err"; fi
+  DLP_PROGRESS_SECONDS=1000 "$D" train $TR > /dev/null 2> "$T/err"   # rate-limited: none within 1000 s
+  if [ ! -s "$T/err" ]; then ok progress_train_rate_limited; else bad progress_train_rate_limited; head -n 3 "$T/err"; fi
+  DLP_PROGRESS_SECONDS=0 "$D" pretrain --unlabeled "$T/p.dlpd" --out "$T/enc.dlpm" --hidden 8 --layers 1 --epochs 3 \
+    --threads 1 > /dev/null 2> "$T/err"
+  n=$(grep -c '^epoch [1-3]/3  loss' "$T/err")
+  if [ "$n" -eq 3 ]; then ok progress_pretrain_log; else bad "progress_pretrain_log ($n lines)"; head -n 3 "$T/err"; fi
+  "$D" pretrain --unlabeled "$T/p.dlpd" --out "$T/enc2.dlpm" --hidden 8 --layers 1 --epochs 3 --threads 1 \
+    > /dev/null 2> "$T/err"
+  if [ ! -s "$T/err" ]; then ok progress_pretrain_quick_silent; else bad progress_pretrain_quick_silent; head -n 3 "$T/err"; fi
+else
+  for t in progress_dataset_log progress_dataset_quick_silent progress_train_log progress_train_rate_limited \
+           progress_pretrain_log progress_pretrain_quick_silent; do ok "$t (skipped: $SHARED/data/HELP absent)"; done
+fi
+
+# ---- #10: human output: separators for counts and rates, singular for 1;
+# JSON keeps plain numbers; the README's example files exist -------------
+"$D" predict $M --device h100-sxm --batch 32 > "$T/p.txt" 2>&1
+if grep -Eq '^throughput: +[0-9]{1,3}(,[0-9]{3})+ samples/s$' "$T/p.txt" && ! grep -q 'e+0' "$T/p.txt" \
+   && grep -q ' for 1 forward pass (' "$T/p.txt"; then ok human_predict
+else bad human_predict; grep -E 'throughput|cost' "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --runs 1e6 > "$T/p.txt" 2>&1
+if grep -q ' for 1,000,000 forward passes (' "$T/p.txt"; then ok human_predict_runs; else bad human_predict_runs; grep cost "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --mode train > "$T/p.txt" 2>&1
+if grep -q ' for 1 step (' "$T/p.txt"; then ok human_predict_step; else bad human_predict_step; grep cost "$T/p.txt"; fi
+"$D" predict $M --device h100-sxm --batch 32 --json > "$T/p.json"
+if /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d['throughput_sps'], float) and d['throughput_sps'] > 1000 and d['runs'] == 1" "$T/p.json"
+then ok human_predict_json_numeric; else bad human_predict_json_numeric; fi
+"$D" llm --model bert-base-uncased --device h100-sxm --batch 64 --seq 128 --samples 1e6 > "$T/l.txt" 2>&1
+if grep -Eq '^  throughput +[0-9]{1,3}(,[0-9]{3})+ samples/s, [0-9]{1,3}(,[0-9]{3})+ tokens/s ' "$T/l.txt" \
+   && grep -Eq '^  1,000,000 samples: [0-9.]+ s, [0-9]{1,3}(,[0-9]{3})+ J' "$T/l.txt"; then ok human_llm
+else bad human_llm; grep -E 'throughput|samples:' "$T/l.txt"; fi
+# every ONNX file a README command names ships (examples/), is in the corpus
+# (../shared/models/torchvision) or is the placeholder model.onnx
+missing=""
+for f in $(grep -E '^    dlperf ' README.md | grep -oE '[A-Za-z0-9_./-]+\.onnx' | sort -u); do
+  [ "$f" = model.onnx ] && continue
+  [ -f "$f" ] || [ -f "$SHARED/models/torchvision/$(basename "$f")" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then ok readme_models_exist; else bad "readme_models_exist (missing:$missing)"; fi
+"$D" predict examples/bert.onnx --device a100-40gb --batch 8 --seq 128 --mode train --json > "$T/b.json" 2> "$T/err"
+if [ $? -eq 0 ] && /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['step_ms'] > 0" "$T/b.json" \
+   && [ "$(stat -c %s examples/bert.onnx)" -lt 2000000 ]; then ok readme_bert_runs
+else bad readme_bert_runs; cat "$T/err"; fi
+
+exit 0
