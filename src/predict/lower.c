@@ -820,6 +820,37 @@ static int perm_is_last2_swap(const lctx *c, int i) {
     return a->ints[r - 2] == r - 1 && a->ints[r - 1] == r - 2;
 }
 
+/* The axis a Slice/Split/Gather cuts, normalised; -1 when unknown. */
+static int64_t cut_axis(const lctx *c, int i) {
+    const dlp__node *nd = N(c, i);
+    const dlp__value *x = nd->in[0] >= 0 ? V(c, nd->in[0]) : NULL;
+    if (!x || x->rank < 0) return -1;
+    int64_t axis = 0;
+    if (is_op(c, i, "Split") || is_op(c, i, "Gather")) {
+        const dlp__attr *a = dlp__attr_get(nd, "axis");
+        axis = a ? a->i : 0;
+    } else if (nd->n_in >= 4 && nd->in[3] >= 0) {
+        const dlp__value *ax = V(c, nd->in[3]);
+        if (ax->nval != 1 || !ax->ival) return -1;
+        axis = ax->ival[0];
+    }
+    return axis < 0 ? axis + x->rank : axis;
+}
+static int slice_axis_is_last(const lctx *c, int i) {
+    const dlp__value *x = N(c, i)->in[0] >= 0 ? V(c, N(c, i)->in[0]) : NULL;
+    return x && x->rank > 0 && !is_op(c, i, "Gather") && cut_axis(c, i) == x->rank - 1;
+}
+/* Does a Reshape only split the last dim ([.., L] -> [.., a, b], a*b = L)? */
+static int splits_last_dim(const lctx *c, int i) {
+    const dlp__node *nd = N(c, i);
+    if (nd->in[0] < 0 || nd->n_out < 1 || nd->out[0] < 0) return 0;
+    const dlp__value *x = V(c, nd->in[0]), *y = V(c, nd->out[0]);
+    if (x->rank < 1 || y->rank != x->rank + 1) return 0;
+    for (int k = 0; k < x->rank - 1; k++)
+        if (x->dims[k] != y->dims[k] || x->dims[k] < 0) return 0;
+    return y->dims[x->rank - 1] * y->dims[x->rank] == x->dims[x->rank - 1] && x->dims[x->rank - 1] > 0;
+}
+
 static int slice_keeps_contig(const lctx *c, int i) {
     /* slicing the outermost non-unit axis keeps a contiguous block */
     const dlp__node *nd = N(c, i);
@@ -922,7 +953,11 @@ static void views(lctx *c) {
             else if (!in_nc && !in_cl && p_nchw) out_nc = 0, out_cl = 1; /* NHWC seen as NCHW */
             else if (perm_moves_data(c, i)) out_nc = !in_nc && !in_cl && perm_is_last2_swap(c, i) ? 1 : 2;
         } else if (is_op(c, i, "Slice") || is_op(c, i, "Split") || is_op(c, i, "Gather")) {
-            if (!slice_keeps_contig(c, i) || in_cl) out_nc = in_nc ? in_nc : 2;
+            if (!slice_keeps_contig(c, i) || in_cl) {
+                /* a slice of the last axis of a contiguous tensor (qkv.chunk(3,
+                 * -1)) keeps rows contiguous: "row-strided" */
+                out_nc = in_nc ? (in_nc == 3 ? 3 : 2) : !in_cl && slice_axis_is_last(c, i) ? 3 : 2;
+            }
             out_cl = 0;
         } else if (is_op(c, i, "Expand")) {
             out_nc = 2;
@@ -931,7 +966,9 @@ static void views(lctx *c) {
             /* a channels_last tensor with H x W > 1 is strided as NCHW */
             const dlp__value *xv = x >= 0 ? V(c, x) : NULL;
             int cl_strided = in_cl && xv && xv->rank == 4 && xv->dims[2] * xv->dims[3] != 1;
-            if (in_nc || cl_strided) {
+            if (in_nc == 3 && splits_last_dim(c, i)) {
+                out_nc = 3;          /* q.view(B, S, H, D) of a chunk: a view */
+            } else if (in_nc || cl_strided) {
                 c->copy[i] = 1;      /* .reshape of a strided tensor: clone */
                 out_nc = 0;
             }
