@@ -78,7 +78,7 @@ struct conn_req {
     size_t total;              /* body bytes received                          */
     size_t held;               /* of them counted in s->buffered               */
     int err_status, retry_after;
-    char err_msg[256];
+    char err_msg[640];
     dlp_server_response early; /* a 404/405 decided from the headers alone  */
     int responded;             /* a response is queued                         */
     int status;                /* what was sent, for the log                  */
@@ -681,6 +681,18 @@ static enum MHD_Result send_error(struct MHD_Connection *con, struct conn_req *r
 
 static int is_get(const char *m) { return !strcmp(m, "GET") || !strcmp(m, "HEAD"); }
 
+static int is_multipart(struct MHD_Connection *con) {
+    const char *ct = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    return ct && !strncasecmp(ct, "multipart/form-data", 19);
+}
+
+/* An upload over the cap is almost always an ONNX file saved with its
+ * weights, which dlperf never reads (docs/serve.md, "Uploads"). */
+#define WEIGHTS_HINT                                                                                              \
+    ". dlperf reads only the graph: save the model without its weights and upload that, e.g. python3 -c "        \
+    "\"import onnx; onnx.save(onnx.load('model.onnx'), 'graph.onnx', save_as_external_data=True, "                 \
+    "location='graph.data')\" then upload graph.onnx (graph.data may be deleted)"
+
 /* First callback: headers are in, no body yet. */
 static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, const char *url, const char *method,
                                   struct conn_req *r) {
@@ -708,8 +720,8 @@ static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, con
         return MHD_YES;
     }
     if (too_big) {
-        req_set_error(r, 413, "request body of %s bytes is over the %zu-byte limit (--max-upload)", cl,
-                      s->o.max_upload_bytes);
+        req_set_error(r, 413, "request body of %.24s bytes is over the %zu-byte limit (--max-upload)%s", cl,
+                      s->o.max_upload_bytes, r->kind == BODY_MULTIPART || is_multipart(con) ? WEIGHTS_HINT : "");
         return send_error(con, r);
     }
     if (is_get(method)) return MHD_YES;
@@ -756,7 +768,8 @@ static enum MHD_Result on_data(dlp_server *s, struct MHD_Connection *con, struct
     }
     if (r->total > s->o.max_upload_bytes) {
         /* chunked upload without a Content-Length, found too big on the way */
-        req_set_error(r, 413, "request body is over the %zu-byte limit (--max-upload)", s->o.max_upload_bytes);
+        req_set_error(r, 413, "request body is over the %zu-byte limit (--max-upload)%s", s->o.max_upload_bytes,
+                      r->kind == BODY_MULTIPART ? WEIGHTS_HINT : "");
         req_release(r);
         return MHD_YES;
     }
