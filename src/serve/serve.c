@@ -24,6 +24,13 @@
  *   completion     one access-log line, free.
  * The number of requests in flight is counted so that dlp_server_stop can
  * stop accepting, let them finish, and only then close the daemon.
+ *
+ * Around the requests, the connections (docs/serve.md, "Limits"): our own
+ * thread accepts and hands each socket to libmicrohttpd's poll workers;
+ * every connection is tracked from accept to close, shed with a 503 over the
+ * caps, and cut with a 408 past its header or whole-request deadline by a
+ * reaper thread.  libmicrohttpd's own HTML error pages are replaced by JSON
+ * answers (on_mhd_error, through the hooks of mhd_shim.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -391,9 +398,9 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
     s->conns = c;
     pthread_mutex_unlock(&s->conn_lock);
     *socket_context = c;
-    if (*msg) log_line(s, c->client, "-", "-", "503", 0, 0, n_ip > s->o.max_per_ip && s->o.max_per_ip > 0
-                                                             ? " (shed: --max-per-ip)"
-                                                             : " (shed: --max-connections)");
+    if (*msg)
+        log_line(s, c->client, "-", "-", "503", 0, 0,
+                 n > s->o.max_connections ? " (shed: --max-connections)" : " (shed: --max-per-ip)");
 }
 
 /* libmicrohttpd is about to send one of its own HTML error pages (see
