@@ -8,7 +8,9 @@
 # and the server's RSS (VmRSS) before and after each run.  Each endpoint runs
 # twice: the first run warms allocator pools and caches, so RSS growth from
 # the first run's end to the second's is the leak signal (it should be noise,
-# a few hundred KiB at most).  Benchmarks print; they never fail the build.
+# a few hundred KiB at most).  Then three back-to-back wrk -c400 runs
+# (below: throughput of each, third/first, time-outs, CLOSE-WAIT left).
+# Benchmarks print; they never fail the build.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -75,6 +77,38 @@ for ep in llm predict; do
   done
 done
 echo "RSS: $rss0 KiB idle after start, $(rss_kib) KiB at the end"
+
+# Heavy load, three times in a row (issue 16): wrk -c400 on /api/llm for
+# BENCH_C400_SECONDS (default 5) each, back to back.  A server that leaks
+# connections (clients gone, sockets left in CLOSE-WAIT) slows down or stops
+# accepting from one run to the next; the third run must keep >= 80% of the
+# first's throughput, with no wrk time-outs, and no socket of the server's
+# port may be left in CLOSE-WAIT 2 s after the last run.
+C400=${BENCH_C400_SECONDS:-5}
+echo
+echo "back-to-back: wrk -t2 -c400 -d${C400}s /api/llm, three runs (default server limits)"
+printf '%-5s %10s %9s %9s %9s %8s %11s\n' run "req/s" "p50" "p99" timeouts errors "CLOSE-WAIT"
+r1=""; r3=""; tmo_all=0; cw=0
+for run in 1 2 3; do
+  wrk -t2 -c400 -d"${C400}s" --latency -s "$tmp/llm.lua" "$U/api/llm" >"$tmp/c400.$run.txt" 2>&1
+  rps=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/c400.$run.txt")
+  p50=$(awk '$1 == "50%" {print $2}' "$tmp/c400.$run.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$tmp/c400.$run.txt")
+  tmo=$(awk '/Socket errors:/ {gsub(",", ""); print $NF}' "$tmp/c400.$run.txt")
+  non2xx=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$tmp/c400.$run.txt")
+  sock=$(awk '/Socket errors:/ {gsub(",", ""); print $4 + $6 + $8}' "$tmp/c400.$run.txt")
+  # sockets of the server's port left half-closed by clients that are gone
+  sleep 2
+  cw=$(ss -tan state close-wait "( sport = :$PORT )" 2>/dev/null | tail -n +2 | wc -l)
+  printf '%-5s %10s %9s %9s %9s %8s %11s\n' "$run" "${rps:-?}" "${p50:-?}" "${p99:-?}" "${tmo:-0}" \
+    $(( ${non2xx:-0} + ${sock:-0} )) "$cw"
+  tmo_all=$((tmo_all + ${tmo:-0}))
+  [ "$run" = 1 ] && r1=$rps
+  [ "$run" = 3 ] && r3=$rps
+done
+ratio=$(awk -v a="$r1" -v b="$r3" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "?" }')
+verdict=$(awk -v r="$ratio" -v t="$tmo_all" -v c="$cw" 'BEGIN { print (r >= 0.8 && t == 0 && c == 0) ? "ok" : "NOT MET" }')
+echo "third/first throughput: $ratio (want >= 0.80); time-outs: $tmo_all (want 0); CLOSE-WAIT 2 s after the last run: $cw (want 0): $verdict"
 # still healthy, then a graceful stop
 curl -s "$U/api/health"; echo
 kill -TERM "$SPID"; wait "$SPID"; echo "server exit status $? after SIGTERM"; SPID=""

@@ -1101,6 +1101,16 @@ typedef struct {
     void *log_user;
     int no_listen;             /* 1: open no socket; only dlp_server_handle
                                   answers (tests, embedding)                      */
+    int header_timeout_s;      /* request line + headers must arrive within this
+                                  many seconds of the connection opening (or of
+                                  the previous response on a keep-alive
+                                  connection), however slowly bytes trickle;
+                                  0 = 10; over: 408 and closed                   */
+    int max_connections;       /* open connections; 0 = 1024; a new one over it
+                                  is answered 503 at once and closed             */
+    int max_per_ip;            /* open connections from one client address;
+                                  0 = max_connections / 2, -1 = no cap; over:
+                                  503 at once and closed                         */
 } dlp_server_opts;
 
 /* Load the device database and catalogues, bind and start serving in the

@@ -241,6 +241,9 @@ cases=(
   "no_device|400|device|-d	{\"example\":\"resnet18\",\"batch\":1}	$U/api/predict"
   "garbage_onnx|400|garbage.onnx|-F	model=@$tmp/garbage.onnx	-F	batch=1	-F	device=t4	$U/api/predict"
   "unbound_batch|400|batch_size|-d	{\"example\":\"resnet18\",\"device\":\"t4\"}	$U/api/predict"
+  "unbound_batch_api_words|400|give the field 'batch'|-d	{\"example\":\"resnet18\",\"device\":\"t4\"}	$U/api/predict"
+  "duplicate_json_key|400|key 'device' given twice|-H	$J	-d	{\"device\":\"t4\",\"memory_mb\":1,\"device\":\"a100-40gb\"}	$U/api/mig"
+  "path_nul|404|no such endpoint|$U/api/health%00.html"
   "runs_with_train|400|steps|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"mode\":\"train\",\"runs\":3}	$U/api/predict"
   "mig_no_memory|400|memory_mb|-d	{\"device\":\"a100-40gb\"}	$U/api/mig"
   "mig_slo_no_latency|400|latency_ms|-d	{\"device\":\"a100-40gb\",\"memory_mb\":100,\"slo_ms\":5}	$U/api/mig"
@@ -257,6 +260,7 @@ for c in "${cases[@]}"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert list(d) == ["error"] and sys.argv[2] in d["error"], d
+assert " --batch" not in d["error"] and " --dim" not in d["error"], d   # API wording, not CLI flags
 PY
   then why="$why [$name: got $st, want $want: $(head -c 160 "$tmp/bad.body")]"; fi
 done
@@ -284,6 +288,56 @@ assert time.time() - t0 < limit, "not closed in time"
 PY
    [ "$(curl -s -o /dev/null -w '%{http_code}' "$U/api/health")" = 200 ]
 then ok serve_timeout_closes_slow_client; else bad serve_timeout_closes_slow_client; fi
+
+# the access log says a cut-off body timed out (not "client error")
+if grep -Eq ' POST /api/predict (408|-) [0-9]+B [0-9.]+ms \(timeout\)$' "$tmp/server.log"
+then ok serve_timeout_logged_as_timeout; else bad serve_timeout_logged_as_timeout "$(grep 'POST /api/predict' "$tmp/server.log" | tail -1)"; fi
+
+# a body that keeps trickling is still cut at --timeout, with a JSON 408
+if python3 tests/serve_hostile.py slowbody "$MAIN_PORT" "$TIMEOUT" >"$tmp/slowbody.out" 2>&1
+then ok "serve_slow_body_408 ($(cut -c1-60 "$tmp/slowbody.out"))"; else bad serve_slow_body_408 "$(head -c 300 "$tmp/slowbody.out")"; fi
+
+# every answer to a request libmicrohttpd or the API refuses is JSON
+# (bad/overflowing Content-Length, HTTP/9.9, a 70 KB header, bad chunked
+# encoding, invalid UTF-8 and %00 in the path, a duplicate JSON key)
+if python3 tests/serve_hostile.py malformed "$MAIN_PORT" >"$tmp/malformed.out" 2>&1
+then ok serve_malformed_requests_all_json; else bad serve_malformed_requests_all_json "$(grep -v '^ok' "$tmp/malformed.out" | head -c 600)"; fi
+
+# ---- slow-header clients (slowloris): a server with short deadlines --------------
+# 600 connections trickle a header line every 0.3 s and never finish their
+# headers; /api/health must stay fast and every trickler must be closed at
+# --header-timeout.  They all come from 127.0.0.1, like the probes, so the
+# per-address cap (default 512) is lifted here; it is tested on its own below.
+HT=$((2 * SLOW))
+if start_server "$tmp/slow.log" --header-timeout "$HT" --timeout $((4 * SLOW)) --max-per-ip 0; then
+  SLOW_PID=$SPID
+  if python3 tests/serve_hostile.py slowloris "$PORT" 600 "$HT" 3 $((250 * SLOW)) >"$tmp/slowloris.out" 2>&1 &&
+     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api/health")" = 200 ]
+  then ok "serve_slowloris_600 ($(head -1 "$tmp/slowloris.out" | sed 's/^slowloris: //'))"
+  else bad serve_slowloris_600 "$(head -c 600 "$tmp/slowloris.out")"; fi
+  if grep -q ' 408 0B .*(header timeout)$' "$tmp/slow.log"
+  then ok serve_header_timeout_logged; else bad serve_header_timeout_logged "$(tail -2 "$tmp/slow.log")"; fi
+  kill -TERM "$SLOW_PID"; wait "$SLOW_PID"; rc=$?
+  if [ "$rc" = 0 ]; then ok serve_slowloris_server_clean_exit
+  else bad serve_slowloris_server_clean_exit "rc=$rc $(grep -m2 -E 'Sanitizer|runtime error' "$tmp/slow.log")"; fi
+else
+  bad serve_slowloris_600 "server did not start: $(tail -2 "$tmp/slow.log")"
+fi
+
+# ---- connection caps: one over the cap gets a JSON 503 at once -----------------
+for cap in "--max-per-ip 10|10|--max-per-ip" "--max-connections 12 --max-per-ip 0|12|--max-connections"; do
+  IFS='|' read -r flags n name <<<"$cap"
+  # shellcheck disable=SC2086
+  if start_server "$tmp/caps.log" $flags --quiet; then
+    CAPS_PID=$SPID
+    if python3 tests/serve_hostile.py caps "$PORT" "$n" "$name" >"$tmp/caps.out" 2>&1
+    then ok "serve_cap${name#--max}_503 ($(sed 's/^caps: //' "$tmp/caps.out" | cut -c1-150))"
+    else bad "serve_cap${name#--max}_503" "$(head -c 400 "$tmp/caps.out")"; fi
+    kill -TERM "$CAPS_PID"; wait "$CAPS_PID"
+  else
+    bad "serve_cap${name#--max}_503" "server did not start: $(tail -2 "$tmp/caps.log")"
+  fi
+done
 
 # ---- the concurrent-parse cap: a second server with one parse slot ---------------
 if start_server "$tmp/busy.log" --threads 8 --max-parses 1 --quiet; then

@@ -183,6 +183,58 @@ static void t_bad_requests(void) {
     CHECK_I64(call("GET", "/api/health", NULL, NULL, NULL, NULL), 200);
 }
 
+/* Answers that echo what the client sent stay valid JSON and speak the
+ * API's language (issue 16). */
+static void t_hostile_input(void) {
+    const char *J = "application/json";
+    /* duplicate keys: refused, naming the key (cJSON alone keeps the first) */
+    expect_error("POST", "/api/mig", J, "{\"device\":\"t4\",\"memory_mb\":1,\"device\":\"a100-40gb\"}", 400,
+                 "key 'device' given twice");
+    expect_error("POST", "/api/predict", J,
+                 "{\"example\":\"resnet18\",\"device\":\"t4\",\"dims\":{\"n\":1,\"n\":2}}", 400,
+                 "key 'n' given twice");
+    expect_error("POST", "/api/llm", "application/x-www-form-urlencoded",
+                 "device=t4&config=%7B%22model_type%22%3A%22gpt2%22%2C%22model_type%22%3A%22llama%22%7D", 400,
+                 "key 'model_type' given twice");
+    /* invalid UTF-8 in the path (and a 3-byte character cut by the
+     * message's truncation) is replaced, so the body is valid JSON */
+    const char *paths[] = {"/api/\xff\xfe\xc3", "/api/\xed\xa0\x80", "/api/\xc0\xaf",
+                           "/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                           "xxx\xe2\x82\xac\xe2\x82\xac"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        dlp_server_response r;
+        CHECK_I64(call("GET", paths[i], NULL, NULL, NULL, &r), 404);
+        int valid = 1;
+        const unsigned char *p = (const unsigned char *)r.body;
+        while (p && *p && valid) {   /* strict UTF-8: no overlongs, no surrogates */
+            int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 && *p >= 0xC2 ? 2 : (*p & 0xF0) == 0xE0 ? 3
+                  : (*p & 0xF8) == 0xF0 && *p <= 0xF4 ? 4 : 0;
+            valid = n > 0;
+            for (int k = 1; valid && k < n; k++) valid = (p[k] & 0xC0) == 0x80;
+            if (valid && n == 3 && *p == 0xED) valid = p[1] < 0xA0;
+            if (valid && n == 3 && *p == 0xE0) valid = p[1] >= 0xA0;
+            p += valid ? n : 0;
+        }
+        CHECK(valid);
+        cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
+        CHECK(j && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "error")));
+        cJSON_Delete(j);
+        dlp_server_response_free(&r);
+    }
+    /* the library says "give --batch"; the API says which field */
+    dlp_server_response r;
+    CHECK_I64(call("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"device\":\"t4\"}", NULL, &r), 400);
+    CHECK(r.body && strstr(r.body, "give the field 'batch'") && !strstr(r.body, "--batch") && !strstr(r.body, "--dim"));
+    dlp_server_response_free(&r);
+    /* health reports the connection counters */
+    cJSON *j;
+    CHECK_I64(call("GET", "/api/health", NULL, NULL, NULL, NULL), 200);
+    CHECK_I64(call("GET", "/api/health", NULL, NULL, &j, NULL), 200);
+    CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "max_connections")) &&
+          cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "shed_total")));
+    cJSON_Delete(j);
+}
+
 /* Every parse slot taken: 503 with Retry-After; cheap endpoints still answer. */
 static void t_parse_cap_503(void) {
     int held = 0;
@@ -245,6 +297,14 @@ static void t_socket_round_trip(void) {
     dlp_server_stop(NULL);
     o.bind = "not an address";
     CHECK(dlp_server_start(&o, &s2, &e) != DLP_OK && s2 == NULL);
+    /* the new limits are checked */
+    o.bind = NULL;
+    o.port = 0;
+    o.max_per_ip = -2;
+    CHECK(dlp_server_start(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "per address"));
+    o.max_per_ip = 0;
+    o.header_timeout_s = -1;
+    CHECK(dlp_server_start(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "header timeout"));
 }
 
 int main(void) {
@@ -260,6 +320,7 @@ int main(void) {
     RUN(t_predict_matches_library);
     RUN(t_llm_and_mig);
     RUN(t_bad_requests);
+    RUN(t_hostile_input);
     RUN(t_parse_cap_503);
     RUN(t_socket_round_trip);
     dlp_server_stop(srv);

@@ -29,7 +29,8 @@ int dlp_cmd_serve(int argc, char **argv);
 static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf serve [--port N] [--bind ADDR] [--threads N] [--max-upload SIZE]\n"
-            "                    [--timeout S] [--max-parses N] [--quiet]\n\n"
+            "                    [--timeout S] [--header-timeout S] [--max-connections N]\n"
+            "                    [--max-per-ip N] [--max-parses N] [--quiet]\n\n"
             "Serves the JSON API (/api/predict, /api/llm, /api/mig, /api/roofline.svg, /api/devices,\n"
             "/api/models, /api/health) and the web page (/) until SIGINT or SIGTERM (docs/serve.md).\n"
             "  --port N         TCP port (default 8080; 0 = any free port, printed at start)\n"
@@ -37,7 +38,14 @@ static void usage(FILE *f) {
             "                   0.0.0.0 or :: exposes the server, which has no authentication)\n"
             "  --threads N      worker threads (default 4)\n"
             "  --max-upload S   largest request body: bytes, or with K, M, G (default 64M); over: 413\n"
-            "  --timeout S      seconds a request (or an idle connection) may take (default 30)\n"
+            "  --timeout S      seconds a whole request (headers + body) may take from its first\n"
+            "                   byte, however slowly it trickles (default 30); over: 408, closed\n"
+            "  --header-timeout S  seconds for the request line + headers, from the connection's\n"
+            "                   start or the previous answer (default 10); over: 408, closed\n"
+            "  --max-connections N  open connections (default 1024); a new one over it is\n"
+            "                   answered 503 at once and closed\n"
+            "  --max-per-ip N   open connections from one address (default: half of\n"
+            "                   --max-connections; 0 = no cap, e.g. behind a reverse proxy)\n"
             "  --max-parses N   model parses/predictions at once (default: --threads); over: 503\n"
             "                   with Retry-After\n"
             "  --quiet          no access log (one line per request on stderr)\n");
@@ -107,7 +115,8 @@ int dlp_cmd_serve(int argc, char **argv) {
             continue;
         }
         static const struct { const char *flag; int64_t lo, hi; } nums[] = {
-            {"--port", 0, 65535}, {"--threads", 1, 256}, {"--timeout", 1, 3600}, {"--max-parses", 1, 256}};
+            {"--port", 0, 65535}, {"--threads", 1, 256}, {"--timeout", 1, 3600}, {"--max-parses", 1, 256},
+            {"--header-timeout", 1, 3600}, {"--max-connections", 1, 100000}, {"--max-per-ip", 0, 100000}};
         int done = 0;
         for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
             if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
@@ -115,7 +124,10 @@ int dlp_cmd_serve(int argc, char **argv) {
             if (k == 0) o.port = (int)x;
             else if (k == 1) o.threads = (int)x;
             else if (k == 2) o.timeout_s = (int)x;
-            else o.max_parses = (int)x;
+            else if (k == 3) o.max_parses = (int)x;
+            else if (k == 4) o.header_timeout_s = (int)x;
+            else if (k == 5) o.max_connections = (int)x;
+            else o.max_per_ip = x ? (int)x : -1;   /* 0: no per-address cap */
             done = 1;
         }
         if (done) continue;

@@ -64,12 +64,120 @@ static char *dupstr(const char *s) {
     return d;
 }
 
+/* Valid UTF-8 from s, each invalid byte (and a sequence cut short by a
+ * %.Ns truncation) replaced by U+FFFD: messages echo paths, field names and
+ * values as the client sent them, and a JSON text must be UTF-8. */
+static void utf8_clean(char *out, size_t n, const char *s) {
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && o + 4 < n) {
+        int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        int ok = len > 0;
+        for (int i = 1; ok && i < len; i++) ok = (p[i] & 0xC0) == 0x80;
+        if (ok && len > 1) {
+            /* overlong forms, surrogates and code points past U+10FFFF */
+            unsigned cp = len == 2 ? (p[0] & 0x1Fu) << 6 | (p[1] & 0x3Fu)
+                        : len == 3 ? (p[0] & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu)
+                                   : (p[0] & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
+            ok = cp >= (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u) && cp <= 0x10FFFF &&
+                 !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (ok) {
+            memcpy(out + o, p, (size_t)len);
+            o += (size_t)len;
+            p += len;
+        } else {
+            memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            p++;
+        }
+    }
+    out[o] = 0;
+}
+
+/* Library messages speak to the command line ("give --batch"); over the
+ * API the same things are fields.  Each CLI flag the library may name is
+ * replaced by its field. */
+static void api_wording(char *out, size_t n, const char *msg) {
+    static const struct {
+        const char *cli, *api;
+    } words[] = {
+        {"give --batch, --seq or --dim ", "give the field 'batch' or 'seq', or 'dims' as "},
+        {"give --batch or --dim", "give the field 'batch' or 'dims'"},
+        {"--batch", "the field 'batch'"},
+        {"--seq", "the field 'seq'"},
+        {"--dims", "the field 'dims'"},
+        {"--dim", "the field 'dims'"},
+        {"--dtype", "the field 'dtype'"},
+        {"--mode", "the field 'mode'"},
+        {"--device", "the field 'device'"},
+        {"--runs", "the field 'runs'"},
+        {"--steps", "the field 'steps'"},
+        {"--region", "the field 'region'"},
+        {"--runtime", "the field 'runtime'"},
+        {"--layout", "the field 'layout'"},
+        {"--gpus", "the field 'gpus'"},
+        {"--config", "the field 'config'"},
+    };
+    size_t o = 0;
+    while (*msg && o + 1 < n) {
+        size_t i, k = sizeof words / sizeof words[0];
+        for (i = 0; i < k; i++) {
+            size_t l = strlen(words[i].cli);
+            /* whole flags only: "--dim" must not eat "--dims" */
+            if (!strncmp(msg, words[i].cli, l) &&
+                (!isalnum((unsigned char)words[i].cli[l - 1]) ||
+                 !(isalnum((unsigned char)msg[l]) || msg[l] == '-' || msg[l] == '_')))
+                break;
+        }
+        if (i < k) {
+            int w = snprintf(out + o, n - o, "%s", words[i].api);
+            o = w < 0 || (size_t)w >= n - o ? n - 1 : o + (size_t)w;
+            msg += strlen(words[i].cli);
+        } else {
+            out[o++] = *msg++;
+        }
+    }
+    out[o] = 0;
+}
+
+/* The first key that appears twice in one object of j (recursively), or
+ * NULL.  cJSON keeps both copies and a lookup finds the first, so
+ * {"device":"t4","device":"a100"} would silently mean t4. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static const char *dup_key(const cJSON *j) {
+    if (!cJSON_IsObject(j) && !cJSON_IsArray(j)) return NULL;
+    const cJSON *it;
+    if (cJSON_IsObject(j)) {
+        int n = cJSON_GetArraySize(j), i = 0;
+        if (n > 1) {
+            const char **keys = malloc((size_t)n * sizeof *keys);
+            if (keys) {
+                cJSON_ArrayForEach(it, j) keys[i++] = it->string ? it->string : "";
+                qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+                const char *d = NULL;
+                for (i = 1; i < n && !d; i++)
+                    if (!strcmp(keys[i - 1], keys[i])) d = keys[i];
+                free(keys);
+                if (d) return d;
+            }
+        }
+    }
+    cJSON_ArrayForEach(it, j) {
+        const char *d = dup_key(it);
+        if (d) return d;
+    }
+    return NULL;
+}
+
 void dlp__serve_error(dlp_server_response *out, int status, const char *fmt, ...) {
-    char msg[1024];
+    char raw[1024], msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    utf8_clean(msg, sizeof msg, raw);
     free(out->body);
     memset(out, 0, sizeof *out);
     out->status = status;
@@ -94,6 +202,13 @@ static int http_status(dlp_status st) {
     case DLP_EINTERNAL: return 500;
     default: return 400;
     }
+}
+
+/* A library failure as an API error. */
+static void lib_error(dlp_server_response *out, dlp_status st, const dlp_error *err) {
+    char msg[1024];
+    api_wording(msg, sizeof msg, err->msg[0] ? err->msg : dlp_status_str(st));
+    dlp__serve_error(out, http_status(st), "%s", msg);
 }
 
 /* ---- fields ----------------------------------------------------------------- */
@@ -350,6 +465,8 @@ static int get_dims(req *r, dims_t *d) {
             pthread_mutex_unlock(&parse_lock);
             if (!d->parsed || !cJSON_IsObject(d->parsed))
                 return dlp__serve_error(r->out, 400, "field 'dims': malformed JSON object"), -1;
+            const char *dup = dup_key(d->parsed);
+            if (dup) return dlp__serve_error(r->out, 400, "field 'dims': '%.64s' given twice", dup), -1;
             j = d->parsed;
         } else {
             d->text = dupstr(s);
@@ -515,12 +632,12 @@ static void h_predict(req *r, int svg) {
     dlp_status st = dlp_graph_load_mem(buf, len, name, &lo, &g, &err);
     if (!st) st = dlp_predict(g, dev, r->s->db, &o, &p, &err);
     if (st) {
-        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        lib_error(r->out, st, &err);
     } else if (svg) {
         char *svgbuf = NULL;
         size_t n = 0;
         st = dlp_roofline_svg_mem(&p, dev, &svgbuf, &n, &err);
-        if (st) dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        if (st) lib_error(r->out, st, &err);
         else set_body(r->out, 200, "image/svg+xml", svgbuf);
     } else {
         set_body(r->out, 200, CT_JSON, dlp__serve_predict_json(&p, dev));
@@ -581,15 +698,27 @@ static void h_llm(req *r) {
             return;
         }
         pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
-        st = dlp_llm_config_parse(text ? text : config->valuestring, "config", &c, &err);
+        cJSON *tree = text ? NULL : cJSON_Parse(config->valuestring);
+        const char *dup = tree ? dup_key(tree) : NULL;
+        if (dup) {
+            dlp__serve_error(r->out, 400, "field 'config': key '%.64s' given twice", dup);
+            st = DLP_EINVAL;
+        } else {
+            st = dlp_llm_config_parse(text ? text : config->valuestring, "config", &c, &err);
+        }
         pthread_mutex_unlock(&parse_lock);
+        cJSON_Delete(tree);
+        if (dup) {
+            free(text);
+            return;
+        }
         free(text);
     } else {
         dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
         return;
     }
     if (st) {
-        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        lib_error(r->out, st, &err);
         return;
     }
     c.image_tokens = img;
@@ -602,7 +731,7 @@ static void h_llm(req *r) {
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);
     if (st) {
-        dlp__serve_error(r->out, http_status(st), "%s", err.msg[0] ? err.msg : dlp_status_str(st));
+        lib_error(r->out, st, &err);
         return;
     }
     if (!samples) samples = batch;
@@ -644,13 +773,15 @@ static void h_mig(req *r) {
 static void h_health(req *r) {
     int free_slots = 0;
     sem_getvalue(&r->s->parses, &free_slots);
-    char *b = malloc(256);
+    char *b = malloc(512);
     if (b)
-        snprintf(b, 256,
+        snprintf(b, 512,
                  "{\"status\":\"ok\",\"version\":\"%s\",\"uptime_s\":%.3f,\"active_requests\":%d,"
-                 "\"max_parses\":%d,\"parses_running\":%d}",
+                 "\"max_parses\":%d,\"parses_running\":%d,\"connections\":%d,\"max_connections\":%d,"
+                 "\"shed_total\":%zu,\"deadline_closed_total\":%zu}",
                  DLP_VERSION_STRING, dlp__serve_now() - r->s->t_start, atomic_load(&r->s->active),
-                 r->s->o.max_parses, r->s->o.max_parses - free_slots);
+                 r->s->o.max_parses, r->s->o.max_parses - free_slots, atomic_load(&r->s->n_conns),
+                 r->s->o.max_connections, atomic_load(&r->s->n_shed), atomic_load(&r->s->n_reaped));
     set_body(r->out, 200, CT_JSON, b);
 }
 
@@ -883,6 +1014,13 @@ cJSON *dlp__serve_parse_json_body(const char *body, size_t len, char *msg, size_
         cJSON_Delete(j);
         j = NULL;
         snprintf(msg, msgsz, "the JSON body must be an object of fields");
+    } else {
+        const char *dup = dup_key(j);
+        if (dup) {
+            snprintf(msg, msgsz, "malformed JSON body: key '%.64s' given twice", dup);
+            cJSON_Delete(j);
+            j = NULL;
+        }
     }
     free(t);
     return j;

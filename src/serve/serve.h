@@ -13,6 +13,7 @@
 #ifndef DLP_SERVE_H
 #define DLP_SERVE_H
 
+#include <pthread.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -27,17 +28,25 @@ struct MHD_Daemon;
 #define DLP__SERVE_THREADS 4
 #define DLP__SERVE_MAX_UPLOAD ((size_t)64 << 20)
 #define DLP__SERVE_TIMEOUT_S 30
-#define DLP__SERVE_MAX_CONNECTIONS 512
+#define DLP__SERVE_MAX_CONNECTIONS 1024
+#define DLP__SERVE_HEADER_TIMEOUT_S 10
 /* A non-file form field (or a JSON body's text value) longer than this is
  * refused: only 'model' uploads are large, and a config.json is a few KiB. */
 #define DLP__SERVE_MAX_FIELD ((size_t)1 << 20)
 #define DLP__SERVE_MAX_FIELDS 64
 
+struct dlp__conn;
+struct dlp__ipcount;
+#define DLP__SERVE_IP_BUCKETS 256
+
 struct dlp_server {
     dlp_server_opts o;            /* with the defaults filled in              */
     char bind[128];               /* o.bind points here                        */
     struct MHD_Daemon *mhd;       /* NULL with no_listen                       */
-    int listen_fd;                /* ours until MHD_quiesce_daemon gives it back */
+    int listen_fd;                /* ours: acceptor_main accepts (serve.c)    */
+    pthread_t acceptor;
+    int acceptor_running;
+    int accept_wake[2];           /* a byte here stops the acceptor            */
     int port;
     dlp_devdb *db;                /* built-in database, read-only once loaded  */
     sem_t parses;                 /* counting semaphore: free parse slots      */
@@ -46,6 +55,15 @@ struct dlp_server {
     size_t max_buffered;          /* above this a new body chunk gets 503      */
     double t_start;               /* monotonic seconds at start (uptime)       */
     char *devices_json, *models_json;   /* built once: they never change       */
+    /* open connections (serve.c): the deadlines and the caps */
+    pthread_mutex_t conn_lock;    /* guards everything below                   */
+    pthread_cond_t reaper_wake;
+    pthread_t reaper;
+    int reaper_running, reaper_stop;
+    struct dlp__conn *conns;      /* every open connection, a list             */
+    atomic_int n_conns;
+    struct dlp__ipcount *ips[DLP__SERVE_IP_BUCKETS];   /* per-address counts */
+    atomic_size_t n_shed, n_reaped;  /* totals, for /api/health                */
     size_t devices_len, models_len;
 };
 
@@ -95,6 +113,13 @@ char *dlp__serve_mig_json(const dlp_device *d, double mem, double margin, double
 extern const char dlp__serve_index_html[];      /* NUL-terminated              */
 extern const unsigned char dlp__serve_resnet18_onnx[];
 extern const unsigned long long dlp__serve_resnet18_onnx_len;
+
+/* libmicrohttpd's own error answers (mhd_shim.c): the hook is called with
+ * the page libmicrohttpd was about to send and returns 1 when it answered
+ * the client itself. */
+struct MHD_Connection;
+typedef int (*dlp__mhd_error_hook)(struct MHD_Connection *c, unsigned int status, const char *html, size_t len);
+void dlp__mhd_set_error_hook(dlp__mhd_error_hook fn);
 
 /* Monotonic clock, seconds. */
 double dlp__serve_now(void);
