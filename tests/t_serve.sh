@@ -109,6 +109,9 @@ a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 assert [d["id"] for d in a["devices"]] == [d["id"] for d in b["devices"]]
 a100 = [d for d in a["devices"] if d["id"] == "a100-40gb"][0]
 assert a100["mig"][0] == "1g.5gb" and a100["memory_gib"] == 40
+# the kind of every device, as `dlperf devices --json` says it
+assert [d["kind"] for d in a["devices"]] == [d["kind"] for d in b["devices"]]
+assert any(d["kind"] == "cpu" for d in a["devices"]) and a100["kind"] == "gpu"
 assert a["default_region"] and any(r["id"] == "eu" for r in a["regions"])
 PY
 then ok serve_devices; else bad serve_devices "status $st"; fi

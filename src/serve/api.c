@@ -808,6 +808,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
         }
         oom |= !cJSON_AddStringToObject(e, "id", d->id) || !cJSON_AddStringToObject(e, "name", d->name) ||
                !cJSON_AddStringToObject(e, "vendor", d->vendor) || !cJSON_AddStringToObject(e, "arch", d->arch) ||
+               !cJSON_AddStringToObject(e, "kind", dlp_device_kind_name(d->kind)) ||
                !cJSON_AddNumberToObject(e, "memory_gib", d->memory_gib) ||
                !cJSON_AddNumberToObject(e, "mem_bandwidth_gbs", d->mem_bandwidth_gbs) ||
                !cJSON_AddNumberToObject(e, "peak_fp32_gflops", d->peak_fp32_gflops) ||
