@@ -95,6 +95,8 @@ typedef struct {
                             transposed, 2 strided                          */
     unsigned char *cl;   /* per value: a 4-D tensor stored channels_last  */
     int amp;             /* fp16/bf16 under torch.autocast (not .half())  */
+    int flags;           /* DLP__LOWER_*                                   */
+    int *scratch;        /* per node, zeroed before each pass that uses it */
     const char **name;   /* per group root: aten name, NULL = by op type  */
     int *kclass;         /* per group root: kernel class, -1 = by op      */
 } lctx;
@@ -1208,6 +1210,45 @@ static int set_err(dlp_error *e, dlp_status code, const char *msg) {
     return code;
 }
 
+/* ---- the pass table -------------------------------------------------------------
+ * One row per pass, with the runtime profiles that run it: the patterns of
+ * every profile are data here, and docs/predict.md's table is this one. */
+#define RT(x) (1u << DLP_RUNTIME_##x)
+#define RT_ALL (RT(EAGER) | RT(EAGER1X) | RT(COMPILE) | RT(TENSORRT) | RT(ORT))
+static void run_norms(lctx *c) { pattern_norms(c, 0); }
+static void run_norms_rms(lctx *c) { pattern_norms(c, 1); }
+static void run_unary(lctx *c) {
+    memset(c->scratch, 0, sizeof(int) * (size_t)(c->n ? c->n : 1));
+    pattern_unary(c, c->scratch);
+}
+static void run_inductor(lctx *c) {
+    memset(c->scratch, 0, sizeof(int) * (size_t)(c->n ? c->n : 1));
+    fuse_inductor(c, c->scratch);
+}
+static const struct {
+    const char *name;
+    void (*run)(lctx *c);
+    unsigned runtimes;       /* profiles that run it                          */
+    unsigned also_with;      /* DLP__LOWER_* flags that turn it on anyway     */
+    unsigned not_with;       /* DLP__LOWER_* flags that turn it off           */
+    int infer_only;
+} passes[] = {
+    /* a written-out RMSNorm (Hugging Face's LlamaRMSNorm) runs as six eager
+     * kernels (tests/golden/patterns): only the compilers fuse it */
+    {"layernorm", run_norms, RT(EAGER) | RT(EAGER1X), 0, 0, 0},
+    {"layernorm+rmsnorm", run_norms_rms, RT(COMPILE) | RT(TENSORRT) | RT(ORT), 0, 0, 0},
+    {"rsqrt", pattern_rsqrt, RT_ALL, 0, 0, 0},
+    {"gelu/silu/hardswish/mish", run_unary, RT_ALL, 0, 0, 0},
+    /* fused attention is what PyTorch 1.x eager lacks */
+    {"attention", pattern_attention, RT_ALL & ~RT(EAGER1X), 0, DLP__LOWER_NO_SDPA, 0},
+    {"linear", pattern_linear, RT_ALL, 0, 0, 0},
+    {"not-equal", pattern_not_equal, RT_ALL, 0, 0, 0},
+    {"views", views, RT_ALL, 0, 0, 0},
+    {"epilogues", fuse_epilogues, RT(COMPILE) | RT(TENSORRT) | RT(ORT), DLP__LOWER_FUSE, 0, 1},
+    {"skip-layernorm", fuse_skip_ln, RT(ORT), 0, 0, 0},
+    {"inductor", run_inductor, RT(COMPILE), 0, 0, 0},
+};
+
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
                       dlp__lowered *out, dlp_error *err) {
     if (!out) return (dlp_status)set_err(err, DLP_EINVAL, "lower: no output given");
@@ -1248,27 +1289,14 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
         c.kclass[i] = -1;
         c.kind[i] = classify(&c, i);
     }
-    /* 2. patterns: every runtime knows norms, activations and linear layers;
-     * fused attention is what PyTorch 1.x eager lacks */
-    /* a written-out RMSNorm (Hugging Face's LlamaRMSNorm) runs as six eager
-     * kernels (pow, mean, add, rsqrt, mul, mul: tests/golden/patterns); the
-     * compilers fuse it */
-    pattern_norms(&c, runtime != DLP_RUNTIME_EAGER && runtime != DLP_RUNTIME_EAGER1X);
-    pattern_rsqrt(&c);
-    pattern_unary(&c, scratch);
-    if (runtime != DLP_RUNTIME_EAGER1X && !(flags & DLP__LOWER_NO_SDPA)) pattern_attention(&c);
-    pattern_linear(&c);
-    pattern_not_equal(&c);
-    /* 3. views */
-    views(&c);
-    /* 4. runtime fusion */
-    if (!train && (runtime == DLP_RUNTIME_TENSORRT || runtime == DLP_RUNTIME_ORT || runtime == DLP_RUNTIME_COMPILE ||
-                   (flags & DLP__LOWER_FUSE)))
-        fuse_epilogues(&c);
-    if (runtime == DLP_RUNTIME_ORT) fuse_skip_ln(&c);
-    if (runtime == DLP_RUNTIME_COMPILE) {
-        memset(scratch, 0, n1 * sizeof(int));
-        fuse_inductor(&c, scratch);
+    /* 2-4. the pass table, in order: each runtime profile runs the rows
+     * whose mask names it (and whose flag conditions hold) */
+    c.scratch = scratch;
+    c.flags = flags;
+    for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {
+        if (!(passes[p].runtimes & (1u << runtime)) && !(passes[p].also_with & (unsigned)flags)) continue;
+        if ((passes[p].not_with & (unsigned)flags) || (passes[p].infer_only && train)) continue;
+        passes[p].run(&c);
     }
 
     /* 5. one kernel per group root / ungrouped kernel node, in the order of
