@@ -392,6 +392,8 @@ static void print_text(const cli_predict_state *s, int nodes) {
     printf("device:       %s (%s)\n", d->id, d->name);
     printf("method:       %s%s\n", p->method,
            p->time_src.learned || p->memory_src.learned ? " (analytic), learned models where marked" : "");
+    printf("kernels of:   %s runtime, %s activations (--kernels lists them)\n", dlp_runtime_name(p->runtime),
+           p->memfmt == DLP_MEMFMT_NHWC ? "channels_last" : "NCHW");
     if (train) printf("step time:    %.4g ms (forward %.4g ms, analytic)", p->step_ms, p->latency_ms);
     else printf("latency:      %.4g ms", p->latency_ms);
     if (p->time_src.learned) printf("   [learned: %s; analytic %.4g ms]\n", p->time_src.model, p->time_src.analytic);
