@@ -10,6 +10,7 @@
 
 #include "graph/graph.h"
 #include "predict/lower.h"
+#include "predict/predict.h"
 #include "tap.h"
 
 #include <cJSON.h>
@@ -376,6 +377,54 @@ static void t_patterns_real(void) {
     G = NULL;
 }
 
+/* derive: average power never above TDP; a refinement that moved the time
+ * keeps the estimate's average power (energy scales with the time); cost
+ * and carbon follow the final time and energy. */
+static void t_derive(void) {
+    dlp_devdb *db = NULL;
+    CHECK(!dlp_devdb_load(NULL, &db, &E));
+    const dlp_device *h = dlp_devdb_find(db, "h100-sxm");
+    CHECK(h != NULL);
+    if (!h) return;
+    dlp_prediction p;
+    memset(&p, 0, sizeof p);
+    p.mode = DLP_PREDICT_INFER;
+    p.batch = 8;
+    p.latency_ms = 10;
+    p.energy_j = 100;                  /* 10 kW over 10 ms: impossible */
+    p.memory_mb = 1000;
+    dlp_predict_opts o = {0};
+    CHECK(!dlp__predict_derive(h, &o, 400, 1.2, "world", &p, &E));
+    CHECK_NEAR(p.power_w, h->tdp_w, 1e-9);
+    CHECK_NEAR(p.energy_j, h->tdp_w * 0.010, 1e-9);
+    CHECK_NEAR(p.throughput_sps, 800, 1e-9);
+    CHECK_NEAR(p.co2_g, p.energy_j / 3.6e6 * 1.2 * 400, 1e-12);
+    /* learned time 2x the analytic: same power, twice the energy */
+    memset(&p, 0, sizeof p);
+    p.mode = DLP_PREDICT_INFER;
+    p.batch = 1;
+    p.latency_ms = 20;
+    p.energy_j = 3;                    /* for the analytic 10 ms: 300 W */
+    p.time_src.learned = 1;
+    p.time_src.analytic = 10;
+    CHECK(!dlp__predict_derive(h, &o, 400, 1.2, "world", &p, &E));
+    CHECK_NEAR(p.power_w, 300, 1e-9);
+    CHECK_NEAR(p.energy_j, 6, 1e-12);
+    CHECK(p.mig.profile != NULL);      /* 1000 MiB fits the smallest slice */
+    /* the estimator table: a base row per device kind, then the refinement */
+    int n = 0;
+    const dlp__estimator *t = dlp__estimators(&n);
+    CHECK(n >= 3);
+    int bases = 0, refines = 0;
+    for (int i = 0; i < n; i++) {
+        if (t[i].refines) refines++;
+        else bases++;
+    }
+    CHECK(bases >= 2 && refines >= 1);
+    CHECK(t[0].applies(h, &o));
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_layernorm);
     RUN(t_activations);
@@ -386,6 +435,7 @@ int main(void) {
     RUN(t_predict_invariants);
     RUN(t_names);
     RUN(t_patterns_real);
+    RUN(t_derive);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();
