@@ -323,7 +323,7 @@ static void t_every_model_every_device(void) {
         }
         for (int k = 0; k < dlp_devdb_count(db); k++) {
             const dlp_device *d = dlp_devdb_at(db, k);
-            dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1};
+            dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1, 0};
             dlp_llm_prediction p;
             if (d->kind != DLP_DEVICE_GPU) {
                 /* a CPU is refused with a message, never answered */
@@ -363,7 +363,7 @@ static void t_predict_memory_carbon(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &c, &e) == DLP_OK);
     dlp_llm_prediction p[DLP_QT_COUNT_];
     for (int q = 0; q < DLP_QT_COUNT_; q++) {
-        dlp_llm_workload wl = {1, 256, 0, q, 1};
+        dlp_llm_workload wl = {1, 256, 0, q, 1, 0};
         CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_OK);
         CHECK_STR(p[q].method, "analytic");
     }
@@ -376,14 +376,14 @@ static void t_predict_memory_carbon(void) {
     CHECK(!p[DLP_QT_FP32].fits || p[DLP_QT_FP32].memory_mb <= 40 * 1024);
     CHECK_NEAR(p[DLP_QT_FP16].co2_g, p[DLP_QT_FP16].energy_j * p[DLP_QT_FP16].pue * 56.0 / 3.6e6, 1e-15);
     CHECK_NEAR(p[DLP_QT_FP16].carbon_g_per_kwh, 56.0, 0);
-    dlp_llm_workload wl = {1, 256, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wl = {1, 256, 0, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&c, d, db, &wl, "mars", 0, &p[0], &e) == DLP_ENOTFOUND);
     CHECK(strstr(e.msg, "mars") != NULL);
     /* generation adds the KV cache: 2 x layers x kv x head_dim x tokens x 2 B */
     dlp_llm_prediction g;
-    dlp_llm_workload wg = {4, 256, 256, DLP_QT_FP16, 1};
+    dlp_llm_workload wg = {4, 256, 256, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&c, d, db, &wg, NULL, 1, &g, &e) == DLP_OK);
-    dlp_llm_workload wf = {4, 256, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wf = {4, 256, 0, DLP_QT_FP16, 1, 0};
     dlp_llm_prediction f;
     CHECK(dlp_llm_predict(&c, d, db, &wf, NULL, 1, &f, &e) == DLP_OK);
     CHECK_NEAR(g.activations_mb - f.activations_mb, 2.0 * 32 * 4096 * 512 * 4 * 2 / 1048576.0, 1e-6);
@@ -404,7 +404,7 @@ static void t_features(void) {
     dlp_llm_weights w;
     CHECK(dlp_llm_build(&c, 64, 128, DLP_QT_FP16, &g, &w, &e) == DLP_OK);
     double f[DLP_LF_COUNT];
-    dlp_llm_workload wl = {64, 128, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wl = {64, 128, 0, DLP_QT_FP16, 1, 0};
     dlp_llm_features(&c, g, &w, &wl, d, f);
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
@@ -482,7 +482,7 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &llama, &e) == DLP_OK);
     dlp_llm_prediction p;
     /* fp32 forward pass on a NeuSight GPU: the latency model */
-    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1};
+    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1, 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "xgb:neusight-latency-fp32-v1");
     CHECK_STR(p.method_energy, "analytic power x learned latency");
@@ -492,12 +492,12 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 1, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     /* fp16 forward on H100: no data, analytic */
-    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     CHECK_STR(p.method_energy, "analytic");
     /* generation on A100: throughput and energy models */
-    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1};
+    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method_throughput, "xgb:infbench-vllm-throughput-v1");
     CHECK_STR(p.method_energy, "xgb:mlenergy-energy-v1");

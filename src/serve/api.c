@@ -726,7 +726,7 @@ static void h_llm(req *r) {
         busy(r);
         return;
     }
-    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus};
+    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus, 0};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);
