@@ -519,13 +519,23 @@ typedef enum {
     DLP_QT_FP32 = 0, DLP_QT_FP16, DLP_QT_BF16,
     DLP_QT_INT8,               /* bitsandbytes LLM.int8: int8 Linear weights     */
     DLP_QT_NF4,                /* bitsandbytes 4-bit NF4, double quantisation    */
+    /* serving formats (docs/llm.md, "Precisions"): Linear weights of the
+     * transformer blocks; embeddings, norms, biases and the LM head 16-bit */
+    DLP_QT_FP8,                /* e4m3 + fp32 scale per 128x128 block: ~8.002 bits*/
+    DLP_QT_INT4,               /* AWQ/GPTQ: group 128, fp16 scale + 4-bit zero   */
+    DLP_QT_MXFP4,              /* OCP MX: e2m1, block 32, e8m0 scale: 4.25 bits;
+                                  MoE models: routed experts only (gpt-oss)      */
+    DLP_QT_NVFP4,              /* NVIDIA: e2m1, block 16, e4m3 scale + fp32 per
+                                  tensor: 4.5 bits                              */
     DLP_QT_COUNT_
 } dlp_quant;
-const char *dlp_quant_name(int q);   /* "fp32" ... "nf4"; "?" out of range       */
-/* fp32|fp16|bf16|int8|nf4 and float32/float16/half/bfloat16/8bit/4bit;
- * case-insensitive; -1 if unknown. */
+const char *dlp_quant_name(int q);   /* "fp32" ... "nvfp4"; "?" out of range     */
+/* fp32|fp16|bf16|int8|nf4|fp8|int4|mxfp4|nvfp4 and float32/float16/half/
+ * bfloat16/8bit/4bit/e4m3/awq/gptq/fp4 (= mxfp4); case-insensitive; -1 if
+ * unknown. */
 int dlp_quant_parse(const char *s);
-/* dlp_dtype the activations use: FLOAT, FLOAT16 (fp16, int8, nf4), BFLOAT16. */
+/* dlp_dtype the activations use between kernels: FLOAT, FLOAT16 (fp16, int8,
+ * nf4, int4), BFLOAT16 (bf16, fp8, mxfp4, nvfp4). */
 int dlp_quant_act_dtype(int q);
 
 typedef enum {
@@ -684,7 +694,19 @@ typedef struct {
     int64_t gen_tokens;        /* 0: forward pass only (the thesis' protocol)  */
     int quant;                 /* dlp_quant                                    */
     int n_gpus;                /* tensor-parallel GPUs; 0 means 1              */
+    int kv_dtype;              /* dlp_dtype of the KV cache: FLOAT, FLOAT16,
+                                  BFLOAT16 or a FLOAT8 type (1 byte); 0 = the
+                                  activation dtype                             */
 } dlp_llm_workload;
+
+/* The dtype the matrix multiplications of weight format `quant` run in on
+ * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,
+ * int4 in FLOAT16 (weight-only); fp8 on FP8 tensor cores where the device
+ * has them (FLOAT8E4M3FN, W8A8), else weight-only dequantised to BFLOAT16
+ * (FLOAT16 without bf16); mxfp4/nvfp4 on FP4 tensor cores (FLOAT4E2M1,
+ * Blackwell), weight-only to BFLOAT16 on a device with FP8 (Hopper, Ada),
+ * and -1 elsewhere (no kernel runs them), with the reason in why[n]. */
+int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n);
 
 /* Fill f[DLP_LF_COUNT] for a built graph (g, w from dlp_llm_build with the
  * workload's batch/seq/quant) on device d (NULL: hardware features 0). */
@@ -780,7 +802,10 @@ typedef struct {
     int64_t active_params;     /* MoE: per token (top-k routed + shared); = params*/
     double kv_bytes_per_seq;   /* KV cache (+ Mamba state) of one sequence at
                                   seq + image tokens + gen, activation dtype
-                                  (dlp_llm_kv_bytes)                           */
+                                  (dlp_llm_kv_bytes) in the KV dtype          */
+    int compute_dtype;         /* dlp_llm_compute_dtype of the weights         */
+    int kv_dtype;              /* the KV cache's dlp_dtype                     */
+    int weight_only;           /* 1: weights dequantised in the kernel          */
     char method[128];          /* "xgb:<model name>" when a trained model gave
                                   the throughput, else "analytic"               */
     char method_throughput[128], method_memory[128], method_energy[128];
@@ -790,7 +815,15 @@ typedef struct {
  * the library answer when they cover the device, dtype and workload kind
  * (their metadata says which); otherwise the analytic roofline estimate does
  * (method "analytic").  analytic_only forces the latter.  region: carbon
- * region id (NULL: the database default).  Unknown region: DLP_ENOTFOUND. */
+ * region id (NULL: the database default).  Unknown region: DLP_ENOTFOUND.
+ * Requests nothing could run are DLP_EINVAL with one line naming the field
+ * (docs/llm.md, "Refusals"): gen on an encoder-only model; seq + image
+ * tokens + gen past max_position_embeddings; gpus that does not divide the
+ * attention heads (nor divides / is divided by the KV heads, nor divides the
+ * Mamba heads); a weight format the device cannot run (dlp_llm_compute_dtype);
+ * a model that does not fit even at batch 1 (weights + the KV cache of one
+ * sequence + DLP_LLM_RUNTIME_GIB per GPU > the device's memory). */
+#define DLP_LLM_RUNTIME_GIB 1.0
 dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
                            const dlp_llm_workload *wl, const char *region, int analytic_only,
                            dlp_llm_prediction *out, dlp_error *err);

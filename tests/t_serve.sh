@@ -236,6 +236,11 @@ cases=(
   "unknown_model|400|unknown model|-d	{\"model\":\"no-such-llm\",\"device\":\"t4\"}	$U/api/llm"
   "unknown_dtype|400|dtype|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"dtype\":\"fp64\"}	$U/api/predict"
   "unknown_llm_dtype|400|dtype|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"dtype\":\"fp4\"}	$U/api/llm"
+  "llm_gen_encoder|400|encoder-only|-d	{\"model\":\"bert-base-uncased\",\"device\":\"t4\",\"gen\":8}	$U/api/llm"
+  "llm_tp_heads|400|gpus 5|-d	{\"model\":\"bert-base-uncased\",\"device\":\"t4\",\"gpus\":5}	$U/api/llm"
+  "llm_not_fit|400|does not fit|-d	{\"model\":\"llama-2-70b\",\"device\":\"t4\"}	$U/api/llm"
+  "llm_gen_context|400|max_position_embeddings|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"seq\":1000,\"gen\":100}	$U/api/llm"
+  "llm_kv_dtype|400|kv_dtype|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"kv_dtype\":\"int4\"}	$U/api/llm"
   "unknown_region|400|unknown region|-d	{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"region\":\"atlantis\"}	$U/api/predict"
   "unknown_llm_region|400|unknown region|-d	{\"model\":\"gpt2\",\"device\":\"t4\",\"region\":\"atlantis\"}	$U/api/llm"
   "unknown_field|400|unknown field 'bacth'|-d	{\"example\":\"resnet18\",\"bacth\":1,\"device\":\"t4\"}	$U/api/predict"
@@ -349,7 +354,7 @@ if start_server "$tmp/busy.log" --threads 8 --max-parses 1 --quiet; then
   cpids=()
   for i in $(seq 1 24); do
     curl -s --max-time $((30 * SLOW)) -o "$tmp/busy$i.body" -D "$tmp/busy$i.hdr" -w '%{http_code}\n' \
-      -d '{"model":"llama-2-70b","batch":8,"seq":4096,"device":"h100-sxm"}' "$BU/api/llm" >"$tmp/busy$i.st" &
+      -d '{"model":"llama-2-70b","batch":8,"seq":4096,"gpus":4,"device":"h100-sxm"}' "$BU/api/llm" >"$tmp/busy$i.st" &
     cpids+=($!)
   done
   wait "${cpids[@]}"   # the curls only: a bare wait would wait for the servers too

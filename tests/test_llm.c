@@ -85,7 +85,9 @@ static void t_golden_onnx(void) {
         }
         CHECK_I64(nmm, jint(m, "n_matmul"));
         const cJSON *wb = cJSON_GetObjectItemCaseSensitive(m, "weight_bytes");
-        for (int q = 0; q < DLP_QT_COUNT_; q++) CHECK_I64(w.weight_bytes[q], jint(wb, dlp_quant_name(q)));
+        /* the golden file has the bitsandbytes formats; the serving formats
+         * are checked by hand in t_precisions_by_hand */
+        for (int q = 0; q <= DLP_QT_NF4; q++) CHECK_I64(w.weight_bytes[q], jint(wb, dlp_quant_name(q)));
         /* fp32 graph: its float initializers are the fp32 rule's bytes */
         CHECK_I64(float_init_bytes(g), w.weight_bytes[DLP_QT_FP32]);
         dlp_graph_free(g);
@@ -172,6 +174,134 @@ static void t_quant_bytes_by_hand(void) {
     CHECK_NEAR(lin_b / (double)w.linear_params, 0.5 + 1.0 / 64 + 4.0 / (64 * 256), 2e-4);
     CHECK_NEAR((double)(w.params - w.linear_params), emb + 4096.0 * 65, 0.5);
     dlp_graph_free(g);
+}
+
+/* Serving formats by hand (docs/llm.md, "Precisions") on the tied tiny
+ * model: per layer q,o (64, 64), k,v (64, 16), gate,up (64, 96), down
+ * (96, 64); embeddings (100 x 64) and the norms stay 16-bit.
+ *   fp8   n + 4 per 128x128 block (each matrix is one block): n + 4
+ *   int4  ceil(n/2) + ceil(in/128) x out x 2.5 (fp16 scale + 4-bit zero):
+ *         q,o 2048+160, k,v 512+40, gate,up 3072+240, down 3072+160
+ *   mxfp4 ceil(n/2) + ceil(in/32) x out (e8m0):
+ *         q,o 2048+128, k,v 512+32, gate,up 3072+192, down 3072+192
+ *   nvfp4 ceil(n/2) + ceil(in/16) x out (e4m3) + 4 (fp32 per tensor):
+ *         q,o 2048+256+4, k,v 512+64+4, gate,up 3072+384+4, down 3072+384+4 */
+static void t_precisions_by_hand(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_config_parse(tiny_llama(1), "tiny.json", &c, &e) == DLP_OK);
+    dlp_graph *g;
+    dlp_llm_weights w;
+    CHECK(dlp_llm_build(&c, 1, 8, DLP_QT_FP8, &g, &w, &e) == DLP_OK);
+    dlp_graph_free(g);
+    int64_t rest = 2 * (6400 + 2 * 2 * 64 + 64);
+    CHECK_I64(w.weight_bytes[DLP_QT_FP8], 2 * (2 * 4096 + 2 * 1024 + 3 * 6144 + 7 * 4) + rest);
+    CHECK_I64(w.weight_bytes[DLP_QT_INT4], 2 * (2 * 2208 + 2 * 552 + 2 * 3312 + 3232) + rest);
+    CHECK_I64(w.weight_bytes[DLP_QT_MXFP4], 2 * (2 * 2176 + 2 * 544 + 2 * 3264 + 3264) + rest);
+    CHECK_I64(w.weight_bytes[DLP_QT_NVFP4], 2 * (2 * 2308 + 2 * 580 + 2 * 3460 + 3460) + rest);
+
+    /* Llama-3.1-8B: 8,030,261,248 parameters of which 6,979,321,856 in the
+     * blocks' Linear layers; the two 128256 x 4096 tables and the norms
+     * stay bf16: 2 x 1,050,939,392 B.  Bytes per Linear weight: fp8 1 +
+     * 4/16384 (128x128 fp32 scales) = 1.000244; int4 4.15625/8 = 0.519531;
+     * mxfp4 4.25/8 = 0.53125; nvfp4 4.5/8 = 0.5625 (+ 4 B a tensor).
+     * fp8 total = 6.979e9 x 1.000244 + 2.10e9 = 9.08 GB (RedHat's
+     * Llama-3.1-8B-Instruct-FP8 checkpoint: 9.08 GB); bf16 16.06 GB. */
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_build(&c, 1, 16, DLP_QT_BF16, &g, &w, &e) == DLP_OK);
+    dlp_graph_free(g);
+    CHECK_I64(w.params, 8030261248);
+    CHECK_I64(w.linear_params, 6979321856);
+    double rest8 = 2.0 * (double)(w.params - w.linear_params), lin = (double)w.linear_params;
+    CHECK_NEAR(((double)w.weight_bytes[DLP_QT_FP8] - rest8) / lin, 1.0 + 4.0 / 16384, 1e-6);
+    CHECK_NEAR(((double)w.weight_bytes[DLP_QT_INT4] - rest8) / lin, 4.15625 / 8, 1e-6);
+    CHECK_NEAR(((double)w.weight_bytes[DLP_QT_MXFP4] - rest8) / lin, 4.25 / 8, 1e-6);
+    CHECK_NEAR(((double)w.weight_bytes[DLP_QT_NVFP4] - rest8) / lin, 4.5 / 8, 1e-6);
+    CHECK_NEAR((double)w.weight_bytes[DLP_QT_FP8] / 1e9, 9.08, 0.01);
+    CHECK_I64(w.weight_bytes[DLP_QT_BF16], 2 * 8030261248);
+    /* KV bytes per token: 2 (k, v) x 32 layers x 8 kv heads x 128 = 65536
+     * elements: bf16 131072 B, fp8 65536 B, fp32 262144 B */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 131072, 0);
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 1.0), 65536, 0);
+
+    /* gpt-oss-120b in mxfp4, as released: only the routed experts (36 layers
+     * x 128 experts x (2880 x 5760 + 2880 x 2880) = 114.65e9 weights) at
+     * 4.25 bits = 60.9 GB; attention, router, embeddings, unembedding,
+     * sinks and expert biases (2.18e9) in bf16 = 4.36 GB: 65.25 GB, the
+     * published checkpoint's size (60.8 GiB = 65.3 GB). */
+    CHECK(dlp_llm_catalogue_get("openai/gpt-oss-120b", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_build(&c, 1, 16, DLP_QT_MXFP4, &g, &w, &e) == DLP_OK);
+    dlp_graph_free(g);
+    double ex = 36.0 * 128 * (2880.0 * 5760 + 2880.0 * 2880);
+    CHECK_NEAR((double)w.weight_bytes[DLP_QT_MXFP4], ex * 4.25 / 8 + 2.0 * ((double)w.params - ex), 1.0);
+    CHECK((double)w.weight_bytes[DLP_QT_MXFP4] > 61e9 && (double)w.weight_bytes[DLP_QT_MXFP4] < 66e9);
+
+    /* compute dtype per device: fp8 native on H100, weight-only bf16 on
+     * A100; mxfp4 weight-only on H100, native on B200, refused on A100 */
+    dlp_devdb *db = NULL;
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    const dlp_device *h100 = dlp_devdb_find(db, "h100-sxm"), *a100 = dlp_devdb_find(db, "a100-40gb"),
+                     *b200 = dlp_devdb_find(db, "b200");
+    char why[256];
+    CHECK_I64(dlp_llm_compute_dtype(h100, DLP_QT_FP8, why, sizeof why), DLP_DT_FLOAT8E4M3FN);
+    CHECK_I64(dlp_llm_compute_dtype(a100, DLP_QT_FP8, why, sizeof why), DLP_DT_BFLOAT16);
+    CHECK_I64(dlp_llm_compute_dtype(h100, DLP_QT_MXFP4, why, sizeof why), DLP_DT_BFLOAT16);
+    if (b200) CHECK_I64(dlp_llm_compute_dtype(b200, DLP_QT_NVFP4, why, sizeof why), DLP_DT_FLOAT4E2M1);
+    CHECK_I64(dlp_llm_compute_dtype(a100, DLP_QT_MXFP4, why, sizeof why), -1);
+    CHECK(strstr(why, "a100-40gb has no FP4 or FP8") != NULL);
+    CHECK_I64(dlp_llm_compute_dtype(a100, DLP_QT_INT4, why, sizeof why), DLP_DT_FLOAT16);
+    /* predictions: fp8 on H100 is faster than bf16 at decode (half the bytes)
+     * and holds a fp8 KV cache of half the size; the shipped trees are of
+     * fp16/bf16: the fp8 answer is analytic */
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
+    dlp_llm_workload wb = {1, 1024, 256, DLP_QT_BF16, 1, 0}, w8 = {1, 1024, 256, DLP_QT_FP8, 1, DLP_DT_FLOAT8E4M3FN};
+    dlp_llm_prediction pb, p8;
+    CHECK(dlp_llm_predict(&c, h100, db, &wb, NULL, 1, &pb, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, h100, db, &w8, NULL, 0, &p8, &e) == DLP_OK);
+    CHECK_STR(p8.method, "analytic");
+    CHECK(p8.latency_ms < 0.7 * pb.latency_ms);
+    CHECK_NEAR(p8.kv_bytes_per_seq, 1280.0 * 65536, 0);
+    CHECK_NEAR(pb.kv_bytes_per_seq, 1280.0 * 131072, 0);
+    CHECK_I64(p8.compute_dtype, DLP_DT_FLOAT8E4M3FN);
+    CHECK(!p8.weight_only);
+    dlp_devdb_free(db);
+}
+
+/* Requests nothing could run are refused with one line naming the field. */
+static void t_refusals(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    const dlp_device *a100 = dlp_devdb_find(db, "a100-40gb"), *h100 = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_config c;
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_catalogue_get("bert-base-uncased", &c, &e) == DLP_OK);
+    dlp_llm_workload w1 = {1, 128, 16, DLP_QT_FP16, 1, 0};
+    CHECK(dlp_llm_predict(&c, a100, db, &w1, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "encoder-only"));
+    dlp_llm_workload w2 = {1, 128, 0, DLP_QT_FP16, 5, 0};
+    CHECK(dlp_llm_predict(&c, a100, db, &w2, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gpus 5") &&
+          strstr(e.msg, "12 attention heads"));
+    CHECK(dlp_llm_catalogue_get("gpt2", &c, &e) == DLP_OK);
+    dlp_llm_workload w3 = {1, 1000, 25, DLP_QT_FP16, 1, 0};
+    CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gen 25") &&
+          strstr(e.msg, "1025") && strstr(e.msg, "max_position_embeddings 1024"));
+    w3.gen_tokens = 24; /* exactly the context: answered */
+    CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_OK);
+    /* Llama-3.1-8B (8 KV heads): tp 16 replicates them (vLLM), tp 3 cannot */
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
+    dlp_llm_workload w4 = {1, 128, 8, DLP_QT_BF16, 16, 0};
+    CHECK(dlp_llm_predict(&c, h100, db, &w4, NULL, 1, &p, &e) == DLP_OK);
+    /* Llama-2-70B bf16 on one 40 GB A100: 128.5 GiB of weights */
+    CHECK(dlp_llm_catalogue_get("llama-2-70b", &c, &e) == DLP_OK);
+    dlp_llm_workload w5 = {1, 128, 0, DLP_QT_BF16, 1, 0};
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "does not fit") &&
+          strstr(e.msg, "128.5") && strstr(e.msg, "40.0 GiB"));
+    w5.n_gpus = 4; /* 32.1 GiB + 1 per GPU */
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_OK);
+    w5.n_gpus = 1;
+    w5.kv_dtype = DLP_DT_INT4;
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "kv dtype"));
+    dlp_devdb_free(db);
 }
 
 /* Every catalogue model builds, fully shaped, and matches its published
@@ -301,7 +431,14 @@ static void t_quant_names(void) {
     CHECK_I64(dlp_quant_parse("BF16"), DLP_QT_BF16);
     CHECK_I64(dlp_quant_parse("nf4"), DLP_QT_NF4);
     CHECK_I64(dlp_quant_parse("4bit"), DLP_QT_NF4);
-    CHECK_I64(dlp_quant_parse("int4"), -1);
+    CHECK_I64(dlp_quant_parse("int4"), DLP_QT_INT4);
+    CHECK_I64(dlp_quant_parse("AWQ"), DLP_QT_INT4);
+    CHECK_I64(dlp_quant_parse("fp8"), DLP_QT_FP8);
+    CHECK_I64(dlp_quant_parse("fp4"), DLP_QT_MXFP4);
+    CHECK_I64(dlp_quant_parse("nvfp4"), DLP_QT_NVFP4);
+    CHECK_I64(dlp_quant_parse("int3"), -1);
+    CHECK_STR(dlp_quant_name(DLP_QT_MXFP4), "mxfp4");
+    CHECK_I64(dlp_quant_act_dtype(DLP_QT_FP8), DLP_DT_BFLOAT16);
     CHECK_STR(dlp_quant_name(DLP_QT_INT8), "int8");
     CHECK_I64(dlp_quant_act_dtype(DLP_QT_NF4), DLP_DT_FLOAT16);
     CHECK_I64(dlp_quant_act_dtype(DLP_QT_BF16), DLP_DT_BFLOAT16);
@@ -314,7 +451,7 @@ static void t_every_model_every_device(void) {
     dlp_error e = {0};
     CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
     if (!db) return;
-    int n = 0, bad = 0;
+    int n = 0, bad = 0, refused = 0;
     for (int i = 0; i < dlp_llm_catalogue_count(); i++) {
         dlp_llm_config c;
         if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) {
@@ -323,7 +460,7 @@ static void t_every_model_every_device(void) {
         }
         for (int k = 0; k < dlp_devdb_count(db); k++) {
             const dlp_device *d = dlp_devdb_at(db, k);
-            dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1};
+            dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1, 0};
             dlp_llm_prediction p;
             if (d->kind != DLP_DEVICE_GPU) {
                 /* a CPU is refused with a message, never answered */
@@ -331,7 +468,17 @@ static void t_every_model_every_device(void) {
                 continue;
             }
             n++;
-            if (dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e)) {
+            dlp_status st = dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e);
+            /* refused with the reason (docs/llm.md, "Refusals"): too large
+             * for the device even at batch 1, or an fp4 format on a GPU
+             * with neither FP4 nor FP8 tensor cores */
+            if (st == DLP_EINVAL && (strstr(e.msg, "does not fit") ||
+                                     ((wl.quant == DLP_QT_MXFP4 || wl.quant == DLP_QT_NVFP4) &&
+                                      !dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN) && strstr(e.msg, "no FP4")))) {
+                refused++;
+                continue;
+            }
+            if (st) {
                 fprintf(stderr, "  %s on %s: %s\n", c.id, d->id, e.msg);
                 bad++;
                 continue;
@@ -347,7 +494,7 @@ static void t_every_model_every_device(void) {
             }
         }
     }
-    CHECK(n >= 40 * 20);
+    CHECK(n - refused >= 40 * 20);
     CHECK_I64(bad, 0);
     dlp_devdb_free(db);
 }
@@ -363,7 +510,11 @@ static void t_predict_memory_carbon(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &c, &e) == DLP_OK);
     dlp_llm_prediction p[DLP_QT_COUNT_];
     for (int q = 0; q < DLP_QT_COUNT_; q++) {
-        dlp_llm_workload wl = {1, 256, 0, q, 1};
+        dlp_llm_workload wl = {1, 256, 0, q, 1, 0};
+        if (q == DLP_QT_MXFP4 || q == DLP_QT_NVFP4) { /* no FP4/FP8 on an A100 */
+            CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_EINVAL);
+            continue;
+        }
         CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_OK);
         CHECK_STR(p[q].method, "analytic");
     }
@@ -372,18 +523,22 @@ static void t_predict_memory_carbon(void) {
     CHECK_NEAR(p[DLP_QT_FP32].weights_mb, 2 * p[DLP_QT_FP16].weights_mb, 1e-6);
     CHECK(p[DLP_QT_NF4].weights_mb < 0.3 * p[DLP_QT_FP16].weights_mb);
     CHECK(p[DLP_QT_INT8].weights_mb < 0.55 * p[DLP_QT_FP16].weights_mb);
+    /* fp8 (1 + 4/16384 B) just under int8 (1 + 4/in B); int4 (4.156 bits)
+     * just over nf4 (4.127 bits) */
+    CHECK(p[DLP_QT_FP8].weights_mb < p[DLP_QT_INT8].weights_mb);
+    CHECK(p[DLP_QT_INT4].weights_mb > p[DLP_QT_NF4].weights_mb && p[DLP_QT_INT4].weights_mb < 1.01 * p[DLP_QT_NF4].weights_mb);
     CHECK_NEAR(p[DLP_QT_NF4].activations_mb, p[DLP_QT_FP16].activations_mb, 1e-9);
     CHECK(!p[DLP_QT_FP32].fits || p[DLP_QT_FP32].memory_mb <= 40 * 1024);
     CHECK_NEAR(p[DLP_QT_FP16].co2_g, p[DLP_QT_FP16].energy_j * p[DLP_QT_FP16].pue * 56.0 / 3.6e6, 1e-15);
     CHECK_NEAR(p[DLP_QT_FP16].carbon_g_per_kwh, 56.0, 0);
-    dlp_llm_workload wl = {1, 256, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wl = {1, 256, 0, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&c, d, db, &wl, "mars", 0, &p[0], &e) == DLP_ENOTFOUND);
     CHECK(strstr(e.msg, "mars") != NULL);
     /* generation adds the KV cache: 2 x layers x kv x head_dim x tokens x 2 B */
     dlp_llm_prediction g;
-    dlp_llm_workload wg = {4, 256, 256, DLP_QT_FP16, 1};
+    dlp_llm_workload wg = {4, 256, 256, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&c, d, db, &wg, NULL, 1, &g, &e) == DLP_OK);
-    dlp_llm_workload wf = {4, 256, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wf = {4, 256, 0, DLP_QT_FP16, 1, 0};
     dlp_llm_prediction f;
     CHECK(dlp_llm_predict(&c, d, db, &wf, NULL, 1, &f, &e) == DLP_OK);
     CHECK_NEAR(g.activations_mb - f.activations_mb, 2.0 * 32 * 4096 * 512 * 4 * 2 / 1048576.0, 1e-6);
@@ -404,7 +559,7 @@ static void t_features(void) {
     dlp_llm_weights w;
     CHECK(dlp_llm_build(&c, 64, 128, DLP_QT_FP16, &g, &w, &e) == DLP_OK);
     double f[DLP_LF_COUNT];
-    dlp_llm_workload wl = {64, 128, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload wl = {64, 128, 0, DLP_QT_FP16, 1, 0};
     dlp_llm_features(&c, g, &w, &wl, d, f);
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
@@ -482,7 +637,7 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &llama, &e) == DLP_OK);
     dlp_llm_prediction p;
     /* fp32 forward pass on a NeuSight GPU: the latency model */
-    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1};
+    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1, 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "xgb:neusight-latency-fp32-v1");
     CHECK_STR(p.method_energy, "analytic power x learned latency");
@@ -492,12 +647,12 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 1, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     /* fp16 forward on H100: no data, analytic */
-    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1};
+    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     CHECK_STR(p.method_energy, "analytic");
     /* generation on A100: throughput and energy models */
-    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1};
+    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1, 0};
     CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method_throughput, "xgb:infbench-vllm-throughput-v1");
     CHECK_STR(p.method_energy, "xgb:mlenergy-energy-v1");
@@ -708,6 +863,8 @@ int main(void) {
     RUN(t_golden_onnx);
     RUN(t_gqa_tied_by_hand);
     RUN(t_quant_bytes_by_hand);
+    RUN(t_precisions_by_hand);
+    RUN(t_refusals);
     RUN(t_catalogue);
     RUN(t_catalogue_lookup);
     RUN(t_config_errors);

@@ -44,7 +44,8 @@
  * quantisation formats
  * ====================================================================== */
 
-static const char *const qt_names[DLP_QT_COUNT_] = {"fp32", "fp16", "bf16", "int8", "nf4"};
+static const char *const qt_names[DLP_QT_COUNT_] = {"fp32", "fp16", "bf16",  "int8", "nf4",
+                                                    "fp8",  "int4", "mxfp4", "nvfp4"};
 
 const char *dlp_quant_name(int q) { return q >= 0 && q < DLP_QT_COUNT_ ? qt_names[q] : "?"; }
 
@@ -54,7 +55,10 @@ int dlp_quant_parse(const char *s) {
         {"fp16", DLP_QT_FP16}, {"float16", DLP_QT_FP16}, {"half", DLP_QT_FP16},
         {"bf16", DLP_QT_BF16}, {"bfloat16", DLP_QT_BF16},
         {"int8", DLP_QT_INT8}, {"8bit", DLP_QT_INT8}, {"llm.int8", DLP_QT_INT8},
-        {"nf4", DLP_QT_NF4}, {"4bit", DLP_QT_NF4}, {"bnb4", DLP_QT_NF4}, {"bnb-4bit", DLP_QT_NF4}};
+        {"nf4", DLP_QT_NF4}, {"4bit", DLP_QT_NF4}, {"bnb4", DLP_QT_NF4}, {"bnb-4bit", DLP_QT_NF4},
+        {"fp8", DLP_QT_FP8}, {"fp8-e4m3", DLP_QT_FP8}, {"e4m3", DLP_QT_FP8}, {"float8", DLP_QT_FP8},
+        {"int4", DLP_QT_INT4}, {"awq", DLP_QT_INT4}, {"gptq", DLP_QT_INT4}, {"w4a16", DLP_QT_INT4},
+        {"mxfp4", DLP_QT_MXFP4}, {"fp4", DLP_QT_MXFP4}, {"nvfp4", DLP_QT_NVFP4}};
     if (!s) return -1;
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcasecmp(s, m[i].n)) return m[i].q;
@@ -64,8 +68,9 @@ int dlp_quant_parse(const char *s) {
 int dlp_quant_act_dtype(int q) {
     switch (q) {
     case DLP_QT_FP32: return DLP_DT_FLOAT;
-    case DLP_QT_BF16: return DLP_DT_BFLOAT16;
-    default: return DLP_DT_FLOAT16; /* fp16, and the compute dtype of int8/nf4 */
+    case DLP_QT_BF16: case DLP_QT_FP8: case DLP_QT_MXFP4: case DLP_QT_NVFP4:
+        return DLP_DT_BFLOAT16;     /* what vLLM / TensorRT-LLM pass between kernels */
+    default: return DLP_DT_FLOAT16; /* fp16, and the compute dtype of int8/nf4/int4 */
     }
 }
 
@@ -1016,6 +1021,7 @@ typedef struct {
     int uid;
     int lk;                    /* layer_kind of the layer being built        */
     int64_t routed, routed_active; /* routed-expert parameters, all / per token */
+    int expert;                /* building routed-expert weights (mxfp4 rule) */
 } tb;
 
 static void full_name(tb *b, char *buf, size_t n, const char *name) {
@@ -1172,9 +1178,24 @@ static int tb_weight(tb *b, const char *name, int rank, const int64_t *dims, int
         w->linear_params += n;
         w->weight_bytes[DLP_QT_INT8] += n + 4 * (in > 0 ? n / in : 0);  /* int8 codes + fp32 row scale */
         w->weight_bytes[DLP_QT_NF4] += mats * dlp__nf4_bytes(n / (mats > 0 ? mats : 1));
+        /* serving formats (docs/llm.md, "Precisions"); blocks run along
+         * `in` (the reduction dimension), per output and per expert */
+        int64_t out = dims[rank - 1], m = mats > 0 ? mats : 1;
+        int64_t g128 = (in + 127) / 128, g32 = (in + 31) / 32, g16 = (in + 15) / 16;
+        /* fp8 e4m3: 1 byte + an fp32 scale per 128 x 128 block (DeepSeek-V3,
+         * Qwen3-FP8; a per-tensor scale is 4 bytes a matrix, no larger) */
+        w->weight_bytes[DLP_QT_FP8] += n + m * g128 * ((out + 127) / 128) * 4;
+        /* AWQ/GPTQ int4: packed nibbles + per 128-group of inputs an fp16
+         * scale and a 4-bit zero per output: 4 + 20/128 = 4.156 bits */
+        w->weight_bytes[DLP_QT_INT4] += (n + 1) / 2 + (m * g128 * out * 5 + 1) / 2;
+        /* NVFP4: e2m1 nibbles + an e4m3 scale per 16 + an fp32 per tensor */
+        w->weight_bytes[DLP_QT_NVFP4] += (n + 1) / 2 + m * g16 * out + 4 * m;
+        /* MXFP4: e2m1 nibbles + an e8m0 scale per 32; in MoE models only the
+         * routed experts (as gpt-oss ships), the rest stays 16-bit */
+        if (b->c->num_experts > 0 && !b->expert) w->weight_bytes[DLP_QT_MXFP4] += 2 * n;
+        else w->weight_bytes[DLP_QT_MXFP4] += (n + 1) / 2 + m * g32 * out;
     } else {
-        w->weight_bytes[DLP_QT_INT8] += 2 * n;
-        w->weight_bytes[DLP_QT_NF4] += 2 * n;
+        for (int q = DLP_QT_INT8; q < DLP_QT_COUNT_; q++) w->weight_bytes[q] += 2 * n;
     }
     return id;
 }
@@ -1755,7 +1776,9 @@ static int tb_moe(tb *b, int x) {
     for (int64_t e = 0; e < E; e++) {
         snprintf(b->scope, sizeof b->scope, "%.60s/experts.%lld", save, (long long)e);
         int xe = tb_slice(b, "Slice", x2, 0, ne, 0);
+        b->expert = 1;
         ys[e] = tb_mlp_dense(b, xe);
+        b->expert = 0;
     }
     b->routed += b->w.params - p0;
     b->routed_active += (b->w.params - p0) / E * K;
@@ -1808,6 +1831,7 @@ static int tb_moe_grouped(tb *b, int x) {
     char save[96];
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "%.80s/experts", save);
+    b->expert = 1;
     int hdn;
     int64_t wgu[3] = {E, H, c->gated_mlp ? 2 * I : I}, bgu[3] = {E, 1, c->gated_mlp ? 2 * I : I};
     if (c->gated_mlp && c->fused_gate_up == 0 && !c->moe_expert_bias) {
@@ -1831,6 +1855,7 @@ static int tb_moe_grouped(tb *b, int x) {
     int64_t wd[3] = {E, I, H}, bd[3] = {E, 1, H};
     int dbias = c->moe_expert_bias ? tb_weight(b, "down_proj.bias", 3, bd, W_PLAIN) : -1;
     int y = tb_linear_w(b, "down_proj", hdn, tb_weight(b, "down_proj.weight", 3, wd, W_LINEAR), dbias);
+    b->expert = 0;
     b->routed += b->w.params - p0;
     b->routed_active += (b->w.params - p0) / E * K;
     memcpy(b->scope, save, sizeof save);

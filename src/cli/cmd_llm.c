@@ -20,7 +20,7 @@ int dlp_cmd_llm(int argc, char **argv);
 static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf llm (--model ID | --config FILE) --device D [--batch N] [--seq N]\n"
-            "                  [--dtype fp32|fp16|bf16|int8|nf4] [--gen N] [--gpus N] [--region R]\n"
+            "                  [--dtype T] [--kv-dtype T] [--gen N] [--gpus N] [--region R]\n"
             "                  [--samples N] [--analytic] [--json]\n"
             "       dlperf llm --list [--json]\n\n"
             "Predicts throughput (samples/s, tokens/s), peak memory (MiB), energy per sample (J)\n"
@@ -31,8 +31,10 @@ static void usage(FILE *f) {
             "  --device D     GPU id or name ('dlperf devices')\n"
             "  --batch N      sequences per pass (default 1)\n"
             "  --seq N        tokens per sequence (default 128)\n"
-            "  --dtype T      weights/activations: fp32, fp16 (default), bf16, int8 or nf4\n"
-            "                 (bitsandbytes; activations in fp16)\n"
+            "  --dtype T      weights: fp32, fp16 (default), bf16; int8, nf4 (bitsandbytes);\n"
+            "                 fp8 (e4m3, 128x128 block scales), int4 (AWQ/GPTQ, group 128),\n"
+            "                 mxfp4 (= fp4; MoE: experts only), nvfp4 — docs/llm.md, Precisions\n"
+            "  --kv-dtype T   KV cache: fp16, bf16, fp8 or fp32 (default: the activations')\n"
             "  --gen N        generated tokens per sequence (default 0: forward pass only)\n"
             "  --gpus N       tensor-parallel GPUs (default 1)\n"
             "  --image-tokens N  VLMs: image tokens added to every prompt (default 0)\n"
@@ -105,7 +107,7 @@ static int list_catalogue(int json) {
 }
 
 int dlp_cmd_llm(int argc, char **argv) {
-    const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v;
+    const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v, *kvdtype = NULL;
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
     int json = 0, list = 0, analytic = 0, r;
     for (int i = 1; i < argc; i++) {
@@ -113,6 +115,7 @@ int dlp_cmd_llm(int argc, char **argv) {
             (r = cli_opt(argc, argv, &i, "--config", &config)) ||
             (r = cli_opt(argc, argv, &i, "--device", &device)) ||
             (r = cli_opt(argc, argv, &i, "--dtype", &dtype)) ||
+            (r = cli_opt(argc, argv, &i, "--kv-dtype", &kvdtype)) ||
             (r = cli_opt(argc, argv, &i, "--region", &region))) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             continue;
@@ -143,7 +146,16 @@ int dlp_cmd_llm(int argc, char **argv) {
     if (model && config) return cli_usage_error("llm", "--model and --config are exclusive");
     if (!device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
     int quant = dlp_quant_parse(dtype);
-    if (quant < 0) return cli_failf(DLP_EXIT_BADINPUT, "llm: --dtype '%s' is not fp32, fp16, bf16, int8 or nf4", dtype);
+    if (quant < 0)
+        return cli_failf(DLP_EXIT_BADINPUT,
+                         "llm: --dtype '%s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
+    int kvdt = 0;
+    if (kvdtype) {
+        kvdt = dlp_dtype_parse(kvdtype);
+        if (kvdt != DLP_DT_FLOAT && kvdt != DLP_DT_FLOAT16 && kvdt != DLP_DT_BFLOAT16 && kvdt != DLP_DT_FLOAT8E4M3FN &&
+            kvdt != DLP_DT_FLOAT8E5M2)
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --kv-dtype '%s' is not fp16, bf16, fp8 or fp32", kvdtype);
+    }
 
     dlp_error e = {0};
     dlp_llm_config c;
@@ -158,7 +170,7 @@ int dlp_cmd_llm(int argc, char **argv) {
         dlp_devdb_free(db);
         return rc;
     }
-    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus};
+    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus, kvdt};
     dlp_llm_prediction p;
     if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
         dlp_devdb_free(db);
@@ -181,6 +193,8 @@ int dlp_cmd_llm(int argc, char **argv) {
         cli_json_str(stdout, d->name);
         printf(",\"batch\":%lld,\"seq\":%lld,\"gen_tokens\":%lld,\"gpus\":%lld,\"dtype\":\"%s\"", (long long)batch,
                (long long)seq, (long long)gen, (long long)gpus, dlp_quant_name(quant));
+        printf(",\"compute_dtype\":\"%s\",\"kv_dtype\":\"%s\",\"weight_only\":%s", dlp_dtype_short(p.compute_dtype),
+               dlp_dtype_short(p.kv_dtype), p.weight_only ? "true" : "false");
         printf(",\"throughput_sps\":%.6g,\"tokens_per_s\":%.6g,\"latency_ms\":%.6g", p.throughput_sps, p.tokens_per_s,
                p.latency_ms);
         printf(",\"memory_mb\":%.6g,\"weights_mb\":%.6g,\"activations_mb\":%.6g,\"fits\":%s", p.memory_mb, p.weights_mb,
@@ -208,6 +222,11 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
         if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
+        printf("  precision    weights %s, compute %s%s, KV cache %s\n", dlp_quant_name(quant),
+               dlp_dtype_short(p.compute_dtype), p.weight_only ? " (weight-only: dequantised in the kernel)" : "",
+               dlp_dtype_short(p.kv_dtype));
+        if (quant >= DLP_QT_FP8 && !strcmp(p.method, "analytic") && !analytic)
+            printf("  (analytic estimate: the trained models cover fp32/fp16/bf16 only)\n");
         char b1[48], b2[48], b3[48];
         printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
                cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);

@@ -72,7 +72,46 @@ typedef struct {
 
 static int is_matmul(const char *op) { return !strcmp(op, "MatMul") || !strcmp(op, "Gemm"); }
 
-static double act_bytes_of(int quant) { return quant == DLP_QT_FP32 ? 4.0 : 2.0; }
+/* The KV cache's dtype: the workload's, else the activations'. */
+static int kv_dtype_of(const dlp_llm_workload *wl) {
+    return wl->kv_dtype ? wl->kv_dtype : dlp_quant_act_dtype(wl->quant);
+}
+
+static double kv_elem_bytes(const dlp_llm_workload *wl) {
+    int k = kv_dtype_of(wl);
+    return k == DLP_DT_FLOAT ? 4.0 : (k == DLP_DT_FLOAT16 || k == DLP_DT_BFLOAT16) ? 2.0 : 1.0;
+}
+
+static int kv_dtype_ok(int k) {
+    return k == 0 || k == DLP_DT_FLOAT || k == DLP_DT_FLOAT16 || k == DLP_DT_BFLOAT16 || k == DLP_DT_FLOAT8E4M3FN ||
+           k == DLP_DT_FLOAT8E4M3FNUZ || k == DLP_DT_FLOAT8E5M2 || k == DLP_DT_FLOAT8E5M2FNUZ;
+}
+
+/* docs/llm.md, "Precisions".  fp8 without FP8 tensor cores runs as vLLM's
+ * fp8 Marlin path (weight-only, W8A16): the memory saving, 16-bit math.
+ * fp4 formats without FP4 tensor cores run weight-only where engines ship
+ * the kernels (Hopper/Ada: gpt-oss's mxfp4 on H100) and are refused before. */
+int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
+    if (why && n) why[0] = 0;
+    if (!d || quant < 0 || quant >= DLP_QT_COUNT_) return -1;
+    int b16 = dlp_device_supports_dtype(d, DLP_DT_BFLOAT16) ? DLP_DT_BFLOAT16 : DLP_DT_FLOAT16;
+    switch (quant) {
+    case DLP_QT_FP8:
+        return dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN) ? DLP_DT_FLOAT8E4M3FN : b16;
+    case DLP_QT_MXFP4:
+    case DLP_QT_NVFP4:
+        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT4E2M1) && d->fp4_tensor_tflops > 0) return DLP_DT_FLOAT4E2M1;
+        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN)) return b16;
+        if (why && n)
+            snprintf(why, n,
+                     "%s has no FP4 or FP8 tensor cores: %s runs natively on FP4 tensor cores (Blackwell) and "
+                     "weight-only (dequantised to bf16) on FP8-capable GPUs (Hopper, Ada); use int4 or bf16 here",
+                     d->id, dlp_quant_name(quant));
+        return -1;
+    default:
+        return dlp_quant_act_dtype(quant);
+    }
+}
 
 static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
                      const dlp_llm_workload *wl, const dlp_device *d, analytic_t *a) {
@@ -81,9 +120,13 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     int ngpu = wl->n_gpus > 1 ? wl->n_gpus : 1;
     /* matrix rate: fp16/bf16 tensor cores; fp32 on NVIDIA's vector units
      * (PyTorch does not use TF32 for matmul by default) but on AMD's matrix
-     * cores (rocBLAS SGEMM runs on MFMA); int8/nf4 compute in fp16 */
+     * cores (rocBLAS SGEMM runs on MFMA); int8/nf4/int4 compute in fp16;
+     * fp8/fp4 on their tensor cores where the device has them, else the
+     * weight-only 16-bit path (dlp_llm_compute_dtype) */
+    int cdt = dlp_llm_compute_dtype(d, q, NULL, 0);
+    if (cdt < 0) cdt = adt;
     int fp32_mfma = adt == DLP_DT_FLOAT && d->fp32_matrix_tflops > 0;
-    double p_mm = dlp_device_peak_flops(d, adt, adt != DLP_DT_FLOAT || fp32_mfma);
+    double p_mm = dlp_device_peak_flops(d, cdt, cdt != DLP_DT_FLOAT || fp32_mfma);
     double e_mm = adt == DLP_DT_FLOAT && !fp32_mfma ? E_MATMUL_VEC : E_MATMUL;
     double p_vec = dlp_device_peak_flops(d, adt, 0);
     if (p_vec <= 0) p_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
@@ -129,7 +172,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     double t_busy_c = busy_c / ngpu, t_busy_m = busy_m / ngpu;
     /* generation: gen decode steps at the mean context length */
     double B = (double)wl->batch, L = (double)c->num_hidden_layers;
-    double ab = act_bytes_of(q);
+    double ab = kv_elem_bytes(wl);
     if (wl->gen_tokens > 0) {
         double G = (double)wl->gen_tokens, ctx = (double)wl->seq + G / 2.0;
         /* MoE: the builder's count of what a token uses (top-k routed +
@@ -218,7 +261,8 @@ void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
     f[DLP_LF_SMMP] = d->shared_mem_kb_per_sm;
     f[DLP_LF_SMS] = d->sm_count;
     f[DLP_LF_SMPBO] = d->shared_mem_kb_per_block;
-    int adt = dlp_quant_act_dtype(q);
+    int adt = dlp_llm_compute_dtype(d, q, NULL, 0);
+    if (adt < 0) adt = dlp_quant_act_dtype(q);
     f[DLP_LF_PTC] = dlp_device_peak_flops(d, adt, adt != DLP_DT_FLOAT) / 1e12;
     f[DLP_LF_MEM] = d->memory_gib;
     f[DLP_LF_L2] = d->l2_cache_mb;
@@ -337,6 +381,50 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         wl->n_gpus < 0)
         return dlp__err(err, DLP_EINVAL, "%s: bad workload (batch %lld, seq %lld, gen %lld)", c->id,
                         (long long)wl->batch, (long long)wl->seq, (long long)wl->gen_tokens);
+    if (!kv_dtype_ok(wl->kv_dtype))
+        return dlp__err(err, DLP_EINVAL, "%s: kv dtype '%s' is not fp16, bf16, fp8 or fp32", c->id,
+                        dlp_dtype_short(wl->kv_dtype));
+    /* requests nothing could run (docs/llm.md, "Refusals") */
+    if (c->encoder_only && wl->gen_tokens > 0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: gen %lld: %s is an encoder-only model (%s) and does not generate tokens; use gen 0",
+                        c->id, (long long)wl->gen_tokens, c->id, c->model_type);
+    int64_t ctx = wl->seq + c->image_tokens + wl->gen_tokens;
+    if (c->max_position_embeddings > 0 && ctx > c->max_position_embeddings) {
+        if (wl->gen_tokens > 0)
+            return dlp__err(err, DLP_EINVAL,
+                            "%s: gen %lld: prompt %lld%s + %lld generated = %lld tokens exceed the model's context "
+                            "(max_position_embeddings %lld)",
+                            c->id, (long long)wl->gen_tokens, (long long)(wl->seq + c->image_tokens),
+                            c->image_tokens ? " (with image tokens)" : "", (long long)wl->gen_tokens, (long long)ctx,
+                            (long long)c->max_position_embeddings);
+        return dlp__err(err, DLP_EINVAL, "%s: seq %lld%s exceeds the model's context (max_position_embeddings %lld)",
+                        c->id, (long long)wl->seq, c->image_tokens ? " + image tokens" : "",
+                        (long long)c->max_position_embeddings);
+    }
+    int tp = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    if (tp > 1) {
+        int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
+        if (h % tp)
+            return dlp__err(err, DLP_EINVAL,
+                            "%s: gpus %d: tensor parallelism splits the %lld attention heads evenly, and %d does "
+                            "not divide %lld",
+                            c->id, tp, (long long)h, tp, (long long)h);
+        /* vLLM: KV heads split when tp divides them, replicated when they divide tp */
+        if (c->kv_lora_rank <= 0 && kv % tp && tp % kv)
+            return dlp__err(err, DLP_EINVAL,
+                            "%s: gpus %d: the %lld KV heads can be neither split nor replicated over %d GPUs", c->id,
+                            tp, (long long)kv, tp);
+        int mamba = 0;
+        for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+            if (c->layer_kind[l] & DLP_LK_MAMBA) mamba = 1;
+        if (mamba && c->mamba_num_heads % tp)
+            return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tp,
+                            (long long)c->mamba_num_heads);
+    }
+    char why[320];
+    int cdt = dlp_llm_compute_dtype(d, wl->quant, why, sizeof why);
+    if (cdt < 0) return dlp__err(err, DLP_EINVAL, "%s: dtype %s: %s", c->id, dlp_quant_name(wl->quant), why);
     double ci = -1, pue = 1.0;
     if (db) {
         ci = dlp_carbon_intensity(db, region);
@@ -350,6 +438,21 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     if (st) return st;
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
+    {
+        /* batch 1: weights + the KV cache of one sequence + the runtime's
+         * context, per GPU */
+        double gib = 1024.0 * 1024.0 * 1024.0;
+        double wg = (double)w.weight_bytes[wl->quant] / tp / gib;
+        double kg = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl)) / tp / gib;
+        double need = wg + kg + DLP_LLM_RUNTIME_GIB;
+        if (need > d->memory_gib) {
+            dlp_graph_free(g);
+            return dlp__err(err, DLP_EINVAL,
+                            "%s: does not fit on %d x %s even at batch 1: needs %.1f GiB per GPU (weights %.1f + KV "
+                            "cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype or a larger device",
+                            c->id, tp, d->id, need, wg, kg, DLP_LLM_RUNTIME_GIB, d->memory_gib);
+        }
+    }
     double f[DLP_LF_COUNT];
     dlp_llm_features(c, g, &w, wl, d, f);
     analytic_t a;
@@ -357,12 +460,14 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     out->params = w.params;
     out->active_params = w.active_params;
     /* what a decoder's prefill + generation leaves in the cache; encoders keep none */
-    out->kv_bytes_per_seq =
-        c->encoder_only ? 0 : dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, act_bytes_of(wl->quant));
+    out->kv_bytes_per_seq = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl));
+    out->compute_dtype = cdt;
+    out->kv_dtype = kv_dtype_of(wl);
+    out->weight_only = wl->quant >= DLP_QT_INT8 && cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1;
     out->macs = gs.macs;
     out->nodes = gs.nodes;
     out->edges = gs.edges;
-    int ngpu = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    int ngpu = tp;
 
     /* memory: stored weights + peak live activations of the forward graph
      * (+ the KV cache when generating), split over tensor-parallel GPUs */

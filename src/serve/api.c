@@ -653,7 +653,7 @@ done:
 
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
-                                          "gpus", "region", "samples", "analytic", "image_tokens", NULL};
+                                          "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -661,10 +661,10 @@ static void h_llm(req *r) {
                          "/api/llm: 'model' is a catalogue or Hugging Face id; upload a config.json as 'config'");
         return;
     }
-    const char *model, *dtype, *region;
+    const char *model, *dtype, *region, *kvdtype;
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
     int analytic = 0;
-    if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) ||
+    if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
         get_i64(r, "gen", 0, 1 << 22, &gen, NULL) || get_i64(r, "gpus", 1, 1024, &gpus, NULL) ||
         get_i64(r, "samples", 1, (int64_t)1 << 50, &samples, NULL) || get_bool(r, "analytic", &analytic) ||
@@ -679,7 +679,14 @@ static void h_llm(req *r) {
     }
     int quant = dlp_quant_parse(dtype ? dtype : "fp16");
     if (quant < 0) {
-        dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16, int8 or nf4", dtype);
+        dlp__serve_error(r->out, 400,
+                         "field 'dtype': '%.64s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
+        return;
+    }
+    int kvdt = kvdtype ? dlp_dtype_parse(kvdtype) : 0;
+    if (kvdtype && kvdt != DLP_DT_FLOAT && kvdt != DLP_DT_FLOAT16 && kvdt != DLP_DT_BFLOAT16 &&
+        kvdt != DLP_DT_FLOAT8E4M3FN && kvdt != DLP_DT_FLOAT8E5M2) {
+        dlp__serve_error(r->out, 400, "field 'kv_dtype': '%.64s' is not fp16, bf16, fp8 or fp32", kvdtype);
         return;
     }
     const dlp_device *dev = find_device(r, ep);
@@ -726,7 +733,7 @@ static void h_llm(req *r) {
         busy(r);
         return;
     }
-    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus};
+    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus, kvdt};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);

@@ -208,6 +208,9 @@ char *dlp__serve_llm_json(const dlp_llm_config *c, const dlp_device *d, const dl
     i64(&b, o, "gen_tokens", (long long)wl->gen_tokens);
     i64(&b, o, "gpus", (long long)(wl->n_gpus > 0 ? wl->n_gpus : 1));
     str(&b, o, "dtype", dlp_quant_name(wl->quant));
+    str(&b, o, "compute_dtype", dlp_dtype_short(p->compute_dtype));
+    str(&b, o, "kv_dtype", dlp_dtype_short(p->kv_dtype));
+    boolean(&b, o, "weight_only", p->weight_only);
     num(&b, o, "throughput_sps", G6, p->throughput_sps);
     num(&b, o, "tokens_per_s", G6, p->tokens_per_s);
     num(&b, o, "latency_ms", G6, p->latency_ms);
