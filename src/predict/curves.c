@@ -46,7 +46,7 @@ int dlp__prec_of_dtype(int dtype) {
     case DLP_DT_FLOAT8E5M2FNUZ:
     case DLP_DT_INT4:
     case DLP_DT_UINT4:
-    case 23:                   /* FLOAT4E2M1 (ONNX 23) */
+    case DLP_DT_FLOAT4E2M1:
         return DLP__PREC_FP8;
     default:                   /* fp32, and fp64/integer work, which has no
                                   tensor-core curve of its own */

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "graph/graph.h"
+#include "util/util.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -1202,13 +1203,6 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
     out->n = nn;
 }
 
-static int set_err(dlp_error *e, dlp_status code, const char *msg) {
-    if (e) {
-        e->code = code;
-        snprintf(e->msg, sizeof e->msg, "%s", msg);
-    }
-    return code;
-}
 
 /* ---- the pass table -------------------------------------------------------------
  * One row per pass, with the runtime profiles that run it: the patterns of
@@ -1251,11 +1245,11 @@ static const struct {
 
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
                       dlp__lowered *out, dlp_error *err) {
-    if (!out) return (dlp_status)set_err(err, DLP_EINVAL, "lower: no output given");
+    if (!out) return dlp__err(err, DLP_EINVAL, "lower: no output given");
     memset(out, 0, sizeof *out);
-    if (!g) return (dlp_status)set_err(err, DLP_EINVAL, "lower: no graph given");
+    if (!g) return dlp__err(err, DLP_EINVAL, "lower: no graph given");
     if (runtime < 0 || runtime >= DLP_RUNTIME_COUNT_ || (memfmt != DLP_MEMFMT_NCHW && memfmt != DLP_MEMFMT_NHWC))
-        return (dlp_status)set_err(err, DLP_EINVAL, "lower: unknown runtime or memory format");
+        return dlp__err(err, DLP_EINVAL, "lower: unknown runtime or memory format");
     lctx c = {0};
     c.g = g;
     c.n = g->n_nodes;
@@ -1280,7 +1274,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     dlp_status st = DLP_OK;
     if (!c.kind || !c.grp || !c.copy || !c.nc || !c.cl || !c.name || !c.kclass || !scratch || !kidx || !vseen || !out->k ||
         !out->members || !out->node_kernel || !out->node_view) {
-        st = (dlp_status)set_err(err, DLP_ENOMEM, "lower: out of memory");
+        st = dlp__err(err, DLP_ENOMEM, "lower: out of memory");
         goto done;
     }
     out->n_nodes = c.n;

@@ -12,11 +12,11 @@
 #include "predict/predict.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "models/learned.h"
+#include "util/util.h"
 
 double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count) {
     return price_usd_per_hour * time_ms * count / 3.6e6;
@@ -26,15 +26,6 @@ double dlp_co2_g(double energy_j, double pue, double g_per_kwh) {
     return energy_j / 3.6e6 * pue * g_per_kwh;
 }
 
-static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...) {
-    if (!e) return;
-    e->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- the estimator table ------------------------------------------------------- */
 
@@ -106,7 +97,7 @@ dlp_status dlp__predict_derive(const dlp_device *d, const dlp_predict_opts *o, d
         return DLP_OK;
     }
     dlp_status st = dlp_mig_recommend(d, p->memory_mb, p->mig_margin, unit_ms, o->latency_slo_ms, &p->mig);
-    if (st) set_err(err, st, "predict: MIG: %s", p->mig.reason);
+    if (st) dlp__err(err, st, "predict: MIG: %s", p->mig.reason);
     return st;
 }
 
@@ -115,12 +106,12 @@ dlp_status dlp__predict_derive(const dlp_device *d, const dlp_predict_opts *o, d
 dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, const dlp_predict_opts *opts,
                        dlp_prediction *out, dlp_error *err) {
     if (!out) {
-        set_err(err, DLP_EINVAL, "predict: no output given");
+        dlp__err(err, DLP_EINVAL, "predict: no output given");
         return DLP_EINVAL;
     }
     memset(out, 0, sizeof *out);
     if (!g || !d) {
-        set_err(err, DLP_EINVAL, "predict: %s", !g ? "no graph given" : "no device given");
+        dlp__err(err, DLP_EINVAL, "predict: %s", !g ? "no graph given" : "no device given");
         return DLP_EINVAL;
     }
     dlp_predict_opts o = {0};
@@ -143,7 +134,7 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
             if (w < 0) break;
             len += (size_t)w;
         }
-        set_err(err, DLP_ENOTFOUND, "predict: unknown carbon region '%s' (known: %s)", o.region, list);
+        dlp__err(err, DLP_ENOTFOUND, "predict: unknown carbon region '%s' (known: %s)", o.region, list);
         dlp_devdb_free(own_db);
         return DLP_ENOTFOUND;
     }
@@ -169,7 +160,7 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
         }
     }
     if (!st && !based) {
-        set_err(err, DLP_EINVAL, "predict: no estimator covers device '%s'", d->id);
+        dlp__err(err, DLP_EINVAL, "predict: no estimator covers device '%s'", d->id);
         st = DLP_EINVAL;
     }
     if (!st) st = dlp__predict_derive(d, &o, gkwh, pue, region, out, err);

@@ -21,24 +21,14 @@
 #include "predict/predict.h"
 #include "predict/curves.h"
 #include "predict/lower.h"
+#include "util/util.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(dlp_error *e, dlp_status code, const char *fmt, ...) {
-    if (!e) return;
-    e->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- which unit a node runs on ------------------------------------------------ */
 
@@ -344,14 +334,14 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                                  dlp_prediction *out, dlp_error *err) {
     /* dlp_predict has checked the pointers; tests call this row directly */
     if (!out || !g || !d) {
-        set_err(err, DLP_EINVAL, "predict: no %s given", !out ? "output" : !g ? "graph" : "device");
+        dlp__err(err, DLP_EINVAL, "predict: no %s given", !out ? "output" : !g ? "graph" : "device");
         return DLP_EINVAL;
     }
     memset(out, 0, sizeof *out);
     dlp_predict_opts o = {0};
     if (opts) o = *opts;
     if (o.mode != DLP_PREDICT_INFER && o.mode != DLP_PREDICT_TRAIN) {
-        set_err(err, DLP_EINVAL, "predict: mode must be inference or training");
+        dlp__err(err, DLP_EINVAL, "predict: mode must be inference or training");
         return DLP_EINVAL;
     }
     int cdt = o.dtype ? o.dtype : file_float_dtype(g);
@@ -359,12 +349,12 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         cdt = DLP_DT_FLOAT8E4M3FN;   /* one fp8 class: same peak, same bytes */
     if (cdt != DLP_DT_FLOAT && cdt != DLP_DT_FLOAT16 && cdt != DLP_DT_BFLOAT16 && cdt != DLP_DT_INT8 &&
         cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1) {
-        set_err(err, DLP_EINVAL, "predict: dtype %s is not supported (fp32, fp16, bf16, fp8, fp4, int8)",
+        dlp__err(err, DLP_EINVAL, "predict: dtype %s is not supported (fp32, fp16, bf16, fp8, fp4, int8)",
                 dlp_dtype_name(cdt));
         return DLP_EINVAL;
     }
     if (o.mode == DLP_PREDICT_TRAIN && (cdt == DLP_DT_INT8 || cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1)) {
-        set_err(err, DLP_EINVAL, "predict: %s is for inference (quantised weights and activations); train in fp32, "
+        dlp__err(err, DLP_EINVAL, "predict: %s is for inference (quantised weights and activations); train in fp32, "
                 "fp16 or bf16", cdt == DLP_DT_INT8 ? "int8" : cdt == DLP_DT_FLOAT4E2M1 ? "fp4" : "fp8");
         return DLP_EINVAL;
     }
@@ -374,7 +364,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     if ((cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1 || cdt == DLP_DT_BFLOAT16) &&
         d->kind != DLP_DEVICE_CPU && !dlp_device_supports_dtype(d, cdt)) {
         const char *what = cdt == DLP_DT_FLOAT8E4M3FN ? "fp8" : cdt == DLP_DT_FLOAT4E2M1 ? "fp4" : "bf16";
-        set_err(err, DLP_EINVAL,
+        dlp__err(err, DLP_EINVAL,
                 "predict: device '%s' (%s) has no %s tensor cores; %s needs %s (try --dtype %s)", d->id,
                 d->arch ? d->arch : "?", what, what,
                 cdt == DLP_DT_FLOAT8E4M3FN ? "Ada, Hopper, Blackwell or CDNA3+"
@@ -387,12 +377,12 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         o.optimizer > DLP_OPTIM_SGD_MOMENTUM || !(o.runs >= 0) || !(o.steps >= 0) ||
         !isfinite(o.runs) || !isfinite(o.steps) || o.batch < 0 || !isfinite(o.launch_us) ||
         !isfinite(o.mig_margin) || !(o.latency_slo_ms >= 0) || !isfinite(o.latency_slo_ms)) {
-        set_err(err, DLP_EINVAL, "predict: an option is out of range (tf32, optimizer, runs, steps, "
+        dlp__err(err, DLP_EINVAL, "predict: an option is out of range (tf32, optimizer, runs, steps, "
                                  "batch, launch, margin or SLO)");
         return DLP_EINVAL;
     }
     if (d->mem_bandwidth_gbs <= 0 || dlp_device_peak_flops(d, DLP_DT_FLOAT, 0) <= 0) {
-        set_err(err, DLP_EINVAL, "predict: device '%s' has no FP32 peak or bandwidth in the database", d->id);
+        dlp__err(err, DLP_EINVAL, "predict: device '%s' has no FP32 peak or bandwidth in the database", d->id);
         return DLP_EINVAL;
     }
     const dlp_efficiency *eff = o.eff ? o.eff : dlp_efficiency_builtin();
@@ -427,7 +417,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         free(kind), free(internal);
         dlp__lowered_free(&L);
         dlp_prediction_free(out);
-        set_err(err, DLP_ENOMEM, "predict: out of memory");
+        dlp__err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
     out->n_nodes = n;
@@ -495,7 +485,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         free(kind), free(internal);
         dlp__lowered_free(&L);
         dlp_prediction_free(out);
-        set_err(err, DLP_ENOMEM, "predict: out of memory");
+        dlp__err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
 
