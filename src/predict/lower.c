@@ -100,6 +100,7 @@ typedef struct {
     int *scratch;        /* per node, zeroed before each pass that uses it */
     const char **name;   /* per group root: aten name, NULL = by op type  */
     int *kclass;         /* per group root: kernel class, -1 = by op      */
+    int *opc;            /* per node: dlp_op_class (read once)            */
 } lctx;
 
 static const dlp__node *N(const lctx *c, int i) { return &c->g->nodes[i]; }
@@ -108,16 +109,8 @@ static int is_op(const lctx *c, int i, const char *op) {
     return i >= 0 && !N(c, i)->domain[0] && !strcmp(N(c, i)->op_type, op);
 }
 static int producer(const lctx *c, int v) { return v >= 0 ? V(c, v)->producer : -1; }
+static int opc(const lctx *c, int i) { return c->opc[i]; }
 
-static int64_t numel_of(const dlp__value *v) {
-    if (v->rank < 0) return -1;
-    int64_t n = 1;
-    for (int k = 0; k < v->rank; k++) {
-        if (v->dims[k] < 0) return -1;
-        n *= v->dims[k];
-    }
-    return n;
-}
 
 /* The value behind Identity nodes (the exporter shares tied parameters as
  * Identity(initializer)). */
@@ -145,7 +138,7 @@ static int is_const(const lctx *c, int v, int64_t max) {
     const dlp__value *x = V(c, v);
     int p = x->producer;
     if (!x->is_init && !(p >= 0 && c->kind[p] == K_FREE)) return 0;
-    int64_t ne = numel_of(x);
+    int64_t ne = dlp__numel(x);
     return ne >= 0 && ne <= max;
 }
 static int is_scalar(const lctx *c, int v) { return is_const(c, v, 1); }
@@ -194,9 +187,7 @@ static int grouped(const lctx *c, int i) { return c->grp[i] >= 0; }
 
 static int classify(const lctx *c, int i) {
     const dlp__node *nd = N(c, i);
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
-    if (ni.op_class == DLP_OPC_SHAPE || ni.op_class == DLP_OPC_CONTROL) return K_FREE;
+    if (opc(c, i) == DLP_OPC_SHAPE || opc(c, i) == DLP_OPC_CONTROL) return K_FREE;
     if (!nd->domain[0] && !strcmp(nd->op_type, "Constant")) return K_FREE;
     int n_out = 0, n_val = 0;
     for (int o = 0; o < nd->n_out; o++) {
@@ -266,6 +257,12 @@ static int is_square_of(const lctx *c, int i, int v) {
     return 0;
 }
 
+/* Is node u 1 / s: Reciprocal(s) or Div(1, s)? */
+static int is_recip_of(const lctx *c, int u, int s) {
+    if (is_op(c, u, "Reciprocal")) return N(c, u)->in[0] == s;
+    return is_op(c, u, "Div") && N(c, u)->n_in == 2 && N(c, u)->in[1] == s && scalar_val(c, N(c, u)->in[0]) == 1.0;
+}
+
 /* From the variance node (ReduceMean of a square) to the normalised output:
  * Add(eps) -> Sqrt -> Div(d, .)  or  Add(eps) -> Sqrt -> Reciprocal -> Mul(d, .)
  * or Add(eps) -> Rsqrt (custom) ... Collect the members; returns the output
@@ -284,7 +281,7 @@ static int norm_tail(lctx *c, int var_node, int d, int *mem, int *nm) {
         mem[(*nm)++] = u;
         return N(c, u)->out[0];
     }
-    if (is_op(c, u, "Reciprocal") || (is_op(c, u, "Div") && N(c, u)->in[1] == sv && scalar_val(c, N(c, u)->in[0]) == 1.0)) {
+    if (is_recip_of(c, u, sv)) {
         mem[(*nm)++] = u;
         int m = only_cons(c, N(c, u)->out[0]);
         if (is_op(c, m, "Mul") && other_in(c, m, N(c, u)->out[0]) == d) {
@@ -373,13 +370,10 @@ static void pattern_norms(lctx *c, int rms) {
 /* torch.rsqrt exports as Sqrt -> Reciprocal: one aten::rsqrt */
 static void pattern_rsqrt(lctx *c) {
     for (int i = 0; i < c->n; i++) {
-        /* Reciprocal(s) or Div(1, s) */
-        int recip = is_op(c, i, "Reciprocal") ||
-                    (is_op(c, i, "Div") && N(c, i)->n_in == 2 && scalar_val(c, N(c, i)->in[0]) == 1.0);
-        if (c->kind[i] != K_KERNEL || grouped(c, i) || !recip) continue;
+        if (c->kind[i] != K_KERNEL || grouped(c, i) || !(is_op(c, i, "Reciprocal") || is_op(c, i, "Div"))) continue;
         int q = producer(c, N(c, i)->in[is_op(c, i, "Div") ? 1 : 0]);
         if (q < 0 || c->kind[q] != K_KERNEL || grouped(c, q) || !is_op(c, q, "Sqrt") ||
-            only_cons(c, N(c, q)->out[0]) != i)
+            !is_recip_of(c, i, N(c, q)->out[0]) || only_cons(c, N(c, q)->out[0]) != i)
             continue;
         int mem[2] = {q, i};
         make_group(c, mem, 2, "aten::rsqrt", DLP_KC_ELEMENTWISE);
@@ -461,11 +455,13 @@ static void pattern_unary(lctx *c, int *in_set) {
                 /* x + 0.044715 x^3: Add(x, t) where t is a single-consumer
                  * pointwise chain of x alone (Mul(Pow(x, 3), k)) */
                 int a = N(c, p)->in[0], b = N(c, p)->in[1], chain[16], nch = 0;
-                if (derives_from(c, b, a, chain, &nch, 3) || (nch = 0, derives_from(c, a, b, chain, &nch, 3))) {
+                int src_a = derives_from(c, b, a, chain, &nch, 3);
+                if (!src_a) nch = 0;
+                if (src_a || derives_from(c, a, b, chain, &nch, 3)) {
                     mem[nm++] = p;
                     in_set[p] = 1;
                     for (int q = 0; q < nch; q++) mem[nm++] = chain[q], in_set[chain[q]] = 1;
-                    x = derives_from(c, b, a, chain, &nch, 3) ? a : b;
+                    x = src_a ? a : b;
                 }
                 break;
             }
@@ -477,7 +473,8 @@ static void pattern_unary(lctx *c, int *in_set) {
         /* grow: a node whose inputs are x / scalars / set members, reached
          * from x or from set members, joins; the earliest such node first
          * (topological order), one seed per set, and no more nodes than the
-         * function has (GELU-erf 5, GELU-tanh 8, SiLU/HardSwish 2, Mish 3):
+         * function has (GELU-erf 5, GELU-tanh up to 10 as exported — 9 with
+         * x*x*x — SiLU/HardSwish 2, Mish 3):
          * a scalar multiply after a GELU (a layer scale) is not part of it */
         int cap = seed_erf ? 5 : seed_tanh ? 10 : seed_sp ? 3 : 2;
         while (nm < cap) {
@@ -523,10 +520,9 @@ static void pattern_unary(lctx *c, int *in_set) {
             outs += ext;
         }
         /* what is it? */
-        int n_mul = 0, n_pow = 0, n_add = 0;
+        int n_mul = 0, n_add = 0;
         for (int k = 0; k < nm; k++) {
             n_mul += is_op(c, mem[k], "Mul") || is_op(c, mem[k], "Div");
-            n_pow += is_op(c, mem[k], "Pow");
             n_add += is_op(c, mem[k], "Add");
         }
         /* x must be consumed by the set beyond the seed's own chain (x * f(x)) */
@@ -542,7 +538,6 @@ static void pattern_unary(lctx *c, int *in_set) {
             else if (seed_hs && nm == 2) name = "aten::hardswish";
             else if (seed_sp && nm == 3) name = "aten::mish";
         }
-        (void)n_pow;
         if (name) make_group(c, mem, nm, name, DLP_KC_ELEMENTWISE);
         for (int k = 0; k < nm; k++) in_set[mem[k]] = 0;
     }
@@ -678,15 +673,11 @@ static int root_class(lctx *c, int i) {
 static int is_extern(lctx *c, int i) {
     int kc = root_class(c, i);
     if (kc == DLP_KC_GEMM || kc == DLP_KC_ATTN) return 1;
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
-    return ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM || ni.op_class == DLP_OPC_MATMUL;
+    return opc(c, i) == DLP_OPC_CONV || opc(c, i) == DLP_OPC_GEMM || opc(c, i) == DLP_OPC_MATMUL;
 }
 static int is_fusible_pw(lctx *c, int i) {
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
     if (root_class(c, i) == DLP_KC_ELEMENTWISE) return 1;
-    return ni.op_class == DLP_OPC_ELEMENTWISE || ni.op_class == DLP_OPC_ACTIVATION ||
+    return opc(c, i) == DLP_OPC_ELEMENTWISE || opc(c, i) == DLP_OPC_ACTIVATION ||
            (is_op(c, i, "BatchNormalization") && !c->train);
 }
 
@@ -740,27 +731,21 @@ static void fuse_epilogues(lctx *c) {
 /* compile: chains of pointwise ops, norms, reductions and softmax fuse into
  * generated kernels (at most two reductions each). */
 static int is_reduction_node(lctx *c, int i) {
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
-    return ni.op_class == DLP_OPC_REDUCE || ni.op_class == DLP_OPC_SOFTMAX || ni.op_class == DLP_OPC_NORM ||
-           ni.op_class == DLP_OPC_POOL;
+    int k = opc(c, i);
+    return k == DLP_OPC_REDUCE || k == DLP_OPC_SOFTMAX || k == DLP_OPC_NORM || k == DLP_OPC_POOL;
 }
 static void fuse_inductor(lctx *c, int *nred) {
     for (int i = 0; i < c->n; i++) nred[i] = c->kind[i] == K_KERNEL && is_reduction_node(c, i);
     for (int i = 0; i < c->n; i++) {
         if (c->kind[i] != K_KERNEL || is_extern(c, i)) continue;
-        dlp_node_info ni;
-        dlp_graph_node(c->g, i, &ni);
-        if (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_OTHER) continue;
+        if (opc(c, i) == DLP_OPC_CONV || opc(c, i) == DLP_OPC_OTHER) continue;
         const dlp__node *nd = N(c, i);
         for (int k = 0; k < nd->n_in; k++) {
             int p = kernel_producer(c, nd->in[k]);
             if (p < 0 || is_extern(c, p)) continue;
             int rp = find(c, p), ri = find(c, i);
             if (rp == ri) continue;
-            dlp_node_info pi;
-            dlp_graph_node(c->g, p, &pi);
-            if (pi.op_class == DLP_OPC_CONV || pi.op_class == DLP_OPC_OTHER) continue;
+            if (opc(c, p) == DLP_OPC_CONV || opc(c, p) == DLP_OPC_OTHER) continue;
             if (nred[rp] + nred[ri] > 2) continue;
             int tot = nred[rp] + nred[ri];
             join(c, rp, ri);
@@ -772,24 +757,20 @@ static void fuse_inductor(lctx *c, int *nred) {
     }
 }
 
-/* onnxruntime: SkipLayerNormalization = residual Add + LayerNorm. */
+/* onnxruntime: SkipLayerNormalization = residual Add + LayerNorm.  The
+ * group's first ReduceMean reads x; an unfused Add producing x joins (the
+ * variance's ReduceMean reads the square, inside the group). */
 static void fuse_skip_ln(lctx *c) {
-    for (int i = 0; i < c->n; i++) {
-        int r = find(c, i);
-        if (c->grp[r] < 0 || r != i || !c->name[r] || strcmp(c->name[r], "aten::layer_norm")) continue;
-        /* the group's ReduceMean input is x; an Add producing x read only by the
-         * norm and by one residual consumer joins */
-        for (int j = 0; j < c->n; j++) {
-            if (find(c, j) != r || !is_op(c, j, "ReduceMean")) continue;
-            int x = N(c, j)->in[0], a = producer(c, x);
-            if (is_op(c, a, "Add") && c->kind[a] == K_KERNEL && !grouped(c, a)) {
-                join(c, r, a);
-                int nr = find(c, r);
-                c->name[nr] = "SkipLayerNormalization";
-                c->kclass[nr] = DLP_KC_NORM;
-            }
-            break;
-        }
+    for (int j = 0; j < c->n; j++) {
+        if (!is_op(c, j, "ReduceMean") || !grouped(c, j)) continue;
+        int r = find(c, j);
+        if (!c->name[r] || strcmp(c->name[r], "aten::layer_norm")) continue;
+        int a = producer(c, N(c, j)->in[0]);
+        if (!is_op(c, a, "Add") || c->kind[a] != K_KERNEL || grouped(c, a)) continue;
+        join(c, r, a);
+        int nr = find(c, r);
+        c->name[nr] = "SkipLayerNormalization";
+        c->kclass[nr] = DLP_KC_NORM;
     }
 }
 
@@ -882,11 +863,9 @@ static int slice_keeps_contig(const lctx *c, int i) {
 
 /* Does node i need its data input contiguous (eager calls .contiguous())? */
 static int needs_contig(lctx *c, int i) {
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
     if (root_class(c, i) == DLP_KC_NORM) return 1;
-    return ni.op_class == DLP_OPC_NORM || ni.op_class == DLP_OPC_SOFTMAX || ni.op_class == DLP_OPC_CONV ||
-           ni.op_class == DLP_OPC_POOL;
+    int k = opc(c, i);
+    return k == DLP_OPC_NORM || k == DLP_OPC_SOFTMAX || k == DLP_OPC_CONV || k == DLP_OPC_POOL;
 }
 
 /* Kernels whose output keeps the memory format of their 4-D input
@@ -894,10 +873,8 @@ static int needs_contig(lctx *c, int i) {
  * cat and pad.  Reductions over the channel dim, norms over the last dim,
  * matmuls and softmax write plain contiguous tensors. */
 static int keeps_format(const lctx *c, int i) {
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
-    return ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_POOL || ni.op_class == DLP_OPC_ELEMENTWISE ||
-           ni.op_class == DLP_OPC_ACTIVATION || is_op(c, i, "BatchNormalization") || is_op(c, i, "Concat") ||
+    int k = opc(c, i);
+    return k == DLP_OPC_CONV || k == DLP_OPC_POOL || k == DLP_OPC_ELEMENTWISE || k == DLP_OPC_ACTIVATION || is_op(c, i, "BatchNormalization") || is_op(c, i, "Concat") ||
            is_op(c, i, "Pad") || is_op(c, i, "Cast");
 }
 
@@ -989,8 +966,6 @@ static void views(lctx *c) {
 
 static const char *aten_name(const lctx *c, int i, int *kc) {
     const dlp__node *nd = N(c, i);
-    dlp_node_info ni;
-    dlp_graph_node(c->g, i, &ni);
     static const struct { const char *op, *aten; int kc; } tab[] = {
         {"Relu", "aten::relu", DLP_KC_ELEMENTWISE},     {"Clip", "aten::hardtanh", DLP_KC_ELEMENTWISE},
         {"Sigmoid", "aten::sigmoid", DLP_KC_ELEMENTWISE}, {"HardSigmoid", "aten::hardsigmoid", DLP_KC_ELEMENTWISE},
@@ -1044,7 +1019,7 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
                 return tab[k].aten;
             }
     }
-    switch (ni.op_class) {
+    switch (opc(c, i)) {
     case DLP_OPC_CONV: *kc = DLP_KC_CONV; break;
     case DLP_OPC_GEMM: *kc = DLP_KC_GEMM; break;
     case DLP_OPC_MATMUL: *kc = DLP_KC_BMM; break;
@@ -1215,10 +1190,7 @@ static void run_unary(lctx *c) {
     memset(c->scratch, 0, sizeof(int) * (size_t)(c->n ? c->n : 1));
     pattern_unary(c, c->scratch);
 }
-static void run_inductor(lctx *c) {
-    memset(c->scratch, 0, sizeof(int) * (size_t)(c->n ? c->n : 1));
-    fuse_inductor(c, c->scratch);
-}
+static void run_inductor(lctx *c) { fuse_inductor(c, c->scratch); /* it sets every entry */ }
 static const struct {
     const char *name;
     void (*run)(lctx *c);
@@ -1264,6 +1236,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     c.cl = calloc(v1, 1);
     c.name = calloc(n1, sizeof(char *));
     c.kclass = malloc(n1 * sizeof(int));
+    c.opc = malloc(n1 * sizeof(int));
     int *scratch = calloc(n1, sizeof(int));
     int *kidx = malloc(n1 * sizeof(int));
     unsigned char *vseen = calloc(v1, 1);
@@ -1272,13 +1245,16 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     out->node_kernel = malloc(n1 * sizeof(int));
     out->node_view = calloc(n1, sizeof(int));
     dlp_status st = DLP_OK;
-    if (!c.kind || !c.grp || !c.copy || !c.nc || !c.cl || !c.name || !c.kclass || !scratch || !kidx || !vseen || !out->k ||
+    if (!c.kind || !c.grp || !c.copy || !c.nc || !c.cl || !c.name || !c.kclass || !c.opc || !scratch || !kidx || !vseen || !out->k ||
         !out->members || !out->node_kernel || !out->node_view) {
         st = dlp__err(err, DLP_ENOMEM, "lower: out of memory");
         goto done;
     }
     out->n_nodes = c.n;
     for (int i = 0; i < c.n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        c.opc[i] = ni.op_class;
         c.grp[i] = -1;
         c.kclass[i] = -1;
         c.kind[i] = classify(&c, i);
@@ -1394,14 +1370,12 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
                 if (nd->in[q] >= 0) vseen[storage_of(&c, nd->in[q])] = 0, vseen[nd->in[q]] = 0;
         }
         kk->anchor = heavy;
-        dlp_node_info ai;
-        dlp_graph_node(g, heavy, &ai);
-        kk->op_class = ai.op_class;
+        kk->op_class = opc(&c, heavy);
         if (c.kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
     }
     implied_kernels(&c, out);
 done:
-    free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.cl), free(c.name), free(c.kclass);
+    free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.cl), free(c.name), free(c.kclass), free(c.opc);
     free(scratch), free(kidx), free(vseen);
     if (st) dlp__lowered_free(out);
     return st;
