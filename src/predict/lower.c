@@ -81,6 +81,13 @@ double dlp__elem_bytes(int dt) {
     return b > 0 ? b : 4;
 }
 
+double dlp__tensor_bytes_at(const dlp_tensor_info *t, int cdt) {
+    if (t->bytes < 0) return -1;
+    int fl = t->dtype == DLP_DT_FLOAT || t->dtype == DLP_DT_FLOAT16 || t->dtype == DLP_DT_BFLOAT16;
+    if (fl && t->numel >= 0) return (double)t->numel * dlp__elem_bytes(cdt);
+    return (double)t->bytes;
+}
+
 /* ---- context ----------------------------------------------------------------- */
 
 enum { K_FREE = 0, K_VIEW, K_KERNEL };
@@ -1039,10 +1046,8 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
 static double vbytes(const lctx *c, int v) {
     dlp_tensor_info t;
     dlp_graph_tensor(c->g, v, &t);
-    if (t.bytes < 0) return 0;
-    if ((t.dtype == DLP_DT_FLOAT || t.dtype == DLP_DT_FLOAT16 || t.dtype == DLP_DT_BFLOAT16) && t.numel >= 0)
-        return (double)t.numel * dlp__elem_bytes(c->cdt);
-    return (double)t.bytes;
+    double b = dlp__tensor_bytes_at(&t, c->cdt);
+    return b > 0 ? b : 0;
 }
 
 /* The storage a value reads through views: the value itself unless it is a

@@ -55,5 +55,9 @@ void dlp__lowered_free(dlp__lowered *l);
 /* Bytes per element of a compute dtype as kernels move it: fractional for
  * 4-bit types (fp4 e2m1, int4: two per byte), 4 when unknown. */
 double dlp__elem_bytes(int dtype);
+/* Bytes of a tensor when its float storage (fp32/fp16/bf16) takes the
+ * compute dtype cdt — as model.half() or autocast would store it — and its
+ * own size otherwise; -1 when unknown.  Time and memory both use it. */
+double dlp__tensor_bytes_at(const dlp_tensor_info *t, int cdt);
 
 #endif

@@ -68,14 +68,6 @@ static int is_float_storage(int dt) {
     return dt == DLP_DT_FLOAT || dt == DLP_DT_FLOAT16 || dt == DLP_DT_BFLOAT16;
 }
 
-/* Bytes of a tensor when its float storage takes the compute dtype;
- * -1 when unknown. */
-static double tensor_bytes(const dlp_tensor_info *t, int cdt) {
-    if (t->bytes < 0) return -1;
-    if (is_float_storage(t->dtype) && t->numel >= 0) return (double)t->numel * dlp__elem_bytes(cdt);
-    return (double)t->bytes;
-}
-
 /* The file's compute type: the first matmul-class node's input, else the
  * first float tensor, else fp32. */
 static int file_float_dtype(const dlp_graph *g) {
@@ -246,7 +238,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
                 if (ni.outputs[o] < 0) continue;
                 dlp_tensor_info t;
                 dlp_graph_tensor(g, ni.outputs[o], &t);
-                double b = tensor_bytes(&t, c->cdt);
+                double b = dlp__tensor_bytes_at(&t, c->cdt);
                 if (b > max_out) max_out = b;
                 if (ni.op_class == DLP_OPC_CONV && b > max_conv_out) max_conv_out = b;
             }
@@ -256,7 +248,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     for (int t = 0; t < nt; t++) {
         dlp_tensor_info ti;
         dlp_graph_tensor(g, t, &ti);
-        double b = tensor_bytes(&ti, c->cdt);
+        double b = dlp__tensor_bytes_at(&ti, c->cdt);
         if (ti.is_output) last[root[t]] = n;
         if (ti.is_initializer) {
             if (!used[t] || b < 0) continue;
@@ -277,7 +269,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
         dlp_tensor_info ti;
         dlp_graph_tensor(g, t, &ti);
         if (ti.producer < 0 || root[t] != t || kind[ti.producer] == NK_VIEW || internal[ti.producer]) continue;
-        double b = tensor_bytes(&ti, c->cdt);
+        double b = dlp__tensor_bytes_at(&ti, c->cdt);
         if (b <= 0) continue;
         int at = last[t] >= 0 ? last[t] : ti.producer;   /* never read: freed at once */
         if (at < n) free_at[at] += b;
@@ -292,7 +284,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
                 if (t < 0 || root[t] != t) continue;
                 dlp_tensor_info ti;
                 dlp_graph_tensor(g, t, &ti);
-                double b = tensor_bytes(&ti, c->cdt);
+                double b = dlp__tensor_bytes_at(&ti, c->cdt);
                 if (b <= 0) continue;
                 live += b;
                 if (kind[i] == NK_KERNEL) saved += b;
