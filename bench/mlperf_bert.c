@@ -30,7 +30,7 @@ static double sps(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, 
     o.dtype = dtype;
     o.batch = batch;
     o.no_learned = 1;          /* the shipped models are fp32-only anyway */
-    if (trt) o.fuse = 1, o.pure_roofline = 1, o.launch_us = -1, o.runtime = DLP_RUNTIME_TENSORRT;
+    if (trt) dlp_predict_use_runtime(&o, DLP_RUNTIME_TENSORRT);   /* what predict --runtime tensorrt sets */
     dlp_prediction p;
     dlp_error e = {0};
     if (dlp_predict(g, d, db, &o, &p, &e)) {

@@ -835,7 +835,7 @@ const dlp_xgb *dlp_llm_model_at(int i);
 
 /* ==== END llm ==== */
 
-/* ==== BEGIN predict (src/models) ==== */
+/* ==== BEGIN predict (src/predict) ==== */
 
 /* Whole-model performance prediction for any device of the database
  * (docs/predict.md): latency or training step time, throughput, peak memory
@@ -1072,6 +1072,14 @@ typedef struct {
                                   then backward and optimizer in training);
                                   freed by dlp_prediction_free                  */
 } dlp_prediction;
+
+/* Set opts for a runtime profile, with its presets: the profile's lowering,
+ * no forced fusion, the calibrated curves and the default launch overhead;
+ * TensorRT also takes the pure roofline and no launch gaps (one engine
+ * enqueued at once; its kernels beat PyTorch's curves: docs/predict.md).
+ * Fields set afterwards still override.  The CLI's --runtime and the HTTP
+ * API's 'runtime' both go through it. */
+void dlp_predict_use_runtime(dlp_predict_opts *opts, int runtime);
 
 /* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
  * database).  opts may be NULL (all defaults).  On failure *out is zeroed;

@@ -83,12 +83,7 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         if (rt < 0)
             return cli_failf(DLP_EXIT_BADINPUT,
                              "--runtime: '%s' is not eager, eager-1.x, compile, tensorrt or onnxruntime", v), -1;
-        a->o.runtime = rt;
-        /* presets; later flags still override.  TensorRT: no launch gaps
-         * (one engine, enqueued at once), the pure roofline (its kernels beat
-         * PyTorch's curves: docs/predict.md, MLPerf checks) */
-        a->o.fuse = 0, a->o.pure_roofline = 0, a->o.launch_us = 0;
-        if (rt == DLP_RUNTIME_TENSORRT) a->o.pure_roofline = 1, a->o.launch_us = -1;
+        dlp_predict_use_runtime(&a->o, rt);   /* presets; later flags still override */
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--layout", &v)) != 0) {

@@ -101,6 +101,13 @@ dlp_status dlp__predict_derive(const dlp_device *d, const dlp_predict_opts *o, d
     return st;
 }
 
+void dlp_predict_use_runtime(dlp_predict_opts *o, int runtime) {
+    if (!o) return;
+    o->runtime = runtime;
+    o->fuse = 0, o->pure_roofline = 0, o->launch_us = 0;
+    if (runtime == DLP_RUNTIME_TENSORRT) o->pure_roofline = 1, o->launch_us = -1;
+}
+
 /* ---- dlp_predict ------------------------------------------------------------------ */
 
 dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, const dlp_predict_opts *opts,

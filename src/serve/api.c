@@ -585,9 +585,7 @@ static void h_predict(req *r, int svg) {
                              runtime);
             goto done;
         }
-        o.runtime = rt;
-        o.fuse = 0, o.pure_roofline = 0, o.launch_us = 0;
-        if (rt == DLP_RUNTIME_TENSORRT) o.pure_roofline = 1, o.launch_us = -1;
+        dlp_predict_use_runtime(&o, rt);
     }
     if (layout && (o.memfmt = dlp_memfmt_parse(layout)) < 0) {
         dlp__serve_error(r->out, 400, "field 'layout': '%.64s' is not nchw or nhwc", layout);
