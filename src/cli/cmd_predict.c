@@ -139,7 +139,6 @@ void cli_predict_done(cli_predict_state *s) {
     memset(s, 0, sizeof *s);
 }
 
-const char *cli_dtype_short(int dt) { return dlp_dtype_short(dt); }
 
 /* ---- output ----------------------------------------------------------------- */
 
@@ -237,7 +236,7 @@ static void print_json(const cli_predict_state *s, int kernels) {
     if (p->learned_note[0]) cli_json_str(f, p->learned_note);
     else fputs("null", f);
     fprintf(f, ",\"mode\":\"%s\",\"dtype\":\"%s\",\"batch\":%lld", train ? "train" : "infer",
-            cli_dtype_short(p->dtype), (long long)p->batch);
+            dlp_dtype_short(p->dtype), (long long)p->batch);
     fprintf(f, ",\"runtime\":\"%s\",\"layout\":\"%s\"", dlp_runtime_name(p->runtime), dlp_memfmt_name(p->memfmt));
     if (train) {
         fputs(",\"latency_ms\":null", f);
@@ -382,7 +381,7 @@ static void print_text(const cli_predict_state *s, int nodes) {
     const dlp_device *d = s->dev;
     int train = p->mode == DLP_PREDICT_TRAIN;
     double unit = train ? p->step_ms : p->latency_ms;
-    printf("model:        %s (batch %lld, %s, %s)\n", p->model, (long long)p->batch, cli_dtype_short(p->dtype),
+    printf("model:        %s (batch %lld, %s, %s)\n", p->model, (long long)p->batch, dlp_dtype_short(p->dtype),
            train ? "training" : "inference");
     printf("device:       %s (%s)\n", d->id, d->name);
     printf("method:       %s%s\n", p->method,

@@ -64,7 +64,7 @@ int dlp_cmd_roofline(int argc, char **argv) {
             return cli_failf(DLP_EXIT_BADINPUT, "roofline: cannot write '%s'", out);
         }
         printf("wrote %s: %s on %s, %s, predicted %.4g ms (%s)\n", out, s.p.model, s.dev->id,
-               cli_dtype_short(s.p.dtype), s.p.latency_ms, s.p.method);
+               dlp_dtype_short(s.p.dtype), s.p.latency_ms, s.p.method);
     } else {
         fwrite(buf, 1, len, stdout);
     }

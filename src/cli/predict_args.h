@@ -27,6 +27,5 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a);
  * an exit code (message printed); on failure nothing needs freeing. */
 int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s);
 void cli_predict_done(cli_predict_state *s);
-const char *cli_dtype_short(int dt);
 
 #endif

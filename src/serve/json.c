@@ -74,8 +74,6 @@ static char *finish(jb *b, cJSON *root) {
     return s;
 }
 
-#define dtype_short dlp_dtype_short
-
 #define G10 "%.10g"
 #define G6 "%.6g"
 
@@ -106,7 +104,7 @@ char *dlp__serve_predict_json(const dlp_prediction *p, const dlp_device *d) {
     str(&b, o, "learned_note", p->learned_note[0] ? p->learned_note : NULL);
     boolean(&b, o, "energy_predicted", p->energy_known);
     str(&b, o, "mode", train ? "train" : "infer");
-    str(&b, o, "dtype", dtype_short(p->dtype));
+    str(&b, o, "dtype", dlp_dtype_short(p->dtype));
     i64(&b, o, "batch", (long long)p->batch);
     str(&b, o, "runtime", dlp_runtime_name(p->runtime));
     str(&b, o, "layout", dlp_memfmt_name(p->memfmt));
