@@ -1247,6 +1247,14 @@ static int tb_concat(tb *b, const char *name, int n, const int *xs, int64_t axis
     return y;
 }
 
+/* x split along its last axis into n parts of the given sizes: outs[n]. */
+static void tb_split(tb *b, const char *name, int x, int n, const int64_t *sizes, int *outs) {
+    int in[2] = {x, tb_ints(b, n, sizes)};
+    for (int k = 0; k < n; k++) outs[k] = -1;
+    tb_nodev(b, "Split", name, 2, in, n, outs);
+    tb_attr_i(b, "axis", -1);
+}
+
 /* LayerNorm (opset 17) or RMSNorm as HF computes it (in fp32) over the last
  * dim H; weighted 0: no weight (Llama 4's L2 qk-norm). */
 static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) {
@@ -1461,10 +1469,8 @@ static int tb_attention(tb *b, int x, int layer) {
     attn_w aw = {-1, -1, -1, -1};
     if (c->fused_qkv) {
         int qkv = tb_linear(b, "qkv_proj", x, H, (h + 2 * kv) * d, c->qkv_bias, W_LINEAR);
-        int outs[3] = {-1, -1, -1};
-        int in[2] = {qkv, tb_ints(b, 3, (int64_t[]){h * d, kv * d, kv * d})};
-        tb_nodev(b, "Split", "Split", 2, in, 3, outs);
-        tb_attr_i(b, "axis", -1);
+        int outs[3];
+        tb_split(b, "Split", qkv, 3, (int64_t[]){h * d, kv * d, kv * d}, outs);
         q = outs[0];
         k = outs[1];
         v = outs[2];
@@ -1574,27 +1580,21 @@ static int tb_mla(tb *b, int x, int layer) {
     }
     int64_t sq[4] = {B, S, h, dn + dr}, p4[4] = {0, 2, 1, 3};
     q = tb_transpose(b, "q/Transpose", tb_reshape(b, "q/Reshape", q, 4, sq), 4, p4);
-    int qs[2] = {-1, -1};
-    int qin[2] = {q, tb_ints(b, 2, (int64_t[]){dn, dr})};
-    tb_nodev(b, "Split", "q/Split", 2, qin, 2, qs);
-    tb_attr_i(b, "axis", -1);
+    int qs[2];
+    tb_split(b, "q/Split", q, 2, (int64_t[]){dn, dr}, qs);
     int qpe = tb_rope_d(b, "q/rotary", qs[1], dr);
     int qc[2] = {qs[0], qpe};
     q = tb_concat(b, "q/Concat", 2, qc, -1);
     /* latent + shared rope key */
     int ckv = tb_linear(b, "kv_a_proj_with_mqa", x, H, rkv + dr, c->qkv_bias, W_LINEAR);
-    int cs[2] = {-1, -1};
-    int cin[2] = {ckv, tb_ints(b, 2, (int64_t[]){rkv, dr})};
-    tb_nodev(b, "Split", "kv/Split", 2, cin, 2, cs);
-    tb_attr_i(b, "axis", -1);
+    int cs[2];
+    tb_split(b, "kv/Split", ckv, 2, (int64_t[]){rkv, dr}, cs);
     int kv = tb_linear(b, "kv_b_proj", tb_norm_dim(b, "kv_a_layernorm", cs[0], rkv, 1), rkv, h * (dn + dv), 0,
                        W_LINEAR);
     int64_t skv[4] = {B, S, h, dn + dv};
     kv = tb_transpose(b, "kv/Transpose", tb_reshape(b, "kv/Reshape", kv, 4, skv), 4, p4);
-    int ks[2] = {-1, -1};
-    int kin[2] = {kv, tb_ints(b, 2, (int64_t[]){dn, dv})};
-    tb_nodev(b, "Split", "kv/Split_1", 2, kin, 2, ks);
-    tb_attr_i(b, "axis", -1);
+    int ks[2];
+    tb_split(b, "kv/Split_1", kv, 2, (int64_t[]){dn, dv}, ks);
     int64_t spe[4] = {B, 1, S, dr}, epe[4] = {B, h, S, dr};
     int kpe = tb_rope_d(b, "k/rotary", tb_reshape(b, "k_pe/Reshape", cs[1], 4, spe), dr);
     kpe = tb_op2(b, "Expand", "k_pe/Expand", kpe, tb_ints(b, 4, epe));
@@ -1632,10 +1632,8 @@ static int tb_mamba(tb *b, int x, int layer) {
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "/layers.%d/mixer", layer);
     int zx = tb_linear(b, "in_proj", x, H, di + cd + nh, 0, W_LINEAR);
-    int sp[3] = {-1, -1, -1};
-    int sin_[2] = {zx, tb_ints(b, 3, (int64_t[]){di, cd, nh})};
-    tb_nodev(b, "Split", "Split", 2, sin_, 3, sp);
-    tb_attr_i(b, "axis", -1);
+    int sp[3];
+    tb_split(b, "Split", zx, 3, (int64_t[]){di, cd, nh}, sp);
     int z = sp[0], xbc = sp[1], dt = sp[2];
     /* causal depthwise conv over time */
     int64_t p3[3] = {0, 2, 1}, wc[3] = {cd, 1, K};
@@ -1648,10 +1646,8 @@ static int tb_mamba(tb *b, int x, int layer) {
     tb_attr_ints(b, "pads", 2, (int64_t[]){K - 1, 0});
     int sg = tb_op1(b, "Sigmoid", "conv1d/Sigmoid", cv);
     cv = tb_transpose(b, "conv1d/Transpose_1", tb_op2(b, "Mul", "conv1d/Mul", cv, sg), 3, p3);
-    int xs3[3] = {-1, -1, -1};
-    int xin[2] = {cv, tb_ints(b, 3, (int64_t[]){di, G * N, G * N})};
-    tb_nodev(b, "Split", "Split_1", 2, xin, 3, xs3);
-    tb_attr_i(b, "axis", -1);
+    int xs3[3];
+    tb_split(b, "Split_1", cv, 3, (int64_t[]){di, G * N, G * N}, xs3);
     int xs = xs3[0], Bm = xs3[1], Cm = xs3[2];
     int dtb = tb_weight(b, "dt_bias", 1, &nh, W_PLAIN);
     dt = tb_op1(b, "Softplus", "dt/Softplus", tb_op2(b, "Add", "dt/Add", dt, dtb));
@@ -1728,10 +1724,8 @@ static int tb_mlp_dense_w(tb *b, int x, int64_t I) {
     int gt, up;
     if (c->fused_gate_up) {
         int gu = tb_linear(b, "gate_up_proj", x, H, 2 * I, c->mlp_bias, W_LINEAR);
-        int outs[2] = {-1, -1};
-        int in[2] = {gu, tb_ints(b, 2, (int64_t[]){I, I})};
-        tb_nodev(b, "Split", "Split", 2, in, 2, outs);
-        tb_attr_i(b, "axis", -1);
+        int outs[2];
+        tb_split(b, "Split", gu, 2, (int64_t[]){I, I}, outs);
         gt = outs[0];
         up = outs[1];
     } else {
@@ -1843,10 +1837,8 @@ static int tb_moe_grouped(tb *b, int x) {
         int bias = c->moe_expert_bias ? tb_weight(b, "gate_up_proj.bias", 3, bgu, W_PLAIN) : -1;
         int gu = tb_linear_w(b, "gate_up_proj", xd, tb_weight(b, "gate_up_proj.weight", 3, wgu, W_LINEAR), bias);
         if (c->gated_mlp) {
-            int outs[2] = {-1, -1};
-            int in[2] = {gu, tb_ints(b, 2, (int64_t[]){I, I})};
-            tb_nodev(b, "Split", "Split", 2, in, 2, outs);
-            tb_attr_i(b, "axis", -1);
+            int outs[2];
+            tb_split(b, "Split", gu, 2, (int64_t[]){I, I}, outs);
             hdn = tb_glu(b, outs[0], outs[1]);
         } else {
             hdn = tb_act(b, "act", gu);
