@@ -53,6 +53,14 @@ typedef struct {
     int64_t dim_values[64];
 } cli_graph_flags;
 int cli_graph_flag(int argc, char **argv, int *i, cli_graph_flags *gf);
+/* Their help, one block for every command's usage. */
+#define CLI_GRAPH_FLAGS_HELP                                                                          \
+    "graph (every command that reads an ONNX file takes these):\n"                                    \
+    "  --batch N          binds symbolic batch dims (names with 'batch', N, b, bs; else axis 0\n"   \
+    "                     of the inputs); needed when the file leaves the batch symbolic\n"         \
+    "  --seq N            binds symbolic sequence dims (names with seq/sequence/token, S, L, T;\n"  \
+    "                     else axis 1 of rank-2 integer inputs)\n"                                   \
+    "  --dim NAME=V       bind any other symbolic dimension by its name (repeatable, up to 64)\n"
 void cli_graph_opts(const cli_graph_flags *gf, dlp_load_opts *o);
 
 /* "unknown device 'x' (closest ids: a, b, c; ...)" on stderr; returns exit

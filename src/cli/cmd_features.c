@@ -16,12 +16,7 @@ static void usage(FILE *f) {
             "Turns the graph into what the learned predictors read (docs/features.md): the node\n"
             "matrix X (one row per node), the CSR adjacency of the DAG and the static features\n"
             "(MACs, FLOPs, parameters, memory, batch, op counts), and prints a summary of them.\n\n"
-            "graph (every command that reads an ONNX file takes these):\n"
-            "  --batch N          binds symbolic batch dims (names with 'batch', N, b, bs; else axis 0\n"
-            "                     of the inputs); needed when the file leaves the batch symbolic\n"
-            "  --seq N            binds symbolic sequence dims (names with seq/sequence/token, S, L, T;\n"
-            "                     else axis 1 of rank-2 integer inputs)\n"
-            "  --dim NAME=V       bind any other symbolic dimension by its name (repeatable, up to 64)\n"
+            CLI_GRAPH_FLAGS_HELP
             "features:\n"
             "  --layout L         trappm (default: one-hot op type over 145 ONNX ops + shape and cost\n"
             "                     columns, 161 wide) or dippm (DIPPM's 32 columns)\n"

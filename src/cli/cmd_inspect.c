@@ -180,12 +180,7 @@ static void usage(FILE *f) {
             "Reads the graph (no weights), infers every tensor shape and prints totals (nodes, edges,\n"
             "FLOPs, MACs, parameters, weight / activation / peak memory, shapes known) and a table per\n"
             "op type (count, FLOPs, MACs, parameters, share of FLOPs); docs/graph.md, docs/costs.md.\n\n"
-            "graph (every command that reads an ONNX file takes these):\n"
-            "  --batch N          binds symbolic batch dims (names with 'batch', N, b, bs; else axis 0\n"
-            "                     of the inputs); needed when the file leaves the batch symbolic\n"
-            "  --seq N            binds symbolic sequence dims (names with seq/sequence/token, S, L, T;\n"
-            "                     else axis 1 of rank-2 integer inputs)\n"
-            "  --dim NAME=V       bind any other symbolic dimension by its name (repeatable, up to 64)\n"
+            CLI_GRAPH_FLAGS_HELP
             "output:\n"
             "  --json             one JSON object: the totals, ops, macs_by_op, flops_by_op, unknown_ops,\n"
             "                     symbols (the bound dimensions) and warnings\n"
