@@ -191,7 +191,7 @@ static void load_neusight(const char *root) {
             cJSON *j = txt ? cJSON_Parse(txt) : NULL;
             const cJSON *lat = cJSON_GetObjectItemCaseSensitive(j, "e2e_latency");
             if (cJSON_IsNumber(lat) && lat->valuedouble > 0) {
-                dlp_llm_workload wl = {batch, seq, 0, DLP_QT_FP32, 1, 0};
+                dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = 0, .quant = DLP_QT_FP32, .n_gpus = 1, .kv_dtype = 0};
                 double la, pw;
                 row_t *r = add_row(&c, &wl, d, &la, &pw);
                 if (r) {
@@ -271,7 +271,7 @@ static void load_infbench(const char *root, int vllm_only) {
         int64_t L = atoll(v[cL]), B = atoll(v[cB]), N = atoll(v[cN]);
         double thr = atof(v[cT]);
         if (L < 1 || B < 1 || N < 1 || !(thr > 0)) continue;
-        dlp_llm_workload wl = {B, L, L, DLP_QT_FP16, (int)N, 0};
+        dlp_llm_workload wl = {.batch = B, .seq = L, .gen_tokens = L, .quant = DLP_QT_FP16, .n_gpus = (int)N, .kv_dtype = 0};
         double la, pw;
         row_t *r = add_row(&c, &wl, d, &la, &pw);
         if (!r) continue;
@@ -318,7 +318,7 @@ static void load_leaderboard(const char *root) {
         int64_t B = atoll(v[cB]), tp = atoll(v[cP]);
         double gen = atof(v[cO]), en = atof(v[cE]), tput = atof(v[cK]);
         if (B < 1 || tp < 1 || !(gen > 0) || !(en > 0) || !(tput > 0)) continue;
-        dlp_llm_workload wl = {B, LB_PROMPT, (int64_t)llround(gen), DLP_QT_BF16, (int)tp, 0};
+        dlp_llm_workload wl = {.batch = B, .seq = LB_PROMPT, .gen_tokens = (int64_t)llround(gen), .quant = DLP_QT_BF16, .n_gpus = (int)tp, .kv_dtype = 0};
         double la, pw;
         row_t *r = add_row(&c, &wl, d, &la, &pw);
         if (!r) continue;

@@ -7,6 +7,9 @@
 #   bench/bench_llm.sh ablation      table 6.6 layout (feature sets x hardware)
 #   bench/bench_llm.sh grid [energy|tput|infbench|neusight]   the chapter's grid, reduced
 #   bench/bench_llm.sh train         refit the shipped models -> data/models/llm_models.bundle
+#   bench/bench_llm.sh --serving [silicon|leaderboard] [--rows FILE]
+#                                    the serving model (TTFT, TPOT, tok/s, J/request):
+#                                    coverage, refusals, analytic and corrected MAPE
 # With no argument: neusight, infbench, leaderboard (a few minutes on 2 cores).
 # Prints; never fails the build.  DLP_SHARED points at ../shared.
 set -eu
@@ -16,6 +19,12 @@ SHARED=${DLP_SHARED:-../shared}
 cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude $(pkg-config --cflags libcjson) bench/bench_llm.c "$BUILD/libdlperf.a" \
   $(pkg-config --libs openblas libcjson libmicrohttpd sqlite3 xgboost) -lm -lpthread -o "$BUILD/bench_llm"
 cmd=${1:-all}
+if [ "$cmd" = "--serving" ] || [ "$cmd" = "serving" ]; then
+  cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude bench/bench_serving.c "$BUILD/libdlperf.a" \
+    $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_serving"
+  shift
+  exec "$BUILD/bench_serving" "$SHARED/data" "$@"
+fi
 case "$cmd" in
   all)
     for t in neusight infbench leaderboard; do "$BUILD/bench_llm" "$t" "$SHARED/data"; done ;;

@@ -697,7 +697,29 @@ typedef struct {
     int kv_dtype;              /* dlp_dtype of the KV cache: FLOAT, FLOAT16,
                                   BFLOAT16 or a FLOAT8 type (1 byte); 0 = the
                                   activation dtype                             */
+    /* ---- serving (docs/llm.md, "Serving"): concurrency > 0 or max_fit turns
+     * the request into a continuous-batching serving estimate: seq is the
+     * prompt, gen_tokens the output of every request, batch is ignored. */
+    int64_t concurrency;       /* requests in flight per replica (n_gpus)      */
+    int max_fit;               /* 1: concurrency = the most the KV cache holds */
+    int ep;                    /* MoE expert-parallel degree within n_gpus
+                                  (experts split over ep, each expert's
+                                  matrices over n_gpus / ep); 0: 1             */
+    int attn_dp;               /* attention data-parallel degree within n_gpus
+                                  (attention TP = n_gpus / attn_dp); 0: 1      */
+    int phase;                 /* dlp_llm_phase                                 */
+    double mem_fraction;       /* of device memory the engine takes (vLLM's
+                                  gpu_memory_utilization); 0: 0.9              */
 } dlp_llm_workload;
+
+/* What a serving replica runs: both phases (aggregated, continuous batching
+ * with chunked prefill), or one side of a disaggregated deployment. */
+typedef enum {
+    DLP_LLM_AGG = 0,           /* prefill and decode share the GPUs             */
+    DLP_LLM_PREFILL_ONLY,      /* a prefill worker: TTFT only                   */
+    DLP_LLM_DECODE_ONLY        /* a decode worker: TPOT only (no prefill mixed) */
+} dlp_llm_phase;
+#define DLP_LLM_MEM_FRACTION 0.9
 
 /* The dtype the matrix multiplications of weight format `quant` run in on
  * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,
@@ -809,6 +831,25 @@ typedef struct {
     char method[128];          /* "xgb:<model name>" when a trained model gave
                                   the throughput, else "analytic"               */
     char method_throughput[128], method_memory[128], method_energy[128];
+    /* ---- serving (workload concurrency > 0 or max_fit; else 0) ---- */
+    int serving;               /* 1: the fields below are set                   */
+    double ttft_ms;            /* time to first token, mean                     */
+    double tpot_ms;            /* time per output token after the first (ITL)   */
+    double e2e_ms;             /* ttft + (gen - 1) tpot; = latency_ms           */
+    double output_tokens_per_s;/* generated tokens per second, per replica      */
+    double requests_per_s;     /* = throughput_sps, per replica                 */
+    double energy_per_token_j; /* energy_j / gen tokens                         */
+    double power_per_gpu_w;    /* average board power of one GPU (<= TDP)       */
+    int64_t concurrency;       /* requests in flight (capped to what fits)      */
+    int64_t max_concurrency;   /* prompt+gen sequences the KV cache holds       */
+    int64_t kv_capacity_tokens;/* tokens the KV cache holds, per replica        */
+    double kv_cache_gib;       /* memory left for the KV cache, per GPU         */
+    double ttft_analytic_ms, tpot_analytic_ms; /* before any learned correction */
+    double energy_analytic_j;  /* per request, analytic                          */
+    double prefill_ms;         /* the prompt's prefill alone (no queueing)      */
+    double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
+    double comm_ms;            /* collective time inside one mixed iteration    */
+    char method_serving[128];  /* "analytic" or "analytic x xgb:<name> (bounded)"*/
 } dlp_llm_prediction;
 
 /* Predict a workload of config c on device d.  Trained models shipped with
@@ -827,6 +868,18 @@ typedef struct {
 dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
                            const dlp_llm_workload *wl, const char *region, int analytic_only,
                            dlp_llm_prediction *out, dlp_error *err);
+
+/* Features of a serving prediction for the learned corrections (docs/llm.md,
+ * "Serving"): what the request says (concurrency, lengths, parallelism,
+ * dtype), the model's size, the device's rates, and the analytic TTFT/TPOT
+ * and their parts.  x[DLP_LLM_SERVE_NFEAT]; p from dlp_llm_predict with
+ * analytic_only (its analytic fields).  A learned correction multiplies
+ * the analytic value by at most DLP_LLM_SERVE_MAX_FACTOR either way. */
+#define DLP_LLM_SERVE_NFEAT 24
+#define DLP_LLM_SERVE_MAX_FACTOR 3.0
+void dlp_llm_serve_features(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                            const dlp_llm_prediction *p, float *x);
+const char *dlp_llm_serve_feature_name(int k);
 
 /* Shipped trained models (the .dlpm files of data/models compiled in), loaded on first
  * use; owned by the library. */

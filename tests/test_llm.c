@@ -254,7 +254,7 @@ static void t_precisions_by_hand(void) {
      * and holds a fp8 KV cache of half the size; the shipped trees are of
      * fp16/bf16: the fp8 answer is analytic */
     CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
-    dlp_llm_workload wb = {1, 1024, 256, DLP_QT_BF16, 1, 0}, w8 = {1, 1024, 256, DLP_QT_FP8, 1, DLP_DT_FLOAT8E4M3FN};
+    dlp_llm_workload wb = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = 0}, w8 = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_FLOAT8E4M3FN};
     dlp_llm_prediction pb, p8;
     CHECK(dlp_llm_predict(&c, h100, db, &wb, NULL, 1, &pb, &e) == DLP_OK);
     CHECK(dlp_llm_predict(&c, h100, db, &w8, NULL, 0, &p8, &e) == DLP_OK);
@@ -276,24 +276,24 @@ static void t_refusals(void) {
     dlp_llm_config c;
     dlp_llm_prediction p;
     CHECK(dlp_llm_catalogue_get("bert-base-uncased", &c, &e) == DLP_OK);
-    dlp_llm_workload w1 = {1, 128, 16, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload w1 = {.batch = 1, .seq = 128, .gen_tokens = 16, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, a100, db, &w1, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "encoder-only"));
-    dlp_llm_workload w2 = {1, 128, 0, DLP_QT_FP16, 5, 0};
+    dlp_llm_workload w2 = {.batch = 1, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 5, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, a100, db, &w2, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gpus 5") &&
           strstr(e.msg, "12 attention heads"));
     CHECK(dlp_llm_catalogue_get("gpt2", &c, &e) == DLP_OK);
-    dlp_llm_workload w3 = {1, 1000, 25, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload w3 = {.batch = 1, .seq = 1000, .gen_tokens = 25, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gen 25") &&
           strstr(e.msg, "1025") && strstr(e.msg, "max_position_embeddings 1024"));
     w3.gen_tokens = 24; /* exactly the context: answered */
     CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_OK);
     /* Llama-3.1-8B (8 KV heads): tp 16 replicates them (vLLM), tp 3 cannot */
     CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
-    dlp_llm_workload w4 = {1, 128, 8, DLP_QT_BF16, 16, 0};
+    dlp_llm_workload w4 = {.batch = 1, .seq = 128, .gen_tokens = 8, .quant = DLP_QT_BF16, .n_gpus = 16, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, h100, db, &w4, NULL, 1, &p, &e) == DLP_OK);
     /* Llama-2-70B bf16 on one 40 GB A100: 128.5 GiB of weights */
     CHECK(dlp_llm_catalogue_get("llama-2-70b", &c, &e) == DLP_OK);
-    dlp_llm_workload w5 = {1, 128, 0, DLP_QT_BF16, 1, 0};
+    dlp_llm_workload w5 = {.batch = 1, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "does not fit") &&
           strstr(e.msg, "128.5") && strstr(e.msg, "40.0 GiB"));
     w5.n_gpus = 4; /* 32.1 GiB + 1 per GPU */
@@ -460,7 +460,7 @@ static void t_every_model_every_device(void) {
         }
         for (int k = 0; k < dlp_devdb_count(db); k++) {
             const dlp_device *d = dlp_devdb_at(db, k);
-            dlp_llm_workload wl = {4, 128, 0, (i + k) % DLP_QT_COUNT_, 1, 0};
+            dlp_llm_workload wl = {.batch = 4, .seq = 128, .gen_tokens = 0, .quant = (i + k) % DLP_QT_COUNT_, .n_gpus = 1, .kv_dtype = 0};
             dlp_llm_prediction p;
             if (d->kind != DLP_DEVICE_GPU) {
                 /* a CPU is refused with a message, never answered */
@@ -510,7 +510,7 @@ static void t_predict_memory_carbon(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &c, &e) == DLP_OK);
     dlp_llm_prediction p[DLP_QT_COUNT_];
     for (int q = 0; q < DLP_QT_COUNT_; q++) {
-        dlp_llm_workload wl = {1, 256, 0, q, 1, 0};
+        dlp_llm_workload wl = {.batch = 1, .seq = 256, .gen_tokens = 0, .quant = q, .n_gpus = 1, .kv_dtype = 0};
         if (q == DLP_QT_MXFP4 || q == DLP_QT_NVFP4) { /* no FP4/FP8 on an A100 */
             CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_EINVAL);
             continue;
@@ -531,14 +531,14 @@ static void t_predict_memory_carbon(void) {
     CHECK(!p[DLP_QT_FP32].fits || p[DLP_QT_FP32].memory_mb <= 40 * 1024);
     CHECK_NEAR(p[DLP_QT_FP16].co2_g, p[DLP_QT_FP16].energy_j * p[DLP_QT_FP16].pue * 56.0 / 3.6e6, 1e-15);
     CHECK_NEAR(p[DLP_QT_FP16].carbon_g_per_kwh, 56.0, 0);
-    dlp_llm_workload wl = {1, 256, 0, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload wl = {.batch = 1, .seq = 256, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, d, db, &wl, "mars", 0, &p[0], &e) == DLP_ENOTFOUND);
     CHECK(strstr(e.msg, "mars") != NULL);
     /* generation adds the KV cache: 2 x layers x kv x head_dim x tokens x 2 B */
     dlp_llm_prediction g;
-    dlp_llm_workload wg = {4, 256, 256, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload wg = {.batch = 4, .seq = 256, .gen_tokens = 256, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&c, d, db, &wg, NULL, 1, &g, &e) == DLP_OK);
-    dlp_llm_workload wf = {4, 256, 0, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload wf = {.batch = 4, .seq = 256, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     dlp_llm_prediction f;
     CHECK(dlp_llm_predict(&c, d, db, &wf, NULL, 1, &f, &e) == DLP_OK);
     CHECK_NEAR(g.activations_mb - f.activations_mb, 2.0 * 32 * 4096 * 512 * 4 * 2 / 1048576.0, 1e-6);
@@ -559,7 +559,7 @@ static void t_features(void) {
     dlp_llm_weights w;
     CHECK(dlp_llm_build(&c, 64, 128, DLP_QT_FP16, &g, &w, &e) == DLP_OK);
     double f[DLP_LF_COUNT];
-    dlp_llm_workload wl = {64, 128, 0, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload wl = {.batch = 64, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     dlp_llm_features(&c, g, &w, &wl, d, f);
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
@@ -637,7 +637,7 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_catalogue_get("llama-2-7b", &llama, &e) == DLP_OK);
     dlp_llm_prediction p;
     /* fp32 forward pass on a NeuSight GPU: the latency model */
-    dlp_llm_workload fw32 = {8, 512, 0, DLP_QT_FP32, 1, 0};
+    dlp_llm_workload fw32 = {.batch = 8, .seq = 512, .gen_tokens = 0, .quant = DLP_QT_FP32, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "xgb:neusight-latency-fp32-v1");
     CHECK_STR(p.method_energy, "analytic power x learned latency");
@@ -647,12 +647,12 @@ static void t_shipped_models(void) {
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 1, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     /* fp16 forward on H100: no data, analytic */
-    dlp_llm_workload fw16 = {64, 128, 0, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload fw16 = {.batch = 64, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     CHECK_STR(p.method_energy, "analytic");
     /* generation on A100: throughput and energy models */
-    dlp_llm_workload gen = {16, 512, 512, DLP_QT_FP16, 1, 0};
+    dlp_llm_workload gen = {.batch = 16, .seq = 512, .gen_tokens = 512, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
     CHECK_STR(p.method_throughput, "xgb:infbench-vllm-throughput-v1");
     CHECK_STR(p.method_energy, "xgb:mlenergy-energy-v1");

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -22,6 +23,9 @@ static void usage(FILE *f) {
             "usage: dlperf llm (--model ID | --config FILE) --device D [--batch N] [--seq N]\n"
             "                  [--dtype T] [--kv-dtype T] [--gen N] [--gpus N] [--region R]\n"
             "                  [--samples N] [--analytic] [--json]\n"
+            "       dlperf llm (--model ID | --config FILE) --device D (--concurrency N | --max-fit)\n"
+            "                  [--prompt N] [--gen N] [--gpus N] [--ep N] [--attention-dp N]\n"
+            "                  [--mem-fraction F] [--phase agg|prefill|decode] [--dtype T] [--json]\n"
             "       dlperf llm --list [--json]\n\n"
             "Predicts throughput (samples/s, tokens/s), peak memory (MiB), energy per sample (J)\n"
             "and carbon (g CO2 = energy x PUE x grid intensity) of one forward pass of\n"
@@ -41,6 +45,15 @@ static void usage(FILE *f) {
             "  --region R     carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --samples N    totals for N samples (default: the batch)\n"
             "  --analytic     use the analytic estimate even where a trained model exists\n"
+            "Serving (continuous batching, docs/llm.md \"Serving\"): TTFT, TPOT, tokens/s, energy per\n"
+            "request and per token, power per GPU, KV-cache capacity, for one replica of --gpus GPUs:\n"
+            "  --concurrency N  requests in flight (capped to what the KV cache holds)\n"
+            "  --max-fit        as many requests as the KV cache holds\n"
+            "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
+            "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
+            "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
+            "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
+            "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --json         JSON output\n");
 }
 
@@ -108,20 +121,26 @@ static int list_catalogue(int json) {
 
 int dlp_cmd_llm(int argc, char **argv) {
     const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v, *kvdtype = NULL;
-    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
-    int json = 0, list = 0, analytic = 0, r;
+    int64_t batch = 1, seq = 128, gen = -1, gpus = 1, samples = 0, img = 0, conc = 0, ep = 1, adp = 1;
+    int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
+    double memfrac = 0;
+    const char *phase_s = NULL, *memfrac_s = NULL;
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
             (r = cli_opt(argc, argv, &i, "--config", &config)) ||
             (r = cli_opt(argc, argv, &i, "--device", &device)) ||
             (r = cli_opt(argc, argv, &i, "--dtype", &dtype)) ||
             (r = cli_opt(argc, argv, &i, "--kv-dtype", &kvdtype)) ||
-            (r = cli_opt(argc, argv, &i, "--region", &region))) {
+            (r = cli_opt(argc, argv, &i, "--region", &region)) ||
+            (r = cli_opt(argc, argv, &i, "--phase", &phase_s)) ||
+            (r = cli_opt(argc, argv, &i, "--mem-fraction", &memfrac_s))) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             continue;
         }
         struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
-            {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--gen", &gen, 0, 1 << 22},
+            {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--prompt", &seq, 1, 1 << 22},
+            {"--gen", &gen, 0, 1 << 22}, {"--concurrency", &conc, 1, 1 << 24}, {"--ep", &ep, 1, 1024},
+            {"--attention-dp", &adp, 1, 1024},
             {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
             {"--image-tokens", &img, 0, 1000000}};
         int done = 0;
@@ -134,6 +153,7 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--list")) list = 1;
         else if (!strcmp(argv[i], "--analytic")) analytic = 1;
+        else if (!strcmp(argv[i], "--max-fit")) maxfit = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -157,6 +177,26 @@ int dlp_cmd_llm(int argc, char **argv) {
             return cli_failf(DLP_EXIT_BADINPUT, "llm: --kv-dtype '%s' is not fp16, bf16, fp8 or fp32", kvdtype);
     }
 
+    if (phase_s) {
+        if (!strcmp(phase_s, "agg")) phase = DLP_LLM_AGG;
+        else if (!strcmp(phase_s, "prefill")) phase = DLP_LLM_PREFILL_ONLY;
+        else if (!strcmp(phase_s, "decode")) phase = DLP_LLM_DECODE_ONLY;
+        else return cli_failf(DLP_EXIT_BADINPUT, "llm: --phase '%s' is not agg, prefill or decode", phase_s);
+    }
+    if (memfrac_s) {
+        char *end;
+        memfrac = strtod(memfrac_s, &end);
+        if (*end || !(memfrac > 0 && memfrac <= 1))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", memfrac_s);
+    }
+    int serving = conc > 0 || maxfit;
+    if (!serving && (ep > 1 || adp > 1 || phase_s || memfrac_s))
+        return cli_usage_error("llm", "--ep, --attention-dp, --phase and --mem-fraction are serving options: add "
+                                      "--concurrency N or --max-fit");
+    int gen_default = gen < 0 && serving;
+    if (gen < 0) gen = serving ? 128 : 0;
+    if (serving && gen < 1) return cli_failf(DLP_EXIT_BADINPUT, "llm: --gen 0: serving generates at least one token");
+
     dlp_error e = {0};
     dlp_llm_config c;
     dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
@@ -170,13 +210,15 @@ int dlp_cmd_llm(int argc, char **argv) {
         dlp_devdb_free(db);
         return rc;
     }
-    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus, kvdt};
+    dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt,
+                           .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
+                           .phase = phase, .mem_fraction = memfrac};
     dlp_llm_prediction p;
     if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
         dlp_devdb_free(db);
         return cli_fail(&e);
     }
-    if (!samples) samples = batch;
+    if (!samples) samples = serving ? p.concurrency : batch;
     double tot_s = (double)samples / p.throughput_sps, tot_j = p.energy_j * (double)samples,
            tot_g = p.co2_g * (double)samples;
     const char *reg = region && *region ? region : dlp_carbon_default_region(db);
@@ -209,6 +251,26 @@ int dlp_cmd_llm(int argc, char **argv) {
                (long long)p.nodes, (long long)p.edges);
         printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.0f", (long long)p.active_params,
                (long long)img, p.kv_bytes_per_seq);
+        if (p.serving) {
+            printf(",\"serving\":{\"concurrency\":%lld,\"max_concurrency\":%lld,\"prompt\":%lld,\"gen_tokens\":%lld",
+                   (long long)p.concurrency, (long long)p.max_concurrency, (long long)seq, (long long)gen);
+            printf(",\"ep\":%lld,\"attention_dp\":%lld,\"phase\":\"%s\"", (long long)ep, (long long)adp,
+                   phase == DLP_LLM_PREFILL_ONLY ? "prefill" : phase == DLP_LLM_DECODE_ONLY ? "decode" : "agg");
+            printf(",\"ttft_ms\":%.6g,\"tpot_ms\":%.6g,\"e2e_ms\":%.6g,\"output_tokens_per_s\":%.6g,"
+                   "\"requests_per_s\":%.6g",
+                   p.ttft_ms, p.tpot_ms, p.e2e_ms, p.output_tokens_per_s, p.requests_per_s);
+            printf(",\"energy_per_request_j\":%.6g,\"energy_per_token_j\":%.6g,\"power_per_gpu_w\":%.6g,"
+                   "\"tdp_w\":%.6g",
+                   p.energy_j, p.energy_per_token_j, p.power_per_gpu_w, d->tdp_w);
+            printf(",\"kv_capacity_tokens\":%lld,\"kv_cache_gib_per_gpu\":%.6g,\"prefill_ms\":%.6g,"
+                   "\"decode_step_ms\":%.6g,\"comm_ms\":%.6g",
+                   (long long)p.kv_capacity_tokens, p.kv_cache_gib, p.prefill_ms, p.decode_step_ms, p.comm_ms);
+            printf(",\"analytic\":{\"ttft_ms\":%.6g,\"tpot_ms\":%.6g,\"energy_per_request_j\":%.6g}",
+                   p.ttft_analytic_ms, p.tpot_analytic_ms, p.energy_analytic_j);
+            fputs(",\"method\":", stdout);
+            cli_json_str(stdout, p.method_serving);
+            fputc('}', stdout);
+        }
         fputs(",\"method\":", stdout);
         cli_json_str(stdout, p.method);
         fputs(",\"methods\":{\"throughput\":", stdout);
@@ -218,6 +280,41 @@ int dlp_cmd_llm(int argc, char **argv) {
         fputs(",\"energy\":", stdout);
         cli_json_str(stdout, p.method_energy);
         fputs("}}\n", stdout);
+    } else if (p.serving) {
+        char b1[48], b2[48], b3[48];
+        printf("%s on %lld x %s (%s): serving, prompt %lld + %lld output tokens%s, %s", c.id, (long long)gpus, d->name,
+               d->id, (long long)seq, (long long)gen, gen_default ? " (default)" : "", dlp_quant_name(quant));
+        if (gpus > 1)
+            printf(", TP %lld%s", (long long)(gpus / adp), ep > 1 ? "" : "");
+        if (adp > 1) printf(", attention DP %lld", (long long)adp);
+        if (ep > 1) printf(", EP %lld", (long long)ep);
+        if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", phase == DLP_LLM_PREFILL_ONLY ? "prefill" : "decode");
+        printf("\n  concurrency  %s requests in flight", cli_count((double)p.concurrency, b1, sizeof b1));
+        if (maxfit) printf(" (the most that fit)");
+        else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),
+                                             cli_count((double)p.max_concurrency, b3, sizeof b3));
+        printf("\n  TTFT         %.4g ms   (prefill alone %.4g ms)   [%s]\n", p.ttft_ms, p.prefill_ms, p.method_serving);
+        printf("  TPOT / ITL   %.4g ms   (decode step alone %.4g ms; collectives %.3g ms per step)\n", p.tpot_ms,
+               p.decode_step_ms, p.comm_ms);
+        if (strcmp(p.method_serving, "analytic"))
+            printf("  analytic     TTFT %.4g ms, TPOT %.4g ms, %.4g J per request\n", p.ttft_analytic_ms, p.tpot_analytic_ms,
+                   p.energy_analytic_j);
+        printf("  end to end   %.4g s per request\n", p.e2e_ms / 1e3);
+        printf("  throughput   %s output tokens/s, %.4g requests/s (one replica of %lld GPU%s)\n",
+               cli_count(p.output_tokens_per_s, b1, sizeof b1), p.requests_per_s, (long long)gpus, gpus == 1 ? "" : "s");
+        printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
+               p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
+               cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(seq + img + gen),
+               memfrac > 0 ? memfrac : DLP_LLM_MEM_FRACTION);
+        printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
+               p.weights_mb / 1024, p.activations_mb / 1024);
+        printf("  energy       %.4g J per request, %.4g J per output token; %.0f W per GPU (TDP %.0f W)\n", p.energy_j,
+               p.energy_per_token_j, p.power_per_gpu_w, d->tdp_w);
+        printf("  carbon       %.4g g CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
+               p.pue);
+        if (p.active_params != p.params)
+            printf("  MoE: %.3gB active parameters per token of %.3gB\n", (double)p.active_params / 1e9,
+                   (double)p.params / 1e9);
     } else {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");

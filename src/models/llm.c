@@ -25,6 +25,7 @@
 
 #include "build/transformer.h"
 #include "graph/graph.h"
+#include "models/llm_internal.h"
 #include "models/xgb.h"
 #include "util/util.h"
 
@@ -431,6 +432,28 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         pue = dlp_devdb_pue(db);
         if (ci < 0) return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
                                     region ? region : "");
+    }
+    if (wl->concurrency < 0 || wl->ep < 0 || wl->attn_dp < 0 || wl->mem_fraction < 0 || wl->mem_fraction > 1 ||
+        wl->phase < DLP_LLM_AGG || wl->phase > DLP_LLM_DECODE_ONLY)
+        return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (concurrency %lld, ep %d, attention-dp %d, memory "
+                        "fraction %g)", c->id, (long long)wl->concurrency, wl->ep, wl->attn_dp, wl->mem_fraction);
+    if (wl->concurrency > 0 || wl->max_fit) {
+        if (c->encoder_only)
+            return dlp__err(err, DLP_EINVAL, "%s: serving (concurrency, max-fit) is of generation, and %s is an "
+                            "encoder-only model (%s)", c->id, c->id, c->model_type);
+        dlp_status ss = dlp__llm_serve(c, d, wl, cdt, kv_elem_bytes(wl), out, err);
+        if (ss) return ss;
+        out->compute_dtype = cdt;
+        out->kv_dtype = kv_dtype_of(wl);
+        out->weight_only = wl->quant >= DLP_QT_INT8 && cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1;
+        snprintf(out->method, sizeof out->method, "%s", out->method_serving);
+        snprintf(out->method_throughput, sizeof out->method_throughput, "%s", out->method_serving);
+        snprintf(out->method_energy, sizeof out->method_energy, "%s", out->method_serving);
+        snprintf(out->method_memory, sizeof out->method_memory, "analytic");
+        out->pue = pue;
+        out->carbon_g_per_kwh = ci > 0 ? ci : 0;
+        out->co2_g = out->energy_j * pue * out->carbon_g_per_kwh / 3.6e6;
+        return DLP_OK;
     }
     dlp_graph *g = NULL;
     dlp_llm_weights w;

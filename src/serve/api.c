@@ -731,7 +731,7 @@ static void h_llm(req *r) {
         busy(r);
         return;
     }
-    dlp_llm_workload wl = {batch, seq, gen, quant, (int)gpus, kvdt};
+    dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);

@@ -1,0 +1,466 @@
+/*
+ * bench_serving.c — the serving model of `dlperf llm` (docs/llm.md,
+ * "Serving") against public serving measurements, one command:
+ *
+ *   bench_serving DATA_DIR [silicon|leaderboard|all] [--train OUT.dlpm] [--rows FILE]
+ *
+ *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
+ *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
+ *                GB300, aggregated and disaggregated
+ *   leaderboard  ML.ENERGY leaderboard v2 (vLLM, A100/H100): TPOT, output
+ *                tokens/s and energy per request at a max batch size
+ *
+ * Every row goes through dlp_llm_predict exactly as `dlperf llm
+ * --concurrency` does.  Coverage is rows answered / rows, with every
+ * refusal counted by its reason.  Scores: the analytic model, and the
+ * bounded learned correction (XGBoost on log(measured / analytic), clamped
+ * to DLP_LLM_SERVE_MAX_FACTOR) out of fold: stratified 5-fold,
+ * leave-one-GPU-out and leave-one-model-family-out.
+ * Only the public API is used.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dlperf.h"
+
+#define MAXR 12000
+#define MAXG 64
+
+enum { T_TTFT = 0, T_TPOT, T_TPUT, T_ENERGY, T_COUNT };
+static const char *const tname[T_COUNT] = {"TTFT", "TPOT", "output tok/s", "energy/request"};
+
+typedef struct {
+    const char *set;
+    char model[96], family[48], system[32], backend[16];
+    int dev, fam;
+    dlp_llm_workload wl;
+    double y[T_COUNT];         /* measured (NaN: not in this set)              */
+    double a[T_COUNT];         /* analytic                                     */
+    float x[DLP_LLM_SERVE_NFEAT];
+} row_t;
+
+static row_t R[MAXR];
+static int nR, nSeen;
+static dlp_devdb *db;
+static char devname[MAXG][48], famname[MAXG][48];
+static int ndev, nfam;
+
+/* refusal reasons: the first words of the library's message class */
+#define MAXREASON 64
+static char reason[MAXREASON][160];
+static int reason_n[MAXREASON], nreason;
+
+static void refuse(const char *why) {
+    for (int i = 0; i < nreason; i++)
+        if (!strcmp(reason[i], why)) {
+            reason_n[i]++;
+            return;
+        }
+    if (nreason < MAXREASON) {
+        snprintf(reason[nreason], sizeof reason[0], "%s", why);
+        reason_n[nreason++] = 1;
+    }
+}
+
+static int intern(char (*tab)[48], int *n, const char *s) {
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(tab[i], s)) return i;
+    snprintf(tab[*n], 48, "%s", s);
+    return (*n)++;
+}
+
+static int split(char *line, char **f, int max) {
+    int n = 0;
+    char *s = line;
+    while (n < max) {
+        f[n++] = s;
+        char *c = strchr(s, ',');
+        if (!c) break;
+        *c = 0;
+        s = c + 1;
+    }
+    char *nl = strpbrk(f[n - 1], "\r\n");
+    if (nl) *nl = 0;
+    return n;
+}
+
+static int col(char **h, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (!strcmp(h[i], name)) return i;
+    fprintf(stderr, "column '%s' missing\n", name);
+    exit(1);
+}
+
+/* A model family: the id's last path part up to the first digit-dash or
+ * size mark ("DeepSeek-R1" and "DeepSeek-V3" -> "deepseek"; quantised
+ * re-releases join their base).  What leave-one-family-out leaves out. */
+static void family_of(const char *id, char *out, size_t n) {
+    const char *s = strrchr(id, '/');
+    s = s ? s + 1 : id;
+    size_t k = 0;
+    for (; s[k] && k + 1 < n; k++) {
+        char ch = s[k];
+        if (ch == '-' || ch == '_' || ch == '.' || (ch >= '0' && ch <= '9')) break;
+        out[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    }
+    out[k] = 0;
+    if (!strcmp(out, "llama") || !strcmp(out, "meta")) snprintf(out, n, "llama");
+}
+
+/* Predict one row; 1 if answered. */
+static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
+    nSeen++;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev_id);
+    if (!d) {
+        char b[160];
+        snprintf(b, sizeof b, "unknown device %s", dev_id);
+        refuse(b);
+        return 0;
+    }
+    dlp_llm_config c;
+    if (dlp_llm_catalogue_get(model_id, &c, &e)) {
+        char b[160];
+        snprintf(b, sizeof b, "model not in the catalogue: %s", model_id);
+        refuse(b);
+        return 0;
+    }
+    dlp_llm_prediction p;
+    if (dlp_llm_predict(&c, d, db, &r->wl, NULL, 1, &p, &e)) {
+        /* the reason without the model id and numbers: the text after the
+         * first ': ' up to the next ':' */
+        const char *m = strstr(e.msg, ": ");
+        char b[160];
+        snprintf(b, sizeof b, "%s", m ? m + 2 : e.msg);
+        for (char *q = b; *q; q++)
+            if ((*q >= '0' && *q <= '9') || *q == '.') *q = '#';
+        char *cut = strchr(b, ';');
+        if (cut) *cut = 0;
+        if (strlen(b) > 90) b[90] = 0;
+        refuse(b);
+        return 0;
+    }
+    r->a[T_TTFT] = p.ttft_ms;
+    r->a[T_TPOT] = p.tpot_ms;
+    r->a[T_TPUT] = p.output_tokens_per_s;
+    r->a[T_ENERGY] = p.energy_j;
+    dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
+    snprintf(r->model, sizeof r->model, "%s", model_id);
+    family_of(model_id, r->family, sizeof r->family);
+    r->fam = intern(famname, &nfam, r->family);
+    r->dev = intern(devname, &ndev, d->id);
+    return 1;
+}
+
+static const char *sys_dev(const char *s) {
+    static const struct { const char *a, *b; } m[] = {{"h100_sxm", "h100-sxm"}, {"h200_sxm", "h200"},
+                                                      {"b200_sxm", "b200"},     {"b300_sxm", "b300"},
+                                                      {"gb200", "gb200"},       {"gb300", "gb300"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(s, m[i].a)) return m[i].b;
+    return s;
+}
+
+static int quant_of(const char *gemm, const char *prec) {
+    if (!strcmp(gemm, "fp8") || !strcmp(gemm, "fp8_block")) return DLP_QT_FP8;
+    if (!strcmp(gemm, "nvfp4")) return DLP_QT_NVFP4;
+    if (!strcmp(gemm, "int4_wo")) return DLP_QT_INT4;
+    if (!strcmp(prec, "fp8")) return DLP_QT_FP8;
+    if (!strcmp(prec, "fp4")) return DLP_QT_NVFP4;
+    return DLP_QT_BF16;
+}
+
+static void load_silicon(const char *root) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/aiconfigurator/aic-core/src/aiconfigurator_core/systems/silicon_sample.csv", root);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    static char line[8192], hl[8192];
+    char *h[64], *v[64];
+    if (!fgets(hl, sizeof hl, f)) exit(1);
+    int nh = split(hl, h, 64);
+    int cM = col(h, nh, "model_path"), cS = col(h, nh, "system"), cB = col(h, nh, "backend"),
+        cP = col(h, nh, "precision"), cMode = col(h, nh, "mode"), cI = col(h, nh, "isl"), cO = col(h, nh, "osl"),
+        cG = col(h, nh, "gemm_quant_mode"), cBS = col(h, nh, "batch_size"), cTP = col(h, nh, "tp_size"),
+        cDP = col(h, nh, "attention_dp_size"), cEP = col(h, nh, "moe_ep_size"),
+        cPTP = col(h, nh, "prefill_tp_size"), cPDP = col(h, nh, "prefill_attention_dp_size"),
+        cPEP = col(h, nh, "prefill_moe_ep_size"), cPBS = col(h, nh, "prefill_batch_size"),
+        cDTP = col(h, nh, "decode_tp_size"), cDDP = col(h, nh, "decode_attention_dp_size"),
+        cDEP = col(h, nh, "decode_moe_ep_size"), cDBS = col(h, nh, "decode_batch_size"),
+        cPW = col(h, nh, "prefill_num_workers"), cSRC = col(h, nh, "silicon_data_source"), cDW = col(h, nh, "decode_num_workers"),
+        cTT = col(h, nh, "silicon_ttft_ms"), cTO = col(h, nh, "silicon_tpot_ms");
+    while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
+        /* the source column holds commas inside quotes: re-join is not
+         * needed because it has none in this file (checked by nh) */
+        if (split(line, v, 64) != nh) continue;
+        double ttft = atof(v[cTT]), tpot = atof(v[cTO]);
+        int64_t isl = atoll(v[cI]), osl = atoll(v[cO]);
+        if (!(ttft > 0) || !(tpot > 0) || isl < 1 || osl < 1) continue;
+        int q = quant_of(v[cG], v[cP]);
+        const char *dev = sys_dev(v[cS]);
+        int disagg = !strcmp(v[cMode], "disagg");
+#define I(x) (atoi(x) > 0 ? atoi(x) : 1)
+        if (!disagg) {
+            row_t *r = &R[nR];
+            memset(r, 0, sizeof *r);
+            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
+            r->set = "silicon";
+            int tp = I(v[cTP]), dp = I(v[cDP]);
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+                                       .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
+                                       .phase = DLP_LLM_AGG};
+            r->y[T_TTFT] = ttft;
+            r->y[T_TPOT] = tpot;
+            snprintf(r->system, sizeof r->system, "%s", v[cS]);
+            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
+            if (predict_row(r, v[cM], dev)) nR++;
+        } else {
+            /* a prefill worker (TTFT) and a decode worker (TPOT): two rows */
+            row_t *r = &R[nR];
+            memset(r, 0, sizeof *r);
+            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
+            r->set = "silicon";
+            int tp = I(v[cPTP]), dp = I(v[cPDP]);
+            /* the clients (decode batch x decode workers x attention DP)
+             * share the prefill workers */
+            int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
+            const char *sc = strstr(v[cSRC], "silicon_concurrency=");
+            if (sc && atoll(sc + 20) > 0) clients = atoll(sc + 20);
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = I(v[cPEP]),
+                                       .attn_dp = dp,
+                                       .phase = DLP_LLM_PREFILL_ONLY};
+            r->y[T_TTFT] = ttft;
+            snprintf(r->system, sizeof r->system, "%s", v[cS]);
+            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
+            if (predict_row(r, v[cM], dev)) nR++;
+            r = &R[nR];
+            memset(r, 0, sizeof *r);
+            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
+            r->set = "silicon";
+            tp = I(v[cDTP]);
+            dp = I(v[cDDP]);
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+                                       .concurrency = (int64_t)I(v[cDBS]) * dp, .ep = I(v[cDEP]), .attn_dp = dp,
+                                       .phase = DLP_LLM_DECODE_ONLY};
+            r->y[T_TPOT] = tpot;
+            snprintf(r->system, sizeof r->system, "%s", v[cS]);
+            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
+            if (predict_row(r, v[cM], dev)) nR++;
+        }
+#undef I
+    }
+    fclose(f);
+}
+
+/* ML.ENERGY leaderboard v2 LLM rows: vLLM at a max batch size; prompts
+ * are not in the data: 512 tokens nominal (as docs/llm.md's chapter-6
+ * tables). */
+#define LB_PROMPT 512
+static void load_leaderboard(const char *root) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/leaderboard-v2/DERIVED_csv/all_runs_flat.csv", root);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    static char line[8192], hl[8192];
+    char *h[64], *v[64];
+    if (!fgets(hl, sizeof hl, f)) exit(1);
+    int nh = split(hl, h, 64);
+    int cT = col(h, nh, "task"), cM = col(h, nh, "Model"), cG = col(h, nh, "GPU"), cE = col(h, nh, "Energy/req (J)"),
+        cO = col(h, nh, "Avg Output Tokens"), cB = col(h, nh, "Max BS (reqs)"), cP = col(h, nh, "TP"),
+        cK = col(h, nh, "Token tput (tok/s)"), cTP = col(h, nh, "Avg TPOT (s)");
+    while (fgets(line, sizeof line, f) && nR + 1 < MAXR) {
+        if (split(line, v, 64) < nh) continue;
+        if (strncmp(v[cT], "llm_text_generation/", 20)) continue;
+        int64_t B = atoll(v[cB]), tp = atoll(v[cP]);
+        double gen = atof(v[cO]), en = atof(v[cE]), tput = atof(v[cK]), tpot = atof(v[cTP]);
+        if (B < 1 || tp < 1 || !(gen > 0) || !(en > 0) || !(tput > 0)) continue;
+        row_t *r = &R[nR];
+        memset(r, 0, sizeof *r);
+        for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
+        r->set = "leaderboard";
+        r->wl = (dlp_llm_workload){.batch = 1, .seq = LB_PROMPT, .gen_tokens = (int64_t)llround(gen),
+                                   .quant = DLP_QT_BF16, .n_gpus = (int)tp, .concurrency = B};
+        r->y[T_ENERGY] = en;
+        r->y[T_TPUT] = tput;
+        if (tpot > 0) r->y[T_TPOT] = tpot * 1e3;
+        snprintf(r->system, sizeof r->system, "%s", v[cG]);
+        snprintf(r->backend, sizeof r->backend, "vllm");
+        /* the GPU column is the device's name ("NVIDIA H100 80GB HBM3") */
+        const dlp_device *d = dlp_devdb_find(db, v[cG]);
+        if (predict_row(r, v[cM], d ? d->id : v[cG])) nR++;
+    }
+    fclose(f);
+}
+
+/* ---- scoring ---------------------------------------------------------------- */
+
+typedef struct {
+    double mape, acc10;
+    int n;
+} score_t;
+
+static score_t score(int t, const double *pred, const char *set, int group_kind, int group) {
+    score_t s = {0, 0, 0};
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (set && strcmp(r->set, set)) continue;
+        if (group_kind == 1 && r->dev != group) continue;
+        if (group_kind == 2 && r->fam != group) continue;
+        if (!isfinite(r->y[t]) || !isfinite(pred[i]) || pred[i] <= 0) continue;
+        double e = fabs(pred[i] - r->y[t]) / r->y[t];
+        s.mape += e;
+        s.acc10 += e <= 0.10;
+        s.n++;
+    }
+    if (s.n) {
+        s.mape *= 100.0 / s.n;
+        s.acc10 *= 100.0 / s.n;
+    }
+    return s;
+}
+
+/* Out-of-fold corrected predictions for target t over rows of `set`:
+ * split 0 = 5-fold, 1 = leave-one-GPU-out, 2 = leave-one-family-out. */
+static void oof(int t, const char *set, int split_kind, double *out) {
+    int *idx = malloc(sizeof(int) * (size_t)nR);
+    int n = 0;
+    for (int i = 0; i < nR; i++) {
+        out[i] = NAN;
+        if (!strcmp(R[i].set, set) && isfinite(R[i].y[t]) && R[i].a[t] > 0) idx[n++] = i;
+    }
+    if (n < 20) {
+        free(idx);
+        return;
+    }
+    float *x = malloc(sizeof(float) * (size_t)n * DLP_LLM_SERVE_NFEAT), *y = malloc(sizeof(float) * (size_t)n);
+    int *grp = malloc(sizeof(int) * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        const row_t *r = &R[idx[k]];
+        memcpy(x + (size_t)k * DLP_LLM_SERVE_NFEAT, r->x, sizeof r->x);
+        y[k] = (float)log(r->y[t] / r->a[t]);
+        grp[k] = split_kind == 1 ? r->dev : split_kind == 2 ? r->fam : -1;
+    }
+    dlp_xgb_params p = {.n_estimators = 300, .learning_rate = 0.05, .max_depth = 6, .subsample = 0.8,
+                        .nthread = 2, .seed = 1, .log_target = 0};
+    double *o = malloc(sizeof(double) * (size_t)n);
+    dlp_error e = {0};
+    if (dlp_xgb_cv(x, y, n, DLP_LLM_SERVE_NFEAT, &p, 5, 7, split_kind ? grp : NULL, o, &e) == DLP_OK) {
+        double lim = log(DLP_LLM_SERVE_MAX_FACTOR);
+        for (int k = 0; k < n; k++) {
+            double c = o[k];
+            if (!isfinite(c)) continue;
+            if (c > lim) c = lim;
+            if (c < -lim) c = -lim;
+            out[idx[k]] = R[idx[k]].a[t] * exp(c);
+        }
+    } else {
+        fprintf(stderr, "xgb cv: %s\n", e.msg);
+    }
+    free(o);
+    free(idx);
+    free(x);
+    free(y);
+    free(grp);
+}
+
+static void report(const char *set) {
+    int n = 0;
+    for (int i = 0; i < nR; i++) n += !strcmp(R[i].set, set);
+    if (!n) return;
+    printf("\n### %s: %d rows answered\n\n", set, n);
+    printf("| target | rows | analytic MAPE | Acc(10%%) | corrected 5-fold | LOGO (GPU) | LOFO (family) |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    double *a = malloc(sizeof(double) * (size_t)nR), *p = malloc(sizeof(double) * (size_t)nR);
+    for (int t = 0; t < T_COUNT; t++) {
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[t];
+        score_t sa = score(t, a, set, 0, 0);
+        if (!sa.n) continue;
+        printf("| %s | %d | %.1f %% | %.0f %% |", tname[t], sa.n, sa.mape, sa.acc10);
+        for (int k = 0; k < 3; k++) {
+            oof(t, set, k, p);
+            score_t sc = score(t, p, set, 0, 0);
+            if (sc.n) printf(" %.1f %% (Acc10 %.0f %%, n %d) |", sc.mape, sc.acc10, sc.n);
+            else printf(" - |");
+        }
+        printf("\n");
+    }
+    /* per GPU and per family, analytic */
+    for (int t = 0; t < T_COUNT; t++) {
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[t];
+        if (!score(t, a, set, 0, 0).n) continue;
+        printf("\n%s analytic by GPU:", tname[t]);
+        for (int g = 0; g < ndev; g++) {
+            score_t s = score(t, a, set, 1, g);
+            if (s.n) printf("  %s %.1f %% (%d)", devname[g], s.mape, s.n);
+        }
+        printf("\n%s analytic by family:", tname[t]);
+        for (int g = 0; g < nfam; g++) {
+            score_t s = score(t, a, set, 2, g);
+            if (s.n) printf("  %s %.1f %% (%d)", famname[g], s.mape, s.n);
+        }
+        printf("\n");
+    }
+    free(a);
+    free(p);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|all] [--rows FILE]\n");
+        return 2;
+    }
+    const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
+    const char *rows_out = NULL;
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
+    dlp_error e = {0};
+    if (dlp_devdb_load(NULL, &db, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    clock_t t0 = clock();
+    if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_silicon(root);
+    int n_sil_seen = nSeen;
+    if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    printf("## dlperf llm serving model vs public serving measurements\n\n");
+    printf("coverage: %d of %d rows answered (%.1f %%; silicon %d rows seen — disaggregated runs count twice, "
+           "prefill and decode workers); %.2f s of CPU for %d predictions (%.0f /s incl. parsing)\n",
+           nR, nSeen, 100.0 * nR / (nSeen ? nSeen : 1), n_sil_seen, secs, nSeen, nSeen / (secs > 0 ? secs : 1));
+    if (nreason) {
+        printf("\nrefusals by reason:\n");
+        for (int i = 0; i < nreason; i++) printf("  %5d  %s\n", reason_n[i], reason[i]);
+    }
+    report("silicon");
+    report("leaderboard");
+    if (rows_out) {
+        FILE *f = fopen(rows_out, "w");
+        if (f) {
+            fprintf(f, "set,model,system,backend,isl,osl,conc,gpus,ep,dp,phase,quant");
+            for (int t = 0; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
+            fputc('\n', f);
+            for (int i = 0; i < nR; i++) {
+                const row_t *r = &R[i];
+                fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
+                        (long long)r->wl.seq, (long long)r->wl.gen_tokens, (long long)r->wl.concurrency, r->wl.n_gpus,
+                        r->wl.ep, r->wl.attn_dp, r->wl.phase, dlp_quant_name(r->wl.quant));
+                for (int t = 0; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
+                fputc('\n', f);
+            }
+            fclose(f);
+        }
+    }
+    dlp_devdb_free(db);
+    return 0;
+}

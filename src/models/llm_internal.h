@@ -1,0 +1,20 @@
+/*
+ * llm_internal.h — shared by src/models/llm.c and llm_serve.c.  Not public.
+ */
+#ifndef DLP_MODELS_LLM_INTERNAL_H
+#define DLP_MODELS_LLM_INTERNAL_H
+
+#include "dlperf.h"
+
+/* The serving estimate (docs/llm.md, "Serving") of a validated workload
+ * (concurrency > 0 or max_fit) computing in cdt with kv_eb bytes per cached
+ * element: fills the serving fields of *out and the per-request ones
+ * (latency = e2e, energy per request, power).  DLP_EINVAL when the cache
+ * has no room for one sequence. */
+dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
+                          double kv_eb, dlp_llm_prediction *out, dlp_error *err);
+/* Recompute e2e, throughputs, power and energies from ttft_ms, tpot_ms,
+ * power_per_gpu_w and concurrency. */
+void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, int n_gpus);
+
+#endif

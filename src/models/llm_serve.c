@@ -1,0 +1,573 @@
+/*
+ * llm_serve.c — the serving model of `dlperf llm` (docs/llm.md, "Serving"):
+ * time to first token, time per output token, throughput at a concurrency,
+ * KV-cache capacity, energy per request, for one replica of n_gpus GPUs
+ * running continuous batching (vLLM, SGLang, TensorRT-LLM).
+ *
+ * Why a model of its own rather than the forward graph: a serving engine
+ * runs *iterations*, each one forward pass over a mix of decode tokens (one
+ * per running sequence) and prefill tokens (chunks of new prompts), and the
+ * cost of an iteration is the sum of what those tokens do to the weights,
+ * the KV cache and the interconnect.  We take the model's shape from the
+ * graph the builder makes (one token, so every architecture the builder
+ * knows — GQA, MLA, MoE, sliding windows, Mamba — comes for free): its
+ * weight matrices (K, N, experts), the bytes its other kernels move per
+ * token, and the cache bytes per token (dlp_llm_kv_bytes).  That profile is
+ * cached per config, so a prediction is a few dozen kernel-time evaluations
+ * (>= 10k predictions/s, bench/bench_llm.sh speed).
+ *
+ * Kernel times use the same per-precision efficiency curves as `dlperf
+ * predict` (src/predict/curves.c): GEMM for the weight matrices, attention
+ * for the cache, elementwise for the rest; collectives interpolate
+ * aiconfigurator's measured NCCL tables (nccl_table.inc), scaled by the
+ * device's NVLink bandwidth.  The steady state of continuous batching with
+ * fixed prompt S and output G at concurrency C:
+ *   - every iteration decodes the running sequences (about C) and prefills
+ *     C S / G prompt tokens on average (each request is prefilled once per G
+ *     decode steps): TPOT = that mixed iteration;
+ *   - a new request waits on average half an iteration, then its S tokens
+ *     run in mixed iterations (chunked prefill) beside the decodes: TTFT;
+ *   - throughput = C G / (TTFT + (G - 1) TPOT) output tokens/s.
+ * Disaggregated workers: a prefill worker runs prefill-only iterations
+ * (TTFT), a decode worker decode-only ones (TPOT).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/llm_internal.h"
+#include "models/roofline.h"
+#include "predict/curves.h"
+#include "util/util.h"
+
+#include "models/nccl_table.inc"
+
+/* ---- fixed costs (round numbers, not fitted; docs/llm.md "Serving") ---- */
+#define T_ITER_MS 0.8          /* engine step: scheduling, sampling, detokenise */
+#define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
+#define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
+                                  SGLang chunked_prefill_size, TRT-LLM
+                                  max_num_tokens all default to 8192)        */
+#define ACT_GIB_PER_8K 1.0     /* activation workspace per 8k-token chunk is
+                                  taken from the graph; this floor covers
+                                  CUDA graphs and allocator slack             */
+#define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
+#define IB_GBS 50.0
+#define W_WAVES 10.0           /* waves of requests a serving benchmark runs
+                                  (num_prompts = 10 x concurrency is the
+                                  common setting of vLLM/SGLang benchmarks) */            /* one 400 Gb/s NIC per GPU across nodes         */
+
+/* ---- the per-config profile ------------------------------------------------ */
+
+enum { LIN_DENSE = 0, LIN_EXPERT, LIN_HEAD };
+
+typedef struct {
+    double k, n;               /* the matrix (in, out)                          */
+    double experts;            /* LIN_EXPERT: experts stacked (E)               */
+    double count;              /* how many such matrices in one forward         */
+    int kind;
+} lin_t;
+
+#define MAX_LIN 48
+typedef struct prof {
+    dlp_llm_config cfg;
+    int quant;
+    lin_t lin[MAX_LIN];
+    int n_lin;
+    double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
+    double other_kernels;      /* non-matmul kernels per forward                */
+    double wbytes_per_elem;    /* stored bytes per linear weight element        */
+    double act_bytes;
+    double params, active_params, weight_bytes;
+    double peak_act_pt;        /* peak live activation bytes per token          */
+    int attn_layers, moe_layers;
+} prof_t;
+
+static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tensor_info *w) {
+    for (int j = 0; j < ni->n_inputs; j++) {
+        if (ni->inputs[j] < 0) continue;
+        dlp_graph_tensor(g, ni->inputs[j], w);
+        if (w->is_initializer && w->rank >= 2 && w->shape_known) return 1;
+    }
+    return 0;
+}
+
+static void add_lin(prof_t *p, double k, double n, double e, double count, int kind) {
+    for (int i = 0; i < p->n_lin; i++) {
+        lin_t *l = &p->lin[i];
+        if (l->k == k && l->n == n && l->experts == e && l->kind == kind) {
+            l->count += count;
+            return;
+        }
+    }
+    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind};
+    else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
+}
+
+static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, dlp_error *err) {
+    memset(p, 0, sizeof *p);
+    p->cfg = *c;
+    p->quant = quant;
+    dlp_graph *g = NULL;
+    dlp_llm_weights w;
+    dlp_status st = dlp_llm_build(c, 1, 1, quant, &g, &w, err);
+    if (st) return st;
+    int adt = dlp_quant_act_dtype(quant);
+    p->act_bytes = adt == DLP_DT_FLOAT ? 4.0 : 2.0;
+    p->params = (double)w.params;
+    p->active_params = (double)w.active_params;
+    p->weight_bytes = (double)w.weight_bytes[quant];
+    double lin_elems = 0;
+    int n = dlp_graph_node_count(g);
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (ni.op_class == DLP_OPC_SHAPE || ni.op_class == DLP_OPC_CONTROL) continue;
+        int mm = !strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm");
+        dlp_tensor_info t;
+        if (mm && has_init_weight(g, &ni, &t)) {
+            if (t.rank == 3) {
+                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT);
+            } else if (strstr(ni.name, "/experts.") && c->num_experts > 0) {
+                /* Mixtral-style: one node per expert -> one grouped entry */
+                add_lin(p, (double)t.dims[0], (double)t.dims[1], (double)c->num_experts, 1.0 / (double)c->num_experts,
+                        LIN_EXPERT);
+            } else {
+                int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
+                add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1, head ? LIN_HEAD : LIN_DENSE);
+            }
+            lin_elems += (double)t.numel;
+            continue;
+        }
+        if (!strcmp(ni.op_type, "Reshape") || !strcmp(ni.op_type, "Identity")) continue;
+        /* everything else: the bytes its kernel moves at one token, less
+         * weights it only gathers from (embeddings: one row) */
+        double b = (double)ni.bytes_read - (double)ni.weight_bytes + (double)ni.bytes_written;
+        /* expert-side kernels of the one-token graph run on E padded rows
+         * (one per expert) where T tokens make T k rows: scale to k / E */
+        if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch")))
+            b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
+        if (b > 0) p->other_bytes_pt += b;
+        p->other_kernels += 1;
+    }
+    /* bytes per linear weight: the stored format's bytes over the linear
+     * elements (embeddings and norms stay 16-bit; their bytes are small) */
+    double other_w = (double)w.params - lin_elems;
+    double wb = (double)w.weight_bytes[quant] - other_w * p->act_bytes;
+    p->wbytes_per_elem = lin_elems > 0 && wb > 0 ? wb / lin_elems : p->act_bytes;
+    dlp_graph_stats gs;
+    dlp_graph_stats_get(g, &gs);
+    p->peak_act_pt = (double)gs.peak_activation_bytes;
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
+        if (!(c->layer_kind[l] & DLP_LK_MAMBA)) p->attn_layers++;
+    }
+    if (!p->attn_layers) p->attn_layers = (int)c->num_hidden_layers;
+    for (int i = 0; i < p->n_lin; i++)
+        if (p->lin[i].kind == LIN_EXPERT && p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
+    dlp_graph_free(g);
+    return DLP_OK;
+}
+
+/* A small cache of profiles (configs compared whole): NAS-style loops and
+ * benchmarks ask about the same few models thousands of times. */
+#define N_CACHE 16
+static prof_t *cache[N_CACHE];
+static int cache_next;
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static dlp_status profile_get(const dlp_llm_config *c, int quant, prof_t *out, dlp_error *err) {
+    pthread_mutex_lock(&cache_mu);
+    for (int i = 0; i < N_CACHE; i++)
+        if (cache[i] && cache[i]->quant == quant && !memcmp(&cache[i]->cfg, c, sizeof *c)) {
+            *out = *cache[i];
+            pthread_mutex_unlock(&cache_mu);
+            return DLP_OK;
+        }
+    pthread_mutex_unlock(&cache_mu);
+    dlp_status st = profile_build(c, quant, out, err);
+    if (st) return st;
+    prof_t *cp = malloc(sizeof *cp);
+    if (!cp) return DLP_OK; /* uncached is still right */
+    *cp = *out;
+    pthread_mutex_lock(&cache_mu);
+    free(cache[cache_next]);
+    cache[cache_next] = cp;
+    cache_next = (cache_next + 1) % N_CACHE;
+    pthread_mutex_unlock(&cache_mu);
+    return DLP_OK;
+}
+
+/* ---- interconnect ---------------------------------------------------------- */
+
+/* Per-GPU NVLink bandwidth (GB/s, both directions) from the device's
+ * interface text ("SXM5, NVLink 4 (900 GB/s)"); PCIe-only boards get their
+ * slot's 2 x lane rate. */
+static double link_gbs(const dlp_device *d, int *nvlink) {
+    const char *s = d->host_interface ? d->host_interface : "";
+    const char *nv = strstr(s, "NVLink");
+    *nvlink = 0;
+    if (nv && !strstr(s, "bridge")) {
+        const char *par = strchr(nv, '(');
+        if (par) {
+            double v = atof(par + 1);
+            *nvlink = 1;
+            if (strstr(par, "TB/s")) v *= 1000;
+            if (v > 0) return v;
+        }
+    }
+    if (strstr(s, "Infinity Fabric")) {
+        *nvlink = 1; /* AMD xGMI: 7 links x 64 GB/s on MI300X-class OAM */
+        return 896;
+    }
+    if (strstr(s, "PCIe 5")) return 128;
+    if (strstr(s, "PCIe 4")) return 64;
+    return 32;
+}
+
+/* GPUs one NVLink domain holds: 72 on GB200/GB300 NVL72 racks, else 8. */
+static int nvlink_domain(const dlp_device *d) {
+    return d->host_interface && strstr(d->host_interface, "NVLink-C2C") ? 72 : 8;
+}
+
+enum { CO_ALLREDUCE = 0, CO_ALLGATHER, CO_REDUCESCATTER, CO_ALLTOALL };
+
+/* Seconds of one collective of `bytes` per GPU over n GPUs: the measured
+ * H100 (NVLink 4, 900 GB/s) or A100 (NVLink 3, 600 GB/s) table, log-log
+ * interpolated in message size, with the size axis scaled by the link
+ * ratio (a faster link moves a larger message in the same time); beyond a
+ * node (n > NVLink domain) the bandwidth is a NIC's. */
+static double coll_s(const dlp_device *d, int op, int n, double bytes) {
+    if (n <= 1 || bytes <= 0) return 0;
+    int nvl;
+    double gbs = link_gbs(d, &nvl);
+    int dom = nvlink_domain(d);
+    const double(*tab)[3][NCCL_NSIZES] = gbs >= 750 ? nccl_h100 : nccl_a100;
+    double ref = gbs >= 750 ? 900.0 : 600.0;
+    double eff = nvl ? gbs : gbs * 0.5;
+    if (n > dom) eff = IB_GBS * 2.0;
+    int ni = n <= 2 ? 0 : n <= 4 ? 1 : 2;
+    double elems = bytes / 2.0 * ref / eff;
+    /* ring steps grow as (n - 1) / n: scale past 8 GPUs by that ratio */
+    double scale = n > 8 ? ((double)(n - 1) / n) / (7.0 / 8.0) : 1.0;
+    const double *t = tab[op][ni];
+    if (elems <= nccl_sizes[0]) return t[0] * 1e-3;
+    for (int i = 1; i < NCCL_NSIZES; i++) {
+        if (elems <= nccl_sizes[i]) {
+            double f = log(elems / nccl_sizes[i - 1]) / log(nccl_sizes[i] / nccl_sizes[i - 1]);
+            return exp(log(t[i - 1]) + f * (log(t[i]) - log(t[i - 1]))) * 1e-3 * scale;
+        }
+    }
+    /* past the table: linear in size from the last point */
+    return t[NCCL_NSIZES - 1] * elems / nccl_sizes[NCCL_NSIZES - 1] * 1e-3 * scale;
+}
+
+/* ---- one iteration ---------------------------------------------------------- */
+
+typedef struct {
+    const dlp_llm_config *c;
+    const dlp_device *d;
+    const prof_t *p;
+    int tp_attn, attn_dp, ep, moe_tp, n_gpus;
+    int kv_shard;              /* how many ways the KV cache is split            */
+    double kv_eb;              /* KV element bytes                               */
+    double peak_mm, peak_vec, bw;
+    const dlp_eff_curve *cv_gemm, *cv_attn, *cv_elem;
+    double attn_flops_per_elem;/* attention FLOPs per cached element read         */
+} sctx;
+
+typedef struct {
+    double t;                  /* seconds                                         */
+    double busy;               /* seconds x share of the bound peak (power)       */
+    double comm;
+} itime;
+
+static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
+                 double kernels) {
+    if (flops <= 0 && bytes <= 0) return;
+    double roof = dlp__roof_time(flops, bytes, peak, s->bw);
+    double kt = dlp__kernel_time(cv, flops, bytes, peak, s->bw);
+    if (getenv("DLP_SERVE_DEBUG"))
+        fprintf(stderr, "  kernel flops %.3g bytes %.3g roof %.3g ms kt %.3g ms n %.0f\n", flops, bytes, roof * 1e3,
+                kt * 1e3, kernels);
+    it->t += kt + kernels * T_KERNEL_US * 1e-6;
+    it->busy += roof;
+}
+
+/* Cached elements one sequence of `ctx` tokens reads per step, all layers */
+static double kv_elems(const sctx *s, double ctx) {
+    if (ctx < 1) ctx = 1;
+    return dlp_llm_kv_bytes(s->c, (int64_t)llround(ctx), 1.0);
+}
+
+/* One forward over n_dec decode tokens (sequences at mean context ctx) and
+ * n_pf prefill tokens of prompts pf_len long (their attention at the mean
+ * causal context pf_len / 2 plus what is cached before the chunk). */
+static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, double pf_len) {
+    itime it = {0};
+    const prof_t *p = s->p;
+    double T = n_dec + n_pf;
+    if (T <= 0) return it;
+    double ab = p->act_bytes, wb = p->wbytes_per_elem;
+    double t_local = T / s->attn_dp; /* tokens one attention rank holds */
+    double seqs = n_dec + (pf_len > 0 ? n_pf / pf_len : 0);
+    for (int i = 0; i < p->n_lin; i++) {
+        const lin_t *l = &p->lin[i];
+        double m, k = l->k, n = l->n, wbytes, rows;
+        if (l->kind == LIN_EXPERT) {
+            /* tokens are routed to k of E experts, balanced; a GPU holds E/ep
+             * experts, each sliced moe_tp ways; it reads the experts its
+             * rows hit */
+            double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+            rows = T * K / s->ep;
+            double e_local = E / s->ep;
+            double hit = e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
+            n /= s->moe_tp;
+            wbytes = hit * k * n * wb;
+            m = rows;
+        } else {
+            m = l->kind == LIN_HEAD ? seqs / s->attn_dp : t_local;
+            n /= s->tp_attn;
+            wbytes = k * n * wb;
+        }
+        double flops = 2.0 * m * k * n;
+        double bytes = wbytes + m * (k + n) * ab;
+        kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
+    }
+    /* attention on the cache: decode reads every running sequence's cache;
+     * prefill computes causal attention over the prompt */
+    double dec_elems = n_dec / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
+    double pf_elems = n_pf / s->attn_dp * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
+    /* decode attention streams the cache: aiconfigurator's H100 generation-
+     * attention table reaches about peak bandwidth on caches past 100 MB
+     * and a few percent on small ones (launch-bound), so pure roofline at
+     * E_DECODE_ATTN of the bandwidth plus a kernel floor per layer */
+    if (dec_elems > 0)
+        kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem, dec_elems * s->kv_eb / E_DECODE_ATTN,
+             (double)p->attn_layers);
+    /* prefill: FlashAttention over the prompt, on the attention curve */
+    if (pf_elems > 0)
+        kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->attn_flops_per_elem,
+             n_pf / s->attn_dp * kv_elems(s, 1) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    /* norms, rotary, activations, residuals, router: bytes per token */
+    kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
+    it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    /* collectives: two all-reduces per layer under attention TP; MoE layers
+     * under expert parallelism dispatch and combine (all-to-all) */
+    double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers;
+    double comm = 0;
+    if (s->tp_attn > 1) comm += 2.0 * L * coll_s(s->d, CO_ALLREDUCE, s->tp_attn, t_local * H * ab);
+    if (p->moe_layers > 0 && s->ep > 1) {
+        double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLTOALL, s->ep, T * K / s->ep * H * ab);
+    } else if (p->moe_layers > 0 && s->attn_dp > 1) {
+        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
+    }
+    it.comm = comm;
+    it.t += comm + T_ITER_MS * 1e-3;
+    return it;
+}
+
+/* ---- memory ------------------------------------------------------------------ */
+
+static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
+
+/* ---- the serving prediction ------------------------------------------------- */
+
+dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
+                          double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
+    prof_t p;
+    dlp_status st = profile_get(c, wl->quant, &p, err);
+    if (st) return st;
+    sctx s = {0};
+    s.c = c;
+    s.d = d;
+    s.p = &p;
+    s.n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    s.attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
+    s.ep = wl->ep > 1 ? wl->ep : 1;
+    if (s.n_gpus % s.attn_dp || s.n_gpus % s.ep)
+        return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s.attn_dp, s.ep,
+                        s.n_gpus);
+    if (s.ep > 1 && c->num_experts > 0 && c->num_experts % s.ep)
+        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s.ep,
+                        (long long)c->num_experts);
+    if (s.ep > 1 && c->num_experts <= 0)
+        return dlp__err(err, DLP_EINVAL, "%s: ep %d: the model has no experts (expert parallelism needs MoE)", c->id,
+                        s.ep);
+    s.tp_attn = s.n_gpus / s.attn_dp;
+    s.moe_tp = s.n_gpus / s.ep;
+    s.kv_eb = kv_eb;
+    int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
+    /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
+     * MLA's latent cache is replicated on every TP rank */
+    s.kv_shard = c->kv_lora_rank > 0 ? 1 : (int)(nkv < s.tp_attn ? nkv : s.tp_attn);
+    if (s.kv_shard < 1) s.kv_shard = 1;
+    /* attention FLOPs per cached element: GQA 2 (heads / kv heads) (QK^T and
+     * PV over k and v); MLA absorbed 4 heads over the latent (+ rope key) */
+    double nh = (double)c->num_attention_heads;
+    s.attn_flops_per_elem = c->kv_lora_rank > 0 ? 4.0 * nh / (double)s.tp_attn
+                                                : 2.0 * nh / (double)nkv;
+    int prec = dlp__prec_of_dtype(cdt);
+    int tc;
+    s.peak_mm = dlp__node_peak(d, DLP_OPC_GEMM, cdt, DLP_TF32_OFF, &tc);
+    s.cv_gemm = &dlp__kcurve_get(tc ? prec : DLP__PREC_FP32, DLP_KC_GEMM)->c;
+    /* attention runs at 16 bits even with fp8 weights (the cache dtype
+     * aside): FlashAttention/FlashInfer on the half tensor cores */
+    int adt = dlp_quant_act_dtype(wl->quant);
+    s.peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+    double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, adt, DLP_TF32_OFF, &tc);
+    s.cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
+    s.cv_elem = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_ELEMENTWISE)->c;
+    s.bw = d->mem_bandwidth_gbs * 1e9;
+    if (s.peak_mm <= 0 || s.bw <= 0 || p_attn <= 0)
+        return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
+
+    /* memory per GPU: weights (attention/dense split over tp_attn, experts
+     * over the GPUs), the activation workspace of one 8k-token chunk, and
+     * the cache in what is left of the engine's fraction */
+    double frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
+    double wgpu = p.weight_bytes / s.n_gpus;
+    double act = p.peak_act_pt * CHUNK_TOKENS / s.tp_attn;
+    if (act > 8.0 * 1073741824.0) act = 8.0 * 1073741824.0;
+    double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - ACT_GIB_PER_8K * 1073741824.0;
+    int64_t S = wl->seq + c->image_tokens, G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
+    double seq_bytes = dlp_llm_kv_bytes(c, S + G, kv_eb) / s.kv_shard; /* one sequence, one GPU */
+    double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s.kv_shard;
+    out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
+    if (avail <= 0 || seq_bytes > avail)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: no room for the KV cache on %d x %s: %.1f GiB per GPU at memory fraction %.2f, weights "
+                        "%.1f + activations %.1f GiB; use more gpus, a smaller dtype or a larger device",
+                        c->id, s.n_gpus, d->id, frac * d->memory_gib, frac, gib(wgpu),
+                        gib(act) + ACT_GIB_PER_8K);
+    int64_t max_c = (int64_t)floor(avail / seq_bytes) * s.attn_dp;
+    out->max_concurrency = max_c;
+    out->kv_capacity_tokens = tok_bytes > 0 ? (int64_t)floor(avail / tok_bytes) * s.attn_dp : 0;
+    int64_t C = wl->max_fit ? max_c : wl->concurrency;
+    if (C < 1) C = 1;
+    if (C > max_c) C = max_c;
+    out->concurrency = C;
+    out->params = (int64_t)p.params;
+    out->active_params = p.active_params > 0 ? (int64_t)p.active_params : (int64_t)p.params;
+    out->weights_mb = wgpu / 1048576.0;
+    out->activations_mb = (act + (double)C / s.attn_dp * seq_bytes) / 1048576.0;
+    out->memory_mb = out->weights_mb + out->activations_mb + ACT_GIB_PER_8K * 1024.0;
+    out->fits = 1;
+    out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, S + G, kv_eb);
+
+    /* steady state */
+    double Sd = (double)S, Gd = (double)G, Cd = (double)C;
+    double ctx = Sd + Gd / 2.0;
+    itime dec = iteration(&s, Cd, ctx, 0, 0);
+    itime pf1 = iteration(&s, 0, 0, Sd, Sd);
+    double ttft, tpot;
+    itime mix;
+    /* TTFT of a closed loop of C clients with fixed lengths (what serving
+     * benchmarks run, and what --concurrency means): requests of one wave
+     * arrive together and their prompts queue — C S tokens prefilled in
+     * chunks, the i-th request done after i of them, so the mean waits
+     * for about half the burst */
+    double burst = Cd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
+    itime bi = iteration(&s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
+    double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
+    /* after the first wave, completions are staggered by the chunks their
+     * prompts rode in, so later waves arrive spread out: a request waits
+     * half a step and rides one mixed iteration with a chunk of prompts.
+     * The mean over a run of W_WAVES waves weights the burst 1 / W_WAVES. */
+    double pf_tok = fmin(burst, CHUNK_TOKENS);
+    double ttft_steady = 0.5 * dec.t + iteration(&s, Cd, ctx, pf_tok, Sd).t * ceil(Sd / CHUNK_TOKENS);
+    double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) {
+        mix = bi;
+        ttft = ttft_burst / W_WAVES + (0.5 * bi.t + pf1.t) * (1.0 - 1.0 / W_WAVES);
+        if (ttft < pf1.t) ttft = pf1.t;
+        tpot = dec.t;
+    } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
+        mix = dec;
+        tpot = dec.t;
+        ttft = pf1.t;
+    } else {
+        /* every decode step also prefills C S / G prompt tokens */
+        double pf_per_step = Cd * Sd / Gd;
+        mix = iteration(&s, Cd, ctx, pf_per_step, Sd);
+        tpot = mix.t;
+        ttft = ttft_mean;
+        if (ttft < pf1.t) ttft = pf1.t;
+    }
+    out->serving = 1;
+    out->prefill_ms = pf1.t * 1e3;
+    out->decode_step_ms = dec.t * 1e3;
+    out->comm_ms = mix.comm * 1e3;
+    out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
+    out->tpot_ms = out->tpot_analytic_ms = tpot * 1e3;
+    /* power of one GPU over a mixed iteration: the same model as predict
+     * (idle + (TDP - idle)(busy + util x share of the roofline)), <= TDP */
+    double u = mix.t > 0 ? fmin(1.0, mix.busy / mix.t) : 0;
+    double idle = d->idle_w > 0 ? d->idle_w : 0.1 * d->tdp_w;
+    double pw = idle + (d->tdp_w - idle) * (DLP__POWER_BUSY + DLP__POWER_UTIL * u);
+    if (pw > d->tdp_w) pw = d->tdp_w;
+    out->power_per_gpu_w = pw;
+    dlp__llm_serve_derive(out, wl, s.n_gpus);
+    out->energy_analytic_j = out->energy_j;
+    snprintf(out->method_serving, sizeof out->method_serving, "analytic");
+    return DLP_OK;
+}
+
+/* Everything that follows from TTFT, TPOT and power (called again after a
+ * learned correction moves them). */
+void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, int n_gpus) {
+    double G = (double)(wl->gen_tokens > 0 ? wl->gen_tokens : 1), C = (double)out->concurrency;
+    out->e2e_ms = out->ttft_ms + (G - 1.0) * out->tpot_ms;
+    out->latency_ms = out->e2e_ms;
+    out->requests_per_s = C / (out->e2e_ms * 1e-3);
+    out->throughput_sps = out->requests_per_s;
+    out->output_tokens_per_s = out->requests_per_s * G;
+    out->tokens_per_s = out->requests_per_s * (G + (double)wl->seq);
+    out->power_w = out->power_per_gpu_w * n_gpus;
+    out->energy_j = out->power_w / out->requests_per_s;
+    out->energy_per_token_j = out->energy_j / G;
+}
+
+/* ---- features of the learned corrections ------------------------------------ */
+
+static const char *const sf_names[DLP_LLM_SERVE_NFEAT] = {
+    "log2_conc", "log2_prompt", "log2_gen", "gpus", "ep", "attn_dp", "phase", "quant",
+    "log10_active", "log10_params", "experts", "mla", "log10_ttft_a", "log10_tpot_a", "prefill_share",
+    "decode_share", "comm_share", "log10_bw", "log10_peak", "tdp", "kv_fill", "log10_kv_tok", "hidden", "layers"};
+
+const char *dlp_llm_serve_feature_name(int k) { return k >= 0 && k < DLP_LLM_SERVE_NFEAT ? sf_names[k] : NULL; }
+
+void dlp_llm_serve_features(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                            const dlp_llm_prediction *p, float *x) {
+    double v[DLP_LLM_SERVE_NFEAT] = {0};
+    v[0] = log2((double)(p->concurrency > 0 ? p->concurrency : 1));
+    v[1] = log2((double)(wl->seq > 0 ? wl->seq : 1));
+    v[2] = log2((double)(wl->gen_tokens > 0 ? wl->gen_tokens : 1));
+    v[3] = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    v[4] = wl->ep > 1 ? wl->ep : 1;
+    v[5] = wl->attn_dp > 1 ? wl->attn_dp : 1;
+    v[6] = wl->phase;
+    v[7] = wl->quant;
+    v[8] = log10((double)(p->active_params > 0 ? p->active_params : 1));
+    v[9] = log10((double)(p->params > 0 ? p->params : 1));
+    v[10] = (double)c->num_experts;
+    v[11] = c->kv_lora_rank > 0;
+    v[12] = log10(p->ttft_analytic_ms > 0 ? p->ttft_analytic_ms : 1e-3);
+    v[13] = log10(p->tpot_analytic_ms > 0 ? p->tpot_analytic_ms : 1e-3);
+    v[14] = p->ttft_analytic_ms > 0 ? p->prefill_ms / p->ttft_analytic_ms : 0;
+    v[15] = p->tpot_analytic_ms > 0 ? p->decode_step_ms / p->tpot_analytic_ms : 0;
+    v[16] = p->tpot_analytic_ms > 0 ? p->comm_ms / p->tpot_analytic_ms : 0;
+    v[17] = log10(d->mem_bandwidth_gbs > 0 ? d->mem_bandwidth_gbs : 1);
+    int tc;
+    double pk = dlp__node_peak(d, DLP_OPC_GEMM, p->compute_dtype ? p->compute_dtype : DLP_DT_BFLOAT16, DLP_TF32_OFF, &tc);
+    v[18] = log10(pk > 0 ? pk : 1);
+    v[19] = d->tdp_w;
+    v[20] = p->max_concurrency > 0 ? (double)p->concurrency / (double)p->max_concurrency : 0;
+    double kt = dlp_llm_kv_bytes(c, 1, 1.0);
+    v[21] = log10(kt > 0 ? kt : 1);
+    v[22] = (double)c->hidden_size;
+    v[23] = (double)c->num_hidden_layers;
+    for (int k = 0; k < DLP_LLM_SERVE_NFEAT; k++) x[k] = (float)v[k];
+}
