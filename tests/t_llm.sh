@@ -68,7 +68,7 @@ while read -r m; do
     if grep -q "does not fit on 1 x $d even at batch 1: needs" "$tmp/one.err"; then
       # (tensor-parallel degrees that divide its heads: the first that does)
       d=h200; okg=0
-      for g in 8 4 2; do
+      for g in 8 4 2 1; do
         "$BIN" llm --model "$m" --device h200 --batch 4 --seq 128 --gpus $g --dtype fp8 --json >"$tmp/runs/$i.json" 2>"$tmp/one.err" &&
           { okg=1; break; }
       done
