@@ -831,6 +831,7 @@ typedef struct {
     char method[128];          /* "xgb:<model name>" when a trained model gave
                                   the throughput, else "analytic"               */
     char method_throughput[128], method_memory[128], method_energy[128];
+    double latency_analytic_ms;/* the analytic estimate beside a learned one    */
     /* ---- serving (workload concurrency > 0 or max_fit; else 0) ---- */
     int serving;               /* 1: the fields below are set                   */
     double ttft_ms;            /* time to first token, mean                     */
@@ -845,7 +846,8 @@ typedef struct {
     int64_t kv_capacity_tokens;/* tokens the KV cache holds, per replica        */
     double kv_cache_gib;       /* memory left for the KV cache, per GPU         */
     double ttft_analytic_ms, tpot_analytic_ms; /* before any learned correction */
-    double energy_analytic_j;  /* per request, analytic                          */
+    double energy_analytic_j;  /* per sample / request, analytic (also when not
+                                  serving)                                     */
     double prefill_ms;         /* the prompt's prefill alone (no queueing)      */
     double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
     double comm_ms;            /* collective time inside one mixed iteration    */
@@ -865,6 +867,9 @@ typedef struct {
  * a model that does not fit even at batch 1 (weights + the KV cache of one
  * sequence + DLP_LLM_RUNTIME_GIB per GPU > the device's memory). */
 #define DLP_LLM_RUNTIME_GIB 1.0
+/* A shipped tree corrects the analytic estimate by at most this factor
+ * either way (docs/llm.md, "Learned corrections"). */
+#define DLP_LLM_MAX_FACTOR 2.0
 dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
                            const dlp_llm_workload *wl, const char *region, int analytic_only,
                            dlp_llm_prediction *out, dlp_error *err);

@@ -271,6 +271,8 @@ int dlp_cmd_llm(int argc, char **argv) {
             cli_json_str(stdout, p.method_serving);
             fputc('}', stdout);
         }
+        if (!p.serving)
+            printf(",\"analytic\":{\"latency_ms\":%.6g,\"energy_j\":%.6g}", p.latency_analytic_ms, p.energy_analytic_j);
         fputs(",\"method\":", stdout);
         cli_json_str(stdout, p.method);
         fputs(",\"methods\":{\"throughput\":", stdout);
@@ -328,6 +330,9 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
                cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);
         printf("  latency      %.4g ms per batch\n", p.latency_ms);
+        if (strcmp(p.method_throughput, "analytic") || strcmp(p.method_energy, "analytic"))
+            printf("  analytic     %.4g ms per batch, %.4g J per sample (the learned value is held within %gx of it)\n",
+                   p.latency_analytic_ms, p.energy_analytic_j, DLP_LLM_MAX_FACTOR);
         printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
                p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
         printf("  energy       %.4g J per sample (%.0f W)   [%s]\n", p.energy_j, p.power_w, p.method_energy);

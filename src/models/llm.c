@@ -358,7 +358,18 @@ static dlp_status apply_model(const dlp_xgb *m, const double *f, double analytic
     dlp_status st = dlp_xgb_predict(m, x, 1, &y, err);
     if (st) return st;
     const char *rel = dlp_xgb_get_meta(m, "relative");
-    if (rel && !strcmp(rel, "analytic")) y *= analytic_value;
+    if (rel && !strcmp(rel, "analytic")) {
+        /* a bounded correction of the physics (docs/llm.md, "Learned
+         * corrections"): never more than DLP_LLM_MAX_FACTOR either way, so
+         * a model or GPU the trees never saw cannot run away */
+        if (y > DLP_LLM_MAX_FACTOR) y = DLP_LLM_MAX_FACTOR;
+        if (y < 1.0 / DLP_LLM_MAX_FACTOR) y = 1.0 / DLP_LLM_MAX_FACTOR;
+        y *= analytic_value;
+    } else {
+        /* an absolute model is held within the same band of the analytic value */
+        if (analytic_value > 0 && y > analytic_value * DLP_LLM_MAX_FACTOR) y = analytic_value * DLP_LLM_MAX_FACTOR;
+        if (analytic_value > 0 && y < analytic_value / DLP_LLM_MAX_FACTOR) y = analytic_value / DLP_LLM_MAX_FACTOR;
+    }
     *out = y;
     return DLP_OK;
 }
@@ -519,6 +530,8 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         }
     }
     out->latency_ms = lat;
+    out->latency_analytic_ms = a.latency_ms;
+    out->energy_analytic_j = a.power_w * a.latency_ms * 1e-3 / (double)wl->batch;
     out->throughput_sps = (double)wl->batch / (lat * 1e-3);
     out->tokens_per_s = (double)wl->batch * (double)(wl->seq + wl->gen_tokens) / (lat * 1e-3);
 
@@ -534,6 +547,14 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
             out->energy_j = v;
             out->power_w = v * (double)wl->batch / (lat * 1e-3);
             method_name(out->method_energy, sizeof out->method_energy, m);
+            /* power never above TDP per GPU: the energy the latency allows */
+            double cap = d->tdp_w * (double)ngpu;
+            if (out->power_w > cap) {
+                out->power_w = cap;
+                out->energy_j = cap * lat * 1e-3 / (double)wl->batch;
+                snprintf(out->method_energy + strlen(out->method_energy),
+                         sizeof out->method_energy - strlen(out->method_energy), " (capped at TDP)");
+            }
         }
     }
     out->pue = pue;
