@@ -283,3 +283,31 @@ a = j("fp8a"); assert a["compute_dtype"] == "bf16" and a["weight_only"] is True,
 assert j("fp8")["tokens_per_s"] > 1.4 * j("bf16")["tokens_per_s"], (j("fp8")["tokens_per_s"], j("bf16")["tokens_per_s"])
 ' "$tmp" 2>>"$tmp/err"; then ok llm_precisions
 else bad llm_precisions "$(tail -3 "$tmp/err")"; fi
+
+# --- serving (docs/llm.md, "Serving"): the JSON carries the serving block,
+# text names TTFT/TPOT, bad serving flags exit 2 with one line naming them
+sv_ok=1
+"$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm --gpus 2 --dtype bf16 --concurrency 256 --prompt 1024 \
+  --gen 400 --json >"$tmp/sv.json" 2>"$tmp/sv.err" || sv_ok=0
+"$BIN" llm --model openai/gpt-oss-120b --device h100-sxm --dtype mxfp4 --max-fit --json >"$tmp/sv2.json" 2>>"$tmp/sv.err" || sv_ok=0
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device b200 --dtype fp8 --concurrency 8 --prompt 2048 \
+  --gen 256 >"$tmp/sv.txt" 2>>"$tmp/sv.err" || sv_ok=0
+grep -q "TTFT" "$tmp/sv.txt" && grep -q "TPOT" "$tmp/sv.txt" && grep -q "J per output token" "$tmp/sv.txt" || sv_ok=0
+for args in "--concurrency 0" "--concurrency 8 --phase middle" "--concurrency 8 --mem-fraction 1.5" \
+            "--ep 2" "--concurrency 8 --gen 0" "--concurrency 8 --ep 3 --gpus 3"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm $args >/dev/null 2>"$tmp/sv1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/sv1.err")" = 1 ] || { sv_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/sv1.err")" >>"$tmp/sv.err"; }
+done
+if [ "$sv_ok" = 1 ] && python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["serving"]
+for k in ("ttft_ms", "tpot_ms", "e2e_ms", "output_tokens_per_s", "energy_per_request_j", "energy_per_token_j",
+          "power_per_gpu_w", "kv_capacity_tokens", "max_concurrency", "concurrency", "analytic", "method"):
+    assert k in s, k
+assert s["power_per_gpu_w"] <= s["tdp_w"]
+assert abs(s["e2e_ms"] - (s["ttft_ms"] + 399 * s["tpot_ms"])) < 1e-3 * s["e2e_ms"]
+m = json.load(open(sys.argv[2]))["serving"]
+assert m["concurrency"] == m["max_concurrency"] > 0, m
+' "$tmp/sv.json" "$tmp/sv2.json" 2>>"$tmp/sv.err"; then ok llm_serving_cli
+else bad llm_serving_cli "$(tail -4 "$tmp/sv.err")"; fi

@@ -1,0 +1,187 @@
+/*
+ * test_llm_serve.c — the serving model of dlp_llm_predict (docs/llm.md,
+ * "Serving"): KV-cache capacity worked by hand from the published
+ * Llama-3.1-8B config, the roofline floor of a decode step, the identities
+ * between the serving fields, monotonicity, power <= TDP, and refusals.
+ */
+#include "dlperf.h"
+#include "tap.h"
+
+static dlp_devdb *db;
+
+static dlp_status serve(const char *model, const char *dev, dlp_llm_workload wl, dlp_llm_prediction *p,
+                        dlp_error *e) {
+    dlp_llm_config c;
+    dlp_status st = dlp_llm_catalogue_get(model, &c, e);
+    if (st) return st;
+    return dlp_llm_predict(&c, dlp_devdb_find(db, dev), db, &wl, NULL, 1, p, e);
+}
+
+/* Llama-3.1-8B (config.json: 32 layers, 8 KV heads, head_dim 128, bf16):
+ * one cached token = 2 (k, v) x 32 x 8 x 128 x 2 B = 131,072 B; weights
+ * 8,030,261,248 x 2 B = 14.96 GiB.  On an H100 (80 GiB) at vLLM's 0.9 the
+ * cache gets 72 - 14.96 - the activation workspace (at most 8 GiB) - 1 GiB
+ * of runtime: between 48.0 and 56.0 GiB, and every token of it is
+ * 131,072 B; a 1024 + 512 sequence needs 1536 of them. */
+static void t_kv_capacity_by_hand(void) {
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 512, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
+    double w_gib = 8030261248.0 * 2 / 1073741824.0;
+    CHECK_NEAR(w_gib, 14.9575, 1e-3);
+    CHECK(p.serving == 1);
+    CHECK(p.kv_cache_gib <= 0.9 * 80 - w_gib - 1.0 + 1e-9);
+    CHECK(p.kv_cache_gib >= 0.9 * 80 - w_gib - 1.0 - 8.0 - 1e-9);
+    double bytes = p.kv_cache_gib * 1073741824.0;
+    CHECK_I64(p.kv_capacity_tokens, (int64_t)floor(bytes / 131072.0));
+    CHECK_I64(p.max_concurrency, (int64_t)floor(bytes / (1536.0 * 131072.0)));
+    CHECK_I64(p.concurrency, 64);
+    /* fp8 KV halves the bytes per token: twice the tokens (same room) */
+    dlp_llm_prediction q;
+    wl.kv_dtype = DLP_DT_FLOAT8E4M3FN;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
+    CHECK_NEAR((double)q.kv_capacity_tokens / (double)p.kv_capacity_tokens, 2.0, 1e-4);
+    /* a lower memory fraction leaves 8 GiB less (0.1 x 80) */
+    wl.kv_dtype = 0;
+    wl.mem_fraction = 0.8;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
+    CHECK_NEAR(p.kv_cache_gib - q.kv_cache_gib, 8.0, 1e-9);
+    /* --max-fit serves exactly what fits; asking more is capped */
+    wl.mem_fraction = 0;
+    wl.max_fit = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
+    CHECK_I64(q.concurrency, p.max_concurrency);
+    wl.max_fit = 0;
+    wl.concurrency = 1 << 20;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
+    CHECK_I64(q.concurrency, p.max_concurrency);
+}
+
+/* A decode step of one sequence reads every weight once: at least
+ * 16.06 GB / 3.35 TB/s = 4.79 ms on an H100, and a serving engine is not
+ * more than twice that plus its per-step overhead. */
+static void t_decode_roofline(void) {
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1, .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
+    double floor_ms = 8030261248.0 * 2 / 3.35e12 * 1e3;
+    CHECK(p.tpot_ms >= floor_ms);
+    CHECK(p.tpot_ms <= 2 * floor_ms + 1.5);
+    CHECK_NEAR(p.tpot_ms, p.decode_step_ms, 1e-9);
+}
+
+static void t_identities_and_monotone(void) {
+    dlp_error e = {0};
+    double last_tpot = 0, last_tps = 0;
+    const int64_t cs[] = {1, 8, 64, 256};
+    for (int i = 0; i < 4; i++) {
+        dlp_llm_prediction p;
+        dlp_llm_workload wl = {.batch = 1, .seq = 2048, .gen_tokens = 256, .quant = DLP_QT_FP8, .n_gpus = 2,
+                               .concurrency = cs[i]};
+        CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wl, &p, &e) == DLP_OK);
+        CHECK_NEAR(p.e2e_ms, p.ttft_ms + 255 * p.tpot_ms, 1e-6 * p.e2e_ms);
+        CHECK_NEAR(p.latency_ms, p.e2e_ms, 1e-9);
+        CHECK_NEAR(p.requests_per_s, (double)p.concurrency / (p.e2e_ms * 1e-3), 1e-9 * p.requests_per_s);
+        CHECK_NEAR(p.output_tokens_per_s, p.requests_per_s * 256, 1e-9 * p.output_tokens_per_s);
+        CHECK_NEAR(p.energy_j, p.power_per_gpu_w * 2 / p.requests_per_s, 1e-9 * p.energy_j);
+        CHECK_NEAR(p.energy_per_token_j, p.energy_j / 256, 1e-12 + 1e-9 * p.energy_j);
+        CHECK(p.power_per_gpu_w <= 700.0 + 1e-9 && p.power_per_gpu_w > 0);
+        CHECK(p.tpot_ms >= last_tpot);         /* more sequences per step: slower steps */
+        CHECK(p.output_tokens_per_s >= last_tps); /* ... but more tokens per second */
+        CHECK(p.ttft_ms >= p.prefill_ms - 1e-9);
+        CHECK(p.active_params < p.params);
+        last_tpot = p.tpot_ms;
+        last_tps = p.output_tokens_per_s;
+    }
+    /* tensor parallelism: a faster step; a decode worker never slower than
+     * the same batch with prefill mixed in */
+    dlp_llm_prediction a, b, c2;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 16};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &a, &e) == DLP_OK);
+    wl.n_gpus = 2;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &b, &e) == DLP_OK);
+    CHECK(b.tpot_ms < a.tpot_ms);
+    CHECK(b.comm_ms > 0 && a.comm_ms == 0);
+    wl.n_gpus = 1;
+    wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &c2, &e) == DLP_OK);
+    CHECK(c2.tpot_ms <= a.tpot_ms);
+    /* expert parallelism on a MoE adds all-to-alls */
+    dlp_llm_prediction m;
+    dlp_llm_workload we = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_FP8, .n_gpus = 8,
+                           .concurrency = 64, .ep = 8, .attn_dp = 8};
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "h200", we, &m, &e) == DLP_OK);
+    CHECK(m.comm_ms > 0);
+    CHECK(m.power_per_gpu_w <= 700.0 + 1e-9);
+}
+
+static void t_serve_refusals(void) {
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 2,
+                           .concurrency = 8, .ep = 2};
+    /* expert parallelism needs experts */
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "no experts") != NULL);
+    /* ep that does not divide the 128 experts */
+    wl.n_gpus = 3;
+    wl.ep = 3;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    /* attention DP that does not divide the GPUs */
+    wl.n_gpus = 4;
+    wl.ep = 1;
+    wl.attn_dp = 3;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    /* an encoder has nothing to serve */
+    dlp_llm_workload wb = {.batch = 1, .seq = 128, .quant = DLP_QT_FP16, .n_gpus = 1, .concurrency = 8};
+    CHECK(serve("bert-base-uncased", "h100-sxm", wb, &p, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "encoder-only") != NULL);
+    /* a memory fraction out of (0, 1] */
+    dlp_llm_workload wf = {.batch = 1, .seq = 128, .gen_tokens = 8, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 8, .mem_fraction = 1.5};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wf, &p, &e) == DLP_EINVAL);
+    /* weights that leave no room for a cache at 0.9 */
+    dlp_llm_workload wn = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 8};
+    CHECK(serve("Qwen/Qwen3-32B", "l4", wn, &p, &e) == DLP_EINVAL);
+}
+
+/* The serving path answers every GPU of the database for a small model,
+ * in well under a millisecond per prediction once its profile is built. */
+static void t_every_device(void) {
+    dlp_error e = {0};
+    for (int i = 0; i < dlp_devdb_count(db); i++) {
+        const dlp_device *d = dlp_devdb_at(db, i);
+        if (d->kind != DLP_DEVICE_GPU) continue;
+        dlp_llm_config c;
+        CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-0.6B", &c, &e) == DLP_OK);
+        dlp_llm_prediction p;
+        dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 128, .quant = DLP_QT_FP16, .n_gpus = 1,
+                               .concurrency = 32};
+        dlp_status st = dlp_llm_predict(&c, d, db, &wl, NULL, 1, &p, &e);
+        if (st) fprintf(stderr, "  %s: %s\n", d->id, e.msg);
+        CHECK(st == DLP_OK);
+        CHECK(p.tpot_ms > 0 && p.ttft_ms > 0 && isfinite(p.energy_j));
+        CHECK(p.power_per_gpu_w <= d->tdp_w + 1e-9);
+    }
+}
+
+int main(void) {
+    dlp_error e = {0};
+    if (dlp_devdb_load(NULL, &db, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    RUN(t_kv_capacity_by_hand);
+    RUN(t_decode_roofline);
+    RUN(t_identities_and_monotone);
+    RUN(t_serve_refusals);
+    RUN(t_every_device);
+    dlp_devdb_free(db);
+    return TAP_DONE();
+}
