@@ -2,7 +2,7 @@
  * bench_serving.c — the serving model of `dlperf llm` (docs/llm.md,
  * "Serving") against public serving measurements, one command:
  *
- *   bench_serving DATA_DIR [silicon|leaderboard|all] [--train OUT.dlpm] [--rows FILE]
+ *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE]
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -247,8 +247,12 @@ static void load_silicon(const char *root) {
             r->set = "silicon";
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
+            /* the clients share the decode workers; decode_batch_size is
+             * the engine's cap (often blank) */
+            int64_t per_dw = (clients + I(v[cDW]) - 1) / I(v[cDW]);
+            if (atoi(v[cDBS]) > 0 && per_dw > (int64_t)atoi(v[cDBS]) * dp) per_dw = (int64_t)atoi(v[cDBS]) * dp;
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
-                                       .concurrency = (int64_t)I(v[cDBS]) * dp, .ep = I(v[cDEP]), .attn_dp = dp,
+                                       .concurrency = per_dw, .ep = I(v[cDEP]), .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             r->y[T_TPOT] = tpot;
             snprintf(r->system, sizeof r->system, "%s", v[cS]);
@@ -415,9 +419,62 @@ static void report(const char *set) {
     free(p);
 }
 
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* In-process speed: serving predictions per second (profile cached after
+ * the first call, as in a capacity-planning loop), beside `dlperf
+ * predict`'s in-process rate on examples/bert.onnx (graph loaded once). */
+static void speed(void) {
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_config c;
+    if (dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e)) return;
+    dlp_llm_prediction p;
+    int n = 0;
+    double t0 = now_s(), t;
+    do {
+        for (int k = 0; k < 200; k++, n++) {
+            dlp_llm_workload wl = {.batch = 1, .seq = 256 + 16 * (n % 64), .gen_tokens = 128 + (n % 7) * 64,
+                                   .quant = DLP_QT_BF16, .n_gpus = 1 << (n % 3), .concurrency = 1 + n % 256};
+            if (dlp_llm_predict(&c, d, db, &wl, NULL, 1, &p, &e)) {
+                fprintf(stderr, "%s\n", e.msg);
+                return;
+            }
+        }
+        t = now_s() - t0;
+    } while (t < 2.0);
+    double llm_rate = n / t;
+    dlp_graph *g = NULL;
+    dlp_load_opts lo = {.batch = 8, .seq = 128};
+    double pred_rate = 0;
+    if (dlp_graph_load("examples/bert.onnx", &lo, &g, &e) == DLP_OK) {
+        int m = 0;
+        t0 = now_s();
+        do {
+            dlp_prediction pp;
+            if (dlp_predict(g, d, db, NULL, &pp, &e)) break;
+            dlp_prediction_free(&pp);
+            m++;
+            t = now_s() - t0;
+        } while (t < 2.0);
+        pred_rate = m / t;
+        dlp_graph_free(g);
+    }
+    printf("\n### speed (in-process, one core)\n\n");
+    printf("| call | predictions/s |\n|---|---:|\n");
+    printf("| dlp_llm_predict, serving (Llama-3.1-8B, varied prompt/gen/TP/concurrency) | %.0f |\n", llm_rate);
+    if (pred_rate > 0)
+        printf("| dlp_predict, examples/bert.onnx batch 8 seq 128 (graph loaded once) | %.0f |\n", pred_rate);
+    if (pred_rate > 0) printf("\nratio llm serving / predict: %.1fx\n", llm_rate / pred_rate);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|all] [--rows FILE]\n");
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -430,6 +487,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     clock_t t0 = clock();
+    if (!strcmp(which, "speed")) {
+        speed();
+        dlp_devdb_free(db);
+        return 0;
+    }
     if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_silicon(root);
     int n_sil_seen = nSeen;
     if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
@@ -444,6 +506,7 @@ int main(int argc, char **argv) {
     }
     report("silicon");
     report("leaderboard");
+    if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");
         if (f) {
