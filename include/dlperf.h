@@ -676,9 +676,10 @@ typedef struct {
 
 /* Cache bytes one sequence holds after `tokens` tokens, elem_bytes per
  * element (docs/llm.md, "KV cache"): full-attention layers 2 x kv_heads x
- * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim), sliding-window
- * layers at most sliding_window tokens, Mamba-2 layers a constant state
- * (conv + SSM) whatever the length. */
+ * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim, + index_head_dim
+ * on DSA layers with an indexer), sliding-window layers at most
+ * sliding_window tokens, Mamba-2 and Gated DeltaNet layers a constant state
+ * (conv + SSM / recurrent) whatever the length. */
 double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes);
 
 /* Build the forward pass for input_ids (batch, seq) int64 with activations in
