@@ -721,6 +721,27 @@ static void t_glm5(void) {
     dlp_graph_free(g2);
 }
 
+/* ---- DeepSeek-V3.2: DeepSeek-V3 + the DSA indexer ------------------------ */
+static void t_deepseek_v32(void) {
+    dlp_llm_config c;
+    if (!get("deepseek-ai/DeepSeek-V3.2-Exp", &c)) return;
+    CHECK_I64(c.index_n_heads, 64);
+    CHECK_STR(c.weights_format, "fp8"); /* its config.json's quantization_config */
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* DeepSeek-V3's 671,026,404,352 (t_deepseek_v3) + per layer the
+     * indexer: wq_b 1536*(64*128) 12,582,912 + wk 7168*128 917,504 + k_norm
+     * 256 + weights_proj 7168*64 458,752 = 13,959,424, x 61 = 851,524,864
+     * -> 671,877,929,216.  (The card's 685B counts the MTP module, which HF's
+     * model does not build; compared by hand only.) */
+    int64_t idx = 12582912LL + 917504 + 256 + 458752;
+    CHECK_I64(idx, 13959424LL);
+    CHECK_I64(w.params, 671026404352LL + 61 * idx);
+    CHECK_I64(w.active_params, 37552282624LL + 61 * idx);
+    /* KV: 61 * (512 + 64 + 128) * 2 B = 85,888 per token */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 85888.0, 0);
+}
+
 /* Quantised checkpoints resolve to their base architecture and say their
  * native weight format (catalogue alias {"id", "weights"}, or a config.json
  * quantization_config). */
@@ -883,6 +904,7 @@ int main(void) {
     RUN(t_tiny_gdn_by_hand);
     RUN(t_kimi);
     RUN(t_glm5);
+    RUN(t_deepseek_v32);
     RUN(t_checkpoint_formats);
     RUN(t_published);
     RUN(t_arch_errors);
