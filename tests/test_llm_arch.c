@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/transformer.h"
 #include "dlperf.h"
 #include "tap.h"
 
@@ -742,6 +743,30 @@ static void t_deepseek_v32(void) {
     CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 85888.0, 0);
 }
 
+/* Token-mixer MACs of one decode token (dlp__llm_decode_mixer_macs, for the
+ * serving model), by hand. */
+static void t_decode_mixer_macs(void) {
+    dlp_llm_config c;
+    /* Llama-3.1-8B, 1000 cached tokens: 32 layers * 2 (q.K, p.V) * 32 heads
+     * * 128 * 1000 = 262,144,000 */
+    if (get("meta-llama/Llama-3.1-8B", &c)) CHECK_NEAR(dlp__llm_decode_mixer_macs(&c, 1000), 262144000.0, 0);
+    /* gpt-oss-120b: 18 full layers * 2 * 64 heads * 64 * 1000 = 147,456,000
+     * + 18 sliding layers over 128 tokens 18,874,368 */
+    if (get("openai/gpt-oss-120b", &c)) CHECK_NEAR(dlp__llm_decode_mixer_macs(&c, 1000), 147456000.0 + 18874368.0, 0);
+    /* DeepSeek-V3, absorbed MLA: 61 * 128 heads * (2*512 + 64) * 1000 =
+     * 8,495,104,000 */
+    if (get("deepseek-ai/DeepSeek-V3", &c)) CHECK_NEAR(dlp__llm_decode_mixer_macs(&c, 1000), 8495104000.0, 0);
+    /* GLM-5 at 8192: indexer 32 * (128 + 1) * 8192 = 33,816,576 + MLA over
+     * 2048 selected tokens 64 * 1088 * 2048 = 142,606,336, x 78 layers =
+     * 13,760,987,136 */
+    if (get("zai-org/GLM-5", &c)) CHECK_NEAR(dlp__llm_decode_mixer_macs(&c, 8192), 13760987136.0, 0);
+    /* Qwen3.5-397B at 8192: 15 full layers * 2 * 32 * 256 * 8192 =
+     * 2,013,265,920 + 45 DeltaNet layers * (3 * 64 * 128 * 128 + 12288 * 4
+     * = 3,194,880) = 143,769,600 */
+    if (get("Qwen/Qwen3.5-397B-A17B", &c))
+        CHECK_NEAR(dlp__llm_decode_mixer_macs(&c, 8192), 2013265920.0 + 143769600.0, 0);
+}
+
 /* Quantised checkpoints resolve to their base architecture and say their
  * native weight format (catalogue alias {"id", "weights"}, or a config.json
  * quantization_config). */
@@ -905,6 +930,7 @@ int main(void) {
     RUN(t_kimi);
     RUN(t_glm5);
     RUN(t_deepseek_v32);
+    RUN(t_decode_mixer_macs);
     RUN(t_checkpoint_formats);
     RUN(t_published);
     RUN(t_arch_errors);

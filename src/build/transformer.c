@@ -2504,3 +2504,40 @@ double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_byt
     }
     return total;
 }
+
+double dlp__llm_decode_mixer_macs(const dlp_llm_config *c, double ctx) {
+    if (!c || ctx < 0) return 0;
+    double total = 0;
+    for (int64_t l = 0; l < c->num_hidden_layers; l++) {
+        int lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
+        if (lk & DLP_LK_NO_ATTN) continue;
+        if (lk & DLP_LK_MAMBA) {
+            double nh = (double)c->mamba_num_heads, P = (double)c->mamba_head_dim, N = (double)c->ssm_state_size;
+            double cd = nh * P + 2.0 * (double)c->mamba_n_groups * N;
+            total += 2.0 * nh * P * N + cd * (double)c->mamba_conv_kernel;
+            continue;
+        }
+        if (lk & DLP_LK_LINEAR_ATTN) {
+            /* decay, k . state (delta rule), state += k (x) delta, q . state */
+            double nv = (double)c->linear_num_value_heads, dk = (double)c->linear_key_head_dim,
+                   dv = (double)c->linear_value_head_dim;
+            double cd = 2.0 * (double)c->linear_num_key_heads * dk + nv * dv;
+            total += 3.0 * nv * dk * dv + cd * (double)c->linear_conv_kernel;
+            continue;
+        }
+        double n = (lk & DLP_LK_SLIDING) && c->sliding_window > 0 && (double)c->sliding_window < ctx
+                       ? (double)c->sliding_window : ctx;
+        if (c->kv_lora_rank > 0) {
+            double h = (double)c->num_attention_heads;
+            if (c->index_topk > 0) {
+                if (!(lk & DLP_LK_SHARED_INDEX))
+                    total += (double)c->index_n_heads * ((double)c->index_head_dim + 1.0) * ctx;
+                if ((double)c->index_topk < n) n = (double)c->index_topk;
+            }
+            total += h * (2.0 * (double)c->kv_lora_rank + (double)c->qk_rope_head_dim) * n;
+        } else {
+            total += 2.0 * (double)c->num_attention_heads * (double)c->head_dim * n;
+        }
+    }
+    return total;
+}
