@@ -558,7 +558,11 @@ enum {
     DLP_LK_MAMBA = 4,          /* Mamba-2 mixer instead of attention             */
     DLP_LK_NO_ATTN = 8,        /* no attention/mixer (Nemotron-H '-' MLP block)  */
     DLP_LK_NO_MLP = 16,        /* no MLP (Nemotron-H 'M' and '*' blocks)          */
-    DLP_LK_NOPE = 32           /* attention without rotary (Llama 4 every 4th)   */
+    DLP_LK_NOPE = 32,          /* attention without rotary (Llama 4 every 4th)   */
+    DLP_LK_LINEAR_ATTN = 64,   /* Gated DeltaNet linear attention instead of
+                                  attention (Qwen3-Next / Qwen3.5)              */
+    DLP_LK_SHARED_INDEX = 128  /* DSA layer reusing the previous layer's top-k
+                                  (no indexer of its own; GLM-5.2 IndexShare)   */
 };
 
 /* A transformer, as the builder understands it.  dlp_llm_config_parse fills
@@ -604,7 +608,12 @@ typedef struct {
     /* ---- 2025-26 architectures (docs/llm.md, "Architectures") ---- */
     int qk_norm;                   /* 1: RMSNorm (head_dim weights) on q and k
                                       (Qwen3, Gemma 3); 2: weightless L2 norm
-                                      (Llama 4)                                 */
+                                      (Llama 4); 3: RMSNorm over the whole q and
+                                      k projections (MiniMax-M2 "per_layer")   */
+    int attn_output_gate;          /* Qwen3-Next/3.5: q_proj also gives a gate,
+                                      o = o_proj(attn * sigmoid(gate))          */
+    int shared_expert_gate;        /* Qwen3-Next/3.5: shared expert output x
+                                      sigmoid(Linear(H, 1))                     */
     int64_t sliding_window;        /* window of DLP_LK_SLIDING layers, tokens    */
     int attn_sinks;                /* gpt-oss: a learned sink logit per head     */
     int64_t moe_intermediate_size; /* routed expert width; 0: intermediate_size  */
@@ -617,6 +626,16 @@ typedef struct {
     int64_t mamba_num_heads, mamba_head_dim, ssm_state_size, mamba_n_groups;
     int64_t mamba_conv_kernel, mamba_chunk_size;
     int mamba_conv_bias;
+    /* Gated DeltaNet (DLP_LK_LINEAR_ATTN layers): key/value heads and dims,
+     * causal conv kernel, chunk of the chunked delta rule (64) */
+    int64_t linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim;
+    int64_t linear_conv_kernel, linear_chunk_size;
+    /* DeepSeek Sparse Attention (GLM-5, DeepSeek-V3.2): the lightning
+     * indexer's heads and head dim, and the tokens each query attends to */
+    int64_t index_n_heads, index_head_dim, index_topk;
+    char weights_format[16];       /* the checkpoint's native weight format
+                                      ("fp8", "nvfp4", "mxfp4", dlp_quant_parse
+                                      names); "" = 16-bit release or not stated */
     int mlp_act;                   /* dlp_llm_act of plain MLP blocks (Nemotron-H
                                       relu2 = DLP_ACT_RELU2); act otherwise      */
     int64_t image_tokens;          /* VLM language stack: image tokens added to
@@ -657,9 +676,10 @@ typedef struct {
 
 /* Cache bytes one sequence holds after `tokens` tokens, elem_bytes per
  * element (docs/llm.md, "KV cache"): full-attention layers 2 x kv_heads x
- * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim), sliding-window
- * layers at most sliding_window tokens, Mamba-2 layers a constant state
- * (conv + SSM) whatever the length. */
+ * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim, + index_head_dim
+ * on DSA layers with an indexer), sliding-window layers at most
+ * sliding_window tokens, Mamba-2 and Gated DeltaNet layers a constant state
+ * (conv + SSM / recurrent) whatever the length. */
 double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes);
 
 /* Build the forward pass for input_ids (batch, seq) int64 with activations in

@@ -183,6 +183,42 @@ assert g["params"] == 3880263168 and g["image_tokens"] == 256, g
 ' "$tmp" 2>>"$tmp/err"; then ok llm_2025_architectures
 else bad llm_2025_architectures "$(tail -3 "$tmp/err")"; fi
 
+# the serving data set's 2026 ids (issue 13): MiniMax-M2.5, Qwen3.5 (Gated DeltaNet), Kimi-K2.5,
+# GLM-5 (DSA), quantised checkpoints resolved to their base; a Qwen3.5 config.json from disk
+okn=1
+: >"$tmp/err"
+for m in MiniMaxAI/MiniMax-M2.5 Qwen/Qwen3.5-397B-A17B moonshotai/Kimi-K2.5 zhipuai/GLM-5 \
+         nvidia/DeepSeek-R1-NVFP4 nvidia/DeepSeek-V3.1-NVFP4 nvidia/Qwen3-32B-NVFP4 nvidia/Llama-3.1-8B-Instruct-FP8; do
+  "$BIN" llm --model "$m" --device b200 --gpus 8 --dtype nvfp4 --seq 1024 --gen 128 --json >"$tmp/n26.json" 2>>"$tmp/err" &&
+    python3 -c "$check_json" "$tmp/n26.json" b200 2>>"$tmp/err" || { okn=0; echo "  $m" >>"$tmp/err"; }
+done
+cat >"$tmp/q35.json" <<'EOF'
+{"model_type": "qwen3_5_moe", "tie_word_embeddings": false, "text_config": {"model_type": "qwen3_5_moe_text",
+ "hidden_size": 2048, "num_hidden_layers": 40, "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256,
+ "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+ "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512, "num_experts": 256, "num_experts_per_tok": 8,
+ "full_attention_interval": 4, "vocab_size": 248320,
+ "rope_parameters": {"rope_type": "default", "rope_theta": 10000000, "partial_rotary_factor": 0.25}},
+ "vision_config": {"depth": 27, "hidden_size": 1152}}
+EOF
+"$BIN" llm --config "$tmp/q35.json" --device h100-sxm --dtype bf16 --seq 2048 --gen 64 --json >"$tmp/q35o.json" 2>>"$tmp/err" || okn=0
+if [ "$okn" = 1 ] && python3 -c '
+import json, sys
+q = json.load(open(sys.argv[1] + "/q35o.json"))
+# a Qwen3.5-35B-A3B-shaped text stack, by hand: embed 2*248320*2048; 10 full layers (q 2048*8192, k, v
+# 2048*512, o 4096*2048, qk norms 512); 30 DeltaNet layers (qkv 2048*8192, z 2048*4096, b, a 2048*32,
+# conv 8192*4, dt_bias, A_log 32, norm 128, out 4096*2048); 40 MoE layers (router 2048*256, 257 experts
+# of 3*2048*512 incl. the shared one, shared gate 2048) + 2 norms 4096; final norm 2048
+full = 2048*8192 + 2*2048*512 + 4096*2048 + 512
+gdn = 2048*8192 + 2048*4096 + 2*2048*32 + 8192*4 + 64 + 128 + 4096*2048
+moe = 2048*256 + 257*3*2048*512 + 2048
+want = 2*248320*2048 + 10*full + 30*gdn + 40*(moe + 4096) + 2048
+assert q["params"] == want, (q["params"], want)
+# state: 30 layers * (8192*3 + 32*128*128) * 2 B, + 10 full layers * 2*2*256*2 B per token of 2048 + 64
+assert q["kv_bytes_per_seq"] == 30*(8192*3 + 32*128*128)*2 + 10*2048*(2048 + 64), q["kv_bytes_per_seq"]
+' "$tmp" 2>>"$tmp/err"; then ok llm_2026_serving_ids
+else bad llm_2026_serving_ids "$(tail -3 "$tmp/err")"; fi
+
 # the catalogue lists the thesis' models
 if "$BIN" llm --list >"$tmp/list.txt" 2>"$tmp/err" && grep -q '^microsoft/deberta-v3-large ' "$tmp/list.txt" &&
    grep -q '^bert-base-uncased ' "$tmp/list.txt" && grep -q 'trained models' "$tmp/list.txt"; then ok llm_list

@@ -182,7 +182,8 @@ typedef enum {
     FAM_LLAMA, FAM_QWEN2, FAM_MIXTRAL, FAM_PHI, FAM_PHI3, FAM_FALCON, FAM_BLOOM, FAM_GEMMA,
     FAM_GEMMA2, FAM_STARCODER2,
     /* 2025-26 */
-    FAM_QWEN3, FAM_QWEN3_MOE, FAM_GEMMA3, FAM_LLAMA4, FAM_GPT_OSS, FAM_DEEPSEEK, FAM_NEMOTRON_H
+    FAM_QWEN3, FAM_QWEN3_MOE, FAM_GEMMA3, FAM_LLAMA4, FAM_GPT_OSS, FAM_DEEPSEEK, FAM_NEMOTRON_H,
+    FAM_QWEN3_NEXT, FAM_MINIMAX_M2
 } family;
 
 static const struct { const char *type; family fam; } families[] = {
@@ -200,8 +201,12 @@ static const struct { const char *type; family fam; } families[] = {
     {"gemma3", FAM_GEMMA3}, {"gemma3_text", FAM_GEMMA3},
     {"llama4", FAM_LLAMA4}, {"llama4_text", FAM_LLAMA4},
     {"gpt_oss", FAM_GPT_OSS},
-    {"deepseek_v3", FAM_DEEPSEEK}, {"kimi_k2", FAM_DEEPSEEK},
-    {"nemotron_h", FAM_NEMOTRON_H}};
+    {"deepseek_v3", FAM_DEEPSEEK}, {"kimi_k2", FAM_DEEPSEEK}, {"kimi_k25", FAM_DEEPSEEK},
+    {"deepseek_v32", FAM_DEEPSEEK}, {"glm_moe_dsa", FAM_DEEPSEEK},
+    {"nemotron_h", FAM_NEMOTRON_H},
+    {"qwen3_next", FAM_QWEN3_NEXT}, {"qwen3_5_moe", FAM_QWEN3_NEXT}, {"qwen3_5_moe_text", FAM_QWEN3_NEXT},
+    {"qwen3_5", FAM_QWEN3_NEXT}, {"qwen3_5_text", FAM_QWEN3_NEXT},
+    {"minimax_m2", FAM_MINIMAX_M2}};
 
 static void family_defaults(family f, dlp_llm_config *c) {
     /* the common decoder: pre-norm LayerNorm, learned nothing, no biases */
@@ -260,6 +265,7 @@ static void family_defaults(family f, dlp_llm_config *c) {
         c->max_position_embeddings = 2048;
         break;
     case FAM_QWEN3: case FAM_QWEN3_MOE: case FAM_GEMMA3: case FAM_LLAMA4: case FAM_GPT_OSS: case FAM_DEEPSEEK:
+    case FAM_QWEN3_NEXT: case FAM_MINIMAX_M2:
         c->rms_norm = 1;
         c->norm_bias = 0;
         c->gated_mlp = 1;
@@ -267,8 +273,23 @@ static void family_defaults(family f, dlp_llm_config *c) {
         c->position = DLP_POS_ROTARY;
         c->norm_eps = f == FAM_LLAMA4 || f == FAM_GPT_OSS ? 1e-5 : 1e-6;
         c->max_position_embeddings = 4096;
-        c->qk_norm = f == FAM_QWEN3 || f == FAM_QWEN3_MOE || f == FAM_GEMMA3 ? 1 : f == FAM_LLAMA4 ? 2 : 0;
-        c->moe_grouped = f == FAM_QWEN3_MOE || f == FAM_LLAMA4 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK;
+        c->qk_norm = f == FAM_QWEN3 || f == FAM_QWEN3_MOE || f == FAM_GEMMA3 || f == FAM_QWEN3_NEXT ? 1
+                     : f == FAM_LLAMA4                                                            ? 2
+                     : f == FAM_MINIMAX_M2                                                        ? 3
+                                                                                                  : 0;
+        c->moe_grouped = f == FAM_QWEN3_MOE || f == FAM_LLAMA4 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK ||
+                         f == FAM_QWEN3_NEXT || f == FAM_MINIMAX_M2;
+        if (f == FAM_QWEN3_NEXT) {
+            /* Qwen3NextConfig / Qwen3_5MoeTextConfig defaults */
+            c->rotary_fraction = 0.25;
+            c->attn_output_gate = c->shared_expert_gate = 1;
+            c->linear_num_key_heads = 16;
+            c->linear_num_value_heads = 32;
+            c->linear_key_head_dim = c->linear_value_head_dim = 128;
+            c->linear_conv_kernel = 4;
+            c->linear_chunk_size = 64;
+            c->max_position_embeddings = 32768;
+        }
         if (f == FAM_GEMMA3) {
             /* Gemma3TextConfig defaults: published configs leave some out */
             c->tie_word_embeddings = c->embed_scale = c->sandwich_norm = 1;
@@ -396,7 +417,8 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
     dlp_error *err = p->err;
     int64_t L = c->num_hidden_layers;
     int need_kinds = f == FAM_GEMMA3 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK || f == FAM_NEMOTRON_H ||
-                     f == FAM_LLAMA4 || f == FAM_QWEN3_MOE || f == FAM_QWEN3;
+                     f == FAM_LLAMA4 || f == FAM_QWEN3_MOE || f == FAM_QWEN3 || f == FAM_QWEN3_NEXT ||
+                     f == FAM_MINIMAX_M2;
     if (need_kinds && L > DLP_LLM_MAX_LAYERS)
         return dlp__err(err, DLP_EUNSUPPORTED, "%s: %lld layers is more than the per-layer table holds (%d)", name,
                         (long long)L, DLP_LLM_MAX_LAYERS);
@@ -420,8 +442,20 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
                 return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_types' must be a list of strings", name);
             if (strstr(x->valuestring, "sliding") || strstr(x->valuestring, "chunked"))
                 c->layer_kind[i] |= DLP_LK_SLIDING;
+            if (!strcmp(x->valuestring, "linear_attention")) {
+                if (f != FAM_QWEN3_NEXT)
+                    return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'layer_types': linear_attention layers are built "
+                                    "for qwen3_next / qwen3_5 only", name);
+                c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
+            }
             i++;
         }
+    } else if (f == FAM_QWEN3_NEXT) {
+        /* three Gated DeltaNet layers, then one gated full-attention layer */
+        int64_t every = 4;
+        TRYI(get_i64(p, KEYS("full_attention_interval"), &every));
+        for (int64_t i = 0; i < L; i++)
+            if (every <= 0 || (i + 1) % every) c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
     } else if (f == FAM_GEMMA3) {
         int64_t pat = 6;
         TRYI(get_i64(p, KEYS("sliding_window_pattern"), &pat));
@@ -511,8 +545,50 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
                                                                             : c->intermediate_size);
         TRY(opt_nonneg(p, KEYS("first_k_dense_replace"), &fk));
         TRYI(get_i64(p, KEYS("moe_layer_freq"), &step));
-        for (int64_t i = 0; i < L; i++)
-            if (i < fk || (step > 1 && i % step)) c->layer_kind[i] |= DLP_LK_DENSE;
+        const cJSON *mlt = cJSON_GetObjectItemCaseSensitive(p->root, "mlp_layer_types"), *x;
+        if (cJSON_IsArray(mlt)) {
+            /* GLM-5: "dense" / "sparse" per layer */
+            if (cJSON_GetArraySize(mlt) != L)
+                return dlp__err(err, DLP_EFORMAT, "%s: field 'mlp_layer_types' has %d entries for %lld layers", name,
+                                cJSON_GetArraySize(mlt), (long long)L);
+            int i = 0;
+            cJSON_ArrayForEach(x, mlt) {
+                if (cJSON_IsString(x) && !strcmp(x->valuestring, "dense")) c->layer_kind[i] |= DLP_LK_DENSE;
+                i++;
+            }
+        } else {
+            for (int64_t i = 0; i < L; i++)
+                if (i < fk || (step > 1 && i % step)) c->layer_kind[i] |= DLP_LK_DENSE;
+        }
+        /* DeepSeek Sparse Attention (glm_moe_dsa, deepseek_v32): the
+         * lightning indexer on every layer, or on the "full" layers of
+         * indexer_types / index_topk_pattern (the others reuse its top-k) */
+        int dsa = !strcmp(c->model_type, "glm_moe_dsa") || !strcmp(c->model_type, "deepseek_v32") ||
+                  cJSON_GetObjectItemCaseSensitive(p->root, "index_topk");
+        if (dsa) {
+            c->index_n_heads = !strcmp(c->model_type, "glm_moe_dsa") ? 32 : 64;
+            c->index_head_dim = 128;
+            c->index_topk = 2048;
+            TRY(opt_nonneg(p, KEYS("index_n_heads"), &c->index_n_heads));
+            TRY(opt_nonneg(p, KEYS("index_head_dim"), &c->index_head_dim));
+            TRY(opt_nonneg(p, KEYS("index_topk"), &c->index_topk));
+            const cJSON *it = cJSON_GetObjectItemCaseSensitive(p->root, "indexer_types");
+            const char *pat = get_str(p, "index_topk_pattern");
+            int i = 0;
+            if (cJSON_IsArray(it)) {
+                cJSON_ArrayForEach(x, it) {
+                    if (i < L && cJSON_IsString(x) && !strcmp(x->valuestring, "shared"))
+                        c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
+                    i++;
+                }
+            } else if (pat) {
+                for (; pat[i] && i < L; i++)
+                    if (pat[i] == 'S') c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
+            }
+            if (c->layer_kind[0] & DLP_LK_SHARED_INDEX)
+                return dlp__err(err, DLP_EFORMAT, "%s: field 'indexer_types': layer 0 cannot reuse an earlier "
+                                "layer's top-k", name);
+        }
         /* MLA */
         c->q_lora_rank = 0;
         TRY(opt_nonneg(p, KEYS("q_lora_rank"), &c->q_lora_rank));
@@ -523,6 +599,10 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
         c->head_dim = c->qk_nope_head_dim + c->qk_rope_head_dim;
         c->num_key_value_heads = c->num_attention_heads;
         c->rotary_fraction = (double)c->qk_rope_head_dim / (double)c->head_dim;
+        if (c->index_topk > 0 && (c->index_n_heads < 1 || c->index_head_dim < c->qk_rope_head_dim ||
+                                  c->q_lora_rank < 1))
+            return dlp__err(err, DLP_EFORMAT, "%s: field 'index_head_dim' must be >= qk_rope_head_dim, with "
+                            "index_n_heads >= 1 and a q_lora_rank (the indexer reads the q latent)", name);
         break;
     }
     case FAM_NEMOTRON_H: {
@@ -575,6 +655,69 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
         c->act = c->mlp_act;
         break;
     }
+    case FAM_QWEN3_NEXT: {
+        /* dense Qwen3.5 (qwen3_5 / qwen3_5_text): no experts */
+        int moe = !!strstr(c->model_type, "moe") || !strcmp(c->model_type, "qwen3_next");
+        if (moe) {
+            c->num_experts = 512;
+            c->experts_per_token = 10;
+            c->moe_intermediate_size = c->shared_expert_intermediate_size = 512;
+        }
+        TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+        TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+        if (!c->shared_expert_intermediate_size) c->shared_expert_gate = 0;
+        int64_t step = 1, v[DLP_LLM_MAX_LAYERS];
+        TRYI(get_i64(p, KEYS("decoder_sparse_step"), &step));
+        int n = 0;
+        TRY(int_list(p, "mlp_only_layers", v, DLP_LLM_MAX_LAYERS, &n));
+        if (c->num_experts) {
+            for (int64_t i = 0; i < L; i++)
+                if (step <= 0 || (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
+            for (int i = 0; i < n && i < DLP_LLM_MAX_LAYERS; i++)
+                if (v[i] >= 0 && v[i] < L) c->layer_kind[v[i]] |= DLP_LK_DENSE;
+        }
+        int gate = 1;
+        TRYI(get_bool(p, "attn_output_gate", &gate));
+        c->attn_output_gate = gate;
+        TRY(opt_nonneg(p, KEYS("linear_num_key_heads"), &c->linear_num_key_heads));
+        TRY(opt_nonneg(p, KEYS("linear_num_value_heads"), &c->linear_num_value_heads));
+        TRY(opt_nonneg(p, KEYS("linear_key_head_dim"), &c->linear_key_head_dim));
+        TRY(opt_nonneg(p, KEYS("linear_value_head_dim"), &c->linear_value_head_dim));
+        TRY(opt_nonneg(p, KEYS("linear_conv_kernel_dim"), &c->linear_conv_kernel));
+        if (c->linear_num_key_heads < 1 || c->linear_num_value_heads < 1 || c->linear_key_head_dim < 1 ||
+            c->linear_value_head_dim < 1 || c->linear_conv_kernel < 1 ||
+            c->linear_num_value_heads % c->linear_num_key_heads)
+            return dlp__err(err, DLP_EFORMAT, "%s: field 'linear_num_value_heads' must be a multiple of "
+                            "linear_num_key_heads (heads, head dims and linear_conv_kernel_dim >= 1)", name);
+        break;
+    }
+    case FAM_MINIMAX_M2: {
+        /* experts are intermediate_size wide; sigmoid router with a score
+         * correction bias (a buffer); qk-norm over the whole projections */
+        c->num_experts = 256;
+        c->experts_per_token = 8;
+        TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
+        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+        c->moe_intermediate_size = c->intermediate_size;
+        TRY(opt_nonneg(p, KEYS("shared_intermediate_size"), &c->shared_expert_intermediate_size));
+        int64_t rd = 0;
+        TRYI(get_i64(p, KEYS("rotary_dim"), &rd));
+        if (rd > 0 && rd <= c->head_dim) c->rotary_fraction = (double)rd / (double)c->head_dim;
+        int qkn = 1;
+        TRYI(get_bool(p, "use_qk_norm", &qkn));
+        const char *qt = get_str(p, "qk_norm_type");
+        c->qk_norm = !qkn ? 0 : qt && !strcmp(qt, "per_head") ? 1 : 3;
+        /* MiniMax-M1's attn_type_list 0 = lightning (linear) attention */
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(p->root, "attn_type_list"), *x;
+        cJSON_ArrayForEach(x, at) {
+            if (cJSON_IsNumber(x) && x->valuedouble == 0)
+                return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'attn_type_list': lightning-attention layers (0) "
+                                "are not built", name);
+        }
+        break;
+    }
     default: break;
     }
     if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
@@ -602,7 +745,8 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
                         "%s: model_type '%s' is not supported (bert, roberta, xlm-roberta, distilbert, "
                         "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
                         "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
-                        "deepseek_v3, nemotron_h, qwen2_5_vl, qwen3_vl)", name, mt);
+                        "deepseek_v3, kimi_k2, kimi_k25, glm_moe_dsa, deepseek_v32, nemotron_h, qwen3_next, "
+                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl)", name, mt);
     family f = families[fi].fam;
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
     family_defaults(f, c);
@@ -615,6 +759,9 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
     int64_t H = c->hidden_size;
     TRY(opt_nonneg(&p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size"),
                    &c->intermediate_size));
+    /* Qwen3.5-MoE has no dense MLP width: every layer is MoE */
+    if (!c->intermediate_size && f == FAM_QWEN3_NEXT)
+        TRY(opt_nonneg(&p, KEYS("moe_intermediate_size"), &c->intermediate_size));
     if (!c->intermediate_size) {
         if (f == FAM_GPT2 || f == FAM_GPTJ || f == FAM_FALCON || f == FAM_BLOOM) c->intermediate_size = 4 * H;
         else return dlp__err(err, DLP_EFORMAT, "%s: field 'intermediate_size' is missing", name);
@@ -683,7 +830,13 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
     TRYI(get_bool(&p, "tie_word_embeddings", &c->tie_word_embeddings));
     if (c->encoder_only) c->tie_word_embeddings = 0;
 
-    /* positions */
+    /* positions: top level, or (newer configs) inside rope_parameters */
+    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
+    if (cJSON_IsObject(rp)) {
+        pctx pr = {name, rp, err};
+        TRYI(get_f64(&pr, KEYS("rope_theta"), &c->rope_theta));
+        TRYI(get_f64(&pr, KEYS("partial_rotary_factor"), &c->rotary_fraction));
+    }
     TRYI(get_f64(&p, KEYS("rope_theta", "rotary_emb_base"), &c->rope_theta));
     TRYI(get_f64(&p, KEYS("partial_rotary_factor", "rotary_pct"), &c->rotary_fraction));
     if (f == FAM_GPTJ) {
@@ -797,6 +950,19 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
     }
     default: break;
     }
+    /* the checkpoint's own weight format (quantization_config) */
+    const cJSON *qc = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+    if (cJSON_IsObject(qc)) {
+        pctx pq = {name, qc, err};
+        const char *qm = get_str(&pq, "quant_method"), *qa = get_str(&pq, "quant_algo");
+        const char *fmt = NULL;
+        if (qa && strstr(qa, "NVFP4")) fmt = "nvfp4";
+        else if (qa && strstr(qa, "FP8")) fmt = "fp8";
+        else if (qm && !strcmp(qm, "fp8")) fmt = "fp8";
+        else if (qm && !strcmp(qm, "mxfp4")) fmt = "mxfp4";
+        else if (qm && (!strcmp(qm, "awq") || !strcmp(qm, "gptq"))) fmt = "int4";
+        if (fmt) snprintf(c->weights_format, sizeof c->weights_format, "%s", fmt);
+    }
     if (f >= FAM_QWEN3) {
         TRY(parse_new(&p, f, c));
         if (f == FAM_GPT_OSS) c->act = DLP_ACT_SWIGLU_OAI; /* its hidden_act says "silu" */
@@ -861,6 +1027,7 @@ typedef struct {
     const char *id, *hf;
     const cJSON *aliases, *config;
     int64_t params;
+    const char *weights;       /* the release's native weight format, or NULL */
 } cat_entry;
 
 static cJSON *cat_root;
@@ -887,6 +1054,8 @@ static void cat_load(void) {
         e->config = cfg;
         const cJSON *pr = cJSON_GetObjectItemCaseSensitive(m, "params");
         e->params = cJSON_IsNumber(pr) ? (int64_t)pr->valuedouble : 0;
+        const cJSON *wf = cJSON_GetObjectItemCaseSensitive(m, "weights");
+        e->weights = cJSON_IsString(wf) ? wf->valuestring : NULL;
     }
 }
 
@@ -909,8 +1078,12 @@ static void norm_id(const char *s, char *o, size_t cap) {
     o[k] = 0;
 }
 
-static int cat_match(const cat_entry *e, const char *want) {
+/* An alias is a string, or {"id": "...", "weights": "nvfp4"} for a
+ * quantised checkpoint of the same architecture; *weights receives the
+ * matched alias' format (NULL: the entry's). */
+static int cat_match(const cat_entry *e, const char *want, const char **weights) {
     char a[160], b[160];
+    *weights = NULL;
     norm_id(want, a, sizeof a);
     const char *slash = strrchr(want, '/');
     char a2[160] = "";
@@ -923,9 +1096,14 @@ static int cat_match(const cat_entry *e, const char *want) {
     }
     const cJSON *al;
     cJSON_ArrayForEach(al, e->aliases) {
-        if (!cJSON_IsString(al)) continue;
-        norm_id(al->valuestring, b, sizeof b);
-        if (!strcmp(a, b) || (a2[0] && !strcmp(a2, b))) return 1;
+        const cJSON *aid = cJSON_IsObject(al) ? cJSON_GetObjectItemCaseSensitive(al, "id") : al;
+        if (!cJSON_IsString(aid)) continue;
+        norm_id(aid->valuestring, b, sizeof b);
+        if (!strcmp(a, b) || (a2[0] && !strcmp(a2, b))) {
+            const cJSON *wf = cJSON_IsObject(al) ? cJSON_GetObjectItemCaseSensitive(al, "weights") : NULL;
+            if (cJSON_IsString(wf)) *weights = wf->valuestring;
+            return 1;
+        }
     }
     if (a2[0]) {
         norm_id(e->id, b, sizeof b);
@@ -956,7 +1134,8 @@ dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error 
     if (!id || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_catalogue_get: NULL argument");
     if (!cat_root) return dlp__err(err, DLP_EINTERNAL, "built-in data/llm_configs.json does not parse");
     for (int i = 0; i < n_cat; i++) {
-        if (!cat_match(&cat[i], id)) continue;
+        const char *wf = NULL;
+        if (!cat_match(&cat[i], id, &wf)) continue;
         char nm[160];
         snprintf(nm, sizeof nm, "data/llm_configs.json (%s)", cat[i].id);
         dlp_status st = parse_obj(cat[i].config, nm, out, err);
@@ -964,6 +1143,8 @@ dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error 
         snprintf(out->id, sizeof out->id, "%s", cat[i].id);
         snprintf(out->hf_id, sizeof out->hf_id, "%s", cat[i].hf);
         out->params_ref = cat[i].params;
+        if (!wf) wf = cat[i].weights;
+        if (wf) snprintf(out->weights_format, sizeof out->weights_format, "%s", wf);
         return DLP_OK;
     }
     /* three closest ids */
@@ -1465,9 +1646,19 @@ static int tb_attention(tb *b, int x, int layer) {
     char save[96];
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "/layers.%d/attn", layer);
-    int q, k, v;
+    int q, k, v, gate = -1;
     attn_w aw = {-1, -1, -1, -1};
-    if (c->fused_qkv) {
+    if (c->attn_output_gate && !c->fused_qkv) {
+        /* Qwen3-Next / Qwen3.5: q_proj gives (query, gate) per head */
+        int qg = tb_linear(b, "q_proj", x, H, 2 * h * d, c->qkv_bias, W_LINEAR);
+        int64_t s4[4] = {B, S, h, 2 * d}, s3[3] = {B, S, h * d};
+        int qs[2];
+        tb_split(b, "q_gate/Split", tb_reshape(b, "q_gate/Reshape", qg, 4, s4), 2, (int64_t[]){d, d}, qs);
+        q = tb_reshape(b, "q/Reshape_0", qs[0], 3, s3);
+        gate = tb_reshape(b, "gate/Reshape", qs[1], 3, s3);
+        k = tb_linear(b, "k_proj", x, H, kv * d, c->qkv_bias, W_LINEAR);
+        v = tb_linear(b, "v_proj", x, H, kv * d, c->qkv_bias, W_LINEAR);
+    } else if (c->fused_qkv) {
         int qkv = tb_linear(b, "qkv_proj", x, H, (h + 2 * kv) * d, c->qkv_bias, W_LINEAR);
         int outs[3];
         tb_split(b, "Split", qkv, 3, (int64_t[]){h * d, kv * d, kv * d}, outs);
@@ -1483,6 +1674,11 @@ static int tb_attention(tb *b, int x, int layer) {
         if (c->qkv_bias) aw.k_b = tb_weight(b, "k_proj.bias", 1, &dk[1], W_PLAIN);
         k = tb_linear_w(b, "k_proj", x, aw.k_w, aw.k_b);
         v = tb_linear(b, "v_proj", x, H, kv * d, c->qkv_bias, W_LINEAR);
+    }
+    if (c->qk_norm == 3) {
+        /* MiniMax-M2 "per_layer": RMSNorm over all heads of q and of k */
+        q = tb_norm_dim(b, "q_norm", q, h * d, 1);
+        k = tb_norm_dim(b, "k_norm", k, kv * d, 1);
     }
     /* heads: q (B,kv,g,S,d); k, v (B,kv,1,S,d) — grouped-query attention
      * broadcasts k/v over the g query heads of a group, with the MACs of
@@ -1553,9 +1749,45 @@ static int tb_attention(tb *b, int x, int layer) {
     int o = tb_op2(b, "MatMul", "MatMul_1", pr, v);
     int64_t pb[5] = {0, 3, 1, 2, 4}, so[3] = {B, S, h * d};
     o = tb_reshape(b, "o/Reshape", tb_transpose(b, "o/Transpose", o, 5, pb), 3, so);
+    if (gate >= 0) o = tb_op2(b, "Mul", "gate/Mul", o, tb_op1(b, "Sigmoid", "gate/Sigmoid", gate));
     o = tb_linear(b, "o_proj", o, h * d, H, c->out_bias, W_LINEAR);
     memcpy(b->scope, save, sizeof save);
     return o;
+}
+
+/* The lightning indexer of DeepSeek Sparse Attention (HF's
+ * DeepseekV32Indexer, used by GLM-5): q = wq_b(q latent) (index_n_heads x
+ * index_head_dim), one key k = LayerNorm(wk(x)) per token (what its cache
+ * holds), rotary on the first qk_rope_head_dim dims of both; scores =
+ * relu(q . k) per head, weighted by weights_proj(x) and summed over heads
+ * (a MatMul), + the causal mask, then TopK(index_topk) per query.  The
+ * Hadamard rotation and fp8 scoring of the reference kernel are not
+ * modelled (HF skips them too). */
+static void tb_dsa_indexer(tb *b, int x, int qr) {
+    const dlp_llm_config *c = b->c;
+    int64_t B = b->B, S = b->S, H = c->hidden_size, Hi = c->index_n_heads, Di = c->index_head_dim;
+    int qi = tb_linear(b, "indexer/wq_b", qr, c->q_lora_rank, Hi * Di, 0, W_LINEAR);
+    int64_t s4[4] = {B, S, Hi, Di}, p4[4] = {0, 2, 1, 3};
+    qi = tb_transpose(b, "indexer/q/Transpose", tb_reshape(b, "indexer/q/Reshape", qi, 4, s4), 4, p4);
+    qi = tb_transpose(b, "indexer/q/Transpose_1", tb_rope_d(b, "indexer/q/rotary", qi, Di), 4, p4); /* (B,S,Hi,Di) */
+    int ki = tb_linear(b, "indexer/wk", x, H, Di, 0, W_LINEAR);
+    int ln[3] = {ki, tb_weight(b, "indexer/k_norm.weight", 1, &Di, W_PLAIN),
+                 tb_weight(b, "indexer/k_norm.bias", 1, &Di, W_PLAIN)};
+    ki = tb_op(b, "LayerNormalization", "indexer/k_norm/LayerNormalization", 3, ln);
+    tb_attr_i(b, "axis", -1);
+    tb_attr_f(b, "epsilon", 1e-6);
+    int64_t k4[4] = {B, 1, S, Di}, pt[4] = {0, 1, 3, 2};
+    ki = tb_rope_d(b, "indexer/k/rotary", tb_reshape(b, "indexer/k/Reshape", ki, 4, k4), Di);
+    int sc = tb_op2(b, "MatMul", "indexer/MatMul", qi, tb_transpose(b, "indexer/k/Transpose", ki, 4, pt));
+    sc = tb_op1(b, "Relu", "indexer/Relu", sc); /* (B,S,Hi,S) */
+    int64_t w4[4] = {B, S, 1, Hi}, s3[3] = {B, S, S};
+    int wv = tb_reshape(b, "indexer/weights/Reshape", tb_linear(b, "indexer/weights_proj", x, H, Hi, 0, W_PLAIN), 4, w4);
+    int is = tb_reshape(b, "indexer/Reshape", tb_op2(b, "MatMul", "indexer/MatMul_1", wv, sc), 3, s3);
+    if (b->mask >= 0) is = tb_op2(b, "Add", "indexer/Add_mask", is, b->mask);
+    int tk[2] = {-1, -1};
+    int tin[2] = {is, tb_i1(b, c->index_topk < S ? c->index_topk : S)};
+    tb_nodev(b, "TopK", "indexer/TopK", 2, tin, 2, tk);
+    tb_attr_i(b, "axis", -1);
 }
 
 /* Multi-head latent attention (DeepSeek-V2/V3, as HF's eager
@@ -1570,10 +1802,10 @@ static int tb_mla(tb *b, int x, int layer) {
     char save[96];
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "/layers.%d/attn", layer);
-    int q;
+    int q, qr = -1;
     if (rq > 0) {
         q = tb_linear(b, "q_a_proj", x, H, rq, c->qkv_bias, W_LINEAR);
-        q = tb_norm_dim(b, "q_a_layernorm", q, rq, 1);
+        q = qr = tb_norm_dim(b, "q_a_layernorm", q, rq, 1);
         q = tb_linear(b, "q_b_proj", q, rq, h * (dn + dr), 0, W_LINEAR);
     } else {
         q = tb_linear(b, "q_proj", x, H, h * (dn + dr), 0, W_LINEAR);
@@ -1601,12 +1833,24 @@ static int tb_mla(tb *b, int x, int layer) {
     int kc[2] = {ks[0], kpe};
     int k = tb_concat(b, "k/Concat", 2, kc, -1);
     int64_t pt[4] = {0, 1, 3, 2};
+    int vv = ks[1], mask = b->mask;
+    if (c->index_topk > 0) {
+        if (!(b->lk & DLP_LK_SHARED_INDEX) && qr >= 0) tb_dsa_indexer(b, x, qr);
+        if (S > c->index_topk) {
+            /* DSA: every query attends to index_topk selected tokens — the
+             * first index_topk keys stand in for the selected ones (the
+             * same MACs as the sparse kernel's gather) */
+            k = tb_slice(b, "k/Slice_topk", k, 0, c->index_topk, 2);
+            vv = tb_slice(b, "v/Slice_topk", vv, 0, c->index_topk, 2);
+            if (mask >= 0) mask = tb_slice(b, "mask/Slice_topk", mask, 0, c->index_topk, -1);
+        }
+    }
     int sc = tb_op2(b, "MatMul", "MatMul", q, tb_transpose(b, "k/Transpose", k, 4, pt));
     sc = tb_op2(b, "Div", "Div", sc, tb_scalar(b, sqrt((double)(dn + dr)), b->dt));
-    if (b->mask >= 0) sc = tb_op2(b, "Add", "Add_mask", sc, b->mask);
+    if (mask >= 0) sc = tb_op2(b, "Add", "Add_mask", sc, mask);
     int pr = tb_op1(b, "Softmax", "Softmax", sc);
     tb_attr_i(b, "axis", -1);
-    int o = tb_op2(b, "MatMul", "MatMul_1", pr, ks[1]);
+    int o = tb_op2(b, "MatMul", "MatMul_1", pr, vv);
     int64_t so[3] = {B, S, h * dv};
     o = tb_reshape(b, "o/Reshape", tb_transpose(b, "o/Transpose", o, 4, p4), 3, so);
     o = tb_linear(b, "o_proj", o, h * dv, H, c->out_bias, W_LINEAR);
@@ -1695,6 +1939,109 @@ static int tb_mamba(tb *b, int x, int layer) {
     y = tb_op2(b, "Mul", "gate/Mul_1", y, tb_op2(b, "Mul", "gate/Mul", z, zs));
     y = tb_norm_dim(b, "norm", y, di, 1);
     y = tb_linear(b, "out_proj", y, di, H, 0, W_LINEAR);
+    memcpy(b->scope, save, sizeof save);
+    return y;
+}
+
+/* Gated DeltaNet (Qwen3-Next / Qwen3.5 linear attention, HF's
+ * torch_chunk_gated_delta_rule with chunks of linear_chunk_size tokens):
+ * in_proj_qkv -> causal depthwise Conv1d + SiLU -> q, k (linear_num_key_heads
+ * x key dim), v (linear_num_value_heads x value dim); in_proj_z (the output
+ * gate), in_proj_b (beta = sigmoid), in_proj_a (g = -exp(A_log) *
+ * softplus(a + dt_bias)); q, k repeated to the value heads, L2-normalised,
+ * q scaled.  Per chunk of Q tokens and head: decay = exp(cumsum g_i -
+ * cumsum g_j); A = -(k beta . k^T) * decay, made (I + A)^-1 by a forward
+ * substitution (one Q x Q x Q MatMul stands in for it: the loop does about a
+ * third of that); u = A . v beta, w = A . (k beta exp g); chunk states k^T .
+ * u summed across chunks (CumSum: the recurrent state, dk x dv per head);
+ * v_new = u - w . state, out = (q exp g) . state + (q . k^T * decay) .
+ * v_new; gated RMSNorm(out) * silu(z) over the value head dim; out_proj.
+ * Every MatMul of HF's chunked loop is here once, with its size; the data
+ * flow between chunks is a cost-equivalent stand-in (as for Mamba-2). */
+static int tb_gdn(tb *b, int x, int layer) {
+    const dlp_llm_config *c = b->c;
+    int64_t B = b->B, S = b->S, H = c->hidden_size, nk = c->linear_num_key_heads, nv = c->linear_num_value_heads,
+            dk = c->linear_key_head_dim, dv = c->linear_value_head_dim, K = c->linear_conv_kernel;
+    int64_t kd = nk * dk, vd = nv * dv, cd = 2 * kd + vd, r = nv / nk;
+    int64_t Q = c->linear_chunk_size > 0 && c->linear_chunk_size < S ? c->linear_chunk_size : S, nc = (S + Q - 1) / Q,
+            Sp = nc * Q;
+    char save[96];
+    memcpy(save, b->scope, sizeof save);
+    snprintf(b->scope, sizeof b->scope, "/layers.%d/linear_attn", layer);
+    int qkv = tb_linear(b, "in_proj_qkv", x, H, cd, 0, W_LINEAR);
+    int z = tb_linear(b, "in_proj_z", x, H, vd, 0, W_LINEAR);
+    int bb = tb_linear(b, "in_proj_b", x, H, nv, 0, W_LINEAR);
+    int a = tb_linear(b, "in_proj_a", x, H, nv, 0, W_LINEAR);
+    /* causal depthwise conv over time + SiLU */
+    int64_t p3[3] = {0, 2, 1}, wc[3] = {cd, 1, K};
+    int cin[2] = {tb_transpose(b, "conv1d/Transpose", qkv, 3, p3), tb_weight(b, "conv1d.weight", 3, wc, W_PLAIN)};
+    int cv = tb_op(b, "Conv", "conv1d/Conv", 2, cin);
+    tb_attr_i(b, "group", cd);
+    tb_attr_ints(b, "kernel_shape", 1, &K);
+    tb_attr_ints(b, "pads", 2, (int64_t[]){K - 1, 0});
+    cv = tb_op2(b, "Mul", "conv1d/Mul", cv, tb_op1(b, "Sigmoid", "conv1d/Sigmoid", cv));
+    cv = tb_transpose(b, "conv1d/Transpose_1", cv, 3, p3);
+    int sp[3];
+    tb_split(b, "Split", cv, 3, (int64_t[]){kd, kd, vd}, sp);
+    /* beta, g */
+    int beta = tb_op1(b, "Sigmoid", "beta/Sigmoid", bb);
+    int A = tb_op1(b, "Neg", "A/Neg", tb_op1(b, "Exp", "A/Exp", tb_weight(b, "A_log", 1, &nv, W_PLAIN)));
+    int g = tb_op2(b, "Mul", "g/Mul", A,
+                   tb_op1(b, "Softplus", "g/Softplus", tb_op2(b, "Add", "g/Add", a, tb_weight(b, "dt_bias", 1, &nv, W_PLAIN))));
+    /* heads: q, k (B,S,nk,dk) repeated to (B,S,nv,dk); v (B,S,nv,dv) */
+    int64_t k5[5] = {B, S, nk, 1, dk}, e5[5] = {B, S, nk, r, dk}, k4[4] = {B, S, nv, dk}, v4[4] = {B, S, nv, dv};
+    int q = tb_reshape(b, "q/Reshape", sp[0], 5, k5), k = tb_reshape(b, "k/Reshape", sp[1], 5, k5);
+    if (r > 1) {
+        q = tb_op2(b, "Expand", "q/Expand", q, tb_ints(b, 5, e5));
+        k = tb_op2(b, "Expand", "k/Expand", k, tb_ints(b, 5, e5));
+    }
+    q = tb_norm_dim(b, "q/l2norm", tb_reshape(b, "q/Reshape_1", q, 4, k4), dk, 0);
+    k = tb_norm_dim(b, "k/l2norm", tb_reshape(b, "k/Reshape_1", k, 4, k4), dk, 0);
+    q = tb_op2(b, "Mul", "q/Mul_scale", q, tb_scalar(b, 1.0 / sqrt((double)dk), b->dt));
+    int v = tb_reshape(b, "v/Reshape", sp[2], 4, v4);
+    if (Sp != S) {
+        int p4 = tb_ints(b, 8, (int64_t[]){0, 0, 0, 0, 0, Sp - S, 0, 0}), p3v = tb_ints(b, 6, (int64_t[]){0, 0, 0, 0, Sp - S, 0});
+        int a1[2] = {q, p4}, a2[2] = {k, p4}, a3[2] = {v, p4}, a4[2] = {beta, p3v}, a5[2] = {g, p3v};
+        q = tb_op(b, "Pad", "q/Pad", 2, a1);
+        k = tb_op(b, "Pad", "k/Pad", 2, a2);
+        v = tb_op(b, "Pad", "v/Pad", 2, a3);
+        beta = tb_op(b, "Pad", "beta/Pad", 2, a4);
+        g = tb_op(b, "Pad", "g/Pad", 2, a5);
+    }
+    /* chunked layout (B, nv, nc, Q, .) */
+    int64_t rq[5] = {B, nc, Q, nv, dk}, rv[5] = {B, nc, Q, nv, dv}, r1[5] = {B, nc, Q, nv, 1}, pc[5] = {0, 3, 1, 2, 4},
+            pT[5] = {0, 1, 2, 4, 3};
+    q = tb_transpose(b, "q/Transpose", tb_reshape(b, "q/Reshape_2", q, 5, rq), 5, pc);
+    k = tb_transpose(b, "k/Transpose", tb_reshape(b, "k/Reshape_2", k, 5, rq), 5, pc);
+    v = tb_transpose(b, "v/Transpose", tb_reshape(b, "v/Reshape_1", v, 5, rv), 5, pc);
+    beta = tb_transpose(b, "beta/Transpose", tb_reshape(b, "beta/Reshape", beta, 5, r1), 5, pc);
+    g = tb_op2(b, "CumSum", "g/CumSum", tb_transpose(b, "g/Transpose", tb_reshape(b, "g/Reshape", g, 5, r1), 5, pc),
+               tb_iscalar(b, 3));
+    int eg = tb_op1(b, "Exp", "g/Exp", g);
+    int decay = tb_op1(b, "Exp", "decay/Exp", tb_op2(b, "Sub", "decay/Sub", g, tb_transpose(b, "decay/Transpose", g, 5, pT)));
+    int kb = tb_op2(b, "Mul", "k_beta/Mul", k, beta), vb = tb_op2(b, "Mul", "v_beta/Mul", v, beta);
+    int kT = tb_transpose(b, "k/Transpose_1", k, 5, pT);
+    int At = tb_op1(b, "Neg", "attn/Neg", tb_op2(b, "Mul", "attn/Mul", tb_op2(b, "MatMul", "attn/MatMul", kb, kT), decay));
+    At = tb_op2(b, "Add", "solve/Add", At, tb_op2(b, "MatMul", "solve/MatMul", At, At));
+    int u = tb_op2(b, "MatMul", "u/MatMul", At, vb);
+    int w = tb_op2(b, "MatMul", "w/MatMul", At, tb_op2(b, "Mul", "w/Mul", kb, eg));
+    /* recurrent state: per-chunk k^T . u, running sum over chunks */
+    int64_t r3s[3] = {B * nv, nc, dk * dv}, r5s[5] = {B, nv, nc, dk, dv};
+    int st = tb_op2(b, "MatMul", "state/MatMul", tb_transpose(b, "state/Transpose", tb_op2(b, "Mul", "state/Mul", k, eg), 5, pT), u);
+    st = tb_op2(b, "CumSum", "state/CumSum", tb_reshape(b, "state/Reshape", st, 3, r3s), tb_iscalar(b, 1));
+    st = tb_reshape(b, "state/Reshape_1", st, 5, r5s);
+    int vn = tb_op2(b, "Sub", "v_new/Sub", u, tb_op2(b, "MatMul", "v_new/MatMul", w, st));
+    int inter = tb_op2(b, "MatMul", "inter/MatMul", tb_op2(b, "Mul", "inter/Mul", q, eg), st);
+    int qk = tb_op2(b, "Mul", "intra/Mul", tb_op2(b, "MatMul", "intra/MatMul", q, kT), decay);
+    int y = tb_op2(b, "Add", "out/Add", inter, tb_op2(b, "MatMul", "intra/MatMul_1", qk, vn));
+    int64_t pb[5] = {0, 2, 3, 1, 4}, ry[4] = {B, Sp, nv, dv}, r3[3] = {B, S, vd};
+    y = tb_reshape(b, "out/Reshape", tb_transpose(b, "out/Transpose", y, 5, pb), 4, ry);
+    if (Sp != S) y = tb_slice(b, "out/Slice", y, 0, S, 1);
+    /* gated RMSNorm over the value head dim, out_proj */
+    y = tb_norm_dim(b, "norm", y, dv, 1);
+    int zz = tb_reshape(b, "z/Reshape", z, 4, v4);
+    y = tb_op2(b, "Mul", "norm/Mul_gate", y, tb_op2(b, "Mul", "z/Mul", zz, tb_op1(b, "Sigmoid", "z/Sigmoid", zz)));
+    y = tb_linear(b, "out_proj", tb_reshape(b, "out/Reshape_1", y, 3, r3), vd, H, 0, W_LINEAR);
     memcpy(b->scope, save, sizeof save);
     return y;
 }
@@ -1804,7 +2151,8 @@ static int tb_moe_grouped(tb *b, int x) {
     int64_t T = B * S, ne = (T * K + E - 1) / E;
     int logits = tb_linear(b, "router", x, H, E, c->moe_router_bias, W_PLAIN);
     int sig = !strncmp(c->model_type, "deepseek", 8) || !strncmp(c->model_type, "llama4", 6) ||
-              !strncmp(c->model_type, "kimi", 4) || !strncmp(c->model_type, "nemotron", 8);
+              !strncmp(c->model_type, "kimi", 4) || !strncmp(c->model_type, "nemotron", 8) ||
+              !strncmp(c->model_type, "minimax", 7) || !strncmp(c->model_type, "glm", 3);
     int pr = tb_op1(b, sig ? "Sigmoid" : "Softmax", sig ? "router/Sigmoid" : "router/Softmax", logits);
     if (!sig) tb_attr_i(b, "axis", -1);
     int tk[2] = {-1, -1};
@@ -1863,6 +2211,11 @@ static int tb_moe_grouped(tb *b, int x) {
         snprintf(b->scope, sizeof b->scope, "%.80s/shared_expert", save);
         int ys = tb_mlp_dense_w(b, x, c->shared_expert_intermediate_size);
         memcpy(b->scope, save, sizeof save);
+        if (c->shared_expert_gate) {
+            /* Qwen3-Next: sigmoid(Linear(H, 1)) scales the shared expert */
+            int sg = tb_linear(b, "shared_expert_gate", x, c->hidden_size, 1, 0, W_PLAIN);
+            ys = tb_op2(b, "Mul", "shared_expert_gate/Mul", ys, tb_op1(b, "Sigmoid", "shared_expert_gate/Sigmoid", sg));
+        }
         y = tb_op2(b, "Add", "shared/Add", y, ys);
     }
     return y;
@@ -1945,7 +2298,7 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
         return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
                         (long long)c->image_tokens);
     seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
-    if (c->num_hidden_layers > 1000 || c->num_experts > 256)
+    if (c->num_hidden_layers > 1000 || c->num_experts > 1024)
         return dlp__err(err, DLP_EINVAL, "%s: %lld layers / %lld experts is more than the builder takes", id,
                         (long long)c->num_hidden_layers, (long long)c->num_experts);
     if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
@@ -1960,6 +2313,12 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
              c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 || c->mamba_chunk_size < 1))
             return dlp__err(err, DLP_EINVAL, "%s: layer %lld is Mamba-2 but the mamba_* sizes are incomplete", id,
                             (long long)l);
+        if ((lk & DLP_LK_LINEAR_ATTN) &&
+            (c->linear_num_key_heads < 1 || c->linear_num_value_heads < 1 || c->linear_key_head_dim < 1 ||
+             c->linear_value_head_dim < 1 || c->linear_conv_kernel < 1 ||
+             c->linear_num_value_heads % c->linear_num_key_heads))
+            return dlp__err(err, DLP_EINVAL, "%s: layer %lld is Gated DeltaNet but the linear_* sizes are incomplete",
+                            id, (long long)l);
         if ((lk & DLP_LK_SLIDING) && c->sliding_window < 1)
             return dlp__err(err, DLP_EINVAL, "%s: layer %lld slides but sliding_window < 1", id, (long long)l);
     }
@@ -2002,7 +2361,10 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
             /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
             if (!(b.lk & DLP_LK_NO_ATTN)) {
                 int hn = tb_norm(&b, "input_norm", x);
-                int a = b.lk & DLP_LK_MAMBA ? tb_mamba(&b, hn, L) : mla ? tb_mla(&b, hn, L) : tb_attention(&b, hn, L);
+                int a = b.lk & DLP_LK_MAMBA         ? tb_mamba(&b, hn, L)
+                        : b.lk & DLP_LK_LINEAR_ATTN ? tb_gdn(&b, hn, L)
+                        : mla                       ? tb_mla(&b, hn, L)
+                                                    : tb_attention(&b, hn, L);
                 if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
                 x = tb_op2(&b, "Add", "Add", x, a);
             }
@@ -2120,12 +2482,62 @@ double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_byt
                       (double)c->mamba_num_heads * (double)c->mamba_head_dim * (double)c->ssm_state_size) * elem_bytes;
             continue;
         }
-        /* MLA caches the compressed latent and the shared rope key; GQA k and v */
+        if (lk & DLP_LK_LINEAR_ATTN) {
+            /* Gated DeltaNet: conv state (kernel - 1 inputs of q, k, v) +
+             * recurrent state (value heads x key dim x value dim) */
+            double cd = (double)(2 * c->linear_num_key_heads * c->linear_key_head_dim +
+                                 c->linear_num_value_heads * c->linear_value_head_dim);
+            total += (cd * (double)(c->linear_conv_kernel - 1) + (double)c->linear_num_value_heads *
+                                                                     (double)c->linear_key_head_dim *
+                                                                     (double)c->linear_value_head_dim) *
+                     elem_bytes;
+            continue;
+        }
+        /* MLA caches the compressed latent and the shared rope key (+ the
+         * DSA indexer's key on layers with an indexer); GQA k and v */
         double per = c->kv_lora_rank > 0 ? (double)(c->kv_lora_rank + c->qk_rope_head_dim)
                                          : 2.0 * (double)c->num_key_value_heads * (double)c->head_dim;
+        if (c->kv_lora_rank > 0 && c->index_topk > 0 && !(lk & DLP_LK_SHARED_INDEX)) per += (double)c->index_head_dim;
         double n = (lk & DLP_LK_SLIDING) && c->sliding_window > 0 && (double)c->sliding_window < t
                        ? (double)c->sliding_window : t;
         total += per * n * elem_bytes;
+    }
+    return total;
+}
+
+double dlp__llm_decode_mixer_macs(const dlp_llm_config *c, double ctx) {
+    if (!c || ctx < 0) return 0;
+    double total = 0;
+    for (int64_t l = 0; l < c->num_hidden_layers; l++) {
+        int lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
+        if (lk & DLP_LK_NO_ATTN) continue;
+        if (lk & DLP_LK_MAMBA) {
+            double nh = (double)c->mamba_num_heads, P = (double)c->mamba_head_dim, N = (double)c->ssm_state_size;
+            double cd = nh * P + 2.0 * (double)c->mamba_n_groups * N;
+            total += 2.0 * nh * P * N + cd * (double)c->mamba_conv_kernel;
+            continue;
+        }
+        if (lk & DLP_LK_LINEAR_ATTN) {
+            /* decay, k . state (delta rule), state += k (x) delta, q . state */
+            double nv = (double)c->linear_num_value_heads, dk = (double)c->linear_key_head_dim,
+                   dv = (double)c->linear_value_head_dim;
+            double cd = 2.0 * (double)c->linear_num_key_heads * dk + nv * dv;
+            total += 3.0 * nv * dk * dv + cd * (double)c->linear_conv_kernel;
+            continue;
+        }
+        double n = (lk & DLP_LK_SLIDING) && c->sliding_window > 0 && (double)c->sliding_window < ctx
+                       ? (double)c->sliding_window : ctx;
+        if (c->kv_lora_rank > 0) {
+            double h = (double)c->num_attention_heads;
+            if (c->index_topk > 0) {
+                if (!(lk & DLP_LK_SHARED_INDEX))
+                    total += (double)c->index_n_heads * ((double)c->index_head_dim + 1.0) * ctx;
+                if ((double)c->index_topk < n) n = (double)c->index_topk;
+            }
+            total += h * (2.0 * (double)c->kv_lora_rank + (double)c->qk_rope_head_dim) * n;
+        } else {
+            total += 2.0 * (double)c->num_attention_heads * (double)c->head_dim * n;
+        }
     }
     return total;
 }

@@ -19,4 +19,16 @@ extern const uint64_t dlp__llm_models_bundle_len;
 /* Bytes of one bitsandbytes NF4 weight of n elements (double quantisation). */
 int64_t dlp__nf4_bytes(int64_t n);
 
+/* Multiply-adds of the token mixers for ONE decode token of one sequence
+ * whose cache holds ctx tokens, summed over layers (docs/llm.md, "Decode
+ * attention"): GQA 2 x heads x head_dim x n (n = ctx, or the window on
+ * sliding layers); MLA as engines run it in decode (kv_b absorbed into q and
+ * o): heads x (2 kv_lora_rank + qk_rope_head_dim) x n, with n capped at
+ * index_topk under DeepSeek Sparse Attention, whose indexer adds
+ * index_n_heads x (index_head_dim + 1) x ctx; Gated DeltaNet 3 x value heads
+ * x dk x dv + conv channels x kernel (constant in ctx); Mamba-2 2 x heads x
+ * head_dim x state + conv channels x kernel; MLP-only blocks 0.  The
+ * projections are not included (they are 2 x active parameters per token). */
+double dlp__llm_decode_mixer_macs(const dlp_llm_config *c, double ctx);
+
 #endif
