@@ -347,3 +347,31 @@ m = json.load(open(sys.argv[2]))["serving"]
 assert m["concurrency"] == m["max_concurrency"] > 0, m
 ' "$tmp/sv.json" "$tmp/sv2.json" 2>>"$tmp/sv.err"; then ok llm_serving_cli
 else bad llm_serving_cli "$(tail -4 "$tmp/sv.err")"; fi
+
+# --- llm and predict agree on the same model (docs/llm.md, "llm and
+# predict"): the catalogue's BERT-base against the independently exported
+# examples/bert.onnx, and a Llama config against a plain-PyTorch export of
+# the same dims (tools/examples/make_llama.py); time within 10 %, memory
+# within 15 % (the two graphs differ in how attention and the mask are written)
+ag_ok=1
+agree() { # name llm-args predict-args
+  "$BIN" llm $2 --analytic --json >"$tmp/ag_l.json" 2>>"$tmp/ag.err" &&
+  "$BIN" predict $3 --json >"$tmp/ag_p.json" 2>>"$tmp/ag.err" &&
+  python3 -c '
+import json, sys
+l, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+dt, dm = l["latency_ms"] / p["latency_ms"] - 1, l["memory_mb"] / p["memory_mb"] - 1
+assert abs(dt) <= 0.10 and abs(dm) <= 0.15, (sys.argv[3], l["latency_ms"], p["latency_ms"], l["memory_mb"], p["memory_mb"])
+' "$tmp/ag_l.json" "$tmp/ag_p.json" "$1" 2>>"$tmp/ag.err" || ag_ok=0
+}
+# shellcheck disable=SC2086
+agree bert-fp32 "--model bert-base-uncased --device a100-40gb --batch 8 --seq 128 --dtype fp32" \
+  "examples/bert.onnx --device a100-40gb --batch 8 --seq 128 --dtype fp32"
+agree bert-fp16 "--model bert-base-uncased --device h100-sxm --batch 32 --seq 128 --dtype fp16" \
+  "examples/bert.onnx --device h100-sxm --batch 32 --seq 128 --dtype fp16"
+agree llama-fp32 "--config tests/golden/llama/config.json --device a100-40gb --batch 8 --seq 512 --dtype fp32" \
+  "tests/golden/llama/llama-small.onnx --device a100-40gb --batch 8 --seq 512 --dtype fp32"
+agree llama-bf16 "--config tests/golden/llama/config.json --device h100-sxm --batch 4 --seq 1024 --dtype bf16" \
+  "tests/golden/llama/llama-small.onnx --device h100-sxm --batch 4 --seq 1024 --dtype bf16"
+if [ "$ag_ok" = 1 ]; then ok llm_predict_agree
+else bad llm_predict_agree "$(tail -2 "$tmp/ag.err")"; fi

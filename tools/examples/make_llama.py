@@ -1,18 +1,19 @@
 #!/usr/bin/python3
-"""make_llama.py — tests/golden/llama/llama-3.2-1b.onnx, an independent export of a
+"""make_llama.py — tests/golden/llama/llama-small.onnx, an independent export of a
 Llama for the llm/predict agreement test (docs/llm.md, "llm and predict").
 
-A Llama-3.2-1B-shaped decoder written in plain PyTorch from the published
-config (meta-llama/Llama-3.2-1B config.json: hidden 2048, 16 layers, 32 heads,
-8 KV heads, head_dim 64, intermediate 8192, vocab 128256, RMSNorm eps 1e-5,
-rope theta 500000, tied embeddings), the way Hugging Face writes it (RMSNorm
+A Llama-3-style decoder written in plain PyTorch (GQA 16 heads / 4 KV heads,
+head_dim 64, hidden 1024, 8 layers, intermediate 4096, vocab 32000, RMSNorm
+eps 1e-5, rope theta 500000, tied embeddings; 143M parameters — small enough
+for torch.onnx's 2 GiB protobuf limit in fp32, which Llama-3.2-1B is not),
+the way Hugging Face writes it (RMSNorm
 as pow/mean/add/rsqrt/mul/mul, rotate_half rotary, repeat_kv GQA, SwiGLU MLP),
 random weights, exported by torch.onnx (opset 13) and stripped of weight bytes
 like every graph of our corpus.  Nothing here comes from dlperf's builder.
 
     /usr/bin/python3 tools/examples/make_llama.py [OUT_DIR]   (default tests/golden/llama)
 
-Writes llama-3.2-1b.onnx and config.json (the same dims, for `dlperf llm --config`).
+Writes llama-small.onnx and config.json (the same dims, for `dlperf llm --config`).
 """
 import json
 import math
@@ -22,10 +23,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "profile"))
 
-CFG = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
-       "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 64,
-       "intermediate_size": 8192, "vocab_size": 128256, "rms_norm_eps": 1e-5, "rope_theta": 500000.0,
-       "max_position_embeddings": 131072, "tie_word_embeddings": True, "hidden_act": "silu",
+CFG = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 1024,
+       "num_hidden_layers": 8, "num_attention_heads": 16, "num_key_value_heads": 4, "head_dim": 64,
+       "intermediate_size": 4096, "vocab_size": 32000, "rms_norm_eps": 1e-5, "rope_theta": 500000.0,
+       "max_position_embeddings": 8192, "tie_word_embeddings": True, "hidden_act": "silu",
        "torch_dtype": "bfloat16"}
 
 
@@ -125,7 +126,7 @@ def main():
     torch.manual_seed(0)
     import onnxexport
     data = onnxexport.export_model(build(), {"family": "gpt2"})
-    path = os.path.join(out, "llama-3.2-1b.onnx")
+    path = os.path.join(out, "llama-small.onnx")
     with open(path + ".tmp", "wb") as f:
         f.write(data)
     os.replace(path + ".tmp", path)
