@@ -1,0 +1,201 @@
+/*
+ * lm_file.c — the language-model checkpoint: a .dlpm container
+ * (models/container.h) of kind "lm".
+ *
+ * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
+ * dlp__lm_config field...}, "base_trainable": bool, "tokenizer":
+ * {"specials", "merges"} or absent, "tensors": [{name, shape, offset}],
+ * "n_values"}.  Payload: every tensor's float32 values at its offset.
+ *
+ * Loading rebuilds the model from the config and copies tensors BY NAME:
+ * a file saved without LoRA / soft prompt / graph projection can be loaded
+ * with them added (they keep their fresh init), which is how the stage-2
+ * adapters are put on a pre-trained base model.  Every tensor of the file
+ * must exist in the rebuilt model with the same shape.
+ */
+#include "lm/lm.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/container.h"
+#include "models/dlpm_json.h"
+#include "util/util.h"
+
+#define LM_FORMAT 1
+
+dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const char *path, dlp_error *err) {
+    const dlp__lm_config *c = &m->c;
+    cJSON *r = cJSON_CreateObject();
+    if (!r) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
+    cJSON_AddStringToObject(r, "kind", "lm");
+    cJSON_AddNumberToObject(r, "format", LM_FORMAT);
+    cJSON *co = cJSON_AddObjectToObject(r, "config");
+    cJSON_AddNumberToObject(co, "vocab", c->vocab);
+    cJSON_AddNumberToObject(co, "dim", c->dim);
+    cJSON_AddNumberToObject(co, "n_layers", c->n_layers);
+    cJSON_AddNumberToObject(co, "n_heads", c->n_heads);
+    cJSON_AddNumberToObject(co, "n_kv_heads", c->n_kv_heads);
+    cJSON_AddNumberToObject(co, "ffn", c->ffn);
+    cJSON_AddNumberToObject(co, "max_seq", c->max_seq);
+    cJSON_AddNumberToObject(co, "rope_theta", c->rope_theta);
+    cJSON_AddNumberToObject(co, "norm_eps", c->norm_eps);
+    cJSON_AddNumberToObject(co, "lora_rank", c->lora_rank);
+    cJSON_AddNumberToObject(co, "lora_alpha", c->lora_alpha);
+    cJSON_AddNumberToObject(co, "n_soft", c->n_soft);
+    cJSON_AddNumberToObject(co, "graph_dim", c->graph_dim);
+    cJSON_AddBoolToObject(r, "base_trainable", m->ps.t[m->tok_emb].trainable);
+    if (tok) {
+        cJSON *tj = dlp__bpe_to_json(tok);
+        if (tj) cJSON_AddItemToObject(r, "tokenizer", tj);
+    }
+    dlp__dlpm_add_tensors(r, &m->ps);
+    char *h = cJSON_PrintUnformatted(r);
+    cJSON_Delete(r);
+    if (!h) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
+    void *buf;
+    size_t n;
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), m->ps.data, (uint64_t)m->ps.total * sizeof(float),
+                                   &buf, &n, err);
+    free(h);
+    if (st != DLP_OK) return st;
+    st = dlp__write_file_atomic(path, buf, n, err);
+    free(buf);
+    return st;
+}
+
+static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
+                             const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
+                             dlp_error *err) {
+    const char *hdr;
+    size_t hl;
+    const uint8_t *payload;
+    uint64_t pn;
+    dlp_status st = dlp__dlpm_unpack(data, len, path, &hdr, &hl, &payload, &pn, err);
+    if (st != DLP_OK) return st;
+    cJSON *root = cJSON_ParseWithLength(hdr, hl);
+    if (!root) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
+    dlp__dlpm_rd r = {path, "lm", err, DLP_OK};
+    const char *kind = dlp__dlpm_str(&r, root, "kind");
+    if (r.st == DLP_OK && strcmp(kind, "lm") != 0) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: not a language-model file (kind '%s')", path, kind);
+        goto out;
+    }
+    if (dlp__dlpm_inum(&r, root, "format", 1, 1000) != LM_FORMAT && r.st == DLP_OK) {
+        st = dlp__err(err, DLP_EVERSION, "%s: lm format %d, this dlperf reads %d", path,
+                      (int)dlp__dlpm_inum(&r, root, "format", 1, 1000), LM_FORMAT);
+        goto out;
+    }
+    const cJSON *co = dlp__dlpm_need(&r, root, "config", cJSON_Object);
+    dlp__lm_config c = {0};
+    if (r.st == DLP_OK) {
+        c.vocab = (int)dlp__dlpm_inum(&r, co, "vocab", 1, 1 << 24);
+        c.dim = (int)dlp__dlpm_inum(&r, co, "dim", 1, 1 << 16);
+        c.n_layers = (int)dlp__dlpm_inum(&r, co, "n_layers", 1, 1024);
+        c.n_heads = (int)dlp__dlpm_inum(&r, co, "n_heads", 1, 1024);
+        c.n_kv_heads = (int)dlp__dlpm_inum(&r, co, "n_kv_heads", 1, 1024);
+        c.ffn = (int)dlp__dlpm_inum(&r, co, "ffn", 1, 1 << 20);
+        c.max_seq = (int)dlp__dlpm_inum(&r, co, "max_seq", 1, 1 << 20);
+        c.rope_theta = (float)dlp__dlpm_num(&r, co, "rope_theta");
+        c.norm_eps = (float)dlp__dlpm_num(&r, co, "norm_eps");
+        c.lora_rank = (int)dlp__dlpm_inum(&r, co, "lora_rank", 0, 4096);
+        c.lora_alpha = (float)dlp__dlpm_num(&r, co, "lora_alpha");
+        c.n_soft = (int)dlp__dlpm_inum(&r, co, "n_soft", 0, 1 << 16);
+        c.graph_dim = (int)dlp__dlpm_inum(&r, co, "graph_dim", 0, 1 << 20);
+    }
+    const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
+    const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
+    if (r.st != DLP_OK) {
+        st = r.st;
+        goto out;
+    }
+    int lora_added = 0;
+    if (add) {
+        if (add->lora_rank > 0 && c.lora_rank == 0) {
+            lora_added = 1;
+            c.lora_rank = add->lora_rank;
+            c.lora_alpha = add->lora_alpha;
+        }
+        if (add->n_soft > 0 && c.n_soft == 0) c.n_soft = add->n_soft;
+        if (add->graph_dim > 0 && c.graph_dim == 0) c.graph_dim = add->graph_dim;
+    }
+    dlp_error be = {0};
+    if ((st = dlp__lm_init(m, &c, seed, &be)) != DLP_OK) {
+        st = dlp__err(err, st == DLP_ENOMEM ? DLP_ENOMEM : DLP_EFORMAT, "%s: %s", path, be.msg);
+        goto out;
+    }
+    /* copy tensors by name */
+    const cJSON *t;
+    int i = 0;
+    cJSON_ArrayForEach(t, ts) {
+        const char *nm = cJSON_IsObject(t) ? dlp__dlpm_str(&r, t, "name") : "";
+        double off = cJSON_IsObject(t) ? dlp__dlpm_num(&r, t, "offset") : -1;
+        const cJSON *sh = cJSON_IsObject(t) ? dlp__dlpm_need(&r, t, "shape", cJSON_Array) : NULL;
+        if (r.st != DLP_OK) {
+            st = r.st;
+            goto fail;
+        }
+        int id = dlp__nn_params_find(&m->ps, nm);
+        const dlp__nn_ptensor *pt = id >= 0 ? &m->ps.t[id] : NULL;
+        int same = pt && sh && cJSON_GetArraySize(sh) == pt->ndim;
+        for (int d = 0; same && d < pt->ndim; d++) {
+            const cJSON *dv = cJSON_GetArrayItem(sh, d);
+            same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
+        }
+        if (!same) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor %d ('%s') has no match of that shape in "
+                          "the model its config builds", path, i, nm);
+            goto fail;
+        }
+        if (!(off >= 0) || off + (double)pt->numel > (double)pn / sizeof(float)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
+            goto fail;
+        }
+        float *dst = dlp__nn_pv(&m->ps, id);
+        memcpy(dst, payload + (size_t)off * sizeof(float), (size_t)pt->numel * sizeof(float));
+        for (int64_t k = 0; k < pt->numel; k++)
+            if (!isfinite(dst[k])) {
+                st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' value %lld is not finite", path,
+                              nm, (long long)k);
+                goto fail;
+            }
+        i++;
+    }
+    /* the file's choice, except that adapters added now freeze the base */
+    dlp__lm_set_base_trainable(m, cJSON_IsTrue(bt) && !lora_added);
+    if (tok) {
+        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(root, "tokenizer");
+        if (!cJSON_IsObject(tj)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: the file has no tokenizer", path);
+            goto fail;
+        }
+        if ((st = dlp__bpe_from_json(tj, path, tok, err)) != DLP_OK) goto fail;
+        if (tok->vocab > c.vocab) {
+            dlp__bpe_free(tok);
+            st = dlp__err(err, DLP_EFORMAT, "%s: tokenizer has %d tokens, the model %d", path,
+                          tok->vocab, c.vocab);
+            goto fail;
+        }
+    }
+    st = DLP_OK;
+    goto out;
+fail:
+    dlp__lm_free(m);
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
+dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
+                        dlp__bpe *tok, dlp_error *err) {
+    memset(m, 0, sizeof *m);
+    if (tok) memset(tok, 0, sizeof *tok);
+    dlp__mapped mp;
+    dlp_status st = dlp__map_file(path, &mp, err);
+    if (st != DLP_OK) return st;
+    st = load_image(path, mp.data, mp.len, add, seed, m, tok, err);
+    dlp__unmap_file(&mp);
+    return st;
+}
