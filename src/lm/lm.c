@@ -281,14 +281,18 @@ double dlp__lm_xent(const float *logits, int n, int V, const int32_t *target, fl
         }
         float mx = l[0];
         for (int j = 1; j < V; j++) mx = l[j] > mx ? l[j] : mx;
+        /* exp once (float, shifted by the max so it cannot overflow); the
+         * sum and the log in double */
         double sum = 0;
-        for (int j = 0; j < V; j++) sum += exp((double)(l[j] - mx));
-        double lse = mx + log(sum);
-        loss += lse - l[t];
         if (d) {
-            for (int j = 0; j < V; j++) d[j] = (float)exp((double)l[j] - lse) * inv;
+            for (int j = 0; j < V; j++) sum += d[j] = expf(l[j] - mx);
+            float sc = (float)(inv / sum);
+            for (int j = 0; j < V; j++) d[j] *= sc;
             d[t] -= inv;
+        } else {
+            for (int j = 0; j < V; j++) sum += expf(l[j] - mx);
         }
+        loss += mx + log(sum) - l[t];
     }
     return cnt ? loss / cnt : 0.0;
 }
