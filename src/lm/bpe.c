@@ -129,10 +129,21 @@ static int special_at(const char *s, size_t n) {
     return -1;
 }
 
+/* Chunks are cut at CHUNK_MAX bytes: encoding a chunk is quadratic in its
+ * length, and a megabyte without a space must not take hours. */
+#define CHUNK_MAX 64
+
+static size_t pretok_chunk(const unsigned char *s, size_t n, int specials);
+
+static size_t pretok_next(const unsigned char *s, size_t n, int specials) {
+    size_t l = pretok_chunk(s, n, specials);
+    return l > CHUNK_MAX ? CHUNK_MAX : l;
+}
+
 /* Length of the chunk at s: " "? letters+ | digit | " "? punct+ | a
  * whitespace run (its last space left to a following word / punctuation).
  * specials: a punctuation run stops before a special token. */
-static size_t pretok_next(const unsigned char *s, size_t n, int specials) {
+static size_t pretok_chunk(const unsigned char *s, size_t n, int specials) {
     int c0 = cls(s[0]);
     size_t i = 0;
     if (c0 == C_SPACE && n > 1 && (cls(s[1]) == C_LETTER || cls(s[1]) == C_PUNCT) &&
@@ -342,7 +353,12 @@ dlp_status dlp__bpe_build(dlp__bpe *t, dlp_error *err) {
                 (b >= 256 && b < DLP__BPE_FIRST_MERGE))
                 return dlp__err(err, DLP_EFORMAT, "bpe: merge %d (%d, %d) names an undefined "
                                 "token", i - DLP__BPE_FIRST_MERGE, a, b);
-            t->tok_len[i] = t->tok_len[a] + t->tok_len[b];
+            uint64_t l = (uint64_t)t->tok_len[a] + t->tok_len[b];
+            if (l > CHUNK_MAX)
+                return dlp__err(err, DLP_EFORMAT, "bpe: merge %d makes a token of %llu bytes "
+                                "(chunks have at most %d)", i - DLP__BPE_FIRST_MERGE,
+                                (unsigned long long)l, CHUNK_MAX);
+            t->tok_len[i] = (uint32_t)l;
             int64_t *v = map_slot(t->map, pair_key(a, b), 1);
             if (!v) return dlp__err(err, DLP_ENOMEM, "bpe: out of memory");
             if (*v) return dlp__err(err, DLP_EFORMAT, "bpe: merge (%d, %d) listed twice", a, b);

@@ -59,8 +59,8 @@ typedef struct {
 /* Learn up to n_merges merges from text (len bytes, any bytes; special-token
  * strings are cut out and never merged).  Pre-tokenization splits the text
  * into chunks (an optional space + letters/UTF-8 bytes; one digit; an
- * optional space + a punctuation run; whitespace), merges never cross a
- * chunk, ties go to the smallest (left, right).  Stops early when no pair
+ * optional space + a punctuation run; whitespace; at most 64 bytes), merges
+ * never cross a chunk, ties go to the smallest (left, right).  Stops early when no pair
  * occurs twice. */
 dlp_status dlp__bpe_train(dlp__bpe *t, const char *text, size_t len, int n_merges,
                           dlp_error *err);
