@@ -2,8 +2,11 @@
  * bench_lm.c — training and forward throughput (tokens/s) of the small
  * language model (src/lm) at two sizes, ~1 M and ~5 M parameters: one step
  * = forward + backward + clip + AdamW over B rows of T tokens (random
- * ids; speed does not depend on them).  Prints tokens/s, ms/step, the
- * share of the step spent in sgemm-free code is not separated here.
+ * ids; speed does not depend on them).  Prints tokens/s, ms/step and the
+ * achieved GFLOP/s, counting 6 P (P = parameters, the tied head once) +
+ * 12 L S D (attention scores and mixing over the full S x S, which is what
+ * the code computes) FLOPs per trained token, to compare with the SGEMM
+ * rate of bench_nn.sh on the same machine.
  *   bench_lm [steps] [B] [T]
  */
 #include <stdio.h>
@@ -52,10 +55,11 @@ static void run(const char *name, dlp__lm_config c, int steps, int B, int T) {
     }
     double fwd = (now_s() - t0) / steps;
     double tps = B * T / train;
-    printf("%-4s %8.2f M params  d%d L%d H%d/%d ffn%d V%d  B%d T%d:  train %7.0f tokens/s (%6.1f ms/step)  "
+    double flop_tok = 6.0 * m.ps.total + 12.0 * c.n_layers * T * c.dim;
+    printf("%-4s %8.2f M params  d%d L%d H%d/%d ffn%d V%d  B%d T%d:  train %7.0f tokens/s (%6.1f ms/step, %4.1f GFLOP/s)  "
            "forward %7.0f tokens/s  -> %.0f M tokens in 2 h  (arena %.0f MB)\n",
            name, m.ps.total / 1e6, c.dim, c.n_layers, c.n_heads, c.n_kv_heads, c.ffn, c.vocab, B, T, tps,
-           1e3 * train, B * T / fwd, tps * 7200 / 1e6, ws.peak / 1e6);
+           1e3 * train, tps * flop_tok / 1e9, B * T / fwd, tps * 7200 / 1e6, ws.peak / 1e6);
     dlp__nn_adam_free(&opt);
     dlp__nn_ws_free(&ws);
     dlp__lm_free(&m);

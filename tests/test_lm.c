@@ -24,7 +24,9 @@
 
 #include "lm/lm.h"
 
+#ifndef FD_H
 #define FD_H 1e-2f
+#endif
 #define FD_RTOL 2e-2
 #define FD_ATOL 2e-4
 
@@ -50,16 +52,24 @@ static int fd_cmp(const char *what, size_t i, double a, double n, int *shown) {
 /* Generic: evaluate L(p) for a perturbed element through a callback. */
 typedef double (*loss_fn)(void *ctx);
 
+static double fd_central(float *p, float h, loss_fn f, void *ctx) {
+    float o = *p;
+    *p = o + h;
+    double lp = f(ctx);
+    *p = o - h;
+    double lm = f(ctx);
+    *p = o;
+    return (lp - lm) / (2.0 * h);
+}
+
+/* Central differences at FD_H; an element that misses gets a second try
+ * at FD_H / 4 (a sharper curvature, e.g. through two RMSNorms, needs the
+ * smaller step; float32 noise the larger one). */
 static int fd_vec(const char *what, float *p, const float *ga, size_t n, loss_fn f, void *ctx) {
-    int bad = 0, shown = 0;
+    int bad = 0, shown = 0, quiet = 1 << 30;
     for (size_t i = 0; i < n; i++) {
-        float o = p[i];
-        p[i] = o + FD_H;
-        double lp = f(ctx);
-        p[i] = o - FD_H;
-        double lm = f(ctx);
-        p[i] = o;
-        bad += fd_cmp(what, i, ga[i], (lp - lm) / (2.0 * FD_H), &shown);
+        if (!fd_cmp(what, i, ga[i], fd_central(&p[i], FD_H, f, ctx), &quiet)) continue;
+        bad += fd_cmp(what, i, ga[i], fd_central(&p[i], FD_H / 4, f, ctx), &shown);
     }
     return bad;
 }
@@ -436,6 +446,61 @@ static void t_grad_model(void) {
         dlp__nn_ws_free(&ws);
         dlp__lm_free(&m);
     }
+}
+
+/* The regression-head path: no targets, a gradient on m->hidden instead
+ * (L = Σ hidden ⊙ R over every position, soft prompt included). */
+typedef struct {
+    dlp__lm *m;
+    dlp__nn_ws *ws;
+    dlp__lm_batch *b;
+    const float *R;
+} hid_ctx;
+
+static double hid_loss(void *v) {
+    hid_ctx *c = v;
+    dlp__nn_ws_reset(c->ws);
+    if (dlp__lm_forward(c->m, c->ws, c->b, NULL, NULL) != DLP_OK) return NAN;
+    return dotR(c->m->hidden, c->R, (size_t)c->b->B * c->m->S * c->m->c.dim);
+}
+
+static void t_grad_hidden(void) {
+    dlp__lm_config c = dlp__lm_config_default(DLP__BPE_FIRST_MERGE + 2, 8, 1, 2, 2, 8, 8);
+    c.n_soft = 1;
+    c.graph_dim = 2;
+    dlp__lm m;
+    dlp_error err = {0};
+    CHECK(dlp__lm_init(&m, &c, 13, &err) == DLP_OK);
+    dlp__nn_rng r;
+    dlp__nn_rng_seed(&r, 14);
+    for (int64_t k = 0; k < m.ps.total; k++) m.ps.data[k] += 0.3f * (2 * dlp__nn_rng_uniform(&r) - 1);
+    enum { B = 2, T = 3 };
+    int32_t tok[B * T] = {1, DLP__BPE_GSLOT, 2, 3, 1, DLP__BPE_GSLOT};
+    float gv[B * 2] = {0.5f, -0.3f, 1.1f, 0.2f}, dgv[B * 2] = {0};
+    float R[B * (T + 1) * 8];
+    fill(&r, R, sizeof R / sizeof *R, 1.0f);
+    dlp__lm_batch b = {B, T, tok, NULL, gv};
+    dlp__nn_ws ws = {0};
+    hid_ctx hc = {&m, &ws, &b, R};
+    hid_loss(&hc);
+    CHECK(m.dlogits == NULL);
+    dlp__nn_zero_grad(&m.ps);
+    CHECK(dlp__lm_backward(&m, &ws, R, dgv) == DLP_OK);
+    float *ga = malloc((size_t)m.ps.total * 4);
+    memcpy(ga, m.ps.grad, (size_t)m.ps.total * 4);
+    int bad = 0;
+    for (int i = 0; i < m.ps.n; i++) {
+        if (i == m.tok_emb) continue; /* rows 1..3 only: checked below */
+        bad += fd_vec(m.ps.t[i].name, dlp__nn_pv(&m.ps, i), ga + m.ps.t[i].offset, (size_t)m.ps.t[i].numel,
+                      hid_loss, &hc);
+    }
+    bad += fd_vec("tok_emb rows 1-3", dlp__nn_pv(&m.ps, m.tok_emb) + 8, ga + m.ps.t[m.tok_emb].offset + 8, 24,
+                  hid_loss, &hc);
+    bad += fd_vec("gvec", gv, dgv, B * 2, hid_loss, &hc);
+    CHECK_I64(bad, 0);
+    free(ga);
+    dlp__nn_ws_free(&ws);
+    dlp__lm_free(&m);
 }
 
 /* ---- golden values (PyTorch) ----------------------------------------- */
@@ -946,6 +1011,7 @@ int main(void) {
     RUN(t_grad_lora);
     RUN(t_grad_xent);
     RUN(t_grad_model);
+    RUN(t_grad_hidden);
     RUN(t_golden_torch);
     RUN(t_bpe_hand);
     RUN(t_bpe_roundtrip);
