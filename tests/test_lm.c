@@ -804,6 +804,14 @@ static void t_overfit(void) {
         cnt++;
     }
     CHECK(hit >= cnt * 95 / 100);
+    /* and continues a training line from its first tokens, greedily */
+    int32_t gen[8];
+    int ng;
+    CHECK(dlp__lm_generate(&m, &ws, rows + T, 12, 8, -1, NULL, gen, &ng, &err) == DLP_OK);
+    CHECK_I64(ng, 8);
+    int same = 0;
+    for (int i = 0; i < ng; i++) same += gen[i] == rows[T + 12 + i];
+    CHECK(same >= 7);
     dlp__nn_adam_free(&opt);
     dlp__nn_ws_free(&ws);
     dlp__lm_free(&m);

@@ -646,3 +646,28 @@ dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, fl
     }
     return DLP_OK;
 }
+
+dlp_status dlp__lm_generate(dlp__lm *m, dlp__nn_ws *ws, const int32_t *prompt, int n, int max_new,
+                            int32_t stop, const float *gvec, int32_t *out, int *n_out,
+                            dlp_error *err) {
+    *n_out = 0;
+    if (n < 1 || max_new < 0) return dlp__err(err, DLP_EINVAL, "lm generate: empty prompt");
+    int32_t *seq = malloc(((size_t)n + max_new) * sizeof *seq);
+    if (!seq) return dlp__err(err, DLP_ENOMEM, "lm generate: out of memory");
+    memcpy(seq, prompt, (size_t)n * sizeof *seq);
+    int len = n, V = m->c.vocab;
+    dlp_status st = DLP_OK;
+    while (len < n + max_new && m->c.n_soft + len < m->c.max_seq) {
+        dlp__lm_batch b = {1, len, seq, NULL, gvec};
+        dlp__nn_ws_reset(ws);
+        if ((st = dlp__lm_forward(m, ws, &b, NULL, err)) != DLP_OK) break;
+        const float *l = m->logits + (size_t)(len - 1) * V;
+        int32_t am = 0;
+        for (int j = 1; j < V; j++) am = l[j] > l[am] ? j : am;
+        seq[len++] = am;
+        out[(*n_out)++] = am;
+        if (am == stop) break;
+    }
+    free(seq);
+    return st;
+}

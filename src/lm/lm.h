@@ -224,6 +224,15 @@ dlp_status dlp__lm_forward(dlp__lm *m, dlp__nn_ws *ws, const dlp__lm_batch *b, d
  * m->hidden (a regression head).  dgvec (B, graph_dim; may be NULL) +=. */
 dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, float *dgvec);
 
+/* Greedy decoding of one row: appends up to max_new argmax tokens to the
+ * prompt (n ids, n >= 1) into out (max_new), stopping after `stop` (< 0:
+ * never) or when n_soft + length reaches max_seq; *n_out gets the count.
+ * Each token reruns the whole sequence (no KV cache: prompts here are
+ * short).  Resets ws.  gvec (graph_dim) for a prompt with <gslot>. */
+dlp_status dlp__lm_generate(dlp__lm *m, dlp__nn_ws *ws, const int32_t *prompt, int n, int max_new,
+                            int32_t stop, const float *gvec, int32_t *out, int *n_out,
+                            dlp_error *err);
+
 /* targets[b][t] = tokens[b][t+1], -1 for the last position, for <pad> and
  * <gslot> (never predicted) next tokens. */
 void dlp__lm_next_targets(const int32_t *tokens, int B, int T, int32_t *targets);
