@@ -928,10 +928,10 @@ static void t_save_load(void) {
     float *lg = malloc(nl * 4);
     memcpy(lg, m.logits, nl * 4);
     const char *path = "build/tests/tmp_lm.dlpm";
-    CHECK(dlp__lm_save(&m, &tok, path, &err) == DLP_OK);
+    CHECK(dlp__lm_save(&m, &tok, NULL, path, &err) == DLP_OK);
     dlp__lm m2;
     dlp__bpe tok2;
-    CHECK(dlp__lm_load(path, NULL, 0, &m2, &tok2, &err) == DLP_OK);
+    CHECK(dlp__lm_load(path, NULL, 0, &m2, &tok2, NULL, &err) == DLP_OK);
     if (err.msg[0]) fprintf(stderr, "  %s\n", err.msg);
     CHECK_I64(m2.ps.total, m.ps.total);
     CHECK(!m2.ps.t[m2.tok_emb].trainable);
@@ -953,11 +953,11 @@ static void t_save_load(void) {
     dlp__nn_ws_reset(&ws);
     CHECK(dlp__lm_forward(&bm, &ws, &b, NULL, &err) == DLP_OK);
     memcpy(lg, bm.logits, (size_t)2 * c.vocab * 4);
-    CHECK(dlp__lm_save(&bm, NULL, path, &err) == DLP_OK);
+    CHECK(dlp__lm_save(&bm, NULL, NULL, path, &err) == DLP_OK);
     dlp__lm_config add = {0};
     add.lora_rank = 4;
     add.lora_alpha = 8;
-    CHECK(dlp__lm_load(path, &add, 1, &m2, NULL, &err) == DLP_OK);
+    CHECK(dlp__lm_load(path, &add, 1, &m2, NULL, NULL, &err) == DLP_OK);
     CHECK(m2.c.lora_rank == 4 && m2.blk[1].w2.a >= 0 && !m2.ps.t[m2.tok_emb].trainable);
     dlp__nn_ws_reset(&ws);
     CHECK(dlp__lm_forward(&m2, &ws, &b, NULL, &err) == DLP_OK);
@@ -965,7 +965,7 @@ static void t_save_load(void) {
     dlp__lm_free(&m2);
     /* asking for the tokenizer of a file without one fails cleanly */
     dlp__bpe tk3;
-    CHECK(dlp__lm_load(path, NULL, 1, &m2, &tk3, &err) == DLP_EFORMAT);
+    CHECK(dlp__lm_load(path, NULL, 1, &m2, &tk3, NULL, &err) == DLP_EFORMAT);
     /* a flipped byte is caught by the CRC; a tokenizer file is not an lm */
     size_t flen;
     char *img = tap_slurp(path, &flen);
@@ -976,10 +976,10 @@ static void t_save_load(void) {
         fwrite(img, 1, flen, f);
         fclose(f);
         free(img);
-        CHECK(dlp__lm_load(path, NULL, 1, &m2, NULL, &err) == DLP_ECHECKSUM);
+        CHECK(dlp__lm_load(path, NULL, 1, &m2, NULL, NULL, &err) == DLP_ECHECKSUM);
     }
     CHECK(dlp__bpe_save(&tok, path, &err) == DLP_OK);
-    CHECK(dlp__lm_load(path, NULL, 1, &m2, NULL, &err) == DLP_EFORMAT);
+    CHECK(dlp__lm_load(path, NULL, 1, &m2, NULL, NULL, &err) == DLP_EFORMAT);
     remove(path);
     dlp__lm_free(&bm);
     dlp__nn_ws_free(&ws);
@@ -987,6 +987,61 @@ static void t_save_load(void) {
     dlp__bpe_free(&tok);
     free(ids);
     free(lg);
+}
+
+/* Resume: 3 AdamW steps, a checkpoint with the optimizer, 3 more steps;
+ * loading the checkpoint and taking the same 3 steps gives bit-identical
+ * parameters (moments and step count restored). */
+static void t_resume(void) {
+    dlp_error err = {0};
+    dlp__lm_config c = dlp__lm_config_default(DLP__BPE_FIRST_MERGE + 30, 16, 2, 4, 2, 24, 32);
+    c.n_soft = 2;
+    dlp__lm m;
+    CHECK(dlp__lm_init(&m, &c, 21, &err) == DLP_OK);
+    enum { B = 2, T = 10 };
+    int32_t tok[B * T], tgt[B * T];
+    dlp__nn_rng r;
+    dlp__nn_rng_seed(&r, 22);
+    for (int i = 0; i < B * T; i++) tok[i] = (int32_t)dlp__nn_rng_below(&r, (uint32_t)c.vocab);
+    tok[3] = DLP__BPE_GSLOT; /* no graph projection: an ordinary token here */
+    dlp__lm_next_targets(tok, B, T, tgt);
+    dlp__lm_batch b = {B, T, tok, tgt, NULL};
+    dlp__nn_adam opt;
+    CHECK(dlp__nn_adam_init(&opt, &m.ps, 1e-2f, 0.9f, 0.95f, 1e-8f, 0.1f, 1) == DLP_OK);
+    dlp__nn_ws ws = {0};
+    const char *path = "build/tests/tmp_lm_resume.dlpm";
+    for (int s = 0; s < 6; s++) {
+        if (s == 3) CHECK(dlp__lm_save(&m, NULL, &opt, path, &err) == DLP_OK);
+        dlp__nn_ws_reset(&ws);
+        dlp__lm_forward(&m, &ws, &b, NULL, &err);
+        dlp__nn_zero_grad(&m.ps);
+        dlp__lm_backward(&m, &ws, NULL, NULL);
+        dlp__nn_adam_step(&opt, &m.ps);
+    }
+    dlp__lm m2;
+    dlp__nn_adam o2;
+    CHECK(dlp__lm_load(path, NULL, 0, &m2, NULL, &o2, &err) == DLP_OK);
+    CHECK(o2.t == 3 && o2.n == m.ps.total && o2.decoupled == 1 && o2.weight_decay == 0.1f);
+    for (int s = 0; s < 3; s++) {
+        dlp__nn_ws_reset(&ws);
+        dlp__lm_forward(&m2, &ws, &b, NULL, &err);
+        dlp__nn_zero_grad(&m2.ps);
+        dlp__lm_backward(&m2, &ws, NULL, NULL);
+        dlp__nn_adam_step(&o2, &m2.ps);
+    }
+    CHECK(memcmp(m.ps.data, m2.ps.data, (size_t)m.ps.total * 4) == 0);
+    CHECK(memcmp(opt.m, o2.m, (size_t)2 * m.ps.total * 4) == 0);
+    dlp__nn_adam_free(&o2);
+    dlp__lm_free(&m2);
+    /* a file without optimizer state leaves opt zeroed */
+    CHECK(dlp__lm_save(&m, NULL, NULL, path, &err) == DLP_OK);
+    CHECK(dlp__lm_load(path, NULL, 0, &m2, NULL, &o2, &err) == DLP_OK);
+    CHECK(o2.n == 0 && o2.m == NULL);
+    dlp__lm_free(&m2);
+    remove(path);
+    dlp__nn_adam_free(&opt);
+    dlp__nn_ws_free(&ws);
+    dlp__lm_free(&m);
 }
 
 static void t_errors(void) {
@@ -1026,6 +1081,7 @@ int main(void) {
     RUN(t_overfit);
     RUN(t_lora_train);
     RUN(t_save_load);
+    RUN(t_resume);
     RUN(t_errors);
     return TAP_DONE();
 }

@@ -239,15 +239,21 @@ void dlp__lm_next_targets(const int32_t *tokens, int B, int T, int32_t *targets)
 
 /* ==== checkpoint (lm_file.c) ========================================== */
 
-/* A .dlpm of kind "lm": header {config, tokenizer merges, size table},
- * payload every tensor (base, LoRA, soft prompt, graph projection). */
-dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const char *path, dlp_error *err);
+/* A .dlpm of kind "lm": header {config, tokenizer merges, size table,
+ * optimizer settings}, payload every tensor (base, LoRA, soft prompt, graph
+ * projection), then, when opt is given (training checkpoints, for resume),
+ * Adam's two moment arrays.  tok and opt may be NULL. */
+dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                        const char *path, dlp_error *err);
 /* Load a checkpoint.  add (may be NULL) asks for adapters the file may not
  * have: a lora_rank / n_soft / graph_dim > 0 there replaces the file's 0 and
  * those tensors keep their seeded init; tensors present in the file always
  * come from it (same shapes required).  tok (may be NULL) gets the
- * tokenizer. */
+ * tokenizer (DLP_EFORMAT when the file has none).  opt (may be NULL) gets
+ * the optimizer, moments and step count restored, when the file has one
+ * (tensors added by `add` start with zero moments); without one, opt is
+ * left zeroed (o->n == 0) for the caller to initialise. */
 dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
-                        dlp__bpe *tok, dlp_error *err);
+                        dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err);
 
 #endif /* DLP_LM_H */

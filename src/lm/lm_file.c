@@ -4,8 +4,11 @@
  *
  * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
  * dlp__lm_config field...}, "base_trainable": bool, "tokenizer":
- * {"specials", "merges"} or absent, "tensors": [{name, shape, offset}],
- * "n_values"}.  Payload: every tensor's float32 values at its offset.
+ * {"specials", "merges"} or absent, "adam": {t, lr, beta1, beta2, eps,
+ * weight_decay, decoupled} or absent, "tensors": [{name, shape, offset}],
+ * "n_values"}.  Payload: every tensor's float32 values at its offset
+ * (n_values floats), then with "adam" the first and second moments
+ * (n_values floats each, the same offsets).
  *
  * Loading rebuilds the model from the config and copies tensors BY NAME:
  * a file saved without LoRA / soft prompt / graph projection can be loaded
@@ -26,7 +29,11 @@
 
 #define LM_FORMAT 1
 
-dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const char *path, dlp_error *err) {
+dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                        const char *path, dlp_error *err) {
+    if (opt && opt->n != m->ps.total)
+        return dlp__err(err, DLP_EINVAL, "lm save: optimizer of %lld values for %lld parameters",
+                        (long long)opt->n, (long long)m->ps.total);
     const dlp__lm_config *c = &m->c;
     cJSON *r = cJSON_CreateObject();
     if (!r) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
@@ -51,14 +58,35 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const char *path,
         cJSON *tj = dlp__bpe_to_json(tok);
         if (tj) cJSON_AddItemToObject(r, "tokenizer", tj);
     }
+    if (opt) {
+        cJSON *ao = cJSON_AddObjectToObject(r, "adam");
+        cJSON_AddNumberToObject(ao, "t", (double)opt->t);
+        cJSON_AddNumberToObject(ao, "lr", opt->lr);
+        cJSON_AddNumberToObject(ao, "beta1", opt->beta1);
+        cJSON_AddNumberToObject(ao, "beta2", opt->beta2);
+        cJSON_AddNumberToObject(ao, "eps", opt->eps);
+        cJSON_AddNumberToObject(ao, "weight_decay", opt->weight_decay);
+        cJSON_AddBoolToObject(ao, "decoupled", opt->decoupled);
+    }
     dlp__dlpm_add_tensors(r, &m->ps);
     char *h = cJSON_PrintUnformatted(r);
     cJSON_Delete(r);
     if (!h) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
+    size_t nv = (size_t)m->ps.total, pl = nv * sizeof(float) * (opt ? 3 : 1);
+    float *payload = malloc(pl ? pl : 1);
+    if (!payload) {
+        free(h);
+        return dlp__err(err, DLP_ENOMEM, "lm save: out of memory (%zu bytes)", pl);
+    }
+    memcpy(payload, m->ps.data, nv * sizeof(float));
+    if (opt) {
+        memcpy(payload + nv, opt->m, nv * sizeof(float));
+        memcpy(payload + 2 * nv, opt->v, nv * sizeof(float));
+    }
     void *buf;
     size_t n;
-    dlp_status st = dlp__dlpm_pack(h, strlen(h), m->ps.data, (uint64_t)m->ps.total * sizeof(float),
-                                   &buf, &n, err);
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), payload, pl, &buf, &n, err);
+    free(payload);
     free(h);
     if (st != DLP_OK) return st;
     st = dlp__write_file_atomic(path, buf, n, err);
@@ -68,7 +96,7 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const char *path,
 
 static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                              const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
-                             dlp_error *err) {
+                             dlp__nn_adam *opt, dlp_error *err) {
     const char *hdr;
     size_t hl;
     const uint8_t *payload;
@@ -107,8 +135,32 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
     }
     const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
     const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
+    double nvf = dlp__dlpm_num(&r, root, "n_values");
+    const cJSON *ao = cJSON_GetObjectItemCaseSensitive(root, "adam");
+    dlp__nn_adam fa = {0};
+    if (r.st == DLP_OK && ao) {
+        if (!cJSON_IsObject(ao)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: lm header field 'adam' is not an object", path);
+            goto out;
+        }
+        fa.t = dlp__dlpm_inum(&r, ao, "t", 0, INT64_C(1) << 52);
+        fa.lr = (float)dlp__dlpm_num(&r, ao, "lr");
+        fa.beta1 = (float)dlp__dlpm_num(&r, ao, "beta1");
+        fa.beta2 = (float)dlp__dlpm_num(&r, ao, "beta2");
+        fa.eps = (float)dlp__dlpm_num(&r, ao, "eps");
+        fa.weight_decay = (float)dlp__dlpm_num(&r, ao, "weight_decay");
+        fa.decoupled = cJSON_IsTrue(dlp__dlpm_need(&r, ao, "decoupled", cJSON_True));
+    }
     if (r.st != DLP_OK) {
         st = r.st;
+        goto out;
+    }
+    /* values, then (with adam) two moment arrays of the same size */
+    uint64_t nfile = (uint64_t)nvf;
+    if (!(nvf >= 0) || (double)nfile != nvf ||
+        pn != nfile * sizeof(float) * (ao ? 3u : 1u)) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: payload of %llu bytes does not hold %.0f values%s", path,
+                      (unsigned long long)pn, nvf, ao ? " and two Adam moments" : "");
         goto out;
     }
     int lora_added = 0;
@@ -149,7 +201,7 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                           "the model its config builds", path, i, nm);
             goto fail;
         }
-        if (!(off >= 0) || off + (double)pt->numel > (double)pn / sizeof(float)) {
+        if (!(off >= 0) || off + (double)pt->numel > (double)nfile) {
             st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
             goto fail;
         }
@@ -163,6 +215,21 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
             }
         i++;
     }
+    if (opt && ao) {
+        if (dlp__nn_adam_init(opt, &m->ps, fa.lr, fa.beta1, fa.beta2, fa.eps, fa.weight_decay,
+                              fa.decoupled) != DLP_OK) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: bad or unallocatable Adam settings", path);
+            goto fail;
+        }
+        opt->t = fa.t;
+        cJSON_ArrayForEach(t, ts) {
+            const dlp__nn_ptensor *pt = &m->ps.t[dlp__nn_params_find(&m->ps, cJSON_GetObjectItem(t, "name")->valuestring)];
+            size_t off = (size_t)cJSON_GetObjectItem(t, "offset")->valuedouble;
+            memcpy(opt->m + pt->offset, payload + (nfile + off) * sizeof(float), (size_t)pt->numel * sizeof(float));
+            memcpy(opt->v + pt->offset, payload + (2 * nfile + off) * sizeof(float),
+                   (size_t)pt->numel * sizeof(float));
+        }
+    }
     /* the file's choice, except that adapters added now freeze the base */
     dlp__lm_set_base_trainable(m, cJSON_IsTrue(bt) && !lora_added);
     if (tok) {
@@ -173,15 +240,16 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
         }
         if ((st = dlp__bpe_from_json(tj, path, tok, err)) != DLP_OK) goto fail;
         if (tok->vocab > c.vocab) {
-            dlp__bpe_free(tok);
             st = dlp__err(err, DLP_EFORMAT, "%s: tokenizer has %d tokens, the model %d", path,
                           tok->vocab, c.vocab);
+            dlp__bpe_free(tok);
             goto fail;
         }
     }
     st = DLP_OK;
     goto out;
 fail:
+    if (opt) dlp__nn_adam_free(opt);
     dlp__lm_free(m);
 out:
     cJSON_Delete(root);
@@ -189,13 +257,14 @@ out:
 }
 
 dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
-                        dlp__bpe *tok, dlp_error *err) {
+                        dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err) {
     memset(m, 0, sizeof *m);
     if (tok) memset(tok, 0, sizeof *tok);
+    if (opt) memset(opt, 0, sizeof *opt);
     dlp__mapped mp;
     dlp_status st = dlp__map_file(path, &mp, err);
     if (st != DLP_OK) return st;
-    st = load_image(path, mp.data, mp.len, add, seed, m, tok, err);
+    st = load_image(path, mp.data, mp.len, add, seed, m, tok, opt, err);
     dlp__unmap_file(&mp);
     return st;
 }
