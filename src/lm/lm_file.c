@@ -101,6 +101,7 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
     size_t hl;
     const uint8_t *payload;
     uint64_t pn;
+    uint8_t *got = NULL;        /* (tensors of the model) 1: read from the file */
     dlp_status st = dlp__dlpm_unpack(data, len, path, &hdr, &hl, &payload, &pn, err);
     if (st != DLP_OK) return st;
     cJSON *root = cJSON_ParseWithLength(hdr, hl);
@@ -163,22 +164,34 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                       (unsigned long long)pn, nvf, ao ? " and two Adam moments" : "");
         goto out;
     }
-    int lora_added = 0;
+    int lora_added = 0, soft_added = 0, graph_added = 0;
     if (add) {
         if (add->lora_rank > 0 && c.lora_rank == 0) {
             lora_added = 1;
             c.lora_rank = add->lora_rank;
             c.lora_alpha = add->lora_alpha;
         }
-        if (add->n_soft > 0 && c.n_soft == 0) c.n_soft = add->n_soft;
-        if (add->graph_dim > 0 && c.graph_dim == 0) c.graph_dim = add->graph_dim;
+        if (add->n_soft > 0 && c.n_soft == 0) {
+            soft_added = 1;
+            c.n_soft = add->n_soft;
+        }
+        if (add->graph_dim > 0 && c.graph_dim == 0) {
+            graph_added = 1;
+            c.graph_dim = add->graph_dim;
+        }
     }
     dlp_error be = {0};
     if ((st = dlp__lm_init(m, &c, seed, &be)) != DLP_OK) {
         st = dlp__err(err, st == DLP_ENOMEM ? DLP_ENOMEM : DLP_EFORMAT, "%s: %s", path, be.msg);
         goto out;
     }
-    /* copy tensors by name */
+    /* copy tensors by name; every tensor of the model must come from the
+     * file except the adapters asked for by `add` */
+    got = calloc((size_t)m->ps.n, 1);
+    if (!got) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
     const cJSON *t;
     int i = 0;
     cJSON_ArrayForEach(t, ts) {
@@ -201,8 +214,12 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                           "the model its config builds", path, i, nm);
             goto fail;
         }
-        if (!(off >= 0) || off + (double)pt->numel > (double)nfile) {
+        if (!(off >= 0) || off != floor(off) || off + (double)pt->numel > (double)nfile) {
             st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
+            goto fail;
+        }
+        if (got[id]++) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' listed twice", path, nm);
             goto fail;
         }
         float *dst = dlp__nn_pv(&m->ps, id);
@@ -214,6 +231,17 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                 goto fail;
             }
         i++;
+    }
+    for (int k = 0; k < m->ps.n; k++) {
+        const char *nm = m->ps.t[k].name;
+        int added = (lora_added && strstr(nm, ".lora_")) ||
+                    (soft_added && strcmp(nm, "soft_prompt") == 0) ||
+                    (graph_added && strncmp(nm, "graph_proj.", 11) == 0);
+        if (!got[k] && !added) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' of the model is missing from the file",
+                          path, nm);
+            goto fail;
+        }
     }
     if (opt && ao) {
         if (dlp__nn_adam_init(opt, &m->ps, fa.lr, fa.beta1, fa.beta2, fa.eps, fa.weight_decay,
@@ -252,6 +280,7 @@ fail:
     if (opt) dlp__nn_adam_free(opt);
     dlp__lm_free(m);
 out:
+    free(got);
     cJSON_Delete(root);
     return st;
 }
