@@ -1,0 +1,299 @@
+/*
+ * lm_file.c — the language-model checkpoint: a .dlpm container
+ * (models/container.h) of kind "lm".
+ *
+ * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
+ * dlp__lm_config field...}, "base_trainable": bool, "tokenizer":
+ * {"specials", "merges"} or absent, "adam": {t, lr, beta1, beta2, eps,
+ * weight_decay, decoupled} or absent, "tensors": [{name, shape, offset}],
+ * "n_values"}.  Payload: every tensor's float32 values at its offset
+ * (n_values floats), then with "adam" the first and second moments
+ * (n_values floats each, the same offsets).
+ *
+ * Loading rebuilds the model from the config and copies tensors BY NAME:
+ * a file saved without LoRA / soft prompt / graph projection can be loaded
+ * with them added (they keep their fresh init), which is how the stage-2
+ * adapters are put on a pre-trained base model.  Every tensor of the file
+ * must exist in the rebuilt model with the same shape.
+ */
+#include "lm/lm.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/container.h"
+#include "models/dlpm_json.h"
+#include "util/util.h"
+
+#define LM_FORMAT 1
+
+dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                        const char *path, dlp_error *err) {
+    if (opt && opt->n != m->ps.total)
+        return dlp__err(err, DLP_EINVAL, "lm save: optimizer of %lld values for %lld parameters",
+                        (long long)opt->n, (long long)m->ps.total);
+    const dlp__lm_config *c = &m->c;
+    cJSON *r = cJSON_CreateObject();
+    if (!r) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
+    cJSON_AddStringToObject(r, "kind", "lm");
+    cJSON_AddNumberToObject(r, "format", LM_FORMAT);
+    cJSON *co = cJSON_AddObjectToObject(r, "config");
+    cJSON_AddNumberToObject(co, "vocab", c->vocab);
+    cJSON_AddNumberToObject(co, "dim", c->dim);
+    cJSON_AddNumberToObject(co, "n_layers", c->n_layers);
+    cJSON_AddNumberToObject(co, "n_heads", c->n_heads);
+    cJSON_AddNumberToObject(co, "n_kv_heads", c->n_kv_heads);
+    cJSON_AddNumberToObject(co, "ffn", c->ffn);
+    cJSON_AddNumberToObject(co, "max_seq", c->max_seq);
+    cJSON_AddNumberToObject(co, "rope_theta", c->rope_theta);
+    cJSON_AddNumberToObject(co, "norm_eps", c->norm_eps);
+    cJSON_AddNumberToObject(co, "lora_rank", c->lora_rank);
+    cJSON_AddNumberToObject(co, "lora_alpha", c->lora_alpha);
+    cJSON_AddNumberToObject(co, "n_soft", c->n_soft);
+    cJSON_AddNumberToObject(co, "graph_dim", c->graph_dim);
+    cJSON_AddBoolToObject(r, "base_trainable", m->ps.t[m->tok_emb].trainable);
+    if (tok) {
+        cJSON *tj = dlp__bpe_to_json(tok);
+        if (tj) cJSON_AddItemToObject(r, "tokenizer", tj);
+    }
+    if (opt) {
+        cJSON *ao = cJSON_AddObjectToObject(r, "adam");
+        cJSON_AddNumberToObject(ao, "t", (double)opt->t);
+        cJSON_AddNumberToObject(ao, "lr", opt->lr);
+        cJSON_AddNumberToObject(ao, "beta1", opt->beta1);
+        cJSON_AddNumberToObject(ao, "beta2", opt->beta2);
+        cJSON_AddNumberToObject(ao, "eps", opt->eps);
+        cJSON_AddNumberToObject(ao, "weight_decay", opt->weight_decay);
+        cJSON_AddBoolToObject(ao, "decoupled", opt->decoupled);
+    }
+    dlp__dlpm_add_tensors(r, &m->ps);
+    char *h = cJSON_PrintUnformatted(r);
+    cJSON_Delete(r);
+    if (!h) return dlp__err(err, DLP_ENOMEM, "lm save: out of memory");
+    size_t nv = (size_t)m->ps.total, pl = nv * sizeof(float) * (opt ? 3 : 1);
+    float *payload = malloc(pl ? pl : 1);
+    if (!payload) {
+        free(h);
+        return dlp__err(err, DLP_ENOMEM, "lm save: out of memory (%zu bytes)", pl);
+    }
+    memcpy(payload, m->ps.data, nv * sizeof(float));
+    if (opt) {
+        memcpy(payload + nv, opt->m, nv * sizeof(float));
+        memcpy(payload + 2 * nv, opt->v, nv * sizeof(float));
+    }
+    void *buf;
+    size_t n;
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), payload, pl, &buf, &n, err);
+    free(payload);
+    free(h);
+    if (st != DLP_OK) return st;
+    st = dlp__write_file_atomic(path, buf, n, err);
+    free(buf);
+    return st;
+}
+
+static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
+                             const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
+                             dlp__nn_adam *opt, dlp_error *err) {
+    const char *hdr;
+    size_t hl;
+    const uint8_t *payload;
+    uint64_t pn;
+    uint8_t *got = NULL;        /* (tensors of the model) 1: read from the file */
+    dlp_status st = dlp__dlpm_unpack(data, len, path, &hdr, &hl, &payload, &pn, err);
+    if (st != DLP_OK) return st;
+    cJSON *root = cJSON_ParseWithLength(hdr, hl);
+    if (!root) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
+    dlp__dlpm_rd r = {path, "lm", err, DLP_OK};
+    const char *kind = dlp__dlpm_str(&r, root, "kind");
+    if (r.st == DLP_OK && strcmp(kind, "lm") != 0) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: not a language-model file (kind '%s')", path, kind);
+        goto out;
+    }
+    if (dlp__dlpm_inum(&r, root, "format", 1, 1000) != LM_FORMAT && r.st == DLP_OK) {
+        st = dlp__err(err, DLP_EVERSION, "%s: lm format %d, this dlperf reads %d", path,
+                      (int)dlp__dlpm_inum(&r, root, "format", 1, 1000), LM_FORMAT);
+        goto out;
+    }
+    const cJSON *co = dlp__dlpm_need(&r, root, "config", cJSON_Object);
+    dlp__lm_config c = {0};
+    if (r.st == DLP_OK) {
+        c.vocab = (int)dlp__dlpm_inum(&r, co, "vocab", 1, 1 << 24);
+        c.dim = (int)dlp__dlpm_inum(&r, co, "dim", 1, 1 << 16);
+        c.n_layers = (int)dlp__dlpm_inum(&r, co, "n_layers", 1, 1024);
+        c.n_heads = (int)dlp__dlpm_inum(&r, co, "n_heads", 1, 1024);
+        c.n_kv_heads = (int)dlp__dlpm_inum(&r, co, "n_kv_heads", 1, 1024);
+        c.ffn = (int)dlp__dlpm_inum(&r, co, "ffn", 1, 1 << 20);
+        c.max_seq = (int)dlp__dlpm_inum(&r, co, "max_seq", 1, 1 << 20);
+        c.rope_theta = (float)dlp__dlpm_num(&r, co, "rope_theta");
+        c.norm_eps = (float)dlp__dlpm_num(&r, co, "norm_eps");
+        c.lora_rank = (int)dlp__dlpm_inum(&r, co, "lora_rank", 0, 4096);
+        c.lora_alpha = (float)dlp__dlpm_num(&r, co, "lora_alpha");
+        c.n_soft = (int)dlp__dlpm_inum(&r, co, "n_soft", 0, 1 << 16);
+        c.graph_dim = (int)dlp__dlpm_inum(&r, co, "graph_dim", 0, 1 << 20);
+    }
+    const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
+    const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
+    double nvf = dlp__dlpm_num(&r, root, "n_values");
+    const cJSON *ao = cJSON_GetObjectItemCaseSensitive(root, "adam");
+    dlp__nn_adam fa = {0};
+    if (r.st == DLP_OK && ao) {
+        if (!cJSON_IsObject(ao)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: lm header field 'adam' is not an object", path);
+            goto out;
+        }
+        fa.t = dlp__dlpm_inum(&r, ao, "t", 0, INT64_C(1) << 52);
+        fa.lr = (float)dlp__dlpm_num(&r, ao, "lr");
+        fa.beta1 = (float)dlp__dlpm_num(&r, ao, "beta1");
+        fa.beta2 = (float)dlp__dlpm_num(&r, ao, "beta2");
+        fa.eps = (float)dlp__dlpm_num(&r, ao, "eps");
+        fa.weight_decay = (float)dlp__dlpm_num(&r, ao, "weight_decay");
+        fa.decoupled = cJSON_IsTrue(dlp__dlpm_need(&r, ao, "decoupled", cJSON_True));
+    }
+    if (r.st != DLP_OK) {
+        st = r.st;
+        goto out;
+    }
+    /* values, then (with adam) two moment arrays of the same size */
+    uint64_t nfile = (uint64_t)nvf;
+    if (!(nvf >= 0) || (double)nfile != nvf ||
+        pn != nfile * sizeof(float) * (ao ? 3u : 1u)) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: payload of %llu bytes does not hold %.0f values%s", path,
+                      (unsigned long long)pn, nvf, ao ? " and two Adam moments" : "");
+        goto out;
+    }
+    int lora_added = 0, soft_added = 0, graph_added = 0;
+    if (add) {
+        if (add->lora_rank > 0 && c.lora_rank == 0) {
+            lora_added = 1;
+            c.lora_rank = add->lora_rank;
+            c.lora_alpha = add->lora_alpha;
+        }
+        if (add->n_soft > 0 && c.n_soft == 0) {
+            soft_added = 1;
+            c.n_soft = add->n_soft;
+        }
+        if (add->graph_dim > 0 && c.graph_dim == 0) {
+            graph_added = 1;
+            c.graph_dim = add->graph_dim;
+        }
+    }
+    dlp_error be = {0};
+    if ((st = dlp__lm_init(m, &c, seed, &be)) != DLP_OK) {
+        st = dlp__err(err, st == DLP_ENOMEM ? DLP_ENOMEM : DLP_EFORMAT, "%s: %s", path, be.msg);
+        goto out;
+    }
+    /* copy tensors by name; every tensor of the model must come from the
+     * file except the adapters asked for by `add` */
+    got = calloc((size_t)m->ps.n, 1);
+    if (!got) {
+        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    const cJSON *t;
+    int i = 0;
+    cJSON_ArrayForEach(t, ts) {
+        const char *nm = cJSON_IsObject(t) ? dlp__dlpm_str(&r, t, "name") : "";
+        double off = cJSON_IsObject(t) ? dlp__dlpm_num(&r, t, "offset") : -1;
+        const cJSON *sh = cJSON_IsObject(t) ? dlp__dlpm_need(&r, t, "shape", cJSON_Array) : NULL;
+        if (r.st != DLP_OK) {
+            st = r.st;
+            goto fail;
+        }
+        int id = dlp__nn_params_find(&m->ps, nm);
+        const dlp__nn_ptensor *pt = id >= 0 ? &m->ps.t[id] : NULL;
+        int same = pt && sh && cJSON_GetArraySize(sh) == pt->ndim;
+        for (int d = 0; same && d < pt->ndim; d++) {
+            const cJSON *dv = cJSON_GetArrayItem(sh, d);
+            same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
+        }
+        if (!same) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor %d ('%s') has no match of that shape in "
+                          "the model its config builds", path, i, nm);
+            goto fail;
+        }
+        if (!(off >= 0) || off != floor(off) || off + (double)pt->numel > (double)nfile) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
+            goto fail;
+        }
+        if (got[id]++) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' listed twice", path, nm);
+            goto fail;
+        }
+        float *dst = dlp__nn_pv(&m->ps, id);
+        memcpy(dst, payload + (size_t)off * sizeof(float), (size_t)pt->numel * sizeof(float));
+        for (int64_t k = 0; k < pt->numel; k++)
+            if (!isfinite(dst[k])) {
+                st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' value %lld is not finite", path,
+                              nm, (long long)k);
+                goto fail;
+            }
+        i++;
+    }
+    for (int k = 0; k < m->ps.n; k++) {
+        const char *nm = m->ps.t[k].name;
+        int added = (lora_added && strstr(nm, ".lora_")) ||
+                    (soft_added && strcmp(nm, "soft_prompt") == 0) ||
+                    (graph_added && strncmp(nm, "graph_proj.", 11) == 0);
+        if (!got[k] && !added) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' of the model is missing from the file",
+                          path, nm);
+            goto fail;
+        }
+    }
+    if (opt && ao) {
+        if (dlp__nn_adam_init(opt, &m->ps, fa.lr, fa.beta1, fa.beta2, fa.eps, fa.weight_decay,
+                              fa.decoupled) != DLP_OK) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: bad or unallocatable Adam settings", path);
+            goto fail;
+        }
+        opt->t = fa.t;
+        cJSON_ArrayForEach(t, ts) {
+            const dlp__nn_ptensor *pt = &m->ps.t[dlp__nn_params_find(&m->ps, cJSON_GetObjectItem(t, "name")->valuestring)];
+            size_t off = (size_t)cJSON_GetObjectItem(t, "offset")->valuedouble;
+            memcpy(opt->m + pt->offset, payload + (nfile + off) * sizeof(float), (size_t)pt->numel * sizeof(float));
+            memcpy(opt->v + pt->offset, payload + (2 * nfile + off) * sizeof(float),
+                   (size_t)pt->numel * sizeof(float));
+        }
+    }
+    /* the file's choice, except that adapters added now freeze the base */
+    dlp__lm_set_base_trainable(m, cJSON_IsTrue(bt) && !lora_added);
+    if (tok) {
+        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(root, "tokenizer");
+        if (!cJSON_IsObject(tj)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: the file has no tokenizer", path);
+            goto fail;
+        }
+        if ((st = dlp__bpe_from_json(tj, path, tok, err)) != DLP_OK) goto fail;
+        if (tok->vocab > c.vocab) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: tokenizer has %d tokens, the model %d", path,
+                          tok->vocab, c.vocab);
+            dlp__bpe_free(tok);
+            goto fail;
+        }
+    }
+    st = DLP_OK;
+    goto out;
+fail:
+    if (opt) dlp__nn_adam_free(opt);
+    dlp__lm_free(m);
+out:
+    free(got);
+    cJSON_Delete(root);
+    return st;
+}
+
+dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
+                        dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err) {
+    memset(m, 0, sizeof *m);
+    if (tok) memset(tok, 0, sizeof *tok);
+    if (opt) memset(opt, 0, sizeof *opt);
+    dlp__mapped mp;
+    dlp_status st = dlp__map_file(path, &mp, err);
+    if (st != DLP_OK) return st;
+    st = load_image(path, mp.data, mp.len, add, seed, m, tok, opt, err);
+    dlp__unmap_file(&mp);
+    return st;
+}
