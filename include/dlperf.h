@@ -28,7 +28,22 @@
 extern "C" {
 #endif
 
+/* The one version string: the Makefile reads it for the shared library's
+ * file name and soname (libdlperf.so.MAJOR), dlp_version() returns it. */
 #define DLP_VERSION_STRING "0.1.0"
+
+/* Export control.  libdlperf.so is built with -fvisibility=hidden, so only
+ * what this header declares between the push and the pop below is exported:
+ * the public dlp_ API, never the dlp__ internals or the lazy-loading shims'
+ * cblas_/XGB/MHD_ functions (which would otherwise clash with numpy's or
+ * xgboost's own in one Python process).  DLP_API marks one declaration
+ * outside that region, should one ever be needed. */
+#if defined(__GNUC__)
+#define DLP_API __attribute__((visibility("default")))
+#pragma GCC visibility push(default)
+#else
+#define DLP_API
+#endif
 
 /* ==== BEGIN core (src/util) ==== */
 
@@ -56,6 +71,12 @@ typedef struct {
 
 /* Static string naming a status ("invalid argument", ...). */
 const char *dlp_status_str(dlp_status s);
+
+/* The library's version, DLP_VERSION_STRING of the build ("0.1.0"). */
+const char *dlp_version(void);
+/* Free a buffer the library handed out (JSON text, SVG, model bytes, ...):
+ * the one deallocator a caller in another language needs.  NULL is fine. */
+void dlp_free(void *p);
 
 /* ==== END core ==== */
 
@@ -763,7 +784,7 @@ const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
  * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
  * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
 dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
-/* The same bytes in memory; *buf is malloc'ed (caller frees). */
+/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
 dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
 dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
 dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
@@ -1101,7 +1122,7 @@ double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
  * prediction's device. */
 dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, FILE *out,
                             dlp_error *err);
-/* Same into a malloc'ed NUL-terminated buffer (caller frees). */
+/* Same into a malloc'ed NUL-terminated buffer (free it with dlp_free). */
 dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
                                 size_t *len, dlp_error *err);
 
@@ -1713,7 +1734,7 @@ typedef struct {
 } dlp_store_noise;
 
 /* Every (device, mode, metric) with measured values, sorted; *out is
- * malloc'ed (caller frees). */
+ * malloc'ed (free it with dlp_free). */
 dlp_status dlp_store_noise_get(dlp_store *s, dlp_store_noise **out, int *n, dlp_error *err);
 
 /* What a merge or an import did. */
@@ -1746,6 +1767,10 @@ dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_
                                 dlp_error *err);
 
 /* ==== END store ==== */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
