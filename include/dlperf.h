@@ -1614,6 +1614,39 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
 
 /* ==== END pretrain ==== */
 
+/* ==== BEGIN json (src/json) ==== */
+
+/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
+ * Python package print exactly these bytes: one object, keys in a fixed
+ * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
+ * (free it with dlp_free), *len its length (len may be NULL); on failure
+ * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+
+#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+
+dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
+                               char **out, size_t *len, dlp_error *err);
+/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
+dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
+                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
+                        dlp_error *err);
+/* One device; the whole database {"devices":[...],"carbon":{...}}; the
+ * carbon table alone. */
+dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+/* An LLM prediction for config c on d with workload wl (`dlperf llm
+ * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
+ * the carbon region the prediction used (NULL: null). */
+dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
+                        size_t *len, dlp_error *err);
+/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
+ * symbols and warnings (`dlperf inspect --json`). */
+dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+
+/* ==== END json ==== */
+
 /* ==== BEGIN store (src/data/store.c) ==== */
 
 /* The measurement store (docs/store.md): an SQLite file written by the

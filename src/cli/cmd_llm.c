@@ -181,43 +181,13 @@ int dlp_cmd_llm(int argc, char **argv) {
            tot_g = p.co2_g * (double)samples;
     const char *reg = region && *region ? region : dlp_carbon_default_region(db);
     if (json) {
-        fputs("{\"model\":", stdout);
-        cli_json_str(stdout, c.id);
-        fputs(",\"hf_id\":", stdout);
-        cli_json_str(stdout, c.hf_id);
-        fputs(",\"model_type\":", stdout);
-        cli_json_str(stdout, c.model_type);
-        fputs(",\"device\":", stdout);
-        cli_json_str(stdout, d->id);
-        fputs(",\"device_name\":", stdout);
-        cli_json_str(stdout, d->name);
-        printf(",\"batch\":%lld,\"seq\":%lld,\"gen_tokens\":%lld,\"gpus\":%lld,\"dtype\":\"%s\"", (long long)batch,
-               (long long)seq, (long long)gen, (long long)gpus, dlp_quant_name(quant));
-        printf(",\"compute_dtype\":\"%s\",\"kv_dtype\":\"%s\",\"weight_only\":%s", dlp_dtype_short(p.compute_dtype),
-               dlp_dtype_short(p.kv_dtype), p.weight_only ? "true" : "false");
-        printf(",\"throughput_sps\":%.6g,\"tokens_per_s\":%.6g,\"latency_ms\":%.6g", p.throughput_sps, p.tokens_per_s,
-               p.latency_ms);
-        printf(",\"memory_mb\":%.6g,\"weights_mb\":%.6g,\"activations_mb\":%.6g,\"fits\":%s", p.memory_mb, p.weights_mb,
-               p.activations_mb, p.fits ? "true" : "false");
-        printf(",\"power_w\":%.6g,\"energy_j\":%.6g,\"co2_g\":%.6g", p.power_w, p.energy_j, p.co2_g);
-        fputs(",\"region\":", stdout);
-        cli_json_str(stdout, reg);
-        printf(",\"carbon_g_per_kwh\":%.6g,\"pue\":%.6g", p.carbon_g_per_kwh, p.pue);
-        printf(",\"samples\":%lld,\"total_time_s\":%.6g,\"total_energy_j\":%.6g,\"total_co2_g\":%.6g", (long long)samples,
-               tot_s, tot_j, tot_g);
-        printf(",\"params\":%lld,\"macs\":%lld,\"nodes\":%lld,\"edges\":%lld", (long long)p.params, (long long)p.macs,
-               (long long)p.nodes, (long long)p.edges);
-        printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.0f", (long long)p.active_params,
-               (long long)img, p.kv_bytes_per_seq);
-        fputs(",\"method\":", stdout);
-        cli_json_str(stdout, p.method);
-        fputs(",\"methods\":{\"throughput\":", stdout);
-        cli_json_str(stdout, p.method_throughput);
-        fputs(",\"memory\":", stdout);
-        cli_json_str(stdout, p.method_memory);
-        fputs(",\"energy\":", stdout);
-        cli_json_str(stdout, p.method_energy);
-        fputs("}}\n", stdout);
+        /* the library's text: the same bytes as POST /api/llm */
+        char *buf;
+        size_t len;
+        st = dlp_llm_json(&c, d, &wl, &p, samples, reg, &buf, &len, &e);
+        int rc = cli_print_json(st, buf, len, &e);
+        dlp_devdb_free(db);
+        return rc;
     } else {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");

@@ -638,7 +638,9 @@ static void h_predict(req *r, int svg) {
         if (st) lib_error(r->out, st, &err);
         else set_body(r->out, 200, "image/svg+xml", svgbuf);
     } else {
-        set_body(r->out, 200, CT_JSON, dlp__serve_predict_json(&p, dev));
+        char *body = NULL;   /* the CLI's --json bytes (src/json/results.c) */
+        dlp_prediction_json(&p, dev, 0, &body, NULL, NULL);
+        set_body(r->out, 200, CT_JSON, body);
     }
     dlp_prediction_free(&p);
     dlp_graph_free(g);
@@ -741,7 +743,9 @@ static void h_llm(req *r) {
     }
     if (!samples) samples = batch;
     const char *reg = region && *region ? region : dlp_carbon_default_region(r->s->db);
-    set_body(r->out, 200, CT_JSON, dlp__serve_llm_json(&c, dev, &p, &wl, samples, reg));
+    char *body = NULL;   /* the CLI's --json bytes (src/json/llm_json.c) */
+    dlp_llm_json(&c, dev, &wl, &p, samples, reg, &body, NULL, NULL);
+    set_body(r->out, 200, CT_JSON, body);
 }
 
 /* ---- /api/mig ------------------------------------------------------------------ */
@@ -770,7 +774,9 @@ static void h_mig(req *r) {
         dlp__serve_error(r->out, http_status(st), "/api/mig: %s", c.reason);
         return;
     }
-    set_body(r->out, 200, CT_JSON, dlp__serve_mig_json(dev, mem, margin, lat, slo, &c));
+    char *body = NULL;   /* the CLI's --json bytes (src/json/results.c) */
+    dlp_mig_json(dev, mem, margin, lat, slo, &c, &body, NULL, NULL);
+    set_body(r->out, 200, CT_JSON, body);
 }
 
 /* ---- /api/health, /api/devices, /api/models ----------------------------------- */
