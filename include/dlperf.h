@@ -408,7 +408,7 @@ typedef struct {
 
 int dlp_layout_width(int layout);                  /* columns of X, 0 if unknown */
 const char *dlp_layout_name(int layout);           /* "trappm", "dippm"          */
-int dlp_layout_parse(const char *name);            /* 0 if unknown               */
+int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
 const char *dlp_layout_column(int layout, int j);  /* column name                 */
 const char *dlp_static_name(int k);                /* DLP_SF_* name               */
 
@@ -876,6 +876,13 @@ const dlp_xgb *dlp_llm_model_at(int i);
 
 typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
 
+/* The parsers of user-given names share one convention: the enum value, or
+ * -1 for an unknown name or NULL; case is ignored.  dlp_dtype_parse,
+ * dlp_runtime_parse, dlp_memfmt_parse, dlp_layout_parse and these two. */
+int dlp_predict_mode_parse(const char *name); /* "infer"/"inference", "train"/"training" */
+int dlp_optimizer_parse(const char *name);    /* "adam"/"adamw", "sgd",
+                                                  "sgd-momentum"/"momentum"    */
+
 /* Runtime profiles: how a graph is lowered to the kernels that really run
  * (docs/predict.md, "Lowering").  One pattern table per profile. */
 typedef enum {
@@ -892,7 +899,7 @@ typedef enum {
 } dlp_runtime;
 const char *dlp_runtime_name(int runtime);   /* "eager", "eager-1.x", "compile",
                                                  "tensorrt", "onnxruntime"     */
-int dlp_runtime_parse(const char *name);     /* -1 if unknown                  */
+int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
 
 /* Memory format of 4-D activations. */
 typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;

@@ -517,7 +517,7 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
     if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
     int layout = dlp_layout_parse(layout_s);
-    if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
+    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
     if (!targets) targets = !strcmp(mode, "train") ? "step_ms" : "latency_ms";
     char tbuf[1024];
     const char *tn[MAX_TARGETS];

@@ -40,9 +40,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     if ((r = cli_opt(argc, argv, i, "--region", &v)) != 0) return r < 0 ? -1 : (a->o.region = v, 1);
     if ((r = cli_opt(argc, argv, i, "--mode", &v)) != 0) {
         if (r < 0) return -1;
-        if (!strcmp(v, "infer") || !strcmp(v, "inference")) a->o.mode = DLP_PREDICT_INFER;
-        else if (!strcmp(v, "train") || !strcmp(v, "training")) a->o.mode = DLP_PREDICT_TRAIN;
-        else return cli_failf(DLP_EXIT_BADINPUT, "--mode: '%s' is not infer or train", v), -1;
+        if ((a->o.mode = dlp_predict_mode_parse(v)) < 0)
+            return cli_failf(DLP_EXIT_BADINPUT, "--mode: '%s' is not infer or train", v), -1;
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--dtype", &v)) != 0) {
@@ -53,10 +52,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     }
     if ((r = cli_opt(argc, argv, i, "--optimizer", &v)) != 0) {
         if (r < 0) return -1;
-        if (!strcasecmp(v, "adam") || !strcasecmp(v, "adamw")) a->o.optimizer = DLP_OPTIM_ADAM;
-        else if (!strcasecmp(v, "sgd")) a->o.optimizer = DLP_OPTIM_SGD;
-        else if (!strcasecmp(v, "sgd-momentum") || !strcasecmp(v, "momentum")) a->o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
-        else return cli_failf(DLP_EXIT_BADINPUT, "--optimizer: '%s' is not adam, sgd or sgd-momentum", v), -1;
+        if ((a->o.optimizer = dlp_optimizer_parse(v)) < 0)
+            return cli_failf(DLP_EXIT_BADINPUT, "--optimizer: '%s' is not adam, sgd or sgd-momentum", v), -1;
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--runs", &v)) != 0)

@@ -553,27 +553,17 @@ static void h_predict(req *r, int svg) {
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
         goto done;
-    if (mode) {
-        if (!strcmp(mode, "infer") || !strcmp(mode, "inference")) o.mode = DLP_PREDICT_INFER;
-        else if (!strcmp(mode, "train") || !strcmp(mode, "training")) o.mode = DLP_PREDICT_TRAIN;
-        else {
-            dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
-            goto done;
-        }
+    if (mode && (o.mode = dlp_predict_mode_parse(mode)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
+        goto done;
     }
     if (dtype && parse_dtype(dtype, &o.dtype)) {
         dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16, fp8, fp4 or int8", dtype);
         goto done;
     }
-    if (optim) {
-        if (!strcasecmp(optim, "adam") || !strcasecmp(optim, "adamw")) o.optimizer = DLP_OPTIM_ADAM;
-        else if (!strcasecmp(optim, "sgd")) o.optimizer = DLP_OPTIM_SGD;
-        else if (!strcasecmp(optim, "sgd-momentum") || !strcasecmp(optim, "momentum"))
-            o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
-        else {
-            dlp__serve_error(r->out, 400, "field 'optimizer': '%.64s' is not adam, sgd or sgd-momentum", optim);
-            goto done;
-        }
+    if (optim && (o.optimizer = dlp_optimizer_parse(optim)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'optimizer': '%.64s' is not adam, sgd or sgd-momentum", optim);
+        goto done;
     }
     /* runtime is a preset; the explicit fields below override it (as later
      * flags do on the command line) */
