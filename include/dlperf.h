@@ -1214,6 +1214,13 @@ dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
                              const char *content_type, const void *body, size_t len,
                              dlp_server_response *out);
 void dlp_server_response_free(dlp_server_response *r);
+/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
+ * multipart form carries over HTTP): model_len bytes named model_name (a
+ * plain file name, used in messages and as "model").  The Python package
+ * answers through it, so its JSON is the HTTP API's and the CLI's. */
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
+                                    const void *model, size_t model_len, const char *model_name,
+                                    dlp_server_response *out);
 
 /* ==== END serve ==== */
 
@@ -1389,6 +1396,10 @@ dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, 
 /* n graphs at once (collated in mini-batches): out (n, target_count). */
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n,
                                 float *out, dlp_error *err);
+/* n loaded graphs: features in the model's layout, then as
+ * dlp_gnn_predict_many; out (n, target_count). */
+dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, int n, float *out,
+                                  dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
 dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                                    float *out, dlp_error *err);

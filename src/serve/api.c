@@ -1096,8 +1096,11 @@ cJSON *dlp__serve_parse_urlencoded(const char *body, size_t len, char *msg, size
 
 /* ---- requests without a socket -------------------------------------------------- */
 
-dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url, const char *content_type,
-                             const void *body, size_t len, dlp_server_response *out) {
+/* dlp_server_handle and dlp_server_handle_upload: file is the 'model'
+ * upload or NULL. */
+static dlp_status handle(dlp_server *s, const char *method, const char *url, const char *content_type,
+                         const void *body, size_t len, const void *file, size_t file_len, const char *file_name,
+                         dlp_server_response *out) {
     if (!out) return DLP_EINVAL;
     memset(out, 0, sizeof *out);
     if (!s || !method || !url || (len && !body)) {
@@ -1132,13 +1135,25 @@ dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
         int st = content_type && !strncasecmp(content_type, "multipart/", 10) ? 415 : 400;
         dlp__serve_error(out, st, "%s", msg);
     } else {
-        dlp__serve_input in = {params, NULL, 0, NULL};
+        dlp__serve_input in = {params, file, file_len, file_name};
         dlp__serve_dispatch(s, method, path, &in, out);
     }
     cJSON_Delete(params);
     free(path);
     atomic_fetch_sub(&s->active, 1);
     return out->body ? DLP_OK : DLP_ENOMEM;
+}
+
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url, const char *content_type,
+                             const void *body, size_t len, dlp_server_response *out) {
+    return handle(s, method, url, content_type, body, len, NULL, 0, NULL, out);
+}
+
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json, const void *model,
+                                    size_t model_len, const char *model_name, dlp_server_response *out) {
+    if (model && !model_len) model = "";   /* an empty upload is still an upload (and a 400) */
+    return handle(s, "POST", url, "application/json", fields_json, fields_json ? strlen(fields_json) : 0, model,
+                  model_len, model_name && *model_name ? model_name : "upload.onnx", out);
 }
 
 void dlp_server_response_free(dlp_server_response *r) {
