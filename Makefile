@@ -5,6 +5,8 @@
 #   make sanitize   the same tests built with ASan+UBSan (build-san/)
 #   make fuzz       libFuzzer target for the ONNX reader (FUZZ_SECONDS, default 60)
 #   make bench      benchmarks in bench/ (never fail; print ratios)
+#   make install    PREFIX=/usr/local DESTDIR=: CLI, libraries, header, dlperf.pc,
+#                   dlperf.1, bash completion, Python package; make uninstall
 #
 # Sources are found by wildcard: a new src/<module>/*.c or tests/test_*.c
 # needs no edit here.
@@ -42,7 +44,7 @@ VERSION  := $(shell sed -n 's/^\#define DLP_VERSION_STRING "\(.*\)"/\1/p' includ
 SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
 SONAME   := libdlperf.so.$(SOMAJOR)
 
-.PHONY: all test sanitize fuzz bench clean setup golden
+.PHONY: all test sanitize fuzz bench clean setup golden install uninstall
 all: $(BUILD)/dlperf $(BUILD)/libdlperf.so $(TEST_BIN)
 
 $(BUILD)/obj/%.o: %.c
@@ -96,6 +98,47 @@ golden:
 
 setup:
 	scripts/setup.sh
+
+# ---- install ------------------------------------------------------------------
+# The man page and the bash completion are generated from the binary's own
+# --help texts and device list (scripts/gen_*.sh), so they cannot drift.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PYTHONDIR   ?= $(PREFIX)/lib/python3/dist-packages
+PY_FILES    := $(sort $(wildcard python/dlperf/*.py))
+
+$(BUILD)/dlperf.1: $(BUILD)/dlperf scripts/gen_man.sh
+	scripts/gen_man.sh $(BUILD)/dlperf >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(BUILD)/dlperf.bash: $(BUILD)/dlperf scripts/gen_completion.sh
+	scripts/gen_completion.sh $(BUILD)/dlperf >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
+install: $(BUILD)/dlperf $(BUILD)/libdlperf.so $(BUILD)/dlperf.1 $(BUILD)/dlperf.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PYTHONDIR)/dlperf
+	install -m 755 $(BUILD)/dlperf $(DESTDIR)$(BINDIR)/dlperf
+	install -m 755 $(BUILD)/libdlperf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdlperf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdlperf.so
+	install -m 644 $(BUILD)/libdlperf.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/dlperf.h $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' dlperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/dlperf.pc
+	install -m 644 $(BUILD)/dlperf.1 $(DESTDIR)$(MANDIR)/man1/dlperf.1
+	install -m 644 $(BUILD)/dlperf.bash $(DESTDIR)$(BASHCOMPDIR)/dlperf
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/dlperf/
+	printf '# written by make install: where libdlperf.so.$(SOMAJOR) is\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	  >$(DESTDIR)$(PYTHONDIR)/dlperf/_config.py
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dlperf $(DESTDIR)$(LIBDIR)/libdlperf.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdlperf.so $(DESTDIR)$(LIBDIR)/libdlperf.a \
+	  $(DESTDIR)$(INCLUDEDIR)/dlperf.h $(DESTDIR)$(LIBDIR)/pkgconfig/dlperf.pc \
+	  $(DESTDIR)$(MANDIR)/man1/dlperf.1 $(DESTDIR)$(BASHCOMPDIR)/dlperf
+	rm -rf $(DESTDIR)$(PYTHONDIR)/dlperf
 
 clean:
 	rm -rf build build-san build-fuzz
