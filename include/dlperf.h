@@ -872,7 +872,6 @@ const dlp_xgb *dlp_llm_model_at(int i);
  * device and mode, its latency / step time / memory replace the analytic
  * ones; the analytic values stay in the prediction (dlp_pred_source). */
 
-#include <stdio.h>
 
 typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
 
@@ -1127,7 +1126,7 @@ double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
  * dtype's tensor ceilings, the bandwidth slope, one point per costed node
  * sized by its share of predicted time, coloured by op class.  d must be the
  * prediction's device. */
-dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, FILE *out,
+dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, const char *path,
                             dlp_error *err);
 /* Same into a malloc'ed NUL-terminated buffer (free it with dlp_free). */
 dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
@@ -1676,7 +1675,6 @@ dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_err
  * (DLP_STORE_SCHEMA_VERSION; another version gives DLP_EVERSION) and marked
  * by PRAGMA application_id 0x444C5053 ("DLPS"). */
 
-#include <stdio.h>
 
 #define DLP_STORE_SCHEMA_VERSION 1
 
@@ -1810,8 +1808,11 @@ dlp_status dlp_store_merge(dlp_store *dst, const char *src_path, dlp_store_merge
 
 /* CSV of every run, one row each: run, model and device columns, then
  * <metric>_n, _mean, _median, _std, _min, _max, _source for each metric
- * (docs/store.md, "CSV").  Per-iteration samples are not exported. */
-dlp_status dlp_store_export_csv(dlp_store *s, FILE *f, dlp_error *err);
+ * (docs/store.md, "CSV").  Per-iteration samples are not exported.  To a
+ * path (written atomically), or into a malloc'ed buffer (free it with
+ * dlp_free). */
+dlp_status dlp_store_export_csv(dlp_store *s, const char *path, dlp_error *err);
+dlp_status dlp_store_export_csv_mem(dlp_store *s, char **buf, size_t *len, dlp_error *err);
 /* Import such a CSV into dst (opened for writing), with the merge rules.
  * Malformed input gives DLP_EFORMAT naming the file and line. */
 dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_merge_counts *c,
