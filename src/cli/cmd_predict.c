@@ -344,10 +344,9 @@ int dlp_cmd_predict(int argc, char **argv) {
         rc = cli_print_json(st, buf, len, &err);
         cli_predict_done(&s);
         return rc;
-    } else {
-        print_text(&s, nodes);
-        if (kernels) print_kernels(&s);
     }
+    print_text(&s, nodes);
+    if (kernels) print_kernels(&s);
     cli_predict_done(&s);
     if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
     return DLP_EXIT_OK;
