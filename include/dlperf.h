@@ -1395,8 +1395,8 @@ dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, 
 /* n graphs at once (collated in mini-batches): out (n, target_count). */
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n,
                                 float *out, dlp_error *err);
-/* n loaded graphs: features in the model's layout, then as
- * dlp_gnn_predict_many; out (n, target_count). */
+/* n loaded graphs: features in the model's layout, then dlp_gnn_predict
+ * each; out (n, target_count).  Thread-safe. */
 dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, int n, float *out,
                                   dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */

@@ -1,7 +1,7 @@
 """GraphModel: a trained graph predictor (.dlpm from `dlperf train`) loaded
 once and asked about many models in one call (NAS loops): each ONNX is
 parsed in memory, features are built in the model's layout, and all graphs
-are predicted in collated mini-batches (dlp_gnn_predict_graphs)."""
+are predicted in one library call (dlp_gnn_predict_graphs)."""
 import ctypes
 import os
 
