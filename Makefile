@@ -1,10 +1,12 @@
 # dlperf — build, test, sanitize, fuzz, bench.
 #
-#   make            library (build/libdlperf.a) and CLI (build/dlperf)
+#   make            libraries (build/libdlperf.a, build/libdlperf.so) and CLI (build/dlperf)
 #   make test       every tests/test_*.c, then the shell tests in tests/*.sh
 #   make sanitize   the same tests built with ASan+UBSan (build-san/)
 #   make fuzz       libFuzzer target for the ONNX reader (FUZZ_SECONDS, default 60)
 #   make bench      benchmarks in bench/ (never fail; print ratios)
+#   make install    PREFIX=/usr/local DESTDIR=: CLI, libraries, header, dlperf.pc,
+#                   dlperf.1, bash completion, Python package; make uninstall
 #
 # Sources are found by wildcard: a new src/<module>/*.c or tests/test_*.c
 # needs no edit here.
@@ -19,7 +21,12 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # (src/models/xgb_shim.c, src/serve/mhd_shim.c, src/nn/blas_shim.c) dlopen
 # them on first use, so commands that need none start fast (lazylib.h).
 PKG_LIBS   := $(shell pkg-config --libs libcjson sqlite3 2>/dev/null) -ldl
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WERROR) -Wall -Wextra -Wshadow \
+# -fPIC: the same objects make libdlperf.a and libdlperf.so.  Hidden by
+# default: include/dlperf.h alone marks what the .so exports (its public
+# dlp_ declarations); exports.map keeps anything else out as a second guard
+# (xgboost's header marks its functions visibility("default"), and the
+# shim's definitions would inherit that).
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WERROR) -fPIC -fvisibility=hidden -Wall -Wextra -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
              -Iinclude -Isrc $(PKG_CFLAGS) $(SANFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread $(SANFLAGS) $(LDFLAGS)
@@ -32,8 +39,13 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS     := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-.PHONY: all test sanitize fuzz bench clean setup golden
-all: $(BUILD)/dlperf $(TEST_BIN)
+# The version comes from one place, DLP_VERSION_STRING in include/dlperf.h.
+VERSION  := $(shell sed -n 's/^\#define DLP_VERSION_STRING "\(.*\)"/\1/p' include/dlperf.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SONAME   := libdlperf.so.$(SOMAJOR)
+
+.PHONY: all test sanitize fuzz bench clean setup golden install uninstall
+all: $(BUILD)/dlperf $(BUILD)/libdlperf.so $(TEST_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -42,6 +54,17 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/libdlperf.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# libdlperf.so.VERSION with soname libdlperf.so.MAJOR and the two usual links.
+# A sanitizer build's .so would need the sanitizer runtime preloaded by
+# whoever loads it; it is built all the same (tests/t_lib.sh checks it only
+# in a plain build).
+$(BUILD)/libdlperf.so: $(LIB_OBJ) src/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/exports.map $(OPT) \
+	  -o $(BUILD)/libdlperf.so.$(VERSION) $(LIB_OBJ) $(LDLIBS_ALL)
+	ln -sf libdlperf.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(BUILD)/dlperf: $(CLI_OBJ) $(BUILD)/libdlperf.a
 	$(CC) $(CFLAGS_ALL) -o $@ $(CLI_OBJ) $(BUILD)/libdlperf.a $(LDLIBS_ALL)
@@ -76,6 +99,47 @@ golden:
 
 setup:
 	scripts/setup.sh
+
+# ---- install ------------------------------------------------------------------
+# The man page and the bash completion are generated from the binary's own
+# --help texts and device list (scripts/gen_*.sh), so they cannot drift.
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PYTHONDIR   ?= $(PREFIX)/lib/python3/dist-packages
+PY_FILES    := $(sort $(wildcard python/dlperf/*.py))
+
+$(BUILD)/dlperf.1: $(BUILD)/dlperf scripts/gen_man.sh
+	scripts/gen_man.sh $(BUILD)/dlperf >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(BUILD)/dlperf.bash: $(BUILD)/dlperf scripts/gen_completion.sh
+	scripts/gen_completion.sh $(BUILD)/dlperf >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
+install: $(BUILD)/dlperf $(BUILD)/libdlperf.so $(BUILD)/dlperf.1 $(BUILD)/dlperf.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(PYTHONDIR)/dlperf
+	install -m 755 $(BUILD)/dlperf $(DESTDIR)$(BINDIR)/dlperf
+	install -m 755 $(BUILD)/libdlperf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdlperf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdlperf.so
+	install -m 644 $(BUILD)/libdlperf.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/dlperf.h $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION)|' dlperf.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/dlperf.pc
+	install -m 644 $(BUILD)/dlperf.1 $(DESTDIR)$(MANDIR)/man1/dlperf.1
+	install -m 644 $(BUILD)/dlperf.bash $(DESTDIR)$(BASHCOMPDIR)/dlperf
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/dlperf/
+	printf '# written by make install: where libdlperf.so.$(SOMAJOR) is\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	  >$(DESTDIR)$(PYTHONDIR)/dlperf/_config.py
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dlperf $(DESTDIR)$(LIBDIR)/libdlperf.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdlperf.so $(DESTDIR)$(LIBDIR)/libdlperf.a \
+	  $(DESTDIR)$(INCLUDEDIR)/dlperf.h $(DESTDIR)$(LIBDIR)/pkgconfig/dlperf.pc \
+	  $(DESTDIR)$(MANDIR)/man1/dlperf.1 $(DESTDIR)$(BASHCOMPDIR)/dlperf
+	rm -rf $(DESTDIR)$(PYTHONDIR)/dlperf
 
 clean:
 	rm -rf build build-san build-fuzz

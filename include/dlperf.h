@@ -28,7 +28,22 @@
 extern "C" {
 #endif
 
+/* The one version string: the Makefile reads it for the shared library's
+ * file name and soname (libdlperf.so.MAJOR), dlp_version() returns it. */
 #define DLP_VERSION_STRING "0.1.0"
+
+/* Export control.  libdlperf.so is built with -fvisibility=hidden, so only
+ * what this header declares between the push and the pop below is exported:
+ * the public dlp_ API, never the dlp__ internals or the lazy-loading shims'
+ * cblas_/XGB/MHD_ functions (which would otherwise clash with numpy's or
+ * xgboost's own in one Python process).  DLP_API marks one declaration
+ * outside that region, should one ever be needed. */
+#if defined(__GNUC__)
+#define DLP_API __attribute__((visibility("default")))
+#pragma GCC visibility push(default)
+#else
+#define DLP_API
+#endif
 
 /* ==== BEGIN core (src/util) ==== */
 
@@ -56,6 +71,12 @@ typedef struct {
 
 /* Static string naming a status ("invalid argument", ...). */
 const char *dlp_status_str(dlp_status s);
+
+/* The library's version, DLP_VERSION_STRING of the build ("0.1.0"). */
+const char *dlp_version(void);
+/* Free a buffer the library handed out (JSON text, SVG, model bytes, ...):
+ * the one deallocator a caller in another language needs.  NULL is fine. */
+void dlp_free(void *p);
 
 /* ==== END core ==== */
 
@@ -387,7 +408,7 @@ typedef struct {
 
 int dlp_layout_width(int layout);                  /* columns of X, 0 if unknown */
 const char *dlp_layout_name(int layout);           /* "trappm", "dippm"          */
-int dlp_layout_parse(const char *name);            /* 0 if unknown               */
+int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
 const char *dlp_layout_column(int layout, int j);  /* column name                 */
 const char *dlp_static_name(int k);                /* DLP_SF_* name               */
 
@@ -805,7 +826,7 @@ const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
  * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
  * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
 dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
-/* The same bytes in memory; *buf is malloc'ed (caller frees). */
+/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
 dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
 dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
 dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
@@ -929,9 +950,15 @@ const dlp_xgb *dlp_llm_model_at(int i);
  * device and mode, its latency / step time / memory replace the analytic
  * ones; the analytic values stay in the prediction (dlp_pred_source). */
 
-#include <stdio.h>
 
 typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
+
+/* The parsers of user-given names share one convention: the enum value, or
+ * -1 for an unknown name or NULL; case is ignored.  dlp_dtype_parse,
+ * dlp_runtime_parse, dlp_memfmt_parse, dlp_layout_parse and these two. */
+int dlp_predict_mode_parse(const char *name); /* "infer"/"inference", "train"/"training" */
+int dlp_optimizer_parse(const char *name);    /* "adam"/"adamw", "sgd",
+                                                  "sgd-momentum"/"momentum"    */
 
 /* Runtime profiles: how a graph is lowered to the kernels that really run
  * (docs/predict.md, "Lowering").  One pattern table per profile. */
@@ -949,7 +976,7 @@ typedef enum {
 } dlp_runtime;
 const char *dlp_runtime_name(int runtime);   /* "eager", "eager-1.x", "compile",
                                                  "tensorrt", "onnxruntime"     */
-int dlp_runtime_parse(const char *name);     /* -1 if unknown                  */
+int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
 
 /* Memory format of 4-D activations. */
 typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
@@ -1177,9 +1204,9 @@ double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
  * dtype's tensor ceilings, the bandwidth slope, one point per costed node
  * sized by its share of predicted time, coloured by op class.  d must be the
  * prediction's device. */
-dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, FILE *out,
+dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, const char *path,
                             dlp_error *err);
-/* Same into a malloc'ed NUL-terminated buffer (caller frees). */
+/* Same into a malloc'ed NUL-terminated buffer (free it with dlp_free). */
 dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
                                 size_t *len, dlp_error *err);
 
@@ -1264,6 +1291,13 @@ dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
                              const char *content_type, const void *body, size_t len,
                              dlp_server_response *out);
 void dlp_server_response_free(dlp_server_response *r);
+/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
+ * multipart form carries over HTTP): model_len bytes named model_name (a
+ * plain file name, used in messages and as "model").  The Python package
+ * answers through it, so its JSON is the HTTP API's and the CLI's. */
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
+                                    const void *model, size_t model_len, const char *model_name,
+                                    dlp_server_response *out);
 
 /* ==== END serve ==== */
 
@@ -1439,6 +1473,10 @@ dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, 
 /* n graphs at once (collated in mini-batches): out (n, target_count). */
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n,
                                 float *out, dlp_error *err);
+/* n loaded graphs: features in the model's layout, then dlp_gnn_predict
+ * each; out (n, target_count).  Thread-safe. */
+dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, int n, float *out,
+                                  dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
 dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                                    float *out, dlp_error *err);
@@ -1671,6 +1709,39 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
 
 /* ==== END pretrain ==== */
 
+/* ==== BEGIN json (src/json) ==== */
+
+/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
+ * Python package print exactly these bytes: one object, keys in a fixed
+ * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
+ * (free it with dlp_free), *len its length (len may be NULL); on failure
+ * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+
+#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+
+dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
+                               char **out, size_t *len, dlp_error *err);
+/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
+dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
+                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
+                        dlp_error *err);
+/* One device; the whole database {"devices":[...],"carbon":{...}}; the
+ * carbon table alone. */
+dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+/* An LLM prediction for config c on d with workload wl (`dlperf llm
+ * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
+ * the carbon region the prediction used (NULL: null). */
+dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
+                        size_t *len, dlp_error *err);
+/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
+ * symbols and warnings (`dlperf inspect --json`). */
+dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+
+/* ==== END json ==== */
+
 /* ==== BEGIN store (src/data/store.c) ==== */
 
 /* The measurement store (docs/store.md): an SQLite file written by the
@@ -1682,7 +1753,6 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
  * (DLP_STORE_SCHEMA_VERSION; another version gives DLP_EVERSION) and marked
  * by PRAGMA application_id 0x444C5053 ("DLPS"). */
 
-#include <stdio.h>
 
 #define DLP_STORE_SCHEMA_VERSION 1
 
@@ -1791,7 +1861,7 @@ typedef struct {
 } dlp_store_noise;
 
 /* Every (device, mode, metric) with measured values, sorted; *out is
- * malloc'ed (caller frees). */
+ * malloc'ed (free it with dlp_free). */
 dlp_status dlp_store_noise_get(dlp_store *s, dlp_store_noise **out, int *n, dlp_error *err);
 
 /* What a merge or an import did. */
@@ -1816,14 +1886,21 @@ dlp_status dlp_store_merge(dlp_store *dst, const char *src_path, dlp_store_merge
 
 /* CSV of every run, one row each: run, model and device columns, then
  * <metric>_n, _mean, _median, _std, _min, _max, _source for each metric
- * (docs/store.md, "CSV").  Per-iteration samples are not exported. */
-dlp_status dlp_store_export_csv(dlp_store *s, FILE *f, dlp_error *err);
+ * (docs/store.md, "CSV").  Per-iteration samples are not exported.  To a
+ * path (written atomically), or into a malloc'ed buffer (free it with
+ * dlp_free). */
+dlp_status dlp_store_export_csv(dlp_store *s, const char *path, dlp_error *err);
+dlp_status dlp_store_export_csv_mem(dlp_store *s, char **buf, size_t *len, dlp_error *err);
 /* Import such a CSV into dst (opened for writing), with the merge rules.
  * Malformed input gives DLP_EFORMAT naming the file and line. */
 dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_merge_counts *c,
                                 dlp_error *err);
 
 /* ==== END store ==== */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

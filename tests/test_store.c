@@ -234,9 +234,7 @@ static void t_csv_round_trip(void) {
     dlp_store *s = NULL, *t = NULL;
     dlp_error err = {0};
     CHECK(dlp_store_open(a, DLP_STORE_READ, &s, &err) == DLP_OK);
-    FILE *f = fopen(c1, "w");
-    CHECK(dlp_store_export_csv(s, f, &err) == DLP_OK);
-    fclose(f);
+    CHECK(dlp_store_export_csv(s, c1, &err) == DLP_OK);
     dlp_store_close(s);
     unlink(o);
     CHECK(dlp_store_open(o, DLP_STORE_CREATE, &t, &err) == DLP_OK);
@@ -244,9 +242,7 @@ static void t_csv_round_trip(void) {
     CHECK(dlp_store_import_csv(t, c1, &c, &err) == DLP_OK);
     CHECK_I64(c.runs_added, 2);
     CHECK_I64(c.repeats_added, 1);
-    f = fopen(c2, "w");
-    CHECK(dlp_store_export_csv(t, f, &err) == DLP_OK);
-    fclose(f);
+    CHECK(dlp_store_export_csv(t, c2, &err) == DLP_OK);
     /* importing again: all duplicates */
     CHECK(dlp_store_import_csv(t, c1, &c, &err) == DLP_OK);
     CHECK_I64(c.runs_duplicate, 2);
@@ -259,7 +255,7 @@ static void t_csv_round_trip(void) {
     free(x);
     free(y);
     /* malformed CSV: error names the file and the line */
-    f = fopen(c2, "w");
+    FILE *f = fopen(c2, "w");
     fputs("run_uid,model_hash\nx,y\n", f);
     fclose(f);
     CHECK(dlp_store_open(o, DLP_STORE_WRITE, &t, &err) == DLP_OK);

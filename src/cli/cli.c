@@ -94,6 +94,13 @@ void cli_json_str(FILE *f, const char *s) {
     fputc('"', f);
 }
 
+int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err) {
+    if (st) return cli_fail(err);
+    size_t n = fwrite(buf, 1, len, stdout);
+    dlp_free(buf);
+    return n == len ? DLP_EXIT_OK : cli_failf(DLP_EXIT_FAIL, "cannot write output");
+}
+
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
     const char *a = argv[*i];
     size_t n = strlen(name);

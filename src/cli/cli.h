@@ -37,6 +37,9 @@ const char *cli_count(double v, char *buf, size_t n);
 
 /* Minimal JSON string escaping to a FILE. */
 void cli_json_str(FILE *f, const char *s);
+/* Print a library JSON text (dlp_*_json: st, buf, len, err as it returned
+ * them) to stdout and free it; the exit code (DLP_EXIT_OK or a failure). */
+int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err);
 
 /* Option parsing helper: if argv[*i] is `name` (or `name=value`), store the
  * value in *val, advance *i, return 1; on a missing value print an error and

@@ -364,27 +364,18 @@ static int cmd_export(const char *path, const char *out) {
     if (dlp_store_open(path, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
     int rc = 0;
     if (!out || !strcmp(out, "-")) {
-        if (dlp_store_export_csv(s, stdout, &err)) rc = cli_fail(&err);
-    } else {
-        size_t L = strlen(out);
-        char *tmp = malloc(L + 32);
-        if (!tmp) {
-            dlp_store_close(s);
-            return cli_failf(DLP_EXIT_FAIL, "data export: out of memory");
-        }
-        snprintf(tmp, L + 32, "%s.tmp.%ld", out, (long)getpid());
-        FILE *f = fopen(tmp, "w");
-        if (!f) rc = cli_failf(DLP_EXIT_BADINPUT, "data export: %s: cannot create: %s", out, strerror(errno));
-        else if (dlp_store_export_csv(s, f, &err)) {
+        char *buf;
+        size_t len;
+        if (dlp_store_export_csv_mem(s, &buf, &len, &err)) {
             rc = cli_fail(&err);
-            fclose(f);
-            unlink(tmp);
-        } else if (fclose(f) != 0 || rename(tmp, out) != 0) {
-            rc = cli_failf(DLP_EXIT_FAIL, "data export: %s: write failed: %s", out, strerror(errno));
-            unlink(tmp);
+        } else {
+            if (fwrite(buf, 1, len, stdout) != len) rc = cli_failf(DLP_EXIT_FAIL, "data export: cannot write output");
+            dlp_free(buf);
         }
-        free(tmp);
-        if (!rc) fprintf(stderr, "data export: %s -> %s\n", path, out);
+    } else if (dlp_store_export_csv(s, out, &err)) {
+        rc = cli_fail(&err);   /* the message names the file */
+    } else {
+        fprintf(stderr, "data export: %s -> %s\n", path, out);
     }
     dlp_store_close(s);
     return rc;
@@ -517,7 +508,7 @@ int dlp_cli_dataset_from_store(const char *from, const char *device, const char 
     if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
     int layout = dlp_layout_parse(layout_s);
-    if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
+    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
     if (!targets) targets = !strcmp(mode, "train") ? "step_ms" : "latency_ms";
     char tbuf[1024];
     const char *tn[MAX_TARGETS];

@@ -246,7 +246,7 @@ static int cmd_build(const build_opts *o) {
                          o->nb201_graph);
     }
     int layout = dlp_layout_parse(o->layout_s);
-    if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", o->layout_s);
+    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", o->layout_s);
 
     char path[4096];
     snprintf(path, sizeof path, "%s/data/HELP/DERIVED_csv/%s", o->shared, csv_name);

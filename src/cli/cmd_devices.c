@@ -27,119 +27,6 @@ static void usage(FILE *f) {
             "  --db FILE  read this database instead of the built-in data/devices.json\n");
 }
 
-/* JSON number, or null for the fields where 0 means "unknown / none". */
-static void jnum(FILE *f, const char *key, double x, int zero_is_null) {
-    fprintf(f, ",\"%s\":", key);
-    if (zero_is_null && x == 0) fputs("null", f);
-    else fprintf(f, "%.10g", x);
-}
-
-static void jstr(FILE *f, const char *key, const char *s) {
-    fprintf(f, ",\"%s\":", key);
-    cli_json_str(f, s);
-}
-
-static void device_json(FILE *f, const dlp_device *d) {
-    fputs("{\"id\":", f);
-    cli_json_str(f, d->id);
-    jstr(f, "name", d->name);
-    jstr(f, "vendor", d->vendor);
-    jstr(f, "arch", d->arch);
-    jstr(f, "chip", d->chip);
-    jstr(f, "form_factor", d->form_factor);
-    jstr(f, "kind", dlp_device_kind_name(d->kind));
-    fputs(",\"aliases\":[", f);
-    for (int i = 0; i < d->n_aliases; i++) {
-        if (i) fputc(',', f);
-        cli_json_str(f, d->aliases[i]);
-    }
-    fputc(']', f);
-    if (d->cc_major) fprintf(f, ",\"compute_capability\":\"%d.%d\"", d->cc_major, d->cc_minor);
-    else fputs(",\"compute_capability\":null", f);
-    jnum(f, "sm_count", d->sm_count, 0);
-    jnum(f, "fp32_cores_per_sm", d->fp32_cores_per_sm, 0);
-    jnum(f, "boost_clock_mhz", d->boost_clock_mhz, 0);
-    jnum(f, "peak_fp32_gflops", d->peak_fp32_gflops, 0);
-    jnum(f, "peak_fp64_gflops", d->peak_fp64_gflops, 0);
-    jnum(f, "peak_fp16_gflops", d->peak_fp16_gflops, 1);
-    jnum(f, "fp16_tensor_tflops", d->fp16_tensor_tflops, 1);
-    jnum(f, "bf16_tensor_tflops", d->bf16_tensor_tflops, 1);
-    jnum(f, "tf32_tensor_tflops", d->tf32_tensor_tflops, 1);
-    jnum(f, "fp8_tensor_tflops", d->fp8_tensor_tflops, 1);
-    jnum(f, "fp4_tensor_tflops", d->fp4_tensor_tflops, 1);
-    jnum(f, "int8_tensor_tops", d->int8_tensor_tops, 1);
-    jnum(f, "fp64_tensor_tflops", d->fp64_tensor_tflops, 1);
-    jnum(f, "fp32_matrix_tflops", d->fp32_matrix_tflops, 1);
-    jnum(f, "memory_gib", d->memory_gib, 0);
-    jstr(f, "memory_type", d->memory_type);
-    jnum(f, "mem_bandwidth_gbs", d->mem_bandwidth_gbs, 0);
-    jnum(f, "l2_cache_mb", d->l2_cache_mb, 0);
-    jnum(f, "l1_cache_kb_per_sm", d->l1_cache_kb_per_sm, 1);
-    int cpu = d->kind == DLP_DEVICE_CPU;   /* GPU-only fields and power may be 0 = null */
-    jnum(f, "shared_mem_kb_per_sm", d->shared_mem_kb_per_sm, cpu);
-    jnum(f, "shared_mem_kb_per_block", d->shared_mem_kb_per_block, cpu);
-    jnum(f, "max_threads_per_sm", d->max_threads_per_sm, 1);
-    jnum(f, "max_threads_per_block", d->max_threads_per_block, cpu);
-    jnum(f, "registers_per_sm", d->registers_per_sm, 1);
-    jnum(f, "registers_per_block", d->registers_per_block, 1);
-    jnum(f, "warp_size", d->warp_size, cpu);
-    jnum(f, "tdp_w", d->tdp_w, cpu);
-    jnum(f, "idle_w", d->idle_w, cpu);
-    jstr(f, "interface", d->host_interface);
-    if (d->n_mig) {
-        fputs(",\"mig\":[", f);
-        for (int i = 0; i < d->n_mig; i++) {
-            const dlp_mig_profile *p = &d->mig[i];
-            fputs(i ? ",{\"name\":" : "{\"name\":", f);
-            cli_json_str(f, p->name);
-            jnum(f, "memory_gib", p->memory_gib, 0);
-            jnum(f, "usable_gib", p->usable_gib, 1);
-            jnum(f, "compute_slices", p->compute_slices, 0);
-            jnum(f, "sms", p->sms, 1);
-            jnum(f, "max_instances", p->max_instances, 0);
-            fputc('}', f);
-        }
-        fputc(']', f);
-    } else {
-        fputs(",\"mig\":null", f);
-    }
-    if (d->price_usd_per_hour > 0) {
-        fprintf(f, ",\"price\":{\"usd_per_hour\":%.10g", d->price_usd_per_hour);
-        jstr(f, "provider", d->price_provider);
-        jstr(f, "date", d->price_date);
-        fputc('}', f);
-    } else {
-        fputs(",\"price\":null", f);
-    }
-    fputs(",\"sources\":[", f);
-    for (int i = 0; i < d->n_sources; i++) {
-        fputs(i ? ",{\"key\":" : "{\"key\":", f);
-        cli_json_str(f, d->source_keys[i]);
-        jstr(f, "text", d->sources[i]);
-        fputc('}', f);
-    }
-    fputc(']', f);
-    jstr(f, "notes", d->notes);
-    fputc('}', f);
-}
-
-static void carbon_json(FILE *f, const dlp_devdb *db) {
-    fprintf(f, "{\"default_region\":");
-    cli_json_str(f, dlp_carbon_default_region(db));
-    fprintf(f, ",\"pue\":%.10g,\"regions\":[", dlp_devdb_pue(db));
-    for (int i = 0; i < dlp_carbon_region_count(db); i++) {
-        const char *id, *src;
-        double g;
-        dlp_carbon_region(db, i, &id, &g, &src);
-        fputs(i ? ",{\"region\":" : "{\"region\":", f);
-        cli_json_str(f, id);
-        fprintf(f, ",\"g_per_kwh\":%.10g", g);
-        jstr(f, "source", src);
-        fputc('}', f);
-    }
-    fputs("]}", f);
-}
-
 /* Value or "-" for the fields where 0 means none, into a caller buffer. */
 static const char *num_or_dash(char *buf, size_t n, const char *fmt, double x) {
     if (x <= 0) return "-";
@@ -282,10 +169,12 @@ int dlp_cmd_devices(int argc, char **argv) {
     dlp_devdb *db = NULL;
     if (dlp_devdb_load(db_path, &db, &err)) return cli_fail(&err);
     int rc = DLP_EXIT_OK;
+    char *buf = NULL;
+    size_t len = 0;
     if (carbon) {
         if (json) {
-            carbon_json(stdout, db);
-            fputc('\n', stdout);
+            dlp_status st = dlp_carbon_json(db, &buf, &len, &err);
+            rc = cli_print_json(st, buf, len, &err);
         } else {
             carbon_text(db);
         }
@@ -293,20 +182,14 @@ int dlp_cmd_devices(int argc, char **argv) {
         const dlp_device *d = dlp_devdb_find(db, id);
         if (!d) rc = cli_unknown_device(db, id);
         else if (json) {
-            device_json(stdout, d);
-            fputc('\n', stdout);
+            dlp_status st = dlp_device_json(d, &buf, &len, &err);
+            rc = cli_print_json(st, buf, len, &err);
         } else {
             device_text(d);
         }
     } else if (json) {
-        fputs("{\"devices\":[", stdout);
-        for (int i = 0; i < dlp_devdb_count(db); i++) {
-            if (i) fputs(",\n", stdout);
-            device_json(stdout, dlp_devdb_at(db, i));
-        }
-        fputs("],\n\"carbon\":", stdout);
-        carbon_json(stdout, db);
-        fputs("}\n", stdout);
+        dlp_status st = dlp_devices_json(db, &buf, &len, &err);
+        rc = cli_print_json(st, buf, len, &err);
     } else {
         devices_table(db);
     }

@@ -58,7 +58,7 @@ int dlp_cmd_features(int argc, char **argv) {
     if (!path) return cli_usage_error("features", "no model given");
     if (cli_check_out("features", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     int layout = dlp_layout_parse(layout_s);
-    if (!layout) return cli_failf(DLP_EXIT_BADINPUT, "features: --layout '%s' is not trappm or dippm", layout_s);
+    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "features: --layout '%s' is not trappm or dippm", layout_s);
     dlp_load_opts o;
     cli_graph_opts(&gf, &o);
     dlp_graph *g;

@@ -118,62 +118,6 @@ static void print_text(const dlp_graph *g, op_row *rows, int nr, int show_nodes)
     }
 }
 
-static void print_json(const dlp_graph *g, op_row *rows, int nr) {
-    dlp_graph_stats st;
-    dlp_graph_stats_get(g, &st);
-    printf("{\"model\":");
-    cli_json_str(stdout, dlp_graph_name(g));
-    printf(",\"method\":\"graph\",\"batch\":%lld,\"nodes\":%lld,\"edges\":%lld,\"params\":%lld,\"macs\":%lld,"
-           "\"flops\":%lld,\"weight_bytes\":%lld,\"activation_bytes\":%lld,\"peak_memory_bytes\":%lld,"
-           "\"peak_activation_bytes\":%lld,\"input_bytes\":%lld,\"node_outputs\":%lld,\"shapes_known\":%lld",
-           (long long)st.batch, (long long)st.nodes, (long long)st.edges, (long long)st.params,
-           (long long)st.macs, (long long)st.flops, (long long)st.weight_bytes,
-           (long long)st.activation_bytes, (long long)st.peak_memory_bytes,
-           (long long)st.peak_activation_bytes, (long long)st.input_bytes, (long long)st.node_outputs,
-           (long long)st.shapes_known);
-    printf(",\"ops\":{");
-    for (int r = 0; r < nr; r++) {
-        printf(r ? "," : "");
-        cli_json_str(stdout, rows[r].op);
-        printf(":%lld", (long long)rows[r].count);
-    }
-    printf("},\"macs_by_op\":{");
-    int first = 1;
-    for (int r = 0; r < nr; r++) {
-        if (!rows[r].macs) continue;
-        printf(first ? "" : ",");
-        first = 0;
-        cli_json_str(stdout, rows[r].op);
-        printf(":%lld", (long long)rows[r].macs);
-    }
-    printf("},\"flops_by_op\":{");
-    for (int r = 0; r < nr; r++) {
-        printf(r ? "," : "");
-        cli_json_str(stdout, rows[r].op);
-        printf(":%lld", (long long)rows[r].flops);
-    }
-    printf("},\"unknown_ops\":[");
-    for (int i = 0; i < dlp_graph_unknown_op_count(g); i++) {
-        printf(i ? "," : "");
-        cli_json_str(stdout, dlp_graph_unknown_op(g, i));
-    }
-    printf("],\"symbols\":{");
-    for (int i = 0; i < dlp_graph_symbol_count(g); i++) {
-        const char *nm;
-        int64_t v;
-        dlp_graph_symbol(g, i, &nm, &v);
-        printf(i ? "," : "");
-        cli_json_str(stdout, nm);
-        printf(":%lld", (long long)v);
-    }
-    printf("},\"warnings\":[");
-    for (int i = 0; i < dlp_graph_warning_count(g); i++) {
-        printf(i ? "," : "");
-        cli_json_str(stdout, dlp_graph_warning(g, i));
-    }
-    printf("]}\n");
-}
-
 static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf inspect MODEL.onnx [--batch N] [--seq N] [--dim NAME=V]... [--json] [--nodes]\n\n"
@@ -220,9 +164,16 @@ int dlp_cmd_inspect(int argc, char **argv) {
     }
     if (!json)
         for (int i = 0; i < dlp_graph_warning_count(g); i++) fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(g, i));
-    if (json) print_json(g, rows, nr);
-    else print_text(g, rows, nr, nodes);
+    int rc = DLP_EXIT_OK;
+    if (json) {
+        char *buf;
+        size_t len;
+        dlp_status st = dlp_inspect_json(g, &buf, &len, &err);
+        rc = cli_print_json(st, buf, len, &err);
+    } else {
+        print_text(g, rows, nr, nodes);
+    }
     free(rows);
     dlp_graph_free(g);
-    return 0;
+    return rc;
 }

@@ -223,65 +223,13 @@ int dlp_cmd_llm(int argc, char **argv) {
            tot_g = p.co2_g * (double)samples;
     const char *reg = region && *region ? region : dlp_carbon_default_region(db);
     if (json) {
-        fputs("{\"model\":", stdout);
-        cli_json_str(stdout, c.id);
-        fputs(",\"hf_id\":", stdout);
-        cli_json_str(stdout, c.hf_id);
-        fputs(",\"model_type\":", stdout);
-        cli_json_str(stdout, c.model_type);
-        fputs(",\"device\":", stdout);
-        cli_json_str(stdout, d->id);
-        fputs(",\"device_name\":", stdout);
-        cli_json_str(stdout, d->name);
-        printf(",\"batch\":%lld,\"seq\":%lld,\"gen_tokens\":%lld,\"gpus\":%lld,\"dtype\":\"%s\"", (long long)batch,
-               (long long)seq, (long long)gen, (long long)gpus, dlp_quant_name(quant));
-        printf(",\"compute_dtype\":\"%s\",\"kv_dtype\":\"%s\",\"weight_only\":%s", dlp_dtype_short(p.compute_dtype),
-               dlp_dtype_short(p.kv_dtype), p.weight_only ? "true" : "false");
-        printf(",\"throughput_sps\":%.6g,\"tokens_per_s\":%.6g,\"latency_ms\":%.6g", p.throughput_sps, p.tokens_per_s,
-               p.latency_ms);
-        printf(",\"memory_mb\":%.6g,\"weights_mb\":%.6g,\"activations_mb\":%.6g,\"fits\":%s", p.memory_mb, p.weights_mb,
-               p.activations_mb, p.fits ? "true" : "false");
-        printf(",\"power_w\":%.6g,\"energy_j\":%.6g,\"co2_g\":%.6g", p.power_w, p.energy_j, p.co2_g);
-        fputs(",\"region\":", stdout);
-        cli_json_str(stdout, reg);
-        printf(",\"carbon_g_per_kwh\":%.6g,\"pue\":%.6g", p.carbon_g_per_kwh, p.pue);
-        printf(",\"samples\":%lld,\"total_time_s\":%.6g,\"total_energy_j\":%.6g,\"total_co2_g\":%.6g", (long long)samples,
-               tot_s, tot_j, tot_g);
-        printf(",\"params\":%lld,\"macs\":%lld,\"nodes\":%lld,\"edges\":%lld", (long long)p.params, (long long)p.macs,
-               (long long)p.nodes, (long long)p.edges);
-        printf(",\"active_params\":%lld,\"image_tokens\":%lld,\"kv_bytes_per_seq\":%.0f", (long long)p.active_params,
-               (long long)img, p.kv_bytes_per_seq);
-        if (p.serving) {
-            printf(",\"serving\":{\"concurrency\":%lld,\"max_concurrency\":%lld,\"prompt\":%lld,\"gen_tokens\":%lld",
-                   (long long)p.concurrency, (long long)p.max_concurrency, (long long)seq, (long long)gen);
-            printf(",\"ep\":%lld,\"attention_dp\":%lld,\"phase\":\"%s\"", (long long)ep, (long long)adp,
-                   phase == DLP_LLM_PREFILL_ONLY ? "prefill" : phase == DLP_LLM_DECODE_ONLY ? "decode" : "agg");
-            printf(",\"ttft_ms\":%.6g,\"tpot_ms\":%.6g,\"e2e_ms\":%.6g,\"output_tokens_per_s\":%.6g,"
-                   "\"requests_per_s\":%.6g",
-                   p.ttft_ms, p.tpot_ms, p.e2e_ms, p.output_tokens_per_s, p.requests_per_s);
-            printf(",\"energy_per_request_j\":%.6g,\"energy_per_token_j\":%.6g,\"power_per_gpu_w\":%.6g,"
-                   "\"tdp_w\":%.6g",
-                   p.energy_j, p.energy_per_token_j, p.power_per_gpu_w, d->tdp_w);
-            printf(",\"kv_capacity_tokens\":%lld,\"kv_cache_gib_per_gpu\":%.6g,\"prefill_ms\":%.6g,"
-                   "\"decode_step_ms\":%.6g,\"comm_ms\":%.6g",
-                   (long long)p.kv_capacity_tokens, p.kv_cache_gib, p.prefill_ms, p.decode_step_ms, p.comm_ms);
-            printf(",\"analytic\":{\"ttft_ms\":%.6g,\"tpot_ms\":%.6g,\"energy_per_request_j\":%.6g}",
-                   p.ttft_analytic_ms, p.tpot_analytic_ms, p.energy_analytic_j);
-            fputs(",\"method\":", stdout);
-            cli_json_str(stdout, p.method_serving);
-            fputc('}', stdout);
-        }
-        if (!p.serving)
-            printf(",\"analytic\":{\"latency_ms\":%.6g,\"energy_j\":%.6g}", p.latency_analytic_ms, p.energy_analytic_j);
-        fputs(",\"method\":", stdout);
-        cli_json_str(stdout, p.method);
-        fputs(",\"methods\":{\"throughput\":", stdout);
-        cli_json_str(stdout, p.method_throughput);
-        fputs(",\"memory\":", stdout);
-        cli_json_str(stdout, p.method_memory);
-        fputs(",\"energy\":", stdout);
-        cli_json_str(stdout, p.method_energy);
-        fputs("}}\n", stdout);
+        /* the library's text: the same bytes as POST /api/llm */
+        char *buf;
+        size_t len;
+        st = dlp_llm_json(&c, d, &wl, &p, samples, reg, &buf, &len, &e);
+        int rc = cli_print_json(st, buf, len, &e);
+        dlp_devdb_free(db);
+        return rc;
     } else if (p.serving) {
         char b1[48], b2[48], b3[48];
         printf("%s on %lld x %s (%s): serving, prompt %lld + %lld output tokens%s, %s", c.id, (long long)gpus, d->name,

@@ -32,45 +32,6 @@ static void usage(FILE *f) {
 
 static const char *tri(int v) { return v < 0 ? "-" : v ? "yes" : "no"; }
 
-static void print_json(const dlp_device *d, double mem, double margin, double lat, double slo,
-                       const dlp_mig_choice *c) {
-    FILE *f = stdout;
-    fputs("{\"device\":", f);
-    cli_json_str(f, d->id);
-    fprintf(f, ",\"memory_mb\":%.10g,\"margin\":%.10g,\"need_mb\":%.10g", mem, margin, c->need_mb);
-    if (lat > 0) fprintf(f, ",\"latency_ms_full_gpu\":%.10g", lat);
-    else fputs(",\"latency_ms_full_gpu\":null", f);
-    if (slo > 0) fprintf(f, ",\"slo_ms\":%.10g", slo);
-    else fputs(",\"slo_ms\":null", f);
-    fputs(",\"recommendation\":", f);
-    if (c->profile) cli_json_str(f, c->profile->name);
-    else fputs("null", f);
-    if (c->latency_ms >= 0) fprintf(f, ",\"latency_ms\":%.10g", c->latency_ms);
-    else fputs(",\"latency_ms\":null", f);
-    fputs(",\"reason\":", f);
-    cli_json_str(f, c->reason);
-    fputs(",\"profiles\":[", f);
-    for (int i = 0; i < c->n_fit; i++) {
-        const dlp_mig_profile *p = &d->mig[i];
-        const dlp_mig_fit *t = &c->fit[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", f);
-        cli_json_str(f, p->name);
-        fprintf(f, ",\"memory_gib\":%.10g", p->memory_gib);
-        if (p->usable_gib > 0) fprintf(f, ",\"usable_gib\":%.10g", p->usable_gib);
-        else fputs(",\"usable_gib\":null", f);
-        fprintf(f, ",\"compute_slices\":%d", p->compute_slices);
-        if (p->sms > 0) fprintf(f, ",\"sms\":%d", p->sms);
-        else fputs(",\"sms\":null", f);
-        fprintf(f, ",\"max_instances\":%d,\"used_share\":%.6g,\"fits\":%s", p->max_instances, t->used_share,
-                t->fits_memory ? "true" : "false");
-        fprintf(f, ",\"fits_usable\":%s", t->fits_usable < 0 ? "null" : t->fits_usable ? "true" : "false");
-        if (t->latency_ms >= 0) fprintf(f, ",\"latency_ms\":%.10g", t->latency_ms);
-        else fputs(",\"latency_ms\":null", f);
-        fprintf(f, ",\"meets_slo\":%s}", t->meets_slo < 0 ? "null" : t->meets_slo ? "true" : "false");
-    }
-    fputs("]}\n", f);
-}
-
 static void print_text(const dlp_device *d, double mem, double margin, double lat, double slo,
                        const dlp_mig_choice *c) {
     printf("device:          %s (%s)\n", d->id, d->name);
@@ -170,8 +131,12 @@ int dlp_cmd_mig(int argc, char **argv) {
     dlp_status st = dlp_mig_recommend(d, mem, margin, lat, slo, &c);
     int rc = DLP_EXIT_OK;
     if (st) rc = cli_failf(cli_exit_code(st), "mig: %s", c.reason);
-    else if (json) print_json(d, mem, margin, lat, slo, &c);
-    else print_text(d, mem, margin, lat, slo, &c);
+    else if (json) {
+        char *buf;
+        size_t len;
+        st = dlp_mig_json(d, mem, margin, lat, slo, &c, &buf, &len, &err);
+        rc = cli_print_json(st, buf, len, &err);
+    } else print_text(d, mem, margin, lat, slo, &c);
     dlp_devdb_free(db);
     if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_failf(DLP_EXIT_FAIL, "mig: cannot write output");
     return rc;

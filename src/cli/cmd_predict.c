@@ -40,9 +40,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     if ((r = cli_opt(argc, argv, i, "--region", &v)) != 0) return r < 0 ? -1 : (a->o.region = v, 1);
     if ((r = cli_opt(argc, argv, i, "--mode", &v)) != 0) {
         if (r < 0) return -1;
-        if (!strcmp(v, "infer") || !strcmp(v, "inference")) a->o.mode = DLP_PREDICT_INFER;
-        else if (!strcmp(v, "train") || !strcmp(v, "training")) a->o.mode = DLP_PREDICT_TRAIN;
-        else return cli_failf(DLP_EXIT_BADINPUT, "--mode: '%s' is not infer or train", v), -1;
+        if ((a->o.mode = dlp_predict_mode_parse(v)) < 0)
+            return cli_failf(DLP_EXIT_BADINPUT, "--mode: '%s' is not infer or train", v), -1;
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--dtype", &v)) != 0) {
@@ -53,10 +52,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
     }
     if ((r = cli_opt(argc, argv, i, "--optimizer", &v)) != 0) {
         if (r < 0) return -1;
-        if (!strcasecmp(v, "adam") || !strcasecmp(v, "adamw")) a->o.optimizer = DLP_OPTIM_ADAM;
-        else if (!strcasecmp(v, "sgd")) a->o.optimizer = DLP_OPTIM_SGD;
-        else if (!strcasecmp(v, "sgd-momentum") || !strcasecmp(v, "momentum")) a->o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
-        else return cli_failf(DLP_EXIT_BADINPUT, "--optimizer: '%s' is not adam, sgd or sgd-momentum", v), -1;
+        if ((a->o.optimizer = dlp_optimizer_parse(v)) < 0)
+            return cli_failf(DLP_EXIT_BADINPUT, "--optimizer: '%s' is not adam, sgd or sgd-momentum", v), -1;
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--runs", &v)) != 0)
@@ -189,155 +186,6 @@ static void usage(FILE *f) {
             "  --json             JSON output\n"
             "  --db FILE          read this device database instead of the built-in one\n",
             DLP_PREDICT_CPU_DISPATCH_US);
-}
-
-/* Where one quantity came from, as a JSON member "key":{...}. */
-static void json_source(FILE *f, const char *key, const dlp_pred_source *src, const char *analytic_key, int first) {
-    fprintf(f, "%s\"%s\":{\"source\":\"%s\",\"model\":", first ? "" : ",", key,
-            src->learned ? "learned" : "analytic");
-    if (src->learned) cli_json_str(f, src->model);
-    else fputs("null", f);
-    fputs(",\"accuracy\":", f);
-    if (src->learned) cli_json_str(f, src->accuracy);
-    else fputs("null", f);
-    fprintf(f, ",\"%s\":", analytic_key);
-    if (isfinite(src->analytic)) fprintf(f, "%.10g}", src->analytic);
-    else fputs("null}", f);
-}
-
-static void json_num(FILE *f, const char *key, double v, int first) {
-    fprintf(f, "%s\"%s\":", first ? "" : ",", key);
-    if (isfinite(v)) fprintf(f, "%.10g", v);
-    else fputs("null", f);
-}
-
-static void print_json(const cli_predict_state *s, int kernels) {
-    const dlp_prediction *p = &s->p;
-    const dlp_device *d = s->dev;
-    FILE *f = stdout;
-    int train = p->mode == DLP_PREDICT_TRAIN;
-    fputs("{\"model\":", f);
-    cli_json_str(f, p->model);
-    fputs(",\"device\":", f);
-    cli_json_str(f, d->id);
-    fputs(",\"device_name\":", f);
-    cli_json_str(f, d->name);
-    fputs(",\"device_kind\":", f);
-    cli_json_str(f, dlp_device_kind_name(d->kind));
-    fputs(",\"method\":", f);
-    cli_json_str(f, p->method);
-    fputs(",\"sources\":{", f);
-    json_source(f, train ? "step_ms" : "latency_ms", &p->time_src, "analytic_ms", 1);
-    json_source(f, "memory_mb", &p->memory_src, "analytic_mb", 0);
-    fputs("}", f);
-    json_num(f, train ? "analytic_step_ms" : "analytic_latency_ms", p->time_src.analytic, 0);
-    json_num(f, "analytic_memory_mb", p->memory_src.analytic, 0);
-    fputs(",\"learned_note\":", f);
-    if (p->learned_note[0]) cli_json_str(f, p->learned_note);
-    else fputs("null", f);
-    fprintf(f, ",\"mode\":\"%s\",\"dtype\":\"%s\",\"batch\":%lld", train ? "train" : "infer",
-            dlp_dtype_short(p->dtype), (long long)p->batch);
-    fprintf(f, ",\"runtime\":\"%s\",\"layout\":\"%s\"", dlp_runtime_name(p->runtime), dlp_memfmt_name(p->memfmt));
-    if (train) {
-        fputs(",\"latency_ms\":null", f);
-        json_num(f, "step_ms", p->step_ms, 0);
-        json_num(f, "forward_ms", p->latency_ms, 0);
-        fputs(",\"optimizer\":", f);
-        cli_json_str(f, p->optimizer == DLP_OPTIM_ADAM ? "adam" : p->optimizer == DLP_OPTIM_SGD ? "sgd" : "sgd-momentum");
-    } else {
-        json_num(f, "latency_ms", p->latency_ms, 0);
-        fputs(",\"step_ms\":null", f);
-    }
-    json_num(f, "throughput_sps", p->throughput_sps, 0);
-    if (p->band_hi_ms > 0) {
-        fputs(",\"band\":{", f);
-        json_num(f, "lower_ms", p->band_lo_ms, 1);
-        json_num(f, "upper_ms", p->band_hi_ms, 0);
-        fputs(",\"meaning\":\"p10-p90 of measured/predicted kernel time, leave-one-GPU-out (docs/predict.md)\"}", f);
-    } else {
-        fputs(",\"band\":null", f);
-    }
-    json_num(f, "memory_mb", p->memory_mb, 0);
-    fputs(",\"memory_breakdown_mb\":{", f);
-    json_num(f, "weights", p->weights_mb, 1);
-    json_num(f, "activations", p->activations_mb, 0);
-    json_num(f, "gradients", p->gradients_mb, 0);
-    json_num(f, "optimizer", p->optimizer_mb, 0);
-    json_num(f, "workspace", p->workspace_mb, 0);
-    json_num(f, "context", p->context_mb, 0);
-    fputs("}", f);
-    json_num(f, "energy_j", p->energy_j, 0);
-    json_num(f, "power_w", p->power_w, 0);
-    fprintf(f, ",\"energy_predicted\":%s", p->energy_known ? "true" : "false");
-    json_num(f, "utilisation", p->utilisation, 0);
-    json_num(f, "flops", p->flops, 0);
-    json_num(f, "bytes", p->bytes, 0);
-    fprintf(f, ",\"kernels\":%d,\"unknown_nodes\":%d", p->kernels, p->n_unknown);
-    /* MIG, as DIPPM's table 5: share of each profile's memory used */
-    fputs(",\"mig\":{\"recommended\":", f);
-    if (p->mig.profile) cli_json_str(f, p->mig.profile->name);
-    else fputs("null", f);
-    json_num(f, "margin", p->mig_margin, 0);
-    json_num(f, "need_mb", p->mig.need_mb, 0);
-    fputs(",\"reason\":", f);
-    cli_json_str(f, p->mig.reason);
-    fputs(",\"profiles\":[", f);
-    for (int i = 0; i < p->mig.n_fit; i++) {
-        const dlp_mig_fit *t = &p->mig.fit[i];
-        fputs(i ? ",{\"name\":" : "{\"name\":", f);
-        cli_json_str(f, d->mig[i].name);
-        json_num(f, "memory_gib", d->mig[i].memory_gib, 0);
-        json_num(f, "used_share", t->used_share, 0);
-        fprintf(f, ",\"fits\":%s", t->fits_memory ? "true" : "false");
-        json_num(f, "latency_ms", t->latency_ms, 0);
-        fprintf(f, ",\"meets_slo\":%s}", t->meets_slo < 0 ? "null" : t->meets_slo ? "true" : "false");
-    }
-    fputs("]}", f);
-    if (train) {
-        fputs(",\"runs\":null", f);
-        json_num(f, "steps", p->steps, 0);
-    } else {
-        json_num(f, "runs", p->runs, 0);
-        fputs(",\"steps\":null", f);
-    }
-    json_num(f, "total_hours", p->total_hours, 0);
-    if (p->cost_usd >= 0) {
-        json_num(f, "cost_usd", p->cost_usd, 0);
-        json_num(f, "price_usd_per_hour", p->price_usd_per_hour, 0);
-        fputs(",\"price_provider\":", f);
-        cli_json_str(f, d->price_provider);
-    } else {
-        fputs(",\"cost_usd\":null,\"price_usd_per_hour\":null,\"price_provider\":null", f);
-    }
-    json_num(f, "energy_kwh", p->energy_kwh, 0);
-    json_num(f, "co2_g", p->co2_g, 0);
-    fputs(",\"region\":", f);
-    cli_json_str(f, p->region);
-    json_num(f, "g_per_kwh", p->g_per_kwh, 0);
-    json_num(f, "pue", p->pue, 0);
-    if (kernels) {
-        static const char *const phase[] = {"forward", "backward", "optimizer"};
-        fputs(",\"kernel_list\":[", f);
-        for (int i = 0; i < p->n_kernel_rows; i++) {
-            const dlp_kernel_pred *k = &p->kernel_rows[i];
-            fputs(i ? ",{\"name\":" : "{\"name\":", f);
-            cli_json_str(f, k->name);
-            fprintf(f, ",\"class\":\"%s\",\"phase\":\"%s\",\"node\":%d,\"nodes\":%d,\"count\":%d,\"bound\":\"%s\"",
-                    dlp_kernel_class_name(k->kclass), phase[k->phase >= 0 && k->phase < 3 ? k->phase : 0], k->node,
-                    k->n_nodes, k->count, k->bound == 'c' ? "compute" : "memory");
-            fprintf(f, ",\"tensor_core\":%s", k->tensor_core ? "true" : "false");
-            json_num(f, "flops", k->flops, 0);
-            json_num(f, "bytes", k->bytes, 0);
-            json_num(f, "ratio", k->ratio, 0);
-            json_num(f, "kernel_ms", k->kernel_ms, 0);
-            json_num(f, "time_ms", k->time_ms, 0);
-            fputs(",\"curve\":", f);
-            cli_json_str(f, k->curve ? k->curve : "");
-            fputs("}", f);
-        }
-        fputs("]", f);
-    }
-    fputs("}\n", f);
 }
 
 static void print_nodes(const cli_predict_state *s) {
@@ -487,11 +335,18 @@ int dlp_cmd_predict(int argc, char **argv) {
     if (!json)
         for (int i = 0; i < dlp_graph_warning_count(s.g); i++)
             fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(s.g, i));
-    if (json) print_json(&s, kernels);
-    else {
-        print_text(&s, nodes);
-        if (kernels) print_kernels(&s);
+    if (json) {
+        /* the library's text: the same bytes as the HTTP API's answer */
+        char *buf;
+        size_t len;
+        dlp_error err = {0};
+        dlp_status st = dlp_prediction_json(&s.p, s.dev, kernels ? DLP_JSON_KERNELS : 0, &buf, &len, &err);
+        rc = cli_print_json(st, buf, len, &err);
+        cli_predict_done(&s);
+        return rc;
     }
+    print_text(&s, nodes);
+    if (kernels) print_kernels(&s);
     cli_predict_done(&s);
     if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
     return DLP_EXIT_OK;

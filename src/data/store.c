@@ -1102,7 +1102,7 @@ static int cmp_metric_name(const void *a, const void *b) {
 
 static const char *const MFIELD[7] = {"n", "mean", "median", "std", "min", "max", "source"};
 
-dlp_status dlp_store_export_csv(dlp_store *s, FILE *f, dlp_error *err) {
+static dlp_status export_csv(dlp_store *s, FILE *f, dlp_error *err) {
     /* metric names present */
     sqlite3_stmt *st = NULL;
     char **names = NULL;
@@ -1208,6 +1208,33 @@ out:
     free(names);
     dlp__arena_free(&a);
     return ret;
+}
+
+dlp_status dlp_store_export_csv_mem(dlp_store *s, char **buf, size_t *len, dlp_error *err) {
+    *buf = NULL;
+    if (len) *len = 0;
+    char *b = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&b, &n);
+    if (!f) return dlp__err(err, DLP_ENOMEM, "%s: out of memory exporting CSV", s->path);
+    dlp_status st = export_csv(s, f, err);
+    if ((ferror(f) | fclose(f)) && !st) st = dlp__err(err, DLP_ENOMEM, "%s: out of memory exporting CSV", s->path);
+    if (st) {
+        free(b);
+        return st;
+    }
+    *buf = b;
+    if (len) *len = n;
+    return DLP_OK;
+}
+
+dlp_status dlp_store_export_csv(dlp_store *s, const char *path, dlp_error *err) {
+    char *b;
+    size_t n;
+    dlp_status st = dlp_store_export_csv_mem(s, &b, &n, err);
+    if (!st) st = dlp__write_file_atomic(path, b, n, err);
+    free(b);
+    return st;
 }
 
 /* RFC 4180 reader over a NUL-terminated buffer, in place: fields are

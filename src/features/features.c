@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "graph/graph.h"
 #include "graph/ops.h"
@@ -92,9 +93,10 @@ const char *dlp_layout_name(int layout) {
 }
 
 int dlp_layout_parse(const char *s) {
-    if (!strcmp(s, "trappm")) return DLP_LAYOUT_TRAPPM;
-    if (!strcmp(s, "dippm")) return DLP_LAYOUT_DIPPM;
-    return 0;
+    if (!s) return -1;
+    if (!strcasecmp(s, "trappm")) return DLP_LAYOUT_TRAPPM;
+    if (!strcasecmp(s, "dippm")) return DLP_LAYOUT_DIPPM;
+    return -1;
 }
 
 const char *dlp_static_name(int k) { return k >= 0 && k < DLP_SF_COUNT ? static_names[k] : "?"; }

@@ -15,6 +15,7 @@
  * One writer for both outputs: the FILE* variant writes directly, the buffer
  * variant through open_memstream.  No dependency beyond stdio.
  */
+#include "util/util.h"
 #include "models/roofline.h"
 
 #include <math.h>
@@ -271,17 +272,18 @@ static int check_args(const dlp_prediction *p, const dlp_device *d, dlp_error *e
     return -1;
 }
 
-dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, FILE *out, dlp_error *err) {
-    if (check_args(p, d, err)) return DLP_EINVAL;
-    if (!out) {
-        if (err) err->code = DLP_EINVAL, snprintf(err->msg, sizeof err->msg, "roofline: no output stream");
+/* No FILE* in the public API (a caller in another language or with another
+ * libc has none to give): a path, written atomically, or memory. */
+dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, const char *path, dlp_error *err) {
+    if (!path) {
+        if (err) err->code = DLP_EINVAL, snprintf(err->msg, sizeof err->msg, "roofline: no output path");
         return DLP_EINVAL;
     }
-    dlp_status st = write_svg(p, d, out, err);
-    if (!st && ferror(out)) {
-        if (err) err->code = DLP_EIO, snprintf(err->msg, sizeof err->msg, "roofline: write error");
-        return DLP_EIO;
-    }
+    char *b = NULL;
+    size_t n = 0;
+    dlp_status st = dlp_roofline_svg_mem(p, d, &b, &n, err);
+    if (!st) st = dlp__write_file_atomic(path, b, n, err);
+    free(b);
     return st;
 }
 

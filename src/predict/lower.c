@@ -33,6 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "graph/graph.h"
 #include "util/util.h"
@@ -56,7 +57,7 @@ int dlp_runtime_parse(const char *s) {
         {"onnxruntime", DLP_RUNTIME_ORT},   {"ort", DLP_RUNTIME_ORT},
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (!strcmp(s, tab[i].n)) return tab[i].v;
+        if (!strcasecmp(s, tab[i].n)) return tab[i].v;
     return -1;
 }
 
@@ -64,8 +65,9 @@ const char *dlp_memfmt_name(int f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f ==
 
 int dlp_memfmt_parse(const char *s) {
     if (!s) return -1;
-    if (!strcmp(s, "nchw") || !strcmp(s, "contiguous")) return DLP_MEMFMT_NCHW;
-    if (!strcmp(s, "nhwc") || !strcmp(s, "channels_last") || !strcmp(s, "channels-last")) return DLP_MEMFMT_NHWC;
+    if (!strcasecmp(s, "nchw") || !strcasecmp(s, "contiguous")) return DLP_MEMFMT_NCHW;
+    if (!strcasecmp(s, "nhwc") || !strcasecmp(s, "channels_last") || !strcasecmp(s, "channels-last"))
+        return DLP_MEMFMT_NHWC;
     return -1;
 }
 

@@ -14,9 +14,25 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "models/learned.h"
 #include "util/util.h"
+
+int dlp_predict_mode_parse(const char *s) {
+    if (!s) return -1;
+    if (!strcasecmp(s, "infer") || !strcasecmp(s, "inference")) return DLP_PREDICT_INFER;
+    if (!strcasecmp(s, "train") || !strcasecmp(s, "training")) return DLP_PREDICT_TRAIN;
+    return -1;
+}
+
+int dlp_optimizer_parse(const char *s) {
+    if (!s) return -1;
+    if (!strcasecmp(s, "adam") || !strcasecmp(s, "adamw")) return DLP_OPTIM_ADAM;
+    if (!strcasecmp(s, "sgd")) return DLP_OPTIM_SGD;
+    if (!strcasecmp(s, "sgd-momentum") || !strcasecmp(s, "momentum")) return DLP_OPTIM_SGD_MOMENTUM;
+    return -1;
+}
 
 double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count) {
     return price_usd_per_hour * time_ms * count / 3.6e6;

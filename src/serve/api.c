@@ -553,27 +553,17 @@ static void h_predict(req *r, int svg) {
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
         goto done;
-    if (mode) {
-        if (!strcmp(mode, "infer") || !strcmp(mode, "inference")) o.mode = DLP_PREDICT_INFER;
-        else if (!strcmp(mode, "train") || !strcmp(mode, "training")) o.mode = DLP_PREDICT_TRAIN;
-        else {
-            dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
-            goto done;
-        }
+    if (mode && (o.mode = dlp_predict_mode_parse(mode)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
+        goto done;
     }
     if (dtype && parse_dtype(dtype, &o.dtype)) {
         dlp__serve_error(r->out, 400, "field 'dtype': '%.64s' is not fp32, fp16, bf16, fp8, fp4 or int8", dtype);
         goto done;
     }
-    if (optim) {
-        if (!strcasecmp(optim, "adam") || !strcasecmp(optim, "adamw")) o.optimizer = DLP_OPTIM_ADAM;
-        else if (!strcasecmp(optim, "sgd")) o.optimizer = DLP_OPTIM_SGD;
-        else if (!strcasecmp(optim, "sgd-momentum") || !strcasecmp(optim, "momentum"))
-            o.optimizer = DLP_OPTIM_SGD_MOMENTUM;
-        else {
-            dlp__serve_error(r->out, 400, "field 'optimizer': '%.64s' is not adam, sgd or sgd-momentum", optim);
-            goto done;
-        }
+    if (optim && (o.optimizer = dlp_optimizer_parse(optim)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'optimizer': '%.64s' is not adam, sgd or sgd-momentum", optim);
+        goto done;
     }
     /* runtime is a preset; the explicit fields below override it (as later
      * flags do on the command line) */
@@ -638,7 +628,9 @@ static void h_predict(req *r, int svg) {
         if (st) lib_error(r->out, st, &err);
         else set_body(r->out, 200, "image/svg+xml", svgbuf);
     } else {
-        set_body(r->out, 200, CT_JSON, dlp__serve_predict_json(&p, dev));
+        char *body = NULL;   /* the CLI's --json bytes (src/json/results.c) */
+        dlp_prediction_json(&p, dev, 0, &body, NULL, NULL);
+        set_body(r->out, 200, CT_JSON, body);
     }
     dlp_prediction_free(&p);
     dlp_graph_free(g);
@@ -651,7 +643,9 @@ done:
 
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
-                                          "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype", NULL};
+                                          "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
+                                          "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
+                                          "prompt", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -659,15 +653,45 @@ static void h_llm(req *r) {
                          "/api/llm: 'model' is a catalogue or Hugging Face id; upload a config.json as 'config'");
         return;
     }
-    const char *model, *dtype, *region, *kvdtype;
-    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0;
-    int analytic = 0;
+    const char *model, *dtype, *region, *kvdtype, *phase_s;
+    int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0, conc = 0, epn = 1, adp = 1;
+    int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0;
+    double memfrac = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
-        get_i64(r, "gen", 0, 1 << 22, &gen, NULL) || get_i64(r, "gpus", 1, 1024, &gpus, NULL) ||
+        get_i64(r, "prompt", 1, 1 << 22, &seq, NULL) ||
+        get_i64(r, "gen", 0, 1 << 22, &gen, &gen_given) || get_i64(r, "gpus", 1, 1024, &gpus, NULL) ||
         get_i64(r, "samples", 1, (int64_t)1 << 50, &samples, NULL) || get_bool(r, "analytic", &analytic) ||
-        get_i64(r, "image_tokens", 0, 1000000, &img, NULL) || get_region(r, &region))
+        get_i64(r, "image_tokens", 0, 1000000, &img, NULL) || get_region(r, &region) ||
+        get_i64(r, "concurrency", 1, 1 << 24, &conc, NULL) || get_bool(r, "max_fit", &maxfit) ||
+        get_i64(r, "ep", 1, 1024, &epn, NULL) || get_i64(r, "attention_dp", 1, 1024, &adp, NULL) ||
+        get_str(r, "phase", &phase_s) || get_num(r, "mem_fraction", &memfrac, &mf_given))
         return;
+    /* serving (docs/llm.md, "Serving"): as `dlperf llm --concurrency` */
+    int serving = conc > 0 || maxfit, phase = DLP_LLM_AGG;
+    if (phase_s) {
+        if (!strcmp(phase_s, "agg")) phase = DLP_LLM_AGG;
+        else if (!strcmp(phase_s, "prefill")) phase = DLP_LLM_PREFILL_ONLY;
+        else if (!strcmp(phase_s, "decode")) phase = DLP_LLM_DECODE_ONLY;
+        else {
+            dlp__serve_error(r->out, 400, "field 'phase': '%.64s' is not agg, prefill or decode", phase_s);
+            return;
+        }
+    }
+    if (mf_given && !(memfrac > 0 && memfrac <= 1)) {
+        dlp__serve_error(r->out, 400, "field 'mem_fraction': %g is not in (0, 1]", memfrac);
+        return;
+    }
+    if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given)) {
+        dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase' and 'mem_fraction' are serving fields: "
+                                      "add 'concurrency' or 'max_fit'");
+        return;
+    }
+    if (serving && !gen_given) gen = 128;
+    if (serving && gen < 1) {
+        dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
+        return;
+    }
     const cJSON *config = field(r, "config");
     if (!model == !config) {
         dlp__serve_error(r->out, 400,
@@ -731,7 +755,9 @@ static void h_llm(req *r) {
         busy(r);
         return;
     }
-    dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt};
+    dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
+                           .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
+                           .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);
@@ -739,9 +765,11 @@ static void h_llm(req *r) {
         lib_error(r->out, st, &err);
         return;
     }
-    if (!samples) samples = batch;
+    if (!samples) samples = serving ? p.concurrency : batch;
     const char *reg = region && *region ? region : dlp_carbon_default_region(r->s->db);
-    set_body(r->out, 200, CT_JSON, dlp__serve_llm_json(&c, dev, &p, &wl, samples, reg));
+    char *body = NULL;   /* the CLI's --json bytes (src/json/llm_json.c) */
+    dlp_llm_json(&c, dev, &wl, &p, samples, reg, &body, NULL, NULL);
+    set_body(r->out, 200, CT_JSON, body);
 }
 
 /* ---- /api/mig ------------------------------------------------------------------ */
@@ -770,7 +798,9 @@ static void h_mig(req *r) {
         dlp__serve_error(r->out, http_status(st), "/api/mig: %s", c.reason);
         return;
     }
-    set_body(r->out, 200, CT_JSON, dlp__serve_mig_json(dev, mem, margin, lat, slo, &c));
+    char *body = NULL;   /* the CLI's --json bytes (src/json/results.c) */
+    dlp_mig_json(dev, mem, margin, lat, slo, &c, &body, NULL, NULL);
+    set_body(r->out, 200, CT_JSON, body);
 }
 
 /* ---- /api/health, /api/devices, /api/models ----------------------------------- */
@@ -1100,8 +1130,11 @@ cJSON *dlp__serve_parse_urlencoded(const char *body, size_t len, char *msg, size
 
 /* ---- requests without a socket -------------------------------------------------- */
 
-dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url, const char *content_type,
-                             const void *body, size_t len, dlp_server_response *out) {
+/* dlp_server_handle and dlp_server_handle_upload: file is the 'model'
+ * upload or NULL. */
+static dlp_status handle(dlp_server *s, const char *method, const char *url, const char *content_type,
+                         const void *body, size_t len, const void *file, size_t file_len, const char *file_name,
+                         dlp_server_response *out) {
     if (!out) return DLP_EINVAL;
     memset(out, 0, sizeof *out);
     if (!s || !method || !url || (len && !body)) {
@@ -1136,13 +1169,25 @@ dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
         int st = content_type && !strncasecmp(content_type, "multipart/", 10) ? 415 : 400;
         dlp__serve_error(out, st, "%s", msg);
     } else {
-        dlp__serve_input in = {params, NULL, 0, NULL};
+        dlp__serve_input in = {params, file, file_len, file_name};
         dlp__serve_dispatch(s, method, path, &in, out);
     }
     cJSON_Delete(params);
     free(path);
     atomic_fetch_sub(&s->active, 1);
     return out->body ? DLP_OK : DLP_ENOMEM;
+}
+
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url, const char *content_type,
+                             const void *body, size_t len, dlp_server_response *out) {
+    return handle(s, method, url, content_type, body, len, NULL, 0, NULL, out);
+}
+
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json, const void *model,
+                                    size_t model_len, const char *model_name, dlp_server_response *out) {
+    if (model && !model_len) model = "";   /* an empty upload is still an upload (and a 400) */
+    return handle(s, "POST", url, "application/json", fields_json, fields_json ? strlen(fields_json) : 0, model,
+                  model_len, model_name && *model_name ? model_name : "upload.onnx", out);
 }
 
 void dlp_server_response_free(dlp_server_response *r) {

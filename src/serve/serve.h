@@ -101,13 +101,6 @@ void dlp__serve_parse_end(dlp_server *s);
 /* Build the cached /api/devices and /api/models bodies (at start). */
 dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err);
 
-/* JSON bodies, byte for byte the numbers `dlperf predict|llm|mig --json`
- * print (json.c).  Each returns a malloc'ed string or NULL on OOM. */
-char *dlp__serve_predict_json(const dlp_prediction *p, const dlp_device *d);
-char *dlp__serve_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_prediction *p,
-                          const dlp_llm_workload *wl, int64_t samples, const char *region);
-char *dlp__serve_mig_json(const dlp_device *d, double mem, double margin, double lat, double slo,
-                          const dlp_mig_choice *c);
 
 /* Embedded assets (assets_embed.c). */
 extern const char dlp__serve_index_html[];      /* NUL-terminated              */

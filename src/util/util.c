@@ -47,6 +47,12 @@ const char *dlp_status_str(dlp_status s) {
     return "unknown status";
 }
 
+const char *dlp_version(void) { return DLP_VERSION_STRING; }
+
+/* Every buffer the library hands out comes from malloc; callers in other
+ * languages (ctypes) cannot reach this libc's free reliably, hence this. */
+void dlp_free(void *p) { free(p); }
+
 /* ---- arena ----------------------------------------------------------- */
 
 struct dlp__arena_block {

@@ -1,0 +1,123 @@
+"""ctypes bindings to libdlperf.so: the few C calls the package makes.
+
+The library is found, in order: $DLPERF_LIB (a file); the directory
+`make install` recorded in _config.py; the build tree beside this source
+(../../build); the dynamic loader's own search (libdlperf.so.0).
+"""
+import ctypes
+import os
+
+SONAME = "libdlperf.so.0"
+
+
+class Error(Exception):
+    """A dlperf failure, carrying the library's one-line message."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status  # the HTTP-style status or dlp_status code, when known
+
+
+class _Err(ctypes.Structure):  # dlp_error
+    _fields_ = [("code", ctypes.c_int), ("msg", ctypes.c_char * 512)]
+
+    def text(self):
+        return self.msg.decode("utf-8", "replace")
+
+
+class _LoadOpts(ctypes.Structure):  # dlp_load_opts
+    _fields_ = [("batch", ctypes.c_int64), ("seq", ctypes.c_int64), ("n_dims", ctypes.c_int),
+                ("dim_names", ctypes.POINTER(ctypes.c_char_p)),
+                ("dim_values", ctypes.POINTER(ctypes.c_int64)), ("allow_unbound", ctypes.c_int)]
+
+
+class _ServerOpts(ctypes.Structure):  # dlp_server_opts
+    _fields_ = [("bind", ctypes.c_char_p), ("port", ctypes.c_int), ("threads", ctypes.c_int),
+                ("max_upload_bytes", ctypes.c_size_t), ("timeout_s", ctypes.c_int),
+                ("max_parses", ctypes.c_int), ("quiet", ctypes.c_int), ("log", ctypes.c_void_p),
+                ("log_user", ctypes.c_void_p), ("no_listen", ctypes.c_int),
+                ("header_timeout_s", ctypes.c_int), ("max_connections", ctypes.c_int),
+                ("max_per_ip", ctypes.c_int)]
+
+
+class _Response(ctypes.Structure):  # dlp_server_response
+    _fields_ = [("status", ctypes.c_int), ("content_type", ctypes.c_char_p),
+                ("body", ctypes.c_void_p), ("len", ctypes.c_size_t),
+                ("retry_after_s", ctypes.c_int), ("allow", ctypes.c_char_p)]
+
+
+def _candidates():
+    env = os.environ.get("DLPERF_LIB")
+    if env:
+        yield env
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from . import _config  # written by `make install`
+        yield os.path.join(_config.LIBDIR, SONAME)
+    except ImportError:
+        pass
+    yield os.path.join(here, "..", "..", "build", SONAME)
+    yield SONAME
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if path != SONAME and not os.path.exists(path):
+            continue
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("dlperf: cannot load %s (%s); build it with 'make' or set DLPERF_LIB"
+                      % (SONAME, "; ".join(errors) or "not found"))
+
+
+lib = _load()
+
+_P = ctypes.c_void_p
+_PP = ctypes.POINTER(ctypes.c_void_p)
+_ERR = ctypes.POINTER(_Err)
+_LEN = ctypes.POINTER(ctypes.c_size_t)
+for name, res, args in [
+    ("dlp_version", ctypes.c_char_p, []),
+    ("dlp_free", None, [_P]),
+    ("dlp_server_start", ctypes.c_int, [ctypes.POINTER(_ServerOpts), _PP, _ERR]),
+    ("dlp_server_stop", None, [_P]),
+    ("dlp_server_handle", ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                         ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(_Response)]),
+    ("dlp_server_handle_upload", ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                                ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(_Response)]),
+    ("dlp_server_response_free", None, [ctypes.POINTER(_Response)]),
+    ("dlp_devdb_load", ctypes.c_int, [ctypes.c_char_p, _PP, _ERR]),
+    ("dlp_devdb_free", None, [_P]),
+    ("dlp_devdb_find", _P, [_P, ctypes.c_char_p]),
+    ("dlp_device_json", ctypes.c_int, [_P, _PP, _LEN, _ERR]),
+    ("dlp_devices_json", ctypes.c_int, [_P, _PP, _LEN, _ERR]),
+    ("dlp_graph_load_mem", ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                          ctypes.POINTER(_LoadOpts), _PP, _ERR]),
+    ("dlp_graph_free", None, [_P]),
+    ("dlp_inspect_json", ctypes.c_int, [_P, _PP, _LEN, _ERR]),
+    ("dlp_gnn_load", ctypes.c_int, [ctypes.c_char_p, _PP, _ERR]),
+    ("dlp_gnn_free", None, [_P]),
+    ("dlp_gnn_target_count", ctypes.c_int, [_P]),
+    ("dlp_gnn_target_name", ctypes.c_char_p, [_P, ctypes.c_int]),
+    ("dlp_gnn_predict_graphs", ctypes.c_int, [_P, ctypes.POINTER(_P), ctypes.c_int,
+                                              ctypes.POINTER(ctypes.c_float), _ERR]),
+]:
+    fn = getattr(lib, name, None)
+    if fn is None:
+        continue  # an older library: the call that needs it says so
+    fn.restype = res
+    fn.argtypes = args
+
+
+def take_text(status, buf, n, err):
+    """The text a dlp_*_json call handed out (freed here), or Error."""
+    if status != 0:
+        raise Error(err.text(), status)
+    try:
+        return ctypes.string_at(buf.value, n.value).decode("utf-8")
+    finally:
+        lib.dlp_free(buf)

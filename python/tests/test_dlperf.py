@@ -1,0 +1,130 @@
+"""pytest tests of the Python package (run by tests/t_python.sh from `make
+test`): results are the library's JSON, the same bytes as the CLI; errors are
+dlperf.Error; a torch module predicts; numpy and dlperf share a process."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import dlperf  # noqa: E402
+
+BUILD = os.environ.get("BUILD", "build")
+CLI = os.path.join(ROOT, BUILD, "dlperf")
+RESNET = os.path.join(ROOT, "examples", "resnet18.onnx")
+BERT = os.path.join(ROOT, "examples", "bert.onnx")
+LEARNED = os.path.join(ROOT, "data", "models", "learned", "cpu-amd-epyc-2c--infer--latency_ms.dlpm")
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def test_version_is_the_header_s():
+    with open(os.path.join(ROOT, "include", "dlperf.h")) as f:
+        line = next(l for l in f if l.startswith("#define DLP_VERSION_STRING"))
+    assert dlperf.version() == line.split('"')[1] == dlperf.__version__
+
+
+def test_predict_path_same_bytes_as_cli():
+    py = dlperf.predict(RESNET, device="h100-sxm", batch=32, raw=True)
+    assert py == cli("predict", RESNET, "--device", "h100-sxm", "--batch", "32", "--json")
+    r = json.loads(py)
+    assert r["latency_ms"] > 0 and r["batch"] == 32 and r["device"] == "h100-sxm"
+
+
+def test_predict_train_options_same_bytes_as_cli():
+    py = dlperf.predict(RESNET, device="a100-40gb", batch=8, mode="train", dtype="bf16", steps=1000,
+                        region="eu", optimizer="sgd", raw=True)
+    assert py == cli("predict", RESNET, "--device", "a100-40gb", "--batch", "8", "--mode", "train", "--dtype",
+                     "bf16", "--steps", "1000", "--region", "eu", "--optimizer", "sgd", "--json")
+
+
+def test_predict_bytes_equals_path():
+    with open(RESNET, "rb") as f:
+        data = f.read()
+    a = dlperf.predict(data, device="t4", batch=4)
+    b = dlperf.predict(RESNET, device="t4", batch=4)
+    a.pop("model"), b.pop("model")
+    assert a == b
+
+
+def test_inspect_mig_llm_devices_same_bytes_as_cli():
+    assert dlperf.inspect(BERT, batch=8, seq=128, raw=True) == cli("inspect", BERT, "--batch", "8", "--seq", "128",
+                                                                   "--json")
+    assert dlperf.mig(device="h100-sxm", memory_mb=7300, raw=True) == cli("mig", "--device", "h100-sxm",
+                                                                          "--memory-mb", "7300", "--json")
+    assert dlperf.llm("bert-base-uncased", device="a100-40gb", batch=64, seq=128, dtype="fp16", raw=True) == cli(
+        "llm", "--model", "bert-base-uncased", "--device", "a100-40gb", "--batch", "64", "--seq", "128",
+        "--dtype", "fp16", "--json")
+    assert dlperf.devices(raw=True) == cli("devices", "--json")
+    assert dlperf.devices("h100", raw=True) == cli("devices", "h100", "--json")
+
+
+def test_errors_carry_the_library_message():
+    with pytest.raises(dlperf.Error, match="unknown device 'nope'"):
+        dlperf.predict(RESNET, device="nope", batch=1)
+    with pytest.raises(dlperf.Error, match="is not infer or train"):
+        dlperf.predict(RESNET, device="t4", batch=1, mode="fly")
+    with pytest.raises(dlperf.Error, match="no_such.onnx: cannot read"):
+        dlperf.predict("no_such.onnx", device="t4")
+    with pytest.raises(dlperf.Error, match="model.onnx"):
+        dlperf.predict(b"not an onnx file", device="t4", batch=1)
+    with pytest.raises(dlperf.Error, match="unknown device"):
+        dlperf.devices("nope")
+    with pytest.raises(dlperf.Error):
+        dlperf.inspect(RESNET)  # batch_size unbound: the library names it
+    with pytest.raises(dlperf.Error, match="memory_mb"):
+        dlperf.mig(device="h100-sxm", memory_mb=-5)
+
+
+def test_torch_module_in_memory():
+    torch = pytest.importorskip("torch")
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1),
+                            torch.nn.Flatten(), torch.nn.Linear(8, 10))
+    x = torch.randn(1, 3, 32, 32)
+    r = dlperf.predict(m, x, device="a100-40gb", batch=64, mode="train")
+    assert r["batch"] == 64 and r["step_ms"] > 0 and r["model"] == "Sequential.onnx"
+    i = dlperf.inspect(m, torch.randn(4, 3, 32, 32))   # batch from the example
+    assert i["batch"] == 4 and i["params"] == 3 * 8 * 9 + 8 + 8 * 10 + 10
+    with pytest.raises(dlperf.Error, match="example_inputs"):
+        dlperf.predict(m, device="t4")
+
+
+def test_graph_model_batch_matches_cli():
+    gm = dlperf.GraphModel.load(LEARNED)
+    out = gm.predict([RESNET, RESNET], batch=8)
+    ref = json.loads(cli("predict-graph", "--model", LEARNED, RESNET, "--batch", "8", "--json"))["predictions"]
+    assert len(out) == 2 and out[0] == out[1]
+    assert out[0]["latency_ms"] == pytest.approx(ref["latency_ms"], rel=1e-5)
+    gm.close()
+    with pytest.raises(dlperf.Error):
+        dlperf.GraphModel.load(RESNET)
+
+
+def test_numpy_and_dlperf_in_one_process():
+    # numpy's BLAS and libdlperf's private cblas shim must not meet: the .so
+    # exports no cblas_/XGB/MHD symbol, and both still compute correctly.
+    code = r"""
+import ctypes, sys
+import numpy as np
+sys.path.insert(0, %r)
+import dlperf
+from dlperf import _lib
+for sym in ("cblas_sgemm", "XGBoosterCreate", "MHD_start_daemon", "dlp__err"):
+    assert not hasattr(_lib.lib, sym), sym
+a = np.arange(12, dtype=np.float32).reshape(3, 4)
+assert np.allclose(a @ a.T, np.dot(a.astype(np.float64), a.T.astype(np.float64)))
+gm = dlperf.GraphModel.load(%r)           # the GNN multiplies through the shim
+x = gm.predict([%r], batch=8)[0]["latency_ms"]
+r = dlperf.predict(%r, device="h100-sxm", batch=32)
+assert r["latency_ms"] > 0 and x > 0
+b = np.random.rand(64, 64).astype(np.float32)
+assert np.allclose(b @ np.eye(64, dtype=np.float32), b)
+print("ok")
+""" % (os.path.join(ROOT, "python"), LEARNED, RESNET, RESNET)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
