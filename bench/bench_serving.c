@@ -204,6 +204,9 @@ static void load_silicon(const char *root) {
         int64_t isl = atoll(v[cI]), osl = atoll(v[cO]);
         if (!(ttft > 0) || !(tpot > 0) || isl < 1 || osl < 1) continue;
         int q = quant_of(v[cG], v[cP]);
+        /* aiconfigurator's "fp8" / "fp4" presets quantise the KV cache to
+         * fp8 too (its kvcache_quant_mode follows the preset); bf16 keeps it */
+        int kvq = (!strcmp(v[cP], "fp8") || !strcmp(v[cP], "fp4")) ? DLP_DT_FLOAT8E4M3FN : 0;
         const char *dev = sys_dev(v[cS]);
         int disagg = !strcmp(v[cMode], "disagg");
 #define I(x) (atoi(x) > 0 ? atoi(x) : 1)
@@ -213,7 +216,7 @@ static void load_silicon(const char *root) {
             for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
             r->set = "silicon";
             int tp = I(v[cTP]), dp = I(v[cDP]);
-            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
             r->y[T_TTFT] = ttft;
@@ -233,7 +236,7 @@ static void load_silicon(const char *root) {
             int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
             const char *sc = strstr(v[cSRC], "silicon_concurrency=");
             if (sc && atoll(sc + 20) > 0) clients = atoll(sc + 20);
-            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = I(v[cPEP]),
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
@@ -251,7 +254,7 @@ static void load_silicon(const char *root) {
              * the engine's cap (often blank) */
             int64_t per_dw = (clients + I(v[cDW]) - 1) / I(v[cDW]);
             if (atoi(v[cDBS]) > 0 && per_dw > (int64_t)atoi(v[cDBS]) * dp) per_dw = (int64_t)atoi(v[cDBS]) * dp;
-            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .n_gpus = tp * dp,
+            r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = per_dw, .ep = I(v[cDEP]), .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             r->y[T_TPOT] = tpot;
@@ -321,6 +324,7 @@ static score_t score(int t, const double *pred, const char *set, int group_kind,
         if (set && strcmp(r->set, set)) continue;
         if (group_kind == 1 && r->dev != group) continue;
         if (group_kind == 2 && r->fam != group) continue;
+        if (group_kind == 3 && r->wl.phase != group) continue;
         if (!isfinite(r->y[t]) || !isfinite(pred[i]) || pred[i] <= 0) continue;
         double e = fabs(pred[i] - r->y[t]) / r->y[t];
         s.mape += e;
@@ -407,6 +411,12 @@ static void report(const char *set) {
         for (int g = 0; g < ndev; g++) {
             score_t s = score(t, a, set, 1, g);
             if (s.n) printf("  %s %.1f %% (%d)", devname[g], s.mape, s.n);
+        }
+        printf("\n%s analytic by phase:", tname[t]);
+        static const char *const phn[3] = {"aggregated", "prefill worker", "decode worker"};
+        for (int g = 0; g < 3; g++) {
+            score_t s = score(t, a, set, 3, g);
+            if (s.n) printf("  %s %.1f %% (%d)", phn[g], s.mape, s.n);
         }
         printf("\n%s analytic by family:", tname[t]);
         for (int g = 0; g < nfam; g++) {
