@@ -453,24 +453,37 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
                         (long long)c->max_position_embeddings);
     }
     int tp = wl->n_gpus > 1 ? wl->n_gpus : 1;
-    if (tp > 1) {
+    /* the heads split over attention TP: the GPUs, or gpus / attention-dp
+     * when serving with attention data parallelism (each rank has all heads
+     * of its own sequences) */
+    int adp = (wl->concurrency > 0 || wl->max_fit) && wl->attn_dp > 1 && tp % wl->attn_dp == 0 ? wl->attn_dp : 1;
+    int tpa = tp / adp;
+    if (tpa > 1) {
         int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
-        if (h % tp)
+        if (h % tpa)
             return dlp__err(err, DLP_EINVAL,
                             "%s: gpus %d: tensor parallelism splits the %lld attention heads evenly, and %d does "
                             "not divide %lld",
-                            c->id, tp, (long long)h, tp, (long long)h);
+                            c->id, tpa, (long long)h, tpa, (long long)h);
         /* vLLM: KV heads split when tp divides them, replicated when they divide tp */
-        if (c->kv_lora_rank <= 0 && kv % tp && tp % kv)
+        if (c->kv_lora_rank <= 0 && kv % tpa && tpa % kv)
             return dlp__err(err, DLP_EINVAL,
                             "%s: gpus %d: the %lld KV heads can be neither split nor replicated over %d GPUs", c->id,
-                            tp, (long long)kv, tp);
+                            tpa, (long long)kv, tpa);
         int mamba = 0;
         for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
             if (c->layer_kind[l] & DLP_LK_MAMBA) mamba = 1;
-        if (mamba && c->mamba_num_heads % tp)
-            return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tp,
+        if (mamba && c->mamba_num_heads % tpa)
+            return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tpa,
                             (long long)c->mamba_num_heads);
+        int lin = 0;
+        for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+            if (c->layer_kind[l] & DLP_LK_LINEAR_ATTN) lin = 1;
+        if (lin && ((c->linear_num_key_heads > 0 && c->linear_num_key_heads % tpa) ||
+                    (c->linear_num_value_heads > 0 && c->linear_num_value_heads % tpa)))
+            return dlp__err(err, DLP_EINVAL,
+                            "%s: gpus %d does not divide the Gated DeltaNet heads (%lld key, %lld value)", c->id, tpa,
+                            (long long)c->linear_num_key_heads, (long long)c->linear_num_value_heads);
     }
     char why[320];
     int cdt = dlp_llm_compute_dtype(d, wl->quant, why, sizeof why);
