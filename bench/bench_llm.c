@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "dlperf.h"
+#include "bench_csv.h"
 
 #define MAXROWS 8000
 #define NX (DLP_LF_COUNT + 2) /* + FW, TASK (evaluation-only columns) */
@@ -206,28 +207,6 @@ static void load_neusight(const char *root) {
     }
 }
 
-static int split(char *line, char **f, int max) {
-    int n = 0;
-    char *s = line;
-    while (n < max) {
-        f[n++] = s;
-        char *c = strchr(s, ',');
-        if (!c) break;
-        *c = 0;
-        s = c + 1;
-    }
-    char *nl = strpbrk(f[n - 1], "\r\n");
-    if (nl) *nl = 0;
-    return n;
-}
-
-static int col(char **hdr, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(hdr[i], name)) return i;
-    fprintf(stderr, "column '%s' missing\n", name);
-    exit(1);
-}
-
 static const char *const frameworks[] = {"vLLM", "TensorRT-LLM", "llama.cpp", "Deepspeed-MII", "Deepspeed"};
 
 /* LLM-Inference-Bench Plots/All_results.csv: generation of L tokens after an
@@ -243,14 +222,14 @@ static void load_infbench(const char *root, int vllm_only) {
     char line[1024], hl[1024];
     char *h[16], *v[16];
     if (!fgets(hl, sizeof hl, f)) exit(1);
-    int nh = split(hl, h, 16);
-    int cH = col(h, nh, "Hardware"), cN = col(h, nh, "Num of Hardware"), cF = col(h, nh, "Framework"),
-        cM = col(h, nh, "Model"), cL = col(h, nh, "Input Output Length"), cB = col(h, nh, "Batch Size"),
-        cT = col(h, nh, "Throughput");
+    int nh = csv_split(hl, h, 16);
+    int cH = csv_col(h, nh, "Hardware"), cN = csv_col(h, nh, "Num of Hardware"), cF = csv_col(h, nh, "Framework"),
+        cM = csv_col(h, nh, "Model"), cL = csv_col(h, nh, "Input Output Length"), cB = csv_col(h, nh, "Batch Size"),
+        cT = csv_col(h, nh, "Throughput");
     static const struct { const char *hw, *id; } hwmap[] = {
         {"Nvidia A100 GPU", "a100-40gb"}, {"Nvidia H100 GPU", "h100-sxm"}, {"AMD MI250 GPU", "mi250"}};
     while (fgets(line, sizeof line, f)) {
-        if (split(line, v, 16) < nh) continue;
+        if (csv_split(line, v, 16) < nh) continue;
         const dlp_device *d = NULL;
         for (size_t k = 0; k < sizeof hwmap / sizeof hwmap[0]; k++)
             if (!strcmp(v[cH], hwmap[k].hw)) d = dlp_devdb_find(db, hwmap[k].id);
@@ -297,12 +276,12 @@ static void load_leaderboard(const char *root) {
     char line[4096], hl[4096];
     char *h[32], *v[32];
     if (!fgets(hl, sizeof hl, f)) exit(1);
-    int nh = split(hl, h, 32);
-    int cT = col(h, nh, "task"), cM = col(h, nh, "Model"), cG = col(h, nh, "GPU"), cE = col(h, nh, "Energy/req (J)"),
-        cO = col(h, nh, "Avg Output Tokens"), cB = col(h, nh, "Max BS (reqs)"), cP = col(h, nh, "TP"),
-        cK = col(h, nh, "Token tput (tok/s)");
+    int nh = csv_split(hl, h, 32);
+    int cT = csv_col(h, nh, "task"), cM = csv_col(h, nh, "Model"), cG = csv_col(h, nh, "GPU"), cE = csv_col(h, nh, "Energy/req (J)"),
+        cO = csv_col(h, nh, "Avg Output Tokens"), cB = csv_col(h, nh, "Max BS (reqs)"), cP = csv_col(h, nh, "TP"),
+        cK = csv_col(h, nh, "Token tput (tok/s)");
     while (fgets(line, sizeof line, f)) {
-        if (split(line, v, 32) < nh) continue;
+        if (csv_split(line, v, 32) < nh) continue;
         if (strncmp(v[cT], "llm_text_generation/", 20)) continue;
         const dlp_device *d = dlp_devdb_find(db, v[cG]);
         if (!d) {

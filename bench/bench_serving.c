@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "dlperf.h"
+#include "bench_csv.h"
 
 #define MAXR 12000
 #define MAXG 64
@@ -71,28 +72,6 @@ static int intern(char (*tab)[48], int *n, const char *s) {
         if (!strcmp(tab[i], s)) return i;
     snprintf(tab[*n], 48, "%s", s);
     return (*n)++;
-}
-
-static int split(char *line, char **f, int max) {
-    int n = 0;
-    char *s = line;
-    while (n < max) {
-        f[n++] = s;
-        char *c = strchr(s, ',');
-        if (!c) break;
-        *c = 0;
-        s = c + 1;
-    }
-    char *nl = strpbrk(f[n - 1], "\r\n");
-    if (nl) *nl = 0;
-    return n;
-}
-
-static int col(char **h, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(h[i], name)) return i;
-    fprintf(stderr, "column '%s' missing\n", name);
-    exit(1);
 }
 
 /* A model family: the id's last path part up to the first digit-dash or
@@ -156,6 +135,17 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     return 1;
 }
 
+/* The next row, cleared: no target measured yet. */
+static row_t *new_row(const char *set, const char *system, const char *backend) {
+    row_t *r = &R[nR];
+    memset(r, 0, sizeof *r);
+    for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
+    r->set = set;
+    snprintf(r->system, sizeof r->system, "%s", system);
+    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    return r;
+}
+
 static const char *sys_dev(const char *s) {
     static const struct { const char *a, *b; } m[] = {{"h100_sxm", "h100-sxm"}, {"h200_sxm", "h200"},
                                                       {"b200_sxm", "b200"},     {"b300_sxm", "b300"},
@@ -175,31 +165,25 @@ static int quant_of(const char *gemm, const char *prec) {
 }
 
 static void load_silicon(const char *root) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/aiconfigurator/aic-core/src/aiconfigurator_core/systems/silicon_sample.csv", root);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(1);
-    }
     static char line[8192], hl[8192];
     char *h[64], *v[64];
-    if (!fgets(hl, sizeof hl, f)) exit(1);
-    int nh = split(hl, h, 64);
-    int cM = col(h, nh, "model_path"), cS = col(h, nh, "system"), cB = col(h, nh, "backend"),
-        cP = col(h, nh, "precision"), cMode = col(h, nh, "mode"), cI = col(h, nh, "isl"), cO = col(h, nh, "osl"),
-        cG = col(h, nh, "gemm_quant_mode"), cBS = col(h, nh, "batch_size"), cTP = col(h, nh, "tp_size"),
-        cDP = col(h, nh, "attention_dp_size"), cEP = col(h, nh, "moe_ep_size"),
-        cPTP = col(h, nh, "prefill_tp_size"), cPDP = col(h, nh, "prefill_attention_dp_size"),
-        cPEP = col(h, nh, "prefill_moe_ep_size"), cPBS = col(h, nh, "prefill_batch_size"),
-        cDTP = col(h, nh, "decode_tp_size"), cDDP = col(h, nh, "decode_attention_dp_size"),
-        cDEP = col(h, nh, "decode_moe_ep_size"), cDBS = col(h, nh, "decode_batch_size"),
-        cPW = col(h, nh, "prefill_num_workers"), cSRC = col(h, nh, "silicon_data_source"), cDW = col(h, nh, "decode_num_workers"),
-        cTT = col(h, nh, "silicon_ttft_ms"), cTO = col(h, nh, "silicon_tpot_ms");
+    int nh;
+    FILE *f = csv_open(root, "aiconfigurator/aic-core/src/aiconfigurator_core/systems/silicon_sample.csv", hl,
+                       (int)sizeof hl, h, 64, &nh);
+    int cM = csv_col(h, nh, "model_path"), cS = csv_col(h, nh, "system"), cB = csv_col(h, nh, "backend"),
+        cP = csv_col(h, nh, "precision"), cMode = csv_col(h, nh, "mode"), cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"),
+        cG = csv_col(h, nh, "gemm_quant_mode"), cBS = csv_col(h, nh, "batch_size"), cTP = csv_col(h, nh, "tp_size"),
+        cDP = csv_col(h, nh, "attention_dp_size"), cEP = csv_col(h, nh, "moe_ep_size"),
+        cPTP = csv_col(h, nh, "prefill_tp_size"), cPDP = csv_col(h, nh, "prefill_attention_dp_size"),
+        cPEP = csv_col(h, nh, "prefill_moe_ep_size"), cPBS = csv_col(h, nh, "prefill_batch_size"),
+        cDTP = csv_col(h, nh, "decode_tp_size"), cDDP = csv_col(h, nh, "decode_attention_dp_size"),
+        cDEP = csv_col(h, nh, "decode_moe_ep_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
+        cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
+        cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms");
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
         /* the source column holds commas inside quotes: re-join is not
          * needed because it has none in this file (checked by nh) */
-        if (split(line, v, 64) != nh) continue;
+        if (csv_split(line, v, 64) != nh) continue;
         double ttft = atof(v[cTT]), tpot = atof(v[cTO]);
         int64_t isl = atoll(v[cI]), osl = atoll(v[cO]);
         if (!(ttft > 0) || !(tpot > 0) || isl < 1 || osl < 1) continue;
@@ -211,25 +195,17 @@ static void load_silicon(const char *root) {
         int disagg = !strcmp(v[cMode], "disagg");
 #define I(x) (atoi(x) > 0 ? atoi(x) : 1)
         if (!disagg) {
-            row_t *r = &R[nR];
-            memset(r, 0, sizeof *r);
-            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
-            r->set = "silicon";
+            row_t *r = new_row("silicon", v[cS], v[cB]);
             int tp = I(v[cTP]), dp = I(v[cDP]);
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
-            snprintf(r->system, sizeof r->system, "%s", v[cS]);
-            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
             if (predict_row(r, v[cM], dev)) nR++;
         } else {
             /* a prefill worker (TTFT) and a decode worker (TPOT): two rows */
-            row_t *r = &R[nR];
-            memset(r, 0, sizeof *r);
-            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
-            r->set = "silicon";
+            row_t *r = new_row("silicon", v[cS], v[cB]);
             int tp = I(v[cPTP]), dp = I(v[cPDP]);
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
@@ -241,13 +217,8 @@ static void load_silicon(const char *root) {
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->y[T_TTFT] = ttft;
-            snprintf(r->system, sizeof r->system, "%s", v[cS]);
-            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
             if (predict_row(r, v[cM], dev)) nR++;
-            r = &R[nR];
-            memset(r, 0, sizeof *r);
-            for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
-            r->set = "silicon";
+            r = new_row("silicon", v[cS], v[cB]);
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
             /* the clients share the decode workers; decode_batch_size is
@@ -258,8 +229,6 @@ static void load_silicon(const char *root) {
                                        .concurrency = per_dw, .ep = I(v[cDEP]), .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             r->y[T_TPOT] = tpot;
-            snprintf(r->system, sizeof r->system, "%s", v[cS]);
-            snprintf(r->backend, sizeof r->backend, "%s", v[cB]);
             if (predict_row(r, v[cM], dev)) nR++;
         }
 #undef I
@@ -272,37 +241,25 @@ static void load_silicon(const char *root) {
  * tables). */
 #define LB_PROMPT 512
 static void load_leaderboard(const char *root) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/leaderboard-v2/DERIVED_csv/all_runs_flat.csv", root);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(1);
-    }
     static char line[8192], hl[8192];
     char *h[64], *v[64];
-    if (!fgets(hl, sizeof hl, f)) exit(1);
-    int nh = split(hl, h, 64);
-    int cT = col(h, nh, "task"), cM = col(h, nh, "Model"), cG = col(h, nh, "GPU"), cE = col(h, nh, "Energy/req (J)"),
-        cO = col(h, nh, "Avg Output Tokens"), cB = col(h, nh, "Max BS (reqs)"), cP = col(h, nh, "TP"),
-        cK = col(h, nh, "Token tput (tok/s)"), cTP = col(h, nh, "Avg TPOT (s)");
+    int nh;
+    FILE *f = csv_open(root, "leaderboard-v2/DERIVED_csv/all_runs_flat.csv", hl, (int)sizeof hl, h, 64, &nh);
+    int cT = csv_col(h, nh, "task"), cM = csv_col(h, nh, "Model"), cG = csv_col(h, nh, "GPU"), cE = csv_col(h, nh, "Energy/req (J)"),
+        cO = csv_col(h, nh, "Avg Output Tokens"), cB = csv_col(h, nh, "Max BS (reqs)"), cP = csv_col(h, nh, "TP"),
+        cK = csv_col(h, nh, "Token tput (tok/s)"), cTP = csv_col(h, nh, "Avg TPOT (s)");
     while (fgets(line, sizeof line, f) && nR + 1 < MAXR) {
-        if (split(line, v, 64) < nh) continue;
+        if (csv_split(line, v, 64) < nh) continue;
         if (strncmp(v[cT], "llm_text_generation/", 20)) continue;
         int64_t B = atoll(v[cB]), tp = atoll(v[cP]);
         double gen = atof(v[cO]), en = atof(v[cE]), tput = atof(v[cK]), tpot = atof(v[cTP]);
         if (B < 1 || tp < 1 || !(gen > 0) || !(en > 0) || !(tput > 0)) continue;
-        row_t *r = &R[nR];
-        memset(r, 0, sizeof *r);
-        for (int t = 0; t < T_COUNT; t++) r->y[t] = NAN;
-        r->set = "leaderboard";
+        row_t *r = new_row("leaderboard", v[cG], "vllm");
         r->wl = (dlp_llm_workload){.batch = 1, .seq = LB_PROMPT, .gen_tokens = (int64_t)llround(gen),
                                    .quant = DLP_QT_BF16, .n_gpus = (int)tp, .concurrency = B};
         r->y[T_ENERGY] = en;
         r->y[T_TPUT] = tput;
         if (tpot > 0) r->y[T_TPOT] = tpot * 1e3;
-        snprintf(r->system, sizeof r->system, "%s", v[cG]);
-        snprintf(r->backend, sizeof r->backend, "vllm");
         /* the GPU column is the device's name ("NVIDIA H100 80GB HBM3") */
         const dlp_device *d = dlp_devdb_find(db, v[cG]);
         if (predict_row(r, v[cM], d ? d->id : v[cG])) nR++;
