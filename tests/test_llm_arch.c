@@ -92,6 +92,28 @@ static void t_llama31_8b(void) {
     CHECK_NEAR(dlp_llm_kv_bytes(&c, 8192, 2.0), 131072.0 * 8192, 0);
 }
 
+/* ---- Phi-3-small (phi3small: fused qkv, gated GELU, tied embeddings) ------- */
+static void t_phi3_small(void) {
+    dlp_llm_config c;
+    CHECK(get("microsoft/Phi-3-small-8k-instruct", &c));
+    CHECK_I64(c.intermediate_size, 14336); /* from ff_intermediate_size */
+    dlp_llm_weights w;
+    if (!build(&c, 16, &w, NULL)) return;
+    /* config.json: hidden 4096, 32 layers, 32 heads, 8 KV heads (head_dim
+     * 128), ff_intermediate_size 14336, vocab 100352, embeddings tied.
+     * embed 100352*4096 = 411,041,792 (once); per layer: qkv 4096*(32+2*8)*128
+     * = 25,165,824 + o 16,777,216 + up (gate and linear halves) 4096*2*14336
+     * = 117,440,512 + down 14336*4096 = 58,720,256 + 2 norms 8,192
+     * = 218,112,000 x 32 = 6,979,584,000; final norm 4096
+     * = 7,390,629,888 (card: 7.39B) */
+    int64_t want = 411041792LL + 32 * (25165824LL + 16777216LL + 117440512LL + 58720256LL + 8192) + 4096;
+    CHECK_I64(want, 7390629888LL);
+    CHECK_I64(w.params, want);
+    near_pub("Phi-3-small total", (double)w.params, 7.39e9);
+    /* KV per token, bf16: 2 * 32 layers * 8 kv heads * 128 * 2 B = 131,072 */
+    CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 131072.0, 0);
+}
+
 /* ---- dense + qk-norm: Qwen3-8B ------------------------------------------ */
 static void t_qwen3_8b(void) {
     dlp_llm_config c;
@@ -932,6 +954,7 @@ int main(void) {
     RUN(t_deepseek_v32);
     RUN(t_decode_mixer_macs);
     RUN(t_checkpoint_formats);
+    RUN(t_phi3_small);
     RUN(t_published);
     RUN(t_arch_errors);
     return TAP_DONE();

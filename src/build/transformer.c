@@ -171,6 +171,7 @@ static int act_parse(const char *s) {
     if (!strcmp(s, "gelu_new") || !strcmp(s, "gelu_pytorch_tanh") || !strcmp(s, "gelu_fast") ||
         !strcmp(s, "gelu_tanh") || !strcmp(s, "bloom_gelu") || !strcmp(s, "gelu_approximate"))
         return DLP_ACT_GELU_TANH;
+    if (!strcmp(s, "gegelu")) return DLP_ACT_GELU_TANH; /* Phi-3-small's gated GELU: the gate is its own GEMM column */
     if (!strcmp(s, "relu")) return DLP_ACT_RELU;
     if (!strcmp(s, "silu") || !strcmp(s, "swish")) return DLP_ACT_SILU;
     if (!strcmp(s, "relu2")) return DLP_ACT_RELU2;
@@ -192,6 +193,7 @@ static const struct { const char *type; family fam; } families[] = {
     {"deberta", FAM_DEBERTA}, {"gpt2", FAM_GPT2}, {"opt", FAM_OPT}, {"gpt_neox", FAM_NEOX},
     {"gptj", FAM_GPTJ}, {"llama", FAM_LLAMA}, {"mistral", FAM_LLAMA}, {"aquila", FAM_LLAMA},
     {"qwen2", FAM_QWEN2}, {"mixtral", FAM_MIXTRAL}, {"phi", FAM_PHI}, {"phi3", FAM_PHI3},
+    {"phi3small", FAM_PHI3},
     {"falcon", FAM_FALCON}, {"RefinedWeb", FAM_FALCON}, {"RefinedWebModel", FAM_FALCON},
     {"bloom", FAM_BLOOM}, {"gemma", FAM_GEMMA}, {"gemma2", FAM_GEMMA2},
     {"starcoder2", FAM_STARCODER2},
@@ -333,6 +335,14 @@ static void family_defaults(family f, dlp_llm_config *c) {
         c->embed_scale = f == FAM_GEMMA || f == FAM_GEMMA2;
         c->sandwich_norm = f == FAM_GEMMA2;
         c->max_position_embeddings = 2048;
+        /* Phi-3-small: fused qkv and fused gated up projection like phi3,
+         * gated GELU ("gegelu"), embeddings tied (its config leaves
+         * tie_word_embeddings at transformers' default, true); its
+         * block-sparse attention on every other layer is costed dense */
+        if (!strcmp(c->model_type, "phi3small")) {
+            c->tie_word_embeddings = 1;
+            c->act = DLP_ACT_GELU_TANH;
+        }
         break;
     case FAM_PHI:
         c->qkv_bias = c->out_bias = c->mlp_bias = c->lm_head_bias = 1;
@@ -757,7 +767,7 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
     TRY(need_pos(&p, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), &c->num_attention_heads));
     TRY(need_pos(&p, KEYS("vocab_size"), &c->vocab_size));
     int64_t H = c->hidden_size;
-    TRY(opt_nonneg(&p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size"),
+    TRY(opt_nonneg(&p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size", "ff_intermediate_size"),
                    &c->intermediate_size));
     /* Qwen3.5-MoE has no dense MLP width: every layer is MoE */
     if (!c->intermediate_size && f == FAM_QWEN3_NEXT)
@@ -837,7 +847,7 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
         TRYI(get_f64(&pr, KEYS("rope_theta"), &c->rope_theta));
         TRYI(get_f64(&pr, KEYS("partial_rotary_factor"), &c->rotary_fraction));
     }
-    TRYI(get_f64(&p, KEYS("rope_theta", "rotary_emb_base"), &c->rope_theta));
+    TRYI(get_f64(&p, KEYS("rope_theta", "rotary_emb_base", "rope_embedding_base"), &c->rope_theta));
     TRYI(get_f64(&p, KEYS("partial_rotary_factor", "rotary_pct"), &c->rotary_fraction));
     if (f == FAM_GPTJ) {
         int64_t rd = 64;
