@@ -222,6 +222,27 @@ try {
       assert(Number(await bars.nth(i).getAttribute("data-value")) === m.profiles[i].used_share, `bar ${i}`);
   });
 
+  // ---- the serving model through the same form (docs/llm.md, "Serving") ----
+  const sv = cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                 "--concurrency", "64", "--prompt", "1024", "--gen", "256");
+  await check("browser_llm_serving_equals_cli", async () => {
+    await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
+    await page.fill("#l-seq", "1024");
+    await page.selectOption("#l-dtype", "bf16");
+    await page.selectOption("#l-device", "h100-sxm");
+    await page.fill("#l-samples", "");
+    await page.selectOption("#l-region", "world");
+    await page.fill("#l-gen", "256");
+    await page.fill("#l-conc", "64");
+    await page.click("#l-submit");
+    await page.waitForSelector('#r-table td[data-key="ttft_ms"]');
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["ttft_ms", "tpot_ms", "output_tokens_per_s", "energy_per_request_j", "kv_capacity_tokens"])
+      await cellEquals(page, k, sv.serving[k]);
+    await page.fill("#l-conc", "");
+    await page.fill("#l-gen", "");
+  });
+
   await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
 
   // ---- a phone: 360 px wide, nothing wider than the screen ----
