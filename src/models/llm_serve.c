@@ -288,9 +288,6 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
     if (flops <= 0 && bytes <= 0) return;
     double roof = dlp__roof_time(flops, bytes, peak, s->bw);
     double kt = dlp__kernel_time(cv, flops, bytes, peak, s->bw);
-    if (getenv("DLP_SERVE_DEBUG"))
-        fprintf(stderr, "  kernel flops %.3g bytes %.3g roof %.3g ms kt %.3g ms n %.0f\n", flops, bytes, roof * 1e3,
-                kt * 1e3, kernels);
     it->t += kt + kernels * T_KERNEL_US * 1e-6;
     it->busy += roof;
 }
