@@ -771,6 +771,11 @@ typedef enum {
  * and -1 elsewhere (no kernel runs them), with the reason in why[n]. */
 int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n);
 
+/* The weight format a request without one gets: the checkpoint's own
+ * (config weights_format: DeepSeek-V3 fp8, gpt-oss mxfp4, the -FP8 / -NVFP4
+ * re-releases) when device d runs it (dlp_llm_compute_dtype), else fp16. */
+int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d);
+
 /* Fill f[DLP_LF_COUNT] for a built graph (g, w from dlp_llm_build with the
  * workload's batch/seq/quant) on device d (NULL: hardware features 0). */
 void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,

@@ -375,3 +375,16 @@ agree llama-bf16 "--config tests/golden/llama/config.json --device h100-sxm --ba
   "tests/golden/llama/llama-small.onnx --device h100-sxm --batch 4 --seq 1024 --dtype bf16"
 if [ "$ag_ok" = 1 ]; then ok llm_predict_agree
 else bad llm_predict_agree "$(tail -2 "$tmp/ag.err")"; fi
+
+# --- no --dtype: the checkpoint's own format where the GPU runs it (fp8 weight-only on an A100,
+# as vLLM's Marlin path), else fp16 (mxfp4 on an A100: no kernel)
+df_ok=1
+for spec in "deepseek-ai/DeepSeek-V3 h200 8 fp8" "openai/gpt-oss-120b h100-sxm 1 mxfp4" \
+            "nvidia/Llama-3.1-8B-Instruct-FP8 h100-sxm 1 fp8" "meta-llama/Llama-3.1-8B-Instruct h100-sxm 1 fp16" \
+            "nvidia/Llama-3.1-8B-Instruct-FP8 a100-40gb 1 fp8" "openai/gpt-oss-20b a100-40gb 1 fp16"; do
+  set -- $spec
+  got=$("$BIN" llm --model "$1" --device "$2" --gpus "$3" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["dtype"])' 2>/dev/null)
+  [ "$got" = "$4" ] || { df_ok=0; echo "  $1 on $2: dtype '$got', want $4" >>"$tmp/df.err"; }
+done
+if [ "$df_ok" = 1 ]; then ok llm_default_dtype_checkpoint
+else bad llm_default_dtype_checkpoint "$(head -3 "$tmp/df.err")"; fi

@@ -35,7 +35,8 @@ static void usage(FILE *f) {
             "  --device D     GPU id or name ('dlperf devices')\n"
             "  --batch N      sequences per pass (default 1)\n"
             "  --seq N        tokens per sequence (default 128)\n"
-            "  --dtype T      weights: fp32, fp16 (default), bf16; int8, nf4 (bitsandbytes);\n"
+            "  --dtype T      weights: fp32, fp16, bf16; int8, nf4 (bitsandbytes); default: the\n"
+            "                 checkpoint's format where the GPU runs it (DeepSeek-V3 fp8, gpt-oss mxfp4), else fp16;\n"
             "                 fp8 (e4m3, 128x128 block scales), int4 (AWQ/GPTQ, group 128),\n"
             "                 mxfp4 (= fp4; MoE: experts only), nvfp4 — docs/llm.md, Precisions\n"
             "  --kv-dtype T   KV cache: fp16, bf16, fp8 or fp32 (default: the activations')\n"
@@ -120,7 +121,7 @@ static int list_catalogue(int json) {
 }
 
 int dlp_cmd_llm(int argc, char **argv) {
-    const char *model = NULL, *config = NULL, *device = NULL, *dtype = "fp16", *region = NULL, *v, *kvdtype = NULL;
+    const char *model = NULL, *config = NULL, *device = NULL, *dtype = NULL, *region = NULL, *v, *kvdtype = NULL;
     int64_t batch = 1, seq = 128, gen = -1, gpus = 1, samples = 0, img = 0, conc = 0, ep = 1, adp = 1;
     int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
     double memfrac = 0;
@@ -165,7 +166,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     if (!model && !config) return cli_usage_error("llm", "--model ID or --config FILE is required; 'dlperf llm --list' lists the ids");
     if (model && config) return cli_usage_error("llm", "--model and --config are exclusive");
     if (!device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
-    int quant = dlp_quant_parse(dtype);
+    int quant = dtype ? dlp_quant_parse(dtype) : DLP_QT_FP16;
     if (quant < 0)
         return cli_failf(DLP_EXIT_BADINPUT,
                          "llm: --dtype '%s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
@@ -210,6 +211,8 @@ int dlp_cmd_llm(int argc, char **argv) {
         dlp_devdb_free(db);
         return rc;
     }
+    /* no --dtype: the checkpoint's own format where the GPU runs it */
+    if (!dtype) quant = dlp_llm_default_quant(&c, d);
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt,
                            .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
                            .phase = phase, .mem_fraction = memfrac};

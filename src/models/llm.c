@@ -116,6 +116,12 @@ int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
     }
 }
 
+int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
+    int q = c && c->weights_format[0] ? dlp_quant_parse(c->weights_format) : -1;
+    if (q >= 0 && d && dlp_llm_compute_dtype(d, q, NULL, 0) >= 0) return q;
+    return DLP_QT_FP16;
+}
+
 static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
                      const dlp_llm_workload *wl, const dlp_device *d, analytic_t *a) {
     memset(a, 0, sizeof *a);

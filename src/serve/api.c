@@ -755,6 +755,7 @@ static void h_llm(req *r) {
         busy(r);
         return;
     }
+    if (!dtype) quant = dlp_llm_default_quant(&c, dev); /* as the CLI: the checkpoint's format */
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac};
