@@ -478,6 +478,8 @@ static void compare(const char *title, int second, int logo, const dlp_xgb_param
     print_metrics("XGBoost, MF+HF+AT, target / analytic", y, pr, n_rows);
     print_metrics("same, shipped size (500 trees, depth 6)", y, ps, n_rows);
     if (logo) {
+        printf("  per GPU (analytic, no training):\n");
+        per_group(y, ya);
         printf("\n  per held-out GPU (XGBoost, target / analytic):\n");
         per_group(y, pr);
         printf("  per held-out GPU (XGBoost, log target):\n");
