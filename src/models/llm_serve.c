@@ -50,9 +50,9 @@
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
                                   SGLang chunked_prefill_size, TRT-LLM
                                   max_num_tokens all default to 8192)        */
-#define ACT_GIB_PER_8K 1.0     /* activation workspace per 8k-token chunk is
-                                  taken from the graph; this floor covers
-                                  CUDA graphs and allocator slack             */
+#define SLACK_GIB 1.0          /* CUDA graphs, NCCL buffers and allocator slack
+                                  beside weights, workspace and cache (a round
+                                  number, as DLP_LLM_RUNTIME_GIB)             */
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
 #define IB_GBS 50.0
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -428,7 +428,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     double wgpu = p.weight_bytes / s.n_gpus;
     double act = p.peak_act_pt * CHUNK_TOKENS / s.tp_attn;
     if (act > 8.0 * 1073741824.0) act = 8.0 * 1073741824.0;
-    double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - ACT_GIB_PER_8K * 1073741824.0;
+    double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
     int64_t S = wl->seq + c->image_tokens, G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = dlp_llm_kv_bytes(c, S + G, kv_eb) / s.kv_shard; /* one sequence, one GPU */
     double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s.kv_shard;
@@ -438,7 +438,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
                         "%s: no room for the KV cache on %d x %s: %.1f GiB per GPU at memory fraction %.2f, weights "
                         "%.1f + activations %.1f GiB; use more gpus, a smaller dtype or a larger device",
                         c->id, s.n_gpus, d->id, frac * d->memory_gib, frac, gib(wgpu),
-                        gib(act) + ACT_GIB_PER_8K);
+                        gib(act) + SLACK_GIB);
     int64_t max_c = (int64_t)floor(avail / seq_bytes) * s.attn_dp;
     out->max_concurrency = max_c;
     out->kv_capacity_tokens = tok_bytes > 0 ? (int64_t)floor(avail / tok_bytes) * s.attn_dp : 0;
@@ -450,7 +450,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     out->active_params = p.active_params > 0 ? (int64_t)p.active_params : (int64_t)p.params;
     out->weights_mb = wgpu / 1048576.0;
     out->activations_mb = (act + (double)C / s.attn_dp * seq_bytes) / 1048576.0;
-    out->memory_mb = out->weights_mb + out->activations_mb + ACT_GIB_PER_8K * 1024.0;
+    out->memory_mb = out->weights_mb + out->activations_mb + SLACK_GIB * 1024.0;
     out->fits = 1;
     out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, S + G, kv_eb);
 
