@@ -245,6 +245,14 @@ void dlp__lm_next_targets(const int32_t *tokens, int B, int T, int32_t *targets)
  * Adam's two moment arrays.  tok and opt may be NULL. */
 dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
                         const char *path, dlp_error *err);
+/* The same with a training state: train_json (a JSON object, may be NULL)
+ * is stored as the header's "train" member. */
+dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                           const char *train_json, const char *path, dlp_error *err);
+/* The "train" member of a checkpoint's header into *json (malloc'ed by
+ * cJSON, free with free(); NULL when the file has none). */
+dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);
+
 /* Load a checkpoint.  add (may be NULL) asks for adapters the file may not
  * have: a lora_rank / n_soft / graph_dim > 0 there replaces the file's 0 and
  * those tensors keep their seeded init; tensors present in the file always
