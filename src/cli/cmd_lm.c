@@ -41,6 +41,7 @@ static void usage(FILE *f) {
             "  --config C         tiny, small, 1m (default, 1.07 M parameters) or 5m\n"
             "  --steps N          schedule length in steps (default: what fits in --minutes)\n"
             "  --minutes M        stop after M minutes (a checkpoint is written)\n"
+            "  --stop-after N     stop after N steps of this run (a checkpoint is written)\n"
             "  --batch N --seq N  rows per step and tokens per row (config: 8 x 256 for 1m)\n"
             "  --lr X             peak learning rate (tiny/small 3e-3, 1m 2e-3, 5m 1e-3)\n"
             "  --warmup N         warm-up steps (2 %% of the steps)\n"
@@ -176,6 +177,7 @@ static int cmd_pretrain(int argc, char **argv) {
         I64("--checkpoint-every", 1, INT64_C(1) << 40, o.checkpoint_every)
         I64("--eval-rows", 1, INT64_C(1) << 30, o.eval_rows)
         I64("--seed", 0, INT64_MAX, o.seed)
+        I64("--stop-after", 1, INT64_C(1) << 40, o.stop_after)
         else if ((r = cli_opt(argc, argv, &i, "--minutes", &v))) {
             if (r > 0 && cli_parse_f64("--minutes", v, 1e-3, 1e6, &o.minutes)) return DLP_EXIT_BADINPUT;
         } else if ((r = cli_opt(argc, argv, &i, "--lr", &v))) {

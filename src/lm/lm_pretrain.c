@@ -471,6 +471,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         int stop = o->progress && o->progress(o->progress_user, ts.step, ts.steps, loss, lr,
                                               (double)rep->tokens_seen / (el > 0 ? el : 1e-9), el);
         if (now_s() - t_start >= budget) stop = 1;
+        if (o->stop_after > 0 && ts.step - first >= o->stop_after) stop = 1;
         int last = ts.steps > 0 && ts.step >= ts.steps;
         if (stop || last || ts.step % ts.ckpt_every == 0) {
             if ((st = save_ckpt(&m, &tok, &opt, &ts, o->checkpoint, err)) != DLP_OK) goto done;

@@ -103,6 +103,10 @@ static int row_cmp(const void *a, const void *b) {
 
 #define SEQ_OPS 24
 
+static int is_compute(const dlp_node_info *ni) {
+    return ni->op_class != DLP_OPC_DATA && strcmp(ni->op_type, "Identity") && strcmp(ni->op_type, "Constant");
+}
+
 void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
@@ -128,13 +132,16 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
         rows[r].flops += ni.flops;
         rows[r].macs += ni.macs;
         rows[r].params += ni.params;
-        /* nodes are in topological order: a node's depth is 1 + its deepest producer */
-        int d = 1;
+        /* nodes are in topological order: a compute node's depth is 1 + its
+           deepest producer's; shape / data-movement nodes pass it through and
+           are not counted in the width */
+        int d = 0, comp = is_compute(&ni);
         for (int p = 0; p < ni.n_preds; p++)
-            if (ni.preds[p] >= 0 && ni.preds[p] < i && depth[ni.preds[p]] + 1 > d) d = depth[ni.preds[p]] + 1;
+            if (ni.preds[p] >= 0 && ni.preds[p] < i && depth[ni.preds[p]] > d) d = depth[ni.preds[p]];
+        d += comp;
         depth[i] = d;
         if (d > max_depth) max_depth = d;
-        if (++at[d] > width) width = at[d];
+        if (comp && ++at[d] > width) width = at[d];
     }
     qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
     char w1[48], w2[48], w3[48];
@@ -145,7 +152,7 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     dlp__sb_printf(b, "The graph has %s FLOPs, %s parameters, and %s MACs. ",
                    dlp__lm_words((double)st.flops, w1, sizeof w1), dlp__lm_words((double)st.params, w2, sizeof w2),
                    dlp__lm_words((double)st.macs, w3, sizeof w3));
-    dlp__sb_printf(b, "Its depth is %d nodes and its width is %d nodes. ", max_depth, width);
+    dlp__sb_printf(b, "Its depth is %d operators and its width is %d operators. ", max_depth, width);
     dlp__sb_printf(b, "Weights take %.2f MiB and the peak memory is %.2f MiB.\n", (double)st.weight_bytes / MiB,
                    (double)st.peak_memory_bytes / MiB);
     /* the compute ops in order (shape and data-movement ops left out) */
@@ -154,8 +161,7 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
-        if (ni.op_class == DLP_OPC_DATA || !strcmp(ni.op_type, "Identity") || !strcmp(ni.op_type, "Constant"))
-            continue;
+        if (!is_compute(&ni)) continue;
         if (shown < SEQ_OPS) dlp__sb_printf(b, "%s %s", shown++ ? "," : "", op_words(ni.op_type));
         else more++;
     }

@@ -83,6 +83,8 @@ typedef struct {
     const char *config;         /* tiny, small, 1m, 5m                         */
     int64_t steps;              /* schedule length (0: from minutes)          */
     double minutes;             /* wall-clock budget (0: none)                */
+    int64_t stop_after;         /* stop after this many steps of this run,
+                                   checkpoint written (0: no limit)           */
     int batch, seq;             /* rows per step, tokens per row (0: config)  */
     double lr;                  /* peak learning rate (0: 3e-3 / 1e-3)        */
     int64_t warmup;             /* warm-up steps (0: 2 % of steps, >= 1)      */
