@@ -428,7 +428,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         goto done;
     }
     double budget = o->minutes > 0 ? o->minutes * 60.0 : INFINITY;
-    double t_train = now_s(), loss_win[20] = {0};
+    double t_train = now_s(), t_pace = t_train, loss_win[20] = {0};
     int nwin = 0;
     int64_t first = ts.step;
     if (ts.steps <= 0 && !(o->minutes > 0)) {
@@ -437,9 +437,11 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
     }
     for (;;) {
         if (ts.steps > 0 && ts.step >= ts.steps) break;
-        /* with only a time budget the schedule's length is fixed after 3 timed steps */
-        if (ts.steps <= 0 && ts.step - first == 3) {
-            double per = (now_s() - t_train) / 3.0;
+        /* with only a time budget the schedule's length is fixed from the pace of
+           steps 2-4 of this run (the first one grows the arena) */
+        if (ts.steps <= 0 && ts.step - first == 1) t_pace = now_s();
+        if (ts.steps <= 0 && ts.step - first == 4) {
+            double per = (now_s() - t_pace) / 3.0;
             ts.steps = ts.step + (int64_t)((budget - (now_s() - t_start)) / per);
             if (ts.steps < ts.step + 1) ts.steps = ts.step + 1;
             note(o, "schedule: %lld steps in the %.1f-minute budget (%.0f ms per step)", (long long)ts.steps,
