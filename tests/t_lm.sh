@@ -34,7 +34,10 @@ check lm_corpus bash -c '[ $1 -eq 0 ] && grep -q "^graphs.txt" <<<"$2" && grep -
   && cmp -s "$3/c1/perf.txt" "$3/c2/perf.txt"' _ $rc "$out" "$tmp"
 if [ "$SH" != "--shared none" ]; then
   check lm_corpus_help bash -c 'grep -q "NAS-Bench-201 cell" "$1/c1/graphs.txt" && grep -q "FBNet architecture" "$1/c1/graphs.txt" \
-    && grep -q "runs in .* ms (HELP, " "$1/c1/perf.txt" && grep -q "samples/s" "$1/c1/perf.txt"' _ "$tmp"
+    && grep -q "runs in .* ms (HELP, " "$1/c1/perf.txt" && grep -q "samples/s" "$1/c1/perf.txt" \
+    && grep -q "at batch 1 on the Intel Xeon Gold 6240 runs in .* (HELP, gold_6240)" "$1/c1/perf.txt" \
+    && grep -q "at batch 32 on the NVIDIA TITAN RTX runs in .* (HELP, titan_rtx_32)" "$1/c1/perf.txt" \
+    && ! grep -q "on the [a-z0-9_]* runs in" "$1/c1/perf.txt"' _ "$tmp"
 fi
 check lm_device_text bash -c '"$1" lm device-text a100-40gb --precision bf16 --batch 8 | grep -q "^Device: NVIDIA A100-SXM4-40GB, a GPU (ampere architecture, GA100). 108 SMs.*Setting: precision bf16, batch 8.$"' _ "$D"
 

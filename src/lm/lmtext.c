@@ -477,11 +477,13 @@ static int csv_fields(char *s, char **f, int max) {
 #define MAX_COLS 64
 
 /* "titan_rtx_32" -> key "titan_rtx", batch 32 */
+static const ext_dev *ext_find(const char *key);
 static void help_setting(const char *col, char *key, size_t n, int64_t *batch) {
     const char *u = strrchr(col, '_');
+    if (ext_find(col)) u = NULL;    /* a device name ending in digits: gold_6240, essential_ph_1 */
     char *end;
     long v = u ? strtol(u + 1, &end, 10) : 0;
-    if (u && *end == 0 && v > 0 && strcmp(col, "essential_ph_1") != 0) {
+    if (u && *end == 0 && v > 0) {
         snprintf(key, n, "%.*s", (int)(u - col), col);
         *batch = v;
     } else {
@@ -656,10 +658,11 @@ static dlp_status timm_statements(const dlp__lm_corpus_opts *o, out_file *op, st
             if (nf != nh) continue;
             double sps = strtod(f[cs], NULL);
             if (!(sps > 0)) continue;
+            double bs = strtod(f[cb], NULL), img = ci >= 0 ? strtod(f[ci], NULL) : 0;
             dlp__sb_printf(&b, "%s", f[cm]);
-            if (ci >= 0) dlp__sb_printf(&b, " (%sx%s input)", f[ci], f[ci]);
-            dlp__sb_printf(&b, " at batch %s on the %s in %s (%s, PyTorch %s%s) %s at %.6g samples/s",
-                           f[cb], d->name, t.amp ? "fp16" : "fp32", t.amp ? "AMP, " : "", t.torch,
+            if (img > 0) dlp__sb_printf(&b, " (%.0fx%.0f input)", img, img);
+            dlp__sb_printf(&b, " at batch %.0f on the %s in %s (%sPyTorch %s%s) %s at %.6g samples/s",
+                           bs, d->name, t.amp ? "fp16" : "fp32", t.amp ? "AMP, " : "", t.torch,
                            t.compiled ? ", torch.compile" : "", t.train ? "trains" : "runs inference", sps);
             if (ct >= 0) dlp__sb_printf(&b, ", %s ms per step", f[ct]);
             dlp__sb_printf(&b, "; %s layout", t.layout);
