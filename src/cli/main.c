@@ -31,6 +31,8 @@ int dlp_cmd_data(int argc, char **argv);
 /* pre-training commands (src/cli/cmd_pretrain.c, cmd_embed.c) */
 int dlp_cmd_pretrain(int argc, char **argv);
 int dlp_cmd_embed(int argc, char **argv);
+/* language-model command (src/cli/cmd_lm.c) */
+int dlp_cmd_lm(int argc, char **argv);
 
 
 static const struct {
@@ -54,6 +56,7 @@ static const struct {
     {"data", dlp_cmd_data, "measurement store of dlperf-profile: stats, export/import CSV, merge shards"},
     {"pretrain", dlp_cmd_pretrain, "pre-train a graph encoder (GAE/GraphMAE) on unlabeled graphs (.dlpm)"},
     {"embed", dlp_cmd_embed, "graph vectors of a pre-trained encoder; t-SNE map of a corpus (SVG)"},
+    {"lm", dlp_cmd_lm, "language model of the GNN+LM predictor: pre-training corpus, pretrain, device text"},
     /* END commands */
 };
 

@@ -245,6 +245,14 @@ void dlp__lm_next_targets(const int32_t *tokens, int B, int T, int32_t *targets)
  * Adam's two moment arrays.  tok and opt may be NULL. */
 dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
                         const char *path, dlp_error *err);
+/* The same with a training state: train_json (a JSON object, may be NULL)
+ * is stored as the header's "train" member. */
+dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                           const char *train_json, const char *path, dlp_error *err);
+/* The "train" member of a checkpoint's header into *json (malloc'ed by
+ * cJSON, free with free(); NULL when the file has none). */
+dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);
+
 /* Load a checkpoint.  add (may be NULL) asks for adapters the file may not
  * have: a lora_rank / n_soft / graph_dim > 0 there replaces the file's 0 and
  * those tensors keep their seeded init; tensors present in the file always
@@ -255,5 +263,33 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_ada
  * left zeroed (o->n == 0) for the caller to initialise. */
 dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
                         dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err);
+
+/* ==== graph encoder (lm_gin.c) ======================================== */
+
+/* The GIN that turns a graph into the graph token: layers of GINConv
+ * (src/nn, PyG semantics, eps trainable, no BatchNorm) with ReLU between
+ * them, then a mean over each graph's nodes: gvec (n_graphs, hidden), which
+ * dlp__lm_batch.gvec takes.  Its own parameter store (encoder checkpoints
+ * stay separate from the LM's). */
+typedef struct {
+    int in, hidden, layers;
+    dlp__nn_params ps;
+    dlp__nn_gin *gin;           /* (layers)                                    */
+    /* cache of the last forward (ws) */
+    const dlp__nn_graph *g;
+    const float *x;             /* (N, in)                                     */
+    float **y;                  /* (layers) (N, hidden) layer outputs           */
+    float **h;                  /* (layers) (N, hidden) ReLU(y), the last = y   */
+} dlp__lm_gin;
+
+dlp_status dlp__lm_gin_init(dlp__lm_gin *e, int in, int hidden, int layers, uint64_t seed,
+                            dlp_error *err);
+void dlp__lm_gin_free(dlp__lm_gin *e);
+/* gvec (g->n_graphs, hidden) overwritten; caches in ws. */
+dlp_status dlp__lm_gin_forward(dlp__lm_gin *e, dlp__nn_ws *ws, const dlp__nn_graph *g, const float *x,
+                               float *gvec);
+/* Backward of the last forward from dgvec: parameter gradients += into
+ * e->ps.grad; dx (N, in; may be NULL) +=. */
+dlp_status dlp__lm_gin_backward(dlp__lm_gin *e, dlp__nn_ws *ws, const float *dgvec, float *dx);
 
 #endif /* DLP_LM_H */

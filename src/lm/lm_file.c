@@ -31,6 +31,11 @@
 
 dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
                         const char *path, dlp_error *err) {
+    return dlp__lm_save_ex(m, tok, opt, NULL, path, err);
+}
+
+dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                           const char *train_json, const char *path, dlp_error *err) {
     if (opt && opt->n != m->ps.total)
         return dlp__err(err, DLP_EINVAL, "lm save: optimizer of %lld values for %lld parameters",
                         (long long)opt->n, (long long)m->ps.total);
@@ -67,6 +72,14 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_ada
         cJSON_AddNumberToObject(ao, "eps", opt->eps);
         cJSON_AddNumberToObject(ao, "weight_decay", opt->weight_decay);
         cJSON_AddBoolToObject(ao, "decoupled", opt->decoupled);
+    }
+    if (train_json) {
+        cJSON *tj = cJSON_Parse(train_json);
+        if (!tj) {
+            cJSON_Delete(r);
+            return dlp__err(err, DLP_EINVAL, "lm save: the training state is not valid JSON");
+        }
+        cJSON_AddItemToObject(r, "train", tj);
     }
     dlp__dlpm_add_tensors(r, &m->ps);
     char *h = cJSON_PrintUnformatted(r);
@@ -294,6 +307,28 @@ dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t se
     dlp_status st = dlp__map_file(path, &mp, err);
     if (st != DLP_OK) return st;
     st = load_image(path, mp.data, mp.len, add, seed, m, tok, opt, err);
+    dlp__unmap_file(&mp);
+    return st;
+}
+
+dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err) {
+    *json = NULL;
+    dlp__mapped mp;
+    dlp_status st = dlp__map_file(path, &mp, err);
+    if (st != DLP_OK) return st;
+    const char *hdr;
+    size_t hl;
+    const uint8_t *payload;
+    uint64_t pn;
+    st = dlp__dlpm_unpack(mp.data, mp.len, path, &hdr, &hl, &payload, &pn, err);
+    if (st == DLP_OK) {
+        cJSON *root = cJSON_ParseWithLength(hdr, hl);
+        const cJSON *tj = root ? cJSON_GetObjectItemCaseSensitive(root, "train") : NULL;
+        if (!root) st = dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
+        else if (cJSON_IsObject(tj) && !(*json = cJSON_PrintUnformatted(tj)))
+            st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
+        cJSON_Delete(root);
+    }
     dlp__unmap_file(&mp);
     return st;
 }

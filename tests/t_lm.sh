@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `dlperf lm corpus | pretrain | device-text` end to end in seconds: a corpus
+# from examples/resnet18.onnx and the device database (plus 20 HELP
+# architectures with their statements when ../shared is there), built twice
+# with the same bytes; a tiny model pre-trained for 24 steps, and the same run
+# stopped after 10 steps and resumed giving identical files; progress lines;
+# refusals exiting 2 with one line naming the file.
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+D="$BUILD/dlperf"
+SHARED=${DLP_SHARED:-../shared}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name, then a command that must succeed
+  local name=$1; shift
+  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
+}
+exit2() { # name, pattern the message must contain, then the command (exit 2, one line)
+  local name=$1 pat=$2; shift 2
+  "$@" >/dev/null 2>"$tmp/err2"; local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err2")" -eq 1 ] && grep -q -- "$pat" "$tmp/err2"; then echo "PASS $name"
+  else echo "FAIL $name (exit $rc)"; cat "$tmp/err2"; fi
+}
+
+# ---- corpus ----
+SH="--shared none"
+[ -f "$SHARED/data/HELP/DERIVED_csv/nasbench201_latency_ms.csv" ] && SH="--shared $SHARED --nas-limit 20"
+out=$("$D" lm corpus --out "$tmp/c1" --graphs examples/resnet18.onnx $SH); rc=$?
+"$D" lm corpus --out "$tmp/c2" --graphs examples/resnet18.onnx $SH >/dev/null
+check lm_corpus bash -c '[ $1 -eq 0 ] && grep -q "^graphs.txt" <<<"$2" && grep -q "^total" <<<"$2" \
+  && grep -q "Q: Summarise the graph of resnet18" "$3/c1/graphs.txt" && grep -q "Device: NVIDIA GeForce RTX 3090" "$3/c1/devices.txt" \
+  && cmp -s "$3/c1/graphs.txt" "$3/c2/graphs.txt" && cmp -s "$3/c1/devices.txt" "$3/c2/devices.txt" \
+  && cmp -s "$3/c1/perf.txt" "$3/c2/perf.txt"' _ $rc "$out" "$tmp"
+if [ "$SH" != "--shared none" ]; then
+  check lm_corpus_help bash -c 'grep -q "NAS-Bench-201 cell" "$1/c1/graphs.txt" && grep -q "FBNet architecture" "$1/c1/graphs.txt" \
+    && grep -q "runs in .* ms (HELP, " "$1/c1/perf.txt" && grep -q "samples/s" "$1/c1/perf.txt" \
+    && grep -q "at batch 1 on the Intel Xeon Gold 6240 runs in .* (HELP, gold_6240)" "$1/c1/perf.txt" \
+    && grep -q "at batch 32 on the NVIDIA TITAN RTX runs in .* (HELP, titan_rtx_32)" "$1/c1/perf.txt" \
+    && ! grep -q "on the [a-z0-9_]* runs in" "$1/c1/perf.txt"' _ "$tmp"
+fi
+check lm_device_text bash -c '"$1" lm device-text a100-40gb --precision bf16 --batch 8 | grep -q "^Device: NVIDIA A100-SXM4-40GB, a GPU (ampere architecture, GA100). 108 SMs.*Setting: precision bf16, batch 8.$"' _ "$D"
+
+# ---- pretrain ----
+P="--corpus $tmp/c1 --config tiny --steps 24 --seq 32 --checkpoint-every 5 --bpe-mb 0.05"
+out=$("$D" lm pretrain $P --out "$tmp/a.dlpm" --progress lines 2>"$tmp/err"); rc=$?
+check lm_pretrain bash -c '[ $1 -eq 0 ] && [ -s "$3/a.dlpm" ] && [ -s "$3/a.dlpm.ckpt" ] && grep -q "steps      24 of 24" <<<"$2" \
+  && grep -q "held out   loss .* perplexity" <<<"$2" && grep -q "^step 24/24  loss" "$3/err" && grep -q "^tokenizer: " "$3/err"' _ $rc "$out" "$tmp"
+out=$("$D" lm pretrain $P --out "$tmp/b.dlpm" --progress none --stop-after 10); rc=$?
+check lm_pretrain_stop bash -c '[ $1 -eq 0 ] && grep -q "steps      10 of 24 (stopped early" <<<"$2"' _ $rc "$out"
+"$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/b.dlpm" --resume --progress none >/dev/null
+check lm_pretrain_resume_identical bash -c 'cmp -s "$1/a.dlpm" "$1/b.dlpm" && cmp -s "$1/a.dlpm.ckpt" "$1/b.dlpm.ckpt"' _ "$tmp"
+
+# ---- refusals ----
+exit2 lm_no_corpus_dir "$tmp/none" "$D" lm pretrain --corpus "$tmp/none" --out "$tmp/x.dlpm" --steps 2
+mkdir -p "$tmp/bin" && printf 'ab\0cd' >"$tmp/bin/x.txt"
+exit2 lm_binary_corpus "$tmp/bin/x.txt" "$D" lm pretrain --corpus "$tmp/bin" --out "$tmp/x.dlpm" --steps 2
+echo junk >"$tmp/bad.ckpt"
+exit2 lm_bad_checkpoint "$tmp/bad.ckpt" "$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/x.dlpm" --checkpoint "$tmp/bad.ckpt" --resume
+exit2 lm_bad_config "--config 'huge'" "$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/x.dlpm" --config huge --steps 2
+exit2 lm_no_steps "--steps" "$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/x.dlpm"
+exit2 lm_corpus_bad_graphs "$tmp/nope.onnx" "$D" lm corpus --out "$tmp/c3" --graphs "$tmp/nope.onnx" --shared none
+exit2 lm_unknown_device "h1000" "$D" lm device-text h1000
