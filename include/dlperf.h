@@ -1477,6 +1477,19 @@ dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, 
  * each; out (n, target_count).  Thread-safe. */
 dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, int n, float *out,
                                   dlp_error *err);
+/* n ONNX models held in memory (bufs[i], lens[i] bytes; names[i], or
+ * "model.onnx" for a NULL names or entry, names the model in messages),
+ * each loaded with opts (dlp_graph_load_mem), featurised in the model's
+ * layout and predicted: out (n, target_count), row i for bufs[i], the very
+ * values dlp_graph_load_mem + dlp_gnn_predict_graphs give one by one.  The
+ * work is spread over threads workers (0: one per online CPU, at most 16;
+ * the calling thread is one of them), each taking the next model when done
+ * with one; while they run, OpenBLAS is set to one thread (process-wide,
+ * restored after).  On failure err is the lowest failing index's message.
+ * The NAS-loop call (Python's GraphModel.predict). */
+dlp_status dlp_gnn_predict_onnx(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
+                                const char *const *names, int n, const dlp_load_opts *opts, int threads,
+                                float *out, dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
 dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                                    float *out, dlp_error *err);

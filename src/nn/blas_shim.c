@@ -1,5 +1,5 @@
 /*
- * blas_shim.c — the two OpenBLAS functions dlperf uses, forwarded to the
+ * blas_shim.c — the OpenBLAS functions dlperf uses, forwarded to the
  * library loaded on first use: OpenBLAS starts its thread pool when it is
  * loaded, a cost every command paid although only training and GNN
  * prediction multiply matrices (util/lazylib.h).  If the library cannot be
@@ -47,6 +47,12 @@ void cblas_sgemm(OPENBLAS_CONST enum CBLAS_ORDER Order, OPENBLAS_CONST enum CBLA
         fn = p ? *(sgemm_fn *)&p : sgemm_ref;
     }
     fn(Order, TransA, TransB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+int openblas_get_num_threads(void) {
+    static int (*fn)(void);
+    if (!fn) *(void **)&fn = dlp__lazy_sym(&lib, "openblas_get_num_threads");
+    return fn ? fn() : 1;
 }
 
 void openblas_set_num_threads(int num_threads) {
