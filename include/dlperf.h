@@ -525,6 +525,59 @@ uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
 dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
 dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
 
+/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
+ * dataset build` is a thin client).  Progress, when set, is called after
+ * every row with (done, total); messages start "dataset build:". */
+typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
+
+/* From a dlperf-profile store (docs/store.md): one sample per ok first
+ * measurement of the device and mode, its graph loaded at the run's batch
+ * and seq, its targets the metric means (NaN where not measured), family
+ * from the store, name = variant. */
+typedef struct {
+    const char *store;                /* STORE.sqlite                                   */
+    const char *device;               /* a store device or database alias; NULL: the
+                                         store's only device                            */
+    const char *mode;                 /* infer (NULL), train or llm                     */
+    const char *family;               /* NULL: every family                             */
+    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
+                                         else latency_ms                                 */
+    int n_targets;
+    dlp_layout layout;
+    int64_t limit;                    /* 0: every run                                   */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_store_dataset_opts;
+typedef struct {
+    int64_t models;                   /* distinct models among the samples              */
+    char device[128];                 /* the device used                                */
+} dlp_store_dataset_info;
+dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
+                                  dlp_store_dataset_info *info, dlp_error *err);
+
+/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
+ * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
+ * once per batch among the chosen device columns (the batch is the
+ * column's "_N" suffix when N is a power of two up to 4096, else 1), one
+ * sample per column with target latency_ms; family nb201, nb201-effective
+ * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
+typedef struct {
+    const char *table;                /* help-nb201 or help-fbnet                       */
+    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
+    const char *devices;              /* a column, a comma list, or "all"               */
+    dlp_layout layout;
+    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
+    int64_t limit;                    /* 0: every architecture                          */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_help_dataset_opts;
+typedef struct {
+    int64_t architectures;            /* rows read                                      */
+    int batches, devices;             /* distinct batches, device columns               */
+} dlp_help_dataset_info;
+dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
+                                 dlp_help_dataset_info *info, dlp_error *err);
+
 /* ==== END dataset ==== */
 
 /* ==== BEGIN llm (src/build/transformer.c, src/models/xgb.c) ==== */
