@@ -1607,6 +1607,60 @@ dlp_status dlp_split_kfold(const double *y, int n, int k, uint64_t seed, int *fo
 dlp_status dlp_split_lofo(const char *const *family, int n, const char *held_out, int *part,
                           dlp_error *err);
 
+/* ---- protocols (src/eval/protocol.c; docs/gnn.md "Splits") ---- */
+
+/* Samples chosen by device and family (comma lists; NULL or "": all),
+ * then parted: random (train_frac/val_frac of a seeded shuffle; DIPPM
+ * 0.70/0.15), family Monte Carlo (train_frac per family; TraPPM 0.70),
+ * stratified k-fold on the first target (k folds, fold = the test one),
+ * leave one family out (lofo), or none (everything trains).  train_limit /
+ * val_limit (0: all) keep a seeded subset of those parts, drawn from their
+ * own streams so a limit never changes the split. */
+typedef enum {
+    DLP_SPLIT_RANDOM = 0, DLP_SPLIT_FAMILY_MC, DLP_SPLIT_KFOLD, DLP_SPLIT_LOFO, DLP_SPLIT_NONE,
+    DLP_SPLIT_MODEL           /* the model's own recorded split (the caller resolves it) */
+} dlp_split_kind;
+typedef struct {
+    dlp_split_kind kind;
+    double train_frac, val_frac;
+    int k, fold;
+    const char *lofo;                 /* the held-out family                            */
+    const char *devices, *families;   /* comma lists; NULL or "": all                   */
+    int64_t train_limit, val_limit;
+} dlp_split_spec;
+/* Sample indices of each part, malloc'ed (dlp_split_parts_free); n_selected
+ * samples passed the selection. */
+typedef struct {
+    int *train, *val, *test;
+    int n_train, n_val, n_test, n_selected;
+} dlp_split_parts;
+/* DLP_EINVAL naming a device or family the dataset lacks, for an empty
+ * selection, or a fold out of range. */
+dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uint64_t seed, dlp_split_parts *p,
+                             dlp_error *err);
+void dlp_split_parts_free(dlp_split_parts *p);
+/* Keep, in order, the samples idx[0..*n) of the devices and families
+ * (names checked as dlp_dataset_split does). */
+dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const char *families, int *idx, int *n,
+                              dlp_error *err);
+
+/* A pool of predictions over dataset samples, with their measured values
+ * (NaN where the dataset lacks a target): n rows of T targets (the
+ * model's).  Zero-initialise; fam/dev point into the dataset. */
+#define DLP_EVAL_MAX_TARGETS 16
+typedef struct {
+    int n, cap, T;
+    char tnames[DLP_EVAL_MAX_TARGETS][64];
+    double *y, *yhat;
+    const char **fam, **dev;
+} dlp_eval_preds;
+/* Predict samples idx[0..n) of ds with m and append them. */
+dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
+                              dlp_error *err);
+void dlp_eval_preds_free(dlp_eval_preds *p);
+/* Metrics of target k over the pool. */
+void dlp_eval_preds_metrics(const dlp_eval_preds *p, int k, dlp_metrics *out);
+
 /* ---- reports (src/eval/report.c) ---- */
 
 /* Predictions to report: n samples, y and yhat (n, n_targets) row-major;
