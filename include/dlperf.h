@@ -420,7 +420,7 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
 
 /* ==== END features ==== */
 
-/* ==== BEGIN build (src/build) ==== */
+/* ==== BEGIN builders (src/builders) ==== */
 
 /* Graph builders: networks of NAS search spaces built directly in the IR
  * (no ONNX file), shapes inferred and costed like a loaded model; weights
@@ -435,7 +435,7 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
  * with a message naming the string and the (0-based) position. */
 dlp_status dlp_graph_from_nb201(const char *arch_str, int64_t batch, dlp_graph **out,
                                 dlp_error *err);
-/* How none edges and zero nodes are built (src/build/nb201.c):
+/* How none edges and zero nodes are built (src/builders/nb201.c):
  * EFFECTIVE (what dlp_graph_from_nb201 builds): none adds nothing, a node
  *   with no contribution is zero and edges out of it are dropped;
  * EXECUTED: the reference PyTorch module as it runs (and as HELP timed it):
@@ -455,7 +455,7 @@ dlp_status dlp_graph_from_fbnet(const int *ops22, int64_t batch, dlp_graph **out
 /* "k3_e1" ... "skip" for 0..8; NULL otherwise. */
 const char *dlp_fbnet_op_name(int op);
 
-/* ==== END build ==== */
+/* ==== END builders ==== */
 
 /* ==== BEGIN dataset (src/data) ==== */
 
@@ -580,7 +580,7 @@ dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **o
 
 /* ==== END dataset ==== */
 
-/* ==== BEGIN llm (src/build/transformer.c, src/models/xgb.c) ==== */
+/* ==== BEGIN llm (src/builders/transformer.c, src/models/xgb.c) ==== */
 
 /* Large language models (docs/llm.md): a transformer graph built from a
  * Hugging Face config.json (or the built-in catalogue of configs) into the
