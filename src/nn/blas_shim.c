@@ -6,11 +6,39 @@
  * loaded, a plain triple loop keeps results correct (slowly).
  */
 #include <cblas.h>
+#include <stdlib.h>
 
 #include "util/lazylib.h"
 
 static const char *const sonames[] = {"libopenblas.so.0", "libopenblas.so", "libblas.so.3", NULL};
-static dlp__lazylib lib = DLP__LAZYLIB_INIT(sonames);
+/* OpenBLAS (0.3.21 in Debian 12) picks its kernels from the CPU's model
+ * number; a model it does not know — a VM's "Intel(R) Xeon(R) Processor"
+ * with AVX-512, as on the machine these numbers come from — gets the SSE3
+ * "Prescott" kernels: a hidden-64 GraphSAGE prediction of an NB201 graph
+ * took 406 us of CPU with them against 224 us with SkylakeX's.  So before
+ * OpenBLAS is loaded, and only when the user has not chosen
+ * (OPENBLAS_CORETYPE unset), name the kernels the CPU's flags support:
+ * SkylakeX with AVX-512 F/CD/BW/DQ/VL, Haswell with AVX2 and FMA; a CPU
+ * OpenBLAS knows gets the same kernels it would choose.  The one place the
+ * library touches the environment (docs/DESIGN.md): OpenBLAS reads its
+ * choice nowhere else.  Where OpenBLAS is already in the process (numpy),
+ * dlopen returns it as it is. */
+static void choose_kernels(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (getenv("OPENBLAS_CORETYPE")) return;
+    __builtin_cpu_init();
+    const char *core = NULL;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl"))
+        core = "SkylakeX";
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        core = "Haswell";
+    if (core) setenv("OPENBLAS_CORETYPE", core, 0);
+#endif
+}
+
+static dlp__lazylib lib = DLP__LAZYLIB_INIT_HOOK(sonames, choose_kernels);
 
 typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
                          float, const float *, blasint, const float *, blasint, float, float *, blasint);

@@ -19,9 +19,11 @@ typedef struct {
     int tried;
     void *handle;
     char err[256];
+    void (*before_load)(void);  /* called once, under the lock, before dlopen */
 } dlp__lazylib;
 
-#define DLP__LAZYLIB_INIT(names) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, ""}
+#define DLP__LAZYLIB_INIT(names) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, "", NULL}
+#define DLP__LAZYLIB_INIT_HOOK(names, hook) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, "", (hook)}
 
 /* Address of `sym` in the library (loading it on first call), or NULL with
  * lib->err saying why. Thread-safe. */
