@@ -1537,8 +1537,8 @@ dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, i
  * values dlp_graph_load_mem + dlp_gnn_predict_graphs give one by one.  The
  * work is spread over threads workers (0: one per online CPU, at most 16;
  * the calling thread is one of them), each taking the next model when done
- * with one; while they run, OpenBLAS is set to one thread (process-wide,
- * restored after).  On failure err is the lowest failing index's message.
+ * with one; while they run, dlperf's OpenBLAS (its own copy, see
+ * docs/DESIGN.md) runs one thread (restored after).  On failure err is the lowest failing index's message.
  * The NAS-loop call (Python's GraphModel.predict). */
 dlp_status dlp_gnn_predict_onnx(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
                                 const char *const *names, int n, const dlp_load_opts *opts, int threads,

@@ -21,8 +21,14 @@ static const char *const sonames[] = {"libopenblas.so.0", "libopenblas.so", "lib
  * SkylakeX with AVX-512 F/CD/BW/DQ/VL, Haswell with AVX2 and FMA; a CPU
  * OpenBLAS knows gets the same kernels it would choose.  The one place the
  * library touches the environment (docs/DESIGN.md): OpenBLAS reads its
- * choice nowhere else.  Where OpenBLAS is already in the process (numpy),
- * dlopen returns it as it is. */
+ * choice nowhere else.  And dlperf loads a copy of its own (dlmopen into a
+ * new link namespace, lazylib.h): OpenBLAS already in the process (numpy's,
+ * torch's) was set up when it was loaded, with its kernels and thread
+ * count; a private copy gets the kernels chosen here, and its thread count
+ * (dlp_gnn_predict_onnx, training's --threads) leaves theirs alone.  NB201
+ * graphs through a SAGE-64 model in a process that had imported torch
+ * (bench_python_batch.sh): 1,530 graphs/s on the shared copy, 4,270 on
+ * the private one.  Where dlmopen fails (or under ASan) it is dlopen. */
 static void choose_kernels(void) {
 #if defined(__x86_64__) || defined(__i386__)
     if (getenv("OPENBLAS_CORETYPE")) return;
@@ -38,7 +44,7 @@ static void choose_kernels(void) {
 #endif
 }
 
-static dlp__lazylib lib = DLP__LAZYLIB_INIT_HOOK(sonames, choose_kernels);
+static dlp__lazylib lib = DLP__LAZYLIB_INIT_PRIVATE(sonames, choose_kernels);
 
 typedef void (*sgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
                          float, const float *, blasint, const float *, blasint, float, float *, blasint);
