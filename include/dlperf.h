@@ -1884,6 +1884,9 @@ enum {
     DLP_STORE_CREATE = 3       /* read and write; created (schema) if missing */
 };
 
+/* 1 when path looks like a store: a *.sqlite or *.db name, or a regular
+ * file that starts with SQLite's magic (a named pipe is not read); else 0. */
+int dlp_store_probe(const char *path);
 /* Open a store.  A missing file gives DLP_EIO naming it; a file that is not
  * SQLite or not a dlperf store DLP_EFORMAT; another schema version
  * DLP_EVERSION ("runs.sqlite: store schema version 2; this dlperf reads

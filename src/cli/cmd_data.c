@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util/util.h"
 
 int dlp_cmd_data(int argc, char **argv);
 
@@ -151,7 +150,13 @@ static int cmd_stats(const char *path, int json) {
                 if (!strcmp(mc[j].device, u->device) && !strcmp(mc[j].mode, u->mode) && !strcmp(mc[j].metric, m->name))
                     y = &mc[j];
             if (!y) {
-                if (dlp__grow((void **)&mc, nmc, &cmc, sizeof *mc)) continue;
+                if (nmc == cmc) {
+                    int nc = cmc ? 2 * cmc : 16;
+                    mcount_t *g2 = realloc(mc, sizeof *mc * (size_t)nc);
+                    if (!g2) continue;
+                    mc = g2;
+                    cmc = nc;
+                }
                 y = &mc[nmc++];
                 memset(y, 0, sizeof *y);
                 y->device = u->device;

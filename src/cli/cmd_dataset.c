@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util/util.h"
 
 int dlp_cmd_dataset(int argc, char **argv);
 
@@ -69,18 +68,6 @@ typedef struct {
     const char *target, *mode, *family; /* --from STORE.sqlite only */
     int64_t limit;
 } build_opts;
-
-/* A measurement store (dlperf-profile): *.sqlite / *.db, or a file with SQLite's magic. */
-static int is_store(const char *from) {
-    size_t L = strlen(from);
-    if ((L > 7 && !strcmp(from + L - 7, ".sqlite")) || (L > 3 && !strcmp(from + L - 3, ".db"))) return 1;
-    char magic[16] = {0};
-    FILE *f = dlp__fopen_regular(from, NULL);
-    if (!f) return 0;
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    return n == sizeof magic && !memcmp(magic, "SQLite format 3", 16);
-}
 
 static double seconds_since(const struct timespec *t0) {
     struct timespec t1;
@@ -154,7 +141,7 @@ static int build_from_store(const build_opts *o) {
 
 static int cmd_build(const build_opts *o) {
     if (!o->from) return cli_usage_error("dataset build", "--from is required (help-nb201 or help-fbnet)");
-    if (is_store(o->from)) return build_from_store(o);
+    if (dlp_store_probe(o->from)) return build_from_store(o);
     if (o->target || o->mode || o->family)
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target, --mode and --family need --from STORE.sqlite");
     int fbnet = !strcmp(o->from, "help-fbnet");
