@@ -147,7 +147,7 @@ clean:
 -include $(DEPS)
 
 $(BUILD)/obj/src/hw/devices_embed.o: data/devices.json
-$(BUILD)/obj/src/build/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
+$(BUILD)/obj/src/builders/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
 $(BUILD)/obj/src/serve/assets_embed.o: src/serve/web/index.html examples/resnet18.onnx
 
 # Shipped learned models (docs/learned.md): every *.dlpm / *.txt of

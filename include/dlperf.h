@@ -420,7 +420,7 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
 
 /* ==== END features ==== */
 
-/* ==== BEGIN build (src/build) ==== */
+/* ==== BEGIN builders (src/builders) ==== */
 
 /* Graph builders: networks of NAS search spaces built directly in the IR
  * (no ONNX file), shapes inferred and costed like a loaded model; weights
@@ -435,7 +435,7 @@ dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *er
  * with a message naming the string and the (0-based) position. */
 dlp_status dlp_graph_from_nb201(const char *arch_str, int64_t batch, dlp_graph **out,
                                 dlp_error *err);
-/* How none edges and zero nodes are built (src/build/nb201.c):
+/* How none edges and zero nodes are built (src/builders/nb201.c):
  * EFFECTIVE (what dlp_graph_from_nb201 builds): none adds nothing, a node
  *   with no contribution is zero and edges out of it are dropped;
  * EXECUTED: the reference PyTorch module as it runs (and as HELP timed it):
@@ -455,7 +455,7 @@ dlp_status dlp_graph_from_fbnet(const int *ops22, int64_t batch, dlp_graph **out
 /* "k3_e1" ... "skip" for 0..8; NULL otherwise. */
 const char *dlp_fbnet_op_name(int op);
 
-/* ==== END build ==== */
+/* ==== END builders ==== */
 
 /* ==== BEGIN dataset (src/data) ==== */
 
@@ -525,9 +525,62 @@ uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
 dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
 dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
 
+/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
+ * dataset build` is a thin client).  Progress, when set, is called after
+ * every row with (done, total); messages start "dataset build:". */
+typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
+
+/* From a dlperf-profile store (docs/store.md): one sample per ok first
+ * measurement of the device and mode, its graph loaded at the run's batch
+ * and seq, its targets the metric means (NaN where not measured), family
+ * from the store, name = variant. */
+typedef struct {
+    const char *store;                /* STORE.sqlite                                   */
+    const char *device;               /* a store device or database alias; NULL: the
+                                         store's only device                            */
+    const char *mode;                 /* infer (NULL), train or llm                     */
+    const char *family;               /* NULL: every family                             */
+    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
+                                         else latency_ms                                 */
+    int n_targets;
+    dlp_layout layout;
+    int64_t limit;                    /* 0: every run                                   */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_store_dataset_opts;
+typedef struct {
+    int64_t models;                   /* distinct models among the samples              */
+    char device[128];                 /* the device used                                */
+} dlp_store_dataset_info;
+dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
+                                  dlp_store_dataset_info *info, dlp_error *err);
+
+/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
+ * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
+ * once per batch among the chosen device columns (the batch is the
+ * column's "_N" suffix when N is a power of two up to 4096, else 1), one
+ * sample per column with target latency_ms; family nb201, nb201-effective
+ * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
+typedef struct {
+    const char *table;                /* help-nb201 or help-fbnet                       */
+    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
+    const char *devices;              /* a column, a comma list, or "all"               */
+    dlp_layout layout;
+    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
+    int64_t limit;                    /* 0: every architecture                          */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_help_dataset_opts;
+typedef struct {
+    int64_t architectures;            /* rows read                                      */
+    int batches, devices;             /* distinct batches, device columns               */
+} dlp_help_dataset_info;
+dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
+                                 dlp_help_dataset_info *info, dlp_error *err);
+
 /* ==== END dataset ==== */
 
-/* ==== BEGIN llm (src/build/transformer.c, src/models/xgb.c) ==== */
+/* ==== BEGIN llm (src/builders/transformer.c, src/models/xgb.c) ==== */
 
 /* Large language models (docs/llm.md): a transformer graph built from a
  * Hugging Face config.json (or the built-in catalogue of configs) into the
@@ -1482,6 +1535,19 @@ dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, 
  * each; out (n, target_count).  Thread-safe. */
 dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, int n, float *out,
                                   dlp_error *err);
+/* n ONNX models held in memory (bufs[i], lens[i] bytes; names[i], or
+ * "model.onnx" for a NULL names or entry, names the model in messages),
+ * each loaded with opts (dlp_graph_load_mem), featurised in the model's
+ * layout and predicted: out (n, target_count), row i for bufs[i], the very
+ * values dlp_graph_load_mem + dlp_gnn_predict_graphs give one by one.  The
+ * work is spread over threads workers (0: one per online CPU, at most 16;
+ * the calling thread is one of them), each taking the next model when done
+ * with one; while they run, dlperf's OpenBLAS (its own copy, see
+ * docs/DESIGN.md) runs one thread (restored after).  On failure err is the lowest failing index's message.
+ * The NAS-loop call (Python's GraphModel.predict). */
+dlp_status dlp_gnn_predict_onnx(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
+                                const char *const *names, int n, const dlp_load_opts *opts, int threads,
+                                float *out, dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
 dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                                    float *out, dlp_error *err);
@@ -1545,6 +1611,60 @@ dlp_status dlp_split_kfold(const double *y, int n, int k, uint64_t seed, int *fo
  * DLP_ENOTFOUND when no item has that family. */
 dlp_status dlp_split_lofo(const char *const *family, int n, const char *held_out, int *part,
                           dlp_error *err);
+
+/* ---- protocols (src/eval/protocol.c; docs/gnn.md "Splits") ---- */
+
+/* Samples chosen by device and family (comma lists; NULL or "": all),
+ * then parted: random (train_frac/val_frac of a seeded shuffle; DIPPM
+ * 0.70/0.15), family Monte Carlo (train_frac per family; TraPPM 0.70),
+ * stratified k-fold on the first target (k folds, fold = the test one),
+ * leave one family out (lofo), or none (everything trains).  train_limit /
+ * val_limit (0: all) keep a seeded subset of those parts, drawn from their
+ * own streams so a limit never changes the split. */
+typedef enum {
+    DLP_SPLIT_RANDOM = 0, DLP_SPLIT_FAMILY_MC, DLP_SPLIT_KFOLD, DLP_SPLIT_LOFO, DLP_SPLIT_NONE,
+    DLP_SPLIT_MODEL           /* the model's own recorded split (the caller resolves it) */
+} dlp_split_kind;
+typedef struct {
+    dlp_split_kind kind;
+    double train_frac, val_frac;
+    int k, fold;
+    const char *lofo;                 /* the held-out family                            */
+    const char *devices, *families;   /* comma lists; NULL or "": all                   */
+    int64_t train_limit, val_limit;
+} dlp_split_spec;
+/* Sample indices of each part, malloc'ed (dlp_split_parts_free); n_selected
+ * samples passed the selection. */
+typedef struct {
+    int *train, *val, *test;
+    int n_train, n_val, n_test, n_selected;
+} dlp_split_parts;
+/* DLP_EINVAL naming a device or family the dataset lacks, for an empty
+ * selection, or a fold out of range. */
+dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uint64_t seed, dlp_split_parts *p,
+                             dlp_error *err);
+void dlp_split_parts_free(dlp_split_parts *p);
+/* Keep, in order, the samples idx[0..*n) of the devices and families
+ * (names checked as dlp_dataset_split does). */
+dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const char *families, int *idx, int *n,
+                              dlp_error *err);
+
+/* A pool of predictions over dataset samples, with their measured values
+ * (NaN where the dataset lacks a target): n rows of T targets (the
+ * model's).  Zero-initialise; fam/dev point into the dataset. */
+#define DLP_EVAL_MAX_TARGETS 16
+typedef struct {
+    int n, cap, T;
+    char tnames[DLP_EVAL_MAX_TARGETS][64];
+    double *y, *yhat;
+    const char **fam, **dev;
+} dlp_eval_preds;
+/* Predict samples idx[0..n) of ds with m and append them. */
+dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
+                              dlp_error *err);
+void dlp_eval_preds_free(dlp_eval_preds *p);
+/* Metrics of target k over the pool. */
+void dlp_eval_preds_metrics(const dlp_eval_preds *p, int k, dlp_metrics *out);
 
 /* ---- reports (src/eval/report.c) ---- */
 
@@ -1769,6 +1889,9 @@ enum {
     DLP_STORE_CREATE = 3       /* read and write; created (schema) if missing */
 };
 
+/* 1 when path looks like a store: a *.sqlite or *.db name, or a regular
+ * file that starts with SQLite's magic (a named pipe is not read); else 0. */
+int dlp_store_probe(const char *path);
 /* Open a store.  A missing file gives DLP_EIO naming it; a file that is not
  * SQLite or not a dlperf store DLP_EFORMAT; another schema version
  * DLP_EVERSION ("runs.sqlite: store schema version 2; this dlperf reads

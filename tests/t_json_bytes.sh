@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# t_json_bytes.sh — one JSON writer (src/json/): `dlperf predict|mig|llm
-# --json` and the HTTP API's answer to the same request are the same bytes,
+# t_json_bytes.sh — one JSON writer (src/json/): `dlperf predict|inspect|mig|llm
+# --json` (and Python's inspect) and the HTTP API's answer to the same request are the same bytes,
 # not merely equal objects (t_serve.sh compares objects).  PASS/FAIL lines
 # for tests/run.sh.
 set -u
@@ -54,6 +54,21 @@ curl -s -o "$tmp/json_bytes_predict_train.http" -H 'Content-Type: application/js
 "$BIN" predict "$MODEL" --batch 8 --device a100-40gb --mode train --dtype bf16 --steps 1000 --region eu --json \
   >"$tmp/json_bytes_predict_train.cli" 2>/dev/null
 same json_bytes_predict_train
+
+# inspect: upload and shipped example against the CLI, and Python's bytes
+curl -s -o "$tmp/json_bytes_inspect.http" -F "model=@$MODEL" -F batch=8 "$U/api/inspect"
+"$BIN" inspect "$MODEL" --batch 8 --json >"$tmp/json_bytes_inspect.cli" 2>/dev/null
+same json_bytes_inspect
+curl -s -o "$tmp/json_bytes_inspect_example.http" -d '{"example":"resnet18","batch":8}' "$U/api/inspect"
+cp "$tmp/json_bytes_inspect.cli" "$tmp/json_bytes_inspect_example.cli"
+same json_bytes_inspect_example
+if [ -f "$BUILD/libdlperf.so" ] && /usr/bin/python3 -c 1 2>/dev/null; then
+  DLPERF_LIB="$PWD/$BUILD/libdlperf.so.0" PYTHONPATH=python PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c \
+    'import sys, dlperf; sys.stdout.write(dlperf.inspect(sys.argv[1], batch=8, raw=True))' "$MODEL" \
+    >"$tmp/json_bytes_inspect_python.cli" 2>/dev/null
+  cp "$tmp/json_bytes_inspect.http" "$tmp/json_bytes_inspect_python.http"
+  same json_bytes_inspect_python
+fi
 
 curl -s -o "$tmp/json_bytes_mig.http" -d '{"device":"h100-sxm","memory_mb":7300,"margin":0.2,"latency_ms":10,"slo_ms":40}' "$U/api/mig"
 "$BIN" mig --device h100-sxm --memory-mb 7300 --margin 0.2 --latency-ms 10 --slo-ms 40 --json >"$tmp/json_bytes_mig.cli" 2>/dev/null

@@ -1,7 +1,8 @@
 """GraphModel: a trained graph predictor (.dlpm from `dlperf train`) loaded
 once and asked about many models in one call (NAS loops): each ONNX is
 parsed in memory, features are built in the model's layout, and all graphs
-are predicted in one library call (dlp_gnn_predict_graphs)."""
+are predicted in one library call (dlp_gnn_predict_onnx, worker threads
+in C)."""
 import ctypes
 import os
 
@@ -38,31 +39,40 @@ class GraphModel:
     def __exit__(self, *exc):
         self.close()
 
-    def predict(self, models, batch=None, seq=None):
-        """One dict {target: value} per model (ONNX paths or bytes), in order."""
+    def predict(self, models, batch=None, seq=None, threads=0):
+        """One dict {target: value} per model (ONNX paths or bytes), in order.
+
+        All models go to the library in one call (dlp_gnn_predict_onnx):
+        parsed, featurised and predicted there by `threads` worker threads
+        (0: one per CPU), without the GIL."""
         from . import _onnx_of  # the package's model reader
         if self._h is None:
             raise Error("%s: model closed" % self.path)
         opts = _lib._LoadOpts()
         opts.batch = batch or 0
         opts.seq = seq or 0
-        datas, graphs = [], []
-        err = _lib._Err()
-        try:
-            for m in models:
+        datas, names = [], []
+        for m in models:
+            if isinstance(m, bytes):
+                datas.append(m)
+                names.append(b"model.onnx")
+            else:
                 data, name, _ = _onnx_of(m, None)
-                g = ctypes.c_void_p()
-                if _lib.lib.dlp_graph_load_mem(data, len(data), name.encode(), ctypes.byref(opts),
-                                               ctypes.byref(g), ctypes.byref(err)) != 0:
-                    raise Error(err.text(), err.code)
-                datas.append(data)  # the graph points into its bytes
-                graphs.append(g.value)
-            n, t = len(graphs), len(self.targets)
-            out = (ctypes.c_float * max(1, n * t))()
-            arr = (ctypes.c_void_p * max(1, n))(*graphs)
-            if n and _lib.lib.dlp_gnn_predict_graphs(self._h, arr, n, out, ctypes.byref(err)) != 0:
-                raise Error(err.text(), err.code)
-            return [{self.targets[k]: out[i * t + k] for k in range(t)} for i in range(n)]
-        finally:
-            for g in graphs:
-                _lib.lib.dlp_graph_free(g)
+                datas.append(data)
+                names.append(name.encode())
+        n, t = len(datas), len(self.targets)
+        if not n:
+            return []
+        out = (ctypes.c_float * (n * t))()
+        bufs = (ctypes.c_char_p * n)(*datas)   # point into the bytes, no copy
+        lens = (ctypes.c_size_t * n)(*map(len, datas))
+        nms = (ctypes.c_char_p * n)(*names)
+        err = _lib._Err()
+        if _lib.lib.dlp_gnn_predict_onnx(self._h, bufs, lens, nms, n, ctypes.byref(opts), int(threads),
+                                         out, ctypes.byref(err)) != 0:
+            raise Error(err.text(), err.code)
+        vals, keys = out[:], self.targets
+        if t == 1:
+            k = keys[0]
+            return [{k: v} for v in vals]
+        return [dict(zip(keys, vals[i * t:(i + 1) * t])) for i in range(n)]

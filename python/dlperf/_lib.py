@@ -105,6 +105,10 @@ for name, res, args in [
     ("dlp_gnn_target_name", ctypes.c_char_p, [_P, ctypes.c_int]),
     ("dlp_gnn_predict_graphs", ctypes.c_int, [_P, ctypes.POINTER(_P), ctypes.c_int,
                                               ctypes.POINTER(ctypes.c_float), _ERR]),
+    ("dlp_gnn_predict_onnx", ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_char_p), _LEN,
+                                            ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
+                                            ctypes.POINTER(_LoadOpts), ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_float), _ERR]),
 ]:
     fn = getattr(lib, name, None)
     if fn is None:

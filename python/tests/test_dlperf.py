@@ -105,6 +105,26 @@ def test_graph_model_batch_matches_cli():
         dlperf.GraphModel.load(RESNET)
 
 
+def test_graph_model_batch_equals_one_by_one():
+    # dlp_gnn_predict_onnx's worker threads give each model the very floats
+    # it gets alone: different models, paths and bytes mixed, several batch
+    # sizes, 1 and 3 threads
+    with open(RESNET, "rb") as f:
+        rb = f.read()
+    with dlperf.GraphModel.load(LEARNED) as gm:
+        for batch in (1, 8):
+            models = [RESNET, BERT, rb, RESNET, BERT, rb, BERT]
+            alone = [gm.predict([m], batch=batch, seq=64, threads=1)[0] for m in models]
+            for threads in (1, 3):
+                assert gm.predict(models, batch=batch, seq=64, threads=threads) == alone
+        assert gm.predict([]) == []
+        # the error names the first bad model, whatever thread met it
+        for _ in range(5):
+            with pytest.raises(dlperf.Error) as e:
+                gm.predict([rb, rb, b"", rb, b"garbage", rb], batch=1, threads=2)
+            assert str(e.value) == "model.onnx: empty file"
+
+
 def test_numpy_and_dlperf_in_one_process():
     # numpy's BLAS and libdlperf's private cblas shim must not meet: the .so
     # exports no cblas_/XGB/MHD symbol, and both still compute correctly.

@@ -1,7 +1,7 @@
 /*
  * cmd_data.c — `dlperf data stats|export|import|merge`: the measurement
- * store written by tools/profile/dlperf-profile (docs/store.md), and the
- * `dataset build --from STORE.sqlite` branch of cmd_dataset.c.
+ * store written by tools/profile/dlperf-profile (docs/store.md).  (Store ->
+ * dataset is dlp_dataset_from_store, src/data/dataset_build.c.)
  *
  *   dlperf data stats STORE [--json]
  *   dlperf data export STORE [--out FILE.csv]          (stdout without --out)
@@ -17,11 +17,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util/util.h"
 
 int dlp_cmd_data(int argc, char **argv);
-int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
-                               const char *family, const char *layout_s, int64_t limit, const char *out);
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -153,7 +150,13 @@ static int cmd_stats(const char *path, int json) {
                 if (!strcmp(mc[j].device, u->device) && !strcmp(mc[j].mode, u->mode) && !strcmp(mc[j].metric, m->name))
                     y = &mc[j];
             if (!y) {
-                if (dlp__grow((void **)&mc, nmc, &cmc, sizeof *mc)) continue;
+                if (nmc == cmc) {
+                    int nc = cmc ? 2 * cmc : 16;
+                    mcount_t *g2 = realloc(mc, sizeof *mc * (size_t)nc);
+                    if (!g2) continue;
+                    mc = g2;
+                    cmc = nc;
+                }
                 y = &mc[nmc++];
                 memset(y, 0, sizeof *y);
                 y->device = u->device;
@@ -491,165 +494,5 @@ int dlp_cmd_data(int argc, char **argv) {
     else if (!strcmp(sub, "import")) rc = cmd_import(pos[0], into);
     else rc = cmd_merge(npos - 1, pos + 1, pos[0]);
     free(pos);
-    return rc;
-}
-
-/* ---- dataset build --from STORE.sqlite -------------------------------------- */
-
-#define MAX_TARGETS 32
-
-int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
-                               const char *family, const char *layout_s, int64_t limit, const char *out) {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (!out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
-    if (cli_check_out("dataset build", "--out", out, 0)) return DLP_EXIT_BADINPUT;
-    if (!mode) mode = "infer";
-    if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
-        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
-    int layout = dlp_layout_parse(layout_s);
-    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", layout_s);
-    if (!targets) targets = !strcmp(mode, "train") ? "step_ms" : "latency_ms";
-    char tbuf[1024];
-    const char *tn[MAX_TARGETS];
-    int nt = 0;
-    snprintf(tbuf, sizeof tbuf, "%s", targets);
-    for (char *save = NULL, *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (nt == MAX_TARGETS) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: more than %d targets", MAX_TARGETS);
-        for (int k = 0; k < nt; k++)
-            if (!strcmp(tn[k], t)) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: target '%s' given twice", t);
-        tn[nt++] = t;
-    }
-    if (!nt) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target names no metric");
-    dlp_store *s;
-    dlp_error err = {0};
-    if (dlp_store_open(from, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
-    int rc = 0;
-    char devs[2048] = "";
-    size_t dl = 0;
-    for (int d = 0; d < dlp_store_device_count(s) && dl < sizeof devs; d++)
-        dl += (size_t)snprintf(devs + dl, sizeof devs - dl, "%s%s", d ? ", " : "", dlp_store_device_at(s, d)->name);
-    const dlp_store_device *dv = NULL;
-    if (device) {
-        dv = dlp_store_find_device(s, device, NULL);
-        if (!dv) rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: no device '%s' in %s; devices: %s", device, from,
-                                devs[0] ? devs : "(none)");
-    } else if (dlp_store_device_count(s) == 1) {
-        dv = dlp_store_device_at(s, 0);
-    } else {
-        rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s has %d devices: give --device (one of: %s)", from,
-                       dlp_store_device_count(s), devs[0] ? devs : "(none)");
-    }
-    if (rc) {
-        dlp_store_close(s);
-        return rc;
-    }
-    dlp_store_filter f = {.device = dv->name, .mode = mode, .family = family, .ok_only = 1, .first_only = 1};
-    dlp_store_runs *r;
-    if (dlp_store_query(s, &f, &r, &err)) {
-        dlp_store_close(s);
-        return cli_fail(&err);
-    }
-    int n = dlp_store_runs_count(r);
-    if (limit > 0 && n > limit) n = (int)limit;
-    if (!n) {
-        rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s has no ok %s runs on %s%s%s", from, mode, dv->name,
-                       family ? " of family " : "", family ? family : "");
-        dlp_store_runs_free(r);
-        dlp_store_close(s);
-        return rc;
-    }
-    /* every target must be a metric of these runs (a NULL value is fine: NaN) */
-    for (int k = 0; k < nt && !rc; k++) {
-        int found = 0;
-        for (int i = 0; i < n && !found; i++) found = dlp_store_run_metric(dlp_store_runs_at(r, i), tn[k]) != NULL;
-        if (!found) {
-            char have[1024] = "";
-            size_t hl = 0;
-            const dlp_store_run *u = dlp_store_runs_at(r, 0);
-            for (int m = 0; m < u->n_metrics && hl < sizeof have; m++)
-                hl += (size_t)snprintf(have + hl, sizeof have - hl, "%s%s", m ? ", " : "", u->metrics[m].name);
-            rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: no run of %s (%s, %s) has metric '%s'; metrics: %s", from,
-                           dv->name, mode, tn[k], have);
-        }
-    }
-    dlp_dataset *ds = NULL;
-    if (!rc && dlp_dataset_new(layout, nt, tn, &ds, &err)) rc = cli_fail(&err);
-    if (!rc) dlp_dataset_add_device(ds, dv->name);
-    dlp__strmap gm;
-    dlp__arena keys = {0}; /* the map does not own its keys */
-    int have_map = !rc && dlp__strmap_init(&gm, (uint32_t)n * 2 + 16) == 0;
-    if (!rc && !have_map) rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
-    cli_progress pg;
-    cli_progress_init(&pg, "dataset build", "auto");
-    int64_t models = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        const dlp_store_run *u = dlp_store_runs_at(r, i);
-        char key[96];
-        snprintf(key, sizeof key, "%lld:%lld:%lld", (long long)u->model_id, (long long)u->batch, (long long)u->seq);
-        int gid = dlp__strmap_get(&gm, key);
-        if (gid < 0) {
-            char path[8192];
-            if (!u->onnx_path[0]) {
-                rc = cli_failf(DLP_EXIT_FAIL, "dataset build: model %s (%s) has no graph in %s", u->variant,
-                               u->model_hash, from);
-                break;
-            }
-            if (u->onnx_path[0] == '/') snprintf(path, sizeof path, "%s", u->onnx_path);
-            else snprintf(path, sizeof path, "%s/%s", dlp_store_dir(s), u->onnx_path);
-            dlp_load_opts lo = {.batch = u->batch, .seq = u->seq};
-            dlp_graph *g = NULL;
-            dlp_features *ft = NULL;
-            if (dlp_graph_load(path, &lo, &g, &err) || dlp_features_build(g, layout, &ft, &err) ||
-                dlp_dataset_add_graph(ds, ft, &gid, &err)) {
-                dlp_graph_free(g);
-                rc = cli_failf(cli_exit_code(err.code), "dataset build: run %lld (%s %s batch %lld): %s",
-                               (long long)u->id, u->variant, u->mode, (long long)u->batch, err.msg);
-                break;
-            }
-            dlp_graph_free(g);
-            const char *kc = dlp__arena_strdup(&keys, key);
-            if (!kc || dlp__strmap_put(&gm, kc, gid)) {
-                rc = cli_failf(DLP_EXIT_FAIL, "dataset build: out of memory");
-                break;
-            }
-        }
-        float tv[MAX_TARGETS];
-        for (int k = 0; k < nt; k++) {
-            const dlp_store_metric *m = dlp_store_run_metric(u, tn[k]);
-            tv[k] = m && m->n > 0 && isfinite(m->mean) ? (float)m->mean : NAN;
-        }
-        if (dlp_dataset_add_sample(ds, gid, tv, u->family, dv->name, u->variant, &err)) {
-            rc = cli_fail(&err);
-            break;
-        }
-        if (pg.mode == CLI_PROGRESS_TTY ? (i + 1) % 20 == 0 || i + 1 == n : cli_progress_due(&pg))
-            cli_progress_line(&pg, "dataset build: %d/%d runs", i + 1, n);
-    }
-    cli_progress_end(&pg);
-    if (!rc) {
-        /* distinct models */
-        int64_t *ids = malloc(sizeof *ids * (size_t)n);
-        for (int i = 0; ids && i < n; i++) ids[i] = dlp_store_runs_at(r, i)->model_id;
-        if (ids) qsort(ids, (size_t)n, sizeof *ids, cmp_i64);
-        for (int i = 0; ids && i < n; i++) models += !i || ids[i] != ids[i - 1];
-        free(ids);
-    }
-    if (!rc && dlp_dataset_save(ds, out, &err)) rc = cli_fail(&err);
-    if (!rc) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        struct stat sb;
-        double mb = stat(out, &sb) ? 0 : (double)sb.st_size / 1048576.0;
-        printf("%s: %d samples on %d graphs (%lld models), device %s, mode %s, targets %s, %s layout, %.1f MiB, "
-               "fingerprint %016llx, %.1f s\n",
-               out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)models, dv->name, mode, targets,
-               dlp_layout_name(layout), mb, (unsigned long long)dlp_dataset_fingerprint(ds),
-               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
-    }
-    if (have_map) dlp__strmap_free(&gm);
-    dlp__arena_free(&keys);
-    dlp_dataset_free(ds);
-    dlp_store_runs_free(r);
-    dlp_store_close(s);
     return rc;
 }

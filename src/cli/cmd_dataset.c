@@ -30,14 +30,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util/util.h"
 
 int dlp_cmd_dataset(int argc, char **argv);
-/* --from STORE.sqlite: the measurement store branch (src/cli/cmd_data.c) */
-int dlp_cli_dataset_from_store(const char *from, const char *device, const char *targets, const char *mode,
-                               const char *family, const char *layout_s, int64_t limit, const char *out);
 
-#define MAX_COLS 128
+#define MAX_TARGETS 32
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -65,107 +61,6 @@ static void usage(FILE *f) {
             "info: counts, targets (min/median/max), devices, families, layout, fingerprint.\n");
 }
 
-/* ---- CSV ----------------------------------------------------------------- */
-
-typedef struct {
-    char *buf;
-    int n_cols;
-    char *cols[MAX_COLS];
-    char *next; /* first unread row */
-} csv_t;
-
-static char *read_all(const char *path, size_t *n) {
-    FILE *f = dlp__fopen_regular(path, NULL); /* a named pipe would block */
-    if (!f) return NULL;
-    size_t cap = 1 << 20, len = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        size_t r = fread(b + len, 1, cap - len, f);
-        len += r;
-        if (len < cap) break;
-        char *nb = realloc(b, cap * 2 + 1);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!b || bad) {
-        free(b);
-        return NULL;
-    }
-    b[len] = 0;
-    *n = len;
-    return b;
-}
-
-/* Split one line in place at commas; returns the field count (or -1 when
- * over max).  *p advances past the line. */
-static int split_line(char **p, char **fields, int max) {
-    char *s = *p, *e = strchr(s, '\n');
-    if (e) {
-        *e = 0;
-        *p = e + 1;
-    } else {
-        *p = s + strlen(s);
-    }
-    size_t L = strlen(s);
-    if (L && s[L - 1] == '\r') s[L - 1] = 0;
-    int n = 0;
-    for (;;) {
-        if (n >= max) return -1;
-        fields[n++] = s;
-        char *c = strchr(s, ',');
-        if (!c) break;
-        *c = 0;
-        s = c + 1;
-    }
-    return n;
-}
-
-static int csv_open(const char *path, csv_t *c) {
-    size_t n;
-    memset(c, 0, sizeof *c);
-    errno = 0;
-    if (!(c->buf = read_all(path, &n))) return -1;
-    c->next = c->buf;
-    c->n_cols = split_line(&c->next, c->cols, MAX_COLS);
-    return c->n_cols > 0 ? 0 : -1;
-}
-
-static int col_index(const csv_t *c, const char *name) {
-    for (int i = 0; i < c->n_cols; i++)
-        if (!strcmp(c->cols[i], name)) return i;
-    return -1;
-}
-
-/* Batch of a device column: its "_N" suffix when N is a power of two up to
- * 4096, else 1 (CPU model numbers such as gold_6240 are not batches). */
-static int64_t column_batch(const char *col) {
-    const char *u = strrchr(col, '_');
-    if (!u || !u[1]) return 1;
-    char *end;
-    errno = 0;
-    long v = strtol(u + 1, &end, 10);
-    if (*end || errno || v < 1 || v > 4096 || (v & (v - 1))) return 1;
-    return v;
-}
-
-static float parse_target(const char *s, int *ok) {
-    *ok = 1;
-    while (isspace((unsigned char)*s)) s++;
-    if (!*s || !strcasecmp(s, "nan") || !strcasecmp(s, "na")) return NAN;
-    char *end;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end)) end++;
-    if (*end) *ok = 0;
-    return (float)v;
-}
-
 /* ---- build ---------------------------------------------------------------- */
 
 typedef struct {
@@ -174,204 +69,115 @@ typedef struct {
     int64_t limit;
 } build_opts;
 
-static dlp_status make_graph(int fbnet, int nb201_mode, const char *arch, int64_t batch, dlp_graph **g,
-                             dlp_error *err) {
-    if (!fbnet) return dlp_graph_from_nb201_mode(arch, batch, nb201_mode, g, err);
-    int ops[DLP_FBNET_LAYERS], n;
-    const char *p = arch;
-    for (n = 0; n < DLP_FBNET_LAYERS; n++) {
-        char *end;
-        if (*p < '0' || *p > '9') break;
-        long v = strtol(p, &end, 10);
-        ops[n] = v > 1000 ? 1000 : (int)v; /* out of range: the builder names it */
-        p = end;
-        if (n + 1 < DLP_FBNET_LAYERS) {
-            if (*p != '-') break;
-            p++;
-        }
-    }
-    if (n != DLP_FBNET_LAYERS || *p) {
-        *g = NULL;
-        err->code = DLP_EINVAL;
-        snprintf(err->msg, sizeof err->msg, "FBNet arch '%.100s': expected 22 op numbers joined by '-'", arch);
-        return DLP_EINVAL;
-    }
-    return dlp_graph_from_fbnet(ops, batch, g, err);
+static double seconds_since(const struct timespec *t0) {
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
-/* A measurement store (dlperf-profile): *.sqlite / *.db, or a file with SQLite's magic. */
-static int is_store(const char *from) {
-    size_t L = strlen(from);
-    if ((L > 7 && !strcmp(from + L - 7, ".sqlite")) || (L > 3 && !strcmp(from + L - 3, ".db"))) return 1;
-    char magic[16] = {0};
-    FILE *f = dlp__fopen_regular(from, NULL);
-    if (!f) return 0;
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    return n == sizeof magic && !memcmp(magic, "SQLite format 3", 16);
+static double file_mib(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) ? 0 : (double)sb.st_size / 1048576.0;
+}
+
+/* Progress of dlp_dataset_from_*: a terminal every `every` rows (and the
+ * last), a log a line every few seconds. */
+typedef struct {
+    cli_progress pg;
+    int every;
+    const char *what;
+} build_progress;
+
+static void on_progress(void *user, int64_t done, int64_t total) {
+    build_progress *b = user;
+    if (b->pg.mode == CLI_PROGRESS_TTY ? done % b->every == 0 || done == total : cli_progress_due(&b->pg))
+        cli_progress_line(&b->pg, "dataset build: %lld/%lld %s", (long long)done, (long long)total, b->what);
+}
+
+/* --from STORE.sqlite: dlp_dataset_from_store */
+static int build_from_store(const build_opts *o) {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!o->out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
+    if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
+    const char *mode = o->mode ? o->mode : "infer";
+    if (strcmp(mode, "infer") && strcmp(mode, "train") && strcmp(mode, "llm"))
+        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --mode '%s' is not infer, train or llm", mode);
+    int layout = dlp_layout_parse(o->layout_s);
+    if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", o->layout_s);
+    const char *targets = o->target ? o->target : !strcmp(mode, "train") ? "step_ms" : "latency_ms";
+    char tbuf[1024];
+    const char *tn[MAX_TARGETS];
+    int nt = 0;
+    snprintf(tbuf, sizeof tbuf, "%s", targets);
+    for (char *save = NULL, *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (nt == MAX_TARGETS) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: more than %d targets", MAX_TARGETS);
+        for (int k = 0; k < nt; k++)
+            if (!strcmp(tn[k], t)) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: target '%s' given twice", t);
+        tn[nt++] = t;
+    }
+    if (!nt) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target names no metric");
+    build_progress bp = {.every = 20, .what = "runs"};
+    cli_progress_init(&bp.pg, "dataset build", "auto");
+    dlp_store_dataset_opts so = {.store = o->from, .device = o->device, .mode = mode, .family = o->family,
+                                 .targets = tn, .n_targets = nt, .layout = (dlp_layout)layout, .limit = o->limit,
+                                 .progress = on_progress, .user = &bp};
+    dlp_dataset *ds = NULL;
+    dlp_store_dataset_info info;
+    dlp_error err = {0};
+    dlp_status st = dlp_dataset_from_store(&so, &ds, &info, &err);
+    cli_progress_end(&bp.pg);
+    if (!st) st = dlp_dataset_save(ds, o->out, &err);
+    int rc = st ? cli_fail(&err) : 0;
+    if (!rc)
+        printf("%s: %d samples on %d graphs (%lld models), device %s, mode %s, targets %s, %s layout, %.1f MiB, "
+               "fingerprint %016llx, %.1f s\n",
+               o->out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)info.models, info.device, mode,
+               targets, dlp_layout_name(layout), file_mib(o->out), (unsigned long long)dlp_dataset_fingerprint(ds),
+               seconds_since(&t0));
+    dlp_dataset_free(ds);
+    return rc;
 }
 
 static int cmd_build(const build_opts *o) {
-    int fbnet;
-    const char *csv_name, *arch_col, *family;
     if (!o->from) return cli_usage_error("dataset build", "--from is required (help-nb201 or help-fbnet)");
-    if (is_store(o->from))
-        return dlp_cli_dataset_from_store(o->from, o->device, o->target, o->mode, o->family, o->layout_s, o->limit,
-                                          o->out);
+    if (dlp_store_probe(o->from)) return build_from_store(o);
     if (o->target || o->mode || o->family)
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --target, --mode and --family need --from STORE.sqlite");
-    if (!strcmp(o->from, "help-nb201")) {
-        fbnet = 0;
-        csv_name = "nasbench201_latency_ms.csv";
-        arch_col = "arch_str";
-        family = "nb201";
-    } else if (!strcmp(o->from, "help-fbnet")) {
-        fbnet = 1;
-        csv_name = "fbnet_latency_ms.csv";
-        arch_col = "arch_ops_22";
-        family = "fbnet";
-    } else {
+    int fbnet = !strcmp(o->from, "help-fbnet");
+    if (!fbnet && strcmp(o->from, "help-nb201"))
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --from '%s' is not help-nb201 or help-fbnet", o->from);
-    }
     if (!o->device) return cli_usage_error("dataset build", "--device is required (a column, a comma list, or all)");
     if (!o->out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
     if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
     int nb201_mode;
     if (!strcmp(o->nb201_graph, "executed")) nb201_mode = DLP_NB201_EXECUTED;
-    else if (!strcmp(o->nb201_graph, "effective")) {
-        nb201_mode = DLP_NB201_EFFECTIVE;
-        if (!fbnet) family = "nb201-effective";
-    } else {
+    else if (!strcmp(o->nb201_graph, "effective")) nb201_mode = DLP_NB201_EFFECTIVE;
+    else
         return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --nb201-graph '%s' is not executed or effective",
                          o->nb201_graph);
-    }
     int layout = dlp_layout_parse(o->layout_s);
     if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", o->layout_s);
-
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/HELP/DERIVED_csv/%s", o->shared, csv_name);
-    csv_t c;
-    if (csv_open(path, &c)) {
-        free(c.buf);
-        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: cannot read %s (%s; set --shared DIR or DLP_SHARED)", path,
-                         errno ? strerror(errno) : "empty or malformed header");
-    }
-    int ai = col_index(&c, arch_col);
-    if (ai < 0) {
-        free(c.buf);
-        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s has no column '%s'", path, arch_col);
-    }
-    /* device columns: everything after the arch column */
-    char valid[2048] = "";
-    size_t vl = 0;
-    for (int i = ai + 1; i < c.n_cols && vl < sizeof valid; i++)
-        vl += (size_t)snprintf(valid + vl, sizeof valid - vl, "%s%s", i > ai + 1 ? ", " : "", c.cols[i]);
-    int sel[MAX_COLS], n_sel = 0;
-    if (!strcmp(o->device, "all")) {
-        for (int i = ai + 1; i < c.n_cols; i++) sel[n_sel++] = i;
-    } else {
-        char list[1024];
-        snprintf(list, sizeof list, "%s", o->device);
-        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-            int k = col_index(&c, tok);
-            if (k <= ai) {
-                free(c.buf);
-                return cli_failf(DLP_EXIT_BADINPUT, "dataset build: no device column '%s' in %s; valid: %s, all", tok,
-                                 csv_name, valid);
-            }
-            int dup = 0;
-            for (int j = 0; j < n_sel; j++) dup |= sel[j] == k;
-            if (!dup) sel[n_sel++] = k;
-        }
-    }
-    if (!n_sel) {
-        free(c.buf);
-        return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --device '%s' names no column; valid: %s, all", o->device, valid);
-    }
-    /* distinct batches among the selected columns */
-    int64_t batches[MAX_COLS], col_b[MAX_COLS];
-    int n_b = 0;
-    for (int j = 0; j < n_sel; j++) {
-        col_b[j] = column_batch(c.cols[sel[j]]);
-        int seen = 0;
-        for (int k = 0; k < n_b; k++) seen |= batches[k] == col_b[j];
-        if (!seen) batches[n_b++] = col_b[j];
-    }
-
-    static const char *const tn[1] = {"latency_ms"};
-    dlp_dataset *ds = NULL;
-    dlp_error err = {0};
-    if (dlp_dataset_new(layout, 1, tn, &ds, &err)) {
-        free(c.buf);
-        return cli_fail(&err);
-    }
-    for (int j = 0; j < n_sel; j++) dlp_dataset_add_device(ds, c.cols[sel[j]]);
-    int rc = 0;
-    cli_progress pg;
-    cli_progress_init(&pg, "dataset build", "auto");
-    struct timespec t0, t1;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    /* rows: count them first so progress can show a total */
-    int64_t total = 0;
-    for (const char *q = c.next; *q; q++) total += *q == '\n';
-    if (c.next[0] && c.next[strlen(c.next) - 1] != '\n') total++;
-    if (o->limit > 0 && total > o->limit) total = o->limit;
-    int64_t row = 0;
-    char *fields[MAX_COLS];
-    while (*c.next && (o->limit <= 0 || row < o->limit)) {
-        int line = (int)row + 2;
-        int nf = split_line(&c.next, fields, MAX_COLS);
-        if (nf == 1 && !fields[0][0]) continue; /* blank line */
-        if (nf != c.n_cols) {
-            rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s line %d has %d fields, the header %d", csv_name, line,
-                           nf, c.n_cols);
-            break;
-        }
-        const char *arch = fields[ai];
-        for (int k = 0; k < n_b && !rc; k++) {
-            dlp_graph *g = NULL;
-            dlp_features *f = NULL;
-            int gid;
-            if (make_graph(fbnet, nb201_mode, arch, batches[k], &g, &err) || dlp_features_build(g, layout, &f, &err) ||
-                dlp_dataset_add_graph(ds, f, &gid, &err)) {
-                dlp_graph_free(g);
-                fprintf(stderr, "dlperf: dataset build: %s line %d: %s\n", csv_name, line, err.msg);
-                rc = cli_exit_code(err.code);
-                break;
-            }
-            dlp_graph_free(g);
-            for (int j = 0; j < n_sel && !rc; j++) {
-                if (col_b[j] != batches[k]) continue;
-                int ok;
-                float v = parse_target(fields[sel[j]], &ok);
-                if (!ok) {
-                    rc = cli_failf(DLP_EXIT_BADINPUT, "dataset build: %s line %d column %s: '%s' is not a number",
-                                   csv_name, line, c.cols[sel[j]], fields[sel[j]]);
-                } else if (dlp_dataset_add_sample(ds, gid, &v, family, c.cols[sel[j]], arch, &err)) {
-                    rc = cli_fail(&err);
-                }
-            }
-        }
-        if (rc) break;
-        row++;
-        /* a terminal: every 100 rows; a log: a line every few seconds */
-        if (pg.mode == CLI_PROGRESS_TTY ? row % 100 == 0 || row == total : cli_progress_due(&pg))
-            cli_progress_line(&pg, "dataset build: %lld/%lld architectures", (long long)row, (long long)total);
-    }
-    cli_progress_end(&pg);
-    free(c.buf);
-    if (!rc && dlp_dataset_save(ds, o->out, &err)) rc = cli_fail(&err);
-    if (!rc) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        struct stat sb;
-        double mb = stat(o->out, &sb) ? 0 : (double)sb.st_size / 1048576.0;
+    build_progress bp = {.every = 100, .what = "architectures"};
+    cli_progress_init(&bp.pg, "dataset build", "auto");
+    dlp_help_dataset_opts ho = {.table = o->from, .shared = o->shared, .devices = o->device,
+                                .layout = (dlp_layout)layout, .nb201_mode = nb201_mode, .limit = o->limit,
+                                .progress = on_progress, .user = &bp};
+    dlp_dataset *ds = NULL;
+    dlp_help_dataset_info info;
+    dlp_error err = {0};
+    dlp_status st = dlp_dataset_from_help(&ho, &ds, &info, &err);
+    cli_progress_end(&bp.pg);
+    if (!st) st = dlp_dataset_save(ds, o->out, &err);
+    int rc = st ? cli_fail(&err) : 0;
+    if (!rc)
         printf("%s: %d samples on %d graphs (%lld architectures x %d batch%s), %d device%s, %s layout, %.1f MiB, "
                "fingerprint %016llx, %.1f s\n",
-               o->out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)row, n_b, n_b > 1 ? "es" : "",
-               n_sel, n_sel > 1 ? "s" : "", dlp_layout_name(layout), mb,
-               (unsigned long long)dlp_dataset_fingerprint(ds),
-               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
-    }
+               o->out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)info.architectures, info.batches,
+               info.batches > 1 ? "es" : "", info.devices, info.devices > 1 ? "s" : "", dlp_layout_name(layout),
+               file_mib(o->out), (unsigned long long)dlp_dataset_fingerprint(ds), seconds_since(&t0));
     dlp_dataset_free(ds);
     return rc;
 }

@@ -175,163 +175,26 @@ int gnn_split_list(char *s, char **items, int max) {
     return n;
 }
 
-static int in_list(const char *list, const char *v) {
-    if (!list[0]) return 1;
-    size_t L = strlen(v);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n == L && !strncmp(p, v, n)) return 1;
-        if (!e) break;
-        p = e + 1;
-    }
-    return 0;
-}
-
-/* Every name of a comma list must occur in the dataset (typos exit 2). */
-static int check_names(const char *list, const char *what, const dlp_dataset *ds, int is_dev) {
-    char buf[512], *items[64];
-    snprintf(buf, sizeof buf, "%s", list);
-    int n = gnn_split_list(buf, items, 64), N = dlp_dataset_count(ds);
-    for (int k = 0; k < n; k++) {
-        int found = 0;
-        if (is_dev) {
-            for (int d = 0; d < dlp_dataset_device_count(ds) && !found; d++)
-                found = !strcmp(dlp_dataset_device_name(ds, d), items[k]);
-        } else {
-            for (int i = 0; i < N && !found; i++) {
-                dlp_dataset_sample s;
-                dlp_dataset_get(ds, i, &s);
-                found = !strcmp(s.family, items[k]);
-            }
-        }
-        if (!found) {
-            fprintf(stderr, "dlperf: no sample of %s '%s' in the dataset", what, items[k]);
-            if (is_dev) {
-                fprintf(stderr, " (devices:");
-                for (int d = 0; d < dlp_dataset_device_count(ds) && d < 40; d++)
-                    fprintf(stderr, " %s", dlp_dataset_device_name(ds, d));
-                fprintf(stderr, ")");
-            }
-            fprintf(stderr, "\n");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Keep a seeded random subset of `limit` items of v (order kept), drawn
- * with the library's own random split so it is reproducible. */
-static int subset(int *v, int *n, int64_t limit, uint64_t seed) {
-    if (!limit || *n <= limit) return 0;
-    int *part = malloc(sizeof *part * (size_t)*n);
-    if (!part || dlp_split_random(*n, (double)limit / (double)*n, 0, seed, part, NULL) != DLP_OK) {
-        free(part);
-        return -1;
-    }
-    int m = 0;
-    for (int i = 0; i < *n; i++)
-        if (part[i] == DLP_PART_TRAIN) v[m++] = v[i];
-    *n = m;
-    free(part);
-    return 0;
+/* The selection and split of s as the library's spec (strings point into s). */
+static dlp_split_spec spec_of(const gnn_sel *s) {
+    static const dlp_split_kind kinds[] = {
+        [GSPLIT_RANDOM] = DLP_SPLIT_RANDOM, [GSPLIT_FAMILY_MC] = DLP_SPLIT_FAMILY_MC, [GSPLIT_KFOLD] = DLP_SPLIT_KFOLD,
+        [GSPLIT_LOFO] = DLP_SPLIT_LOFO,     [GSPLIT_NONE] = DLP_SPLIT_NONE,           [GSPLIT_MODEL] = DLP_SPLIT_MODEL};
+    dlp_split_spec d = {.kind = kinds[s->kind], .train_frac = s->train_frac, .val_frac = s->val_frac, .k = s->k,
+                        .fold = s->fold, .lofo = s->lofo, .devices = s->device, .families = s->family,
+                        .train_limit = s->train_limit, .val_limit = s->val_limit};
+    return d;
 }
 
 int gnn_sel_filter(const dlp_dataset *ds, const gnn_sel *s, int *idx, int *n) {
-    if ((s->device[0] && check_names(s->device, "device", ds, 1)) ||
-        (s->family[0] && check_names(s->family, "family", ds, 0)))
-        return DLP_EXIT_BADINPUT;
-    int m = 0;
-    for (int i = 0; i < *n; i++) {
-        dlp_dataset_sample smp;
-        dlp_dataset_get(ds, idx[i], &smp);
-        if (in_list(s->device, smp.device) && in_list(s->family, smp.family)) idx[m++] = idx[i];
-    }
-    *n = m;
-    return 0;
-}
-
-void gnn_parts_free(gnn_parts *p) {
-    free(p->train);
-    free(p->val);
-    free(p->test);
-    memset(p, 0, sizeof *p);
+    dlp_error e = {0};
+    return dlp_dataset_select(ds, s->device, s->family, idx, n, &e) ? cli_fail(&e) : 0;
 }
 
 int gnn_sel_apply(const dlp_dataset *ds, const gnn_sel *s, int64_t seed, gnn_parts *p) {
-    memset(p, 0, sizeof *p);
-    if ((s->device[0] && check_names(s->device, "device", ds, 1)) ||
-        (s->family[0] && check_names(s->family, "family", ds, 0)))
-        return DLP_EXIT_BADINPUT;
-    int N = dlp_dataset_count(ds), n = 0;
-    int *sel = malloc(sizeof *sel * (size_t)(N > 0 ? N : 1));
-    int *part = malloc(sizeof *part * (size_t)(N > 0 ? N : 1));
-    const char **fam = malloc(sizeof *fam * (size_t)(N > 0 ? N : 1));
-    double *y = malloc(sizeof *y * (size_t)(N > 0 ? N : 1));
-    p->train = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
-    p->val = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
-    p->test = malloc(sizeof(int) * (size_t)(N > 0 ? N : 1));
-    int rc = DLP_EXIT_FAIL;
-    if (!sel || !part || !fam || !y || !p->train || !p->val || !p->test) {
-        fprintf(stderr, "dlperf: out of memory\n");
-        goto out;
-    }
-    for (int i = 0; i < N; i++) {
-        dlp_dataset_sample smp;
-        dlp_dataset_get(ds, i, &smp);
-        if (!in_list(s->device, smp.device) || !in_list(s->family, smp.family)) continue;
-        fam[n] = smp.family;
-        y[n] = smp.targets[0];
-        sel[n++] = i;
-    }
-    p->n_selected = n;
-    if (!n) {
-        fprintf(stderr, "dlperf: no sample matches the selection\n");
-        rc = DLP_EXIT_BADINPUT;
-        goto out;
-    }
     dlp_error e = {0};
-    dlp_status st = DLP_OK;
-    switch (s->kind) {
-    case GSPLIT_RANDOM: st = dlp_split_random(n, s->train_frac, s->val_frac, (uint64_t)seed, part, &e); break;
-    case GSPLIT_FAMILY_MC: st = dlp_split_family(fam, n, s->train_frac, (uint64_t)seed, part, &e); break;
-    case GSPLIT_KFOLD:
-        if (s->fold >= s->k) {
-            fprintf(stderr, "dlperf: --fold %d out of range for %d folds\n", s->fold, s->k);
-            rc = DLP_EXIT_BADINPUT;
-            goto out;
-        }
-        st = dlp_split_kfold(y, n, s->k, (uint64_t)seed, part, &e);
-        for (int i = 0; i < n && st == DLP_OK; i++)
-            part[i] = part[i] < 0 ? DLP_PART_NONE : part[i] == s->fold ? DLP_PART_TEST : DLP_PART_TRAIN;
-        break;
-    case GSPLIT_LOFO: st = dlp_split_lofo(fam, n, s->lofo, part, &e); break;
-    default:
-        for (int i = 0; i < n; i++) part[i] = DLP_PART_TRAIN;
-    }
-    if (st != DLP_OK) {
-        rc = cli_fail(&e);
-        goto out;
-    }
-    for (int i = 0; i < n; i++) {
-        if (part[i] == DLP_PART_TRAIN) p->train[p->n_train++] = sel[i];
-        else if (part[i] == DLP_PART_VAL) p->val[p->n_val++] = sel[i];
-        else if (part[i] == DLP_PART_TEST) p->test[p->n_test++] = sel[i];
-    }
-    /* subsets use their own streams so a limit never changes the split */
-    if (subset(p->train, &p->n_train, s->train_limit, (uint64_t)seed ^ 0x747261696eULL) ||
-        subset(p->val, &p->n_val, s->val_limit, (uint64_t)seed ^ 0x76616cULL)) {
-        fprintf(stderr, "dlperf: out of memory\n");
-        goto out;
-    }
-    rc = 0;
-out:
-    free(sel);
-    free(part);
-    free(fam);
-    free(y);
-    if (rc) gnn_parts_free(p);
-    return rc;
+    dlp_split_spec d = spec_of(s);
+    return dlp_dataset_split(ds, &d, (uint64_t)seed, p, &e) ? cli_fail(&e) : 0;
 }
 
 int gnn_parse_static(const char *s, int *idx, int *n) {
@@ -364,78 +227,8 @@ int gnn_parse_static(const char *s, int *idx, int *n) {
 /* ---- predictions and reports ------------------------------------------------ */
 
 int gnn_preds_add(gnn_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n) {
-    int T = dlp_gnn_target_count(m);
-    if (p->T == 0) {
-        p->T = T;
-        for (int k = 0; k < T && k < 16; k++) snprintf(p->tnames[k], sizeof p->tnames[k], "%s", dlp_gnn_target_name(m, k));
-    }
-    if (n <= 0) return 0;
-    if (p->n + n > p->cap) {
-        int nc = p->cap ? p->cap : 1024;
-        while (nc < p->n + n) nc *= 2;
-        double *y = realloc(p->y, sizeof *y * (size_t)nc * T);
-        if (y) p->y = y;
-        double *yh = realloc(p->yhat, sizeof *yh * (size_t)nc * T);
-        if (yh) p->yhat = yh;
-        const char **f = realloc(p->fam, sizeof *f * (size_t)nc);
-        if (f) p->fam = f;
-        const char **d = realloc(p->dev, sizeof *d * (size_t)nc);
-        if (d) p->dev = d;
-        if (!y || !yh || !f || !d) {
-            fprintf(stderr, "dlperf: out of memory\n");
-            return DLP_EXIT_FAIL;
-        }
-        p->cap = nc;
-    }
-    float *out = malloc(sizeof *out * (size_t)n * T);
-    if (!out) {
-        fprintf(stderr, "dlperf: out of memory\n");
-        return DLP_EXIT_FAIL;
-    }
     dlp_error e = {0};
-    dlp_status st = dlp_gnn_predict_dataset(m, ds, idx, n, out, &e);
-    if (st != DLP_OK) {
-        free(out);
-        return cli_fail(&e);
-    }
-    int tcol[16];
-    for (int k = 0; k < T; k++) tcol[k] = dlp_dataset_target_index(ds, dlp_gnn_target_name(m, k));
-    for (int i = 0; i < n; i++) {
-        dlp_dataset_sample s;
-        dlp_dataset_get(ds, idx[i], &s);
-        size_t r = (size_t)(p->n + i);
-        for (int k = 0; k < T; k++) {
-            p->y[r * T + k] = tcol[k] >= 0 ? s.targets[tcol[k]] : NAN;
-            p->yhat[r * T + k] = out[(size_t)i * T + k];
-        }
-        p->fam[r] = s.family;
-        p->dev[r] = s.device;
-    }
-    p->n += n;
-    free(out);
-    return 0;
-}
-
-void gnn_preds_free(gnn_preds *p) {
-    free(p->y);
-    free(p->yhat);
-    free(p->fam);
-    free(p->dev);
-    memset(p, 0, sizeof *p);
-}
-
-void gnn_preds_metrics(const gnn_preds *p, int k, dlp_metrics *out) {
-    double *a = malloc(sizeof *a * (size_t)(p->n > 0 ? p->n : 1) * 2);
-    if (!a) {
-        memset(out, 0, sizeof *out);
-        return;
-    }
-    for (int i = 0; i < p->n; i++) {
-        a[i] = p->y[(size_t)i * p->T + k];
-        a[p->n + i] = p->yhat[(size_t)i * p->T + k];
-    }
-    dlp_metrics_compute(a, a + p->n, p->n, out);
-    free(a);
+    return dlp_eval_preds_add(p, m, ds, idx, n, &e) ? cli_fail(&e) : 0;
 }
 
 /* Write a report: "-" is stdout; files go through a temporary name and a

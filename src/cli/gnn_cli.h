@@ -1,7 +1,8 @@
 /*
  * gnn_cli.h — what `dlperf train`, `eval` and `predict-graph` share: the
- * sample-selection and split flags, turning them into train/val/test index
- * lists of a dataset, and a canonical text form of them that train stores
+ * sample-selection and split flags, turned into a dlp_split_spec (the
+ * protocols themselves are library calls: src/eval/protocol.c), and a
+ * canonical text form of them that train stores
  * in the model so that eval can rebuild exactly the same split.
  */
 #ifndef DLP_CLI_GNN_CLI_H
@@ -43,15 +44,12 @@ extern const char gnn_sel_help[];
 /* Samples of ds passing the device/family filters, split with `seed`:
  * malloc'ed index lists (any may be empty; caller frees each).  Returns 0,
  * or prints an error and returns the exit code. */
-typedef struct {
-    int *train, *val, *test;
-    int n_train, n_val, n_test, n_selected;
-} gnn_parts;
+typedef dlp_split_parts gnn_parts;
 int gnn_sel_apply(const dlp_dataset *ds, const gnn_sel *s, int64_t seed, gnn_parts *p);
 /* Keep only the samples of idx[0..*n) that pass s's device/family lists
  * (names checked as in gnn_sel_apply); 0 or the exit code. */
 int gnn_sel_filter(const dlp_dataset *ds, const gnn_sel *s, int *idx, int *n);
-void gnn_parts_free(gnn_parts *p);
+#define gnn_parts_free dlp_split_parts_free
 
 /* "--static-features" value: comma list of names, "dippm", "trappm" or
  * "none".  Fills idx (DLP_SF_COUNT max) and *n (-1 for none); 0 or -1. */
@@ -64,20 +62,13 @@ int gnn_split_list(char *s, char **items, int max);
 
 /* ---- predictions and reports ---- */
 
-/* Pooled predictions: n rows of T targets (the model's), with the
- * measured values from the dataset (NaN where it lacks a target). */
-typedef struct {
-    int n, cap, T;
-    char tnames[16][64];
-    double *y, *yhat;
-    const char **fam, **dev;      /* the dataset's strings */
-} gnn_preds;
+/* Pooled predictions (dlp_eval_preds, src/eval/protocol.c). */
+typedef dlp_eval_preds gnn_preds;
 
 /* Predict samples idx[0..n) of ds with m and append them; 0 or exit code. */
 int gnn_preds_add(gnn_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n);
-void gnn_preds_free(gnn_preds *p);
-/* Metrics of target k over everything pooled. */
-void gnn_preds_metrics(const gnn_preds *p, int k, dlp_metrics *out);
+#define gnn_preds_free dlp_eval_preds_free
+#define gnn_preds_metrics dlp_eval_preds_metrics
 
 typedef struct {
     const char *title, *command, *notes;

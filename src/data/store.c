@@ -1427,3 +1427,17 @@ out:
     free(buf);
     return st;
 }
+
+/* ---- probe --------------------------------------------------------------------- */
+
+int dlp_store_probe(const char *path) {
+    if (!path) return 0;
+    size_t L = strlen(path);
+    if ((L > 7 && !strcmp(path + L - 7, ".sqlite")) || (L > 3 && !strcmp(path + L - 3, ".db"))) return 1;
+    char magic[16] = {0};
+    FILE *f = dlp__fopen_regular(path, NULL); /* a named pipe would block */
+    if (!f) return 0;
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == sizeof magic && !memcmp(magic, "SQLite format 3", 16);
+}

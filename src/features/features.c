@@ -13,6 +13,7 @@
  * A is the CSR of the true DAG (producer -> consumer), never a chain.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,18 +124,21 @@ const char *dlp_layout_column(int layout, int j) {
     return "?";
 }
 
+static dlp__strmap vocab_map;
+static int vocab_ok;
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static void vocab_init(void) {
+    if (dlp__strmap_init(&vocab_map, N_VOCAB)) return;
+    for (int i = 0; i < N_VOCAB; i++) dlp__strmap_put(&vocab_map, trappm_vocab[i], i);
+    vocab_ok = 1;
+}
+
+/* built once (pthread_once: dlp_gnn_predict_onnx builds features on
+ * several threads); the vocabulary is constant */
 static int vocab_index(const char *op) {
-    static dlp__strmap map;
-    static int init;
-    /* built once; the vocabulary is constant (benign race: same content) */
-    if (!init) {
-        dlp__strmap m;
-        if (dlp__strmap_init(&m, N_VOCAB)) return N_VOCAB;
-        for (int i = 0; i < N_VOCAB; i++) dlp__strmap_put(&m, trappm_vocab[i], i);
-        map = m;
-        init = 1;
-    }
-    int r = dlp__strmap_get(&map, op);
+    pthread_once(&vocab_once, vocab_init);
+    int r = vocab_ok ? dlp__strmap_get(&vocab_map, op) : -1;
     return r < 0 ? N_VOCAB : r;
 }
 

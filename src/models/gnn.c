@@ -449,15 +449,15 @@ static dlp_status fill_u(const dlp_gnn *m, dlp__enc_net *net, dlp__nn_ctx *cx, b
 /* Predict graphs fs[0..n).  ucache: their standardised embeddings
  * (n, enc_dim), computed once by training; NULL: computed here. */
 static dlp_status predict_core(const dlp_gnn *m, const dlp_features *const *fs, int n, const float *ucache,
-                               float *out, dlp_error *err) {
+                               dlp__nn_ws *ws_in, float *out, dlp_error *err) {
     if (!m || (n > 0 && (!fs || !out))) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
     for (int i = 0; i < n; i++) {
         dlp_status st = check_features(m, fs[i], err);
         if (st != DLP_OK) return st;
     }
     dlp_gnn *mm = (dlp_gnn *)m;   /* only the lock and the cached workspace change */
-    dlp__nn_ws local = {0}, *ws = &local;
-    int locked = pthread_mutex_trylock(&mm->ws_lock) == 0;
+    dlp__nn_ws local = {0}, *ws = ws_in ? ws_in : &local;
+    int locked = !ws_in && pthread_mutex_trylock(&mm->ws_lock) == 0;
     if (locked) ws = &mm->ws_cache;
     dlp__nn_seq gnn = {0}, head = {0};
     dlp__enc_net enc = {0};
@@ -506,7 +506,12 @@ done:
 
 static dlp_status predict_feats(const dlp_gnn *m, const dlp_features *const *fs, int n, float *out,
                                 dlp_error *err) {
-    return predict_core(m, fs, n, NULL, out, err);
+    return predict_core(m, fs, n, NULL, NULL, out, err);
+}
+
+dlp_status dlp__gnn_predict_ws(const dlp_gnn *m, const dlp_features *f, dlp__nn_ws *ws, float *out,
+                               dlp_error *err) {
+    return predict_core(m, &f, 1, NULL, ws, out, err);
 }
 
 dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, dlp_error *err) {
@@ -699,7 +704,7 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
             dlp_dataset_get(ds, idx[i], &smp);
             fs[i] = smp.features;
         }
-        st = predict_core(m, fs, n, ucache, pred, err);
+        st = predict_core(m, fs, n, ucache, NULL, pred, err);
         free(fs);
     } else {
         st = dlp_gnn_predict_dataset(m, ds, idx, n, pred, err);

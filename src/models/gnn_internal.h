@@ -66,6 +66,11 @@ dlp_gnn *dlp__gnn_alloc(void);
 /* Width of the head's input: readout + embedding + static features. */
 static inline int dlp__gnn_zw(const dlp_gnn *m) { return m->emb + m->enc_dim + m->n_static; }
 
+/* dlp_gnn_predict of one graph in the caller's workspace ws (reset after;
+ * one per thread, kept across calls so batch workers allocate once). */
+dlp_status dlp__gnn_predict_ws(const dlp_gnn *m, const dlp_features *f, dlp__nn_ws *ws, float *out,
+                               dlp_error *err);
+
 /* One forward and backward pass over graphs fs[0..k) in eval mode (no
  * dropout; the encoder's embedding computed on the fly) against scaled
  * targets t (k x n_targets; NaN = missing), with the model's loss:

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/transformer.h"
+#include "builders/transformer.h"
 #include "graph/graph.h"
 #include "models/llm_internal.h"
 #include "models/xgb.h"

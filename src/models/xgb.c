@@ -261,16 +261,6 @@ const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key) {
     return NULL;
 }
 
-/* FNV-1a 64 over the bytes of the training data. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static void params_defaults(const dlp_xgb_params *in, dlp_xgb_params *p) {
     memset(p, 0, sizeof *p);
     if (in) *p = *in;
@@ -475,11 +465,11 @@ dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat, 
         m->feat[i] = strdup(feature_names && feature_names[i] ? feature_names[i] : tmp);
         if (!m->feat[i]) st = dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
     }
-    uint64_t h = 1469598103934665603ull;
-    h = fnv(h, &n, sizeof n);
-    h = fnv(h, &n_feat, sizeof n_feat);
-    h = fnv(h, x, sizeof(float) * (size_t)n * (size_t)n_feat);
-    m->fingerprint = fnv(h, y, sizeof(float) * (size_t)n);
+    /* the training data's fingerprint: util's byte hash, chained */
+    uint64_t h = dlp__hash_bytes(&n, sizeof n, 0);
+    h = dlp__hash_bytes(&n_feat, sizeof n_feat, h);
+    h = dlp__hash_bytes(x, sizeof(float) * (size_t)n * (size_t)n_feat, h);
+    m->fingerprint = dlp__hash_bytes(y, sizeof(float) * (size_t)n, h);
     if (!st) st = train_booster(x, ty, n, n_feat, NULL, n, &p, &m->h, err);
     if (!st) st = flatten(m, err);
     free(ty);
@@ -848,49 +838,6 @@ dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err) {
 
 /* ---- cross-validation --------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static const float *sort_key;
-static int cmp_by_key(const void *a, const void *b) {
-    float x = sort_key[*(const int64_t *)a], y = sort_key[*(const int64_t *)b];
-    if (x < y) return -1;
-    if (x > y) return 1;
-    int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
-    return (i > j) - (i < j);
-}
-
-/* Stratified folds: rows sorted by target, then each run of k consecutive
- * rows (a quantile bin of width k) is dealt to the k folds in a random
- * order — every fold sees the whole range of the target. */
-static void strat_folds(const float *y, int64_t n, int k, uint64_t seed, int *fold) {
-    int64_t *ord = malloc(sizeof(int64_t) * (size_t)n);
-    if (!ord) {
-        for (int64_t i = 0; i < n; i++) fold[i] = (int)(i % k);
-        return;
-    }
-    for (int64_t i = 0; i < n; i++) ord[i] = i;
-    sort_key = y; /* single-threaded use: the CLI and tests */
-    qsort(ord, (size_t)n, sizeof *ord, cmp_by_key);
-    uint64_t s = seed ^ 0x5eedull;
-    int perm[64];
-    for (int64_t start = 0; start < n; start += k) {
-        for (int j = 0; j < k; j++) perm[j] = j;
-        for (int j = k - 1; j > 0; j--) {
-            int r = (int)(splitmix(&s) % (uint64_t)(j + 1));
-            int t = perm[j];
-            perm[j] = perm[r];
-            perm[r] = t;
-        }
-        for (int j = 0; j < k && start + j < n; j++) fold[ord[start + j]] = perm[j];
-    }
-    free(ord);
-}
-
 dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat, const dlp_xgb_params *pin, int k,
                       uint64_t seed, const int *groups, double *oof, dlp_error *err) {
     if (!x || !y || !oof || n < 2 || n_feat < 1 || (!groups && (k < 2 || k > 64)))
@@ -917,7 +864,18 @@ dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat, con
             if (groups[i] + 1 > n_fold) n_fold = groups[i] + 1;
         }
     } else {
-        strat_folds(y, n, k, seed, fold);
+        /* eval's stratified k-fold (dlp_split_kfold): rows sorted by
+         * target, each run of k dealt to the k folds in a seeded order */
+        double *yd = malloc(sizeof *yd * (size_t)n);
+        if (!yd) {
+            st = dlp__err(err, DLP_ENOMEM, "dlp_xgb_cv: out of memory");
+            goto out;
+        }
+        for (int64_t i = 0; i < n; i++) yd[i] = y[i];
+        st = n > INT32_MAX ? dlp__err(err, DLP_EINVAL, "dlp_xgb_cv: too many rows")
+                           : dlp_split_kfold(yd, (int)n, k, seed, fold, err);
+        free(yd);
+        if (st) goto out;
     }
     for (int64_t i = 0; i < n; i++) oof[i] = NAN;
     for (int f = 0; f < n_fold && !st; f++) {
@@ -953,33 +911,17 @@ out:
 
 /* ---- metrics ------------------------------------------------------------- */
 
-/* Kendall tau-b over pairs (O(n^2): evaluation tables have a few thousand
- * rows). */
-static double kendall(const double *y, const double *p, const int64_t *idx, int64_t m) {
-    double conc = 0, disc = 0, ty = 0, tp = 0;
-    for (int64_t a = 0; a < m; a++)
-        for (int64_t b = a + 1; b < m; b++) {
-            double dy = y[idx[a]] - y[idx[b]], dp = p[idx[a]] - p[idx[b]];
-            if (dy == 0 && dp == 0) continue;
-            if (dy == 0) ty++;
-            else if (dp == 0) tp++;
-            else if ((dy > 0) == (dp > 0)) conc++;
-            else disc++;
-        }
-    double den = sqrt((conc + disc + ty) * (conc + disc + tp));
-    return den > 0 ? (conc - disc) / den : 0;
-}
-
 void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_llm_metrics *m) {
     memset(m, 0, sizeof *m);
     if (!y || !yhat || n <= 0) return;
-    int64_t *idx = malloc(sizeof(int64_t) * (size_t)n);
-    if (!idx) return;
+    double *ys = malloc(sizeof(double) * (size_t)n * 2), *ps = ys ? ys + n : NULL;
+    if (!ys) return;
     int64_t k = 0;
     double ape = 0, se = 0;
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(y[i]) || !isfinite(yhat[i]) || y[i] == 0) continue;
-        idx[k++] = i;
+        ys[k] = y[i];
+        ps[k++] = yhat[i];
         ape += fabs(yhat[i] - y[i]) / fabs(y[i]);
         se += (yhat[i] - y[i]) * (yhat[i] - y[i]);
     }
@@ -987,7 +929,9 @@ void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp
     if (k) {
         m->mape = 100.0 * ape / (double)k;
         m->rmse = sqrt(se / (double)k);
-        m->tau = kendall(y, yhat, idx, k);
+        /* eval's O(n log n) tau-b; 0 where it is undefined (as before) */
+        double t = dlp_metric_kendall_tau(ys, ps, k);
+        m->tau = isnan(t) ? 0 : t;
     }
-    free(idx);
+    free(ys);
 }

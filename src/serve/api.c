@@ -493,6 +493,48 @@ static void dims_free(dims_t *d) {
     cJSON_Delete(d->parsed);
 }
 
+/* The request's model: an upload or a shipped example, never a path; 0,
+ * or -1 with the 400 answered. */
+static int model_of(req *r, const char *ep, const void **bufp, size_t *lenp, const char **namep) {
+    if (field(r, "model")) {
+        dlp__serve_error(r->out, 400,
+                         "%s: 'model' must be an ONNX file upload (multipart/form-data with a file name); "
+                         "use 'example' for a shipped model",
+                         ep);
+        return -1;
+    }
+    /* the model: an upload or a shipped example, never a path */
+    const char *example;
+    if (get_str(r, "example", &example)) return -1;
+    const void *buf = r->in->file;
+    size_t len = r->in->file_len;
+    const char *name = r->in->file_name && *r->in->file_name ? r->in->file_name : "upload.onnx";
+    if (buf && example) {
+        dlp__serve_error(r->out, 400, "%s: give either a 'model' upload or 'example', not both", ep);
+        return -1;
+    }
+    if (example && find_example(example, &buf, &len, &name)) {
+        dlp__serve_error(r->out, 400, "%s: unknown example '%.64s' (examples: resnet18; GET /api/models)", ep,
+                         example);
+        return -1;
+    }
+    if (!buf) {
+        dlp__serve_error(r->out, 400,
+                         "%s: no model: upload an ONNX file as multipart field 'model', or give 'example' "
+                         "(e.g. \"resnet18\")",
+                         ep);
+        return -1;
+    }
+    if (!len) {
+        dlp__serve_error(r->out, 400, "%s: the uploaded 'model' is empty", ep);
+        return -1;
+    }
+    *bufp = buf;
+    *lenp = len;
+    *namep = name;
+    return 0;
+}
+
 static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
@@ -500,39 +542,10 @@ static void h_predict(req *r, int svg) {
                                           "layout", "no_sdpa", "no_amp", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
-    if (field(r, "model")) {
-        dlp__serve_error(r->out, 400,
-                         "%s: 'model' must be an ONNX file upload (multipart/form-data with a file name); "
-                         "use 'example' for a shipped model",
-                         ep);
-        return;
-    }
-    /* the model: an upload or a shipped example, never a path */
-    const char *example;
-    if (get_str(r, "example", &example)) return;
-    const void *buf = r->in->file;
-    size_t len = r->in->file_len;
-    const char *name = r->in->file_name && *r->in->file_name ? r->in->file_name : "upload.onnx";
-    if (buf && example) {
-        dlp__serve_error(r->out, 400, "%s: give either a 'model' upload or 'example', not both", ep);
-        return;
-    }
-    if (example && find_example(example, &buf, &len, &name)) {
-        dlp__serve_error(r->out, 400, "%s: unknown example '%.64s' (examples: resnet18; GET /api/models)", ep,
-                         example);
-        return;
-    }
-    if (!buf) {
-        dlp__serve_error(r->out, 400,
-                         "%s: no model: upload an ONNX file as multipart field 'model', or give 'example' "
-                         "(e.g. \"resnet18\")",
-                         ep);
-        return;
-    }
-    if (!len) {
-        dlp__serve_error(r->out, 400, "%s: the uploaded 'model' is empty", ep);
-        return;
-    }
+    const void *buf;
+    size_t len;
+    const char *name;
+    if (model_of(r, ep, &buf, &len, &name)) return;
     const dlp_device *dev = find_device(r, ep);
     if (!dev) return;
 
@@ -633,6 +646,45 @@ static void h_predict(req *r, int svg) {
         set_body(r->out, 200, CT_JSON, body);
     }
     dlp_prediction_free(&p);
+    dlp_graph_free(g);
+    dlp__serve_parse_end(r->s);
+done:
+    dims_free(&dims);
+}
+
+/* ---- /api/inspect ----------------------------------------------------------------- */
+
+/* The model's totals and per-op-type table: dlp_inspect_json's bytes, as
+ * `dlperf inspect --json` and Python's dlperf.inspect print them. */
+static void h_inspect(req *r) {
+    static const char *const allowed[] = {"example", "batch", "seq", "dims", "model", NULL};
+    const char *ep = "/api/inspect";
+    if (check_fields(r, ep, allowed)) return;
+    const void *buf;
+    size_t len;
+    const char *name;
+    if (model_of(r, ep, &buf, &len, &name)) return;
+    dlp_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    dims_t dims;
+    memset(&dims, 0, sizeof dims);
+    if (get_i64(r, "batch", 1, (int64_t)1 << 31, &lo.batch, NULL) ||
+        get_i64(r, "seq", 1, (int64_t)1 << 31, &lo.seq, NULL) || get_dims(r, &dims))
+        goto done;
+    lo.n_dims = dims.n;
+    lo.dim_names = dims.names;
+    lo.dim_values = dims.values;
+    if (!dlp__serve_parse_begin(r->s)) {
+        busy(r);
+        goto done;
+    }
+    dlp_error err = {0};
+    dlp_graph *g = NULL;
+    char *body = NULL;
+    dlp_status st = dlp_graph_load_mem(buf, len, name, &lo, &g, &err);
+    if (!st) st = dlp_inspect_json(g, &body, NULL, &err);
+    if (st) lib_error(r->out, st, &err);
+    else set_body(r->out, 200, CT_JSON, body);
     dlp_graph_free(g);
     dlp__serve_parse_end(r->s);
 done:
@@ -958,7 +1010,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
 
 /* ---- routing ------------------------------------------------------------------- */
 
-enum { R_PAGE, R_HEALTH, R_DEVICES, R_MODELS, R_PREDICT, R_LLM, R_MIG, R_SVG };
+enum { R_PAGE, R_HEALTH, R_DEVICES, R_MODELS, R_PREDICT, R_INSPECT, R_LLM, R_MIG, R_SVG };
 
 static const struct {
     const char *path;
@@ -971,6 +1023,7 @@ static const struct {
     {"/api/devices", R_DEVICES, "GET, HEAD"},
     {"/api/models", R_MODELS, "GET, HEAD"},
     {"/api/predict", R_PREDICT, "POST"},
+    {"/api/inspect", R_INSPECT, "POST"},
     {"/api/llm", R_LLM, "POST"},
     {"/api/mig", R_MIG, "POST"},
     {"/api/roofline.svg", R_SVG, "GET, HEAD, POST"},
@@ -991,7 +1044,8 @@ static int route_of(const char *method, const char *path, dlp_server_response *o
         if (!strcmp(path, routes[i].path)) break;
     if (i == sizeof routes / sizeof routes[0]) {
         dlp__serve_error(out, 404, "no such endpoint '%.100s' (endpoints: /api/health, /api/devices, "
-                                   "/api/models, /api/predict, /api/llm, /api/mig, /api/roofline.svg; docs/serve.md)",
+                                   "/api/models, /api/predict, /api/inspect, /api/llm, /api/mig, /api/roofline.svg; "
+                                   "docs/serve.md)",
                          path);
         return -1;
     }
@@ -1019,6 +1073,7 @@ void dlp__serve_dispatch(dlp_server *s, const char *method, const char *path, dl
     case R_MODELS: h_static(&r, s->models_json, CT_JSON); break;
     case R_PREDICT: h_predict(&r, 0); break;
     case R_SVG: h_predict(&r, 1); break;
+    case R_INSPECT: h_inspect(&r); break;
     case R_LLM: h_llm(&r); break;
     case R_MIG: h_mig(&r); break;
     }

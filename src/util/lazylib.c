@@ -10,8 +10,12 @@ void *dlp__lazy_sym(dlp__lazylib *lib, const char *sym) {
     pthread_mutex_lock(&lib->lock);
     if (!lib->tried) {
         lib->tried = 1;
+        if (lib->before_load) lib->before_load();
         for (const char *const *n = lib->sonames; *n && !lib->handle; n++) {
-            lib->handle = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
+#if !defined(__SANITIZE_ADDRESS__)
+            if (lib->private_copy) lib->handle = dlmopen(LM_ID_NEWLM, *n, RTLD_NOW | RTLD_LOCAL);
+#endif
+            if (!lib->handle) lib->handle = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
             if (!lib->handle) snprintf(lib->err, sizeof lib->err, "cannot load %s: %s", *n, dlerror());
         }
     }

@@ -19,9 +19,15 @@ typedef struct {
     int tried;
     void *handle;
     char err[256];
+    void (*before_load)(void);  /* called once, under the lock, before dlopen */
+    int private_copy;           /* load a copy of its own (dlmopen, a new link
+                                   namespace) rather than share one another
+                                   part of the process loaded; dlopen when
+                                   that fails */
 } dlp__lazylib;
 
-#define DLP__LAZYLIB_INIT(names) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, ""}
+#define DLP__LAZYLIB_INIT(names) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, "", NULL, 0}
+#define DLP__LAZYLIB_INIT_PRIVATE(names, hook) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, "", (hook), 1}
 
 /* Address of `sym` in the library (loading it on first call), or NULL with
  * lib->err saying why. Thread-safe. */

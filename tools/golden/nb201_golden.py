@@ -20,7 +20,7 @@ For each arch it records
           incoming edge is none or itself comes from a zero node): there the
           reference module computes the op (on zeros) and dlperf's "effective"
           graph drops it, so only the "executed" graph must match macs
-          (src/build/nb201.c)
+          (src/builders/nb201.c)
 
 and cross-checks macs against the exported ONNX (torch.onnx.export, eval
 mode, opset 13, constant folding: BN folds into the convs) with MACs counted

@@ -45,7 +45,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build/builder.h"
+#include "builders/builder.h"
 
 enum { OP_NONE, OP_SKIP, OP_CONV1, OP_CONV3, OP_AVG, N_OPS };
 static const char *const op_names[N_OPS] = {"none", "skip_connect", "nor_conv_1x1", "nor_conv_3x3",

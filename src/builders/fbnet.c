@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build/builder.h"
+#include "builders/builder.h"
 
 static const char *const op_names[DLP_FBNET_N_OPS] = {"k3_e1", "k3_e1_g2", "k3_e3", "k3_e6", "k5_e1",
                                                       "k5_e1_g2", "k5_e3", "k5_e6", "skip"};

@@ -36,7 +36,7 @@
 
 #include <cJSON.h>
 
-#include "build/transformer.h"
+#include "builders/transformer.h"
 #include "graph/graph.h"
 #include "util/util.h"
 

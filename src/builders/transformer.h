@@ -1,5 +1,5 @@
 /*
- * transformer.h — internals shared by the LLM module (src/build/transformer.c,
+ * transformer.h — internals shared by the LLM module (src/builders/transformer.c,
  * llm_embed.c, src/models/llm.c): the embedded catalogue and the
  * memory-rule helpers.  Not public API.
  */

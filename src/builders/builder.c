@@ -6,7 +6,7 @@
  * BatchNormalization; transB for the classifier Gemm) so that a built graph
  * and an exported file of the same network cost and featurise identically.
  */
-#include "build/builder.h"
+#include "builders/builder.h"
 
 #include <stdio.h>
 #include <string.h>
