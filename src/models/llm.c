@@ -26,6 +26,7 @@
 #include "builders/transformer.h"
 #include "graph/graph.h"
 #include "models/llm_internal.h"
+#include "models/roofline.h"
 #include "models/xgb.h"
 #include "util/util.h"
 
@@ -246,8 +247,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     double u = uc > um ? uc : um;
     if (u > 1) u = 1;
     a->util = 0.25 + 0.75 * u;
-    double idle = d->idle_w > 0 ? d->idle_w : 0.1 * d->tdp_w;
-    a->power_w = (idle + (d->tdp_w - idle) * a->util) * ngpu;
+    a->power_w = dlp__board_power_w(d, a->util) * ngpu;
     /* a forward pass alone: predict's power, as its time */
     if (wl->gen_tokens <= 0 && a->predict_power_w > 0) a->power_w = a->predict_power_w * ngpu;
 }
@@ -261,8 +261,11 @@ void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
     if (power_w) *power_w = a.power_w;
 }
 
-void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
-                      const dlp_llm_workload *wl, const dlp_device *d, double *f) {
+/* The features, with the analytic estimate a (of this workload on d)
+ * given: dlp_llm_predict computes it once for both (it runs predict's
+ * path on the whole graph) */
+static void features_with(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                          const dlp_llm_workload *wl, const dlp_device *d, const analytic_t *a, double *f) {
     for (int k = 0; k < DLP_LF_COUNT; k++) f[k] = 0;
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
@@ -288,9 +291,7 @@ void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
     f[DLP_LF_NGPU] = wl->n_gpus > 1 ? wl->n_gpus : 1;
     f[DLP_LF_WB] = w->params ? (double)w->weight_bytes[q] / (double)w->params : 0;
     if (!d) return;
-    analytic_t a;
-    analytic(c, g, w, wl, d, &a);
-    f[DLP_LF_AT] = a.latency_ms;
+    f[DLP_LF_AT] = a->latency_ms;
     f[DLP_LF_PF32] = d->peak_fp32_gflops;
     f[DLP_LF_PBHBM] = d->mem_bandwidth_gbs;
     f[DLP_LF_CM] = d->cc_major;
@@ -312,6 +313,14 @@ void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
     f[DLP_LF_MEM] = d->memory_gib;
     f[DLP_LF_L2] = d->l2_cache_mb;
     f[DLP_LF_TDP] = d->tdp_w;
+}
+
+void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *f) {
+    analytic_t a;
+    memset(&a, 0, sizeof a);
+    if (d) analytic(c, g, w, wl, d, &a);
+    features_with(c, g, w, wl, d, &a, f);
 }
 
 /* ---- shipped models ----------------------------------------------------------- */
@@ -544,10 +553,10 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
                             c->id, tp, d->id, need, wg, kg, DLP_LLM_RUNTIME_GIB, d->memory_gib);
         }
     }
-    double f[DLP_LF_COUNT];
-    dlp_llm_features(c, g, &w, wl, d, f);
     analytic_t a;
     analytic(c, g, &w, wl, d, &a);
+    double f[DLP_LF_COUNT];
+    features_with(c, g, &w, wl, d, &a, f);
     out->params = w.params;
     out->active_params = w.active_params;
     /* what a decoder's prefill + generation leaves in the cache; encoders keep none */

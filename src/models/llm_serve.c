@@ -54,10 +54,10 @@
                                   beside weights, workspace and cache (a round
                                   number, as DLP_LLM_RUNTIME_GIB)             */
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
-#define IB_GBS 50.0
+#define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
                                   (num_prompts = 10 x concurrency is the
-                                  common setting of vLLM/SGLang benchmarks) */            /* one 400 Gb/s NIC per GPU across nodes         */
+                                  common setting of vLLM/SGLang benchmarks) */
 
 /* ---- the per-config profile ------------------------------------------------ */
 
@@ -77,7 +77,6 @@ typedef struct prof {
     lin_t lin[MAX_LIN];
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
-    double other_kernels;      /* non-matmul kernels per forward                */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -150,7 +149,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
-        p->other_kernels += 1;
     }
     /* bytes per linear weight: the stored format's bytes over the linear
      * elements (embeddings and norms stay 16-bit; their bytes are small) */
@@ -502,10 +500,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     /* power of one GPU over a mixed iteration: the same model as predict
      * (idle + (TDP - idle)(busy + util x share of the roofline)), <= TDP */
     double u = mix.t > 0 ? fmin(1.0, mix.busy / mix.t) : 0;
-    double idle = d->idle_w > 0 ? d->idle_w : 0.1 * d->tdp_w;
-    double pw = idle + (d->tdp_w - idle) * (DLP__POWER_BUSY + DLP__POWER_UTIL * u);
-    if (pw > d->tdp_w) pw = d->tdp_w;
-    out->power_per_gpu_w = pw;
+    out->power_per_gpu_w = dlp__board_power_w(d, DLP__POWER_BUSY + DLP__POWER_UTIL * u);
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;
     snprintf(out->method_serving, sizeof out->method_serving, "analytic");

@@ -33,6 +33,11 @@
  * resource's peak; in launch gaps it draws idle. */
 #define DLP__POWER_BUSY 0.6
 #define DLP__POWER_UTIL 0.4
+/* The board's idle draw: the database's, else a tenth of TDP. */
+double dlp__device_idle_w(const dlp_device *d);
+/* Average board power at `share` (0..1) of the way from idle to TDP,
+ * never above TDP (predict's kernels, llm's analytic and serving models). */
+double dlp__board_power_w(const dlp_device *d, double share);
 /* Training: backward of a non-matmul op = 1 kernel, same FLOPs, this many
  * times the forward bytes (reads dY and a saved tensor, writes dX). */
 #define DLP__BWD_BYTES_FACTOR 1.5

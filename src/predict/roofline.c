@@ -30,6 +30,19 @@
 #include <strings.h>
 
 
+/* ---- board power ------------------------------------------------------------- */
+
+double dlp__device_idle_w(const dlp_device *d) {
+    double tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    return d->idle_w > 0 && d->idle_w < tdp ? d->idle_w : 0.1 * tdp;
+}
+
+double dlp__board_power_w(const dlp_device *d, double share) {
+    double tdp = d->tdp_w > 0 ? d->tdp_w : 0, idle = dlp__device_idle_w(d);
+    double pw = idle + (tdp - idle) * share;
+    return pw > tdp ? tdp : pw;
+}
+
 /* ---- which unit a node runs on ------------------------------------------------ */
 
 static int is_tensor_class(int c) {
@@ -389,7 +402,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
     c.pure = o.pure_roofline;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
-    c.p_idle = d->idle_w > 0 && d->idle_w < c.p_tdp ? d->idle_w : 0.1 * c.p_tdp;
+    c.p_idle = dlp__device_idle_w(d);
 
     int n = dlp_graph_node_count(g);
     int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
