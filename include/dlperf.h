@@ -814,6 +814,9 @@ typedef enum {
     DLP_LLM_DECODE_ONLY        /* a decode worker: TPOT only (no prefill mixed) */
 } dlp_llm_phase;
 #define DLP_LLM_MEM_FRACTION 0.9
+/* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
+int dlp_llm_phase_parse(const char *name);
+const char *dlp_llm_phase_name(int phase);   /* "agg", ...; NULL out of range */
 
 /* The dtype the matrix multiplications of weight format `quant` run in on
  * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,

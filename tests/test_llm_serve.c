@@ -120,6 +120,15 @@ static void t_identities_and_monotone(void) {
     CHECK(m.power_per_gpu_w <= 700.0 + 1e-9);
 }
 
+static void t_phase_names(void) {
+    CHECK(dlp_llm_phase_parse("agg") == DLP_LLM_AGG);
+    CHECK(dlp_llm_phase_parse("Prefill") == DLP_LLM_PREFILL_ONLY);
+    CHECK(dlp_llm_phase_parse("decode") == DLP_LLM_DECODE_ONLY);
+    CHECK(dlp_llm_phase_parse("middle") == -1 && dlp_llm_phase_parse(NULL) == -1);
+    CHECK_STR(dlp_llm_phase_name(DLP_LLM_DECODE_ONLY), "decode");
+    CHECK(dlp_llm_phase_name(3) == NULL && dlp_llm_phase_name(-1) == NULL);
+}
+
 static void t_serve_refusals(void) {
     dlp_llm_prediction p;
     dlp_error e = {0};
@@ -180,6 +189,7 @@ int main(void) {
     RUN(t_kv_capacity_by_hand);
     RUN(t_decode_roofline);
     RUN(t_identities_and_monotone);
+    RUN(t_phase_names);
     RUN(t_serve_refusals);
     RUN(t_every_device);
     dlp_devdb_free(db);

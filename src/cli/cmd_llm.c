@@ -178,12 +178,8 @@ int dlp_cmd_llm(int argc, char **argv) {
             return cli_failf(DLP_EXIT_BADINPUT, "llm: --kv-dtype '%s' is not fp16, bf16, fp8 or fp32", kvdtype);
     }
 
-    if (phase_s) {
-        if (!strcmp(phase_s, "agg")) phase = DLP_LLM_AGG;
-        else if (!strcmp(phase_s, "prefill")) phase = DLP_LLM_PREFILL_ONLY;
-        else if (!strcmp(phase_s, "decode")) phase = DLP_LLM_DECODE_ONLY;
-        else return cli_failf(DLP_EXIT_BADINPUT, "llm: --phase '%s' is not agg, prefill or decode", phase_s);
-    }
+    if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --phase '%s' is not agg, prefill or decode", phase_s);
     if (memfrac_s) {
         char *end;
         memfrac = strtod(memfrac_s, &end);
@@ -237,11 +233,10 @@ int dlp_cmd_llm(int argc, char **argv) {
         char b1[48], b2[48], b3[48];
         printf("%s on %lld x %s (%s): serving, prompt %lld + %lld output tokens%s, %s", c.id, (long long)gpus, d->name,
                d->id, (long long)seq, (long long)gen, gen_default ? " (default)" : "", dlp_quant_name(quant));
-        if (gpus > 1)
-            printf(", TP %lld%s", (long long)(gpus / adp), ep > 1 ? "" : "");
+        if (gpus > 1) printf(", TP %lld", (long long)(gpus / adp));
         if (adp > 1) printf(", attention DP %lld", (long long)adp);
         if (ep > 1) printf(", EP %lld", (long long)ep);
-        if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", phase == DLP_LLM_PREFILL_ONLY ? "prefill" : "decode");
+        if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(phase));
         printf("\n  concurrency  %s requests in flight", cli_count((double)p.concurrency, b1, sizeof b1));
         if (maxfit) printf(" (the most that fit)");
         else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),

@@ -57,7 +57,6 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
     dlp__jw_num(&w, "kv_bytes_per_seq", "%.0f", p->kv_bytes_per_seq);
     if (p->serving) {
         /* the serving model (docs/llm.md, "Serving") */
-        int ph = wl->phase;
         dlp__jw_obj(&w, "serving");
         dlp__jw_i64(&w, "concurrency", (long long)p->concurrency);
         dlp__jw_i64(&w, "max_concurrency", (long long)p->max_concurrency);
@@ -65,7 +64,7 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_i64(&w, "gen_tokens", (long long)wl->gen_tokens);
         dlp__jw_i64(&w, "ep", (long long)(wl->ep > 1 ? wl->ep : 1));
         dlp__jw_i64(&w, "attention_dp", (long long)(wl->attn_dp > 1 ? wl->attn_dp : 1));
-        dlp__jw_str(&w, "phase", ph == DLP_LLM_PREFILL_ONLY ? "prefill" : ph == DLP_LLM_DECODE_ONLY ? "decode" : "agg");
+        dlp__jw_str(&w, "phase", dlp_llm_phase_name(wl->phase));
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
         dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
         dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "builders/transformer.h"
 #include "graph/graph.h"
@@ -115,6 +116,18 @@ int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
     default:
         return dlp_quant_act_dtype(quant);
     }
+}
+
+static const char *const phase_names[] = {"agg", "prefill", "decode"};
+
+int dlp_llm_phase_parse(const char *name) {
+    for (int i = 0; name && i < (int)(sizeof phase_names / sizeof phase_names[0]); i++)
+        if (!strcasecmp(name, phase_names[i])) return i;
+    return -1;
+}
+
+const char *dlp_llm_phase_name(int phase) {
+    return phase >= 0 && phase < (int)(sizeof phase_names / sizeof phase_names[0]) ? phase_names[phase] : NULL;
 }
 
 int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {

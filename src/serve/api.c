@@ -721,14 +721,9 @@ static void h_llm(req *r) {
         return;
     /* serving (docs/llm.md, "Serving"): as `dlperf llm --concurrency` */
     int serving = conc > 0 || maxfit, phase = DLP_LLM_AGG;
-    if (phase_s) {
-        if (!strcmp(phase_s, "agg")) phase = DLP_LLM_AGG;
-        else if (!strcmp(phase_s, "prefill")) phase = DLP_LLM_PREFILL_ONLY;
-        else if (!strcmp(phase_s, "decode")) phase = DLP_LLM_DECODE_ONLY;
-        else {
-            dlp__serve_error(r->out, 400, "field 'phase': '%.64s' is not agg, prefill or decode", phase_s);
-            return;
-        }
+    if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'phase': '%.64s' is not agg, prefill or decode", phase_s);
+        return;
     }
     if (mf_given && !(memfrac > 0 && memfrac <= 1)) {
         dlp__serve_error(r->out, 400, "field 'mem_fraction': %g is not in (0, 1]", memfrac);
