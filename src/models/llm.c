@@ -118,6 +118,13 @@ int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
     }
 }
 
+/* Whether any layer of c is of `kind` (a dlp_llm_layer_kind bit). */
+static int has_layer_kind(const dlp_llm_config *c, int kind) {
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+        if (c->layer_kind[l] & kind) return 1;
+    return 0;
+}
+
 static const char *const phase_names[] = {"agg", "prefill", "decode"};
 
 int dlp_llm_phase_parse(const char *name) {
@@ -498,16 +505,10 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
             return dlp__err(err, DLP_EINVAL,
                             "%s: gpus %d: the %lld KV heads can be neither split nor replicated over %d GPUs", c->id,
                             tpa, (long long)kv, tpa);
-        int mamba = 0;
-        for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
-            if (c->layer_kind[l] & DLP_LK_MAMBA) mamba = 1;
-        if (mamba && c->mamba_num_heads % tpa)
+        if (has_layer_kind(c, DLP_LK_MAMBA) && c->mamba_num_heads % tpa)
             return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tpa,
                             (long long)c->mamba_num_heads);
-        int lin = 0;
-        for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
-            if (c->layer_kind[l] & DLP_LK_LINEAR_ATTN) lin = 1;
-        if (lin && ((c->linear_num_key_heads > 0 && c->linear_num_key_heads % tpa) ||
+        if (has_layer_kind(c, DLP_LK_LINEAR_ATTN) && ((c->linear_num_key_heads > 0 && c->linear_num_key_heads % tpa) ||
                     (c->linear_num_value_heads > 0 && c->linear_num_value_heads % tpa)))
             return dlp__err(err, DLP_EINVAL,
                             "%s: gpus %d does not divide the Gated DeltaNet heads (%lld key, %lld value)", c->id, tpa,
