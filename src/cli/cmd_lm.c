@@ -21,7 +21,7 @@ int dlp_cmd_lm(int argc, char **argv);
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: dlperf lm corpus --out DIR [--graphs SRC[,SRC...]] [--shared DIR] [--nas-limit N]\n"
+            "usage: dlperf lm corpus --out DIR [--graphs SRC[,SRC...]] [--shared DIR] [--nas-limit N] [--holdout COLS]\n"
             "       dlperf lm pretrain --corpus DIR --out FILE.dlpm [options]\n"
             "       dlperf lm device-text DEVICE [--precision P] [--runtime R] [--batch N]\n\n"
             "The language model of the GNN + LM predictor (docs/gnnlm.md).\n\n"
@@ -32,7 +32,10 @@ static void usage(FILE *f) {
             "  --graphs SRC       ONNX files or folders (recursive), comma-separated\n"
             "  --shared DIR       folder holding data/HELP and data/pytorch-image-models (default\n"
             "                     $DLP_SHARED, else ../shared; 'none': leave them out)\n"
-            "  --nas-limit N      first N architectures of each NAS space (0: all)\n\n"
+            "  --nas-limit N      first N architectures of each NAS space (0: all)\n"
+            "  --holdout COLS     HELP device columns (comma list) whose measurements stay out of\n"
+            "                     perf.txt (their device descriptions stay), so an adaptation\n"
+            "                     experiment on them is honest (bench/bench_gnnlm.sh)\n\n"
             "pretrain: train the byte-level BPE tokenizer on the corpus, then the model (next-token loss,\n"
             "  AdamW, linear warm-up then cosine to a tenth, gradient clipping 1); every 50th document is\n"
             "  held out and its loss, perplexity and bits per byte are reported at the end.\n"
@@ -74,6 +77,7 @@ static int cmd_corpus(int argc, char **argv) {
         if ((r = cli_opt(argc, argv, &i, "--out", &v))) out = v;
         else if ((r = cli_opt(argc, argv, &i, "--graphs", &v))) graphs = v;
         else if ((r = cli_opt(argc, argv, &i, "--shared", &v))) shared = v;
+        else if ((r = cli_opt(argc, argv, &i, "--holdout", &v))) o.holdout = v;
         else if ((r = cli_opt(argc, argv, &i, "--nas-limit", &v))) {
             if (r > 0 && cli_parse_i64("--nas-limit", v, 0, INT64_MAX, &iv)) return DLP_EXIT_BADINPUT;
             if (r > 0) o.nas_limit = iv;

@@ -492,6 +492,18 @@ static void help_setting(const char *col, char *key, size_t n, int64_t *batch) {
     }
 }
 
+/* Is name one of the comma list's items (list may be NULL)? */
+static int in_list(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t k = e ? (size_t)(e - p) : strlen(p);
+        if (k == n && !strncmp(p, name, n)) return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
 static const char *help_space_name(int fb) { return fb ? "FBNet" : "NAS-Bench-201"; }
 
 /* HELP: graph summaries (one per arch, batch 1) and latency statements (a
@@ -543,7 +555,7 @@ static dlp_status help_space(const dlp__lm_corpus_opts *o, int fb, out_file *og,
         put_doc(og, &b);
         dlp_graph_free(g);
         for (int j = 2; j < nh; j++) {
-            if ((r + j) % 3 != 0) continue;
+            if ((r + j) % 3 != 0 || in_list(o->holdout, hdr[j])) continue;
             char *e;
             double ms = strtod(f[j], &e);
             if (e == f[j] || !(ms > 0)) continue;

@@ -55,6 +55,10 @@ typedef struct {
     const char *shared;         /* the shared data folder (HELP, timm); NULL:
                                    no NAS graphs and no measured statements  */
     int64_t nas_limit;          /* NAS-Bench-201 / FBNet archs used (0: all)  */
+    const char *holdout;        /* comma list of HELP columns (titan_rtx_32,
+                                   gold_6240, ...) whose measurements are left
+                                   out of perf.txt, so that an experiment can
+                                   adapt to them honestly; NULL: none        */
     const dlp_devdb *db;        /* device database (NULL: built-in)           */
     void (*warn)(void *u, const char *msg);
     void *warn_user;
