@@ -1379,6 +1379,11 @@ typedef enum {
     DLP_GNN_TRAPPM,            /* TraPPM (thesis §5.4.3): SAGE blocks summed, ⊕
                                   a frozen pre-trained encoder's pooled
                                   embedding (opts.encoder), ⊕ F_s, FC blocks    */
+    DLP_GNN_GNNLM,             /* thesis ch. 7: a GIN's graph token ⊕ F_s,
+                                  projected into a small language model's
+                                  prompt beside the device's description; a
+                                  regression head on the last hidden state
+                                  (docs/gnnlm.md; needs opts.lm or opts.init) */
     DLP_GNN_ARCH_COUNT_
 } dlp_gnn_arch;
 typedef enum {
@@ -1478,7 +1483,24 @@ typedef struct {
     /* Record the mean training loss of every epoch (scaled units) in the
      * model: dlp_gnn_loss_curve.  For convergence plots (figure 5.5). */
     int record_curve;
+    /* gnnlm (arch DLP_GNN_GNNLM; ignored otherwise).  The GIN is the
+     * GraphMAE encoder's network: from opts.encoder when given (stage 1,
+     * `dlperf pretrain --method graphmae`), else freshly initialised with
+     * hidden / layers / dropout above.  The language model comes from lm (a
+     * .dlpm of kind "lm": `dlperf lm pretrain`), or with init from the init
+     * model (which must then be a gnnlm model). */
+    const char *lm;            /* path of the language model                     */
+    int stage;                 /* dlp_gnnlm_stage (PREDICT)                      */
+    int lora_rank;             /* 8; < 0: no LoRA (the base LM stays frozen)     */
+    int soft_tokens;           /* 8 soft-prompt vectors; < 0: none               */
+    double lm_lr;              /* 1e-3: LoRA, soft prompt, graph projection      */
 } dlp_gnn_opts;
+/* The three stages of thesis §7.4.3: stage 1 is the encoder's GraphMAE
+ * pre-training (dlp_encoder_pretrain); ADAPT is stage 2, graph-to-text (the
+ * GIN frozen, the graph projection + LoRA + soft prompt trained on graph
+ * summaries, next-token loss); PREDICT is stage 3 and few-shot adaptation
+ * (everything trained on the targets). */
+typedef enum { DLP_GNNLM_STAGE_PREDICT = 0, DLP_GNNLM_STAGE_ADAPT } dlp_gnnlm_stage;
 
 /* Train on samples train[0..n_train) of ds, selecting on val[0..n_val)
  * (n_val may be 0).  Samples whose chosen targets are all missing (NaN)
@@ -1531,6 +1553,19 @@ const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range
  * must be in the model's layout and layout version (DLP_EVERSION for
  * another version, DLP_EINVAL for another layout).  Thread-safe. */
 dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, dlp_error *err);
+/* Predict one graph on a device: `device` is a device setting by name (a
+ * HELP column such as "titan_rtx_32", a database id, optionally with a
+ * "_<batch>" suffix) or a free-text description ("Raspberry Pi 4, 4x
+ * Cortex-A72 1.5 GHz, fp32").  Only gnnlm models read it (NULL: the device
+ * the model was last trained on, dlp_gnn_device); other architectures
+ * ignore it.  Thread-safe (gnnlm predictions on one model are serialised). */
+dlp_status dlp_gnn_predict_on(const dlp_gnn *m, const dlp_features *f, const char *device, float *out,
+                              dlp_error *err);
+/* A gnnlm model's default device (the training set's only or most common
+ * device), "" for other architectures; and its stage (dlp_gnnlm_stage, -1
+ * for other architectures). */
+const char *dlp_gnn_device(const dlp_gnn *m);
+int dlp_gnn_stage(const dlp_gnn *m);
 /* n graphs at once (collated in mini-batches): out (n, target_count). */
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n,
                                 float *out, dlp_error *err);

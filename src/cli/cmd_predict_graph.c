@@ -24,8 +24,12 @@ int dlp_cmd_predict_graph(int argc, char **argv);
 static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf predict-graph --model FILE.dlpm MODEL.onnx [--batch N] [--seq N]\n"
-            "                            [--dim NAME=VALUE] [--json] [--time]\n\n"
+            "                            [--dim NAME=VALUE] [--device-text TEXT] [--json] [--time]\n\n"
             "Predict the targets of a trained GNN model (dlperf train) for an ONNX model.\n"
+            "  --device-text T  gnnlm models: the device, by name (a HELP column such as titan_rtx_32,\n"
+            "                   a database id) or described in words (\"Raspberry Pi 4, 4x Cortex-A72\n"
+            "                   1.5 GHz, fp32\"); default: the device the model was trained on.\n"
+            "                   Other architectures have no device input and refuse it.\n"
             "  --json   one JSON object on stdout\n"
             "  --time   also report parse, feature and prediction times\n");
 }
@@ -37,7 +41,7 @@ static double now_ms(void) {
 }
 
 int dlp_cmd_predict_graph(int argc, char **argv) {
-    const char *model = NULL, *onnx = NULL, *v;
+    const char *model = NULL, *onnx = NULL, *devtext = NULL, *v;
     int json = 0, timing = 0;
     cli_graph_flags gf;
     memset(&gf, 0, sizeof gf);
@@ -55,6 +59,9 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
         if ((r = cli_opt(argc, argv, &i, "--model", &v)) != 0) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             model = v;
+        } else if ((r = cli_opt(argc, argv, &i, "--device-text", &v)) != 0) {
+            if (r < 0) return DLP_EXIT_BADINPUT;
+            devtext = v;
         } else if (!strcmp(a, "--json")) {
             json = 1;
         } else if (!strcmp(a, "--time")) {
@@ -75,6 +82,11 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
     if (dlp_gnn_load(model, &m, &e) != DLP_OK) return cli_fail(&e);
     dlp_gnn_info inf;
     dlp_gnn_info_get(m, &inf);
+    if (devtext && inf.arch != DLP_GNN_GNNLM) {
+        dlp_gnn_free(m);
+        return cli_usage_error("predict-graph", "--device-text is for gnnlm models; %s is a %s model (one device)", model,
+                               dlp_gnn_arch_name(inf.arch));
+    }
     dlp_load_opts lo;
     cli_graph_opts(&gf, &lo);
     dlp_graph *g = NULL;
@@ -92,7 +104,7 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
     }
     double t2 = now_ms();
     float out[16];
-    if (dlp_gnn_predict(m, f, out, &e) != DLP_OK) {
+    if (dlp_gnn_predict_on(m, f, devtext, out, &e) != DLP_OK) {
         rc = cli_fail(&e);
         goto out;
     }
@@ -103,8 +115,14 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
         cli_json_str(stdout, onnx);
         printf(",\"predictor\":");
         cli_json_str(stdout, model);
-        printf(",\"arch\":\"%s\",\"batch\":%lld,\"nodes\":%d,\"predictions\":{", dlp_gnn_arch_name(inf.arch),
+        printf(",\"arch\":\"%s\",\"batch\":%lld,\"nodes\":%d,", dlp_gnn_arch_name(inf.arch),
                (long long)f->static_f[DLP_SF_BATCH], f->n_nodes);
+        if (inf.arch == DLP_GNN_GNNLM) {
+            printf("\"device\":");
+            cli_json_str(stdout, devtext ? devtext : dlp_gnn_device(m));
+            printf(",");
+        }
+        printf("\"predictions\":{");
         for (int k = 0; k < T; k++) {
             if (k) printf(",");
             cli_json_str(stdout, dlp_gnn_target_name(m, k));
@@ -117,6 +135,7 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
     } else {
         printf("%s (batch %lld, %d nodes) by %s [%s]:\n", onnx, (long long)f->static_f[DLP_SF_BATCH], f->n_nodes,
                model, dlp_gnn_arch_name(inf.arch));
+        if (inf.arch == DLP_GNN_GNNLM) printf("  device         %s\n", devtext ? devtext : dlp_gnn_device(m));
         for (int k = 0; k < T; k++) printf("  %-14s %.6g\n", dlp_gnn_target_name(m, k), out[k]);
         if (timing) printf("  parse %.3f ms, features %.3f ms, predict %.3f ms\n", t1 - t0, t2 - t1, t3 - t2);
     }

@@ -35,7 +35,18 @@ static void usage(FILE *f) {
             "  --arch A             sage (default), gcn, gat, gin, mlp (FC blocks on static features),\n"
             "                       trappm (SAGE blocks + a frozen pre-trained encoder, needs --encoder;\n"
             "                       its defaults: 2 blocks, 2 FC blocks, MSE, lr 1e-3, static features trappm)\n"
-            "  --encoder FILE.dlpm  the pre-trained encoder (dlperf pretrain) for --arch trappm\n"
+            "                       gnnlm (thesis ch. 7: a GIN's graph token in a small language model's\n"
+            "                       prompt beside the sample's device description, docs/gnnlm.md; needs\n"
+            "                       --lm or --init; its defaults: hidden 64, 1 FC block, lr 1e-3,\n"
+            "                       batch 16, 10 epochs)\n"
+            "  --encoder FILE.dlpm  the pre-trained encoder (dlperf pretrain) for --arch trappm; for gnnlm a\n"
+            "                       GraphMAE encoder (stage 1) whose GIN starts the model\n"
+            "  --lm FILE.dlpm       gnnlm: the language model (dlperf lm pretrain)\n"
+            "  --stage S            gnnlm: adapt (stage 2: graph-to-text, GIN frozen) or predict (default:\n"
+            "                       stage 3 and few-shot adaptation, everything trained on the targets)\n"
+            "  --lora-rank N        gnnlm: LoRA rank on every LM projection (8; 0: none)\n"
+            "  --soft-tokens N      gnnlm: soft-prompt vectors (8; 0: none)\n"
+            "  --lm-lr X            gnnlm: learning rate of LoRA, soft prompt and graph projection (1e-3)\n"
             "  --init FILE.dlpm     start from this model's weights (transfer learning); same arch,\n"
             "                       widths, layout, static features and targets count\n"
             "  --hidden N           width of every block (512)\n"
@@ -100,6 +111,7 @@ int dlp_cmd_train(int argc, char **argv) {
     int n_targets = 0, static_idx[DLP_SF_COUNT], n_static = 0;
     dlp_gnn_opts o;
     memset(&o, 0, sizeof o);
+    int arch_given = 0, stage_given = 0;
     gnn_sel sel;
     gnn_sel_init(&sel);
     for (int i = 1; i < argc; i++) {
@@ -125,10 +137,27 @@ int dlp_cmd_train(int argc, char **argv) {
         else if (OPT("--progress")) progress = v;
         else if (OPT("--encoder")) encoder_path = v;
         else if (OPT("--init")) init_path = v;
+        else if (OPT("--lm")) o.lm = v;
+        else if (OPT("--stage")) {
+            if (!strcmp(v, "adapt")) o.stage = DLP_GNNLM_STAGE_ADAPT;
+            else if (!strcmp(v, "predict")) o.stage = DLP_GNNLM_STAGE_PREDICT;
+            else return cli_failf(DLP_EXIT_BADINPUT, "--stage '%s': expected adapt or predict", v);
+            stage_given = 1;
+        } else if (OPT("--lora-rank")) {
+            if (cli_parse_i64("--lora-rank", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
+            o.lora_rank = iv ? (int)iv : -1;
+        } else if (OPT("--soft-tokens")) {
+            if (cli_parse_i64("--soft-tokens", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
+            o.soft_tokens = iv ? (int)iv : -1;
+        } else if (OPT("--lm-lr")) {
+            if (cli_parse_f64("--lm-lr", v, 0, 10, &dv)) return DLP_EXIT_BADINPUT;
+            o.lm_lr = dv;
+        }
         else if (OPT("--curve")) curve_path = v;
         else if (OPT("--arch")) {
             if ((o.arch = dlp_gnn_arch_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--arch '%s': expected sage, gcn, gat, gin, mlp or trappm", v);
+                return cli_failf(DLP_EXIT_BADINPUT, "--arch '%s': expected sage, gcn, gat, gin, mlp, trappm or gnnlm", v);
+            arch_given = 1;
         } else if (OPT("--readout")) {
             if ((o.readout = dlp_gnn_readout_parse(v)) < 0)
                 return cli_failf(DLP_EXIT_BADINPUT, "--readout '%s': expected sum, mean, max or scaled-sum", v);
@@ -205,8 +234,13 @@ int dlp_cmd_train(int argc, char **argv) {
     cli_progress pr;
     if (cli_progress_init(&pr, "train", progress)) return DLP_EXIT_BADINPUT;
 
-    if (encoder_path && o.arch != DLP_GNN_TRAPPM)
-        return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm");
+    if (encoder_path && o.arch != DLP_GNN_TRAPPM && o.arch != DLP_GNN_GNNLM)
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm or gnnlm");
+    if ((o.lm || stage_given || o.lora_rank || o.soft_tokens || o.lm_lr) && o.arch != DLP_GNN_GNNLM &&
+        !(init_path && !arch_given))
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --lm, --stage, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm");
+    if (o.arch == DLP_GNN_GNNLM && !o.lm && !init_path)
+        return cli_failf(DLP_EXIT_BADINPUT, "train: --arch gnnlm needs a language model (--lm FILE.dlpm) or --init FILE.dlpm");
     if (o.arch == DLP_GNN_TRAPPM && !encoder_path && !init_path)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --arch trappm needs a pre-trained encoder (--encoder FILE.dlpm)");
 
@@ -223,6 +257,8 @@ int dlp_cmd_train(int argc, char **argv) {
     }
     o.encoder = enc;
     o.init = init;
+    /* a gnnlm --init continues as gnnlm without --arch */
+    if (init && !arch_given && dlp_gnn_stage(init) >= 0) o.arch = DLP_GNN_GNNLM;
     o.record_curve = curve_path != NULL;
     dlp_dataset *ds = NULL;
     int rc = DLP_EXIT_OK;
@@ -298,7 +334,10 @@ int dlp_cmd_train(int argc, char **argv) {
     if (init_path) printf(", initialised from %s", init_path);
     if (!isnan(inf.best_val_mape)) printf(", validation MAPE %.2f%% (%lld samples)", inf.best_val_mape, (long long)inf.n_val);
     printf("\nwrote %s\n", out);
-    if (parts.n_test) {
+    if (dlp_gnn_stage(m) == DLP_GNNLM_STAGE_ADAPT) {
+        /* stage 2 trains the graph-to-text path; its head is still untrained */
+        printf("stage adapt (graph-to-text): no test evaluation; continue with --init %s --stage predict\n", out);
+    } else if (parts.n_test) {
         gnn_preds p = {0};
         if ((rc = gnn_preds_add(&p, m, ds, parts.test, parts.n_test)) == 0) {
             for (int k = 0; k < p.T; k++) {

@@ -249,6 +249,12 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_ada
  * is stored as the header's "train" member. */
 dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
                            const char *train_json, const char *path, dlp_error *err);
+/* The same checkpoint as an image in memory: *buf (malloc'ed) of *len bytes. */
+dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                            const char *train_json, void **buf, size_t *len, dlp_error *err);
+/* dlp__lm_load of an image in memory (no optimizer); name starts messages. */
+dlp_status dlp__lm_load_mem(const void *buf, size_t len, const char *name, const dlp__lm_config *add,
+                            uint64_t seed, dlp__lm *m, dlp__bpe *tok, dlp_error *err);
 /* The "train" member of a checkpoint's header into *json (malloc'ed by
  * cJSON, free with free(); NULL when the file has none). */
 dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);

@@ -36,6 +36,19 @@ dlp_status dlp__lm_save(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_ada
 
 dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
                            const char *train_json, const char *path, dlp_error *err) {
+    void *buf;
+    size_t n;
+    dlp_status st = dlp__lm_save_mem(m, tok, opt, train_json, &buf, &n, err);
+    if (st != DLP_OK) return st;
+    st = dlp__write_file_atomic(path, buf, n, err);
+    free(buf);
+    return st;
+}
+
+dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_adam *opt,
+                            const char *train_json, void **out, size_t *out_len, dlp_error *err) {
+    *out = NULL;
+    *out_len = 0;
     if (opt && opt->n != m->ps.total)
         return dlp__err(err, DLP_EINVAL, "lm save: optimizer of %lld values for %lld parameters",
                         (long long)opt->n, (long long)m->ps.total);
@@ -96,14 +109,9 @@ dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_
         memcpy(payload + nv, opt->m, nv * sizeof(float));
         memcpy(payload + 2 * nv, opt->v, nv * sizeof(float));
     }
-    void *buf;
-    size_t n;
-    dlp_status st = dlp__dlpm_pack(h, strlen(h), payload, pl, &buf, &n, err);
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), payload, pl, out, out_len, err);
     free(payload);
     free(h);
-    if (st != DLP_OK) return st;
-    st = dlp__write_file_atomic(path, buf, n, err);
-    free(buf);
     return st;
 }
 
@@ -309,6 +317,13 @@ dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t se
     st = load_image(path, mp.data, mp.len, add, seed, m, tok, opt, err);
     dlp__unmap_file(&mp);
     return st;
+}
+
+dlp_status dlp__lm_load_mem(const void *buf, size_t len, const char *name, const dlp__lm_config *add,
+                            uint64_t seed, dlp__lm *m, dlp__bpe *tok, dlp_error *err) {
+    memset(m, 0, sizeof *m);
+    if (tok) memset(tok, 0, sizeof *tok);
+    return load_image(name, buf, len, add, seed, m, tok, NULL, err);
 }
 
 dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err) {

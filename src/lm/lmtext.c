@@ -504,6 +504,26 @@ static int in_list(const char *list, const char *name) {
     return 0;
 }
 
+/* The description of a device setting named like a HELP column
+ * ("titan_rtx_32", "gold_6240"), a database id ("h100-sxm") or a database
+ * id with a batch suffix; -1 when the name is neither. */
+int dlp__lm_setting_text(const dlp_devdb *db, const char *setting, dlp__sb *b) {
+    char key[64];
+    int64_t batch;
+    help_setting(setting, key, sizeof key, &batch);
+    const ext_dev *x = ext_find(key);
+    const dlp_device *d = NULL;
+    const char *type = NULL;
+    dlp_device tmp;
+    if (x) d = ext_device(db, x, &tmp, &type);
+    else if (!(d = dlp_devdb_find(db, key))) {
+        batch = 0;
+        if (!(d = dlp_devdb_find(db, setting))) return -1;
+    }
+    dlp__lm_device_text(d, type, NULL, NULL, batch, b);
+    return 0;
+}
+
 static const char *help_space_name(int fb) { return fb ? "FBNet" : "NAS-Bench-201"; }
 
 /* HELP: graph summaries (one per arch, batch 1) and latency statements (a

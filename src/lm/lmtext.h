@@ -47,6 +47,12 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b);
 void dlp__lm_device_text(const dlp_device *d, const char *type, const char *precision,
                          const char *runtime, int64_t batch, dlp__sb *b);
 
+/* The description of a device setting by name: a HELP column
+ * ("titan_rtx_32": the device at batch 32; "gold_6240"), a database id, or
+ * a database id with a "_N" batch suffix.  Appended to b; -1 (nothing
+ * appended) when the name is none of these.  db NULL: built-in. */
+int dlp__lm_setting_text(const dlp_devdb *db, const char *setting, dlp__sb *b);
+
 /* ==== the corpus (lmtext.c) =========================================== */
 
 typedef struct {

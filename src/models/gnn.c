@@ -41,12 +41,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "lm/gnnlm.h"
 #include "models/gnn_internal.h"
 #include "util/util.h"
 
 /* ---- names --------------------------------------------------------------- */
 
-static const char *const arch_names[] = {"sage", "gcn", "gat", "gin", "mlp", "trappm"};
+static const char *const arch_names[] = {"sage", "gcn", "gat", "gin", "mlp", "trappm", "gnnlm"};
 static const char *const readout_names[] = {"sum", "mean", "max", "scaled-sum"};
 static const char *const loss_names[] = {"huber", "mse", "l1"};
 static const char *const scale_names[] = {"log-std", "std", "log", "none"};
@@ -102,6 +103,7 @@ void dlp_gnn_free(dlp_gnn *m) {
     dlp__nn_seq_free(&m->gnn);
     dlp__nn_seq_free(&m->head);
     if (m->has_enc) dlp__enc_net_free(&m->enc);
+    dlp__gnnlm_free(m->lmx);
     free(m->u_mean);
     free(m->u_std);
     free(m->curve_train);
@@ -161,6 +163,7 @@ const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
     } while (0)
 
 dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
+    if (m->info.arch == DLP_GNN_GNNLM) return dlp__gnnlm_build(m, err);
     const dlp_gnn_info *h = &m->info;
     dlp__nn_layer *L;
     char name[64];
@@ -451,6 +454,7 @@ static dlp_status fill_u(const dlp_gnn *m, dlp__enc_net *net, dlp__nn_ctx *cx, b
 static dlp_status predict_core(const dlp_gnn *m, const dlp_features *const *fs, int n, const float *ucache,
                                dlp__nn_ws *ws_in, float *out, dlp_error *err) {
     if (!m || (n > 0 && (!fs || !out))) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
+    if (m->lmx) return dlp__gnnlm_predict(m, fs, NULL, n, out, err);
     for (int i = 0; i < n; i++) {
         dlp_status st = check_features(m, fs[i], err);
         if (st != DLP_OK) return st;
@@ -518,6 +522,14 @@ dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, 
     return predict_feats(m, &f, 1, out, err);
 }
 
+dlp_status dlp_gnn_predict_on(const dlp_gnn *m, const dlp_features *f, const char *device, float *out,
+                              dlp_error *err) {
+    if (m && m->lmx) return dlp__gnnlm_predict(m, &f, &device, 1, out, err);
+    return predict_feats(m, &f, 1, out, err);
+}
+const char *dlp_gnn_device(const dlp_gnn *m) { return m && m->lmx ? dlp__gnnlm_device(m->lmx) : ""; }
+int dlp_gnn_stage(const dlp_gnn *m) { return m && m->lmx ? dlp__gnnlm_stage(m->lmx) : -1; }
+
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n, float *out,
                                 dlp_error *err) {
     return predict_feats(m, f, n, out, err);
@@ -527,17 +539,26 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
                                    float *out, dlp_error *err) {
     if (!m || !ds || n < 0) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
     const dlp_features **fs = malloc(sizeof *fs * (size_t)(n > 0 ? n : 1));
-    if (!fs) return dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
+    const char **dev = malloc(sizeof *dev * (size_t)(n > 0 ? n : 1));
+    if (!fs || !dev) {
+        free(fs);
+        free(dev);
+        return dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
+    }
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
         if (dlp_dataset_get(ds, idx ? idx[i] : i, &s) != DLP_OK) {
             free(fs);
+            free(dev);
             return dlp__err(err, DLP_EINVAL, "gnn predict: sample %d out of range", idx ? idx[i] : i);
         }
         fs[i] = s.features;
+        dev[i] = s.device;
     }
-    dlp_status st = predict_feats(m, fs, n, out, err);
+    /* a gnnlm model reads each sample's device */
+    dlp_status st = m->lmx ? dlp__gnnlm_predict(m, fs, dev, n, out, err) : predict_feats(m, fs, n, out, err);
     free(fs);
+    free(dev);
     return st;
 }
 
@@ -879,6 +900,7 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
     *out = NULL;
     if (!ds || !opts || n_train_in < 1 || !train_in || (n_val_in > 0 && !val_in))
         return dlp__err(err, DLP_EINVAL, "gnn train: no training samples");
+    if (opts->arch == DLP_GNN_GNNLM) return dlp__gnnlm_train(ds, train_in, n_train_in, val_in, n_val_in, opts, out, err);
     dlp_gnn_opts o = *opts;
     fill_defaults(&o);
     if (o.arch < 0 || o.arch >= DLP_GNN_ARCH_COUNT_)
@@ -1208,4 +1230,20 @@ fail:
     free(ucache);
     dlp_gnn_free(m);
     return st;
+}
+
+/* ---- what gnnlm.c shares (gnn_internal.h) ---------------------------------------- */
+
+dlp_status dlp__gnn_fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tcol, const int *train,
+                                 int n_train, dlp_error *err) {
+    return fit_scalings(m, ds, tcol, train, n_train, err);
+}
+double dlp__gnn_loss_vec(const dlp_gnn *m, const float *p, const float *t, int n, float *g) {
+    return loss_grad(m->info.loss, m->info.huber_delta, p, t, n, g);
+}
+double dlp__gnn_unscale(const dlp_gnn *m, int k, double v) { return unscale_target(m, k, v); }
+double dlp__gnn_prescale(int scale, double v) { return prescale_target(scale, v); }
+void dlp__gnn_scale_static(const dlp_gnn *m, const dlp_features *f, float *out) { scale_static(m, f, out); }
+dlp_status dlp__gnn_check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err) {
+    return check_features(m, f, err);
 }

@@ -56,6 +56,9 @@ struct dlp_gnn {
      * callers fall back to a private one instead of waiting */
     pthread_mutex_t ws_lock;
     dlp__nn_ws ws_cache;
+    /* gnnlm (arch DLP_GNN_GNNLM): the language model, the GIN's recipe and
+     * the prompt state (src/lm/gnnlm.c); NULL for every other arch */
+    struct dlp__gnnlm *lmx;
 };
 
 /* Declare the layers and allocate the parameters for m->info's recipe and
@@ -78,5 +81,19 @@ dlp_status dlp__gnn_predict_ws(const dlp_gnn *m, const dlp_features *f, dlp__nn_
  * finite-difference checks (tests/test_trappm.c). */
 dlp_status dlp__gnn_loss_grad(dlp_gnn *m, const dlp_features *const *fs, int k, const float *t,
                               double *loss, dlp_error *err);
+
+/* What gnnlm.c shares with gnn.c's own training (same rules, one copy). */
+/* Fit the static-feature and target scalings on samples train[0..n). */
+dlp_status dlp__gnn_fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tcol, const int *train,
+                                 int n_train, dlp_error *err);
+/* The masked loss of info.loss over n scaled values; g (n) its gradient. */
+double dlp__gnn_loss_vec(const dlp_gnn *m, const float *p, const float *t, int n, float *g);
+/* Target k from scaled units to its own, and a raw target to ln / itself. */
+double dlp__gnn_unscale(const dlp_gnn *m, int k, double v);
+double dlp__gnn_prescale(int scale, double v);
+/* The scaled static features of f (n_static values). */
+void dlp__gnn_scale_static(const dlp_gnn *m, const dlp_features *f, float *out);
+/* f fits the model's layout and is a valid graph (message names it). */
+dlp_status dlp__gnn_check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lm/gnnlm.h"
 #include "models/container.h"
 #include "models/dlpm_json.h"
 #include "models/gnn_internal.h"
@@ -40,7 +41,7 @@ static cJSON *num_array(const double *v, int n) {
     return a;
 }
 
-static char *header_json(const dlp_gnn *m) {
+static char *header_json(const dlp_gnn *m, size_t lm_bytes) {
     const dlp_gnn_info *h = &m->info;
     cJSON *r = cJSON_CreateObject();
     if (!r) return NULL;
@@ -106,6 +107,7 @@ static char *header_json(const dlp_gnn *m) {
         cJSON_AddItemToObject(en, "embedding_mean", num_array(m->u_mean, m->enc_dim));
         cJSON_AddItemToObject(en, "embedding_std", num_array(m->u_std, m->enc_dim));
     }
+    if (m->lmx) dlp__gnnlm_header(m, r, lm_bytes);
     dlp__dlpm_add_tensors(r, &m->ps);
     char *s = cJSON_PrintUnformatted(r);
     cJSON_Delete(r);
@@ -116,11 +118,32 @@ dlp_status dlp_gnn_save_mem(const dlp_gnn *m, void **buf, size_t *len, dlp_error
     *buf = NULL;
     *len = 0;
     if (!m) return dlp__err(err, DLP_EINVAL, "gnn save: no model");
-    char *h = header_json(m);
-    if (!h) return dlp__err(err, DLP_ENOMEM, "gnn save: out of memory");
-    dlp_status st = dlp__dlpm_pack(h, strlen(h), m->ps.data, (uint64_t)m->ps.total * sizeof(float), buf,
-                                   len, err);
+    /* a gnnlm model appends its language model's own image to the floats */
+    void *lm = NULL;
+    size_t lm_n = 0;
+    if (m->lmx) {
+        dlp_status st = dlp__gnnlm_lm_image(m, &lm, &lm_n, err);
+        if (st != DLP_OK) return st;
+    }
+    char *h = header_json(m, lm_n);
+    size_t fb = (size_t)m->ps.total * sizeof(float);
+    uint8_t *pl = lm ? malloc(fb + lm_n) : (uint8_t *)m->ps.data;
+    if (!h || !pl) {
+        free(h);
+        free(lm);
+        if (lm) free(pl);
+        return dlp__err(err, DLP_ENOMEM, "gnn save: out of memory");
+    }
+    if (lm) {
+        memcpy(pl, m->ps.data, fb);
+        memcpy(pl + fb, lm, lm_n);
+    }
+    dlp_status st = dlp__dlpm_pack(h, strlen(h), pl, (uint64_t)(fb + lm_n), buf, len, err);
     free(h);
+    if (lm) {
+        free(lm);
+        free(pl);
+    }
     return st;
 }
 
@@ -136,7 +159,8 @@ dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err) {
 
 /* ---- load ------------------------------------------------------------------- */
 
-static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len) {
+static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len,
+                               uint64_t *lm_bytes) {
     dlp_gnn_info *h = &m->info;
     const char *kind = cJSON_IsObject(root) ? dlp__dlpm_str(r, root, "kind") : "";
     if (!cJSON_IsObject(root))
@@ -281,6 +305,17 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
         m->has_enc = 1;
     }
 
+    /* gnnlm: the GIN's recipe and the LM's width, before the build; the
+     * LM's image follows the floats in the payload */
+    *lm_bytes = 0;
+    if (h->arch == DLP_GNN_GNNLM) {
+        if (dlp__gnnlm_parse(m, cJSON_GetObjectItemCaseSensitive(root, "gnnlm"), r->name, lm_bytes, r->err) != DLP_OK)
+            return r->st = r->err ? r->err->code : DLP_EFORMAT;
+        if (*lm_bytes > payload_len)
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: the language model's %llu bytes exceed the payload",
+                                    r->name, (unsigned long long)*lm_bytes);
+        payload_len -= *lm_bytes;
+    }
     /* rebuild the network and hold it against the stored size table */
     dlp_error be = {0};
     if (dlp__gnn_build(m, &be) != DLP_OK)
@@ -307,13 +342,19 @@ dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_g
     }
     dlp__dlpm_rd r = {name, "model", err, DLP_OK};
     snprintf(m->src, sizeof m->src, "%s", name);
-    st = parse_header(m, root, &r, pl);
+    uint64_t lm_bytes = 0;
+    st = parse_header(m, root, &r, pl, &lm_bytes);
     cJSON_Delete(root);
     if (st != DLP_OK) {
         dlp_gnn_free(m);
         return st;
     }
+    pl -= lm_bytes;
     memcpy(m->ps.data, payload, (size_t)pl);
+    if (m->lmx && (st = dlp__gnnlm_load_lm(m, payload + pl, (size_t)lm_bytes, name, err)) != DLP_OK) {
+        dlp_gnn_free(m);
+        return st;
+    }
     for (int64_t i = 0; i < m->ps.total; i++)
         if (!isfinite(m->ps.data[i])) {
             dlp_gnn_free(m);

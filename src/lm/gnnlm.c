@@ -1,0 +1,1061 @@
+/*
+ * gnnlm.c — the GNN + language-model predictor (thesis ch. 7) as the arch
+ * gnnlm of dlp_gnn: building, the forward/backward pair of the whole
+ * model, the stage-2 (graph-to-text) and stage-3 (performance) training
+ * loops, prediction, and the model-file hooks.  See gnnlm.h for the model
+ * and docs/gnnlm.md for the why.
+ *
+ * Two parameter stores train together: the dlp_gnn's own (the GIN
+ * "encoder.*" and the head) and the language model's (LoRA, soft prompt,
+ * graph projection; its base weights stay frozen).  Each has its Adam.
+ * Gradients reach the GIN through the LM: d loss / d hidden at the prompt's
+ * last token -> dlp__lm_backward -> d graph vector -> the sum pool -> the GIN.
+ */
+#include "lm/gnnlm.h"
+
+#include <cJSON.h>
+#include <cblas.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lm/lm.h"
+#include "lm/lmtext.h"
+#include "models/dlpm_json.h"
+#include "models/encoder_internal.h"
+#include "models/gnn_internal.h"
+#include "util/util.h"
+
+#define GL_PRED_BATCH 32
+
+typedef struct {
+    char *key;
+    int32_t *ids;
+    int n;
+} prompt_t;
+
+struct dlp__gnnlm {
+    dlp__lm lm;
+    dlp__bpe tok;
+    int has_lm;
+    int lm_dim;                 /* the LM's width (the head's input)           */
+    dlp__enc_net gin;           /* tensors "encoder.*" of the dlp_gnn's store  */
+    int gdim;                   /* graph vector: gin.r.hidden + n_static       */
+    int stage;                  /* dlp_gnnlm_stage last trained                */
+    int gin_pretrained;         /* the GIN started from a GraphMAE encoder     */
+    int lm_adapted;             /* stage 2 ran on this model's line            */
+    char device[512];           /* default device of predictions               */
+    pthread_mutex_t lock;       /* the LM keeps its caches in its struct       */
+    int lock_ok;
+    prompt_t *pc;               /* tokenised prompts by device                 */
+    int npc, cap;
+    dlp__nn_ws ws;              /* prediction workspace (under lock)           */
+};
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static dlp__gnnlm *gl_alloc(void) {
+    dlp__gnnlm *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->lock_ok = pthread_mutex_init(&x->lock, NULL) == 0;
+    if (!x->lock_ok) {
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void prompts_clear(dlp__gnnlm *x) {
+    for (int i = 0; i < x->npc; i++) {
+        free(x->pc[i].key);
+        free(x->pc[i].ids);
+    }
+    free(x->pc);
+    x->pc = NULL;
+    x->npc = x->cap = 0;
+}
+
+void dlp__gnnlm_free(dlp__gnnlm *x) {
+    if (!x) return;
+    if (x->has_lm) dlp__lm_free(&x->lm);
+    dlp__bpe_free(&x->tok);
+    dlp__enc_net_free(&x->gin);
+    prompts_clear(x);
+    dlp__nn_ws_free(&x->ws);
+    if (x->lock_ok) pthread_mutex_destroy(&x->lock);
+    free(x);
+}
+
+const char *dlp__gnnlm_device(const dlp__gnnlm *x) { return x ? x->device : ""; }
+int dlp__gnnlm_stage(const dlp__gnnlm *x) { return x ? x->stage : -1; }
+
+/* ---- build ----------------------------------------------------------------------- */
+
+dlp_status dlp__gnnlm_build(dlp_gnn *m, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    const dlp_gnn_info *h = &m->info;
+    if (!x || x->lm_dim < 1 || h->hidden < 1 || h->fc_layers < 0 || m->n_targets < 1)
+        return dlp__err(err, DLP_EINVAL, "gnnlm: bad architecture");
+    dlp__enc_recipe r = x->gin.r;
+    if (r.n_feat != m->n_feat || r.layout != m->layout || r.layout_version != m->layout_version)
+        return dlp__err(err, DLP_EINVAL,
+                        "gnnlm: the GIN reads %s layout version %d (%d columns), the data is %s version %d (%d "
+                        "columns)",
+                        dlp_layout_name(r.layout), r.layout_version, r.n_feat, dlp_layout_name(m->layout),
+                        m->layout_version, m->n_feat);
+    m->emb = 0;
+    m->enc_dim = 0;
+    x->gdim = r.hidden + m->n_static;
+    char name[32];
+    int in = x->lm_dim;
+    float p = (float)h->dropout;
+    dlp__nn_layer *L;
+    for (int f = 0; f < h->fc_layers; f++) {
+        snprintf(name, sizeof name, "fc_%d", f + 1);
+        if (!(L = dlp__nn_seq_push(&m->head, DLP__NN_L_LINEAR)) ||
+            dlp__nn_linear_init(&L->u.linear, &m->ps, name, in, h->hidden, 1) != DLP_OK ||
+            !(L = dlp__nn_seq_push(&m->head, DLP__NN_L_ACT)) ||
+            dlp__nn_act_init(&L->u.act, &m->ps, NULL, DLP__NN_ACT_RELU, h->hidden, 0, 0) != DLP_OK)
+            return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+        if (p > 0 && (!(L = dlp__nn_seq_push(&m->head, DLP__NN_L_DROPOUT)) ||
+                      dlp__nn_dropout_init(&L->u.drop, h->hidden, p) != DLP_OK))
+            return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+        in = h->hidden;
+    }
+    if (!(L = dlp__nn_seq_push(&m->head, DLP__NN_L_LINEAR)) ||
+        dlp__nn_linear_init(&L->u.linear, &m->ps, "predictor", in, m->n_targets, 1) != DLP_OK)
+        return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    dlp_error ee = {0};
+    dlp_status st = dlp__enc_declare(&x->gin, &m->ps, "encoder", &r, 1, &ee);
+    x->gin.r = r;
+    if (st != DLP_OK) return dlp__err(err, st, "gnnlm: cannot build the GIN (%s)", ee.msg);
+    if (dlp__nn_params_alloc(&m->ps) != DLP_OK) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    m->info.n_params = dlp__nn_params_trainable(&m->ps) + (x->has_lm ? dlp__nn_params_trainable(&x->lm.ps) : 0);
+    return DLP_OK;
+}
+
+/* ---- prompts ---------------------------------------------------------------------- */
+
+/* The description of dev: a named setting (HELP column, database id) is
+ * described from the database; anything else is taken as the user's own
+ * description. */
+static void device_text(const char *dev, dlp__sb *b) {
+    if (dlp__lm_setting_text(NULL, dev, b) == 0) return;
+    dlp__sb_printf(b, "Device: %s.", dev);
+}
+
+/* Token ids of the prompt for device dev (cached): <bos> description,
+ * then the task and the graph slot, cut so that it fits the LM's window
+ * (the description's end is dropped first). */
+static dlp_status prompt_ids(dlp_gnn *m, const char *dev, const int32_t **ids, int *n, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    if (!dev || !*dev) dev = x->device;
+    for (int i = 0; i < x->npc; i++)
+        if (!strcmp(x->pc[i].key, dev)) {
+            *ids = x->pc[i].ids;
+            *n = x->pc[i].n;
+            return DLP_OK;
+        }
+    dlp__sb a = {0}, b = {0};
+    device_text(dev, &a);
+    dlp__sb_printf(&b, "\nPredict the %s of the graph <graph><gslot></graph>", m->target[0]);
+    if (a.oom || b.oom) {
+        dlp__sb_free(&a);
+        dlp__sb_free(&b);
+        return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    }
+    int32_t *ia = NULL, *ib = NULL;
+    int na = 0, nb = 0;
+    dlp_status st = dlp__bpe_encode(&x->tok, a.s, a.len, 0, &ia, &na, err);
+    if (st == DLP_OK) st = dlp__bpe_encode(&x->tok, b.s, b.len, 1, &ib, &nb, err);
+    dlp__sb_free(&a);
+    dlp__sb_free(&b);
+    int room = x->lm.c.max_seq - x->lm.c.n_soft - 1 - nb;
+    if (st == DLP_OK && room < 1)
+        st = dlp__err(err, DLP_EINVAL, "gnnlm: the language model's window (%d tokens) is too short for a prompt",
+                      x->lm.c.max_seq);
+    if (st == DLP_OK && na > room) na = room;
+    int32_t *all = st == DLP_OK ? malloc(sizeof *all * (size_t)(1 + na + nb)) : NULL;
+    if (st == DLP_OK && (!all || dlp__grow((void **)&x->pc, x->npc, &x->cap, sizeof *x->pc) != 0)) {
+        free(all);
+        all = NULL;
+        st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    }
+    if (st == DLP_OK) {
+        all[0] = DLP__BPE_BOS;
+        memcpy(all + 1, ia, sizeof *all * (size_t)na);
+        memcpy(all + 1 + na, ib, sizeof *all * (size_t)nb);
+        prompt_t *p = &x->pc[x->npc];
+        p->key = strdup(dev);
+        p->ids = all;
+        p->n = 1 + na + nb;
+        if (!p->key) {
+            free(all);
+            st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+        } else {
+            x->npc++;
+            *ids = p->ids;
+            *n = p->n;
+        }
+    }
+    free(ia);
+    free(ib);
+    return st;
+}
+
+/* ---- forward / backward ---------------------------------------------------------- */
+
+typedef struct {
+    int k, T, S, N;
+    dlp__nn_graph g;
+    int has_g;
+    float *x;                   /* (N, n_feat) node rows                       */
+    float *gv;                  /* (k, gdim) graph vectors                     */
+    int32_t *tok;               /* (k, T)                                      */
+    int *last;                  /* (k) row of m->hidden read by the head       */
+    float *hl;                  /* (k, lm_dim) those rows                      */
+} fb_t;
+
+static void fb_free(fb_t *b) {
+    if (b->has_g) dlp__nn_graph_free(&b->g);
+    b->has_g = 0;
+}
+
+/* Collate graphs fs[0..k) block-diagonally (node rows and edges). */
+static dlp_status collate(const dlp_gnn *m, dlp__nn_ws *ws, const dlp_features *const *fs, int k, fb_t *b,
+                          dlp_error *err) {
+    int64_t nn = 0, ne = 0;
+    for (int q = 0; q < k; q++) {
+        nn += fs[q]->n_nodes;
+        ne += fs[q]->n_edges;
+    }
+    if (nn > INT32_MAX / 2 || ne > INT32_MAX / 2)
+        return dlp__err(err, DLP_EINVAL, "gnnlm: batch too large (%lld nodes)", (long long)nn);
+    dlp__nn_graph_part *parts = dlp__nn_ws_alloc(ws, (size_t)k * sizeof *parts);
+    int32_t *src = dlp__nn_ws_ints(ws, (size_t)(ne > 0 ? ne : 1));
+    b->x = dlp__nn_ws_floats(ws, (size_t)nn * (size_t)m->n_feat);
+    if (!parts || !src || !b->x) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory (batch)");
+    int64_t e0 = 0, r0 = 0;
+    for (int q = 0; q < k; q++) {
+        const dlp_features *f = fs[q];
+        for (int i = 0; i < f->n_nodes; i++)
+            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++) src[e0 + e] = i;
+        parts[q] = (dlp__nn_graph_part){f->n_nodes, f->n_edges, src + e0, f->col};
+        memcpy(b->x + r0 * m->n_feat, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)m->n_feat);
+        e0 += f->n_edges;
+        r0 += f->n_nodes;
+    }
+    dlp_status st = dlp__nn_graph_collate(&b->g, k, parts, err);
+    if (st != DLP_OK) return st;
+    b->has_g = 1;
+    b->N = (int)nn;
+    return DLP_OK;
+}
+
+/* Graph vectors of the batch: the GIN's node rows summed per graph x the
+ * readout scale, then the scaled static features.  cx->training picks
+ * batch statistics + dropout or running statistics. */
+static dlp_status graph_vectors(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, fb_t *b) {
+    dlp__gnnlm *x = m->lmx;
+    int H = x->gin.r.hidden, G = x->gdim, rows;
+    const float *hn;
+    dlp_status st = dlp__nn_seq_forward(&x->gin.seq, cx, &b->g, b->x, b->N, &hn, &rows);
+    if (st != DLP_OK) return st;
+    float *pool = dlp__nn_ws_floats(cx->ws, (size_t)b->k * H);
+    b->gv = dlp__nn_ws_floats(cx->ws, (size_t)b->k * G);
+    if (!pool || !b->gv) return DLP_ENOMEM;
+    dlp__nn_pool(&b->g, DLP__NN_AGG_SUM, hn, H, pool, NULL);
+    float sc = (float)m->ro_scale;
+    for (int q = 0; q < b->k; q++) {
+        for (int c = 0; c < H; c++) b->gv[(size_t)q * G + c] = pool[(size_t)q * H + c] * sc;
+        dlp__gnn_scale_static(m, fs[q], b->gv + (size_t)q * G + H);
+    }
+    return DLP_OK;
+}
+
+/* The whole forward of k samples: *y (k, n_targets) scaled. */
+static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
+                             int k, fb_t *b, const float **y, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    memset(b, 0, sizeof *b);
+    b->k = k;
+    dlp_status st = collate(m, cx->ws, fs, k, b, err);
+    if (st != DLP_OK) return st;
+    if ((st = graph_vectors(m, cx, fs, b)) != DLP_OK)
+        return dlp__err(err, st, "gnnlm: GIN forward failed (%s)", dlp_status_str(st));
+    const int32_t **ids = dlp__nn_ws_alloc(cx->ws, sizeof *ids * (size_t)k);
+    int *len = dlp__nn_ws_alloc(cx->ws, sizeof *len * (size_t)k);
+    b->last = dlp__nn_ws_alloc(cx->ws, sizeof *b->last * (size_t)k);
+    if (!ids || !len || !b->last) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    int T = 1;
+    for (int q = 0; q < k; q++) {
+        if ((st = prompt_ids(m, dev ? dev[q] : NULL, &ids[q], &len[q], err)) != DLP_OK) return st;
+        if (len[q] > T) T = len[q];
+    }
+    b->T = T;
+    b->S = x->lm.c.n_soft + T;
+    b->tok = dlp__nn_ws_ints(cx->ws, (size_t)k * T);
+    if (!b->tok) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    for (int q = 0; q < k; q++) {
+        /* right-padded: the causal mask keeps padding out of the last
+         * prompt token's state */
+        for (int t = 0; t < T; t++) b->tok[(size_t)q * T + t] = t < len[q] ? ids[q][t] : DLP__BPE_PAD;
+        b->last[q] = q * b->S + x->lm.c.n_soft + len[q] - 1;
+    }
+    dlp__lm_batch lb = {k, T, b->tok, NULL, b->gv};
+    if ((st = dlp__lm_forward(&x->lm, cx->ws, &lb, NULL, err)) != DLP_OK) return st;
+    int D = x->lm_dim;
+    b->hl = dlp__nn_ws_floats(cx->ws, (size_t)k * D);
+    if (!b->hl) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    for (int q = 0; q < k; q++)
+        memcpy(b->hl + (size_t)q * D, x->lm.hidden + (size_t)b->last[q] * D, sizeof(float) * (size_t)D);
+    int rows;
+    st = dlp__nn_seq_forward(&m->head, cx, NULL, b->hl, k, y, &rows);
+    if (st == DLP_OK && rows != k) st = DLP_EINTERNAL;
+    if (st != DLP_OK) return dlp__err(err, st, "gnnlm: head forward failed (%s)", dlp_status_str(st));
+    return DLP_OK;
+}
+
+/* Backward of gl_forward from dy (k, n_targets): gradients into the head,
+ * the LM's trainable tensors and, with train_gin, the GIN. */
+static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float *dy, int train_gin) {
+    dlp__gnnlm *x = m->lmx;
+    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = x->gdim;
+    float *dhl = dlp__nn_ws_zeros(cx->ws, (size_t)k * D);
+    float *dhid = dlp__nn_ws_zeros(cx->ws, (size_t)k * b->S * D);
+    float *dgv = dlp__nn_ws_zeros(cx->ws, (size_t)k * G);
+    if (!dhl || !dhid || !dgv) return DLP_ENOMEM;
+    dlp_status st = dlp__nn_seq_backward(&m->head, cx, NULL, dy, dhl);
+    if (st != DLP_OK) return st;
+    for (int q = 0; q < k; q++)
+        memcpy(dhid + (size_t)b->last[q] * D, dhl + (size_t)q * D, sizeof(float) * (size_t)D);
+    if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, dgv)) != DLP_OK) return st;
+    if (!train_gin) return DLP_OK;
+    float *dp = dlp__nn_ws_floats(cx->ws, (size_t)k * H), *dh = dlp__nn_ws_zeros(cx->ws, (size_t)b->N * H);
+    if (!dp || !dh) return DLP_ENOMEM;
+    float sc = (float)m->ro_scale;
+    for (int q = 0; q < k; q++)
+        for (int c = 0; c < H; c++) dp[(size_t)q * H + c] = dgv[(size_t)q * G + c] * sc;
+    dlp__nn_pool_backward(&b->g, DLP__NN_AGG_SUM, dp, H, NULL, dh);
+    return dlp__nn_seq_backward(&x->gin.seq, cx, &b->g, dh, NULL);
+}
+
+/* ---- prediction ------------------------------------------------------------------ */
+
+dlp_status dlp__gnnlm_predict(const dlp_gnn *mc, const dlp_features *const *fs, const char *const *dev, int n,
+                              float *out, dlp_error *err) {
+    dlp_gnn *m = (dlp_gnn *)mc;   /* the LM's caches, the prompt cache and the workspace change, under lock */
+    dlp__gnnlm *x = m->lmx;
+    if (!x || !x->has_lm) return dlp__err(err, DLP_EINVAL, "gnnlm predict: the model has no language model");
+    for (int i = 0; i < n; i++) {
+        dlp_status st = dlp__gnn_check_features(m, fs[i], err);
+        if (st != DLP_OK) return st;
+    }
+    pthread_mutex_lock(&x->lock);
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &x->ws, 0, 0);
+    dlp_status st = DLP_OK;
+    for (int b0 = 0; b0 < n && st == DLP_OK; b0 += GL_PRED_BATCH) {
+        int k = n - b0 < GL_PRED_BATCH ? n - b0 : GL_PRED_BATCH;
+        dlp__nn_ws_reset(&x->ws);
+        fb_t b;
+        const float *y;
+        st = gl_forward(m, &cx, fs + b0, dev ? dev + b0 : NULL, k, &b, &y, err);
+        if (st == DLP_OK)
+            for (int q = 0; q < k; q++)
+                for (int t = 0; t < m->n_targets; t++)
+                    out[(size_t)(b0 + q) * m->n_targets + t] =
+                        (float)dlp__gnn_unscale(m, t, y[(size_t)q * m->n_targets + t]);
+        fb_free(&b);
+    }
+    dlp__nn_ws_reset(&x->ws);
+    pthread_mutex_unlock(&x->lock);
+    return st;
+}
+
+/* ---- stage 2: graph-to-text ------------------------------------------------------- */
+
+/* The §7.7.3 summary of a sample's graph: rebuilt from the NAS spaces'
+ * architecture strings (HELP datasets name samples by them); for other
+ * graphs, what the features hold. */
+static void graph_summary(const dlp_dataset_sample *s, dlp__sb *b) {
+    dlp_graph *g = NULL;
+    dlp_error e = {0};
+    char title[320];
+    const char *fam = s->family ? s->family : "";
+    if (!strncmp(fam, "nb201", 5) && s->name) {
+        dlp_graph_from_nb201_mode(s->name, s->batch, strstr(fam, "effective") ? DLP_NB201_EFFECTIVE : DLP_NB201_EXECUTED,
+                                  &g, &e);
+        snprintf(title, sizeof title, "the NAS-Bench-201 cell %s", s->name);
+    } else if (!strcmp(fam, "fbnet") && s->name) {
+        int ops[DLP_FBNET_LAYERS], k = 0;
+        const char *p = s->name;
+        while (k < DLP_FBNET_LAYERS && *p) {
+            char *end;
+            ops[k++] = (int)strtol(p, &end, 10);
+            p = *end == '-' ? end + 1 : end;
+            if (end == p && *p) break;
+        }
+        if (k == DLP_FBNET_LAYERS) dlp_graph_from_fbnet(ops, s->batch, &g, &e);
+        snprintf(title, sizeof title, "the FBNet architecture %s", s->name);
+    }
+    if (g) {
+        dlp__lm_graph_summary(g, title, b);
+        dlp_graph_free(g);
+        return;
+    }
+    const double *sf = s->features->static_f;
+    char w1[32], w2[32], w3[32];
+    dlp__sb_printf(b,
+                   "Q: Summarise the graph %s.\nA: The graph has %d nodes and %d edges at batch %lld. It needs %s "
+                   "FLOPs and has %s parameters; %d convolutions, %d dense layers and %d ReLUs. Memory %s bytes.\n",
+                   s->name ? s->name : "", s->features->n_nodes, s->features->n_edges, (long long)s->batch,
+                   dlp__lm_words(sf[DLP_SF_FLOPS], w1, sizeof w1), dlp__lm_words(sf[DLP_SF_PARAMS], w2, sizeof w2),
+                   (int)sf[DLP_SF_N_CONV], (int)sf[DLP_SF_N_DENSE], (int)sf[DLP_SF_N_RELU],
+                   dlp__lm_words(sf[DLP_SF_MEMORY], w3, sizeof w3));
+}
+
+typedef struct {
+    const dlp_features *f;
+    int32_t *ids;               /* <bos><graph><gslot></graph>\n summary        */
+    int n, prefix;              /* tokens; the first `prefix` are not targets   */
+} adapt_doc;
+
+static dlp_status adapt_docs(dlp_gnn *m, const dlp_dataset *ds, const int *train, int n_train, adapt_doc **out,
+                             int *n_out, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    int ng = dlp_dataset_graph_count(ds), nd = 0;
+    uint8_t *seen = calloc((size_t)(ng > 0 ? ng : 1), 1);
+    adapt_doc *d = calloc((size_t)n_train, sizeof *d);
+    if (!seen || !d) {
+        free(seen);
+        free(d);
+        return dlp__err(err, DLP_ENOMEM, "gnnlm adapt: out of memory");
+    }
+    static const int32_t pre[] = {DLP__BPE_BOS, DLP__BPE_GRAPH, DLP__BPE_GSLOT, DLP__BPE_GRAPH_END, '\n'};
+    int np = (int)(sizeof pre / sizeof pre[0]), room = x->lm.c.max_seq - x->lm.c.n_soft;
+    dlp_status st = DLP_OK;
+    for (int i = 0; i < n_train && st == DLP_OK; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, train[i], &s);
+        if (seen[s.graph]) continue;
+        seen[s.graph] = 1;
+        dlp__sb b = {0};
+        graph_summary(&s, &b);
+        int32_t *ids = NULL;
+        int n = 0;
+        if (b.oom) st = dlp__err(err, DLP_ENOMEM, "gnnlm adapt: out of memory");
+        else st = dlp__bpe_encode(&x->tok, b.s, b.len, 0, &ids, &n, err);
+        dlp__sb_free(&b);
+        if (st != DLP_OK) break;
+        int tot = np + n + 1 < room ? np + n + 1 : room;
+        int32_t *all = malloc(sizeof *all * (size_t)tot);
+        if (!all) {
+            free(ids);
+            st = dlp__err(err, DLP_ENOMEM, "gnnlm adapt: out of memory");
+            break;
+        }
+        memcpy(all, pre, sizeof pre);
+        int body = tot - np;
+        memcpy(all + np, ids, sizeof *all * (size_t)(body < n ? body : n));
+        if (body > n) all[tot - 1] = DLP__BPE_EOS;
+        free(ids);
+        d[nd++] = (adapt_doc){s.features, all, tot, np};
+    }
+    free(seen);
+    if (st != DLP_OK) {
+        for (int i = 0; i < nd; i++) free(d[i].ids);
+        free(d);
+        return st;
+    }
+    *out = d;
+    *n_out = nd;
+    return DLP_OK;
+}
+
+/* Stage 2: the GIN frozen (running statistics, no dropout), LoRA + soft
+ * prompt + graph projection trained to write each graph's summary after
+ * its graph token. */
+static dlp_status train_adapt(dlp_gnn *m, const dlp_dataset *ds, const int *train, int n_train,
+                              const dlp_gnn_opts *o, dlp__nn_adam *opt, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    adapt_doc *d = NULL;
+    int nd = 0;
+    dlp_status st = adapt_docs(m, ds, train, n_train, &d, &nd, err);
+    if (st != DLP_OK) return st;
+    int B = o->batch_size < nd ? o->batch_size : nd;
+    int *order = malloc(sizeof *order * (size_t)(nd > 0 ? nd : 1));
+    const dlp_features **fs = malloc(sizeof *fs * (size_t)(B > 0 ? B : 1));
+    dlp__nn_ws ws = {0};
+    if (!order || !fs) st = dlp__err(err, DLP_ENOMEM, "gnnlm adapt: out of memory");
+    for (int i = 0; i < nd; i++) order[i] = i;
+    dlp__nn_rng shuf;
+    dlp__nn_rng_seed(&shuf, o->seed ^ 0x41444150ULL);
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, o->seed, 0);
+    double t0 = now_s();
+    int64_t total = (int64_t)((nd + B - 1) / (B > 0 ? B : 1)) * o->epochs, step = 0;
+    for (int ep = 0; ep < o->epochs && st == DLP_OK && nd > 0; ep++) {
+        for (int i = nd - 1; i > 0; i--) {
+            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        double lsum = 0, lr = o->lm_lr;
+        int nb = 0;
+        for (int b0 = 0; b0 < nd && st == DLP_OK; b0 += B, step++) {
+            int k = nd - b0 < B ? nd - b0 : B, T = 1;
+            if (o->lr_schedule == DLP_GNN_LR_COSINE) {
+                lr = o->lm_lr * (0.01 + 0.99 * 0.5 * (1 + cos(3.14159265358979323846 * (double)step / (double)total)));
+                opt->lr = (float)lr;
+            }
+            for (int q = 0; q < k; q++) {
+                fs[q] = d[order[b0 + q]].f;
+                if (d[order[b0 + q]].n > T) T = d[order[b0 + q]].n;
+            }
+            dlp__nn_ws_reset(&ws);
+            fb_t b;
+            memset(&b, 0, sizeof b);
+            b.k = k;
+            int32_t *tok = dlp__nn_ws_ints(&ws, (size_t)k * T), *tgt = dlp__nn_ws_ints(&ws, (size_t)k * T);
+            if (!tok || !tgt) st = dlp__err(err, DLP_ENOMEM, "gnnlm adapt: out of memory");
+            if (st == DLP_OK) st = collate(m, &ws, fs, k, &b, err);
+            if (st == DLP_OK && (st = graph_vectors(m, &cx, fs, &b)) != DLP_OK)
+                dlp__err(err, st, "gnnlm adapt: GIN forward failed");
+            if (st == DLP_OK) {
+                for (int q = 0; q < k; q++) {
+                    const adapt_doc *a = &d[order[b0 + q]];
+                    for (int t = 0; t < T; t++) tok[(size_t)q * T + t] = t < a->n ? a->ids[t] : DLP__BPE_PAD;
+                }
+                dlp__lm_next_targets(tok, k, T, tgt);
+                /* no loss on the graph tag: the summary is the answer */
+                for (int q = 0; q < k; q++)
+                    for (int t = 0; t < d[order[b0 + q]].prefix - 1; t++) tgt[(size_t)q * T + t] = -1;
+                dlp__lm_batch lb = {k, T, tok, tgt, b.gv};
+                double loss = 0;
+                dlp__nn_zero_grad(&x->lm.ps);
+                st = dlp__lm_forward(&x->lm, &ws, &lb, &loss, err);
+                if (st == DLP_OK) st = dlp__lm_backward(&x->lm, &ws, NULL, NULL);
+                if (st == DLP_OK) {
+                    dlp__nn_clip_grad_norm(&x->lm.ps, 1.0);
+                    dlp__nn_adam_step(opt, &x->lm.ps);
+                    lsum += loss;
+                    nb++;
+                }
+            }
+            fb_free(&b);
+        }
+        if (st == DLP_OK && !isfinite(lsum)) st = dlp__err(err, DLP_EINVAL, "gnnlm adapt: loss diverged at epoch %d", ep + 1);
+        m->info.epochs_run = ep + 1;
+        if (st == DLP_OK && o->progress) {
+            double el = now_s() - t0;
+            dlp_gnn_progress pr = {ep + 1, o->epochs, nb ? lsum / nb : 0, NAN, NAN, 0, lr, el,
+                                   el / (ep + 1) * (o->epochs - ep - 1)};
+            if (o->progress(o->progress_user, &pr)) break;
+        }
+    }
+    for (int i = 0; i < nd; i++) free(d[i].ids);
+    free(d);
+    free(order);
+    free(fs);
+    dlp__nn_ws_free(&ws);
+    m->info.best_epoch = m->info.epochs_run;
+    return st;
+}
+
+/* ---- stage 3: performance -------------------------------------------------------- */
+
+static double val_mape(dlp_gnn *m, const dlp_dataset *ds, const int *val, int n_val, const int *tcol,
+                       const dlp_features **fs, const char **dev, float *pred, dlp_error *err) {
+    for (int i = 0; i < n_val; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, val[i], &s);
+        fs[i] = s.features;
+        dev[i] = s.device;
+    }
+    if (dlp__gnnlm_predict(m, fs, dev, n_val, pred, err) != DLP_OK) return NAN;
+    double sum = 0;
+    int cnt = 0;
+    for (int i = 0; i < n_val; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, val[i], &s);
+        for (int t = 0; t < m->n_targets; t++) {
+            double y = s.targets[tcol[t]];
+            if (isnan(y) || y == 0) continue;
+            sum += fabs(pred[(size_t)i * m->n_targets + t] - y) / fabs(y);
+            cnt++;
+        }
+    }
+    return cnt ? 100.0 * sum / cnt : NAN;
+}
+
+static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *train, int n_train, const int *val,
+                                int n_val, const int *tcol, const dlp_gnn_opts *o, dlp__nn_adam *og,
+                                dlp__nn_adam *ol, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    dlp_gnn_info *h = &m->info;
+    int n_t = m->n_targets, B = o->batch_size < n_train ? o->batch_size : n_train;
+    int *order = malloc(sizeof *order * (size_t)n_train);
+    float *tgt = malloc(sizeof *tgt * (size_t)B * n_t * 2);
+    const dlp_features **fs = malloc(sizeof *fs * (size_t)(n_val > B ? n_val : B));
+    const char **dev = malloc(sizeof *dev * (size_t)(n_val > B ? n_val : B));
+    float *vpred = malloc(sizeof *vpred * (size_t)(n_val > 0 ? n_val : 1) * n_t);
+    float *best_g = malloc(sizeof(float) * (size_t)m->ps.total), *best_l = malloc(sizeof(float) * (size_t)x->lm.ps.total);
+    dlp__nn_ws ws = {0};
+    dlp_status st = DLP_OK;
+    if (!order || !tgt || !fs || !dev || !vpred || !best_g || !best_l) {
+        st = dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+        goto out;
+    }
+    float *dy = tgt + (size_t)B * n_t;
+    for (int i = 0; i < n_train; i++) order[i] = i;
+    dlp__nn_rng shuf;
+    dlp__nn_rng_seed(&shuf, o->seed ^ 0x5348554646ULL);
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, o->seed ^ 0x44524f50ULL, 1);
+    double t0 = now_s(), best = INFINITY;
+    int best_epoch = 0;
+    int64_t total = (int64_t)((n_train + B - 1) / B) * o->epochs, step = 0;
+    for (int ep = 0; ep < o->epochs && st == DLP_OK; ep++) {
+        for (int i = n_train - 1; i > 0; i--) {
+            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        double lsum = 0, lr = o->lr;
+        int nb = 0;
+        for (int b0 = 0; b0 < n_train && st == DLP_OK; b0 += B, step++) {
+            int k = n_train - b0 < B ? n_train - b0 : B;
+            if (o->lr_schedule == DLP_GNN_LR_COSINE) {
+                double f = 0.01 + 0.99 * 0.5 * (1 + cos(3.14159265358979323846 * (double)step / (double)total));
+                lr = o->lr * f;
+                og->lr = (float)lr;
+                ol->lr = (float)(o->lm_lr * f);
+            }
+            for (int q = 0; q < k; q++) {
+                dlp_dataset_sample s;
+                dlp_dataset_get(ds, train[order[b0 + q]], &s);
+                fs[q] = s.features;
+                dev[q] = s.device;
+                for (int t = 0; t < n_t; t++) {
+                    double v = s.targets[tcol[t]];
+                    tgt[q * n_t + t] = isnan(v) ? NAN
+                                                : (float)((dlp__gnn_prescale(h->target_scale, v) - m->t_mean[t]) / m->t_std[t]);
+                }
+            }
+            dlp__nn_ws_reset(&ws);
+            cx.training = 1;
+            fb_t b;
+            const float *y;
+            dlp__nn_zero_grad(&m->ps);
+            dlp__nn_zero_grad(&x->lm.ps);
+            st = gl_forward(m, &cx, fs, dev, k, &b, &y, err);
+            if (st == DLP_OK) {
+                lsum += dlp__gnn_loss_vec(m, y, tgt, k * n_t, dy);
+                if ((st = gl_backward(m, &cx, &b, dy, 1)) != DLP_OK)
+                    dlp__err(err, st, "gnnlm train: backward failed (%s)", dlp_status_str(st));
+            }
+            fb_free(&b);
+            if (st != DLP_OK) break;
+            double clip = o->clip > 0 ? o->clip : 1.0;
+            dlp__nn_clip_grad_norm(&m->ps, clip);
+            dlp__nn_clip_grad_norm(&x->lm.ps, clip);
+            dlp__nn_adam_step(og, &m->ps);
+            dlp__nn_adam_step(ol, &x->lm.ps);
+            nb++;
+        }
+        if (st != DLP_OK) break;
+        double vm = NAN;
+        if (n_val) {
+            vm = val_mape(m, ds, val, n_val, tcol, fs, dev, vpred, err);
+            if (isnan(vm) && err && err->code) {
+                st = err->code;
+                break;
+            }
+            if (vm < best) {
+                best = vm;
+                best_epoch = ep + 1;
+                memcpy(best_g, m->ps.data, sizeof(float) * (size_t)m->ps.total);
+                memcpy(best_l, x->lm.ps.data, sizeof(float) * (size_t)x->lm.ps.total);
+            }
+        }
+        h->epochs_run = ep + 1;
+        double loss = nb ? lsum / nb : 0;
+        if (!isfinite(loss)) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: loss diverged at epoch %d (lower --lr?)", ep + 1);
+            break;
+        }
+        if (o->progress) {
+            double el = now_s() - t0;
+            dlp_gnn_progress pr = {ep + 1, o->epochs, loss, vm, n_val ? best : NAN, best_epoch, lr, el,
+                                   el / (ep + 1) * (o->epochs - ep - 1)};
+            if (!isfinite(pr.best_val_mape)) pr.best_val_mape = NAN;
+            if (o->progress(o->progress_user, &pr)) break;
+        }
+    }
+    if (st == DLP_OK) {
+        if (n_val && !o->keep_last && best_epoch > 0) {
+            memcpy(m->ps.data, best_g, sizeof(float) * (size_t)m->ps.total);
+            memcpy(x->lm.ps.data, best_l, sizeof(float) * (size_t)x->lm.ps.total);
+            h->best_epoch = best_epoch;
+        } else {
+            h->best_epoch = h->epochs_run;
+        }
+        h->best_val_mape = n_val && best_epoch > 0 ? best : NAN;
+    }
+out:
+    free(order);
+    free(tgt);
+    free(fs);
+    free(dev);
+    free(vpred);
+    free(best_g);
+    free(best_l);
+    dlp__nn_ws_free(&ws);
+    return st;
+}
+
+/* ---- training entry ---------------------------------------------------------------- */
+
+static const int dippm_static[] = {DLP_SF_MACS, DLP_SF_BATCH, DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU};
+
+/* A copy of init's language model (with its adapters) into x. */
+static dlp_status copy_lm(const dlp__gnnlm *from, dlp__gnnlm *x, dlp_error *err) {
+    void *img;
+    size_t n;
+    dlp_status st = dlp__lm_save_mem(&from->lm, &from->tok, NULL, NULL, &img, &n, err);
+    if (st != DLP_OK) return st;
+    st = dlp__lm_load_mem(img, n, "init model", NULL, 0, &x->lm, &x->tok, err);
+    free(img);
+    if (st == DLP_OK) x->has_lm = 1;
+    return st;
+}
+
+/* The device most samples of the training set name (the default of
+ * predictions without one). */
+static void common_device(const dlp_dataset *ds, const int *train, int n, char *out, size_t cap) {
+    int nd = dlp_dataset_device_count(ds), *cnt = calloc((size_t)(nd > 0 ? nd : 1), sizeof *cnt), best = -1;
+    if (!cnt) return;
+    for (int i = 0; i < n; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, train[i], &s);
+        if (s.device_id >= 0 && s.device_id < nd && ++cnt[s.device_id] > (best >= 0 ? cnt[best] : 0)) best = s.device_id;
+    }
+    if (best >= 0) snprintf(out, cap, "%s", dlp_dataset_device_name(ds, best));
+    free(cnt);
+}
+
+dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
+                            int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
+    dlp_gnn_opts o = *opts;
+    const dlp_gnn *init = o.init;
+    if (init && !init->lmx) return dlp__err(err, DLP_EINVAL, "gnnlm train: --init must be a gnnlm model");
+    if (!init && (!o.lm || !*o.lm))
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: arch gnnlm needs a language model (--lm FILE.dlpm) or --init");
+    if (init && o.lm) return dlp__err(err, DLP_EINVAL, "gnnlm train: give --lm or --init, not both");
+    if (init && o.encoder) return dlp__err(err, DLP_EINVAL, "gnnlm train: --encoder starts a new model; not with --init");
+    if (!o.hidden) o.hidden = init ? init->info.hidden : 64;
+    if (!o.layers) o.layers = 3;
+    if (!o.fc_layers) o.fc_layers = init ? init->info.fc_layers : 1;
+    if (o.fc_layers < 0) o.fc_layers = 0;
+    if (o.dropout == 0) o.dropout = init ? init->info.dropout : 0.05;
+    if (o.dropout < 0) o.dropout = 0;
+    if (o.lr == 0) o.lr = 1e-3;
+    if (o.lm_lr == 0) o.lm_lr = 1e-3;
+    if (!o.batch_size) o.batch_size = 16;
+    if (!o.epochs) o.epochs = 10;
+    if (o.huber_delta == 0) o.huber_delta = 1.0;
+    if (!o.lora_rank) o.lora_rank = 8;
+    if (!o.soft_tokens) o.soft_tokens = 8;
+    if (o.stage != DLP_GNNLM_STAGE_PREDICT && o.stage != DLP_GNNLM_STAGE_ADAPT)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: unknown stage %d", o.stage);
+    if (o.batch_size < 1 || o.epochs < 1 || o.lr < 0 || o.lm_lr < 0 || o.hidden < 1 || o.layers < 1 ||
+        o.dropout >= 1 || o.loss < 0 || o.loss > DLP_GNN_LOSS_L1 || o.target_scale < 0 ||
+        o.target_scale > DLP_GNN_SCALE_NONE || o.huber_delta <= 0)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: an option is out of range");
+    int n_t = o.n_targets > 0 ? o.n_targets : 1;
+    if (n_t > DLP__GNN_MAX_TARGETS) return dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d targets", DLP__GNN_MAX_TARGETS);
+    const dlp_features *f0 = dlp_dataset_graph(ds, 0);
+    if (!f0 || dlp_dataset_target_count(ds) < 1) return dlp__err(err, DLP_EINVAL, "gnnlm train: the dataset has no graphs or targets");
+
+    dlp_gnn *m = dlp__gnn_alloc();
+    dlp__gnnlm *x = m ? gl_alloc() : NULL;
+    if (!m || !x) {
+        free(m);
+        return dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+    }
+    m->lmx = x;
+    dlp_status st = DLP_OK;
+    int *train = NULL, *val = NULL;
+    dlp__nn_adam og = {0}, ol = {0};
+    int tcol[DLP__GNN_MAX_TARGETS];
+    m->n_targets = n_t;
+    for (int k = 0; k < n_t; k++) {
+        const char *name = o.n_targets > 0 && o.targets ? o.targets[k] : dlp_dataset_target_name(ds, 0);
+        tcol[k] = dlp_dataset_target_index(ds, name);
+        if (tcol[k] < 0) {
+            st = dlp__err(err, DLP_ENOTFOUND, "gnnlm train: the dataset has no target '%s'", name ? name : "");
+            goto fail;
+        }
+        snprintf(m->target[k], sizeof m->target[k], "%s", name);
+    }
+    m->layout = dlp_dataset_layout(ds);
+    m->layout_version = f0->layout_version;
+    m->n_feat = f0->n_feat;
+    if (init) {
+        if (init->layout != m->layout || init->layout_version != m->layout_version || init->n_feat != m->n_feat ||
+            init->n_targets != n_t) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init was trained on other features or targets (%s "
+                          "version %d, %d targets)", dlp_layout_name(init->layout), init->layout_version, init->n_targets);
+            goto fail;
+        }
+        m->n_static = init->n_static;
+        memcpy(m->sf, init->sf, sizeof m->sf);
+    } else if (o.n_static > 0 && o.static_features) {
+        if (o.n_static > DLP_SF_COUNT) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d static features", DLP_SF_COUNT);
+            goto fail;
+        }
+        m->n_static = o.n_static;
+        for (int j = 0; j < o.n_static; j++) {
+            if (o.static_features[j] < 0 || o.static_features[j] >= DLP_SF_COUNT) {
+                st = dlp__err(err, DLP_EINVAL, "gnnlm train: static feature %d out of range", o.static_features[j]);
+                goto fail;
+            }
+            m->sf[j] = o.static_features[j];
+        }
+    } else if (o.n_static == 0) {
+        m->n_static = 5;
+        memcpy(m->sf, dippm_static, sizeof dippm_static);
+    }
+    /* the GIN's recipe: the encoder's (stage 1), init's, or a fresh one */
+    if (o.encoder) {
+        dlp__enc_recipe_get(o.encoder, &x->gin.r);
+        if (x->gin.r.method != DLP_PRETRAIN_GRAPHMAE) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: the encoder must be a GraphMAE (GIN) encoder, not %s",
+                          dlp_pretrain_method_name(x->gin.r.method));
+            goto fail;
+        }
+        x->gin_pretrained = 1;
+    } else if (init) {
+        x->gin.r = init->lmx->gin.r;
+        x->gin_pretrained = init->lmx->gin_pretrained;
+        x->lm_adapted = init->lmx->lm_adapted;
+    } else {
+        x->gin.r = (dlp__enc_recipe){DLP_PRETRAIN_GRAPHMAE, m->n_feat, o.hidden, o.layers, o.dropout, m->layout,
+                                     m->layout_version};
+    }
+    /* the language model: the file with adapters added, or init's */
+    if (init) {
+        if ((st = copy_lm(init->lmx, x, err)) != DLP_OK) goto fail;
+    } else {
+        dlp__lm_config add = {0};
+        add.lora_rank = o.lora_rank > 0 ? o.lora_rank : 0;
+        add.lora_alpha = 2.0f * (float)add.lora_rank;
+        add.n_soft = o.soft_tokens > 0 ? o.soft_tokens : 0;
+        add.graph_dim = x->gin.r.hidden + m->n_static;
+        dlp_error le = {0};
+        if ((st = dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le)) != DLP_OK) {
+            dlp__err(err, st, "gnnlm train: %s", le.msg);
+            goto fail;
+        }
+        x->has_lm = 1;
+        if (x->lm.c.graph_dim != add.graph_dim) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: %s has a graph projection for %d values, this model makes %d",
+                          o.lm, x->lm.c.graph_dim, add.graph_dim);
+            goto fail;
+        }
+        dlp__lm_set_base_trainable(&x->lm, 0);
+    }
+    x->lm_dim = x->lm.c.dim;
+    x->stage = o.stage;
+    if (o.stage == DLP_GNNLM_STAGE_ADAPT) x->lm_adapted = 1;
+
+    dlp_gnn_info *h = &m->info;
+    h->arch = DLP_GNN_GNNLM;
+    h->hidden = o.hidden;
+    h->layers = x->gin.r.layers;
+    h->block_depth = 1;
+    h->fc_layers = o.fc_layers;
+    h->readout = DLP_GNN_READOUT_SCALED_SUM;
+    h->gat_heads = 1;
+    h->dropout = o.dropout;
+    h->loss = o.loss;
+    h->target_scale = o.target_scale;
+    h->lr_schedule = o.lr_schedule;
+    h->adamw = o.adamw != 0;
+    h->lr = o.lr;
+    h->weight_decay = o.weight_decay;
+    h->huber_delta = o.huber_delta;
+    h->clip = o.clip;
+    h->batch_size = o.batch_size;
+    h->epochs = o.epochs;
+    h->seed = o.seed;
+    h->layout = m->layout;
+    h->layout_version = m->layout_version;
+    h->n_feat = m->n_feat;
+    h->n_static = m->n_static;
+    memcpy(h->static_features, m->sf, sizeof m->sf);
+    h->n_targets = n_t;
+    h->data_fingerprint = dlp_dataset_fingerprint(ds);
+    h->best_val_mape = NAN;
+    snprintf(m->split, sizeof m->split, "%s", o.split ? o.split : "");
+
+    int n_ds = dlp_dataset_count(ds), n_train = 0, n_val = 0;
+    train = malloc(sizeof *train * (size_t)n_train_in);
+    val = malloc(sizeof *val * (size_t)(n_val_in > 0 ? n_val_in : 1));
+    if (!train || !val) {
+        st = dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+        goto fail;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const int *src = pass ? val_in : train_in;
+        int n = pass ? n_val_in : n_train_in, *dst = pass ? val : train, *cnt = pass ? &n_val : &n_train;
+        for (int i = 0; i < n; i++) {
+            dlp_dataset_sample s;
+            if (src[i] < 0 || src[i] >= n_ds || dlp_dataset_get(ds, src[i], &s) != DLP_OK) {
+                st = dlp__err(err, DLP_EINVAL, "gnnlm train: sample %d out of range (%d samples)", src[i], n_ds);
+                goto fail;
+            }
+            int any = 0;
+            for (int k = 0; k < n_t; k++) any |= !isnan(s.targets[tcol[k]]);
+            if (any) dst[(*cnt)++] = src[i];
+        }
+    }
+    if (!n_train) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: no training sample has the target(s)");
+        goto fail;
+    }
+    h->n_train = n_train;
+    h->n_val = n_val;
+    if ((st = dlp__gnn_fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK) goto fail;
+    {
+        double nodes = 0;
+        for (int i = 0; i < n_train; i++) {
+            dlp_dataset_sample s;
+            dlp_dataset_get(ds, train[i], &s);
+            nodes += s.features->n_nodes;
+        }
+        /* init's readout scale is kept: the GIN's output scale is learned with it */
+        m->ro_scale = init ? init->ro_scale : n_train / nodes;
+    }
+    common_device(ds, train, n_train, x->device, sizeof x->device);
+    if ((st = dlp__gnn_build(m, err)) != DLP_OK) goto fail;
+    dlp__nn_params_init(&m->ps, o.seed);
+    if (o.encoder) {
+        dlp_error ee = {0};
+        if ((st = dlp__enc_copy_weights(o.encoder, &m->ps, &ee)) != DLP_OK) {
+            dlp__err(err, st, "gnnlm train: the encoder's weights: %s", ee.msg);
+            goto fail;
+        }
+    }
+    if (init) {
+        if (init->ps.total != m->ps.total) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init has another shape (%lld values, this recipe %lld)",
+                          (long long)init->ps.total, (long long)m->ps.total);
+            goto fail;
+        }
+        memcpy(m->ps.data, init->ps.data, sizeof(float) * (size_t)m->ps.total);
+    }
+    if (o.threads > 0) openblas_set_num_threads(o.threads);
+    if ((st = dlp__nn_adam_init(&og, &m->ps, (float)o.lr, 0.9f, 0.999f, 1e-8f, (float)o.weight_decay, o.adamw != 0)) !=
+            DLP_OK ||
+        (st = dlp__nn_adam_init(&ol, &x->lm.ps, (float)o.lm_lr, 0.9f, 0.999f, 1e-8f, 0.0f, 1)) != DLP_OK) {
+        dlp__err(err, st, "gnnlm train: optimizer: %s", dlp_status_str(st));
+        goto fail;
+    }
+    double t0 = now_s();
+    if (o.stage == DLP_GNNLM_STAGE_ADAPT) st = train_adapt(m, ds, train, n_train, &o, &ol, err);
+    else st = train_predict(m, ds, train, n_train, val, n_val, tcol, &o, &og, &ol, err);
+    if (st != DLP_OK) goto fail;
+    h->train_seconds = now_s() - t0;
+    dlp__nn_zero_grad(&m->ps);
+    dlp__nn_zero_grad(&x->lm.ps);
+    *out = m;
+    m = NULL;
+fail:
+    dlp__nn_adam_free(&og);
+    dlp__nn_adam_free(&ol);
+    free(train);
+    free(val);
+    dlp_gnn_free(m);
+    return st;
+}
+
+/* ---- model file ------------------------------------------------------------------ */
+
+void dlp__gnnlm_header(const dlp_gnn *m, cJSON *root, size_t lm_bytes) {
+    const dlp__gnnlm *x = m->lmx;
+    cJSON *g = cJSON_AddObjectToObject(root, "gnnlm");
+    if (!g) return;
+    cJSON_AddNumberToObject(g, "lm_bytes", (double)lm_bytes);
+    cJSON_AddStringToObject(g, "stage", x->stage == DLP_GNNLM_STAGE_ADAPT ? "adapt" : "predict");
+    cJSON_AddBoolToObject(g, "gin_pretrained", x->gin_pretrained);
+    cJSON_AddBoolToObject(g, "lm_adapted", x->lm_adapted);
+    cJSON_AddStringToObject(g, "device", x->device);
+    cJSON_AddNumberToObject(g, "lm_dim", x->lm_dim);
+    cJSON *e = cJSON_AddObjectToObject(g, "gin");
+    cJSON_AddNumberToObject(e, "n_feat", x->gin.r.n_feat);
+    cJSON_AddNumberToObject(e, "hidden", x->gin.r.hidden);
+    cJSON_AddNumberToObject(e, "layers", x->gin.r.layers);
+    cJSON_AddNumberToObject(e, "dropout", x->gin.r.dropout);
+    cJSON_AddNumberToObject(e, "layout_id", x->gin.r.layout);
+    cJSON_AddNumberToObject(e, "layout_version", x->gin.r.layout_version);
+}
+
+dlp_status dlp__gnnlm_parse(dlp_gnn *m, const cJSON *o, const char *name, uint64_t *lm_bytes, dlp_error *err) {
+    if (!cJSON_IsObject(o)) return dlp__err(err, DLP_EFORMAT, "%s: a gnnlm model without its 'gnnlm' member", name);
+    dlp__gnnlm *x = gl_alloc();
+    if (!x) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
+    m->lmx = x;
+    dlp__dlpm_rd r = {name, "model", err, DLP_OK};
+    const char *s = dlp__dlpm_str(&r, o, "stage");
+    if (r.st == DLP_OK) {
+        if (!strcmp(s, "adapt")) x->stage = DLP_GNNLM_STAGE_ADAPT;
+        else if (!strcmp(s, "predict")) x->stage = DLP_GNNLM_STAGE_PREDICT;
+        else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm stage '%s'", name, s);
+    }
+    const cJSON *b1 = cJSON_GetObjectItemCaseSensitive(o, "gin_pretrained"),
+                *b2 = cJSON_GetObjectItemCaseSensitive(o, "lm_adapted");
+    x->gin_pretrained = cJSON_IsTrue(b1);
+    x->lm_adapted = cJSON_IsTrue(b2);
+    s = dlp__dlpm_str(&r, o, "device");
+    if (r.st == DLP_OK) snprintf(x->device, sizeof x->device, "%s", s);
+    x->lm_dim = (int)dlp__dlpm_inum(&r, o, "lm_dim", 1, 1 << 16);
+    *lm_bytes = (uint64_t)dlp__dlpm_num(&r, o, "lm_bytes");
+    const cJSON *e = dlp__dlpm_need(&r, o, "gin", cJSON_Object);
+    if (r.st != DLP_OK) return r.st;
+    dlp__enc_recipe *er = &x->gin.r;
+    er->method = DLP_PRETRAIN_GRAPHMAE;
+    er->n_feat = (int)dlp__dlpm_inum(&r, e, "n_feat", 1, 1 << 20);
+    er->hidden = (int)dlp__dlpm_inum(&r, e, "hidden", 1, 1 << 16);
+    er->layers = (int)dlp__dlpm_inum(&r, e, "layers", 1, 64);
+    er->dropout = dlp__dlpm_num(&r, e, "dropout");
+    er->layout = (int)dlp__dlpm_inum(&r, e, "layout_id", 1, 1 << 20);
+    er->layout_version = (int)dlp__dlpm_inum(&r, e, "layout_version", 0, 1 << 20);
+    return r.st;
+}
+
+dlp_status dlp__gnnlm_lm_image(const dlp_gnn *m, void **buf, size_t *len, dlp_error *err) {
+    return dlp__lm_save_mem(&m->lmx->lm, &m->lmx->tok, NULL, NULL, buf, len, err);
+}
+
+dlp_status dlp__gnnlm_load_lm(dlp_gnn *m, const void *buf, size_t len, const char *name, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    dlp_status st = dlp__lm_load_mem(buf, len, name, NULL, 0, &x->lm, &x->tok, err);
+    if (st != DLP_OK) return st;
+    x->has_lm = 1;
+    if (x->lm.c.dim != x->lm_dim || x->lm.c.graph_dim != x->gin.r.hidden + m->n_static)
+        return dlp__err(err, DLP_EFORMAT, "%s: the language model (width %d, graph vector %d) does not fit the model "
+                        "(width %d, graph vector %d)", name, x->lm.c.dim, x->lm.c.graph_dim, x->lm_dim,
+                        x->gin.r.hidden + m->n_static);
+    dlp__lm_set_base_trainable(&x->lm, 0);
+    m->info.n_params = dlp__nn_params_trainable(&m->ps) + dlp__nn_params_trainable(&x->lm.ps);
+    return DLP_OK;
+}
