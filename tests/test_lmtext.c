@@ -218,118 +218,6 @@ static void t_pretrain_resume(void) {
     CHECK(system(cmd) == 0);
 }
 
-/* The GIN graph token: L = LM loss(tokens, gvec = GIN(graph)); the
- * gradients dlp__lm_backward hands to the encoder reach every GIN tensor,
- * and they agree with central differences of L through both models. */
-typedef struct {
-    dlp__lm m;
-    dlp__lm_gin e;
-    dlp__nn_graph g;
-    float *x, *gvec, *dgvec, *dx;
-    int32_t tok[2 * 10], tgt[2 * 10];
-    dlp__nn_ws ws;
-} gl_case;
-
-static double gl_loss(gl_case *c, int grads) {
-    dlp__nn_ws_reset(&c->ws);
-    if (dlp__lm_gin_forward(&c->e, &c->ws, &c->g, c->x, c->gvec) != DLP_OK) return NAN;
-    dlp__lm_batch b = {2, 10, c->tok, c->tgt, c->gvec};
-    double loss = NAN;
-    if (dlp__lm_forward(&c->m, &c->ws, &b, &loss, NULL) != DLP_OK) return NAN;
-    if (grads) {
-        dlp__nn_zero_grad(&c->m.ps);
-        dlp__nn_zero_grad(&c->e.ps);
-        memset(c->dgvec, 0, sizeof(float) * 2 * 8);
-        memset(c->dx, 0, sizeof(float) * 9 * 6);
-        dlp__lm_backward(&c->m, &c->ws, NULL, c->dgvec);
-        dlp__lm_gin_backward(&c->e, &c->ws, c->dgvec, c->dx);
-    }
-    return loss;
-}
-
-static void t_gin_graph_token(void) {
-    gl_case c;
-    memset(&c, 0, sizeof c);
-    dlp__lm_config mc = dlp__lm_config_default(300, 16, 1, 2, 1, 24, 10);
-    mc.graph_dim = 8;
-    CHECK(dlp__lm_init(&c.m, &mc, 7, NULL) == DLP_OK);
-    CHECK(dlp__lm_gin_init(&c.e, 6, 8, 2, 11, NULL) == DLP_OK);
-    /* two graphs: a 5-node chain with a skip, a 4-node diamond */
-    int32_t src[] = {0, 1, 2, 3, 0, 5, 5, 6, 7}, dst[] = {1, 2, 3, 4, 3, 6, 7, 8, 8};
-    int32_t gid[] = {0, 0, 0, 0, 0, 1, 1, 1, 1};
-    CHECK(dlp__nn_graph_build(&c.g, 9, 9, src, dst, gid, 2, NULL) == DLP_OK);
-    c.x = malloc(sizeof(float) * 9 * 6);
-    c.dx = malloc(sizeof(float) * 9 * 6);
-    c.gvec = malloc(sizeof(float) * 2 * 8);
-    c.dgvec = malloc(sizeof(float) * 2 * 8);
-    dlp__nn_rng r;
-    dlp__nn_rng_seed(&r, 3);
-    for (int i = 0; i < 54; i++) c.x[i] = 2.0f * dlp__nn_rng_uniform(&r) - 1.0f;
-    for (int b = 0; b < 2; b++) {
-        int32_t *t = c.tok + b * 10;
-        t[0] = DLP__BPE_BOS;
-        t[1] = DLP__BPE_GRAPH;
-        t[2] = DLP__BPE_GSLOT;
-        t[3] = DLP__BPE_GRAPH_END;
-        for (int k = 4; k < 10; k++) t[k] = (int32_t)(40 + dlp__nn_rng_below(&r, 200));
-    }
-    dlp__lm_next_targets(c.tok, 2, 10, c.tgt);
-    double l0 = gl_loss(&c, 1);
-    CHECK(isfinite(l0));
-    /* every GIN tensor gets a gradient from the LM loss */
-    for (int i = 0; i < c.e.ps.n; i++) {
-        double s = 0;
-        const float *gr = dlp__nn_pg(&c.e.ps, i);
-        for (int64_t k = 0; k < c.e.ps.t[i].numel; k++) s += fabs(gr[k]);
-        if (!(s > 0)) fprintf(stderr, "  no gradient in %s\n", c.e.ps.t[i].name);
-        CHECK(s > 0);
-    }
-    /* central differences on a spread of GIN parameters and input features */
-    float *ag = malloc(sizeof(float) * (size_t)c.e.ps.total), *adx = malloc(sizeof(float) * 54);
-    memcpy(ag, c.e.ps.grad, sizeof(float) * (size_t)c.e.ps.total);
-    memcpy(adx, c.dx, sizeof(float) * 54);
-    const double h = 1e-2;
-    int bad = 0, n = 0;
-    for (int64_t k = 0; k < c.e.ps.total; k += 7) {
-        float *p = c.e.ps.data + k, keep = *p;
-        *p = keep + (float)h;
-        double lp = gl_loss(&c, 0);
-        *p = keep - (float)h;
-        double lm = gl_loss(&c, 0);
-        *p = keep;
-        double fd = (lp - lm) / (2 * h);
-        n++;
-        if (fabs(fd - ag[k]) > 2e-3 + 0.05 * fabs(fd)) {
-            if (bad++ < 5) fprintf(stderr, "  gin param %lld: analytic %.6g, fd %.6g\n", (long long)k, ag[k], fd);
-        }
-    }
-    for (int k = 0; k < 54; k += 5) {
-        float keep = c.x[k];
-        c.x[k] = keep + (float)h;
-        double lp = gl_loss(&c, 0);
-        c.x[k] = keep - (float)h;
-        double lm = gl_loss(&c, 0);
-        c.x[k] = keep;
-        double fd = (lp - lm) / (2 * h);
-        n++;
-        if (fabs(fd - adx[k]) > 2e-3 + 0.05 * fabs(fd)) {
-            if (bad++ < 10) fprintf(stderr, "  x[%d]: analytic %.6g, fd %.6g\n", k, adx[k], fd);
-        }
-    }
-    CHECK(n > 20);
-    CHECK_I64(bad, 0);
-    free(ag);
-    free(adx);
-    free(c.x);
-    free(c.dx);
-    free(c.gvec);
-    free(c.dgvec);
-    dlp__nn_ws_free(&c.ws);
-    dlp__nn_graph_free(&c.g);
-    dlp__lm_gin_free(&c.e);
-    dlp__lm_free(&c.m);
-}
-
 int main(void) {
     RUN(t_words);
     RUN(t_device_text_gpu);
@@ -338,6 +226,5 @@ int main(void) {
     RUN(t_graph_summary);
     RUN(t_corpus_deterministic);
     RUN(t_pretrain_resume);
-    RUN(t_gin_graph_token);
     return TAP_DONE();
 }

@@ -379,6 +379,32 @@ dlp_status dlp__gnnlm_predict(const dlp_gnn *mc, const dlp_features *const *fs, 
     return st;
 }
 
+/* The test hook of gnnlm.h: loss and gradients in eval mode. */
+dlp_status dlp__gnnlm_loss_grad(dlp_gnn *m, const dlp_features *const *fs, const char *const *dev, int k,
+                                const float *t, double *loss, dlp_error *err) {
+    dlp__nn_ws ws = {0};
+    dlp__nn_ctx cx;
+    dlp__nn_ctx_init(&cx, &m->ps, &ws, 0, 0);
+    float *g = malloc(sizeof *g * (size_t)(k > 0 ? k : 1) * (size_t)m->n_targets);
+    fb_t b;
+    memset(&b, 0, sizeof b);
+    const float *y;
+    dlp_status st = g ? DLP_OK : DLP_ENOMEM;
+    dlp__nn_zero_grad(&m->ps);
+    dlp__nn_zero_grad(&m->lmx->lm.ps);
+    if (st == DLP_OK) st = gl_forward(m, &cx, fs, dev, k, &b, &y, err);
+    if (st == DLP_OK) {
+        *loss = dlp__gnn_loss_vec(m, y, t, k * m->n_targets, g);
+        st = gl_backward(m, &cx, &b, g, 1);
+    }
+    fb_free(&b);
+    free(g);
+    dlp__nn_ws_free(&ws);
+    return st;
+}
+
+dlp__nn_params *dlp__gnnlm_lm_params(dlp_gnn *m) { return m && m->lmx ? &m->lmx->lm.ps : NULL; }
+
 /* ---- stage 2: graph-to-text ------------------------------------------------------- */
 
 /* The §7.7.3 summary of a sample's graph: rebuilt from the NAS spaces'
@@ -934,7 +960,23 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     }
     h->n_train = n_train;
     h->n_val = n_val;
-    if ((st = dlp__gnn_fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK) goto fail;
+    /* Scalings: fitted here for a new model.  A gnnlm --init keeps its
+     * own: the device is in the prompt, so the model already places a new
+     * device's level (a GNN without that input refits them instead, and
+     * learns the shift through them); refitting on a few samples of one
+     * device would move every output. */
+    if (init) {
+        memcpy(m->sf_mean, init->sf_mean, sizeof m->sf_mean);
+        memcpy(m->sf_std, init->sf_std, sizeof m->sf_std);
+        memcpy(m->t_mean, init->t_mean, sizeof m->t_mean);
+        memcpy(m->t_std, init->t_std, sizeof m->t_std);
+        if (init->info.target_scale != o.target_scale) {
+            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init scales targets %s, not %s",
+                          dlp_gnn_scale_name(init->info.target_scale), dlp_gnn_scale_name(o.target_scale));
+            goto fail;
+        }
+    } else if ((st = dlp__gnn_fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK)
+        goto fail;
     {
         double nodes = 0;
         for (int i = 0; i < n_train; i++) {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "dlperf.h"
+#include "nn/nn.h"
 
 typedef struct dlp__gnnlm dlp__gnnlm;
 struct cJSON;
@@ -39,6 +40,15 @@ dlp_status dlp__gnnlm_predict(const dlp_gnn *m, const dlp_features *const *fs, c
 void dlp__gnnlm_free(dlp__gnnlm *x);
 const char *dlp__gnnlm_device(const dlp__gnnlm *x);
 int dlp__gnnlm_stage(const dlp__gnnlm *x);
+
+/* ---- tests ---- */
+/* One forward + backward of fs[0..k) on devices dev against scaled targets
+ * t (k x n_targets) in eval mode (running statistics, no dropout): *loss,
+ * and the gradients in m->ps.grad and the LM's store (zeroed first). */
+dlp_status dlp__gnnlm_loss_grad(dlp_gnn *m, const dlp_features *const *fs, const char *const *dev, int k,
+                                const float *t, double *loss, dlp_error *err);
+/* The language model's parameter store (NULL for other architectures). */
+dlp__nn_params *dlp__gnnlm_lm_params(dlp_gnn *m);
 
 /* ---- model file (model_file.c) ---- */
 /* The "gnnlm" header member (recipe, stage, device, LM image size). */

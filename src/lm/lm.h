@@ -270,32 +270,4 @@ dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);
 dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
                         dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err);
 
-/* ==== graph encoder (lm_gin.c) ======================================== */
-
-/* The GIN that turns a graph into the graph token: layers of GINConv
- * (src/nn, PyG semantics, eps trainable, no BatchNorm) with ReLU between
- * them, then a mean over each graph's nodes: gvec (n_graphs, hidden), which
- * dlp__lm_batch.gvec takes.  Its own parameter store (encoder checkpoints
- * stay separate from the LM's). */
-typedef struct {
-    int in, hidden, layers;
-    dlp__nn_params ps;
-    dlp__nn_gin *gin;           /* (layers)                                    */
-    /* cache of the last forward (ws) */
-    const dlp__nn_graph *g;
-    const float *x;             /* (N, in)                                     */
-    float **y;                  /* (layers) (N, hidden) layer outputs           */
-    float **h;                  /* (layers) (N, hidden) ReLU(y), the last = y   */
-} dlp__lm_gin;
-
-dlp_status dlp__lm_gin_init(dlp__lm_gin *e, int in, int hidden, int layers, uint64_t seed,
-                            dlp_error *err);
-void dlp__lm_gin_free(dlp__lm_gin *e);
-/* gvec (g->n_graphs, hidden) overwritten; caches in ws. */
-dlp_status dlp__lm_gin_forward(dlp__lm_gin *e, dlp__nn_ws *ws, const dlp__nn_graph *g, const float *x,
-                               float *gvec);
-/* Backward of the last forward from dgvec: parameter gradients += into
- * e->ps.grad; dx (N, in; may be NULL) +=. */
-dlp_status dlp__lm_gin_backward(dlp__lm_gin *e, dlp__nn_ws *ws, const float *dgvec, float *dx);
-
 #endif /* DLP_LM_H */
