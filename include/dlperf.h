@@ -1670,6 +1670,11 @@ typedef struct {
     const char *lofo;                 /* the held-out family                            */
     const char *devices, *families;   /* comma lists; NULL or "": all                   */
     int64_t train_limit, val_limit;
+    int by_name;                      /* random only: part the distinct sample names
+                                         (architectures) instead of the samples, so
+                                         every sample of a name, on every device, is
+                                         in the same part; the parts of a name do not
+                                         depend on which devices are selected       */
 } dlp_split_spec;
 /* Sample indices of each part, malloc'ed (dlp_split_parts_free); n_selected
  * samples passed the selection. */

@@ -382,6 +382,42 @@ static void t_refusals(void) {
     dlp_dataset_free(ds);
 }
 
+/* --split-by name: a cell's samples on every device land in one part,
+ * and the test cells do not depend on which devices are selected. */
+static void t_split_by_name(void) {
+    dlp_dataset *ds = make_data(40, 5);
+    CHECK(ds != NULL);
+    if (!ds) return;
+    dlp_split_spec one = {.kind = DLP_SPLIT_RANDOM, .train_frac = 0.6, .val_frac = 0.2, .devices = "pixel3",
+                          .by_name = 1},
+                    all = one;
+    all.devices = NULL;
+    dlp_split_parts a, b;
+    CHECK(dlp_dataset_split(ds, &one, 7, &a, NULL) == DLP_OK);
+    CHECK(dlp_dataset_split(ds, &all, 7, &b, NULL) == DLP_OK);
+    CHECK(a.n_train + a.n_val + a.n_test == 40 && b.n_train + b.n_val + b.n_test == 120);
+    CHECK(b.n_test == 3 * a.n_test && b.n_train == 3 * a.n_train);
+    int ok = 1;
+    for (int i = 0; i < b.n_test; i++) {
+        dlp_dataset_sample x;
+        dlp_dataset_get(ds, b.test[i], &x);
+        int found = 0;
+        for (int j = 0; j < a.n_test && !found; j++) {
+            dlp_dataset_sample y;
+            dlp_dataset_get(ds, a.test[j], &y);
+            found = !strcmp(x.name, y.name);
+        }
+        ok &= found;
+    }
+    CHECK(ok);
+    dlp_split_parts_free(&a);
+    dlp_split_parts_free(&b);
+    one.kind = DLP_SPLIT_KFOLD;
+    one.k = 5;
+    CHECK(dlp_dataset_split(ds, &one, 7, &a, NULL) == DLP_EINVAL);
+    dlp_dataset_free(ds);
+}
+
 int main(void) {
     if (!make_lm()) {
         CHECK(0);
@@ -391,6 +427,7 @@ int main(void) {
     RUN(t_train_and_file);
     RUN(t_adapt);
     RUN(t_refusals);
+    RUN(t_split_by_name);
     remove(LM_PATH);
     return TAP_DONE();
 }

@@ -29,6 +29,8 @@ const char gnn_sel_help[] =
     "                       (per family 70/30, TraPPM), kfold[:K] (stratified, default 5),\n"
     "                       lofo:FAMILY (leave one family out), none (all samples train)\n"
     "  --split-seed N       split seed (random/kfold: 1, family-mc: 1337)\n"
+    "  --split-by B         random splits: sample (default) or name (the architectures are parted,\n"
+    "                       each with all its devices, the same whichever --device is chosen)\n"
     "  --fold I             kfold: the test fold, 0..K-1 (default 0)\n"
     "  --train-limit N      keep only N training samples (a seeded random subset)\n"
     "  --val-limit N        keep only N validation samples\n";
@@ -110,6 +112,15 @@ int gnn_sel_flag(int argc, char **argv, int *i, gnn_sel *s) {
         s->seed_given = 1;
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--split-by", &v)) != 0) {
+        if (r < 0) return -1;
+        if (strcmp(v, "name") && strcmp(v, "sample")) {
+            fprintf(stderr, "dlperf: --split-by '%s': expected sample or name\n", v);
+            return -1;
+        }
+        s->by_name = !strcmp(v, "name");
+        return 1;
+    }
     if ((r = cli_opt(argc, argv, i, "--fold", &v)) != 0) {
         int64_t f;
         if (r < 0 || cli_parse_i64("--fold", v, 0, 999, &f)) return -1;
@@ -138,7 +149,8 @@ void gnn_sel_describe(const gnn_sel *s, int64_t seed, char *buf, size_t n) {
     int w = 0;
     switch (s->kind) {
     case GSPLIT_RANDOM:
-        w = snprintf(buf, n, "--split random:%g:%g --split-seed %lld", s->train_frac, s->val_frac, (long long)seed);
+        w = snprintf(buf, n, "--split random:%g:%g --split-seed %lld%s", s->train_frac, s->val_frac, (long long)seed,
+                     s->by_name ? " --split-by name" : "");
         break;
     case GSPLIT_FAMILY_MC:
         w = snprintf(buf, n, "--split family-mc:%g --split-seed %lld", s->train_frac, (long long)seed);
@@ -182,7 +194,7 @@ static dlp_split_spec spec_of(const gnn_sel *s) {
         [GSPLIT_LOFO] = DLP_SPLIT_LOFO,     [GSPLIT_NONE] = DLP_SPLIT_NONE,           [GSPLIT_MODEL] = DLP_SPLIT_MODEL};
     dlp_split_spec d = {.kind = kinds[s->kind], .train_frac = s->train_frac, .val_frac = s->val_frac, .k = s->k,
                         .fold = s->fold, .lofo = s->lofo, .devices = s->device, .families = s->family,
-                        .train_limit = s->train_limit, .val_limit = s->val_limit};
+                        .train_limit = s->train_limit, .val_limit = s->val_limit, .by_name = s->by_name};
     return d;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
     int seed_given;
     char device[512], family[512]; /* comma lists; "" = all                     */
     int64_t train_limit, val_limit;/* 0 = all                                    */
+    int by_name;                   /* --split-by name                            */
 } gnn_sel;
 
 void gnn_sel_init(gnn_sel *s);

@@ -105,6 +105,37 @@ void dlp_split_parts_free(dlp_split_parts *p) {
     memset(p, 0, sizeof *p);
 }
 
+/* A random split of the distinct names among samples sel[0..n), in order
+ * of first appearance by name (not by sample), then each sample takes its
+ * name's part.  The names of the whole dataset are parted, so the part of
+ * a name is the same whichever devices were selected. */
+static dlp_status split_by_name(const dlp_dataset *ds, const int *sel, int n, const dlp_split_spec *s, uint64_t seed,
+                                int *part, dlp_error *err) {
+    int N = dlp_dataset_count(ds), nn = 0;
+    dlp__strmap map;
+    int *of = malloc(sizeof *of * (size_t)(N > 0 ? N : 1)), *npart = malloc(sizeof *npart * (size_t)(N > 0 ? N : 1));
+    if (!of || !npart || dlp__strmap_init(&map, (uint32_t)N) != 0) {
+        free(of);
+        free(npart);
+        return dlp__err(err, DLP_ENOMEM, "out of memory");
+    }
+    dlp_status st = DLP_OK;
+    for (int i = 0; i < N && st == DLP_OK; i++) {
+        dlp_dataset_sample smp;
+        dlp_dataset_get(ds, i, &smp);
+        const char *name = smp.name ? smp.name : "";
+        int k = dlp__strmap_get(&map, name);
+        if (k < 0 && dlp__strmap_put(&map, name, k = nn++) != 0) st = dlp__err(err, DLP_ENOMEM, "out of memory");
+        of[i] = k;
+    }
+    if (st == DLP_OK) st = dlp_split_random(nn, s->train_frac, s->val_frac, seed, npart, err);
+    for (int i = 0; i < n && st == DLP_OK; i++) part[i] = npart[of[sel[i]]];
+    dlp__strmap_free(&map);
+    free(of);
+    free(npart);
+    return st;
+}
+
 dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uint64_t seed, dlp_split_parts *p,
                              dlp_error *err) {
     if (!p) return dlp__err(err, DLP_EINVAL, "dlp_dataset_split: bad arguments");
@@ -138,8 +169,15 @@ dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uin
         st = dlp__err(err, DLP_EINVAL, "no sample matches the selection");
         goto out;
     }
+    if (s->by_name && s->kind != DLP_SPLIT_RANDOM) {
+        st = dlp__err(err, DLP_EINVAL, "a split by name is a random split");
+        goto out;
+    }
     switch (s->kind) {
-    case DLP_SPLIT_RANDOM: st = dlp_split_random(n, s->train_frac, s->val_frac, seed, part, err); break;
+    case DLP_SPLIT_RANDOM:
+        st = s->by_name ? split_by_name(ds, sel, n, s, seed, part, err)
+                        : dlp_split_random(n, s->train_frac, s->val_frac, seed, part, err);
+        break;
     case DLP_SPLIT_FAMILY_MC: st = dlp_split_family(fam, n, s->train_frac, seed, part, err); break;
     case DLP_SPLIT_KFOLD:
         if (s->fold >= s->k) {
