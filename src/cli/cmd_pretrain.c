@@ -46,6 +46,8 @@ static void usage(FILE *f) {
             "corpus:\n"
             "  --pack FILE.dlpc     converted corpus (default: <out>.dlpc; reused when sources match)\n"
             "  --batch N            binds the batch dimension of ONNX files (1)\n"
+            "  --layout L           node-feature layout: trappm (default) or dippm (the layout of the\n"
+            "                       model that will use the encoder: trappm models, gnnlm on dippm data)\n"
             "  --max-graphs N       use the first N graphs (0: all)\n"
             "  --max-nodes N        leave out graphs with more nodes (0: no limit)\n"
             "checkpoints:\n"
@@ -141,6 +143,10 @@ int dlp_cmd_pretrain(int argc, char **argv) {
         } else if (OPT("--checkpoint-every")) {
             if (cli_parse_i64("--checkpoint-every", v, 1, 1000000, &iv)) return DLP_EXIT_BADINPUT;
             o.checkpoint_every = (int)iv;
+        } else if (OPT("--layout")) {
+            int l = dlp_layout_parse(v);
+            if (l < 0) return cli_failf(DLP_EXIT_BADINPUT, "--layout '%s': expected trappm or dippm", v);
+            co.layout = (dlp_layout)l;
         } else if (OPT("--batch")) {
             if (cli_parse_i64("--batch", v, 1, 1 << 20, &co.batch)) return DLP_EXIT_BADINPUT;
         } else if (OPT("--max-graphs")) {
