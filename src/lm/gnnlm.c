@@ -113,7 +113,10 @@ dlp_status dlp__gnnlm_build(dlp_gnn *m, dlp_error *err) {
     m->enc_dim = 0;
     x->gdim = r.hidden + m->n_static;
     char name[32];
-    int in = x->lm_dim;
+    /* the head reads the LM's state at the last prompt token and, beside
+     * it, the graph vector itself: the LM conditions on the device, the
+     * skip keeps the graph's own figures one layer from the output */
+    int in = x->lm_dim + x->gdim;
     float p = (float)h->dropout;
     dlp__nn_layer *L;
     for (int f = 0; f < h->fc_layers; f++) {
@@ -219,7 +222,7 @@ typedef struct {
     float *gv;                  /* (k, gdim) graph vectors                     */
     int32_t *tok;               /* (k, T)                                      */
     int *last;                  /* (k) row of m->hidden read by the head       */
-    float *hl;                  /* (k, lm_dim) those rows                      */
+    float *hl;                  /* (k, lm_dim + gdim) those rows ⊕ the graph vectors */
 } fb_t;
 
 static void fb_free(fb_t *b) {
@@ -310,11 +313,13 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
     }
     dlp__lm_batch lb = {k, T, b->tok, NULL, b->gv};
     if ((st = dlp__lm_forward(&x->lm, cx->ws, &lb, NULL, err)) != DLP_OK) return st;
-    int D = x->lm_dim;
-    b->hl = dlp__nn_ws_floats(cx->ws, (size_t)k * D);
+    int D = x->lm_dim, G = x->gdim, W = D + G;
+    b->hl = dlp__nn_ws_floats(cx->ws, (size_t)k * W);
     if (!b->hl) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
-    for (int q = 0; q < k; q++)
-        memcpy(b->hl + (size_t)q * D, x->lm.hidden + (size_t)b->last[q] * D, sizeof(float) * (size_t)D);
+    for (int q = 0; q < k; q++) {
+        memcpy(b->hl + (size_t)q * W, x->lm.hidden + (size_t)b->last[q] * D, sizeof(float) * (size_t)D);
+        memcpy(b->hl + (size_t)q * W + D, b->gv + (size_t)q * G, sizeof(float) * (size_t)G);
+    }
     int rows;
     st = dlp__nn_seq_forward(&m->head, cx, NULL, b->hl, k, y, &rows);
     if (st == DLP_OK && rows != k) st = DLP_EINTERNAL;
@@ -326,15 +331,17 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
  * the LM's trainable tensors and, with train_gin, the GIN. */
 static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float *dy, int train_gin) {
     dlp__gnnlm *x = m->lmx;
-    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = x->gdim;
-    float *dhl = dlp__nn_ws_zeros(cx->ws, (size_t)k * D);
+    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = x->gdim, W = D + G;
+    float *dhl = dlp__nn_ws_zeros(cx->ws, (size_t)k * W);
     float *dhid = dlp__nn_ws_zeros(cx->ws, (size_t)k * b->S * D);
     float *dgv = dlp__nn_ws_zeros(cx->ws, (size_t)k * G);
     if (!dhl || !dhid || !dgv) return DLP_ENOMEM;
     dlp_status st = dlp__nn_seq_backward(&m->head, cx, NULL, dy, dhl);
     if (st != DLP_OK) return st;
-    for (int q = 0; q < k; q++)
-        memcpy(dhid + (size_t)b->last[q] * D, dhl + (size_t)q * D, sizeof(float) * (size_t)D);
+    for (int q = 0; q < k; q++) {
+        memcpy(dhid + (size_t)b->last[q] * D, dhl + (size_t)q * W, sizeof(float) * (size_t)D);
+        memcpy(dgv + (size_t)q * G, dhl + (size_t)q * W + D, sizeof(float) * (size_t)G);   /* the skip */
+    }
     if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, dgv)) != DLP_OK) return st;
     if (!train_gin) return DLP_OK;
     float *dp = dlp__nn_ws_floats(cx->ws, (size_t)k * H), *dh = dlp__nn_ws_zeros(cx->ws, (size_t)b->N * H);

@@ -12,8 +12,8 @@
  *     <bos> {device description} \n Predict the {target} of the graph
  *     <graph><gslot></graph>
  * (soft-prompt vectors before it) -> the final hidden state at the last
- * prompt token -> the head (FC blocks "fc_i", then "predictor") -> the
- * scaled targets.
+ * prompt token, concatenated with the graph vector itself (a skip) -> the
+ * head (FC blocks "fc_i", then "predictor") -> the scaled targets.
  */
 #ifndef DLP_LM_GNNLM_H
 #define DLP_LM_GNNLM_H
