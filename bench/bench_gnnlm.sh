@@ -9,6 +9,7 @@
 # Report: docs/results_gnnlm.md (--quick: $OUT/results_quick.md).
 #
 #   bench/bench_gnnlm.sh [--lm FILE.dlpm] [--quick] [--cells N] [--seeds N] [--jobs N] [--out DIR]
+#                        [--no-tables]   (leave out tables 7.2 / 7.3: five more stage-3 runs)
 #
 # Devices.  Public (stages 1-3): the 16 NAS-Bench-201 settings of the GPUs
 # 1080 Ti, 2080 Ti, Titan X, Titan Xp, the Xeon Silver CPUs, the Essential
@@ -35,6 +36,7 @@ CELLS=2000
 SEEDS=1
 JOBS=2
 QUICK=0
+TABLES=1
 OUT_GIVEN=0
 NS="8 10 16 32 64 100"
 E_S1=3; E_S2=2; E_S3=4; S3_LIMIT=6000; E_FT=20; E_GNN=40; E_GFT=100; E_GSC=200
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --cells) CELLS=$2; shift;;
     --seeds) SEEDS=$2; shift;;
     --jobs) JOBS=$2; shift;;
+    --no-tables) TABLES=0;;
     --out) OUT=$2; OUT_GIVEN=1; shift;;
     *) echo "bench_gnnlm: unknown option $1"; exit 0;;
   esac
@@ -121,6 +124,19 @@ for seed in $(seq 1 "$SEEDS"); do
       --report-json "$OUT/res/s3_adapt_$seed.json" &
     wait
   }
+  # ---- table 7.2 (graph as token / text / JSON) and 7.3 (LoRA rank), no pre-training ----
+  if [ "$TABLES" = 1 ]; then
+    {
+      run "s3_text_$seed" train $S3 --arch gnnlm --lm "$LM" --graph-input text --out "$OUT/res/s3_text_$seed.dlpm" \
+        --report-json "$OUT/res/s3_text_$seed.json" &
+      run "s3_json_$seed" train $S3 --arch gnnlm --lm "$LM" --graph-input json --out "$OUT/res/s3_json_$seed.dlpm" \
+        --report-json "$OUT/res/s3_json_$seed.json" &
+      wait
+    }
+    for r in 0 4 16; do
+      echo "s3_r${r}_$seed train $S3 --arch gnnlm --lm $LM --lora-rank $r --out $OUT/res/s3_r${r}_$seed.dlpm --report-json $OUT/res/s3_r${r}_$seed.json"
+    done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
+  fi
   # ---- one GraphSAGE per public device (the fine-tuning sources) ----
   for d in ${PUBLIC//,/ }; do
     echo "pub_${d}_$seed train --data $DATA --device $d $S $SAGE --epochs $E_GNN --batch-size 32 --seed $seed --out $OUT/res/pub_${d}_$seed.dlpm --report-json $OUT/res/pub_${d}_$seed.json"
@@ -222,6 +238,31 @@ mean_seeds() {  # file-pattern-with-SEED metric
     echo "| $g | $a | $(fmt mape "$(mean_seeds "$f" mape)") | $(fmt acc10 "$(mean_seeds "$f" acc10)") | $(fmt spearman "$(mean_seeds "$f" spearman)") |"
   done
   echo
+  if [ "$TABLES" = 1 ]; then
+    echo "## The graph as a token, a text summary or JSON (table 7.2)"
+    echo
+    echo "Stage 3 only (no pre-training), the same recipe, public devices' test cells. Text and JSON are written in the prompt after the device description and cut to the language model's window (no GIN, no graph vector in the head); the token run is the 'no / no' row above. Prompt tokens: the device description is the same for all three; a NB201 cell is 1 graph token, its summary ~60 tokens, its JSON several hundred (cut)."
+    echo
+    echo "| graph input | MAPE (%) | Acc(10%) (%) | Spearman ρ | training s (wall, one run) |"
+    echo "|---|---:|---:|---:|---:|"
+    for v in token:none text:text json:json; do
+      IFS=: read -r nm tag <<< "$v"
+      f="$OUT/res/s3_${tag}_SEED.json"
+      tm=$(cut -d' ' -f1 "$OUT/log/s3_${tag}_1.time" 2>/dev/null)
+      echo "| $nm | $(fmt mape "$(mean_seeds "$f" mape)") | $(fmt acc10 "$(mean_seeds "$f" acc10)") | $(fmt spearman "$(mean_seeds "$f" spearman)") | ${tm:-–} |"
+    done
+    echo
+    echo "## LoRA rank (table 7.3)"
+    echo
+    echo "| LoRA rank | MAPE (%) | Acc(10%) (%) | Spearman ρ |"
+    echo "|---:|---:|---:|---:|"
+    for r in 0 4 8 16; do
+      tag=r$r; [ $r = 8 ] && tag=none
+      f="$OUT/res/s3_${tag}_SEED.json"
+      echo "| $r | $(fmt mape "$(mean_seeds "$f" mape)") | $(fmt acc10 "$(mean_seeds "$f" acc10)") | $(fmt spearman "$(mean_seeds "$f" spearman)") |"
+    done
+    echo
+  fi
   echo "## One gnnlm for all public devices vs one GraphSAGE per device (table 7.4's question)"
   echo
   s=0; c=0; sa=0
@@ -244,7 +285,7 @@ mean_seeds() {  # file-pattern-with-SEED metric
   echo
   echo "| step | wall s | CPU s |"
   echo "|---|---:|---:|"
-  for p in s1 s2_gin s2_rnd s3_both s3_none s3_gin s3_adapt pub ft_pre ft_nopre gft gsc; do
+  for p in s1 s2_gin s2_rnd s3_both s3_none s3_gin s3_adapt s3_text s3_json s3_r0 s3_r4 s3_r16 pub ft_pre ft_nopre gft gsc; do
     cat "$OUT"/log/${p}_*.time 2>/dev/null | awk -v p="$p" '{w+=$1; u+=$2; n++} END {if (n) printf "| %s | %.1f | %.1f |\n", p, w/n, u/n}'
   done
 } > "$REPORT"

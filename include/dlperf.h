@@ -1494,7 +1494,15 @@ typedef struct {
     int lora_rank;             /* 8; < 0: no LoRA (the base LM stays frozen)     */
     int soft_tokens;           /* 8 soft-prompt vectors; < 0: none               */
     double lm_lr;              /* 1e-3: LoRA, soft prompt, graph projection      */
+    int graph_input;           /* dlp_gnnlm_input (TOKEN)                        */
 } dlp_gnn_opts;
+/* How a gnnlm model reads the graph (thesis table 7.2): TOKEN, the GIN's
+ * graph token (and the graph vector beside the LM's state in the head);
+ * TEXT, a high-level summary written in the prompt; JSON, a lossless dump
+ * of nodes and edges in the prompt (both cut to the LM's window; no GIN). */
+typedef enum { DLP_GNNLM_INPUT_TOKEN = 0, DLP_GNNLM_INPUT_TEXT, DLP_GNNLM_INPUT_JSON } dlp_gnnlm_input;
+const char *dlp_gnnlm_input_name(int v);   /* "token", "text", "json"        */
+int dlp_gnnlm_input_parse(const char *s);  /* -1 if unknown                  */
 /* The three stages of thesis §7.4.3: stage 1 is the encoder's GraphMAE
  * pre-training (dlp_encoder_pretrain); ADAPT is stage 2, graph-to-text (the
  * GIN frozen, the graph projection + LoRA + soft prompt trained on graph

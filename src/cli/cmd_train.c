@@ -36,14 +36,17 @@ static void usage(FILE *f) {
             "                       trappm (SAGE blocks + a frozen pre-trained encoder, needs --encoder;\n"
             "                       its defaults: 2 blocks, 2 FC blocks, MSE, lr 1e-3, static features trappm)\n"
             "                       gnnlm (thesis ch. 7: a GIN's graph token in a small language model's\n"
-            "                       prompt beside the sample's device description, docs/gnnlm.md; needs\n"
-            "                       --lm or --init; its defaults: hidden 64, 1 FC block, lr 1e-3,\n"
+            "                       prompt beside the sample's device description, docs/gnnlm.md; its\n"
+            "                       defaults: hidden 64, 1 FC block, lr 1e-3,\n"
             "                       batch 16, 10 epochs)\n"
             "  --encoder FILE.dlpm  the pre-trained encoder (dlperf pretrain) for --arch trappm; for gnnlm a\n"
             "                       GraphMAE encoder (stage 1) whose GIN starts the model\n"
-            "  --lm FILE.dlpm       gnnlm: the language model (dlperf lm pretrain)\n"
+            "  --lm FILE.dlpm       gnnlm: the language model (dlperf lm pretrain); default builtin, the one\n"
+            "                       dlperf ships (docs/gnnlm.md)\n"
             "  --stage S            gnnlm: adapt (stage 2: graph-to-text, GIN frozen) or predict (default:\n"
             "                       stage 3 and few-shot adaptation, everything trained on the targets)\n"
+            "  --graph-input I      gnnlm: token (default: the GIN's graph token), text (a summary of the\n"
+            "                       graph in the prompt) or json (nodes and edges in the prompt)\n"
             "  --lora-rank N        gnnlm: LoRA rank on every LM projection (8; 0: none)\n"
             "  --soft-tokens N      gnnlm: soft-prompt vectors (8; 0: none)\n"
             "  --lm-lr X            gnnlm: learning rate of LoRA, soft prompt and graph projection (1e-3)\n"
@@ -143,6 +146,10 @@ int dlp_cmd_train(int argc, char **argv) {
             else if (!strcmp(v, "predict")) o.stage = DLP_GNNLM_STAGE_PREDICT;
             else return cli_failf(DLP_EXIT_BADINPUT, "--stage '%s': expected adapt or predict", v);
             stage_given = 1;
+        } else if (OPT("--graph-input")) {
+            if ((o.graph_input = dlp_gnnlm_input_parse(v)) < 0)
+                return cli_failf(DLP_EXIT_BADINPUT, "--graph-input '%s': expected token, text or json", v);
+            stage_given |= o.graph_input != 0;
         } else if (OPT("--lora-rank")) {
             if (cli_parse_i64("--lora-rank", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
             o.lora_rank = iv ? (int)iv : -1;
@@ -239,8 +246,6 @@ int dlp_cmd_train(int argc, char **argv) {
     if ((o.lm || stage_given || o.lora_rank || o.soft_tokens || o.lm_lr) && o.arch != DLP_GNN_GNNLM &&
         !(init_path && !arch_given))
         return cli_failf(DLP_EXIT_BADINPUT, "train: --lm, --stage, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm");
-    if (o.arch == DLP_GNN_GNNLM && !o.lm && !init_path)
-        return cli_failf(DLP_EXIT_BADINPUT, "train: --arch gnnlm needs a language model (--lm FILE.dlpm) or --init FILE.dlpm");
     if (o.arch == DLP_GNN_TRAPPM && !encoder_path && !init_path)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --arch trappm needs a pre-trained encoder (--encoder FILE.dlpm)");
 

@@ -44,6 +44,8 @@ struct dlp__gnnlm {
     dlp__enc_net gin;           /* tensors "encoder.*" of the dlp_gnn's store  */
     int gdim;                   /* graph vector: gin.r.hidden + n_static       */
     int stage;                  /* dlp_gnnlm_stage last trained                */
+    int input;                  /* dlp_gnnlm_input: the graph as a token, text
+                                   or JSON (table 7.2)                         */
     int gin_pretrained;         /* the GIN started from a GraphMAE encoder     */
     int lm_adapted;             /* stage 2 ran on this model's line            */
     char device[512];           /* default device of predictions               */
@@ -116,7 +118,7 @@ dlp_status dlp__gnnlm_build(dlp_gnn *m, dlp_error *err) {
     /* the head reads the LM's state at the last prompt token and, beside
      * it, the graph vector itself: the LM conditions on the device, the
      * skip keeps the graph's own figures one layer from the output */
-    int in = x->lm_dim + x->gdim;
+    int in = x->lm_dim + (x->input == DLP_GNNLM_INPUT_TOKEN ? x->gdim : 0);
     float p = (float)h->dropout;
     dlp__nn_layer *L;
     for (int f = 0; f < h->fc_layers; f++) {
@@ -167,7 +169,10 @@ static dlp_status prompt_ids(dlp_gnn *m, const char *dev, const int32_t **ids, i
         }
     dlp__sb a = {0}, b = {0};
     device_text(dev, &a);
-    dlp__sb_printf(&b, "\nPredict the %s of the graph <graph><gslot></graph>", m->target[0]);
+    if (x->input == DLP_GNNLM_INPUT_TOKEN)
+        dlp__sb_printf(&b, "\nPredict the %s of the graph <graph><gslot></graph>", m->target[0]);
+    else
+        dlp__sb_printf(&b, "\nPredict the %s of the graph: ", m->target[0]);
     if (a.oom || b.oom) {
         dlp__sb_free(&a);
         dlp__sb_free(&b);
@@ -180,6 +185,8 @@ static dlp_status prompt_ids(dlp_gnn *m, const char *dev, const int32_t **ids, i
     dlp__sb_free(&a);
     dlp__sb_free(&b);
     int room = x->lm.c.max_seq - x->lm.c.n_soft - 1 - nb;
+    /* a graph written as text needs room after the description */
+    if (x->input != DLP_GNNLM_INPUT_TOKEN) room = room / 2;
     if (st == DLP_OK && room < 1)
         st = dlp__err(err, DLP_EINVAL, "gnnlm: the language model's window (%d tokens) is too short for a prompt",
                       x->lm.c.max_seq);
@@ -210,6 +217,62 @@ static dlp_status prompt_ids(dlp_gnn *m, const char *dev, const int32_t **ids, i
     free(ia);
     free(ib);
     return st;
+}
+
+/* The graph as text (table 7.2's alternatives to the graph token), from
+ * what every graph's features hold: TEXT a high-level summary (sizes,
+ * FLOPs, parameters, memory, operator counts), JSON a lossless dump of the
+ * nodes (operator, output shape) and edges.  Long graphs do not fit the
+ * window: the caller cuts the tokens, as the thesis reports. */
+static void graph_as_text(const dlp_gnn *m, const dlp_features *f, int json, dlp__sb *b) {
+    int L = f->layout, W = dlp_layout_width(L), n_ops = 0, out0 = -1;
+    for (int j = 0; j < W; j++) {
+        const char *c = dlp_layout_column(L, j);
+        if (c && !strcmp(c, "other")) n_ops = j + 1;
+        if (c && !strcmp(c, "out_dim0") && out0 < 0) out0 = j;
+    }
+    int *op = calloc((size_t)(f->n_nodes > 0 ? f->n_nodes : 1), sizeof *op);
+    if (!op) return;
+    for (int i = 0; i < f->n_nodes; i++) {
+        const float *r = f->x + (size_t)i * f->n_feat;
+        int best = n_ops - 1;
+        for (int j = 0; j < n_ops; j++)
+            if (r[j] > r[best]) best = j;
+        op[i] = best;
+    }
+    const double *sf = f->static_f;
+    if (!json) {
+        char w1[32], w2[32], w3[32];
+        dlp__sb_printf(b, "%d nodes and %d edges at batch %lld; %s FLOPs, %s parameters, %s bytes of memory; layers:",
+                       f->n_nodes, f->n_edges, (long long)sf[DLP_SF_BATCH], dlp__lm_words(sf[DLP_SF_FLOPS], w1, sizeof w1),
+                       dlp__lm_words(sf[DLP_SF_PARAMS], w2, sizeof w2), dlp__lm_words(sf[DLP_SF_MEMORY], w3, sizeof w3));
+        for (int j = 0; j < n_ops; j++) {
+            int c = 0;
+            for (int i = 0; i < f->n_nodes; i++) c += op[i] == j;
+            if (c) dlp__sb_printf(b, " %s %d,", dlp_layout_column(L, j), c);
+        }
+        if (b->len && b->s[b->len - 1] == ',') b->s[--b->len] = 0;
+        dlp__sb_printf(b, ".");
+    } else {
+        dlp__sb_printf(b, "{\"nodes\":[");
+        for (int i = 0; i < f->n_nodes; i++) {
+            dlp__sb_printf(b, "%s[\"%s\"", i ? "," : "", dlp_layout_column(L, op[i]));
+            if (out0 >= 0)
+                for (int d = 0; d < 6 && out0 + d < W; d++) {
+                    float v = f->x[(size_t)i * f->n_feat + out0 + d];
+                    if (v != 0) dlp__sb_printf(b, ",%g", v);
+                }
+            dlp__sb_printf(b, "]");
+        }
+        dlp__sb_printf(b, "],\"edges\":[");
+        int first = 1;
+        for (int i = 0; i < f->n_nodes; i++)
+            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++, first = 0)
+                dlp__sb_printf(b, "%s[%d,%d]", first ? "" : ",", i, f->col[e]);
+        dlp__sb_printf(b, "]}");
+    }
+    (void)m;
+    free(op);
 }
 
 /* ---- forward / backward ---------------------------------------------------------- */
@@ -288,17 +351,40 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
     dlp__gnnlm *x = m->lmx;
     memset(b, 0, sizeof *b);
     b->k = k;
-    dlp_status st = collate(m, cx->ws, fs, k, b, err);
-    if (st != DLP_OK) return st;
-    if ((st = graph_vectors(m, cx, fs, b)) != DLP_OK)
-        return dlp__err(err, st, "gnnlm: GIN forward failed (%s)", dlp_status_str(st));
+    int tokin = x->input == DLP_GNNLM_INPUT_TOKEN;
+    dlp_status st = DLP_OK;
+    if (tokin) {
+        if ((st = collate(m, cx->ws, fs, k, b, err)) != DLP_OK) return st;
+        if ((st = graph_vectors(m, cx, fs, b)) != DLP_OK)
+            return dlp__err(err, st, "gnnlm: GIN forward failed (%s)", dlp_status_str(st));
+    }
     const int32_t **ids = dlp__nn_ws_alloc(cx->ws, sizeof *ids * (size_t)k);
     int *len = dlp__nn_ws_alloc(cx->ws, sizeof *len * (size_t)k);
     b->last = dlp__nn_ws_alloc(cx->ws, sizeof *b->last * (size_t)k);
     if (!ids || !len || !b->last) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
-    int T = 1;
+    int T = 1, room = x->lm.c.max_seq - x->lm.c.n_soft;
     for (int q = 0; q < k; q++) {
         if ((st = prompt_ids(m, dev ? dev[q] : NULL, &ids[q], &len[q], err)) != DLP_OK) return st;
+        if (!tokin) {
+            /* the prompt's prefix, then the graph written out, cut to the window */
+            dlp__sb g = {0};
+            graph_as_text(m, fs[q], x->input == DLP_GNNLM_INPUT_JSON, &g);
+            int32_t *gi = NULL, ng = 0;
+            if (g.oom || !g.s) st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+            else st = dlp__bpe_encode(&x->tok, g.s, g.len, 0, &gi, &ng, err);
+            dlp__sb_free(&g);
+            int tot = len[q] + ng < room ? len[q] + ng : room;
+            int32_t *all = st == DLP_OK ? dlp__nn_ws_ints(cx->ws, (size_t)tot) : NULL;
+            if (st == DLP_OK && !all) st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+            if (st == DLP_OK) {
+                memcpy(all, ids[q], sizeof *all * (size_t)len[q]);
+                memcpy(all + len[q], gi, sizeof *all * (size_t)(tot - len[q]));
+                ids[q] = all;
+                len[q] = tot;
+            }
+            free(gi);
+            if (st != DLP_OK) return st;
+        }
         if (len[q] > T) T = len[q];
     }
     b->T = T;
@@ -311,14 +397,14 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
         for (int t = 0; t < T; t++) b->tok[(size_t)q * T + t] = t < len[q] ? ids[q][t] : DLP__BPE_PAD;
         b->last[q] = q * b->S + x->lm.c.n_soft + len[q] - 1;
     }
-    dlp__lm_batch lb = {k, T, b->tok, NULL, b->gv};
+    dlp__lm_batch lb = {k, T, b->tok, NULL, tokin ? b->gv : NULL};
     if ((st = dlp__lm_forward(&x->lm, cx->ws, &lb, NULL, err)) != DLP_OK) return st;
-    int D = x->lm_dim, G = x->gdim, W = D + G;
+    int D = x->lm_dim, G = tokin ? x->gdim : 0, W = D + G;
     b->hl = dlp__nn_ws_floats(cx->ws, (size_t)k * W);
     if (!b->hl) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
     for (int q = 0; q < k; q++) {
         memcpy(b->hl + (size_t)q * W, x->lm.hidden + (size_t)b->last[q] * D, sizeof(float) * (size_t)D);
-        memcpy(b->hl + (size_t)q * W + D, b->gv + (size_t)q * G, sizeof(float) * (size_t)G);
+        if (G) memcpy(b->hl + (size_t)q * W + D, b->gv + (size_t)q * G, sizeof(float) * (size_t)G);
     }
     int rows;
     st = dlp__nn_seq_forward(&m->head, cx, NULL, b->hl, k, y, &rows);
@@ -331,19 +417,20 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
  * the LM's trainable tensors and, with train_gin, the GIN. */
 static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float *dy, int train_gin) {
     dlp__gnnlm *x = m->lmx;
-    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = x->gdim, W = D + G;
+    int tokin = x->input == DLP_GNNLM_INPUT_TOKEN;
+    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = tokin ? x->gdim : 0, W = D + G;
     float *dhl = dlp__nn_ws_zeros(cx->ws, (size_t)k * W);
     float *dhid = dlp__nn_ws_zeros(cx->ws, (size_t)k * b->S * D);
-    float *dgv = dlp__nn_ws_zeros(cx->ws, (size_t)k * G);
+    float *dgv = dlp__nn_ws_zeros(cx->ws, (size_t)k * (G ? G : 1));
     if (!dhl || !dhid || !dgv) return DLP_ENOMEM;
     dlp_status st = dlp__nn_seq_backward(&m->head, cx, NULL, dy, dhl);
     if (st != DLP_OK) return st;
     for (int q = 0; q < k; q++) {
         memcpy(dhid + (size_t)b->last[q] * D, dhl + (size_t)q * W, sizeof(float) * (size_t)D);
-        memcpy(dgv + (size_t)q * G, dhl + (size_t)q * W + D, sizeof(float) * (size_t)G);   /* the skip */
+        if (G) memcpy(dgv + (size_t)q * G, dhl + (size_t)q * W + D, sizeof(float) * (size_t)G);   /* the skip */
     }
-    if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, dgv)) != DLP_OK) return st;
-    if (!train_gin) return DLP_OK;
+    if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, tokin ? dgv : NULL)) != DLP_OK) return st;
+    if (!train_gin || !tokin) return DLP_OK;
     float *dp = dlp__nn_ws_floats(cx->ws, (size_t)k * H), *dh = dlp__nn_ws_zeros(cx->ws, (size_t)b->N * H);
     if (!dp || !dh) return DLP_ENOMEM;
     float sc = (float)m->ro_scale;
@@ -789,8 +876,7 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     dlp_gnn_opts o = *opts;
     const dlp_gnn *init = o.init;
     if (init && !init->lmx) return dlp__err(err, DLP_EINVAL, "gnnlm train: --init must be a gnnlm model");
-    if (!init && (!o.lm || !*o.lm))
-        return dlp__err(err, DLP_EINVAL, "gnnlm train: arch gnnlm needs a language model (--lm FILE.dlpm) or --init");
+    if (!init && (!o.lm || !*o.lm)) o.lm = DLP__LM_BUILTIN;   /* the language model dlperf ships */
     if (init && o.lm) return dlp__err(err, DLP_EINVAL, "gnnlm train: give --lm or --init, not both");
     if (init && o.encoder) return dlp__err(err, DLP_EINVAL, "gnnlm train: --encoder starts a new model; not with --init");
     if (!o.hidden) o.hidden = init ? init->info.hidden : 64;
@@ -894,7 +980,13 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         add.n_soft = o.soft_tokens > 0 ? o.soft_tokens : 0;
         add.graph_dim = x->gin.r.hidden + m->n_static;
         dlp_error le = {0};
-        if ((st = dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le)) != DLP_OK) {
+        const void *bi;
+        size_t bn;
+        dlp__lm_builtin(&bi, &bn);
+        st = !strcmp(o.lm, DLP__LM_BUILTIN)
+                 ? dlp__lm_load_mem(bi, bn, "the built-in language model", &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le)
+                 : dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le);
+        if (st != DLP_OK) {
             dlp__err(err, st, "gnnlm train: %s", le.msg);
             goto fail;
         }
@@ -908,6 +1000,16 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     }
     x->lm_dim = x->lm.c.dim;
     x->stage = o.stage;
+    x->input = init ? init->lmx->input : o.graph_input;
+    if (x->input < DLP_GNNLM_INPUT_TOKEN || x->input > DLP_GNNLM_INPUT_JSON) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown graph input %d", x->input);
+        goto fail;
+    }
+    if (x->input != DLP_GNNLM_INPUT_TOKEN && o.stage == DLP_GNNLM_STAGE_ADAPT) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: stage adapt trains the graph token; the graph as %s has none",
+                      x->input == DLP_GNNLM_INPUT_TEXT ? "text" : "JSON");
+        goto fail;
+    }
     if (o.stage == DLP_GNNLM_STAGE_ADAPT) x->lm_adapted = 1;
 
     dlp_gnn_info *h = &m->info;
@@ -1045,6 +1147,7 @@ void dlp__gnnlm_header(const dlp_gnn *m, cJSON *root, size_t lm_bytes) {
     if (!g) return;
     cJSON_AddNumberToObject(g, "lm_bytes", (double)lm_bytes);
     cJSON_AddStringToObject(g, "stage", x->stage == DLP_GNNLM_STAGE_ADAPT ? "adapt" : "predict");
+    cJSON_AddStringToObject(g, "graph_input", dlp_gnnlm_input_name(x->input));
     cJSON_AddBoolToObject(g, "gin_pretrained", x->gin_pretrained);
     cJSON_AddBoolToObject(g, "lm_adapted", x->lm_adapted);
     cJSON_AddStringToObject(g, "device", x->device);
@@ -1070,6 +1173,9 @@ dlp_status dlp__gnnlm_parse(dlp_gnn *m, const cJSON *o, const char *name, uint64
         else if (!strcmp(s, "predict")) x->stage = DLP_GNNLM_STAGE_PREDICT;
         else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm stage '%s'", name, s);
     }
+    s = dlp__dlpm_str(&r, o, "graph_input");
+    if (r.st == DLP_OK && (x->input = dlp_gnnlm_input_parse(s)) < 0)
+        return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm graph input '%s'", name, s);
     const cJSON *b1 = cJSON_GetObjectItemCaseSensitive(o, "gin_pretrained"),
                 *b2 = cJSON_GetObjectItemCaseSensitive(o, "lm_adapted");
     x->gin_pretrained = cJSON_IsTrue(b1);
@@ -1107,4 +1213,12 @@ dlp_status dlp__gnnlm_load_lm(dlp_gnn *m, const void *buf, size_t len, const cha
     dlp__lm_set_base_trainable(&x->lm, 0);
     m->info.n_params = dlp__nn_params_trainable(&m->ps) + dlp__nn_params_trainable(&x->lm.ps);
     return DLP_OK;
+}
+
+static const char *const input_names[] = {"token", "text", "json"};
+const char *dlp_gnnlm_input_name(int v) { return v >= 0 && v < 3 ? input_names[v] : "?"; }
+int dlp_gnnlm_input_parse(const char *s) {
+    for (int i = 0; s && i < 3; i++)
+        if (!strcmp(s, input_names[i])) return i;
+    return -1;
 }

@@ -255,6 +255,11 @@ dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn
 /* dlp__lm_load of an image in memory (no optimizer); name starts messages. */
 dlp_status dlp__lm_load_mem(const void *buf, size_t len, const char *name, const dlp__lm_config *add,
                             uint64_t seed, dlp__lm *m, dlp__bpe *tok, dlp_error *err);
+/* The language model dlperf ships (lm_embed.c: data/models/lm/dlperf-lm.dlpm
+ * compiled in): its .dlpm image, for dlp__lm_load_mem.  DLP__LM_BUILTIN is
+ * the name that selects it where a path is expected. */
+#define DLP__LM_BUILTIN "builtin"
+void dlp__lm_builtin(const void **buf, size_t *len);
 /* The "train" member of a checkpoint's header into *json (malloc'ed by
  * cJSON, free with free(); NULL when the file has none). */
 dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);
