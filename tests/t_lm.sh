@@ -61,3 +61,32 @@ exit2 lm_bad_config "--config 'huge'" "$D" lm pretrain --corpus "$tmp/c1" --out 
 exit2 lm_no_steps "--steps" "$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/x.dlpm"
 exit2 lm_corpus_bad_graphs "$tmp/nope.onnx" "$D" lm corpus --out "$tmp/c3" --graphs "$tmp/nope.onnx" --shared none
 exit2 lm_unknown_device "h1000" "$D" lm device-text h1000
+
+# ---- gnnlm: the three stages, few-shot, predict-graph with a device text (docs/gnnlm.md) ----
+if [ -f "$SHARED/data/HELP/DERIVED_csv/nasbench201_latency_ms.csv" ]; then
+  "$D" dataset build --from help-nb201 --device titanxp_32,gold_6240 --limit 40 --layout dippm --shared "$SHARED" \
+    --out "$tmp/h.dlpd" >/dev/null
+  G="--data $tmp/h.dlpd --threads 1 --progress none --split random:0.8:0 --split-by name --hidden 8 --layers 1"
+  out=$("$D" train $G --arch gnnlm --lm "$tmp/a.dlpm" --stage adapt --epochs 1 --lora-rank 2 --soft-tokens 2 \
+        --out "$tmp/s2.dlpm" 2>&1); rc=$?
+  check gnnlm_stage_adapt bash -c '[ $1 -eq 0 ] && grep -q "^trained gnnlm" <<<"$2" && grep -q "stage adapt (graph-to-text): no test evaluation" <<<"$2"' _ $rc "$out"
+  out=$("$D" train $G --init "$tmp/s2.dlpm" --stage predict --epochs 2 --out "$tmp/s3.dlpm" 2>&1); rc=$?
+  check gnnlm_stage_predict bash -c '[ $1 -eq 0 ] && grep -q "initialised from" <<<"$2" && grep -q "^test latency_ms (16 samples)" <<<"$2"' _ $rc "$out"
+  out=$("$D" train $G --init "$tmp/s3.dlpm" --device gold_6240 --train-limit 8 --keep-last --epochs 2 --out "$tmp/s4.dlpm" 2>&1); rc=$?
+  check gnnlm_few_shot bash -c '[ $1 -eq 0 ] && grep -q "on 8 samples" <<<"$2" && grep -q "^test latency_ms (8 samples)" <<<"$2"' _ $rc "$out"
+  out=$("$D" predict-graph --model "$tmp/s4.dlpm" examples/resnet18.onnx --batch 1 --json); rc=$?
+  out2=$("$D" predict-graph --model "$tmp/s4.dlpm" examples/resnet18.onnx --batch 1 --json --device-text "Raspberry Pi 4, 4x Cortex-A72 1.5 GHz, fp32"); rc2=$?
+  check gnnlm_predict_graph bash -c '[ $1 -eq 0 ] && [ $3 -eq 0 ] && grep -q "\"arch\":\"gnnlm\",.*\"device\":\"gold_6240\"" <<<"$2" \
+    && grep -q "\"device\":\"Raspberry Pi 4, 4x Cortex-A72 1.5 GHz, fp32\",\"predictions\":{\"latency_ms\":[0-9]" <<<"$4"' _ $rc "$out" $rc2 "$out2"
+  out=$("$D" eval --model "$tmp/s3.dlpm" --data "$tmp/h.dlpd" 2>&1); rc=$?
+  check gnnlm_eval_own_split bash -c '[ $1 -eq 0 ] && grep -q "latency_ms (16 predictions): MAPE" <<<"$2"' _ $rc "$out"
+  out=$("$D" train $G --arch gnnlm --epochs 1 --train-limit 8 --out "$tmp/b.dlpm" 2>&1); rc=$?
+  check gnnlm_builtin_lm bash -c '[ $1 -eq 0 ] && grep -q "^trained gnnlm" <<<"$2"' _ $rc "$out"
+  "$D" train $G --arch sage --epochs 1 --out "$tmp/sage.dlpm" >/dev/null 2>&1
+  exit2 gnnlm_device_text_not_gnnlm "is for gnnlm models" "$D" predict-graph --model "$tmp/sage.dlpm" examples/resnet18.onnx --batch 1 --device-text pixel3
+  exit2 gnnlm_stage_not_gnnlm "are for --arch gnnlm" "$D" train $G --arch sage --stage adapt --out "$tmp/x.dlpm"
+  exit2 gnnlm_graph_input_bad "--graph-input 'xml'" "$D" train $G --arch gnnlm --graph-input xml --out "$tmp/x.dlpm"
+  exit2 gnnlm_split_by_bad "--split-by 'cell'" "$D" train $G --arch gnnlm --split-by cell --out "$tmp/x.dlpm"
+else
+  echo "SKIP gnnlm CLI cases ($SHARED/data/HELP missing)"
+fi
