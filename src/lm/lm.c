@@ -342,7 +342,7 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     /* GPT-2 / LLaMA-style init: N(0, 0.02) as U(±0.02 sqrt 3); the residual
      * outputs (wo, w2) scaled by 1/sqrt(2 n_layers) */
     float b0 = 0.02f * sqrtf(3.0f), bres = b0 / sqrtf(2.0f * c->n_layers);
-    m->soft = m->gproj_w = m->gproj_b = -1;
+    m->soft = m->gproj_w = m->gproj_b = m->head = -1;
     m->tok_emb = dlp__nn_params_add(ps, NULL, "tok_embeddings.weight", 2, c->vocab, D,
                                     DLP__NN_INIT_UNIFORM, b0, 1);
     m->blk = calloc((size_t)c->n_layers, sizeof *m->blk);
@@ -377,6 +377,11 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     m->norm = dlp__nn_params_add(ps, NULL, "norm.weight", 1, D, 1, DLP__NN_INIT_CONST, 1.0f, 1);
     if (m->norm < 0) goto oom;
     ps->t[m->norm].no_decay = 1;
+    if (c->untied_head) {
+        m->head = dlp__nn_params_add(ps, NULL, "output.weight", 2, c->vocab, D,
+                                     DLP__NN_INIT_UNIFORM, b0, 1);
+        if (m->head < 0) goto oom;
+    }
     if (c->n_soft > 0) {
         m->soft = dlp__nn_params_add(ps, NULL, "soft_prompt", 2, c->n_soft, D,
                                      DLP__NN_INIT_UNIFORM, b0, 1);
@@ -532,9 +537,10 @@ dlp_status dlp__lm_forward(dlp__lm *m, dlp__nn_ws *ws, const dlp__lm_batch *bt, 
     if (!m->hidden || !m->rstdL || !m->logits) goto oom;
     dlp__lm_rmsnorm_forward(x, dlp__nn_pv(ps, m->norm), (int)N, D, c->norm_eps, m->hidden,
                             m->rstdL);
-    /* tied head over the text positions of each row */
+    /* head (tied: the embedding) over the text positions of each row */
+    const float *W = m->head >= 0 ? dlp__nn_pv(ps, m->head) : emb;
     for (int b = 0; b < B; b++)
-        dlp__nn_gemm(0, 1, T, V, D, 1.0f, m->hidden + ((size_t)b * S + c->n_soft) * D, D, emb, D,
+        dlp__nn_gemm(0, 1, T, V, D, 1.0f, m->hidden + ((size_t)b * S + c->n_soft) * D, D, W, D,
                      0.0f, m->logits + (size_t)b * T * V, V);
     m->dlogits = NULL;
     if (bt->targets) {
@@ -556,10 +562,12 @@ dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, fl
     dlp__nn_params *ps = &m->ps;
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, ps, ws, 1, 1);
-    const float *emb = dlp__nn_pv(ps, m->tok_emb);
     int emb_tr = ps->t[m->tok_emb].trainable;
+    int hid = m->head >= 0 ? m->head : m->tok_emb;   /* the head's tensor */
+    const float *W = dlp__nn_pv(ps, hid);
+    int head_tr = ps->t[hid].trainable;
 
-    /* head: dhidden = dlogits E; dE += dlogits^T hidden */
+    /* head: dhidden = dlogits W; dW += dlogits^T hidden (W = E when tied) */
     float *dh = dlp__nn_ws_zeros(ws, N * D);
     float *dX = dlp__nn_ws_zeros(ws, N * D);
     CHECK_ALLOC(dh);
@@ -569,10 +577,10 @@ dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, fl
         for (int b = 0; b < B; b++) {
             const float *dl = m->dlogits + (size_t)b * T * V;
             size_t ho = ((size_t)b * S + c->n_soft) * D;
-            dlp__nn_gemm(0, 0, T, D, V, 1.0f, dl, V, emb, D, 1.0f, dh + ho, D);
-            if (emb_tr)
+            dlp__nn_gemm(0, 0, T, D, V, 1.0f, dl, V, W, D, 1.0f, dh + ho, D);
+            if (head_tr)
                 dlp__nn_gemm(1, 0, V, D, T, 1.0f, dl, V, m->hidden + ho, D, 1.0f,
-                             dlp__nn_pg(ps, m->tok_emb), D);
+                             dlp__nn_pg(ps, hid), D);
         }
     dlp__lm_rmsnorm_backward(m->xL, dlp__nn_pv(ps, m->norm), m->rstdL, dh, (int)N, D, dX,
                              ps->t[m->norm].trainable ? dlp__nn_pg(ps, m->norm) : NULL);

@@ -58,6 +58,7 @@ dlp_status dlp__lm_save_ex(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn_
     cJSON_AddNumberToObject(co, "lora_alpha", c->lora_alpha);
     cJSON_AddNumberToObject(co, "n_soft", c->n_soft);
     cJSON_AddNumberToObject(co, "graph_dim", c->graph_dim);
+    cJSON_AddBoolToObject(co, "untied_head", c->untied_head != 0);
     cJSON_AddBoolToObject(r, "base_trainable", m->ps.t[m->tok_emb].trainable);
     if (tok) {
         cJSON *tj = dlp__bpe_to_json(tok);
@@ -146,6 +147,14 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
         c.lora_alpha = (float)dlp__dlpm_num(&r, co, "lora_alpha");
         c.n_soft = (int)dlp__dlpm_inum(&r, co, "n_soft", 0, 1 << 16);
         c.graph_dim = (int)dlp__dlpm_inum(&r, co, "graph_dim", 0, 1 << 20);
+        /* absent in files written before the untied head: tied */
+        const cJSON *uh = cJSON_GetObjectItemCaseSensitive(co, "untied_head");
+        if (uh && !cJSON_IsBool(uh)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: lm config field 'untied_head' is not a boolean",
+                          path);
+            goto out;
+        }
+        c.untied_head = cJSON_IsTrue(uh);
     }
     const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
     const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
