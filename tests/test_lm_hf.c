@@ -415,6 +415,37 @@ static void t_hf_errors(void) {
     CHECK(dlp__lm_load_hf(tmpdir, NULL, 1, &m, NULL, &err) == DLP_OK);
     dlp__lm_free(&m);
 
+    /* merges we cannot use are skipped and counted; the model is unchanged */
+    char *tj = tap_slurp(HF_DIR "/bf16/tokenizer.json", NULL);
+    cJSON *tr = tj ? cJSON_Parse(tj) : NULL;
+    cJSON *mg = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tr, "model"),
+                                                 "merges");
+    CHECK(cJSON_IsArray(mg) && cJSON_GetArraySize(mg) > 1);
+    if (cJSON_IsArray(mg) && cJSON_GetArraySize(mg) > 1) {
+        cJSON_AddItemToArray(mg, cJSON_CreateString("\xc4\xa0qq q"));  /* "Ġqq" never made */
+        cJSON_AddItemToArray(mg, cJSON_CreateString("{ }"));             /* "{}" not a token */
+        cJSON_AddItemToArray(mg, cJSON_Duplicate(cJSON_GetArrayItem(mg, 0), 1));
+        char *o = cJSON_PrintUnformatted(tr);
+        put("tokenizer.json", o, strlen(o));
+        free(o);
+        dlp__lm_hf_info in;
+        cJSON *ref = ref_json();
+        CHECK(dlp__lm_load_hf_ex(tmpdir, NULL, 1, &m, NULL, &in, &err) == DLP_OK);
+        if (ref && m.ps.n) {
+            CHECK_I64(in.merges_unreachable, 1);
+            CHECK_I64(in.merges_not_in_vocab, 1);
+            CHECK_I64(in.merges_duplicate, 1);
+            CHECK_I64(in.merges_kept, ref_int(ref, "n_merges"));
+            CHECK_I64(in.hf_merges, ref_int(ref, "n_merges") + 3);
+            check_logits(&m, &in, ref, "logits_untied");
+            free(in.our2hf);
+            dlp__lm_free(&m);
+        }
+        cJSON_Delete(ref);
+    }
+    cJSON_Delete(tr);
+    free(tj);
+
     stage(NULL, 5);
     expect_fail("5 bytes", "truncated safetensors");
     stage(NULL, 200);

@@ -297,8 +297,9 @@ typedef struct {
     int merges_kept;            /* our merges                                  */
     int merges_unreachable;     /* skipped: a part no byte / earlier merge made */
     int merges_not_in_vocab;    /* skipped: the result is not a vocab token     */
-    int merges_duplicate;       /* the same pair again (skipped) or the same
-                                   string again (kept: its own id, same row)   */
+    int merges_duplicate;       /* skipped: the same pair again                */
+    int merges_same_string;     /* kept: a string an earlier merge made; its
+                                   own id, the same HF row (see the docs)      */
     int tokens_dropped;         /* vocab tokens no merge reaches (rows dropped) */
     int added_tokens, added_dropped; /* added_tokens, those not mapped        */
     int bytes_missing;          /* byte tokens absent (seeded rows)            */

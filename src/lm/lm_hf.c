@@ -676,7 +676,7 @@ static dlp_status read_tokenizer(const char *dir, const hf_config *hc, dlp__bpe 
         if (our2hf[256 + i] >= 0) hit[our2hf[256 + i]] = 1;
     }
     /* the merges, in rank order */
-    int kept = 0, unreach = 0, notin = 0, dup = 0, i = 0;
+    int kept = 0, unreach = 0, notin = 0, dup = 0, same = 0, i = 0;
     cJSON_ArrayForEach(e, merges) {
         const char *l0, *r0;
         size_t ll, rl;
@@ -742,7 +742,7 @@ static dlp_status read_tokenizer(const char *dir, const hf_config *hc, dlp__bpe 
         kept++;
         int rp = smap_put(&ours, res, id);
         if (rp < 0) goto oom;
-        if (rp == 1) dup++;     /* the same string again: its own id, the same row */
+        if (rp == 1) same++;    /* the same string again: its own id, the same row */
     }
     tok->n_merges = kept;
     if ((st = dlp__bpe_build(tok, err)) != DLP_OK) goto out;
@@ -766,6 +766,7 @@ static dlp_status read_tokenizer(const char *dir, const hf_config *hc, dlp__bpe 
         info->merges_unreachable = unreach;
         info->merges_not_in_vocab = notin;
         info->merges_duplicate = dup;
+        info->merges_same_string = same;
         info->tokens_dropped = dropped;
         info->added_tokens = n_added;
         info->added_dropped = dropped_added;
