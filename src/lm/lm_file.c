@@ -3,7 +3,8 @@
  * (models/container.h) of kind "lm".
  *
  * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
- * dlp__lm_config field...}, "base_trainable": bool, "tokenizer":
+ * dlp__lm_config field...; "untied_head" may be absent: files from before
+ * it are tied}, "base_trainable": bool, "tokenizer":
  * {"specials", "merges"} or absent, "adam": {t, lr, beta1, beta2, eps,
  * weight_decay, decoupled} or absent, "tensors": [{name, shape, offset}],
  * "n_values"}.  Payload: every tensor's float32 values at its offset
