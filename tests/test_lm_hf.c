@@ -464,6 +464,35 @@ static void t_hf_errors(void) {
         expect_fail("header length", "does not fit the file");
         free(st);
     }
+    /* 300 random byte changes in the header and the first data: an error
+     * of one line or a model, never a crash (ASan / valgrind) */
+    st = tap_slurp(HF_DIR "/bf16/model.safetensors", &n);
+    if (st) {
+        char *cp = malloc(n);
+        uint64_t hl = 0, s = 99;
+        for (int i = 7; i >= 0; i--) hl = hl << 8 | (uint8_t)st[i];
+        int failed = 0, bad = 0;
+        for (int k = 0; k < 300 && cp; k++) {
+            memcpy(cp, st, n);
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t at = (size_t)((s >> 33) % (8 + hl + 64));
+            cp[at] = (char)(s >> 13);
+            put("model.safetensors", cp, n);
+            dlp__lm mm;
+            dlp_error e2 = {0};
+            if (dlp__lm_load_hf(tmpdir, NULL, 1, &mm, NULL, &e2) == DLP_OK) {
+                dlp__lm_free(&mm);
+                continue;
+            }
+            failed++;
+            bad += !e2.msg[0] || strchr(e2.msg, '\n') != NULL || !strstr(e2.msg, tmpdir);
+        }
+        printf("# corruptions: %d of 300 refused, all with one line naming the folder\n", failed);
+        CHECK_I64(bad, 0);
+        CHECK(failed > 100);
+        free(cp);
+        free(st);
+    }
     stage(no_norm, 0);
     expect_fail("missing tensor", "'model.norm.weight' is missing");
     stage(bad_shape, 0);
