@@ -405,9 +405,75 @@ static void put_config(const char *from, const char *to) {
     free(c);
 }
 
+/* LLaMA-3.1 RoPE scaling: the bf16 variant's config given the script's
+ * rope_scaling; the logits match its reference, which differs from the
+ * unscaled one; the scaling survives our .dlpm */
+static void t_hf_llama3(void) {
+    cJSON *ref = ref_json();
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(ref, "rope_scaling_llama3");
+    CHECK(cJSON_IsObject(sc));
+    if (!cJSON_IsObject(sc)) {
+        cJSON_Delete(ref);
+        return;
+    }
+    char *scs = cJSON_PrintUnformatted(sc), rs[512];
+    snprintf(rs, sizeof rs, "\"rope_scaling\": %s", scs);
+    free(scs);
+    stage(NULL, 0);
+    put_config("\"rope_scaling\": null", rs);
+    dlp__lm m, m2;
+    dlp__lm_hf_info in;
+    dlp_error err = {0};
+    dlp_status st = dlp__lm_load_hf_ex(tmpdir, NULL, 7, &m, NULL, &in, &err);
+    if (st != DLP_OK) fprintf(stderr, "  %s\n", err.msg);
+    CHECK(st == DLP_OK);
+    if (st == DLP_OK) {
+        CHECK_NEAR(m.c.rope_factor, 8, 0);
+        CHECK_NEAR(m.c.rope_low_freq, 1, 0);
+        CHECK_NEAR(m.c.rope_high_freq, 4, 0);
+        CHECK_I64(m.c.rope_orig_max, 128);
+        check_logits(&m, &in, ref, "logits_llama3");
+        /* the scaling changes the reference: the check above is sensitive */
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(ref, "logits_llama3");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(ref, "logits_untied");
+        double md = 0;
+        for (int i = 0; i < cJSON_GetArraySize(a) && i < cJSON_GetArraySize(b); i++)
+            md = fmax(md, fabs(cJSON_GetArrayItem(a, i)->valuedouble -
+                               cJSON_GetArrayItem(b, i)->valuedouble));
+        printf("# llama3 scaling moves the reference logits by up to %.3g\n", md);
+        CHECK(md > 1e-2);
+        /* through our checkpoint */
+        char path[96];
+        snprintf(path, sizeof path, "%s/l3.dlpm", tmpdir);
+        CHECK(dlp__lm_save(&m, NULL, NULL, path, &err) == DLP_OK);
+        CHECK(dlp__lm_load(path, NULL, 1, &m2, NULL, NULL, &err) == DLP_OK);
+        CHECK_NEAR(m2.c.rope_factor, 8, 0);
+        CHECK_I64(m2.c.rope_orig_max, 128);
+        int32_t tok[5] = {DLP__BPE_BOS, 'a', 300, 'b', 310};
+        dlp__lm_batch bt = {1, 5, tok, NULL, NULL};
+        dlp__nn_ws ws = {0};
+        size_t nl = (size_t)5 * m.c.vocab;
+        float *l1 = malloc(nl * sizeof *l1);
+        CHECK(dlp__lm_forward(&m, &ws, &bt, NULL, &err) == DLP_OK);
+        if (l1) memcpy(l1, m.logits, nl * sizeof *l1);
+        dlp__nn_ws_reset(&ws);
+        CHECK(dlp__lm_forward(&m2, &ws, &bt, NULL, &err) == DLP_OK);
+        CHECK(l1 && memcmp(l1, m2.logits, nl * sizeof *l1) == 0);
+        free(l1);
+        dlp__nn_ws_free(&ws);
+        dlp__lm_free(&m2);
+        unlink(path);
+        free(in.our2hf);
+        dlp__lm_free(&m);
+    }
+    put_config("\"rope_scaling\": null", "\"rope_scaling\": {\"rope_type\": \"llama3\", "
+               "\"factor\": 8, \"low_freq_factor\": 4, \"high_freq_factor\": 1, "
+               "\"original_max_position_embeddings\": 128}");
+    expect_fail("llama3 high <= low", "rope_scaling llama3 needs");
+    cJSON_Delete(ref);
+}
+
 static void t_hf_errors(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/dlp_hf_XXXXXX");
-    CHECK(mkdtemp(tmpdir) != NULL);
     /* sanity: the staged copy loads */
     stage(NULL, 0);
     dlp__lm m;
@@ -512,8 +578,8 @@ static void t_hf_errors(void) {
     put_config("\"hidden_size\"", "\"hidden_sizes\"");
     expect_fail("no hidden_size", "field 'hidden_size' is missing");
     put_config("\"rope_scaling\": null",
-               "\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8.0}");
-    expect_fail("rope_scaling", "rope_scaling of type 'llama3'");
+               "\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 8.0}");
+    expect_fail("rope_scaling", "rope_scaling of type 'yarn' is not implemented");
     put_config("\"num_key_value_heads\": 2", "\"num_key_value_heads\": 3");
     expect_fail("kv heads", "num_key_value_heads 3");
     put_config("\"vocab_size\": ", "\"vocab_size\": 1");    /* 458 -> 1458 rows expected */
@@ -537,16 +603,22 @@ static void t_hf_errors(void) {
     rm("model.safetensors");
     expect_fail("no weights", "no model.safetensors");
 
-    rm("config.json");
-    rm("tokenizer.json");
-    rmdir(tmpdir);
 }
 
 int main(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dlp_hf_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        printf("FAIL mkdtemp\n");
+        return 1;
+    }
     RUN(t_hf_bf16);
     RUN(t_hf_sharded_tied);
     RUN(t_hf_tokenizer);
     RUN(t_hf_dlpm);
+    RUN(t_hf_llama3);
     RUN(t_hf_errors);
+    const char *left[] = {"config.json", "tokenizer.json", "model.safetensors", "tokenizer.model"};
+    for (int i = 0; i < 4; i++) rm(left[i]);
+    rmdir(tmpdir);
     return TAP_DONE();
 }

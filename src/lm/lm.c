@@ -80,6 +80,28 @@ void dlp__lm_rope_tables(int max_seq, int hd, float theta, float *cos_t, float *
         }
 }
 
+void dlp__lm_rope_tables_cfg(const dlp__lm_config *c, float *cos_t, float *sin_t) {
+    int hd = c->dim / c->n_heads, h2 = hd / 2;
+    const double pi = 3.14159265358979323846;
+    for (int i = 0; i < h2; i++) {
+        double f = pow((double)c->rope_theta, -2.0 * i / hd);
+        if (c->rope_factor > 0) {
+            double w = 2 * pi / f, lo = c->rope_low_freq, hi = c->rope_high_freq;
+            double fac = c->rope_factor, orig = c->rope_orig_max;
+            if (w > orig / lo) {
+                f /= fac;
+            } else if (!(w < orig / hi)) {
+                double t = (orig / w - lo) / (hi - lo);
+                f = (1 - t) * f / fac + t * f;
+            }
+        }
+        for (int p = 0; p < c->max_seq; p++) {
+            cos_t[(size_t)p * h2 + i] = (float)cos(p * f);
+            sin_t[(size_t)p * h2 + i] = (float)sin(p * f);
+        }
+    }
+}
+
 static void rope_apply(float *x, int B, int S, int nh, int hd, const float *cos_t,
                        const float *sin_t, float sign) {
     int h2 = hd / 2;
@@ -326,6 +348,11 @@ static dlp_status check_config(const dlp__lm_config *c, dlp_error *err) {
     if (c->lora_rank < 0 || c->n_soft < 0 || c->graph_dim < 0 || !(c->norm_eps > 0) ||
         !(c->rope_theta > 0) || (c->lora_rank > 0 && !(c->lora_alpha > 0)))
         return dlp__err(err, DLP_EINVAL, "lm: bad adapter settings (rank, alpha, soft, graph)");
+    if (c->rope_factor < 0 || (c->rope_factor > 0 &&
+        (!(c->rope_low_freq > 0) || !(c->rope_high_freq > c->rope_low_freq) || c->rope_orig_max <= 0)))
+        return dlp__err(err, DLP_EINVAL, "lm: bad llama3 RoPE scaling (factor %g, low %g, high %g, "
+                        "original length %d)", c->rope_factor, c->rope_low_freq, c->rope_high_freq,
+                        c->rope_orig_max);
     if (c->n_soft >= c->max_seq)
         return dlp__err(err, DLP_EINVAL, "lm: %d soft-prompt vectors leave no room in max_seq %d",
                         c->n_soft, c->max_seq);
@@ -401,7 +428,7 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     m->rope_cos = malloc((size_t)c->max_seq * h2 * sizeof(float));
     m->rope_sin = malloc((size_t)c->max_seq * h2 * sizeof(float));
     if (!m->rope_cos || !m->rope_sin) goto oom;
-    dlp__lm_rope_tables(c->max_seq, hd, c->rope_theta, m->rope_cos, m->rope_sin);
+    dlp__lm_rope_tables_cfg(c, m->rope_cos, m->rope_sin);
     dlp__lm_set_base_trainable(m, c->lora_rank == 0);
     return DLP_OK;
 oom:

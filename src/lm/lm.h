@@ -163,11 +163,21 @@ typedef struct {
     float lora_alpha;
     int n_soft;                 /* soft-prompt vectors (0: none)               */
     int graph_dim;              /* external vector size (0: no graph token)    */
+    /* LLaMA-3.1 RoPE scaling ("llama3", dlp__lm_load_hf); rope_factor 0:
+     * none.  A frequency f of wavelength w = 2 pi / f is kept when
+     * w < rope_orig_max / rope_high_freq, divided by rope_factor when
+     * w > rope_orig_max / rope_low_freq, and blended in between. */
+    float rope_factor, rope_low_freq, rope_high_freq;
+    int rope_orig_max;
     int untied_head;            /* 0: logits = hidden E^T (head tied to the
                                    token embedding); 1: a separate
                                    "output.weight" (vocab, dim), as in
                                    LLaMA-3-8B (dlp__lm_load_hf)                */
 } dlp__lm_config;
+
+/* The RoPE tables (max_seq, head_dim/2) of a config: theta, head size and,
+ * with rope_factor > 0, the llama3 frequency scaling. */
+void dlp__lm_rope_tables_cfg(const dlp__lm_config *c, float *cos_t, float *sin_t);
 
 typedef struct {
     int attn_norm, ffn_norm;    /* (dim) tensor ids                            */

@@ -143,6 +143,8 @@ typedef struct {
     char type[32];
     int hidden, layers, heads, kv, ffn, vocab, max_pos, max_seq, window;
     double eps, theta;
+    double rope_factor, rope_low, rope_high;    /* llama3 scaling; factor 0: none */
+    int rope_orig;
     int tie;                    /* 1 tied, 0 untied, -1 not said               */
     int bos, eos, pad;          /* HF ids or -1                                */
 } hf_config;
@@ -262,9 +264,25 @@ static dlp_status read_config(const char *dir, hf_config *c, dlp_error *err) {
     if (rs && !cJSON_IsNull(rs)) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(rs, "rope_type");
         if (!cJSON_IsString(t)) t = cJSON_GetObjectItemCaseSensitive(rs, "type");
-        if (!cJSON_IsString(t) || strcmp(t->valuestring, "default") != 0) {
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "llama3") == 0) {
+            double lo = 0, hi = 0;
+            if (cfg_num(path, rs, "factor", -1, &c->rope_factor, err) ||
+                cfg_num(path, rs, "low_freq_factor", -1, &lo, err) ||
+                cfg_num(path, rs, "high_freq_factor", -1, &hi, err) ||
+                cfg_int(path, rs, "original_max_position_embeddings", REQ, 1, 1 << 30,
+                        &c->rope_orig, err))
+                goto out;
+            if (!(c->rope_factor > 0) || !(lo > 0) || !(hi > lo)) {
+                st = dlp__err(err, DLP_EFORMAT, "%s: rope_scaling llama3 needs factor, "
+                              "low_freq_factor and high_freq_factor > low_freq_factor (all > 0)",
+                              path);
+                goto out;
+            }
+            c->rope_low = lo;
+            c->rope_high = hi;
+        } else if (!cJSON_IsString(t) || strcmp(t->valuestring, "default") != 0) {
             st = dlp__err(err, DLP_EUNSUPPORTED, "%s: rope_scaling of type '%s' is not implemented "
-                          "(only plain RoPE: rope_scaling null)", path,
+                          "(plain RoPE and llama3 are)", path,
                           cJSON_IsString(t) ? t->valuestring : "?");
             goto out;
         }
@@ -848,6 +866,10 @@ dlp_status dlp__lm_load_hf_ex(const char *dir, const dlp__lm_config *add, uint64
     c.rope_theta = (float)hc.theta;
     c.norm_eps = (float)hc.eps;
     c.untied_head = !tied;
+    c.rope_factor = (float)hc.rope_factor;
+    c.rope_low_freq = (float)hc.rope_low;
+    c.rope_high_freq = (float)hc.rope_high;
+    c.rope_orig_max = hc.rope_orig;
     if (add) {
         c.lora_rank = add->lora_rank;
         if (add->lora_rank > 0) c.lora_alpha = add->lora_alpha;

@@ -11,7 +11,8 @@ Writes tests/golden/hf_tiny/:
                 model-00001-of-00002.safetensors, model-00002-of-00002.safetensors,
                 model.safetensors.index.json (F32, the same weights, no lm_head)
   ref.json      the sample text, its Hugging Face token ids, the model input
-                and the reference logits of both variants (float64)
+                and the reference logits of both variants (float64), and of
+                the bf16 variant with LLaMA-3.1 RoPE scaling (rope_scaling_llama3)
 
 No safetensors / transformers / tokenizers package: the safetensors format
 (8-byte little-endian header length, JSON header of dtype / shape /
@@ -26,6 +27,7 @@ after their BF16 rounding, which is exactly what both files hold.
 Run: /usr/bin/python3 tools/golden/make_hf_tiny.py   (deterministic)
 """
 import json
+import math
 import os
 import random
 import re
@@ -205,10 +207,31 @@ def rmsnorm(x, w):
     return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + EPS) * w
 
 
-def rope(x, theta):
+def llama3_scale(inv, sc):
+    """LLaMA-3.1's frequency scaling: keep short wavelengths, divide long ones
+    by the factor, blend linearly in 1/wavelength in between."""
+    out = []
+    for f in inv.tolist():
+        w = 2 * math.pi / f
+        lo_w = sc["original_max_position_embeddings"] / sc["low_freq_factor"]
+        hi_w = sc["original_max_position_embeddings"] / sc["high_freq_factor"]
+        if w < hi_w:
+            out.append(f)
+        elif w > lo_w:
+            out.append(f / sc["factor"])
+        else:
+            t = ((sc["original_max_position_embeddings"] / w - sc["low_freq_factor"]) /
+                 (sc["high_freq_factor"] - sc["low_freq_factor"]))
+            out.append((1 - t) * f / sc["factor"] + t * f)
+    return torch.tensor(out, dtype=torch.float64)
+
+
+def rope(x, theta, scaling=None):
     """x (T, heads, hd), rotate-half: pairs i and i + hd/2."""
     T, _, hd = x.shape
     inv = 1.0 / theta ** (torch.arange(0, hd, 2, dtype=torch.float64) / hd)
+    if scaling:
+        inv = llama3_scale(inv, scaling)
     ang = torch.arange(T, dtype=torch.float64)[:, None] * inv[None, :]
     cos = torch.cat([ang.cos(), ang.cos()], -1)[:, None, :]
     sin = torch.cat([ang.sin(), ang.sin()], -1)[:, None, :]
@@ -216,7 +239,7 @@ def rope(x, theta):
     return x * cos + torch.cat([-x2, x1], -1) * sin
 
 
-def forward(W, ids, tied):
+def forward(W, ids, tied, scaling=None):
     hd = DIM // HEADS
     x = W["model.embed_tokens.weight"][ids]
     T = len(ids)
@@ -227,7 +250,7 @@ def forward(W, ids, tied):
         q = (h @ W[p + "self_attn.q_proj.weight"].T).view(T, HEADS, hd)
         k = (h @ W[p + "self_attn.k_proj.weight"].T).view(T, KV_HEADS, hd)
         v = (h @ W[p + "self_attn.v_proj.weight"].T).view(T, KV_HEADS, hd)
-        q, k = rope(q, THETA), rope(k, THETA)
+        q, k = rope(q, THETA, scaling), rope(k, THETA, scaling)
         outs = []
         for hh in range(HEADS):
             kv = hh // (HEADS // KV_HEADS)
@@ -288,6 +311,12 @@ def main():
     keep = 4                      # the last positions' logits go into ref.json
     logits_untied = forward(W, inp, tied=False)
     logits_tied = forward(W, inp, tied=True)
+    # LLaMA-3.1 RoPE scaling on the bf16 variant (the C test edits its
+    # config.json): with hd 4 and theta 100 the frequencies 1 and 0.1 have
+    # wavelengths 6.3 (kept, < 128/4) and 63 (blended, between 32 and 128)
+    llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+              "high_freq_factor": 4.0, "original_max_position_embeddings": 128}
+    logits_llama3 = forward(W, inp, tied=False, scaling=llama3)
 
     base = {"hidden_size": DIM, "intermediate_size": FFN, "num_hidden_layers": LAYERS,
             "num_attention_heads": HEADS, "num_key_value_heads": KV_HEADS, "rms_norm_eps": EPS,
@@ -334,7 +363,9 @@ def main():
            "sample_text": SAMPLE_TEXT, "sample_ids": sample_ids, "input_ids": inp,
            "logit_rows": list(range(len(inp) - keep, len(inp))),
            "logits_untied": [float("%.7g" % v) for v in logits_untied[-keep:].flatten().tolist()],
-           "logits_tied": [float("%.7g" % v) for v in logits_tied[-keep:].flatten().tolist()]}
+           "logits_tied": [float("%.7g" % v) for v in logits_tied[-keep:].flatten().tolist()],
+           "rope_scaling_llama3": llama3,
+           "logits_llama3": [float("%.7g" % v) for v in logits_llama3[-keep:].flatten().tolist()]}
     with open(os.path.join(OUT, "ref.json"), "w") as f:
         json.dump(ref, f, separators=(",", ":"))
     print("merges %d, vocab %d (+%d added, +%d padding) = %d, sample %d tokens, input %d" %
