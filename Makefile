@@ -96,6 +96,7 @@ golden:
 	/usr/bin/python3 tools/golden/make_kernels.py
 	/usr/bin/python3 tools/golden/make_patterns.py
 	/usr/bin/python3 tools/golden/lm_golden.py
+	/usr/bin/python3 tools/golden/make_hf_tiny.py
 
 setup:
 	scripts/setup.sh

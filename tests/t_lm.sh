@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `dlperf lm corpus | pretrain | device-text` end to end in seconds: a corpus
+# `dlperf lm corpus | pretrain | device-text | convert` end to end in seconds: a corpus
 # from examples/resnet18.onnx and the device database (plus 20 HELP
 # architectures with their statements when ../shared is there), built twice
 # with the same bytes; a tiny model pre-trained for 24 steps, and the same run
 # stopped after 10 steps and resumed giving identical files; progress lines;
+# the tiny Hugging Face model of tests/golden/hf_tiny converted to our .dlpm;
 # refusals exiting 2 with one line naming the file.
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -50,6 +51,17 @@ out=$("$D" lm pretrain $P --out "$tmp/b.dlpm" --progress none --stop-after 10); 
 check lm_pretrain_stop bash -c '[ $1 -eq 0 ] && grep -q "steps      10 of 24 (stopped early" <<<"$2"' _ $rc "$out"
 "$D" lm pretrain --corpus "$tmp/c1" --out "$tmp/b.dlpm" --resume --progress none >/dev/null
 check lm_pretrain_resume_identical bash -c 'cmp -s "$1/a.dlpm" "$1/b.dlpm" && cmp -s "$1/a.dlpm.ckpt" "$1/b.dlpm.ckpt"' _ "$tmp"
+
+# ---- convert a Hugging Face folder ----
+out=$("$D" lm convert --hf tests/golden/hf_tiny/bf16 --out "$tmp/hf.dlpm"); rc=$?
+check lm_convert bash -c '[ $1 -eq 0 ] && [ -s "$3/hf.dlpm" ] && grep -q "^model      llama: 2 layers, dim 16, heads 4/2, ffn 40, max_seq 64, untied head" <<<"$2" \
+  && grep -q "^tokenizer  196 merges of 196 kept" <<<"$2" && grep -q "^wrote      $3/hf.dlpm" <<<"$2"' _ $rc "$out" "$tmp"
+out=$("$D" lm convert --hf tests/golden/hf_tiny/f32_sharded --out "$tmp/hf2.dlpm"); rc=$?
+check lm_convert_sharded bash -c '[ $1 -eq 0 ] && grep -q "^model      mistral: .*max_seq 32 (sliding window), tied head" <<<"$2" \
+  && grep -q "^weights    2 safetensors files" <<<"$2"' _ $rc "$out"
+exit2 lm_convert_missing "$tmp/nohf/config.json" "$D" lm convert --hf "$tmp/nohf" --out "$tmp/x.dlpm"
+mkdir -p "$tmp/sp" && cp tests/golden/hf_tiny/bf16/config.json "$tmp/sp/" && echo x >"$tmp/sp/tokenizer.model"
+exit2 lm_convert_sentencepiece "$tmp/sp/tokenizer.model: SentencePiece" "$D" lm convert --hf "$tmp/sp" --out "$tmp/x.dlpm"
 
 # ---- refusals ----
 exit2 lm_no_corpus_dir "$tmp/none" "$D" lm pretrain --corpus "$tmp/none" --out "$tmp/x.dlpm" --steps 2

@@ -364,8 +364,12 @@ static double model_loss(void *v) {
 /* Every trainable parameter, the graph vector: analytic vs numeric, on a
  * model with LoRA, a soft prompt and a graph slot, base trainable or not. */
 static void t_grad_model(void) {
-    for (int base = 1; base >= 0; base--) {
+    /* v 0: base trainable, tied head; 1: the same with an untied head
+     * ("output.weight"); 2: base frozen */
+    for (int v = 0; v < 3; v++) {
+        int base = v != 2;
         dlp__lm_config c = dlp__lm_config_default(DLP__BPE_FIRST_MERGE + 4, 8, 2, 2, 1, 12, 16);
+        c.untied_head = v == 1;
         c.lora_rank = 2;
         c.lora_alpha = 4;
         c.n_soft = 2;
@@ -420,6 +424,15 @@ static void t_grad_model(void) {
                 double lm = model_loss(&mc);
                 *p = o;
                 double n = (lp - lm) / (2.0 * FD_H), a = ga[t->offset + k];
+                int quiet = 1 << 30;
+                if (fd_cmp(t->name, (size_t)k, a, n, &quiet)) { /* as fd_vec: a smaller step */
+                    *p = o + FD_H / 4;
+                    lp = model_loss(&mc);
+                    *p = o - FD_H / 4;
+                    lm = model_loss(&mc);
+                    *p = o;
+                    n = (lp - lm) / (2.0 * (FD_H / 4));
+                }
                 bad += fd_cmp(t->name, (size_t)k, a, n, &shown);
                 num2 += n * n;
                 err2 += (a - n) * (a - n);
@@ -438,6 +451,13 @@ static void t_grad_model(void) {
         }
         CHECK_I64(bad, 0);
         CHECK(checked > 500);
+        if (v == 1) { /* the untied head is what the logits use */
+            CHECK(m.head >= 0 && m.ps.t[m.head].trainable);
+            double hn = 0;
+            for (int64_t k = 0; m.head >= 0 && k < m.ps.t[m.head].numel; k++)
+                hn += fabs(ga[m.ps.t[m.head].offset + k]);
+            CHECK(hn > 1e-3);
+        }
         CHECK(sqrt(err2 / num2) < 1e-2); /* overall relative error */
         /* the graph vector does reach the loss */
         double gn = 0;

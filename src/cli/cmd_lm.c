@@ -6,6 +6,7 @@
  *   dlperf lm pretrain --corpus text/ --out lm.dlpm [--config tiny|small|1m|5m]
  *                      [--steps N] [--minutes M] [--resume [CKPT]] ...
  *   dlperf lm device-text DEVICE [--precision P] [--runtime R] [--batch N]
+ *   dlperf lm convert --hf DIR --out FILE.dlpm [--seed N]
  */
 #include <math.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lm/lm.h"
 #include "lm/lmtext.h"
 
 int dlp_cmd_lm(int argc, char **argv);
@@ -23,7 +25,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf lm corpus --out DIR [--graphs SRC[,SRC...]] [--shared DIR] [--nas-limit N] [--holdout COLS]\n"
             "       dlperf lm pretrain --corpus DIR --out FILE.dlpm [options]\n"
-            "       dlperf lm device-text DEVICE [--precision P] [--runtime R] [--batch N]\n\n"
+            "       dlperf lm device-text DEVICE [--precision P] [--runtime R] [--batch N]\n"
+            "       dlperf lm convert --hf DIR --out FILE.dlpm [--seed N]\n\n"
             "The language model of the GNN + LM predictor (docs/gnnlm.md).\n\n"
             "corpus: write the pre-training text into DIR: graphs.txt (the thesis' graph summary of every\n"
             "  ONNX file under --graphs and of every NAS-Bench-201 / FBNet architecture of HELP), devices.txt\n"
@@ -53,7 +56,15 @@ static void usage(FILE *f) {
             "  --eval-rows N      held-out rows evaluated (64)   --seed N (0)\n"
             "  --bpe-mb X         text the tokenizer is trained on, MB (2)\n"
             "  --progress P       auto, lines or none (as for pretrain)\n\n"
-            "device-text: print the description of a database device in a setting.\n");
+            "device-text: print the description of a database device in a setting.\n\n"
+            "convert: turn a LLaMA-family Hugging Face model folder into our checkpoint (kind \"lm\"), usable\n"
+            "  wherever an LM .dlpm is.  DIR holds config.json (model_type llama, mistral or qwen2; no\n"
+            "  rope_scaling, no biases), model.safetensors or model.safetensors.index.json + shards (F32,\n"
+            "  F16, BF16) and a byte-level BPE tokenizer.json (not SentencePiece's tokenizer.model).  The\n"
+            "  tokenizer is rebuilt with our ids and the embedding / lm_head rows permuted to match; what\n"
+            "  could not be mapped is counted in the report.  max_seq is capped at 2048.\n"
+            "  --hf DIR           the model folder      --out FILE.dlpm  the checkpoint to write\n"
+            "  --seed N           initial rows of our specials HF lacks (0)\n");
 }
 
 static int is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
@@ -289,6 +300,61 @@ static int cmd_device_text(int argc, char **argv) {
     return DLP_EXIT_OK;
 }
 
+static int cmd_convert(int argc, char **argv) {
+    const char *dir = NULL, *out = NULL, *v;
+    int64_t seed = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = 0;
+        if (is_help(argv[i])) {
+            usage(stdout);
+            return 0;
+        }
+        if ((r = cli_opt(argc, argv, &i, "--hf", &v))) dir = v;
+        else if ((r = cli_opt(argc, argv, &i, "--out", &v))) out = v;
+        else if ((r = cli_opt(argc, argv, &i, "--seed", &v))) {
+            if (r > 0 && cli_parse_i64("--seed", v, 0, INT64_MAX, &seed)) return DLP_EXIT_BADINPUT;
+        } else return cli_failf(DLP_EXIT_BADINPUT, "lm convert: unknown option '%s' (see dlperf lm --help)", argv[i]);
+        if (r < 0) return DLP_EXIT_BADINPUT;
+    }
+    if (!dir) return cli_usage_error("lm convert", "give --hf DIR");
+    if (!out) return cli_usage_error("lm convert", "give --out FILE.dlpm");
+    if (cli_check_out("lm convert", "--out", out, 0)) return DLP_EXIT_BADINPUT;
+    dlp__lm m;
+    dlp__bpe tok;
+    dlp__lm_hf_info in;
+    dlp_error e = {0};
+    if (dlp__lm_load_hf_ex(dir, NULL, (uint64_t)seed, &m, &tok, &in, &e)) return cli_fail(&e);
+    dlp_status st = dlp__lm_save(&m, &tok, NULL, out, &e);
+    if (st == DLP_OK) {
+        const dlp__lm_config *c = &m.c;
+        int mapped_sp = 0;
+        for (int i = 256; i < DLP__BPE_FIRST_MERGE; i++) mapped_sp += in.our2hf[i] >= 0;
+        printf("model      %s: %d layers, dim %d, heads %d/%d, ffn %d, max_seq %d%s, %s head; %.3f M "
+               "parameters\n", in.model_type, c->n_layers, c->dim, c->n_heads, c->n_kv_heads, c->ffn,
+               c->max_seq, in.window && in.window == c->max_seq ? " (sliding window)" : "",
+               c->untied_head ? "untied" : "tied", m.ps.total / 1e6);
+        printf("weights    %d safetensors file%s; %d HF vocabulary rows -> our %d\n", in.n_files,
+               in.n_files == 1 ? "" : "s", in.hf_vocab, c->vocab);
+        printf("tokenizer  %d merges of %d kept (skipped: %d with a part no merge makes, %d whose result "
+               "is not a token, %d repeated pairs; kept: %d making a string again)\n", in.merges_kept,
+               in.hf_merges, in.merges_unreachable, in.merges_not_in_vocab, in.merges_duplicate,
+               in.merges_same_string);
+        printf("dropped    %d of %d vocabulary tokens no merge reaches, %d of %d added tokens; %d byte "
+               "tokens missing; %d of our 6 specials from config's bos/eos/pad ids, the rest new rows\n",
+               in.tokens_dropped, in.hf_tokens, in.added_dropped, in.added_tokens, in.bytes_missing,
+               mapped_sp);
+        if (in.ignore_merges || in.normalizer)
+            printf("note       tokenizer.json%s%s: our encoder does not do this, so some encodings may "
+                   "differ (decoding is exact)\n", in.ignore_merges ? " has ignore_merges" : "",
+                   in.normalizer ? (in.ignore_merges ? " and a normalizer" : " has a normalizer") : "");
+        printf("wrote      %s\n", out);
+    }
+    free(in.our2hf);
+    dlp__bpe_free(&tok);
+    dlp__lm_free(&m);
+    return st ? cli_fail(&e) : DLP_EXIT_OK;
+}
+
 int dlp_cmd_lm(int argc, char **argv) {
     if (argc < 2 || is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
@@ -297,5 +363,7 @@ int dlp_cmd_lm(int argc, char **argv) {
     if (!strcmp(argv[1], "corpus")) return cmd_corpus(argc - 1, argv + 1);
     if (!strcmp(argv[1], "pretrain")) return cmd_pretrain(argc - 1, argv + 1);
     if (!strcmp(argv[1], "device-text")) return cmd_device_text(argc - 1, argv + 1);
-    return cli_failf(DLP_EXIT_BADINPUT, "lm: unknown subcommand '%s' (corpus, pretrain, device-text)", argv[1]);
+    if (!strcmp(argv[1], "convert")) return cmd_convert(argc - 1, argv + 1);
+    return cli_failf(DLP_EXIT_BADINPUT, "lm: unknown subcommand '%s' (corpus, pretrain, device-text, convert)",
+                     argv[1]);
 }

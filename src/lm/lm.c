@@ -80,6 +80,28 @@ void dlp__lm_rope_tables(int max_seq, int hd, float theta, float *cos_t, float *
         }
 }
 
+void dlp__lm_rope_tables_cfg(const dlp__lm_config *c, float *cos_t, float *sin_t) {
+    int hd = c->dim / c->n_heads, h2 = hd / 2;
+    const double pi = 3.14159265358979323846;
+    for (int i = 0; i < h2; i++) {
+        double f = pow((double)c->rope_theta, -2.0 * i / hd);
+        if (c->rope_factor > 0) {
+            double w = 2 * pi / f, lo = c->rope_low_freq, hi = c->rope_high_freq;
+            double fac = c->rope_factor, orig = c->rope_orig_max;
+            if (w > orig / lo) {
+                f /= fac;
+            } else if (!(w < orig / hi)) {
+                double t = (orig / w - lo) / (hi - lo);
+                f = (1 - t) * f / fac + t * f;
+            }
+        }
+        for (int p = 0; p < c->max_seq; p++) {
+            cos_t[(size_t)p * h2 + i] = (float)cos(p * f);
+            sin_t[(size_t)p * h2 + i] = (float)sin(p * f);
+        }
+    }
+}
+
 static void rope_apply(float *x, int B, int S, int nh, int hd, const float *cos_t,
                        const float *sin_t, float sign) {
     int h2 = hd / 2;
@@ -326,6 +348,11 @@ static dlp_status check_config(const dlp__lm_config *c, dlp_error *err) {
     if (c->lora_rank < 0 || c->n_soft < 0 || c->graph_dim < 0 || !(c->norm_eps > 0) ||
         !(c->rope_theta > 0) || (c->lora_rank > 0 && !(c->lora_alpha > 0)))
         return dlp__err(err, DLP_EINVAL, "lm: bad adapter settings (rank, alpha, soft, graph)");
+    if (c->rope_factor < 0 || (c->rope_factor > 0 &&
+        (!(c->rope_low_freq > 0) || !(c->rope_high_freq > c->rope_low_freq) || c->rope_orig_max <= 0)))
+        return dlp__err(err, DLP_EINVAL, "lm: bad llama3 RoPE scaling (factor %g, low %g, high %g, "
+                        "original length %d)", c->rope_factor, c->rope_low_freq, c->rope_high_freq,
+                        c->rope_orig_max);
     if (c->n_soft >= c->max_seq)
         return dlp__err(err, DLP_EINVAL, "lm: %d soft-prompt vectors leave no room in max_seq %d",
                         c->n_soft, c->max_seq);
@@ -342,7 +369,7 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     /* GPT-2 / LLaMA-style init: N(0, 0.02) as U(±0.02 sqrt 3); the residual
      * outputs (wo, w2) scaled by 1/sqrt(2 n_layers) */
     float b0 = 0.02f * sqrtf(3.0f), bres = b0 / sqrtf(2.0f * c->n_layers);
-    m->soft = m->gproj_w = m->gproj_b = -1;
+    m->soft = m->gproj_w = m->gproj_b = m->head = -1;
     m->tok_emb = dlp__nn_params_add(ps, NULL, "tok_embeddings.weight", 2, c->vocab, D,
                                     DLP__NN_INIT_UNIFORM, b0, 1);
     m->blk = calloc((size_t)c->n_layers, sizeof *m->blk);
@@ -377,6 +404,11 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     m->norm = dlp__nn_params_add(ps, NULL, "norm.weight", 1, D, 1, DLP__NN_INIT_CONST, 1.0f, 1);
     if (m->norm < 0) goto oom;
     ps->t[m->norm].no_decay = 1;
+    if (c->untied_head) {
+        m->head = dlp__nn_params_add(ps, NULL, "output.weight", 2, c->vocab, D,
+                                     DLP__NN_INIT_UNIFORM, b0, 1);
+        if (m->head < 0) goto oom;
+    }
     if (c->n_soft > 0) {
         m->soft = dlp__nn_params_add(ps, NULL, "soft_prompt", 2, c->n_soft, D,
                                      DLP__NN_INIT_UNIFORM, b0, 1);
@@ -396,7 +428,7 @@ dlp_status dlp__lm_init(dlp__lm *m, const dlp__lm_config *c, uint64_t seed, dlp_
     m->rope_cos = malloc((size_t)c->max_seq * h2 * sizeof(float));
     m->rope_sin = malloc((size_t)c->max_seq * h2 * sizeof(float));
     if (!m->rope_cos || !m->rope_sin) goto oom;
-    dlp__lm_rope_tables(c->max_seq, hd, c->rope_theta, m->rope_cos, m->rope_sin);
+    dlp__lm_rope_tables_cfg(c, m->rope_cos, m->rope_sin);
     dlp__lm_set_base_trainable(m, c->lora_rank == 0);
     return DLP_OK;
 oom:
@@ -532,9 +564,10 @@ dlp_status dlp__lm_forward(dlp__lm *m, dlp__nn_ws *ws, const dlp__lm_batch *bt, 
     if (!m->hidden || !m->rstdL || !m->logits) goto oom;
     dlp__lm_rmsnorm_forward(x, dlp__nn_pv(ps, m->norm), (int)N, D, c->norm_eps, m->hidden,
                             m->rstdL);
-    /* tied head over the text positions of each row */
+    /* head (tied: the embedding) over the text positions of each row */
+    const float *W = m->head >= 0 ? dlp__nn_pv(ps, m->head) : emb;
     for (int b = 0; b < B; b++)
-        dlp__nn_gemm(0, 1, T, V, D, 1.0f, m->hidden + ((size_t)b * S + c->n_soft) * D, D, emb, D,
+        dlp__nn_gemm(0, 1, T, V, D, 1.0f, m->hidden + ((size_t)b * S + c->n_soft) * D, D, W, D,
                      0.0f, m->logits + (size_t)b * T * V, V);
     m->dlogits = NULL;
     if (bt->targets) {
@@ -556,10 +589,12 @@ dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, fl
     dlp__nn_params *ps = &m->ps;
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, ps, ws, 1, 1);
-    const float *emb = dlp__nn_pv(ps, m->tok_emb);
     int emb_tr = ps->t[m->tok_emb].trainable;
+    int hid = m->head >= 0 ? m->head : m->tok_emb;   /* the head's tensor */
+    const float *W = dlp__nn_pv(ps, hid);
+    int head_tr = ps->t[hid].trainable;
 
-    /* head: dhidden = dlogits E; dE += dlogits^T hidden */
+    /* head: dhidden = dlogits W; dW += dlogits^T hidden (W = E when tied) */
     float *dh = dlp__nn_ws_zeros(ws, N * D);
     float *dX = dlp__nn_ws_zeros(ws, N * D);
     CHECK_ALLOC(dh);
@@ -569,10 +604,10 @@ dlp_status dlp__lm_backward(dlp__lm *m, dlp__nn_ws *ws, const float *dhidden, fl
         for (int b = 0; b < B; b++) {
             const float *dl = m->dlogits + (size_t)b * T * V;
             size_t ho = ((size_t)b * S + c->n_soft) * D;
-            dlp__nn_gemm(0, 0, T, D, V, 1.0f, dl, V, emb, D, 1.0f, dh + ho, D);
-            if (emb_tr)
+            dlp__nn_gemm(0, 0, T, D, V, 1.0f, dl, V, W, D, 1.0f, dh + ho, D);
+            if (head_tr)
                 dlp__nn_gemm(1, 0, V, D, T, 1.0f, dl, V, m->hidden + ho, D, 1.0f,
-                             dlp__nn_pg(ps, m->tok_emb), D);
+                             dlp__nn_pg(ps, hid), D);
         }
     dlp__lm_rmsnorm_backward(m->xL, dlp__nn_pv(ps, m->norm), m->rstdL, dh, (int)N, D, dX,
                              ps->t[m->norm].trainable ? dlp__nn_pg(ps, m->norm) : NULL);

@@ -8,7 +8,8 @@
  *
  * The model: token embedding -> [RMSNorm -> grouped-query causal attention
  * with RoPE -> residual -> RMSNorm -> SwiGLU MLP -> residual] x n_layers ->
- * RMSNorm -> head tied to the token embedding.  On top of the base model:
+ * RMSNorm -> head tied to the token embedding (or, with untied_head, a
+ * separate output matrix).  On top of the base model:
  *   - LoRA (rank r, alpha): W x + (alpha/r) B A x on wq wk wv wo and the MLP's
  *     w1 (gate) w3 (up) w2 (down); with the base frozen only A, B (and the
  *     adapters below) get gradients;
@@ -162,7 +163,21 @@ typedef struct {
     float lora_alpha;
     int n_soft;                 /* soft-prompt vectors (0: none)               */
     int graph_dim;              /* external vector size (0: no graph token)    */
+    /* LLaMA-3.1 RoPE scaling ("llama3", dlp__lm_load_hf); rope_factor 0:
+     * none.  A frequency f of wavelength w = 2 pi / f is kept when
+     * w < rope_orig_max / rope_high_freq, divided by rope_factor when
+     * w > rope_orig_max / rope_low_freq, and blended in between. */
+    float rope_factor, rope_low_freq, rope_high_freq;
+    int rope_orig_max;
+    int untied_head;            /* 0: logits = hidden E^T (head tied to the
+                                   token embedding); 1: a separate
+                                   "output.weight" (vocab, dim), as in
+                                   LLaMA-3-8B (dlp__lm_load_hf)                */
 } dlp__lm_config;
+
+/* The RoPE tables (max_seq, head_dim/2) of a config: theta, head size and,
+ * with rope_factor > 0, the llama3 frequency scaling. */
+void dlp__lm_rope_tables_cfg(const dlp__lm_config *c, float *cos_t, float *sin_t);
 
 typedef struct {
     int attn_norm, ffn_norm;    /* (dim) tensor ids                            */
@@ -175,7 +190,8 @@ typedef struct {
 typedef struct {
     dlp__lm_config c;
     dlp__nn_params ps;
-    int tok_emb;                /* (vocab, dim), also the head                 */
+    int tok_emb;                /* (vocab, dim), also the head when tied       */
+    int head;                   /* "output.weight" (vocab, dim), or -1 (tied)  */
     int norm;                   /* (dim)                                       */
     int soft;                   /* (n_soft, dim) or -1                         */
     int gproj_w, gproj_b;       /* (dim, graph_dim), (dim) or -1               */
@@ -274,5 +290,48 @@ dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err);
  * left zeroed (o->n == 0) for the caller to initialise. */
 dlp_status dlp__lm_load(const char *path, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
                         dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err);
+
+/* ==== Hugging Face checkpoints (lm_hf.c) ============================== */
+
+/* Load a LLaMA-family Hugging Face model folder: dir/config.json
+ * (model_type llama, mistral or qwen2; no rope_scaling, no biases),
+ * dir/model.safetensors or the shards of dir/model.safetensors.index.json
+ * (F32, F16, BF16 -> float32), dir/tokenizer.json (a byte-level BPE).  Our
+ * tokenizer is rebuilt from the HF merges and the embedding / lm_head rows
+ * are permuted into our ids (docs/gnnlm.md); our specials that HF lacks
+ * keep their seeded initial rows, <bos> / <eos> / <pad> take the rows of
+ * config.json's bos / eos / pad_token_id.  max_seq is
+ * min(max_position_embeddings, 2048, sliding_window).  add (may be NULL)
+ * adds LoRA / soft prompt / graph projection as dlp__lm_load does.  tok
+ * (may be NULL) gets the tokenizer.  One-line errors name the file and the
+ * thing; DLP_EUNSUPPORTED for valid checkpoints we do not handle. */
+dlp_status dlp__lm_load_hf(const char *dir, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
+                           dlp__bpe *tok, dlp_error *err);
+
+typedef struct {
+    char model_type[32];
+    int hf_vocab;               /* config vocab_size (embedding rows)          */
+    int tied;                   /* head tied to the embedding                  */
+    int max_pos, window;        /* max_position_embeddings, sliding window (0) */
+    int n_files;                /* safetensors files read                      */
+    int hf_tokens, hf_merges;   /* tokenizer.json model.vocab and merges       */
+    int merges_kept;            /* our merges                                  */
+    int merges_unreachable;     /* skipped: a part no byte / earlier merge made */
+    int merges_not_in_vocab;    /* skipped: the result is not a vocab token     */
+    int merges_duplicate;       /* skipped: the same pair again                */
+    int merges_same_string;     /* kept: a string an earlier merge made; its
+                                   own id, the same HF row (see the docs)      */
+    int tokens_dropped;         /* vocab tokens no merge reaches (rows dropped) */
+    int added_tokens, added_dropped; /* added_tokens, those not mapped        */
+    int bytes_missing;          /* byte tokens absent (seeded rows)            */
+    int ignore_merges;          /* model.ignore_merges (LLaMA-3): see the docs */
+    int normalizer;             /* a normalizer is set (we apply none)         */
+    int32_t *our2hf;            /* (tok->vocab) HF id of each of our ids, -1:
+                                   none; malloc'ed, the caller frees           */
+} dlp__lm_hf_info;
+
+/* The same with a report (info may be NULL). */
+dlp_status dlp__lm_load_hf_ex(const char *dir, const dlp__lm_config *add, uint64_t seed, dlp__lm *m,
+                              dlp__bpe *tok, dlp__lm_hf_info *info, dlp_error *err);
 
 #endif /* DLP_LM_H */

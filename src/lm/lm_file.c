@@ -3,7 +3,9 @@
  * (models/container.h) of kind "lm".
  *
  * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
- * dlp__lm_config field...}, "base_trainable": bool, "tokenizer":
+ * dlp__lm_config field...; "untied_head" may be absent: files from before
+ * it are tied; "rope_scaling" {type "llama3", factor, low_freq_factor,
+ * high_freq_factor, original_max_position_embeddings} only when set}, "base_trainable": bool, "tokenizer":
  * {"specials", "merges"} or absent, "adam": {t, lr, beta1, beta2, eps,
  * weight_decay, decoupled} or absent, "tensors": [{name, shape, offset}],
  * "n_values"}.  Payload: every tensor's float32 values at its offset
@@ -71,6 +73,15 @@ dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn
     cJSON_AddNumberToObject(co, "lora_alpha", c->lora_alpha);
     cJSON_AddNumberToObject(co, "n_soft", c->n_soft);
     cJSON_AddNumberToObject(co, "graph_dim", c->graph_dim);
+    cJSON_AddBoolToObject(co, "untied_head", c->untied_head != 0);
+    if (c->rope_factor > 0) {
+        cJSON *rs = cJSON_AddObjectToObject(co, "rope_scaling");
+        cJSON_AddStringToObject(rs, "type", "llama3");
+        cJSON_AddNumberToObject(rs, "factor", c->rope_factor);
+        cJSON_AddNumberToObject(rs, "low_freq_factor", c->rope_low_freq);
+        cJSON_AddNumberToObject(rs, "high_freq_factor", c->rope_high_freq);
+        cJSON_AddNumberToObject(rs, "original_max_position_embeddings", c->rope_orig_max);
+    }
     cJSON_AddBoolToObject(r, "base_trainable", m->ps.t[m->tok_emb].trainable);
     if (tok) {
         cJSON *tj = dlp__bpe_to_json(tok);
@@ -154,6 +165,29 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
         c.lora_alpha = (float)dlp__dlpm_num(&r, co, "lora_alpha");
         c.n_soft = (int)dlp__dlpm_inum(&r, co, "n_soft", 0, 1 << 16);
         c.graph_dim = (int)dlp__dlpm_inum(&r, co, "graph_dim", 0, 1 << 20);
+        /* absent in files written before the untied head: tied */
+        const cJSON *uh = cJSON_GetObjectItemCaseSensitive(co, "untied_head");
+        if (uh && !cJSON_IsBool(uh)) {
+            st = dlp__err(err, DLP_EFORMAT, "%s: lm config field 'untied_head' is not a boolean",
+                          path);
+            goto out;
+        }
+        c.untied_head = cJSON_IsTrue(uh);
+        /* absent: plain RoPE */
+        const cJSON *rs = cJSON_GetObjectItemCaseSensitive(co, "rope_scaling");
+        if (rs) {
+            const cJSON *ty = cJSON_GetObjectItemCaseSensitive(rs, "type");
+            if (!cJSON_IsObject(rs) || !cJSON_IsString(ty) || strcmp(ty->valuestring, "llama3")) {
+                st = dlp__err(err, DLP_EFORMAT, "%s: lm config field 'rope_scaling' is not a llama3 "
+                              "scaling", path);
+                goto out;
+            }
+            c.rope_factor = (float)dlp__dlpm_num(&r, rs, "factor");
+            c.rope_low_freq = (float)dlp__dlpm_num(&r, rs, "low_freq_factor");
+            c.rope_high_freq = (float)dlp__dlpm_num(&r, rs, "high_freq_factor");
+            c.rope_orig_max = (int)dlp__dlpm_inum(&r, rs, "original_max_position_embeddings", 1,
+                                                  1 << 30);
+        }
     }
     const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
     const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
