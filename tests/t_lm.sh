@@ -94,6 +94,8 @@ if [ -f "$SHARED/data/HELP/DERIVED_csv/nasbench201_latency_ms.csv" ]; then
   check gnnlm_eval_own_split bash -c '[ $1 -eq 0 ] && grep -q "latency_ms (16 predictions): MAPE" <<<"$2"' _ $rc "$out"
   out=$("$D" train $G --arch gnnlm --epochs 1 --train-limit 8 --out "$tmp/b.dlpm" 2>&1); rc=$?
   check gnnlm_builtin_lm bash -c '[ $1 -eq 0 ] && grep -q "^trained gnnlm" <<<"$2"' _ $rc "$out"
+  out=$("$D" train $G --arch gnnlm --lm tests/golden/hf_tiny/bf16 --epochs 1 --train-limit 8 --out "$tmp/hf.dlpm" 2>&1); rc=$?
+  check gnnlm_hf_folder bash -c '[ $1 -eq 0 ] && grep -q "^trained gnnlm" <<<"$2"' _ $rc "$out"
   "$D" train $G --arch sage --epochs 1 --out "$tmp/sage.dlpm" >/dev/null 2>&1
   exit2 gnnlm_device_text_not_gnnlm "is for gnnlm models" "$D" predict-graph --model "$tmp/sage.dlpm" examples/resnet18.onnx --batch 1 --device-text pixel3
   exit2 gnnlm_stage_not_gnnlm "are for --arch gnnlm" "$D" train $G --arch sage --stage adapt --out "$tmp/x.dlpm"

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "lm/lm.h"
@@ -983,9 +984,13 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         const void *bi;
         size_t bn;
         dlp__lm_builtin(&bi, &bn);
-        st = !strcmp(o.lm, DLP__LM_BUILTIN)
-                 ? dlp__lm_load_mem(bi, bn, "the built-in language model", &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le)
-                 : dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le);
+        struct stat sb;
+        if (!strcmp(o.lm, DLP__LM_BUILTIN))
+            st = dlp__lm_load_mem(bi, bn, "the built-in language model", &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
+        else if (stat(o.lm, &sb) == 0 && S_ISDIR(sb.st_mode))   /* a Hugging Face LLaMA-family folder */
+            st = dlp__lm_load_hf(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
+        else
+            st = dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le);
         if (st != DLP_OK) {
             dlp__err(err, st, "gnnlm train: %s", le.msg);
             goto fail;
