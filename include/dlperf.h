@@ -1495,7 +1495,13 @@ typedef struct {
     int soft_tokens;           /* 8 soft-prompt vectors; < 0: none               */
     double lm_lr;              /* 1e-3: LoRA, soft prompt, graph projection      */
     int graph_input;           /* dlp_gnnlm_input (TOKEN)                        */
+    int output;                /* dlp_gnnlm_output (HEAD)                        */
 } dlp_gnn_opts;
+/* What a gnnlm model answers with: HEAD, a regression head on the last
+ * prompt token's state; TOKENS, the target written by the language model
+ * itself (3 significant digits, greedy decoding; next-token loss on the
+ * digits; one target, graph-token input). */
+typedef enum { DLP_GNNLM_OUTPUT_HEAD = 0, DLP_GNNLM_OUTPUT_TOKENS } dlp_gnnlm_output;
 /* How a gnnlm model reads the graph (thesis table 7.2): TOKEN, the GIN's
  * graph token (and the graph vector beside the LM's state in the head);
  * TEXT, a high-level summary written in the prompt; JSON, a lossless dump

@@ -419,6 +419,51 @@ static void t_text_inputs(void) {
     dlp_dataset_free(ds);
 }
 
+/* Numeric tokens: the LM writes the latency's digits.  Teacher-forced
+ * loss falls, greedy answers parse as positive numbers, the file keeps the
+ * output kind, and a text input or two targets are refused. */
+static void t_numeric_tokens(void) {
+    dlp_dataset *ds = make_data(20, 7);
+    CHECK(ds != NULL);
+    if (!ds) return;
+    int idx[60];
+    for (int i = 0; i < 60; i++) idx[i] = i;
+    dlp_gnn_opts o;
+    opts_small(&o);
+    o.output = DLP_GNNLM_OUTPUT_TOKENS;
+    o.epochs = 15;
+    o.lm_lr = 1e-2;
+    double curve[2] = {NAN, NAN};
+    o.progress = progress_last;
+    o.progress_user = curve;
+    dlp_gnn *m = NULL, *l = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_gnn_train(ds, idx, 60, NULL, 0, &o, &m, &e) == DLP_OK);
+    if (!m) {
+        fprintf(stderr, "  %s\n", e.msg);
+        dlp_dataset_free(ds);
+        return;
+    }
+    fprintf(stderr, "  digit loss %.3f -> %.3f\n", curve[0], curve[1]);
+    CHECK(curve[1] < 0.7 * curve[0]);
+    float a[60], b[60];
+    CHECK(dlp_gnn_predict_dataset(m, ds, idx, 60, a, NULL) == DLP_OK);
+    int ok = 1;
+    for (int i = 0; i < 60; i++) ok &= isfinite(a[i]) && a[i] > 0;
+    CHECK(ok);
+    const char *path = "/tmp/dlperf_test_gnnlm_tok.dlpm";
+    CHECK(dlp_gnn_save(m, path, NULL) == DLP_OK && dlp_gnn_load(path, &l, NULL) == DLP_OK);
+    CHECK(l && dlp_gnn_predict_dataset(l, ds, idx, 60, b, NULL) == DLP_OK && !memcmp(a, b, sizeof a));
+    remove(path);
+    dlp_gnn_free(l);
+    dlp_gnn_free(m);
+    m = NULL;
+    o.progress = NULL;
+    o.graph_input = DLP_GNNLM_INPUT_TEXT;
+    CHECK(dlp_gnn_train(ds, idx, 60, NULL, 0, &o, &m, &e) == DLP_EINVAL && !m && strstr(e.msg, "numeric-token"));
+    dlp_dataset_free(ds);
+}
+
 /* --split-by name: a cell's samples on every device land in one part,
  * and the test cells do not depend on which devices are selected. */
 static void t_split_by_name(void) {
@@ -466,6 +511,7 @@ int main(void) {
     RUN(t_refusals);
     RUN(t_split_by_name);
     RUN(t_text_inputs);
+    RUN(t_numeric_tokens);
     remove(LM_PATH);
     return TAP_DONE();
 }

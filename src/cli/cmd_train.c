@@ -47,6 +47,8 @@ static void usage(FILE *f) {
             "                       stage 3 and few-shot adaptation, everything trained on the targets)\n"
             "  --graph-input I      gnnlm: token (default: the GIN's graph token), text (a summary of the\n"
             "                       graph in the prompt) or json (nodes and edges in the prompt)\n"
+            "  --output O           gnnlm: head (default: a regression head on the last prompt token) or\n"
+            "                       tokens (the LM writes the latency's digits; greedy decoding)\n"
             "  --lora-rank N        gnnlm: LoRA rank on every LM projection (8; 0: none)\n"
             "  --soft-tokens N      gnnlm: soft-prompt vectors (8; 0: none)\n"
             "  --lm-lr X            gnnlm: learning rate of LoRA, soft prompt and graph projection (1e-3)\n"
@@ -150,6 +152,11 @@ int dlp_cmd_train(int argc, char **argv) {
             if ((o.graph_input = dlp_gnnlm_input_parse(v)) < 0)
                 return cli_failf(DLP_EXIT_BADINPUT, "--graph-input '%s': expected token, text or json", v);
             stage_given |= o.graph_input != 0;
+        } else if (OPT("--output")) {
+            if (!strcmp(v, "head")) o.output = DLP_GNNLM_OUTPUT_HEAD;
+            else if (!strcmp(v, "tokens")) o.output = DLP_GNNLM_OUTPUT_TOKENS;
+            else return cli_failf(DLP_EXIT_BADINPUT, "--output '%s': expected head or tokens", v);
+            stage_given |= o.output != 0;
         } else if (OPT("--lora-rank")) {
             if (cli_parse_i64("--lora-rank", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
             o.lora_rank = iv ? (int)iv : -1;

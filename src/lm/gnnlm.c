@@ -47,6 +47,10 @@ struct dlp__gnnlm {
     int stage;                  /* dlp_gnnlm_stage last trained                */
     int input;                  /* dlp_gnnlm_input: the graph as a token, text
                                    or JSON (table 7.2)                         */
+    int output;                 /* dlp_gnnlm_output: regression head or the
+                                   number written by the LM                   */
+    int unreadable;             /* tokens: answers that were no number (last
+                                   prediction call)                           */
     int gin_pretrained;         /* the GIN started from a GraphMAE encoder     */
     int lm_adapted;             /* stage 2 ran on this model's line            */
     char device[512];           /* default device of predictions               */
@@ -286,6 +290,7 @@ typedef struct {
     float *gv;                  /* (k, gdim) graph vectors                     */
     int32_t *tok;               /* (k, T)                                      */
     int *last;                  /* (k) row of m->hidden read by the head       */
+    int *len;                   /* (k) prompt tokens of each row               */
     float *hl;                  /* (k, lm_dim + gdim) those rows ⊕ the graph vectors */
 } fb_t;
 
@@ -347,8 +352,10 @@ static dlp_status graph_vectors(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features 
 }
 
 /* The whole forward of k samples: *y (k, n_targets) scaled. */
-static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
-                             int k, fb_t *b, const float **y, dlp_error *err) {
+/* The graph vectors and the prompt rows of k samples: b->tok (k, T) with
+ * T = the longest prompt + `extra` tokens of room, right-padded. */
+static dlp_status gl_prepare(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
+                             int k, int extra, fb_t *b, dlp_error *err) {
     dlp__gnnlm *x = m->lmx;
     memset(b, 0, sizeof *b);
     b->k = k;
@@ -360,10 +367,10 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
             return dlp__err(err, st, "gnnlm: GIN forward failed (%s)", dlp_status_str(st));
     }
     const int32_t **ids = dlp__nn_ws_alloc(cx->ws, sizeof *ids * (size_t)k);
-    int *len = dlp__nn_ws_alloc(cx->ws, sizeof *len * (size_t)k);
+    int *len = b->len = dlp__nn_ws_alloc(cx->ws, sizeof *len * (size_t)k);
     b->last = dlp__nn_ws_alloc(cx->ws, sizeof *b->last * (size_t)k);
     if (!ids || !len || !b->last) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
-    int T = 1, room = x->lm.c.max_seq - x->lm.c.n_soft;
+    int T = 1, room = x->lm.c.max_seq - x->lm.c.n_soft - extra;
     for (int q = 0; q < k; q++) {
         if ((st = prompt_ids(m, dev ? dev[q] : NULL, &ids[q], &len[q], err)) != DLP_OK) return st;
         if (!tokin) {
@@ -388,6 +395,7 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
         }
         if (len[q] > T) T = len[q];
     }
+    T += extra;
     b->T = T;
     b->S = x->lm.c.n_soft + T;
     b->tok = dlp__nn_ws_ints(cx->ws, (size_t)k * T);
@@ -398,6 +406,16 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
         for (int t = 0; t < T; t++) b->tok[(size_t)q * T + t] = t < len[q] ? ids[q][t] : DLP__BPE_PAD;
         b->last[q] = q * b->S + x->lm.c.n_soft + len[q] - 1;
     }
+    return DLP_OK;
+}
+
+/* The whole forward of k samples: *y (k, n_targets) scaled. */
+static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
+                             int k, fb_t *b, const float **y, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    dlp_status st = gl_prepare(m, cx, fs, dev, k, 0, b, err);
+    if (st != DLP_OK) return st;
+    int tokin = x->input == DLP_GNNLM_INPUT_TOKEN, T = b->T;
     dlp__lm_batch lb = {k, T, b->tok, NULL, tokin ? b->gv : NULL};
     if ((st = dlp__lm_forward(&x->lm, cx->ws, &lb, NULL, err)) != DLP_OK) return st;
     int D = x->lm_dim, G = tokin ? x->gdim : 0, W = D + G;
@@ -412,6 +430,109 @@ static dlp_status gl_forward(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
     if (st == DLP_OK && rows != k) st = DLP_EINTERNAL;
     if (st != DLP_OK) return dlp__err(err, st, "gnnlm: head forward failed (%s)", dlp_status_str(st));
     return DLP_OK;
+}
+
+/* The GIN's share of a gradient on the graph vectors dgv (k, gdim): the
+ * pool, then the GIN's layers. */
+static dlp_status gin_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float *dgv) {
+    dlp__gnnlm *x = m->lmx;
+    int k = b->k, H = x->gin.r.hidden, G = x->gdim;
+    float *dp = dlp__nn_ws_floats(cx->ws, (size_t)k * H), *dh = dlp__nn_ws_zeros(cx->ws, (size_t)b->N * H);
+    if (!dp || !dh) return DLP_ENOMEM;
+    float sc = (float)m->ro_scale;
+    for (int q = 0; q < k; q++)
+        for (int c = 0; c < H; c++) dp[(size_t)q * H + c] = dgv[(size_t)q * G + c] * sc;
+    dlp__nn_pool_backward(&b->g, DLP__NN_AGG_SUM, dp, H, NULL, dh);
+    return dlp__nn_seq_backward(&x->gin.seq, cx, &b->g, dh, NULL);
+}
+
+/* ---- numeric tokens: the latency written out by the LM (--output tokens) ---- */
+
+#define GL_NUM_MAX 10   /* tokens of room for "1.23e+04" and <eos> */
+
+/* Teacher-forced next-token loss on each row's target written with 3
+ * significant digits after its prompt, then <eos>; the GIN trains through
+ * the graph token.  t (k) in target units (NaN rows add no loss). */
+static dlp_status tokens_step(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
+                              int k, const double *t, int train_gin, double *loss, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    fb_t b;
+    dlp_status st = gl_prepare(m, cx, fs, dev, k, GL_NUM_MAX, &b, err);
+    int32_t *tgt = st == DLP_OK ? dlp__nn_ws_ints(cx->ws, (size_t)k * b.T) : NULL;
+    float *dgv = st == DLP_OK ? dlp__nn_ws_zeros(cx->ws, (size_t)k * x->gdim) : NULL;
+    if (st == DLP_OK && (!tgt || !dgv)) st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    for (int i = 0; st == DLP_OK && i < k * b.T; i++) tgt[i] = -1;
+    for (int q = 0; st == DLP_OK && q < k; q++) {
+        if (isnan(t[q])) continue;
+        char num[32];
+        int nd = snprintf(num, sizeof num, "%.3g", t[q]);
+        if (nd >= GL_NUM_MAX) nd = GL_NUM_MAX - 1;
+        int32_t *row = b.tok + (size_t)q * b.T, *tr = tgt + (size_t)q * b.T;
+        int L = b.len[q];
+        for (int j = 0; j < nd; j++) row[L + j] = (uint8_t)num[j];   /* digits are byte tokens */
+        row[L + nd] = DLP__BPE_EOS;
+        for (int j = 0; j <= nd; j++) tr[L - 1 + j] = row[L + j];
+    }
+    if (st == DLP_OK) {
+        dlp__lm_batch lb = {k, b.T, b.tok, tgt, b.gv};
+        st = dlp__lm_forward(&x->lm, cx->ws, &lb, loss, err);
+        if (st == DLP_OK) st = dlp__lm_backward(&x->lm, cx->ws, NULL, train_gin ? dgv : NULL);
+        if (st == DLP_OK && train_gin) st = gin_backward(m, cx, &b, dgv);
+    }
+    fb_free(&b);
+    return st;
+}
+
+/* Greedy decoding of every row's number after its prompt (rows right-
+ * padded: each row's next token is read at its own last position): out
+ * (k) in target units; an unreadable answer gets the training geometric
+ * mean, counted in *bad. */
+static dlp_status tokens_decode(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *const *fs, const char *const *dev,
+                                int k, float *out, int *bad, dlp_error *err) {
+    dlp__gnnlm *x = m->lmx;
+    fb_t b;
+    dlp_status st = gl_prepare(m, cx, fs, dev, k, GL_NUM_MAX, &b, err);
+    int *done = st == DLP_OK ? dlp__nn_ws_alloc(cx->ws, sizeof *done * (size_t)k) : NULL;
+    char(*txt)[GL_NUM_MAX + 1] = st == DLP_OK ? dlp__nn_ws_alloc(cx->ws, sizeof *txt * (size_t)k) : NULL;
+    if (st == DLP_OK && (!done || !txt)) st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
+    for (int q = 0; st == DLP_OK && q < k; q++) {
+        done[q] = 0;
+        txt[q][0] = 0;
+    }
+    int V = x->lm.c.vocab;
+    for (int step = 0; st == DLP_OK && step < GL_NUM_MAX; step++) {
+        dlp__nn_ws_mark mk = dlp__nn_ws_get_mark(cx->ws);
+        dlp__lm_batch lb = {k, b.T, b.tok, NULL, b.gv};
+        if ((st = dlp__lm_forward(&x->lm, cx->ws, &lb, NULL, err)) != DLP_OK) break;
+        int live = 0;
+        for (int q = 0; q < k; q++) {
+            if (done[q]) continue;
+            int pos = b.len[q] + step;   /* the token written at pos is read from pos - 1 */
+            const float *l = x->lm.logits + ((size_t)q * b.T + pos - 1) * V;
+            int32_t am = 0;
+            for (int j = 1; j < V; j++) am = l[j] > l[am] ? j : am;
+            b.tok[(size_t)q * b.T + pos] = am;
+            if (am == DLP__BPE_EOS || am >= 256 || step == GL_NUM_MAX - 1) done[q] = 1;
+            else {
+                txt[q][step] = (char)am;
+                txt[q][step + 1] = 0;
+                live++;
+            }
+        }
+        dlp__nn_ws_release(cx->ws, mk);
+        if (!live) break;
+    }
+    for (int q = 0; st == DLP_OK && q < k; q++) {
+        char *e;
+        double v = strtod(txt[q], &e);
+        if (e == txt[q] || *e || !(v > 0) || !isfinite(v)) {
+            v = dlp__gnn_unscale(m, 0, 0.0);   /* ln-mean of the training targets */
+            (*bad)++;
+        }
+        out[q] = (float)v;
+    }
+    fb_free(&b);
+    return st;
 }
 
 /* Backward of gl_forward from dy (k, n_targets): gradients into the head,
@@ -432,13 +553,8 @@ static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float 
     }
     if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, tokin ? dgv : NULL)) != DLP_OK) return st;
     if (!train_gin || !tokin) return DLP_OK;
-    float *dp = dlp__nn_ws_floats(cx->ws, (size_t)k * H), *dh = dlp__nn_ws_zeros(cx->ws, (size_t)b->N * H);
-    if (!dp || !dh) return DLP_ENOMEM;
-    float sc = (float)m->ro_scale;
-    for (int q = 0; q < k; q++)
-        for (int c = 0; c < H; c++) dp[(size_t)q * H + c] = dgv[(size_t)q * G + c] * sc;
-    dlp__nn_pool_backward(&b->g, DLP__NN_AGG_SUM, dp, H, NULL, dh);
-    return dlp__nn_seq_backward(&x->gin.seq, cx, &b->g, dh, NULL);
+    (void)H;
+    return gin_backward(m, cx, b, dgv);
 }
 
 /* ---- prediction ------------------------------------------------------------------ */
@@ -453,12 +569,19 @@ dlp_status dlp__gnnlm_predict(const dlp_gnn *mc, const dlp_features *const *fs, 
         if (st != DLP_OK) return st;
     }
     pthread_mutex_lock(&x->lock);
+    x->unreadable = 0;
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, &m->ps, &x->ws, 0, 0);
     dlp_status st = DLP_OK;
     for (int b0 = 0; b0 < n && st == DLP_OK; b0 += GL_PRED_BATCH) {
         int k = n - b0 < GL_PRED_BATCH ? n - b0 : GL_PRED_BATCH;
         dlp__nn_ws_reset(&x->ws);
+        if (x->output == DLP_GNNLM_OUTPUT_TOKENS) {
+            float v[GL_PRED_BATCH];
+            if ((st = tokens_decode(m, &cx, fs + b0, dev ? dev + b0 : NULL, k, v, &x->unreadable, err)) == DLP_OK)
+                for (int q = 0; q < k; q++) out[(size_t)(b0 + q) * m->n_targets] = v[q];
+            continue;
+        }
         fb_t b;
         const float *y;
         st = gl_forward(m, &cx, fs + b0, dev ? dev + b0 : NULL, k, &b, &y, err);
@@ -776,11 +899,24 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
             const float *y;
             dlp__nn_zero_grad(&m->ps);
             dlp__nn_zero_grad(&x->lm.ps);
+            if (x->output == DLP_GNNLM_OUTPUT_TOKENS) {
+                /* the number written out: next-token loss on its digits */
+                double tv[256], l = 0;
+                for (int q = 0; q < k; q++) {
+                    dlp_dataset_sample s;
+                    dlp_dataset_get(ds, train[order[b0 + q]], &s);
+                    tv[q] = s.targets[tcol[0]];
+                }
+                st = tokens_step(m, &cx, fs, dev, k, tv, 1, &l, err);
+                lsum += l;
+                memset(&b, 0, sizeof b);
+            } else {
             st = gl_forward(m, &cx, fs, dev, k, &b, &y, err);
             if (st == DLP_OK) {
                 lsum += dlp__gnn_loss_vec(m, y, tgt, k * n_t, dy);
                 if ((st = gl_backward(m, &cx, &b, dy, 1)) != DLP_OK)
                     dlp__err(err, st, "gnnlm train: backward failed (%s)", dlp_status_str(st));
+            }
             }
             fb_free(&b);
             if (st != DLP_OK) break;
@@ -1006,6 +1142,16 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     x->lm_dim = x->lm.c.dim;
     x->stage = o.stage;
     x->input = init ? init->lmx->input : o.graph_input;
+    x->output = init ? init->lmx->output : o.output;
+    if (x->output != DLP_GNNLM_OUTPUT_HEAD && x->output != DLP_GNNLM_OUTPUT_TOKENS) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown output %d", x->output);
+        goto fail;
+    }
+    if (x->output == DLP_GNNLM_OUTPUT_TOKENS && (x->input != DLP_GNNLM_INPUT_TOKEN || n_t != 1 || o.batch_size > 256)) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: numeric-token output needs the graph token, one target and "
+                      "batches of at most 256");
+        goto fail;
+    }
     if (x->input < DLP_GNNLM_INPUT_TOKEN || x->input > DLP_GNNLM_INPUT_JSON) {
         st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown graph input %d", x->input);
         goto fail;
@@ -1153,6 +1299,7 @@ void dlp__gnnlm_header(const dlp_gnn *m, cJSON *root, size_t lm_bytes) {
     cJSON_AddNumberToObject(g, "lm_bytes", (double)lm_bytes);
     cJSON_AddStringToObject(g, "stage", x->stage == DLP_GNNLM_STAGE_ADAPT ? "adapt" : "predict");
     cJSON_AddStringToObject(g, "graph_input", dlp_gnnlm_input_name(x->input));
+    cJSON_AddStringToObject(g, "output", x->output == DLP_GNNLM_OUTPUT_TOKENS ? "tokens" : "head");
     cJSON_AddBoolToObject(g, "gin_pretrained", x->gin_pretrained);
     cJSON_AddBoolToObject(g, "lm_adapted", x->lm_adapted);
     cJSON_AddStringToObject(g, "device", x->device);
@@ -1181,6 +1328,12 @@ dlp_status dlp__gnnlm_parse(dlp_gnn *m, const cJSON *o, const char *name, uint64
     s = dlp__dlpm_str(&r, o, "graph_input");
     if (r.st == DLP_OK && (x->input = dlp_gnnlm_input_parse(s)) < 0)
         return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm graph input '%s'", name, s);
+    s = dlp__dlpm_str(&r, o, "output");
+    if (r.st == DLP_OK) {
+        if (!strcmp(s, "tokens")) x->output = DLP_GNNLM_OUTPUT_TOKENS;
+        else if (!strcmp(s, "head")) x->output = DLP_GNNLM_OUTPUT_HEAD;
+        else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm output '%s'", name, s);
+    }
     const cJSON *b1 = cJSON_GetObjectItemCaseSensitive(o, "gin_pretrained"),
                 *b2 = cJSON_GetObjectItemCaseSensitive(o, "lm_adapted");
     x->gin_pretrained = cJSON_IsTrue(b1);
