@@ -196,7 +196,7 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
 
 const dlp__attr *dlp__attr_get(const dlp__node *n, const char *name) {
     for (int i = 0; i < n->n_attr; i++)
-        if (!strcmp(n->attr[i].name, name)) return &n->attr[i];
+        if (n->attr[i].name[0] == name[0] && !strcmp(n->attr[i].name, name)) return &n->attr[i];
     return NULL;
 }
 

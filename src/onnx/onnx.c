@@ -31,7 +31,7 @@ typedef struct {
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
 
-static int pb_varint(pb *r, uint64_t *v) {
+static int pb_varint_slow(pb *r, uint64_t *v) {
     uint64_t x = 0;
     for (int s = 0; s < 70; s += 7) {
         if (r->p >= r->end) return -1;
@@ -44,6 +44,16 @@ static int pb_varint(pb *r, uint64_t *v) {
         }
     }
     return -1;
+}
+
+/* Most varints of a model's structure (tags, lengths, small ints) are one
+ * byte: that case inline, the rest in pb_varint_slow. */
+static inline int pb_varint(pb *r, uint64_t *v) {
+    if (r->p < r->end && *r->p < 0x80) {
+        *v = *r->p++;
+        return 0;
+    }
+    return pb_varint_slow(r, v);
 }
 
 /* Next field tag; 0 at end, -1 malformed. */
