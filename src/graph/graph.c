@@ -58,10 +58,15 @@ void dlp_graph_free(dlp_graph *g) {
 
 int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
                          const int64_t *dims) {
+    const char *copy = dlp__arena_strdup(&g->arena, name);
+    return copy ? dlp__graph_add_value_ref(g, copy, dtype, rank, dims) : -1;
+}
+
+int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank, const int64_t *dims) {
     if (dlp__grow((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values)) return -1;
     dlp__value *v = &g->values[g->n_values];
     memset(v, 0, sizeof *v);
-    v->name = dlp__arena_strdup(&g->arena, name);
+    v->name = name;
     v->dtype = dtype;
     v->rank = rank;
     v->producer = -1;
@@ -94,6 +99,18 @@ int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
     if (!n->name || !n->op_type || !n->domain || !n->in || !n->out) return -1;
     if (n_in) memcpy(n->in, in, sizeof(int) * (size_t)n_in);
     if (n_out) memcpy(n->out, out, sizeof(int) * (size_t)n_out);
+    return g->n_nodes++;
+}
+
+int dlp__graph_add_node_ref(dlp_graph *g, const char *name, const char *op_type, const char *domain) {
+    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    dlp__node *n = &g->nodes[g->n_nodes];
+    memset(n, 0, sizeof *n);
+    n->name = name;
+    n->op_type = op_type;
+    n->domain = domain ? domain : "";
+    n->parent = -1;
+    n->op = -1;
     return g->n_nodes++;
 }
 

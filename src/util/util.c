@@ -213,6 +213,20 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
     return 0;
 }
 
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) {
+    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
+    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
+    while (m->keys[i]) {
+        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) return 1;
+        i = (i + 1) & mask;
+    }
+    m->keys[i] = key;
+    m->hashes[i] = h;
+    m->vals[i] = val;
+    m->count++;
+    return 0;
+}
+
 int dlp__strmap_get(const dlp__strmap *m, const char *key) {
     if (!m->cap) return -1;
     uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;

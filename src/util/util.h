@@ -55,6 +55,9 @@ int dlp__strmap_init(dlp__strmap *m, uint32_t expect);
 void dlp__strmap_free(dlp__strmap *m);
 /* Insert or overwrite; -1 on OOM, else 0. */
 int dlp__strmap_put(dlp__strmap *m, const char *key, int val);
+/* Insert when absent (one probe for the check and the insert): 0 inserted,
+ * 1 already there (left as it was), -1 on OOM. */
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val);
 /* Value or -1 when absent. */
 int dlp__strmap_get(const dlp__strmap *m, const char *key);
 uint64_t dlp__hash_str(const char *s);
