@@ -523,7 +523,12 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         }                                                                           \
         indeg[(to)]++;                                                              \
     } while (0)
-    for (int i = 0; i < n; i++) {
+    /* without subgraphs the dependencies are the data edges: the succ lists
+     * (build_edges made them from the preds in this very order) */
+    int nested = 0;
+    for (int i = 0; i < n && !nested; i++) nested = g->nodes[i].parent >= 0;
+    for (int i = 0; i < n && !nested; i++) indeg[i] = g->nodes[i].n_pred;
+    for (int i = 0; i < n && nested; i++) {
         dlp__node *nd = &g->nodes[i];
         for (int k = 0; k < nd->n_pred; k++) ADD_DEP(nd->pred[k], i);
         if (nd->parent >= 0) {
@@ -542,8 +547,10 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         if (!indeg[i]) order[tail++] = i;
     while (head < tail) {
         int u = order[head++];
-        for (int k = 0; k < dcount[u]; k++)
-            if (--indeg[dsucc[u][k]] == 0) order[tail++] = dsucc[u][k];
+        const int *su = nested ? dsucc[u] : g->nodes[u].succ;
+        int nu = nested ? dcount[u] : g->nodes[u].n_succ;
+        for (int k = 0; k < nu; k++)
+            if (--indeg[su[k]] == 0) order[tail++] = su[k];
     }
     if (tail < n) {
         int bad = -1;
@@ -553,7 +560,11 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
                       g->nodes[bad].name, g->nodes[bad].op_type);
         goto out;
     }
-    /* reorder physically and remap every node index */
+    /* reorder physically and remap every node index (nothing to do when
+     * the file's order is already topological, as exporters write it) */
+    int moved = 0;
+    for (int i = 0; i < n && !moved; i++) moved = order[i] != i;
+    if (!moved) goto out;
     for (int i = 0; i < n; i++) newidx[order[i]] = i;
     dlp__node *nn = malloc(sizeof *nn * (size_t)(unsigned)n);
     if (!nn) {

@@ -1122,6 +1122,14 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
     if (names < 64) names = 64;
     if (names > 1 << 24) names = 1 << 24;
+    /* and the value and node arrays, so they are not copied as they grow */
+    if (!g->cap_values && !g->cap_nodes) {
+        g->values = malloc(sizeof *g->values * (size_t)names);
+        g->nodes = malloc(sizeof *g->nodes * (size_t)(rg.n_node + 1));
+        if (!g->values || !g->nodes) return oom(&R);
+        g->cap_values = (int)names;
+        g->cap_nodes = rg.n_node + 1;
+    }
     if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], (uint32_t)names))
         return oom(&R);
     L.n_maps = 1;
