@@ -211,9 +211,15 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
 
 /* ---- helpers for rules ------------------------------------------------- */
 
+/* Attribute names are short: compared inline, not through libc's strcmp. */
+static inline int streq_short(const char *a, const char *b) {
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
 const dlp__attr *dlp__attr_get(const dlp__node *n, const char *name) {
     for (int i = 0; i < n->n_attr; i++)
-        if (n->attr[i].name[0] == name[0] && !strcmp(n->attr[i].name, name)) return &n->attr[i];
+        if (n->attr[i].name[0] == name[0] && streq_short(n->attr[i].name, name)) return &n->attr[i];
     return NULL;
 }
 
@@ -763,7 +769,8 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
         nd->op = dlp__op_find(nd->domain, nd->op_type);
-        if (!nd->opset) nd->opset = !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
+        if (!nd->opset)
+            nd->opset = nd->domain[0] && !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
         for (int o = 0; o < nd->n_out; o++)
             if (nd->out[o] >= 0) g->values[nd->out[o]].producer = i;
     }

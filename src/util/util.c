@@ -58,31 +58,64 @@ void dlp_free(void *p) { free(p); }
 struct dlp__arena_block {
     dlp__arena_block *next;
     size_t used, cap;
+    size_t zeroed;   /* data[used, zeroed) is known to be zero */
     _Alignas(16) unsigned char data[];
 };
 
-void *dlp__arena_alloc(dlp__arena *a, size_t size) {
-    size = (size + 15) & ~(size_t)15;
-    if (size == 0) size = 16;
+/* Blocks come from malloc and are zeroed as they are handed out, a chunk
+ * at a time: a graph's arena fills ~half of its last block, and calloc
+ * cleared all of it (plus page faults on fresh memory). */
+#define ARENA_ZERO_CHUNK ((size_t)16384)
+
+static dlp__arena_block *arena_reserve(dlp__arena *a, size_t size) {
     dlp__arena_block *b = a->head;
     if (!b || b->cap - b->used < size) {
         size_t cap = b ? b->cap * 2 : 64 * 1024;
         if (cap > 64u << 20) cap = 64u << 20;
         if (cap < size) cap = size;
-        dlp__arena_block *nb = calloc(1, sizeof *nb + cap);
+        dlp__arena_block *nb = malloc(sizeof *nb + cap);
         if (!nb) return NULL;
         nb->cap = cap;
+        nb->used = nb->zeroed = 0;
         nb->next = b;
         a->head = b = nb;
     }
+    return b;
+}
+
+void *dlp__arena_alloc(dlp__arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0) size = 16;
+    dlp__arena_block *b = arena_reserve(a, size);
+    if (!b) return NULL;
+    size_t end = b->used + size;
+    if (end > b->zeroed) {
+        size_t z = end - b->zeroed < ARENA_ZERO_CHUNK ? b->zeroed + ARENA_ZERO_CHUNK : end;
+        if (z > b->cap) z = b->cap;
+        memset(b->data + b->zeroed, 0, z - b->zeroed);
+        b->zeroed = z;
+    }
+    void *p = b->data + b->used;
+    b->used = end;
+    a->total += size;
+    return p;
+}
+
+/* Not zeroed: for bytes the caller writes at once. */
+static void *arena_alloc_raw(dlp__arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0) size = 16;
+    dlp__arena_block *b = arena_reserve(a, size);
+    if (!b) return NULL;
     void *p = b->data + b->used;
     b->used += size;
+    if (b->zeroed < b->used) b->zeroed = b->used;
     a->total += size;
     return p;
 }
 
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n) {
-    char *p = dlp__arena_alloc(a, n + 1);
+    char *p = arena_alloc_raw(a, n + 1);
     if (!p) return NULL;
     if (n) memcpy(p, s, n);
     p[n] = 0;
@@ -94,7 +127,7 @@ char *dlp__arena_strdup(dlp__arena *a, const char *s) {
 }
 
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n) {
-    void *q = dlp__arena_alloc(a, n);
+    void *q = n ? arena_alloc_raw(a, n) : dlp__arena_alloc(a, n);
     if (q && n) memcpy(q, p, n);
     return q;
 }
