@@ -474,8 +474,10 @@ static void svec_free(svec *v) {
 }
 
 static void *svec_arena(rd *R, const svec *v) {
-    void *q = dlp__arena_alloc(&R->g->arena, v->esz * (size_t)(v->n + 1));
-    if (q && v->n) memcpy(q, v->p, v->esz * (size_t)v->n);
+    unsigned char *q = dlp__arena_alloc_raw(&R->g->arena, v->esz * (size_t)(v->n + 1));
+    if (!q) return NULL;
+    if (v->n) memcpy(q, v->p, v->esz * (size_t)v->n);
+    memset(q + v->esz * (size_t)v->n, 0, v->esz);
     return q;
 }
 

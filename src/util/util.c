@@ -102,7 +102,7 @@ void *dlp__arena_alloc(dlp__arena *a, size_t size) {
 }
 
 /* Not zeroed: for bytes the caller writes at once. */
-static void *arena_alloc_raw(dlp__arena *a, size_t size) {
+void *dlp__arena_alloc_raw(dlp__arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
     if (size == 0) size = 16;
     dlp__arena_block *b = arena_reserve(a, size);
@@ -115,7 +115,7 @@ static void *arena_alloc_raw(dlp__arena *a, size_t size) {
 }
 
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n) {
-    char *p = arena_alloc_raw(a, n + 1);
+    char *p = dlp__arena_alloc_raw(a, n + 1);
     if (!p) return NULL;
     if (n) memcpy(p, s, n);
     p[n] = 0;
@@ -127,7 +127,7 @@ char *dlp__arena_strdup(dlp__arena *a, const char *s) {
 }
 
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n) {
-    void *q = n ? arena_alloc_raw(a, n) : dlp__arena_alloc(a, n);
+    void *q = n ? dlp__arena_alloc_raw(a, n) : dlp__arena_alloc(a, n);
     if (q && n) memcpy(q, p, n);
     return q;
 }

@@ -30,7 +30,8 @@ typedef struct {
     size_t total;               /* bytes handed out, for statistics */
 } dlp__arena;
 
-void *dlp__arena_alloc(dlp__arena *a, size_t size);
+void *dlp__arena_alloc(dlp__arena *a, size_t size);   /* zeroed */
+void *dlp__arena_alloc_raw(dlp__arena *a, size_t size);   /* not zeroed: the caller writes it all */
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n);
 char *dlp__arena_strdup(dlp__arena *a, const char *s);
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n);
