@@ -85,6 +85,27 @@ static float lognorm(double x, double s) {
     return (float)(log1p(x) / log1p(s));
 }
 
+/* Kernel sizes, strides, pads, groups and most dims are small integers:
+ * their lognorm comes from a table of the very same values, built once. */
+#define LN_SMALL 1025
+enum { LN_ATTR, LN_GROUPS, LN_DIM, LN_SCALES };
+static const double ln_scale[LN_SCALES] = {SCALE_ATTR, SCALE_GROUPS, SCALE_DIM};
+static float ln_tab[LN_SCALES][LN_SMALL];
+static pthread_once_t ln_once = PTHREAD_ONCE_INIT;
+
+static void ln_init(void) {
+    for (int i = 0; i < LN_SCALES; i++)
+        for (int k = 0; k < LN_SMALL; k++) ln_tab[i][k] = lognorm((double)k, ln_scale[i]);
+}
+
+static float lognorm_of(double x, int scale) {
+    if (x >= 0 && x < LN_SMALL && x == (double)(int)x) {
+        pthread_once(&ln_once, ln_init);
+        return ln_tab[scale][(int)x];
+    }
+    return lognorm(x, ln_scale[scale]);
+}
+
 int dlp_layout_width(int layout) {
     return layout == DLP_LAYOUT_TRAPPM ? TRAPPM_WIDTH : layout == DLP_LAYOUT_DIPPM ? DIPPM_WIDTH : 0;
 }
@@ -155,7 +176,7 @@ static void put_shape(float *dst, const dlp__value *v) {
         int src = r - 1 - k;
         double d = v->dims[src] > 0 ? (double)v->dims[src] : 0;
         if (src == r - 6 && r > 6) d *= lead;
-        dst[5 - k] = lognorm(d, SCALE_DIM);
+        dst[5 - k] = lognorm_of(d, LN_DIM);
     }
 }
 
@@ -229,14 +250,14 @@ static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
         for (int i = 0; i < k; i++) pads += v[i] > 0 ? (double)v[i] : 0;
     const dlp__value *o = first_out(g, n);
     double ch = o && o->rank >= 2 && o->dims[1] > 0 ? (double)o->dims[1] : 0;
-    dst[0] = lognorm(kh, SCALE_ATTR);
-    dst[1] = lognorm(kw, SCALE_ATTR);
-    dst[2] = lognorm(sh, SCALE_ATTR);
-    dst[3] = lognorm(sw, SCALE_ATTR);
-    dst[4] = lognorm(dil, SCALE_ATTR);
-    dst[5] = lognorm((double)dlp__attr_i(&c, "group", 0), SCALE_GROUPS);
-    dst[6] = lognorm(pads, SCALE_ATTR);
-    dst[7] = lognorm(ch, SCALE_DIM);
+    dst[0] = lognorm_of(kh, LN_ATTR);
+    dst[1] = lognorm_of(kw, LN_ATTR);
+    dst[2] = lognorm_of(sh, LN_ATTR);
+    dst[3] = lognorm_of(sw, LN_ATTR);
+    dst[4] = lognorm_of(dil, LN_ATTR);
+    dst[5] = lognorm_of((double)dlp__attr_i(&c, "group", 0), LN_GROUPS);
+    dst[6] = lognorm_of(pads, LN_ATTR);
+    dst[7] = lognorm_of(ch, LN_DIM);
 }
 
 dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err) {
