@@ -65,9 +65,10 @@ $(BUILD)/libdlperf.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # libdlperf.so.VERSION with soname libdlperf.so.MAJOR and the two usual links.
-# A sanitizer build's .so would need the sanitizer runtime preloaded by
-# whoever loads it; it is built all the same (tests/t_lib.sh checks it only
-# in a plain build).
+# A sanitizer build's .so needs the sanitizer runtime first in whatever
+# process loads it: make sanitize's t_python.sh, t_json_bytes.sh and
+# t_lib.sh preload it into python3 or link their program with it
+# (tests/sanenv.sh).
 $(BUILD)/libdlperf.so: $(LIB_OBJ) src/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/exports.map $(OPT) \
