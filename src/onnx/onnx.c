@@ -56,9 +56,15 @@ static inline int pb_varint(pb *r, uint64_t *v) {
     return pb_varint_slow(r, v);
 }
 
-/* Next field tag; 0 at end, -1 malformed. */
-static int pb_tag(pb *r, uint32_t *field, int *wt) {
+/* Next field tag; 0 at end, -1 malformed.  Fields 1-15 (every field of
+ * a node, an attribute and most of a graph) have one-byte tags: inline. */
+static inline int pb_tag(pb *r, uint32_t *field, int *wt) {
     if (r->p >= r->end) return 0;
+    if (*r->p < 0x80 && *r->p >= 8) {
+        *field = (uint32_t)(*r->p >> 3);
+        *wt = (int)(*r->p++ & 7);
+        return 1;
+    }
     uint64_t t;
     if (pb_varint(r, &t)) return -1;
     *field = (uint32_t)(t >> 3);
@@ -67,7 +73,7 @@ static int pb_tag(pb *r, uint32_t *field, int *wt) {
     return 1;
 }
 
-static int pb_len(pb *r, pb *sub) {
+static inline int pb_len(pb *r, pb *sub) {
     uint64_t n;
     if (pb_varint(r, &n)) return -1;
     if (n > (uint64_t)(r->end - r->p)) return -1;
