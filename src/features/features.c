@@ -98,11 +98,9 @@ static void ln_init(void) {
         for (int k = 0; k < LN_SMALL; k++) ln_tab[i][k] = lognorm((double)k, ln_scale[i]);
 }
 
+/* Only under dlp_features_build, which builds the table first. */
 static float lognorm_of(double x, int scale) {
-    if (x >= 0 && x < LN_SMALL && x == (double)(int)x) {
-        pthread_once(&ln_once, ln_init);
-        return ln_tab[scale][(int)x];
-    }
+    if (x >= 0 && x < LN_SMALL && x == (double)(int)x) return ln_tab[scale][(int)x];
     return lognorm(x, ln_scale[scale]);
 }
 
@@ -264,6 +262,7 @@ dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out
     *out = NULL;
     int w = dlp_layout_width(layout);
     if (!w) return dlp__err(err, DLP_EINVAL, "unknown feature layout %d", layout);
+    pthread_once(&ln_once, ln_init);
     dlp_features *f = calloc(1, sizeof *f);
     if (!f) return dlp__err(err, DLP_ENOMEM, "out of memory");
     int n = g->n_nodes;
