@@ -67,20 +67,24 @@ struct dlp__arena_block {
  * cleared all of it (plus page faults on fresh memory). */
 #define ARENA_ZERO_CHUNK ((size_t)16384)
 
-static dlp__arena_block *arena_reserve(dlp__arena *a, size_t size) {
+static dlp__arena_block *arena_grow(dlp__arena *a, size_t size) {
     dlp__arena_block *b = a->head;
-    if (!b || b->cap - b->used < size) {
-        size_t cap = b ? b->cap * 2 : 64 * 1024;
-        if (cap > 64u << 20) cap = 64u << 20;
-        if (cap < size) cap = size;
-        dlp__arena_block *nb = malloc(sizeof *nb + cap);
-        if (!nb) return NULL;
-        nb->cap = cap;
-        nb->used = nb->zeroed = 0;
-        nb->next = b;
-        a->head = b = nb;
-    }
-    return b;
+    size_t cap = b ? b->cap * 2 : 64 * 1024;
+    if (cap > 64u << 20) cap = 64u << 20;
+    if (cap < size) cap = size;
+    dlp__arena_block *nb = malloc(sizeof *nb + cap);
+    if (!nb) return NULL;
+    nb->cap = cap;
+    nb->used = nb->zeroed = 0;
+    nb->next = b;
+    a->head = nb;
+    return nb;
+}
+
+/* The current block when it has size bytes free, else a new one. */
+static inline dlp__arena_block *arena_reserve(dlp__arena *a, size_t size) {
+    dlp__arena_block *b = a->head;
+    return b && b->cap - b->used >= size ? b : arena_grow(a, size);
 }
 
 void *dlp__arena_alloc(dlp__arena *a, size_t size) {
