@@ -677,7 +677,13 @@ static int is_float_dtype(int dt) {
            dt == DLP_DT_BFLOAT16 || (dt >= DLP_DT_FLOAT8E4M3FN && dt <= DLP_DT_FLOAT8E5M2FNUZ);
 }
 
-static void compute_costs(dlp_graph *g) {
+/* Bytes of value v: from vb (every value's, computed once: the cost rules
+ * only read shapes) or, without it, computed here. */
+static int64_t vbytes(const dlp_graph *g, const int64_t *vb, int v) {
+    return vb ? vb[v] : dlp__value_bytes(&g->values[v]);
+}
+
+static void compute_costs(dlp_graph *g, const int64_t *vb) {
     dlp_graph_stats *s = &g->stats;
     uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
     for (int i = 0; i < g->n_nodes; i++) {
@@ -690,7 +696,7 @@ static void compute_costs(dlp_graph *g) {
         for (int j = 0; j < nd->n_in; j++) {
             if (nd->in[j] < 0) continue;
             dlp__value *v = &g->values[nd->in[j]];
-            int64_t b = dlp__value_bytes(v);
+            int64_t b = vbytes(g, vb, nd->in[j]);
             if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
             if (v->is_init) {
                 int64_t ne = dlp__numel(v);
@@ -706,7 +712,7 @@ static void compute_costs(dlp_graph *g) {
         for (int o = 0; o < nd->n_out; o++) {
             if (nd->out[o] < 0) continue;
             dlp__value *v = &g->values[nd->out[o]];
-            int64_t b = dlp__value_bytes(v);
+            int64_t b = vbytes(g, vb, nd->out[o]);
             s->node_outputs++;
             if (dlp__shape_known(v)) s->shapes_known++;
             if (b > 0) {
@@ -724,7 +730,7 @@ static void compute_costs(dlp_graph *g) {
  * from its producer (graph inputs: from the start) to its last consumer;
  * graph outputs stay live to the end.  A node's inputs and outputs coexist
  * while it runs. */
-static void compute_peak(dlp_graph *g) {
+static void compute_peak(dlp_graph *g, const int64_t *vb) {
     int n = g->n_nodes;
     int64_t *free_at = calloc((size_t)(n + 1), sizeof(int64_t));
     if (!free_at) return;
@@ -732,7 +738,7 @@ static void compute_peak(dlp_graph *g) {
     for (int v = 0; v < g->n_values; v++) {
         dlp__value *x = &g->values[v];
         if (x->is_init || x->producer >= 0 || x->scope != 0) continue;
-        int64_t b = dlp__value_bytes(x);
+        int64_t b = vbytes(g, vb, v);
         if (b <= 0 || !x->is_input) continue;
         g->stats.input_bytes = dlp__sat_add(g->stats.input_bytes, b);
         live = dlp__sat_add(live, b);
@@ -747,7 +753,7 @@ static void compute_peak(dlp_graph *g) {
         for (int o = 0; o < nd->n_out; o++) {
             if (nd->out[o] < 0) continue;
             dlp__value *x = &g->values[nd->out[o]];
-            int64_t b = dlp__value_bytes(x);
+            int64_t b = vbytes(g, vb, nd->out[o]);
             if (b <= 0) continue;
             live = dlp__sat_add(live, b);
             int last = -1;
@@ -779,8 +785,11 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     if ((st = topo_sort(g, err))) return st;
     if ((st = infer_shapes(g, err))) return st;
     memset(&g->stats, 0, sizeof g->stats);
-    compute_costs(g);
-    compute_peak(g);
+    int64_t *vb = malloc(sizeof *vb * (size_t)(g->n_values ? g->n_values : 1));
+    for (int v = 0; vb && v < g->n_values; v++) vb[v] = dlp__value_bytes(&g->values[v]);
+    compute_costs(g, vb);
+    compute_peak(g, vb);
+    free(vb);
     g->stats.nodes = g->n_nodes;
     g->stats.edges = g->n_edges;
     g->stats.batch = opts ? opts->batch : 0;
