@@ -772,9 +772,26 @@ static void compute_peak(dlp_graph *g, const int64_t *vb) {
 
 dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_error *err) {
     dlp_status st;
+    /* the ops seen so far (a graph has a few kinds, many times each):
+     * found again by name, without building and hashing a key */
+    struct { const char *op_type, *domain; int op; } seen[16];
+    int n_seen = 0;
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
-        nd->op = dlp__op_find(nd->domain, nd->op_type);
+        int k = 0;
+        while (k < n_seen && !(seen[k].op_type[0] == nd->op_type[0] && !strcmp(seen[k].op_type, nd->op_type) &&
+                               !strcmp(seen[k].domain, nd->domain)))
+            k++;
+        if (k < n_seen) {
+            nd->op = seen[k].op;
+        } else {
+            nd->op = dlp__op_find(nd->domain, nd->op_type);
+            if (n_seen < 16) {
+                seen[n_seen].op_type = nd->op_type;
+                seen[n_seen].domain = nd->domain;
+                seen[n_seen++].op = nd->op;
+            }
+        }
         if (!nd->opset)
             nd->opset = nd->domain[0] && !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
         for (int o = 0; o < nd->n_out; o++)
