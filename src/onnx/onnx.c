@@ -487,6 +487,15 @@ static void *svec_arena(rd *R, const svec *v) {
     return q;
 }
 
+/* After reading into the n svecs v (status st): each copied into the arena
+ * (out[i]) when st is DLP_OK, all freed either way. */
+static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
+    for (int i = 0; i < n && !st; i++)
+        if (!(out[i] = svec_arena(R, &v[i]))) st = oom(R);
+    for (int i = 0; i < n; i++) svec_free(&v[i]);
+    return st;
+}
+
 #define ATTR_MAX_VALUES (1 << 20)
 
 /* One pass: scalars as they come, list values into svecs (counted past
@@ -612,21 +621,16 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
     int64_t ib[16];
     double fb[8];
     const char *sb[8];
-    svec iv = SVEC(ib), fv = SVEC(fb), sv = SVEC(sb);
+    svec v[3] = {SVEC(ib), SVEC(fb), SVEC(sb)};
+    void *out[3];
     int n_ints = 0, n_floats = 0, n_strings = 0;
-    dlp_status st = read_attr_fields(R, m, a, depth, &iv, &fv, &sv, &n_ints, &n_floats, &n_strings);
+    dlp_status st = read_attr_fields(R, m, a, depth, &v[0], &v[1], &v[2], &n_ints, &n_floats, &n_strings);
     if (!st && (n_ints > ATTR_MAX_VALUES || n_floats > ATTR_MAX_VALUES || n_strings > ATTR_MAX_VALUES))
         st = bad(R, "AttributeProto (too many values)");
-    if (!st) {
-        a->ints = svec_arena(R, &iv);
-        a->floats = svec_arena(R, &fv);
-        a->strings = svec_arena(R, &sv);
-        if (!a->ints || !a->floats || !a->strings) st = oom(R);
-    }
-    svec_free(&iv);
-    svec_free(&fv);
-    svec_free(&sv);
-    if (st) return st;
+    if ((st = svecs_done(R, st, v, out, 3))) return st;
+    a->ints = out[0];
+    a->floats = out[1];
+    a->strings = out[2];
     int ni = n_ints, nf = n_floats, ns = n_strings;
     if (a->type == DLP_AT_INTS) a->n = ni;
     else if (a->type == DLP_AT_FLOATS) a->n = nf;
@@ -682,21 +686,16 @@ static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
     n->name = n->op_type = n->domain = "";
     const char *ib[16], *ob[8];
     dlp__attr ab[8];
-    svec in = SVEC(ib), out = SVEC(ob), at = SVEC(ab);
-    dlp_status st = read_node_fields(R, m, n, depth, &in, &out, &at);
-    if (!st) {
-        n->n_in = in.n;
-        n->n_out = out.n;
-        n->n_attr = at.n;
-        n->in = svec_arena(R, &in);
-        n->out = svec_arena(R, &out);
-        n->attr = svec_arena(R, &at);
-        if (!n->in || !n->out || !n->attr) st = oom(R);
-    }
-    svec_free(&in);
-    svec_free(&out);
-    svec_free(&at);
-    if (st) return st;
+    svec v[3] = {SVEC(ib), SVEC(ob), SVEC(ab)};
+    void *out[3];
+    dlp_status st = read_node_fields(R, m, n, depth, &v[0], &v[1], &v[2]);
+    n->n_in = v[0].n;
+    n->n_out = v[1].n;
+    n->n_attr = v[2].n;
+    if ((st = svecs_done(R, st, v, out, 3))) return st;
+    n->in = out[0];
+    n->out = out[1];
+    n->attr = out[2];
     if (!n->op_type[0]) return dlp__err(R->err, DLP_EFORMAT, "%s: node '%s' has no op_type", R->file, n->name);
     return DLP_OK;
 }

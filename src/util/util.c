@@ -233,29 +233,28 @@ static int strmap_rehash(dlp__strmap *m) {
     return 0;
 }
 
-int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
-    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
+/* The slot of key (1) or the empty slot where it would go (0). */
+static int strmap_find(const dlp__strmap *m, const char *key, uint32_t *slot, uint32_t *hash) {
     uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
+    *hash = h;
     while (m->keys[i]) {
         if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
-            m->vals[i] = val;
-            return 0;
+            *slot = i;
+            return 1;
         }
         i = (i + 1) & mask;
     }
-    m->keys[i] = key;
-    m->hashes[i] = h;
-    m->vals[i] = val;
-    m->count++;
+    *slot = i;
     return 0;
 }
 
-int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) {
+/* put (overwrite 1) or put_new (overwrite 0): 1 when key was there. */
+static int strmap_put(dlp__strmap *m, const char *key, int val, int overwrite) {
     if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
-    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
-    while (m->keys[i]) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) return 1;
-        i = (i + 1) & mask;
+    uint32_t i, h;
+    if (strmap_find(m, key, &i, &h)) {
+        if (overwrite) m->vals[i] = val;
+        return 1;
     }
     m->keys[i] = key;
     m->hashes[i] = h;
@@ -263,15 +262,16 @@ int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) {
     m->count++;
     return 0;
 }
+
+int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
+    return strmap_put(m, key, val, 1) < 0 ? -1 : 0;
+}
+
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) { return strmap_put(m, key, val, 0); }
 
 int dlp__strmap_get(const dlp__strmap *m, const char *key) {
-    if (!m->cap) return -1;
-    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
-    while (m->keys[i]) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) return m->vals[i];
-        i = (i + 1) & mask;
-    }
-    return -1;
+    uint32_t i, h;
+    return m->cap && strmap_find(m, key, &i, &h) ? m->vals[i] : -1;
 }
 
 /* ---- files ----------------------------------------------------------- */
