@@ -479,19 +479,24 @@ static void svec_free(svec *v) {
     if (v->p != v->stack) free(v->p);
 }
 
-static void *svec_arena(rd *R, const svec *v) {
-    unsigned char *q = dlp__arena_alloc_raw(&R->g->arena, v->esz * (size_t)(v->n + 1));
-    if (!q) return NULL;
-    if (v->n) memcpy(q, v->p, v->esz * (size_t)v->n);
-    memset(q + v->esz * (size_t)v->n, 0, v->esz);
-    return q;
-}
+_Static_assert(sizeof(dlp__attr) % 8 == 0, "svecs_done packs attribute arrays at 8-byte steps");
 
-/* After reading into the n svecs v (status st): each copied into the arena
- * (out[i]) when st is DLP_OK, all freed either way. */
+/* After reading into the n svecs v (status st): when st is DLP_OK each is
+ * copied into the arena (out[i], its elements then a zeroed one; the n
+ * lists share one allocation, elements are 8-byte multiples), all freed
+ * either way. */
 static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
-    for (int i = 0; i < n && !st; i++)
-        if (!(out[i] = svec_arena(R, &v[i]))) st = oom(R);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += v[i].esz * (size_t)(v[i].n + 1);
+    unsigned char *q = st ? NULL : dlp__arena_alloc_raw(&R->g->arena, total);
+    if (!st && !q) st = oom(R);
+    for (int i = 0; i < n && !st; i++) {
+        size_t used = v[i].esz * (size_t)v[i].n;
+        if (used) memcpy(q, v[i].p, used);
+        memset(q + used, 0, v[i].esz);
+        out[i] = q;
+        q += used + v[i].esz;
+    }
     for (int i = 0; i < n; i++) svec_free(&v[i]);
     return st;
 }
