@@ -99,7 +99,7 @@ static void ln_init(void) {
 }
 
 /* Only under dlp_features_build, which builds the table first. */
-static float lognorm_of(double x, int scale) {
+static inline float lognorm_of(double x, int scale) {
     if (x >= 0 && x < LN_SMALL && x == (double)(int)x) return ln_tab[scale][(int)x];
     return lognorm(x, ln_scale[scale]);
 }
@@ -227,9 +227,9 @@ static int dippm_kind(const dlp_graph *g, const dlp__node *n) {
 static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
     dlp__ictx c = {(dlp_graph *)g, (dlp__node *)n, 0, NULL};
     const int64_t *v;
-    int k;
+    int k, has = n->n_attr > 0;   /* most nodes have none: no lookups */
     double kh = 0, kw = 0, sh = 0, sw = 0, dil = 0, pads = 0;
-    if ((k = dlp__attr_ints(&c, "kernel_shape", &v)) > 0) {
+    if (has && (k = dlp__attr_ints(&c, "kernel_shape", &v)) > 0) {
         kh = (double)v[0];
         kw = (double)v[k - 1];
     } else if (OP_IS(n->op_type, "Conv") || OP_IS(n->op_type, "ConvTranspose")) {
@@ -239,12 +239,12 @@ static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
             kw = (double)w->dims[w->rank - 1];
         }
     }
-    if ((k = dlp__attr_ints(&c, "strides", &v)) > 0) {
+    if (has && (k = dlp__attr_ints(&c, "strides", &v)) > 0) {
         sh = (double)v[0];
         sw = (double)v[k - 1];
     }
-    if ((k = dlp__attr_ints(&c, "dilations", &v)) > 0) dil = (double)v[0];
-    if ((k = dlp__attr_ints(&c, "pads", &v)) > 0)
+    if (has && (k = dlp__attr_ints(&c, "dilations", &v)) > 0) dil = (double)v[0];
+    if (has && (k = dlp__attr_ints(&c, "pads", &v)) > 0)
         for (int i = 0; i < k; i++) pads += v[i] > 0 ? (double)v[i] : 0;
     const dlp__value *o = first_out(g, n);
     double ch = o && o->rank >= 2 && o->dims[1] > 0 ? (double)o->dims[1] : 0;
@@ -253,7 +253,7 @@ static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
     dst[2] = lognorm_of(sh, LN_ATTR);
     dst[3] = lognorm_of(sw, LN_ATTR);
     dst[4] = lognorm_of(dil, LN_ATTR);
-    dst[5] = lognorm_of((double)dlp__attr_i(&c, "group", 0), LN_GROUPS);
+    dst[5] = lognorm_of(has ? (double)dlp__attr_i(&c, "group", 0) : 0, LN_GROUPS);
     dst[6] = lognorm_of(pads, LN_ATTR);
     dst[7] = lognorm_of(ch, LN_DIM);
 }
