@@ -62,11 +62,11 @@ same json_bytes_inspect
 curl -s -o "$tmp/json_bytes_inspect_example.http" -d '{"example":"resnet18","batch":8}' "$U/api/inspect"
 cp "$tmp/json_bytes_inspect.cli" "$tmp/json_bytes_inspect_example.cli"
 same json_bytes_inspect_example
-# (not in a sanitizer build: python3 would need the sanitizer runtime
-# preloaded to load that libdlperf.so, as t_python.sh says)
-case "$BUILD" in build-san*|build-fuzz*) py_ok=0 ;; *) py_ok=1 ;; esac
-if [ "$py_ok" = 1 ] && [ -f "$BUILD/libdlperf.so" ] && /usr/bin/python3 -c 1 2>/dev/null; then
-  DLPERF_LIB="$PWD/$BUILD/libdlperf.so.0" PYTHONPATH=python PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c \
+# (in a sanitizer build with the ASan runtime preloaded, as t_python.sh;
+# not in a fuzz build)
+. tests/sanenv.sh
+if [ "$san_ok" = 1 ] && [ -f "$BUILD/libdlperf.so" ] && /usr/bin/python3 -c 1 2>/dev/null; then
+  DLPERF_LIB="$PWD/$BUILD/libdlperf.so.0" PYTHONPATH=python PYTHONDONTWRITEBYTECODE=1 "${SAN_ENV[@]}" /usr/bin/python3 -c \
     'import sys, dlperf; sys.stdout.write(dlperf.inspect(sys.argv[1], batch=8, raw=True))' "$MODEL" \
     >"$tmp/json_bytes_inspect_python.cli" 2>/dev/null
   cp "$tmp/json_bytes_inspect.http" "$tmp/json_bytes_inspect_python.http"

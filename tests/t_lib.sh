@@ -25,9 +25,11 @@ if [ -s "$tmp/syms" ] && [ -z "$leaked" ] && grep -qx dlp_predict "$tmp/syms" &&
    grep -qx dlp_version "$tmp/syms" && grep -qx dlp_free "$tmp/syms"; then ok lib_exports_public_only
 else bad lib_exports_public_only "$(head -c 300 <<<"$leaked")"; fi
 
-# Linking against the .so under a sanitizer would need the sanitizer's
-# runtime first in the process; the plain build checks it.
-case "$BUILD" in build-san*|build-fuzz*) echo "# link test skipped in a sanitizer build"; exit 0 ;; esac
+# A program linked against a sanitizer build's .so is built with the
+# sanitizer too, so its runtime comes first in the process (tests/sanenv.sh);
+# not in a fuzz build.
+. tests/sanenv.sh
+[ "$san_ok" = 1 ] || { echo "# link test skipped: no ASan runtime for $BUILD"; exit 0; }
 
 cat >"$tmp/p.c" <<'C'
 #include <stdio.h>
@@ -56,7 +58,7 @@ int main(int argc, char **argv) {
     return 0;
 }
 C
-if cc -std=c11 -Iinclude "$tmp/p.c" -L"$BUILD" -ldlperf -o "$tmp/p" 2>"$tmp/err" &&
+if cc -std=c11 $SAN_LINK -Iinclude "$tmp/p.c" -L"$BUILD" -ldlperf -o "$tmp/p" 2>"$tmp/err" &&
    LD_LIBRARY_PATH="$BUILD" "$tmp/p" examples/resnet18.onnx >"$tmp/out" 2>>"$tmp/err" &&
    grep -q "^$ver [0-9]" "$tmp/out" && [ "$(readelf -d "$tmp/p" | grep -c "NEEDED.*libdlperf.so.${ver%%.*}")" = 1 ]; then
   ok lib_link_and_predict
@@ -64,5 +66,5 @@ else bad lib_link_and_predict "$(head -c 300 "$tmp/err")"; fi
 
 # an internal name must not link
 printf 'void dlp__arena_free(void *);\nint main(void) { dlp__arena_free(0); return 0; }\n' >"$tmp/q.c"
-if ! cc "$tmp/q.c" -L"$BUILD" -ldlperf -o "$tmp/q" 2>/dev/null; then ok lib_internals_do_not_link
+if ! cc $SAN_LINK "$tmp/q.c" -L"$BUILD" -ldlperf -o "$tmp/q" 2>/dev/null; then ok lib_internals_do_not_link
 else bad lib_internals_do_not_link "dlp__arena_free linked"; fi

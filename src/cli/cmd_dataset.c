@@ -94,6 +94,22 @@ static void on_progress(void *user, int64_t done, int64_t total) {
         cli_progress_line(&b->pg, "dataset build: %lld/%lld %s", (long long)done, (long long)total, b->what);
 }
 
+/* The end of both builds: progress closed, ds (built with status st) saved
+ * to --out and summed up in one line, where `what` is the source's own part
+ * ("(N models), device ...", "(N architectures x B batches), ..."); ds freed. */
+static int finish_build(const build_opts *o, dlp_dataset *ds, dlp_status st, dlp_error *err, build_progress *bp,
+                        int layout, const char *what, const struct timespec *t0) {
+    cli_progress_end(&bp->pg);
+    if (!st) st = dlp_dataset_save(ds, o->out, err);
+    int rc = st ? cli_fail(err) : 0;
+    if (!rc)
+        printf("%s: %d samples on %d graphs %s, %s layout, %.1f MiB, fingerprint %016llx, %.1f s\n", o->out,
+               dlp_dataset_count(ds), dlp_dataset_graph_count(ds), what, dlp_layout_name(layout), file_mib(o->out),
+               (unsigned long long)dlp_dataset_fingerprint(ds), seconds_since(t0));
+    dlp_dataset_free(ds);
+    return rc;
+}
+
 /* --from STORE.sqlite: dlp_dataset_from_store */
 static int build_from_store(const build_opts *o) {
     struct timespec t0;
@@ -126,17 +142,11 @@ static int build_from_store(const build_opts *o) {
     dlp_store_dataset_info info;
     dlp_error err = {0};
     dlp_status st = dlp_dataset_from_store(&so, &ds, &info, &err);
-    cli_progress_end(&bp.pg);
-    if (!st) st = dlp_dataset_save(ds, o->out, &err);
-    int rc = st ? cli_fail(&err) : 0;
-    if (!rc)
-        printf("%s: %d samples on %d graphs (%lld models), device %s, mode %s, targets %s, %s layout, %.1f MiB, "
-               "fingerprint %016llx, %.1f s\n",
-               o->out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)info.models, info.device, mode,
-               targets, dlp_layout_name(layout), file_mib(o->out), (unsigned long long)dlp_dataset_fingerprint(ds),
-               seconds_since(&t0));
-    dlp_dataset_free(ds);
-    return rc;
+    char what[512] = "";
+    if (!st)
+        snprintf(what, sizeof what, "(%lld models), device %s, mode %s, targets %s", (long long)info.models,
+                 info.device, mode, targets);
+    return finish_build(o, ds, st, &err, &bp, layout, what, &t0);
 }
 
 static int cmd_build(const build_opts *o) {
@@ -169,17 +179,11 @@ static int cmd_build(const build_opts *o) {
     dlp_help_dataset_info info;
     dlp_error err = {0};
     dlp_status st = dlp_dataset_from_help(&ho, &ds, &info, &err);
-    cli_progress_end(&bp.pg);
-    if (!st) st = dlp_dataset_save(ds, o->out, &err);
-    int rc = st ? cli_fail(&err) : 0;
-    if (!rc)
-        printf("%s: %d samples on %d graphs (%lld architectures x %d batch%s), %d device%s, %s layout, %.1f MiB, "
-               "fingerprint %016llx, %.1f s\n",
-               o->out, dlp_dataset_count(ds), dlp_dataset_graph_count(ds), (long long)info.architectures, info.batches,
-               info.batches > 1 ? "es" : "", info.devices, info.devices > 1 ? "s" : "", dlp_layout_name(layout),
-               file_mib(o->out), (unsigned long long)dlp_dataset_fingerprint(ds), seconds_since(&t0));
-    dlp_dataset_free(ds);
-    return rc;
+    char what[256] = "";
+    if (!st)
+        snprintf(what, sizeof what, "(%lld architectures x %d batch%s), %d device%s", (long long)info.architectures,
+                 info.batches, info.batches > 1 ? "es" : "", info.devices, info.devices > 1 ? "s" : "");
+    return finish_build(o, ds, st, &err, &bp, layout, what, &t0);
 }
 
 /* ---- info ----------------------------------------------------------------- */

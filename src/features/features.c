@@ -85,6 +85,25 @@ static float lognorm(double x, double s) {
     return (float)(log1p(x) / log1p(s));
 }
 
+/* Kernel sizes, strides, pads, groups and most dims are small integers:
+ * their lognorm comes from a table of the very same values, built once. */
+#define LN_SMALL 1025
+enum { LN_ATTR, LN_GROUPS, LN_DIM, LN_SCALES };
+static const double ln_scale[LN_SCALES] = {SCALE_ATTR, SCALE_GROUPS, SCALE_DIM};
+static float ln_tab[LN_SCALES][LN_SMALL];
+static pthread_once_t ln_once = PTHREAD_ONCE_INIT;
+
+static void ln_init(void) {
+    for (int i = 0; i < LN_SCALES; i++)
+        for (int k = 0; k < LN_SMALL; k++) ln_tab[i][k] = lognorm((double)k, ln_scale[i]);
+}
+
+/* Only under dlp_features_build, which builds the table first. */
+static inline float lognorm_of(double x, int scale) {
+    if (x >= 0 && x < LN_SMALL && x == (double)(int)x) return ln_tab[scale][(int)x];
+    return lognorm(x, ln_scale[scale]);
+}
+
 int dlp_layout_width(int layout) {
     return layout == DLP_LAYOUT_TRAPPM ? TRAPPM_WIDTH : layout == DLP_LAYOUT_DIPPM ? DIPPM_WIDTH : 0;
 }
@@ -155,7 +174,7 @@ static void put_shape(float *dst, const dlp__value *v) {
         int src = r - 1 - k;
         double d = v->dims[src] > 0 ? (double)v->dims[src] : 0;
         if (src == r - 6 && r > 6) d *= lead;
-        dst[5 - k] = lognorm(d, SCALE_DIM);
+        dst[5 - k] = lognorm_of(d, LN_DIM);
     }
 }
 
@@ -169,31 +188,36 @@ static const dlp__value *first_out(const dlp_graph *g, const dlp__node *n) {
     return n->n_out && n->out[0] >= 0 ? &g->values[n->out[0]] : NULL;
 }
 
+/* op == s; the first characters compared inline (most tests fail there:
+ * these ladders run for every node of every graph a NAS loop predicts) */
+#define OP_IS(op, s) ((op)[0] == (s)[0] && !strcmp((op), (s)))
+
 static int is_dense(const dlp_graph *g, const dlp__node *n) {
-    if (!strcmp(n->op_type, "Gemm")) return 1;
+    if (OP_IS(n->op_type, "Gemm")) return 1;
     /* MatMul with a weight operand is a dense layer (TVM "dense") */
-    return !strcmp(n->op_type, "MatMul") && n->n_in > 1 && n->in[1] >= 0 && g->values[n->in[1]].is_init;
+    return OP_IS(n->op_type, "MatMul") && n->n_in > 1 && n->in[1] >= 0 && g->values[n->in[1]].is_init;
 }
 
 static int dippm_kind(const dlp_graph *g, const dlp__node *n) {
     const char *op = n->op_type;
     const dlp__op_def *d = dlp__node_def(n);
-    if (!strcmp(op, "Conv") || !strcmp(op, "FusedConv") || !strcmp(op, "QLinearConv")) return DK_CONV;
-    if (!strcmp(op, "ConvTranspose")) return DK_CONVT;
+    size_t len = strlen(op);
+    if (OP_IS(op, "Conv") || OP_IS(op, "FusedConv") || OP_IS(op, "QLinearConv")) return DK_CONV;
+    if (OP_IS(op, "ConvTranspose")) return DK_CONVT;
     if (is_dense(g, n)) return DK_DENSE;
-    if (!strcmp(op, "MatMul") || !strcmp(op, "Einsum")) return DK_MATMUL;
-    if (!strcmp(op, "Relu")) return DK_RELU;
-    if (!strcmp(op, "Add") || !strcmp(op, "Sum")) return DK_ADD;
-    if (!strcmp(op, "Mul")) return DK_MUL;
-    if (!strcmp(op, "MaxPool")) return DK_MAXPOOL;
-    if (!strcmp(op, "AveragePool")) return DK_AVGPOOL;
+    if (OP_IS(op, "MatMul") || OP_IS(op, "Einsum")) return DK_MATMUL;
+    if (OP_IS(op, "Relu")) return DK_RELU;
+    if (OP_IS(op, "Add") || OP_IS(op, "Sum")) return DK_ADD;
+    if (OP_IS(op, "Mul")) return DK_MUL;
+    if (OP_IS(op, "MaxPool")) return DK_MAXPOOL;
+    if (OP_IS(op, "AveragePool")) return DK_AVGPOOL;
     if (!strncmp(op, "Global", 6)) return DK_GPOOL;
-    if (!strcmp(op, "BatchNormalization")) return DK_BN;
-    if (strstr(op, "LayerNormalization") || !strcmp(op, "GroupNormalization") ||
-        !strcmp(op, "InstanceNormalization"))
+    if (OP_IS(op, "BatchNormalization")) return DK_BN;
+    if ((len >= 18 && strstr(op, "LayerNormalization")) || OP_IS(op, "GroupNormalization") ||
+        OP_IS(op, "InstanceNormalization"))
         return DK_LN;
-    if (strstr(op, "Softmax")) return DK_SOFTMAX;
-    if (!strcmp(op, "Concat")) return DK_CONCAT;
+    if (len >= 7 && strstr(op, "Softmax")) return DK_SOFTMAX;
+    if (OP_IS(op, "Concat")) return DK_CONCAT;
     if (d && d->cls == DLP_OPC_ACTIVATION) return DK_ACT;
     if (d && (d->cls == DLP_OPC_ELEMENTWISE)) return DK_EW;
     if (d && (d->cls == DLP_OPC_DATA || d->cls == DLP_OPC_SHAPE)) return DK_DATA;
@@ -203,41 +227,42 @@ static int dippm_kind(const dlp_graph *g, const dlp__node *n) {
 static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
     dlp__ictx c = {(dlp_graph *)g, (dlp__node *)n, 0, NULL};
     const int64_t *v;
-    int k;
+    int k, has = n->n_attr > 0;   /* most nodes have none: no lookups */
     double kh = 0, kw = 0, sh = 0, sw = 0, dil = 0, pads = 0;
-    if ((k = dlp__attr_ints(&c, "kernel_shape", &v)) > 0) {
+    if (has && (k = dlp__attr_ints(&c, "kernel_shape", &v)) > 0) {
         kh = (double)v[0];
         kw = (double)v[k - 1];
-    } else if (!strcmp(n->op_type, "Conv") || !strcmp(n->op_type, "ConvTranspose")) {
+    } else if (OP_IS(n->op_type, "Conv") || OP_IS(n->op_type, "ConvTranspose")) {
         const dlp__value *w = n->n_in > 1 && n->in[1] >= 0 ? &g->values[n->in[1]] : NULL;
         if (w && w->rank >= 3) {
             kh = (double)w->dims[2];
             kw = (double)w->dims[w->rank - 1];
         }
     }
-    if ((k = dlp__attr_ints(&c, "strides", &v)) > 0) {
+    if (has && (k = dlp__attr_ints(&c, "strides", &v)) > 0) {
         sh = (double)v[0];
         sw = (double)v[k - 1];
     }
-    if ((k = dlp__attr_ints(&c, "dilations", &v)) > 0) dil = (double)v[0];
-    if ((k = dlp__attr_ints(&c, "pads", &v)) > 0)
+    if (has && (k = dlp__attr_ints(&c, "dilations", &v)) > 0) dil = (double)v[0];
+    if (has && (k = dlp__attr_ints(&c, "pads", &v)) > 0)
         for (int i = 0; i < k; i++) pads += v[i] > 0 ? (double)v[i] : 0;
     const dlp__value *o = first_out(g, n);
     double ch = o && o->rank >= 2 && o->dims[1] > 0 ? (double)o->dims[1] : 0;
-    dst[0] = lognorm(kh, SCALE_ATTR);
-    dst[1] = lognorm(kw, SCALE_ATTR);
-    dst[2] = lognorm(sh, SCALE_ATTR);
-    dst[3] = lognorm(sw, SCALE_ATTR);
-    dst[4] = lognorm(dil, SCALE_ATTR);
-    dst[5] = lognorm((double)dlp__attr_i(&c, "group", 0), SCALE_GROUPS);
-    dst[6] = lognorm(pads, SCALE_ATTR);
-    dst[7] = lognorm(ch, SCALE_DIM);
+    dst[0] = lognorm_of(kh, LN_ATTR);
+    dst[1] = lognorm_of(kw, LN_ATTR);
+    dst[2] = lognorm_of(sh, LN_ATTR);
+    dst[3] = lognorm_of(sw, LN_ATTR);
+    dst[4] = lognorm_of(dil, LN_ATTR);
+    dst[5] = lognorm_of(has ? (double)dlp__attr_i(&c, "group", 0) : 0, LN_GROUPS);
+    dst[6] = lognorm_of(pads, LN_ATTR);
+    dst[7] = lognorm_of(ch, LN_DIM);
 }
 
 dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err) {
     *out = NULL;
     int w = dlp_layout_width(layout);
     if (!w) return dlp__err(err, DLP_EINVAL, "unknown feature layout %d", layout);
+    pthread_once(&ln_once, ln_init);
     dlp_features *f = calloc(1, sizeof *f);
     if (!f) return dlp__err(err, DLP_ENOMEM, "out of memory");
     int n = g->n_nodes;
@@ -282,11 +307,10 @@ dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out
     int nconv = 0, ndense = 0, nrelu = 0;
     for (int i = 0; i < n; i++) {
         const dlp__node *nd = &g->nodes[i];
-        if (!strcmp(nd->op_type, "Conv") || !strcmp(nd->op_type, "ConvTranspose") ||
-            !strcmp(nd->op_type, "FusedConv"))
+        if (OP_IS(nd->op_type, "Conv") || OP_IS(nd->op_type, "ConvTranspose") || OP_IS(nd->op_type, "FusedConv"))
             nconv++;
         if (is_dense(g, nd)) ndense++;
-        if (!strcmp(nd->op_type, "Relu")) nrelu++;
+        if (OP_IS(nd->op_type, "Relu")) nrelu++;
     }
     f->static_f[DLP_SF_BATCH] = (double)s->batch;
     f->static_f[DLP_SF_NODES] = (double)s->nodes;

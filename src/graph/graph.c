@@ -58,10 +58,15 @@ void dlp_graph_free(dlp_graph *g) {
 
 int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
                          const int64_t *dims) {
+    const char *copy = dlp__arena_strdup(&g->arena, name);
+    return copy ? dlp__graph_add_value_ref(g, copy, dtype, rank, dims) : -1;
+}
+
+int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank, const int64_t *dims) {
     if (dlp__grow((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values)) return -1;
     dlp__value *v = &g->values[g->n_values];
     memset(v, 0, sizeof *v);
-    v->name = dlp__arena_strdup(&g->arena, name);
+    v->name = name;
     v->dtype = dtype;
     v->rank = rank;
     v->producer = -1;
@@ -94,6 +99,18 @@ int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
     if (!n->name || !n->op_type || !n->domain || !n->in || !n->out) return -1;
     if (n_in) memcpy(n->in, in, sizeof(int) * (size_t)n_in);
     if (n_out) memcpy(n->out, out, sizeof(int) * (size_t)n_out);
+    return g->n_nodes++;
+}
+
+int dlp__graph_add_node_ref(dlp_graph *g, const char *name, const char *op_type, const char *domain) {
+    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    dlp__node *n = &g->nodes[g->n_nodes];
+    memset(n, 0, sizeof *n);
+    n->name = name;
+    n->op_type = op_type;
+    n->domain = domain ? domain : "";
+    n->parent = -1;
+    n->op = -1;
     return g->n_nodes++;
 }
 
@@ -194,9 +211,15 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
 
 /* ---- helpers for rules ------------------------------------------------- */
 
+/* Attribute names are short: compared inline, not through libc's strcmp. */
+static inline int streq_short(const char *a, const char *b) {
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
 const dlp__attr *dlp__attr_get(const dlp__node *n, const char *name) {
     for (int i = 0; i < n->n_attr; i++)
-        if (!strcmp(n->attr[i].name, name)) return &n->attr[i];
+        if (n->attr[i].name[0] == name[0] && streq_short(n->attr[i].name, name)) return &n->attr[i];
     return NULL;
 }
 
@@ -506,7 +529,12 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         }                                                                           \
         indeg[(to)]++;                                                              \
     } while (0)
-    for (int i = 0; i < n; i++) {
+    /* without subgraphs the dependencies are the data edges: the succ lists
+     * (build_edges made them from the preds in this very order) */
+    int nested = 0;
+    for (int i = 0; i < n && !nested; i++) nested = g->nodes[i].parent >= 0;
+    for (int i = 0; i < n && !nested; i++) indeg[i] = g->nodes[i].n_pred;
+    for (int i = 0; i < n && nested; i++) {
         dlp__node *nd = &g->nodes[i];
         for (int k = 0; k < nd->n_pred; k++) ADD_DEP(nd->pred[k], i);
         if (nd->parent >= 0) {
@@ -525,8 +553,10 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         if (!indeg[i]) order[tail++] = i;
     while (head < tail) {
         int u = order[head++];
-        for (int k = 0; k < dcount[u]; k++)
-            if (--indeg[dsucc[u][k]] == 0) order[tail++] = dsucc[u][k];
+        const int *su = nested ? dsucc[u] : g->nodes[u].succ;
+        int nu = nested ? dcount[u] : g->nodes[u].n_succ;
+        for (int k = 0; k < nu; k++)
+            if (--indeg[su[k]] == 0) order[tail++] = su[k];
     }
     if (tail < n) {
         int bad = -1;
@@ -536,7 +566,11 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
                       g->nodes[bad].name, g->nodes[bad].op_type);
         goto out;
     }
-    /* reorder physically and remap every node index */
+    /* reorder physically and remap every node index (nothing to do when
+     * the file's order is already topological, as exporters write it) */
+    int moved = 0;
+    for (int i = 0; i < n && !moved; i++) moved = order[i] != i;
+    if (!moved) goto out;
     for (int i = 0; i < n; i++) newidx[order[i]] = i;
     dlp__node *nn = malloc(sizeof *nn * (size_t)(unsigned)n);
     if (!nn) {
@@ -643,7 +677,13 @@ static int is_float_dtype(int dt) {
            dt == DLP_DT_BFLOAT16 || (dt >= DLP_DT_FLOAT8E4M3FN && dt <= DLP_DT_FLOAT8E5M2FNUZ);
 }
 
-static void compute_costs(dlp_graph *g) {
+/* Bytes of value v: from vb (every value's, computed once: the cost rules
+ * only read shapes) or, without it, computed here. */
+static int64_t vbytes(const dlp_graph *g, const int64_t *vb, int v) {
+    return vb ? vb[v] : dlp__value_bytes(&g->values[v]);
+}
+
+static void compute_costs(dlp_graph *g, const int64_t *vb) {
     dlp_graph_stats *s = &g->stats;
     uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
     for (int i = 0; i < g->n_nodes; i++) {
@@ -656,7 +696,7 @@ static void compute_costs(dlp_graph *g) {
         for (int j = 0; j < nd->n_in; j++) {
             if (nd->in[j] < 0) continue;
             dlp__value *v = &g->values[nd->in[j]];
-            int64_t b = dlp__value_bytes(v);
+            int64_t b = vbytes(g, vb, nd->in[j]);
             if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
             if (v->is_init) {
                 int64_t ne = dlp__numel(v);
@@ -672,7 +712,7 @@ static void compute_costs(dlp_graph *g) {
         for (int o = 0; o < nd->n_out; o++) {
             if (nd->out[o] < 0) continue;
             dlp__value *v = &g->values[nd->out[o]];
-            int64_t b = dlp__value_bytes(v);
+            int64_t b = vbytes(g, vb, nd->out[o]);
             s->node_outputs++;
             if (dlp__shape_known(v)) s->shapes_known++;
             if (b > 0) {
@@ -690,7 +730,7 @@ static void compute_costs(dlp_graph *g) {
  * from its producer (graph inputs: from the start) to its last consumer;
  * graph outputs stay live to the end.  A node's inputs and outputs coexist
  * while it runs. */
-static void compute_peak(dlp_graph *g) {
+static void compute_peak(dlp_graph *g, const int64_t *vb) {
     int n = g->n_nodes;
     int64_t *free_at = calloc((size_t)(n + 1), sizeof(int64_t));
     if (!free_at) return;
@@ -698,7 +738,7 @@ static void compute_peak(dlp_graph *g) {
     for (int v = 0; v < g->n_values; v++) {
         dlp__value *x = &g->values[v];
         if (x->is_init || x->producer >= 0 || x->scope != 0) continue;
-        int64_t b = dlp__value_bytes(x);
+        int64_t b = vbytes(g, vb, v);
         if (b <= 0 || !x->is_input) continue;
         g->stats.input_bytes = dlp__sat_add(g->stats.input_bytes, b);
         live = dlp__sat_add(live, b);
@@ -713,7 +753,7 @@ static void compute_peak(dlp_graph *g) {
         for (int o = 0; o < nd->n_out; o++) {
             if (nd->out[o] < 0) continue;
             dlp__value *x = &g->values[nd->out[o]];
-            int64_t b = dlp__value_bytes(x);
+            int64_t b = vbytes(g, vb, nd->out[o]);
             if (b <= 0) continue;
             live = dlp__sat_add(live, b);
             int last = -1;
@@ -732,10 +772,28 @@ static void compute_peak(dlp_graph *g) {
 
 dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_error *err) {
     dlp_status st;
+    /* the ops seen so far (a graph has a few kinds, many times each):
+     * found again by name, without building and hashing a key */
+    struct { const char *op_type, *domain; int op; } seen[16];
+    int n_seen = 0;
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
-        nd->op = dlp__op_find(nd->domain, nd->op_type);
-        if (!nd->opset) nd->opset = !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
+        int k = 0;
+        while (k < n_seen && !(seen[k].op_type[0] == nd->op_type[0] && !strcmp(seen[k].op_type, nd->op_type) &&
+                               !strcmp(seen[k].domain, nd->domain)))
+            k++;
+        if (k < n_seen) {
+            nd->op = seen[k].op;
+        } else {
+            nd->op = dlp__op_find(nd->domain, nd->op_type);
+            if (n_seen < 16) {
+                seen[n_seen].op_type = nd->op_type;
+                seen[n_seen].domain = nd->domain;
+                seen[n_seen++].op = nd->op;
+            }
+        }
+        if (!nd->opset)
+            nd->opset = nd->domain[0] && !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
         for (int o = 0; o < nd->n_out; o++)
             if (nd->out[o] >= 0) g->values[nd->out[o]].producer = i;
     }
@@ -744,8 +802,11 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     if ((st = topo_sort(g, err))) return st;
     if ((st = infer_shapes(g, err))) return st;
     memset(&g->stats, 0, sizeof g->stats);
-    compute_costs(g);
-    compute_peak(g);
+    int64_t *vb = malloc(sizeof *vb * (size_t)(g->n_values ? g->n_values : 1));
+    for (int v = 0; vb && v < g->n_values; v++) vb[v] = dlp__value_bytes(&g->values[v]);
+    compute_costs(g, vb);
+    compute_peak(g, vb);
+    free(vb);
     g->stats.nodes = g->n_nodes;
     g->stats.edges = g->n_edges;
     g->stats.batch = opts ? opts->batch : 0;

@@ -151,6 +151,11 @@ int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
 int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
                         const char *domain, int n_in, const int *in, int n_out,
                         const int *out);
+/* The same without copies, for the ONNX linker: the strings are g's own
+ * (in its arena) or outlive it; a node's in/out arrays are the caller's to
+ * set (NULL, counts 0, until then). */
+int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank, const int64_t *dims);
+int dlp__graph_add_node_ref(dlp_graph *g, const char *name, const char *op_type, const char *domain);
 int dlp__node_set_int(dlp_graph *g, int node, const char *name, int64_t v);
 int dlp__node_set_float(dlp_graph *g, int node, const char *name, double v);
 int dlp__node_set_ints(dlp_graph *g, int node, const char *name, int n, const int64_t *v);

@@ -20,7 +20,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static const char *norm_domain(const char *d) {
     /* "ai.onnx" is the default domain spelled out */
-    if (!d || !strcmp(d, "ai.onnx")) return "";
+    if (!d || (d[0] == 'a' && !strcmp(d, "ai.onnx"))) return "";
     return d;
 }
 

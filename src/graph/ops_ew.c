@@ -108,7 +108,7 @@ static int ew_kind(const char *op) {
         {"Sqrt", E_SQRT}, {"Round", E_ROUND}, {"Sign", E_SIGN}, {"Reciprocal", E_RECIP},
         {"Exp", E_EXP}, {"Log", E_LOG}, {"Relu", E_RELU}, {"Where", E_WHERE}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (!strcmp(m[i].n, op)) return m[i].k;
+        if (m[i].n[0] == op[0] && !strcmp(m[i].n, op)) return m[i].k;
     return E_NONE;
 }
 

@@ -215,6 +215,8 @@ done:
 
 void dlp__nn_aggregate(const dlp__nn_csr *a, dlp__nn_agg op, const float *x,
                        int f, float *y, int32_t *argmax) {
+    /* sums start from zero: one clear for all rows, not a call per row */
+    if (op != DLP__NN_AGG_MAX) memset(y, 0, (size_t)a->n_rows * (size_t)f * sizeof *y);
     for (int32_t r = 0; r < a->n_rows; r++) {
         float *yr = y + (size_t)r * f;
         int32_t k0 = a->rowptr[r], k1 = a->rowptr[r + 1];
@@ -233,7 +235,6 @@ void dlp__nn_aggregate(const dlp__nn_csr *a, dlp__nn_agg op, const float *x,
             }
             continue;
         }
-        memset(yr, 0, (size_t)f * sizeof *yr);
         for (int32_t k = k0; k < k1; k++) {
             const float *xj = x + (size_t)a->col[k] * f;
             for (int c = 0; c < f; c++) yr[c] += xj[c];

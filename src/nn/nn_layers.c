@@ -43,10 +43,14 @@ static void linear_fwd(dlp__nn_linear *l, const dlp__nn_params *ps,
     float beta = accumulate ? 1.0f : 0.0f;
     if (l->b >= 0) {
         const float *b = dlp__nn_pv(ps, l->b);
-        for (int i = 0; i < n; i++) {
-            float *yi = y + (size_t)i * l->out;
-            for (int o = 0; o < l->out; o++) yi[o] = accumulate ? yi[o] + b[o] : b[o];
-        }
+        size_t row = (size_t)l->out * sizeof *y;
+        if (!accumulate)
+            for (int i = 0; i < n; i++) memcpy(y + (size_t)i * l->out, b, row);
+        else
+            for (int i = 0; i < n; i++) {
+                float *yi = y + (size_t)i * l->out;
+                for (int o = 0; o < l->out; o++) yi[o] += b[o];
+            }
         beta = 1.0f;
     }
     dlp__nn_gemm(0, 1, n, l->out, l->in, 1.0f, x, l->in, W, l->in, beta, y, l->out);

@@ -118,6 +118,15 @@ dlp_status dlp__nn_seq_forward(dlp__nn_seq *s, dlp__nn_ctx *cx,
         dlp__nn_layer *l = &s->l[i];
         if (i > 0 && dlp__nn_layer_in(l) != dlp__nn_layer_out(&s->l[i - 1]))
             return DLP_EINVAL;
+        if (l->kind == DLP__NN_L_DROPOUT && !(cx->training && l->u.drop.p > 0)) {
+            /* inactive dropout is the identity: its input passes on, uncopied */
+            l->u.drop.n = s->rows[i];
+            l->u.drop.active = 0;
+            l->u.drop.mask = NULL;
+            s->act[i + 1] = s->act[i];
+            s->rows[i + 1] = s->rows[i];
+            continue;
+        }
         int r = dlp__nn_layer_rows(l, g, s->rows[i]);
         float *out = dlp__nn_ws_floats(cx->ws, (size_t)r * dlp__nn_layer_out(l));
         if (!out) return DLP_ENOMEM;

@@ -31,7 +31,7 @@ typedef struct {
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I32 = 5 };
 
-static int pb_varint(pb *r, uint64_t *v) {
+static int pb_varint_slow(pb *r, uint64_t *v) {
     uint64_t x = 0;
     for (int s = 0; s < 70; s += 7) {
         if (r->p >= r->end) return -1;
@@ -46,9 +46,25 @@ static int pb_varint(pb *r, uint64_t *v) {
     return -1;
 }
 
-/* Next field tag; 0 at end, -1 malformed. */
-static int pb_tag(pb *r, uint32_t *field, int *wt) {
+/* Most varints of a model's structure (tags, lengths, small ints) are one
+ * byte: that case inline, the rest in pb_varint_slow. */
+static inline int pb_varint(pb *r, uint64_t *v) {
+    if (r->p < r->end && *r->p < 0x80) {
+        *v = *r->p++;
+        return 0;
+    }
+    return pb_varint_slow(r, v);
+}
+
+/* Next field tag; 0 at end, -1 malformed.  Fields 1-15 (every field of
+ * a node, an attribute and most of a graph) have one-byte tags: inline. */
+static inline int pb_tag(pb *r, uint32_t *field, int *wt) {
     if (r->p >= r->end) return 0;
+    if (*r->p < 0x80 && *r->p >= 8) {
+        *field = (uint32_t)(*r->p >> 3);
+        *wt = (int)(*r->p++ & 7);
+        return 1;
+    }
     uint64_t t;
     if (pb_varint(r, &t)) return -1;
     *field = (uint32_t)(t >> 3);
@@ -57,7 +73,7 @@ static int pb_tag(pb *r, uint32_t *field, int *wt) {
     return 1;
 }
 
-static int pb_len(pb *r, pb *sub) {
+static inline int pb_len(pb *r, pb *sub) {
     uint64_t n;
     if (pb_varint(r, &n)) return -1;
     if (n > (uint64_t)(r->end - r->p)) return -1;
@@ -436,15 +452,65 @@ static dlp_status read_value_info(rd *R, pb m, raw_vi *vi) {
 
 static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth);
 
-static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
-    memset(a, 0, sizeof *a);
-    a->sub = -1;
-    a->name = "";
-    int n_ints = 0, n_floats = 0, n_strings = 0;
+/* A list filled in one pass over a message: the first elements in a buffer
+ * on the caller's stack, more on the heap; copied into the graph's arena
+ * (with one zeroed element after the last) when the message is read. */
+typedef struct {
+    unsigned char *p, *stack;
+    int n, cap;
+    size_t esz;
+} svec;
+
+#define SVEC(buf) {(unsigned char *)(buf), (unsigned char *)(buf), 0, (int)(sizeof(buf) / sizeof((buf)[0])), sizeof((buf)[0])}
+
+static void *svec_push(svec *v) {
+    if (v->n == v->cap) {
+        int nc = v->cap * 2;
+        unsigned char *q = v->p == v->stack ? malloc(v->esz * (size_t)nc) : realloc(v->p, v->esz * (size_t)nc);
+        if (!q) return NULL;
+        if (v->p == v->stack) memcpy(q, v->stack, v->esz * (size_t)v->n);
+        v->p = q;
+        v->cap = nc;
+    }
+    return v->p + v->esz * (size_t)v->n++;
+}
+
+static void svec_free(svec *v) {
+    if (v->p != v->stack) free(v->p);
+}
+
+_Static_assert(sizeof(dlp__attr) % 8 == 0, "svecs_done packs attribute arrays at 8-byte steps");
+
+/* After reading into the n svecs v (status st): when st is DLP_OK each is
+ * copied into the arena (out[i], its elements then a zeroed one; the n
+ * lists share one allocation, elements are 8-byte multiples), all freed
+ * either way. */
+static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += v[i].esz * (size_t)(v[i].n + 1);
+    unsigned char *q = st ? NULL : dlp__arena_alloc_raw(&R->g->arena, total);
+    if (!st && !q) st = oom(R);
+    for (int i = 0; i < n && !st; i++) {
+        size_t used = v[i].esz * (size_t)v[i].n;
+        if (used) memcpy(q, v[i].p, used);
+        memset(q + used, 0, v[i].esz);
+        out[i] = q;
+        q += used + v[i].esz;
+    }
+    for (int i = 0; i < n; i++) svec_free(&v[i]);
+    return st;
+}
+
+#define ATTR_MAX_VALUES (1 << 20)
+
+/* One pass: scalars as they come, list values into svecs (counted past
+ * ATTR_MAX_VALUES but not kept, so an absurd list costs no memory before
+ * it is refused at the end, after every field was checked). */
+static dlp_status read_attr_fields(rd *R, pb m, dlp__attr *a, int depth, svec *iv, svec *fv, svec *sv, int *n_ints,
+                                   int *n_floats, int *n_strings) {
     uint32_t f;
     int wt, k;
     pb r = m;
-    /* pass 1: scalars and counts */
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
         pb s;
         uint64_t v;
@@ -498,28 +564,51 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
         case 7:
             if (wt == WT_LEN) {
                 if (pb_len(&r, &s) || (s.end - s.p) % 4) return bad(R, "AttributeProto.floats");
-                n_floats += (int)((s.end - s.p) / 4);
+                for (; s.p < s.end; s.p += 4)
+                    if ((*n_floats)++ < ATTR_MAX_VALUES) {
+                        double *d = svec_push(fv);
+                        if (!d) return oom(R);
+                        *d = pb_f32(s.p);
+                    }
             } else {
-                if (wt != WT_I32 || pb_skip(&r, wt)) return bad(R, "AttributeProto.floats");
-                n_floats++;
+                if (wt != WT_I32 || r.end - r.p < 4) return bad(R, "AttributeProto.floats");
+                if ((*n_floats)++ < ATTR_MAX_VALUES) {
+                    double *d = svec_push(fv);
+                    if (!d) return oom(R);
+                    *d = pb_f32(r.p);
+                }
+                r.p += 4;
             }
             if (!a->type) a->type = DLP_AT_FLOATS;
             continue;
         case 8:
             if (wt == WT_LEN) {
                 if (pb_len(&r, &s)) return bad(R, "AttributeProto.ints");
-                int c = count_varints(s);
-                if (c < 0) return bad(R, "AttributeProto.ints");
-                n_ints += c;
+                while (s.p < s.end) {
+                    if (pb_varint(&s, &v)) return bad(R, "AttributeProto.ints");
+                    if ((*n_ints)++ < ATTR_MAX_VALUES) {
+                        int64_t *d = svec_push(iv);
+                        if (!d) return oom(R);
+                        *d = (int64_t)v;
+                    }
+                }
             } else {
-                if (wt != WT_VARINT || pb_skip(&r, wt)) return bad(R, "AttributeProto.ints");
-                n_ints++;
+                if (wt != WT_VARINT || pb_varint(&r, &v)) return bad(R, "AttributeProto.ints");
+                if ((*n_ints)++ < ATTR_MAX_VALUES) {
+                    int64_t *d = svec_push(iv);
+                    if (!d) return oom(R);
+                    *d = (int64_t)v;
+                }
             }
             if (!a->type) a->type = DLP_AT_INTS;
             continue;
         case 9:
-            if (wt != WT_LEN || pb_skip(&r, wt)) return bad(R, "AttributeProto.strings");
-            n_strings++;
+            if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.strings");
+            if ((*n_strings)++ < ATTR_MAX_VALUES) {
+                const char **d = svec_push(sv);
+                if (!d) return oom(R);
+                if (!(*d = str_of(R, &s))) return oom(R);
+            }
             if (!a->type) a->type = DLP_AT_STRINGS;
             continue;
         default:
@@ -527,35 +616,27 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
         }
     }
     if (k < 0) return bad(R, "AttributeProto");
-    if (n_ints > 1 << 20 || n_floats > 1 << 20 || n_strings > 1 << 20) return bad(R, "AttributeProto (too many values)");
-    a->ints = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(n_ints + 1));
-    a->floats = dlp__arena_alloc(&R->g->arena, sizeof(double) * (size_t)(n_floats + 1));
-    a->strings = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n_strings + 1));
-    if (!a->ints || !a->floats || !a->strings) return oom(R);
-    int ni = 0, nf = 0, ns = 0;
-    r = m;
-    while ((k = pb_tag(&r, &f, &wt)) > 0) {
-        pb s;
-        uint64_t v;
-        if (f == 7 && wt == WT_LEN) {
-            pb_len(&r, &s);
-            for (; s.p < s.end; s.p += 4) a->floats[nf++] = pb_f32(s.p);
-        } else if (f == 7 && wt == WT_I32) {
-            a->floats[nf++] = pb_f32(r.p);
-            r.p += 4;
-        } else if (f == 8 && wt == WT_LEN) {
-            pb_len(&r, &s);
-            while (s.p < s.end && !pb_varint(&s, &v)) a->ints[ni++] = (int64_t)v;
-        } else if (f == 8 && wt == WT_VARINT) {
-            pb_varint(&r, &v);
-            a->ints[ni++] = (int64_t)v;
-        } else if (f == 9 && wt == WT_LEN) {
-            pb_len(&r, &s);
-            if (!(a->strings[ns++] = str_of(R, &s))) return oom(R);
-        } else if (pb_skip(&r, wt)) {
-            return bad(R, "AttributeProto");
-        }
-    }
+    return DLP_OK;
+}
+
+static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
+    memset(a, 0, sizeof *a);
+    a->sub = -1;
+    a->name = "";
+    int64_t ib[16];
+    double fb[8];
+    const char *sb[8];
+    svec v[3] = {SVEC(ib), SVEC(fb), SVEC(sb)};
+    void *out[3];
+    int n_ints = 0, n_floats = 0, n_strings = 0;
+    dlp_status st = read_attr_fields(R, m, a, depth, &v[0], &v[1], &v[2], &n_ints, &n_floats, &n_strings);
+    if (!st && (n_ints > ATTR_MAX_VALUES || n_floats > ATTR_MAX_VALUES || n_strings > ATTR_MAX_VALUES))
+        st = bad(R, "AttributeProto (too many values)");
+    if ((st = svecs_done(R, st, v, out, 3))) return st;
+    a->ints = out[0];
+    a->floats = out[1];
+    a->strings = out[2];
+    int ni = n_ints, nf = n_floats, ns = n_strings;
     if (a->type == DLP_AT_INTS) a->n = ni;
     else if (a->type == DLP_AT_FLOATS) a->n = nf;
     else if (a->type == DLP_AT_STRINGS) a->n = ns;
@@ -566,25 +647,10 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
 
 /* ---- NodeProto (input=1 output=2 name=3 op_type=4 attribute=5 domain=7) -- */
 
-static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
-    memset(n, 0, sizeof *n);
-    n->name = n->op_type = n->domain = "";
+static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in, svec *out, svec *at) {
     uint32_t f;
     int wt, k;
     pb r = m;
-    while ((k = pb_tag(&r, &f, &wt)) > 0) {
-        if (wt == WT_LEN && f == 1) n->n_in++;
-        else if (wt == WT_LEN && f == 2) n->n_out++;
-        else if (wt == WT_LEN && f == 5) n->n_attr++;
-        if (pb_skip(&r, wt)) return bad(R, "NodeProto");
-    }
-    if (k < 0) return bad(R, "NodeProto");
-    n->in = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n->n_in + 1));
-    n->out = dlp__arena_alloc(&R->g->arena, sizeof(char *) * (size_t)(n->n_out + 1));
-    n->attr = dlp__arena_alloc(&R->g->arena, sizeof(dlp__attr) * (size_t)(n->n_attr + 1));
-    if (!n->in || !n->out || !n->attr) return oom(R);
-    int ni = 0, no = 0, na = 0;
-    r = m;
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
         pb s;
         if (wt != WT_LEN) {
@@ -596,19 +662,45 @@ static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
         if (f == 1 || f == 2 || f == 3 || f == 4 || f == 7)
             if (!(str = str_of(R, &s))) return oom(R);
         switch (f) {
-        case 1: n->in[ni++] = str; break;
-        case 2: n->out[no++] = str; break;
+        case 1:
+        case 2: {
+            const char **d = svec_push(f == 1 ? in : out);
+            if (!d) return oom(R);
+            *d = str;
+            break;
+        }
         case 3: n->name = str; break;
         case 4: n->op_type = str; break;
         case 7: n->domain = str; break;
         case 5: {
-            dlp_status st = read_attr(R, s, &n->attr[na++], depth);
+            dlp__attr *a = svec_push(at);
+            if (!a) return oom(R);
+            dlp_status st = read_attr(R, s, a, depth);
             if (st) return st;
             break;
         }
         default: break;
         }
     }
+    if (k < 0) return bad(R, "NodeProto");
+    return DLP_OK;
+}
+
+static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
+    memset(n, 0, sizeof *n);
+    n->name = n->op_type = n->domain = "";
+    const char *ib[16], *ob[8];
+    dlp__attr ab[8];
+    svec v[3] = {SVEC(ib), SVEC(ob), SVEC(ab)};
+    void *out[3];
+    dlp_status st = read_node_fields(R, m, n, depth, &v[0], &v[1], &v[2]);
+    n->n_in = v[0].n;
+    n->n_out = v[1].n;
+    n->n_attr = v[2].n;
+    if ((st = svecs_done(R, st, v, out, 3))) return st;
+    n->in = out[0];
+    n->out = out[1];
+    n->attr = out[2];
     if (!n->op_type[0]) return dlp__err(R->err, DLP_EFORMAT, "%s: node '%s' has no op_type", R->file, n->name);
     return DLP_OK;
 }
@@ -843,14 +935,14 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     for (int i = 0; i < rg->n_init; i++) {
         dlp__tproto *t = &rg->inits[i];
         if (!t->name[0]) continue;
-        if (dlp__strmap_get(map, t->name) >= 0) return dup_name(L, "initializer", t->name);
-        int v = dlp__graph_add_value(g, t->name, t->dtype, t->rank, t->dims);
-        if (v < 0) return oom(R);
+        int v = g->n_values, had = dlp__strmap_put_new(map, t->name, v);
+        if (had < 0) return oom(R);
+        if (had) return dup_name(L, "initializer", t->name);
+        if (dlp__graph_add_value_ref(g, t->name, t->dtype, t->rank, t->dims) != v) return oom(R);
         g->values[v].is_init = 1;
         g->values[v].init = t;
         g->values[v].scope = scope;
         if ((st = dlp__tproto_decode_small(g, &g->values[v], R->file, R->err))) return oom(R);
-        if (dlp__strmap_put(map, g->values[v].name, v)) return oom(R);
     }
     /* inputs (old exporters list initializers here too: the initializer wins) */
     int *sin = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rg->n_input + 1));
@@ -894,7 +986,8 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             snprintf(nm, sizeof nm, "%s_%d", rn->op_type, g->n_nodes);
             name = nm;
         }
-        int nid = dlp__graph_add_node(g, name, rn->op_type, rn->domain, 0, NULL, 0, NULL);
+        if (name == nm && !(name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
+        int nid = dlp__graph_add_node_ref(g, name, rn->op_type, rn->domain);
         if (nid < 0) return oom(R);
         dlp__node *nd = &g->nodes[nid];
         nd->parent = owner;
@@ -911,16 +1004,16 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
                 nd->out[o] = -1;
                 continue;
             }
-            if (dlp__strmap_get(map, rn->out[o]) >= 0)
+            int v = g->n_values, had = dlp__strmap_put_new(map, rn->out[o], v);
+            if (had < 0) return oom(R);
+            if (had)
                 return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%s' is already defined",
                                 R->file, nd->name, rn->out[o]);
-            int v = dlp__graph_add_value(g, rn->out[o], 0, -1, NULL);
-            if (v < 0) return oom(R);
+            if (dlp__graph_add_value_ref(g, rn->out[o], 0, -1, NULL) != v) return oom(R);
             nd = &g->nodes[nid];
             g->values[v].scope = scope;
             g->values[v].shape_set = 0;
             nd->out[o] = v;
-            if (dlp__strmap_put(map, g->values[v].name, v)) return oom(R);
         }
     }
     /* value_info: declared shapes */
@@ -1036,7 +1129,20 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
     linker L = {&R, opts, NULL, 0, 0};
-    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], 64))
+    /* sized for the main graph's names, so it is not rehashed as it fills */
+    int64_t names = (int64_t)rg.n_init + rg.n_input;
+    for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
+    if (names < 64) names = 64;
+    if (names > 1 << 24) names = 1 << 24;
+    /* and the value and node arrays, so they are not copied as they grow */
+    if (!g->cap_values && !g->cap_nodes) {
+        g->values = malloc(sizeof *g->values * (size_t)names);
+        g->nodes = malloc(sizeof *g->nodes * (size_t)(rg.n_node + 1));
+        if (!g->values || !g->nodes) return oom(&R);
+        g->cap_values = (int)names;
+        g->cap_nodes = rg.n_node + 1;
+    }
+    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], (uint32_t)names))
         return oom(&R);
     L.n_maps = 1;
     st = link_graph(&L, &rg, 0, -1);

@@ -58,31 +58,68 @@ void dlp_free(void *p) { free(p); }
 struct dlp__arena_block {
     dlp__arena_block *next;
     size_t used, cap;
+    size_t zeroed;   /* data[used, zeroed) is known to be zero */
     _Alignas(16) unsigned char data[];
 };
+
+/* Blocks come from malloc and are zeroed as they are handed out, a chunk
+ * at a time: a graph's arena fills ~half of its last block, and calloc
+ * cleared all of it (plus page faults on fresh memory). */
+#define ARENA_ZERO_CHUNK ((size_t)16384)
+
+static dlp__arena_block *arena_grow(dlp__arena *a, size_t size) {
+    dlp__arena_block *b = a->head;
+    size_t cap = b ? b->cap * 2 : 64 * 1024;
+    if (cap > 64u << 20) cap = 64u << 20;
+    if (cap < size) cap = size;
+    dlp__arena_block *nb = malloc(sizeof *nb + cap);
+    if (!nb) return NULL;
+    nb->cap = cap;
+    nb->used = nb->zeroed = 0;
+    nb->next = b;
+    a->head = nb;
+    return nb;
+}
+
+/* The current block when it has size bytes free, else a new one. */
+static inline dlp__arena_block *arena_reserve(dlp__arena *a, size_t size) {
+    dlp__arena_block *b = a->head;
+    return b && b->cap - b->used >= size ? b : arena_grow(a, size);
+}
 
 void *dlp__arena_alloc(dlp__arena *a, size_t size) {
     size = (size + 15) & ~(size_t)15;
     if (size == 0) size = 16;
-    dlp__arena_block *b = a->head;
-    if (!b || b->cap - b->used < size) {
-        size_t cap = b ? b->cap * 2 : 64 * 1024;
-        if (cap > 64u << 20) cap = 64u << 20;
-        if (cap < size) cap = size;
-        dlp__arena_block *nb = calloc(1, sizeof *nb + cap);
-        if (!nb) return NULL;
-        nb->cap = cap;
-        nb->next = b;
-        a->head = b = nb;
+    dlp__arena_block *b = arena_reserve(a, size);
+    if (!b) return NULL;
+    size_t end = b->used + size;
+    if (end > b->zeroed) {
+        size_t z = end - b->zeroed < ARENA_ZERO_CHUNK ? b->zeroed + ARENA_ZERO_CHUNK : end;
+        if (z > b->cap) z = b->cap;
+        memset(b->data + b->zeroed, 0, z - b->zeroed);
+        b->zeroed = z;
     }
     void *p = b->data + b->used;
+    b->used = end;
+    a->total += size;
+    return p;
+}
+
+/* Not zeroed: for bytes the caller writes at once. */
+void *dlp__arena_alloc_raw(dlp__arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0) size = 16;
+    dlp__arena_block *b = arena_reserve(a, size);
+    if (!b) return NULL;
+    void *p = b->data + b->used;
     b->used += size;
+    if (b->zeroed < b->used) b->zeroed = b->used;
     a->total += size;
     return p;
 }
 
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n) {
-    char *p = dlp__arena_alloc(a, n + 1);
+    char *p = dlp__arena_alloc_raw(a, n + 1);
     if (!p) return NULL;
     if (n) memcpy(p, s, n);
     p[n] = 0;
@@ -94,7 +131,7 @@ char *dlp__arena_strdup(dlp__arena *a, const char *s) {
 }
 
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n) {
-    void *q = dlp__arena_alloc(a, n);
+    void *q = n ? dlp__arena_alloc_raw(a, n) : dlp__arena_alloc(a, n);
     if (q && n) memcpy(q, p, n);
     return q;
 }
@@ -196,15 +233,28 @@ static int strmap_rehash(dlp__strmap *m) {
     return 0;
 }
 
-int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
-    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
+/* The slot of key (1) or the empty slot where it would go (0). */
+static int strmap_find(const dlp__strmap *m, const char *key, uint32_t *slot, uint32_t *hash) {
     uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
+    *hash = h;
     while (m->keys[i]) {
         if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
-            m->vals[i] = val;
-            return 0;
+            *slot = i;
+            return 1;
         }
         i = (i + 1) & mask;
+    }
+    *slot = i;
+    return 0;
+}
+
+/* put (overwrite 1) or put_new (overwrite 0): 1 when key was there. */
+static int strmap_put(dlp__strmap *m, const char *key, int val, int overwrite) {
+    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
+    uint32_t i, h;
+    if (strmap_find(m, key, &i, &h)) {
+        if (overwrite) m->vals[i] = val;
+        return 1;
     }
     m->keys[i] = key;
     m->hashes[i] = h;
@@ -213,14 +263,15 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
     return 0;
 }
 
+int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
+    return strmap_put(m, key, val, 1) < 0 ? -1 : 0;
+}
+
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) { return strmap_put(m, key, val, 0); }
+
 int dlp__strmap_get(const dlp__strmap *m, const char *key) {
-    if (!m->cap) return -1;
-    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
-    while (m->keys[i]) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) return m->vals[i];
-        i = (i + 1) & mask;
-    }
-    return -1;
+    uint32_t i, h;
+    return m->cap && strmap_find(m, key, &i, &h) ? m->vals[i] : -1;
 }
 
 /* ---- files ----------------------------------------------------------- */

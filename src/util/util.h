@@ -30,7 +30,8 @@ typedef struct {
     size_t total;               /* bytes handed out, for statistics */
 } dlp__arena;
 
-void *dlp__arena_alloc(dlp__arena *a, size_t size);
+void *dlp__arena_alloc(dlp__arena *a, size_t size);   /* zeroed */
+void *dlp__arena_alloc_raw(dlp__arena *a, size_t size);   /* not zeroed: the caller writes it all */
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n);
 char *dlp__arena_strdup(dlp__arena *a, const char *s);
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n);
@@ -55,6 +56,9 @@ int dlp__strmap_init(dlp__strmap *m, uint32_t expect);
 void dlp__strmap_free(dlp__strmap *m);
 /* Insert or overwrite; -1 on OOM, else 0. */
 int dlp__strmap_put(dlp__strmap *m, const char *key, int val);
+/* Insert when absent (one probe for the check and the insert): 0 inserted,
+ * 1 already there (left as it was), -1 on OOM. */
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val);
 /* Value or -1 when absent. */
 int dlp__strmap_get(const dlp__strmap *m, const char *key);
 uint64_t dlp__hash_str(const char *s);
