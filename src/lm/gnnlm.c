@@ -302,31 +302,10 @@ static void fb_free(fb_t *b) {
 /* Collate graphs fs[0..k) block-diagonally (node rows and edges). */
 static dlp_status collate(const dlp_gnn *m, dlp__nn_ws *ws, const dlp_features *const *fs, int k, fb_t *b,
                           dlp_error *err) {
-    int64_t nn = 0, ne = 0;
-    for (int q = 0; q < k; q++) {
-        nn += fs[q]->n_nodes;
-        ne += fs[q]->n_edges;
-    }
-    if (nn > INT32_MAX / 2 || ne > INT32_MAX / 2)
-        return dlp__err(err, DLP_EINVAL, "gnnlm: batch too large (%lld nodes)", (long long)nn);
-    dlp__nn_graph_part *parts = dlp__nn_ws_alloc(ws, (size_t)k * sizeof *parts);
-    int32_t *src = dlp__nn_ws_ints(ws, (size_t)(ne > 0 ? ne : 1));
-    b->x = dlp__nn_ws_floats(ws, (size_t)nn * (size_t)m->n_feat);
-    if (!parts || !src || !b->x) return dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory (batch)");
-    int64_t e0 = 0, r0 = 0;
-    for (int q = 0; q < k; q++) {
-        const dlp_features *f = fs[q];
-        for (int i = 0; i < f->n_nodes; i++)
-            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++) src[e0 + e] = i;
-        parts[q] = (dlp__nn_graph_part){f->n_nodes, f->n_edges, src + e0, f->col};
-        memcpy(b->x + r0 * m->n_feat, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)m->n_feat);
-        e0 += f->n_edges;
-        r0 += f->n_nodes;
-    }
-    dlp_status st = dlp__nn_graph_collate(&b->g, k, parts, err);
+    dlp_status st = dlp__nn_collate_features(ws, fs, k, m->n_feat, &b->g, &b->x, NULL, "gnnlm", err);
     if (st != DLP_OK) return st;
     b->has_g = 1;
-    b->N = (int)nn;
+    b->N = b->g.n_nodes;
     return DLP_OK;
 }
 

@@ -325,30 +325,11 @@ static dlp_status make_batch(dlp__nn_ws *ws, const dlp_features *const *fs, int 
         nn += fs[q]->n_nodes;
         ne += fs[q]->n_edges;
     }
-    if (nn > INT32_MAX / 2 || ne > INT32_MAX / 4)
-        return dlp__err(err, DLP_EINVAL, "encoder: batch too large (%lld nodes, %lld edges)", (long long)nn,
-                        (long long)ne);
     b->n = (int32_t)nn;
     b->n_edges = ne;
-    dlp__nn_graph_part *parts = dlp__nn_ws_alloc(ws, (size_t)k * sizeof *parts);
-    int32_t *src = dlp__nn_ws_ints(ws, (size_t)(ne > 0 ? ne : 1));
     b->off = dlp__nn_ws_ints(ws, (size_t)k + 1);
-    b->x = dlp__nn_ws_floats(ws, (size_t)nn * (size_t)nf);
-    if (!parts || !src || !b->off || !b->x) return dlp__err(err, DLP_ENOMEM, "encoder: out of memory (batch)");
-    int64_t e0 = 0, r0 = 0;
-    for (int q = 0; q < k; q++) {
-        const dlp_features *f = fs[q];
-        /* the features' CSR lists successors; the nn graph wants src/dst */
-        for (int i = 0; i < f->n_nodes; i++)
-            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++) src[e0 + e] = i;
-        parts[q] = (dlp__nn_graph_part){f->n_nodes, f->n_edges, src + e0, f->col};
-        memcpy(b->x + r0 * nf, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)nf);
-        b->off[q] = (int32_t)r0;
-        e0 += f->n_edges;
-        r0 += f->n_nodes;
-    }
-    b->off[k] = (int32_t)r0;
-    dlp_status st = dlp__nn_graph_collate(&b->g, k, parts, err);
+    if (!b->off) return dlp__err(err, DLP_ENOMEM, "encoder: out of memory (batch)");
+    dlp_status st = dlp__nn_collate_features(ws, fs, k, nf, &b->g, &b->x, b->off, "encoder", err);
     if (st != DLP_OK) return st;
     b->has_graph = 1;
     return DLP_OK;

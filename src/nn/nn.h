@@ -229,6 +229,15 @@ typedef struct {
     const int32_t *src, *dst;   /* (n_edges) each                             */
 } dlp__nn_graph_part;
 
+/* A mini-batch of feature graphs fs[0..k) (nf columns each): their node
+ * rows stacked into *x (ws), the successor CSR of each expanded into
+ * src/dst pairs and collated block-diagonally into g; off (k + 1, may be
+ * NULL) gets each graph's first row.  `who` starts the messages ("gnn",
+ * "encoder").  The one collation of gnn.c, encoder.c and gnnlm.c. */
+dlp_status dlp__nn_collate_features(dlp__nn_ws *ws, const dlp_features *const *fs, int k, int nf,
+                                    dlp__nn_graph *g, float **x, int32_t *off, const char *who,
+                                    dlp_error *err);
+
 /* Stack parts block-diagonally (node ids offset, graph_id = part index). */
 dlp_status dlp__nn_graph_collate(dlp__nn_graph *g, int n_parts,
                                  const dlp__nn_graph_part *parts,

@@ -314,3 +314,36 @@ void dlp__nn_pool_backward(const dlp__nn_graph *g, dlp__nn_agg op,
         for (int c = 0; c < f; c++) dxi[c] += s * dyg[c];
     }
 }
+
+dlp_status dlp__nn_collate_features(dlp__nn_ws *ws, const dlp_features *const *fs, int k, int nf,
+                                    dlp__nn_graph *g, float **x, int32_t *off, const char *who,
+                                    dlp_error *err) {
+    int64_t nn = 0, ne = 0;
+    for (int q = 0; q < k; q++) {
+        nn += fs[q]->n_nodes;
+        ne += fs[q]->n_edges;
+    }
+    if (nn > INT32_MAX / 2 || ne > INT32_MAX / 4)
+        return dlp__err(err, DLP_EINVAL, "%s: batch too large (%lld nodes, %lld edges)", who, (long long)nn,
+                        (long long)ne);
+    dlp__nn_graph_part *parts = dlp__nn_ws_alloc(ws, (size_t)k * sizeof *parts);
+    int32_t *src = dlp__nn_ws_ints(ws, (size_t)(ne > 0 ? ne : 1));
+    float *xs = dlp__nn_ws_floats(ws, (size_t)nn * (size_t)nf);
+    if (!parts || !src || !xs) return dlp__err(err, DLP_ENOMEM, "%s: out of memory (batch)", who);
+    int64_t e0 = 0, r0 = 0;
+    for (int q = 0; q < k; q++) {
+        const dlp_features *f = fs[q];
+        /* the features' CSR lists successors; the nn graph wants src/dst
+         * pairs, so expand the row pointer into sources */
+        for (int i = 0; i < f->n_nodes; i++)
+            for (int32_t e = f->rowptr[i]; e < f->rowptr[i + 1]; e++) src[e0 + e] = i;
+        parts[q] = (dlp__nn_graph_part){f->n_nodes, f->n_edges, src + e0, f->col};
+        memcpy(xs + r0 * nf, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)nf);
+        if (off) off[q] = (int32_t)r0;
+        e0 += f->n_edges;
+        r0 += f->n_nodes;
+    }
+    if (off) off[k] = (int32_t)r0;
+    *x = xs;
+    return dlp__nn_graph_collate(g, k, parts, err);
+}
