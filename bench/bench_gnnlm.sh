@@ -9,7 +9,8 @@
 # Report: docs/results_gnnlm.md (--quick: $OUT/results_quick.md).
 #
 #   bench/bench_gnnlm.sh [--lm FILE.dlpm] [--quick] [--cells N] [--seeds N] [--jobs N] [--out DIR]
-#                        [--no-tables]   (leave out tables 7.2 / 7.3: five more stage-3 runs)
+#                        [--no-tables]   (leave out tables 7.2 / 7.3: six more stage-3 runs)
+#                        [--no-newarch]  (leave out the new-architecture experiment on the CPU set)
 #
 # Devices.  Public (stages 1-3): the 16 NAS-Bench-201 settings of the GPUs
 # 1080 Ti, 2080 Ti, Titan X, Titan Xp, the Xeon Silver CPUs, the Essential
@@ -37,6 +38,8 @@ SEEDS=1
 JOBS=2
 QUICK=0
 TABLES=1
+NEWARCH=1
+E_NA3=20
 OUT_GIVEN=0
 NS="8 10 16 32 64 100"
 E_S1=3; E_S2=2; E_S3=4; S3_LIMIT=6000; E_FT=20; E_GNN=40; E_GFT=100; E_GSC=200
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
     --seeds) SEEDS=$2; shift;;
     --jobs) JOBS=$2; shift;;
     --no-tables) TABLES=0;;
+    --no-newarch) NEWARCH=0;;
     --out) OUT=$2; OUT_GIVEN=1; shift;;
     *) echo "bench_gnnlm: unknown option $1"; exit 0;;
   esac
@@ -59,6 +63,7 @@ HELD="titan_rtx_1 titan_rtx_32 gold_6240 pixel3 samsung_s7"
 declare -A NEAR=([titan_rtx_1]=2080ti_1 [titan_rtx_32]=2080ti_32 [gold_6240]=silver_4210r [pixel3]=essential_ph_1 [samsung_s7]=samsung_a50)
 if [ "$QUICK" = 1 ]; then
   CELLS=400; NS="10 32"; HELD="titan_rtx_32 pixel3"; E_S1=1; E_S2=1; E_S3=1; S3_LIMIT=800; E_FT=5; E_GNN=10
+  NEWARCH=0
   E_GFT=20; E_GSC=40
   PUBLIC="2080ti_32,titanxp_32,essential_ph_1,samsung_a50"
   [ "$OUT_GIVEN" = 0 ] && OUT=build/bench/gnnlm-quick
@@ -133,6 +138,8 @@ for seed in $(seq 1 "$SEEDS"); do
         --report-json "$OUT/res/s3_json_$seed.json" &
       wait
     }
+    run "s3_tok_$seed" train $S3 --arch gnnlm --lm "$LM" --output tokens --out "$OUT/res/s3_tok_$seed.dlpm" \
+      --report-json "$OUT/res/s3_tok_$seed.json"
     for r in 0 4 16; do
       echo "s3_r${r}_$seed train $S3 --arch gnnlm --lm $LM --lora-rank $r --out $OUT/res/s3_r${r}_$seed.dlpm --report-json $OUT/res/s3_r${r}_$seed.json"
     done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
@@ -161,6 +168,35 @@ for seed in $(seq 1 "$SEEDS"); do
     done
   done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
 done
+# ---- new architecture (the thesis' ViT experiment on our CPU set): vit left out of stage 3,
+#      then N of its samples; test on the other vit samples ----
+NEWARCH_OUT=""
+CPU_STORE=data/cpu/runs.sqlite
+if [ "$NEWARCH" = 1 ] && [ -f "$CPU_STORE" ]; then
+  CPUD="$OUT/cpu_infer.dlpd"
+  [ -f "$CPUD" ] || "$DL" dataset build --from "$CPU_STORE" --target latency_ms --layout dippm --out "$CPUD" \
+    > "$OUT/log/cpu_dataset.log" 2>&1
+  C3="--data $CPUD --split lofo:vit --stage predict --epochs $E_NA3 $GL"
+  run "na_s3_both" train $C3 --init "$OUT/res/s2_gin_1.dlpm" --out "$OUT/res/na_s3_both.dlpm" \
+    --report-json "$OUT/res/na_s3_both.json" &
+  run "na_s3_none" train $C3 --arch gnnlm --lm "$LM" --out "$OUT/res/na_s3_none.dlpm" --report-json "$OUT/res/na_s3_none.json" &
+  wait
+  run "na_pub" train --data "$CPUD" --split lofo:vit $SAGE --epochs $E_GNN --batch-size 16 --out "$OUT/res/na_pub.dlpm" \
+    --report-json "$OUT/res/na_pub.json"
+  for seed in 1 2 3; do
+    V="--data $CPUD --family vit --split random:0.6:0 --split-seed $seed"
+    echo "na_z_pre_0_$seed eval --model $OUT/res/na_s3_both.dlpm $V --json $OUT/res/na_pre_0_$seed.json"
+    echo "na_z_nopre_0_$seed eval --model $OUT/res/na_s3_none.dlpm $V --json $OUT/res/na_nopre_0_$seed.json"
+    echo "na_z_gft_0_$seed eval --model $OUT/res/na_pub.dlpm $V --json $OUT/res/na_gft_0_$seed.json"
+    for n in 4 8 12; do
+      F="$V --train-limit $n --keep-last --seed $seed"
+      echo "na_pre_${n}_$seed train $F --init $OUT/res/na_s3_both.dlpm --epochs $E_FT --batch-size 4 $GL --out $OUT/res/na_pre_${n}_$seed.dlpm --report-json $OUT/res/na_pre_${n}_$seed.json"
+      echo "na_nopre_${n}_$seed train $F --init $OUT/res/na_s3_none.dlpm --epochs $E_FT --batch-size 4 $GL --out $OUT/res/na_nopre_${n}_$seed.dlpm --report-json $OUT/res/na_nopre_${n}_$seed.json"
+      echo "na_gft_${n}_$seed train $F $SAGE --init $OUT/res/na_pub.dlpm --epochs $E_GFT --batch-size 4 --out $OUT/res/na_gft_${n}_$seed.dlpm --report-json $OUT/res/na_gft_${n}_$seed.json"
+      echo "na_gsc_${n}_$seed train $F $SAGE --epochs $E_GSC --batch-size 4 --out $OUT/res/na_gsc_${n}_$seed.dlpm --report-json $OUT/res/na_gsc_${n}_$seed.json"
+    done
+  done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
+fi
 T1=$(date +%s)
 
 # ---- prediction time ----
@@ -272,6 +308,19 @@ mean_seeds() {  # file-pattern-with-SEED metric
       echo "| $nm | $(fmt mape "$(mean_seeds "$f" mape)") | $(fmt acc10 "$(mean_seeds "$f" acc10)") | $(fmt spearman "$(mean_seeds "$f" spearman)") | ${tm:-–} |"
     done
     echo
+    echo "## Regression head or numeric tokens"
+    echo
+    echo "The same stage-3 recipe (no pre-training, graph token), answered by the regression head or written by the language model as digits (greedy decoding; unreadable answers get the training geometric mean)."
+    echo
+    echo "| output | MAPE (%) | Acc(10%) (%) | Spearman ρ | training s (wall, one run) |"
+    echo "|---|---:|---:|---:|---:|"
+    for v in head:none tokens:tok; do
+      IFS=: read -r nm tag <<< "$v"
+      f="$OUT/res/s3_${tag}_SEED.json"
+      tm=$(cut -d' ' -f1 "$OUT/log/s3_${tag}_1.time" 2>/dev/null)
+      echo "| $nm | $(fmt mape "$(mean_seeds "$f" mape)") | $(fmt acc10 "$(mean_seeds "$f" acc10)") | $(fmt spearman "$(mean_seeds "$f" spearman)") | ${tm:-–} |"
+    done
+    echo
     echo "## LoRA rank (table 7.3)"
     echo
     echo "| LoRA rank | MAPE (%) | Acc(10%) (%) | Spearman ρ |"
@@ -297,6 +346,28 @@ mean_seeds() {  # file-pattern-with-SEED metric
     echo "| gnnlm, one model for the $c devices ($S3_LIMIT samples), both pre-trainings | $(fmt mape "$(mean_seeds "$OUT/res/s3_both_SEED.json" mape)") | $(fmt acc10 "$(mean_seeds "$OUT/res/s3_both_SEED.json" acc10)") |"
   fi
   echo
+  if [ "$NEWARCH" = 1 ] && [ -f "$OUT/res/na_s3_none.json" ]; then
+    echo "## A new architecture: ViT left out (the thesis' ViT experiment, on our CPU set)"
+    echo
+    echo "Data: dlperf's own CPU measurements (\`$CPU_STORE\`, inference latency on cpu-amd-epyc-2c, 20 torchvision families, DIPPM layout). Stage 3 on the 19 other families (\`--split lofo:vit\`, $E_NA3 epochs; 'pre-trained' continues from the HELP stage-2 model, whose GIN had GraphMAE on NB201 cells); GraphSAGE likewise ($E_GNN epochs). Then N of the 21 ViT samples (\`--family vit --split random:0.6:0\`, seeds 1-3: 13 in the training part, 8 test); 32 samples, the thesis' count, do not exist for one family here. Mean over the three seeds."
+    echo
+    for metric in acc10 mape spearman; do
+      case $metric in acc10) title="Acc(10%) (%) ↑";; mape) title="MAPE (%) ↓";; spearman) title="Spearman ρ ↑";; esac
+      echo "| N ($title) | gnnlm, pre-trained | gnnlm, no pre-training | GNN fine-tuned | GNN from scratch |"
+      echo "|---:|---:|---:|---:|---:|"
+      for n in 0 4 8 12; do
+        row="| $n |"
+        for p in pre nopre gft gsc; do
+          if [ $n = 0 ] && [ $p = gsc ]; then row="$row – |"; continue; fi
+          s=0; c=0
+          for sd in 1 2 3; do v=$(val "$OUT/res/na_${p}_${n}_$sd.json" $metric); [ -n "$v" ] && { s=$(echo "$s+$v" | bc -l); c=$((c+1)); }; done
+          if [ $c -gt 0 ]; then row="$row $(fmt $metric "$(echo "$s/$c" | bc -l)") |"; else row="$row – |"; fi
+        done
+        echo "$row"
+      done
+      echo
+    done
+  fi
   echo "## Prediction time"
   echo
   echo "$SPEED"
@@ -305,7 +376,7 @@ mean_seeds() {  # file-pattern-with-SEED metric
   echo
   echo "| step | wall s | CPU s |"
   echo "|---|---:|---:|"
-  for p in s1 s2_gin s2_rnd s3_both s3_none s3_gin s3_adapt s3_text s3_json s3_r0 s3_r4 s3_r16 pub ft_pre ft_nopre gft gsc; do
+  for p in s1 s2_gin s2_rnd s3_both s3_none s3_gin s3_adapt s3_text s3_json s3_tok s3_r0 s3_r4 s3_r16 pub ft_pre ft_nopre gft gsc na_s3_both na_s3_none na_pub; do
     cat "$OUT"/log/${p}_*.time 2>/dev/null | awk -v p="$p" '{w+=$1; u+=$2; n++} END {if (n) printf "| %s | %.1f | %.1f |\n", p, w/n, u/n}'
   done
 } > "$REPORT"

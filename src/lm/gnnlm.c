@@ -961,6 +961,46 @@ out:
 
 static const int dippm_static[] = {DLP_SF_MACS, DLP_SF_BATCH, DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU};
 
+/* Few-shot start: the level of the new samples.  The model's own
+ * predictions of the training samples (what it says from the device's
+ * description) are compared with the measurements, and each target's
+ * mean (in ln units for log scalings) moves by their mean difference, so
+ * fine-tuning starts at the right level and spends its few steps on the
+ * shape.  A GNN gets the level by refitting its scalings; gnnlm keeps its
+ * scalings (the device is in its input) and corrects only the level. */
+static dlp_status calibrate_level(dlp_gnn *m, const dlp_dataset *ds, const int *train, int n, const int *tcol,
+                                  dlp_error *err) {
+    int T = m->n_targets;
+    const dlp_features **fs = malloc(sizeof *fs * (size_t)n);
+    const char **dev = malloc(sizeof *dev * (size_t)n);
+    float *p = malloc(sizeof *p * (size_t)n * (size_t)T);
+    dlp_status st = fs && dev && p ? DLP_OK : dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+    for (int i = 0; st == DLP_OK && i < n; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, train[i], &s);
+        fs[i] = s.features;
+        dev[i] = s.device;
+    }
+    if (st == DLP_OK) st = dlp__gnnlm_predict(m, fs, dev, n, p, err);
+    for (int t = 0; st == DLP_OK && t < T; t++) {
+        double sum = 0;
+        int cnt = 0;
+        for (int i = 0; i < n; i++) {
+            dlp_dataset_sample s;
+            dlp_dataset_get(ds, train[i], &s);
+            double y = s.targets[tcol[t]], yh = p[(size_t)i * T + t];
+            if (isnan(y) || !(yh > 0) || !(y > 0)) continue;
+            sum += dlp__gnn_prescale(m->info.target_scale, y) - dlp__gnn_prescale(m->info.target_scale, yh);
+            cnt++;
+        }
+        if (cnt) m->t_mean[t] += sum / cnt;
+    }
+    free(fs);
+    free(dev);
+    free(p);
+    return st;
+}
+
 /* A copy of init's language model (with its adapters) into x. */
 static dlp_status copy_lm(const dlp__gnnlm *from, dlp__gnnlm *x, dlp_error *err) {
     void *img;
@@ -1200,10 +1240,9 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     h->n_train = n_train;
     h->n_val = n_val;
     /* Scalings: fitted here for a new model.  A gnnlm --init keeps its
-     * own: the device is in the prompt, so the model already places a new
-     * device's level (a GNN without that input refits them instead, and
-     * learns the shift through them); refitting on a few samples of one
-     * device would move every output. */
+     * own (the device is in the prompt; refitting on a few samples of one
+     * device would move every output the model places by the description)
+     * and only corrects its level on the new samples (calibrate_level). */
     if (init) {
         memcpy(m->sf_mean, init->sf_mean, sizeof m->sf_mean);
         memcpy(m->sf_std, init->sf_std, sizeof m->sf_std);
@@ -1243,6 +1282,8 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
             goto fail;
         }
         memcpy(m->ps.data, init->ps.data, sizeof(float) * (size_t)m->ps.total);
+        if (o.stage == DLP_GNNLM_STAGE_PREDICT && (st = calibrate_level(m, ds, train, n_train, tcol, err)) != DLP_OK)
+            goto fail;
     }
     if (o.threads > 0) openblas_set_num_threads(o.threads);
     if ((st = dlp__nn_adam_init(&og, &m->ps, (float)o.lr, 0.9f, 0.999f, 1e-8f, (float)o.weight_decay, o.adamw != 0)) !=
@@ -1304,15 +1345,16 @@ dlp_status dlp__gnnlm_parse(dlp_gnn *m, const cJSON *o, const char *name, uint64
         else if (!strcmp(s, "predict")) x->stage = DLP_GNNLM_STAGE_PREDICT;
         else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm stage '%s'", name, s);
     }
-    s = dlp__dlpm_str(&r, o, "graph_input");
-    if (r.st == DLP_OK && (x->input = dlp_gnnlm_input_parse(s)) < 0)
+    /* graph_input and output: absent in the first gnnlm files, whose
+     * models were token / head */
+    const cJSON *gi = cJSON_GetObjectItemCaseSensitive(o, "graph_input"), *go = cJSON_GetObjectItemCaseSensitive(o, "output");
+    s = cJSON_IsString(gi) ? gi->valuestring : "token";
+    if ((x->input = dlp_gnnlm_input_parse(s)) < 0)
         return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm graph input '%s'", name, s);
-    s = dlp__dlpm_str(&r, o, "output");
-    if (r.st == DLP_OK) {
-        if (!strcmp(s, "tokens")) x->output = DLP_GNNLM_OUTPUT_TOKENS;
-        else if (!strcmp(s, "head")) x->output = DLP_GNNLM_OUTPUT_HEAD;
-        else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm output '%s'", name, s);
-    }
+    s = cJSON_IsString(go) ? go->valuestring : "head";
+    if (!strcmp(s, "tokens")) x->output = DLP_GNNLM_OUTPUT_TOKENS;
+    else if (!strcmp(s, "head")) x->output = DLP_GNNLM_OUTPUT_HEAD;
+    else return dlp__err(err, DLP_EFORMAT, "%s: unknown gnnlm output '%s'", name, s);
     const cJSON *b1 = cJSON_GetObjectItemCaseSensitive(o, "gin_pretrained"),
                 *b2 = cJSON_GetObjectItemCaseSensitive(o, "lm_adapted");
     x->gin_pretrained = cJSON_IsTrue(b1);
