@@ -1282,7 +1282,10 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
             goto fail;
         }
         memcpy(m->ps.data, init->ps.data, sizeof(float) * (size_t)m->ps.total);
-        if (o.stage == DLP_GNNLM_STAGE_PREDICT && (st = calibrate_level(m, ds, train, n_train, tcol, err)) != DLP_OK)
+        /* only a model that already predicts has a level to correct (a
+         * stage-2 model's head is untrained) */
+        if (o.stage == DLP_GNNLM_STAGE_PREDICT && init->lmx->stage == DLP_GNNLM_STAGE_PREDICT &&
+            (st = calibrate_level(m, ds, train, n_train, tcol, err)) != DLP_OK)
             goto fail;
     }
     if (o.threads > 0) openblas_set_num_threads(o.threads);
