@@ -1191,48 +1191,12 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
     h->readout = DLP_GNN_READOUT_SCALED_SUM;
     h->gat_heads = 1;
     h->dropout = o.dropout;
-    h->loss = o.loss;
-    h->target_scale = o.target_scale;
-    h->lr_schedule = o.lr_schedule;
-    h->adamw = o.adamw != 0;
-    h->lr = o.lr;
-    h->weight_decay = o.weight_decay;
-    h->huber_delta = o.huber_delta;
-    h->clip = o.clip;
-    h->batch_size = o.batch_size;
-    h->epochs = o.epochs;
-    h->seed = o.seed;
-    h->layout = m->layout;
-    h->layout_version = m->layout_version;
-    h->n_feat = m->n_feat;
-    h->n_static = m->n_static;
-    memcpy(h->static_features, m->sf, sizeof m->sf);
-    h->n_targets = n_t;
-    h->data_fingerprint = dlp_dataset_fingerprint(ds);
-    h->best_val_mape = NAN;
-    snprintf(m->split, sizeof m->split, "%s", o.split ? o.split : "");
+    dlp__gnn_info_common(m, &o, ds);
 
-    int n_ds = dlp_dataset_count(ds), n_train = 0, n_val = 0;
-    train = malloc(sizeof *train * (size_t)n_train_in);
-    val = malloc(sizeof *val * (size_t)(n_val_in > 0 ? n_val_in : 1));
-    if (!train || !val) {
-        st = dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+    int n_train = 0, n_val = 0;
+    if ((st = dlp__gnn_present(ds, tcol, n_t, train_in, n_train_in, &train, &n_train, "gnnlm train", err)) != DLP_OK ||
+        (st = dlp__gnn_present(ds, tcol, n_t, val_in, n_val_in, &val, &n_val, "gnnlm train", err)) != DLP_OK)
         goto fail;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        const int *src = pass ? val_in : train_in;
-        int n = pass ? n_val_in : n_train_in, *dst = pass ? val : train, *cnt = pass ? &n_val : &n_train;
-        for (int i = 0; i < n; i++) {
-            dlp_dataset_sample s;
-            if (src[i] < 0 || src[i] >= n_ds || dlp_dataset_get(ds, src[i], &s) != DLP_OK) {
-                st = dlp__err(err, DLP_EINVAL, "gnnlm train: sample %d out of range (%d samples)", src[i], n_ds);
-                goto fail;
-            }
-            int any = 0;
-            for (int k = 0; k < n_t; k++) any |= !isnan(s.targets[tcol[k]]);
-            if (any) dst[(*cnt)++] = src[i];
-        }
-    }
     if (!n_train) {
         st = dlp__err(err, DLP_EINVAL, "gnnlm train: no training sample has the target(s)");
         goto fail;

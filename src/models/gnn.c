@@ -887,7 +887,7 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
         o.epochs < 1 || o.lr < 0 || o.weight_decay < 0 || o.huber_delta <= 0 || o.dropout >= 1 ||
         o.hidden < 1 || o.layers < 0 || o.fc_layers < 0 || o.block_depth < 1 || o.clip < 0)
         return dlp__err(err, DLP_EINVAL, "gnn train: an option is out of range");
-    int n_ds = dlp_dataset_count(ds), nt_ds = dlp_dataset_target_count(ds);
+    int nt_ds = dlp_dataset_target_count(ds);
     int tcol[DLP__GNN_MAX_TARGETS];
     int n_t = o.n_targets > 0 ? o.n_targets : 1;
     if (n_t > DLP__GNN_MAX_TARGETS)
@@ -978,49 +978,13 @@ dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train
     h->gat_heads = o.arch == DLP_GNN_GAT ? o.gat_heads : 1;
     h->sage_normalize = o.arch == DLP_GNN_SAGE && o.sage_normalize;
     h->dropout = o.dropout;
-    h->loss = o.loss;
-    h->target_scale = o.target_scale;
-    h->lr_schedule = o.lr_schedule;
-    h->adamw = o.adamw != 0;
-    h->lr = o.lr;
-    h->weight_decay = o.weight_decay;
-    h->huber_delta = o.huber_delta;
-    h->clip = o.clip;
-    h->batch_size = o.batch_size;
-    h->epochs = o.epochs;
-    h->seed = o.seed;
-    h->layout = m->layout;
-    h->layout_version = m->layout_version;
-    h->n_feat = m->n_feat;
-    h->n_static = m->n_static;
-    memcpy(h->static_features, m->sf, sizeof m->sf);
-    h->n_targets = n_t;
-    h->data_fingerprint = dlp_dataset_fingerprint(ds);
-    h->best_val_mape = NAN;
-    snprintf(m->split, sizeof m->split, "%s", o.split ? o.split : "");
+    dlp__gnn_info_common(m, &o, ds);
 
     /* keep samples with at least one present target */
-    train = malloc(sizeof *train * (size_t)n_train_in);
-    val = malloc(sizeof *val * (size_t)(n_val_in > 0 ? n_val_in : 1));
-    if (!train || !val) {
-        st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
-        goto fail;
-    }
     int n_train = 0, n_val = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const int *src = pass ? val_in : train_in;
-        int n = pass ? n_val_in : n_train_in, *dst = pass ? val : train, *cnt = pass ? &n_val : &n_train;
-        for (int i = 0; i < n; i++) {
-            dlp_dataset_sample smp;
-            if (src[i] < 0 || src[i] >= n_ds || dlp_dataset_get(ds, src[i], &smp) != DLP_OK) {
-                st = dlp__err(err, DLP_EINVAL, "gnn train: sample %d out of range (%d samples)", src[i], n_ds);
-                goto fail;
-            }
-            int any = 0;
-            for (int k = 0; k < n_t; k++) any |= !isnan(smp.targets[tcol[k]]);
-            if (any) dst[(*cnt)++] = src[i];
-        }
-    }
+    if ((st = dlp__gnn_present(ds, tcol, n_t, train_in, n_train_in, &train, &n_train, "gnn train", err)) != DLP_OK ||
+        (st = dlp__gnn_present(ds, tcol, n_t, val_in, n_val_in, &val, &n_val, "gnn train", err)) != DLP_OK)
+        goto fail;
     if (!n_train) {
         st = dlp__err(err, DLP_EINVAL, "gnn train: no training sample has the target(s)");
         goto fail;
@@ -1223,4 +1187,45 @@ double dlp__gnn_prescale(int scale, double v) { return prescale_target(scale, v)
 void dlp__gnn_scale_static(const dlp_gnn *m, const dlp_features *f, float *out) { scale_static(m, f, out); }
 dlp_status dlp__gnn_check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err) {
     return check_features(m, f, err);
+}
+
+void dlp__gnn_info_common(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_dataset *ds) {
+    dlp_gnn_info *h = &m->info;
+    h->loss = o->loss;
+    h->target_scale = o->target_scale;
+    h->lr_schedule = o->lr_schedule;
+    h->adamw = o->adamw != 0;
+    h->lr = o->lr;
+    h->weight_decay = o->weight_decay;
+    h->huber_delta = o->huber_delta;
+    h->clip = o->clip;
+    h->batch_size = o->batch_size;
+    h->epochs = o->epochs;
+    h->seed = o->seed;
+    h->layout = m->layout;
+    h->layout_version = m->layout_version;
+    h->n_feat = m->n_feat;
+    h->n_static = m->n_static;
+    memcpy(h->static_features, m->sf, sizeof m->sf);
+    h->n_targets = m->n_targets;
+    h->data_fingerprint = dlp_dataset_fingerprint(ds);
+    h->best_val_mape = NAN;
+    snprintf(m->split, sizeof m->split, "%s", o->split ? o->split : "");
+}
+
+dlp_status dlp__gnn_present(const dlp_dataset *ds, const int *tcol, int n_t, const int *in, int n_in, int **out,
+                            int *n_out, const char *who, dlp_error *err) {
+    int n_ds = dlp_dataset_count(ds);
+    *n_out = 0;
+    *out = malloc(sizeof **out * (size_t)(n_in > 0 ? n_in : 1));
+    if (!*out) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", who);
+    for (int i = 0; i < n_in; i++) {
+        dlp_dataset_sample smp;
+        if (in[i] < 0 || in[i] >= n_ds || dlp_dataset_get(ds, in[i], &smp) != DLP_OK)
+            return dlp__err(err, DLP_EINVAL, "%s: sample %d out of range (%d samples)", who, in[i], n_ds);
+        int any = 0;
+        for (int k = 0; k < n_t; k++) any |= !isnan(smp.targets[tcol[k]]);
+        if (any) (*out)[(*n_out)++] = in[i];
+    }
+    return DLP_OK;
 }

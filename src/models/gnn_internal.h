@@ -93,6 +93,16 @@ double dlp__gnn_unscale(const dlp_gnn *m, int k, double v);
 double dlp__gnn_prescale(int scale, double v);
 /* The scaled static features of f (n_static values). */
 void dlp__gnn_scale_static(const dlp_gnn *m, const dlp_features *f, float *out);
+/* The recipe-independent fields of m->info from the options (loss,
+ * scaling, optimiser, schedule, batch, epochs, seed, input contract,
+ * targets count, data fingerprint, split); m's layout, static features and
+ * n_targets must be set. */
+void dlp__gnn_info_common(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_dataset *ds);
+/* The samples of in[0..n_in) with at least one of the targets tcol[0..n_t)
+ * present, into *out (malloc'ed, the caller frees it even on failure);
+ * DLP_EINVAL naming a sample out of range.  who starts messages. */
+dlp_status dlp__gnn_present(const dlp_dataset *ds, const int *tcol, int n_t, const int *in, int n_in, int **out,
+                            int *n_out, const char *who, dlp_error *err);
 /* f fits the model's layout and is a valid graph (message names it). */
 dlp_status dlp__gnn_check_features(const dlp_gnn *m, const dlp_features *f, dlp_error *err);
 
