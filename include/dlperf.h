@@ -1600,6 +1600,11 @@ dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, i
 dlp_status dlp_gnn_predict_onnx(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
                                 const char *const *names, int n, const dlp_load_opts *opts, int threads,
                                 float *out, dlp_error *err);
+/* The same on a device (dlp_gnn_predict_on's `device`; NULL: the model's
+ * default): only gnnlm models read it. */
+dlp_status dlp_gnn_predict_onnx_on(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
+                                   const char *const *names, int n, const dlp_load_opts *opts, int threads,
+                                   const char *device, float *out, dlp_error *err);
 /* Samples idx[0..n) of a dataset (NULL idx: all): out (n, target_count). */
 dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                                    float *out, dlp_error *err);

@@ -16,6 +16,8 @@ class GraphModel:
         self.path = path
         n = _lib.lib.dlp_gnn_target_count(handle)
         self.targets = [_lib.lib.dlp_gnn_target_name(handle, k).decode() for k in range(n)]
+        # a gnnlm model's default device ("" for the other architectures)
+        self.device = (_lib.lib.dlp_gnn_device(handle) or b"").decode()
 
     @classmethod
     def load(cls, path):
@@ -39,12 +41,14 @@ class GraphModel:
     def __exit__(self, *exc):
         self.close()
 
-    def predict(self, models, batch=None, seq=None, threads=0):
+    def predict(self, models, batch=None, seq=None, threads=0, device=None):
         """One dict {target: value} per model (ONNX paths or bytes), in order.
 
-        All models go to the library in one call (dlp_gnn_predict_onnx):
+        All models go to the library in one call (dlp_gnn_predict_onnx_on):
         parsed, featurised and predicted there by `threads` worker threads
-        (0: one per CPU), without the GIL."""
+        (0: one per CPU), without the GIL.  `device` (gnnlm models only): a
+        device setting by name ("titan_rtx_32", "h100-sxm") or described in
+        words; None: the device the model was trained on (`self.device`)."""
         from . import _onnx_of  # the package's model reader
         if self._h is None:
             raise Error("%s: model closed" % self.path)
@@ -68,8 +72,9 @@ class GraphModel:
         lens = (ctypes.c_size_t * n)(*map(len, datas))
         nms = (ctypes.c_char_p * n)(*names)
         err = _lib._Err()
-        if _lib.lib.dlp_gnn_predict_onnx(self._h, bufs, lens, nms, n, ctypes.byref(opts), int(threads),
-                                         out, ctypes.byref(err)) != 0:
+        dev = device.encode() if isinstance(device, str) else device
+        if _lib.lib.dlp_gnn_predict_onnx_on(self._h, bufs, lens, nms, n, ctypes.byref(opts), int(threads),
+                                            dev, out, ctypes.byref(err)) != 0:
             raise Error(err.text(), err.code)
         vals, keys = out[:], self.targets
         if t == 1:

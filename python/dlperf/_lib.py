@@ -109,6 +109,11 @@ for name, res, args in [
                                             ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
                                             ctypes.POINTER(_LoadOpts), ctypes.c_int,
                                             ctypes.POINTER(ctypes.c_float), _ERR]),
+    ("dlp_gnn_predict_onnx_on", ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_char_p), _LEN,
+                                               ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
+                                               ctypes.POINTER(_LoadOpts), ctypes.c_int, ctypes.c_char_p,
+                                               ctypes.POINTER(ctypes.c_float), _ERR]),
+    ("dlp_gnn_device", ctypes.c_char_p, [_P]),
 ]:
     fn = getattr(lib, name, None)
     if fn is None:

@@ -148,3 +148,28 @@ print("ok")
 """ % (os.path.join(ROOT, "python"), LEARNED, RESNET, RESNET)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+SHARED = os.environ.get("DLP_SHARED", os.path.join(ROOT, "..", "shared"))
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(SHARED, "data", "HELP")), reason="../shared/data/HELP missing")
+def test_graph_model_gnnlm_device(tmp_path):
+    # a gnnlm model reads the device: by name or in words, the same values
+    # as `predict-graph --device-text`; None is the model's own device
+    data, model = str(tmp_path / "h.dlpd"), str(tmp_path / "g.dlpm")
+    cli("dataset", "build", "--from", "help-nb201", "--device", "titanxp_32,pixel3", "--limit", "12",
+        "--layout", "dippm", "--shared", SHARED, "--out", data)
+    cli("train", "--data", data, "--arch", "gnnlm", "--hidden", "8", "--layers", "1", "--epochs", "1",
+        "--threads", "1", "--progress", "none", "--out", model)
+    with dlperf.GraphModel.load(model) as gm:
+        assert gm.device in ("titanxp_32", "pixel3")   # the training set's most common (a tie here)
+        for dev in ("pixel3", "Raspberry Pi 4, 4x Cortex-A72 1.5 GHz, fp32"):
+            out = gm.predict([RESNET, RESNET], batch=1, device=dev)
+            ref = json.loads(cli("predict-graph", "--model", model, RESNET, "--batch", "1", "--device-text", dev,
+                                 "--json"))
+            assert ref["device"] == dev and out[0] == out[1]
+            assert out[0]["latency_ms"] == pytest.approx(ref["predictions"]["latency_ms"], rel=1e-5)
+        assert gm.predict([RESNET], batch=1) == gm.predict([RESNET], batch=1, device=gm.device)
+    with dlperf.GraphModel.load(LEARNED) as gm:
+        assert gm.device == ""

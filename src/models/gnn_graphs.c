@@ -25,11 +25,12 @@
 #include "util/util.h"
 
 /* Features in the model's layout, then the prediction, in workspace ws. */
-static dlp_status predict_one(const dlp_gnn *m, dlp_layout layout, const dlp_graph *g, dlp__nn_ws *ws, float *out,
-                              dlp_error *err) {
+static dlp_status predict_one(const dlp_gnn *m, dlp_layout layout, const dlp_graph *g, const char *device,
+                              dlp__nn_ws *ws, float *out, dlp_error *err) {
     dlp_features *f = NULL;
     dlp_status st = dlp_features_build(g, layout, &f, err);
-    if (!st) st = dlp__gnn_predict_ws(m, f, ws, out, err);
+    /* a device only matters to gnnlm, whose predictions take their own path */
+    if (!st) st = device && m->lmx ? dlp_gnn_predict_on(m, f, device, out, err) : dlp__gnn_predict_ws(m, f, ws, out, err);
     dlp_features_free(f);
     return st;
 }
@@ -42,7 +43,7 @@ dlp_status dlp_gnn_predict_graphs(const dlp_gnn *m, const dlp_graph *const *g, i
     size_t T = (size_t)dlp_gnn_target_count(m);
     dlp__nn_ws ws = {0};
     dlp_status st = DLP_OK;
-    for (int i = 0; i < n && !st; i++) st = predict_one(m, inf.layout, g[i], &ws, out + (size_t)i * T, err);
+    for (int i = 0; i < n && !st; i++) st = predict_one(m, inf.layout, g[i], NULL, &ws, out + (size_t)i * T, err);
     dlp__nn_ws_free(&ws);
     return st;
 }
@@ -56,6 +57,7 @@ typedef struct {
     const size_t *lens;
     const char *const *names;
     const dlp_load_opts *opts;
+    const char *device;
     int n;
     size_t T;
     float *out;
@@ -82,7 +84,7 @@ static void *batch_worker(void *arg) {
         const char *name = J->names && J->names[i] ? J->names[i] : "model.onnx";
         dlp_status st = J->bufs[i] ? dlp_graph_load_mem(J->bufs[i], J->lens[i], name, J->opts, &g, &e)
                                    : dlp__err(&e, DLP_EINVAL, "%s: no bytes", name);
-        if (!st) st = predict_one(J->m, J->layout, g, &ws, J->out + (size_t)i * J->T, &e);
+        if (!st) st = predict_one(J->m, J->layout, g, J->device, &ws, J->out + (size_t)i * J->T, &e);
         dlp_graph_free(g);
         if (st) {
             pthread_mutex_lock(&J->lock);
@@ -101,11 +103,17 @@ static void *batch_worker(void *arg) {
 dlp_status dlp_gnn_predict_onnx(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
                                 const char *const *names, int n, const dlp_load_opts *opts, int threads,
                                 float *out, dlp_error *err) {
+    return dlp_gnn_predict_onnx_on(m, bufs, lens, names, n, opts, threads, NULL, out, err);
+}
+
+dlp_status dlp_gnn_predict_onnx_on(const dlp_gnn *m, const void *const *bufs, const size_t *lens,
+                                   const char *const *names, int n, const dlp_load_opts *opts, int threads,
+                                   const char *device, float *out, dlp_error *err) {
     if (!m || n < 0 || (n > 0 && (!bufs || !lens || !out)) || threads < 0)
         return dlp__err(err, DLP_EINVAL, "dlp_gnn_predict_onnx: bad arguments");
     if (!n) return DLP_OK;
-    batch_job J = {.m = m, .bufs = bufs, .lens = lens, .names = names, .opts = opts, .n = n, .out = out,
-                   .fail = n, .st = DLP_OK};
+    batch_job J = {.m = m, .bufs = bufs, .lens = lens, .names = names, .opts = opts, .device = device, .n = n,
+                   .out = out, .fail = n, .st = DLP_OK};
     dlp_gnn_info inf;
     dlp_gnn_info_get(m, &inf);
     J.layout = inf.layout;
