@@ -229,14 +229,14 @@ static dlp_status prompt_ids(dlp_gnn *m, const char *dev, const int32_t **ids, i
  * FLOPs, parameters, memory, operator counts), JSON a lossless dump of the
  * nodes (operator, output shape) and edges.  Long graphs do not fit the
  * window: the caller cuts the tokens, as the thesis reports. */
-static void graph_as_text(const dlp_gnn *m, const dlp_features *f, int json, dlp__sb *b) {
+static void graph_as_text(const dlp_features *f, int json, dlp__sb *b) {
     int L = f->layout, W = dlp_layout_width(L), n_ops = 0, out0 = -1;
     for (int j = 0; j < W; j++) {
         const char *c = dlp_layout_column(L, j);
         if (c && !strcmp(c, "other")) n_ops = j + 1;
         if (c && !strcmp(c, "out_dim0") && out0 < 0) out0 = j;
     }
-    int *op = calloc((size_t)(f->n_nodes > 0 ? f->n_nodes : 1), sizeof *op);
+    int *op = n_ops ? calloc((size_t)(f->n_nodes > 0 ? f->n_nodes : 1), sizeof *op) : NULL;
     if (!op) return;
     for (int i = 0; i < f->n_nodes; i++) {
         const float *r = f->x + (size_t)i * f->n_feat;
@@ -276,7 +276,6 @@ static void graph_as_text(const dlp_gnn *m, const dlp_features *f, int json, dlp
                 dlp__sb_printf(b, "%s[%d,%d]", first ? "" : ",", i, f->col[e]);
         dlp__sb_printf(b, "]}");
     }
-    (void)m;
     free(op);
 }
 
@@ -355,7 +354,7 @@ static dlp_status gl_prepare(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features *co
         if (!tokin) {
             /* the prompt's prefix, then the graph written out, cut to the window */
             dlp__sb g = {0};
-            graph_as_text(m, fs[q], x->input == DLP_GNNLM_INPUT_JSON, &g);
+            graph_as_text(fs[q], x->input == DLP_GNNLM_INPUT_JSON, &g);
             int32_t *gi = NULL, ng = 0;
             if (g.oom || !g.s) st = dlp__err(err, DLP_ENOMEM, "gnnlm: out of memory");
             else st = dlp__bpe_encode(&x->tok, g.s, g.len, 0, &gi, &ng, err);
@@ -519,7 +518,7 @@ static dlp_status tokens_decode(dlp_gnn *m, dlp__nn_ctx *cx, const dlp_features 
 static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float *dy, int train_gin) {
     dlp__gnnlm *x = m->lmx;
     int tokin = x->input == DLP_GNNLM_INPUT_TOKEN;
-    int D = x->lm_dim, k = b->k, H = x->gin.r.hidden, G = tokin ? x->gdim : 0, W = D + G;
+    int D = x->lm_dim, k = b->k, G = tokin ? x->gdim : 0, W = D + G;
     float *dhl = dlp__nn_ws_zeros(cx->ws, (size_t)k * W);
     float *dhid = dlp__nn_ws_zeros(cx->ws, (size_t)k * b->S * D);
     float *dgv = dlp__nn_ws_zeros(cx->ws, (size_t)k * (G ? G : 1));
@@ -532,7 +531,6 @@ static dlp_status gl_backward(dlp_gnn *m, dlp__nn_ctx *cx, fb_t *b, const float 
     }
     if ((st = dlp__lm_backward(&x->lm, cx->ws, dhid, tokin ? dgv : NULL)) != DLP_OK) return st;
     if (!train_gin || !tokin) return DLP_OK;
-    (void)H;
     return gin_backward(m, cx, b, dgv);
 }
 
@@ -602,6 +600,23 @@ dlp_status dlp__gnnlm_loss_grad(dlp_gnn *m, const dlp_features *const *fs, const
 
 dlp__nn_params *dlp__gnnlm_lm_params(dlp_gnn *m) { return m && m->lmx ? &m->lmx->lm.ps : NULL; }
 
+/* ---- training pieces both stages use ---------------------------------------------- */
+
+/* Fisher-Yates over order[0..n), the same draws gnn.c's loop makes. */
+static void shuffle(int *order, int n, dlp__nn_rng *r) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)dlp__nn_rng_below(r, (uint32_t)i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
+/* --lr-schedule cosine: the factor on the peak rate at this step, from 1
+ * down to 1/100 (gnn.c's schedule). */
+static double cosine(int64_t step, int64_t total) {
+    return 0.01 + 0.99 * 0.5 * (1 + cos(3.14159265358979323846 * (double)step / (double)total));
+}
+
 /* ---- stage 2: graph-to-text ------------------------------------------------------- */
 
 /* The §7.7.3 summary of a sample's graph: rebuilt from the NAS spaces'
@@ -633,15 +648,10 @@ static void graph_summary(const dlp_dataset_sample *s, dlp__sb *b) {
         dlp_graph_free(g);
         return;
     }
-    const double *sf = s->features->static_f;
-    char w1[32], w2[32], w3[32];
-    dlp__sb_printf(b,
-                   "Q: Summarise the graph %s.\nA: The graph has %d nodes and %d edges at batch %lld. It needs %s "
-                   "FLOPs and has %s parameters; %d convolutions, %d dense layers and %d ReLUs. Memory %s bytes.\n",
-                   s->name ? s->name : "", s->features->n_nodes, s->features->n_edges, (long long)s->batch,
-                   dlp__lm_words(sf[DLP_SF_FLOPS], w1, sizeof w1), dlp__lm_words(sf[DLP_SF_PARAMS], w2, sizeof w2),
-                   (int)sf[DLP_SF_N_CONV], (int)sf[DLP_SF_N_DENSE], (int)sf[DLP_SF_N_RELU],
-                   dlp__lm_words(sf[DLP_SF_MEMORY], w3, sizeof w3));
+    /* any other graph: what its features hold, as the text input writes it */
+    dlp__sb_printf(b, "Q: Summarise the graph %s.\nA: The graph has ", s->name ? s->name : "");
+    graph_as_text(s->features, 0, b);
+    dlp__sb_printf(b, "\n");
 }
 
 typedef struct {
@@ -725,17 +735,13 @@ static dlp_status train_adapt(dlp_gnn *m, const dlp_dataset *ds, const int *trai
     double t0 = now_s();
     int64_t total = (int64_t)((nd + B - 1) / (B > 0 ? B : 1)) * o->epochs, step = 0;
     for (int ep = 0; ep < o->epochs && st == DLP_OK && nd > 0; ep++) {
-        for (int i = nd - 1; i > 0; i--) {
-            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        shuffle(order, nd, &shuf);
         double lsum = 0, lr = o->lm_lr;
         int nb = 0;
         for (int b0 = 0; b0 < nd && st == DLP_OK; b0 += B, step++) {
             int k = nd - b0 < B ? nd - b0 : B, T = 1;
             if (o->lr_schedule == DLP_GNN_LR_COSINE) {
-                lr = o->lm_lr * (0.01 + 0.99 * 0.5 * (1 + cos(3.14159265358979323846 * (double)step / (double)total)));
+                lr = o->lm_lr * cosine(step, total);
                 opt->lr = (float)lr;
             }
             for (int q = 0; q < k; q++) {
@@ -826,13 +832,14 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
     int n_t = m->n_targets, B = o->batch_size < n_train ? o->batch_size : n_train;
     int *order = malloc(sizeof *order * (size_t)n_train);
     float *tgt = malloc(sizeof *tgt * (size_t)B * n_t * 2);
+    double *raw = malloc(sizeof *raw * (size_t)B);   /* the first target as measured (numeric tokens) */
     const dlp_features **fs = malloc(sizeof *fs * (size_t)(n_val > B ? n_val : B));
     const char **dev = malloc(sizeof *dev * (size_t)(n_val > B ? n_val : B));
     float *vpred = malloc(sizeof *vpred * (size_t)(n_val > 0 ? n_val : 1) * n_t);
     float *best_g = malloc(sizeof(float) * (size_t)m->ps.total), *best_l = malloc(sizeof(float) * (size_t)x->lm.ps.total);
     dlp__nn_ws ws = {0};
     dlp_status st = DLP_OK;
-    if (!order || !tgt || !fs || !dev || !vpred || !best_g || !best_l) {
+    if (!order || !tgt || !raw || !fs || !dev || !vpred || !best_g || !best_l) {
         st = dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
         goto out;
     }
@@ -846,17 +853,13 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
     int best_epoch = 0;
     int64_t total = (int64_t)((n_train + B - 1) / B) * o->epochs, step = 0;
     for (int ep = 0; ep < o->epochs && st == DLP_OK; ep++) {
-        for (int i = n_train - 1; i > 0; i--) {
-            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        shuffle(order, n_train, &shuf);
         double lsum = 0, lr = o->lr;
         int nb = 0;
         for (int b0 = 0; b0 < n_train && st == DLP_OK; b0 += B, step++) {
             int k = n_train - b0 < B ? n_train - b0 : B;
             if (o->lr_schedule == DLP_GNN_LR_COSINE) {
-                double f = 0.01 + 0.99 * 0.5 * (1 + cos(3.14159265358979323846 * (double)step / (double)total));
+                double f = cosine(step, total);
                 lr = o->lr * f;
                 og->lr = (float)lr;
                 ol->lr = (float)(o->lm_lr * f);
@@ -866,6 +869,7 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
                 dlp_dataset_get(ds, train[order[b0 + q]], &s);
                 fs[q] = s.features;
                 dev[q] = s.device;
+                raw[q] = s.targets[tcol[0]];
                 for (int t = 0; t < n_t; t++) {
                     double v = s.targets[tcol[t]];
                     tgt[q * n_t + t] = isnan(v) ? NAN
@@ -880,24 +884,18 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
             dlp__nn_zero_grad(&x->lm.ps);
             if (x->output == DLP_GNNLM_OUTPUT_TOKENS) {
                 /* the number written out: next-token loss on its digits */
-                double tv[256], l = 0;
-                for (int q = 0; q < k; q++) {
-                    dlp_dataset_sample s;
-                    dlp_dataset_get(ds, train[order[b0 + q]], &s);
-                    tv[q] = s.targets[tcol[0]];
-                }
-                st = tokens_step(m, &cx, fs, dev, k, tv, 1, &l, err);
+                double l = 0;
+                st = tokens_step(m, &cx, fs, dev, k, raw, 1, &l, err);
                 lsum += l;
-                memset(&b, 0, sizeof b);
             } else {
-            st = gl_forward(m, &cx, fs, dev, k, &b, &y, err);
-            if (st == DLP_OK) {
-                lsum += dlp__gnn_loss_vec(m, y, tgt, k * n_t, dy);
-                if ((st = gl_backward(m, &cx, &b, dy, 1)) != DLP_OK)
-                    dlp__err(err, st, "gnnlm train: backward failed (%s)", dlp_status_str(st));
+                st = gl_forward(m, &cx, fs, dev, k, &b, &y, err);
+                if (st == DLP_OK) {
+                    lsum += dlp__gnn_loss_vec(m, y, tgt, k * n_t, dy);
+                    if ((st = gl_backward(m, &cx, &b, dy, 1)) != DLP_OK)
+                        dlp__err(err, st, "gnnlm train: backward failed (%s)", dlp_status_str(st));
+                }
+                fb_free(&b);
             }
-            }
-            fb_free(&b);
             if (st != DLP_OK) break;
             double clip = o->clip > 0 ? o->clip : 1.0;
             dlp__nn_clip_grad_norm(&m->ps, clip);
@@ -948,6 +946,7 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
 out:
     free(order);
     free(tgt);
+    free(raw);
     free(fs);
     free(dev);
     free(vpred);
@@ -1166,9 +1165,8 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown output %d", x->output);
         goto fail;
     }
-    if (x->output == DLP_GNNLM_OUTPUT_TOKENS && (x->input != DLP_GNNLM_INPUT_TOKEN || n_t != 1 || o.batch_size > 256)) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: numeric-token output needs the graph token, one target and "
-                      "batches of at most 256");
+    if (x->output == DLP_GNNLM_OUTPUT_TOKENS && (x->input != DLP_GNNLM_INPUT_TOKEN || n_t != 1)) {
+        st = dlp__err(err, DLP_EINVAL, "gnnlm train: numeric-token output needs the graph token and one target");
         goto fail;
     }
     if (x->input < DLP_GNNLM_INPUT_TOKEN || x->input > DLP_GNNLM_INPUT_JSON) {
