@@ -116,7 +116,7 @@ int dlp_cmd_train(int argc, char **argv) {
     int n_targets = 0, static_idx[DLP_SF_COUNT], n_static = 0;
     dlp_gnn_opts o;
     memset(&o, 0, sizeof o);
-    int arch_given = 0, stage_given = 0;
+    int arch_given = 0, gnnlm_flag = 0;   /* a flag only gnnlm reads was given */
     gnn_sel sel;
     gnn_sel_init(&sel);
     for (int i = 1; i < argc; i++) {
@@ -142,30 +142,36 @@ int dlp_cmd_train(int argc, char **argv) {
         else if (OPT("--progress")) progress = v;
         else if (OPT("--encoder")) encoder_path = v;
         else if (OPT("--init")) init_path = v;
-        else if (OPT("--lm")) o.lm = v;
+        else if (OPT("--lm")) {
+            o.lm = v;
+            gnnlm_flag = 1;
+        }
         else if (OPT("--stage")) {
             if (!strcmp(v, "adapt")) o.stage = DLP_GNNLM_STAGE_ADAPT;
             else if (!strcmp(v, "predict")) o.stage = DLP_GNNLM_STAGE_PREDICT;
             else return cli_failf(DLP_EXIT_BADINPUT, "--stage '%s': expected adapt or predict", v);
-            stage_given = 1;
+            gnnlm_flag = 1;
         } else if (OPT("--graph-input")) {
             if ((o.graph_input = dlp_gnnlm_input_parse(v)) < 0)
                 return cli_failf(DLP_EXIT_BADINPUT, "--graph-input '%s': expected token, text or json", v);
-            stage_given |= o.graph_input != 0;
+            gnnlm_flag = 1;
         } else if (OPT("--output")) {
             if (!strcmp(v, "head")) o.output = DLP_GNNLM_OUTPUT_HEAD;
             else if (!strcmp(v, "tokens")) o.output = DLP_GNNLM_OUTPUT_TOKENS;
             else return cli_failf(DLP_EXIT_BADINPUT, "--output '%s': expected head or tokens", v);
-            stage_given |= o.output != 0;
+            gnnlm_flag = 1;
         } else if (OPT("--lora-rank")) {
             if (cli_parse_i64("--lora-rank", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
             o.lora_rank = iv ? (int)iv : -1;
+            gnnlm_flag = 1;
         } else if (OPT("--soft-tokens")) {
             if (cli_parse_i64("--soft-tokens", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
             o.soft_tokens = iv ? (int)iv : -1;
+            gnnlm_flag = 1;
         } else if (OPT("--lm-lr")) {
             if (cli_parse_f64("--lm-lr", v, 0, 10, &dv)) return DLP_EXIT_BADINPUT;
             o.lm_lr = dv;
+            gnnlm_flag = 1;
         }
         else if (OPT("--curve")) curve_path = v;
         else if (OPT("--arch")) {
@@ -250,9 +256,11 @@ int dlp_cmd_train(int argc, char **argv) {
 
     if (encoder_path && o.arch != DLP_GNN_TRAPPM && o.arch != DLP_GNN_GNNLM)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm or gnnlm");
-    if ((o.lm || stage_given || o.lora_rank || o.soft_tokens || o.lm_lr) && o.arch != DLP_GNN_GNNLM &&
-        !(init_path && !arch_given))
-        return cli_failf(DLP_EXIT_BADINPUT, "train: --lm, --stage, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm");
+    static const char gnnlm_only[] =
+        "train: --lm, --stage, --graph-input, --output, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm";
+    /* (without --arch, an --init gnnlm model decides, once it is loaded) */
+    if (gnnlm_flag && o.arch != DLP_GNN_GNNLM && !(init_path && !arch_given))
+        return cli_failf(DLP_EXIT_BADINPUT, "%s", gnnlm_only);
     if (o.arch == DLP_GNN_TRAPPM && !encoder_path && !init_path)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --arch trappm needs a pre-trained encoder (--encoder FILE.dlpm)");
 
@@ -271,6 +279,11 @@ int dlp_cmd_train(int argc, char **argv) {
     o.init = init;
     /* a gnnlm --init continues as gnnlm without --arch */
     if (init && !arch_given && dlp_gnn_stage(init) >= 0) o.arch = DLP_GNN_GNNLM;
+    if (gnnlm_flag && o.arch != DLP_GNN_GNNLM) {
+        dlp_encoder_free(enc);
+        dlp_gnn_free(init);
+        return cli_failf(DLP_EXIT_BADINPUT, "%s", gnnlm_only);
+    }
     o.record_curve = curve_path != NULL;
     dlp_dataset *ds = NULL;
     int rc = DLP_EXIT_OK;

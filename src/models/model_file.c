@@ -309,8 +309,8 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
      * LM's image follows the floats in the payload */
     *lm_bytes = 0;
     if (h->arch == DLP_GNN_GNNLM) {
-        if (dlp__gnnlm_parse(m, cJSON_GetObjectItemCaseSensitive(root, "gnnlm"), r->name, lm_bytes, r->err) != DLP_OK)
-            return r->st = r->err ? r->err->code : DLP_EFORMAT;
+        dlp_status gs = dlp__gnnlm_parse(m, cJSON_GetObjectItemCaseSensitive(root, "gnnlm"), r->name, lm_bytes, r->err);
+        if (gs != DLP_OK) return r->st = gs;
         if (*lm_bytes > payload_len)
             return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: the language model's %llu bytes exceed the payload",
                                     r->name, (unsigned long long)*lm_bytes);
