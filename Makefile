@@ -18,7 +18,7 @@ WERROR   ?=
 PKGS     := openblas libcjson libmicrohttpd sqlite3 xgboost
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libxgboost, libmicrohttpd and OpenBLAS are not linked: the shims
-# (src/models/xgb_shim.c, src/serve/mhd_shim.c, src/nn/blas_shim.c) dlopen
+# (src/learn/xgb_shim.c, src/serve/mhd_shim.c, src/nn/blas_shim.c) dlopen
 # them on first use, so commands that need none start fast (lazylib.h).
 PKG_LIBS   := $(shell pkg-config --libs libcjson sqlite3 2>/dev/null) -ldl
 # -fPIC: the same objects make libdlperf.a and libdlperf.so.  Hidden by
@@ -158,14 +158,14 @@ clean:
 -include $(DEPS)
 
 $(BUILD)/obj/src/hw/devices_embed.o: data/devices.json
-$(BUILD)/obj/src/builders/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
+$(BUILD)/obj/src/llm/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
 $(BUILD)/obj/src/serve/assets_embed.o: src/serve/web/index.html examples/resnet18.onnx
 $(BUILD)/obj/src/lm/lm_embed.o: data/models/lm/dlperf-lm.dlpm
 
 # Shipped learned models (docs/learned.md): every *.dlpm / *.txt of
-# data/models/learned/ in one bundle that src/models/learned_embed.c embeds;
+# data/models/learned/ in one bundle that src/predict/learned_embed.c embeds;
 # the directory is a prerequisite so adding or removing a file rebuilds it.
 LEARNED_FILES := $(sort $(wildcard data/models/learned/*.dlpm data/models/learned/*.txt))
 data/models/learned.bundle: data/models/learned $(LEARNED_FILES)
 	for f in $(LEARNED_FILES); do printf 'DLPL %s %s\n' "$${f##*/}" "$$(wc -c <"$$f")"; cat "$$f"; done >$@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-$(BUILD)/obj/src/models/learned_embed.o: data/models/learned.bundle
+$(BUILD)/obj/src/predict/learned_embed.o: data/models/learned.bundle

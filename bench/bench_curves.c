@@ -2,7 +2,7 @@
  * bench_curves.c — efficiency curves for half-precision (fp16/bf16) and
  * 8-bit (fp8/int8) tensor-core kernels: fit and evaluation.
  *
- * The shipped fp32 curves (src/models/calib_table.inc) were fitted on
+ * The shipped fp32 curves (src/predict/calib_table.inc) were fitted on
  * NeuSight's fp32 PyTorch kernels against the FP32 vector peak.  Half and
  * 8-bit GEMMs and fused attention run on tensor cores and have their own
  * efficiency; this program fits one curve per (precision, class) on measured

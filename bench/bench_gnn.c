@@ -1,5 +1,5 @@
 /*
- * bench_gnn.c — speed of the GNN predictors (src/models/gnn.c):
+ * bench_gnn.c — speed of the GNN predictors (src/learn/gnn.c):
  *   (a) OpenBLAS SGEMM GFLOP/s on this machine (512^3 and the shapes of a
  *       PMGNS step), the ceiling the nn core works against;
  *   (b) training throughput of the whole PMGNS model (GraphSAGE blocks,

@@ -16,7 +16,7 @@
  * fastest measurement (--quadratic, --floor-min try those), and they
  * extrapolate monotonically to kernel sizes the tables do not have.
  * With --emit FILE it fits on all GPUs and writes the C table that
- * src/models/calib_table.inc holds, with the leave-one-GPU-out quantiles of
+ * src/predict/calib_table.inc holds, with the leave-one-GPU-out quantiles of
  * measured/predicted time used as the prediction band.
  *
  * The peaks follow the measurement conditions: kernel names show FP32 SIMT
@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "dlperf.h"
-#include "models/roofline.h"
+#include "predict/roofline.h"
 
 enum { K_CONV, K_LINEAR, K_BMM, K_ELEM, K_LN, K_SOFTMAX, K_N };
 static const char *const kname[K_N] = {"conv", "linear", "bmm", "elem", "ln", "softmax"};

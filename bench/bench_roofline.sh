@@ -4,7 +4,7 @@
 # op class and held-out GPU, side by side (bench/bench_roofline.c).
 #   bench/bench_roofline.sh           evaluate and print
 #   bench/bench_roofline.sh --emit    also refit on all GPUs and rewrite
-#                                     src/models/calib_table.inc (then rebuild)
+#                                     src/predict/calib_table.inc (then rebuild)
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -14,7 +14,7 @@ if [ ! -d "$DATA" ]; then echo "bench_roofline: no NeuSight data at $DATA; skipp
 cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_roofline.c "$BUILD/libdlperf.a" \
   $(pkg-config --libs openblas libcjson libmicrohttpd sqlite3 xgboost 2>/dev/null) -lm -lpthread -o "$BUILD/bench_roofline"
 if [ "${1:-}" = "--emit" ]; then
-  "$BUILD/bench_roofline" "$DATA" --emit src/models/calib_table.inc
+  "$BUILD/bench_roofline" "$DATA" --emit src/predict/calib_table.inc
 else
   "$BUILD/bench_roofline" "$DATA"
 fi

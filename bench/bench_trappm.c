@@ -1393,7 +1393,7 @@ static void pretrain_slots(const int *slots, int k, int corpus) {
         snprintf(j->tag, sizeof j->tag, "pretrain %s", ENC_LABEL[slot]);
         map[nj++] = slot;
 #else
-        snprintf(ENC_WHY[slot], sizeof ENC_WHY[slot], "library built without src/models/encoder.c");
+        snprintf(ENC_WHY[slot], sizeof ENC_WHY[slot], "library built without src/learn/encoder.c");
 #endif
     }
     if (nj) run_jobs(js, rs, nj);
@@ -1462,7 +1462,7 @@ static void open_corpus(int c, const char *const *src, int ns, const char *pack,
     (void)ns;
     (void)pack;
     (void)max_graphs;
-    snprintf(CORP_WHY[c], sizeof CORP_WHY[c], "library built without src/models/corpus.c");
+    snprintf(CORP_WHY[c], sizeof CORP_WHY[c], "library built without src/data/corpus.c");
 #endif
 }
 
@@ -1657,7 +1657,7 @@ int main(int argc, char **argv) {
             snprintf(ENC_WHY[E_RAND], sizeof ENC_WHY[E_RAND], "%s", e.msg);
     }
 #else
-    snprintf(ENC_WHY[E_RAND], sizeof ENC_WHY[E_RAND], "library built without src/models/encoder.c");
+    snprintf(ENC_WHY[E_RAND], sizeof ENC_WHY[E_RAND], "library built without src/learn/encoder.c");
 #endif
     double t_pre = now_s() - t1;
 

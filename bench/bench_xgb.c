@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "dlperf.h"
-#include "models/xgb.h"
+#include "learn/xgb.h"
 
 static double now_us(void) {
     struct timespec t;

@@ -580,7 +580,7 @@ dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **o
 
 /* ==== END dataset ==== */
 
-/* ==== BEGIN llm (src/builders/transformer.c, src/models/xgb.c) ==== */
+/* ==== BEGIN llm (src/llm/transformer.c, src/learn/xgb.c) ==== */
 
 /* Large language models (docs/llm.md): a transformer graph built from a
  * Hugging Face config.json (or the built-in catalogue of configs) into the
@@ -1362,7 +1362,7 @@ dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *
 
 /* ==== END serve ==== */
 
-/* ==== BEGIN gnn (src/models/gnn.c, src/eval) ==== */
+/* ==== BEGIN gnn (src/learn/gnn.c, src/eval) ==== */
 
 /* Graph neural predictors trained on .dlpd datasets (docs/gnn.md): DIPPM's
  * PMGNS (GraphSAGE blocks, a graph readout concatenated with the scaled
@@ -1757,7 +1757,7 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
 
 /* ==== END gnn ==== */
 
-/* ==== BEGIN pretrain (src/models/encoder.c, src/models/corpus.c, src/eval/tsne.c) ==== */
+/* ==== BEGIN pretrain (src/learn/encoder.c, src/data/corpus.c, src/eval/tsne.c) ==== */
 
 /* Self-supervised graph encoders (docs/pretrain.md): TraPPM's graph
  * autoencoder (GAE, thesis §5.4.2) and GraphMAE (§7.4.3, table 7.7), pre-
@@ -1768,7 +1768,7 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
 typedef struct dlp_corpus dlp_corpus;
 typedef struct dlp_encoder dlp_encoder;
 
-/* ---- corpus of unlabeled graphs (src/models/corpus.c) ---- */
+/* ---- corpus of unlabeled graphs (src/data/corpus.c) ---- */
 
 /* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
  * for those three; a manifest.jsonl as written by dlperf-profile
@@ -1806,7 +1806,7 @@ int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the inde
  * Thread-safe (pread). */
 dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
 
-/* ---- encoders (src/models/encoder.c) ---- */
+/* ---- encoders (src/learn/encoder.c) ---- */
 
 typedef enum { DLP_PRETRAIN_GAE = 0, DLP_PRETRAIN_GRAPHMAE } dlp_pretrain_method;
 const char *dlp_pretrain_method_name(int method);   /* "gae", "graphmae" */

@@ -1,6 +1,6 @@
 /*
  * test_corpus_pack.c — the unlabeled-graph corpus and its pack file
- * (src/models/corpus.c):
+ * (src/data/corpus.c):
  *   - a folder with .dlpg files, an .onnx file, a corrupt file, a
  *     subfolder and a manifest.jsonl: counts, sorted order, families and
  *     names from the manifest, one skipped source with a warning naming it;

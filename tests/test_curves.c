@@ -2,7 +2,7 @@
  * src/predict/curves.c and the fitted table (docs/curves.md). */
 #include <math.h>
 
-#include "models/roofline.h"
+#include "predict/roofline.h"
 #include "predict/curves.h"
 #include "tap.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_gnn.c — the GNN predictors (src/models/gnn.c, model_file.c) and the
+ * test_gnn.c — the GNN predictors (src/learn/gnn.c, model_file.c) and the
  * evaluation toolkit (src/eval): metrics against hand-computed values,
  * split protocols, training on a synthetic dataset with a known target,
  * every architecture, model files (round trip, corruption, truncation,
@@ -16,7 +16,7 @@
 #include "tap.h"
 
 #include "dlperf.h"
-#include "models/container.h"
+#include "dlpm/container.h"
 #include "nn/nn.h"
 
 /* ---- metrics ------------------------------------------------------------- */

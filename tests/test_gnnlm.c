@@ -1,5 +1,5 @@
 /*
- * test_gnnlm.c — the GNN + LM predictor (arch gnnlm, src/lm/gnnlm.c):
+ * test_gnnlm.c — the GNN + LM predictor (arch gnnlm, src/learn/gnnlm.c):
  * gradients of the whole model (GIN -> graph token -> LM with LoRA / soft
  * prompt -> head) against central differences; training that learns a
  * device-dependent target and beats a constant predictor; the device text
@@ -13,10 +13,10 @@
 
 #include <math.h>
 
-#include "lm/gnnlm.h"
+#include "learn/gnnlm.h"
 #include "lm/lm.h"
 #include "lm/lmtext.h"
-#include "models/gnn_internal.h"
+#include "learn/gnn_internal.h"
 
 #define LM_PATH "/tmp/dlperf_test_gnnlm_lm.dlpm"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "dlperf.h"
-#include "models/xgb.h"
+#include "learn/xgb.h"
 #include "tap.h"
 
 static int64_t jint(const cJSON *o, const char *k) {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builders/transformer.h"
+#include "llm/transformer.h"
 #include "dlperf.h"
 #include "tap.h"
 

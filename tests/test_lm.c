@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "lm/lm.h"
-#include "models/container.h"
+#include "dlpm/container.h"
 
 #ifndef FD_H
 #define FD_H 1e-2f

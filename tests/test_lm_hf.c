@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "lm/lm.h"
-#include "models/container.h"
+#include "dlpm/container.h"
 
 #define HF_DIR "tests/golden/hf_tiny"
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "graph/graph.h"
-#include "models/learned.h"
-#include "models/roofline.h"
+#include "predict/learned.h"
+#include "predict/roofline.h"
 #include "predict/predict.h"
 #include "tap.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_pretrain.c — self-supervised graph encoders (src/models/encoder.c)
+ * test_pretrain.c — self-supervised graph encoders (src/learn/encoder.c)
  * and their nn pieces (src/nn/nn_pretrain.c):
  *   - finite-difference gradient checks of the inner-product decoder, the
  *     GAE BCE loss (saturated scores, where the eps inside the log shapes
@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "models/container.h"
-#include "models/encoder_internal.h"
+#include "dlpm/container.h"
+#include "learn/encoder_internal.h"
 #include "nn/nn.h"
 
 #define LAYOUT DLP_LAYOUT_DIPPM   /* 32 columns: small and fast */

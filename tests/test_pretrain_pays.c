@@ -47,7 +47,7 @@
 #include "tap.h"
 
 #include "dlperf.h"
-#include "models/encoder_internal.h"
+#include "learn/encoder_internal.h"
 #include "nn/nn.h"
 
 static int W;

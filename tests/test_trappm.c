@@ -1,6 +1,6 @@
 /*
  * test_trappm.c — the TraPPM regressor (arch DLP_GNN_TRAPPM, thesis
- * §5.4.3) and transfer-learning initialisation of src/models/gnn.c:
+ * §5.4.3) and transfer-learning initialisation of src/learn/gnn.c:
  * defaults and the 1030-wide concatenation, training with a frozen encoder
  * (weights unchanged, no gradient into it), model files (bit-identical
  * predictions after save/load), refusals (no encoder, encoder of another
@@ -20,8 +20,8 @@
 #include "tap.h"
 
 #include "dlperf.h"
-#include "models/encoder_internal.h"
-#include "models/gnn_internal.h"
+#include "learn/encoder_internal.h"
+#include "learn/gnn_internal.h"
 #include "nn/nn.h"
 
 /* ---- synthetic data ----------------------------------------------------- */

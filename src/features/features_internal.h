@@ -1,6 +1,6 @@
 /*
  * features_internal.h — .dlpg bytes in memory, for the corpus pack
- * (src/models/corpus.c), whose records are .dlpg files stored back to back.
+ * (src/data/corpus.c), whose records are .dlpg files stored back to back.
  * Not public API.
  */
 #ifndef DLP_FEATURES_INTERNAL_H

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/container.h"
+#include "dlpm/container.h"
 #include "util/util.h"
 
 static const char *const SPECIAL[DLP__BPE_N_SPECIAL] = {"<pad>", "<bos>", "<eos>",

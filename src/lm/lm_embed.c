@@ -4,7 +4,7 @@
  * a .dlpm of kind "lm" made by scripts/ship_lm.sh (`dlperf lm corpus` +
  * `dlperf lm pretrain`; its recipe is in the file's header and in
  * docs/gnnlm.md).  `--lm builtin` (and a gnnlm training without --lm or
- * --init) reads it.  Same .incbin technique as src/models/learned_embed.c:
+ * --init) reads it.  Same .incbin technique as src/predict/learned_embed.c:
  * the path is relative to the repository root where make runs the
  * compiler, and the Makefile lists the file as a prerequisite.
  */

@@ -1,6 +1,6 @@
 /*
  * lm_file.c — the language-model checkpoint: a .dlpm container
- * (models/container.h) of kind "lm".
+ * (dlpm/container.h) of kind "lm".
  *
  * Header (JSON): {"kind": "lm", "format": 1, "config": {...every
  * dlp__lm_config field...; "untied_head" may be absent: files from before
@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/container.h"
-#include "models/dlpm_json.h"
+#include "dlpm/container.h"
+#include "dlpm/dlpm_json.h"
 #include "util/util.h"
 
 #define LM_FORMAT 1

@@ -1,6 +1,6 @@
 /*
  * nn_pretrain.c — the pieces self-supervised graph encoders need on top of
- * the layers (src/models/encoder.c uses them):
+ * the layers (src/learn/encoder.c uses them):
  *   GAE       the inner-product decoder s_uv = <z_u, z_v> (A_hat =
  *             sigmoid(Z Z^T), evaluated only at the sampled pairs, never as
  *             a dense N x N matrix) and PyG's recon_loss on those logits;

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/learned.h"
+#include "predict/learned.h"
 #include "predict/predict.h"
 
 /* The "roofline-cpu" row of the estimator table: the CPU's options, the

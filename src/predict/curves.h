@@ -1,7 +1,7 @@
 /*
  * curves.h — efficiency curves per (precision, kernel class), with where
  * each comes from.  Internal (src/predict); the form of a curve and its
- * features are those of src/models/calib.c (dlp__kernel_time):
+ * features are those of src/predict/calib.c (dlp__kernel_time):
  *   ratio = exp(clamp(a + b u + c v + d u^2, 0, ln 100))
  *   u = log10(roofline time / 1 us), v = log10(intensity / ridge).
  * The peak a kernel is measured against is the unit it runs on for that

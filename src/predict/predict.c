@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "models/learned.h"
+#include "predict/learned.h"
 #include "util/util.h"
 
 int dlp_predict_mode_parse(const char *s) {

@@ -29,7 +29,7 @@ typedef struct {
 /* The table, in the order dlp_predict consults it; *n gets its length. */
 const dlp__estimator *dlp__estimators(int *n);
 
-/* Rows (roofline.c, cpu.c, src/models/learned.c). */
+/* Rows (roofline.c, cpu.c, src/predict/learned.c). */
 dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
                                  dlp_prediction *out, dlp_error *err);
 dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,

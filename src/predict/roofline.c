@@ -17,7 +17,7 @@
  * Only the public graph API is used: the predictor sees what any client of
  * dlperf.h sees.
  */
-#include "models/roofline.h"
+#include "predict/roofline.h"
 #include "predict/predict.h"
 #include "predict/curves.h"
 #include "predict/lower.h"

@@ -4,7 +4,7 @@
  * libxgboost (with libstdc++, libgomp, libdmlc) and libmicrohttpd (with
  * gnutls) cost tens of milliseconds of process start-up, paid by every
  * `dlperf` command although only `llm`/`train --arch xgb` and `serve` use
- * them.  The shims (src/models/xgb_shim.c, src/serve/mhd_shim.c) define the
+ * them.  The shims (src/learn/xgb_shim.c, src/serve/mhd_shim.c) define the
  * library's functions under their own names and forward to the real ones
  * through dlsym, so call sites stay plain C API calls.
  */

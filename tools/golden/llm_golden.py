@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """llm_golden.py -- independent reference numbers for the transformer builder.
 
-Why this exists: src/builders/transformer.c builds a graph from a Hugging Face
+Why this exists: src/llm/transformer.c builds a graph from a Hugging Face
 config.json without running anything.  Its parameter count, MatMul/Gemm MACs
 and quantised weight bytes must agree with what an ONNX export of the same
 network gives.  `transformers` is not installed here, so this script writes

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Write src/models/nccl_table.inc from aiconfigurator's measured NCCL tables
+"""Write src/llm/nccl_table.inc from aiconfigurator's measured NCCL tables
 (../shared/data/aiconfigurator DERIVED_csv: NCCL 2.27.3 on 8x H100 SXM and
 8x A100 SXM, fp16 messages).  The .inc holds the measured (elements, ms)
 points; llm_serve.c interpolates them in log-log.  Usage:
-  tools/nccl/make_nccl_table.py ../shared/data > src/models/nccl_table.inc"""
+  tools/nccl/make_nccl_table.py ../shared/data > src/llm/nccl_table.inc"""
 import csv, glob, os, sys
 root = sys.argv[1] if len(sys.argv) > 1 else "../shared/data"
 base = os.path.join(root, "aiconfigurator/DERIVED_csv/aic-core/src/aiconfigurator_core/systems/data")

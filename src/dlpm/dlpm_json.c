@@ -2,7 +2,7 @@
  * dlpm_json.c — JSON-header helpers shared by model_file.c and encoder.c
  * (see dlpm_json.h).
  */
-#include "models/dlpm_json.h"
+#include "dlpm/dlpm_json.h"
 
 #include <math.h>
 #include <stdio.h>

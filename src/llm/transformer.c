@@ -36,7 +36,7 @@
 
 #include <cJSON.h>
 
-#include "builders/transformer.h"
+#include "llm/transformer.h"
 #include "graph/graph.h"
 #include "util/util.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/gnn_internal.h"
+#include "learn/gnn_internal.h"
 #include "util/util.h"
 
 /* Features in the model's layout, then the prediction, in workspace ws. */

@@ -3,11 +3,11 @@
  * data/models/learned.bundle, which the Makefile builds from every *.dlpm
  * and *.txt file in data/models/learned/ (format in learned.h; empty when
  * there are none, and then prediction is analytic).  Same .incbin technique
- * as src/hw/devices_embed.c and src/builders/llm_embed.c: the path is relative
+ * as src/hw/devices_embed.c and src/llm/llm_embed.c: the path is relative
  * to the repository root where make runs the compiler, and the Makefile
  * lists the bundle as a prerequisite of this object.
  */
-#include "models/learned.h"
+#include "predict/learned.h"
 
 __asm__(
     "    .section .rodata\n"

@@ -37,12 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/llm_internal.h"
-#include "models/roofline.h"
+#include "llm/llm_internal.h"
+#include "predict/roofline.h"
 #include "predict/curves.h"
 #include "util/util.h"
 
-#include "models/nccl_table.inc"
+#include "llm/nccl_table.inc"
 
 /* ---- fixed costs (round numbers, not fitted; docs/llm.md "Serving") ---- */
 #define T_ITER_MS 0.8          /* engine step: scheduling, sampling, detokenise */

@@ -44,7 +44,7 @@
 
 #include <xgboost/c_api.h>
 
-#include "models/xgb.h"
+#include "learn/xgb.h"
 #include "util/util.h"
 
 #define DLPM_MAGIC "DLPM"

@@ -20,7 +20,7 @@
 #include <pthread.h>
 
 #include "dlperf.h"
-#include "models/encoder_internal.h"
+#include "learn/encoder_internal.h"
 #include "nn/nn.h"
 
 #define DLP__GNN_FORMAT 1     /* version of the "gnn" header inside a DLPM file */
@@ -57,7 +57,7 @@ struct dlp_gnn {
     pthread_mutex_t ws_lock;
     dlp__nn_ws ws_cache;
     /* gnnlm (arch DLP_GNN_GNNLM): the language model, the GIN's recipe and
-     * the prompt state (src/lm/gnnlm.c); NULL for every other arch */
+     * the prompt state (src/learn/gnnlm.c); NULL for every other arch */
     struct dlp__gnnlm *lmx;
 };
 

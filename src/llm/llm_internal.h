@@ -1,5 +1,5 @@
 /*
- * llm_internal.h — shared by src/models/llm.c and llm_serve.c.  Not public.
+ * llm_internal.h — shared by src/llm/llm.c and llm_serve.c.  Not public.
  */
 #ifndef DLP_MODELS_LLM_INTERNAL_H
 #define DLP_MODELS_LLM_INTERNAL_H

@@ -24,11 +24,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "builders/transformer.h"
+#include "llm/transformer.h"
 #include "graph/graph.h"
-#include "models/llm_internal.h"
-#include "models/roofline.h"
-#include "models/xgb.h"
+#include "llm/llm_internal.h"
+#include "predict/roofline.h"
+#include "learn/xgb.h"
 #include "util/util.h"
 
 /* ---- features -------------------------------------------------------------- */

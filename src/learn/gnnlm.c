@@ -11,7 +11,7 @@
  * Gradients reach the GIN through the LM: d loss / d hidden at the prompt's
  * last token -> dlp__lm_backward -> d graph vector -> the sum pool -> the GIN.
  */
-#include "lm/gnnlm.h"
+#include "learn/gnnlm.h"
 
 #include <cJSON.h>
 #include <cblas.h>
@@ -24,9 +24,9 @@
 
 #include "lm/lm.h"
 #include "lm/lmtext.h"
-#include "models/dlpm_json.h"
-#include "models/encoder_internal.h"
-#include "models/gnn_internal.h"
+#include "dlpm/dlpm_json.h"
+#include "learn/encoder_internal.h"
+#include "learn/gnn_internal.h"
 #include "util/util.h"
 
 #define GL_PRED_BATCH 32

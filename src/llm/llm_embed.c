@@ -9,7 +9,7 @@
  * files as prerequisites of this object, and the JSON gets a trailing NUL so
  * cJSON can parse it in place.
  */
-#include "builders/transformer.h"
+#include "llm/transformer.h"
 
 __asm__(
     "    .section .rodata\n"

@@ -41,9 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "models/container.h"
-#include "models/dlpm_json.h"
-#include "models/encoder_internal.h"
+#include "dlpm/container.h"
+#include "dlpm/dlpm_json.h"
+#include "learn/encoder_internal.h"
 #include "util/util.h"
 
 #define ENC_FORMAT 1          /* version of the "encoder" header in a DLPM file */

@@ -18,7 +18,7 @@
  * layout this build does not produce, a non-finite output) leaves the
  * analytic number and says why in learned_note.
  */
-#include "models/learned.h"
+#include "predict/learned.h"
 #include "predict/predict.h"
 
 #include <ctype.h>
@@ -31,7 +31,7 @@
 
 #include <cJSON.h>
 
-#include "models/container.h"
+#include "dlpm/container.h"
 
 /* ---- the bundle ------------------------------------------------------------------ */
 

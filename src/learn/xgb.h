@@ -1,5 +1,5 @@
 /*
- * xgb.h — internals of src/models/xgb.c shared with the LLM predictor and
+ * xgb.h — internals of src/learn/xgb.c shared with the LLM predictor and
  * the tests: the length of a .dlpm image (the shipped-model bundle is .dlpm
  * files back to back) and prediction through libxgboost itself (the
  * reference the flattened trees are checked against).  Not public API.

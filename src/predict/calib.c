@@ -20,7 +20,7 @@
  * timing overhead of that data set); the floor is reported but not used by
  * dlp_predict, which adds its own launch overhead instead.
  */
-#include "models/roofline.h"
+#include "predict/roofline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -210,7 +210,7 @@ dlp_status dlp__eff_fit(const dlp__kernel_sample *s, size_t n, const dlp__eff_fi
  * measurements (pool, reduce, data movement, other) use the elementwise curve:
  * they are memory-bound vector kernels of the same kind. */
 
-#include "models/calib_table.inc"
+#include "predict/calib_table.inc"
 
 const dlp_efficiency *dlp_efficiency_builtin(void) { return &dlp__eff_neusight; }
 const dlp_efficiency *dlp_efficiency_pure(void) { return &dlp__eff_pure; }

@@ -41,8 +41,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "lm/gnnlm.h"
-#include "models/gnn_internal.h"
+#include "learn/gnnlm.h"
+#include "learn/gnn_internal.h"
 #include "util/util.h"
 
 /* ---- names --------------------------------------------------------------- */

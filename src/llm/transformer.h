@@ -1,6 +1,6 @@
 /*
- * transformer.h — internals shared by the LLM module (src/builders/transformer.c,
- * llm_embed.c, src/models/llm.c): the embedded catalogue and the
+ * transformer.h — internals shared by the LLM module (src/llm/transformer.c,
+ * llm_embed.c, src/llm/llm.c): the embedded catalogue and the
  * memory-rule helpers.  Not public API.
  */
 #ifndef DLP_BUILD_TRANSFORMER_H

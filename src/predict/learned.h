@@ -1,6 +1,6 @@
 /*
  * learned.h — internals of the CPU estimator (src/predict/cpu.c) and of the
- * registry of shipped learned models (src/models/learned.c, learned_embed.c;
+ * registry of shipped learned models (src/predict/learned.c, learned_embed.c;
  * docs/learned.md).  Not public API.  dlp_predict itself is
  * src/predict/predict.c (an estimator table, then derive); each step is a
  * function here so tests can check them one by one.

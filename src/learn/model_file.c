@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm/gnnlm.h"
-#include "models/container.h"
-#include "models/dlpm_json.h"
-#include "models/gnn_internal.h"
+#include "learn/gnnlm.h"
+#include "dlpm/container.h"
+#include "dlpm/dlpm_json.h"
+#include "learn/gnn_internal.h"
 #include "util/util.h"
 
 /* ---- save ------------------------------------------------------------------ */

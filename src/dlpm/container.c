@@ -6,7 +6,7 @@
  * hyper-parameters, scalings, what data trained them) and readable with
  * `head -c`; the bulky part (weights) stays binary in the payload.
  */
-#include "models/container.h"
+#include "dlpm/container.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  * variant through open_memstream.  No dependency beyond stdio.
  */
 #include "util/util.h"
-#include "models/roofline.h"
+#include "predict/roofline.h"
 
 #include <math.h>
 #include <stdarg.h>
