@@ -532,8 +532,21 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
         fs[i] = s.features;
         dev[i] = s.device;
     }
+    /* One BLAS thread, whatever the caller's setting.  A multi-threaded
+     * sgemm splits the rows among threads at boundaries that depend on the
+     * kernel OpenBLAS picked for this CPU (OPENBLAS_CORETYPE), so rows land
+     * on tail kernels and their last bits move: `train` (which had set one
+     * thread for training) and `eval` (the default, all cores) printed
+     * different metrics for the same model and samples on some machines.
+     * On one thread every path (train's test part, eval, the batch
+     * predictor, which runs its workers on one BLAS thread too) gives the
+     * same bits for the same samples in the same order; these products
+     * are small, so extra BLAS threads only contend anyway. */
+    int blas = openblas_get_num_threads();
+    if (blas != 1) openblas_set_num_threads(1);
     /* a gnnlm model reads each sample's device */
     dlp_status st = m->lmx ? dlp__gnnlm_predict(m, fs, dev, n, out, err) : predict_feats(m, fs, n, out, err);
+    if (blas > 1) openblas_set_num_threads(blas);
     free(fs);
     free(dev);
     return st;
