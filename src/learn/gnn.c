@@ -41,7 +41,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "learn/gnnlm.h"
 #include "learn/gnn_internal.h"
 #include "util/util.h"
 
@@ -103,7 +102,7 @@ void dlp_gnn_free(dlp_gnn *m) {
     dlp__nn_seq_free(&m->gnn);
     dlp__nn_seq_free(&m->head);
     if (m->has_enc) dlp__enc_net_free(&m->enc);
-    dlp__gnnlm_free(m->lmx);
+    if (m->ops && m->ops->free) m->ops->free(m);
     free(m->u_mean);
     free(m->u_std);
     free(m->curve_train);
@@ -163,7 +162,7 @@ const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
     } while (0)
 
 dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err) {
-    if (m->info.arch == DLP_GNN_GNNLM) return dlp__gnnlm_build(m, err);
+    if (m->ops && m->ops->build) return m->ops->build(m, err);
     const dlp_gnn_info *h = &m->info;
     dlp__nn_layer *L;
     char name[64];
@@ -431,7 +430,7 @@ static dlp_status fill_u(const dlp_gnn *m, dlp__enc_net *net, dlp__nn_ctx *cx, b
 static dlp_status predict_core(const dlp_gnn *m, const dlp_features *const *fs, int n, const float *ucache,
                                dlp__nn_ws *ws_in, float *out, dlp_error *err) {
     if (!m || (n > 0 && (!fs || !out))) return dlp__err(err, DLP_EINVAL, "gnn predict: bad arguments");
-    if (m->lmx) return dlp__gnnlm_predict(m, fs, NULL, n, out, err);
+    if (m->ops && m->ops->predict) return m->ops->predict(m, fs, NULL, n, out, err);
     for (int i = 0; i < n; i++) {
         dlp_status st = check_features(m, fs[i], err);
         if (st != DLP_OK) return st;
@@ -501,11 +500,11 @@ dlp_status dlp_gnn_predict(const dlp_gnn *m, const dlp_features *f, float *out, 
 
 dlp_status dlp_gnn_predict_on(const dlp_gnn *m, const dlp_features *f, const char *device, float *out,
                               dlp_error *err) {
-    if (m && m->lmx) return dlp__gnnlm_predict(m, &f, &device, 1, out, err);
+    if (m && m->ops && m->ops->predict) return m->ops->predict(m, &f, &device, 1, out, err);
     return predict_feats(m, &f, 1, out, err);
 }
-const char *dlp_gnn_device(const dlp_gnn *m) { return m && m->lmx ? dlp__gnnlm_device(m->lmx) : ""; }
-int dlp_gnn_stage(const dlp_gnn *m) { return m && m->lmx ? dlp__gnnlm_stage(m->lmx) : -1; }
+const char *dlp_gnn_device(const dlp_gnn *m) { return m && m->ops && m->ops->device ? m->ops->device(m) : ""; }
+int dlp_gnn_stage(const dlp_gnn *m) { return m && m->ops && m->ops->stage ? m->ops->stage(m) : -1; }
 
 dlp_status dlp_gnn_predict_many(const dlp_gnn *m, const dlp_features *const *f, int n, float *out,
                                 dlp_error *err) {
@@ -545,7 +544,8 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
     int blas = openblas_get_num_threads();
     if (blas != 1) openblas_set_num_threads(1);
     /* a gnnlm model reads each sample's device */
-    dlp_status st = m->lmx ? dlp__gnnlm_predict(m, fs, dev, n, out, err) : predict_feats(m, fs, n, out, err);
+    dlp_status st = m->ops && m->ops->predict ? m->ops->predict(m, fs, dev, n, out, err)
+                                              : predict_feats(m, fs, n, out, err);
     if (blas > 1) openblas_set_num_threads(blas);
     free(fs);
     free(dev);
@@ -885,12 +885,8 @@ done:
     return st;
 }
 
-dlp_status dlp_gnn_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
-                         int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
-    *out = NULL;
-    if (!ds || !opts || n_train_in < 1 || !train_in || (n_val_in > 0 && !val_in))
-        return dlp__err(err, DLP_EINVAL, "gnn train: no training samples");
-    if (opts->arch == DLP_GNN_GNNLM) return dlp__gnnlm_train(ds, train_in, n_train_in, val_in, n_val_in, opts, out, err);
+dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
+                                 int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
     dlp_gnn_opts o = *opts;
     fill_defaults(&o);
     if (o.arch < 0 || o.arch >= DLP_GNN_ARCH_COUNT_)

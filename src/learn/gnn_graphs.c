@@ -30,7 +30,7 @@ static dlp_status predict_one(const dlp_gnn *m, dlp_layout layout, const dlp_gra
     dlp_features *f = NULL;
     dlp_status st = dlp_features_build(g, layout, &f, err);
     /* a device only matters to gnnlm, whose predictions take their own path */
-    if (!st) st = device && m->lmx ? dlp_gnn_predict_on(m, f, device, out, err) : dlp__gnn_predict_ws(m, f, ws, out, err);
+    if (!st) st = device && m->ops ? dlp_gnn_predict_on(m, f, device, out, err) : dlp__gnn_predict_ws(m, f, ws, out, err);
     dlp_features_free(f);
     return st;
 }

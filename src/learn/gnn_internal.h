@@ -23,6 +23,9 @@
 #include "learn/encoder_internal.h"
 #include "nn/nn.h"
 
+struct cJSON;
+struct dlp__gnn_arch_ops;
+
 #define DLP__GNN_FORMAT 1     /* version of the "gnn" header inside a DLPM file */
 #define DLP__GNN_MAX_TARGETS 16
 #define DLP__GNN_NAME_MAX 64
@@ -56,10 +59,49 @@ struct dlp_gnn {
      * callers fall back to a private one instead of waiting */
     pthread_mutex_t ws_lock;
     dlp__nn_ws ws_cache;
-    /* gnnlm (arch DLP_GNN_GNNLM): the language model, the GIN's recipe and
-     * the prompt state (src/learn/gnnlm.c); NULL for every other arch */
+    /* an architecture with more than the layers (gnnlm): its hooks, NULL
+     * for every other arch; and gnnlm's state (the language model, the
+     * GIN's recipe, the prompt: src/learn/gnnlm.c) */
+    const struct dlp__gnn_arch_ops *ops;
     struct dlp__gnnlm *lmx;
 };
+
+/* The hooks of an architecture whose model carries more than the GNN's
+ * layers (gnnlm: a language model and a prompt), one row per such
+ * architecture in learn/arch.c's table, as SQLite picks a VFS.  The base
+ * code (gnn.c, model_file.c) calls them through m->ops and never names the
+ * architecture's file, so the dependencies run one way: gnnlm.c uses
+ * gnn.c; arch.c (the public dlp_gnn_train and the table) uses both;
+ * model_file.c finds a loaded model's row through arch.c.  A NULL hook
+ * means "as the base does". */
+typedef struct dlp__gnn_arch_ops {
+    int arch;   /* dlp_gnn_arch */
+    dlp_status (*train)(const dlp_dataset *ds, const int *train, int n_train, const int *val, int n_val,
+                        const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err);
+    /* declare and allocate m->ps for the recipe (instead of the layers) */
+    dlp_status (*build)(dlp_gnn *m, dlp_error *err);
+    /* fs[0..n) on devices dev (NULL: the model's own) -> out (n, n_targets) */
+    dlp_status (*predict)(const dlp_gnn *m, const dlp_features *const *fs, const char *const *dev, int n,
+                          float *out, dlp_error *err);
+    void (*free)(dlp_gnn *m);                /* the architecture's own state  */
+    const char *(*device)(const dlp_gnn *m);
+    int (*stage)(const dlp_gnn *m);
+    /* model file: its member of the header; parse it from the header root
+     * before the build (*tail_bytes: the bytes it appended to the payload
+     * after the floats); those bytes, written and read back */
+    void (*header)(const dlp_gnn *m, struct cJSON *root, size_t tail_bytes);
+    dlp_status (*parse)(dlp_gnn *m, const struct cJSON *root, const char *name, uint64_t *tail_bytes,
+                        dlp_error *err);
+    dlp_status (*tail_image)(const dlp_gnn *m, void **buf, size_t *len, dlp_error *err);
+    dlp_status (*load_tail)(dlp_gnn *m, const void *buf, size_t len, const char *name, dlp_error *err);
+} dlp__gnn_arch_ops;
+
+/* arch.c: the row of architecture arch, NULL for the plain GNNs. */
+const dlp__gnn_arch_ops *dlp__gnn_arch_ops_for(int arch);
+/* gnn.c: dlp_gnn_train for the architectures made of layers alone (the
+ * arguments checked by dlp_gnn_train). */
+dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train, int n_train, const int *val, int n_val,
+                                 const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err);
 
 /* Declare the layers and allocate the parameters for m->info's recipe and
  * m->n_feat / n_static / n_targets (values not initialised). */

@@ -1065,6 +1065,7 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         return dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
     }
     m->lmx = x;
+    m->ops = &dlp__gnnlm_ops;
     dlp_status st = DLP_OK;
     int *train = NULL, *val = NULL;
     dlp__nn_adam og = {0}, ol = {0};
@@ -1366,3 +1367,29 @@ int dlp_gnnlm_input_parse(const char *s) {
         if (!strcmp(s, input_names[i])) return i;
     return -1;
 }
+
+/* ---- the architecture's row (gnn_internal.h, learn/arch.c) ------------------------- */
+
+static void ops_free(dlp_gnn *m) {
+    dlp__gnnlm_free(m->lmx);
+    m->lmx = NULL;
+}
+static const char *ops_device(const dlp_gnn *m) { return dlp__gnnlm_device(m->lmx); }
+static int ops_stage(const dlp_gnn *m) { return dlp__gnnlm_stage(m->lmx); }
+static dlp_status ops_parse(dlp_gnn *m, const cJSON *root, const char *name, uint64_t *tail, dlp_error *err) {
+    return dlp__gnnlm_parse(m, cJSON_GetObjectItemCaseSensitive(root, "gnnlm"), name, tail, err);
+}
+
+const dlp__gnn_arch_ops dlp__gnnlm_ops = {
+    .arch = DLP_GNN_GNNLM,
+    .train = dlp__gnnlm_train,
+    .build = dlp__gnnlm_build,
+    .predict = dlp__gnnlm_predict,
+    .free = ops_free,
+    .device = ops_device,
+    .stage = ops_stage,
+    .header = dlp__gnnlm_header,
+    .parse = ops_parse,
+    .tail_image = dlp__gnnlm_lm_image,
+    .load_tail = dlp__gnnlm_load_lm,
+};

@@ -1,7 +1,8 @@
 /*
  * gnnlm.h — the GNN + language-model predictor of thesis chapter 7 as one
  * more architecture of dlp_gnn (DLP_GNN_GNNLM; docs/gnnlm.md).  gnn.c and
- * model_file.c call these hooks when a model's arch is gnnlm; everything
+ * model_file.c call these hooks through the model's row of the
+ * architecture table (dlp__gnnlm_ops, learn/arch.c); everything
  * else about the model (targets, scalings, static features, info, splits,
  * reports) is the dlp_gnn's.  Not public API.
  *
@@ -26,6 +27,11 @@
 
 typedef struct dlp__gnnlm dlp__gnnlm;
 struct cJSON;
+struct dlp__gnn_arch_ops;
+
+/* The architecture's row in learn/arch.c's table (gnn_internal.h): the
+ * hooks below, called by gnn.c and model_file.c through a model's ops. */
+extern const struct dlp__gnn_arch_ops dlp__gnnlm_ops;
 
 /* dlp_gnn_train for arch gnnlm. */
 dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train, int n_train, const int *val, int n_val,

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "learn/gnnlm.h"
 #include "dlpm/container.h"
 #include "dlpm/dlpm_json.h"
 #include "learn/gnn_internal.h"
@@ -107,7 +106,7 @@ static char *header_json(const dlp_gnn *m, size_t lm_bytes) {
         cJSON_AddItemToObject(en, "embedding_mean", num_array(m->u_mean, m->enc_dim));
         cJSON_AddItemToObject(en, "embedding_std", num_array(m->u_std, m->enc_dim));
     }
-    if (m->lmx) dlp__gnnlm_header(m, r, lm_bytes);
+    if (m->ops && m->ops->header) m->ops->header(m, r, lm_bytes);
     dlp__dlpm_add_tensors(r, &m->ps);
     char *s = cJSON_PrintUnformatted(r);
     cJSON_Delete(r);
@@ -121,8 +120,8 @@ dlp_status dlp_gnn_save_mem(const dlp_gnn *m, void **buf, size_t *len, dlp_error
     /* a gnnlm model appends its language model's own image to the floats */
     void *lm = NULL;
     size_t lm_n = 0;
-    if (m->lmx) {
-        dlp_status st = dlp__gnnlm_lm_image(m, &lm, &lm_n, err);
+    if (m->ops && m->ops->tail_image) {
+        dlp_status st = m->ops->tail_image(m, &lm, &lm_n, err);
         if (st != DLP_OK) return st;
     }
     char *h = header_json(m, lm_n);
@@ -308,8 +307,9 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
     /* gnnlm: the GIN's recipe and the LM's width, before the build; the
      * LM's image follows the floats in the payload */
     *lm_bytes = 0;
-    if (h->arch == DLP_GNN_GNNLM) {
-        dlp_status gs = dlp__gnnlm_parse(m, cJSON_GetObjectItemCaseSensitive(root, "gnnlm"), r->name, lm_bytes, r->err);
+    m->ops = dlp__gnn_arch_ops_for(h->arch);
+    if (m->ops && m->ops->parse) {
+        dlp_status gs = m->ops->parse(m, root, r->name, lm_bytes, r->err);
         if (gs != DLP_OK) return r->st = gs;
         if (*lm_bytes > payload_len)
             return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: the language model's %llu bytes exceed the payload",
@@ -351,7 +351,7 @@ dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_g
     }
     pl -= lm_bytes;
     memcpy(m->ps.data, payload, (size_t)pl);
-    if (m->lmx && (st = dlp__gnnlm_load_lm(m, payload + pl, (size_t)lm_bytes, name, err)) != DLP_OK) {
+    if (m->ops && m->ops->load_tail && (st = m->ops->load_tail(m, payload + pl, (size_t)lm_bytes, name, err)) != DLP_OK) {
         dlp_gnn_free(m);
         return st;
     }
