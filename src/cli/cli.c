@@ -242,7 +242,7 @@ int cli_check_out(const char *cmd, const char *flag, const char *path, int flags
     return cli_failf(DLP_EXIT_BADINPUT, "%s: %s '%s': %s", cmd, flag, path, why);
 }
 
-static double mono_s(void) {
+double cli_now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -264,13 +264,13 @@ int cli_progress_init(cli_progress *p, const char *cmd, const char *value) {
         double v = strtod(env, &end);
         if (!*end && isfinite(v) && v >= 0) p->interval = v;
     }
-    p->last = mono_s();
+    p->last = cli_now_s();
     return 0;
 }
 
 int cli_progress_due(cli_progress *p) {
     if (p->mode != CLI_PROGRESS_TIMED) return p->mode != CLI_PROGRESS_NONE;
-    double now = mono_s();
+    double now = cli_now_s();
     if (now - p->last < p->interval) return 0;
     p->last = now;
     return 1;

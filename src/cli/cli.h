@@ -23,6 +23,8 @@ int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
+/* Monotonic clock, seconds (progress lines, --time). */
+double cli_now_s(void);
 
 /* Strict number parsing: whole string, range-checked, accepts 1e6 for ints
  * when exact.  Return 0 on success, print a one-line error and return -1. */

@@ -69,11 +69,6 @@ typedef struct {
     int64_t limit;
 } build_opts;
 
-static double seconds_since(const struct timespec *t0) {
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
 
 static double file_mib(const char *path) {
     struct stat sb;
@@ -98,22 +93,21 @@ static void on_progress(void *user, int64_t done, int64_t total) {
  * to --out and summed up in one line, where `what` is the source's own part
  * ("(N models), device ...", "(N architectures x B batches), ..."); ds freed. */
 static int finish_build(const build_opts *o, dlp_dataset *ds, dlp_status st, dlp_error *err, build_progress *bp,
-                        int layout, const char *what, const struct timespec *t0) {
+                        int layout, const char *what, double t0) {
     cli_progress_end(&bp->pg);
     if (!st) st = dlp_dataset_save(ds, o->out, err);
     int rc = st ? cli_fail(err) : 0;
     if (!rc)
         printf("%s: %d samples on %d graphs %s, %s layout, %.1f MiB, fingerprint %016llx, %.1f s\n", o->out,
                dlp_dataset_count(ds), dlp_dataset_graph_count(ds), what, dlp_layout_name(layout), file_mib(o->out),
-               (unsigned long long)dlp_dataset_fingerprint(ds), seconds_since(t0));
+               (unsigned long long)dlp_dataset_fingerprint(ds), cli_now_s() - t0);
     dlp_dataset_free(ds);
     return rc;
 }
 
 /* --from STORE.sqlite: dlp_dataset_from_store */
 static int build_from_store(const build_opts *o) {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cli_now_s();
     if (!o->out) return cli_usage_error("dataset build", "--out FILE.dlpd is required");
     if (cli_check_out("dataset build", "--out", o->out, 0)) return DLP_EXIT_BADINPUT;
     const char *mode = o->mode ? o->mode : "infer";
@@ -146,7 +140,7 @@ static int build_from_store(const build_opts *o) {
     if (!st)
         snprintf(what, sizeof what, "(%lld models), device %s, mode %s, targets %s", (long long)info.models,
                  info.device, mode, targets);
-    return finish_build(o, ds, st, &err, &bp, layout, what, &t0);
+    return finish_build(o, ds, st, &err, &bp, layout, what, t0);
 }
 
 static int cmd_build(const build_opts *o) {
@@ -168,8 +162,7 @@ static int cmd_build(const build_opts *o) {
                          o->nb201_graph);
     int layout = dlp_layout_parse(o->layout_s);
     if (layout < 0) return cli_failf(DLP_EXIT_BADINPUT, "dataset build: --layout '%s' is not trappm or dippm", o->layout_s);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = cli_now_s();
     build_progress bp = {.every = 100, .what = "architectures"};
     cli_progress_init(&bp.pg, "dataset build", "auto");
     dlp_help_dataset_opts ho = {.table = o->from, .shared = o->shared, .devices = o->device,
@@ -183,7 +176,7 @@ static int cmd_build(const build_opts *o) {
     if (!st)
         snprintf(what, sizeof what, "(%lld architectures x %d batch%s), %d device%s", (long long)info.architectures,
                  info.batches, info.batches > 1 ? "es" : "", info.devices, info.devices > 1 ? "s" : "");
-    return finish_build(o, ds, st, &err, &bp, layout, what, &t0);
+    return finish_build(o, ds, st, &err, &bp, layout, what, t0);
 }
 
 /* ---- info ----------------------------------------------------------------- */

@@ -34,11 +34,7 @@ static void usage(FILE *f) {
             "  --time   also report parse, feature and prediction times\n");
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
-}
+static double now_ms(void) { return 1e3 * cli_now_s(); }
 
 int dlp_cmd_predict_graph(int argc, char **argv) {
     const char *model = NULL, *onnx = NULL, *devtext = NULL, *v;

@@ -88,12 +88,6 @@ int dlp_pretrain_method_parse(const char *s) {
     return -1;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- the network ---------------------------------------------------------- */
 
 static int bad_recipe(const dlp__enc_recipe *r) {
@@ -1252,7 +1246,7 @@ static dlp_status pretrain(const src_t *s, int layout, int layout_version, int n
         if ((st = ckpt_read(e, &opt, &cs, o.checkpoint, err)) != DLP_OK) goto fail;
         cx.rng = cs.drop;
     }
-    double t0 = now_s(), t_before = e->info.train_seconds;
+    double t0 = dlp__now_s(), t_before = e->info.train_seconds;
     nets_t nt;
     int stop = 0;
     for (int ep = cs.epoch; ep < o.epochs && !stop; ep++) {
@@ -1308,7 +1302,7 @@ static dlp_status pretrain(const src_t *s, int layout, int layout_version, int n
         e->info.epochs_run = ep + 1;
         e->info.final_loss = loss;
         e->info.val_loss = vl;
-        e->info.train_seconds = t_before + (now_s() - t0);
+        e->info.train_seconds = t_before + (dlp__now_s() - t0);
         if (o.progress) stop = o.progress(o.progress_user, ep + 1, o.epochs, loss, vl, e->info.train_seconds) != 0;
         if (o.checkpoint && ((ep + 1) % o.checkpoint_every == 0 || ep + 1 == o.epochs || stop)) {
             cs.epoch = ep + 1;

@@ -554,12 +554,6 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
 
 /* ---- training ------------------------------------------------------------------ */
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Masked loss over k x T scaled values: missing targets (NaN) add nothing;
  * mean over the present ones (PyTorch's reduction='mean'). */
 static double loss_grad(int kind, double delta, const float *p, const float *t, int n, float *g) {
@@ -1068,7 +1062,7 @@ dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int
      * change the masks and vice versa */
     dlp__nn_ctx_init(&cx, &m->ps, &ws, o.seed ^ 0x44524f50ULL, 1);
 
-    double t0 = now_s(), best_mape = INFINITY;
+    double t0 = dlp__now_s(), best_mape = INFINITY;
     int64_t steps_per_epoch = (n_train + B - 1) / B, total_steps = steps_per_epoch * o.epochs, step = 0;
     int best_epoch = 0, stop = 0;
     for (int ep = 0; ep < o.epochs && !stop; ep++) {
@@ -1149,7 +1143,7 @@ dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int
             goto fail;
         }
         if (o.progress) {
-            double el = now_s() - t0;
+            double el = dlp__now_s() - t0;
             dlp_gnn_progress pr = {ep + 1, o.epochs, loss, vm, n_val ? best_mape : NAN, best_epoch,
                                    lr_used, el, el / (ep + 1) * (o.epochs - ep - 1)};
             if (!isfinite(pr.best_val_mape)) pr.best_val_mape = NAN;
@@ -1163,7 +1157,7 @@ dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int
         h->best_epoch = h->epochs_run;
     }
     h->best_val_mape = n_val && best_epoch > 0 ? best_mape : NAN;
-    h->train_seconds = now_s() - t0;
+    h->train_seconds = dlp__now_s() - t0;
     dlp__nn_zero_grad(&m->ps);
     *out = m;
     m = NULL;

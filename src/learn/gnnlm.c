@@ -61,12 +61,6 @@ struct dlp__gnnlm {
     dlp__nn_ws ws;              /* prediction workspace (under lock)           */
 };
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static dlp__gnnlm *gl_alloc(void) {
     dlp__gnnlm *x = calloc(1, sizeof *x);
     if (!x) return NULL;
@@ -732,7 +726,7 @@ static dlp_status train_adapt(dlp_gnn *m, const dlp_dataset *ds, const int *trai
     dlp__nn_rng_seed(&shuf, o->seed ^ 0x41444150ULL);
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, &m->ps, &ws, o->seed, 0);
-    double t0 = now_s();
+    double t0 = dlp__now_s();
     int64_t total = (int64_t)((nd + B - 1) / (B > 0 ? B : 1)) * o->epochs, step = 0;
     for (int ep = 0; ep < o->epochs && st == DLP_OK && nd > 0; ep++) {
         shuffle(order, nd, &shuf);
@@ -783,7 +777,7 @@ static dlp_status train_adapt(dlp_gnn *m, const dlp_dataset *ds, const int *trai
         if (st == DLP_OK && !isfinite(lsum)) st = dlp__err(err, DLP_EINVAL, "gnnlm adapt: loss diverged at epoch %d", ep + 1);
         m->info.epochs_run = ep + 1;
         if (st == DLP_OK && o->progress) {
-            double el = now_s() - t0;
+            double el = dlp__now_s() - t0;
             dlp_gnn_progress pr = {ep + 1, o->epochs, nb ? lsum / nb : 0, NAN, NAN, 0, lr, el,
                                    el / (ep + 1) * (o->epochs - ep - 1)};
             if (o->progress(o->progress_user, &pr)) break;
@@ -849,7 +843,7 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
     dlp__nn_rng_seed(&shuf, o->seed ^ 0x5348554646ULL);
     dlp__nn_ctx cx;
     dlp__nn_ctx_init(&cx, &m->ps, &ws, o->seed ^ 0x44524f50ULL, 1);
-    double t0 = now_s(), best = INFINITY;
+    double t0 = dlp__now_s(), best = INFINITY;
     int best_epoch = 0;
     int64_t total = (int64_t)((n_train + B - 1) / B) * o->epochs, step = 0;
     for (int ep = 0; ep < o->epochs && st == DLP_OK; ep++) {
@@ -926,7 +920,7 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
             break;
         }
         if (o->progress) {
-            double el = now_s() - t0;
+            double el = dlp__now_s() - t0;
             dlp_gnn_progress pr = {ep + 1, o->epochs, loss, vm, n_val ? best : NAN, best_epoch, lr, el,
                                    el / (ep + 1) * (o->epochs - ep - 1)};
             if (!isfinite(pr.best_val_mape)) pr.best_val_mape = NAN;
@@ -1258,11 +1252,11 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         dlp__err(err, st, "gnnlm train: optimizer: %s", dlp_status_str(st));
         goto fail;
     }
-    double t0 = now_s();
+    double t0 = dlp__now_s();
     if (o.stage == DLP_GNNLM_STAGE_ADAPT) st = train_adapt(m, ds, train, n_train, &o, &ol, err);
     else st = train_predict(m, ds, train, n_train, val, n_val, tcol, &o, &og, &ol, err);
     if (st != DLP_OK) goto fail;
-    h->train_seconds = now_s() - t0;
+    h->train_seconds = dlp__now_s() - t0;
     dlp__nn_zero_grad(&m->ps);
     dlp__nn_zero_grad(&x->lm.ps);
     *out = m;

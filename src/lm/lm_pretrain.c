@@ -31,12 +31,6 @@
 #include "lm/lmtext.h"
 #include "util/util.h"
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct {
     const char *name;
     int vocab, dim, layers, heads, kv, ffn, seq, batch;
@@ -309,7 +303,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         if (!strcmp(sizes[i].name, cfg)) sz = &sizes[i];
     if (!sz) return dlp__err(err, DLP_EINVAL, "config '%s': expected tiny, small, 1m or 5m", cfg);
     if (!o->checkpoint || !o->out) return dlp__err(err, DLP_EINVAL, "pretrain: out and checkpoint are required");
-    double t_start = now_s();
+    double t_start = dlp__now_s();
     corpus_t c;
     dlp_status st = corpus_read(o->corpus, &c, err);
     if (st) return st;
@@ -368,9 +362,9 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
             st = dlp__err(err, DLP_ENOMEM, "tokenizer: out of memory");
             goto done;
         }
-        double t0 = now_s();
+        double t0 = dlp__now_s();
         st = dlp__bpe_train(&tok, sample.s, sample.len, sz->vocab - DLP__BPE_FIRST_MERGE, err);
-        note(o, "tokenizer: %d merges from %.2f MB of text in %.1f s", tok.n_merges, sample.len / 1e6, now_s() - t0);
+        note(o, "tokenizer: %d merges from %.2f MB of text in %.1f s", tok.n_merges, sample.len / 1e6, dlp__now_s() - t0);
         dlp__sb_free(&sample);
         if (st) goto done;
         dlp__lm_config mc = dlp__lm_config_default(tok.vocab, sz->dim, sz->layers, sz->heads, sz->kv, sz->ffn,
@@ -392,7 +386,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
     ts.ckpt_every = o->checkpoint_every > 0 ? o->checkpoint_every : 200;
     /* encode both sides */
     {
-        double t0 = now_s();
+        double t0 = dlp__now_s();
         for (int64_t i = 0; i < c.n_docs; i++) {
             int32_t *ids;
             int n;
@@ -411,7 +405,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         note(o, "corpus: %lld documents (%lld held out), %.2f MB; %lld training tokens, %lld held-out tokens "
                 "(%.2f bytes/token), encoded in %.1f s",
              (long long)c.n_docs, (long long)rep->heldout_docs, c.len / 1e6, (long long)tr.n, (long long)ho.n,
-             (double)tr.bytes / (double)(tr.n ? tr.n : 1), now_s() - t0);
+             (double)tr.bytes / (double)(tr.n ? tr.n : 1), dlp__now_s() - t0);
     }
     int B = ts.batch, T = ts.seq;
     if (tr.n < T + 2) {
@@ -428,7 +422,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         goto done;
     }
     double budget = o->minutes > 0 ? o->minutes * 60.0 : INFINITY;
-    double t_train = now_s(), t_pace = t_train, loss_win[20] = {0};
+    double t_train = dlp__now_s(), t_pace = t_train, loss_win[20] = {0};
     int nwin = 0;
     int64_t first = ts.step;
     if (ts.steps <= 0 && !(o->minutes > 0)) {
@@ -439,10 +433,10 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         if (ts.steps > 0 && ts.step >= ts.steps) break;
         /* with only a time budget the schedule's length is fixed from the pace of
            steps 2-4 of this run (the first one grows the arena) */
-        if (ts.steps <= 0 && ts.step - first == 1) t_pace = now_s();
+        if (ts.steps <= 0 && ts.step - first == 1) t_pace = dlp__now_s();
         if (ts.steps <= 0 && ts.step - first == 4) {
-            double per = (now_s() - t_pace) / 3.0;
-            ts.steps = ts.step + (int64_t)((budget - (now_s() - t_start)) / per);
+            double per = (dlp__now_s() - t_pace) / 3.0;
+            ts.steps = ts.step + (int64_t)((budget - (dlp__now_s() - t_start)) / per);
             if (ts.steps < ts.step + 1) ts.steps = ts.step + 1;
             note(o, "schedule: %lld steps in the %.1f-minute budget (%.0f ms per step)", (long long)ts.steps,
                  o->minutes, 1e3 * per);
@@ -469,10 +463,10 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         ts.step++;
         rep->tokens_seen += (int64_t)B * T;
         loss_win[nwin++ % 20] = loss;
-        double el = now_s() - t_train;
+        double el = dlp__now_s() - t_train;
         int stop = o->progress && o->progress(o->progress_user, ts.step, ts.steps, loss, lr,
                                               (double)rep->tokens_seen / (el > 0 ? el : 1e-9), el);
-        if (now_s() - t_start >= budget) stop = 1;
+        if (dlp__now_s() - t_start >= budget) stop = 1;
         if (o->stop_after > 0 && ts.step - first >= o->stop_after) stop = 1;
         int last = ts.steps > 0 && ts.step >= ts.steps;
         if (stop || last || ts.step % ts.ckpt_every == 0) {
@@ -483,7 +477,7 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
             break;
         }
     }
-    rep->seconds = now_s() - t_train;
+    rep->seconds = dlp__now_s() - t_train;
     rep->tokens_per_s = rep->seconds > 0 ? (double)rep->tokens_seen / rep->seconds : 0;
     {
         int k = nwin < 20 ? nwin : 20;

@@ -862,7 +862,7 @@ static void h_health(req *r) {
                  "{\"status\":\"ok\",\"version\":\"%s\",\"uptime_s\":%.3f,\"active_requests\":%d,"
                  "\"max_parses\":%d,\"parses_running\":%d,\"connections\":%d,\"max_connections\":%d,"
                  "\"shed_total\":%zu,\"deadline_closed_total\":%zu}",
-                 DLP_VERSION_STRING, dlp__serve_now() - r->s->t_start, atomic_load(&r->s->active),
+                 DLP_VERSION_STRING, dlp__now_s() - r->s->t_start, atomic_load(&r->s->active),
                  r->s->o.max_parses, r->s->o.max_parses - free_slots, atomic_load(&r->s->n_conns),
                  r->s->o.max_connections, atomic_load(&r->s->n_shed), atomic_load(&r->s->n_reaped));
     set_body(r->out, 200, CT_JSON, b);

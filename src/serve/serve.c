@@ -53,12 +53,6 @@
 #include "serve/serve.h"
 #include "util/util.h"
 
-double dlp__serve_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---- per-request state ---------------------------------------------------------- */
 
 enum { BODY_RAW = 0, BODY_MULTIPART = 1 };
@@ -301,7 +295,7 @@ static void *reaper_main(void *arg) {
     dlp_server *s = arg;
     pthread_mutex_lock(&s->conn_lock);
     while (!s->reaper_stop) {
-        double now = dlp__serve_now();
+        double now = dlp__now_s();
         struct {
             char client[64];
             double ms;
@@ -372,7 +366,7 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
         memcpy(c->ip, &((const struct sockaddr_in6 *)(const void *)ai->client_addr)->sin6_addr, 16);
         c->iplen = 16;
     }
-    c->t_mark = dlp__serve_now();
+    c->t_mark = dlp__now_s();
     char msg[200] = "";
     pthread_mutex_lock(&s->conn_lock);
     int n = atomic_fetch_add(&s->n_conns, 1) + 1, n_ip = 0;
@@ -760,11 +754,11 @@ static enum MHD_Result on_data(dlp_server *s, struct MHD_Connection *con, struct
          * keeps arriving is cut at once rather than at the reaper's next turn */
         int cut;
         pthread_mutex_lock(&s->conn_lock);
-        if (!c->cut && dlp__serve_now() - c->t_mark > s->o.timeout_s) conn_cut_locked(s, c, CUT_REQUEST);
+        if (!c->cut && dlp__now_s() - c->t_mark > s->o.timeout_s) conn_cut_locked(s, c, CUT_REQUEST);
         cut = c->cut;
         pthread_mutex_unlock(&s->conn_lock);
         if (cut) return MHD_NO;
-    } else if (dlp__serve_now() - r->t0 > s->o.timeout_s) {
+    } else if (dlp__now_s() - r->t0 > s->o.timeout_s) {
         return MHD_NO;
     }
     r->total += n;
@@ -867,7 +861,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *con, const ch
         }
         memcpy(r->url, url, ul);
         r->s = s;
-        r->t0 = dlp__serve_now();
+        r->t0 = dlp__now_s();
         log_safe(r->method, sizeof r->method, method);
         log_safe(r->path, sizeof r->path, url);
         client_addr(con, r->client, sizeof r->client);
@@ -901,7 +895,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
         timed_out = c->cut == CUT_REQUEST;
         c->in_request = c->got_line = c->responded = 0;
         c->requests++;
-        c->t_mark = dlp__serve_now();
+        c->t_mark = dlp__now_s();
         pthread_mutex_unlock(&s->conn_lock);
     }
     if (!r) return;
@@ -911,7 +905,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
     char st[8];
     if (r->status) snprintf(st, sizeof st, "%d", r->status);
     else snprintf(st, sizeof st, timed_out ? "408" : "-");
-    log_line(s, r->client, r->method, r->path, st, r->bytes, (dlp__serve_now() - r->t0) * 1e3,
+    log_line(s, r->client, r->method, r->path, st, r->bytes, (dlp__now_s() - r->t0) * 1e3,
              timed_out || toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? " (timeout)"
              : (unsigned)toe < sizeof why / sizeof why[0]              ? why[toe]
                                                                        : " (aborted)");
@@ -1067,7 +1061,7 @@ dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_e
     s->o = o;
     s->listen_fd = -1;
     s->accept_wake[0] = s->accept_wake[1] = -1;
-    s->t_start = dlp__serve_now();
+    s->t_start = dlp__now_s();
     s->max_buffered = o.max_upload_bytes > SIZE_MAX / 4 ? SIZE_MAX : 4 * o.max_upload_bytes;
     atomic_init(&s->active, 0);
     atomic_init(&s->buffered, 0);
@@ -1179,8 +1173,8 @@ void dlp_server_stop(dlp_server *s) {
          * unanswered */
         stop_accepting(s);
         /* 2. requests already being served finish (bounded by the timeout) */
-        double deadline = dlp__serve_now() + s->o.timeout_s;
-        while (atomic_load(&s->active) > 0 && dlp__serve_now() < deadline) {
+        double deadline = dlp__now_s() + s->o.timeout_s;
+        while (atomic_load(&s->active) > 0 && dlp__now_s() < deadline) {
             struct timespec ts = {0, 5 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }

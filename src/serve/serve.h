@@ -114,7 +114,4 @@ struct MHD_Connection;
 typedef int (*dlp__mhd_error_hook)(struct MHD_Connection *c, unsigned int status, const char *html, size_t len);
 void dlp__mhd_set_error_hook(dlp__mhd_error_hook fn);
 
-/* Monotonic clock, seconds. */
-double dlp__serve_now(void);
-
 #endif

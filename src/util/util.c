@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -427,4 +428,12 @@ uint32_t dlp__crc32(uint32_t crc, const void *p, size_t n) {
     }
     while (n--) crc = crc_tab[0][(crc ^ *s++) & 0xff] ^ (crc >> 8);
     return ~crc;
+}
+
+/* ---- clock ----------------------------------------------------------------- */
+
+double dlp__now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

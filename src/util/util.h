@@ -85,6 +85,12 @@ static inline int64_t dlp__sat_add(int64_t a, int64_t b) {
     return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* ---- clock ----------------------------------------------------------- */
+
+/* Monotonic clock, seconds (training times, ETAs, the server's deadlines
+ * and uptime). */
+double dlp__now_s(void);
+
 /* ---- files ----------------------------------------------------------- */
 
 /* Read-only mapping of a whole file (empty files map to a 1-byte dummy). */
