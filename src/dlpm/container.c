@@ -6,6 +6,8 @@
  * hyper-parameters, scalings, what data trained them) and readable with
  * `head -c`; the bulky part (weights) stays binary in the payload.
  */
+#include <cJSON.h>
+
 #include "dlpm/container.h"
 
 #include <stdlib.h>
@@ -76,4 +78,32 @@ dlp_status dlp__dlpm_unpack(const void *buf, size_t len, const char *name, const
     *payload = b + DLP__DLPM_FIXED + h;
     *payload_len = n;
     return DLP_OK;
+}
+
+dlp_status dlp__dlpm_open(const void *buf, size_t len, const char *name, cJSON **root, const uint8_t **payload,
+                          uint64_t *payload_len, dlp_error *err) {
+    *root = NULL;
+    const char *hdr;
+    size_t hl;
+    dlp_status st = dlp__dlpm_unpack(buf, len, name, &hdr, &hl, payload, payload_len, err);
+    if (st != DLP_OK) return st;
+    if (!(*root = cJSON_ParseWithLength(hdr, hl))) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", name);
+    return DLP_OK;
+}
+
+const char *dlp__dlpm_kind(const cJSON *root) {
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    return cJSON_IsString(k) ? k->valuestring : "";
+}
+
+size_t dlp__dlpm_image_len(const void *p, size_t left) {
+    const uint8_t *b = p;
+    if (left < DLP__DLPM_FIXED + 4 || memcmp(b, DLP__DLPM_MAGIC, 4) != 0) return 0;
+    uint32_t h;
+    uint64_t n;
+    memcpy(&h, b + 8, 4);
+    memcpy(&n, b + 12, 8);
+    uint64_t want = (uint64_t)DLP__DLPM_FIXED + h + 4;
+    if (n > left || want > left || want + n > left) return 0;
+    return (size_t)(want + n);
 }

@@ -1,8 +1,8 @@
 /*
- * container.h — the .dlpm model-file container shared by every learned
- * predictor (the GNNs of gnn.c; the layout is byte-compatible with the one
- * xgb.c writes for XGBoost models, so one magic/version/CRC scheme covers
- * all .dlpm files).
+ * container.h — the one .dlpm container of every model file dlperf writes:
+ * GNN predictors (model_file.c), encoders and checkpoints (encoder.c),
+ * XGBoost models (xgb.c), language models and tokenizers (src/lm).  Each
+ * reader opens it with dlp__dlpm_open and then checks its own "kind".
  *
  * Layout (little-endian):
  *   0   "DLPM"            magic
@@ -12,9 +12,9 @@
  *   20  header (H bytes), payload (N bytes)
  *   end-4 u32 CRC-32 of every byte before it
  *
- * The header's "kind" names the model type ("gnn"; XGBoost headers carry an
- * "xgboost" member instead), so a loader refuses a file of another kind
- * with a clear message rather than misreading its payload.
+ * The header's "kind" names the model type ("gnn", "encoder", "xgboost",
+ * "lm", "bpe", ...), so a loader refuses a file of another kind with a
+ * clear message rather than misreading its payload.
  */
 #ifndef DLP_MODELS_CONTAINER_H
 #define DLP_MODELS_CONTAINER_H
@@ -41,5 +41,17 @@ dlp_status dlp__dlpm_pack(const char *header, size_t header_len, const void *pay
 dlp_status dlp__dlpm_unpack(const void *buf, size_t len, const char *name, const char **header,
                             size_t *header_len, const uint8_t **payload, uint64_t *payload_len,
                             dlp_error *err);
+
+/* dlp__dlpm_unpack, then the header parsed as JSON (*root: the caller
+ * deletes it); what every reader of a .dlpm does before its own checks
+ * (kind, format, recipe).  DLP_EFORMAT "<name>: header is not valid JSON". */
+struct cJSON;
+dlp_status dlp__dlpm_open(const void *buf, size_t len, const char *name, struct cJSON **root,
+                          const uint8_t **payload, uint64_t *payload_len, dlp_error *err);
+/* The header's "kind" string, "" when it has none. */
+const char *dlp__dlpm_kind(const struct cJSON *root);
+/* Length of the container image starting at p (at most `left` bytes: files
+ * stored back to back in a bundle), or 0 when none starts there. */
+size_t dlp__dlpm_image_len(const void *p, size_t left);
 
 #endif

@@ -1002,11 +1002,7 @@ static dlp_status open_dlpm(const char *path, const char *want, dlpm_file *f, dl
     f->r = (dlp__dlpm_rd){path, "encoder", err, DLP_OK};
     dlp_status st = dlp__map_file(path, &f->mp, err);
     if (st != DLP_OK) return st;
-    const char *hdr;
-    size_t hl;
-    st = dlp__dlpm_unpack(f->mp.data, f->mp.len, path, &hdr, &hl, &f->payload, &f->plen, err);
-    if (st == DLP_OK && !(f->root = cJSON_ParseWithLength(hdr, hl)))
-        st = dlp__err(err, DLP_EFORMAT, "%s: model header is not valid JSON", path);
+    st = dlp__dlpm_open(f->mp.data, f->mp.len, path, &f->root, &f->payload, &f->plen, err);
     if (st == DLP_OK && !(f->e = calloc(1, sizeof *f->e))) st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     if (st == DLP_OK) st = parse_header(f->e, f->root, &f->r, want);
     if (st != DLP_OK) close_dlpm(f);

@@ -327,14 +327,11 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
 dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out, dlp_error *err) {
     *out = NULL;
     if (!name) name = "model";
-    const char *hdr;
-    size_t hl;
+    cJSON *root;
     const uint8_t *payload;
     uint64_t pl;
-    dlp_status st = dlp__dlpm_unpack(buf, len, name, &hdr, &hl, &payload, &pl, err);
+    dlp_status st = dlp__dlpm_open(buf, len, name, &root, &payload, &pl, err);
     if (st != DLP_OK) return st;
-    cJSON *root = cJSON_ParseWithLength(hdr, hl);
-    if (!root) return dlp__err(err, DLP_EFORMAT, "%s: model header is not valid JSON", name);
     dlp_gnn *m = dlp__gnn_alloc();
     if (!m) {
         cJSON_Delete(root);

@@ -10,20 +10,19 @@
  * The .dlpm file wraps the booster (XGBoost's own UBJSON serialisation) with
  * what a prediction needs and XGBoost does not store: feature names in
  * order, the target and its scaling (log), a fingerprint of the training
- * data and free-form metadata (which devices/dtypes a model covers), plus a
- * version and a CRC-32 so a truncated or edited file is refused instead of
- * predicting garbage.  Layout (little-endian):
+ * data and free-form metadata (which devices/dtypes a model covers).  It is
+ * the one .dlpm container of every model (dlpm/container.h: magic, version,
+ * JSON header, payload, CRC-32):
  *
- *   0   "DLPM"                      magic
- *   4   u32 version (1)
- *   8   u32 header bytes H
- *   12  u64 booster bytes N
- *   20  u64 tree-table bytes T
- *   28  header: JSON {features, target, log_target, fingerprint, n_train,
- *       meta, xgboost}
- *   28+H  booster (XGBoost's UBJSON, the reference copy)
- *   28+H+N  tree table: the same trees flattened for prediction
- *   end-4 u32 CRC-32 of every byte before it
+ *   header   {"kind": "xgboost", features, target, log_target, fingerprint,
+ *            n_train, meta, xgboost (the library's version), booster_bytes}
+ *   payload  the booster (XGBoost's UBJSON, the reference copy,
+ *            booster_bytes long), then the tree table: the same trees
+ *            flattened for prediction
+ *
+ * Files written before the container was shared (dlperf 0.1 sessions 1-5)
+ * had a 28-byte fixed part (u64 booster and tree-table sizes where the
+ * container has one payload size); they are still read (legacy_sections).
  *
  * Why a flattened copy: XGBoost's in-place prediction costs tens of
  * microseconds per call in set-up (JSON configs, proxy matrices, thread
@@ -44,12 +43,11 @@
 
 #include <xgboost/c_api.h>
 
+#include "dlpm/container.h"
 #include "learn/xgb.h"
 #include "util/util.h"
 
-#define DLPM_MAGIC "DLPM"
-#define DLPM_VERSION 1u
-#define DLPM_FIXED 28
+#define LEGACY_FIXED 28   /* magic, version, H, booster N, tree table T */
 
 struct dlp_xgb {
     BoosterHandle h;           /* NULL until needed (loaded models)           */
@@ -605,18 +603,29 @@ dlp_status dlp__xgb_predict_xgboost(dlp_xgb *m, const float *x, int64_t n, doubl
     return DLP_OK;
 }
 
+static uint32_t get32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+/* A file of the 28-byte layout (see the top): its three section sizes when
+ * the bytes at p (at most `left`) are one, with its header where that layout
+ * puts it; 0 otherwise.  A container image has its JSON header at byte 20,
+ * where this layout has the tree-table size, so the two never both parse. */
+static size_t legacy_sections(const uint8_t *b, size_t left, uint64_t *hl, uint64_t *bl, uint64_t *tl) {
+    if (left < LEGACY_FIXED + 4 || memcmp(b, DLP__DLPM_MAGIC, 4) || get32(b + 4) != DLP__DLPM_VERSION) return 0;
+    *hl = get32(b + 8), *bl = get64(b + 12), *tl = get64(b + 20);
+    if (*hl > left || *bl > left || *tl > left || b[LEGACY_FIXED] != '{') return 0;
+    uint64_t len = LEGACY_FIXED + *hl + *bl + *tl + 4;
+    return len <= left ? (size_t)len : 0;
+}
+
 /* Length of the .dlpm file starting at p (at most `left` bytes), or 0. */
 size_t dlp__xgb_file_len(const void *p, size_t left) {
     const uint8_t *b = p;
-    if (left < DLPM_FIXED + 4 || memcmp(b, DLPM_MAGIC, 4)) return 0;
-    uint64_t hl = (uint64_t)b[8] | (uint64_t)b[9] << 8 | (uint64_t)b[10] << 16 | (uint64_t)b[11] << 24, bl = 0, tl = 0;
-    for (int i = 7; i >= 0; i--) {
-        bl = bl << 8 | b[12 + i];
-        tl = tl << 8 | b[20 + i];
-    }
-    if (hl > left || bl > left || tl > left) return 0;
-    uint64_t len = DLPM_FIXED + hl + bl + tl + 4;
-    return len <= left ? (size_t)len : 0;
+    if (left > DLP__DLPM_FIXED && b[DLP__DLPM_FIXED] == '{') return dlp__dlpm_image_len(p, left);
+    uint64_t hl, bl, tl;
+    return legacy_sections(b, left, &hl, &bl, &tl);
 }
 
 /* ---- model file -------------------------------------------------------- */
@@ -624,13 +633,6 @@ size_t dlp__xgb_file_len(const void *p, size_t left) {
 static void put32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
-static void put64(uint8_t *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err) {
     if (!m || !buf || !len) return dlp__err(err, DLP_EINVAL, "dlp_xgb_save_mem: NULL argument");
@@ -642,6 +644,7 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
      * left, right, feature (i32), condition (f32), default-left (u8) */
     size_t tlen = 12 + 4 * (size_t)m->n_trees + 17 * (size_t)m->n_nodes;
     cJSON *hd = cJSON_CreateObject();
+    cJSON_AddStringToObject(hd, "kind", "xgboost");
     cJSON *fe = cJSON_AddArrayToObject(hd, "features");
     for (int i = 0; i < m->n_feat; i++) cJSON_AddItemToArray(fe, cJSON_CreateString(m->feat[i]));
     cJSON_AddStringToObject(hd, "target", m->target);
@@ -657,23 +660,17 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
     char ver[32];
     snprintf(ver, sizeof ver, "%d.%d.%d", ma, mi, pa);
     cJSON_AddStringToObject(hd, "xgboost", ver);
+    cJSON_AddNumberToObject(hd, "booster_bytes", (double)blen);
     char *hs = cJSON_PrintUnformatted(hd);
     cJSON_Delete(hd);
-    if (!hs) return dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
-    size_t hl = strlen(hs), total = DLPM_FIXED + hl + blen + tlen + 4;
-    uint8_t *b = malloc(total);
-    if (!b) {
+    uint8_t *b = malloc(blen + tlen);
+    if (!hs || !b) {
         free(hs);
+        free(b);
         return dlp__err(err, DLP_ENOMEM, "xgboost: out of memory");
     }
-    memcpy(b, DLPM_MAGIC, 4);
-    put32(b + 4, DLPM_VERSION);
-    put32(b + 8, (uint32_t)hl);
-    put64(b + 12, (uint64_t)blen);
-    put64(b + 20, (uint64_t)tlen);
-    memcpy(b + DLPM_FIXED, hs, hl);
-    memcpy(b + DLPM_FIXED + hl, bdata, blen);
-    uint8_t *t = b + DLPM_FIXED + hl + blen;
+    memcpy(b, bdata, blen);
+    uint8_t *t = b + blen;
     put32(t, (uint32_t)m->n_trees);
     put32(t + 4, (uint32_t)m->n_nodes);
     uint32_t fb;
@@ -689,11 +686,10 @@ dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error
         put32(t, fb);
     }
     for (int i = 0; i < m->n_nodes; i++) *t++ = m->dleft[i];
-    put32(b + total - 4, dlp__crc32(0, b, total - 4));
+    dlp_status st = dlp__dlpm_pack(hs, strlen(hs), b, (uint64_t)(blen + tlen), buf, len, err);
     free(hs);
-    *buf = b;
-    *len = total;
-    return DLP_OK;
+    free(b);
+    return st;
 }
 
 dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err) {
@@ -716,20 +712,34 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
     if (out) *out = NULL;
     if (!buf || !out) return dlp__err(err, DLP_EINVAL, "dlp_xgb_load_mem: NULL argument");
     if (!name) name = "model";
-    const uint8_t *b = buf;
-    if (len < DLPM_FIXED + 4 || memcmp(b, DLPM_MAGIC, 4))
-        return dlp__err(err, DLP_EFORMAT, "%s: not a dlperf model file (no DLPM header)", name);
-    if (get32(b + len - 4) != dlp__crc32(0, b, len - 4))
-        return dlp__err(err, DLP_ECHECKSUM, "%s: checksum mismatch (file corrupted or truncated)", name);
-    if (get32(b + 4) != DLPM_VERSION)
-        return dlp__err(err, DLP_EVERSION, "%s: model file version %u, this dlperf reads version %u", name,
-                        get32(b + 4), DLPM_VERSION);
-    uint64_t hl = get32(b + 8), bl = get64(b + 12), tl = get64(b + 20);
-    if (hl > len || bl > len || tl > len || DLPM_FIXED + hl + bl + tl + 4 != len)
-        return dlp__err(err, DLP_EFORMAT, "%s: section sizes do not add up to the file size", name);
-    cJSON *hd = cJSON_ParseWithLength((const char *)b + DLPM_FIXED, (size_t)hl);
-    if (!hd) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", name);
-    dlp_status st = DLP_OK;
+    const uint8_t *b = buf, *booster_at, *t;
+    uint64_t hl, bl, tl;
+    cJSON *hd = NULL;
+    dlp_status st;
+    if (legacy_sections(b, len, &hl, &bl, &tl) == len) {
+        /* the 28-byte layout: the same CRC over every byte before it */
+        if (get32(b + len - 4) != dlp__crc32(0, b, len - 4))
+            return dlp__err(err, DLP_ECHECKSUM, "%s: model file corrupted (CRC-32 mismatch)", name);
+        if (!(hd = cJSON_ParseWithLength((const char *)b + LEGACY_FIXED, (size_t)hl)))
+            return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", name);
+        booster_at = b + LEGACY_FIXED + hl;
+    } else {
+        uint64_t pl;
+        if ((st = dlp__dlpm_open(buf, len, name, &hd, &booster_at, &pl, err)) != DLP_OK) return st;
+        const cJSON *bb = cJSON_GetObjectItemCaseSensitive(hd, "booster_bytes");
+        if (strcmp(dlp__dlpm_kind(hd), "xgboost") != 0 || !cJSON_IsNumber(bb) || bb->valuedouble < 0 ||
+            bb->valuedouble > (double)pl) {
+            st = strcmp(dlp__dlpm_kind(hd), "xgboost")
+                     ? dlp__err(err, DLP_EFORMAT, "%s: a '%s' model, not an XGBoost one", name, dlp__dlpm_kind(hd))
+                     : dlp__err(err, DLP_EFORMAT, "%s: header field 'booster_bytes' is missing or out of range", name);
+            cJSON_Delete(hd);
+            return st;
+        }
+        bl = (uint64_t)bb->valuedouble;
+        tl = pl - bl;
+    }
+    t = booster_at + bl;
+    st = DLP_OK;
     dlp_xgb *m = calloc(1, sizeof *m);
     const cJSON *fe = cJSON_GetObjectItemCaseSensitive(hd, "features");
     const cJSON *lt = cJSON_GetObjectItemCaseSensitive(hd, "log_target");
@@ -774,9 +784,8 @@ dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_x
         st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
         goto out;
     }
-    memcpy(m->booster, b + DLPM_FIXED + hl, (size_t)bl);
+    memcpy(m->booster, booster_at, (size_t)bl);
     m->booster_len = (size_t)bl;
-    const uint8_t *t = b + DLPM_FIXED + hl + bl;
     if (tl < 12) {
         st = dlp__err(err, DLP_EFORMAT, "%s: tree table truncated", name);
         goto out;

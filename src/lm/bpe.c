@@ -547,18 +547,14 @@ dlp_status dlp__bpe_load(const char *path, dlp__bpe *t, dlp_error *err) {
     dlp__mapped mp;
     dlp_status st = dlp__map_file(path, &mp, err);
     if (st != DLP_OK) return st;
-    const char *hdr;
-    size_t hl;
+    cJSON *root;
     const uint8_t *pl;
     uint64_t pn;
-    st = dlp__dlpm_unpack(mp.data, mp.len, path, &hdr, &hl, &pl, &pn, err);
+    st = dlp__dlpm_open(mp.data, mp.len, path, &root, &pl, &pn, err);
     if (st == DLP_OK) {
-        cJSON *root = cJSON_ParseWithLength(hdr, hl);
-        const cJSON *k = root ? cJSON_GetObjectItemCaseSensitive(root, "kind") : NULL;
-        if (!root) st = dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
-        else if (!cJSON_IsString(k) || strcmp(k->valuestring, "bpe") != 0)
-            st = dlp__err(err, DLP_EFORMAT, "%s: not a tokenizer file (kind '%s')", path,
-                          cJSON_IsString(k) ? k->valuestring : "?");
+        const char *k = dlp__dlpm_kind(root);
+        if (strcmp(k, "bpe") != 0)
+            st = dlp__err(err, DLP_EFORMAT, "%s: not a tokenizer file (kind '%s')", path, *k ? k : "?");
         else st = dlp__bpe_from_json(root, path, t, err);
         cJSON_Delete(root);
     }

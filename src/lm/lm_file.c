@@ -129,15 +129,12 @@ dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn
 static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
                              const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
                              dlp__nn_adam *opt, dlp_error *err) {
-    const char *hdr;
-    size_t hl;
+    cJSON *root;
     const uint8_t *payload;
     uint64_t pn;
     uint8_t *got = NULL;        /* (tensors of the model) 1: read from the file */
-    dlp_status st = dlp__dlpm_unpack(data, len, path, &hdr, &hl, &payload, &pn, err);
+    dlp_status st = dlp__dlpm_open(data, len, path, &root, &payload, &pn, err);
     if (st != DLP_OK) return st;
-    cJSON *root = cJSON_ParseWithLength(hdr, hl);
-    if (!root) return dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
     dlp__dlpm_rd r = {path, "lm", err, DLP_OK};
     const char *kind = dlp__dlpm_str(&r, root, "kind");
     if (r.st == DLP_OK && strcmp(kind, "lm") != 0) {
@@ -365,16 +362,13 @@ dlp_status dlp__lm_train_state(const char *path, char **json, dlp_error *err) {
     dlp__mapped mp;
     dlp_status st = dlp__map_file(path, &mp, err);
     if (st != DLP_OK) return st;
-    const char *hdr;
-    size_t hl;
+    cJSON *root;
     const uint8_t *payload;
     uint64_t pn;
-    st = dlp__dlpm_unpack(mp.data, mp.len, path, &hdr, &hl, &payload, &pn, err);
+    st = dlp__dlpm_open(mp.data, mp.len, path, &root, &payload, &pn, err);
     if (st == DLP_OK) {
-        cJSON *root = cJSON_ParseWithLength(hdr, hl);
-        const cJSON *tj = root ? cJSON_GetObjectItemCaseSensitive(root, "train") : NULL;
-        if (!root) st = dlp__err(err, DLP_EFORMAT, "%s: header is not valid JSON", path);
-        else if (cJSON_IsObject(tj) && !(*json = cJSON_PrintUnformatted(tj)))
+        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(root, "train");
+        if (cJSON_IsObject(tj) && !(*json = cJSON_PrintUnformatted(tj)))
             st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
         cJSON_Delete(root);
     }

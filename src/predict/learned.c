@@ -61,13 +61,11 @@ static int parse_name(dlp__learned_entry *e) {
 /* The model's own account of itself: an "accuracy" string in the header if
  * a producer wrote one, else architecture, split and validation MAPE. */
 static void header_accuracy(const unsigned char *buf, size_t len, const dlp_gnn *m, char *out, size_t cap) {
-    const char *h = NULL;
-    size_t hl = 0;
+    cJSON *j;
     const uint8_t *pl;
     uint64_t pn;
-    if (dlp__dlpm_unpack(buf, len, "model", &h, &hl, &pl, &pn, NULL) == DLP_OK && h) {
-        cJSON *j = cJSON_ParseWithLength(h, hl);
-        const cJSON *acc = j ? cJSON_GetObjectItemCaseSensitive(j, "accuracy") : NULL;
+    if (dlp__dlpm_open(buf, len, "model", &j, &pl, &pn, NULL) == DLP_OK) {
+        const cJSON *acc = cJSON_GetObjectItemCaseSensitive(j, "accuracy");
         if (cJSON_IsString(acc) && acc->valuestring[0]) {
             snprintf(out, cap, "%s", acc->valuestring);
             cJSON_Delete(j);
