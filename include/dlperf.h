@@ -152,6 +152,17 @@ typedef struct {
 void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st);
 const char *dlp_graph_name(const dlp_graph *g);   /* file name or model name */
 
+/* Totals per op type (domain-qualified for non-default domains), by FLOPs,
+ * then count (both descending), then name: the order of `inspect`'s table
+ * and JSON.  *out is malloc'ed (free() it; op points into the graph);
+ * returns the number of rows, or -1 when out of memory. */
+typedef struct {
+    const char *op;
+    int64_t count, flops, macs, params;
+    int64_t bytes;             /* bytes read + written                        */
+} dlp_op_total;
+int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out);
+
 /* Per node, in topological order (0 .. stats.nodes-1). */
 typedef struct {
     const char *name;

@@ -9,40 +9,6 @@
 
 #include "cli/cli.h"
 
-typedef struct {
-    const char *op;
-    int64_t count, flops, macs, params, bytes;
-} op_row;
-
-static int row_cmp(const void *a, const void *b) {
-    const op_row *x = a, *y = b;
-    if (x->flops != y->flops) return x->flops < y->flops ? 1 : -1;
-    if (x->count != y->count) return x->count < y->count ? 1 : -1;
-    return strcmp(x->op, y->op);
-}
-
-/* Aggregate nodes by op type (domain-qualified for non-default domains). */
-static int collect_rows(const dlp_graph *g, op_row **out) {
-    int n = dlp_graph_node_count(g), nr = 0;
-    op_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-    if (!rows) return -1;
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        int r = 0;
-        while (r < nr && strcmp(rows[r].op, ni.op_type) != 0) r++;
-        if (r == nr) rows[nr++].op = ni.op_type;
-        rows[r].count++;
-        rows[r].flops += ni.flops;
-        rows[r].macs += ni.macs;
-        rows[r].params += ni.params;
-        rows[r].bytes += ni.bytes_read + ni.bytes_written;
-    }
-    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
-    *out = rows;
-    return nr;
-}
-
 /* 1234567 -> "1.23 M" */
 static const char *human(double v, char *buf, size_t n) {
     const char *u[] = {"", " K", " M", " G", " T", " P"};
@@ -55,7 +21,7 @@ static const char *human(double v, char *buf, size_t n) {
     return buf;
 }
 
-static void print_text(const dlp_graph *g, op_row *rows, int nr, int show_nodes) {
+static void print_text(const dlp_graph *g, const dlp_op_total *rows, int nr, int show_nodes) {
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
     char a[32], b[32];
@@ -156,8 +122,8 @@ int dlp_cmd_inspect(int argc, char **argv) {
     dlp_graph *g;
     dlp_error err = {0};
     if (dlp_graph_load(path, &o, &g, &err)) return cli_fail(&err);
-    op_row *rows;
-    int nr = collect_rows(g, &rows);
+    dlp_op_total *rows;
+    int nr = dlp_graph_op_totals(g, &rows);
     if (nr < 0) {
         dlp_graph_free(g);
         return cli_failf(DLP_EXIT_FAIL, "out of memory");

@@ -340,36 +340,13 @@ dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_err
 
 /* ---- graph inspection ---------------------------------------------------------- */
 
-typedef struct {
-    const char *op;
-    long long count, flops, macs;
-} op_row;
-
-static int row_cmp(const void *a, const void *b) {
-    const op_row *x = a, *y = b;
-    if (x->flops != y->flops) return x->flops < y->flops ? 1 : -1;
-    if (x->count != y->count) return x->count < y->count ? 1 : -1;
-    return strcmp(x->op, y->op);
-}
-
 dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err) {
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
     /* per op type, by FLOPs then count then name (the CLI table's order) */
-    int n = dlp_graph_node_count(g), nr = 0;
-    op_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-    if (!rows) return dlp__err(err, DLP_ENOMEM, "%s: out of memory writing JSON", dlp_graph_name(g));
-    for (int i = 0; i < n; i++) {
-        dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
-        int r = 0;
-        while (r < nr && strcmp(rows[r].op, ni.op_type) != 0) r++;
-        if (r == nr) rows[nr++].op = ni.op_type;
-        rows[r].count++;
-        rows[r].flops += ni.flops;
-        rows[r].macs += ni.macs;
-    }
-    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
+    dlp_op_total *rows;
+    int nr = dlp_graph_op_totals(g, &rows);
+    if (nr < 0) return dlp__err(err, DLP_ENOMEM, "%s: out of memory writing JSON", dlp_graph_name(g));
     dlp__jw w = {0};
     dlp__jw_obj(&w, NULL);
     dlp__jw_str(&w, "model", dlp_graph_name(g));

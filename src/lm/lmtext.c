@@ -89,18 +89,6 @@ static const char *op_words(const char *op) {
     return op;
 }
 
-typedef struct {
-    const char *op;
-    int64_t count, flops, macs, params;
-} op_row;
-
-static int row_cmp(const void *a, const void *b) {
-    const op_row *x = a, *y = b;
-    if (x->flops != y->flops) return x->flops < y->flops ? 1 : -1;
-    if (x->count != y->count) return x->count < y->count ? 1 : -1;
-    return strcmp(x->op, y->op);
-}
-
 #define SEQ_OPS 24
 
 static int is_compute(const dlp_node_info *ni) {
@@ -111,27 +99,21 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
     int n = dlp_graph_node_count(g);
-    op_row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
+    dlp_op_total *rows;
+    int nr = dlp_graph_op_totals(g, &rows);
     int *depth = calloc((size_t)(n ? n : 1), sizeof *depth);
     int *at = calloc((size_t)(n ? n : 1) + 1, sizeof *at);
-    if (!rows || !depth || !at) {
+    if (nr < 0 || !depth || !at) {
         free(rows);
         free(depth);
         free(at);
         b->oom = 1;
         return;
     }
-    int nr = 0, max_depth = 0, width = 0;
+    int max_depth = 0, width = 0;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
-        int r = 0;
-        while (r < nr && strcmp(rows[r].op, ni.op_type) != 0) r++;
-        if (r == nr) rows[nr++].op = ni.op_type;
-        rows[r].count++;
-        rows[r].flops += ni.flops;
-        rows[r].macs += ni.macs;
-        rows[r].params += ni.params;
         /* nodes are in topological order: a compute node's depth is 1 + its
            deepest producer's; shape / data-movement nodes pass it through and
            are not counted in the width */
@@ -143,7 +125,6 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
         if (d > max_depth) max_depth = d;
         if (comp && ++at[d] > width) width = at[d];
     }
-    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
     char w1[48], w2[48], w3[48];
     const double MiB = 1024.0 * 1024.0;
     dlp__sb_printf(b, "Q: Summarise the graph of %s\n", title ? title : dlp_graph_name(g));
