@@ -20,40 +20,8 @@
 
 /* ---- growable text buffer ------------------------------------------------- */
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
+typedef dlp__sb sbuf;
 
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->s && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t nc = b->cap ? b->cap * 2 : 4096;
-        while (nc < b->len + (size_t)n + 1) nc *= 2;
-        char *ns = realloc(b->s, nc);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = nc;
-    }
-}
 
 static dlp_status sb_finish(sbuf *b, char **buf, size_t *len, dlp_error *err) {
     if (b->oom || !b->s) {
@@ -71,29 +39,29 @@ static dlp_status sb_finish(sbuf *b, char **buf, size_t *len, dlp_error *err) {
 static void sb_name(sbuf *b, const char *s, int xml) {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (xml && c == '<') sb_printf(b, "&lt;");
-        else if (xml && c == '>') sb_printf(b, "&gt;");
-        else if (xml && c == '&') sb_printf(b, "&amp;");
-        else if (!xml && c == '|') sb_printf(b, "\\|");
-        else if (c < 0x20) sb_printf(b, " ");
-        else sb_printf(b, "%c", c);
+        if (xml && c == '<') dlp__sb_printf(b, "&lt;");
+        else if (xml && c == '>') dlp__sb_printf(b, "&gt;");
+        else if (xml && c == '&') dlp__sb_printf(b, "&amp;");
+        else if (!xml && c == '|') dlp__sb_printf(b, "\\|");
+        else if (c < 0x20) dlp__sb_printf(b, " ");
+        else dlp__sb_printf(b, "%c", c);
     }
 }
 
 static void sb_json_str(sbuf *b, const char *s) {
-    sb_printf(b, "\"");
+    dlp__sb_printf(b, "\"");
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
-        else if (c < 0x20) sb_printf(b, "\\u%04x", c);
-        else sb_printf(b, "%c", c);
+        if (c == '"' || c == '\\') dlp__sb_printf(b, "\\%c", c);
+        else if (c < 0x20) dlp__sb_printf(b, "\\u%04x", c);
+        else dlp__sb_printf(b, "%c", c);
     }
-    sb_printf(b, "\"");
+    dlp__sb_printf(b, "\"");
 }
 
 static void sb_json_num(sbuf *b, double v) {
-    if (isfinite(v)) sb_printf(b, "%.10g", v);
-    else sb_printf(b, "null");
+    if (isfinite(v)) dlp__sb_printf(b, "%.10g", v);
+    else dlp__sb_printf(b, "null");
 }
 
 /* ---- grouping ---------------------------------------------------------------- */
@@ -169,34 +137,34 @@ static const char *tname(const dlp_eval_input *in, int k) {
 /* ---- Markdown ------------------------------------------------------------------- */
 
 static void md_fmt(sbuf *b, double v, const char *fmt) {
-    if (isfinite(v)) sb_printf(b, fmt, v);
-    else sb_printf(b, "–");
+    if (isfinite(v)) dlp__sb_printf(b, fmt, v);
+    else dlp__sb_printf(b, "–");
 }
 
 static void md_row(sbuf *b, const char *label, const dlp_metrics *m) {
-    sb_printf(b, "| ");
+    dlp__sb_printf(b, "| ");
     sb_name(b, label, 0);
-    sb_printf(b, " | %lld | ", (long long)m->n);
+    dlp__sb_printf(b, " | %lld | ", (long long)m->n);
     md_fmt(b, m->mape, "%.2f%%");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, m->rmse, "%.4g");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, m->mae, "%.4g");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, m->tau, "%.4f");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, m->spearman, "%.4f");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, 100 * m->acc5, "%.1f%%");
-    sb_printf(b, " | ");
+    dlp__sb_printf(b, " | ");
     md_fmt(b, 100 * m->acc10, "%.1f%%");
-    sb_printf(b, " |\n");
+    dlp__sb_printf(b, " |\n");
 }
 
 static void md_table(sbuf *b, const dlp_eval_input *in, int k, const char *what, const groups_t *g,
                      double *ty, double *tp) {
     dlp_metrics m;
-    sb_printf(b, "\n| %s | n | MAPE | RMSE | MAE | Kendall τ | Spearman ρ | Acc(5%%) | Acc(10%%) |\n"
+    dlp__sb_printf(b, "\n| %s | n | MAPE | RMSE | MAE | Kendall τ | Spearman ρ | Acc(5%%) | Acc(10%%) |\n"
                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", what);
     for (int grp = 0; grp < g->n_groups; grp++) {
         group_metrics(in, k, g->gid, grp, ty, tp, &m);
@@ -245,32 +213,32 @@ dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len,
     if (st != DLP_OK) return st;
     sbuf b = {0};
     double *ty = c.ty, *tp = c.tp;
-    sb_printf(&b, "# ");
+    dlp__sb_printf(&b, "# ");
     sb_name(&b, in->title ? in->title : "Evaluation", 0);
-    sb_printf(&b, "\n\n");
-    if (in->notes && *in->notes) sb_printf(&b, "%s\n\n", in->notes);
-    if (in->command && *in->command) sb_printf(&b, "Produced by:\n\n    %s\n\n", in->command);
-    sb_printf(&b, "Metrics over samples with a finite, non-zero measurement: MAPE and RMSE (thesis "
+    dlp__sb_printf(&b, "\n\n");
+    if (in->notes && *in->notes) dlp__sb_printf(&b, "%s\n\n", in->notes);
+    if (in->command && *in->command) dlp__sb_printf(&b, "Produced by:\n\n    %s\n\n", in->command);
+    dlp__sb_printf(&b, "Metrics over samples with a finite, non-zero measurement: MAPE and RMSE (thesis "
                   "eqs. 5.1, 5.2), MAE, Kendall's τ-b and Spearman's ρ between measured and predicted "
                   "values, and Acc(δ) = share of predictions within ±δ relative error.\n");
     for (int k = 0; k < in->n_targets; k++) {
-        sb_printf(&b, "\n## ");
+        dlp__sb_printf(&b, "\n## ");
         sb_name(&b, tname(in, k), 0);
-        sb_printf(&b, "\n");
+        dlp__sb_printf(&b, "\n");
         groups_t all = {0};
         md_table(&b, in, k, "set", &all, ty, tp);
         if (c.fam.n_groups > 0) {
-            sb_printf(&b, "\n### Per family\n");
+            dlp__sb_printf(&b, "\n### Per family\n");
             md_table(&b, in, k, "family", &c.fam, ty, tp);
         }
         if (c.dev.n_groups > 1) {
-            sb_printf(&b, "\n### Per device\n");
+            dlp__sb_printf(&b, "\n### Per device\n");
             md_table(&b, in, k, "device", &c.dev, ty, tp);
         }
         if (in->parity_svg && *in->parity_svg) {
-            sb_printf(&b, "\n![parity plot of ");
+            dlp__sb_printf(&b, "\n![parity plot of ");
             sb_name(&b, tname(in, k), 0);
-            sb_printf(&b, "](%s)\n", in->parity_svg);
+            dlp__sb_printf(&b, "](%s)\n", in->parity_svg);
         }
     }
     report_end(&c);
@@ -280,34 +248,34 @@ dlp_status dlp_eval_report_md(const dlp_eval_input *in, char **buf, size_t *len,
 /* ---- JSON ------------------------------------------------------------------------ */
 
 static void json_metrics(sbuf *b, const dlp_metrics *m) {
-    sb_printf(b, "{\"n\":%lld,\"mape\":", (long long)m->n);
+    dlp__sb_printf(b, "{\"n\":%lld,\"mape\":", (long long)m->n);
     sb_json_num(b, m->mape);
-    sb_printf(b, ",\"rmse\":");
+    dlp__sb_printf(b, ",\"rmse\":");
     sb_json_num(b, m->rmse);
-    sb_printf(b, ",\"mae\":");
+    dlp__sb_printf(b, ",\"mae\":");
     sb_json_num(b, m->mae);
-    sb_printf(b, ",\"tau\":");
+    dlp__sb_printf(b, ",\"tau\":");
     sb_json_num(b, m->tau);
-    sb_printf(b, ",\"spearman\":");
+    dlp__sb_printf(b, ",\"spearman\":");
     sb_json_num(b, m->spearman);
-    sb_printf(b, ",\"acc5\":");
+    dlp__sb_printf(b, ",\"acc5\":");
     sb_json_num(b, m->acc5);
-    sb_printf(b, ",\"acc10\":");
+    dlp__sb_printf(b, ",\"acc10\":");
     sb_json_num(b, m->acc10);
-    sb_printf(b, "}");
+    dlp__sb_printf(b, "}");
 }
 
 static void json_groups(sbuf *b, const dlp_eval_input *in, int k, const groups_t *g, double *ty, double *tp) {
-    sb_printf(b, "{");
+    dlp__sb_printf(b, "{");
     for (int grp = 0; grp < g->n_groups; grp++) {
         dlp_metrics m;
         group_metrics(in, k, g->gid, grp, ty, tp, &m);
-        if (grp) sb_printf(b, ",");
+        if (grp) dlp__sb_printf(b, ",");
         sb_json_str(b, g->names[grp]);
-        sb_printf(b, ":");
+        dlp__sb_printf(b, ":");
         json_metrics(b, &m);
     }
-    sb_printf(b, "}");
+    dlp__sb_printf(b, "}");
 }
 
 dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *len, dlp_error *err) {
@@ -318,27 +286,27 @@ dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *le
     if (st != DLP_OK) return st;
     sbuf b = {0};
     double *ty = c.ty, *tp = c.tp;
-    sb_printf(&b, "{\"title\":");
+    dlp__sb_printf(&b, "{\"title\":");
     sb_json_str(&b, in->title ? in->title : "Evaluation");
     if (in->command) {
-        sb_printf(&b, ",\"command\":");
+        dlp__sb_printf(&b, ",\"command\":");
         sb_json_str(&b, in->command);
     }
-    sb_printf(&b, ",\"n\":%d,\"targets\":{", in->n);
+    dlp__sb_printf(&b, ",\"n\":%d,\"targets\":{", in->n);
     for (int k = 0; k < in->n_targets; k++) {
         dlp_metrics m;
         group_metrics(in, k, NULL, -1, ty, tp, &m);
-        if (k) sb_printf(&b, ",");
+        if (k) dlp__sb_printf(&b, ",");
         sb_json_str(&b, tname(in, k));
-        sb_printf(&b, ":{\"overall\":");
+        dlp__sb_printf(&b, ":{\"overall\":");
         json_metrics(&b, &m);
-        sb_printf(&b, ",\"families\":");
+        dlp__sb_printf(&b, ",\"families\":");
         json_groups(&b, in, k, &c.fam, ty, tp);
-        sb_printf(&b, ",\"devices\":");
+        dlp__sb_printf(&b, ",\"devices\":");
         json_groups(&b, in, k, &c.dev, ty, tp);
-        sb_printf(&b, "}");
+        dlp__sb_printf(&b, "}");
     }
-    sb_printf(&b, "}}\n");
+    dlp__sb_printf(&b, "}}\n");
     report_end(&c);
     return sb_finish(&b, buf, len, err);
 }
@@ -374,16 +342,16 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
     if (make_groups(in->family, in->n, &fam)) return dlp__err(err, DLP_ENOMEM, "parity: out of memory");
     sbuf b = {0};
     const char *tn = tname(in, k);
-    sb_printf(&b,
+    dlp__sb_printf(&b,
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
               "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
               W, H, W, H);
-    sb_printf(&b, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">", W / 2);
+    dlp__sb_printf(&b, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">", W / 2);
     sb_name(&b, in->title ? in->title : "Parity", 1);
-    sb_printf(&b, " — ");
+    dlp__sb_printf(&b, " — ");
     sb_name(&b, tn, 1);
-    sb_printf(&b, "</text>\n");
-    sb_printf(&b, "<defs><clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n",
+    dlp__sb_printf(&b, "</text>\n");
+    dlp__sb_printf(&b, "<defs><clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/></clipPath></defs>\n",
               ML, MT, pw, ph);
     /* grid and ticks: decades (and 2, 5 when the range is short) */
     for (double e = floor(l0); e <= l1 + 1e-9; e += 1) {
@@ -392,54 +360,54 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
             double v = sub[s] * pow(10, e), lv = log10(v);
             if (lv < l0 - 1e-9 || lv > l1 + 1e-9 || (s > 0 && l1 - l0 > 3.5)) continue;
             double x = PX(v), y = PY(v);
-            sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", x, MT, x, MT + ph);
-            sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", ML, y, ML + pw, y);
-            sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, MT + ph + 16, v);
-            sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML - 6, y + 4, v);
+            dlp__sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", x, MT, x, MT + ph);
+            dlp__sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", ML, y, ML + pw, y);
+            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, MT + ph + 16, v);
+            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML - 6, y + 4, v);
         }
     }
     /* +-10% band and y = x */
     double a = pow(10, l0), z = pow(10, l1);
-    sb_printf(&b, "<polygon clip-path=\"url(#plot)\" fill=\"#2ca02c\" fill-opacity=\"0.12\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n",
+    dlp__sb_printf(&b, "<polygon clip-path=\"url(#plot)\" fill=\"#2ca02c\" fill-opacity=\"0.12\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n",
               PX(a), PY(a * 1.1), PX(z), PY(z * 1.1), PX(z), PY(z * 0.9), PX(a), PY(a * 0.9));
-    sb_printf(&b, "<line clip-path=\"url(#plot)\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n",
+    dlp__sb_printf(&b, "<line clip-path=\"url(#plot)\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n",
               PX(a), PY(a), PX(z), PY(z));
-    sb_printf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n", ML, MT, pw, ph);
-    sb_printf(&b, "<g clip-path=\"url(#plot)\" fill-opacity=\"0.55\">\n");
+    dlp__sb_printf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n", ML, MT, pw, ph);
+    dlp__sb_printf(&b, "<g clip-path=\"url(#plot)\" fill-opacity=\"0.55\">\n");
     for (int i = 0; i < in->n; i++) {
         double y = in->y[(size_t)i * in->n_targets + k], p = in->yhat[(size_t)i * in->n_targets + k];
         if (!(y > 0) || !isfinite(y) || !(p > 0) || !isfinite(p)) continue;
         int g = fam.gid ? fam.gid[i] : 0;
-        sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\"/>\n", PX(y), PY(p), palette[g % N_PAL]);
+        dlp__sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\"/>\n", PX(y), PY(p), palette[g % N_PAL]);
     }
-    sb_printf(&b, "</g>\n");
-    sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">measured ", ML + pw / 2, H - 18);
+    dlp__sb_printf(&b, "</g>\n");
+    dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">measured ", ML + pw / 2, H - 18);
     sb_name(&b, tn, 1);
-    sb_printf(&b, "</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" text-anchor=\"middle\">predicted ",
+    dlp__sb_printf(&b, "</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" text-anchor=\"middle\">predicted ",
               MT + ph / 2);
     sb_name(&b, tn, 1);
-    sb_printf(&b, "</text>\n");
+    dlp__sb_printf(&b, "</text>\n");
     /* legend and summary, top-left inside the frame */
     double ly = MT + 16;
     double *ty = malloc(sizeof *ty * (size_t)(in->n > 0 ? in->n : 1) * 2);
     if (ty) {
         dlp_metrics m;
         group_metrics(in, k, NULL, -1, ty, ty + (in->n > 0 ? in->n : 1), &m);
-        sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\">n %lld, MAPE %.2f%%, Acc(10%%) %.1f%%, τ %.3f</text>\n", ML + 8, ly,
+        dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\">n %lld, MAPE %.2f%%, Acc(10%%) %.1f%%, τ %.3f</text>\n", ML + 8, ly,
                   (long long)m.n, isfinite(m.mape) ? m.mape : 0, isfinite(m.acc10) ? 100 * m.acc10 : 0,
                   isfinite(m.tau) ? m.tau : 0);
         ly += 16;
         free(ty);
     }
-    sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#2ca02c\">band: ±10%%; dashed: y = x</text>\n", ML + 8, ly);
+    dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#2ca02c\">band: ±10%%; dashed: y = x</text>\n", ML + 8, ly);
     ly += 16;
     for (int g = 0; g < fam.n_groups && g < 12; g++, ly += 15) {
-        sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">", ML + 12, ly - 4,
+        dlp__sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\">", ML + 12, ly - 4,
                   palette[g % N_PAL], ML + 20, ly);
         sb_name(&b, fam.names[g][0] ? fam.names[g] : "(none)", 1);
-        sb_printf(&b, "</text>\n");
+        dlp__sb_printf(&b, "</text>\n");
     }
-    sb_printf(&b, "</svg>\n");
+    dlp__sb_printf(&b, "</svg>\n");
 #undef PX
 #undef PY
     free_groups(&fam);

@@ -220,49 +220,18 @@ static const char *const palette[] = {
 };
 #define N_PALETTE ((int)(sizeof palette / sizeof palette[0]))
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int oom;
-} sbuf;
+typedef dlp__sb sbuf;
 
-static void sb_printf(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *s, const char *fmt, ...) {
-    if (s->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(s->buf ? s->buf + s->len : NULL, s->buf ? s->cap - s->len : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            s->oom = 1;
-            return;
-        }
-        if (s->buf && s->len + (size_t)k < s->cap) {
-            s->len += (size_t)k;
-            return;
-        }
-        size_t nc = s->cap ? s->cap * 2 : 4096;
-        while (nc < s->len + (size_t)k + 1) nc *= 2;
-        char *nb = realloc(s->buf, nc);
-        if (!nb) {
-            s->oom = 1;
-            return;
-        }
-        s->buf = nb;
-        s->cap = nc;
-    }
-}
 
 static void sb_xml(sbuf *s, const char *t) {
     for (; *t; t++) {
         switch (*t) {
-        case '<': sb_printf(s, "&lt;"); break;
-        case '>': sb_printf(s, "&gt;"); break;
-        case '&': sb_printf(s, "&amp;"); break;
-        case '"': sb_printf(s, "&quot;"); break;
+        case '<': dlp__sb_printf(s, "&lt;"); break;
+        case '>': dlp__sb_printf(s, "&gt;"); break;
+        case '&': dlp__sb_printf(s, "&amp;"); break;
+        case '"': dlp__sb_printf(s, "&quot;"); break;
         default:
-            if ((unsigned char)*t >= 0x20) sb_printf(s, "%c", *t);
+            if ((unsigned char)*t >= 0x20) dlp__sb_printf(s, "%c", *t);
         }
     }
 }
@@ -311,15 +280,15 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
     double h_needed = top + 22.0 * legend_rows + M;
     double HH = h_needed > H ? h_needed : H;
     sbuf s = {0};
-    sb_printf(&s,
+    dlp__sb_printf(&s,
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
               "font-family=\"sans-serif\">\n",
               W, HH, W, HH);
-    sb_printf(&s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, HH);
-    sb_printf(&s, "<text x=\"%.0f\" y=\"32\" font-size=\"18\">", M);
+    dlp__sb_printf(&s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, HH);
+    dlp__sb_printf(&s, "<text x=\"%.0f\" y=\"32\" font-size=\"18\">", M);
     sb_xml(&s, title && *title ? title : "t-SNE");
-    sb_printf(&s, "</text>\n");
-    sb_printf(&s, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#cccccc\"/>\n",
+    dlp__sb_printf(&s, "</text>\n");
+    dlp__sb_printf(&s, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#cccccc\"/>\n",
               M, top, side, side);
     double sx = (side - 20) / (x1 - x0), sy = (side - 20) / (y1 - y0);
     for (int i = 0; i < n; i++) {
@@ -328,27 +297,27 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
         int c = hit ? (int)(hit - lab) : 0;
         double px = isfinite(y[2 * i]) ? M + 10 + (y[2 * i] - x0) * sx : M;
         double py = isfinite(y[2 * i + 1]) ? top + side - 10 - (y[2 * i + 1] - y0) * sy : top + side;
-        sb_printf(&s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" fill-opacity=\"0.8\"><title>", px, py,
+        dlp__sb_printf(&s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" fill-opacity=\"0.8\"><title>", px, py,
                   palette[c % N_PALETTE]);
         sb_xml(&s, li);
-        sb_printf(&s, "</title></circle>\n");
+        dlp__sb_printf(&s, "</title></circle>\n");
     }
     for (int k = 0; k < nl; k++) {
         double ly = top + 22.0 * k;
-        sb_printf(&s, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>", lx, ly + 2,
+        dlp__sb_printf(&s, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>", lx, ly + 2,
                   palette[k % N_PALETTE]);
-        sb_printf(&s, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">", lx + 18, ly + 13);
+        dlp__sb_printf(&s, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">", lx + 18, ly + 13);
         sb_xml(&s, lab[k]);
-        sb_printf(&s, " (%d)</text>\n", cnt[k]);
+        dlp__sb_printf(&s, " (%d)</text>\n", cnt[k]);
     }
-    sb_printf(&s, "</svg>\n");
+    dlp__sb_printf(&s, "</svg>\n");
     free(lab);
     free(cnt);
     if (s.oom) {
-        free(s.buf);
+        free(s.s);
         return dlp__err(err, DLP_ENOMEM, "t-SNE plot: out of memory");
     }
-    *buf = s.buf;
+    *buf = s.s;
     *len = s.len;
     return DLP_OK;
 }

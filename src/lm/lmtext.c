@@ -19,39 +19,6 @@
 
 #include "util/util.h"
 
-/* ---- string builder ---------------------------------------------------- */
-
-void dlp__sb_printf(dlp__sb *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        size_t room = b->cap - b->len;
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) return;
-        if ((size_t)k < room && b->s) {
-            b->len += (size_t)k;
-            return;
-        }
-        size_t nc = b->cap ? b->cap : 256;
-        while (nc - b->len <= (size_t)k) nc *= 2;
-        char *ns = realloc(b->s, nc);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        if (!b->s) ns[0] = 0;
-        b->s = ns;
-        b->cap = nc;
-    }
-}
-
-void dlp__sb_free(dlp__sb *b) {
-    free(b->s);
-    memset(b, 0, sizeof *b);
-}
-
 const char *dlp__lm_words(double v, char *buf, size_t n) {
     static const char *u[] = {"thousand", "million", "billion", "trillion", "quadrillion"};
     if (!(fabs(v) >= 1000.0)) {

@@ -14,17 +14,9 @@
 #include <stdint.h>
 
 #include "dlperf.h"
+#include "util/util.h"
 
 /* ==== text pieces (lmtext.c) ========================================== */
-
-/* A growable NUL-terminated string. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;                    /* an append failed: s is truncated            */
-} dlp__sb;
-void dlp__sb_printf(dlp__sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void dlp__sb_free(dlp__sb *b);
 
 /* 1234567 -> "1.23 million" (3 significant digits; below 1000 the integer). */
 const char *dlp__lm_words(double v, char *buf, size_t n);

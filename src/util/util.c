@@ -5,6 +5,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -436,4 +437,40 @@ double dlp__now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- growable string -------------------------------------------------------- */
+
+void dlp__sb_printf(dlp__sb *b, const char *fmt, ...) {
+    if (b->oom) return;
+    for (;;) {
+        size_t room = b->cap - b->len;
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)k < room && b->s) {
+            b->len += (size_t)k;
+            return;
+        }
+        size_t nc = b->cap ? b->cap : 256;
+        while (nc - b->len <= (size_t)k) nc *= 2;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        if (!b->s) ns[0] = 0;
+        b->s = ns;
+        b->cap = nc;
+    }
+}
+
+void dlp__sb_free(dlp__sb *b) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
 }

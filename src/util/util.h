@@ -85,6 +85,17 @@ static inline int64_t dlp__sat_add(int64_t a, int64_t b) {
     return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* ---- growable string ------------------------------------------------- */
+
+/* A growable NUL-terminated string (reports, SVG, corpus text). */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;                    /* an append failed: s is truncated            */
+} dlp__sb;
+void dlp__sb_printf(dlp__sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dlp__sb_free(dlp__sb *b);
+
 /* ---- clock ----------------------------------------------------------- */
 
 /* Monotonic clock, seconds (training times, ETAs, the server's deadlines
