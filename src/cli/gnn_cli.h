@@ -1,7 +1,7 @@
 /*
  * gnn_cli.h — what `dlperf train`, `eval` and `predict-graph` share: the
  * sample-selection and split flags, turned into a dlp_split_spec (the
- * protocols themselves are library calls: src/eval/protocol.c), and a
+ * protocols themselves are library calls: src/learn/protocol.c), and a
  * canonical text form of them that train stores
  * in the model so that eval can rebuild exactly the same split.
  */
@@ -63,7 +63,7 @@ int gnn_split_list(char *s, char **items, int max);
 
 /* ---- predictions and reports ---- */
 
-/* Pooled predictions (dlp_eval_preds, src/eval/protocol.c). */
+/* Pooled predictions (dlp_eval_preds, src/learn/protocol.c). */
 typedef dlp_eval_preds gnn_preds;
 
 /* Predict samples idx[0..n) of ds with m and append them; 0 or exit code. */
