@@ -879,260 +879,304 @@ done:
     return st;
 }
 
-dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
-                                 int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
-    dlp_gnn_opts o = *opts;
-    fill_defaults(&o);
-    if (o.arch < 0 || o.arch >= DLP_GNN_ARCH_COUNT_)
-        return dlp__err(err, DLP_EINVAL, "gnn train: unknown architecture %d", o.arch);
-    if (o.readout < 0 || o.readout > DLP_GNN_READOUT_SCALED_SUM || o.loss < 0 || o.loss > DLP_GNN_LOSS_L1 ||
-        o.target_scale < 0 || o.target_scale > DLP_GNN_SCALE_NONE || o.batch_size < 1 ||
-        o.epochs < 1 || o.lr < 0 || o.weight_decay < 0 || o.huber_delta <= 0 || o.dropout >= 1 ||
-        o.hidden < 1 || o.layers < 0 || o.fc_layers < 0 || o.block_depth < 1 || o.clip < 0)
-        return dlp__err(err, DLP_EINVAL, "gnn train: an option is out of range");
-    int nt_ds = dlp_dataset_target_count(ds);
-    int tcol[DLP__GNN_MAX_TARGETS];
-    int n_t = o.n_targets > 0 ? o.n_targets : 1;
-    if (n_t > DLP__GNN_MAX_TARGETS)
-        return dlp__err(err, DLP_EINVAL, "gnn train: at most %d targets", DLP__GNN_MAX_TARGETS);
-    if (nt_ds < 1) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no targets");
+/* The options in range, each named in the message. */
+static dlp_status check_opts(const dlp_gnn_opts *o, dlp_error *err) {
+    const char *bad = o->arch < 0 || o->arch >= DLP_GNN_ARCH_COUNT_                  ? "arch"
+                      : o->readout < 0 || o->readout > DLP_GNN_READOUT_SCALED_SUM      ? "readout"
+                      : o->loss < 0 || o->loss > DLP_GNN_LOSS_L1                       ? "loss"
+                      : o->target_scale < 0 || o->target_scale > DLP_GNN_SCALE_NONE    ? "target_scale"
+                      : o->batch_size < 1                                              ? "batch_size"
+                      : o->epochs < 1                                                  ? "epochs"
+                      : o->lr < 0                                                      ? "lr"
+                      : o->weight_decay < 0                                            ? "weight_decay"
+                      : o->huber_delta <= 0                                            ? "huber_delta"
+                      : o->dropout >= 1                                                ? "dropout"
+                      : o->hidden < 1                                                  ? "hidden"
+                      : o->layers < 0                                                  ? "layers"
+                      : o->fc_layers < 0                                               ? "fc_layers"
+                      : o->block_depth < 1                                             ? "block_depth"
+                      : o->clip < 0                                                    ? "clip"
+                      : o->n_targets > DLP__GNN_MAX_TARGETS                            ? "n_targets"
+                      : o->n_static > 0 && !o->static_features                         ? "static_features"
+                      : o->n_static > DLP_SF_COUNT                                     ? "n_static"
+                                                                                       : NULL;
+    if (!bad) return DLP_OK;
+    if (!strcmp(bad, "arch")) return dlp__err(err, DLP_EINVAL, "gnn train: unknown architecture %d", o->arch);
+    if (!strcmp(bad, "n_targets")) return dlp__err(err, DLP_EINVAL, "gnn train: at most %d targets", DLP__GNN_MAX_TARGETS);
+    if (!strcmp(bad, "static_features")) return dlp__err(err, DLP_EINVAL, "gnn train: n_static without a list");
+    if (!strcmp(bad, "n_static"))
+        return dlp__err(err, DLP_EINVAL, "gnn train: at most %d static features", DLP_SF_COUNT);
+    return dlp__err(err, DLP_EINVAL, "gnn train: option %s is out of range", bad);
+}
 
-    dlp_gnn *m = dlp__gnn_alloc();
-    if (!m) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
-    dlp_status st = DLP_OK;
-    int *train = NULL, *val = NULL, *order = NULL;
-    float *tgt = NULL, *best = NULL, *vpred = NULL, *ucache = NULL;
-    dlp__nn_ws ws = {0};
-    dlp__nn_adam opt = {0};
-    const dlp_features **fs = NULL;
-
-    m->n_targets = n_t;
-    for (int k = 0; k < n_t; k++) {
-        const char *name = o.n_targets > 0 && o.targets ? o.targets[k] : dlp_dataset_target_name(ds, 0);
+/* What the model reads and answers: targets (their dataset columns into
+ * tcol), static features, the layout of the dataset's graphs and, for
+ * TraPPM, the frozen encoder's recipe (which must read that layout). */
+static dlp_status set_contract(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_dataset *ds, int *tcol, dlp_error *err) {
+    if (dlp_dataset_target_count(ds) < 1) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no targets");
+    m->n_targets = o->n_targets > 0 ? o->n_targets : 1;
+    for (int k = 0; k < m->n_targets; k++) {
+        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_name(ds, 0);
         tcol[k] = dlp_dataset_target_index(ds, name);
-        if (tcol[k] < 0) {
-            st = dlp__err(err, DLP_ENOTFOUND, "gnn train: the dataset has no target '%s'", name ? name : "");
-            goto fail;
-        }
+        if (tcol[k] < 0) return dlp__err(err, DLP_ENOTFOUND, "gnn train: the dataset has no target '%s'", name ? name : "");
         snprintf(m->target[k], sizeof m->target[k], "%s", name);
     }
-    if (o.n_static > 0 && !o.static_features) {
-        st = dlp__err(err, DLP_EINVAL, "gnn train: n_static without a list");
-        goto fail;
-    }
-    if (o.n_static > DLP_SF_COUNT) {
-        st = dlp__err(err, DLP_EINVAL, "gnn train: at most %d static features", DLP_SF_COUNT);
-        goto fail;
-    }
-    if (o.n_static == 0 && o.arch == DLP_GNN_TRAPPM) {
+    if (o->n_static == 0 && o->arch == DLP_GNN_TRAPPM) {
         m->n_static = 6;
         memcpy(m->sf, trappm_static, sizeof trappm_static);
-    } else if (o.n_static == 0) {
+    } else if (o->n_static == 0) {
         m->n_static = 5;
         memcpy(m->sf, dippm_static, sizeof dippm_static);
-    } else if (o.n_static > 0) {
-        m->n_static = o.n_static;
-        for (int j = 0; j < o.n_static; j++) {
-            if (o.static_features[j] < 0 || o.static_features[j] >= DLP_SF_COUNT) {
-                st = dlp__err(err, DLP_EINVAL, "gnn train: static feature %d out of range",
-                              o.static_features[j]);
-                goto fail;
-            }
-            m->sf[j] = o.static_features[j];
+    } else if (o->n_static > 0) {
+        m->n_static = o->n_static;
+        for (int j = 0; j < o->n_static; j++) {
+            if (o->static_features[j] < 0 || o->static_features[j] >= DLP_SF_COUNT)
+                return dlp__err(err, DLP_EINVAL, "gnn train: static feature %d out of range", o->static_features[j]);
+            m->sf[j] = o->static_features[j];
         }
     }
     m->layout = dlp_dataset_layout(ds);
-    {
-        const dlp_features *f0 = dlp_dataset_graph(ds, 0);
-        if (!f0) {
-            st = dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no graphs");
-            goto fail;
-        }
-        m->layout_version = f0->layout_version;
-        m->n_feat = f0->n_feat;
-    }
-    if (o.arch == DLP_GNN_TRAPPM) {
-        /* the encoder's recipe: from opts.encoder, or (warm start without
-         * one) from the init model, whose frozen copy is then taken over */
-        if (o.encoder) dlp__enc_recipe_get(o.encoder, &m->enc.r);
-        else if (o.init && o.init->has_enc) m->enc.r = o.init->enc.r;
-        else {
-            st = dlp__err(err, DLP_EINVAL, "gnn train: arch trappm needs a pre-trained encoder (--encoder)");
-            goto fail;
-        }
-        const dlp__enc_recipe *r = &m->enc.r;
-        if (r->layout != m->layout || r->layout_version != m->layout_version || r->n_feat != m->n_feat) {
-            st = dlp__err(err, DLP_EINVAL,
-                          "gnn train: the encoder reads %s layout version %d (%d columns), the dataset is %s "
-                          "version %d (%d columns)",
-                          dlp_layout_name(r->layout), r->layout_version, r->n_feat, dlp_layout_name(m->layout),
-                          m->layout_version, m->n_feat);
-            goto fail;
-        }
-        m->has_enc = 1;
-    }
-    dlp_gnn_info *h = &m->info;
-    h->arch = o.arch;
-    h->hidden = o.hidden;
-    h->layers = o.arch == DLP_GNN_MLP ? 0 : o.layers;
-    h->block_depth = o.block_depth;
-    h->fc_layers = o.fc_layers;
-    h->readout = o.readout;
-    h->gat_heads = o.arch == DLP_GNN_GAT ? o.gat_heads : 1;
-    h->sage_normalize = o.arch == DLP_GNN_SAGE && o.sage_normalize;
-    h->dropout = o.dropout;
-    dlp__gnn_info_common(m, &o, ds);
+    const dlp_features *f0 = dlp_dataset_graph(ds, 0);
+    if (!f0) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no graphs");
+    m->layout_version = f0->layout_version;
+    m->n_feat = f0->n_feat;
+    if (o->arch != DLP_GNN_TRAPPM) return DLP_OK;
+    /* the encoder's recipe: from opts.encoder, or (warm start without one)
+     * from the init model, whose frozen copy is then taken over */
+    if (o->encoder) dlp__enc_recipe_get(o->encoder, &m->enc.r);
+    else if (o->init && o->init->has_enc) m->enc.r = o->init->enc.r;
+    else return dlp__err(err, DLP_EINVAL, "gnn train: arch trappm needs a pre-trained encoder (--encoder)");
+    const dlp__enc_recipe *r = &m->enc.r;
+    if (r->layout != m->layout || r->layout_version != m->layout_version || r->n_feat != m->n_feat)
+        return dlp__err(err, DLP_EINVAL,
+                        "gnn train: the encoder reads %s layout version %d (%d columns), the dataset is %s "
+                        "version %d (%d columns)",
+                        dlp_layout_name(r->layout), r->layout_version, r->n_feat, dlp_layout_name(m->layout),
+                        m->layout_version, m->n_feat);
+    m->has_enc = 1;
+    return DLP_OK;
+}
 
-    /* keep samples with at least one present target */
-    int n_train = 0, n_val = 0;
-    if ((st = dlp__gnn_present(ds, tcol, n_t, train_in, n_train_in, &train, &n_train, "gnn train", err)) != DLP_OK ||
-        (st = dlp__gnn_present(ds, tcol, n_t, val_in, n_val_in, &val, &n_val, "gnn train", err)) != DLP_OK)
-        goto fail;
-    if (!n_train) {
-        st = dlp__err(err, DLP_EINVAL, "gnn train: no training sample has the target(s)");
-        goto fail;
-    }
-    h->n_train = n_train;
-    h->n_val = n_val;
-    if ((st = fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK) goto fail;
+/* The network's recipe in m->info. */
+static void set_recipe(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_dataset *ds) {
+    dlp_gnn_info *h = &m->info;
+    h->arch = o->arch;
+    h->hidden = o->hidden;
+    h->layers = o->arch == DLP_GNN_MLP ? 0 : o->layers;
+    h->block_depth = o->block_depth;
+    h->fc_layers = o->fc_layers;
+    h->readout = o->readout;
+    h->gat_heads = o->arch == DLP_GNN_GAT ? o->gat_heads : 1;
+    h->sage_normalize = o->arch == DLP_GNN_SAGE && o->sage_normalize;
+    h->dropout = o->dropout;
+    dlp__gnn_info_common(m, o, ds);
+}
+
+/* A training run's state: the samples, the mini-batch buffers, the
+ * optimiser and the two random streams. */
+typedef struct {
+    dlp_gnn *m;
+    const dlp_gnn_opts *o;
+    const dlp_dataset *ds;
+    int tcol[DLP__GNN_MAX_TARGETS];
+    int *train, *val, n_train, n_val;
+    int *order;               /* positions into train[], reshuffled per epoch */
+    float *tgt, *dy;          /* scaled targets of a batch and the loss gradient */
+    const dlp_features **fs;
+    float *ucache;            /* TraPPM: standardised embeddings, train then val */
+    float *best, *vpred;      /* best epoch's weights; validation predictions */
+    int B;
+    int64_t step, total_steps;
+    dlp__nn_ws ws;
+    dlp__nn_adam opt;
+    dlp__nn_rng shuf;
+    dlp__nn_ctx cx;
+} trainer;
+
+/* Samples with a target, the scalings fitted on them, the network built
+ * and initialised (from the seed, the encoder's weights, a warm start),
+ * the buffers, the optimiser and the random streams. */
+static dlp_status prepare(trainer *T, const int *train_in, int n_train_in, const int *val_in, int n_val_in,
+                          dlp_error *err) {
+    dlp_gnn *m = T->m;
+    const dlp_gnn_opts *o = T->o;
+    const dlp_dataset *ds = T->ds;
+    int n_t = m->n_targets;
+    dlp_status st;
+    if ((st = dlp__gnn_present(ds, T->tcol, n_t, train_in, n_train_in, &T->train, &T->n_train, "gnn train", err)) ||
+        (st = dlp__gnn_present(ds, T->tcol, n_t, val_in, n_val_in, &T->val, &T->n_val, "gnn train", err)))
+        return st;
+    if (!T->n_train) return dlp__err(err, DLP_EINVAL, "gnn train: no training sample has the target(s)");
+    m->info.n_train = T->n_train;
+    m->info.n_val = T->n_val;
+    if ((st = fit_scalings(m, ds, T->tcol, T->train, T->n_train, err)) != DLP_OK) return st;
     m->ro_scale = 1;
-    if (o.readout == DLP_GNN_READOUT_SCALED_SUM) {
+    if (o->readout == DLP_GNN_READOUT_SCALED_SUM) {
         double nodes = 0;
-        for (int i = 0; i < n_train; i++) {
+        for (int i = 0; i < T->n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, train[i], &smp);
+            dlp_dataset_get(ds, T->train[i], &smp);
             nodes += smp.features->n_nodes;
         }
-        m->ro_scale = n_train ? (double)n_train / nodes : 1;
+        m->ro_scale = T->n_train ? (double)T->n_train / nodes : 1;
     }
-    if ((st = dlp__gnn_build(m, err)) != DLP_OK) goto fail;
-    dlp__nn_params_init(&m->ps, o.seed);
-    if (m->has_enc && o.encoder) {
+    if ((st = dlp__gnn_build(m, err)) != DLP_OK) return st;
+    dlp__nn_params_init(&m->ps, o->seed);
+    if (m->has_enc && o->encoder) {
         dlp_error ee = {0};
-        if ((st = dlp__enc_copy_weights(o.encoder, &m->ps, &ee)) != DLP_OK) {
-            dlp__err(err, st, "gnn train: the encoder's weights: %s", ee.msg);
-            goto fail;
-        }
+        if ((st = dlp__enc_copy_weights(o->encoder, &m->ps, &ee)) != DLP_OK)
+            return dlp__err(err, st, "gnn train: the encoder's weights: %s", ee.msg);
     }
-    if (o.init) {
+    if (o->init) {
         /* warm start: every parameter from init.  The target, static and
          * embedding scalings stay the ones just fitted on this training
          * set: transfer to another device shifts the target distribution
          * (a GPU twice as fast moves ln latency by ln 2), and a head that
          * sees standardised targets adapts by a small change of its last
          * layer rather than having to learn the shift. */
-        if ((st = init_compatible(m, o.init, err)) != DLP_OK) goto fail;
-        init_copy(m, o.init);
+        if ((st = init_compatible(m, o->init, err)) != DLP_OK) return st;
+        init_copy(m, o->init);
     }
-    if (o.threads > 0) openblas_set_num_threads(o.threads);
-    if (m->enc_dim && (st = embed_cache(m, ds, train, n_train, val, n_val, &ucache, err)) != DLP_OK) goto fail;
-    if (o.record_curve) {
-        m->curve_train = malloc(sizeof *m->curve_train * (size_t)o.epochs);
-        m->curve_val = malloc(sizeof *m->curve_val * (size_t)o.epochs);
-        if (!m->curve_train || !m->curve_val) {
-            st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
-            goto fail;
-        }
+    if (o->threads > 0) openblas_set_num_threads(o->threads);
+    if (m->enc_dim &&
+        (st = embed_cache(m, ds, T->train, T->n_train, T->val, T->n_val, &T->ucache, err)) != DLP_OK)
+        return st;
+    if (o->record_curve) {
+        m->curve_train = malloc(sizeof *m->curve_train * (size_t)o->epochs);
+        m->curve_val = malloc(sizeof *m->curve_val * (size_t)o->epochs);
+        if (!m->curve_train || !m->curve_val) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
     }
-
-    int B = o.batch_size < n_train ? o.batch_size : n_train;
-    order = malloc(sizeof *order * (size_t)n_train);
-    tgt = malloc(sizeof *tgt * (size_t)B * n_t * 2);
-    fs = malloc(sizeof *fs * (size_t)B);
-    best = malloc(sizeof *best * (size_t)(m->ps.total > 0 ? m->ps.total : 1));
-    vpred = malloc(sizeof *vpred * (size_t)(n_val > 0 ? n_val : 1) * n_t);
-    if (!order || !tgt || !fs || !best || !vpred) {
-        st = dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
-        goto fail;
-    }
-    float *dy = tgt + (size_t)B * n_t;
-    if ((st = dlp__nn_adam_init(&opt, &m->ps, (float)o.lr, 0.9f, 0.999f, 1e-8f, (float)o.weight_decay,
-                                o.adamw != 0)) != DLP_OK) {
-        dlp__err(err, st, "gnn train: optimizer: %s", dlp_status_str(st));
-        goto fail;
-    }
+    T->B = o->batch_size < T->n_train ? o->batch_size : T->n_train;
+    T->order = malloc(sizeof *T->order * (size_t)T->n_train);
+    T->tgt = malloc(sizeof *T->tgt * (size_t)T->B * n_t * 2);
+    T->fs = malloc(sizeof *T->fs * (size_t)T->B);
+    T->best = malloc(sizeof *T->best * (size_t)(m->ps.total > 0 ? m->ps.total : 1));
+    T->vpred = malloc(sizeof *T->vpred * (size_t)(T->n_val > 0 ? T->n_val : 1) * n_t);
+    if (!T->order || !T->tgt || !T->fs || !T->best || !T->vpred)
+        return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+    T->dy = T->tgt + (size_t)T->B * n_t;
+    if ((st = dlp__nn_adam_init(&T->opt, &m->ps, (float)o->lr, 0.9f, 0.999f, 1e-8f, (float)o->weight_decay,
+                                o->adamw != 0)) != DLP_OK)
+        return dlp__err(err, st, "gnn train: optimizer: %s", dlp_status_str(st));
     /* positions into train[] (the sample is train[order[i]]): the same
      * permutation as shuffling the sample ids, and it finds a sample's
      * cached embedding row */
-    for (int i = 0; i < n_train; i++) order[i] = i;
-    dlp__nn_rng shuf;
-    dlp__nn_rng_seed(&shuf, o.seed ^ 0x5348554646ULL);
-    dlp__nn_ctx cx;
+    for (int i = 0; i < T->n_train; i++) T->order[i] = i;
+    dlp__nn_rng_seed(&T->shuf, o->seed ^ 0x5348554646ULL);
     /* dropout draws from its own stream so changing the shuffle does not
      * change the masks and vice versa */
-    dlp__nn_ctx_init(&cx, &m->ps, &ws, o.seed ^ 0x44524f50ULL, 1);
+    dlp__nn_ctx_init(&T->cx, &m->ps, &T->ws, o->seed ^ 0x44524f50ULL, 1);
+    T->total_steps = (int64_t)((T->n_train + T->B - 1) / T->B) * o->epochs;
+    return DLP_OK;
+}
 
+/* One epoch: a reshuffle, then a forward, backward and Adam step per
+ * mini-batch.  *loss: the mean batch loss; *lr_used: the last rate. */
+static dlp_status train_epoch(trainer *T, double *loss, double *lr_used, dlp_error *err) {
+    dlp_gnn *m = T->m;
+    const dlp_gnn_opts *o = T->o;
+    int n_t = m->n_targets, n_train = T->n_train, B = T->B;
+    for (int i = n_train - 1; i > 0; i--) {
+        int j = (int)dlp__nn_rng_below(&T->shuf, (uint32_t)i + 1), t = T->order[i];
+        T->order[i] = T->order[j];
+        T->order[j] = t;
+    }
+    double loss_sum = 0;
+    *lr_used = o->lr;
+    int nb = 0;
+    dlp_status st;
+    for (int b0 = 0; b0 < n_train; b0 += B, T->step++) {
+        int k = n_train - b0 < B ? n_train - b0 : B;
+        if (o->lr_schedule == DLP_GNN_LR_COSINE) {
+            /* per step, from lr down to lr/100 */
+            double lr_min = o->lr * 0.01;
+            *lr_used = lr_min + 0.5 * (o->lr - lr_min) *
+                                    (1 + cos(3.14159265358979323846 * (double)T->step / (double)T->total_steps));
+            T->opt.lr = (float)*lr_used;
+        }
+        for (int q = 0; q < k; q++) {
+            dlp_dataset_sample smp;
+            dlp_dataset_get(T->ds, T->train[T->order[b0 + q]], &smp);
+            T->fs[q] = smp.features;
+            for (int t = 0; t < n_t; t++) {
+                double v = smp.targets[T->tcol[t]];
+                T->tgt[q * n_t + t] =
+                    isnan(v) ? NAN : (float)((prescale_target(o->target_scale, v) - m->t_mean[t]) / m->t_std[t]);
+            }
+        }
+        dlp__nn_ws_reset(&T->ws);
+        batch_t b;
+        const float *y;
+        T->cx.training = 1;
+        if ((st = make_batch(m, &T->ws, T->fs, k, &b, err)) != DLP_OK) return st;
+        if (m->enc_dim) {
+            int zw = dlp__gnn_zw(m);
+            for (int q = 0; q < k; q++)
+                memcpy(b.z + (size_t)q * zw + m->emb, T->ucache + (size_t)T->order[b0 + q] * m->enc_dim,
+                       sizeof(float) * (size_t)m->enc_dim);
+        }
+        dlp__nn_zero_grad(&m->ps);
+        st = forward(&m->gnn, &m->head, m, &T->cx, &b, &y);
+        if (st == DLP_OK) {
+            loss_sum += loss_grad(o->loss, o->huber_delta, y, T->tgt, k * n_t, T->dy);
+            st = backward(&m->gnn, &m->head, m, &T->cx, &b, T->dy);
+        }
+        free_batch(&b);
+        if (st != DLP_OK) return dlp__err(err, st, "gnn train: step failed (%s)", dlp_status_str(st));
+        if (o->clip > 0) dlp__nn_clip_grad_norm(&m->ps, o->clip);
+        dlp__nn_adam_step(&T->opt, &m->ps);
+        nb++;
+    }
+    dlp__nn_ws_reset(&T->ws);
+    *loss = nb ? loss_sum / nb : 0;
+    return DLP_OK;
+}
+
+static void trainer_free(trainer *T) {
+    dlp__nn_adam_free(&T->opt);
+    dlp__nn_ws_free(&T->ws);
+    free(T->train);
+    free(T->val);
+    free(T->order);
+    free(T->tgt);
+    free(T->fs);
+    free(T->best);
+    free(T->vpred);
+    free(T->ucache);
+}
+
+dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
+                                 int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
+    dlp_gnn_opts o = *opts;
+    fill_defaults(&o);
+    dlp_status st = check_opts(&o, err);
+    if (st != DLP_OK) return st;
+    trainer T = {.o = &o, .ds = ds};
+    dlp_gnn *m = T.m = dlp__gnn_alloc();
+    if (!m) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
+    if ((st = set_contract(m, &o, ds, T.tcol, err)) != DLP_OK) goto done;
+    set_recipe(m, &o, ds);
+    if ((st = prepare(&T, train_in, n_train_in, val_in, n_val_in, err)) != DLP_OK) goto done;
+
+    dlp_gnn_info *h = &m->info;
     double t0 = dlp__now_s(), best_mape = INFINITY;
-    int64_t steps_per_epoch = (n_train + B - 1) / B, total_steps = steps_per_epoch * o.epochs, step = 0;
     int best_epoch = 0, stop = 0;
     for (int ep = 0; ep < o.epochs && !stop; ep++) {
-        for (int i = n_train - 1; i > 0; i--) {
-            int j = (int)dlp__nn_rng_below(&shuf, (uint32_t)i + 1), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        double loss_sum = 0, lr_used = o.lr;
-        int nb = 0;
-        for (int b0 = 0; b0 < n_train; b0 += B, step++) {
-            int k = n_train - b0 < B ? n_train - b0 : B;
-            if (o.lr_schedule == DLP_GNN_LR_COSINE) {
-                /* per step, from lr down to lr/100 */
-                double lr_min = o.lr * 0.01;
-                lr_used = lr_min + 0.5 * (o.lr - lr_min) *
-                                       (1 + cos(3.14159265358979323846 * (double)step / (double)total_steps));
-                opt.lr = (float)lr_used;
-            }
-            for (int q = 0; q < k; q++) {
-                dlp_dataset_sample smp;
-                dlp_dataset_get(ds, train[order[b0 + q]], &smp);
-                fs[q] = smp.features;
-                for (int t = 0; t < n_t; t++) {
-                    double v = smp.targets[tcol[t]];
-                    tgt[q * n_t + t] =
-                        isnan(v) ? NAN : (float)((prescale_target(o.target_scale, v) - m->t_mean[t]) / m->t_std[t]);
-                }
-            }
-            dlp__nn_ws_reset(&ws);
-            batch_t b;
-            const float *y;
-            cx.training = 1;
-            if ((st = make_batch(m, &ws, fs, k, &b, err)) != DLP_OK) goto fail;
-            if (m->enc_dim) {
-                int zw = dlp__gnn_zw(m);
-                for (int q = 0; q < k; q++)
-                    memcpy(b.z + (size_t)q * zw + m->emb, ucache + (size_t)order[b0 + q] * m->enc_dim,
-                           sizeof(float) * (size_t)m->enc_dim);
-            }
-            dlp__nn_zero_grad(&m->ps);
-            st = forward(&m->gnn, &m->head, m, &cx, &b, &y);
-            if (st == DLP_OK) {
-                loss_sum += loss_grad(o.loss, o.huber_delta, y, tgt, k * n_t, dy);
-                st = backward(&m->gnn, &m->head, m, &cx, &b, dy);
-            }
-            free_batch(&b);
-            if (st != DLP_OK) {
-                dlp__err(err, st, "gnn train: step failed (%s)", dlp_status_str(st));
-                goto fail;
-            }
-            if (o.clip > 0) dlp__nn_clip_grad_norm(&m->ps, o.clip);
-            dlp__nn_adam_step(&opt, &m->ps);
-            nb++;
-        }
-        dlp__nn_ws_reset(&ws);
-        double vm = NAN;
-        if (n_val) {
-            if ((st = val_mape(m, ds, val, n_val, tcol, ucache ? ucache + (size_t)n_train * m->enc_dim : NULL,
-                               vpred, &vm, err)) != DLP_OK)
-                goto fail;
+        double loss, lr_used, vm = NAN;
+        if ((st = train_epoch(&T, &loss, &lr_used, err)) != DLP_OK) goto done;
+        if (T.n_val) {
+            if ((st = val_mape(m, ds, T.val, T.n_val, T.tcol,
+                               T.ucache ? T.ucache + (size_t)T.n_train * m->enc_dim : NULL, T.vpred, &vm, err)) !=
+                DLP_OK)
+                goto done;
             /* a NaN/inf validation error never becomes "best" */
             if (vm < best_mape) {
                 best_mape = vm;
                 best_epoch = ep + 1;
-                memcpy(best, m->ps.data, sizeof *best * (size_t)m->ps.total);
+                memcpy(T.best, m->ps.data, sizeof *T.best * (size_t)m->ps.total);
             }
         }
         h->epochs_run = ep + 1;
-        double loss = nb ? loss_sum / nb : 0;
         if (m->curve_train) {
             m->curve_train[ep] = loss;
             m->curve_val[ep] = vm;
@@ -1140,38 +1184,29 @@ dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train_in, int
         }
         if (!isfinite(loss)) {
             st = dlp__err(err, DLP_EINVAL, "gnn train: loss diverged at epoch %d (lower --lr?)", ep + 1);
-            goto fail;
+            goto done;
         }
         if (o.progress) {
             double el = dlp__now_s() - t0;
-            dlp_gnn_progress pr = {ep + 1, o.epochs, loss, vm, n_val ? best_mape : NAN, best_epoch,
+            dlp_gnn_progress pr = {ep + 1, o.epochs, loss, vm, T.n_val ? best_mape : NAN, best_epoch,
                                    lr_used, el, el / (ep + 1) * (o.epochs - ep - 1)};
             if (!isfinite(pr.best_val_mape)) pr.best_val_mape = NAN;
             stop = o.progress(o.progress_user, &pr) != 0;
         }
     }
-    if (n_val && !o.keep_last && best_epoch > 0) {
-        memcpy(m->ps.data, best, sizeof *best * (size_t)m->ps.total);
+    if (T.n_val && !o.keep_last && best_epoch > 0) {
+        memcpy(m->ps.data, T.best, sizeof *T.best * (size_t)m->ps.total);
         h->best_epoch = best_epoch;
     } else {
         h->best_epoch = h->epochs_run;
     }
-    h->best_val_mape = n_val && best_epoch > 0 ? best_mape : NAN;
+    h->best_val_mape = T.n_val && best_epoch > 0 ? best_mape : NAN;
     h->train_seconds = dlp__now_s() - t0;
     dlp__nn_zero_grad(&m->ps);
     *out = m;
     m = NULL;
-fail:
-    dlp__nn_adam_free(&opt);
-    dlp__nn_ws_free(&ws);
-    free(train);
-    free(val);
-    free(order);
-    free(tgt);
-    free(fs);
-    free(best);
-    free(vpred);
-    free(ucache);
+done:
+    trainer_free(&T);
     dlp_gnn_free(m);
     return st;
 }
