@@ -2065,6 +2065,45 @@ typedef struct {
  * malloc'ed (free it with dlp_free). */
 dlp_status dlp_store_noise_get(dlp_store *s, dlp_store_noise **out, int *n, dlp_error *err);
 
+/* What a store holds (`dlperf data stats`), computed from its runs:
+ * totals over first measurements and repeats; per (device, mode, family)
+ * the outcomes and batch sizes; per (device, mode, metric) how many ok
+ * first measurements have a value; per device the runs, the time spent
+ * measuring and the load average at the start of its runs; the noise floor
+ * (dlp_store_noise_get).  Strings point into the object; free it with
+ * dlp_store_stats_free. */
+typedef struct {
+    const char *device, *mode, *family;
+    int64_t models, configs, ok, oom, error, repeats;
+    int64_t batches[16];       /* distinct batch sizes, ascending (first 16)     */
+    int n_batches;
+} dlp_store_group;
+typedef struct {
+    const char *device, *mode, *metric;
+    int64_t with_value, without;
+    const char *why_without;   /* the source recorded for a row without value;
+                                  NULL when every row has one                    */
+} dlp_store_metric_count;
+typedef struct {
+    const dlp_store_device *device;
+    int64_t runs;
+    double measuring_s;        /* wall time of the measuring children            */
+    const char *first, *last;  /* start times of its first and last run; NULL   */
+    double loadavg_median, loadavg_min, loadavg_max;   /* NaN without           */
+} dlp_store_device_stats;
+typedef struct {
+    int64_t runs, first, ok, oom, error, repeats;   /* outcomes of first ones   */
+    int64_t models, graphs_present;
+    int families;
+    int n_groups, n_metrics, n_devices, n_noise;
+    const dlp_store_group *groups;                 /* by device, mode, family   */
+    const dlp_store_metric_count *metrics;         /* by device, mode, metric   */
+    const dlp_store_device_stats *devices;         /* the store's device order  */
+    const dlp_store_noise *noise;
+} dlp_store_stats;
+dlp_status dlp_store_stats_get(dlp_store *s, dlp_store_stats **out, dlp_error *err);
+void dlp_store_stats_free(dlp_store_stats *st);
+
 /* What a merge or an import did. */
 typedef struct {
     int64_t runs_added;        /* first measurements added                        */

@@ -41,320 +41,156 @@ static void usage(FILE *f) {
 
 /* ---- stats ------------------------------------------------------------------ */
 
-typedef struct {
-    const char *device, *mode, *family;
-    int64_t models, configs, ok, oom, error, repeats;
-    int64_t batches[16];
-    int n_b;
-    int64_t last_model;
-} grp_t;
-
-typedef struct {
-    const char *device, *mode, *metric;
-    int64_t with, without;
-    const char *why; /* source of a NULL row */
-} mcount_t;
-
-static int cmp_grp(const void *a, const void *b) {
-    const grp_t *x = a, *y = b;
-    int c = strcmp(x->device, y->device);
-    if (!c) c = strcmp(x->mode, y->mode);
-    if (!c) c = strcmp(x->family, y->family);
-    return c;
-}
-
-static int cmp_mc(const void *a, const void *b) {
-    const mcount_t *x = a, *y = b;
-    int c = strcmp(x->device, y->device);
-    if (!c) c = strcmp(x->mode, y->mode);
-    if (!c) c = strcmp(x->metric, y->metric);
-    return c;
-}
-
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void json_num(double v) {
     if (isfinite(v)) printf("%.6g", v);
     else printf("null");
+}
+
+/* One device of the JSON: its runs, groups, metric counts and noise. */
+static void stats_json_device(const dlp_store_stats *st, const dlp_store_device_stats *x) {
+    const dlp_store_device *dv = x->device;
+    printf("{\"name\":");
+    cli_json_str(stdout, dv->name);
+    printf(",\"kind\":");
+    cli_json_str(stdout, dv->kind);
+    printf(",\"model\":");
+    cli_json_str(stdout, dv->model);
+    printf(",\"features\":%s,\"runs\":%lld,\"measuring_s\":%.1f,\"first\":", dv->features[0] ? dv->features : "null",
+           (long long)x->runs, x->measuring_s);
+    cli_json_str(stdout, x->first ? x->first : "");
+    printf(",\"last\":");
+    cli_json_str(stdout, x->last ? x->last : "");
+    printf(",\"loadavg\":{\"median\":");
+    json_num(x->loadavg_median);
+    printf(",\"min\":");
+    json_num(x->loadavg_min);
+    printf(",\"max\":");
+    json_num(x->loadavg_max);
+    printf("},\"groups\":[");
+    int c = 0;
+    for (int k = 0; k < st->n_groups; k++) {
+        const dlp_store_group *g = &st->groups[k];
+        if (strcmp(g->device, dv->name)) continue;
+        printf("%s{\"mode\":\"%s\",\"family\":", c++ ? "," : "", g->mode);
+        cli_json_str(stdout, g->family);
+        printf(",\"models\":%lld,\"configs\":%lld,\"ok\":%lld,\"oom\":%lld,\"error\":%lld,\"repeats\":%lld,"
+               "\"batches\":[",
+               (long long)g->models, (long long)g->configs, (long long)g->ok, (long long)g->oom, (long long)g->error,
+               (long long)g->repeats);
+        for (int b = 0; b < g->n_batches; b++) printf("%s%lld", b ? "," : "", (long long)g->batches[b]);
+        printf("]}");
+    }
+    printf("],\"metrics\":[");
+    c = 0;
+    for (int k = 0; k < st->n_metrics; k++) {
+        const dlp_store_metric_count *m = &st->metrics[k];
+        if (strcmp(m->device, dv->name)) continue;
+        printf("%s{\"mode\":\"%s\",\"metric\":", c++ ? "," : "", m->mode);
+        cli_json_str(stdout, m->metric);
+        printf(",\"with_value\":%lld,\"without\":%lld,\"why_without\":", (long long)m->with_value,
+               (long long)m->without);
+        if (m->why_without) cli_json_str(stdout, m->why_without);
+        else printf("null");
+        printf("}");
+    }
+    printf("],\"noise\":[");
+    c = 0;
+    for (int k = 0; k < st->n_noise; k++) {
+        const dlp_store_noise *nz = &st->noise[k];
+        if (strcmp(nz->device, dv->name)) continue;
+        printf("%s{\"mode\":\"%s\",\"metric\":\"%s\",\"runs\":%lld,\"cv_within_median\":", c++ ? "," : "", nz->mode,
+               nz->metric, (long long)nz->runs);
+        json_num(nz->cv_within_median);
+        printf(",\"cv_within_p90\":");
+        json_num(nz->cv_within_p90);
+        printf(",\"pairs\":%lld,\"cv_repeat_median\":", (long long)nz->pairs);
+        json_num(nz->cv_repeat_median);
+        printf(",\"cv_repeat_p90\":");
+        json_num(nz->cv_repeat_p90);
+        printf("}");
+    }
+    printf("]}");
+}
+
+/* One device of the text: a heading, the groups, metric counts, noise. */
+static void stats_text_device(const dlp_store_stats *st, const dlp_store_device_stats *x) {
+    const dlp_store_device *dv = x->device;
+    printf("\ndevice %s (%s, %s%s%s): %lld runs, %.2f h of measuring children, %s .. %s\n"
+           "  load average at start median %.2f (min %.2f, max %.2f)\n",
+           dv->name, dv->kind, dv->model, dv->host[0] ? "; host " : "", dv->host, (long long)x->runs,
+           x->measuring_s / 3600.0, x->first ? x->first : "-", x->last ? x->last : "-", x->loadavg_median,
+           x->loadavg_min, x->loadavg_max);
+    printf("  %-6s %-16s %6s %7s %5s %4s %5s %7s  %s\n", "mode", "family", "models", "configs", "ok", "oom", "error",
+           "repeats", "batches");
+    for (int k = 0; k < st->n_groups; k++) {
+        const dlp_store_group *g = &st->groups[k];
+        if (strcmp(g->device, dv->name)) continue;
+        printf("  %-6s %-16s %6lld %7lld %5lld %4lld %5lld %7lld  ", g->mode, g->family, (long long)g->models,
+               (long long)g->configs, (long long)g->ok, (long long)g->oom, (long long)g->error, (long long)g->repeats);
+        for (int b = 0; b < g->n_batches; b++) printf("%s%lld", b ? "," : "", (long long)g->batches[b]);
+        printf("\n");
+    }
+    printf("  metrics of ok first measurements (with a value / without):\n");
+    for (int k = 0; k < st->n_metrics; k++) {
+        const dlp_store_metric_count *m = &st->metrics[k];
+        if (strcmp(m->device, dv->name)) continue;
+        printf("    %-6s %-20s %6lld / %-6lld%s%s\n", m->mode, m->metric, (long long)m->with_value,
+               (long long)m->without, m->without && m->why_without ? "  " : "",
+               m->without && m->why_without ? m->why_without : "");
+    }
+    printf("  noise floor, coefficient of variation in %% (within: std/mean of one run's iterations;\n"
+           "  repeat: the configuration measured again later; median and p90):\n");
+    printf("    %-6s %-20s %6s %8s %8s %6s %8s %8s\n", "mode", "metric", "runs", "within", "p90", "pairs", "repeat",
+           "p90");
+    for (int k = 0; k < st->n_noise; k++) {
+        const dlp_store_noise *nz = &st->noise[k];
+        if (strcmp(nz->device, dv->name)) continue;
+        char a[4][16];
+        double v[4] = {nz->cv_within_median, nz->cv_within_p90, nz->cv_repeat_median, nz->cv_repeat_p90};
+        for (int j = 0; j < 4; j++) {
+            if (isfinite(v[j])) snprintf(a[j], sizeof a[j], "%.2f", 100 * v[j]);
+            else snprintf(a[j], sizeof a[j], "-");
+        }
+        printf("    %-6s %-20s %6lld %8s %8s %6lld %8s %8s\n", nz->mode, nz->metric, (long long)nz->runs, a[0], a[1],
+               (long long)nz->pairs, a[2], a[3]);
+    }
 }
 
 static int cmd_stats(const char *path, int json) {
     dlp_store *s;
     dlp_error err = {0};
     if (dlp_store_open(path, DLP_STORE_READ, &s, &err)) return cli_fail(&err);
-    dlp_store_runs *r;
-    if (dlp_store_query(s, NULL, &r, &err)) {
+    dlp_store_stats *st;
+    if (dlp_store_stats_get(s, &st, &err)) {
         dlp_store_close(s);
         return cli_fail(&err);
     }
-    int n = dlp_store_runs_count(r);
-    grp_t *g = calloc((size_t)n + 1, sizeof *g);
-    mcount_t *mc = NULL;
-    int ng = 0, nmc = 0, cmc = 0;
-    int64_t first = 0, reps = 0, ok = 0, oom = 0, error = 0;
-    /* distinct models and families among runs; graphs present */
-    int64_t *mids = calloc((size_t)n + 1, sizeof *mids);
-    int nmid = 0;
-    if (!g || !mids) {
-        free(g);
-        free(mids);
-        dlp_store_runs_free(r);
-        dlp_store_close(s);
-        return cli_failf(DLP_EXIT_FAIL, "data stats: out of memory");
-    }
-    for (int i = 0; i < n; i++) {
-        const dlp_store_run *u = dlp_store_runs_at(r, i);
-        mids[nmid++] = u->model_id;
-        if (u->repeat_of) reps++;
-        else {
-            first++;
-            ok += !strcmp(u->outcome, "ok");
-            oom += !strcmp(u->outcome, "oom");
-            error += !strcmp(u->outcome, "error");
-        }
-        grp_t *x = NULL;
-        for (int k = 0; k < ng && !x; k++)
-            if (!strcmp(g[k].device, u->device) && !strcmp(g[k].mode, u->mode) && !strcmp(g[k].family, u->family))
-                x = &g[k];
-        if (!x) {
-            x = &g[ng++];
-            x->device = u->device;
-            x->mode = u->mode;
-            x->family = u->family;
-            x->last_model = -1;
-        }
-        if (u->repeat_of) {
-            x->repeats++;
-        } else {
-            x->configs++;
-            x->ok += !strcmp(u->outcome, "ok");
-            x->oom += !strcmp(u->outcome, "oom");
-            x->error += !strcmp(u->outcome, "error");
-            int seen = 0;
-            for (int k = 0; k < x->n_b; k++) seen |= x->batches[k] == u->batch;
-            if (!seen && x->n_b < 16) x->batches[x->n_b++] = u->batch;
-        }
-        if (strcmp(u->outcome, "ok") || u->repeat_of) continue;
-        for (int k = 0; k < u->n_metrics; k++) {
-            const dlp_store_metric *m = &u->metrics[k];
-            mcount_t *y = NULL;
-            for (int j = 0; j < nmc && !y; j++)
-                if (!strcmp(mc[j].device, u->device) && !strcmp(mc[j].mode, u->mode) && !strcmp(mc[j].metric, m->name))
-                    y = &mc[j];
-            if (!y) {
-                if (nmc == cmc) {
-                    int nc = cmc ? 2 * cmc : 16;
-                    mcount_t *g2 = realloc(mc, sizeof *mc * (size_t)nc);
-                    if (!g2) continue;
-                    mc = g2;
-                    cmc = nc;
-                }
-                y = &mc[nmc++];
-                memset(y, 0, sizeof *y);
-                y->device = u->device;
-                y->mode = u->mode;
-                y->metric = m->name;
-            }
-            if (m->n > 0 && isfinite(m->mean)) y->with++;
-            else {
-                y->without++;
-                y->why = m->source;
-            }
-        }
-    }
-    /* models per group: distinct model ids (runs are in id order, not grouped: count by sorting pairs) */
-    for (int k = 0; k < ng; k++) {
-        int64_t *ids = malloc(sizeof *ids * ((size_t)n + 1));
-        int m = 0;
-        for (int i = 0; ids && i < n; i++) {
-            const dlp_store_run *u = dlp_store_runs_at(r, i);
-            if (!u->repeat_of && !strcmp(g[k].device, u->device) && !strcmp(g[k].mode, u->mode) &&
-                !strcmp(g[k].family, u->family))
-                ids[m++] = u->model_id;
-        }
-        if (ids) qsort(ids, (size_t)m, sizeof *ids, cmp_i64);
-        for (int i = 0; ids && i < m; i++) g[k].models += !i || ids[i] != ids[i - 1];
-        free(ids);
-        qsort(g[k].batches, (size_t)g[k].n_b, sizeof(int64_t), cmp_i64);
-    }
-    qsort(g, (size_t)ng, sizeof *g, cmp_grp);
-    qsort(mc, (size_t)nmc, sizeof *mc, cmp_mc);
-    qsort(mids, (size_t)nmid, sizeof *mids, cmp_i64);
-    int64_t models = 0, graphs_ok = 0;
-    const char *fams[256];
-    int nfam = 0;
-    for (int i = 0; i < nmid; i++) {
-        if (i && mids[i] == mids[i - 1]) continue;
-        models++;
-        for (int j = 0; j < n; j++) {
-            const dlp_store_run *u = dlp_store_runs_at(r, j);
-            if (u->model_id != mids[i]) continue;
-            char p[8192];
-            struct stat sb;
-            snprintf(p, sizeof p, "%s/%s", dlp_store_dir(s), u->onnx_path);
-            graphs_ok += u->onnx_path[0] && stat(p, &sb) == 0;
-            int seen = 0;
-            for (int k = 0; k < nfam; k++) seen |= !strcmp(fams[k], u->family);
-            if (!seen && nfam < 256) fams[nfam++] = u->family;
-            break;
-        }
-    }
-    dlp_store_noise *nz = NULL;
-    int nn = 0;
-    if (dlp_store_noise_get(s, &nz, &nn, &err)) {
-        free(g);
-        free(mids);
-        free(mc);
-        dlp_store_runs_free(r);
-        dlp_store_close(s);
-        return cli_fail(&err);
-    }
-    int nd = dlp_store_device_count(s);
+    int nd = st->n_devices;
     if (json) {
         printf("{\"store\":");
         cli_json_str(stdout, path);
-        printf(",\"schema\":%d,\"models\":%lld,\"graphs_present\":%lld,\"families\":%d,\"runs\":%d,"
+        printf(",\"schema\":%d,\"models\":%lld,\"graphs_present\":%lld,\"families\":%d,\"runs\":%lld,"
                "\"first\":%lld,\"ok\":%lld,\"oom\":%lld,\"error\":%lld,\"repeats\":%lld,\"devices\":[",
-               DLP_STORE_SCHEMA_VERSION, (long long)models, (long long)graphs_ok, nfam, n, (long long)first,
-               (long long)ok, (long long)oom, (long long)error, (long long)reps);
+               DLP_STORE_SCHEMA_VERSION, (long long)st->models, (long long)st->graphs_present, st->families,
+               (long long)st->runs, (long long)st->first, (long long)st->ok, (long long)st->oom,
+               (long long)st->error, (long long)st->repeats);
     } else {
-        printf("%s: schema %d, %d device%s, %lld models (%d families; graphs present for %lld), %d runs: %lld first "
+        printf("%s: schema %d, %d device%s, %lld models (%d families; graphs present for %lld), %lld runs: %lld first "
                "measurements (ok %lld, oom %lld, error %lld) + %lld repeats\n",
-               path, DLP_STORE_SCHEMA_VERSION, nd, nd == 1 ? "" : "s", (long long)models, nfam, (long long)graphs_ok, n,
-               (long long)first, (long long)ok, (long long)oom, (long long)error, (long long)reps);
+               path, DLP_STORE_SCHEMA_VERSION, nd, nd == 1 ? "" : "s", (long long)st->models, st->families,
+               (long long)st->graphs_present, (long long)st->runs, (long long)st->first, (long long)st->ok,
+               (long long)st->oom, (long long)st->error, (long long)st->repeats);
     }
     for (int d = 0; d < nd; d++) {
-        const dlp_store_device *dv = dlp_store_device_at(s, d);
-        /* load average at the start of this device's runs */
-        double *la = malloc(sizeof *la * ((size_t)n + 1));
-        int nla = 0;
-        int64_t druns = 0;
-        double wall = 0;
-        const char *t_first = NULL, *t_last = NULL;
-        for (int i = 0; la && i < n; i++) {
-            const dlp_store_run *u = dlp_store_runs_at(r, i);
-            if (u->device_id != dv->id) continue;
-            druns++;
-            if (isfinite(u->loadavg)) la[nla++] = u->loadavg;
-            if (isfinite(u->wall_s)) wall += u->wall_s;
-            if (!t_first || strcmp(u->started, t_first) < 0) t_first = u->started;
-            if (!t_last || strcmp(u->started, t_last) > 0) t_last = u->started;
-        }
-        if (la) qsort(la, (size_t)nla, sizeof *la, cmp_d);
-        double lmed = nla ? la[nla / 2] : NAN, lmin = nla ? la[0] : NAN, lmax = nla ? la[nla - 1] : NAN;
-        free(la);
         if (json) {
-            printf("%s{\"name\":", d ? "," : "");
-            cli_json_str(stdout, dv->name);
-            printf(",\"kind\":");
-            cli_json_str(stdout, dv->kind);
-            printf(",\"model\":");
-            cli_json_str(stdout, dv->model);
-            printf(",\"features\":%s,\"runs\":%lld,\"measuring_s\":%.1f,\"first\":",
-                   dv->features[0] ? dv->features : "null", (long long)druns, wall);
-            cli_json_str(stdout, t_first ? t_first : "");
-            printf(",\"last\":");
-            cli_json_str(stdout, t_last ? t_last : "");
-            printf(",\"loadavg\":{\"median\":");
-            json_num(lmed);
-            printf(",\"min\":");
-            json_num(lmin);
-            printf(",\"max\":");
-            json_num(lmax);
-            printf("},\"groups\":[");
-            int c = 0;
-            for (int k = 0; k < ng; k++) {
-                if (strcmp(g[k].device, dv->name)) continue;
-                printf("%s{\"mode\":\"%s\",\"family\":", c++ ? "," : "", g[k].mode);
-                cli_json_str(stdout, g[k].family);
-                printf(",\"models\":%lld,\"configs\":%lld,\"ok\":%lld,\"oom\":%lld,\"error\":%lld,\"repeats\":%lld,"
-                       "\"batches\":[",
-                       (long long)g[k].models, (long long)g[k].configs, (long long)g[k].ok, (long long)g[k].oom,
-                       (long long)g[k].error, (long long)g[k].repeats);
-                for (int b = 0; b < g[k].n_b; b++) printf("%s%lld", b ? "," : "", (long long)g[k].batches[b]);
-                printf("]}");
-            }
-            printf("],\"metrics\":[");
-            c = 0;
-            for (int k = 0; k < nmc; k++) {
-                if (strcmp(mc[k].device, dv->name)) continue;
-                printf("%s{\"mode\":\"%s\",\"metric\":", c++ ? "," : "", mc[k].mode);
-                cli_json_str(stdout, mc[k].metric);
-                printf(",\"with_value\":%lld,\"without\":%lld,\"why_without\":", (long long)mc[k].with,
-                       (long long)mc[k].without);
-                if (mc[k].why) cli_json_str(stdout, mc[k].why);
-                else printf("null");
-                printf("}");
-            }
-            printf("],\"noise\":[");
-            c = 0;
-            for (int k = 0; k < nn; k++) {
-                if (strcmp(nz[k].device, dv->name)) continue;
-                printf("%s{\"mode\":\"%s\",\"metric\":\"%s\",\"runs\":%lld,\"cv_within_median\":", c++ ? "," : "",
-                       nz[k].mode, nz[k].metric, (long long)nz[k].runs);
-                json_num(nz[k].cv_within_median);
-                printf(",\"cv_within_p90\":");
-                json_num(nz[k].cv_within_p90);
-                printf(",\"pairs\":%lld,\"cv_repeat_median\":", (long long)nz[k].pairs);
-                json_num(nz[k].cv_repeat_median);
-                printf(",\"cv_repeat_p90\":");
-                json_num(nz[k].cv_repeat_p90);
-                printf("}");
-            }
-            printf("]}");
-            continue;
-        }
-        printf("\ndevice %s (%s, %s%s%s): %lld runs, %.2f h of measuring children, %s .. %s\n"
-               "  load average at start median %.2f (min %.2f, max %.2f)\n",
-               dv->name, dv->kind, dv->model, dv->host[0] ? "; host " : "", dv->host, (long long)druns, wall / 3600.0,
-               t_first ? t_first : "-", t_last ? t_last : "-", lmed, lmin, lmax);
-        printf("  %-6s %-16s %6s %7s %5s %4s %5s %7s  %s\n", "mode", "family", "models", "configs", "ok", "oom",
-               "error", "repeats", "batches");
-        for (int k = 0; k < ng; k++) {
-            if (strcmp(g[k].device, dv->name)) continue;
-            printf("  %-6s %-16s %6lld %7lld %5lld %4lld %5lld %7lld  ", g[k].mode, g[k].family,
-                   (long long)g[k].models, (long long)g[k].configs, (long long)g[k].ok, (long long)g[k].oom,
-                   (long long)g[k].error, (long long)g[k].repeats);
-            for (int b = 0; b < g[k].n_b; b++) printf("%s%lld", b ? "," : "", (long long)g[k].batches[b]);
-            printf("\n");
-        }
-        printf("  metrics of ok first measurements (with a value / without):\n");
-        for (int k = 0; k < nmc; k++) {
-            if (strcmp(mc[k].device, dv->name)) continue;
-            printf("    %-6s %-20s %6lld / %-6lld%s%s\n", mc[k].mode, mc[k].metric, (long long)mc[k].with,
-                   (long long)mc[k].without, mc[k].without && mc[k].why ? "  " : "",
-                   mc[k].without && mc[k].why ? mc[k].why : "");
-        }
-        printf("  noise floor, coefficient of variation in %% (within: std/mean of one run's iterations;\n"
-               "  repeat: the configuration measured again later; median and p90):\n");
-        printf("    %-6s %-20s %6s %8s %8s %6s %8s %8s\n", "mode", "metric", "runs", "within", "p90", "pairs", "repeat",
-               "p90");
-        for (int k = 0; k < nn; k++) {
-            if (strcmp(nz[k].device, dv->name)) continue;
-            char a[4][16];
-            double v[4] = {nz[k].cv_within_median, nz[k].cv_within_p90, nz[k].cv_repeat_median, nz[k].cv_repeat_p90};
-            for (int j = 0; j < 4; j++) {
-                if (isfinite(v[j])) snprintf(a[j], sizeof a[j], "%.2f", 100 * v[j]);
-                else snprintf(a[j], sizeof a[j], "-");
-            }
-            printf("    %-6s %-20s %6lld %8s %8s %6lld %8s %8s\n", nz[k].mode, nz[k].metric,
-                   (long long)nz[k].runs, a[0], a[1], (long long)nz[k].pairs, a[2], a[3]);
+            if (d) printf(",");
+            stats_json_device(st, &st->devices[d]);
+        } else {
+            stats_text_device(st, &st->devices[d]);
         }
     }
     if (json) printf("]}\n");
-    free(nz);
-    free(g);
-    free(mids);
-    free(mc);
-    dlp_store_runs_free(r);
+    dlp_store_stats_free(st);
     dlp_store_close(s);
     return 0;
 }
