@@ -880,6 +880,8 @@ int dlp_graph_warning_count(const dlp_graph *g) { return g->n_warnings; }
 const char *dlp_graph_warning(const dlp_graph *g, int i) { return g->warnings[i]; }
 int dlp_graph_unknown_op_count(const dlp_graph *g) { return g->n_unknown; }
 const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
+int dlp_graph_output_count(const dlp_graph *g) { return g->n_outputs; }
+int dlp_graph_output(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }
 
 /* ---- dtypes ------------------------------------------------------------ */
 

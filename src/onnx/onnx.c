@@ -384,6 +384,25 @@ static dlp_status read_shape(rd *R, pb m, raw_vi *vi) {
     return k < 0 ? bad(R, "TensorShapeProto") : DLP_OK;
 }
 
+static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth);
+
+/* TypeProto.Sequence / TypeProto.Optional: elem_type=1, a TypeProto. */
+static dlp_status read_elem_type(rd *R, pb m, raw_vi *vi, int depth) {
+    uint32_t f;
+    int wt, k;
+    while ((k = pb_tag(&m, &f, &wt)) > 0) {
+        pb s;
+        if (f == 1 && wt == WT_LEN) {
+            if (pb_len(&m, &s)) return bad(R, "TypeProto elem_type");
+            dlp_status st = read_type(R, s, vi, depth + 1);
+            if (st) return st;
+        } else if (pb_skip(&m, wt)) {
+            return bad(R, "TypeProto elem_type");
+        }
+    }
+    return k < 0 ? bad(R, "TypeProto elem_type") : DLP_OK;
+}
+
 static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth) {
     uint32_t f;
     int wt, k;
@@ -409,11 +428,17 @@ static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth) {
                 }
             }
             if (k2 < 0) return bad(R, "TypeProto.Tensor");
-        } else if ((f == 9 || f == 4) && wt == WT_LEN) {
-            /* optional<T> / sequence<T>: keep the element type, no shape */
-            if (pb_len(&m, &s)) return bad(R, "TypeProto");
+        } else if (f == 9 && wt == WT_LEN) {
+            /* optional<T>: when present it is a T, so T's type and shape */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto.Optional");
+            dlp_status st = read_elem_type(R, s, vi, depth);
+            if (st) return st;
+        } else if (f == 4 && wt == WT_LEN) {
+            /* sequence<T>: keep the element type, no shape (a sequence has
+             * no single shape) */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto.Sequence");
             raw_vi tmp = {vi->name, 0, -1, NULL, NULL};
-            dlp_status st = read_type(R, s, &tmp, depth + 1);
+            dlp_status st = read_elem_type(R, s, &tmp, depth);
             if (st) return st;
             vi->elem_type = tmp.elem_type;
         } else if (pb_skip(&m, wt)) {
