@@ -29,8 +29,11 @@ static int collect_rows(const dlp_graph *g, op_row **out) {
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
+        /* equal pointers first: the ONNX reader shares op_type strings */
         int r = 0;
-        while (r < nr && strcmp(rows[r].op, ni.op_type) != 0) r++;
+        while (r < nr && rows[r].op != ni.op_type) r++;
+        if (r == nr)
+            for (r = 0; r < nr && strcmp(rows[r].op, ni.op_type) != 0;) r++;
         if (r == nr) rows[nr++].op = ni.op_type;
         rows[r].count++;
         rows[r].flops += ni.flops;
@@ -158,8 +161,8 @@ int dlp_cmd_inspect(int argc, char **argv) {
     dlp_graph *g;
     dlp_error err = {0};
     if (dlp_graph_load(path, &o, &g, &err)) return cli_fail(&err);
-    op_row *rows;
-    int nr = collect_rows(g, &rows);
+    op_row *rows = NULL;
+    int nr = json ? 0 : collect_rows(g, &rows); /* the JSON writer has its own */
     if (nr < 0) {
         dlp_graph_free(g);
         return cli_failf(DLP_EXIT_FAIL, "out of memory");

@@ -774,10 +774,17 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     dlp_status st;
     /* the ops seen so far (a graph has a few kinds, many times each):
      * found again by name, without building and hashing a key */
-    struct { const char *op_type, *domain; int op; } seen[16];
+    struct { const char *op_type, *domain; int op; } seen[64], byptr[128] = {{0}};
     int n_seen = 0;
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
+        /* by pointer first (the ONNX reader shares op_type and domain
+         * strings: one probe), then by value (graph builders) */
+        unsigned h = (unsigned)(((uintptr_t)nd->op_type >> 3) ^ ((uintptr_t)nd->domain >> 5)) & 127;
+        if (byptr[h].op_type == nd->op_type && byptr[h].domain == nd->domain) {
+            nd->op = byptr[h].op;
+            goto have_op;
+        }
         int k = 0;
         while (k < n_seen && !(seen[k].op_type[0] == nd->op_type[0] && !strcmp(seen[k].op_type, nd->op_type) &&
                                !strcmp(seen[k].domain, nd->domain)))
@@ -786,12 +793,16 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
             nd->op = seen[k].op;
         } else {
             nd->op = dlp__op_find(nd->domain, nd->op_type);
-            if (n_seen < 16) {
+            if (n_seen < 64) {
                 seen[n_seen].op_type = nd->op_type;
                 seen[n_seen].domain = nd->domain;
                 seen[n_seen++].op = nd->op;
             }
         }
+        byptr[h].op_type = nd->op_type;
+        byptr[h].domain = nd->domain;
+        byptr[h].op = nd->op;
+    have_op:
         if (!nd->opset)
             nd->opset = nd->domain[0] && !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
         for (int o = 0; o < nd->n_out; o++)

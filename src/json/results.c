@@ -379,8 +379,11 @@ static dlp_status inspect_json(const dlp_graph *g, int nodes, char **out, size_t
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         dlp_graph_node(g, i, &ni);
+        /* equal pointers first: the ONNX reader shares op_type strings */
         int r = 0;
-        while (r < nr && strcmp(rows[r].op, ni.op_type) != 0) r++;
+        while (r < nr && rows[r].op != ni.op_type) r++;
+        if (r == nr)
+            for (r = 0; r < nr && strcmp(rows[r].op, ni.op_type) != 0;) r++;
         if (r == nr) rows[nr++].op = ni.op_type;
         rows[r].count++;
         rows[r].flops += ni.flops;

@@ -132,11 +132,18 @@ struct dlp__raw_graph {
     raw_vi *inputs, *outputs, *vi;
 };
 
+#define MAX_INTERN 64
+
 typedef struct {
     dlp_graph *g;
     const char *file;
     dlp_error *err;
     const uint8_t *base;
+    /* op_type / domain strings, one copy each: a model has a few dozen
+     * distinct ones, and equal pointers let the registry lookup and the
+     * per-op tables compare nodes without strcmp */
+    struct { const char *s; size_t n; } intern[MAX_INTERN];
+    int n_intern;
 } rd;
 
 static dlp_status bad(rd *R, const char *what) {
@@ -148,6 +155,19 @@ static dlp_status oom(rd *R) { return dlp__err(R->err, DLP_ENOMEM, "%s: out of m
 
 static const char *str_of(rd *R, pb *s) {
     return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
+}
+
+/* s as a shared copy (see rd.intern); a plain copy once the table is full. */
+static const char *interned(rd *R, pb *s) {
+    size_t n = (size_t)(s->end - s->p);
+    for (int i = 0; i < R->n_intern; i++)
+        if (R->intern[i].n == n && !memcmp(R->intern[i].s, s->p, n)) return R->intern[i].s;
+    const char *c = str_of(R, s);
+    if (c && R->n_intern < MAX_INTERN) {
+        R->intern[R->n_intern].s = c;
+        R->intern[R->n_intern++].n = n;
+    }
+    return c;
 }
 
 /* Count packed varints in a length field. */
@@ -684,8 +704,10 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
         }
         if (pb_len(&r, &s)) return bad(R, "NodeProto");
         const char *str = NULL;
-        if (f == 1 || f == 2 || f == 3 || f == 4 || f == 7)
+        if (f == 1 || f == 2 || f == 3)
             if (!(str = str_of(R, &s))) return oom(R);
+        if (f == 4 || f == 7)
+            if (!(str = interned(R, &s))) return oom(R);
         switch (f) {
         case 1:
         case 2: {
@@ -1149,7 +1171,7 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
 
 static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, const char *path,
                               const dlp_load_opts *opts, dlp_error *err) {
-    rd R = {g, path, err, buf};
+    rd R = {.g = g, .file = path, .err = err, .base = buf};
     dlp__raw_graph rg;
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
