@@ -572,7 +572,7 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
     for (int i = 0; i < n && !moved; i++) moved = order[i] != i;
     if (!moved) goto out;
     for (int i = 0; i < n; i++) newidx[order[i]] = i;
-    dlp__node *nn = malloc(sizeof *nn * (size_t)(unsigned)n);
+    dlp__node *nn = dlp__alloc_big(sizeof *nn * (size_t)(unsigned)n);
     if (!nn) {
         st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
         goto out;

@@ -1183,8 +1183,8 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     if (names > 1 << 24) names = 1 << 24;
     /* and the value and node arrays, so they are not copied as they grow */
     if (!g->cap_values && !g->cap_nodes) {
-        g->values = malloc(sizeof *g->values * (size_t)names);
-        g->nodes = malloc(sizeof *g->nodes * (size_t)(rg.n_node + 1));
+        g->values = dlp__alloc_big(sizeof *g->values * (size_t)names);
+        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg.n_node + 1));
         if (!g->values || !g->nodes) return oom(&R);
         g->cap_values = (int)names;
         g->cap_nodes = rg.n_node + 1;
@@ -1228,6 +1228,9 @@ dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts, dlp_graph
     if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     g->path = dlp__arena_strdup(&g->arena, path);
     dlp_status st = dlp__map_file(path, &g->map, err);
+    /* the IR of an export without inline weights takes ~4x its file: one
+     * block up front (virtual memory; only what is used is touched) */
+    if (!st) dlp__arena_hint(&g->arena, g->map.len < (16u << 20) ? 4 * g->map.len : 64u << 20);
     if (!st) st = load_common(g, g->map.data, g->map.len, path, opts, err);
     if (st) {
         dlp_graph_free(g);

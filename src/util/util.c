@@ -150,6 +150,25 @@ void *dlp__arena_alloc_raw(dlp__arena *a, size_t size) {
     return p;
 }
 
+void dlp__arena_hint(dlp__arena *a, size_t bytes) {
+    if (bytes < ARENA_MAP_MIN || (a->head && a->head->cap - a->head->used >= bytes)) return;
+    dlp__arena_block *nb = arena_map(bytes);
+    if (!nb) return; /* no harm: the arena grows as before */
+    nb->used = 0;
+    nb->next = a->head;
+    a->head = nb;
+}
+
+void *dlp__alloc_big(size_t size) {
+    if (size < ARENA_MAP_MIN) return malloc(size ? size : 1);
+    size_t len = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    void *p = aligned_alloc(HUGE_PAGE, len);
+#ifdef MADV_HUGEPAGE
+    if (p) madvise(p, len, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n) {
     char *p = dlp__arena_alloc_raw(a, n + 1);
     if (!p) return NULL;
@@ -230,26 +249,31 @@ uint64_t dlp__hash_str(const char *s) {
     return h;
 }
 
+/* keys, vals and hashes share one allocation (keys first: free(keys)
+ * frees all), from dlp__alloc_big: a big export's name map is ~1 MiB. */
 int dlp__strmap_init(dlp__strmap *m, uint32_t expect) {
     uint32_t cap = 16;
     while (cap < expect * 2 + 2) cap <<= 1;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->vals = calloc(cap, sizeof *m->vals);
-    m->hashes = calloc(cap, sizeof *m->hashes);
+    size_t bytes = (size_t)cap * (sizeof *m->keys + sizeof *m->vals + sizeof *m->hashes);
+    unsigned char *p = dlp__alloc_big(bytes);
     m->cap = cap;
     m->count = 0;
-    if (!m->keys || !m->vals || !m->hashes) {
-        dlp__strmap_free(m);
+    if (!p) {
+        m->keys = NULL;
+        m->vals = NULL;
+        m->hashes = NULL;
         return -1;
     }
+    memset(p, 0, bytes);
+    m->keys = (const char **)p;
+    m->vals = (int *)(p + (size_t)cap * sizeof *m->keys);
+    m->hashes = (uint32_t *)(p + (size_t)cap * (sizeof *m->keys + sizeof *m->vals));
     return 0;
 }
 
 void dlp__strmap_free(dlp__strmap *m) {
     if (!m) return;
     free(m->keys);
-    free(m->vals);
-    free(m->hashes);
     m->keys = NULL;
     m->vals = NULL;
     m->hashes = NULL;
