@@ -161,7 +161,8 @@ static const char *str_of(rd *R, pb *s) {
 static const char *interned(rd *R, pb *s) {
     size_t n = (size_t)(s->end - s->p);
     for (int i = 0; i < R->n_intern; i++)
-        if (R->intern[i].n == n && !memcmp(R->intern[i].s, s->p, n)) return R->intern[i].s;
+        if (R->intern[i].n == n && (!n || R->intern[i].s[0] == (char)s->p[0]) && !memcmp(R->intern[i].s, s->p, n))
+            return R->intern[i].s;
     const char *c = str_of(R, s);
     if (c && R->n_intern < MAX_INTERN) {
         R->intern[R->n_intern].s = c;
@@ -537,8 +538,10 @@ static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
     if (!st && !q) st = oom(R);
     for (int i = 0; i < n && !st; i++) {
         size_t used = v[i].esz * (size_t)v[i].n;
+        static const uint64_t zero = 0;
         if (used) memcpy(q, v[i].p, used);
-        memset(q + used, 0, v[i].esz);
+        if (v[i].esz == sizeof zero) memcpy(q + used, &zero, sizeof zero); /* inlined: most lists are pointers */
+        else memset(q + used, 0, v[i].esz);
         out[i] = q;
         q += used + v[i].esz;
     }
