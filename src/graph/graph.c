@@ -572,20 +572,27 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
     for (int i = 0; i < n && !moved; i++) moved = order[i] != i;
     if (!moved) goto out;
     for (int i = 0; i < n; i++) newidx[order[i]] = i;
-    dlp__node *nn = dlp__alloc_big(sizeof *nn * (size_t)(unsigned)n);
-    if (!nn) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-        goto out;
+    /* permute in place, cycle by cycle (position i takes old node
+     * order[i]; indeg, all zero now, marks the positions done): no second
+     * array of nodes to fault in and copy */
+    for (int i = 0; i < n; i++) {
+        if (indeg[i]) continue;
+        dlp__node tmp = g->nodes[i];
+        int j = i;
+        while (order[j] != i) {
+            g->nodes[j] = g->nodes[order[j]];
+            indeg[j] = 1;
+            j = order[j];
+        }
+        g->nodes[j] = tmp;
+        indeg[j] = 1;
     }
     for (int i = 0; i < n; i++) {
-        nn[i] = g->nodes[order[i]];
-        if (nn[i].parent >= 0) nn[i].parent = newidx[nn[i].parent];
-        for (int k = 0; k < nn[i].n_pred; k++) nn[i].pred[k] = newidx[nn[i].pred[k]];
-        for (int k = 0; k < nn[i].n_succ; k++) nn[i].succ[k] = newidx[nn[i].succ[k]];
+        dlp__node *nd = &g->nodes[i];
+        if (nd->parent >= 0) nd->parent = newidx[nd->parent];
+        for (int k = 0; k < nd->n_pred; k++) nd->pred[k] = newidx[nd->pred[k]];
+        for (int k = 0; k < nd->n_succ; k++) nd->succ[k] = newidx[nd->succ[k]];
     }
-    free(g->nodes);
-    g->nodes = nn;
-    g->cap_nodes = n;
     for (int v = 0; v < g->n_values; v++) {
         if (g->values[v].producer >= 0) g->values[v].producer = newidx[g->values[v].producer];
         for (int k = 0; k < g->values[v].n_cons; k++) g->values[v].cons[k] = newidx[g->values[v].cons[k]];
