@@ -1222,7 +1222,7 @@ static void t_losses_quant_dft(void) {
     int x1 = in_("x1", F32, 1, D(4)), x2 = in_("x2", F32, 2, D(2, 3));
     int ins[10] = {r, st, x1, x2, x1, x2, x1, x2, x1, x2}, outs[6];
     for (int i = 0; i < 6; i++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "o%d", i);
         outs[i] = out_(nm);
     }
