@@ -25,8 +25,14 @@ int main(int argc, char **argv) {
     int reps = 21;
     for (int i = 1; i < argc; i++) {
         double t[64];
+        /* data/models/torchvision files have symbolic height/width */
+        static const char *const dn[] = {"height", "width"};
+        static const int64_t dv[] = {224, 224};
         dlp_load_opts o = {0};
         o.batch = 1;
+        o.n_dims = 2;
+        o.dim_names = dn;
+        o.dim_values = dv;
         for (int r = 0; r < reps; r++) {
             dlp_graph *g;
             dlp_error e = {0};
@@ -40,7 +46,8 @@ int main(int argc, char **argv) {
         }
         qsort(t, (size_t)reps, sizeof t[0], cmp);
         const char *b = strrchr(argv[i], '/');
-        printf("%s %.3f\n", b ? b + 1 : argv[i], t[reps / 2]);
+        /* the same name can be in both model folders */
+        printf("%s%s %.3f\n", strstr(argv[i], "data/models/") ? "own/" : "", b ? b + 1 : argv[i], t[reps / 2]);
     }
     return 0;
 }

@@ -15,4 +15,5 @@ for path in sys.argv[1:]:
         onnx.shape_inference.infer_shapes(m)
         ts.append((time.perf_counter() - t0) * 1e3)
     ts.sort()
-    print(os.path.basename(path), "%.3f" % ts[len(ts) // 2])
+    own = "own/" if "data/models/" in path else ""  # the same name can be in both folders
+    print(own + os.path.basename(path), "%.3f" % ts[len(ts) // 2])

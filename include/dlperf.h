@@ -225,6 +225,10 @@ const char *dlp_graph_warning(const dlp_graph *g, int i);
 int dlp_graph_unknown_op_count(const dlp_graph *g);
 const char *dlp_graph_unknown_op(const dlp_graph *g, int i);
 
+/* The main graph's outputs in the file's order, as tensor ids. */
+int dlp_graph_output_count(const dlp_graph *g);
+int dlp_graph_output(const dlp_graph *g, int i);
+
 /* ==== END graph ==== */
 
 /* ==== BEGIN hw (src/hw) ==== */
@@ -1937,6 +1941,11 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
 /* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
  * symbols and warnings (`dlperf inspect --json`). */
 dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+/* The same object plus "outputs" (the graph outputs in the file's order:
+ * name, dtype, shape) and "node_list" (per node in topological order: name,
+ * op, the shape of each output); a shape is an array with -1 for an unknown
+ * dim, or null when the rank is unknown (`dlperf inspect --json --nodes`). */
+dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
 
 /* ==== END json ==== */
 

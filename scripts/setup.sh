@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS="build-essential pkg-config libopenblas-dev libxgboost-dev libsqlite3-dev libmicrohttpd-dev
-      libcjson-dev libonnx-dev python3-onnx python3-torch python3-torchvision python3-pytest clang
+      libcjson-dev libonnx-dev libonnx-testdata python3-onnx python3-torch python3-torchvision python3-pytest clang
       libclang-rt-14-dev chromium curl wrk nodejs"
 missing=()
 for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -24,6 +24,17 @@ assert d['symbols'] == {'batch_size': 32}, d['symbols']
 assert d['shapes_known'] == d['node_outputs'] and d['unknown_ops'] == []
 assert d['ops']['Conv'] == 20 and d['macs_by_op']['Conv'] > 0
 PY"
+# --json --nodes: the graph outputs and each node's output shapes (resnet18
+# ends in 1000 ImageNet logits per image: [32, 1000] at batch 32)
+"$D" inspect $M --batch 32 --json --nodes > "$T/n.json"
+check json_nodes "/usr/bin/python3 - '$T/n.json' <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [o['shape'] for o in d['outputs']] == [[32, 1000]], d['outputs']
+conv = [n for n in d['node_list'] if n['op'] == 'Conv']
+assert len(d['node_list']) == d['nodes'] and len(conv) == 20, len(conv)
+assert conv[0]['outputs'] == [[32, 64, 112, 112]], conv[0]  # the 7x7/2 stem on 224x224
+PY"
 "$D" inspect $M --batch 8 > "$T/r.txt"
 check text_table "grep -q 'Layer Stats Summary' '$T/r.txt' && grep -q '^  Conv ' '$T/r.txt' && grep -q 'peak memory' '$T/r.txt'"
 

@@ -1141,6 +1141,99 @@ static void t_ms_norms(void) {
     CHECK_I64(G->nodes[0].macs, 512);
 }
 
+/* ---- losses, quantization, DFT, training optimizers (issue 26) -------------- */
+
+static void t_losses_quant_dft(void) {
+    /* SoftmaxCrossEntropyLoss, scores (3, 5, 2), labels (3, 2), mean:
+     * scalar loss, log_prob like scores; FLOPs = 4*30 (log-softmax) + 6
+     * (a log per row, rows = labels) + 2*6 (pick + weight/reduce) = 138 */
+    fresh(13);
+    int x = in_("x", F32, 3, D(3, 5, 2)), t = in_("t", DLP_DT_INT64, 2, D(3, 2));
+    int y = out_("y"), lp = out_("lp");
+    node_("SoftmaxCrossEntropyLoss", "", 2, x, t, 2, y, lp);
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_I64(V(y)->rank, 0);
+    CHECK_SHAPE(lp, 3, 5, 2);
+    CHECK_I64(G->nodes[0].flops, 138);
+    /* NegativeLogLikelihoodLoss, reduction none: the target's shape; an
+     * unknown target dim comes from the input; FLOPs = 2 per target element */
+    fresh(13);
+    x = in_("x", F32, 3, D(3, 5, 2));
+    t = in_("t", DLP_DT_INT64, 2, D(3, -1));
+    y = out_("y");
+    int n = node_("NegativeLogLikelihoodLoss", "", 2, x, t, 1, y);
+    dlp__node_set_string(G, n, "reduction", "none");
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_SHAPE(y, 3, 2);
+    /* mismatched target and a bad reduction fail naming the input / value */
+    fresh(13);
+    x = in_("x", F32, 3, D(3, 5, 2));
+    t = in_("t", DLP_DT_INT64, 2, D(3, 4));
+    y = out_("y");
+    node_("NegativeLogLikelihoodLoss", "", 2, x, t, 1, y);
+    CHECK_FAILS("input 't' dim 1 is 4, scores have 2");
+    fresh(13);
+    x = in_("x", F32, 2, D(3, 5));
+    t = in_("t", DLP_DT_INT64, 1, D(3));
+    y = out_("y");
+    n = node_("SoftmaxCrossEntropyLoss", "", 2, x, t, 1, y);
+    dlp__node_set_string(G, n, "reduction", "avg");
+    CHECK_FAILS("reduction is 'avg'");
+    /* DynamicQuantizeLinear: uint8 like x, float and uint8 scalars; 5/elem */
+    fresh(11);
+    x = in_("x", F32, 2, D(3, 4));
+    y = out_("y");
+    int sc = out_("sc"), zp = out_("zp");
+    node_("DynamicQuantizeLinear", "", 1, x, 3, y, sc, zp);
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_SHAPE(y, 3, 4);
+    CHECK_I64(V(y)->dtype, DLP_DT_UINT8);
+    CHECK_I64(V(sc)->rank, 0);
+    CHECK_I64(V(sc)->dtype, DLP_DT_FLOAT);
+    CHECK_I64(V(zp)->dtype, DLP_DT_UINT8);
+    CHECK_I64(G->nodes[0].flops, 60);
+    /* QuantizeLinear takes the zero point's dtype (int8 here) */
+    fresh(13);
+    x = in_("x", F32, 1, D(6));
+    sc = in_("s", F32, 0, NULL);
+    zp = in_("z", DLP_DT_INT8, 0, NULL);
+    y = out_("y");
+    node_("QuantizeLinear", "", 3, x, sc, zp, 1, y);
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_SHAPE(y, 6);
+    CHECK_I64(V(y)->dtype, DLP_DT_INT8);
+    CHECK_I64(G->nodes[0].flops, 18);
+    /* DFT opset 17, axis 1, onesided, dft_length 8 on (2, 10, 1):
+     * (2, 8/2+1 = 5, 2); FLOPs = 2 transforms x 5 x 8 x log2(8) = 240 */
+    fresh(17);
+    x = in_("x", F32, 3, D(2, 10, 1));
+    int len = ints_("len", 1, D(8));
+    G->values[len].rank = 0; /* a scalar */
+    y = out_("y");
+    n = node_("DFT", "", 2, x, len, 1, y);
+    dlp__node_set_int(G, n, "onesided", 1);
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_SHAPE(y, 2, 5, 2);
+    CHECK_I64(G->nodes[0].flops, 240);
+    /* Adam over two tensors: X_new, V_new, H_new shaped like each X;
+     * FLOPs = 14 x (4 + 6) */
+    fresh(17);
+    int r = in_("r", F32, 0, NULL), st = in_("t", DLP_DT_INT64, 0, NULL);
+    int x1 = in_("x1", F32, 1, D(4)), x2 = in_("x2", F32, 2, D(2, 3));
+    int ins[10] = {r, st, x1, x2, x1, x2, x1, x2, x1, x2}, outs[6];
+    for (int i = 0; i < 6; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "o%d", i);
+        outs[i] = out_(nm);
+    }
+    dlp__graph_add_node(G, "adam", "Adam", "ai.onnx.preview.training", 10, ins, 6, outs);
+    CHECK_I64(fin(), DLP_OK);
+    CHECK_SHAPE(outs[0], 4);
+    CHECK_SHAPE(outs[3], 2, 3);
+    CHECK_SHAPE(outs[5], 2, 3);
+    CHECK_I64(G->nodes[0].flops, 140);
+}
+
 int main(void) {
     RUN(t_conv_stem);
     RUN(t_conv_auto_pad);
@@ -1163,6 +1256,7 @@ int main(void) {
     RUN(t_rnn);
     RUN(t_ms_attention);
     RUN(t_ms_norms);
+    RUN(t_losses_quant_dft);
     dlp_graph_free(G);
     return TAP_DONE();
 }

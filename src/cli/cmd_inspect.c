@@ -94,7 +94,9 @@ static void usage(FILE *f) {
             "output:\n"
             "  --json             one JSON object: the totals, ops, macs_by_op, flops_by_op, unknown_ops,\n"
             "                     symbols (the bound dimensions) and warnings\n"
-            "  --nodes            (text) also one row per node: name, op, output shape, FLOPs, MACs\n"
+            "  --nodes            also one row per node: name, op, output shape, FLOPs, MACs; with\n"
+            "                     --json, the graph outputs (outputs) and each node's output shapes\n"
+            "                     (node_list), -1 for an unknown dim, null for an unknown rank\n"
             "  -h, --help         this text\n");
 }
 
@@ -122,8 +124,8 @@ int dlp_cmd_inspect(int argc, char **argv) {
     dlp_graph *g;
     dlp_error err = {0};
     if (dlp_graph_load(path, &o, &g, &err)) return cli_fail(&err);
-    dlp_op_total *rows;
-    int nr = dlp_graph_op_totals(g, &rows);
+    dlp_op_total *rows = NULL;
+    int nr = json ? 0 : dlp_graph_op_totals(g, &rows);   /* the JSON writer makes its own */
     if (nr < 0) {
         dlp_graph_free(g);
         return cli_failf(DLP_EXIT_FAIL, "out of memory");
@@ -134,7 +136,7 @@ int dlp_cmd_inspect(int argc, char **argv) {
     if (json) {
         char *buf;
         size_t len;
-        dlp_status st = dlp_inspect_json(g, &buf, &len, &err);
+        dlp_status st = nodes ? dlp_inspect_nodes_json(g, &buf, &len, &err) : dlp_inspect_json(g, &buf, &len, &err);
         rc = cli_print_json(st, buf, len, &err);
     } else {
         print_text(g, rows, nr, nodes);

@@ -572,20 +572,27 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
     for (int i = 0; i < n && !moved; i++) moved = order[i] != i;
     if (!moved) goto out;
     for (int i = 0; i < n; i++) newidx[order[i]] = i;
-    dlp__node *nn = malloc(sizeof *nn * (size_t)(unsigned)n);
-    if (!nn) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-        goto out;
+    /* permute in place, cycle by cycle (position i takes old node
+     * order[i]; indeg, all zero now, marks the positions done): no second
+     * array of nodes to fault in and copy */
+    for (int i = 0; i < n; i++) {
+        if (indeg[i]) continue;
+        dlp__node tmp = g->nodes[i];
+        int j = i;
+        while (order[j] != i) {
+            g->nodes[j] = g->nodes[order[j]];
+            indeg[j] = 1;
+            j = order[j];
+        }
+        g->nodes[j] = tmp;
+        indeg[j] = 1;
     }
     for (int i = 0; i < n; i++) {
-        nn[i] = g->nodes[order[i]];
-        if (nn[i].parent >= 0) nn[i].parent = newidx[nn[i].parent];
-        for (int k = 0; k < nn[i].n_pred; k++) nn[i].pred[k] = newidx[nn[i].pred[k]];
-        for (int k = 0; k < nn[i].n_succ; k++) nn[i].succ[k] = newidx[nn[i].succ[k]];
+        dlp__node *nd = &g->nodes[i];
+        if (nd->parent >= 0) nd->parent = newidx[nd->parent];
+        for (int k = 0; k < nd->n_pred; k++) nd->pred[k] = newidx[nd->pred[k]];
+        for (int k = 0; k < nd->n_succ; k++) nd->succ[k] = newidx[nd->succ[k]];
     }
-    free(g->nodes);
-    g->nodes = nn;
-    g->cap_nodes = n;
     for (int v = 0; v < g->n_values; v++) {
         if (g->values[v].producer >= 0) g->values[v].producer = newidx[g->values[v].producer];
         for (int k = 0; k < g->values[v].n_cons; k++) g->values[v].cons[k] = newidx[g->values[v].cons[k]];
@@ -774,10 +781,17 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     dlp_status st;
     /* the ops seen so far (a graph has a few kinds, many times each):
      * found again by name, without building and hashing a key */
-    struct { const char *op_type, *domain; int op; } seen[16];
+    struct { const char *op_type, *domain; int op; } seen[64], byptr[128] = {{0}};
     int n_seen = 0;
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
+        /* by pointer first (the ONNX reader shares op_type and domain
+         * strings: one probe), then by value (graph builders) */
+        unsigned h = (unsigned)(((uintptr_t)nd->op_type >> 3) ^ ((uintptr_t)nd->domain >> 5)) & 127;
+        if (byptr[h].op_type == nd->op_type && byptr[h].domain == nd->domain) {
+            nd->op = byptr[h].op;
+            goto have_op;
+        }
         int k = 0;
         while (k < n_seen && !(seen[k].op_type[0] == nd->op_type[0] && !strcmp(seen[k].op_type, nd->op_type) &&
                                !strcmp(seen[k].domain, nd->domain)))
@@ -786,12 +800,16 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
             nd->op = seen[k].op;
         } else {
             nd->op = dlp__op_find(nd->domain, nd->op_type);
-            if (n_seen < 16) {
+            if (n_seen < 64) {
                 seen[n_seen].op_type = nd->op_type;
                 seen[n_seen].domain = nd->domain;
                 seen[n_seen++].op = nd->op;
             }
         }
+        byptr[h].op_type = nd->op_type;
+        byptr[h].domain = nd->domain;
+        byptr[h].op = nd->op;
+    have_op:
         if (!nd->opset)
             nd->opset = nd->domain[0] && !strcmp(nd->domain, "com.microsoft") ? (g->opset_ms ? g->opset_ms : 1) : g->opset;
         for (int o = 0; o < nd->n_out; o++)
@@ -880,6 +898,8 @@ int dlp_graph_warning_count(const dlp_graph *g) { return g->n_warnings; }
 const char *dlp_graph_warning(const dlp_graph *g, int i) { return g->warnings[i]; }
 int dlp_graph_unknown_op_count(const dlp_graph *g) { return g->n_unknown; }
 const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
+int dlp_graph_output_count(const dlp_graph *g) { return g->n_outputs; }
+int dlp_graph_output(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }
 
 /* ---- dtypes ------------------------------------------------------------ */
 

@@ -224,6 +224,9 @@ static dlp_status shape_ew(dlp__ictx *c) {
     /* Clip (opset 11+) and PRelu-style ops: inputs after the first are
      * parameters; their shapes do not widen the output. */
     if (!strcmp(c->node->op_type, "Clip")) n = 1;
+    /* PRelu before opset 7: slope (C) is per channel (axis 1), not numpy
+     * broadcast; Y is X's shape */
+    if (dlp__opset(c) < 7 && !strcmp(c->node->op_type, "PRelu")) n = 1;
     int64_t od[DLP_MAX_RANK * 4];
     int r;
     dlp_status st = bcast_all(c, first, n, od, &r);

@@ -1812,6 +1812,177 @@ static void cost_gqa(dlp__ictx *c) {
 }
 
 /* ======================================================================
+ * losses, quantization, signal transforms, training optimizers
+ * ====================================================================== */
+
+/* SoftmaxCrossEntropyLoss (opset 12+) and NegativeLogLikelihoodLoss (12+):
+ * scores/input (N, C, D1..Dk), labels/target (N, D1..Dk), weights (C).
+ * Loss: reduction "none" -> (N, D1..Dk), "mean"/"sum" -> scalar; SCE's
+ * optional second output log_prob has the scores' shape. */
+static dlp_status shape_loss(dlp__ictx *c) {
+    RANKS_OK(c);
+    dlp__value *x = dlp__in(c, 0), *t = dlp__in(c, 1);
+    dlp_status st;
+    if ((st = need(c, x, "scores")) || (st = need(c, t, "labels"))) return st;
+    const char *red = dlp__attr_s(c, "reduction", "mean");
+    int none = !strcmp(red, "none");
+    if (!none && strcmp(red, "mean") && strcmp(red, "sum"))
+        return dlp__fail(c, "attribute reduction is '%s' (none, mean or sum)", red);
+    if (x->rank >= 0 && x->rank < 2)
+        return dlp__fail(c, "input '%s' has rank %d, expected (N, C, ...)", x->name, x->rank);
+    if (x->rank >= 0 && t->rank >= 0) {
+        if (t->rank != x->rank - 1)
+            return dlp__fail(c, "input '%s' has rank %d, expected %d (scores without C)", t->name, t->rank,
+                             x->rank - 1);
+        for (int k = 0; k < t->rank; k++) {
+            int64_t a = x->dims[k ? k + 1 : 0], b = t->dims[k];
+            if (a >= 0 && b >= 0 && a != b)
+                return dlp__fail(c, "input '%s' dim %d is %lld, scores have %lld", t->name, k, (long long)b,
+                                 (long long)a);
+        }
+    }
+    if ((st = check_channel_param(c, dlp__in(c, 2), dimv(x, 1), "weights"))) return st;
+    if (dlp__out(c, 1) && (st = same_shape(c, 1, x, 0))) return st; /* log_prob */
+    if (!none) return dlp__set_out(c, 0, x->dtype, 0, NULL);
+    int r = t->rank >= 0 ? t->rank : x->rank >= 0 ? x->rank - 1 : -1;
+    if (r < 0) {
+        dlp__set_out_dtype(c, 0, x->dtype);
+        return DLP_OK;
+    }
+    int64_t od[MAXR];
+    for (int k = 0; k < r; k++) {
+        od[k] = dimv(t, k);
+        if (od[k] < 0) od[k] = dimv(x, k ? k + 1 : 0);
+    }
+    return dlp__set_out(c, 0, x->dtype, r, od);
+}
+
+/* SCE = LogSoftmax over C (4 per score element + a log per row, rows =
+ * labels' elements) then the NLL part; NLL = 2 per label element (pick and
+ * weight, the reduction's add). */
+static void cost_loss(dlp__ictx *c) {
+    int64_t nt = numel0(dlp__in(c, 1));
+    int64_t f = dlp__sat_mul(nt, 2);
+    if (is_op(c, "SoftmaxCrossEntropyLoss"))
+        f = dlp__sat_add(f, dlp__sat_add(dlp__sat_mul(numel0(dlp__in(c, 0)), 4), nt));
+    c->node->flops = f;
+}
+
+/* QuantizeLinear: Y like X, dtype of y_zero_point, else output_dtype
+ * (opset 21), else uint8.  DequantizeLinear: Y like X, dtype of x_scale
+ * (float before opset 19).  DynamicQuantizeLinear: y uint8 like x, then
+ * y_scale (float) and y_zero_point (uint8) scalars. */
+static dlp_status shape_quantize(dlp__ictx *c) {
+    RANKS_OK(c);
+    dlp__value *x = dlp__in(c, 0);
+    dlp_status st;
+    if ((st = need(c, x, "x"))) return st;
+    if (is_op(c, "DynamicQuantizeLinear")) {
+        if ((st = same_shape(c, 0, x, DLP_DT_UINT8))) return st;
+        if ((st = dlp__set_out(c, 1, DLP_DT_FLOAT, 0, NULL))) return st;
+        return dlp__set_out(c, 2, DLP_DT_UINT8, 0, NULL);
+    }
+    const dlp__value *scale = dlp__in(c, 1), *zp = dlp__in(c, 2);
+    int dt;
+    if (is_op(c, "DequantizeLinear")) {
+        dt = scale && scale->dtype ? scale->dtype : DLP_DT_FLOAT;
+    } else {
+        int64_t od = dlp__attr_i(c, "output_dtype", 0);
+        dt = zp && zp->dtype ? zp->dtype : od > 0 && od < DLP_DT_COUNT_ ? (int)od : DLP_DT_UINT8;
+    }
+    return same_shape(c, 0, x, dt);
+}
+
+/* DFT (opset 17: axis attribute, default 1; opset 20: axis input 2,
+ * default -2): the signal (..., 1 or 2) becomes complex (..., 2); the axis
+ * dim becomes dft_length when given, then n/2 + 1 when onesided. */
+static int dft_axis(const dlp__ictx *c, const dlp__value *x, int *ax) {
+    int64_t a = dlp__opset(c) < 20 ? dlp__attr_i(c, "axis", 1) : -2;
+    const dlp__value *av = dlp__in(c, 2);
+    if (dlp__opset(c) >= 20 && av) {
+        if (!dlp__has_ival(av) || av->nval != 1) return 0;
+        a = av->ival[0];
+    }
+    if (a < 0) a += x->rank;
+    if (a < 0 || a >= x->rank - 1) return -1;
+    *ax = (int)a;
+    return 1;
+}
+
+/* Length of the transform along the axis (-1 unknown). */
+static int64_t dft_len(const dlp__ictx *c, const dlp__value *x, int ax) {
+    const dlp__value *l = dlp__in(c, 1);
+    if (l) return dlp__has_ival(l) && l->nval == 1 && l->ival[0] > 0 ? l->ival[0] : -1;
+    return x->dims[ax];
+}
+
+static dlp_status shape_dft(dlp__ictx *c) {
+    RANKS_OK(c);
+    dlp__value *x = dlp__in(c, 0);
+    dlp_status st;
+    if ((st = need(c, x, "input"))) return st;
+    if (x->rank < 0) {
+        dlp__set_out_dtype(c, 0, x->dtype);
+        return DLP_OK;
+    }
+    if (x->rank < 2 || (x->dims[x->rank - 1] >= 0 && x->dims[x->rank - 1] != 1 && x->dims[x->rank - 1] != 2))
+        return dlp__fail(c, "input '%s' must be (..., signal, 1 or 2)", x->name);
+    int ax = 0, k = dft_axis(c, x, &ax);
+    if (k < 0) return dlp__fail(c, "axis is out of range for rank %d", x->rank);
+    int64_t od[MAXR];
+    memcpy(od, x->dims, sizeof(int64_t) * (size_t)x->rank);
+    od[x->rank - 1] = 2;
+    if (!k) {
+        /* axis given by a value not known here: every signal dim may change */
+        for (int i = 1; i < x->rank - 1; i++) od[i] = -1;
+    } else {
+        int64_t n = dft_len(c, x, ax);
+        if (n >= 0 && dlp__attr_i(c, "onesided", 0)) n = n / 2 + 1;
+        od[ax] = n;
+    }
+    return dlp__set_out(c, 0, x->dtype, x->rank, od);
+}
+
+/* 5 n log2(n) per complex transform of length n (the radix-2 FFT count),
+ * times the number of transforms. */
+static void cost_dft(dlp__ictx *c) {
+    const dlp__value *x = dlp__in(c, 0);
+    int ax;
+    if (!x || x->rank < 2 || dft_axis(c, x, &ax) != 1) return;
+    int64_t n = dft_len(c, x, ax), nx = numel0(x);
+    if (n < 2 || !nx || x->dims[ax] <= 0 || x->dims[x->rank - 1] <= 0) return;
+    int64_t transforms = nx / (x->dims[ax] * x->dims[x->rank - 1]), lg = 0;
+    while (((int64_t)1 << lg) < n && lg < 62) lg++;
+    c->node->flops = dlp__sat_mul(dlp__sat_mul(transforms, n), 5 * lg);
+}
+
+/* ai.onnx.preview.training Adagrad (R, T, X.., G.., H..), Momentum
+ * (R, T, X.., G.., V..), Adam (R, T, X.., G.., V.., H..): every output is
+ * a new X, V or H, shaped like its X. */
+static int optimizer_groups(const dlp__ictx *c) { return is_op(c, "Adam") ? 4 : 3; }
+
+static dlp_status shape_optimizer(dlp__ictx *c) {
+    RANKS_OK(c);
+    int n = (dlp__n_in(c) - 2) / optimizer_groups(c);
+    if (n < 1 || dlp__n_in(c) != 2 + n * optimizer_groups(c))
+        return dlp__fail(c, "%d inputs: expected R, T and %d equal groups", dlp__n_in(c), optimizer_groups(c));
+    for (int o = 0; o < dlp__n_out(c); o++) {
+        const dlp__value *x = dlp__in(c, 2 + o % n);
+        dlp_status st;
+        if (x && (st = same_shape(c, o, x, 0))) return st;
+    }
+    return DLP_OK;
+}
+
+/* FLOPs = numel of the optimized tensors x the row's constant. */
+static void cost_optimizer(dlp__ictx *c) {
+    int n = (dlp__n_in(c) - 2) / optimizer_groups(c);
+    int64_t f = 0;
+    for (int i = 0; i < n; i++) f = dlp__sat_add(f, numel0(dlp__in(c, 2 + i)));
+    c->node->flops = dlp__sat_mul(f, row_fpe(c));
+}
+
+/* ======================================================================
  * the table
  * ====================================================================== */
 
@@ -1882,6 +2053,19 @@ const dlp__op_def dlp__ops_nn[] = {
     ROW("RNN", "", DLP_OPC_OTHER, shape_rnn, cost_rnn, 0),
     ROW("GRU", "", DLP_OPC_OTHER, shape_rnn, cost_rnn, 0),
     ROW("LSTM", "", DLP_OPC_OTHER, shape_rnn, cost_rnn, 0),
+    /* losses (training graphs exported with their loss) */
+    ROW("SoftmaxCrossEntropyLoss", "", DLP_OPC_OTHER, shape_loss, cost_loss, 0),
+    ROW("NegativeLogLikelihoodLoss", "", DLP_OPC_OTHER, shape_loss, cost_loss, 0),
+    /* quantization: FLOPs = X elements x column */
+    ROW("QuantizeLinear", "", DLP_OPC_ELEMENTWISE, shape_quantize, cost_x_elem, 3),
+    ROW("DequantizeLinear", "", DLP_OPC_ELEMENTWISE, shape_quantize, cost_x_elem, 2),
+    ROW("DynamicQuantizeLinear", "", DLP_OPC_ELEMENTWISE, shape_quantize, cost_x_elem, 5),
+    /* signal */
+    ROW("DFT", "", DLP_OPC_OTHER, shape_dft, cost_dft, 0),
+    /* training optimizers: FLOPs per optimized element in the last column */
+    ROW("Adagrad", "ai.onnx.preview.training", DLP_OPC_ELEMENTWISE, shape_optimizer, cost_optimizer, 9),
+    ROW("Momentum", "ai.onnx.preview.training", DLP_OPC_ELEMENTWISE, shape_optimizer, cost_optimizer, 7),
+    ROW("Adam", "ai.onnx.preview.training", DLP_OPC_ELEMENTWISE, shape_optimizer, cost_optimizer, 14),
     /* com.microsoft attention */
     ROW("Attention", MS, DLP_OPC_MATMUL, shape_attention, cost_attention, 0),
     ROW("MultiHeadAttention", MS, DLP_OPC_MATMUL, shape_mha, cost_mha, 0),

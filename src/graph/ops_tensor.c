@@ -996,6 +996,28 @@ static dlp_status shape_pad(dlp__ictx *c) {
 
 /* ---- group 3: ops with odd or data-dependent shapes ------------------- */
 
+/* TfIdfVectorizer: X (C) or (N, C) of n-gram tokens -> float (D) or (N, D),
+ * D = max(ngram_indexes) + 1 (the output slot of every pooled n-gram). */
+static dlp_status shape_tfidf(dlp__ictx *c) {
+    dlp__value *x = dlp__in(c, 0);
+    if (!x) return dlp__fail(c, "missing input 0");
+    const int64_t *ix;
+    int n = dlp__attr_ints(c, "ngram_indexes", &ix);
+    if (n < 1) return dlp__fail(c, "attribute ngram_indexes is missing or empty");
+    int64_t d = -1;
+    for (int i = 0; i < n; i++) {
+        if (ix[i] < 0 || ix[i] >= ((int64_t)1 << 40)) return dlp__fail(c, "ngram_indexes[%d] is %lld", i, (long long)ix[i]);
+        if (ix[i] + 1 > d) d = ix[i] + 1;
+    }
+    if (x->rank < 0) {
+        dlp__set_out_dtype(c, 0, DLP_DT_FLOAT);
+        return DLP_OK;
+    }
+    if (x->rank != 1 && x->rank != 2) return dlp__fail(c, "input '%s' has rank %d, expected 1 or 2", x->name, x->rank);
+    int64_t od[2] = {x->rank == 2 ? x->dims[0] : d, d};
+    return dlp__set_out(c, 0, DLP_DT_FLOAT, x->rank, od);
+}
+
 static dlp_status shape_onehot(dlp__ictx *c) {
     dlp__value *ind = dlp__in(c, 0), *dep = dlp__in(c, 1), *vals = dlp__in(c, 2);
     dlp_status st;
@@ -1596,6 +1618,7 @@ const dlp__op_def dlp__ops_tensor[] = {
     ROW("GridSample", DLP_OPC_OTHER, shape_grid_sample),
     ROW("Det", DLP_OPC_OTHER, shape_det),
     ROW("CenterCropPad", DLP_OPC_OTHER, shape_center_crop_pad),
+    ROW("TfIdfVectorizer", DLP_OPC_OTHER, shape_tfidf),
     ROW("SequenceConstruct", DLP_OPC_OTHER, shape_seq_unknown),
     ROW("SequenceEmpty", DLP_OPC_OTHER, shape_seq_unknown),
     ROW("SequenceInsert", DLP_OPC_OTHER, shape_seq_unknown),

@@ -340,7 +340,24 @@ dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_err
 
 /* ---- graph inspection ---------------------------------------------------------- */
 
-dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err) {
+/* A tensor's shape: [d, ...] with -1 for unknown dims, null for unknown rank. */
+static void shape_json(dlp__jw *w, const char *key, const dlp_graph *g, int t) {
+    dlp_tensor_info ti;
+    if (t < 0) {
+        dlp__jw_null(w, key);
+        return;
+    }
+    dlp_graph_tensor(g, t, &ti);
+    if (ti.rank < 0) {
+        dlp__jw_null(w, key);
+        return;
+    }
+    dlp__jw_arr(w, key);
+    for (int d = 0; d < ti.rank; d++) dlp__jw_i64(w, NULL, (long long)ti.dims[d]);
+    dlp__jw_end(w, ']');
+}
+
+static dlp_status inspect_json(const dlp_graph *g, int nodes, char **out, size_t *len, dlp_error *err) {
     dlp_graph_stats st;
     dlp_graph_stats_get(g, &st);
     /* per op type, by FLOPs then count then name (the CLI table's order) */
@@ -389,6 +406,41 @@ dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_err
     dlp__jw_arr(&w, "warnings");
     for (int i = 0; i < dlp_graph_warning_count(g); i++) dlp__jw_str(&w, NULL, dlp_graph_warning(g, i));
     dlp__jw_end(&w, ']');
+    if (nodes) {
+        dlp__jw_arr(&w, "outputs");
+        for (int i = 0; i < dlp_graph_output_count(g); i++) {
+            int t = dlp_graph_output(g, i);
+            dlp_tensor_info ti;
+            dlp_graph_tensor(g, t, &ti);
+            dlp__jw_obj(&w, NULL);
+            dlp__jw_str(&w, "name", ti.name);
+            dlp__jw_str(&w, "dtype", dlp_dtype_name(ti.dtype));
+            shape_json(&w, "shape", g, t);
+            dlp__jw_end(&w, '}');
+        }
+        dlp__jw_end(&w, ']');
+        dlp__jw_arr(&w, "node_list");
+        for (int i = 0; i < dlp_graph_node_count(g); i++) {
+            dlp_node_info ni;
+            dlp_graph_node(g, i, &ni);
+            dlp__jw_obj(&w, NULL);
+            dlp__jw_str(&w, "name", ni.name);
+            dlp__jw_str(&w, "op", ni.op_type);
+            dlp__jw_arr(&w, "outputs");
+            for (int o = 0; o < ni.n_outputs; o++) shape_json(&w, NULL, g, ni.outputs[o]);
+            dlp__jw_end(&w, ']');
+            dlp__jw_end(&w, '}');
+        }
+        dlp__jw_end(&w, ']');
+    }
     dlp__jw_end(&w, '}');
     return dlp__jw_finish(&w, dlp_graph_name(g), out, len, err);
+}
+
+dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err) {
+    return inspect_json(g, 0, out, len, err);
+}
+
+dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err) {
+    return inspect_json(g, 1, out, len, err);
 }

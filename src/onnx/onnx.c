@@ -132,11 +132,18 @@ struct dlp__raw_graph {
     raw_vi *inputs, *outputs, *vi;
 };
 
+#define MAX_INTERN 64
+
 typedef struct {
     dlp_graph *g;
     const char *file;
     dlp_error *err;
     const uint8_t *base;
+    /* op_type / domain strings, one copy each: a model has a few dozen
+     * distinct ones, and equal pointers let the registry lookup and the
+     * per-op tables compare nodes without strcmp */
+    struct { const char *s; size_t n; } intern[MAX_INTERN];
+    int n_intern;
 } rd;
 
 static dlp_status bad(rd *R, const char *what) {
@@ -148,6 +155,20 @@ static dlp_status oom(rd *R) { return dlp__err(R->err, DLP_ENOMEM, "%s: out of m
 
 static const char *str_of(rd *R, pb *s) {
     return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
+}
+
+/* s as a shared copy (see rd.intern); a plain copy once the table is full. */
+static const char *interned(rd *R, pb *s) {
+    size_t n = (size_t)(s->end - s->p);
+    for (int i = 0; i < R->n_intern; i++)
+        if (R->intern[i].n == n && (!n || R->intern[i].s[0] == (char)s->p[0]) && !memcmp(R->intern[i].s, s->p, n))
+            return R->intern[i].s;
+    const char *c = str_of(R, s);
+    if (c && R->n_intern < MAX_INTERN) {
+        R->intern[R->n_intern].s = c;
+        R->intern[R->n_intern++].n = n;
+    }
+    return c;
 }
 
 /* Count packed varints in a length field. */
@@ -384,6 +405,25 @@ static dlp_status read_shape(rd *R, pb m, raw_vi *vi) {
     return k < 0 ? bad(R, "TensorShapeProto") : DLP_OK;
 }
 
+static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth);
+
+/* TypeProto.Sequence / TypeProto.Optional: elem_type=1, a TypeProto. */
+static dlp_status read_elem_type(rd *R, pb m, raw_vi *vi, int depth) {
+    uint32_t f;
+    int wt, k;
+    while ((k = pb_tag(&m, &f, &wt)) > 0) {
+        pb s;
+        if (f == 1 && wt == WT_LEN) {
+            if (pb_len(&m, &s)) return bad(R, "TypeProto elem_type");
+            dlp_status st = read_type(R, s, vi, depth + 1);
+            if (st) return st;
+        } else if (pb_skip(&m, wt)) {
+            return bad(R, "TypeProto elem_type");
+        }
+    }
+    return k < 0 ? bad(R, "TypeProto elem_type") : DLP_OK;
+}
+
 static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth) {
     uint32_t f;
     int wt, k;
@@ -409,11 +449,17 @@ static dlp_status read_type(rd *R, pb m, raw_vi *vi, int depth) {
                 }
             }
             if (k2 < 0) return bad(R, "TypeProto.Tensor");
-        } else if ((f == 9 || f == 4) && wt == WT_LEN) {
-            /* optional<T> / sequence<T>: keep the element type, no shape */
-            if (pb_len(&m, &s)) return bad(R, "TypeProto");
+        } else if (f == 9 && wt == WT_LEN) {
+            /* optional<T>: when present it is a T, so T's type and shape */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto.Optional");
+            dlp_status st = read_elem_type(R, s, vi, depth);
+            if (st) return st;
+        } else if (f == 4 && wt == WT_LEN) {
+            /* sequence<T>: keep the element type, no shape (a sequence has
+             * no single shape) */
+            if (pb_len(&m, &s)) return bad(R, "TypeProto.Sequence");
             raw_vi tmp = {vi->name, 0, -1, NULL, NULL};
-            dlp_status st = read_type(R, s, &tmp, depth + 1);
+            dlp_status st = read_elem_type(R, s, &tmp, depth);
             if (st) return st;
             vi->elem_type = tmp.elem_type;
         } else if (pb_skip(&m, wt)) {
@@ -492,8 +538,10 @@ static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
     if (!st && !q) st = oom(R);
     for (int i = 0; i < n && !st; i++) {
         size_t used = v[i].esz * (size_t)v[i].n;
+        static const uint64_t zero = 0;
         if (used) memcpy(q, v[i].p, used);
-        memset(q + used, 0, v[i].esz);
+        if (v[i].esz == sizeof zero) memcpy(q + used, &zero, sizeof zero); /* inlined: most lists are pointers */
+        else memset(q + used, 0, v[i].esz);
         out[i] = q;
         q += used + v[i].esz;
     }
@@ -659,8 +707,10 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
         }
         if (pb_len(&r, &s)) return bad(R, "NodeProto");
         const char *str = NULL;
-        if (f == 1 || f == 2 || f == 3 || f == 4 || f == 7)
+        if (f == 1 || f == 2 || f == 3)
             if (!(str = str_of(R, &s))) return oom(R);
+        if (f == 4 || f == 7)
+            if (!(str = interned(R, &s))) return oom(R);
         switch (f) {
         case 1:
         case 2: {
@@ -1124,7 +1174,7 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
 
 static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, const char *path,
                               const dlp_load_opts *opts, dlp_error *err) {
-    rd R = {g, path, err, buf};
+    rd R = {.g = g, .file = path, .err = err, .base = buf};
     dlp__raw_graph rg;
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
@@ -1136,8 +1186,8 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     if (names > 1 << 24) names = 1 << 24;
     /* and the value and node arrays, so they are not copied as they grow */
     if (!g->cap_values && !g->cap_nodes) {
-        g->values = malloc(sizeof *g->values * (size_t)names);
-        g->nodes = malloc(sizeof *g->nodes * (size_t)(rg.n_node + 1));
+        g->values = dlp__alloc_big(sizeof *g->values * (size_t)names);
+        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg.n_node + 1));
         if (!g->values || !g->nodes) return oom(&R);
         g->cap_values = (int)names;
         g->cap_nodes = rg.n_node + 1;
@@ -1181,6 +1231,9 @@ dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts, dlp_graph
     if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     g->path = dlp__arena_strdup(&g->arena, path);
     dlp_status st = dlp__map_file(path, &g->map, err);
+    /* the IR of an export without inline weights takes ~4x its file: one
+     * block up front (virtual memory; only what is used is touched) */
+    if (!st) dlp__arena_hint(&g->arena, g->map.len < (16u << 20) ? 4 * g->map.len : 64u << 20);
     if (!st) st = load_common(g, g->map.data, g->map.len, path, opts, err);
     if (st) {
         dlp_graph_free(g);

@@ -36,6 +36,13 @@ char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n);
 char *dlp__arena_strdup(dlp__arena *a, const char *s);
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n);
 void dlp__arena_free(dlp__arena *a);
+/* About `bytes` will be allocated: from 1 MiB on, one block of that size
+ * now instead of doubling up to it (fewer, huge-page-backed page faults). */
+void dlp__arena_hint(dlp__arena *a, size_t bytes);
+/* malloc for big arrays a load fills at once (a graph's nodes and values):
+ * from 1 MiB on, 2 MiB aligned with MADV_HUGEPAGE, one page fault per
+ * 2 MiB instead of per 4 KiB where the kernel allows it.  free() it. */
+void *dlp__alloc_big(size_t size);
 
 /* ---- growable array of plain structs --------------------------------- */
 
