@@ -1237,6 +1237,11 @@ typedef struct {
     dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
                                   then backward and optimizer in training);
                                   freed by dlp_prediction_free                  */
+    int fits;                  /* memory_mb <= device_memory_mb (1 when the
+                                  device's memory is not in the database); a
+                                  prediction that does not fit still has its
+                                  times, as if it did, and says so             */
+    double device_memory_mb;   /* the device's memory, MiB; 0: unknown          */
 } dlp_prediction;
 
 /* Set opts for a runtime profile, with its presets: the profile's lowering,

@@ -252,6 +252,9 @@ static void print_text(const cli_predict_state *s, int nodes) {
     if (train) printf(" + gradients %.1f + optimizer %.1f", p->gradients_mb, p->optimizer_mb);
     if (d->kind == DLP_DEVICE_CPU) printf(" + process base %.1f\n", p->context_mb);
     else printf(" + workspace %.1f + context %.1f\n", p->workspace_mb, p->context_mb);
+    if (!p->fits)
+        printf("              DOES NOT FIT (needs %.1f GiB of %.1f GiB); the times are for a device that had the "
+               "memory\n", p->memory_mb / 1024, p->device_memory_mb / 1024);
     if (p->time_src.learned || p->memory_src.learned) {
         const dlp_pred_source *a = p->time_src.learned ? &p->time_src : &p->memory_src;
         printf("accuracy:     %s: %s\n", a->model, a->accuracy);

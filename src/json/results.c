@@ -75,6 +75,9 @@ dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int
         dlp__jw_null(&w, "band");
     }
     dlp__jw_num(&w, "memory_mb", G10, p->memory_mb);
+    dlp__jw_bool(&w, "fits", p->fits);
+    if (p->device_memory_mb > 0) dlp__jw_num(&w, "device_memory_mb", G10, p->device_memory_mb);
+    else dlp__jw_null(&w, "device_memory_mb");
     dlp__jw_obj(&w, "memory_breakdown_mb");
     dlp__jw_num(&w, "weights", G10, p->weights_mb);
     dlp__jw_num(&w, "activations", G10, p->activations_mb);
