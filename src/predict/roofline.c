@@ -109,6 +109,7 @@ typedef struct {
     const dlp_device *d;
     int cdt, train, tf32;
     double bw, launch_s;
+    double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
     double p_idle, p_tdp;
     /* accumulators over the pass/step */
@@ -178,6 +179,7 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     if (n <= 0) return 0;
     double roof = dlp__roof_time(flops, bytes, s->peak, c->bw);
     double ks = dlp__kernel_time(s->curve, flops, bytes, s->peak, c->bw);
+    if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
     double pw = c->p_idle + (c->p_tdp - c->p_idle) * share;
@@ -401,6 +403,9 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.bw = d->mem_bandwidth_gbs * 1e9;
     c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
     c.pure = o.pure_roofline;
+    /* without launch gaps a kernel still costs its device minimum (a CPU
+     * always has its dispatch overhead) */
+    c.floor_s = d->kind != DLP_DEVICE_CPU && c.launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
     c.p_idle = dlp__device_idle_w(d);
 
@@ -599,9 +604,12 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     out->latency_ms = 1e3 * fwd_s;
     out->step_ms = c.train ? 1e3 * total_s : 0;
     double unit_ms = c.train ? out->step_ms : out->latency_ms;
+    /* the band always holds the estimate: the pure roofline's measured
+     * quantiles (1.23-5.75x) lie above it, and a floor or a runtime the
+     * quantiles were not measured on may put the point outside them */
     if (band_src && band_src->band_lo > 0 && band_src->band_hi >= band_src->band_lo) {
-        out->band_lo_ms = unit_ms * band_src->band_lo;
-        out->band_hi_ms = unit_ms * band_src->band_hi;
+        out->band_lo_ms = unit_ms * fmin(band_src->band_lo, 1.0);
+        out->band_hi_ms = unit_ms * fmax(band_src->band_hi, 1.0);
     }
     out->energy_j = c.train ? c.energy_j : fwd_e;
     out->utilisation = total_s > 0 ? c.util_s / total_s : 0;

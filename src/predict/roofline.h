@@ -44,6 +44,15 @@ double dlp__board_power_w(const dlp_device *d, double share);
 /* Tensors per multi-tensor-apply launch of PyTorch's foreach optimizers
  * (depth 4 = param, grad, exp_avg, exp_avg_sq for Adam). */
 #define DLP__FOREACH_TENSORS 36
+/* Minimum device time of one GPU kernel where the runtime leaves no launch
+ * gap between kernels (TensorRT engines, --launch-us 0 / CUDA graphs):
+ * launch-to-retire of a back-to-back kernel plus the prologue/epilogue of a
+ * kernel too small to fill the GPU.  Checked on MLPerf Inference ResNet-50
+ * SingleStream (TensorRT, batch 1, 56 kernels): 320-520 us per image on
+ * A100/H100-PCIe/L4/L40S including host I/O, i.e. 6-9 us per kernel all in
+ * (docs/predict.md, "Kernel floors"); 5 us is also eager's launch gap, so
+ * no gap-free runtime is timed below eager for the same kernel. */
+#define DLP__NOGAP_KERNEL_FLOOR_US 5.0
 /* Clamp of the efficiency curve's ln(time ratio): [0, ln 100]. */
 #define DLP__EFF_MAX_LOG 4.605170185988091
 
