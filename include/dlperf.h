@@ -297,6 +297,11 @@ typedef struct {
     const char *const *source_keys;  /* keys into the file's "sources"            */
     const char *const *sources;      /* the matching full texts                    */
     int kind;                  /* dlp_device_kind                                 */
+    double boost_power_w;      /* derived at load, not in the file: the board power
+                                  a fully busy chip would draw at its boost clock
+                                  with no power limit (docs/predict.md, "Clocks
+                                  under a power cap"); > tdp_w: heavy kernels
+                                  throttle.  0: unknown (CPU, no TDP)            */
 } dlp_device;
 
 /* Load a device database: path, or NULL for the built-in one.  The file is
@@ -1242,6 +1247,10 @@ typedef struct {
                                   prediction that does not fit still has its
                                   times, as if it did, and says so             */
     double device_memory_mb;   /* the device's memory, MiB; 0: unknown          */
+    double clock_share;        /* core clock over the kernels (time-weighted),
+                                  share of boost: 1 = boost held; below 1 the
+                                  board's power limit forced lower clocks (DVFS,
+                                  docs/predict.md)                              */
 } dlp_prediction;
 
 /* Set opts for a runtime profile, with its presets: the profile's lowering,

@@ -265,7 +265,10 @@ static void print_text(const cli_predict_state *s, int nodes) {
     if (p->energy_known)
         printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
                train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
-    else
+    if (p->energy_known && p->clock_share < 0.9995)
+        printf("clocks:       %.0f%% of boost on average: the %.0f W limit caps the draw of heavy kernels "
+               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share, d->tdp_w);
+    if (!p->energy_known)
         printf("energy:       not predicted (no power data for %s%s), utilisation %.0f%%\n", d->id,
                d->kind == DLP_DEVICE_CPU ? ": a CPU slice without TDP or RAPL" : "", 100 * p->utilisation);
     printf("work:         %d %s, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels,

@@ -89,6 +89,7 @@ dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int
     dlp__jw_num(&w, "energy_j", G10, p->energy_j);
     dlp__jw_num(&w, "power_w", G10, p->power_w);
     dlp__jw_bool(&w, "energy_predicted", p->energy_known);
+    dlp__jw_num(&w, "clock_share", G6, p->clock_share);
     dlp__jw_num(&w, "utilisation", G10, p->utilisation);
     dlp__jw_num(&w, "flops", G10, p->flops);
     dlp__jw_num(&w, "bytes", G10, p->bytes);

@@ -112,8 +112,10 @@ typedef struct {
     double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
     double p_idle, p_tdp;
+    double p_boost;             /* unlimited draw of a fully busy chip at boost */
     /* accumulators over the pass/step */
     double time_s, energy_j, util_s, flops, bytes;
+    double busy_s, clock_s;     /* kernel time, and kernel time x clock share  */
     int kernels;
     dlp_kernel_pred *rows;      /* the kernel list being written              */
     int n_rows, max_rows;
@@ -182,12 +184,27 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
-    double pw = c->p_idle + (c->p_tdp - c->p_idle) * share;
-    if (pw > c->p_tdp) pw = c->p_tdp;
+    /* Clocks under the power cap (DVFS; docs/predict.md): the kernel's draw
+     * at boost; where it exceeds the board limit the clock drops to the
+     * share s of boost whose draw meets it.  Dynamic power ~ f V^2 with V
+     * tracking f: idle + (P - idle) s^3 = limit.  The core clock sets the
+     * compute time (peak x s); the memory clock is fixed, so a memory-bound
+     * kernel barely moves.  The efficiency ratio is kept. */
+    double pw = c->p_idle + (c->p_boost - c->p_idle) * share, clk = 1;
+    if (pw > c->p_tdp && c->p_tdp > c->p_idle) {
+        clk = cbrt((c->p_tdp - c->p_idle) / (pw - c->p_idle));
+        double tc = s->peak > 0 ? flops / s->peak : 0, tm = bytes / c->bw;
+        double capped = fmax(tc / clk, tm);
+        if (roof > 0) ks *= capped / roof;
+        pw = c->p_tdp;
+        u = ks > 0 ? roof / ks : 0;
+    }
     double e = n * (ks * pw + c->launch_s * c->p_idle);
     double t = n * (ks + c->launch_s);
     c->time_s += t;
     c->energy_j += e;
+    c->busy_s += n * ks;
+    c->clock_s += n * ks * clk;
     c->util_s += n * ks * u;
     c->flops += n * flops;
     c->bytes += n * bytes;
@@ -408,6 +425,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.floor_s = d->kind != DLP_DEVICE_CPU && c.launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
     c.p_idle = dlp__device_idle_w(d);
+    c.p_boost = d->boost_power_w > c.p_tdp ? d->boost_power_w : c.p_tdp;
 
     int n = dlp_graph_node_count(g);
     int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
@@ -613,6 +631,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     }
     out->energy_j = c.train ? c.energy_j : fwd_e;
     out->utilisation = total_s > 0 ? c.util_s / total_s : 0;
+    out->clock_share = c.busy_s > 0 ? c.clock_s / c.busy_s : 1;
     out->flops = c.flops;
     out->bytes = c.bytes;
     out->kernels = c.kernels;
