@@ -731,6 +731,15 @@ static void fuse_epilogues(lctx *c) {
             if (p < 0 || c->kind[p] != K_KERNEL) continue;
             int rp = find(c, p);
             if (rp == ri || !is_extern(c, rp) || !all_cons_in(c, v, ri)) continue;
+            /* an epilogue works on the output tile: an op whose output is
+             * larger than the conv/GEMM's (a squeeze-excitation gate
+             * broadcast over the feature map) is its own kernel */
+            if (nd->n_out > 0 && nd->out[0] >= 0) {
+                dlp_tensor_info tv, to;
+                dlp_graph_tensor(c->g, v, &tv);
+                dlp_graph_tensor(c->g, nd->out[0], &to);
+                if (tv.numel >= 0 && to.numel > tv.numel) continue;
+            }
             const char *nm = c->grp[rp] >= 0 ? c->name[rp] : NULL;
             int kc = c->grp[rp] >= 0 ? c->kclass[rp] : -1;
             /* the group is the conv/GEMM's kernel: it keeps that class (a
