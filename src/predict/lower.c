@@ -778,7 +778,7 @@ static void fuse_inductor(lctx *c, int *nred) {
             join(c, rp, ri);
             int nr = find(c, rp);
             nred[nr] = tot;
-            c->name[nr] = "triton_fused";
+            c->name[nr] = c->runtime == DLP_RUNTIME_TENSORRT ? "trt_fused_pointwise" : "triton_fused";
             c->kclass[nr] = tot ? DLP_KC_REDUCE : DLP_KC_ELEMENTWISE;
         }
     }
@@ -1237,7 +1237,11 @@ static const struct {
     {"views", views, RT_ALL, 0, 0, 0},
     {"epilogues", fuse_epilogues, RT(COMPILE) | RT(TENSORRT) | RT(ORT), DLP__LOWER_FUSE, 0, 1},
     {"skip-layernorm", fuse_skip_ln, RT(ORT), 0, 0, 0},
-    {"inductor", run_inductor, RT(COMPILE), 0, 0, 0},
+    /* TensorRT's builder fuses chains of pointwise layers, and reductions
+     * with their pointwise neighbours (its PointWise and Myelin fusions),
+     * as inductor does: without it a TensorRT engine had more kernels than
+     * the compiled model (ConvNeXt, DenseNet at batch 1; property suite) */
+    {"inductor", run_inductor, RT(COMPILE) | RT(TENSORRT), 0, 0, 0},
 };
 
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,

@@ -128,6 +128,8 @@ typedef struct {
     const dlp_eff_curve *curve; /* NULL: pure roofline                       */
     const char *source;         /* where the curve comes from                 */
     int kclass;
+    double vmin;                /* lowest intensity feature v the curve is
+                                   evaluated at (-inf: the curve's own clamp) */
 } kernel_setup;
 
 /* The op class whose unit (dlp__node_peak) a kernel class runs on, and
@@ -169,6 +171,14 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
     s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    /* NeuSight's fp32 linear layers (M = batch x seq >= 128 tokens) all lie
+     * at or above the ridge (v >= 0); below it the fitted intensity term
+     * (c < 0) would make a GEMV slower than the GEMM of 8 rows over the same
+     * weights (VGG11's classifier on an L4: 12x vs 7x the bandwidth bound).
+     * A memory-bound kernel's time is its bytes': the curve is not
+     * extrapolated below its data. */
+    s.vmin = -INFINITY;
+    if (!c->pure && !o->eff && kprec == DLP__PREC_FP32 && kk->kclass == DLP_KC_GEMM) s.vmin = 0;
     return s;
 }
 
@@ -180,7 +190,12 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     if (row_out) *row_out = NULL;
     if (n <= 0) return 0;
     double roof = dlp__roof_time(flops, bytes, s->peak, c->bw);
-    double ks = dlp__kernel_time(s->curve, flops, bytes, s->peak, c->bw);
+    double ks = roof;
+    if (s->curve && roof > 0) {
+        double u, v;
+        dlp__eff_features(roof, flops, bytes, s->peak, c->bw, &u, &v);
+        ks = roof * dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
+    }
     if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
@@ -544,6 +559,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 }
                 if (kc == DLP_KC_GEMM && kk->n > 1) {
                     kernel_setup kr = ks;
+                    kr.vmin = -INFINITY;
                     kr.peak = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
                     kr.tensor_core = 0;
                     kr.kclass = DLP_KC_REDUCE;
@@ -568,6 +584,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         }
         double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
         kernel_setup kv = {0};
+        kv.vmin = -INFINITY;
         kv.peak = vec;
         kv.kclass = DLP_KC_ELEMENTWISE;
         kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
