@@ -1142,6 +1142,9 @@ typedef struct {
     int no_amp;                /* 1: fp16/bf16 as model.half(); 0 (default):
                                   torch.autocast, whose fp32 ops (softmax)
                                   cast up and back                               */
+    double power_limit_w;      /* board power limit, W (nvidia-smi -pl); 0 = the
+                                  device's TDP; above TDP is refused.  Clocks
+                                  drop where a kernel would draw more (DVFS)   */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
@@ -1251,6 +1254,8 @@ typedef struct {
                                   share of boost: 1 = boost held; below 1 the
                                   board's power limit forced lower clocks (DVFS,
                                   docs/predict.md)                              */
+    double power_limit_w;      /* the board limit it ran under (TDP unless
+                                  opts.power_limit_w set a lower one)           */
 } dlp_prediction;
 
 /* Set opts for a runtime profile, with its presets: the profile's lowering,

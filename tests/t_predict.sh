@@ -194,5 +194,6 @@ trt_amd|$V $DIM --device mi300x --batch 1 --runtime tensorrt|NVIDIA GPUs only
 fuse_train|$V $DIM --device h100-sxm --batch 1 --fuse --mode train|inference-only
 fp8_eager_conv|$V $DIM --device h100-sxm --batch 1 --dtype fp8|no fp8 convolution
 bert_positions|examples/bert.onnx --device a100-40gb --batch 1 --seq 1000000|has 512
+power_limit_above_tdp|$V $DIM --device t4 --batch 1 --power-limit 100|power limit 100 W is outside
 LIST
 if [ -z "$failed" ]; then ok predict_refused_combinations; else bad predict_refused_combinations "$failed"; fi

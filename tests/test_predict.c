@@ -193,10 +193,10 @@ static void t_elementwise_memory_bound(void) {
  * (AD104, 58 SMs, 2040 MHz, 72 W, idle 16 W) is the only AD104: its
  * reference is the Ada GDDR6 entry with the largest budget per SM-GHz^3,
  * the L20 (92 SMs, 2520 MHz, 275 W, idle 28): k = 247 / (92 x 2.52^3) =
- * 0.167759; the L4 unlimited at boost: 16 + k x 58 x 2.04^3 = 98.605 W.
+ * 0.167759; the L4 unlimited at boost: 16 + k x 58 x 2.04^3 = 98.609 W.
  * A 4096^3 fp16 GEMM, pure roofline: compute 2 x 4096^3 / 121e12 =
  * 1.13586 ms > memory 3 x 4096^2 x 2 / 300e9 = 0.33554 ms; u = 1, so the
- * draw at boost is 98.605 W > 72: clock share s = ((72-16)/(98.605-16))^(1/3)
+ * draw at boost is 98.609 W > 72: clock share s = ((72-16)/(98.609-16))^(1/3)
  * = 0.87846, time 1.13586 / s = 1.29302 ms, energy 72 W x that.  A
  * memory-bound ReLU of 64M fp16 elements (268 MB, 0.89478 ms) draws as much
  * at boost but its time is the fixed memory clock's: it does not move. */
@@ -216,6 +216,19 @@ static void t_dvfs_power_cap_l4(void) {
     CHECK_NEAR(P.clock_share, s, 1e-12);
     CHECK_NEAR(P.energy_j, 72 * tc / s + 16 * LAUNCH, 1e-9);
     CHECK(P.power_w <= 72);
+    /* nvidia-smi -pl 40: r = (40-16)/(98.609-16) = 0.29053 < 0.8^3, below
+     * the voltage floor power falls as f: s = r / 0.8^2 = 0.45395, time
+     * 1.13586 / s = 2.50218 ms at 40 W */
+    o.power_limit_w = 40;
+    CHECK(!predict("l4", &o));
+    double r = 24 / (pb - 16);
+    CHECK_NEAR(P.clock_share, r / 0.64, 1e-12);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 2.50218, 1e-5);
+    CHECK_NEAR(P.power_limit_w, 40, 0);
+    CHECK(P.power_w <= 40);
+    o.power_limit_w = 73;                     /* above the board's 72 W: refused */
+    CHECK(predict("l4", &o) == DLP_EINVAL);
+    o.power_limit_w = 0;
     /* the same kernel on the 450 W RTX 4090 (its own reference): boost held */
     CHECK(!predict("rtx4090", &o));
     CHECK_NEAR(P.clock_share, 1, 1e-12);

@@ -74,6 +74,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         a->o.launch_us = us > 0 ? us : -1;      /* 0 given: no overhead */
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--power-limit", &v)) != 0)
+        return r < 0 || cli_parse_f64("--power-limit", v, 1, 1e5, &a->o.power_limit_w) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--runtime", &v)) != 0) {
         if (r < 0) return -1;
         int rt = dlp_runtime_parse(v);
@@ -167,6 +169,8 @@ static void usage(FILE *f) {
             "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
             "  --launch-us US     per-kernel launch overhead (default 5; CPU: per-op dispatch, default\n"
             "                     %g; 0 = none, e.g. CUDA graphs: each GPU kernel then takes at least 5 us)\n"
+            "  --power-limit W    board power limit (nvidia-smi -pl; default the TDP): heavy kernels clock\n"
+            "                     down to meet it (DVFS, docs/predict.md)\n"
             "  --runtime R        which runtime's kernels are timed (docs/predict.md, \"Lowering\"):\n"
             "                     eager (default, PyTorch 2.x: fused norms/activations, SDPA, views free),\n"
             "                     eager-1.x (no SDPA), compile (inductor: pointwise/reduction chains and\n"
@@ -264,11 +268,13 @@ static void print_text(const cli_predict_state *s, int nodes) {
     }
     if (p->learned_note[0]) printf("learned:      %s\n", p->learned_note);
     if (p->energy_known)
-        printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
-               train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
+        printf("energy:       %.4g J per %s, average power %.0f W (%s %.0f W), utilisation %.0f%%\n", p->energy_j,
+               train ? "step" : "pass", p->power_w, p->power_limit_w < d->tdp_w ? "limit" : "TDP", p->power_limit_w,
+               100 * p->utilisation);
     if (p->energy_known && p->clock_share < 0.9995)
         printf("clocks:       %.0f%% of boost on average: the %.0f W limit caps the draw of heavy kernels "
-               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share, d->tdp_w);
+               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share,
+               p->power_limit_w);
     if (!p->energy_known)
         printf("energy:       not predicted (no power data for %s%s), utilisation %.0f%%\n", d->id,
                d->kind == DLP_DEVICE_CPU ? ": a CPU slice without TDP or RAPL" : "", 100 * p->utilisation);

@@ -90,6 +90,8 @@ dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int
     dlp__jw_num(&w, "power_w", G10, p->power_w);
     dlp__jw_bool(&w, "energy_predicted", p->energy_known);
     dlp__jw_num(&w, "clock_share", G6, p->clock_share);
+    if (p->power_limit_w > 0) dlp__jw_num(&w, "power_limit_w", G10, p->power_limit_w);
+    else dlp__jw_null(&w, "power_limit_w");
     dlp__jw_num(&w, "utilisation", G10, p->utilisation);
     dlp__jw_num(&w, "flops", G10, p->flops);
     dlp__jw_num(&w, "bytes", G10, p->bytes);

@@ -85,9 +85,11 @@ dlp_status dlp__predict_derive(const dlp_device *d, const dlp_predict_opts *o, d
     double analytic_ms = p->time_src.learned ? p->time_src.analytic : unit_ms;
     if (p->time_src.learned && analytic_ms > 0) p->energy_j *= unit_ms / analytic_ms;
     p->power_w = unit_ms > 0 ? p->energy_j / (unit_ms / 1e3) : 0;
-    if (d->tdp_w > 0 && p->power_w > d->tdp_w) {   /* the board cannot draw more */
-        p->power_w = d->tdp_w;
-        p->energy_j = d->tdp_w * unit_ms / 1e3;
+    double limit = o->power_limit_w > 0 && o->power_limit_w < d->tdp_w ? o->power_limit_w : d->tdp_w;
+    p->power_limit_w = limit;
+    if (limit > 0 && p->power_w > limit) {   /* the board cannot draw more */
+        p->power_w = limit;
+        p->energy_j = limit * unit_ms / 1e3;
     }
     /* memory above the device: said, never silent (the times stay those of
      * a device that had the memory) */
@@ -155,6 +157,12 @@ static dlp_status check_combination(const dlp_graph *g, const dlp_device *d, con
         dlp__err(err, DLP_EINVAL, "predict: TensorRT runs on NVIDIA GPUs only; '%s' is %s (try --runtime %s)", d->id,
                 d->kind == DLP_DEVICE_CPU ? "a CPU" : d->vendor ? d->vendor : "not NVIDIA",
                 d->kind == DLP_DEVICE_CPU ? "eager" : "compile or onnxruntime");
+        return DLP_EINVAL;
+    }
+    if (o->power_limit_w < 0 || !isfinite(o->power_limit_w) ||
+        (o->power_limit_w > 0 && (d->tdp_w <= 0 || o->power_limit_w > d->tdp_w))) {
+        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is outside (idle, %g W] of '%s'", o->power_limit_w,
+                d->tdp_w, d->id);
         return DLP_EINVAL;
     }
     if (o->fuse && o->mode == DLP_PREDICT_TRAIN) {

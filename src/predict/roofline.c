@@ -202,12 +202,15 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     /* Clocks under the power cap (DVFS; docs/predict.md): the kernel's draw
      * at boost; where it exceeds the board limit the clock drops to the
      * share s of boost whose draw meets it.  Dynamic power ~ f V^2 with V
-     * tracking f: idle + (P - idle) s^3 = limit.  The core clock sets the
+     * tracking f: idle + (P - idle) s^3 = limit, and as s kv^2 below the
+     * voltage floor at s = kv.  The core clock sets the
      * compute time (peak x s); the memory clock is fixed, so a memory-bound
      * kernel barely moves.  The efficiency ratio is kept. */
     double pw = c->p_idle + (c->p_boost - c->p_idle) * share, clk = 1;
     if (pw > c->p_tdp && c->p_tdp > c->p_idle) {
-        clk = cbrt((c->p_tdp - c->p_idle) / (pw - c->p_idle));
+        /* below the voltage floor (share kv of boost) power falls only as f */
+        double r = (c->p_tdp - c->p_idle) / (pw - c->p_idle), kv = DLP__DVFS_VMIN_SHARE;
+        clk = r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
         double tc = s->peak > 0 ? flops / s->peak : 0, tm = bytes / c->bw;
         double capped = fmax(tc / clk, tm);
         if (roof > 0) ks *= capped / roof;
@@ -439,8 +442,14 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
      * always has its dispatch overhead) */
     c.floor_s = d->kind != DLP_DEVICE_CPU && c.launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    if (o.power_limit_w > 0 && o.power_limit_w < c.p_tdp) c.p_tdp = o.power_limit_w;
     c.p_idle = dlp__device_idle_w(d);
-    c.p_boost = d->boost_power_w > c.p_tdp ? d->boost_power_w : c.p_tdp;
+    c.p_boost = fmax(d->boost_power_w, d->tdp_w);
+    if (c.p_tdp > 0 && c.p_idle >= c.p_tdp) {
+        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is not above the idle draw of '%s' (%g W)", c.p_tdp,
+                d->id, c.p_idle);
+        return DLP_EINVAL;
+    }
 
     int n = dlp_graph_node_count(g);
     int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
