@@ -312,6 +312,11 @@ typedef struct {
     const char *const *source_keys;  /* keys into the file's "sources"            */
     const char *const *sources;      /* the matching full texts                    */
     int kind;                  /* dlp_device_kind                                 */
+    double boost_power_w;      /* derived at load, not in the file: the board power
+                                  a fully busy chip would draw at its boost clock
+                                  with no power limit (docs/predict.md, "Clocks
+                                  under a power cap"); > tdp_w: heavy kernels
+                                  throttle.  0: unknown (CPU, no TDP)            */
 } dlp_device;
 
 /* Load a device database: path, or NULL for the built-in one.  The file is
@@ -1152,6 +1157,9 @@ typedef struct {
     int no_amp;                /* 1: fp16/bf16 as model.half(); 0 (default):
                                   torch.autocast, whose fp32 ops (softmax)
                                   cast up and back                               */
+    double power_limit_w;      /* board power limit, W (nvidia-smi -pl); 0 = the
+                                  device's TDP; above TDP is refused.  Clocks
+                                  drop where a kernel would draw more (DVFS)   */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
@@ -1252,6 +1260,17 @@ typedef struct {
     dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
                                   then backward and optimizer in training);
                                   freed by dlp_prediction_free                  */
+    int fits;                  /* memory_mb <= device_memory_mb (1 when the
+                                  device's memory is not in the database); a
+                                  prediction that does not fit still has its
+                                  times, as if it did, and says so             */
+    double device_memory_mb;   /* the device's memory, MiB; 0: unknown          */
+    double clock_share;        /* core clock over the kernels (time-weighted),
+                                  share of boost: 1 = boost held; below 1 the
+                                  board's power limit forced lower clocks (DVFS,
+                                  docs/predict.md)                              */
+    double power_limit_w;      /* the board limit it ran under (TDP unless
+                                  opts.power_limit_w set a lower one)           */
 } dlp_prediction;
 
 /* Set opts for a runtime profile, with its presets: the profile's lowering,

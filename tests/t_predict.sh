@@ -172,3 +172,28 @@ assert a["step_ms"] == b["step_ms"] and a["memory_mb"] == b["memory_mb"] and a["
 PY
 then ok predict_gpu_not_learned
 else bad predict_gpu_not_learned "$(tail -3 "$tmp/err")"; fi
+
+# never a silent impossibility (issue 23): memory above the device is said in
+# text and JSON; impossible combinations exit 2 with one line and the reason
+V=data/models/torchvision/vgg16_bn.onnx; DIM="--dim height=224 --dim width=224"
+if "$BIN" predict $V $DIM --device t4 --batch 4096 --mode train >"$tmp/nf.txt" 2>"$tmp/err" &&
+   grep -q "DOES NOT FIT (needs [0-9.]* GiB of 16.0 GiB)" "$tmp/nf.txt" &&
+   "$BIN" predict $V $DIM --device t4 --batch 4096 --mode train --json >"$tmp/nf.json" 2>>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["fits"] is False and d["device_memory_mb"] == 16384 and d["memory_mb"] > 16384' "$tmp/nf.json" 2>>"$tmp/err" &&
+   "$BIN" predict $V $DIM --device t4 --batch 1 >"$tmp/f.txt" 2>>"$tmp/err" && ! grep -q "DOES NOT FIT" "$tmp/f.txt"; then
+  ok predict_does_not_fit
+else bad predict_does_not_fit "$(grep -i memory "$tmp/nf.txt") $(tail -2 "$tmp/err")"; fi
+failed=""
+while IFS='|' read -r name args want; do
+  "$BIN" predict $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "$want" "$tmp/err" && [ ! -s "$tmp/out" ] ||
+    failed="$failed $name(rc=$rc: $(head -1 "$tmp/err"))"
+done <<LIST
+trt_train|$V $DIM --device h100-sxm --batch 1 --runtime tensorrt --mode train|does not train
+trt_amd|$V $DIM --device mi300x --batch 1 --runtime tensorrt|NVIDIA GPUs only
+fuse_train|$V $DIM --device h100-sxm --batch 1 --fuse --mode train|inference-only
+fp8_eager_conv|$V $DIM --device h100-sxm --batch 1 --dtype fp8|no fp8 convolution
+bert_positions|examples/bert.onnx --device a100-40gb --batch 1 --seq 1000000|has 512
+power_limit_above_tdp|$V $DIM --device t4 --batch 1 --power-limit 100|power limit 100 W is outside
+LIST
+if [ -z "$failed" ]; then ok predict_refused_combinations; else bad predict_refused_combinations "$failed"; fi

@@ -137,9 +137,9 @@ static void t_gemm_tiny_launch_bound(void) {
     CHECK_I64(P.nodes[0].tensor_core, 0);   /* fp32 matmul: FP32 units by default */
     CHECK_NEAR(P.nodes[0].peak_flops, A100_FP32, 1);
     CHECK_NEAR(P.latency_ms, 1e3 * (tm + LAUNCH), 1e-12);
-    o.launch_us = -1;                        /* no overhead */
-    CHECK(!predict("a100-40gb", &o));
-    CHECK_NEAR(P.latency_ms, 1e3 * tm, 1e-12);
+    o.launch_us = -1;                        /* no launch gap: the kernel's device */
+    CHECK(!predict("a100-40gb", &o));        /* minimum, 5 us > 1.98 ns, holds it   */
+    CHECK_NEAR(P.latency_ms, 1e3 * 5e-6, 1e-12);
     o.launch_us = 20;
     CHECK(!predict("a100-40gb", &o));
     CHECK_NEAR(P.latency_ms, 1e3 * (tm + 20e-6), 1e-12);
@@ -187,6 +187,58 @@ static void t_elementwise_memory_bound(void) {
     CHECK(!predict("a100-40gb", &o));
     CHECK_NEAR(P.nodes[0].bytes, b / 2, 0.5);
     CHECK_NEAR(P.latency_ms, 1e3 * (tm / 2 + LAUNCH), 1e-9);
+}
+
+/* Clocks under a power cap (DVFS), by hand from data/devices.json.  The L4
+ * (AD104, 58 SMs, 2040 MHz, 72 W, idle 16 W) is the only AD104: its
+ * reference is the Ada GDDR6 entry with the largest budget per SM-GHz^3,
+ * the L20 (92 SMs, 2520 MHz, 275 W, idle 28): k = 247 / (92 x 2.52^3) =
+ * 0.167759; the L4 unlimited at boost: 16 + k x 58 x 2.04^3 = 98.609 W.
+ * A 4096^3 fp16 GEMM, pure roofline: compute 2 x 4096^3 / 121e12 =
+ * 1.13586 ms > memory 3 x 4096^2 x 2 / 300e9 = 0.33554 ms; u = 1, so the
+ * draw at boost is 98.609 W > 72: clock share s = ((72-16)/(98.609-16))^(1/3)
+ * = 0.87846, time 1.13586 / s = 1.29302 ms, energy 72 W x that.  A
+ * memory-bound ReLU of 64M fp16 elements (268 MB, 0.89478 ms) draws as much
+ * at boost but its time is the fixed memory clock's: it does not move. */
+static void t_dvfs_power_cap_l4(void) {
+    const double k = 247.0 / (92 * 2.52 * 2.52 * 2.52), pb = 16 + k * 58 * 2.04 * 2.04 * 2.04;
+    CHECK_NEAR(dev("l4")->boost_power_w, pb, 1e-9);
+    CHECK_NEAR(pb, 98.60, 0.01);
+    const double s = cbrt((72.0 - 16) / (pb - 16));
+    CHECK_NEAR(s, 0.87846, 1e-5);
+    gemm_graph(4096, 4096, 4096, 0, 0);
+    CHECK(!fin());
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
+    CHECK(!predict("l4", &o));
+    double tc = 2.0 * 4096 * 4096 * 4096 / 121e12;
+    CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tc / s, 1e-9);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 1.29302, 1e-5);
+    CHECK_NEAR(P.clock_share, s, 1e-12);
+    CHECK_NEAR(P.energy_j, 72 * tc / s + 16 * LAUNCH, 1e-9);
+    CHECK(P.power_w <= 72);
+    /* nvidia-smi -pl 40: r = (40-16)/(98.609-16) = 0.29053 < 0.8^3, below
+     * the voltage floor power falls as f: s = r / 0.8^2 = 0.45395, time
+     * 1.13586 / s = 2.50218 ms at 40 W */
+    o.power_limit_w = 40;
+    CHECK(!predict("l4", &o));
+    double r = 24 / (pb - 16);
+    CHECK_NEAR(P.clock_share, r / 0.64, 1e-12);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 2.50218, 1e-5);
+    CHECK_NEAR(P.power_limit_w, 40, 0);
+    CHECK(P.power_w <= 40);
+    o.power_limit_w = 73;                     /* above the board's 72 W: refused */
+    CHECK(predict("l4", &o) == DLP_EINVAL);
+    o.power_limit_w = 0;
+    /* the same kernel on the 450 W RTX 4090 (its own reference): boost held */
+    CHECK(!predict("rtx4090", &o));
+    CHECK_NEAR(P.clock_share, 1, 1e-12);
+    fresh();
+    node_("relu", "Relu", 1, (int[]){in_("x", 3, D(64, 1024, 1024))}, out_("y"));
+    CHECK(!fin());
+    CHECK(!predict("l4", &o));
+    double tm = 2.0 * 67108864 * 2 / 300e9;
+    CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tm, 1e-9);           /* memory clock fixed */
+    CHECK_NEAR(P.energy_j, 72 * tm + 16 * LAUNCH, 1e-9);        /* at the capped power */
 }
 
 /* The calibrated default: kernel time = roofline x exp(a + b u + c v),
@@ -807,6 +859,7 @@ int main(void) {
     RUN(t_gemm_tiny_launch_bound);
     RUN(t_node_peaks);
     RUN(t_elementwise_memory_bound);
+    RUN(t_dvfs_power_cap_l4);
     RUN(t_calibrated_curve);
     RUN(t_views_free);
     RUN(t_cost_thesis_5_6_4);

@@ -74,6 +74,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         a->o.launch_us = us > 0 ? us : -1;      /* 0 given: no overhead */
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--power-limit", &v)) != 0)
+        return r < 0 || cli_parse_f64("--power-limit", v, 1, 1e5, &a->o.power_limit_w) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--runtime", &v)) != 0) {
         if (r < 0) return -1;
         int rt = dlp_runtime_parse(v);
@@ -166,12 +168,15 @@ static void usage(FILE *f) {
             "  --margin X         MIG memory safety margin, fraction (default 0.1; 0 = DIPPM's rule)\n"
             "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
             "  --launch-us US     per-kernel launch overhead (default 5; CPU: per-op dispatch, default\n"
-            "                     %g; 0 = none, e.g. CUDA graphs)\n"
+            "                     %g; 0 = none, e.g. CUDA graphs: each GPU kernel then takes at least 5 us)\n"
+            "  --power-limit W    board power limit (nvidia-smi -pl; default the TDP): heavy kernels clock\n"
+            "                     down to meet it (DVFS, docs/predict.md)\n"
             "  --runtime R        which runtime's kernels are timed (docs/predict.md, \"Lowering\"):\n"
             "                     eager (default, PyTorch 2.x: fused norms/activations, SDPA, views free),\n"
             "                     eager-1.x (no SDPA), compile (inductor: pointwise/reduction chains and\n"
-            "                     GEMM epilogues fuse), tensorrt (fusions, pure roofline, no launch gaps;\n"
-            "                     checked against MLPerf), onnxruntime (its documented fusions)\n"
+            "                     GEMM epilogues fuse), tensorrt (fusions, pure roofline, no launch gaps, a 5 us\n"
+            "                     kernel floor; NVIDIA, inference; checked against MLPerf), onnxruntime (its\n"
+            "                     documented fusions).  Combinations that do not exist are refused\n"
             "  --layout L         nchw (default) or nhwc (channels_last) activations\n"
             "  --no-sdpa          attention runs as written (code that does not call SDPA)\n"
             "  --no-amp           fp16/bf16 as model.half() (default: torch.autocast, whose fp32 ops such\n"
@@ -252,6 +257,9 @@ static void print_text(const cli_predict_state *s, int nodes) {
     if (train) printf(" + gradients %.1f + optimizer %.1f", p->gradients_mb, p->optimizer_mb);
     if (d->kind == DLP_DEVICE_CPU) printf(" + process base %.1f\n", p->context_mb);
     else printf(" + workspace %.1f + context %.1f\n", p->workspace_mb, p->context_mb);
+    if (!p->fits)
+        printf("              DOES NOT FIT (needs %.1f GiB of %.1f GiB); the times are for a device that had the "
+               "memory\n", p->memory_mb / 1024, p->device_memory_mb / 1024);
     if (p->time_src.learned || p->memory_src.learned) {
         const dlp_pred_source *a = p->time_src.learned ? &p->time_src : &p->memory_src;
         printf("accuracy:     %s: %s\n", a->model, a->accuracy);
@@ -260,9 +268,14 @@ static void print_text(const cli_predict_state *s, int nodes) {
     }
     if (p->learned_note[0]) printf("learned:      %s\n", p->learned_note);
     if (p->energy_known)
-        printf("energy:       %.4g J per %s, average power %.0f W (TDP %.0f W), utilisation %.0f%%\n", p->energy_j,
-               train ? "step" : "pass", p->power_w, d->tdp_w, 100 * p->utilisation);
-    else
+        printf("energy:       %.4g J per %s, average power %.0f W (%s %.0f W), utilisation %.0f%%\n", p->energy_j,
+               train ? "step" : "pass", p->power_w, p->power_limit_w < d->tdp_w ? "limit" : "TDP", p->power_limit_w,
+               100 * p->utilisation);
+    if (p->energy_known && p->clock_share < 0.9995)
+        printf("clocks:       %.0f%% of boost on average: the %.0f W limit caps the draw of heavy kernels "
+               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share,
+               p->power_limit_w);
+    if (!p->energy_known)
         printf("energy:       not predicted (no power data for %s%s), utilisation %.0f%%\n", d->id,
                d->kind == DLP_DEVICE_CPU ? ": a CPU slice without TDP or RAPL" : "", 100 * p->utilisation);
     printf("work:         %d %s, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels,

@@ -461,6 +461,54 @@ static dlp_status parse_carbon(vctx *v, dlp_devdb *db, const cJSON *c) {
     return DLP_OK;
 }
 
+/* The power a chip would draw at its boost clock with no board limit.
+ * Dynamic power is C V^2 f per switching unit; in the DVFS range V tracks
+ * f, so a busy SM draws k f^3 with k fixed by the architecture and process.
+ * The entry of the same chip (else architecture) with the largest budget
+ * per SM and GHz^3, (tdp - idle) / (SMs x f^3), is taken to hold its boost
+ * clock under load; k from it gives every sibling its unlimited draw
+ * idle + k x SMs x f^3 (a lone chip: its architecture's entries with the
+ * same memory type).  A part whose limit is below that (L4, T4, a Max-Q
+ * edition, the 250 W A100 PCIe) cannot hold boost on heavy kernels. */
+static double budget_k(const dlp_device *d) {
+    double f = d->boost_clock_mhz / 1e3;
+    if (d->kind == DLP_DEVICE_CPU || d->tdp_w <= 0 || d->sm_count <= 0 || f <= 0) return 0;
+    double idle = d->idle_w > 0 && d->idle_w < d->tdp_w ? d->idle_w : 0.1 * d->tdp_w;
+    return (d->tdp_w - idle) / (d->sm_count * f * f * f);
+}
+static void derive_boost_power(dlp_devdb *db) {
+    for (int i = 0; i < db->n; i++) {
+        dlp_device *d = &db->devs[i];
+        double kd = budget_k(d);
+        if (kd <= 0) continue;
+        double kchip = 0, karch = 0;
+        for (int j = 0; j < db->n; j++) {
+            const dlp_device *e = &db->devs[j];
+            double k = budget_k(e);
+            if (k <= 0 || !e->vendor || !d->vendor || strcmp(e->vendor, d->vendor)) continue;
+            if (e->chip && d->chip && *d->chip && !strcmp(e->chip, d->chip) && k > kchip) kchip = k;
+            /* the architecture's reference has the same memory (an HBM
+             * datacenter die and a GDDR client die of one architecture are
+             * different designs) */
+            if (e->arch && d->arch && *d->arch && !strcmp(e->arch, d->arch) && e->memory_type && d->memory_type &&
+                !strcmp(e->memory_type, d->memory_type) && k > karch)
+                karch = k;
+        }
+        /* a chip with siblings is its own reference; a lone chip takes its
+         * architecture's (same SM design and process) */
+        int siblings = 0;
+        for (int j = 0; j < db->n; j++)
+            if (j != i && budget_k(&db->devs[j]) > 0 && db->devs[j].chip && d->chip && *d->chip &&
+                !strcmp(db->devs[j].chip, d->chip))
+                siblings = 1;
+        double k = siblings ? kchip : karch;
+        if (k < kd) k = kd;
+        double f = d->boost_clock_mhz / 1e3;
+        double idle = d->idle_w > 0 && d->idle_w < d->tdp_w ? d->idle_w : 0.1 * d->tdp_w;
+        d->boost_power_w = idle + k * d->sm_count * f * f * f;
+    }
+}
+
 static dlp_status parse_db(vctx *v, dlp_devdb *db, const cJSON *root) {
     static const char *const TOP_KEYS[] = {"schema", "description", "units", "sources", "carbon", "devices", NULL};
     dlp_status st;
@@ -501,6 +549,7 @@ static dlp_status parse_db(vctx *v, dlp_devdb *db, const cJSON *root) {
         for (int k = 0; k < d->n_aliases; k++)
             if ((st = index_key(v, db, d->aliases[k], i))) return st;
     }
+    derive_boost_power(db);
     return DLP_OK;
 }
 

@@ -75,6 +75,9 @@ dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int
         dlp__jw_null(&w, "band");
     }
     dlp__jw_num(&w, "memory_mb", G10, p->memory_mb);
+    dlp__jw_bool(&w, "fits", p->fits);
+    if (p->device_memory_mb > 0) dlp__jw_num(&w, "device_memory_mb", G10, p->device_memory_mb);
+    else dlp__jw_null(&w, "device_memory_mb");
     dlp__jw_obj(&w, "memory_breakdown_mb");
     dlp__jw_num(&w, "weights", G10, p->weights_mb);
     dlp__jw_num(&w, "activations", G10, p->activations_mb);
@@ -86,6 +89,9 @@ dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int
     dlp__jw_num(&w, "energy_j", G10, p->energy_j);
     dlp__jw_num(&w, "power_w", G10, p->power_w);
     dlp__jw_bool(&w, "energy_predicted", p->energy_known);
+    dlp__jw_num(&w, "clock_share", G6, p->clock_share);
+    if (p->power_limit_w > 0) dlp__jw_num(&w, "power_limit_w", G10, p->power_limit_w);
+    else dlp__jw_null(&w, "power_limit_w");
     dlp__jw_num(&w, "utilisation", G10, p->utilisation);
     dlp__jw_num(&w, "flops", G10, p->flops);
     dlp__jw_num(&w, "bytes", G10, p->bytes);

@@ -28,6 +28,13 @@
 #include "predict/learned.h"
 #include "predict/predict.h"
 
+int dlp__cpu_half_as_fp32(const dlp_device *d, int dtype) {
+    if (!d || d->kind != DLP_DEVICE_CPU || (dtype != DLP_DT_FLOAT16 && dtype != DLP_DT_BFLOAT16)) return 0;
+    double native = dtype == DLP_DT_FLOAT16 ? fmax(d->fp16_tensor_tflops * 1e3, d->peak_fp16_gflops)
+                                            : d->bf16_tensor_tflops * 1e3;
+    return !(native > d->peak_fp32_gflops);
+}
+
 /* The "roofline-cpu" row of the estimator table: the CPU's options, the
  * analytic pass, then the CPU's memory accounting and method. */
 dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
@@ -36,6 +43,39 @@ dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_p
     dlp__predict_cpu_opts(d, &o);
     dlp_status st = dlp__predict_analytic(g, d, &o, out, err);
     if (st) return st;
+    /* fp16/bf16 on a CPU without native arithmetic for it: PyTorch converts
+     * every operand to fp32, computes, and converts back, so no op is faster
+     * than in fp32 (the halved bytes do not help a kernel that converts them
+     * first).  What runs is timed: the fp32 pass's time, energy and kernels,
+     * with the memory of the half-precision tensors. */
+    if (dlp__cpu_half_as_fp32(d, out->dtype)) {
+        dlp_predict_opts o32 = o;
+        o32.dtype = DLP_DT_FLOAT;
+        dlp_prediction f;
+        st = dlp__predict_analytic(g, d, &o32, &f, err);
+        if (st) {
+            dlp_prediction_free(out);
+            return st;
+        }
+        if (f.latency_ms > out->latency_ms || f.step_ms > out->step_ms) {
+            dlp_node_pred *nodes = out->nodes;
+            dlp_kernel_pred *rows = out->kernel_rows;
+            out->nodes = f.nodes, f.nodes = nodes;
+            out->kernel_rows = f.kernel_rows, f.kernel_rows = rows;
+            int nr = out->n_kernel_rows;
+            out->n_kernel_rows = f.n_kernel_rows, f.n_kernel_rows = nr;
+            out->latency_ms = f.latency_ms, out->step_ms = f.step_ms;
+            out->band_lo_ms = f.band_lo_ms, out->band_hi_ms = f.band_hi_ms;
+            out->energy_j = f.energy_j, out->utilisation = f.utilisation;
+            out->flops = f.flops, out->bytes = f.bytes, out->kernels = f.kernels;
+        }
+        dlp_prediction_free(&f);
+        dlp__predict_cpu_finish(d, &o, out);
+        size_t len = strlen(out->method);
+        snprintf(out->method + len, sizeof out->method - len, " (%s computed in fp32: no native %s on this CPU)",
+                 dlp_dtype_short(out->dtype), dlp_dtype_short(out->dtype));
+        return DLP_OK;
+    }
     dlp__predict_cpu_finish(d, &o, out);
     return DLP_OK;
 }

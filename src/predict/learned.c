@@ -285,7 +285,14 @@ void dlp__learned_apply(const dlp__learned_set *set, const dlp_graph *g, const d
         for (int q = 0; q < 2; q++)
             if (!src[q]->learned && (idx[q] = target_index(e, want[q])) >= 0) any = 1;
         if (!any) continue;
-        if (p->dtype != DLP_DT_FLOAT) {
+        /* a CPU without native fp16/bf16 computes them in fp32 (cpu.c): the
+         * float32 time model describes what runs; memory is the half one */
+        if (p->dtype != DLP_DT_FLOAT && dlp__cpu_half_as_fp32(d, p->dtype) && idx[0] >= 0) {
+            if (idx[1] >= 0)
+                note(p, "skipped %s for memory_mb: trained on float32 measurements, asked for %s", e->file,
+                     dlp_dtype_name(p->dtype));
+            idx[1] = -1;
+        } else if (p->dtype != DLP_DT_FLOAT) {
             note(p, "skipped %s: trained on float32 measurements, asked for %s", e->file, dlp_dtype_name(p->dtype));
             continue;
         }

@@ -85,10 +85,16 @@ dlp_status dlp__predict_derive(const dlp_device *d, const dlp_predict_opts *o, d
     double analytic_ms = p->time_src.learned ? p->time_src.analytic : unit_ms;
     if (p->time_src.learned && analytic_ms > 0) p->energy_j *= unit_ms / analytic_ms;
     p->power_w = unit_ms > 0 ? p->energy_j / (unit_ms / 1e3) : 0;
-    if (d->tdp_w > 0 && p->power_w > d->tdp_w) {   /* the board cannot draw more */
-        p->power_w = d->tdp_w;
-        p->energy_j = d->tdp_w * unit_ms / 1e3;
+    double limit = o->power_limit_w > 0 && o->power_limit_w < d->tdp_w ? o->power_limit_w : d->tdp_w;
+    p->power_limit_w = limit;
+    if (limit > 0 && p->power_w > limit) {   /* the board cannot draw more */
+        p->power_w = limit;
+        p->energy_j = limit * unit_ms / 1e3;
     }
+    /* memory above the device: said, never silent (the times stay those of
+     * a device that had the memory) */
+    p->device_memory_mb = d->memory_gib > 0 ? d->memory_gib * 1024.0 : 0;
+    p->fits = p->device_memory_mb <= 0 || p->memory_mb <= p->device_memory_mb;
     double count = train ? (o->steps > 0 ? o->steps : 1) : (o->runs > 0 ? o->runs : 1);
     p->runs = train ? 0 : count;
     p->steps = train ? count : 0;
@@ -122,6 +128,116 @@ void dlp_predict_use_runtime(dlp_predict_opts *o, int runtime) {
     o->runtime = runtime;
     o->fuse = 0, o->pure_roofline = 0, o->launch_us = 0;
     if (runtime == DLP_RUNTIME_TENSORRT) o->pure_roofline = 1, o->launch_us = -1;
+}
+
+/* ---- what cannot run ------------------------------------------------------------- */
+
+static int graph_has_conv(const dlp_graph *g) {
+    int n = dlp_graph_node_count(g);
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (ni.op_class == DLP_OPC_CONV) return 1;
+    }
+    return 0;
+}
+
+/* Runtime x mode x device x dtype combinations that do not exist are refused
+ * with the reason ("predict what runs, not what is written"): a number for a
+ * program nobody can run is not a prediction. */
+static dlp_status check_combination(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *o,
+                                    dlp_error *err) {
+    const char *rt = dlp_runtime_name(o->runtime);
+    if (o->runtime == DLP_RUNTIME_TENSORRT && o->mode == DLP_PREDICT_TRAIN) {
+        dlp__err(err, DLP_EINVAL, "predict: TensorRT builds inference engines and does not train; use --runtime "
+                                 "eager or compile with --mode train");
+        return DLP_EINVAL;
+    }
+    if (o->runtime == DLP_RUNTIME_TENSORRT && (d->kind == DLP_DEVICE_CPU || !d->vendor || strcmp(d->vendor, "nvidia"))) {
+        dlp__err(err, DLP_EINVAL, "predict: TensorRT runs on NVIDIA GPUs only; '%s' is %s (try --runtime %s)", d->id,
+                d->kind == DLP_DEVICE_CPU ? "a CPU" : d->vendor ? d->vendor : "not NVIDIA",
+                d->kind == DLP_DEVICE_CPU ? "eager" : "compile or onnxruntime");
+        return DLP_EINVAL;
+    }
+    if (o->power_limit_w < 0 || !isfinite(o->power_limit_w) ||
+        (o->power_limit_w > 0 && (d->tdp_w <= 0 || o->power_limit_w > d->tdp_w))) {
+        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is outside (idle, %g W] of '%s'", o->power_limit_w,
+                d->tdp_w, d->id);
+        return DLP_EINVAL;
+    }
+    if (o->fuse && o->mode == DLP_PREDICT_TRAIN) {
+        dlp__err(err, DLP_EINVAL, "predict: --fuse is inference-only (an epilogue fusion drops the intermediates "
+                                 "that backward needs); use --runtime compile for training");
+        return DLP_EINVAL;
+    }
+    /* Low-precision convolutions: PyTorch (eager and inductor) has fp8
+     * matmuls (torch._scaled_mm) but no fp8, fp4 or int8 CUDA convolution;
+     * onnxruntime's CUDA EP runs int8 convs (QLinearConv) but no fp8. */
+    int dt = o->dtype;
+    int f8 = dt == DLP_DT_FLOAT8E4M3FN || dt == DLP_DT_FLOAT8E4M3FNUZ || dt == DLP_DT_FLOAT8E5M2 ||
+             dt == DLP_DT_FLOAT8E5M2FNUZ || dt == DLP_DT_FLOAT4E2M1;
+    int i8 = dt == DLP_DT_INT8;
+    if (d->kind != DLP_DEVICE_CPU && (f8 || i8) && o->runtime != DLP_RUNTIME_TENSORRT &&
+        !(i8 && o->runtime == DLP_RUNTIME_ORT) && graph_has_conv(g)) {
+        dlp__err(err, DLP_EINVAL, "predict: %s has no %s convolution kernels (PyTorch's low-precision paths are "
+                                 "matmuls only); use --runtime tensorrt%s, or --dtype fp16",
+                rt, dlp_dtype_short(dt == DLP_DT_FLOAT8E4M3FNUZ || dt == DLP_DT_FLOAT8E5M2 ||
+                                            dt == DLP_DT_FLOAT8E5M2FNUZ ? DLP_DT_FLOAT8E4M3FN : dt),
+                i8 ? " or onnxruntime" : "");
+        return DLP_EINVAL;
+    }
+    return DLP_OK;
+}
+
+/* A sequence longer than the model's learned positions: a Gather from a 2-D
+ * float initializer (an embedding table) whose indices are computed in the
+ * graph from a Range (position ids = arange(seq)).  Token ids come from the
+ * caller and say nothing; position ids run 0 .. seq-1 and must be rows of
+ * the table, or the model indexes past it (PyTorch raises "index out of
+ * range in self"). */
+static int from_range(const dlp_graph *g, int t, int depth) {
+    dlp_tensor_info ti;
+    if (t < 0 || depth > 6) return 0;
+    dlp_graph_tensor(g, t, &ti);
+    if (ti.producer < 0) return 0;
+    dlp_node_info ni;
+    dlp_graph_node(g, ti.producer, &ni);
+    if (!strcmp(ni.op_type, "Range")) return 1;
+    if (strcmp(ni.op_type, "Unsqueeze") && strcmp(ni.op_type, "Expand") && strcmp(ni.op_type, "Reshape") &&
+        strcmp(ni.op_type, "Slice") && strcmp(ni.op_type, "Cast") && strcmp(ni.op_type, "Add") &&
+        strcmp(ni.op_type, "Identity"))
+        return 0;
+    return ni.n_inputs > 0 && from_range(g, ni.inputs[0], depth + 1);
+}
+
+static dlp_status check_positions(const dlp_graph *g, dlp_error *err) {
+    int n = dlp_graph_node_count(g);
+    for (int i = 0; i < n; i++) {
+        dlp_node_info ni;
+        dlp_graph_node(g, i, &ni);
+        if (strcmp(ni.op_type, "Gather") || ni.n_inputs < 2 || ni.inputs[0] < 0 || ni.inputs[1] < 0) continue;
+        dlp_tensor_info tab, idx;
+        dlp_graph_tensor(g, ni.inputs[0], &tab);
+        dlp_graph_tensor(g, ni.inputs[1], &idx);
+        if (!tab.is_initializer || tab.rank != 2 || tab.dims[0] <= 0 || idx.producer < 0) continue;
+        if (tab.dtype != DLP_DT_FLOAT && tab.dtype != DLP_DT_FLOAT16 && tab.dtype != DLP_DT_BFLOAT16) continue;
+        int64_t rows = tab.dims[0], need = -1;
+        if (idx.has_value) {
+            for (int64_t k = 0; k < idx.n_value; k++)
+                if (idx.value[k] + 1 > need) need = idx.value[k] + 1;
+        } else if (from_range(g, ni.inputs[1], 0) && idx.shape_known && idx.rank >= 1) {
+            need = idx.dims[idx.rank - 1];   /* arange(seq): the last index is seq - 1 */
+        }
+        if (need > rows) {
+            dlp__err(err, DLP_EINVAL,
+                    "predict: the sequence needs %lld positions but the model has %lld (position table '%s' of "
+                    "node '%s'); use --seq %lld or less",
+                    (long long)need, (long long)rows, tab.name ? tab.name : "?", ni.name ? ni.name : "?",
+                    (long long)rows);
+            return DLP_EINVAL;
+        }
+    }
+    return DLP_OK;
 }
 
 /* ---- dlp_predict ------------------------------------------------------------------ */
@@ -166,6 +282,10 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
     snprintf(region, sizeof region, "%s", rid ? rid : "");
     double pue = dlp_devdb_pue(db);
     dlp_devdb_free(own_db);
+
+    dlp_status cst = check_combination(g, d, &o, err);
+    if (!cst) cst = check_positions(g, err);
+    if (cst) return cst;
 
     int n;
     const dlp__estimator *t = dlp__estimators(&n);

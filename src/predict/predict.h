@@ -32,6 +32,9 @@ const dlp__estimator *dlp__estimators(int *n);
 /* Rows (roofline.c, cpu.c, src/predict/learned.c). */
 dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
                                  dlp_prediction *out, dlp_error *err);
+/* 1: on CPU d, dtype (fp16/bf16) has no native arithmetic and PyTorch
+ * computes it in fp32 (cpu.c): timed as fp32. */
+int dlp__cpu_half_as_fp32(const dlp_device *d, int dtype);
 dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
                             dlp_prediction *out, dlp_error *err);
 dlp_status dlp__predict_learned(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,

@@ -109,10 +109,13 @@ typedef struct {
     const dlp_device *d;
     int cdt, train, tf32;
     double bw, launch_s;
+    double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
     double p_idle, p_tdp;
+    double p_boost;             /* unlimited draw of a fully busy chip at boost */
     /* accumulators over the pass/step */
     double time_s, energy_j, util_s, flops, bytes;
+    double busy_s, clock_s;     /* kernel time, and kernel time x clock share  */
     int kernels;
     dlp_kernel_pred *rows;      /* the kernel list being written              */
     int n_rows, max_rows;
@@ -125,6 +128,8 @@ typedef struct {
     const dlp_eff_curve *curve; /* NULL: pure roofline                       */
     const char *source;         /* where the curve comes from                 */
     int kclass;
+    double vmin;                /* lowest intensity feature v the curve is
+                                   evaluated at (-inf: the curve's own clamp) */
 } kernel_setup;
 
 /* The op class whose unit (dlp__node_peak) a kernel class runs on, and
@@ -166,6 +171,14 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
     s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    /* NeuSight's fp32 linear layers (M = batch x seq >= 128 tokens) all lie
+     * at or above the ridge (v >= 0); below it the fitted intensity term
+     * (c < 0) would make a GEMV slower than the GEMM of 8 rows over the same
+     * weights (VGG11's classifier on an L4: 12x vs 7x the bandwidth bound).
+     * A memory-bound kernel's time is its bytes': the curve is not
+     * extrapolated below its data. */
+    s.vmin = -INFINITY;
+    if (!c->pure && !o->eff && kprec == DLP__PREC_FP32 && kk->kclass == DLP_KC_GEMM) s.vmin = 0;
     return s;
 }
 
@@ -177,15 +190,39 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     if (row_out) *row_out = NULL;
     if (n <= 0) return 0;
     double roof = dlp__roof_time(flops, bytes, s->peak, c->bw);
-    double ks = dlp__kernel_time(s->curve, flops, bytes, s->peak, c->bw);
+    double ks = roof;
+    if (s->curve && roof > 0) {
+        double u, v;
+        dlp__eff_features(roof, flops, bytes, s->peak, c->bw, &u, &v);
+        ks = roof * dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
+    }
+    if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
-    double pw = c->p_idle + (c->p_tdp - c->p_idle) * share;
-    if (pw > c->p_tdp) pw = c->p_tdp;
+    /* Clocks under the power cap (DVFS; docs/predict.md): the kernel's draw
+     * at boost; where it exceeds the board limit the clock drops to the
+     * share s of boost whose draw meets it.  Dynamic power ~ f V^2 with V
+     * tracking f: idle + (P - idle) s^3 = limit, and as s kv^2 below the
+     * voltage floor at s = kv.  The core clock sets the
+     * compute time (peak x s); the memory clock is fixed, so a memory-bound
+     * kernel barely moves.  The efficiency ratio is kept. */
+    double pw = c->p_idle + (c->p_boost - c->p_idle) * share, clk = 1;
+    if (pw > c->p_tdp && c->p_tdp > c->p_idle) {
+        /* below the voltage floor (share kv of boost) power falls only as f */
+        double r = (c->p_tdp - c->p_idle) / (pw - c->p_idle), kv = DLP__DVFS_VMIN_SHARE;
+        clk = r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
+        double tc = s->peak > 0 ? flops / s->peak : 0, tm = bytes / c->bw;
+        double capped = fmax(tc / clk, tm);
+        if (roof > 0) ks *= capped / roof;
+        pw = c->p_tdp;
+        u = ks > 0 ? roof / ks : 0;
+    }
     double e = n * (ks * pw + c->launch_s * c->p_idle);
     double t = n * (ks + c->launch_s);
     c->time_s += t;
     c->energy_j += e;
+    c->busy_s += n * ks;
+    c->clock_s += n * ks * clk;
     c->util_s += n * ks * u;
     c->flops += n * flops;
     c->bytes += n * bytes;
@@ -401,8 +438,18 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.bw = d->mem_bandwidth_gbs * 1e9;
     c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
     c.pure = o.pure_roofline;
+    /* without launch gaps a kernel still costs its device minimum (a CPU
+     * always has its dispatch overhead) */
+    c.floor_s = d->kind != DLP_DEVICE_CPU && c.launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
     c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    if (o.power_limit_w > 0 && o.power_limit_w < c.p_tdp) c.p_tdp = o.power_limit_w;
     c.p_idle = dlp__device_idle_w(d);
+    c.p_boost = fmax(d->boost_power_w, d->tdp_w);
+    if (c.p_tdp > 0 && c.p_idle >= c.p_tdp) {
+        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is not above the idle draw of '%s' (%g W)", c.p_tdp,
+                d->id, c.p_idle);
+        return DLP_EINVAL;
+    }
 
     int n = dlp_graph_node_count(g);
     int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
@@ -521,6 +568,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 }
                 if (kc == DLP_KC_GEMM && kk->n > 1) {
                     kernel_setup kr = ks;
+                    kr.vmin = -INFINITY;
                     kr.peak = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
                     kr.tensor_core = 0;
                     kr.kclass = DLP_KC_REDUCE;
@@ -545,6 +593,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         }
         double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
         kernel_setup kv = {0};
+        kv.vmin = -INFINITY;
         kv.peak = vec;
         kv.kclass = DLP_KC_ELEMENTWISE;
         kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
@@ -599,12 +648,16 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     out->latency_ms = 1e3 * fwd_s;
     out->step_ms = c.train ? 1e3 * total_s : 0;
     double unit_ms = c.train ? out->step_ms : out->latency_ms;
+    /* the band always holds the estimate: the pure roofline's measured
+     * quantiles (1.23-5.75x) lie above it, and a floor or a runtime the
+     * quantiles were not measured on may put the point outside them */
     if (band_src && band_src->band_lo > 0 && band_src->band_hi >= band_src->band_lo) {
-        out->band_lo_ms = unit_ms * band_src->band_lo;
-        out->band_hi_ms = unit_ms * band_src->band_hi;
+        out->band_lo_ms = unit_ms * fmin(band_src->band_lo, 1.0);
+        out->band_hi_ms = unit_ms * fmax(band_src->band_hi, 1.0);
     }
     out->energy_j = c.train ? c.energy_j : fwd_e;
     out->utilisation = total_s > 0 ? c.util_s / total_s : 0;
+    out->clock_share = c.busy_s > 0 ? c.clock_s / c.busy_s : 1;
     out->flops = c.flops;
     out->bytes = c.bytes;
     out->kernels = c.kernels;

@@ -44,6 +44,22 @@ double dlp__board_power_w(const dlp_device *d, double share);
 /* Tensors per multi-tensor-apply launch of PyTorch's foreach optimizers
  * (depth 4 = param, grad, exp_avg, exp_avg_sq for Adam). */
 #define DLP__FOREACH_TENSORS 36
+/* Minimum device time of one GPU kernel where the runtime leaves no launch
+ * gap between kernels (TensorRT engines, --launch-us 0 / CUDA graphs):
+ * launch-to-retire of a back-to-back kernel plus the prologue/epilogue of a
+ * kernel too small to fill the GPU.  Checked on MLPerf Inference ResNet-50
+ * SingleStream (TensorRT, batch 1, 56 kernels): 320-520 us per image on
+ * A100/H100-PCIe/L4/L40S including host I/O, i.e. 6-9 us per kernel all in
+ * (docs/predict.md, "Kernel floors"); 5 us is also eager's launch gap, so
+ * no gap-free runtime is timed below eager for the same kernel. */
+#define DLP__NOGAP_KERNEL_FLOOR_US 5.0
+/* DVFS: the share of the boost clock below which the voltage stays at its
+ * floor, so dynamic power falls only as f (above it V tracks f: f^3).
+ * Fitted on Zeus's power-limit sweeps (ResNet-50 training on V100, A40,
+ * P100, Quadro RTX 6000, 52 points; bench/zeus_power_limit.c): MAPE of
+ * t(limit)/t(max) 11.6 % with f^3 all the way, 9.5 % with the floor at 0.8;
+ * leave-one-GPU-out picks 0.80-0.85, held-out MAPE 10.1 % (10.6 % without). */
+#define DLP__DVFS_VMIN_SHARE 0.8
 /* Clamp of the efficiency curve's ln(time ratio): [0, ln 100]. */
 #define DLP__EFF_MAX_LOG 4.605170185988091
 
