@@ -61,6 +61,53 @@ else
   ok "out_train_before_work (skipped: $SHARED/data/HELP absent)"
 fi
 
+# ---- issue 25: a write error is exit 1 naming the output ------------------
+# stdout on /dev/full: every command that prints
+full_case() {
+  local name=$1; shift
+  "$@" > /dev/full 2> "$T/err"; local rc=$?
+  if [ $rc -eq 1 ] && grep -q '^dlperf: cannot write stdout: No space left on device$' "$T/err"; then ok "full_$name"
+  else bad "full_$name (rc=$rc)"; cat "$T/err"; fi
+}
+full_case help "$D" --help
+full_case help_word "$D" help
+full_case version "$D" --version
+full_case predict_help "$D" predict --help
+full_case predict "$D" predict $M --device h100-sxm --batch 8
+full_case predict_json "$D" predict $M --device h100-sxm --batch 8 --json
+full_case predict_kernels "$D" predict $M --device h100-sxm --batch 8 --kernels
+full_case inspect "$D" inspect $M --batch 1
+full_case inspect_json "$D" inspect $M --batch 1 --json
+full_case features "$D" features $M --batch 1
+full_case devices "$D" devices
+full_case devices_one "$D" devices h100-sxm
+full_case devices_json "$D" devices --json
+full_case mig "$D" mig --device a100-40gb --memory-mb 9000
+full_case mig_json "$D" mig --device a100-40gb --memory-mb 9000 --json
+full_case roofline "$D" roofline $M --device h100-sxm --batch 1
+full_case llm "$D" llm --model bert-base-uncased --device h100-sxm --batch 8 --seq 128
+full_case llm_json "$D" llm --model bert-base-uncased --device h100-sxm --batch 8 --seq 128 --json
+full_case llm_list "$D" llm --list
+full_case llm_list_json "$D" llm --list --json
+full_case lm_device_text "$D" lm device-text h100-sxm
+if [ -f "$T/d.dlpd" ]; then
+  full_case dataset_info "$D" dataset info "$T/d.dlpd"
+  "$D" train --data "$T/d.dlpd" --epochs 2 --hidden 8 --out "$T/w.dlpm" > /dev/null 2>&1
+  full_case eval "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd"
+  full_case eval_report_stdout "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report -
+fi
+# files: a file-size limit makes write() fail with EFBIG (SIGXFSZ ignored)
+fsize_case() {
+  local name=$1 path=$2; shift 2
+  ( trap '' XFSZ; ulimit -f 1; "$@" ) > /dev/null 2> "$T/err"; local rc=$?
+  if [ $rc -ne 0 ] && grep -qF "cannot write $path: File too large" "$T/err"; then ok "fsize_$name"
+  else bad "fsize_$name (rc=$rc)"; cat "$T/err"; fi
+}
+fsize_case roofline_out "$T/big.svg" "$D" roofline examples/bert.onnx --device h100-sxm --batch 1 --seq 128 --out "$T/big.svg"
+if [ -f "$T/w.dlpm" ]; then
+  fsize_case eval_report "$T/big.md" "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report "$T/big.md"
+fi
+
 # ---- #7: a missing required flag is one line naming it, plus a hint -----
 # name, the flag or thing the line must name, command...
 miss_case() {

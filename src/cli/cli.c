@@ -50,6 +50,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
     return DLP_EXIT_BADINPUT;
 }
 
+int cli_write_error(const char *what) {
+    int e = errno;
+    return cli_failf(DLP_EXIT_FAIL, "cannot write %s: %s", what, e ? strerror(e) : "I/O error");
+}
+
+int cli_finish_stdout(int rc) {
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    /* an earlier failed write leaves the error flag even when this flush
+     * had nothing left to write */
+    if (ferror(stdout)) bad = 1;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad || rc != DLP_EXIT_OK) return rc;
+    errno = e;
+    return cli_write_error("stdout");
+}
+
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out) {
     char *end;
     errno = 0;
@@ -96,9 +117,10 @@ void cli_json_str(FILE *f, const char *s) {
 
 int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err) {
     if (st) return cli_fail(err);
-    size_t n = fwrite(buf, 1, len, stdout);
+    errno = 0;
+    int ok = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0;
     dlp_free(buf);
-    return n == len ? DLP_EXIT_OK : cli_failf(DLP_EXIT_FAIL, "cannot write output");
+    return ok ? DLP_EXIT_OK : cli_write_error("stdout");
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {

@@ -21,6 +21,14 @@ int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * "dlperf: CMD: MSG (try 'dlperf CMD --help')" on stderr, never the whole
  * usage; returns DLP_EXIT_BADINPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A failed write (issue 25): "dlperf: cannot write WHAT: <strerror(errno)>"
+ * on stderr (WHAT is "stdout" or the path); returns DLP_EXIT_FAIL. */
+int cli_write_error(const char *what);
+/* After a command: flush and close stdout, so that a full disk or a closed
+ * descriptor turns a success into exit 1 naming stdout instead of losing
+ * the output silently.  rc: the command's exit code; returns the final one
+ * (a command that already failed keeps its code and message). */
+int cli_finish_stdout(int rc);
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
 

@@ -372,7 +372,7 @@ static int cmd_export(const char *path, const char *out) {
         if (dlp_store_export_csv_mem(s, &buf, &len, &err)) {
             rc = cli_fail(&err);
         } else {
-            if (fwrite(buf, 1, len, stdout) != len) rc = cli_failf(DLP_EXIT_FAIL, "data export: cannot write output");
+            if (fwrite(buf, 1, len, stdout) != len) rc = cli_write_error("stdout");
             dlp_free(buf);
         }
     } else if (dlp_store_export_csv(s, out, &err)) {

@@ -138,6 +138,6 @@ int dlp_cmd_mig(int argc, char **argv) {
         rc = cli_print_json(st, buf, len, &err);
     } else print_text(d, mem, margin, lat, slo, &c);
     dlp_devdb_free(db);
-    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_failf(DLP_EXIT_FAIL, "mig: cannot write output");
+    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_write_error("stdout");
     return rc;
 }

@@ -348,6 +348,6 @@ int dlp_cmd_predict(int argc, char **argv) {
     print_text(&s, nodes);
     if (kernels) print_kernels(&s);
     cli_predict_done(&s);
-    if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
+    if (fflush(stdout) != 0) return cli_write_error("stdout");
     return DLP_EXIT_OK;
 }

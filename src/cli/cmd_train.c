@@ -15,6 +15,7 @@
  * when stderr is a terminal, otherwise a line every few seconds
  * (cli_progress; --progress lines prints one line per epoch anywhere).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,9 +328,10 @@ int dlp_cmd_train(int argc, char **argv) {
         const double *ct, *cv;
         int cn;
         dlp_gnn_loss_curve(m, &ct, &cv, &cn);
+        errno = 0;
         FILE *cf = fopen(curve_path, "w");
         if (!cf) {
-            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+            rc = cli_write_error(curve_path);
             dlp_gnn_free(m);
             goto done;
         }
@@ -339,8 +341,9 @@ int dlp_cmd_train(int argc, char **argv) {
             if (isfinite(cv[ep])) fprintf(cf, "%.9g", cv[ep]);
             fprintf(cf, "\n");
         }
-        if (fclose(cf) != 0) {
-            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+        int bad = fflush(cf) != 0 || ferror(cf);
+        if (fclose(cf) != 0 || bad) {
+            rc = cli_write_error(curve_path);
             dlp_gnn_free(m);
             goto done;
         }

@@ -75,14 +75,15 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return cli_finish_stdout(0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("dlperf %s\n", DLP_VERSION_STRING);
-        return 0;
+        return cli_finish_stdout(0);
     }
+    /* every command's stdout is checked here, once: a write error is exit 1 */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) return cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "dlperf: unknown command '%s' (try 'dlperf --help')\n", argv[1]);
     return DLP_EXIT_BADINPUT;
 }
