@@ -316,26 +316,6 @@ void cli_progress_end(cli_progress *p) {
 }
 
 const char *cli_count(double v, char *buf, size_t n) {
-    double a = fabs(v);
-    if (!isfinite(v) || a < 999.5 || a >= 1e15) {
-        snprintf(buf, n, "%.4g", v);
-        return buf;
-    }
-    /* 4 significant digits, then the integer with separators */
-    int digits = (int)floor(log10(a)) + 1;
-    if (digits < 4) digits = 4; /* 999.5 .. 999.99 round to 1,000 */
-    long long scale = 1;
-    for (int k = 4; k < digits; k++) scale *= 10;
-    long long r = llround(a / (double)scale) * scale;
-    char d[32], out[48];
-    snprintf(d, sizeof d, "%lld", r);
-    size_t L = strlen(d), o = 0;
-    if (v < 0) out[o++] = '-';
-    for (size_t i = 0; i < L; i++) {
-        if (i && (L - i) % 3 == 0) out[o++] = ',';
-        out[o++] = d[i];
-    }
-    out[o] = 0;
-    snprintf(buf, n, "%s", out);
+    snprintf(buf, n, "%s", dlp__hu_num(v));
     return buf;
 }

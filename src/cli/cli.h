@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "dlperf.h"
+#include "util/human.h" /* numbers in text output: dlp__hu_* */
 
 #define DLP_EXIT_OK 0
 #define DLP_EXIT_FAIL 1
@@ -38,9 +39,9 @@ int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
 
 /* A count or rate for people (text output only; JSON keeps plain numbers):
- * below 1000 "%.4g" (0.5, 12.5, 999); from 1000 on 4 significant digits
- * with thousands separators (1.588e4 -> "15,880", 1e6 -> "1,000,000");
- * beyond 1e15 "%.4g" again.  Returns buf. */
+ * dlp__hu_num copied into buf — 4 significant digits, thousands separators
+ * from 1000 on (1.588e4 -> "15,880", 1e6 -> "1,000,000"), never an
+ * exponent.  Returns buf. */
 const char *cli_count(double v, char *buf, size_t n);
 
 /* Minimal JSON string escaping to a FILE. */
