@@ -108,6 +108,51 @@ if [ -f "$T/w.dlpm" ]; then
   fsize_case eval_report "$T/big.md" "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report "$T/big.md"
 fi
 
+# ---- issue 25: text output never shows an exponent ------------------------
+# the README's quick commands and extreme inputs (batch 1 and 65536, --runs 1
+# and 1e12, a tiny and a huge model); stdout and stderr both
+SH=$SHARED/models/torchvision
+exp_scan() {
+  local name=$1; shift
+  "$@" > "$T/x.txt" 2>&1; local rc=$?
+  if [ $rc -ne 0 ]; then bad "noexp_$name (rc=$rc)"; tail -3 "$T/x.txt"; return; fi
+  if grep -Eq '[0-9][eE][+-]?[0-9]' "$T/x.txt"; then bad "noexp_$name"; grep -E '[0-9][eE][+-]?[0-9]' "$T/x.txt" | head -5
+  else ok "noexp_$name"; fi
+}
+exp_scan predict_readme "$D" predict $M --device h100-sxm --batch 32
+exp_scan predict_b1_runs1 "$D" predict $M --device h100-sxm --batch 1 --runs 1 --kernels --nodes
+exp_scan predict_b65536_runs1e12 "$D" predict $M --device h100-sxm --batch 65536 --runs 1e12 --kernels
+exp_scan predict_train_steps1e12 "$D" predict $M --device a100-40gb --batch 4096 --mode train --steps 1e12
+exp_scan predict_cpu "$D" predict $M --device cpu-amd-epyc-2c --batch 8 --mode train
+exp_scan predict_cpu_b1 "$D" predict $M --device cpu-amd-epyc-2c --batch 1 --runs 1e12
+exp_scan predict_bert "$D" predict examples/bert.onnx --device a100-40gb --batch 8 --seq 128 --mode train --nodes
+exp_scan predict_bert_fp8_b1 "$D" predict examples/bert.onnx --device b200 --batch 1 --seq 1 --dtype fp8 --kernels
+exp_scan predict_slo "$D" predict $M --device a100-40gb --batch 1 --latency-slo 0.000001
+[ -f "$SH/vit_b_16.onnx" ] && exp_scan predict_vit "$D" predict "$SH/vit_b_16.onnx" --device rtx4090 --batch 256 --dtype fp16 --kernels
+exp_scan mig "$D" mig --device h100-sxm --memory-mb 7300
+exp_scan mig_lat "$D" mig --device h100-sxm --memory-mb 1 --latency-ms 0.00001 --slo-ms 1e9
+exp_scan inspect "$D" inspect $M --batch 32
+exp_scan roofline_out "$D" roofline $M --device h100-sxm --batch 1 --out "$T/r.svg"
+exp_scan llm_bert "$D" llm --model bert-base-uncased --device h100-sxm --batch 64 --seq 128 --dtype fp16
+exp_scan llm_bert_tiny "$D" llm --model bert-base-uncased --device h100-sxm --batch 1 --seq 1 --samples 1
+exp_scan llm_bert_huge "$D" llm --model bert-base-uncased --device t4 --batch 65536 --seq 512 --samples 1e12
+exp_scan llm_moe "$D" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm --gpus 2 --dtype fp8 --kv-dtype fp8 --seq 1024 --gen 256
+exp_scan llm_serving "$D" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h100-sxm --gpus 2 --dtype bf16 --concurrency 256 --prompt 1024 --gen 400
+exp_scan llm_serving_1 "$D" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h100-sxm --gpus 2 --dtype bf16 --concurrency 1 --prompt 1 --gen 1
+exp_scan llm_maxfit "$D" llm --model openai/gpt-oss-120b --device h100-sxm --dtype mxfp4 --max-fit
+exp_scan llm_huge "$D" llm --model Qwen/Qwen3.5-397B-A17B --device b200 --gpus 8 --dtype fp8 --seq 8192 --gen 1024
+exp_scan llm_list "$D" llm --list
+exp_scan devices "$D" devices
+exp_scan devices_one "$D" devices h100-sxm
+exp_scan lm_device_text "$D" lm device-text rtx3090 --precision fp16 --runtime "PyTorch 2.4" --batch 32
+if [ -f "$T/w.dlpm" ]; then
+  exp_scan dataset_info "$D" dataset info "$T/d.dlpd"
+  exp_scan eval "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --split random --report "$T/rep.md"
+  exp_scan eval_report_md cat "$T/rep.md"
+  exp_scan predict_graph "$D" predict-graph --model "$T/w.dlpm" $M --batch 8
+  exp_scan train "$D" train --data "$T/d.dlpd" --epochs 3 --hidden 8 --progress lines --out "$T/w2.dlpm"
+fi
+
 # ---- #7: a missing required flag is one line naming it, plus a hint -----
 # name, the flag or thing the line must name, command...
 miss_case() {
@@ -194,7 +239,7 @@ if /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 
 then ok human_predict_json_numeric; else bad human_predict_json_numeric; fi
 "$D" llm --model bert-base-uncased --device h100-sxm --batch 64 --seq 128 --samples 1e6 > "$T/l.txt" 2>&1
 if grep -Eq '^  throughput +[0-9]{1,3}(,[0-9]{3})+ samples/s, [0-9]{1,3}(,[0-9]{3})+ tokens/s ' "$T/l.txt" \
-   && grep -Eq '^  1,000,000 samples: [0-9.]+ s, [0-9]{1,3}(,[0-9]{3})+ J' "$T/l.txt"; then ok human_llm
+   && grep -Eq '^  1,000,000 samples: [0-9.]+ (s|min), [0-9.]+ (J|kJ|MJ), [0-9.]+ (g|kg) CO2$' "$T/l.txt"; then ok human_llm
 else bad human_llm; grep -E 'throughput|samples:' "$T/l.txt"; fi
 # every ONNX file a README command names ships (examples/), is in the corpus
 # (../shared/models/torchvision) or is the placeholder model.onnx

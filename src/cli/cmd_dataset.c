@@ -274,7 +274,8 @@ static int cmd_info(const char *path, int json) {
             if (m) printf(",\"n\":%d,\"missing\":%d,\"min\":%.9g,\"median\":%.9g,\"max\":%.9g}", m, n - m, lo, med, hi);
             else printf(",\"n\":0,\"missing\":%d,\"min\":null,\"median\":null,\"max\":null}", n);
         } else {
-            printf("  %-12s %8d %8d %12.6g %12.6g %12.6g\n", dlp_dataset_target_name(ds, k), m, n - m, lo, med, hi);
+            printf("  %-12s %8d %8d %12s %12s %12s\n", dlp_dataset_target_name(ds, k), m, n - m, dlp__hu_sig(lo, 6),
+                   dlp__hu_sig(med, 6), dlp__hu_sig(hi, 6));
         }
     }
     if (json) {

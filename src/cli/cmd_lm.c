@@ -156,8 +156,8 @@ static int progress_cb(void *u, int64_t step, int64_t steps, double loss, double
     if (cli_progress_due(p)) {
         char tot[32] = "?";
         if (steps > 0) snprintf(tot, sizeof tot, "%lld", (long long)steps);
-        cli_progress_line(p, "step %lld/%s  loss %.4f  lr %.2e  %.0f tokens/s  %.0f s", (long long)step, tot, loss,
-                          lr, tps, el);
+        cli_progress_line(p, "step %lld/%s  loss %.4f  lr %s  %s tokens/s  %.0f s", (long long)step, tot, loss,
+                          dlp__hu_sig(lr, 3), dlp__hu_num(tps), el);
     }
     return stop_signal != 0;
 }

@@ -66,8 +66,8 @@ int dlp_cmd_roofline(int argc, char **argv) {
             cli_predict_done(&s);
             return rc;
         }
-        printf("wrote %s: %s on %s, %s, predicted %.4g ms (%s)\n", out, s.p.model, s.dev->id,
-               dlp_dtype_short(s.p.dtype), s.p.latency_ms, s.p.method);
+        printf("wrote %s: %s on %s, %s, predicted %s (%s)\n", out, s.p.model, s.dev->id,
+               dlp_dtype_short(s.p.dtype), dlp__hu_ms(s.p.latency_ms), s.p.method);
     } else if (fwrite(buf, 1, len, stdout) != len) {
         rc = cli_write_error("stdout");   /* now: errno is this write's */
         free(buf);

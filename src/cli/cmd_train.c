@@ -104,8 +104,8 @@ static int on_progress(void *u, const dlp_gnn_progress *p) {
     fmt_time(p->eta_s, eta, sizeof eta);
     if (!isnan(p->val_mape))
         snprintf(val, sizeof val, "  val MAPE %.2f%% (best %.2f%% @%d)", p->val_mape, p->best_val_mape, p->best_epoch);
-    cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %.2e  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
-                      val, p->lr, el, eta);
+    cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %s  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
+                      val, dlp__hu_sig(p->lr, 3), el, eta);
     return 0;
 }
 
@@ -371,8 +371,8 @@ int dlp_cmd_train(int argc, char **argv) {
             for (int k = 0; k < p.T; k++) {
                 dlp_metrics mt;
                 gnn_preds_metrics(&p, k, &mt);
-                printf("test %s (%lld samples): MAPE %.2f%%  RMSE %.4g  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
-                       p.tnames[k], (long long)mt.n, mt.mape, mt.rmse, mt.tau, 100 * mt.acc5, 100 * mt.acc10);
+                printf("test %s (%lld samples): MAPE %.2f%%  RMSE %s  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
+                       p.tnames[k], (long long)mt.n, mt.mape, dlp__hu_num(mt.rmse), mt.tau, 100 * mt.acc5, 100 * mt.acc10);
             }
             char cmd[2048], md[1100], js[1100], svg[1100];
             gnn_command_line(argc, argv, cmd, sizeof cmd);
