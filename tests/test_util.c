@@ -100,6 +100,8 @@ static void t_human(void) {
     CHECK_STR(dlp__hu_si(0, ""), "0");
     CHECK_STR(dlp__hu_si(1.4596e10, "FLOP"), "14.6 GFLOP");
     CHECK_STR(dlp__hu_si(12, "B"), "12 B");
+    CHECK_STR(dlp__hu_params(3.35e9), "3.35B");
+    CHECK_STR(dlp__hu_params(109.5e6), "110M");
     /* a sweep over 60 decades: no exponent anywhere */
     int exps = 0;
     for (double v = 1e-30; v < 1e30; v *= 7.3) {

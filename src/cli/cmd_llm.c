@@ -263,8 +263,8 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("  carbon       %s CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
                p.carbon_g_per_kwh, p.pue);
         if (p.active_params != p.params)
-            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_si((double)p.active_params, ""),
-                   dlp__hu_si((double)p.params, ""));
+            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+                   dlp__hu_params((double)p.params));
     } else {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
@@ -289,11 +289,11 @@ int dlp_cmd_llm(int argc, char **argv) {
         (void)b2, (void)b3;
         printf("  %s sample%s: %s, %s, %s CO2\n", dlp__hu_count((double)samples), samples == 1 ? "" : "s",
                dlp__hu_ms(tot_s * 1e3), dlp__hu_j(tot_j), dlp__hu_g(tot_g));
-        printf("  model: %s parameters, %s MACs per pass, %s nodes, %s edges\n", dlp__hu_si((double)p.params, ""),
+        printf("  model: %s parameters, %s MACs per pass, %s nodes, %s edges\n", dlp__hu_params((double)p.params),
                dlp__hu_si((double)p.macs, ""), dlp__hu_count((double)p.nodes), dlp__hu_count((double)p.edges));
         if (p.active_params != p.params)
-            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_si((double)p.active_params, ""),
-                   dlp__hu_si((double)p.params, ""));
+            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+                   dlp__hu_params((double)p.params));
         printf("  KV cache     %s MiB per sequence of %lld tokens\n", dlp__hu_num(p.kv_bytes_per_seq / 1048576.0),
                (long long)(seq + img + gen));
     }

@@ -164,3 +164,14 @@ int dlp__hu_extra(const char *s) {
     for (; *s; s++) n += ((unsigned char)*s & 0xC0) == 0x80;
     return n;
 }
+
+const char *dlp__hu_params(double v) {
+    static const char *const p[] = {"", "K", "M", "B", "T"};
+    char *b = ring_next();
+    int k = 0;
+    while (k < 4 && isfinite(v) && fabs(v) >= 999.5 * pow(1000, k)) k++;
+    char num[HU_LEN - 16];
+    fixed_sig(num, sizeof num, v / pow(1000, k), 3);
+    snprintf(b, HU_LEN, "%s%s", num, p[k]);
+    return b;
+}

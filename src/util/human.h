@@ -40,6 +40,8 @@ const char *dlp__hu_g(double g);
  * "1.23 GFLOP", (512, "B") -> "512 B"; unit "" gives the compact form of
  * table columns: "1.23G", "512". */
 const char *dlp__hu_si(double v, const char *unit);
+/* A parameter count as ML papers write it: 109M, 3.35B, 1.04T (3 digits). */
+const char *dlp__hu_params(double v);
 /* Bytes beyond one per character in s (UTF-8 continuation bytes, as in
  * "µs"): add it to a printf field width so table columns line up. */
 int dlp__hu_extra(const char *s);
