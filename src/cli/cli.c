@@ -123,15 +123,29 @@ int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err) {
     return ok ? DLP_EXIT_OK : cli_write_error("stdout");
 }
 
+/* Whether argv[j] is the option name, as "name" or "name=value". */
+static int is_opt(const char *a, const char *name, size_t n) {
+    return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
     const char *a = argv[*i];
     size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0) return 0;
+    if (!is_opt(a, name, n)) return 0;
+    /* A repeated flag is a mistake (issue 25): keeping the last value
+     * silently hides it.  Looking back over argv (not a per-call state)
+     * gives the same answer however often a command parses its argv.
+     * --dim is the one flag meant to repeat (one binding each). */
+    if (strcmp(name, "--dim") != 0)
+        for (int j = 1; j < *i; j++)
+            if (is_opt(argv[j], name, n)) {
+                fprintf(stderr, "dlperf: %s: %s given twice (give it once)\n", argv[0], name);
+                return -1;
+            }
     if (a[n] == '=') {
         *val = a + n + 1;
         return 1;
     }
-    if (a[n] != 0) return 0;
     if (*i + 1 >= argc) {
         fprintf(stderr, "dlperf: %s needs a value\n", name);
         return -1;
@@ -318,4 +332,57 @@ void cli_progress_end(cli_progress *p) {
 const char *cli_count(double v, char *buf, size_t n) {
     snprintf(buf, n, "%s", dlp__hu_num(v));
     return buf;
+}
+
+/* A section of sub starts on this line: "sub:" at column 0 (lm, dataset)
+ * or "  sub " indented (data). */
+static int sub_starts(const char *line, size_t len, const char *sub) {
+    size_t n = strlen(sub);
+    if (len > n && !strncmp(line, sub, n) && line[n] == ':') return 1;
+    return len > n + 3 && !strncmp(line, "  ", 2) && !strncmp(line + 2, sub, n) && line[n + 2] == ' ';
+}
+
+int cli_sub_help(void (*usage)(FILE *), const char *cmd, const char *sub, const char *const *subs) {
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = open_memstream(&text, &tlen);
+    if (!m) return usage(stdout), DLP_EXIT_OK;
+    usage(m);
+    fclose(m);
+    char want[128];
+    snprintf(want, sizeof want, "dlperf %s %s ", cmd, sub);
+    int in_usage = 1, in_match = 0, in_section = 0, printed = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (in_usage) {
+            if (len == 0) {
+                in_usage = 0;
+                if (printed) fputc('\n', stdout);
+            } else {
+                const char *d = memmem(p, len, "dlperf ", 7);
+                if (d) in_match = !strncmp(d, want, strlen(want)) || ((size_t)(d - p) + strlen(want) - 1 == len &&
+                                                                        !strncmp(d, want, strlen(want) - 1));
+                if (in_match) {
+                    /* "usage: " on the first printed line, the others aligned under it */
+                    if (d && !printed) printf("usage: %.*s\n", (int)(len - (size_t)(d - p)), d);
+                    else if (d) printf("       %.*s\n", (int)(len - (size_t)(d - p)), d);
+                    else printf("%.*s\n", (int)len, p);
+                    printed = 1;
+                }
+            }
+        } else {
+            if (sub_starts(p, len, sub)) in_section = 1;
+            else if (in_section) {
+                int other = len == 0;
+                for (int k = 0; subs[k] && !other; k++)
+                    if (strcmp(subs[k], sub) && sub_starts(p, len, subs[k])) other = 1;
+                if (other) in_section = 0;
+            }
+            if (in_section) printf("%.*s\n", (int)len, p);
+        }
+        p = e ? e + 1 : p + len;
+    }
+    free(text);
+    return DLP_EXIT_OK;
 }

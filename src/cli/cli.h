@@ -119,6 +119,13 @@ void cli_progress_line(cli_progress *p, const char *fmt, ...) __attribute__((for
 /* Finish: a newline after an open terminal line. */
 void cli_progress_end(cli_progress *p);
 
+/* `dlperf CMD SUB --help` (issue 25): the part of CMD's usage text that
+ * describes SUB — its usage lines ("dlperf CMD SUB ..." and their
+ * continuations) and its section (from a line "SUB:" or "  SUB  ..." up to
+ * a blank line or the next sub's section); subs lists every sub of CMD,
+ * NULL-terminated.  Prints to stdout; returns DLP_EXIT_OK. */
+int cli_sub_help(void (*usage)(FILE *), const char *cmd, const char *sub, const char *const *subs);
+
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);
 int dlp_cmd_features(int argc, char **argv);

@@ -457,9 +457,9 @@ int dlp_cmd_data(int argc, char **argv) {
         const char *v;
         int r = 0;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            static const char *const subs[] = {"stats", "export", "import", "merge", NULL};
             free(pos);
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "data", sub, subs);
         }
         if (!strcmp(sub, "stats") && !strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(sub, "export") && (r = cli_opt(argc, argv, &i, "--out", &v))) out = v;

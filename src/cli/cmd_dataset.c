@@ -329,8 +329,8 @@ int dlp_cmd_dataset(int argc, char **argv) {
         const char *v;
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
+            static const char *const subs[] = {"build", "info", NULL};
+            return cli_sub_help(usage, "dataset", sub, subs);
         }
         if (!strcmp(sub, "info")) {
             if (!strcmp(argv[i], "--json")) json = 1;

@@ -73,6 +73,19 @@ int main(int argc, char **argv) {
         usage(stderr);
         return DLP_EXIT_BADINPUT;
     }
+    if (!strcmp(argv[1], "help") && argc > 2) {
+        /* `dlperf help X [SUB]` is `dlperf X [SUB] --help` */
+        static char help_flag[] = "--help";
+        char *hv[8];
+        int hc = 0;
+        for (int i = 2; i < argc && hc < 6; i++) hv[hc++] = argv[i];
+        hv[hc++] = help_flag;
+        hv[hc] = NULL;
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(hv[0], commands[i].name)) return cli_finish_stdout(commands[i].fn(hc, hv));
+        fprintf(stderr, "dlperf: help: unknown command '%s' (try 'dlperf --help')\n", argv[2]);
+        return DLP_EXIT_BADINPUT;
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return cli_finish_stdout(0);
