@@ -83,6 +83,19 @@ int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double 
     return 0;
 }
 
+int cli_parse_count(const char *flag, const char *s, double lo, double hi, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || v != floor(v)) {
+        fprintf(stderr, "dlperf: %s: '%s' is not a whole number in [%s, %s]\n", flag, s, dlp__hu_count(lo),
+                dlp__hu_count(hi));
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out) {
     char *end;
     errno = 0;

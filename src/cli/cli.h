@@ -37,6 +37,9 @@ int cli_exit_code(dlp_status s);
  * when exact.  Return 0 on success, print a one-line error and return -1. */
 int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
+/* A count too large for int64 (--runs 1e18): a whole number in [lo, hi]
+ * as a double; "1.5" is refused. */
+int cli_parse_count(const char *flag, const char *s, double lo, double hi, double *out);
 
 /* A count or rate for people (text output only; JSON keeps plain numbers):
  * dlp__hu_num copied into buf — 4 significant digits, thousands separators

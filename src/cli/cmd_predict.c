@@ -57,9 +57,9 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--runs", &v)) != 0)
-        return r < 0 || cli_parse_f64("--runs", v, 1, 1e18, &a->o.runs) ? -1 : 1;
+        return r < 0 || cli_parse_count("--runs", v, 1, 1e18, &a->o.runs) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--steps", &v)) != 0)
-        return r < 0 || cli_parse_f64("--steps", v, 1, 1e18, &a->o.steps) ? -1 : 1;
+        return r < 0 || cli_parse_count("--steps", v, 1, 1e18, &a->o.steps) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--margin", &v)) != 0) {
         double m;
         if (r < 0 || cli_parse_f64("--margin", v, 0, 10, &m)) return -1;
