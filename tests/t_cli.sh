@@ -153,6 +153,64 @@ if [ -f "$T/w.dlpm" ]; then
   exp_scan train "$D" train --data "$T/d.dlpd" --epochs 3 --hidden 8 --progress lines --out "$T/w2.dlpm"
 fi
 
+# ---- issue 25: flags ---------------------------------------------------------
+# a repeated flag is exit 2 naming it (not the last one silently)
+rep_case() {
+  local name=$1 flag=$2; shift 2
+  "$@" > "$T/out" 2> "$T/err"; local rc=$?
+  if [ $rc -eq 2 ] && grep -qF -- "$flag given twice" "$T/err" && [ ! -s "$T/out" ]; then ok "repeat_$name"
+  else bad "repeat_$name (rc=$rc)"; cat "$T/err"; fi
+}
+rep_case predict_seq --seq "$D" predict examples/bert.onnx --device h100-sxm --batch 1 --seq 128 --seq 256
+rep_case predict_eq --batch "$D" predict $M --device h100-sxm --batch=1 --batch 2
+rep_case llm_device --device "$D" llm --model gpt2 --device t4 --device h100-sxm
+rep_case mig --memory-mb "$D" mig --device a100-40gb --memory-mb 1 --memory-mb 2
+rep_case train_epochs --epochs "$D" train --data x.dlpd --epochs 1 --epochs 2 --out "$T/m.dlpm"
+rep_case data_export --out "$D" data export x.sqlite --out "$T/a.csv" --out "$T/b.csv"
+rep_case lm_pretrain --lr "$D" lm pretrain --corpus x --out "$T/x.dlpm" --lr 1 --lr 2
+# --dim repeats by design (one binding each)
+"$D" predict $M --device h100-sxm --batch 1 --dim a=1 --dim b=2 > /dev/null 2>&1
+if [ $? -eq 0 ]; then ok repeat_dim_allowed; else bad repeat_dim_allowed; fi
+# counts refuse fractions
+for f in "--runs 1.5" "--runs 0.5" "--mode train --steps 2.5"; do
+  "$D" predict $M --device h100-sxm --batch 1 $f > "$T/out" 2> "$T/err"; rc=$?
+  if [ $rc -eq 2 ] && grep -q "is not a whole number" "$T/err"; then ok "count_fraction '$f'"
+  else bad "count_fraction '$f' (rc=$rc)"; cat "$T/err"; fi
+done
+"$D" predict $M --device h100-sxm --batch 1 --seq 128 > /dev/null 2> "$T/err"
+if [ $? -eq 0 ] && [ "$(grep -c -- '--seq 128: the model has no symbolic sequence dimension; ignored' "$T/err")" -eq 1 ]
+then ok warn_seq_on_cnn; else bad warn_seq_on_cnn; cat "$T/err"; fi
+"$D" predict examples/bert.onnx --device h100-sxm --batch 1 --seq 128 > /dev/null 2> "$T/err"
+if [ ! -s "$T/err" ]; then ok warn_seq_bert_silent; else bad warn_seq_bert_silent; cat "$T/err"; fi
+# dlperf help X [SUB] = dlperf X [SUB] --help
+for c in predict llm mig devices train "lm pretrain" "data export" "dataset info"; do
+  if "$D" help $c > "$T/h1" 2>&1 && "$D" $c --help > "$T/h2" 2>&1 && cmp -s "$T/h1" "$T/h2" && grep -q "^usage: dlperf $c" "$T/h1"
+  then ok "help_word '$c'"; else bad "help_word '$c'"; head -3 "$T/h1"; fi
+done
+"$D" help nope > /dev/null 2> "$T/err"
+if [ $? -eq 2 ] && grep -q "unknown command 'nope'" "$T/err"; then ok help_word_unknown; else bad help_word_unknown; fi
+# each sub-subcommand prints its own usage and nothing of its siblings
+sub_help() {
+  local cmd=$1 sub=$2; shift 2
+  "$D" $cmd $sub --help > "$T/h" 2>&1; local rc=$?
+  local others=0
+  for o in "$@"; do grep -q "dlperf $cmd $o\b" "$T/h" && others=1; done
+  if [ $rc -eq 0 ] && head -1 "$T/h" | grep -q "^usage: dlperf $cmd $sub" && [ $others -eq 0 ]; then ok "sub_help '$cmd $sub'"
+  else bad "sub_help '$cmd $sub'"; head -3 "$T/h"; fi
+}
+sub_help lm corpus pretrain device-text convert
+sub_help lm pretrain corpus device-text convert
+sub_help lm device-text corpus pretrain convert
+sub_help lm convert corpus pretrain device-text
+sub_help data stats export import merge
+sub_help data export stats import merge
+sub_help data import stats export merge
+sub_help data merge stats export import
+sub_help dataset build info
+sub_help dataset info build
+if "$D" lm pretrain --help | grep -q -- "--minutes M" && "$D" data export --help | grep -q "stdout without --out"
+then ok sub_help_sections; else bad sub_help_sections; fi
+
 # ---- #7: a missing required flag is one line naming it, plus a hint -----
 # name, the flag or thing the line must name, command...
 miss_case() {

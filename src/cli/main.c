@@ -65,7 +65,7 @@ static void usage(FILE *f) {
                "usage: dlperf <command> [options]\n\ncommands:\n", DLP_VERSION_STRING);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
-    fprintf(f, "\n'dlperf <command> --help' describes a command's options.\n");
+    fprintf(f, "\n'dlperf <command> --help' (or 'dlperf help <command>') describes a command's options.\n");
 }
 
 int main(int argc, char **argv) {
