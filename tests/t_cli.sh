@@ -167,7 +167,10 @@ rep_case llm_device --device "$D" llm --model gpt2 --device t4 --device h100-sxm
 rep_case mig --memory-mb "$D" mig --device a100-40gb --memory-mb 1 --memory-mb 2
 rep_case train_epochs --epochs "$D" train --data x.dlpd --epochs 1 --epochs 2 --out "$T/m.dlpm"
 rep_case data_export --out "$D" data export x.sqlite --out "$T/a.csv" --out "$T/b.csv"
-rep_case lm_pretrain --lr "$D" lm pretrain --corpus x --out "$T/x.dlpm" --lr 1 --lr 2
+rep_case lm_pretrain "lm pretrain: --lr" "$D" lm pretrain --corpus x --out "$T/x.dlpm" --lr 1 --lr 2
+rep_case data_export_sub "data export: --out" "$D" data export x.sqlite --out "$T/a.csv" --out "$T/b.csv"
+rep_case predict_bool "predict: --json" "$D" predict $M --device h100-sxm --batch 1 --json --json
+rep_case devices_bool "devices: --json" "$D" devices --json --json
 # --dim repeats by design (one binding each)
 "$D" predict $M --device h100-sxm --batch 1 --dim a=1 --dim b=2 > /dev/null 2>&1
 if [ $? -eq 0 ]; then ok repeat_dim_allowed; else bad repeat_dim_allowed; fi

@@ -50,6 +50,24 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
     return DLP_EXIT_BADINPUT;
 }
 
+int cli_repeated_flag(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || !a[2]) continue;
+        size_t n = strcspn(a, "=");
+        if (n == 5 && !strncmp(a, "--dim", 5)) continue; /* one binding each */
+        for (int j = 1; j < i; j++)
+            if (!strncmp(argv[j], a, n) && (argv[j][n] == 0 || argv[j][n] == '=')) {
+                /* "lm pretrain", "data export": name the sub-subcommand too */
+                int sub = argc > 1 && argv[1][0] != '-' && i > 1 && (!strcmp(argv[0], "lm") || !strcmp(argv[0], "data") ||
+                                                                     !strcmp(argv[0], "dataset"));
+                return cli_failf(DLP_EXIT_BADINPUT, "%s%s%s: %.*s given twice (give it once)", argv[0], sub ? " " : "",
+                                 sub ? argv[1] : "", (int)n, a);
+            }
+    }
+    return 0;
+}
+
 int cli_write_error(const char *what) {
     int e = errno;
     return cli_failf(DLP_EXIT_FAIL, "cannot write %s: %s", what, e ? strerror(e) : "I/O error");
@@ -145,16 +163,6 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
     const char *a = argv[*i];
     size_t n = strlen(name);
     if (!is_opt(a, name, n)) return 0;
-    /* A repeated flag is a mistake (issue 25): keeping the last value
-     * silently hides it.  Looking back over argv (not a per-call state)
-     * gives the same answer however often a command parses its argv.
-     * --dim is the one flag meant to repeat (one binding each). */
-    if (strcmp(name, "--dim") != 0)
-        for (int j = 1; j < *i; j++)
-            if (is_opt(argv[j], name, n)) {
-                fprintf(stderr, "dlperf: %s: %s given twice (give it once)\n", argv[0], name);
-                return -1;
-            }
     if (a[n] == '=') {
         *val = a + n + 1;
         return 1;

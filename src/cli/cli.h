@@ -53,6 +53,14 @@ void cli_json_str(FILE *f, const char *s);
  * them) to stdout and free it; the exit code (DLP_EXIT_OK or a failure). */
 int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err);
 
+/* A flag given twice (issue 25): keeping the last value silently would
+ * hide the mistake, so main.c refuses it for every command before the
+ * command runs: "dlperf: CMD: --seq given twice (give it once)" and
+ * DLP_EXIT_BADINPUT; 0 when none.  argv[0] is the command; a token that
+ * starts with "--" is a flag (its name ends at '='); --dim repeats by
+ * design (one binding each). */
+int cli_repeated_flag(int argc, char **argv);
+
 /* Option parsing helper: if argv[*i] is `name` (or `name=value`), store the
  * value in *val, advance *i, return 1; on a missing value print an error and
  * return -1; 0 if argv[*i] is another option. */

@@ -94,9 +94,13 @@ int main(int argc, char **argv) {
         printf("dlperf %s\n", DLP_VERSION_STRING);
         return cli_finish_stdout(0);
     }
-    /* every command's stdout is checked here, once: a write error is exit 1 */
+    /* every command's flags (no repeats) and stdout (a write error is exit 1)
+     * are checked here, once */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = cli_repeated_flag(argc - 1, argv + 1);
+            return rc ? rc : cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
+        }
     fprintf(stderr, "dlperf: unknown command '%s' (try 'dlperf --help')\n", argv[1]);
     return DLP_EXIT_BADINPUT;
 }
