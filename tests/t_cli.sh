@@ -103,6 +103,18 @@ fsize_case() {
   if [ $rc -ne 0 ] && grep -qF "cannot write $path: File too large" "$T/err"; then ok "fsize_$name"
   else bad "fsize_$name (rc=$rc)"; cat "$T/err"; fi
 }
+# the library's writers (features --out, train --out, ...) word it their way,
+# naming the path; a failed save is a runtime failure, exit 1
+fsize_lib_case() {
+  local name=$1 path=$2; shift 2
+  ( trap '' XFSZ; ulimit -f 1; "$@" ) > /dev/null 2> "$T/err"; local rc=$?
+  if [ $rc -eq 1 ] && grep -qF "$path: write failed: File too large" "$T/err" && [ ! -e "$path" ]; then ok "fsize_$name"
+  else bad "fsize_$name (rc=$rc)"; cat "$T/err"; fi
+}
+fsize_lib_case features_out "$T/big.dlpg" "$D" features examples/bert.onnx --batch 8 --seq 128 --out "$T/big.dlpg"
+if [ -f "$T/d.dlpd" ]; then
+  fsize_lib_case train_out "$T/big.dlpm" "$D" train --data "$T/d.dlpd" --epochs 1 --hidden 64 --out "$T/big.dlpm"
+fi
 fsize_case roofline_out "$T/big.svg" "$D" roofline examples/bert.onnx --device h100-sxm --batch 1 --seq 128 --out "$T/big.svg"
 if [ -f "$T/w.dlpm" ]; then
   fsize_case eval_report "$T/big.md" "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report "$T/big.md"

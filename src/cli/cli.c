@@ -73,6 +73,11 @@ int cli_write_error(const char *what) {
     return cli_failf(DLP_EXIT_FAIL, "cannot write %s: %s", what, e ? strerror(e) : "I/O error");
 }
 
+int cli_save_fail(const dlp_error *e) {
+    int rc = cli_fail(e);
+    return e->code == DLP_EIO ? DLP_EXIT_FAIL : rc;
+}
+
 int cli_finish_stdout(int rc) {
     errno = 0;
     int bad = fflush(stdout) != 0;

@@ -25,6 +25,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* A failed write (issue 25): "dlperf: cannot write WHAT: <strerror(errno)>"
  * on stderr (WHAT is "stdout" or the path); returns DLP_EXIT_FAIL. */
 int cli_write_error(const char *what);
+/* A library save (dlp_*_save to an output checked by cli_check_out) that
+ * failed: its message, and an I/O error is a runtime failure (a full disk,
+ * exit 1), not bad input as reading a file would be.  Returns the code. */
+int cli_save_fail(const dlp_error *e);
 /* After a command: flush and close stdout, so that a full disk or a closed
  * descriptor turns a success into exit 1 naming stdout instead of losing
  * the output silently.  rc: the command's exit code; returns the final one

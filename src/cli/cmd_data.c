@@ -376,7 +376,7 @@ static int cmd_export(const char *path, const char *out) {
             dlp_free(buf);
         }
     } else if (dlp_store_export_csv(s, out, &err)) {
-        rc = cli_fail(&err);   /* the message names the file */
+        rc = cli_save_fail(&err);   /* the message names the file */
     } else {
         fprintf(stderr, "data export: %s -> %s\n", path, out);
     }

@@ -100,8 +100,9 @@ static void on_progress(void *user, int64_t done, int64_t total) {
 static int finish_build(const build_opts *o, dlp_dataset *ds, dlp_status st, dlp_error *err, build_progress *bp,
                         int layout, const char *what, const struct timespec *t0) {
     cli_progress_end(&bp->pg);
+    int saving = !st;
     if (!st) st = dlp_dataset_save(ds, o->out, err);
-    int rc = st ? cli_fail(err) : 0;
+    int rc = st ? (saving ? cli_save_fail(err) : cli_fail(err)) : 0;
     if (!rc)
         printf("%s: %d samples on %d graphs %s, %s layout, %.1f MiB, fingerprint %016llx, %.1f s\n", o->out,
                dlp_dataset_count(ds), dlp_dataset_graph_count(ds), what, dlp_layout_name(layout), file_mib(o->out),

@@ -249,7 +249,7 @@ int dlp_cmd_pretrain(int argc, char **argv) {
         goto done;
     }
     if (dlp_encoder_save(enc, out, &e)) {
-        rc = cli_fail(&e);
+        rc = cli_save_fail(&e);
         goto done;
     }
     dlp_encoder_info inf;

@@ -349,7 +349,7 @@ int dlp_cmd_train(int argc, char **argv) {
         }
     }
     if (dlp_gnn_save(m, out, &e) != DLP_OK) {
-        rc = cli_fail(&e);
+        rc = cli_save_fail(&e);
         dlp_gnn_free(m);
         goto done;
     }
