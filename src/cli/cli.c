@@ -386,9 +386,14 @@ int cli_sub_help(void (*usage)(FILE *), const char *cmd, const char *sub, const 
                 in_usage = 0;
                 if (printed) fputc('\n', stdout);
             } else {
+                /* a line naming a command starts a usage form: it is SUB's when
+                 * it reads "dlperf CMD SUB ..." or ends right after SUB; the
+                 * continuation lines that follow belong to the same form */
                 const char *d = memmem(p, len, "dlperf ", 7);
-                if (d) in_match = !strncmp(d, want, strlen(want)) || ((size_t)(d - p) + strlen(want) - 1 == len &&
-                                                                        !strncmp(d, want, strlen(want) - 1));
+                if (d) {
+                    size_t rest = len - (size_t)(d - p), wl = strlen(want);
+                    in_match = (rest >= wl && !strncmp(d, want, wl)) || (rest == wl - 1 && !strncmp(d, want, wl - 1));
+                }
                 if (in_match) {
                     /* "usage: " on the first printed line, the others aligned under it */
                     if (d && !printed) printf("usage: %.*s\n", (int)(len - (size_t)(d - p)), d);
