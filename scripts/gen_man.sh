@@ -29,7 +29,14 @@ done
 cat <<'ROFF'
 .SH EXIT STATUS
 0 success, 1 runtime failure, 2 bad input (file, flag or value); errors are one
-line on standard error naming the file and the thing.
+line on standard error naming the file and the thing.  A write that fails
+(a full disk, standard output closed) is 1: "cannot write stdout: ..." or
+"cannot write PATH: ...".  A flag given twice is 2 (only \-\-dim repeats).
+.SH NOTES
+Text output writes numbers for people (ms, s, min, h, days; $ and "< $0.01";
+W, kW; J, kJ, MJ, kWh; g, kg, t; thousands separators; never an exponent);
+\-\-json keeps every digit.
+"dlperf help COMMAND [SUB]" is "dlperf COMMAND [SUB] \-\-help".
 .SH FILES
 .TP
 .I dlperf.h, libdlperf.so, dlperf.pc

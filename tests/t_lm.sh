@@ -100,7 +100,7 @@ if [ -f "$SHARED/data/HELP/DERIVED_csv/nasbench201_latency_ms.csv" ]; then
   exit2 gnnlm_device_text_not_gnnlm "is for gnnlm models" "$D" predict-graph --model "$tmp/sage.dlpm" examples/resnet18.onnx --batch 1 --device-text pixel3
   exit2 gnnlm_stage_not_gnnlm "are for --arch gnnlm" "$D" train $G --arch sage --stage adapt --out "$tmp/x.dlpm"
   exit2 gnnlm_graph_input_bad "--graph-input 'xml'" "$D" train $G --arch gnnlm --graph-input xml --out "$tmp/x.dlpm"
-  exit2 gnnlm_split_by_bad "--split-by 'cell'" "$D" train $G --arch gnnlm --split-by cell --out "$tmp/x.dlpm"
+  exit2 gnnlm_split_by_bad "--split-by 'cell'" "$D" train ${G/--split-by name/} --arch gnnlm --split-by cell --out "$tmp/x.dlpm"
 else
   echo "SKIP gnnlm CLI cases ($SHARED/data/HELP missing)"
 fi

@@ -171,6 +171,30 @@ static void t_bad_requests(void) {
                  400, "unknown region");
     expect_error("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"x\":1}", 400,
                  "unknown field 'x'");
+    /* issue 25: an escaped NUL would cut the string (cJSON ends it there) */
+    expect_error("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"batch\":1,\"device\":\"h100-sxm\\u0000x\"}",
+                 400, "field 'device': the string contains a NUL character");
+    expect_error("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"batch\":1,\"dev\\u0000\":\"t4\"}", 400,
+                 "a key contains a NUL");
+    /* an escaped backslash before u0000 is text, not a NUL: an unknown device */
+    expect_error("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\\\\u0000\"}",
+                 400, "unknown device");
+    expect_error("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\",\"runs\":1.5}", 400,
+                 "field 'runs': 1.5 is not a whole number");
+    /* issue 25: JSON booleans are typed; forms keep their spellings */
+    expect_error("POST", "/api/llm", J, "{\"model\":\"gpt2\",\"device\":\"h100-sxm\",\"max_fit\":\"yes\"}", 400,
+                 "field 'max_fit' must be true or false (a JSON boolean, not a string)");
+    expect_error("POST", "/api/llm", J, "{\"model\":\"gpt2\",\"device\":\"h100-sxm\",\"max_fit\":1}", 400,
+                 "field 'max_fit' must be true or false (a JSON boolean, not a number)");
+    {
+        dlp_server_response fr;
+        CHECK_I64(call("POST", "/api/llm", "application/x-www-form-urlencoded", "model=gpt2&device=h100-sxm&max_fit=on",
+                       NULL, &fr), 200);
+        dlp_server_response_free(&fr);
+        CHECK_I64(call("POST", "/api/llm", J, "{\"model\":\"gpt2\",\"device\":\"h100-sxm\",\"max_fit\":true}",
+                       NULL, &fr), 200);
+        dlp_server_response_free(&fr);
+    }
     expect_error("POST", "/api/predict", "application/x-www-form-urlencoded", "batch=1&batch=2", 400, "twice");
     expect_error("POST", "/api/predict", "application/x-www-form-urlencoded", "batch=%zz", 400, "escape");
     expect_error("POST", "/api/llm", J, "{\"model\":\"nope\",\"device\":\"t4\"}", 400, "nope");

@@ -3,7 +3,9 @@
  * map under growth and overwrite, arena alignment, atomic writes.
  */
 #include "util/util.h"
+#include "util/human.h"
 #include "tap.h"
+#include <ctype.h>
 #include <unistd.h>
 
 static void t_crc32_check_value(void) {
@@ -63,10 +65,60 @@ static void t_atomic_write(void) {
     CHECK(strstr(e.msg, "/nonexistent-dir/x") != NULL);
 }
 
+/* issue 25: numbers for people, never an exponent */
+static void t_human(void) {
+    CHECK_STR(dlp__hu_num(15880.4), "15,880");
+    CHECK_STR(dlp__hu_num(0.5), "0.5");
+    CHECK_STR(dlp__hu_num(0.0001234), "0.0001234");
+    CHECK_STR(dlp__hu_num(999.96), "1,000");
+    CHECK_STR(dlp__hu_num(1e-12), "0");
+    CHECK_STR(dlp__hu_num(2.5e21), "2,500,000,000,000,000,000,000");
+    CHECK_STR(dlp__hu_count(1e12), "1,000,000,000,000");
+    CHECK_STR(dlp__hu_count(1), "1");
+    CHECK_STR(dlp__hu_ms(1.668e5), "2.78 min");
+    CHECK_STR(dlp__hu_ms(0.00021), "210 ns");
+    CHECK_STR(dlp__hu_ms(0.0123), "12.3 µs");
+    CHECK_STR(dlp__hu_ms(12.345), "12.35 ms");
+    CHECK_STR(dlp__hu_ms(999.99), "1 s");
+    CHECK_STR(dlp__hu_ms(1.293e-6 * 3.6e6), "4.655 ms");
+    CHECK_STR(dlp__hu_ms(2.24e6 * 3.6e6), "93,330 days");
+    CHECK_STR(dlp__hu_ms(36 * 3600e3), "36 h");
+    CHECK_STR(dlp__hu_ms(0), "0 ms");
+    CHECK_STR(dlp__hu_usd(1.668e-6), "< $0.01");
+    CHECK_STR(dlp__hu_usd(0), "$0");
+    CHECK_STR(dlp__hu_usd(1.6684), "$1.67");
+    CHECK_STR(dlp__hu_usd(4.009e6), "$4,009,000");
+    CHECK_STR(dlp__hu_w(712.4), "712 W");
+    CHECK_STR(dlp__hu_w(5600), "5.6 kW");
+    CHECK_STR(dlp__hu_j(1.022e4), "10.22 kJ");
+    CHECK_STR(dlp__hu_j(0.5), "500 mJ");
+    CHECK_STR(dlp__hu_g(6.174e-6), "6.174 µg");
+    CHECK_STR(dlp__hu_j(7.2e9), "2,000 kWh");
+    CHECK_STR(dlp__hu_g(1234), "1.234 kg");
+    CHECK_STR(dlp__hu_si(1.234e9, ""), "1.23G");
+    CHECK_STR(dlp__hu_si(512, ""), "512");
+    CHECK_STR(dlp__hu_si(0, ""), "0");
+    CHECK_STR(dlp__hu_si(1.4596e10, "FLOP"), "14.6 GFLOP");
+    CHECK_STR(dlp__hu_si(12, "B"), "12 B");
+    CHECK_STR(dlp__hu_params(3.35e9), "3.35B");
+    CHECK_STR(dlp__hu_params(109.5e6), "110M");
+    /* a sweep over 60 decades: no exponent anywhere */
+    int exps = 0;
+    for (double v = 1e-30; v < 1e30; v *= 7.3) {
+        const char *s[] = {dlp__hu_num(v), dlp__hu_ms(v), dlp__hu_usd(v), dlp__hu_w(v), dlp__hu_j(v),
+                           dlp__hu_g(v), dlp__hu_si(v, "FLOP"), dlp__hu_count(v), dlp__hu_num(-v)};
+        for (int k = 0; k < 9; k++)
+            for (const char *c = s[k]; *c; c++) exps += (*c == 'e' || *c == 'E') && c > s[k] && isdigit((unsigned char)c[-1]) &&
+                                                        (isdigit((unsigned char)c[1]) || c[1] == '+' || c[1] == '-');
+    }
+    CHECK_I64(exps, 0);
+}
+
 int main(void) {
     RUN(t_crc32_check_value);
     RUN(t_strmap);
     RUN(t_arena);
     RUN(t_atomic_write);
+    RUN(t_human);
     return TAP_DONE();
 }

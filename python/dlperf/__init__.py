@@ -3,8 +3,11 @@
 A thin ctypes layer over libdlperf.so.  Every result is the dict of the JSON
 text the library writes, the same bytes `dlperf ... --json` prints and the
 HTTP API answers (predict, llm and mig go through the library's request
-handler, so fields, defaults and error messages are the API's too).  Errors
-raise dlperf.Error with the library's one-line message.  docs/python.md.
+handler, so fields and defaults are the API's too).  Arguments are checked
+here first; errors raise a dlperf.Error subclass that is also the built-in
+a Python caller expects (FileNotFound: FileNotFoundError, InvalidValue:
+ValueError, InvalidType: TypeError), with a one-line message in Python
+terms.  docs/python.md.
 
     import dlperf
     r = dlperf.predict("examples/resnet18.onnx", device="h100-sxm", batch=32)
@@ -16,10 +19,11 @@ import json
 import os
 import threading
 
-from . import _lib
-from ._lib import Error
+from . import _check, _lib
+from ._lib import Error, FileNotFound, InvalidType, InvalidValue
 
-__all__ = ["Error", "version", "predict", "inspect", "llm", "mig", "devices", "GraphModel"]
+__all__ = ["Error", "FileNotFound", "InvalidValue", "InvalidType", "version", "predict", "inspect", "llm", "mig",
+           "devices", "GraphModel"]
 
 __version__ = _lib.lib.dlp_version().decode()
 
@@ -46,7 +50,7 @@ def _handler():
             s = ctypes.c_void_p()
             err = _lib._Err()
             if _lib.lib.dlp_server_start(ctypes.byref(o), ctypes.byref(s), ctypes.byref(err)) != 0:
-                raise Error(err.text())
+                _lib.raise_error(err.text(), err.code)
             _server = s
         return _server
 
@@ -62,7 +66,7 @@ def _answer(resp):
             msg = json.loads(body)["error"]
         except (ValueError, KeyError, TypeError):
             msg = body.strip() or "HTTP status %d" % status
-        raise Error(msg, status)
+        _lib.raise_error(msg, status, http=True)
     return body
 
 
@@ -84,15 +88,24 @@ def _request(path, fields, model=None, model_name=None, raw=False):
 
 # ---- models: a path, bytes, or a torch.nn.Module ------------------------------------
 
-def _onnx_of(model, example_inputs):
+def _read(path, what="model"):
+    """The bytes of a file; FileNotFound when it is not there."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise FileNotFound("%s: no such file (%s)" % (path, what), filename=path) from None
+    except OSError as e:
+        raise Error("%s: cannot read: %s" % (path, e.strerror)) from None
+
+
+def _onnx_of(model, example_inputs, batch_dims=None):
     """(bytes, name, batch of the example) of a model given as a path, bytes or torch module."""
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
-        try:
-            with open(path, "rb") as f:
-                return f.read(), os.path.basename(path), None
-        except OSError as e:
-            raise Error("%s: cannot read: %s" % (path, e.strerror)) from None
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        return _read(path), os.path.basename(path), None
     if isinstance(model, (bytes, bytearray, memoryview)):
         return bytes(model), "model.onnx", None
     try:
@@ -100,29 +113,66 @@ def _onnx_of(model, example_inputs):
     except ImportError:
         torch = None
     if torch is not None and isinstance(model, torch.nn.Module):
-        return _export_torch(torch, model, example_inputs)
-    raise Error("model: expected an ONNX path, ONNX bytes or a torch.nn.Module, got %s"
-                % type(model).__name__)
+        return _export_torch(torch, model, example_inputs, batch_dims)
+    raise InvalidType("model must be an ONNX path, ONNX bytes or a torch.nn.Module, got %s"
+                      % type(model).__name__)
 
 
-def _export_torch(torch, module, example_inputs):
-    """Export to ONNX in memory, dim 0 of every input and output symbolic
-    ("batch_size") so that batch= binds it whatever the example's batch."""
+def _batch_axes(torch, args, batch_dims):
+    """{input index: axis} of the batch, checked against the example shapes."""
+    if batch_dims is None:
+        batch_dims = {0: 0}        # dim 0 of the first input only
+    elif isinstance(batch_dims, (list, tuple)):
+        batch_dims = {i: a for i, a in enumerate(batch_dims) if a is not None}
+    elif not isinstance(batch_dims, dict):
+        raise InvalidType("batch_dims must be a dict {input index: axis} or a list of axes (None: no batch "
+                          "axis), got %r" % (batch_dims,))
+    sizes = {}
+    for i, a in batch_dims.items():
+        _check.integer("batch_dims key", i, lo=0)
+        if i >= len(args):
+            raise InvalidValue("batch_dims names input %d, but example_inputs has %d" % (i, len(args)))
+        x = args[i]
+        if not isinstance(x, torch.Tensor):
+            raise InvalidType("example_inputs[%d] must be a torch.Tensor to carry a batch axis, got %s"
+                              % (i, type(x).__name__))
+        _check.integer("batch_dims[%d]" % i, a, lo=0)
+        if a >= x.dim():
+            raise InvalidValue("batch_dims[%d] is axis %d, but example_inputs[%d] has shape %s (%d dims)"
+                               % (i, a, i, tuple(x.shape), x.dim()))
+        sizes[i] = int(x.shape[a])
+    if len(set(sizes.values())) > 1:
+        raise InvalidValue("the batch axes of example_inputs disagree: %s"
+                           % ", ".join("input %d axis %d = %d" % (i, batch_dims[i], n) for i, n in sizes.items()))
+    return batch_dims, (next(iter(sizes.values())) if sizes else None)
+
+
+def _export_torch(torch, module, example_inputs, batch_dims):
+    """Export to ONNX in memory; the batch axes (batch_dims, default dim 0
+    of the first input) become the symbol "batch_size", so that batch= binds
+    them whatever the example's batch."""
     if example_inputs is None:
-        raise Error("example_inputs: a torch.nn.Module needs example inputs (a tensor or a tuple of them)")
+        raise InvalidType("example_inputs is required with a torch.nn.Module (a tensor or a tuple of them)")
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    for i, x in enumerate(args):
+        if not isinstance(x, torch.Tensor):
+            raise InvalidType("example_inputs[%d] must be a torch.Tensor, got %s" % (i, type(x).__name__))
+    axes_of, batch = _batch_axes(torch, args, batch_dims)
     n_in = len(args)
     with torch.no_grad():
         was_training = module.training
         module.eval()
         try:
             outs = module(*args)
+        except Exception as e:  # a shape mismatch, usually: say so before exporting
+            raise InvalidValue("%s(example_inputs) failed: %s" % (type(module).__name__, str(e).splitlines()[0]
+                                                                  if str(e) else type(e).__name__)) from None
         finally:
             module.train(was_training)
     n_out = len(outs) if isinstance(outs, (tuple, list)) else 1
     inames = ["input%d" % i if n_in > 1 else "input" for i in range(n_in)]
     onames = ["output%d" % i if n_out > 1 else "output" for i in range(n_out)]
-    axes = {n: {0: "batch_size"} for n in inames + onames}
+    axes = {inames[i]: {a: "batch_size"} for i, a in axes_of.items()}
     buf = io.BytesIO()
     try:
         torch.onnx.export(module, args, buf, input_names=inames, output_names=onames,
@@ -130,36 +180,68 @@ def _export_torch(torch, module, example_inputs):
     except Exception as e:  # torch raises many kinds; one line names it
         raise Error("%s: torch.onnx.export failed: %s" % (type(module).__name__, str(e).splitlines()[0]
                                                           if str(e) else type(e).__name__)) from None
-    first = args[0] if args and hasattr(args[0], "shape") else None
-    batch = int(first.shape[0]) if first is not None and len(first.shape) else None
     return buf.getvalue(), type(module).__name__ + ".onnx", batch
 
 
 def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mode=None, dtype=None,
             runtime=None, layout=None, optimizer=None, region=None, runs=None, steps=None, dims=None,
-            raw=False, **fields):
+            tf32=None, fuse=None, pure=None, no_learned=None, no_sdpa=None, no_amp=None, margin=None,
+            latency_slo_ms=None, launch_us=None, batch_dims=None, raw=False):
     """Predict latency (or training step time), throughput, memory, energy,
     MIG fit, cost and carbon of `model` on `device` (`dlperf predict`).
 
     model: an ONNX path, ONNX bytes, or a torch.nn.Module with example_inputs
-    (exported in memory by torch.onnx; batch defaults to the example's).
-    Other fields of POST /api/predict (tf32, fuse, margin, latency_slo_ms,
-    launch_us, no_learned, ...) pass through **fields.  raw=True returns
-    the JSON text instead of a dict."""
-    data, name, ex_batch = _onnx_of(model, example_inputs)
+        (a tensor or a tuple; exported in memory by torch.onnx).
+    device (required): a device id, name or alias: {devices}.
+    batch, seq: positive ints binding the model's symbolic batch / sequence
+        dims (a module's batch defaults to the example's).
+    batch_dims (modules only): which axis of which input is the batch, as
+        {{input index: axis}} or a list of axes (None: no batch axis);
+        default {{0: 0}}, dim 0 of the first input only.
+    mode: {modes}.  dtype: {dtypes}.  runtime: {runtimes}.
+    layout: {layouts} ("channels_last" = nhwc).  optimizer: {optimizers}.
+    tf32: {tf32}.  region: {regions}.
+    runs (inference) / steps (training): positive ints, the count that cost
+        and carbon are for.  dims: {{symbol: positive int}}.
+    fuse, pure, no_learned, no_sdpa, no_amp: True or False (the CLI's flags).
+    margin: MIG memory margin in [0, 10]; latency_slo_ms > 0; launch_us in
+        [0, 1e6] (docs/predict.md).
+    raw=True returns the JSON text instead of a dict.
+
+    Raises dlperf.InvalidType (a TypeError) for a wrong argument type,
+    dlperf.InvalidValue (a ValueError) for a value dlperf cannot use,
+    dlperf.FileNotFound (a FileNotFoundError) for a missing file."""
+    _check.device("device", device)
+    data, name, ex_batch = _onnx_of(model, example_inputs, batch_dims)
+    if batch_dims is not None and ex_batch is None:
+        raise InvalidType("batch_dims is for a torch.nn.Module; an ONNX file declares its own batch dim")
     if batch is None:
         batch = ex_batch
-    f = dict(device=device, batch=batch, seq=seq, mode=mode, dtype=dtype, runtime=runtime, layout=layout,
-             optimizer=optimizer, region=region, runs=runs, steps=steps, dims=dims, **fields)
+    f = dict(device=device, batch=_check.integer("batch", batch), seq=_check.integer("seq", seq),
+             mode=_check.choice("mode", mode, _check.MODES, _lib.lib.dlp_predict_mode_parse),
+             dtype=_check.choice("dtype", dtype, _check.DTYPES, _lib.lib.dlp_dtype_parse),
+             runtime=_check.choice("runtime", runtime, _check.RUNTIMES, _lib.lib.dlp_runtime_parse),
+             layout=_check.choice("layout", layout, _check.LAYOUTS, _lib.lib.dlp_memfmt_parse),
+             optimizer=_check.choice("optimizer", optimizer, _check.OPTIMIZERS, _lib.lib.dlp_optimizer_parse),
+             region=_check.string("region", region), runs=_check.integer("runs", runs, hi=10 ** 18),
+             steps=_check.integer("steps", steps, hi=10 ** 18), dims=_check.dims("dims", dims),
+             tf32=_check.choice("tf32", tf32, _check.TF32), fuse=_check.boolean("fuse", fuse),
+             pure=_check.boolean("pure", pure), no_learned=_check.boolean("no_learned", no_learned),
+             no_sdpa=_check.boolean("no_sdpa", no_sdpa), no_amp=_check.boolean("no_amp", no_amp),
+             margin=_check.real("margin", margin, 0, 10),
+             latency_slo_ms=_check.real("latency_slo_ms", latency_slo_ms, 0, 1e12, lo_open=True),
+             launch_us=_check.real("launch_us", launch_us, 0, 1e6))
     return _request("/api/predict", f, data, name, raw)
 
 
-def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, raw=False):
+def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, batch_dims=None, raw=False):
     """Totals (nodes, params, MACs, FLOPs, memory) and per-op-type tables of
-    a model (`dlperf inspect --json`)."""
-    data, name, ex_batch = _onnx_of(model, example_inputs)
+    a model (`dlperf inspect --json`).  model, example_inputs, batch, seq,
+    dims and batch_dims as for predict.  Raises as predict does."""
+    data, name, ex_batch = _onnx_of(model, example_inputs, batch_dims)
     if batch is None:
         batch = ex_batch
+    batch, seq, dims = _check.integer("batch", batch), _check.integer("seq", seq), _check.dims("dims", dims)
     opts = _lib._LoadOpts()
     opts.batch = batch or 0
     opts.seq = seq or 0
@@ -173,7 +255,7 @@ def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, raw=
     err = _lib._Err()
     if _lib.lib.dlp_graph_load_mem(data, len(data), name.encode(), ctypes.byref(opts), ctypes.byref(g),
                                    ctypes.byref(err)) != 0:
-        raise Error(err.text(), err.code)
+        _lib.raise_error(err.text(), err.code)
     try:
         buf, n = ctypes.c_void_p(), ctypes.c_size_t()
         st = _lib.lib.dlp_inspect_json(g, ctypes.byref(buf), ctypes.byref(n), ctypes.byref(err))
@@ -184,49 +266,102 @@ def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, raw=
     return text if raw else json.loads(text)
 
 
-def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, gen=None, gpus=None,
-        region=None, samples=None, analytic=None, image_tokens=None, kv_dtype=None, raw=False, **fields):
-    """An LLM's throughput, latency, memory and energy from its config
-    (`dlperf llm`): model is a catalogue or Hugging Face id, or config a
-    config.json dict (or its path)."""
+def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
+        gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
+        prompt=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, raw=False):
+    """An LLM's throughput, latency, memory, energy and carbon from its
+    config (`dlperf llm`).
+
+    model: a catalogue or Hugging Face id ('dlperf llm --list'); or config:
+        a config.json dict or its path.
+    device (required): {devices}.
+    batch, seq (prompt tokens), gen (generated tokens; 0: the forward pass
+        alone), gpus (tensor parallel), samples, image_tokens: ints.
+    dtype (weights) and kv_dtype: {llm_dtypes}.  region: {regions}.
+    analytic: True for the analytic model alone (no learned trees).
+    Serving (docs/llm.md, "Serving"; give concurrency or max_fit=True):
+        concurrency: requests in flight; max_fit: the most that fit;
+        prompt, gen: tokens per request; ep: expert parallelism within gpus;
+        attention_dp: attention data parallelism; phase: {phases};
+        mem_fraction: the share of GPU memory the engine may use, in (0, 1].
+    raw=True returns the JSON text.  Raises as predict does."""
     if isinstance(config, (str, os.PathLike)):
+        path = os.fspath(config)
         try:
-            with open(config) as f:
-                config = json.load(f)
-        except (OSError, ValueError) as e:
-            raise Error("%s: cannot read the config: %s" % (os.fspath(config), e)) from None
-    f = dict(model=model, config=config, device=device, batch=batch, seq=seq, dtype=dtype, gen=gen, gpus=gpus,
-             region=region, samples=samples, analytic=analytic, image_tokens=image_tokens, kv_dtype=kv_dtype,
-             **fields)
+            config = json.loads(_read(path, "config").decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
+    elif config is not None and not isinstance(config, dict):
+        raise InvalidType("config must be a config.json dict or its path, got %s" % type(config).__name__)
+    if model is None and config is None:
+        raise InvalidType("llm() needs model= (a catalogue or Hugging Face id) or config=")
+    _check.string("model", model)
+    _check.device("device", device)
+    f = dict(model=model, config=config, device=device, batch=_check.integer("batch", batch),
+             seq=_check.integer("seq", seq), dtype=_check.choice("dtype", dtype, _check.LLM_DTYPES,
+                                                                  _lib.lib.dlp_quant_parse),
+             kv_dtype=_check.choice("kv_dtype", kv_dtype, _check.DTYPES, _lib.lib.dlp_dtype_parse),
+             gen=_check.integer("gen", gen, lo=0), gpus=_check.integer("gpus", gpus),
+             region=_check.string("region", region), samples=_check.integer("samples", samples),
+             analytic=_check.boolean("analytic", analytic),
+             image_tokens=_check.integer("image_tokens", image_tokens, lo=0),
+             concurrency=_check.integer("concurrency", concurrency), max_fit=_check.boolean("max_fit", max_fit),
+             prompt=_check.integer("prompt", prompt), ep=_check.integer("ep", ep),
+             attention_dp=_check.integer("attention_dp", attention_dp),
+             phase=_check.choice("phase", phase, _check.PHASES, _lib.lib.dlp_llm_phase_parse),
+             mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True))
     return _request("/api/llm", f, raw=raw)
 
 
-def mig(*, device, memory_mb, margin=None, latency_ms=None, slo_ms=None, raw=False):
-    """The smallest MIG profile that holds memory_mb (`dlperf mig`)."""
-    f = dict(device=device, memory_mb=memory_mb, margin=margin, latency_ms=latency_ms, slo_ms=slo_ms)
+def mig(*, device=None, memory_mb=None, margin=None, latency_ms=None, slo_ms=None, raw=False):
+    """The smallest MIG profile that holds memory_mb (`dlperf mig`).
+
+    device (required): {devices}.  memory_mb (required): the model's memory,
+    MiB (>= 0).  margin: safety margin in [0, 10] (default 0.1).
+    latency_ms and slo_ms (> 0, together): the full-GPU latency and the
+    latency objective.  Raises as predict does."""
+    _check.device("device", device)
+    if memory_mb is None:
+        raise InvalidType("memory_mb is required: the model's memory in MiB")
+    f = dict(device=device, memory_mb=_check.real("memory_mb", memory_mb, 0),
+             margin=_check.real("margin", margin, 0, 10),
+             latency_ms=_check.real("latency_ms", latency_ms, 0, lo_open=True),
+             slo_ms=_check.real("slo_ms", slo_ms, 0, lo_open=True))
     return _request("/api/mig", f, raw=raw)
 
 
 def devices(id=None, raw=False):
-    """The device database {"devices": [...], "carbon": {...}}, or one
-    device by id, name or alias (`dlperf devices [ID] --json`)."""
+    """The device database {{"devices": [...], "carbon": {{...}}}}, or one
+    device by id, name or alias (`dlperf devices [ID] --json`): {devices}."""
+    _check.string("id", id, "a str (a device id, name or alias)")
     db = ctypes.c_void_p()
     err = _lib._Err()
     if _lib.lib.dlp_devdb_load(None, ctypes.byref(db), ctypes.byref(err)) != 0:
-        raise Error(err.text(), err.code)
+        _lib.raise_error(err.text(), err.code)
     try:
         buf, n = ctypes.c_void_p(), ctypes.c_size_t()
         if id is None:
             st = _lib.lib.dlp_devices_json(db, ctypes.byref(buf), ctypes.byref(n), ctypes.byref(err))
         else:
-            d = _lib.lib.dlp_devdb_find(db, str(id).encode())
+            d = _lib.lib.dlp_devdb_find(db, id.encode())
             if not d:
-                raise Error("unknown device '%s' ('dlperf.devices()' lists them)" % id)
+                raise InvalidValue("unknown device '%s' (dlperf.devices() lists them)" % id)
             st = _lib.lib.dlp_device_json(d, ctypes.byref(buf), ctypes.byref(n), ctypes.byref(err))
         text = _lib.take_text(st, buf, n, err)
     finally:
         _lib.lib.dlp_devdb_free(db)
     return text if raw else json.loads(text)
+
+
+# every allowed value, from the library, in the docstrings (help(dlperf.predict))
+_ALLOWED = dict(devices=_check.listed(_check.DEVICES) or "see dlperf.devices()",
+                regions=_check.listed(_check.REGIONS) or "see dlperf.devices()['carbon']",
+                modes=_check.listed(_check.MODES), dtypes=_check.listed(_check.DTYPES),
+                runtimes=_check.listed(_check.RUNTIMES), layouts=_check.listed(_check.LAYOUTS),
+                optimizers=_check.listed(_check.OPTIMIZERS), tf32=_check.listed(_check.TF32),
+                llm_dtypes=_check.listed(_check.LLM_DTYPES), phases=_check.listed(_check.PHASES))
+for _f in (predict, llm, mig, devices):
+    _f.__doc__ = _f.__doc__.format(**_ALLOWED)
 
 
 from ._graph_model import GraphModel  # noqa: E402  (uses the names above)

@@ -5,18 +5,79 @@ The library is found, in order: $DLPERF_LIB (a file); the directory
 (../../build); the dynamic loader's own search (libdlperf.so.0).
 """
 import ctypes
+import errno
 import os
+import re
 
 SONAME = "libdlperf.so.0"
 
 
 class Error(Exception):
-    """A dlperf failure, carrying the library's one-line message."""
+    """A dlperf failure, carrying the library's one-line message.
+
+    The subclasses are also the built-in exception a Python caller expects,
+    so `except FileNotFoundError` / `ValueError` / `TypeError` catch them:
+    FileNotFound (a model or config file that is not there), InvalidValue
+    (a value out of range, an unknown device or dtype, a malformed model),
+    InvalidType (an argument of the wrong type, a missing argument)."""
 
     def __init__(self, message, status=None):
-        super().__init__(message)
+        Exception.__init__(self, message)
+        self.args = (message,)
         self.message = message
         self.status = status  # the HTTP-style status or dlp_status code, when known
+
+    def __str__(self):
+        return self.message
+
+
+class FileNotFound(Error, FileNotFoundError):
+    """A file that is not there (also a FileNotFoundError; .filename names it)."""
+
+    def __init__(self, message, filename=None, status=None):
+        Error.__init__(self, message, status)
+        self.errno = errno.ENOENT
+        self.strerror = os.strerror(errno.ENOENT)
+        self.filename = filename
+
+
+class InvalidValue(Error, ValueError):
+    """A value dlperf cannot use (also a ValueError)."""
+
+
+class InvalidType(Error, TypeError):
+    """An argument of the wrong type, or a missing one (also a TypeError)."""
+
+
+# dlp_status codes that mean "the input is wrong" (include/dlperf.h): EINVAL,
+# EFORMAT, EGRAPH, ESHAPE, EUNBOUND, ENOTFOUND, EVERSION, ECHECKSUM, EUNSUPPORTED
+_BAD_INPUT = {-1, -3, -4, -5, -7, -8, -9, -10, -11}
+
+
+def _pythonic(msg):
+    """A library or API message in Python terms: "--batch" -> "batch=",
+    "/api/predict: field 'device' ..." -> "device ..."."""
+    msg = re.sub(r"^/api/[a-z_.]+: ", "", msg)
+    msg = re.sub(r"GET /api/devices lists (the ids|all)", "dlperf.devices() lists them", msg)
+    # an unbound symbol, as the API or the library words it
+    msg = re.sub(r"give the field 'batch' or 'seq', or 'dims' as (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
+    msg = re.sub(r"give --batch, --seq or --dim (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
+    msg = msg.replace("give the field 'batch' or 'dims'", "give batch= or dims=")
+    msg = msg.replace("give --batch or --dim", "give batch= or dims=")
+    msg = re.sub(r"\bfields? '([a-z_]+)'", r"\1", msg)
+    msg = msg.replace("--dim ", "dims ")
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_") + "=", msg)
+
+
+def raise_error(msg, status=None, http=False):
+    """Raise the Error subclass a status stands for (an HTTP status when
+    http, else a dlp_status code)."""
+    msg = _pythonic(msg)
+    if http:
+        cls = InvalidValue if status in (400, 404, 413, 415) else Error
+    else:
+        cls = InvalidValue if status in _BAD_INPUT else Error
+    raise cls(msg, status=status)
 
 
 class _Err(ctypes.Structure):  # dlp_error
@@ -114,6 +175,17 @@ for name, res, args in [
                                                ctypes.POINTER(_LoadOpts), ctypes.c_int, ctypes.c_char_p,
                                                ctypes.POINTER(ctypes.c_float), _ERR]),
     ("dlp_gnn_device", ctypes.c_char_p, [_P]),
+    # the names of the allowed values, for checks and docstrings
+    ("dlp_runtime_name", ctypes.c_char_p, [ctypes.c_int]),
+    ("dlp_runtime_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_memfmt_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_dtype_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_quant_name", ctypes.c_char_p, [ctypes.c_int]),
+    ("dlp_quant_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_predict_mode_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_optimizer_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_llm_phase_name", ctypes.c_char_p, [ctypes.c_int]),
+    ("dlp_llm_phase_parse", ctypes.c_int, [ctypes.c_char_p]),
 ]:
     fn = getattr(lib, name, None)
     if fn is None:
@@ -125,7 +197,7 @@ for name, res, args in [
 def take_text(status, buf, n, err):
     """The text a dlp_*_json call handed out (freed here), or Error."""
     if status != 0:
-        raise Error(err.text(), status)
+        raise_error(err.text(), status)
     try:
         return ctypes.string_at(buf.value, n.value).decode("utf-8")
     finally:

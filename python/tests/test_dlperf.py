@@ -67,9 +67,9 @@ def test_inspect_mig_llm_devices_same_bytes_as_cli():
 def test_errors_carry_the_library_message():
     with pytest.raises(dlperf.Error, match="unknown device 'nope'"):
         dlperf.predict(RESNET, device="nope", batch=1)
-    with pytest.raises(dlperf.Error, match="is not infer or train"):
+    with pytest.raises(dlperf.Error, match="mode must be one of infer or train; got 'fly'"):
         dlperf.predict(RESNET, device="t4", batch=1, mode="fly")
-    with pytest.raises(dlperf.Error, match="no_such.onnx: cannot read"):
+    with pytest.raises(dlperf.Error, match="no_such.onnx: no such file"):
         dlperf.predict("no_such.onnx", device="t4")
     with pytest.raises(dlperf.Error, match="model.onnx"):
         dlperf.predict(b"not an onnx file", device="t4", batch=1)
@@ -94,6 +94,52 @@ def test_torch_module_in_memory():
         dlperf.predict(m, device="t4")
 
 
+def test_torch_batch_dims():
+    # issue 25: the batch is the axes the caller names, by default dim 0 of
+    # the first input only; shapes are checked before the export
+    torch = pytest.importorskip("torch")
+
+    class Two(torch.nn.Module):          # the second input is not batched
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(16, 16)
+
+        def forward(self, a, b):
+            return self.lin(a) + b
+
+    a, b = torch.randn(4, 16), torch.randn(1, 16)
+    assert dlperf.inspect(Two(), (a, b), batch=8)["batch"] == 8
+    # both batched: named so, both bind to batch=
+    assert dlperf.inspect(Two(), (a, torch.randn(4, 16)), batch=8, batch_dims={0: 0, 1: 0})["batch"] == 8
+    assert dlperf.inspect(Two(), (a, torch.randn(4, 16)), batch=8, batch_dims=[0, 0])["batch"] == 8
+
+    class SeqFirst(torch.nn.Module):     # (seq, batch, features), as nn.LSTM by default
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(32, 8)
+
+        def forward(self, x):
+            return self.lin(x).sum(0)
+
+    x = torch.randn(10, 4, 32)
+    assert dlperf.inspect(SeqFirst(), x, batch_dims={0: 1})["batch"] == 4
+    assert dlperf.inspect(SeqFirst(), x, batch_dims={0: 1}, batch=64)["batch"] == 64
+    with pytest.raises(dlperf.InvalidValue, match=r"batch_dims\[0\] is axis 3, but example_inputs\[0\] has shape"):
+        dlperf.inspect(Two(), (a, b), batch_dims={0: 3})
+    with pytest.raises(dlperf.InvalidValue, match="batch axes of example_inputs disagree"):
+        dlperf.inspect(Two(), (a, torch.randn(3, 16)), batch_dims={0: 0, 1: 0})
+    with pytest.raises(dlperf.InvalidValue, match="batch_dims names input 2"):
+        dlperf.inspect(Two(), (a, b), batch_dims={2: 0})
+    with pytest.raises(dlperf.InvalidType, match="batch_dims must be"):
+        dlperf.inspect(Two(), (a, b), batch_dims="0")
+    with pytest.raises(dlperf.InvalidType, match=r"example_inputs\[1\] must be a torch.Tensor"):
+        dlperf.inspect(Two(), (a, [1, 2]))
+    with pytest.raises(dlperf.InvalidValue, match=r"Two\(example_inputs\) failed"):
+        dlperf.inspect(Two(), (torch.randn(4, 7), b))
+    with pytest.raises(dlperf.InvalidType, match="batch_dims is for a torch.nn.Module"):
+        dlperf.predict(RESNET, device="t4", batch=1, batch_dims={0: 0})
+
+
 def test_graph_model_batch_matches_cli():
     gm = dlperf.GraphModel.load(LEARNED)
     out = gm.predict([RESNET, RESNET], batch=8)
@@ -102,6 +148,31 @@ def test_graph_model_batch_matches_cli():
     assert out[0]["latency_ms"] == pytest.approx(ref["latency_ms"], rel=1e-5)
     gm.close()
     with pytest.raises(dlperf.Error):
+        dlperf.GraphModel.load(RESNET)
+
+
+def test_graph_model_path_or_list_and_checks():
+    with dlperf.GraphModel.load(LEARNED) as gm:
+        one = gm.predict(RESNET, batch=8)                 # a path: one dict, not its characters
+        assert isinstance(one, dict) and one == gm.predict([RESNET], batch=8)[0]
+        with open(RESNET, "rb") as f:
+            assert gm.predict(f.read(), batch=8) == one
+        assert gm.predict((RESNET, RESNET), batch=8) == [one, one]
+        for kw, exc, msg in [(dict(batch=-1), ValueError, "batch must be a positive int, got -1"),
+                             (dict(batch=0), ValueError, "batch must be a positive int, got 0"),
+                             (dict(batch="8"), TypeError, "batch must be a positive int, got '8'"),
+                             (dict(batch=8, threads=-1), ValueError, "threads must be a non-negative int"),
+                             (dict(batch=8, threads=1.5), TypeError, "threads must be a non-negative int"),
+                             (dict(batch=8, device=3), TypeError, "device must be a str")]:
+            with pytest.raises(exc, match=msg):
+                gm.predict(RESNET, **kw)
+        with pytest.raises(dlperf.InvalidType, match="models must be"):
+            gm.predict(3)
+        with pytest.raises(FileNotFoundError, match="nope.onnx: no such file"):
+            gm.predict(["nope.onnx"], batch=1)
+    with pytest.raises(dlperf.FileNotFound):
+        dlperf.GraphModel.load("nope.dlpm")
+    with pytest.raises(dlperf.InvalidValue, match="not a dlperf model file"):
         dlperf.GraphModel.load(RESNET)
 
 
@@ -173,3 +244,106 @@ def test_graph_model_gnnlm_device(tmp_path):
         assert gm.predict([RESNET], batch=1) == gm.predict([RESNET], batch=1, device=gm.device)
     with dlperf.GraphModel.load(LEARNED) as gm:
         assert gm.device == ""
+
+
+# ---- issue 25: Python as Python users expect ----------------------------------
+
+def test_error_classes_are_the_builtins():
+    assert issubclass(dlperf.FileNotFound, dlperf.Error) and issubclass(dlperf.FileNotFound, FileNotFoundError)
+    assert issubclass(dlperf.InvalidValue, dlperf.Error) and issubclass(dlperf.InvalidValue, ValueError)
+    assert issubclass(dlperf.InvalidType, dlperf.Error) and issubclass(dlperf.InvalidType, TypeError)
+    with pytest.raises(FileNotFoundError) as e:
+        dlperf.predict("no_such.onnx", device="t4", batch=1)
+    assert e.value.filename == "no_such.onnx" and str(e.value) == "no_such.onnx: no such file (model)"
+    with pytest.raises(FileNotFoundError):
+        dlperf.llm(config="no_such_config.json", device="t4")
+    with pytest.raises(ValueError, match="unknown device 'nope'"):
+        dlperf.predict(RESNET, device="nope", batch=1)
+    with pytest.raises(ValueError, match="malformed"):
+        dlperf.predict(b"not an onnx file", device="t4", batch=1)
+    with pytest.raises(TypeError, match="device is required"):
+        dlperf.predict(RESNET, batch=1)
+    with pytest.raises(TypeError, match="memory_mb is required"):
+        dlperf.mig(device="h100-sxm")
+    with pytest.raises(ValueError, match="unknown device"):
+        dlperf.devices("nope")
+
+
+@pytest.mark.parametrize("value,exc", [("8", TypeError), (8.5, TypeError), (8.0, TypeError), (True, TypeError),
+                                       (float("nan"), TypeError), (0, ValueError), (-1, ValueError)])
+def test_batch_checked_in_python_terms(value, exc):
+    with pytest.raises(exc) as e:
+        dlperf.predict(RESNET, device="t4", batch=value)
+    assert str(e.value) == "batch must be a positive int, got %r" % (value,)
+    assert isinstance(e.value, dlperf.Error)
+
+
+def test_other_arguments_checked():
+    cases = [
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, runs=1.5), TypeError, "runs must be a positive int"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, seq="128"), TypeError, "seq must be a positive int"),
+        (lambda: dlperf.predict(RESNET, device=5, batch=1), TypeError, "device must be a str"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, dtype="fp64"), ValueError,
+         "dtype must be one of fp32, fp16, bf16, fp8, fp4 or int8; got 'fp64'"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, runtime="jax"), ValueError, "runtime must be one of eager"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, fuse="yes"), TypeError, "fuse must be True or False"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, margin=float("inf")), ValueError, "margin must be"),
+        (lambda: dlperf.predict(RESNET, device="t4", batch=1, dims={"x": 0}), ValueError, r"dims\['x'\] must be"),
+        (lambda: dlperf.predict(RESNET, device="t4\0x", batch=1), ValueError, "must not contain a NUL"),
+        (lambda: dlperf.llm("gpt2", device="h100-sxm", max_fit="yes"), TypeError, "max_fit must be True or False"),
+        (lambda: dlperf.llm("gpt2", device="h100-sxm", concurrency=0), ValueError, "concurrency must be a positive"),
+        (lambda: dlperf.llm("gpt2", device="h100-sxm", mem_fraction=1.5), ValueError, "mem_fraction must be"),
+        (lambda: dlperf.llm("gpt2", device="h100-sxm", dtype="fp64"), ValueError, "dtype must be one of fp32"),
+        (lambda: dlperf.llm(device="h100-sxm"), TypeError, "needs model="),
+        (lambda: dlperf.mig(device="h100-sxm", memory_mb="7300"), TypeError, "memory_mb must be a number"),
+        (lambda: dlperf.inspect(RESNET, batch=2.0), TypeError, "batch must be a positive int"),
+        (lambda: dlperf.predict(3.5, device="t4", batch=1), TypeError, "model must be an ONNX path"),
+    ]
+    for call, exc, msg in cases:
+        with pytest.raises(exc, match=msg):
+            call()
+
+
+def test_messages_speak_python():
+    # the library's and the API's wording ("--batch", "field 'device'",
+    # "/api/predict:") is turned into Python's
+    for call in (lambda: dlperf.predict(RESNET, device="t4"), lambda: dlperf.inspect(RESNET),
+                 lambda: dlperf.predict(RESNET, device="nope", batch=1),
+                 lambda: dlperf.llm("gpt2", device="h100-sxm", concurrency=8, ep=2)):
+        with pytest.raises(dlperf.Error) as e:
+            call()
+        m = str(e.value)
+        assert "--" not in m and "/api/" not in m and "field '" not in m, m
+    with pytest.raises(ValueError, match=r"give batch=, seq= or dims=\{'batch_size': N\}"):
+        dlperf.inspect(RESNET)
+
+
+def test_docstrings_list_every_allowed_value():
+    import inspect
+    from dlperf import _check
+    devs = dlperf.devices()
+    ids = [d["id"] for d in devs["devices"]]
+    regions = [r["region"] for r in devs["carbon"]["regions"]]
+    assert ids and regions and set(ids) == set(_check.DEVICES)
+    doc = inspect.getdoc(dlperf.predict)
+    for v in ids + regions + ["infer", "train", "fp32", "fp16", "bf16", "fp8", "fp4", "int8", "eager", "eager-1.x",
+                              "compile", "tensorrt", "onnxruntime", "nchw", "nhwc", "adam", "sgd-momentum"]:
+        assert v in doc, v
+    ldoc = inspect.getdoc(dlperf.llm)
+    for v in ids + ["fp32", "bf16", "int8", "nf4", "fp8", "int4", "mxfp4", "nvfp4", "agg", "prefill", "decode"]:
+        assert v in ldoc, v
+    assert all(d in inspect.getdoc(dlperf.mig) for d in ids)
+
+
+def test_llm_serving_arguments_in_the_signature():
+    import inspect
+    params = inspect.signature(dlperf.llm).parameters
+    for p in ("model", "config", "device", "batch", "seq", "dtype", "kv_dtype", "gen", "gpus", "region", "samples",
+              "analytic", "image_tokens", "concurrency", "max_fit", "prompt", "ep", "attention_dp", "phase",
+              "mem_fraction", "raw"):
+        assert p in params, p
+    assert not any(q.kind == q.VAR_KEYWORD for q in params.values())
+    py = dlperf.llm("Qwen/Qwen3-30B-A3B", device="h100-sxm", gpus=2, dtype="bf16", concurrency=64, prompt=1024,
+                    gen=256, ep=2, raw=True)
+    assert py == cli("llm", "--model", "Qwen/Qwen3-30B-A3B", "--device", "h100-sxm", "--gpus", "2", "--dtype", "bf16",
+                     "--concurrency", "64", "--prompt", "1024", "--gen", "256", "--ep", "2", "--json")

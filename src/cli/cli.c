@@ -50,12 +50,69 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
     return DLP_EXIT_BADINPUT;
 }
 
+int cli_repeated_flag(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || !a[2]) continue;
+        size_t n = strcspn(a, "=");
+        if (n == 5 && !strncmp(a, "--dim", 5)) continue; /* one binding each */
+        for (int j = 1; j < i; j++)
+            if (!strncmp(argv[j], a, n) && (argv[j][n] == 0 || argv[j][n] == '=')) {
+                /* "lm pretrain", "data export": name the sub-subcommand too */
+                int sub = argc > 1 && argv[1][0] != '-' && i > 1 && (!strcmp(argv[0], "lm") || !strcmp(argv[0], "data") ||
+                                                                     !strcmp(argv[0], "dataset"));
+                return cli_failf(DLP_EXIT_BADINPUT, "%s%s%s: %.*s given twice (give it once)", argv[0], sub ? " " : "",
+                                 sub ? argv[1] : "", (int)n, a);
+            }
+    }
+    return 0;
+}
+
+int cli_write_error(const char *what) {
+    int e = errno;
+    return cli_failf(DLP_EXIT_FAIL, "cannot write %s: %s", what, e ? strerror(e) : "I/O error");
+}
+
+int cli_save_fail(const dlp_error *e) {
+    int rc = cli_fail(e);
+    return e->code == DLP_EIO ? DLP_EXIT_FAIL : rc;
+}
+
+int cli_finish_stdout(int rc) {
+    errno = 0;
+    int bad = fflush(stdout) != 0;
+    int e = errno;
+    /* an earlier failed write leaves the error flag even when this flush
+     * had nothing left to write */
+    if (ferror(stdout)) bad = 1;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad || rc != DLP_EXIT_OK) return rc;
+    errno = e;
+    return cli_write_error("stdout");
+}
+
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi) {
         fprintf(stderr, "dlperf: %s: '%s' is not a number in [%g, %g]\n", flag, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_count(const char *flag, const char *s, double lo, double hi, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v < lo || v > hi || v != floor(v)) {
+        fprintf(stderr, "dlperf: %s: '%s' is not a whole number in [%s, %s]\n", flag, s, dlp__hu_count(lo),
+                dlp__hu_count(hi));
         return -1;
     }
     *out = v;
@@ -96,20 +153,25 @@ void cli_json_str(FILE *f, const char *s) {
 
 int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err) {
     if (st) return cli_fail(err);
-    size_t n = fwrite(buf, 1, len, stdout);
+    errno = 0;
+    int ok = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0;
     dlp_free(buf);
-    return n == len ? DLP_EXIT_OK : cli_failf(DLP_EXIT_FAIL, "cannot write output");
+    return ok ? DLP_EXIT_OK : cli_write_error("stdout");
+}
+
+/* Whether argv[j] is the option name, as "name" or "name=value". */
+static int is_opt(const char *a, const char *name, size_t n) {
+    return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
     const char *a = argv[*i];
     size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0) return 0;
+    if (!is_opt(a, name, n)) return 0;
     if (a[n] == '=') {
         *val = a + n + 1;
         return 1;
     }
-    if (a[n] != 0) return 0;
     if (*i + 1 >= argc) {
         fprintf(stderr, "dlperf: %s needs a value\n", name);
         return -1;
@@ -294,26 +356,64 @@ void cli_progress_end(cli_progress *p) {
 }
 
 const char *cli_count(double v, char *buf, size_t n) {
-    double a = fabs(v);
-    if (!isfinite(v) || a < 999.5 || a >= 1e15) {
-        snprintf(buf, n, "%.4g", v);
-        return buf;
-    }
-    /* 4 significant digits, then the integer with separators */
-    int digits = (int)floor(log10(a)) + 1;
-    if (digits < 4) digits = 4; /* 999.5 .. 999.99 round to 1,000 */
-    long long scale = 1;
-    for (int k = 4; k < digits; k++) scale *= 10;
-    long long r = llround(a / (double)scale) * scale;
-    char d[32], out[48];
-    snprintf(d, sizeof d, "%lld", r);
-    size_t L = strlen(d), o = 0;
-    if (v < 0) out[o++] = '-';
-    for (size_t i = 0; i < L; i++) {
-        if (i && (L - i) % 3 == 0) out[o++] = ',';
-        out[o++] = d[i];
-    }
-    out[o] = 0;
-    snprintf(buf, n, "%s", out);
+    snprintf(buf, n, "%s", dlp__hu_num(v));
     return buf;
+}
+
+/* A section of sub starts on this line: "sub:" at column 0 (lm, dataset)
+ * or "  sub " indented (data). */
+static int sub_starts(const char *line, size_t len, const char *sub) {
+    size_t n = strlen(sub);
+    if (len > n && !strncmp(line, sub, n) && line[n] == ':') return 1;
+    return len > n + 3 && !strncmp(line, "  ", 2) && !strncmp(line + 2, sub, n) && line[n + 2] == ' ';
+}
+
+int cli_sub_help(void (*usage)(FILE *), const char *cmd, const char *sub, const char *const *subs) {
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = open_memstream(&text, &tlen);
+    if (!m) return usage(stdout), DLP_EXIT_OK;
+    usage(m);
+    fclose(m);
+    char want[128];
+    snprintf(want, sizeof want, "dlperf %s %s ", cmd, sub);
+    int in_usage = 1, in_match = 0, in_section = 0, printed = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (in_usage) {
+            if (len == 0) {
+                in_usage = 0;
+                if (printed) fputc('\n', stdout);
+            } else {
+                /* a line naming a command starts a usage form: it is SUB's when
+                 * it reads "dlperf CMD SUB ..." or ends right after SUB; the
+                 * continuation lines that follow belong to the same form */
+                const char *d = memmem(p, len, "dlperf ", 7);
+                if (d) {
+                    size_t rest = len - (size_t)(d - p), wl = strlen(want);
+                    in_match = (rest >= wl && !strncmp(d, want, wl)) || (rest == wl - 1 && !strncmp(d, want, wl - 1));
+                }
+                if (in_match) {
+                    /* "usage: " on the first printed line, the others aligned under it */
+                    if (d && !printed) printf("usage: %.*s\n", (int)(len - (size_t)(d - p)), d);
+                    else if (d) printf("       %.*s\n", (int)(len - (size_t)(d - p)), d);
+                    else printf("%.*s\n", (int)len, p);
+                    printed = 1;
+                }
+            }
+        } else {
+            if (sub_starts(p, len, sub)) in_section = 1;
+            else if (in_section) {
+                int other = len == 0;
+                for (int k = 0; subs[k] && !other; k++)
+                    if (strcmp(subs[k], sub) && sub_starts(p, len, subs[k])) other = 1;
+                if (other) in_section = 0;
+            }
+            if (in_section) printf("%.*s\n", (int)len, p);
+        }
+        p = e ? e + 1 : p + len;
+    }
+    free(text);
+    return DLP_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "dlperf.h"
+#include "util/human.h" /* numbers in text output: dlp__hu_* */
 
 #define DLP_EXIT_OK 0
 #define DLP_EXIT_FAIL 1
@@ -21,6 +22,18 @@ int cli_failf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * "dlperf: CMD: MSG (try 'dlperf CMD --help')" on stderr, never the whole
  * usage; returns DLP_EXIT_BADINPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A failed write (issue 25): "dlperf: cannot write WHAT: <strerror(errno)>"
+ * on stderr (WHAT is "stdout" or the path); returns DLP_EXIT_FAIL. */
+int cli_write_error(const char *what);
+/* A library save (dlp_*_save to an output checked by cli_check_out) that
+ * failed: its message, and an I/O error is a runtime failure (a full disk,
+ * exit 1), not bad input as reading a file would be.  Returns the code. */
+int cli_save_fail(const dlp_error *e);
+/* After a command: flush and close stdout, so that a full disk or a closed
+ * descriptor turns a success into exit 1 naming stdout instead of losing
+ * the output silently.  rc: the command's exit code; returns the final one
+ * (a command that already failed keeps its code and message). */
+int cli_finish_stdout(int rc);
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
 /* Monotonic clock, seconds (progress lines, --time). */
@@ -30,11 +43,14 @@ double cli_now_s(void);
  * when exact.  Return 0 on success, print a one-line error and return -1. */
 int cli_parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int cli_parse_f64(const char *flag, const char *s, double lo, double hi, double *out);
+/* A count too large for int64 (--runs 1e18): a whole number in [lo, hi]
+ * as a double; "1.5" is refused. */
+int cli_parse_count(const char *flag, const char *s, double lo, double hi, double *out);
 
 /* A count or rate for people (text output only; JSON keeps plain numbers):
- * below 1000 "%.4g" (0.5, 12.5, 999); from 1000 on 4 significant digits
- * with thousands separators (1.588e4 -> "15,880", 1e6 -> "1,000,000");
- * beyond 1e15 "%.4g" again.  Returns buf. */
+ * dlp__hu_num copied into buf — 4 significant digits, thousands separators
+ * from 1000 on (1.588e4 -> "15,880", 1e6 -> "1,000,000"), never an
+ * exponent.  Returns buf. */
 const char *cli_count(double v, char *buf, size_t n);
 
 /* Minimal JSON string escaping to a FILE. */
@@ -42,6 +58,14 @@ void cli_json_str(FILE *f, const char *s);
 /* Print a library JSON text (dlp_*_json: st, buf, len, err as it returned
  * them) to stdout and free it; the exit code (DLP_EXIT_OK or a failure). */
 int cli_print_json(dlp_status st, char *buf, size_t len, const dlp_error *err);
+
+/* A flag given twice (issue 25): keeping the last value silently would
+ * hide the mistake, so main.c refuses it for every command before the
+ * command runs: "dlperf: CMD: --seq given twice (give it once)" and
+ * DLP_EXIT_BADINPUT; 0 when none.  argv[0] is the command; a token that
+ * starts with "--" is a flag (its name ends at '='); --dim repeats by
+ * design (one binding each). */
+int cli_repeated_flag(int argc, char **argv);
 
 /* Option parsing helper: if argv[*i] is `name` (or `name=value`), store the
  * value in *val, advance *i, return 1; on a missing value print an error and
@@ -111,6 +135,13 @@ int cli_progress_due(cli_progress *p);
 void cli_progress_line(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finish: a newline after an open terminal line. */
 void cli_progress_end(cli_progress *p);
+
+/* `dlperf CMD SUB --help` (issue 25): the part of CMD's usage text that
+ * describes SUB — its usage lines ("dlperf CMD SUB ..." and their
+ * continuations) and its section (from a line "SUB:" or "  SUB  ..." up to
+ * a blank line or the next sub's section); subs lists every sub of CMD,
+ * NULL-terminated.  Prints to stdout; returns DLP_EXIT_OK. */
+int cli_sub_help(void (*usage)(FILE *), const char *cmd, const char *sub, const char *const *subs);
 
 /* Subcommands (src/cli/cmd_<name>.c). */
 int dlp_cmd_inspect(int argc, char **argv);

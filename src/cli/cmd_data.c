@@ -208,11 +208,11 @@ static int cmd_export(const char *path, const char *out) {
         if (dlp_store_export_csv_mem(s, &buf, &len, &err)) {
             rc = cli_fail(&err);
         } else {
-            if (fwrite(buf, 1, len, stdout) != len) rc = cli_failf(DLP_EXIT_FAIL, "data export: cannot write output");
+            if (fwrite(buf, 1, len, stdout) != len) rc = cli_write_error("stdout");
             dlp_free(buf);
         }
     } else if (dlp_store_export_csv(s, out, &err)) {
-        rc = cli_fail(&err);   /* the message names the file */
+        rc = cli_save_fail(&err);   /* the message names the file */
     } else {
         fprintf(stderr, "data export: %s -> %s\n", path, out);
     }
@@ -293,9 +293,9 @@ int dlp_cmd_data(int argc, char **argv) {
         const char *v;
         int r = 0;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            static const char *const subs[] = {"stats", "export", "import", "merge", NULL};
             free(pos);
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "data", sub, subs);
         }
         if (!strcmp(sub, "stats") && !strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(sub, "export") && (r = cli_opt(argc, argv, &i, "--out", &v))) out = v;

@@ -95,8 +95,9 @@ static void on_progress(void *user, int64_t done, int64_t total) {
 static int finish_build(const build_opts *o, dlp_dataset *ds, dlp_status st, dlp_error *err, build_progress *bp,
                         int layout, const char *what, double t0) {
     cli_progress_end(&bp->pg);
+    int saving = !st;
     if (!st) st = dlp_dataset_save(ds, o->out, err);
-    int rc = st ? cli_fail(err) : 0;
+    int rc = st ? (saving ? cli_save_fail(err) : cli_fail(err)) : 0;
     if (!rc)
         printf("%s: %d samples on %d graphs %s, %s layout, %.1f MiB, fingerprint %016llx, %.1f s\n", o->out,
                dlp_dataset_count(ds), dlp_dataset_graph_count(ds), what, dlp_layout_name(layout), file_mib(o->out),
@@ -267,7 +268,8 @@ static int cmd_info(const char *path, int json) {
             if (m) printf(",\"n\":%d,\"missing\":%d,\"min\":%.9g,\"median\":%.9g,\"max\":%.9g}", m, n - m, lo, med, hi);
             else printf(",\"n\":0,\"missing\":%d,\"min\":null,\"median\":null,\"max\":null}", n);
         } else {
-            printf("  %-12s %8d %8d %12.6g %12.6g %12.6g\n", dlp_dataset_target_name(ds, k), m, n - m, lo, med, hi);
+            printf("  %-12s %8d %8d %12s %12s %12s\n", dlp_dataset_target_name(ds, k), m, n - m, dlp__hu_sig(lo, 6),
+                   dlp__hu_sig(med, 6), dlp__hu_sig(hi, 6));
         }
     }
     if (json) {
@@ -321,8 +323,8 @@ int dlp_cmd_dataset(int argc, char **argv) {
         const char *v;
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
+            static const char *const subs[] = {"build", "info", NULL};
+            return cli_sub_help(usage, "dataset", sub, subs);
         }
         if (!strcmp(sub, "info")) {
             if (!strcmp(argv[i], "--json")) json = 1;

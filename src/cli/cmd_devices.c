@@ -194,6 +194,6 @@ int dlp_cmd_devices(int argc, char **argv) {
         devices_table(db);
     }
     dlp_devdb_free(db);
-    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_failf(DLP_EXIT_FAIL, "devices: cannot write output");
+    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_write_error("stdout");
     return rc;
 }

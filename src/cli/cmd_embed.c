@@ -9,6 +9,7 @@
  *       every corpus graph: a CSV of vectors (stdout unless --csv) and/or a
  *       t-SNE map coloured by family (TraPPM thesis figure 5.4)
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,11 +185,12 @@ static int embed_corpus(const char *corpus, const char *pack, const char *enc_pa
             for (int k = 0; k < d; k++) fprintf(out, ",%.9g", V[(size_t)i * d + k]);
             fputc('\n', out);
         }
-        int bad = ferror(out);
+        errno = 0;
+        int bad = fflush(out) != 0 || ferror(out);
         if (!to_stdout && fclose(out)) bad = 1;
         out = NULL;
         if (bad) {
-            rc = cli_failf(DLP_EXIT_FAIL, "embed: %s: write failed", to_stdout ? "stdout" : csv);
+            rc = cli_write_error(to_stdout ? "stdout" : csv);
             goto done;
         }
     }
@@ -210,14 +212,12 @@ static int embed_corpus(const char *corpus, const char *pack, const char *enc_pa
             rc = cli_fail(&e);
             goto done;
         }
+        errno = 0;
         FILE *sf = fopen(tsne, "w");
-        if (!sf || fwrite(svg, 1, len, sf) != len) {
-            if (sf) fclose(sf);
-            rc = cli_failf(DLP_EXIT_BADINPUT, "embed: %s: cannot write", tsne);
-            goto done;
-        }
-        if (fclose(sf)) {
-            rc = cli_failf(DLP_EXIT_FAIL, "embed: %s: write failed", tsne);
+        int bad = !sf || fwrite(svg, 1, len, sf) != len;
+        if (sf && fclose(sf)) bad = 1;
+        if (bad) {
+            rc = cli_write_error(tsne);
             goto done;
         }
     }

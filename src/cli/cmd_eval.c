@@ -239,7 +239,7 @@ int dlp_cmd_eval(int argc, char **argv) {
                 if (mc) NOTE("| seed %lld | %d |", (long long)res[run].seed, res[run].n);
                 else NOTE("| fold %d | %d |", res[run].fold, res[run].n);
                 for (int k = 0; k < p.T; k++)
-                    NOTE(" %.2f%% | %.4g | %.4f | %.1f%% |", res[run].m[k].mape, res[run].m[k].rmse, res[run].m[k].tau,
+                    NOTE(" %.2f%% | %s | %.4f | %.1f%% |", res[run].m[k].mape, dlp__hu_num(res[run].m[k].rmse), res[run].m[k].tau,
                          100 * res[run].m[k].acc10);
                 NOTE("\n");
             }
@@ -255,7 +255,8 @@ int dlp_cmd_eval(int argc, char **argv) {
                 }
                 for (int j = 0; j < 4; j++) {
                     double mu = s[j] / n_runs, sd = sqrt(fmax(0, s2[j] / n_runs - mu * mu));
-                    NOTE(j == 0 || j == 3 ? " %.2f ± %.2f%s |" : " %.4g ± %.2g%s |", mu, sd, j == 0 || j == 3 ? "%" : "");
+                    if (j == 0 || j == 3) NOTE(" %.2f ± %.2f%% |", mu, sd);
+                    else NOTE(" %s ± %s |", dlp__hu_num(mu), dlp__hu_sig(sd, 2));
                 }
             }
             NOTE("\n\nThe tables below pool the test predictions of every run.");
@@ -281,8 +282,8 @@ int dlp_cmd_eval(int argc, char **argv) {
         for (int k = 0; k < p.T; k++) {
             dlp_metrics mt;
             gnn_preds_metrics(&p, k, &mt);
-            printf("%s (%lld predictions%s): MAPE %.2f%%  RMSE %.4g  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
-                   p.tnames[k], (long long)mt.n, n_runs > 1 ? ", pooled over runs" : "", mt.mape, mt.rmse, mt.tau,
+            printf("%s (%lld predictions%s): MAPE %.2f%%  RMSE %s  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
+                   p.tnames[k], (long long)mt.n, n_runs > 1 ? ", pooled over runs" : "", mt.mape, dlp__hu_num(mt.rmse), mt.tau,
                    100 * mt.acc5, 100 * mt.acc10);
         }
         if (rp.md || rp.json || rp.svg) rc = gnn_preds_write(&p, &rp);

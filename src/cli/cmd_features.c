@@ -71,7 +71,7 @@ int dlp_cmd_features(int argc, char **argv) {
     }
     dlp_graph_free(g);
     int rc = 0;
-    if (out && dlp_features_save(f, out, &err)) rc = cli_fail(&err);
+    if (out && dlp_features_save(f, out, &err)) rc = cli_save_fail(&err);
     if (!rc && json) {
         printf("{\"model\":");
         cli_json_str(stdout, f->name);

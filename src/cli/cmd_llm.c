@@ -241,28 +241,30 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (maxfit) printf(" (the most that fit)");
         else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),
                                              cli_count((double)p.max_concurrency, b3, sizeof b3));
-        printf("\n  TTFT         %.4g ms   (prefill alone %.4g ms)   [%s]\n", p.ttft_ms, p.prefill_ms, p.method_serving);
-        printf("  TPOT / ITL   %.4g ms   (decode step alone %.4g ms; collectives %.3g ms per step)\n", p.tpot_ms,
-               p.decode_step_ms, p.comm_ms);
+        printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
+               p.method_serving);
+        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
+               dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
         if (strcmp(p.method_serving, "analytic"))
-            printf("  analytic     TTFT %.4g ms, TPOT %.4g ms, %.4g J per request\n", p.ttft_analytic_ms, p.tpot_analytic_ms,
-                   p.energy_analytic_j);
-        printf("  end to end   %.4g s per request\n", p.e2e_ms / 1e3);
-        printf("  throughput   %s output tokens/s, %.4g requests/s (one replica of %lld GPU%s)\n",
-               cli_count(p.output_tokens_per_s, b1, sizeof b1), p.requests_per_s, (long long)gpus, gpus == 1 ? "" : "s");
+            printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
+                   dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
+        printf("  end to end   %s per request\n", dlp__hu_ms(p.e2e_ms));
+        printf("  throughput   %s output tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
+               cli_count(p.output_tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
+               gpus == 1 ? "" : "s");
         printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
                p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
                cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(seq + img + gen),
                memfrac > 0 ? memfrac : DLP_LLM_MEM_FRACTION);
         printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
                p.weights_mb / 1024, p.activations_mb / 1024);
-        printf("  energy       %.4g J per request, %.4g J per output token; %.0f W per GPU (TDP %.0f W)\n", p.energy_j,
-               p.energy_per_token_j, p.power_per_gpu_w, d->tdp_w);
-        printf("  carbon       %.4g g CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
-               p.pue);
+        printf("  energy       %s per request, %s per output token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
+               dlp__hu_j(p.energy_per_token_j), dlp__hu_w(p.power_per_gpu_w), dlp__hu_w(d->tdp_w));
+        printf("  carbon       %s CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
+               p.carbon_g_per_kwh, p.pue);
         if (p.active_params != p.params)
-            printf("  MoE: %.3gB active parameters per token of %.3gB\n", (double)p.active_params / 1e9,
-                   (double)p.params / 1e9);
+            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+                   dlp__hu_params((double)p.params));
     } else {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
@@ -275,23 +277,24 @@ int dlp_cmd_llm(int argc, char **argv) {
         char b1[48], b2[48], b3[48];
         printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
                cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);
-        printf("  latency      %.4g ms per batch\n", p.latency_ms);
+        printf("  latency      %s per batch\n", dlp__hu_ms(p.latency_ms));
         if (strcmp(p.method_throughput, "analytic") || strcmp(p.method_energy, "analytic"))
-            printf("  analytic     %.4g ms per batch, %.4g J per sample (the learned value is held within %gx of it)\n",
-                   p.latency_analytic_ms, p.energy_analytic_j, DLP_LLM_MAX_FACTOR);
+            printf("  analytic     %s per batch, %s per sample (the learned value is held within %gx of it)\n",
+                   dlp__hu_ms(p.latency_analytic_ms), dlp__hu_j(p.energy_analytic_j), DLP_LLM_MAX_FACTOR);
         printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
                p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
-        printf("  energy       %.4g J per sample (%.0f W)   [%s]\n", p.energy_j, p.power_w, p.method_energy);
-        printf("  carbon       %.4g g CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
-               p.pue);
-        printf("  %s sample%s: %s s, %s J, %.4g g CO2\n", cli_count((double)samples, b1, sizeof b1), samples == 1 ? "" : "s",
-               cli_count(tot_s, b2, sizeof b2), cli_count(tot_j, b3, sizeof b3), tot_g);
-        printf("  model: %.3gB parameters, %.3g GMACs per pass, %lld nodes, %lld edges\n", (double)p.params / 1e9,
-               (double)p.macs / 1e9, (long long)p.nodes, (long long)p.edges);
+        printf("  energy       %s per sample (%s)   [%s]\n", dlp__hu_j(p.energy_j), dlp__hu_w(p.power_w), p.method_energy);
+        printf("  carbon       %s CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
+               p.carbon_g_per_kwh, p.pue);
+        (void)b2, (void)b3;
+        printf("  %s sample%s: %s, %s, %s CO2\n", dlp__hu_count((double)samples), samples == 1 ? "" : "s",
+               dlp__hu_ms(tot_s * 1e3), dlp__hu_j(tot_j), dlp__hu_g(tot_g));
+        printf("  model: %s parameters, %s MACs per pass, %s nodes, %s edges\n", dlp__hu_params((double)p.params),
+               dlp__hu_si((double)p.macs, ""), dlp__hu_count((double)p.nodes), dlp__hu_count((double)p.edges));
         if (p.active_params != p.params)
-            printf("  MoE: %.3gB active parameters per token of %.3gB\n", (double)p.active_params / 1e9,
-                   (double)p.params / 1e9);
-        printf("  KV cache     %.4g MiB per sequence of %lld tokens\n", p.kv_bytes_per_seq / 1048576.0,
+            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+                   dlp__hu_params((double)p.params));
+        printf("  KV cache     %s MiB per sequence of %lld tokens\n", dlp__hu_num(p.kv_bytes_per_seq / 1048576.0),
                (long long)(seq + img + gen));
     }
     dlp_devdb_free(db);

@@ -67,6 +67,8 @@ static void usage(FILE *f) {
             "  --seed N           initial rows of our specials HF lacks (0)\n");
 }
 
+static const char *const lm_subs[] = {"corpus", "pretrain", "device-text", "convert", NULL};
+
 static int is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
 
 static const char *shared_default(void) {
@@ -82,8 +84,7 @@ static int cmd_corpus(int argc, char **argv) {
         int r;
         int64_t iv;
         if (is_help(argv[i])) {
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "lm", "corpus", lm_subs);
         }
         if ((r = cli_opt(argc, argv, &i, "--out", &v))) out = v;
         else if ((r = cli_opt(argc, argv, &i, "--graphs", &v))) graphs = v;
@@ -156,8 +157,8 @@ static int progress_cb(void *u, int64_t step, int64_t steps, double loss, double
     if (cli_progress_due(p)) {
         char tot[32] = "?";
         if (steps > 0) snprintf(tot, sizeof tot, "%lld", (long long)steps);
-        cli_progress_line(p, "step %lld/%s  loss %.4f  lr %.2e  %.0f tokens/s  %.0f s", (long long)step, tot, loss,
-                          lr, tps, el);
+        cli_progress_line(p, "step %lld/%s  loss %.4f  lr %s  %s tokens/s  %.0f s", (long long)step, tot, loss,
+                          dlp__hu_sig(lr, 3), dlp__hu_num(tps), el);
     }
     return stop_signal != 0;
 }
@@ -171,8 +172,7 @@ static int cmd_pretrain(int argc, char **argv) {
         int64_t iv;
         double dv;
         if (is_help(argv[i])) {
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "lm", "pretrain", lm_subs);
         }
 #define I64(flag, lo, hi, dst)                                                                                    \
     else if ((r = cli_opt(argc, argv, &i, flag, &v))) {                                                          \
@@ -270,8 +270,7 @@ static int cmd_device_text(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         int r = 0;
         if (is_help(argv[i])) {
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "lm", "device-text", lm_subs);
         }
         if ((r = cli_opt(argc, argv, &i, "--precision", &v))) prec = v;
         else if ((r = cli_opt(argc, argv, &i, "--runtime", &v))) rt = v;
@@ -306,8 +305,7 @@ static int cmd_convert(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         int r = 0;
         if (is_help(argv[i])) {
-            usage(stdout);
-            return 0;
+            return cli_sub_help(usage, "lm", "convert", lm_subs);
         }
         if ((r = cli_opt(argc, argv, &i, "--hf", &v))) dir = v;
         else if ((r = cli_opt(argc, argv, &i, "--out", &v))) out = v;

@@ -36,14 +36,14 @@ static void print_text(const dlp_device *d, double mem, double margin, double la
                        const dlp_mig_choice *c) {
     printf("device:          %s (%s)\n", d->id, d->name);
     printf("memory needed:   %.0f MiB + %g%% margin = %.0f MiB\n", mem, margin * 100, c->need_mb);
-    if (lat > 0) printf("latency:         %g ms on the full GPU%s", lat, slo > 0 ? "" : "\n");
-    if (slo > 0) printf(", SLO %g ms\n", slo);
+    if (lat > 0) printf("latency:         %s on the full GPU%s", dlp__hu_ms(lat), slo > 0 ? "" : "\n");
+    if (slo > 0) printf(", SLO %s\n", dlp__hu_ms(slo));
     printf("recommendation:  %s\n", c->profile ? c->profile->name : "none");
     printf("reason:          %s\n", c->reason);
     if (!c->n_fit) return;
     printf("\n%-10s %7s %7s %6s %4s %5s %7s %5s %7s", "profile", "GiB", "usable", "slices", "SMs", "inst",
            "used", "fits", "usable?");
-    if (lat > 0) printf(" %10s", "est. ms");
+    if (lat > 0) printf(" %10s", "est. time");
     if (slo > 0) printf(" %4s", "SLO");
     printf("\n");
     for (int i = 0; i < c->n_fit; i++) {
@@ -54,7 +54,8 @@ static void print_text(const dlp_device *d, double mem, double margin, double la
         if (p->sms > 0) snprintf(s, sizeof s, "%d", p->sms);
         printf("%-10s %7g %7s %6d %4s %5d %6.1f%% %5s %7s", p->name, p->memory_gib, u, p->compute_slices, s,
                p->max_instances, t->used_share * 100, t->fits_memory ? "yes" : "no", tri(t->fits_usable));
-        if (lat > 0) printf(" %10.3g", t->latency_ms);
+        const char *ms = dlp__hu_ms(t->latency_ms);
+        if (lat > 0) printf(" %*s", 10 + dlp__hu_extra(ms), ms);
         if (slo > 0) printf(" %4s", tri(t->meets_slo));
         printf("%s\n", i == c->index ? "  <-" : "");
     }
@@ -138,6 +139,6 @@ int dlp_cmd_mig(int argc, char **argv) {
         rc = cli_print_json(st, buf, len, &err);
     } else print_text(d, mem, margin, lat, slo, &c);
     dlp_devdb_free(db);
-    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_failf(DLP_EXIT_FAIL, "mig: cannot write output");
+    if (rc == DLP_EXIT_OK && fflush(stdout) != 0) rc = cli_write_error("stdout");
     return rc;
 }

@@ -57,9 +57,9 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         return 1;
     }
     if ((r = cli_opt(argc, argv, i, "--runs", &v)) != 0)
-        return r < 0 || cli_parse_f64("--runs", v, 1, 1e18, &a->o.runs) ? -1 : 1;
+        return r < 0 || cli_parse_count("--runs", v, 1, 1e18, &a->o.runs) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--steps", &v)) != 0)
-        return r < 0 || cli_parse_f64("--steps", v, 1, 1e18, &a->o.steps) ? -1 : 1;
+        return r < 0 || cli_parse_count("--steps", v, 1, 1e18, &a->o.steps) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--margin", &v)) != 0) {
         double m;
         if (r < 0 || cli_parse_f64("--margin", v, 0, 10, &m)) return -1;
@@ -198,15 +198,17 @@ static void print_nodes(const cli_predict_state *s) {
     double total = 0;
     for (int i = 0; i < p->n_nodes; i++) total += p->nodes[i].time_ms;
     printf("\n  %-5s %-36s %-16s %-11s %2s %5s %10s %10s %8s %6s %10s %6s\n", "#", "node", "op", "class", "k",
-           "bound", "FLOPs", "bytes", "FLOP/B", "ratio", "fwd ms", "share");
+           "bound", "FLOPs", "bytes", "FLOP/B", "ratio", "fwd time", "share");
     for (int i = 0; i < p->n_nodes; i++) {
         const dlp_node_pred *n = &p->nodes[i];
         dlp_node_info ni;
         dlp_graph_node(s->g, n->node, &ni);
-        printf("  %-5d %-36.36s %-16.16s %-11.11s %2d %5s %10.3g %10.3g %8.3g %6.2f %10.4f %5.1f%%%s\n", n->node,
+        const char *t = dlp__hu_ms(n->time_ms);
+        printf("  %-5d %-36.36s %-16.16s %-11.11s %2d %5s %10s %10s %8s %6.2f %*s %5.1f%%%s\n", n->node,
                ni.name, ni.op_type, dlp_op_class_name(n->op_class), n->kernels,
-               !n->kernels ? (n->fused_into >= 0 ? "fused" : "-") : n->bound == 'c' ? "comp" : "mem", n->flops, n->bytes,
-               n->bytes > 0 ? n->flops / n->bytes : 0, n->ratio, n->time_ms, total > 0 ? 100 * n->time_ms / total : 0,
+               !n->kernels ? (n->fused_into >= 0 ? "fused" : "-") : n->bound == 'c' ? "comp" : "mem",
+               dlp__hu_si(n->flops, ""), dlp__hu_si(n->bytes, ""), dlp__hu_sig(n->bytes > 0 ? n->flops / n->bytes : 0, 3),
+               n->ratio, 10 + dlp__hu_extra(t), t, total > 0 ? 100 * n->time_ms / total : 0,
                n->unknown ? "  (cost unknown)" : "");
     }
 }
@@ -219,12 +221,14 @@ static void print_kernels(const cli_predict_state *s) {
     printf("\n  kernels (%s, %s): %d rows\n", dlp_runtime_name(p->runtime), dlp_memfmt_name(p->memfmt),
            p->n_kernel_rows);
     printf("  %-4s %-3s %-34s %-11s %5s %5s %5s %10s %10s %6s %10s %6s  %s\n", "#", "ph", "kernel", "class", "nodes",
-           "count", "bound", "FLOPs", "bytes", "ratio", "ms", "share", "curve");
+           "count", "bound", "FLOPs", "bytes", "ratio", "time", "share", "curve");
     for (int i = 0; i < p->n_kernel_rows; i++) {
         const dlp_kernel_pred *k = &p->kernel_rows[i];
-        printf("  %-4d %-3s %-34.34s %-11.11s %5d %5d %5s %10.3g %10.3g %6.2f %10.4f %5.1f%%  %s\n", i,
+        const char *t = dlp__hu_ms(k->time_ms);
+        printf("  %-4d %-3s %-34.34s %-11.11s %5d %5d %5s %10s %10s %6.2f %*s %5.1f%%  %s\n", i,
                phase[k->phase >= 0 && k->phase < 3 ? k->phase : 0], k->name, dlp_kernel_class_name(k->kclass),
-               k->n_nodes, k->count, k->bound == 'c' ? "comp" : "mem", k->flops, k->bytes, k->ratio, k->time_ms,
+               k->n_nodes, k->count, k->bound == 'c' ? "comp" : "mem", dlp__hu_si(k->flops, ""), dlp__hu_si(k->bytes, ""),
+               k->ratio, 10 + dlp__hu_extra(t), t,
                total > 0 ? 100 * k->time_ms / total : 0, k->curve ? k->curve : "");
     }
 }
@@ -241,10 +245,11 @@ static void print_text(const cli_predict_state *s, int nodes) {
            p->time_src.learned || p->memory_src.learned ? " (analytic), learned models where marked" : "");
     printf("kernels of:   %s runtime, %s activations (--kernels lists them)\n", dlp_runtime_name(p->runtime),
            p->memfmt == DLP_MEMFMT_NHWC ? "channels_last" : "NCHW");
-    if (train) printf("step time:    %.4g ms (forward %.4g ms, analytic)", p->step_ms, p->latency_ms);
-    else printf("latency:      %.4g ms", p->latency_ms);
-    if (p->time_src.learned) printf("   [learned: %s; analytic %.4g ms]\n", p->time_src.model, p->time_src.analytic);
-    else if (p->band_hi_ms > 0) printf("   band %.4g .. %.4g ms (p10..p90 of kernel errors)\n", p->band_lo_ms, p->band_hi_ms);
+    if (train) printf("step time:    %s (forward %s, analytic)", dlp__hu_ms(p->step_ms), dlp__hu_ms(p->latency_ms));
+    else printf("latency:      %s", dlp__hu_ms(p->latency_ms));
+    if (p->time_src.learned) printf("   [learned: %s; analytic %s]\n", p->time_src.model, dlp__hu_ms(p->time_src.analytic));
+    else if (p->band_hi_ms > 0)
+        printf("   band %s .. %s (p10..p90 of kernel errors)\n", dlp__hu_ms(p->band_lo_ms), dlp__hu_ms(p->band_hi_ms));
     else printf("   (analytic, no band)\n");
     char nb[48], cb[48];
     printf("throughput:   %s samples/s\n", cli_count(p->throughput_sps, nb, sizeof nb));
@@ -268,19 +273,17 @@ static void print_text(const cli_predict_state *s, int nodes) {
     }
     if (p->learned_note[0]) printf("learned:      %s\n", p->learned_note);
     if (p->energy_known)
-        printf("energy:       %.4g J per %s, average power %.0f W (%s %.0f W), utilisation %.0f%%\n", p->energy_j,
-               train ? "step" : "pass", p->power_w, p->power_limit_w < d->tdp_w ? "limit" : "TDP", p->power_limit_w,
-               100 * p->utilisation);
+        printf("energy:       %s per %s, average power %s (%s %s), utilisation %.0f%%\n", dlp__hu_j(p->energy_j),
+               train ? "step" : "pass", dlp__hu_w(p->power_w), p->power_limit_w < d->tdp_w ? "limit" : "TDP",
+               dlp__hu_w(p->power_limit_w), 100 * p->utilisation);
     if (p->energy_known && p->clock_share < 0.9995)
-        printf("clocks:       %.0f%% of boost on average: the %.0f W limit caps the draw of heavy kernels "
-               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share,
-               p->power_limit_w);
+        printf("clocks:       %.0f%% of boost on average: the %s limit caps the draw of heavy kernels "
+               "(DVFS; compute-bound kernels stretch)\n", 100 * p->clock_share, dlp__hu_w(p->power_limit_w));
     if (!p->energy_known)
         printf("energy:       not predicted (no power data for %s%s), utilisation %.0f%%\n", d->id,
                d->kind == DLP_DEVICE_CPU ? ": a CPU slice without TDP or RAPL" : "", 100 * p->utilisation);
-    printf("work:         %d %s, %.4g GFLOP, %.4g GB DRAM traffic", p->kernels,
-           d->kind == DLP_DEVICE_CPU ? "ops" : "kernels", p->flops / 1e9,
-           p->bytes / 1e9);
+    printf("work:         %s %s, %s, %s DRAM traffic", dlp__hu_count(p->kernels),
+           d->kind == DLP_DEVICE_CPU ? "ops" : "kernels", dlp__hu_si(p->flops, "FLOP"), dlp__hu_si(p->bytes, "B"));
     if (p->n_unknown) printf(", %d nodes of unknown cost (launch only)", p->n_unknown);
     printf("\n");
     if (d->kind == DLP_DEVICE_CPU) printf("MIG:          none (CPU)\n");
@@ -289,30 +292,31 @@ static void print_text(const cli_predict_state *s, int nodes) {
                100 * p->mig_margin, p->mig.reason);
     if (p->mig.n_fit) {
         printf("              %-10s %7s %7s %5s", "profile", "GiB", "used", "fits");
-        if (p->mig.fit[0].latency_ms >= 0) printf(" %10s", "est. ms");
+        if (p->mig.fit[0].latency_ms >= 0) printf(" %10s", "est. time");
         if (p->mig.fit[0].meets_slo >= 0) printf(" %4s", "SLO");
         printf("\n");
         for (int i = 0; i < p->mig.n_fit; i++) {
             const dlp_mig_fit *t = &p->mig.fit[i];
             printf("              %-10s %7g %6.1f%% %5s", d->mig[i].name, d->mig[i].memory_gib, 100 * t->used_share,
                    t->fits_memory ? "yes" : "no");
-            if (t->latency_ms >= 0) printf(" %10.4g", t->latency_ms);
+            const char *ms = dlp__hu_ms(t->latency_ms);
+            if (t->latency_ms >= 0) printf(" %*s", 10 + dlp__hu_extra(ms), ms);
             if (t->meets_slo >= 0) printf(" %4s", t->meets_slo ? "yes" : "no");
             printf("%s\n", i == p->mig.index ? "  <-" : "");
         }
     }
     double count = train ? p->steps : p->runs;
     const char *what = train ? (count == 1 ? "step" : "steps") : (count == 1 ? "forward pass" : "forward passes");
-    cli_count(count, cb, sizeof cb);
+    snprintf(cb, sizeof cb, "%s", dlp__hu_count(count));
     if (p->cost_usd >= 0)
-        printf("cost:         $%.4g for %s %s (%.4g h x %.4g $/h, %s)\n", p->cost_usd, cb, what, p->total_hours,
-               p->price_usd_per_hour, d->price_provider);
+        printf("cost:         %s for %s %s (%s x %s/h, %s)\n", dlp__hu_usd(p->cost_usd), cb, what,
+               dlp__hu_ms(p->total_hours * 3.6e6), dlp__hu_usd(p->price_usd_per_hour), d->price_provider);
     else
-        printf("cost:         n/a (no price for %s in the database; %.4g h for %s %s)\n", d->id, p->total_hours, cb,
-               what);
+        printf("cost:         n/a (no price for %s in the database; %s for %s %s)\n", d->id,
+               dlp__hu_ms(p->total_hours * 3.6e6), cb, what);
     if (p->energy_known)
-        printf("carbon:       %.4g g CO2 (%.4g kWh x PUE %g x %g g/kWh, region %s)\n", p->co2_g, p->energy_kwh,
-               p->pue, p->g_per_kwh, p->region);
+        printf("carbon:       %s CO2 (%s kWh x PUE %g x %g g/kWh, region %s)\n", dlp__hu_g(p->co2_g),
+               dlp__hu_num(p->energy_kwh), p->pue, p->g_per_kwh, p->region);
     else
         printf("carbon:       not predicted (no energy)\n");
     (void)unit;
@@ -361,6 +365,6 @@ int dlp_cmd_predict(int argc, char **argv) {
     print_text(&s, nodes);
     if (kernels) print_kernels(&s);
     cli_predict_done(&s);
-    if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "predict: cannot write output");
+    if (fflush(stdout) != 0) return cli_write_error("stdout");
     return DLP_EXIT_OK;
 }

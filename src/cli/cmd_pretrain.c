@@ -249,7 +249,7 @@ int dlp_cmd_pretrain(int argc, char **argv) {
         goto done;
     }
     if (dlp_encoder_save(enc, out, &e)) {
-        rc = cli_fail(&e);
+        rc = cli_save_fail(&e);
         goto done;
     }
     dlp_encoder_info inf;
@@ -259,8 +259,8 @@ int dlp_cmd_pretrain(int argc, char **argv) {
     printf("graphs     %lld trained, %lld held out, %lld sources skipped (pack %s)\n", (long long)inf.n_graphs,
            (long long)inf.n_holdout, (long long)dlp_corpus_skipped(c), pack);
     printf("epochs     %d of %d\n", inf.epochs_run, inf.epochs);
-    printf("loss       %.6g final", inf.final_loss);
-    if (!isnan(inf.val_loss)) printf(", %.6g held out", inf.val_loss);
+    printf("loss       %s final", dlp__hu_sig(inf.final_loss, 6));
+    if (!isnan(inf.val_loss)) printf(", %s held out", dlp__hu_sig(inf.val_loss, 6));
     printf(" (%s)\n", inf.method == DLP_PRETRAIN_GAE ? "BCE" : "SCE");
     printf("time       %.1f s\n", inf.train_seconds);
     printf("wrote      %s\n", out);

@@ -3,6 +3,7 @@
  * the model's nodes on the device's roofline (dlp_roofline_svg), with the
  * same flags as `dlperf predict`.  Without --out the SVG goes to stdout.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +56,26 @@ int dlp_cmd_roofline(int argc, char **argv) {
         return cli_fail(&err);
     }
     if (out && strcmp(out, "-") != 0) {
+        errno = 0;
         FILE *f = fopen(out, "wb");
         int bad = !f || fwrite(buf, 1, len, f) != len;
         if (f && fclose(f) != 0) bad = 1;
         if (bad) {
+            rc = cli_write_error(out);
             free(buf);
             cli_predict_done(&s);
-            return cli_failf(DLP_EXIT_BADINPUT, "roofline: cannot write '%s'", out);
+            return rc;
         }
-        printf("wrote %s: %s on %s, %s, predicted %.4g ms (%s)\n", out, s.p.model, s.dev->id,
-               dlp_dtype_short(s.p.dtype), s.p.latency_ms, s.p.method);
-    } else {
-        fwrite(buf, 1, len, stdout);
+        printf("wrote %s: %s on %s, %s, predicted %s (%s)\n", out, s.p.model, s.dev->id,
+               dlp_dtype_short(s.p.dtype), dlp__hu_ms(s.p.latency_ms), s.p.method);
+    } else if (fwrite(buf, 1, len, stdout) != len) {
+        rc = cli_write_error("stdout");   /* now: errno is this write's */
+        free(buf);
+        cli_predict_done(&s);
+        return rc;
     }
     free(buf);
     cli_predict_done(&s);
-    if (fflush(stdout) != 0) return cli_failf(DLP_EXIT_FAIL, "roofline: cannot write output");
+    if (fflush(stdout) != 0) return cli_write_error("stdout");
     return DLP_EXIT_OK;
 }

@@ -15,6 +15,7 @@
  * when stderr is a terminal, otherwise a line every few seconds
  * (cli_progress; --progress lines prints one line per epoch anywhere).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,8 @@ static int on_progress(void *u, const dlp_gnn_progress *p) {
     fmt_time(p->eta_s, eta, sizeof eta);
     if (!isnan(p->val_mape))
         snprintf(val, sizeof val, "  val MAPE %.2f%% (best %.2f%% @%d)", p->val_mape, p->best_val_mape, p->best_epoch);
-    cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %.2e  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
-                      val, p->lr, el, eta);
+    cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %s  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
+                      val, dlp__hu_sig(p->lr, 3), el, eta);
     return 0;
 }
 
@@ -327,9 +328,10 @@ int dlp_cmd_train(int argc, char **argv) {
         const double *ct, *cv;
         int cn;
         dlp_gnn_loss_curve(m, &ct, &cv, &cn);
+        errno = 0;
         FILE *cf = fopen(curve_path, "w");
         if (!cf) {
-            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+            rc = cli_write_error(curve_path);
             dlp_gnn_free(m);
             goto done;
         }
@@ -339,14 +341,15 @@ int dlp_cmd_train(int argc, char **argv) {
             if (isfinite(cv[ep])) fprintf(cf, "%.9g", cv[ep]);
             fprintf(cf, "\n");
         }
-        if (fclose(cf) != 0) {
-            rc = cli_failf(DLP_EXIT_FAIL, "train: cannot write %s", curve_path);
+        int bad = fflush(cf) != 0 || ferror(cf);
+        if (fclose(cf) != 0 || bad) {
+            rc = cli_write_error(curve_path);
             dlp_gnn_free(m);
             goto done;
         }
     }
     if (dlp_gnn_save(m, out, &e) != DLP_OK) {
-        rc = cli_fail(&e);
+        rc = cli_save_fail(&e);
         dlp_gnn_free(m);
         goto done;
     }
@@ -368,8 +371,8 @@ int dlp_cmd_train(int argc, char **argv) {
             for (int k = 0; k < p.T; k++) {
                 dlp_metrics mt;
                 gnn_preds_metrics(&p, k, &mt);
-                printf("test %s (%lld samples): MAPE %.2f%%  RMSE %.4g  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
-                       p.tnames[k], (long long)mt.n, mt.mape, mt.rmse, mt.tau, 100 * mt.acc5, 100 * mt.acc10);
+                printf("test %s (%lld samples): MAPE %.2f%%  RMSE %s  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
+                       p.tnames[k], (long long)mt.n, mt.mape, dlp__hu_num(mt.rmse), mt.tau, 100 * mt.acc5, 100 * mt.acc10);
             }
             char cmd[2048], md[1100], js[1100], svg[1100];
             gnn_command_line(argc, argv, cmd, sizeof cmd);

@@ -246,10 +246,8 @@ int gnn_preds_add(gnn_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const i
 /* Write a report: "-" is stdout; files go through a temporary name and a
  * rename so a reader never sees half a report. */
 static int write_buf(const char *path, const char *buf, size_t len) {
-    if (!strcmp(path, "-")) {
-        fwrite(buf, 1, len, stdout);
-        return 0;
-    }
+    if (!strcmp(path, "-"))
+        return fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : cli_write_error("stdout");
     char tmp[1100];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
@@ -258,7 +256,8 @@ static int write_buf(const char *path, const char *buf, size_t len) {
     if (!ok || rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
-        return cli_failf(DLP_EXIT_FAIL, "%s: cannot write: %s", path, strerror(e));
+        errno = e;
+        return cli_write_error(path);
     }
     return 0;
 }

@@ -65,7 +65,7 @@ static void usage(FILE *f) {
                "usage: dlperf <command> [options]\n\ncommands:\n", DLP_VERSION_STRING);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
-    fprintf(f, "\n'dlperf <command> --help' describes a command's options.\n");
+    fprintf(f, "\n'dlperf <command> --help' (or 'dlperf help <command>') describes a command's options.\n");
 }
 
 int main(int argc, char **argv) {
@@ -73,16 +73,34 @@ int main(int argc, char **argv) {
         usage(stderr);
         return DLP_EXIT_BADINPUT;
     }
+    if (!strcmp(argv[1], "help") && argc > 2) {
+        /* `dlperf help X [SUB]` is `dlperf X [SUB] --help` */
+        static char help_flag[] = "--help";
+        char *hv[8];
+        int hc = 0;
+        for (int i = 2; i < argc && hc < 6; i++) hv[hc++] = argv[i];
+        hv[hc++] = help_flag;
+        hv[hc] = NULL;
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(hv[0], commands[i].name)) return cli_finish_stdout(commands[i].fn(hc, hv));
+        fprintf(stderr, "dlperf: help: unknown command '%s' (try 'dlperf --help')\n", argv[2]);
+        return DLP_EXIT_BADINPUT;
+    }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return cli_finish_stdout(0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("dlperf %s\n", DLP_VERSION_STRING);
-        return 0;
+        return cli_finish_stdout(0);
     }
+    /* every command's flags (no repeats) and stdout (a write error is exit 1)
+     * are checked here, once */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = cli_repeated_flag(argc - 1, argv + 1);
+            return rc ? rc : cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
+        }
     fprintf(stderr, "dlperf: unknown command '%s' (try 'dlperf --help')\n", argv[1]);
     return DLP_EXIT_BADINPUT;
 }

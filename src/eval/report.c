@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/human.h"
 #include "util/util.h"
 
 /* ---- growable text buffer ------------------------------------------------- */
@@ -136,9 +137,11 @@ static const char *tname(const dlp_eval_input *in, int k) {
 
 /* ---- Markdown ------------------------------------------------------------------- */
 
+/* fmt NULL: a number for people (4 digits, separators, no exponent) */
 static void md_fmt(sbuf *b, double v, const char *fmt) {
-    if (isfinite(v)) dlp__sb_printf(b, fmt, v);
-    else dlp__sb_printf(b, "–");
+    if (!isfinite(v)) dlp__sb_printf(b, "–");
+    else if (!fmt) dlp__sb_printf(b, "%s", dlp__hu_num(v));
+    else dlp__sb_printf(b, fmt, v);
 }
 
 static void md_row(sbuf *b, const char *label, const dlp_metrics *m) {
@@ -147,9 +150,9 @@ static void md_row(sbuf *b, const char *label, const dlp_metrics *m) {
     dlp__sb_printf(b, " | %lld | ", (long long)m->n);
     md_fmt(b, m->mape, "%.2f%%");
     dlp__sb_printf(b, " | ");
-    md_fmt(b, m->rmse, "%.4g");
+    md_fmt(b, m->rmse, NULL);
     dlp__sb_printf(b, " | ");
-    md_fmt(b, m->mae, "%.4g");
+    md_fmt(b, m->mae, NULL);
     dlp__sb_printf(b, " | ");
     md_fmt(b, m->tau, "%.4f");
     dlp__sb_printf(b, " | ");
@@ -362,8 +365,8 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
             double x = PX(v), y = PY(v);
             dlp__sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", x, MT, x, MT + ph);
             dlp__sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", ML, y, ML + pw, y);
-            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, MT + ph + 16, v);
-            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML - 6, y + 4, v);
+            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x, MT + ph + 16, dlp__hu_num(v));
+            dlp__sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ML - 6, y + 4, dlp__hu_num(v));
         }
     }
     /* +-10% band and y = x */

@@ -20,6 +20,7 @@
  * memory nvidia-smi reports is a little lower (1g.5gb: 4.75 GiB), which the
  * per-profile fits_usable flag shows and the safety margin is meant to cover.
  */
+#include "util/human.h" /* the reason is read by people: no exponent (%g would print 1e-06) */
 #include "hw/hw.h"
 
 #include <math.h>
@@ -103,8 +104,9 @@ dlp_status dlp_mig_recommend(const dlp_device *dev, double memory_mb, double saf
                      dev->mig[largest].memory_gib * 1024.0);
         else
             snprintf(out->reason, sizeof out->reason,
-                     "no profile holding %s meets the %g ms SLO (fastest: %s at %.3g ms)", need_txt,
-                     latency_slo_ms, dev->mig[fastest].name, out->fit[fastest].latency_ms);
+                     "no profile holding %s meets the %s ms SLO (fastest: %s at %s ms)", need_txt,
+                     dlp__hu_sig(latency_slo_ms, 6), dev->mig[fastest].name,
+                     dlp__hu_sig(out->fit[fastest].latency_ms, 3));
         return DLP_OK;
     }
     out->index = best;
@@ -114,6 +116,7 @@ dlp_status dlp_mig_recommend(const dlp_device *dev, double memory_mb, double saf
                        "smallest profile whose %g GiB hold %s", dev->mig[best].memory_gib, need_txt);
     if (have_slo && len > 0 && (size_t)len < sizeof out->reason)
         snprintf(out->reason + len, sizeof out->reason - (size_t)len,
-                 " and whose estimated %.3g ms meets the %g ms SLO", out->latency_ms, latency_slo_ms);
+                 " and whose estimated %s ms meets the %s ms SLO", dlp__hu_sig(out->latency_ms, 3),
+                 dlp__hu_sig(latency_slo_ms, 6));
     return DLP_OK;
 }

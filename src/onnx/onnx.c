@@ -847,6 +847,7 @@ typedef struct {
     const dlp_load_opts *opts;
     dlp__strmap *maps;      /* one per scope */
     int n_maps, cap_maps;
+    int seq_used;           /* opts->seq bound some dimension */
 } linker;
 
 static int lookup(linker *L, int scope, const char *name) {
@@ -901,14 +902,14 @@ static int64_t bind_dim(linker *L, const char *param, int axis, const raw_vi *vi
             for (int i = 0; i < o->n_dims; i++)
                 if (o->dim_names && o->dim_names[i] && !strcmp(o->dim_names[i], param)) return o->dim_values[i];
             if (o->batch > 0 && batch_like(param)) return o->batch;
-            if (o->seq > 0 && seq_like(param)) return o->seq;
+            if (o->seq > 0 && seq_like(param)) return L->seq_used = 1, o->seq;
         }
     }
     if (!o) return -1;
     /* positional conventions: axis 0 is the batch; axis 1 of an integer
      * (token-id) input of rank 2 is the sequence */
     if (axis == 0 && o->batch > 0) return o->batch;
-    if (axis == 1 && o->seq > 0 && vi->rank == 2 && is_int_dt(vi->elem_type)) return o->seq;
+    if (axis == 1 && o->seq > 0 && vi->rank == 2 && is_int_dt(vi->elem_type)) return L->seq_used = 1, o->seq;
     return -1;
 }
 
@@ -1178,7 +1179,7 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     dlp__raw_graph rg;
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
-    linker L = {&R, opts, NULL, 0, 0};
+    linker L = {&R, opts, NULL, 0, 0, 0};
     /* sized for the main graph's names, so it is not rehashed as it fills */
     int64_t names = (int64_t)rg.n_init + rg.n_input;
     for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
@@ -1202,6 +1203,10 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     if (opts && opts->batch > 0 && g->batch > 0 && g->batch != opts->batch)
         dlp__graph_warn(g, "the batch dimension is fixed at %lld in the file; --batch %lld does not apply",
                         (long long)g->batch, (long long)opts->batch);
+    /* a --seq that bound nothing (a CNN, or a file with a fixed length)
+     * would be ignored silently: say so once (issue 25) */
+    if (opts && opts->seq > 0 && !L.seq_used)
+        dlp__graph_warn(g, "--seq %lld: the model has no symbolic sequence dimension; ignored", (long long)opts->seq);
     /* unused --dim names are worth a warning: a typo would go unnoticed */
     if (opts)
         for (int i = 0; i < opts->n_dims; i++)

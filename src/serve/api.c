@@ -309,6 +309,21 @@ static int get_f64(req *r, const char *k, double lo, double hi, double *v, int *
     return 0;
 }
 
+/* A count that may exceed int64 (runs, steps up to 1e18): whole, in range. */
+static int get_count(req *r, const char *k, double lo, double hi, double *v, int *given) {
+    double x = 0;
+    int g = 0;
+    if (get_f64(r, k, lo, hi, &x, &g)) return -1;
+    if (given) *given = g;
+    if (!g) return 0;
+    if (x != floor(x)) {
+        dlp__serve_error(r->out, 400, "field '%s': %.17g is not a whole number", k, x);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
 static int get_i64(req *r, const char *k, int64_t lo, int64_t hi, int64_t *v, int *given) {
     double x;
     int g;
@@ -333,6 +348,13 @@ static int get_bool(req *r, const char *k, int *v) {
     const cJSON *j = field(r, k);
     if (!j) return 0;
     if (cJSON_IsBool(j)) return *v = cJSON_IsTrue(j), 0;
+    /* a JSON body has real booleans: "yes" or 1 there is a mistake (issue 25);
+     * forms and query strings only have text, so they keep the spellings */
+    if (r->in->json) {
+        dlp__serve_error(r->out, 400, "field '%s' must be true or false (a JSON boolean, not %s)", k,
+                         cJSON_IsString(j) ? "a string" : cJSON_IsNumber(j) ? "a number" : "this type");
+        return -1;
+    }
     if (cJSON_IsNumber(j) && (j->valuedouble == 0 || j->valuedouble == 1)) return *v = j->valuedouble != 0, 0;
     if (cJSON_IsString(j)) {
         const char *s = j->valuestring;
@@ -561,8 +583,8 @@ static void h_predict(req *r, int svg) {
     if (get_i64(r, "batch", 1, (int64_t)1 << 31, &lo.batch, NULL) ||
         get_i64(r, "seq", 1, (int64_t)1 << 31, &lo.seq, NULL) || get_str(r, "mode", &mode) ||
         get_str(r, "dtype", &dtype) || get_str(r, "optimizer", &optim) || get_str(r, "runtime", &runtime) ||
-        get_str(r, "tf32", &tf32) || get_str(r, "layout", &layout) || get_f64(r, "runs", 1, 1e18, &o.runs, &g_runs) ||
-        get_f64(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
+        get_str(r, "tf32", &tf32) || get_str(r, "layout", &layout) || get_count(r, "runs", 1, 1e18, &o.runs, &g_runs) ||
+        get_count(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "power_limit_w", 1, 1e5, &o.power_limit_w, NULL) ||
         get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
@@ -1077,6 +1099,35 @@ void dlp__serve_dispatch(dlp_server *s, const char *method, const char *path, dl
 
 /* ---- body parsers ---------------------------------------------------------------- */
 
+/* cJSON decodes the escape \u0000 into a NUL byte and so cuts the string
+ * there: "h100-sxm\u0000x" would read as "h100-sxm".  Refuse such a string
+ * instead (issue 25), naming its field: walk the (already valid) JSON text,
+ * remembering the last key, and look for a \u0000 escape in each string.
+ * Returns 0, or -1 with the message in msg. */
+static int nul_escape(const char *t, size_t len, char *msg, size_t msgsz) {
+    char key[65] = "";
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] != '"') continue;
+        size_t start = ++i;
+        int nul = 0;
+        for (; i < len && t[i] != '"'; i++)
+            if (t[i] == '\\') {
+                if (i + 5 < len && t[i + 1] == 'u' && !strncmp(t + i + 2, "0000", 4)) nul = 1;
+                i++; /* skip the escaped character (\" among them) */
+            }
+        size_t end = i, k = i + 1;
+        while (k < len && isspace((unsigned char)t[k])) k++;
+        int is_key = k < len && t[k] == ':';
+        if (nul) {
+            if (is_key) snprintf(msg, msgsz, "malformed JSON body: a key contains a NUL character (\\u0000)");
+            else snprintf(msg, msgsz, "field '%s': the string contains a NUL character (\\u0000)", key);
+            return -1;
+        }
+        if (is_key) snprintf(key, sizeof key, "%.*s", (int)(end - start < 64 ? end - start : 64), t + start);
+    }
+    return 0;
+}
+
 cJSON *dlp__serve_parse_json_body(const char *body, size_t len, char *msg, size_t msgsz) {
     size_t i = 0;
     while (i < len && isspace((unsigned char)body[i])) i++;
@@ -1102,6 +1153,9 @@ cJSON *dlp__serve_parse_json_body(const char *body, size_t len, char *msg, size_
         cJSON_Delete(j);
         j = NULL;
         snprintf(msg, msgsz, "the JSON body must be an object of fields");
+    } else if (nul_escape(t, len, msg, msgsz)) {
+        cJSON_Delete(j);
+        j = NULL;
     } else {
         const char *dup = dup_key(j);
         if (dup) {
@@ -1202,7 +1256,7 @@ static dlp_status handle(dlp_server *s, const char *method, const char *url, con
     atomic_fetch_add(&s->active, 1);
     char msg[256] = "";
     cJSON *params = NULL;
-    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), json = 0;
     if (get) {
         params = q ? dlp__serve_parse_urlencoded(q + 1, strlen(q + 1), msg, sizeof msg) : cJSON_CreateObject();
     } else if (content_type && !strncasecmp(content_type, "multipart/", 10)) {
@@ -1213,7 +1267,7 @@ static dlp_status handle(dlp_server *s, const char *method, const char *url, con
         while (k < len && isspace((unsigned char)b[k])) k++;
         int form = content_type && !strncasecmp(content_type, "application/x-www-form-urlencoded", 33);
         if (form && !(k < len && b[k] == '{')) params = dlp__serve_parse_urlencoded(b, len, msg, sizeof msg);
-        else params = dlp__serve_parse_json_body(b, len, msg, sizeof msg);
+        else params = dlp__serve_parse_json_body(b, len, msg, sizeof msg), json = 1;
     }
     if (route_of(method, path, out) < 0) {
         /* 404 / 405 already in *out: they win over a malformed body */
@@ -1221,7 +1275,7 @@ static dlp_status handle(dlp_server *s, const char *method, const char *url, con
         int st = content_type && !strncasecmp(content_type, "multipart/", 10) ? 415 : 400;
         dlp__serve_error(out, st, "%s", msg);
     } else {
-        dlp__serve_input in = {params, file, file_len, file_name};
+        dlp__serve_input in = {params, file, file_len, file_name, json};
         dlp__serve_dispatch(s, method, path, &in, out);
     }
     cJSON_Delete(params);

@@ -795,7 +795,7 @@ static enum MHD_Result on_data(dlp_server *s, struct MHD_Connection *con, struct
 static enum MHD_Result on_complete_request(dlp_server *s, struct MHD_Connection *con, const char *method,
                                            struct conn_req *r) {
     if (r->err_status) return send_error(con, r);
-    dlp__serve_input in = {NULL, NULL, 0, NULL};
+    dlp__serve_input in = {NULL, NULL, 0, NULL, 0};
     char name[128];
     char msg[256] = "";
     if (is_get(method)) {
@@ -820,7 +820,7 @@ static enum MHD_Result on_complete_request(dlp_server *s, struct MHD_Connection 
         if (ct && !strncasecmp(ct, "application/x-www-form-urlencoded", 33) && !(k < r->raw_len && r->raw[k] == '{'))
             in.params = dlp__serve_parse_urlencoded(r->raw ? r->raw : "", r->raw_len, msg, sizeof msg);
         else
-            in.params = dlp__serve_parse_json_body(r->raw ? r->raw : "", r->raw_len, msg, sizeof msg);
+            in.params = dlp__serve_parse_json_body(r->raw ? r->raw : "", r->raw_len, msg, sizeof msg), in.json = 1;
         if (!in.params) req_set_error(r, 400, "%s", msg);
     }
     if (r->err_status) {

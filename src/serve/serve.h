@@ -75,6 +75,8 @@ typedef struct {
     const char *file;             /* 'model' upload; NULL when none             */
     size_t file_len;
     const char *file_name;        /* the upload's file name (sanitised)         */
+    int json;                     /* params came from a JSON body: typed, so a
+                                     boolean field must be true or false       */
 } dlp__serve_input;
 
 /* Route a request to its handler and fill *out (status, body).  method is

@@ -39,24 +39,35 @@ async function check(name, fn) {
 function assert(c, msg) { if (!c) throw new Error(msg); }
 const cli = (...args) => JSON.parse(execFileSync(BIN, [...args, "--json"], { encoding: "utf8" }));
 
-// The displayed text of a number cell, parsed back ("15,875 samples/s" -> 15875).
-// "7.973 × 10⁻⁵ USD" -> 7.973e-5.
+// The displayed text of a number cell, parsed back into the cell's base unit
+// (ms, J, W, g, $): "15,875 samples/s" -> 15875, "559.6 µs" -> 0.5596,
+// "10.22 kJ per pass" -> 10220, "$1.67" -> 1.67.  The page writes numbers as
+// the CLI does (src/util/human.c): never an exponent.
+const UNIT = { "ns": 1e-6, "\u00b5s": 1e-3, "ms": 1, "s": 1e3, "min": 6e4, "h": 3.6e6, "days": 8.64e7,
+               "\u00b5J": 1e-6, "mJ": 1e-3, "J": 1, "kJ": 1e3, "MJ": 1e6, "kWh": 3.6e6,
+               "W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "\u00b5g": 1e-6, "mg": 1e-3, "g": 1, "kg": 1e3, "t": 1e6 };
 function shown(text) {
-  const sup = { "\u207b": "-", "\u2070": "0", "\u00b9": "1", "\u00b2": "2", "\u00b3": "3", "\u2074": "4",
-                "\u2075": "5", "\u2076": "6", "\u2077": "7", "\u2078": "8", "\u2079": "9" };
-  const t = String(text).replace(/,/g, "").replace(/ \u00d7 10([\u207b\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)/,
-    (_, e) => "e" + [...e].map((c) => sup[c]).join(""));
-  const m = t.match(/-?[0-9.]+(e[-+]?[0-9]+)?/i);
-  return m ? Number(m[0]) : NaN;
+  const t = String(text).replace(/,/g, "");
+  const m = t.match(/(-?[0-9.]+)(?:\s+(\S+))?/);
+  if (!m) return NaN;
+  return Number(m[1]) * (m[2] && UNIT[m[2]] !== undefined ? UNIT[m[2]] : 1);
 }
-// A result cell must hold the CLI's exact value and show it to 4 significant digits.
+// A result cell must hold the CLI's exact value and show it to 4 significant
+// digits (power: 3; money: to the cent, below a cent "< $0.01"), without an
+// exponent.
 async function cellEquals(page, key, want) {
   const td = page.locator(`#r-table td[data-key="${key}"]`);
   const value = Number(await td.getAttribute("data-value"));
   const text = await td.locator(".v").textContent();
   assert(value === want, `${key}: page data-value ${value}, CLI ${want}`);
-  const s = shown(text);
-  assert(Math.abs(s - want) <= 5e-4 * Math.abs(want) + 1e-300, `${key}: page shows '${text}', CLI ${want}`);
+  assert(!/[0-9][eE][-+]?[0-9]/.test(text) && !/\u00d7 10/.test(text), `${key}: page shows '${text}' (an exponent)`);
+  if (key === "cost_usd") {
+    if (text.startsWith("< $0.01")) return assert(want < 0.01, `${key}: page shows '${text}', CLI ${want}`);
+    const c = Number(text.replace(/[$,]/g, "").split(" ")[0]);
+    return assert(Math.abs(c - want) <= (want >= 1000 ? 0.5 : 0.005) + 1e-12, `${key}: page shows '${text}', CLI ${want}`);
+  }
+  const s = shown(text), rel = /_w$/.test(key) ? 5e-3 : 5e-4;   // power: 3 digits ("274 W")
+  assert(Math.abs(s - want) <= rel * Math.abs(want) + 1e-300, `${key}: page shows '${text}', CLI ${want}`);
 }
 
 const profile = mkdtempSync(join(tmpdir(), "dlp-chromium-"));
