@@ -19,13 +19,15 @@ D=${BUILD:-build}/dlperf
 mkdir -p "$OUT"
 SH=../shared/models/torchvision
 strip='del(.. | .predict_ms?, .elapsed_ms?, .wall_ms?, .time_ms?, .seconds?)'
-# a fixed scratch folder: model files and reports name the paths they came from
-T=/tmp/dlperf-refactor-outputs; rm -rf "$T"; mkdir -p "$T"
+# a scratch folder: model files and reports name the paths they came from
+# (its own per run, so that two runs at once do not collide; its path is
+# replaced by T/ in every output)
+T=$(mktemp -d /tmp/dlperf-outputs.XXXXXX)
 n=0
 run() {   # run NAME CMD...   -> NAME.out (stdout, timing fields stripped if JSON), NAME.rc
   local name=$1; shift
   "$@" >"$OUT/$name.raw" 2>"$OUT/$name.err"; echo $? >"$OUT/$name.rc"
-  if jq -e . "$OUT/$name.raw" >/dev/null 2>&1; then jq -S "$strip" "$OUT/$name.raw" >"$OUT/$name.out"
+  if jq -e . "$OUT/$name.raw" >/dev/null 2>&1; then jq -S "$strip" "$OUT/$name.raw" | sed -e "s#$T/#T/#g" >"$OUT/$name.out"
   else sed -E -e "s#$OUT/#OUT/#g" -e "s#$T/#T/#g" -e 's/ in [0-9.]+ s:/ in X s:/' "$OUT/$name.raw" >"$OUT/$name.out"; fi
   rm -f "$OUT/$name.raw"; n=$((n+1))
 }
