@@ -388,3 +388,20 @@ for spec in "deepseek-ai/DeepSeek-V3 h200 8 fp8" "openai/gpt-oss-120b h100-sxm 1
 done
 if [ "$df_ok" = 1 ]; then ok llm_default_dtype_checkpoint
 else bad llm_default_dtype_checkpoint "$(head -3 "$tmp/df.err")"; fi
+
+# --- VLMs (issue 22): --images derives the tokens from the model's patch/merge config (Qwen3-VL:
+# 32 px per token, 1024x768 -> 32 x 24 = 768), the tower shows in the JSON; a text-only model refuses
+# image flags, and --images with --image-tokens is refused (exit 2 each)
+vl_ok=1
+"$BIN" llm --model Qwen/Qwen3-VL-8B-Instruct --device h100-sxm --concurrency 8 --prompt 256 --images 1 \
+  --image-size 1024x768 --gen 64 --json >"$tmp/vl.json" 2>"$tmp/vl.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["image_tokens"]==768 and d["vision_ms"]>0 and d["vision_params"]>5e8, d' \
+    "$tmp/vl.json" 2>>"$tmp/vl.err" || vl_ok=0
+for args in "--model meta-llama/Llama-3.1-8B-Instruct --images 1" "--model meta-llama/Llama-3.1-8B-Instruct --image-tokens 16" \
+            "--model Qwen/Qwen3-VL-8B-Instruct --images 1 --image-tokens 16" "--model Qwen/Qwen3-VL-8B-Instruct --image-size 10by10"; do
+  "$BIN" llm $args --device h100-sxm --concurrency 4 >/dev/null 2>"$tmp/vl1.err"
+  rc=$?
+  [ $rc = 2 ] && [ "$(wc -l <"$tmp/vl1.err")" = 1 ] || { vl_ok=0; echo "  $args: rc $rc $(head -1 "$tmp/vl1.err")" >>"$tmp/vl.err"; }
+done
+if [ "$vl_ok" = 1 ]; then ok llm_vlm_images
+else bad llm_vlm_images "$(tail -3 "$tmp/vl.err")"; fi

@@ -180,6 +180,128 @@ static void t_every_device(void) {
     }
 }
 
+
+/* ---- VLMs (issue 22, scope 1) ------------------------------------------------ */
+
+static dlp_status serve_img(const char *model, int64_t img, dlp_llm_workload wl, dlp_llm_prediction *p,
+                            dlp_error *e) {
+    dlp_llm_config c;
+    dlp_status st = dlp_llm_catalogue_get(model, &c, e);
+    if (st) return st;
+    c.image_tokens = img;
+    return dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &wl, NULL, 1, p, e);
+}
+
+/* Image tokens cost the language stack what as many text tokens cost: a
+ * 768-token prompt with 256 image tokens decodes exactly as a 1024-token
+ * text prompt, and its prefill is the text prefill plus the vision tower
+ * (in serving and in generate mode). */
+static void t_image_tokens_are_text_tokens_plus_tower(void) {
+    dlp_error e = {0};
+    const char *ms[] = {"google/gemma-3-12b-it", "Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen3-VL-8B-Instruct"};
+    for (int i = 0; i < 3; i++) {
+        dlp_llm_prediction a, b;
+        dlp_llm_workload wa = {.batch = 1, .seq = 768, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                               .concurrency = 16};
+        dlp_llm_workload wb = wa;
+        wb.seq = 1024;
+        CHECK(serve_img(ms[i], 256, wa, &a, &e) == DLP_OK);
+        CHECK(serve_img(ms[i], 0, wb, &b, &e) == DLP_OK);
+        CHECK(a.vision_ms > 0 && b.vision_ms == 0);
+        CHECK_NEAR(a.decode_step_ms, b.decode_step_ms, 1e-9 * b.decode_step_ms);
+        CHECK_NEAR(a.prefill_ms, b.prefill_ms + a.vision_ms, 1e-9 * a.prefill_ms);
+        CHECK_I64(a.kv_bytes_per_seq, b.kv_bytes_per_seq);
+        CHECK(a.ttft_ms >= a.prefill_ms - 1e-9);
+        /* the tower's weights (16-bit) are loaded with or without images */
+        CHECK(a.vision_params > 0 && a.weights_mb == b.weights_mb);
+        CHECK(a.weights_mb * 1048576.0 > 2.0 * ((double)a.params + (double)a.vision_params) - 1.0);
+        /* generate mode: the same identities on a batch of 4 */
+        wa.concurrency = wb.concurrency = 0;
+        wa.batch = wb.batch = 4;
+        CHECK(serve_img(ms[i], 256, wa, &a, &e) == DLP_OK);
+        CHECK(serve_img(ms[i], 0, wb, &b, &e) == DLP_OK);
+        CHECK_NEAR(a.latency_ms, b.latency_ms + a.vision_ms, 1e-9 * a.latency_ms);
+    }
+    /* the tower over one 896 x 896 SigLIP image: at least its FLOPs at the
+     * H100's dense bf16 peak (989 TFLOP/s).  27 layers x 4,096 patches x
+     * 2 x (4 x 1152^2 + 2 x 1152 x 4304) = 3.37 TFLOP of GEMMs, + 4 x
+     * 4096^2 x 1152 x 27 = 2.09 TFLOP of attention: >= 5.5 ms */
+    dlp_llm_prediction g;
+    dlp_llm_workload wg = {.batch = 1, .seq = 100, .gen_tokens = 100, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1};
+    CHECK(serve_img("google/gemma-3-12b-it", 256, wg, &g, &e) == DLP_OK);
+    CHECK(g.vision_ms >= 5.46e12 / 989e12 * 1e3);
+    CHECK(g.vision_ms <= 4 * 5.46e12 / 989e12 * 1e3);
+    /* a text-only model refuses image tokens */
+    CHECK(serve_img("meta-llama/Llama-3.1-8B-Instruct", 16, wg, &g, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "no vision tower") != NULL);
+}
+
+/* Image token counts from the processors' rules, by hand:
+ * Qwen3-VL 16 px patches merged 2 x 2 = 32 px per token: 1024 x 768 ->
+ * 32 x 24 = 768; Qwen2.5-VL 28 px: round(1024 / 28) = 37, round(768 / 28)
+ * = 27 -> 999; Gemma 3: 256 per image whatever its size; a video of 8
+ * frames at temporal patch 2: 4 x 768. */
+static void t_image_token_counts(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    int64_t n;
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-VL-8B-Instruct", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_image_tokens(&c, 1, 1024, 768, 0, &n, &e) == DLP_OK);
+    CHECK_I64(n, 768);
+    CHECK(dlp_llm_image_tokens(&c, 2, 1024, 768, 0, &n, &e) == DLP_OK);
+    CHECK_I64(n, 1536);
+    CHECK(dlp_llm_image_tokens(&c, 1, 1024, 768, 8, &n, &e) == DLP_OK);
+    CHECK_I64(n, 3072);
+    /* a tiny image is scaled up to the 4-token floor; a huge one down to
+     * at most 16,384 tokens */
+    CHECK(dlp_llm_image_tokens(&c, 1, 10, 10, 0, &n, &e) == DLP_OK);
+    CHECK(n >= 4 && n <= 9);
+    CHECK(dlp_llm_image_tokens(&c, 1, 20000, 20000, 0, &n, &e) == DLP_OK);
+    CHECK(n <= 16384 && n >= 16000);
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen2.5-VL-7B-Instruct", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_image_tokens(&c, 1, 1024, 768, 0, &n, &e) == DLP_OK);
+    CHECK_I64(n, 999);
+    CHECK(dlp_llm_catalogue_get("google/gemma-3-12b-it", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_image_tokens(&c, 2, 3000, 100, 0, &n, &e) == DLP_OK);
+    CHECK_I64(n, 512);
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e) == DLP_OK);
+    CHECK(dlp_llm_image_tokens(&c, 1, 1024, 768, 0, &n, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "no vision tower") != NULL);
+}
+
+/* The towers' weights, by hand from the published configs, and with the
+ * language stack against the model cards' totals (which count the tower).
+ * SigLIP-so400m (Gemma 3): a block = 4 x 1152^2 + 4 x 1152 (q, k, v, o) +
+ * 2 x 1152 x 4304 + 4304 + 1152 (MLP) + 4 x 1152 (two LayerNorms) =
+ * 15,239,504; x 27 = 411,466,608; patch conv 3 x 14^2 x 1152 + 1152 =
+ * 678,528; positions 64^2 x 1152 = 4,718,592; post-norm 2,304; projector
+ * norm 1,152 + 1152 x 3840 = 4,423,680: 421,290,864 (the card's 0.42B). */
+static void t_vision_params(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("google/gemma-3-12b-it", &c, &e) == DLP_OK);
+    CHECK_I64(dlp_llm_vision_params(&c), 421290864);
+    struct { const char *id; double total; } cards[] = {
+        {"google/gemma-3-12b-it", 12.2e9},        /* model card, with the 0.42B SigLIP */
+        {"Qwen/Qwen2.5-VL-7B-Instruct", 8.29e9},  /* HF safetensors */
+        {"Qwen/Qwen3-VL-8B-Instruct", 8.77e9},    /* HF safetensors */
+    };
+    for (int i = 0; i < 3; i++) {
+        dlp_graph *g;
+        dlp_llm_weights w;
+        CHECK(dlp_llm_catalogue_get(cards[i].id, &c, &e) == DLP_OK);
+        CHECK(dlp_llm_build(&c, 1, 1, DLP_QT_BF16, &g, &w, &e) == DLP_OK);
+        double tot = (double)w.params + (double)dlp_llm_vision_params(&c);
+        fprintf(stderr, "  %-32s language %.4gB + tower %.4gB = %.4gB (card %.4gB)\n", cards[i].id,
+                (double)w.params / 1e9, (double)dlp_llm_vision_params(&c) / 1e9, tot / 1e9, cards[i].total / 1e9);
+        CHECK(fabs(tot / cards[i].total - 1.0) <= 0.02);
+        dlp_graph_free(g);
+    }
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e) == DLP_OK);
+    CHECK_I64(dlp_llm_vision_params(&c), 0);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -192,6 +314,9 @@ int main(void) {
     RUN(t_phase_names);
     RUN(t_serve_refusals);
     RUN(t_every_device);
+    RUN(t_image_tokens_are_text_tokens_plus_tower);
+    RUN(t_image_token_counts);
+    RUN(t_vision_params);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

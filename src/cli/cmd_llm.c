@@ -42,7 +42,11 @@ static void usage(FILE *f) {
             "  --kv-dtype T   KV cache: fp16, bf16, fp8 or fp32 (default: the activations')\n"
             "  --gen N        generated tokens per sequence (default 0: forward pass only)\n"
             "  --gpus N       tensor-parallel GPUs (default 1)\n"
-            "  --image-tokens N  VLMs: image tokens added to every prompt (default 0)\n"
+            "  --images N     VLMs: N images per prompt (--image-size WxH, default 1024x768);\n"
+            "                 the image tokens follow the model's patch/merge config, and the\n"
+            "                 vision tower runs in prefill (docs/llm.md, Vision-language models)\n"
+            "  --video-frames F  VLMs: each of the --images is a video of F frames\n"
+            "  --image-tokens N  VLMs: image tokens added to every prompt, raw (instead of --images)\n"
             "  --region R     carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --samples N    totals for N samples (default: the batch)\n"
             "  --analytic     use the analytic estimate even where a trained model exists\n"
@@ -125,7 +129,8 @@ int dlp_cmd_llm(int argc, char **argv) {
     int64_t batch = 1, seq = 128, gen = -1, gpus = 1, samples = 0, img = 0, conc = 0, ep = 1, adp = 1;
     int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
     double memfrac = 0;
-    const char *phase_s = NULL, *memfrac_s = NULL;
+    const char *phase_s = NULL, *memfrac_s = NULL, *imgsize = NULL;
+    int64_t images = 0, frames = 0;
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
             (r = cli_opt(argc, argv, &i, "--config", &config)) ||
@@ -134,6 +139,7 @@ int dlp_cmd_llm(int argc, char **argv) {
             (r = cli_opt(argc, argv, &i, "--kv-dtype", &kvdtype)) ||
             (r = cli_opt(argc, argv, &i, "--region", &region)) ||
             (r = cli_opt(argc, argv, &i, "--phase", &phase_s)) ||
+            (r = cli_opt(argc, argv, &i, "--image-size", &imgsize)) ||
             (r = cli_opt(argc, argv, &i, "--mem-fraction", &memfrac_s))) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             continue;
@@ -143,7 +149,8 @@ int dlp_cmd_llm(int argc, char **argv) {
             {"--gen", &gen, 0, 1 << 22}, {"--concurrency", &conc, 1, 1 << 24}, {"--ep", &ep, 1, 1024},
             {"--attention-dp", &adp, 1, 1024},
             {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
-            {"--image-tokens", &img, 0, 1000000}};
+            {"--image-tokens", &img, 0, 1000000}, {"--images", &images, 1, 10000},
+            {"--video-frames", &frames, 1, 100000}};
         int done = 0;
         for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
             if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
@@ -198,6 +205,16 @@ int dlp_cmd_llm(int argc, char **argv) {
     dlp_llm_config c;
     dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
     if (st) return cli_fail(&e);
+    if ((images || frames || imgsize) && img)
+        return cli_usage_error("llm", "--image-tokens is the raw count: give it or --images/--image-size, not both");
+    if ((frames || imgsize) && !images) images = 1;
+    if (images) {
+        long iw = 1024, ih = 768;
+        char tail;
+        if (imgsize && (sscanf(imgsize, "%ldx%ld%c", &iw, &ih, &tail) != 2 || iw < 1 || ih < 1))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --image-size '%s' is not WIDTHxHEIGHT in pixels", imgsize);
+        if ((st = dlp_llm_image_tokens(&c, images, iw, ih, frames, &img, &e))) return cli_fail(&e);
+    }
     c.image_tokens = img;
     dlp_devdb *db = NULL;
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
@@ -242,6 +259,12 @@ int dlp_cmd_llm(int argc, char **argv) {
         else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),
                                              cli_count((double)p.max_concurrency, b3, sizeof b3));
         printf("\n  TTFT         %.4g ms   (prefill alone %.4g ms)   [%s]\n", p.ttft_ms, p.prefill_ms, p.method_serving);
+        if (img && p.vision_params)
+            printf("  images       %lld image tokens per request; vision tower %.4g ms of the prefill (%.3gB "
+                   "parameters)\n", (long long)img, p.vision_ms, (double)p.vision_params / 1e9);
+        else if (img)
+            printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
+                   (long long)img);
         printf("  TPOT / ITL   %.4g ms   (decode step alone %.4g ms; collectives %.3g ms per step)\n", p.tpot_ms,
                p.decode_step_ms, p.comm_ms);
         if (strcmp(p.method_serving, "analytic"))
@@ -267,6 +290,12 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
         if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
+        if (img && p.vision_params)
+            printf("  images       %lld image tokens per sequence; vision tower %.4g ms per batch (%.3gB "
+                   "parameters)\n", (long long)img, p.vision_ms, (double)p.vision_params / 1e9);
+        else if (img)
+            printf("  images       %lld image tokens per sequence (the config describes no tower depth: not "
+                   "timed)\n", (long long)img);
         printf("  precision    weights %s, compute %s%s, KV cache %s\n", dlp_quant_name(quant),
                dlp_dtype_short(p.compute_dtype), p.weight_only ? " (weight-only: dequantised in the kernel)" : "",
                dlp_dtype_short(p.kv_dtype));

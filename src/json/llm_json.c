@@ -54,6 +54,10 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
     dlp__jw_i64(&w, "edges", (long long)p->edges);
     dlp__jw_i64(&w, "active_params", (long long)p->active_params);
     dlp__jw_i64(&w, "image_tokens", (long long)c->image_tokens);
+    if (c->image_tokens > 0) {
+        dlp__jw_num(&w, "vision_ms", G6, p->vision_ms);
+        dlp__jw_i64(&w, "vision_params", (long long)p->vision_params);
+    }
     dlp__jw_num(&w, "kv_bytes_per_seq", "%.0f", p->kv_bytes_per_seq);
     if (p->serving) {
         /* the serving model (docs/llm.md, "Serving") */

@@ -470,6 +470,10 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         return dlp__err(err, DLP_EINVAL, "%s: kv dtype '%s' is not fp16, bf16, fp8 or fp32", c->id,
                         dlp_dtype_short(wl->kv_dtype));
     /* requests nothing could run (docs/llm.md, "Refusals") */
+    if (c->image_tokens > 0 && c->vision_hidden <= 0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: image tokens %lld: the model has no vision tower (no vision_config); it reads text only",
+                        c->id, (long long)c->image_tokens);
     if (c->encoder_only && wl->gen_tokens > 0)
         return dlp__err(err, DLP_EINVAL,
                         "%s: gen %lld: %s is an encoder-only model (%s) and does not generate tokens; use gen 0",
@@ -614,6 +618,20 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
             lat = tok / v * 1e3;
             method_name(out->method_throughput, sizeof out->method_throughput, m);
         }
+    }
+    /* VLMs: the vision tower over each sequence's images, once per batch
+     * before the prefill; outside the trees (they saw text only) */
+    {
+        double vbusy;
+        out->vision_params = dlp_llm_vision_params(c);
+        out->vision_ms = dlp__llm_vision_s(c, d, dlp_quant_act_dtype(wl->quant), c->image_tokens, tp, &vbusy) * 1e3 *
+                        (double)wl->batch;
+        lat += out->vision_ms;
+        a.latency_ms += out->vision_ms;
+        out->weights_mb += (double)out->vision_params * (dlp_quant_act_dtype(wl->quant) == DLP_DT_FLOAT ? 4.0 : 2.0) /
+                           1048576.0 / ngpu;
+        out->memory_mb = out->weights_mb + out->activations_mb;
+        out->fits = out->memory_mb <= d->memory_gib * 1024.0;
     }
     out->latency_ms = lat;
     out->latency_analytic_ms = a.latency_ms;

@@ -17,4 +17,10 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
  * power_per_gpu_w and concurrency. */
 void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, int n_gpus);
 
+/* Seconds the vision tower takes over `image_tokens` image tokens (one
+ * request's images) computing in adt, sharded over tp GPUs; *busy the
+ * roofline seconds (power).  0 for text-only models (llm_vision.c). */
+double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, int64_t image_tokens, int tp,
+                         double *busy);
+
 #endif

@@ -373,7 +373,12 @@ static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
-    dlp_status st = profile_get(c, wl->quant, &p, err);
+    /* the language stack's profile is of one text token: image tokens are
+     * text tokens to it (they only lengthen the prompt below), and the
+     * tower is timed on its own (llm_vision.c) */
+    dlp_llm_config ct = *c;
+    ct.image_tokens = 0;
+    dlp_status st = profile_get(&ct, wl->quant, &p, err);
     if (st) return st;
     sctx s = {0};
     s.c = c;
@@ -423,7 +428,9 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
      * over the GPUs), the activation workspace of one 8k-token chunk, and
      * the cache in what is left of the engine's fraction */
     double frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
-    double wgpu = p.weight_bytes / s.n_gpus;
+    /* the vision tower stays 16-bit whatever the language weights are */
+    double vparams = (double)dlp_llm_vision_params(c);
+    double wgpu = (p.weight_bytes + vparams * p.act_bytes) / s.n_gpus;
     double act = p.peak_act_pt * CHUNK_TOKENS / s.tp_attn;
     if (act > 8.0 * 1073741824.0) act = 8.0 * 1073741824.0;
     double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
@@ -457,6 +464,10 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     double ctx = Sd + Gd / 2.0;
     itime dec = iteration(&s, Cd, ctx, 0, 0);
     itime pf1 = iteration(&s, 0, 0, Sd, Sd);
+    /* the vision tower runs once per request, before its prompt's prefill */
+    double vbusy, vis = dlp__llm_vision_s(c, d, adt, c->image_tokens, s.tp_attn, &vbusy);
+    pf1.t += vis;
+    pf1.busy += vbusy;
     double ttft, tpot;
     itime mix;
     /* TTFT of a closed loop of C clients with fixed lengths (what serving
@@ -466,13 +477,14 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
      * for about half the burst */
     double burst = Cd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
     itime bi = iteration(&s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
+    bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
     double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
     /* after the first wave, completions are staggered by the chunks their
      * prompts rode in, so later waves arrive spread out: a request waits
      * half a step and rides one mixed iteration with a chunk of prompts.
      * The mean over a run of W_WAVES waves weights the burst 1 / W_WAVES. */
     double pf_tok = fmin(burst, CHUNK_TOKENS);
-    double ttft_steady = 0.5 * dec.t + iteration(&s, Cd, ctx, pf_tok, Sd).t * ceil(Sd / CHUNK_TOKENS);
+    double ttft_steady = 0.5 * dec.t + (iteration(&s, Cd, ctx, pf_tok, Sd).t + vis * pf_tok / Sd) * ceil(Sd / CHUNK_TOKENS);
     double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
     if (wl->phase == DLP_LLM_PREFILL_ONLY) {
         mix = bi;
@@ -487,12 +499,16 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         /* every decode step also prefills C S / G prompt tokens */
         double pf_per_step = Cd * Sd / Gd;
         mix = iteration(&s, Cd, ctx, pf_per_step, Sd);
+        mix.t += vis * Cd / Gd; /* C / G requests' towers per step */
+        mix.busy += vbusy * Cd / Gd;
         tpot = mix.t;
         ttft = ttft_mean;
         if (ttft < pf1.t) ttft = pf1.t;
     }
     out->serving = 1;
     out->prefill_ms = pf1.t * 1e3;
+    out->vision_ms = vis * 1e3;
+    out->vision_params = (int64_t)vparams;
     out->decode_step_ms = dec.t * 1e3;
     out->comm_ms = mix.comm * 1e3;
     out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
