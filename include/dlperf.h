@@ -836,7 +836,11 @@ typedef struct {
     int phase;                 /* dlp_llm_phase                                 */
     double mem_fraction;       /* of device memory the engine takes (vLLM's
                                   gpu_memory_utilization); 0: 0.9              */
+    int64_t max_seqs;          /* the engine's limit on running sequences
+                                  (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
+                                  bounds every concurrency, --max-fit's too    */
 } dlp_llm_workload;
+#define DLP_LLM_MAX_SEQS 256
 
 /* What a serving replica runs: both phases (aggregated, continuous batching
  * with chunked prefill), or one side of a disaggregated deployment. */
@@ -986,6 +990,12 @@ typedef struct {
     double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
     double comm_ms;            /* collective time inside one mixed iteration    */
     char method_serving[128];  /* "analytic" or "analytic x xgb:<name> (bounded)"*/
+    int64_t running;           /* sequences the engine runs at once: the
+                                  concurrency bounded by max_seqs and by what
+                                  the cache holds at the mean live context;
+                                  more clients queue (their wait is in TTFT) */
+    double preempted;          /* share of running sequences preempted once
+                                  and recomputed (cache exhausted), 0..1       */
     /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
     double vision_ms;          /* the vision tower over one request's images
                                   (in prefill_ms and the TTFT; per batch in

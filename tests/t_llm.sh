@@ -330,7 +330,8 @@ sv_ok=1
   --gen 256 >"$tmp/sv.txt" 2>>"$tmp/sv.err" || sv_ok=0
 grep -q "TTFT" "$tmp/sv.txt" && grep -q "TPOT" "$tmp/sv.txt" && grep -q "J per output token" "$tmp/sv.txt" || sv_ok=0
 for args in "--concurrency 0" "--concurrency 8 --phase middle" "--concurrency 8 --mem-fraction 1.5" \
-            "--ep 2" "--concurrency 8 --gen 0" "--concurrency 8 --ep 3 --gpus 3"; do
+            "--ep 2" "--concurrency 8 --gen 0" "--concurrency 8 --ep 3 --gpus 3" "--max-fit --concurrency 4" \
+            "--concurrency 8 --max-seqs 0" "--max-seqs 8"; do
   # shellcheck disable=SC2086
   "$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm $args >/dev/null 2>"$tmp/sv1.err"; rc=$?
   [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/sv1.err")" = 1 ] || { sv_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/sv1.err")" >>"$tmp/sv.err"; }
@@ -344,7 +345,7 @@ for k in ("ttft_ms", "tpot_ms", "e2e_ms", "output_tokens_per_s", "energy_per_req
 assert s["power_per_gpu_w"] <= s["tdp_w"]
 assert abs(s["e2e_ms"] - (s["ttft_ms"] + 399 * s["tpot_ms"])) < 1e-3 * s["e2e_ms"]
 m = json.load(open(sys.argv[2]))["serving"]
-assert m["concurrency"] == m["max_concurrency"] > 0, m
+assert m["concurrency"] == min(m["max_concurrency"], m["max_seqs"]) == m["running"] > 0, m
 ' "$tmp/sv.json" "$tmp/sv2.json" 2>>"$tmp/sv.err"; then ok llm_serving_cli
 else bad llm_serving_cli "$(tail -4 "$tmp/sv.err")"; fi
 

@@ -52,12 +52,14 @@ static void usage(FILE *f) {
             "  --analytic     use the analytic estimate even where a trained model exists\n"
             "Serving (continuous batching, docs/llm.md \"Serving\"): TTFT, TPOT, tokens/s, energy per\n"
             "request and per token, power per GPU, KV-cache capacity, for one replica of --gpus GPUs:\n"
-            "  --concurrency N  requests in flight (capped to what the KV cache holds)\n"
-            "  --max-fit        as many requests as the KV cache holds\n"
+            "  --concurrency N  closed-loop clients (each sends its next request when one ends)\n"
+            "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
+            "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
+            "                   clients beyond it (or beyond the KV cache) queue\n"
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --json         JSON output\n");
 }
@@ -130,7 +132,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
     double memfrac = 0;
     const char *phase_s = NULL, *memfrac_s = NULL, *imgsize = NULL;
-    int64_t images = 0, frames = 0;
+    int64_t images = 0, frames = 0, maxseqs = 0;
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
             (r = cli_opt(argc, argv, &i, "--config", &config)) ||
@@ -147,7 +149,7 @@ int dlp_cmd_llm(int argc, char **argv) {
         struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
             {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--prompt", &seq, 1, 1 << 22},
             {"--gen", &gen, 0, 1 << 22}, {"--concurrency", &conc, 1, 1 << 24}, {"--ep", &ep, 1, 1024},
-            {"--attention-dp", &adp, 1, 1024},
+            {"--attention-dp", &adp, 1, 1024}, {"--max-seqs", &maxseqs, 1, 1 << 20},
             {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
             {"--image-tokens", &img, 0, 1000000}, {"--images", &images, 1, 10000},
             {"--video-frames", &frames, 1, 100000}};
@@ -193,7 +195,12 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (*end || !(memfrac > 0 && memfrac <= 1))
             return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", memfrac_s);
     }
+    if (maxfit && conc > 0)
+        return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
+                                      "fit (at most --max-seqs)");
     int serving = conc > 0 || maxfit;
+    if (!serving && maxseqs)
+        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N or --max-fit");
     if (!serving && (ep > 1 || adp > 1 || phase_s || memfrac_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase and --mem-fraction are serving options: add "
                                       "--concurrency N or --max-fit");
@@ -228,7 +235,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     if (!dtype) quant = dlp_llm_default_quant(&c, d);
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt,
                            .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
-                           .phase = phase, .mem_fraction = memfrac};
+                           .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
     if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
         dlp_devdb_free(db);
@@ -254,33 +261,47 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (adp > 1) printf(", attention DP %lld", (long long)adp);
         if (ep > 1) printf(", EP %lld", (long long)ep);
         if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(phase));
-        printf("\n  concurrency  %s requests in flight", cli_count((double)p.concurrency, b1, sizeof b1));
-        if (maxfit) printf(" (the most that fit)");
-        else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),
-                                             cli_count((double)p.max_concurrency, b3, sizeof b3));
-        printf("\n  TTFT         %.4g ms   (prefill alone %.4g ms)   [%s]\n", p.ttft_ms, p.prefill_ms, p.method_serving);
+        int pf_only = phase == DLP_LLM_PREFILL_ONLY, dec_only = phase == DLP_LLM_DECODE_ONLY;
+        printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
+               maxfit ? "requests in flight (the most that fit)" : "clients");
+        if (p.running < p.concurrency)
+            printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
+                   cli_count((double)p.running, b2, sizeof b2), (long long)(maxseqs ? maxseqs : DLP_LLM_MAX_SEQS),
+                   cli_count((double)p.max_concurrency, b3, sizeof b3));
+        if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
+        if (!dec_only)
+            printf("\n  TTFT         %.4g ms   (prefill alone %.4g ms)   [%s]\n", p.ttft_ms, p.prefill_ms,
+                   p.method_serving);
+        else
+            printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
         if (img && p.vision_params)
             printf("  images       %lld image tokens per request; vision tower %.4g ms of the prefill (%.3gB "
                    "parameters)\n", (long long)img, p.vision_ms, (double)p.vision_params / 1e9);
         else if (img)
             printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
                    (long long)img);
-        printf("  TPOT / ITL   %.4g ms   (decode step alone %.4g ms; collectives %.3g ms per step)\n", p.tpot_ms,
-               p.decode_step_ms, p.comm_ms);
+        if (!pf_only)
+            printf("  TPOT / ITL   %.4g ms   (decode step alone %.4g ms; collectives %.3g ms per step)\n", p.tpot_ms,
+                   p.decode_step_ms, p.comm_ms);
         if (strcmp(p.method_serving, "analytic"))
             printf("  analytic     TTFT %.4g ms, TPOT %.4g ms, %.4g J per request\n", p.ttft_analytic_ms, p.tpot_analytic_ms,
                    p.energy_analytic_j);
-        printf("  end to end   %.4g s per request\n", p.e2e_ms / 1e3);
-        printf("  throughput   %s output tokens/s, %.4g requests/s (one replica of %lld GPU%s)\n",
-               cli_count(p.output_tokens_per_s, b1, sizeof b1), p.requests_per_s, (long long)gpus, gpus == 1 ? "" : "s");
+        printf("  end to end   %.4g s per request%s\n", p.e2e_ms / 1e3, pf_only ? " (to the first token)" : "");
+        if (pf_only)
+            printf("  throughput   %s prompt tokens/s, %.4g requests/s (one replica of %lld GPU%s)\n",
+                   cli_count(p.tokens_per_s, b1, sizeof b1), p.requests_per_s, (long long)gpus, gpus == 1 ? "" : "s");
+        else
+            printf("  throughput   %s output tokens/s, %.4g requests/s (one replica of %lld GPU%s)\n",
+                   cli_count(p.output_tokens_per_s, b1, sizeof b1), p.requests_per_s, (long long)gpus,
+                   gpus == 1 ? "" : "s");
         printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
                p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
                cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(seq + img + gen),
                memfrac > 0 ? memfrac : DLP_LLM_MEM_FRACTION);
         printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
                p.weights_mb / 1024, p.activations_mb / 1024);
-        printf("  energy       %.4g J per request, %.4g J per output token; %.0f W per GPU (TDP %.0f W)\n", p.energy_j,
-               p.energy_per_token_j, p.power_per_gpu_w, d->tdp_w);
+        printf("  energy       %.4g J per request, %.4g J per %s token; %.0f W per GPU (TDP %.0f W)\n", p.energy_j,
+               p.energy_per_token_j, pf_only ? "prompt" : "output", p.power_per_gpu_w, d->tdp_w);
         printf("  carbon       %.4g g CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", p.co2_g, reg, p.carbon_g_per_kwh,
                p.pue);
         if (p.active_params != p.params)

@@ -23,4 +23,12 @@ void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, 
 double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, int64_t image_tokens, int tp,
                          double *busy);
 
+/* The graph whose live activations a forward of (batch, seq) holds: the
+ * model itself, or for an MoE the same model with only the experts a token
+ * is routed to (experts_per_token of num_experts): activations are per routed
+ * token, and the builder's one-token graph pads every expert (llm_serve.c).
+ * Falls back to the full graph when the reduced config does not build. */
+dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **g,
+                              dlp_error *err);
+
 #endif

@@ -1042,6 +1042,13 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
         else if (qm && (!strcmp(qm, "awq") || !strcmp(qm, "gptq"))) fmt = "int4";
         if (fmt) snprintf(c->weights_format, sizeof c->weights_format, "%s", fmt);
     }
+    /* no quantisation: the checkpoint's own 16-bit type (torch_dtype, or
+     * transformers 4.56's "dtype") is its default format */
+    if (!c->weights_format[0]) {
+        const char *td = get_str(&p, "torch_dtype");
+        if (!td) td = get_str(&p, "dtype");
+        if (td && !strcmp(td, "bfloat16")) snprintf(c->weights_format, sizeof c->weights_format, "bf16");
+    }
     if (f >= FAM_QWEN3) {
         TRY(parse_new(&p, f, c));
         if (f == FAM_GPT_OSS) c->act = DLP_ACT_SWIGLU_OAI; /* its hidden_act says "silu" */
