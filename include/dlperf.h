@@ -752,6 +752,13 @@ const char *dlp_llm_catalogue_id(int i);           /* NULL out of range */
  * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
  * closest ids. */
 dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error *err);
+/* What --model names (docs/llm.md, "Models"): a catalogue id; else a
+ * folder holding config.json (or a config file); else a Hugging Face id
+ * ("org/name") found in the local hub cache — $HF_HUB_CACHE, $HF_HOME/hub,
+ * ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/config.json
+ * (refs/main's revision first).  Offline.  DLP_ENOTFOUND names where it
+ * looked. */
+dlp_status dlp_llm_model_find(const char *model, dlp_llm_config *out, dlp_error *err);
 
 /* VLMs (docs/llm.md, "Vision-language models").  The vision tower's weights
  * (0 for a text-only model): patch embedding, vision_layers ViT blocks, the

@@ -406,3 +406,26 @@ for args in "--model meta-llama/Llama-3.1-8B-Instruct --images 1" "--model meta-
 done
 if [ "$vl_ok" = 1 ]; then ok llm_vlm_images
 else bad llm_vlm_images "$(tail -3 "$tmp/vl.err")"; fi
+
+# --- --model: a folder with config.json, or a Hugging Face id in the local hub cache (offline), on a
+# fixture tree made here; torch_dtype bfloat16 makes bf16 the default format (issue 22)
+hb_ok=1
+snap="$tmp/hub/models--acme--tiny-llm/snapshots/abc123"
+mkdir -p "$snap" "$tmp/hub/models--acme--tiny-llm/refs" "$tmp/home/hub/models--acme--other/snapshots/r1" "$tmp/myft"
+cat >"$snap/config.json" <<'JSON'
+{"model_type": "llama", "hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 8,
+ "num_attention_heads": 16, "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 8192,
+ "torch_dtype": "bfloat16"}
+JSON
+echo abc123 >"$tmp/hub/models--acme--tiny-llm/refs/main"
+cp "$snap/config.json" "$tmp/home/hub/models--acme--other/snapshots/r1/config.json"
+sed 's/"bfloat16"/"float16"/' "$snap/config.json" >"$tmp/myft/config.json"
+HF_HUB_CACHE="$tmp/hub" "$BIN" llm --model acme/tiny-llm --device h100-sxm --json >"$tmp/hb1.json" 2>"$tmp/hb.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"]=="acme/tiny-llm" and d["dtype"]=="bf16", d' "$tmp/hb1.json" 2>>"$tmp/hb.err" || hb_ok=0
+HF_HUB_CACHE= HF_HOME="$tmp/home" "$BIN" llm --model acme/other --device h100-sxm --concurrency 4 >/dev/null 2>>"$tmp/hb.err" || hb_ok=0
+"$BIN" llm --model "$tmp/myft" --device h100-sxm --json >"$tmp/hb3.json" 2>>"$tmp/hb.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["dtype"]=="fp16", d' "$tmp/hb3.json" 2>>"$tmp/hb.err" || hb_ok=0
+HF_HUB_CACHE="$tmp/hub" HF_HOME="$tmp/home" HOME="$tmp" "$BIN" llm --model acme/missing --device h100-sxm >/dev/null 2>"$tmp/hb4.err"
+[ $? = 2 ] && grep -q "Hugging Face cache" "$tmp/hb4.err" || { hb_ok=0; cat "$tmp/hb4.err" >>"$tmp/hb.err"; }
+if [ "$hb_ok" = 1 ]; then ok llm_model_folder_and_hub_cache
+else bad llm_model_folder_and_hub_cache "$(tail -3 "$tmp/hb.err")"; fi

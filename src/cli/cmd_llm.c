@@ -30,7 +30,9 @@ static void usage(FILE *f) {
             "Predicts throughput (samples/s, tokens/s), peak memory (MiB), energy per sample (J)\n"
             "and carbon (g CO2 = energy x PUE x grid intensity) of one forward pass of\n"
             "(batch, seq) tokens, or with --gen N of generating N tokens after the prompt.\n"
-            "  --model ID     catalogue id, Hugging Face id or alias ('dlperf llm --list')\n"
+            "  --model ID     catalogue id or alias ('dlperf llm --list'), a folder with a config.json,\n"
+            "                 or a Hugging Face id in the local hub cache ($HF_HUB_CACHE, $HF_HOME/hub,\n"
+            "                 ~/.cache/huggingface/hub), offline\n"
             "  --config FILE  a Hugging Face config.json\n"
             "  --device D     GPU id or name ('dlperf devices')\n"
             "  --batch N      sequences per pass (default 1)\n"
@@ -210,7 +212,7 @@ int dlp_cmd_llm(int argc, char **argv) {
 
     dlp_error e = {0};
     dlp_llm_config c;
-    dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
+    dlp_status st = model ? dlp_llm_model_find(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
     if (st) return cli_fail(&e);
     if ((images || frames || imgsize) && img)
         return cli_usage_error("llm", "--image-tokens is the raw count: give it or --images/--image-size, not both");
