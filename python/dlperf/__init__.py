@@ -185,10 +185,20 @@ def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, raw=
 
 
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, gen=None, gpus=None,
-        region=None, samples=None, analytic=None, image_tokens=None, kv_dtype=None, raw=False, **fields):
+        region=None, samples=None, analytic=None, image_tokens=None, kv_dtype=None, concurrency=None,
+        prompt=None, max_fit=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None,
+        images=None, image_size=None, video_frames=None, raw=False, **fields):
     """An LLM's throughput, latency, memory and energy from its config
-    (`dlperf llm`): model is a catalogue or Hugging Face id, or config a
-    config.json dict (or its path)."""
+    (`dlperf llm`): model is a catalogue id, or config a config.json dict
+    (or its path).
+
+    Generate mode: batch, seq, gen (tokens generated per sequence).
+    Serving (`dlperf llm --concurrency`, docs/llm.md "Serving"): concurrency
+    (closed-loop clients) or max_fit=True, prompt and gen tokens per request,
+    max_seqs (the engine's running limit, default 256), ep, attention_dp,
+    phase ("agg", "prefill", "decode"), mem_fraction.
+    VLMs: images per prompt with image_size "WxH" (and video_frames), or
+    image_tokens as the raw count."""
     if isinstance(config, (str, os.PathLike)):
         try:
             with open(config) as f:
@@ -197,7 +207,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
             raise Error("%s: cannot read the config: %s" % (os.fspath(config), e)) from None
     f = dict(model=model, config=config, device=device, batch=batch, seq=seq, dtype=dtype, gen=gen, gpus=gpus,
              region=region, samples=samples, analytic=analytic, image_tokens=image_tokens, kv_dtype=kv_dtype,
-             **fields)
+             concurrency=concurrency, prompt=prompt, max_fit=max_fit, max_seqs=max_seqs, ep=ep,
+             attention_dp=attention_dp, phase=phase, mem_fraction=mem_fraction, images=images,
+             image_size=image_size, video_frames=video_frames, **fields)
     return _request("/api/llm", f, raw=raw)
 
 
