@@ -1001,6 +1001,8 @@ typedef struct {
                                   concurrency bounded by max_seqs and by what
                                   the cache holds at the mean live context;
                                   more clients queue (their wait is in TTFT) */
+    double round_ms;           /* prefill worker: the time its running prompts
+                                  take back to back (bounds its requests/s)    */
     double preempted;          /* share of running sequences preempted once
                                   and recomputed (cache exhausted), 0..1       */
     /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */

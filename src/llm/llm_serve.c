@@ -564,11 +564,14 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     double ttft_steady = (Rd > 1 ? 0.5 * (dec.t + vis * Rd / Gd) : 0) + (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
     if (wl->phase == DLP_LLM_PREFILL_ONLY) {
-        /* a prefill worker: prompts back to back in full chunks, no
-         * decodes; R closed-loop clients each wait for the R S tokens
-         * of one round (one prompt's prefill at R = 1) */
+        /* a prefill worker: prompts in full chunks, no decodes.  Its
+         * clients arrive at the pace the decode side lets them (the
+         * disaggregated measurements show TTFT near a prompt's prefill at
+         * any client count), so the TTFT is the burst/staggered mean; its
+         * requests/s is bounded by the round of R prompts back to back */
         mix = bi;
-        ttft = fmax(pf1.t, Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t);
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES);
+        out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
         /* a decode worker: the caches arrive prefilled */
@@ -588,9 +591,15 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
     /* clients beyond what runs wait in the queue: a closed loop of C
      * clients over R slots cycles every (C / R) x the run time */
-    double run_e2e = wl->phase == DLP_LLM_PREFILL_ONLY ? ttft : ttft + (Gd - 1.0) * tpot;
+    double run_e2e = ttft + (Gd - 1.0) * tpot;
     if (wl->phase == DLP_LLM_DECODE_ONLY) run_e2e = Gd * tpot;
-    if (C > R) ttft += run_e2e * ((double)C / Rd - 1.0);
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) {
+        /* the round of R prompts, then the next R clients: a client's
+         * first token comes a cycle after its request */
+        if (C > R) ttft = fmax(ttft, out->round_ms * 1e-3) * (double)C / Rd;
+    } else if (C > R) {
+        ttft += run_e2e * ((double)C / Rd - 1.0);
+    }
     out->serving = 1;
     out->prefill_ms = pf1.t * 1e3;
     out->vision_ms = vis * 1e3;
@@ -618,7 +627,7 @@ void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, 
     double G = (double)(wl->gen_tokens > 0 ? wl->gen_tokens : 1), C = (double)out->concurrency;
     /* a disaggregated worker does its phase only: a prefill worker ends a
      * request at its first token, a decode worker starts from a filled cache */
-    if (wl->phase == DLP_LLM_PREFILL_ONLY) out->e2e_ms = out->ttft_ms;
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) out->e2e_ms = fmax(out->ttft_ms, out->round_ms);
     else if (wl->phase == DLP_LLM_DECODE_ONLY) out->e2e_ms = out->ttft_ms + G * out->tpot_ms;
     else out->e2e_ms = out->ttft_ms + (G - 1.0) * out->tpot_ms;
     out->latency_ms = out->e2e_ms;
