@@ -93,6 +93,9 @@ static void family_of(const char *id, char *out, size_t n) {
 /* Predict one row; 1 if answered. */
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
+    /* each run's engine was configured for its batch (the data's batch
+     * size / max batch size is its max_num_seqs): no default cap of 256 */
+    if (!r->wl.max_seqs) r->wl.max_seqs = r->wl.concurrency;
     dlp_error e = {0};
     const dlp_device *d = dlp_devdb_find(db, dev_id);
     if (!d) {

@@ -518,11 +518,13 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     int64_t max_live = (int64_t)floor(avail / live_bytes) * s.attn_dp;
     int64_t R = C;
     if (R > max_seqs) R = max_seqs;
-    if (R > max_live) R = max_live;
+    /* a prefill worker hands each cache on after the prompt: its cache
+     * bounds nothing here */
+    if (R > max_live && wl->phase != DLP_LLM_PREFILL_ONLY) R = max_live;
     if (R < 1) R = 1;
     /* the share of running sequences preempted once, each recomputing its
      * prompt and half its output */
-    double pre = R > max_c ? 1.0 - (double)max_c / (double)R : 0.0;
+    double pre = R > max_c && wl->phase != DLP_LLM_PREFILL_ONLY ? 1.0 - (double)max_c / (double)R : 0.0;
     out->concurrency = C;
     out->running = R;
     out->params = (int64_t)p.params;
