@@ -7,7 +7,7 @@
 #   bench/bench_llm.sh ablation      table 6.6 layout (feature sets x hardware)
 #   bench/bench_llm.sh grid [energy|tput|infbench|neusight]   the chapter's grid, reduced
 #   bench/bench_llm.sh train         refit the shipped models -> data/models/llm_models.bundle
-#   bench/bench_llm.sh --serving [silicon|leaderboard] [--rows FILE]
+#   bench/bench_llm.sh --serving [silicon|leaderboard] [--rows FILE] [--analytic-only]
 #                                    the serving model (TTFT, TPOT, tok/s, J/request):
 #                                    coverage, refusals, analytic and corrected MAPE
 # With no argument: neusight, infbench, leaderboard (a few minutes on 2 cores).

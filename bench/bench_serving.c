@@ -2,7 +2,7 @@
  * bench_serving.c — the serving model of `dlperf llm` (docs/llm.md,
  * "Serving") against public serving measurements, one command:
  *
- *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE]
+ *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only]
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -93,6 +93,9 @@ static void family_of(const char *id, char *out, size_t n) {
 /* Predict one row; 1 if answered. */
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
+    /* each run's engine was configured for its batch (the data's batch
+     * size / max batch size is its max_num_seqs): no default cap of 256 */
+    if (!r->wl.max_seqs) r->wl.max_seqs = r->wl.concurrency;
     dlp_error e = {0};
     const dlp_device *d = dlp_devdb_find(db, dev_id);
     if (!d) {
@@ -339,6 +342,8 @@ static void oof(int t, const char *set, int split_kind, double *out) {
     free(grp);
 }
 
+static int analytic_only; /* --analytic-only: no out-of-fold trees (minutes of CPU) */
+
 static void report(const char *set) {
     int n = 0;
     for (int i = 0; i < nR; i++) n += !strcmp(R[i].set, set);
@@ -353,6 +358,10 @@ static void report(const char *set) {
         if (!sa.n) continue;
         printf("| %s | %d | %.1f %% | %.0f %% |", tname[t], sa.n, sa.mape, sa.acc10);
         for (int k = 0; k < 3; k++) {
+            if (analytic_only) {
+                printf(" - |");
+                continue;
+            }
             oof(t, set, k, p);
             score_t sc = score(t, p, set, 0, 0);
             if (sc.n) printf(" %.1f %% (Acc10 %.0f %%, n %d) |", sc.mape, sc.acc10, sc.n);
@@ -448,6 +457,7 @@ int main(int argc, char **argv) {
     const char *rows_out = NULL;
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
+        else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

@@ -733,8 +733,25 @@ typedef struct {
     int mlp_act;                   /* dlp_llm_act of plain MLP blocks (Nemotron-H
                                       relu2 = DLP_ACT_RELU2); act otherwise      */
     int64_t image_tokens;          /* VLM language stack: image tokens added to
-                                      every sequence (a count; the vision tower is
-                                      not built)                                 */
+                                      every sequence (a count; the vision tower's
+                                      own cost is dlp_llm_vision_flops' ViT)     */
+    /* VLM vision tower, from the config's vision_config (0: text-only model;
+     * docs/llm.md, "Vision-language models"): a ViT of vision_layers blocks
+     * of width vision_hidden (MLP vision_intermediate, SwiGLU when
+     * vision_gated) over patches of vision_patch pixels, then a merger of
+     * vision_merge x vision_merge patches into one token of
+     * vision_out_hidden (Qwen-VL), or a fixed vision_image_size input pooled
+     * to vision_tokens_per_image tokens (Gemma 3's SigLIP). */
+    int64_t vision_layers, vision_hidden, vision_intermediate;
+    int64_t vision_patch, vision_merge, vision_temporal_patch;
+    int64_t vision_image_size, vision_tokens_per_image, vision_out_hidden;
+    int vision_gated;
+    int64_t vision_deepstack;      /* Qwen3-VL: extra mergers feeding early
+                                      language layers (deepstack_visual_indexes) */
+    int64_t vision_window;         /* Qwen2.5-VL: patches one windowed-attention
+                                      layer attends to ((window_size / patch)^2);
+                                      0: every layer attends to the whole image */
+    int64_t vision_full_layers;    /* ... and its full-attention layers        */
     /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
      * 0 everywhere for uniform stacks. */
     unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
@@ -755,6 +772,28 @@ const char *dlp_llm_catalogue_id(int i);           /* NULL out of range */
  * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
  * closest ids. */
 dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error *err);
+/* What --model names (docs/llm.md, "Models"): a catalogue id; else a
+ * folder holding config.json (or a config file); else a Hugging Face id
+ * ("org/name") found in the local hub cache — $HF_HUB_CACHE, $HF_HOME/hub,
+ * ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/config.json
+ * (refs/main's revision first).  Offline.  DLP_ENOTFOUND names where it
+ * looked. */
+dlp_status dlp_llm_model_find(const char *model, dlp_llm_config *out, dlp_error *err);
+
+/* VLMs (docs/llm.md, "Vision-language models").  The vision tower's weights
+ * (0 for a text-only model): patch embedding, vision_layers ViT blocks, the
+ * merger / projector into the language model's width. */
+int64_t dlp_llm_vision_params(const dlp_llm_config *c);
+/* Image tokens `images` pictures of width x height pixels give the language
+ * model: Qwen-VL-style towers resize to multiples of patch x merge within
+ * 4-16,384 tokens per image and give (h / 28)(w / 28)-like counts (Qwen2.5-VL
+ * 28 px per token, Qwen3-VL 32); a fixed-size tower (Gemma 3) gives its
+ * tokens per image whatever the size.  frames > 0: a video of that many
+ * frames per item (frames / temporal_patch groups of tokens).  DLP_EINVAL
+ * naming the model when it has no vision tower, or a tower whose token count
+ * the config does not give (then use image_tokens directly). */
+dlp_status dlp_llm_image_tokens(const dlp_llm_config *c, int64_t images, int64_t width, int64_t height,
+                                int64_t frames, int64_t *tokens, dlp_error *err);
 
 /* What the builder counted while adding weights. */
 typedef struct {
@@ -824,7 +863,11 @@ typedef struct {
     int phase;                 /* dlp_llm_phase                                 */
     double mem_fraction;       /* of device memory the engine takes (vLLM's
                                   gpu_memory_utilization); 0: 0.9              */
+    int64_t max_seqs;          /* the engine's limit on running sequences
+                                  (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
+                                  bounds every concurrency, --max-fit's too    */
 } dlp_llm_workload;
+#define DLP_LLM_MAX_SEQS 256
 
 /* What a serving replica runs: both phases (aggregated, continuous batching
  * with chunked prefill), or one side of a disaggregated deployment. */
@@ -974,6 +1017,20 @@ typedef struct {
     double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
     double comm_ms;            /* collective time inside one mixed iteration    */
     char method_serving[128];  /* "analytic" or "analytic x xgb:<name> (bounded)"*/
+    int64_t running;           /* sequences the engine runs at once: the
+                                  concurrency bounded by max_seqs and by what
+                                  the cache holds at the mean live context;
+                                  more clients queue (their wait is in TTFT) */
+    double round_ms;           /* prefill worker: the time its running prompts
+                                  take back to back (bounds its requests/s)    */
+    double preempted;          /* share of running sequences preempted once
+                                  and recomputed (cache exhausted), 0..1       */
+    /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
+    double vision_ms;          /* the vision tower over one request's images
+                                  (in prefill_ms and the TTFT; per batch in
+                                  generate mode)                               */
+    int64_t vision_params;     /* the tower's weights (in weights_mb, not in
+                                  params: that is the language stack)          */
 } dlp_llm_prediction;
 
 /* Predict a workload of config c on device d.  Trained models shipped with

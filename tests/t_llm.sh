@@ -330,7 +330,8 @@ sv_ok=1
   --gen 256 >"$tmp/sv.txt" 2>>"$tmp/sv.err" || sv_ok=0
 grep -q "TTFT" "$tmp/sv.txt" && grep -q "TPOT" "$tmp/sv.txt" && grep -q "J per output token" "$tmp/sv.txt" || sv_ok=0
 for args in "--concurrency 0" "--concurrency 8 --phase middle" "--concurrency 8 --mem-fraction 1.5" \
-            "--ep 2" "--concurrency 8 --gen 0" "--concurrency 8 --ep 3 --gpus 3"; do
+            "--ep 2" "--concurrency 8 --gen 0" "--concurrency 8 --ep 3 --gpus 3" "--max-fit --concurrency 4" \
+            "--concurrency 8 --max-seqs 0" "--max-seqs 8"; do
   # shellcheck disable=SC2086
   "$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm $args >/dev/null 2>"$tmp/sv1.err"; rc=$?
   [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/sv1.err")" = 1 ] || { sv_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/sv1.err")" >>"$tmp/sv.err"; }
@@ -344,7 +345,7 @@ for k in ("ttft_ms", "tpot_ms", "e2e_ms", "output_tokens_per_s", "energy_per_req
 assert s["power_per_gpu_w"] <= s["tdp_w"]
 assert abs(s["e2e_ms"] - (s["ttft_ms"] + 399 * s["tpot_ms"])) < 1e-3 * s["e2e_ms"]
 m = json.load(open(sys.argv[2]))["serving"]
-assert m["concurrency"] == m["max_concurrency"] > 0, m
+assert m["concurrency"] == min(m["max_concurrency"], m["max_seqs"]) == m["running"] > 0, m
 ' "$tmp/sv.json" "$tmp/sv2.json" 2>>"$tmp/sv.err"; then ok llm_serving_cli
 else bad llm_serving_cli "$(tail -4 "$tmp/sv.err")"; fi
 
@@ -388,3 +389,43 @@ for spec in "deepseek-ai/DeepSeek-V3 h200 8 fp8" "openai/gpt-oss-120b h100-sxm 1
 done
 if [ "$df_ok" = 1 ]; then ok llm_default_dtype_checkpoint
 else bad llm_default_dtype_checkpoint "$(head -3 "$tmp/df.err")"; fi
+
+# --- VLMs (issue 22): --images derives the tokens from the model's patch/merge config (Qwen3-VL:
+# 32 px per token, 1024x768 -> 32 x 24 = 768), the tower shows in the JSON; a text-only model refuses
+# image flags, and --images with --image-tokens is refused (exit 2 each)
+vl_ok=1
+"$BIN" llm --model Qwen/Qwen3-VL-8B-Instruct --device h100-sxm --concurrency 8 --prompt 256 --images 1 \
+  --image-size 1024x768 --gen 64 --json >"$tmp/vl.json" 2>"$tmp/vl.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["image_tokens"]==768 and d["vision_ms"]>0 and d["vision_params"]>5e8, d' \
+    "$tmp/vl.json" 2>>"$tmp/vl.err" || vl_ok=0
+for args in "--model meta-llama/Llama-3.1-8B-Instruct --images 1" "--model meta-llama/Llama-3.1-8B-Instruct --image-tokens 16" \
+            "--model Qwen/Qwen3-VL-8B-Instruct --images 1 --image-tokens 16" "--model Qwen/Qwen3-VL-8B-Instruct --image-size 10by10"; do
+  "$BIN" llm $args --device h100-sxm --concurrency 4 >/dev/null 2>"$tmp/vl1.err"
+  rc=$?
+  [ $rc = 2 ] && [ "$(wc -l <"$tmp/vl1.err")" = 1 ] || { vl_ok=0; echo "  $args: rc $rc $(head -1 "$tmp/vl1.err")" >>"$tmp/vl.err"; }
+done
+if [ "$vl_ok" = 1 ]; then ok llm_vlm_images
+else bad llm_vlm_images "$(tail -3 "$tmp/vl.err")"; fi
+
+# --- --model: a folder with config.json, or a Hugging Face id in the local hub cache (offline), on a
+# fixture tree made here; torch_dtype bfloat16 makes bf16 the default format (issue 22)
+hb_ok=1
+snap="$tmp/hub/models--acme--tiny-llm/snapshots/abc123"
+mkdir -p "$snap" "$tmp/hub/models--acme--tiny-llm/refs" "$tmp/home/hub/models--acme--other/snapshots/r1" "$tmp/myft"
+cat >"$snap/config.json" <<'JSON'
+{"model_type": "llama", "hidden_size": 1024, "intermediate_size": 4096, "num_hidden_layers": 8,
+ "num_attention_heads": 16, "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 8192,
+ "torch_dtype": "bfloat16"}
+JSON
+echo abc123 >"$tmp/hub/models--acme--tiny-llm/refs/main"
+cp "$snap/config.json" "$tmp/home/hub/models--acme--other/snapshots/r1/config.json"
+sed 's/"bfloat16"/"float16"/' "$snap/config.json" >"$tmp/myft/config.json"
+HF_HUB_CACHE="$tmp/hub" "$BIN" llm --model acme/tiny-llm --device h100-sxm --json >"$tmp/hb1.json" 2>"$tmp/hb.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"]=="acme/tiny-llm" and d["dtype"]=="bf16", d' "$tmp/hb1.json" 2>>"$tmp/hb.err" || hb_ok=0
+HF_HUB_CACHE= HF_HOME="$tmp/home" "$BIN" llm --model acme/other --device h100-sxm --concurrency 4 >/dev/null 2>>"$tmp/hb.err" || hb_ok=0
+"$BIN" llm --model "$tmp/myft" --device h100-sxm --json >"$tmp/hb3.json" 2>>"$tmp/hb.err" &&
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["dtype"]=="fp16", d' "$tmp/hb3.json" 2>>"$tmp/hb.err" || hb_ok=0
+HF_HUB_CACHE="$tmp/hub" HF_HOME="$tmp/home" HOME="$tmp" "$BIN" llm --model acme/missing --device h100-sxm >/dev/null 2>"$tmp/hb4.err"
+[ $? = 2 ] && grep -q "Hugging Face cache" "$tmp/hb4.err" || { hb_ok=0; cat "$tmp/hb4.err" >>"$tmp/hb.err"; }
+if [ "$hb_ok" = 1 ]; then ok llm_model_folder_and_hub_cache
+else bad llm_model_folder_and_hub_cache "$(tail -3 "$tmp/hb.err")"; fi

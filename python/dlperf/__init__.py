@@ -268,7 +268,8 @@ def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, batc
 
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
-        prompt=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, raw=False):
+        prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
+        image_size=None, video_frames=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -280,10 +281,13 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     dtype (weights) and kv_dtype: {llm_dtypes}.  region: {regions}.
     analytic: True for the analytic model alone (no learned trees).
     Serving (docs/llm.md, "Serving"; give concurrency or max_fit=True):
-        concurrency: requests in flight; max_fit: the most that fit;
+        concurrency: closed-loop clients; max_fit: the most that fit;
+        max_seqs: the engine's running limit (default 256);
         prompt, gen: tokens per request; ep: expert parallelism within gpus;
         attention_dp: attention data parallelism; phase: {phases};
         mem_fraction: the share of GPU memory the engine may use, in (0, 1].
+    VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
+        or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
@@ -309,7 +313,10 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              prompt=_check.integer("prompt", prompt), ep=_check.integer("ep", ep),
              attention_dp=_check.integer("attention_dp", attention_dp),
              phase=_check.choice("phase", phase, _check.PHASES, _lib.lib.dlp_llm_phase_parse),
-             mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True))
+             mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True),
+             max_seqs=_check.integer("max_seqs", max_seqs), images=_check.integer("images", images, lo=0),
+             image_size=_check.string("image_size", image_size),
+             video_frames=_check.integer("video_frames", video_frames))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -64,6 +64,16 @@ def test_inspect_mig_llm_devices_same_bytes_as_cli():
     assert dlperf.devices("h100", raw=True) == cli("devices", "h100", "--json")
 
 
+def test_llm_serving_fields_same_as_cli():
+    # issue 22: serving and VLM fields in the signature, the same bytes as the CLI
+    assert dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", concurrency=8, prompt=256, gen=64, images=1,
+                      image_size="1024x768", max_seqs=128, raw=True) == cli(
+        "llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--concurrency", "8", "--prompt",
+        "256", "--gen", "64", "--images", "1", "--image-size", "1024x768", "--max-seqs", "128", "--json")
+    with pytest.raises(dlperf.Error, match="no vision tower"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=4, images=1)
+
+
 def test_errors_carry_the_library_message():
     with pytest.raises(dlperf.Error, match="unknown device 'nope'"):
         dlperf.predict(RESNET, device="nope", batch=1)

@@ -30,7 +30,9 @@ static void usage(FILE *f) {
             "Predicts throughput (samples/s, tokens/s), peak memory (MiB), energy per sample (J)\n"
             "and carbon (g CO2 = energy x PUE x grid intensity) of one forward pass of\n"
             "(batch, seq) tokens, or with --gen N of generating N tokens after the prompt.\n"
-            "  --model ID     catalogue id, Hugging Face id or alias ('dlperf llm --list')\n"
+            "  --model ID     catalogue id or alias ('dlperf llm --list'), a folder with a config.json,\n"
+            "                 or a Hugging Face id in the local hub cache ($HF_HUB_CACHE, $HF_HOME/hub,\n"
+            "                 ~/.cache/huggingface/hub), offline\n"
             "  --config FILE  a Hugging Face config.json\n"
             "  --device D     GPU id or name ('dlperf devices')\n"
             "  --batch N      sequences per pass (default 1)\n"
@@ -42,18 +44,24 @@ static void usage(FILE *f) {
             "  --kv-dtype T   KV cache: fp16, bf16, fp8 or fp32 (default: the activations')\n"
             "  --gen N        generated tokens per sequence (default 0: forward pass only)\n"
             "  --gpus N       tensor-parallel GPUs (default 1)\n"
-            "  --image-tokens N  VLMs: image tokens added to every prompt (default 0)\n"
+            "  --images N     VLMs: N images per prompt (--image-size WxH, default 1024x768);\n"
+            "                 the image tokens follow the model's patch/merge config, and the\n"
+            "                 vision tower runs in prefill (docs/llm.md, Vision-language models)\n"
+            "  --video-frames F  VLMs: each of the --images is a video of F frames\n"
+            "  --image-tokens N  VLMs: image tokens added to every prompt, raw (instead of --images)\n"
             "  --region R     carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --samples N    totals for N samples (default: the batch)\n"
             "  --analytic     use the analytic estimate even where a trained model exists\n"
             "Serving (continuous batching, docs/llm.md \"Serving\"): TTFT, TPOT, tokens/s, energy per\n"
             "request and per token, power per GPU, KV-cache capacity, for one replica of --gpus GPUs:\n"
-            "  --concurrency N  requests in flight (capped to what the KV cache holds)\n"
-            "  --max-fit        as many requests as the KV cache holds\n"
+            "  --concurrency N  closed-loop clients (each sends its next request when one ends)\n"
+            "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
+            "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
+            "                   clients beyond it (or beyond the KV cache) queue\n"
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --json         JSON output\n");
 }
@@ -125,7 +133,8 @@ int dlp_cmd_llm(int argc, char **argv) {
     int64_t batch = 1, seq = 128, gen = -1, gpus = 1, samples = 0, img = 0, conc = 0, ep = 1, adp = 1;
     int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
     double memfrac = 0;
-    const char *phase_s = NULL, *memfrac_s = NULL;
+    const char *phase_s = NULL, *memfrac_s = NULL, *imgsize = NULL;
+    int64_t images = 0, frames = 0, maxseqs = 0;
     for (int i = 1; i < argc; i++) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
             (r = cli_opt(argc, argv, &i, "--config", &config)) ||
@@ -134,6 +143,7 @@ int dlp_cmd_llm(int argc, char **argv) {
             (r = cli_opt(argc, argv, &i, "--kv-dtype", &kvdtype)) ||
             (r = cli_opt(argc, argv, &i, "--region", &region)) ||
             (r = cli_opt(argc, argv, &i, "--phase", &phase_s)) ||
+            (r = cli_opt(argc, argv, &i, "--image-size", &imgsize)) ||
             (r = cli_opt(argc, argv, &i, "--mem-fraction", &memfrac_s))) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             continue;
@@ -141,9 +151,10 @@ int dlp_cmd_llm(int argc, char **argv) {
         struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
             {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--prompt", &seq, 1, 1 << 22},
             {"--gen", &gen, 0, 1 << 22}, {"--concurrency", &conc, 1, 1 << 24}, {"--ep", &ep, 1, 1024},
-            {"--attention-dp", &adp, 1, 1024},
+            {"--attention-dp", &adp, 1, 1024}, {"--max-seqs", &maxseqs, 1, 1 << 20},
             {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
-            {"--image-tokens", &img, 0, 1000000}};
+            {"--image-tokens", &img, 0, 1000000}, {"--images", &images, 1, 10000},
+            {"--video-frames", &frames, 1, 100000}};
         int done = 0;
         for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
             if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
@@ -186,7 +197,12 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (*end || !(memfrac > 0 && memfrac <= 1))
             return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", memfrac_s);
     }
+    if (maxfit && conc > 0)
+        return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
+                                      "fit (at most --max-seqs)");
     int serving = conc > 0 || maxfit;
+    if (!serving && maxseqs)
+        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N or --max-fit");
     if (!serving && (ep > 1 || adp > 1 || phase_s || memfrac_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase and --mem-fraction are serving options: add "
                                       "--concurrency N or --max-fit");
@@ -196,8 +212,18 @@ int dlp_cmd_llm(int argc, char **argv) {
 
     dlp_error e = {0};
     dlp_llm_config c;
-    dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
+    dlp_status st = model ? dlp_llm_model_find(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
     if (st) return cli_fail(&e);
+    if ((images || frames || imgsize) && img)
+        return cli_usage_error("llm", "--image-tokens is the raw count: give it or --images/--image-size, not both");
+    if ((frames || imgsize) && !images) images = 1;
+    if (images) {
+        long iw = 1024, ih = 768;
+        char tail;
+        if (imgsize && (sscanf(imgsize, "%ldx%ld%c", &iw, &ih, &tail) != 2 || iw < 1 || ih < 1))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --image-size '%s' is not WIDTHxHEIGHT in pixels", imgsize);
+        if ((st = dlp_llm_image_tokens(&c, images, iw, ih, frames, &img, &e))) return cli_fail(&e);
+    }
     c.image_tokens = img;
     dlp_devdb *db = NULL;
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
@@ -211,7 +237,7 @@ int dlp_cmd_llm(int argc, char **argv) {
     if (!dtype) quant = dlp_llm_default_quant(&c, d);
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt,
                            .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
-                           .phase = phase, .mem_fraction = memfrac};
+                           .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
     if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
         dlp_devdb_free(db);
@@ -237,29 +263,49 @@ int dlp_cmd_llm(int argc, char **argv) {
         if (adp > 1) printf(", attention DP %lld", (long long)adp);
         if (ep > 1) printf(", EP %lld", (long long)ep);
         if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(phase));
-        printf("\n  concurrency  %s requests in flight", cli_count((double)p.concurrency, b1, sizeof b1));
-        if (maxfit) printf(" (the most that fit)");
-        else if (p.concurrency < conc) printf(" (asked %s; the KV cache holds %s)", cli_count((double)conc, b2, sizeof b2),
-                                             cli_count((double)p.max_concurrency, b3, sizeof b3));
-        printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
-               p.method_serving);
-        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
-               dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
+        int pf_only = phase == DLP_LLM_PREFILL_ONLY, dec_only = phase == DLP_LLM_DECODE_ONLY;
+        printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
+               maxfit ? "requests in flight (the most that fit)" : "clients");
+        if (p.running < p.concurrency)
+            printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
+                   cli_count((double)p.running, b2, sizeof b2), (long long)(maxseqs ? maxseqs : DLP_LLM_MAX_SEQS),
+                   cli_count((double)p.max_concurrency, b3, sizeof b3));
+        if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
+        if (!dec_only)
+            printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
+                   p.method_serving);
+        else
+            printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
+        if (img && p.vision_params)
+            printf("  images       %lld image tokens per request; vision tower %s of the prefill (%s "
+                   "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
+        else if (img)
+            printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
+                   (long long)img);
+        if (!pf_only)
+            printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
+                   dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
         if (strcmp(p.method_serving, "analytic"))
             printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
                    dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
-        printf("  end to end   %s per request\n", dlp__hu_ms(p.e2e_ms));
-        printf("  throughput   %s output tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
-               cli_count(p.output_tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
-               gpus == 1 ? "" : "s");
+        printf("  end to end   %s per request%s\n", dlp__hu_ms(p.e2e_ms), pf_only ? " (to the first token)" : "");
+        if (pf_only)
+            printf("  throughput   %s prompt tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
+                   cli_count(p.tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
+                   gpus == 1 ? "" : "s");
+        else
+            printf("  throughput   %s output tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
+                   cli_count(p.output_tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
+                   gpus == 1 ? "" : "s");
         printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
                p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
                cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(seq + img + gen),
                memfrac > 0 ? memfrac : DLP_LLM_MEM_FRACTION);
         printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
                p.weights_mb / 1024, p.activations_mb / 1024);
-        printf("  energy       %s per request, %s per output token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
-               dlp__hu_j(p.energy_per_token_j), dlp__hu_w(p.power_per_gpu_w), dlp__hu_w(d->tdp_w));
+        printf("  energy       %s per request, %s per %s token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
+               dlp__hu_j(p.energy_per_token_j), pf_only ? "prompt" : "output", dlp__hu_w(p.power_per_gpu_w),
+               dlp__hu_w(d->tdp_w));
         printf("  carbon       %s CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
                p.carbon_g_per_kwh, p.pue);
         if (p.active_params != p.params)
@@ -269,6 +315,12 @@ int dlp_cmd_llm(int argc, char **argv) {
         printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
                (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
         if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
+        if (img && p.vision_params)
+            printf("  images       %lld image tokens per sequence; vision tower %s per batch (%s "
+                   "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
+        else if (img)
+            printf("  images       %lld image tokens per sequence (the config describes no tower depth: not "
+                   "timed)\n", (long long)img);
         printf("  precision    weights %s, compute %s%s, KV cache %s\n", dlp_quant_name(quant),
                dlp_dtype_short(p.compute_dtype), p.weight_only ? " (weight-only: dequantised in the kernel)" : "",
                dlp_dtype_short(p.kv_dtype));

@@ -54,6 +54,10 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
     dlp__jw_i64(&w, "edges", (long long)p->edges);
     dlp__jw_i64(&w, "active_params", (long long)p->active_params);
     dlp__jw_i64(&w, "image_tokens", (long long)c->image_tokens);
+    if (c->image_tokens > 0) {
+        dlp__jw_num(&w, "vision_ms", G6, p->vision_ms);
+        dlp__jw_i64(&w, "vision_params", (long long)p->vision_params);
+    }
     dlp__jw_num(&w, "kv_bytes_per_seq", "%.0f", p->kv_bytes_per_seq);
     if (p->serving) {
         /* the serving model (docs/llm.md, "Serving") */
@@ -66,6 +70,9 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_i64(&w, "attention_dp", (long long)(wl->attn_dp > 1 ? wl->attn_dp : 1));
         dlp__jw_str(&w, "phase", dlp_llm_phase_name(wl->phase));
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
+        dlp__jw_i64(&w, "running", (long long)p->running);
+        dlp__jw_i64(&w, "max_seqs", (long long)(wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS));
+        dlp__jw_num(&w, "preempted", G6, p->preempted);
         dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
         dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);
         dlp__jw_num(&w, "e2e_ms", G6, p->e2e_ms);

@@ -139,6 +139,8 @@ const char *dlp_llm_phase_name(int phase) {
 
 int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
     int q = c && c->weights_format[0] ? dlp_quant_parse(c->weights_format) : -1;
+    /* a bf16 checkpoint runs as fp16 where the GPU has no bf16 (V100, T4), as vLLM casts it */
+    if (q == DLP_QT_BF16 && d && !dlp_device_supports_dtype(d, DLP_DT_BFLOAT16)) return DLP_QT_FP16;
     if (q >= 0 && d && dlp_llm_compute_dtype(d, q, NULL, 0) >= 0) return q;
     return DLP_QT_FP16;
 }
@@ -217,6 +219,19 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
             dlp_graph_stats gst;
             dlp_graph_stats_get(g, &gst);
             double rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
+            /* MoE: activations are per routed token — predict's memory
+             * model of the graph with the routed experts only (the full
+             * graph pads every expert's rows) */
+            dlp_graph *ga = NULL;
+            dlp_prediction pa;
+            if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
+                if (dlp_predict(ga, d, NULL, &po, &pa, NULL) == DLP_OK) {
+                    dlp_graph_stats_get(ga, &gst);
+                    rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
+                    dlp_prediction_free(&pa);
+                }
+                dlp_graph_free(ga);
+            }
             a->predict_mem_mb = rest > 0 ? rest : 1e-9;
             if (pr.latency_ms > 0 && (q == DLP_QT_FP16 || q == DLP_QT_BF16)) {
                 double scale = pr.latency_ms * 1e-3 / (t > 0 ? t : 1);
@@ -470,6 +485,10 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         return dlp__err(err, DLP_EINVAL, "%s: kv dtype '%s' is not fp16, bf16, fp8 or fp32", c->id,
                         dlp_dtype_short(wl->kv_dtype));
     /* requests nothing could run (docs/llm.md, "Refusals") */
+    if (c->image_tokens > 0 && c->vision_hidden <= 0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: image tokens %lld: the model has no vision tower (no vision_config); it reads text only",
+                        c->id, (long long)c->image_tokens);
     if (c->encoder_only && wl->gen_tokens > 0)
         return dlp__err(err, DLP_EINVAL,
                         "%s: gen %lld: %s is an encoder-only model (%s) and does not generate tokens; use gen 0",
@@ -614,6 +633,20 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
             lat = tok / v * 1e3;
             method_name(out->method_throughput, sizeof out->method_throughput, m);
         }
+    }
+    /* VLMs: the vision tower over each sequence's images, once per batch
+     * before the prefill; outside the trees (they saw text only) */
+    {
+        double vbusy;
+        out->vision_params = dlp_llm_vision_params(c);
+        out->vision_ms = dlp__llm_vision_s(c, d, dlp_quant_act_dtype(wl->quant), c->image_tokens, tp, &vbusy) * 1e3 *
+                        (double)wl->batch;
+        lat += out->vision_ms;
+        a.latency_ms += out->vision_ms;
+        out->weights_mb += (double)out->vision_params * (dlp_quant_act_dtype(wl->quant) == DLP_DT_FLOAT ? 4.0 : 2.0) /
+                           1048576.0 / ngpu;
+        out->memory_mb = out->weights_mb + out->activations_mb;
+        out->fits = out->memory_mb <= d->memory_gib * 1024.0;
     }
     out->latency_ms = lat;
     out->latency_analytic_ms = a.latency_ms;

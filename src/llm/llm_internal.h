@@ -17,4 +17,18 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
  * power_per_gpu_w and concurrency. */
 void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, int n_gpus);
 
+/* Seconds the vision tower takes over `image_tokens` image tokens (one
+ * request's images) computing in adt, sharded over tp GPUs; *busy the
+ * roofline seconds (power).  0 for text-only models (llm_vision.c). */
+double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, int64_t image_tokens, int tp,
+                         double *busy);
+
+/* The graph whose live activations a forward of (batch, seq) holds: the
+ * model itself, or for an MoE the same model with only the experts a token
+ * is routed to (experts_per_token of num_experts): activations are per routed
+ * token, and the builder's one-token graph pads every expert (llm_serve.c).
+ * Falls back to the full graph when the reduced config does not build. */
+dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **g,
+                              dlp_error *err);
+
 #endif

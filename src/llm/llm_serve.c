@@ -45,7 +45,12 @@
 #include "llm/nccl_table.inc"
 
 /* ---- fixed costs (round numbers, not fitted; docs/llm.md "Serving") ---- */
-#define T_ITER_MS 0.8          /* engine step: scheduling, sampling, detokenise */
+/* engine step on the CPU: a fixed part (scheduler, launch of the step) and
+ * a part per running sequence (sampling, detokenising, the scheduler's and
+ * the output processor's per-request work); vLLM V1 profiles put a
+ * 256-sequence step's CPU side at a few ms (round numbers, not fitted) */
+#define T_ITER_MS 0.35
+#define T_ITER_SEQ_MS 0.010
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
                                   SGLang chunked_prefill_size, TRT-LLM
@@ -53,6 +58,11 @@
 #define SLACK_GIB 1.0          /* CUDA graphs, NCCL buffers and allocator slack
                                   beside weights, workspace and cache (a round
                                   number, as DLP_LLM_RUNTIME_GIB)             */
+/* power: the share of (TDP - idle) full use of the memory system and of
+ * the math units draw (HBM streaming alone about 45 % of the way to TDP,
+ * dense tensor-core math the rest; round numbers) */
+#define P_MEM 0.45
+#define P_MATH 0.75
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -103,6 +113,17 @@ static void add_lin(prof_t *p, double k, double n, double e, double count, int k
     }
     if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind};
     else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
+}
+
+dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **g,
+                              dlp_error *err) {
+    dlp_llm_weights w;
+    if (c->num_experts > 0 && c->experts_per_token > 0 && c->experts_per_token < c->num_experts) {
+        dlp_llm_config r = *c;
+        r.num_experts = c->experts_per_token;
+        if (dlp_llm_build(&r, batch, seq, quant, g, &w, NULL) == DLP_OK) return DLP_OK;
+    }
+    return dlp_llm_build(c, batch, seq, quant, g, &w, err);
 }
 
 static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, dlp_error *err) {
@@ -156,7 +177,13 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
     double wb = (double)w.weight_bytes[quant] - other_w * p->act_bytes;
     p->wbytes_per_elem = lin_elems > 0 && wb > 0 ? wb / lin_elems : p->act_bytes;
     dlp_graph_stats gs;
-    dlp_graph_stats_get(g, &gs);
+    dlp_graph *ga = NULL;
+    if (c->num_experts > 0 && dlp__llm_act_graph(c, 1, 1, quant, &ga, NULL) == DLP_OK) {
+        dlp_graph_stats_get(ga, &gs);
+        dlp_graph_free(ga);
+    } else {
+        dlp_graph_stats_get(g, &gs);
+    }
     p->peak_act_pt = (double)gs.peak_activation_bytes;
     for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
         if (!(c->layer_kind[l] & DLP_LK_MAMBA)) p->attn_layers++;
@@ -278,6 +305,8 @@ typedef struct {
 typedef struct {
     double t;                  /* seconds                                         */
     double busy;               /* seconds x share of the bound peak (power)       */
+    double bc, bm;             /* seconds of peak math / of peak bandwidth the
+                                  kernels need (compute and memory utilisation) */
     double comm;
 } itime;
 
@@ -288,6 +317,8 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
     double kt = dlp__kernel_time(cv, flops, bytes, peak, s->bw);
     it->t += kt + kernels * T_KERNEL_US * 1e-6;
     it->busy += roof;
+    if (peak > 0) it->bc += flops / peak;
+    it->bm += bytes / s->bw;
 }
 
 /* Cached elements one sequence of `ctx` tokens reads per step, all layers */
@@ -328,6 +359,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         }
         double flops = 2.0 * m * k * n;
         double bytes = wbytes + m * (k + n) * ab;
+        /* bitsandbytes formats cost what generate mode charges (llm.c):
+         * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
+         * each weight to 16 bits (write and re-read) before the matmul */
+        if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
+        if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
     }
     /* attention on the cache: decode reads every running sequence's cache;
@@ -360,7 +396,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
     }
     it.comm = comm;
-    it.t += comm + T_ITER_MS * 1e-3;
+    it.t += comm + (T_ITER_MS + T_ITER_SEQ_MS * seqs / s->attn_dp) * 1e-3;
     return it;
 }
 
@@ -373,7 +409,12 @@ static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
-    dlp_status st = profile_get(c, wl->quant, &p, err);
+    /* the language stack's profile is of one text token: image tokens are
+     * text tokens to it (they only lengthen the prompt below), and the
+     * tower is timed on its own (llm_vision.c) */
+    dlp_llm_config ct = *c;
+    ct.image_tokens = 0;
+    dlp_status st = profile_get(&ct, wl->quant, &p, err);
     if (st) return st;
     sctx s = {0};
     s.c = c;
@@ -382,15 +423,22 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     s.n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
     s.attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
     s.ep = wl->ep > 1 ? wl->ep : 1;
-    if (s.n_gpus % s.attn_dp || s.n_gpus % s.ep)
-        return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s.attn_dp, s.ep,
-                        s.n_gpus);
-    if (s.ep > 1 && c->num_experts > 0 && c->num_experts % s.ep)
-        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s.ep,
-                        (long long)c->num_experts);
+    /* what the model lacks first: a dense model has no experts to spread,
+     * and attention data parallelism only pays beside an expert-parallel
+     * MoE (a dense model's MLP would be replicated: run replicas) */
     if (s.ep > 1 && c->num_experts <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: ep %d: the model has no experts (expert parallelism needs MoE)", c->id,
                         s.ep);
+    if (s.attn_dp > 1 && c->num_experts <= 0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: attention-dp %d: the model has no experts (attention DP serves MoE layers; a dense model "
+                        "runs as %d replicas instead)", c->id, s.attn_dp, s.attn_dp);
+    if (s.n_gpus % s.attn_dp || s.n_gpus % s.ep)
+        return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s.attn_dp, s.ep,
+                        s.n_gpus);
+    if (s.ep > 1 && c->num_experts % s.ep)
+        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s.ep,
+                        (long long)c->num_experts);
     s.tp_attn = s.n_gpus / s.attn_dp;
     s.moe_tp = s.n_gpus / s.ep;
     s.kv_eb = kv_eb;
@@ -419,88 +467,156 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     if (s.peak_mm <= 0 || s.bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
 
-    /* memory per GPU: weights (attention/dense split over tp_attn, experts
-     * over the GPUs), the activation workspace of one 8k-token chunk, and
-     * the cache in what is left of the engine's fraction */
+    /* memory per GPU (docs/llm.md, "Memory"; the same story as generate
+     * mode): weights (the tower's in 16 bits), the activation workspace of
+     * a step (per token of the one-token graph, MoE per routed token, an
+     * 8k-token chunk as the engine profiles it), runtime slack, and the
+     * cache in what is left of the engine's fraction */
     double frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
-    double wgpu = p.weight_bytes / s.n_gpus;
-    double act = p.peak_act_pt * CHUNK_TOKENS / s.tp_attn;
-    if (act > 8.0 * 1073741824.0) act = 8.0 * 1073741824.0;
+    double vparams = (double)dlp_llm_vision_params(c);
+    double wgpu = (p.weight_bytes + vparams * p.act_bytes) / s.n_gpus;
+    double act = fmin(p.peak_act_pt * CHUNK_TOKENS / s.tp_attn, 8.0 * 1073741824.0);
     double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
     int64_t S = wl->seq + c->image_tokens, G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = dlp_llm_kv_bytes(c, S + G, kv_eb) / s.kv_shard; /* one sequence, one GPU */
-    double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s.kv_shard;
     out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
+    /* one request at all: weights + its prompt's activations + its cache +
+     * the runtime on the whole device — the test generate mode makes */
+    double act1 = p.peak_act_pt * fmin((double)S, CHUNK_TOKENS) / s.tp_attn;
+    double need1 = wgpu + act1 + seq_bytes + DLP_LLM_RUNTIME_GIB * 1073741824.0;
+    if (need1 > d->memory_gib * 1073741824.0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: does not fit on %d x %s even at one request: needs %.1f GiB per GPU (weights %.1f + "
+                        "activations %.2f + KV cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype "
+                        "or a larger device", c->id, s.n_gpus, d->id, gib(need1), gib(wgpu), gib(act1),
+                        gib(seq_bytes), DLP_LLM_RUNTIME_GIB, d->memory_gib);
     if (avail <= 0 || seq_bytes > avail)
         return dlp__err(err, DLP_EINVAL,
-                        "%s: no room for the KV cache on %d x %s: %.1f GiB per GPU at memory fraction %.2f, weights "
-                        "%.1f + activations %.1f GiB; use more gpus, a smaller dtype or a larger device",
-                        c->id, s.n_gpus, d->id, frac * d->memory_gib, frac, gib(wgpu),
-                        gib(act) + SLACK_GIB);
+                        "%s: no room for the KV cache on %d x %s at memory fraction %.2f: %.1f GiB per GPU, weights "
+                        "%.1f + activation workspace %.1f + runtime %.1f GiB; raise --mem-fraction, or use more gpus "
+                        "or a smaller dtype", c->id, s.n_gpus, d->id, frac, frac * d->memory_gib, gib(wgpu), gib(act),
+                        SLACK_GIB);
+    /* sequences of S + G the cache holds; its token count at that length
+     * (sliding windows and Mamba states make bytes per token depend on it,
+     * so "N tokens" is M x (S + G), never a one-token figure) */
     int64_t max_c = (int64_t)floor(avail / seq_bytes) * s.attn_dp;
     out->max_concurrency = max_c;
-    out->kv_capacity_tokens = tok_bytes > 0 ? (int64_t)floor(avail / tok_bytes) * s.attn_dp : 0;
-    int64_t C = wl->max_fit ? max_c : wl->concurrency;
+    double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s.kv_shard;
+    if (fabs(seq_bytes - tok_bytes * (double)(S + G)) <= 1e-9 * seq_bytes)
+        out->kv_capacity_tokens = (int64_t)floor(avail / tok_bytes) * s.attn_dp; /* bytes linear in tokens */
+    else
+        out->kv_capacity_tokens = max_c * (S + G);
+    /* clients vs running sequences: the engine runs at most max_seqs
+     * (vLLM max_num_seqs) and what the cache holds; more clients queue.
+     * A cache sized for whole sequences holds more of them at their mean
+     * live length S + G / 2, so vLLM admits up to that many and preempts
+     * (recomputes) the ones that outgrow it. */
+    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
+    int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->concurrency;
     if (C < 1) C = 1;
-    if (C > max_c) C = max_c;
+    double live_bytes = dlp_llm_kv_bytes(c, (int64_t)llround((double)S + (double)G / 2.0), kv_eb) / s.kv_shard;
+    int64_t max_live = (int64_t)floor(avail / live_bytes) * s.attn_dp;
+    int64_t R = C;
+    if (R > max_seqs) R = max_seqs;
+    /* a prefill worker hands each cache on after the prompt: its cache
+     * bounds nothing here */
+    if (R > max_live && wl->phase != DLP_LLM_PREFILL_ONLY) R = max_live;
+    if (R < 1) R = 1;
+    /* the share of running sequences preempted once, each recomputing its
+     * prompt and half its output */
+    double pre = R > max_c && wl->phase != DLP_LLM_PREFILL_ONLY ? 1.0 - (double)max_c / (double)R : 0.0;
     out->concurrency = C;
+    out->running = R;
     out->params = (int64_t)p.params;
     out->active_params = p.active_params > 0 ? (int64_t)p.active_params : (int64_t)p.params;
     out->weights_mb = wgpu / 1048576.0;
-    out->activations_mb = (act + (double)C / s.attn_dp * seq_bytes) / 1048576.0;
+    out->activations_mb = (act + fmin((double)R, (double)max_c) / s.attn_dp * seq_bytes) / 1048576.0;
     out->memory_mb = out->weights_mb + out->activations_mb + SLACK_GIB * 1024.0;
     out->fits = 1;
     out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, S + G, kv_eb);
 
-    /* steady state */
-    double Sd = (double)S, Gd = (double)G, Cd = (double)C;
-    double ctx = Sd + Gd / 2.0;
-    itime dec = iteration(&s, Cd, ctx, 0, 0);
+    /* steady state (docs/llm.md, "The iteration model") */
+    double Sd = (double)S, Gd = (double)G, Rd = (double)R;
+    double ctx = Sd + Gd / 2.0; /* the mean live context over a generation */
+    itime dec = iteration(&s, Rd, ctx, 0, 0);
     itime pf1 = iteration(&s, 0, 0, Sd, Sd);
+    /* the vision tower runs once per request, before its prompt's prefill */
+    double vbusy, vis = dlp__llm_vision_s(c, d, adt, c->image_tokens, s.tp_attn, &vbusy);
+    pf1.t += vis;
+    pf1.bc += vbusy;
+    pf1.busy += vbusy;
     double ttft, tpot;
     itime mix;
-    /* TTFT of a closed loop of C clients with fixed lengths (what serving
-     * benchmarks run, and what --concurrency means): requests of one wave
-     * arrive together and their prompts queue — C S tokens prefilled in
-     * chunks, the i-th request done after i of them, so the mean waits
-     * for about half the burst */
-    double burst = Cd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
-    itime bi = iteration(&s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
-    double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
-    /* after the first wave, completions are staggered by the chunks their
-     * prompts rode in, so later waves arrive spread out: a request waits
-     * half a step and rides one mixed iteration with a chunk of prompts.
+    /* TTFT of closed-loop clients (what serving benchmarks run, and what
+     * --concurrency means).  The first wave arrives together: its R S
+     * prompt tokens go in chunks, the i-th request done after i of them.
+     * Afterwards arrivals are spread by the staggered completions: a
+     * request waits for the step in flight (none at R = 1: the engine is
+     * idle when the lone client sends) and its prompt rides beside the
+     * other R - 1 decodes and the prompt tokens other arrivals bring.
      * The mean over a run of W_WAVES waves weights the burst 1 / W_WAVES. */
-    double pf_tok = fmin(burst, CHUNK_TOKENS);
-    double ttft_steady = 0.5 * dec.t + iteration(&s, Cd, ctx, pf_tok, Sd).t * ceil(Sd / CHUNK_TOKENS);
+    double burst = Rd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
+    itime bi = iteration(&s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
+    bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
+    double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
+    double pf_per_step = Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd;
+    double others = fmin((Rd - 1.0) * Sd / Gd, CHUNK_TOKENS);
+    double nck = ceil(Sd / CHUNK_TOKENS);
+    itime ride = iteration(&s, Rd - 1.0, ctx, Sd / nck + others, Sd);
+    double ttft_steady = (Rd > 1 ? 0.5 * (dec.t + vis * Rd / Gd) : 0) + (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
     if (wl->phase == DLP_LLM_PREFILL_ONLY) {
+        /* a prefill worker: prompts in full chunks, no decodes.  Its
+         * clients arrive at the pace the decode side lets them (the
+         * disaggregated measurements show TTFT near a prompt's prefill at
+         * any client count), so the TTFT is the burst/staggered mean; its
+         * requests/s is bounded by the round of R prompts back to back */
         mix = bi;
-        ttft = ttft_burst / W_WAVES + (0.5 * bi.t + pf1.t) * (1.0 - 1.0 / W_WAVES);
-        if (ttft < pf1.t) ttft = pf1.t;
-        tpot = dec.t;
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES);
+        out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
+        tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
+        /* a decode worker: the caches arrive prefilled */
         mix = dec;
         tpot = dec.t;
-        ttft = pf1.t;
+        ttft = 0;
     } else {
-        /* every decode step also prefills C S / G prompt tokens */
-        double pf_per_step = Cd * Sd / Gd;
-        mix = iteration(&s, Cd, ctx, pf_per_step, Sd);
+        /* every decode step also prefills R S / G prompt tokens (and what
+         * preempted sequences recompute) and R / G requests' towers */
+        mix = iteration(&s, Rd, ctx, pf_per_step, Sd);
+        mix.t += vis * Rd / Gd;
+        mix.bc += vbusy * Rd / Gd;
+        mix.busy += vbusy * Rd / Gd;
         tpot = mix.t;
         ttft = ttft_mean;
-        if (ttft < pf1.t) ttft = pf1.t;
+    }
+    if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
+    /* clients beyond what runs wait in the queue: a closed loop of C
+     * clients over R slots cycles every (C / R) x the run time */
+    double run_e2e = ttft + (Gd - 1.0) * tpot;
+    if (wl->phase == DLP_LLM_DECODE_ONLY) run_e2e = Gd * tpot;
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) {
+        /* the round of R prompts, then the next R clients: a client's
+         * first token comes a cycle after its request */
+        if (C > R) ttft = fmax(ttft, out->round_ms * 1e-3) * (double)C / Rd;
+    } else if (C > R) {
+        ttft += run_e2e * ((double)C / Rd - 1.0);
     }
     out->serving = 1;
     out->prefill_ms = pf1.t * 1e3;
+    out->vision_ms = vis * 1e3;
+    out->vision_params = (int64_t)vparams;
     out->decode_step_ms = dec.t * 1e3;
     out->comm_ms = mix.comm * 1e3;
+    out->preempted = pre;
     out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
     out->tpot_ms = out->tpot_analytic_ms = tpot * 1e3;
-    /* power of one GPU over a mixed iteration: the same model as predict
-     * (idle + (TDP - idle)(busy + util x share of the roofline)), <= TDP */
-    double u = mix.t > 0 ? fmin(1.0, mix.busy / mix.t) : 0;
-    out->power_per_gpu_w = dlp__board_power_w(d, DLP__POWER_BUSY + DLP__POWER_UTIL * u);
+    /* power follows load: idle plus the share of TDP the step's math and
+     * memory traffic draw (utilisation of each, from the kernels' FLOPs and
+     * bytes over the step's time); a memory-bound batch-1 decode draws
+     * well under a compute-bound full batch */
+    double uc = mix.t > 0 ? fmin(1.0, mix.bc / mix.t) : 0, um = mix.t > 0 ? fmin(1.0, mix.bm / mix.t) : 0;
+    out->power_per_gpu_w = dlp__board_power_w(d, fmin(1.0, P_MEM * um + P_MATH * uc));
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;
     snprintf(out->method_serving, sizeof out->method_serving, "analytic");
@@ -511,15 +627,21 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
  * learned correction moves them). */
 void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, int n_gpus) {
     double G = (double)(wl->gen_tokens > 0 ? wl->gen_tokens : 1), C = (double)out->concurrency;
-    out->e2e_ms = out->ttft_ms + (G - 1.0) * out->tpot_ms;
+    /* a disaggregated worker does its phase only: a prefill worker ends a
+     * request at its first token, a decode worker starts from a filled cache */
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) out->e2e_ms = fmax(out->ttft_ms, out->round_ms);
+    else if (wl->phase == DLP_LLM_DECODE_ONLY) out->e2e_ms = out->ttft_ms + G * out->tpot_ms;
+    else out->e2e_ms = out->ttft_ms + (G - 1.0) * out->tpot_ms;
     out->latency_ms = out->e2e_ms;
     out->requests_per_s = C / (out->e2e_ms * 1e-3);
     out->throughput_sps = out->requests_per_s;
-    out->output_tokens_per_s = out->requests_per_s * G;
-    out->tokens_per_s = out->requests_per_s * (G + (double)wl->seq);
+    out->output_tokens_per_s = wl->phase == DLP_LLM_PREFILL_ONLY ? 0 : out->requests_per_s * G;
+    out->tokens_per_s = out->requests_per_s * ((wl->phase == DLP_LLM_PREFILL_ONLY ? 0 : G) +
+                                               (wl->phase == DLP_LLM_DECODE_ONLY ? 0 : (double)wl->seq));
     out->power_w = out->power_per_gpu_w * n_gpus;
     out->energy_j = out->power_w / out->requests_per_s;
-    out->energy_per_token_j = out->energy_j / G;
+    /* per output token; a prefill worker's per prompt token */
+    out->energy_per_token_j = out->energy_j / (wl->phase == DLP_LLM_PREFILL_ONLY ? (double)(wl->seq > 0 ? wl->seq : 1) : G);
 }
 
 /* ---- features of the learned corrections ------------------------------------ */

@@ -382,13 +382,82 @@ static void family_defaults(family f, dlp_llm_config *c) {
 #define TRYI(x) do { int r_ = (x); if (r_ < 0) return (dlp_status)r_; } while (0)
 
 static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
+static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
 
 /* Vision-language and multimodal configs nest the language model under
  * "text_config" (Gemma 3, Llama 4, Qwen2.5-VL in newer transformers,
  * Qwen3-VL): parse the text stack, with the top level's fields as fallback
  * (e.g. tie_word_embeddings), and the top level's model_type when the nested
  * one is missing. */
+static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
+
 static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    dlp_status vs = parse_obj2(root, name, c, err);
+    return vs ? vs : parse_vision(root, name, c, err);
+}
+
+/* The vision tower of a VLM config (vision_config beside text_config), the
+ * keys of the families the catalogue serves: Qwen2.5/3-VL and Qwen3.5
+ * ("depth", "spatial_merge_size", "temporal_patch_size", "out_hidden_size"),
+ * Gemma 3's SigLIP ("num_hidden_layers", "image_size", top-level
+ * "mm_tokens_per_image"), Kimi's MoonViT ("vt_*", "merge_kernel_size").
+ * A width without a depth is a VLM whose tower we cannot time: vision_hidden
+ * set, vision_layers 0 (image tokens accepted, the tower not counted). */
+static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    const cJSON *vc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "vision_config") : NULL;
+    if (!cJSON_IsObject(vc)) return DLP_OK;
+    char nm[192];
+    snprintf(nm, sizeof nm, "%s: vision_config", name);
+    pctx p = {nm, vc, err}, pr = {name, root, err};
+    int64_t L = 0, H = 0, I = 0, patch = 14, merge = 1, tpatch = 1, isz = 0, tpi = 0, out = c->hidden_size;
+    TRYI(get_i64(&p, KEYS("depth", "num_hidden_layers", "vt_num_hidden_layers"), &L));
+    const char *hk = NULL;
+    TRYI(get_i64k(&p, KEYS("hidden_size", "vt_hidden_size", "embed_dim"), &H, &hk));
+    TRYI(get_i64(&pr, KEYS("mm_tokens_per_image"), &tpi));
+    if (H > 0 && H <= 65536) c->vision_hidden = H; /* a VLM, even when the tower is not described */
+    if (tpi > 0 && tpi <= 1000000) c->vision_tokens_per_image = tpi;
+    if (L <= 0 || H <= 0) return DLP_OK;
+    /* MoonViT merges 2 x 2 patches (Kimi-VL's merge_kernel_size [2, 2]) */
+    if (hk && !strcmp(hk, "vt_hidden_size")) merge = 2;
+    /* a plain ViT MLP is 4 x wide when the config does not say */
+    I = 4 * H;
+    TRYI(get_i64(&p, KEYS("intermediate_size", "vt_intermediate_size"), &I));
+    TRYI(get_i64(&p, KEYS("patch_size"), &patch));
+    TRYI(get_i64(&p, KEYS("spatial_merge_size"), &merge));
+    const cJSON *mk = cJSON_GetObjectItemCaseSensitive(vc, "merge_kernel_size");
+    if (cJSON_IsArray(mk) && cJSON_IsNumber(cJSON_GetArrayItem(mk, 0))) merge = cJSON_GetArrayItem(mk, 0)->valueint;
+    TRYI(get_i64(&p, KEYS("temporal_patch_size"), &tpatch));
+    TRYI(get_i64(&p, KEYS("image_size"), &isz));
+    TRYI(get_i64(&p, KEYS("out_hidden_size", "text_hidden_size"), &out));
+    if (L > 1000 || H > 65536 || I < 1 || I > 1 << 20 || patch < 1 || patch > 1024 || merge < 1 || merge > 16 ||
+        tpatch < 1 || tpatch > 16 || isz < 0 || isz > 1 << 16 || tpi < 0 || out < 1)
+        return dlp__err(err, DLP_EFORMAT, "%s: sizes out of range", nm);
+    const cJSON *ds = cJSON_GetObjectItemCaseSensitive(vc, "deepstack_visual_indexes");
+    c->vision_deepstack = cJSON_IsArray(ds) ? cJSON_GetArraySize(ds) : 0;
+    int64_t win = 0;
+    TRYI(get_i64(&p, KEYS("window_size"), &win));
+    const cJSON *fa = cJSON_GetObjectItemCaseSensitive(vc, "fullatt_block_indexes");
+    if (win > 0 && cJSON_IsArray(fa)) {
+        c->vision_window = (win / patch) * (win / patch);
+        c->vision_full_layers = cJSON_GetArraySize(fa);
+    }
+    const char *act = get_str(&p, "hidden_act"), *mt = get_str(&pr, "model_type");
+    c->vision_layers = L;
+    c->vision_hidden = H;
+    c->vision_intermediate = I;
+    c->vision_patch = patch;
+    c->vision_merge = merge;
+    c->vision_temporal_patch = tpatch;
+    c->vision_image_size = isz;
+    c->vision_tokens_per_image = tpi;
+    c->vision_out_hidden = out;
+    /* Qwen2.5-VL's blocks are SwiGLU (hidden_act silu); SigLIP, Qwen3-VL and
+     * MoonViT a GELU MLP */
+    c->vision_gated = (act && !strcmp(act, "silu")) || (mt && !strcmp(mt, "qwen2_5_vl"));
+    return DLP_OK;
+}
+
+static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
     const cJSON *tc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "text_config") : NULL;
     if (!cJSON_IsObject(tc)) return parse_obj1(root, name, c, err);
     cJSON *m = cJSON_Duplicate(tc, 1);
@@ -972,6 +1041,13 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
         else if (qm && !strcmp(qm, "mxfp4")) fmt = "mxfp4";
         else if (qm && (!strcmp(qm, "awq") || !strcmp(qm, "gptq"))) fmt = "int4";
         if (fmt) snprintf(c->weights_format, sizeof c->weights_format, "%s", fmt);
+    }
+    /* no quantisation: the checkpoint's own 16-bit type (torch_dtype, or
+     * transformers 4.56's "dtype") is its default format */
+    if (!c->weights_format[0]) {
+        const char *td = get_str(&p, "torch_dtype");
+        if (!td) td = get_str(&p, "dtype");
+        if (td && !strcmp(td, "bfloat16")) snprintf(c->weights_format, sizeof c->weights_format, "bf16");
     }
     if (f >= FAM_QWEN3) {
         TRY(parse_new(&p, f, c));

@@ -720,7 +720,7 @@ static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
                                           "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
-                                          "prompt", NULL};
+                                          "prompt", "images", "image_size", "video_frames", "max_seqs", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -728,8 +728,9 @@ static void h_llm(req *r) {
                          "/api/llm: 'model' is a catalogue or Hugging Face id; upload a config.json as 'config'");
         return;
     }
-    const char *model, *dtype, *region, *kvdtype, *phase_s;
+    const char *model, *dtype, *region, *kvdtype, *phase_s, *imgsize;
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0, conc = 0, epn = 1, adp = 1;
+    int64_t images = 0, frames = 0, maxseqs = 0;
     int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0;
     double memfrac = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
@@ -740,8 +741,28 @@ static void h_llm(req *r) {
         get_i64(r, "image_tokens", 0, 1000000, &img, NULL) || get_region(r, &region) ||
         get_i64(r, "concurrency", 1, 1 << 24, &conc, NULL) || get_bool(r, "max_fit", &maxfit) ||
         get_i64(r, "ep", 1, 1024, &epn, NULL) || get_i64(r, "attention_dp", 1, 1024, &adp, NULL) ||
-        get_str(r, "phase", &phase_s) || get_num(r, "mem_fraction", &memfrac, &mf_given))
+        get_str(r, "phase", &phase_s) || get_num(r, "mem_fraction", &memfrac, &mf_given) ||
+        get_i64(r, "images", 1, 10000, &images, NULL) || get_str(r, "image_size", &imgsize) ||
+        get_i64(r, "video_frames", 1, 100000, &frames, NULL) || get_i64(r, "max_seqs", 1, 1 << 20, &maxseqs, NULL))
         return;
+    /* as `dlperf llm --images N --image-size WxH` (docs/llm.md, "Vision-language models") */
+    long iw = 1024, ih = 768;
+    if ((images || frames || imgsize) && img) {
+        dlp__serve_error(r->out, 400, "field 'image_tokens' is the raw count: give it or 'images', not both");
+        return;
+    }
+    if (imgsize) {
+        char tail;
+        if (sscanf(imgsize, "%ldx%ld%c", &iw, &ih, &tail) != 2 || iw < 1 || ih < 1) {
+            dlp__serve_error(r->out, 400, "field 'image_size': '%.64s' is not WIDTHxHEIGHT in pixels", imgsize);
+            return;
+        }
+    }
+    if ((frames || imgsize) && !images) images = 1;
+    if (maxfit && conc > 0) {
+        dlp__serve_error(r->out, 400, "fields 'max_fit' and 'concurrency' are exclusive");
+        return;
+    }
     /* serving (docs/llm.md, "Serving"): as `dlperf llm --concurrency` */
     int serving = conc > 0 || maxfit, phase = DLP_LLM_AGG;
     if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0) {
@@ -752,8 +773,8 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, 400, "field 'mem_fraction': %g is not in (0, 1]", memfrac);
         return;
     }
-    if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given)) {
-        dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase' and 'mem_fraction' are serving fields: "
+    if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given || maxseqs)) {
+        dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase', 'mem_fraction' and 'max_seqs' are serving fields: "
                                       "add 'concurrency' or 'max_fit'");
         return;
     }
@@ -788,7 +809,7 @@ static void h_llm(req *r) {
     dlp_llm_config c;
     dlp_status st;
     if (model) {
-        st = dlp_llm_catalogue_get(model, &c, &err);
+        st = dlp_llm_catalogue_get(model, &c, &err); /* not the server's disk: the catalogue only */
     } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
         /* a JSON body carries the config as an object, a form as its text */
         char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
@@ -820,6 +841,10 @@ static void h_llm(req *r) {
         lib_error(r->out, st, &err);
         return;
     }
+    if (images && (st = dlp_llm_image_tokens(&c, images, iw, ih, frames, &img, &err))) {
+        lib_error(r->out, st, &err);
+        return;
+    }
     c.image_tokens = img;
     if (!dlp__serve_parse_begin(r->s)) {
         busy(r);
@@ -828,7 +853,7 @@ static void h_llm(req *r) {
     if (!dtype) quant = dlp_llm_default_quant(&c, dev); /* as the CLI: the checkpoint's format */
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
-                           .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac};
+                           .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
     dlp__serve_parse_end(r->s);
