@@ -12,12 +12,27 @@
 #include "predict/predict.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "predict/learned.h"
 #include "util/util.h"
+
+/* The built-in device database, loaded once per process and shared
+ * read-only: callers without a database of their own (dlp_llm_predict
+ * calls dlp_predict several times per answer) otherwise parsed the whole
+ * devices.json each time, a quarter of an LLM answer's instructions. */
+static dlp_devdb *builtin;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+static void builtin_load(void) {
+    if (dlp_devdb_load(NULL, &builtin, NULL) != DLP_OK) builtin = NULL;
+}
+static const dlp_devdb *builtin_db(void) {
+    pthread_once(&builtin_once, builtin_load);
+    return builtin;
+}
 
 int dlp_predict_mode_parse(const char *s) {
     if (!s) return -1;
@@ -257,7 +272,8 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
     if (opts) o = *opts;
     /* the carbon region first: a typo should not cost a whole prediction */
     dlp_devdb *own_db = NULL;
-    if (!db) {
+    if (!db) db = builtin_db();
+    if (!db) {   /* only if the built-in database could not be loaded: say why */
         dlp_status st = dlp_devdb_load(NULL, &own_db, err);
         if (st) return st;
         db = own_db;
