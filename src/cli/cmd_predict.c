@@ -315,8 +315,10 @@ static void print_text(const cli_predict_state *s, int nodes) {
         printf("cost:         n/a (no price for %s in the database; %s for %s %s)\n", d->id,
                dlp__hu_ms(p->total_hours * 3.6e6), cb, what);
     if (p->energy_known)
-        printf("carbon:       %s CO2 (%s kWh x PUE %g x %g g/kWh, region %s)\n", dlp__hu_g(p->co2_g),
-               dlp__hu_num(p->energy_kwh), p->pue, p->g_per_kwh, p->region);
+        /* the energy in the unit a person reads (J for one pass, kWh for a
+         * long run): dlp__hu_j switches to kWh from 10 kWh on */
+        printf("carbon:       %s CO2 (%s x PUE %g x %g g/kWh, region %s)\n", dlp__hu_g(p->co2_g),
+               dlp__hu_j(p->energy_kwh * 3.6e6), p->pue, p->g_per_kwh, p->region);
     else
         printf("carbon:       not predicted (no energy)\n");
     (void)unit;
