@@ -2166,6 +2166,115 @@ dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_
 
 /* ==== END store ==== */
 
+/* ==== BEGIN plan (src/plan) ==== */
+
+/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
+ * which weight format and parallelism, at what concurrency and cost, under
+ * a service level.  An LLM plan searches devices x weight formats x GPU
+ * counts (tensor parallelism that divides the heads; expert parallelism and
+ * attention data parallelism for MoE models) and, for each configuration,
+ * the largest concurrency whose TTFT and TPOT meet the SLO, found by
+ * bisection over the serving model of dlp_llm_predict (never a grid).  A
+ * configuration that cannot meet the SLO even at one request in flight, or
+ * whose weights and one sequence's cache do not fit, is counted by reason;
+ * the closest miss is kept. */
+
+/* What stops a plan's concurrency from growing (the "binding" column). */
+typedef enum {
+    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
+    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
+    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
+    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
+    DLP_PLAN_BIND_COUNT_
+} dlp_plan_bind;
+/* "ttft", "tpot", "kv_memory", "max_concurrency"; "?" out of range. */
+const char *dlp_plan_bind_name(int b);
+
+/* Why a configuration has no plan (the "missed" counts). */
+typedef enum {
+    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
+    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
+    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
+    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
+    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
+    DLP_PLAN_MISS_COUNT_
+} dlp_plan_miss;
+/* "ttft", "tpot", "memory", "dtype", "refused"; "?" out of range. */
+const char *dlp_plan_miss_name(int m);
+
+/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
+ * defaults shown. */
+typedef struct {
+    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
+    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
+    double rate;                /* requests/s to serve; 0: one replica           */
+    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
+                                   database with a price                        */
+    int n_devices;
+    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
+                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
+                                   where dlp_llm_compute_dtype runs it          */
+    int n_quants;
+    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
+    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
+    const char *region;         /* carbon region; NULL: the database's           */
+    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
+    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
+    int analytic_only;          /* as dlp_llm_predict                            */
+} dlp_plan_llm_opts;
+
+/* One configuration's answer: a plan (meets_slo 1) or, for the closest
+ * miss, its figures at concurrency 1 (meets_slo 0). */
+typedef struct {
+    const dlp_device *device;   /* lives as long as the dlp_devdb               */
+    int gpus;                   /* GPUs per replica                              */
+    int quant;                  /* dlp_quant of the weights                      */
+    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
+                                   over ep (1: each expert over the tp GPUs)    */
+    int64_t concurrency;        /* requests in flight per replica               */
+    int64_t max_concurrency;    /* what the KV cache holds                       */
+    double ttft_ms, tpot_ms;
+    double tokens_per_s;        /* output tokens/s of one replica                */
+    double requests_per_s;      /* of one replica                                */
+    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
+    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
+    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
+                                   one replica at this concurrency; NaN: no price*/
+    double j_per_token;         /* board energy per output token                 */
+    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
+    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
+    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
+    int meets_slo;
+    int evaluations;            /* serving-model calls this configuration took   */
+} dlp_plan_row;
+
+typedef struct dlp_plan dlp_plan;
+
+/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
+ * + gen past the model's context, an encoder-only model, no GPU to try),
+ * DLP_ENOTFOUND for an unknown device or region.  A search where nothing
+ * meets the SLO is DLP_OK with dlp_plan_count 0. */
+dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
+                        dlp_plan **out, dlp_error *err);
+/* Plans, sorted best first: by usd_per_hour when a rate was given, else by
+ * usd_per_mtok (no price last), ties by TPOT. */
+int dlp_plan_count(const dlp_plan *p);
+const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
+/* Configurations searched (plans + every miss) and serving-model calls. */
+int64_t dlp_plan_considered(const dlp_plan *p);
+int64_t dlp_plan_evaluations(const dlp_plan *p);
+int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
+int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
+/* The configuration that came closest to the SLO without meeting it (least
+ * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
+const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
+/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
+ * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
+dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
+void dlp_plan_free(dlp_plan *p);
+
+/* ==== END plan ==== */
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
