@@ -45,11 +45,15 @@ static void usage(FILE *f) {
             "  --json            JSON output: {\"considered\", \"plans\": [...], \"missed\": {...}, ...}\n");
 }
 
+/* "TP4"; attention data-parallel: "DP8" (attention TP 1) or "TP2 DP4";
+ * expert parallelism: " EP8".  Without EP a MoE's experts are split over
+ * all the replica's GPUs. */
 static void split_label(const dlp_plan_row *r, char *buf, size_t n) {
-    int len = snprintf(buf, n, "TP%d", r->tp);
-    if (r->ep > 1 && len > 0 && (size_t)len < n) len += snprintf(buf + len, n - (size_t)len, " EP%d", r->ep);
-    if (r->attention_dp > 1 && len > 0 && (size_t)len < n)
-        snprintf(buf + len, n - (size_t)len, " DP%d", r->attention_dp);
+    int len;
+    if (r->attention_dp > 1 && r->tp == 1) len = snprintf(buf, n, "DP%d", r->attention_dp);
+    else if (r->attention_dp > 1) len = snprintf(buf, n, "TP%d DP%d", r->tp, r->attention_dp);
+    else len = snprintf(buf, n, "TP%d", r->tp);
+    if (r->ep > 1 && len > 0 && (size_t)len < n) snprintf(buf + len, n - (size_t)len, " EP%d", r->ep);
 }
 
 /* A right-aligned cell of a human-units string (µ counts as one column). */

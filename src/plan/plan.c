@@ -233,7 +233,17 @@ static int tp_divides(const dlp_llm_config *c, int tpa) {
     int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
     if (h <= 0 || h % tpa) return 0;
     if (c->kv_lora_rank <= 0 && kv % tpa && tpa % kv) return 0;
+    /* a dense MLP's columns split over the same GPUs */
+    if (c->num_experts <= 0 && c->intermediate_size > 0 && c->intermediate_size % tpa) return 0;
     return 1;
+}
+
+/* Each routed expert's matrices split over gpus / ep GPUs: the expert's
+ * width must divide (engines refuse 7-way splits of a 1536-wide expert). */
+static int expert_tp_divides(const dlp_llm_config *c, int etp) {
+    if (c->num_experts <= 0 || etp <= 1) return 1;
+    int64_t w = c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size;
+    return w > 0 && w % etp == 0;
 }
 
 /* Best first: cost (by the fleet's $/h when a rate was given, else $/M
@@ -294,7 +304,7 @@ static dlp_status search_device(search_t *s, const dlp_device *d, dlp_error *err
                 if (ep > 1 && (!moe || c->num_experts % ep)) continue;
                 for (int adp = 1; adp <= n; adp += (n > 1 ? n - 1 : 1)) {
                     if (adp > 1 && !moe) continue;
-                    if (!tp_divides(c, n / adp)) continue;
+                    if (!tp_divides(c, n / adp) || !expert_tp_divides(c, n / ep)) continue;
                     dlp_status st = search_config(s, d, q[qi], n, ep, adp, err);
                     if (st) return st;
                 }
