@@ -59,7 +59,7 @@ static void split_label(const dlp_plan_row *r, char *buf, size_t n) {
 /* A right-aligned cell of a human-units string (µ counts as one column). */
 static void cell(const char *s, int w) { printf(" %*s", w + dlp__hu_extra(s), s); }
 
-static void print_row(const dlp_plan_row *r, int rank) {
+static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     char split[48];
     split_label(r, split, sizeof split);
     if (rank > 0) printf("%4d ", rank);
@@ -76,6 +76,7 @@ static void print_row(const dlp_plan_row *r, int rank) {
     if (r->usd_per_mtok == r->usd_per_mtok) snprintf(usd, sizeof usd, "$%s", dlp__hu_num(r->usd_per_mtok));
     else snprintf(usd, sizeof usd, "n/a");
     cell(usd, 9);
+    if (fleet) cell(r->usd_per_hour == r->usd_per_hour ? dlp__hu_usd(r->usd_per_hour) : "n/a", 10);
     cell(dlp__hu_j(r->j_per_token), 10);
     cell(dlp__hu_g(r->co2_g_per_mtok), 9);
     printf("  %s\n", dlp_plan_bind_name(r->binding));
@@ -115,9 +116,13 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
     }
     if (n) {
         int shown = top > 0 && top < n ? top : n;
-        printf("\n%4s %-16s %4s %-6s %-14s %6s %10s %10s %9s %8s %9s %10s %9s  %s\n", "#", "device", "GPUs", "dtype",
-               "parallel", "conc", "TTFT", "TPOT", "tok/s", "replicas", "$/M tok", "J/tok", "gCO2/Mtok", "binding");
-        for (int i = 0; i < shown; i++) print_row(dlp_plan_at(p, i), i + 1);
+        /* with --rate the ranking is by the fleet's $/h: show it */
+        int fleet = o->rate > 0;
+        printf("\n%4s %-16s %4s %-6s %-14s %6s %10s %10s %9s %8s %9s", "#", "device", "GPUs", "dtype", "parallel",
+               "conc", "TTFT", "TPOT", "tok/s", "replicas", "$/M tok");
+        if (fleet) printf(" %10s", "fleet $/h");
+        printf(" %10s %9s  %s\n", "J/tok", "gCO2/Mtok", "binding");
+        for (int i = 0; i < shown; i++) print_row(dlp_plan_at(p, i), i + 1, fleet);
         if (shown < n) printf("  ... %s more (--top 0 lists all, --json gives every plan)\n",
                               dlp__hu_count((double)(n - shown)));
         const dlp_plan_row *b = dlp_plan_at(p, 0);
