@@ -2221,6 +2221,11 @@ typedef struct {
     double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
     double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
     int analytic_only;          /* as dlp_llm_predict                            */
+    /* the caller's own $/h per GPU (contract prices), overriding the
+     * database's; a device priced here joins the default search */
+    const char *const *price_devices;  /* ids/names/aliases                     */
+    const double *price_usd_per_hour;  /* > 0, one per device                   */
+    int n_prices;
 } dlp_plan_llm_opts;
 
 /* One configuration's answer: a plan (meets_slo 1) or, for the closest
@@ -2246,18 +2251,22 @@ typedef struct {
     int binding;                /* dlp_plan_bind (misses: the limit broken)      */
     int meets_slo;
     int evaluations;            /* serving-model calls this configuration took   */
+    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
+    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
 } dlp_plan_row;
 
 typedef struct dlp_plan dlp_plan;
 
 /* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
  * + gen past the model's context, an encoder-only model, no GPU to try),
- * DLP_ENOTFOUND for an unknown device or region.  A search where nothing
+ * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
+ * region.  A search where nothing
  * meets the SLO is DLP_OK with dlp_plan_count 0. */
 dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
                         dlp_plan **out, dlp_error *err);
 /* Plans, sorted best first: by usd_per_hour when a rate was given, else by
- * usd_per_mtok (no price last), ties by TPOT. */
+ * usd_per_mtok; without a price last, by GPUs / tokens_per_s (the cost at
+ * any equal price); ties by TPOT. */
 int dlp_plan_count(const dlp_plan *p);
 const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
 /* Configurations searched (plans + every miss) and serving-model calls. */

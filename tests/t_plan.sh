@@ -114,5 +114,20 @@ err_case plan_err_cpu "GPUs only" "${LLAMA[@]}" --devices cpu-amd-epyc-2c
 err_case plan_err_option "unknown option" "${LLAMA[@]}" --bogus
 err_case plan_err_repeat "twice" "${LLAMA[@]}" --gen 5
 
+err_case plan_err_price "ID=USD" "${LLAMA[@]}" --price h100-sxm
+err_case plan_err_price_dev "closest ids" "${LLAMA[@]}" --price h1000=2
+
+# --price: the caller's price gives the cost, named as the source
+if "$BIN" plan "${LLAMA[@]}" --devices mi300x --price mi300x=2.5 --json >"$tmp/pr.json" 2>"$tmp/err" &&
+   python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["plans"]:
+    assert p["price_source"] == "caller" and p["usd_per_gpu_hour"] == 2.5
+    assert abs(p["usd_per_mtok"] - 2.5 * p["gpus"] / (p["tokens_per_s"] * 3600) * 1e6) < 1e-4 * p["usd_per_mtok"]
+assert d["plans"]
+' "$tmp/pr.json" 2>>"$tmp/err"; then ok plan_price
+else bad plan_price "$(head -3 "$tmp/err")"; fi
+
 if "$BIN" plan --help | grep -q 'usage: dlperf plan' && "$BIN" --help | grep -q '^  plan '; then ok plan_help
 else bad plan_help; fi

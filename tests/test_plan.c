@@ -307,6 +307,48 @@ static void t_misses_and_cap(void) {
     dlp_plan_free(p);
 }
 
+/* The caller's prices: an override changes the cost by exactly the price
+ * ratio (same tok/s), and an unpriced GPU given a price joins the default
+ * search; a bad price list is refused. */
+static void t_caller_prices(void) {
+    const char *dev[] = {"h100-sxm"};
+    int fp8[] = {DLP_QT_FP8};
+    dlp_plan_llm_opts o = {.prompt = PROMPT, .gen = GEN, .ttft_ms = TTFT, .tpot_ms = TPOT, .devices = dev,
+                           .n_devices = 1, .quants = fp8, .n_quants = 1, .max_gpus = 1};
+    dlp_plan *p = NULL, *q = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_llm(&llama, db, &o, &p, &e) == DLP_OK);
+    const char *pd[] = {"H100 SXM", "mi300x"};   /* a name, not the id: found the same way */
+    double pv[] = {2.00, 2.50};
+    o.price_devices = pd, o.price_usd_per_hour = pv, o.n_prices = 2;
+    CHECK(dlp_plan_llm(&llama, db, &o, &q, &e) == DLP_OK);
+    const dlp_plan_row *a = dlp_plan_at(p, 0), *b = dlp_plan_at(q, 0);
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(!a->price_from_caller && b->price_from_caller);
+        CHECK_NEAR(a->price_usd_per_hour, 2.99, 1e-12);
+        CHECK_NEAR(b->usd_per_mtok, 2.00 / (b->tokens_per_s * 3600) * 1e6, 1e-12);
+        CHECK_NEAR(b->usd_per_mtok / a->usd_per_mtok, 2.00 / 2.99, 1e-12);
+    }
+    dlp_plan_free(p);
+    dlp_plan_free(q);
+    /* default search: the 19 priced GPUs, + the MI300X priced here */
+    dlp_plan_llm_opts d = {.prompt = PROMPT, .gen = GEN, .tpot_ms = TPOT, .max_gpus = 1};
+    CHECK(dlp_plan_llm(&llama, db, &d, &p, &e) == DLP_OK);
+    d.price_devices = pd, d.price_usd_per_hour = pv, d.n_prices = 2;
+    CHECK(dlp_plan_llm(&llama, db, &d, &q, &e) == DLP_OK);
+    CHECK_I64(dlp_plan_device_kinds(q), dlp_plan_device_kinds(p) + 1);
+    int seen = 0;
+    for (int i = 0; i < dlp_plan_count(q); i++) seen |= !strcmp(dlp_plan_at(q, i)->device->id, "mi300x");
+    CHECK(seen);
+    dlp_plan_free(p);
+    dlp_plan_free(q);
+    pv[1] = 0;
+    CHECK(dlp_plan_llm(&llama, db, &d, &p, &e) == DLP_EINVAL);
+    pv[1] = 2.5, pd[1] = "mi301x";
+    CHECK(dlp_plan_llm(&llama, db, &d, &p, &e) == DLP_ENOTFOUND);
+}
+
 /* A MoE: Qwen3-235B-A22B at TPOT <= 50 ms on up to 8 GPUs.  Plans exist;
  * every split is consistent (TP x attention-DP = GPUs, EP divides the
  * experts and the GPUs), and expert or attention-data parallelism appears. */
@@ -374,6 +416,7 @@ int main(void) {
     RUN(t_rate_replicas);
     RUN(t_issue_command);
     RUN(t_misses_and_cap);
+    RUN(t_caller_prices);
     RUN(t_moe);
     RUN(t_refusals);
     dlp_devdb_free(db);

@@ -19,7 +19,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: dlperf plan (--model ID | --config FILE) --prompt N --gen N [--ttft MS] [--tpot MS]\n"
             "                   [--rate R] [--devices a,b,...] [--dtypes bf16,fp8,fp4] [--max-gpus N]\n"
-            "                   [--max-concurrency N] [--region R] [--kwh-price USD] [--mem-fraction F]\n"
+            "                   [--max-concurrency N] [--price ID=USD,...] [--region R] [--kwh-price USD]\n"
+            "                   [--mem-fraction F]\n"
             "                   [--top N] [--analytic] [--json]\n\n"
             "Ranks LLM serving configurations by cost under a service level: every GPU (and GPU\n"
             "count, weight format, tensor / expert / attention-data parallelism) at the largest\n"
@@ -37,6 +38,8 @@ static void usage(FILE *f) {
             "                    each where the GPU runs it; also fp16, int8, int4, nvfp4)\n"
             "  --max-gpus N      GPUs per replica, 1..N (default 8)\n"
             "  --max-concurrency N  cap on requests in flight per replica (default: none)\n"
+            "  --price ID=USD,.. your own $/h per GPU (contract prices), instead of the database's;\n"
+            "                    a GPU priced here joins the default search\n"
             "  --region R        carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --kwh-price USD   energy price per kWh: adds the energy cost per million tokens\n"
             "  --mem-fraction F  GPU memory the engine takes (default 0.9)\n"
@@ -127,10 +130,11 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
                               dlp__hu_count((double)(n - shown)));
         const dlp_plan_row *b = dlp_plan_at(p, 0);
         if (b->usd_per_mtok == b->usd_per_mtok) {
-            printf("\nbest: %d x %s, %s, concurrency %s: $%s per million output tokens (%s/h per GPU, %s %s)",
-                   b->gpus, b->device->id, dlp_quant_name(b->quant), dlp__hu_count((double)b->concurrency),
-                   dlp__hu_num(b->usd_per_mtok), dlp__hu_usd(b->device->price_usd_per_hour), b->device->price_provider,
-                   b->device->price_date);
+            printf("\nbest: %d x %s, %s, concurrency %s: $%s per million output tokens (%s/h per GPU, ", b->gpus,
+                   b->device->id, dlp_quant_name(b->quant), dlp__hu_count((double)b->concurrency),
+                   dlp__hu_num(b->usd_per_mtok), dlp__hu_usd(b->price_usd_per_hour));
+            if (b->price_from_caller) printf("your --price)");
+            else printf("%s %s)", b->device->price_provider, b->device->price_date);
             if (o->rate > 0)
                 printf("; %s replicas for %s requests/s, %s/h", dlp__hu_count((double)b->replicas),
                        dlp__hu_num(o->rate), dlp__hu_usd(b->usd_per_hour));
@@ -158,7 +162,8 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
 }
 
 int dlp_cmd_plan(int argc, char **argv) {
-    const char *model = NULL, *config = NULL, *devices_s = NULL, *dtypes_s = NULL, *region = NULL, *v;
+    const char *model = NULL, *config = NULL, *devices_s = NULL, *dtypes_s = NULL, *region = NULL, *prices_s = NULL,
+               *v;
     int64_t prompt = 0, gen = 0, max_gpus = 8, max_conc = 0, top = 20;
     double ttft = 0, tpot = 0, rate = 0, kwh = 0, memfrac = 0;
     int json = 0, analytic = 0, r;
@@ -166,6 +171,7 @@ int dlp_cmd_plan(int argc, char **argv) {
         if ((r = cli_opt(argc, argv, &i, "--model", &model)) || (r = cli_opt(argc, argv, &i, "--config", &config)) ||
             (r = cli_opt(argc, argv, &i, "--devices", &devices_s)) ||
             (r = cli_opt(argc, argv, &i, "--dtypes", &dtypes_s)) ||
+            (r = cli_opt(argc, argv, &i, "--price", &prices_s)) ||
             (r = cli_opt(argc, argv, &i, "--region", &region))) {
             if (r < 0) return DLP_EXIT_BADINPUT;
             continue;
@@ -229,10 +235,29 @@ int dlp_cmd_plan(int argc, char **argv) {
             rc = cli_failf(DLP_EXIT_BADINPUT,
                            "plan: --dtypes: '%s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 (fp4) or nvfp4",
                            q_names[i]);
+    char *pbuf = prices_s ? strdup(prices_s) : NULL;
+    const char *price_items[PLAN_MAX_LIST], *price_ids[PLAN_MAX_LIST];
+    double price_vals[PLAN_MAX_LIST];
+    int np = 0;
+    if (!rc && prices_s && !pbuf) rc = cli_failf(DLP_EXIT_FAIL, "plan: out of memory");
+    if (!rc && pbuf && (np = cli_split_list(pbuf, price_items, PLAN_MAX_LIST)) < 0)
+        rc = cli_failf(DLP_EXIT_BADINPUT, "plan: --price '%s' is not a comma list of ID=USD", prices_s);
+    for (int i = 0; !rc && i < np; i++) {
+        char *eq = strchr(price_items[i], '=');
+        if (!eq) {
+            rc = cli_failf(DLP_EXIT_BADINPUT, "plan: --price: '%s' is not ID=USD (e.g. h100-sxm=2.10)", price_items[i]);
+            break;
+        }
+        *eq = 0;
+        price_ids[i] = price_items[i];
+        if (!dlp_devdb_find(db, price_ids[i])) rc = cli_unknown_device(db, price_ids[i]);
+        else if (cli_parse_f64("--price", eq + 1, 1e-9, 1e9, &price_vals[i])) rc = DLP_EXIT_BADINPUT;
+    }
     dlp_plan_llm_opts o = {.prompt = prompt, .gen = gen, .ttft_ms = ttft, .tpot_ms = tpot, .rate = rate,
                            .devices = nd ? dev_names : NULL, .n_devices = nd, .quants = nq ? quants : NULL,
                            .n_quants = nq, .max_gpus = (int)max_gpus, .max_concurrency = max_conc, .region = region,
-                           .mem_fraction = memfrac, .kwh_price = kwh, .analytic_only = analytic};
+                           .mem_fraction = memfrac, .kwh_price = kwh, .analytic_only = analytic,
+                           .price_devices = np ? price_ids : NULL, .price_usd_per_hour = price_vals, .n_prices = np};
     dlp_plan *p = NULL;
     double t0 = cli_now_s();
     if (!rc && (st = dlp_plan_llm(&c, db, &o, &p, &e))) rc = cli_fail(&e);
@@ -250,6 +275,7 @@ int dlp_cmd_plan(int argc, char **argv) {
     dlp_plan_free(p);
     free(dbuf);
     free(qbuf);
+    free(pbuf);
     dlp_devdb_free(db);
     return rc;
 }

@@ -77,6 +77,18 @@ static int meets(const dlp_plan_llm_opts *o, const dlp_llm_prediction *p) {
     return (o->ttft_ms <= 0 || p->ttft_ms <= o->ttft_ms) && (o->tpot_ms <= 0 || p->tpot_ms <= o->tpot_ms);
 }
 
+/* $/h of one GPU of d: the caller's price for it, else the database's;
+ * 0 when neither has one. */
+static double price_of(const dlp_plan_llm_opts *o, const dlp_devdb *db, const dlp_device *d, int *from_caller) {
+    for (int i = 0; o->price_devices && i < o->n_prices; i++)
+        if (dlp_devdb_find(db, o->price_devices[i]) == d) {
+            *from_caller = 1;
+            return o->price_usd_per_hour[i];
+        }
+    *from_caller = 0;
+    return d->price_usd_per_hour > 0 ? d->price_usd_per_hour : 0;
+}
+
 /* The costs and energy of a prediction, in the row. */
 static void fill_row(const search_t *s, const dlp_device *d, const dlp_llm_workload *wl,
                      const dlp_llm_prediction *p, dlp_plan_row *r) {
@@ -102,7 +114,10 @@ static void fill_row(const search_t *s, const dlp_device *d, const dlp_llm_workl
         r->replicas = (int64_t)ceil(need * (1.0 - 1e-12));
         if (r->replicas < 1) r->replicas = 1;
     }
-    double price = d->price_usd_per_hour;
+    int from_caller = 0;
+    double price = price_of(o, s->db, d, &from_caller);
+    r->price_usd_per_hour = price > 0 ? price : 0;
+    r->price_from_caller = from_caller;
     double gpu_hour = price > 0 ? price * r->gpus : NAN;
     r->usd_per_hour = gpu_hour * (double)r->replicas;
     r->usd_per_mtok = r->tokens_per_s > 0 ? gpu_hour / (r->tokens_per_s * 3600.0) * 1e6 : NAN;
@@ -247,13 +262,19 @@ static int expert_tp_divides(const dlp_llm_config *c, int etp) {
 }
 
 /* Best first: cost (by the fleet's $/h when a rate was given, else $/M
- * tokens of one replica), unpriced last, then lower TPOT, then a full
+ * tokens of one replica), unpriced last (by GPU-seconds per token), then
+ * lower TPOT, then a full
  * tie-break so the order never depends on qsort. */
 static int cmp_rows(const dlp_plan_row *x, const dlp_plan_row *y, int rate) {
     double cx = rate ? x->usd_per_hour : x->usd_per_mtok, cy = rate ? y->usd_per_hour : y->usd_per_mtok;
     int nx = isnan(cx), ny = isnan(cy);
     if (nx != ny) return nx - ny;
     if (!nx && cx != cy) return cx < cy ? -1 : 1;
+    if (nx) {
+        /* neither priced: GPU-seconds per token, the cost at any one price */
+        double gx = x->gpus / x->tokens_per_s, gy = y->gpus / y->tokens_per_s;
+        if (gx != gy) return gx < gy ? -1 : 1;
+    }
     if (x->tpot_ms != y->tpot_ms) return x->tpot_ms < y->tpot_ms ? -1 : 1;
     int s = strcmp(x->device->id, y->device->id);
     if (s) return s;
@@ -341,6 +362,17 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
     if (gkwh < 0)
         return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
                         o->region);
+    if (o->n_prices < 0 || (o->n_prices > 0 && (!o->price_devices || !o->price_usd_per_hour)))
+        return dlp__err(err, DLP_EINVAL, "plan: bad price list");
+    for (int i = 0; i < o->n_prices; i++) {
+        const dlp_device *d = o->price_devices[i] ? dlp_devdb_find(db, o->price_devices[i]) : NULL;
+        if (!d)
+            return dlp__err(err, DLP_ENOTFOUND, "price: unknown device '%s' ('dlperf devices' lists them)",
+                            o->price_devices[i] ? o->price_devices[i] : "(null)");
+        double v = o->price_usd_per_hour[i];
+        if (!(v > 0) || isinf(v))
+            return dlp__err(err, DLP_EINVAL, "price of %s: %g $/h is not a positive number", d->id, v);
+    }
     for (int i = 0; o->quants && i < o->n_quants; i++)
         if (o->quants[i] < 0 || o->quants[i] >= DLP_QT_COUNT_)
             return dlp__err(err, DLP_EINVAL, "plan: weight format %d is not a dlp_quant", o->quants[i]);
@@ -371,7 +403,8 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
     } else {
         for (int i = 0; i < ndb; i++) {
             const dlp_device *d = dlp_devdb_at(db, i);
-            if (d->kind == DLP_DEVICE_GPU && d->price_usd_per_hour > 0) devs[nd++] = d;
+            int own;
+            if (d->kind == DLP_DEVICE_GPU && price_of(o, db, d, &own) > 0) devs[nd++] = d;
         }
         if (!nd && !st) st = dlp__err(err, DLP_EINVAL, "plan: no GPU of the database has a price");
     }
@@ -441,6 +474,11 @@ static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r) {
     dlp__jw_num(w, "tokens_per_s", G6, r->tokens_per_s);
     dlp__jw_num(w, "requests_per_s", G6, r->requests_per_s);
     dlp__jw_i64(w, "replicas", (long long)r->replicas);
+    if (r->price_usd_per_hour > 0) dlp__jw_num(w, "usd_per_gpu_hour", G6, r->price_usd_per_hour);
+    else dlp__jw_null(w, "usd_per_gpu_hour");
+    dlp__jw_str(w, "price_source", r->price_usd_per_hour <= 0 ? NULL
+                                   : r->price_from_caller  ? "caller"
+                                                           : "database");
     dlp__jw_num(w, "usd_per_hour", G6, r->usd_per_hour);
     dlp__jw_num(w, "usd_per_mtok", G6, r->usd_per_mtok);
     dlp__jw_num(w, "j_per_token", G6, r->j_per_token);
