@@ -2185,9 +2185,13 @@ typedef enum {
     DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
     DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
     DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
+    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
+    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
+    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
     DLP_PLAN_BIND_COUNT_
 } dlp_plan_bind;
-/* "ttft", "tpot", "kv_memory", "max_concurrency"; "?" out of range. */
+/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
+ * "max_batch"; "?" out of range. */
 const char *dlp_plan_bind_name(int b);
 
 /* Why a configuration has no plan (the "missed" counts). */
@@ -2197,9 +2201,10 @@ typedef enum {
     DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
     DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
     DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
+    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
     DLP_PLAN_MISS_COUNT_
 } dlp_plan_miss;
-/* "ttft", "tpot", "memory", "dtype", "refused"; "?" out of range. */
+/* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
 const char *dlp_plan_miss_name(int m);
 
 /* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
@@ -2253,9 +2258,18 @@ typedef struct {
     int evaluations;            /* serving-model calls this configuration took   */
     double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
     int price_from_caller;      /* 1: opts price_*, 0: the database's           */
+    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
+    int dtype;                  /* dlp_dtype the model computes in               */
+    int64_t batch;              /* the largest batch meeting the latency         */
+    double latency_ms;          /* of one batch                                   */
+    double samples_per_s;       /* of one GPU: batch / latency                    */
+    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
+    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
+    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
 } dlp_plan_row;
 
 typedef struct dlp_plan dlp_plan;
+enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1 };   /* dlp_plan_kind(p) */
 
 /* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
  * + gen past the model's context, an encoder-only model, no GPU to try),
@@ -2264,9 +2278,40 @@ typedef struct dlp_plan dlp_plan;
  * meets the SLO is DLP_OK with dlp_plan_count 0. */
 dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
                         dlp_plan **out, dlp_error *err);
-/* Plans, sorted best first: by usd_per_hour when a rate was given, else by
- * usd_per_mtok; without a price last, by GPUs / tokens_per_s (the cost at
- * any equal price); ties by TPOT. */
+/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
+ * (one per replica: data parallelism is replicas) x compute dtype, at the
+ * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
+ * the runtime's kernels) meets latency_ms and whose memory fits, by
+ * bisection over the batch.  Rows fill the inference fields; misses are
+ * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
+typedef struct {
+    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
+    double latency_ms;              /* per batch; 0: no limit                    */
+    double throughput;              /* samples/s to serve: replicas; 0: one       */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
+                                       the GPU runs them                          */
+    int n_dtypes;
+    int runtime;                    /* dlp_runtime; 0: eager                      */
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+} dlp_plan_infer_opts;
+/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
+ * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
+ * missing or malformed model. */
+dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
+int dlp_plan_kind(const dlp_plan *p);                        /* DLP_PLAN_LLM, _INFER */
+
+/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
+ * given, else by usd_per_mtok (usd_per_msample); without a price last, by
+ * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
+ * (latency). */
 int dlp_plan_count(const dlp_plan *p);
 const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
 /* Configurations searched (plans + every miss) and serving-model calls. */

@@ -23,35 +23,20 @@
 #include "dlperf.h"
 #include "util/jw.h"
 #include "util/util.h"
+#include "plan/plan_internal.h"
 
 #define PLAN_DEFAULT_MAX_GPUS 8
 #define PLAN_MAX_GPUS 1024
 
-struct dlp_plan {
-    dlp_plan_row *rows;
-    int n, cap;
-    int64_t considered, evaluations;
-    int64_t missed[DLP_PLAN_MISS_COUNT_];
-    int device_kinds;
-    int has_closest;
-    double closest_ratio;
-    dlp_plan_row closest;
-    char first_refusal[sizeof(((dlp_error *)0)->msg)];   /* the message of the first "refused" miss */
-    /* the request, for the JSON */
-    char model[96];
-    int64_t prompt, gen, max_concurrency;
-    double ttft_ms, tpot_ms, rate, kwh_price;
-    char region[64];
-    double g_per_kwh, pue;
-};
 
 const char *dlp_plan_bind_name(int b) {
-    static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency"};
+    static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
+                                        "max_batch"};
     return b >= 0 && b < DLP_PLAN_BIND_COUNT_ ? names[b] : "?";
 }
 
 const char *dlp_plan_miss_name(int m) {
-    static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused"};
+    static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused", "latency"};
     return m >= 0 && m < DLP_PLAN_MISS_COUNT_ ? names[m] : "?";
 }
 
@@ -77,16 +62,70 @@ static int meets(const dlp_plan_llm_opts *o, const dlp_llm_prediction *p) {
     return (o->ttft_ms <= 0 || p->ttft_ms <= o->ttft_ms) && (o->tpot_ms <= 0 || p->tpot_ms <= o->tpot_ms);
 }
 
-/* $/h of one GPU of d: the caller's price for it, else the database's;
- * 0 when neither has one. */
-static double price_of(const dlp_plan_llm_opts *o, const dlp_devdb *db, const dlp_device *d, int *from_caller) {
-    for (int i = 0; o->price_devices && i < o->n_prices; i++)
-        if (dlp_devdb_find(db, o->price_devices[i]) == d) {
+double dlp__plan_price(const char *const *price_devices, const double *prices, int n_prices, const dlp_devdb *db,
+                       const dlp_device *d, int *from_caller) {
+    for (int i = 0; price_devices && i < n_prices; i++)
+        if (dlp_devdb_find(db, price_devices[i]) == d) {
             *from_caller = 1;
-            return o->price_usd_per_hour[i];
+            return prices[i];
         }
     *from_caller = 0;
     return d->price_usd_per_hour > 0 ? d->price_usd_per_hour : 0;
+}
+
+dlp_status dlp__plan_check_prices(const char *const *price_devices, const double *prices, int n_prices,
+                                  const dlp_devdb *db, dlp_error *err) {
+    if (n_prices < 0 || (n_prices > 0 && (!price_devices || !prices)))
+        return dlp__err(err, DLP_EINVAL, "plan: bad price list");
+    for (int i = 0; i < n_prices; i++) {
+        const dlp_device *d = price_devices[i] ? dlp_devdb_find(db, price_devices[i]) : NULL;
+        if (!d)
+            return dlp__err(err, DLP_ENOTFOUND, "price: unknown device '%s' ('dlperf devices' lists them)",
+                            price_devices[i] ? price_devices[i] : "(null)");
+        if (!(prices[i] > 0) || isinf(prices[i]))
+            return dlp__err(err, DLP_EINVAL, "price of %s: %g $/h is not a positive number", d->id, prices[i]);
+    }
+    return DLP_OK;
+}
+
+dlp_status dlp__plan_devices(const char *const *names, int n_names, const char *const *price_devices,
+                             const double *prices, int n_prices, const dlp_devdb *db, const dlp_device ***out,
+                             int *n_out, dlp_error *err) {
+    int ndb = dlp_devdb_count(db), nd = 0;
+    const dlp_device **devs = calloc((size_t)(ndb > 0 ? ndb : 1), sizeof *devs);
+    *out = NULL;
+    *n_out = 0;
+    if (!devs) return dlp__err(err, DLP_ENOMEM, "plan: out of memory");
+    dlp_status st = DLP_OK;
+    if (names && n_names > 0) {
+        for (int i = 0; i < n_names && !st; i++) {
+            const dlp_device *d = names[i] ? dlp_devdb_find(db, names[i]) : NULL;
+            if (!d)
+                st = dlp__err(err, DLP_ENOTFOUND, "unknown device '%s' ('dlperf devices' lists them)",
+                              names[i] ? names[i] : "(null)");
+            else if (d->kind != DLP_DEVICE_GPU)
+                st = dlp__err(err, DLP_EINVAL, "%s is a %s: plans cover GPUs only", d->id,
+                              dlp_device_kind_name(d->kind));
+            int dup = 0;
+            for (int k = 0; k < nd && !st; k++) dup |= devs[k] == d;
+            if (!st && !dup && nd < ndb) devs[nd++] = d;
+        }
+    } else {
+        for (int i = 0; i < ndb; i++) {
+            const dlp_device *d = dlp_devdb_at(db, i);
+            int own;
+            if (d->kind == DLP_DEVICE_GPU && dlp__plan_price(price_devices, prices, n_prices, db, d, &own) > 0)
+                devs[nd++] = d;
+        }
+        if (!nd) st = dlp__err(err, DLP_EINVAL, "plan: no GPU of the database has a price (give prices or devices)");
+    }
+    if (st) {
+        free(devs);
+        return st;
+    }
+    *out = devs;
+    *n_out = nd;
+    return DLP_OK;
 }
 
 /* The costs and energy of a prediction, in the row. */
@@ -115,7 +154,7 @@ static void fill_row(const search_t *s, const dlp_device *d, const dlp_llm_workl
         if (r->replicas < 1) r->replicas = 1;
     }
     int from_caller = 0;
-    double price = price_of(o, s->db, d, &from_caller);
+    double price = dlp__plan_price(o->price_devices, o->price_usd_per_hour, o->n_prices, s->db, d, &from_caller);
     r->price_usd_per_hour = price > 0 ? price : 0;
     r->price_from_caller = from_caller;
     double gpu_hour = price > 0 ? price * r->gpus : NAN;
@@ -127,7 +166,7 @@ static void fill_row(const search_t *s, const dlp_device *d, const dlp_llm_workl
     r->energy_usd_per_mtok = o->kwh_price > 0 ? r->j_per_token * 1e6 / 3.6e6 * s->plan->pue * o->kwh_price : NAN;
 }
 
-static dlp_status add_row(dlp_plan *pl, const dlp_plan_row *r) {
+dlp_status dlp__plan_add_row(dlp_plan *pl, const dlp_plan_row *r) {
     if (pl->n == pl->cap) {
         int nc = pl->cap ? 2 * pl->cap : 64;
         dlp_plan_row *nr = realloc(pl->rows, (size_t)nc * sizeof *nr);
@@ -190,15 +229,17 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
         r.binding = top_bind;
         r.meets_slo = 1;
         r.evaluations = evals;
-        return add_row(pl, &r) ? dlp__err(err, DLP_ENOMEM, "plan: out of memory") : DLP_OK;
+        return dlp__plan_add_row(pl, &r) ? dlp__err(err, DLP_ENOMEM, "plan: out of memory") : DLP_OK;
     }
     /* 2. one request in flight: if that misses, nothing does */
     dlp_llm_prediction lo_p;
     wl.concurrency = 1;
-    pl->evaluations++, evals++;
-    if (hi_c == 1) lo_p = top;
-    else if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &lo_p, &e))
-        return unexpected(err, &e);
+    if (hi_c == 1) {
+        lo_p = top;
+    } else {
+        pl->evaluations++, evals++;
+        if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &lo_p, &e)) return unexpected(err, &e);
+    }
     int bind;
     if (!meets(o, &lo_p)) {
         double ratio = slo_ratio(o, &lo_p, &bind);
@@ -235,7 +276,7 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
     r.binding = bind;
     r.meets_slo = 1;
     r.evaluations = evals;
-    return add_row(pl, &r) ? dlp__err(err, DLP_ENOMEM, "plan: out of memory") : DLP_OK;
+    return dlp__plan_add_row(pl, &r) ? dlp__err(err, DLP_ENOMEM, "plan: out of memory") : DLP_OK;
 }
 
 /* ---- the search ------------------------------------------------------------- */
@@ -261,31 +302,39 @@ static int expert_tp_divides(const dlp_llm_config *c, int etp) {
     return w > 0 && w % etp == 0;
 }
 
-/* Best first: cost (by the fleet's $/h when a rate was given, else $/M
- * tokens of one replica), unpriced last (by GPU-seconds per token), then
- * lower TPOT, then a full
- * tie-break so the order never depends on qsort. */
-static int cmp_rows(const dlp_plan_row *x, const dlp_plan_row *y, int rate) {
-    double cx = rate ? x->usd_per_hour : x->usd_per_mtok, cy = rate ? y->usd_per_hour : y->usd_per_mtok;
+/* Best first: cost (key 1: the fleet's $/h; 0: $/M of the plan's unit),
+ * unpriced last by GPU-seconds per unit (the cost at any one price), then
+ * the lower latency (TPOT for LLMs), then a full tie-break so the order
+ * never depends on qsort. */
+static int cmp_rows(const dlp_plan_row *x, const dlp_plan_row *y, int fleet) {
+    int infer = x->batch > 0;
+    double cx = fleet ? x->usd_per_hour : infer ? x->usd_per_msample : x->usd_per_mtok;
+    double cy = fleet ? y->usd_per_hour : infer ? y->usd_per_msample : y->usd_per_mtok;
     int nx = isnan(cx), ny = isnan(cy);
     if (nx != ny) return nx - ny;
     if (!nx && cx != cy) return cx < cy ? -1 : 1;
     if (nx) {
-        /* neither priced: GPU-seconds per token, the cost at any one price */
-        double gx = x->gpus / x->tokens_per_s, gy = y->gpus / y->tokens_per_s;
+        double gx = infer ? 1.0 / x->samples_per_s : x->gpus / x->tokens_per_s;
+        double gy = infer ? 1.0 / y->samples_per_s : y->gpus / y->tokens_per_s;
         if (gx != gy) return gx < gy ? -1 : 1;
     }
-    if (x->tpot_ms != y->tpot_ms) return x->tpot_ms < y->tpot_ms ? -1 : 1;
+    double lx = infer ? x->latency_ms : x->tpot_ms, ly = infer ? y->latency_ms : y->tpot_ms;
+    if (lx != ly) return lx < ly ? -1 : 1;
     int s = strcmp(x->device->id, y->device->id);
     if (s) return s;
     if (x->gpus != y->gpus) return x->gpus - y->gpus;
     if (x->quant != y->quant) return x->quant - y->quant;
+    if (x->dtype != y->dtype) return x->dtype - y->dtype;
     if (x->ep != y->ep) return x->ep - y->ep;
     return x->attention_dp - y->attention_dp;
 }
 /* qsort has no context argument in C11: one comparator per key. */
-static int cmp_by_mtok(const void *a, const void *b) { return cmp_rows(a, b, 0); }
+static int cmp_by_unit(const void *a, const void *b) { return cmp_rows(a, b, 0); }
 static int cmp_by_hour(const void *a, const void *b) { return cmp_rows(a, b, 1); }
+
+void dlp__plan_sort(dlp_plan *pl, int by_fleet) {
+    if (pl->n > 1) qsort(pl->rows, (size_t)pl->n, sizeof *pl->rows, by_fleet ? cmp_by_hour : cmp_by_unit);
+}
 
 /* The formats tried on device d: the caller's, or bf16 (fp16 without bf16),
  * fp8 and mxfp4 where the device runs them.  Returns how many went to q[]. */
@@ -362,57 +411,24 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
     if (gkwh < 0)
         return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
                         o->region);
-    if (o->n_prices < 0 || (o->n_prices > 0 && (!o->price_devices || !o->price_usd_per_hour)))
-        return dlp__err(err, DLP_EINVAL, "plan: bad price list");
-    for (int i = 0; i < o->n_prices; i++) {
-        const dlp_device *d = o->price_devices[i] ? dlp_devdb_find(db, o->price_devices[i]) : NULL;
-        if (!d)
-            return dlp__err(err, DLP_ENOTFOUND, "price: unknown device '%s' ('dlperf devices' lists them)",
-                            o->price_devices[i] ? o->price_devices[i] : "(null)");
-        double v = o->price_usd_per_hour[i];
-        if (!(v > 0) || isinf(v))
-            return dlp__err(err, DLP_EINVAL, "price of %s: %g $/h is not a positive number", d->id, v);
-    }
+    dlp_status st = dlp__plan_check_prices(o->price_devices, o->price_usd_per_hour, o->n_prices, db, err);
+    if (st) return st;
     for (int i = 0; o->quants && i < o->n_quants; i++)
         if (o->quants[i] < 0 || o->quants[i] >= DLP_QT_COUNT_)
             return dlp__err(err, DLP_EINVAL, "plan: weight format %d is not a dlp_quant", o->quants[i]);
 
     /* the devices: the caller's (each once), or every priced GPU */
-    int ndb = dlp_devdb_count(db);
-    const dlp_device **devs = calloc((size_t)(ndb > 0 ? ndb : 1), sizeof *devs);
+    const dlp_device **devs = NULL;
+    int nd = 0;
+    st = dlp__plan_devices(o->devices, o->n_devices, o->price_devices, o->price_usd_per_hour, o->n_prices, db, &devs,
+                           &nd, err);
+    if (st) return st;
     dlp_plan *pl = calloc(1, sizeof *pl);
-    if (!devs || !pl) {
+    if (!pl) {
         free(devs);
-        free(pl);
         return dlp__err(err, DLP_ENOMEM, "plan: out of memory");
     }
-    int nd = 0;
-    dlp_status st = DLP_OK;
-    if (o->devices && o->n_devices > 0) {
-        for (int i = 0; i < o->n_devices && !st; i++) {
-            const dlp_device *d = o->devices[i] ? dlp_devdb_find(db, o->devices[i]) : NULL;
-            if (!d) st = dlp__err(err, DLP_ENOTFOUND, "unknown device '%s' ('dlperf devices' lists them)",
-                                  o->devices[i] ? o->devices[i] : "(null)");
-            else if (d->kind != DLP_DEVICE_GPU)
-                st = dlp__err(err, DLP_EINVAL, "%s is a %s: LLM serving plans cover GPUs only", d->id,
-                              dlp_device_kind_name(d->kind));
-            int dup = 0;
-            for (int k = 0; k < nd && !st; k++) dup |= devs[k] == d;
-            if (!st && !dup && nd < ndb) devs[nd++] = d;
-        }
-    } else {
-        for (int i = 0; i < ndb; i++) {
-            const dlp_device *d = dlp_devdb_at(db, i);
-            int own;
-            if (d->kind == DLP_DEVICE_GPU && price_of(o, db, d, &own) > 0) devs[nd++] = d;
-        }
-        if (!nd && !st) st = dlp__err(err, DLP_EINVAL, "plan: no GPU of the database has a price");
-    }
-    if (st) {
-        free(devs);
-        free(pl);
-        return st;
-    }
+    pl->kind = DLP_PLAN_LLM;
     snprintf(pl->model, sizeof pl->model, "%s", c->id);
     pl->prompt = o->prompt;
     pl->gen = o->gen;
@@ -432,7 +448,7 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
         dlp_plan_free(pl);
         return st;
     }
-    if (pl->n > 1) qsort(pl->rows, (size_t)pl->n, sizeof *pl->rows, o->rate > 0 ? cmp_by_hour : cmp_by_mtok);
+    dlp__plan_sort(pl, o->rate > 0);
     *out = pl;
     return DLP_OK;
 }
@@ -440,6 +456,7 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
 /* ---- accessors ---------------------------------------------------------------- */
 
 int dlp_plan_count(const dlp_plan *p) { return p ? p->n : 0; }
+int dlp_plan_kind(const dlp_plan *p) { return p ? p->kind : DLP_PLAN_LLM; }
 const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i) { return p && i >= 0 && i < p->n ? &p->rows[i] : NULL; }
 int64_t dlp_plan_considered(const dlp_plan *p) { return p ? p->considered : 0; }
 int64_t dlp_plan_evaluations(const dlp_plan *p) { return p ? p->evaluations : 0; }
@@ -459,7 +476,41 @@ void dlp_plan_free(dlp_plan *p) {
 
 #define G6 "%.6g"
 
-static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r) {
+static void price_json(dlp__jw *w, const dlp_plan_row *r) {
+    if (r->price_usd_per_hour > 0) dlp__jw_num(w, "usd_per_gpu_hour", G6, r->price_usd_per_hour);
+    else dlp__jw_null(w, "usd_per_gpu_hour");
+    dlp__jw_str(w, "price_source", r->price_usd_per_hour <= 0 ? NULL
+                                   : r->price_from_caller  ? "caller"
+                                                           : "database");
+}
+
+/* An inference plan's row: batch, latency, samples (dlp_plan_infer). */
+static void infer_row_json(dlp__jw *w, const char *key, const dlp_plan_row *r, const dlp_plan *p) {
+    dlp__jw_obj(w, key);
+    dlp__jw_str(w, "device", r->device->id);
+    dlp__jw_i64(w, "gpus", r->gpus);
+    dlp__jw_str(w, "dtype", dlp_dtype_short(r->dtype));
+    dlp__jw_str(w, "runtime", dlp_runtime_name(p->runtime));
+    dlp__jw_i64(w, "batch", (long long)r->batch);
+    dlp__jw_num(w, "latency_ms", G6, r->latency_ms);
+    dlp__jw_num(w, "samples_per_s", G6, r->samples_per_s);
+    dlp__jw_i64(w, "replicas", (long long)r->replicas);
+    price_json(w, r);
+    dlp__jw_num(w, "usd_per_hour", G6, r->usd_per_hour);
+    dlp__jw_num(w, "usd_per_msample", G6, r->usd_per_msample);
+    dlp__jw_num(w, "j_per_sample", G6, r->j_per_sample);
+    dlp__jw_num(w, "co2_g_per_msample", G6, r->co2_g_per_msample);
+    dlp__jw_num(w, "energy_usd_per_msample", G6, r->energy_usd_per_mtok);
+    dlp__jw_bool(w, "meets_slo", r->meets_slo);
+    dlp__jw_str(w, "binding", dlp_plan_bind_name(r->binding));
+    dlp__jw_end(w, '}');
+}
+
+static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r, const dlp_plan *p) {
+    if (p->kind == DLP_PLAN_INFER) {
+        infer_row_json(w, key, r, p);
+        return;
+    }
     dlp__jw_obj(w, key);
     dlp__jw_str(w, "device", r->device->id);
     dlp__jw_i64(w, "gpus", r->gpus);
@@ -474,11 +525,7 @@ static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r) {
     dlp__jw_num(w, "tokens_per_s", G6, r->tokens_per_s);
     dlp__jw_num(w, "requests_per_s", G6, r->requests_per_s);
     dlp__jw_i64(w, "replicas", (long long)r->replicas);
-    if (r->price_usd_per_hour > 0) dlp__jw_num(w, "usd_per_gpu_hour", G6, r->price_usd_per_hour);
-    else dlp__jw_null(w, "usd_per_gpu_hour");
-    dlp__jw_str(w, "price_source", r->price_usd_per_hour <= 0 ? NULL
-                                   : r->price_from_caller  ? "caller"
-                                                           : "database");
+    price_json(w, r);
     dlp__jw_num(w, "usd_per_hour", G6, r->usd_per_hour);
     dlp__jw_num(w, "usd_per_mtok", G6, r->usd_per_mtok);
     dlp__jw_num(w, "j_per_token", G6, r->j_per_token);
@@ -496,18 +543,29 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     dlp__jw_i64(&w, "considered", (long long)p->considered);
     dlp__jw_i64(&w, "evaluations", (long long)p->evaluations);
     dlp__jw_i64(&w, "device_kinds", p->device_kinds);
+    dlp__jw_str(&w, "kind", p->kind == DLP_PLAN_INFER ? "infer" : "llm");
     dlp__jw_obj(&w, "request");
     dlp__jw_str(&w, "model", p->model);
-    dlp__jw_i64(&w, "prompt", (long long)p->prompt);
-    dlp__jw_i64(&w, "gen", (long long)p->gen);
-    if (p->ttft_ms > 0) dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
-    else dlp__jw_null(&w, "ttft_ms");
-    if (p->tpot_ms > 0) dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);
-    else dlp__jw_null(&w, "tpot_ms");
-    if (p->rate > 0) dlp__jw_num(&w, "rate", G6, p->rate);
-    else dlp__jw_null(&w, "rate");
-    if (p->max_concurrency > 0) dlp__jw_i64(&w, "max_concurrency", (long long)p->max_concurrency);
-    else dlp__jw_null(&w, "max_concurrency");
+    if (p->kind == DLP_PLAN_INFER) {
+        dlp__jw_i64(&w, "batch_min", (long long)p->batch_min);
+        dlp__jw_i64(&w, "batch_max", (long long)p->batch_max);
+        dlp__jw_str(&w, "runtime", dlp_runtime_name(p->runtime));
+        if (p->latency_ms > 0) dlp__jw_num(&w, "latency_ms", G6, p->latency_ms);
+        else dlp__jw_null(&w, "latency_ms");
+        if (p->rate > 0) dlp__jw_num(&w, "throughput", G6, p->rate);
+        else dlp__jw_null(&w, "throughput");
+    } else {
+        dlp__jw_i64(&w, "prompt", (long long)p->prompt);
+        dlp__jw_i64(&w, "gen", (long long)p->gen);
+        if (p->ttft_ms > 0) dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
+        else dlp__jw_null(&w, "ttft_ms");
+        if (p->tpot_ms > 0) dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);
+        else dlp__jw_null(&w, "tpot_ms");
+        if (p->rate > 0) dlp__jw_num(&w, "rate", G6, p->rate);
+        else dlp__jw_null(&w, "rate");
+        if (p->max_concurrency > 0) dlp__jw_i64(&w, "max_concurrency", (long long)p->max_concurrency);
+        else dlp__jw_null(&w, "max_concurrency");
+    }
     dlp__jw_str(&w, "region", p->region);
     dlp__jw_num(&w, "carbon_g_per_kwh", G6, p->g_per_kwh);
     dlp__jw_num(&w, "pue", G6, p->pue);
@@ -515,12 +573,17 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     else dlp__jw_null(&w, "kwh_price");
     dlp__jw_end(&w, '}');
     dlp__jw_arr(&w, "plans");
-    for (int i = 0; i < p->n; i++) row_json(&w, NULL, &p->rows[i]);
+    for (int i = 0; i < p->n; i++) row_json(&w, NULL, &p->rows[i], p);
     dlp__jw_end(&w, ']');
     dlp__jw_obj(&w, "missed");
-    for (int m = 0; m < DLP_PLAN_MISS_COUNT_; m++) dlp__jw_i64(&w, dlp_plan_miss_name(m), (long long)p->missed[m]);
+    /* the reasons of the plan's kind: TTFT/TPOT for LLMs, latency for inference */
+    for (int m = 0; m < DLP_PLAN_MISS_COUNT_; m++) {
+        int infer_only = m == DLP_PLAN_MISS_LATENCY, llm_only = m == DLP_PLAN_MISS_TTFT || m == DLP_PLAN_MISS_TPOT;
+        if ((p->kind == DLP_PLAN_INFER && llm_only) || (p->kind == DLP_PLAN_LLM && infer_only)) continue;
+        dlp__jw_i64(&w, dlp_plan_miss_name(m), (long long)p->missed[m]);
+    }
     dlp__jw_end(&w, '}');
-    if (p->has_closest) row_json(&w, "closest_miss", &p->closest);
+    if (p->has_closest) row_json(&w, "closest_miss", &p->closest, p);
     else dlp__jw_null(&w, "closest_miss");
     if (p->first_refusal[0]) dlp__jw_str(&w, "refusal", p->first_refusal);
     dlp__jw_end(&w, '}');
