@@ -4,7 +4,8 @@
 # issue's field names, every plan within the SLO, sorted by cost, replicas
 # for --rate) in under 10 s; the text table in human units (no exponent);
 # an SLO nobody meets naming the closest miss; the MoE command; the
-# one-line errors with exit 2.  Prints PASS/FAIL lines for tests/run.sh.
+# one-line errors with exit 2; inference plans of an ONNX model (batch
+# bisection under a latency).  Prints PASS/FAIL lines for tests/run.sh.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -128,6 +129,41 @@ for p in d["plans"]:
 assert d["plans"]
 ' "$tmp/pr.json" 2>>"$tmp/err"; then ok plan_price
 else bad plan_price "$(head -3 "$tmp/err")"; fi
+
+# a vision model (any ONNX file): inference plans over batch sizes
+if "$BIN" plan examples/resnet18.onnx --batch 1..256 --latency 10 --throughput 5000 --json >"$tmp/rn.json" 2>"$tmp/err" &&
+   python3 - "$tmp/rn.json" 2>>"$tmp/err" <<'EOF2'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "infer" and d["considered"] >= 20 and len({p["device"] for p in d["plans"]}) >= 5
+assert set(d["missed"]) == {"memory", "dtype", "refused", "latency"}
+for p in d["plans"]:
+    for f in ("device", "gpus", "dtype", "runtime", "batch", "latency_ms", "samples_per_s", "replicas",
+              "usd_per_hour", "usd_per_msample", "j_per_sample", "co2_g_per_msample", "meets_slo", "binding"):
+        assert f in p, f
+    assert p["latency_ms"] <= 10 and 1 <= p["batch"] <= 256 and p["meets_slo"]
+    assert p["replicas"] == math.ceil(5000 / p["samples_per_s"] - 1e-9)
+h = [p["usd_per_hour"] for p in d["plans"]]
+assert h == sorted(h)
+EOF2
+then ok plan_onnx_json
+else bad plan_onnx_json "$(tail -3 "$tmp/err")"; fi
+if "$BIN" plan examples/resnet18.onnx --latency 5 --top 0 >"$tmp/rn.txt" 2>"$tmp/err" &&
+   grep -q '^searched .* configurations on .* GPU kinds (.* predictions' "$tmp/rn.txt" &&
+   ! grep -Eq '[0-9]e[-+]?[0-9]' "$tmp/rn.txt" &&
+   python3 - "$tmp/rn.txt" 2>>"$tmp/err" <<'EOF2'
+import re, sys
+rows = [l for l in open(sys.argv[1]) if re.match(r"^\s+\d+ ", l)]
+cost = [float(re.search(r"\$([0-9.,]+)", l).group(1).replace(",", "")) for l in rows]
+assert len(cost) >= 10 and cost == sorted(cost)
+EOF2
+then ok plan_onnx_text_sorted
+else bad plan_onnx_text_sorted "$(head -3 "$tmp/err")"; fi
+err_case plan_err_onnx_llm_flag "LLM flags" examples/resnet18.onnx --prompt 5
+err_case plan_err_llm_onnx_flag "model file" "${LLAMA[@]}" --batch 8
+err_case plan_err_onnx_batch "range is empty" examples/resnet18.onnx --batch 9..3
+err_case plan_err_onnx_missing "no/such.onnx" no/such.onnx
+err_case plan_err_onnx_dtype "'nf4'" examples/resnet18.onnx --dtypes nf4
 
 if "$BIN" plan --help | grep -q 'usage: dlperf plan' && "$BIN" --help | grep -q '^  plan '; then ok plan_help
 else bad plan_help; fi

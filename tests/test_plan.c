@@ -374,6 +374,132 @@ static void t_moe(void) {
     dlp_plan_free(p);
 }
 
+/* ---- inference plans of an ONNX model (dlp_plan_infer) ---- */
+
+#define RESNET "examples/resnet18.onnx"
+
+/* The largest batch meeting `lat` ms that fits, walking up from 1. */
+static int64_t scan_batch(const char *dev, int dtype, double lat, int64_t bmax, dlp_prediction *out) {
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    int64_t best = 0;
+    for (int64_t b = 1; b <= bmax; b++) {
+        dlp_load_opts lo = {.batch = b};
+        dlp_graph *g = NULL;
+        dlp_error e = {0};
+        dlp_predict_opts po;
+        memset(&po, 0, sizeof po);
+        po.dtype = dtype;
+        po.batch = b;
+        dlp_prediction p;
+        int ok = dlp_graph_load(RESNET, &lo, &g, &e) == DLP_OK && dlp_predict(g, d, db, &po, &p, &e) == DLP_OK;
+        int meets = ok && p.fits && p.latency_ms <= lat;
+        if (meets) *out = p, best = b;
+        if (ok) dlp_prediction_free(&p);
+        dlp_graph_free(g);
+        if (!meets) break;
+    }
+    return best;
+}
+
+/* Hand-worked: ResNet-18, fp16, latency <= 10 ms per batch, T4 or L4.
+ * With predict's kernels of this writing (dlperf predict --batch N):
+ *
+ *   t4 ($0.35/h): batch 33 takes 9.849 ms, batch 34 10.13 ms: over.  33 /
+ *     9.849 ms = 3,350.7 images/s = 12.06 M per hour: $0.35 / 12.06 =
+ *     $0.02902 per million images; 0.6588 J / 33 = 19.96 mJ per image.
+ *   l4 ($0.805/h): batch 38 takes 9.829 ms, 39 10.07 ms: over.  3,866.2
+ *     images/s = 13.92 M per hour: $0.805 / 13.92 = $0.05784 per million.
+ *
+ * The T4 wins at half the L4's cost per image, although the L4 is faster. */
+static void t_infer_hand_worked(void) {
+    const char *devs[] = {"t4", "l4"};
+    int dt[] = {DLP_DT_FLOAT16};
+    dlp_plan_infer_opts o = {.latency_ms = 10, .devices = devs, .n_devices = 2, .dtypes = dt, .n_dtypes = 1};
+    dlp_plan *p = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    if (!p) return;
+    CHECK_I64(dlp_plan_kind(p), DLP_PLAN_INFER);
+    CHECK_I64(dlp_plan_considered(p), 2);
+    CHECK_I64(dlp_plan_count(p), 2);
+    double usd[2], jps[2];
+    int64_t b[2];
+    for (int i = 0; i < 2; i++) {
+        dlp_prediction best = {0};
+        b[i] = scan_batch(devs[i], DLP_DT_FLOAT16, 10, 256, &best);
+        CHECK(b[i] > 0);
+        double sps = (double)b[i] / (best.latency_ms * 1e-3);
+        usd[i] = dlp_devdb_find(db, devs[i])->price_usd_per_hour / (sps * 3600) * 1e6;
+        jps[i] = best.energy_j / (double)b[i];
+    }
+    CHECK_NEAR(usd[0], 0.02902, 0.02902 * 0.10);   /* the comment's figures, loosely */
+    CHECK_NEAR(usd[1], 0.05784, 0.05784 * 0.10);
+    int win = usd[0] <= usd[1] ? 0 : 1;
+    CHECK_I64(win, 0);
+    for (int k = 0; k < 2; k++) {
+        const dlp_plan_row *r = dlp_plan_at(p, k);
+        int i = k == 0 ? win : 1 - win;
+        if (!r) {
+            CHECK(0);
+            continue;
+        }
+        CHECK_STR(r->device->id, devs[i]);
+        CHECK_I64(r->batch, b[i]);
+        CHECK_NEAR(r->usd_per_msample, usd[i], usd[i] * 1e-9);
+        CHECK_NEAR(r->j_per_sample, jps[i], jps[i] * 1e-9);
+        CHECK(r->latency_ms <= 10 && r->meets_slo);
+        CHECK_STR(dlp_plan_bind_name(r->binding), "latency");
+        CHECK_I64(r->replicas, 1);
+    }
+    dlp_plan_free(p);
+    /* --throughput: replicas = ceil(throughput / samples/s), fleet $/h */
+    o.throughput = 10000;
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    for (int k = 0; p && k < dlp_plan_count(p); k++) {
+        const dlp_plan_row *r = dlp_plan_at(p, k);
+        CHECK_I64(r->replicas, (int64_t)ceil(10000.0 / r->samples_per_s));
+        CHECK_NEAR(r->usd_per_hour, (double)r->replicas * r->price_usd_per_hour, 1e-12);
+        if (k) CHECK(dlp_plan_at(p, k - 1)->usd_per_hour <= r->usd_per_hour);
+    }
+    dlp_plan_free(p);
+}
+
+/* No latency limit: the largest batch binds; a limit nobody meets names
+ * the closest miss; a fixed batch is one prediction; bad input is refused. */
+static void t_infer_edges(void) {
+    const char *devs[] = {"h100-sxm"};
+    dlp_plan_infer_opts o = {.batch_max = 64, .devices = devs, .n_devices = 1};
+    dlp_plan *p = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK(dlp_plan_count(p) >= 2);   /* fp16, bf16, fp32 */
+    for (int k = 0; p && k < dlp_plan_count(p); k++) {
+        CHECK_I64(dlp_plan_at(p, k)->batch, 64);
+        CHECK_STR(dlp_plan_bind_name(dlp_plan_at(p, k)->binding), "max_batch");
+    }
+    dlp_plan_free(p);
+    o.latency_ms = 0.001;
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK_I64(dlp_plan_count(p), 0);
+    CHECK_I64(dlp_plan_missed(p, DLP_PLAN_MISS_LATENCY), dlp_plan_considered(p));
+    const dlp_plan_row *m = dlp_plan_closest_miss(p);
+    CHECK(m && m->batch == 1 && m->latency_ms > 0.001 && !m->meets_slo);
+    char *js = NULL;
+    CHECK(dlp_plan_json(p, &js, NULL, &e) == DLP_OK);
+    CHECK(js && strstr(js, "\"kind\":\"infer\"") && strstr(js, "\"latency\":") && !strstr(js, "\"ttft\":"));
+    dlp_free(js);
+    dlp_plan_free(p);
+    o.latency_ms = 0, o.batch_min = 8, o.batch_max = 8;
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK(dlp_plan_count(p) > 0 && dlp_plan_at(p, 0)->batch == 8 && dlp_plan_at(p, 0)->evaluations == 1);
+    dlp_plan_free(p);
+    o.batch_min = 9;
+    CHECK(dlp_plan_infer(NULL, 0, RESNET, db, &o, &p, &e) == DLP_EINVAL);
+    o.batch_min = 1;
+    CHECK(dlp_plan_infer(NULL, 0, "no/such.onnx", db, &o, &p, &e) != DLP_OK);
+    CHECK(p == NULL);
+}
+
 /* Requests nothing could answer are errors, not empty plans. */
 static void t_refusals(void) {
     dlp_plan *p = (dlp_plan *)1;
@@ -419,6 +545,8 @@ int main(void) {
     RUN(t_caller_prices);
     RUN(t_moe);
     RUN(t_refusals);
+    RUN(t_infer_hand_worked);
+    RUN(t_infer_edges);
     dlp_devdb_free(db);
     return TAP_DONE();
 }
