@@ -3,6 +3,7 @@
 # the planner in-process (configurations/s and serving-model calls/s, one
 # dlp_llm_predict call beside it; bench_plan.c), then whole-process times:
 # the issue's Llama-3.1-8B command and one `dlperf llm --concurrency` call,
+# a ResNet-18 inference plan,
 # and what asking `dlperf llm` once per serving call of the search would
 # cost.  Never fails the build.
 set -u
@@ -35,5 +36,9 @@ print("whole process (best of 5):")
 print(f"  dlperf plan (the issue command): {ps:.3f} s for {d['considered']} configurations ({n} serving calls)")
 print(f"  one dlperf llm --concurrency call: {ls:.3f} s; {n} of them one by one: {ls * n:.1f} s "
       f"({ls * n / ps:.0f}x the plan)")
+rn = [b, "plan", "examples/resnet18.onnx", "--batch", "1..256", "--latency", "10"]
+d = json.loads(subprocess.run(rn + ["--json"], capture_output=True, text=True).stdout)
+print(f"  dlperf plan examples/resnet18.onnx --latency 10: {best(rn):.3f} s for {d['considered']} configurations "
+      f"({d['evaluations']} predictions)")
 PY
 exit 0
