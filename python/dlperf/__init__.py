@@ -326,9 +326,37 @@ def _names_list(name, v):
     return list(v)
 
 
+def _plan_onnx(model, batch, latency_ms, throughput, runtime, seq, devices, dtypes, prices, region, kwh_price, raw):
+    """dlperf.plan of an ONNX model (a path ending .onnx, or its bytes)."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data, name = bytes(model), "model.onnx"
+    else:
+        path = os.fspath(model)
+        data, name = _read(path), os.path.basename(path)
+    lo = hi = None
+    if isinstance(batch, (tuple, list)):
+        if len(batch) != 2:
+            raise InvalidType("batch must be an int or a (min, max) pair, got %r" % (batch,))
+        lo, hi = _check.integer("batch", batch[0]), _check.integer("batch", batch[1])
+        if lo > hi:
+            raise InvalidValue("batch (%d, %d) is an empty range" % (lo, hi))
+    elif batch is not None:
+        lo = hi = _check.integer("batch", batch)
+    dts = _names_list("dtypes", dtypes)
+    for d in dts or ():
+        _check.choice("dtypes", d, _check.DTYPES, _lib.lib.dlp_dtype_parse)
+    f = dict(batch_min=lo, batch_max=hi, latency_ms=_check.real("latency_ms", latency_ms, 0, lo_open=True),
+             throughput=_check.real("throughput", throughput, 0, lo_open=True),
+             runtime=_check.choice("runtime", runtime, _check.RUNTIMES, _lib.lib.dlp_runtime_parse),
+             seq=_check.integer("seq", seq), devices=_names_list("devices", devices), dtypes=dts, prices=prices,
+             region=_check.string("region", region), kwh_price=_check.real("kwh_price", kwh_price, 0, lo_open=True))
+    return _request("/api/plan", f, data, name, raw)
+
+
 def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_ms=None, rate=None, devices=None,
          dtypes=None, max_gpus=None, max_concurrency=None, prices=None, region=None, kwh_price=None,
-         mem_fraction=None, analytic=None, raw=False):
+         mem_fraction=None, analytic=None, batch=None, latency_ms=None, throughput=None, runtime=None, seq=None,
+         raw=False):
     """LLM serving plans under a service level (`dlperf plan --json`,
     docs/plan.md): every GPU x weight format x GPU count x parallelism at
     the largest concurrency meeting ttft_ms / tpot_ms, ranked by cost.
@@ -343,7 +371,34 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
         GPU}} overriding the database.  region: {regions}.  kwh_price: $/kWh.
     mem_fraction in (0, 1]; analytic: True for the analytic serving model.
     Returns {{"considered", "plans": [...], "missed": {{...}}, "closest_miss",
-    ...}}; raw=True the JSON text.  Raises as predict does."""
+    ...}}; raw=True the JSON text.  Raises as predict does.
+
+    An ONNX model (a path ending .onnx, a PathLike or the bytes) plans
+    inference instead (`dlperf plan MODEL.onnx`): batch (an int or a (min,
+    max) pair; default (1, 256)), latency_ms per batch, throughput
+    (samples/s), runtime ({runtimes}), seq, with devices, dtypes ({dtypes}),
+    prices, region, kwh_price as above."""
+    onnx = isinstance(model, (bytes, bytearray, memoryview, os.PathLike)) or (
+        isinstance(model, str) and model.lower().endswith(".onnx"))
+    if prices is not None:
+        if not isinstance(prices, dict):
+            raise InvalidType("prices must be a dict {device: $/h per GPU}, got %r" % (prices,))
+        for k, v in prices.items():
+            _check.device("prices key", k)
+            _check.real("prices[%r]" % k, v, 0, lo_open=True)
+    if onnx:
+        given = [k for k, v in dict(config=config, prompt=prompt, gen=gen, ttft_ms=ttft_ms, tpot_ms=tpot_ms, rate=rate,
+                                    max_gpus=max_gpus, max_concurrency=max_concurrency, mem_fraction=mem_fraction,
+                                    analytic=analytic).items() if v is not None]
+        if given:
+            raise InvalidType("%s: LLM arguments; an ONNX model takes batch, latency_ms, throughput, runtime, seq"
+                              % ", ".join(given))
+        return _plan_onnx(model, batch, latency_ms, throughput, runtime, seq, devices, dtypes, prices, region,
+                          kwh_price, raw)
+    given = [k for k, v in dict(batch=batch, latency_ms=latency_ms, throughput=throughput, runtime=runtime,
+                                seq=seq).items() if v is not None]
+    if given:
+        raise InvalidType("%s: arguments of ONNX-model plans (model='model.onnx')" % ", ".join(given))
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
         try:
@@ -357,12 +412,6 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
     if prompt is None or gen is None:
         raise InvalidType("plan() needs prompt= and gen= (tokens per request)")
     _check.string("model", model)
-    if prices is not None:
-        if not isinstance(prices, dict):
-            raise InvalidType("prices must be a dict {device: $/h per GPU}, got %r" % (prices,))
-        for k, v in prices.items():
-            _check.device("prices key", k)
-            _check.real("prices[%r]" % k, v, 0, lo_open=True)
     dts = _names_list("dtypes", dtypes)
     for d in dts or ():
         _check.choice("dtypes", d, _check.LLM_DTYPES, _lib.lib.dlp_quant_parse)

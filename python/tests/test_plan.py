@@ -63,3 +63,25 @@ def test_plan_errors():
         dlperf.plan(LLAMA, prompt=1024, gen=256, prices={"h100-sxm": 0})
     with pytest.raises(TypeError):
         dlperf.plan(LLAMA, prompt=1024, gen=256, prices=[("h100-sxm", 2)])
+
+
+RESNET = os.path.join(ROOT, "examples", "resnet18.onnx")
+
+
+def test_plan_onnx_same_bytes_as_cli():
+    py = dlperf.plan(RESNET, batch=(1, 128), latency_ms=10, throughput=5000, devices=["t4", "l4", "h100-sxm"],
+                     raw=True)
+    assert py == cli("plan", RESNET, "--batch", "1..128", "--latency", "10", "--throughput", "5000",
+                     "--devices", "t4,l4,h100-sxm", "--json")
+    r = json.loads(py)
+    assert r["kind"] == "infer" and r["plans"]
+    assert all(p["latency_ms"] <= 10 and 1 <= p["batch"] <= 128 for p in r["plans"])
+    with open(RESNET, "rb") as f:
+        assert dlperf.plan(f.read(), batch=(1, 128), latency_ms=10, throughput=5000,
+                           devices=["t4", "l4", "h100-sxm"])["plans"] == r["plans"]
+    with pytest.raises(TypeError):
+        dlperf.plan(RESNET, prompt=5)                         # an LLM argument
+    with pytest.raises(TypeError):
+        dlperf.plan(LLAMA, prompt=5, gen=5, latency_ms=3)     # an ONNX argument
+    with pytest.raises(ValueError):
+        dlperf.plan(RESNET, batch=(9, 3))

@@ -932,14 +932,12 @@ static int get_list(req *r, const char *k, const char **items, int max, char *bu
 static void h_plan(req *r) {
     static const char *const allowed[] = {"model", "config", "prompt", "gen", "ttft_ms", "tpot_ms", "rate",
                                           "devices", "dtypes", "max_gpus", "max_concurrency", "prices", "region",
-                                          "kwh_price", "mem_fraction", "analytic", NULL};
+                                          "kwh_price", "mem_fraction", "analytic", "example", "batch_min",
+                                          "batch_max", "latency_ms", "throughput", "runtime", "seq", NULL};
     const char *ep = "/api/plan";
     if (check_fields(r, ep, allowed)) return;
-    if (r->in->file) {
-        dlp__serve_error(r->out, 400, "%s: 'model' is a catalogue or Hugging Face id; send a config.json as 'config'",
-                         ep);
-        return;
-    }
+    /* an ONNX upload (or a shipped example): inference plans */
+    int onnx = r->in->file != NULL || field(r, "example") != NULL;
     int64_t prompt = 0, gen = 0, max_gpus = 0, max_conc = 0;
     double ttft = 0, tpot = 0, rate = 0, kwh = 0, memfrac = 0;
     int analytic = 0, g;
@@ -951,8 +949,30 @@ static void h_plan(req *r) {
         get_f64(r, "mem_fraction", 1e-6, 1, &memfrac, &g) || get_bool(r, "analytic", &analytic) ||
         get_region(r, &region))
         return;
-    if (!prompt || !gen) {
+    int64_t bmin = 0, bmax = 0, seq = 0;
+    double latency = 0, throughput = 0;
+    const char *runtime_s;
+    if (get_i64(r, "batch_min", 1, 1 << 20, &bmin, NULL) || get_i64(r, "batch_max", 1, 1 << 20, &bmax, NULL) ||
+        get_i64(r, "seq", 1, 1 << 22, &seq, NULL) || get_f64(r, "latency_ms", 1e-6, 1e9, &latency, &g) ||
+        get_f64(r, "throughput", 1e-9, 1e15, &throughput, &g) || get_str(r, "runtime", &runtime_s))
+        return;
+    static const char *const llm_only[] = {"prompt", "gen", "ttft_ms", "tpot_ms", "rate", "max_gpus",
+                                           "max_concurrency", "mem_fraction", "analytic", "config", NULL};
+    static const char *const onnx_only[] = {"batch_min", "batch_max", "latency_ms", "throughput", "runtime", "seq",
+                                            NULL};
+    for (const char *const *k = onnx ? llm_only : onnx_only; *k; k++)
+        if (field(r, *k)) {
+            dlp__serve_error(r->out, 400, "%s: field '%s' is for %s plans", ep, *k, onnx ? "LLM" : "ONNX-model");
+            return;
+        }
+    if (!onnx && (!prompt || !gen)) {
         dlp__serve_error(r->out, 400, "%s: fields 'prompt' and 'gen' (tokens per request) are required", ep);
+        return;
+    }
+    int runtime = 0;
+    if (runtime_s && (runtime = dlp_runtime_parse(runtime_s)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'runtime': '%.64s' is not eager, eager-1.x, compile, tensorrt or "
+                                      "onnxruntime", runtime_s);
         return;
     }
     const char *devs[PLAN_API_MAX], *qn[PLAN_API_MAX], *pd[PLAN_API_MAX];
@@ -969,7 +989,7 @@ static void h_plan(req *r) {
             return;
         }
     for (int i = 0; i < nq; i++)
-        if ((quants[i] = dlp_quant_parse(qn[i])) < 0) {
+        if ((quants[i] = onnx ? dlp_dtype_parse(qn[i]) : dlp_quant_parse(qn[i])) < 0) {
             dlp__serve_error(r->out, 400,
                              "field 'dtypes': '%.64s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4",
                              qn[i]);
@@ -1002,10 +1022,31 @@ static void h_plan(req *r) {
             pd[np++] = items[i];
         }
     }
+    const void *mbuf = NULL;
+    size_t mlen = 0;
+    const char *mname = NULL;
     dlp_llm_config c;
-    if (llm_config_of(r, ep, &c)) return;
+    if (onnx ? model_of(r, ep, &mbuf, &mlen, &mname) : llm_config_of(r, ep, &c)) return;
     if (!dlp__serve_parse_begin(r->s)) {
         busy(r);
+        return;
+    }
+    dlp_error err = {0};
+    dlp_plan *p = NULL;
+    char *body = NULL;   /* the CLI's --json bytes (src/plan/plan.c) */
+    dlp_status st;
+    if (onnx) {
+        dlp_plan_infer_opts io = {.batch_min = bmin, .batch_max = bmax, .latency_ms = latency,
+                                  .throughput = throughput, .devices = nd ? devs : NULL, .n_devices = nd,
+                                  .dtypes = nq ? quants : NULL, .n_dtypes = nq, .runtime = runtime, .seq = seq,
+                                  .region = region, .kwh_price = kwh, .price_devices = np ? pd : NULL,
+                                  .price_usd_per_hour = pv, .n_prices = np};
+        st = dlp_plan_infer(mbuf, mlen, mname, r->s->db, &io, &p, &err);
+        if (!st) st = dlp_plan_json(p, &body, NULL, &err);
+        dlp_plan_free(p);
+        dlp__serve_parse_end(r->s);
+        if (st) lib_error(r->out, st, &err);
+        else set_body(r->out, 200, CT_JSON, body);
         return;
     }
     dlp_plan_llm_opts o = {.prompt = prompt, .gen = gen, .ttft_ms = ttft, .tpot_ms = tpot, .rate = rate,
@@ -1013,10 +1054,7 @@ static void h_plan(req *r) {
                            .n_quants = nq, .max_gpus = (int)max_gpus, .max_concurrency = max_conc,
                            .region = region, .mem_fraction = memfrac, .kwh_price = kwh, .analytic_only = analytic,
                            .price_devices = np ? pd : NULL, .price_usd_per_hour = pv, .n_prices = np};
-    dlp_error err = {0};
-    dlp_plan *p = NULL;
-    char *body = NULL;   /* the CLI's --json bytes (src/plan/plan.c) */
-    dlp_status st = dlp_plan_llm(&c, r->s->db, &o, &p, &err);
+    st = dlp_plan_llm(&c, r->s->db, &o, &p, &err);
     if (!st) st = dlp_plan_json(p, &body, NULL, &err);
     dlp_plan_free(p);
     dlp__serve_parse_end(r->s);
