@@ -2223,6 +2223,169 @@ dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_
 
 /* ==== END store ==== */
 
+/* ==== BEGIN plan (src/plan) ==== */
+
+/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
+ * which weight format and parallelism, at what concurrency and cost, under
+ * a service level.  An LLM plan searches devices x weight formats x GPU
+ * counts (tensor parallelism that divides the heads; expert parallelism and
+ * attention data parallelism for MoE models) and, for each configuration,
+ * the largest concurrency whose TTFT and TPOT meet the SLO, found by
+ * bisection over the serving model of dlp_llm_predict (never a grid).  A
+ * configuration that cannot meet the SLO even at one request in flight, or
+ * whose weights and one sequence's cache do not fit, is counted by reason;
+ * the closest miss is kept. */
+
+/* What stops a plan's concurrency from growing (the "binding" column). */
+typedef enum {
+    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
+    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
+    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
+    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
+    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
+    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
+    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
+    DLP_PLAN_BIND_COUNT_
+} dlp_plan_bind;
+/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
+ * "max_batch"; "?" out of range. */
+const char *dlp_plan_bind_name(int b);
+
+/* Why a configuration has no plan (the "missed" counts). */
+typedef enum {
+    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
+    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
+    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
+    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
+    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
+    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
+    DLP_PLAN_MISS_COUNT_
+} dlp_plan_miss;
+/* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
+const char *dlp_plan_miss_name(int m);
+
+/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
+ * defaults shown. */
+typedef struct {
+    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
+    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
+    double rate;                /* requests/s to serve; 0: one replica           */
+    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
+                                   database with a price                        */
+    int n_devices;
+    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
+                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
+                                   where dlp_llm_compute_dtype runs it          */
+    int n_quants;
+    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
+    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
+    const char *region;         /* carbon region; NULL: the database's           */
+    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
+    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
+    int analytic_only;          /* as dlp_llm_predict                            */
+    /* the caller's own $/h per GPU (contract prices), overriding the
+     * database's; a device priced here joins the default search */
+    const char *const *price_devices;  /* ids/names/aliases                     */
+    const double *price_usd_per_hour;  /* > 0, one per device                   */
+    int n_prices;
+} dlp_plan_llm_opts;
+
+/* One configuration's answer: a plan (meets_slo 1) or, for the closest
+ * miss, its figures at concurrency 1 (meets_slo 0). */
+typedef struct {
+    const dlp_device *device;   /* lives as long as the dlp_devdb               */
+    int gpus;                   /* GPUs per replica                              */
+    int quant;                  /* dlp_quant of the weights                      */
+    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
+                                   over ep (1: each expert over the tp GPUs)    */
+    int64_t concurrency;        /* requests in flight per replica               */
+    int64_t max_concurrency;    /* what the KV cache holds                       */
+    double ttft_ms, tpot_ms;
+    double tokens_per_s;        /* output tokens/s of one replica                */
+    double requests_per_s;      /* of one replica                                */
+    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
+    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
+    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
+                                   one replica at this concurrency; NaN: no price*/
+    double j_per_token;         /* board energy per output token                 */
+    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
+    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
+    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
+    int meets_slo;
+    int evaluations;            /* serving-model calls this configuration took   */
+    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
+    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
+    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
+    int dtype;                  /* dlp_dtype the model computes in               */
+    int64_t batch;              /* the largest batch meeting the latency         */
+    double latency_ms;          /* of one batch                                   */
+    double samples_per_s;       /* of one GPU: batch / latency                    */
+    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
+    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
+    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
+} dlp_plan_row;
+
+typedef struct dlp_plan dlp_plan;
+enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1 };   /* dlp_plan_kind(p) */
+
+/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
+ * + gen past the model's context, an encoder-only model, no GPU to try),
+ * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
+ * region.  A search where nothing
+ * meets the SLO is DLP_OK with dlp_plan_count 0. */
+dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
+                        dlp_plan **out, dlp_error *err);
+/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
+ * (one per replica: data parallelism is replicas) x compute dtype, at the
+ * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
+ * the runtime's kernels) meets latency_ms and whose memory fits, by
+ * bisection over the batch.  Rows fill the inference fields; misses are
+ * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
+typedef struct {
+    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
+    double latency_ms;              /* per batch; 0: no limit                    */
+    double throughput;              /* samples/s to serve: replicas; 0: one       */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
+                                       the GPU runs them                          */
+    int n_dtypes;
+    int runtime;                    /* dlp_runtime; 0: eager                      */
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+} dlp_plan_infer_opts;
+/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
+ * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
+ * missing or malformed model. */
+dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
+int dlp_plan_kind(const dlp_plan *p);                        /* DLP_PLAN_LLM, _INFER */
+
+/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
+ * given, else by usd_per_mtok (usd_per_msample); without a price last, by
+ * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
+ * (latency). */
+int dlp_plan_count(const dlp_plan *p);
+const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
+/* Configurations searched (plans + every miss) and serving-model calls. */
+int64_t dlp_plan_considered(const dlp_plan *p);
+int64_t dlp_plan_evaluations(const dlp_plan *p);
+int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
+int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
+/* The configuration that came closest to the SLO without meeting it (least
+ * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
+const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
+/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
+ * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
+dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
+void dlp_plan_free(dlp_plan *p);
+
+/* ==== END plan ==== */
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

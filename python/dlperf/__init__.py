@@ -22,8 +22,8 @@ import threading
 from . import _check, _lib
 from ._lib import Error, FileNotFound, InvalidType, InvalidValue
 
-__all__ = ["Error", "FileNotFound", "InvalidValue", "InvalidType", "version", "predict", "inspect", "llm", "mig",
-           "devices", "GraphModel"]
+__all__ = ["Error", "FileNotFound", "InvalidValue", "InvalidType", "version", "predict", "inspect", "llm", "plan",
+           "mig", "devices", "GraphModel"]
 
 __version__ = _lib.lib.dlp_version().decode()
 
@@ -320,6 +320,120 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     return _request("/api/llm", f, raw=raw)
 
 
+def _names_list(name, v):
+    """A list/tuple of non-empty str (or one comma-separated str) -> list; None passes."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        v = v.split(",")
+    if not isinstance(v, (list, tuple)) or not v or not all(isinstance(x, str) and x for x in v):
+        raise InvalidType("%s must be a non-empty list of non-empty str, got %r" % (name, v))
+    for x in v:
+        _check.string(name, x)
+    return list(v)
+
+
+def _plan_onnx(model, batch, latency_ms, throughput, runtime, seq, devices, dtypes, prices, region, kwh_price, raw):
+    """dlperf.plan of an ONNX model (a path ending .onnx, or its bytes)."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data, name = bytes(model), "model.onnx"
+    else:
+        path = os.fspath(model)
+        data, name = _read(path), os.path.basename(path)
+    lo = hi = None
+    if isinstance(batch, (tuple, list)):
+        if len(batch) != 2:
+            raise InvalidType("batch must be an int or a (min, max) pair, got %r" % (batch,))
+        lo, hi = _check.integer("batch", batch[0]), _check.integer("batch", batch[1])
+        if lo > hi:
+            raise InvalidValue("batch (%d, %d) is an empty range" % (lo, hi))
+    elif batch is not None:
+        lo = hi = _check.integer("batch", batch)
+    dts = _names_list("dtypes", dtypes)
+    for d in dts or ():
+        _check.choice("dtypes", d, _check.DTYPES, _lib.lib.dlp_dtype_parse)
+    f = dict(batch_min=lo, batch_max=hi, latency_ms=_check.real("latency_ms", latency_ms, 0, lo_open=True),
+             throughput=_check.real("throughput", throughput, 0, lo_open=True),
+             runtime=_check.choice("runtime", runtime, _check.RUNTIMES, _lib.lib.dlp_runtime_parse),
+             seq=_check.integer("seq", seq), devices=_names_list("devices", devices), dtypes=dts, prices=prices,
+             region=_check.string("region", region), kwh_price=_check.real("kwh_price", kwh_price, 0, lo_open=True))
+    return _request("/api/plan", f, data, name, raw)
+
+
+def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_ms=None, rate=None, devices=None,
+         dtypes=None, max_gpus=None, max_concurrency=None, prices=None, region=None, kwh_price=None,
+         mem_fraction=None, analytic=None, batch=None, latency_ms=None, throughput=None, runtime=None, seq=None,
+         raw=False):
+    """LLM serving plans under a service level (`dlperf plan --json`,
+    docs/plan.md): every GPU x weight format x GPU count x parallelism at
+    the largest concurrency meeting ttft_ms / tpot_ms, ranked by cost.
+
+    model: a catalogue or Hugging Face id; or config: a config.json dict or
+        its path.  prompt, gen (required): tokens per request.
+    ttft_ms, tpot_ms: the limits (ms); rate: requests/s (replicas, and the
+        ranking by the fleet's $/h).
+    devices: ids ({devices}); default every GPU with a price.
+    dtypes: weight formats ({llm_dtypes}); default bf16, fp8, fp4 where run.
+    max_gpus (default 8), max_concurrency: ints.  prices: {{device: $/h per
+        GPU}} overriding the database.  region: {regions}.  kwh_price: $/kWh.
+    mem_fraction in (0, 1]; analytic: True for the analytic serving model.
+    Returns {{"considered", "plans": [...], "missed": {{...}}, "closest_miss",
+    ...}}; raw=True the JSON text.  Raises as predict does.
+
+    An ONNX model (a path ending .onnx, a PathLike or the bytes) plans
+    inference instead (`dlperf plan MODEL.onnx`): batch (an int or a (min,
+    max) pair; default (1, 256)), latency_ms per batch, throughput
+    (samples/s), runtime ({runtimes}), seq, with devices, dtypes ({dtypes}),
+    prices, region, kwh_price as above."""
+    onnx = isinstance(model, (bytes, bytearray, memoryview, os.PathLike)) or (
+        isinstance(model, str) and model.lower().endswith(".onnx"))
+    if prices is not None:
+        if not isinstance(prices, dict):
+            raise InvalidType("prices must be a dict {device: $/h per GPU}, got %r" % (prices,))
+        for k, v in prices.items():
+            _check.device("prices key", k)
+            _check.real("prices[%r]" % k, v, 0, lo_open=True)
+    if onnx:
+        given = [k for k, v in dict(config=config, prompt=prompt, gen=gen, ttft_ms=ttft_ms, tpot_ms=tpot_ms, rate=rate,
+                                    max_gpus=max_gpus, max_concurrency=max_concurrency, mem_fraction=mem_fraction,
+                                    analytic=analytic).items() if v is not None]
+        if given:
+            raise InvalidType("%s: LLM arguments; an ONNX model takes batch, latency_ms, throughput, runtime, seq"
+                              % ", ".join(given))
+        return _plan_onnx(model, batch, latency_ms, throughput, runtime, seq, devices, dtypes, prices, region,
+                          kwh_price, raw)
+    given = [k for k, v in dict(batch=batch, latency_ms=latency_ms, throughput=throughput, runtime=runtime,
+                                seq=seq).items() if v is not None]
+    if given:
+        raise InvalidType("%s: arguments of ONNX-model plans (model='model.onnx')" % ", ".join(given))
+    if isinstance(config, (str, os.PathLike)):
+        path = os.fspath(config)
+        try:
+            config = json.loads(_read(path, "config").decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
+    elif config is not None and not isinstance(config, dict):
+        raise InvalidType("config must be a config.json dict or its path, got %s" % type(config).__name__)
+    if model is None and config is None:
+        raise InvalidType("plan() needs model= (a catalogue or Hugging Face id) or config=")
+    if prompt is None or gen is None:
+        raise InvalidType("plan() needs prompt= and gen= (tokens per request)")
+    _check.string("model", model)
+    dts = _names_list("dtypes", dtypes)
+    for d in dts or ():
+        _check.choice("dtypes", d, _check.LLM_DTYPES, _lib.lib.dlp_quant_parse)
+    f = dict(model=model, config=config, prompt=_check.integer("prompt", prompt), gen=_check.integer("gen", gen),
+             ttft_ms=_check.real("ttft_ms", ttft_ms, 0, lo_open=True),
+             tpot_ms=_check.real("tpot_ms", tpot_ms, 0, lo_open=True),
+             rate=_check.real("rate", rate, 0, lo_open=True), devices=_names_list("devices", devices),
+             dtypes=dts, max_gpus=_check.integer("max_gpus", max_gpus, hi=1024),
+             max_concurrency=_check.integer("max_concurrency", max_concurrency), prices=prices,
+             region=_check.string("region", region), kwh_price=_check.real("kwh_price", kwh_price, 0, lo_open=True),
+             mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True),
+             analytic=_check.boolean("analytic", analytic))
+    return _request("/api/plan", f, raw=raw)
+
+
 def mig(*, device=None, memory_mb=None, margin=None, latency_ms=None, slo_ms=None, raw=False):
     """The smallest MIG profile that holds memory_mb (`dlperf mig`).
 
@@ -367,7 +481,7 @@ _ALLOWED = dict(devices=_check.listed(_check.DEVICES) or "see dlperf.devices()",
                 runtimes=_check.listed(_check.RUNTIMES), layouts=_check.listed(_check.LAYOUTS),
                 optimizers=_check.listed(_check.OPTIMIZERS), tf32=_check.listed(_check.TF32),
                 llm_dtypes=_check.listed(_check.LLM_DTYPES), phases=_check.listed(_check.PHASES))
-for _f in (predict, llm, mig, devices):
+for _f in (predict, llm, plan, mig, devices):
     _f.__doc__ = _f.__doc__.format(**_ALLOWED)
 
 

@@ -19,6 +19,8 @@ int dlp_cmd_predict(int argc, char **argv);
 int dlp_cmd_roofline(int argc, char **argv);
 /* llm command (src/cli/cmd_llm.c) */
 int dlp_cmd_llm(int argc, char **argv);
+/* plan command (src/cli/cmd_plan.c) */
+int dlp_cmd_plan(int argc, char **argv);
 /* serve command (src/cli/cmd_serve.c) */
 int dlp_cmd_serve(int argc, char **argv);
 
@@ -49,6 +51,7 @@ static const struct {
     {"predict", dlp_cmd_predict, "predict latency, memory, energy, MIG, cost and carbon on a GPU"},
     {"roofline", dlp_cmd_roofline, "roofline chart (SVG) of a model's nodes on a GPU"},
     {"llm", dlp_cmd_llm, "throughput, memory, energy and carbon of an LLM (HF config) on a GPU"},
+    {"plan", dlp_cmd_plan, "cheapest GPU, count, dtype, parallelism and concurrency for an LLM under an SLO"},
     {"serve", dlp_cmd_serve, "HTTP server: JSON API and web page for predict, llm, mig and roofline"},
     {"train", dlp_cmd_train, "train a GNN predictor (GraphSAGE/GCN/GAT/GIN/MLP) on a dataset (.dlpm)"},
     {"eval", dlp_cmd_eval, "evaluate a GNN predictor: metrics per family/device, reports, parity plot"},

@@ -868,6 +868,225 @@ static void h_llm(req *r) {
     set_body(r->out, 200, CT_JSON, body);
 }
 
+/* ---- /api/plan ----------------------------------------------------------------- */
+
+/* An LLM config from 'model' (a catalogue id) or 'config' (a config.json
+ * object, or its text from a form), exactly one.  h_llm does the same
+ * inline; it can use this once the serving-model work on it has merged.
+ * Returns 0, or -1 with the answer set. */
+static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
+    const char *model;
+    if (get_str(r, "model", &model)) return -1;
+    const cJSON *config = field(r, "config");
+    if (!model == !config) {
+        dlp__serve_error(r->out, 400, "%s: give exactly one of 'model' (an id of GET /api/models) and 'config' "
+                                      "(a Hugging Face config.json)", ep);
+        return -1;
+    }
+    dlp_error err = {0};
+    dlp_status st;
+    if (model) {
+        st = dlp_llm_catalogue_get(model, c, &err);
+    } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
+        char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
+        if (cJSON_IsObject(config) && !text) {
+            dlp__serve_error(r->out, 500, "out of memory");
+            return -1;
+        }
+        pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
+        cJSON *tree = text ? NULL : cJSON_Parse(config->valuestring);
+        const char *dup = tree ? dup_key(tree) : NULL;
+        if (dup) dlp__serve_error(r->out, 400, "field 'config': key '%.64s' given twice", dup);
+        else st = dlp_llm_config_parse(text ? text : config->valuestring, "config", c, &err);
+        pthread_mutex_unlock(&parse_lock);
+        cJSON_Delete(tree);
+        free(text);
+        if (dup) return -1;
+    } else {
+        dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
+        return -1;
+    }
+    if (st) {
+        lib_error(r->out, st, &err);
+        return -1;
+    }
+    return 0;
+}
+
+#define PLAN_API_MAX 128
+
+/* A list field: a JSON array of strings, or (forms) one comma-separated
+ * string, copied into buf.  *n items point into the request or buf. */
+static int get_list(req *r, const char *k, const char **items, int max, char *buf, size_t bufsz, int *n) {
+    const cJSON *j = field(r, k);
+    *n = 0;
+    if (!j) return 0;
+    if (cJSON_IsArray(j)) {
+        const cJSON *it;
+        cJSON_ArrayForEach(it, j) {
+            if (!cJSON_IsString(it) || !it->valuestring[0] || *n == max) {
+                dlp__serve_error(r->out, 400, "field '%s' must be a list of at most %d non-empty strings", k, max);
+                return -1;
+            }
+            items[(*n)++] = it->valuestring;
+        }
+        return 0;
+    }
+    if (!cJSON_IsString(j) || strlen(j->valuestring) >= bufsz) {
+        dlp__serve_error(r->out, 400, "field '%s' must be a list of strings or one comma-separated string", k);
+        return -1;
+    }
+    snprintf(buf, bufsz, "%s", j->valuestring);
+    for (char *p = buf;;) {
+        char *comma = strchr(p, ',');
+        if (comma) *comma = 0;
+        if (!*p || *n == max) {
+            dlp__serve_error(r->out, 400, "field '%s': '%.64s' is not a comma list of at most %d names", k,
+                             j->valuestring, max);
+            return -1;
+        }
+        items[(*n)++] = p;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+/* LLM serving plans (docs/plan.md): dlp_plan_json's bytes, as `dlperf plan
+ * --json` and Python's dlperf.plan print them. */
+static void h_plan(req *r) {
+    static const char *const allowed[] = {"model", "config", "prompt", "gen", "ttft_ms", "tpot_ms", "rate",
+                                          "devices", "dtypes", "max_gpus", "max_concurrency", "prices", "region",
+                                          "kwh_price", "mem_fraction", "analytic", "example", "batch_min",
+                                          "batch_max", "latency_ms", "throughput", "runtime", "seq", NULL};
+    const char *ep = "/api/plan";
+    if (check_fields(r, ep, allowed)) return;
+    /* an ONNX upload (or a shipped example): inference plans */
+    int onnx = r->in->file != NULL || field(r, "example") != NULL;
+    int64_t prompt = 0, gen = 0, max_gpus = 0, max_conc = 0;
+    double ttft = 0, tpot = 0, rate = 0, kwh = 0, memfrac = 0;
+    int analytic = 0, g;
+    const char *region;
+    if (get_i64(r, "prompt", 1, 1 << 22, &prompt, NULL) || get_i64(r, "gen", 1, 1 << 22, &gen, NULL) ||
+        get_f64(r, "ttft_ms", 1e-6, 1e9, &ttft, &g) || get_f64(r, "tpot_ms", 1e-6, 1e9, &tpot, &g) ||
+        get_f64(r, "rate", 1e-9, 1e12, &rate, &g) || get_i64(r, "max_gpus", 1, 1024, &max_gpus, NULL) ||
+        get_i64(r, "max_concurrency", 1, 1 << 24, &max_conc, NULL) || get_f64(r, "kwh_price", 1e-9, 1e6, &kwh, &g) ||
+        get_f64(r, "mem_fraction", 1e-6, 1, &memfrac, &g) || get_bool(r, "analytic", &analytic) ||
+        get_region(r, &region))
+        return;
+    int64_t bmin = 0, bmax = 0, seq = 0;
+    double latency = 0, throughput = 0;
+    const char *runtime_s;
+    if (get_i64(r, "batch_min", 1, 1 << 20, &bmin, NULL) || get_i64(r, "batch_max", 1, 1 << 20, &bmax, NULL) ||
+        get_i64(r, "seq", 1, 1 << 22, &seq, NULL) || get_f64(r, "latency_ms", 1e-6, 1e9, &latency, &g) ||
+        get_f64(r, "throughput", 1e-9, 1e15, &throughput, &g) || get_str(r, "runtime", &runtime_s))
+        return;
+    static const char *const llm_only[] = {"prompt", "gen", "ttft_ms", "tpot_ms", "rate", "max_gpus",
+                                           "max_concurrency", "mem_fraction", "analytic", "config", NULL};
+    static const char *const onnx_only[] = {"batch_min", "batch_max", "latency_ms", "throughput", "runtime", "seq",
+                                            NULL};
+    for (const char *const *k = onnx ? llm_only : onnx_only; *k; k++)
+        if (field(r, *k)) {
+            dlp__serve_error(r->out, 400, "%s: field '%s' is for %s plans", ep, *k, onnx ? "LLM" : "ONNX-model");
+            return;
+        }
+    if (!onnx && (!prompt || !gen)) {
+        dlp__serve_error(r->out, 400, "%s: fields 'prompt' and 'gen' (tokens per request) are required", ep);
+        return;
+    }
+    int runtime = 0;
+    if (runtime_s && (runtime = dlp_runtime_parse(runtime_s)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'runtime': '%.64s' is not eager, eager-1.x, compile, tensorrt or "
+                                      "onnxruntime", runtime_s);
+        return;
+    }
+    const char *devs[PLAN_API_MAX], *qn[PLAN_API_MAX], *pd[PLAN_API_MAX];
+    char dbuf[4096], qbuf[512], pbuf[4096];
+    int nd, nq, np = 0, quants[PLAN_API_MAX];
+    double pv[PLAN_API_MAX];
+    if (get_list(r, "devices", devs, PLAN_API_MAX, dbuf, sizeof dbuf, &nd) ||
+        get_list(r, "dtypes", qn, PLAN_API_MAX, qbuf, sizeof qbuf, &nq))
+        return;
+    for (int i = 0; i < nd; i++)
+        if (!dlp_devdb_find(r->s->db, devs[i])) {
+            dlp__serve_error(r->out, 400, "field 'devices': unknown device '%.64s' (GET /api/devices lists the ids)",
+                             devs[i]);
+            return;
+        }
+    for (int i = 0; i < nq; i++)
+        if ((quants[i] = onnx ? dlp_dtype_parse(qn[i]) : dlp_quant_parse(qn[i])) < 0) {
+            dlp__serve_error(r->out, 400,
+                             "field 'dtypes': '%.64s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4",
+                             qn[i]);
+            return;
+        }
+    /* prices: {"h100-sxm": 2.1, ...}, or "h100-sxm=2.1,..." from a form */
+    const cJSON *pj = field(r, "prices");
+    if (pj && cJSON_IsObject(pj)) {
+        const cJSON *it;
+        cJSON_ArrayForEach(it, pj) {
+            if (np == PLAN_API_MAX || !cJSON_IsNumber(it) || !(it->valuedouble > 0) || !isfinite(it->valuedouble)) {
+                dlp__serve_error(r->out, 400, "field 'prices': '%.64s' must be a positive number of $/h per GPU",
+                                 it->string);
+                return;
+            }
+            pd[np] = it->string;
+            pv[np++] = it->valuedouble;
+        }
+    } else if (pj) {
+        const char *items[PLAN_API_MAX];
+        int ni;
+        if (get_list(r, "prices", items, PLAN_API_MAX, pbuf, sizeof pbuf, &ni)) return;
+        for (int i = 0; i < ni; i++) {
+            char *eq = strchr(items[i], '='), *end = NULL;
+            if (eq) *eq = 0, pv[np] = strtod(eq + 1, &end);
+            if (!eq || end == eq + 1 || *end || !(pv[np] > 0) || !isfinite(pv[np])) {
+                dlp__serve_error(r->out, 400, "field 'prices': '%.64s' is not ID=USD", items[i]);
+                return;
+            }
+            pd[np++] = items[i];
+        }
+    }
+    const void *mbuf = NULL;
+    size_t mlen = 0;
+    const char *mname = NULL;
+    dlp_llm_config c;
+    if (onnx ? model_of(r, ep, &mbuf, &mlen, &mname) : llm_config_of(r, ep, &c)) return;
+    if (!dlp__serve_parse_begin(r->s)) {
+        busy(r);
+        return;
+    }
+    dlp_error err = {0};
+    dlp_plan *p = NULL;
+    char *body = NULL;   /* the CLI's --json bytes (src/plan/plan.c) */
+    dlp_status st;
+    if (onnx) {
+        dlp_plan_infer_opts io = {.batch_min = bmin, .batch_max = bmax, .latency_ms = latency,
+                                  .throughput = throughput, .devices = nd ? devs : NULL, .n_devices = nd,
+                                  .dtypes = nq ? quants : NULL, .n_dtypes = nq, .runtime = runtime, .seq = seq,
+                                  .region = region, .kwh_price = kwh, .price_devices = np ? pd : NULL,
+                                  .price_usd_per_hour = pv, .n_prices = np};
+        st = dlp_plan_infer(mbuf, mlen, mname, r->s->db, &io, &p, &err);
+        if (!st) st = dlp_plan_json(p, &body, NULL, &err);
+        dlp_plan_free(p);
+        dlp__serve_parse_end(r->s);
+        if (st) lib_error(r->out, st, &err);
+        else set_body(r->out, 200, CT_JSON, body);
+        return;
+    }
+    dlp_plan_llm_opts o = {.prompt = prompt, .gen = gen, .ttft_ms = ttft, .tpot_ms = tpot, .rate = rate,
+                           .devices = nd ? devs : NULL, .n_devices = nd, .quants = nq ? quants : NULL,
+                           .n_quants = nq, .max_gpus = (int)max_gpus, .max_concurrency = max_conc,
+                           .region = region, .mem_fraction = memfrac, .kwh_price = kwh, .analytic_only = analytic,
+                           .price_devices = np ? pd : NULL, .price_usd_per_hour = pv, .n_prices = np};
+    st = dlp_plan_llm(&c, r->s->db, &o, &p, &err);
+    if (!st) st = dlp_plan_json(p, &body, NULL, &err);
+    dlp_plan_free(p);
+    dlp__serve_parse_end(r->s);
+    if (st) lib_error(r->out, st, &err);
+    else set_body(r->out, 200, CT_JSON, body);
+}
+
 /* ---- /api/mig ------------------------------------------------------------------ */
 
 static void h_mig(req *r) {
@@ -1053,7 +1272,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
 
 /* ---- routing ------------------------------------------------------------------- */
 
-enum { R_PAGE, R_HEALTH, R_DEVICES, R_MODELS, R_PREDICT, R_INSPECT, R_LLM, R_MIG, R_SVG };
+enum { R_PAGE, R_HEALTH, R_DEVICES, R_MODELS, R_PREDICT, R_INSPECT, R_LLM, R_PLAN, R_MIG, R_SVG };
 
 static const struct {
     const char *path;
@@ -1068,6 +1287,7 @@ static const struct {
     {"/api/predict", R_PREDICT, "POST"},
     {"/api/inspect", R_INSPECT, "POST"},
     {"/api/llm", R_LLM, "POST"},
+    {"/api/plan", R_PLAN, "POST"},
     {"/api/mig", R_MIG, "POST"},
     {"/api/roofline.svg", R_SVG, "GET, HEAD, POST"},
 };
@@ -1087,7 +1307,7 @@ static int route_of(const char *method, const char *path, dlp_server_response *o
         if (!strcmp(path, routes[i].path)) break;
     if (i == sizeof routes / sizeof routes[0]) {
         dlp__serve_error(out, 404, "no such endpoint '%.100s' (endpoints: /api/health, /api/devices, "
-                                   "/api/models, /api/predict, /api/inspect, /api/llm, /api/mig, /api/roofline.svg; "
+                                   "/api/models, /api/predict, /api/inspect, /api/llm, /api/plan, /api/mig, /api/roofline.svg; "
                                    "docs/serve.md)",
                          path);
         return -1;
@@ -1118,6 +1338,7 @@ void dlp__serve_dispatch(dlp_server *s, const char *method, const char *path, dl
     case R_SVG: h_predict(&r, 1); break;
     case R_INSPECT: h_inspect(&r); break;
     case R_LLM: h_llm(&r); break;
+    case R_PLAN: h_plan(&r); break;
     case R_MIG: h_mig(&r); break;
     }
 }

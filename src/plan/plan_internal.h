@@ -1,0 +1,51 @@
+/*
+ * plan_internal.h — the plan handle shared by the LLM serving planner
+ * (plan.c) and the inference planner of any ONNX model (plan_infer.c):
+ * one result type, one set of accessors, two searches.
+ */
+#ifndef DLP_PLAN_INTERNAL_H
+#define DLP_PLAN_INTERNAL_H
+
+#include "dlperf.h"
+
+struct dlp_plan {
+    int kind;                  /* DLP_PLAN_LLM or DLP_PLAN_INFER                */
+    dlp_plan_row *rows;
+    int n, cap;
+    int64_t considered, evaluations;
+    int64_t missed[DLP_PLAN_MISS_COUNT_];
+    int device_kinds;
+    int has_closest;
+    double closest_ratio;
+    dlp_plan_row closest;
+    char first_refusal[sizeof(((dlp_error *)0)->msg)];   /* the message of the first "refused" miss */
+    /* the request, for the JSON */
+    char model[96];
+    int64_t prompt, gen, max_concurrency;    /* LLM */
+    int64_t batch_min, batch_max;            /* inference */
+    int runtime;
+    double ttft_ms, tpot_ms, latency_ms, rate, kwh_price;
+    char region[64];
+    double g_per_kwh, pue;
+};
+
+/* Append a row; DLP_ENOMEM when it cannot grow. */
+dlp_status dlp__plan_add_row(dlp_plan *pl, const dlp_plan_row *r);
+/* $/h of one GPU of d: the caller's price (prices[] for devices named in
+ * price_devices[]), else the database's; 0 when neither has one. */
+double dlp__plan_price(const char *const *price_devices, const double *prices, int n_prices, const dlp_devdb *db,
+                       const dlp_device *d, int *from_caller);
+/* Check a caller's price list: DLP_ENOTFOUND / DLP_EINVAL with err set. */
+dlp_status dlp__plan_check_prices(const char *const *price_devices, const double *prices, int n_prices,
+                                  const dlp_devdb *db, dlp_error *err);
+/* The devices to search: the caller's list (each once; GPUs only) or every
+ * GPU with a price (the caller's or the database's).  *out is malloc'ed,
+ * *n_out its length. */
+dlp_status dlp__plan_devices(const char *const *names, int n_names, const char *const *price_devices,
+                             const double *prices, int n_prices, const dlp_devdb *db, const dlp_device ***out,
+                             int *n_out, dlp_error *err);
+/* Sort the rows best first (by usd_per_hour when by_fleet, else the
+ * per-unit cost of the plan's kind). */
+void dlp__plan_sort(dlp_plan *pl, int by_fleet);
+
+#endif
