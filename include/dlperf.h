@@ -2245,6 +2245,8 @@ typedef enum {
     DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
     DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
     DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
+    DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
+                                  clients only queue                              */
     DLP_PLAN_BIND_COUNT_
 } dlp_plan_bind;
 /* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",

@@ -39,7 +39,7 @@ for p in plans:
         assert f in p, f
     assert p["meets_slo"] is True
     assert p["ttft_ms"] <= 500 and p["tpot_ms"] <= 40, p
-    assert p["binding"] in ("ttft", "tpot", "kv_memory", "max_concurrency")
+    assert p["binding"] in ("ttft", "tpot", "kv_memory", "max_concurrency", "max_seqs")
     # 200 requests/s x 256 output tokens over one replica's tokens/s
     assert p["replicas"] == math.ceil(200 * 256 / p["tokens_per_s"] - 1e-9), p
     # the fleet: replicas x (one replica's $/h = $/M tok x M tok per hour)

@@ -31,7 +31,7 @@
 
 const char *dlp_plan_bind_name(int b) {
     static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
-                                        "max_batch"};
+                                        "max_batch", "max_seqs"};
     return b >= 0 && b < DLP_PLAN_BIND_COUNT_ ? names[b] : "?";
 }
 
@@ -212,8 +212,11 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
             snprintf(pl->first_refusal, sizeof pl->first_refusal, "%s", e.msg);
         return DLP_OK;
     }
-    int64_t hi_c = top.max_concurrency;
-    int top_bind = DLP_PLAN_BIND_KV;
+    /* max_fit runs what the engine runs at once: the KV cache's capacity or
+     * its running limit (max_seqs), whichever is smaller; more clients than
+     * that only queue, so no plan goes beyond it */
+    int64_t hi_c = top.concurrency;
+    int top_bind = top.concurrency < top.max_concurrency ? DLP_PLAN_BIND_MAXSEQS : DLP_PLAN_BIND_KV;
     wl.max_fit = 0;
     if (o->max_concurrency > 0 && o->max_concurrency < hi_c) {
         hi_c = o->max_concurrency;
