@@ -45,6 +45,12 @@ typedef struct {
     size_t msg_len;
     int external;            /* data_location == EXTERNAL                 */
     int has_data;            /* any data field or raw_data present         */
+    /* Small data decoded by the reader (TENSOR attributes: Constant's value,
+     * ConstantOfShape's fill), so that shape rules read values from the IR:
+     * nval -1 when not decoded (too big, external, unreadable). */
+    int64_t nval;
+    int64_t *ival;           /* integer (and bool) data                     */
+    double *fval;            /* float data                                  */
 } dlp__tproto;
 
 typedef struct dlp__raw_graph dlp__raw_graph;
@@ -257,10 +263,5 @@ int dlp__op_find(const char *domain, const char *op_type);
 
 /* Bytes of a value (-1 unknown). */
 int64_t dlp__value_bytes(const dlp__value *v);
-
-/* Decode a small integer (or float) initializer's data into the value's
- * ival/fval (ONNX loader; only when numel <= DLP_MAX_VALUE_NUMEL). */
-dlp_status dlp__tproto_decode_small(dlp_graph *g, dlp__value *v, const char *file,
-                                    dlp_error *err);
 
 #endif

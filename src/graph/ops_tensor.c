@@ -188,7 +188,11 @@ static dlp_status shape_constant(dlp__ictx *c) {
         dlp__value *o = dlp__out(c, 0);
         if (!o) return DLP_OK;
         o->init = t;
-        return dlp__tproto_decode_small(c->g, o, c->g->name, c->err);
+        /* the reader decoded small data at load (nval -1 otherwise) */
+        o->ival = t->ival;
+        o->fval = t->fval;
+        o->nval = t->nval;
+        return DLP_OK;
     }
     switch (a->type) {
     case DLP_AT_INT:
@@ -218,19 +222,11 @@ static int attr_fill(const dlp__ictx *c, const char *name, int def_dtype, double
     *known = 1;
     if (!a || a->type != DLP_AT_TENSOR || !a->t) return def_dtype;
     const dlp__tproto *t = a->t;
-    dlp__value tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.name = name;
-    tmp.dtype = t->dtype;
-    tmp.rank = t->rank;
-    tmp.dims = t->dims;
-    tmp.nval = -1;
-    tmp.init = t;
     *known = 0;
-    if (t->rank <= MAXD && dlp__numel(&tmp) == 1 &&
-        dlp__tproto_decode_small(c->g, &tmp, c->g->name, c->err) == DLP_OK && tmp.nval == 1) {
-        *val = tmp.ival ? (double)tmp.ival[0] : tmp.fval ? tmp.fval[0] : 0;
-        *known = tmp.ival || tmp.fval;
+    /* one element, decoded by the reader at load */
+    if (t->rank <= MAXD && t->nval == 1) {
+        *val = t->ival ? (double)t->ival[0] : t->fval ? t->fval[0] : 0;
+        *known = t->ival || t->fval;
     }
     return t->dtype;
 }
