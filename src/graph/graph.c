@@ -394,6 +394,42 @@ int dlp__broadcast(const dlp__ictx *c, const dlp__value *a, const dlp__value *b,
     return r;
 }
 
+dlp_status dlp__bind_value(const dlp__ictx *c, int vid, int dtype, int rank, const int64_t *dims) {
+    if (vid < 0 || vid >= c->g->n_values) return DLP_OK;
+    dlp__value *v = &c->g->values[vid];
+    if (v->is_init) return DLP_OK; /* an initializer listed as an input keeps its data */
+    v->ival = NULL;
+    v->fval = NULL;
+    v->nval = -1;
+    v->dtype = dtype ? dtype : v->decl_dtype;
+    if (rank < 0 || rank > DLP_MAX_RANK * 4) {
+        v->rank = v->decl_rank;
+        v->dims = v->decl_dims;
+        v->shape_set = v->rank >= 0;
+        return DLP_OK;
+    }
+    int64_t d[DLP_MAX_RANK * 4];
+    for (int k = 0; k < rank; k++) {
+        d[k] = dims[k];
+        if (d[k] < 0 && v->decl_rank == rank && v->decl_dims && v->decl_dims[k] >= 0) d[k] = v->decl_dims[k];
+    }
+    int64_t *p = NULL;
+    if (rank > 0 && !(p = dlp__arena_memdup(&c->g->arena, d, sizeof(int64_t) * (size_t)rank)))
+        return dlp__err(c->err, DLP_ENOMEM, "%s: out of memory", c->g->name);
+    v->rank = rank;
+    v->dims = p;
+    v->shape_set = 1;
+    return DLP_OK;
+}
+
+dlp_status dlp__bind_declared(dlp__ictx *c, int scope) {
+    if (scope <= 0 || scope >= c->g->n_scopes) return DLP_OK;
+    const dlp__scope *S = &c->g->scopes[scope];
+    dlp_status st = DLP_OK;
+    for (int k = 0; k < S->n_inputs && !st; k++) st = dlp__bind_value(c, S->inputs[k], 0, -1, NULL);
+    return st;
+}
+
 /* ---- finalize: edges, order, shapes, costs ----------------------------- */
 
 /* Count distinct preds/succs per node from value producer/consumer links
@@ -633,23 +669,25 @@ static void use_declared(dlp__value *v) {
     if (!v->dtype && v->decl_dtype) v->dtype = v->decl_dtype;
 }
 
-dlp_status dlp__bind_subgraph(dlp__ictx *c, int scope);
-
+/* Nodes in topological order; a subgraph's formal inputs are bound from
+ * its owner (the owner row's bind rule, declared types without one) before
+ * its first node is inferred. */
 static dlp_status infer_shapes(dlp_graph *g, dlp_error *err) {
     uint8_t *bound = calloc((size_t)g->n_scopes, 1);
     if (!bound) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
     dlp_status st = DLP_OK;
     for (int i = 0; i < g->n_nodes && !st; i++) {
         dlp__node *nd = &g->nodes[i];
-        dlp__ictx c = {g, nd, i, err};
+        const dlp__op_def *def = dlp__node_def(nd);
+        dlp__ictx c = {g, nd, i, err, def};
         if (nd->scope > 0 && !bound[nd->scope]) {
             bound[nd->scope] = 1;
             int owner = g->scopes[nd->scope].owner;
-            dlp__ictx oc = {g, &g->nodes[owner], owner, err};
-            st = dlp__bind_subgraph(&oc, nd->scope);
+            const dlp__op_def *odef = dlp__node_def(&g->nodes[owner]);
+            dlp__ictx oc = {g, &g->nodes[owner], owner, err, odef};
+            st = odef && odef->bind ? odef->bind(&oc, nd->scope) : dlp__bind_declared(&oc, nd->scope);
             if (st) break;
         }
-        const dlp__op_def *def = dlp__node_def(nd);
         if (!def || !def->shape) {
             note_unknown_op(g, nd);
             for (int o = 0; o < nd->n_out; o++)
@@ -670,7 +708,7 @@ void dlp__cost_none(dlp__ictx *c) {
 }
 
 void dlp__cost_elementwise(dlp__ictx *c) {
-    const dlp__op_def *def = dlp__node_def(c->node);
+    const dlp__op_def *def = c->def;
     int64_t n = 0;
     for (int o = 0; o < c->node->n_out; o++) {
         int64_t k = dlp__numel(dlp__out(c, o));
@@ -695,8 +733,8 @@ static void compute_costs(dlp_graph *g, const int64_t *vb) {
     uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
-        dlp__ictx c = {g, nd, i, NULL};
         const dlp__op_def *def = dlp__node_def(nd);
+        dlp__ictx c = {g, nd, i, NULL, def};
         nd->macs = nd->flops = 0;
         if (def && def->cost) def->cost(&c);
         nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
