@@ -181,7 +181,7 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) __attribute__((format(p
  * Called once after a graph is built (by the ONNX loader or a builder). */
 dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_error *err);
 
-/* ---- the shape/cost rule interface ------------------------------------- */
+/* ---- the shape/cost rule interface (ir.c) ------------------------------- */
 
 typedef struct dlp__op_def dlp__op_def;
 
