@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "graph/graph.h"
+#include "onnx/reader.h"
 
 #define MAX_DEPTH 16          /* nested subgraphs */
 #define MAX_DIMS 64           /* dims of one tensor */
@@ -353,10 +354,10 @@ static dlp_status decode_small(dlp_graph *g, dlp__value *v) {
     return DLP_OK;
 }
 
-/* A TENSOR attribute's small data, decoded at load as initializers' are, so
- * that shape rules (Constant, ConstantOfShape) read it from the IR without
- * calling back into the reader. */
-static dlp_status decode_attr_tensor(rd *R, dlp__tproto *t) {
+/* A TENSOR attribute's small data, decoded at load as initializers' are
+ * (read_attr), so that shape rules (Constant, ConstantOfShape) read it from
+ * the IR without calling back into the reader. */
+dlp_status dlp__onnx_decode_tensor(dlp_graph *g, dlp__tproto *t) {
     dlp__value tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.dtype = t->dtype;
@@ -364,7 +365,11 @@ static dlp_status decode_attr_tensor(rd *R, dlp__tproto *t) {
     tmp.dims = t->dims;
     tmp.nval = -1;
     tmp.init = t;
-    if (decode_small(R->g, &tmp)) return oom(R);
+    t->nval = -1;
+    t->ival = NULL;
+    t->fval = NULL;
+    dlp_status st = decode_small(g, &tmp);
+    if (st) return st;
     t->nval = tmp.nval;
     t->ival = tmp.ival;
     t->fval = tmp.fval;
@@ -711,7 +716,7 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
     else if (a->type == DLP_AT_STRINGS) a->n = ns;
     else a->n = ni ? ni : nf ? nf : ns;
     if (!a->type && a->n == 0) a->type = DLP_AT_INTS; /* empty list */
-    if (a->type == DLP_AT_TENSOR && a->t) return decode_attr_tensor(R, a->t);
+    if (a->type == DLP_AT_TENSOR && a->t && dlp__onnx_decode_tensor(R->g, a->t)) return oom(R);
     return DLP_OK;
 }
 
