@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "graph/graph.h"
+#include "onnx/reader.h"
 #include "tap.h"
 
 #define MAX_IO 32
@@ -164,6 +165,8 @@ static dlp__tproto *tensor_attr(dlp_graph *g, const char *name, const cJSON *t) 
     tp->msg = buf;
     tp->msg_len = n;
     tp->has_data = 1;
+    /* decoded as the reader decodes a file's TENSOR attributes at load */
+    if (dlp__onnx_decode_tensor(g, tp)) return NULL;
     return tp;
 }
 

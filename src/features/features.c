@@ -225,7 +225,7 @@ static int dippm_kind(const dlp_graph *g, const dlp__node *n) {
 }
 
 static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
-    dlp__ictx c = {(dlp_graph *)g, (dlp__node *)n, 0, NULL};
+    dlp__ictx c = {(dlp_graph *)g, (dlp__node *)n, 0, NULL, NULL}; /* attribute reads only */
     const int64_t *v;
     int k, has = n->n_attr > 0;   /* most nodes have none: no lookups */
     double kh = 0, kw = 0, sh = 0, sw = 0, dil = 0, pads = 0;

@@ -45,6 +45,12 @@ typedef struct {
     size_t msg_len;
     int external;            /* data_location == EXTERNAL                 */
     int has_data;            /* any data field or raw_data present         */
+    /* Small data decoded by the reader (TENSOR attributes: Constant's value,
+     * ConstantOfShape's fill), so that shape rules read values from the IR:
+     * nval -1 when not decoded (too big, external, unreadable). */
+    int64_t nval;
+    int64_t *ival;           /* integer (and bool) data                     */
+    double *fval;            /* float data                                  */
 } dlp__tproto;
 
 typedef struct dlp__raw_graph dlp__raw_graph;
@@ -175,13 +181,18 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) __attribute__((format(p
  * Called once after a graph is built (by the ONNX loader or a builder). */
 dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_error *err);
 
-/* ---- the shape/cost rule interface ------------------------------------- */
+/* ---- the shape/cost rule interface (ir.c) ------------------------------- */
+
+typedef struct dlp__op_def dlp__op_def;
 
 typedef struct dlp__ictx {
     dlp_graph *g;
     dlp__node *node;
     int node_id;
     dlp_error *err;
+    /* the node's registry row (NULL: unknown op), given by the caller so
+     * that rules read their own row without calling the registry */
+    const dlp__op_def *def;
 } dlp__ictx;
 
 /* Inputs/outputs: NULL when i is out of range or the slot is omitted. */
@@ -235,20 +246,34 @@ int dlp__axis(const dlp__ictx *c, int64_t axis, int rank, const char *what);
 int dlp__broadcast(const dlp__ictx *c, const dlp__value *a, const dlp__value *b,
                    int64_t *out_dims, dlp_status *st);
 
+/* Subgraph formal inputs (ONNX graph attributes: Loop/Scan bodies, If
+ * branches).  Set input vid of a subgraph: rank < 0 keeps the declared
+ * type; a known rank fills unknown dims from the declaration.  An
+ * initializer listed as an input keeps its data. */
+dlp_status dlp__bind_value(const dlp__ictx *c, int vid, int dtype, int rank, const int64_t *dims);
+/* Every formal input of `scope` (owned by c's node) to its declared type:
+ * what an owner without a bind rule (If, unknown ops) gives its subgraph. */
+dlp_status dlp__bind_declared(dlp__ictx *c, int scope);
+
 /* A rule: set every output's dtype/shape/value; return DLP_OK or a failure
  * from dlp__fail.  An input of unknown shape gives unknown outputs (OK). */
 typedef dlp_status (*dlp__shape_fn)(dlp__ictx *c);
 /* Costs: set node->macs and node->flops (bytes and params are generic). */
 typedef void (*dlp__cost_fn)(dlp__ictx *c);
+/* Bind the formal inputs of subgraph `scope` from its owner c's inputs,
+ * before the subgraph's nodes are inferred (shape inference calls it once
+ * per scope; NULL: dlp__bind_declared). */
+typedef dlp_status (*dlp__bind_fn)(dlp__ictx *c, int scope);
 
-typedef struct {
+struct dlp__op_def {
     const char *name;
     const char *domain;      /* "" or "com.microsoft"                      */
     int cls;                 /* dlp_op_class                                */
     dlp__shape_fn shape;
     dlp__cost_fn cost;       /* NULL: flops = 0                              */
     int flops_per_elem;      /* for the generic elementwise cost             */
-} dlp__op_def;
+    dlp__bind_fn bind;       /* ops with subgraphs (Loop, Scan, If); NULL    */
+};
 
 extern const dlp__op_def dlp__ops[];
 extern const int dlp__n_ops;
@@ -257,10 +282,5 @@ int dlp__op_find(const char *domain, const char *op_type);
 
 /* Bytes of a value (-1 unknown). */
 int64_t dlp__value_bytes(const dlp__value *v);
-
-/* Decode a small integer (or float) initializer's data into the value's
- * ival/fval (ONNX loader; only when numel <= DLP_MAX_VALUE_NUMEL). */
-dlp_status dlp__tproto_decode_small(dlp_graph *g, dlp__value *v, const char *file,
-                                    dlp_error *err);
 
 #endif

@@ -12,6 +12,9 @@
  *                 softmax, reductions, TopK/Arg*, RNNs, Resize, com.microsoft
  *   ops_tensor.c  Shape/Reshape/Concat/Slice/Gather/... value propagation,
  *                 Constant*, Range, Pad, Tile, Expand, control flow
+ *
+ * The fragments call only ir.c's helpers (graph.h), never ops.c or graph.c:
+ * a rule reads its own row from dlp__ictx.def.
  */
 #ifndef DLP_OPS_H
 #define DLP_OPS_H
@@ -22,7 +25,7 @@ extern const dlp__op_def dlp__ops_ew[];
 extern const dlp__op_def dlp__ops_nn[];
 extern const dlp__op_def dlp__ops_tensor[];
 
-/* Generic cost rules usable by any fragment. */
+/* Generic cost rules usable by any fragment (ir.c). */
 void dlp__cost_elementwise(dlp__ictx *c);   /* flops = out numel * flops_per_elem */
 void dlp__cost_none(dlp__ictx *c);
 

@@ -287,9 +287,9 @@ static dlp_status shape_cast(dlp__ictx *c) {
     return dlp__set_out_fval(c, 0, n, fv);
 }
 
-#define EW(name, f) {name, "", DLP_OPC_ELEMENTWISE, shape_ew, dlp__cost_elementwise, f}
-#define ACT(name, f) {name, "", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, f}
-#define DATA(name, fn) {name, "", DLP_OPC_DATA, fn, dlp__cost_none, 0}
+#define EW(name, f) {name, "", DLP_OPC_ELEMENTWISE, shape_ew, dlp__cost_elementwise, f, NULL}
+#define ACT(name, f) {name, "", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, f, NULL}
+#define DATA(name, fn) {name, "", DLP_OPC_DATA, fn, dlp__cost_none, 0, NULL}
 
 const dlp__op_def dlp__ops_ew[] = {
     /* binary / variadic arithmetic: 1 FLOP per output element */
@@ -311,10 +311,10 @@ const dlp__op_def dlp__ops_ew[] = {
     ACT("Tanh", 5), ACT("Elu", 3), ACT("Selu", 4), ACT("Celu", 4), ACT("Softplus", 3),
     ACT("Softsign", 3), ACT("Mish", 6), ACT("Gelu", 8), ACT("Shrink", 2),
     /* com.microsoft contrib activations on the same rule */
-    {"FastGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 8},
-    {"BiasGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 9},
-    {"QuickGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 4},
-    {"BiasAdd", "com.microsoft", DLP_OPC_ELEMENTWISE, shape_ew, dlp__cost_elementwise, 2},
+    {"FastGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 8, NULL},
+    {"BiasGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 9, NULL},
+    {"QuickGelu", "com.microsoft", DLP_OPC_ACTIVATION, shape_ew, dlp__cost_elementwise, 4, NULL},
+    {"BiasAdd", "com.microsoft", DLP_OPC_ELEMENTWISE, shape_ew, dlp__cost_elementwise, 2, NULL},
     DATA("Identity", shape_identity), DATA("Dropout", shape_identity),
     DATA("Cast", shape_cast), DATA("CastLike", shape_cast),
-    {NULL, NULL, 0, NULL, NULL, 0}};
+    {NULL, NULL, 0, NULL, NULL, 0, NULL}};

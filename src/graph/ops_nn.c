@@ -102,7 +102,7 @@ static dlp_status same_shape(const dlp__ictx *c, int o, const dlp__value *v, int
 }
 
 static int64_t row_fpe(const dlp__ictx *c) {
-    const dlp__op_def *d = dlp__node_def(c->node);
+    const dlp__op_def *d = c->def;
     return d && d->flops_per_elem > 0 ? d->flops_per_elem : 1;
 }
 
@@ -1987,7 +1987,7 @@ static void cost_optimizer(dlp__ictx *c) {
  * ====================================================================== */
 
 #define MS "com.microsoft"
-#define ROW(name, dom, cls, shape, cost, f) {name, dom, cls, shape, cost, f}
+#define ROW(name, dom, cls, shape, cost, f) {name, dom, cls, shape, cost, f, NULL}
 
 const dlp__op_def dlp__ops_nn[] = {
     /* convolutions */
@@ -2070,4 +2070,4 @@ const dlp__op_def dlp__ops_nn[] = {
     ROW("Attention", MS, DLP_OPC_MATMUL, shape_attention, cost_attention, 0),
     ROW("MultiHeadAttention", MS, DLP_OPC_MATMUL, shape_mha, cost_mha, 0),
     ROW("GroupQueryAttention", MS, DLP_OPC_MATMUL, shape_gqa, cost_gqa, 0),
-    {NULL, NULL, 0, NULL, NULL, 0}};
+    {NULL, NULL, 0, NULL, NULL, 0, NULL}};

@@ -1,8 +1,8 @@
 /*
  * ops_tensor.c — shape-manipulating ops with value propagation, constants,
  * data movement (Reshape/Concat/Slice/Gather/Pad/Tile/Expand ...), a few
- * odd ops with data-dependent shapes, and control flow (If/Loop/Scan with
- * dlp__bind_subgraph).
+ * odd ops with data-dependent shapes, and control flow (If/Loop/Scan, whose
+ * rows' bind rules bind their bodies' inputs).
  *
  * Shape arithmetic in exported transformers happens at run time (Shape ->
  * Gather -> Unsqueeze -> Concat -> Reshape); every rule here computes the
@@ -188,7 +188,11 @@ static dlp_status shape_constant(dlp__ictx *c) {
         dlp__value *o = dlp__out(c, 0);
         if (!o) return DLP_OK;
         o->init = t;
-        return dlp__tproto_decode_small(c->g, o, c->g->name, c->err);
+        /* the reader decoded small data at load (nval -1 otherwise) */
+        o->ival = t->ival;
+        o->fval = t->fval;
+        o->nval = t->nval;
+        return DLP_OK;
     }
     switch (a->type) {
     case DLP_AT_INT:
@@ -218,19 +222,11 @@ static int attr_fill(const dlp__ictx *c, const char *name, int def_dtype, double
     *known = 1;
     if (!a || a->type != DLP_AT_TENSOR || !a->t) return def_dtype;
     const dlp__tproto *t = a->t;
-    dlp__value tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.name = name;
-    tmp.dtype = t->dtype;
-    tmp.rank = t->rank;
-    tmp.dims = t->dims;
-    tmp.nval = -1;
-    tmp.init = t;
     *known = 0;
-    if (t->rank <= MAXD && dlp__numel(&tmp) == 1 &&
-        dlp__tproto_decode_small(c->g, &tmp, c->g->name, c->err) == DLP_OK && tmp.nval == 1) {
-        *val = tmp.ival ? (double)tmp.ival[0] : tmp.fval ? tmp.fval[0] : 0;
-        *known = tmp.ival || tmp.fval;
+    /* one element, decoded by the reader at load */
+    if (t->rank <= MAXD && t->nval == 1) {
+        *val = t->ival ? (double)t->ival[0] : t->fval ? t->fval[0] : 0;
+        *known = t->ival || t->fval;
     }
     return t->dtype;
 }
@@ -1321,45 +1317,15 @@ static dlp_status shape_optional_get(dlp__ictx *c) {
 
 /* ---- group 4: control flow -------------------------------------------- */
 
-/* Set a subgraph formal input.  rank < 0: the binding is unknown, keep the
- * declared type; known-rank bindings fill unknown dims from the declaration. */
-static dlp_status bind_value(const dlp__ictx *c, int vid, int dtype, int rank, const int64_t *dims) {
-    if (vid < 0 || vid >= c->g->n_values) return DLP_OK;
-    dlp__value *v = &c->g->values[vid];
-    if (v->is_init) return DLP_OK; /* an initializer listed as an input keeps its data */
-    v->ival = NULL;
-    v->fval = NULL;
-    v->nval = -1;
-    v->dtype = dtype ? dtype : v->decl_dtype;
-    if (rank < 0 || rank > MAXD) {
-        v->rank = v->decl_rank;
-        v->dims = v->decl_dims;
-        v->shape_set = v->rank >= 0;
-        return DLP_OK;
-    }
-    int64_t d[MAXD];
-    for (int k = 0; k < rank; k++) {
-        d[k] = dims[k];
-        if (d[k] < 0 && v->decl_rank == rank && v->decl_dims && v->decl_dims[k] >= 0) d[k] = v->decl_dims[k];
-    }
-    int64_t *p = NULL;
-    if (rank > 0 && !(p = dlp__arena_memdup(&c->g->arena, d, sizeof(int64_t) * (size_t)rank)))
-        return dlp__err(c->err, DLP_ENOMEM, "%s: out of memory", c->g->name);
-    v->rank = rank;
-    v->dims = p;
-    v->shape_set = 1;
-    return DLP_OK;
-}
-
 /* Bind from value x (NULL: unknown) with dims skip and skip2 removed
  * (-1: none). */
 static dlp_status bind_from(const dlp__ictx *c, int vid, const dlp__value *x, int skip, int skip2) {
-    if (!x || x->rank < 0 || x->rank > MAXD) return bind_value(c, vid, x ? x->dtype : 0, -1, NULL);
+    if (!x || x->rank < 0 || x->rank > MAXD) return dlp__bind_value(c, vid, x ? x->dtype : 0, -1, NULL);
     int64_t d[MAXD];
     int r = 0;
     for (int k = 0; k < x->rank; k++)
         if (k != skip && k != skip2) d[r++] = x->dims[k];
-    return bind_value(c, vid, x->dtype, r, d);
+    return dlp__bind_value(c, vid, x->dtype, r, d);
 }
 
 static int scan_axis(const dlp__ictx *c, const char *attr, int j, int rank) {
@@ -1370,40 +1336,43 @@ static int scan_axis(const dlp__ictx *c, const char *attr, int j, int rank) {
     return dlp__axis(c, ax, rank, attr);
 }
 
-dlp_status dlp__bind_subgraph(dlp__ictx *c, int scope);
-dlp_status dlp__bind_subgraph(dlp__ictx *c, int scope) {
+/* The bind rules of the table (dlp__bind_fn).  Only the standard ops bind
+ * their bodies from their inputs; a com.microsoft node that falls back on
+ * the standard row keeps the declared types. */
+static dlp_status bind_loop(dlp__ictx *c, int scope) {
     if (scope <= 0 || scope >= c->g->n_scopes) return DLP_OK;
+    if (c->node->domain[0]) return dlp__bind_declared(c, scope);
     const dlp__scope *S = &c->g->scopes[scope];
-    const char *op = c->node->op_type;
-    int ni = S->n_inputs, is_main = c->node->domain[0] == 0;
     dlp_status st = DLP_OK;
-    if (is_main && !strcmp(op, "Loop")) {
-        for (int k = 0; k < ni && !st; k++) {
-            if (k == 0) st = bind_value(c, S->inputs[k], DLP_DT_INT64, 0, NULL);
-            else if (k == 1) st = bind_value(c, S->inputs[k], DLP_DT_BOOL, 0, NULL);
-            else st = bind_from(c, S->inputs[k], dlp__in(c, k), -1, -1);
-        }
-        return st;
+    /* body(iteration_num, cond, v_initial...) */
+    for (int k = 0; k < S->n_inputs && !st; k++) {
+        if (k == 0) st = dlp__bind_value(c, S->inputs[k], DLP_DT_INT64, 0, NULL);
+        else if (k == 1) st = dlp__bind_value(c, S->inputs[k], DLP_DT_BOOL, 0, NULL);
+        else st = bind_from(c, S->inputs[k], dlp__in(c, k), -1, -1);
     }
-    if (is_main && !strcmp(op, "Scan")) {
-        int64_t m = dlp__attr_i(c, "num_scan_inputs", 0);
-        int old = dlp__opset(c) < 9, first = old ? 1 : 0;
-        int64_t n = dlp__n_in(c) - first - m; /* states */
-        for (int k = 0; k < ni && !st; k++) {
-            dlp__value *x = dlp__in(c, first + k);
-            if (m < 1 || n < 0) st = bind_value(c, S->inputs[k], 0, -1, NULL);
-            else if (k < n) st = bind_from(c, S->inputs[k], x, old ? 0 : -1, -1);
-            else if (old) st = bind_from(c, S->inputs[k], x, 0, 1);
-            else {
-                int a = scan_axis(c, "scan_input_axes", k - (int)n, x ? x->rank : -1);
-                if (a < 0 && x && x->rank >= 0) return DLP_ESHAPE;
-                st = bind_from(c, S->inputs[k], x, a, -1);
-            }
+    return st;
+}
+
+static dlp_status bind_scan(dlp__ictx *c, int scope) {
+    if (scope <= 0 || scope >= c->g->n_scopes) return DLP_OK;
+    if (c->node->domain[0]) return dlp__bind_declared(c, scope);
+    const dlp__scope *S = &c->g->scopes[scope];
+    dlp_status st = DLP_OK;
+    /* body(states..., one slice of each scan input...) */
+    int64_t m = dlp__attr_i(c, "num_scan_inputs", 0);
+    int old = dlp__opset(c) < 9, first = old ? 1 : 0;
+    int64_t n = dlp__n_in(c) - first - m; /* states */
+    for (int k = 0; k < S->n_inputs && !st; k++) {
+        dlp__value *x = dlp__in(c, first + k);
+        if (m < 1 || n < 0) st = dlp__bind_value(c, S->inputs[k], 0, -1, NULL);
+        else if (k < n) st = bind_from(c, S->inputs[k], x, old ? 0 : -1, -1);
+        else if (old) st = bind_from(c, S->inputs[k], x, 0, 1);
+        else {
+            int a = scan_axis(c, "scan_input_axes", k - (int)n, x ? x->rank : -1);
+            if (a < 0 && x && x->rank >= 0) return DLP_ESHAPE;
+            st = bind_from(c, S->inputs[k], x, a, -1);
         }
-        return st;
     }
-    /* If (no formal inputs) and unknown owners: declared types */
-    for (int k = 0; k < ni && !st; k++) st = bind_value(c, S->inputs[k], 0, -1, NULL);
     return st;
 }
 
@@ -1487,7 +1456,7 @@ static dlp_status shape_loop(dlp__ictx *c) {
     dlp_status st;
     if (bs < 0) return dlp__fail(c, "missing body");
     if (n < 0 || n > no) return dlp__fail(c, "%d inputs for %d outputs", dlp__n_in(c), no);
-    if ((st = dlp__bind_subgraph(c, bs))) return st;
+    if ((st = bind_loop(c, bs))) return st;
     const dlp__scope *S = &c->g->scopes[bs];
     if (S->n_outputs != 1 + no) return dlp__fail(c, "body has %d outputs, expected %d", S->n_outputs, 1 + no);
     /* trip count: exact when M is known and the loop cannot stop early */
@@ -1524,7 +1493,7 @@ static dlp_status shape_scan(dlp__ictx *c) {
     int old = dlp__opset(c) < 9, first = old ? 1 : 0;
     int64_t n = dlp__n_in(c) - first - m;
     if (m < 1 || n < 0 || n > no) return dlp__fail(c, "num_scan_inputs %lld for %d inputs", (long long)m, dlp__n_in(c));
-    if ((st = dlp__bind_subgraph(c, bs))) return st;
+    if ((st = bind_scan(c, bs))) return st;
     const dlp__scope *S = &c->g->scopes[bs];
     if (S->n_outputs != no) return dlp__fail(c, "body has %d outputs, expected %d", S->n_outputs, no);
     /* sequence length (and batch for opset 8) */
@@ -1571,7 +1540,9 @@ static dlp_status shape_scan(dlp__ictx *c) {
 
 /* ---- the table ----------------------------------------------------------- */
 
-#define ROW(name, cls, fn) {name, "", cls, fn, dlp__cost_none, 0}
+#define ROW(name, cls, fn) {name, "", cls, fn, dlp__cost_none, 0, NULL}
+/* ops with subgraphs: bind binds the body's formal inputs (dlp__bind_fn) */
+#define ROWB(name, cls, fn, bind) {name, "", cls, fn, dlp__cost_none, 0, bind}
 
 const dlp__op_def dlp__ops_tensor[] = {
     /* group 1: shapes and constants */
@@ -1632,7 +1603,7 @@ const dlp__op_def dlp__ops_tensor[] = {
     ROW("OptionalHasElement", DLP_OPC_OTHER, shape_optional_has),
     ROW("OptionalGetElement", DLP_OPC_OTHER, shape_optional_get),
     /* group 4: control flow (bodies are costed by their own nodes) */
-    ROW("If", DLP_OPC_CONTROL, shape_if),
-    ROW("Loop", DLP_OPC_CONTROL, shape_loop),
-    ROW("Scan", DLP_OPC_CONTROL, shape_scan),
-    {NULL, NULL, 0, NULL, NULL, 0}};
+    ROWB("If", DLP_OPC_CONTROL, shape_if, dlp__bind_declared), /* branches take no inputs */
+    ROWB("Loop", DLP_OPC_CONTROL, shape_loop, bind_loop),
+    ROWB("Scan", DLP_OPC_CONTROL, shape_scan, bind_scan),
+    {NULL, NULL, 0, NULL, NULL, 0, NULL}};

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "graph/graph.h"
+#include "onnx/reader.h"
 
 #define MAX_DEPTH 16          /* nested subgraphs */
 #define MAX_DIMS 64           /* dims of one tensor */
@@ -188,6 +189,7 @@ static int count_varints(pb s) {
 
 static dlp_status read_tensor(rd *R, pb m, dlp__tproto *t) {
     memset(t, 0, sizeof *t);
+    t->nval = -1;
     t->msg = m.p;
     t->msg_len = (size_t)(m.end - m.p);
     t->name = "";
@@ -263,10 +265,12 @@ static int is_int_dt(int dt) {
 /* Small float tensors (Resize scales, ...) are decoded up to this size. */
 #define MAX_SMALL_FLOAT 16
 
-dlp_status dlp__tproto_decode_small(dlp_graph *g, dlp__value *v, const char *file, dlp_error *err) {
+/* Decode a small integer (or float) tensor's data into v's ival/fval from
+ * v->init and v's dims (only when numel <= DLP_MAX_VALUE_NUMEL, floats <=
+ * MAX_SMALL_FLOAT).  Unreadable data leaves the value unknown; the only
+ * failure is DLP_ENOMEM. */
+static dlp_status decode_small(dlp_graph *g, dlp__value *v) {
     const dlp__tproto *t = v->init;
-    (void)file;
-    (void)err;
     if (!t || t->external) return DLP_OK;
     int64_t n = dlp__numel(v);
     if (n < 0) return DLP_OK;
@@ -347,6 +351,28 @@ dlp_status dlp__tproto_decode_small(dlp_graph *g, dlp__value *v, const char *fil
     if (isint) v->ival = iv;
     else v->fval = fv;
     v->nval = n;
+    return DLP_OK;
+}
+
+/* A TENSOR attribute's small data, decoded at load as initializers' are
+ * (read_attr), so that shape rules (Constant, ConstantOfShape) read it from
+ * the IR without calling back into the reader. */
+dlp_status dlp__onnx_decode_tensor(dlp_graph *g, dlp__tproto *t) {
+    dlp__value tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.dtype = t->dtype;
+    tmp.rank = t->rank;
+    tmp.dims = t->dims;
+    tmp.nval = -1;
+    tmp.init = t;
+    t->nval = -1;
+    t->ival = NULL;
+    t->fval = NULL;
+    dlp_status st = decode_small(g, &tmp);
+    if (st) return st;
+    t->nval = tmp.nval;
+    t->ival = tmp.ival;
+    t->fval = tmp.fval;
     return DLP_OK;
 }
 
@@ -690,6 +716,7 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
     else if (a->type == DLP_AT_STRINGS) a->n = ns;
     else a->n = ni ? ni : nf ? nf : ns;
     if (!a->type && a->n == 0) a->type = DLP_AT_INTS; /* empty list */
+    if (a->type == DLP_AT_TENSOR && a->t && dlp__onnx_decode_tensor(R->g, a->t)) return oom(R);
     return DLP_OK;
 }
 
@@ -993,7 +1020,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
         g->values[v].is_init = 1;
         g->values[v].init = t;
         g->values[v].scope = scope;
-        if ((st = dlp__tproto_decode_small(g, &g->values[v], R->file, R->err))) return oom(R);
+        if (decode_small(g, &g->values[v])) return oom(R);
     }
     /* inputs (old exporters list initializers here too: the initializer wins) */
     int *sin = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(rg->n_input + 1));
@@ -1018,7 +1045,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
         } else {
             x->is_sub_input = 1;
             set_declared(L, x, vi);
-            x->rank = -1; /* bound when the owner runs (dlp__bind_subgraph) */
+            x->rank = -1; /* bound when the owner runs (its row's bind) */
             x->dims = NULL;
             x->shape_set = 0;
             sin[n_sin++] = v;

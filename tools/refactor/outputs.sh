@@ -81,7 +81,7 @@ if "$D" dataset build --from help-nb201 --device titanxp_32 --limit 300 --layout
   /usr/bin/python3 -c 'import re,sys; d=open(sys.argv[1],"rb").read(); d=d[:8]+d[12:-4]
 d=re.sub(rb"\"seconds\":[0-9.eE+-]+", b"\"seconds\":X", d, count=1); open(sys.argv[2],"wb").write(d)' \
     "$T/m.dlpm" "$OUT/train_model.dlpm.norm"
-  jq -S 'del(.elapsed_s?)' "$T/train.json" >"$OUT/train_targets.json" 2>/dev/null
+  jq -S 'del(.elapsed_s?)' "$T/train.json" 2>/dev/null | sed -e "s#$T/#T/#g" >"$OUT/train_targets.json"
   run eval "$D" eval --model "$T/m.dlpm" --data "$T/d.dlpd" --report "$T/e.md"
   jq -S .targets "$T/e.json" >"$OUT/eval_targets.json" 2>/dev/null
   run predict_graph "$D" predict-graph --model "$T/m.dlpm" examples/resnet18.onnx --batch 8 --json
