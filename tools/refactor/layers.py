@@ -10,7 +10,7 @@ import collections, glob, os, subprocess, sys
 BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build'
 # the floors, lowest first (docs/ARCHITECTURE.md)
 FLOORS = [['util'], ['nn', 'hw', 'dlpm'], ['graph'], ['onnx', 'builders', 'features'],
-          ['data', 'eval'], ['lm'], ['learn'], ['predict'], ['llm'], ['json'], ['serve']]
+          ['data', 'eval'], ['lm'], ['learn'], ['predict'], ['llm'], ['plan', 'json'], ['serve']]
 floor = {d: i for i, ds in enumerate(FLOORS) for d in ds}
 
 defs, uses = {}, collections.defaultdict(set)
