@@ -360,3 +360,18 @@ int gnn_check_report_outs(const char *cmd, const char *report, const char *json_
     if (!svg && cli_check_out(cmd, "--report (its .svg)", p, 0)) return DLP_EXIT_BADINPUT;
     return 0;
 }
+
+void gnn_report_beside(const char *report, gnn_report_paths *rp, gnn_report_names *buf) {
+    size_t L = strlen(report);
+    int stem = L > 3 && !strcmp(report + L - 3, ".md") ? (int)L - 3 : (int)L;
+    snprintf(buf->md, sizeof buf->md, "%s", report);
+    rp->md = buf->md;
+    if (!rp->json) {
+        snprintf(buf->json, sizeof buf->json, "%.*s.json", stem, report);
+        rp->json = buf->json;
+    }
+    if (!rp->svg) {
+        snprintf(buf->svg, sizeof buf->svg, "%.*s.svg", stem, report);
+        rp->svg = buf->svg;
+    }
+}

@@ -78,6 +78,14 @@ typedef struct {
 /* Write the requested files; 0 or exit code (message printed). */
 int gnn_preds_write(const gnn_preds *p, const gnn_report_paths *rp);
 
+/* --report FILE.md: rp->md is FILE.md and rp->json / rp->svg, unless rp
+ * names them already, FILE.json / FILE.svg beside it (a name without .md
+ * gets the suffix added); the names live in *buf. */
+typedef struct {
+    char md[1100], json[1100], svg[1100];
+} gnn_report_names;
+void gnn_report_beside(const char *report, gnn_report_paths *rp, gnn_report_names *buf);
+
 /* Check the report outputs before any work (cli_check_out): --report
  * FILE.md and the FILE.json / FILE.svg written beside it, unless json /
  * svg (flags json_flag / "--svg") name other files.  0 or exit code 2. */
