@@ -112,17 +112,9 @@ static int parse_args(int argc, char **argv, eval_args *a) {
         {"--epochs", 1, 1000000, .i = &a->epochs},
         {"--retrain", .on = &a->retrain},
     };
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            a->help = 1;
-            return 0;
-        }
-        int r = gnn_sel_flag(argc, argv, &i, &a->sel);
-        if (!r) r = cli_flags(argc, argv, &i, flags, CLI_NFLAGS(flags));
-        if (r < 0) return DLP_EXIT_BADINPUT;
-        if (!r) return cli_usage_error("eval", "unknown option '%s'", argv[i]);
-    }
+    const gnn_flag_spec spec = {"eval", usage, flags, CLI_NFLAGS(flags), NULL, NULL};
+    int rc = gnn_parse_flags(argc, argv, &spec, &a->sel, &a->help);
+    if (rc || a->help) return rc;
     if (!a->model) return cli_usage_error("eval", "--model FILE.dlpm is required");
     if (!a->data) return cli_usage_error("eval", "--data FILE.dlpd is required");
     if (gnn_check_report_outs("eval", a->report, "--json", a->json, a->svg)) return DLP_EXIT_BADINPUT;

@@ -130,7 +130,8 @@ static int bad_choice(const char *flag, const char *v, const char *expected) {
 
 /* The flags whose word picks a choice or lists targets or static features:
  * 1 consumed, 0 none of them, -1 after the message. */
-static int choice_flag(int argc, char **argv, int *i, train_args *a) {
+static int choice_flag(int argc, char **argv, int *i, void *user) {
+    train_args *a = user;
     static const char *const names[] = {"--stage",   "--graph-input",  "--output",      "--arch",
                                         "--readout", "--loss",         "--target-scale", "--lr-schedule",
                                         "--targets", "--static-features"};
@@ -172,7 +173,10 @@ static int choice_flag(int argc, char **argv, int *i, train_args *a) {
     } else if (!strcmp(f, "--targets")) {
         snprintf(a->targets_buf, sizeof a->targets_buf, "%s", v);
         a->n_targets = gnn_split_list(a->targets_buf, a->targets, 16);
-        if (a->n_targets < 1) return cli_failf(DLP_EXIT_BADINPUT, "--targets: empty list"), -1;
+        if (a->n_targets < 1) {
+            cli_failf(DLP_EXIT_BADINPUT, "--targets: empty list");
+            return -1;
+        }
     } else if (gnn_parse_static(v, a->static_idx, &a->n_static)) {   /* --static-features */
         return -1;
     }
@@ -219,19 +223,8 @@ static int parse_args(int argc, char **argv, train_args *a) {
         {"--sage-normalize", .on = &o->sage_normalize},
         {"--keep-last", .on = &o->keep_last},
     };
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            a->help = 1;
-            return 0;
-        }
-        int r = gnn_sel_flag(argc, argv, &i, &a->sel);
-        if (!r) r = cli_flags(argc, argv, &i, flags, CLI_NFLAGS(flags));
-        if (!r) r = choice_flag(argc, argv, &i, a);
-        if (r < 0) return DLP_EXIT_BADINPUT;
-        if (!r) return cli_usage_error("train", "unknown option '%s'", argv[i]);
-    }
-    return 0;
+    const gnn_flag_spec spec = {"train", usage, flags, CLI_NFLAGS(flags), choice_flag, a};
+    return gnn_parse_flags(argc, argv, &spec, &a->sel, &a->help);
 }
 
 static const char gnnlm_only[] =
