@@ -376,6 +376,15 @@ static void t_refusals(void) {
     CHECK(dlp_gnn_train(ds, idx, 12, NULL, 0, &o, &m, &e) == DLP_EINVAL && !m);
     CHECK(strstr(e.msg, "gnnlm") != NULL);
     dlp_gnn_free(sage);
+    /* an option out of range is named (as the base GNN's are) */
+    opts_small(&o);
+    o.lm_lr = -1;
+    CHECK(dlp_gnn_train(ds, idx, 12, NULL, 0, &o, &m, &e) == DLP_EINVAL && !m);
+    CHECK(strstr(e.msg, "option lm_lr is out of range") != NULL);
+    opts_small(&o);
+    o.dropout = 1;
+    CHECK(dlp_gnn_train(ds, idx, 12, NULL, 0, &o, &m, &e) == DLP_EINVAL && !m);
+    CHECK(strstr(e.msg, "option dropout is out of range") != NULL);
     dlp_dataset_free(ds);
 }
 

@@ -180,6 +180,52 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val) {
     return 1;
 }
 
+/* Store v in f's target: 0, or -1 after cli_parse_*'s message. */
+static int flag_store(const cli_flag *f, const char *v) {
+    if (f->s) {
+        *f->s = v;
+        return 0;
+    }
+    if (f->d) {
+        double x;
+        if (cli_parse_f64(f->flag, v, f->flo, f->fhi, &x)) return -1;
+        *f->d = f->zero_none && !(x > 0) ? -1 : x;
+        return 0;
+    }
+    int64_t x;
+    if (cli_parse_i64(f->flag, v, f->lo, f->hi, &x)) return -1;
+    if (f->zero_none && x == 0) x = -1;
+    if (f->i) *f->i = (int)x;
+    else if (f->i64) *f->i64 = x;
+    else *f->u64 = (uint64_t)x;
+    return 0;
+}
+
+int cli_flags(int argc, char **argv, int *i, const cli_flag *t, int n) {
+    for (const cli_flag *f = t; f < t + n; f++) {
+        if (f->on) {
+            if (strcmp(argv[*i], f->flag)) continue;
+            *f->on = 1;
+        } else {
+            const char *v;
+            int r = cli_opt(argc, argv, i, f->flag, &v);
+            if (r == 0) continue;
+            if (r < 0 || flag_store(f, v)) return -1;
+        }
+        if (f->given) *f->given = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void cli_fmt_duration(double s, char *buf, size_t n) {
+    if (!isfinite(s) || s < 0) s = 0;
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60) snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+    else snprintf(buf, n, "%lds", t);
+}
+
 int cli_graph_flag(int argc, char **argv, int *i, cli_graph_flags *gf) {
     const char *v;
     int r;

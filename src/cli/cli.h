@@ -72,6 +72,36 @@ int cli_repeated_flag(int argc, char **argv);
  * return -1; 0 if argv[*i] is another option. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 
+/* A command's flags as a table instead of an if-chain of cli_opt and
+ * cli_parse_* per flag (train, eval and pretrain share most of theirs).
+ * Each row has one target: a word or path (s), an integer in [lo, hi]
+ * (i, i64 or u64), a number in [flo, fhi] (d), or a switch without a value
+ * (on, set to 1; matched only as the bare flag).  zero_none stores a given
+ * 0 as -1, since the library's options read 0 as "the default" and < 0 as
+ * "none"; given, when not NULL, is set to 1 when the flag is given. */
+typedef struct {
+    const char *flag;
+    int64_t lo, hi;
+    double flo, fhi;
+    const char **s;
+    int *i;
+    int64_t *i64;
+    uint64_t *u64;
+    double *d;
+    int *on;
+    int zero_none;
+    int *given;
+} cli_flag;
+/* If argv[*i] is a flag of t[0..n): store its value (advancing *i past
+ * it) and return 1; -1 after cli_opt's or cli_parse_*'s one-line message
+ * (a missing value, a number out of range); 0 when it is none of them. */
+int cli_flags(int argc, char **argv, int *i, const cli_flag *t, int n);
+#define CLI_NFLAGS(t) ((int)(sizeof(t) / sizeof *(t)))
+
+/* Elapsed or remaining time for progress lines: "42s", "3m07s", "2h05m"
+ * (negative or not finite: "0s"). */
+void cli_fmt_duration(double s, char *buf, size_t n);
+
 /* Shared graph-loading flags: --batch, --seq, --dim NAME=VALUE.
  * cli_graph_flag returns 1 if it consumed argv[*i], -1 on error, 0 if not
  * a graph flag.  Fill dlp_load_opts from it with cli_graph_opts. */

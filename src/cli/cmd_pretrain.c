@@ -67,208 +67,222 @@ typedef struct {
     int last_epoch;
 } progress_t;
 
-static void fmt_time(double s, char *b, size_t n) {
-    if (!isfinite(s) || s < 0) s = 0;
-    long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(b, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60) snprintf(b, n, "%ldm%02lds", t / 60, t % 60);
-    else snprintf(b, n, "%lds", t);
-}
-
 static int on_progress(void *u, int epoch, int epochs, double loss, double val_loss, double elapsed_s) {
     progress_t *pr = u;
     pr->last_epoch = epoch;
     if (cli_progress_due(&pr->p)) {
         char el[32], eta[32], val[48] = "";
-        fmt_time(elapsed_s, el, sizeof el);
+        cli_fmt_duration(elapsed_s, el, sizeof el);
         /* the ETA from this run's pace (a resumed run starts late) */
-        fmt_time(epoch > 0 ? elapsed_s / epoch * (epochs - epoch) : 0, eta, sizeof eta);
+        cli_fmt_duration(epoch > 0 ? elapsed_s / epoch * (epochs - epoch) : 0, eta, sizeof eta);
         if (!isnan(val_loss)) snprintf(val, sizeof val, "  held-out %.5f", val_loss);
         cli_progress_line(&pr->p, "epoch %d/%d  loss %.5f%s  %s  ETA %s", epoch, epochs, loss, val, el, eta);
     }
     return stop_signal != 0;
 }
 
-int dlp_cmd_pretrain(int argc, char **argv) {
-    const char *unlabeled = NULL, *out = NULL, *pack = NULL, *ckpt = NULL, *progress = "auto", *v;
+/* What the command line asks for. */
+typedef struct {
+    const char *unlabeled, *out, *pack, *ckpt, *progress;
+    int help;   /* --help: the usage is printed, nothing more to do */
     dlp_pretrain_opts o;
-    memset(&o, 0, sizeof o);
     dlp_corpus_opts co;
-    memset(&co, 0, sizeof co);
-    co.batch = 1;
-    co.layout = DLP_LAYOUT_TRAPPM;
+} pretrain_args;
+
+/* --method and --layout: 1 consumed, 0 neither, -1 after the message. */
+static int choice_flag(int argc, char **argv, int *i, pretrain_args *a) {
+    const char *v;
+    int r;
+    if ((r = cli_opt(argc, argv, i, "--method", &v)) != 0) {
+        if (r < 0) return -1;
+        if ((a->o.method = dlp_pretrain_method_parse(v)) < 0) {
+            cli_failf(DLP_EXIT_BADINPUT, "--method '%s': expected gae or graphmae", v);
+            return -1;
+        }
+        return 1;
+    }
+    if ((r = cli_opt(argc, argv, i, "--layout", &v)) != 0) {
+        if (r < 0) return -1;
+        int l = dlp_layout_parse(v);
+        if (l < 0) {
+            cli_failf(DLP_EXIT_BADINPUT, "--layout '%s': expected trappm or dippm", v);
+            return -1;
+        }
+        a->co.layout = (dlp_layout)l;
+        return 1;
+    }
+    return 0;
+}
+
+/* argv into *a, stopping at the first mistake (its message printed);
+ * 0 or the exit code. */
+static int parse_args(int argc, char **argv, pretrain_args *a) {
+    memset(a, 0, sizeof *a);
+    a->progress = "auto";
+    a->co.batch = 1;
+    a->co.layout = DLP_LAYOUT_TRAPPM;
+    dlp_pretrain_opts *o = &a->o;
+    dlp_corpus_opts *co = &a->co;
+    /* --dropout / --replace-rate 0 mean none, which the options spell -1 */
+    const cli_flag flags[] = {
+        {"--unlabeled", .s = &a->unlabeled},
+        {"--out", .s = &a->out},
+        {"--pack", .s = &a->pack},
+        {"--checkpoint", .s = &a->ckpt},
+        {"--progress", .s = &a->progress},
+        {"--epochs", 1, 1000000, .i = &o->epochs},
+        {"--hidden", 1, 65536, .i = &o->hidden},
+        {"--layers", 1, 64, .i = &o->layers},
+        {"--batch-size", 1, 1 << 20, .i = &o->batch_size},
+        {"--neg-ratio", 1, 1000, .i = &o->neg_ratio},
+        {"--seed", 0, INT64_MAX, .u64 = &o->seed},
+        {"--threads", 1, 256, .i = &o->threads},
+        {"--holdout", 0, INT64_MAX, .i64 = &o->holdout},
+        {"--checkpoint-every", 1, 1000000, .i = &o->checkpoint_every},
+        {"--batch", 1, 1 << 20, .i64 = &co->batch},
+        {"--max-graphs", 0, INT64_MAX, .i64 = &co->max_graphs},
+        {"--max-nodes", 0, INT64_MAX, .i64 = &co->max_nodes},
+        {"--dropout", .flo = 0, .fhi = 0.99, .d = &o->dropout, .zero_none = 1},
+        {"--mask-rate", .flo = 0.01, .fhi = 0.99, .d = &o->mask_rate},
+        {"--replace-rate", .flo = 0, .fhi = 0.99, .d = &o->replace_rate, .zero_none = 1},
+        {"--alpha", .flo = 1, .fhi = 16, .d = &o->alpha},
+        {"--lr", .flo = 1e-12, .fhi = 10, .d = &o->lr},
+        {"--wd", .flo = 0, .fhi = 10, .d = &o->weight_decay},
+        {"--resume", .on = &o->resume},
+    };
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r, exit_bad = 0;
-        int64_t iv;
-        double dv;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
+            a->help = 1;
             return 0;
         }
-/* true when argv[i] is `name` with a value; a missing value sets exit_bad */
-#define OPT(name) ((r = cli_opt(argc, argv, &i, name, &v)) > 0 || (r < 0 && (exit_bad = 1) && 0))
-        if (OPT("--unlabeled")) unlabeled = v;
-        else if (OPT("--out")) out = v;
-        else if (OPT("--pack")) pack = v;
-        else if (OPT("--checkpoint")) ckpt = v;
-        else if (OPT("--progress")) progress = v;
-        else if (OPT("--method")) {
-            if ((o.method = dlp_pretrain_method_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--method '%s': expected gae or graphmae", v);
-        } else if (OPT("--epochs")) {
-            if (cli_parse_i64("--epochs", v, 1, 1000000, &iv)) return DLP_EXIT_BADINPUT;
-            o.epochs = (int)iv;
-        } else if (OPT("--hidden")) {
-            if (cli_parse_i64("--hidden", v, 1, 65536, &iv)) return DLP_EXIT_BADINPUT;
-            o.hidden = (int)iv;
-        } else if (OPT("--layers")) {
-            if (cli_parse_i64("--layers", v, 1, 64, &iv)) return DLP_EXIT_BADINPUT;
-            o.layers = (int)iv;
-        } else if (OPT("--batch-size")) {
-            if (cli_parse_i64("--batch-size", v, 1, 1 << 20, &iv)) return DLP_EXIT_BADINPUT;
-            o.batch_size = (int)iv;
-        } else if (OPT("--neg-ratio")) {
-            if (cli_parse_i64("--neg-ratio", v, 1, 1000, &iv)) return DLP_EXIT_BADINPUT;
-            o.neg_ratio = (int)iv;
-        } else if (OPT("--seed")) {
-            if (cli_parse_i64("--seed", v, 0, INT64_MAX, &iv)) return DLP_EXIT_BADINPUT;
-            o.seed = (uint64_t)iv;
-        } else if (OPT("--threads")) {
-            if (cli_parse_i64("--threads", v, 1, 256, &iv)) return DLP_EXIT_BADINPUT;
-            o.threads = (int)iv;
-        } else if (OPT("--holdout")) {
-            if (cli_parse_i64("--holdout", v, 0, INT64_MAX, &iv)) return DLP_EXIT_BADINPUT;
-            o.holdout = iv;
-        } else if (OPT("--checkpoint-every")) {
-            if (cli_parse_i64("--checkpoint-every", v, 1, 1000000, &iv)) return DLP_EXIT_BADINPUT;
-            o.checkpoint_every = (int)iv;
-        } else if (OPT("--layout")) {
-            int l = dlp_layout_parse(v);
-            if (l < 0) return cli_failf(DLP_EXIT_BADINPUT, "--layout '%s': expected trappm or dippm", v);
-            co.layout = (dlp_layout)l;
-        } else if (OPT("--batch")) {
-            if (cli_parse_i64("--batch", v, 1, 1 << 20, &co.batch)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--max-graphs")) {
-            if (cli_parse_i64("--max-graphs", v, 0, INT64_MAX, &co.max_graphs)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--max-nodes")) {
-            if (cli_parse_i64("--max-nodes", v, 0, INT64_MAX, &co.max_nodes)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--dropout")) {
-            if (cli_parse_f64("--dropout", v, 0, 0.99, &dv)) return DLP_EXIT_BADINPUT;
-            o.dropout = dv > 0 ? dv : -1;
-        } else if (OPT("--mask-rate")) {
-            if (cli_parse_f64("--mask-rate", v, 0.01, 0.99, &o.mask_rate)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--replace-rate")) {
-            if (cli_parse_f64("--replace-rate", v, 0, 0.99, &dv)) return DLP_EXIT_BADINPUT;
-            o.replace_rate = dv > 0 ? dv : -1;
-        } else if (OPT("--alpha")) {
-            if (cli_parse_f64("--alpha", v, 1, 16, &o.alpha)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--lr")) {
-            if (cli_parse_f64("--lr", v, 1e-12, 10, &o.lr)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--wd")) {
-            if (cli_parse_f64("--wd", v, 0, 10, &o.weight_decay)) return DLP_EXIT_BADINPUT;
-        } else if (exit_bad) {
-            return DLP_EXIT_BADINPUT;
-        } else if (!strcmp(a, "--resume")) {
-            o.resume = 1;
-        } else {
-            fprintf(stderr, "dlperf: pretrain: unknown option '%s' (see dlperf pretrain --help)\n", a);
+        int r = cli_flags(argc, argv, &i, flags, CLI_NFLAGS(flags));
+        if (!r) r = choice_flag(argc, argv, &i, a);
+        if (r < 0) return DLP_EXIT_BADINPUT;
+        if (!r) {
+            fprintf(stderr, "dlperf: pretrain: unknown option '%s' (see dlperf pretrain --help)\n", argv[i]);
             return DLP_EXIT_BADINPUT;
         }
-        if (exit_bad) return DLP_EXIT_BADINPUT;
-#undef OPT
     }
-    if (!out) return cli_usage_error("pretrain", "--out FILE.dlpm is required");
-    if (!unlabeled && !pack)
+    return 0;
+}
+
+/* Before any work: the required flags, the output paths and the progress
+ * mode; 0 or the exit code. */
+static int check_args(const pretrain_args *a, progress_t *pr) {
+    if (!a->out) return cli_usage_error("pretrain", "--out FILE.dlpm is required");
+    if (!a->unlabeled && !a->pack)
         return cli_usage_error("pretrain", "--unlabeled SRC[,SRC...] is required (or --pack of a built corpus)");
-    if (cli_check_out("pretrain", "--out", out, 0) || cli_check_out("pretrain", "--checkpoint", ckpt, 0))
+    if (cli_check_out("pretrain", "--out", a->out, 0) || cli_check_out("pretrain", "--checkpoint", a->ckpt, 0))
         return DLP_EXIT_BADINPUT;
     /* with sources the pack is (re)written when absent or stale */
-    if (unlabeled && pack && access(pack, F_OK) != 0 && cli_check_out("pretrain", "--pack", pack, 0))
+    if (a->unlabeled && a->pack && access(a->pack, F_OK) != 0 && cli_check_out("pretrain", "--pack", a->pack, 0))
         return DLP_EXIT_BADINPUT;
-    progress_t pr = {0};
-    if (cli_progress_init(&pr.p, "pretrain", progress)) return DLP_EXIT_BADINPUT;
-    /* the corpus lines: on a terminal or with --progress lines (a log gets the timed epoch lines) */
-    int chatty = pr.p.mode == CLI_PROGRESS_TTY || pr.p.mode == CLI_PROGRESS_LINES;
+    if (cli_progress_init(&pr->p, "pretrain", a->progress)) return DLP_EXIT_BADINPUT;
+    return 0;
+}
 
-    char *srcbuf = unlabeled ? strdup(unlabeled) : NULL;
+/* A run: the arguments, the source list, the default pack and checkpoint
+ * paths, the corpus and the encoder. */
+typedef struct {
+    pretrain_args a;
+    progress_t pr;
+    int chatty;   /* corpus lines: on a terminal or with --progress lines */
+    char *srcbuf;
     const char *srcs[MAX_SOURCES];
-    int n_src = 0;
-    if (unlabeled && (!srcbuf || (n_src = cli_split_list(srcbuf, srcs, MAX_SOURCES)) < 0)) {
-        free(srcbuf);
-        return cli_failf(DLP_EXIT_BADINPUT, "--unlabeled '%s': expected a comma list of at most %d sources", unlabeled,
-                         MAX_SOURCES);
-    }
-    size_t ol = strlen(out);
-    char *pack_def = malloc(ol + 8), *ckpt_def = malloc(ol + 8);
-    int rc = DLP_EXIT_OK;
-    dlp_corpus *c = NULL;
-    dlp_encoder *enc = NULL;
-    dlp_error e = {0};
-    if (!pack_def || !ckpt_def) {
-        rc = cli_failf(DLP_EXIT_FAIL, "pretrain: out of memory");
-        goto done;
-    }
-    snprintf(pack_def, ol + 8, "%s.dlpc", out);
-    snprintf(ckpt_def, ol + 8, "%s.ckpt", out);
-    if (!pack) pack = pack_def;
-    if (!ckpt) ckpt = ckpt_def;
-    co.warn = cli_warn;
-    if (chatty) fprintf(stderr, "corpus: %s ...\n", n_src ? "reading sources (or reusing the pack)" : pack);
-    dlp_status st = n_src ? dlp_corpus_open(srcs, n_src, pack, &co, &c, &e) : dlp_corpus_load(pack, &c, &e);
-    if (st) {
-        rc = cli_fail(&e);
-        goto done;
-    }
-    if (chatty)
-        fprintf(stderr, "corpus: %lld graphs in %s (%lld sources skipped)\n", (long long)dlp_corpus_count(c), pack,
-                (long long)dlp_corpus_skipped(c));
+    int n_src;
+    char *pack_def, *ckpt_def;
+    dlp_corpus *c;
+    dlp_encoder *enc;
+} pretrain_run;
 
-    /* from here on Ctrl-C / SIGTERM ask for a clean stop after the epoch */
+/* The sources converted into the pack (or the pack reused, or --pack
+ * alone opened); 0 or the exit code. */
+static int open_corpus(pretrain_run *t) {
+    pretrain_args *a = &t->a;
+    if (a->unlabeled) {
+        t->srcbuf = strdup(a->unlabeled);
+        if (!t->srcbuf || (t->n_src = cli_split_list(t->srcbuf, t->srcs, MAX_SOURCES)) < 0)
+            return cli_failf(DLP_EXIT_BADINPUT, "--unlabeled '%s': expected a comma list of at most %d sources",
+                             a->unlabeled, MAX_SOURCES);
+    }
+    size_t ol = strlen(a->out);
+    t->pack_def = malloc(ol + 8);
+    t->ckpt_def = malloc(ol + 8);
+    if (!t->pack_def || !t->ckpt_def) return cli_failf(DLP_EXIT_FAIL, "pretrain: out of memory");
+    snprintf(t->pack_def, ol + 8, "%s.dlpc", a->out);
+    snprintf(t->ckpt_def, ol + 8, "%s.ckpt", a->out);
+    if (!a->pack) a->pack = t->pack_def;
+    if (!a->ckpt) a->ckpt = t->ckpt_def;
+    a->co.warn = cli_warn;
+    dlp_error e = {0};
+    if (t->chatty) fprintf(stderr, "corpus: %s ...\n", t->n_src ? "reading sources (or reusing the pack)" : a->pack);
+    dlp_status st = t->n_src ? dlp_corpus_open(t->srcs, t->n_src, a->pack, &a->co, &t->c, &e)
+                             : dlp_corpus_load(a->pack, &t->c, &e);
+    if (st) return cli_fail(&e);
+    if (t->chatty)
+        fprintf(stderr, "corpus: %lld graphs in %s (%lld sources skipped)\n", (long long)dlp_corpus_count(t->c),
+                a->pack, (long long)dlp_corpus_skipped(t->c));
+    return 0;
+}
+
+/* Pre-train the encoder; Ctrl-C / SIGTERM ask for a clean stop after the
+ * current epoch, which leaves a whole checkpoint.  0 or the exit code. */
+static int pretrain(pretrain_run *t) {
+    pretrain_args *a = &t->a;
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    o.checkpoint = ckpt;
-    o.progress = on_progress;
-    o.progress_user = &pr;
-    st = dlp_encoder_pretrain(c, &o, &enc, &e);
+    a->o.checkpoint = a->ckpt;
+    a->o.progress = on_progress;
+    a->o.progress_user = &t->pr;
+    dlp_error e = {0};
+    dlp_status st = dlp_encoder_pretrain(t->c, &a->o, &t->enc, &e);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    cli_progress_end(&pr.p);
+    cli_progress_end(&t->pr.p);
     if (stop_signal) {
         fprintf(stderr, "dlperf: pretrain: stopped by %s after epoch %d; checkpoint %s is intact, rerun with "
-                "--resume to continue\n", stop_signal == SIGINT ? "Ctrl-C" : "SIGTERM", pr.last_epoch, ckpt);
-        rc = DLP_EXIT_FAIL;
-        goto done;
+                "--resume to continue\n", stop_signal == SIGINT ? "Ctrl-C" : "SIGTERM", t->pr.last_epoch, a->ckpt);
+        return DLP_EXIT_FAIL;
     }
-    if (st) {
-        rc = cli_fail(&e);
-        goto done;
-    }
-    if (dlp_encoder_save(enc, out, &e)) {
-        rc = cli_save_fail(&e);
-        goto done;
-    }
+    return st ? cli_fail(&e) : 0;
+}
+
+/* The encoder saved and summarised on stdout; 0 or the exit code. */
+static int save_and_report(const pretrain_run *t) {
+    dlp_error e = {0};
+    if (dlp_encoder_save(t->enc, t->a.out, &e)) return cli_save_fail(&e);
     dlp_encoder_info inf;
-    dlp_encoder_info_get(enc, &inf);
+    dlp_encoder_info_get(t->enc, &inf);
     printf("pretrained %s encoder: %d layers x %d, %lld parameters\n", dlp_pretrain_method_name(inf.method),
            inf.layers, inf.hidden, (long long)inf.n_params);
     printf("graphs     %lld trained, %lld held out, %lld sources skipped (pack %s)\n", (long long)inf.n_graphs,
-           (long long)inf.n_holdout, (long long)dlp_corpus_skipped(c), pack);
+           (long long)inf.n_holdout, (long long)dlp_corpus_skipped(t->c), t->a.pack);
     printf("epochs     %d of %d\n", inf.epochs_run, inf.epochs);
     printf("loss       %s final", dlp__hu_sig(inf.final_loss, 6));
     if (!isnan(inf.val_loss)) printf(", %s held out", dlp__hu_sig(inf.val_loss, 6));
     printf(" (%s)\n", inf.method == DLP_PRETRAIN_GAE ? "BCE" : "SCE");
     printf("time       %.1f s\n", inf.train_seconds);
-    printf("wrote      %s\n", out);
-done:
-    dlp_encoder_free(enc);
-    dlp_corpus_close(c);
-    free(srcbuf);
-    free(pack_def);
-    free(ckpt_def);
+    printf("wrote      %s\n", t->a.out);
+    return 0;
+}
+
+int dlp_cmd_pretrain(int argc, char **argv) {
+    pretrain_run t;
+    memset(&t, 0, sizeof t);
+    int rc = parse_args(argc, argv, &t.a);
+    if (rc || t.a.help) return rc;
+    if ((rc = check_args(&t.a, &t.pr)) != 0) return rc;
+    t.chatty = t.pr.p.mode == CLI_PROGRESS_TTY || t.pr.p.mode == CLI_PROGRESS_LINES;
+    if ((rc = open_corpus(&t)) == 0 && (rc = pretrain(&t)) == 0) rc = save_and_report(&t);
+    dlp_encoder_free(t.enc);
+    dlp_corpus_close(t.c);
+    free(t.srcbuf);
+    free(t.pack_def);
+    free(t.ckpt_def);
     return rc;
 }

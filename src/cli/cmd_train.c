@@ -87,21 +87,13 @@ static void usage(FILE *f) {
 }
 
 
-static void fmt_time(double s, char *b, size_t n) {
-    if (!isfinite(s) || s < 0) s = 0;
-    long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(b, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60) snprintf(b, n, "%ldm%02lds", t / 60, t % 60);
-    else snprintf(b, n, "%lds", t);
-}
-
 static int on_progress(void *u, const dlp_gnn_progress *p) {
     cli_progress *pr = u;
     /* the last epoch is not forced: the summary on stdout follows at once */
     if (!cli_progress_due(pr)) return 0;
     char el[32], eta[32], val[64] = "";
-    fmt_time(p->elapsed_s, el, sizeof el);
-    fmt_time(p->eta_s, eta, sizeof eta);
+    cli_fmt_duration(p->elapsed_s, el, sizeof el);
+    cli_fmt_duration(p->eta_s, eta, sizeof eta);
     if (!isnan(p->val_mape))
         snprintf(val, sizeof val, "  val MAPE %.2f%% (best %.2f%% @%d)", p->val_mape, p->best_val_mape, p->best_epoch);
     cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %s  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
@@ -109,297 +101,297 @@ static int on_progress(void *u, const dlp_gnn_progress *p) {
     return 0;
 }
 
-int dlp_cmd_train(int argc, char **argv) {
-    const char *data = NULL, *out = NULL, *report = NULL, *report_json = NULL, *v;
-    const char *encoder_path = NULL, *init_path = NULL, *curve_path = NULL;
-    const char *progress = "auto";
-    char targets_buf[512] = "", *targets[16];
-    int n_targets = 0, static_idx[DLP_SF_COUNT], n_static = 0;
-    dlp_gnn_opts o;
-    memset(&o, 0, sizeof o);
-    int arch_given = 0, gnnlm_flag = 0;   /* a flag only gnnlm reads was given */
+/* What the command line asks for. */
+typedef struct {
+    const char *data, *out, *report, *report_json, *encoder, *init, *curve, *progress;
+    char targets_buf[512], *targets[16];
+    int n_targets, static_idx[DLP_SF_COUNT], n_static;
+    int arch_given, gnnlm_flag;   /* --arch given; a flag only gnnlm reads given */
+    int help;                     /* --help: the usage is printed, nothing more to do */
     gnn_sel sel;
-    gnn_sel_init(&sel);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int r;
-        int64_t iv;
-        double dv;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if ((r = gnn_sel_flag(argc, argv, &i, &sel)) != 0) {
-            if (r < 0) return DLP_EXIT_BADINPUT;
-            continue;
-        }
-/* true when argv[i] is `name` with a value; a missing value sets exit_bad */
-#define OPT(name) ((r = cli_opt(argc, argv, &i, name, &v)) > 0 || (r < 0 && (exit_bad = 1) && 0))
-        int exit_bad = 0;
-        if (OPT("--data")) data = v;
-        else if (OPT("--out")) out = v;
-        else if (OPT("--report")) report = v;
-        else if (OPT("--report-json")) report_json = v;
-        else if (OPT("--progress")) progress = v;
-        else if (OPT("--encoder")) encoder_path = v;
-        else if (OPT("--init")) init_path = v;
-        else if (OPT("--lm")) {
-            o.lm = v;
-            gnnlm_flag = 1;
-        }
-        else if (OPT("--stage")) {
-            if (!strcmp(v, "adapt")) o.stage = DLP_GNNLM_STAGE_ADAPT;
-            else if (!strcmp(v, "predict")) o.stage = DLP_GNNLM_STAGE_PREDICT;
-            else return cli_failf(DLP_EXIT_BADINPUT, "--stage '%s': expected adapt or predict", v);
-            gnnlm_flag = 1;
-        } else if (OPT("--graph-input")) {
-            if ((o.graph_input = dlp_gnnlm_input_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--graph-input '%s': expected token, text or json", v);
-            gnnlm_flag = 1;
-        } else if (OPT("--output")) {
-            if (!strcmp(v, "head")) o.output = DLP_GNNLM_OUTPUT_HEAD;
-            else if (!strcmp(v, "tokens")) o.output = DLP_GNNLM_OUTPUT_TOKENS;
-            else return cli_failf(DLP_EXIT_BADINPUT, "--output '%s': expected head or tokens", v);
-            gnnlm_flag = 1;
-        } else if (OPT("--lora-rank")) {
-            if (cli_parse_i64("--lora-rank", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
-            o.lora_rank = iv ? (int)iv : -1;
-            gnnlm_flag = 1;
-        } else if (OPT("--soft-tokens")) {
-            if (cli_parse_i64("--soft-tokens", v, 0, 1024, &iv)) return DLP_EXIT_BADINPUT;
-            o.soft_tokens = iv ? (int)iv : -1;
-            gnnlm_flag = 1;
-        } else if (OPT("--lm-lr")) {
-            if (cli_parse_f64("--lm-lr", v, 0, 10, &dv)) return DLP_EXIT_BADINPUT;
-            o.lm_lr = dv;
-            gnnlm_flag = 1;
-        }
-        else if (OPT("--curve")) curve_path = v;
-        else if (OPT("--arch")) {
-            if ((o.arch = dlp_gnn_arch_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--arch '%s': expected sage, gcn, gat, gin, mlp, trappm or gnnlm", v);
-            arch_given = 1;
-        } else if (OPT("--readout")) {
-            if ((o.readout = dlp_gnn_readout_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--readout '%s': expected sum, mean, max or scaled-sum", v);
-        } else if (OPT("--loss")) {
-            if ((o.loss = dlp_gnn_loss_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--loss '%s': expected huber, mse or l1", v);
-        } else if (OPT("--target-scale")) {
-            if ((o.target_scale = dlp_gnn_scale_parse(v)) < 0)
-                return cli_failf(DLP_EXIT_BADINPUT, "--target-scale '%s': expected log-std, std, log or none", v);
-        } else if (OPT("--lr-schedule")) {
-            if (!strcmp(v, "cosine")) o.lr_schedule = DLP_GNN_LR_COSINE;
-            else if (!strcmp(v, "const")) o.lr_schedule = DLP_GNN_LR_CONST;
-            else return cli_failf(DLP_EXIT_BADINPUT, "--lr-schedule '%s': expected const or cosine", v);
-        } else if (OPT("--targets")) {
-            snprintf(targets_buf, sizeof targets_buf, "%s", v);
-            n_targets = gnn_split_list(targets_buf, targets, 16);
-            if (n_targets < 1) return cli_failf(DLP_EXIT_BADINPUT, "--targets: empty list");
-        } else if (OPT("--static-features")) {
-            if (gnn_parse_static(v, static_idx, &n_static)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--hidden")) {
-            if (cli_parse_i64("--hidden", v, 1, 65536, &iv)) return DLP_EXIT_BADINPUT;
-            o.hidden = (int)iv;
-        } else if (OPT("--layers")) {
-            if (cli_parse_i64("--layers", v, 0, 64, &iv)) return DLP_EXIT_BADINPUT;
-            o.layers = iv ? (int)iv : -1;   /* 0 = none (trappm only); the opts' 0 means default */
-        } else if (OPT("--block-depth")) {
-            if (cli_parse_i64("--block-depth", v, 1, 16, &iv)) return DLP_EXIT_BADINPUT;
-            o.block_depth = (int)iv;
-        } else if (OPT("--fc-layers")) {
-            if (cli_parse_i64("--fc-layers", v, 0, 64, &iv)) return DLP_EXIT_BADINPUT;
-            o.fc_layers = iv ? (int)iv : -1;
-        } else if (OPT("--heads")) {
-            if (cli_parse_i64("--heads", v, 1, 1024, &iv)) return DLP_EXIT_BADINPUT;
-            o.gat_heads = (int)iv;
-        } else if (OPT("--epochs")) {
-            if (cli_parse_i64("--epochs", v, 1, 1000000, &iv)) return DLP_EXIT_BADINPUT;
-            o.epochs = (int)iv;
-        } else if (OPT("--batch-size")) {
-            if (cli_parse_i64("--batch-size", v, 1, 1 << 20, &iv)) return DLP_EXIT_BADINPUT;
-            o.batch_size = (int)iv;
-        } else if (OPT("--seed")) {
-            if (cli_parse_i64("--seed", v, 0, INT64_MAX, &iv)) return DLP_EXIT_BADINPUT;
-            o.seed = (uint64_t)iv;
-        } else if (OPT("--threads")) {
-            if (cli_parse_i64("--threads", v, 1, 256, &iv)) return DLP_EXIT_BADINPUT;
-            o.threads = (int)iv;
-        } else if (OPT("--dropout")) {
-            if (cli_parse_f64("--dropout", v, 0, 0.99, &dv)) return DLP_EXIT_BADINPUT;
-            o.dropout = dv > 0 ? dv : -1;
-        } else if (OPT("--lr")) {
-            if (cli_parse_f64("--lr", v, 1e-12, 10, &o.lr)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--wd")) {
-            if (cli_parse_f64("--wd", v, 0, 10, &o.weight_decay)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--huber-delta")) {
-            if (cli_parse_f64("--huber-delta", v, 1e-9, 1e9, &o.huber_delta)) return DLP_EXIT_BADINPUT;
-        } else if (OPT("--clip")) {
-            if (cli_parse_f64("--clip", v, 0, 1e9, &o.clip)) return DLP_EXIT_BADINPUT;
-        } else if (exit_bad) {
-            return DLP_EXIT_BADINPUT;
-        } else if (!strcmp(a, "--adamw")) o.adamw = 1;
-        else if (!strcmp(a, "--sage-normalize")) o.sage_normalize = 1;
-        else if (!strcmp(a, "--keep-last")) o.keep_last = 1;
-        else return cli_usage_error("train", "unknown option '%s'", a);
-        if (exit_bad) return DLP_EXIT_BADINPUT;
-#undef OPT
-    }
-    if (!data) return cli_usage_error("train", "--data FILE.dlpd is required");
-    if (!out) return cli_usage_error("train", "--out FILE.dlpm is required");
-    if (sel.kind == GSPLIT_MODEL) return cli_failf(DLP_EXIT_BADINPUT, "train: --split model is for eval");
-    /* every output path before the (possibly hours of) training */
-    if (cli_check_out("train", "--out", out, 0) || cli_check_out("train", "--curve", curve_path, 0) ||
-        gnn_check_report_outs("train", report, "--report-json", report_json, NULL))
-        return DLP_EXIT_BADINPUT;
+    dlp_gnn_opts o;
+} train_args;
+
+/* A run: the arguments, what they load, the split and the progress line. */
+typedef struct {
+    train_args a;
     cli_progress pr;
-    if (cli_progress_init(&pr, "train", progress)) return DLP_EXIT_BADINPUT;
+    dlp_encoder *enc;
+    dlp_gnn *init;
+    dlp_dataset *ds;
+    gnn_parts parts;
+    char split_desc[1024];
+} train_run;
 
-    if (encoder_path && o.arch != DLP_GNN_TRAPPM && o.arch != DLP_GNN_GNNLM)
+static int bad_choice(const char *flag, const char *v, const char *expected) {
+    cli_failf(DLP_EXIT_BADINPUT, "%s '%s': expected %s", flag, v, expected);
+    return -1;
+}
+
+/* The flags whose word picks a choice or lists targets or static features:
+ * 1 consumed, 0 none of them, -1 after the message. */
+static int choice_flag(int argc, char **argv, int *i, void *user) {
+    train_args *a = user;
+    static const char *const names[] = {"--stage",   "--graph-input",  "--output",      "--arch",
+                                        "--readout", "--loss",         "--target-scale", "--lr-schedule",
+                                        "--targets", "--static-features"};
+    const char *f = NULL, *v = NULL;
+    for (size_t k = 0; k < sizeof names / sizeof *names && !f; k++) {
+        int r = cli_opt(argc, argv, i, names[k], &v);
+        if (r < 0) return -1;
+        if (r > 0) f = names[k];
+    }
+    if (!f) return 0;
+    dlp_gnn_opts *o = &a->o;
+    if (!strcmp(f, "--stage")) {
+        if (!strcmp(v, "adapt")) o->stage = DLP_GNNLM_STAGE_ADAPT;
+        else if (!strcmp(v, "predict")) o->stage = DLP_GNNLM_STAGE_PREDICT;
+        else return bad_choice(f, v, "adapt or predict");
+        a->gnnlm_flag = 1;
+    } else if (!strcmp(f, "--graph-input")) {
+        if ((o->graph_input = dlp_gnnlm_input_parse(v)) < 0) return bad_choice(f, v, "token, text or json");
+        a->gnnlm_flag = 1;
+    } else if (!strcmp(f, "--output")) {
+        if (!strcmp(v, "head")) o->output = DLP_GNNLM_OUTPUT_HEAD;
+        else if (!strcmp(v, "tokens")) o->output = DLP_GNNLM_OUTPUT_TOKENS;
+        else return bad_choice(f, v, "head or tokens");
+        a->gnnlm_flag = 1;
+    } else if (!strcmp(f, "--arch")) {
+        if ((o->arch = dlp_gnn_arch_parse(v)) < 0)
+            return bad_choice(f, v, "sage, gcn, gat, gin, mlp, trappm or gnnlm");
+        a->arch_given = 1;
+    } else if (!strcmp(f, "--readout")) {
+        if ((o->readout = dlp_gnn_readout_parse(v)) < 0) return bad_choice(f, v, "sum, mean, max or scaled-sum");
+    } else if (!strcmp(f, "--loss")) {
+        if ((o->loss = dlp_gnn_loss_parse(v)) < 0) return bad_choice(f, v, "huber, mse or l1");
+    } else if (!strcmp(f, "--target-scale")) {
+        if ((o->target_scale = dlp_gnn_scale_parse(v)) < 0) return bad_choice(f, v, "log-std, std, log or none");
+    } else if (!strcmp(f, "--lr-schedule")) {
+        if (!strcmp(v, "cosine")) o->lr_schedule = DLP_GNN_LR_COSINE;
+        else if (!strcmp(v, "const")) o->lr_schedule = DLP_GNN_LR_CONST;
+        else return bad_choice(f, v, "const or cosine");
+    } else if (!strcmp(f, "--targets")) {
+        snprintf(a->targets_buf, sizeof a->targets_buf, "%s", v);
+        a->n_targets = gnn_split_list(a->targets_buf, a->targets, 16);
+        if (a->n_targets < 1) {
+            cli_failf(DLP_EXIT_BADINPUT, "--targets: empty list");
+            return -1;
+        }
+    } else if (gnn_parse_static(v, a->static_idx, &a->n_static)) {   /* --static-features */
+        return -1;
+    }
+    return 1;
+}
+
+/* argv into *a, stopping at the first mistake (its message printed);
+ * 0 or the exit code. */
+static int parse_args(int argc, char **argv, train_args *a) {
+    memset(a, 0, sizeof *a);
+    a->progress = "auto";
+    gnn_sel_init(&a->sel);
+    dlp_gnn_opts *o = &a->o;
+    /* integers: 0 for --layers / --fc-layers / --lora-rank / --soft-tokens
+     * means none, which the options spell -1 (their 0 is the default) */
+    const cli_flag flags[] = {
+        {"--data", .s = &a->data},
+        {"--out", .s = &a->out},
+        {"--report", .s = &a->report},
+        {"--report-json", .s = &a->report_json},
+        {"--progress", .s = &a->progress},
+        {"--encoder", .s = &a->encoder},
+        {"--init", .s = &a->init},
+        {"--curve", .s = &a->curve},
+        {"--lm", .s = &o->lm, .given = &a->gnnlm_flag},
+        {"--lora-rank", 0, 1024, .i = &o->lora_rank, .zero_none = 1, .given = &a->gnnlm_flag},
+        {"--soft-tokens", 0, 1024, .i = &o->soft_tokens, .zero_none = 1, .given = &a->gnnlm_flag},
+        {"--lm-lr", .flo = 0, .fhi = 10, .d = &o->lm_lr, .given = &a->gnnlm_flag},
+        {"--hidden", 1, 65536, .i = &o->hidden},
+        {"--layers", 0, 64, .i = &o->layers, .zero_none = 1},
+        {"--block-depth", 1, 16, .i = &o->block_depth},
+        {"--fc-layers", 0, 64, .i = &o->fc_layers, .zero_none = 1},
+        {"--heads", 1, 1024, .i = &o->gat_heads},
+        {"--epochs", 1, 1000000, .i = &o->epochs},
+        {"--batch-size", 1, 1 << 20, .i = &o->batch_size},
+        {"--seed", 0, INT64_MAX, .u64 = &o->seed},
+        {"--threads", 1, 256, .i = &o->threads},
+        {"--dropout", .flo = 0, .fhi = 0.99, .d = &o->dropout, .zero_none = 1},
+        {"--lr", .flo = 1e-12, .fhi = 10, .d = &o->lr},
+        {"--wd", .flo = 0, .fhi = 10, .d = &o->weight_decay},
+        {"--huber-delta", .flo = 1e-9, .fhi = 1e9, .d = &o->huber_delta},
+        {"--clip", .flo = 0, .fhi = 1e9, .d = &o->clip},
+        {"--adamw", .on = &o->adamw},
+        {"--sage-normalize", .on = &o->sage_normalize},
+        {"--keep-last", .on = &o->keep_last},
+    };
+    const gnn_flag_spec spec = {"train", usage, flags, CLI_NFLAGS(flags), choice_flag, a};
+    return gnn_parse_flags(argc, argv, &spec, &a->sel, &a->help);
+}
+
+static const char gnnlm_only[] =
+    "train: --lm, --stage, --graph-input, --output, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm";
+
+/* Before any file is read: the required flags, every output path (before
+ * the possibly hours of training), the progress mode, and the flags that
+ * only some architectures read; 0 or the exit code. */
+static int check_args(const train_args *a, cli_progress *pr) {
+    if (!a->data) return cli_usage_error("train", "--data FILE.dlpd is required");
+    if (!a->out) return cli_usage_error("train", "--out FILE.dlpm is required");
+    if (a->sel.kind == GSPLIT_MODEL) return cli_failf(DLP_EXIT_BADINPUT, "train: --split model is for eval");
+    if (cli_check_out("train", "--out", a->out, 0) || cli_check_out("train", "--curve", a->curve, 0) ||
+        gnn_check_report_outs("train", a->report, "--report-json", a->report_json, NULL))
+        return DLP_EXIT_BADINPUT;
+    if (cli_progress_init(pr, "train", a->progress)) return DLP_EXIT_BADINPUT;
+    int arch = a->o.arch;
+    if (a->encoder && arch != DLP_GNN_TRAPPM && arch != DLP_GNN_GNNLM)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder is for --arch trappm or gnnlm");
-    static const char gnnlm_only[] =
-        "train: --lm, --stage, --graph-input, --output, --lora-rank, --soft-tokens and --lm-lr are for --arch gnnlm";
     /* (without --arch, an --init gnnlm model decides, once it is loaded) */
-    if (gnnlm_flag && o.arch != DLP_GNN_GNNLM && !(init_path && !arch_given))
+    if (a->gnnlm_flag && arch != DLP_GNN_GNNLM && !(a->init && !a->arch_given))
         return cli_failf(DLP_EXIT_BADINPUT, "%s", gnnlm_only);
-    if (o.arch == DLP_GNN_TRAPPM && !encoder_path && !init_path)
+    if (arch == DLP_GNN_TRAPPM && !a->encoder && !a->init)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --arch trappm needs a pre-trained encoder (--encoder FILE.dlpm)");
+    return 0;
+}
 
+/* The encoder, the --init model (which, without --arch, decides whether
+ * this is gnnlm) and the dataset; 0 or the exit code. */
+static int load_inputs(train_run *t) {
+    train_args *a = &t->a;
     dlp_error e = {0};
-    dlp_encoder *enc = NULL;
-    dlp_gnn *init = NULL;
     /* a missing or damaged encoder / init file is bad input (exit 2); the
      * library's messages name the file */
-    if (encoder_path && dlp_encoder_load(encoder_path, &enc, &e) != DLP_OK)
+    if (a->encoder && dlp_encoder_load(a->encoder, &t->enc, &e) != DLP_OK)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --encoder: %s", e.msg);
-    if (init_path && dlp_gnn_load(init_path, &init, &e) != DLP_OK) {
-        dlp_encoder_free(enc);
+    if (a->init && dlp_gnn_load(a->init, &t->init, &e) != DLP_OK)
         return cli_failf(DLP_EXIT_BADINPUT, "train: --init: %s", e.msg);
-    }
-    o.encoder = enc;
-    o.init = init;
+    a->o.encoder = t->enc;
+    a->o.init = t->init;
     /* a gnnlm --init continues as gnnlm without --arch */
-    if (init && !arch_given && dlp_gnn_stage(init) >= 0) o.arch = DLP_GNN_GNNLM;
-    if (gnnlm_flag && o.arch != DLP_GNN_GNNLM) {
-        dlp_encoder_free(enc);
-        dlp_gnn_free(init);
-        return cli_failf(DLP_EXIT_BADINPUT, "%s", gnnlm_only);
+    if (t->init && !a->arch_given && dlp_gnn_stage(t->init) >= 0) a->o.arch = DLP_GNN_GNNLM;
+    if (a->gnnlm_flag && a->o.arch != DLP_GNN_GNNLM) return cli_failf(DLP_EXIT_BADINPUT, "%s", gnnlm_only);
+    if (dlp_dataset_load(a->data, &t->ds, &e) != DLP_OK) return cli_fail(&e);
+    return 0;
+}
+
+/* The samples split (the split's text is stored in the model) and the
+ * remaining training options, which point into t; 0 or the exit code. */
+static int split_data(train_run *t) {
+    train_args *a = &t->a;
+    dlp_gnn_opts *o = &a->o;
+    int rc = gnn_sel_apply(t->ds, &a->sel, a->sel.seed, &t->parts);
+    if (rc) return rc;
+    gnn_sel_describe(&a->sel, a->sel.seed, t->split_desc, sizeof t->split_desc);
+    if (a->n_targets) {
+        o->n_targets = a->n_targets;
+        o->targets = (const char *const *)a->targets;
     }
-    o.record_curve = curve_path != NULL;
-    dlp_dataset *ds = NULL;
-    int rc = DLP_EXIT_OK;
-    if (dlp_dataset_load(data, &ds, &e) != DLP_OK) {
-        rc = cli_fail(&e);
-        dlp_encoder_free(enc);
-        dlp_gnn_free(init);
-        return rc;
+    o->n_static = a->n_static;
+    o->static_features = a->static_idx;
+    o->split = t->split_desc;
+    o->progress = on_progress;
+    o->progress_user = &t->pr;
+    o->record_curve = a->curve != NULL;
+    if (!t->parts.n_train) return cli_failf(DLP_EXIT_BADINPUT, "train: the split leaves no training sample");
+    return 0;
+}
+
+/* --curve: epoch, training loss and validation MAPE per epoch; 0 or the
+ * exit code (a failed write is a runtime failure naming the file). */
+static int write_curve(const dlp_gnn *m, const char *path) {
+    const double *ct, *cv;
+    int cn;
+    dlp_gnn_loss_curve(m, &ct, &cv, &cn);
+    errno = 0;
+    FILE *cf = fopen(path, "w");
+    if (!cf) return cli_write_error(path);
+    fprintf(cf, "epoch,train_loss,val_mape\n");
+    for (int ep = 0; ep < cn; ep++) {
+        fprintf(cf, "%d,%.9g,", ep + 1, ct[ep]);
+        if (isfinite(cv[ep])) fprintf(cf, "%.9g", cv[ep]);
+        fprintf(cf, "\n");
     }
-    gnn_parts parts;
-    int64_t split_seed = sel.seed;
-    if ((rc = gnn_sel_apply(ds, &sel, split_seed, &parts)) != 0) {
-        dlp_dataset_free(ds);
-        dlp_encoder_free(enc);
-        dlp_gnn_free(init);
-        return rc;
-    }
-    char split_desc[1024];
-    gnn_sel_describe(&sel, split_seed, split_desc, sizeof split_desc);
-    if (n_targets) {
-        o.n_targets = n_targets;
-        o.targets = (const char *const *)targets;
-    }
-    o.n_static = n_static;
-    o.static_features = static_idx;
-    o.split = split_desc;
-    o.progress = on_progress;
-    o.progress_user = &pr;
-    if (!parts.n_train) {
-        rc = cli_failf(DLP_EXIT_BADINPUT, "train: the split leaves no training sample");
-        goto done;
-    }
-    dlp_gnn *m = NULL;
-    dlp_status st = dlp_gnn_train(ds, parts.train, parts.n_train, parts.val, parts.n_val, &o, &m, &e);
-    cli_progress_end(&pr);
-    if (st != DLP_OK) {
-        rc = cli_fail(&e);   /* an encoder or --init model that does not fit: EINVAL, exit 2 */
-        goto done;
-    }
-    if (curve_path) {
-        const double *ct, *cv;
-        int cn;
-        dlp_gnn_loss_curve(m, &ct, &cv, &cn);
-        errno = 0;
-        FILE *cf = fopen(curve_path, "w");
-        if (!cf) {
-            rc = cli_write_error(curve_path);
-            dlp_gnn_free(m);
-            goto done;
-        }
-        fprintf(cf, "epoch,train_loss,val_mape\n");
-        for (int ep = 0; ep < cn; ep++) {
-            fprintf(cf, "%d,%.9g,", ep + 1, ct[ep]);
-            if (isfinite(cv[ep])) fprintf(cf, "%.9g", cv[ep]);
-            fprintf(cf, "\n");
-        }
-        int bad = fflush(cf) != 0 || ferror(cf);
-        if (fclose(cf) != 0 || bad) {
-            rc = cli_write_error(curve_path);
-            dlp_gnn_free(m);
-            goto done;
-        }
-    }
-    if (dlp_gnn_save(m, out, &e) != DLP_OK) {
-        rc = cli_save_fail(&e);
-        dlp_gnn_free(m);
-        goto done;
-    }
-    dlp_gnn_info inf;
-    dlp_gnn_info_get(m, &inf);
-    printf("trained %s (%lld parameters) on %lld samples in %.1f s: epoch %d of %d kept", dlp_gnn_arch_name(inf.arch),
-           (long long)inf.n_params, (long long)inf.n_train, inf.train_seconds, inf.best_epoch, inf.epochs_run);
+    int bad = fflush(cf) != 0 || ferror(cf);
+    if (fclose(cf) != 0 || bad) return cli_write_error(path);
+    return 0;
+}
+
+/* The two summary lines: what was trained, and the file written. */
+static void print_trained(const train_args *a, const dlp_gnn *m, const dlp_gnn_info *inf) {
+    printf("trained %s (%lld parameters) on %lld samples in %.1f s: epoch %d of %d kept", dlp_gnn_arch_name(inf->arch),
+           (long long)inf->n_params, (long long)inf->n_train, inf->train_seconds, inf->best_epoch, inf->epochs_run);
     if (dlp_gnn_encoder_method(m))
         printf(", frozen %s encoder (%d-dim embedding)", dlp_gnn_encoder_method(m), dlp_gnn_encoder_dim(m));
-    if (init_path) printf(", initialised from %s", init_path);
-    if (!isnan(inf.best_val_mape)) printf(", validation MAPE %.2f%% (%lld samples)", inf.best_val_mape, (long long)inf.n_val);
-    printf("\nwrote %s\n", out);
+    if (a->init) printf(", initialised from %s", a->init);
+    if (!isnan(inf->best_val_mape))
+        printf(", validation MAPE %.2f%% (%lld samples)", inf->best_val_mape, (long long)inf->n_val);
+    printf("\nwrote %s\n", a->out);
+}
+
+/* The test part's metrics on stdout and, with --report / --report-json,
+ * the report files; 0 or the exit code. */
+static int test_report(const train_run *t, const dlp_gnn *m, const dlp_gnn_info *inf, int argc, char **argv) {
+    const train_args *a = &t->a;
     if (dlp_gnn_stage(m) == DLP_GNNLM_STAGE_ADAPT) {
         /* stage 2 trains the graph-to-text path; its head is still untrained */
-        printf("stage adapt (graph-to-text): no test evaluation; continue with --init %s --stage predict\n", out);
-    } else if (parts.n_test) {
-        gnn_preds p = {0};
-        if ((rc = gnn_preds_add(&p, m, ds, parts.test, parts.n_test)) == 0) {
-            for (int k = 0; k < p.T; k++) {
-                dlp_metrics mt;
-                gnn_preds_metrics(&p, k, &mt);
-                printf("test %s (%lld samples): MAPE %.2f%%  RMSE %s  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
-                       p.tnames[k], (long long)mt.n, mt.mape, dlp__hu_num(mt.rmse), mt.tau, 100 * mt.acc5, 100 * mt.acc10);
-            }
-            char cmd[2048], md[1100], js[1100], svg[1100];
-            gnn_command_line(argc, argv, cmd, sizeof cmd);
-            char title[256];
-            snprintf(title, sizeof title, "Test set of %s (%s)", dlp_gnn_arch_name(inf.arch), out);
-            gnn_report_paths rp = {title, cmd, NULL, NULL, report_json, NULL};
-            if (report) {
-                size_t L = strlen(report);
-                int stem = L > 3 && !strcmp(report + L - 3, ".md") ? (int)L - 3 : (int)L;
-                snprintf(md, sizeof md, "%s", report);
-                snprintf(js, sizeof js, "%.*s.json", stem, report);
-                snprintf(svg, sizeof svg, "%.*s.svg", stem, report);
-                rp.md = md;
-                if (!report_json) rp.json = js;
-                rp.svg = svg;
-            }
-            if (rp.md || rp.json) rc = gnn_preds_write(&p, &rp);
+        printf("stage adapt (graph-to-text): no test evaluation; continue with --init %s --stage predict\n", a->out);
+        return 0;
+    }
+    if (!t->parts.n_test) {
+        if (a->report || a->report_json)
+            fprintf(stderr, "dlperf train: no test part in this split; nothing to report (use dlperf eval)\n");
+        return 0;
+    }
+    gnn_preds p = {0};
+    int rc = gnn_preds_add(&p, m, t->ds, t->parts.test, t->parts.n_test);
+    if (!rc) {
+        for (int k = 0; k < p.T; k++) {
+            dlp_metrics mt;
+            gnn_preds_metrics(&p, k, &mt);
+            printf("test %s (%lld samples): MAPE %.2f%%  RMSE %s  Kendall tau %.4f  Acc(5%%) %.1f%%  Acc(10%%) %.1f%%\n",
+                   p.tnames[k], (long long)mt.n, mt.mape, dlp__hu_num(mt.rmse), mt.tau, 100 * mt.acc5, 100 * mt.acc10);
         }
-        gnn_preds_free(&p);
-    } else if (report || report_json) {
-        fprintf(stderr, "dlperf train: no test part in this split; nothing to report (use dlperf eval)\n");
+        char cmd[2048], title[256];
+        gnn_command_line(argc, argv, cmd, sizeof cmd);
+        snprintf(title, sizeof title, "Test set of %s (%s)", dlp_gnn_arch_name(inf->arch), a->out);
+        gnn_report_paths rp = {title, cmd, NULL, NULL, a->report_json, NULL};
+        gnn_report_names names;
+        if (a->report) gnn_report_beside(a->report, &rp, &names);
+        if (rp.md || rp.json) rc = gnn_preds_write(&p, &rp);
+    }
+    gnn_preds_free(&p);
+    return rc;
+}
+
+/* Train, then the curve, the model file, the summary and the test
+ * report; 0 or the exit code. */
+static int train_and_report(train_run *t, int argc, char **argv) {
+    dlp_error e = {0};
+    dlp_gnn *m = NULL;
+    dlp_status st = dlp_gnn_train(t->ds, t->parts.train, t->parts.n_train, t->parts.val, t->parts.n_val, &t->a.o, &m, &e);
+    cli_progress_end(&t->pr);
+    /* an encoder or --init model that does not fit: EINVAL, exit 2 */
+    if (st != DLP_OK) return cli_fail(&e);
+    int rc = t->a.curve ? write_curve(m, t->a.curve) : 0;
+    if (!rc && dlp_gnn_save(m, t->a.out, &e) != DLP_OK) rc = cli_save_fail(&e);
+    if (!rc) {
+        dlp_gnn_info inf;
+        dlp_gnn_info_get(m, &inf);
+        print_trained(&t->a, m, &inf);
+        rc = test_report(t, m, &inf, argc, argv);
     }
     dlp_gnn_free(m);
-done:
-    gnn_parts_free(&parts);
-    dlp_dataset_free(ds);
-    dlp_encoder_free(enc);
-    dlp_gnn_free(init);
+    return rc;
+}
+
+int dlp_cmd_train(int argc, char **argv) {
+    train_run t;
+    memset(&t, 0, sizeof t);
+    int rc = parse_args(argc, argv, &t.a);
+    if (rc || t.a.help) return rc;
+    if ((rc = check_args(&t.a, &t.pr)) != 0) return rc;
+    if ((rc = load_inputs(&t)) == 0 && (rc = split_data(&t)) == 0) rc = train_and_report(&t, argc, argv);
+    gnn_parts_free(&t.parts);
+    dlp_dataset_free(t.ds);
+    dlp_encoder_free(t.enc);
+    dlp_gnn_free(t.init);
     return rc;
 }

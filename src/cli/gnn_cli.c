@@ -145,6 +145,22 @@ int gnn_sel_flag(int argc, char **argv, int *i, gnn_sel *s) {
     return 0;
 }
 
+int gnn_parse_flags(int argc, char **argv, const gnn_flag_spec *spec, gnn_sel *sel, int *help) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            spec->usage(stdout);
+            *help = 1;
+            return 0;
+        }
+        int r = gnn_sel_flag(argc, argv, &i, sel);
+        if (!r) r = cli_flags(argc, argv, &i, spec->flags, spec->n_flags);
+        if (!r && spec->more) r = spec->more(argc, argv, &i, spec->user);
+        if (r < 0) return DLP_EXIT_BADINPUT;
+        if (!r) return cli_usage_error(spec->cmd, "unknown option '%s'", argv[i]);
+    }
+    return 0;
+}
+
 void gnn_sel_describe(const gnn_sel *s, int64_t seed, char *buf, size_t n) {
     int w = 0;
     switch (s->kind) {
@@ -359,4 +375,19 @@ int gnn_check_report_outs(const char *cmd, const char *report, const char *json_
     snprintf(p, sizeof p, "%.*s.svg", stem, report);
     if (!svg && cli_check_out(cmd, "--report (its .svg)", p, 0)) return DLP_EXIT_BADINPUT;
     return 0;
+}
+
+void gnn_report_beside(const char *report, gnn_report_paths *rp, gnn_report_names *buf) {
+    size_t L = strlen(report);
+    int stem = L > 3 && !strcmp(report + L - 3, ".md") ? (int)L - 3 : (int)L;
+    snprintf(buf->md, sizeof buf->md, "%s", report);
+    rp->md = buf->md;
+    if (!rp->json) {
+        snprintf(buf->json, sizeof buf->json, "%.*s.json", stem, report);
+        rp->json = buf->json;
+    }
+    if (!rp->svg) {
+        snprintf(buf->svg, sizeof buf->svg, "%.*s.svg", stem, report);
+        rp->svg = buf->svg;
+    }
 }

@@ -9,7 +9,9 @@
 #define DLP_CLI_GNN_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
+#include "cli/cli.h"
 #include "dlperf.h"
 
 #define GNN_MC_SEED0 1337   /* TraPPM's Monte Carlo seeds: 1337..1341 */
@@ -34,6 +36,20 @@ void gnn_sel_init(gnn_sel *s);
 /* Consume argv[*i] if it is a selection/split flag: 1 consumed, 0 not ours,
  * -1 error (message printed). */
 int gnn_sel_flag(int argc, char **argv, int *i, gnn_sel *s);
+/* The flag loop that train and eval share: --help / -h print the usage
+ * and set *help; then the selection flags (into sel), the table flags and,
+ * when not NULL, the command's own (more: 1 consumed, 0 not one of them,
+ * -1 after its message); anything else is an unknown option.  Stops at
+ * the first mistake; 0 or the exit code. */
+typedef struct {
+    const char *cmd;
+    void (*usage)(FILE *);
+    const cli_flag *flags;
+    int n_flags;
+    int (*more)(int argc, char **argv, int *i, void *user);
+    void *user;
+} gnn_flag_spec;
+int gnn_parse_flags(int argc, char **argv, const gnn_flag_spec *spec, gnn_sel *sel, int *help);
 /* Parse the canonical text (gnn_sel_describe) back; 0 ok, -1 malformed. */
 int gnn_sel_parse(const char *text, gnn_sel *s);
 /* Canonical text: the flags that rebuild this selection and split with
@@ -77,6 +93,14 @@ typedef struct {
 } gnn_report_paths;
 /* Write the requested files; 0 or exit code (message printed). */
 int gnn_preds_write(const gnn_preds *p, const gnn_report_paths *rp);
+
+/* --report FILE.md: rp->md is FILE.md and rp->json / rp->svg, unless rp
+ * names them already, FILE.json / FILE.svg beside it (a name without .md
+ * gets the suffix added); the names live in *buf. */
+typedef struct {
+    char md[1100], json[1100], svg[1100];
+} gnn_report_names;
+void gnn_report_beside(const char *report, gnn_report_paths *rp, gnn_report_names *buf);
 
 /* Check the report outputs before any work (cli_check_out): --report
  * FILE.md and the FILE.json / FILE.svg written beside it, unless json /

@@ -1020,182 +1020,211 @@ static void common_device(const dlp_dataset *ds, const int *train, int n, char *
     free(cnt);
 }
 
-dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
-                            int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
-    dlp_gnn_opts o = *opts;
-    const dlp_gnn *init = o.init;
+/* The options with gnnlm's defaults (its own, or --init's recipe) filled
+ * in and checked, each named in the message; the dataset has graphs and
+ * targets. */
+static dlp_status check_opts(dlp_gnn_opts *o, const dlp_dataset *ds, dlp_error *err) {
+    const dlp_gnn *init = o->init;
     if (init && !init->lmx) return dlp__err(err, DLP_EINVAL, "gnnlm train: --init must be a gnnlm model");
-    if (!init && (!o.lm || !*o.lm)) o.lm = DLP__LM_BUILTIN;   /* the language model dlperf ships */
-    if (init && o.lm) return dlp__err(err, DLP_EINVAL, "gnnlm train: give --lm or --init, not both");
-    if (init && o.encoder) return dlp__err(err, DLP_EINVAL, "gnnlm train: --encoder starts a new model; not with --init");
-    if (!o.hidden) o.hidden = init ? init->info.hidden : 64;
-    if (!o.layers) o.layers = 3;
-    if (!o.fc_layers) o.fc_layers = init ? init->info.fc_layers : 1;
-    if (o.fc_layers < 0) o.fc_layers = 0;
-    if (o.dropout == 0) o.dropout = init ? init->info.dropout : 0.05;
-    if (o.dropout < 0) o.dropout = 0;
-    if (o.lr == 0) o.lr = 1e-3;
-    if (o.lm_lr == 0) o.lm_lr = 1e-3;
-    if (!o.batch_size) o.batch_size = 16;
-    if (!o.epochs) o.epochs = 10;
-    if (o.huber_delta == 0) o.huber_delta = 1.0;
-    if (!o.lora_rank) o.lora_rank = 8;
-    if (!o.soft_tokens) o.soft_tokens = 8;
-    if (o.stage != DLP_GNNLM_STAGE_PREDICT && o.stage != DLP_GNNLM_STAGE_ADAPT)
-        return dlp__err(err, DLP_EINVAL, "gnnlm train: unknown stage %d", o.stage);
-    if (o.batch_size < 1 || o.epochs < 1 || o.lr < 0 || o.lm_lr < 0 || o.hidden < 1 || o.layers < 1 ||
-        o.dropout >= 1 || o.loss < 0 || o.loss > DLP_GNN_LOSS_L1 || o.target_scale < 0 ||
-        o.target_scale > DLP_GNN_SCALE_NONE || o.huber_delta <= 0)
-        return dlp__err(err, DLP_EINVAL, "gnnlm train: an option is out of range");
-    int n_t = o.n_targets > 0 ? o.n_targets : 1;
-    if (n_t > DLP__GNN_MAX_TARGETS) return dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d targets", DLP__GNN_MAX_TARGETS);
-    const dlp_features *f0 = dlp_dataset_graph(ds, 0);
-    if (!f0 || dlp_dataset_target_count(ds) < 1) return dlp__err(err, DLP_EINVAL, "gnnlm train: the dataset has no graphs or targets");
+    if (!init && (!o->lm || !*o->lm)) o->lm = DLP__LM_BUILTIN;   /* the language model dlperf ships */
+    if (init && o->lm) return dlp__err(err, DLP_EINVAL, "gnnlm train: give --lm or --init, not both");
+    if (init && o->encoder) return dlp__err(err, DLP_EINVAL, "gnnlm train: --encoder starts a new model; not with --init");
+    if (!o->hidden) o->hidden = init ? init->info.hidden : 64;
+    if (!o->layers) o->layers = 3;
+    if (!o->fc_layers) o->fc_layers = init ? init->info.fc_layers : 1;
+    if (o->fc_layers < 0) o->fc_layers = 0;
+    if (o->dropout == 0) o->dropout = init ? init->info.dropout : 0.05;
+    if (o->dropout < 0) o->dropout = 0;
+    if (o->lr == 0) o->lr = 1e-3;
+    if (o->lm_lr == 0) o->lm_lr = 1e-3;
+    if (!o->batch_size) o->batch_size = 16;
+    if (!o->epochs) o->epochs = 10;
+    if (o->huber_delta == 0) o->huber_delta = 1.0;
+    if (!o->lora_rank) o->lora_rank = 8;
+    if (!o->soft_tokens) o->soft_tokens = 8;
+    if (o->stage != DLP_GNNLM_STAGE_PREDICT && o->stage != DLP_GNNLM_STAGE_ADAPT)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: unknown stage %d", o->stage);
+    const char *bad = o->batch_size < 1                                             ? "batch_size"
+                      : o->epochs < 1                                               ? "epochs"
+                      : o->lr < 0                                                   ? "lr"
+                      : o->lm_lr < 0                                                ? "lm_lr"
+                      : o->hidden < 1                                               ? "hidden"
+                      : o->layers < 1                                               ? "layers"
+                      : o->dropout >= 1                                             ? "dropout"
+                      : o->loss < 0 || o->loss > DLP_GNN_LOSS_L1                    ? "loss"
+                      : o->target_scale < 0 || o->target_scale > DLP_GNN_SCALE_NONE ? "target_scale"
+                      : o->huber_delta <= 0                                         ? "huber_delta"
+                                                                                    : NULL;
+    if (bad) return dlp__err(err, DLP_EINVAL, "gnnlm train: option %s is out of range", bad);
+    if (o->n_targets > DLP__GNN_MAX_TARGETS)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d targets", DLP__GNN_MAX_TARGETS);
+    if (!dlp_dataset_graph(ds, 0) || dlp_dataset_target_count(ds) < 1)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: the dataset has no graphs or targets");
+    return DLP_OK;
+}
 
-    dlp_gnn *m = dlp__gnn_alloc();
-    dlp__gnnlm *x = m ? gl_alloc() : NULL;
-    if (!m || !x) {
-        free(m);
-        return dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
-    }
-    m->lmx = x;
-    m->ops = &dlp__gnnlm_ops;
-    dlp_status st = DLP_OK;
-    int *train = NULL, *val = NULL;
-    dlp__nn_adam og = {0}, ol = {0};
+/* A training run's state across the steps below. */
+typedef struct {
+    dlp_gnn_opts o;           /* the caller's, with gnnlm's defaults */
+    const dlp_gnn *init;
+    const dlp_dataset *ds;
+    dlp_gnn *m;
+    dlp__gnnlm *x;            /* m->lmx */
     int tcol[DLP__GNN_MAX_TARGETS];
+    int *train, *val, n_train, n_val;
+    dlp__nn_adam og, ol;      /* optimisers: GIN and head; the LM's adapters */
+} gl_trainer;
+
+/* What the model reads and answers: the targets (their dataset columns
+ * into tcol), the layout of the dataset's graphs and the static features
+ * (--init's, the options', or DIPPM's). */
+static dlp_status set_contract(gl_trainer *T, dlp_error *err) {
+    const dlp_gnn_opts *o = &T->o;
+    const dlp_gnn *init = T->init;
+    dlp_gnn *m = T->m;
+    int n_t = o->n_targets > 0 ? o->n_targets : 1;
     m->n_targets = n_t;
     for (int k = 0; k < n_t; k++) {
-        const char *name = o.n_targets > 0 && o.targets ? o.targets[k] : dlp_dataset_target_name(ds, 0);
-        tcol[k] = dlp_dataset_target_index(ds, name);
-        if (tcol[k] < 0) {
-            st = dlp__err(err, DLP_ENOTFOUND, "gnnlm train: the dataset has no target '%s'", name ? name : "");
-            goto fail;
-        }
+        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_name(T->ds, 0);
+        T->tcol[k] = dlp_dataset_target_index(T->ds, name);
+        if (T->tcol[k] < 0)
+            return dlp__err(err, DLP_ENOTFOUND, "gnnlm train: the dataset has no target '%s'", name ? name : "");
         snprintf(m->target[k], sizeof m->target[k], "%s", name);
     }
-    m->layout = dlp_dataset_layout(ds);
+    const dlp_features *f0 = dlp_dataset_graph(T->ds, 0);
+    m->layout = dlp_dataset_layout(T->ds);
     m->layout_version = f0->layout_version;
     m->n_feat = f0->n_feat;
     if (init) {
         if (init->layout != m->layout || init->layout_version != m->layout_version || init->n_feat != m->n_feat ||
-            init->n_targets != n_t) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init was trained on other features or targets (%s "
-                          "version %d, %d targets)", dlp_layout_name(init->layout), init->layout_version, init->n_targets);
-            goto fail;
-        }
+            init->n_targets != n_t)
+            return dlp__err(err, DLP_EINVAL,
+                            "gnnlm train: --init was trained on other features or targets (%s version %d, %d targets)",
+                            dlp_layout_name(init->layout), init->layout_version, init->n_targets);
         m->n_static = init->n_static;
         memcpy(m->sf, init->sf, sizeof m->sf);
-    } else if (o.n_static > 0 && o.static_features) {
-        if (o.n_static > DLP_SF_COUNT) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d static features", DLP_SF_COUNT);
-            goto fail;
+    } else if (o->n_static > 0 && o->static_features) {
+        if (o->n_static > DLP_SF_COUNT)
+            return dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d static features", DLP_SF_COUNT);
+        m->n_static = o->n_static;
+        for (int j = 0; j < o->n_static; j++) {
+            if (o->static_features[j] < 0 || o->static_features[j] >= DLP_SF_COUNT)
+                return dlp__err(err, DLP_EINVAL, "gnnlm train: static feature %d out of range", o->static_features[j]);
+            m->sf[j] = o->static_features[j];
         }
-        m->n_static = o.n_static;
-        for (int j = 0; j < o.n_static; j++) {
-            if (o.static_features[j] < 0 || o.static_features[j] >= DLP_SF_COUNT) {
-                st = dlp__err(err, DLP_EINVAL, "gnnlm train: static feature %d out of range", o.static_features[j]);
-                goto fail;
-            }
-            m->sf[j] = o.static_features[j];
-        }
-    } else if (o.n_static == 0) {
+    } else if (o->n_static == 0) {
         m->n_static = 5;
         memcpy(m->sf, dippm_static, sizeof dippm_static);
     }
-    /* the GIN's recipe: the encoder's (stage 1), init's, or a fresh one */
-    if (o.encoder) {
-        dlp__enc_recipe_get(o.encoder, &x->gin.r);
-        if (x->gin.r.method != DLP_PRETRAIN_GRAPHMAE) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: the encoder must be a GraphMAE (GIN) encoder, not %s",
-                          dlp_pretrain_method_name(x->gin.r.method));
-            goto fail;
-        }
-        x->gin_pretrained = 1;
-    } else if (init) {
-        x->gin.r = init->lmx->gin.r;
-        x->gin_pretrained = init->lmx->gin_pretrained;
-        x->lm_adapted = init->lmx->lm_adapted;
-    } else {
-        x->gin.r = (dlp__enc_recipe){DLP_PRETRAIN_GRAPHMAE, m->n_feat, o.hidden, o.layers, o.dropout, m->layout,
-                                     m->layout_version};
-    }
-    /* the language model: the file with adapters added, or init's */
-    if (init) {
-        if ((st = copy_lm(init->lmx, x, err)) != DLP_OK) goto fail;
-    } else {
-        dlp__lm_config add = {0};
-        add.lora_rank = o.lora_rank > 0 ? o.lora_rank : 0;
-        add.lora_alpha = 2.0f * (float)add.lora_rank;
-        add.n_soft = o.soft_tokens > 0 ? o.soft_tokens : 0;
-        add.graph_dim = x->gin.r.hidden + m->n_static;
-        dlp_error le = {0};
-        const void *bi;
-        size_t bn;
-        dlp__lm_builtin(&bi, &bn);
-        struct stat sb;
-        if (!strcmp(o.lm, DLP__LM_BUILTIN))
-            st = dlp__lm_load_mem(bi, bn, "the built-in language model", &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
-        else if (stat(o.lm, &sb) == 0 && S_ISDIR(sb.st_mode))   /* a Hugging Face LLaMA-family folder */
-            st = dlp__lm_load_hf(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
-        else
-            st = dlp__lm_load(o.lm, &add, o.seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le);
-        if (st != DLP_OK) {
-            dlp__err(err, st, "gnnlm train: %s", le.msg);
-            goto fail;
-        }
-        x->has_lm = 1;
-        if (x->lm.c.graph_dim != add.graph_dim) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: %s has a graph projection for %d values, this model makes %d",
-                          o.lm, x->lm.c.graph_dim, add.graph_dim);
-            goto fail;
-        }
-        dlp__lm_set_base_trainable(&x->lm, 0);
-    }
-    x->lm_dim = x->lm.c.dim;
-    x->stage = o.stage;
-    x->input = init ? init->lmx->input : o.graph_input;
-    x->output = init ? init->lmx->output : o.output;
-    if (x->output != DLP_GNNLM_OUTPUT_HEAD && x->output != DLP_GNNLM_OUTPUT_TOKENS) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown output %d", x->output);
-        goto fail;
-    }
-    if (x->output == DLP_GNNLM_OUTPUT_TOKENS && (x->input != DLP_GNNLM_INPUT_TOKEN || n_t != 1)) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: numeric-token output needs the graph token and one target");
-        goto fail;
-    }
-    if (x->input < DLP_GNNLM_INPUT_TOKEN || x->input > DLP_GNNLM_INPUT_JSON) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: unknown graph input %d", x->input);
-        goto fail;
-    }
-    if (x->input != DLP_GNNLM_INPUT_TOKEN && o.stage == DLP_GNNLM_STAGE_ADAPT) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: stage adapt trains the graph token; the graph as %s has none",
-                      x->input == DLP_GNNLM_INPUT_TEXT ? "text" : "JSON");
-        goto fail;
-    }
-    if (o.stage == DLP_GNNLM_STAGE_ADAPT) x->lm_adapted = 1;
+    return DLP_OK;
+}
 
-    dlp_gnn_info *h = &m->info;
+/* The GIN's recipe: the GraphMAE encoder's (stage 1), init's, or a fresh one. */
+static dlp_status set_gin(gl_trainer *T, dlp_error *err) {
+    const dlp_gnn_opts *o = &T->o;
+    dlp__gnnlm *x = T->x;
+    if (o->encoder) {
+        dlp__enc_recipe_get(o->encoder, &x->gin.r);
+        if (x->gin.r.method != DLP_PRETRAIN_GRAPHMAE)
+            return dlp__err(err, DLP_EINVAL, "gnnlm train: the encoder must be a GraphMAE (GIN) encoder, not %s",
+                            dlp_pretrain_method_name(x->gin.r.method));
+        x->gin_pretrained = 1;
+    } else if (T->init) {
+        x->gin.r = T->init->lmx->gin.r;
+        x->gin_pretrained = T->init->lmx->gin_pretrained;
+        x->lm_adapted = T->init->lmx->lm_adapted;
+    } else {
+        x->gin.r = (dlp__enc_recipe){DLP_PRETRAIN_GRAPHMAE, T->m->n_feat, o->hidden, o->layers, o->dropout,
+                                     T->m->layout, T->m->layout_version};
+    }
+    return DLP_OK;
+}
+
+/* The language model: init's (with its adapters), or the built-in one, a
+ * Hugging Face LLaMA-family folder or an lm .dlpm with LoRA, soft prompt
+ * and graph projection added and the base frozen. */
+static dlp_status load_lm(gl_trainer *T, dlp_error *err) {
+    const dlp_gnn_opts *o = &T->o;
+    dlp__gnnlm *x = T->x;
+    if (T->init) return copy_lm(T->init->lmx, x, err);
+    dlp__lm_config add = {0};
+    add.lora_rank = o->lora_rank > 0 ? o->lora_rank : 0;
+    add.lora_alpha = 2.0f * (float)add.lora_rank;
+    add.n_soft = o->soft_tokens > 0 ? o->soft_tokens : 0;
+    add.graph_dim = x->gin.r.hidden + T->m->n_static;
+    dlp_error le = {0};
+    const void *bi;
+    size_t bn;
+    dlp__lm_builtin(&bi, &bn);
+    struct stat sb;
+    dlp_status st;
+    if (!strcmp(o->lm, DLP__LM_BUILTIN))
+        st = dlp__lm_load_mem(bi, bn, "the built-in language model", &add, o->seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
+    else if (stat(o->lm, &sb) == 0 && S_ISDIR(sb.st_mode))
+        st = dlp__lm_load_hf(o->lm, &add, o->seed ^ 0x4c4dULL, &x->lm, &x->tok, &le);
+    else
+        st = dlp__lm_load(o->lm, &add, o->seed ^ 0x4c4dULL, &x->lm, &x->tok, NULL, &le);
+    if (st != DLP_OK) return dlp__err(err, st, "gnnlm train: %s", le.msg);
+    x->has_lm = 1;
+    if (x->lm.c.graph_dim != add.graph_dim)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: %s has a graph projection for %d values, this model makes %d",
+                        o->lm, x->lm.c.graph_dim, add.graph_dim);
+    dlp__lm_set_base_trainable(&x->lm, 0);
+    return DLP_OK;
+}
+
+/* The stage, how the graph enters the prompt and what the model answers
+ * with (init's input and output are kept), and the combinations refused. */
+static dlp_status set_io(gl_trainer *T, dlp_error *err) {
+    const dlp_gnn_opts *o = &T->o;
+    dlp__gnnlm *x = T->x;
+    x->lm_dim = x->lm.c.dim;
+    x->stage = o->stage;
+    x->input = T->init ? T->init->lmx->input : o->graph_input;
+    x->output = T->init ? T->init->lmx->output : o->output;
+    if (x->output != DLP_GNNLM_OUTPUT_HEAD && x->output != DLP_GNNLM_OUTPUT_TOKENS)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: unknown output %d", x->output);
+    if (x->output == DLP_GNNLM_OUTPUT_TOKENS && (x->input != DLP_GNNLM_INPUT_TOKEN || T->m->n_targets != 1))
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: numeric-token output needs the graph token and one target");
+    if (x->input < DLP_GNNLM_INPUT_TOKEN || x->input > DLP_GNNLM_INPUT_JSON)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: unknown graph input %d", x->input);
+    if (x->input != DLP_GNNLM_INPUT_TOKEN && o->stage == DLP_GNNLM_STAGE_ADAPT)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: stage adapt trains the graph token; the graph as %s has none",
+                        x->input == DLP_GNNLM_INPUT_TEXT ? "text" : "JSON");
+    if (o->stage == DLP_GNNLM_STAGE_ADAPT) x->lm_adapted = 1;
+    return DLP_OK;
+}
+
+/* The network's recipe in m->info. */
+static void set_recipe(gl_trainer *T) {
+    dlp_gnn_info *h = &T->m->info;
     h->arch = DLP_GNN_GNNLM;
-    h->hidden = o.hidden;
-    h->layers = x->gin.r.layers;
+    h->hidden = T->o.hidden;
+    h->layers = T->x->gin.r.layers;
     h->block_depth = 1;
-    h->fc_layers = o.fc_layers;
+    h->fc_layers = T->o.fc_layers;
     h->readout = DLP_GNN_READOUT_SCALED_SUM;
     h->gat_heads = 1;
-    h->dropout = o.dropout;
-    dlp__gnn_info_common(m, &o, ds);
+    h->dropout = T->o.dropout;
+    dlp__gnn_info_common(T->m, &T->o, T->ds);
+}
 
-    int n_train = 0, n_val = 0;
-    if ((st = dlp__gnn_present(ds, tcol, n_t, train_in, n_train_in, &train, &n_train, "gnnlm train", err)) != DLP_OK ||
-        (st = dlp__gnn_present(ds, tcol, n_t, val_in, n_val_in, &val, &n_val, "gnnlm train", err)) != DLP_OK)
-        goto fail;
-    if (!n_train) {
-        st = dlp__err(err, DLP_EINVAL, "gnnlm train: no training sample has the target(s)");
-        goto fail;
-    }
-    h->n_train = n_train;
-    h->n_val = n_val;
+/* The samples that have the targets, the scalings, the readout scale and
+ * the most common device. */
+static dlp_status set_samples(gl_trainer *T, const int *train_in, int n_train_in, const int *val_in, int n_val_in,
+                              dlp_error *err) {
+    dlp_gnn *m = T->m;
+    const dlp_gnn *init = T->init;
+    const dlp_dataset *ds = T->ds;
+    int n_t = m->n_targets;
+    dlp_status st;
+    if ((st = dlp__gnn_present(ds, T->tcol, n_t, train_in, n_train_in, &T->train, &T->n_train, "gnnlm train", err)) !=
+            DLP_OK ||
+        (st = dlp__gnn_present(ds, T->tcol, n_t, val_in, n_val_in, &T->val, &T->n_val, "gnnlm train", err)) != DLP_OK)
+        return st;
+    if (!T->n_train) return dlp__err(err, DLP_EINVAL, "gnnlm train: no training sample has the target(s)");
+    m->info.n_train = T->n_train;
+    m->info.n_val = T->n_val;
     /* Scalings: fitted here for a new model.  A gnnlm --init keeps its
      * own (the device is in the prompt; refitting on a few samples of one
      * device would move every output the model places by the description)
@@ -1205,68 +1234,98 @@ dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_tr
         memcpy(m->sf_std, init->sf_std, sizeof m->sf_std);
         memcpy(m->t_mean, init->t_mean, sizeof m->t_mean);
         memcpy(m->t_std, init->t_std, sizeof m->t_std);
-        if (init->info.target_scale != o.target_scale) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init scales targets %s, not %s",
-                          dlp_gnn_scale_name(init->info.target_scale), dlp_gnn_scale_name(o.target_scale));
-            goto fail;
-        }
-    } else if ((st = dlp__gnn_fit_scalings(m, ds, tcol, train, n_train, err)) != DLP_OK)
-        goto fail;
-    {
-        double nodes = 0;
-        for (int i = 0; i < n_train; i++) {
-            dlp_dataset_sample s;
-            dlp_dataset_get(ds, train[i], &s);
-            nodes += s.features->n_nodes;
-        }
-        /* init's readout scale is kept: the GIN's output scale is learned with it */
-        m->ro_scale = init ? init->ro_scale : n_train / nodes;
+        if (init->info.target_scale != T->o.target_scale)
+            return dlp__err(err, DLP_EINVAL, "gnnlm train: --init scales targets %s, not %s",
+                            dlp_gnn_scale_name(init->info.target_scale), dlp_gnn_scale_name(T->o.target_scale));
+    } else if ((st = dlp__gnn_fit_scalings(m, ds, T->tcol, T->train, T->n_train, err)) != DLP_OK) {
+        return st;
     }
-    common_device(ds, train, n_train, x->device, sizeof x->device);
-    if ((st = dlp__gnn_build(m, err)) != DLP_OK) goto fail;
-    dlp__nn_params_init(&m->ps, o.seed);
-    if (o.encoder) {
+    double nodes = 0;
+    for (int i = 0; i < T->n_train; i++) {
+        dlp_dataset_sample s;
+        dlp_dataset_get(ds, T->train[i], &s);
+        nodes += s.features->n_nodes;
+    }
+    /* init's readout scale is kept: the GIN's output scale is learned with it */
+    m->ro_scale = init ? init->ro_scale : T->n_train / nodes;
+    common_device(ds, T->train, T->n_train, T->x->device, sizeof T->x->device);
+    return DLP_OK;
+}
+
+/* The network built and its weights: from the seed, the encoder's GIN,
+ * or --init's (whose level is then corrected on the new samples). */
+static dlp_status init_weights(gl_trainer *T, dlp_error *err) {
+    dlp_gnn *m = T->m;
+    const dlp_gnn *init = T->init;
+    dlp_status st = dlp__gnn_build(m, err);
+    if (st != DLP_OK) return st;
+    dlp__nn_params_init(&m->ps, T->o.seed);
+    if (T->o.encoder) {
         dlp_error ee = {0};
-        if ((st = dlp__enc_copy_weights(o.encoder, &m->ps, &ee)) != DLP_OK) {
-            dlp__err(err, st, "gnnlm train: the encoder's weights: %s", ee.msg);
-            goto fail;
-        }
+        if ((st = dlp__enc_copy_weights(T->o.encoder, &m->ps, &ee)) != DLP_OK)
+            return dlp__err(err, st, "gnnlm train: the encoder's weights: %s", ee.msg);
     }
-    if (init) {
-        if (init->ps.total != m->ps.total) {
-            st = dlp__err(err, DLP_EINVAL, "gnnlm train: --init has another shape (%lld values, this recipe %lld)",
-                          (long long)init->ps.total, (long long)m->ps.total);
-            goto fail;
-        }
-        memcpy(m->ps.data, init->ps.data, sizeof(float) * (size_t)m->ps.total);
-        /* only a model that already predicts has a level to correct (a
-         * stage-2 model's head is untrained) */
-        if (o.stage == DLP_GNNLM_STAGE_PREDICT && init->lmx->stage == DLP_GNNLM_STAGE_PREDICT &&
-            (st = calibrate_level(m, ds, train, n_train, tcol, err)) != DLP_OK)
-            goto fail;
-    }
-    if (o.threads > 0) openblas_set_num_threads(o.threads);
-    if ((st = dlp__nn_adam_init(&og, &m->ps, (float)o.lr, 0.9f, 0.999f, 1e-8f, (float)o.weight_decay, o.adamw != 0)) !=
-            DLP_OK ||
-        (st = dlp__nn_adam_init(&ol, &x->lm.ps, (float)o.lm_lr, 0.9f, 0.999f, 1e-8f, 0.0f, 1)) != DLP_OK) {
-        dlp__err(err, st, "gnnlm train: optimizer: %s", dlp_status_str(st));
-        goto fail;
-    }
+    if (!init) return DLP_OK;
+    if (init->ps.total != m->ps.total)
+        return dlp__err(err, DLP_EINVAL, "gnnlm train: --init has another shape (%lld values, this recipe %lld)",
+                        (long long)init->ps.total, (long long)m->ps.total);
+    memcpy(m->ps.data, init->ps.data, sizeof(float) * (size_t)m->ps.total);
+    /* only a model that already predicts has a level to correct (a
+     * stage-2 model's head is untrained) */
+    if (T->o.stage == DLP_GNNLM_STAGE_PREDICT && init->lmx->stage == DLP_GNNLM_STAGE_PREDICT)
+        return calibrate_level(m, T->ds, T->train, T->n_train, T->tcol, err);
+    return DLP_OK;
+}
+
+/* The optimisers and the stage's training loop, timed. */
+static dlp_status train_stage(gl_trainer *T, dlp_error *err) {
+    const dlp_gnn_opts *o = &T->o;
+    dlp_gnn *m = T->m;
+    dlp_status st;
+    if (o->threads > 0) openblas_set_num_threads(o->threads);
+    if ((st = dlp__nn_adam_init(&T->og, &m->ps, (float)o->lr, 0.9f, 0.999f, 1e-8f, (float)o->weight_decay,
+                                o->adamw != 0)) != DLP_OK ||
+        (st = dlp__nn_adam_init(&T->ol, &T->x->lm.ps, (float)o->lm_lr, 0.9f, 0.999f, 1e-8f, 0.0f, 1)) != DLP_OK)
+        return dlp__err(err, st, "gnnlm train: optimizer: %s", dlp_status_str(st));
     double t0 = dlp__now_s();
-    if (o.stage == DLP_GNNLM_STAGE_ADAPT) st = train_adapt(m, ds, train, n_train, &o, &ol, err);
-    else st = train_predict(m, ds, train, n_train, val, n_val, tcol, &o, &og, &ol, err);
-    if (st != DLP_OK) goto fail;
-    h->train_seconds = dlp__now_s() - t0;
+    if (o->stage == DLP_GNNLM_STAGE_ADAPT) st = train_adapt(m, T->ds, T->train, T->n_train, o, &T->ol, err);
+    else st = train_predict(m, T->ds, T->train, T->n_train, T->val, T->n_val, T->tcol, o, &T->og, &T->ol, err);
+    if (st != DLP_OK) return st;
+    m->info.train_seconds = dlp__now_s() - t0;
     dlp__nn_zero_grad(&m->ps);
-    dlp__nn_zero_grad(&x->lm.ps);
-    *out = m;
-    m = NULL;
-fail:
-    dlp__nn_adam_free(&og);
-    dlp__nn_adam_free(&ol);
-    free(train);
-    free(val);
-    dlp_gnn_free(m);
+    dlp__nn_zero_grad(&T->x->lm.ps);
+    return DLP_OK;
+}
+
+dlp_status dlp__gnnlm_train(const dlp_dataset *ds, const int *train_in, int n_train_in, const int *val_in,
+                            int n_val_in, const dlp_gnn_opts *opts, dlp_gnn **out, dlp_error *err) {
+    gl_trainer T = {.o = *opts, .init = opts->init, .ds = ds};
+    dlp_status st = check_opts(&T.o, ds, err);
+    if (st != DLP_OK) return st;
+    T.m = dlp__gnn_alloc();
+    T.x = T.m ? gl_alloc() : NULL;
+    if (!T.m || !T.x) {
+        free(T.m);
+        return dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
+    }
+    T.m->lmx = T.x;
+    T.m->ops = &dlp__gnnlm_ops;
+    if ((st = set_contract(&T, err)) == DLP_OK && (st = set_gin(&T, err)) == DLP_OK &&
+        (st = load_lm(&T, err)) == DLP_OK && (st = set_io(&T, err)) == DLP_OK) {
+        set_recipe(&T);
+        if ((st = set_samples(&T, train_in, n_train_in, val_in, n_val_in, err)) == DLP_OK &&
+            (st = init_weights(&T, err)) == DLP_OK)
+            st = train_stage(&T, err);
+    }
+    if (st == DLP_OK) {
+        *out = T.m;
+        T.m = NULL;
+    }
+    dlp__nn_adam_free(&T.og);
+    dlp__nn_adam_free(&T.ol);
+    free(T.train);
+    free(T.val);
+    dlp_gnn_free(T.m);
     return st;
 }
 

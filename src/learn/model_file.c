@@ -158,9 +158,12 @@ dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err) {
 
 /* ---- load ------------------------------------------------------------------- */
 
-static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len,
-                               uint64_t *lm_bytes) {
-    dlp_gnn_info *h = &m->info;
+/* The header readers below share r: its getters record the first error
+ * and are no-ops after it, so each step may stop at r->st (the model is
+ * freed on any error, whatever fields it left half read). */
+
+/* A GNN's header ("kind" gnn) in the format this dlperf reads. */
+static dlp_status read_kind(const cJSON *root, dlp__dlpm_rd *r) {
     const char *kind = cJSON_IsObject(root) ? dlp__dlpm_str(r, root, "kind") : "";
     if (!cJSON_IsObject(root))
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: model header is not a JSON object", r->name);
@@ -175,6 +178,12 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
     if (r->st == DLP_OK && fmt != DLP__GNN_FORMAT)
         return r->st = dlp__err(r->err, DLP_EVERSION, "%s: GNN model format %d, this dlperf reads format %d",
                                 r->name, fmt, DLP__GNN_FORMAT);
+    return r->st;
+}
+
+/* The network's recipe: architecture, widths, dropout, readout. */
+static dlp_status read_recipe(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r) {
+    dlp_gnn_info *h = &m->info;
     const char *s = dlp__dlpm_str(r, root, "arch");
     h->arch = dlp__dlpm_enum_of(r, s, dlp_gnn_arch_parse(s), "architecture");
     h->hidden = (int)dlp__dlpm_inum(r, root, "hidden", 1, 1 << 16);
@@ -190,74 +199,87 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
     h->gat_heads = (int)dlp__dlpm_inum(r, root, "gat_heads", 1, 1024);
     const cJSON *b = dlp__dlpm_need(r, root, "sage_normalize", cJSON_True);
     h->sage_normalize = b && cJSON_IsTrue(b);
+    return r->st;
+}
+
+/* "training": the optimiser's settings and the provenance. */
+static dlp_status read_training(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r) {
+    dlp_gnn_info *h = &m->info;
     const cJSON *tr = dlp__dlpm_need(r, root, "training", cJSON_Object);
-    if (tr) {
-        s = dlp__dlpm_str(r, tr, "loss");
-        h->loss = dlp__dlpm_enum_of(r, s, dlp_gnn_loss_parse(s), "loss");
-        h->huber_delta = dlp__dlpm_num(r, tr, "huber_delta");
-        h->adamw = !strcmp(dlp__dlpm_str(r, tr, "optimizer"), "adamw");
-        h->lr = dlp__dlpm_num(r, tr, "lr");
-        h->lr_schedule =
-            !strcmp(dlp__dlpm_str(r, tr, "lr_schedule"), "cosine") ? DLP_GNN_LR_COSINE : DLP_GNN_LR_CONST;
-        h->weight_decay = dlp__dlpm_num(r, tr, "weight_decay");
-        h->clip = dlp__dlpm_num(r, tr, "clip");
-        h->batch_size = (int)dlp__dlpm_inum(r, tr, "batch_size", 0, 1 << 30);
-        h->epochs = (int)dlp__dlpm_inum(r, tr, "epochs", 0, 1 << 30);
-        h->epochs_run = (int)dlp__dlpm_inum(r, tr, "epochs_run", 0, 1 << 30);
-        h->best_epoch = (int)dlp__dlpm_inum(r, tr, "best_epoch", 0, 1 << 30);
-        h->seed = dlp__dlpm_hex64(r, tr, "seed");
-        h->data_fingerprint = dlp__dlpm_hex64(r, tr, "data_fingerprint");
-        h->n_train = (int64_t)dlp__dlpm_num(r, tr, "n_train");
-        h->n_val = (int64_t)dlp__dlpm_num(r, tr, "n_val");
-        const cJSON *bv = cJSON_GetObjectItemCaseSensitive(tr, "best_val_mape");
-        h->best_val_mape = cJSON_IsNumber(bv) ? bv->valuedouble : NAN;
-        h->train_seconds = dlp__dlpm_num(r, tr, "seconds");
-        snprintf(m->split, sizeof m->split, "%s", dlp__dlpm_str(r, tr, "split"));
-    }
+    if (!tr) return r->st;
+    const char *s = dlp__dlpm_str(r, tr, "loss");
+    h->loss = dlp__dlpm_enum_of(r, s, dlp_gnn_loss_parse(s), "loss");
+    h->huber_delta = dlp__dlpm_num(r, tr, "huber_delta");
+    h->adamw = !strcmp(dlp__dlpm_str(r, tr, "optimizer"), "adamw");
+    h->lr = dlp__dlpm_num(r, tr, "lr");
+    h->lr_schedule = !strcmp(dlp__dlpm_str(r, tr, "lr_schedule"), "cosine") ? DLP_GNN_LR_COSINE : DLP_GNN_LR_CONST;
+    h->weight_decay = dlp__dlpm_num(r, tr, "weight_decay");
+    h->clip = dlp__dlpm_num(r, tr, "clip");
+    h->batch_size = (int)dlp__dlpm_inum(r, tr, "batch_size", 0, 1 << 30);
+    h->epochs = (int)dlp__dlpm_inum(r, tr, "epochs", 0, 1 << 30);
+    h->epochs_run = (int)dlp__dlpm_inum(r, tr, "epochs_run", 0, 1 << 30);
+    h->best_epoch = (int)dlp__dlpm_inum(r, tr, "best_epoch", 0, 1 << 30);
+    h->seed = dlp__dlpm_hex64(r, tr, "seed");
+    h->data_fingerprint = dlp__dlpm_hex64(r, tr, "data_fingerprint");
+    h->n_train = (int64_t)dlp__dlpm_num(r, tr, "n_train");
+    h->n_val = (int64_t)dlp__dlpm_num(r, tr, "n_val");
+    const cJSON *bv = cJSON_GetObjectItemCaseSensitive(tr, "best_val_mape");
+    h->best_val_mape = cJSON_IsNumber(bv) ? bv->valuedouble : NAN;
+    h->train_seconds = dlp__dlpm_num(r, tr, "seconds");
+    snprintf(m->split, sizeof m->split, "%s", dlp__dlpm_str(r, tr, "split"));
+    return r->st;
+}
+
+/* "input": the layout and the static features with their scaling. */
+static dlp_status read_input(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r) {
     const cJSON *in = dlp__dlpm_need(r, root, "input", cJSON_Object);
-    if (in) {
-        m->layout = (int)dlp__dlpm_inum(r, in, "layout_id", 1, 1 << 20);
-        m->layout_version = (int)dlp__dlpm_inum(r, in, "layout_version", 0, 1 << 20);
-        m->n_feat = (int)dlp__dlpm_inum(r, in, "n_feat", 1, 1 << 20);
-        const cJSON *sfn = dlp__dlpm_need(r, in, "static_features", cJSON_Array);
-        if (sfn) {
-            int n = cJSON_GetArraySize(sfn);
-            if (n > DLP_SF_COUNT)
-                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d static features", r->name, n);
-            m->n_static = 0;
-            const cJSON *v;
-            cJSON_ArrayForEach(v, sfn) {
-                int k = cJSON_IsString(v) ? dlp_static_parse(v->valuestring) : -1;
-                if (k < 0)
-                    return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown static feature '%s'", r->name,
-                                            cJSON_IsString(v) ? v->valuestring : "?");
-                m->sf[m->n_static++] = k;
-            }
-            dlp__dlpm_doubles(r, in, "static_log1p_mean", m->sf_mean, m->n_static);
-            dlp__dlpm_doubles(r, in, "static_log1p_std", m->sf_std, m->n_static);
-        }
+    if (!in) return r->st;
+    m->layout = (int)dlp__dlpm_inum(r, in, "layout_id", 1, 1 << 20);
+    m->layout_version = (int)dlp__dlpm_inum(r, in, "layout_version", 0, 1 << 20);
+    m->n_feat = (int)dlp__dlpm_inum(r, in, "n_feat", 1, 1 << 20);
+    const cJSON *sfn = dlp__dlpm_need(r, in, "static_features", cJSON_Array);
+    if (!sfn) return r->st;
+    int n = cJSON_GetArraySize(sfn);
+    if (n > DLP_SF_COUNT) return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d static features", r->name, n);
+    m->n_static = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, sfn) {
+        int k = cJSON_IsString(v) ? dlp_static_parse(v->valuestring) : -1;
+        if (k < 0)
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unknown static feature '%s'", r->name,
+                                    cJSON_IsString(v) ? v->valuestring : "?");
+        m->sf[m->n_static++] = k;
     }
+    dlp__dlpm_doubles(r, in, "static_log1p_mean", m->sf_mean, m->n_static);
+    dlp__dlpm_doubles(r, in, "static_log1p_std", m->sf_std, m->n_static);
+    return r->st;
+}
+
+/* "output": the targets with their scaling. */
+static dlp_status read_output(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r) {
     const cJSON *out = dlp__dlpm_need(r, root, "output", cJSON_Object);
-    if (out) {
-        const cJSON *tn = dlp__dlpm_need(r, out, "targets", cJSON_Array);
-        if (tn) {
-            int n = cJSON_GetArraySize(tn);
-            if (n < 1 || n > DLP__GNN_MAX_TARGETS)
-                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d targets", r->name, n);
-            m->n_targets = 0;
-            const cJSON *v;
-            cJSON_ArrayForEach(v, tn) {
-                if (!cJSON_IsString(v))
-                    return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a target name is not a string", r->name);
-                snprintf(m->target[m->n_targets++], DLP__GNN_NAME_MAX, "%s", v->valuestring);
-            }
-            s = dlp__dlpm_str(r, out, "scale");
-            h->target_scale = dlp__dlpm_enum_of(r, s, dlp_gnn_scale_parse(s), "target scaling");
-            dlp__dlpm_doubles(r, out, "mean", m->t_mean, m->n_targets);
-            dlp__dlpm_doubles(r, out, "std", m->t_std, m->n_targets);
-        }
+    const cJSON *tn = out ? dlp__dlpm_need(r, out, "targets", cJSON_Array) : NULL;
+    if (!tn) return r->st;
+    int n = cJSON_GetArraySize(tn);
+    if (n < 1 || n > DLP__GNN_MAX_TARGETS) return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %d targets", r->name, n);
+    m->n_targets = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, tn) {
+        if (!cJSON_IsString(v))
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a target name is not a string", r->name);
+        snprintf(m->target[m->n_targets++], DLP__GNN_NAME_MAX, "%s", v->valuestring);
     }
-    if (r->st != DLP_OK) return r->st;
+    const char *s = dlp__dlpm_str(r, out, "scale");
+    m->info.target_scale = dlp__dlpm_enum_of(r, s, dlp_gnn_scale_parse(s), "target scaling");
+    dlp__dlpm_doubles(r, out, "mean", m->t_mean, m->n_targets);
+    dlp__dlpm_doubles(r, out, "std", m->t_std, m->n_targets);
+    return r->st;
+}
+
+/* Scalings a prediction can use, a dropout in range, and the input and
+ * output contract copied into the info. */
+static dlp_status check_contract(dlp_gnn *m, dlp__dlpm_rd *r) {
+    dlp_gnn_info *h = &m->info;
     for (int j = 0; j < m->n_static; j++)
         if (!(m->sf_std[j] > 0) || !isfinite(m->sf_mean[j]))
             return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad static-feature scaling", r->name);
@@ -272,42 +294,51 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
     h->n_targets = m->n_targets;
     if (h->dropout < 0 || h->dropout >= 1)
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: dropout %g out of range", r->name, h->dropout);
+    return DLP_OK;
+}
 
-    /* TraPPM: the encoder's recipe, so that the build below declares its
-     * (frozen) tensors and the payload loads them with the others */
+/* TraPPM: the encoder's recipe, so that the build declares its (frozen)
+ * tensors and the payload loads them with the others, and the scaling of
+ * its pooled embedding. */
+static dlp_status read_encoder(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r) {
+    int arch = m->info.arch;
     const cJSON *en = cJSON_GetObjectItemCaseSensitive(root, "encoder");
-    if (h->arch == DLP_GNN_TRAPPM && !en)
+    if (arch == DLP_GNN_TRAPPM && !en)
         return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: a trappm model without its encoder", r->name);
-    if (en) {
-        if (!cJSON_IsObject(en) || h->arch != DLP_GNN_TRAPPM)
-            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unexpected 'encoder' in a %s model", r->name,
-                                    dlp_gnn_arch_name(h->arch));
-        dlp__enc_recipe *er = &m->enc.r;
-        s = dlp__dlpm_str(r, en, "method");
-        er->method = dlp__dlpm_enum_of(r, s, dlp_pretrain_method_parse(s), "encoder method");
-        er->n_feat = (int)dlp__dlpm_inum(r, en, "n_feat", 1, 1 << 20);
-        er->hidden = (int)dlp__dlpm_inum(r, en, "hidden", 1, 1 << 16);
-        er->layers = (int)dlp__dlpm_inum(r, en, "layers", 1, 64);
-        er->dropout = dlp__dlpm_num(r, en, "dropout");
-        er->layout = (int)dlp__dlpm_inum(r, en, "layout_id", 1, 1 << 20);
-        er->layout_version = (int)dlp__dlpm_inum(r, en, "layout_version", 0, 1 << 20);
-        if (r->st != DLP_OK) return r->st;
-        m->u_mean = calloc((size_t)er->hidden, sizeof *m->u_mean);
-        m->u_std = calloc((size_t)er->hidden, sizeof *m->u_std);
-        if (!m->u_mean || !m->u_std) return r->st = dlp__err(r->err, DLP_ENOMEM, "%s: out of memory", r->name);
-        dlp__dlpm_doubles(r, en, "embedding_mean", m->u_mean, er->hidden);
-        dlp__dlpm_doubles(r, en, "embedding_std", m->u_std, er->hidden);
-        if (r->st != DLP_OK) return r->st;
-        for (int j = 0; j < er->hidden; j++)
-            if (!(m->u_std[j] > 0) || !isfinite(m->u_mean[j]) || !isfinite(m->u_std[j]))
-                return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad embedding scaling", r->name);
-        m->has_enc = 1;
-    }
+    if (!en) return DLP_OK;
+    if (!cJSON_IsObject(en) || arch != DLP_GNN_TRAPPM)
+        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: unexpected 'encoder' in a %s model", r->name,
+                                dlp_gnn_arch_name(arch));
+    dlp__enc_recipe *er = &m->enc.r;
+    const char *s = dlp__dlpm_str(r, en, "method");
+    er->method = dlp__dlpm_enum_of(r, s, dlp_pretrain_method_parse(s), "encoder method");
+    er->n_feat = (int)dlp__dlpm_inum(r, en, "n_feat", 1, 1 << 20);
+    er->hidden = (int)dlp__dlpm_inum(r, en, "hidden", 1, 1 << 16);
+    er->layers = (int)dlp__dlpm_inum(r, en, "layers", 1, 64);
+    er->dropout = dlp__dlpm_num(r, en, "dropout");
+    er->layout = (int)dlp__dlpm_inum(r, en, "layout_id", 1, 1 << 20);
+    er->layout_version = (int)dlp__dlpm_inum(r, en, "layout_version", 0, 1 << 20);
+    if (r->st != DLP_OK) return r->st;
+    m->u_mean = calloc((size_t)er->hidden, sizeof *m->u_mean);
+    m->u_std = calloc((size_t)er->hidden, sizeof *m->u_std);
+    if (!m->u_mean || !m->u_std) return r->st = dlp__err(r->err, DLP_ENOMEM, "%s: out of memory", r->name);
+    dlp__dlpm_doubles(r, en, "embedding_mean", m->u_mean, er->hidden);
+    dlp__dlpm_doubles(r, en, "embedding_std", m->u_std, er->hidden);
+    if (r->st != DLP_OK) return r->st;
+    for (int j = 0; j < er->hidden; j++)
+        if (!(m->u_std[j] > 0) || !isfinite(m->u_mean[j]) || !isfinite(m->u_std[j]))
+            return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: bad embedding scaling", r->name);
+    m->has_enc = 1;
+    return DLP_OK;
+}
 
-    /* gnnlm: the GIN's recipe and the LM's width, before the build; the
-     * LM's image follows the floats in the payload */
+/* The architecture's own header part (gnnlm: the GIN's recipe and the LM's
+ * width, its image following the floats in the payload), then the network
+ * rebuilt and held against the stored size table and the payload. */
+static dlp_status build_checked(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len,
+                                uint64_t *lm_bytes) {
     *lm_bytes = 0;
-    m->ops = dlp__gnn_arch_ops_for(h->arch);
+    m->ops = dlp__gnn_arch_ops_for(m->info.arch);
     if (m->ops && m->ops->parse) {
         dlp_status gs = m->ops->parse(m, root, r->name, lm_bytes, r->err);
         if (gs != DLP_OK) return r->st = gs;
@@ -316,12 +347,19 @@ static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, u
                                     r->name, (unsigned long long)*lm_bytes);
         payload_len -= *lm_bytes;
     }
-    /* rebuild the network and hold it against the stored size table */
     dlp_error be = {0};
-    if (dlp__gnn_build(m, &be) != DLP_OK)
-        return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %s", r->name, be.msg);
+    if (dlp__gnn_build(m, &be) != DLP_OK) return r->st = dlp__err(r->err, DLP_EFORMAT, "%s: %s", r->name, be.msg);
     if (dlp__dlpm_check_tensors(r, root, &m->ps) != DLP_OK) return r->st;
     return dlp__dlpm_check_payload(r, payload_len, &m->ps);
+}
+
+static dlp_status parse_header(dlp_gnn *m, const cJSON *root, dlp__dlpm_rd *r, uint64_t payload_len,
+                               uint64_t *lm_bytes) {
+    if (read_kind(root, r) != DLP_OK || read_recipe(m, root, r) != DLP_OK || read_training(m, root, r) != DLP_OK ||
+        read_input(m, root, r) != DLP_OK || read_output(m, root, r) != DLP_OK || check_contract(m, r) != DLP_OK ||
+        read_encoder(m, root, r) != DLP_OK)
+        return r->st;
+    return build_checked(m, root, r, payload_len, lm_bytes);
 }
 
 dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out, dlp_error *err) {

@@ -126,134 +126,129 @@ dlp_status dlp__lm_save_mem(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn
     return st;
 }
 
-static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
-                             const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
-                             dlp__nn_adam *opt, dlp_error *err) {
+/* An image being loaded: its header's parts, the config it builds (with
+ * the adapters `add` asks for), and which model tensors the file gave. */
+typedef struct {
+    const char *path;
     cJSON *root;
     const uint8_t *payload;
-    uint64_t pn;
-    uint8_t *got = NULL;        /* (tensors of the model) 1: read from the file */
-    dlp_status st = dlp__dlpm_open(data, len, path, &root, &payload, &pn, err);
-    if (st != DLP_OK) return st;
-    dlp__dlpm_rd r = {path, "lm", err, DLP_OK};
-    const char *kind = dlp__dlpm_str(&r, root, "kind");
-    if (r.st == DLP_OK && strcmp(kind, "lm") != 0) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: not a language-model file (kind '%s')", path, kind);
-        goto out;
+    uint64_t pn, nfile;         /* payload bytes; float values (per array) */
+    dlp__dlpm_rd r;
+    dlp__lm_config c;
+    const cJSON *bt, *ts, *ao;  /* base_trainable, tensors, adam (or NULL) */
+    dlp__nn_adam fa;            /* the file's Adam settings */
+    int lora_added, soft_added, graph_added;
+    uint8_t *got;               /* (tensors of the model) 1: read from the file */
+} lm_image;
+
+/* "kind" lm in the format this dlperf reads. */
+static dlp_status read_kind(lm_image *I, dlp_error *err) {
+    const char *kind = dlp__dlpm_str(&I->r, I->root, "kind");
+    if (I->r.st == DLP_OK && strcmp(kind, "lm") != 0)
+        return dlp__err(err, DLP_EFORMAT, "%s: not a language-model file (kind '%s')", I->path, kind);
+    if (dlp__dlpm_inum(&I->r, I->root, "format", 1, 1000) != LM_FORMAT && I->r.st == DLP_OK)
+        return dlp__err(err, DLP_EVERSION, "%s: lm format %d, this dlperf reads %d", I->path,
+                        (int)dlp__dlpm_inum(&I->r, I->root, "format", 1, 1000), LM_FORMAT);
+    return DLP_OK;
+}
+
+/* "config": every dlp__lm_config field ("untied_head" absent: tied;
+ * "rope_scaling" absent: plain RoPE). */
+static dlp_status read_config(lm_image *I, dlp_error *err) {
+    dlp__dlpm_rd *r = &I->r;
+    dlp__lm_config *c = &I->c;
+    const cJSON *co = dlp__dlpm_need(r, I->root, "config", cJSON_Object);
+    if (r->st != DLP_OK) return DLP_OK;   /* (r->st is returned after the other fields) */
+    c->vocab = (int)dlp__dlpm_inum(r, co, "vocab", 1, 1 << 24);
+    c->dim = (int)dlp__dlpm_inum(r, co, "dim", 1, 1 << 16);
+    c->n_layers = (int)dlp__dlpm_inum(r, co, "n_layers", 1, 1024);
+    c->n_heads = (int)dlp__dlpm_inum(r, co, "n_heads", 1, 1024);
+    c->n_kv_heads = (int)dlp__dlpm_inum(r, co, "n_kv_heads", 1, 1024);
+    c->ffn = (int)dlp__dlpm_inum(r, co, "ffn", 1, 1 << 20);
+    c->max_seq = (int)dlp__dlpm_inum(r, co, "max_seq", 1, 1 << 20);
+    c->rope_theta = (float)dlp__dlpm_num(r, co, "rope_theta");
+    c->norm_eps = (float)dlp__dlpm_num(r, co, "norm_eps");
+    c->lora_rank = (int)dlp__dlpm_inum(r, co, "lora_rank", 0, 4096);
+    c->lora_alpha = (float)dlp__dlpm_num(r, co, "lora_alpha");
+    c->n_soft = (int)dlp__dlpm_inum(r, co, "n_soft", 0, 1 << 16);
+    c->graph_dim = (int)dlp__dlpm_inum(r, co, "graph_dim", 0, 1 << 20);
+    const cJSON *uh = cJSON_GetObjectItemCaseSensitive(co, "untied_head");
+    if (uh && !cJSON_IsBool(uh))
+        return dlp__err(err, DLP_EFORMAT, "%s: lm config field 'untied_head' is not a boolean", I->path);
+    c->untied_head = cJSON_IsTrue(uh);
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(co, "rope_scaling");
+    if (!rs) return DLP_OK;
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(rs, "type");
+    if (!cJSON_IsObject(rs) || !cJSON_IsString(ty) || strcmp(ty->valuestring, "llama3"))
+        return dlp__err(err, DLP_EFORMAT, "%s: lm config field 'rope_scaling' is not a llama3 scaling", I->path);
+    c->rope_factor = (float)dlp__dlpm_num(r, rs, "factor");
+    c->rope_low_freq = (float)dlp__dlpm_num(r, rs, "low_freq_factor");
+    c->rope_high_freq = (float)dlp__dlpm_num(r, rs, "high_freq_factor");
+    c->rope_orig_max = (int)dlp__dlpm_inum(r, rs, "original_max_position_embeddings", 1, 1 << 30);
+    return DLP_OK;
+}
+
+/* The size table, the Adam settings (a training checkpoint's), and a
+ * payload of the values, then with Adam two moment arrays of the same size. */
+static dlp_status read_layout(lm_image *I, dlp_error *err) {
+    dlp__dlpm_rd *r = &I->r;
+    I->bt = dlp__dlpm_need(r, I->root, "base_trainable", cJSON_True);
+    I->ts = dlp__dlpm_need(r, I->root, "tensors", cJSON_Array);
+    double nvf = dlp__dlpm_num(r, I->root, "n_values");
+    const cJSON *ao = I->ao = cJSON_GetObjectItemCaseSensitive(I->root, "adam");
+    if (r->st == DLP_OK && ao) {
+        if (!cJSON_IsObject(ao)) return dlp__err(err, DLP_EFORMAT, "%s: lm header field 'adam' is not an object", I->path);
+        dlp__nn_adam *fa = &I->fa;
+        fa->t = dlp__dlpm_inum(r, ao, "t", 0, INT64_C(1) << 52);
+        fa->lr = (float)dlp__dlpm_num(r, ao, "lr");
+        fa->beta1 = (float)dlp__dlpm_num(r, ao, "beta1");
+        fa->beta2 = (float)dlp__dlpm_num(r, ao, "beta2");
+        fa->eps = (float)dlp__dlpm_num(r, ao, "eps");
+        fa->weight_decay = (float)dlp__dlpm_num(r, ao, "weight_decay");
+        fa->decoupled = cJSON_IsTrue(dlp__dlpm_need(r, ao, "decoupled", cJSON_True));
     }
-    if (dlp__dlpm_inum(&r, root, "format", 1, 1000) != LM_FORMAT && r.st == DLP_OK) {
-        st = dlp__err(err, DLP_EVERSION, "%s: lm format %d, this dlperf reads %d", path,
-                      (int)dlp__dlpm_inum(&r, root, "format", 1, 1000), LM_FORMAT);
-        goto out;
+    if (r->st != DLP_OK) return r->st;
+    I->nfile = (uint64_t)nvf;
+    if (!(nvf >= 0) || (double)I->nfile != nvf || I->pn != I->nfile * sizeof(float) * (ao ? 3u : 1u))
+        return dlp__err(err, DLP_EFORMAT, "%s: payload of %llu bytes does not hold %.0f values%s", I->path,
+                        (unsigned long long)I->pn, nvf, ao ? " and two Adam moments" : "");
+    return DLP_OK;
+}
+
+/* The adapters `add` asks for that the file's config lacks; they keep
+ * their fresh init. */
+static void add_adapters(lm_image *I, const dlp__lm_config *add) {
+    dlp__lm_config *c = &I->c;
+    if (!add) return;
+    if (add->lora_rank > 0 && c->lora_rank == 0) {
+        I->lora_added = 1;
+        c->lora_rank = add->lora_rank;
+        c->lora_alpha = add->lora_alpha;
     }
-    const cJSON *co = dlp__dlpm_need(&r, root, "config", cJSON_Object);
-    dlp__lm_config c = {0};
-    if (r.st == DLP_OK) {
-        c.vocab = (int)dlp__dlpm_inum(&r, co, "vocab", 1, 1 << 24);
-        c.dim = (int)dlp__dlpm_inum(&r, co, "dim", 1, 1 << 16);
-        c.n_layers = (int)dlp__dlpm_inum(&r, co, "n_layers", 1, 1024);
-        c.n_heads = (int)dlp__dlpm_inum(&r, co, "n_heads", 1, 1024);
-        c.n_kv_heads = (int)dlp__dlpm_inum(&r, co, "n_kv_heads", 1, 1024);
-        c.ffn = (int)dlp__dlpm_inum(&r, co, "ffn", 1, 1 << 20);
-        c.max_seq = (int)dlp__dlpm_inum(&r, co, "max_seq", 1, 1 << 20);
-        c.rope_theta = (float)dlp__dlpm_num(&r, co, "rope_theta");
-        c.norm_eps = (float)dlp__dlpm_num(&r, co, "norm_eps");
-        c.lora_rank = (int)dlp__dlpm_inum(&r, co, "lora_rank", 0, 4096);
-        c.lora_alpha = (float)dlp__dlpm_num(&r, co, "lora_alpha");
-        c.n_soft = (int)dlp__dlpm_inum(&r, co, "n_soft", 0, 1 << 16);
-        c.graph_dim = (int)dlp__dlpm_inum(&r, co, "graph_dim", 0, 1 << 20);
-        /* absent in files written before the untied head: tied */
-        const cJSON *uh = cJSON_GetObjectItemCaseSensitive(co, "untied_head");
-        if (uh && !cJSON_IsBool(uh)) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: lm config field 'untied_head' is not a boolean",
-                          path);
-            goto out;
-        }
-        c.untied_head = cJSON_IsTrue(uh);
-        /* absent: plain RoPE */
-        const cJSON *rs = cJSON_GetObjectItemCaseSensitive(co, "rope_scaling");
-        if (rs) {
-            const cJSON *ty = cJSON_GetObjectItemCaseSensitive(rs, "type");
-            if (!cJSON_IsObject(rs) || !cJSON_IsString(ty) || strcmp(ty->valuestring, "llama3")) {
-                st = dlp__err(err, DLP_EFORMAT, "%s: lm config field 'rope_scaling' is not a llama3 "
-                              "scaling", path);
-                goto out;
-            }
-            c.rope_factor = (float)dlp__dlpm_num(&r, rs, "factor");
-            c.rope_low_freq = (float)dlp__dlpm_num(&r, rs, "low_freq_factor");
-            c.rope_high_freq = (float)dlp__dlpm_num(&r, rs, "high_freq_factor");
-            c.rope_orig_max = (int)dlp__dlpm_inum(&r, rs, "original_max_position_embeddings", 1,
-                                                  1 << 30);
-        }
+    if (add->n_soft > 0 && c->n_soft == 0) {
+        I->soft_added = 1;
+        c->n_soft = add->n_soft;
     }
-    const cJSON *bt = dlp__dlpm_need(&r, root, "base_trainable", cJSON_True);
-    const cJSON *ts = dlp__dlpm_need(&r, root, "tensors", cJSON_Array);
-    double nvf = dlp__dlpm_num(&r, root, "n_values");
-    const cJSON *ao = cJSON_GetObjectItemCaseSensitive(root, "adam");
-    dlp__nn_adam fa = {0};
-    if (r.st == DLP_OK && ao) {
-        if (!cJSON_IsObject(ao)) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: lm header field 'adam' is not an object", path);
-            goto out;
-        }
-        fa.t = dlp__dlpm_inum(&r, ao, "t", 0, INT64_C(1) << 52);
-        fa.lr = (float)dlp__dlpm_num(&r, ao, "lr");
-        fa.beta1 = (float)dlp__dlpm_num(&r, ao, "beta1");
-        fa.beta2 = (float)dlp__dlpm_num(&r, ao, "beta2");
-        fa.eps = (float)dlp__dlpm_num(&r, ao, "eps");
-        fa.weight_decay = (float)dlp__dlpm_num(&r, ao, "weight_decay");
-        fa.decoupled = cJSON_IsTrue(dlp__dlpm_need(&r, ao, "decoupled", cJSON_True));
+    if (add->graph_dim > 0 && c->graph_dim == 0) {
+        I->graph_added = 1;
+        c->graph_dim = add->graph_dim;
     }
-    if (r.st != DLP_OK) {
-        st = r.st;
-        goto out;
-    }
-    /* values, then (with adam) two moment arrays of the same size */
-    uint64_t nfile = (uint64_t)nvf;
-    if (!(nvf >= 0) || (double)nfile != nvf ||
-        pn != nfile * sizeof(float) * (ao ? 3u : 1u)) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: payload of %llu bytes does not hold %.0f values%s", path,
-                      (unsigned long long)pn, nvf, ao ? " and two Adam moments" : "");
-        goto out;
-    }
-    int lora_added = 0, soft_added = 0, graph_added = 0;
-    if (add) {
-        if (add->lora_rank > 0 && c.lora_rank == 0) {
-            lora_added = 1;
-            c.lora_rank = add->lora_rank;
-            c.lora_alpha = add->lora_alpha;
-        }
-        if (add->n_soft > 0 && c.n_soft == 0) {
-            soft_added = 1;
-            c.n_soft = add->n_soft;
-        }
-        if (add->graph_dim > 0 && c.graph_dim == 0) {
-            graph_added = 1;
-            c.graph_dim = add->graph_dim;
-        }
-    }
-    dlp_error be = {0};
-    if ((st = dlp__lm_init(m, &c, seed, &be)) != DLP_OK) {
-        st = dlp__err(err, st == DLP_ENOMEM ? DLP_ENOMEM : DLP_EFORMAT, "%s: %s", path, be.msg);
-        goto out;
-    }
-    /* copy tensors by name; every tensor of the model must come from the
-     * file except the adapters asked for by `add` */
-    got = calloc((size_t)m->ps.n, 1);
-    if (!got) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
-        goto fail;
-    }
+}
+
+/* The file's tensors copied into the model by name (same shape, inside
+ * the payload, once each, finite); every tensor of the model must come
+ * from the file except the adapters added now. */
+static dlp_status copy_tensors(lm_image *I, dlp__lm *m, dlp_error *err) {
+    const char *path = I->path;
+    I->got = calloc((size_t)m->ps.n, 1);
+    if (!I->got) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     const cJSON *t;
     int i = 0;
-    cJSON_ArrayForEach(t, ts) {
-        const char *nm = cJSON_IsObject(t) ? dlp__dlpm_str(&r, t, "name") : "";
-        double off = cJSON_IsObject(t) ? dlp__dlpm_num(&r, t, "offset") : -1;
-        const cJSON *sh = cJSON_IsObject(t) ? dlp__dlpm_need(&r, t, "shape", cJSON_Array) : NULL;
-        if (r.st != DLP_OK) {
-            st = r.st;
-            goto fail;
-        }
+    cJSON_ArrayForEach(t, I->ts) {
+        const char *nm = cJSON_IsObject(t) ? dlp__dlpm_str(&I->r, t, "name") : "";
+        double off = cJSON_IsObject(t) ? dlp__dlpm_num(&I->r, t, "offset") : -1;
+        const cJSON *sh = cJSON_IsObject(t) ? dlp__dlpm_need(&I->r, t, "shape", cJSON_Array) : NULL;
+        if (I->r.st != DLP_OK) return I->r.st;
         int id = dlp__nn_params_find(&m->ps, nm);
         const dlp__nn_ptensor *pt = id >= 0 ? &m->ps.t[id] : NULL;
         int same = pt && sh && cJSON_GetArraySize(sh) == pt->ndim;
@@ -261,79 +256,94 @@ static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
             const cJSON *dv = cJSON_GetArrayItem(sh, d);
             same = cJSON_IsNumber(dv) && dv->valuedouble == pt->dims[d];
         }
-        if (!same) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: tensor %d ('%s') has no match of that shape in "
-                          "the model its config builds", path, i, nm);
-            goto fail;
-        }
-        if (!(off >= 0) || off != floor(off) || off + (double)pt->numel > (double)nfile) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
-            goto fail;
-        }
-        if (got[id]++) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' listed twice", path, nm);
-            goto fail;
-        }
+        if (!same)
+            return dlp__err(err, DLP_EFORMAT, "%s: tensor %d ('%s') has no match of that shape in the model its "
+                            "config builds", path, i, nm);
+        if (!(off >= 0) || off != floor(off) || off + (double)pt->numel > (double)I->nfile)
+            return dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' lies outside the payload", path, nm);
+        if (I->got[id]++) return dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' listed twice", path, nm);
         float *dst = dlp__nn_pv(&m->ps, id);
-        memcpy(dst, payload + (size_t)off * sizeof(float), (size_t)pt->numel * sizeof(float));
+        memcpy(dst, I->payload + (size_t)off * sizeof(float), (size_t)pt->numel * sizeof(float));
         for (int64_t k = 0; k < pt->numel; k++)
-            if (!isfinite(dst[k])) {
-                st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' value %lld is not finite", path,
-                              nm, (long long)k);
-                goto fail;
-            }
+            if (!isfinite(dst[k]))
+                return dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' value %lld is not finite", path, nm, (long long)k);
         i++;
     }
     for (int k = 0; k < m->ps.n; k++) {
         const char *nm = m->ps.t[k].name;
-        int added = (lora_added && strstr(nm, ".lora_")) ||
-                    (soft_added && strcmp(nm, "soft_prompt") == 0) ||
-                    (graph_added && strncmp(nm, "graph_proj.", 11) == 0);
-        if (!got[k] && !added) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' of the model is missing from the file",
-                          path, nm);
-            goto fail;
-        }
+        int added = (I->lora_added && strstr(nm, ".lora_")) || (I->soft_added && strcmp(nm, "soft_prompt") == 0) ||
+                    (I->graph_added && strncmp(nm, "graph_proj.", 11) == 0);
+        if (!I->got[k] && !added)
+            return dlp__err(err, DLP_EFORMAT, "%s: tensor '%s' of the model is missing from the file", path, nm);
     }
-    if (opt && ao) {
-        if (dlp__nn_adam_init(opt, &m->ps, fa.lr, fa.beta1, fa.beta2, fa.eps, fa.weight_decay,
-                              fa.decoupled) != DLP_OK) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: bad or unallocatable Adam settings", path);
-            goto fail;
-        }
-        opt->t = fa.t;
-        cJSON_ArrayForEach(t, ts) {
-            const dlp__nn_ptensor *pt = &m->ps.t[dlp__nn_params_find(&m->ps, cJSON_GetObjectItem(t, "name")->valuestring)];
-            size_t off = (size_t)cJSON_GetObjectItem(t, "offset")->valuedouble;
-            memcpy(opt->m + pt->offset, payload + (nfile + off) * sizeof(float), (size_t)pt->numel * sizeof(float));
-            memcpy(opt->v + pt->offset, payload + (2 * nfile + off) * sizeof(float),
-                   (size_t)pt->numel * sizeof(float));
-        }
+    return DLP_OK;
+}
+
+/* With opt and a file that has Adam: its settings, step and two moments
+ * (the tensors were checked by copy_tensors). */
+static dlp_status load_adam(const lm_image *I, const dlp__lm *m, dlp__nn_adam *opt, dlp_error *err) {
+    const dlp__nn_adam *fa = &I->fa;
+    if (!opt || !I->ao) return DLP_OK;
+    if (dlp__nn_adam_init(opt, &m->ps, fa->lr, fa->beta1, fa->beta2, fa->eps, fa->weight_decay, fa->decoupled) !=
+        DLP_OK)
+        return dlp__err(err, DLP_EFORMAT, "%s: bad or unallocatable Adam settings", I->path);
+    opt->t = fa->t;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, I->ts) {
+        const dlp__nn_ptensor *pt =
+            &m->ps.t[dlp__nn_params_find(&m->ps, cJSON_GetObjectItem(t, "name")->valuestring)];
+        size_t off = (size_t)cJSON_GetObjectItem(t, "offset")->valuedouble;
+        memcpy(opt->m + pt->offset, I->payload + (I->nfile + off) * sizeof(float), (size_t)pt->numel * sizeof(float));
+        memcpy(opt->v + pt->offset, I->payload + (2 * I->nfile + off) * sizeof(float),
+               (size_t)pt->numel * sizeof(float));
     }
+    return DLP_OK;
+}
+
+/* With tok: the file's tokenizer, no larger than the model's vocabulary. */
+static dlp_status load_tokenizer(const lm_image *I, dlp__bpe *tok, dlp_error *err) {
+    if (!tok) return DLP_OK;
+    const cJSON *tj = cJSON_GetObjectItemCaseSensitive(I->root, "tokenizer");
+    if (!cJSON_IsObject(tj)) return dlp__err(err, DLP_EFORMAT, "%s: the file has no tokenizer", I->path);
+    dlp_status st = dlp__bpe_from_json(tj, I->path, tok, err);
+    if (st != DLP_OK) return st;
+    if (tok->vocab > I->c.vocab) {
+        st = dlp__err(err, DLP_EFORMAT, "%s: tokenizer has %d tokens, the model %d", I->path, tok->vocab, I->c.vocab);
+        dlp__bpe_free(tok);
+    }
+    return st;
+}
+
+/* The model built from the config: its tensors, Adam's state, which
+ * weights train, and the tokenizer, from the file. */
+static dlp_status fill_model(lm_image *I, dlp__lm *m, dlp__bpe *tok, dlp__nn_adam *opt, dlp_error *err) {
+    dlp_status st = copy_tensors(I, m, err);
+    if (st == DLP_OK) st = load_adam(I, m, opt, err);
+    if (st != DLP_OK) return st;
     /* the file's choice, except that adapters added now freeze the base */
-    dlp__lm_set_base_trainable(m, cJSON_IsTrue(bt) && !lora_added);
-    if (tok) {
-        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(root, "tokenizer");
-        if (!cJSON_IsObject(tj)) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: the file has no tokenizer", path);
-            goto fail;
-        }
-        if ((st = dlp__bpe_from_json(tj, path, tok, err)) != DLP_OK) goto fail;
-        if (tok->vocab > c.vocab) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: tokenizer has %d tokens, the model %d", path,
-                          tok->vocab, c.vocab);
-            dlp__bpe_free(tok);
-            goto fail;
+    dlp__lm_set_base_trainable(m, cJSON_IsTrue(I->bt) && !I->lora_added);
+    return load_tokenizer(I, tok, err);
+}
+
+static dlp_status load_image(const char *path, const uint8_t *data, size_t len,
+                             const dlp__lm_config *add, uint64_t seed, dlp__lm *m, dlp__bpe *tok,
+                             dlp__nn_adam *opt, dlp_error *err) {
+    lm_image I = {.path = path, .r = {path, "lm", err, DLP_OK}};
+    dlp_status st = dlp__dlpm_open(data, len, path, &I.root, &I.payload, &I.pn, err);
+    if (st != DLP_OK) return st;
+    if ((st = read_kind(&I, err)) == DLP_OK && (st = read_config(&I, err)) == DLP_OK &&
+        (st = read_layout(&I, err)) == DLP_OK) {
+        add_adapters(&I, add);
+        dlp_error be = {0};
+        if ((st = dlp__lm_init(m, &I.c, seed, &be)) != DLP_OK) {
+            st = dlp__err(err, st == DLP_ENOMEM ? DLP_ENOMEM : DLP_EFORMAT, "%s: %s", path, be.msg);
+        } else if ((st = fill_model(&I, m, tok, opt, err)) != DLP_OK) {
+            if (opt) dlp__nn_adam_free(opt);
+            dlp__lm_free(m);
         }
     }
-    st = DLP_OK;
-    goto out;
-fail:
-    if (opt) dlp__nn_adam_free(opt);
-    dlp__lm_free(m);
-out:
-    free(got);
-    cJSON_Delete(root);
+    free(I.got);
+    cJSON_Delete(I.root);
     return st;
 }
 

@@ -594,6 +594,211 @@ static int has_type(const cJSON *j, const char *want) {
     return 0;
 }
 
+/* A tokenizer.json being read: the HF vocabulary, our strings (bytes, then
+ * merge results) with their ids, the pairs merged so far, and our2hf, the
+ * HF id of each of our ids; the merges' counts for the report. */
+typedef struct {
+    const char *path;
+    const hf_config *hc;
+    const cJSON *root, *model, *vocab, *merges;
+    dlp__bpe *tok;
+    smap hf, ours, pairs;
+    int32_t *our2hf;
+    uint8_t *hit;             /* HF ids one of ours maps to */
+    char *buf;                /* a merge's "left\0right\0leftright\0" */
+    size_t bufcap;
+    int n_vocab, n_merges, missing_bytes;
+    int kept, unreach, notin, dup, same;
+} tok_reader;
+
+static dlp_status tok_oom(const tok_reader *R, dlp_error *err) {
+    return dlp__err(err, DLP_ENOMEM, "%s: out of memory", R->path);
+}
+
+/* Only a byte-level BPE (GPT-2 style, as LLaMA-3, Qwen, Mistral-Nemo) is
+ * read; SentencePiece-style BPEs and subword affixes are refused. */
+static dlp_status check_bpe_kind(const tok_reader *R, dlp_error *err) {
+    const cJSON *model = R->model;
+    const cJSON *mty = cJSON_GetObjectItemCaseSensitive(model, "type");
+    if (!cJSON_IsObject(model)) return dlp__err(err, DLP_EFORMAT, "%s: no 'model' object", R->path);
+    if (cJSON_IsString(mty) && strcmp(mty->valuestring, "BPE") != 0)
+        return dlp__err(err, DLP_EUNSUPPORTED, "%s: model type '%s' is not supported (byte-level BPE is)", R->path,
+                        mty->valuestring);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")) || has_type(R->root, "Metaspace"))
+        return dlp__err(err, DLP_EUNSUPPORTED, "%s: a SentencePiece-style BPE (byte fallback, "
+                        "Metaspace: LLaMA-2) is not supported; byte-level BPE is", R->path);
+    const char *affix[] = {"continuing_subword_prefix", "end_of_word_suffix"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(model, affix[i]);
+        if (cJSON_IsString(a) && a->valuestring[0])
+            return dlp__err(err, DLP_EUNSUPPORTED, "%s: %s '%s' is not supported", R->path, affix[i], a->valuestring);
+    }
+    if (!has_type(cJSON_GetObjectItemCaseSensitive(R->root, "pre_tokenizer"), "ByteLevel") &&
+        !has_type(cJSON_GetObjectItemCaseSensitive(R->root, "decoder"), "ByteLevel"))
+        return dlp__err(err, DLP_EUNSUPPORTED, "%s: not a byte-level BPE (no ByteLevel pre-tokenizer or decoder)",
+                        R->path);
+    if (!cJSON_IsObject(R->vocab) || !cJSON_IsArray(R->merges))
+        return dlp__err(err, DLP_EFORMAT, "%s: model.vocab (object) or model.merges (list) missing", R->path);
+    return DLP_OK;
+}
+
+/* The HF vocabulary (string -> id, every id inside the model's). */
+static dlp_status read_vocab(tok_reader *R, dlp_error *err) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, R->vocab) {
+        double id = cJSON_IsNumber(e) ? e->valuedouble : -1;
+        if (!(id >= 0) || id != floor(id) || id >= R->hc->vocab)
+            return dlp__err(err, DLP_EFORMAT, "%s: vocab token '%s' has id %g, outside the model's vocab_size %d",
+                            R->path, e->string ? e->string : "?", cJSON_IsNumber(e) ? e->valuedouble : -1.0,
+                            R->hc->vocab);
+        int r = smap_put(&R->hf, e->string ? e->string : "", (int32_t)id);
+        if (r < 0) return tok_oom(R, err);
+        if (r == 0) R->n_vocab++;
+    }
+    return DLP_OK;
+}
+
+/* Our 256 byte tokens (GPT-2's byte -> code point strings) and our
+ * specials (config's pad, bos, eos ids) mapped to HF ids. */
+static dlp_status map_bytes(tok_reader *R, dlp_error *err) {
+    R->n_merges = cJSON_GetArraySize(R->merges);
+    R->our2hf = malloc(((size_t)DLP__BPE_FIRST_MERGE + R->n_merges) * sizeof *R->our2hf);
+    R->tok->merges = malloc(((size_t)R->n_merges + 1) * 2 * sizeof(int32_t));
+    R->hit = calloc((size_t)R->hc->vocab, 1);
+    if (!R->our2hf || !R->tok->merges || !R->hit) return tok_oom(R, err);
+    int cp[256];
+    byte_unicode(cp);
+    for (int b = 0; b < 256; b++) {
+        char s[4];
+        utf8(cp[b], s);
+        R->our2hf[b] = smap_get(&R->hf, s);
+        if (R->our2hf[b] < 0) R->missing_bytes++;
+        else R->hit[R->our2hf[b]] = 1;
+        if (smap_put(&R->ours, s, b) < 0) return tok_oom(R, err);
+    }
+    const hf_config *hc = R->hc;
+    int sp_hf[DLP__BPE_N_SPECIAL] = {hc->pad, hc->bos, hc->eos, -1, -1, -1};
+    for (int i = 0; i < DLP__BPE_N_SPECIAL; i++) {
+        R->our2hf[256 + i] = sp_hf[i] >= 0 && sp_hf[i] < hc->vocab ? sp_hf[i] : -1;
+        if (R->our2hf[256 + i] >= 0) R->hit[R->our2hf[256 + i]] = 1;
+    }
+    return DLP_OK;
+}
+
+/* Merge i's two sides ("a b" or [a, b]) into R->buf as "left\0right\0leftright\0". */
+static dlp_status merge_sides(tok_reader *R, const cJSON *e, int i, char **l, char **r, char **res, dlp_error *err) {
+    const char *l0, *r0;
+    size_t ll, rl;
+    if (cJSON_IsString(e)) {
+        const char *sp = strchr(e->valuestring, ' ');
+        if (!sp || strchr(sp + 1, ' ') || sp == e->valuestring || !sp[1])
+            return dlp__err(err, DLP_EFORMAT, "%s: merge %d ('%s') is not two tokens 'a b'", R->path, i,
+                            e->valuestring);
+        l0 = e->valuestring;
+        ll = (size_t)(sp - l0);
+        r0 = sp + 1;
+    } else if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 && cJSON_IsString(cJSON_GetArrayItem(e, 0)) &&
+               cJSON_IsString(cJSON_GetArrayItem(e, 1))) {
+        l0 = cJSON_GetArrayItem(e, 0)->valuestring;
+        r0 = cJSON_GetArrayItem(e, 1)->valuestring;
+        ll = strlen(l0);
+    } else {
+        return dlp__err(err, DLP_EFORMAT, "%s: merge %d is neither 'a b' nor [a, b]", R->path, i);
+    }
+    rl = strlen(r0);
+    if (2 * (ll + rl) + 3 > R->bufcap) {
+        size_t nc = 2 * (ll + rl) + 64;
+        char *nb = realloc(R->buf, nc);
+        if (!nb) return tok_oom(R, err);
+        R->buf = nb;
+        R->bufcap = nc;
+    }
+    *l = R->buf;
+    *r = R->buf + ll + 1;
+    *res = R->buf + ll + rl + 2;
+    memcpy(*l, l0, ll);
+    (*l)[ll] = 0;
+    memcpy(*r, r0, rl + 1);
+    memcpy(*res, l0, ll);
+    memcpy(*res + ll, r0, rl + 1);
+    return DLP_OK;
+}
+
+/* The merges in rank order: kept when both sides are ours, the pair is
+ * new and the result is an HF token; counted by why when not. */
+static dlp_status read_merges(tok_reader *R, dlp_error *err) {
+    const cJSON *e;
+    int i = 0;
+    cJSON_ArrayForEach(e, R->merges) {
+        char *l = NULL, *r = NULL, *res = NULL;
+        dlp_status st = merge_sides(R, e, i, &l, &r, &res, err);
+        if (st != DLP_OK) return st;
+        i++;
+        int32_t a = smap_get(&R->ours, l), b = smap_get(&R->ours, r);
+        if (a < 0 || b < 0) {
+            R->unreach++;
+            continue;
+        }
+        char key[32];
+        snprintf(key, sizeof key, "%d %d", (int)a, (int)b);
+        int pr = smap_put(&R->pairs, key, 0);
+        if (pr < 0) return tok_oom(R, err);
+        if (pr == 1) {
+            R->dup++;
+            continue;
+        }
+        int32_t h = smap_get(&R->hf, res);
+        if (h < 0) {
+            R->notin++;
+            continue;
+        }
+        int32_t id = DLP__BPE_FIRST_MERGE + R->kept;
+        R->tok->merges[2 * R->kept] = a;
+        R->tok->merges[2 * R->kept + 1] = b;
+        R->our2hf[id] = h;
+        R->hit[h] = 1;
+        R->kept++;
+        int rp = smap_put(&R->ours, res, id);
+        if (rp < 0) return tok_oom(R, err);
+        if (rp == 1) R->same++;   /* the same string again: its own id, the same row */
+    }
+    R->tok->n_merges = R->kept;
+    return dlp__bpe_build(R->tok, err);
+}
+
+/* The report: what was kept, vocabulary tokens no merge reaches, added
+ * tokens not mapped, and what our encoder does not do. */
+static void tok_report(const tok_reader *R, dlp__lm_hf_info *info) {
+    int dropped = 0, dropped_added = 0, n_added = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, R->vocab) if (!R->hit[(int)e->valuedouble]) dropped++;
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(R->root, "added_tokens");
+    cJSON_ArrayForEach(e, added) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+        const cJSON *ct = cJSON_GetObjectItemCaseSensitive(e, "content");
+        if (!cJSON_IsNumber(id) || !cJSON_IsString(ct)) continue;
+        n_added++;
+        if (smap_get(&R->hf, ct->valuestring) >= 0) continue;   /* also a vocab token */
+        if (!(id->valuedouble >= 0 && id->valuedouble < R->hc->vocab) || !R->hit[(int)id->valuedouble])
+            dropped_added++;
+    }
+    if (!info) return;
+    info->hf_tokens = R->n_vocab;
+    info->hf_merges = R->n_merges;
+    info->merges_kept = R->kept;
+    info->merges_unreachable = R->unreach;
+    info->merges_not_in_vocab = R->notin;
+    info->merges_duplicate = R->dup;
+    info->merges_same_string = R->same;
+    info->tokens_dropped = dropped;
+    info->added_tokens = n_added;
+    info->added_dropped = dropped_added;
+    info->bytes_missing = R->missing_bytes;
+    info->ignore_merges = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(R->model, "ignore_merges"));
+    const cJSON *nz = cJSON_GetObjectItemCaseSensitive(R->root, "normalizer");
+    info->normalizer = nz && !cJSON_IsNull(nz);
+}
+
 static dlp_status read_tokenizer(const char *dir, const hf_config *hc, dlp__bpe *tok,
                                  int32_t **our2hf_out, dlp__lm_hf_info *info, dlp_error *err) {
     memset(tok, 0, sizeof *tok);
@@ -613,200 +818,23 @@ static dlp_status read_tokenizer(const char *dir, const hf_config *hc, dlp__bpe 
         free(path);
         return st;
     }
-    smap hf = {0}, ours = {0}, pairs = {0};
-    int32_t *our2hf = NULL;
-    uint8_t *hit = NULL;
-    char *buf = NULL;
-    size_t bufcap = 0;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    const cJSON *mty = cJSON_GetObjectItemCaseSensitive(model, "type");
-    const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
-    const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
-    st = DLP_EFORMAT;
-    if (!cJSON_IsObject(model)) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: no 'model' object", path);
-        goto out;
+    tok_reader R = {.path = path, .hc = hc, .root = root, .tok = tok};
+    R.model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    R.vocab = cJSON_GetObjectItemCaseSensitive(R.model, "vocab");
+    R.merges = cJSON_GetObjectItemCaseSensitive(R.model, "merges");
+    if ((st = check_bpe_kind(&R, err)) == DLP_OK && (st = read_vocab(&R, err)) == DLP_OK &&
+        (st = map_bytes(&R, err)) == DLP_OK && (st = read_merges(&R, err)) == DLP_OK) {
+        tok_report(&R, info);
+        *our2hf_out = R.our2hf;
+        R.our2hf = NULL;
     }
-    if (cJSON_IsString(mty) && strcmp(mty->valuestring, "BPE") != 0) {
-        st = dlp__err(err, DLP_EUNSUPPORTED, "%s: model type '%s' is not supported (byte-level BPE "
-                      "is)", path, mty->valuestring);
-        goto out;
-    }
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")) ||
-        has_type(root, "Metaspace")) {
-        st = dlp__err(err, DLP_EUNSUPPORTED, "%s: a SentencePiece-style BPE (byte fallback, "
-                      "Metaspace: LLaMA-2) is not supported; byte-level BPE is", path);
-        goto out;
-    }
-    const char *affix[] = {"continuing_subword_prefix", "end_of_word_suffix"};
-    for (int i = 0; i < 2; i++) {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(model, affix[i]);
-        if (cJSON_IsString(a) && a->valuestring[0]) {
-            st = dlp__err(err, DLP_EUNSUPPORTED, "%s: %s '%s' is not supported", path, affix[i],
-                          a->valuestring);
-            goto out;
-        }
-    }
-    if (!has_type(cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer"), "ByteLevel") &&
-        !has_type(cJSON_GetObjectItemCaseSensitive(root, "decoder"), "ByteLevel")) {
-        st = dlp__err(err, DLP_EUNSUPPORTED, "%s: not a byte-level BPE (no ByteLevel pre-tokenizer "
-                      "or decoder)", path);
-        goto out;
-    }
-    if (!cJSON_IsObject(vocab) || !cJSON_IsArray(merges)) {
-        st = dlp__err(err, DLP_EFORMAT, "%s: model.vocab (object) or model.merges (list) missing",
-                      path);
-        goto out;
-    }
-    /* the HF vocabulary */
-    const cJSON *e;
-    int n_vocab = 0;
-    cJSON_ArrayForEach(e, vocab) {
-        double id = cJSON_IsNumber(e) ? e->valuedouble : -1;
-        if (!(id >= 0) || id != floor(id) || id >= hc->vocab) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: vocab token '%s' has id %g, outside the model's "
-                          "vocab_size %d", path, e->string ? e->string : "?",
-                          cJSON_IsNumber(e) ? e->valuedouble : -1.0, hc->vocab);
-            goto out;
-        }
-        int r = smap_put(&hf, e->string ? e->string : "", (int32_t)id);
-        if (r < 0) goto oom;
-        if (r == 0) n_vocab++;
-    }
-    int n_merges = cJSON_GetArraySize(merges);
-    our2hf = malloc(((size_t)DLP__BPE_FIRST_MERGE + n_merges) * sizeof *our2hf);
-    tok->merges = malloc(((size_t)n_merges + 1) * 2 * sizeof(int32_t));
-    hit = calloc((size_t)hc->vocab, 1);
-    if (!our2hf || !tok->merges || !hit) goto oom;
-    int cp[256], missing_bytes = 0;
-    byte_unicode(cp);
-    for (int b = 0; b < 256; b++) {
-        char s[4];
-        utf8(cp[b], s);
-        our2hf[b] = smap_get(&hf, s);
-        if (our2hf[b] < 0) missing_bytes++;
-        else hit[our2hf[b]] = 1;
-        if (smap_put(&ours, s, b) < 0) goto oom;
-    }
-    int sp_hf[DLP__BPE_N_SPECIAL] = {hc->pad, hc->bos, hc->eos, -1, -1, -1};
-    for (int i = 0; i < DLP__BPE_N_SPECIAL; i++) {
-        our2hf[256 + i] = sp_hf[i] >= 0 && sp_hf[i] < hc->vocab ? sp_hf[i] : -1;
-        if (our2hf[256 + i] >= 0) hit[our2hf[256 + i]] = 1;
-    }
-    /* the merges, in rank order */
-    int kept = 0, unreach = 0, notin = 0, dup = 0, same = 0, i = 0;
-    cJSON_ArrayForEach(e, merges) {
-        const char *l0, *r0;
-        size_t ll, rl;
-        if (cJSON_IsString(e)) {
-            const char *sp = strchr(e->valuestring, ' ');
-            if (!sp || strchr(sp + 1, ' ') || sp == e->valuestring || !sp[1]) {
-                st = dlp__err(err, DLP_EFORMAT, "%s: merge %d ('%s') is not two tokens 'a b'", path,
-                              i, e->valuestring);
-                goto out;
-            }
-            l0 = e->valuestring;
-            ll = (size_t)(sp - l0);
-            r0 = sp + 1;
-        } else if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 &&
-                   cJSON_IsString(cJSON_GetArrayItem(e, 0)) &&
-                   cJSON_IsString(cJSON_GetArrayItem(e, 1))) {
-            l0 = cJSON_GetArrayItem(e, 0)->valuestring;
-            r0 = cJSON_GetArrayItem(e, 1)->valuestring;
-            ll = strlen(l0);
-        } else {
-            st = dlp__err(err, DLP_EFORMAT, "%s: merge %d is neither 'a b' nor [a, b]", path, i);
-            goto out;
-        }
-        rl = strlen(r0);
-        i++;
-        /* buf: "left\0right\0leftright\0" */
-        if (2 * (ll + rl) + 3 > bufcap) {
-            size_t nc = 2 * (ll + rl) + 64;
-            char *nb = realloc(buf, nc);
-            if (!nb) goto oom;
-            buf = nb;
-            bufcap = nc;
-        }
-        char *l = buf, *r = buf + ll + 1, *res = buf + ll + rl + 2;
-        memcpy(l, l0, ll);
-        l[ll] = 0;
-        memcpy(r, r0, rl + 1);
-        memcpy(res, l0, ll);
-        memcpy(res + ll, r0, rl + 1);
-        int32_t a = smap_get(&ours, l), b = smap_get(&ours, r);
-        if (a < 0 || b < 0) {
-            unreach++;
-            continue;
-        }
-        char key[32];
-        snprintf(key, sizeof key, "%d %d", (int)a, (int)b);
-        int pr = smap_put(&pairs, key, 0);
-        if (pr < 0) goto oom;
-        if (pr == 1) {
-            dup++;
-            continue;
-        }
-        int32_t h = smap_get(&hf, res);
-        if (h < 0) {
-            notin++;
-            continue;
-        }
-        int32_t id = DLP__BPE_FIRST_MERGE + kept;
-        tok->merges[2 * kept] = a;
-        tok->merges[2 * kept + 1] = b;
-        our2hf[id] = h;
-        hit[h] = 1;
-        kept++;
-        int rp = smap_put(&ours, res, id);
-        if (rp < 0) goto oom;
-        if (rp == 1) same++;    /* the same string again: its own id, the same row */
-    }
-    tok->n_merges = kept;
-    if ((st = dlp__bpe_build(tok, err)) != DLP_OK) goto out;
-    /* vocabulary tokens no merge reaches; added tokens not mapped */
-    int dropped = 0, dropped_added = 0, n_added = 0;
-    cJSON_ArrayForEach(e, vocab) if (!hit[(int)e->valuedouble]) dropped++;
-    const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
-    cJSON_ArrayForEach(e, added) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
-        const cJSON *ct = cJSON_GetObjectItemCaseSensitive(e, "content");
-        if (!cJSON_IsNumber(id) || !cJSON_IsString(ct)) continue;
-        n_added++;
-        if (smap_get(&hf, ct->valuestring) >= 0) continue;      /* also a vocab token */
-        if (!(id->valuedouble >= 0 && id->valuedouble < hc->vocab) || !hit[(int)id->valuedouble])
-            dropped_added++;
-    }
-    if (info) {
-        info->hf_tokens = n_vocab;
-        info->hf_merges = n_merges;
-        info->merges_kept = kept;
-        info->merges_unreachable = unreach;
-        info->merges_not_in_vocab = notin;
-        info->merges_duplicate = dup;
-        info->merges_same_string = same;
-        info->tokens_dropped = dropped;
-        info->added_tokens = n_added;
-        info->added_dropped = dropped_added;
-        info->bytes_missing = missing_bytes;
-        info->ignore_merges = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "ignore_merges"));
-        const cJSON *nz = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
-        info->normalizer = nz && !cJSON_IsNull(nz);
-    }
-    *our2hf_out = our2hf;
-    our2hf = NULL;
-    st = DLP_OK;
-    goto out;
-oom:
-    st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
-out:
     if (st != DLP_OK) dlp__bpe_free(tok);
-    free(our2hf);
-    free(hit);
-    free(buf);
-    smap_free(&hf);
-    smap_free(&ours);
-    smap_free(&pairs);
+    free(R.our2hf);
+    free(R.hit);
+    free(R.buf);
+    smap_free(&R.hf);
+    smap_free(&R.ours);
+    smap_free(&R.pairs);
     cJSON_Delete(root);
     free(path);
     return st;

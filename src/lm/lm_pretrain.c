@@ -294,6 +294,236 @@ static dlp_status save_ckpt(const dlp__lm *m, const dlp__bpe *tok, const dlp__nn
     return st;
 }
 
+/* A pre-training run's state across the steps below. */
+typedef struct {
+    const dlp__lm_pretrain_opts *o;
+    dlp__lm_pretrain_report *rep;
+    const lm_size *sz;
+    corpus_t c;
+    dlp__lm m;
+    dlp__bpe tok;
+    dlp__nn_adam opt;
+    dlp__nn_ws ws;
+    stream_t tr, ho;            /* training and held-out token streams */
+    int32_t *btok, *btgt;       /* a batch's tokens and next tokens */
+    train_state ts;
+    double t_start, t_train, t_pace, budget;
+    double loss_win[20];        /* the losses of the last 20 steps */
+    int nwin;
+    int64_t first;              /* the step this run started at */
+} pretrainer;
+
+/* Continue from the checkpoint: its training state, which must be of this
+ * corpus, the model, its tokenizer and the optimiser's state. */
+static dlp_status resume(pretrainer *P, dlp_error *err) {
+    const dlp__lm_pretrain_opts *o = P->o;
+    char *js = NULL;
+    dlp_status st = dlp__lm_train_state(o->checkpoint, &js, err);
+    if (st != DLP_OK) return st;
+    train_state fs;
+    int bad = !js || state_parse(js, &fs) != 0;
+    free(js);
+    if (bad) return dlp__err(err, DLP_EFORMAT, "%s: not a pre-training checkpoint (no training state)", o->checkpoint);
+    if (fs.docs != P->ts.docs || fs.bytes != P->ts.bytes)
+        return dlp__err(err, DLP_EINVAL, "%s: checkpoint of a corpus of %lld documents / %lld bytes, %s has %lld / %lld",
+                        o->checkpoint, (long long)fs.docs, (long long)fs.bytes, o->corpus, (long long)P->ts.docs,
+                        (long long)P->ts.bytes);
+    if ((st = dlp__lm_load(o->checkpoint, NULL, 0, &P->m, &P->tok, &P->opt, err)) != DLP_OK) return st;
+    if (P->opt.n == 0) return dlp__err(err, DLP_EFORMAT, "%s: the checkpoint has no optimizer state", o->checkpoint);
+    P->ts = fs;
+    note(o, "resumed %s at step %lld of %lld", o->checkpoint, (long long)P->ts.step, (long long)P->ts.steps);
+    return DLP_OK;
+}
+
+/* The tokenizer, trained on an evenly spaced sample of the training
+ * documents (bpe_bytes of them, 2 MB by default). */
+static dlp_status train_tokenizer(pretrainer *P, dlp_error *err) {
+    const corpus_t *c = &P->c;
+    size_t want = P->o->bpe_bytes ? P->o->bpe_bytes : (size_t)2 << 20, train_bytes = 0;
+    for (int64_t i = 0; i < c->n_docs; i++)
+        if (!held_out(i, c->n_docs)) train_bytes += c->doc_len[i] + 2;
+    int64_t stride = (int64_t)(train_bytes / want) + 1;
+    dlp__sb sample = {0};
+    for (int64_t i = 0, k = 0; i < c->n_docs; i++) {
+        if (held_out(i, c->n_docs)) continue;
+        if (k++ % stride == 0) dlp__sb_printf(&sample, "%.*s\n\n", (int)c->doc_len[i], c->text + c->doc_off[i]);
+    }
+    if (sample.oom) {
+        dlp__sb_free(&sample);
+        return dlp__err(err, DLP_ENOMEM, "tokenizer: out of memory");
+    }
+    double t0 = dlp__now_s();
+    dlp_status st = dlp__bpe_train(&P->tok, sample.s, sample.len, P->sz->vocab - DLP__BPE_FIRST_MERGE, err);
+    note(P->o, "tokenizer: %d merges from %.2f MB of text in %.1f s", P->tok.n_merges, sample.len / 1e6,
+         dlp__now_s() - t0);
+    dlp__sb_free(&sample);
+    return st;
+}
+
+/* A new run: the tokenizer, the model of the config's size, the training
+ * state from the options (or the config's defaults) and the optimiser. */
+static dlp_status start_fresh(pretrainer *P, dlp_error *err) {
+    const dlp__lm_pretrain_opts *o = P->o;
+    const lm_size *sz = P->sz;
+    dlp_status st = train_tokenizer(P, err);
+    if (st) return st;
+    dlp__lm_config mc = dlp__lm_config_default(P->tok.vocab, sz->dim, sz->layers, sz->heads, sz->kv, sz->ffn,
+                                               o->seq > 0 ? o->seq : sz->seq);
+    if ((st = dlp__lm_init(&P->m, &mc, o->seed + 1, err)) != DLP_OK) return st;
+    train_state *ts = &P->ts;
+    ts->lr = o->lr > 0 ? o->lr : sz->lr;
+    ts->batch = o->batch > 0 ? o->batch : sz->batch;
+    ts->seq = mc.max_seq;
+    ts->seed = o->seed;
+    ts->steps = o->steps;
+    ts->warmup = o->warmup;
+    if ((st = dlp__nn_adam_init(&P->opt, &P->m.ps, (float)ts->lr, 0.9f, 0.95f, 1e-8f, 0.1f, 1)) != DLP_OK)
+        return dlp__err(err, st, "pretrain: out of memory for the optimizer");
+    return DLP_OK;
+}
+
+/* Every document encoded into the training or the held-out stream. */
+static dlp_status encode_corpus(pretrainer *P, dlp_error *err) {
+    const corpus_t *c = &P->c;
+    double t0 = dlp__now_s();
+    for (int64_t i = 0; i < c->n_docs; i++) {
+        int32_t *ids;
+        int n;
+        dlp_status st = dlp__bpe_encode(&P->tok, c->text + c->doc_off[i], c->doc_len[i], 0, &ids, &n, err);
+        if (st != DLP_OK) return st;
+        stream_t *s = held_out(i, c->n_docs) ? &P->ho : &P->tr;
+        st = stream_add(s, ids, n);
+        s->bytes += (int64_t)c->doc_len[i];
+        free(ids);
+        if (st) return dlp__err(err, st, "pretrain: out of memory encoding the corpus");
+        if (held_out(i, c->n_docs)) P->rep->heldout_docs++;
+    }
+    note(P->o, "corpus: %lld documents (%lld held out), %.2f MB; %lld training tokens, %lld held-out tokens "
+               "(%.2f bytes/token), encoded in %.1f s",
+         (long long)c->n_docs, (long long)P->rep->heldout_docs, c->len / 1e6, (long long)P->tr.n, (long long)P->ho.n,
+         (double)P->tr.bytes / (double)(P->tr.n ? P->tr.n : 1), dlp__now_s() - t0);
+    return DLP_OK;
+}
+
+/* Enough tokens for a row, the batch buffers, the clocks, and a length:
+ * steps or a time budget. */
+static dlp_status prepare_steps(pretrainer *P, dlp_error *err) {
+    const dlp__lm_pretrain_opts *o = P->o;
+    int B = P->ts.batch, T = P->ts.seq;
+    if (P->tr.n < T + 2)
+        return dlp__err(err, DLP_EINVAL, "%s: %lld training tokens, fewer than one row of %d", o->corpus,
+                        (long long)P->tr.n, T + 1);
+    if (P->ho.n < T + 1)
+        note(o, "held-out side has %lld tokens, less than one row of %d: no held-out loss", (long long)P->ho.n, T + 1);
+    P->btok = malloc((size_t)B * T * sizeof *P->btok);
+    P->btgt = malloc((size_t)B * T * sizeof *P->btgt);
+    if (!P->btok || !P->btgt) return dlp__err(err, DLP_ENOMEM, "pretrain: out of memory");
+    P->budget = o->minutes > 0 ? o->minutes * 60.0 : INFINITY;
+    P->t_train = P->t_pace = dlp__now_s();
+    P->first = P->ts.step;
+    if (P->ts.steps <= 0 && !(o->minutes > 0))
+        return dlp__err(err, DLP_EINVAL, "pretrain: give a number of steps or a time budget");
+    return DLP_OK;
+}
+
+/* The learning rate of the next step.  With only a time budget the
+ * schedule's length is fixed from the pace of steps 2-4 of this run (the
+ * first one grows the arena); the warm-up is 2 % of it unless given. */
+static double next_lr(pretrainer *P) {
+    train_state *ts = &P->ts;
+    if (ts->steps <= 0 && ts->step - P->first == 1) P->t_pace = dlp__now_s();
+    if (ts->steps <= 0 && ts->step - P->first == 4) {
+        double per = (dlp__now_s() - P->t_pace) / 3.0;
+        ts->steps = ts->step + (int64_t)((P->budget - (dlp__now_s() - P->t_start)) / per);
+        if (ts->steps < ts->step + 1) ts->steps = ts->step + 1;
+        note(P->o, "schedule: %lld steps in the %.1f-minute budget (%.0f ms per step)", (long long)ts->steps,
+             P->o->minutes, 1e3 * per);
+    }
+    if (ts->warmup <= 0 && ts->steps > 0) {
+        ts->warmup = ts->steps / 50;
+        if (ts->warmup < 1) ts->warmup = 1;
+    }
+    int64_t wu = ts->warmup > 0 ? ts->warmup : 1;
+    return lr_at(ts->step, ts->steps > 0 ? ts->steps : ts->step + 1000000, wu, ts->lr);
+}
+
+/* One optimiser step, its progress report and, when due (or stopping),
+ * the checkpoint; *done at the schedule's end or a stop. */
+static dlp_status train_step(pretrainer *P, int *done, dlp_error *err) {
+    const dlp__lm_pretrain_opts *o = P->o;
+    train_state *ts = &P->ts;
+    if (ts->steps > 0 && ts->step >= ts->steps) {
+        *done = 1;
+        return DLP_OK;
+    }
+    int B = ts->batch, T = ts->seq;
+    double lr = next_lr(P);
+    fill_batch(&P->tr, ts->seed, ts->step, B, T, P->btok, P->btgt);
+    dlp__nn_ws_reset(&P->ws);
+    dlp__lm_batch bt = {B, T, P->btok, P->btgt, NULL};
+    double loss;
+    dlp_status st = dlp__lm_forward(&P->m, &P->ws, &bt, &loss, err);
+    if (st != DLP_OK) return st;
+    dlp__nn_zero_grad(&P->m.ps);
+    if ((st = dlp__lm_backward(&P->m, &P->ws, NULL, NULL)) != DLP_OK)
+        return dlp__err(err, st, "pretrain: backward failed");
+    dlp__nn_clip_grad_norm(&P->m.ps, 1.0);
+    P->opt.lr = (float)lr;
+    dlp__nn_adam_step(&P->opt, &P->m.ps);
+    ts->step++;
+    P->rep->tokens_seen += (int64_t)B * T;
+    P->loss_win[P->nwin++ % 20] = loss;
+    double el = dlp__now_s() - P->t_train;
+    int stop = o->progress && o->progress(o->progress_user, ts->step, ts->steps, loss, lr,
+                                          (double)P->rep->tokens_seen / (el > 0 ? el : 1e-9), el);
+    if (dlp__now_s() - P->t_start >= P->budget) stop = 1;
+    if (o->stop_after > 0 && ts->step - P->first >= o->stop_after) stop = 1;
+    int last = ts->steps > 0 && ts->step >= ts->steps;
+    if ((stop || last || ts->step % ts->ckpt_every == 0) &&
+        (st = save_ckpt(&P->m, &P->tok, &P->opt, ts, o->checkpoint, err)) != DLP_OK)
+        return st;
+    if (stop && !last) {
+        P->rep->stopped = 1;
+        *done = 1;
+    }
+    return DLP_OK;
+}
+
+/* The report (pace, recent training loss, the held-out loss, perplexity
+ * and bits per byte) and the model written. */
+static dlp_status finish(pretrainer *P, dlp_error *err) {
+    dlp__lm_pretrain_report *rep = P->rep;
+    rep->seconds = dlp__now_s() - P->t_train;
+    rep->tokens_per_s = rep->seconds > 0 ? (double)rep->tokens_seen / rep->seconds : 0;
+    int k = P->nwin < 20 ? P->nwin : 20;
+    double s = 0;
+    for (int i = 0; i < k; i++) s += P->loss_win[i];
+    rep->train_loss = k ? s / k : NAN;
+    dlp_status st;
+    int T = P->ts.seq;
+    if (P->ho.n >= T + 1) {
+        int64_t ntok = 0;
+        double l = NAN;
+        st = evaluate(&P->m, &P->ws, &P->ho, P->ts.batch, T, P->o->eval_rows > 0 ? P->o->eval_rows : 64, &l, &ntok,
+                      err);
+        if (st != DLP_OK) return st;
+        rep->heldout_loss = l;
+        rep->heldout_ppl = exp(l);
+        /* bits per byte: the evaluated tokens' share of the held-out bytes */
+        double bytes_per_tok = (double)P->ho.bytes / (double)P->ho.n;
+        rep->heldout_bpb = l / log(2.0) / bytes_per_tok;
+        rep->heldout_tokens = ntok;
+    }
+    if ((st = dlp__lm_save(&P->m, &P->tok, NULL, P->o->out, err)) != DLP_OK) return st;
+    rep->params = P->m.ps.total;
+    rep->vocab = P->m.c.vocab;
+    rep->steps_done = P->ts.step;
+    rep->steps = P->ts.steps;
+    rep->train_tokens = P->tr.n;
+    rep->docs = P->c.n_docs;
+    return DLP_OK;
+}
+
 dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_report *rep, dlp_error *err) {
     memset(rep, 0, sizeof *rep);
     rep->heldout_loss = rep->heldout_ppl = rep->heldout_bpb = rep->train_loss = NAN;
@@ -303,217 +533,29 @@ dlp_status dlp__lm_pretrain(const dlp__lm_pretrain_opts *o, dlp__lm_pretrain_rep
         if (!strcmp(sizes[i].name, cfg)) sz = &sizes[i];
     if (!sz) return dlp__err(err, DLP_EINVAL, "config '%s': expected tiny, small, 1m or 5m", cfg);
     if (!o->checkpoint || !o->out) return dlp__err(err, DLP_EINVAL, "pretrain: out and checkpoint are required");
-    double t_start = dlp__now_s();
-    corpus_t c;
-    dlp_status st = corpus_read(o->corpus, &c, err);
+    pretrainer P = {.o = o, .rep = rep, .sz = sz, .t_start = dlp__now_s()};
+    dlp_status st = corpus_read(o->corpus, &P.c, err);
     if (st) return st;
-    dlp__lm m;
-    memset(&m, 0, sizeof m);
-    dlp__bpe tok;
-    memset(&tok, 0, sizeof tok);
-    dlp__nn_adam opt;
-    memset(&opt, 0, sizeof opt);
-    dlp__nn_ws ws = {0};
-    stream_t tr = {0}, ho = {0};
-    int32_t *btok = NULL, *btgt = NULL;
-    train_state ts = {0};
-    int resumed = 0;
-    ts.docs = c.n_docs;
-    ts.bytes = (int64_t)c.len;
-
-    if (o->resume && access(o->checkpoint, F_OK) == 0) {
-        char *js = NULL;
-        if ((st = dlp__lm_train_state(o->checkpoint, &js, err)) != DLP_OK) goto done;
-        train_state fs;
-        if (!js || state_parse(js, &fs) != 0) {
-            free(js);
-            st = dlp__err(err, DLP_EFORMAT, "%s: not a pre-training checkpoint (no training state)", o->checkpoint);
-            goto done;
-        }
-        free(js);
-        if (fs.docs != ts.docs || fs.bytes != ts.bytes) {
-            st = dlp__err(err, DLP_EINVAL,
-                          "%s: checkpoint of a corpus of %lld documents / %lld bytes, %s has %lld / %lld",
-                          o->checkpoint, (long long)fs.docs, (long long)fs.bytes, o->corpus, (long long)ts.docs,
-                          (long long)ts.bytes);
-            goto done;
-        }
-        if ((st = dlp__lm_load(o->checkpoint, NULL, 0, &m, &tok, &opt, err)) != DLP_OK) goto done;
-        if (opt.n == 0) {
-            st = dlp__err(err, DLP_EFORMAT, "%s: the checkpoint has no optimizer state", o->checkpoint);
-            goto done;
-        }
-        ts = fs;
-        resumed = 1;
-        note(o, "resumed %s at step %lld of %lld", o->checkpoint, (long long)ts.step, (long long)ts.steps);
-    } else {
-        /* the tokenizer, from an evenly spaced sample of the training documents */
-        size_t want = o->bpe_bytes ? o->bpe_bytes : (size_t)2 << 20, train_bytes = 0;
-        for (int64_t i = 0; i < c.n_docs; i++)
-            if (!held_out(i, c.n_docs)) train_bytes += c.doc_len[i] + 2;
-        int64_t stride = (int64_t)(train_bytes / want) + 1;
-        dlp__sb sample = {0};
-        for (int64_t i = 0, k = 0; i < c.n_docs; i++) {
-            if (held_out(i, c.n_docs)) continue;
-            if (k++ % stride == 0) dlp__sb_printf(&sample, "%.*s\n\n", (int)c.doc_len[i], c.text + c.doc_off[i]);
-        }
-        if (sample.oom) {
-            dlp__sb_free(&sample);
-            st = dlp__err(err, DLP_ENOMEM, "tokenizer: out of memory");
-            goto done;
-        }
-        double t0 = dlp__now_s();
-        st = dlp__bpe_train(&tok, sample.s, sample.len, sz->vocab - DLP__BPE_FIRST_MERGE, err);
-        note(o, "tokenizer: %d merges from %.2f MB of text in %.1f s", tok.n_merges, sample.len / 1e6, dlp__now_s() - t0);
-        dlp__sb_free(&sample);
-        if (st) goto done;
-        dlp__lm_config mc = dlp__lm_config_default(tok.vocab, sz->dim, sz->layers, sz->heads, sz->kv, sz->ffn,
-                                                   o->seq > 0 ? o->seq : sz->seq);
-        if ((st = dlp__lm_init(&m, &mc, o->seed + 1, err)) != DLP_OK) goto done;
-        ts.lr = o->lr > 0 ? o->lr : sz->lr;
-        ts.batch = o->batch > 0 ? o->batch : sz->batch;
-        ts.seq = mc.max_seq;
-        ts.seed = o->seed;
-        ts.steps = o->steps;
-        ts.warmup = o->warmup;
-        if ((st = dlp__nn_adam_init(&opt, &m.ps, (float)ts.lr, 0.9f, 0.95f, 1e-8f, 0.1f, 1)) != DLP_OK) {
-            dlp__err(err, st, "pretrain: out of memory for the optimizer");
-            goto done;
-        }
+    P.ts.docs = P.c.n_docs;
+    P.ts.bytes = (int64_t)P.c.len;
+    st = o->resume && access(o->checkpoint, F_OK) == 0 ? resume(&P, err) : start_fresh(&P, err);
+    if (!st) {
+        for (int i = 0; i < P.m.ps.n; i++)   /* (not in the file: set the same way on resume) */
+            if (strstr(P.m.ps.t[i].name, "norm")) P.m.ps.t[i].no_decay = 1;
+        P.ts.ckpt_every = o->checkpoint_every > 0 ? o->checkpoint_every : 200;
+        st = encode_corpus(&P, err);
     }
-    for (int i = 0; i < m.ps.n; i++)    /* (not in the file: set the same way on resume) */
-        if (strstr(m.ps.t[i].name, "norm")) m.ps.t[i].no_decay = 1;
-    ts.ckpt_every = o->checkpoint_every > 0 ? o->checkpoint_every : 200;
-    /* encode both sides */
-    {
-        double t0 = dlp__now_s();
-        for (int64_t i = 0; i < c.n_docs; i++) {
-            int32_t *ids;
-            int n;
-            if ((st = dlp__bpe_encode(&tok, c.text + c.doc_off[i], c.doc_len[i], 0, &ids, &n, err)) != DLP_OK)
-                goto done;
-            stream_t *s = held_out(i, c.n_docs) ? &ho : &tr;
-            st = stream_add(s, ids, n);
-            s->bytes += (int64_t)c.doc_len[i];
-            free(ids);
-            if (st) {
-                dlp__err(err, st, "pretrain: out of memory encoding the corpus");
-                goto done;
-            }
-            if (held_out(i, c.n_docs)) rep->heldout_docs++;
-        }
-        note(o, "corpus: %lld documents (%lld held out), %.2f MB; %lld training tokens, %lld held-out tokens "
-                "(%.2f bytes/token), encoded in %.1f s",
-             (long long)c.n_docs, (long long)rep->heldout_docs, c.len / 1e6, (long long)tr.n, (long long)ho.n,
-             (double)tr.bytes / (double)(tr.n ? tr.n : 1), dlp__now_s() - t0);
-    }
-    int B = ts.batch, T = ts.seq;
-    if (tr.n < T + 2) {
-        st = dlp__err(err, DLP_EINVAL, "%s: %lld training tokens, fewer than one row of %d", o->corpus,
-                      (long long)tr.n, T + 1);
-        goto done;
-    }
-    if (ho.n < T + 1) note(o, "held-out side has %lld tokens, less than one row of %d: no held-out loss",
-                           (long long)ho.n, T + 1);
-    btok = malloc((size_t)B * T * sizeof *btok);
-    btgt = malloc((size_t)B * T * sizeof *btgt);
-    if (!btok || !btgt) {
-        st = dlp__err(err, DLP_ENOMEM, "pretrain: out of memory");
-        goto done;
-    }
-    double budget = o->minutes > 0 ? o->minutes * 60.0 : INFINITY;
-    double t_train = dlp__now_s(), t_pace = t_train, loss_win[20] = {0};
-    int nwin = 0;
-    int64_t first = ts.step;
-    if (ts.steps <= 0 && !(o->minutes > 0)) {
-        st = dlp__err(err, DLP_EINVAL, "pretrain: give a number of steps or a time budget");
-        goto done;
-    }
-    for (;;) {
-        if (ts.steps > 0 && ts.step >= ts.steps) break;
-        /* with only a time budget the schedule's length is fixed from the pace of
-           steps 2-4 of this run (the first one grows the arena) */
-        if (ts.steps <= 0 && ts.step - first == 1) t_pace = dlp__now_s();
-        if (ts.steps <= 0 && ts.step - first == 4) {
-            double per = (dlp__now_s() - t_pace) / 3.0;
-            ts.steps = ts.step + (int64_t)((budget - (dlp__now_s() - t_start)) / per);
-            if (ts.steps < ts.step + 1) ts.steps = ts.step + 1;
-            note(o, "schedule: %lld steps in the %.1f-minute budget (%.0f ms per step)", (long long)ts.steps,
-                 o->minutes, 1e3 * per);
-        }
-        if (ts.warmup <= 0 && ts.steps > 0) {
-            ts.warmup = ts.steps / 50;
-            if (ts.warmup < 1) ts.warmup = 1;
-        }
-        int64_t wu = ts.warmup > 0 ? ts.warmup : 1;
-        double lr = lr_at(ts.step, ts.steps > 0 ? ts.steps : ts.step + 1000000, wu, ts.lr);
-        fill_batch(&tr, ts.seed, ts.step, B, T, btok, btgt);
-        dlp__nn_ws_reset(&ws);
-        dlp__lm_batch bt = {B, T, btok, btgt, NULL};
-        double loss;
-        if ((st = dlp__lm_forward(&m, &ws, &bt, &loss, err)) != DLP_OK) goto done;
-        dlp__nn_zero_grad(&m.ps);
-        if ((st = dlp__lm_backward(&m, &ws, NULL, NULL)) != DLP_OK) {
-            dlp__err(err, st, "pretrain: backward failed");
-            goto done;
-        }
-        dlp__nn_clip_grad_norm(&m.ps, 1.0);
-        opt.lr = (float)lr;
-        dlp__nn_adam_step(&opt, &m.ps);
-        ts.step++;
-        rep->tokens_seen += (int64_t)B * T;
-        loss_win[nwin++ % 20] = loss;
-        double el = dlp__now_s() - t_train;
-        int stop = o->progress && o->progress(o->progress_user, ts.step, ts.steps, loss, lr,
-                                              (double)rep->tokens_seen / (el > 0 ? el : 1e-9), el);
-        if (dlp__now_s() - t_start >= budget) stop = 1;
-        if (o->stop_after > 0 && ts.step - first >= o->stop_after) stop = 1;
-        int last = ts.steps > 0 && ts.step >= ts.steps;
-        if (stop || last || ts.step % ts.ckpt_every == 0) {
-            if ((st = save_ckpt(&m, &tok, &opt, &ts, o->checkpoint, err)) != DLP_OK) goto done;
-        }
-        if (stop && !last) {
-            rep->stopped = 1;
-            break;
-        }
-    }
-    rep->seconds = dlp__now_s() - t_train;
-    rep->tokens_per_s = rep->seconds > 0 ? (double)rep->tokens_seen / rep->seconds : 0;
-    {
-        int k = nwin < 20 ? nwin : 20;
-        double s = 0;
-        for (int i = 0; i < k; i++) s += loss_win[i];
-        rep->train_loss = k ? s / k : NAN;
-    }
-    if (ho.n >= T + 1) {
-        int64_t ntok = 0;
-        double l = NAN;
-        if ((st = evaluate(&m, &ws, &ho, B, T, o->eval_rows > 0 ? o->eval_rows : 64, &l, &ntok, err)) != DLP_OK)
-            goto done;
-        rep->heldout_loss = l;
-        rep->heldout_ppl = exp(l);
-        /* bits per byte: the evaluated tokens' share of the held-out bytes */
-        double bytes_per_tok = (double)ho.bytes / (double)ho.n;
-        rep->heldout_bpb = l / log(2.0) / bytes_per_tok;
-        rep->heldout_tokens = ntok;
-    }
-    if ((st = dlp__lm_save(&m, &tok, NULL, o->out, err)) != DLP_OK) goto done;
-    rep->params = m.ps.total;
-    rep->vocab = m.c.vocab;
-    rep->steps_done = ts.step;
-    rep->steps = ts.steps;
-    rep->train_tokens = tr.n;
-    rep->docs = c.n_docs;
-    (void)resumed;
-done:
-    free(btok);
-    free(btgt);
-    free(tr.ids);
-    free(ho.ids);
-    dlp__nn_ws_free(&ws);
-    dlp__nn_adam_free(&opt);
-    dlp__bpe_free(&tok);
-    dlp__lm_free(&m);
-    corpus_free(&c);
+    if (!st) st = prepare_steps(&P, err);
+    for (int done = 0; !st && !done;) st = train_step(&P, &done, err);
+    if (!st) st = finish(&P, err);
+    free(P.btok);
+    free(P.btgt);
+    free(P.tr.ids);
+    free(P.ho.ids);
+    dlp__nn_ws_free(&P.ws);
+    dlp__nn_adam_free(&P.opt);
+    dlp__bpe_free(&P.tok);
+    dlp__lm_free(&P.m);
+    corpus_free(&P.c);
     return st;
 }
