@@ -145,8 +145,10 @@ int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
     return DLP_QT_FP16;
 }
 
+/* db: the caller's device database for predict's carbon and power rules;
+ * NULL: the built-in one (dlp_predict loads it once per process). */
 static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
-                     const dlp_llm_workload *wl, const dlp_device *d, analytic_t *a) {
+                     const dlp_llm_workload *wl, const dlp_device *d, const dlp_devdb *db, analytic_t *a) {
     memset(a, 0, sizeof *a);
     int q = wl->quant, adt = dlp_quant_act_dtype(q);
     int ngpu = wl->n_gpus > 1 ? wl->n_gpus : 1;
@@ -213,7 +215,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         po.no_learned = 1;
         po.dtype = adt;
         dlp_prediction pr;
-        if (dlp_predict(g, d, NULL, &po, &pr, NULL) == DLP_OK) {
+        if (dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
             /* memory beside the weights (activations, workspace, CUDA
              * context) for every format: the graph is the same */
             dlp_graph_stats gst;
@@ -225,7 +227,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
             dlp_graph *ga = NULL;
             dlp_prediction pa;
             if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
-                if (dlp_predict(ga, d, NULL, &po, &pa, NULL) == DLP_OK) {
+                if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
                     dlp_graph_stats_get(ga, &gst);
                     rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
                     dlp_prediction_free(&pa);
@@ -291,7 +293,7 @@ void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
                       const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms, double *power_w) {
     analytic_t a;
     memset(&a, 0, sizeof a);
-    if (c && g && w && wl && d) analytic(c, g, w, wl, d, &a);
+    if (c && g && w && wl && d) analytic(c, g, w, wl, d, NULL, &a);
     if (latency_ms) *latency_ms = a.latency_ms;
     if (power_w) *power_w = a.power_w;
 }
@@ -354,7 +356,7 @@ void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
                       const dlp_llm_workload *wl, const dlp_device *d, double *f) {
     analytic_t a;
     memset(&a, 0, sizeof a);
-    if (d) analytic(c, g, w, wl, d, &a);
+    if (d) analytic(c, g, w, wl, d, NULL, &a);
     features_with(c, g, w, wl, d, &a, f);
 }
 
@@ -587,7 +589,7 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         }
     }
     analytic_t a;
-    analytic(c, g, &w, wl, d, &a);
+    analytic(c, g, &w, wl, d, db, &a);
     double f[DLP_LF_COUNT];
     features_with(c, g, &w, wl, d, &a, f);
     out->params = w.params;

@@ -716,6 +716,49 @@ done:
 
 /* ---- /api/llm ---------------------------------------------------------------- */
 
+/* An LLM config from 'model' (a catalogue id) or 'config' (a config.json
+ * object, or its text from a form), exactly one; /api/llm and /api/plan.
+ * The catalogue only, never the server's disk.  Returns 0, or -1 with the
+ * answer set. */
+static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
+    const char *model;
+    if (get_str(r, "model", &model)) return -1;
+    const cJSON *config = field(r, "config");
+    if (!model == !config) {
+        dlp__serve_error(r->out, 400, "%s: give exactly one of 'model' (an id of GET /api/models) and 'config' "
+                                      "(a Hugging Face config.json)", ep);
+        return -1;
+    }
+    dlp_error err = {0};
+    dlp_status st;
+    if (model) {
+        st = dlp_llm_catalogue_get(model, c, &err);
+    } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
+        char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
+        if (cJSON_IsObject(config) && !text) {
+            dlp__serve_error(r->out, 500, "out of memory");
+            return -1;
+        }
+        pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
+        cJSON *tree = text ? NULL : cJSON_Parse(config->valuestring);
+        const char *dup = tree ? dup_key(tree) : NULL;
+        if (dup) dlp__serve_error(r->out, 400, "field 'config': key '%.64s' given twice", dup);
+        else st = dlp_llm_config_parse(text ? text : config->valuestring, "config", c, &err);
+        pthread_mutex_unlock(&parse_lock);
+        cJSON_Delete(tree);
+        free(text);
+        if (dup) return -1;
+    } else {
+        dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
+        return -1;
+    }
+    if (st) {
+        lib_error(r->out, st, &err);
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
                                           "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
@@ -783,13 +826,8 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
         return;
     }
-    const cJSON *config = field(r, "config");
-    if (!model == !config) {
-        dlp__serve_error(r->out, 400,
-                         "/api/llm: give exactly one of 'model' (an id of GET /api/models) and 'config' "
-                         "(a Hugging Face config.json)");
-        return;
-    }
+    dlp_llm_config c;
+    if (llm_config_of(r, ep, &c)) return;
     int quant = dlp_quant_parse(dtype ? dtype : "fp16");
     if (quant < 0) {
         dlp__serve_error(r->out, 400,
@@ -806,41 +844,7 @@ static void h_llm(req *r) {
     if (!dev) return;
 
     dlp_error err = {0};
-    dlp_llm_config c;
     dlp_status st;
-    if (model) {
-        st = dlp_llm_catalogue_get(model, &c, &err); /* not the server's disk: the catalogue only */
-    } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
-        /* a JSON body carries the config as an object, a form as its text */
-        char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
-        if (cJSON_IsObject(config) && !text) {
-            dlp__serve_error(r->out, 500, "out of memory");
-            return;
-        }
-        pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
-        cJSON *tree = text ? NULL : cJSON_Parse(config->valuestring);
-        const char *dup = tree ? dup_key(tree) : NULL;
-        if (dup) {
-            dlp__serve_error(r->out, 400, "field 'config': key '%.64s' given twice", dup);
-            st = DLP_EINVAL;
-        } else {
-            st = dlp_llm_config_parse(text ? text : config->valuestring, "config", &c, &err);
-        }
-        pthread_mutex_unlock(&parse_lock);
-        cJSON_Delete(tree);
-        if (dup) {
-            free(text);
-            return;
-        }
-        free(text);
-    } else {
-        dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
-        return;
-    }
-    if (st) {
-        lib_error(r->out, st, &err);
-        return;
-    }
     if (images && (st = dlp_llm_image_tokens(&c, images, iw, ih, frames, &img, &err))) {
         lib_error(r->out, st, &err);
         return;
@@ -869,49 +873,6 @@ static void h_llm(req *r) {
 }
 
 /* ---- /api/plan ----------------------------------------------------------------- */
-
-/* An LLM config from 'model' (a catalogue id) or 'config' (a config.json
- * object, or its text from a form), exactly one.  h_llm does the same
- * inline; it can use this once the serving-model work on it has merged.
- * Returns 0, or -1 with the answer set. */
-static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
-    const char *model;
-    if (get_str(r, "model", &model)) return -1;
-    const cJSON *config = field(r, "config");
-    if (!model == !config) {
-        dlp__serve_error(r->out, 400, "%s: give exactly one of 'model' (an id of GET /api/models) and 'config' "
-                                      "(a Hugging Face config.json)", ep);
-        return -1;
-    }
-    dlp_error err = {0};
-    dlp_status st;
-    if (model) {
-        st = dlp_llm_catalogue_get(model, c, &err);
-    } else if (cJSON_IsObject(config) || cJSON_IsString(config)) {
-        char *text = cJSON_IsObject(config) ? cJSON_PrintUnformatted(config) : NULL;
-        if (cJSON_IsObject(config) && !text) {
-            dlp__serve_error(r->out, 500, "out of memory");
-            return -1;
-        }
-        pthread_mutex_lock(&parse_lock);   /* it calls cJSON_Parse */
-        cJSON *tree = text ? NULL : cJSON_Parse(config->valuestring);
-        const char *dup = tree ? dup_key(tree) : NULL;
-        if (dup) dlp__serve_error(r->out, 400, "field 'config': key '%.64s' given twice", dup);
-        else st = dlp_llm_config_parse(text ? text : config->valuestring, "config", c, &err);
-        pthread_mutex_unlock(&parse_lock);
-        cJSON_Delete(tree);
-        free(text);
-        if (dup) return -1;
-    } else {
-        dlp__serve_error(r->out, 400, "field 'config' must be a config.json object or its text");
-        return -1;
-    }
-    if (st) {
-        lib_error(r->out, st, &err);
-        return -1;
-    }
-    return 0;
-}
 
 #define PLAN_API_MAX 128
 
