@@ -166,6 +166,23 @@ static void fill_row(const search_t *s, const dlp_device *d, const dlp_llm_workl
     r->energy_usd_per_mtok = o->kwh_price > 0 ? r->j_per_token * 1e6 / 3.6e6 * s->plan->pue * o->kwh_price : NAN;
 }
 
+dlp_status dlp__plan_check_where(const dlp_devdb *db, const char *region, const char *const *price_devices,
+                                 const double *prices, int n_prices, double *g_per_kwh, dlp_error *err) {
+    if ((*g_per_kwh = dlp_carbon_intensity(db, region)) < 0)
+        return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
+                        region);
+    return dlp__plan_check_prices(price_devices, prices, n_prices, db, err);
+}
+
+void dlp__plan_set_where(dlp_plan *pl, const dlp_devdb *db, const char *region, double g_per_kwh, double kwh_price,
+                         int device_kinds) {
+    pl->kwh_price = kwh_price;
+    snprintf(pl->region, sizeof pl->region, "%s", region && *region ? region : dlp_carbon_default_region(db));
+    pl->g_per_kwh = g_per_kwh;
+    pl->pue = dlp_devdb_pue(db);
+    pl->device_kinds = device_kinds;
+}
+
 dlp_status dlp__plan_add_row(dlp_plan *pl, const dlp_plan_row *r) {
     if (pl->n == pl->cap) {
         int nc = pl->cap ? 2 * pl->cap : 64;
@@ -410,11 +427,9 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
         return dlp__err(err, DLP_EINVAL, "%s: prompt %lld + gen %lld = %lld tokens exceed the model's context (%lld)",
                         c->id, (long long)(o->prompt + c->image_tokens), (long long)o->gen, (long long)ctx,
                         (long long)c->max_position_embeddings);
-    double gkwh = dlp_carbon_intensity(db, o->region);
-    if (gkwh < 0)
-        return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
-                        o->region);
-    dlp_status st = dlp__plan_check_prices(o->price_devices, o->price_usd_per_hour, o->n_prices, db, err);
+    double gkwh;
+    dlp_status st =
+        dlp__plan_check_where(db, o->region, o->price_devices, o->price_usd_per_hour, o->n_prices, &gkwh, err);
     if (st) return st;
     for (int i = 0; o->quants && i < o->n_quants; i++)
         if (o->quants[i] < 0 || o->quants[i] >= DLP_QT_COUNT_)
@@ -439,11 +454,7 @@ dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_
     pl->ttft_ms = o->ttft_ms;
     pl->tpot_ms = o->tpot_ms;
     pl->rate = o->rate;
-    pl->kwh_price = o->kwh_price;
-    snprintf(pl->region, sizeof pl->region, "%s", o->region && *o->region ? o->region : dlp_carbon_default_region(db));
-    pl->g_per_kwh = gkwh;
-    pl->pue = dlp_devdb_pue(db);
-    pl->device_kinds = nd;
+    dlp__plan_set_where(pl, db, o->region, gkwh, o->kwh_price, nd);
     search_t s = {.c = c, .db = db, .o = o, .plan = pl};
     for (int i = 0; i < nd && !st; i++) st = search_device(&s, devs[i], err);
     free(devs);

@@ -237,11 +237,9 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
         return dlp__err(err, DLP_EINVAL, "plan: latency, throughput, kwh price and seq must be finite and >= 0");
     if (o->runtime < 0 || o->runtime >= DLP_RUNTIME_COUNT_)
         return dlp__err(err, DLP_EINVAL, "plan: runtime %d is not a dlp_runtime", o->runtime);
-    double gkwh = dlp_carbon_intensity(db, o->region);
-    if (gkwh < 0)
-        return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
-                        o->region);
-    dlp_status st = dlp__plan_check_prices(o->price_devices, o->price_usd_per_hour, o->n_prices, db, err);
+    double gkwh;
+    dlp_status st =
+        dlp__plan_check_where(db, o->region, o->price_devices, o->price_usd_per_hour, o->n_prices, &gkwh, err);
     if (st) return st;
     for (int i = 0; o->dtypes && i < o->n_dtypes; i++)
         if (!dlp_dtype_size(o->dtypes[i]))
@@ -272,11 +270,7 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
     pl->runtime = o->runtime;
     pl->latency_ms = o->latency_ms;
     pl->rate = o->throughput;
-    pl->kwh_price = o->kwh_price;
-    snprintf(pl->region, sizeof pl->region, "%s", o->region && *o->region ? o->region : dlp_carbon_default_region(db));
-    pl->g_per_kwh = gkwh;
-    pl->pue = dlp_devdb_pue(db);
-    pl->device_kinds = nd;
+    dlp__plan_set_where(pl, db, o->region, gkwh, o->kwh_price, nd);
     isearch_t s = {.db = db, .o = o, .plan = pl, .gs = &gs};
     for (int i = 0; i < nd && !st; i++) {
         const dlp_device *d = devs[i];

@@ -44,6 +44,14 @@ dlp_status dlp__plan_check_prices(const char *const *price_devices, const double
 dlp_status dlp__plan_devices(const char *const *names, int n_names, const char *const *price_devices,
                              const double *prices, int n_prices, const dlp_devdb *db, const dlp_device ***out,
                              int *n_out, dlp_error *err);
+/* What both kinds of plan check first: the carbon region (*g_per_kwh its
+ * intensity) and the caller's price list; DLP_ENOTFOUND / DLP_EINVAL. */
+dlp_status dlp__plan_check_where(const dlp_devdb *db, const char *region, const char *const *price_devices,
+                                 const double *prices, int n_prices, double *g_per_kwh, dlp_error *err);
+/* The setting every plan records: region (the database's default when
+ * none), its intensity, PUE, energy price and how many GPU kinds. */
+void dlp__plan_set_where(dlp_plan *pl, const dlp_devdb *db, const char *region, double g_per_kwh, double kwh_price,
+                         int device_kinds);
 /* Sort the rows best first (by usd_per_hour when by_fleet, else the
  * per-unit cost of the plan's kind). */
 void dlp__plan_sort(dlp_plan *pl, int by_fleet);
