@@ -266,6 +266,20 @@ def inspect(model, example_inputs=None, *, batch=None, seq=None, dims=None, batc
     return text if raw else json.loads(text)
 
 
+def _llm_config(config):
+    """config= of llm() and plan(): a config.json dict, its path (read here),
+    or None."""
+    if isinstance(config, (str, os.PathLike)):
+        path = os.fspath(config)
+        try:
+            return json.loads(_read(path, "config").decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
+    if config is not None and not isinstance(config, dict):
+        raise InvalidType("config must be a config.json dict or its path, got %s" % type(config).__name__)
+    return config
+
+
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
@@ -289,14 +303,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
-    if isinstance(config, (str, os.PathLike)):
-        path = os.fspath(config)
-        try:
-            config = json.loads(_read(path, "config").decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
-    elif config is not None and not isinstance(config, dict):
-        raise InvalidType("config must be a config.json dict or its path, got %s" % type(config).__name__)
+    config = _llm_config(config)
     if model is None and config is None:
         raise InvalidType("llm() needs model= (a catalogue or Hugging Face id) or config=")
     _check.string("model", model)
@@ -406,14 +413,7 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
                                 seq=seq).items() if v is not None]
     if given:
         raise InvalidType("%s: arguments of ONNX-model plans (model='model.onnx')" % ", ".join(given))
-    if isinstance(config, (str, os.PathLike)):
-        path = os.fspath(config)
-        try:
-            config = json.loads(_read(path, "config").decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
-    elif config is not None and not isinstance(config, dict):
-        raise InvalidType("config must be a config.json dict or its path, got %s" % type(config).__name__)
+    config = _llm_config(config)
     if model is None and config is None:
         raise InvalidType("plan() needs model= (a catalogue or Hugging Face id) or config=")
     if prompt is None or gen is None:
