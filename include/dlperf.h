@@ -539,6 +539,11 @@ dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out
  * they were trained on. */
 uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
 
+/* Append every sample of src to dst (graphs copied, shared ones once; the
+ * layouts must match and every src target must be a dst target, by name; a
+ * dst target src lacks is NaN).  `dlperf dataset merge` is a thin client. */
+dlp_status dlp_dataset_append(dlp_dataset *dst, const dlp_dataset *src, dlp_error *err);
+
 /* .dlpd file: versioned, checksummed, written atomically.  Loading checks
  * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
  * CRC-32 (DLP_ECHECKSUM). */
@@ -1708,6 +1713,10 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
  * or malformed DLP_EFORMAT; messages name the file. */
 dlp_status dlp_gnn_save(const dlp_gnn *m, const char *path, dlp_error *err);
 dlp_status dlp_gnn_save_mem(const dlp_gnn *m, void **buf, size_t *len, dlp_error *err);
+/* dlp_gnn_load(DLP_GNN_BUILTIN) reads the gnnlm base compiled into the
+ * library (scripts/ship_gnnlm.sh; docs/gnnlm.md "The shipped base"): a
+ * stage-3 gnnlm to adapt to a new device from a few samples (--init). */
+#define DLP_GNN_BUILTIN "builtin-gnnlm"
 dlp_status dlp_gnn_load(const char *path, dlp_gnn **out, dlp_error *err);
 dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_gnn **out,
                             dlp_error *err);

@@ -43,6 +43,7 @@ static void usage(FILE *f) {
             "       dlperf dataset build --from STORE.sqlite [--device NAME] [--mode infer|train|llm]\n"
             "                            [--target latency_ms,memory_mb,...] [--family F] [--layout trappm|dippm]\n"
             "                            [--limit N] --out FILE.dlpd\n"
+            "       dlperf dataset merge A.dlpd B.dlpd [C.dlpd...] --out FILE.dlpd\n"
             "       dlperf dataset info FILE.dlpd [--json]\n\n"
             "build: one graph per architecture (and batch) of HELP's latency table, features in\n"
             "the chosen layout (default trappm), target latency_ms from each device column.\n"
@@ -58,6 +59,8 @@ static void usage(FILE *f) {
             "one) and mode (default infer), the graph loaded at the run's batch (and seq); targets are\n"
             "metric means (default latency_ms, train: step_ms), NaN where not measured; family from\n"
             "the store, name = variant.\n"
+            "merge: every sample of the inputs in one set (same layout; the first file's targets;\n"
+            "graphs copied, devices and families kept), e.g. NAS-Bench-201 and FBNet for one model.\n"
             "info: counts, targets (min/median/max), devices, families, layout, fingerprint.\n");
 }
 
@@ -303,15 +306,67 @@ static int cmd_info(const char *path, int json) {
     return 0;
 }
 
+/* ---- merge ---------------------------------------------------------------- */
+
+static int cmd_merge(int argc, char **argv) {
+    const char *out = NULL, *in[64];
+    int n_in = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *v;
+        int r = cli_opt(argc, argv, &i, "--out", &v);
+        if (r < 0) return DLP_EXIT_BADINPUT;
+        if (r > 0) out = v;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_failf(DLP_EXIT_BADINPUT, "dataset merge: unknown option '%s'", argv[i]);
+        else if (n_in >= 64) return cli_failf(DLP_EXIT_BADINPUT, "dataset merge: more than 64 files");
+        else in[n_in++] = argv[i];
+    }
+    if (n_in < 2) return cli_usage_error("dataset merge", "give two or more .dlpd files");
+    if (!out) return cli_usage_error("dataset merge", "--out FILE.dlpd is required");
+    double t0 = cli_now_s();
+    dlp_error e = {0};
+    dlp_dataset *ds = NULL, *part = NULL;
+    dlp_status st = dlp_dataset_load(in[0], &ds, &e);
+    for (int k = 1; k < n_in && !st; k++) {
+        if (!(st = dlp_dataset_load(in[k], &part, &e)) && (st = dlp_dataset_append(ds, part, &e)))
+            cli_failf(DLP_EXIT_BADINPUT, "dataset merge: %s: %s", in[k], e.msg);
+        dlp_dataset_free(part);
+        part = NULL;
+        if (st) {
+            dlp_dataset_free(ds);
+            return DLP_EXIT_BADINPUT;
+        }
+    }
+    if (st) {
+        dlp_dataset_free(ds);
+        return cli_fail(&e);
+    }
+    if ((st = dlp_dataset_save(ds, out, &e))) {
+        dlp_dataset_free(ds);
+        return cli_save_fail(&e);
+    }
+    printf("%s: %d samples on %d graphs from %d files, %d devices, %.1f MiB, fingerprint %016llx, %.1f s\n", out,
+           dlp_dataset_count(ds), dlp_dataset_graph_count(ds), n_in, dlp_dataset_device_count(ds), file_mib(out),
+           (unsigned long long)dlp_dataset_fingerprint(ds), cli_now_s() - t0);
+    dlp_dataset_free(ds);
+    return 0;
+}
+
 int dlp_cmd_dataset(int argc, char **argv) {
-    if (argc < 2) return cli_usage_error("dataset", "give a subcommand: build or info");
+    if (argc < 2) return cli_usage_error("dataset", "give a subcommand: build, merge or info");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;
     }
     const char *sub = argv[1];
-    if (strcmp(sub, "build") && strcmp(sub, "info"))
-        return cli_failf(DLP_EXIT_BADINPUT, "dataset: unknown subcommand '%s' (build or info)", sub);
+    if (strcmp(sub, "build") && strcmp(sub, "info") && strcmp(sub, "merge"))
+        return cli_failf(DLP_EXIT_BADINPUT, "dataset: unknown subcommand '%s' (build, merge or info)", sub);
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            static const char *const subs[] = {"build", "merge", "info", NULL};
+            return cli_sub_help(usage, "dataset", sub, subs);
+        }
+    if (!strcmp(sub, "merge")) return cmd_merge(argc, argv);
     build_opts o = {0};
     o.layout_s = "trappm";
     o.nb201_graph = "executed";
@@ -323,7 +378,7 @@ int dlp_cmd_dataset(int argc, char **argv) {
         const char *v;
         int r;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            static const char *const subs[] = {"build", "info", NULL};
+            static const char *const subs[] = {"build", "merge", "info", NULL};
             return cli_sub_help(usage, "dataset", sub, subs);
         }
         if (!strcmp(sub, "info")) {

@@ -75,6 +75,8 @@ static void usage(FILE *f) {
             "  --clip X             gradient-norm clip (0: none)\n"
             "  --seed N (0)  --threads N (OpenBLAS threads; 1 gives bitwise reproducible runs)\n"
             "  --keep-last          keep the last epoch, not the best validation epoch\n"
+            "  --max-minutes M      stop after the first epoch that ends past M minutes of training\n"
+            "                       (a time budget; the epochs run so far are kept as usual)\n"
             "%s"
             "output:\n"
             "  --out FILE.dlpm      the model (required)\n"
@@ -87,10 +89,19 @@ static void usage(FILE *f) {
 }
 
 
+/* The progress line, and the --max-minutes budget (nonzero stops). */
+typedef struct {
+    cli_progress pr;
+    double max_s;              /* 0: no budget */
+} train_progress;
+
 static int on_progress(void *u, const dlp_gnn_progress *p) {
-    cli_progress *pr = u;
+    train_progress *tp = u;
+    cli_progress *pr = &tp->pr;
+    int stop = tp->max_s > 0 && p->elapsed_s >= tp->max_s && p->epoch < p->epochs;
+    if (stop) fprintf(stderr, "train: --max-minutes reached after epoch %d of %d\n", p->epoch, p->epochs);
     /* the last epoch is not forced: the summary on stdout follows at once */
-    if (!cli_progress_due(pr)) return 0;
+    if (!cli_progress_due(pr)) return stop;
     char el[32], eta[32], val[64] = "";
     cli_fmt_duration(p->elapsed_s, el, sizeof el);
     cli_fmt_duration(p->eta_s, eta, sizeof eta);
@@ -98,7 +109,7 @@ static int on_progress(void *u, const dlp_gnn_progress *p) {
         snprintf(val, sizeof val, "  val MAPE %.2f%% (best %.2f%% @%d)", p->val_mape, p->best_val_mape, p->best_epoch);
     cli_progress_line(pr, "epoch %d/%d  loss %.5f%s  lr %s  %s  ETA %s", p->epoch, p->epochs, p->train_loss,
                       val, dlp__hu_sig(p->lr, 3), el, eta);
-    return 0;
+    return stop;
 }
 
 /* What the command line asks for. */
@@ -107,6 +118,7 @@ typedef struct {
     char targets_buf[512], *targets[16];
     int n_targets, static_idx[DLP_SF_COUNT], n_static;
     int arch_given, gnnlm_flag;   /* --arch given; a flag only gnnlm reads given */
+    double max_minutes;           /* --max-minutes; 0: none */
     int help;                     /* --help: the usage is printed, nothing more to do */
     gnn_sel sel;
     dlp_gnn_opts o;
@@ -115,7 +127,7 @@ typedef struct {
 /* A run: the arguments, what they load, the split and the progress line. */
 typedef struct {
     train_args a;
-    cli_progress pr;
+    train_progress pr;
     dlp_encoder *enc;
     dlp_gnn *init;
     dlp_dataset *ds;
@@ -222,6 +234,7 @@ static int parse_args(int argc, char **argv, train_args *a) {
         {"--adamw", .on = &o->adamw},
         {"--sage-normalize", .on = &o->sage_normalize},
         {"--keep-last", .on = &o->keep_last},
+        {"--max-minutes", .flo = 1e-6, .fhi = 1e6, .d = &a->max_minutes},
     };
     const gnn_flag_spec spec = {"train", usage, flags, CLI_NFLAGS(flags), choice_flag, a};
     return gnn_parse_flags(argc, argv, &spec, &a->sel, &a->help);
@@ -288,6 +301,7 @@ static int split_data(train_run *t) {
     o->static_features = a->static_idx;
     o->split = t->split_desc;
     o->progress = on_progress;
+    t->pr.max_s = a->max_minutes * 60.0;
     o->progress_user = &t->pr;
     o->record_curve = a->curve != NULL;
     if (!t->parts.n_train) return cli_failf(DLP_EXIT_BADINPUT, "train: the split leaves no training sample");
@@ -367,7 +381,7 @@ static int train_and_report(train_run *t, int argc, char **argv) {
     dlp_error e = {0};
     dlp_gnn *m = NULL;
     dlp_status st = dlp_gnn_train(t->ds, t->parts.train, t->parts.n_train, t->parts.val, t->parts.n_val, &t->a.o, &m, &e);
-    cli_progress_end(&t->pr);
+    cli_progress_end(&t->pr.pr);
     /* an encoder or --init model that does not fit: EINVAL, exit 2 */
     if (st != DLP_OK) return cli_fail(&e);
     int rc = t->a.curve ? write_curve(m, t->a.curve) : 0;
@@ -387,7 +401,7 @@ int dlp_cmd_train(int argc, char **argv) {
     memset(&t, 0, sizeof t);
     int rc = parse_args(argc, argv, &t.a);
     if (rc || t.a.help) return rc;
-    if ((rc = check_args(&t.a, &t.pr)) != 0) return rc;
+    if ((rc = check_args(&t.a, &t.pr.pr)) != 0) return rc;
     if ((rc = load_inputs(&t)) == 0 && (rc = split_data(&t)) == 0) rc = train_and_report(&t, argc, argv);
     gnn_parts_free(&t.parts);
     dlp_dataset_free(t.ds);

@@ -350,6 +350,64 @@ dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *target
     return st;
 }
 
+/* Append every sample of src (its graphs copied once each) to dst: the
+ * layouts must match and src's targets must all be dst's (by name, in any
+ * order; a dst target src lacks is NaN).  On failure dst keeps what was
+ * appended so far: callers build into a fresh dataset and drop it then. */
+static dlp_features *features_copy(const dlp_features *f) {
+    dlp_features *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    *c = *f;
+    c->x = malloc(sizeof(float) * ((size_t)f->n_nodes * (size_t)f->n_feat + 1));
+    c->rowptr = malloc(sizeof(int32_t) * ((size_t)f->n_nodes + 1));
+    c->col = malloc(sizeof(int32_t) * ((size_t)f->n_edges + 1));
+    if (!c->x || !c->rowptr || !c->col) {
+        dlp_features_free(c);
+        return NULL;
+    }
+    if (f->n_nodes) memcpy(c->x, f->x, sizeof(float) * (size_t)f->n_nodes * (size_t)f->n_feat);
+    memcpy(c->rowptr, f->rowptr, sizeof(int32_t) * ((size_t)f->n_nodes + 1));
+    if (f->n_edges) memcpy(c->col, f->col, sizeof(int32_t) * (size_t)f->n_edges);
+    return c;
+}
+
+dlp_status dlp_dataset_append(dlp_dataset *dst, const dlp_dataset *src, dlp_error *err) {
+    if (!dst || !src) return dlp__err(err, DLP_EINVAL, "dlp_dataset_append: NULL dataset");
+    if (dst->layout != src->layout || dst->layout_version != src->layout_version)
+        return dlp__err(err, DLP_EINVAL, "dataset: cannot append a %s dataset to a %s one",
+                        dlp_layout_name(src->layout), dlp_layout_name(dst->layout));
+    int *tmap = malloc(sizeof(int) * ((size_t)dst->n_targets + 1));
+    int *gmap = malloc(sizeof(int) * ((size_t)src->n_graphs + 1));
+    float *t = malloc(sizeof(float) * ((size_t)dst->n_targets + 1));
+    dlp_status st = DLP_OK;
+    if (!tmap || !gmap || !t) st = dlp__err(err, DLP_ENOMEM, "dataset: out of memory");
+    /* tmap[k]: src's column of dst's target k, -1 if src lacks it */
+    for (int k = 0; !st && k < dst->n_targets; k++)
+        tmap[k] = dlp_dataset_target_index(src, dst->str[dst->target_sid[k]]);
+    for (int k = 0; !st && k < src->n_targets; k++)
+        if (dlp_dataset_target_index(dst, src->str[src->target_sid[k]]) < 0)
+            st = dlp__err(err, DLP_EINVAL, "dataset: target '%s' is not one of the first dataset's",
+                          src->str[src->target_sid[k]]);
+    for (int g = 0; !st && g < src->n_graphs; g++) gmap[g] = -1;
+    for (int i = 0; !st && i < src->n_samples; i++) {
+        const sample_t *s = &src->samples[i];
+        if (gmap[s->graph] < 0) {
+            dlp_features *c = features_copy(src->graphs[s->graph]);
+            if (!c) st = dlp__err(err, DLP_ENOMEM, "dataset: out of memory copying graph %d", s->graph);
+            else st = dlp_dataset_add_graph(dst, c, &gmap[s->graph], err);
+            if (st) break;
+        }
+        const float *st_t = src->targets + (size_t)i * (size_t)src->n_targets;
+        for (int k = 0; k < dst->n_targets; k++) t[k] = tmap[k] >= 0 ? st_t[tmap[k]] : NAN;
+        st = dlp_dataset_add_sample(dst, gmap[s->graph], t, src->str[s->family],
+                                    src->str[src->dev_sid[s->device]], src->str[s->name], err);
+    }
+    free(tmap);
+    free(gmap);
+    free(t);
+    return st;
+}
+
 /* ---- queries ------------------------------------------------------------- */
 
 int dlp_dataset_count(const dlp_dataset *ds) { return ds ? ds->n_samples : 0; }
