@@ -16,7 +16,7 @@ check() { # name, then a command that must succeed
 }
 
 if [ ! -d "$SHARED/data/HELP" ]; then
-  for t in dataset_build dataset_info dataset_bad_device dataset_fbnet dataset_corrupt; do
+  for t in dataset_build dataset_info dataset_bad_device dataset_fbnet dataset_merge dataset_merge_layout dataset_corrupt; do
     echo "PASS $t (skipped: $SHARED/data/HELP absent)"
   done
   exit 0
@@ -66,6 +66,16 @@ check dataset_bad_device_no_file test ! -e "$tmp/x.dlpd"
 "$D" dataset build --from help-fbnet --device titanxp_64 --limit 20 --shared "$SHARED" --out "$tmp/fb.dlpd" >/dev/null
 info=$("$D" dataset info "$tmp/fb.dlpd")
 check dataset_fbnet bash -c 'grep -q "families: fbnet 20" <<<"$1" && grep -q "batches: 64" <<<"$1"' _ "$info"
+
+# merge: NB201 (200 archs on titanxp_32) + FBNet (20 on titanxp_64) in one set;
+# another layout is refused (exit 2, one line, no file)
+out=$("$D" dataset merge "$tmp/nb.dlpd" "$tmp/fb.dlpd" --out "$tmp/m.dlpd"); rc=$?
+info=$("$D" dataset info "$tmp/m.dlpd")
+check dataset_merge bash -c 'test $1 -eq 0 && grep -q "220 samples on 220 graphs from 2 files, 2 devices" <<<"$2" \
+  && grep -q "samples 220 on 220 graphs" <<<"$3" && grep -q "fbnet 20" <<<"$3" && grep -q "nb201 200" <<<"$3"' _ $rc "$out" "$info"
+"$D" dataset build --from help-fbnet --device titanxp_64 --limit 5 --layout dippm --shared "$SHARED" --out "$tmp/fbd.dlpd" >/dev/null
+"$D" dataset merge "$tmp/nb.dlpd" "$tmp/fbd.dlpd" --out "$tmp/m2.dlpd" >/dev/null 2>"$tmp/err"; rc=$?
+check dataset_merge_layout bash -c 'test $1 -eq 2 && test "$(wc -l <"$2")" -eq 1 && grep -q "fbd.dlpd" "$2" && test ! -e "$3"' _ $rc "$tmp/err" "$tmp/m2.dlpd"
 
 # a flipped byte in the middle: checksum error, exit 2
 cp "$tmp/nb.dlpd" "$tmp/bad.dlpd"
