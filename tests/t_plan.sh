@@ -197,6 +197,32 @@ err_case plan_err_train_dtype "training dtype" "${TRAIN[@]}" --dtypes int8
 err_case plan_err_train_flag "--mode train" examples/resnet18.onnx --epochs 3
 err_case plan_err_mode "'fly'" examples/resnet18.onnx --mode fly
 
+# /api/plan with "mode": "train" answers the CLI's --json bytes (a served
+# shipped example), and a training field without the mode is a 400
+if command -v curl >/dev/null 2>&1; then
+  api_ok=0
+  for try in 1 2 3; do
+    PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    "$BIN" serve --port "$PORT" >/dev/null 2>"$tmp/srv.log" & SPID=$!
+    for _ in $(seq 1 50); do
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/api/health")" = 200 ] &&
+        { api_ok=1; break; }
+      kill -0 "$SPID" 2>/dev/null || break
+      sleep 0.1
+    done
+    [ $api_ok = 1 ] && break
+    kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null
+  done
+  body='{"example":"resnet18","mode":"train","batch":256,"samples":1281167,"epochs":90,"devices":["h100-sxm","t4"]}'
+  if [ $api_ok = 1 ] &&
+     curl -s --max-time 60 -d "$body" "http://127.0.0.1:$PORT/api/plan" >"$tmp/api.json" &&
+     "$BIN" plan "${TRAIN[@]}" --devices h100-sxm,t4 --json >"$tmp/cli.json" && cmp -s "$tmp/api.json" "$tmp/cli.json" &&
+     [ "$(curl -s -o /dev/null -w '%{http_code}' -d '{"example":"resnet18","samples":5}' \
+          "http://127.0.0.1:$PORT/api/plan")" = 400 ]; then ok plan_api_train
+  else bad plan_api_train "$(head -c 200 "$tmp/api.json" 2>/dev/null) $(head -2 "$tmp/srv.log")"; fi
+  [ $api_ok = 1 ] && { kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; }
+fi
+
 # --price-file: CSV or JSON contract prices, --price wins over the file
 printf '# my contract\nid,usd_per_hour\nh100-sxm, 1.25\n\nt4,0.10\n' >"$tmp/p.csv"
 printf '{\n  "h100-sxm": 1.25,\n  "t4": 0.1\n}\n' >"$tmp/p.json"
