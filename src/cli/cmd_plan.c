@@ -1,8 +1,10 @@
 /*
  * cmd_plan.c — `dlperf plan`: which GPU, how many, which weight format and
  * parallelism, at what concurrency and cost, under a TTFT / TPOT service
- * level (issue 24, docs/plan.md).  The search is the library's
- * (dlp_plan_llm, src/plan/plan.c); this file parses flags and prints the
+ * level (issue 24, docs/plan.md); for an ONNX model, inference under a
+ * latency or (--mode train) the cheapest training run.  The searches are
+ * the library's (dlp_plan_llm, dlp_plan_infer, dlp_plan_train in
+ * src/plan/); this file parses flags (and --price-file) and prints the
  * ranked table or the library's JSON.
  */
 #include <cJSON.h>
@@ -45,6 +47,7 @@ static void usage(FILE *f) {
             "  --max-concurrency N  cap on requests in flight per replica (default: none)\n"
             "  --price ID=USD,.. your own $/h per GPU (contract prices), instead of the database's;\n"
             "                    a GPU priced here joins the default search\n"
+            "  --price-file FILE the same from a file: CSV 'id,usd_per_hour' or JSON {\"id\": usd}\n"
             "  --region R        carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --kwh-price USD   energy price per kWh: adds the energy cost per million tokens\n"
             "  --mem-fraction F  GPU memory the engine takes (default 0.9)\n"
@@ -63,7 +66,26 @@ static void usage(FILE *f) {
             "  --throughput N    samples/s to serve: replicas, and the ranking by their $/h\n"
             "  --dtypes LIST     compute dtypes (default fp16, bf16 and fp32 where the GPU has them)\n"
             "  --runtime R       eager (default), eager-1.x, compile, tensorrt or onnxruntime\n"
-            "  --seq N           binds sequence dims of the model\n");
+            "  --seq N           binds sequence dims of the model\n"
+            "  --dim NAME=V      binds another symbolic dim by name (repeatable; height=224 of a vision model)\n"
+            "\n"
+            "       dlperf plan MODEL.onnx --mode train --batch N --samples N [--epochs E] [--max-gpus N]\n"
+            "                   [--dtypes fp32,fp16,bf16] [--optimizer adam|sgd|sgd-momentum] [--deadline HOURS]\n"
+            "                   [--devices a,b] [--price ID=USD,...] [--region R] [--kwh-price USD] [--top N] [--json]\n\n"
+            "The cheapest way to train it: every GPU x training dtype x data-parallel GPU count\n"
+            "(powers of two up to --max-gpus, each dividing the batch), gradient accumulation over\n"
+            "the largest micro-batch that fits where the per-GPU batch does not ('dlperf predict\n"
+            "--mode train' per step, plus the NCCL all-reduce of the gradients), ranked by $ per run.\n"
+            "  --batch N         global batch per optimizer step (required)\n"
+            "  --samples N       samples per epoch (required); steps = ceil(samples / batch) x epochs\n"
+            "  --epochs E        epochs (default 1)\n"
+            "  --max-gpus N      data-parallel GPUs, 1..N (default 8)\n"
+            "  --deadline HOURS  the run must end within; slower plans are counted as missed\n"
+            "  --optimizer NAME  adam (default), sgd or sgd-momentum\n"
+            "  --no-learned      predict's analytic step time only\n"
+            "\n"
+            "Every kind of plan also takes --price-file FILE: your contract prices as CSV lines\n"
+            "'id,usd_per_hour' (# comments) or JSON {\"h100-sxm\": 2.1, ...}; --price wins over it.\n");
 }
 
 /* "TP4"; attention data-parallel: "DP8" (attention TP 1) or "TP2 DP4";
@@ -127,7 +149,8 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
                                           "weights + one sequence's KV cache do not fit",
                                           "format the GPU cannot run", "refused by the serving model"};
         const char *sep = " ";
-        for (int m = 0; m < DLP_PLAN_MISS_COUNT_; m++) {
+        /* the LLM reasons only (the later ones are inference's and training's) */
+        for (int m = 0; m < (int)(sizeof why / sizeof why[0]); m++) {
             int64_t k = dlp_plan_missed(p, m);
             if (!k) continue;
             printf("%s%s %s", sep, dlp__hu_count((double)k), why[m]);

@@ -589,7 +589,7 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     dlp__jw_i64(&w, "device_kinds", p->device_kinds);
     static const char *const kinds[] = {"llm", "infer", "train"};
     dlp__jw_str(&w, "kind", kinds[p->kind]);
-    dlp__jw_str(&w, "mode", p->kind == DLP_PLAN_TRAIN ? "train" : p->kind == DLP_PLAN_INFER ? "infer" : "serve");
+    if (p->kind == DLP_PLAN_TRAIN) dlp__jw_str(&w, "mode", "train");   /* as `--mode train` asked */
     dlp__jw_obj(&w, "request");
     dlp__jw_str(&w, "model", p->model);
     if (p->kind == DLP_PLAN_TRAIN) {

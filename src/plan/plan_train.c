@@ -18,9 +18,10 @@
  *   step     = compute + comm
  *
  * The all-reduce is not overlapped with the backward: DDP does overlap its
- * buckets with the backward, but how much depends on bucket order and the
- * layer times (Li et al., "PyTorch Distributed", VLDB 2020, measure from
- * near-full to little overlap), so the plan gives the upper bound and says
+ * gradient buckets with the backward (Li et al., "PyTorch Distributed",
+ * VLDB 2020), but how much hides depends on bucket size and order and each
+ * layer's backward time, which the prediction does not give per bucket;
+ * so the plan gives the upper bound of the step and says
  * so.  With accumulation the optimizer's update is counted once per
  * micro-batch (predict's step includes it): an overestimate of (accum - 1)
  * updates, small beside forward + backward.
