@@ -2256,10 +2256,18 @@ typedef enum {
     DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
     DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
                                   clients only queue                              */
+    DLP_PLAN_BIND_ACCUM,       /* training: the per-GPU batch does not fit, so
+                                  micro-batches accumulate gradients          */
+    DLP_PLAN_BIND_COMPUTE,     /* training: the GPUs' step time                  */
+    DLP_PLAN_BIND_COMM,        /* training: the gradient all-reduce takes at
+                                  least the compute time, or the step is no
+                                  faster than on one GPU                      */
+    DLP_PLAN_BIND_DEADLINE,    /* training (misses): over the deadline           */
     DLP_PLAN_BIND_COUNT_
 } dlp_plan_bind;
 /* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
- * "max_batch"; "?" out of range. */
+ * "max_batch", "max_seqs", "accumulation", "compute", "communication",
+ * "deadline"; "?" out of range. */
 const char *dlp_plan_bind_name(int b);
 
 /* Why a configuration has no plan (the "missed" counts). */
@@ -2270,9 +2278,11 @@ typedef enum {
     DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
     DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
     DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
+    DLP_PLAN_MISS_DEADLINE,    /* training: the run takes longer than the deadline*/
     DLP_PLAN_MISS_COUNT_
 } dlp_plan_miss;
-/* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
+/* "ttft", "tpot", "memory", "dtype", "refused", "latency", "deadline"; "?"
+ * out of range. */
 const char *dlp_plan_miss_name(int m);
 
 /* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
@@ -2334,10 +2344,22 @@ typedef struct {
     double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
     double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
     double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
+    /* ---- training plans (dlp_plan_train): dtype, batch (the global batch),
+     * samples_per_s (of all gpus) and the price fields above, and ---- */
+    int64_t micro_batch;        /* samples per GPU per forward/backward          */
+    int64_t accum_steps;        /* micro-batches per step: batch / gpus / micro  */
+    double compute_ms;          /* accum_steps x predicted training step          */
+    double comm_ms;             /* gradient all-reduce per step (not overlapped)  */
+    double step_ms;             /* compute_ms + comm_ms                           */
+    double hours;               /* steps x step_ms of the whole run               */
+    double usd_per_run;         /* gpus x price x hours; NaN: no price            */
+    double kwh;                 /* gpus x predicted board power x hours           */
+    double co2_kg;              /* kwh x PUE x g/kWh / 1000                       */
+    double energy_usd;          /* kwh x PUE x kwh_price; NaN: no kwh_price       */
 } dlp_plan_row;
 
 typedef struct dlp_plan dlp_plan;
-enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1 };   /* dlp_plan_kind(p) */
+enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1, DLP_PLAN_TRAIN = 2 };   /* dlp_plan_kind(p) */
 
 /* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
  * + gen past the model's context, an encoder-only model, no GPU to try),
@@ -2368,16 +2390,56 @@ typedef struct {
     const char *const *price_devices;
     const double *price_usd_per_hour;
     int n_prices;
+    int n_dims;                     /* other symbolic dims bound by name, as      */
+    const char *const *dim_names;   /* dlp_load_opts (height=224 of a vision     */
+    const int64_t *dim_values;      /* model whose image size is symbolic)       */
 } dlp_plan_infer_opts;
 /* onnx: the model's bytes (len), name for messages; or onnx NULL and name
  * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
  * missing or malformed model. */
 dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
                           const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
-int dlp_plan_kind(const dlp_plan *p);                        /* DLP_PLAN_LLM, _INFER */
+/* Training plans of any ONNX model (docs/plan.md, "Training"): the cheapest
+ * way to train it.  Every GPU x training dtype x data-parallel GPU count
+ * (powers of two up to max_gpus, and max_gpus, each dividing batch) runs
+ * batch / gpus samples per GPU per step; where that does not fit, gradient
+ * accumulation over the largest micro-batch that fits (found by bisection
+ * over dlp_predict's training memory) and divides it.  Step = accum x
+ * dlp_predict's training step at the micro-batch + the NCCL all-reduce of
+ * the gradients' bytes over the GPUs, not overlapped with the backward.
+ * Rows fill the training fields, sorted by usd_per_run; misses are memory
+ * (no micro-batch of 1 fits), deadline, dtype or refused. */
+typedef struct {
+    int64_t batch;                  /* global batch per optimizer step; required */
+    int64_t samples;                /* samples per epoch; required                */
+    double epochs;                  /* 0: 1                                       */
+    int max_gpus;                   /* data-parallel GPUs, 1..max_gpus; 0: 8      */
+    double deadline_hours;          /* the run must end within; 0: no limit      */
+    int optimizer;                  /* dlp_optim; 0: Adam                         */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* DLP_DT_FLOAT, _FLOAT16, _BFLOAT16; NULL:
+                                       fp16, bf16 and fp32 where the GPU has them */
+    int n_dtypes;
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    int no_learned;                 /* as dlp_predict_opts                        */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+    int n_dims;                     /* as dlp_plan_infer_opts                    */
+    const char *const *dim_names;
+    const int64_t *dim_values;
+} dlp_plan_train_opts;
+/* onnx / len / name as dlp_plan_infer; errors as dlp_plan_infer. */
+dlp_status dlp_plan_train(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_train_opts *o, dlp_plan **out, dlp_error *err);
+int dlp_plan_kind(const dlp_plan *p);                /* DLP_PLAN_LLM, _INFER, _TRAIN */
 
 /* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
- * given, else by usd_per_mtok (usd_per_msample); without a price last, by
+ * given, else by usd_per_mtok (usd_per_msample; training: usd_per_run,
+ * unpriced last by GPU-hours, ties by hours); without a price last, by
  * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
  * (latency). */
 int dlp_plan_count(const dlp_plan *p);

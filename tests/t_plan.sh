@@ -5,7 +5,8 @@
 # for --rate) in under 10 s; the text table in human units (no exponent);
 # an SLO nobody meets naming the closest miss; the MoE command; the
 # one-line errors with exit 2; inference plans of an ONNX model (batch
-# bisection under a latency).  Prints PASS/FAIL lines for tests/run.sh.
+# bisection under a latency); training plans (--mode train) and
+# --price-file.  Prints PASS/FAIL lines for tests/run.sh.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -164,6 +165,89 @@ err_case plan_err_llm_onnx_flag "model file" "${LLAMA[@]}" --batch 8
 err_case plan_err_onnx_batch "range is empty" examples/resnet18.onnx --batch 9..3
 err_case plan_err_onnx_missing "no/such.onnx" no/such.onnx
 err_case plan_err_onnx_dtype "'nf4'" examples/resnet18.onnx --dtypes nf4
+
+# training plans (--mode train): the cheapest way to train ResNet-18
+TRAIN=(examples/resnet18.onnx --mode train --batch 256 --epochs 90 --samples 1281167)
+if "$BIN" plan "${TRAIN[@]}" --max-gpus 8 --json >"$tmp/tr.json" 2>"$tmp/err" &&
+   jq -e '.kind == "train" and .mode == "train" and .considered >= 20
+          and ([.plans[].device] | unique | length) >= 5
+          and .considered == (.plans | length) + ([.missed[]] | add)
+          and ([.plans[].usd_per_run] == ([.plans[].usd_per_run] | sort))
+          and all(.plans[]; .meets == true and .micro_batch * .accum_steps * .gpus == 256
+                  and .step_ms >= .comm_ms and has("kwh") and has("co2_kg") and has("hours") and has("binding"))' \
+      "$tmp/tr.json" >/dev/null 2>>"$tmp/err"; then ok plan_train_json
+else bad plan_train_json "$(head -3 "$tmp/err")"; fi
+# steps x step time = hours; GPUs x price x hours = $ per run (1,281,167 / 256 -> 5,005 steps x 90)
+if jq -e 'all(.plans[]; ((5005 * 90 * .step_ms / 3.6e6) - .hours | fabs) <= .hours * 1e-5
+              and ((.gpus * .usd_per_gpu_hour * .hours) - .usd_per_run | fabs) <= .usd_per_run * 1e-5)' \
+      "$tmp/tr.json" >/dev/null 2>>"$tmp/err"; then ok plan_train_cost_arithmetic
+else bad plan_train_cost_arithmetic "$(head -3 "$tmp/err")"; fi
+if "$BIN" plan "${TRAIN[@]}" --devices h100-sxm,t4 --deadline 5 >"$tmp/tr.txt" 2>"$tmp/err" &&
+   grep -q '^searched .* configurations on 2 GPU kinds' "$tmp/tr.txt" &&
+   grep -q 'over the deadline' "$tmp/tr.txt" && grep -q '^best: ' "$tmp/tr.txt" &&
+   ! grep -Eq '[0-9]e[-+]?[0-9]' "$tmp/tr.txt"; then ok plan_train_text
+else bad plan_train_text "$(head -3 "$tmp/err")"; fi
+if "$BIN" plan "${TRAIN[@]}" --devices t4 --deadline 0.01 >"$tmp/tr.txt" 2>"$tmp/err" &&
+   grep -q 'no configuration meets the deadline; closest: ' "$tmp/tr.txt"; then ok plan_train_closest_miss
+else bad plan_train_closest_miss "$(head -3 "$tmp/err")"; fi
+err_case plan_err_train_batch "--batch N" examples/resnet18.onnx --mode train --samples 100
+err_case plan_err_train_samples "--samples" examples/resnet18.onnx --mode train --batch 64
+err_case plan_err_train_range "not a range" examples/resnet18.onnx --mode train --batch 1..64 --samples 9
+err_case plan_err_train_dtype "training dtype" "${TRAIN[@]}" --dtypes int8
+err_case plan_err_train_flag "--mode train" examples/resnet18.onnx --epochs 3
+err_case plan_err_mode "'fly'" examples/resnet18.onnx --mode fly
+
+# /api/plan with "mode": "train" answers the CLI's --json bytes (a served
+# shipped example), and a training field without the mode is a 400
+if command -v curl >/dev/null 2>&1; then
+  api_ok=0
+  for try in 1 2 3; do
+    PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+    "$BIN" serve --port "$PORT" >/dev/null 2>"$tmp/srv.log" & SPID=$!
+    for _ in $(seq 1 50); do
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/api/health")" = 200 ] &&
+        { api_ok=1; break; }
+      kill -0 "$SPID" 2>/dev/null || break
+      sleep 0.1
+    done
+    [ $api_ok = 1 ] && break
+    kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null
+  done
+  body='{"example":"resnet18","mode":"train","batch":256,"samples":1281167,"epochs":90,"devices":["h100-sxm","t4"]}'
+  if [ $api_ok = 1 ] &&
+     curl -s --max-time 60 -d "$body" "http://127.0.0.1:$PORT/api/plan" >"$tmp/api.json" &&
+     "$BIN" plan "${TRAIN[@]}" --devices h100-sxm,t4 --json >"$tmp/cli.json" && cmp -s "$tmp/api.json" "$tmp/cli.json" &&
+     [ "$(curl -s -o /dev/null -w '%{http_code}' -d '{"example":"resnet18","samples":5}' \
+          "http://127.0.0.1:$PORT/api/plan")" = 400 ]; then ok plan_api_train
+  else bad plan_api_train "$(head -c 200 "$tmp/api.json" 2>/dev/null) $(head -2 "$tmp/srv.log")"; fi
+  [ $api_ok = 1 ] && { kill "$SPID" 2>/dev/null; wait "$SPID" 2>/dev/null; }
+fi
+
+# --price-file: CSV or JSON contract prices, --price wins over the file
+printf '# my contract\nid,usd_per_hour\nh100-sxm, 1.25\n\nt4,0.10\n' >"$tmp/p.csv"
+printf '{\n  "h100-sxm": 1.25,\n  "t4": 0.1\n}\n' >"$tmp/p.json"
+for f in p.csv p.json; do
+  if "$BIN" plan "${TRAIN[@]}" --devices h100-sxm,t4 --price-file "$tmp/$f" --price t4=0.2 --json >"$tmp/pf.json" \
+       2>"$tmp/err" &&
+     jq -e 'all(.plans[]; .price_source == "caller" and
+                .usd_per_gpu_hour == (if .device == "h100-sxm" then 1.25 else 0.2 end))' "$tmp/pf.json" >/dev/null
+  then ok "plan_price_file_${f#p.}"
+  else bad "plan_price_file_${f#p.}" "$(head -3 "$tmp/err")"; fi
+done
+if "$BIN" plan "${LLAMA[@]}" --devices h100-sxm --price-file "$tmp/p.csv" --json 2>"$tmp/err" |
+   jq -e '.plans[0].usd_per_gpu_hour == 1.25' >/dev/null; then ok plan_price_file_llm
+else bad plan_price_file_llm "$(head -3 "$tmp/err")"; fi
+printf 'h100-sxm,1.25\nt4\n' >"$tmp/bad1.csv"
+printf 'h100-sxm,1.25\n# x\nh1000,3\n' >"$tmp/bad2.csv"
+printf 'h100-sxm,-4\n' >"$tmp/bad3.csv"
+printf '{\n  "h100-sxm": 1.25,\n  "t4": "cheap"\n}\n' >"$tmp/bad4.json"
+printf '{\n  "h100-sxm": 1.25,\n  "t4" 0.1\n}\n' >"$tmp/bad5.json"
+err_case plan_err_price_file_line "bad1.csv' line 2" "${TRAIN[@]}" --price-file "$tmp/bad1.csv"
+err_case plan_err_price_file_device "bad2.csv' line 3: unknown device 'h1000'" "${TRAIN[@]}" --price-file "$tmp/bad2.csv"
+err_case plan_err_price_file_value "bad3.csv' line 1" "${TRAIN[@]}" --price-file "$tmp/bad3.csv"
+err_case plan_err_price_file_json "bad4.json' line 3" "${TRAIN[@]}" --price-file "$tmp/bad4.json"
+err_case plan_err_price_file_syntax "bad5.json' line 3: not valid JSON" "${TRAIN[@]}" --price-file "$tmp/bad5.json"
+err_case plan_err_price_file_missing "no/such.csv" "${TRAIN[@]}" --price-file no/such.csv
 
 if "$BIN" plan --help | grep -q 'usage: dlperf plan' && "$BIN" --help | grep -q '^  plan '; then ok plan_help
 else bad plan_help; fi

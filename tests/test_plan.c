@@ -541,6 +541,200 @@ static void t_refusals(void) {
     dlp_plan_free(NULL);
 }
 
+/* ---- training plans of an ONNX model (dlp_plan_train) ---- */
+
+/* predict's training step of ResNet-18 at batch b (the options `dlperf
+ * predict --mode train` builds); *fits and *grad_mib from it too. */
+static double train_step(const char *dev, int dtype, int64_t b, int *fits, double *grad_mib, double *power_w) {
+    dlp_load_opts lo = {.batch = b};
+    dlp_graph *g = NULL;
+    dlp_error e = {0};
+    dlp_predict_opts po;
+    memset(&po, 0, sizeof po);
+    po.mode = DLP_PREDICT_TRAIN;
+    po.dtype = dtype;
+    po.batch = b;
+    dlp_prediction p;
+    double ms = -1;
+    if (dlp_graph_load(RESNET, &lo, &g, &e) == DLP_OK && dlp_predict(g, dlp_devdb_find(db, dev), db, &po, &p, &e) == DLP_OK) {
+        ms = p.step_ms;
+        if (fits) *fits = p.fits;
+        if (grad_mib) *grad_mib = p.gradients_mb;
+        if (power_w) *power_w = p.power_w;
+        dlp_prediction_free(&p);
+    }
+    dlp_graph_free(g);
+    return ms;
+}
+
+/* Hand-worked: ResNet-18 on h100-sxm, fp16, global batch 64, 1,280,000
+ * samples x 10 epochs = 20,000 x 10 = 200,000 steps, your price $2/h, one
+ * or two GPUs.  With predict of this writing (dlperf predict --mode train):
+ *
+ *   1 GPU:  micro-batch 64, step 5.4398 ms, no all-reduce.  200,000 x
+ *           5.4398 ms = 1,087.96 s = 0.30221 h; 1 x $2 x 0.30221 = $0.6044.
+ *   2 GPUs: micro-batch 32 each, step 3.4345 ms + the all-reduce of the
+ *           gradients, 44.559 MiB = 46.72 MB fp32 = 23.36 M fp16 elements
+ *           of the NCCL table (H100 NVLink 900 GB/s = the table's link, so
+ *           no scaling).  The 2-GPU all_reduce row: 2^24 elements 0.14258
+ *           ms, 2^25 0.25232 ms; log-log, f = ln(23.36M / 2^24) / ln 2 =
+ *           0.4777, t = exp(ln 0.14258 + 0.4777 ln(0.25232 / 0.14258)) =
+ *           0.1873 ms.  Step 3.4345 + 0.1873 = 3.6218 ms: 200,000 steps =
+ *           724.4 s = 0.20121 h; 2 x $2 x 0.20121 = $0.8048.
+ *
+ * One GPU is cheaper ($0.6044 vs $0.8048): the half batch takes 63% of
+ * the full one's time and the all-reduce adds 5%.  Two GPUs are faster
+ * (17,671 vs 11,765 samples/s), so "compute" binds both. */
+static double allreduce_2gpu_h100_ms(double bytes) {
+    double elems = bytes / 2.0, f = log(elems / 16777216.0) / log(2.0);
+    return exp(log(0.14258) + f * (log(0.25232) - log(0.14258)));
+}
+
+static void t_train_hand_worked(void) {
+    const char *devs[] = {"h100-sxm"}, *pdev[] = {"h100-sxm"};
+    double price[] = {2.0};
+    int dt[] = {DLP_DT_FLOAT16};
+    dlp_plan_train_opts o = {.batch = 64, .samples = 1280000, .epochs = 10, .max_gpus = 2, .devices = devs,
+                             .n_devices = 1, .dtypes = dt, .n_dtypes = 1, .price_devices = pdev,
+                             .price_usd_per_hour = price, .n_prices = 1};
+    dlp_plan *p = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    if (!p) return;
+    CHECK_I64(dlp_plan_kind(p), DLP_PLAN_TRAIN);
+    CHECK_I64(dlp_plan_considered(p), 2);
+    CHECK_I64(dlp_plan_count(p), 2);
+    double grad = 0, s64 = train_step("h100-sxm", DLP_DT_FLOAT16, 64, NULL, &grad, NULL);
+    double s32 = train_step("h100-sxm", DLP_DT_FLOAT16, 32, NULL, NULL, NULL);
+    double ar = allreduce_2gpu_h100_ms(grad * 1048576.0);
+    CHECK_NEAR(s64, 5.4398, 5.4398 * 0.10);   /* the comment's figures, loosely */
+    CHECK_NEAR(s32, 3.4345, 3.4345 * 0.10);
+    CHECK_NEAR(ar, 0.1873, 0.1873 * 0.02);
+    double h1 = 200000 * s64 / 3.6e6, h2 = 200000 * (s32 + ar) / 3.6e6;
+    CHECK_NEAR(2.0 * h1, 0.6044, 0.6044 * 0.10);
+    CHECK_NEAR(4.0 * h2, 0.8048, 0.8048 * 0.10);
+    const dlp_plan_row *a = dlp_plan_at(p, 0), *b = dlp_plan_at(p, 1);
+    if (!a || !b) return (void)dlp_plan_free(p);
+    /* cheapest first: one GPU */
+    CHECK_I64(a->gpus, 1);
+    CHECK_I64(a->micro_batch, 64);
+    CHECK_I64(a->accum_steps, 1);
+    CHECK_NEAR(a->step_ms, s64, s64 * 1e-9);
+    CHECK_NEAR(a->comm_ms, 0, 1e-12);
+    CHECK_NEAR(a->hours, h1, h1 * 1e-9);
+    CHECK_NEAR(a->usd_per_run, 2.0 * h1, 1e-9);
+    CHECK_I64(b->gpus, 2);
+    CHECK_I64(b->micro_batch, 32);
+    CHECK_NEAR(b->comm_ms, ar, ar * 1e-6);
+    CHECK_NEAR(b->step_ms, s32 + ar, (s32 + ar) * 1e-6);
+    CHECK_NEAR(b->usd_per_run, 2 * 2.0 * h2, 2 * 2.0 * h2 * 1e-6);
+    CHECK_NEAR(b->samples_per_s, 64 / ((s32 + ar) * 1e-3), 1e-3);
+    CHECK(b->samples_per_s > a->samples_per_s);
+    CHECK_STR(dlp_plan_bind_name(a->binding), "compute");
+    CHECK_STR(dlp_plan_bind_name(b->binding), "compute");
+    CHECK(a->meets_slo && b->meets_slo && a->price_from_caller);
+    /* energy: GPUs x predicted power x time; carbon at the region's intensity */
+    double pw = 0;
+    train_step("h100-sxm", DLP_DT_FLOAT16, 32, NULL, NULL, &pw);
+    CHECK_NEAR(b->kwh, 2 * pw * h2 / 1000, b->kwh * 1e-6);
+    CHECK(b->co2_kg > 0 && isnan(b->energy_usd));
+    char *js = NULL;
+    CHECK(dlp_plan_json(p, &js, NULL, &e) == DLP_OK);
+    CHECK(js && strstr(js, "\"kind\":\"train\"") && strstr(js, "\"mode\":\"train\"") &&
+          strstr(js, "\"usd_per_run\":") && strstr(js, "\"deadline\":0") && !strstr(js, "\"ttft\":"));
+    free(js);
+    dlp_plan_free(p);
+    /* a deadline between the two: only two GPUs meet it */
+    o.deadline_hours = (h1 + h2) / 2;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK_I64(dlp_plan_count(p), 1);
+    CHECK_I64(dlp_plan_missed(p, DLP_PLAN_MISS_DEADLINE), 1);
+    if (dlp_plan_count(p)) CHECK_I64(dlp_plan_at(p, 0)->gpus, 2);
+    dlp_plan_free(p);
+    /* a deadline nobody meets: no plan, the closest miss (two GPUs) named */
+    o.deadline_hours = h2 / 2;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK_I64(dlp_plan_count(p), 0);
+    const dlp_plan_row *m = dlp_plan_closest_miss(p);
+    CHECK(m && m->gpus == 2 && !m->meets_slo && m->binding == DLP_PLAN_BIND_DEADLINE);
+    dlp_plan_free(p);
+}
+
+/* The per-GPU batch does not fit: accumulation over the largest fitting
+ * micro-batch that divides it.  ResNet-18 fp32 on a 16 GB T4 needs about
+ * 9.1 GB at 256 and 17.1 GB at 512 (predict), so 1,024 per step takes 4 x
+ * 256 on one GPU and 2 x 256 on each of two.  Checked against a walk down
+ * the divisors with dlp_predict, not the planner's bisection. */
+static void t_train_accumulation(void) {
+    const char *devs[] = {"t4"};
+    int dt[] = {DLP_DT_FLOAT};
+    dlp_plan_train_opts o = {.batch = 1024, .samples = 1024, .max_gpus = 2, .devices = devs, .n_devices = 1,
+                             .dtypes = dt, .n_dtypes = 1};
+    dlp_plan *p = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    CHECK_I64(dlp_plan_count(p), 2);
+    for (int k = 0; k < dlp_plan_count(p); k++) {
+        const dlp_plan_row *r = dlp_plan_at(p, k);
+        int64_t per = 1024 / r->gpus, want = 0;
+        for (int64_t b = per; b >= 1 && !want; b--) {
+            int fits = 0;
+            if (per % b == 0 && train_step("t4", DLP_DT_FLOAT, b, &fits, NULL, NULL) > 0 && fits) want = b;
+        }
+        CHECK_I64(r->micro_batch, want);
+        CHECK_I64(r->micro_batch, 256);
+        CHECK_I64(r->accum_steps * r->micro_batch * r->gpus, 1024);
+        double st = train_step("t4", DLP_DT_FLOAT, r->micro_batch, NULL, NULL, NULL);
+        CHECK_NEAR(r->compute_ms, r->accum_steps * st, st * 1e-9);
+        CHECK(r->binding == DLP_PLAN_BIND_ACCUM || r->binding == DLP_PLAN_BIND_COMM);
+    }
+    dlp_plan_free(p);
+}
+
+/* Data parallelism never lowers throughput unless the plan says
+ * communication binds: across GPUs and counts of the default search. */
+static void t_train_scaling(void) {
+    const char *devs[] = {"h100-sxm", "a100-80gb", "l4", "t4"};
+    dlp_plan_train_opts o = {.batch = 256, .samples = 1281167, .epochs = 1, .max_gpus = 16, .devices = devs,
+                             .n_devices = 4};
+    dlp_plan *p = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_OK);
+    int n = dlp_plan_count(p), checked = 0;
+    CHECK(n > 8);
+    for (int i = 0; i < n; i++) {
+        const dlp_plan_row *r = dlp_plan_at(p, i);
+        if (i) CHECK(dlp_plan_at(p, i - 1)->usd_per_run <= r->usd_per_run);
+        CHECK(r->meets_slo);
+        CHECK_I64(r->accum_steps * r->micro_batch * r->gpus, 256);
+        for (int j = 0; j < n && r->gpus > 1; j++) {
+            const dlp_plan_row *one = dlp_plan_at(p, j);
+            if (one->gpus != 1 || one->device != r->device || one->dtype != r->dtype) continue;
+            CHECK(r->samples_per_s >= one->samples_per_s || r->binding == DLP_PLAN_BIND_COMM);
+            checked++;
+        }
+    }
+    CHECK(checked > 4);
+    dlp_plan_free(p);
+    /* bad requests */
+    o.batch = 0;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_EINVAL && !p);
+    o.batch = 256;
+    o.samples = 0;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_EINVAL);
+    o.samples = 10;
+    int i8[] = {DLP_DT_INT8};
+    o.dtypes = i8;
+    o.n_dtypes = 1;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_EINVAL);
+    o.dtypes = NULL;
+    o.n_dtypes = 0;
+    o.deadline_hours = -1;
+    CHECK(dlp_plan_train(NULL, 0, RESNET, db, &o, &p, &e) == DLP_EINVAL);
+    o.deadline_hours = 0;
+    CHECK(dlp_plan_train(NULL, 0, "no/such.onnx", db, &o, &p, &e) != DLP_OK && !p);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e) || dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &llama, &e)) {
@@ -557,6 +751,9 @@ int main(void) {
     RUN(t_refusals);
     RUN(t_infer_hand_worked);
     RUN(t_infer_edges);
+    RUN(t_train_hand_worked);
+    RUN(t_train_accumulation);
+    RUN(t_train_scaling);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

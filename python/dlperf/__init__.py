@@ -367,10 +367,34 @@ def _plan_onnx(model, batch, latency_ms, throughput, runtime, seq, devices, dtyp
     return _request("/api/plan", f, data, name, raw)
 
 
+def _plan_train(model, batch, samples, epochs, deadline_hours, optimizer, max_gpus, seq, devices, dtypes, prices,
+                region, kwh_price, raw):
+    """dlperf.plan(model.onnx, mode="train"): training plans (`dlperf plan
+    MODEL.onnx --mode train`, docs/plan.md "Training")."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        data, name = bytes(model), "model.onnx"
+    else:
+        path = os.fspath(model)
+        data, name = _read(path), os.path.basename(path)
+    if batch is None or samples is None:
+        raise InvalidType("a training plan needs batch= (the global batch per step) and samples= (per epoch)")
+    dts = _names_list("dtypes", dtypes)
+    for d in dts or ():
+        _check.choice("dtypes", d, ["fp32", "fp16", "bf16"], _lib.lib.dlp_dtype_parse)
+    f = dict(mode="train", batch=_check.integer("batch", batch), samples=_check.integer("samples", samples),
+             epochs=_check.real("epochs", epochs, 0, lo_open=True),
+             deadline_hours=_check.real("deadline_hours", deadline_hours, 0, lo_open=True),
+             optimizer=_check.choice("optimizer", optimizer, _check.OPTIMIZERS, _lib.lib.dlp_optimizer_parse),
+             max_gpus=_check.integer("max_gpus", max_gpus, hi=1024), seq=_check.integer("seq", seq),
+             devices=_names_list("devices", devices), dtypes=dts, prices=prices, region=_check.string("region", region),
+             kwh_price=_check.real("kwh_price", kwh_price, 0, lo_open=True))
+    return _request("/api/plan", f, data, name, raw)
+
+
 def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_ms=None, rate=None, devices=None,
          dtypes=None, max_gpus=None, max_concurrency=None, prices=None, region=None, kwh_price=None,
          mem_fraction=None, analytic=None, batch=None, latency_ms=None, throughput=None, runtime=None, seq=None,
-         raw=False):
+         mode=None, samples=None, epochs=None, deadline_hours=None, optimizer=None, raw=False):
     """LLM serving plans under a service level (`dlperf plan --json`,
     docs/plan.md): every GPU x weight format x GPU count x parallelism at
     the largest concurrency meeting ttft_ms / tpot_ms, ranked by cost.
@@ -391,7 +415,13 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
     inference instead (`dlperf plan MODEL.onnx`): batch (an int or a (min,
     max) pair; default (1, 256)), latency_ms per batch, throughput
     (samples/s), runtime ({runtimes}), seq, with devices, dtypes ({dtypes}),
-    prices, region, kwh_price as above."""
+    prices, region, kwh_price as above.
+
+    mode="train" with an ONNX model: the cheapest way to train it (`dlperf
+    plan MODEL.onnx --mode train`): batch (the global batch per step) and
+    samples (per epoch) required; epochs (default 1), deadline_hours,
+    optimizer ({optimizers}), max_gpus (data-parallel, default 8), dtypes
+    (fp32, fp16, bf16), with devices, prices, region, kwh_price as above."""
     onnx = isinstance(model, (bytes, bytearray, memoryview, os.PathLike)) or (
         isinstance(model, str) and model.lower().endswith(".onnx"))
     if prices is not None:
@@ -400,6 +430,23 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
         for k, v in prices.items():
             _check.device("prices key", k)
             _check.real("prices[%r]" % k, v, 0, lo_open=True)
+    train = _check.choice("mode", mode, _check.MODES, _lib.lib.dlp_predict_mode_parse) is not None and \
+        _lib.lib.dlp_predict_mode_parse(mode.encode()) == 1
+    train_args = dict(samples=samples, epochs=epochs, deadline_hours=deadline_hours, optimizer=optimizer)
+    if train:
+        if not onnx:
+            raise InvalidType("mode='train' plans an ONNX model (a path ending .onnx, a PathLike or the bytes)")
+        given = [k for k, v in dict(config=config, prompt=prompt, gen=gen, ttft_ms=ttft_ms, tpot_ms=tpot_ms, rate=rate,
+                                    max_concurrency=max_concurrency, mem_fraction=mem_fraction, analytic=analytic,
+                                    latency_ms=latency_ms, throughput=throughput, runtime=runtime).items()
+                 if v is not None]
+        if given:
+            raise InvalidType("%s: not arguments of training plans" % ", ".join(given))
+        return _plan_train(model, batch, samples, epochs, deadline_hours, optimizer, max_gpus, seq, devices, dtypes,
+                           prices, region, kwh_price, raw)
+    given = [k for k, v in train_args.items() if v is not None]
+    if given:
+        raise InvalidType("%s: arguments of training plans (mode='train')" % ", ".join(given))
     if onnx:
         given = [k for k, v in dict(config=config, prompt=prompt, gen=gen, ttft_ms=ttft_ms, tpot_ms=tpot_ms, rate=rate,
                                     max_gpus=max_gpus, max_concurrency=max_concurrency, mem_fraction=mem_fraction,

@@ -85,3 +85,39 @@ def test_plan_onnx_same_bytes_as_cli():
         dlperf.plan(LLAMA, prompt=5, gen=5, latency_ms=3)     # an ONNX argument
     with pytest.raises(ValueError):
         dlperf.plan(RESNET, batch=(9, 3))
+
+
+def test_plan_train_same_bytes_as_cli():
+    py = dlperf.plan(RESNET, mode="train", batch=256, samples=1281167, epochs=90, max_gpus=4,
+                     devices=["h100-sxm", "t4"], prices={"t4": 0.2}, raw=True)
+    assert py == cli("plan", RESNET, "--mode", "train", "--batch", "256", "--samples", "1281167", "--epochs", "90",
+                     "--max-gpus", "4", "--devices", "h100-sxm,t4", "--price", "t4=0.2", "--json")
+    r = json.loads(py)
+    assert r["kind"] == "train" and r["mode"] == "train" and r["plans"]
+    cost = [p["usd_per_run"] for p in r["plans"]]
+    assert cost == sorted(cost)
+    for p in r["plans"]:
+        assert p["meets"] and p["gpus"] in (1, 2, 4) and p["micro_batch"] * p["accum_steps"] * p["gpus"] == 256
+        # 1,281,167 / 256 -> 5,005 steps per epoch, x 90
+        assert abs(p["hours"] - 5005 * 90 * p["step_ms"] / 3.6e6) <= p["hours"] * 1e-5
+    assert {p["usd_per_gpu_hour"] for p in r["plans"] if p["device"] == "t4"} == {0.2}
+    # a deadline nobody meets: no plans, the closest miss named
+    m = dlperf.plan(RESNET, mode="train", batch=256, samples=1281167, epochs=90, devices=["t4"], deadline_hours=0.01)
+    assert m["plans"] == [] and m["missed"]["deadline"] > 0 and m["closest_miss"]["binding"] == "deadline"
+
+
+def test_plan_train_errors():
+    with pytest.raises(TypeError):
+        dlperf.plan(RESNET, mode="train", batch=256)                  # samples missing
+    with pytest.raises(TypeError):
+        dlperf.plan(LLAMA, mode="train", batch=256, samples=10)       # not an ONNX model
+    with pytest.raises(TypeError):
+        dlperf.plan(RESNET, samples=10)                               # training argument, inference plan
+    with pytest.raises(TypeError):
+        dlperf.plan(RESNET, mode="train", batch=8, samples=8, latency_ms=5)
+    with pytest.raises(ValueError):
+        dlperf.plan(RESNET, mode="train", batch=8, samples=8, dtypes=["int8"])
+    with pytest.raises(ValueError):
+        dlperf.plan(RESNET, mode="fly", batch=8, samples=8)
+    with pytest.raises(ValueError):
+        dlperf.plan(RESNET, mode="train", batch=8, samples=8, optimizer="lion")

@@ -1,13 +1,20 @@
 /*
  * cmd_plan.c — `dlperf plan`: which GPU, how many, which weight format and
  * parallelism, at what concurrency and cost, under a TTFT / TPOT service
- * level (issue 24, docs/plan.md).  The search is the library's
- * (dlp_plan_llm, src/plan/plan.c); this file parses flags and prints the
+ * level (issue 24, docs/plan.md); for an ONNX model, inference under a
+ * latency or (--mode train) the cheapest training run.  The searches are
+ * the library's (dlp_plan_llm, dlp_plan_infer, dlp_plan_train in
+ * src/plan/); this file parses flags (and --price-file) and prints the
  * ranked table or the library's JSON.
  */
+#include <cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 
@@ -40,6 +47,7 @@ static void usage(FILE *f) {
             "  --max-concurrency N  cap on requests in flight per replica (default: none)\n"
             "  --price ID=USD,.. your own $/h per GPU (contract prices), instead of the database's;\n"
             "                    a GPU priced here joins the default search\n"
+            "  --price-file FILE the same from a file: CSV 'id,usd_per_hour' or JSON {\"id\": usd}\n"
             "  --region R        carbon region (default: the database's; 'dlperf devices --carbon')\n"
             "  --kwh-price USD   energy price per kWh: adds the energy cost per million tokens\n"
             "  --mem-fraction F  GPU memory the engine takes (default 0.9)\n"
@@ -58,7 +66,26 @@ static void usage(FILE *f) {
             "  --throughput N    samples/s to serve: replicas, and the ranking by their $/h\n"
             "  --dtypes LIST     compute dtypes (default fp16, bf16 and fp32 where the GPU has them)\n"
             "  --runtime R       eager (default), eager-1.x, compile, tensorrt or onnxruntime\n"
-            "  --seq N           binds sequence dims of the model\n");
+            "  --seq N           binds sequence dims of the model\n"
+            "  --dim NAME=V      binds another symbolic dim by name (repeatable; height=224 of a vision model)\n"
+            "\n"
+            "       dlperf plan MODEL.onnx --mode train --batch N --samples N [--epochs E] [--max-gpus N]\n"
+            "                   [--dtypes fp32,fp16,bf16] [--optimizer adam|sgd|sgd-momentum] [--deadline HOURS]\n"
+            "                   [--devices a,b] [--price ID=USD,...] [--region R] [--kwh-price USD] [--top N] [--json]\n\n"
+            "The cheapest way to train it: every GPU x training dtype x data-parallel GPU count\n"
+            "(powers of two up to --max-gpus, each dividing the batch), gradient accumulation over\n"
+            "the largest micro-batch that fits where the per-GPU batch does not ('dlperf predict\n"
+            "--mode train' per step, plus the NCCL all-reduce of the gradients), ranked by $ per run.\n"
+            "  --batch N         global batch per optimizer step (required)\n"
+            "  --samples N       samples per epoch (required); steps = ceil(samples / batch) x epochs\n"
+            "  --epochs E        epochs (default 1)\n"
+            "  --max-gpus N      data-parallel GPUs, 1..N (default 8)\n"
+            "  --deadline HOURS  the run must end within; slower plans are counted as missed\n"
+            "  --optimizer NAME  adam (default), sgd or sgd-momentum\n"
+            "  --no-learned      predict's analytic step time only\n"
+            "\n"
+            "Every kind of plan also takes --price-file FILE: your contract prices as CSV lines\n"
+            "'id,usd_per_hour' (# comments) or JSON {\"h100-sxm\": 2.1, ...}; --price wins over it.\n");
 }
 
 /* "TP4"; attention data-parallel: "DP8" (attention TP 1) or "TP2 DP4";
@@ -122,7 +149,8 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
                                           "weights + one sequence's KV cache do not fit",
                                           "format the GPU cannot run", "refused by the serving model"};
         const char *sep = " ";
-        for (int m = 0; m < DLP_PLAN_MISS_COUNT_; m++) {
+        /* the LLM reasons only (the later ones are inference's and training's) */
+        for (int m = 0; m < (int)(sizeof why / sizeof why[0]); m++) {
             int64_t k = dlp_plan_missed(p, m);
             if (!k) continue;
             printf("%s%s %s", sep, dlp__hu_count((double)k), why[m]);
@@ -178,6 +206,8 @@ static void print_text(const dlp_llm_config *c, const dlp_plan_llm_opts *o, cons
 
 typedef struct {
     char *dbuf, *qbuf, *pbuf;   /* copies, split in place */
+    char *fbuf;                 /* --price-file's text (CSV: split in place) */
+    cJSON *fjson;               /* --price-file's JSON (its keys are price ids) */
     const char *dev_names[PLAN_MAX_LIST], *q_names[PLAN_MAX_LIST], *price_ids[PLAN_MAX_LIST];
     double price_vals[PLAN_MAX_LIST];
     int nd, nq, np;
@@ -187,13 +217,146 @@ static void lists_free(cli_plan_lists *L) {
     free(L->dbuf);
     free(L->qbuf);
     free(L->pbuf);
+    free(L->fbuf);
+    cJSON_Delete(L->fjson);
+}
+
+/* ---- --price-file: CSV "id,usd_per_hour" lines or JSON {"id": usd} ---------- */
+
+/* The whole file, NUL-terminated, in *out; 0 or the exit code. */
+static int read_text(const char *path, char **out) {
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s': %s", path, strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (size_t k; buf && (k = fread(buf + n, 1, cap - 1 - n, f)) > 0;) {
+        n += k;
+        if (n + 1 == cap) {
+            char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+            if (!nb) free(buf);
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf) return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s': too large or out of memory", path);
+    if (bad) {
+        free(buf);
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s': read error", path);
+    }
+    buf[n] = 0;
+    *out = buf;
+    return 0;
+}
+
+/* One price from the file at line `line`; merged after --price's own (which
+ * win: a device already priced is skipped).  0 or the exit code. */
+static int add_file_price(const dlp_devdb *db, const char *path, int line, const char *id, double usd,
+                          cli_plan_lists *L) {
+    const dlp_device *d = dlp_devdb_find(db, id);
+    if (!d)
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: unknown device '%s' ('dlperf devices' "
+                                            "lists them)", path, line, id);
+    if (!(usd > 0) || !isfinite(usd) || usd > 1e9)
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: '%s' needs a positive $/h per GPU",
+                         path, line, id);
+    for (int i = 0; i < L->np; i++)
+        if (dlp_devdb_find(db, L->price_ids[i]) == d) return 0;
+    if (L->np == PLAN_MAX_LIST)
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: more than %d prices", path, line,
+                         PLAN_MAX_LIST);
+    L->price_ids[L->np] = id;
+    L->price_vals[L->np++] = usd;
+    return 0;
+}
+
+/* "id,usd_per_hour" (any case) as the CSV's column names. */
+static int line_is_header(const char *id, const char *v) {
+    return !strcasecmp(id, "id") && !strcasecmp(v, "usd_per_hour");
+}
+
+/* CSV: "id,usd_per_hour" per line; blank lines and lines starting with #
+ * are skipped, as is a header line "id,usd_per_hour". */
+static int parse_price_csv(const dlp_devdb *db, const char *path, cli_plan_lists *L) {
+    int line = 0, rc = 0;
+    for (char *p = L->fbuf; p && *p && !rc;) {
+        char *nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        line++;
+        char *s = p;
+        p = nl ? nl + 1 : NULL;
+        while (isspace((unsigned char)*s)) s++;
+        size_t n = strlen(s);
+        while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+        if (!*s || *s == '#') continue;
+        char *comma = strchr(s, ',');
+        if (!comma)
+            return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: '%.60s' is not id,usd_per_hour", path,
+                             line, s);
+        *comma = 0;
+        char *id = s, *v = comma + 1, *end = NULL;
+        for (size_t k = strlen(id); k && isspace((unsigned char)id[k - 1]);) id[--k] = 0;
+        while (isspace((unsigned char)*v)) v++;
+        if (line_is_header(id, v)) continue;
+        double usd = strtod(v, &end);
+        if (end == v || *end)
+            return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: '%.40s' is not a number of $/h",
+                             path, line, v);
+        rc = add_file_price(db, path, line, id, usd, L);
+    }
+    return rc;
+}
+
+/* The line of byte offset off in text (1-based). */
+static int line_of(const char *text, size_t off) {
+    int line = 1;
+    for (size_t i = 0; i < off && text[i]; i++) line += text[i] == '\n';
+    return line;
+}
+
+/* JSON: {"h100-sxm": 2.1, ...}; a bad entry is named with its line. */
+static int parse_price_json(const dlp_devdb *db, const char *path, cli_plan_lists *L) {
+    L->fjson = cJSON_Parse(L->fbuf);
+    if (!L->fjson) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= L->fbuf && at <= L->fbuf + strlen(L->fbuf) ? (size_t)(at - L->fbuf) : 0;
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: not valid JSON", path,
+                         line_of(L->fbuf, off));
+    }
+    if (!cJSON_IsObject(L->fjson))
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line 1: JSON must be an object {\"id\": usd}",
+                         path);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, L->fjson) {
+        /* the entry's line: where its quoted key first appears */
+        char key[160];
+        snprintf(key, sizeof key, "\"%s\"", it->string);
+        const char *at = strstr(L->fbuf, key);
+        int line = at ? line_of(L->fbuf, (size_t)(at - L->fbuf)) : 1;
+        if (!cJSON_IsNumber(it))
+            return cli_failf(DLP_EXIT_BADINPUT, "plan: --price-file '%s' line %d: '%s' needs a number of $/h", path,
+                             line, it->string);
+        int rc = add_file_price(db, path, line, it->string, it->valuedouble, L);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int load_price_file(const dlp_devdb *db, const char *path, cli_plan_lists *L) {
+    int rc = read_text(path, &L->fbuf);
+    if (rc) return rc;
+    const char *s = L->fbuf;
+    while (isspace((unsigned char)*s)) s++;
+    return *s == '{' ? parse_price_json(db, path, L) : parse_price_csv(db, path, L);
 }
 
 /* Split the lists; device names are checked here for the "closest ids"
  * message every --device command gives.  Returns 0 or the exit code (the
  * lists are freed by lists_free either way). */
 static int parse_lists(const dlp_devdb *db, const char *devices_s, const char *dtypes_s, const char *prices_s,
-                       cli_plan_lists *L) {
+                       const char *price_file, cli_plan_lists *L) {
     memset(L, 0, sizeof *L);
     L->dbuf = devices_s ? strdup(devices_s) : NULL;
     L->qbuf = dtypes_s ? strdup(dtypes_s) : NULL;
@@ -220,7 +383,7 @@ static int parse_lists(const dlp_devdb *db, const char *devices_s, const char *d
         if (cli_parse_f64("--price", eq + 1, 1e-9, 1e9, &L->price_vals[i])) return DLP_EXIT_BADINPUT;
     }
     L->np = np;
-    return 0;
+    return price_file ? load_price_file(db, price_file, L) : 0;
 }
 
 /* ---- inference plans of an ONNX model ---------------------------------------- */
@@ -304,9 +467,19 @@ static int parse_batch_range(const char *s, int64_t *lo, int64_t *hi) {
     return 0;
 }
 
+/* What the three kinds of plan share: where, prices, output. */
+typedef struct {
+    const char *devices_s, *dtypes_s, *prices_s, *price_file, *region;
+    double kwh;
+    int json, top;
+    const cli_graph_flags *gf;  /* --dim bindings of a model file */
+} plan_common;
+
 static int plan_infer(const char *path, const char *batch_s, double latency, double throughput, const char *runtime_s,
-                      int64_t seq, const char *devices_s, const char *dtypes_s, const char *prices_s,
-                      const char *region, double kwh, int json, int top) {
+                      int64_t seq, const plan_common *pc) {
+    const char *devices_s = pc->devices_s, *dtypes_s = pc->dtypes_s, *prices_s = pc->prices_s, *region = pc->region;
+    double kwh = pc->kwh;
+    int json = pc->json, top = pc->top;
     int64_t bmin = 1, bmax = 256;
     if (batch_s && parse_batch_range(batch_s, &bmin, &bmax)) return DLP_EXIT_BADINPUT;
     int runtime = 0;
@@ -317,7 +490,7 @@ static int plan_infer(const char *path, const char *batch_s, double latency, dou
     dlp_devdb *db = NULL;
     if (dlp_devdb_load(NULL, &db, &e)) return cli_fail(&e);
     cli_plan_lists L;
-    int rc = parse_lists(db, devices_s, dtypes_s, prices_s, &L);
+    int rc = parse_lists(db, devices_s, dtypes_s, prices_s, pc->price_file, &L);
     int dts[PLAN_MAX_LIST];
     for (int i = 0; !rc && i < L.nq; i++) {
         int dt = dlp_dtype_parse(L.q_names[i]);
@@ -331,7 +504,8 @@ static int plan_infer(const char *path, const char *batch_s, double latency, dou
                              .devices = L.nd ? L.dev_names : NULL, .n_devices = L.nd, .dtypes = L.nq ? dts : NULL,
                              .n_dtypes = L.nq, .runtime = runtime, .seq = seq, .region = region, .kwh_price = kwh,
                              .price_devices = L.np ? L.price_ids : NULL, .price_usd_per_hour = L.price_vals,
-                             .n_prices = L.np};
+                             .n_prices = L.np, .n_dims = pc->gf->n_dims, .dim_names = pc->gf->dim_names,
+                             .dim_values = pc->gf->dim_values};
     dlp_plan *p = NULL;
     double t0 = cli_now_s();
     if (!rc && dlp_plan_infer(NULL, 0, path, db, &o, &p, &e)) rc = cli_fail(&e);
@@ -352,81 +526,243 @@ static int plan_infer(const char *path, const char *batch_s, double latency, dou
     return rc;
 }
 
-int dlp_cmd_plan(int argc, char **argv) {
-    const char *model = NULL, *config = NULL, *devices_s = NULL, *dtypes_s = NULL, *region = NULL, *prices_s = NULL,
-               *v, *onnx = NULL, *batch_s = NULL, *runtime_s = NULL;
-    double latency = 0, throughput = 0;
-    int64_t seq = 0;
-    /* flags of the other kind of plan, refused by name */
-    int llm_flag = 0, infer_flag = 0;
-    int64_t prompt = 0, gen = 0, max_gpus = 8, max_conc = 0, top = 20;
-    double ttft = 0, tpot = 0, rate = 0, kwh = 0, memfrac = 0;
-    int json = 0, analytic = 0, r;
+/* ---- training plans of an ONNX model ------------------------------------------ */
+
+/* "$12.34" or "n/a" for a missing price. */
+static const char *usd_or_na(double v) { return v == v ? dlp__hu_usd(v) : "n/a"; }
+
+static void print_train_misses(const dlp_plan *p) {
+    static const int reasons[] = {DLP_PLAN_MISS_DEADLINE, DLP_PLAN_MISS_MEMORY, DLP_PLAN_MISS_DTYPE,
+                                  DLP_PLAN_MISS_REFUSED};
+    static const char *const why[] = {"over the deadline", "not even one sample per GPU fits",
+                                      "dtype the GPU lacks", "refused by the predictor"};
+    int64_t missed = 0;
+    for (int k = 0; k < 4; k++) missed += dlp_plan_missed(p, reasons[k]);
+    if (!missed) return;
+    printf("missed %s:", dlp__hu_count((double)missed));
+    const char *sep = " ";
+    for (int k = 0; k < 4; k++) {
+        int64_t c = dlp_plan_missed(p, reasons[k]);
+        if (!c) continue;
+        printf("%s%s %s", sep, dlp__hu_count((double)c), why[k]);
+        sep = ", ";
+    }
+    printf("\n");
+}
+
+static void print_train_row(const dlp_plan_row *r, int rank) {
+    printf("%4d %-18s %4d %-5s", rank, r->device->id, r->gpus, dlp_dtype_short(r->dtype));
+    cell(dlp__hu_count((double)r->micro_batch), 6);
+    cell(dlp__hu_count((double)r->accum_steps), 5);
+    cell(dlp__hu_ms(r->step_ms), 10);
+    cell(dlp__hu_ms(r->comm_ms), 10);
+    cell(dlp__hu_num(r->samples_per_s), 9);
+    cell(dlp__hu_num(r->hours), 8);
+    cell(usd_or_na(r->usd_per_run), 10);
+    cell(r->kwh == r->kwh ? dlp__hu_num(r->kwh) : "n/a", 8);
+    cell(r->co2_kg == r->co2_kg ? dlp__hu_num(r->co2_kg) : "n/a", 8);
+    printf("  %s\n", dlp_plan_bind_name(r->binding));
+}
+
+static void print_train(const dlp_plan_train_opts *o, const dlp_plan *p, const char *path, double secs, int top) {
+    double epochs = o->epochs > 0 ? o->epochs : 1;
+    printf("%s: training, batch %s, %s samples x %s epochs", path, dlp__hu_count((double)o->batch),
+           dlp__hu_count((double)o->samples), dlp__hu_num(epochs));
+    if (o->deadline_hours > 0) printf(", deadline %s h", dlp__hu_num(o->deadline_hours));
+    printf("\n");
+    int n = dlp_plan_count(p);
+    printf("searched %s configurations on %d GPU kinds (%s predictions, %s): %s plans\n",
+           dlp__hu_count((double)dlp_plan_considered(p)), dlp_plan_device_kinds(p),
+           dlp__hu_count((double)dlp_plan_evaluations(p)), dlp__hu_ms(secs * 1e3), dlp__hu_count((double)n));
+    print_train_misses(p);
+    if (!n) {
+        const dlp_plan_row *m = dlp_plan_closest_miss(p);
+        printf("\nno configuration meets the deadline");
+        if (m)
+            printf("; closest: %d x %s, %s: %s h (limit %s h)", m->gpus, m->device->id, dlp_dtype_short(m->dtype),
+                   dlp__hu_num(m->hours), dlp__hu_num(o->deadline_hours));
+        else if (dlp_plan_missed(p, DLP_PLAN_MISS_MEMORY)) printf(": none fits even at a micro-batch of 1");
+        printf("\n");
+        return;
+    }
+    int shown = top > 0 && top < n ? top : n;
+    printf("\n%4s %-18s %4s %-5s %6s %5s %10s %10s %9s %8s %10s %8s %8s  %s\n", "#", "device", "GPUs", "dtype",
+           "micro", "accum", "step", "allreduce", "samples/s", "hours", "$/run", "kWh", "kgCO2", "binding");
+    for (int i = 0; i < shown; i++) print_train_row(dlp_plan_at(p, i), i + 1);
+    if (shown < n) printf("  ... %s more (--top 0 lists all, --json gives every plan)\n",
+                          dlp__hu_count((double)(n - shown)));
+    const dlp_plan_row *b = dlp_plan_at(p, 0);
+    if (b->usd_per_run == b->usd_per_run) {
+        printf("\nbest: %d x %s, %s, micro-batch %s x %s: %s per run, %s h (%s/h per GPU, ", b->gpus,
+               b->device->id, dlp_dtype_short(b->dtype), dlp__hu_count((double)b->micro_batch),
+               dlp__hu_count((double)b->accum_steps), dlp__hu_usd(b->usd_per_run), dlp__hu_num(b->hours),
+               dlp__hu_usd(b->price_usd_per_hour));
+        if (b->price_from_caller) printf("your price)\n");
+        else printf("%s %s)\n", b->device->price_provider, b->device->price_date);
+    }
+    if (o->kwh_price > 0)
+        printf("energy at %s/kWh: %s per run on the best plan\n", dlp__hu_usd(o->kwh_price), usd_or_na(b->energy_usd));
+    printf("all-reduce not overlapped with the backward (an upper bound; docs/plan.md, \"Training\")\n");
+}
+
+typedef struct {
+    int64_t batch, samples, seq, max_gpus;
+    double epochs, deadline;
+    const char *optimizer_s;
+    int no_learned;
+} train_args;
+
+static int plan_train(const char *path, const train_args *a, const plan_common *pc) {
+    int optimizer = 0;
+    if (a->optimizer_s && (optimizer = dlp_optimizer_parse(a->optimizer_s)) < 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "plan: --optimizer '%s' is not adam, sgd or sgd-momentum", a->optimizer_s);
+    dlp_error e = {0};
+    dlp_devdb *db = NULL;
+    if (dlp_devdb_load(NULL, &db, &e)) return cli_fail(&e);
+    cli_plan_lists L;
+    int rc = parse_lists(db, pc->devices_s, pc->dtypes_s, pc->prices_s, pc->price_file, &L);
+    int dts[PLAN_MAX_LIST];
+    for (int i = 0; !rc && i < L.nq; i++) {
+        int dt = dlp_dtype_parse(L.q_names[i]);
+        if (dt != DLP_DT_FLOAT && dt != DLP_DT_FLOAT16 && dt != DLP_DT_BFLOAT16)
+            rc = cli_failf(DLP_EXIT_BADINPUT, "plan: --dtypes: '%s' is not a training dtype (fp32, fp16 or bf16)",
+                           L.q_names[i]);
+        dts[i] = dt;
+    }
+    dlp_plan_train_opts o = {.batch = a->batch, .samples = a->samples, .epochs = a->epochs,
+                             .max_gpus = (int)a->max_gpus, .deadline_hours = a->deadline, .optimizer = optimizer,
+                             .devices = L.nd ? L.dev_names : NULL, .n_devices = L.nd, .dtypes = L.nq ? dts : NULL,
+                             .n_dtypes = L.nq, .seq = a->seq, .no_learned = a->no_learned, .region = pc->region,
+                             .kwh_price = pc->kwh, .price_devices = L.np ? L.price_ids : NULL,
+                             .price_usd_per_hour = L.price_vals, .n_prices = L.np, .n_dims = pc->gf->n_dims,
+                             .dim_names = pc->gf->dim_names, .dim_values = pc->gf->dim_values};
+    dlp_plan *p = NULL;
+    double t0 = cli_now_s();
+    if (!rc && dlp_plan_train(NULL, 0, path, db, &o, &p, &e)) rc = cli_fail(&e);
+    double secs = cli_now_s() - t0;
+    if (!rc) {
+        if (pc->json) {
+            char *buf;
+            size_t len;
+            dlp_status st = dlp_plan_json(p, &buf, &len, &e);
+            rc = cli_print_json(st, buf, len, &e);
+        } else {
+            print_train(&o, p, path, secs, pc->top);
+        }
+    }
+    dlp_plan_free(p);
+    lists_free(&L);
+    dlp_devdb_free(db);
+    return rc;
+}
+
+/* Every flag of the three kinds of plan; which kind each belongs to is
+ * checked after parsing. */
+typedef struct {
+    const char *model, *config, *onnx, *batch_s, *runtime_s, *mode_s;
+    plan_common pc;
+    train_args ta;
+    cli_graph_flags gf;         /* --dim NAME=V only (--batch, --seq are parsed here) */
+    double latency, throughput, ttft, tpot, rate, memfrac;
+    int64_t prompt, gen, max_conc, top;
+    int analytic;
+    /* flags given of one kind of plan, refused by name by the others */
+    int llm_flag, infer_flag, train_flag, maxg_flag;
+} plan_args;
+
+/* A flag with a number; 1 taken, 0 not this flag, -1 bad input. */
+static int parse_number_flag(int argc, char **argv, int *i, plan_args *a) {
+    const char *v;
+    int r;
+    struct { const char *flag; int64_t *dst; int64_t lo, hi; int *kind; } nums[] = {
+        {"--prompt", &a->prompt, 1, 1 << 22, &a->llm_flag}, {"--gen", &a->gen, 1, 1 << 22, &a->llm_flag},
+        {"--max-gpus", &a->ta.max_gpus, 1, 1024, &a->maxg_flag},
+        {"--max-concurrency", &a->max_conc, 1, 1 << 24, &a->llm_flag}, {"--top", &a->top, 0, 1 << 24, NULL},
+        {"--seq", &a->ta.seq, 1, 1 << 22, &a->infer_flag}, {"--samples", &a->ta.samples, 1, INT64_C(1) << 50,
+                                                             &a->train_flag}};
+    struct { const char *flag; double *dst; double lo, hi; int *kind; } reals[] = {
+        {"--ttft", &a->ttft, 1e-6, 1e9, &a->llm_flag}, {"--tpot", &a->tpot, 1e-6, 1e9, &a->llm_flag},
+        {"--rate", &a->rate, 1e-9, 1e12, &a->llm_flag}, {"--kwh-price", &a->pc.kwh, 1e-9, 1e6, NULL},
+        {"--mem-fraction", &a->memfrac, 1e-6, 1, &a->llm_flag}, {"--latency", &a->latency, 1e-6, 1e9, &a->infer_flag},
+        {"--throughput", &a->throughput, 1e-9, 1e15, &a->infer_flag},
+        {"--epochs", &a->ta.epochs, 1e-6, 1e9, &a->train_flag}, {"--deadline", &a->ta.deadline, 1e-9, 1e9,
+                                                                   &a->train_flag}};
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+        if ((r = cli_opt(argc, argv, i, nums[k].flag, &v)) == 0) continue;
+        if (r < 0 || cli_parse_i64(nums[k].flag, v, nums[k].lo, nums[k].hi, nums[k].dst)) return -1;
+        if (nums[k].kind) *nums[k].kind = 1;
+        return 1;
+    }
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
+        if ((r = cli_opt(argc, argv, i, reals[k].flag, &v)) == 0) continue;
+        if (r < 0 || cli_parse_f64(reals[k].flag, v, reals[k].lo, reals[k].hi, reals[k].dst)) return -1;
+        if (reals[k].kind) *reals[k].kind = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Parse argv into a; 0, -1 (bad input, said), or 1 (--help printed). */
+static int parse_plan_args(int argc, char **argv, plan_args *a) {
+    int r;
     for (int i = 1; i < argc; i++) {
-        if ((r = cli_opt(argc, argv, &i, "--model", &model)) || (r = cli_opt(argc, argv, &i, "--config", &config)) ||
-            (r = cli_opt(argc, argv, &i, "--devices", &devices_s)) ||
-            (r = cli_opt(argc, argv, &i, "--dtypes", &dtypes_s)) ||
-            (r = cli_opt(argc, argv, &i, "--price", &prices_s)) ||
-            (r = cli_opt(argc, argv, &i, "--region", &region))) {
-            if (r < 0) return DLP_EXIT_BADINPUT;
+        if ((r = cli_opt(argc, argv, &i, "--model", &a->model)) || (r = cli_opt(argc, argv, &i, "--config", &a->config)) ||
+            (r = cli_opt(argc, argv, &i, "--devices", &a->pc.devices_s)) ||
+            (r = cli_opt(argc, argv, &i, "--dtypes", &a->pc.dtypes_s)) ||
+            (r = cli_opt(argc, argv, &i, "--price", &a->pc.prices_s)) ||
+            (r = cli_opt(argc, argv, &i, "--price-file", &a->pc.price_file)) ||
+            (r = cli_opt(argc, argv, &i, "--region", &a->pc.region)) ||
+            (r = cli_opt(argc, argv, &i, "--batch", &a->batch_s)) ||
+            (r = cli_opt(argc, argv, &i, "--mode", &a->mode_s))) {
+            if (r < 0) return -1;
             continue;
         }
-        if ((r = cli_opt(argc, argv, &i, "--batch", &batch_s)) || (r = cli_opt(argc, argv, &i, "--runtime", &runtime_s))) {
-            if (r < 0) return DLP_EXIT_BADINPUT;
-            infer_flag = 1;
+        if ((r = cli_opt(argc, argv, &i, "--runtime", &a->runtime_s))) {
+            if (r < 0) return -1;
+            a->infer_flag = 1;
+            continue;
+        }
+        if ((r = cli_opt(argc, argv, &i, "--optimizer", &a->ta.optimizer_s))) {
+            if (r < 0) return -1;
+            a->train_flag = 1;
+            continue;
+        }
+        if (!strncmp(argv[i], "--dim", 5) && (argv[i][5] == 0 || argv[i][5] == '=')) {
+            if (cli_graph_flag(argc, argv, &i, &a->gf) < 0) return -1;
             continue;
         }
         if (argv[i][0] != '-') {
-            if (onnx) return cli_usage_error("plan", "one model file, not '%s' and '%s'", onnx, argv[i]);
-            onnx = argv[i];
+            if (a->onnx) return cli_usage_error("plan", "one model file, not '%s' and '%s'", a->onnx, argv[i]), -1;
+            a->onnx = argv[i];
             continue;
         }
-        struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
-            {"--prompt", &prompt, 1, 1 << 22}, {"--gen", &gen, 1, 1 << 22}, {"--max-gpus", &max_gpus, 1, 1024},
-            {"--max-concurrency", &max_conc, 1, 1 << 24}, {"--top", &top, 0, 1 << 24}, {"--seq", &seq, 1, 1 << 22}};
-        struct { const char *flag; double *dst; double lo, hi; } reals[] = {
-            {"--ttft", &ttft, 1e-6, 1e9}, {"--tpot", &tpot, 1e-6, 1e9}, {"--rate", &rate, 1e-9, 1e12},
-            {"--kwh-price", &kwh, 1e-9, 1e6}, {"--mem-fraction", &memfrac, 1e-6, 1},
-            {"--latency", &latency, 1e-6, 1e9}, {"--throughput", &throughput, 1e-9, 1e15}};
-        int done = 0;
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
-            if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
-            if (r < 0 || cli_parse_i64(nums[k].flag, v, nums[k].lo, nums[k].hi, nums[k].dst)) return DLP_EXIT_BADINPUT;
-            done = 1;
-            llm_flag |= k < 4;   /* prompt, gen, max-gpus, max-concurrency */
-            infer_flag |= nums[k].dst == &seq;
+        if ((r = parse_number_flag(argc, argv, &i, a))) {
+            if (r < 0) return -1;
+            continue;
         }
-        for (size_t k = 0; k < sizeof reals / sizeof reals[0] && !done; k++) {
-            if ((r = cli_opt(argc, argv, &i, reals[k].flag, &v)) == 0) continue;
-            if (r < 0 || cli_parse_f64(reals[k].flag, v, reals[k].lo, reals[k].hi, reals[k].dst))
-                return DLP_EXIT_BADINPUT;
-            done = 1;
-            llm_flag |= reals[k].dst == &ttft || reals[k].dst == &tpot || reals[k].dst == &rate ||
-                        reals[k].dst == &memfrac;
-            infer_flag |= reals[k].dst == &latency || reals[k].dst == &throughput;
-        }
-        if (done) continue;
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!strcmp(argv[i], "--analytic")) analytic = 1, llm_flag = 1;
+        if (!strcmp(argv[i], "--json")) a->pc.json = 1;
+        else if (!strcmp(argv[i], "--analytic")) a->analytic = 1, a->llm_flag = 1;
+        else if (!strcmp(argv[i], "--no-learned")) a->ta.no_learned = 1, a->train_flag = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
-            return 0;
+            return 1;
         } else {
-            return cli_usage_error("plan", "unknown option '%s'", argv[i]);
+            return cli_usage_error("plan", "unknown option '%s'", argv[i]), -1;
         }
     }
-    if (onnx) {
-        if (model || config) return cli_usage_error("plan", "give a model file or --model/--config, not both");
-        if (llm_flag)
-            return cli_usage_error("plan", "--prompt, --gen, --ttft, --tpot, --rate, --max-gpus, --max-concurrency, "
-                                           "--mem-fraction and --analytic are LLM flags; a model file takes "
-                                           "--batch, --latency, --throughput, --runtime, --seq");
-        return plan_infer(onnx, batch_s, latency, throughput, runtime_s, seq, devices_s, dtypes_s, prices_s, region,
-                          kwh, json, (int)top);
-    }
-    if (infer_flag)
-        return cli_usage_error("plan", "--batch, --latency, --throughput, --runtime and --seq are for a model file "
-                                       "(dlperf plan MODEL.onnx ...)");
+    a->pc.top = (int)a->top;
+    a->pc.gf = &a->gf;
+    return 0;
+}
+
+/* dlperf plan --model ID ...: LLM serving plans. */
+static int plan_llm(const plan_args *a) {
+    const char *model = a->model, *config = a->config, *devices_s = a->pc.devices_s, *dtypes_s = a->pc.dtypes_s,
+               *prices_s = a->pc.prices_s, *price_file = a->pc.price_file, *region = a->pc.region;
+    int64_t prompt = a->prompt, gen = a->gen, max_gpus = a->ta.max_gpus ? a->ta.max_gpus : 8, max_conc = a->max_conc,
+            top = a->top;
+    double ttft = a->ttft, tpot = a->tpot, rate = a->rate, kwh = a->pc.kwh, memfrac = a->memfrac;
+    int json = a->pc.json, analytic = a->analytic;
     if (!model && !config)
         return cli_usage_error("plan", "--model ID, --config FILE or a model file is required; 'dlperf llm --list' "
                                        "lists the ids");
@@ -442,7 +778,7 @@ int dlp_cmd_plan(int argc, char **argv) {
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
 
     cli_plan_lists L;
-    int rc = parse_lists(db, devices_s, dtypes_s, prices_s, &L);
+    int rc = parse_lists(db, devices_s, dtypes_s, prices_s, price_file, &L);
     int quants[PLAN_MAX_LIST];
     for (int i = 0; !rc && i < L.nq; i++)
         if ((quants[i] = dlp_quant_parse(L.q_names[i])) < 0)
@@ -475,4 +811,49 @@ int dlp_cmd_plan(int argc, char **argv) {
     lists_free(&L);
     dlp_devdb_free(db);
     return rc;
+}
+
+static const char *const LLM_FLAGS = "--prompt, --gen, --ttft, --tpot, --rate, --max-concurrency, --mem-fraction "
+                                     "and --analytic are LLM flags";
+static const char *const TRAIN_FLAGS = "--epochs, --samples, --deadline, --optimizer and --no-learned are for "
+                                       "--mode train";
+
+/* dlperf plan MODEL.onnx [--mode infer|train] ... */
+static int plan_model_file(plan_args *a) {
+    if (a->model || a->config) return cli_usage_error("plan", "give a model file or --model/--config, not both");
+    if (a->llm_flag) return cli_usage_error("plan", "%s; a model file takes --batch, --latency, ...", LLM_FLAGS);
+    int train = 0;
+    if (a->mode_s) {
+        int m = dlp_predict_mode_parse(a->mode_s);
+        if (m < 0) return cli_usage_error("plan", "--mode '%s' is not infer or train", a->mode_s);
+        train = m == DLP_PREDICT_TRAIN;
+    }
+    if (!train) {
+        if (a->train_flag) return cli_usage_error("plan", "%s", TRAIN_FLAGS);
+        if (a->maxg_flag) return cli_usage_error("plan", "--max-gpus is for LLM and --mode train plans");
+        return plan_infer(a->onnx, a->batch_s, a->latency, a->throughput, a->runtime_s, a->ta.seq, &a->pc);
+    }
+    if (a->infer_flag && (a->latency > 0 || a->throughput > 0 || a->runtime_s))
+        return cli_usage_error("plan", "--latency, --throughput and --runtime are for inference plans");
+    if (!a->batch_s) return cli_usage_error("plan", "--mode train needs --batch N (the global batch per step)");
+    if (strstr(a->batch_s, ".."))
+        return cli_usage_error("plan", "--mode train takes one --batch N (the global batch), not a range");
+    if (cli_parse_i64("--batch", a->batch_s, 1, 1 << 24, &a->ta.batch)) return DLP_EXIT_BADINPUT;
+    if (!a->ta.samples) return cli_usage_error("plan", "--mode train needs --samples N (samples per epoch)");
+    return plan_train(a->onnx, &a->ta, &a->pc);
+}
+
+int dlp_cmd_plan(int argc, char **argv) {
+    plan_args a;
+    memset(&a, 0, sizeof a);
+    a.top = 20;
+    int r = parse_plan_args(argc, argv, &a);
+    if (r) return r < 0 ? DLP_EXIT_BADINPUT : 0;
+    if (a.onnx) return plan_model_file(&a);
+    if (a.gf.n_dims) return cli_usage_error("plan", "--dim is for a model file (dlperf plan MODEL.onnx ...)");
+    if (a.infer_flag || a.batch_s)
+        return cli_usage_error("plan", "--batch, --latency, --throughput, --runtime and --seq are for a model file "
+                                       "(dlperf plan MODEL.onnx ...)");
+    if (a.train_flag || a.mode_s) return cli_usage_error("plan", "%s with a model file", TRAIN_FLAGS);
+    return plan_llm(&a);
 }

@@ -31,4 +31,10 @@ double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, 
 dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **g,
                               dlp_error *err);
 
+/* Seconds of one NCCL collective of `bytes` per GPU over n GPUs of d: the
+ * serving model's measured H100/A100 tables scaled by d's link (llm_serve.c,
+ * coll_s); also the training planner's gradient all-reduce (src/plan). */
+enum { DLP__COLL_ALLREDUCE = 0, DLP__COLL_ALLGATHER, DLP__COLL_REDUCESCATTER, DLP__COLL_ALLTOALL };
+double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes);
+
 #endif

@@ -288,6 +288,14 @@ static double coll_s(const dlp_device *d, int op, int n, double bytes) {
     return t[NCCL_NSIZES - 1] * elems / nccl_sizes[NCCL_NSIZES - 1] * 1e-3 * scale;
 }
 
+/* The same, for other modules (llm_internal.h); op is a DLP__COLL_*, in
+ * the order of CO_*. */
+_Static_assert((int)CO_ALLREDUCE == (int)DLP__COLL_ALLREDUCE && (int)CO_ALLTOALL == (int)DLP__COLL_ALLTOALL, "collective ids differ");
+double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes) {
+    if (op < CO_ALLREDUCE || op > CO_ALLTOALL) return 0;
+    return coll_s(d, op, n, bytes);
+}
+
 /* ---- one iteration ---------------------------------------------------------- */
 
 typedef struct {

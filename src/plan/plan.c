@@ -31,12 +31,13 @@
 
 const char *dlp_plan_bind_name(int b) {
     static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
-                                        "max_batch", "max_seqs"};
+                                        "max_batch", "max_seqs", "accumulation", "compute", "communication",
+                                        "deadline"};
     return b >= 0 && b < DLP_PLAN_BIND_COUNT_ ? names[b] : "?";
 }
 
 const char *dlp_plan_miss_name(int m) {
-    static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused", "latency"};
+    static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused", "latency", "deadline"};
     return m >= 0 && m < DLP_PLAN_MISS_COUNT_ ? names[m] : "?";
 }
 
@@ -520,9 +521,38 @@ static void infer_row_json(dlp__jw *w, const char *key, const dlp_plan_row *r, c
     dlp__jw_end(w, '}');
 }
 
+/* A training plan's row (dlp_plan_train). */
+static void train_row_json(dlp__jw *w, const char *key, const dlp_plan_row *r) {
+    dlp__jw_obj(w, key);
+    dlp__jw_str(w, "device", r->device->id);
+    dlp__jw_i64(w, "gpus", r->gpus);
+    dlp__jw_str(w, "dtype", dlp_dtype_short(r->dtype));
+    dlp__jw_i64(w, "batch", (long long)r->batch);
+    dlp__jw_i64(w, "micro_batch", (long long)r->micro_batch);
+    dlp__jw_i64(w, "accum_steps", (long long)r->accum_steps);
+    dlp__jw_num(w, "compute_ms", G6, r->compute_ms);
+    dlp__jw_num(w, "comm_ms", G6, r->comm_ms);
+    dlp__jw_num(w, "step_ms", G6, r->step_ms);
+    dlp__jw_num(w, "samples_per_s", G6, r->samples_per_s);
+    dlp__jw_num(w, "hours", G6, r->hours);
+    price_json(w, r);
+    dlp__jw_num(w, "usd_per_hour", G6, r->usd_per_hour);
+    dlp__jw_num(w, "usd_per_run", G6, r->usd_per_run);
+    dlp__jw_num(w, "kwh", G6, r->kwh);
+    dlp__jw_num(w, "co2_kg", G6, r->co2_kg);
+    dlp__jw_num(w, "energy_usd", G6, r->energy_usd);
+    dlp__jw_bool(w, "meets", r->meets_slo);
+    dlp__jw_str(w, "binding", dlp_plan_bind_name(r->binding));
+    dlp__jw_end(w, '}');
+}
+
 static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r, const dlp_plan *p) {
     if (p->kind == DLP_PLAN_INFER) {
         infer_row_json(w, key, r, p);
+        return;
+    }
+    if (p->kind == DLP_PLAN_TRAIN) {
+        train_row_json(w, key, r);
         return;
     }
     dlp__jw_obj(w, key);
@@ -557,10 +587,21 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     dlp__jw_i64(&w, "considered", (long long)p->considered);
     dlp__jw_i64(&w, "evaluations", (long long)p->evaluations);
     dlp__jw_i64(&w, "device_kinds", p->device_kinds);
-    dlp__jw_str(&w, "kind", p->kind == DLP_PLAN_INFER ? "infer" : "llm");
+    static const char *const kinds[] = {"llm", "infer", "train"};
+    dlp__jw_str(&w, "kind", kinds[p->kind]);
+    if (p->kind == DLP_PLAN_TRAIN) dlp__jw_str(&w, "mode", "train");   /* as `--mode train` asked */
     dlp__jw_obj(&w, "request");
     dlp__jw_str(&w, "model", p->model);
-    if (p->kind == DLP_PLAN_INFER) {
+    if (p->kind == DLP_PLAN_TRAIN) {
+        static const char *const optim[] = {"adam", "sgd", "sgd-momentum"};
+        dlp__jw_i64(&w, "batch", (long long)p->train_batch);
+        dlp__jw_i64(&w, "samples", (long long)p->samples);
+        dlp__jw_num(&w, "epochs", G6, p->epochs);
+        dlp__jw_i64(&w, "max_gpus", p->max_gpus);
+        dlp__jw_str(&w, "optimizer", optim[p->optimizer]);
+        if (p->deadline_hours > 0) dlp__jw_num(&w, "deadline_hours", G6, p->deadline_hours);
+        else dlp__jw_null(&w, "deadline_hours");
+    } else if (p->kind == DLP_PLAN_INFER) {
         dlp__jw_i64(&w, "batch_min", (long long)p->batch_min);
         dlp__jw_i64(&w, "batch_max", (long long)p->batch_max);
         dlp__jw_str(&w, "runtime", dlp_runtime_name(p->runtime));
@@ -590,10 +631,14 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     for (int i = 0; i < p->n; i++) row_json(&w, NULL, &p->rows[i], p);
     dlp__jw_end(&w, ']');
     dlp__jw_obj(&w, "missed");
-    /* the reasons of the plan's kind: TTFT/TPOT for LLMs, latency for inference */
+    /* the reasons of the plan's kind: TTFT/TPOT for LLMs, latency for
+     * inference, deadline for training */
     for (int m = 0; m < DLP_PLAN_MISS_COUNT_; m++) {
-        int infer_only = m == DLP_PLAN_MISS_LATENCY, llm_only = m == DLP_PLAN_MISS_TTFT || m == DLP_PLAN_MISS_TPOT;
-        if ((p->kind == DLP_PLAN_INFER && llm_only) || (p->kind == DLP_PLAN_LLM && infer_only)) continue;
+        int kind_of = m == DLP_PLAN_MISS_LATENCY                            ? DLP_PLAN_INFER
+                      : m == DLP_PLAN_MISS_TTFT || m == DLP_PLAN_MISS_TPOT ? DLP_PLAN_LLM
+                      : m == DLP_PLAN_MISS_DEADLINE                         ? DLP_PLAN_TRAIN
+                                                                            : -1;
+        if (kind_of >= 0 && kind_of != p->kind) continue;
         dlp__jw_i64(&w, dlp_plan_miss_name(m), (long long)p->missed[m]);
     }
     dlp__jw_end(&w, '}');

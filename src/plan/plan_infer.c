@@ -22,18 +22,7 @@
 #define INFER_DEFAULT_MAX_BATCH 256
 #define INFER_MAX_BATCH (1 << 20)
 
-/* Graphs by batch size, loaded on first use. */
-typedef struct {
-    const void *onnx;
-    size_t len;
-    const char *name;
-    int64_t seq;
-    int64_t *batch;
-    dlp_graph **g;
-    int n, cap;
-} graphs_t;
-
-static dlp_status graph_at(graphs_t *gs, int64_t b, const dlp_graph **out, dlp_error *err) {
+dlp_status dlp__plan_graph_at(dlp__plan_graphs *gs, int64_t b, const dlp_graph **out, dlp_error *err) {
     for (int i = 0; i < gs->n; i++)
         if (gs->batch[i] == b) {
             *out = gs->g[i];
@@ -48,7 +37,8 @@ static dlp_status graph_at(graphs_t *gs, int64_t b, const dlp_graph **out, dlp_e
         gs->g = ng;
         gs->cap = nc;
     }
-    dlp_load_opts lo = {.batch = b, .seq = gs->seq};
+    dlp_load_opts lo = {.batch = b, .seq = gs->seq, .n_dims = gs->n_dims, .dim_names = gs->dim_names,
+                        .dim_values = gs->dim_values};
     dlp_graph *g = NULL;
     dlp_status st = gs->onnx ? dlp_graph_load_mem(gs->onnx, gs->len, gs->name, &lo, &g, err)
                              : dlp_graph_load(gs->name, &lo, &g, err);
@@ -59,7 +49,7 @@ static dlp_status graph_at(graphs_t *gs, int64_t b, const dlp_graph **out, dlp_e
     return DLP_OK;
 }
 
-static void graphs_free(graphs_t *gs) {
+void dlp__plan_graphs_free(dlp__plan_graphs *gs) {
     for (int i = 0; i < gs->n; i++) dlp_graph_free(gs->g[i]);
     free(gs->batch);
     free(gs->g);
@@ -69,7 +59,7 @@ typedef struct {
     const dlp_devdb *db;
     const dlp_plan_infer_opts *o;
     dlp_plan *plan;
-    graphs_t *gs;
+    dlp__plan_graphs *gs;
 } isearch_t;
 
 /* One prediction at batch b.  *refused: the predictor refused the request
@@ -78,7 +68,7 @@ typedef struct {
 static dlp_status predict_at(isearch_t *s, const dlp_device *d, int dtype, int64_t b, dlp_prediction *p,
                              int *refused, dlp_error *e, dlp_error *err) {
     const dlp_graph *g;
-    dlp_status st = graph_at(s->gs, b, &g, err);
+    dlp_status st = dlp__plan_graph_at(s->gs, b, &g, err);
     if (st) return st;
     dlp_predict_opts po;
     memset(&po, 0, sizeof po);
@@ -244,11 +234,14 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
     for (int i = 0; o->dtypes && i < o->n_dtypes; i++)
         if (!dlp_dtype_size(o->dtypes[i]))
             return dlp__err(err, DLP_EINVAL, "plan: dtype %d is not a dlp_dtype", o->dtypes[i]);
-    graphs_t gs = {.onnx = onnx, .len = len, .name = name ? name : "model.onnx", .seq = o->seq};
+    if (o->n_dims < 0 || (o->n_dims > 0 && (!o->dim_names || !o->dim_values)))
+        return dlp__err(err, DLP_EINVAL, "plan: bad dimension list");
+    dlp__plan_graphs gs = {.onnx = onnx, .len = len, .name = name ? name : "model.onnx", .seq = o->seq,
+                           .n_dims = o->n_dims, .dim_names = o->dim_names, .dim_values = o->dim_values};
     /* load the least batch now: a malformed model is an error before any search */
     const dlp_graph *g0;
-    if ((st = graph_at(&gs, bmin, &g0, err))) {
-        graphs_free(&gs);
+    if ((st = dlp__plan_graph_at(&gs, bmin, &g0, err))) {
+        dlp__plan_graphs_free(&gs);
         return st;
     }
     const dlp_device **devs = NULL;
@@ -259,7 +252,7 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
     if (!st && !pl) st = dlp__err(err, DLP_ENOMEM, "plan: out of memory");
     if (st) {
         free(devs);
-        graphs_free(&gs);
+        dlp__plan_graphs_free(&gs);
         return st;
     }
     pl->kind = DLP_PLAN_INFER;
@@ -293,7 +286,7 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
         }
     }
     free(devs);
-    graphs_free(&gs);
+    dlp__plan_graphs_free(&gs);
     if (st) {
         dlp_plan_free(pl);
         return st;

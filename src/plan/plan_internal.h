@@ -9,7 +9,7 @@
 #include "dlperf.h"
 
 struct dlp_plan {
-    int kind;                  /* DLP_PLAN_LLM or DLP_PLAN_INFER                */
+    int kind;                  /* DLP_PLAN_LLM, DLP_PLAN_INFER or DLP_PLAN_TRAIN */
     dlp_plan_row *rows;
     int n, cap;
     int64_t considered, evaluations;
@@ -24,6 +24,9 @@ struct dlp_plan {
     int64_t prompt, gen, max_concurrency;    /* LLM */
     int64_t batch_min, batch_max;            /* inference */
     int runtime;
+    int64_t train_batch, samples;            /* training */
+    double epochs, deadline_hours;
+    int optimizer, max_gpus;
     double ttft_ms, tpot_ms, latency_ms, rate, kwh_price;
     char region[64];
     double g_per_kwh, pue;
@@ -55,5 +58,24 @@ void dlp__plan_set_where(dlp_plan *pl, const dlp_devdb *db, const char *region, 
 /* Sort the rows best first (by usd_per_hour when by_fleet, else the
  * per-unit cost of the plan's kind). */
 void dlp__plan_sort(dlp_plan *pl, int by_fleet);
+
+/* An ONNX model's graphs by batch size, loaded on first use and shared by
+ * every device of a search (plan_infer.c, plan_train.c). */
+typedef struct {
+    const void *onnx;
+    size_t len;
+    const char *name;
+    int64_t seq;
+    int n_dims;                  /* dlp_load_opts' named bindings */
+    const char *const *dim_names;
+    const int64_t *dim_values;
+    int64_t *batch;
+    dlp_graph **g;
+    int n, cap;
+} dlp__plan_graphs;
+
+/* The graph at batch b (loaded now if new); the loader's errors. */
+dlp_status dlp__plan_graph_at(dlp__plan_graphs *gs, int64_t b, const dlp_graph **out, dlp_error *err);
+void dlp__plan_graphs_free(dlp__plan_graphs *gs);
 
 #endif

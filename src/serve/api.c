@@ -913,17 +913,60 @@ static int get_list(req *r, const char *k, const char **items, int max, char *bu
     return 0;
 }
 
+/* "mode": "train" and its fields (docs/plan.md, "Training") into *o;
+ * *train 1 when asked.  0, or -1 after the 400 answer. */
+static int plan_train_fields(req *r, const char *ep, int onnx, dlp_plan_train_opts *o, int *train) {
+    memset(o, 0, sizeof *o);
+    const char *mode, *optim;
+    int g;
+    if (get_str(r, "mode", &mode) || get_str(r, "optimizer", &optim)) return -1;
+    int m = mode ? dlp_predict_mode_parse(mode) : DLP_PREDICT_INFER;
+    if (m < 0) {
+        dlp__serve_error(r->out, 400, "field 'mode': '%.32s' is not infer or train", mode);
+        return -1;
+    }
+    *train = m == DLP_PREDICT_TRAIN;
+    static const char *const train_only[] = {"batch", "samples", "epochs", "deadline_hours", "optimizer", NULL};
+    for (const char *const *k = train_only; !*train && *k; k++)
+        if (field(r, *k)) {
+            dlp__serve_error(r->out, 400, "%s: field '%s' is for training plans (\"mode\": \"train\")", ep, *k);
+            return -1;
+        }
+    if (!*train) return 0;
+    if (!onnx) {
+        dlp__serve_error(r->out, 400, "%s: training plans need an ONNX model (a file or \"example\")", ep);
+        return -1;
+    }
+    if (get_i64(r, "batch", 1, 1 << 24, &o->batch, NULL) || get_i64(r, "samples", 1, INT64_C(1) << 50, &o->samples, NULL) ||
+        get_f64(r, "epochs", 1e-6, 1e9, &o->epochs, &g) || get_f64(r, "deadline_hours", 1e-9, 1e9, &o->deadline_hours, &g))
+        return -1;
+    if (!o->batch || !o->samples) {
+        dlp__serve_error(r->out, 400, "%s: training plans need 'batch' (global batch) and 'samples' (per epoch)", ep);
+        return -1;
+    }
+    if (optim && (o->optimizer = dlp_optimizer_parse(optim)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'optimizer': '%.32s' is not adam, sgd or sgd-momentum", optim);
+        return -1;
+    }
+    return 0;
+}
+
 /* LLM serving plans (docs/plan.md): dlp_plan_json's bytes, as `dlperf plan
  * --json` and Python's dlperf.plan print them. */
 static void h_plan(req *r) {
     static const char *const allowed[] = {"model", "config", "prompt", "gen", "ttft_ms", "tpot_ms", "rate",
                                           "devices", "dtypes", "max_gpus", "max_concurrency", "prices", "region",
                                           "kwh_price", "mem_fraction", "analytic", "example", "batch_min",
-                                          "batch_max", "latency_ms", "throughput", "runtime", "seq", NULL};
+                                          "batch_max", "latency_ms", "throughput", "runtime", "seq", "mode",
+                                          "batch", "samples", "epochs", "deadline_hours", "optimizer", NULL};
     const char *ep = "/api/plan";
     if (check_fields(r, ep, allowed)) return;
-    /* an ONNX upload (or a shipped example): inference plans */
+    /* an ONNX upload (or a shipped example): inference plans, or training
+     * plans with "mode": "train" */
     int onnx = r->in->file != NULL || field(r, "example") != NULL;
+    dlp_plan_train_opts to;
+    int train = 0;
+    if (plan_train_fields(r, ep, onnx, &to, &train)) return;
     int64_t prompt = 0, gen = 0, max_gpus = 0, max_conc = 0;
     double ttft = 0, tpot = 0, rate = 0, kwh = 0, memfrac = 0;
     int analytic = 0, g;
@@ -946,9 +989,13 @@ static void h_plan(req *r) {
                                            "max_concurrency", "mem_fraction", "analytic", "config", NULL};
     static const char *const onnx_only[] = {"batch_min", "batch_max", "latency_ms", "throughput", "runtime", "seq",
                                             NULL};
-    for (const char *const *k = onnx ? llm_only : onnx_only; *k; k++)
+    static const char *const not_train[] = {"prompt", "gen", "ttft_ms", "tpot_ms", "rate", "max_concurrency",
+                                            "mem_fraction", "analytic", "config", "batch_min", "batch_max",
+                                            "latency_ms", "throughput", "runtime", NULL};
+    for (const char *const *k = train ? not_train : onnx ? llm_only : onnx_only; *k; k++)
         if (field(r, *k)) {
-            dlp__serve_error(r->out, 400, "%s: field '%s' is for %s plans", ep, *k, onnx ? "LLM" : "ONNX-model");
+            dlp__serve_error(r->out, 400, "%s: field '%s' is for %s plans", ep, *k,
+                             train ? "other" : onnx ? "LLM" : "ONNX-model");
             return;
         }
     if (!onnx && (!prompt || !gen)) {
@@ -1020,14 +1067,21 @@ static void h_plan(req *r) {
     dlp_error err = {0};
     dlp_plan *p = NULL;
     char *body = NULL;   /* the CLI's --json bytes (src/plan/plan.c) */
-    dlp_status st;
-    if (onnx) {
+    dlp_status st = DLP_OK;
+    if (train) {
+        to.devices = nd ? devs : NULL, to.n_devices = nd, to.dtypes = nq ? quants : NULL, to.n_dtypes = nq;
+        to.seq = seq, to.region = region, to.kwh_price = kwh, to.max_gpus = (int)max_gpus;
+        to.price_devices = np ? pd : NULL, to.price_usd_per_hour = pv, to.n_prices = np;
+        st = dlp_plan_train(mbuf, mlen, mname, r->s->db, &to, &p, &err);
+    } else if (onnx) {
         dlp_plan_infer_opts io = {.batch_min = bmin, .batch_max = bmax, .latency_ms = latency,
                                   .throughput = throughput, .devices = nd ? devs : NULL, .n_devices = nd,
                                   .dtypes = nq ? quants : NULL, .n_dtypes = nq, .runtime = runtime, .seq = seq,
                                   .region = region, .kwh_price = kwh, .price_devices = np ? pd : NULL,
                                   .price_usd_per_hour = pv, .n_prices = np};
         st = dlp_plan_infer(mbuf, mlen, mname, r->s->db, &io, &p, &err);
+    }
+    if (onnx) {
         if (!st) st = dlp_plan_json(p, &body, NULL, &err);
         dlp_plan_free(p);
         dlp__serve_parse_end(r->s);
