@@ -10,7 +10,8 @@
 // error message, the 360-px layout and that the console stays clean (a CSP
 // violation or a JS error fails the test).  Screenshots are kept in
 // DLP_ARTIFACTS (build/test-artifacts): serve.png (laptop, ONNX form),
-// serve-llm.png, serve-mobile.png.
+// serve-llm.png, serve-plan.png and serve-plan-onnx.png (the Plan tab),
+// serve-mobile.png.
 //
 // Prints PASS/FAIL lines for tests/run.sh; exits 1 if anything failed.
 import { execFileSync } from "node:child_process";
@@ -280,6 +281,7 @@ try {
   }
   async function submitPlan(q) {
     await page.click("#tab-plan");
+    await page.check('input[name="pkind"][value="llm"]');
     await page.check('input[name="psrc"][value="id"]');
     await page.fill("#p-model", q.model);
     await page.fill("#p-prompt", String(q.prompt));
@@ -335,7 +337,7 @@ try {
 
   await check("browser_plan_pareto_svg", async () => {
     const pts = await page.$$eval("#pareto-chart svg circle", (cs) => cs.map((c) => ({
-      device: c.dataset.device, x: Number(c.dataset.tpot), y: Number(c.dataset.usd), front: c.dataset.pareto === "1",
+      device: c.dataset.device, x: Number(c.dataset.x), y: Number(c.dataset.y), front: c.dataset.pareto === "1",
       cx: Number(c.getAttribute("cx")), cy: Number(c.getAttribute("cy")),
       title: c.querySelector("title") ? c.querySelector("title").textContent : "" })));
     assert(pts.length === wantPlan.plans.length, `${pts.length} circles, ${wantPlan.plans.length} plans`);
@@ -398,7 +400,44 @@ try {
     assert((await page.locator("#p-missed").textContent()).includes(`${want.missed.ttft} TTFT over the limit`), "missed");
   });
 
+  // the mode switch: an ONNX model's inference plans (dlperf plan MODEL.onnx)
+  await check("browser_plan_onnx_equals_cli", async () => {
+    const q = { example: "resnet18", devices: ["t4", "l4", "a10"], latency_ms: 10, throughput: 5000 };
+    const want = await apiPlan(q);
+    assert(want.kind === "infer" && want.plans.length >= 3, `kind ${want.kind}, ${want.plans.length} plans`);
+    await page.check('input[name="pkind"][value="onnx"]');
+    await page.check('input[name="posrc"][value="example"]');
+    await page.selectOption("#p-example", "resnet18");
+    await page.fill("#p-bmin", "1");
+    await page.fill("#p-bmax", "256");
+    await page.fill("#p-latency", "10");
+    await page.fill("#p-throughput", "5000");
+    await page.selectOption("#p-runtime", "eager");
+    await page.fill("#p-seq", "");
+    for (const c of await page.locator("#p-odtypes input").all()) await c.setChecked(false);
+    await page.selectOption("#p-devices", q.devices);
+    await page.selectOption("#p-region", "");   // the database's default region, as the CLI without --region
+    await page.evaluate(() => { document.getElementById("p-title").textContent = ""; });
+    await page.click("#p-submit");
+    await page.waitForSelector("#plan[data-kind='infer'] #p-title:not(:empty)");
+    assert(await page.locator("#error").isHidden(), "error shown");
+    const out = execFileSync(BIN, ["plan", MODEL, "--devices", q.devices.join(","), "--latency", "10",
+                                   "--throughput", "5000", "--top", "0"], { encoding: "utf8" });
+    const cliR = out.split("\n").filter((l) => /^\s+\d+ \S/.test(l)).map((l) => l.trim().split(/\s+/).join(" "));
+    const got = await pageRows();
+    assert(cliR.length === want.plans.length && got.length === cliR.length, `rows: page ${got.length}, CLI ${cliR.length}`);
+    for (let i = 0; i < got.length; i++) assert(got[i] === cliR[i], `row ${i + 1}: page '${got[i]}', CLI '${cliR[i]}'`);
+    const v = Number(await page.locator('#p-table tbody tr:first-child td[data-key="usd_per_msample"]').getAttribute("data-value"));
+    assert(v === want.plans[0].usd_per_msample, `$/M samp ${v} vs API ${want.plans[0].usd_per_msample}`);
+    assert(await page.locator("#pareto-chart svg circle").count() === want.plans.length, "one circle per plan");
+    assert((await page.locator("#pareto-chart svg").textContent()).includes("latency of one batch (ms)"), "x axis");
+    assert(await page.locator("#p-odtypes").isVisible() && await page.locator("#p-dtypes").isHidden(), "mode switch");
+    await page.screenshot({ path: join(ART, "serve-plan-onnx.png"), fullPage: true });
+    await page.check('input[name="pkind"][value="llm"]');
+  });
+
   await check("browser_plan_error_message", async () => {
+    await page.check('input[name="pkind"][value="llm"]');
     await page.fill("#p-prompt", "");
     await page.click("#p-submit");
     await page.waitForSelector("#error:not([hidden])");
