@@ -10,7 +10,8 @@
 // error message, the 360-px layout and that the console stays clean (a CSP
 // violation or a JS error fails the test).  Screenshots are kept in
 // DLP_ARTIFACTS (build/test-artifacts): serve.png (laptop, ONNX form),
-// serve-llm.png, serve-mobile.png.
+// serve-llm.png, serve-plan.png and serve-plan-onnx.png (the Plan tab),
+// serve-mobile.png.
 //
 // Prints PASS/FAIL lines for tests/run.sh; exits 1 if anything failed.
 import { execFileSync } from "node:child_process";
@@ -256,12 +257,207 @@ try {
 
   await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
 
+  // ---- the Plan tab (docs/plan.md; docs/serve.md, "The page") ----
+  // A small plan: Qwen3-1.7B on three GPUs, bf16 only, up to 4 GPUs a replica.
+  // The page must show what /api/plan answers for the same request (fetched
+  // here directly, as JSON), which must be what `dlperf plan --json` prints;
+  // and every row must read as the CLI's text table reads it.
+  const planReq = { model: "Qwen/Qwen3-1.7B", prompt: 512, gen: 128, ttft_ms: 300, tpot_ms: 20,
+                    devices: ["h100-sxm", "a100-80gb", "l40s"], dtypes: ["bf16"], max_gpus: 4, region: "eu" };
+  const planArgs = (q) => ["plan", "--model", q.model, "--prompt", String(q.prompt), "--gen", String(q.gen),
+    "--ttft", String(q.ttft_ms), "--tpot", String(q.tpot_ms), "--devices", q.devices.join(","),
+    "--dtypes", q.dtypes.join(","), "--max-gpus", String(q.max_gpus), "--region", q.region,
+    ...(q.rate ? ["--rate", String(q.rate)] : [])];
+  async function apiPlan(q) {
+    const r = await fetch(URL_ + "/api/plan", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                 body: JSON.stringify(q) });
+    assert(r.ok, `/api/plan: HTTP ${r.status}`);
+    return r.json();
+  }
+  // the CLI's table rows, whitespace collapsed: "1 h100-sxm 1 bf16 TP1 227 90.97 ms ... tpot"
+  function cliRows(q) {
+    const out = execFileSync(BIN, [...planArgs(q), "--top", "0"], { encoding: "utf8" });
+    return out.split("\n").filter((l) => /^\s+\d+ \S/.test(l)).map((l) => l.trim().split(/\s+/).join(" "));
+  }
+  async function submitPlan(q) {
+    await page.click("#tab-plan");
+    await page.check('input[name="pkind"][value="llm"]');
+    await page.check('input[name="psrc"][value="id"]');
+    await page.fill("#p-model", q.model);
+    await page.fill("#p-prompt", String(q.prompt));
+    await page.fill("#p-gen", String(q.gen));
+    await page.fill("#p-ttft", String(q.ttft_ms));
+    await page.fill("#p-tpot", String(q.tpot_ms));
+    await page.fill("#p-rate", q.rate ? String(q.rate) : "");
+    await page.fill("#p-maxgpus", String(q.max_gpus));
+    await page.selectOption("#p-devices", q.devices);
+    for (const c of await page.locator("#p-dtypes input").all())
+      await c.setChecked(q.dtypes.includes(await c.getAttribute("value")));
+    await page.selectOption("#p-region", q.region);
+    await page.evaluate(() => { document.getElementById("p-title").textContent = ""; });
+    await page.click("#p-submit");
+    await page.waitForFunction(() => document.getElementById("p-title").textContent !== "" ||
+                                     !document.getElementById("error").hidden);
+    assert(await page.locator("#error").isHidden(), `error shown: ${await page.locator("#error").textContent()}`);
+  }
+  async function pageRows() {
+    return page.$$eval("#p-table tbody tr", (trs) => trs.map((tr) =>
+      [...tr.cells].map((c) => c.textContent).join(" ").split(/\s+/).join(" ")));
+  }
+  const wantPlan = await apiPlan(planReq);
+  await check("browser_plan_equals_api", async () => {
+    const cliPlan = cli(...planArgs(planReq));
+    assert(JSON.stringify(cliPlan.plans) === JSON.stringify(wantPlan.plans), "/api/plan's plans differ from the CLI's");
+    assert(wantPlan.plans.length >= 4, `only ${wantPlan.plans.length} plans: too few to test the ranking`);
+    await submitPlan(planReq);
+    assert(await page.locator("#plan").isVisible() && await page.locator("#summary").isHidden(), "plan card not shown");
+    const rows = page.locator("#p-table tbody tr");
+    assert(await rows.count() === wantPlan.plans.length, `${await rows.count()} rows, API ${wantPlan.plans.length} plans`);
+    // the first row: exact values, and the text the CLI prints
+    const first = wantPlan.plans[0];
+    for (const k of ["gpus", "concurrency", "ttft_ms", "tpot_ms", "tokens_per_s", "replicas", "usd_per_mtok",
+                     "j_per_token", "co2_g_per_mtok"]) {
+      const td = rows.first().locator(`td[data-key="${k}"]`);
+      const v = Number(await td.getAttribute("data-value")), t = await td.textContent();
+      assert(v === first[k], `${k}: page data-value ${v}, API ${first[k]}`);
+      const s = k === "usd_per_mtok" ? Number(t.replace("$", "")) : shown(t);
+      assert(Math.abs(s - first[k]) <= 5e-4 * Math.abs(first[k]), `${k}: page shows '${t}', API ${first[k]}`);
+    }
+    for (const k of ["device", "dtype", "binding"])
+      assert(await rows.first().locator(`td[data-key="${k}"]`).textContent() === first[k], `${k} differs`);
+    const want = cliRows(planReq), got = await pageRows();
+    assert(want.length === got.length, `CLI table ${want.length} rows, page ${got.length}`);
+    for (let i = 0; i < want.length; i++) assert(got[i] === want[i], `row ${i + 1}: page '${got[i]}', CLI '${want[i]}'`);
+    // sorted by cost, best first
+    const usd = await page.$$eval('#p-table td[data-key="usd_per_mtok"]', (t) => t.map((e) => Number(e.dataset.value)));
+    for (let i = 1; i < usd.length; i++) assert(usd[i - 1] <= usd[i], `rows ${i} and ${i + 1} not sorted by $/M tok`);
+    const summary = await page.locator("#p-lines").textContent();
+    assert(summary.includes(`searched ${wantPlan.considered} configurations on 3 GPU kinds`), `summary '${summary}'`);
+  });
+
+  await check("browser_plan_pareto_svg", async () => {
+    const pts = await page.$$eval("#pareto-chart svg circle", (cs) => cs.map((c) => ({
+      device: c.dataset.device, x: Number(c.dataset.x), y: Number(c.dataset.y), front: c.dataset.pareto === "1",
+      cx: Number(c.getAttribute("cx")), cy: Number(c.getAttribute("cy")),
+      title: c.querySelector("title") ? c.querySelector("title").textContent : "" })));
+    assert(pts.length === wantPlan.plans.length, `${pts.length} circles, ${wantPlan.plans.length} plans`);
+    const key = (p) => `${p.device}/${p.x}/${p.y}`;
+    const byKey = new Set(wantPlan.plans.map((r) => `${r.device}/${r.tpot_ms}/${r.usd_per_mtok}`));
+    for (const p of pts) assert(byKey.has(key(p)) && p.title.includes(p.device), `circle ${key(p)} is no plan`);
+    // the front by a sweep (cheapest so far, fastest first), not the page's pairwise test
+    const sorted = wantPlan.plans.map((r) => ({ x: r.tpot_ms, y: r.usd_per_mtok, device: r.device }))
+      .sort((a, b) => a.x - b.x || a.y - b.y);
+    const front = new Set();
+    let best = Infinity;
+    for (const p of sorted) if (p.y < best) { best = p.y; front.add(key(p)); }
+    const marked = new Set(pts.filter((p) => p.front).map(key));
+    assert(front.size >= 2 && [...front].every((k) => marked.has(k)) && marked.size === front.size,
+           `front ${[...front]} vs marked ${[...marked]}`);
+    const line = page.locator("#pareto-chart svg polyline.pareto");
+    assert(await line.count() === 1, "no Pareto line");
+    const n = (await line.getAttribute("points")).trim().split(/\s+/).length;
+    assert(n === front.size, `Pareto line through ${n} points, front has ${front.size}`);
+    // axes the right way round: slower to the right, dearer higher up
+    for (const a of pts) for (const b of pts) {
+      if (a.x < b.x) assert(a.cx <= b.cx, `x axis: ${key(a)} right of ${key(b)}`);
+      if (a.y < b.y) assert(a.cy >= b.cy, `y axis: ${key(a)} above ${key(b)}`);
+    }
+    const text = await page.locator("#pareto-chart svg").textContent();
+    assert(text.includes("TPOT") && text.includes("(ms)") && text.includes("$ per million output tokens"), "axis titles");
+    assert(await page.locator("#pareto-chart svg line.gridline").count() >= 4, "no ticks");
+    const legend = await page.$$eval("#pareto-legend li", (l) => l.map((e) => e.textContent));
+    assert(legend.sort().join() === [...new Set(wantPlan.plans.map((r) => r.device))].sort().join(), `legend ${legend}`);
+  });
+
+  await page.screenshot({ path: join(ART, "serve-plan.png"), fullPage: true });
+
+  // with a rate, the fleet's $/h joins the table and ranks it (docs/plan.md)
+  await check("browser_plan_rate_equals_cli", async () => {
+    const q = { ...planReq, rate: 150 };
+    const want = await apiPlan(q);
+    await submitPlan(q);
+    const want_rows = cliRows(q), got = await pageRows();
+    assert(want_rows.length === got.length && want_rows.length === want.plans.length, "row count");
+    for (let i = 0; i < got.length; i++) assert(got[i] === want_rows[i], `row ${i + 1}: page '${got[i]}', CLI '${want_rows[i]}'`);
+    const fleet = await page.$$eval('#p-table td[data-key="usd_per_hour"]', (t) => t.map((e) => Number(e.dataset.value)));
+    assert(fleet.length === want.plans.length, "no fleet $/h column");
+    for (let i = 1; i < fleet.length; i++) assert(fleet[i - 1] <= fleet[i], `rows ${i}, ${i + 1} not sorted by fleet $/h`);
+  });
+
+  await check("browser_plan_no_plan_closest_miss", async () => {
+    const q = { ...planReq, ttft_ms: 1 };
+    const want = await apiPlan(q);
+    assert(want.plans.length === 0 && want.closest_miss, "a 1 ms TTFT was met");
+    await submitPlan(q);
+    await page.waitForSelector("#p-none:not([hidden])");
+    const msg = (await page.locator("#p-none").textContent()).replace(/ \u00d7 /g, " x ").replace(/\.$/, "");
+    const m = want.closest_miss;
+    const line = execFileSync(BIN, planArgs(q), { encoding: "utf8" }).split("\n")
+      .find((l) => l.startsWith("no configuration meets the SLO"));
+    assert(line && msg.toLowerCase() === line.toLowerCase(), `page '${msg}', CLI '${line}'`);
+    assert(msg.includes(`${m.gpus} x ${m.device}, ${m.dtype}`), `closest miss not named: '${msg}'`);
+    assert(await page.locator("#p-scroll").isHidden() && await page.locator("#pareto").isHidden(), "empty table shown");
+    assert((await page.locator("#p-missed").textContent()).includes(`${want.missed.ttft} TTFT over the limit`), "missed");
+  });
+
+  // the mode switch: an ONNX model's inference plans (dlperf plan MODEL.onnx)
+  await check("browser_plan_onnx_equals_cli", async () => {
+    const q = { example: "resnet18", devices: ["t4", "l4", "a10"], latency_ms: 10, throughput: 5000 };
+    const want = await apiPlan(q);
+    assert(want.kind === "infer" && want.plans.length >= 3, `kind ${want.kind}, ${want.plans.length} plans`);
+    await page.check('input[name="pkind"][value="onnx"]');
+    await page.check('input[name="posrc"][value="example"]');
+    await page.selectOption("#p-example", "resnet18");
+    await page.fill("#p-bmin", "1");
+    await page.fill("#p-bmax", "256");
+    await page.fill("#p-latency", "10");
+    await page.fill("#p-throughput", "5000");
+    await page.selectOption("#p-runtime", "eager");
+    await page.fill("#p-seq", "");
+    for (const c of await page.locator("#p-odtypes input").all()) await c.setChecked(false);
+    await page.selectOption("#p-devices", q.devices);
+    await page.selectOption("#p-region", "");   // the database's default region, as the CLI without --region
+    await page.evaluate(() => { document.getElementById("p-title").textContent = ""; });
+    await page.click("#p-submit");
+    await page.waitForSelector("#plan[data-kind='infer'] #p-title:not(:empty)");
+    assert(await page.locator("#error").isHidden(), "error shown");
+    const out = execFileSync(BIN, ["plan", MODEL, "--devices", q.devices.join(","), "--latency", "10",
+                                   "--throughput", "5000", "--top", "0"], { encoding: "utf8" });
+    const cliR = out.split("\n").filter((l) => /^\s+\d+ \S/.test(l)).map((l) => l.trim().split(/\s+/).join(" "));
+    const got = await pageRows();
+    assert(cliR.length === want.plans.length && got.length === cliR.length, `rows: page ${got.length}, CLI ${cliR.length}`);
+    for (let i = 0; i < got.length; i++) assert(got[i] === cliR[i], `row ${i + 1}: page '${got[i]}', CLI '${cliR[i]}'`);
+    const v = Number(await page.locator('#p-table tbody tr:first-child td[data-key="usd_per_msample"]').getAttribute("data-value"));
+    assert(v === want.plans[0].usd_per_msample, `$/M samp ${v} vs API ${want.plans[0].usd_per_msample}`);
+    assert(await page.locator("#pareto-chart svg circle").count() === want.plans.length, "one circle per plan");
+    assert((await page.locator("#pareto-chart svg").textContent()).includes("latency of one batch (ms)"), "x axis");
+    assert(await page.locator("#p-odtypes").isVisible() && await page.locator("#p-dtypes").isHidden(), "mode switch");
+    await page.screenshot({ path: join(ART, "serve-plan-onnx.png"), fullPage: true });
+    await page.check('input[name="pkind"][value="llm"]');
+  });
+
+  await check("browser_plan_error_message", async () => {
+    await page.check('input[name="pkind"][value="llm"]');
+    await page.fill("#p-prompt", "");
+    await page.click("#p-submit");
+    await page.waitForSelector("#error:not([hidden])");
+    const msg = await page.locator("#error").textContent();
+    assert(/prompt/.test(msg) && /api\/plan/.test(msg), `error says '${msg}'`);
+    await page.fill("#p-prompt", String(planReq.prompt));
+    // plan again, so that the phone check below lays out the wide table
+    await submitPlan(planReq);
+    assert(await page.locator("#p-table tbody tr").count() === wantPlan.plans.length, "table not back");
+  });
+
   // ---- a phone: 360 px wide, nothing wider than the screen ----
   await check("browser_mobile_360px", async () => {
     await page.setViewportSize({ width: 360, height: 760 });
     await page.waitForTimeout(100);
     const sw = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert(sw <= 360, `page is ${sw}px wide at 360px`);
+    assert(sw <= 360, `page is ${sw}px wide at 360px (the plan's table must scroll inside its card)`);
+    const pbox = await page.locator("#p-submit").boundingBox();
+    assert(pbox && pbox.width > 200 && pbox.x >= 0 && pbox.x + pbox.width <= 360, "plan button off screen");
+    await page.click("#tab-llm");
     const box = await page.locator("#l-submit").boundingBox();
     assert(box && box.width > 200 && box.x >= 0 && box.x + box.width <= 360, "submit button off screen");
     await page.click("#tab-onnx");
