@@ -964,13 +964,8 @@ dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
                       const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
                       double *oof, dlp_error *err);
 
-typedef struct {
-    double mape;               /* mean |yhat - y| / |y|, percent               */
-    double rmse;
-    double tau;                /* Kendall tau-b                                 */
-    int64_t n;                 /* pairs used (finite yhat, y != 0)             */
-} dlp_llm_metrics;
-void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_llm_metrics *m);
+/* Metrics of cross-validated predictions: dlp_metrics_compute (one API for
+ * every predictor; NaN where a metric is undefined). */
 
 /* ---- predictions ---- */
 

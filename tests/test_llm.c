@@ -889,8 +889,8 @@ static void t_xgb_cv(void) {
     dlp_error e = {0};
     CHECK(dlp_xgb_cv(x, y, N, 3, &p, 5, 42, NULL, oof, &e) == DLP_OK);
     for (int i = 0; i < N; i++) yd[i] = y[i];
-    dlp_llm_metrics mt;
-    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    dlp_metrics mt;
+    dlp_metrics_compute(yd, oof, N, &mt);
     fprintf(stderr, "  5-fold: MAPE %.2f%% RMSE %.3f tau %.3f\n", mt.mape, mt.rmse, mt.tau);
     CHECK_I64(mt.n, N);
     CHECK(mt.mape < 3.0 && mt.tau > 0.9);
@@ -901,22 +901,22 @@ static void t_xgb_cv(void) {
     int nan_ok = 1;
     for (int i = 0; i < N; i++) nan_ok &= (grp[i] < 0) == (isnan(oof[i]) != 0);
     CHECK(nan_ok);
-    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    dlp_metrics_compute(yd, oof, N, &mt);
     CHECK(mt.n > N / 2 && mt.mape < 3.0);
 }
 
 static void t_metrics(void) {
     double y[4] = {1, 2, 3, 4}, p[4] = {1.1, 1.8, 3.3, 4};
-    dlp_llm_metrics m;
-    dlp_llm_metrics_compute(y, p, 4, &m);
+    dlp_metrics m;
+    dlp_metrics_compute(y, p, 4, &m);
     CHECK_NEAR(m.mape, 7.5, 1e-9);
     CHECK_NEAR(m.rmse, sqrt(0.14 / 4), 1e-12);
     CHECK_NEAR(m.tau, 1.0, 1e-12);
     double q[4] = {2, 1, 3, 4}; /* one discordant pair of six */
-    dlp_llm_metrics_compute(y, q, 4, &m);
+    dlp_metrics_compute(y, q, 4, &m);
     CHECK_NEAR(m.tau, (5.0 - 1.0) / 6.0, 1e-12);
     double z[3] = {0, 1, NAN}, r[3] = {5, 1, 1};
-    dlp_llm_metrics_compute(z, r, 3, &m); /* y = 0 and NaN are skipped */
+    dlp_metrics_compute(z, r, 3, &m); /* y = 0 and NaN are skipped */
     CHECK_I64(m.n, 1);
 }
 
