@@ -433,7 +433,7 @@ static void speed(void) {
         do {
             dlp_prediction pp;
             if (dlp_predict(g, d, db, NULL, &pp, &e)) break;
-            dlp_prediction_free(&pp);
+            dlp_prediction_clear(&pp);
             m++;
             t = now_s() - t0;
         } while (t < 2.0);

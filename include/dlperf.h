@@ -192,7 +192,7 @@ typedef enum {
 const char *dlp_op_class_name(int c);
 
 int dlp_graph_node_count(const dlp_graph *g);
-void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *out);
+void dlp_graph_node_at(const dlp_graph *g, int i, dlp_node_info *out);
 
 /* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
 typedef struct {
@@ -211,23 +211,23 @@ typedef struct {
 } dlp_tensor_info;
 
 int dlp_graph_tensor_count(const dlp_graph *g);
-void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *out);
+void dlp_graph_tensor_at(const dlp_graph *g, int i, dlp_tensor_info *out);
 
 /* Bound symbols, e.g. batch_size=32. */
 int dlp_graph_symbol_count(const dlp_graph *g);
-void dlp_graph_symbol(const dlp_graph *g, int i, const char **name, int64_t *value);
+void dlp_graph_symbol_at(const dlp_graph *g, int i, const char **name, int64_t *value);
 
 /* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
 int dlp_graph_warning_count(const dlp_graph *g);
-const char *dlp_graph_warning(const dlp_graph *g, int i);
+const char *dlp_graph_warning_at(const dlp_graph *g, int i);
 
 /* Distinct op types without a shape rule. */
 int dlp_graph_unknown_op_count(const dlp_graph *g);
-const char *dlp_graph_unknown_op(const dlp_graph *g, int i);
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);
 
 /* The main graph's outputs in the file's order, as tensor ids. */
 int dlp_graph_output_count(const dlp_graph *g);
-int dlp_graph_output(const dlp_graph *g, int i);
+int dlp_graph_output_at(const dlp_graph *g, int i);
 
 /* ==== END graph ==== */
 
@@ -363,7 +363,7 @@ double dlp_devdb_pue(const dlp_devdb *db);
 int dlp_carbon_region_count(const dlp_devdb *db);
 /* Region i: id, g/kWh and source text (any out pointer may be NULL).
  * Returns DLP_EINVAL when i is out of range. */
-dlp_status dlp_carbon_region(const dlp_devdb *db, int i, const char **id,
+dlp_status dlp_carbon_region_at(const dlp_devdb *db, int i, const char **id,
                              double *g_per_kwh, const char **source);
 const char *dlp_carbon_default_region(const dlp_devdb *db);
 
@@ -515,11 +515,11 @@ int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
 int dlp_dataset_graph_count(const dlp_dataset *ds);
 int dlp_dataset_layout(const dlp_dataset *ds);
 int dlp_dataset_target_count(const dlp_dataset *ds);
-const char *dlp_dataset_target_name(const dlp_dataset *ds, int k);     /* NULL out of range */
+const char *dlp_dataset_target_at(const dlp_dataset *ds, int k);     /* NULL out of range */
 int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
 int dlp_dataset_device_count(const dlp_dataset *ds);
-const char *dlp_dataset_device_name(const dlp_dataset *ds, int id);    /* NULL out of range */
-const dlp_features *dlp_dataset_graph(const dlp_dataset *ds, int graph_id); /* NULL out of range */
+const char *dlp_dataset_device_at(const dlp_dataset *ds, int id);    /* NULL out of range */
+const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int graph_id); /* NULL out of range */
 
 typedef struct {
     const dlp_features *features;  /* owned by the dataset; shared between samples */
@@ -531,7 +531,7 @@ typedef struct {
 } dlp_dataset_sample;
 
 /* Sample i (0 .. count-1); DLP_EINVAL when out of range. */
-dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out);
+dlp_status dlp_dataset_at(const dlp_dataset *ds, int i, dlp_dataset_sample *out);
 
 /* 64-bit hash of the content (layout, target names, and every sample's
  * graph, targets and strings, in order) — independent of how graphs are
@@ -767,7 +767,7 @@ dlp_status dlp_llm_config_load(const char *path, dlp_llm_config *out, dlp_error 
 
 /* The built-in catalogue (data/llm_configs.json compiled in). */
 int dlp_llm_catalogue_count(void);
-const char *dlp_llm_catalogue_id(int i);           /* NULL out of range */
+const char *dlp_llm_catalogue_at(int i);           /* NULL out of range */
 /* By id, HF id or alias, case-insensitive ("bert-base-uncased",
  * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
  * closest ids. */
@@ -935,7 +935,7 @@ dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *
 void dlp_xgb_free(dlp_xgb *m);
 
 int dlp_xgb_feature_count(const dlp_xgb *m);
-const char *dlp_xgb_feature_name(const dlp_xgb *m, int i);  /* NULL out of range */
+const char *dlp_xgb_feature_at(const dlp_xgb *m, int i);  /* NULL out of range */
 const char *dlp_xgb_target(const dlp_xgb *m);
 int dlp_xgb_log_target(const dlp_xgb *m);
 /* FNV-1a 64 of the training matrix and targets (which data made the model). */
@@ -1297,7 +1297,7 @@ typedef struct {
     double pue, g_per_kwh;
     double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
     int n_nodes;
-    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_free */
+    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_clear */
     int device_kind;           /* dlp_device_kind of the device                  */
     int energy_known;          /* 0: the device has no power data (a CPU without
                                   TDP): energy_j, power_w, energy_kwh and co2_g
@@ -1311,7 +1311,7 @@ typedef struct {
     int n_kernel_rows;
     dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
                                   then backward and optimizer in training);
-                                  freed by dlp_prediction_free                  */
+                                  freed by dlp_prediction_clear                  */
     int fits;                  /* memory_mb <= device_memory_mb (1 when the
                                   device's memory is not in the database); a
                                   prediction that does not fit still has its
@@ -1338,7 +1338,7 @@ void dlp_predict_use_runtime(dlp_predict_opts *opts, int runtime);
  * DLP_ENOTFOUND for an unknown region, DLP_EINVAL for bad options. */
 dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
                        const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
-void dlp_prediction_free(dlp_prediction *p);
+void dlp_prediction_clear(dlp_prediction *p);
 
 /* Cost of `count` repetitions of something taking time_ms each at
  * price_usd_per_hour: price x time_ms x count / 3.6e6. */
@@ -1410,14 +1410,14 @@ typedef struct {
  * background (the caller's thread returns at once).  DLP_EIO when the
  * address cannot be bound (message names it and why), DLP_EINVAL for bad
  * options. */
-dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
+dlp_status dlp_server_new(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
 /* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
 int dlp_server_port(const dlp_server *s);
 /* Graceful stop: refuse new connections, let requests in progress finish
  * (up to the request timeout), close everything and free s.  NULL is fine.
- * Safe to call from the thread that called dlp_server_start, never from a
+ * Safe to call from the thread that called dlp_server_new, never from a
  * log callback or a signal handler. */
-void dlp_server_stop(dlp_server *s);
+void dlp_server_free(dlp_server *s);
 
 /* A response, as the server would send it. */
 typedef struct {
@@ -1437,7 +1437,7 @@ typedef struct {
 dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
                              const char *content_type, const void *body, size_t len,
                              dlp_server_response *out);
-void dlp_server_response_free(dlp_server_response *r);
+void dlp_server_response_clear(dlp_server_response *r);
 /* The same for a POST of JSON fields plus an uploaded 'model' file (what a
  * multipart form carries over HTTP): model_len bytes named model_name (a
  * plain file name, used in messages and as "model").  The Python package
@@ -1647,7 +1647,7 @@ int dlp_gnn_encoder_dim(const dlp_gnn *m);
  * caller frees it with dlp_encoder_free. */
 dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, struct dlp_encoder **out, dlp_error *err);
 int dlp_gnn_target_count(const dlp_gnn *m);
-const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range */
+const char *dlp_gnn_target_at(const dlp_gnn *m, int k);   /* NULL out of range */
 
 /* Predict one graph: out[dlp_gnn_target_count] in the targets' units.  f
  * must be in the model's layout and layout version (DLP_EVERSION for
@@ -1781,7 +1781,7 @@ typedef struct {
                                          in the same part; the parts of a name do not
                                          depend on which devices are selected       */
 } dlp_split_spec;
-/* Sample indices of each part, malloc'ed (dlp_split_parts_free); n_selected
+/* Sample indices of each part, malloc'ed (dlp_split_parts_clear); n_selected
  * samples passed the selection. */
 typedef struct {
     int *train, *val, *test;
@@ -1791,7 +1791,7 @@ typedef struct {
  * selection, or a fold out of range. */
 dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uint64_t seed, dlp_split_parts *p,
                              dlp_error *err);
-void dlp_split_parts_free(dlp_split_parts *p);
+void dlp_split_parts_clear(dlp_split_parts *p);
 /* Keep, in order, the samples idx[0..*n) of the devices and families
  * (names checked as dlp_dataset_split does). */
 dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const char *families, int *idx, int *n,
@@ -1810,7 +1810,7 @@ typedef struct {
 /* Predict samples idx[0..n) of ds with m and append them. */
 dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                               dlp_error *err);
-void dlp_eval_preds_free(dlp_eval_preds *p);
+void dlp_eval_preds_clear(dlp_eval_preds *p);
 /* Metrics of target k over the pool. */
 void dlp_eval_preds_metrics(const dlp_eval_preds *p, int k, dlp_metrics *out);
 
@@ -1876,10 +1876,10 @@ typedef struct {
     void *warn_user;
 } dlp_corpus_opts;
 
-dlp_status dlp_corpus_open(const char *const *sources, int n_sources, const char *pack_path,
+dlp_status dlp_corpus_pack(const char *const *sources, int n_sources, const char *pack_path,
                            const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
 /* Open an existing pack file only (no sources). */
-dlp_status dlp_corpus_load(const char *pack_path, dlp_corpus **out, dlp_error *err);
+dlp_status dlp_corpus_open(const char *pack_path, dlp_corpus **out, dlp_error *err);
 void dlp_corpus_close(dlp_corpus *c);
 int64_t dlp_corpus_count(const dlp_corpus *c);
 int dlp_corpus_layout(const dlp_corpus *c);

@@ -789,10 +789,10 @@ static void t_carbon(void) {
     CHECK(n >= 12);
     const char *id = NULL, *src = NULL;
     double g = 0;
-    CHECK(dlp_carbon_region(db, 0, &id, &g, &src) == DLP_OK);
+    CHECK(dlp_carbon_region_at(db, 0, &id, &g, &src) == DLP_OK);
     CHECK(id && src && src[0] && g > 0);
-    CHECK(dlp_carbon_region(db, n, &id, &g, &src) == DLP_EINVAL);
-    CHECK(dlp_carbon_region(db, -1, NULL, NULL, NULL) == DLP_EINVAL);
+    CHECK(dlp_carbon_region_at(db, n, &id, &g, &src) == DLP_EINVAL);
+    CHECK(dlp_carbon_region_at(db, -1, NULL, NULL, NULL) == DLP_EINVAL);
     dlp_devdb_free(db);
 }
 

@@ -30,7 +30,7 @@ static int64_t float_init_bytes(const dlp_graph *g) {
     int64_t b = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor(g, i, &ti);
+        dlp_graph_tensor_at(g, i, &ti);
         if (ti.is_initializer && ti.dtype != DLP_DT_INT64 && ti.bytes > 0) b += ti.bytes;
     }
     return b;
@@ -80,7 +80,7 @@ static void t_golden_onnx(void) {
         int nmm = 0;
         for (int i = 0; i < dlp_graph_node_count(g); i++) {
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            dlp_graph_node_at(g, i, &ni);
             if (!strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm")) nmm++;
         }
         CHECK_I64(nmm, jint(m, "n_matmul"));
@@ -158,10 +158,10 @@ static void t_quant_bytes_by_hand(void) {
     CHECK_I64(w.linear_params, 2 * (2 * 4096 + 2 * 1024 + 3 * 6144));
     /* activations of an nf4 model run in fp16 */
     dlp_tensor_info ti;
-    dlp_graph_tensor(g, 0, &ti);
+    dlp_graph_tensor_at(g, 0, &ti);
     int found16 = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
-        dlp_graph_tensor(g, i, &ti);
+        dlp_graph_tensor_at(g, i, &ti);
         if (ti.is_initializer && ti.rank == 2 && ti.dtype == DLP_DT_FLOAT16) found16 = 1;
     }
     CHECK(found16);
@@ -313,7 +313,7 @@ static void t_catalogue(void) {
     for (int i = 0; i < n; i++) {
         dlp_llm_config c;
         dlp_error e = {0};
-        const char *id = dlp_llm_catalogue_id(i);
+        const char *id = dlp_llm_catalogue_at(i);
         if (dlp_llm_catalogue_get(id, &c, &e)) {
             fprintf(stderr, "  %s: %s\n", id, e.msg);
             CHECK(0);
@@ -454,7 +454,7 @@ static void t_every_model_every_device(void) {
     int n = 0, bad = 0, refused = 0;
     for (int i = 0; i < dlp_llm_catalogue_count(); i++) {
         dlp_llm_config c;
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) {
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e)) {
             bad++;
             continue;
         }
@@ -606,7 +606,7 @@ static void t_shipped_models(void) {
         CHECK(dlp_xgb_get_meta(m, "name") && dlp_xgb_get_meta(m, "predicts") && dlp_xgb_get_meta(m, "devices") &&
               dlp_xgb_get_meta(m, "quants") && dlp_xgb_get_meta(m, "workload"));
         for (int j = 0; j < dlp_xgb_feature_count(m); j++) {
-            const char *fn = dlp_xgb_feature_name(m, j);
+            const char *fn = dlp_xgb_feature_at(m, j);
             CHECK(dlp_llm_feature_index(fn) >= 0); /* no evaluation-only column shipped */
         }
         /* exact agreement with libxgboost on a few feature vectors */
@@ -725,7 +725,7 @@ static void t_xgb_roundtrip(void) {
             for (int i = 0; i < NT; i++) same &= pred[i] == pred2[i];
             CHECK(same);
             CHECK_I64(dlp_xgb_feature_count(m2), 3);
-            CHECK_STR(dlp_xgb_feature_name(m2, 2), "x2");
+            CHECK_STR(dlp_xgb_feature_at(m2, 2), "x2");
             CHECK_STR(dlp_xgb_target(m2), "y");
             CHECK_I64(dlp_xgb_log_target(m2), lg);
             CHECK_STR(dlp_xgb_get_meta(m2, "devices"), "a100-40gb,h100-sxm");

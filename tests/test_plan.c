@@ -404,7 +404,7 @@ static int64_t scan_batch(const char *dev, int dtype, double lat, int64_t bmax, 
         int ok = dlp_graph_load(RESNET, &lo, &g, &e) == DLP_OK && dlp_predict(g, d, db, &po, &p, &e) == DLP_OK;
         int meets = ok && p.fits && p.latency_ms <= lat;
         if (meets) *out = p, best = b;
-        if (ok) dlp_prediction_free(&p);
+        if (ok) dlp_prediction_clear(&p);
         dlp_graph_free(g);
         if (!meets) break;
     }

@@ -125,7 +125,7 @@ static void carbon_text(const dlp_devdb *db) {
     for (int i = 0; i < dlp_carbon_region_count(db); i++) {
         const char *id, *src;
         double g;
-        dlp_carbon_region(db, i, &id, &g, &src);
+        dlp_carbon_region_at(db, i, &id, &g, &src);
         printf("%-10s %9g  %s\n", id, g, src);
     }
     printf("\ndefault region: %s; default PUE: %g (docs/devices.md says why)\n",

@@ -74,7 +74,7 @@ static int list_catalogue(int json) {
     for (int i = 0; i < n; i++) {
         dlp_llm_config c;
         dlp_error e = {0};
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) return cli_fail(&e);
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e)) return cli_fail(&e);
         int64_t params = c.params_ref;
         if (!params) {
             dlp_graph *g;

@@ -358,7 +358,7 @@ int dlp_dataset_layout(const dlp_dataset *ds) { return ds ? ds->layout : 0; }
 int dlp_dataset_target_count(const dlp_dataset *ds) { return ds ? ds->n_targets : 0; }
 int dlp_dataset_device_count(const dlp_dataset *ds) { return ds ? ds->n_dev : 0; }
 
-const char *dlp_dataset_target_name(const dlp_dataset *ds, int k) {
+const char *dlp_dataset_target_at(const dlp_dataset *ds, int k) {
     return ds && k >= 0 && k < ds->n_targets ? ds->str[ds->target_sid[k]] : NULL;
 }
 
@@ -368,15 +368,15 @@ int dlp_dataset_target_index(const dlp_dataset *ds, const char *name) {
     return -1;
 }
 
-const char *dlp_dataset_device_name(const dlp_dataset *ds, int id) {
+const char *dlp_dataset_device_at(const dlp_dataset *ds, int id) {
     return ds && id >= 0 && id < ds->n_dev ? ds->str[ds->dev_sid[id]] : NULL;
 }
 
-const dlp_features *dlp_dataset_graph(const dlp_dataset *ds, int g) {
+const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int g) {
     return ds && g >= 0 && g < ds->n_graphs ? ds->graphs[g] : NULL;
 }
 
-dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out) {
+dlp_status dlp_dataset_at(const dlp_dataset *ds, int i, dlp_dataset_sample *out) {
     if (!ds || !out || i < 0 || i >= ds->n_samples) {
         if (out) memset(out, 0, sizeof *out);
         return DLP_EINVAL;

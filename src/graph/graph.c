@@ -645,7 +645,7 @@ void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st) { *st = g->sta
 const char *dlp_graph_name(const dlp_graph *g) { return g->name; }
 int dlp_graph_node_count(const dlp_graph *g) { return g->n_nodes; }
 
-void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *o) {
+void dlp_graph_node_at(const dlp_graph *g, int i, dlp_node_info *o) {
     const dlp__node *n = &g->nodes[i];
     const dlp__op_def *def = dlp__node_def(n);
     memset(o, 0, sizeof *o);
@@ -673,7 +673,7 @@ void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *o) {
 
 int dlp_graph_tensor_count(const dlp_graph *g) { return g->n_values; }
 
-void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
+void dlp_graph_tensor_at(const dlp_graph *g, int i, dlp_tensor_info *o) {
     const dlp__value *v = &g->values[i];
     memset(o, 0, sizeof *o);
     o->name = v->name;
@@ -693,13 +693,13 @@ void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
 }
 
 int dlp_graph_symbol_count(const dlp_graph *g) { return g->n_symbols; }
-void dlp_graph_symbol(const dlp_graph *g, int i, const char **name, int64_t *value) {
+void dlp_graph_symbol_at(const dlp_graph *g, int i, const char **name, int64_t *value) {
     *name = g->sym_names[i];
     *value = g->sym_values[i];
 }
 int dlp_graph_warning_count(const dlp_graph *g) { return g->n_warnings; }
-const char *dlp_graph_warning(const dlp_graph *g, int i) { return g->warnings[i]; }
+const char *dlp_graph_warning_at(const dlp_graph *g, int i) { return g->warnings[i]; }
 int dlp_graph_unknown_op_count(const dlp_graph *g) { return g->n_unknown; }
-const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
 int dlp_graph_output_count(const dlp_graph *g) { return g->n_outputs; }
-int dlp_graph_output(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }
+int dlp_graph_output_at(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }

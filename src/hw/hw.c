@@ -772,7 +772,7 @@ double dlp_devdb_pue(const dlp_devdb *db) { return db ? db->pue : 0; }
 
 int dlp_carbon_region_count(const dlp_devdb *db) { return db ? db->n_regions : 0; }
 
-dlp_status dlp_carbon_region(const dlp_devdb *db, int i, const char **id, double *g_per_kwh,
+dlp_status dlp_carbon_region_at(const dlp_devdb *db, int i, const char **id, double *g_per_kwh,
                              const char **source) {
     if (!db || i < 0 || i >= db->n_regions) return DLP_EINVAL;
     if (id) *id = db->regions[i].id;

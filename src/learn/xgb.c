@@ -218,7 +218,7 @@ void dlp_xgb_free(dlp_xgb *m) {
 }
 
 int dlp_xgb_feature_count(const dlp_xgb *m) { return m ? m->n_feat : 0; }
-const char *dlp_xgb_feature_name(const dlp_xgb *m, int i) {
+const char *dlp_xgb_feature_at(const dlp_xgb *m, int i) {
     return m && i >= 0 && i < m->n_feat ? m->feat[i] : NULL;
 }
 const char *dlp_xgb_target(const dlp_xgb *m) { return m ? m->target : NULL; }

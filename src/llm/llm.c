@@ -176,7 +176,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        dlp_graph_node_at(g, i, &ni);
         if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape")) continue; /* no kernel */
         double f = is_matmul(ni.op_type) ? 2.0 * (double)ni.macs : (double)ni.flops;
         double wb = (double)ni.weight_bytes;
@@ -230,7 +230,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                 if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
                     dlp_graph_stats_get(ga, &gst);
                     rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
-                    dlp_prediction_free(&pa);
+                    dlp_prediction_clear(&pa);
                 }
                 dlp_graph_free(ga);
             }
@@ -242,7 +242,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                 busy_m *= scale;
                 a->predict_power_w = pr.power_w;
             }
-            dlp_prediction_free(&pr);
+            dlp_prediction_clear(&pr);
         }
     }
     t /= ngpu;
@@ -441,7 +441,7 @@ static dlp_status apply_model(const dlp_xgb *m, const double *f, double analytic
     float x[DLP_LF_COUNT * 2];
     if (nf > (int)(sizeof x / sizeof x[0])) return dlp__err(err, DLP_EFORMAT, "model has %d features", nf);
     for (int j = 0; j < nf; j++) {
-        int k = dlp_llm_feature_index(dlp_xgb_feature_name(m, j));
+        int k = dlp_llm_feature_index(dlp_xgb_feature_at(m, j));
         x[j] = k >= 0 ? (float)f[k] : NAN;
     }
     double y;

@@ -1150,7 +1150,7 @@ int dlp_llm_catalogue_count(void) {
     return n_cat;
 }
 
-const char *dlp_llm_catalogue_id(int i) {
+const char *dlp_llm_catalogue_at(int i) {
     pthread_once(&cat_once, cat_load);
     return i >= 0 && i < n_cat ? cat[i].id : NULL;
 }

@@ -397,7 +397,7 @@ static int get_region(req *r, const char **region) {
     size_t n = 0;
     for (int i = 0; i < dlp_carbon_region_count(r->s->db) && n < sizeof list; i++) {
         const char *id = NULL;
-        dlp_carbon_region(r->s->db, i, &id, NULL, NULL);
+        dlp_carbon_region_at(r->s->db, i, &id, NULL, NULL);
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", id ? id : "?");
     }
     dlp__serve_error(r->out, 400, "unknown region '%.64s' (regions: %s)", *region, list);
@@ -668,7 +668,7 @@ static void h_predict(req *r, int svg) {
         dlp_prediction_json(&p, dev, 0, &body, NULL, NULL);
         set_body(r->out, 200, CT_JSON, body);
     }
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     dlp__serve_parse_end(r->s);
 done:
@@ -1145,7 +1145,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
     for (int i = 0; !oom && i < dlp_carbon_region_count(s->db); i++) {
         const char *id = NULL;
         double g = 0;
-        dlp_carbon_region(s->db, i, &id, &g, NULL);
+        dlp_carbon_region_at(s->db, i, &id, &g, NULL);
         cJSON *e = cJSON_CreateObject();
         oom |= !e || !cJSON_AddItemToArray(regs, e);
         if (oom) {
@@ -1181,7 +1181,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
     for (int i = 0; !oom && i < dlp_llm_catalogue_count(); i++) {
         dlp_llm_config c;
         dlp_error e2 = {0};
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e2)) continue;
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e2)) continue;
         int64_t params = c.params_ref;
         if (!params) {
             dlp_graph *g;
@@ -1503,7 +1503,7 @@ dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *
                   model_len, model_name && *model_name ? model_name : "upload.onnx", out);
 }
 
-void dlp_server_response_free(dlp_server_response *r) {
+void dlp_server_response_clear(dlp_server_response *r) {
     if (!r) return;
     free(r->body);
     memset(r, 0, sizeof *r);
