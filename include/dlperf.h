@@ -1031,8 +1031,8 @@ typedef struct {
 /* Predict a workload of config c on device d.  Trained models shipped with
  * the library answer when they cover the device, dtype and workload kind
  * (their metadata says which); otherwise the analytic roofline estimate does
- * (method "analytic").  analytic_only forces the latter.  region: carbon
- * region id (NULL: the database default).  Unknown region: DLP_ENOTFOUND.
+ * (method "analytic").  opts->analytic_only forces the latter; opts->region
+ * names the carbon region.  Unknown region: DLP_ENOTFOUND.
  * Requests nothing could run are DLP_EINVAL with one line naming the field
  * (docs/llm.md, "Refusals"): gen on an encoder-only model; seq + image
  * tokens + gen past max_position_embeddings; gpus that does not divide the
@@ -1044,8 +1044,14 @@ typedef struct {
 /* A shipped tree corrects the analytic estimate by at most this factor
  * either way (docs/llm.md, "Learned corrections"). */
 #define DLP_LLM_MAX_FACTOR 2.0
+/* How to predict (not what: that is the workload).  Zero-initialise; NULL
+ * options are all defaults. */
+typedef struct {
+    const char *region;        /* carbon region id; NULL: the database default */
+    int analytic_only;         /* 1: never the shipped trees                   */
+} dlp_llm_predict_opts;
 dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
-                           const dlp_llm_workload *wl, const char *region, int analytic_only,
+                           const dlp_llm_workload *wl, const dlp_llm_predict_opts *opts,
                            dlp_llm_prediction *out, dlp_error *err);
 
 /* Features of a serving prediction for the learned corrections (docs/llm.md,

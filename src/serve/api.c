@@ -859,7 +859,8 @@ static void h_llm(req *r) {
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
-    st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
+    st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
+                         &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
     dlp__serve_parse_end(r->s);
     if (st) {
         lib_error(r->out, st, &err);
