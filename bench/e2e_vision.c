@@ -195,7 +195,7 @@ static dlp_graph *load_vision(const char *path, int img, int batch, char *why, s
         /* a fixed-size export cannot be bound to another image size */
         for (int i = 0; i < dlp_graph_tensor_count(c->g); i++) {
             dlp_tensor_info ti;
-            dlp_graph_tensor_at(c->g, i, &ti);
+            ti = *dlp_graph_tensor_at(c->g, i);
             if (ti.is_input && !ti.is_initializer && ti.rank == 4 && ti.dims[2] != img) {
                 snprintf(c->err, sizeof c->err, "export fixed at %lldx%lld, timm runs %d", (long long)ti.dims[2],
                          (long long)ti.dims[3], img);

@@ -191,8 +191,11 @@ typedef enum {
 } dlp_op_class;
 const char *dlp_op_class_name(int c);
 
+/* Indexed access, here and everywhere in this header: dlp_X_count(h) and
+ * dlp_X_at(h, i), a const pointer into h (valid while h lives and is not
+ * changed), NULL when i is out of range. */
 int dlp_graph_node_count(const dlp_graph *g);
-void dlp_graph_node_at(const dlp_graph *g, int i, dlp_node_info *out);
+const dlp_node_info *dlp_graph_node_at(const dlp_graph *g, int i);
 
 /* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
 typedef struct {
@@ -211,23 +214,27 @@ typedef struct {
 } dlp_tensor_info;
 
 int dlp_graph_tensor_count(const dlp_graph *g);
-void dlp_graph_tensor_at(const dlp_graph *g, int i, dlp_tensor_info *out);
+const dlp_tensor_info *dlp_graph_tensor_at(const dlp_graph *g, int i);
 
 /* Bound symbols, e.g. batch_size=32. */
+typedef struct {
+    const char *name;
+    int64_t value;
+} dlp_symbol;
 int dlp_graph_symbol_count(const dlp_graph *g);
-void dlp_graph_symbol_at(const dlp_graph *g, int i, const char **name, int64_t *value);
+const dlp_symbol *dlp_graph_symbol_at(const dlp_graph *g, int i);
 
 /* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
 int dlp_graph_warning_count(const dlp_graph *g);
-const char *dlp_graph_warning_at(const dlp_graph *g, int i);
+const char *dlp_graph_warning_at(const dlp_graph *g, int i);      /* NULL out of range */
 
 /* Distinct op types without a shape rule. */
 int dlp_graph_unknown_op_count(const dlp_graph *g);
-const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);   /* NULL out of range */
 
 /* The main graph's outputs in the file's order, as tensor ids. */
 int dlp_graph_output_count(const dlp_graph *g);
-int dlp_graph_output_at(const dlp_graph *g, int i);
+int dlp_graph_output_at(const dlp_graph *g, int i);                /* -1 out of range   */
 
 /* ==== END graph ==== */
 
@@ -360,11 +367,14 @@ int dlp_device_supports_dtype(const dlp_device *d, int dtype);
 double dlp_carbon_intensity(const dlp_devdb *db, const char *region);
 /* Default power usage effectiveness (data-centre overhead factor). */
 double dlp_devdb_pue(const dlp_devdb *db);
+/* A carbon region of the database: its id, g/kWh and source text. */
+typedef struct {
+    const char *id;
+    double g_per_kwh;
+    const char *source;
+} dlp_region;
 int dlp_carbon_region_count(const dlp_devdb *db);
-/* Region i: id, g/kWh and source text (any out pointer may be NULL).
- * Returns DLP_EINVAL when i is out of range. */
-dlp_status dlp_carbon_region_at(const dlp_devdb *db, int i, const char **id,
-                             double *g_per_kwh, const char **source);
+const dlp_region *dlp_carbon_region_at(const dlp_devdb *db, int i);   /* NULL out of range */
 const char *dlp_carbon_default_region(const dlp_devdb *db);
 
 /* MIG recommendation (docs/devices.md, "MIG rule"). */
@@ -530,8 +540,9 @@ typedef struct {
     int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
 } dlp_dataset_sample;
 
-/* Sample i (0 .. count-1); DLP_EINVAL when out of range. */
-dlp_status dlp_dataset_at(const dlp_dataset *ds, int i, dlp_dataset_sample *out);
+/* Sample i (0 .. count-1); NULL out of range.  Adding a sample makes
+ * earlier pointers stale. */
+const dlp_dataset_sample *dlp_dataset_at(const dlp_dataset *ds, int i);
 
 /* 64-bit hash of the content (layout, target names, and every sample's
  * graph, targets and strings, in order) — independent of how graphs are

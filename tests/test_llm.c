@@ -33,7 +33,7 @@ static int64_t float_init_bytes(const dlp_graph *g) {
     int64_t b = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor_at(g, i, &ti);
+        ti = *dlp_graph_tensor_at(g, i);
         if (ti.is_initializer && ti.dtype != DLP_DT_INT64 && ti.bytes > 0) b += ti.bytes;
     }
     return b;
@@ -83,7 +83,7 @@ static void t_golden_onnx(void) {
         int nmm = 0;
         for (int i = 0; i < dlp_graph_node_count(g); i++) {
             dlp_node_info ni;
-            dlp_graph_node_at(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             if (!strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm")) nmm++;
         }
         CHECK_I64(nmm, jint(m, "n_matmul"));
@@ -161,10 +161,10 @@ static void t_quant_bytes_by_hand(void) {
     CHECK_I64(w.linear_params, 2 * (2 * 4096 + 2 * 1024 + 3 * 6144));
     /* activations of an nf4 model run in fp16 */
     dlp_tensor_info ti;
-    dlp_graph_tensor_at(g, 0, &ti);
+    ti = *dlp_graph_tensor_at(g, 0);
     int found16 = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
-        dlp_graph_tensor_at(g, i, &ti);
+        ti = *dlp_graph_tensor_at(g, i);
         if (ti.is_initializer && ti.rank == 2 && ti.dtype == DLP_DT_FLOAT16) found16 = 1;
     }
     CHECK(found16);

@@ -299,7 +299,7 @@ static void t_views_free(void) {
     int relu_k = 0, others = 0;
     for (int i = 0; i < P.n_nodes; i++) {
         dlp_node_info ni;
-        dlp_graph_node_at(G, P.nodes[i].node, &ni);
+        ni = *dlp_graph_node_at(G, P.nodes[i].node);
         if (!strcmp(ni.op_type, "Relu")) relu_k = P.nodes[i].kernels;
         else others += P.nodes[i].kernels;
     }
@@ -313,7 +313,7 @@ static void t_views_free(void) {
     int drop_k = 0;
     for (int i = 0; i < P.n_nodes; i++) {
         dlp_node_info ni;
-        dlp_graph_node_at(G, P.nodes[i].node, &ni);
+        ni = *dlp_graph_node_at(G, P.nodes[i].node);
         if (!strcmp(ni.op_type, "Dropout")) drop_k = P.nodes[i].kernels;
     }
     CHECK_I64(drop_k, 1);

@@ -229,7 +229,7 @@ static int cmd_info(const char *path, int json) {
     }
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_at(ds, i, &s);
+        s = *dlp_dataset_at(ds, i);
         per_dev[s.device_id]++;
         tally_add(fam, &nfam, 64, s.family, 0);
         tally_add(bat, &nbat, 64, NULL, s.batch);
@@ -256,7 +256,7 @@ static int cmd_info(const char *path, int json) {
         int m = 0;
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample s;
-            dlp_dataset_at(ds, i, &s);
+            s = *dlp_dataset_at(ds, i);
             if (!isnan(s.targets[k])) vals[m++] = s.targets[k];
         }
         qsort(vals, (size_t)m, sizeof(float), cmp_float);

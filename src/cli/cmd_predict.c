@@ -202,7 +202,7 @@ static void print_nodes(const cli_predict_state *s) {
     for (int i = 0; i < p->n_nodes; i++) {
         const dlp_node_pred *n = &p->nodes[i];
         dlp_node_info ni;
-        dlp_graph_node_at(s->g, n->node, &ni);
+        ni = *dlp_graph_node_at(s->g, n->node);
         const char *t = dlp__hu_ms(n->time_ms);
         printf("  %-5d %-36.36s %-16.16s %-11.11s %2d %5s %10s %10s %8s %6.2f %*s %5.1f%%%s\n", n->node,
                ni.name, ni.op_type, dlp_op_class_name(n->op_class), n->kernels,

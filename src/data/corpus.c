@@ -651,16 +651,16 @@ static dlp_status convert_item(pack_writer *w, const src_item *it, dlp_error *er
     }
     for (int g = 0; g < ng; g++) first[g] = -1;
     for (int s = 0; s < ns; s++) {
-        dlp_dataset_sample sm;
-        if (!dlp_dataset_at(ds, s, &sm) && sm.graph >= 0 && sm.graph < ng && first[sm.graph] < 0) first[sm.graph] = s;
+        const dlp_dataset_sample *sm = dlp_dataset_at(ds, s);
+        if (sm && sm->graph >= 0 && sm->graph < ng && first[sm->graph] < 0) first[sm->graph] = s;
     }
     for (int g = 0; g < ng && !st && !done_writing(w); g++) {
         char gname[300];
         const char *fam = it->family;
-        dlp_dataset_sample sm;
-        if (first[g] >= 0 && !dlp_dataset_at(ds, first[g], &sm)) {
-            fam = sm.family && sm.family[0] ? sm.family : it->family;
-            snprintf(gname, sizeof gname, "%s", sm.name && sm.name[0] ? sm.name : "");
+        const dlp_dataset_sample *sm = first[g] >= 0 ? dlp_dataset_at(ds, first[g]) : NULL;
+        if (sm) {
+            fam = sm->family && sm->family[0] ? sm->family : it->family;
+            snprintf(gname, sizeof gname, "%s", sm->name && sm->name[0] ? sm->name : "");
         } else {
             gname[0] = 0;
         }

@@ -772,13 +772,8 @@ double dlp_devdb_pue(const dlp_devdb *db) { return db ? db->pue : 0; }
 
 int dlp_carbon_region_count(const dlp_devdb *db) { return db ? db->n_regions : 0; }
 
-dlp_status dlp_carbon_region_at(const dlp_devdb *db, int i, const char **id, double *g_per_kwh,
-                             const char **source) {
-    if (!db || i < 0 || i >= db->n_regions) return DLP_EINVAL;
-    if (id) *id = db->regions[i].id;
-    if (g_per_kwh) *g_per_kwh = db->regions[i].g_per_kwh;
-    if (source) *source = db->regions[i].source;
-    return DLP_OK;
+const dlp_region *dlp_carbon_region_at(const dlp_devdb *db, int i) {
+    return db && i >= 0 && i < db->n_regions ? &db->regions[i] : NULL;
 }
 
 const char *dlp_carbon_default_region(const dlp_devdb *db) { return db ? db->default_region : NULL; }

@@ -522,12 +522,13 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
         return dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
     }
     for (int i = 0; i < n; i++) {
-        dlp_dataset_sample s;
-        if (dlp_dataset_at(ds, idx ? idx[i] : i, &s) != DLP_OK) {
+        const dlp_dataset_sample *sp = dlp_dataset_at(ds, idx ? idx[i] : i);
+        if (!sp) {
             free(fs);
             free(dev);
             return dlp__err(err, DLP_EINVAL, "gnn predict: sample %d out of range", idx ? idx[i] : i);
         }
+        dlp_dataset_sample s = *sp;
         fs[i] = s.features;
         dev[i] = s.device;
     }
@@ -654,7 +655,7 @@ static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tco
         double s = 0, s2 = 0;
         for (int i = 0; i < n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(ds, train[i], &smp);
+            smp = *dlp_dataset_at(ds, train[i]);
             double v = smp.features->static_f[m->sf[j]];
             v = log1p(v > 0 ? v : 0);
             s += v;
@@ -672,7 +673,7 @@ static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tco
         int64_t c = 0;
         for (int i = 0; i < n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(ds, train[i], &smp);
+            smp = *dlp_dataset_at(ds, train[i]);
             double v = smp.targets[tcol[k]];
             if (isnan(v)) continue;
             if (!isfinite(v) || ((sc == DLP_GNN_SCALE_LOG_STD || sc == DLP_GNN_SCALE_LOG) && v <= 0))
@@ -706,7 +707,7 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
         if (!fs) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(ds, idx[i], &smp);
+            smp = *dlp_dataset_at(ds, idx[i]);
             fs[i] = smp.features;
         }
         st = predict_core(m, fs, n, ucache, NULL, pred, err);
@@ -722,7 +723,7 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
         int c = 0;
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(ds, idx[i], &smp);
+            smp = *dlp_dataset_at(ds, idx[i]);
             double y = smp.targets[tcol[k]], p = pred[(size_t)i * m->n_targets + k];
             if (isnan(y) || y == 0 || !isfinite(p)) continue;
             s += fabs(p - y) / fabs(y);
@@ -834,7 +835,7 @@ static dlp_status embed_cache(dlp_gnn *m, const dlp_dataset *ds, const int *trai
         for (int q = 0; q < k; q++) {
             dlp_dataset_sample smp;
             int i = b0 + q;
-            dlp_dataset_at(ds, i < n_train ? train[i] : val[i - n_train], &smp);
+            smp = *dlp_dataset_at(ds, i < n_train ? train[i] : val[i - n_train]);
             fs[q] = smp.features;
             if ((st = check_features(m, fs[q], err)) != DLP_OK) goto done;
         }
@@ -1015,7 +1016,7 @@ static dlp_status prepare(trainer *T, const int *train_in, int n_train_in, const
         double nodes = 0;
         for (int i = 0; i < T->n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(ds, T->train[i], &smp);
+            smp = *dlp_dataset_at(ds, T->train[i]);
             nodes += smp.features->n_nodes;
         }
         m->ro_scale = T->n_train ? (double)T->n_train / nodes : 1;
@@ -1096,7 +1097,7 @@ static dlp_status train_epoch(trainer *T, double *loss, double *lr_used, dlp_err
         }
         for (int q = 0; q < k; q++) {
             dlp_dataset_sample smp;
-            dlp_dataset_at(T->ds, T->train[T->order[b0 + q]], &smp);
+            smp = *dlp_dataset_at(T->ds, T->train[T->order[b0 + q]]);
             T->fs[q] = smp.features;
             for (int t = 0; t < n_t; t++) {
                 double v = smp.targets[T->tcol[t]];
@@ -1258,11 +1259,11 @@ dlp_status dlp__gnn_present(const dlp_dataset *ds, const int *tcol, int n_t, con
     *out = malloc(sizeof **out * (size_t)(n_in > 0 ? n_in : 1));
     if (!*out) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", who);
     for (int i = 0; i < n_in; i++) {
-        dlp_dataset_sample smp;
-        if (in[i] < 0 || in[i] >= n_ds || dlp_dataset_at(ds, in[i], &smp) != DLP_OK)
+        const dlp_dataset_sample *smp = dlp_dataset_at(ds, in[i]);
+        if (in[i] < 0 || in[i] >= n_ds || !smp)
             return dlp__err(err, DLP_EINVAL, "%s: sample %d out of range (%d samples)", who, in[i], n_ds);
         int any = 0;
-        for (int k = 0; k < n_t; k++) any |= !isnan(smp.targets[tcol[k]]);
+        for (int k = 0; k < n_t; k++) any |= !isnan(smp->targets[tcol[k]]);
         if (any) (*out)[(*n_out)++] = in[i];
     }
     return DLP_OK;

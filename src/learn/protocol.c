@@ -45,7 +45,7 @@ static dlp_status check_names(const char *list, const char *what, const dlp_data
         } else {
             for (int i = 0; i < N && !found; i++) {
                 dlp_dataset_sample s;
-                dlp_dataset_at(ds, i, &s);
+                s = *dlp_dataset_at(ds, i);
                 found = !strcmp(s.family, items[k]);
             }
         }
@@ -73,7 +73,7 @@ dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const 
     int m = 0;
     for (int i = 0; i < *n; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_at(ds, idx[i], &smp);
+        smp = *dlp_dataset_at(ds, idx[i]);
         if (in_list(devices, smp.device) && in_list(families, smp.family)) idx[m++] = idx[i];
     }
     *n = m;
@@ -122,7 +122,7 @@ static dlp_status split_by_name(const dlp_dataset *ds, const int *sel, int n, co
     dlp_status st = DLP_OK;
     for (int i = 0; i < N && st == DLP_OK; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_at(ds, i, &smp);
+        smp = *dlp_dataset_at(ds, i);
         const char *name = smp.name ? smp.name : "";
         int k = dlp__strmap_get(&map, name);
         if (k < 0 && dlp__strmap_put(&map, name, k = nn++) != 0) st = dlp__err(err, DLP_ENOMEM, "out of memory");
@@ -158,7 +158,7 @@ dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uin
     }
     for (int i = 0; i < N; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_at(ds, i, &smp);
+        smp = *dlp_dataset_at(ds, i);
         if (!in_list(s->devices, smp.device) || !in_list(s->families, smp.family)) continue;
         fam[n] = smp.family;
         y[n] = smp.targets[0];
@@ -248,7 +248,7 @@ dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dat
     for (int k = 0; k < T; k++) tcol[k] = dlp_dataset_target_index(ds, dlp_gnn_target_at(m, k));
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_at(ds, idx[i], &s);
+        s = *dlp_dataset_at(ds, idx[i]);
         size_t r = (size_t)(p->n + i);
         for (int k = 0; k < T; k++) {
             p->y[r * T + k] = tcol[k] >= 0 ? s.targets[tcol[k]] : NAN;

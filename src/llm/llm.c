@@ -176,7 +176,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node_at(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape")) continue; /* no kernel */
         double f = is_matmul(ni.op_type) ? 2.0 * (double)ni.macs : (double)ni.flops;
         double wb = (double)ni.weight_bytes;

@@ -736,8 +736,8 @@ static void fuse_epilogues(lctx *c) {
              * broadcast over the feature map) is its own kernel */
             if (nd->n_out > 0 && nd->out[0] >= 0) {
                 dlp_tensor_info tv, to;
-                dlp_graph_tensor_at(c->g, v, &tv);
-                dlp_graph_tensor_at(c->g, nd->out[0], &to);
+                tv = *dlp_graph_tensor_at(c->g, v);
+                to = *dlp_graph_tensor_at(c->g, nd->out[0]);
                 if (tv.numel >= 0 && to.numel > tv.numel) continue;
             }
             const char *nm = c->grp[rp] >= 0 ? c->name[rp] : NULL;
@@ -1065,7 +1065,7 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
 
 static double vbytes(const lctx *c, int v) {
     dlp_tensor_info t;
-    dlp_graph_tensor_at(c->g, v, &t);
+    t = *dlp_graph_tensor_at(c->g, v);
     double b = dlp__tensor_bytes_at(&t, c->cdt);
     return b > 0 ? b : 0;
 }
@@ -1282,7 +1282,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     out->n_nodes = c.n;
     for (int i = 0; i < c.n; i++) {
         dlp_node_info ni;
-        dlp_graph_node_at(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         c.opc[i] = ni.op_class;
         c.grp[i] = -1;
         c.kclass[i] = -1;
@@ -1353,7 +1353,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
             int i = out->members[kk->first + m];
             const dlp__node *nd = &g->nodes[i];
             dlp_node_info ni;
-            dlp_graph_node_at(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             if (c.kind[i] == K_KERNEL) kk->flops += (double)ni.flops;
             double w = (double)ni.flops + (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM ||
                                                    ni.op_class == DLP_OPC_MATMUL

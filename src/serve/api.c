@@ -397,7 +397,7 @@ static int get_region(req *r, const char **region) {
     size_t n = 0;
     for (int i = 0; i < dlp_carbon_region_count(r->s->db) && n < sizeof list; i++) {
         const char *id = NULL;
-        dlp_carbon_region_at(r->s->db, i, &id, NULL, NULL);
+        id = dlp_carbon_region_at(r->s->db, i)->id;
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", id ? id : "?");
     }
     dlp__serve_error(r->out, 400, "unknown region '%.64s' (regions: %s)", *region, list);
@@ -1146,7 +1146,9 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
     for (int i = 0; !oom && i < dlp_carbon_region_count(s->db); i++) {
         const char *id = NULL;
         double g = 0;
-        dlp_carbon_region_at(s->db, i, &id, &g, NULL);
+        const dlp_region *rg = dlp_carbon_region_at(s->db, i);
+        id = rg->id;
+        g = rg->g_per_kwh;
         cJSON *e = cJSON_CreateObject();
         oom |= !e || !cJSON_AddItemToArray(regs, e);
         if (oom) {
