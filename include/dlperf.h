@@ -97,15 +97,15 @@ typedef enum {
 
 /* Bytes per element (fractional types rounded up: int4, float4e2m1 -> 1); 0 if
  * unknown. */
-int dlp_dtype_size(int dtype);
-const char *dlp_dtype_name(int dtype);
+int dlp_dtype_size(dlp_dtype dtype);
+const char *dlp_dtype_name(dlp_dtype dtype);
 /* A compute dtype from its usual names ("fp32", "fp16", "bf16", "int8",
  * "fp8" = e4m3, "fp8-e5m2", "fp4" = "nvfp4" = "mxfp4" = e2m1; any case);
  * -1 if unknown. */
 int dlp_dtype_parse(const char *name);
 /* The short name ("fp32", "fp16", "bf16", "int8", "fp8", "fp4"; else
  * dlp_dtype_name) that dlp_dtype_parse reads back. */
-const char *dlp_dtype_short(int dtype);
+const char *dlp_dtype_short(dlp_dtype dtype);
 
 /* How symbolic dimensions (dim_param) are bound when a graph is loaded.
  * Zero-initialise.  batch/seq of 0 mean "not given". */
@@ -189,7 +189,7 @@ typedef enum {
     DLP_OPC_SHAPE /* shape-only arithmetic, no kernel */, DLP_OPC_CONTROL,
     DLP_OPC_COUNT_
 } dlp_op_class;
-const char *dlp_op_class_name(int c);
+const char *dlp_op_class_name(dlp_op_class c);
 
 /* Indexed access, here and everywhere in this header: dlp_X_count(h) and
  * dlp_X_at(h, i), a const pointer into h (valid while h lives and is not
@@ -255,7 +255,7 @@ typedef struct dlp_devdb dlp_devdb;
  * fields (compute capability, shared memory, warps, registers, threads per
  * block, MIG) are 0 / none, and tdp_w / idle_w may be 0 (unknown). */
 typedef enum { DLP_DEVICE_GPU = 0, DLP_DEVICE_CPU = 1 } dlp_device_kind;
-const char *dlp_device_kind_name(int kind);   /* "gpu", "cpu"; "?" otherwise  */
+const char *dlp_device_kind_name(dlp_device_kind kind);   /* "gpu", "cpu"; "?" otherwise  */
 
 /* One MIG (Multi-Instance GPU) GPU-instance profile. */
 typedef struct {
@@ -351,7 +351,7 @@ int dlp_devdb_suggest(const dlp_devdb *db, const char *name, const char **ids, i
  * tensor rate and FLOAT4E2M1 the FP4 rate; a device without that rate
  * computes upcast data, so FP4 falls back to the FP8 path and FP8 to the
  * FLOAT16 path (docs/devices.md has the table).  0 for a NULL device. */
-double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core);
+double dlp_device_peak_flops(const dlp_device *d, dlp_dtype dtype, int tensor_core);
 /* 1 if the hardware runs `dtype` natively (tensor/matrix cores or vector
  * units), else 0: FLOAT always; DOUBLE with an FP64 rate; FLOAT16 with FP16
  * tensor cores or a vector FP16 rate; BFLOAT16 with BF16 tensor cores or on
@@ -359,7 +359,7 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core);
  * rate and FLOAT4E2M1 with an FP4 one (the OCP vs FNUZ encodings are not
  * told apart); 8- to 64-bit integers and BOOL always; INT4/UINT4, strings,
  * complex and unknown types never.  0 for a NULL device. */
-int dlp_device_supports_dtype(const dlp_device *d, int dtype);
+int dlp_device_supports_dtype(const dlp_device *d, dlp_dtype dtype);
 
 /* Grid carbon intensity, gCO2/kWh, for a region id ("world", "eu", "fr",
  * "us-west", ...; case-insensitive; NULL or "" = the default region).
@@ -436,13 +436,13 @@ typedef struct {
     char name[128];
 } dlp_features;
 
-int dlp_layout_width(int layout);                  /* columns of X, 0 if unknown */
-const char *dlp_layout_name(int layout);           /* "trappm", "dippm"          */
+int dlp_layout_width(dlp_layout layout);                  /* columns of X, 0 if unknown */
+const char *dlp_layout_name(dlp_layout layout);           /* "trappm", "dippm"          */
 int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
-const char *dlp_layout_column(int layout, int j);  /* column name                 */
+const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                 */
 const char *dlp_static_name(int k);                /* DLP_SF_* name               */
 
-dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err);
+dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err);
 void dlp_features_free(dlp_features *f);
 /* .dlpg binary file: versioned, checksummed, written atomically. */
 dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
@@ -499,7 +499,7 @@ const char *dlp_fbnet_op_name(int op);
  * docs/datasets.md. */
 typedef struct dlp_dataset dlp_dataset;
 
-dlp_status dlp_dataset_new(int layout, int n_targets, const char *const *target_names,
+dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
                            dlp_dataset **out, dlp_error *err);
 void dlp_dataset_free(dlp_dataset *ds);
 
@@ -634,14 +634,14 @@ typedef enum {
                                   tensor: 4.5 bits                              */
     DLP_QT_COUNT_
 } dlp_quant;
-const char *dlp_quant_name(int q);   /* "fp32" ... "nvfp4"; "?" out of range     */
+const char *dlp_quant_name(dlp_quant q);   /* "fp32" ... "nvfp4"; "?" out of range     */
 /* fp32|fp16|bf16|int8|nf4|fp8|int4|mxfp4|nvfp4 and float32/float16/half/
  * bfloat16/8bit/4bit/e4m3/awq/gptq/fp4 (= mxfp4); case-insensitive; -1 if
  * unknown. */
 int dlp_quant_parse(const char *s);
 /* dlp_dtype the activations use between kernels: FLOAT, FLOAT16 (fp16, int8,
  * nf4, int4), BFLOAT16 (bf16, fp8, mxfp4, nvfp4). */
-int dlp_quant_act_dtype(int q);
+int dlp_quant_act_dtype(dlp_quant q);
 
 typedef enum {
     DLP_POS_NONE = 0, DLP_POS_LEARNED, DLP_POS_ROTARY,
@@ -830,7 +830,7 @@ double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_byt
  * dlp_quant_act_dtype(quant), then finalize (shapes, costs, liveness).
  * Weights in the graph have the activation dtype; the quantised bytes are in
  * *w (may be NULL).  DLP_EINVAL for a config the builder cannot honour. */
-dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant,
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dlp_quant quant,
                          dlp_graph **out, dlp_llm_weights *w, dlp_error *err);
 
 /* Features (thesis table 6.3, plus the ones dlperf adds; docs/llm.md). */
@@ -890,7 +890,7 @@ typedef enum {
 #define DLP_LLM_MEM_FRACTION 0.9
 /* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
 int dlp_llm_phase_parse(const char *name);
-const char *dlp_llm_phase_name(int phase);   /* "agg", ...; NULL out of range */
+const char *dlp_llm_phase_name(dlp_llm_phase phase);   /* "agg", ...; NULL out of range */
 
 /* The dtype the matrix multiplications of weight format `quant` run in on
  * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,
@@ -899,7 +899,7 @@ const char *dlp_llm_phase_name(int phase);   /* "agg", ...; NULL out of range */
  * (FLOAT16 without bf16); mxfp4/nvfp4 on FP4 tensor cores (FLOAT4E2M1,
  * Blackwell), weight-only to BFLOAT16 on a device with FP8 (Hopper, Ada),
  * and -1 elsewhere (no kernel runs them), with the reason in why[n]. */
-int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n);
+int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n);
 
 /* The weight format a request without one gets: the checkpoint's own
  * (config weights_format: DeepSeek-V3 fp8, gpt-oss mxfp4, the -FP8 / -NVFP4
@@ -1124,13 +1124,13 @@ typedef enum {
     DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
     DLP_RUNTIME_COUNT_
 } dlp_runtime;
-const char *dlp_runtime_name(int runtime);   /* "eager", "eager-1.x", "compile",
+const char *dlp_runtime_name(dlp_runtime runtime);   /* "eager", "eager-1.x", "compile",
                                                  "tensorrt", "onnxruntime"     */
 int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
 
 /* Memory format of 4-D activations. */
 typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
-const char *dlp_memfmt_name(int memfmt);     /* "nchw", "nhwc"                 */
+const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"                 */
 int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
                                                  = nhwc)                        */
 
@@ -1151,7 +1151,7 @@ typedef enum {
     DLP_KC_OTHER,
     DLP_KC_COUNT_
 } dlp_kernel_class;
-const char *dlp_kernel_class_name(int kc);   /* "conv", "conv_dw", "gemm", ... */
+const char *dlp_kernel_class_name(dlp_kernel_class kc);   /* "conv", "conv_dw", "gemm", ... */
 typedef enum {
     DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
     DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
@@ -1508,13 +1508,13 @@ typedef enum { DLP_GNN_LR_CONST = 0, DLP_GNN_LR_COSINE } dlp_gnn_lr_schedule;
 
 /* Names ("sage", "sum", "huber", "log-std", "cosine") and parsers (-1 if
  * unknown). */
-const char *dlp_gnn_arch_name(int arch);
+const char *dlp_gnn_arch_name(dlp_gnn_arch arch);
 int dlp_gnn_arch_parse(const char *s);
-const char *dlp_gnn_readout_name(int r);
+const char *dlp_gnn_readout_name(dlp_gnn_readout r);
 int dlp_gnn_readout_parse(const char *s);
-const char *dlp_gnn_loss_name(int l);
+const char *dlp_gnn_loss_name(dlp_gnn_loss l);
 int dlp_gnn_loss_parse(const char *s);
-const char *dlp_gnn_scale_name(int s);
+const char *dlp_gnn_scale_name(dlp_gnn_scale s);
 int dlp_gnn_scale_parse(const char *s);
 /* DLP_SF_* index of a static-feature name (dlp_static_name), -1 if unknown. */
 int dlp_static_parse(const char *name);
@@ -1610,7 +1610,7 @@ typedef enum { DLP_GNNLM_OUTPUT_HEAD = 0, DLP_GNNLM_OUTPUT_TOKENS } dlp_gnnlm_ou
  * TEXT, a high-level summary written in the prompt; JSON, a lossless dump
  * of nodes and edges in the prompt (both cut to the LM's window; no GIN). */
 typedef enum { DLP_GNNLM_INPUT_TOKEN = 0, DLP_GNNLM_INPUT_TEXT, DLP_GNNLM_INPUT_JSON } dlp_gnnlm_input;
-const char *dlp_gnnlm_input_name(int v);   /* "token", "text", "json"        */
+const char *dlp_gnnlm_input_name(dlp_gnnlm_input v);   /* "token", "text", "json"        */
 int dlp_gnnlm_input_parse(const char *s);  /* -1 if unknown                  */
 /* The three stages of thesis §7.4.3: stage 1 is the encoder's GraphMAE
  * pre-training (dlp_encoder_pretrain); ADAPT is stage 2, graph-to-text (the
@@ -1912,7 +1912,7 @@ dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, d
 /* ---- encoders (src/learn/encoder.c) ---- */
 
 typedef enum { DLP_PRETRAIN_GAE = 0, DLP_PRETRAIN_GRAPHMAE } dlp_pretrain_method;
-const char *dlp_pretrain_method_name(int method);   /* "gae", "graphmae" */
+const char *dlp_pretrain_method_name(dlp_pretrain_method method);   /* "gae", "graphmae" */
 int dlp_pretrain_method_parse(const char *s);       /* -1 if unknown     */
 
 /* 0 fields take the defaults shown: the thesis' where it gives one. */
@@ -1955,7 +1955,7 @@ dlp_status dlp_encoder_pretrain(const dlp_corpus *c, const dlp_pretrain_opts *op
                                 dlp_encoder **out, dlp_error *err);
 /* The same recipe, randomly initialised and not trained (the ablation of
  * §5.5.9), for graphs of `layout`. */
-dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, int layout, dlp_encoder **out,
+dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, dlp_layout layout, dlp_encoder **out,
                            dlp_error *err);
 void dlp_encoder_free(dlp_encoder *e);
 
@@ -2263,7 +2263,7 @@ typedef enum {
 } dlp_plan_bind;
 /* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
  * "max_batch"; "?" out of range. */
-const char *dlp_plan_bind_name(int b);
+const char *dlp_plan_bind_name(dlp_plan_bind b);
 
 /* Why a configuration has no plan (the "missed" counts). */
 typedef enum {
@@ -2276,7 +2276,7 @@ typedef enum {
     DLP_PLAN_MISS_COUNT_
 } dlp_plan_miss;
 /* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
-const char *dlp_plan_miss_name(int m);
+const char *dlp_plan_miss_name(dlp_plan_miss m);
 
 /* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
  * defaults shown. */

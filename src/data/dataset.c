@@ -212,7 +212,7 @@ static dlp_status new_empty(int layout, int n_targets, dlp_dataset **out, dlp_er
     return DLP_OK;
 }
 
-dlp_status dlp_dataset_new(int layout, int n_targets, const char *const *target_names,
+dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
                            dlp_dataset **out, dlp_error *err) {
     if (!out) return dlp__err(err, DLP_EINVAL, "dlp_dataset_new: out is NULL");
     dlp_status st = new_empty(layout, n_targets, out, err);

@@ -220,7 +220,7 @@ static int in_names(const char *const *list, const char *k) {
     return 0;
 }
 
-const char *dlp_device_kind_name(int kind) {
+const char *dlp_device_kind_name(dlp_device_kind kind) {
     return kind == DLP_DEVICE_GPU ? "gpu" : kind == DLP_DEVICE_CPU ? "cpu" : "?";
 }
 static const char *const MIG_KEYS[] = {"name", "memory_gib", "usable_gib", "compute_slices",
@@ -692,7 +692,7 @@ int dlp_devdb_suggest(const dlp_devdb *db, const char *name, const char **ids, i
     return n;
 }
 
-double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
+double dlp_device_peak_flops(const dlp_device *d, dlp_dtype dtype, int tensor_core) {
     if (!d) return 0;
     const double G = 1e9, T = 1e12;
     double fp32 = d->peak_fp32_gflops * G;
@@ -729,7 +729,7 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
     }
 }
 
-int dlp_device_supports_dtype(const dlp_device *d, int dtype) {
+int dlp_device_supports_dtype(const dlp_device *d, dlp_dtype dtype) {
     if (!d) return 0;
     switch (dtype) {
     case DLP_DT_FLOAT:

@@ -60,16 +60,16 @@ static int parse_name(const char *const *tab, int n, const char *s) {
     return -1;
 }
 
-const char *dlp_gnn_arch_name(int a) { return NAMEOF(arch_names, a); }
+const char *dlp_gnn_arch_name(dlp_gnn_arch a) { return NAMEOF(arch_names, a); }
 int dlp_gnn_arch_parse(const char *s) {
     if (s && !strcmp(s, "graphsage")) return DLP_GNN_SAGE;
     return parse_name(arch_names, (int)(sizeof arch_names / sizeof arch_names[0]), s);
 }
-const char *dlp_gnn_readout_name(int r) { return NAMEOF(readout_names, r); }
+const char *dlp_gnn_readout_name(dlp_gnn_readout r) { return NAMEOF(readout_names, r); }
 int dlp_gnn_readout_parse(const char *s) { return parse_name(readout_names, 4, s); }
-const char *dlp_gnn_loss_name(int l) { return NAMEOF(loss_names, l); }
+const char *dlp_gnn_loss_name(dlp_gnn_loss l) { return NAMEOF(loss_names, l); }
 int dlp_gnn_loss_parse(const char *s) { return parse_name(loss_names, 3, s); }
-const char *dlp_gnn_scale_name(int s) { return NAMEOF(scale_names, s); }
+const char *dlp_gnn_scale_name(dlp_gnn_scale s) { return NAMEOF(scale_names, s); }
 int dlp_gnn_scale_parse(const char *s) { return parse_name(scale_names, 4, s); }
 
 int dlp_static_parse(const char *name) {

@@ -1414,7 +1414,7 @@ dlp_status dlp__gnnlm_load_lm(dlp_gnn *m, const void *buf, size_t len, const cha
 }
 
 static const char *const input_names[] = {"token", "text", "json"};
-const char *dlp_gnnlm_input_name(int v) { return v >= 0 && v < 3 ? input_names[v] : "?"; }
+const char *dlp_gnnlm_input_name(dlp_gnnlm_input v) { return v >= 0 && v < 3 ? input_names[v] : "?"; }
 int dlp_gnnlm_input_parse(const char *s) {
     for (int i = 0; s && i < 3; i++)
         if (!strcmp(s, input_names[i])) return i;

@@ -96,7 +96,7 @@ static int kv_dtype_ok(int k) {
  * fp8 Marlin path (weight-only, W8A16): the memory saving, 16-bit math.
  * fp4 formats without FP4 tensor cores run weight-only where engines ship
  * the kernels (Hopper/Ada: gpt-oss's mxfp4 on H100) and are refused before. */
-int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
+int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n) {
     if (why && n) why[0] = 0;
     if (!d || quant < 0 || quant >= DLP_QT_COUNT_) return -1;
     int b16 = dlp_device_supports_dtype(d, DLP_DT_BFLOAT16) ? DLP_DT_BFLOAT16 : DLP_DT_FLOAT16;
@@ -133,7 +133,7 @@ int dlp_llm_phase_parse(const char *name) {
     return -1;
 }
 
-const char *dlp_llm_phase_name(int phase) {
+const char *dlp_llm_phase_name(dlp_llm_phase phase) {
     return phase >= 0 && phase < (int)(sizeof phase_names / sizeof phase_names[0]) ? phase_names[phase] : NULL;
 }
 

@@ -29,13 +29,13 @@
 #define PLAN_MAX_GPUS 1024
 
 
-const char *dlp_plan_bind_name(int b) {
+const char *dlp_plan_bind_name(dlp_plan_bind b) {
     static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
                                         "max_batch", "max_seqs"};
     return b >= 0 && b < DLP_PLAN_BIND_COUNT_ ? names[b] : "?";
 }
 
-const char *dlp_plan_miss_name(int m) {
+const char *dlp_plan_miss_name(dlp_plan_miss m) {
     static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused", "latency"};
     return m >= 0 && m < DLP_PLAN_MISS_COUNT_ ? names[m] : "?";
 }

@@ -40,7 +40,7 @@
 
 /* ---- names ----------------------------------------------------------------- */
 
-const char *dlp_runtime_name(int rt) {
+const char *dlp_runtime_name(dlp_runtime rt) {
     static const char *const nm[DLP_RUNTIME_COUNT_] = {"eager", "eager-1.x", "compile", "tensorrt",
                                                        "onnxruntime"};
     return rt >= 0 && rt < DLP_RUNTIME_COUNT_ ? nm[rt] : "?";
@@ -61,7 +61,7 @@ int dlp_runtime_parse(const char *s) {
     return -1;
 }
 
-const char *dlp_memfmt_name(int f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f == DLP_MEMFMT_NCHW ? "nchw" : "?"; }
+const char *dlp_memfmt_name(dlp_memfmt f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f == DLP_MEMFMT_NCHW ? "nchw" : "?"; }
 
 int dlp_memfmt_parse(const char *s) {
     if (!s) return -1;
@@ -71,7 +71,7 @@ int dlp_memfmt_parse(const char *s) {
     return -1;
 }
 
-const char *dlp_kernel_class_name(int kc) {
+const char *dlp_kernel_class_name(dlp_kernel_class kc) {
     static const char *const nm[DLP_KC_COUNT_] = {"conv",    "conv_dw", "gemm",   "bmm",  "attention", "elementwise",
                                                   "norm",    "softmax", "reduce", "pool", "copy",      "other"};
     return kc >= 0 && kc < DLP_KC_COUNT_ ? nm[kc] : "?";
