@@ -15,8 +15,10 @@
  *     bytes), energy in J, power in W.
  *   - Strings returned by a handle live until that handle is freed.
  *
- * Sections are owned by modules; each section's comment says which source
- * folder implements it.
+ * Sections follow the path a user takes: device -> graph -> predict ->
+ * llm (and plan) -> learn -> data -> serve (and the JSON texts); each
+ * section's first line names the source folder that implements it.  The
+ * grammar of names is at the end of the core section.
  */
 #ifndef DLPERF_H
 #define DLPERF_H
@@ -78,11 +80,34 @@ const char *dlp_version(void);
  * the one deallocator a caller in another language needs.  NULL is fine. */
 void dlp_free(void *p);
 
-/* ==== END core ==== */
-
-/* ==== BEGIN graph (src/onnx, src/graph) ==== */
-
+/* Handles: opaque, typed, one per thing a caller holds.  The grammar of
+ * every call below:
+ *   - files and stores: dlp_X_open(path, ...) / dlp_X_close(h)
+ *     (dlp_store, dlp_corpus);
+ *   - other handles: dlp_X_new(...) / dlp_X_free(h); a handle that comes
+ *     from somewhere names it (dlp_X_load(path) reading what dlp_X_save
+ *     wrote, dlp_gnn_train, dlp_llm_build, dlp_graph_from_nb201, ...) and
+ *     ends in the same dlp_X_free;
+ *   - structs the caller owns and a call filled: dlp_X_clear(&s) releases
+ *     what they point to (dlp_prediction_clear, dlp_split_parts_clear, ...);
+ *   - indexed access: dlp_X_count(h) and dlp_X_at(h, i), a const pointer
+ *     into h (valid while h lives unchanged), NULL when i is out of range;
+ *   - enums travel as their enum type; dlp_X_name(e) and dlp_X_parse(text)
+ *     (-1 when unknown) convert them;
+ *   - how to do a thing is an options struct (dlp_predict_opts,
+ *     dlp_llm_predict_opts, ...): zero-initialised, NULL for all defaults.
+ * docs/api-compat.md lists the calls renamed to this grammar. */
 typedef struct dlp_graph dlp_graph;
+typedef struct dlp_devdb dlp_devdb;
+typedef struct dlp_dataset dlp_dataset;
+typedef struct dlp_xgb dlp_xgb;
+typedef struct dlp_server dlp_server;
+typedef struct dlp_gnn dlp_gnn;
+typedef struct dlp_corpus dlp_corpus;
+typedef struct dlp_encoder dlp_encoder;
+typedef struct dlp_store dlp_store;
+typedef struct dlp_store_runs dlp_store_runs;
+typedef struct dlp_plan dlp_plan;
 
 /* ONNX TensorProto.DataType values, used for every dtype in dlperf. */
 typedef enum {
@@ -107,138 +132,9 @@ int dlp_dtype_parse(const char *name);
  * dlp_dtype_name) that dlp_dtype_parse reads back. */
 const char *dlp_dtype_short(dlp_dtype dtype);
 
-/* How symbolic dimensions (dim_param) are bound when a graph is loaded.
- * Zero-initialise.  batch/seq of 0 mean "not given". */
-typedef struct {
-    int64_t batch;            /* binds batch-like dims (see docs/graph.md)   */
-    int64_t seq;              /* binds sequence-like dims                     */
-    int n_dims;               /* extra NAME=VALUE bindings                    */
-    const char *const *dim_names;
-    const int64_t *dim_values;
-    int allow_unbound;        /* 1: leave unbound dims unknown, no error      */
-} dlp_load_opts;
+/* ==== END core ==== */
 
-/* Read an ONNX file and run shape inference and costing.  The weights' bytes
- * are never read (the file is mmapped; only small integer tensors that shapes
- * depend on are decoded).  On failure *out is NULL and err says why. */
-dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts,
-                          dlp_graph **out, dlp_error *err);
-/* Same from a memory buffer; `name` is used in messages.  The buffer must
- * outlive the graph. */
-dlp_status dlp_graph_load_mem(const void *buf, size_t len, const char *name,
-                              const dlp_load_opts *opts, dlp_graph **out,
-                              dlp_error *err);
-void dlp_graph_free(dlp_graph *g);
-
-/* Whole-model totals. */
-typedef struct {
-    int64_t nodes;             /* operator nodes (subgraph nodes included)    */
-    int64_t edges;             /* producer->consumer node pairs (true DAG)    */
-    int64_t params;            /* elements of float initializers used         */
-    int64_t macs;              /* Conv/ConvTranspose/Gemm/MatMul/Einsum MACs  */
-    int64_t flops;             /* all ops, by the rule in docs/costs.md       */
-    int64_t weight_bytes;      /* bytes of initializers used (all dtypes)     */
-    int64_t activation_bytes;  /* bytes of every node output                  */
-    int64_t peak_memory_bytes; /* weights + peak live activations             */
-    int64_t peak_activation_bytes;
-    int64_t node_outputs;      /* node output tensors                          */
-    int64_t shapes_known;      /* of which with a fully known shape           */
-    int64_t batch;             /* batch bound at load (0 if none)             */
-    int64_t input_bytes;       /* bytes of graph inputs (not initializers)     */
-    int n_unknown_ops;         /* distinct op types without a shape rule      */
-    int n_warnings;
-} dlp_graph_stats;
-
-void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st);
-const char *dlp_graph_name(const dlp_graph *g);   /* file name or model name */
-
-/* Totals per op type (domain-qualified for non-default domains), by FLOPs,
- * then count (both descending), then name: the order of `inspect`'s table
- * and JSON.  *out is malloc'ed (free() it; op points into the graph);
- * returns the number of rows, or -1 when out of memory. */
-typedef struct {
-    const char *op;
-    int64_t count, flops, macs, params;
-    int64_t bytes;             /* bytes read + written                        */
-} dlp_op_total;
-int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out);
-
-/* Per node, in topological order (0 .. stats.nodes-1). */
-typedef struct {
-    const char *name;
-    const char *op_type;
-    const char *domain;        /* "" for the default ONNX domain               */
-    int known_op;              /* 1 if dlperf has a shape rule for it          */
-    int op_class;              /* dlp_op_class                                 */
-    int n_inputs, n_outputs;   /* node inputs / outputs (tensor ids, -1 = none)*/
-    const int *inputs, *outputs;
-    int n_preds, n_succs;      /* producer / consumer nodes (DAG edges)        */
-    const int *preds, *succs;
-    int parent;                /* enclosing If/Loop/Scan node or -1            */
-    int64_t macs, flops, params;
-    int64_t bytes_read;        /* inputs incl. weights                         */
-    int64_t bytes_written;     /* outputs                                      */
-    int64_t weight_bytes;
-} dlp_node_info;
-
-/* Classes used by the roofline and features. */
-typedef enum {
-    DLP_OPC_OTHER = 0, DLP_OPC_CONV, DLP_OPC_GEMM, DLP_OPC_MATMUL,
-    DLP_OPC_ELEMENTWISE, DLP_OPC_ACTIVATION, DLP_OPC_NORM, DLP_OPC_POOL,
-    DLP_OPC_REDUCE, DLP_OPC_SOFTMAX, DLP_OPC_DATA /* reshape/concat/... */,
-    DLP_OPC_SHAPE /* shape-only arithmetic, no kernel */, DLP_OPC_CONTROL,
-    DLP_OPC_COUNT_
-} dlp_op_class;
-const char *dlp_op_class_name(dlp_op_class c);
-
-/* Indexed access, here and everywhere in this header: dlp_X_count(h) and
- * dlp_X_at(h, i), a const pointer into h (valid while h lives and is not
- * changed), NULL when i is out of range. */
-int dlp_graph_node_count(const dlp_graph *g);
-const dlp_node_info *dlp_graph_node_at(const dlp_graph *g, int i);
-
-/* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
-typedef struct {
-    const char *name;
-    int dtype;
-    int rank;                  /* -1 if unknown                                */
-    const int64_t *dims;       /* rank entries; -1 for an unknown dim          */
-    int shape_known;           /* rank and every dim known                     */
-    int producer;              /* node index, -1 for inputs/initializers       */
-    int is_initializer, is_input, is_output;
-    int64_t numel;             /* -1 if unknown                                */
-    int64_t bytes;             /* -1 if unknown                                */
-    int has_value;             /* small integer value known (propagated)       */
-    int64_t n_value;
-    const int64_t *value;
-} dlp_tensor_info;
-
-int dlp_graph_tensor_count(const dlp_graph *g);
-const dlp_tensor_info *dlp_graph_tensor_at(const dlp_graph *g, int i);
-
-/* Bound symbols, e.g. batch_size=32. */
-typedef struct {
-    const char *name;
-    int64_t value;
-} dlp_symbol;
-int dlp_graph_symbol_count(const dlp_graph *g);
-const dlp_symbol *dlp_graph_symbol_at(const dlp_graph *g, int i);
-
-/* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
-int dlp_graph_warning_count(const dlp_graph *g);
-const char *dlp_graph_warning_at(const dlp_graph *g, int i);      /* NULL out of range */
-
-/* Distinct op types without a shape rule. */
-int dlp_graph_unknown_op_count(const dlp_graph *g);
-const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);   /* NULL out of range */
-
-/* The main graph's outputs in the file's order, as tensor ids. */
-int dlp_graph_output_count(const dlp_graph *g);
-int dlp_graph_output_at(const dlp_graph *g, int i);                /* -1 out of range   */
-
-/* ==== END graph ==== */
-
-/* ==== BEGIN hw (src/hw) ==== */
+/* ==== BEGIN device (src/hw) ==== */
 
 /* The hardware database: GPUs with their peak throughput, memory system,
  * per-SM limits, power, MIG profiles and a cloud price, plus grid carbon
@@ -246,8 +142,6 @@ int dlp_graph_output_at(const dlp_graph *g, int i);                /* -1 out of 
  * copy is data/devices.json compiled into the library; docs/devices.md
  * documents every field and its source.  Numeric fields that are not known
  * or not applicable are 0 (null in JSON). */
-
-typedef struct dlp_devdb dlp_devdb;
 
 /* What a device is ("kind" in devices.json; absent = "gpu").  On a CPU the
  * per-SM fields describe cores: sm_count = cores, fp32_cores_per_sm = FP32
@@ -406,49 +300,140 @@ dlp_status dlp_mig_recommend(const dlp_device *dev, double memory_mb,
                              double safety_margin, double latency_ms_full_gpu,
                              double latency_slo_ms, dlp_mig_choice *out);
 
-/* ==== END hw ==== */
+/* ==== END device ==== */
 
-/* ==== BEGIN features (src/features) ==== */
+/* ==== BEGIN graph (src/onnx, src/graph) ==== */
 
-/* Node-feature layouts (docs/features.md).  The version changes whenever a
- * layout's columns change; model files record the version they were
- * trained on. */
-typedef enum { DLP_LAYOUT_TRAPPM = 1, DLP_LAYOUT_DIPPM = 2 } dlp_layout;
-#define DLP_LAYOUT_TRAPPM_VERSION 1
-#define DLP_LAYOUT_DIPPM_VERSION 1
-
-/* Static (graph-level) features, raw values; every layout stores them all. */
-enum {
-    DLP_SF_BATCH = 0, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
-    DLP_SF_MEMORY,          /* peak memory bytes (weights + live activations) */
-    DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU, DLP_SF_FLOPS, DLP_SF_WEIGHT_BYTES,
-    DLP_SF_COUNT
-};
-
+/* How symbolic dimensions (dim_param) are bound when a graph is loaded.
+ * Zero-initialise.  batch/seq of 0 mean "not given". */
 typedef struct {
-    int layout, layout_version;
-    int n_nodes, n_feat;
-    float *x;               /* (n_nodes, n_feat) row-major, node = topo order  */
-    int n_edges;
-    int32_t *rowptr;        /* (n_nodes + 1): out-edges of node i (true DAG)   */
-    int32_t *col;           /* (n_edges): successor node ids                    */
-    double static_f[DLP_SF_COUNT];
-    char name[128];
-} dlp_features;
+    int64_t batch;            /* binds batch-like dims (see docs/graph.md)   */
+    int64_t seq;              /* binds sequence-like dims                     */
+    int n_dims;               /* extra NAME=VALUE bindings                    */
+    const char *const *dim_names;
+    const int64_t *dim_values;
+    int allow_unbound;        /* 1: leave unbound dims unknown, no error      */
+} dlp_load_opts;
 
-int dlp_layout_width(dlp_layout layout);                  /* columns of X, 0 if unknown */
-const char *dlp_layout_name(dlp_layout layout);           /* "trappm", "dippm"          */
-int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
-const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                 */
-const char *dlp_static_name(int k);                /* DLP_SF_* name               */
+/* Read an ONNX file and run shape inference and costing.  The weights' bytes
+ * are never read (the file is mmapped; only small integer tensors that shapes
+ * depend on are decoded).  On failure *out is NULL and err says why. */
+dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts,
+                          dlp_graph **out, dlp_error *err);
+/* Same from a memory buffer; `name` is used in messages.  The buffer must
+ * outlive the graph. */
+dlp_status dlp_graph_load_mem(const void *buf, size_t len, const char *name,
+                              const dlp_load_opts *opts, dlp_graph **out,
+                              dlp_error *err);
+void dlp_graph_free(dlp_graph *g);
 
-dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err);
-void dlp_features_free(dlp_features *f);
-/* .dlpg binary file: versioned, checksummed, written atomically. */
-dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
-dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err);
+/* Whole-model totals. */
+typedef struct {
+    int64_t nodes;             /* operator nodes (subgraph nodes included)    */
+    int64_t edges;             /* producer->consumer node pairs (true DAG)    */
+    int64_t params;            /* elements of float initializers used         */
+    int64_t macs;              /* Conv/ConvTranspose/Gemm/MatMul/Einsum MACs  */
+    int64_t flops;             /* all ops, by the rule in docs/costs.md       */
+    int64_t weight_bytes;      /* bytes of initializers used (all dtypes)     */
+    int64_t activation_bytes;  /* bytes of every node output                  */
+    int64_t peak_memory_bytes; /* weights + peak live activations             */
+    int64_t peak_activation_bytes;
+    int64_t node_outputs;      /* node output tensors                          */
+    int64_t shapes_known;      /* of which with a fully known shape           */
+    int64_t batch;             /* batch bound at load (0 if none)             */
+    int64_t input_bytes;       /* bytes of graph inputs (not initializers)     */
+    int n_unknown_ops;         /* distinct op types without a shape rule      */
+    int n_warnings;
+} dlp_graph_stats;
 
-/* ==== END features ==== */
+void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st);
+const char *dlp_graph_name(const dlp_graph *g);   /* file name or model name */
+
+/* Totals per op type (domain-qualified for non-default domains), by FLOPs,
+ * then count (both descending), then name: the order of `inspect`'s table
+ * and JSON.  *out is malloc'ed (free() it; op points into the graph);
+ * returns the number of rows, or -1 when out of memory. */
+typedef struct {
+    const char *op;
+    int64_t count, flops, macs, params;
+    int64_t bytes;             /* bytes read + written                        */
+} dlp_op_total;
+int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out);
+
+/* Per node, in topological order (0 .. stats.nodes-1). */
+typedef struct {
+    const char *name;
+    const char *op_type;
+    const char *domain;        /* "" for the default ONNX domain               */
+    int known_op;              /* 1 if dlperf has a shape rule for it          */
+    int op_class;              /* dlp_op_class                                 */
+    int n_inputs, n_outputs;   /* node inputs / outputs (tensor ids, -1 = none)*/
+    const int *inputs, *outputs;
+    int n_preds, n_succs;      /* producer / consumer nodes (DAG edges)        */
+    const int *preds, *succs;
+    int parent;                /* enclosing If/Loop/Scan node or -1            */
+    int64_t macs, flops, params;
+    int64_t bytes_read;        /* inputs incl. weights                         */
+    int64_t bytes_written;     /* outputs                                      */
+    int64_t weight_bytes;
+} dlp_node_info;
+
+/* Classes used by the roofline and features. */
+typedef enum {
+    DLP_OPC_OTHER = 0, DLP_OPC_CONV, DLP_OPC_GEMM, DLP_OPC_MATMUL,
+    DLP_OPC_ELEMENTWISE, DLP_OPC_ACTIVATION, DLP_OPC_NORM, DLP_OPC_POOL,
+    DLP_OPC_REDUCE, DLP_OPC_SOFTMAX, DLP_OPC_DATA /* reshape/concat/... */,
+    DLP_OPC_SHAPE /* shape-only arithmetic, no kernel */, DLP_OPC_CONTROL,
+    DLP_OPC_COUNT_
+} dlp_op_class;
+const char *dlp_op_class_name(dlp_op_class c);
+
+/* Indexed access, here and everywhere in this header: dlp_X_count(h) and
+ * dlp_X_at(h, i), a const pointer into h (valid while h lives and is not
+ * changed), NULL when i is out of range. */
+int dlp_graph_node_count(const dlp_graph *g);
+const dlp_node_info *dlp_graph_node_at(const dlp_graph *g, int i);
+
+/* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
+typedef struct {
+    const char *name;
+    int dtype;
+    int rank;                  /* -1 if unknown                                */
+    const int64_t *dims;       /* rank entries; -1 for an unknown dim          */
+    int shape_known;           /* rank and every dim known                     */
+    int producer;              /* node index, -1 for inputs/initializers       */
+    int is_initializer, is_input, is_output;
+    int64_t numel;             /* -1 if unknown                                */
+    int64_t bytes;             /* -1 if unknown                                */
+    int has_value;             /* small integer value known (propagated)       */
+    int64_t n_value;
+    const int64_t *value;
+} dlp_tensor_info;
+
+int dlp_graph_tensor_count(const dlp_graph *g);
+const dlp_tensor_info *dlp_graph_tensor_at(const dlp_graph *g, int i);
+
+/* Bound symbols, e.g. batch_size=32. */
+typedef struct {
+    const char *name;
+    int64_t value;
+} dlp_symbol;
+int dlp_graph_symbol_count(const dlp_graph *g);
+const dlp_symbol *dlp_graph_symbol_at(const dlp_graph *g, int i);
+
+/* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
+int dlp_graph_warning_count(const dlp_graph *g);
+const char *dlp_graph_warning_at(const dlp_graph *g, int i);      /* NULL out of range */
+
+/* Distinct op types without a shape rule. */
+int dlp_graph_unknown_op_count(const dlp_graph *g);
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);   /* NULL out of range */
+
+/* The main graph's outputs in the file's order, as tensor ids. */
+int dlp_graph_output_count(const dlp_graph *g);
+int dlp_graph_output_at(const dlp_graph *g, int i);                /* -1 out of range   */
+
+/* ==== END graph ==== */
 
 /* ==== BEGIN builders (src/builders) ==== */
 
@@ -487,131 +472,298 @@ const char *dlp_fbnet_op_name(int op);
 
 /* ==== END builders ==== */
 
-/* ==== BEGIN dataset (src/data) ==== */
+/* ==== BEGIN predict (src/predict) ==== */
 
-/* A dataset: N samples, each a feature graph (dlp_features, in one layout
- * for the whole set), named float targets (NaN = missing), a family
- * ("nb201", "fbnet", "resnet", ...), a device setting ("titanxp_32"), a
- * sample name (arch string, model name), the batch (from the graph's
- * static features) and a numeric device id (index into the dataset's
- * device list).  Samples may share a graph: the same architecture measured
- * on several devices at one batch is stored once.  File format .dlpd:
- * docs/datasets.md. */
-typedef struct dlp_dataset dlp_dataset;
+/* Whole-model performance prediction for any device of the database
+ * (docs/predict.md): latency or training step time, throughput, peak memory
+ * with its breakdown, energy and power, the MIG profile, cost and carbon.
+ * The built-in predictor is an analytic roofline: per node
+ *   time = max(FLOPs / peak of its unit, bytes / bandwidth) x ratio + launch,
+ * summed in topological order (one stream), where ratio >= 1 comes from a
+ * per-op-class efficiency curve (all zero: pure roofline, ratio 1).
+ * On a CPU (device kind "cpu") the same roofline runs on the CPU's peak and
+ * bandwidth with PyTorch's eager per-op dispatch cost instead of the kernel
+ * launch and the measured process base memory instead of the CUDA context.
+ * Where a shipped learned model (TraPPM/GNN, docs/learned.md) exists for the
+ * device and mode, its latency / step time / memory replace the analytic
+ * ones; the analytic values stay in the prediction (dlp_pred_source). */
 
-dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
-                           dlp_dataset **out, dlp_error *err);
-void dlp_dataset_free(dlp_dataset *ds);
+typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
 
-/* Add a graph; the dataset takes ownership of f (and frees it on failure).
- * f must be in the dataset's layout and current layout version.  *graph_id
- * (may be NULL) receives its index. */
-dlp_status dlp_dataset_add_graph(dlp_dataset *ds, dlp_features *f, int *graph_id, dlp_error *err);
-/* Add a sample on graph graph_id; targets has dlp_dataset_target_count
- * values (NULL: all missing).  Strings are copied; family/device/name may
- * be NULL (stored as ""). */
-dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *targets,
-                                  const char *family, const char *device, const char *name,
-                                  dlp_error *err);
-/* One graph with one sample (ownership of f transferred, as add_graph). */
-dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *targets,
-                           const char *family, const char *device, const char *name,
-                           dlp_error *err);
-/* Register a device so that ids follow the caller's order (samples add
- * unknown devices themselves).  Returns its id, -1 on OOM. */
-int dlp_dataset_add_device(dlp_dataset *ds, const char *device);
+/* The parsers of user-given names share one convention: the enum value, or
+ * -1 for an unknown name or NULL; case is ignored.  dlp_dtype_parse,
+ * dlp_runtime_parse, dlp_memfmt_parse, dlp_layout_parse and these two. */
+int dlp_predict_mode_parse(const char *name); /* "infer"/"inference", "train"/"training" */
+int dlp_optimizer_parse(const char *name);    /* "adam"/"adamw", "sgd",
+                                                  "sgd-momentum"/"momentum"    */
 
-int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
-int dlp_dataset_graph_count(const dlp_dataset *ds);
-int dlp_dataset_layout(const dlp_dataset *ds);
-int dlp_dataset_target_count(const dlp_dataset *ds);
-const char *dlp_dataset_target_at(const dlp_dataset *ds, int k);     /* NULL out of range */
-int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
-int dlp_dataset_device_count(const dlp_dataset *ds);
-const char *dlp_dataset_device_at(const dlp_dataset *ds, int id);    /* NULL out of range */
-const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int graph_id); /* NULL out of range */
+/* Runtime profiles: how a graph is lowered to the kernels that really run
+ * (docs/predict.md, "Lowering").  One pattern table per profile. */
+typedef enum {
+    DLP_RUNTIME_EAGER = 0,     /* PyTorch 2.x eager (default): fused LayerNorm/
+                                  RMSNorm/GELU/SiLU/HardSwish, SDPA attention,
+                                  addmm, views launch nothing                   */
+    DLP_RUNTIME_EAGER1X = 1,   /* PyTorch 1.x eager: as eager, no SDPA           */
+    DLP_RUNTIME_COMPILE = 2,   /* torch.compile (inductor): pointwise/reduction
+                                  chains fuse, GEMM epilogues fuse              */
+    DLP_RUNTIME_TENSORRT = 3,  /* TensorRT: conv/gemm epilogues, fused MHA,
+                                  no launch gaps                                */
+    DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
+    DLP_RUNTIME_COUNT_
+} dlp_runtime;
+const char *dlp_runtime_name(dlp_runtime runtime);   /* "eager", "eager-1.x", "compile",
+                                                 "tensorrt", "onnxruntime"     */
+int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
+
+/* Memory format of 4-D activations. */
+typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
+const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"                 */
+int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
+                                                 = nhwc)                        */
+
+/* Kernel classes: what a lowered kernel is timed as.  Each has its own
+ * efficiency curve per precision (docs/predict.md, "Efficiency curves"). */
+typedef enum {
+    DLP_KC_CONV = 0,           /* dense / grouped convolution (implicit GEMM)   */
+    DLP_KC_CONV_DW,            /* depthwise convolution (groups = channels)     */
+    DLP_KC_GEMM,               /* linear layers: addmm / mm with a weight       */
+    DLP_KC_BMM,                /* batched matmul of two activations             */
+    DLP_KC_ATTN,               /* fused attention (SDPA flash / mem-efficient)  */
+    DLP_KC_ELEMENTWISE,        /* pointwise kernels, fused activations          */
+    DLP_KC_NORM,               /* layer/batch/group/RMS norm                    */
+    DLP_KC_SOFTMAX,
+    DLP_KC_REDUCE,
+    DLP_KC_POOL,
+    DLP_KC_COPY,               /* contiguous copies, cat, gather, pad           */
+    DLP_KC_OTHER,
+    DLP_KC_COUNT_
+} dlp_kernel_class;
+const char *dlp_kernel_class_name(dlp_kernel_class kc);   /* "conv", "conv_dw", "gemm", ... */
+typedef enum {
+    DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
+    DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
+    DLP_OPTIM_SGD_MOMENTUM = 2 /* SGD with momentum: one fp32 buffer            */
+} dlp_optim;
+typedef enum {
+    DLP_TF32_DEFAULT = 0,      /* PyTorch's defaults: fp32 convs on TF32 tensor
+                                  cores (cuDNN allow_tf32), fp32 matmuls on the
+                                  FP32 vector units (since PyTorch 1.12)         */
+    DLP_TF32_ON = 1,           /* matmuls too (torch.backends.cuda.matmul.allow_tf32) */
+    DLP_TF32_OFF = 2           /* nothing on TF32                               */
+} dlp_tf32_mode;
+
+/* Efficiency curve of one op class:
+ *   ratio = exp(clamp(a + b*u + c*v + d*u*u, 0, ln 100)),
+ *   u = log10(roofline time / 1 us) clamped to [-1, 5],
+ *   v = log10(arithmetic intensity / device ridge point) clamped to [-3, 3].
+ * Kernel time = roofline time x ratio; achieved/peak = 1 / ratio.
+ * All zero: efficiency 1 (pure roofline).  A learned model may fill these. */
+typedef struct {
+    double a, b, c, d;
+} dlp_eff_curve;
 
 typedef struct {
-    const dlp_features *features;  /* owned by the dataset; shared between samples */
-    int graph;                     /* graph index                                   */
-    const float *targets;          /* target_count values, NaN = missing            */
-    const char *family, *device, *name;
-    int device_id;
-    int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
-} dlp_dataset_sample;
+    const char *name;          /* shown in the method: "roofline+<name>"       */
+    dlp_eff_curve cls[DLP_OPC_COUNT_];   /* by dlp_op_class                      */
+    /* Measured/predicted kernel-time quantiles (p10, p90) of this predictor,
+     * leave-one-GPU-out; the prediction's band.  0, 0: no band. */
+    double band_lo, band_hi;
+} dlp_efficiency;
 
-/* Sample i (0 .. count-1); NULL out of range.  Adding a sample makes
- * earlier pointers stale. */
-const dlp_dataset_sample *dlp_dataset_at(const dlp_dataset *ds, int i);
+/* The calibration fitted on measured kernel times (NeuSight's data set, six
+ * GPUs, fp32 PyTorch 2.1; docs/predict.md, "Efficiency curves").  Never NULL. */
+const dlp_efficiency *dlp_efficiency_builtin(void);
+/* Pure roofline: every curve zero, with the band measured for it. */
+const dlp_efficiency *dlp_efficiency_pure(void);
 
-/* 64-bit hash of the content (layout, target names, and every sample's
- * graph, targets and strings, in order) — independent of how graphs are
- * shared or of the file's byte layout.  Model files record it to say what
- * they were trained on. */
-uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
+#define DLP_PREDICT_MIG_MARGIN 0.10    /* default MIG safety margin           */
+#define DLP_PREDICT_LAUNCH_US 5.0      /* default per-kernel launch overhead  */
 
-/* .dlpd file: versioned, checksummed, written atomically.  Loading checks
- * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
- * CRC-32 (DLP_ECHECKSUM). */
-dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
-dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
-
-/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
- * dataset build` is a thin client).  Progress, when set, is called after
- * every row with (done, total); messages start "dataset build:". */
-typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
-
-/* From a dlperf-profile store (docs/store.md): one sample per ok first
- * measurement of the device and mode, its graph loaded at the run's batch
- * and seq, its targets the metric means (NaN where not measured), family
- * from the store, name = variant. */
+/* Options; zero-initialise, 0 fields take the defaults shown. */
 typedef struct {
-    const char *store;                /* STORE.sqlite                                   */
-    const char *device;               /* a store device or database alias; NULL: the
-                                         store's only device                            */
-    const char *mode;                 /* infer (NULL), train or llm                     */
-    const char *family;               /* NULL: every family                             */
-    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
-                                         else latency_ms                                 */
-    int n_targets;
-    dlp_layout layout;
-    int64_t limit;                    /* 0: every run                                   */
-    dlp_progress_fn progress;
-    void *user;
-} dlp_store_dataset_opts;
-typedef struct {
-    int64_t models;                   /* distinct models among the samples              */
-    char device[128];                 /* the device used                                */
-} dlp_store_dataset_info;
-dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
-                                  dlp_store_dataset_info *info, dlp_error *err);
+    int mode;                  /* dlp_predict_mode: inference (0) or training  */
+    int dtype;                 /* compute dtype: DLP_DT_FLOAT, _FLOAT16,
+                                  _BFLOAT16 or _INT8; 0 = the file's float type.
+                                  fp32/fp16/bf16 tensors of the file take its
+                                  size (as autocast / .half() would)            */
+    int64_t batch;             /* samples per pass, for throughput; 0 = the
+                                  graph's bound batch (1 if none)               */
+    double runs;               /* inference: forward passes of the batch that
+                                  cost/carbon are for; 0 = 1                     */
+    double steps;              /* training steps to cost; 0 = 1                 */
+    const char *region;        /* carbon region; NULL or "" = the DB default    */
+    double mig_margin;         /* 0 = DLP_PREDICT_MIG_MARGIN; < 0 = no margin   */
+    double latency_slo_ms;     /* MIG latency objective; 0 = none               */
+    int tf32;                  /* dlp_tf32_mode                                  */
+    int optimizer;             /* dlp_optim (training)                           */
+    double launch_us;          /* per-kernel overhead, us; 0 = default; < 0 = 0 */
+    int pure_roofline;         /* 1: efficiency 1 everywhere                     */
+    int fuse;                  /* 1 (inference): elementwise/activation ops and
+                                  BatchNorm fed only by a conv/gemm/matmul run
+                                  in its epilogue (TensorRT, torch.compile)     */
+    const dlp_efficiency *eff; /* NULL = dlp_efficiency_builtin()  (on a CPU:
+                                  NULL = pure roofline; the GPU calibration
+                                  does not describe CPU kernels)               */
+    int no_learned;            /* 1: analytic only, ignore shipped models       */
+    int runtime;               /* dlp_runtime: which runtime's kernels are timed
+                                  (0 = eager PyTorch 2.x)                        */
+    int memfmt;                /* dlp_memfmt: NCHW (0) or channels_last         */
+    int no_sdpa;               /* 1: attention runs as written (bmm, softmax,
+                                  bmm), for code that does not call SDPA        */
+    int no_amp;                /* 1: fp16/bf16 as model.half(); 0 (default):
+                                  torch.autocast, whose fp32 ops (softmax)
+                                  cast up and back                               */
+    double power_limit_w;      /* board power limit, W (nvidia-smi -pl); 0 = the
+                                  device's TDP; above TDP is refused.  Clocks
+                                  drop where a kernel would draw more (DVFS)   */
+} dlp_predict_opts;
 
-/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
- * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
- * once per batch among the chosen device columns (the batch is the
- * column's "_N" suffix when N is a power of two up to 4096, else 1), one
- * sample per column with target latency_ms; family nb201, nb201-effective
- * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
-typedef struct {
-    const char *table;                /* help-nb201 or help-fbnet                       */
-    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
-    const char *devices;              /* a column, a comma list, or "all"               */
-    dlp_layout layout;
-    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
-    int64_t limit;                    /* 0: every architecture                          */
-    dlp_progress_fn progress;
-    void *user;
-} dlp_help_dataset_opts;
-typedef struct {
-    int64_t architectures;            /* rows read                                      */
-    int batches, devices;             /* distinct batches, device columns               */
-} dlp_help_dataset_info;
-dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
-                                 dlp_help_dataset_info *info, dlp_error *err);
+/* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
+ * the kernel launch when launch_us is 0 (docs/learned.md says how it was
+ * derived from data/cpu/runs.sqlite), and the measured process base memory
+ * (Python + torch before the model, memory_base_mb in the store), MiB. */
+#define DLP_PREDICT_CPU_DISPATCH_US 67.0
+#define DLP_PREDICT_CPU_BASE_MIB 148.7
 
-/* ==== END dataset ==== */
+/* Where one predicted quantity comes from. */
+typedef struct {
+    int learned;               /* 1: a shipped learned model; 0: analytic        */
+    double analytic;           /* the analytic value (kept when learned)         */
+    char model[96];            /* the model's file name; "" when analytic        */
+    char accuracy[192];        /* its measured accuracy, as the model states it  */
+} dlp_pred_source;
 
-/* ==== BEGIN llm (src/llm/transformer.c, src/learn/xgb.c) ==== */
+/* One node's share of the prediction (topological order). */
+typedef struct {
+    int node;                  /* graph node index                              */
+    int op_class;              /* dlp_op_class                                   */
+    int kernels;               /* forward kernels launched; 0 = no kernel (view,
+                                  shape arithmetic, constant)                    */
+    int bound;                 /* 'c' compute, 'm' memory, 0 no kernel          */
+    int tensor_core;           /* ran on tensor / matrix cores                   */
+    int unknown;               /* cost unknown (unknown op or shape)             */
+    int fused_into;            /* node whose kernel runs this one; -1: none     */
+    double flops, bytes;       /* forward work after dtype scaling (a fusion
+                                  root includes its fused nodes' work)         */
+    double peak_flops;         /* ceiling of its unit, FLOP/s                   */
+    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
+    double kernel_ms;          /* forward kernel time, no launch overhead        */
+    double time_ms;            /* forward time incl. launch overhead             */
+    double bwd_ms;             /* training: backward time incl. launches        */
+    double energy_j;           /* forward + backward energy                      */
+} dlp_node_pred;
+
+/* One kernel of the lowered list (dlperf predict --kernels). */
+typedef struct {
+    char name[40];             /* as torch.profiler names the op that launches it:
+                                  "aten::addmm", "aten::layer_norm", ...        */
+    int kclass;                /* dlp_kernel_class                               */
+    int phase;                 /* 0 forward, 1 backward, 2 optimizer/casts       */
+    int node;                  /* anchor graph node; -1 none (optimizer)       */
+    int n_nodes;               /* graph nodes it covers                          */
+    int count;                 /* identical launches this row stands for        */
+    int bound;                 /* 'c' compute, 'm' memory                       */
+    int tensor_core;
+    double flops, bytes;       /* per launch                                     */
+    double peak_flops;
+    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
+    double kernel_ms;          /* per launch, without launch overhead            */
+    double time_ms;            /* all launches, with launch overhead             */
+    const char *curve;         /* where the curve comes from (static string)    */
+} dlp_kernel_pred;
+
+typedef struct {
+    char method[96];           /* "roofline" or "roofline+<calibration>"        */
+    char model[128], device[64], region[32];
+    int mode, dtype, optimizer;
+    int64_t batch;
+    double latency_ms;         /* one forward pass of the batch                 */
+    double step_ms;            /* training: forward + backward + optimizer; 0   */
+    double throughput_sps;     /* samples per second                            */
+    double band_lo_ms, band_hi_ms; /* of latency (inference) or step; 0: none   */
+    double memory_mb;          /* peak device memory, MiB = sum of the parts:   */
+    double weights_mb, activations_mb, gradients_mb, optimizer_mb, workspace_mb,
+           context_mb;         /* context: CUDA context + allocator overhead     */
+    double energy_j;           /* one pass (inference) or one step (training)   */
+    double power_w;            /* average board power over it                   */
+    double utilisation;        /* time-weighted share of the bound resource's
+                                  peak, 0..1 (launch gaps count as 0)          */
+    double flops, bytes;       /* per pass / step                                */
+    int kernels;               /* per pass / step                                */
+    int n_unknown;             /* nodes whose cost is unknown                    */
+    double mig_margin;
+    dlp_mig_choice mig;        /* for memory_mb and the full-GPU time           */
+    double runs, steps;        /* what cost and carbon are for                  */
+    double total_hours;        /* time of all runs / steps                      */
+    double price_usd_per_hour; /* 0: the device has no price                    */
+    double cost_usd;           /* -1: no price                                  */
+    double energy_kwh;         /* all runs / steps, at the board                */
+    double pue, g_per_kwh;
+    double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
+    int n_nodes;
+    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_clear */
+    int device_kind;           /* dlp_device_kind of the device                  */
+    int energy_known;          /* 0: the device has no power data (a CPU without
+                                  TDP): energy_j, power_w, energy_kwh and co2_g
+                                  are NaN                                        */
+    dlp_pred_source time_src;  /* latency_ms (inference) or step_ms (training);
+                                  throughput and cost follow it                  */
+    dlp_pred_source memory_src;/* memory_mb; the breakdown stays analytic and
+                                  sums to memory_src.analytic                    */
+    char learned_note[256];    /* shipped models skipped and why ("" none)      */
+    int runtime, memfmt;       /* the profile the kernels were lowered for      */
+    int n_kernel_rows;
+    dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
+                                  then backward and optimizer in training);
+                                  freed by dlp_prediction_clear                  */
+    int fits;                  /* memory_mb <= device_memory_mb (1 when the
+                                  device's memory is not in the database); a
+                                  prediction that does not fit still has its
+                                  times, as if it did, and says so             */
+    double device_memory_mb;   /* the device's memory, MiB; 0: unknown          */
+    double clock_share;        /* core clock over the kernels (time-weighted),
+                                  share of boost: 1 = boost held; below 1 the
+                                  board's power limit forced lower clocks (DVFS,
+                                  docs/predict.md)                              */
+    double power_limit_w;      /* the board limit it ran under (TDP unless
+                                  opts.power_limit_w set a lower one)           */
+} dlp_prediction;
+
+/* Set opts for a runtime profile, with its presets: the profile's lowering,
+ * no forced fusion, the calibrated curves and the default launch overhead;
+ * TensorRT also takes the pure roofline and no launch gaps (one engine
+ * enqueued at once; its kernels beat PyTorch's curves: docs/predict.md).
+ * Fields set afterwards still override.  The CLI's --runtime and the HTTP
+ * API's 'runtime' both go through it. */
+void dlp_predict_use_runtime(dlp_predict_opts *opts, int runtime);
+
+/* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
+ * database).  opts may be NULL (all defaults).  On failure *out is zeroed;
+ * DLP_ENOTFOUND for an unknown region, DLP_EINVAL for bad options. */
+dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
+                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
+void dlp_prediction_clear(dlp_prediction *p);
+
+/* Cost of `count` repetitions of something taking time_ms each at
+ * price_usd_per_hour: price x time_ms x count / 3.6e6. */
+double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count);
+/* Carbon of energy_j at the board: energy_j / 3.6e6 x pue x g_per_kwh. */
+double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
+
+/* Roofline chart of a prediction as a standalone SVG document: log-log
+ * arithmetic intensity (FLOP/byte) vs FLOP/s, the FP32 vector and the
+ * dtype's tensor ceilings, the bandwidth slope, one point per costed node
+ * sized by its share of predicted time, coloured by op class.  d must be the
+ * prediction's device. */
+dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, const char *path,
+                            dlp_error *err);
+/* Same into a malloc'ed NUL-terminated buffer (free it with dlp_free). */
+dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
+                                size_t *len, dlp_error *err);
+
+/* ==== END predict ==== */
+
+/* ==== BEGIN llm (src/llm) ==== */
 
 /* Large language models (docs/llm.md): a transformer graph built from a
  * Hugging Face config.json (or the built-in catalogue of configs) into the
@@ -917,67 +1069,6 @@ void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
                       const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms,
                       double *power_w);
 
-/* ---- gradient-boosted trees (libxgboost) and the .dlpm model file ---- */
-
-typedef struct dlp_xgb dlp_xgb;
-
-/* Zero-initialise; 0 fields take the defaults shown. */
-typedef struct {
-    int n_estimators;          /* 500                                          */
-    double learning_rate;      /* 0.1                                          */
-    int max_depth;             /* 6                                            */
-    double subsample;          /* 1.0                                          */
-    double min_child_weight;   /* 1.0                                          */
-    int nthread;               /* 1                                            */
-    uint64_t seed;             /* 0                                            */
-    int log_target;            /* 1: fit log(y), predict exp (y must be > 0)   */
-} dlp_xgb_params;
-
-/* Train on x (n, n_feat) row-major; feature names and the target name are
- * stored in the model.  NaN in x means missing. */
-dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
-                         const char *const *feature_names, const char *target,
-                         const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
-/* Predict n rows of x (n, n_feat) into out[n], in the target's units.
- * Walks the flattened trees (XGBoost's exact rule, no libxgboost call):
- * about 7 us per row for 500 trees of depth 6.  Thread-safe. */
-dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
-                           dlp_error *err);
-void dlp_xgb_free(dlp_xgb *m);
-
-int dlp_xgb_feature_count(const dlp_xgb *m);
-const char *dlp_xgb_feature_at(const dlp_xgb *m, int i);  /* NULL out of range */
-const char *dlp_xgb_target(const dlp_xgb *m);
-int dlp_xgb_log_target(const dlp_xgb *m);
-/* FNV-1a 64 of the training matrix and targets (which data made the model). */
-uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
-/* Free-form metadata stored in the file ("name", "devices", "quants", ...).
- * set copies both strings; get returns NULL when absent. */
-dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
-const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
-
-/* .dlpm file (docs/llm.md): magic "DLPM", version, a JSON header (feature
- * names, target, log flag, fingerprint, metadata), the booster (XGBoost
- * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
- * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
-dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
-/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
-dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
-dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
-dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
-                            dlp_error *err);
-
-/* Out-of-fold predictions: k-fold cross-validation stratified on quantile
- * bins of y (groups == NULL), or leave-one-group-out (groups[i] >= 0 names
- * row i's group; rows with -1 are always in training).  oof[i] is NaN for a
- * row never tested. */
-dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
-                      const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
-                      double *oof, dlp_error *err);
-
-/* Metrics of cross-validated predictions: dlp_metrics_compute (one API for
- * every predictor; NaN where a metric is undefined). */
-
 /* ---- predictions ---- */
 
 typedef struct {
@@ -1084,388 +1175,213 @@ const dlp_xgb *dlp_llm_model_at(int i);
 
 /* ==== END llm ==== */
 
-/* ==== BEGIN predict (src/predict) ==== */
+/* ==== BEGIN plan (src/plan) ==== */
 
-/* Whole-model performance prediction for any device of the database
- * (docs/predict.md): latency or training step time, throughput, peak memory
- * with its breakdown, energy and power, the MIG profile, cost and carbon.
- * The built-in predictor is an analytic roofline: per node
- *   time = max(FLOPs / peak of its unit, bytes / bandwidth) x ratio + launch,
- * summed in topological order (one stream), where ratio >= 1 comes from a
- * per-op-class efficiency curve (all zero: pure roofline, ratio 1).
- * On a CPU (device kind "cpu") the same roofline runs on the CPU's peak and
- * bandwidth with PyTorch's eager per-op dispatch cost instead of the kernel
- * launch and the measured process base memory instead of the CUDA context.
- * Where a shipped learned model (TraPPM/GNN, docs/learned.md) exists for the
- * device and mode, its latency / step time / memory replace the analytic
- * ones; the analytic values stay in the prediction (dlp_pred_source). */
+/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
+ * which weight format and parallelism, at what concurrency and cost, under
+ * a service level.  An LLM plan searches devices x weight formats x GPU
+ * counts (tensor parallelism that divides the heads; expert parallelism and
+ * attention data parallelism for MoE models) and, for each configuration,
+ * the largest concurrency whose TTFT and TPOT meet the SLO, found by
+ * bisection over the serving model of dlp_llm_predict (never a grid).  A
+ * configuration that cannot meet the SLO even at one request in flight, or
+ * whose weights and one sequence's cache do not fit, is counted by reason;
+ * the closest miss is kept. */
 
-
-typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
-
-/* The parsers of user-given names share one convention: the enum value, or
- * -1 for an unknown name or NULL; case is ignored.  dlp_dtype_parse,
- * dlp_runtime_parse, dlp_memfmt_parse, dlp_layout_parse and these two. */
-int dlp_predict_mode_parse(const char *name); /* "infer"/"inference", "train"/"training" */
-int dlp_optimizer_parse(const char *name);    /* "adam"/"adamw", "sgd",
-                                                  "sgd-momentum"/"momentum"    */
-
-/* Runtime profiles: how a graph is lowered to the kernels that really run
- * (docs/predict.md, "Lowering").  One pattern table per profile. */
+/* What stops a plan's concurrency from growing (the "binding" column). */
 typedef enum {
-    DLP_RUNTIME_EAGER = 0,     /* PyTorch 2.x eager (default): fused LayerNorm/
-                                  RMSNorm/GELU/SiLU/HardSwish, SDPA attention,
-                                  addmm, views launch nothing                   */
-    DLP_RUNTIME_EAGER1X = 1,   /* PyTorch 1.x eager: as eager, no SDPA           */
-    DLP_RUNTIME_COMPILE = 2,   /* torch.compile (inductor): pointwise/reduction
-                                  chains fuse, GEMM epilogues fuse              */
-    DLP_RUNTIME_TENSORRT = 3,  /* TensorRT: conv/gemm epilogues, fused MHA,
-                                  no launch gaps                                */
-    DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
-    DLP_RUNTIME_COUNT_
-} dlp_runtime;
-const char *dlp_runtime_name(dlp_runtime runtime);   /* "eager", "eager-1.x", "compile",
-                                                 "tensorrt", "onnxruntime"     */
-int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
+    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
+    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
+    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
+    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
+    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
+    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
+    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
+    DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
+                                  clients only queue                              */
+    DLP_PLAN_BIND_COUNT_
+} dlp_plan_bind;
+/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
+ * "max_batch"; "?" out of range. */
+const char *dlp_plan_bind_name(dlp_plan_bind b);
 
-/* Memory format of 4-D activations. */
-typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
-const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"                 */
-int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
-                                                 = nhwc)                        */
-
-/* Kernel classes: what a lowered kernel is timed as.  Each has its own
- * efficiency curve per precision (docs/predict.md, "Efficiency curves"). */
+/* Why a configuration has no plan (the "missed" counts). */
 typedef enum {
-    DLP_KC_CONV = 0,           /* dense / grouped convolution (implicit GEMM)   */
-    DLP_KC_CONV_DW,            /* depthwise convolution (groups = channels)     */
-    DLP_KC_GEMM,               /* linear layers: addmm / mm with a weight       */
-    DLP_KC_BMM,                /* batched matmul of two activations             */
-    DLP_KC_ATTN,               /* fused attention (SDPA flash / mem-efficient)  */
-    DLP_KC_ELEMENTWISE,        /* pointwise kernels, fused activations          */
-    DLP_KC_NORM,               /* layer/batch/group/RMS norm                    */
-    DLP_KC_SOFTMAX,
-    DLP_KC_REDUCE,
-    DLP_KC_POOL,
-    DLP_KC_COPY,               /* contiguous copies, cat, gather, pad           */
-    DLP_KC_OTHER,
-    DLP_KC_COUNT_
-} dlp_kernel_class;
-const char *dlp_kernel_class_name(dlp_kernel_class kc);   /* "conv", "conv_dw", "gemm", ... */
-typedef enum {
-    DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
-    DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
-    DLP_OPTIM_SGD_MOMENTUM = 2 /* SGD with momentum: one fp32 buffer            */
-} dlp_optim;
-typedef enum {
-    DLP_TF32_DEFAULT = 0,      /* PyTorch's defaults: fp32 convs on TF32 tensor
-                                  cores (cuDNN allow_tf32), fp32 matmuls on the
-                                  FP32 vector units (since PyTorch 1.12)         */
-    DLP_TF32_ON = 1,           /* matmuls too (torch.backends.cuda.matmul.allow_tf32) */
-    DLP_TF32_OFF = 2           /* nothing on TF32                               */
-} dlp_tf32_mode;
+    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
+    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
+    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
+    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
+    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
+    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
+    DLP_PLAN_MISS_COUNT_
+} dlp_plan_miss;
+/* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
+const char *dlp_plan_miss_name(dlp_plan_miss m);
 
-/* Efficiency curve of one op class:
- *   ratio = exp(clamp(a + b*u + c*v + d*u*u, 0, ln 100)),
- *   u = log10(roofline time / 1 us) clamped to [-1, 5],
- *   v = log10(arithmetic intensity / device ridge point) clamped to [-3, 3].
- * Kernel time = roofline time x ratio; achieved/peak = 1 / ratio.
- * All zero: efficiency 1 (pure roofline).  A learned model may fill these. */
+/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
+ * defaults shown. */
 typedef struct {
-    double a, b, c, d;
-} dlp_eff_curve;
+    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
+    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
+    double rate;                /* requests/s to serve; 0: one replica           */
+    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
+                                   database with a price                        */
+    int n_devices;
+    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
+                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
+                                   where dlp_llm_compute_dtype runs it          */
+    int n_quants;
+    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
+    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
+    const char *region;         /* carbon region; NULL: the database's           */
+    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
+    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
+    int analytic_only;          /* as dlp_llm_predict                            */
+    /* the caller's own $/h per GPU (contract prices), overriding the
+     * database's; a device priced here joins the default search */
+    const char *const *price_devices;  /* ids/names/aliases                     */
+    const double *price_usd_per_hour;  /* > 0, one per device                   */
+    int n_prices;
+} dlp_plan_llm_opts;
+
+/* One configuration's answer: a plan (meets_slo 1) or, for the closest
+ * miss, its figures at concurrency 1 (meets_slo 0). */
+typedef struct {
+    const dlp_device *device;   /* lives as long as the dlp_devdb               */
+    int gpus;                   /* GPUs per replica                              */
+    int quant;                  /* dlp_quant of the weights                      */
+    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
+                                   over ep (1: each expert over the tp GPUs)    */
+    int64_t concurrency;        /* requests in flight per replica               */
+    int64_t max_concurrency;    /* what the KV cache holds                       */
+    double ttft_ms, tpot_ms;
+    double tokens_per_s;        /* output tokens/s of one replica                */
+    double requests_per_s;      /* of one replica                                */
+    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
+    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
+    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
+                                   one replica at this concurrency; NaN: no price*/
+    double j_per_token;         /* board energy per output token                 */
+    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
+    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
+    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
+    int meets_slo;
+    int evaluations;            /* serving-model calls this configuration took   */
+    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
+    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
+    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
+    int dtype;                  /* dlp_dtype the model computes in               */
+    int64_t batch;              /* the largest batch meeting the latency         */
+    double latency_ms;          /* of one batch                                   */
+    double samples_per_s;       /* of one GPU: batch / latency                    */
+    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
+    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
+    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
+} dlp_plan_row;
+
+enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1 };   /* dlp_plan_kind(p) */
+
+/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
+ * + gen past the model's context, an encoder-only model, no GPU to try),
+ * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
+ * region.  A search where nothing
+ * meets the SLO is DLP_OK with dlp_plan_count 0. */
+dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
+                        dlp_plan **out, dlp_error *err);
+/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
+ * (one per replica: data parallelism is replicas) x compute dtype, at the
+ * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
+ * the runtime's kernels) meets latency_ms and whose memory fits, by
+ * bisection over the batch.  Rows fill the inference fields; misses are
+ * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
+typedef struct {
+    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
+    double latency_ms;              /* per batch; 0: no limit                    */
+    double throughput;              /* samples/s to serve: replicas; 0: one       */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
+                                       the GPU runs them                          */
+    int n_dtypes;
+    int runtime;                    /* dlp_runtime; 0: eager                      */
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+} dlp_plan_infer_opts;
+/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
+ * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
+ * missing or malformed model. */
+dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
+int dlp_plan_kind(const dlp_plan *p);                        /* DLP_PLAN_LLM, _INFER */
+
+/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
+ * given, else by usd_per_mtok (usd_per_msample); without a price last, by
+ * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
+ * (latency). */
+int dlp_plan_count(const dlp_plan *p);
+const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
+/* Configurations searched (plans + every miss) and serving-model calls. */
+int64_t dlp_plan_considered(const dlp_plan *p);
+int64_t dlp_plan_evaluations(const dlp_plan *p);
+int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
+int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
+/* The configuration that came closest to the SLO without meeting it (least
+ * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
+const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
+/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
+ * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
+dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
+void dlp_plan_free(dlp_plan *p);
+
+/* ==== END plan ==== */
+
+/* ==== BEGIN features (src/features) ==== */
+
+/* Node-feature layouts (docs/features.md).  The version changes whenever a
+ * layout's columns change; model files record the version they were
+ * trained on. */
+typedef enum { DLP_LAYOUT_TRAPPM = 1, DLP_LAYOUT_DIPPM = 2 } dlp_layout;
+#define DLP_LAYOUT_TRAPPM_VERSION 1
+#define DLP_LAYOUT_DIPPM_VERSION 1
+
+/* Static (graph-level) features, raw values; every layout stores them all. */
+enum {
+    DLP_SF_BATCH = 0, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
+    DLP_SF_MEMORY,          /* peak memory bytes (weights + live activations) */
+    DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU, DLP_SF_FLOPS, DLP_SF_WEIGHT_BYTES,
+    DLP_SF_COUNT
+};
 
 typedef struct {
-    const char *name;          /* shown in the method: "roofline+<name>"       */
-    dlp_eff_curve cls[DLP_OPC_COUNT_];   /* by dlp_op_class                      */
-    /* Measured/predicted kernel-time quantiles (p10, p90) of this predictor,
-     * leave-one-GPU-out; the prediction's band.  0, 0: no band. */
-    double band_lo, band_hi;
-} dlp_efficiency;
+    int layout, layout_version;
+    int n_nodes, n_feat;
+    float *x;               /* (n_nodes, n_feat) row-major, node = topo order  */
+    int n_edges;
+    int32_t *rowptr;        /* (n_nodes + 1): out-edges of node i (true DAG)   */
+    int32_t *col;           /* (n_edges): successor node ids                    */
+    double static_f[DLP_SF_COUNT];
+    char name[128];
+} dlp_features;
 
-/* The calibration fitted on measured kernel times (NeuSight's data set, six
- * GPUs, fp32 PyTorch 2.1; docs/predict.md, "Efficiency curves").  Never NULL. */
-const dlp_efficiency *dlp_efficiency_builtin(void);
-/* Pure roofline: every curve zero, with the band measured for it. */
-const dlp_efficiency *dlp_efficiency_pure(void);
+int dlp_layout_width(dlp_layout layout);                  /* columns of X, 0 if unknown */
+const char *dlp_layout_name(dlp_layout layout);           /* "trappm", "dippm"          */
+int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
+const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                 */
+const char *dlp_static_name(int k);                /* DLP_SF_* name               */
 
-#define DLP_PREDICT_MIG_MARGIN 0.10    /* default MIG safety margin           */
-#define DLP_PREDICT_LAUNCH_US 5.0      /* default per-kernel launch overhead  */
+dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err);
+void dlp_features_free(dlp_features *f);
+/* .dlpg binary file: versioned, checksummed, written atomically. */
+dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
+dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err);
 
-/* Options; zero-initialise, 0 fields take the defaults shown. */
-typedef struct {
-    int mode;                  /* dlp_predict_mode: inference (0) or training  */
-    int dtype;                 /* compute dtype: DLP_DT_FLOAT, _FLOAT16,
-                                  _BFLOAT16 or _INT8; 0 = the file's float type.
-                                  fp32/fp16/bf16 tensors of the file take its
-                                  size (as autocast / .half() would)            */
-    int64_t batch;             /* samples per pass, for throughput; 0 = the
-                                  graph's bound batch (1 if none)               */
-    double runs;               /* inference: forward passes of the batch that
-                                  cost/carbon are for; 0 = 1                     */
-    double steps;              /* training steps to cost; 0 = 1                 */
-    const char *region;        /* carbon region; NULL or "" = the DB default    */
-    double mig_margin;         /* 0 = DLP_PREDICT_MIG_MARGIN; < 0 = no margin   */
-    double latency_slo_ms;     /* MIG latency objective; 0 = none               */
-    int tf32;                  /* dlp_tf32_mode                                  */
-    int optimizer;             /* dlp_optim (training)                           */
-    double launch_us;          /* per-kernel overhead, us; 0 = default; < 0 = 0 */
-    int pure_roofline;         /* 1: efficiency 1 everywhere                     */
-    int fuse;                  /* 1 (inference): elementwise/activation ops and
-                                  BatchNorm fed only by a conv/gemm/matmul run
-                                  in its epilogue (TensorRT, torch.compile)     */
-    const dlp_efficiency *eff; /* NULL = dlp_efficiency_builtin()  (on a CPU:
-                                  NULL = pure roofline; the GPU calibration
-                                  does not describe CPU kernels)               */
-    int no_learned;            /* 1: analytic only, ignore shipped models       */
-    int runtime;               /* dlp_runtime: which runtime's kernels are timed
-                                  (0 = eager PyTorch 2.x)                        */
-    int memfmt;                /* dlp_memfmt: NCHW (0) or channels_last         */
-    int no_sdpa;               /* 1: attention runs as written (bmm, softmax,
-                                  bmm), for code that does not call SDPA        */
-    int no_amp;                /* 1: fp16/bf16 as model.half(); 0 (default):
-                                  torch.autocast, whose fp32 ops (softmax)
-                                  cast up and back                               */
-    double power_limit_w;      /* board power limit, W (nvidia-smi -pl); 0 = the
-                                  device's TDP; above TDP is refused.  Clocks
-                                  drop where a kernel would draw more (DVFS)   */
-} dlp_predict_opts;
+/* ==== END features ==== */
 
-/* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of
- * the kernel launch when launch_us is 0 (docs/learned.md says how it was
- * derived from data/cpu/runs.sqlite), and the measured process base memory
- * (Python + torch before the model, memory_base_mb in the store), MiB. */
-#define DLP_PREDICT_CPU_DISPATCH_US 67.0
-#define DLP_PREDICT_CPU_BASE_MIB 148.7
-
-/* Where one predicted quantity comes from. */
-typedef struct {
-    int learned;               /* 1: a shipped learned model; 0: analytic        */
-    double analytic;           /* the analytic value (kept when learned)         */
-    char model[96];            /* the model's file name; "" when analytic        */
-    char accuracy[192];        /* its measured accuracy, as the model states it  */
-} dlp_pred_source;
-
-/* One node's share of the prediction (topological order). */
-typedef struct {
-    int node;                  /* graph node index                              */
-    int op_class;              /* dlp_op_class                                   */
-    int kernels;               /* forward kernels launched; 0 = no kernel (view,
-                                  shape arithmetic, constant)                    */
-    int bound;                 /* 'c' compute, 'm' memory, 0 no kernel          */
-    int tensor_core;           /* ran on tensor / matrix cores                   */
-    int unknown;               /* cost unknown (unknown op or shape)             */
-    int fused_into;            /* node whose kernel runs this one; -1: none     */
-    double flops, bytes;       /* forward work after dtype scaling (a fusion
-                                  root includes its fused nodes' work)         */
-    double peak_flops;         /* ceiling of its unit, FLOP/s                   */
-    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
-    double kernel_ms;          /* forward kernel time, no launch overhead        */
-    double time_ms;            /* forward time incl. launch overhead             */
-    double bwd_ms;             /* training: backward time incl. launches        */
-    double energy_j;           /* forward + backward energy                      */
-} dlp_node_pred;
-
-/* One kernel of the lowered list (dlperf predict --kernels). */
-typedef struct {
-    char name[40];             /* as torch.profiler names the op that launches it:
-                                  "aten::addmm", "aten::layer_norm", ...        */
-    int kclass;                /* dlp_kernel_class                               */
-    int phase;                 /* 0 forward, 1 backward, 2 optimizer/casts       */
-    int node;                  /* anchor graph node; -1 none (optimizer)       */
-    int n_nodes;               /* graph nodes it covers                          */
-    int count;                 /* identical launches this row stands for        */
-    int bound;                 /* 'c' compute, 'm' memory                       */
-    int tensor_core;
-    double flops, bytes;       /* per launch                                     */
-    double peak_flops;
-    double ratio;              /* efficiency curve's time multiplier (>= 1)     */
-    double kernel_ms;          /* per launch, without launch overhead            */
-    double time_ms;            /* all launches, with launch overhead             */
-    const char *curve;         /* where the curve comes from (static string)    */
-} dlp_kernel_pred;
-
-typedef struct {
-    char method[96];           /* "roofline" or "roofline+<calibration>"        */
-    char model[128], device[64], region[32];
-    int mode, dtype, optimizer;
-    int64_t batch;
-    double latency_ms;         /* one forward pass of the batch                 */
-    double step_ms;            /* training: forward + backward + optimizer; 0   */
-    double throughput_sps;     /* samples per second                            */
-    double band_lo_ms, band_hi_ms; /* of latency (inference) or step; 0: none   */
-    double memory_mb;          /* peak device memory, MiB = sum of the parts:   */
-    double weights_mb, activations_mb, gradients_mb, optimizer_mb, workspace_mb,
-           context_mb;         /* context: CUDA context + allocator overhead     */
-    double energy_j;           /* one pass (inference) or one step (training)   */
-    double power_w;            /* average board power over it                   */
-    double utilisation;        /* time-weighted share of the bound resource's
-                                  peak, 0..1 (launch gaps count as 0)          */
-    double flops, bytes;       /* per pass / step                                */
-    int kernels;               /* per pass / step                                */
-    int n_unknown;             /* nodes whose cost is unknown                    */
-    double mig_margin;
-    dlp_mig_choice mig;        /* for memory_mb and the full-GPU time           */
-    double runs, steps;        /* what cost and carbon are for                  */
-    double total_hours;        /* time of all runs / steps                      */
-    double price_usd_per_hour; /* 0: the device has no price                    */
-    double cost_usd;           /* -1: no price                                  */
-    double energy_kwh;         /* all runs / steps, at the board                */
-    double pue, g_per_kwh;
-    double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
-    int n_nodes;
-    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_clear */
-    int device_kind;           /* dlp_device_kind of the device                  */
-    int energy_known;          /* 0: the device has no power data (a CPU without
-                                  TDP): energy_j, power_w, energy_kwh and co2_g
-                                  are NaN                                        */
-    dlp_pred_source time_src;  /* latency_ms (inference) or step_ms (training);
-                                  throughput and cost follow it                  */
-    dlp_pred_source memory_src;/* memory_mb; the breakdown stays analytic and
-                                  sums to memory_src.analytic                    */
-    char learned_note[256];    /* shipped models skipped and why ("" none)      */
-    int runtime, memfmt;       /* the profile the kernels were lowered for      */
-    int n_kernel_rows;
-    dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
-                                  then backward and optimizer in training);
-                                  freed by dlp_prediction_clear                  */
-    int fits;                  /* memory_mb <= device_memory_mb (1 when the
-                                  device's memory is not in the database); a
-                                  prediction that does not fit still has its
-                                  times, as if it did, and says so             */
-    double device_memory_mb;   /* the device's memory, MiB; 0: unknown          */
-    double clock_share;        /* core clock over the kernels (time-weighted),
-                                  share of boost: 1 = boost held; below 1 the
-                                  board's power limit forced lower clocks (DVFS,
-                                  docs/predict.md)                              */
-    double power_limit_w;      /* the board limit it ran under (TDP unless
-                                  opts.power_limit_w set a lower one)           */
-} dlp_prediction;
-
-/* Set opts for a runtime profile, with its presets: the profile's lowering,
- * no forced fusion, the calibrated curves and the default launch overhead;
- * TensorRT also takes the pure roofline and no launch gaps (one engine
- * enqueued at once; its kernels beat PyTorch's curves: docs/predict.md).
- * Fields set afterwards still override.  The CLI's --runtime and the HTTP
- * API's 'runtime' both go through it. */
-void dlp_predict_use_runtime(dlp_predict_opts *opts, int runtime);
-
-/* Predict graph g on device d.  db gives carbon and PUE (NULL: the built-in
- * database).  opts may be NULL (all defaults).  On failure *out is zeroed;
- * DLP_ENOTFOUND for an unknown region, DLP_EINVAL for bad options. */
-dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
-                       const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
-void dlp_prediction_clear(dlp_prediction *p);
-
-/* Cost of `count` repetitions of something taking time_ms each at
- * price_usd_per_hour: price x time_ms x count / 3.6e6. */
-double dlp_cost_usd(double price_usd_per_hour, double time_ms, double count);
-/* Carbon of energy_j at the board: energy_j / 3.6e6 x pue x g_per_kwh. */
-double dlp_co2_g(double energy_j, double pue, double g_per_kwh);
-
-/* Roofline chart of a prediction as a standalone SVG document: log-log
- * arithmetic intensity (FLOP/byte) vs FLOP/s, the FP32 vector and the
- * dtype's tensor ceilings, the bandwidth slope, one point per costed node
- * sized by its share of predicted time, coloured by op class.  d must be the
- * prediction's device. */
-dlp_status dlp_roofline_svg(const dlp_prediction *p, const dlp_device *d, const char *path,
-                            dlp_error *err);
-/* Same into a malloc'ed NUL-terminated buffer (free it with dlp_free). */
-dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, char **buf,
-                                size_t *len, dlp_error *err);
-
-/* ==== END predict ==== */
-
-/* ==== BEGIN serve (src/serve) ==== */
-
-/* The HTTP server of `dlperf serve` (docs/serve.md): a JSON API on
- * libmicrohttpd — /api/health, /api/devices, /api/models, /api/predict,
- * /api/llm, /api/mig, /api/roofline.svg — and the web page at /, both
- * compiled into the library.  Uploaded models are parsed from memory
- * (dlp_graph_load_mem) and never written to disk; no request can name a
- * server-side path.  The server never prints: access-log lines go to the
- * caller's callback. */
-
-typedef struct dlp_server dlp_server;
-
-/* One line of the access log, "127.0.0.1 POST /api/predict 200 5234B 3.12ms"
- * (client, method, path, status, response bytes, time from the first byte
- * of the request to the last of the response), or a message from
- * libmicrohttpd prefixed "microhttpd: ".  No trailing newline.  Called from
- * the server's threads, possibly concurrently. */
-typedef void (*dlp_server_log_fn)(void *user, const char *line);
-
-/* Options; zero-initialise, 0 fields take the defaults shown. */
-typedef struct {
-    const char *bind;          /* address to listen on (IPv4/IPv6 literal or host
-                                  name); NULL or "" = "127.0.0.1"               */
-    int port;                  /* TCP port; 0 = any free one (dlp_server_port)  */
-    int threads;               /* worker threads (libmicrohttpd pool); 0 = 4    */
-    size_t max_upload_bytes;   /* largest request body; 0 = 64 MiB; over: 413    */
-    int timeout_s;             /* a request (or an idle keep-alive connection)
-                                  taking longer is closed; 0 = 30                */
-    int max_parses;            /* model parses/predictions at once; 0 = threads;
-                                  over: 503 with Retry-After                      */
-    int quiet;                 /* 1: no access-log lines (errors still logged) */
-    dlp_server_log_fn log;     /* NULL: nothing is logged                        */
-    void *log_user;
-    int no_listen;             /* 1: open no socket; only dlp_server_handle
-                                  answers (tests, embedding)                      */
-    int header_timeout_s;      /* request line + headers must arrive within this
-                                  many seconds of the connection opening (or of
-                                  the previous response on a keep-alive
-                                  connection), however slowly bytes trickle;
-                                  0 = 10; over: 408 and closed                   */
-    int max_connections;       /* open connections; 0 = 1024; a new one over it
-                                  is answered 503 at once and closed             */
-    int max_per_ip;            /* open connections from one client address;
-                                  0 = max_connections / 2, -1 = no cap; over:
-                                  503 at once and closed                         */
-} dlp_server_opts;
-
-/* Load the device database and catalogues, bind and start serving in the
- * background (the caller's thread returns at once).  DLP_EIO when the
- * address cannot be bound (message names it and why), DLP_EINVAL for bad
- * options. */
-dlp_status dlp_server_new(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
-/* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
-int dlp_server_port(const dlp_server *s);
-/* Graceful stop: refuse new connections, let requests in progress finish
- * (up to the request timeout), close everything and free s.  NULL is fine.
- * Safe to call from the thread that called dlp_server_new, never from a
- * log callback or a signal handler. */
-void dlp_server_free(dlp_server *s);
-
-/* A response, as the server would send it. */
-typedef struct {
-    int status;                /* HTTP status: 200, 400, 404, 405, 413, 503...  */
-    const char *content_type;  /* static string                                  */
-    char *body;                /* malloc'ed, NUL-terminated; len bytes          */
-    size_t len;
-    int retry_after_s;         /* > 0: the Retry-After header (503)             */
-    const char *allow;         /* 405: the Allow header; else NULL              */
-} dlp_server_response;
-
-/* Answer one request without a socket, exactly as the server would: url is
- * the path with an optional "?query" (GET fields), body a JSON or
- * application/x-www-form-urlencoded text (multipart bodies need the real
- * server: 415 here).  Thread-safe.  Returns DLP_OK when *out holds a
- * response (any status), DLP_ENOMEM when not even an error could be built. */
-dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
-                             const char *content_type, const void *body, size_t len,
-                             dlp_server_response *out);
-void dlp_server_response_clear(dlp_server_response *r);
-/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
- * multipart form carries over HTTP): model_len bytes named model_name (a
- * plain file name, used in messages and as "model").  The Python package
- * answers through it, so its JSON is the HTTP API's and the CLI's. */
-dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
-                                    const void *model, size_t model_len, const char *model_name,
-                                    dlp_server_response *out);
-
-/* ==== END serve ==== */
-
-/* ==== BEGIN gnn (src/learn/gnn.c, src/eval) ==== */
+/* ==== BEGIN learn (src/learn/gnn.c, src/eval) ==== */
 
 /* Graph neural predictors trained on .dlpd datasets (docs/gnn.md): DIPPM's
  * PMGNS (GraphSAGE blocks, a graph readout concatenated with the scaled
@@ -1473,8 +1389,6 @@ dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *
  * rivals of the thesis' table 4.4 (GCN, GAT, GIN, an MLP on the static
  * features), their .dlpm model file, and the evaluation toolkit: metrics,
  * split protocols, Markdown/JSON reports and parity plots. */
-
-typedef struct dlp_gnn dlp_gnn;
 
 typedef enum {
     DLP_GNN_SAGE = 0, DLP_GNN_GCN, DLP_GNN_GAT, DLP_GNN_GIN,
@@ -1576,7 +1490,7 @@ typedef struct {
     /* TraPPM (arch DLP_GNN_TRAPPM, required there, ignored otherwise): the
      * pre-trained encoder whose sum-pooled embedding joins the readout.  The
      * model keeps a frozen copy (saved in its .dlpm); the caller keeps e. */
-    const struct dlp_encoder *encoder;
+    const dlp_encoder *encoder;
     /* Transfer learning (§5.6.2) / warm start: start from this model's
      * weights instead of a random init.  It must have the same architecture,
      * widths, layout, static features and number of targets
@@ -1662,7 +1576,7 @@ int dlp_gnn_encoder_dim(const dlp_gnn *m);
 /* A stand-alone copy of a TraPPM model's frozen encoder (to retrain the
  * recipe, or to embed with it); DLP_EINVAL for a model without one.  The
  * caller frees it with dlp_encoder_free. */
-dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, struct dlp_encoder **out, dlp_error *err);
+dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, dlp_encoder **out, dlp_error *err);
 int dlp_gnn_target_count(const dlp_gnn *m);
 const char *dlp_gnn_target_at(const dlp_gnn *m, int k);   /* NULL out of range */
 
@@ -1858,56 +1772,78 @@ dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *le
 dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size_t *len,
                                dlp_error *err);
 
-/* ==== END gnn ==== */
+/* ==== END learn ==== */
 
-/* ==== BEGIN pretrain (src/learn/encoder.c, src/data/corpus.c, src/eval/tsne.c) ==== */
+/* ==== BEGIN trees (src/learn/xgb.c) ==== */
+
+/* ---- gradient-boosted trees (libxgboost) and the .dlpm model file ---- */
+
+/* Zero-initialise; 0 fields take the defaults shown. */
+typedef struct {
+    int n_estimators;          /* 500                                          */
+    double learning_rate;      /* 0.1                                          */
+    int max_depth;             /* 6                                            */
+    double subsample;          /* 1.0                                          */
+    double min_child_weight;   /* 1.0                                          */
+    int nthread;               /* 1                                            */
+    uint64_t seed;             /* 0                                            */
+    int log_target;            /* 1: fit log(y), predict exp (y must be > 0)   */
+} dlp_xgb_params;
+
+/* Train on x (n, n_feat) row-major; feature names and the target name are
+ * stored in the model.  NaN in x means missing. */
+dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
+                         const char *const *feature_names, const char *target,
+                         const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
+/* Predict n rows of x (n, n_feat) into out[n], in the target's units.
+ * Walks the flattened trees (XGBoost's exact rule, no libxgboost call):
+ * about 7 us per row for 500 trees of depth 6.  Thread-safe. */
+dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
+                           dlp_error *err);
+void dlp_xgb_free(dlp_xgb *m);
+
+int dlp_xgb_feature_count(const dlp_xgb *m);
+const char *dlp_xgb_feature_at(const dlp_xgb *m, int i);  /* NULL out of range */
+const char *dlp_xgb_target(const dlp_xgb *m);
+int dlp_xgb_log_target(const dlp_xgb *m);
+/* FNV-1a 64 of the training matrix and targets (which data made the model). */
+uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
+/* Free-form metadata stored in the file ("name", "devices", "quants", ...).
+ * set copies both strings; get returns NULL when absent. */
+dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
+const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
+
+/* .dlpm file (docs/llm.md): magic "DLPM", version, a JSON header (feature
+ * names, target, log flag, fingerprint, metadata), the booster (XGBoost
+ * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
+ * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
+dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
+/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
+dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
+dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
+dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
+                            dlp_error *err);
+
+/* Out-of-fold predictions: k-fold cross-validation stratified on quantile
+ * bins of y (groups == NULL), or leave-one-group-out (groups[i] >= 0 names
+ * row i's group; rows with -1 are always in training).  oof[i] is NaN for a
+ * row never tested. */
+dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
+                      const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
+                      double *oof, dlp_error *err);
+
+/* Metrics of cross-validated predictions: dlp_metrics_compute (one API for
+ * every predictor; NaN where a metric is undefined). */
+
+/* ==== END trees ==== */
+
+/* ==== BEGIN pretrain (src/learn/encoder.c, src/eval/tsne.c) ==== */
 
 /* Self-supervised graph encoders (docs/pretrain.md): TraPPM's graph
  * autoencoder (GAE, thesis §5.4.2) and GraphMAE (§7.4.3, table 7.7), pre-
  * trained on unlabeled graphs streamed from disk.  A pre-trained encoder
  * maps a graph to one vector (its node embeddings summed); TraPPM models
  * (dlp_gnn arch DLP_GNN_TRAPPM) take it frozen as an extra input. */
-
-typedef struct dlp_corpus dlp_corpus;
-typedef struct dlp_encoder dlp_encoder;
-
-/* ---- corpus of unlabeled graphs (src/data/corpus.c) ---- */
-
-/* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
- * for those three; a manifest.jsonl as written by dlperf-profile
- * --unlabeled names each graph's family), and the word "help-nb201" (the
- * 15,625 NAS-Bench-201 cells, built, executed graphs).  Opening converts
- * every graph once into a pack file (pack_path, .dlpc: a header, the graph
- * records as .dlpg bytes, an index of offsets, families and names, CRC per
- * record; written atomically) and keeps only the index in memory: graphs
- * are read back from disk one at a time, so a corpus larger than memory
- * trains.  An existing pack whose recorded sources and options match is
- * reused as it is (no conversion).  A file that cannot be read is skipped
- * with a warning naming it (warn callback); none readable is an error. */
-typedef struct {
-    int layout;                /* DLP_LAYOUT_TRAPPM (0 = trappm)                 */
-    int64_t batch;             /* binds symbolic batch dims of ONNX files (1)    */
-    int64_t max_graphs;        /* stop after this many graphs; 0: all            */
-    int64_t max_nodes;         /* skip graphs with more nodes; 0: no limit       */
-    void (*warn)(void *user, const char *msg);  /* NULL: silent                  */
-    void *warn_user;
-} dlp_corpus_opts;
-
-dlp_status dlp_corpus_pack(const char *const *sources, int n_sources, const char *pack_path,
-                           const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
-/* Open an existing pack file only (no sources). */
-dlp_status dlp_corpus_open(const char *pack_path, dlp_corpus **out, dlp_error *err);
-void dlp_corpus_close(dlp_corpus *c);
-int64_t dlp_corpus_count(const dlp_corpus *c);
-int dlp_corpus_layout(const dlp_corpus *c);
-int64_t dlp_corpus_skipped(const dlp_corpus *c);   /* sources that could not be read */
-const char *dlp_corpus_name(const dlp_corpus *c, int64_t i);    /* NULL out of range */
-const char *dlp_corpus_family(const dlp_corpus *c, int64_t i);  /* "" when unknown   */
-int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the index    */
-/* Read graph i from disk (caller frees with dlp_features_free).  A damaged
- * record is DLP_ECHECKSUM / DLP_EFORMAT naming the pack and the graph.
- * Thread-safe (pread). */
-dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
 
 /* ---- encoders (src/learn/encoder.c) ---- */
 
@@ -1999,43 +1935,170 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
 
 /* ==== END pretrain ==== */
 
-/* ==== BEGIN json (src/json) ==== */
+/* ==== BEGIN data (src/data) ==== */
 
-/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
- * Python package print exactly these bytes: one object, keys in a fixed
- * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
- * (free it with dlp_free), *len its length (len may be NULL); on failure
- * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+/* A dataset: N samples, each a feature graph (dlp_features, in one layout
+ * for the whole set), named float targets (NaN = missing), a family
+ * ("nb201", "fbnet", "resnet", ...), a device setting ("titanxp_32"), a
+ * sample name (arch string, model name), the batch (from the graph's
+ * static features) and a numeric device id (index into the dataset's
+ * device list).  Samples may share a graph: the same architecture measured
+ * on several devices at one batch is stored once.  File format .dlpd:
+ * docs/datasets.md. */
 
-#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
+                           dlp_dataset **out, dlp_error *err);
+void dlp_dataset_free(dlp_dataset *ds);
 
-dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
-                               char **out, size_t *len, dlp_error *err);
-/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
-dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
-                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
-                        dlp_error *err);
-/* One device; the whole database {"devices":[...],"carbon":{...}}; the
- * carbon table alone. */
-dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
-dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
-dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
-/* An LLM prediction for config c on d with workload wl (`dlperf llm
- * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
- * the carbon region the prediction used (NULL: null). */
-dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
-                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
-                        size_t *len, dlp_error *err);
-/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
- * symbols and warnings (`dlperf inspect --json`). */
-dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
-/* The same object plus "outputs" (the graph outputs in the file's order:
- * name, dtype, shape) and "node_list" (per node in topological order: name,
- * op, the shape of each output); a shape is an array with -1 for an unknown
- * dim, or null when the rank is unknown (`dlperf inspect --json --nodes`). */
-dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+/* Add a graph; the dataset takes ownership of f (and frees it on failure).
+ * f must be in the dataset's layout and current layout version.  *graph_id
+ * (may be NULL) receives its index. */
+dlp_status dlp_dataset_add_graph(dlp_dataset *ds, dlp_features *f, int *graph_id, dlp_error *err);
+/* Add a sample on graph graph_id; targets has dlp_dataset_target_count
+ * values (NULL: all missing).  Strings are copied; family/device/name may
+ * be NULL (stored as ""). */
+dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *targets,
+                                  const char *family, const char *device, const char *name,
+                                  dlp_error *err);
+/* One graph with one sample (ownership of f transferred, as add_graph). */
+dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *targets,
+                           const char *family, const char *device, const char *name,
+                           dlp_error *err);
+/* Register a device so that ids follow the caller's order (samples add
+ * unknown devices themselves).  Returns its id, -1 on OOM. */
+int dlp_dataset_add_device(dlp_dataset *ds, const char *device);
 
-/* ==== END json ==== */
+int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
+int dlp_dataset_graph_count(const dlp_dataset *ds);
+int dlp_dataset_layout(const dlp_dataset *ds);
+int dlp_dataset_target_count(const dlp_dataset *ds);
+const char *dlp_dataset_target_at(const dlp_dataset *ds, int k);     /* NULL out of range */
+int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
+int dlp_dataset_device_count(const dlp_dataset *ds);
+const char *dlp_dataset_device_at(const dlp_dataset *ds, int id);    /* NULL out of range */
+const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int graph_id); /* NULL out of range */
+
+typedef struct {
+    const dlp_features *features;  /* owned by the dataset; shared between samples */
+    int graph;                     /* graph index                                   */
+    const float *targets;          /* target_count values, NaN = missing            */
+    const char *family, *device, *name;
+    int device_id;
+    int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
+} dlp_dataset_sample;
+
+/* Sample i (0 .. count-1); NULL out of range.  Adding a sample makes
+ * earlier pointers stale. */
+const dlp_dataset_sample *dlp_dataset_at(const dlp_dataset *ds, int i);
+
+/* 64-bit hash of the content (layout, target names, and every sample's
+ * graph, targets and strings, in order) — independent of how graphs are
+ * shared or of the file's byte layout.  Model files record it to say what
+ * they were trained on. */
+uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
+
+/* .dlpd file: versioned, checksummed, written atomically.  Loading checks
+ * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
+ * CRC-32 (DLP_ECHECKSUM). */
+dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
+dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
+
+/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
+ * dataset build` is a thin client).  Progress, when set, is called after
+ * every row with (done, total); messages start "dataset build:". */
+typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
+
+/* From a dlperf-profile store (docs/store.md): one sample per ok first
+ * measurement of the device and mode, its graph loaded at the run's batch
+ * and seq, its targets the metric means (NaN where not measured), family
+ * from the store, name = variant. */
+typedef struct {
+    const char *store;                /* STORE.sqlite                                   */
+    const char *device;               /* a store device or database alias; NULL: the
+                                         store's only device                            */
+    const char *mode;                 /* infer (NULL), train or llm                     */
+    const char *family;               /* NULL: every family                             */
+    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
+                                         else latency_ms                                 */
+    int n_targets;
+    dlp_layout layout;
+    int64_t limit;                    /* 0: every run                                   */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_store_dataset_opts;
+typedef struct {
+    int64_t models;                   /* distinct models among the samples              */
+    char device[128];                 /* the device used                                */
+} dlp_store_dataset_info;
+dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
+                                  dlp_store_dataset_info *info, dlp_error *err);
+
+/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
+ * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
+ * once per batch among the chosen device columns (the batch is the
+ * column's "_N" suffix when N is a power of two up to 4096, else 1), one
+ * sample per column with target latency_ms; family nb201, nb201-effective
+ * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
+typedef struct {
+    const char *table;                /* help-nb201 or help-fbnet                       */
+    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
+    const char *devices;              /* a column, a comma list, or "all"               */
+    dlp_layout layout;
+    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
+    int64_t limit;                    /* 0: every architecture                          */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_help_dataset_opts;
+typedef struct {
+    int64_t architectures;            /* rows read                                      */
+    int batches, devices;             /* distinct batches, device columns               */
+} dlp_help_dataset_info;
+dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
+                                 dlp_help_dataset_info *info, dlp_error *err);
+
+/* ==== END data ==== */
+
+/* ==== BEGIN corpus (src/data/corpus.c) ==== */
+
+/* ---- corpus of unlabeled graphs (src/data/corpus.c) ---- */
+
+/* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
+ * for those three; a manifest.jsonl as written by dlperf-profile
+ * --unlabeled names each graph's family), and the word "help-nb201" (the
+ * 15,625 NAS-Bench-201 cells, built, executed graphs).  Opening converts
+ * every graph once into a pack file (pack_path, .dlpc: a header, the graph
+ * records as .dlpg bytes, an index of offsets, families and names, CRC per
+ * record; written atomically) and keeps only the index in memory: graphs
+ * are read back from disk one at a time, so a corpus larger than memory
+ * trains.  An existing pack whose recorded sources and options match is
+ * reused as it is (no conversion).  A file that cannot be read is skipped
+ * with a warning naming it (warn callback); none readable is an error. */
+typedef struct {
+    int layout;                /* DLP_LAYOUT_TRAPPM (0 = trappm)                 */
+    int64_t batch;             /* binds symbolic batch dims of ONNX files (1)    */
+    int64_t max_graphs;        /* stop after this many graphs; 0: all            */
+    int64_t max_nodes;         /* skip graphs with more nodes; 0: no limit       */
+    void (*warn)(void *user, const char *msg);  /* NULL: silent                  */
+    void *warn_user;
+} dlp_corpus_opts;
+
+dlp_status dlp_corpus_pack(const char *const *sources, int n_sources, const char *pack_path,
+                           const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
+/* Open an existing pack file only (no sources). */
+dlp_status dlp_corpus_open(const char *pack_path, dlp_corpus **out, dlp_error *err);
+void dlp_corpus_close(dlp_corpus *c);
+int64_t dlp_corpus_count(const dlp_corpus *c);
+int dlp_corpus_layout(const dlp_corpus *c);
+int64_t dlp_corpus_skipped(const dlp_corpus *c);   /* sources that could not be read */
+const char *dlp_corpus_name(const dlp_corpus *c, int64_t i);    /* NULL out of range */
+const char *dlp_corpus_family(const dlp_corpus *c, int64_t i);  /* "" when unknown   */
+int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the index    */
+/* Read graph i from disk (caller frees with dlp_features_free).  A damaged
+ * record is DLP_ECHECKSUM / DLP_EFORMAT naming the pack and the graph.
+ * Thread-safe (pread). */
+dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
+
+/* ==== END corpus ==== */
 
 /* ==== BEGIN store (src/data/store.c) ==== */
 
@@ -2048,10 +2111,7 @@ dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, d
  * (DLP_STORE_SCHEMA_VERSION; another version gives DLP_EVERSION) and marked
  * by PRAGMA application_id 0x444C5053 ("DLPS"). */
 
-
 #define DLP_STORE_SCHEMA_VERSION 1
-
-typedef struct dlp_store dlp_store;
 
 enum {
     DLP_STORE_READ = 0,        /* read only; the file must exist              */
@@ -2134,8 +2194,6 @@ typedef struct {
     int ok_only;               /* 1: outcome ok only                               */
     int first_only;            /* 1: no repeats (repeat_of set)                    */
 } dlp_store_filter;
-
-typedef struct dlp_store_runs dlp_store_runs;
 
 /* Runs matching f (NULL: all), in id order, with their metrics. */
 dlp_status dlp_store_query(dlp_store *s, const dlp_store_filter *f, dlp_store_runs **out,
@@ -2235,170 +2293,130 @@ dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_
 
 /* ==== END store ==== */
 
-/* ==== BEGIN plan (src/plan) ==== */
+/* ==== BEGIN serve (src/serve) ==== */
 
-/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
- * which weight format and parallelism, at what concurrency and cost, under
- * a service level.  An LLM plan searches devices x weight formats x GPU
- * counts (tensor parallelism that divides the heads; expert parallelism and
- * attention data parallelism for MoE models) and, for each configuration,
- * the largest concurrency whose TTFT and TPOT meet the SLO, found by
- * bisection over the serving model of dlp_llm_predict (never a grid).  A
- * configuration that cannot meet the SLO even at one request in flight, or
- * whose weights and one sequence's cache do not fit, is counted by reason;
- * the closest miss is kept. */
+/* The HTTP server of `dlperf serve` (docs/serve.md): a JSON API on
+ * libmicrohttpd — /api/health, /api/devices, /api/models, /api/predict,
+ * /api/llm, /api/mig, /api/roofline.svg — and the web page at /, both
+ * compiled into the library.  Uploaded models are parsed from memory
+ * (dlp_graph_load_mem) and never written to disk; no request can name a
+ * server-side path.  The server never prints: access-log lines go to the
+ * caller's callback. */
 
-/* What stops a plan's concurrency from growing (the "binding" column). */
-typedef enum {
-    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
-    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
-    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
-    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
-    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
-    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
-    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
-    DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
-                                  clients only queue                              */
-    DLP_PLAN_BIND_COUNT_
-} dlp_plan_bind;
-/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
- * "max_batch"; "?" out of range. */
-const char *dlp_plan_bind_name(dlp_plan_bind b);
+/* One line of the access log, "127.0.0.1 POST /api/predict 200 5234B 3.12ms"
+ * (client, method, path, status, response bytes, time from the first byte
+ * of the request to the last of the response), or a message from
+ * libmicrohttpd prefixed "microhttpd: ".  No trailing newline.  Called from
+ * the server's threads, possibly concurrently. */
+typedef void (*dlp_server_log_fn)(void *user, const char *line);
 
-/* Why a configuration has no plan (the "missed" counts). */
-typedef enum {
-    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
-    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
-    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
-    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
-    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
-    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
-    DLP_PLAN_MISS_COUNT_
-} dlp_plan_miss;
-/* "ttft", "tpot", "memory", "dtype", "refused", "latency"; "?" out of range. */
-const char *dlp_plan_miss_name(dlp_plan_miss m);
-
-/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
- * defaults shown. */
+/* Options; zero-initialise, 0 fields take the defaults shown. */
 typedef struct {
-    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
-    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
-    double rate;                /* requests/s to serve; 0: one replica           */
-    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
-                                   database with a price                        */
-    int n_devices;
-    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
-                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
-                                   where dlp_llm_compute_dtype runs it          */
-    int n_quants;
-    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
-    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
-    const char *region;         /* carbon region; NULL: the database's           */
-    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
-    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
-    int analytic_only;          /* as dlp_llm_predict                            */
-    /* the caller's own $/h per GPU (contract prices), overriding the
-     * database's; a device priced here joins the default search */
-    const char *const *price_devices;  /* ids/names/aliases                     */
-    const double *price_usd_per_hour;  /* > 0, one per device                   */
-    int n_prices;
-} dlp_plan_llm_opts;
+    const char *bind;          /* address to listen on (IPv4/IPv6 literal or host
+                                  name); NULL or "" = "127.0.0.1"               */
+    int port;                  /* TCP port; 0 = any free one (dlp_server_port)  */
+    int threads;               /* worker threads (libmicrohttpd pool); 0 = 4    */
+    size_t max_upload_bytes;   /* largest request body; 0 = 64 MiB; over: 413    */
+    int timeout_s;             /* a request (or an idle keep-alive connection)
+                                  taking longer is closed; 0 = 30                */
+    int max_parses;            /* model parses/predictions at once; 0 = threads;
+                                  over: 503 with Retry-After                      */
+    int quiet;                 /* 1: no access-log lines (errors still logged) */
+    dlp_server_log_fn log;     /* NULL: nothing is logged                        */
+    void *log_user;
+    int no_listen;             /* 1: open no socket; only dlp_server_handle
+                                  answers (tests, embedding)                      */
+    int header_timeout_s;      /* request line + headers must arrive within this
+                                  many seconds of the connection opening (or of
+                                  the previous response on a keep-alive
+                                  connection), however slowly bytes trickle;
+                                  0 = 10; over: 408 and closed                   */
+    int max_connections;       /* open connections; 0 = 1024; a new one over it
+                                  is answered 503 at once and closed             */
+    int max_per_ip;            /* open connections from one client address;
+                                  0 = max_connections / 2, -1 = no cap; over:
+                                  503 at once and closed                         */
+} dlp_server_opts;
 
-/* One configuration's answer: a plan (meets_slo 1) or, for the closest
- * miss, its figures at concurrency 1 (meets_slo 0). */
+/* Load the device database and catalogues, bind and start serving in the
+ * background (the caller's thread returns at once).  DLP_EIO when the
+ * address cannot be bound (message names it and why), DLP_EINVAL for bad
+ * options. */
+dlp_status dlp_server_new(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
+/* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
+int dlp_server_port(const dlp_server *s);
+/* Graceful stop: refuse new connections, let requests in progress finish
+ * (up to the request timeout), close everything and free s.  NULL is fine.
+ * Safe to call from the thread that called dlp_server_new, never from a
+ * log callback or a signal handler. */
+void dlp_server_free(dlp_server *s);
+
+/* A response, as the server would send it. */
 typedef struct {
-    const dlp_device *device;   /* lives as long as the dlp_devdb               */
-    int gpus;                   /* GPUs per replica                              */
-    int quant;                  /* dlp_quant of the weights                      */
-    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
-                                   over ep (1: each expert over the tp GPUs)    */
-    int64_t concurrency;        /* requests in flight per replica               */
-    int64_t max_concurrency;    /* what the KV cache holds                       */
-    double ttft_ms, tpot_ms;
-    double tokens_per_s;        /* output tokens/s of one replica                */
-    double requests_per_s;      /* of one replica                                */
-    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
-    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
-    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
-                                   one replica at this concurrency; NaN: no price*/
-    double j_per_token;         /* board energy per output token                 */
-    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
-    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
-    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
-    int meets_slo;
-    int evaluations;            /* serving-model calls this configuration took   */
-    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
-    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
-    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
-    int dtype;                  /* dlp_dtype the model computes in               */
-    int64_t batch;              /* the largest batch meeting the latency         */
-    double latency_ms;          /* of one batch                                   */
-    double samples_per_s;       /* of one GPU: batch / latency                    */
-    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
-    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
-    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
-} dlp_plan_row;
+    int status;                /* HTTP status: 200, 400, 404, 405, 413, 503...  */
+    const char *content_type;  /* static string                                  */
+    char *body;                /* malloc'ed, NUL-terminated; len bytes          */
+    size_t len;
+    int retry_after_s;         /* > 0: the Retry-After header (503)             */
+    const char *allow;         /* 405: the Allow header; else NULL              */
+} dlp_server_response;
 
-typedef struct dlp_plan dlp_plan;
-enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1 };   /* dlp_plan_kind(p) */
+/* Answer one request without a socket, exactly as the server would: url is
+ * the path with an optional "?query" (GET fields), body a JSON or
+ * application/x-www-form-urlencoded text (multipart bodies need the real
+ * server: 415 here).  Thread-safe.  Returns DLP_OK when *out holds a
+ * response (any status), DLP_ENOMEM when not even an error could be built. */
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
+                             const char *content_type, const void *body, size_t len,
+                             dlp_server_response *out);
+void dlp_server_response_clear(dlp_server_response *r);
+/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
+ * multipart form carries over HTTP): model_len bytes named model_name (a
+ * plain file name, used in messages and as "model").  The Python package
+ * answers through it, so its JSON is the HTTP API's and the CLI's. */
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
+                                    const void *model, size_t model_len, const char *model_name,
+                                    dlp_server_response *out);
 
-/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
- * + gen past the model's context, an encoder-only model, no GPU to try),
- * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
- * region.  A search where nothing
- * meets the SLO is DLP_OK with dlp_plan_count 0. */
-dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
-                        dlp_plan **out, dlp_error *err);
-/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
- * (one per replica: data parallelism is replicas) x compute dtype, at the
- * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
- * the runtime's kernels) meets latency_ms and whose memory fits, by
- * bisection over the batch.  Rows fill the inference fields; misses are
- * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
-typedef struct {
-    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
-    double latency_ms;              /* per batch; 0: no limit                    */
-    double throughput;              /* samples/s to serve: replicas; 0: one       */
-    const char *const *devices;     /* as dlp_plan_llm_opts                      */
-    int n_devices;
-    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
-                                       the GPU runs them                          */
-    int n_dtypes;
-    int runtime;                    /* dlp_runtime; 0: eager                      */
-    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
-    const char *region;
-    double kwh_price;
-    const char *const *price_devices;
-    const double *price_usd_per_hour;
-    int n_prices;
-} dlp_plan_infer_opts;
-/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
- * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
- * missing or malformed model. */
-dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
-                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
-int dlp_plan_kind(const dlp_plan *p);                        /* DLP_PLAN_LLM, _INFER */
+/* ==== END serve ==== */
 
-/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
- * given, else by usd_per_mtok (usd_per_msample); without a price last, by
- * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
- * (latency). */
-int dlp_plan_count(const dlp_plan *p);
-const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
-/* Configurations searched (plans + every miss) and serving-model calls. */
-int64_t dlp_plan_considered(const dlp_plan *p);
-int64_t dlp_plan_evaluations(const dlp_plan *p);
-int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
-int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
-/* The configuration that came closest to the SLO without meeting it (least
- * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
-const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
-/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
- * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
-dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
-void dlp_plan_free(dlp_plan *p);
+/* ==== BEGIN json (src/json) ==== */
 
-/* ==== END plan ==== */
+/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
+ * Python package print exactly these bytes: one object, keys in a fixed
+ * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
+ * (free it with dlp_free), *len its length (len may be NULL); on failure
+ * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+
+#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+
+dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
+                               char **out, size_t *len, dlp_error *err);
+/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
+dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
+                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
+                        dlp_error *err);
+/* One device; the whole database {"devices":[...],"carbon":{...}}; the
+ * carbon table alone. */
+dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+/* An LLM prediction for config c on d with workload wl (`dlperf llm
+ * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
+ * the carbon region the prediction used (NULL: null). */
+dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
+                        size_t *len, dlp_error *err);
+/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
+ * symbols and warnings (`dlperf inspect --json`). */
+dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+/* The same object plus "outputs" (the graph outputs in the file's order:
+ * name, dtype, shape) and "node_list" (per node in topological order: name,
+ * op, the shape of each output); a shape is an array with -1 for an unknown
+ * dim, or null when the rank is unknown (`dlperf inspect --json --nodes`). */
+dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+
+/* ==== END json ==== */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
