@@ -511,15 +511,15 @@ typedef enum {
     DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
     DLP_RUNTIME_COUNT_
 } dlp_runtime;
-const char *dlp_runtime_name(dlp_runtime runtime);   /* "eager", "eager-1.x", "compile",
-                                                 "tensorrt", "onnxruntime"     */
-int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
+const char *dlp_runtime_name(dlp_runtime runtime);  /* "eager", "eager-1.x", "compile",
+                                                       "tensorrt", "onnxruntime"  */
+int dlp_runtime_parse(const char *name);            /* -1 if unknown (any case)    */
 
 /* Memory format of 4-D activations. */
 typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
-const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"                 */
-int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
-                                                 = nhwc)                        */
+const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"              */
+int dlp_memfmt_parse(const char *name);             /* -1 if unknown ("channels_last"
+                                                       = nhwc)                     */
 
 /* Kernel classes: what a lowered kernel is timed as.  Each has its own
  * efficiency curve per precision (docs/predict.md, "Efficiency curves"). */
@@ -1369,9 +1369,9 @@ typedef struct {
 
 int dlp_layout_width(dlp_layout layout);                  /* columns of X, 0 if unknown */
 const char *dlp_layout_name(dlp_layout layout);           /* "trappm", "dippm"          */
-int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
-const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                 */
-const char *dlp_static_name(int k);                /* DLP_SF_* name               */
+int dlp_layout_parse(const char *name);                   /* -1 if unknown (any case)   */
+const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                */
+const char *dlp_static_name(int k);                       /* DLP_SF_* name              */
 
 dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err);
 void dlp_features_free(dlp_features *f);
