@@ -200,11 +200,11 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
             /* linear layers (MatMul on a 2-D weight, with the bias Add folded
              * into it) are NeuSight's addmm / nn.Linear rows */
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             int b = bucket_of_class(p.nodes[i].op_class);
             if (ni.op_class == DLP_OPC_MATMUL && ni.n_inputs > 1 && ni.inputs[1] >= 0) {
                 dlp_tensor_info w;
-                dlp_graph_tensor(g, ni.inputs[1], &w);
+                w = *dlp_graph_tensor_at(g, ni.inputs[1]);
                 if (w.is_initializer && w.rank == 2) b = B_GEMM;
             }
             r->cls_pred[b] += t;
@@ -212,7 +212,7 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
     }
     r->pred[which] = r->train ? fb : p.latency_ms;
     r->pred_fw[which] = p.latency_ms;
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
 }
 
 static int in_kernel_fit(const dlp_device *d, const dlp_devdb *db) {

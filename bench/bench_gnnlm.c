@@ -28,7 +28,7 @@ static int timeit(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n
     float out[16], *all = malloc(sizeof *all * (size_t)n * 16);
     if (!all) return -1;
     dlp_dataset_sample s;
-    dlp_dataset_get(ds, idx[0], &s);
+    s = *dlp_dataset_at(ds, idx[0]);
     if (dlp_gnn_predict_on(m, s.features, dev, out, &e) != DLP_OK) {   /* warm-up */
         fprintf(stderr, "bench_gnnlm: %s\n", e.msg);
         free(all);
@@ -36,7 +36,7 @@ static int timeit(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n
     }
     double t0 = now_s();
     for (int i = 0; i < n; i++) {
-        dlp_dataset_get(ds, idx[i], &s);
+        s = *dlp_dataset_at(ds, idx[i]);
         if (dlp_gnn_predict_on(m, s.features, dev, out, &e) != DLP_OK) {
             free(all);
             return -1;
@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
     int *idx = malloc(sizeof *idx * (size_t)dlp_dataset_count(ds)), k = 0;
     for (int i = 0; i < dlp_dataset_count(ds) && k < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, i, &s);
+        s = *dlp_dataset_at(ds, i);
         if (!strcmp(s.device, argv[4])) idx[k++] = i;
     }
     if (!k) {

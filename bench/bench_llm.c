@@ -405,8 +405,8 @@ static void target_vec(int second, double *y, double *ya) {
 }
 
 static void print_metrics(const char *label, const double *y, const double *p, int n) {
-    dlp_llm_metrics m;
-    dlp_llm_metrics_compute(y, p, n, &m);
+    dlp_metrics m;
+    dlp_metrics_compute(y, p, n, &m);
     printf("| %-44s | %8.2f | %12.4g | %6.3f | %5lld |\n", label, m.mape, m.rmse, m.tau, (long long)m.n);
 }
 
@@ -426,8 +426,8 @@ static void per_group(const double *y, const double *p) {
                 ys[n] = y[i];
                 ps[n++] = p[i];
             }
-        dlp_llm_metrics m;
-        dlp_llm_metrics_compute(ys, ps, n, &m);
+        dlp_metrics m;
+        dlp_metrics_compute(ys, ps, n, &m);
         printf("    held out %-16s n %4d  MAPE %7.2f%%  tau %6.3f\n", devs[gi]->id, n, m.mape, m.tau);
     }
 }
@@ -495,7 +495,7 @@ static void ablation(const char *title, int second, const dlp_xgb_params *p) {
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
     static const char *const names[3] = {"TM", "TM + TP + TMmem", "MF"};
     for (int s = 0; s < 3; s++) {
-        dlp_llm_metrics m[2];
+        dlp_metrics m[2];
         for (int hw = 0; hw < 2; hw++) {
             fset_t fs = {names[s], 0, {0}};
             if (s == 0) fs.cols[fs.n++] = DLP_LF_TM;
@@ -510,7 +510,7 @@ static void ablation(const char *title, int second, const dlp_xgb_params *p) {
             if (hw) fs.n = hw_cols(fs.cols, fs.n);
             prune(&fs);
             run_cv(&fs, second, T_DIRECT, p, NULL, pred);
-            dlp_llm_metrics_compute(y, pred, n_rows, &m[hw]);
+            dlp_metrics_compute(y, pred, n_rows, &m[hw]);
         }
         printf("| %s | %.2f | %.4g | %.3f | %.2f | %.4g | %.3f |\n", names[s], m[0].mape, m[0].rmse, m[0].tau,
                m[1].mape, m[1].rmse, m[1].tau);
@@ -546,8 +546,8 @@ static void grid(const char *title, int second, int logo) {
                         p.max_depth = md[c];
                         p.subsample = ss[d];
                         run_cv(&fs, second, (tmode)mode, &p, logo ? groups : NULL, pred);
-                        dlp_llm_metrics m;
-                        dlp_llm_metrics_compute(y, pred, n_rows, &m);
+                        dlp_metrics m;
+                        dlp_metrics_compute(y, pred, n_rows, &m);
                         printf("| %s | %d | %g | %d | %g | %.2f | %.3f |\n", mode ? "y / analytic" : "log y", ne[a],
                                lr[b], md[c], ss[d], m.mape, m.tau);
                         fflush(stdout);

@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
     dlp_llm_prediction pr;
     int n = 20000;
     t0 = now_s();
-    for (int i = 0; i < n; i++) dlp_llm_predict(&c, d, db, &wl, NULL, 0, &pr, &e);
+    for (int i = 0; i < n; i++) dlp_llm_predict(&c, d, db, &wl, NULL, &pr, &e);
     double call_s = (now_s() - t0) / n;
     printf("planner (Llama-3.1-8B, prompt 1024, gen 256, TTFT <= 500 ms, TPOT <= 40 ms, every priced GPU):\n");
     printf("  %lld configurations on %d GPU kinds, %d plans, %lld serving-model calls (%.1f per configuration)\n",

@@ -28,6 +28,9 @@
 #include "dlperf.h"
 #include "bench_csv.h"
 
+/* the analytic estimate only (no shipped trees) */
+static const dlp_llm_predict_opts ANALYTIC = {.analytic_only = 1};
+
 #define MAXR 12000
 #define MAXG 64
 
@@ -112,7 +115,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
         return 0;
     }
     dlp_llm_prediction p;
-    if (dlp_llm_predict(&c, d, db, &r->wl, NULL, 1, &p, &e)) {
+    if (dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e)) {
         /* the reason without the model id and numbers: the text after the
          * first ': ' up to the next ':' */
         const char *m = strstr(e.msg, ": ");
@@ -416,7 +419,7 @@ static void speed(void) {
         for (int k = 0; k < 200; k++, n++) {
             dlp_llm_workload wl = {.batch = 1, .seq = 256 + 16 * (n % 64), .gen_tokens = 128 + (n % 7) * 64,
                                    .quant = DLP_QT_BF16, .n_gpus = 1 << (n % 3), .concurrency = 1 + n % 256};
-            if (dlp_llm_predict(&c, d, db, &wl, NULL, 1, &p, &e)) {
+            if (dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e)) {
                 fprintf(stderr, "%s\n", e.msg);
                 return;
             }
@@ -433,7 +436,7 @@ static void speed(void) {
         do {
             dlp_prediction pp;
             if (dlp_predict(g, d, db, NULL, &pp, &e)) break;
-            dlp_prediction_free(&pp);
+            dlp_prediction_clear(&pp);
             m++;
             t = now_s() - t0;
         } while (t < 2.0);

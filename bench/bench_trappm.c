@@ -181,7 +181,7 @@ static int load_ds(int d, const char *path, const char *label) {
     di->fam = calloc((size_t)di->n, sizeof *di->fam);
     for (int i = 0; i < di->n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(di->ds, i, &s);
+        s = *dlp_dataset_at(di->ds, i);
         di->fam[i] = s.family;
         int k;
         for (k = 0; k < di->nf && strcmp(di->fname[k], s.family); k++) {}
@@ -343,7 +343,7 @@ static void metrics_of(const dsinfo_t *di, const int *test, int nt, const double
 static void xgb_x(const dsinfo_t *di, const int *idx, int n, float *x) {
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(di->ds, idx[i], &s);
+        s = *dlp_dataset_at(di->ds, idx[i]);
         for (int j = 0; j < 6; j++) {
             double v = s.features->static_f[SIX[j]];
             x[(size_t)i * 6 + j] = (float)log1p(v > 0 ? v : 0);
@@ -400,7 +400,7 @@ static int xgb_fit_predict(const dsinfo_t *di, int tcol, const int *tr, int ntr,
     xgb_x(di, te, nte, xt);
     for (int i = 0; i < ntr; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(di->ds, tr[i], &s);
+        s = *dlp_dataset_at(di->ds, tr[i]);
         y[i] = s.targets[tcol];
     }
     dlp_xgb_params xp;
@@ -545,12 +545,12 @@ static void run_one_(const job_t *jb, res_t *r) {
     int a = 0, b = 0;
     for (int i = 0; i < ntr; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(di->ds, tr[i], &s);
+        s = *dlp_dataset_at(di->ds, tr[i]);
         if (isfinite(s.targets[tcol]) && s.targets[tcol] > 0) tr[a++] = tr[i];
     }
     for (int i = 0; i < nte; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(di->ds, te[i], &s);
+        s = *dlp_dataset_at(di->ds, te[i]);
         if (isfinite(s.targets[tcol]) && s.targets[tcol] > 0) {
             te[b] = te[i];
             y[b++] = s.targets[tcol];
@@ -576,7 +576,7 @@ static void run_one_(const job_t *jb, res_t *r) {
             if (ip[i] == DLP_PART_TRAIN) itr[nitr++] = tr[i];
             else {
                 dlp_dataset_sample s;
-                dlp_dataset_get(di->ds, tr[i], &s);
+                s = *dlp_dataset_at(di->ds, tr[i]);
                 vy[niva] = s.targets[tcol];
                 iva[niva++] = tr[i];
             }
@@ -1449,7 +1449,7 @@ static void open_corpus(int c, const char *const *src, int ns, const char *pack,
     co.warn = corpus_warn;
     dlp_error e = {0};
     double t0 = now_s();
-    if (dlp_corpus_open(src, ns, pack, &co, &CORP[c], &e) != DLP_OK) {
+    if (dlp_corpus_pack(src, ns, pack, &co, &CORP[c], &e) != DLP_OK) {
         snprintf(CORP_WHY[c], sizeof CORP_WHY[c], "%s", e.msg);
         CORP[c] = NULL;
         printf("  corpus: %s\n", e.msg);
@@ -1724,7 +1724,7 @@ int main(int argc, char **argv) {
     for (int d = 0; d < 2; d++) {
         sbf(&h, "| %s | `%s` | %d | %d |", DS[d].label, d ? R.infer_path : R.train_path, DS[d].n, DS[d].nf);
         for (int k = 0; k < dlp_dataset_target_count(DS[d].ds); k++)
-            sbf(&h, " %s", dlp_dataset_target_name(DS[d].ds, k));
+            sbf(&h, " %s", dlp_dataset_target_at(DS[d].ds, k));
         sbf(&h, " |\n");
     }
     sbf(&h, "\nMeasurement noise of these targets (`dlperf data stats data/cpu/runs.sqlite`: the same configuration "

@@ -82,7 +82,7 @@ mkdir -p "$OUT" || exit 0
 # (other modules land separately): compile what the library has.
 DEFS=()
 SYMS=$(nm -g --defined-only "$BUILD/libdlperf.a" 2>/dev/null)
-for s in dlp_encoder_pretrain dlp_encoder_new dlp_corpus_open dlp_encoder_load; do
+for s in dlp_encoder_pretrain dlp_encoder_new dlp_corpus_pack dlp_encoder_load; do
   grep -q " T $s\$" <<<"$SYMS" || { DEFS+=(-DBENCH_NO_PRETRAIN); echo "bench_trappm: library lacks $s: no pre-training, no TraPPM"; break; }
 done
 grep -q " T dlp_gnn_loss_curve\$" <<<"$SYMS" || { DEFS+=(-DBENCH_NO_CURVE); echo "bench_trappm: library lacks dlp_gnn_loss_curve: no loss curves"; }

@@ -195,7 +195,7 @@ static dlp_graph *load_vision(const char *path, int img, int batch, char *why, s
         /* a fixed-size export cannot be bound to another image size */
         for (int i = 0; i < dlp_graph_tensor_count(c->g); i++) {
             dlp_tensor_info ti;
-            dlp_graph_tensor(c->g, i, &ti);
+            ti = *dlp_graph_tensor_at(c->g, i);
             if (ti.is_input && !ti.is_initializer && ti.rank == 4 && ti.dims[2] != img) {
                 snprintf(c->err, sizeof c->err, "export fixed at %lldx%lld, timm runs %d", (long long)ti.dims[2],
                          (long long)ti.dims[3], img);
@@ -292,7 +292,7 @@ static void run_timm(const char *dir, const char *mapcsv, const char *const *mdi
                         break;
                     }
                     pr[w] = F[fi].train ? p.step_ms : p.latency_ms;
-                    dlp_prediction_free(&p);
+                    dlp_prediction_clear(&p);
                 }
                 if (!ok) continue;
                 vrow *r = vpush("timm");
@@ -497,7 +497,7 @@ static void run_zeus(const char *dir, const char *rn50, const dlp_devdb *db) {
                 if (dlp_predict(g, d, db, &o, &p, &e)) break;
                 pr[w] = p.step_ms;
                 if (!w) pw = p.power_w;
-                dlp_prediction_free(&p);
+                dlp_prediction_clear(&p);
             }
             dlp_graph_free(g);
             vrow *r = vpush("zeus");

@@ -38,7 +38,7 @@ static double sps(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, 
         return -1;
     }
     double v = p.throughput_sps;
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     return v;
 }
 

@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
             dlp_prediction p;
             if (dlp_predict(g, d, db, &o, &p, &e)) return fprintf(stderr, "%s: %s\n", d->id, e.msg), 1;
             double t0 = p.step_ms;
-            dlp_prediction_free(&p);
+            dlp_prediction_clear(&p);
             for (int i = 0; i < m; i++) {
                 if (i == top) continue;
                 o.power_limit_w = pl[i];
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
                 sum_dvfs += fabs(pred - meas) / meas;
                 sum_flat += fabs(1 - meas) / meas;     /* no DVFS: time independent of the limit */
                 n++;
-                dlp_prediction_free(&p);
+                dlp_prediction_clear(&p);
             }
             dlp_graph_free(g);
         }

@@ -15,8 +15,10 @@
  *     bytes), energy in J, power in W.
  *   - Strings returned by a handle live until that handle is freed.
  *
- * Sections are owned by modules; each section's comment says which source
- * folder implements it.
+ * Sections follow the path a user takes: device -> graph -> predict ->
+ * llm (and plan) -> learn -> data -> serve (and the JSON texts); each
+ * section's first line names the source folder that implements it.  The
+ * grammar of names is at the end of the core section.
  */
 #ifndef DLPERF_H
 #define DLPERF_H
@@ -78,11 +80,34 @@ const char *dlp_version(void);
  * the one deallocator a caller in another language needs.  NULL is fine. */
 void dlp_free(void *p);
 
-/* ==== END core ==== */
-
-/* ==== BEGIN graph (src/onnx, src/graph) ==== */
-
+/* Handles: opaque, typed, one per thing a caller holds.  The grammar of
+ * every call below:
+ *   - files and stores: dlp_X_open(path, ...) / dlp_X_close(h)
+ *     (dlp_store, dlp_corpus);
+ *   - other handles: dlp_X_new(...) / dlp_X_free(h); a handle that comes
+ *     from somewhere names it (dlp_X_load(path) reading what dlp_X_save
+ *     wrote, dlp_gnn_train, dlp_llm_build, dlp_graph_from_nb201, ...) and
+ *     ends in the same dlp_X_free;
+ *   - structs the caller owns and a call filled: dlp_X_clear(&s) releases
+ *     what they point to (dlp_prediction_clear, dlp_split_parts_clear, ...);
+ *   - indexed access: dlp_X_count(h) and dlp_X_at(h, i), a const pointer
+ *     into h (valid while h lives unchanged), NULL when i is out of range;
+ *   - enums travel as their enum type; dlp_X_name(e) and dlp_X_parse(text)
+ *     (-1 when unknown) convert them;
+ *   - how to do a thing is an options struct (dlp_predict_opts,
+ *     dlp_llm_predict_opts, ...): zero-initialised, NULL for all defaults.
+ * docs/api-compat.md lists the calls renamed to this grammar. */
 typedef struct dlp_graph dlp_graph;
+typedef struct dlp_devdb dlp_devdb;
+typedef struct dlp_dataset dlp_dataset;
+typedef struct dlp_xgb dlp_xgb;
+typedef struct dlp_server dlp_server;
+typedef struct dlp_gnn dlp_gnn;
+typedef struct dlp_corpus dlp_corpus;
+typedef struct dlp_encoder dlp_encoder;
+typedef struct dlp_store dlp_store;
+typedef struct dlp_store_runs dlp_store_runs;
+typedef struct dlp_plan dlp_plan;
 
 /* ONNX TensorProto.DataType values, used for every dtype in dlperf. */
 typedef enum {
@@ -97,141 +122,19 @@ typedef enum {
 
 /* Bytes per element (fractional types rounded up: int4, float4e2m1 -> 1); 0 if
  * unknown. */
-int dlp_dtype_size(int dtype);
-const char *dlp_dtype_name(int dtype);
+int dlp_dtype_size(dlp_dtype dtype);
+const char *dlp_dtype_name(dlp_dtype dtype);
 /* A compute dtype from its usual names ("fp32", "fp16", "bf16", "int8",
  * "fp8" = e4m3, "fp8-e5m2", "fp4" = "nvfp4" = "mxfp4" = e2m1; any case);
  * -1 if unknown. */
 int dlp_dtype_parse(const char *name);
 /* The short name ("fp32", "fp16", "bf16", "int8", "fp8", "fp4"; else
  * dlp_dtype_name) that dlp_dtype_parse reads back. */
-const char *dlp_dtype_short(int dtype);
+const char *dlp_dtype_short(dlp_dtype dtype);
 
-/* How symbolic dimensions (dim_param) are bound when a graph is loaded.
- * Zero-initialise.  batch/seq of 0 mean "not given". */
-typedef struct {
-    int64_t batch;            /* binds batch-like dims (see docs/graph.md)   */
-    int64_t seq;              /* binds sequence-like dims                     */
-    int n_dims;               /* extra NAME=VALUE bindings                    */
-    const char *const *dim_names;
-    const int64_t *dim_values;
-    int allow_unbound;        /* 1: leave unbound dims unknown, no error      */
-} dlp_load_opts;
+/* ==== END core ==== */
 
-/* Read an ONNX file and run shape inference and costing.  The weights' bytes
- * are never read (the file is mmapped; only small integer tensors that shapes
- * depend on are decoded).  On failure *out is NULL and err says why. */
-dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts,
-                          dlp_graph **out, dlp_error *err);
-/* Same from a memory buffer; `name` is used in messages.  The buffer must
- * outlive the graph. */
-dlp_status dlp_graph_load_mem(const void *buf, size_t len, const char *name,
-                              const dlp_load_opts *opts, dlp_graph **out,
-                              dlp_error *err);
-void dlp_graph_free(dlp_graph *g);
-
-/* Whole-model totals. */
-typedef struct {
-    int64_t nodes;             /* operator nodes (subgraph nodes included)    */
-    int64_t edges;             /* producer->consumer node pairs (true DAG)    */
-    int64_t params;            /* elements of float initializers used         */
-    int64_t macs;              /* Conv/ConvTranspose/Gemm/MatMul/Einsum MACs  */
-    int64_t flops;             /* all ops, by the rule in docs/costs.md       */
-    int64_t weight_bytes;      /* bytes of initializers used (all dtypes)     */
-    int64_t activation_bytes;  /* bytes of every node output                  */
-    int64_t peak_memory_bytes; /* weights + peak live activations             */
-    int64_t peak_activation_bytes;
-    int64_t node_outputs;      /* node output tensors                          */
-    int64_t shapes_known;      /* of which with a fully known shape           */
-    int64_t batch;             /* batch bound at load (0 if none)             */
-    int64_t input_bytes;       /* bytes of graph inputs (not initializers)     */
-    int n_unknown_ops;         /* distinct op types without a shape rule      */
-    int n_warnings;
-} dlp_graph_stats;
-
-void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st);
-const char *dlp_graph_name(const dlp_graph *g);   /* file name or model name */
-
-/* Totals per op type (domain-qualified for non-default domains), by FLOPs,
- * then count (both descending), then name: the order of `inspect`'s table
- * and JSON.  *out is malloc'ed (free() it; op points into the graph);
- * returns the number of rows, or -1 when out of memory. */
-typedef struct {
-    const char *op;
-    int64_t count, flops, macs, params;
-    int64_t bytes;             /* bytes read + written                        */
-} dlp_op_total;
-int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out);
-
-/* Per node, in topological order (0 .. stats.nodes-1). */
-typedef struct {
-    const char *name;
-    const char *op_type;
-    const char *domain;        /* "" for the default ONNX domain               */
-    int known_op;              /* 1 if dlperf has a shape rule for it          */
-    int op_class;              /* dlp_op_class                                 */
-    int n_inputs, n_outputs;   /* node inputs / outputs (tensor ids, -1 = none)*/
-    const int *inputs, *outputs;
-    int n_preds, n_succs;      /* producer / consumer nodes (DAG edges)        */
-    const int *preds, *succs;
-    int parent;                /* enclosing If/Loop/Scan node or -1            */
-    int64_t macs, flops, params;
-    int64_t bytes_read;        /* inputs incl. weights                         */
-    int64_t bytes_written;     /* outputs                                      */
-    int64_t weight_bytes;
-} dlp_node_info;
-
-/* Classes used by the roofline and features. */
-typedef enum {
-    DLP_OPC_OTHER = 0, DLP_OPC_CONV, DLP_OPC_GEMM, DLP_OPC_MATMUL,
-    DLP_OPC_ELEMENTWISE, DLP_OPC_ACTIVATION, DLP_OPC_NORM, DLP_OPC_POOL,
-    DLP_OPC_REDUCE, DLP_OPC_SOFTMAX, DLP_OPC_DATA /* reshape/concat/... */,
-    DLP_OPC_SHAPE /* shape-only arithmetic, no kernel */, DLP_OPC_CONTROL,
-    DLP_OPC_COUNT_
-} dlp_op_class;
-const char *dlp_op_class_name(int c);
-
-int dlp_graph_node_count(const dlp_graph *g);
-void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *out);
-
-/* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
-typedef struct {
-    const char *name;
-    int dtype;
-    int rank;                  /* -1 if unknown                                */
-    const int64_t *dims;       /* rank entries; -1 for an unknown dim          */
-    int shape_known;           /* rank and every dim known                     */
-    int producer;              /* node index, -1 for inputs/initializers       */
-    int is_initializer, is_input, is_output;
-    int64_t numel;             /* -1 if unknown                                */
-    int64_t bytes;             /* -1 if unknown                                */
-    int has_value;             /* small integer value known (propagated)       */
-    int64_t n_value;
-    const int64_t *value;
-} dlp_tensor_info;
-
-int dlp_graph_tensor_count(const dlp_graph *g);
-void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *out);
-
-/* Bound symbols, e.g. batch_size=32. */
-int dlp_graph_symbol_count(const dlp_graph *g);
-void dlp_graph_symbol(const dlp_graph *g, int i, const char **name, int64_t *value);
-
-/* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
-int dlp_graph_warning_count(const dlp_graph *g);
-const char *dlp_graph_warning(const dlp_graph *g, int i);
-
-/* Distinct op types without a shape rule. */
-int dlp_graph_unknown_op_count(const dlp_graph *g);
-const char *dlp_graph_unknown_op(const dlp_graph *g, int i);
-
-/* The main graph's outputs in the file's order, as tensor ids. */
-int dlp_graph_output_count(const dlp_graph *g);
-int dlp_graph_output(const dlp_graph *g, int i);
-
-/* ==== END graph ==== */
-
-/* ==== BEGIN hw (src/hw) ==== */
+/* ==== BEGIN device (src/hw) ==== */
 
 /* The hardware database: GPUs with their peak throughput, memory system,
  * per-SM limits, power, MIG profiles and a cloud price, plus grid carbon
@@ -240,15 +143,13 @@ int dlp_graph_output(const dlp_graph *g, int i);
  * documents every field and its source.  Numeric fields that are not known
  * or not applicable are 0 (null in JSON). */
 
-typedef struct dlp_devdb dlp_devdb;
-
 /* What a device is ("kind" in devices.json; absent = "gpu").  On a CPU the
  * per-SM fields describe cores: sm_count = cores, fp32_cores_per_sm = FP32
  * FMA lanes per core and cycle, l2_cache_mb = the last-level cache; GPU-only
  * fields (compute capability, shared memory, warps, registers, threads per
  * block, MIG) are 0 / none, and tdp_w / idle_w may be 0 (unknown). */
 typedef enum { DLP_DEVICE_GPU = 0, DLP_DEVICE_CPU = 1 } dlp_device_kind;
-const char *dlp_device_kind_name(int kind);   /* "gpu", "cpu"; "?" otherwise  */
+const char *dlp_device_kind_name(dlp_device_kind kind);   /* "gpu", "cpu"; "?" otherwise  */
 
 /* One MIG (Multi-Instance GPU) GPU-instance profile. */
 typedef struct {
@@ -344,7 +245,7 @@ int dlp_devdb_suggest(const dlp_devdb *db, const char *name, const char **ids, i
  * tensor rate and FLOAT4E2M1 the FP4 rate; a device without that rate
  * computes upcast data, so FP4 falls back to the FP8 path and FP8 to the
  * FLOAT16 path (docs/devices.md has the table).  0 for a NULL device. */
-double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core);
+double dlp_device_peak_flops(const dlp_device *d, dlp_dtype dtype, int tensor_core);
 /* 1 if the hardware runs `dtype` natively (tensor/matrix cores or vector
  * units), else 0: FLOAT always; DOUBLE with an FP64 rate; FLOAT16 with FP16
  * tensor cores or a vector FP16 rate; BFLOAT16 with BF16 tensor cores or on
@@ -352,7 +253,7 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core);
  * rate and FLOAT4E2M1 with an FP4 one (the OCP vs FNUZ encodings are not
  * told apart); 8- to 64-bit integers and BOOL always; INT4/UINT4, strings,
  * complex and unknown types never.  0 for a NULL device. */
-int dlp_device_supports_dtype(const dlp_device *d, int dtype);
+int dlp_device_supports_dtype(const dlp_device *d, dlp_dtype dtype);
 
 /* Grid carbon intensity, gCO2/kWh, for a region id ("world", "eu", "fr",
  * "us-west", ...; case-insensitive; NULL or "" = the default region).
@@ -360,11 +261,14 @@ int dlp_device_supports_dtype(const dlp_device *d, int dtype);
 double dlp_carbon_intensity(const dlp_devdb *db, const char *region);
 /* Default power usage effectiveness (data-centre overhead factor). */
 double dlp_devdb_pue(const dlp_devdb *db);
+/* A carbon region of the database: its id, g/kWh and source text. */
+typedef struct {
+    const char *id;
+    double g_per_kwh;
+    const char *source;
+} dlp_region;
 int dlp_carbon_region_count(const dlp_devdb *db);
-/* Region i: id, g/kWh and source text (any out pointer may be NULL).
- * Returns DLP_EINVAL when i is out of range. */
-dlp_status dlp_carbon_region(const dlp_devdb *db, int i, const char **id,
-                             double *g_per_kwh, const char **source);
+const dlp_region *dlp_carbon_region_at(const dlp_devdb *db, int i);   /* NULL out of range */
 const char *dlp_carbon_default_region(const dlp_devdb *db);
 
 /* MIG recommendation (docs/devices.md, "MIG rule"). */
@@ -396,49 +300,140 @@ dlp_status dlp_mig_recommend(const dlp_device *dev, double memory_mb,
                              double safety_margin, double latency_ms_full_gpu,
                              double latency_slo_ms, dlp_mig_choice *out);
 
-/* ==== END hw ==== */
+/* ==== END device ==== */
 
-/* ==== BEGIN features (src/features) ==== */
+/* ==== BEGIN graph (src/onnx, src/graph) ==== */
 
-/* Node-feature layouts (docs/features.md).  The version changes whenever a
- * layout's columns change; model files record the version they were
- * trained on. */
-typedef enum { DLP_LAYOUT_TRAPPM = 1, DLP_LAYOUT_DIPPM = 2 } dlp_layout;
-#define DLP_LAYOUT_TRAPPM_VERSION 1
-#define DLP_LAYOUT_DIPPM_VERSION 1
-
-/* Static (graph-level) features, raw values; every layout stores them all. */
-enum {
-    DLP_SF_BATCH = 0, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
-    DLP_SF_MEMORY,          /* peak memory bytes (weights + live activations) */
-    DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU, DLP_SF_FLOPS, DLP_SF_WEIGHT_BYTES,
-    DLP_SF_COUNT
-};
-
+/* How symbolic dimensions (dim_param) are bound when a graph is loaded.
+ * Zero-initialise.  batch/seq of 0 mean "not given". */
 typedef struct {
-    int layout, layout_version;
-    int n_nodes, n_feat;
-    float *x;               /* (n_nodes, n_feat) row-major, node = topo order  */
-    int n_edges;
-    int32_t *rowptr;        /* (n_nodes + 1): out-edges of node i (true DAG)   */
-    int32_t *col;           /* (n_edges): successor node ids                    */
-    double static_f[DLP_SF_COUNT];
-    char name[128];
-} dlp_features;
+    int64_t batch;            /* binds batch-like dims (see docs/graph.md)   */
+    int64_t seq;              /* binds sequence-like dims                     */
+    int n_dims;               /* extra NAME=VALUE bindings                    */
+    const char *const *dim_names;
+    const int64_t *dim_values;
+    int allow_unbound;        /* 1: leave unbound dims unknown, no error      */
+} dlp_load_opts;
 
-int dlp_layout_width(int layout);                  /* columns of X, 0 if unknown */
-const char *dlp_layout_name(int layout);           /* "trappm", "dippm"          */
-int dlp_layout_parse(const char *name);            /* -1 if unknown (any case)   */
-const char *dlp_layout_column(int layout, int j);  /* column name                 */
-const char *dlp_static_name(int k);                /* DLP_SF_* name               */
+/* Read an ONNX file and run shape inference and costing.  The weights' bytes
+ * are never read (the file is mmapped; only small integer tensors that shapes
+ * depend on are decoded).  On failure *out is NULL and err says why. */
+dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts,
+                          dlp_graph **out, dlp_error *err);
+/* Same from a memory buffer; `name` is used in messages.  The buffer must
+ * outlive the graph. */
+dlp_status dlp_graph_load_mem(const void *buf, size_t len, const char *name,
+                              const dlp_load_opts *opts, dlp_graph **out,
+                              dlp_error *err);
+void dlp_graph_free(dlp_graph *g);
 
-dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err);
-void dlp_features_free(dlp_features *f);
-/* .dlpg binary file: versioned, checksummed, written atomically. */
-dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
-dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err);
+/* Whole-model totals. */
+typedef struct {
+    int64_t nodes;             /* operator nodes (subgraph nodes included)    */
+    int64_t edges;             /* producer->consumer node pairs (true DAG)    */
+    int64_t params;            /* elements of float initializers used         */
+    int64_t macs;              /* Conv/ConvTranspose/Gemm/MatMul/Einsum MACs  */
+    int64_t flops;             /* all ops, by the rule in docs/costs.md       */
+    int64_t weight_bytes;      /* bytes of initializers used (all dtypes)     */
+    int64_t activation_bytes;  /* bytes of every node output                  */
+    int64_t peak_memory_bytes; /* weights + peak live activations             */
+    int64_t peak_activation_bytes;
+    int64_t node_outputs;      /* node output tensors                          */
+    int64_t shapes_known;      /* of which with a fully known shape           */
+    int64_t batch;             /* batch bound at load (0 if none)             */
+    int64_t input_bytes;       /* bytes of graph inputs (not initializers)     */
+    int n_unknown_ops;         /* distinct op types without a shape rule      */
+    int n_warnings;
+} dlp_graph_stats;
 
-/* ==== END features ==== */
+void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st);
+const char *dlp_graph_name(const dlp_graph *g);   /* file name or model name */
+
+/* Totals per op type (domain-qualified for non-default domains), by FLOPs,
+ * then count (both descending), then name: the order of `inspect`'s table
+ * and JSON.  *out is malloc'ed (free() it; op points into the graph);
+ * returns the number of rows, or -1 when out of memory. */
+typedef struct {
+    const char *op;
+    int64_t count, flops, macs, params;
+    int64_t bytes;             /* bytes read + written                        */
+} dlp_op_total;
+int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out);
+
+/* Per node, in topological order (0 .. stats.nodes-1). */
+typedef struct {
+    const char *name;
+    const char *op_type;
+    const char *domain;        /* "" for the default ONNX domain               */
+    int known_op;              /* 1 if dlperf has a shape rule for it          */
+    int op_class;              /* dlp_op_class                                 */
+    int n_inputs, n_outputs;   /* node inputs / outputs (tensor ids, -1 = none)*/
+    const int *inputs, *outputs;
+    int n_preds, n_succs;      /* producer / consumer nodes (DAG edges)        */
+    const int *preds, *succs;
+    int parent;                /* enclosing If/Loop/Scan node or -1            */
+    int64_t macs, flops, params;
+    int64_t bytes_read;        /* inputs incl. weights                         */
+    int64_t bytes_written;     /* outputs                                      */
+    int64_t weight_bytes;
+} dlp_node_info;
+
+/* Classes used by the roofline and features. */
+typedef enum {
+    DLP_OPC_OTHER = 0, DLP_OPC_CONV, DLP_OPC_GEMM, DLP_OPC_MATMUL,
+    DLP_OPC_ELEMENTWISE, DLP_OPC_ACTIVATION, DLP_OPC_NORM, DLP_OPC_POOL,
+    DLP_OPC_REDUCE, DLP_OPC_SOFTMAX, DLP_OPC_DATA /* reshape/concat/... */,
+    DLP_OPC_SHAPE /* shape-only arithmetic, no kernel */, DLP_OPC_CONTROL,
+    DLP_OPC_COUNT_
+} dlp_op_class;
+const char *dlp_op_class_name(dlp_op_class c);
+
+/* Indexed access, here and everywhere in this header: dlp_X_count(h) and
+ * dlp_X_at(h, i), a const pointer into h (valid while h lives and is not
+ * changed), NULL when i is out of range. */
+int dlp_graph_node_count(const dlp_graph *g);
+const dlp_node_info *dlp_graph_node_at(const dlp_graph *g, int i);
+
+/* Tensors (values): ids 0 .. dlp_graph_tensor_count-1. */
+typedef struct {
+    const char *name;
+    int dtype;
+    int rank;                  /* -1 if unknown                                */
+    const int64_t *dims;       /* rank entries; -1 for an unknown dim          */
+    int shape_known;           /* rank and every dim known                     */
+    int producer;              /* node index, -1 for inputs/initializers       */
+    int is_initializer, is_input, is_output;
+    int64_t numel;             /* -1 if unknown                                */
+    int64_t bytes;             /* -1 if unknown                                */
+    int has_value;             /* small integer value known (propagated)       */
+    int64_t n_value;
+    const int64_t *value;
+} dlp_tensor_info;
+
+int dlp_graph_tensor_count(const dlp_graph *g);
+const dlp_tensor_info *dlp_graph_tensor_at(const dlp_graph *g, int i);
+
+/* Bound symbols, e.g. batch_size=32. */
+typedef struct {
+    const char *name;
+    int64_t value;
+} dlp_symbol;
+int dlp_graph_symbol_count(const dlp_graph *g);
+const dlp_symbol *dlp_graph_symbol_at(const dlp_graph *g, int i);
+
+/* Non-fatal findings (unknown ops, subgraphs costed once, ...). */
+int dlp_graph_warning_count(const dlp_graph *g);
+const char *dlp_graph_warning_at(const dlp_graph *g, int i);      /* NULL out of range */
+
+/* Distinct op types without a shape rule. */
+int dlp_graph_unknown_op_count(const dlp_graph *g);
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i);   /* NULL out of range */
+
+/* The main graph's outputs in the file's order, as tensor ids. */
+int dlp_graph_output_count(const dlp_graph *g);
+int dlp_graph_output_at(const dlp_graph *g, int i);                /* -1 out of range   */
+
+/* ==== END graph ==== */
 
 /* ==== BEGIN builders (src/builders) ==== */
 
@@ -477,606 +472,6 @@ const char *dlp_fbnet_op_name(int op);
 
 /* ==== END builders ==== */
 
-/* ==== BEGIN dataset (src/data) ==== */
-
-/* A dataset: N samples, each a feature graph (dlp_features, in one layout
- * for the whole set), named float targets (NaN = missing), a family
- * ("nb201", "fbnet", "resnet", ...), a device setting ("titanxp_32"), a
- * sample name (arch string, model name), the batch (from the graph's
- * static features) and a numeric device id (index into the dataset's
- * device list).  Samples may share a graph: the same architecture measured
- * on several devices at one batch is stored once.  File format .dlpd:
- * docs/datasets.md. */
-typedef struct dlp_dataset dlp_dataset;
-
-dlp_status dlp_dataset_new(int layout, int n_targets, const char *const *target_names,
-                           dlp_dataset **out, dlp_error *err);
-void dlp_dataset_free(dlp_dataset *ds);
-
-/* Add a graph; the dataset takes ownership of f (and frees it on failure).
- * f must be in the dataset's layout and current layout version.  *graph_id
- * (may be NULL) receives its index. */
-dlp_status dlp_dataset_add_graph(dlp_dataset *ds, dlp_features *f, int *graph_id, dlp_error *err);
-/* Add a sample on graph graph_id; targets has dlp_dataset_target_count
- * values (NULL: all missing).  Strings are copied; family/device/name may
- * be NULL (stored as ""). */
-dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *targets,
-                                  const char *family, const char *device, const char *name,
-                                  dlp_error *err);
-/* One graph with one sample (ownership of f transferred, as add_graph). */
-dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *targets,
-                           const char *family, const char *device, const char *name,
-                           dlp_error *err);
-/* Register a device so that ids follow the caller's order (samples add
- * unknown devices themselves).  Returns its id, -1 on OOM. */
-int dlp_dataset_add_device(dlp_dataset *ds, const char *device);
-
-int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
-int dlp_dataset_graph_count(const dlp_dataset *ds);
-int dlp_dataset_layout(const dlp_dataset *ds);
-int dlp_dataset_target_count(const dlp_dataset *ds);
-const char *dlp_dataset_target_name(const dlp_dataset *ds, int k);     /* NULL out of range */
-int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
-int dlp_dataset_device_count(const dlp_dataset *ds);
-const char *dlp_dataset_device_name(const dlp_dataset *ds, int id);    /* NULL out of range */
-const dlp_features *dlp_dataset_graph(const dlp_dataset *ds, int graph_id); /* NULL out of range */
-
-typedef struct {
-    const dlp_features *features;  /* owned by the dataset; shared between samples */
-    int graph;                     /* graph index                                   */
-    const float *targets;          /* target_count values, NaN = missing            */
-    const char *family, *device, *name;
-    int device_id;
-    int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
-} dlp_dataset_sample;
-
-/* Sample i (0 .. count-1); DLP_EINVAL when out of range. */
-dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out);
-
-/* 64-bit hash of the content (layout, target names, and every sample's
- * graph, targets and strings, in order) — independent of how graphs are
- * shared or of the file's byte layout.  Model files record it to say what
- * they were trained on. */
-uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
-
-/* Append every sample of src to dst (graphs copied, shared ones once; the
- * layouts must match and every src target must be a dst target, by name; a
- * dst target src lacks is NaN).  `dlperf dataset merge` is a thin client. */
-dlp_status dlp_dataset_append(dlp_dataset *dst, const dlp_dataset *src, dlp_error *err);
-
-/* .dlpd file: versioned, checksummed, written atomically.  Loading checks
- * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
- * CRC-32 (DLP_ECHECKSUM). */
-dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
-dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
-
-/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
- * dataset build` is a thin client).  Progress, when set, is called after
- * every row with (done, total); messages start "dataset build:". */
-typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
-
-/* From a dlperf-profile store (docs/store.md): one sample per ok first
- * measurement of the device and mode, its graph loaded at the run's batch
- * and seq, its targets the metric means (NaN where not measured), family
- * from the store, name = variant. */
-typedef struct {
-    const char *store;                /* STORE.sqlite                                   */
-    const char *device;               /* a store device or database alias; NULL: the
-                                         store's only device                            */
-    const char *mode;                 /* infer (NULL), train or llm                     */
-    const char *family;               /* NULL: every family                             */
-    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
-                                         else latency_ms                                 */
-    int n_targets;
-    dlp_layout layout;
-    int64_t limit;                    /* 0: every run                                   */
-    dlp_progress_fn progress;
-    void *user;
-} dlp_store_dataset_opts;
-typedef struct {
-    int64_t models;                   /* distinct models among the samples              */
-    char device[128];                 /* the device used                                */
-} dlp_store_dataset_info;
-dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
-                                  dlp_store_dataset_info *info, dlp_error *err);
-
-/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
- * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
- * once per batch among the chosen device columns (the batch is the
- * column's "_N" suffix when N is a power of two up to 4096, else 1), one
- * sample per column with target latency_ms; family nb201, nb201-effective
- * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
-typedef struct {
-    const char *table;                /* help-nb201 or help-fbnet                       */
-    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
-    const char *devices;              /* a column, a comma list, or "all"               */
-    dlp_layout layout;
-    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
-    int64_t limit;                    /* 0: every architecture                          */
-    dlp_progress_fn progress;
-    void *user;
-} dlp_help_dataset_opts;
-typedef struct {
-    int64_t architectures;            /* rows read                                      */
-    int batches, devices;             /* distinct batches, device columns               */
-} dlp_help_dataset_info;
-dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
-                                 dlp_help_dataset_info *info, dlp_error *err);
-
-/* ==== END dataset ==== */
-
-/* ==== BEGIN llm (src/llm/transformer.c, src/learn/xgb.c) ==== */
-
-/* Large language models (docs/llm.md): a transformer graph built from a
- * Hugging Face config.json (or the built-in catalogue of configs) into the
- * same IR as an ONNX file, the thesis' table 6.3 features, gradient-boosted
- * trees (libxgboost) in a versioned, checksummed model file, and predictions
- * of throughput, peak memory, energy and carbon. */
-
-/* Weight formats of the memory rules (docs/llm.md, "Memory rules"). */
-typedef enum {
-    DLP_QT_FP32 = 0, DLP_QT_FP16, DLP_QT_BF16,
-    DLP_QT_INT8,               /* bitsandbytes LLM.int8: int8 Linear weights     */
-    DLP_QT_NF4,                /* bitsandbytes 4-bit NF4, double quantisation    */
-    /* serving formats (docs/llm.md, "Precisions"): Linear weights of the
-     * transformer blocks; embeddings, norms, biases and the LM head 16-bit */
-    DLP_QT_FP8,                /* e4m3 + fp32 scale per 128x128 block: ~8.002 bits*/
-    DLP_QT_INT4,               /* AWQ/GPTQ: group 128, fp16 scale + 4-bit zero   */
-    DLP_QT_MXFP4,              /* OCP MX: e2m1, block 32, e8m0 scale: 4.25 bits;
-                                  MoE models: routed experts only (gpt-oss)      */
-    DLP_QT_NVFP4,              /* NVIDIA: e2m1, block 16, e4m3 scale + fp32 per
-                                  tensor: 4.5 bits                              */
-    DLP_QT_COUNT_
-} dlp_quant;
-const char *dlp_quant_name(int q);   /* "fp32" ... "nvfp4"; "?" out of range     */
-/* fp32|fp16|bf16|int8|nf4|fp8|int4|mxfp4|nvfp4 and float32/float16/half/
- * bfloat16/8bit/4bit/e4m3/awq/gptq/fp4 (= mxfp4); case-insensitive; -1 if
- * unknown. */
-int dlp_quant_parse(const char *s);
-/* dlp_dtype the activations use between kernels: FLOAT, FLOAT16 (fp16, int8,
- * nf4, int4), BFLOAT16 (bf16, fp8, mxfp4, nvfp4). */
-int dlp_quant_act_dtype(int q);
-
-typedef enum {
-    DLP_POS_NONE = 0, DLP_POS_LEARNED, DLP_POS_ROTARY,
-    DLP_POS_RELATIVE,          /* DeBERTa disentangled attention                 */
-    DLP_POS_ALIBI
-} dlp_llm_pos;
-typedef enum {
-    DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU,
-    DLP_ACT_RELU2,             /* relu(x)^2 (Nemotron-H)                          */
-    DLP_ACT_SWIGLU_OAI         /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
-} dlp_llm_act;
-
-/* Layers a config may describe one by one (layer_kind). */
-#define DLP_LLM_MAX_LAYERS 512
-/* layer_kind bits */
-enum {
-    DLP_LK_SLIDING = 1,        /* attention limited to sliding_window tokens     */
-    DLP_LK_DENSE = 2,          /* dense MLP in a MoE model (DeepSeek's first_k_dense)*/
-    DLP_LK_MAMBA = 4,          /* Mamba-2 mixer instead of attention             */
-    DLP_LK_NO_ATTN = 8,        /* no attention/mixer (Nemotron-H '-' MLP block)  */
-    DLP_LK_NO_MLP = 16,        /* no MLP (Nemotron-H 'M' and '*' blocks)          */
-    DLP_LK_NOPE = 32,          /* attention without rotary (Llama 4 every 4th)   */
-    DLP_LK_LINEAR_ATTN = 64,   /* Gated DeltaNet linear attention instead of
-                                  attention (Qwen3-Next / Qwen3.5)              */
-    DLP_LK_SHARED_INDEX = 128  /* DSA layer reusing the previous layer's top-k
-                                  (no indexer of its own; GLM-5.2 IndexShare)   */
-};
-
-/* A transformer, as the builder understands it.  dlp_llm_config_parse fills
- * every field from a config.json (family defaults, then the file's fields);
- * zero-initialise when filling it by hand. */
-typedef struct {
-    char id[96];               /* catalogue id, or the config file's base name  */
-    char hf_id[96];            /* Hugging Face repo id when known, else ""      */
-    char model_type[32];       /* HF model_type: "bert", "llama", ...           */
-    int64_t hidden_size, num_hidden_layers, num_attention_heads;
-    int64_t num_key_value_heads;   /* < heads: grouped-query attention          */
-    int64_t head_dim;              /* hidden / heads unless the config says     */
-    int64_t intermediate_size, vocab_size, max_position_embeddings;
-    int64_t type_vocab_size;       /* token-type rows (BERT 2, RoBERTa 1, else 0)*/
-    int64_t num_experts, experts_per_token;  /* MoE (Mixtral); 0: dense      */
-    int64_t embed_proj_dim;        /* OPT word_embed_proj_dim != hidden; else 0 */
-    int64_t position_offset;       /* first learned position row (RoBERTa, OPT 2)*/
-    int64_t position_buckets;      /* DeBERTa: rel_embeddings has 2x rows       */
-    int encoder_only;              /* 1: no LM head (BERT family)               */
-    int tie_word_embeddings;       /* LM head reuses the token embedding        */
-    int pooler;                    /* BERT/RoBERTa pooler (dense + tanh)        */
-    int mlm_head;                  /* encoder with its masked-LM head (config's
-                                      architectures: *ForMaskedLM, BertLMHeadModel)*/
-    int pre_norm;                  /* 0: post-norm (BERT family, OPT-350m)      */
-    int rms_norm;                  /* 1: RMSNorm, 0: LayerNorm                  */
-    int norm_bias;                 /* LayerNorm has a bias                      */
-    int embed_norm;                /* norm after the embeddings (BERT, BLOOM)   */
-    int final_norm;                /* norm before the head (pre-norm models)    */
-    int sandwich_norm;             /* Gemma-2: norms after attention and MLP too*/
-    int parallel_residual;         /* attention and MLP read the same input     */
-    int shared_parallel_norm;      /* ... through one norm (GPT-J, Phi, Falcon-7B)*/
-    int gated_mlp;                 /* act(gate(x)) * up(x) -> down              */
-    int fused_qkv, fused_gate_up;  /* one MatMul for q,k,v / gate,up (as HF)    */
-    int qkv_bias, out_bias, mlp_bias, lm_head_bias;
-    int act;                       /* dlp_llm_act                               */
-    int position;                  /* dlp_llm_pos                               */
-    double rotary_fraction;        /* share of head_dim rotated (Phi 0.4, NeoX .25)*/
-    double rope_theta, norm_eps;
-    int embed_scale;               /* Gemma: embeddings x sqrt(hidden)          */
-    double attn_softcap;           /* Gemma-2 logit soft-capping; 0: none        */
-    int64_t params_ref;            /* catalogue: published parameter count, 0 ?  */
-    int64_t active_params_ref;     /* catalogue: published active count (MoE)    */
-    /* ---- 2025-26 architectures (docs/llm.md, "Architectures") ---- */
-    int qk_norm;                   /* 1: RMSNorm (head_dim weights) on q and k
-                                      (Qwen3, Gemma 3); 2: weightless L2 norm
-                                      (Llama 4); 3: RMSNorm over the whole q and
-                                      k projections (MiniMax-M2 "per_layer")   */
-    int attn_output_gate;          /* Qwen3-Next/3.5: q_proj also gives a gate,
-                                      o = o_proj(attn * sigmoid(gate))          */
-    int shared_expert_gate;        /* Qwen3-Next/3.5: shared expert output x
-                                      sigmoid(Linear(H, 1))                     */
-    int64_t sliding_window;        /* window of DLP_LK_SLIDING layers, tokens    */
-    int attn_sinks;                /* gpt-oss: a learned sink logit per head     */
-    int64_t moe_intermediate_size; /* routed expert width; 0: intermediate_size  */
-    int64_t shared_expert_intermediate_size; /* shared experts' total width; 0 */
-    int moe_router_bias, moe_expert_bias;    /* gpt-oss: biases on router/experts*/
-    int moe_grouped;               /* experts as one batched (E, in, out) MatMul */
-    /* MLA (DeepSeek-V3/R1): q_lora_rank 0 = plain q projection */
-    int64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
-    /* Mamba-2 mixer (Nemotron-H) */
-    int64_t mamba_num_heads, mamba_head_dim, ssm_state_size, mamba_n_groups;
-    int64_t mamba_conv_kernel, mamba_chunk_size;
-    int mamba_conv_bias;
-    /* Gated DeltaNet (DLP_LK_LINEAR_ATTN layers): key/value heads and dims,
-     * causal conv kernel, chunk of the chunked delta rule (64) */
-    int64_t linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim;
-    int64_t linear_conv_kernel, linear_chunk_size;
-    /* DeepSeek Sparse Attention (GLM-5, DeepSeek-V3.2): the lightning
-     * indexer's heads and head dim, and the tokens each query attends to */
-    int64_t index_n_heads, index_head_dim, index_topk;
-    char weights_format[16];       /* the checkpoint's native weight format
-                                      ("fp8", "nvfp4", "mxfp4", dlp_quant_parse
-                                      names); "" = 16-bit release or not stated */
-    int mlp_act;                   /* dlp_llm_act of plain MLP blocks (Nemotron-H
-                                      relu2 = DLP_ACT_RELU2); act otherwise      */
-    int64_t image_tokens;          /* VLM language stack: image tokens added to
-                                      every sequence (a count; the vision tower's
-                                      own cost is dlp_llm_vision_flops' ViT)     */
-    /* VLM vision tower, from the config's vision_config (0: text-only model;
-     * docs/llm.md, "Vision-language models"): a ViT of vision_layers blocks
-     * of width vision_hidden (MLP vision_intermediate, SwiGLU when
-     * vision_gated) over patches of vision_patch pixels, then a merger of
-     * vision_merge x vision_merge patches into one token of
-     * vision_out_hidden (Qwen-VL), or a fixed vision_image_size input pooled
-     * to vision_tokens_per_image tokens (Gemma 3's SigLIP). */
-    int64_t vision_layers, vision_hidden, vision_intermediate;
-    int64_t vision_patch, vision_merge, vision_temporal_patch;
-    int64_t vision_image_size, vision_tokens_per_image, vision_out_hidden;
-    int vision_gated;
-    int64_t vision_deepstack;      /* Qwen3-VL: extra mergers feeding early
-                                      language layers (deepstack_visual_indexes) */
-    int64_t vision_window;         /* Qwen2.5-VL: patches one windowed-attention
-                                      layer attends to ((window_size / patch)^2);
-                                      0: every layer attends to the whole image */
-    int64_t vision_full_layers;    /* ... and its full-attention layers        */
-    /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
-     * 0 everywhere for uniform stacks. */
-    unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
-} dlp_llm_config;
-
-/* Parse a config.json held in a NUL-terminated buffer (`name` is used in
- * messages and as the id).  Errors are one line naming the file and the field:
- * "cfg.json: field 'hidden_size' is missing" (DLP_EFORMAT), an unknown
- * model_type gives DLP_EUNSUPPORTED. */
-dlp_status dlp_llm_config_parse(const char *json, const char *name, dlp_llm_config *out,
-                                dlp_error *err);
-dlp_status dlp_llm_config_load(const char *path, dlp_llm_config *out, dlp_error *err);
-
-/* The built-in catalogue (data/llm_configs.json compiled in). */
-int dlp_llm_catalogue_count(void);
-const char *dlp_llm_catalogue_id(int i);           /* NULL out of range */
-/* By id, HF id or alias, case-insensitive ("bert-base-uncased",
- * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
- * closest ids. */
-dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error *err);
-/* What --model names (docs/llm.md, "Models"): a catalogue id; else a
- * folder holding config.json (or a config file); else a Hugging Face id
- * ("org/name") found in the local hub cache — $HF_HUB_CACHE, $HF_HOME/hub,
- * ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/config.json
- * (refs/main's revision first).  Offline.  DLP_ENOTFOUND names where it
- * looked. */
-dlp_status dlp_llm_model_find(const char *model, dlp_llm_config *out, dlp_error *err);
-
-/* VLMs (docs/llm.md, "Vision-language models").  The vision tower's weights
- * (0 for a text-only model): patch embedding, vision_layers ViT blocks, the
- * merger / projector into the language model's width. */
-int64_t dlp_llm_vision_params(const dlp_llm_config *c);
-/* Image tokens `images` pictures of width x height pixels give the language
- * model: Qwen-VL-style towers resize to multiples of patch x merge within
- * 4-16,384 tokens per image and give (h / 28)(w / 28)-like counts (Qwen2.5-VL
- * 28 px per token, Qwen3-VL 32); a fixed-size tower (Gemma 3) gives its
- * tokens per image whatever the size.  frames > 0: a video of that many
- * frames per item (frames / temporal_patch groups of tokens).  DLP_EINVAL
- * naming the model when it has no vision tower, or a tower whose token count
- * the config does not give (then use image_tokens directly). */
-dlp_status dlp_llm_image_tokens(const dlp_llm_config *c, int64_t images, int64_t width, int64_t height,
-                                int64_t frames, int64_t *tokens, dlp_error *err);
-
-/* What the builder counted while adding weights. */
-typedef struct {
-    int64_t params;                  /* parameters, tied weights once: all experts*/
-    int64_t active_params;           /* used per token: params less the routed
-                                        experts a token does not visit (MoE: top-k
-                                        routed + shared experts); = params if dense*/
-    int64_t embed_params;            /* the token-embedding table (a lookup: read
-                                        one row per token)                      */
-    int64_t linear_params;           /* weights a bitsandbytes quantiser converts*/
-    int64_t weight_bytes[DLP_QT_COUNT_];   /* bytes per format (memory rules)   */
-} dlp_llm_weights;
-
-/* Cache bytes one sequence holds after `tokens` tokens, elem_bytes per
- * element (docs/llm.md, "KV cache"): full-attention layers 2 x kv_heads x
- * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim, + index_head_dim
- * on DSA layers with an indexer), sliding-window layers at most
- * sliding_window tokens, Mamba-2 and Gated DeltaNet layers a constant state
- * (conv + SSM / recurrent) whatever the length. */
-double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes);
-
-/* Build the forward pass for input_ids (batch, seq) int64 with activations in
- * dlp_quant_act_dtype(quant), then finalize (shapes, costs, liveness).
- * Weights in the graph have the activation dtype; the quantised bytes are in
- * *w (may be NULL).  DLP_EINVAL for a config the builder cannot honour. */
-dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant,
-                         dlp_graph **out, dlp_llm_weights *w, dlp_error *err);
-
-/* Features (thesis table 6.3, plus the ones dlperf adds; docs/llm.md). */
-enum {
-    /* model features (MF) of table 6.3 */
-    DLP_LF_BS = 0, DLP_LF_SL, DLP_LF_QT, DLP_LF_TN, DLP_LF_TE, DLP_LF_TM, DLP_LF_TP,
-    DLP_LF_TMMEM, DLP_LF_MPE, DLP_LF_NHL, DLP_LF_NAH, DLP_LF_HS, DLP_LF_VS, DLP_LF_TVS,
-    /* model / workload features dlperf adds */
-    DLP_LF_NKV, DLP_LF_IS, DLP_LF_NE, DLP_LF_GEN, DLP_LF_NGPU, DLP_LF_WB, DLP_LF_AT,
-    /* hardware features (HF) of table 6.3 (GPU part) */
-    DLP_LF_PF32, DLP_LF_PBHBM, DLP_LF_CM, DLP_LF_CMIN, DLP_LF_MTPB, DLP_LF_MTPM,
-    DLP_LF_RPB, DLP_LF_RPM, DLP_LF_WS, DLP_LF_SMPB, DLP_LF_SMMP, DLP_LF_SMS, DLP_LF_SMPBO,
-    /* hardware features dlperf adds */
-    DLP_LF_PTC, DLP_LF_MEM, DLP_LF_L2, DLP_LF_TDP,
-    DLP_LF_COUNT
-};
-const char *dlp_llm_feature_name(int k);     /* "BS", "TM", "PF32", ...; NULL  */
-int dlp_llm_feature_index(const char *name); /* -1 if unknown                   */
-int dlp_llm_feature_is_hw(int k);            /* 1 for hardware features         */
-
-/* A workload: one forward pass of (batch, seq), or with gen_tokens > 0 a
- * generation of that many tokens per sequence after the prompt (KV cache). */
-typedef struct {
-    int64_t batch, seq;
-    int64_t gen_tokens;        /* 0: forward pass only (the thesis' protocol)  */
-    int quant;                 /* dlp_quant                                    */
-    int n_gpus;                /* tensor-parallel GPUs; 0 means 1              */
-    int kv_dtype;              /* dlp_dtype of the KV cache: FLOAT, FLOAT16,
-                                  BFLOAT16 or a FLOAT8 type (1 byte); 0 = the
-                                  activation dtype                             */
-    /* ---- serving (docs/llm.md, "Serving"): concurrency > 0 or max_fit turns
-     * the request into a continuous-batching serving estimate: seq is the
-     * prompt, gen_tokens the output of every request, batch is ignored. */
-    int64_t concurrency;       /* requests in flight per replica (n_gpus)      */
-    int max_fit;               /* 1: concurrency = the most the KV cache holds */
-    int ep;                    /* MoE expert-parallel degree within n_gpus
-                                  (experts split over ep, each expert's
-                                  matrices over n_gpus / ep); 0: 1             */
-    int attn_dp;               /* attention data-parallel degree within n_gpus
-                                  (attention TP = n_gpus / attn_dp); 0: 1      */
-    int phase;                 /* dlp_llm_phase                                 */
-    double mem_fraction;       /* of device memory the engine takes (vLLM's
-                                  gpu_memory_utilization); 0: 0.9              */
-    int64_t max_seqs;          /* the engine's limit on running sequences
-                                  (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
-                                  bounds every concurrency, --max-fit's too    */
-} dlp_llm_workload;
-#define DLP_LLM_MAX_SEQS 256
-
-/* What a serving replica runs: both phases (aggregated, continuous batching
- * with chunked prefill), or one side of a disaggregated deployment. */
-typedef enum {
-    DLP_LLM_AGG = 0,           /* prefill and decode share the GPUs             */
-    DLP_LLM_PREFILL_ONLY,      /* a prefill worker: TTFT only                   */
-    DLP_LLM_DECODE_ONLY        /* a decode worker: TPOT only (no prefill mixed) */
-} dlp_llm_phase;
-#define DLP_LLM_MEM_FRACTION 0.9
-/* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
-int dlp_llm_phase_parse(const char *name);
-const char *dlp_llm_phase_name(int phase);   /* "agg", ...; NULL out of range */
-
-/* The dtype the matrix multiplications of weight format `quant` run in on
- * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,
- * int4 in FLOAT16 (weight-only); fp8 on FP8 tensor cores where the device
- * has them (FLOAT8E4M3FN, W8A8), else weight-only dequantised to BFLOAT16
- * (FLOAT16 without bf16); mxfp4/nvfp4 on FP4 tensor cores (FLOAT4E2M1,
- * Blackwell), weight-only to BFLOAT16 on a device with FP8 (Hopper, Ada),
- * and -1 elsewhere (no kernel runs them), with the reason in why[n]. */
-int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n);
-
-/* The weight format a request without one gets: the checkpoint's own
- * (config weights_format: DeepSeek-V3 fp8, gpt-oss mxfp4, the -FP8 / -NVFP4
- * re-releases) when device d runs it (dlp_llm_compute_dtype), else fp16. */
-int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d);
-
-/* Fill f[DLP_LF_COUNT] for a built graph (g, w from dlp_llm_build with the
- * workload's batch/seq/quant) on device d (NULL: hardware features 0). */
-void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
-                      const dlp_llm_workload *wl, const dlp_device *d, double *f);
-
-/* The analytic roofline estimate (docs/llm.md) of a workload on device d:
- * latency of one batch in ms and average board power in W (all GPUs). */
-void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
-                      const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms,
-                      double *power_w);
-
-/* ---- gradient-boosted trees (libxgboost) and the .dlpm model file ---- */
-
-typedef struct dlp_xgb dlp_xgb;
-
-/* Zero-initialise; 0 fields take the defaults shown. */
-typedef struct {
-    int n_estimators;          /* 500                                          */
-    double learning_rate;      /* 0.1                                          */
-    int max_depth;             /* 6                                            */
-    double subsample;          /* 1.0                                          */
-    double min_child_weight;   /* 1.0                                          */
-    int nthread;               /* 1                                            */
-    uint64_t seed;             /* 0                                            */
-    int log_target;            /* 1: fit log(y), predict exp (y must be > 0)   */
-} dlp_xgb_params;
-
-/* Train on x (n, n_feat) row-major; feature names and the target name are
- * stored in the model.  NaN in x means missing. */
-dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
-                         const char *const *feature_names, const char *target,
-                         const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
-/* Predict n rows of x (n, n_feat) into out[n], in the target's units.
- * Walks the flattened trees (XGBoost's exact rule, no libxgboost call):
- * about 7 us per row for 500 trees of depth 6.  Thread-safe. */
-dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
-                           dlp_error *err);
-void dlp_xgb_free(dlp_xgb *m);
-
-int dlp_xgb_feature_count(const dlp_xgb *m);
-const char *dlp_xgb_feature_name(const dlp_xgb *m, int i);  /* NULL out of range */
-const char *dlp_xgb_target(const dlp_xgb *m);
-int dlp_xgb_log_target(const dlp_xgb *m);
-/* FNV-1a 64 of the training matrix and targets (which data made the model). */
-uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
-/* Free-form metadata stored in the file ("name", "devices", "quants", ...).
- * set copies both strings; get returns NULL when absent. */
-dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
-const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
-
-/* .dlpm file (docs/llm.md): magic "DLPM", version, a JSON header (feature
- * names, target, log flag, fingerprint, metadata), the booster (XGBoost
- * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
- * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
-dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
-/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
-dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
-dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
-dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
-                            dlp_error *err);
-
-/* Out-of-fold predictions: k-fold cross-validation stratified on quantile
- * bins of y (groups == NULL), or leave-one-group-out (groups[i] >= 0 names
- * row i's group; rows with -1 are always in training).  oof[i] is NaN for a
- * row never tested. */
-dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
-                      const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
-                      double *oof, dlp_error *err);
-
-typedef struct {
-    double mape;               /* mean |yhat - y| / |y|, percent               */
-    double rmse;
-    double tau;                /* Kendall tau-b                                 */
-    int64_t n;                 /* pairs used (finite yhat, y != 0)             */
-} dlp_llm_metrics;
-void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_llm_metrics *m);
-
-/* ---- predictions ---- */
-
-typedef struct {
-    double latency_ms;         /* one batch (prompt + generated tokens)        */
-    double throughput_sps;     /* sequences per second                          */
-    double tokens_per_s;       /* batch x (seq + gen_tokens) / latency          */
-    double memory_mb;          /* peak device memory, MiB                       */
-    double weights_mb, activations_mb;
-    double power_w;            /* average board power                           */
-    double energy_j;           /* per sample (sequence), at the board           */
-    double co2_g;              /* per sample: energy x PUE x carbon intensity   */
-    double carbon_g_per_kwh, pue;
-    int fits;                  /* memory_mb <= device memory                    */
-    int64_t params, macs, nodes, edges;
-    int64_t active_params;     /* MoE: per token (top-k routed + shared); = params*/
-    double kv_bytes_per_seq;   /* KV cache (+ Mamba state) of one sequence at
-                                  seq + image tokens + gen, activation dtype
-                                  (dlp_llm_kv_bytes) in the KV dtype          */
-    int compute_dtype;         /* dlp_llm_compute_dtype of the weights         */
-    int kv_dtype;              /* the KV cache's dlp_dtype                     */
-    int weight_only;           /* 1: weights dequantised in the kernel          */
-    char method[128];          /* "xgb:<model name>" when a trained model gave
-                                  the throughput, else "analytic"               */
-    char method_throughput[128], method_memory[128], method_energy[128];
-    double latency_analytic_ms;/* the analytic estimate beside a learned one    */
-    /* ---- serving (workload concurrency > 0 or max_fit; else 0) ---- */
-    int serving;               /* 1: the fields below are set                   */
-    double ttft_ms;            /* time to first token, mean                     */
-    double tpot_ms;            /* time per output token after the first (ITL)   */
-    double e2e_ms;             /* ttft + (gen - 1) tpot; = latency_ms           */
-    double output_tokens_per_s;/* generated tokens per second, per replica      */
-    double requests_per_s;     /* = throughput_sps, per replica                 */
-    double energy_per_token_j; /* energy_j / gen tokens                         */
-    double power_per_gpu_w;    /* average board power of one GPU (<= TDP)       */
-    int64_t concurrency;       /* requests in flight (capped to what fits)      */
-    int64_t max_concurrency;   /* prompt+gen sequences the KV cache holds       */
-    int64_t kv_capacity_tokens;/* tokens the KV cache holds, per replica        */
-    double kv_cache_gib;       /* memory left for the KV cache, per GPU         */
-    double ttft_analytic_ms, tpot_analytic_ms; /* before any learned correction */
-    double energy_analytic_j;  /* per sample / request, analytic (also when not
-                                  serving)                                     */
-    double prefill_ms;         /* the prompt's prefill alone (no queueing)      */
-    double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
-    double comm_ms;            /* collective time inside one mixed iteration    */
-    char method_serving[128];  /* "analytic" or "analytic x xgb:<name> (bounded)"*/
-    int64_t running;           /* sequences the engine runs at once: the
-                                  concurrency bounded by max_seqs and by what
-                                  the cache holds at the mean live context;
-                                  more clients queue (their wait is in TTFT) */
-    double round_ms;           /* prefill worker: the time its running prompts
-                                  take back to back (bounds its requests/s)    */
-    double preempted;          /* share of running sequences preempted once
-                                  and recomputed (cache exhausted), 0..1       */
-    /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
-    double vision_ms;          /* the vision tower over one request's images
-                                  (in prefill_ms and the TTFT; per batch in
-                                  generate mode)                               */
-    int64_t vision_params;     /* the tower's weights (in weights_mb, not in
-                                  params: that is the language stack)          */
-} dlp_llm_prediction;
-
-/* Predict a workload of config c on device d.  Trained models shipped with
- * the library answer when they cover the device, dtype and workload kind
- * (their metadata says which); otherwise the analytic roofline estimate does
- * (method "analytic").  analytic_only forces the latter.  region: carbon
- * region id (NULL: the database default).  Unknown region: DLP_ENOTFOUND.
- * Requests nothing could run are DLP_EINVAL with one line naming the field
- * (docs/llm.md, "Refusals"): gen on an encoder-only model; seq + image
- * tokens + gen past max_position_embeddings; gpus that does not divide the
- * attention heads (nor divides / is divided by the KV heads, nor divides the
- * Mamba heads); a weight format the device cannot run (dlp_llm_compute_dtype);
- * a model that does not fit even at batch 1 (weights + the KV cache of one
- * sequence + DLP_LLM_RUNTIME_GIB per GPU > the device's memory). */
-#define DLP_LLM_RUNTIME_GIB 1.0
-/* A shipped tree corrects the analytic estimate by at most this factor
- * either way (docs/llm.md, "Learned corrections"). */
-#define DLP_LLM_MAX_FACTOR 2.0
-dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
-                           const dlp_llm_workload *wl, const char *region, int analytic_only,
-                           dlp_llm_prediction *out, dlp_error *err);
-
-/* Features of a serving prediction for the learned corrections (docs/llm.md,
- * "Serving"): what the request says (concurrency, lengths, parallelism,
- * dtype), the model's size, the device's rates, and the analytic TTFT/TPOT
- * and their parts.  x[DLP_LLM_SERVE_NFEAT]; p from dlp_llm_predict with
- * analytic_only (its analytic fields).  A learned correction multiplies
- * the analytic value by at most DLP_LLM_SERVE_MAX_FACTOR either way. */
-#define DLP_LLM_SERVE_NFEAT 24
-#define DLP_LLM_SERVE_MAX_FACTOR 3.0
-void dlp_llm_serve_features(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
-                            const dlp_llm_prediction *p, float *x);
-const char *dlp_llm_serve_feature_name(int k);
-
-/* Shipped trained models (the .dlpm files of data/models compiled in), loaded on first
- * use; owned by the library. */
-int dlp_llm_model_count(void);
-const dlp_xgb *dlp_llm_model_at(int i);
-
-/* ==== END llm ==== */
-
 /* ==== BEGIN predict (src/predict) ==== */
 
 /* Whole-model performance prediction for any device of the database
@@ -1092,7 +487,6 @@ const dlp_xgb *dlp_llm_model_at(int i);
  * Where a shipped learned model (TraPPM/GNN, docs/learned.md) exists for the
  * device and mode, its latency / step time / memory replace the analytic
  * ones; the analytic values stay in the prediction (dlp_pred_source). */
-
 
 typedef enum { DLP_PREDICT_INFER = 0, DLP_PREDICT_TRAIN = 1 } dlp_predict_mode;
 
@@ -1117,15 +511,15 @@ typedef enum {
     DLP_RUNTIME_ORT = 4,       /* onnxruntime CUDA EP: its documented fusions    */
     DLP_RUNTIME_COUNT_
 } dlp_runtime;
-const char *dlp_runtime_name(int runtime);   /* "eager", "eager-1.x", "compile",
-                                                 "tensorrt", "onnxruntime"     */
-int dlp_runtime_parse(const char *name);     /* -1 if unknown (any case)       */
+const char *dlp_runtime_name(dlp_runtime runtime);  /* "eager", "eager-1.x", "compile",
+                                                       "tensorrt", "onnxruntime"  */
+int dlp_runtime_parse(const char *name);            /* -1 if unknown (any case)    */
 
 /* Memory format of 4-D activations. */
 typedef enum { DLP_MEMFMT_NCHW = 0, DLP_MEMFMT_NHWC = 1 } dlp_memfmt;
-const char *dlp_memfmt_name(int memfmt);     /* "nchw", "nhwc"                 */
-int dlp_memfmt_parse(const char *name);      /* -1 if unknown ("channels_last"
-                                                 = nhwc)                        */
+const char *dlp_memfmt_name(dlp_memfmt memfmt);     /* "nchw", "nhwc"              */
+int dlp_memfmt_parse(const char *name);             /* -1 if unknown ("channels_last"
+                                                       = nhwc)                     */
 
 /* Kernel classes: what a lowered kernel is timed as.  Each has its own
  * efficiency curve per precision (docs/predict.md, "Efficiency curves"). */
@@ -1144,7 +538,7 @@ typedef enum {
     DLP_KC_OTHER,
     DLP_KC_COUNT_
 } dlp_kernel_class;
-const char *dlp_kernel_class_name(int kc);   /* "conv", "conv_dw", "gemm", ... */
+const char *dlp_kernel_class_name(dlp_kernel_class kc);   /* "conv", "conv_dw", "gemm", ... */
 typedef enum {
     DLP_OPTIM_ADAM = 0,        /* Adam/AdamW: two fp32 moments per parameter    */
     DLP_OPTIM_SGD = 1,         /* plain SGD: no state                           */
@@ -1307,7 +701,7 @@ typedef struct {
     double pue, g_per_kwh;
     double co2_g;              /* energy_kwh x pue x g_per_kwh                  */
     int n_nodes;
-    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_free */
+    dlp_node_pred *nodes;      /* n_nodes entries; freed by dlp_prediction_clear */
     int device_kind;           /* dlp_device_kind of the device                  */
     int energy_known;          /* 0: the device has no power data (a CPU without
                                   TDP): energy_j, power_w, energy_kwh and co2_g
@@ -1321,7 +715,7 @@ typedef struct {
     int n_kernel_rows;
     dlp_kernel_pred *kernel_rows; /* the lowered kernel list with times (forward,
                                   then backward and optimizer in training);
-                                  freed by dlp_prediction_free                  */
+                                  freed by dlp_prediction_clear                  */
     int fits;                  /* memory_mb <= device_memory_mb (1 when the
                                   device's memory is not in the database); a
                                   prediction that does not fit still has its
@@ -1348,7 +742,7 @@ void dlp_predict_use_runtime(dlp_predict_opts *opts, int runtime);
  * DLP_ENOTFOUND for an unknown region, DLP_EINVAL for bad options. */
 dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db,
                        const dlp_predict_opts *opts, dlp_prediction *out, dlp_error *err);
-void dlp_prediction_free(dlp_prediction *p);
+void dlp_prediction_clear(dlp_prediction *p);
 
 /* Cost of `count` repetitions of something taking time_ms each at
  * price_usd_per_hour: price x time_ms x count / 3.6e6. */
@@ -1369,96 +763,687 @@ dlp_status dlp_roofline_svg_mem(const dlp_prediction *p, const dlp_device *d, ch
 
 /* ==== END predict ==== */
 
-/* ==== BEGIN serve (src/serve) ==== */
+/* ==== BEGIN llm (src/llm) ==== */
 
-/* The HTTP server of `dlperf serve` (docs/serve.md): a JSON API on
- * libmicrohttpd — /api/health, /api/devices, /api/models, /api/predict,
- * /api/llm, /api/mig, /api/roofline.svg — and the web page at /, both
- * compiled into the library.  Uploaded models are parsed from memory
- * (dlp_graph_load_mem) and never written to disk; no request can name a
- * server-side path.  The server never prints: access-log lines go to the
- * caller's callback. */
+/* Large language models (docs/llm.md): a transformer graph built from a
+ * Hugging Face config.json (or the built-in catalogue of configs) into the
+ * same IR as an ONNX file, the thesis' table 6.3 features, gradient-boosted
+ * trees (libxgboost) in a versioned, checksummed model file, and predictions
+ * of throughput, peak memory, energy and carbon. */
 
-typedef struct dlp_server dlp_server;
+/* Weight formats of the memory rules (docs/llm.md, "Memory rules"). */
+typedef enum {
+    DLP_QT_FP32 = 0, DLP_QT_FP16, DLP_QT_BF16,
+    DLP_QT_INT8,               /* bitsandbytes LLM.int8: int8 Linear weights     */
+    DLP_QT_NF4,                /* bitsandbytes 4-bit NF4, double quantisation    */
+    /* serving formats (docs/llm.md, "Precisions"): Linear weights of the
+     * transformer blocks; embeddings, norms, biases and the LM head 16-bit */
+    DLP_QT_FP8,                /* e4m3 + fp32 scale per 128x128 block: ~8.002 bits*/
+    DLP_QT_INT4,               /* AWQ/GPTQ: group 128, fp16 scale + 4-bit zero   */
+    DLP_QT_MXFP4,              /* OCP MX: e2m1, block 32, e8m0 scale: 4.25 bits;
+                                  MoE models: routed experts only (gpt-oss)      */
+    DLP_QT_NVFP4,              /* NVIDIA: e2m1, block 16, e4m3 scale + fp32 per
+                                  tensor: 4.5 bits                              */
+    DLP_QT_COUNT_
+} dlp_quant;
+const char *dlp_quant_name(dlp_quant q);   /* "fp32" ... "nvfp4"; "?" out of range     */
+/* fp32|fp16|bf16|int8|nf4|fp8|int4|mxfp4|nvfp4 and float32/float16/half/
+ * bfloat16/8bit/4bit/e4m3/awq/gptq/fp4 (= mxfp4); case-insensitive; -1 if
+ * unknown. */
+int dlp_quant_parse(const char *s);
+/* dlp_dtype the activations use between kernels: FLOAT, FLOAT16 (fp16, int8,
+ * nf4, int4), BFLOAT16 (bf16, fp8, mxfp4, nvfp4). */
+int dlp_quant_act_dtype(dlp_quant q);
 
-/* One line of the access log, "127.0.0.1 POST /api/predict 200 5234B 3.12ms"
- * (client, method, path, status, response bytes, time from the first byte
- * of the request to the last of the response), or a message from
- * libmicrohttpd prefixed "microhttpd: ".  No trailing newline.  Called from
- * the server's threads, possibly concurrently. */
-typedef void (*dlp_server_log_fn)(void *user, const char *line);
+typedef enum {
+    DLP_POS_NONE = 0, DLP_POS_LEARNED, DLP_POS_ROTARY,
+    DLP_POS_RELATIVE,          /* DeBERTa disentangled attention                 */
+    DLP_POS_ALIBI
+} dlp_llm_pos;
+typedef enum {
+    DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU,
+    DLP_ACT_RELU2,             /* relu(x)^2 (Nemotron-H)                          */
+    DLP_ACT_SWIGLU_OAI         /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
+} dlp_llm_act;
 
-/* Options; zero-initialise, 0 fields take the defaults shown. */
+/* Layers a config may describe one by one (layer_kind). */
+#define DLP_LLM_MAX_LAYERS 512
+/* layer_kind bits */
+enum {
+    DLP_LK_SLIDING = 1,        /* attention limited to sliding_window tokens     */
+    DLP_LK_DENSE = 2,          /* dense MLP in a MoE model (DeepSeek's first_k_dense)*/
+    DLP_LK_MAMBA = 4,          /* Mamba-2 mixer instead of attention             */
+    DLP_LK_NO_ATTN = 8,        /* no attention/mixer (Nemotron-H '-' MLP block)  */
+    DLP_LK_NO_MLP = 16,        /* no MLP (Nemotron-H 'M' and '*' blocks)          */
+    DLP_LK_NOPE = 32,          /* attention without rotary (Llama 4 every 4th)   */
+    DLP_LK_LINEAR_ATTN = 64,   /* Gated DeltaNet linear attention instead of
+                                  attention (Qwen3-Next / Qwen3.5)              */
+    DLP_LK_SHARED_INDEX = 128  /* DSA layer reusing the previous layer's top-k
+                                  (no indexer of its own; GLM-5.2 IndexShare)   */
+};
+
+/* A transformer, as the builder understands it.  dlp_llm_config_parse fills
+ * every field from a config.json (family defaults, then the file's fields);
+ * zero-initialise when filling it by hand. */
 typedef struct {
-    const char *bind;          /* address to listen on (IPv4/IPv6 literal or host
-                                  name); NULL or "" = "127.0.0.1"               */
-    int port;                  /* TCP port; 0 = any free one (dlp_server_port)  */
-    int threads;               /* worker threads (libmicrohttpd pool); 0 = 4    */
-    size_t max_upload_bytes;   /* largest request body; 0 = 64 MiB; over: 413    */
-    int timeout_s;             /* a request (or an idle keep-alive connection)
-                                  taking longer is closed; 0 = 30                */
-    int max_parses;            /* model parses/predictions at once; 0 = threads;
-                                  over: 503 with Retry-After                      */
-    int quiet;                 /* 1: no access-log lines (errors still logged) */
-    dlp_server_log_fn log;     /* NULL: nothing is logged                        */
-    void *log_user;
-    int no_listen;             /* 1: open no socket; only dlp_server_handle
-                                  answers (tests, embedding)                      */
-    int header_timeout_s;      /* request line + headers must arrive within this
-                                  many seconds of the connection opening (or of
-                                  the previous response on a keep-alive
-                                  connection), however slowly bytes trickle;
-                                  0 = 10; over: 408 and closed                   */
-    int max_connections;       /* open connections; 0 = 1024; a new one over it
-                                  is answered 503 at once and closed             */
-    int max_per_ip;            /* open connections from one client address;
-                                  0 = max_connections / 2, -1 = no cap; over:
-                                  503 at once and closed                         */
-} dlp_server_opts;
+    char id[96];               /* catalogue id, or the config file's base name  */
+    char hf_id[96];            /* Hugging Face repo id when known, else ""      */
+    char model_type[32];       /* HF model_type: "bert", "llama", ...           */
+    int64_t hidden_size, num_hidden_layers, num_attention_heads;
+    int64_t num_key_value_heads;   /* < heads: grouped-query attention          */
+    int64_t head_dim;              /* hidden / heads unless the config says     */
+    int64_t intermediate_size, vocab_size, max_position_embeddings;
+    int64_t type_vocab_size;       /* token-type rows (BERT 2, RoBERTa 1, else 0)*/
+    int64_t num_experts, experts_per_token;  /* MoE (Mixtral); 0: dense      */
+    int64_t embed_proj_dim;        /* OPT word_embed_proj_dim != hidden; else 0 */
+    int64_t position_offset;       /* first learned position row (RoBERTa, OPT 2)*/
+    int64_t position_buckets;      /* DeBERTa: rel_embeddings has 2x rows       */
+    int encoder_only;              /* 1: no LM head (BERT family)               */
+    int tie_word_embeddings;       /* LM head reuses the token embedding        */
+    int pooler;                    /* BERT/RoBERTa pooler (dense + tanh)        */
+    int mlm_head;                  /* encoder with its masked-LM head (config's
+                                      architectures: *ForMaskedLM, BertLMHeadModel)*/
+    int pre_norm;                  /* 0: post-norm (BERT family, OPT-350m)      */
+    int rms_norm;                  /* 1: RMSNorm, 0: LayerNorm                  */
+    int norm_bias;                 /* LayerNorm has a bias                      */
+    int embed_norm;                /* norm after the embeddings (BERT, BLOOM)   */
+    int final_norm;                /* norm before the head (pre-norm models)    */
+    int sandwich_norm;             /* Gemma-2: norms after attention and MLP too*/
+    int parallel_residual;         /* attention and MLP read the same input     */
+    int shared_parallel_norm;      /* ... through one norm (GPT-J, Phi, Falcon-7B)*/
+    int gated_mlp;                 /* act(gate(x)) * up(x) -> down              */
+    int fused_qkv, fused_gate_up;  /* one MatMul for q,k,v / gate,up (as HF)    */
+    int qkv_bias, out_bias, mlp_bias, lm_head_bias;
+    int act;                       /* dlp_llm_act                               */
+    int position;                  /* dlp_llm_pos                               */
+    double rotary_fraction;        /* share of head_dim rotated (Phi 0.4, NeoX .25)*/
+    double rope_theta, norm_eps;
+    int embed_scale;               /* Gemma: embeddings x sqrt(hidden)          */
+    double attn_softcap;           /* Gemma-2 logit soft-capping; 0: none        */
+    int64_t params_ref;            /* catalogue: published parameter count, 0 ?  */
+    int64_t active_params_ref;     /* catalogue: published active count (MoE)    */
+    /* ---- 2025-26 architectures (docs/llm.md, "Architectures") ---- */
+    int qk_norm;                   /* 1: RMSNorm (head_dim weights) on q and k
+                                      (Qwen3, Gemma 3); 2: weightless L2 norm
+                                      (Llama 4); 3: RMSNorm over the whole q and
+                                      k projections (MiniMax-M2 "per_layer")   */
+    int attn_output_gate;          /* Qwen3-Next/3.5: q_proj also gives a gate,
+                                      o = o_proj(attn * sigmoid(gate))          */
+    int shared_expert_gate;        /* Qwen3-Next/3.5: shared expert output x
+                                      sigmoid(Linear(H, 1))                     */
+    int64_t sliding_window;        /* window of DLP_LK_SLIDING layers, tokens    */
+    int attn_sinks;                /* gpt-oss: a learned sink logit per head     */
+    int64_t moe_intermediate_size; /* routed expert width; 0: intermediate_size  */
+    int64_t shared_expert_intermediate_size; /* shared experts' total width; 0 */
+    int moe_router_bias, moe_expert_bias;    /* gpt-oss: biases on router/experts*/
+    int moe_grouped;               /* experts as one batched (E, in, out) MatMul */
+    /* MLA (DeepSeek-V3/R1): q_lora_rank 0 = plain q projection */
+    int64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+    /* Mamba-2 mixer (Nemotron-H) */
+    int64_t mamba_num_heads, mamba_head_dim, ssm_state_size, mamba_n_groups;
+    int64_t mamba_conv_kernel, mamba_chunk_size;
+    int mamba_conv_bias;
+    /* Gated DeltaNet (DLP_LK_LINEAR_ATTN layers): key/value heads and dims,
+     * causal conv kernel, chunk of the chunked delta rule (64) */
+    int64_t linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim;
+    int64_t linear_conv_kernel, linear_chunk_size;
+    /* DeepSeek Sparse Attention (GLM-5, DeepSeek-V3.2): the lightning
+     * indexer's heads and head dim, and the tokens each query attends to */
+    int64_t index_n_heads, index_head_dim, index_topk;
+    char weights_format[16];       /* the checkpoint's native weight format
+                                      ("fp8", "nvfp4", "mxfp4", dlp_quant_parse
+                                      names); "" = 16-bit release or not stated */
+    int mlp_act;                   /* dlp_llm_act of plain MLP blocks (Nemotron-H
+                                      relu2 = DLP_ACT_RELU2); act otherwise      */
+    int64_t image_tokens;          /* VLM language stack: image tokens added to
+                                      every sequence (a count; the vision tower's
+                                      own cost is dlp_llm_vision_flops' ViT)     */
+    /* VLM vision tower, from the config's vision_config (0: text-only model;
+     * docs/llm.md, "Vision-language models"): a ViT of vision_layers blocks
+     * of width vision_hidden (MLP vision_intermediate, SwiGLU when
+     * vision_gated) over patches of vision_patch pixels, then a merger of
+     * vision_merge x vision_merge patches into one token of
+     * vision_out_hidden (Qwen-VL), or a fixed vision_image_size input pooled
+     * to vision_tokens_per_image tokens (Gemma 3's SigLIP). */
+    int64_t vision_layers, vision_hidden, vision_intermediate;
+    int64_t vision_patch, vision_merge, vision_temporal_patch;
+    int64_t vision_image_size, vision_tokens_per_image, vision_out_hidden;
+    int vision_gated;
+    int64_t vision_deepstack;      /* Qwen3-VL: extra mergers feeding early
+                                      language layers (deepstack_visual_indexes) */
+    int64_t vision_window;         /* Qwen2.5-VL: patches one windowed-attention
+                                      layer attends to ((window_size / patch)^2);
+                                      0: every layer attends to the whole image */
+    int64_t vision_full_layers;    /* ... and its full-attention layers        */
+    /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
+     * 0 everywhere for uniform stacks. */
+    unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
+} dlp_llm_config;
 
-/* Load the device database and catalogues, bind and start serving in the
- * background (the caller's thread returns at once).  DLP_EIO when the
- * address cannot be bound (message names it and why), DLP_EINVAL for bad
- * options. */
-dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
-/* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
-int dlp_server_port(const dlp_server *s);
-/* Graceful stop: refuse new connections, let requests in progress finish
- * (up to the request timeout), close everything and free s.  NULL is fine.
- * Safe to call from the thread that called dlp_server_start, never from a
- * log callback or a signal handler. */
-void dlp_server_stop(dlp_server *s);
+/* Parse a config.json held in a NUL-terminated buffer (`name` is used in
+ * messages and as the id).  Errors are one line naming the file and the field:
+ * "cfg.json: field 'hidden_size' is missing" (DLP_EFORMAT), an unknown
+ * model_type gives DLP_EUNSUPPORTED. */
+dlp_status dlp_llm_config_parse(const char *json, const char *name, dlp_llm_config *out,
+                                dlp_error *err);
+dlp_status dlp_llm_config_load(const char *path, dlp_llm_config *out, dlp_error *err);
 
-/* A response, as the server would send it. */
+/* The built-in catalogue (data/llm_configs.json compiled in). */
+int dlp_llm_catalogue_count(void);
+const char *dlp_llm_catalogue_at(int i);           /* NULL out of range */
+/* By id, HF id or alias, case-insensitive ("bert-base-uncased",
+ * "meta-llama/Llama-2-7b-hf", "llama-2-7b").  DLP_ENOTFOUND names the
+ * closest ids. */
+dlp_status dlp_llm_catalogue_get(const char *id, dlp_llm_config *out, dlp_error *err);
+/* What --model names (docs/llm.md, "Models"): a catalogue id; else a
+ * folder holding config.json (or a config file); else a Hugging Face id
+ * ("org/name") found in the local hub cache — $HF_HUB_CACHE, $HF_HOME/hub,
+ * ~/.cache/huggingface/hub, models--ORG--NAME/snapshots/<rev>/config.json
+ * (refs/main's revision first).  Offline.  DLP_ENOTFOUND names where it
+ * looked. */
+dlp_status dlp_llm_model_find(const char *model, dlp_llm_config *out, dlp_error *err);
+
+/* VLMs (docs/llm.md, "Vision-language models").  The vision tower's weights
+ * (0 for a text-only model): patch embedding, vision_layers ViT blocks, the
+ * merger / projector into the language model's width. */
+int64_t dlp_llm_vision_params(const dlp_llm_config *c);
+/* Image tokens `images` pictures of width x height pixels give the language
+ * model: Qwen-VL-style towers resize to multiples of patch x merge within
+ * 4-16,384 tokens per image and give (h / 28)(w / 28)-like counts (Qwen2.5-VL
+ * 28 px per token, Qwen3-VL 32); a fixed-size tower (Gemma 3) gives its
+ * tokens per image whatever the size.  frames > 0: a video of that many
+ * frames per item (frames / temporal_patch groups of tokens).  DLP_EINVAL
+ * naming the model when it has no vision tower, or a tower whose token count
+ * the config does not give (then use image_tokens directly). */
+dlp_status dlp_llm_image_tokens(const dlp_llm_config *c, int64_t images, int64_t width, int64_t height,
+                                int64_t frames, int64_t *tokens, dlp_error *err);
+
+/* What the builder counted while adding weights. */
 typedef struct {
-    int status;                /* HTTP status: 200, 400, 404, 405, 413, 503...  */
-    const char *content_type;  /* static string                                  */
-    char *body;                /* malloc'ed, NUL-terminated; len bytes          */
-    size_t len;
-    int retry_after_s;         /* > 0: the Retry-After header (503)             */
-    const char *allow;         /* 405: the Allow header; else NULL              */
-} dlp_server_response;
+    int64_t params;                  /* parameters, tied weights once: all experts*/
+    int64_t active_params;           /* used per token: params less the routed
+                                        experts a token does not visit (MoE: top-k
+                                        routed + shared experts); = params if dense*/
+    int64_t embed_params;            /* the token-embedding table (a lookup: read
+                                        one row per token)                      */
+    int64_t linear_params;           /* weights a bitsandbytes quantiser converts*/
+    int64_t weight_bytes[DLP_QT_COUNT_];   /* bytes per format (memory rules)   */
+} dlp_llm_weights;
 
-/* Answer one request without a socket, exactly as the server would: url is
- * the path with an optional "?query" (GET fields), body a JSON or
- * application/x-www-form-urlencoded text (multipart bodies need the real
- * server: 415 here).  Thread-safe.  Returns DLP_OK when *out holds a
- * response (any status), DLP_ENOMEM when not even an error could be built. */
-dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
-                             const char *content_type, const void *body, size_t len,
-                             dlp_server_response *out);
-void dlp_server_response_free(dlp_server_response *r);
-/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
- * multipart form carries over HTTP): model_len bytes named model_name (a
- * plain file name, used in messages and as "model").  The Python package
- * answers through it, so its JSON is the HTTP API's and the CLI's. */
-dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
-                                    const void *model, size_t model_len, const char *model_name,
-                                    dlp_server_response *out);
+/* Cache bytes one sequence holds after `tokens` tokens, elem_bytes per
+ * element (docs/llm.md, "KV cache"): full-attention layers 2 x kv_heads x
+ * head_dim per token (MLA: kv_lora_rank + qk_rope_head_dim, + index_head_dim
+ * on DSA layers with an indexer), sliding-window layers at most
+ * sliding_window tokens, Mamba-2 and Gated DeltaNet layers a constant state
+ * (conv + SSM / recurrent) whatever the length. */
+double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_bytes);
 
-/* ==== END serve ==== */
+/* Build the forward pass for input_ids (batch, seq) int64 with activations in
+ * dlp_quant_act_dtype(quant), then finalize (shapes, costs, liveness).
+ * Weights in the graph have the activation dtype; the quantised bytes are in
+ * *w (may be NULL).  DLP_EINVAL for a config the builder cannot honour. */
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dlp_quant quant,
+                         dlp_graph **out, dlp_llm_weights *w, dlp_error *err);
 
-/* ==== BEGIN gnn (src/learn/gnn.c, src/eval) ==== */
+/* Features (thesis table 6.3, plus the ones dlperf adds; docs/llm.md). */
+enum {
+    /* model features (MF) of table 6.3 */
+    DLP_LF_BS = 0, DLP_LF_SL, DLP_LF_QT, DLP_LF_TN, DLP_LF_TE, DLP_LF_TM, DLP_LF_TP,
+    DLP_LF_TMMEM, DLP_LF_MPE, DLP_LF_NHL, DLP_LF_NAH, DLP_LF_HS, DLP_LF_VS, DLP_LF_TVS,
+    /* model / workload features dlperf adds */
+    DLP_LF_NKV, DLP_LF_IS, DLP_LF_NE, DLP_LF_GEN, DLP_LF_NGPU, DLP_LF_WB, DLP_LF_AT,
+    /* hardware features (HF) of table 6.3 (GPU part) */
+    DLP_LF_PF32, DLP_LF_PBHBM, DLP_LF_CM, DLP_LF_CMIN, DLP_LF_MTPB, DLP_LF_MTPM,
+    DLP_LF_RPB, DLP_LF_RPM, DLP_LF_WS, DLP_LF_SMPB, DLP_LF_SMMP, DLP_LF_SMS, DLP_LF_SMPBO,
+    /* hardware features dlperf adds */
+    DLP_LF_PTC, DLP_LF_MEM, DLP_LF_L2, DLP_LF_TDP,
+    DLP_LF_COUNT
+};
+const char *dlp_llm_feature_name(int k);     /* "BS", "TM", "PF32", ...; NULL  */
+int dlp_llm_feature_index(const char *name); /* -1 if unknown                   */
+int dlp_llm_feature_is_hw(int k);            /* 1 for hardware features         */
+
+/* A workload: one forward pass of (batch, seq), or with gen_tokens > 0 a
+ * generation of that many tokens per sequence after the prompt (KV cache). */
+typedef struct {
+    int64_t batch, seq;
+    int64_t gen_tokens;        /* 0: forward pass only (the thesis' protocol)  */
+    int quant;                 /* dlp_quant                                    */
+    int n_gpus;                /* tensor-parallel GPUs; 0 means 1              */
+    int kv_dtype;              /* dlp_dtype of the KV cache: FLOAT, FLOAT16,
+                                  BFLOAT16 or a FLOAT8 type (1 byte); 0 = the
+                                  activation dtype                             */
+    /* ---- serving (docs/llm.md, "Serving"): concurrency > 0 or max_fit turns
+     * the request into a continuous-batching serving estimate: seq is the
+     * prompt, gen_tokens the output of every request, batch is ignored. */
+    int64_t concurrency;       /* requests in flight per replica (n_gpus)      */
+    int max_fit;               /* 1: concurrency = the most the KV cache holds */
+    int ep;                    /* MoE expert-parallel degree within n_gpus
+                                  (experts split over ep, each expert's
+                                  matrices over n_gpus / ep); 0: 1             */
+    int attn_dp;               /* attention data-parallel degree within n_gpus
+                                  (attention TP = n_gpus / attn_dp); 0: 1      */
+    int phase;                 /* dlp_llm_phase                                 */
+    double mem_fraction;       /* of device memory the engine takes (vLLM's
+                                  gpu_memory_utilization); 0: 0.9              */
+    int64_t max_seqs;          /* the engine's limit on running sequences
+                                  (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
+                                  bounds every concurrency, --max-fit's too    */
+} dlp_llm_workload;
+#define DLP_LLM_MAX_SEQS 256
+
+/* What a serving replica runs: both phases (aggregated, continuous batching
+ * with chunked prefill), or one side of a disaggregated deployment. */
+typedef enum {
+    DLP_LLM_AGG = 0,           /* prefill and decode share the GPUs             */
+    DLP_LLM_PREFILL_ONLY,      /* a prefill worker: TTFT only                   */
+    DLP_LLM_DECODE_ONLY        /* a decode worker: TPOT only (no prefill mixed) */
+} dlp_llm_phase;
+#define DLP_LLM_MEM_FRACTION 0.9
+/* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
+int dlp_llm_phase_parse(const char *name);
+const char *dlp_llm_phase_name(dlp_llm_phase phase);   /* "agg", ...; NULL out of range */
+
+/* The dtype the matrix multiplications of weight format `quant` run in on
+ * device d (docs/llm.md, "Precisions"): fp32/fp16/bf16 as named; int8, nf4,
+ * int4 in FLOAT16 (weight-only); fp8 on FP8 tensor cores where the device
+ * has them (FLOAT8E4M3FN, W8A8), else weight-only dequantised to BFLOAT16
+ * (FLOAT16 without bf16); mxfp4/nvfp4 on FP4 tensor cores (FLOAT4E2M1,
+ * Blackwell), weight-only to BFLOAT16 on a device with FP8 (Hopper, Ada),
+ * and -1 elsewhere (no kernel runs them), with the reason in why[n]. */
+int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n);
+
+/* The weight format a request without one gets: the checkpoint's own
+ * (config weights_format: DeepSeek-V3 fp8, gpt-oss mxfp4, the -FP8 / -NVFP4
+ * re-releases) when device d runs it (dlp_llm_compute_dtype), else fp16. */
+int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d);
+
+/* Fill f[DLP_LF_COUNT] for a built graph (g, w from dlp_llm_build with the
+ * workload's batch/seq/quant) on device d (NULL: hardware features 0). */
+void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *f);
+
+/* The analytic roofline estimate (docs/llm.md) of a workload on device d:
+ * latency of one batch in ms and average board power in W (all GPUs). */
+void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
+                      const dlp_llm_workload *wl, const dlp_device *d, double *latency_ms,
+                      double *power_w);
+
+/* ---- predictions ---- */
+
+typedef struct {
+    double latency_ms;         /* one batch (prompt + generated tokens)        */
+    double throughput_sps;     /* sequences per second                          */
+    double tokens_per_s;       /* batch x (seq + gen_tokens) / latency          */
+    double memory_mb;          /* peak device memory, MiB                       */
+    double weights_mb, activations_mb;
+    double power_w;            /* average board power                           */
+    double energy_j;           /* per sample (sequence), at the board           */
+    double co2_g;              /* per sample: energy x PUE x carbon intensity   */
+    double carbon_g_per_kwh, pue;
+    int fits;                  /* memory_mb <= device memory                    */
+    int64_t params, macs, nodes, edges;
+    int64_t active_params;     /* MoE: per token (top-k routed + shared); = params*/
+    double kv_bytes_per_seq;   /* KV cache (+ Mamba state) of one sequence at
+                                  seq + image tokens + gen, activation dtype
+                                  (dlp_llm_kv_bytes) in the KV dtype          */
+    int compute_dtype;         /* dlp_llm_compute_dtype of the weights         */
+    int kv_dtype;              /* the KV cache's dlp_dtype                     */
+    int weight_only;           /* 1: weights dequantised in the kernel          */
+    char method[128];          /* "xgb:<model name>" when a trained model gave
+                                  the throughput, else "analytic"               */
+    char method_throughput[128], method_memory[128], method_energy[128];
+    double latency_analytic_ms;/* the analytic estimate beside a learned one    */
+    /* ---- serving (workload concurrency > 0 or max_fit; else 0) ---- */
+    int serving;               /* 1: the fields below are set                   */
+    double ttft_ms;            /* time to first token, mean                     */
+    double tpot_ms;            /* time per output token after the first (ITL)   */
+    double e2e_ms;             /* ttft + (gen - 1) tpot; = latency_ms           */
+    double output_tokens_per_s;/* generated tokens per second, per replica      */
+    double requests_per_s;     /* = throughput_sps, per replica                 */
+    double energy_per_token_j; /* energy_j / gen tokens                         */
+    double power_per_gpu_w;    /* average board power of one GPU (<= TDP)       */
+    int64_t concurrency;       /* requests in flight (capped to what fits)      */
+    int64_t max_concurrency;   /* prompt+gen sequences the KV cache holds       */
+    int64_t kv_capacity_tokens;/* tokens the KV cache holds, per replica        */
+    double kv_cache_gib;       /* memory left for the KV cache, per GPU         */
+    double ttft_analytic_ms, tpot_analytic_ms; /* before any learned correction */
+    double energy_analytic_j;  /* per sample / request, analytic (also when not
+                                  serving)                                     */
+    double prefill_ms;         /* the prompt's prefill alone (no queueing)      */
+    double decode_step_ms;     /* one decode step of the whole batch, no prefill*/
+    double comm_ms;            /* collective time inside one mixed iteration    */
+    char method_serving[128];  /* "analytic" or "analytic x xgb:<name> (bounded)"*/
+    int64_t running;           /* sequences the engine runs at once: the
+                                  concurrency bounded by max_seqs and by what
+                                  the cache holds at the mean live context;
+                                  more clients queue (their wait is in TTFT) */
+    double round_ms;           /* prefill worker: the time its running prompts
+                                  take back to back (bounds its requests/s)    */
+    double preempted;          /* share of running sequences preempted once
+                                  and recomputed (cache exhausted), 0..1       */
+    /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
+    double vision_ms;          /* the vision tower over one request's images
+                                  (in prefill_ms and the TTFT; per batch in
+                                  generate mode)                               */
+    int64_t vision_params;     /* the tower's weights (in weights_mb, not in
+                                  params: that is the language stack)          */
+} dlp_llm_prediction;
+
+/* Predict a workload of config c on device d.  Trained models shipped with
+ * the library answer when they cover the device, dtype and workload kind
+ * (their metadata says which); otherwise the analytic roofline estimate does
+ * (method "analytic").  opts->analytic_only forces the latter; opts->region
+ * names the carbon region.  Unknown region: DLP_ENOTFOUND.
+ * Requests nothing could run are DLP_EINVAL with one line naming the field
+ * (docs/llm.md, "Refusals"): gen on an encoder-only model; seq + image
+ * tokens + gen past max_position_embeddings; gpus that does not divide the
+ * attention heads (nor divides / is divided by the KV heads, nor divides the
+ * Mamba heads); a weight format the device cannot run (dlp_llm_compute_dtype);
+ * a model that does not fit even at batch 1 (weights + the KV cache of one
+ * sequence + DLP_LLM_RUNTIME_GIB per GPU > the device's memory). */
+#define DLP_LLM_RUNTIME_GIB 1.0
+/* A shipped tree corrects the analytic estimate by at most this factor
+ * either way (docs/llm.md, "Learned corrections"). */
+#define DLP_LLM_MAX_FACTOR 2.0
+/* How to predict (not what: that is the workload).  Zero-initialise; NULL
+ * options are all defaults. */
+typedef struct {
+    const char *region;        /* carbon region id; NULL: the database default */
+    int analytic_only;         /* 1: never the shipped trees                   */
+} dlp_llm_predict_opts;
+dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
+                           const dlp_llm_workload *wl, const dlp_llm_predict_opts *opts,
+                           dlp_llm_prediction *out, dlp_error *err);
+
+/* Features of a serving prediction for the learned corrections (docs/llm.md,
+ * "Serving"): what the request says (concurrency, lengths, parallelism,
+ * dtype), the model's size, the device's rates, and the analytic TTFT/TPOT
+ * and their parts.  x[DLP_LLM_SERVE_NFEAT]; p from dlp_llm_predict with
+ * analytic_only (its analytic fields).  A learned correction multiplies
+ * the analytic value by at most DLP_LLM_SERVE_MAX_FACTOR either way. */
+#define DLP_LLM_SERVE_NFEAT 24
+#define DLP_LLM_SERVE_MAX_FACTOR 3.0
+void dlp_llm_serve_features(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                            const dlp_llm_prediction *p, float *x);
+const char *dlp_llm_serve_feature_name(int k);
+
+/* Shipped trained models (the .dlpm files of data/models compiled in), loaded on first
+ * use; owned by the library. */
+int dlp_llm_model_count(void);
+const dlp_xgb *dlp_llm_model_at(int i);
+
+/* ==== END llm ==== */
+
+/* ==== BEGIN plan (src/plan) ==== */
+
+/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
+ * which weight format and parallelism, at what concurrency and cost, under
+ * a service level.  An LLM plan searches devices x weight formats x GPU
+ * counts (tensor parallelism that divides the heads; expert parallelism and
+ * attention data parallelism for MoE models) and, for each configuration,
+ * the largest concurrency whose TTFT and TPOT meet the SLO, found by
+ * bisection over the serving model of dlp_llm_predict (never a grid).  A
+ * configuration that cannot meet the SLO even at one request in flight, or
+ * whose weights and one sequence's cache do not fit, is counted by reason;
+ * the closest miss is kept. */
+
+/* What stops a plan's concurrency from growing (the "binding" column). */
+typedef enum {
+    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
+    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
+    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
+    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
+    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
+    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
+    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
+    DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
+                                  clients only queue                              */
+    DLP_PLAN_BIND_ACCUM,       /* training: the per-GPU batch does not fit, so
+                                  micro-batches accumulate gradients          */
+    DLP_PLAN_BIND_COMPUTE,     /* training: the GPUs' step time                  */
+    DLP_PLAN_BIND_COMM,        /* training: the gradient all-reduce takes at
+                                  least the compute time, or the step is no
+                                  faster than on one GPU                      */
+    DLP_PLAN_BIND_DEADLINE,    /* training (misses): over the deadline           */
+    DLP_PLAN_BIND_COUNT_
+} dlp_plan_bind;
+/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
+ * "max_batch", "max_seqs", "accumulation", "compute", "communication",
+ * "deadline"; "?" out of range. */
+const char *dlp_plan_bind_name(dlp_plan_bind b);
+
+/* Why a configuration has no plan (the "missed" counts). */
+typedef enum {
+    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
+    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
+    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
+    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
+    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
+    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
+    DLP_PLAN_MISS_DEADLINE,    /* training: the run takes longer than the deadline*/
+    DLP_PLAN_MISS_COUNT_
+} dlp_plan_miss;
+/* "ttft", "tpot", "memory", "dtype", "refused", "latency", "deadline"; "?"
+ * out of range. */
+const char *dlp_plan_miss_name(dlp_plan_miss m);
+
+/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
+ * defaults shown. */
+typedef struct {
+    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
+    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
+    double rate;                /* requests/s to serve; 0: one replica           */
+    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
+                                   database with a price                        */
+    int n_devices;
+    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
+                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
+                                   where dlp_llm_compute_dtype runs it          */
+    int n_quants;
+    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
+    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
+    const char *region;         /* carbon region; NULL: the database's           */
+    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
+    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
+    int analytic_only;          /* as dlp_llm_predict                            */
+    /* the caller's own $/h per GPU (contract prices), overriding the
+     * database's; a device priced here joins the default search */
+    const char *const *price_devices;  /* ids/names/aliases                     */
+    const double *price_usd_per_hour;  /* > 0, one per device                   */
+    int n_prices;
+} dlp_plan_llm_opts;
+
+/* One configuration's answer: a plan (meets_slo 1) or, for the closest
+ * miss, its figures at concurrency 1 (meets_slo 0). */
+typedef struct {
+    const dlp_device *device;   /* lives as long as the dlp_devdb               */
+    int gpus;                   /* GPUs per replica                              */
+    int quant;                  /* dlp_quant of the weights                      */
+    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
+                                   over ep (1: each expert over the tp GPUs)    */
+    int64_t concurrency;        /* requests in flight per replica               */
+    int64_t max_concurrency;    /* what the KV cache holds                       */
+    double ttft_ms, tpot_ms;
+    double tokens_per_s;        /* output tokens/s of one replica                */
+    double requests_per_s;      /* of one replica                                */
+    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
+    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
+    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
+                                   one replica at this concurrency; NaN: no price*/
+    double j_per_token;         /* board energy per output token                 */
+    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
+    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
+    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
+    int meets_slo;
+    int evaluations;            /* serving-model calls this configuration took   */
+    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
+    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
+    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
+    int dtype;                  /* dlp_dtype the model computes in               */
+    int64_t batch;              /* the largest batch meeting the latency         */
+    double latency_ms;          /* of one batch                                   */
+    double samples_per_s;       /* of one GPU: batch / latency                    */
+    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
+    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
+    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
+    /* ---- training plans (dlp_plan_train): dtype, batch (the global batch),
+     * samples_per_s (of all gpus) and the price fields above, and ---- */
+    int64_t micro_batch;        /* samples per GPU per forward/backward          */
+    int64_t accum_steps;        /* micro-batches per step: batch / gpus / micro  */
+    double compute_ms;          /* accum_steps x predicted training step          */
+    double comm_ms;             /* gradient all-reduce per step (not overlapped)  */
+    double step_ms;             /* compute_ms + comm_ms                           */
+    double hours;               /* steps x step_ms of the whole run               */
+    double usd_per_run;         /* gpus x price x hours; NaN: no price            */
+    double kwh;                 /* gpus x predicted board power x hours           */
+    double co2_kg;              /* kwh x PUE x g/kWh / 1000                       */
+    double energy_usd;          /* kwh x PUE x kwh_price; NaN: no kwh_price       */
+} dlp_plan_row;
+
+enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1, DLP_PLAN_TRAIN = 2 };   /* dlp_plan_kind(p) */
+
+/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
+ * + gen past the model's context, an encoder-only model, no GPU to try),
+ * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
+ * region.  A search where nothing
+ * meets the SLO is DLP_OK with dlp_plan_count 0. */
+dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
+                        dlp_plan **out, dlp_error *err);
+/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
+ * (one per replica: data parallelism is replicas) x compute dtype, at the
+ * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
+ * the runtime's kernels) meets latency_ms and whose memory fits, by
+ * bisection over the batch.  Rows fill the inference fields; misses are
+ * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
+typedef struct {
+    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
+    double latency_ms;              /* per batch; 0: no limit                    */
+    double throughput;              /* samples/s to serve: replicas; 0: one       */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
+                                       the GPU runs them                          */
+    int n_dtypes;
+    int runtime;                    /* dlp_runtime; 0: eager                      */
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+    int n_dims;                     /* other symbolic dims bound by name, as      */
+    const char *const *dim_names;   /* dlp_load_opts (height=224 of a vision     */
+    const int64_t *dim_values;      /* model whose image size is symbolic)       */
+} dlp_plan_infer_opts;
+/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
+ * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
+ * missing or malformed model. */
+dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
+/* Training plans of any ONNX model (docs/plan.md, "Training"): the cheapest
+ * way to train it.  Every GPU x training dtype x data-parallel GPU count
+ * (powers of two up to max_gpus, and max_gpus, each dividing batch) runs
+ * batch / gpus samples per GPU per step; where that does not fit, gradient
+ * accumulation over the largest micro-batch that fits (found by bisection
+ * over dlp_predict's training memory) and divides it.  Step = accum x
+ * dlp_predict's training step at the micro-batch + the NCCL all-reduce of
+ * the gradients' bytes over the GPUs, not overlapped with the backward.
+ * Rows fill the training fields, sorted by usd_per_run; misses are memory
+ * (no micro-batch of 1 fits), deadline, dtype or refused. */
+typedef struct {
+    int64_t batch;                  /* global batch per optimizer step; required */
+    int64_t samples;                /* samples per epoch; required                */
+    double epochs;                  /* 0: 1                                       */
+    int max_gpus;                   /* data-parallel GPUs, 1..max_gpus; 0: 8      */
+    double deadline_hours;          /* the run must end within; 0: no limit      */
+    int optimizer;                  /* dlp_optim; 0: Adam                         */
+    const char *const *devices;     /* as dlp_plan_llm_opts                      */
+    int n_devices;
+    const int *dtypes;              /* DLP_DT_FLOAT, _FLOAT16, _BFLOAT16; NULL:
+                                       fp16, bf16 and fp32 where the GPU has them */
+    int n_dtypes;
+    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
+    int no_learned;                 /* as dlp_predict_opts                        */
+    const char *region;
+    double kwh_price;
+    const char *const *price_devices;
+    const double *price_usd_per_hour;
+    int n_prices;
+    int n_dims;                     /* as dlp_plan_infer_opts                    */
+    const char *const *dim_names;
+    const int64_t *dim_values;
+} dlp_plan_train_opts;
+/* onnx / len / name as dlp_plan_infer; errors as dlp_plan_infer. */
+dlp_status dlp_plan_train(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
+                          const dlp_plan_train_opts *o, dlp_plan **out, dlp_error *err);
+int dlp_plan_kind(const dlp_plan *p);                /* DLP_PLAN_LLM, _INFER, _TRAIN */
+
+/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
+ * given, else by usd_per_mtok (usd_per_msample; training: usd_per_run,
+ * unpriced last by GPU-hours, ties by hours); without a price last, by
+ * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
+ * (latency). */
+int dlp_plan_count(const dlp_plan *p);
+const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
+/* Configurations searched (plans + every miss) and serving-model calls. */
+int64_t dlp_plan_considered(const dlp_plan *p);
+int64_t dlp_plan_evaluations(const dlp_plan *p);
+int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
+int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
+/* The configuration that came closest to the SLO without meeting it (least
+ * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
+const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
+/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
+ * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
+dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
+void dlp_plan_free(dlp_plan *p);
+
+/* ==== END plan ==== */
+
+/* ==== BEGIN features (src/features) ==== */
+
+/* Node-feature layouts (docs/features.md).  The version changes whenever a
+ * layout's columns change; model files record the version they were
+ * trained on. */
+typedef enum { DLP_LAYOUT_TRAPPM = 1, DLP_LAYOUT_DIPPM = 2 } dlp_layout;
+#define DLP_LAYOUT_TRAPPM_VERSION 1
+#define DLP_LAYOUT_DIPPM_VERSION 1
+
+/* Static (graph-level) features, raw values; every layout stores them all. */
+enum {
+    DLP_SF_BATCH = 0, DLP_SF_NODES, DLP_SF_EDGES, DLP_SF_MACS, DLP_SF_PARAMS,
+    DLP_SF_MEMORY,          /* peak memory bytes (weights + live activations) */
+    DLP_SF_N_CONV, DLP_SF_N_DENSE, DLP_SF_N_RELU, DLP_SF_FLOPS, DLP_SF_WEIGHT_BYTES,
+    DLP_SF_COUNT
+};
+
+typedef struct {
+    int layout, layout_version;
+    int n_nodes, n_feat;
+    float *x;               /* (n_nodes, n_feat) row-major, node = topo order  */
+    int n_edges;
+    int32_t *rowptr;        /* (n_nodes + 1): out-edges of node i (true DAG)   */
+    int32_t *col;           /* (n_edges): successor node ids                    */
+    double static_f[DLP_SF_COUNT];
+    char name[128];
+} dlp_features;
+
+int dlp_layout_width(dlp_layout layout);                  /* columns of X, 0 if unknown */
+const char *dlp_layout_name(dlp_layout layout);           /* "trappm", "dippm"          */
+int dlp_layout_parse(const char *name);                   /* -1 if unknown (any case)   */
+const char *dlp_layout_column(dlp_layout layout, int j);  /* column name                */
+const char *dlp_static_name(int k);                       /* DLP_SF_* name              */
+
+dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err);
+void dlp_features_free(dlp_features *f);
+/* .dlpg binary file: versioned, checksummed, written atomically. */
+dlp_status dlp_features_save(const dlp_features *f, const char *path, dlp_error *err);
+dlp_status dlp_features_load(const char *path, dlp_features **out, dlp_error *err);
+
+/* ==== END features ==== */
+
+/* ==== BEGIN learn (src/learn/gnn.c, src/eval) ==== */
 
 /* Graph neural predictors trained on .dlpd datasets (docs/gnn.md): DIPPM's
  * PMGNS (GraphSAGE blocks, a graph readout concatenated with the scaled
@@ -1466,8 +1451,6 @@ dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *
  * rivals of the thesis' table 4.4 (GCN, GAT, GIN, an MLP on the static
  * features), their .dlpm model file, and the evaluation toolkit: metrics,
  * split protocols, Markdown/JSON reports and parity plots. */
-
-typedef struct dlp_gnn dlp_gnn;
 
 typedef enum {
     DLP_GNN_SAGE = 0, DLP_GNN_GCN, DLP_GNN_GAT, DLP_GNN_GIN,
@@ -1501,13 +1484,13 @@ typedef enum { DLP_GNN_LR_CONST = 0, DLP_GNN_LR_COSINE } dlp_gnn_lr_schedule;
 
 /* Names ("sage", "sum", "huber", "log-std", "cosine") and parsers (-1 if
  * unknown). */
-const char *dlp_gnn_arch_name(int arch);
+const char *dlp_gnn_arch_name(dlp_gnn_arch arch);
 int dlp_gnn_arch_parse(const char *s);
-const char *dlp_gnn_readout_name(int r);
+const char *dlp_gnn_readout_name(dlp_gnn_readout r);
 int dlp_gnn_readout_parse(const char *s);
-const char *dlp_gnn_loss_name(int l);
+const char *dlp_gnn_loss_name(dlp_gnn_loss l);
 int dlp_gnn_loss_parse(const char *s);
-const char *dlp_gnn_scale_name(int s);
+const char *dlp_gnn_scale_name(dlp_gnn_scale s);
 int dlp_gnn_scale_parse(const char *s);
 /* DLP_SF_* index of a static-feature name (dlp_static_name), -1 if unknown. */
 int dlp_static_parse(const char *name);
@@ -1569,7 +1552,7 @@ typedef struct {
     /* TraPPM (arch DLP_GNN_TRAPPM, required there, ignored otherwise): the
      * pre-trained encoder whose sum-pooled embedding joins the readout.  The
      * model keeps a frozen copy (saved in its .dlpm); the caller keeps e. */
-    const struct dlp_encoder *encoder;
+    const dlp_encoder *encoder;
     /* Transfer learning (§5.6.2) / warm start: start from this model's
      * weights instead of a random init.  It must have the same architecture,
      * widths, layout, static features and number of targets
@@ -1603,7 +1586,7 @@ typedef enum { DLP_GNNLM_OUTPUT_HEAD = 0, DLP_GNNLM_OUTPUT_TOKENS } dlp_gnnlm_ou
  * TEXT, a high-level summary written in the prompt; JSON, a lossless dump
  * of nodes and edges in the prompt (both cut to the LM's window; no GIN). */
 typedef enum { DLP_GNNLM_INPUT_TOKEN = 0, DLP_GNNLM_INPUT_TEXT, DLP_GNNLM_INPUT_JSON } dlp_gnnlm_input;
-const char *dlp_gnnlm_input_name(int v);   /* "token", "text", "json"        */
+const char *dlp_gnnlm_input_name(dlp_gnnlm_input v);   /* "token", "text", "json"        */
 int dlp_gnnlm_input_parse(const char *s);  /* -1 if unknown                  */
 /* The three stages of thesis §7.4.3: stage 1 is the encoder's GraphMAE
  * pre-training (dlp_encoder_pretrain); ADAPT is stage 2, graph-to-text (the
@@ -1655,9 +1638,9 @@ int dlp_gnn_encoder_dim(const dlp_gnn *m);
 /* A stand-alone copy of a TraPPM model's frozen encoder (to retrain the
  * recipe, or to embed with it); DLP_EINVAL for a model without one.  The
  * caller frees it with dlp_encoder_free. */
-dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, struct dlp_encoder **out, dlp_error *err);
+dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, dlp_encoder **out, dlp_error *err);
 int dlp_gnn_target_count(const dlp_gnn *m);
-const char *dlp_gnn_target_name(const dlp_gnn *m, int k);   /* NULL out of range */
+const char *dlp_gnn_target_at(const dlp_gnn *m, int k);   /* NULL out of range */
 
 /* Predict one graph: out[dlp_gnn_target_count] in the targets' units.  f
  * must be in the model's layout and layout version (DLP_EVERSION for
@@ -1795,7 +1778,7 @@ typedef struct {
                                          in the same part; the parts of a name do not
                                          depend on which devices are selected       */
 } dlp_split_spec;
-/* Sample indices of each part, malloc'ed (dlp_split_parts_free); n_selected
+/* Sample indices of each part, malloc'ed (dlp_split_parts_clear); n_selected
  * samples passed the selection. */
 typedef struct {
     int *train, *val, *test;
@@ -1805,7 +1788,7 @@ typedef struct {
  * selection, or a fold out of range. */
 dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uint64_t seed, dlp_split_parts *p,
                              dlp_error *err);
-void dlp_split_parts_free(dlp_split_parts *p);
+void dlp_split_parts_clear(dlp_split_parts *p);
 /* Keep, in order, the samples idx[0..*n) of the devices and families
  * (names checked as dlp_dataset_split does). */
 dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const char *families, int *idx, int *n,
@@ -1824,7 +1807,7 @@ typedef struct {
 /* Predict samples idx[0..n) of ds with m and append them. */
 dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n,
                               dlp_error *err);
-void dlp_eval_preds_free(dlp_eval_preds *p);
+void dlp_eval_preds_clear(dlp_eval_preds *p);
 /* Metrics of target k over the pool. */
 void dlp_eval_preds_metrics(const dlp_eval_preds *p, int k, dlp_metrics *out);
 
@@ -1855,9 +1838,72 @@ dlp_status dlp_eval_report_json(const dlp_eval_input *in, char **buf, size_t *le
 dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size_t *len,
                                dlp_error *err);
 
-/* ==== END gnn ==== */
+/* ==== END learn ==== */
 
-/* ==== BEGIN pretrain (src/learn/encoder.c, src/data/corpus.c, src/eval/tsne.c) ==== */
+/* ==== BEGIN trees (src/learn/xgb.c) ==== */
+
+/* ---- gradient-boosted trees (libxgboost) and the .dlpm model file ---- */
+
+/* Zero-initialise; 0 fields take the defaults shown. */
+typedef struct {
+    int n_estimators;          /* 500                                          */
+    double learning_rate;      /* 0.1                                          */
+    int max_depth;             /* 6                                            */
+    double subsample;          /* 1.0                                          */
+    double min_child_weight;   /* 1.0                                          */
+    int nthread;               /* 1                                            */
+    uint64_t seed;             /* 0                                            */
+    int log_target;            /* 1: fit log(y), predict exp (y must be > 0)   */
+} dlp_xgb_params;
+
+/* Train on x (n, n_feat) row-major; feature names and the target name are
+ * stored in the model.  NaN in x means missing. */
+dlp_status dlp_xgb_train(const float *x, const float *y, int64_t n, int n_feat,
+                         const char *const *feature_names, const char *target,
+                         const dlp_xgb_params *p, dlp_xgb **out, dlp_error *err);
+/* Predict n rows of x (n, n_feat) into out[n], in the target's units.
+ * Walks the flattened trees (XGBoost's exact rule, no libxgboost call):
+ * about 7 us per row for 500 trees of depth 6.  Thread-safe. */
+dlp_status dlp_xgb_predict(const dlp_xgb *m, const float *x, int64_t n, double *out,
+                           dlp_error *err);
+void dlp_xgb_free(dlp_xgb *m);
+
+int dlp_xgb_feature_count(const dlp_xgb *m);
+const char *dlp_xgb_feature_at(const dlp_xgb *m, int i);  /* NULL out of range */
+const char *dlp_xgb_target(const dlp_xgb *m);
+int dlp_xgb_log_target(const dlp_xgb *m);
+/* FNV-1a 64 of the training matrix and targets (which data made the model). */
+uint64_t dlp_xgb_fingerprint(const dlp_xgb *m);
+/* Free-form metadata stored in the file ("name", "devices", "quants", ...).
+ * set copies both strings; get returns NULL when absent. */
+dlp_status dlp_xgb_set_meta(dlp_xgb *m, const char *key, const char *value);
+const char *dlp_xgb_get_meta(const dlp_xgb *m, const char *key);
+
+/* .dlpm file (docs/llm.md): magic "DLPM", version, a JSON header (feature
+ * names, target, log flag, fingerprint, metadata), the booster (XGBoost
+ * UBJSON), the flattened trees predictions walk, CRC-32; written atomically.
+ * Corruption gives DLP_ECHECKSUM, another version DLP_EVERSION. */
+dlp_status dlp_xgb_save(const dlp_xgb *m, const char *path, dlp_error *err);
+/* The same bytes in memory; *buf is malloc'ed (free it with dlp_free). */
+dlp_status dlp_xgb_save_mem(const dlp_xgb *m, void **buf, size_t *len, dlp_error *err);
+dlp_status dlp_xgb_load(const char *path, dlp_xgb **out, dlp_error *err);
+dlp_status dlp_xgb_load_mem(const void *buf, size_t len, const char *name, dlp_xgb **out,
+                            dlp_error *err);
+
+/* Out-of-fold predictions: k-fold cross-validation stratified on quantile
+ * bins of y (groups == NULL), or leave-one-group-out (groups[i] >= 0 names
+ * row i's group; rows with -1 are always in training).  oof[i] is NaN for a
+ * row never tested. */
+dlp_status dlp_xgb_cv(const float *x, const float *y, int64_t n, int n_feat,
+                      const dlp_xgb_params *p, int k, uint64_t seed, const int *groups,
+                      double *oof, dlp_error *err);
+
+/* Metrics of cross-validated predictions: dlp_metrics_compute (one API for
+ * every predictor; NaN where a metric is undefined). */
+
+/* ==== END trees ==== */
+
+/* ==== BEGIN pretrain (src/learn/encoder.c, src/eval/tsne.c) ==== */
 
 /* Self-supervised graph encoders (docs/pretrain.md): TraPPM's graph
  * autoencoder (GAE, thesis §5.4.2) and GraphMAE (§7.4.3, table 7.7), pre-
@@ -1865,51 +1911,10 @@ dlp_status dlp_eval_parity_svg(const dlp_eval_input *in, int k, char **buf, size
  * maps a graph to one vector (its node embeddings summed); TraPPM models
  * (dlp_gnn arch DLP_GNN_TRAPPM) take it frozen as an extra input. */
 
-typedef struct dlp_corpus dlp_corpus;
-typedef struct dlp_encoder dlp_encoder;
-
-/* ---- corpus of unlabeled graphs (src/data/corpus.c) ---- */
-
-/* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
- * for those three; a manifest.jsonl as written by dlperf-profile
- * --unlabeled names each graph's family), and the word "help-nb201" (the
- * 15,625 NAS-Bench-201 cells, built, executed graphs).  Opening converts
- * every graph once into a pack file (pack_path, .dlpc: a header, the graph
- * records as .dlpg bytes, an index of offsets, families and names, CRC per
- * record; written atomically) and keeps only the index in memory: graphs
- * are read back from disk one at a time, so a corpus larger than memory
- * trains.  An existing pack whose recorded sources and options match is
- * reused as it is (no conversion).  A file that cannot be read is skipped
- * with a warning naming it (warn callback); none readable is an error. */
-typedef struct {
-    int layout;                /* DLP_LAYOUT_TRAPPM (0 = trappm)                 */
-    int64_t batch;             /* binds symbolic batch dims of ONNX files (1)    */
-    int64_t max_graphs;        /* stop after this many graphs; 0: all            */
-    int64_t max_nodes;         /* skip graphs with more nodes; 0: no limit       */
-    void (*warn)(void *user, const char *msg);  /* NULL: silent                  */
-    void *warn_user;
-} dlp_corpus_opts;
-
-dlp_status dlp_corpus_open(const char *const *sources, int n_sources, const char *pack_path,
-                           const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
-/* Open an existing pack file only (no sources). */
-dlp_status dlp_corpus_load(const char *pack_path, dlp_corpus **out, dlp_error *err);
-void dlp_corpus_close(dlp_corpus *c);
-int64_t dlp_corpus_count(const dlp_corpus *c);
-int dlp_corpus_layout(const dlp_corpus *c);
-int64_t dlp_corpus_skipped(const dlp_corpus *c);   /* sources that could not be read */
-const char *dlp_corpus_name(const dlp_corpus *c, int64_t i);    /* NULL out of range */
-const char *dlp_corpus_family(const dlp_corpus *c, int64_t i);  /* "" when unknown   */
-int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the index    */
-/* Read graph i from disk (caller frees with dlp_features_free).  A damaged
- * record is DLP_ECHECKSUM / DLP_EFORMAT naming the pack and the graph.
- * Thread-safe (pread). */
-dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
-
 /* ---- encoders (src/learn/encoder.c) ---- */
 
 typedef enum { DLP_PRETRAIN_GAE = 0, DLP_PRETRAIN_GRAPHMAE } dlp_pretrain_method;
-const char *dlp_pretrain_method_name(int method);   /* "gae", "graphmae" */
+const char *dlp_pretrain_method_name(dlp_pretrain_method method);   /* "gae", "graphmae" */
 int dlp_pretrain_method_parse(const char *s);       /* -1 if unknown     */
 
 /* 0 fields take the defaults shown: the thesis' where it gives one. */
@@ -1952,7 +1957,7 @@ dlp_status dlp_encoder_pretrain(const dlp_corpus *c, const dlp_pretrain_opts *op
                                 dlp_encoder **out, dlp_error *err);
 /* The same recipe, randomly initialised and not trained (the ablation of
  * §5.5.9), for graphs of `layout`. */
-dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, int layout, dlp_encoder **out,
+dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, dlp_layout layout, dlp_encoder **out,
                            dlp_error *err);
 void dlp_encoder_free(dlp_encoder *e);
 
@@ -1996,43 +2001,175 @@ dlp_status dlp_tsne_svg(const float *y, int n, const char *const *label, const c
 
 /* ==== END pretrain ==== */
 
-/* ==== BEGIN json (src/json) ==== */
+/* ==== BEGIN data (src/data) ==== */
 
-/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
- * Python package print exactly these bytes: one object, keys in a fixed
- * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
- * (free it with dlp_free), *len its length (len may be NULL); on failure
- * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+/* A dataset: N samples, each a feature graph (dlp_features, in one layout
+ * for the whole set), named float targets (NaN = missing), a family
+ * ("nb201", "fbnet", "resnet", ...), a device setting ("titanxp_32"), a
+ * sample name (arch string, model name), the batch (from the graph's
+ * static features) and a numeric device id (index into the dataset's
+ * device list).  Samples may share a graph: the same architecture measured
+ * on several devices at one batch is stored once.  File format .dlpd:
+ * docs/datasets.md. */
 
-#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
+                           dlp_dataset **out, dlp_error *err);
+void dlp_dataset_free(dlp_dataset *ds);
 
-dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
-                               char **out, size_t *len, dlp_error *err);
-/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
-dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
-                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
-                        dlp_error *err);
-/* One device; the whole database {"devices":[...],"carbon":{...}}; the
- * carbon table alone. */
-dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
-dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
-dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
-/* An LLM prediction for config c on d with workload wl (`dlperf llm
- * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
- * the carbon region the prediction used (NULL: null). */
-dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
-                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
-                        size_t *len, dlp_error *err);
-/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
- * symbols and warnings (`dlperf inspect --json`). */
-dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
-/* The same object plus "outputs" (the graph outputs in the file's order:
- * name, dtype, shape) and "node_list" (per node in topological order: name,
- * op, the shape of each output); a shape is an array with -1 for an unknown
- * dim, or null when the rank is unknown (`dlperf inspect --json --nodes`). */
-dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+/* Add a graph; the dataset takes ownership of f (and frees it on failure).
+ * f must be in the dataset's layout and current layout version.  *graph_id
+ * (may be NULL) receives its index. */
+dlp_status dlp_dataset_add_graph(dlp_dataset *ds, dlp_features *f, int *graph_id, dlp_error *err);
+/* Add a sample on graph graph_id; targets has dlp_dataset_target_count
+ * values (NULL: all missing).  Strings are copied; family/device/name may
+ * be NULL (stored as ""). */
+dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *targets,
+                                  const char *family, const char *device, const char *name,
+                                  dlp_error *err);
+/* One graph with one sample (ownership of f transferred, as add_graph). */
+dlp_status dlp_dataset_add(dlp_dataset *ds, dlp_features *f, const float *targets,
+                           const char *family, const char *device, const char *name,
+                           dlp_error *err);
+/* Register a device so that ids follow the caller's order (samples add
+ * unknown devices themselves).  Returns its id, -1 on OOM. */
+int dlp_dataset_add_device(dlp_dataset *ds, const char *device);
 
-/* ==== END json ==== */
+int dlp_dataset_count(const dlp_dataset *ds);          /* samples */
+int dlp_dataset_graph_count(const dlp_dataset *ds);
+int dlp_dataset_layout(const dlp_dataset *ds);
+int dlp_dataset_target_count(const dlp_dataset *ds);
+const char *dlp_dataset_target_at(const dlp_dataset *ds, int k);     /* NULL out of range */
+int dlp_dataset_target_index(const dlp_dataset *ds, const char *name); /* -1 if absent */
+int dlp_dataset_device_count(const dlp_dataset *ds);
+const char *dlp_dataset_device_at(const dlp_dataset *ds, int id);    /* NULL out of range */
+const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int graph_id); /* NULL out of range */
+
+typedef struct {
+    const dlp_features *features;  /* owned by the dataset; shared between samples */
+    int graph;                     /* graph index                                   */
+    const float *targets;          /* target_count values, NaN = missing            */
+    const char *family, *device, *name;
+    int device_id;
+    int64_t batch;                 /* features->static_f[DLP_SF_BATCH]              */
+} dlp_dataset_sample;
+
+/* Sample i (0 .. count-1); NULL out of range.  Adding a sample makes
+ * earlier pointers stale. */
+const dlp_dataset_sample *dlp_dataset_at(const dlp_dataset *ds, int i);
+
+/* 64-bit hash of the content (layout, target names, and every sample's
+ * graph, targets and strings, in order) — independent of how graphs are
+ * shared or of the file's byte layout.  Model files record it to say what
+ * they were trained on. */
+uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds);
+
+/* Append every sample of src to dst (graphs copied, shared ones once; the
+ * layouts must match and every src target must be a dst target, by name; a
+ * dst target src lacks is NaN).  `dlperf dataset merge` is a thin client. */
+dlp_status dlp_dataset_append(dlp_dataset *dst, const dlp_dataset *src, dlp_error *err);
+
+/* .dlpd file: versioned, checksummed, written atomically.  Loading checks
+ * magic, version (DLP_EVERSION), sizes and bounds (DLP_EFORMAT) and the
+ * CRC-32 (DLP_ECHECKSUM). */
+dlp_status dlp_dataset_save(const dlp_dataset *ds, const char *path, dlp_error *err);
+dlp_status dlp_dataset_load(const char *path, dlp_dataset **out, dlp_error *err);
+
+/* Building datasets from measurements (src/data/dataset_build.c; `dlperf
+ * dataset build` is a thin client).  Progress, when set, is called after
+ * every row with (done, total); messages start "dataset build:". */
+typedef void (*dlp_progress_fn)(void *user, int64_t done, int64_t total);
+
+/* From a dlperf-profile store (docs/store.md): one sample per ok first
+ * measurement of the device and mode, its graph loaded at the run's batch
+ * and seq, its targets the metric means (NaN where not measured), family
+ * from the store, name = variant. */
+typedef struct {
+    const char *store;                /* STORE.sqlite                                   */
+    const char *device;               /* a store device or database alias; NULL: the
+                                         store's only device                            */
+    const char *mode;                 /* infer (NULL), train or llm                     */
+    const char *family;               /* NULL: every family                             */
+    const char *const *targets;       /* metric names; n_targets 0: step_ms for train,
+                                         else latency_ms                                 */
+    int n_targets;
+    dlp_layout layout;
+    int64_t limit;                    /* 0: every run                                   */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_store_dataset_opts;
+typedef struct {
+    int64_t models;                   /* distinct models among the samples              */
+    char device[128];                 /* the device used                                */
+} dlp_store_dataset_info;
+dlp_status dlp_dataset_from_store(const dlp_store_dataset_opts *o, dlp_dataset **out,
+                                  dlp_store_dataset_info *info, dlp_error *err);
+
+/* From HELP's latency tables: <shared>/data/HELP/DERIVED_csv/
+ * {nasbench201,fbnet}_latency_ms.csv.  Every architecture's graph is built
+ * once per batch among the chosen device columns (the batch is the
+ * column's "_N" suffix when N is a power of two up to 4096, else 1), one
+ * sample per column with target latency_ms; family nb201, nb201-effective
+ * (nb201_mode DLP_NB201_EFFECTIVE) or fbnet. */
+typedef struct {
+    const char *table;                /* help-nb201 or help-fbnet                       */
+    const char *shared;               /* folder holding data/HELP (NULL: ../shared)     */
+    const char *devices;              /* a column, a comma list, or "all"               */
+    dlp_layout layout;
+    int nb201_mode;                   /* DLP_NB201_EXECUTED or DLP_NB201_EFFECTIVE      */
+    int64_t limit;                    /* 0: every architecture                          */
+    dlp_progress_fn progress;
+    void *user;
+} dlp_help_dataset_opts;
+typedef struct {
+    int64_t architectures;            /* rows read                                      */
+    int batches, devices;             /* distinct batches, device columns               */
+} dlp_help_dataset_info;
+dlp_status dlp_dataset_from_help(const dlp_help_dataset_opts *o, dlp_dataset **out,
+                                 dlp_help_dataset_info *info, dlp_error *err);
+
+/* ==== END data ==== */
+
+/* ==== BEGIN corpus (src/data/corpus.c) ==== */
+
+/* ---- corpus of unlabeled graphs (src/data/corpus.c) ---- */
+
+/* Sources: .onnx, .dlpg and .dlpd files, directories (searched recursively
+ * for those three; a manifest.jsonl as written by dlperf-profile
+ * --unlabeled names each graph's family), and the word "help-nb201" (the
+ * 15,625 NAS-Bench-201 cells, built, executed graphs).  Opening converts
+ * every graph once into a pack file (pack_path, .dlpc: a header, the graph
+ * records as .dlpg bytes, an index of offsets, families and names, CRC per
+ * record; written atomically) and keeps only the index in memory: graphs
+ * are read back from disk one at a time, so a corpus larger than memory
+ * trains.  An existing pack whose recorded sources and options match is
+ * reused as it is (no conversion).  A file that cannot be read is skipped
+ * with a warning naming it (warn callback); none readable is an error. */
+typedef struct {
+    int layout;                /* DLP_LAYOUT_TRAPPM (0 = trappm)                 */
+    int64_t batch;             /* binds symbolic batch dims of ONNX files (1)    */
+    int64_t max_graphs;        /* stop after this many graphs; 0: all            */
+    int64_t max_nodes;         /* skip graphs with more nodes; 0: no limit       */
+    void (*warn)(void *user, const char *msg);  /* NULL: silent                  */
+    void *warn_user;
+} dlp_corpus_opts;
+
+dlp_status dlp_corpus_pack(const char *const *sources, int n_sources, const char *pack_path,
+                           const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err);
+/* Open an existing pack file only (no sources). */
+dlp_status dlp_corpus_open(const char *pack_path, dlp_corpus **out, dlp_error *err);
+void dlp_corpus_close(dlp_corpus *c);
+int64_t dlp_corpus_count(const dlp_corpus *c);
+int dlp_corpus_layout(const dlp_corpus *c);
+int64_t dlp_corpus_skipped(const dlp_corpus *c);   /* sources that could not be read */
+const char *dlp_corpus_name(const dlp_corpus *c, int64_t i);    /* NULL out of range */
+const char *dlp_corpus_family(const dlp_corpus *c, int64_t i);  /* "" when unknown   */
+int64_t dlp_corpus_nodes(const dlp_corpus *c, int64_t i);       /* from the index    */
+/* Read graph i from disk (caller frees with dlp_features_free).  A damaged
+ * record is DLP_ECHECKSUM / DLP_EFORMAT naming the pack and the graph.
+ * Thread-safe (pread). */
+dlp_status dlp_corpus_read(const dlp_corpus *c, int64_t i, dlp_features **out, dlp_error *err);
+
+/* ==== END corpus ==== */
 
 /* ==== BEGIN store (src/data/store.c) ==== */
 
@@ -2045,10 +2182,7 @@ dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, d
  * (DLP_STORE_SCHEMA_VERSION; another version gives DLP_EVERSION) and marked
  * by PRAGMA application_id 0x444C5053 ("DLPS"). */
 
-
 #define DLP_STORE_SCHEMA_VERSION 1
-
-typedef struct dlp_store dlp_store;
 
 enum {
     DLP_STORE_READ = 0,        /* read only; the file must exist              */
@@ -2131,8 +2265,6 @@ typedef struct {
     int ok_only;               /* 1: outcome ok only                               */
     int first_only;            /* 1: no repeats (repeat_of set)                    */
 } dlp_store_filter;
-
-typedef struct dlp_store_runs dlp_store_runs;
 
 /* Runs matching f (NULL: all), in id order, with their metrics. */
 dlp_status dlp_store_query(dlp_store *s, const dlp_store_filter *f, dlp_store_runs **out,
@@ -2232,232 +2364,130 @@ dlp_status dlp_store_import_csv(dlp_store *dst, const char *csv_path, dlp_store_
 
 /* ==== END store ==== */
 
-/* ==== BEGIN plan (src/plan) ==== */
+/* ==== BEGIN serve (src/serve) ==== */
 
-/* Capacity planning (docs/plan.md, `dlperf plan`): which GPU, how many,
- * which weight format and parallelism, at what concurrency and cost, under
- * a service level.  An LLM plan searches devices x weight formats x GPU
- * counts (tensor parallelism that divides the heads; expert parallelism and
- * attention data parallelism for MoE models) and, for each configuration,
- * the largest concurrency whose TTFT and TPOT meet the SLO, found by
- * bisection over the serving model of dlp_llm_predict (never a grid).  A
- * configuration that cannot meet the SLO even at one request in flight, or
- * whose weights and one sequence's cache do not fit, is counted by reason;
- * the closest miss is kept. */
+/* The HTTP server of `dlperf serve` (docs/serve.md): a JSON API on
+ * libmicrohttpd — /api/health, /api/devices, /api/models, /api/predict,
+ * /api/llm, /api/mig, /api/roofline.svg — and the web page at /, both
+ * compiled into the library.  Uploaded models are parsed from memory
+ * (dlp_graph_load_mem) and never written to disk; no request can name a
+ * server-side path.  The server never prints: access-log lines go to the
+ * caller's callback. */
 
-/* What stops a plan's concurrency from growing (the "binding" column). */
-typedef enum {
-    DLP_PLAN_BIND_TTFT = 0,    /* one more request would break the TTFT limit    */
-    DLP_PLAN_BIND_TPOT,        /* ... the TPOT limit                              */
-    DLP_PLAN_BIND_KV,          /* the KV cache holds no more sequences            */
-    DLP_PLAN_BIND_MAXCONC,     /* the caller's max_concurrency                    */
-    DLP_PLAN_BIND_LATENCY,     /* inference: one more sample breaks the latency   */
-    DLP_PLAN_BIND_MEMORY,      /* inference: one more sample does not fit         */
-    DLP_PLAN_BIND_MAXBATCH,    /* inference: the caller's largest batch           */
-    DLP_PLAN_BIND_MAXSEQS,     /* the engine's running limit (max_seqs): more
-                                  clients only queue                              */
-    DLP_PLAN_BIND_ACCUM,       /* training: the per-GPU batch does not fit, so
-                                  micro-batches accumulate gradients          */
-    DLP_PLAN_BIND_COMPUTE,     /* training: the GPUs' step time                  */
-    DLP_PLAN_BIND_COMM,        /* training: the gradient all-reduce takes at
-                                  least the compute time, or the step is no
-                                  faster than on one GPU                      */
-    DLP_PLAN_BIND_DEADLINE,    /* training (misses): over the deadline           */
-    DLP_PLAN_BIND_COUNT_
-} dlp_plan_bind;
-/* "ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
- * "max_batch", "max_seqs", "accumulation", "compute", "communication",
- * "deadline"; "?" out of range. */
-const char *dlp_plan_bind_name(int b);
+/* One line of the access log, "127.0.0.1 POST /api/predict 200 5234B 3.12ms"
+ * (client, method, path, status, response bytes, time from the first byte
+ * of the request to the last of the response), or a message from
+ * libmicrohttpd prefixed "microhttpd: ".  No trailing newline.  Called from
+ * the server's threads, possibly concurrently. */
+typedef void (*dlp_server_log_fn)(void *user, const char *line);
 
-/* Why a configuration has no plan (the "missed" counts). */
-typedef enum {
-    DLP_PLAN_MISS_TTFT = 0,    /* TTFT over the limit even at concurrency 1      */
-    DLP_PLAN_MISS_TPOT,        /* TPOT over the limit at concurrency 1 (TTFT met) */
-    DLP_PLAN_MISS_MEMORY,      /* weights + one sequence's cache do not fit      */
-    DLP_PLAN_MISS_DTYPE,       /* the device runs no kernel for the format       */
-    DLP_PLAN_MISS_REFUSED,     /* any other refusal of the serving model         */
-    DLP_PLAN_MISS_LATENCY,     /* inference: over the latency at the least batch */
-    DLP_PLAN_MISS_DEADLINE,    /* training: the run takes longer than the deadline*/
-    DLP_PLAN_MISS_COUNT_
-} dlp_plan_miss;
-/* "ttft", "tpot", "memory", "dtype", "refused", "latency", "deadline"; "?"
- * out of range. */
-const char *dlp_plan_miss_name(int m);
-
-/* An LLM serving plan request.  Zero-initialise; 0 / NULL fields take the
- * defaults shown. */
+/* Options; zero-initialise, 0 fields take the defaults shown. */
 typedef struct {
-    int64_t prompt, gen;        /* tokens per request (gen >= 1); required     */
-    double ttft_ms, tpot_ms;    /* the SLO; 0: no limit on that metric          */
-    double rate;                /* requests/s to serve; 0: one replica           */
-    const char *const *devices; /* ids/names/aliases; NULL: every GPU of the
-                                   database with a price                        */
-    int n_devices;
-    const int *quants;          /* dlp_quant formats; NULL: bf16 (fp16 where the
-                                   GPU has no bf16), fp8, mxfp4 ("fp4") — each
-                                   where dlp_llm_compute_dtype runs it          */
-    int n_quants;
-    int max_gpus;               /* GPUs per replica, 1..max_gpus; 0: 8          */
-    int64_t max_concurrency;    /* cap on requests in flight; 0: none            */
-    const char *region;         /* carbon region; NULL: the database's           */
-    double mem_fraction;        /* as dlp_llm_workload; 0: 0.9                   */
-    double kwh_price;           /* $/kWh for the energy cost; 0: not priced      */
-    int analytic_only;          /* as dlp_llm_predict                            */
-    /* the caller's own $/h per GPU (contract prices), overriding the
-     * database's; a device priced here joins the default search */
-    const char *const *price_devices;  /* ids/names/aliases                     */
-    const double *price_usd_per_hour;  /* > 0, one per device                   */
-    int n_prices;
-} dlp_plan_llm_opts;
+    const char *bind;          /* address to listen on (IPv4/IPv6 literal or host
+                                  name); NULL or "" = "127.0.0.1"               */
+    int port;                  /* TCP port; 0 = any free one (dlp_server_port)  */
+    int threads;               /* worker threads (libmicrohttpd pool); 0 = 4    */
+    size_t max_upload_bytes;   /* largest request body; 0 = 64 MiB; over: 413    */
+    int timeout_s;             /* a request (or an idle keep-alive connection)
+                                  taking longer is closed; 0 = 30                */
+    int max_parses;            /* model parses/predictions at once; 0 = threads;
+                                  over: 503 with Retry-After                      */
+    int quiet;                 /* 1: no access-log lines (errors still logged) */
+    dlp_server_log_fn log;     /* NULL: nothing is logged                        */
+    void *log_user;
+    int no_listen;             /* 1: open no socket; only dlp_server_handle
+                                  answers (tests, embedding)                      */
+    int header_timeout_s;      /* request line + headers must arrive within this
+                                  many seconds of the connection opening (or of
+                                  the previous response on a keep-alive
+                                  connection), however slowly bytes trickle;
+                                  0 = 10; over: 408 and closed                   */
+    int max_connections;       /* open connections; 0 = 1024; a new one over it
+                                  is answered 503 at once and closed             */
+    int max_per_ip;            /* open connections from one client address;
+                                  0 = max_connections / 2, -1 = no cap; over:
+                                  503 at once and closed                         */
+} dlp_server_opts;
 
-/* One configuration's answer: a plan (meets_slo 1) or, for the closest
- * miss, its figures at concurrency 1 (meets_slo 0). */
+/* Load the device database and catalogues, bind and start serving in the
+ * background (the caller's thread returns at once).  DLP_EIO when the
+ * address cannot be bound (message names it and why), DLP_EINVAL for bad
+ * options. */
+dlp_status dlp_server_new(const dlp_server_opts *opts, dlp_server **out, dlp_error *err);
+/* The bound port (the chosen one when opts.port was 0); 0 with no_listen. */
+int dlp_server_port(const dlp_server *s);
+/* Graceful stop: refuse new connections, let requests in progress finish
+ * (up to the request timeout), close everything and free s.  NULL is fine.
+ * Safe to call from the thread that called dlp_server_new, never from a
+ * log callback or a signal handler. */
+void dlp_server_free(dlp_server *s);
+
+/* A response, as the server would send it. */
 typedef struct {
-    const dlp_device *device;   /* lives as long as the dlp_devdb               */
-    int gpus;                   /* GPUs per replica                              */
-    int quant;                  /* dlp_quant of the weights                      */
-    int tp, ep, attention_dp;   /* attention TP = gpus / attention_dp; experts
-                                   over ep (1: each expert over the tp GPUs)    */
-    int64_t concurrency;        /* requests in flight per replica               */
-    int64_t max_concurrency;    /* what the KV cache holds                       */
-    double ttft_ms, tpot_ms;
-    double tokens_per_s;        /* output tokens/s of one replica                */
-    double requests_per_s;      /* of one replica                                */
-    int64_t replicas;           /* ceil(rate x gen / tokens_per_s); 1 without rate*/
-    double usd_per_hour;        /* replicas x gpus x price; NaN without a price  */
-    double usd_per_mtok;        /* gpus x price / (tokens_per_s x 3600) x 1e6:
-                                   one replica at this concurrency; NaN: no price*/
-    double j_per_token;         /* board energy per output token                 */
-    double co2_g_per_mtok;      /* j_per_token x 1e6 / 3.6e6 x PUE x g/kWh       */
-    double energy_usd_per_mtok; /* j_per_token x 1e6 / 3.6e6 x PUE x kwh_price   */
-    int binding;                /* dlp_plan_bind (misses: the limit broken)      */
-    int meets_slo;
-    int evaluations;            /* serving-model calls this configuration took   */
-    double price_usd_per_hour;  /* per GPU, as used; 0: none                     */
-    int price_from_caller;      /* 1: opts price_*, 0: the database's           */
-    /* ---- inference plans (dlp_plan_infer); the LLM fields above are 0 ---- */
-    int dtype;                  /* dlp_dtype the model computes in               */
-    int64_t batch;              /* the largest batch meeting the latency         */
-    double latency_ms;          /* of one batch                                   */
-    double samples_per_s;       /* of one GPU: batch / latency                    */
-    double usd_per_msample;     /* price / (samples_per_s x 3600) x 1e6; NaN     */
-    double j_per_sample;        /* energy of a pass / batch; NaN: no power data   */
-    double co2_g_per_msample;   /* j_per_sample x 1e6 / 3.6e6 x PUE x g/kWh       */
-    /* ---- training plans (dlp_plan_train): dtype, batch (the global batch),
-     * samples_per_s (of all gpus) and the price fields above, and ---- */
-    int64_t micro_batch;        /* samples per GPU per forward/backward          */
-    int64_t accum_steps;        /* micro-batches per step: batch / gpus / micro  */
-    double compute_ms;          /* accum_steps x predicted training step          */
-    double comm_ms;             /* gradient all-reduce per step (not overlapped)  */
-    double step_ms;             /* compute_ms + comm_ms                           */
-    double hours;               /* steps x step_ms of the whole run               */
-    double usd_per_run;         /* gpus x price x hours; NaN: no price            */
-    double kwh;                 /* gpus x predicted board power x hours           */
-    double co2_kg;              /* kwh x PUE x g/kWh / 1000                       */
-    double energy_usd;          /* kwh x PUE x kwh_price; NaN: no kwh_price       */
-} dlp_plan_row;
+    int status;                /* HTTP status: 200, 400, 404, 405, 413, 503...  */
+    const char *content_type;  /* static string                                  */
+    char *body;                /* malloc'ed, NUL-terminated; len bytes          */
+    size_t len;
+    int retry_after_s;         /* > 0: the Retry-After header (503)             */
+    const char *allow;         /* 405: the Allow header; else NULL              */
+} dlp_server_response;
 
-typedef struct dlp_plan dlp_plan;
-enum { DLP_PLAN_LLM = 0, DLP_PLAN_INFER = 1, DLP_PLAN_TRAIN = 2 };   /* dlp_plan_kind(p) */
+/* Answer one request without a socket, exactly as the server would: url is
+ * the path with an optional "?query" (GET fields), body a JSON or
+ * application/x-www-form-urlencoded text (multipart bodies need the real
+ * server: 415 here).  Thread-safe.  Returns DLP_OK when *out holds a
+ * response (any status), DLP_ENOMEM when not even an error could be built. */
+dlp_status dlp_server_handle(dlp_server *s, const char *method, const char *url,
+                             const char *content_type, const void *body, size_t len,
+                             dlp_server_response *out);
+void dlp_server_response_clear(dlp_server_response *r);
+/* The same for a POST of JSON fields plus an uploaded 'model' file (what a
+ * multipart form carries over HTTP): model_len bytes named model_name (a
+ * plain file name, used in messages and as "model").  The Python package
+ * answers through it, so its JSON is the HTTP API's and the CLI's. */
+dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *fields_json,
+                                    const void *model, size_t model_len, const char *model_name,
+                                    dlp_server_response *out);
 
-/* Plan serving model c for o.  DLP_EINVAL for a bad request (gen < 1, prompt
- * + gen past the model's context, an encoder-only model, no GPU to try),
- * DLP_ENOTFOUND for an unknown device (in devices or price_devices) or
- * region.  A search where nothing
- * meets the SLO is DLP_OK with dlp_plan_count 0. */
-dlp_status dlp_plan_llm(const dlp_llm_config *c, const dlp_devdb *db, const dlp_plan_llm_opts *o,
-                        dlp_plan **out, dlp_error *err);
-/* Inference plans of any ONNX model (vision, ...; docs/plan.md): every GPU
- * (one per replica: data parallelism is replicas) x compute dtype, at the
- * largest batch in batch_min..batch_max whose predicted latency (dlp_predict,
- * the runtime's kernels) meets latency_ms and whose memory fits, by
- * bisection over the batch.  Rows fill the inference fields; misses are
- * latency (over at batch_min), memory, dtype (the GPU lacks it) or refused. */
-typedef struct {
-    int64_t batch_min, batch_max;   /* 0: 1 and 256                              */
-    double latency_ms;              /* per batch; 0: no limit                    */
-    double throughput;              /* samples/s to serve: replicas; 0: one       */
-    const char *const *devices;     /* as dlp_plan_llm_opts                      */
-    int n_devices;
-    const int *dtypes;              /* dlp_dtype; NULL: fp16, bf16 and fp32 where
-                                       the GPU runs them                          */
-    int n_dtypes;
-    int runtime;                    /* dlp_runtime; 0: eager                      */
-    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
-    const char *region;
-    double kwh_price;
-    const char *const *price_devices;
-    const double *price_usd_per_hour;
-    int n_prices;
-    int n_dims;                     /* other symbolic dims bound by name, as      */
-    const char *const *dim_names;   /* dlp_load_opts (height=224 of a vision     */
-    const int64_t *dim_values;      /* model whose image size is symbolic)       */
-} dlp_plan_infer_opts;
-/* onnx: the model's bytes (len), name for messages; or onnx NULL and name
- * the file's path.  Errors as dlp_plan_llm, plus the graph loader's for a
- * missing or malformed model. */
-dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
-                          const dlp_plan_infer_opts *o, dlp_plan **out, dlp_error *err);
-/* Training plans of any ONNX model (docs/plan.md, "Training"): the cheapest
- * way to train it.  Every GPU x training dtype x data-parallel GPU count
- * (powers of two up to max_gpus, and max_gpus, each dividing batch) runs
- * batch / gpus samples per GPU per step; where that does not fit, gradient
- * accumulation over the largest micro-batch that fits (found by bisection
- * over dlp_predict's training memory) and divides it.  Step = accum x
- * dlp_predict's training step at the micro-batch + the NCCL all-reduce of
- * the gradients' bytes over the GPUs, not overlapped with the backward.
- * Rows fill the training fields, sorted by usd_per_run; misses are memory
- * (no micro-batch of 1 fits), deadline, dtype or refused. */
-typedef struct {
-    int64_t batch;                  /* global batch per optimizer step; required */
-    int64_t samples;                /* samples per epoch; required                */
-    double epochs;                  /* 0: 1                                       */
-    int max_gpus;                   /* data-parallel GPUs, 1..max_gpus; 0: 8      */
-    double deadline_hours;          /* the run must end within; 0: no limit      */
-    int optimizer;                  /* dlp_optim; 0: Adam                         */
-    const char *const *devices;     /* as dlp_plan_llm_opts                      */
-    int n_devices;
-    const int *dtypes;              /* DLP_DT_FLOAT, _FLOAT16, _BFLOAT16; NULL:
-                                       fp16, bf16 and fp32 where the GPU has them */
-    int n_dtypes;
-    int64_t seq;                    /* binds sequence dims (dlp_load_opts.seq)    */
-    int no_learned;                 /* as dlp_predict_opts                        */
-    const char *region;
-    double kwh_price;
-    const char *const *price_devices;
-    const double *price_usd_per_hour;
-    int n_prices;
-    int n_dims;                     /* as dlp_plan_infer_opts                    */
-    const char *const *dim_names;
-    const int64_t *dim_values;
-} dlp_plan_train_opts;
-/* onnx / len / name as dlp_plan_infer; errors as dlp_plan_infer. */
-dlp_status dlp_plan_train(const void *onnx, size_t len, const char *name, const dlp_devdb *db,
-                          const dlp_plan_train_opts *o, dlp_plan **out, dlp_error *err);
-int dlp_plan_kind(const dlp_plan *p);                /* DLP_PLAN_LLM, _INFER, _TRAIN */
+/* ==== END serve ==== */
 
-/* Plans, sorted best first: by usd_per_hour when a rate (throughput) was
- * given, else by usd_per_mtok (usd_per_msample; training: usd_per_run,
- * unpriced last by GPU-hours, ties by hours); without a price last, by
- * GPU-seconds per token (sample), the cost at any equal price; ties by TPOT
- * (latency). */
-int dlp_plan_count(const dlp_plan *p);
-const dlp_plan_row *dlp_plan_at(const dlp_plan *p, int i);   /* NULL out of range */
-/* Configurations searched (plans + every miss) and serving-model calls. */
-int64_t dlp_plan_considered(const dlp_plan *p);
-int64_t dlp_plan_evaluations(const dlp_plan *p);
-int dlp_plan_device_kinds(const dlp_plan *p);                /* devices searched */
-int64_t dlp_plan_missed(const dlp_plan *p, int miss);        /* dlp_plan_miss   */
-/* The configuration that came closest to the SLO without meeting it (least
- * max(ttft / limit, tpot / limit) at concurrency 1); NULL when none. */
-const dlp_plan_row *dlp_plan_closest_miss(const dlp_plan *p);
-/* {"considered","evaluations","device_kinds","request":{...},"plans":[...],
- * "missed":{"ttft":N,...},"closest_miss":{...}|null} (docs/plan.md). */
-dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *err);
-void dlp_plan_free(dlp_plan *p);
+/* ==== BEGIN json (src/json) ==== */
 
-/* ==== END plan ==== */
+/* The one JSON text of each result.  The CLI's --json, the HTTP API and the
+ * Python package print exactly these bytes: one object, keys in a fixed
+ * order, then a newline.  Non-finite numbers are null.  *out is malloc'ed
+ * (free it with dlp_free), *len its length (len may be NULL); on failure
+ * *out is NULL and err says why (DLP_ENOMEM).  Keys: docs/serve.md. */
+
+#define DLP_JSON_KERNELS 1   /* dlp_prediction_json: add "kernel_list"  */
+
+dlp_status dlp_prediction_json(const dlp_prediction *p, const dlp_device *d, int flags,
+                               char **out, size_t *len, dlp_error *err);
+/* A dlp_mig_recommend result for its inputs (latency_ms, slo_ms <= 0: none). */
+dlp_status dlp_mig_json(const dlp_device *d, double memory_mb, double margin, double latency_ms,
+                        double slo_ms, const dlp_mig_choice *c, char **out, size_t *len,
+                        dlp_error *err);
+/* One device; the whole database {"devices":[...],"carbon":{...}}; the
+ * carbon table alone. */
+dlp_status dlp_device_json(const dlp_device *d, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_devices_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+dlp_status dlp_carbon_json(const dlp_devdb *db, char **out, size_t *len, dlp_error *err);
+/* An LLM prediction for config c on d with workload wl (`dlperf llm
+ * --json`), with totals for `samples` sequences (<= 0: wl->batch); region is
+ * the carbon region the prediction used (NULL: null). */
+dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                        const dlp_llm_prediction *p, int64_t samples, const char *region, char **out,
+                        size_t *len, dlp_error *err);
+/* A loaded graph's totals, per-op-type counts/MACs/FLOPs, unknown ops,
+ * symbols and warnings (`dlperf inspect --json`). */
+dlp_status dlp_inspect_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+/* The same object plus "outputs" (the graph outputs in the file's order:
+ * name, dtype, shape) and "node_list" (per node in topological order: name,
+ * op, the shape of each output); a shape is an array with -1 for an unknown
+ * dim, or null when the rank is unknown (`dlperf inspect --json --nodes`). */
+dlp_status dlp_inspect_nodes_json(const dlp_graph *g, char **out, size_t *len, dlp_error *err);
+
+/* ==== END json ==== */
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -40,10 +40,16 @@ W, kW; J, kJ, MJ, kWh; g, kg, t; thousands separators; never an exponent);
 .SH FILES
 .TP
 .I dlperf.h, libdlperf.so, dlperf.pc
-the C library (pkg-config --cflags --libs dlperf)
+the C library (pkg-config --cflags --libs dlperf).  One grammar:
+dlp_X_open/dlp_X_close for files and stores (dlp_store, dlp_corpus),
+dlp_X_new/dlp_X_free for handles, dlp_X_clear for structs the caller owns,
+dlp_X_count and dlp_X_at (a const pointer, NULL out of range) for indexed
+access, options structs for how to predict (dlp_predict_opts,
+dlp_llm_predict_opts).
 .TP
 .I dlperf (Python package)
 import dlperf; dlperf.predict("model.onnx", device="h100-sxm", batch=32)
 .SH SEE ALSO
-The documentation in the source tree: docs/DESIGN.md, docs/predict.md, docs/python.md.
+The documentation in the source tree: docs/DESIGN.md, docs/predict.md, docs/python.md,
+docs/api-compat.md (calls renamed to the one grammar).
 ROFF

@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("%s %.3f\n", dlp_version(), p.latency_ms);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     dlp_devdb_free(db);
     return 0;

@@ -21,7 +21,7 @@ static int64_t mac_ops(const dlp_graph *g) {
     int64_t s = 0;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (!strcmp(ni.op_type, "Conv") || !strcmp(ni.op_type, "ConvTranspose") ||
             !strcmp(ni.op_type, "Gemm") || !strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Einsum"))
             s += ni.macs;
@@ -70,7 +70,7 @@ static void check_model(const cJSON *m, const char *name) {
             int nt = dlp_graph_tensor_count(g);
             for (int t = 0; t < nt; t++) {
                 dlp_tensor_info ti;
-                dlp_graph_tensor(g, t, &ti);
+                ti = *dlp_graph_tensor_at(g, t);
                 const cJSON *want = cJSON_GetObjectItem(sb, ti.name);
                 if (!want || !cJSON_IsArray(want)) continue;
                 n_checked++;

@@ -7,7 +7,7 @@
  *   - every graph read back equals the features it came from (X, CSR,
  *     static features), the ONNX one equals a fresh build at batch 1;
  *   - an existing pack with the same sources is reused (same inode and
- *     mtime), other options rebuild it; dlp_corpus_load opens it alone;
+ *     mtime), other options rebuild it; dlp_corpus_open opens it alone;
  *   - a truncated pack is a clear error on load and is rebuilt by open;
  *   - a flipped byte in a record is DLP_ECHECKSUM naming pack and graph;
  *   - .dlpd sources (family and name from samples), max_nodes, refusals;
@@ -118,7 +118,7 @@ static void t_open_dir(void) {
     dlp_corpus *c = NULL;
     dlp_error e = {0};
     n_warn = 0;
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     if (!c) {
         fprintf(stderr, "  %s\n", e.msg);
         return;
@@ -150,7 +150,7 @@ static void t_open_dir(void) {
     CHECK_I64(dlp_corpus_read(c, 5, &g, &e), DLP_EINVAL);
     dlp_corpus_close(c);
     /* the pack alone */
-    CHECK_I64(dlp_corpus_load(tp("c.dlpc"), &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_open(tp("c.dlpc"), &c, &e), DLP_OK);
     CHECK_I64(dlp_corpus_count(c), 5);
     CHECK_I64(dlp_corpus_skipped(c), 1);
     CHECK_STR(dlp_corpus_name(c, 3), "resnet18");
@@ -166,7 +166,7 @@ static void t_reuse(void) {
     CHECK(stat(tp("c.dlpc"), &s1) == 0);
     n_warn = 0;
     o.warn = on_warn;
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     CHECK_I64(n_warn, 0);   /* nothing converted: no warning again */
     CHECK_I64(dlp_corpus_count(c), 5);
     CHECK_I64(dlp_corpus_skipped(c), 1);
@@ -176,7 +176,7 @@ static void t_reuse(void) {
           s1.st_mtim.tv_nsec == s2.st_mtim.tv_nsec);
     /* other options: rebuilt (rename: a new inode) */
     o.max_graphs = 2;
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     CHECK_I64(dlp_corpus_count(c), 2);
     dlp_corpus_close(c);
     CHECK(stat(tp("c.dlpc"), &s2) == 0);
@@ -189,17 +189,17 @@ static void t_reuse(void) {
     for (int i = 0; i < 5; i++) under += all[i] && all[i]->n_nodes < mx;
     o.max_graphs = 0;
     o.max_nodes = mx - 1;
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     CHECK(under >= 1 && under < 5);
     CHECK_I64(dlp_corpus_count(c), under);
     for (int i = 0; i < dlp_corpus_count(c); i++) CHECK(dlp_corpus_nodes(c, i) < mx);
     dlp_corpus_close(c);
     /* a source changed on disk: rebuilt with it */
     o.max_nodes = 0;
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     dlp_corpus_close(c);
     dlp_features_save(fa, tp("src/zsub/e.dlpg"), &e);
-    CHECK_I64(dlp_corpus_open(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("c.dlpc"), &o, &c, &e), DLP_OK);
     CHECK_I64(dlp_corpus_count(c), 6);
     dlp_corpus_close(c);
     unlink(tp("src/zsub/e.dlpg"));
@@ -232,7 +232,7 @@ static void t_damage(void) {
     dlp_corpus_opts o = {.batch = 1};
     dlp_corpus *c = NULL;
     dlp_error e = {0};
-    CHECK_I64(dlp_corpus_open(src, 1, tp("d.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("d.dlpc"), &o, &c, &e), DLP_OK);
     dlp_corpus_close(c);
     size_t n = 0, na = 0;
     unsigned char *b = slurp(tp("d.dlpc"), &n), *ga = slurp(tp("src/a.dlpg"), &na);
@@ -245,21 +245,21 @@ static void t_damage(void) {
     /* truncated: a clear error on load, a rebuild on open */
     spit(tp("t.dlpc"), b, n - 10);
     c = NULL;
-    CHECK_I64(dlp_corpus_load(tp("t.dlpc"), &c, &e), DLP_EFORMAT);
+    CHECK_I64(dlp_corpus_open(tp("t.dlpc"), &c, &e), DLP_EFORMAT);
     CHECK(c == NULL);
     CHECK(strstr(e.msg, "t.dlpc") != NULL && strstr(e.msg, "truncated") != NULL);
-    CHECK_I64(dlp_corpus_open(src, 1, tp("t.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("t.dlpc"), &o, &c, &e), DLP_OK);
     CHECK_I64(dlp_corpus_count(c), 5);
     dlp_corpus_close(c);
     /* not a pack at all */
     spit(tp("x.dlpc"), (const unsigned char *)"hello", 5);
-    CHECK_I64(dlp_corpus_load(tp("x.dlpc"), &c, &e), DLP_EFORMAT);
-    CHECK_I64(dlp_corpus_load(tp("absent.dlpc"), &c, &e), DLP_EIO);
+    CHECK_I64(dlp_corpus_open(tp("x.dlpc"), &c, &e), DLP_EFORMAT);
+    CHECK_I64(dlp_corpus_open(tp("absent.dlpc"), &c, &e), DLP_EIO);
     CHECK(strstr(e.msg, "absent.dlpc") != NULL);
     /* a flipped byte inside record 1 */
     b[64 + na + 200] ^= 0x40;
     spit(tp("f.dlpc"), b, n);
-    CHECK_I64(dlp_corpus_load(tp("f.dlpc"), &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_open(tp("f.dlpc"), &c, &e), DLP_OK);
     dlp_features *g = NULL;
     CHECK_I64(dlp_corpus_read(c, 0, &g, &e), DLP_OK);
     dlp_features_free(g);
@@ -272,7 +272,7 @@ static void t_damage(void) {
     b[64 + na + 200] ^= 0x40;
     b[n - 48 - 5] ^= 0x01;
     spit(tp("i.dlpc"), b, n);
-    CHECK_I64(dlp_corpus_load(tp("i.dlpc"), &c, &e), DLP_ECHECKSUM);
+    CHECK_I64(dlp_corpus_open(tp("i.dlpc"), &c, &e), DLP_ECHECKSUM);
     CHECK(strstr(e.msg, "i.dlpc") != NULL);
     free(b);
     free(ga);
@@ -294,7 +294,7 @@ static void t_dataset_source(void) {
     dlp_dataset_free(ds);
     const char *src[2] = {tp("d.dlpd"), tp("src/c.dlpg")};
     dlp_corpus *c = NULL;
-    CHECK_I64(dlp_corpus_open(src, 2, tp("ds.dlpc"), NULL, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 2, tp("ds.dlpc"), NULL, &c, &e), DLP_OK);
     if (!c) return;
     CHECK_I64(dlp_corpus_count(c), 3);
     CHECK_STR(dlp_corpus_name(c, 0), "cell1");
@@ -313,16 +313,16 @@ static void t_refusals(void) {
     dlp_corpus *c = NULL;
     dlp_error e = {0};
     const char *s1[1] = {tp("nope")};
-    CHECK_I64(dlp_corpus_open(s1, 1, tp("r.dlpc"), NULL, &c, &e), DLP_EIO);
+    CHECK_I64(dlp_corpus_pack(s1, 1, tp("r.dlpc"), NULL, &c, &e), DLP_EIO);
     CHECK(strstr(e.msg, "nope") != NULL);
     const char *s2[1] = {tp("src/notes.txt")};
-    CHECK_I64(dlp_corpus_open(s2, 1, tp("r.dlpc"), NULL, &c, &e), DLP_EINVAL);
+    CHECK_I64(dlp_corpus_pack(s2, 1, tp("r.dlpc"), NULL, &c, &e), DLP_EINVAL);
     CHECK(strstr(e.msg, "notes.txt") != NULL);
     /* nothing readable: an error, and neither pack nor temp file is left */
     const char *s3[1] = {tp("src/bad.dlpg")};
     n_warn = 0;
     dlp_corpus_opts o = {.warn = on_warn};
-    CHECK_I64(dlp_corpus_open(s3, 1, tp("r.dlpc"), &o, &c, &e), DLP_EINVAL);
+    CHECK_I64(dlp_corpus_pack(s3, 1, tp("r.dlpc"), &o, &c, &e), DLP_EINVAL);
     CHECK(c == NULL);
     CHECK_I64(n_warn, 1);
     CHECK(access(tp("r.dlpc"), F_OK) != 0);
@@ -339,7 +339,7 @@ static void t_refusals(void) {
     dlp_features_free(fdp);
     const char *s4[2] = {tp("dippm.dlpg"), tp("src/a.dlpg")};
     n_warn = 0;
-    CHECK_I64(dlp_corpus_open(s4, 2, tp("r.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(s4, 2, tp("r.dlpc"), &o, &c, &e), DLP_OK);
     CHECK_I64(dlp_corpus_count(c), 1);
     CHECK_I64(dlp_corpus_skipped(c), 1);
     CHECK(strstr(last_warn, "dippm.dlpg") && strstr(last_warn, "dippm layout"));
@@ -373,7 +373,7 @@ static void t_nb201(void) {
     dlp_corpus_opts o = {.max_graphs = 20};
     dlp_corpus *c = NULL;
     dlp_error e = {0};
-    CHECK_I64(dlp_corpus_open(src, 1, tp("nb.dlpc"), &o, &c, &e), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, tp("nb.dlpc"), &o, &c, &e), DLP_OK);
     if (!c) {
         fprintf(stderr, "  %s\n", e.msg);
         return;

@@ -77,15 +77,16 @@ static void t_accessors(void) {
     CHECK_I64(dlp_dataset_graph_count(ds), 3);
     CHECK_I64(dlp_dataset_layout(ds), DLP_LAYOUT_DIPPM);
     CHECK_I64(dlp_dataset_target_count(ds), 2);
-    CHECK_STR(dlp_dataset_target_name(ds, 1), "energy_j");
-    CHECK(dlp_dataset_target_name(ds, 2) == NULL);
+    CHECK_STR(dlp_dataset_target_at(ds, 1), "energy_j");
+    CHECK(dlp_dataset_target_at(ds, 2) == NULL);
     CHECK_I64(dlp_dataset_target_index(ds, "latency_ms"), 0);
     CHECK_I64(dlp_dataset_target_index(ds, "power"), -1);
     CHECK_I64(dlp_dataset_device_count(ds), 3);
-    CHECK_STR(dlp_dataset_device_name(ds, 0), "titanxp_32");
-    CHECK_STR(dlp_dataset_device_name(ds, 2), "titanxp_1");
+    CHECK_STR(dlp_dataset_device_at(ds, 0), "titanxp_32");
+    CHECK_STR(dlp_dataset_device_at(ds, 2), "titanxp_1");
     dlp_dataset_sample s;
-    CHECK_I64(dlp_dataset_get(ds, 1, &s), DLP_OK);
+    CHECK(dlp_dataset_at(ds, 1) != NULL);
+    s = *dlp_dataset_at(ds, 1);
     CHECK_STR(s.device, "2080ti_32");
     CHECK_I64(s.device_id, 1);
     CHECK_I64(s.graph, 0);
@@ -93,14 +94,16 @@ static void t_accessors(void) {
     CHECK_STR(s.family, "nb201");
     CHECK_STR(s.name, ARCH_A);
     CHECK_NEAR(s.targets[0], 8.1, 1e-6);
-    CHECK_I64(dlp_dataset_get(ds, 0, &s), DLP_OK);
+    s = *dlp_dataset_at(ds, 0);
     CHECK(isnan(s.targets[1]));
-    CHECK_I64(dlp_dataset_get(ds, 3, &s), DLP_OK);
+    s = *dlp_dataset_at(ds, 3);
     CHECK_I64(s.batch, 1);
     CHECK(isnan(s.targets[0]) && isnan(s.targets[1]));
-    CHECK(s.features == dlp_dataset_graph(ds, 2));
-    CHECK_I64(dlp_dataset_get(ds, 4, &s), DLP_EINVAL);
-    CHECK_I64(dlp_dataset_get(ds, -1, &s), DLP_EINVAL);
+    CHECK(s.features == dlp_dataset_graph_at(ds, 2));
+    /* four samples: 4 and -1 are out of range */
+    CHECK(dlp_dataset_at(ds, 4) == NULL);
+    CHECK(dlp_dataset_at(ds, -1) == NULL);
+    CHECK(dlp_dataset_at(NULL, 0) == NULL);
     dlp_dataset_free(ds);
 }
 
@@ -122,12 +125,12 @@ static void t_roundtrip(void) {
         CHECK_I64(dlp_dataset_graph_count(ld), dlp_dataset_graph_count(ds));
         CHECK_I64(dlp_dataset_layout(ld), layout);
         CHECK_I64(dlp_dataset_device_count(ld), 3);
-        CHECK_STR(dlp_dataset_target_name(ld, 0), "latency_ms");
+        CHECK_STR(dlp_dataset_target_at(ld, 0), "latency_ms");
         CHECK(dlp_dataset_fingerprint(ld) == dlp_dataset_fingerprint(ds));
         for (int i = 0; i < dlp_dataset_count(ds); i++) {
             dlp_dataset_sample a, b;
-            dlp_dataset_get(ds, i, &a);
-            dlp_dataset_get(ld, i, &b);
+            a = *dlp_dataset_at(ds, i);
+            b = *dlp_dataset_at(ld, i);
             CHECK(same_features(a.features, b.features));
             CHECK_I64(a.graph, b.graph);
             CHECK_I64(a.device_id, b.device_id);

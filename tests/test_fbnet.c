@@ -53,11 +53,11 @@ static int64_t torch_params(const dlp_graph *g) {
     int64_t n = st.params;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (strcmp(ni.op_type, "BatchNormalization") || ni.n_inputs < 5) continue;
         for (int k = 3; k < 5; k++) {
             dlp_tensor_info ti;
-            dlp_graph_tensor(g, ni.inputs[k], &ti);
+            ti = *dlp_graph_tensor_at(g, ni.inputs[k]);
             n -= ti.numel;
         }
     }
@@ -68,7 +68,7 @@ static int count_op(const dlp_graph *g, const char *op) {
     int n = 0;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         n += !strcmp(ni.op_type, op);
     }
     return n;
@@ -130,7 +130,7 @@ static void t_grouped(void) {
      * depthwise 5x5: 2*32*32*16*25 */
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (!strcmp(ni.name, "layer0_k5_e1_g2/conv1")) CHECK_I64(ni.macs, 2 * 32 * 32 * 16 * 8);
         if (!strcmp(ni.name, "layer0_k5_e1_g2/conv2")) CHECK_I64(ni.macs, 2 * 32 * 32 * 16 * 25);
     }

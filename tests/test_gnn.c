@@ -302,7 +302,7 @@ static double test_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *idx,
     CHECK_I64(dlp_gnn_predict_dataset(m, ds, idx, n, p, &e), DLP_OK);
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, idx[i], &s);
+        s = *dlp_dataset_at(ds, idx[i]);
         y[i] = s.targets[k];
         q[i] = p[(size_t)i * dlp_gnn_target_count(m) + k];
     }
@@ -423,10 +423,10 @@ static void t_every_arch(void) {
         CHECK_I64(ll.epochs, 8);
         CHECK(ll.last < ll.first);
         CHECK_I64(dlp_gnn_target_count(m), 2);
-        CHECK_STR(dlp_gnn_target_name(m, 1), "memory_mb");
+        CHECK_STR(dlp_gnn_target_at(m, 1), "memory_mb");
         float out[2];
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, 140, &s);
+        s = *dlp_dataset_at(ds, 140);
         CHECK_I64(dlp_gnn_predict(m, s.features, out, NULL), DLP_OK);
         CHECK(out[0] > 0 && isfinite(out[0]) && out[1] > 0 && isfinite(out[1]));
         dlp_gnn_free(m);
@@ -504,7 +504,7 @@ static void t_roundtrip(void) {
         CHECK_STR(i2.split, i1.split);
         /* single-graph prediction equals the batched one */
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, 160, &s);
+        s = *dlp_dataset_at(ds, 160);
         float one;
         CHECK_I64(dlp_gnn_predict(m2, s.features, &one, NULL), DLP_OK);
         CHECK_NEAR(one, a[10], 1e-4 * fabs(a[10]));
@@ -592,7 +592,7 @@ static void t_bad_files(void) {
     CHECK(strstr(e.msg, "/nonexistent/m.dlpm") != NULL);
     /* features of another layout version are refused */
     dlp_dataset_sample s;
-    dlp_dataset_get(ds, 0, &s);
+    s = *dlp_dataset_at(ds, 0);
     dlp_features f = *s.features;
     f.layout_version = 99;
     float out;

@@ -112,7 +112,7 @@ static double mape_on(const dlp_gnn *m, const dlp_dataset *ds, const int *idx, i
     }
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample x;
-        dlp_dataset_get(ds, idx[i], &x);
+        x = *dlp_dataset_at(ds, idx[i]);
         s += fabs(p[i] - x.targets[0]) / x.targets[0];
     }
     free(p);
@@ -144,7 +144,7 @@ static void t_gradients(void) {
     float t[4] = {0.3f, -0.7f, 1.1f, 0.2f};
     for (int q = 0; q < 4; q++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, idx[q * 4 % 18], &s);
+        s = *dlp_dataset_at(ds, idx[q * 4 % 18]);
         fs[q] = s.features;
         dv[q] = s.device;
     }
@@ -220,13 +220,13 @@ static void t_train_and_file(void) {
     double lsum = 0;
     for (int i = 0; i < ntr; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, tr[i], &s);
+        s = *dlp_dataset_at(ds, tr[i]);
         lsum += log(s.targets[0]);
     }
     double gm = exp(lsum / ntr), cm = 0;
     for (int i = 0; i < nte; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, te[i], &s);
+        s = *dlp_dataset_at(ds, te[i]);
         cm += fabs(gm - s.targets[0]) / s.targets[0];
     }
     cm = 100 * cm / nte;
@@ -238,7 +238,7 @@ static void t_train_and_file(void) {
     CHECK(dlp_gnn_stage(m) == DLP_GNNLM_STAGE_PREDICT);
     /* the device in the prompt moves the prediction the right way */
     dlp_dataset_sample s;
-    dlp_dataset_get(ds, te[0], &s);
+    s = *dlp_dataset_at(ds, te[0]);
     float pg, pp, pt, pl[2];
     CHECK(dlp_gnn_predict_on(m, s.features, "titanxp_1", &pg, NULL) == DLP_OK);
     CHECK(dlp_gnn_predict_on(m, s.features, "pixel3", &pp, NULL) == DLP_OK);
@@ -284,13 +284,13 @@ static void t_train_and_file(void) {
     int ph[16], n_ph = 0;
     for (int i = 0; i < ntr && n_ph < 16; i++) {
         dlp_dataset_sample x;
-        dlp_dataset_get(ds, tr[i], &x);
+        x = *dlp_dataset_at(ds, tr[i]);
         if (!strcmp(x.device, "pixel3")) ph[n_ph++] = tr[i];
     }
     int tph[15], nt = 0;
     for (int i = 0; i < nte; i++) {
         dlp_dataset_sample x;
-        dlp_dataset_get(ds, te[i], &x);
+        x = *dlp_dataset_at(ds, te[i]);
         if (!strcmp(x.device, "pixel3")) tph[nt++] = te[i];
     }
     dlp_gnn_opts fo;
@@ -491,18 +491,18 @@ static void t_split_by_name(void) {
     int ok = 1;
     for (int i = 0; i < b.n_test; i++) {
         dlp_dataset_sample x;
-        dlp_dataset_get(ds, b.test[i], &x);
+        x = *dlp_dataset_at(ds, b.test[i]);
         int found = 0;
         for (int j = 0; j < a.n_test && !found; j++) {
             dlp_dataset_sample y;
-            dlp_dataset_get(ds, a.test[j], &y);
+            y = *dlp_dataset_at(ds, a.test[j]);
             found = !strcmp(x.name, y.name);
         }
         ok &= found;
     }
     CHECK(ok);
-    dlp_split_parts_free(&a);
-    dlp_split_parts_free(&b);
+    dlp_split_parts_clear(&a);
+    dlp_split_parts_clear(&b);
     one.kind = DLP_SPLIT_KFOLD;
     one.k = 5;
     CHECK(dlp_dataset_split(ds, &one, 7, &a, NULL) == DLP_EINVAL);

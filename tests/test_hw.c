@@ -787,12 +787,13 @@ static void t_carbon(void) {
     CHECK_NEAR(dlp_devdb_pue(db), 1.2, 0);
     int n = dlp_carbon_region_count(db);
     CHECK(n >= 12);
-    const char *id = NULL, *src = NULL;
-    double g = 0;
-    CHECK(dlp_carbon_region(db, 0, &id, &g, &src) == DLP_OK);
-    CHECK(id && src && src[0] && g > 0);
-    CHECK(dlp_carbon_region(db, n, &id, &g, &src) == DLP_EINVAL);
-    CHECK(dlp_carbon_region(db, -1, NULL, NULL, NULL) == DLP_EINVAL);
+    const dlp_region *r = dlp_carbon_region_at(db, 0);
+    CHECK(r && r->id && r->source && r->source[0] && r->g_per_kwh > 0);
+    /* the id of each region finds its own intensity */
+    CHECK(r && dlp_carbon_intensity(db, r->id) == r->g_per_kwh);
+    CHECK(dlp_carbon_region_at(db, n) == NULL);
+    CHECK(dlp_carbon_region_at(db, -1) == NULL);
+    CHECK(dlp_carbon_region_at(NULL, 0) == NULL);
     dlp_devdb_free(db);
 }
 

@@ -19,6 +19,9 @@
 #include "learn/xgb.h"
 #include "tap.h"
 
+/* the analytic estimate only (no shipped trees) */
+static const dlp_llm_predict_opts ANALYTIC = {.analytic_only = 1};
+
 static int64_t jint(const cJSON *o, const char *k) {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsNumber(x) ? (int64_t)x->valuedouble : -1;
@@ -30,7 +33,7 @@ static int64_t float_init_bytes(const dlp_graph *g) {
     int64_t b = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor(g, i, &ti);
+        ti = *dlp_graph_tensor_at(g, i);
         if (ti.is_initializer && ti.dtype != DLP_DT_INT64 && ti.bytes > 0) b += ti.bytes;
     }
     return b;
@@ -80,7 +83,7 @@ static void t_golden_onnx(void) {
         int nmm = 0;
         for (int i = 0; i < dlp_graph_node_count(g); i++) {
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             if (!strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm")) nmm++;
         }
         CHECK_I64(nmm, jint(m, "n_matmul"));
@@ -158,10 +161,10 @@ static void t_quant_bytes_by_hand(void) {
     CHECK_I64(w.linear_params, 2 * (2 * 4096 + 2 * 1024 + 3 * 6144));
     /* activations of an nf4 model run in fp16 */
     dlp_tensor_info ti;
-    dlp_graph_tensor(g, 0, &ti);
+    ti = *dlp_graph_tensor_at(g, 0);
     int found16 = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
-        dlp_graph_tensor(g, i, &ti);
+        ti = *dlp_graph_tensor_at(g, i);
         if (ti.is_initializer && ti.rank == 2 && ti.dtype == DLP_DT_FLOAT16) found16 = 1;
     }
     CHECK(found16);
@@ -256,8 +259,8 @@ static void t_precisions_by_hand(void) {
     CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
     dlp_llm_workload wb = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = 0}, w8 = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_FLOAT8E4M3FN};
     dlp_llm_prediction pb, p8;
-    CHECK(dlp_llm_predict(&c, h100, db, &wb, NULL, 1, &pb, &e) == DLP_OK);
-    CHECK(dlp_llm_predict(&c, h100, db, &w8, NULL, 0, &p8, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, h100, db, &wb, &ANALYTIC, &pb, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, h100, db, &w8, NULL, &p8, &e) == DLP_OK);
     CHECK_STR(p8.method, "analytic");
     CHECK(p8.latency_ms < 0.7 * pb.latency_ms);
     CHECK_NEAR(p8.kv_bytes_per_seq, 1280.0 * 65536, 0);
@@ -277,30 +280,30 @@ static void t_refusals(void) {
     dlp_llm_prediction p;
     CHECK(dlp_llm_catalogue_get("bert-base-uncased", &c, &e) == DLP_OK);
     dlp_llm_workload w1 = {.batch = 1, .seq = 128, .gen_tokens = 16, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, a100, db, &w1, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "encoder-only"));
+    CHECK(dlp_llm_predict(&c, a100, db, &w1, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "encoder-only"));
     dlp_llm_workload w2 = {.batch = 1, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 5, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, a100, db, &w2, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gpus 5") &&
+    CHECK(dlp_llm_predict(&c, a100, db, &w2, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "gpus 5") &&
           strstr(e.msg, "12 attention heads"));
     CHECK(dlp_llm_catalogue_get("gpt2", &c, &e) == DLP_OK);
     dlp_llm_workload w3 = {.batch = 1, .seq = 1000, .gen_tokens = 25, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "gen 25") &&
+    CHECK(dlp_llm_predict(&c, a100, db, &w3, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "gen 25") &&
           strstr(e.msg, "1025") && strstr(e.msg, "max_position_embeddings 1024"));
     w3.gen_tokens = 24; /* exactly the context: answered */
-    CHECK(dlp_llm_predict(&c, a100, db, &w3, NULL, 1, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, a100, db, &w3, &ANALYTIC, &p, &e) == DLP_OK);
     /* Llama-3.1-8B (8 KV heads): tp 16 replicates them (vLLM), tp 3 cannot */
     CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B", &c, &e) == DLP_OK);
     dlp_llm_workload w4 = {.batch = 1, .seq = 128, .gen_tokens = 8, .quant = DLP_QT_BF16, .n_gpus = 16, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, h100, db, &w4, NULL, 1, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, h100, db, &w4, &ANALYTIC, &p, &e) == DLP_OK);
     /* Llama-2-70B bf16 on one 40 GB A100: 128.5 GiB of weights */
     CHECK(dlp_llm_catalogue_get("llama-2-70b", &c, &e) == DLP_OK);
     dlp_llm_workload w5 = {.batch = 1, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "does not fit") &&
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "does not fit") &&
           strstr(e.msg, "128.5") && strstr(e.msg, "40.0 GiB"));
     w5.n_gpus = 4; /* 32.1 GiB + 1 per GPU */
-    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, &ANALYTIC, &p, &e) == DLP_OK);
     w5.n_gpus = 1;
     w5.kv_dtype = DLP_DT_INT4;
-    CHECK(dlp_llm_predict(&c, a100, db, &w5, NULL, 1, &p, &e) == DLP_EINVAL && strstr(e.msg, "kv dtype"));
+    CHECK(dlp_llm_predict(&c, a100, db, &w5, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "kv dtype"));
     dlp_devdb_free(db);
 }
 
@@ -313,7 +316,7 @@ static void t_catalogue(void) {
     for (int i = 0; i < n; i++) {
         dlp_llm_config c;
         dlp_error e = {0};
-        const char *id = dlp_llm_catalogue_id(i);
+        const char *id = dlp_llm_catalogue_at(i);
         if (dlp_llm_catalogue_get(id, &c, &e)) {
             fprintf(stderr, "  %s: %s\n", id, e.msg);
             CHECK(0);
@@ -454,7 +457,7 @@ static void t_every_model_every_device(void) {
     int n = 0, bad = 0, refused = 0;
     for (int i = 0; i < dlp_llm_catalogue_count(); i++) {
         dlp_llm_config c;
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) {
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e)) {
             bad++;
             continue;
         }
@@ -464,11 +467,11 @@ static void t_every_model_every_device(void) {
             dlp_llm_prediction p;
             if (d->kind != DLP_DEVICE_GPU) {
                 /* a CPU is refused with a message, never answered */
-                CHECK(dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e) == DLP_EINVAL && strstr(e.msg, "GPUs only"));
+                CHECK(dlp_llm_predict(&c, d, db, &wl, NULL, &p, &e) == DLP_EINVAL && strstr(e.msg, "GPUs only"));
                 continue;
             }
             n++;
-            dlp_status st = dlp_llm_predict(&c, d, db, &wl, NULL, 0, &p, &e);
+            dlp_status st = dlp_llm_predict(&c, d, db, &wl, NULL, &p, &e);
             /* refused with the reason (docs/llm.md, "Refusals"): too large
              * for the device even at batch 1, or an fp4 format on a GPU
              * with neither FP4 nor FP8 tensor cores */
@@ -512,10 +515,10 @@ static void t_predict_memory_carbon(void) {
     for (int q = 0; q < DLP_QT_COUNT_; q++) {
         dlp_llm_workload wl = {.batch = 1, .seq = 256, .gen_tokens = 0, .quant = q, .n_gpus = 1, .kv_dtype = 0};
         if (q == DLP_QT_MXFP4 || q == DLP_QT_NVFP4) { /* no FP4/FP8 on an A100 */
-            CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_EINVAL);
+            CHECK(dlp_llm_predict(&c, d, db, &wl, &(dlp_llm_predict_opts){"fr", 1}, &p[q], &e) == DLP_EINVAL);
             continue;
         }
-        CHECK(dlp_llm_predict(&c, d, db, &wl, "fr", 1, &p[q], &e) == DLP_OK);
+        CHECK(dlp_llm_predict(&c, d, db, &wl, &(dlp_llm_predict_opts){"fr", 1}, &p[q], &e) == DLP_OK);
         CHECK_STR(p[q].method, "analytic");
     }
     /* 6.74e9 parameters: fp16 ~12852 MiB of weights; nf4 ~3.3 GiB + 16-bit embeddings */
@@ -532,15 +535,15 @@ static void t_predict_memory_carbon(void) {
     CHECK_NEAR(p[DLP_QT_FP16].co2_g, p[DLP_QT_FP16].energy_j * p[DLP_QT_FP16].pue * 56.0 / 3.6e6, 1e-15);
     CHECK_NEAR(p[DLP_QT_FP16].carbon_g_per_kwh, 56.0, 0);
     dlp_llm_workload wl = {.batch = 1, .seq = 256, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, d, db, &wl, "mars", 0, &p[0], &e) == DLP_ENOTFOUND);
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &(dlp_llm_predict_opts){"mars", 0}, &p[0], &e) == DLP_ENOTFOUND);
     CHECK(strstr(e.msg, "mars") != NULL);
     /* generation adds the KV cache: 2 x layers x kv x head_dim x tokens x 2 B */
     dlp_llm_prediction g;
     dlp_llm_workload wg = {.batch = 4, .seq = 256, .gen_tokens = 256, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&c, d, db, &wg, NULL, 1, &g, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, d, db, &wg, &ANALYTIC, &g, &e) == DLP_OK);
     dlp_llm_workload wf = {.batch = 4, .seq = 256, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
     dlp_llm_prediction f;
-    CHECK(dlp_llm_predict(&c, d, db, &wf, NULL, 1, &f, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&c, d, db, &wf, &ANALYTIC, &f, &e) == DLP_OK);
     CHECK_NEAR(g.activations_mb - f.activations_mb, 2.0 * 32 * 4096 * 512 * 4 * 2 / 1048576.0, 1e-6);
     CHECK(g.latency_ms > f.latency_ms);
     dlp_devdb_free(db);
@@ -606,7 +609,7 @@ static void t_shipped_models(void) {
         CHECK(dlp_xgb_get_meta(m, "name") && dlp_xgb_get_meta(m, "predicts") && dlp_xgb_get_meta(m, "devices") &&
               dlp_xgb_get_meta(m, "quants") && dlp_xgb_get_meta(m, "workload"));
         for (int j = 0; j < dlp_xgb_feature_count(m); j++) {
-            const char *fn = dlp_xgb_feature_name(m, j);
+            const char *fn = dlp_xgb_feature_at(m, j);
             CHECK(dlp_llm_feature_index(fn) >= 0); /* no evaluation-only column shipped */
         }
         /* exact agreement with libxgboost on a few feature vectors */
@@ -638,29 +641,29 @@ static void t_shipped_models(void) {
     dlp_llm_prediction p;
     /* fp32 forward pass on a NeuSight GPU: the latency model */
     dlp_llm_workload fw32 = {.batch = 8, .seq = 512, .gen_tokens = 0, .quant = DLP_QT_FP32, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 0, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "xgb:neusight-latency-fp32-v1");
     CHECK_STR(p.method_energy, "analytic power x learned latency");
     /* NeuSight measured 694 ms for this (training data): within 10 % */
     CHECK(fabs(p.latency_ms - 694.46) / 694.46 < 0.10);
     /* --analytic forces the fallback */
-    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, NULL, 1, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "t4"), db, &fw32, &ANALYTIC, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     /* fp16 forward on H100: no data, analytic */
     dlp_llm_workload fw16 = {.batch = 64, .seq = 128, .gen_tokens = 0, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, 0, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&bert, dlp_devdb_find(db, "h100-sxm"), db, &fw16, NULL, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     CHECK_STR(p.method_energy, "analytic");
     /* generation on A100: throughput and energy models */
     dlp_llm_workload gen = {.batch = 16, .seq = 512, .gen_tokens = 512, .quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = 0};
-    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, &p, &e) == DLP_OK);
     CHECK_STR(p.method_throughput, "xgb:infbench-vllm-throughput-v1");
     CHECK_STR(p.method_energy, "xgb:mlenergy-energy-v1");
     /* LLM-Inference-Bench: vLLM, 1 A100, batch 16, 512 + 512 tokens: 1636 tokens/s */
     CHECK(fabs(p.tokens_per_s - 1636.0) / 1636.0 < 0.10);
     /* nf4 generation: no model covers the dtype */
     gen.quant = DLP_QT_NF4;
-    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, 0, &p, &e) == DLP_OK);
+    CHECK(dlp_llm_predict(&llama, dlp_devdb_find(db, "a100-40gb"), db, &gen, NULL, &p, &e) == DLP_OK);
     CHECK_STR(p.method, "analytic");
     dlp_devdb_free(db);
 }
@@ -725,7 +728,7 @@ static void t_xgb_roundtrip(void) {
             for (int i = 0; i < NT; i++) same &= pred[i] == pred2[i];
             CHECK(same);
             CHECK_I64(dlp_xgb_feature_count(m2), 3);
-            CHECK_STR(dlp_xgb_feature_name(m2, 2), "x2");
+            CHECK_STR(dlp_xgb_feature_at(m2, 2), "x2");
             CHECK_STR(dlp_xgb_target(m2), "y");
             CHECK_I64(dlp_xgb_log_target(m2), lg);
             CHECK_STR(dlp_xgb_get_meta(m2, "devices"), "a100-40gb,h100-sxm");
@@ -889,8 +892,8 @@ static void t_xgb_cv(void) {
     dlp_error e = {0};
     CHECK(dlp_xgb_cv(x, y, N, 3, &p, 5, 42, NULL, oof, &e) == DLP_OK);
     for (int i = 0; i < N; i++) yd[i] = y[i];
-    dlp_llm_metrics mt;
-    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    dlp_metrics mt;
+    dlp_metrics_compute(yd, oof, N, &mt);
     fprintf(stderr, "  5-fold: MAPE %.2f%% RMSE %.3f tau %.3f\n", mt.mape, mt.rmse, mt.tau);
     CHECK_I64(mt.n, N);
     CHECK(mt.mape < 3.0 && mt.tau > 0.9);
@@ -901,22 +904,22 @@ static void t_xgb_cv(void) {
     int nan_ok = 1;
     for (int i = 0; i < N; i++) nan_ok &= (grp[i] < 0) == (isnan(oof[i]) != 0);
     CHECK(nan_ok);
-    dlp_llm_metrics_compute(yd, oof, N, &mt);
+    dlp_metrics_compute(yd, oof, N, &mt);
     CHECK(mt.n > N / 2 && mt.mape < 3.0);
 }
 
 static void t_metrics(void) {
     double y[4] = {1, 2, 3, 4}, p[4] = {1.1, 1.8, 3.3, 4};
-    dlp_llm_metrics m;
-    dlp_llm_metrics_compute(y, p, 4, &m);
+    dlp_metrics m;
+    dlp_metrics_compute(y, p, 4, &m);
     CHECK_NEAR(m.mape, 7.5, 1e-9);
     CHECK_NEAR(m.rmse, sqrt(0.14 / 4), 1e-12);
     CHECK_NEAR(m.tau, 1.0, 1e-12);
     double q[4] = {2, 1, 3, 4}; /* one discordant pair of six */
-    dlp_llm_metrics_compute(y, q, 4, &m);
+    dlp_metrics_compute(y, q, 4, &m);
     CHECK_NEAR(m.tau, (5.0 - 1.0) / 6.0, 1e-12);
     double z[3] = {0, 1, NAN}, r[3] = {5, 1, 1};
-    dlp_llm_metrics_compute(z, r, 3, &m); /* y = 0 and NaN are skipped */
+    dlp_metrics_compute(z, r, 3, &m); /* y = 0 and NaN are skipped */
     CHECK_I64(m.n, 1);
 }
 

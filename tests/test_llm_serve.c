@@ -7,6 +7,9 @@
 #include "dlperf.h"
 #include "tap.h"
 
+/* the analytic estimate only (no shipped trees) */
+static const dlp_llm_predict_opts ANALYTIC = {.analytic_only = 1};
+
 static dlp_devdb *db;
 
 static dlp_status serve(const char *model, const char *dev, dlp_llm_workload wl, dlp_llm_prediction *p,
@@ -14,7 +17,7 @@ static dlp_status serve(const char *model, const char *dev, dlp_llm_workload wl,
     dlp_llm_config c;
     dlp_status st = dlp_llm_catalogue_get(model, &c, e);
     if (st) return st;
-    return dlp_llm_predict(&c, dlp_devdb_find(db, dev), db, &wl, NULL, 1, p, e);
+    return dlp_llm_predict(&c, dlp_devdb_find(db, dev), db, &wl, &ANALYTIC, p, e);
 }
 
 /* Llama-3.1-8B (config.json: 32 layers, 8 KV heads, head_dim 128, bf16):
@@ -180,7 +183,7 @@ static void t_every_device(void) {
         dlp_llm_prediction p;
         dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 128, .quant = DLP_QT_FP16, .n_gpus = 1,
                                .concurrency = 32};
-        dlp_status st = dlp_llm_predict(&c, d, db, &wl, NULL, 1, &p, &e);
+        dlp_status st = dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e);
         if (st) fprintf(stderr, "  %s: %s\n", d->id, e.msg);
         CHECK(st == DLP_OK);
         CHECK(p.tpot_ms > 0 && p.ttft_ms > 0 && isfinite(p.energy_j));
@@ -197,7 +200,7 @@ static dlp_status serve_img(const char *model, int64_t img, dlp_llm_workload wl,
     dlp_status st = dlp_llm_catalogue_get(model, &c, e);
     if (st) return st;
     c.image_tokens = img;
-    return dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &wl, NULL, 1, p, e);
+    return dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &wl, &ANALYTIC, p, e);
 }
 
 /* Image tokens cost the language stack what as many text tokens cost: a

@@ -286,7 +286,7 @@ static void t_predict_invariants(void) {
         CHECK_NEAR(sum, p.latency_ms, 1e-9 * p.latency_ms);
         CHECK(p.power_w <= d->tdp_w + 1e-9);
         CHECK(p.power_w > 0);
-        dlp_prediction_free(&p);
+        dlp_prediction_clear(&p);
     }
     dlp_prediction p;
     dlp_predict_opts o8 = {.dtype = DLP_DT_FLOAT8E4M3FN};
@@ -295,15 +295,15 @@ static void t_predict_invariants(void) {
     CHECK(!dlp_predict(G, dlp_devdb_find(db, "h100-sxm"), db, &o8, &p, &E));
     /* half the bytes of fp16, and the fp8 tensor peak: faster than fp16 */
     double t8 = p.latency_ms;
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_predict_opts o16 = {.dtype = DLP_DT_FLOAT16};
     CHECK(!dlp_predict(G, dlp_devdb_find(db, "h100-sxm"), db, &o16, &p, &E));
     CHECK(t8 < p.latency_ms);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_predict_opts o4 = {.dtype = DLP_DT_FLOAT4E2M1};
     CHECK(dlp_predict(G, dlp_devdb_find(db, "h100-sxm"), db, &o4, &p, &E) == DLP_EINVAL);
     CHECK(!dlp_predict(G, dlp_devdb_find(db, "b200"), db, &o4, &p, &E));
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_predict_opts ot = {.dtype = DLP_DT_FLOAT8E4M3FN, .mode = DLP_PREDICT_TRAIN};
     CHECK(dlp_predict(G, dlp_devdb_find(db, "h100-sxm"), db, &ot, &p, &E) == DLP_EINVAL);
     dlp_devdb_free(db);

@@ -67,11 +67,11 @@ static int64_t bn_running_stats(const dlp_graph *g) {
     int64_t n = 0;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (strcmp(ni.op_type, "BatchNormalization") || ni.n_inputs < 5) continue;
         for (int k = 3; k < 5; k++) {
             dlp_tensor_info ti;
-            dlp_graph_tensor(g, ni.inputs[k], &ti);
+            ti = *dlp_graph_tensor_at(g, ni.inputs[k]);
             n += ti.numel;
         }
     }
@@ -84,7 +84,7 @@ static int64_t torch_params(const dlp_graph *g) {
     int64_t scalars = 0;
     for (int i = 0; i < dlp_graph_tensor_count(g); i++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor(g, i, &ti);
+        ti = *dlp_graph_tensor_at(g, i);
         scalars += ti.is_initializer && ti.rank == 0;
     }
     return st.params - bn_running_stats(g) - scalars;
@@ -94,7 +94,7 @@ static int count_op(const dlp_graph *g, const char *op) {
     int n = 0;
     for (int i = 0; i < dlp_graph_node_count(g); i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         n += !strcmp(ni.op_type, op);
     }
     return n;
@@ -297,10 +297,10 @@ static void unique_names(const char *arch, int mode) {
     int n = dlp_graph_node_count(g), t = dlp_graph_tensor_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info a;
-        dlp_graph_node(g, i, &a);
+        a = *dlp_graph_node_at(g, i);
         for (int j = i + 1; j < n; j++) {
             dlp_node_info b;
-            dlp_graph_node(g, j, &b);
+            b = *dlp_graph_node_at(g, j);
             if (!strcmp(a.name, b.name)) {
                 fprintf(stderr, "  duplicate node name %s\n", a.name);
                 tap_cur_fail++;
@@ -309,10 +309,10 @@ static void unique_names(const char *arch, int mode) {
     }
     for (int i = 0; i < t; i++) {
         dlp_tensor_info a;
-        dlp_graph_tensor(g, i, &a);
+        a = *dlp_graph_tensor_at(g, i);
         for (int j = i + 1; j < t; j++) {
             dlp_tensor_info b;
-            dlp_graph_tensor(g, j, &b);
+            b = *dlp_graph_tensor_at(g, j);
             if (!strcmp(a.name, b.name)) {
                 fprintf(stderr, "  duplicate value name %s\n", a.name);
                 tap_cur_fail++;
@@ -323,7 +323,7 @@ static void unique_names(const char *arch, int mode) {
     dlp_tensor_info o;
     int found = 0;
     for (int i = 0; i < t; i++) {
-        dlp_graph_tensor(g, i, &o);
+        o = *dlp_graph_tensor_at(g, i);
         if (o.is_output) {
             found = 1;
             CHECK_I64(o.rank, 2);

@@ -165,9 +165,20 @@ static void t_symbol_binding(void) {
     const char *nm;
     int64_t v;
     CHECK_I64(dlp_graph_symbol_count(g), 1);
-    dlp_graph_symbol(g, 0, &nm, &v);
+    const dlp_symbol *sy = dlp_graph_symbol_at(g, 0);
+    nm = sy->name;
+    v = sy->value;
     CHECK_STR(nm, "batch_size");
     CHECK_I64(v, 16);
+    /* indexed access: NULL (or -1) out of range, the same record twice;
+     * two nodes, so 2 is past the end */
+    CHECK(dlp_graph_symbol_at(g, 1) == NULL && dlp_graph_symbol_at(g, -1) == NULL);
+    CHECK(dlp_graph_node_at(g, 2) == NULL && dlp_graph_node_at(g, -1) == NULL);
+    CHECK(dlp_graph_node_at(g, 1) != NULL && dlp_graph_node_at(g, 1) == dlp_graph_node_at(g, 1));
+    CHECK(dlp_graph_tensor_at(g, dlp_graph_tensor_count(g)) == NULL);
+    CHECK(dlp_graph_warning_at(g, dlp_graph_warning_count(g)) == NULL);
+    CHECK(dlp_graph_unknown_op_at(g, 0) == NULL);
+    CHECK_I64(dlp_graph_output_at(g, dlp_graph_output_count(g)), -1);
     /* activations: A and Y, 16*4 floats each; peak = X + A live at node 0 = 2*256 B, then A + Y */
     CHECK_I64(st.activation_bytes, 2 * 16 * 4 * 4);
     CHECK_I64(st.peak_memory_bytes, 16 + 2 * 256);
@@ -364,7 +375,7 @@ static void t_unknown_op_keeps_graph(void) {
     CHECK_I64(load(&m, NULL, &gr, &e), DLP_OK);
     if (gr) {
         CHECK_I64(dlp_graph_unknown_op_count(gr), 1);
-        CHECK_STR(dlp_graph_unknown_op(gr, 0), "TotallyCustomOp");
+        CHECK_STR(dlp_graph_unknown_op_at(gr, 0), "TotallyCustomOp");
         dlp_graph_stats st;
         dlp_graph_stats_get(gr, &st);
         CHECK_I64(st.node_outputs, 2);
@@ -424,7 +435,7 @@ static void t_subgraph_if(void) {
         CHECK(dlp_graph_warning_count(gr) >= 1);
         /* the If node comes after its branches in topological order */
         dlp_node_info ni;
-        dlp_graph_node(gr, 2, &ni);
+        ni = *dlp_graph_node_at(gr, 2);
         CHECK_STR(ni.op_type, "If");
         dlp_graph_free(gr);
     }
@@ -484,8 +495,8 @@ static void t_self_cycle_and_shape_arith(void) {
         if (!st) {
             dlp_tensor_info ti;
             dlp_node_info ni;
-            dlp_graph_node(gr, dlp_graph_node_count(gr) - 1, &ni);
-            dlp_graph_tensor(gr, ni.outputs[0], &ti);
+            ni = *dlp_graph_node_at(gr, dlp_graph_node_count(gr) - 1);
+            ti = *dlp_graph_tensor_at(gr, ni.outputs[0]);
             CHECK_I64(ti.rank, 2);
             CHECK(ti.rank == 2 && ti.dims[0] == 3 && ti.dims[1] == 2);
             dlp_graph_free(gr);
@@ -508,8 +519,8 @@ static void t_self_cycle_and_shape_arith(void) {
         if (!st) {
             dlp_node_info ni;
             dlp_tensor_info ti;
-            dlp_graph_node(gr, dlp_graph_node_count(gr) - 1, &ni);
-            dlp_graph_tensor(gr, ni.outputs[0], &ti);
+            ni = *dlp_graph_node_at(gr, dlp_graph_node_count(gr) - 1);
+            ti = *dlp_graph_tensor_at(gr, ni.outputs[0]);
             fprintf(stderr, "# accepted %s %lld/%lld: Y rank %d dims[0] %lld\n", bad[k].op, (long long)bad[k].n,
                     (long long)bad[k].d, ti.rank, ti.rank > 0 ? (long long)ti.dims[0] : 0LL);
             dlp_graph_free(gr);

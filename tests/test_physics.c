@@ -53,13 +53,13 @@ static void t_memory_does_not_fit(void) {
     CHECK_NEAR(p.device_memory_mb, 16 * 1024.0, 1e-9);    /* T4: 16 GiB, devices.json */
     CHECK(p.memory_mb > p.device_memory_mb);
     CHECK(!p.fits);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     g = load("data/models/torchvision/vgg16_bn.onnx", 1, 0);
     dlp_predict_opts oi = {.no_learned = 1};
     CHECK(!pred(g, "t4", &oi, &p, &e));
     CHECK(p.fits && p.memory_mb < p.device_memory_mb);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
 }
 
@@ -72,7 +72,7 @@ static void t_seq_past_positions(void) {
     dlp_error e;
     dlp_predict_opts o = {.no_learned = 1};
     CHECK(!pred(g, "a100-40gb", &o, &p, &e));
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     g = load("examples/bert.onnx", 1, 1000000);
     CHECK(g);
@@ -100,7 +100,7 @@ static void t_refused_combinations(void) {
     CHECK_I64(pred(g, "cpu-amd-epyc-2c", &o, &p, &e), DLP_EINVAL);
     o.dtype = DLP_DT_FLOAT8E4M3FN;                              /* fp8 convs: TensorRT runs them */
     CHECK(!pred(g, "h100-sxm", &o, &p, &e));
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_predict_opts oe = {.dtype = DLP_DT_FLOAT8E4M3FN};       /* ... eager PyTorch has none */
     CHECK_I64(pred(g, "h100-sxm", &oe, &p, &e), DLP_EINVAL);
     CHECK(strstr(e.msg, "no fp8 convolution"));
@@ -108,7 +108,7 @@ static void t_refused_combinations(void) {
     CHECK_I64(pred(g, "h100-sxm", &oe, &p, &e), DLP_EINVAL);
     oe.dtype = DLP_DT_INT8, oe.runtime = DLP_RUNTIME_ORT;       /* int8 convs: onnxruntime has them */
     CHECK(!pred(g, "h100-sxm", &oe, &p, &e));
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_predict_opts of = {.mode = DLP_PREDICT_TRAIN, .fuse = 1};
     CHECK_I64(pred(g, "h100-sxm", &of, &p, &e), DLP_EINVAL);
     CHECK(strstr(e.msg, "--fuse is inference-only"));
@@ -134,8 +134,8 @@ static void t_cpu_half_not_faster(void) {
             CHECK(t16 >= t32 * (1 - 1e-12));
             CHECK(strstr(p16.method, "computed in fp32"));
             if (!learned) CHECK(p16.weights_mb < p32.weights_mb || mode);   /* training: fp32 masters */
-            dlp_prediction_free(&p32);
-            dlp_prediction_free(&p16);
+            dlp_prediction_clear(&p32);
+            dlp_prediction_clear(&p16);
         }
     dlp_graph_free(g);
 }
@@ -162,8 +162,8 @@ static void t_compile_not_slower(void) {
             /* no conv in a generated (Triton) kernel */
             for (int r = 0; r < pc.n_kernel_rows; r++)
                 if (!strcmp(pc.kernel_rows[r].name, "triton_fused")) CHECK(pc.kernel_rows[r].kclass != DLP_KC_CONV);
-            dlp_prediction_free(&pe);
-            dlp_prediction_free(&pc);
+            dlp_prediction_clear(&pe);
+            dlp_prediction_clear(&pc);
         }
         dlp_graph_free(g);
     }
@@ -191,7 +191,7 @@ static void t_tensorrt_floor_and_band(void) {
         CHECK(p.latency_ms >= p.kernels * 5e-3 * (1 - 1e-12));
         CHECK(p.band_lo_ms <= p.latency_ms && p.latency_ms <= p.band_hi_ms);
         CHECK(p.band_lo_ms <= mlperf[k].measured_ms && mlperf[k].measured_ms <= p.band_hi_ms);
-        dlp_prediction_free(&p);
+        dlp_prediction_clear(&p);
     }
     dlp_graph_free(g);
 }

@@ -37,11 +37,11 @@ static int64_t scan_best(const dlp_llm_config *c, const char *dev, int quant, in
     dlp_llm_prediction p;
     dlp_error e = {0};
     dlp_llm_workload wl = serving(quant, gpus, 0);
-    if (dlp_llm_predict(c, d, db, &wl, NULL, 0, &p, &e)) return -1;
+    if (dlp_llm_predict(c, d, db, &wl, NULL, &p, &e)) return -1;
     int64_t max_c = p.concurrency, best = 0;   /* what runs at once: KV or max_seqs */
     for (int64_t k = 1; k <= max_c; k++) {
         wl = serving(quant, gpus, k);
-        if (dlp_llm_predict(c, d, db, &wl, NULL, 0, &p, &e) || !meets(&p, ttft, tpot)) break;
+        if (dlp_llm_predict(c, d, db, &wl, NULL, &p, &e) || !meets(&p, ttft, tpot)) break;
         best = k;
         *out = p;
     }
@@ -151,7 +151,7 @@ static void t_nobody_meets(void) {
             for (int g = 1; g <= 2; g++) {
                 dlp_llm_prediction pr;
                 dlp_llm_workload wl = serving(q[qi], g, 1);
-                if (dlp_llm_predict(&llama, dlp_devdb_find(db, devs[di]), db, &wl, NULL, 0, &pr, &e)) continue;
+                if (dlp_llm_predict(&llama, dlp_devdb_find(db, devs[di]), db, &wl, NULL, &pr, &e)) continue;
                 fits++;
                 double r = fmax(pr.ttft_ms / 1.0, pr.tpot_ms / TPOT);
                 if (r < best) best = r, best_dev = devs[di], best_q = q[qi], best_g = g;
@@ -258,7 +258,7 @@ static void t_issue_command(void) {
             CHECK(r->max_concurrency > r->concurrency);
         } else {
             CHECK(r->binding == DLP_PLAN_BIND_TTFT || r->binding == DLP_PLAN_BIND_TPOT);
-            CHECK(dlp_llm_predict(&llama, r->device, db, &wl, NULL, 0, &pr, &e) == DLP_OK);
+            CHECK(dlp_llm_predict(&llama, r->device, db, &wl, NULL, &pr, &e) == DLP_OK);
             CHECK(!meets(&pr, TTFT, TPOT));
             CHECK(r->binding == DLP_PLAN_BIND_TTFT ? pr.ttft_ms > TTFT : pr.tpot_ms > TPOT);
         }
@@ -404,7 +404,7 @@ static int64_t scan_batch(const char *dev, int dtype, double lat, int64_t bmax, 
         int ok = dlp_graph_load(RESNET, &lo, &g, &e) == DLP_OK && dlp_predict(g, d, db, &po, &p, &e) == DLP_OK;
         int meets = ok && p.fits && p.latency_ms <= lat;
         if (meets) *out = p, best = b;
-        if (ok) dlp_prediction_free(&p);
+        if (ok) dlp_prediction_clear(&p);
         dlp_graph_free(g);
         if (!meets) break;
     }
@@ -561,7 +561,7 @@ static double train_step(const char *dev, int dtype, int64_t b, int *fits, doubl
         if (fits) *fits = p.fits;
         if (grad_mib) *grad_mib = p.gradients_mb;
         if (power_w) *power_w = p.power_w;
-        dlp_prediction_free(&p);
+        dlp_prediction_clear(&p);
     }
     dlp_graph_free(g);
     return ms;

@@ -92,7 +92,7 @@ static int gemm_graph(int64_t m, int64_t k, int64_t n, int bias, int relu) {
 static dlp_prediction P;
 
 static int predict(const char *id, const dlp_predict_opts *o) {
-    dlp_prediction_free(&P);
+    dlp_prediction_clear(&P);
     memset(&E, 0, sizeof E);
     dlp_status st = dlp_predict(G, dev(id), DB, o, &P, &E);
     if (st) fprintf(stderr, "  predict: %s\n", E.msg);
@@ -299,7 +299,7 @@ static void t_views_free(void) {
     int relu_k = 0, others = 0;
     for (int i = 0; i < P.n_nodes; i++) {
         dlp_node_info ni;
-        dlp_graph_node(G, P.nodes[i].node, &ni);
+        ni = *dlp_graph_node_at(G, P.nodes[i].node);
         if (!strcmp(ni.op_type, "Relu")) relu_k = P.nodes[i].kernels;
         else others += P.nodes[i].kernels;
     }
@@ -313,7 +313,7 @@ static void t_views_free(void) {
     int drop_k = 0;
     for (int i = 0; i < P.n_nodes; i++) {
         dlp_node_info ni;
-        dlp_graph_node(G, P.nodes[i].node, &ni);
+        ni = *dlp_graph_node_at(G, P.nodes[i].node);
         if (!strcmp(ni.op_type, "Dropout")) drop_k = P.nodes[i].kernels;
     }
     CHECK_I64(drop_k, 1);
@@ -363,7 +363,7 @@ static void t_cost_carbon_predict(void) {
     CHECK_NEAR(P.cost_usd, -1, 0);
     /* unknown region */
     o.region = "atlantis";
-    dlp_prediction_free(&P);
+    dlp_prediction_clear(&P);
     CHECK_I64(dlp_predict(G, dev("a100-40gb"), DB, &o, &P, &E), DLP_ENOTFOUND);
     CHECK(strstr(E.msg, "atlantis") != NULL);
     /* training: steps */
@@ -573,7 +573,7 @@ static void t_fuse_epilogue(void) {
 static void t_bad_options(void) {
     gemm_graph(8, 16, 32, 0, 0);
     CHECK(!fin());
-    dlp_prediction_free(&P);
+    dlp_prediction_clear(&P);
     dlp_predict_opts o = {.dtype = DLP_DT_DOUBLE};
     CHECK_I64(dlp_predict(G, dev("a100-40gb"), DB, &o, &P, &E), DLP_EINVAL);
     CHECK(strstr(E.msg, "dtype") != NULL);
@@ -587,8 +587,8 @@ static void t_bad_options(void) {
     /* NULL database: the built-in one */
     CHECK_I64(dlp_predict(G, dev("a100-40gb"), NULL, NULL, &P, &E), DLP_OK);
     CHECK_NEAR(P.g_per_kwh, 475, 0);
-    dlp_prediction_free(&P);
-    dlp_prediction_free(NULL);
+    dlp_prediction_clear(&P);
+    dlp_prediction_clear(NULL);
 }
 
 static void t_svg_chart(void) {
@@ -747,8 +747,8 @@ static void t_learned_cpu_train(void) {
     }
     if (m) {
         for (int k = 0; k < dlp_gnn_target_count(m); k++) {
-            if (!strcmp(dlp_gnn_target_name(m, k), "step_ms")) k_step = k;
-            if (!strcmp(dlp_gnn_target_name(m, k), "memory_mb")) k_mem = k;
+            if (!strcmp(dlp_gnn_target_at(m, k), "step_ms")) k_step = k;
+            if (!strcmp(dlp_gnn_target_at(m, k), "memory_mb")) k_mem = k;
         }
         dlp_gnn_info in;
         dlp_gnn_info_get(m, &in);
@@ -772,8 +772,8 @@ static void t_learned_cpu_train(void) {
             CHECK_NEAR(p.weights_mb, pa.weights_mb, 0);    /* breakdown analytic */
         }
     }
-    dlp_prediction_free(&p);
-    dlp_prediction_free(&pa);
+    dlp_prediction_clear(&p);
+    dlp_prediction_clear(&pa);
 
     /* a GPU: no model, same numbers with and without learned models */
     o.no_learned = 0;
@@ -784,8 +784,8 @@ static void t_learned_cpu_train(void) {
     CHECK_NEAR(p.step_ms, pa.step_ms, 0);
     CHECK_NEAR(p.memory_mb, pa.memory_mb, 0);
     CHECK_STR(p.learned_note, "");
-    dlp_prediction_free(&p);
-    dlp_prediction_free(&pa);
+    dlp_prediction_clear(&p);
+    dlp_prediction_clear(&pa);
 
     if (m && img && k_step >= 0 && k_mem >= 0) {
         /* the same model shipped as a memory-only file: the time stays analytic;
@@ -827,12 +827,12 @@ static void t_learned_cpu_train(void) {
         CHECK_I64(p.memory_src.learned, 1);
         CHECK_STR(p.memory_src.model, "cpu-amd-epyc-2c--train--memory_mb.dlpm");
         CHECK(strstr(p.learned_note, "skipped cpu-amd-epyc-2c--train--a.dlpm") != NULL);
-        dlp_prediction_free(&p);
+        dlp_prediction_clear(&p);
         /* inference mode: no model for it in this set */
         CHECK(dlp__predict_analytic(g, cpu, &(dlp_predict_opts){.launch_us = 1}, &p, &e) == DLP_OK);
         dlp__learned_apply(&set, g, cpu, &(dlp_predict_opts){0}, &p);
         CHECK_I64(p.time_src.learned + p.memory_src.learned, 0);
-        dlp_prediction_free(&p);
+        dlp_prediction_clear(&p);
         dlp__learned_set_free(&set);
         free(b);
         free(bad);
@@ -876,7 +876,7 @@ int main(void) {
     RUN(t_svg_chart);
     RUN(t_cpu_tiny_analytic);
     RUN(t_learned_cpu_train);
-    dlp_prediction_free(&P);
+    dlp_prediction_clear(&P);
     dlp_graph_free(G);
     dlp_devdb_free(DB);
     return TAP_DONE();

@@ -655,7 +655,7 @@ static void t_corpus_stream(void) {
     memset(&co, 0, sizeof co);
     co.layout = LAYOUT;
     dlp_corpus *c = NULL;
-    CHECK_I64(dlp_corpus_open((const char *const *)paths, 10, tmp_path("c.dlpc"), &co, &c, &err), DLP_OK);
+    CHECK_I64(dlp_corpus_pack((const char *const *)paths, 10, tmp_path("c.dlpc"), &co, &c, &err), DLP_OK);
     if (!c) {
         fprintf(stderr, "  corpus: %s\n", err.msg);
     } else {

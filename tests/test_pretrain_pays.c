@@ -176,7 +176,7 @@ static double probe_mape(const dlp_encoder *e, const dlp_dataset *ds, int ntr, i
     if (!Z || !yv || !A || !b || !v) goto out;
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, i, &s);
+        s = *dlp_dataset_at(ds, i);
         if (dlp_encoder_embed(e, s.features, v, NULL) != DLP_OK) goto out;
         for (int j = 0; j < d; j++) Z[(size_t)i * D + j] = v[j];
         Z[(size_t)i * D + d] = 1;
@@ -264,7 +264,7 @@ static double downstream(const dlp_dataset *ds, const int *idx, const dlp_encode
     if (st != DLP_OK) return NAN;
     for (int i = 0; i < NTE; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, NTR + NVA + i, &s);
+        s = *dlp_dataset_at(ds, NTR + NVA + i);
         yy[i] = s.targets[0];
         pp[i] = p[i];
     }

@@ -122,7 +122,7 @@ static void one(const dlp_graph *g, int m, int b, int gi, int d, int r) {
         violation("memory", m, b, gi, d, r, "%g MiB below the weights' %g", p.memory_mb, p.weights_mb);
     if (p.fits != (p.memory_mb <= dev->memory_gib * 1024))
         violation("fits", m, b, gi, d, r, "fits %d with %g MiB of %g", p.fits, p.memory_mb, dev->memory_gib * 1024);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
 }
 
 /* a <= b x (1 + tol), both predicted */

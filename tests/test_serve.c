@@ -30,7 +30,7 @@ static int call(const char *method, const char *url, const char *ct, const char 
     int st = r.status;
     if (j) *j = r.body && !strncmp(r.content_type, "application/json", 16) ? cJSON_Parse(r.body) : NULL;
     if (keep) *keep = r;
-    else dlp_server_response_free(&r);
+    else dlp_server_response_clear(&r);
     return st;
 }
 
@@ -76,7 +76,7 @@ static void t_health_devices_models(void) {
     dlp_server_response r;
     CHECK_I64(call("HEAD", "/", NULL, NULL, NULL, &r), 200);
     CHECK(r.content_type && !strncmp(r.content_type, "text/html", 9) && strstr(r.body, "form-onnx"));
-    dlp_server_response_free(&r);
+    dlp_server_response_clear(&r);
 }
 
 /* /api/predict on the embedded example = dlp_predict on the same bytes. */
@@ -108,7 +108,7 @@ static void t_predict_matches_library(void) {
     CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "method")), p.method);
     CHECK_I64(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "mig"), "profiles")),
               p.mig.n_fit);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     dlp_devdb_free(db);
     cJSON_Delete(j);
@@ -119,7 +119,7 @@ static void t_predict_matches_library(void) {
     dlp_server_response r;
     CHECK_I64(call("GET", "/api/roofline.svg?example=resnet18&batch=8&device=t4", NULL, NULL, NULL, &r), 200);
     CHECK(r.content_type && !strcmp(r.content_type, "image/svg+xml") && strstr(r.body, "<svg"));
-    dlp_server_response_free(&r);
+    dlp_server_response_clear(&r);
 }
 
 static void t_llm_and_mig(void) {
@@ -144,7 +144,7 @@ static void t_bad_requests(void) {
     dlp_server_response r;
     CHECK_I64(call("PUT", "/api/health", J, "{}", NULL, &r), 405);
     CHECK(r.allow && !strcmp(r.allow, "GET, HEAD"));
-    dlp_server_response_free(&r);
+    dlp_server_response_clear(&r);
     expect_error("POST", "/api/predict", J, "{\"example\":", 400, "malformed JSON");
     expect_error("POST", "/api/predict", J, "[1]", 400, "object");
     expect_error("POST", "/api/predict", "multipart/form-data; boundary=x", "--x--", 415, "multipart");
@@ -190,10 +190,10 @@ static void t_bad_requests(void) {
         dlp_server_response fr;
         CHECK_I64(call("POST", "/api/llm", "application/x-www-form-urlencoded", "model=gpt2&device=h100-sxm&max_fit=on",
                        NULL, &fr), 200);
-        dlp_server_response_free(&fr);
+        dlp_server_response_clear(&fr);
         CHECK_I64(call("POST", "/api/llm", J, "{\"model\":\"gpt2\",\"device\":\"h100-sxm\",\"max_fit\":true}",
                        NULL, &fr), 200);
-        dlp_server_response_free(&fr);
+        dlp_server_response_clear(&fr);
     }
     expect_error("POST", "/api/predict", "application/x-www-form-urlencoded", "batch=1&batch=2", 400, "twice");
     expect_error("POST", "/api/predict", "application/x-www-form-urlencoded", "batch=%zz", 400, "escape");
@@ -243,13 +243,13 @@ static void t_hostile_input(void) {
         cJSON *j = r.body ? cJSON_Parse(r.body) : NULL;
         CHECK(j && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "error")));
         cJSON_Delete(j);
-        dlp_server_response_free(&r);
+        dlp_server_response_clear(&r);
     }
     /* the library says "give --batch"; the API says which field */
     dlp_server_response r;
     CHECK_I64(call("POST", "/api/predict", J, "{\"example\":\"resnet18\",\"device\":\"t4\"}", NULL, &r), 400);
     CHECK(r.body && strstr(r.body, "give the field 'batch'") && !strstr(r.body, "--batch") && !strstr(r.body, "--dim"));
-    dlp_server_response_free(&r);
+    dlp_server_response_clear(&r);
     /* health reports the connection counters */
     cJSON *j;
     CHECK_I64(call("GET", "/api/health", NULL, NULL, NULL, NULL), 200);
@@ -269,7 +269,7 @@ static void t_parse_cap_503(void) {
                    "{\"example\":\"resnet18\",\"batch\":1,\"device\":\"t4\"}", NULL, &r),
               503);
     CHECK(r.retry_after_s > 0 && strstr(r.body, "busy"));
-    dlp_server_response_free(&r);
+    dlp_server_response_clear(&r);
     CHECK_I64(call("POST", "/api/llm", "application/json", "{\"model\":\"gpt2\",\"device\":\"t4\"}", NULL, NULL), 503);
     CHECK_I64(call("GET", "/api/health", NULL, NULL, NULL, NULL), 200);
     CHECK_I64(call("POST", "/api/mig", "application/json", "{\"device\":\"t4\",\"memory_mb\":1}", NULL, NULL), 200);
@@ -284,7 +284,7 @@ static void t_socket_round_trip(void) {
     o.threads = 2;
     dlp_server *s = NULL;
     dlp_error e = {0};
-    CHECK(dlp_server_start(&o, &s, &e) == DLP_OK);
+    CHECK(dlp_server_new(&o, &s, &e) == DLP_OK);
     if (!s) {
         fprintf(stderr, "  %s\n", e.msg);
         return;
@@ -306,7 +306,7 @@ static void t_socket_round_trip(void) {
     buf[n] = 0;
     close(fd);
     CHECK(!strncmp(buf, "HTTP/1.1 200", 12) && strstr(buf, "\"status\":\"ok\""));
-    dlp_server_stop(s);
+    dlp_server_free(s);
     /* a taken port is a clean error naming it */
     dlp_server *s2 = NULL;
     o.port = port;
@@ -315,20 +315,20 @@ static void t_socket_round_trip(void) {
     int one = 1;
     setsockopt(fd2, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (bind(fd2, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd2, 1) == 0) {
-        CHECK(dlp_server_start(&o, &s2, &e) == DLP_EIO && s2 == NULL && strstr(e.msg, "cannot listen"));
+        CHECK(dlp_server_new(&o, &s2, &e) == DLP_EIO && s2 == NULL && strstr(e.msg, "cannot listen"));
     }
     close(fd2);
-    dlp_server_stop(NULL);
+    dlp_server_free(NULL);
     o.bind = "not an address";
-    CHECK(dlp_server_start(&o, &s2, &e) != DLP_OK && s2 == NULL);
+    CHECK(dlp_server_new(&o, &s2, &e) != DLP_OK && s2 == NULL);
     /* the new limits are checked */
     o.bind = NULL;
     o.port = 0;
     o.max_per_ip = -2;
-    CHECK(dlp_server_start(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "per address"));
+    CHECK(dlp_server_new(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "per address"));
     o.max_per_ip = 0;
     o.header_timeout_s = -1;
-    CHECK(dlp_server_start(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "header timeout"));
+    CHECK(dlp_server_new(&o, &s2, &e) == DLP_EINVAL && s2 == NULL && strstr(e.msg, "header timeout"));
 }
 
 int main(void) {
@@ -336,7 +336,7 @@ int main(void) {
     o.no_listen = 1;
     o.max_parses = 2;
     dlp_error e = {0};
-    if (dlp_server_start(&o, &srv, &e) != DLP_OK) {
+    if (dlp_server_new(&o, &srv, &e) != DLP_OK) {
         printf("FAIL serve_start: %s\n", e.msg);
         return 1;
     }
@@ -347,6 +347,6 @@ int main(void) {
     RUN(t_hostile_input);
     RUN(t_parse_cap_503);
     RUN(t_socket_round_trip);
-    dlp_server_stop(srv);
+    dlp_server_free(srv);
     return TAP_DONE();
 }

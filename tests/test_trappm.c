@@ -279,7 +279,7 @@ static void t_train_frozen_roundtrip(void) {
         CHECK(ct == NULL && cv == NULL && cn == 0);
         /* one graph at a time gives the batched value (to rounding) */
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, 145, &s);
+        s = *dlp_dataset_at(ds, 145);
         float one;
         CHECK_I64(dlp_gnn_predict(m2, s.features, &one, &err), DLP_OK);
         CHECK_NEAR(one, a[5], 1e-4 * fabs(a[5]));
@@ -431,7 +431,7 @@ static void t_encoder_copy(void) {
     CHECK(c && dlp_encoder_dim(c) == dlp_encoder_dim(e));
     for (int i = 40; c && i < 50; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_get(ds, i, &smp);
+        smp = *dlp_dataset_at(ds, i);
         float va[16], vb[16];
         CHECK_I64(dlp_encoder_embed(e, smp.features, va, &err), DLP_OK);
         CHECK_I64(dlp_encoder_embed(c, smp.features, vb, &err), DLP_OK);
@@ -471,7 +471,7 @@ static void t_gradcheck(void) {
     float t[K];
     for (int q = 0; q < K; q++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, 30 + q, &s);
+        s = *dlp_dataset_at(ds, 30 + q);
         fs[q] = s.features;
         t[q] = (float)(0.5 * q - 1.2);
     }
@@ -569,7 +569,7 @@ static void t_pretrain_helps(void) {
     const char *src[] = {dir};
     dlp_corpus *c = NULL;
     dlp_error err = {0};
-    CHECK_I64(dlp_corpus_open(src, 1, pack, NULL, &c, &err), DLP_OK);
+    CHECK_I64(dlp_corpus_pack(src, 1, pack, NULL, &c, &err), DLP_OK);
     if (!c || !ds) {
         fprintf(stderr, "  %s\n", err.msg);
         goto out;
@@ -605,7 +605,7 @@ static void t_pretrain_helps(void) {
             dlp_gnn_predict_dataset(m, ds, idx + 25, 100, p, NULL);
             for (int i = 0; i < 100; i++) {
                 dlp_dataset_sample s;
-                dlp_dataset_get(ds, 25 + i, &s);
+                s = *dlp_dataset_at(ds, 25 + i);
                 yy[i] = s.targets[0];
                 pp[i] = p[i];
             }

@@ -49,7 +49,7 @@ def _handler():
             o.threads = max(1, min(16, os.cpu_count() or 1))
             s = ctypes.c_void_p()
             err = _lib._Err()
-            if _lib.lib.dlp_server_start(ctypes.byref(o), ctypes.byref(s), ctypes.byref(err)) != 0:
+            if _lib.lib.dlp_server_new(ctypes.byref(o), ctypes.byref(s), ctypes.byref(err)) != 0:
                 _lib.raise_error(err.text(), err.code)
             _server = s
         return _server
@@ -60,7 +60,7 @@ def _answer(resp):
         body = ctypes.string_at(resp.body, resp.len).decode("utf-8") if resp.body else ""
         status = resp.status
     finally:
-        _lib.lib.dlp_server_response_free(ctypes.byref(resp))
+        _lib.lib.dlp_server_response_clear(ctypes.byref(resp))
     if status != 200:
         try:
             msg = json.loads(body)["error"]

@@ -15,7 +15,7 @@ class GraphModel:
         self._h = handle
         self.path = path
         n = _lib.lib.dlp_gnn_target_count(handle)
-        self.targets = [_lib.lib.dlp_gnn_target_name(handle, k).decode() for k in range(n)]
+        self.targets = [_lib.lib.dlp_gnn_target_at(handle, k).decode() for k in range(n)]
         # a gnnlm model's default device ("" for the other architectures)
         self.device = (_lib.lib.dlp_gnn_device(handle) or b"").decode()
 

@@ -214,7 +214,7 @@ static int cmd_info(const char *path, int json) {
     int nd = dlp_dataset_device_count(ds), layout = dlp_dataset_layout(ds);
     int64_t nodes = 0, edges = 0, nmin = -1, nmax = 0;
     for (int g = 0; g < ng; g++) {
-        const dlp_features *f = dlp_dataset_graph(ds, g);
+        const dlp_features *f = dlp_dataset_graph_at(ds, g);
         nodes += f->n_nodes;
         edges += f->n_edges;
         if (nmin < 0 || f->n_nodes < nmin) nmin = f->n_nodes;
@@ -232,7 +232,7 @@ static int cmd_info(const char *path, int json) {
     }
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, i, &s);
+        s = *dlp_dataset_at(ds, i);
         per_dev[s.device_id]++;
         tally_add(fam, &nfam, 64, s.family, 0);
         tally_add(bat, &nbat, 64, NULL, s.batch);
@@ -259,7 +259,7 @@ static int cmd_info(const char *path, int json) {
         int m = 0;
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample s;
-            dlp_dataset_get(ds, i, &s);
+            s = *dlp_dataset_at(ds, i);
             if (!isnan(s.targets[k])) vals[m++] = s.targets[k];
         }
         qsort(vals, (size_t)m, sizeof(float), cmp_float);
@@ -267,11 +267,11 @@ static int cmd_info(const char *path, int json) {
         double med = !m ? NAN : m % 2 ? vals[m / 2] : 0.5 * ((double)vals[m / 2 - 1] + vals[m / 2]);
         if (json) {
             printf("%s{\"name\":", k ? "," : "");
-            cli_json_str(stdout, dlp_dataset_target_name(ds, k));
+            cli_json_str(stdout, dlp_dataset_target_at(ds, k));
             if (m) printf(",\"n\":%d,\"missing\":%d,\"min\":%.9g,\"median\":%.9g,\"max\":%.9g}", m, n - m, lo, med, hi);
             else printf(",\"n\":0,\"missing\":%d,\"min\":null,\"median\":null,\"max\":null}", n);
         } else {
-            printf("  %-12s %8d %8d %12s %12s %12s\n", dlp_dataset_target_name(ds, k), m, n - m, dlp__hu_sig(lo, 6),
+            printf("  %-12s %8d %8d %12s %12s %12s\n", dlp_dataset_target_at(ds, k), m, n - m, dlp__hu_sig(lo, 6),
                    dlp__hu_sig(med, 6), dlp__hu_sig(hi, 6));
         }
     }
@@ -279,7 +279,7 @@ static int cmd_info(const char *path, int json) {
         printf("],\"devices\":[");
         for (int d = 0; d < nd; d++) {
             printf("%s{\"id\":%d,\"name\":", d ? "," : "", d);
-            cli_json_str(stdout, dlp_dataset_device_name(ds, d));
+            cli_json_str(stdout, dlp_dataset_device_at(ds, d));
             printf(",\"samples\":%d}", per_dev[d]);
         }
         printf("],\"families\":{");
@@ -293,7 +293,7 @@ static int cmd_info(const char *path, int json) {
         printf("}}\n");
     } else {
         printf("devices (id name samples):");
-        for (int d = 0; d < nd; d++) printf("%s %d %s %d", d ? "," : "", d, dlp_dataset_device_name(ds, d), per_dev[d]);
+        for (int d = 0; d < nd; d++) printf("%s %d %s %d", d ? "," : "", d, dlp_dataset_device_at(ds, d), per_dev[d]);
         printf("\nfamilies:");
         for (int i = 0; i < nfam; i++) printf("%s %s %d", i ? "," : "", fam[i].name, fam[i].n);
         printf("\nbatches:");

@@ -125,7 +125,10 @@ static void carbon_text(const dlp_devdb *db) {
     for (int i = 0; i < dlp_carbon_region_count(db); i++) {
         const char *id, *src;
         double g;
-        dlp_carbon_region(db, i, &id, &g, &src);
+        const dlp_region *rg = dlp_carbon_region_at(db, i);
+        id = rg->id;
+        g = rg->g_per_kwh;
+        src = rg->source;
         printf("%-10s %9g  %s\n", id, g, src);
     }
     printf("\ndefault region: %s; default PUE: %g (docs/devices.md says why)\n",

@@ -141,7 +141,7 @@ static int embed_corpus(const char *corpus, const char *pack, const char *enc_pa
     snprintf(pack_def, el + 8, "%s.dlpc", enc_path);
     co->layout = inf.layout;
     co->warn = cli_warn;
-    if (dlp_corpus_open(srcs, n_src, pack ? pack : pack_def, co, &c, &e)) {
+    if (dlp_corpus_pack(srcs, n_src, pack ? pack : pack_def, co, &c, &e)) {
         rc = cli_fail(&e);
         goto done;
     }

@@ -32,7 +32,9 @@ static void print_text(const dlp_graph *g, const dlp_op_total *rows, int nr, int
     for (int i = 0; i < ns; i++) {
         const char *nm;
         int64_t v;
-        dlp_graph_symbol(g, i, &nm, &v);
+        const dlp_symbol *sy = dlp_graph_symbol_at(g, i);
+        nm = sy->name;
+        v = sy->value;
         printf("%s%s=%lld", i ? ", " : "   (", nm, (long long)v);
     }
     printf("%s\n", ns ? ")" : "");
@@ -58,18 +60,18 @@ static void print_text(const dlp_graph *g, const dlp_op_total *rows, int nr, int
     int nu = dlp_graph_unknown_op_count(g);
     if (nu) {
         printf("\n  unknown ops (outputs left unknown):");
-        for (int i = 0; i < nu; i++) printf(" %s", dlp_graph_unknown_op(g, i));
+        for (int i = 0; i < nu; i++) printf(" %s", dlp_graph_unknown_op_at(g, i));
         printf("\n");
     }
     if (show_nodes) {
         printf("\n  %-5s %-40s %-18s %-24s %12s %12s\n", "#", "node", "op", "output shape", "FLOPs", "MACs");
         for (int i = 0; i < dlp_graph_node_count(g); i++) {
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             char shp[128] = "?";
             if (ni.n_outputs > 0 && ni.outputs[0] >= 0) {
                 dlp_tensor_info t;
-                dlp_graph_tensor(g, ni.outputs[0], &t);
+                t = *dlp_graph_tensor_at(g, ni.outputs[0]);
                 if (t.rank >= 0) {
                     int o = snprintf(shp, sizeof shp, "[");
                     for (int d = 0; d < t.rank && o < (int)sizeof shp - 24; d++)
@@ -131,7 +133,7 @@ int dlp_cmd_inspect(int argc, char **argv) {
         return cli_failf(DLP_EXIT_FAIL, "out of memory");
     }
     if (!json)
-        for (int i = 0; i < dlp_graph_warning_count(g); i++) fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(g, i));
+        for (int i = 0; i < dlp_graph_warning_count(g); i++) fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning_at(g, i));
     int rc = DLP_EXIT_OK;
     if (json) {
         char *buf;

@@ -74,7 +74,7 @@ static int list_catalogue(int json) {
     for (int i = 0; i < n; i++) {
         dlp_llm_config c;
         dlp_error e = {0};
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e)) return cli_fail(&e);
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e)) return cli_fail(&e);
         int64_t params = c.params_ref;
         if (!params) {
             dlp_graph *g;
@@ -239,7 +239,8 @@ int dlp_cmd_llm(int argc, char **argv) {
                            .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
                            .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
-    if ((st = dlp_llm_predict(&c, d, db, &wl, region, analytic, &p, &e))) {
+    if ((st = dlp_llm_predict(&c, d, db, &wl, 
+                              &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &e))) {
         dlp_devdb_free(db);
         return cli_fail(&e);
     }

@@ -132,7 +132,7 @@ int cli_predict_run(const char *cmd, cli_predict_args *a, cli_predict_state *s) 
 }
 
 void cli_predict_done(cli_predict_state *s) {
-    dlp_prediction_free(&s->p);
+    dlp_prediction_clear(&s->p);
     dlp_graph_free(s->g);
     dlp_devdb_free(s->db);
     memset(s, 0, sizeof *s);
@@ -202,7 +202,7 @@ static void print_nodes(const cli_predict_state *s) {
     for (int i = 0; i < p->n_nodes; i++) {
         const dlp_node_pred *n = &p->nodes[i];
         dlp_node_info ni;
-        dlp_graph_node(s->g, n->node, &ni);
+        ni = *dlp_graph_node_at(s->g, n->node);
         const char *t = dlp__hu_ms(n->time_ms);
         printf("  %-5d %-36.36s %-16.16s %-11.11s %2d %5s %10s %10s %8s %6.2f %*s %5.1f%%%s\n", n->node,
                ni.name, ni.op_type, dlp_op_class_name(n->op_class), n->kernels,
@@ -353,7 +353,7 @@ int dlp_cmd_predict(int argc, char **argv) {
     if (rc) return rc;
     if (!json)
         for (int i = 0; i < dlp_graph_warning_count(s.g); i++)
-            fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning(s.g, i));
+            fprintf(stderr, "dlperf: warning: %s\n", dlp_graph_warning_at(s.g, i));
     if (json) {
         /* the library's text: the same bytes as the HTTP API's answer */
         char *buf;

@@ -121,7 +121,7 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
         printf("\"predictions\":{");
         for (int k = 0; k < T; k++) {
             if (k) printf(",");
-            cli_json_str(stdout, dlp_gnn_target_name(m, k));
+            cli_json_str(stdout, dlp_gnn_target_at(m, k));
             if (isfinite(out[k])) printf(":%.6g", out[k]);
             else printf(":null");
         }
@@ -132,7 +132,7 @@ int dlp_cmd_predict_graph(int argc, char **argv) {
         printf("%s (batch %lld, %d nodes) by %s [%s]:\n", onnx, (long long)f->static_f[DLP_SF_BATCH], f->n_nodes,
                model, dlp_gnn_arch_name(inf.arch));
         if (inf.arch == DLP_GNN_GNNLM) printf("  device         %s\n", devtext ? devtext : dlp_gnn_device(m));
-        for (int k = 0; k < T; k++) printf("  %-14s %s\n", dlp_gnn_target_name(m, k), dlp__hu_sig(out[k], 6));
+        for (int k = 0; k < T; k++) printf("  %-14s %s\n", dlp_gnn_target_at(m, k), dlp__hu_sig(out[k], 6));
         if (timing) printf("  parse %.3f ms, features %.3f ms, predict %.3f ms\n", t1 - t0, t2 - t1, t3 - t2);
     }
 out:

@@ -217,8 +217,8 @@ static int open_corpus(pretrain_run *t) {
     a->co.warn = cli_warn;
     dlp_error e = {0};
     if (t->chatty) fprintf(stderr, "corpus: %s ...\n", t->n_src ? "reading sources (or reusing the pack)" : a->pack);
-    dlp_status st = t->n_src ? dlp_corpus_open(t->srcs, t->n_src, a->pack, &a->co, &t->c, &e)
-                             : dlp_corpus_load(a->pack, &t->c, &e);
+    dlp_status st = t->n_src ? dlp_corpus_pack(t->srcs, t->n_src, a->pack, &a->co, &t->c, &e)
+                             : dlp_corpus_open(a->pack, &t->c, &e);
     if (st) return cli_fail(&e);
     if (t->chatty)
         fprintf(stderr, "corpus: %lld graphs in %s (%lld sources skipped)\n", (long long)dlp_corpus_count(t->c),

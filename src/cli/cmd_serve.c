@@ -7,7 +7,7 @@
  *
  * The signal handler only writes the signal number into a pipe (the
  * self-pipe trick); the main thread sleeps in read() on the other end and
- * then calls dlp_server_stop as a normal function call, free of
+ * then calls dlp_server_free as a normal function call, free of
  * async-signal-safety limits.  A handler (rather than blocking the signals
  * and sigwait) because libraries start threads before main (OpenBLAS's
  * pool) with the signals unblocked: a process-directed SIGTERM may land on
@@ -150,7 +150,7 @@ int dlp_cmd_serve(int argc, char **argv) {
 
     dlp_error err = {0};
     dlp_server *srv = NULL;
-    if (dlp_server_start(&o, &srv, &err)) return cli_fail(&err);
+    if (dlp_server_new(&o, &srv, &err)) return cli_fail(&err);
     const char *bind = o.bind && *o.bind ? o.bind : "127.0.0.1";
     int v6 = strchr(bind, ':') != NULL;
     fprintf(stderr, "dlperf: serving http://%s%s%s:%d/ (threads %d, max parses %d, max upload %zu bytes, timeout %d s)\n",
@@ -163,7 +163,7 @@ int dlp_cmd_serve(int argc, char **argv) {
     }
     int sig = n == 1 ? c : SIGTERM;
     fprintf(stderr, "dlperf: %s, stopping (requests in progress finish)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
-    dlp_server_stop(srv);
+    dlp_server_free(srv);
     fprintf(stderr, "dlperf: stopped\n");
     return DLP_EXIT_OK;
 }

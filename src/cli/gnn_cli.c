@@ -355,7 +355,7 @@ void gnn_opts_from_info(const dlp_gnn *m, dlp_gnn_opts *o, const char **targets,
     o->target_scale = i.target_scale;
     o->seed = i.seed;
     o->n_targets = i.n_targets;
-    for (int k = 0; k < i.n_targets; k++) targets[k] = dlp_gnn_target_name(m, k);
+    for (int k = 0; k < i.n_targets; k++) targets[k] = dlp_gnn_target_at(m, k);
     o->targets = targets;
     o->n_static = i.n_static ? i.n_static : -1;
     memcpy(static_idx, i.static_features, sizeof(int) * (size_t)(i.n_static > 0 ? i.n_static : 0));

@@ -66,7 +66,7 @@ int gnn_sel_apply(const dlp_dataset *ds, const gnn_sel *s, int64_t seed, gnn_par
 /* Keep only the samples of idx[0..*n) that pass s's device/family lists
  * (names checked as in gnn_sel_apply); 0 or the exit code. */
 int gnn_sel_filter(const dlp_dataset *ds, const gnn_sel *s, int *idx, int *n);
-#define gnn_parts_free dlp_split_parts_free
+#define gnn_parts_free dlp_split_parts_clear
 
 /* "--static-features" value: comma list of names, "dippm", "trappm" or
  * "none".  Fills idx (DLP_SF_COUNT max) and *n (-1 for none); 0 or -1. */
@@ -84,7 +84,7 @@ typedef dlp_eval_preds gnn_preds;
 
 /* Predict samples idx[0..n) of ds with m and append them; 0 or exit code. */
 int gnn_preds_add(gnn_preds *p, const dlp_gnn *m, const dlp_dataset *ds, const int *idx, int n);
-#define gnn_preds_free dlp_eval_preds_free
+#define gnn_preds_free dlp_eval_preds_clear
 #define gnn_preds_metrics dlp_eval_preds_metrics
 
 typedef struct {

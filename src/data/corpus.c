@@ -225,7 +225,7 @@ fail:
     return st;
 }
 
-dlp_status dlp_corpus_load(const char *pack_path, dlp_corpus **out, dlp_error *err) {
+dlp_status dlp_corpus_open(const char *pack_path, dlp_corpus **out, dlp_error *err) {
     return pack_open(pack_path, out, err);
 }
 
@@ -651,21 +651,21 @@ static dlp_status convert_item(pack_writer *w, const src_item *it, dlp_error *er
     }
     for (int g = 0; g < ng; g++) first[g] = -1;
     for (int s = 0; s < ns; s++) {
-        dlp_dataset_sample sm;
-        if (!dlp_dataset_get(ds, s, &sm) && sm.graph >= 0 && sm.graph < ng && first[sm.graph] < 0) first[sm.graph] = s;
+        const dlp_dataset_sample *sm = dlp_dataset_at(ds, s);
+        if (sm && sm->graph >= 0 && sm->graph < ng && first[sm->graph] < 0) first[sm->graph] = s;
     }
     for (int g = 0; g < ng && !st && !done_writing(w); g++) {
         char gname[300];
         const char *fam = it->family;
-        dlp_dataset_sample sm;
-        if (first[g] >= 0 && !dlp_dataset_get(ds, first[g], &sm)) {
-            fam = sm.family && sm.family[0] ? sm.family : it->family;
-            snprintf(gname, sizeof gname, "%s", sm.name && sm.name[0] ? sm.name : "");
+        const dlp_dataset_sample *sm = first[g] >= 0 ? dlp_dataset_at(ds, first[g]) : NULL;
+        if (sm) {
+            fam = sm->family && sm->family[0] ? sm->family : it->family;
+            snprintf(gname, sizeof gname, "%s", sm->name && sm->name[0] ? sm->name : "");
         } else {
             gname[0] = 0;
         }
         if (!gname[0]) snprintf(gname, sizeof gname, "%s#%d", name, g);
-        st = put_graph(w, dlp_dataset_graph(ds, g), fam, gname, err);
+        st = put_graph(w, dlp_dataset_graph_at(ds, g), fam, gname, err);
     }
     free(first);
     dlp_dataset_free(ds);
@@ -722,13 +722,13 @@ static dlp_status pack_build(const src_list *L, const char *pack_path, const dlp
     return st;
 }
 
-dlp_status dlp_corpus_open(const char *const *sources, int n_sources, const char *pack_path,
+dlp_status dlp_corpus_pack(const char *const *sources, int n_sources, const char *pack_path,
                            const dlp_corpus_opts *opts, dlp_corpus **out, dlp_error *err) {
     *out = NULL;
     dlp_corpus_opts o = {0};
     if (opts) o = *opts;
     if (!pack_path || !*pack_path) return dlp__err(err, DLP_EINVAL, "corpus: no pack file given");
-    if (n_sources <= 0) return dlp_corpus_load(pack_path, out, err);
+    if (n_sources <= 0) return dlp_corpus_open(pack_path, out, err);
     int layout = norm_layout(o.layout);
     if (!dlp_layout_width(layout)) return dlp__err(err, DLP_EINVAL, "corpus: unknown layout %d", o.layout);
     if (o.max_graphs < 0 || o.max_nodes < 0 || o.batch < 0)

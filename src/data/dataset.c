@@ -34,6 +34,7 @@
  * length before anything is read, the CSR and every id are range-checked,
  * and the recomputed fingerprint must equal the stored one.
  */
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,10 @@ struct dlp_dataset {
     float *targets;
     int n_samples, cap_samples;
     uint64_t fp;
+    /* what dlp_dataset_at points into: built on first use, swapped in
+     * atomically (concurrent readers keep one copy), dropped when a sample
+     * is added (its pointers into targets may move) */
+    _Atomic(dlp_dataset_sample *) pub;
 };
 
 /* ---- hashing ------------------------------------------------------------ */
@@ -183,6 +188,7 @@ void dlp_dataset_free(dlp_dataset *ds) {
     free(ds->dev_sid);
     free(ds->samples);
     free(ds->targets);
+    free(atomic_load(&ds->pub));
     free(ds);
 }
 
@@ -206,7 +212,7 @@ static dlp_status new_empty(int layout, int n_targets, dlp_dataset **out, dlp_er
     return DLP_OK;
 }
 
-dlp_status dlp_dataset_new(int layout, int n_targets, const char *const *target_names,
+dlp_status dlp_dataset_new(dlp_layout layout, int n_targets, const char *const *target_names,
                            dlp_dataset **out, dlp_error *err) {
     if (!out) return dlp__err(err, DLP_EINVAL, "dlp_dataset_new: out is NULL");
     dlp_status st = new_empty(layout, n_targets, out, err);
@@ -267,8 +273,12 @@ static int grow_graphs(dlp_dataset *ds) {
     return 0;
 }
 
+/* The records of dlp_dataset_at are stale once samples change. */
+static void drop_records(dlp_dataset *ds) { free(atomic_exchange(&ds->pub, NULL)); }
+
 /* Room for `need` samples. */
 static int reserve_samples(dlp_dataset *ds, size_t need) {
+    drop_records(ds);
     if (need <= (size_t)ds->cap_samples) return 0;
     if (need > MAX_COUNT / 2) return -1;
     size_t cap = ds->cap_samples ? (size_t)ds->cap_samples * 2 : 256;
@@ -332,6 +342,7 @@ dlp_status dlp_dataset_add_sample(dlp_dataset *ds, int graph_id, const float *ta
     float *t = ds->targets + (size_t)i * (size_t)ds->n_targets;
     for (int k = 0; k < ds->n_targets; k++) t[k] = canon(targets ? targets[k] : NAN);
     ds->n_samples++;
+    drop_records(ds);
     ds->fp = chain_sample(ds, ds->fp, i);
     return DLP_OK;
 }
@@ -416,7 +427,7 @@ int dlp_dataset_layout(const dlp_dataset *ds) { return ds ? ds->layout : 0; }
 int dlp_dataset_target_count(const dlp_dataset *ds) { return ds ? ds->n_targets : 0; }
 int dlp_dataset_device_count(const dlp_dataset *ds) { return ds ? ds->n_dev : 0; }
 
-const char *dlp_dataset_target_name(const dlp_dataset *ds, int k) {
+const char *dlp_dataset_target_at(const dlp_dataset *ds, int k) {
     return ds && k >= 0 && k < ds->n_targets ? ds->str[ds->target_sid[k]] : NULL;
 }
 
@@ -426,19 +437,15 @@ int dlp_dataset_target_index(const dlp_dataset *ds, const char *name) {
     return -1;
 }
 
-const char *dlp_dataset_device_name(const dlp_dataset *ds, int id) {
+const char *dlp_dataset_device_at(const dlp_dataset *ds, int id) {
     return ds && id >= 0 && id < ds->n_dev ? ds->str[ds->dev_sid[id]] : NULL;
 }
 
-const dlp_features *dlp_dataset_graph(const dlp_dataset *ds, int g) {
+const dlp_features *dlp_dataset_graph_at(const dlp_dataset *ds, int g) {
     return ds && g >= 0 && g < ds->n_graphs ? ds->graphs[g] : NULL;
 }
 
-dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out) {
-    if (!ds || !out || i < 0 || i >= ds->n_samples) {
-        if (out) memset(out, 0, sizeof *out);
-        return DLP_EINVAL;
-    }
+static void fill_sample(const dlp_dataset *ds, int i, dlp_dataset_sample *out) {
     const sample_t *s = &ds->samples[i];
     out->features = ds->graphs[s->graph];
     out->graph = s->graph;
@@ -448,7 +455,20 @@ dlp_status dlp_dataset_get(const dlp_dataset *ds, int i, dlp_dataset_sample *out
     out->name = ds->str[s->name];
     out->device_id = s->device;
     out->batch = (int64_t)out->features->static_f[DLP_SF_BATCH];
-    return DLP_OK;
+}
+
+const dlp_dataset_sample *dlp_dataset_at(const dlp_dataset *ds, int i) {
+    if (!ds || i < 0 || i >= ds->n_samples) return NULL;
+    dlp_dataset_sample *have = atomic_load(&ds->pub);
+    if (!have) {
+        /* every reader that finds none builds a copy; the first offer stays */
+        dlp_dataset_sample *mine = malloc(sizeof *mine * (size_t)ds->n_samples);
+        if (!mine) return NULL;
+        for (int k = 0; k < ds->n_samples; k++) fill_sample(ds, k, &mine[k]);
+        if (atomic_compare_exchange_strong(&((dlp_dataset *)ds)->pub, &have, mine)) have = mine;
+        else free(mine);
+    }
+    return &have[i];
 }
 
 uint64_t dlp_dataset_fingerprint(const dlp_dataset *ds) { return ds ? ds->fp : 0; }

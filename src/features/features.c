@@ -104,11 +104,11 @@ static inline float lognorm_of(double x, int scale) {
     return lognorm(x, ln_scale[scale]);
 }
 
-int dlp_layout_width(int layout) {
+int dlp_layout_width(dlp_layout layout) {
     return layout == DLP_LAYOUT_TRAPPM ? TRAPPM_WIDTH : layout == DLP_LAYOUT_DIPPM ? DIPPM_WIDTH : 0;
 }
 
-const char *dlp_layout_name(int layout) {
+const char *dlp_layout_name(dlp_layout layout) {
     return layout == DLP_LAYOUT_TRAPPM ? "trappm" : layout == DLP_LAYOUT_DIPPM ? "dippm" : "unknown";
 }
 
@@ -121,7 +121,7 @@ int dlp_layout_parse(const char *s) {
 
 const char *dlp_static_name(int k) { return k >= 0 && k < DLP_SF_COUNT ? static_names[k] : "?"; }
 
-const char *dlp_layout_column(int layout, int j) {
+const char *dlp_layout_column(dlp_layout layout, int j) {
     static _Thread_local char buf[64];
     if (layout == DLP_LAYOUT_TRAPPM) {
         if (j < 0 || j >= TRAPPM_WIDTH) return "?";
@@ -258,7 +258,7 @@ static void dippm_attrs_of(const dlp_graph *g, const dlp__node *n, float *dst) {
     dst[7] = lognorm_of(ch, LN_DIM);
 }
 
-dlp_status dlp_features_build(const dlp_graph *g, int layout, dlp_features **out, dlp_error *err) {
+dlp_status dlp_features_build(const dlp_graph *g, dlp_layout layout, dlp_features **out, dlp_error *err) {
     *out = NULL;
     int w = dlp_layout_width(layout);
     if (!w) return dlp__err(err, DLP_EINVAL, "unknown feature layout %d", layout);

@@ -52,6 +52,9 @@ void dlp_graph_free(dlp_graph *g) {
     free(g->sym_values);
     free(g->warnings);
     free(g->unknown_ops);
+    free(atomic_load(&g->pub_nodes));
+    free(atomic_load(&g->pub_tensors));
+    free(atomic_load(&g->pub_symbols));
     dlp__unmap_file(&g->map);
     dlp__arena_free(&g->arena);
     free(g);
@@ -645,7 +648,7 @@ void dlp_graph_stats_get(const dlp_graph *g, dlp_graph_stats *st) { *st = g->sta
 const char *dlp_graph_name(const dlp_graph *g) { return g->name; }
 int dlp_graph_node_count(const dlp_graph *g) { return g->n_nodes; }
 
-void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *o) {
+static void fill_node(const dlp_graph *g, int i, dlp_node_info *o) {
     const dlp__node *n = &g->nodes[i];
     const dlp__op_def *def = dlp__node_def(n);
     memset(o, 0, sizeof *o);
@@ -673,7 +676,7 @@ void dlp_graph_node(const dlp_graph *g, int i, dlp_node_info *o) {
 
 int dlp_graph_tensor_count(const dlp_graph *g) { return g->n_values; }
 
-void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
+static void fill_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
     const dlp__value *v = &g->values[i];
     memset(o, 0, sizeof *o);
     o->name = v->name;
@@ -693,13 +696,56 @@ void dlp_graph_tensor(const dlp_graph *g, int i, dlp_tensor_info *o) {
 }
 
 int dlp_graph_symbol_count(const dlp_graph *g) { return g->n_symbols; }
-void dlp_graph_symbol(const dlp_graph *g, int i, const char **name, int64_t *value) {
-    *name = g->sym_names[i];
-    *value = g->sym_values[i];
+static void fill_symbol(const dlp_graph *g, int i, dlp_symbol *o) {
+    o->name = g->sym_names[i];
+    o->value = g->sym_values[i];
+}
+
+/* The public records of one kind, built once: every reader that finds none
+ * builds a full copy and offers it; the first offer stays, the others are
+ * freed.  NULL when out of memory. */
+#define PUBLISH(g, field, type, count, fill)                                                  \
+    do {                                                                                      \
+        type *have = atomic_load(&(g)->field);                                                \
+        if (have) return have;                                                                \
+        type *mine = calloc((size_t)((count) > 0 ? (count) : 1), sizeof *mine);               \
+        if (!mine) return NULL;                                                               \
+        for (int k = 0; k < (count); k++) fill((g), k, &mine[k]);                             \
+        if (atomic_compare_exchange_strong(&((dlp_graph *)(g))->field, &have, mine)) return mine; \
+        free(mine);                                                                           \
+        return have;                                                                          \
+    } while (0)
+
+static dlp_node_info *node_records(const dlp_graph *g) { PUBLISH(g, pub_nodes, dlp_node_info, g->n_nodes, fill_node); }
+static dlp_tensor_info *tensor_records(const dlp_graph *g) {
+    PUBLISH(g, pub_tensors, dlp_tensor_info, g->n_values, fill_tensor);
+}
+static dlp_symbol *symbol_records(const dlp_graph *g) {
+    PUBLISH(g, pub_symbols, dlp_symbol, g->n_symbols, fill_symbol);
+}
+
+const dlp_node_info *dlp_graph_node_at(const dlp_graph *g, int i) {
+    if (!g || i < 0 || i >= g->n_nodes) return NULL;
+    const dlp_node_info *r = node_records(g);
+    return r ? &r[i] : NULL;
+}
+const dlp_tensor_info *dlp_graph_tensor_at(const dlp_graph *g, int i) {
+    if (!g || i < 0 || i >= g->n_values) return NULL;
+    const dlp_tensor_info *r = tensor_records(g);
+    return r ? &r[i] : NULL;
+}
+const dlp_symbol *dlp_graph_symbol_at(const dlp_graph *g, int i) {
+    if (!g || i < 0 || i >= g->n_symbols) return NULL;
+    const dlp_symbol *r = symbol_records(g);
+    return r ? &r[i] : NULL;
 }
 int dlp_graph_warning_count(const dlp_graph *g) { return g->n_warnings; }
-const char *dlp_graph_warning(const dlp_graph *g, int i) { return g->warnings[i]; }
+const char *dlp_graph_warning_at(const dlp_graph *g, int i) {
+    return g && i >= 0 && i < g->n_warnings ? g->warnings[i] : NULL;
+}
 int dlp_graph_unknown_op_count(const dlp_graph *g) { return g->n_unknown; }
-const char *dlp_graph_unknown_op(const dlp_graph *g, int i) { return g->unknown_ops[i]; }
+const char *dlp_graph_unknown_op_at(const dlp_graph *g, int i) {
+    return g && i >= 0 && i < g->n_unknown ? g->unknown_ops[i] : NULL;
+}
 int dlp_graph_output_count(const dlp_graph *g) { return g->n_outputs; }
-int dlp_graph_output(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }
+int dlp_graph_output_at(const dlp_graph *g, int i) { return i >= 0 && i < g->n_outputs ? g->outputs[i] : -1; }

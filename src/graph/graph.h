@@ -14,6 +14,7 @@
 #ifndef DLP_GRAPH_H
 #define DLP_GRAPH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -143,6 +144,13 @@ struct dlp_graph {
     dlp_graph_stats stats;
     int64_t batch;
     int64_t n_edges;
+    /* what dlp_graph_node_at / _tensor_at / _symbol_at point into: built on
+     * the first call after dlp__graph_finalize (the graph no longer changes
+     * then), swapped in atomically so that readers on several threads build
+     * at most one copy each and keep one */
+    _Atomic(dlp_node_info *) pub_nodes;
+    _Atomic(dlp_tensor_info *) pub_tensors;
+    _Atomic(dlp_symbol *) pub_symbols;
 };
 
 /* ---- building graphs (used by the ONNX linker and by graph builders) --- */

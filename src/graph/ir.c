@@ -259,7 +259,7 @@ void dlp__cost_elementwise(dlp__ictx *c) {
 
 /* ---- dtypes ------------------------------------------------------------ */
 
-int dlp_dtype_size(int dt) {
+int dlp_dtype_size(dlp_dtype dt) {
     static const int sz[DLP_DT_COUNT_] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1, 1, 1, 1};
     return dt >= 0 && dt < DLP_DT_COUNT_ ? sz[dt] : 0;
 }
@@ -282,7 +282,7 @@ int dlp_dtype_parse(const char *s) {
 }
 
 /* The short name of a compute dtype, as dlp_dtype_parse reads it back. */
-const char *dlp_dtype_short(int dt) {
+const char *dlp_dtype_short(dlp_dtype dt) {
     switch (dt) {
     case DLP_DT_FLOAT: return "fp32";
     case DLP_DT_FLOAT16: return "fp16";
@@ -295,7 +295,7 @@ const char *dlp_dtype_short(int dt) {
     }
 }
 
-const char *dlp_dtype_name(int dt) {
+const char *dlp_dtype_name(dlp_dtype dt) {
     static const char *nm[DLP_DT_COUNT_] = {
         "undefined", "float32", "uint8", "int8", "uint16", "int16", "int32", "int64",
         "string", "bool", "float16", "float64", "uint32", "uint64", "complex64",
@@ -304,7 +304,7 @@ const char *dlp_dtype_name(int dt) {
     return dt >= 0 && dt < DLP_DT_COUNT_ ? nm[dt] : "unknown";
 }
 
-const char *dlp_op_class_name(int c) {
+const char *dlp_op_class_name(dlp_op_class c) {
     static const char *nm[DLP_OPC_COUNT_] = {"other", "conv", "gemm", "matmul", "elementwise",
                                               "activation", "norm", "pool", "reduce", "softmax",
                                               "data", "shape", "control"};

@@ -27,7 +27,7 @@ int dlp_graph_op_totals(const dlp_graph *g, dlp_op_total **out) {
     }
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         int r = dlp__strmap_get(&row_of, ni.op_type);
         if (r < 0) {
             r = nr++;

@@ -220,7 +220,7 @@ static int in_names(const char *const *list, const char *k) {
     return 0;
 }
 
-const char *dlp_device_kind_name(int kind) {
+const char *dlp_device_kind_name(dlp_device_kind kind) {
     return kind == DLP_DEVICE_GPU ? "gpu" : kind == DLP_DEVICE_CPU ? "cpu" : "?";
 }
 static const char *const MIG_KEYS[] = {"name", "memory_gib", "usable_gib", "compute_slices",
@@ -692,7 +692,7 @@ int dlp_devdb_suggest(const dlp_devdb *db, const char *name, const char **ids, i
     return n;
 }
 
-double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
+double dlp_device_peak_flops(const dlp_device *d, dlp_dtype dtype, int tensor_core) {
     if (!d) return 0;
     const double G = 1e9, T = 1e12;
     double fp32 = d->peak_fp32_gflops * G;
@@ -729,7 +729,7 @@ double dlp_device_peak_flops(const dlp_device *d, int dtype, int tensor_core) {
     }
 }
 
-int dlp_device_supports_dtype(const dlp_device *d, int dtype) {
+int dlp_device_supports_dtype(const dlp_device *d, dlp_dtype dtype) {
     if (!d) return 0;
     switch (dtype) {
     case DLP_DT_FLOAT:
@@ -772,13 +772,8 @@ double dlp_devdb_pue(const dlp_devdb *db) { return db ? db->pue : 0; }
 
 int dlp_carbon_region_count(const dlp_devdb *db) { return db ? db->n_regions : 0; }
 
-dlp_status dlp_carbon_region(const dlp_devdb *db, int i, const char **id, double *g_per_kwh,
-                             const char **source) {
-    if (!db || i < 0 || i >= db->n_regions) return DLP_EINVAL;
-    if (id) *id = db->regions[i].id;
-    if (g_per_kwh) *g_per_kwh = db->regions[i].g_per_kwh;
-    if (source) *source = db->regions[i].source;
-    return DLP_OK;
+const dlp_region *dlp_carbon_region_at(const dlp_devdb *db, int i) {
+    return db && i >= 0 && i < db->n_regions ? &db->regions[i] : NULL;
 }
 
 const char *dlp_carbon_default_region(const dlp_devdb *db) { return db ? db->default_region : NULL; }

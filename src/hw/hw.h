@@ -16,11 +16,8 @@ extern const char dlp__devices_json[];
 /* Name used in messages about the built-in copy. */
 #define DLP__BUILTIN_DEVICES_NAME "builtin data/devices.json"
 
-typedef struct {
-    const char *id;
-    double g_per_kwh;
-    const char *source;
-} dlp__carbon_region;
+/* dlp_carbon_region_at hands these out as they are */
+typedef dlp_region dlp__carbon_region;
 
 struct dlp_devdb {
     dlp__arena arena;          /* every string and array below lives here      */

@@ -310,7 +310,10 @@ static void carbon(dlp__jw *w, const char *key, const dlp_devdb *db) {
     for (int i = 0; i < dlp_carbon_region_count(db); i++) {
         const char *id = NULL, *src = NULL;
         double g = 0;
-        dlp_carbon_region(db, i, &id, &g, &src);
+        const dlp_region *rg = dlp_carbon_region_at(db, i);
+        id = rg->id;
+        g = rg->g_per_kwh;
+        src = rg->source;
         dlp__jw_obj(w, NULL);
         dlp__jw_str(w, "region", id);
         dlp__jw_num(w, "g_per_kwh", G10, g);
@@ -353,7 +356,7 @@ static void shape_json(dlp__jw *w, const char *key, const dlp_graph *g, int t) {
         dlp__jw_null(w, key);
         return;
     }
-    dlp_graph_tensor(g, t, &ti);
+    ti = *dlp_graph_tensor_at(g, t);
     if (ti.rank < 0) {
         dlp__jw_null(w, key);
         return;
@@ -399,25 +402,27 @@ static dlp_status inspect_json(const dlp_graph *g, int nodes, char **out, size_t
     dlp__jw_end(&w, '}');
     free(rows);
     dlp__jw_arr(&w, "unknown_ops");
-    for (int i = 0; i < dlp_graph_unknown_op_count(g); i++) dlp__jw_str(&w, NULL, dlp_graph_unknown_op(g, i));
+    for (int i = 0; i < dlp_graph_unknown_op_count(g); i++) dlp__jw_str(&w, NULL, dlp_graph_unknown_op_at(g, i));
     dlp__jw_end(&w, ']');
     dlp__jw_obj(&w, "symbols");
     for (int i = 0; i < dlp_graph_symbol_count(g); i++) {
         const char *nm;
         int64_t v;
-        dlp_graph_symbol(g, i, &nm, &v);
+        const dlp_symbol *sy = dlp_graph_symbol_at(g, i);
+        nm = sy->name;
+        v = sy->value;
         dlp__jw_i64(&w, nm, (long long)v);
     }
     dlp__jw_end(&w, '}');
     dlp__jw_arr(&w, "warnings");
-    for (int i = 0; i < dlp_graph_warning_count(g); i++) dlp__jw_str(&w, NULL, dlp_graph_warning(g, i));
+    for (int i = 0; i < dlp_graph_warning_count(g); i++) dlp__jw_str(&w, NULL, dlp_graph_warning_at(g, i));
     dlp__jw_end(&w, ']');
     if (nodes) {
         dlp__jw_arr(&w, "outputs");
         for (int i = 0; i < dlp_graph_output_count(g); i++) {
-            int t = dlp_graph_output(g, i);
+            int t = dlp_graph_output_at(g, i);
             dlp_tensor_info ti;
-            dlp_graph_tensor(g, t, &ti);
+            ti = *dlp_graph_tensor_at(g, t);
             dlp__jw_obj(&w, NULL);
             dlp__jw_str(&w, "name", ti.name);
             dlp__jw_str(&w, "dtype", dlp_dtype_name(ti.dtype));
@@ -428,7 +433,7 @@ static dlp_status inspect_json(const dlp_graph *g, int nodes, char **out, size_t
         dlp__jw_arr(&w, "node_list");
         for (int i = 0; i < dlp_graph_node_count(g); i++) {
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             dlp__jw_obj(&w, NULL);
             dlp__jw_str(&w, "name", ni.name);
             dlp__jw_str(&w, "op", ni.op_type);

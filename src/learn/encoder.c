@@ -77,7 +77,7 @@ struct dlp_encoder {
 
 static const char *const method_names[] = {"gae", "graphmae"};
 
-const char *dlp_pretrain_method_name(int method) {
+const char *dlp_pretrain_method_name(dlp_pretrain_method method) {
     return method >= 0 && method < 2 ? method_names[method] : "?";
 }
 
@@ -819,7 +819,7 @@ static dlp_status enc_create(const dlp_pretrain_opts *o, int layout, int layout_
     return DLP_OK;
 }
 
-dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, int layout, dlp_encoder **out, dlp_error *err) {
+dlp_status dlp_encoder_new(const dlp_pretrain_opts *opts, dlp_layout layout, dlp_encoder **out, dlp_error *err) {
     if (!out) return dlp__err(err, DLP_EINVAL, "encoder: no output");
     *out = NULL;
     if (!opts) return dlp__err(err, DLP_EINVAL, "encoder: no options");

@@ -60,16 +60,16 @@ static int parse_name(const char *const *tab, int n, const char *s) {
     return -1;
 }
 
-const char *dlp_gnn_arch_name(int a) { return NAMEOF(arch_names, a); }
+const char *dlp_gnn_arch_name(dlp_gnn_arch a) { return NAMEOF(arch_names, a); }
 int dlp_gnn_arch_parse(const char *s) {
     if (s && !strcmp(s, "graphsage")) return DLP_GNN_SAGE;
     return parse_name(arch_names, (int)(sizeof arch_names / sizeof arch_names[0]), s);
 }
-const char *dlp_gnn_readout_name(int r) { return NAMEOF(readout_names, r); }
+const char *dlp_gnn_readout_name(dlp_gnn_readout r) { return NAMEOF(readout_names, r); }
 int dlp_gnn_readout_parse(const char *s) { return parse_name(readout_names, 4, s); }
-const char *dlp_gnn_loss_name(int l) { return NAMEOF(loss_names, l); }
+const char *dlp_gnn_loss_name(dlp_gnn_loss l) { return NAMEOF(loss_names, l); }
 int dlp_gnn_loss_parse(const char *s) { return parse_name(loss_names, 3, s); }
-const char *dlp_gnn_scale_name(int s) { return NAMEOF(scale_names, s); }
+const char *dlp_gnn_scale_name(dlp_gnn_scale s) { return NAMEOF(scale_names, s); }
 int dlp_gnn_scale_parse(const char *s) { return parse_name(scale_names, 4, s); }
 
 int dlp_static_parse(const char *name) {
@@ -142,7 +142,7 @@ dlp_status dlp_gnn_encoder_copy(const dlp_gnn *m, dlp_encoder **out, dlp_error *
 }
 
 int dlp_gnn_encoder_dim(const dlp_gnn *m) { return m && m->has_enc ? m->enc_dim : 0; }
-const char *dlp_gnn_target_name(const dlp_gnn *m, int k) {
+const char *dlp_gnn_target_at(const dlp_gnn *m, int k) {
     return m && k >= 0 && k < m->n_targets ? m->target[k] : NULL;
 }
 
@@ -522,12 +522,13 @@ dlp_status dlp_gnn_predict_dataset(const dlp_gnn *m, const dlp_dataset *ds, cons
         return dlp__err(err, DLP_ENOMEM, "gnn predict: out of memory");
     }
     for (int i = 0; i < n; i++) {
-        dlp_dataset_sample s;
-        if (dlp_dataset_get(ds, idx ? idx[i] : i, &s) != DLP_OK) {
+        const dlp_dataset_sample *sp = dlp_dataset_at(ds, idx ? idx[i] : i);
+        if (!sp) {
             free(fs);
             free(dev);
             return dlp__err(err, DLP_EINVAL, "gnn predict: sample %d out of range", idx ? idx[i] : i);
         }
+        dlp_dataset_sample s = *sp;
         fs[i] = s.features;
         dev[i] = s.device;
     }
@@ -654,7 +655,7 @@ static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tco
         double s = 0, s2 = 0;
         for (int i = 0; i < n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, train[i], &smp);
+            smp = *dlp_dataset_at(ds, train[i]);
             double v = smp.features->static_f[m->sf[j]];
             v = log1p(v > 0 ? v : 0);
             s += v;
@@ -672,7 +673,7 @@ static dlp_status fit_scalings(dlp_gnn *m, const dlp_dataset *ds, const int *tco
         int64_t c = 0;
         for (int i = 0; i < n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, train[i], &smp);
+            smp = *dlp_dataset_at(ds, train[i]);
             double v = smp.targets[tcol[k]];
             if (isnan(v)) continue;
             if (!isfinite(v) || ((sc == DLP_GNN_SCALE_LOG_STD || sc == DLP_GNN_SCALE_LOG) && v <= 0))
@@ -706,7 +707,7 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
         if (!fs) return dlp__err(err, DLP_ENOMEM, "gnn train: out of memory");
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, idx[i], &smp);
+            smp = *dlp_dataset_at(ds, idx[i]);
             fs[i] = smp.features;
         }
         st = predict_core(m, fs, n, ucache, NULL, pred, err);
@@ -722,7 +723,7 @@ static dlp_status val_mape(const dlp_gnn *m, const dlp_dataset *ds, const int *i
         int c = 0;
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, idx[i], &smp);
+            smp = *dlp_dataset_at(ds, idx[i]);
             double y = smp.targets[tcol[k]], p = pred[(size_t)i * m->n_targets + k];
             if (isnan(y) || y == 0 || !isfinite(p)) continue;
             s += fabs(p - y) / fabs(y);
@@ -834,7 +835,7 @@ static dlp_status embed_cache(dlp_gnn *m, const dlp_dataset *ds, const int *trai
         for (int q = 0; q < k; q++) {
             dlp_dataset_sample smp;
             int i = b0 + q;
-            dlp_dataset_get(ds, i < n_train ? train[i] : val[i - n_train], &smp);
+            smp = *dlp_dataset_at(ds, i < n_train ? train[i] : val[i - n_train]);
             fs[q] = smp.features;
             if ((st = check_features(m, fs[q], err)) != DLP_OK) goto done;
         }
@@ -916,7 +917,7 @@ static dlp_status set_contract(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_data
     if (dlp_dataset_target_count(ds) < 1) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no targets");
     m->n_targets = o->n_targets > 0 ? o->n_targets : 1;
     for (int k = 0; k < m->n_targets; k++) {
-        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_name(ds, 0);
+        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_at(ds, 0);
         tcol[k] = dlp_dataset_target_index(ds, name);
         if (tcol[k] < 0) return dlp__err(err, DLP_ENOTFOUND, "gnn train: the dataset has no target '%s'", name ? name : "");
         snprintf(m->target[k], sizeof m->target[k], "%s", name);
@@ -936,7 +937,7 @@ static dlp_status set_contract(dlp_gnn *m, const dlp_gnn_opts *o, const dlp_data
         }
     }
     m->layout = dlp_dataset_layout(ds);
-    const dlp_features *f0 = dlp_dataset_graph(ds, 0);
+    const dlp_features *f0 = dlp_dataset_graph_at(ds, 0);
     if (!f0) return dlp__err(err, DLP_EINVAL, "gnn train: the dataset has no graphs");
     m->layout_version = f0->layout_version;
     m->n_feat = f0->n_feat;
@@ -1015,7 +1016,7 @@ static dlp_status prepare(trainer *T, const int *train_in, int n_train_in, const
         double nodes = 0;
         for (int i = 0; i < T->n_train; i++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(ds, T->train[i], &smp);
+            smp = *dlp_dataset_at(ds, T->train[i]);
             nodes += smp.features->n_nodes;
         }
         m->ro_scale = T->n_train ? (double)T->n_train / nodes : 1;
@@ -1096,7 +1097,7 @@ static dlp_status train_epoch(trainer *T, double *loss, double *lr_used, dlp_err
         }
         for (int q = 0; q < k; q++) {
             dlp_dataset_sample smp;
-            dlp_dataset_get(T->ds, T->train[T->order[b0 + q]], &smp);
+            smp = *dlp_dataset_at(T->ds, T->train[T->order[b0 + q]]);
             T->fs[q] = smp.features;
             for (int t = 0; t < n_t; t++) {
                 double v = smp.targets[T->tcol[t]];
@@ -1258,11 +1259,11 @@ dlp_status dlp__gnn_present(const dlp_dataset *ds, const int *tcol, int n_t, con
     *out = malloc(sizeof **out * (size_t)(n_in > 0 ? n_in : 1));
     if (!*out) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", who);
     for (int i = 0; i < n_in; i++) {
-        dlp_dataset_sample smp;
-        if (in[i] < 0 || in[i] >= n_ds || dlp_dataset_get(ds, in[i], &smp) != DLP_OK)
+        const dlp_dataset_sample *smp = dlp_dataset_at(ds, in[i]);
+        if (in[i] < 0 || in[i] >= n_ds || !smp)
             return dlp__err(err, DLP_EINVAL, "%s: sample %d out of range (%d samples)", who, in[i], n_ds);
         int any = 0;
-        for (int k = 0; k < n_t; k++) any |= !isnan(smp.targets[tcol[k]]);
+        for (int k = 0; k < n_t; k++) any |= !isnan(smp->targets[tcol[k]]);
         if (any) (*out)[(*n_out)++] = in[i];
     }
     return DLP_OK;

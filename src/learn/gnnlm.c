@@ -670,7 +670,7 @@ static dlp_status adapt_docs(dlp_gnn *m, const dlp_dataset *ds, const int *train
     dlp_status st = DLP_OK;
     for (int i = 0; i < n_train && st == DLP_OK; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, train[i], &s);
+        s = *dlp_dataset_at(ds, train[i]);
         if (seen[s.graph]) continue;
         seen[s.graph] = 1;
         dlp__sb b = {0};
@@ -798,7 +798,7 @@ static double val_mape(dlp_gnn *m, const dlp_dataset *ds, const int *val, int n_
                        const dlp_features **fs, const char **dev, float *pred, dlp_error *err) {
     for (int i = 0; i < n_val; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, val[i], &s);
+        s = *dlp_dataset_at(ds, val[i]);
         fs[i] = s.features;
         dev[i] = s.device;
     }
@@ -807,7 +807,7 @@ static double val_mape(dlp_gnn *m, const dlp_dataset *ds, const int *val, int n_
     int cnt = 0;
     for (int i = 0; i < n_val; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, val[i], &s);
+        s = *dlp_dataset_at(ds, val[i]);
         for (int t = 0; t < m->n_targets; t++) {
             double y = s.targets[tcol[t]];
             if (isnan(y) || y == 0) continue;
@@ -860,7 +860,7 @@ static dlp_status train_predict(dlp_gnn *m, const dlp_dataset *ds, const int *tr
             }
             for (int q = 0; q < k; q++) {
                 dlp_dataset_sample s;
-                dlp_dataset_get(ds, train[order[b0 + q]], &s);
+                s = *dlp_dataset_at(ds, train[order[b0 + q]]);
                 fs[q] = s.features;
                 dev[q] = s.device;
                 raw[q] = s.targets[tcol[0]];
@@ -970,7 +970,7 @@ static dlp_status calibrate_level(dlp_gnn *m, const dlp_dataset *ds, const int *
     dlp_status st = fs && dev && p ? DLP_OK : dlp__err(err, DLP_ENOMEM, "gnnlm train: out of memory");
     for (int i = 0; st == DLP_OK && i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, train[i], &s);
+        s = *dlp_dataset_at(ds, train[i]);
         fs[i] = s.features;
         dev[i] = s.device;
     }
@@ -980,7 +980,7 @@ static dlp_status calibrate_level(dlp_gnn *m, const dlp_dataset *ds, const int *
         int cnt = 0;
         for (int i = 0; i < n; i++) {
             dlp_dataset_sample s;
-            dlp_dataset_get(ds, train[i], &s);
+            s = *dlp_dataset_at(ds, train[i]);
             double y = s.targets[tcol[t]], yh = p[(size_t)i * T + t];
             if (isnan(y) || !(yh > 0) || !(y > 0)) continue;
             sum += dlp__gnn_prescale(m->info.target_scale, y) - dlp__gnn_prescale(m->info.target_scale, yh);
@@ -1013,10 +1013,10 @@ static void common_device(const dlp_dataset *ds, const int *train, int n, char *
     if (!cnt) return;
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, train[i], &s);
+        s = *dlp_dataset_at(ds, train[i]);
         if (s.device_id >= 0 && s.device_id < nd && ++cnt[s.device_id] > (best >= 0 ? cnt[best] : 0)) best = s.device_id;
     }
-    if (best >= 0) snprintf(out, cap, "%s", dlp_dataset_device_name(ds, best));
+    if (best >= 0) snprintf(out, cap, "%s", dlp_dataset_device_at(ds, best));
     free(cnt);
 }
 
@@ -1058,7 +1058,7 @@ static dlp_status check_opts(dlp_gnn_opts *o, const dlp_dataset *ds, dlp_error *
     if (bad) return dlp__err(err, DLP_EINVAL, "gnnlm train: option %s is out of range", bad);
     if (o->n_targets > DLP__GNN_MAX_TARGETS)
         return dlp__err(err, DLP_EINVAL, "gnnlm train: at most %d targets", DLP__GNN_MAX_TARGETS);
-    if (!dlp_dataset_graph(ds, 0) || dlp_dataset_target_count(ds) < 1)
+    if (!dlp_dataset_graph_at(ds, 0) || dlp_dataset_target_count(ds) < 1)
         return dlp__err(err, DLP_EINVAL, "gnnlm train: the dataset has no graphs or targets");
     return DLP_OK;
 }
@@ -1085,13 +1085,13 @@ static dlp_status set_contract(gl_trainer *T, dlp_error *err) {
     int n_t = o->n_targets > 0 ? o->n_targets : 1;
     m->n_targets = n_t;
     for (int k = 0; k < n_t; k++) {
-        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_name(T->ds, 0);
+        const char *name = o->n_targets > 0 && o->targets ? o->targets[k] : dlp_dataset_target_at(T->ds, 0);
         T->tcol[k] = dlp_dataset_target_index(T->ds, name);
         if (T->tcol[k] < 0)
             return dlp__err(err, DLP_ENOTFOUND, "gnnlm train: the dataset has no target '%s'", name ? name : "");
         snprintf(m->target[k], sizeof m->target[k], "%s", name);
     }
-    const dlp_features *f0 = dlp_dataset_graph(T->ds, 0);
+    const dlp_features *f0 = dlp_dataset_graph_at(T->ds, 0);
     m->layout = dlp_dataset_layout(T->ds);
     m->layout_version = f0->layout_version;
     m->n_feat = f0->n_feat;
@@ -1243,7 +1243,7 @@ static dlp_status set_samples(gl_trainer *T, const int *train_in, int n_train_in
     double nodes = 0;
     for (int i = 0; i < T->n_train; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, T->train[i], &s);
+        s = *dlp_dataset_at(ds, T->train[i]);
         nodes += s.features->n_nodes;
     }
     /* init's readout scale is kept: the GIN's output scale is learned with it */
@@ -1414,7 +1414,7 @@ dlp_status dlp__gnnlm_load_lm(dlp_gnn *m, const void *buf, size_t len, const cha
 }
 
 static const char *const input_names[] = {"token", "text", "json"};
-const char *dlp_gnnlm_input_name(int v) { return v >= 0 && v < 3 ? input_names[v] : "?"; }
+const char *dlp_gnnlm_input_name(dlp_gnnlm_input v) { return v >= 0 && v < 3 ? input_names[v] : "?"; }
 int dlp_gnnlm_input_parse(const char *s) {
     for (int i = 0; s && i < 3; i++)
         if (!strcmp(s, input_names[i])) return i;

@@ -41,11 +41,11 @@ static dlp_status check_names(const char *list, const char *what, const dlp_data
         int found = 0;
         if (is_dev) {
             for (int d = 0; d < dlp_dataset_device_count(ds) && !found; d++)
-                found = !strcmp(dlp_dataset_device_name(ds, d), items[k]);
+                found = !strcmp(dlp_dataset_device_at(ds, d), items[k]);
         } else {
             for (int i = 0; i < N && !found; i++) {
                 dlp_dataset_sample s;
-                dlp_dataset_get(ds, i, &s);
+                s = *dlp_dataset_at(ds, i);
                 found = !strcmp(s.family, items[k]);
             }
         }
@@ -55,7 +55,7 @@ static dlp_status check_names(const char *list, const char *what, const dlp_data
             if (is_dev && w < sizeof msg) {
                 w += (size_t)snprintf(msg + w, sizeof msg - w, " (devices:");
                 for (int d = 0; d < dlp_dataset_device_count(ds) && d < 40 && w < sizeof msg; d++)
-                    w += (size_t)snprintf(msg + w, sizeof msg - w, " %s", dlp_dataset_device_name(ds, d));
+                    w += (size_t)snprintf(msg + w, sizeof msg - w, " %s", dlp_dataset_device_at(ds, d));
                 if (w < sizeof msg) snprintf(msg + w, sizeof msg - w, ")");
             }
             return dlp__err(err, DLP_EINVAL, "%s", msg);
@@ -73,7 +73,7 @@ dlp_status dlp_dataset_select(const dlp_dataset *ds, const char *devices, const 
     int m = 0;
     for (int i = 0; i < *n; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_get(ds, idx[i], &smp);
+        smp = *dlp_dataset_at(ds, idx[i]);
         if (in_list(devices, smp.device) && in_list(families, smp.family)) idx[m++] = idx[i];
     }
     *n = m;
@@ -97,7 +97,7 @@ static int subset(int *v, int *n, int64_t limit, uint64_t seed) {
     return 0;
 }
 
-void dlp_split_parts_free(dlp_split_parts *p) {
+void dlp_split_parts_clear(dlp_split_parts *p) {
     if (!p) return;
     free(p->train);
     free(p->val);
@@ -122,7 +122,7 @@ static dlp_status split_by_name(const dlp_dataset *ds, const int *sel, int n, co
     dlp_status st = DLP_OK;
     for (int i = 0; i < N && st == DLP_OK; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_get(ds, i, &smp);
+        smp = *dlp_dataset_at(ds, i);
         const char *name = smp.name ? smp.name : "";
         int k = dlp__strmap_get(&map, name);
         if (k < 0 && dlp__strmap_put(&map, name, k = nn++) != 0) st = dlp__err(err, DLP_ENOMEM, "out of memory");
@@ -158,7 +158,7 @@ dlp_status dlp_dataset_split(const dlp_dataset *ds, const dlp_split_spec *s, uin
     }
     for (int i = 0; i < N; i++) {
         dlp_dataset_sample smp;
-        dlp_dataset_get(ds, i, &smp);
+        smp = *dlp_dataset_at(ds, i);
         if (!in_list(s->devices, smp.device) || !in_list(s->families, smp.family)) continue;
         fam[n] = smp.family;
         y[n] = smp.targets[0];
@@ -207,7 +207,7 @@ out:
     free(part);
     free(fam);
     free(y);
-    if (st) dlp_split_parts_free(p);
+    if (st) dlp_split_parts_clear(p);
     return st;
 }
 
@@ -220,7 +220,7 @@ dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dat
     if (T > DLP_EVAL_MAX_TARGETS) return dlp__err(err, DLP_EINVAL, "more than %d targets", DLP_EVAL_MAX_TARGETS);
     if (p->T == 0) {
         p->T = T;
-        for (int k = 0; k < T; k++) snprintf(p->tnames[k], sizeof p->tnames[k], "%s", dlp_gnn_target_name(m, k));
+        for (int k = 0; k < T; k++) snprintf(p->tnames[k], sizeof p->tnames[k], "%s", dlp_gnn_target_at(m, k));
     }
     if (n <= 0) return DLP_OK;
     if (p->n + n > p->cap) {
@@ -245,10 +245,10 @@ dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dat
         return st;
     }
     int tcol[DLP_EVAL_MAX_TARGETS];
-    for (int k = 0; k < T; k++) tcol[k] = dlp_dataset_target_index(ds, dlp_gnn_target_name(m, k));
+    for (int k = 0; k < T; k++) tcol[k] = dlp_dataset_target_index(ds, dlp_gnn_target_at(m, k));
     for (int i = 0; i < n; i++) {
         dlp_dataset_sample s;
-        dlp_dataset_get(ds, idx[i], &s);
+        s = *dlp_dataset_at(ds, idx[i]);
         size_t r = (size_t)(p->n + i);
         for (int k = 0; k < T; k++) {
             p->y[r * T + k] = tcol[k] >= 0 ? s.targets[tcol[k]] : NAN;
@@ -262,7 +262,7 @@ dlp_status dlp_eval_preds_add(dlp_eval_preds *p, const dlp_gnn *m, const dlp_dat
     return DLP_OK;
 }
 
-void dlp_eval_preds_free(dlp_eval_preds *p) {
+void dlp_eval_preds_clear(dlp_eval_preds *p) {
     if (!p) return;
     free(p->y);
     free(p->yhat);

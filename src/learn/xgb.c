@@ -218,7 +218,7 @@ void dlp_xgb_free(dlp_xgb *m) {
 }
 
 int dlp_xgb_feature_count(const dlp_xgb *m) { return m ? m->n_feat : 0; }
-const char *dlp_xgb_feature_name(const dlp_xgb *m, int i) {
+const char *dlp_xgb_feature_at(const dlp_xgb *m, int i) {
     return m && i >= 0 && i < m->n_feat ? m->feat[i] : NULL;
 }
 const char *dlp_xgb_target(const dlp_xgb *m) { return m ? m->target : NULL; }
@@ -916,31 +916,4 @@ out:
     free(pred);
     free(xt);
     return st;
-}
-
-/* ---- metrics ------------------------------------------------------------- */
-
-void dlp_llm_metrics_compute(const double *y, const double *yhat, int64_t n, dlp_llm_metrics *m) {
-    memset(m, 0, sizeof *m);
-    if (!y || !yhat || n <= 0) return;
-    double *ys = malloc(sizeof(double) * (size_t)n * 2), *ps = ys ? ys + n : NULL;
-    if (!ys) return;
-    int64_t k = 0;
-    double ape = 0, se = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!isfinite(y[i]) || !isfinite(yhat[i]) || y[i] == 0) continue;
-        ys[k] = y[i];
-        ps[k++] = yhat[i];
-        ape += fabs(yhat[i] - y[i]) / fabs(y[i]);
-        se += (yhat[i] - y[i]) * (yhat[i] - y[i]);
-    }
-    m->n = k;
-    if (k) {
-        m->mape = 100.0 * ape / (double)k;
-        m->rmse = sqrt(se / (double)k);
-        /* eval's O(n log n) tau-b; 0 where it is undefined (as before) */
-        double t = dlp_metric_kendall_tau(ys, ps, k);
-        m->tau = isnan(t) ? 0 : t;
-    }
-    free(ys);
 }

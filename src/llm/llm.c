@@ -96,7 +96,7 @@ static int kv_dtype_ok(int k) {
  * fp8 Marlin path (weight-only, W8A16): the memory saving, 16-bit math.
  * fp4 formats without FP4 tensor cores run weight-only where engines ship
  * the kernels (Hopper/Ada: gpt-oss's mxfp4 on H100) and are refused before. */
-int dlp_llm_compute_dtype(const dlp_device *d, int quant, char *why, size_t n) {
+int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n) {
     if (why && n) why[0] = 0;
     if (!d || quant < 0 || quant >= DLP_QT_COUNT_) return -1;
     int b16 = dlp_device_supports_dtype(d, DLP_DT_BFLOAT16) ? DLP_DT_BFLOAT16 : DLP_DT_FLOAT16;
@@ -133,7 +133,7 @@ int dlp_llm_phase_parse(const char *name) {
     return -1;
 }
 
-const char *dlp_llm_phase_name(int phase) {
+const char *dlp_llm_phase_name(dlp_llm_phase phase) {
     return phase >= 0 && phase < (int)(sizeof phase_names / sizeof phase_names[0]) ? phase_names[phase] : NULL;
 }
 
@@ -176,7 +176,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape")) continue; /* no kernel */
         double f = is_matmul(ni.op_type) ? 2.0 * (double)ni.macs : (double)ni.flops;
         double wb = (double)ni.weight_bytes;
@@ -230,7 +230,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                 if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
                     dlp_graph_stats_get(ga, &gst);
                     rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
-                    dlp_prediction_free(&pa);
+                    dlp_prediction_clear(&pa);
                 }
                 dlp_graph_free(ga);
             }
@@ -242,7 +242,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                 busy_m *= scale;
                 a->predict_power_w = pr.power_w;
             }
-            dlp_prediction_free(&pr);
+            dlp_prediction_clear(&pr);
         }
     }
     t /= ngpu;
@@ -441,7 +441,7 @@ static dlp_status apply_model(const dlp_xgb *m, const double *f, double analytic
     float x[DLP_LF_COUNT * 2];
     if (nf > (int)(sizeof x / sizeof x[0])) return dlp__err(err, DLP_EFORMAT, "model has %d features", nf);
     for (int j = 0; j < nf; j++) {
-        int k = dlp_llm_feature_index(dlp_xgb_feature_name(m, j));
+        int k = dlp_llm_feature_index(dlp_xgb_feature_at(m, j));
         x[j] = k >= 0 ? (float)f[k] : NAN;
     }
     double y;
@@ -469,11 +469,41 @@ static void method_name(char *buf, size_t n, const dlp_xgb *m) {
     snprintf(buf, n, "xgb:%s", nm ? nm : "unnamed");
 }
 
-dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
-                           const dlp_llm_workload *wl, const char *region, int analytic_only,
-                           dlp_llm_prediction *out, dlp_error *err) {
-    if (!c || !d || !wl || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_predict: NULL argument");
-    memset(out, 0, sizeof *out);
+/* The heads split over attention TP: the GPUs, or gpus / attention-dp when
+ * serving with attention data parallelism (each rank has all heads of its
+ * own sequences). */
+static dlp_status check_heads_split(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    int tp = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    int adp = (wl->concurrency > 0 || wl->max_fit) && wl->attn_dp > 1 && tp % wl->attn_dp == 0 ? wl->attn_dp : 1;
+    int tpa = tp / adp;
+    if (tpa <= 1) return DLP_OK;
+    int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
+    if (h % tpa)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: gpus %d: tensor parallelism splits the %lld attention heads evenly, and %d does "
+                        "not divide %lld",
+                        c->id, tpa, (long long)h, tpa, (long long)h);
+    /* vLLM: KV heads split when tp divides them, replicated when they divide tp */
+    if (c->kv_lora_rank <= 0 && kv % tpa && tpa % kv)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: gpus %d: the %lld KV heads can be neither split nor replicated over %d GPUs", c->id,
+                        tpa, (long long)kv, tpa);
+    if (has_layer_kind(c, DLP_LK_MAMBA) && c->mamba_num_heads % tpa)
+        return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tpa,
+                        (long long)c->mamba_num_heads);
+    if (has_layer_kind(c, DLP_LK_LINEAR_ATTN) && ((c->linear_num_key_heads > 0 && c->linear_num_key_heads % tpa) ||
+                (c->linear_num_value_heads > 0 && c->linear_num_value_heads % tpa)))
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: gpus %d does not divide the Gated DeltaNet heads (%lld key, %lld value)", c->id, tpa,
+                        (long long)c->linear_num_key_heads, (long long)c->linear_num_value_heads);
+    return DLP_OK;
+}
+
+/* The request checks of dlp_llm_predict, in the order their messages are
+ * given: the device kind, the workload's fields, and the requests nothing
+ * could run (docs/llm.md, "Refusals") up to the tensor-parallel splits. */
+static dlp_status check_request(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                dlp_error *err) {
     /* the tree models and the analytic model are of GPU serving (memory
      * bandwidth, tensor cores, board power): nothing here describes a CPU */
     if (d->kind != DLP_DEVICE_GPU)
@@ -508,85 +538,171 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
                         c->id, (long long)wl->seq, c->image_tokens ? " + image tokens" : "",
                         (long long)c->max_position_embeddings);
     }
+    return check_heads_split(c, wl, err);
+}
+
+/* Carbon intensity and PUE of the options' region (-1 and 1 without a
+ * database). */
+static dlp_status region_of(const dlp_devdb *db, const char *region, double *ci, double *pue, dlp_error *err) {
+    *ci = -1;
+    *pue = 1.0;
+    if (!db) return DLP_OK;
+    *ci = dlp_carbon_intensity(db, region);
+    *pue = dlp_devdb_pue(db);
+    if (*ci < 0)
+        return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
+                        region ? region : "");
+    return DLP_OK;
+}
+
+static void add_carbon(dlp_llm_prediction *out, double ci, double pue) {
+    out->pue = pue;
+    out->carbon_g_per_kwh = ci > 0 ? ci : 0;
+    out->co2_g = out->energy_j * pue * out->carbon_g_per_kwh / 3.6e6;
+}
+
+/* What the weight format computes in, and what the cache stores. */
+static void set_dtypes(dlp_llm_prediction *out, const dlp_llm_workload *wl, int cdt) {
+    out->compute_dtype = cdt;
+    out->kv_dtype = kv_dtype_of(wl);
+    out->weight_only = wl->quant >= DLP_QT_INT8 && cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1;
+}
+
+/* The serving estimate (concurrency or max_fit): llm_serve.c's iterations,
+ * with the methods, dtypes and carbon filled here. */
+static dlp_status predict_serving(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                  int cdt, double ci, double pue, dlp_llm_prediction *out, dlp_error *err) {
+    if (c->encoder_only)
+        return dlp__err(err, DLP_EINVAL, "%s: serving (concurrency, max-fit) is of generation, and %s is an "
+                        "encoder-only model (%s)", c->id, c->id, c->model_type);
+    dlp_status ss = dlp__llm_serve(c, d, wl, cdt, kv_elem_bytes(wl), out, err);
+    if (ss) return ss;
+    set_dtypes(out, wl, cdt);
+    snprintf(out->method, sizeof out->method, "%s", out->method_serving);
+    snprintf(out->method_throughput, sizeof out->method_throughput, "%s", out->method_serving);
+    snprintf(out->method_energy, sizeof out->method_energy, "%s", out->method_serving);
+    snprintf(out->method_memory, sizeof out->method_memory, "analytic");
+    add_carbon(out, ci, pue);
+    return DLP_OK;
+}
+
+/* Batch 1 must fit: weights + the KV cache of one sequence + the runtime's
+ * context, per GPU. */
+static dlp_status check_fits_batch1(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                    const dlp_llm_weights *w, int tp, int64_t ctx, dlp_error *err) {
+    double gib = 1024.0 * 1024.0 * 1024.0;
+    double wg = (double)w->weight_bytes[wl->quant] / tp / gib;
+    double kg = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl)) / tp / gib;
+    double need = wg + kg + DLP_LLM_RUNTIME_GIB;
+    if (need > d->memory_gib)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: does not fit on %d x %s even at batch 1: needs %.1f GiB per GPU (weights %.1f + KV "
+                        "cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype or a larger device",
+                        c->id, tp, d->id, need, wg, kg, DLP_LLM_RUNTIME_GIB, d->memory_gib);
+    return DLP_OK;
+}
+
+/* Memory: stored weights + peak live activations of the forward graph (+
+ * the KV cache when generating), split over tensor-parallel GPUs. */
+static void predict_memory(const dlp_llm_workload *wl, const dlp_device *d, const dlp_llm_weights *w,
+                           const dlp_graph_stats *gs, const analytic_t *a, int ngpu, dlp_llm_prediction *out) {
+    double wbytes = (double)w->weight_bytes[wl->quant];
+    out->weights_mb = wbytes / 1048576.0 / ngpu;
+    out->activations_mb = ((double)gs->peak_activation_bytes + a->kv_bytes) / 1048576.0 / ngpu;
+    if (a->predict_mem_mb > 0) {
+        /* predict's memory model of the same graph (activations, cuBLAS
+         * workspace, CUDA context) with the weights split over the GPUs */
+        out->activations_mb = a->predict_mem_mb + a->kv_bytes / 1048576.0 / ngpu;
+    }
+    out->memory_mb = out->weights_mb + out->activations_mb;
+    out->fits = out->memory_mb <= d->memory_gib * 1024.0;
+    snprintf(out->method_memory, sizeof out->method_memory, "%s",
+             a->predict_mem_mb > 0 ? "analytic (predict's memory model)" : "analytic");
+}
+
+/* Latency: a shipped latency or tokens/s tree on features f, else the
+ * analytic one. */
+static double predict_latency(const dlp_device *d, const dlp_llm_workload *wl, const analytic_t *a, const double *f,
+                              int analytic_only, dlp_llm_prediction *out) {
+    double lat = a->latency_ms;
+    snprintf(out->method_throughput, sizeof out->method_throughput, "analytic");
+    const dlp_xgb *m;
+    if (!analytic_only && (m = find_model("latency_ms", d, wl))) {
+        double v;
+        if (apply_model(m, f, a->latency_ms, &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
+            lat = v;
+            method_name(out->method_throughput, sizeof out->method_throughput, m);
+        }
+    } else if (!analytic_only && (m = find_model("tokens_per_s", d, wl))) {
+        double v, tok = (double)wl->batch * (double)(wl->seq + wl->gen_tokens);
+        if (apply_model(m, f, tok / (a->latency_ms * 1e-3), &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
+            lat = tok / v * 1e3;
+            method_name(out->method_throughput, sizeof out->method_throughput, m);
+        }
+    }
+    return lat;
+}
+
+/* VLMs: the vision tower over each sequence's images, once per batch before
+ * the prefill; outside the trees (they saw text only).  Adds to *lat and to
+ * the analytic latency. */
+static void add_vision(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int ngpu,
+                       double *lat, analytic_t *a, dlp_llm_prediction *out) {
+    double vbusy;
+    out->vision_params = dlp_llm_vision_params(c);
+    out->vision_ms = dlp__llm_vision_s(c, d, dlp_quant_act_dtype(wl->quant), c->image_tokens, ngpu, &vbusy) * 1e3 *
+                    (double)wl->batch;
+    *lat += out->vision_ms;
+    a->latency_ms += out->vision_ms;
+    out->weights_mb += (double)out->vision_params * (dlp_quant_act_dtype(wl->quant) == DLP_DT_FLOAT ? 4.0 : 2.0) /
+                       1048576.0 / ngpu;
+    out->memory_mb = out->weights_mb + out->activations_mb;
+    out->fits = out->memory_mb <= d->memory_gib * 1024.0;
+}
+
+/* Energy: a trained energy model, else analytic power x latency; power
+ * never above TDP per GPU. */
+static void predict_energy(const dlp_device *d, const dlp_llm_workload *wl, const analytic_t *a, const double *f,
+                           double lat, int ngpu, int analytic_only, dlp_llm_prediction *out) {
+    const dlp_xgb *m;
+    out->power_w = a->power_w;
+    out->energy_j = a->power_w * lat * 1e-3 / (double)wl->batch;
+    snprintf(out->method_energy, sizeof out->method_energy, "%s",
+             strcmp(out->method_throughput, "analytic") ? "analytic power x learned latency" : "analytic");
+    if (analytic_only || !(m = find_model("energy_j", d, wl))) return;
+    double v;
+    if (apply_model(m, f, a->power_w * a->latency_ms * 1e-3 / (double)wl->batch, &v, NULL) != DLP_OK ||
+        !isfinite(v) || v <= 0)
+        return;
+    out->energy_j = v;
+    out->power_w = v * (double)wl->batch / (lat * 1e-3);
+    method_name(out->method_energy, sizeof out->method_energy, m);
+    /* power never above TDP per GPU: the energy the latency allows */
+    double cap = d->tdp_w * (double)ngpu;
+    if (out->power_w > cap) {
+        out->power_w = cap;
+        out->energy_j = cap * lat * 1e-3 / (double)wl->batch;
+        snprintf(out->method_energy + strlen(out->method_energy),
+                 sizeof out->method_energy - strlen(out->method_energy), " (capped at TDP)");
+    }
+}
+
+/* Generate mode and forward passes: build the graph, time it analytically,
+ * let the shipped trees correct latency and energy. */
+static dlp_status predict_generate(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
+                                   const dlp_llm_workload *wl, int analytic_only, int cdt,
+                                   dlp_llm_prediction *out, dlp_error *err) {
     int tp = wl->n_gpus > 1 ? wl->n_gpus : 1;
-    /* the heads split over attention TP: the GPUs, or gpus / attention-dp
-     * when serving with attention data parallelism (each rank has all heads
-     * of its own sequences) */
-    int adp = (wl->concurrency > 0 || wl->max_fit) && wl->attn_dp > 1 && tp % wl->attn_dp == 0 ? wl->attn_dp : 1;
-    int tpa = tp / adp;
-    if (tpa > 1) {
-        int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
-        if (h % tpa)
-            return dlp__err(err, DLP_EINVAL,
-                            "%s: gpus %d: tensor parallelism splits the %lld attention heads evenly, and %d does "
-                            "not divide %lld",
-                            c->id, tpa, (long long)h, tpa, (long long)h);
-        /* vLLM: KV heads split when tp divides them, replicated when they divide tp */
-        if (c->kv_lora_rank <= 0 && kv % tpa && tpa % kv)
-            return dlp__err(err, DLP_EINVAL,
-                            "%s: gpus %d: the %lld KV heads can be neither split nor replicated over %d GPUs", c->id,
-                            tpa, (long long)kv, tpa);
-        if (has_layer_kind(c, DLP_LK_MAMBA) && c->mamba_num_heads % tpa)
-            return dlp__err(err, DLP_EINVAL, "%s: gpus %d does not divide the %lld Mamba-2 heads", c->id, tpa,
-                            (long long)c->mamba_num_heads);
-        if (has_layer_kind(c, DLP_LK_LINEAR_ATTN) && ((c->linear_num_key_heads > 0 && c->linear_num_key_heads % tpa) ||
-                    (c->linear_num_value_heads > 0 && c->linear_num_value_heads % tpa)))
-            return dlp__err(err, DLP_EINVAL,
-                            "%s: gpus %d does not divide the Gated DeltaNet heads (%lld key, %lld value)", c->id, tpa,
-                            (long long)c->linear_num_key_heads, (long long)c->linear_num_value_heads);
-    }
-    char why[320];
-    int cdt = dlp_llm_compute_dtype(d, wl->quant, why, sizeof why);
-    if (cdt < 0) return dlp__err(err, DLP_EINVAL, "%s: dtype %s: %s", c->id, dlp_quant_name(wl->quant), why);
-    double ci = -1, pue = 1.0;
-    if (db) {
-        ci = dlp_carbon_intensity(db, region);
-        pue = dlp_devdb_pue(db);
-        if (ci < 0) return dlp__err(err, DLP_ENOTFOUND, "unknown carbon region '%s' ('dlperf devices --carbon' lists them)",
-                                    region ? region : "");
-    }
-    if (wl->concurrency < 0 || wl->ep < 0 || wl->attn_dp < 0 || wl->mem_fraction < 0 || wl->mem_fraction > 1 ||
-        wl->phase < DLP_LLM_AGG || wl->phase > DLP_LLM_DECODE_ONLY)
-        return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (concurrency %lld, ep %d, attention-dp %d, memory "
-                        "fraction %g)", c->id, (long long)wl->concurrency, wl->ep, wl->attn_dp, wl->mem_fraction);
-    if (wl->concurrency > 0 || wl->max_fit) {
-        if (c->encoder_only)
-            return dlp__err(err, DLP_EINVAL, "%s: serving (concurrency, max-fit) is of generation, and %s is an "
-                            "encoder-only model (%s)", c->id, c->id, c->model_type);
-        dlp_status ss = dlp__llm_serve(c, d, wl, cdt, kv_elem_bytes(wl), out, err);
-        if (ss) return ss;
-        out->compute_dtype = cdt;
-        out->kv_dtype = kv_dtype_of(wl);
-        out->weight_only = wl->quant >= DLP_QT_INT8 && cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1;
-        snprintf(out->method, sizeof out->method, "%s", out->method_serving);
-        snprintf(out->method_throughput, sizeof out->method_throughput, "%s", out->method_serving);
-        snprintf(out->method_energy, sizeof out->method_energy, "%s", out->method_serving);
-        snprintf(out->method_memory, sizeof out->method_memory, "analytic");
-        out->pue = pue;
-        out->carbon_g_per_kwh = ci > 0 ? ci : 0;
-        out->co2_g = out->energy_j * pue * out->carbon_g_per_kwh / 3.6e6;
-        return DLP_OK;
-    }
+    int64_t ctx = wl->seq + c->image_tokens + wl->gen_tokens;
     dlp_graph *g = NULL;
     dlp_llm_weights w;
     dlp_status st = dlp_llm_build(c, wl->batch, wl->seq, wl->quant, &g, &w, err);
     if (st) return st;
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
-    {
-        /* batch 1: weights + the KV cache of one sequence + the runtime's
-         * context, per GPU */
-        double gib = 1024.0 * 1024.0 * 1024.0;
-        double wg = (double)w.weight_bytes[wl->quant] / tp / gib;
-        double kg = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl)) / tp / gib;
-        double need = wg + kg + DLP_LLM_RUNTIME_GIB;
-        if (need > d->memory_gib) {
-            dlp_graph_free(g);
-            return dlp__err(err, DLP_EINVAL,
-                            "%s: does not fit on %d x %s even at batch 1: needs %.1f GiB per GPU (weights %.1f + KV "
-                            "cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype or a larger device",
-                            c->id, tp, d->id, need, wg, kg, DLP_LLM_RUNTIME_GIB, d->memory_gib);
-        }
+    if ((st = check_fits_batch1(c, d, wl, &w, tp, ctx, err))) {
+        dlp_graph_free(g);
+        return st;
     }
     analytic_t a;
     analytic(c, g, &w, wl, d, db, &a);
@@ -596,92 +712,44 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     out->active_params = w.active_params;
     /* what a decoder's prefill + generation leaves in the cache; encoders keep none */
     out->kv_bytes_per_seq = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl));
-    out->compute_dtype = cdt;
-    out->kv_dtype = kv_dtype_of(wl);
-    out->weight_only = wl->quant >= DLP_QT_INT8 && cdt != DLP_DT_FLOAT8E4M3FN && cdt != DLP_DT_FLOAT4E2M1;
+    set_dtypes(out, wl, cdt);
     out->macs = gs.macs;
     out->nodes = gs.nodes;
     out->edges = gs.edges;
-    int ngpu = tp;
-
-    /* memory: stored weights + peak live activations of the forward graph
-     * (+ the KV cache when generating), split over tensor-parallel GPUs */
-    double wbytes = (double)w.weight_bytes[wl->quant];
-    out->weights_mb = wbytes / 1048576.0 / ngpu;
-    out->activations_mb = ((double)gs.peak_activation_bytes + a.kv_bytes) / 1048576.0 / ngpu;
-    if (a.predict_mem_mb > 0) {
-        /* predict's memory model of the same graph (activations, cuBLAS
-         * workspace, CUDA context) with the weights split over the GPUs */
-        out->activations_mb = a.predict_mem_mb + a.kv_bytes / 1048576.0 / ngpu;
-    }
-    out->memory_mb = out->weights_mb + out->activations_mb;
-    out->fits = out->memory_mb <= d->memory_gib * 1024.0;
-    snprintf(out->method_memory, sizeof out->method_memory, "%s",
-             a.predict_mem_mb > 0 ? "analytic (predict's memory model)" : "analytic");
-
-    /* latency / throughput */
-    double lat = a.latency_ms;
-    snprintf(out->method_throughput, sizeof out->method_throughput, "analytic");
-    const dlp_xgb *m;
-    if (!analytic_only && (m = find_model("latency_ms", d, wl))) {
-        double v;
-        if (apply_model(m, f, a.latency_ms, &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
-            lat = v;
-            method_name(out->method_throughput, sizeof out->method_throughput, m);
-        }
-    } else if (!analytic_only && (m = find_model("tokens_per_s", d, wl))) {
-        double v, tok = (double)wl->batch * (double)(wl->seq + wl->gen_tokens);
-        if (apply_model(m, f, tok / (a.latency_ms * 1e-3), &v, NULL) == DLP_OK && isfinite(v) && v > 0) {
-            lat = tok / v * 1e3;
-            method_name(out->method_throughput, sizeof out->method_throughput, m);
-        }
-    }
-    /* VLMs: the vision tower over each sequence's images, once per batch
-     * before the prefill; outside the trees (they saw text only) */
-    {
-        double vbusy;
-        out->vision_params = dlp_llm_vision_params(c);
-        out->vision_ms = dlp__llm_vision_s(c, d, dlp_quant_act_dtype(wl->quant), c->image_tokens, tp, &vbusy) * 1e3 *
-                        (double)wl->batch;
-        lat += out->vision_ms;
-        a.latency_ms += out->vision_ms;
-        out->weights_mb += (double)out->vision_params * (dlp_quant_act_dtype(wl->quant) == DLP_DT_FLOAT ? 4.0 : 2.0) /
-                           1048576.0 / ngpu;
-        out->memory_mb = out->weights_mb + out->activations_mb;
-        out->fits = out->memory_mb <= d->memory_gib * 1024.0;
-    }
+    predict_memory(wl, d, &w, &gs, &a, tp, out);
+    double lat = predict_latency(d, wl, &a, f, analytic_only, out);
+    add_vision(c, d, wl, tp, &lat, &a, out);
     out->latency_ms = lat;
     out->latency_analytic_ms = a.latency_ms;
     out->energy_analytic_j = a.power_w * a.latency_ms * 1e-3 / (double)wl->batch;
     out->throughput_sps = (double)wl->batch / (lat * 1e-3);
     out->tokens_per_s = (double)wl->batch * (double)(wl->seq + wl->gen_tokens) / (lat * 1e-3);
-
-    /* energy: a trained energy model, else analytic power x latency */
-    out->power_w = a.power_w;
-    out->energy_j = a.power_w * lat * 1e-3 / (double)wl->batch;
-    snprintf(out->method_energy, sizeof out->method_energy, "%s",
-             strcmp(out->method_throughput, "analytic") ? "analytic power x learned latency" : "analytic");
-    if (!analytic_only && (m = find_model("energy_j", d, wl))) {
-        double v;
-        if (apply_model(m, f, a.power_w * a.latency_ms * 1e-3 / (double)wl->batch, &v, NULL) == DLP_OK &&
-            isfinite(v) && v > 0) {
-            out->energy_j = v;
-            out->power_w = v * (double)wl->batch / (lat * 1e-3);
-            method_name(out->method_energy, sizeof out->method_energy, m);
-            /* power never above TDP per GPU: the energy the latency allows */
-            double cap = d->tdp_w * (double)ngpu;
-            if (out->power_w > cap) {
-                out->power_w = cap;
-                out->energy_j = cap * lat * 1e-3 / (double)wl->batch;
-                snprintf(out->method_energy + strlen(out->method_energy),
-                         sizeof out->method_energy - strlen(out->method_energy), " (capped at TDP)");
-            }
-        }
-    }
-    out->pue = pue;
-    out->carbon_g_per_kwh = ci > 0 ? ci : 0;
-    out->co2_g = out->energy_j * pue * out->carbon_g_per_kwh / 3.6e6;
+    predict_energy(d, wl, &a, f, lat, tp, analytic_only, out);
     snprintf(out->method, sizeof out->method, "%s", out->method_throughput);
     dlp_graph_free(g);
+    return DLP_OK;
+}
+
+dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
+                           const dlp_llm_workload *wl, const dlp_llm_predict_opts *opts,
+                           dlp_llm_prediction *out, dlp_error *err) {
+    if (!c || !d || !wl || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_predict: NULL argument");
+    memset(out, 0, sizeof *out);
+    static const dlp_llm_predict_opts defaults;   /* NULL options: the database's region, trees allowed */
+    if (!opts) opts = &defaults;
+    dlp_status st = check_request(c, d, wl, err);
+    if (st) return st;
+    char why[320];
+    int cdt = dlp_llm_compute_dtype(d, wl->quant, why, sizeof why);
+    if (cdt < 0) return dlp__err(err, DLP_EINVAL, "%s: dtype %s: %s", c->id, dlp_quant_name(wl->quant), why);
+    double ci, pue;
+    if ((st = region_of(db, opts->region, &ci, &pue, err))) return st;
+    if (wl->concurrency < 0 || wl->ep < 0 || wl->attn_dp < 0 || wl->mem_fraction < 0 || wl->mem_fraction > 1 ||
+        wl->phase < DLP_LLM_AGG || wl->phase > DLP_LLM_DECODE_ONLY)
+        return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (concurrency %lld, ep %d, attention-dp %d, memory "
+                        "fraction %g)", c->id, (long long)wl->concurrency, wl->ep, wl->attn_dp, wl->mem_fraction);
+    if (wl->concurrency > 0 || wl->max_fit) return predict_serving(c, d, wl, cdt, ci, pue, out, err);
+    if ((st = predict_generate(c, d, db, wl, opts->analytic_only, cdt, out, err))) return st;
+    add_carbon(out, ci, pue);
     return DLP_OK;
 }

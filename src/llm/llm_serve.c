@@ -97,7 +97,7 @@ typedef struct prof {
 static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tensor_info *w) {
     for (int j = 0; j < ni->n_inputs; j++) {
         if (ni->inputs[j] < 0) continue;
-        dlp_graph_tensor(g, ni->inputs[j], w);
+        *w = *dlp_graph_tensor_at(g, ni->inputs[j]);
         if (w->is_initializer && w->rank >= 2 && w->shape_known) return 1;
     }
     return 0;
@@ -143,7 +143,7 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (ni.op_class == DLP_OPC_SHAPE || ni.op_class == DLP_OPC_CONTROL) continue;
         int mm = !strcmp(ni.op_type, "MatMul") || !strcmp(ni.op_type, "Gemm");
         dlp_tensor_info t;

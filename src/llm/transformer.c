@@ -47,7 +47,7 @@
 static const char *const qt_names[DLP_QT_COUNT_] = {"fp32", "fp16", "bf16",  "int8", "nf4",
                                                     "fp8",  "int4", "mxfp4", "nvfp4"};
 
-const char *dlp_quant_name(int q) { return q >= 0 && q < DLP_QT_COUNT_ ? qt_names[q] : "?"; }
+const char *dlp_quant_name(dlp_quant q) { return q >= 0 && q < DLP_QT_COUNT_ ? qt_names[q] : "?"; }
 
 int dlp_quant_parse(const char *s) {
     static const struct { const char *n; int q; } m[] = {
@@ -65,7 +65,7 @@ int dlp_quant_parse(const char *s) {
     return -1;
 }
 
-int dlp_quant_act_dtype(int q) {
+int dlp_quant_act_dtype(dlp_quant q) {
     switch (q) {
     case DLP_QT_FP32: return DLP_DT_FLOAT;
     case DLP_QT_BF16: case DLP_QT_FP8: case DLP_QT_MXFP4: case DLP_QT_NVFP4:
@@ -1150,7 +1150,7 @@ int dlp_llm_catalogue_count(void) {
     return n_cat;
 }
 
-const char *dlp_llm_catalogue_id(int i) {
+const char *dlp_llm_catalogue_at(int i) {
     pthread_once(&cat_once, cat_load);
     return i >= 0 && i < n_cat ? cat[i].id : NULL;
 }
@@ -2366,7 +2366,7 @@ static int tb_embed(tb *b, int ids, int *wte) {
     return x;
 }
 
-dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **out,
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dlp_quant quant, dlp_graph **out,
                          dlp_llm_weights *wout, dlp_error *err) {
     if (out) *out = NULL;
     if (!c || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_build: NULL argument");

@@ -80,7 +80,7 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     int max_depth = 0, width = 0;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         /* nodes are in topological order: a compute node's depth is 1 + its
            deepest producer's; shape / data-movement nodes pass it through and
            are not counted in the width */
@@ -108,7 +108,7 @@ void dlp__lm_graph_summary(const dlp_graph *g, const char *title, dlp__sb *b) {
     int shown = 0, more = 0;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (!is_compute(&ni)) continue;
         if (shown < SEQ_OPS) dlp__sb_printf(b, "%s %s", shown++ ? "," : "", op_words(ni.op_type));
         else more++;

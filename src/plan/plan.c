@@ -29,14 +29,14 @@
 #define PLAN_MAX_GPUS 1024
 
 
-const char *dlp_plan_bind_name(int b) {
+const char *dlp_plan_bind_name(dlp_plan_bind b) {
     static const char *const names[] = {"ttft", "tpot", "kv_memory", "max_concurrency", "latency", "memory",
                                         "max_batch", "max_seqs", "accumulation", "compute", "communication",
                                         "deadline"};
     return b >= 0 && b < DLP_PLAN_BIND_COUNT_ ? names[b] : "?";
 }
 
-const char *dlp_plan_miss_name(int m) {
+const char *dlp_plan_miss_name(dlp_plan_miss m) {
     static const char *const names[] = {"ttft", "tpot", "memory", "dtype", "refused", "latency", "deadline"};
     return m >= 0 && m < DLP_PLAN_MISS_COUNT_ ? names[m] : "?";
 }
@@ -219,11 +219,12 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
     dlp_llm_workload wl = {.batch = 1, .seq = o->prompt, .gen_tokens = o->gen, .quant = quant, .n_gpus = gpus,
                            .ep = ep, .attn_dp = adp, .mem_fraction = o->mem_fraction, .max_fit = 1};
     dlp_llm_prediction top, p;
+    const dlp_llm_predict_opts po = {.region = o->region, .analytic_only = o->analytic_only};
     dlp_error e = {0};
     int evals = 1;
     pl->evaluations++;
     /* 1. what the KV cache holds, and the figures there */
-    if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &top, &e)) {
+    if (dlp_llm_predict(s->c, d, s->db, &wl, &po, &top, &e)) {
         int k = refusal_kind(&e);
         pl->missed[k]++;
         if (k == DLP_PLAN_MISS_REFUSED && !pl->first_refusal[0])
@@ -241,7 +242,7 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
         top_bind = DLP_PLAN_BIND_MAXCONC;
         wl.concurrency = hi_c;
         pl->evaluations++, evals++;
-        if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &top, &e)) return unexpected(err, &e);
+        if (dlp_llm_predict(s->c, d, s->db, &wl, &po, &top, &e)) return unexpected(err, &e);
     }
     dlp_plan_row r;
     if (meets(o, &top)) {
@@ -259,7 +260,7 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
         lo_p = top;
     } else {
         pl->evaluations++, evals++;
-        if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &lo_p, &e)) return unexpected(err, &e);
+        if (dlp_llm_predict(s->c, d, s->db, &wl, &po, &lo_p, &e)) return unexpected(err, &e);
     }
     int bind;
     if (!meets(o, &lo_p)) {
@@ -283,7 +284,7 @@ static dlp_status search_config(search_t *s, const dlp_device *d, int quant, int
         int64_t mid = lo + (hi - lo) / 2;
         wl.concurrency = mid;
         pl->evaluations++, evals++;
-        if (dlp_llm_predict(s->c, d, s->db, &wl, o->region, o->analytic_only, &p, &e)) return unexpected(err, &e);
+        if (dlp_llm_predict(s->c, d, s->db, &wl, &po, &p, &e)) return unexpected(err, &e);
         if (meets(o, &p)) {
             lo = mid;
             lo_p = p;

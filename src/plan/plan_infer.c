@@ -81,8 +81,8 @@ static dlp_status predict_at(isearch_t *s, const dlp_device *d, int dtype, int64
     memset(p, 0, sizeof *p);
     st = dlp_predict(g, d, s->db, &po, p, e);
     /* the planner reads the totals only: the per-node and per-kernel
-     * tables go at once (dlp_prediction_free keeps the scalars) */
-    dlp_prediction_free(p);
+     * tables go at once (dlp_prediction_clear keeps the scalars) */
+    dlp_prediction_clear(p);
     if (st == DLP_EINVAL || st == DLP_EUNSUPPORTED) {
         *refused = 1;
         return DLP_OK;

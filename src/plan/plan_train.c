@@ -84,7 +84,7 @@ static dlp_status predict_train(tsearch_t *s, const dlp_device *d, int dtype, in
     memset(tp, 0, sizeof *tp);
     dlp_error e = {0};
     st = dlp_predict(g, d, s->db, &po, &p, &e);
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     if (st == DLP_EINVAL || st == DLP_EUNSUPPORTED) {
         tp->refused = 1;
         s->refusal = e;

@@ -54,7 +54,7 @@ dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_p
         dlp_prediction f;
         st = dlp__predict_analytic(g, d, &o32, &f, err);
         if (st) {
-            dlp_prediction_free(out);
+            dlp_prediction_clear(out);
             return st;
         }
         if (f.latency_ms > out->latency_ms || f.step_ms > out->step_ms) {
@@ -69,7 +69,7 @@ dlp_status dlp__predict_cpu(const dlp_graph *g, const dlp_device *d, const dlp_p
             out->energy_j = f.energy_j, out->utilisation = f.utilisation;
             out->flops = f.flops, out->bytes = f.bytes, out->kernels = f.kernels;
         }
-        dlp_prediction_free(&f);
+        dlp_prediction_clear(&f);
         dlp__predict_cpu_finish(d, &o, out);
         size_t len = strlen(out->method);
         snprintf(out->method + len, sizeof out->method - len, " (%s computed in fp32: no native %s on this CPU)",

@@ -218,11 +218,11 @@ static int target_index(const dlp__learned_entry *e, const char *want) {
     if (e->target[0] && dlp_gnn_target_count(e->model) > 0) {
         int named = 0;
         for (int k = 0; k < dlp_gnn_target_count(e->model); k++)
-            if (!strcmp(dlp_gnn_target_name(e->model, k), e->target)) named = 1;
+            if (!strcmp(dlp_gnn_target_at(e->model, k), e->target)) named = 1;
         if (named && strcmp(e->target, want)) return -1;
     }
     for (int k = 0; k < dlp_gnn_target_count(e->model); k++)
-        if (!strcmp(dlp_gnn_target_name(e->model, k), want)) return k;
+        if (!strcmp(dlp_gnn_target_at(e->model, k), want)) return k;
     return -1;
 }
 

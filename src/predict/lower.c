@@ -40,7 +40,7 @@
 
 /* ---- names ----------------------------------------------------------------- */
 
-const char *dlp_runtime_name(int rt) {
+const char *dlp_runtime_name(dlp_runtime rt) {
     static const char *const nm[DLP_RUNTIME_COUNT_] = {"eager", "eager-1.x", "compile", "tensorrt",
                                                        "onnxruntime"};
     return rt >= 0 && rt < DLP_RUNTIME_COUNT_ ? nm[rt] : "?";
@@ -61,7 +61,7 @@ int dlp_runtime_parse(const char *s) {
     return -1;
 }
 
-const char *dlp_memfmt_name(int f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f == DLP_MEMFMT_NCHW ? "nchw" : "?"; }
+const char *dlp_memfmt_name(dlp_memfmt f) { return f == DLP_MEMFMT_NHWC ? "nhwc" : f == DLP_MEMFMT_NCHW ? "nchw" : "?"; }
 
 int dlp_memfmt_parse(const char *s) {
     if (!s) return -1;
@@ -71,7 +71,7 @@ int dlp_memfmt_parse(const char *s) {
     return -1;
 }
 
-const char *dlp_kernel_class_name(int kc) {
+const char *dlp_kernel_class_name(dlp_kernel_class kc) {
     static const char *const nm[DLP_KC_COUNT_] = {"conv",    "conv_dw", "gemm",   "bmm",  "attention", "elementwise",
                                                   "norm",    "softmax", "reduce", "pool", "copy",      "other"};
     return kc >= 0 && kc < DLP_KC_COUNT_ ? nm[kc] : "?";
@@ -736,8 +736,8 @@ static void fuse_epilogues(lctx *c) {
              * broadcast over the feature map) is its own kernel */
             if (nd->n_out > 0 && nd->out[0] >= 0) {
                 dlp_tensor_info tv, to;
-                dlp_graph_tensor(c->g, v, &tv);
-                dlp_graph_tensor(c->g, nd->out[0], &to);
+                tv = *dlp_graph_tensor_at(c->g, v);
+                to = *dlp_graph_tensor_at(c->g, nd->out[0]);
                 if (tv.numel >= 0 && to.numel > tv.numel) continue;
             }
             const char *nm = c->grp[rp] >= 0 ? c->name[rp] : NULL;
@@ -1065,7 +1065,7 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
 
 static double vbytes(const lctx *c, int v) {
     dlp_tensor_info t;
-    dlp_graph_tensor(c->g, v, &t);
+    t = *dlp_graph_tensor_at(c->g, v);
     double b = dlp__tensor_bytes_at(&t, c->cdt);
     return b > 0 ? b : 0;
 }
@@ -1282,7 +1282,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     out->n_nodes = c.n;
     for (int i = 0; i < c.n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         c.opc[i] = ni.op_class;
         c.grp[i] = -1;
         c.kclass[i] = -1;
@@ -1353,7 +1353,7 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
             int i = out->members[kk->first + m];
             const dlp__node *nd = &g->nodes[i];
             dlp_node_info ni;
-            dlp_graph_node(g, i, &ni);
+            ni = *dlp_graph_node_at(g, i);
             if (c.kind[i] == K_KERNEL) kk->flops += (double)ni.flops;
             double w = (double)ni.flops + (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM ||
                                                    ni.op_class == DLP_OPC_MATMUL

@@ -151,7 +151,7 @@ static int graph_has_conv(const dlp_graph *g) {
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (ni.op_class == DLP_OPC_CONV) return 1;
     }
     return 0;
@@ -213,10 +213,10 @@ static dlp_status check_combination(const dlp_graph *g, const dlp_device *d, con
 static int from_range(const dlp_graph *g, int t, int depth) {
     dlp_tensor_info ti;
     if (t < 0 || depth > 6) return 0;
-    dlp_graph_tensor(g, t, &ti);
+    ti = *dlp_graph_tensor_at(g, t);
     if (ti.producer < 0) return 0;
     dlp_node_info ni;
-    dlp_graph_node(g, ti.producer, &ni);
+    ni = *dlp_graph_node_at(g, ti.producer);
     if (!strcmp(ni.op_type, "Range")) return 1;
     if (strcmp(ni.op_type, "Unsqueeze") && strcmp(ni.op_type, "Expand") && strcmp(ni.op_type, "Reshape") &&
         strcmp(ni.op_type, "Slice") && strcmp(ni.op_type, "Cast") && strcmp(ni.op_type, "Add") &&
@@ -229,11 +229,11 @@ static dlp_status check_positions(const dlp_graph *g, dlp_error *err) {
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (strcmp(ni.op_type, "Gather") || ni.n_inputs < 2 || ni.inputs[0] < 0 || ni.inputs[1] < 0) continue;
         dlp_tensor_info tab, idx;
-        dlp_graph_tensor(g, ni.inputs[0], &tab);
-        dlp_graph_tensor(g, ni.inputs[1], &idx);
+        tab = *dlp_graph_tensor_at(g, ni.inputs[0]);
+        idx = *dlp_graph_tensor_at(g, ni.inputs[1]);
         if (!tab.is_initializer || tab.rank != 2 || tab.dims[0] <= 0 || idx.producer < 0) continue;
         if (tab.dtype != DLP_DT_FLOAT && tab.dtype != DLP_DT_FLOAT16 && tab.dtype != DLP_DT_BFLOAT16) continue;
         int64_t rows = tab.dims[0], need = -1;
@@ -284,7 +284,7 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
         size_t len = 0;
         for (int i = 0; i < dlp_carbon_region_count(db) && len + 1 < sizeof list; i++) {
             const char *id = NULL;
-            dlp_carbon_region(db, i, &id, NULL, NULL);
+            id = dlp_carbon_region_at(db, i)->id;
             int w = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", id ? id : "?");
             if (w < 0) break;
             len += (size_t)w;
@@ -323,6 +323,6 @@ dlp_status dlp_predict(const dlp_graph *g, const dlp_device *d, const dlp_devdb 
         st = DLP_EINVAL;
     }
     if (!st) st = dlp__predict_derive(d, &o, gkwh, pue, region, out, err);
-    if (st) dlp_prediction_free(out);
+    if (st) dlp_prediction_clear(out);
     return st;
 }

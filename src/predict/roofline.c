@@ -87,16 +87,16 @@ static int file_float_dtype(const dlp_graph *g) {
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (!is_tensor_class(ni.op_class) || ni.n_inputs < 1 || ni.inputs[0] < 0) continue;
         dlp_tensor_info t;
-        dlp_graph_tensor(g, ni.inputs[0], &t);
+        t = *dlp_graph_tensor_at(g, ni.inputs[0]);
         if (is_float_storage(t.dtype)) return t.dtype;
     }
     int nt = dlp_graph_tensor_count(g);
     for (int i = 0; i < nt; i++) {
         dlp_tensor_info t;
-        dlp_graph_tensor(g, i, &t);
+        t = *dlp_graph_tensor_at(g, i);
         if (is_float_storage(t.dtype)) return t.dtype;
     }
     return DLP_DT_FLOAT;
@@ -272,7 +272,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     int any_blas = 0;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         for (int k = 0; k < ni.n_inputs; k++) {
             int t = ni.inputs[k];
             if (t < 0) continue;
@@ -287,7 +287,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
             for (int o = 0; o < ni.n_outputs; o++) {
                 if (ni.outputs[o] < 0) continue;
                 dlp_tensor_info t;
-                dlp_graph_tensor(g, ni.outputs[o], &t);
+                t = *dlp_graph_tensor_at(g, ni.outputs[o]);
                 double b = dlp__tensor_bytes_at(&t, c->cdt);
                 if (b > max_out) max_out = b;
                 if (ni.op_class == DLP_OPC_CONV && b > max_conv_out) max_conv_out = b;
@@ -297,7 +297,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     double live = 0, saved = 0;
     for (int t = 0; t < nt; t++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor(g, t, &ti);
+        ti = *dlp_graph_tensor_at(g, t);
         double b = dlp__tensor_bytes_at(&ti, c->cdt);
         if (ti.is_output) last[root[t]] = n;
         if (ti.is_initializer) {
@@ -317,7 +317,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     }
     for (int t = 0; t < nt; t++) {
         dlp_tensor_info ti;
-        dlp_graph_tensor(g, t, &ti);
+        ti = *dlp_graph_tensor_at(g, t);
         if (ti.producer < 0 || root[t] != t || kind[ti.producer] == NK_VIEW || internal[ti.producer]) continue;
         double b = dlp__tensor_bytes_at(&ti, c->cdt);
         if (b <= 0) continue;
@@ -327,13 +327,13 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     double peak = live;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         if (kind[i] != NK_VIEW && !internal[i])
             for (int o = 0; o < ni.n_outputs; o++) {
                 int t = ni.outputs[o];
                 if (t < 0 || root[t] != t) continue;
                 dlp_tensor_info ti;
-                dlp_graph_tensor(g, t, &ti);
+                ti = *dlp_graph_tensor_at(g, t);
                 double b = dlp__tensor_bytes_at(&ti, c->cdt);
                 if (b <= 0) continue;
                 live += b;
@@ -358,7 +358,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
     return 0;
 }
 
-void dlp_prediction_free(dlp_prediction *p) {
+void dlp_prediction_clear(dlp_prediction *p) {
     if (!p) return;
     free(p->nodes);
     p->nodes = NULL;
@@ -468,7 +468,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     if (!kind || !internal || !out->nodes || !out->kernel_rows) {
         free(kind), free(internal);
         dlp__lowered_free(&L);
-        dlp_prediction_free(out);
+        dlp_prediction_clear(out);
         dlp__err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }
@@ -477,7 +477,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     c.max_rows = max_rows;
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
-        dlp_graph_node(g, i, &ni);
+        ni = *dlp_graph_node_at(g, i);
         int k = L.node_kernel[i];
         kind[i] = k >= 0 ? NK_KERNEL : L.node_view[i] ? NK_VIEW : NK_FREE;
         dlp_node_pred *np = &out->nodes[i];
@@ -491,7 +491,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
             for (int q = 0; q < ni.n_outputs; q++) {
                 if (ni.outputs[q] < 0) continue;
                 dlp_tensor_info ti;
-                dlp_graph_tensor(g, ni.outputs[q], &ti);
+                ti = *dlp_graph_tensor_at(g, ni.outputs[q]);
                 if (ti.is_output) ext = 1;
                 for (int m = 0; m < ni.n_succs && !ext; m++)
                     if (L.node_kernel[ni.succs[m]] != k && L.node_kernel[ni.succs[m]] >= 0) ext = 1;
@@ -536,7 +536,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     if (memory_model(&c, kind, internal, &m)) {
         free(kind), free(internal);
         dlp__lowered_free(&L);
-        dlp_prediction_free(out);
+        dlp_prediction_clear(out);
         dlp__err(err, DLP_ENOMEM, "predict: out of memory");
         return DLP_ENOMEM;
     }

@@ -397,7 +397,7 @@ static int get_region(req *r, const char **region) {
     size_t n = 0;
     for (int i = 0; i < dlp_carbon_region_count(r->s->db) && n < sizeof list; i++) {
         const char *id = NULL;
-        dlp_carbon_region(r->s->db, i, &id, NULL, NULL);
+        id = dlp_carbon_region_at(r->s->db, i)->id;
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", id ? id : "?");
     }
     dlp__serve_error(r->out, 400, "unknown region '%.64s' (regions: %s)", *region, list);
@@ -668,7 +668,7 @@ static void h_predict(req *r, int svg) {
         dlp_prediction_json(&p, dev, 0, &body, NULL, NULL);
         set_body(r->out, 200, CT_JSON, body);
     }
-    dlp_prediction_free(&p);
+    dlp_prediction_clear(&p);
     dlp_graph_free(g);
     dlp__serve_parse_end(r->s);
 done:
@@ -859,7 +859,8 @@ static void h_llm(req *r) {
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
     dlp_llm_prediction p;
-    st = dlp_llm_predict(&c, dev, r->s->db, &wl, region, analytic, &p, &err);
+    st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
+                         &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
     dlp__serve_parse_end(r->s);
     if (st) {
         lib_error(r->out, st, &err);
@@ -1199,7 +1200,9 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
     for (int i = 0; !oom && i < dlp_carbon_region_count(s->db); i++) {
         const char *id = NULL;
         double g = 0;
-        dlp_carbon_region(s->db, i, &id, &g, NULL);
+        const dlp_region *rg = dlp_carbon_region_at(s->db, i);
+        id = rg->id;
+        g = rg->g_per_kwh;
         cJSON *e = cJSON_CreateObject();
         oom |= !e || !cJSON_AddItemToArray(regs, e);
         if (oom) {
@@ -1235,7 +1238,7 @@ dlp_status dlp__serve_build_catalogues(dlp_server *s, dlp_error *err) {
     for (int i = 0; !oom && i < dlp_llm_catalogue_count(); i++) {
         dlp_llm_config c;
         dlp_error e2 = {0};
-        if (dlp_llm_catalogue_get(dlp_llm_catalogue_id(i), &c, &e2)) continue;
+        if (dlp_llm_catalogue_get(dlp_llm_catalogue_at(i), &c, &e2)) continue;
         int64_t params = c.params_ref;
         if (!params) {
             dlp_graph *g;
@@ -1557,7 +1560,7 @@ dlp_status dlp_server_handle_upload(dlp_server *s, const char *url, const char *
                   model_len, model_name && *model_name ? model_name : "upload.onnx", out);
 }
 
-void dlp_server_response_free(dlp_server_response *r) {
+void dlp_server_response_clear(dlp_server_response *r) {
     if (!r) return;
     free(r->body);
     memset(r, 0, sizeof *r);

@@ -22,7 +22,7 @@
  *   last callback  fields -> dlp__serve_input -> dlp__serve_dispatch ->
  *                  response, with security headers.
  *   completion     one access-log line, free.
- * The number of requests in flight is counted so that dlp_server_stop can
+ * The number of requests in flight is counted so that dlp_server_free can
  * stop accepting, let them finish, and only then close the daemon.
  *
  * Around the requests, the connections (docs/serve.md, "Limits"): our own
@@ -116,7 +116,7 @@ static void req_release(struct conn_req *r) {
 static void req_free(struct conn_req *r) {
     if (!r) return;
     if (r->pp) MHD_destroy_post_processor(r->pp);
-    dlp_server_response_free(&r->early);
+    dlp_server_response_clear(&r->early);
     req_release(r);
     free(r->url);
     free(r);
@@ -627,12 +627,12 @@ static enum MHD_Result send_response(struct MHD_Connection *con, struct conn_req
         pthread_mutex_unlock(&r->s->conn_lock);
     }
     if (cut) {
-        dlp_server_response_free(resp);
+        dlp_server_response_clear(resp);
         return MHD_NO;
     }
     struct MHD_Response *mr = MHD_create_response_from_buffer(resp->len, resp->body, MHD_RESPMEM_MUST_FREE);
     if (!mr) {
-        dlp_server_response_free(resp);
+        dlp_server_response_clear(resp);
         return MHD_NO;
     }
     resp->body = NULL;
@@ -935,7 +935,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
 /* ---- accepting ---------------------------------------------------------------------------- */
 
 /* Accept every pending connection as soon as it arrives and hand it to
- * libmicrohttpd's workers (see dlp_server_start for why not theirs). */
+ * libmicrohttpd's workers (see dlp_server_new for why not theirs). */
 static void *acceptor_main(void *arg) {
     dlp_server *s = arg;
     for (;;) {
@@ -1024,8 +1024,8 @@ static dlp_status open_listener(dlp_server *s, int *ipv6, dlp_error *err) {
     return DLP_OK;
 }
 
-dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_error *err) {
-    if (!out) return dlp__err(err, DLP_EINVAL, "dlp_server_start: NULL out");
+dlp_status dlp_server_new(const dlp_server_opts *opts, dlp_server **out, dlp_error *err) {
+    if (!out) return dlp__err(err, DLP_EINVAL, "dlp_server_new: NULL out");
     *out = NULL;
     dlp_server_opts o;
     if (opts) o = *opts;
@@ -1156,7 +1156,7 @@ dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_e
         }
     }
     if (st) {
-        dlp_server_stop(s);
+        dlp_server_free(s);
         return st;
     }
     *out = s;
@@ -1165,7 +1165,7 @@ dlp_status dlp_server_start(const dlp_server_opts *opts, dlp_server **out, dlp_e
 
 int dlp_server_port(const dlp_server *s) { return s && s->mhd ? s->port : 0; }
 
-void dlp_server_stop(dlp_server *s) {
+void dlp_server_free(dlp_server *s) {
     if (!s) return;
     if (s->mhd) {
         /* 1. stop accepting: closing the listening socket now makes new
