@@ -247,7 +247,7 @@ miss_case miss_predict_graph_unknown "unknown option '--bogus'" "$D" predict-gra
 miss_case miss_llm_model --model "$D" llm
 miss_case miss_llm_device --device "$D" llm --model bert-base-uncased
 miss_case miss_llm_unknown "unknown option '--bogus'" "$D" llm --bogus
-miss_case miss_dataset "build or info" "$D" dataset
+miss_case miss_dataset "build, merge or info" "$D" dataset
 miss_case miss_dataset_from --from "$D" dataset build
 miss_case miss_data "stats, export, import or merge" "$D" data
 miss_case miss_data_import --into "$D" data import x.csv
