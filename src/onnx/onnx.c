@@ -544,15 +544,20 @@ typedef struct {
 
 #define SVEC(buf) {(unsigned char *)(buf), (unsigned char *)(buf), 0, (int)(sizeof(buf) / sizeof((buf)[0])), sizeof((buf)[0])}
 
-static void *svec_push(svec *v) {
-    if (v->n == v->cap) {
-        int nc = v->cap * 2;
-        unsigned char *q = v->p == v->stack ? malloc(v->esz * (size_t)nc) : realloc(v->p, v->esz * (size_t)nc);
-        if (!q) return NULL;
-        if (v->p == v->stack) memcpy(q, v->stack, v->esz * (size_t)v->n);
-        v->p = q;
-        v->cap = nc;
-    }
+/* The list is full: double it onto the heap (rare: the stack buffers hold
+ * a node's usual inputs, outputs and attributes). */
+static __attribute__((noinline)) void *svec_grow_push(svec *v) {
+    int nc = v->cap * 2;
+    unsigned char *q = v->p == v->stack ? malloc(v->esz * (size_t)nc) : realloc(v->p, v->esz * (size_t)nc);
+    if (!q) return NULL;
+    if (v->p == v->stack) memcpy(q, v->stack, v->esz * (size_t)v->n);
+    v->p = q;
+    v->cap = nc;
+    return v->p + v->esz * (size_t)v->n++;
+}
+
+static inline void *svec_push(svec *v) {
+    if (v->n == v->cap) return svec_grow_push(v);
     return v->p + v->esz * (size_t)v->n++;
 }
 
