@@ -8,6 +8,9 @@
 #     median of 5 runs each: wall clock and, where perf is allowed, CPU time
 #     (perf task-clock: unlike wall time it does not count waiting for a
 #     core, so it holds on a loaded shared machine), side by side;
+#     The header also gives `dlperf --version`'s times: the floor of every
+#     dlperf run (exec, dynamic loading, exit; on a loaded machine its wall
+#     time is mostly waiting for a core);
 #  2. in process: dlp_graph_load (read + link + shapes + costs) vs onnx.load +
 #     infer_shapes inside one python process (medians) — the stricter view.
 # data/models/torchvision files have symbolic height/width: both tools get
@@ -42,6 +45,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a > 0) printf "%.1f", b/a; else pr
 
 echo "== 1. whole command: dlperf inspect vs python3 onnx.load+infer_shapes (ms, median of 5) =="
 echo "   (machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+# the floor of every dlperf run: exec, dynamic loading and exit, no model
+floor="wall $(wall_ms "$BUILD/dlperf" --version) ms"
+[ $perf_ok = 1 ] && floor="$floor, CPU $(cpu_ms "$BUILD/dlperf" --version) ms"
+echo "   (dlperf --version, the startup floor: $floor)"
 if [ $perf_ok = 1 ]; then
   printf '%-26s %9s %9s %7s   %9s %9s %7s\n' model dlp_wall py_wall ratio dlp_cpu py_cpu ratio
 else

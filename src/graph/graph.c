@@ -228,6 +228,22 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
     }
     for (int i = 0; i < n; i++) mark[i] = -1;
     g->n_edges = 0;
+    /* every pred list is a slice of one block (a node has at most one pred
+     * per input and per subgraph output): one arena call instead of one a
+     * node, and no 16-byte rounding per list */
+    size_t bound = 1;
+    for (int i = 0; i < n; i++) {
+        const dlp__node *nd = &g->nodes[i];
+        bound += (size_t)nd->n_in;
+        for (int a = 0; a < nd->n_attr; a++)
+            if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
+    }
+    int *pblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * bound);
+    if (!pblock) {
+        free(mark);
+        free(tmp);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    }
     /* preds */
     for (int i = 0; i < n; i++) {
         dlp__node *nd = &g->nodes[i];
@@ -260,12 +276,9 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
             }
         }
         nd->n_pred = k;
-        nd->pred = dlp__arena_memdup(&g->arena, tmp, sizeof(int) * (size_t)(k ? k : 1));
-        if (!nd->pred) {
-            free(mark);
-            free(tmp);
-            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-        }
+        nd->pred = pblock;
+        if (k) memcpy(pblock, tmp, sizeof(int) * (size_t)k);
+        pblock += k;
         nd->n_succ = 0;
         g->n_edges += k;
     }
@@ -278,14 +291,17 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
     }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < g->nodes[i].n_pred; k++) cnt[g->nodes[i].pred[k]]++;
+    /* succ lists: slices of one block, n_edges ints (filled below) */
+    int *sblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(g->n_edges + 1));
+    if (!sblock) {
+        free(cnt);
+        free(mark);
+        free(tmp);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    }
     for (int i = 0; i < n; i++) {
-        g->nodes[i].succ = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(cnt[i] ? cnt[i] : 1));
-        if (!g->nodes[i].succ) {
-            free(cnt);
-            free(mark);
-            free(tmp);
-            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-        }
+        g->nodes[i].succ = sblock;
+        sblock += cnt[i];
     }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < g->nodes[i].n_pred; k++) {
@@ -305,13 +321,18 @@ static dlp_status build_consumers(dlp_graph *g, dlp_error *err) {
     for (int i = 0; i < g->n_nodes; i++)
         for (int j = 0; j < g->nodes[i].n_in; j++)
             if (g->nodes[i].in[j] >= 0) cnt[g->nodes[i].in[j]]++;
+    /* slices of one block, as the pred and succ lists */
+    size_t total = 1;
+    for (int v = 0; v < g->n_values; v++) total += (size_t)cnt[v];
+    int *block = dlp__arena_alloc_raw(&g->arena, sizeof(int) * total);
+    if (!block) {
+        free(cnt);
+        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    }
     for (int v = 0; v < g->n_values; v++) {
         g->values[v].n_cons = 0;
-        g->values[v].cons = dlp__arena_alloc(&g->arena, sizeof(int) * (size_t)(cnt[v] ? cnt[v] : 1));
-        if (!g->values[v].cons) {
-            free(cnt);
-            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-        }
+        g->values[v].cons = block;
+        block += cnt[v];
     }
     for (int i = 0; i < g->n_nodes; i++)
         for (int j = 0; j < g->nodes[i].n_in; j++) {
