@@ -128,228 +128,284 @@ static int list_catalogue(int json) {
     return 0;
 }
 
-int dlp_cmd_llm(int argc, char **argv) {
-    const char *model = NULL, *config = NULL, *device = NULL, *dtype = NULL, *region = NULL, *v, *kvdtype = NULL;
-    int64_t batch = 1, seq = 128, gen = -1, gpus = 1, samples = 0, img = 0, conc = 0, ep = 1, adp = 1;
-    int json = 0, list = 0, analytic = 0, r, maxfit = 0, phase = DLP_LLM_AGG;
-    double memfrac = 0;
-    const char *phase_s = NULL, *memfrac_s = NULL, *imgsize = NULL;
-    int64_t images = 0, frames = 0, maxseqs = 0;
+/* What the command line asks for, and what follows from it before the
+ * library is called (the parsed dtypes and phase, serving or not). */
+typedef struct {
+    const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize;
+    int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
+    int json, list, analytic, maxfit, help;
+    int quant, kvdt, phase, serving, gen_default;
+    double memfrac;
+} llm_args;
+
+/* The flags into *a; 0, or the exit code after a one-line message. */
+static int parse_args(int argc, char **argv, llm_args *a) {
+    const cli_flag flags[] = {
+        {.flag = "--model", .s = &a->model},
+        {.flag = "--config", .s = &a->config},
+        {.flag = "--device", .s = &a->device},
+        {.flag = "--dtype", .s = &a->dtype},
+        {.flag = "--kv-dtype", .s = &a->kvdtype},
+        {.flag = "--region", .s = &a->region},
+        {.flag = "--phase", .s = &a->phase_s},
+        {.flag = "--image-size", .s = &a->imgsize},
+        {.flag = "--mem-fraction", .s = &a->memfrac_s},
+        {.flag = "--batch", .lo = 1, .hi = 1 << 20, .i64 = &a->batch},
+        {.flag = "--seq", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
+        {.flag = "--prompt", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
+        {.flag = "--gen", .lo = 0, .hi = 1 << 22, .i64 = &a->gen},
+        {.flag = "--concurrency", .lo = 1, .hi = 1 << 24, .i64 = &a->conc},
+        {.flag = "--ep", .lo = 1, .hi = 1024, .i64 = &a->ep},
+        {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
+        {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
+        {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
+        {.flag = "--samples", .lo = 1, .hi = (int64_t)1 << 50, .i64 = &a->samples},
+        {.flag = "--image-tokens", .lo = 0, .hi = 1000000, .i64 = &a->img},
+        {.flag = "--images", .lo = 1, .hi = 10000, .i64 = &a->images},
+        {.flag = "--video-frames", .lo = 1, .hi = 100000, .i64 = &a->frames},
+        {.flag = "--json", .on = &a->json},
+        {.flag = "--list", .on = &a->list},
+        {.flag = "--analytic", .on = &a->analytic},
+        {.flag = "--max-fit", .on = &a->maxfit},
+        {.flag = "--help", .on = &a->help},
+        {.flag = "-h", .on = &a->help},
+    };
     for (int i = 1; i < argc; i++) {
-        if ((r = cli_opt(argc, argv, &i, "--model", &model)) ||
-            (r = cli_opt(argc, argv, &i, "--config", &config)) ||
-            (r = cli_opt(argc, argv, &i, "--device", &device)) ||
-            (r = cli_opt(argc, argv, &i, "--dtype", &dtype)) ||
-            (r = cli_opt(argc, argv, &i, "--kv-dtype", &kvdtype)) ||
-            (r = cli_opt(argc, argv, &i, "--region", &region)) ||
-            (r = cli_opt(argc, argv, &i, "--phase", &phase_s)) ||
-            (r = cli_opt(argc, argv, &i, "--image-size", &imgsize)) ||
-            (r = cli_opt(argc, argv, &i, "--mem-fraction", &memfrac_s))) {
-            if (r < 0) return DLP_EXIT_BADINPUT;
-            continue;
-        }
-        struct { const char *flag; int64_t *dst; int64_t lo, hi; } nums[] = {
-            {"--batch", &batch, 1, 1 << 20}, {"--seq", &seq, 1, 1 << 22}, {"--prompt", &seq, 1, 1 << 22},
-            {"--gen", &gen, 0, 1 << 22}, {"--concurrency", &conc, 1, 1 << 24}, {"--ep", &ep, 1, 1024},
-            {"--attention-dp", &adp, 1, 1024}, {"--max-seqs", &maxseqs, 1, 1 << 20},
-            {"--gpus", &gpus, 1, 1024}, {"--samples", &samples, 1, (int64_t)1 << 50},
-            {"--image-tokens", &img, 0, 1000000}, {"--images", &images, 1, 10000},
-            {"--video-frames", &frames, 1, 100000}};
-        int done = 0;
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0] && !done; k++) {
-            if ((r = cli_opt(argc, argv, &i, nums[k].flag, &v)) == 0) continue;
-            if (r < 0 || cli_parse_i64(nums[k].flag, v, nums[k].lo, nums[k].hi, nums[k].dst)) return DLP_EXIT_BADINPUT;
-            done = 1;
-        }
-        if (done) continue;
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!strcmp(argv[i], "--list")) list = 1;
-        else if (!strcmp(argv[i], "--analytic")) analytic = 1;
-        else if (!strcmp(argv[i], "--max-fit")) maxfit = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            return cli_usage_error("llm", "unknown option '%s'", argv[i]);
-        }
+        int r = cli_flags(argc, argv, &i, flags, CLI_NFLAGS(flags));
+        if (r < 0) return DLP_EXIT_BADINPUT;
+        if (r == 0) return cli_usage_error("llm", "unknown option '%s'", argv[i]);
+        if (a->help) return 0;
     }
-    if (list) return list_catalogue(json);
-    if (!model && !config) return cli_usage_error("llm", "--model ID or --config FILE is required; 'dlperf llm --list' lists the ids");
-    if (model && config) return cli_usage_error("llm", "--model and --config are exclusive");
-    if (!device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
-    int quant = dtype ? dlp_quant_parse(dtype) : DLP_QT_FP16;
-    if (quant < 0)
+    return 0;
+}
+
+/* The checks that need no model or device: what is required and what is
+ * exclusive, the dtypes, the phase and memory fraction, serving-only flags;
+ * sets quant, kvdt, phase, serving and the default --gen.  0, or the exit
+ * code after a one-line message. */
+static int check_args(llm_args *a) {
+    if (!a->model && !a->config)
+        return cli_usage_error("llm", "--model ID or --config FILE is required; 'dlperf llm --list' lists the ids");
+    if (a->model && a->config) return cli_usage_error("llm", "--model and --config are exclusive");
+    if (!a->device) return cli_usage_error("llm", "--device ID is required; 'dlperf devices' lists the ids");
+    a->quant = a->dtype ? dlp_quant_parse(a->dtype) : DLP_QT_FP16;
+    if (a->quant < 0)
         return cli_failf(DLP_EXIT_BADINPUT,
-                         "llm: --dtype '%s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
-    int kvdt = 0;
-    if (kvdtype) {
-        kvdt = dlp_dtype_parse(kvdtype);
+                         "llm: --dtype '%s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", a->dtype);
+    if (a->kvdtype) {
+        int kvdt = a->kvdt = dlp_dtype_parse(a->kvdtype);
         if (kvdt != DLP_DT_FLOAT && kvdt != DLP_DT_FLOAT16 && kvdt != DLP_DT_BFLOAT16 && kvdt != DLP_DT_FLOAT8E4M3FN &&
             kvdt != DLP_DT_FLOAT8E5M2)
-            return cli_failf(DLP_EXIT_BADINPUT, "llm: --kv-dtype '%s' is not fp16, bf16, fp8 or fp32", kvdtype);
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --kv-dtype '%s' is not fp16, bf16, fp8 or fp32", a->kvdtype);
     }
-
-    if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0)
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: --phase '%s' is not agg, prefill or decode", phase_s);
-    if (memfrac_s) {
+    if (a->phase_s && (a->phase = dlp_llm_phase_parse(a->phase_s)) < 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --phase '%s' is not agg, prefill or decode", a->phase_s);
+    if (a->memfrac_s) {
         char *end;
-        memfrac = strtod(memfrac_s, &end);
-        if (*end || !(memfrac > 0 && memfrac <= 1))
-            return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", memfrac_s);
+        a->memfrac = strtod(a->memfrac_s, &end);
+        if (*end || !(a->memfrac > 0 && a->memfrac <= 1))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", a->memfrac_s);
     }
-    if (maxfit && conc > 0)
+    if (a->maxfit && a->conc > 0)
         return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
                                       "fit (at most --max-seqs)");
-    int serving = conc > 0 || maxfit;
-    if (!serving && maxseqs)
+    a->serving = a->conc > 0 || a->maxfit;
+    if (!a->serving && a->maxseqs)
         return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N or --max-fit");
-    if (!serving && (ep > 1 || adp > 1 || phase_s || memfrac_s))
+    if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase and --mem-fraction are serving options: add "
                                       "--concurrency N or --max-fit");
-    int gen_default = gen < 0 && serving;
-    if (gen < 0) gen = serving ? 128 : 0;
-    if (serving && gen < 1) return cli_failf(DLP_EXIT_BADINPUT, "llm: --gen 0: serving generates at least one token");
+    a->gen_default = a->gen < 0 && a->serving;
+    if (a->gen < 0) a->gen = a->serving ? 128 : 0;
+    if (a->serving && a->gen < 1)
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --gen 0: serving generates at least one token");
+    return 0;
+}
 
+/* The image tokens of every prompt: --image-tokens raw, or from --images
+ * (--image-size, --video-frames) through the model's vision config; into
+ * c->image_tokens and a->img.  0, or the exit code after a message. */
+static int image_tokens(llm_args *a, dlp_llm_config *c) {
     dlp_error e = {0};
-    dlp_llm_config c;
-    dlp_status st = model ? dlp_llm_model_find(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
-    if (st) return cli_fail(&e);
-    if ((images || frames || imgsize) && img)
+    if ((a->images || a->frames || a->imgsize) && a->img)
         return cli_usage_error("llm", "--image-tokens is the raw count: give it or --images/--image-size, not both");
-    if ((frames || imgsize) && !images) images = 1;
-    if (images) {
+    if ((a->frames || a->imgsize) && !a->images) a->images = 1;
+    if (a->images) {
         long iw = 1024, ih = 768;
         char tail;
-        if (imgsize && (sscanf(imgsize, "%ldx%ld%c", &iw, &ih, &tail) != 2 || iw < 1 || ih < 1))
-            return cli_failf(DLP_EXIT_BADINPUT, "llm: --image-size '%s' is not WIDTHxHEIGHT in pixels", imgsize);
-        if ((st = dlp_llm_image_tokens(&c, images, iw, ih, frames, &img, &e))) return cli_fail(&e);
+        if (a->imgsize && (sscanf(a->imgsize, "%ldx%ld%c", &iw, &ih, &tail) != 2 || iw < 1 || ih < 1))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --image-size '%s' is not WIDTHxHEIGHT in pixels", a->imgsize);
+        if (dlp_llm_image_tokens(c, a->images, iw, ih, a->frames, &a->img, &e)) return cli_fail(&e);
     }
-    c.image_tokens = img;
+    c->image_tokens = a->img;
+    return 0;
+}
+
+/* The serving answer as text: the setting, then TTFT, TPOT, end to end,
+ * throughput, KV cache, memory, energy and carbon per request. */
+static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_device *d,
+                          const dlp_llm_prediction *pp, const char *reg) {
+    const dlp_llm_prediction p = *pp;
+    long long gpus = (long long)a->gpus, seq = (long long)a->seq, gen = (long long)a->gen;
+    int64_t img = a->img;
+    char b1[48], b2[48], b3[48];
+    printf("%s on %lld x %s (%s): serving, prompt %lld + %lld output tokens%s, %s", c->id, gpus, d->name,
+           d->id, seq, gen, a->gen_default ? " (default)" : "", dlp_quant_name(a->quant));
+    if (gpus > 1) printf(", TP %lld", (long long)(a->gpus / a->adp));
+    if (a->adp > 1) printf(", attention DP %lld", (long long)a->adp);
+    if (a->ep > 1) printf(", EP %lld", (long long)a->ep);
+    if (a->phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(a->phase));
+    int pf_only = a->phase == DLP_LLM_PREFILL_ONLY, dec_only = a->phase == DLP_LLM_DECODE_ONLY;
+    printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
+           a->maxfit ? "requests in flight (the most that fit)" : "clients");
+    if (p.running < p.concurrency)
+        printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
+               cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
+               cli_count((double)p.max_concurrency, b3, sizeof b3));
+    if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
+    if (!dec_only)
+        printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
+               p.method_serving);
+    else
+        printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
+    if (img && p.vision_params)
+        printf("  images       %lld image tokens per request; vision tower %s of the prefill (%s "
+               "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
+    else if (img)
+        printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
+               (long long)img);
+    if (!pf_only)
+        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
+               dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
+    if (strcmp(p.method_serving, "analytic"))
+        printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
+               dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
+    printf("  end to end   %s per request%s\n", dlp__hu_ms(p.e2e_ms), pf_only ? " (to the first token)" : "");
+    if (pf_only)
+        printf("  throughput   %s prompt tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
+               cli_count(p.tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), gpus, gpus == 1 ? "" : "s");
+    else
+        printf("  throughput   %s output tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
+               cli_count(p.output_tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), gpus,
+               gpus == 1 ? "" : "s");
+    printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
+           p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
+           cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(a->seq + img + a->gen),
+           a->memfrac > 0 ? a->memfrac : DLP_LLM_MEM_FRACTION);
+    printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
+           p.weights_mb / 1024, p.activations_mb / 1024);
+    printf("  energy       %s per request, %s per %s token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
+           dlp__hu_j(p.energy_per_token_j), pf_only ? "prompt" : "output", dlp__hu_w(p.power_per_gpu_w),
+           dlp__hu_w(d->tdp_w));
+    printf("  carbon       %s CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
+           p.carbon_g_per_kwh, p.pue);
+    if (p.active_params != p.params)
+        printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+               dlp__hu_params((double)p.params));
+}
+
+/* The forward-pass / generate answer as text: throughput, latency, memory,
+ * energy and carbon per sample, then the totals for `samples`. */
+static void print_generate(const llm_args *a, const dlp_llm_config *c, const dlp_device *d,
+                           const dlp_llm_prediction *pp, const char *reg, int64_t samples) {
+    const dlp_llm_prediction p = *pp;
+    int64_t img = a->img, gen = a->gen;
+    int quant = a->quant;
+    double tot_s = (double)samples / p.throughput_sps, tot_j = p.energy_j * (double)samples,
+           tot_g = p.co2_g * (double)samples;
+    printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c->id, d->name, d->id, (long long)a->batch,
+           (long long)a->seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), a->gpus > 1 ? ", tensor parallel" : "");
+    if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
+    if (img && p.vision_params)
+        printf("  images       %lld image tokens per sequence; vision tower %s per batch (%s "
+               "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
+    else if (img)
+        printf("  images       %lld image tokens per sequence (the config describes no tower depth: not "
+               "timed)\n", (long long)img);
+    printf("  precision    weights %s, compute %s%s, KV cache %s\n", dlp_quant_name(quant),
+           dlp_dtype_short(p.compute_dtype), p.weight_only ? " (weight-only: dequantised in the kernel)" : "",
+           dlp_dtype_short(p.kv_dtype));
+    if (quant >= DLP_QT_FP8 && !strcmp(p.method, "analytic") && !a->analytic)
+        printf("  (analytic estimate: the trained models cover fp32/fp16/bf16 only)\n");
+    char b1[48], b2[48];
+    printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
+           cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);
+    printf("  latency      %s per batch\n", dlp__hu_ms(p.latency_ms));
+    if (strcmp(p.method_throughput, "analytic") || strcmp(p.method_energy, "analytic"))
+        printf("  analytic     %s per batch, %s per sample (the learned value is held within %gx of it)\n",
+               dlp__hu_ms(p.latency_analytic_ms), dlp__hu_j(p.energy_analytic_j), DLP_LLM_MAX_FACTOR);
+    printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
+           p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
+    printf("  energy       %s per sample (%s)   [%s]\n", dlp__hu_j(p.energy_j), dlp__hu_w(p.power_w), p.method_energy);
+    printf("  carbon       %s CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
+           p.carbon_g_per_kwh, p.pue);
+    printf("  %s sample%s: %s, %s, %s CO2\n", dlp__hu_count((double)samples), samples == 1 ? "" : "s",
+           dlp__hu_ms(tot_s * 1e3), dlp__hu_j(tot_j), dlp__hu_g(tot_g));
+    printf("  model: %s parameters, %s MACs per pass, %s nodes, %s edges\n", dlp__hu_params((double)p.params),
+           dlp__hu_si((double)p.macs, ""), dlp__hu_count((double)p.nodes), dlp__hu_count((double)p.edges));
+    if (p.active_params != p.params)
+        printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
+               dlp__hu_params((double)p.params));
+    printf("  KV cache     %s MiB per sequence of %lld tokens\n", dlp__hu_num(p.kv_bytes_per_seq / 1048576.0),
+           (long long)(a->seq + img + gen));
+}
+
+/* The model, the device and the prediction, then its answer as JSON (the
+ * library's bytes, as POST /api/llm) or text. */
+static int predict_and_print(llm_args *a, dlp_llm_config *c) {
+    dlp_error e = {0};
+    dlp_status st;
     dlp_devdb *db = NULL;
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);
-    const dlp_device *d = dlp_devdb_find(db, device);
+    const dlp_device *d = dlp_devdb_find(db, a->device);
     if (!d) {
-        int rc = cli_unknown_device(db, device);
+        int rc = cli_unknown_device(db, a->device);
         dlp_devdb_free(db);
         return rc;
     }
     /* no --dtype: the checkpoint's own format where the GPU runs it */
-    if (!dtype) quant = dlp_llm_default_quant(&c, d);
-    dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus, .kv_dtype = kvdt,
-                           .concurrency = conc, .max_fit = maxfit, .ep = (int)ep, .attn_dp = (int)adp,
-                           .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
+    if (!a->dtype) a->quant = dlp_llm_default_quant(c, d);
+    dlp_llm_workload wl = {.batch = a->batch, .seq = a->seq, .gen_tokens = a->gen, .quant = a->quant,
+                           .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
+                           .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
+                           .max_seqs = a->maxseqs};
     dlp_llm_prediction p;
-    if ((st = dlp_llm_predict(&c, d, db, &wl, 
-                              &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &e))) {
+    dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
+    if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {
         dlp_devdb_free(db);
         return cli_fail(&e);
     }
-    if (!samples) samples = serving ? p.concurrency : batch;
-    double tot_s = (double)samples / p.throughput_sps, tot_j = p.energy_j * (double)samples,
-           tot_g = p.co2_g * (double)samples;
-    const char *reg = region && *region ? region : dlp_carbon_default_region(db);
-    if (json) {
-        /* the library's text: the same bytes as POST /api/llm */
+    int64_t samples = a->samples ? a->samples : a->serving ? p.concurrency : a->batch;
+    const char *reg = a->region && *a->region ? a->region : dlp_carbon_default_region(db);
+    int rc = 0;
+    if (a->json) {
         char *buf;
         size_t len;
-        st = dlp_llm_json(&c, d, &wl, &p, samples, reg, &buf, &len, &e);
-        int rc = cli_print_json(st, buf, len, &e);
-        dlp_devdb_free(db);
-        return rc;
+        st = dlp_llm_json(c, d, &wl, &p, samples, reg, &buf, &len, &e);
+        rc = cli_print_json(st, buf, len, &e);
     } else if (p.serving) {
-        char b1[48], b2[48], b3[48];
-        printf("%s on %lld x %s (%s): serving, prompt %lld + %lld output tokens%s, %s", c.id, (long long)gpus, d->name,
-               d->id, (long long)seq, (long long)gen, gen_default ? " (default)" : "", dlp_quant_name(quant));
-        if (gpus > 1) printf(", TP %lld", (long long)(gpus / adp));
-        if (adp > 1) printf(", attention DP %lld", (long long)adp);
-        if (ep > 1) printf(", EP %lld", (long long)ep);
-        if (phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(phase));
-        int pf_only = phase == DLP_LLM_PREFILL_ONLY, dec_only = phase == DLP_LLM_DECODE_ONLY;
-        printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
-               maxfit ? "requests in flight (the most that fit)" : "clients");
-        if (p.running < p.concurrency)
-            printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
-                   cli_count((double)p.running, b2, sizeof b2), (long long)(maxseqs ? maxseqs : DLP_LLM_MAX_SEQS),
-                   cli_count((double)p.max_concurrency, b3, sizeof b3));
-        if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
-        if (!dec_only)
-            printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
-                   p.method_serving);
-        else
-            printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
-        if (img && p.vision_params)
-            printf("  images       %lld image tokens per request; vision tower %s of the prefill (%s "
-                   "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
-        else if (img)
-            printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
-                   (long long)img);
-        if (!pf_only)
-            printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
-                   dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
-        if (strcmp(p.method_serving, "analytic"))
-            printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
-                   dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
-        printf("  end to end   %s per request%s\n", dlp__hu_ms(p.e2e_ms), pf_only ? " (to the first token)" : "");
-        if (pf_only)
-            printf("  throughput   %s prompt tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
-                   cli_count(p.tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
-                   gpus == 1 ? "" : "s");
-        else
-            printf("  throughput   %s output tokens/s, %s requests/s (one replica of %lld GPU%s)\n",
-                   cli_count(p.output_tokens_per_s, b1, sizeof b1), dlp__hu_num(p.requests_per_s), (long long)gpus,
-                   gpus == 1 ? "" : "s");
-        printf("  KV cache     %.1f GiB per GPU: %s tokens, %s sequences of %lld tokens (memory fraction %.2f)\n",
-               p.kv_cache_gib, cli_count((double)p.kv_capacity_tokens, b1, sizeof b1),
-               cli_count((double)p.max_concurrency, b2, sizeof b2), (long long)(seq + img + gen),
-               memfrac > 0 ? memfrac : DLP_LLM_MEM_FRACTION);
-        printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
-               p.weights_mb / 1024, p.activations_mb / 1024);
-        printf("  energy       %s per request, %s per %s token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
-               dlp__hu_j(p.energy_per_token_j), pf_only ? "prompt" : "output", dlp__hu_w(p.power_per_gpu_w),
-               dlp__hu_w(d->tdp_w));
-        printf("  carbon       %s CO2 per request (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
-               p.carbon_g_per_kwh, p.pue);
-        if (p.active_params != p.params)
-            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
-                   dlp__hu_params((double)p.params));
+        print_serving(a, c, d, &p, reg);
     } else {
-        printf("%s on %s (%s): batch %lld x seq %lld%s, %s%s\n", c.id, d->name, d->id, (long long)batch,
-               (long long)seq, gen ? "" : " (forward pass)", dlp_quant_name(quant), gpus > 1 ? ", tensor parallel" : "");
-        if (gen) printf("  generating %lld tokens per sequence\n", (long long)gen);
-        if (img && p.vision_params)
-            printf("  images       %lld image tokens per sequence; vision tower %s per batch (%s "
-                   "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
-        else if (img)
-            printf("  images       %lld image tokens per sequence (the config describes no tower depth: not "
-                   "timed)\n", (long long)img);
-        printf("  precision    weights %s, compute %s%s, KV cache %s\n", dlp_quant_name(quant),
-               dlp_dtype_short(p.compute_dtype), p.weight_only ? " (weight-only: dequantised in the kernel)" : "",
-               dlp_dtype_short(p.kv_dtype));
-        if (quant >= DLP_QT_FP8 && !strcmp(p.method, "analytic") && !analytic)
-            printf("  (analytic estimate: the trained models cover fp32/fp16/bf16 only)\n");
-        char b1[48], b2[48], b3[48];
-        printf("  throughput   %s samples/s, %s tokens/s   [%s]\n", cli_count(p.throughput_sps, b1, sizeof b1),
-               cli_count(p.tokens_per_s, b2, sizeof b2), p.method_throughput);
-        printf("  latency      %s per batch\n", dlp__hu_ms(p.latency_ms));
-        if (strcmp(p.method_throughput, "analytic") || strcmp(p.method_energy, "analytic"))
-            printf("  analytic     %s per batch, %s per sample (the learned value is held within %gx of it)\n",
-                   dlp__hu_ms(p.latency_analytic_ms), dlp__hu_j(p.energy_analytic_j), DLP_LLM_MAX_FACTOR);
-        printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
-               p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
-        printf("  energy       %s per sample (%s)   [%s]\n", dlp__hu_j(p.energy_j), dlp__hu_w(p.power_w), p.method_energy);
-        printf("  carbon       %s CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
-               p.carbon_g_per_kwh, p.pue);
-        (void)b2, (void)b3;
-        printf("  %s sample%s: %s, %s, %s CO2\n", dlp__hu_count((double)samples), samples == 1 ? "" : "s",
-               dlp__hu_ms(tot_s * 1e3), dlp__hu_j(tot_j), dlp__hu_g(tot_g));
-        printf("  model: %s parameters, %s MACs per pass, %s nodes, %s edges\n", dlp__hu_params((double)p.params),
-               dlp__hu_si((double)p.macs, ""), dlp__hu_count((double)p.nodes), dlp__hu_count((double)p.edges));
-        if (p.active_params != p.params)
-            printf("  MoE: %s active parameters per token of %s\n", dlp__hu_params((double)p.active_params),
-                   dlp__hu_params((double)p.params));
-        printf("  KV cache     %s MiB per sequence of %lld tokens\n", dlp__hu_num(p.kv_bytes_per_seq / 1048576.0),
-               (long long)(seq + img + gen));
+        print_generate(a, c, d, &p, reg, samples);
     }
     dlp_devdb_free(db);
-    return 0;
+    return rc;
+}
+
+int dlp_cmd_llm(int argc, char **argv) {
+    llm_args a = {.batch = 1, .seq = 128, .gen = -1, .gpus = 1, .ep = 1, .adp = 1, .phase = DLP_LLM_AGG};
+    int rc = parse_args(argc, argv, &a);
+    if (rc) return rc;
+    if (a.help) {
+        usage(stdout);
+        return 0;
+    }
+    if (a.list) return list_catalogue(a.json);
+    if ((rc = check_args(&a))) return rc;
+    dlp_error e = {0};
+    dlp_llm_config c;
+    dlp_status st = a.model ? dlp_llm_model_find(a.model, &c, &e) : dlp_llm_config_load(a.config, &c, &e);
+    if (st) return cli_fail(&e);
+    if ((rc = image_tokens(&a, &c))) return rc;
+    return predict_and_print(&a, &c);
 }

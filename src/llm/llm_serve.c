@@ -308,6 +308,7 @@ typedef struct {
     double peak_mm, peak_vec, bw;
     const dlp_eff_curve *cv_gemm, *cv_attn, *cv_elem;
     double attn_flops_per_elem;/* attention FLOPs per cached element read         */
+    int adt;                   /* activation dtype (attention, vision tower)      */
 } sctx;
 
 typedef struct {
@@ -414,6 +415,233 @@ static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
 
 /* ---- the serving prediction ------------------------------------------------- */
 
+/* The replica's layout (attention TP x DP, expert parallelism, how the KV
+ * cache splits) and the units and curves its kernels run on; refuses a
+ * layout the model or the GPU count cannot take, and a device without a
+ * peak or bandwidth. */
+static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                              int cdt, double kv_eb, dlp_error *err) {
+    s->c = c;
+    s->d = d;
+    s->n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    s->attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
+    s->ep = wl->ep > 1 ? wl->ep : 1;
+    /* what the model lacks first: a dense model has no experts to spread,
+     * and attention data parallelism only pays beside an expert-parallel
+     * MoE (a dense model's MLP would be replicated: run replicas) */
+    if (s->ep > 1 && c->num_experts <= 0)
+        return dlp__err(err, DLP_EINVAL, "%s: ep %d: the model has no experts (expert parallelism needs MoE)", c->id,
+                        s->ep);
+    if (s->attn_dp > 1 && c->num_experts <= 0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: attention-dp %d: the model has no experts (attention DP serves MoE layers; a dense model "
+                        "runs as %d replicas instead)", c->id, s->attn_dp, s->attn_dp);
+    if (s->n_gpus % s->attn_dp || s->n_gpus % s->ep)
+        return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s->attn_dp, s->ep,
+                        s->n_gpus);
+    if (s->ep > 1 && c->num_experts % s->ep)
+        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s->ep,
+                        (long long)c->num_experts);
+    s->tp_attn = s->n_gpus / s->attn_dp;
+    s->moe_tp = s->n_gpus / s->ep;
+    s->kv_eb = kv_eb;
+    int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
+    /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
+     * MLA's latent cache is replicated on every TP rank */
+    s->kv_shard = c->kv_lora_rank > 0 ? 1 : (int)(nkv < s->tp_attn ? nkv : s->tp_attn);
+    if (s->kv_shard < 1) s->kv_shard = 1;
+    /* attention FLOPs per cached element: GQA 2 (heads / kv heads) (QK^T and
+     * PV over k and v); MLA absorbed 4 heads over the latent (+ rope key) */
+    double nh = (double)c->num_attention_heads;
+    s->attn_flops_per_elem = c->kv_lora_rank > 0 ? 4.0 * nh / (double)s->tp_attn
+                                                 : 2.0 * nh / (double)nkv;
+    int prec = dlp__prec_of_dtype(cdt);
+    int tc;
+    s->peak_mm = dlp__node_peak(d, DLP_OPC_GEMM, cdt, DLP_TF32_OFF, &tc);
+    s->cv_gemm = &dlp__kcurve_get(tc ? prec : DLP__PREC_FP32, DLP_KC_GEMM)->c;
+    /* attention runs at 16 bits even with fp8 weights (the cache dtype
+     * aside): FlashAttention/FlashInfer on the half tensor cores */
+    s->adt = dlp_quant_act_dtype(wl->quant);
+    s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
+    double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, s->adt, DLP_TF32_OFF, &tc);
+    s->cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
+    s->cv_elem = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_ELEMENTWISE)->c;
+    s->bw = d->mem_bandwidth_gbs * 1e9;
+    if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
+        return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
+    return DLP_OK;
+}
+
+/* What the memory leaves room for: per GPU the weights, the activation
+ * workspace, one sequence's cache and the cache space; and how many
+ * requests run at once. */
+typedef struct {
+    double frac;               /* the engine's share of GPU memory                */
+    double vparams;            /* vision tower parameters                         */
+    double wgpu, act;          /* weights and activation workspace per GPU        */
+    double avail;              /* bytes left for the KV cache per GPU             */
+    double seq_bytes;          /* one sequence of S + G tokens' cache, one GPU    */
+    int64_t S, G;              /* prompt (with image tokens) and output tokens    */
+    int64_t max_c;             /* sequences of S + G the cache holds              */
+    int64_t C, R;              /* clients, and sequences running at once          */
+    double pre;                /* share of running sequences preempted once       */
+} serve_plan;
+
+/* Memory per GPU (docs/llm.md, "Memory"; the same story as generate mode):
+ * weights (the tower's in 16 bits), the activation workspace of a step (per
+ * token of the one-token graph, MoE per routed token, an 8k-token chunk as
+ * the engine profiles it), runtime slack, and the cache in what is left of
+ * the engine's fraction.  Refuses a model that does not fit at one request
+ * or leaves no room for one sequence's cache. */
+static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_plan *m, dlp_llm_prediction *out,
+                               dlp_error *err) {
+    const dlp_llm_config *c = s->c;
+    const dlp_device *d = s->d;
+    const prof_t *p = s->p;
+    double frac = m->frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
+    m->vparams = (double)dlp_llm_vision_params(c);
+    double wgpu = m->wgpu = (p->weight_bytes + m->vparams * p->act_bytes) / s->n_gpus;
+    double act = m->act = fmin(p->peak_act_pt * CHUNK_TOKENS / s->tp_attn, 8.0 * 1073741824.0);
+    double avail = m->avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
+    int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
+    double seq_bytes = m->seq_bytes = dlp_llm_kv_bytes(c, S + G, s->kv_eb) / s->kv_shard; /* one sequence, one GPU */
+    out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
+    /* one request at all: weights + its prompt's activations + its cache +
+     * the runtime on the whole device — the test generate mode makes */
+    double act1 = p->peak_act_pt * fmin((double)S, CHUNK_TOKENS) / s->tp_attn;
+    double need1 = wgpu + act1 + seq_bytes + DLP_LLM_RUNTIME_GIB * 1073741824.0;
+    if (need1 > d->memory_gib * 1073741824.0)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: does not fit on %d x %s even at one request: needs %.1f GiB per GPU (weights %.1f + "
+                        "activations %.2f + KV cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype "
+                        "or a larger device", c->id, s->n_gpus, d->id, gib(need1), gib(wgpu), gib(act1),
+                        gib(seq_bytes), DLP_LLM_RUNTIME_GIB, d->memory_gib);
+    if (avail <= 0 || seq_bytes > avail)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: no room for the KV cache on %d x %s at memory fraction %.2f: %.1f GiB per GPU, weights "
+                        "%.1f + activation workspace %.1f + runtime %.1f GiB; raise --mem-fraction, or use more gpus "
+                        "or a smaller dtype", c->id, s->n_gpus, d->id, frac, frac * d->memory_gib, gib(wgpu), gib(act),
+                        SLACK_GIB);
+    return DLP_OK;
+}
+
+/* Sequences of S + G the cache holds and its token count at that length
+ * (sliding windows and Mamba states make bytes per token depend on it, so
+ * "N tokens" is M x (S + G), never a one-token figure); clients vs running
+ * sequences: the engine runs at most max_seqs (vLLM max_num_seqs) and what
+ * the cache holds; more clients queue.  A cache sized for whole sequences
+ * holds more of them at their mean live length S + G / 2, so vLLM admits
+ * up to that many and preempts (recomputes) the ones that outgrow it. */
+static void serve_concurrency(const sctx *s, const dlp_llm_workload *wl, serve_plan *m, dlp_llm_prediction *out) {
+    const dlp_llm_config *c = s->c;
+    const prof_t *p = s->p;
+    double avail = m->avail, seq_bytes = m->seq_bytes, kv_eb = s->kv_eb;
+    int64_t S = m->S, G = m->G;
+    int64_t max_c = m->max_c = (int64_t)floor(avail / seq_bytes) * s->attn_dp;
+    out->max_concurrency = max_c;
+    double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s->kv_shard;
+    if (fabs(seq_bytes - tok_bytes * (double)(S + G)) <= 1e-9 * seq_bytes)
+        out->kv_capacity_tokens = (int64_t)floor(avail / tok_bytes) * s->attn_dp; /* bytes linear in tokens */
+    else
+        out->kv_capacity_tokens = max_c * (S + G);
+    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
+    int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->concurrency;
+    if (C < 1) C = 1;
+    double live_bytes = dlp_llm_kv_bytes(c, (int64_t)llround((double)S + (double)G / 2.0), kv_eb) / s->kv_shard;
+    int64_t max_live = (int64_t)floor(avail / live_bytes) * s->attn_dp;
+    int64_t R = C;
+    if (R > max_seqs) R = max_seqs;
+    /* a prefill worker hands each cache on after the prompt: its cache
+     * bounds nothing here */
+    if (R > max_live && wl->phase != DLP_LLM_PREFILL_ONLY) R = max_live;
+    if (R < 1) R = 1;
+    /* the share of running sequences preempted once, each recomputing its
+     * prompt and half its output */
+    double pre = R > max_c && wl->phase != DLP_LLM_PREFILL_ONLY ? 1.0 - (double)max_c / (double)R : 0.0;
+    m->C = C, m->R = R, m->pre = pre;
+    out->concurrency = C;
+    out->running = R;
+    out->params = (int64_t)p->params;
+    out->active_params = p->active_params > 0 ? (int64_t)p->active_params : (int64_t)p->params;
+    out->weights_mb = m->wgpu / 1048576.0;
+    out->activations_mb = (m->act + fmin((double)R, (double)max_c) / s->attn_dp * seq_bytes) / 1048576.0;
+    out->memory_mb = out->weights_mb + out->activations_mb + SLACK_GIB * 1024.0;
+    out->fits = 1;
+    out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, S + G, kv_eb);
+}
+
+/* The iterations of the steady state and what they give: TTFT and TPOT of
+ * the phase served, before queueing. */
+typedef struct {
+    itime dec;                 /* a decode-only step of the R running          */
+    itime pf1;                 /* one prompt's prefill (and its tower) alone     */
+    itime mix;                 /* the step whose time is TPOT (power too)       */
+    double vis;                /* the vision tower, per request (s)             */
+    double ttft, tpot;         /* seconds                                        */
+} serve_times;
+
+/* TTFT of closed-loop clients (what serving benchmarks run, and what
+ * --concurrency means).  The first wave arrives together: its R S prompt
+ * tokens go in chunks, the i-th request done after i of them.  Afterwards
+ * arrivals are spread by the staggered completions: a request waits for
+ * the step in flight (none at R = 1: the engine is idle when the lone
+ * client sends) and its prompt rides beside the other R - 1 decodes and
+ * the prompt tokens other arrivals bring.  The mean over a run of W_WAVES
+ * waves weights the burst 1 / W_WAVES.  Then per phase: a prefill worker
+ * (prompts in full chunks, no decodes), a decode worker (the caches arrive
+ * prefilled), or both mixed. */
+static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const serve_plan *m, serve_times *t,
+                               dlp_llm_prediction *out) {
+    double Sd = (double)m->S, Gd = (double)m->G, Rd = (double)m->R, pre = m->pre;
+    double ctx = Sd + Gd / 2.0; /* the mean live context over a generation */
+    itime dec = iteration(s, Rd, ctx, 0, 0);
+    itime pf1 = iteration(s, 0, 0, Sd, Sd);
+    /* the vision tower runs once per request, before its prompt's prefill */
+    double vbusy, vis = dlp__llm_vision_s(s->c, s->d, s->adt, s->c->image_tokens, s->tp_attn, &vbusy);
+    pf1.t += vis;
+    pf1.bc += vbusy;
+    pf1.busy += vbusy;
+    double ttft, tpot;
+    itime mix;
+    double burst = Rd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
+    itime bi = iteration(s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
+    bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
+    double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
+    double pf_per_step = Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd;
+    double others = fmin((Rd - 1.0) * Sd / Gd, CHUNK_TOKENS);
+    double nck = ceil(Sd / CHUNK_TOKENS);
+    itime ride = iteration(s, Rd - 1.0, ctx, Sd / nck + others, Sd);
+    double ttft_steady = (Rd > 1 ? 0.5 * (dec.t + vis * Rd / Gd) : 0) + (ride.t + vis * (1.0 + others / Sd)) * nck;
+    double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) {
+        /* a prefill worker: its clients arrive at the pace the decode side
+         * lets them (the disaggregated measurements show TTFT near a
+         * prompt's prefill at any client count), so the TTFT is the
+         * burst/staggered mean; its requests/s is bounded by the round of
+         * R prompts back to back */
+        mix = bi;
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES);
+        out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
+        tpot = 0;
+    } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
+        mix = dec;
+        tpot = dec.t;
+        ttft = 0;
+    } else {
+        /* every decode step also prefills R S / G prompt tokens (and what
+         * preempted sequences recompute) and R / G requests' towers */
+        mix = iteration(s, Rd, ctx, pf_per_step, Sd);
+        mix.t += vis * Rd / Gd;
+        mix.bc += vbusy * Rd / Gd;
+        mix.busy += vbusy * Rd / Gd;
+        tpot = mix.t;
+        ttft = ttft_mean;
+    }
+    if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
+    t->dec = dec, t->pf1 = pf1, t->mix = mix;
+    t->vis = vis, t->ttft = ttft, t->tpot = tpot;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -425,180 +653,16 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     dlp_status st = profile_get(&ct, wl->quant, &p, err);
     if (st) return st;
     sctx s = {0};
-    s.c = c;
-    s.d = d;
     s.p = &p;
-    s.n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
-    s.attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
-    s.ep = wl->ep > 1 ? wl->ep : 1;
-    /* what the model lacks first: a dense model has no experts to spread,
-     * and attention data parallelism only pays beside an expert-parallel
-     * MoE (a dense model's MLP would be replicated: run replicas) */
-    if (s.ep > 1 && c->num_experts <= 0)
-        return dlp__err(err, DLP_EINVAL, "%s: ep %d: the model has no experts (expert parallelism needs MoE)", c->id,
-                        s.ep);
-    if (s.attn_dp > 1 && c->num_experts <= 0)
-        return dlp__err(err, DLP_EINVAL,
-                        "%s: attention-dp %d: the model has no experts (attention DP serves MoE layers; a dense model "
-                        "runs as %d replicas instead)", c->id, s.attn_dp, s.attn_dp);
-    if (s.n_gpus % s.attn_dp || s.n_gpus % s.ep)
-        return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s.attn_dp, s.ep,
-                        s.n_gpus);
-    if (s.ep > 1 && c->num_experts % s.ep)
-        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s.ep,
-                        (long long)c->num_experts);
-    s.tp_attn = s.n_gpus / s.attn_dp;
-    s.moe_tp = s.n_gpus / s.ep;
-    s.kv_eb = kv_eb;
-    int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
-    /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
-     * MLA's latent cache is replicated on every TP rank */
-    s.kv_shard = c->kv_lora_rank > 0 ? 1 : (int)(nkv < s.tp_attn ? nkv : s.tp_attn);
-    if (s.kv_shard < 1) s.kv_shard = 1;
-    /* attention FLOPs per cached element: GQA 2 (heads / kv heads) (QK^T and
-     * PV over k and v); MLA absorbed 4 heads over the latent (+ rope key) */
-    double nh = (double)c->num_attention_heads;
-    s.attn_flops_per_elem = c->kv_lora_rank > 0 ? 4.0 * nh / (double)s.tp_attn
-                                                : 2.0 * nh / (double)nkv;
-    int prec = dlp__prec_of_dtype(cdt);
-    int tc;
-    s.peak_mm = dlp__node_peak(d, DLP_OPC_GEMM, cdt, DLP_TF32_OFF, &tc);
-    s.cv_gemm = &dlp__kcurve_get(tc ? prec : DLP__PREC_FP32, DLP_KC_GEMM)->c;
-    /* attention runs at 16 bits even with fp8 weights (the cache dtype
-     * aside): FlashAttention/FlashInfer on the half tensor cores */
-    int adt = dlp_quant_act_dtype(wl->quant);
-    s.peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
-    double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, adt, DLP_TF32_OFF, &tc);
-    s.cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
-    s.cv_elem = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_ELEMENTWISE)->c;
-    s.bw = d->mem_bandwidth_gbs * 1e9;
-    if (s.peak_mm <= 0 || s.bw <= 0 || p_attn <= 0)
-        return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
-
-    /* memory per GPU (docs/llm.md, "Memory"; the same story as generate
-     * mode): weights (the tower's in 16 bits), the activation workspace of
-     * a step (per token of the one-token graph, MoE per routed token, an
-     * 8k-token chunk as the engine profiles it), runtime slack, and the
-     * cache in what is left of the engine's fraction */
-    double frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
-    double vparams = (double)dlp_llm_vision_params(c);
-    double wgpu = (p.weight_bytes + vparams * p.act_bytes) / s.n_gpus;
-    double act = fmin(p.peak_act_pt * CHUNK_TOKENS / s.tp_attn, 8.0 * 1073741824.0);
-    double avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
-    int64_t S = wl->seq + c->image_tokens, G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
-    double seq_bytes = dlp_llm_kv_bytes(c, S + G, kv_eb) / s.kv_shard; /* one sequence, one GPU */
-    out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
-    /* one request at all: weights + its prompt's activations + its cache +
-     * the runtime on the whole device — the test generate mode makes */
-    double act1 = p.peak_act_pt * fmin((double)S, CHUNK_TOKENS) / s.tp_attn;
-    double need1 = wgpu + act1 + seq_bytes + DLP_LLM_RUNTIME_GIB * 1073741824.0;
-    if (need1 > d->memory_gib * 1073741824.0)
-        return dlp__err(err, DLP_EINVAL,
-                        "%s: does not fit on %d x %s even at one request: needs %.1f GiB per GPU (weights %.1f + "
-                        "activations %.2f + KV cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype "
-                        "or a larger device", c->id, s.n_gpus, d->id, gib(need1), gib(wgpu), gib(act1),
-                        gib(seq_bytes), DLP_LLM_RUNTIME_GIB, d->memory_gib);
-    if (avail <= 0 || seq_bytes > avail)
-        return dlp__err(err, DLP_EINVAL,
-                        "%s: no room for the KV cache on %d x %s at memory fraction %.2f: %.1f GiB per GPU, weights "
-                        "%.1f + activation workspace %.1f + runtime %.1f GiB; raise --mem-fraction, or use more gpus "
-                        "or a smaller dtype", c->id, s.n_gpus, d->id, frac, frac * d->memory_gib, gib(wgpu), gib(act),
-                        SLACK_GIB);
-    /* sequences of S + G the cache holds; its token count at that length
-     * (sliding windows and Mamba states make bytes per token depend on it,
-     * so "N tokens" is M x (S + G), never a one-token figure) */
-    int64_t max_c = (int64_t)floor(avail / seq_bytes) * s.attn_dp;
-    out->max_concurrency = max_c;
-    double tok_bytes = dlp_llm_kv_bytes(c, 1, kv_eb) / s.kv_shard;
-    if (fabs(seq_bytes - tok_bytes * (double)(S + G)) <= 1e-9 * seq_bytes)
-        out->kv_capacity_tokens = (int64_t)floor(avail / tok_bytes) * s.attn_dp; /* bytes linear in tokens */
-    else
-        out->kv_capacity_tokens = max_c * (S + G);
-    /* clients vs running sequences: the engine runs at most max_seqs
-     * (vLLM max_num_seqs) and what the cache holds; more clients queue.
-     * A cache sized for whole sequences holds more of them at their mean
-     * live length S + G / 2, so vLLM admits up to that many and preempts
-     * (recomputes) the ones that outgrow it. */
-    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
-    int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->concurrency;
-    if (C < 1) C = 1;
-    double live_bytes = dlp_llm_kv_bytes(c, (int64_t)llround((double)S + (double)G / 2.0), kv_eb) / s.kv_shard;
-    int64_t max_live = (int64_t)floor(avail / live_bytes) * s.attn_dp;
-    int64_t R = C;
-    if (R > max_seqs) R = max_seqs;
-    /* a prefill worker hands each cache on after the prompt: its cache
-     * bounds nothing here */
-    if (R > max_live && wl->phase != DLP_LLM_PREFILL_ONLY) R = max_live;
-    if (R < 1) R = 1;
-    /* the share of running sequences preempted once, each recomputing its
-     * prompt and half its output */
-    double pre = R > max_c && wl->phase != DLP_LLM_PREFILL_ONLY ? 1.0 - (double)max_c / (double)R : 0.0;
-    out->concurrency = C;
-    out->running = R;
-    out->params = (int64_t)p.params;
-    out->active_params = p.active_params > 0 ? (int64_t)p.active_params : (int64_t)p.params;
-    out->weights_mb = wgpu / 1048576.0;
-    out->activations_mb = (act + fmin((double)R, (double)max_c) / s.attn_dp * seq_bytes) / 1048576.0;
-    out->memory_mb = out->weights_mb + out->activations_mb + SLACK_GIB * 1024.0;
-    out->fits = 1;
-    out->kv_bytes_per_seq = dlp_llm_kv_bytes(c, S + G, kv_eb);
+    serve_plan m = {0};
+    if ((st = serve_setup(&s, c, d, wl, cdt, kv_eb, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
+    serve_concurrency(&s, wl, &m, out);
 
     /* steady state (docs/llm.md, "The iteration model") */
-    double Sd = (double)S, Gd = (double)G, Rd = (double)R;
-    double ctx = Sd + Gd / 2.0; /* the mean live context over a generation */
-    itime dec = iteration(&s, Rd, ctx, 0, 0);
-    itime pf1 = iteration(&s, 0, 0, Sd, Sd);
-    /* the vision tower runs once per request, before its prompt's prefill */
-    double vbusy, vis = dlp__llm_vision_s(c, d, adt, c->image_tokens, s.tp_attn, &vbusy);
-    pf1.t += vis;
-    pf1.bc += vbusy;
-    pf1.busy += vbusy;
-    double ttft, tpot;
-    itime mix;
-    /* TTFT of closed-loop clients (what serving benchmarks run, and what
-     * --concurrency means).  The first wave arrives together: its R S
-     * prompt tokens go in chunks, the i-th request done after i of them.
-     * Afterwards arrivals are spread by the staggered completions: a
-     * request waits for the step in flight (none at R = 1: the engine is
-     * idle when the lone client sends) and its prompt rides beside the
-     * other R - 1 decodes and the prompt tokens other arrivals bring.
-     * The mean over a run of W_WAVES waves weights the burst 1 / W_WAVES. */
-    double burst = Rd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
-    itime bi = iteration(&s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
-    bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
-    double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
-    double pf_per_step = Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd;
-    double others = fmin((Rd - 1.0) * Sd / Gd, CHUNK_TOKENS);
-    double nck = ceil(Sd / CHUNK_TOKENS);
-    itime ride = iteration(&s, Rd - 1.0, ctx, Sd / nck + others, Sd);
-    double ttft_steady = (Rd > 1 ? 0.5 * (dec.t + vis * Rd / Gd) : 0) + (ride.t + vis * (1.0 + others / Sd)) * nck;
-    double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
-    if (wl->phase == DLP_LLM_PREFILL_ONLY) {
-        /* a prefill worker: prompts in full chunks, no decodes.  Its
-         * clients arrive at the pace the decode side lets them (the
-         * disaggregated measurements show TTFT near a prompt's prefill at
-         * any client count), so the TTFT is the burst/staggered mean; its
-         * requests/s is bounded by the round of R prompts back to back */
-        mix = bi;
-        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES);
-        out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
-        tpot = 0;
-    } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
-        /* a decode worker: the caches arrive prefilled */
-        mix = dec;
-        tpot = dec.t;
-        ttft = 0;
-    } else {
-        /* every decode step also prefills R S / G prompt tokens (and what
-         * preempted sequences recompute) and R / G requests' towers */
-        mix = iteration(&s, Rd, ctx, pf_per_step, Sd);
-        mix.t += vis * Rd / Gd;
-        mix.bc += vbusy * Rd / Gd;
-        mix.busy += vbusy * Rd / Gd;
-        tpot = mix.t;
-        ttft = ttft_mean;
-    }
-    if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
+    serve_times t;
+    serve_steady_state(&s, wl, &m, &t, out);
+    double ttft = t.ttft, tpot = t.tpot, Gd = (double)m.G, Rd = (double)m.R;
+    int64_t C = m.C, R = m.R;
     /* clients beyond what runs wait in the queue: a closed loop of C
      * clients over R slots cycles every (C / R) x the run time */
     double run_e2e = ttft + (Gd - 1.0) * tpot;
@@ -611,19 +675,20 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         ttft += run_e2e * ((double)C / Rd - 1.0);
     }
     out->serving = 1;
-    out->prefill_ms = pf1.t * 1e3;
-    out->vision_ms = vis * 1e3;
-    out->vision_params = (int64_t)vparams;
-    out->decode_step_ms = dec.t * 1e3;
-    out->comm_ms = mix.comm * 1e3;
-    out->preempted = pre;
+    out->prefill_ms = t.pf1.t * 1e3;
+    out->vision_ms = t.vis * 1e3;
+    out->vision_params = (int64_t)m.vparams;
+    out->decode_step_ms = t.dec.t * 1e3;
+    out->comm_ms = t.mix.comm * 1e3;
+    out->preempted = m.pre;
     out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
     out->tpot_ms = out->tpot_analytic_ms = tpot * 1e3;
     /* power follows load: idle plus the share of TDP the step's math and
      * memory traffic draw (utilisation of each, from the kernels' FLOPs and
      * bytes over the step's time); a memory-bound batch-1 decode draws
      * well under a compute-bound full batch */
-    double uc = mix.t > 0 ? fmin(1.0, mix.bc / mix.t) : 0, um = mix.t > 0 ? fmin(1.0, mix.bm / mix.t) : 0;
+    const itime *mix = &t.mix;
+    double uc = mix->t > 0 ? fmin(1.0, mix->bc / mix->t) : 0, um = mix->t > 0 ? fmin(1.0, mix->bm / mix->t) : 0;
     out->power_per_gpu_w = dlp__board_power_w(d, fmin(1.0, P_MEM * um + P_MATH * uc));
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;

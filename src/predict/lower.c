@@ -1215,7 +1215,9 @@ static void run_unary(lctx *c) {
     memset(c->scratch, 0, sizeof(int) * (size_t)(c->n ? c->n : 1));
     pattern_unary(c, c->scratch);
 }
-static void run_inductor(lctx *c) { fuse_inductor(c, c->scratch); /* it sets every entry */ }
+static void run_inductor(lctx *c) {
+    fuse_inductor(c, c->scratch); /* it sets every entry */
+}
 static const struct {
     const char *name;
     void (*run)(lctx *c);
@@ -1243,6 +1245,155 @@ static const struct {
      * the compiled model (ConvNeXt, DenseNet at batch 1; property suite) */
     {"inductor", run_inductor, RT(COMPILE) | RT(TENSORRT), 0, 0, 0},
 };
+
+/* 1. every node's kind (kernel, view, free), before any pass groups them */
+static void classify_nodes(lctx *c) {
+    for (int i = 0; i < c->n; i++) {
+        dlp_node_info ni;
+        ni = *dlp_graph_node_at(c->g, i);
+        c->opc[i] = ni.op_class;
+        c->grp[i] = -1;
+        c->kclass[i] = -1;
+        c->kind[i] = classify(c, i);
+    }
+}
+
+/* 2-4. the pass table, in order: each runtime profile runs the rows whose
+ * mask names it (and whose flag conditions hold) */
+static void run_passes(lctx *c) {
+    for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {
+        if (!(passes[p].runtimes & (1u << c->runtime)) && !(passes[p].also_with & (unsigned)c->flags)) continue;
+        if ((passes[p].not_with & (unsigned)c->flags) || (passes[p].infer_only && c->train)) continue;
+        passes[p].run(c);
+    }
+}
+
+/* 5. one kernel per group root / ungrouped kernel node (and per copying
+ * view), in the order of their first member (topological): its name and
+ * class, and which kernel every node belongs to.  kidx[] is per-node
+ * scratch (root -> kernel). */
+static void make_kernels(lctx *c, dlp__lowered *out, int *kidx) {
+    int nk = 0;
+    for (int i = 0; i < c->n; i++) {
+        out->node_kernel[i] = -1;
+        kidx[i] = -1;
+        if (c->kind[i] == K_VIEW) out->node_view[i] = !c->copy[i];
+    }
+    for (int i = 0; i < c->n; i++) {
+        int is_k = c->kind[i] == K_KERNEL || (c->kind[i] == K_VIEW && c->copy[i]);
+        if (!is_k) continue;
+        int r = c->kind[i] == K_KERNEL ? find(c, i) : i;
+        if (kidx[r] < 0) {
+            kidx[r] = nk;
+            dlp__kernel *k = &out->k[nk++];
+            int kc = DLP_KC_OTHER;
+            if (c->kind[i] == K_VIEW) {
+                k->name = "aten::contiguous";
+                kc = DLP_KC_COPY;
+            } else if (c->grp[r] >= 0 && c->name[r]) {
+                k->name = c->name[r];
+                kc = c->kclass[r] >= 0 ? c->kclass[r] : DLP_KC_ELEMENTWISE;
+            } else {
+                k->name = aten_name(c, r, &kc);
+                if (c->grp[r] >= 0 && c->kclass[r] >= 0) kc = c->kclass[r];
+            }
+            k->kclass = kc;
+            k->anchor = -1;
+        }
+        out->node_kernel[i] = kidx[r];
+        out->k[kidx[r]].n++;
+    }
+    out->n = nk;
+}
+
+/* The members of each kernel, contiguous in out->members (node order). */
+static void group_members(const lctx *c, dlp__lowered *out) {
+    int pos = 0;
+    for (int k = 0; k < out->n; k++) {
+        out->k[k].first = pos;
+        pos += out->k[k].n;
+        out->k[k].n = 0;
+    }
+    for (int i = 0; i < c->n; i++) {
+        int k = out->node_kernel[i];
+        if (k < 0) continue;
+        dlp__kernel *kk = &out->k[k];
+        out->members[kk->first + kk->n++] = i;
+    }
+}
+
+/* The bytes member i of kernel k reads from outside the kernel (through
+ * views: the storage), each value once (vseen[]); whether one is a weight
+ * and how many inputs carry a gradient. */
+static void member_inputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__kernel *kk, unsigned char *vseen) {
+    const dlp__node *nd = &c->g->nodes[i];
+    for (int q = 0; q < nd->n_in; q++) {
+        int v = nd->in[q];
+        if (v < 0) continue;
+        int p = producer(c, v);
+        if (p >= 0 && out->node_kernel[p] == k) continue;
+        int s = c->kind[i] == K_VIEW ? v : storage_of(c, v);
+        int sp = producer(c, s);
+        if (sp >= 0 && out->node_kernel[sp] == k) continue;
+        if (sp >= 0 && c->kind[sp] == K_FREE && V(c, s)->nval >= 0) continue;   /* host value */
+        if (is_scalar(c, s)) continue;   /* a scalar operand is a kernel argument */
+        if (vseen[s]) continue;
+        vseen[s] = 1;
+        kk->bytes += vbytes(c, s);
+        if (is_param(c, s) && V(c, s)->rank >= 2) kk->has_weight = 1;
+        if (sp >= 0 && c->kind[sp] != K_FREE) kk->grad_inputs++;
+    }
+}
+
+/* The bytes member i of kernel k writes that are read outside the kernel
+ * or returned. */
+static void member_outputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__kernel *kk) {
+    const dlp__node *nd = &c->g->nodes[i];
+    for (int o = 0; o < nd->n_out; o++) {
+        int v = nd->out[o];
+        if (v < 0) continue;
+        const dlp__value *x = V(c, v);
+        int ext = x->is_output;
+        for (int j = 0; j < x->n_cons && !ext; j++)
+            if (out->node_kernel[x->cons[j]] != k && c->kind[x->cons[j]] != K_FREE) ext = 1;
+        if (ext) {
+            double b = vbytes(c, v);
+            kk->bytes += b;
+            kk->out_bytes += b;
+        }
+    }
+}
+
+/* Kernel k's work (its kernel members' FLOPs), boundary bytes, and anchor:
+ * the heaviest member, a conv/gemm/matmul before anything else. */
+static void kernel_work(lctx *c, const dlp__lowered *out, int k, unsigned char *vseen) {
+    const dlp_graph *g = c->g;
+    dlp__kernel *kk = &out->k[k];
+    int heavy = -1;
+    double best = -1;
+    for (int m = 0; m < kk->n; m++) {
+        int i = out->members[kk->first + m];
+        dlp_node_info ni;
+        ni = *dlp_graph_node_at(g, i);
+        if (c->kind[i] == K_KERNEL) kk->flops += (double)ni.flops;
+        double w = (double)ni.flops + (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM ||
+                                               ni.op_class == DLP_OPC_MATMUL
+                                           ? 1e30
+                                           : 0);
+        if (w > best) best = w, heavy = i;
+        member_inputs(c, out, k, i, kk, vseen);
+        member_outputs(c, out, k, i, kk);
+    }
+    /* clear the seen marks of this kernel's inputs */
+    for (int m = 0; m < kk->n; m++) {
+        const dlp__node *nd = &g->nodes[out->members[kk->first + m]];
+        for (int q = 0; q < nd->n_in; q++)
+            if (nd->in[q] >= 0) vseen[storage_of(c, nd->in[q])] = 0, vseen[nd->in[q]] = 0;
+    }
+    kk->anchor = heavy;
+    kk->op_class = opc(c, heavy);
+    if (c->kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
+}
 
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
                       dlp__lowered *out, dlp_error *err) {
@@ -1280,128 +1431,13 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
         goto done;
     }
     out->n_nodes = c.n;
-    for (int i = 0; i < c.n; i++) {
-        dlp_node_info ni;
-        ni = *dlp_graph_node_at(g, i);
-        c.opc[i] = ni.op_class;
-        c.grp[i] = -1;
-        c.kclass[i] = -1;
-        c.kind[i] = classify(&c, i);
-    }
-    /* 2-4. the pass table, in order: each runtime profile runs the rows
-     * whose mask names it (and whose flag conditions hold) */
+    classify_nodes(&c);
     c.scratch = scratch;
     c.flags = flags;
-    for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {
-        if (!(passes[p].runtimes & (1u << runtime)) && !(passes[p].also_with & (unsigned)flags)) continue;
-        if ((passes[p].not_with & (unsigned)flags) || (passes[p].infer_only && train)) continue;
-        passes[p].run(&c);
-    }
-
-    /* 5. one kernel per group root / ungrouped kernel node, in the order of
-     * their first member (topological) */
-    int nk = 0;
-    for (int i = 0; i < c.n; i++) {
-        out->node_kernel[i] = -1;
-        kidx[i] = -1;
-        if (c.kind[i] == K_VIEW) out->node_view[i] = !c.copy[i];
-    }
-    for (int i = 0; i < c.n; i++) {
-        int is_k = c.kind[i] == K_KERNEL || (c.kind[i] == K_VIEW && c.copy[i]);
-        if (!is_k) continue;
-        int r = c.kind[i] == K_KERNEL ? find(&c, i) : i;
-        if (kidx[r] < 0) {
-            kidx[r] = nk;
-            dlp__kernel *k = &out->k[nk++];
-            int kc = DLP_KC_OTHER;
-            if (c.kind[i] == K_VIEW) {
-                k->name = "aten::contiguous";
-                kc = DLP_KC_COPY;
-            } else if (c.grp[r] >= 0 && c.name[r]) {
-                k->name = c.name[r];
-                kc = c.kclass[r] >= 0 ? c.kclass[r] : DLP_KC_ELEMENTWISE;
-            } else {
-                k->name = aten_name(&c, r, &kc);
-                if (c.grp[r] >= 0 && c.kclass[r] >= 0) kc = c.kclass[r];
-            }
-            k->kclass = kc;
-            k->anchor = -1;
-        }
-        out->node_kernel[i] = kidx[r];
-        out->k[kidx[r]].n++;
-    }
-    out->n = nk;
-    /* members, grouped per kernel */
-    int pos = 0;
-    for (int k = 0; k < nk; k++) {
-        out->k[k].first = pos;
-        pos += out->k[k].n;
-        out->k[k].n = 0;
-    }
-    for (int i = 0; i < c.n; i++) {
-        int k = out->node_kernel[i];
-        if (k < 0) continue;
-        dlp__kernel *kk = &out->k[k];
-        out->members[kk->first + kk->n++] = i;
-    }
-    /* work and boundary bytes */
-    for (int k = 0; k < nk; k++) {
-        dlp__kernel *kk = &out->k[k];
-        int heavy = -1;
-        double best = -1;
-        for (int m = 0; m < kk->n; m++) {
-            int i = out->members[kk->first + m];
-            const dlp__node *nd = &g->nodes[i];
-            dlp_node_info ni;
-            ni = *dlp_graph_node_at(g, i);
-            if (c.kind[i] == K_KERNEL) kk->flops += (double)ni.flops;
-            double w = (double)ni.flops + (ni.op_class == DLP_OPC_CONV || ni.op_class == DLP_OPC_GEMM ||
-                                                   ni.op_class == DLP_OPC_MATMUL
-                                               ? 1e30
-                                               : 0);
-            if (w > best) best = w, heavy = i;
-            /* inputs from outside the kernel (through views: the storage) */
-            for (int q = 0; q < nd->n_in; q++) {
-                int v = nd->in[q];
-                if (v < 0) continue;
-                int p = producer(&c, v);
-                if (p >= 0 && out->node_kernel[p] == k) continue;
-                int s = c.kind[i] == K_VIEW ? v : storage_of(&c, v);
-                int sp = producer(&c, s);
-                if (sp >= 0 && out->node_kernel[sp] == k) continue;
-                if (sp >= 0 && c.kind[sp] == K_FREE && V(&c, s)->nval >= 0) continue;   /* host value */
-                if (is_scalar(&c, s)) continue;   /* a scalar operand is a kernel argument */
-                if (vseen[s]) continue;
-                vseen[s] = 1;
-                kk->bytes += vbytes(&c, s);
-                if (is_param(&c, s) && V(&c, s)->rank >= 2) kk->has_weight = 1;
-                if (sp >= 0 && c.kind[sp] != K_FREE) kk->grad_inputs++;
-            }
-            /* outputs read outside the kernel or returned */
-            for (int o = 0; o < nd->n_out; o++) {
-                int v = nd->out[o];
-                if (v < 0) continue;
-                const dlp__value *x = V(&c, v);
-                int ext = x->is_output;
-                for (int j = 0; j < x->n_cons && !ext; j++)
-                    if (out->node_kernel[x->cons[j]] != k && c.kind[x->cons[j]] != K_FREE) ext = 1;
-                if (ext) {
-                    double b = vbytes(&c, v);
-                    kk->bytes += b;
-                    kk->out_bytes += b;
-                }
-            }
-        }
-        /* clear the seen marks of this kernel's inputs */
-        for (int m = 0; m < kk->n; m++) {
-            const dlp__node *nd = &g->nodes[out->members[kk->first + m]];
-            for (int q = 0; q < nd->n_in; q++)
-                if (nd->in[q] >= 0) vseen[storage_of(&c, nd->in[q])] = 0, vseen[nd->in[q]] = 0;
-        }
-        kk->anchor = heavy;
-        kk->op_class = opc(&c, heavy);
-        if (c.kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
-    }
+    run_passes(&c);
+    make_kernels(&c, out, kidx);
+    group_members(&c, out);
+    for (int k = 0; k < out->n; k++) kernel_work(&c, out, k, vseen);
     implied_kernels(&c, out);
 done:
     free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.cl), free(c.name), free(c.kclass), free(c.opc);

@@ -368,25 +368,19 @@ void dlp_prediction_clear(dlp_prediction *p) {
     p->n_kernel_rows = 0;
 }
 
-/* The analytic estimate (the "roofline" row of the estimator table in
- * predict.c): lower -> time -> time, energy, memory parts, the kernel list.
- * What follows from those (throughput, power, MIG, cost, carbon) is derived
- * once, in predict.c, whichever estimator answered. */
-dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
-                                 dlp_prediction *out, dlp_error *err) {
-    /* dlp_predict has checked the pointers; tests call this row directly */
-    if (!out || !g || !d) {
-        dlp__err(err, DLP_EINVAL, "predict: no %s given", !out ? "output" : !g ? "graph" : "device");
-        return DLP_EINVAL;
-    }
-    memset(out, 0, sizeof *out);
-    dlp_predict_opts o = {0};
-    if (opts) o = *opts;
-    if (o.mode != DLP_PREDICT_INFER && o.mode != DLP_PREDICT_TRAIN) {
+/* ---- the analytic estimate, step by step -------------------------------------- */
+
+/* The compute type the options ask for (the file's when none), or a refusal:
+ * a dtype predict has no curves for, a quantised type in training, a
+ * precision the device lacks, an option out of range, a device without the
+ * numbers the roofline needs.  *cdt gets the type. */
+static dlp_status check_options(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *o, int *cdt_out,
+                                dlp_error *err) {
+    if (o->mode != DLP_PREDICT_INFER && o->mode != DLP_PREDICT_TRAIN) {
         dlp__err(err, DLP_EINVAL, "predict: mode must be inference or training");
         return DLP_EINVAL;
     }
-    int cdt = o.dtype ? o.dtype : file_float_dtype(g);
+    int cdt = o->dtype ? o->dtype : file_float_dtype(g);
     if (cdt == DLP_DT_FLOAT8E4M3FNUZ || cdt == DLP_DT_FLOAT8E5M2 || cdt == DLP_DT_FLOAT8E5M2FNUZ)
         cdt = DLP_DT_FLOAT8E4M3FN;   /* one fp8 class: same peak, same bytes */
     if (cdt != DLP_DT_FLOAT && cdt != DLP_DT_FLOAT16 && cdt != DLP_DT_BFLOAT16 && cdt != DLP_DT_INT8 &&
@@ -395,7 +389,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 dlp_dtype_name(cdt));
         return DLP_EINVAL;
     }
-    if (o.mode == DLP_PREDICT_TRAIN && (cdt == DLP_DT_INT8 || cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1)) {
+    if (o->mode == DLP_PREDICT_TRAIN && (cdt == DLP_DT_INT8 || cdt == DLP_DT_FLOAT8E4M3FN || cdt == DLP_DT_FLOAT4E2M1)) {
         dlp__err(err, DLP_EINVAL, "predict: %s is for inference (quantised weights and activations); train in fp32, "
                 "fp16 or bf16", cdt == DLP_DT_INT8 ? "int8" : cdt == DLP_DT_FLOAT4E2M1 ? "fp4" : "fp8");
         return DLP_EINVAL;
@@ -415,10 +409,10 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 cdt == DLP_DT_BFLOAT16 ? "fp16" : "fp16 or int8");
         return DLP_EINVAL;
     }
-    if (o.tf32 < DLP_TF32_DEFAULT || o.tf32 > DLP_TF32_OFF || o.optimizer < DLP_OPTIM_ADAM ||
-        o.optimizer > DLP_OPTIM_SGD_MOMENTUM || !(o.runs >= 0) || !(o.steps >= 0) ||
-        !isfinite(o.runs) || !isfinite(o.steps) || o.batch < 0 || !isfinite(o.launch_us) ||
-        !isfinite(o.mig_margin) || !(o.latency_slo_ms >= 0) || !isfinite(o.latency_slo_ms)) {
+    if (o->tf32 < DLP_TF32_DEFAULT || o->tf32 > DLP_TF32_OFF || o->optimizer < DLP_OPTIM_ADAM ||
+        o->optimizer > DLP_OPTIM_SGD_MOMENTUM || !(o->runs >= 0) || !(o->steps >= 0) ||
+        !isfinite(o->runs) || !isfinite(o->steps) || o->batch < 0 || !isfinite(o->launch_us) ||
+        !isfinite(o->mig_margin) || !(o->latency_slo_ms >= 0) || !isfinite(o->latency_slo_ms)) {
         dlp__err(err, DLP_EINVAL, "predict: an option is out of range (tf32, optimizer, runs, steps, "
                                  "batch, launch, margin or SLO)");
         return DLP_EINVAL;
@@ -427,66 +421,56 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         dlp__err(err, DLP_EINVAL, "predict: device '%s' has no FP32 peak or bandwidth in the database", d->id);
         return DLP_EINVAL;
     }
-    const dlp_efficiency *eff = o.eff ? o.eff : dlp_efficiency_builtin();
-    const dlp_efficiency *band_src = o.pure_roofline ? dlp_efficiency_pure() : eff;
-    pctx c = {0};
-    c.g = g;
-    c.d = d;
-    c.cdt = cdt;
-    c.train = o.mode == DLP_PREDICT_TRAIN;
-    c.tf32 = o.tf32;
-    c.bw = d->mem_bandwidth_gbs * 1e9;
-    c.launch_s = (o.launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o.launch_us < 0 ? 0 : o.launch_us) * 1e-6;
-    c.pure = o.pure_roofline;
+    *cdt_out = cdt;
+    return DLP_OK;
+}
+
+/* The device's side of the context: bandwidth, launch gap and kernel floor,
+ * and the power model (idle, limit, boost); refuses a limit at or below the
+ * idle draw. */
+static dlp_status init_ctx(pctx *c, const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *o, int cdt,
+                           dlp_error *err) {
+    c->g = g;
+    c->d = d;
+    c->cdt = cdt;
+    c->train = o->mode == DLP_PREDICT_TRAIN;
+    c->tf32 = o->tf32;
+    c->bw = d->mem_bandwidth_gbs * 1e9;
+    c->launch_s = (o->launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o->launch_us < 0 ? 0 : o->launch_us) * 1e-6;
+    c->pure = o->pure_roofline;
     /* without launch gaps a kernel still costs its device minimum (a CPU
      * always has its dispatch overhead) */
-    c.floor_s = d->kind != DLP_DEVICE_CPU && c.launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
-    c.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
-    if (o.power_limit_w > 0 && o.power_limit_w < c.p_tdp) c.p_tdp = o.power_limit_w;
-    c.p_idle = dlp__device_idle_w(d);
-    c.p_boost = fmax(d->boost_power_w, d->tdp_w);
-    if (c.p_tdp > 0 && c.p_idle >= c.p_tdp) {
-        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is not above the idle draw of '%s' (%g W)", c.p_tdp,
-                d->id, c.p_idle);
+    c->floor_s = d->kind != DLP_DEVICE_CPU && c->launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
+    c->p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    if (o->power_limit_w > 0 && o->power_limit_w < c->p_tdp) c->p_tdp = o->power_limit_w;
+    c->p_idle = dlp__device_idle_w(d);
+    c->p_boost = fmax(d->boost_power_w, d->tdp_w);
+    if (c->p_tdp > 0 && c->p_idle >= c->p_tdp) {
+        dlp__err(err, DLP_EINVAL, "predict: power limit %g W is not above the idle draw of '%s' (%g W)", c->p_tdp,
+                d->id, c->p_idle);
         return DLP_EINVAL;
     }
+    return DLP_OK;
+}
 
-    int n = dlp_graph_node_count(g);
-    int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
-                 (o.no_amp ? DLP__LOWER_NO_AMP : 0);
-    dlp__lowered L;
-    dlp_status lst = dlp__lower(g, o.runtime, o.memfmt, c.train, cdt, lflags, &L, err);
-    if (lst) {
-        return lst;
-    }
-    int *kind = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    unsigned char *internal = calloc((size_t)(n ? n : 1), 1);
-    out->nodes = calloc((size_t)(n ? n : 1), sizeof *out->nodes);
-    /* rows: forward kernels, their backward kernels, optimizer and casts */
-    int max_rows = 3 * L.n + 8;
-    out->kernel_rows = calloc((size_t)max_rows, sizeof *out->kernel_rows);
-    if (!kind || !internal || !out->nodes || !out->kernel_rows) {
-        free(kind), free(internal);
-        dlp__lowered_free(&L);
-        dlp_prediction_clear(out);
-        dlp__err(err, DLP_ENOMEM, "predict: out of memory");
-        return DLP_ENOMEM;
-    }
-    out->n_nodes = n;
-    c.rows = out->kernel_rows;
-    c.max_rows = max_rows;
-    for (int i = 0; i < n; i++) {
+/* Per node: whether it is a kernel, a free view or nothing (kind[]),
+ * whether its outputs stay inside a fused kernel (internal[], never
+ * allocated), and its row of the node table. */
+static void classify_nodes(const pctx *c, const dlp__lowered *L, dlp_prediction *out, int *kind,
+                           unsigned char *internal) {
+    const dlp_graph *g = c->g;
+    for (int i = 0; i < out->n_nodes; i++) {
         dlp_node_info ni;
         ni = *dlp_graph_node_at(g, i);
-        int k = L.node_kernel[i];
-        kind[i] = k >= 0 ? NK_KERNEL : L.node_view[i] ? NK_VIEW : NK_FREE;
+        int k = L->node_kernel[i];
+        kind[i] = k >= 0 ? NK_KERNEL : L->node_view[i] ? NK_VIEW : NK_FREE;
         dlp_node_pred *np = &out->nodes[i];
         np->node = i;
         np->op_class = ni.op_class;
         np->ratio = 1;
-        np->fused_into = k >= 0 && L.k[k].anchor != i ? L.k[k].anchor : -1;
+        np->fused_into = k >= 0 && L->k[k].anchor != i ? L->k[k].anchor : -1;
         /* a member whose outputs never leave its kernel is never allocated */
-        if (k >= 0 && L.k[k].n > 1) {
+        if (k >= 0 && L->k[k].n > 1) {
             int ext = 0;
             for (int q = 0; q < ni.n_outputs; q++) {
                 if (ni.outputs[q] < 0) continue;
@@ -494,23 +478,25 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
                 ti = *dlp_graph_tensor_at(g, ni.outputs[q]);
                 if (ti.is_output) ext = 1;
                 for (int m = 0; m < ni.n_succs && !ext; m++)
-                    if (L.node_kernel[ni.succs[m]] != k && L.node_kernel[ni.succs[m]] >= 0) ext = 1;
+                    if (L->node_kernel[ni.succs[m]] != k && L->node_kernel[ni.succs[m]] >= 0) ext = 1;
             }
             internal[i] = !ext;
         }
         if (!ni.known_op && k >= 0) np->unknown = 1, out->n_unknown++;
     }
+}
 
-    /* forward pass: one kernel per lowered kernel */
-    int prec = dlp__prec_of_dtype(cdt);
-    for (int k = 0; k < L.n; k++) {
-        const dlp__kernel *kk = &L.k[k];
+/* The forward pass: one kernel per lowered kernel, summed into the node
+ * that anchors it. */
+static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
+    for (int k = 0; k < L->n; k++) {
+        const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
-        kernel_setup ks = setup_kernel(&c, &o, kk, prec);
+        kernel_setup ks = setup_kernel(c, o, kk, prec);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
-        np->time_ms += 1e3 * add_kernels(&c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &ratio, &row);
+        np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
             snprintf(row->name, sizeof row->name, "%s", kk->name);
             row->node = kk->anchor;
@@ -524,130 +510,137 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
             np->peak_flops = ks.peak;
             np->tensor_core = ks.tensor_core;
             np->ratio = ratio;
-            np->bound = kk->flops / ks.peak > kk->bytes / c.bw ? 'c' : 'm';
+            np->bound = kk->flops / ks.peak > kk->bytes / c->bw ? 'c' : 'm';
         }
         np->flops += kk->flops;
         np->bytes += kk->bytes;
         np->kernel_ms += 1e3 * kms;
     }
-    double fwd_s = c.time_s, fwd_e = c.energy_j;
+}
 
-    mem_parts m = {0};
-    if (memory_model(&c, kind, internal, &m)) {
-        free(kind), free(internal);
-        dlp__lowered_free(&L);
-        dlp_prediction_clear(out);
-        dlp__err(err, DLP_ENOMEM, "predict: out of memory");
-        return DLP_ENOMEM;
+/* The backward kernels of one forward kernel of class conv/gemm/bmm: a
+ * data-gradient kernel (unless no input needs a gradient) and a
+ * weight-gradient kernel, each with the forward work, and for a linear
+ * layer's folded bias a column sum of dY.  Returns the seconds. */
+static double time_backward_matmul(pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk,
+                                   const kernel_setup *ks, dlp_node_pred *np, dlp_kernel_pred **row) {
+    double t = 0;
+    int kc = kk->kclass;
+    int dx = kk->grad_inputs > (kk->has_weight || kc != DLP_KC_BMM ? 0 : 1) ? 1 : 0;
+    if (kc == DLP_KC_BMM) dx = kk->grad_inputs > 0;
+    int dw = kk->has_weight || kk->grad_inputs >= 2;
+    int nk = dx + dw;
+    if (nk > 0) {
+        t += add_kernels(c, nk, ks, kk->flops, kk->bytes, &np->energy_j, NULL, NULL, row);
+        if (*row) snprintf((*row)->name, sizeof (*row)->name, "%s_backward", kk->name), (*row)->node = kk->anchor;
     }
+    if (kc == DLP_KC_GEMM && kk->n > 1) {
+        kernel_setup kr = *ks;
+        kr.vmin = -INFINITY;
+        kr.peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0);
+        kr.tensor_core = 0;
+        kr.kclass = DLP_KC_REDUCE;
+        kr.curve = kcurve_for(c, o, DLP_KC_REDUCE, DLP_OPC_REDUCE, DLP__PREC_FP32, &kr.source);
+        *row = NULL;
+        t += add_kernels(c, 1, &kr, kk->out_bytes / dlp__elem_bytes(c->cdt), kk->out_bytes, &np->energy_j, NULL, NULL,
+                         row);
+        if (*row) snprintf((*row)->name, sizeof (*row)->name, "aten::sum (bias grad)"), (*row)->node = kk->anchor;
+    }
+    return t;
+}
 
-    if (c.train) {
-        /* backward, per forward kernel (docs/predict.md, "Training"):
-         * conv/gemm/bmm -> a data-gradient kernel (unless no input needs a
-         * gradient, as for the first conv) and a weight-gradient kernel, each
-         * with the forward work; a linear layer's folded bias -> a column sum
-         * of dY; fused attention -> one flash backward kernel (2.5x the
-         * forward FLOPs: recompute + three products; 2x the bytes); any
-         * other kernel with a gradient -> one kernel, forward FLOPs,
-         * DLP__BWD_BYTES_FACTOR x its bytes. */
-        for (int k = 0; k < L.n; k++) {
-            const dlp__kernel *kk = &L.k[k];
-            dlp_node_pred *np = &out->nodes[kk->anchor];
-            kernel_setup ks = setup_kernel(&c, &o, kk, prec);
-            double t = 0;
-            dlp_kernel_pred *row = NULL;
-            int kc = kk->kclass;
-            if (kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM) {
-                int dx = kk->grad_inputs > (kk->has_weight || kc != DLP_KC_BMM ? 0 : 1) ? 1 : 0;
-                if (kc == DLP_KC_BMM) dx = kk->grad_inputs > 0;
-                int dw = kk->has_weight || kk->grad_inputs >= 2;
-                int nk = dx + dw;
-                if (nk > 0) {
-                    t += add_kernels(&c, nk, &ks, kk->flops, kk->bytes, &np->energy_j, NULL, NULL, &row);
-                    if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
-                }
-                if (kc == DLP_KC_GEMM && kk->n > 1) {
-                    kernel_setup kr = ks;
-                    kr.vmin = -INFINITY;
-                    kr.peak = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
-                    kr.tensor_core = 0;
-                    kr.kclass = DLP_KC_REDUCE;
-                    kr.curve = kcurve_for(&c, &o, DLP_KC_REDUCE, DLP_OPC_REDUCE, DLP__PREC_FP32, &kr.source);
-                    row = NULL;
-                    t += add_kernels(&c, 1, &kr, kk->out_bytes / dlp__elem_bytes(cdt), kk->out_bytes, &np->energy_j,
-                                     NULL, NULL, &row);
-                    if (row) snprintf(row->name, sizeof row->name, "aten::sum (bias grad)"), row->node = kk->anchor;
-                }
-            } else if (kc == DLP_KC_ATTN) {
-                t += add_kernels(&c, 1, &ks, 2.5 * kk->flops, 2.0 * kk->bytes, &np->energy_j, NULL, NULL, &row);
-                if (row)
-                    snprintf(row->name, sizeof row->name, "aten::_sdpa_backward"),
-                        row->node = kk->anchor;
-            } else if (kk->grad_inputs > 0 || kk->has_weight) {
-                t += add_kernels(&c, 1, &ks, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes, &np->energy_j, NULL, NULL,
-                                 &row);
-                if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
-            }
-            if (row) row->phase = 1, row->n_nodes = kk->n;
-            np->bwd_ms += 1e3 * t;
-        }
-        double vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
-        kernel_setup kv = {0};
-        kv.vmin = -INFINITY;
-        kv.peak = vec;
-        kv.kclass = DLP_KC_ELEMENTWISE;
-        kv.curve = kcurve_for(&c, &o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
-        /* optimizer step on fp32 master weights, foreach (multi-tensor) kernels */
-        static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
-        static const char *const opt_name[] = {"aten::_foreach (adam)", "aten::_foreach (sgd)",
-                                               "aten::_foreach (sgd momentum)"};
-        int nk = (int)ceil(m.n_param_tensors / DLP__FOREACH_TENSORS);
-        if (m.params > 0 && nk < 1) nk = 1;
+/* Backward, per forward kernel (docs/predict.md, "Training"): conv/gemm/bmm
+ * as time_backward_matmul says; fused attention -> one flash backward
+ * kernel (2.5x the forward FLOPs: recompute + three products; 2x the
+ * bytes); any other kernel with a gradient -> one kernel, forward FLOPs,
+ * DLP__BWD_BYTES_FACTOR x its bytes. */
+static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
+    for (int k = 0; k < L->n; k++) {
+        const dlp__kernel *kk = &L->k[k];
+        dlp_node_pred *np = &out->nodes[kk->anchor];
+        kernel_setup ks = setup_kernel(c, o, kk, prec);
+        double t = 0;
         dlp_kernel_pred *row = NULL;
-        if (nk > 0) {
-            add_kernels(&c, nk, &kv, flops_per_param[o.optimizer] * m.params / nk,
-                        bytes_per_param[o.optimizer] * m.params / nk, NULL, NULL, NULL, &row);
-            if (row) snprintf(row->name, sizeof row->name, "%s", opt_name[o.optimizer]), row->phase = 2;
+        int kc = kk->kclass;
+        if (kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM) {
+            t += time_backward_matmul(c, o, kk, &ks, np, &row);
+        } else if (kc == DLP_KC_ATTN) {
+            t += add_kernels(c, 1, &ks, 2.5 * kk->flops, 2.0 * kk->bytes, &np->energy_j, NULL, NULL, &row);
+            if (row)
+                snprintf(row->name, sizeof row->name, "aten::_sdpa_backward"),
+                    row->node = kk->anchor;
+        } else if (kk->grad_inputs > 0 || kk->has_weight) {
+            t += add_kernels(c, 1, &ks, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes, &np->energy_j, NULL, NULL,
+                             &row);
+            if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
         }
-        m.optimizer = (o.optimizer == DLP_OPTIM_ADAM ? 8.0 : o.optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
-                      m.params;
-        /* mixed precision: autocast casts every weight to the compute type
-         * once per step (read fp32, write the half copy), one kernel each */
-        if (cdt != DLP_DT_FLOAT && m.n_param_tensors > 0) {
-            int ncast = (int)m.n_param_tensors;
-            row = NULL;
-            add_kernels(&c, ncast, &kv, 0, m.params / ncast * (4.0 + dlp__elem_bytes(cdt)), NULL, NULL, NULL, &row);
-            if (row) snprintf(row->name, sizeof row->name, "aten::_to_copy (autocast)"), row->phase = 2;
-        }
+        if (row) row->phase = 1, row->n_nodes = kk->n;
+        np->bwd_ms += 1e3 * t;
     }
-    out->n_kernel_rows = c.n_rows;
-    free(internal);
-    dlp__lowered_free(&L);
-    free(kind);
+}
 
+/* The optimizer step on fp32 master weights (foreach, multi-tensor
+ * kernels) and its state's bytes; in mixed precision the casts autocast
+ * makes of every weight once per step (read fp32, write the half copy,
+ * one kernel each). */
+static void time_optimizer(pctx *c, const dlp_predict_opts *o, mem_parts *m) {
+    double vec = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0);
+    kernel_setup kv = {0};
+    kv.vmin = -INFINITY;
+    kv.peak = vec;
+    kv.kclass = DLP_KC_ELEMENTWISE;
+    kv.curve = kcurve_for(c, o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
+    static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
+    static const char *const opt_name[] = {"aten::_foreach (adam)", "aten::_foreach (sgd)",
+                                           "aten::_foreach (sgd momentum)"};
+    int nk = (int)ceil(m->n_param_tensors / DLP__FOREACH_TENSORS);
+    if (m->params > 0 && nk < 1) nk = 1;
+    dlp_kernel_pred *row = NULL;
+    if (nk > 0) {
+        add_kernels(c, nk, &kv, flops_per_param[o->optimizer] * m->params / nk,
+                    bytes_per_param[o->optimizer] * m->params / nk, NULL, NULL, NULL, &row);
+        if (row) snprintf(row->name, sizeof row->name, "%s", opt_name[o->optimizer]), row->phase = 2;
+    }
+    m->optimizer = (o->optimizer == DLP_OPTIM_ADAM ? 8.0 : o->optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
+                   m->params;
+    if (c->cdt != DLP_DT_FLOAT && m->n_param_tensors > 0) {
+        int ncast = (int)m->n_param_tensors;
+        row = NULL;
+        add_kernels(c, ncast, &kv, 0, m->params / ncast * (4.0 + dlp__elem_bytes(c->cdt)), NULL, NULL, NULL, &row);
+        if (row) snprintf(row->name, sizeof row->name, "aten::_to_copy (autocast)"), row->phase = 2;
+    }
+}
+
+/* What the run produced: the setting, time (forward alone: fwd_s/fwd_e),
+ * band, energy, utilisation, and memory from its parts. */
+static void fill_result(const pctx *c, const dlp_predict_opts *o, const mem_parts *m, double fwd_s, double fwd_e,
+                        dlp_prediction *out) {
+    const dlp_graph *g = c->g;
+    const dlp_efficiency *eff = o->eff ? o->eff : dlp_efficiency_builtin();
+    const dlp_efficiency *band_src = o->pure_roofline ? dlp_efficiency_pure() : eff;
     const double MiB = 1048576.0;
-    int64_t batch = o.batch;
+    int64_t batch = o->batch;
     if (batch <= 0) {
         dlp_graph_stats st;
         dlp_graph_stats_get(g, &st);
         batch = st.batch > 0 ? st.batch : 1;
     }
-    out->mode = o.mode;
-    out->runtime = o.runtime;
-    out->memfmt = o.memfmt;
-    out->dtype = cdt;
-    out->optimizer = o.optimizer;
+    out->mode = o->mode;
+    out->runtime = o->runtime;
+    out->memfmt = o->memfmt;
+    out->dtype = c->cdt;
+    out->optimizer = o->optimizer;
     out->batch = batch;
     snprintf(out->model, sizeof out->model, "%s", dlp_graph_name(g) ? dlp_graph_name(g) : "");
-    snprintf(out->device, sizeof out->device, "%s", d->id);
-    if (!c.pure && o.eff) snprintf(out->method, sizeof out->method, "roofline+%s", o.eff->name ? o.eff->name : "custom");
-    else if (!c.pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(cdt)));
+    snprintf(out->device, sizeof out->device, "%s", c->d->id);
+    if (!c->pure && o->eff) snprintf(out->method, sizeof out->method, "roofline+%s", o->eff->name ? o->eff->name : "custom");
+    else if (!c->pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(c->cdt)));
     else snprintf(out->method, sizeof out->method, "roofline");
 
-    double total_s = c.time_s;
+    double total_s = c->time_s;
     out->latency_ms = 1e3 * fwd_s;
-    out->step_ms = c.train ? 1e3 * total_s : 0;
-    double unit_ms = c.train ? out->step_ms : out->latency_ms;
+    out->step_ms = c->train ? 1e3 * total_s : 0;
+    double unit_ms = c->train ? out->step_ms : out->latency_ms;
     /* the band always holds the estimate: the pure roofline's measured
      * quantiles (1.23-5.75x) lie above it, and a floor or a runtime the
      * quantiles were not measured on may put the point outside them */
@@ -655,22 +648,84 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         out->band_lo_ms = unit_ms * fmin(band_src->band_lo, 1.0);
         out->band_hi_ms = unit_ms * fmax(band_src->band_hi, 1.0);
     }
-    out->energy_j = c.train ? c.energy_j : fwd_e;
-    out->utilisation = total_s > 0 ? c.util_s / total_s : 0;
-    out->clock_share = c.busy_s > 0 ? c.clock_s / c.busy_s : 1;
-    out->flops = c.flops;
-    out->bytes = c.bytes;
-    out->kernels = c.kernels;
+    out->energy_j = c->train ? c->energy_j : fwd_e;
+    out->utilisation = total_s > 0 ? c->util_s / total_s : 0;
+    out->clock_share = c->busy_s > 0 ? c->clock_s / c->busy_s : 1;
+    out->flops = c->flops;
+    out->bytes = c->bytes;
+    out->kernels = c->kernels;
 
-    double tensors = m.weights + m.activations + m.gradients + m.optimizer + m.workspace;
-    out->weights_mb = m.weights / MiB;
-    out->activations_mb = m.activations / MiB;
-    out->gradients_mb = m.gradients / MiB;
-    out->optimizer_mb = m.optimizer / MiB;
-    out->workspace_mb = m.workspace / MiB;
+    double tensors = m->weights + m->activations + m->gradients + m->optimizer + m->workspace;
+    out->weights_mb = m->weights / MiB;
+    out->activations_mb = m->activations / MiB;
+    out->gradients_mb = m->gradients / MiB;
+    out->optimizer_mb = m->optimizer / MiB;
+    out->workspace_mb = m->workspace / MiB;
     out->context_mb = DLP__CONTEXT_MIB + DLP__ALLOC_OVERHEAD * tensors / MiB;
     out->memory_mb = out->weights_mb + out->activations_mb + out->gradients_mb + out->optimizer_mb +
                      out->workspace_mb + out->context_mb;
+}
 
-    return DLP_OK;
+/* The analytic estimate (the "roofline" row of the estimator table in
+ * predict.c): check -> lower -> time the forward pass -> memory ->
+ * (training) backward and optimizer -> the result's time, energy, memory
+ * parts and kernel list.  What follows from those (throughput, power, MIG,
+ * cost, carbon) is derived once, in predict.c, whichever estimator
+ * answered. */
+dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const dlp_predict_opts *opts,
+                                 dlp_prediction *out, dlp_error *err) {
+    /* dlp_predict has checked the pointers; tests call this row directly */
+    if (!out || !g || !d) {
+        dlp__err(err, DLP_EINVAL, "predict: no %s given", !out ? "output" : !g ? "graph" : "device");
+        return DLP_EINVAL;
+    }
+    memset(out, 0, sizeof *out);
+    dlp_predict_opts o = {0};
+    if (opts) o = *opts;
+    int cdt = 0;
+    pctx c = {0};
+    dlp_status st = check_options(g, d, &o, &cdt, err);
+    if (!st) st = init_ctx(&c, g, d, &o, cdt, err);
+    if (st) return st;
+
+    int n = dlp_graph_node_count(g);
+    int lflags = (o.fuse ? DLP__LOWER_FUSE : 0) | (o.no_sdpa ? DLP__LOWER_NO_SDPA : 0) |
+                 (o.no_amp ? DLP__LOWER_NO_AMP : 0);
+    dlp__lowered L;
+    if ((st = dlp__lower(g, o.runtime, o.memfmt, c.train, cdt, lflags, &L, err))) return st;
+    int *kind = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    unsigned char *internal = calloc((size_t)(n ? n : 1), 1);
+    out->nodes = calloc((size_t)(n ? n : 1), sizeof *out->nodes);
+    /* rows: forward kernels, their backward kernels, optimizer and casts */
+    int max_rows = 3 * L.n + 8;
+    out->kernel_rows = calloc((size_t)max_rows, sizeof *out->kernel_rows);
+    mem_parts m = {0};
+    if (kind && internal && out->nodes && out->kernel_rows) {
+        out->n_nodes = n;
+        c.rows = out->kernel_rows;
+        c.max_rows = max_rows;
+        classify_nodes(&c, &L, out, kind, internal);
+        int prec = dlp__prec_of_dtype(cdt);
+        time_forward(&c, &o, &L, prec, out);
+        double fwd_s = c.time_s, fwd_e = c.energy_j;
+        if (memory_model(&c, kind, internal, &m)) {
+            st = DLP_ENOMEM;
+        } else {
+            if (c.train) {
+                time_backward(&c, &o, &L, prec, out);
+                time_optimizer(&c, &o, &m);
+            }
+            fill_result(&c, &o, &m, fwd_s, fwd_e, out);
+        }
+    } else {
+        st = DLP_ENOMEM;
+    }
+    out->n_kernel_rows = c.n_rows;
+    free(kind), free(internal);
+    dlp__lowered_free(&L);
+    if (st) {
+        dlp_prediction_clear(out);
+        dlp__err(err, DLP_ENOMEM, "predict: out of memory");
+    }
+    return st;
 }

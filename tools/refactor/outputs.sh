@@ -89,4 +89,101 @@ fi
 rm -rf "$T"
 # bench tables (kernel-level roofline MAPE, MLPerf/Zeus rows; they print no timings)
 BUILD=${BUILD:-build} bench/bench_roofline.sh >"$OUT/bench_roofline.out" 2>&1
+# ---- h64 (issue 21, scope 4): the paths of the split functions --------------
+# dlp__predict_analytic (power cap, training steps and optimizers, fp8/fp4/int8,
+# the dtype and option refusals), dlp__lower (every runtime's pass table,
+# --fuse/--no-sdpa/--no-amp, nhwc), write_svg (training, int8 "OP" ceiling, no
+# tensor ceiling, CPU), dlp_cmd_llm and dlp__llm_serve (phases, EP/attention DP,
+# queueing and preemption, max-seqs, mem-fraction, images, every refusal).
+E=examples; R18=$E/resnet18.onnx; BERT="$E/bert.onnx --seq 128"
+while read -r name args; do
+  [ -z "$name" ] && continue
+  run "h64_$name" "$D" $args
+done <<LIST
+plimit_vit_l4 predict $SH/vit_b_16.onnx --device l4 --batch 64 --dtype fp16 --power-limit 50 --json
+plimit_r18_text predict $R18 --device h100-sxm --batch 32 --power-limit 300 --kernels
+plimit_low predict $R18 --device h100-sxm --batch 32 --power-limit 10
+train_vit_inductor predict $SH/vit_b_16.onnx --device h100-sxm --batch 64 --dtype bf16 --runtime inductor --mode train --kernels
+train_vit_inductor_json predict $SH/vit_b_16.onnx --device h100-sxm --batch 64 --dtype bf16 --runtime compile --mode train --json
+train_convnext_nhwc predict $SH/convnext_tiny.onnx --device l4 --batch 64 --dtype fp16 --layout nhwc --mode train --optimizer sgd-momentum --kernels
+train_r18_sgd predict $R18 --device a100-40gb --batch 8 --tf32 --mode train --optimizer sgd --no-learned --json
+train_bert_fp16 predict $BERT --device a100-40gb --batch 8 --dtype fp16 --mode train --kernels
+train_bert_noamp predict $BERT --device h100-sxm --batch 8 --dtype bf16 --no-amp --mode train --json
+fp8_r18_trt predict $R18 --device h100-sxm --batch 8 --dtype fp8 --runtime tensorrt --json
+fp8_bert_eager predict $BERT --device h100-sxm --batch 8 --dtype fp8 --kernels
+fp4_bert_b200 predict $BERT --device b200 --batch 8 --dtype fp4 --json
+int8_r18_trt predict $R18 --device a100-40gb --batch 8 --dtype int8 --runtime tensorrt --kernels
+fp8_r50_b200 predict $SH/resnet50.onnx --device b200 --batch 256 --dtype fp8 --runtime tensorrt --nodes
+ort_bert predict $BERT --device a100-40gb --batch 8 --runtime onnxruntime --kernels
+eager1x_bert predict $BERT --device a100-40gb --batch 8 --runtime eager-1.x --no-amp --dtype fp16 --kernels
+fuse_bert_pure predict $BERT --device rtx4090 --batch 8 --no-sdpa --fuse --pure --launch-us 0 --kernels
+fuse_r18_json predict $R18 --device l4 --batch 16 --dtype fp16 --fuse --no-tf32 --json
+compile_swin predict $SH/swin_t.onnx --device h100-sxm --batch 32 --dtype fp16 --runtime compile --json
+trt_convnext predict $SH/convnext_tiny.onnx --device l40s --batch 1 --dtype fp16 --runtime tensorrt --kernels
+mi300_r50 predict $SH/resnet50.onnx --device mi300x --batch 64 --kernels
+bad_fp8_a100 predict $R18 --device a100-40gb --batch 8 --dtype fp8 --runtime tensorrt
+bad_bf16_t4 predict $R18 --device t4 --batch 8 --dtype bf16
+bad_fp8_train predict $BERT --device h100-sxm --batch 8 --dtype fp8 --mode train
+bad_int8_eager predict $R18 --device a100-40gb --batch 8 --dtype int8 --mode train
+bad_trt_train predict $R18 --device h100-sxm --batch 2 --runtime tensorrt --mode train
+roof_bert_train roofline $BERT --device a100-40gb --batch 8 --mode train --dtype bf16 --out $OUT/h64_roof_bert_train.svg
+roof_r18_int8 roofline $R18 --device a100-40gb --batch 8 --dtype int8 --runtime tensorrt --out $OUT/h64_roof_r18_int8.svg
+roof_r18_v100 roofline $R18 --device v100-16gb --batch 8 --no-tf32 --out $OUT/h64_roof_r18_v100.svg
+roof_r18_p100 roofline $R18 --device p100 --batch 8 --out $OUT/h64_roof_r18_p100.svg
+roof_r18_cpu roofline $R18 --device cpu-amd-epyc-2c --batch 8 --out $OUT/h64_roof_r18_cpu.svg
+roof_r18_mi100 roofline $R18 --device mi100 --batch 8 --out $OUT/h64_roof_r18_mi100.svg
+roof_vit_fp16 roofline $SH/vit_b_16.onnx --device h100-sxm --batch 64 --dtype fp16 --runtime compile --fuse --out $OUT/h64_roof_vit_fp16.svg
+LIST
+Q3=Qwen/Qwen3-30B-A3B; L8=meta-llama/Llama-3.1-8B-Instruct; L70=meta-llama/Meta-Llama-3.1-70B-Instruct
+VL=Qwen/Qwen3-VL-8B-Instruct
+while read -r name args; do
+  [ -z "$name" ] && continue
+  run "h64_llm_$name" "$D" llm $args --json
+  run "h64_llmtext_$name" "$D" llm $args
+done <<LIST
+ep_adp --model $Q3 --device h100-sxm --gpus 4 --ep 4 --attention-dp 2 --dtype bf16 --concurrency 128 --prompt 2048 --gen 512
+prefill --model $Q3 --device h100-sxm --gpus 2 --dtype bf16 --concurrency 64 --prompt 4096 --phase prefill
+prefill_queue --model $Q3 --device h100-sxm --gpus 2 --dtype bf16 --concurrency 400 --prompt 4096 --phase prefill --max-seqs 64
+decode --model $Q3 --device h100-sxm --gpus 2 --dtype bf16 --concurrency 512 --prompt 1024 --gen 1024 --phase decode --max-seqs 128
+memfrac_l4 --model $L8 --device l4 --dtype bf16 --concurrency 400 --prompt 2048 --gen 1024 --mem-fraction 0.8
+preempt --model $L8 --device l40s --dtype fp8 --concurrency 256 --prompt 4096 --gen 4096
+one_client --model $L8 --device h100-sxm --dtype bf16 --concurrency 1 --prompt 512 --gen 64
+images --model $VL --device h100-sxm --concurrency 64 --prompt 256 --images 2 --image-size 640x480
+video --model $VL --device h100-sxm --batch 4 --seq 256 --gen 64 --images 1 --video-frames 8
+img_tokens_gen --model $VL --device h100-sxm --batch 2 --seq 128 --image-tokens 64
+int8_ep --model $Q3 --device h100-sxm --gpus 4 --ep 4 --concurrency 8 --dtype int8
+mla_16 --model deepseek-ai/DeepSeek-V3 --device h200 --gpus 16 --ep 16 --concurrency 256 --prompt 2048 --gen 512
+hybrid_maxfit --model Qwen/Qwen3.5-397B-A17B --device gb200 --gpus 8 --dtype fp8 --max-fit --prompt 8192 --gen 1024
+pcie_nf4 --model $L8 --device a100-pcie-40gb --gpus 4 --dtype nf4 --concurrency 32 --kv-dtype fp8
+amd_ep --model mistralai/Mixtral-8x7B-v0.1 --device mi300x --gpus 8 --ep 8 --concurrency 1 --prompt 128 --gen 16
+gen_int4 --model $L8 --device h100-sxm --batch 8 --seq 512 --dtype int4 --kv-dtype fp8 --samples 1000 --region eu --analytic
+gen_nf4 --model $L8 --device h100-sxm --dtype nf4 --batch 2 --seq 128 --gen 32
+gen_tp --model $L70 --device h100-sxm --gpus 4 --dtype bf16 --batch 16 --seq 1024 --gen 128
+bad_ep_dense --model $L8 --device h100-sxm --gpus 2 --ep 2 --concurrency 8
+bad_adp_dense --model $L8 --device h100-sxm --gpus 2 --attention-dp 2 --concurrency 8
+bad_ep_divide --model $Q3 --device h100-sxm --gpus 4 --ep 3 --concurrency 8
+bad_ep_experts --model mistralai/Mixtral-8x7B-v0.1 --device h100-sxm --gpus 16 --ep 16 --concurrency 8
+bad_nofit --model $L70 --device l4 --concurrency 8
+bad_nokv --model $L70 --device h100-sxm --gpus 2 --concurrency 8 --mem-fraction 0.5
+bad_maxfit_conc --model $L8 --device h100-sxm --max-fit --concurrency 8
+bad_gen0 --model $L8 --device h100-sxm --concurrency 8 --gen 0
+bad_phase --model $L8 --device h100-sxm --phase middle --concurrency 8
+bad_memfrac --model $L8 --device h100-sxm --mem-fraction 1.5 --concurrency 8
+bad_maxseqs --model $L8 --device h100-sxm --max-seqs 8
+bad_serveopt --model $L8 --device h100-sxm --ep 2
+bad_kvdtype --model $L8 --device h100-sxm --kv-dtype int8
+bad_dtype --model $L8 --device h100-sxm --dtype fp3
+bad_imgsize --model $VL --device h100-sxm --images 1 --image-size 10xq
+bad_imgboth --model $VL --device h100-sxm --images 1 --image-tokens 5
+bad_config --config /nonexistent/config.json --device h100-sxm
+bad_device --model $L8 --device nosuchgpu
+bad_nomodel --device h100-sxm
+bad_both --model $L8 --config x.json --device h100-sxm
+bad_nodevice --model $L8
+bad_option --model $L8 --device h100-sxm --bogus
+bad_batch --model $L8 --device h100-sxm --batch 0
+LIST
+run h64_llm_list_json "$D" llm --list --json
+run h64_llm_help "$D" llm --help
+# ---- end h64 ------------------------------------------------------------------
 echo "outputs.sh: $n cases in $OUT"
