@@ -2564,24 +2564,9 @@ static int tb_embed(tb *b, int ids, int *wte) {
     return x;
 }
 
-dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **out,
-                         dlp_llm_weights *wout, dlp_error *err) {
-    if (out) *out = NULL;
-    if (!c || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_build: NULL argument");
-    const char *id = c->id[0] ? c->id : "transformer";
-    if (batch < 1 || seq < 1)
-        return dlp__err(err, DLP_EINVAL, "%s: batch and seq must be >= 1 (got %lld, %lld)", id, (long long)batch,
-                        (long long)seq);
-    if (quant < 0 || quant >= DLP_QT_COUNT_) return dlp__err(err, DLP_EINVAL, "%s: unknown quantisation %d", id, quant);
-    if (c->hidden_size < 1 || c->num_hidden_layers < 1 || c->num_attention_heads < 1 || c->vocab_size < 1 ||
-        c->intermediate_size < 1 || c->head_dim < 1 || c->num_key_value_heads < 1 ||
-        c->num_attention_heads % c->num_key_value_heads)
-        return dlp__err(err, DLP_EINVAL, "%s: incomplete config (sizes must be positive, heads a multiple of kv heads)",
-                        id);
-    if (c->image_tokens < 0 || c->image_tokens > 1000000)
-        return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
-                        (long long)c->image_tokens);
-    seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
+/* A config the builder can honour: sizes positive, per-layer kinds with
+ * their sizes; seq already includes the image tokens. */
+static dlp_status build_check(const dlp_llm_config *c, const char *id, int64_t seq, dlp_error *err) {
     if (c->num_hidden_layers > 1000 || c->num_experts > 1024)
         return dlp__err(err, DLP_EINVAL, "%s: %lld layers / %lld experts is more than the builder takes", id,
                         (long long)c->num_hidden_layers, (long long)c->num_experts);
@@ -2611,6 +2596,172 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
     if (c->position == DLP_POS_RELATIVE && seq > DLP_MAX_VALUE_NUMEL)
         return dlp__err(err, DLP_EINVAL, "%s: seq %lld is longer than the DeBERTa builder takes (%d)", id,
                         (long long)seq, DLP_MAX_VALUE_NUMEL);
+    return DLP_OK;
+}
+
+/* The arguments and the config's sizes; seq grows by the image tokens. */
+static dlp_status build_args(const dlp_llm_config *c, const char *id, int64_t batch, int64_t *seq, int quant,
+                             dlp_error *err) {
+    if (batch < 1 || *seq < 1)
+        return dlp__err(err, DLP_EINVAL, "%s: batch and seq must be >= 1 (got %lld, %lld)", id, (long long)batch,
+                        (long long)*seq);
+    if (quant < 0 || quant >= DLP_QT_COUNT_) return dlp__err(err, DLP_EINVAL, "%s: unknown quantisation %d", id, quant);
+    if (c->hidden_size < 1 || c->num_hidden_layers < 1 || c->num_attention_heads < 1 || c->vocab_size < 1 ||
+        c->intermediate_size < 1 || c->head_dim < 1 || c->num_key_value_heads < 1 ||
+        c->num_attention_heads % c->num_key_value_heads)
+        return dlp__err(err, DLP_EINVAL, "%s: incomplete config (sizes must be positive, heads a multiple of kv heads)",
+                        id);
+    if (c->image_tokens < 0 || c->image_tokens > 1000000)
+        return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
+                        (long long)c->image_tokens);
+    *seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
+    return build_check(c, id, *seq, err);
+}
+
+/* One transformer block (layer L) on the residual stream x. */
+static int tb_block(tb *b, int x, int L) {
+    const dlp_llm_config *c = b->c;
+    int mla = c->kv_lora_rank > 0;
+    snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+    b->lk = L < DLP_LLM_MAX_LAYERS ? c->layer_kind[L] : 0;
+    if (b->lk || mla) {
+        /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
+        if (!(b->lk & DLP_LK_NO_ATTN)) {
+            int hn = tb_norm(b, "input_norm", x);
+            int a = b->lk & DLP_LK_MAMBA         ? tb_mamba(b, hn, L)
+                    : b->lk & DLP_LK_LINEAR_ATTN ? tb_gdn(b, hn, L)
+                    : mla                        ? tb_mla(b, hn, L)
+                                                 : tb_attention(b, hn, L);
+            if (c->sandwich_norm) a = tb_norm(b, "post_attn_norm", a);
+            x = tb_op2(b, "Add", "Add", x, a);
+        }
+        if (!(b->lk & DLP_LK_NO_MLP)) {
+            int m = tb_mlp(b, tb_norm(b, "mlp_norm", x), L);
+            snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+            if (c->sandwich_norm) m = tb_norm(b, "post_mlp_norm", m);
+            x = tb_op2(b, "Add", "Add_1", x, m);
+        }
+    } else if (!c->pre_norm) {
+        int a = tb_attention(b, x, L);
+        x = tb_norm(b, "attn_norm", tb_op2(b, "Add", "Add", x, a));
+        int m = tb_mlp(b, x, L);
+        snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+        x = tb_norm(b, "mlp_norm", tb_op2(b, "Add", "Add_1", x, m));
+    } else if (c->parallel_residual) {
+        int h1 = tb_norm(b, "input_norm", x);
+        int h2 = c->shared_parallel_norm ? h1 : tb_norm(b, "mlp_norm", x);
+        int a = tb_attention(b, h1, L);
+        int m = tb_mlp(b, h2, L);
+        x = tb_op2(b, "Add", "Add_1", tb_op2(b, "Add", "Add", x, a), m);
+    } else {
+        int a = tb_attention(b, tb_norm(b, "input_norm", x), L);
+        if (c->sandwich_norm) a = tb_norm(b, "post_attn_norm", a);
+        x = tb_op2(b, "Add", "Add", x, a);
+        int m = tb_mlp(b, tb_norm(b, "mlp_norm", x), L);
+        snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+        if (c->sandwich_norm) m = tb_norm(b, "post_mlp_norm", m);
+        x = tb_op2(b, "Add", "Add_1", x, m);
+    }
+    return x;
+}
+
+/* Encoder heads: the masked-LM head, or the pooler (a second output);
+ * outs[0] is the last hidden state unless the MLM head replaces it. */
+static int tb_encoder_head(tb *b, int x, int wte, int *outs) {
+    const dlp_llm_config *c = b->c;
+    if (c->mlm_head) {
+        /* transform (dense + act + LayerNorm), then the decoder tied to
+         * the word embeddings with its own bias */
+        snprintf(b->scope, sizeof b->scope, "/mlm_head");
+        int t = tb_act(b, "act", tb_linear(b, "dense", x, c->hidden_size, c->hidden_size, 1, W_LINEAR));
+        t = tb_norm(b, "LayerNorm", t);
+        int64_t f2[2] = {b->B * b->S, c->hidden_size}, f3[3] = {b->B, b->S, c->vocab_size};
+        int in[3] = {tb_reshape(b, "Reshape", t, 2, f2), wte, tb_weight(b, "bias", 1, &c->vocab_size, W_PLAIN)};
+        int y = tb_op(b, "Gemm", "Gemm", 3, in);
+        tb_attr_i(b, "transB", 1);
+        outs[0] = tb_reshape(b, "Reshape_1", y, 3, f3);
+    } else if (c->pooler) {
+        snprintf(b->scope, sizeof b->scope, "/pooler");
+        int gi[2] = {x, tb_iscalar(b, 0)};
+        int first = tb_op(b, "Gather", "Gather", 2, gi); /* hidden state of token 0: (B, H) */
+        tb_attr_i(b, "axis", 1);
+        int pd = tb_linear(b, "dense", first, c->hidden_size, c->hidden_size, 1, W_LINEAR);
+        outs[1] = tb_op1(b, "Tanh", "Tanh", pd);
+        return 2;
+    }
+    return 1;
+}
+
+/* The LM head: logits (B, S, vocab), tied to the embeddings or its own. */
+static int tb_lm_head(tb *b, int x, int wte) {
+    const dlp_llm_config *c = b->c;
+    snprintf(b->scope, sizeof b->scope, "/lm_head");
+    int64_t E = c->embed_proj_dim && family_has(c, FF_PROJ_IN_OUT) ? c->embed_proj_dim : c->hidden_size;
+    if (E != c->hidden_size) x = tb_linear(b, "project_out", x, c->hidden_size, E, 0, W_LINEAR);
+    if (!c->tie_word_embeddings) return tb_linear(b, "lm_head", x, E, c->vocab_size, c->lm_head_bias, W_PLAIN);
+    /* logits = x @ wte^T: Gemm(transB=1) on (B*S, E) reuses the embedding
+     * table without a transposed copy */
+    int64_t f2[2] = {b->B * b->S, E}, f3[3] = {b->B, b->S, c->vocab_size};
+    int x2 = tb_reshape(b, "Reshape", x, 2, f2);
+    int in[3] = {x2, wte, -1};
+    int n = 2;
+    if (c->lm_head_bias) in[n++] = tb_weight(b, "bias", 1, &c->vocab_size, W_PLAIN);
+    int y = tb_op(b, "Gemm", "Gemm", n, in);
+    tb_attr_i(b, "transB", 1);
+    return tb_reshape(b, "Reshape_1", y, 3, f3);
+}
+
+/* The whole forward: embeddings, shared tables, blocks, final norm, head.
+ * Returns the number of graph outputs in outs. */
+static int tb_forward(tb *b, int *outs) {
+    const dlp_llm_config *c = b->c;
+    int64_t di[2] = {b->B, b->S};
+    int ids = dlp__graph_add_value(b->g, "input_ids", DLP_DT_INT64, 2, di);
+    if (ids < 0 || dlp__graph_mark_input(b->g, ids)) b->oom = 1;
+    int wte = -1;
+    int x = tb_embed(b, ids, &wte);
+    if (c->position == DLP_POS_ROTARY) tb_rotary_tables(b);
+    if (!c->encoder_only) tb_causal_mask(b);
+    if (c->position == DLP_POS_ALIBI) tb_alibi(b);
+    if (c->position == DLP_POS_RELATIVE) tb_deberta_rel(b);
+    for (int64_t l = 0; l < c->num_hidden_layers && !b->oom; l++) x = tb_block(b, x, (int)l);
+    b->scope[0] = 0;
+    if (c->final_norm) x = tb_norm(b, "norm", x);
+    outs[0] = x;
+    outs[1] = -1;
+    if (c->encoder_only) return tb_encoder_head(b, x, wte, outs);
+    outs[0] = tb_lm_head(b, x, wte);
+    return 1;
+}
+
+/* Outputs marked and the graph finalized (shapes, costs, liveness); the
+ * graph freed on any failure. */
+static dlp_status tb_finish(tb *b, const char *id, const int *outs, int n_outs) {
+    if (b->oom) {
+        dlp_graph_free(b->g);
+        if (b->oom == 2) return b->err ? b->err->code : DLP_EINVAL;
+        return dlp__err(b->err, DLP_ENOMEM, "%s: out of memory building the graph", id);
+    }
+    for (int i = 0; i < n_outs; i++)
+        if (dlp__graph_mark_output(b->g, outs[i])) {
+            dlp_graph_free(b->g);
+            return dlp__err(b->err, DLP_ENOMEM, "%s: out of memory", id);
+        }
+    dlp_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.batch = b->B;
+    lo.seq = b->S;
+    dlp_status st = dlp__graph_finalize(b->g, &lo, b->err);
+    if (st) dlp_graph_free(b->g);
+    return st;
+}
+
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **out,
+                         dlp_llm_weights *wout, dlp_error *err) {
+    if (out) *out = NULL;
+    if (!c || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_build: NULL argument");
+    const char *id = c->id[0] ? c->id : "transformer";
+    TRY(build_args(c, id, batch, &seq, quant, err));
     tb b;
     memset(&b, 0, sizeof b);
     b.c = c;
@@ -2623,128 +2774,9 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, in
     if (!b.g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", id);
     b.g->opset = 20; /* Gelu (20), ReduceMean axes as input (18), Split sizes as input (13) */
     b.g->batch = batch;
-
-    int64_t di[2] = {batch, seq};
-    int ids = dlp__graph_add_value(b.g, "input_ids", DLP_DT_INT64, 2, di);
-    if (ids < 0 || dlp__graph_mark_input(b.g, ids)) b.oom = 1;
-
-    int wte = -1;
-    int x = tb_embed(&b, ids, &wte);
-    if (c->position == DLP_POS_ROTARY) tb_rotary_tables(&b);
-    if (!c->encoder_only) tb_causal_mask(&b);
-    if (c->position == DLP_POS_ALIBI) tb_alibi(&b);
-    if (c->position == DLP_POS_RELATIVE) tb_deberta_rel(&b);
-
-    char nm[64];
-    int mla = c->kv_lora_rank > 0;
-    for (int64_t l = 0; l < c->num_hidden_layers && !b.oom; l++) {
-        int L = (int)l;
-        snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-        b.lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
-        if (b.lk || mla) {
-            /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
-            if (!(b.lk & DLP_LK_NO_ATTN)) {
-                int hn = tb_norm(&b, "input_norm", x);
-                int a = b.lk & DLP_LK_MAMBA         ? tb_mamba(&b, hn, L)
-                        : b.lk & DLP_LK_LINEAR_ATTN ? tb_gdn(&b, hn, L)
-                        : mla                       ? tb_mla(&b, hn, L)
-                                                    : tb_attention(&b, hn, L);
-                if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
-                x = tb_op2(&b, "Add", "Add", x, a);
-            }
-            if (!(b.lk & DLP_LK_NO_MLP)) {
-                int m = tb_mlp(&b, tb_norm(&b, "mlp_norm", x), L);
-                snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-                if (c->sandwich_norm) m = tb_norm(&b, "post_mlp_norm", m);
-                x = tb_op2(&b, "Add", "Add_1", x, m);
-            }
-        } else if (!c->pre_norm) {
-            int a = tb_attention(&b, x, L);
-            x = tb_norm(&b, "attn_norm", tb_op2(&b, "Add", "Add", x, a));
-            int m = tb_mlp(&b, x, L);
-            snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-            x = tb_norm(&b, "mlp_norm", tb_op2(&b, "Add", "Add_1", x, m));
-        } else if (c->parallel_residual) {
-            int h1 = tb_norm(&b, "input_norm", x);
-            int h2 = c->shared_parallel_norm ? h1 : tb_norm(&b, "mlp_norm", x);
-            int a = tb_attention(&b, h1, L);
-            int m = tb_mlp(&b, h2, L);
-            x = tb_op2(&b, "Add", "Add_1", tb_op2(&b, "Add", "Add", x, a), m);
-        } else {
-            int a = tb_attention(&b, tb_norm(&b, "input_norm", x), L);
-            if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
-            x = tb_op2(&b, "Add", "Add", x, a);
-            int m = tb_mlp(&b, tb_norm(&b, "mlp_norm", x), L);
-            snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-            if (c->sandwich_norm) m = tb_norm(&b, "post_mlp_norm", m);
-            x = tb_op2(&b, "Add", "Add_1", x, m);
-        }
-    }
-    b.scope[0] = 0;
-    if (c->final_norm) x = tb_norm(&b, "norm", x);
-    int outs[2] = {x, -1};
-    int n_outs = 1;
-    if (c->encoder_only) {
-        if (c->mlm_head) {
-            /* transform (dense + act + LayerNorm), then the decoder tied to
-             * the word embeddings with its own bias */
-            snprintf(b.scope, sizeof b.scope, "/mlm_head");
-            int t = tb_act(&b, "act", tb_linear(&b, "dense", x, c->hidden_size, c->hidden_size, 1, W_LINEAR));
-            t = tb_norm(&b, "LayerNorm", t);
-            int64_t f2[2] = {batch * seq, c->hidden_size}, f3[3] = {batch, seq, c->vocab_size};
-            int in[3] = {tb_reshape(&b, "Reshape", t, 2, f2), wte, tb_weight(&b, "bias", 1, &c->vocab_size, W_PLAIN)};
-            int y = tb_op(&b, "Gemm", "Gemm", 3, in);
-            tb_attr_i(&b, "transB", 1);
-            outs[0] = tb_reshape(&b, "Reshape_1", y, 3, f3);
-        } else if (c->pooler) {
-            snprintf(b.scope, sizeof b.scope, "/pooler");
-            int gi[2] = {x, tb_iscalar(&b, 0)};
-            int first = tb_op(&b, "Gather", "Gather", 2, gi); /* hidden state of token 0: (B, H) */
-            tb_attr_i(&b, "axis", 1);
-            int pd = tb_linear(&b, "dense", first, c->hidden_size, c->hidden_size, 1, W_LINEAR);
-            outs[1] = tb_op1(&b, "Tanh", "Tanh", pd);
-            n_outs = 2;
-        }
-    } else {
-        snprintf(b.scope, sizeof b.scope, "/lm_head");
-        int64_t E = c->embed_proj_dim && family_has(c, FF_PROJ_IN_OUT) ? c->embed_proj_dim : c->hidden_size;
-        if (E != c->hidden_size) x = tb_linear(&b, "project_out", x, c->hidden_size, E, 0, W_LINEAR);
-        if (c->tie_word_embeddings) {
-            /* logits = x @ wte^T: Gemm(transB=1) on (B*S, E) reuses the
-             * embedding table without a transposed copy */
-            int64_t f2[2] = {batch * seq, E}, f3[3] = {batch, seq, c->vocab_size};
-            int x2 = tb_reshape(&b, "Reshape", x, 2, f2);
-            int in[3] = {x2, wte, -1};
-            int n = 2;
-            if (c->lm_head_bias) in[n++] = tb_weight(&b, "bias", 1, &c->vocab_size, W_PLAIN);
-            int y = tb_op(&b, "Gemm", "Gemm", n, in);
-            tb_attr_i(&b, "transB", 1);
-            x = tb_reshape(&b, "Reshape_1", y, 3, f3);
-        } else {
-            x = tb_linear(&b, "lm_head", x, E, c->vocab_size, c->lm_head_bias, W_PLAIN);
-        }
-        outs[0] = x;
-    }
-    if (b.oom) {
-        dlp_graph_free(b.g);
-        if (b.oom == 2) return err ? err->code : DLP_EINVAL;
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory building the graph", id);
-    }
-    for (int i = 0; i < n_outs; i++)
-        if (dlp__graph_mark_output(b.g, outs[i])) {
-            dlp_graph_free(b.g);
-            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", id);
-        }
-    (void)nm;
-    dlp_load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.batch = batch;
-    lo.seq = seq;
-    dlp_status st = dlp__graph_finalize(b.g, &lo, err);
-    if (st) {
-        dlp_graph_free(b.g);
-        return st;
-    }
+    int outs[2];
+    int n_outs = tb_forward(&b, outs);
+    TRY(tb_finish(&b, id, outs, n_outs));
     *out = b.g;
     b.w.active_params = b.w.params - b.routed + b.routed_active;
     if (wout) *wout = b.w;
