@@ -206,8 +206,8 @@ typedef struct {
     /* hooks, NULL when the family has none: */
     dlp_status (*heads)(pctx *p, dlp_llm_config *c);  /* after kv heads      */
     dlp_status (*rope)(pctx *p, dlp_llm_config *c);   /* after rope fields   */
-    dlp_status (*quirks)(pctx *p, dlp_llm_config *c); /* after the heads'
-                                                          architecture       */
+    dlp_status (*quirks)(pctx *p, dlp_llm_config *c); /* after the encoder's
+                                                          head is chosen     */
     dlp_status (*layers)(pctx *p, dlp_llm_config *c); /* FF_LAYERS without
                                                           layer_types: which
                                                           layers slide       */
