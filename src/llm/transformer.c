@@ -177,205 +177,267 @@ static int act_parse(const char *s) {
     if (!strcmp(s, "relu2")) return DLP_ACT_RELU2;
     return -1;
 }
+/* ----------------------------------------------------------------------
+ * The family table.  One row per family: the HF model_type strings it
+ * matches, its defaults (transformers' config defaults and the structure of
+ * its modules), and its quirks as flags and hooks called at fixed points of
+ * the parse (docs/ARCHITECTURE.md, "where a new LLM family goes").  Adding a
+ * family is adding a row (and the hooks it needs); the parse itself has no
+ * per-family branches.
+ * ---------------------------------------------------------------------- */
 
-typedef enum {
-    FAM_BERT, FAM_ROBERTA, FAM_DISTILBERT, FAM_DEBERTA, FAM_GPT2, FAM_OPT, FAM_NEOX, FAM_GPTJ,
-    FAM_LLAMA, FAM_QWEN2, FAM_MIXTRAL, FAM_PHI, FAM_PHI3, FAM_FALCON, FAM_BLOOM, FAM_GEMMA,
-    FAM_GEMMA2, FAM_STARCODER2,
-    /* 2025-26 */
-    FAM_QWEN3, FAM_QWEN3_MOE, FAM_GEMMA3, FAM_LLAMA4, FAM_GPT_OSS, FAM_DEEPSEEK, FAM_NEMOTRON_H,
-    FAM_QWEN3_NEXT, FAM_MINIMAX_M2
-} family;
+enum {
+    FF_FFN4 = 1 << 0,           /* intermediate_size defaults to 4 x hidden    */
+    FF_FFN_MOE = 1 << 1,        /* ... or to moe_intermediate_size (Qwen3.5-MoE)*/
+    FF_LAYERS = 1 << 2,         /* 2025-26: per-layer kinds, MoE, MLA, Mamba    */
+    FF_OWN_PATTERN = 1 << 3,    /* layer_types ignored (a pattern of its own)   */
+    FF_LINEAR_ATTN = 1 << 4,    /* layer_types may name linear_attention        */
+    FF_ATTN_BIAS = 1 << 5,      /* attention_bias defaults to true              */
+    FF_ROUTER_SIGMOID = 1 << 6, /* builder: the MoE router's scores are sigmoids*/
+    FF_PROJ_IN_OUT = 1 << 7,    /* builder: embed_proj_dim projects the token
+                                   embeddings in and the head's input out (OPT) */
+};
 
-static const struct { const char *type; family fam; } families[] = {
-    {"bert", FAM_BERT}, {"roberta", FAM_ROBERTA}, {"xlm-roberta", FAM_ROBERTA},
-    {"camembert", FAM_ROBERTA}, {"distilbert", FAM_DISTILBERT}, {"deberta-v2", FAM_DEBERTA},
-    {"deberta", FAM_DEBERTA}, {"gpt2", FAM_GPT2}, {"opt", FAM_OPT}, {"gpt_neox", FAM_NEOX},
-    {"gptj", FAM_GPTJ}, {"llama", FAM_LLAMA}, {"mistral", FAM_LLAMA}, {"aquila", FAM_LLAMA},
-    {"qwen2", FAM_QWEN2}, {"mixtral", FAM_MIXTRAL}, {"phi", FAM_PHI}, {"phi3", FAM_PHI3},
-    {"phi3small", FAM_PHI3},
-    {"falcon", FAM_FALCON}, {"RefinedWeb", FAM_FALCON}, {"RefinedWebModel", FAM_FALCON},
-    {"bloom", FAM_BLOOM}, {"gemma", FAM_GEMMA}, {"gemma2", FAM_GEMMA2},
-    {"starcoder2", FAM_STARCODER2},
-    {"qwen3", FAM_QWEN3}, {"qwen3_vl", FAM_QWEN3}, {"qwen3_vl_text", FAM_QWEN3},
-    {"qwen3_moe", FAM_QWEN3_MOE}, {"qwen3_vl_moe", FAM_QWEN3_MOE}, {"qwen3_vl_moe_text", FAM_QWEN3_MOE},
-    {"qwen2_vl", FAM_QWEN2}, {"qwen2_5_vl", FAM_QWEN2}, {"qwen2_5_vl_text", FAM_QWEN2}, {"qwen2_vl_text", FAM_QWEN2},
-    {"gemma3", FAM_GEMMA3}, {"gemma3_text", FAM_GEMMA3},
-    {"llama4", FAM_LLAMA4}, {"llama4_text", FAM_LLAMA4},
-    {"gpt_oss", FAM_GPT_OSS},
-    {"deepseek_v3", FAM_DEEPSEEK}, {"kimi_k2", FAM_DEEPSEEK}, {"kimi_k25", FAM_DEEPSEEK},
-    {"deepseek_v32", FAM_DEEPSEEK}, {"glm_moe_dsa", FAM_DEEPSEEK},
-    {"nemotron_h", FAM_NEMOTRON_H},
-    {"qwen3_next", FAM_QWEN3_NEXT}, {"qwen3_5_moe", FAM_QWEN3_NEXT}, {"qwen3_5_moe_text", FAM_QWEN3_NEXT},
-    {"qwen3_5", FAM_QWEN3_NEXT}, {"qwen3_5_text", FAM_QWEN3_NEXT},
-    {"minimax_m2", FAM_MINIMAX_M2}};
+typedef struct {
+    const char *name;
+    const char *const *types;                        /* model_type strings   */
+    unsigned flags;                                  /* FF_*                 */
+    void (*defaults)(dlp_llm_config *c);
+    /* hooks, NULL when the family has none: */
+    dlp_status (*heads)(pctx *p, dlp_llm_config *c);  /* after kv heads      */
+    dlp_status (*rope)(pctx *p, dlp_llm_config *c);   /* after rope fields   */
+    dlp_status (*quirks)(pctx *p, dlp_llm_config *c); /* after the encoder's
+                                                          head is chosen     */
+    dlp_status (*layers)(pctx *p, dlp_llm_config *c); /* FF_LAYERS without
+                                                          layer_types: which
+                                                          layers slide       */
+    dlp_status (*arch)(pctx *p, dlp_llm_config *c);   /* FF_LAYERS: experts,
+                                                          MLA, Mamba, ...    */
+} llm_family;
 
-static void family_defaults(family f, dlp_llm_config *c) {
-    /* the common decoder: pre-norm LayerNorm, learned nothing, no biases */
+/* ---- defaults ---- */
+
+/* the common decoder: pre-norm LayerNorm, learned nothing, no biases */
+static void def_common(dlp_llm_config *c) {
     c->pre_norm = 1;
     c->final_norm = 1;
     c->norm_bias = 1;
     c->rope_theta = 10000.0;
     c->rotary_fraction = 1.0;
     c->norm_eps = 1e-5;
-    switch (f) {
-    case FAM_BERT: case FAM_ROBERTA: case FAM_DISTILBERT: case FAM_DEBERTA:
-        c->encoder_only = 1;
-        c->pre_norm = 0;
-        c->final_norm = 0;
-        c->embed_norm = 1;
-        c->pooler = f == FAM_BERT || f == FAM_ROBERTA;
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_GELU;
-        c->position = f == FAM_DEBERTA ? DLP_POS_RELATIVE : DLP_POS_LEARNED;
-        c->type_vocab_size = f == FAM_BERT ? 2 : f == FAM_ROBERTA ? 1 : 0;
-        c->position_offset = f == FAM_ROBERTA ? 2 : 0;
-        c->max_position_embeddings = 512;
-        c->norm_eps = f == FAM_BERT || f == FAM_DISTILBERT ? 1e-12 : f == FAM_DEBERTA ? 1e-7 : 1e-5;
-        c->position_buckets = f == FAM_DEBERTA ? 256 : 0;
-        break;
-    case FAM_GPT2:
-        c->fused_qkv = 1;
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_GELU_TANH;
-        c->position = DLP_POS_LEARNED;
-        c->tie_word_embeddings = 1;
-        c->max_position_embeddings = 1024;
-        break;
-    case FAM_OPT:
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_RELU;
-        c->position = DLP_POS_LEARNED;
-        c->position_offset = 2;
-        c->tie_word_embeddings = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_NEOX:
-        c->fused_qkv = 1;
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_GELU;
-        c->position = DLP_POS_ROTARY;
-        c->rotary_fraction = 0.25;
-        c->parallel_residual = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_GPTJ:
-        c->mlp_bias = c->lm_head_bias = 1;
-        c->act = DLP_ACT_GELU_TANH;
-        c->position = DLP_POS_ROTARY;
-        c->parallel_residual = c->shared_parallel_norm = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_QWEN3: case FAM_QWEN3_MOE: case FAM_GEMMA3: case FAM_LLAMA4: case FAM_GPT_OSS: case FAM_DEEPSEEK:
-    case FAM_QWEN3_NEXT: case FAM_MINIMAX_M2:
-        c->rms_norm = 1;
-        c->norm_bias = 0;
-        c->gated_mlp = 1;
-        c->act = f == FAM_GEMMA3 ? DLP_ACT_GELU_TANH : f == FAM_GPT_OSS ? DLP_ACT_SWIGLU_OAI : DLP_ACT_SILU;
-        c->position = DLP_POS_ROTARY;
-        c->norm_eps = f == FAM_LLAMA4 || f == FAM_GPT_OSS ? 1e-5 : 1e-6;
-        c->max_position_embeddings = 4096;
-        c->qk_norm = f == FAM_QWEN3 || f == FAM_QWEN3_MOE || f == FAM_GEMMA3 || f == FAM_QWEN3_NEXT ? 1
-                     : f == FAM_LLAMA4                                                            ? 2
-                     : f == FAM_MINIMAX_M2                                                        ? 3
-                                                                                                  : 0;
-        c->moe_grouped = f == FAM_QWEN3_MOE || f == FAM_LLAMA4 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK ||
-                         f == FAM_QWEN3_NEXT || f == FAM_MINIMAX_M2;
-        if (f == FAM_QWEN3_NEXT) {
-            /* Qwen3NextConfig / Qwen3_5MoeTextConfig defaults */
-            c->rotary_fraction = 0.25;
-            c->attn_output_gate = c->shared_expert_gate = 1;
-            c->linear_num_key_heads = 16;
-            c->linear_num_value_heads = 32;
-            c->linear_key_head_dim = c->linear_value_head_dim = 128;
-            c->linear_conv_kernel = 4;
-            c->linear_chunk_size = 64;
-            c->max_position_embeddings = 32768;
-        }
-        if (f == FAM_GEMMA3) {
-            /* Gemma3TextConfig defaults: published configs leave some out */
-            c->tie_word_embeddings = c->embed_scale = c->sandwich_norm = 1;
-            c->hidden_size = 2304;
-            c->intermediate_size = 9216;
-            c->num_hidden_layers = 26;
-            c->num_attention_heads = 8;
-            c->num_key_value_heads = 4;
-            c->head_dim = 256;
-            c->vocab_size = 262208;
-            c->sliding_window = 4096;
-            c->max_position_embeddings = 131072;
-        }
-        if (f == FAM_GPT_OSS) {
-            c->qkv_bias = c->out_bias = 1;
-            c->attn_sinks = 1;
-            c->moe_router_bias = c->moe_expert_bias = 1;
-        }
-        break;
-    case FAM_NEMOTRON_H:
-        c->rms_norm = 1;
-        c->norm_bias = 0;
-        c->act = c->mlp_act = DLP_ACT_RELU2;
-        c->position = DLP_POS_NONE;
-        c->max_position_embeddings = 8192;
-        c->mamba_conv_kernel = 4;
-        c->mamba_chunk_size = 128;
-        c->mamba_n_groups = 8;
-        c->mamba_conv_bias = 1;
-        break;
-    case FAM_LLAMA: case FAM_QWEN2: case FAM_MIXTRAL: case FAM_PHI3: case FAM_GEMMA: case FAM_GEMMA2:
-        c->rms_norm = 1;
-        c->norm_bias = 0;
-        c->gated_mlp = 1;
-        c->act = f == FAM_GEMMA || f == FAM_GEMMA2 ? DLP_ACT_GELU_TANH : DLP_ACT_SILU;
-        c->position = DLP_POS_ROTARY;
-        c->qkv_bias = f == FAM_QWEN2;
-        c->norm_eps = 1e-6;
-        c->fused_qkv = c->fused_gate_up = f == FAM_PHI3;
-        c->tie_word_embeddings = f == FAM_GEMMA || f == FAM_GEMMA2;
-        c->embed_scale = f == FAM_GEMMA || f == FAM_GEMMA2;
-        c->sandwich_norm = f == FAM_GEMMA2;
-        c->max_position_embeddings = 2048;
-        /* Phi-3-small: fused qkv and fused gated up projection like phi3,
-         * gated GELU ("gegelu"), embeddings tied (its config leaves
-         * tie_word_embeddings at transformers' default, true); its
-         * block-sparse attention on every other layer is costed dense */
-        if (!strcmp(c->model_type, "phi3small")) {
-            c->tie_word_embeddings = 1;
-            c->act = DLP_ACT_GELU_TANH;
-        }
-        break;
-    case FAM_PHI:
-        c->qkv_bias = c->out_bias = c->mlp_bias = c->lm_head_bias = 1;
-        c->act = DLP_ACT_GELU_TANH;
-        c->position = DLP_POS_ROTARY;
-        c->rotary_fraction = 0.5;
-        c->parallel_residual = c->shared_parallel_norm = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_FALCON:
-        c->fused_qkv = 1;
-        c->act = DLP_ACT_GELU;
-        c->position = DLP_POS_ROTARY;
-        c->tie_word_embeddings = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_BLOOM:
-        c->fused_qkv = 1;
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_GELU_TANH;
-        c->position = DLP_POS_ALIBI;
-        c->embed_norm = 1;
-        c->tie_word_embeddings = 1;
-        c->max_position_embeddings = 2048;
-        break;
-    case FAM_STARCODER2:
-        c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-        c->act = DLP_ACT_GELU_TANH;
-        c->position = DLP_POS_ROTARY;
-        c->tie_word_embeddings = 1;
-        c->max_position_embeddings = 4096;
-        break;
-    }
+}
+
+/* BERT-style encoders: post-norm, biases everywhere, learned positions */
+static void def_encoder(dlp_llm_config *c) {
+    c->encoder_only = 1;
+    c->pre_norm = 0;
+    c->final_norm = 0;
+    c->embed_norm = 1;
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_GELU;
+    c->position = DLP_POS_LEARNED;
+    c->max_position_embeddings = 512;
+}
+static void def_bert(dlp_llm_config *c) {
+    def_encoder(c);
+    c->pooler = 1;
+    c->type_vocab_size = 2;
+    c->norm_eps = 1e-12;
+}
+static void def_roberta(dlp_llm_config *c) {
+    def_encoder(c);
+    c->pooler = 1;
+    c->type_vocab_size = 1;
+    c->position_offset = 2;
+}
+static void def_distilbert(dlp_llm_config *c) {
+    def_encoder(c);
+    c->norm_eps = 1e-12;
+}
+static void def_deberta(dlp_llm_config *c) {
+    def_encoder(c);
+    c->position = DLP_POS_RELATIVE;
+    c->norm_eps = 1e-7;
+    c->position_buckets = 256;
+}
+static void def_gpt2(dlp_llm_config *c) {
+    c->fused_qkv = 1;
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_GELU_TANH;
+    c->position = DLP_POS_LEARNED;
+    c->tie_word_embeddings = 1;
+    c->max_position_embeddings = 1024;
+}
+static void def_opt(dlp_llm_config *c) {
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_RELU;
+    c->position = DLP_POS_LEARNED;
+    c->position_offset = 2;
+    c->tie_word_embeddings = 1;
+    c->max_position_embeddings = 2048;
+}
+static void def_neox(dlp_llm_config *c) {
+    c->fused_qkv = 1;
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_GELU;
+    c->position = DLP_POS_ROTARY;
+    c->rotary_fraction = 0.25;
+    c->parallel_residual = 1;
+    c->max_position_embeddings = 2048;
+}
+static void def_gptj(dlp_llm_config *c) {
+    c->mlp_bias = c->lm_head_bias = 1;
+    c->act = DLP_ACT_GELU_TANH;
+    c->position = DLP_POS_ROTARY;
+    c->parallel_residual = c->shared_parallel_norm = 1;
+    c->max_position_embeddings = 2048;
+}
+/* LLaMA-style decoders: RMSNorm, gated SiLU MLP, rotary, no biases */
+static void def_llama(dlp_llm_config *c) {
+    c->rms_norm = 1;
+    c->norm_bias = 0;
+    c->gated_mlp = 1;
+    c->act = DLP_ACT_SILU;
+    c->position = DLP_POS_ROTARY;
+    c->norm_eps = 1e-6;
+    c->max_position_embeddings = 2048;
+}
+static void def_qwen2(dlp_llm_config *c) {
+    def_llama(c);
+    c->qkv_bias = 1;
+}
+static void def_phi3(dlp_llm_config *c) {
+    def_llama(c);
+    c->fused_qkv = c->fused_gate_up = 1;
+}
+/* Phi-3-small: fused qkv and fused gated up projection like phi3, gated GELU
+ * ("gegelu"), embeddings tied (its config leaves tie_word_embeddings at
+ * transformers' default, true); its block-sparse attention on every other
+ * layer is costed dense */
+static void def_phi3small(dlp_llm_config *c) {
+    def_phi3(c);
+    c->tie_word_embeddings = 1;
+    c->act = DLP_ACT_GELU_TANH;
+}
+static void def_gemma(dlp_llm_config *c) {
+    def_llama(c);
+    c->act = DLP_ACT_GELU_TANH;
+    c->tie_word_embeddings = c->embed_scale = 1;
+}
+static void def_gemma2(dlp_llm_config *c) {
+    def_gemma(c);
+    c->sandwich_norm = 1;
+}
+static void def_phi(dlp_llm_config *c) {
+    c->qkv_bias = c->out_bias = c->mlp_bias = c->lm_head_bias = 1;
+    c->act = DLP_ACT_GELU_TANH;
+    c->position = DLP_POS_ROTARY;
+    c->rotary_fraction = 0.5;
+    c->parallel_residual = c->shared_parallel_norm = 1;
+    c->max_position_embeddings = 2048;
+}
+static void def_falcon(dlp_llm_config *c) {
+    c->fused_qkv = 1;
+    c->act = DLP_ACT_GELU;
+    c->position = DLP_POS_ROTARY;
+    c->tie_word_embeddings = 1;
+    c->max_position_embeddings = 2048;
+}
+static void def_bloom(dlp_llm_config *c) {
+    c->fused_qkv = 1;
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_GELU_TANH;
+    c->position = DLP_POS_ALIBI;
+    c->embed_norm = 1;
+    c->tie_word_embeddings = 1;
+    c->max_position_embeddings = 2048;
+}
+static void def_starcoder2(dlp_llm_config *c) {
+    c->qkv_bias = c->out_bias = c->mlp_bias = 1;
+    c->act = DLP_ACT_GELU_TANH;
+    c->position = DLP_POS_ROTARY;
+    c->tie_word_embeddings = 1;
+    c->max_position_embeddings = 4096;
+}
+/* the 2025-26 decoders: RMSNorm, gated SiLU MLP, rotary, eps 1e-6 */
+static void def_modern(dlp_llm_config *c) {
+    c->rms_norm = 1;
+    c->norm_bias = 0;
+    c->gated_mlp = 1;
+    c->act = DLP_ACT_SILU;
+    c->position = DLP_POS_ROTARY;
+    c->norm_eps = 1e-6;
+    c->max_position_embeddings = 4096;
+}
+static void def_qwen3(dlp_llm_config *c) {
+    def_modern(c);
+    c->qk_norm = 1;
+}
+static void def_qwen3_moe(dlp_llm_config *c) {
+    def_qwen3(c);
+    c->moe_grouped = 1;
+}
+/* Gemma3TextConfig defaults: published configs leave some out */
+static void def_gemma3(dlp_llm_config *c) {
+    def_qwen3(c);
+    c->act = DLP_ACT_GELU_TANH;
+    c->tie_word_embeddings = c->embed_scale = c->sandwich_norm = 1;
+    c->hidden_size = 2304;
+    c->intermediate_size = 9216;
+    c->num_hidden_layers = 26;
+    c->num_attention_heads = 8;
+    c->num_key_value_heads = 4;
+    c->head_dim = 256;
+    c->vocab_size = 262208;
+    c->sliding_window = 4096;
+    c->max_position_embeddings = 131072;
+}
+static void def_llama4(dlp_llm_config *c) {
+    def_modern(c);
+    c->norm_eps = 1e-5;
+    c->qk_norm = 2;
+    c->moe_grouped = 1;
+}
+static void def_gpt_oss(dlp_llm_config *c) {
+    def_modern(c);
+    c->act = DLP_ACT_SWIGLU_OAI;
+    c->norm_eps = 1e-5;
+    c->moe_grouped = 1;
+    c->qkv_bias = c->out_bias = 1;
+    c->attn_sinks = 1;
+    c->moe_router_bias = c->moe_expert_bias = 1;
+}
+static void def_deepseek(dlp_llm_config *c) {
+    def_modern(c);
+    c->moe_grouped = 1;
+}
+/* Qwen3NextConfig / Qwen3_5MoeTextConfig defaults */
+static void def_qwen3_next(dlp_llm_config *c) {
+    def_qwen3_moe(c);
+    c->rotary_fraction = 0.25;
+    c->attn_output_gate = c->shared_expert_gate = 1;
+    c->linear_num_key_heads = 16;
+    c->linear_num_value_heads = 32;
+    c->linear_key_head_dim = c->linear_value_head_dim = 128;
+    c->linear_conv_kernel = 4;
+    c->linear_chunk_size = 64;
+    c->max_position_embeddings = 32768;
+}
+static void def_minimax_m2(dlp_llm_config *c) {
+    def_modern(c);
+    c->qk_norm = 3;
+    c->moe_grouped = 1;
+}
+static void def_nemotron_h(dlp_llm_config *c) {
+    c->rms_norm = 1;
+    c->norm_bias = 0;
+    c->act = c->mlp_act = DLP_ACT_RELU2;
+    c->position = DLP_POS_NONE;
+    c->max_position_embeddings = 8192;
+    c->mamba_conv_kernel = 4;
+    c->mamba_chunk_size = 128;
+    c->mamba_n_groups = 8;
+    c->mamba_conv_bias = 1;
 }
 
 #define TRY(x) do { dlp_status st_ = (x); if (st_) return st_; } while (0)
@@ -489,19 +551,350 @@ static dlp_status int_list(pctx *p, const char *key, int64_t *v, int cap, int *n
     return DLP_OK;
 }
 
-/* The 2025-26 families: per-layer kinds, MoE, MLA, Mamba-2 (docs/llm.md,
- * "Architectures"). */
-static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
-    const char *name = p->name;
-    dlp_error *err = p->err;
+/* ---- the 2025-26 families: per-layer kinds, MoE, MLA, Mamba-2, Gated
+ * DeltaNet (docs/llm.md, "Architectures") ---- */
+
+/* Which layers slide (or are linear attention): the config's layer_types,
+ * or the family's own pattern (row->layers); then sliding_window checked. */
+static dlp_status read_layer_types(pctx *p, const llm_family *fam, dlp_llm_config *c) {
     int64_t L = c->num_hidden_layers;
-    int need_kinds = f == FAM_GEMMA3 || f == FAM_GPT_OSS || f == FAM_DEEPSEEK || f == FAM_NEMOTRON_H ||
-                     f == FAM_LLAMA4 || f == FAM_QWEN3_MOE || f == FAM_QWEN3 || f == FAM_QWEN3_NEXT ||
-                     f == FAM_MINIMAX_M2;
-    if (need_kinds && L > DLP_LLM_MAX_LAYERS)
-        return dlp__err(err, DLP_EUNSUPPORTED, "%s: %lld layers is more than the per-layer table holds (%d)", name,
-                        (long long)L, DLP_LLM_MAX_LAYERS);
-    int ab = f == FAM_GPT_OSS;
+    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(p->root, "layer_types"), *x;
+    if (cJSON_IsArray(lt) && !(fam->flags & FF_OWN_PATTERN)) {
+        if (cJSON_GetArraySize(lt) != L)
+            return dlp__err(p->err, DLP_EFORMAT, "%s: field 'layer_types' has %d entries for %lld layers", p->name,
+                            cJSON_GetArraySize(lt), (long long)L);
+        int i = 0;
+        cJSON_ArrayForEach(x, lt) {
+            if (!cJSON_IsString(x))
+                return dlp__err(p->err, DLP_EFORMAT, "%s: field 'layer_types' must be a list of strings", p->name);
+            if (strstr(x->valuestring, "sliding") || strstr(x->valuestring, "chunked"))
+                c->layer_kind[i] |= DLP_LK_SLIDING;
+            if (!strcmp(x->valuestring, "linear_attention")) {
+                if (!(fam->flags & FF_LINEAR_ATTN))
+                    return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: field 'layer_types': linear_attention layers are "
+                                    "built for qwen3_next / qwen3_5 only", p->name);
+                c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
+            }
+            i++;
+        }
+    } else if (fam->layers) {
+        TRY(fam->layers(p, c));
+    }
+    int has_sliding = 0;
+    for (int64_t i = 0; i < L && i < DLP_LLM_MAX_LAYERS; i++) has_sliding |= c->layer_kind[i] & DLP_LK_SLIDING;
+    if (has_sliding && c->sliding_window <= 0)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'sliding_window' is missing (sliding-window layers)", p->name);
+    if (!has_sliding) c->sliding_window = 0;
+    return DLP_OK;
+}
+
+/* three Gated DeltaNet layers, then one gated full-attention layer */
+static dlp_status layers_qwen3_next(pctx *p, dlp_llm_config *c) {
+    int64_t every = 4;
+    TRYI(get_i64(p, KEYS("full_attention_interval"), &every));
+    for (int64_t i = 0; i < c->num_hidden_layers; i++)
+        if (every <= 0 || (i + 1) % every) c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
+    return DLP_OK;
+}
+/* five local layers, then one global */
+static dlp_status layers_gemma3(pctx *p, dlp_llm_config *c) {
+    int64_t pat = 6;
+    TRYI(get_i64(p, KEYS("sliding_window_pattern"), &pat));
+    for (int64_t i = 0; i < c->num_hidden_layers; i++)
+        if (pat <= 0 || (i + 1) % pat) c->layer_kind[i] |= DLP_LK_SLIDING;
+    return DLP_OK;
+}
+static dlp_status layers_gpt_oss(pctx *p, dlp_llm_config *c) {
+    for (int64_t i = 0; i < c->num_hidden_layers; i += 2) c->layer_kind[i] |= DLP_LK_SLIDING; /* even layers banded */
+    return DLP_OK;
+}
+/* Qwen3: use_sliding_window slides the layers from max_window_layers on */
+static dlp_status layers_qwen3(pctx *p, dlp_llm_config *c) {
+    int sw = 0;
+    TRYI(get_bool(p, "use_sliding_window", &sw));
+    int64_t L = c->num_hidden_layers, mwl = L;
+    TRYI(get_i64(p, KEYS("max_window_layers"), &mwl));
+    if (sw && c->sliding_window > 0)
+        for (int64_t i = mwl; i < L; i++) c->layer_kind[i] |= DLP_LK_SLIDING;
+    return DLP_OK;
+}
+
+/* Dense layers of Qwen-style MoE: all but every decoder_sparse_step-th, and
+ * those in mlp_only_layers. */
+static dlp_status qwen_dense_layers(pctx *p, dlp_llm_config *c, int need_experts) {
+    int64_t L = c->num_hidden_layers, step = 1, v[DLP_LLM_MAX_LAYERS];
+    TRYI(get_i64(p, KEYS("decoder_sparse_step"), &step));
+    int n = 0;
+    TRY(int_list(p, "mlp_only_layers", v, DLP_LLM_MAX_LAYERS, &n));
+    if (need_experts && !c->num_experts) return DLP_OK; /* dense Qwen3.5: no MoE layers to mark */
+    for (int64_t i = 0; i < L; i++)
+        if (step <= 0 || (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
+    for (int i = 0; i < n && i < DLP_LLM_MAX_LAYERS; i++)
+        if (v[i] >= 0 && v[i] < L) c->layer_kind[v[i]] |= DLP_LK_DENSE;
+    return DLP_OK;
+}
+
+static dlp_status arch_qwen3_moe(pctx *p, dlp_llm_config *c) {
+    c->num_experts = 128;
+    c->experts_per_token = 8;
+    TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+    TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+    return qwen_dense_layers(p, c, 0);
+}
+
+/* Llama 4: experts and the shared expert are intermediate_size wide; dense
+ * layers intermediate_size_mlp.  NoPE layers: no_rope_layers[i] == 0
+ * (default every 4th); the others use chunked attention
+ * (attention_chunk_size). */
+static dlp_status arch_llama4(pctx *p, dlp_llm_config *c) {
+    int64_t L = c->num_hidden_layers;
+    c->num_experts = 16;
+    c->experts_per_token = 1;
+    TRY(opt_nonneg(p, KEYS("num_local_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    c->moe_intermediate_size = c->shared_expert_intermediate_size = c->intermediate_size;
+    TRY(opt_nonneg(p, KEYS("intermediate_size_mlp"), &c->intermediate_size));
+    int64_t step = 1;
+    TRYI(get_i64(p, KEYS("interleave_moe_layer_step"), &step));
+    for (int64_t i = 0; i < L; i++)
+        if (step > 1 && (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
+    int64_t v[DLP_LLM_MAX_LAYERS];
+    int n = 0;
+    TRY(int_list(p, "no_rope_layers", v, DLP_LLM_MAX_LAYERS, &n));
+    int64_t chunk = 8192;
+    TRYI(get_i64(p, KEYS("attention_chunk_size"), &chunk));
+    for (int64_t i = 0; i < L; i++) {
+        int rope = n ? (i < n ? v[i] != 0 : 1) : (i + 1) % 4 != 0;
+        if (!rope) c->layer_kind[i] |= DLP_LK_NOPE;
+        else if (chunk > 0) c->layer_kind[i] |= DLP_LK_SLIDING;
+    }
+    if (chunk > 0) c->sliding_window = chunk;
+    int qkn = 1;
+    TRYI(get_bool(p, "use_qk_norm", &qkn));
+    c->qk_norm = qkn ? 2 : 0;
+    return DLP_OK;
+}
+
+static dlp_status arch_gpt_oss(pctx *p, dlp_llm_config *c) {
+    c->num_experts = 128;
+    c->experts_per_token = 4;
+    TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok", "experts_per_token"), &c->experts_per_token));
+    c->act = DLP_ACT_SWIGLU_OAI; /* its hidden_act says "silu" */
+    return DLP_OK;
+}
+
+/* DeepSeek's dense layers: GLM-5's mlp_layer_types ("dense" / "sparse" per
+ * layer), else the first first_k_dense_replace and those off moe_layer_freq */
+static dlp_status deepseek_dense_layers(pctx *p, dlp_llm_config *c) {
+    int64_t L = c->num_hidden_layers, fk = 0, step = 1;
+    TRY(opt_nonneg(p, KEYS("first_k_dense_replace"), &fk));
+    TRYI(get_i64(p, KEYS("moe_layer_freq"), &step));
+    const cJSON *mlt = cJSON_GetObjectItemCaseSensitive(p->root, "mlp_layer_types"), *x;
+    if (!cJSON_IsArray(mlt)) {
+        for (int64_t i = 0; i < L; i++)
+            if (i < fk || (step > 1 && i % step)) c->layer_kind[i] |= DLP_LK_DENSE;
+        return DLP_OK;
+    }
+    if (cJSON_GetArraySize(mlt) != L)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'mlp_layer_types' has %d entries for %lld layers", p->name,
+                        cJSON_GetArraySize(mlt), (long long)L);
+    int i = 0;
+    cJSON_ArrayForEach(x, mlt) {
+        if (cJSON_IsString(x) && !strcmp(x->valuestring, "dense")) c->layer_kind[i] |= DLP_LK_DENSE;
+        i++;
+    }
+    return DLP_OK;
+}
+
+/* DeepSeek Sparse Attention (glm_moe_dsa, deepseek_v32): the lightning
+ * indexer on every layer, or on the "full" layers of indexer_types /
+ * index_topk_pattern (the others reuse its top-k) */
+static dlp_status deepseek_dsa(pctx *p, dlp_llm_config *c) {
+    int64_t L = c->num_hidden_layers;
+    int dsa = !strcmp(c->model_type, "glm_moe_dsa") || !strcmp(c->model_type, "deepseek_v32") ||
+              cJSON_GetObjectItemCaseSensitive(p->root, "index_topk");
+    if (!dsa) return DLP_OK;
+    c->index_n_heads = !strcmp(c->model_type, "glm_moe_dsa") ? 32 : 64;
+    c->index_head_dim = 128;
+    c->index_topk = 2048;
+    TRY(opt_nonneg(p, KEYS("index_n_heads"), &c->index_n_heads));
+    TRY(opt_nonneg(p, KEYS("index_head_dim"), &c->index_head_dim));
+    TRY(opt_nonneg(p, KEYS("index_topk"), &c->index_topk));
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(p->root, "indexer_types"), *x;
+    const char *pat = get_str(p, "index_topk_pattern");
+    int i = 0;
+    if (cJSON_IsArray(it)) {
+        cJSON_ArrayForEach(x, it) {
+            if (i < L && cJSON_IsString(x) && !strcmp(x->valuestring, "shared"))
+                c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
+            i++;
+        }
+    } else if (pat) {
+        for (; pat[i] && i < L; i++)
+            if (pat[i] == 'S') c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
+    }
+    if (c->layer_kind[0] & DLP_LK_SHARED_INDEX)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'indexer_types': layer 0 cannot reuse an earlier "
+                        "layer's top-k", p->name);
+    return DLP_OK;
+}
+
+static dlp_status arch_deepseek(pctx *p, dlp_llm_config *c) {
+    c->num_experts = 256;
+    c->experts_per_token = 8;
+    TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+    int64_t ns = 1;
+    TRY(opt_nonneg(p, KEYS("n_shared_experts"), &ns));
+    c->shared_expert_intermediate_size = ns * (c->moe_intermediate_size ? c->moe_intermediate_size
+                                                                        : c->intermediate_size);
+    TRY(deepseek_dense_layers(p, c));
+    TRY(deepseek_dsa(p, c));
+    /* MLA */
+    c->q_lora_rank = 0;
+    TRY(opt_nonneg(p, KEYS("q_lora_rank"), &c->q_lora_rank));
+    TRY(need_pos(p, KEYS("kv_lora_rank"), &c->kv_lora_rank));
+    TRY(need_pos(p, KEYS("qk_nope_head_dim"), &c->qk_nope_head_dim));
+    TRY(need_pos(p, KEYS("qk_rope_head_dim"), &c->qk_rope_head_dim));
+    TRY(need_pos(p, KEYS("v_head_dim"), &c->v_head_dim));
+    c->head_dim = c->qk_nope_head_dim + c->qk_rope_head_dim;
+    c->num_key_value_heads = c->num_attention_heads;
+    c->rotary_fraction = (double)c->qk_rope_head_dim / (double)c->head_dim;
+    if (c->index_topk > 0 && (c->index_n_heads < 1 || c->index_head_dim < c->qk_rope_head_dim ||
+                              c->q_lora_rank < 1))
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'index_head_dim' must be >= qk_rope_head_dim, with "
+                        "index_n_heads >= 1 and a q_lora_rank (the indexer reads the q latent)", p->name);
+    return DLP_OK;
+}
+
+/* Nemotron-H's hybrid_override_pattern: one letter per layer */
+static dlp_status nemotron_pattern(pctx *p, dlp_llm_config *c) {
+    int64_t L = c->num_hidden_layers;
+    const char *pat = get_str(p, "hybrid_override_pattern");
+    if (!pat) return dlp__err(p->err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' is missing", p->name);
+    if ((int64_t)strlen(pat) != L)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has %zu layers, not %lld", p->name,
+                        strlen(pat), (long long)L);
+    TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+    TRY(opt_nonneg(p, KEYS("moe_shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+    if (c->num_experts) c->moe_grouped = 1;
+    for (int64_t i = 0; i < L; i++) {
+        switch (pat[i]) {
+        case 'M': c->layer_kind[i] = DLP_LK_MAMBA | DLP_LK_NO_MLP; break;
+        case '*': c->layer_kind[i] = DLP_LK_NO_MLP; break;
+        case '-': c->layer_kind[i] = DLP_LK_NO_ATTN | DLP_LK_DENSE; break;
+        case 'E':
+            if (!c->num_experts)
+                return dlp__err(p->err, DLP_EFORMAT, "%s: 'E' layers in 'hybrid_override_pattern' need "
+                                "n_routed_experts", p->name);
+            c->layer_kind[i] = DLP_LK_NO_ATTN;
+            break;
+        default:
+            return dlp__err(p->err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has '%c' (M, *, - or E)",
+                            p->name, pat[i]);
+        }
+    }
+    return DLP_OK;
+}
+
+static dlp_status arch_nemotron_h(pctx *p, dlp_llm_config *c) {
+    TRY(nemotron_pattern(p, c));
+    TRY(need_pos(p, KEYS("mamba_num_heads"), &c->mamba_num_heads));
+    TRY(need_pos(p, KEYS("mamba_head_dim"), &c->mamba_head_dim));
+    TRY(need_pos(p, KEYS("ssm_state_size"), &c->ssm_state_size));
+    TRY(opt_nonneg(p, KEYS("n_groups"), &c->mamba_n_groups));
+    TRY(opt_nonneg(p, KEYS("conv_kernel"), &c->mamba_conv_kernel));
+    TRY(opt_nonneg(p, KEYS("chunk_size"), &c->mamba_chunk_size));
+    TRYI(get_bool(p, "use_conv_bias", &c->mamba_conv_bias));
+    int ub = 0;
+    TRYI(get_bool(p, "use_bias", &ub));
+    c->qkv_bias = c->out_bias = c->qkv_bias || ub; /* attention_bias, read before */
+    if (c->mamba_n_groups < 1 || c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 ||
+        c->mamba_chunk_size < 1)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: n_groups must divide mamba_num_heads; conv_kernel, chunk_size >= 1",
+                        p->name);
+    const char *ma = get_str(p, "mlp_hidden_act");
+    if (ma) {
+        int a = act_parse(ma);
+        if (a < 0)
+            return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: field 'mlp_hidden_act' value '%s' is not supported",
+                            p->name, ma);
+        c->mlp_act = a;
+    }
+    c->act = c->mlp_act;
+    return DLP_OK;
+}
+
+static dlp_status arch_qwen3_next(pctx *p, dlp_llm_config *c) {
+    /* dense Qwen3.5 (qwen3_5 / qwen3_5_text): no experts */
+    int moe = !!strstr(c->model_type, "moe") || !strcmp(c->model_type, "qwen3_next");
+    if (moe) {
+        c->num_experts = 512;
+        c->experts_per_token = 10;
+        c->moe_intermediate_size = c->shared_expert_intermediate_size = 512;
+    }
+    TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
+    TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
+    if (!c->shared_expert_intermediate_size) c->shared_expert_gate = 0;
+    TRY(qwen_dense_layers(p, c, 1));
+    int gate = 1;
+    TRYI(get_bool(p, "attn_output_gate", &gate));
+    c->attn_output_gate = gate;
+    TRY(opt_nonneg(p, KEYS("linear_num_key_heads"), &c->linear_num_key_heads));
+    TRY(opt_nonneg(p, KEYS("linear_num_value_heads"), &c->linear_num_value_heads));
+    TRY(opt_nonneg(p, KEYS("linear_key_head_dim"), &c->linear_key_head_dim));
+    TRY(opt_nonneg(p, KEYS("linear_value_head_dim"), &c->linear_value_head_dim));
+    TRY(opt_nonneg(p, KEYS("linear_conv_kernel_dim"), &c->linear_conv_kernel));
+    if (c->linear_num_key_heads < 1 || c->linear_num_value_heads < 1 || c->linear_key_head_dim < 1 ||
+        c->linear_value_head_dim < 1 || c->linear_conv_kernel < 1 ||
+        c->linear_num_value_heads % c->linear_num_key_heads)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'linear_num_value_heads' must be a multiple of "
+                        "linear_num_key_heads (heads, head dims and linear_conv_kernel_dim >= 1)", p->name);
+    return DLP_OK;
+}
+
+/* MiniMax-M2: experts are intermediate_size wide; sigmoid router with a
+ * score correction bias (a buffer); qk-norm over the whole projections */
+static dlp_status arch_minimax_m2(pctx *p, dlp_llm_config *c) {
+    c->num_experts = 256;
+    c->experts_per_token = 8;
+    TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    c->moe_intermediate_size = c->intermediate_size;
+    TRY(opt_nonneg(p, KEYS("shared_intermediate_size"), &c->shared_expert_intermediate_size));
+    int64_t rd = 0;
+    TRYI(get_i64(p, KEYS("rotary_dim"), &rd));
+    if (rd > 0 && rd <= c->head_dim) c->rotary_fraction = (double)rd / (double)c->head_dim;
+    int qkn = 1;
+    TRYI(get_bool(p, "use_qk_norm", &qkn));
+    const char *qt = get_str(p, "qk_norm_type");
+    c->qk_norm = !qkn ? 0 : qt && !strcmp(qt, "per_head") ? 1 : 3;
+    /* MiniMax-M1's attn_type_list 0 = lightning (linear) attention */
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(p->root, "attn_type_list"), *x;
+    cJSON_ArrayForEach(x, at) {
+        if (cJSON_IsNumber(x) && x->valuedouble == 0)
+            return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: field 'attn_type_list': lightning-attention layers (0) "
+                            "are not built", p->name);
+    }
+    return DLP_OK;
+}
+
+/* FF_LAYERS families: biases, which layers slide, then the family's own
+ * architecture (row->arch); experts checked last. */
+static dlp_status parse_layers(pctx *p, const llm_family *fam, dlp_llm_config *c) {
+    int64_t L = c->num_hidden_layers;
+    if (L > DLP_LLM_MAX_LAYERS)
+        return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: %lld layers is more than the per-layer table holds (%d)",
+                        p->name, (long long)L, DLP_LLM_MAX_LAYERS);
+    int ab = !!(fam->flags & FF_ATTN_BIAS);
     TRYI(get_bool(p, "attention_bias", &ab));
     c->qkv_bias = c->out_bias = ab;
     int mb = 0;
@@ -509,530 +902,320 @@ static dlp_status parse_new(pctx *p, family f, dlp_llm_config *c) {
     c->mlp_bias = mb;
     /* sliding windows: layer_types (newer configs) or a pattern */
     TRY(opt_nonneg(p, KEYS("sliding_window"), &c->sliding_window));
-    const cJSON *lt = cJSON_GetObjectItemCaseSensitive(p->root, "layer_types");
-    if (cJSON_IsArray(lt) && f != FAM_NEMOTRON_H) {
-        if (cJSON_GetArraySize(lt) != L)
-            return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_types' has %d entries for %lld layers", name,
-                            cJSON_GetArraySize(lt), (long long)L);
-        int i = 0;
-        const cJSON *x;
-        cJSON_ArrayForEach(x, lt) {
-            if (!cJSON_IsString(x))
-                return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_types' must be a list of strings", name);
-            if (strstr(x->valuestring, "sliding") || strstr(x->valuestring, "chunked"))
-                c->layer_kind[i] |= DLP_LK_SLIDING;
-            if (!strcmp(x->valuestring, "linear_attention")) {
-                if (f != FAM_QWEN3_NEXT)
-                    return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'layer_types': linear_attention layers are built "
-                                    "for qwen3_next / qwen3_5 only", name);
-                c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
-            }
-            i++;
-        }
-    } else if (f == FAM_QWEN3_NEXT) {
-        /* three Gated DeltaNet layers, then one gated full-attention layer */
-        int64_t every = 4;
-        TRYI(get_i64(p, KEYS("full_attention_interval"), &every));
-        for (int64_t i = 0; i < L; i++)
-            if (every <= 0 || (i + 1) % every) c->layer_kind[i] |= DLP_LK_LINEAR_ATTN;
-    } else if (f == FAM_GEMMA3) {
-        int64_t pat = 6;
-        TRYI(get_i64(p, KEYS("sliding_window_pattern"), &pat));
-        for (int64_t i = 0; i < L; i++)
-            if (pat <= 0 || (i + 1) % pat) c->layer_kind[i] |= DLP_LK_SLIDING;
-    } else if (f == FAM_GPT_OSS) {
-        for (int64_t i = 0; i < L; i += 2) c->layer_kind[i] |= DLP_LK_SLIDING; /* even layers banded */
-    } else if (f == FAM_QWEN3 || f == FAM_QWEN3_MOE) {
-        int sw = 0;
-        TRYI(get_bool(p, "use_sliding_window", &sw));
-        int64_t mwl = L;
-        TRYI(get_i64(p, KEYS("max_window_layers"), &mwl));
-        if (sw && c->sliding_window > 0)
-            for (int64_t i = mwl; i < L; i++) c->layer_kind[i] |= DLP_LK_SLIDING;
-    }
-    int has_sliding = 0;
-    for (int64_t i = 0; i < L && i < DLP_LLM_MAX_LAYERS; i++) has_sliding |= c->layer_kind[i] & DLP_LK_SLIDING;
-    if (has_sliding && c->sliding_window <= 0)
-        return dlp__err(err, DLP_EFORMAT, "%s: field 'sliding_window' is missing (sliding-window layers)", name);
-    if (!has_sliding) c->sliding_window = 0;
-
-    switch (f) {
-    case FAM_QWEN3_MOE: {
-        c->num_experts = 128;
-        c->experts_per_token = 8;
-        TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
-        TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
-        int64_t step = 1, v[DLP_LLM_MAX_LAYERS];
-        TRYI(get_i64(p, KEYS("decoder_sparse_step"), &step));
-        int n = 0;
-        TRY(int_list(p, "mlp_only_layers", v, DLP_LLM_MAX_LAYERS, &n));
-        for (int64_t i = 0; i < L; i++)
-            if (step <= 0 || (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
-        for (int i = 0; i < n && i < DLP_LLM_MAX_LAYERS; i++)
-            if (v[i] >= 0 && v[i] < L) c->layer_kind[v[i]] |= DLP_LK_DENSE;
-        break;
-    }
-    case FAM_LLAMA4: {
-        /* experts and the shared expert are intermediate_size wide; dense
-         * layers intermediate_size_mlp */
-        c->num_experts = 16;
-        c->experts_per_token = 1;
-        TRY(opt_nonneg(p, KEYS("num_local_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        c->moe_intermediate_size = c->shared_expert_intermediate_size = c->intermediate_size;
-        TRY(opt_nonneg(p, KEYS("intermediate_size_mlp"), &c->intermediate_size));
-        int64_t step = 1;
-        TRYI(get_i64(p, KEYS("interleave_moe_layer_step"), &step));
-        for (int64_t i = 0; i < L; i++)
-            if (step > 1 && (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
-        /* NoPE layers: no_rope_layers[i] == 0 (default every 4th); the
-         * others use chunked attention (attention_chunk_size) */
-        int64_t v[DLP_LLM_MAX_LAYERS];
-        int n = 0;
-        TRY(int_list(p, "no_rope_layers", v, DLP_LLM_MAX_LAYERS, &n));
-        int64_t chunk = 8192;
-        TRYI(get_i64(p, KEYS("attention_chunk_size"), &chunk));
-        for (int64_t i = 0; i < L; i++) {
-            int rope = n ? (i < n ? v[i] != 0 : 1) : (i + 1) % 4 != 0;
-            if (!rope) c->layer_kind[i] |= DLP_LK_NOPE;
-            else if (chunk > 0) c->layer_kind[i] |= DLP_LK_SLIDING;
-        }
-        if (chunk > 0) c->sliding_window = chunk;
-        int qkn = 1;
-        TRYI(get_bool(p, "use_qk_norm", &qkn));
-        c->qk_norm = qkn ? 2 : 0;
-        break;
-    }
-    case FAM_GPT_OSS: {
-        c->num_experts = 128;
-        c->experts_per_token = 4;
-        TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok", "experts_per_token"), &c->experts_per_token));
-        break;
-    }
-    case FAM_DEEPSEEK: {
-        c->num_experts = 256;
-        c->experts_per_token = 8;
-        TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
-        int64_t ns = 1, fk = 0, step = 1;
-        TRY(opt_nonneg(p, KEYS("n_shared_experts"), &ns));
-        c->shared_expert_intermediate_size = ns * (c->moe_intermediate_size ? c->moe_intermediate_size
-                                                                            : c->intermediate_size);
-        TRY(opt_nonneg(p, KEYS("first_k_dense_replace"), &fk));
-        TRYI(get_i64(p, KEYS("moe_layer_freq"), &step));
-        const cJSON *mlt = cJSON_GetObjectItemCaseSensitive(p->root, "mlp_layer_types"), *x;
-        if (cJSON_IsArray(mlt)) {
-            /* GLM-5: "dense" / "sparse" per layer */
-            if (cJSON_GetArraySize(mlt) != L)
-                return dlp__err(err, DLP_EFORMAT, "%s: field 'mlp_layer_types' has %d entries for %lld layers", name,
-                                cJSON_GetArraySize(mlt), (long long)L);
-            int i = 0;
-            cJSON_ArrayForEach(x, mlt) {
-                if (cJSON_IsString(x) && !strcmp(x->valuestring, "dense")) c->layer_kind[i] |= DLP_LK_DENSE;
-                i++;
-            }
-        } else {
-            for (int64_t i = 0; i < L; i++)
-                if (i < fk || (step > 1 && i % step)) c->layer_kind[i] |= DLP_LK_DENSE;
-        }
-        /* DeepSeek Sparse Attention (glm_moe_dsa, deepseek_v32): the
-         * lightning indexer on every layer, or on the "full" layers of
-         * indexer_types / index_topk_pattern (the others reuse its top-k) */
-        int dsa = !strcmp(c->model_type, "glm_moe_dsa") || !strcmp(c->model_type, "deepseek_v32") ||
-                  cJSON_GetObjectItemCaseSensitive(p->root, "index_topk");
-        if (dsa) {
-            c->index_n_heads = !strcmp(c->model_type, "glm_moe_dsa") ? 32 : 64;
-            c->index_head_dim = 128;
-            c->index_topk = 2048;
-            TRY(opt_nonneg(p, KEYS("index_n_heads"), &c->index_n_heads));
-            TRY(opt_nonneg(p, KEYS("index_head_dim"), &c->index_head_dim));
-            TRY(opt_nonneg(p, KEYS("index_topk"), &c->index_topk));
-            const cJSON *it = cJSON_GetObjectItemCaseSensitive(p->root, "indexer_types");
-            const char *pat = get_str(p, "index_topk_pattern");
-            int i = 0;
-            if (cJSON_IsArray(it)) {
-                cJSON_ArrayForEach(x, it) {
-                    if (i < L && cJSON_IsString(x) && !strcmp(x->valuestring, "shared"))
-                        c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
-                    i++;
-                }
-            } else if (pat) {
-                for (; pat[i] && i < L; i++)
-                    if (pat[i] == 'S') c->layer_kind[i] |= DLP_LK_SHARED_INDEX;
-            }
-            if (c->layer_kind[0] & DLP_LK_SHARED_INDEX)
-                return dlp__err(err, DLP_EFORMAT, "%s: field 'indexer_types': layer 0 cannot reuse an earlier "
-                                "layer's top-k", name);
-        }
-        /* MLA */
-        c->q_lora_rank = 0;
-        TRY(opt_nonneg(p, KEYS("q_lora_rank"), &c->q_lora_rank));
-        TRY(need_pos(p, KEYS("kv_lora_rank"), &c->kv_lora_rank));
-        TRY(need_pos(p, KEYS("qk_nope_head_dim"), &c->qk_nope_head_dim));
-        TRY(need_pos(p, KEYS("qk_rope_head_dim"), &c->qk_rope_head_dim));
-        TRY(need_pos(p, KEYS("v_head_dim"), &c->v_head_dim));
-        c->head_dim = c->qk_nope_head_dim + c->qk_rope_head_dim;
-        c->num_key_value_heads = c->num_attention_heads;
-        c->rotary_fraction = (double)c->qk_rope_head_dim / (double)c->head_dim;
-        if (c->index_topk > 0 && (c->index_n_heads < 1 || c->index_head_dim < c->qk_rope_head_dim ||
-                                  c->q_lora_rank < 1))
-            return dlp__err(err, DLP_EFORMAT, "%s: field 'index_head_dim' must be >= qk_rope_head_dim, with "
-                            "index_n_heads >= 1 and a q_lora_rank (the indexer reads the q latent)", name);
-        break;
-    }
-    case FAM_NEMOTRON_H: {
-        const char *pat = get_str(p, "hybrid_override_pattern");
-        if (!pat) return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' is missing", name);
-        if ((int64_t)strlen(pat) != L)
-            return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has %zu layers, not %lld", name,
-                            strlen(pat), (long long)L);
-        TRY(opt_nonneg(p, KEYS("n_routed_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
-        TRY(opt_nonneg(p, KEYS("moe_shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
-        if (c->num_experts) c->moe_grouped = 1;
-        for (int64_t i = 0; i < L; i++) {
-            switch (pat[i]) {
-            case 'M': c->layer_kind[i] = DLP_LK_MAMBA | DLP_LK_NO_MLP; break;
-            case '*': c->layer_kind[i] = DLP_LK_NO_MLP; break;
-            case '-': c->layer_kind[i] = DLP_LK_NO_ATTN | DLP_LK_DENSE; break;
-            case 'E':
-                if (!c->num_experts)
-                    return dlp__err(err, DLP_EFORMAT, "%s: 'E' layers in 'hybrid_override_pattern' need n_routed_experts",
-                                    name);
-                c->layer_kind[i] = DLP_LK_NO_ATTN;
-                break;
-            default:
-                return dlp__err(err, DLP_EFORMAT, "%s: field 'hybrid_override_pattern' has '%c' (M, *, - or E)", name,
-                                pat[i]);
-            }
-        }
-        TRY(need_pos(p, KEYS("mamba_num_heads"), &c->mamba_num_heads));
-        TRY(need_pos(p, KEYS("mamba_head_dim"), &c->mamba_head_dim));
-        TRY(need_pos(p, KEYS("ssm_state_size"), &c->ssm_state_size));
-        TRY(opt_nonneg(p, KEYS("n_groups"), &c->mamba_n_groups));
-        TRY(opt_nonneg(p, KEYS("conv_kernel"), &c->mamba_conv_kernel));
-        TRY(opt_nonneg(p, KEYS("chunk_size"), &c->mamba_chunk_size));
-        TRYI(get_bool(p, "use_conv_bias", &c->mamba_conv_bias));
-        int ub = 0;
-        TRYI(get_bool(p, "use_bias", &ub));
-        c->qkv_bias = c->out_bias = ab || ub;
-        if (c->mamba_n_groups < 1 || c->mamba_num_heads % c->mamba_n_groups || c->mamba_conv_kernel < 1 ||
-            c->mamba_chunk_size < 1)
-            return dlp__err(err, DLP_EFORMAT, "%s: n_groups must divide mamba_num_heads; conv_kernel, chunk_size >= 1",
-                            name);
-        const char *ma = get_str(p, "mlp_hidden_act");
-        if (ma) {
-            int a = act_parse(ma);
-            if (a < 0) return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'mlp_hidden_act' value '%s' is not supported", name, ma);
-            c->mlp_act = a;
-        }
-        c->act = c->mlp_act;
-        break;
-    }
-    case FAM_QWEN3_NEXT: {
-        /* dense Qwen3.5 (qwen3_5 / qwen3_5_text): no experts */
-        int moe = !!strstr(c->model_type, "moe") || !strcmp(c->model_type, "qwen3_next");
-        if (moe) {
-            c->num_experts = 512;
-            c->experts_per_token = 10;
-            c->moe_intermediate_size = c->shared_expert_intermediate_size = 512;
-        }
-        TRY(opt_nonneg(p, KEYS("num_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->moe_intermediate_size));
-        TRY(opt_nonneg(p, KEYS("shared_expert_intermediate_size"), &c->shared_expert_intermediate_size));
-        if (!c->shared_expert_intermediate_size) c->shared_expert_gate = 0;
-        int64_t step = 1, v[DLP_LLM_MAX_LAYERS];
-        TRYI(get_i64(p, KEYS("decoder_sparse_step"), &step));
-        int n = 0;
-        TRY(int_list(p, "mlp_only_layers", v, DLP_LLM_MAX_LAYERS, &n));
-        if (c->num_experts) {
-            for (int64_t i = 0; i < L; i++)
-                if (step <= 0 || (i + 1) % step) c->layer_kind[i] |= DLP_LK_DENSE;
-            for (int i = 0; i < n && i < DLP_LLM_MAX_LAYERS; i++)
-                if (v[i] >= 0 && v[i] < L) c->layer_kind[v[i]] |= DLP_LK_DENSE;
-        }
-        int gate = 1;
-        TRYI(get_bool(p, "attn_output_gate", &gate));
-        c->attn_output_gate = gate;
-        TRY(opt_nonneg(p, KEYS("linear_num_key_heads"), &c->linear_num_key_heads));
-        TRY(opt_nonneg(p, KEYS("linear_num_value_heads"), &c->linear_num_value_heads));
-        TRY(opt_nonneg(p, KEYS("linear_key_head_dim"), &c->linear_key_head_dim));
-        TRY(opt_nonneg(p, KEYS("linear_value_head_dim"), &c->linear_value_head_dim));
-        TRY(opt_nonneg(p, KEYS("linear_conv_kernel_dim"), &c->linear_conv_kernel));
-        if (c->linear_num_key_heads < 1 || c->linear_num_value_heads < 1 || c->linear_key_head_dim < 1 ||
-            c->linear_value_head_dim < 1 || c->linear_conv_kernel < 1 ||
-            c->linear_num_value_heads % c->linear_num_key_heads)
-            return dlp__err(err, DLP_EFORMAT, "%s: field 'linear_num_value_heads' must be a multiple of "
-                            "linear_num_key_heads (heads, head dims and linear_conv_kernel_dim >= 1)", name);
-        break;
-    }
-    case FAM_MINIMAX_M2: {
-        /* experts are intermediate_size wide; sigmoid router with a score
-         * correction bias (a buffer); qk-norm over the whole projections */
-        c->num_experts = 256;
-        c->experts_per_token = 8;
-        TRY(opt_nonneg(p, KEYS("num_local_experts", "num_experts"), &c->num_experts));
-        TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-        c->moe_intermediate_size = c->intermediate_size;
-        TRY(opt_nonneg(p, KEYS("shared_intermediate_size"), &c->shared_expert_intermediate_size));
-        int64_t rd = 0;
-        TRYI(get_i64(p, KEYS("rotary_dim"), &rd));
-        if (rd > 0 && rd <= c->head_dim) c->rotary_fraction = (double)rd / (double)c->head_dim;
-        int qkn = 1;
-        TRYI(get_bool(p, "use_qk_norm", &qkn));
-        const char *qt = get_str(p, "qk_norm_type");
-        c->qk_norm = !qkn ? 0 : qt && !strcmp(qt, "per_head") ? 1 : 3;
-        /* MiniMax-M1's attn_type_list 0 = lightning (linear) attention */
-        const cJSON *at = cJSON_GetObjectItemCaseSensitive(p->root, "attn_type_list"), *x;
-        cJSON_ArrayForEach(x, at) {
-            if (cJSON_IsNumber(x) && x->valuedouble == 0)
-                return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'attn_type_list': lightning-attention layers (0) "
-                                "are not built", name);
-        }
-        break;
-    }
-    default: break;
-    }
+    TRY(read_layer_types(p, fam, c));
+    if (fam->arch) TRY(fam->arch(p, c));
     if (c->num_experts > 0 && (c->experts_per_token < 1 || c->experts_per_token > c->num_experts))
-        return dlp__err(err, DLP_EFORMAT, "%s: field 'num_experts_per_tok' must be in 1..%lld experts", name,
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'num_experts_per_tok' must be in 1..%lld experts", p->name,
                         (long long)c->num_experts);
     return DLP_OK;
 }
 
-static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
-    pctx p = {name, root, err};
-    memset(c, 0, sizeof *c);
-    snprintf(c->id, sizeof c->id, "%s", name);
-    if (!cJSON_IsObject(root)) return dlp__err(err, DLP_EFORMAT, "%s: not a JSON object", name);
-    const char *mt = get_str(&p, "model_type");
-    if (!mt) {
-        if (cJSON_GetObjectItemCaseSensitive(root, "model_type"))
-            return dlp__err(err, DLP_EFORMAT, "%s: field 'model_type' must be a string", name);
-        return dlp__err(err, DLP_EFORMAT, "%s: field 'model_type' is missing", name);
+/* ---- hooks of the earlier families ---- */
+
+/* Falcon: new_decoder_architecture (40B/180B: GQA, two norms in parallel)
+ * or Falcon-7B (multi-query unless the config says otherwise, one norm) */
+static dlp_status heads_falcon(pctx *p, dlp_llm_config *c) {
+    int nda = 0, mq = 0;
+    TRYI(get_bool(p, "new_decoder_architecture", &nda));
+    int has_mq = get_bool(p, "multi_query", &mq);
+    TRYI(has_mq);
+    if (!nda) {
+        int64_t kv = 0;
+        int r = get_i64(p, KEYS("num_kv_heads", "n_head_kv"), &kv);
+        TRYI(r);
+        if (has_mq == 1 && !mq) c->num_key_value_heads = c->num_attention_heads;
+        else if (r == 0 || has_mq == 1) c->num_key_value_heads = 1;
+        int par = 1;
+        TRYI(get_bool(p, "parallel_attn", &par));
+        c->parallel_residual = c->shared_parallel_norm = par;
+    } else {
+        c->parallel_residual = 1;
+        int64_t nln = 2;
+        TRYI(get_i64(p, KEYS("num_ln_in_parallel_attn"), &nln));
+        c->shared_parallel_norm = nln == 1;
     }
-    int fi = -1;
+    int bias = 0, alibi = 0;
+    TRYI(get_bool(p, "bias", &bias));
+    TRYI(get_bool(p, "alibi", &alibi));
+    c->qkv_bias = c->out_bias = c->mlp_bias = bias;
+    if (alibi) c->position = DLP_POS_ALIBI;
+    return DLP_OK;
+}
+
+static dlp_status rope_gptj(pctx *p, dlp_llm_config *c) {
+    int64_t rd = 64;
+    TRYI(get_i64(p, KEYS("rotary_dim"), &rd));
+    c->rotary_fraction = (double)rd / (double)c->head_dim;
+    return DLP_OK;
+}
+
+static dlp_status quirks_roberta(pctx *p, dlp_llm_config *c) {
+    int64_t pad = 1;
+    TRYI(get_i64(p, KEYS("pad_token_id"), &pad));
+    c->position_offset = pad + 1;
+    return DLP_OK;
+}
+
+static dlp_status quirks_distilbert(pctx *p, dlp_llm_config *c) {
+    int sin = 0;
+    TRYI(get_bool(p, "sinusoidal_pos_embds", &sin));
+    if (sin) c->position = DLP_POS_NONE; /* a fixed table, not parameters: see docs */
+    return DLP_OK;
+}
+
+static dlp_status quirks_deberta(pctx *p, dlp_llm_config *c) {
+    int rel = 1, biased = 0;
+    int r = get_bool(p, "relative_attention", &rel);
+    TRYI(r);
+    TRYI(get_bool(p, "position_biased_input", &biased));
+    if (!rel) c->position = biased ? DLP_POS_LEARNED : DLP_POS_NONE;
+    c->position_buckets = 0;
+    TRYI(get_i64(p, KEYS("position_buckets"), &c->position_buckets));
+    if (c->position_buckets <= 0) {
+        int64_t mrp = -1;
+        TRYI(get_i64(p, KEYS("max_relative_positions"), &mrp));
+        c->position_buckets = mrp > 0 ? mrp : c->max_position_embeddings;
+    }
+    /* position_biased_input also adds absolute positions (DeBERTa v1) */
+    if (rel && biased) c->position_offset = -1; /* marker: both, see build_embeddings */
+    int64_t es = 0;
+    TRYI(get_i64(p, KEYS("embedding_size"), &es));
+    if (es > 0 && es != c->hidden_size) c->embed_proj_dim = es;
+    return DLP_OK;
+}
+
+static dlp_status quirks_opt(pctx *p, dlp_llm_config *c) {
+    int before = 1, remove_final = 0, bias = 1;
+    TRYI(get_bool(p, "do_layer_norm_before", &before));
+    TRYI(get_bool(p, "_remove_final_layer_norm", &remove_final));
+    TRYI(get_bool(p, "enable_bias", &bias));
+    c->pre_norm = before;
+    c->final_norm = before && !remove_final;
+    c->qkv_bias = c->out_bias = c->mlp_bias = bias;
+    int64_t proj = c->hidden_size;
+    TRYI(get_i64(p, KEYS("word_embed_proj_dim"), &proj));
+    if (proj > 0 && proj != c->hidden_size) c->embed_proj_dim = proj;
+    return DLP_OK;
+}
+
+static dlp_status quirks_neox(pctx *p, dlp_llm_config *c) {
+    int par = 1;
+    TRYI(get_bool(p, "use_parallel_residual", &par));
+    c->parallel_residual = par;
+    return DLP_OK;
+}
+
+static dlp_status quirks_llama(pctx *p, dlp_llm_config *c) {
+    int ab = 0, mb = 0;
+    TRYI(get_bool(p, "attention_bias", &ab));
+    TRYI(get_bool(p, "mlp_bias", &mb));
+    c->qkv_bias = c->out_bias = ab;
+    c->mlp_bias = mb;
+    return DLP_OK;
+}
+
+static dlp_status quirks_mixtral(pctx *p, dlp_llm_config *c) {
+    TRY(quirks_llama(p, c));
+    c->num_experts = 8;
+    c->experts_per_token = 2;
+    TRY(opt_nonneg(p, KEYS("num_local_experts"), &c->num_experts));
+    TRY(opt_nonneg(p, KEYS("num_experts_per_tok"), &c->experts_per_token));
+    if (c->experts_per_token < 1 || c->experts_per_token > c->num_experts)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'num_experts_per_tok' must be in 1..num_local_experts",
+                        p->name);
+    return DLP_OK;
+}
+
+static dlp_status quirks_phi(pctx *p, dlp_llm_config *c) {
+    int qk = 0;
+    TRYI(get_bool(p, "qk_layernorm", &qk));
+    if (qk) return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: field 'qk_layernorm' true is not supported", p->name);
+    return DLP_OK;
+}
+
+static dlp_status quirks_gemma2(pctx *p, dlp_llm_config *c) {
+    c->attn_softcap = 50.0;
+    TRYI(get_f64(p, KEYS("attn_logit_softcapping"), &c->attn_softcap));
+    return DLP_OK;
+}
+
+static dlp_status quirks_starcoder2(pctx *p, dlp_llm_config *c) {
+    int ub = 1;
+    TRYI(get_bool(p, "use_bias", &ub));
+    c->qkv_bias = c->out_bias = c->mlp_bias = ub;
+    return DLP_OK;
+}
+
+/* ---- the table ---- */
+
+#define TYPES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const llm_family families[] = {
+    /* name          model_type strings                       flags, defaults, heads, rope, quirks, layers, arch */
+    {"bert", TYPES("bert"), 0, def_bert, NULL, NULL, NULL, NULL, NULL},
+    {"roberta", TYPES("roberta", "xlm-roberta", "camembert"), 0, def_roberta, NULL, NULL, quirks_roberta, NULL,
+     NULL},
+    {"distilbert", TYPES("distilbert"), 0, def_distilbert, NULL, NULL, quirks_distilbert, NULL, NULL},
+    {"deberta", TYPES("deberta-v2", "deberta"), 0, def_deberta, NULL, NULL, quirks_deberta, NULL, NULL},
+    {"gpt2", TYPES("gpt2"), FF_FFN4, def_gpt2, NULL, NULL, NULL, NULL, NULL},
+    {"opt", TYPES("opt"), FF_PROJ_IN_OUT, def_opt, NULL, NULL, quirks_opt, NULL, NULL},
+    {"gpt_neox", TYPES("gpt_neox"), 0, def_neox, NULL, NULL, quirks_neox, NULL, NULL},
+    {"gptj", TYPES("gptj"), FF_FFN4, def_gptj, NULL, rope_gptj, NULL, NULL, NULL},
+    {"llama", TYPES("llama", "mistral", "aquila"), 0, def_llama, NULL, NULL, quirks_llama, NULL, NULL},
+    {"qwen2", TYPES("qwen2", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text", "qwen2_vl_text"), 0, def_qwen2, NULL,
+     NULL, NULL, NULL, NULL},
+    {"mixtral", TYPES("mixtral"), 0, def_llama, NULL, NULL, quirks_mixtral, NULL, NULL},
+    {"phi", TYPES("phi"), 0, def_phi, NULL, NULL, quirks_phi, NULL, NULL},
+    {"phi3", TYPES("phi3"), 0, def_phi3, NULL, NULL, NULL, NULL, NULL},
+    {"phi3small", TYPES("phi3small"), 0, def_phi3small, NULL, NULL, NULL, NULL, NULL},
+    {"falcon", TYPES("falcon", "RefinedWeb", "RefinedWebModel"), FF_FFN4, def_falcon, heads_falcon, NULL, NULL,
+     NULL, NULL},
+    {"bloom", TYPES("bloom"), FF_FFN4, def_bloom, NULL, NULL, NULL, NULL, NULL},
+    {"gemma", TYPES("gemma"), 0, def_gemma, NULL, NULL, NULL, NULL, NULL},
+    {"gemma2", TYPES("gemma2"), 0, def_gemma2, NULL, NULL, quirks_gemma2, NULL, NULL},
+    {"starcoder2", TYPES("starcoder2"), 0, def_starcoder2, NULL, NULL, quirks_starcoder2, NULL, NULL},
+    /* 2025-26 */
+    {"qwen3", TYPES("qwen3", "qwen3_vl", "qwen3_vl_text"), FF_LAYERS, def_qwen3, NULL, NULL, NULL, layers_qwen3,
+     NULL},
+    {"qwen3_moe", TYPES("qwen3_moe", "qwen3_vl_moe", "qwen3_vl_moe_text"), FF_LAYERS, def_qwen3_moe, NULL, NULL,
+     NULL, layers_qwen3, arch_qwen3_moe},
+    {"gemma3", TYPES("gemma3", "gemma3_text"), FF_LAYERS, def_gemma3, NULL, NULL, NULL, layers_gemma3, NULL},
+    {"llama4", TYPES("llama4", "llama4_text"), FF_LAYERS | FF_ROUTER_SIGMOID, def_llama4, NULL, NULL, NULL, NULL,
+     arch_llama4},
+    {"gpt_oss", TYPES("gpt_oss"), FF_LAYERS | FF_ATTN_BIAS, def_gpt_oss, NULL, NULL, NULL, layers_gpt_oss,
+     arch_gpt_oss},
+    {"deepseek", TYPES("deepseek_v3", "kimi_k2", "kimi_k25", "deepseek_v32", "glm_moe_dsa"),
+     FF_LAYERS | FF_ROUTER_SIGMOID, def_deepseek, NULL, NULL, NULL, NULL, arch_deepseek},
+    {"nemotron_h", TYPES("nemotron_h"), FF_LAYERS | FF_OWN_PATTERN | FF_ROUTER_SIGMOID, def_nemotron_h, NULL, NULL,
+     NULL, NULL, arch_nemotron_h},
+    {"qwen3_next", TYPES("qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_5", "qwen3_5_text"),
+     FF_LAYERS | FF_LINEAR_ATTN | FF_FFN_MOE, def_qwen3_next, NULL, NULL, NULL, layers_qwen3_next, arch_qwen3_next},
+    {"minimax_m2", TYPES("minimax_m2"), FF_LAYERS | FF_ROUTER_SIGMOID, def_minimax_m2, NULL, NULL, NULL, NULL,
+     arch_minimax_m2},
+};
+
+/* The row whose model_type strings include mt; NULL when none does. */
+static const llm_family *family_find(const char *mt) {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (!strcmp(mt, families[i].type)) fi = (int)i;
-    if (fi < 0)
-        return dlp__err(err, DLP_EUNSUPPORTED,
+        for (const char *const *t = families[i].types; *t; t++)
+            if (!strcmp(mt, *t)) return &families[i];
+    return NULL;
+}
+
+/* ---- config.json -> dlp_llm_config, in steps ---- */
+
+/* model_type -> the family's row, defaults applied */
+static dlp_status read_family(pctx *p, dlp_llm_config *c, const llm_family **fam) {
+    const char *mt = get_str(p, "model_type");
+    if (!mt) {
+        if (cJSON_GetObjectItemCaseSensitive(p->root, "model_type"))
+            return dlp__err(p->err, DLP_EFORMAT, "%s: field 'model_type' must be a string", p->name);
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'model_type' is missing", p->name);
+    }
+    *fam = family_find(mt);
+    if (!*fam)
+        return dlp__err(p->err, DLP_EUNSUPPORTED,
                         "%s: model_type '%s' is not supported (bert, roberta, xlm-roberta, distilbert, "
                         "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
                         "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
                         "deepseek_v3, kimi_k2, kimi_k25, glm_moe_dsa, deepseek_v32, nemotron_h, qwen3_next, "
-                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl)", name, mt);
-    family f = families[fi].fam;
+                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl)", p->name, mt);
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
-    family_defaults(f, c);
+    def_common(c);
+    (*fam)->defaults(c);
+    return DLP_OK;
+}
 
-    /* sizes, under each family's spelling */
-    TRY(need_pos(&p, KEYS("hidden_size", "n_embd", "dim", "d_model", "n_embed"), &c->hidden_size));
-    TRY(need_pos(&p, KEYS("num_hidden_layers", "n_layer", "n_layers", "num_layers"), &c->num_hidden_layers));
-    TRY(need_pos(&p, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), &c->num_attention_heads));
-    TRY(need_pos(&p, KEYS("vocab_size"), &c->vocab_size));
+/* sizes and heads, under each family's spelling */
+static dlp_status read_sizes(pctx *p, const llm_family *fam, dlp_llm_config *c) {
+    TRY(need_pos(p, KEYS("hidden_size", "n_embd", "dim", "d_model", "n_embed"), &c->hidden_size));
+    TRY(need_pos(p, KEYS("num_hidden_layers", "n_layer", "n_layers", "num_layers"), &c->num_hidden_layers));
+    TRY(need_pos(p, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), &c->num_attention_heads));
+    TRY(need_pos(p, KEYS("vocab_size"), &c->vocab_size));
     int64_t H = c->hidden_size;
-    TRY(opt_nonneg(&p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size", "ff_intermediate_size"),
-                   &c->intermediate_size));
+    TRY(opt_nonneg(p, KEYS("intermediate_size", "ffn_dim", "hidden_dim", "n_inner", "ffn_hidden_size",
+                           "ff_intermediate_size"), &c->intermediate_size));
     /* Qwen3.5-MoE has no dense MLP width: every layer is MoE */
-    if (!c->intermediate_size && f == FAM_QWEN3_NEXT)
-        TRY(opt_nonneg(&p, KEYS("moe_intermediate_size"), &c->intermediate_size));
+    if (!c->intermediate_size && (fam->flags & FF_FFN_MOE))
+        TRY(opt_nonneg(p, KEYS("moe_intermediate_size"), &c->intermediate_size));
     if (!c->intermediate_size) {
-        if (f == FAM_GPT2 || f == FAM_GPTJ || f == FAM_FALCON || f == FAM_BLOOM) c->intermediate_size = 4 * H;
-        else return dlp__err(err, DLP_EFORMAT, "%s: field 'intermediate_size' is missing", name);
+        if (fam->flags & FF_FFN4) c->intermediate_size = 4 * H;
+        else return dlp__err(p->err, DLP_EFORMAT, "%s: field 'intermediate_size' is missing", p->name);
     }
-    TRY(opt_nonneg(&p, KEYS("max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length",
-                            "seq_length"), &c->max_position_embeddings));
-    TRY(opt_nonneg(&p, KEYS("type_vocab_size"), &c->type_vocab_size));
+    TRY(opt_nonneg(p, KEYS("max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length",
+                           "seq_length"), &c->max_position_embeddings));
+    TRY(opt_nonneg(p, KEYS("type_vocab_size"), &c->type_vocab_size));
     if (!c->num_key_value_heads) c->num_key_value_heads = c->num_attention_heads;
-    TRY(opt_nonneg(&p, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv"), &c->num_key_value_heads));
-    if (f == FAM_FALCON) {
-        int nda = 0, mq = 0;
-        TRYI(get_bool(&p, "new_decoder_architecture", &nda));
-        int has_mq = get_bool(&p, "multi_query", &mq);
-        TRYI(has_mq);
-        if (!nda) {
-            /* Falcon-7B: multi-query unless the config says otherwise */
-            int64_t kv = 0;
-            int r = get_i64(&p, KEYS("num_kv_heads", "n_head_kv"), &kv);
-            TRYI(r);
-            if (has_mq == 1 && !mq) c->num_key_value_heads = c->num_attention_heads;
-            else if (r == 0 || has_mq == 1) c->num_key_value_heads = 1;
-            int par = 1;
-            TRYI(get_bool(&p, "parallel_attn", &par));
-            c->parallel_residual = c->shared_parallel_norm = par;
-        } else {
-            c->parallel_residual = 1;
-            int64_t nln = 2;
-            TRYI(get_i64(&p, KEYS("num_ln_in_parallel_attn"), &nln));
-            c->shared_parallel_norm = nln == 1;
-        }
-        int bias = 0, alibi = 0;
-        TRYI(get_bool(&p, "bias", &bias));
-        TRYI(get_bool(&p, "alibi", &alibi));
-        c->qkv_bias = c->out_bias = c->mlp_bias = bias;
-        if (alibi) c->position = DLP_POS_ALIBI;
-    }
+    TRY(opt_nonneg(p, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv"), &c->num_key_value_heads));
+    if (fam->heads) TRY(fam->heads(p, c));
     if (c->num_key_value_heads == 0) c->num_key_value_heads = c->num_attention_heads;
-    TRY(opt_nonneg(&p, KEYS("head_dim", "attention_head_dim"), &c->head_dim));
+    TRY(opt_nonneg(p, KEYS("head_dim", "attention_head_dim"), &c->head_dim));
     if (!c->head_dim) {
         if (H % c->num_attention_heads)
-            return dlp__err(err, DLP_EFORMAT, "%s: hidden size %lld is not divisible by num_attention_heads %lld",
-                            name, (long long)H, (long long)c->num_attention_heads);
+            return dlp__err(p->err, DLP_EFORMAT, "%s: hidden size %lld is not divisible by num_attention_heads %lld",
+                            p->name, (long long)H, (long long)c->num_attention_heads);
         c->head_dim = H / c->num_attention_heads;
     }
     if (c->num_attention_heads % c->num_key_value_heads)
-        return dlp__err(err, DLP_EFORMAT, "%s: num_attention_heads %lld is not a multiple of num_key_value_heads %lld",
-                        name, (long long)c->num_attention_heads, (long long)c->num_key_value_heads);
+        return dlp__err(p->err, DLP_EFORMAT, "%s: num_attention_heads %lld is not a multiple of num_key_value_heads "
+                        "%lld", p->name, (long long)c->num_attention_heads, (long long)c->num_key_value_heads);
+    return DLP_OK;
+}
 
-    /* activation */
-    const char *act = get_str(&p, "hidden_activation");
-    if (!act) act = get_str(&p, "hidden_act");
-    if (!act) act = get_str(&p, "activation_function");
-    if (!act) act = get_str(&p, "activation");
+/* activation, norms, tied head, rotary positions */
+static dlp_status read_act_rope(pctx *p, const llm_family *fam, dlp_llm_config *c) {
+    const char *act = get_str(p, "hidden_activation");
+    if (!act) act = get_str(p, "hidden_act");
+    if (!act) act = get_str(p, "activation_function");
+    if (!act) act = get_str(p, "activation");
     if (act) {
         int a = act_parse(act);
-        if (a < 0) return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'hidden_act' value '%s' is not supported", name, act);
+        if (a < 0)
+            return dlp__err(p->err, DLP_EUNSUPPORTED, "%s: field 'hidden_act' value '%s' is not supported", p->name,
+                            act);
         c->act = a;
     }
-
-    /* norms */
-    TRYI(get_f64(&p, KEYS("layer_norm_eps", "layer_norm_epsilon", "rms_norm_eps", "norm_epsilon", "norm_eps"),
+    TRYI(get_f64(p, KEYS("layer_norm_eps", "layer_norm_epsilon", "rms_norm_eps", "norm_epsilon", "norm_eps"),
                  &c->norm_eps));
-    if (c->norm_eps < 0) return dlp__err(err, DLP_EFORMAT, "%s: field 'layer_norm_eps' must not be negative", name);
-
-    /* embeddings and head */
-    TRYI(get_bool(&p, "tie_word_embeddings", &c->tie_word_embeddings));
+    if (c->norm_eps < 0)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'layer_norm_eps' must not be negative", p->name);
+    TRYI(get_bool(p, "tie_word_embeddings", &c->tie_word_embeddings));
     if (c->encoder_only) c->tie_word_embeddings = 0;
-
     /* positions: top level, or (newer configs) inside rope_parameters */
-    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
+    const cJSON *rp = cJSON_GetObjectItemCaseSensitive(p->root, "rope_parameters");
     if (cJSON_IsObject(rp)) {
-        pctx pr = {name, rp, err};
+        pctx pr = {p->name, rp, p->err};
         TRYI(get_f64(&pr, KEYS("rope_theta"), &c->rope_theta));
         TRYI(get_f64(&pr, KEYS("partial_rotary_factor"), &c->rotary_fraction));
     }
-    TRYI(get_f64(&p, KEYS("rope_theta", "rotary_emb_base", "rope_embedding_base"), &c->rope_theta));
-    TRYI(get_f64(&p, KEYS("partial_rotary_factor", "rotary_pct"), &c->rotary_fraction));
-    if (f == FAM_GPTJ) {
-        int64_t rd = 64;
-        TRYI(get_i64(&p, KEYS("rotary_dim"), &rd));
-        c->rotary_fraction = (double)rd / (double)c->head_dim;
-    }
+    TRYI(get_f64(p, KEYS("rope_theta", "rotary_emb_base", "rope_embedding_base"), &c->rope_theta));
+    TRYI(get_f64(p, KEYS("partial_rotary_factor", "rotary_pct"), &c->rotary_fraction));
+    if (fam->rope) TRY(fam->rope(p, c));
     if (c->rotary_fraction <= 0 || c->rotary_fraction > 1)
-        return dlp__err(err, DLP_EFORMAT, "%s: field 'partial_rotary_factor' must be in (0, 1]", name);
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'partial_rotary_factor' must be in (0, 1]", p->name);
+    return DLP_OK;
+}
 
-    /* encoders: the architecture decides between pooler and masked-LM head */
-    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(root, "architectures"), *ai;
-    if (c->encoder_only && cJSON_IsArray(arch))
-        cJSON_ArrayForEach(ai, arch) {
-            if (!cJSON_IsString(ai)) continue;
-            if (strstr(ai->valuestring, "ForMaskedLM") || strstr(ai->valuestring, "LMHeadModel") ||
-                strstr(ai->valuestring, "ForPreTraining")) {
-                c->mlm_head = 1;
-                c->pooler = 0;
-            }
+/* encoders: the architecture decides between pooler and masked-LM head */
+static void read_encoder_head(pctx *p, dlp_llm_config *c) {
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(p->root, "architectures"), *ai;
+    if (!c->encoder_only || !cJSON_IsArray(arch)) return;
+    cJSON_ArrayForEach(ai, arch) {
+        if (!cJSON_IsString(ai)) continue;
+        if (strstr(ai->valuestring, "ForMaskedLM") || strstr(ai->valuestring, "LMHeadModel") ||
+            strstr(ai->valuestring, "ForPreTraining")) {
+            c->mlm_head = 1;
+            c->pooler = 0;
         }
-    switch (f) {
-    case FAM_ROBERTA: {
-        int64_t pad = 1;
-        TRYI(get_i64(&p, KEYS("pad_token_id"), &pad));
-        c->position_offset = pad + 1;
-        break;
     }
-    case FAM_DISTILBERT: {
-        int sin = 0;
-        TRYI(get_bool(&p, "sinusoidal_pos_embds", &sin));
-        if (sin) c->position = DLP_POS_NONE; /* a fixed table, not parameters: see docs */
-        break;
-    }
-    case FAM_DEBERTA: {
-        int rel = 1, biased = 0;
-        int r = get_bool(&p, "relative_attention", &rel);
-        TRYI(r);
-        TRYI(get_bool(&p, "position_biased_input", &biased));
-        if (!rel) c->position = biased ? DLP_POS_LEARNED : DLP_POS_NONE;
-        c->position_buckets = 0;
-        TRYI(get_i64(&p, KEYS("position_buckets"), &c->position_buckets));
-        if (c->position_buckets <= 0) {
-            int64_t mrp = -1;
-            TRYI(get_i64(&p, KEYS("max_relative_positions"), &mrp));
-            c->position_buckets = mrp > 0 ? mrp : c->max_position_embeddings;
-        }
-        /* position_biased_input also adds absolute positions (DeBERTa v1) */
-        if (rel && biased) c->position_offset = -1; /* marker: both, see build_embeddings */
-        int64_t es = 0;
-        TRYI(get_i64(&p, KEYS("embedding_size"), &es));
-        if (es > 0 && es != H) c->embed_proj_dim = es;
-        break;
-    }
-    case FAM_OPT: {
-        int before = 1, remove_final = 0, bias = 1;
-        TRYI(get_bool(&p, "do_layer_norm_before", &before));
-        TRYI(get_bool(&p, "_remove_final_layer_norm", &remove_final));
-        TRYI(get_bool(&p, "enable_bias", &bias));
-        c->pre_norm = before;
-        c->final_norm = before && !remove_final;
-        c->qkv_bias = c->out_bias = c->mlp_bias = bias;
-        int64_t proj = H;
-        TRYI(get_i64(&p, KEYS("word_embed_proj_dim"), &proj));
-        if (proj > 0 && proj != H) c->embed_proj_dim = proj;
-        break;
-    }
-    case FAM_NEOX: {
-        int par = 1;
-        TRYI(get_bool(&p, "use_parallel_residual", &par));
-        c->parallel_residual = par;
-        break;
-    }
-    case FAM_LLAMA: case FAM_MIXTRAL: {
-        int ab = 0, mb = 0;
-        TRYI(get_bool(&p, "attention_bias", &ab));
-        TRYI(get_bool(&p, "mlp_bias", &mb));
-        c->qkv_bias = c->out_bias = ab;
-        c->mlp_bias = mb;
-        if (f == FAM_MIXTRAL) {
-            c->num_experts = 8;
-            c->experts_per_token = 2;
-            TRY(opt_nonneg(&p, KEYS("num_local_experts"), &c->num_experts));
-            TRY(opt_nonneg(&p, KEYS("num_experts_per_tok"), &c->experts_per_token));
-            if (c->experts_per_token < 1 || c->experts_per_token > c->num_experts)
-                return dlp__err(err, DLP_EFORMAT, "%s: field 'num_experts_per_tok' must be in 1..num_local_experts",
-                                name);
-        }
-        break;
-    }
-    case FAM_PHI: {
-        int qk = 0;
-        TRYI(get_bool(&p, "qk_layernorm", &qk));
-        if (qk) return dlp__err(err, DLP_EUNSUPPORTED, "%s: field 'qk_layernorm' true is not supported", name);
-        break;
-    }
-    case FAM_GEMMA2: {
-        c->attn_softcap = 50.0;
-        TRYI(get_f64(&p, KEYS("attn_logit_softcapping"), &c->attn_softcap));
-        break;
-    }
-    case FAM_STARCODER2: {
-        int ub = 1;
-        TRYI(get_bool(&p, "use_bias", &ub));
-        c->qkv_bias = c->out_bias = c->mlp_bias = ub;
-        break;
-    }
-    case FAM_BLOOM: {
-        /* BLOOM has no position table: any length */
-        break;
-    }
-    default: break;
-    }
-    /* the checkpoint's own weight format (quantization_config) */
-    const cJSON *qc = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+}
+
+/* the checkpoint's own weight format: quantization_config, else its 16-bit
+ * type (torch_dtype, or transformers 4.56's "dtype") */
+static void read_weights_format(pctx *p, dlp_llm_config *c) {
+    const cJSON *qc = cJSON_GetObjectItemCaseSensitive(p->root, "quantization_config");
     if (cJSON_IsObject(qc)) {
-        pctx pq = {name, qc, err};
+        pctx pq = {p->name, qc, p->err};
         const char *qm = get_str(&pq, "quant_method"), *qa = get_str(&pq, "quant_algo");
         const char *fmt = NULL;
         if (qa && strstr(qa, "NVFP4")) fmt = "nvfp4";
@@ -1042,20 +1225,36 @@ static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config
         else if (qm && (!strcmp(qm, "awq") || !strcmp(qm, "gptq"))) fmt = "int4";
         if (fmt) snprintf(c->weights_format, sizeof c->weights_format, "%s", fmt);
     }
-    /* no quantisation: the checkpoint's own 16-bit type (torch_dtype, or
-     * transformers 4.56's "dtype") is its default format */
     if (!c->weights_format[0]) {
-        const char *td = get_str(&p, "torch_dtype");
-        if (!td) td = get_str(&p, "dtype");
+        const char *td = get_str(p, "torch_dtype");
+        if (!td) td = get_str(p, "dtype");
         if (td && !strcmp(td, "bfloat16")) snprintf(c->weights_format, sizeof c->weights_format, "bf16");
     }
-    if (f >= FAM_QWEN3) {
-        TRY(parse_new(&p, f, c));
-        if (f == FAM_GPT_OSS) c->act = DLP_ACT_SWIGLU_OAI; /* its hidden_act says "silu" */
-    }
+}
+
+static dlp_status parse_obj1(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    pctx p = {name, root, err};
+    memset(c, 0, sizeof *c);
+    snprintf(c->id, sizeof c->id, "%s", name);
+    if (!cJSON_IsObject(root)) return dlp__err(err, DLP_EFORMAT, "%s: not a JSON object", name);
+    const llm_family *fam = NULL;
+    TRY(read_family(&p, c, &fam));
+    TRY(read_sizes(&p, fam, c));
+    TRY(read_act_rope(&p, fam, c));
+    read_encoder_head(&p, c);
+    if (fam->quirks) TRY(fam->quirks(&p, c));
+    read_weights_format(&p, c);
+    if (fam->flags & FF_LAYERS) TRY(parse_layers(&p, fam, c));
     if (c->position == DLP_POS_LEARNED && c->max_position_embeddings <= 0)
         return dlp__err(err, DLP_EFORMAT, "%s: field 'max_position_embeddings' is missing", name);
     return DLP_OK;
+}
+
+/* Builder quirks that follow the family of c->model_type (a config filled
+ * by hand with an unknown model_type has none). */
+static int family_has(const dlp_llm_config *c, unsigned flag) {
+    const llm_family *f = family_find(c->model_type);
+    return f && (f->flags & flag);
 }
 
 dlp_status dlp_llm_config_parse(const char *json, const char *name, dlp_llm_config *out, dlp_error *err) {
@@ -2236,9 +2435,7 @@ static int tb_moe_grouped(tb *b, int x) {
     int64_t I = c->moe_intermediate_size ? c->moe_intermediate_size : c->intermediate_size;
     int64_t T = B * S, ne = (T * K + E - 1) / E;
     int logits = tb_linear(b, "router", x, H, E, c->moe_router_bias, W_PLAIN);
-    int sig = !strncmp(c->model_type, "deepseek", 8) || !strncmp(c->model_type, "llama4", 6) ||
-              !strncmp(c->model_type, "kimi", 4) || !strncmp(c->model_type, "nemotron", 8) ||
-              !strncmp(c->model_type, "minimax", 7) || !strncmp(c->model_type, "glm", 3);
+    int sig = family_has(c, FF_ROUTER_SIGMOID);
     int pr = tb_op1(b, sig ? "Sigmoid" : "Softmax", sig ? "router/Sigmoid" : "router/Softmax", logits);
     if (!sig) tb_attr_i(b, "axis", -1);
     int tk[2] = {-1, -1};
@@ -2334,14 +2531,15 @@ static int tb_embed(tb *b, int ids, int *wte) {
     int x = tb_op(b, "Gather", "word_embeddings/Gather", 2, gi);
     /* OPT projects the token embeddings before adding positions; DeBERTa
      * projects the sum (below) */
-    if (c->embed_proj_dim && !strcmp(c->model_type, "opt")) x = tb_linear(b, "project_in", x, E, H, 0, W_LINEAR);
+    int in_out = family_has(c, FF_PROJ_IN_OUT);
+    if (c->embed_proj_dim && in_out) x = tb_linear(b, "project_in", x, E, H, 0, W_LINEAR);
     if (c->embed_scale) x = tb_op2(b, "Mul", "Mul", x, tb_scalar(b, sqrt((double)H), b->dt));
     int learned = c->position == DLP_POS_LEARNED || (c->position == DLP_POS_RELATIVE && c->position_offset < 0);
-    int64_t W = c->embed_proj_dim && strcmp(c->model_type, "opt") ? E : H;
+    int64_t W = c->embed_proj_dim && !in_out ? E : H;
     if (learned) {
         int64_t off = c->position_offset > 0 ? c->position_offset : 0;
         /* OPT's table has `offset` extra rows; RoBERTa's count includes them */
-        int64_t rows = c->max_position_embeddings + (!strcmp(c->model_type, "opt") ? off : 0);
+        int64_t rows = c->max_position_embeddings + (in_out ? off : 0);
         if (off + b->S > rows) {
             dlp__err(b->err, DLP_EINVAL, "%s: seq %lld is longer than max_position_embeddings %lld", c->id,
                      (long long)b->S, (long long)(rows - off));
@@ -2366,24 +2564,9 @@ static int tb_embed(tb *b, int ids, int *wte) {
     return x;
 }
 
-dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dlp_quant quant, dlp_graph **out,
-                         dlp_llm_weights *wout, dlp_error *err) {
-    if (out) *out = NULL;
-    if (!c || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_build: NULL argument");
-    const char *id = c->id[0] ? c->id : "transformer";
-    if (batch < 1 || seq < 1)
-        return dlp__err(err, DLP_EINVAL, "%s: batch and seq must be >= 1 (got %lld, %lld)", id, (long long)batch,
-                        (long long)seq);
-    if (quant < 0 || quant >= DLP_QT_COUNT_) return dlp__err(err, DLP_EINVAL, "%s: unknown quantisation %d", id, quant);
-    if (c->hidden_size < 1 || c->num_hidden_layers < 1 || c->num_attention_heads < 1 || c->vocab_size < 1 ||
-        c->intermediate_size < 1 || c->head_dim < 1 || c->num_key_value_heads < 1 ||
-        c->num_attention_heads % c->num_key_value_heads)
-        return dlp__err(err, DLP_EINVAL, "%s: incomplete config (sizes must be positive, heads a multiple of kv heads)",
-                        id);
-    if (c->image_tokens < 0 || c->image_tokens > 1000000)
-        return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
-                        (long long)c->image_tokens);
-    seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
+/* A config the builder can honour: sizes positive, per-layer kinds with
+ * their sizes; seq already includes the image tokens. */
+static dlp_status build_check(const dlp_llm_config *c, const char *id, int64_t seq, dlp_error *err) {
     if (c->num_hidden_layers > 1000 || c->num_experts > 1024)
         return dlp__err(err, DLP_EINVAL, "%s: %lld layers / %lld experts is more than the builder takes", id,
                         (long long)c->num_hidden_layers, (long long)c->num_experts);
@@ -2413,6 +2596,172 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dl
     if (c->position == DLP_POS_RELATIVE && seq > DLP_MAX_VALUE_NUMEL)
         return dlp__err(err, DLP_EINVAL, "%s: seq %lld is longer than the DeBERTa builder takes (%d)", id,
                         (long long)seq, DLP_MAX_VALUE_NUMEL);
+    return DLP_OK;
+}
+
+/* The arguments and the config's sizes; seq grows by the image tokens. */
+static dlp_status build_args(const dlp_llm_config *c, const char *id, int64_t batch, int64_t *seq, int quant,
+                             dlp_error *err) {
+    if (batch < 1 || *seq < 1)
+        return dlp__err(err, DLP_EINVAL, "%s: batch and seq must be >= 1 (got %lld, %lld)", id, (long long)batch,
+                        (long long)*seq);
+    if (quant < 0 || quant >= DLP_QT_COUNT_) return dlp__err(err, DLP_EINVAL, "%s: unknown quantisation %d", id, quant);
+    if (c->hidden_size < 1 || c->num_hidden_layers < 1 || c->num_attention_heads < 1 || c->vocab_size < 1 ||
+        c->intermediate_size < 1 || c->head_dim < 1 || c->num_key_value_heads < 1 ||
+        c->num_attention_heads % c->num_key_value_heads)
+        return dlp__err(err, DLP_EINVAL, "%s: incomplete config (sizes must be positive, heads a multiple of kv heads)",
+                        id);
+    if (c->image_tokens < 0 || c->image_tokens > 1000000)
+        return dlp__err(err, DLP_EINVAL, "%s: image_tokens %lld out of range (0..1000000)", id,
+                        (long long)c->image_tokens);
+    *seq += c->image_tokens; /* VLM language stack: the image's tokens join the prompt */
+    return build_check(c, id, *seq, err);
+}
+
+/* One transformer block (layer L) on the residual stream x. */
+static int tb_block(tb *b, int x, int L) {
+    const dlp_llm_config *c = b->c;
+    int mla = c->kv_lora_rank > 0;
+    snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+    b->lk = L < DLP_LLM_MAX_LAYERS ? c->layer_kind[L] : 0;
+    if (b->lk || mla) {
+        /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
+        if (!(b->lk & DLP_LK_NO_ATTN)) {
+            int hn = tb_norm(b, "input_norm", x);
+            int a = b->lk & DLP_LK_MAMBA         ? tb_mamba(b, hn, L)
+                    : b->lk & DLP_LK_LINEAR_ATTN ? tb_gdn(b, hn, L)
+                    : mla                        ? tb_mla(b, hn, L)
+                                                 : tb_attention(b, hn, L);
+            if (c->sandwich_norm) a = tb_norm(b, "post_attn_norm", a);
+            x = tb_op2(b, "Add", "Add", x, a);
+        }
+        if (!(b->lk & DLP_LK_NO_MLP)) {
+            int m = tb_mlp(b, tb_norm(b, "mlp_norm", x), L);
+            snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+            if (c->sandwich_norm) m = tb_norm(b, "post_mlp_norm", m);
+            x = tb_op2(b, "Add", "Add_1", x, m);
+        }
+    } else if (!c->pre_norm) {
+        int a = tb_attention(b, x, L);
+        x = tb_norm(b, "attn_norm", tb_op2(b, "Add", "Add", x, a));
+        int m = tb_mlp(b, x, L);
+        snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+        x = tb_norm(b, "mlp_norm", tb_op2(b, "Add", "Add_1", x, m));
+    } else if (c->parallel_residual) {
+        int h1 = tb_norm(b, "input_norm", x);
+        int h2 = c->shared_parallel_norm ? h1 : tb_norm(b, "mlp_norm", x);
+        int a = tb_attention(b, h1, L);
+        int m = tb_mlp(b, h2, L);
+        x = tb_op2(b, "Add", "Add_1", tb_op2(b, "Add", "Add", x, a), m);
+    } else {
+        int a = tb_attention(b, tb_norm(b, "input_norm", x), L);
+        if (c->sandwich_norm) a = tb_norm(b, "post_attn_norm", a);
+        x = tb_op2(b, "Add", "Add", x, a);
+        int m = tb_mlp(b, tb_norm(b, "mlp_norm", x), L);
+        snprintf(b->scope, sizeof b->scope, "/layers.%d", L);
+        if (c->sandwich_norm) m = tb_norm(b, "post_mlp_norm", m);
+        x = tb_op2(b, "Add", "Add_1", x, m);
+    }
+    return x;
+}
+
+/* Encoder heads: the masked-LM head, or the pooler (a second output);
+ * outs[0] is the last hidden state unless the MLM head replaces it. */
+static int tb_encoder_head(tb *b, int x, int wte, int *outs) {
+    const dlp_llm_config *c = b->c;
+    if (c->mlm_head) {
+        /* transform (dense + act + LayerNorm), then the decoder tied to
+         * the word embeddings with its own bias */
+        snprintf(b->scope, sizeof b->scope, "/mlm_head");
+        int t = tb_act(b, "act", tb_linear(b, "dense", x, c->hidden_size, c->hidden_size, 1, W_LINEAR));
+        t = tb_norm(b, "LayerNorm", t);
+        int64_t f2[2] = {b->B * b->S, c->hidden_size}, f3[3] = {b->B, b->S, c->vocab_size};
+        int in[3] = {tb_reshape(b, "Reshape", t, 2, f2), wte, tb_weight(b, "bias", 1, &c->vocab_size, W_PLAIN)};
+        int y = tb_op(b, "Gemm", "Gemm", 3, in);
+        tb_attr_i(b, "transB", 1);
+        outs[0] = tb_reshape(b, "Reshape_1", y, 3, f3);
+    } else if (c->pooler) {
+        snprintf(b->scope, sizeof b->scope, "/pooler");
+        int gi[2] = {x, tb_iscalar(b, 0)};
+        int first = tb_op(b, "Gather", "Gather", 2, gi); /* hidden state of token 0: (B, H) */
+        tb_attr_i(b, "axis", 1);
+        int pd = tb_linear(b, "dense", first, c->hidden_size, c->hidden_size, 1, W_LINEAR);
+        outs[1] = tb_op1(b, "Tanh", "Tanh", pd);
+        return 2;
+    }
+    return 1;
+}
+
+/* The LM head: logits (B, S, vocab), tied to the embeddings or its own. */
+static int tb_lm_head(tb *b, int x, int wte) {
+    const dlp_llm_config *c = b->c;
+    snprintf(b->scope, sizeof b->scope, "/lm_head");
+    int64_t E = c->embed_proj_dim && family_has(c, FF_PROJ_IN_OUT) ? c->embed_proj_dim : c->hidden_size;
+    if (E != c->hidden_size) x = tb_linear(b, "project_out", x, c->hidden_size, E, 0, W_LINEAR);
+    if (!c->tie_word_embeddings) return tb_linear(b, "lm_head", x, E, c->vocab_size, c->lm_head_bias, W_PLAIN);
+    /* logits = x @ wte^T: Gemm(transB=1) on (B*S, E) reuses the embedding
+     * table without a transposed copy */
+    int64_t f2[2] = {b->B * b->S, E}, f3[3] = {b->B, b->S, c->vocab_size};
+    int x2 = tb_reshape(b, "Reshape", x, 2, f2);
+    int in[3] = {x2, wte, -1};
+    int n = 2;
+    if (c->lm_head_bias) in[n++] = tb_weight(b, "bias", 1, &c->vocab_size, W_PLAIN);
+    int y = tb_op(b, "Gemm", "Gemm", n, in);
+    tb_attr_i(b, "transB", 1);
+    return tb_reshape(b, "Reshape_1", y, 3, f3);
+}
+
+/* The whole forward: embeddings, shared tables, blocks, final norm, head.
+ * Returns the number of graph outputs in outs. */
+static int tb_forward(tb *b, int *outs) {
+    const dlp_llm_config *c = b->c;
+    int64_t di[2] = {b->B, b->S};
+    int ids = dlp__graph_add_value(b->g, "input_ids", DLP_DT_INT64, 2, di);
+    if (ids < 0 || dlp__graph_mark_input(b->g, ids)) b->oom = 1;
+    int wte = -1;
+    int x = tb_embed(b, ids, &wte);
+    if (c->position == DLP_POS_ROTARY) tb_rotary_tables(b);
+    if (!c->encoder_only) tb_causal_mask(b);
+    if (c->position == DLP_POS_ALIBI) tb_alibi(b);
+    if (c->position == DLP_POS_RELATIVE) tb_deberta_rel(b);
+    for (int64_t l = 0; l < c->num_hidden_layers && !b->oom; l++) x = tb_block(b, x, (int)l);
+    b->scope[0] = 0;
+    if (c->final_norm) x = tb_norm(b, "norm", x);
+    outs[0] = x;
+    outs[1] = -1;
+    if (c->encoder_only) return tb_encoder_head(b, x, wte, outs);
+    outs[0] = tb_lm_head(b, x, wte);
+    return 1;
+}
+
+/* Outputs marked and the graph finalized (shapes, costs, liveness); the
+ * graph freed on any failure. */
+static dlp_status tb_finish(tb *b, const char *id, const int *outs, int n_outs) {
+    if (b->oom) {
+        dlp_graph_free(b->g);
+        if (b->oom == 2) return b->err ? b->err->code : DLP_EINVAL;
+        return dlp__err(b->err, DLP_ENOMEM, "%s: out of memory building the graph", id);
+    }
+    for (int i = 0; i < n_outs; i++)
+        if (dlp__graph_mark_output(b->g, outs[i])) {
+            dlp_graph_free(b->g);
+            return dlp__err(b->err, DLP_ENOMEM, "%s: out of memory", id);
+        }
+    dlp_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.batch = b->B;
+    lo.seq = b->S;
+    dlp_status st = dlp__graph_finalize(b->g, &lo, b->err);
+    if (st) dlp_graph_free(b->g);
+    return st;
+}
+
+dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dlp_quant quant, dlp_graph **out,
+                         dlp_llm_weights *wout, dlp_error *err) {
+    if (out) *out = NULL;
+    if (!c || !out) return dlp__err(err, DLP_EINVAL, "dlp_llm_build: NULL argument");
+    const char *id = c->id[0] ? c->id : "transformer";
+    TRY(build_args(c, id, batch, &seq, quant, err));
     tb b;
     memset(&b, 0, sizeof b);
     b.c = c;
@@ -2425,128 +2774,9 @@ dlp_status dlp_llm_build(const dlp_llm_config *c, int64_t batch, int64_t seq, dl
     if (!b.g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", id);
     b.g->opset = 20; /* Gelu (20), ReduceMean axes as input (18), Split sizes as input (13) */
     b.g->batch = batch;
-
-    int64_t di[2] = {batch, seq};
-    int ids = dlp__graph_add_value(b.g, "input_ids", DLP_DT_INT64, 2, di);
-    if (ids < 0 || dlp__graph_mark_input(b.g, ids)) b.oom = 1;
-
-    int wte = -1;
-    int x = tb_embed(&b, ids, &wte);
-    if (c->position == DLP_POS_ROTARY) tb_rotary_tables(&b);
-    if (!c->encoder_only) tb_causal_mask(&b);
-    if (c->position == DLP_POS_ALIBI) tb_alibi(&b);
-    if (c->position == DLP_POS_RELATIVE) tb_deberta_rel(&b);
-
-    char nm[64];
-    int mla = c->kv_lora_rank > 0;
-    for (int64_t l = 0; l < c->num_hidden_layers && !b.oom; l++) {
-        int L = (int)l;
-        snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-        b.lk = l < DLP_LLM_MAX_LAYERS ? c->layer_kind[l] : 0;
-        if (b.lk || mla) {
-            /* the 2025-26 stacks: pre-norm blocks with per-layer kinds */
-            if (!(b.lk & DLP_LK_NO_ATTN)) {
-                int hn = tb_norm(&b, "input_norm", x);
-                int a = b.lk & DLP_LK_MAMBA         ? tb_mamba(&b, hn, L)
-                        : b.lk & DLP_LK_LINEAR_ATTN ? tb_gdn(&b, hn, L)
-                        : mla                       ? tb_mla(&b, hn, L)
-                                                    : tb_attention(&b, hn, L);
-                if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
-                x = tb_op2(&b, "Add", "Add", x, a);
-            }
-            if (!(b.lk & DLP_LK_NO_MLP)) {
-                int m = tb_mlp(&b, tb_norm(&b, "mlp_norm", x), L);
-                snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-                if (c->sandwich_norm) m = tb_norm(&b, "post_mlp_norm", m);
-                x = tb_op2(&b, "Add", "Add_1", x, m);
-            }
-        } else if (!c->pre_norm) {
-            int a = tb_attention(&b, x, L);
-            x = tb_norm(&b, "attn_norm", tb_op2(&b, "Add", "Add", x, a));
-            int m = tb_mlp(&b, x, L);
-            snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-            x = tb_norm(&b, "mlp_norm", tb_op2(&b, "Add", "Add_1", x, m));
-        } else if (c->parallel_residual) {
-            int h1 = tb_norm(&b, "input_norm", x);
-            int h2 = c->shared_parallel_norm ? h1 : tb_norm(&b, "mlp_norm", x);
-            int a = tb_attention(&b, h1, L);
-            int m = tb_mlp(&b, h2, L);
-            x = tb_op2(&b, "Add", "Add_1", tb_op2(&b, "Add", "Add", x, a), m);
-        } else {
-            int a = tb_attention(&b, tb_norm(&b, "input_norm", x), L);
-            if (c->sandwich_norm) a = tb_norm(&b, "post_attn_norm", a);
-            x = tb_op2(&b, "Add", "Add", x, a);
-            int m = tb_mlp(&b, tb_norm(&b, "mlp_norm", x), L);
-            snprintf(b.scope, sizeof b.scope, "/layers.%d", L);
-            if (c->sandwich_norm) m = tb_norm(&b, "post_mlp_norm", m);
-            x = tb_op2(&b, "Add", "Add_1", x, m);
-        }
-    }
-    b.scope[0] = 0;
-    if (c->final_norm) x = tb_norm(&b, "norm", x);
-    int outs[2] = {x, -1};
-    int n_outs = 1;
-    if (c->encoder_only) {
-        if (c->mlm_head) {
-            /* transform (dense + act + LayerNorm), then the decoder tied to
-             * the word embeddings with its own bias */
-            snprintf(b.scope, sizeof b.scope, "/mlm_head");
-            int t = tb_act(&b, "act", tb_linear(&b, "dense", x, c->hidden_size, c->hidden_size, 1, W_LINEAR));
-            t = tb_norm(&b, "LayerNorm", t);
-            int64_t f2[2] = {batch * seq, c->hidden_size}, f3[3] = {batch, seq, c->vocab_size};
-            int in[3] = {tb_reshape(&b, "Reshape", t, 2, f2), wte, tb_weight(&b, "bias", 1, &c->vocab_size, W_PLAIN)};
-            int y = tb_op(&b, "Gemm", "Gemm", 3, in);
-            tb_attr_i(&b, "transB", 1);
-            outs[0] = tb_reshape(&b, "Reshape_1", y, 3, f3);
-        } else if (c->pooler) {
-            snprintf(b.scope, sizeof b.scope, "/pooler");
-            int gi[2] = {x, tb_iscalar(&b, 0)};
-            int first = tb_op(&b, "Gather", "Gather", 2, gi); /* hidden state of token 0: (B, H) */
-            tb_attr_i(&b, "axis", 1);
-            int pd = tb_linear(&b, "dense", first, c->hidden_size, c->hidden_size, 1, W_LINEAR);
-            outs[1] = tb_op1(&b, "Tanh", "Tanh", pd);
-            n_outs = 2;
-        }
-    } else {
-        snprintf(b.scope, sizeof b.scope, "/lm_head");
-        int64_t E = c->embed_proj_dim && !strcmp(c->model_type, "opt") ? c->embed_proj_dim : c->hidden_size;
-        if (E != c->hidden_size) x = tb_linear(&b, "project_out", x, c->hidden_size, E, 0, W_LINEAR);
-        if (c->tie_word_embeddings) {
-            /* logits = x @ wte^T: Gemm(transB=1) on (B*S, E) reuses the
-             * embedding table without a transposed copy */
-            int64_t f2[2] = {batch * seq, E}, f3[3] = {batch, seq, c->vocab_size};
-            int x2 = tb_reshape(&b, "Reshape", x, 2, f2);
-            int in[3] = {x2, wte, -1};
-            int n = 2;
-            if (c->lm_head_bias) in[n++] = tb_weight(&b, "bias", 1, &c->vocab_size, W_PLAIN);
-            int y = tb_op(&b, "Gemm", "Gemm", n, in);
-            tb_attr_i(&b, "transB", 1);
-            x = tb_reshape(&b, "Reshape_1", y, 3, f3);
-        } else {
-            x = tb_linear(&b, "lm_head", x, E, c->vocab_size, c->lm_head_bias, W_PLAIN);
-        }
-        outs[0] = x;
-    }
-    if (b.oom) {
-        dlp_graph_free(b.g);
-        if (b.oom == 2) return err ? err->code : DLP_EINVAL;
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory building the graph", id);
-    }
-    for (int i = 0; i < n_outs; i++)
-        if (dlp__graph_mark_output(b.g, outs[i])) {
-            dlp_graph_free(b.g);
-            return dlp__err(err, DLP_ENOMEM, "%s: out of memory", id);
-        }
-    (void)nm;
-    dlp_load_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.batch = batch;
-    lo.seq = seq;
-    dlp_status st = dlp__graph_finalize(b.g, &lo, err);
-    if (st) {
-        dlp_graph_free(b.g);
-        return st;
-    }
+    int outs[2];
+    int n_outs = tb_forward(&b, outs);
+    TRY(tb_finish(&b, id, outs, n_outs));
     *out = b.g;
     b.w.active_params = b.w.params - b.routed + b.routed_active;
     if (wout) *wout = b.w;
