@@ -702,17 +702,23 @@ static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, con
      * (clients sending large bodies wait for "100 Continue" and get this
      * answer instead) */
     const char *cl = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    int too_big = 0;
+    int too_big = 0, swallow = 0;
     if (cl) {
         char *end;
         errno = 0;
         unsigned long long n = strtoull(cl, &end, 10);
         too_big = errno || *end || n > s->o.max_upload_bytes;
+        /* a client that did not ask "100 Continue" is already sending: an
+         * answer now is reset under it (it sees no status at all), so a body
+         * up to twice the cap is read and dropped first, as on_data does for
+         * any refused body; a larger one is answered at once */
+        const char *ex = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+        swallow = too_big && !errno && !*end && n <= 2ULL * s->o.max_upload_bytes && !(ex && *ex);
     }
     dlp_server_response resp;
     memset(&resp, 0, sizeof resp);
     if (dlp__serve_route_check(method, url, &resp)) {
-        if (too_big) return send_response(con, r, &resp);
+        if (too_big && !swallow) return send_response(con, r, &resp);
         /* otherwise sent once the body is in (and discarded): an answer sent
          * before the body is read makes the kernel reset the connection
          * under a client still sending, and the client never sees it */
@@ -723,7 +729,7 @@ static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, con
     if (too_big) {
         req_set_error(r, 413, "request body of %.24s bytes is over the %zu-byte limit (--max-upload)%s", cl,
                       s->o.max_upload_bytes, r->kind == BODY_MULTIPART || is_multipart(con) ? WEIGHTS_HINT : "");
-        return send_error(con, r);
+        return swallow ? MHD_YES : send_error(con, r);
     }
     if (is_get(method)) return MHD_YES;
     const char *ct = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
