@@ -161,6 +161,7 @@ $(BUILD)/obj/src/hw/devices_embed.o: data/devices.json
 $(BUILD)/obj/src/llm/llm_embed.o: data/llm_configs.json data/models/llm_models.bundle
 $(BUILD)/obj/src/serve/assets_embed.o: src/serve/web/index.html examples/resnet18.onnx
 $(BUILD)/obj/src/lm/lm_embed.o: data/models/lm/dlperf-lm.dlpm
+$(BUILD)/obj/src/learn/gnnlm_embed.o: data/models/gnnlm/dlperf-gnnlm.dlpm
 
 # Shipped learned models (docs/learned.md): every *.dlpm / *.txt of
 # data/models/learned/ in one bundle that src/predict/learned_embed.c embeds;

@@ -9,6 +9,8 @@
 # Report: docs/results_gnnlm.md (--quick: $OUT/results_quick.md).
 #
 #   bench/bench_gnnlm.sh [--lm FILE.dlpm] [--quick] [--cells N] [--seeds N] [--jobs N] [--out DIR]
+#                        [--base FILE.dlpm|builtin-gnnlm]  (only the shipped base's adaptation:
+#                         docs/results_gnnlm_base.md; see "--base" below)
 #                        [--no-tables]   (leave out tables 7.2 / 7.3: six more stage-3 runs)
 #                        [--no-newarch]  (leave out the new-architecture experiment on the CPU set)
 #
@@ -41,6 +43,7 @@ TABLES=1
 NEWARCH=1
 E_NA3=20
 OUT_GIVEN=0
+BASE=""
 NS="8 10 16 32 64 100"
 E_S1=3; E_S2=2; E_S3=4; S3_LIMIT=6000; E_FT=20; E_GNN=40; E_GFT=100; E_GSC=200
 ARGS="$*"
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
     --no-tables) TABLES=0;;
     --no-newarch) NEWARCH=0;;
     --out) OUT=$2; OUT_GIVEN=1; shift;;
+    --base) BASE=$2; shift;;
     *) echo "bench_gnnlm: unknown option $1"; exit 0;;
   esac
   shift
@@ -100,6 +104,76 @@ SPLIT="--split random:0.85:0 --split-by name"
 GL="--threads 1 --progress none"
 SAGE="--arch sage --hidden 64 --layers 3 --fc-layers 3 --dropout 0.05 --readout scaled-sum --static-features dippm \
 --loss huber --lr 2e-3 --lr-schedule cosine --threads 1 --progress none"
+
+val() {  # json-file metric -> number or empty
+  jq -r ".targets.latency_ms.overall.$2 // empty" "$1" 2>/dev/null
+}
+fmt() {  # metric value
+  [ -z "$2" ] && { echo "–"; return; }
+  case $1 in acc10) printf '%.1f' "$(echo "$2*100" | bc -l)";; mape) printf '%.1f' "$2";; *) printf '%.3f' "$2";; esac
+}
+
+# ---- --base: the shipped gnnlm base (scripts/ship_gnnlm.sh) adapted to each
+#      held-out device from N samples, beside GraphSAGE fine-tuned from the
+#      nearest public device (chosen by hand from the spec sheet, as above)
+#      and GraphSAGE from scratch; seed 1; no stage 1-3 run here.  The base saw
+#      every public HELP setting of every cell (these test cells included, on
+#      the public devices) and no sample of a held-out device. ----
+if [ -n "$BASE" ]; then
+  S="$SPLIT --split-seed 1"
+  for d in $(for h in $HELD; do echo "${NEAR[$h]}"; done | sort -u); do
+    echo "pub_${d}_1 train --data $DATA --device $d $S $SAGE --epochs $E_GNN --batch-size 32 --seed 1 --out $OUT/res/pub_${d}_1.dlpm --report-json $OUT/res/pub_${d}_1.json"
+  done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
+  for d in $HELD; do
+    echo "zb_${d}_0_1 eval --model $BASE --data $DATA --device $d $S --json $OUT/res/base_${d}_0_1.json"
+    echo "z_gft_${d}_0_1 eval --model $OUT/res/pub_${NEAR[$d]}_1.dlpm --data $DATA --device $d $S --json $OUT/res/gft_${d}_0_1.json"
+    for n in $NS; do
+      F="--data $DATA --device $d $S --train-limit $n --keep-last --seed 1"
+      echo "base_${d}_${n}_1 train $F --init $BASE --epochs $E_FT --batch-size 8 $GL --out $OUT/res/base_${d}_${n}_1.dlpm --report-json $OUT/res/base_${d}_${n}_1.json"
+      echo "gft_${d}_${n}_1 train $F $SAGE --init $OUT/res/pub_${NEAR[$d]}_1.dlpm --epochs $E_GFT --batch-size 8 --out $OUT/res/gft_${d}_${n}_1.dlpm --report-json $OUT/res/gft_${d}_${n}_1.json"
+      echo "gsc_${d}_${n}_1 train $F $SAGE --epochs $E_GSC --batch-size 8 --out $OUT/res/gsc_${d}_${n}_1.dlpm --report-json $OUT/res/gsc_${d}_${n}_1.json"
+    done
+  done | xargs -P "$JOBS" -L 1 bash -c 'run "$@"' _
+  if [ "$QUICK" = 1 ]; then REPORT="$OUT/results_base_quick.md"; else REPORT=docs/results_gnnlm_base.md; fi
+  bmean() {  # prefix metric n: mean over the held-out devices
+    local s=0 c=0 v
+    for d in $HELD; do v=$(val "$OUT/res/${1}_${d}_${3}_1.json" "$2"); [ -n "$v" ] && { s=$(echo "$s+$v" | bc -l); c=$((c+1)); }; done
+    [ $c -gt 0 ] && echo "$s/$c" | bc -l
+  }
+  {
+    echo "# The shipped gnnlm base adapted to held-out devices"
+    echo
+    echo "Produced by \`bench/bench_gnnlm.sh${ARGS:+ $ARGS}\` on $(date -u +%Y-%m-%d) ($(nproc) cores, $JOBS job(s) at a time, one BLAS thread each, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end). Base: \`$BASE\` (scripts/ship_gnnlm.sh: stages 1-3 on every public HELP setting, NAS-Bench-201 and FBNet, every cell; no held-out device seen)."
+    echo
+    echo "Data: the first $CELLS NAS-Bench-201 cells of each held-out device (${HELD// /, }), split 85/15 by architecture (seed 1); N samples drawn from the 85 %, metrics on the 15 % ($((CELLS * 15 / 100)) cells). The base saw these test architectures on the public devices, never on a held-out device. gnnlm: $E_FT epochs from the base, batch 8, the last epoch kept. GraphSAGE fine-tuned: $E_GFT epochs from the nearest public device's model ($E_GNN epochs on its training cells; nearest by spec sheet: ${!NEAR[*]} → ${NEAR[*]}); from scratch: $E_GSC epochs. N = 0: the base reads only the device's name/description; the GNN column is the nearest device's model as it is."
+    echo
+    for metric in acc10 spearman mape; do
+      case $metric in acc10) title="Acc(10%) (%) ↑";; mape) title="MAPE (%) ↓";; spearman) title="Spearman ρ ↑";; esac
+      echo "### $title, mean over the held-out devices"
+      echo
+      echo "| N | gnnlm base | GNN fine-tuned (nearest device) | GNN from scratch |"
+      echo "|---:|---:|---:|---:|"
+      for n in 0 $NS; do
+        echo "| $n | $(fmt $metric "$(bmean base $metric $n)") | $(fmt $metric "$(bmean gft $metric $n)") | $(fmt $metric "$(bmean gsc $metric $n)") |"
+      done
+      echo
+    done
+    echo "### Per device at N = 32: Acc(10%) / MAPE / Spearman ρ"
+    echo
+    echo "| device | gnnlm base | GNN fine-tuned | GNN from scratch |"
+    echo "|---|---|---|---|"
+    for d in $HELD; do
+      row="| $d |"
+      for p in base gft gsc; do f="$OUT/res/${p}_${d}_32_1.json"
+        row="$row $(fmt acc10 "$(val "$f" acc10)") / $(fmt mape "$(val "$f" mape)") / $(fmt spearman "$(val "$f" spearman)") |"; done
+      echo "$row"
+    done
+    echo
+    echo "Aim (issue 25): at N = 32, mean Acc(10%) ≥ 78 % and Spearman ≥ 0.95 with no device picked by hand."
+  } > "$REPORT"
+  echo "bench_gnnlm: wrote $REPORT ($(( ($(date +%s) - T0) / 60 )) min)"
+  exit 0
+fi
 
 for seed in $(seq 1 "$SEEDS"); do
   S="$SPLIT --split-seed $seed"
@@ -212,19 +286,12 @@ fi
 
 # ---- the report ----
 if [ "$QUICK" = 1 ]; then REPORT="$OUT/results_quick.md"; else REPORT=docs/results_gnnlm.md; fi
-val() {  # json-file metric -> number or empty
-  jq -r ".targets.latency_ms.overall.$2 // empty" "$1" 2>/dev/null
-}
 mean_over() {  # prefix metric n: mean over held-out devices and seeds
   local p=$1 m=$2 n=$3 s=0 c=0 v
   for d in $HELD; do for seed in $(seq 1 "$SEEDS"); do
     v=$(val "$OUT/res/${p}_${d}_${n}_$seed.json" "$m"); [ -n "$v" ] && { s=$(echo "$s+$v" | bc -l); c=$((c+1)); }
   done; done
   [ $c -gt 0 ] && echo "$s/$c" | bc -l
-}
-fmt() {  # metric value
-  [ -z "$2" ] && { echo "–"; return; }
-  case $1 in acc10) printf '%.1f' "$(echo "$2*100" | bc -l)";; mape) printf '%.1f' "$2";; *) printf '%.3f' "$2";; esac
 }
 mean_seeds() {  # file-pattern-with-SEED metric
   local s=0 c=0 v

@@ -106,6 +106,10 @@ dlp_status dlp__gnn_train_layers(const dlp_dataset *ds, const int *train, int n_
 /* Declare the layers and allocate the parameters for m->info's recipe and
  * m->n_feat / n_static / n_targets (values not initialised). */
 dlp_status dlp__gnn_build(dlp_gnn *m, dlp_error *err);
+
+/* The gnnlm base dlperf ships (gnnlm_embed.c): the bytes of
+ * data/models/gnnlm/dlperf-gnnlm.dlpm, read by dlp_gnn_load(DLP_GNN_BUILTIN). */
+void dlp__gnnlm_builtin(const void **buf, size_t *len);
 /* A zeroed model with its mutex ready; NULL on OOM. */
 dlp_gnn *dlp__gnn_alloc(void);
 /* Width of the head's input: readout + embedding + static features. */

@@ -401,6 +401,12 @@ dlp_status dlp_gnn_load_mem(const void *buf, size_t len, const char *name, dlp_g
 
 dlp_status dlp_gnn_load(const char *path, dlp_gnn **out, dlp_error *err) {
     *out = NULL;
+    if (path && !strcmp(path, DLP_GNN_BUILTIN)) {
+        const void *buf;
+        size_t len;
+        dlp__gnnlm_builtin(&buf, &len);
+        return dlp_gnn_load_mem(buf, len, "the built-in gnnlm base", out, err);
+    }
     dlp__mapped mp;
     dlp_status st = dlp__map_file(path, &mp, err);
     if (st != DLP_OK) return st;
