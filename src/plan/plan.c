@@ -649,3 +649,15 @@ dlp_status dlp_plan_json(const dlp_plan *p, char **out, size_t *len, dlp_error *
     dlp__jw_end(&w, '}');
     return dlp__jw_finish(&w, "plan JSON", out, len, err);
 }
+
+int dlp__plan_dtypes(const dlp_device *d, const int *want, int n_want, int *dts) {
+    int n = 0;
+    if (want && n_want > 0) {
+        for (int k = 0; k < n_want && n < DLP_DT_COUNT_; k++) dts[n++] = want[k];
+        return n;
+    }
+    if (dlp_device_supports_dtype(d, DLP_DT_FLOAT16)) dts[n++] = DLP_DT_FLOAT16;
+    if (dlp_device_supports_dtype(d, DLP_DT_BFLOAT16)) dts[n++] = DLP_DT_BFLOAT16;
+    dts[n++] = DLP_DT_FLOAT;
+    return n;
+}

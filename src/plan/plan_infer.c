@@ -267,15 +267,8 @@ dlp_status dlp_plan_infer(const void *onnx, size_t len, const char *name, const 
     isearch_t s = {.db = db, .o = o, .plan = pl, .gs = &gs};
     for (int i = 0; i < nd && !st; i++) {
         const dlp_device *d = devs[i];
-        int dts[DLP_DT_COUNT_], n = 0;
-        if (o->dtypes && o->n_dtypes > 0) {
-            for (int k = 0; k < o->n_dtypes && n < DLP_DT_COUNT_; k++) dts[n++] = o->dtypes[k];
-        } else {
-            /* the half types where the GPU has them, and fp32 */
-            if (dlp_device_supports_dtype(d, DLP_DT_FLOAT16)) dts[n++] = DLP_DT_FLOAT16;
-            if (dlp_device_supports_dtype(d, DLP_DT_BFLOAT16)) dts[n++] = DLP_DT_BFLOAT16;
-            dts[n++] = DLP_DT_FLOAT;
-        }
+        int dts[DLP_DT_COUNT_];
+        int n = dlp__plan_dtypes(d, o->dtypes, o->n_dtypes, dts);
         for (int k = 0; k < n && !st; k++) {
             if (!dlp_device_supports_dtype(d, dts[k])) {
                 pl->considered++;

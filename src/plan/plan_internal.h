@@ -53,6 +53,10 @@ dlp_status dlp__plan_check_where(const dlp_devdb *db, const char *region, const 
                                  const double *prices, int n_prices, double *g_per_kwh, dlp_error *err);
 /* The setting every plan records: region (the database's default when
  * none), its intensity, PUE, energy price and how many GPU kinds. */
+/* The compute dtypes a vision/training plan tries on d: the caller's list
+ * (want, n_want > 0) as given, else fp16 and bf16 where the GPU has them, and
+ * fp32 (mixed precision or not); fills dts (DLP_DT_COUNT_ slots), returns n. */
+int dlp__plan_dtypes(const dlp_device *d, const int *want, int n_want, int *dts);
 void dlp__plan_set_where(dlp_plan *pl, const dlp_devdb *db, const char *region, double g_per_kwh, double kwh_price,
                          int device_kinds);
 /* Sort the rows best first (by usd_per_hour when by_fleet, else the

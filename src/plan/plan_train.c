@@ -324,15 +324,8 @@ static dlp_status search_all(tsearch_t *s, const dlp_device **devs, int nd, dlp_
     dlp_status st = DLP_OK;
     for (int i = 0; i < nd && !st; i++) {
         const dlp_device *d = devs[i];
-        int dts[DLP_DT_COUNT_], n = 0;
-        if (o->dtypes && o->n_dtypes > 0) {
-            for (int k = 0; k < o->n_dtypes && n < DLP_DT_COUNT_; k++) dts[n++] = o->dtypes[k];
-        } else {
-            /* mixed precision where the GPU has the half types, and fp32 */
-            if (dlp_device_supports_dtype(d, DLP_DT_FLOAT16)) dts[n++] = DLP_DT_FLOAT16;
-            if (dlp_device_supports_dtype(d, DLP_DT_BFLOAT16)) dts[n++] = DLP_DT_BFLOAT16;
-            dts[n++] = DLP_DT_FLOAT;
-        }
+        int dts[DLP_DT_COUNT_];
+        int n = dlp__plan_dtypes(d, o->dtypes, o->n_dtypes, dts);
         for (int k = 0; k < n && !st; k++) {
             if (!dlp_device_supports_dtype(d, dts[k])) {
                 s->plan->considered++;
