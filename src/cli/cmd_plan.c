@@ -102,6 +102,17 @@ static void split_label(const dlp_plan_row *r, char *buf, size_t n) {
 /* A right-aligned cell of a human-units string (µ counts as one column). */
 static void cell(const char *s, int w) { printf(" %*s", w + dlp__hu_extra(s), s); }
 
+/* "$12.34" or "n/a" for a missing price. */
+static const char *usd_or_na(double v) { return v == v ? dlp__hu_usd(v) : "n/a"; }
+
+/* $ per million with 4 significant digits ($0.1319), "n/a" when missing:
+ * dlp__hu_usd's cents would tie plans that differ by a quarter. */
+static const char *usd_sig4(double v, char *buf, size_t n) {
+    if (v == v) snprintf(buf, n, "$%s", dlp__hu_num(v));
+    else snprintf(buf, n, "n/a");
+    return buf;
+}
+
 static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     char split[48];
     split_label(r, split, sizeof split);
@@ -113,13 +124,9 @@ static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     cell(dlp__hu_ms(r->tpot_ms), 10);
     cell(dlp__hu_num(r->tokens_per_s), 9);
     cell(dlp__hu_count((double)r->replicas), 8);
-    /* $/M tokens with 4 significant digits ($0.1319): dlp__hu_usd's cents
-     * would tie plans that differ by a quarter */
     char usd[40];
-    if (r->usd_per_mtok == r->usd_per_mtok) snprintf(usd, sizeof usd, "$%s", dlp__hu_num(r->usd_per_mtok));
-    else snprintf(usd, sizeof usd, "n/a");
-    cell(usd, 9);
-    if (fleet) cell(r->usd_per_hour == r->usd_per_hour ? dlp__hu_usd(r->usd_per_hour) : "n/a", 10);
+    cell(usd_sig4(r->usd_per_mtok, usd, sizeof usd), 9);
+    if (fleet) cell(usd_or_na(r->usd_per_hour), 10);
     cell(dlp__hu_j(r->j_per_token), 10);
     cell(dlp__hu_g(r->co2_g_per_mtok), 9);
     printf("  %s\n", dlp_plan_bind_name(r->binding));
@@ -437,10 +444,8 @@ static void print_infer(const dlp_plan_infer_opts *o, const dlp_plan *p, const c
         cell(dlp__hu_num(r->samples_per_s), 10);
         cell(dlp__hu_count((double)r->replicas), 8);
         char usd[40];
-        if (r->usd_per_msample == r->usd_per_msample) snprintf(usd, sizeof usd, "$%s", dlp__hu_num(r->usd_per_msample));
-        else snprintf(usd, sizeof usd, "n/a");
-        cell(usd, 10);
-        if (fleet) cell(r->usd_per_hour == r->usd_per_hour ? dlp__hu_usd(r->usd_per_hour) : "n/a", 10);
+        cell(usd_sig4(r->usd_per_msample, usd, sizeof usd), 10);
+        if (fleet) cell(usd_or_na(r->usd_per_hour), 10);
         cell(r->j_per_sample == r->j_per_sample ? dlp__hu_j(r->j_per_sample) : "n/a", 10);
         cell(r->co2_g_per_msample == r->co2_g_per_msample ? dlp__hu_g(r->co2_g_per_msample) : "n/a", 10);
         printf("  %s\n", dlp_plan_bind_name(r->binding));
@@ -527,9 +532,6 @@ static int plan_infer(const char *path, const char *batch_s, double latency, dou
 }
 
 /* ---- training plans of an ONNX model ------------------------------------------ */
-
-/* "$12.34" or "n/a" for a missing price. */
-static const char *usd_or_na(double v) { return v == v ? dlp__hu_usd(v) : "n/a"; }
 
 static void print_train_misses(const dlp_plan *p) {
     static const int reasons[] = {DLP_PLAN_MISS_DEADLINE, DLP_PLAN_MISS_MEMORY, DLP_PLAN_MISS_DTYPE,
