@@ -16,7 +16,7 @@ check() { # name, then a command that must succeed
 }
 
 if [ ! -d "$SHARED/data/HELP" ]; then
-  for t in dataset_build dataset_info dataset_bad_device dataset_fbnet dataset_merge dataset_merge_layout dataset_corrupt; do
+  for t in dataset_build dataset_info dataset_bad_device dataset_fbnet dataset_merge dataset_merge_layout dataset_merge_missing dataset_corrupt; do
     echo "PASS $t (skipped: $SHARED/data/HELP absent)"
   done
   exit 0
@@ -76,6 +76,8 @@ check dataset_merge bash -c 'test $1 -eq 0 && grep -q "220 samples on 220 graphs
 "$D" dataset build --from help-fbnet --device titanxp_64 --limit 5 --layout dippm --shared "$SHARED" --out "$tmp/fbd.dlpd" >/dev/null
 "$D" dataset merge "$tmp/nb.dlpd" "$tmp/fbd.dlpd" --out "$tmp/m2.dlpd" >/dev/null 2>"$tmp/err"; rc=$?
 check dataset_merge_layout bash -c 'test $1 -eq 2 && test "$(wc -l <"$2")" -eq 1 && grep -q "fbd.dlpd" "$2" && test ! -e "$3"' _ $rc "$tmp/err" "$tmp/m2.dlpd"
+"$D" dataset merge "$tmp/nb.dlpd" "$tmp/none.dlpd" --out "$tmp/m3.dlpd" >/dev/null 2>"$tmp/err"; rc=$?
+check dataset_merge_missing bash -c 'test $1 -eq 2 && test "$(wc -l <"$2")" -eq 1 && grep -q "none.dlpd" "$2" && test ! -e "$3"' _ $rc "$tmp/err" "$tmp/m3.dlpd"
 
 # a flipped byte in the middle: checksum error, exit 2
 cp "$tmp/nb.dlpd" "$tmp/bad.dlpd"

@@ -323,18 +323,20 @@ static int cmd_merge(int argc, char **argv) {
     }
     if (n_in < 2) return cli_usage_error("dataset merge", "give two or more .dlpd files");
     if (!out) return cli_usage_error("dataset merge", "--out FILE.dlpd is required");
+    if (cli_check_out("dataset merge", "--out", out, 0)) return DLP_EXIT_BADINPUT;
     double t0 = cli_now_s();
     dlp_error e = {0};
     dlp_dataset *ds = NULL, *part = NULL;
+    /* a file that does not load names itself (the loader's message); one
+     * that does not fit the first is named here */
     dlp_status st = dlp_dataset_load(in[0], &ds, &e);
     for (int k = 1; k < n_in && !st; k++) {
-        if (!(st = dlp_dataset_load(in[k], &part, &e)) && (st = dlp_dataset_append(ds, part, &e)))
-            cli_failf(DLP_EXIT_BADINPUT, "dataset merge: %s: %s", in[k], e.msg);
+        if ((st = dlp_dataset_load(in[k], &part, &e))) break;
+        st = dlp_dataset_append(ds, part, &e);
         dlp_dataset_free(part);
-        part = NULL;
         if (st) {
             dlp_dataset_free(ds);
-            return DLP_EXIT_BADINPUT;
+            return cli_failf(DLP_EXIT_BADINPUT, "dataset merge: %s: %s", in[k], e.msg);
         }
     }
     if (st) {
