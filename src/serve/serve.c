@@ -694,6 +694,11 @@ static int is_multipart(struct MHD_Connection *con) {
     "\"import onnx; onnx.save(onnx.load('model.onnx'), 'graph.onnx', save_as_external_data=True, "                 \
     "location='graph.data')\" then upload graph.onnx (graph.data may be deleted)"
 
+/* How much of a refused body is read and dropped so that its client can
+ * read the answer (an answer sent under a client still sending is reset):
+ * twice the upload cap, then the connection is cut. */
+static unsigned long long swallow_max(const dlp_server *s) { return 2ULL * s->o.max_upload_bytes; }
+
 /* First callback: headers are in, no body yet. */
 static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, const char *url, const char *method,
                                   struct conn_req *r) {
@@ -713,7 +718,7 @@ static enum MHD_Result on_headers(dlp_server *s, struct MHD_Connection *con, con
          * up to twice the cap is read and dropped first, as on_data does for
          * any refused body; a larger one is answered at once */
         const char *ex = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-        swallow = too_big && !errno && !*end && n <= 2ULL * s->o.max_upload_bytes && !(ex && *ex);
+        swallow = too_big && !errno && !*end && n <= swallow_max(s) && !(ex && *ex);
     }
     dlp_server_response resp;
     memset(&resp, 0, sizeof resp);
@@ -771,7 +776,7 @@ static enum MHD_Result on_data(dlp_server *s, struct MHD_Connection *con, struct
     if (r->err_status) {
         /* swallow what the client still sends so that it can read the answer,
          * but not forever */
-        return r->total > 2 * s->o.max_upload_bytes ? MHD_NO : MHD_YES;
+        return r->total > swallow_max(s) ? MHD_NO : MHD_YES;
     }
     if (r->total > s->o.max_upload_bytes) {
         /* chunked upload without a Content-Length, found too big on the way */
