@@ -113,6 +113,23 @@ static const char *usd_sig4(double v, char *buf, size_t n) {
     return buf;
 }
 
+/* "missed N: a reason-a, b reason-b" over the four reasons of a vision or
+ * training plan (counts of zero left out; nothing when nothing missed). */
+static void print_misses(const dlp_plan *p, const int reasons[4], const char *const why[4]) {
+    int64_t missed = 0;
+    for (int k = 0; k < 4; k++) missed += dlp_plan_missed(p, reasons[k]);
+    if (!missed) return;
+    printf("missed %s:", dlp__hu_count((double)missed));
+    const char *sep = " ";
+    for (int k = 0; k < 4; k++) {
+        int64_t c = dlp_plan_missed(p, reasons[k]);
+        if (!c) continue;
+        printf("%s%s %s", sep, dlp__hu_count((double)c), why[k]);
+        sep = ", ";
+    }
+    printf("\n");
+}
+
 static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     char split[48];
     split_label(r, split, sizeof split);
@@ -409,19 +426,7 @@ static void print_infer(const dlp_plan_infer_opts *o, const dlp_plan *p, const c
                                   DLP_PLAN_MISS_REFUSED};
     static const char *const why[] = {"latency over the limit at the least batch", "does not fit at the least batch",
                                       "dtype the GPU lacks", "refused by the predictor"};
-    int64_t missed = 0;
-    for (int k = 0; k < 4; k++) missed += dlp_plan_missed(p, reasons[k]);
-    if (missed) {
-        printf("missed %s:", dlp__hu_count((double)missed));
-        const char *sep = " ";
-        for (int k = 0; k < 4; k++) {
-            int64_t c = dlp_plan_missed(p, reasons[k]);
-            if (!c) continue;
-            printf("%s%s %s", sep, dlp__hu_count((double)c), why[k]);
-            sep = ", ";
-        }
-        printf("\n");
-    }
+    print_misses(p, reasons, why);
     if (!n) {
         const dlp_plan_row *m = dlp_plan_closest_miss(p);
         printf("\nno configuration meets the limit");
@@ -538,18 +543,7 @@ static void print_train_misses(const dlp_plan *p) {
                                   DLP_PLAN_MISS_REFUSED};
     static const char *const why[] = {"over the deadline", "not even one sample per GPU fits",
                                       "dtype the GPU lacks", "refused by the predictor"};
-    int64_t missed = 0;
-    for (int k = 0; k < 4; k++) missed += dlp_plan_missed(p, reasons[k]);
-    if (!missed) return;
-    printf("missed %s:", dlp__hu_count((double)missed));
-    const char *sep = " ";
-    for (int k = 0; k < 4; k++) {
-        int64_t c = dlp_plan_missed(p, reasons[k]);
-        if (!c) continue;
-        printf("%s%s %s", sep, dlp__hu_count((double)c), why[k]);
-        sep = ", ";
-    }
-    printf("\n");
+    print_misses(p, reasons, why);
 }
 
 static void print_train_row(const dlp_plan_row *r, int rank) {
