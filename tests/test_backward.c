@@ -131,6 +131,20 @@ static void t_fork(void) {
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("conv2"), &by), 0);
 }
 
+/* What the forward keeps for the backward: conv1 its input x (A, the graph
+ * input), relu its output r (A), conv2 its input r (the same tensor), the
+ * add nothing; c1 and c2 are read by no backward kernel: 2A = 401,408 B.
+ * Every kernel output (the old rule) would add c1, r, c2 and y: 5A. */
+static void t_saved(void) {
+    CIN = 16;
+    build(2);
+    dlp__bwd_kernel r[4];
+    CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r) == 2);
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    CHECK_NEAR(dlp__saved_bytes(&b), 2 * A_BYTES, 0.5);
+    CHECK_NEAR(dlp__saved_bytes(NULL), 0, 0);
+}
+
 /* Per parameter: 1e6 params in 10 tensors, of which 4 conv weights of
  * 8e5 params that autocast casts. */
 static void t_step(void) {
@@ -202,6 +216,7 @@ int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
     RUN(t_fork);
+    RUN(t_saved);
     RUN(t_step);
     RUN(t_step_times);
     dlp__lowered_free(&L);

@@ -31,6 +31,7 @@
 #include "predict/roofline.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const dlp_tensor_info *tensor(const dlp_graph *g, int t) {
@@ -242,4 +243,89 @@ int dlp__step_param_kernels(int runtime, int cdt, int optimizer, double params, 
         n = put(out, n, max, name2x[opt], DLP__BWD_VECTOR, nf, f1x[opt] * params / nf, b2x[opt] * params / nf);
     }
     return n;
+}
+
+/* ---- what the forward pass keeps for the backward ---------------------------- */
+
+static void mark_inputs(const dlp__bwd_ctx *b, const dlp_node_info *ni, unsigned char *mark, const int *root) {
+    for (int q = 0; q < ni->n_inputs; q++) {
+        const dlp_tensor_info *t = tensor(b->g, ni->inputs[q]);
+        if (t && !t->is_initializer && !t->has_value) mark[root[ni->inputs[q]]] = 1;
+    }
+}
+
+static void mark_output(const dlp_node_info *ni, unsigned char *mark, const int *root) {
+    if (ni->n_outputs > 0 && ni->outputs[0] >= 0) mark[root[ni->outputs[0]]] = 1;
+}
+
+/* The inputs a fused group reads from outside itself. */
+static void mark_group_inputs(const dlp__bwd_ctx *b, const dlp__kernel *kk, int k, unsigned char *mark,
+                              const int *root) {
+    for (int m = 0; m < kk->n; m++) {
+        const dlp_node_info *ni = dlp_graph_node_at(b->g, b->L->members[kk->first + m]);
+        for (int q = 0; ni && q < ni->n_inputs; q++) {
+            const dlp_tensor_info *t = tensor(b->g, ni->inputs[q]);
+            if (!t || t->is_initializer || t->has_value) continue;
+            if (t->producer >= 0 && b->L->node_kernel[t->producer] == k) continue;
+            mark[root[ni->inputs[q]]] = 1;
+        }
+    }
+}
+
+/* One kernel's saved tensors (dlp__saved_bytes); *extra gets bytes that are
+ * no graph tensor (pooling indices, dropout masks). */
+static void mark_saved(const dlp__bwd_ctx *b, int k, unsigned char *mark, const int *root, double *extra) {
+    const dlp__kernel *kk = &b->L->k[k];
+    const dlp_node_info *ni = dlp_graph_node_at(b->g, kk->anchor);
+    if (!ni || kk->kclass == DLP_KC_COPY) return;
+    int kc = kk->kclass;
+    if (!strcmp(kk->name, "aten::batch_norm") && is_op(ni, "Conv")) {
+        mark_output(ni, mark, root);            /* the BatchNorm the exporter folded reads the conv output */
+    } else if (kc == DLP_KC_ATTN) {
+        mark_group_inputs(b, kk, k, mark, root);
+        mark_output(ni, mark, root);
+    } else if (kk->n > 1 || kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM) {
+        mark_group_inputs(b, kk, k, mark, root);
+    } else if (is_op(ni, "Relu") || is_op(ni, "Sigmoid") || is_op(ni, "Tanh") || is_op(ni, "Softmax") ||
+               is_op(ni, "LogSoftmax") || is_op(ni, "Exp") || is_op(ni, "Sqrt")) {
+        mark_output(ni, mark, root);
+    } else if (is_op(ni, "Add") || is_op(ni, "Sub") || is_op(ni, "Concat") || is_op(ni, "Pad") ||
+               is_op(ni, "AveragePool") || is_op(ni, "GlobalAveragePool") || is_op(ni, "ReduceMean") ||
+               is_op(ni, "Cast") || is_op(ni, "Neg") || is_op(ni, "Flatten") || is_op(ni, "Reshape")) {
+        return;
+    } else if (is_op(ni, "MaxPool") || is_op(ni, "Dropout")) {
+        const dlp_tensor_info *y = ni->n_outputs > 0 ? tensor(b->g, ni->outputs[0]) : NULL;
+        if (is_op(ni, "MaxPool")) mark_inputs(b, ni, mark, root);
+        if (y && y->numel > 0) *extra += (double)y->numel * (is_op(ni, "MaxPool") ? 8.0 : 1.0);
+    } else {
+        mark_inputs(b, ni, mark, root);          /* GELU, SiLU, Mul, Div, norms, ...: their inputs */
+    }
+}
+
+double dlp__saved_bytes(const dlp__bwd_ctx *b) {
+    if (!b || !b->g || !b->L) return 0;
+    int n = dlp_graph_node_count(b->g), nt = dlp_graph_tensor_count(b->g);
+    int *root = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+    unsigned char *mark = calloc((size_t)(nt ? nt : 1), 1);
+    if (!root || !mark) {
+        free(root), free(mark);
+        return -1;
+    }
+    for (int t = 0; t < nt; t++) root[t] = t;
+    for (int i = 0; i < n && i < b->L->n_nodes; i++) {
+        const dlp_node_info *ni = dlp_graph_node_at(b->g, i);
+        if (!b->L->node_view[i] || ni->n_inputs < 1 || ni->inputs[0] < 0) continue;
+        for (int o = 0; o < ni->n_outputs; o++)
+            if (ni->outputs[o] >= 0) root[ni->outputs[o]] = root[ni->inputs[0]];
+    }
+    double extra = 0, total = 0;
+    for (int k = 0; k < b->L->n; k++) mark_saved(b, k, mark, root, &extra);
+    for (int t = 0; t < nt; t++) {
+        const dlp_tensor_info *ti = dlp_graph_tensor_at(b->g, t);
+        if (ti->producer < 0 && ti->is_input && !ti->is_initializer) mark[root[t]] = 1;
+    }
+    for (int t = 0; t < nt; t++)
+        if (mark[t]) total += fmax(dlp__tensor_bytes_at(dlp_graph_tensor_at(b->g, t), b->cdt), 0);
+    free(root), free(mark);
+    return total + extra;
 }

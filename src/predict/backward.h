@@ -50,6 +50,14 @@ enum {
  * 7x7 rows ask for more: 0.04 between the two). */
 #define DLP__DW_WGRAD_EFF 0.04
 
+/* Caching-allocator overhead of a training step, a share of the tensor
+ * memory (inference: DLP__ALLOC_OVERHEAD, 10 %).  Checked on the batch
+ * sizes timm's benchmark settled on for the RTX 3090 training file (it
+ * steps the batch down 512, 384, 256, 192, 128, 96 on out-of-memory: the
+ * batch ran in 24 GiB, the next one up did not): 10 % put 13 of 55 run
+ * batches over 24 GiB, 3 % puts 5 (misses either way 13 vs 16 of 103). */
+#define DLP__ALLOC_OVERHEAD_TRAIN 0.03
+
 typedef struct {
     const char *name;      /* aten-style name (static string)                */
     int unit;              /* DLP__BWD_*                                     */
@@ -72,6 +80,16 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
  * gradients, one add per extra consumer.  *bytes gets the total bytes
  * (read two, write one per add); returns the number of adds. */
 int dlp__backward_fork_adds(const dlp__bwd_ctx *b, int k, double *bytes);
+
+/* Bytes autograd keeps from the forward pass for the backward: the union
+ * (by storage: a view is its base) of what each kernel's backward reads —
+ * conv/matmul their activation inputs, BatchNorm/LayerNorm their input,
+ * ReLU/sigmoid/tanh/softmax/exp their output, other activations their
+ * input, Mul/Div both inputs, MaxPool its input and int64 indices, Dropout
+ * a one-byte mask, fused attention q, k, v and its output; Add, Sub,
+ * concatenation, padding, average pooling, means, casts and layout copies
+ * keep nothing — plus the graph inputs, which the caller holds. */
+double dlp__saved_bytes(const dlp__bwd_ctx *b);
 
 /* Per-parameter work of one step (casts, accumulation, optimizer, scaler),
  * as rows; `params` and `n_tensors` count the float initializers, `cast_*`

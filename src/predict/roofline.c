@@ -259,7 +259,7 @@ typedef struct {
 
 /* Weights, peak live activations (inference) or saved activations
  * (training), and the workspace.  root[] maps views to their storage. */
-static int memory_model(pctx *c, const int *kind, const unsigned char *internal, mem_parts *m) {
+static int memory_model(pctx *c, const int *kind, const unsigned char *internal, double saved_bwd, mem_parts *m) {
     const dlp_graph *g = c->g;
     int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
     int *root = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
@@ -347,10 +347,12 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
         if (live > peak) peak = live;      /* inputs and outputs coexist */
         live -= free_at[i];
     }
-    /* Training keeps (about) every kernel output for backward — conv and
-     * matmul keep their inputs, activations their outputs — plus two
-     * gradient buffers of the largest activation in flight. */
-    m->activations = c->train ? saved + 2 * max_out : peak;
+    /* Training keeps what each kernel's backward reads (saved_bwd,
+     * backward.c: conv and matmul their inputs, BatchNorm its input, ReLU
+     * its output, Add nothing, ...; every kernel output when it could not be
+     * computed) plus two gradient buffers of the largest activation in
+     * flight. */
+    m->activations = c->train ? (saved_bwd >= 0 ? saved_bwd : saved) + 2 * max_out : peak;
     if (c->train) {
         m->gradients = 4.0 * m->params;
         if (c->cdt != DLP_DT_FLOAT) m->weights += m->params * dlp__elem_bytes(c->cdt); /* autocast cache */
@@ -666,7 +668,9 @@ static void fill_result(const pctx *c, const dlp_predict_opts *o, const mem_part
     out->gradients_mb = m->gradients / MiB;
     out->optimizer_mb = m->optimizer / MiB;
     out->workspace_mb = m->workspace / MiB;
-    out->context_mb = DLP__CONTEXT_MIB + DLP__ALLOC_OVERHEAD * tensors / MiB;
+    /* a training step allocates the same sizes every step, so the caching
+     * allocator's cached blocks fit them again: a smaller share */
+    out->context_mb = DLP__CONTEXT_MIB + (c->train ? DLP__ALLOC_OVERHEAD_TRAIN : DLP__ALLOC_OVERHEAD) * tensors / MiB;
     out->memory_mb = out->weights_mb + out->activations_mb + out->gradients_mb + out->optimizer_mb +
                      out->workspace_mb + out->context_mb;
 }
@@ -713,7 +717,9 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         int prec = dlp__prec_of_dtype(cdt);
         time_forward(&c, &o, &L, prec, out);
         double fwd_s = c.time_s, fwd_e = c.energy_j;
-        if (memory_model(&c, kind, internal, &m)) {
+        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt};
+        double saved_bwd = c.train ? dlp__saved_bytes(&bc) : -1;
+        if (memory_model(&c, kind, internal, saved_bwd, &m)) {
             st = DLP_ENOMEM;
         } else {
             if (c.train) {
