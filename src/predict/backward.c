@@ -59,6 +59,7 @@ static int put(dlp__bwd_kernel *out, int n, int max, const char *name, int unit,
     out[n].count = count;
     out[n].flops = flops;
     out[n].bytes = bytes;
+    out[n].bn = 0;
     return n + 1;
 }
 
@@ -151,9 +152,13 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
         return matmul_backward(b, kk, out, max);
     if (kc == DLP_KC_ATTN)   /* flash backward: recompute + three products */
         return put(out, 0, max, "aten::_sdpa_backward", DLP__BWD_FWD, 1, 2.5 * kk->flops, 2.0 * kk->bytes);
-    if (!strcmp(kk->name, "aten::batch_norm") || !strcmp(kk->name, "aten::layer_norm"))
-        return put(out, 0, max, kc == DLP_KC_NORM ? "aten::native_layer_norm_backward" : "aten::native_batch_norm_backward",
-                   DLP__BWD_FWD, 1, kk->flops, 5.0 * kk->out_bytes);
+    if (!strcmp(kk->name, "aten::batch_norm") || !strcmp(kk->name, "aten::layer_norm")) {
+        int bn = !strcmp(kk->name, "aten::batch_norm");
+        int n = put(out, 0, max, bn ? "aten::native_batch_norm_backward" : "aten::native_layer_norm_backward",
+                    DLP__BWD_FWD, 1, kk->flops, 5.0 * kk->out_bytes);
+        if (n > 0) out[0].bn = bn;
+        return n;
+    }
     if (!strncmp(kk->name, "cudnn::nchwToNhwc", 17) || !strncmp(kk->name, "cudnn::nhwcToNchw", 17))
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 2, 0, kk->bytes);
     int nb = binary_backward(b, kk, out, max);
@@ -161,6 +166,21 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
     if (kk->grad_inputs > 0 || kk->has_weight)
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 1, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes);
     return 0;
+}
+
+double dlp__bn_nchw_floor_s(const dlp__bwd_ctx *b, const dlp__kernel *kk, double bytes) {
+    if (!b || !kk || b->memfmt != DLP_MEMFMT_NCHW || strcmp(kk->name, "aten::batch_norm") || bytes <= 0) return 0;
+    const dlp_node_info *ni = dlp_graph_node_at(b->g, kk->anchor);
+    if (!ni) return 0;
+    double ch = 0;
+    if (is_op(ni, "Conv")) {          /* the BatchNorm folded into a conv: its output channels */
+        const dlp_tensor_info *w = ni->n_inputs > 1 ? tensor(b->g, ni->inputs[1]) : NULL;
+        if (w && w->rank >= 3) ch = (double)w->dims[0];
+    } else {
+        const dlp_tensor_info *x = ni->n_inputs > 0 ? tensor(b->g, ni->inputs[0]) : NULL;
+        if (x && x->rank >= 3) ch = (double)x->dims[1];
+    }
+    return ch > 0 ? bytes / ch / (DLP__BN_NCHW_CTA_GBS * 1e9) : 0;
 }
 
 /* Distinct kernels (other than k) reached from node s, through views. */

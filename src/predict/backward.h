@@ -58,9 +58,19 @@ enum {
  * batches over 24 GiB, 3 % puts 5 (misses either way 13 vs 16 of 103). */
 #define DLP__ALLOC_OVERHEAD_TRAIN 0.03
 
+/* cuDNN's NCHW BatchNorm training kernels (bn_fw_tr_1C11_kernel_NCHW,
+ * bn_bw_1C11_kernel_new) give each channel one CTA that streams its
+ * N x H x W values: a kernel takes at least (bytes / channels) / this rate,
+ * latency-bound (a CTA's loads in flight / DRAM latency).  Measured on our
+ * H100 (cuDNN 9.19, ResNet-50 batch 256 NCHW: the 56x56 layers' kernels
+ * move 7.0 GB/s per channel forward, 6.5 backward, the 112x112 stem 8.1 and
+ * 6.9); channels_last runs cuDNN's NHWC kernels, which fill the GPU. */
+#define DLP__BN_NCHW_CTA_GBS 7.0
+
 typedef struct {
     const char *name;      /* aten-style name (static string)                */
     int unit;              /* DLP__BWD_*                                     */
+    int bn;                /* a training BatchNorm kernel (NCHW rate limit)  */
     int count;             /* launches of this shape                         */
     double flops, bytes;   /* per launch                                     */
 } dlp__bwd_kernel;
@@ -90,6 +100,11 @@ int dlp__backward_fork_adds(const dlp__bwd_ctx *b, int k, double *bytes);
  * concatenation, padding, average pooling, means, casts and layout copies
  * keep nothing — plus the graph inputs, which the caller holds. */
 double dlp__saved_bytes(const dlp__bwd_ctx *b);
+
+/* A training BatchNorm kernel of `bytes` in NCHW: the least time its
+ * per-channel CTAs take (DLP__BN_NCHW_CTA_GBS); 0 when kk is no BatchNorm,
+ * the layout is NHWC or the channels are unknown. */
+double dlp__bn_nchw_floor_s(const dlp__bwd_ctx *b, const dlp__kernel *kk, double bytes);
 
 /* Per-parameter work of one step (casts, accumulation, optimizer, scaler),
  * as rows; `params` and `n_tensors` count the float initializers, `cast_*`

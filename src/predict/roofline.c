@@ -493,6 +493,21 @@ static void classify_nodes(const pctx *c, const dlp__lowered *L, dlp_prediction 
     }
 }
 
+/* A training BatchNorm in NCHW runs cuDNN's per-channel kernels
+ * (backward.h, DLP__BN_NCHW_CTA_GBS): where their floor exceeds the
+ * bandwidth bound, the kernel's rate is the floor's (no curve). */
+static void bn_nchw_limit(const pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
+                          double flops, double bytes, kernel_setup *s) {
+    if (!c->train || c->pure || flops <= 0) return;
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt};
+    double fl = dlp__bn_nchw_floor_s(&b, kk, bytes);
+    if (fl <= bytes / c->bw) return;
+    s->curve = NULL;
+    s->peak = flops / fl;
+    s->tensor_core = 0;
+    s->source = "cudnn NCHW batch norm (per-channel CTAs)";
+}
+
 /* The forward pass: one kernel per lowered kernel, summed into the node
  * that anchors it. */
 static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
@@ -500,6 +515,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
         kernel_setup ks = setup_kernel(c, o, kk, prec);
+        bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
@@ -554,11 +570,12 @@ static kernel_setup backward_setup(const pctx *c, const dlp_predict_opts *o, con
 
 /* Time the rows of one backward list into node np (NULL: none); phase
  * 1 = backward, 2 = per-parameter step work.  Returns the seconds. */
-static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec,
-                            const dlp__bwd_kernel *r, int nr, dlp_node_pred *np, int phase) {
+static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
+                            int prec, const dlp__bwd_kernel *r, int nr, dlp_node_pred *np, int phase) {
     double t = 0;
     for (int i = 0; i < nr; i++) {
         kernel_setup ks = backward_setup(c, o, kk, prec, r[i].unit);
+        if (r[i].bn && kk) bn_nchw_limit(c, o, L, kk, r[i].flops, r[i].bytes, &ks);
         dlp_kernel_pred *row = NULL;
         t += add_kernels(c, r[i].count, &ks, r[i].flops, r[i].bytes, np ? &np->energy_j : NULL, NULL, NULL, &row);
         if (row) {
@@ -586,12 +603,14 @@ static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered
         if (adds > 0 && nr < 4) {
             r[nr].name = "aten::add (gradient accumulation)";
             r[nr].unit = DLP__BWD_VECTOR;
+        r[nr].bn = 0;
+            r[nr].bn = 0;
             r[nr].count = adds;
             r[nr].bytes = fb / adds;
             r[nr].flops = r[nr].bytes / (3.0 * dlp__elem_bytes(c->cdt));
             nr++;
         }
-        np->bwd_ms += 1e3 * time_bwd_rows(c, o, kk, prec, r, nr, np, 1);
+        np->bwd_ms += 1e3 * time_bwd_rows(c, o, L, kk, prec, r, nr, np, 1);
     }
 }
 
@@ -606,6 +625,7 @@ static void time_optimizer(pctx *c, const dlp_predict_opts *o, mem_parts *m) {
     if (half && m->cast_tensors >= 1) {
         r[nr].name = "aten::_to_copy (autocast)";
         r[nr].unit = DLP__BWD_VECTOR;
+        r[nr].bn = 0;
         r[nr].count = (int)m->cast_tensors;
         r[nr].flops = 0;
         r[nr].bytes = m->cast_params / m->cast_tensors * (4.0 + dlp__elem_bytes(c->cdt));
@@ -613,7 +633,7 @@ static void time_optimizer(pctx *c, const dlp_predict_opts *o, mem_parts *m) {
     }
     nr += dlp__step_param_kernels(o->runtime, c->cdt, o->optimizer, m->params, m->n_param_tensors, m->cast_params,
                                   m->cast_tensors, r + nr, 6 - nr);
-    time_bwd_rows(c, o, NULL, DLP__PREC_FP32, r, nr, NULL, 2);
+    time_bwd_rows(c, o, NULL, NULL, DLP__PREC_FP32, r, nr, NULL, 2);
     m->optimizer = (o->optimizer == DLP_OPTIM_ADAM ? 8.0 : o->optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
                    m->params;
 }
