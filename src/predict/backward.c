@@ -183,22 +183,39 @@ double dlp__bn_nchw_floor_s(const dlp__bwd_ctx *b, const dlp__kernel *kk, double
     return ch > 0 ? bytes / ch / (DLP__BN_NCHW_CTA_GBS * 1e9) : 0;
 }
 
-/* Distinct kernels (other than k) reached from node s, through views. */
-static void reach_kernels(const dlp__bwd_ctx *b, int s, int k, int *set, int *ns, int cap, int depth) {
+/* Whether a view node reads a part of its input (x[:, 0], chunk, split):
+ * the gradients of the parts are put together, not summed. */
+static int slicing_view(const dlp_node_info *ni) {
+    return is_op(ni, "Slice") || is_op(ni, "Split") || is_op(ni, "Gather");
+}
+
+/* Distinct kernels (other than k) reached from node s through views; those
+ * reached through a slicing view go to set[1], the others to set[0]. */
+typedef struct {
+    int k[2][64], n[2];
+} reach_set;
+
+static void reach_kernels(const dlp__bwd_ctx *b, int s, int k, int sliced, reach_set *rs, int depth) {
     if (s < 0 || s >= b->L->n_nodes || depth > 6) return;
     int ks = b->L->node_kernel[s];
     if (ks >= 0) {
         if (ks == k) return;
-        for (int i = 0; i < *ns; i++)
-            if (set[i] == ks) return;
-        if (*ns < cap) set[(*ns)++] = ks;
+        for (int i = 0; i < rs->n[sliced]; i++)
+            if (rs->k[sliced][i] == ks) return;
+        if (rs->n[sliced] < 64) rs->k[sliced][rs->n[sliced]++] = ks;
         return;
     }
     if (!b->L->node_view[s]) return;
     const dlp_node_info *ni = dlp_graph_node_at(b->g, s);
-    for (int j = 0; ni && j < ni->n_succs; j++) reach_kernels(b, ni->succs[j], k, set, ns, cap, depth + 1);
+    int sl = sliced || slicing_view(ni);
+    for (int j = 0; ni && j < ni->n_succs; j++) reach_kernels(b, ni->succs[j], k, sl, rs, depth + 1);
 }
 
+/* The gradient of a tensor read whole by n kernels is the sum of n
+ * gradients: n - 1 adds (read two, write one).  Parts read through slicing
+ * views (q, k, v chunks of one projection) are assembled into one gradient
+ * (a copy: read the parts, write the whole), which then counts as one more
+ * whole reader. */
 int dlp__backward_fork_adds(const dlp__bwd_ctx *b, int k, double *bytes) {
     if (bytes) *bytes = 0;
     if (!b || !b->L || k < 0 || k >= b->L->n) return 0;
@@ -210,11 +227,17 @@ int dlp__backward_fork_adds(const dlp__bwd_ctx *b, int k, double *bytes) {
         if (!ni || ni->n_outputs < 1) continue;
         const dlp_tensor_info *t = tensor(b->g, ni->outputs[0]);
         if (!needs_grad(t)) continue;
-        int set[64], ns = 0;
-        for (int j = 0; j < ni->n_succs; j++) reach_kernels(b, ni->succs[j], k, set, &ns, 64, 0);
-        if (ns > 1) {
-            adds += ns - 1;
-            if (bytes) *bytes += (ns - 1) * 3.0 * fmax(dlp__tensor_bytes_at(t, b->cdt), 0);
+        double tb = fmax(dlp__tensor_bytes_at(t, b->cdt), 0);
+        reach_set rs = {{{0}}, {0, 0}};
+        for (int j = 0; j < ni->n_succs; j++) reach_kernels(b, ni->succs[j], k, 0, &rs, 0);
+        int whole = rs.n[0] + (rs.n[1] > 0);
+        if (rs.n[1] > 1) {
+            adds += 1;
+            if (bytes) *bytes += 2.0 * tb;
+        }
+        if (whole > 1) {
+            adds += whole - 1;
+            if (bytes) *bytes += (whole - 1) * 3.0 * tb;
         }
     }
     return adds;
