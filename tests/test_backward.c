@@ -131,6 +131,47 @@ static void t_fork(void) {
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("conv2"), &by), 0);
 }
 
+/* A projection split into three parts (q, k, v): x[8,16] -> MatMul (W
+ * [16,48]) -> qkv[8,48] -> Split 3 x [8,16] -> three Relu.  The parts'
+ * gradients are put together by one copy (read the parts, write the whole:
+ * 2 x 8*48*2 B = 1,536 B), not summed by two adds (which would be 2 x 3 x
+ * 768 B). */
+static void t_fork_sliced(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(8, 16));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "proj.weight", DLP_DT_FLOAT, 2, D(16, 48));
+    int qkv = dlp__graph_add_value(G, "qkv", 0, -1, NULL);
+    dlp__graph_add_node(G, "proj", "MatMul", "", 2, (int[]){x, w}, 1, &qkv);
+    int sizes = dlp__graph_add_const_ints(G, "sizes", 1, D(3), D(16, 16, 16));
+    int parts[3], outs[3];
+    for (int i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "p%d", i);
+        parts[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+        snprintf(nm, sizeof nm, "o%d", i);
+        outs[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+        dlp__graph_mark_output(G, outs[i]);
+    }
+    int sp = dlp__graph_add_node(G, "split", "Split", "", 2, (int[]){qkv, sizes}, 3, parts);
+    dlp__node_set_int(G, sp, "axis", 1);
+    for (int i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "relu%d", i);
+        dlp__graph_add_node(G, nm, "Relu", "", 1, &parts[i], 1, &outs[i]);
+    }
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "proj", r) >= 1);
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16};
+    double by = 0;
+    CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("proj"), &by), 1);
+    CHECK_NEAR(by, 1536.0, 0.5);
+}
+
 /* What the forward keeps for the backward: conv1 its input x (A, the graph
  * input), relu its output r (A), conv2 its input r (the same tensor), the
  * add nothing; c1 and c2 are read by no backward kernel: 2A = 401,408 B.
@@ -216,6 +257,7 @@ int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
     RUN(t_fork);
+    RUN(t_fork_sliced);
     RUN(t_saved);
     RUN(t_step);
     RUN(t_step_times);
