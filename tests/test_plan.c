@@ -571,20 +571,22 @@ static double train_step(const char *dev, int dtype, int64_t b, int *fits, doubl
  * samples x 10 epochs = 20,000 x 10 = 200,000 steps, your price $2/h, one
  * or two GPUs.  With predict of this writing (dlperf predict --mode train):
  *
- *   1 GPU:  micro-batch 64, step 5.4398 ms, no all-reduce.  200,000 x
- *           5.4398 ms = 1,087.96 s = 0.30221 h; 1 x $2 x 0.30221 = $0.6044.
- *   2 GPUs: micro-batch 32 each, step 3.4345 ms + the all-reduce of the
+ *   1 GPU:  micro-batch 64, step 9.5090 ms, no all-reduce.  200,000 x
+ *           9.5090 ms = 1,901.8 s = 0.52828 h; 1 x $2 x 0.52828 = $1.0566.
+ *   2 GPUs: micro-batch 32 each, step 5.6293 ms + the all-reduce of the
  *           gradients, 44.559 MiB = 46.72 MB fp32 = 23.36 M fp16 elements
  *           of the NCCL table (H100 NVLink 900 GB/s = the table's link, so
  *           no scaling).  The 2-GPU all_reduce row: 2^24 elements 0.14258
  *           ms, 2^25 0.25232 ms; log-log, f = ln(23.36M / 2^24) / ln 2 =
  *           0.4777, t = exp(ln 0.14258 + 0.4777 ln(0.25232 / 0.14258)) =
- *           0.1873 ms.  Step 3.4345 + 0.1873 = 3.6218 ms: 200,000 steps =
- *           724.4 s = 0.20121 h; 2 x $2 x 0.20121 = $0.8048.
+ *           0.1873 ms.  Step 5.6293 + 0.1873 = 5.8166 ms: 200,000 steps =
+ *           1,163.3 s = 0.32315 h; 2 x $2 x 0.32315 = $1.2926.
  *
- * One GPU is cheaper ($0.6044 vs $0.8048): the half batch takes 63% of
- * the full one's time and the all-reduce adds 5%.  Two GPUs are faster
- * (17,671 vs 11,765 samples/s), so "compute" binds both. */
+ * (The steps are predict's NCHW fp16 training steps, with cuDNN's
+ * per-channel NCHW BatchNorm kernels: docs/predict.md, "Training".)
+ * One GPU is cheaper ($1.0566 vs $1.2926): the half batch takes 59% of
+ * the full one's time and the all-reduce adds 3%.  Two GPUs are faster
+ * (11,003 vs 6,731 samples/s), so "compute" binds both. */
 static double allreduce_2gpu_h100_ms(double bytes) {
     double elems = bytes / 2.0, f = log(elems / 16777216.0) / log(2.0);
     return exp(log(0.14258) + f * (log(0.25232) - log(0.14258)));
@@ -607,12 +609,12 @@ static void t_train_hand_worked(void) {
     double grad = 0, s64 = train_step("h100-sxm", DLP_DT_FLOAT16, 64, NULL, &grad, NULL);
     double s32 = train_step("h100-sxm", DLP_DT_FLOAT16, 32, NULL, NULL, NULL);
     double ar = allreduce_2gpu_h100_ms(grad * 1048576.0);
-    CHECK_NEAR(s64, 5.4398, 5.4398 * 0.10);   /* the comment's figures, loosely */
-    CHECK_NEAR(s32, 3.4345, 3.4345 * 0.10);
+    CHECK_NEAR(s64, 9.5090, 9.5090 * 0.10);   /* the comment's figures, loosely */
+    CHECK_NEAR(s32, 5.6293, 5.6293 * 0.10);
     CHECK_NEAR(ar, 0.1873, 0.1873 * 0.02);
     double h1 = 200000 * s64 / 3.6e6, h2 = 200000 * (s32 + ar) / 3.6e6;
-    CHECK_NEAR(2.0 * h1, 0.6044, 0.6044 * 0.10);
-    CHECK_NEAR(4.0 * h2, 0.8048, 0.8048 * 0.10);
+    CHECK_NEAR(2.0 * h1, 1.0566, 1.0566 * 0.10);
+    CHECK_NEAR(4.0 * h2, 1.2926, 1.2926 * 0.10);
     const dlp_plan_row *a = dlp_plan_at(p, 0), *b = dlp_plan_at(p, 1);
     if (!a || !b) return (void)dlp_plan_free(p);
     /* cheapest first: one GPU */
@@ -662,13 +664,14 @@ static void t_train_hand_worked(void) {
 
 /* The per-GPU batch does not fit: accumulation over the largest fitting
  * micro-batch that divides it.  ResNet-18 fp32 on a 16 GB T4 needs about
- * 9.1 GB at 256 and 17.1 GB at 512 (predict), so 1,024 per step takes 4 x
- * 256 on one GPU and 2 x 256 on each of two.  Checked against a walk down
- * the divisors with dlp_predict, not the planner's bisection. */
+ * 15.0 GiB at 512 and 29.0 GiB at 1,024 (predict; training keeps what the
+ * backward reads), so 2,048 per step takes 4 x 512 on one GPU and 2 x 512
+ * on each of two.  Checked against a walk down the divisors with
+ * dlp_predict, not the planner's bisection. */
 static void t_train_accumulation(void) {
     const char *devs[] = {"t4"};
     int dt[] = {DLP_DT_FLOAT};
-    dlp_plan_train_opts o = {.batch = 1024, .samples = 1024, .max_gpus = 2, .devices = devs, .n_devices = 1,
+    dlp_plan_train_opts o = {.batch = 2048, .samples = 2048, .max_gpus = 2, .devices = devs, .n_devices = 1,
                              .dtypes = dt, .n_dtypes = 1};
     dlp_plan *p = NULL;
     dlp_error e = {0};
@@ -676,14 +679,14 @@ static void t_train_accumulation(void) {
     CHECK_I64(dlp_plan_count(p), 2);
     for (int k = 0; k < dlp_plan_count(p); k++) {
         const dlp_plan_row *r = dlp_plan_at(p, k);
-        int64_t per = 1024 / r->gpus, want = 0;
+        int64_t per = 2048 / r->gpus, want = 0;
         for (int64_t b = per; b >= 1 && !want; b--) {
             int fits = 0;
             if (per % b == 0 && train_step("t4", DLP_DT_FLOAT, b, &fits, NULL, NULL) > 0 && fits) want = b;
         }
         CHECK_I64(r->micro_batch, want);
-        CHECK_I64(r->micro_batch, 256);
-        CHECK_I64(r->accum_steps * r->micro_batch * r->gpus, 1024);
+        CHECK_I64(r->micro_batch, 512);
+        CHECK_I64(r->accum_steps * r->micro_batch * r->gpus, 2048);
         double st = train_step("t4", DLP_DT_FLOAT, r->micro_batch, NULL, NULL, NULL);
         CHECK_NEAR(r->compute_ms, r->accum_steps * st, st * 1e-9);
         CHECK(r->binding == DLP_PLAN_BIND_ACCUM || r->binding == DLP_PLAN_BIND_COMM);

@@ -21,6 +21,7 @@
 #include "predict/predict.h"
 #include "predict/curves.h"
 #include "predict/lower.h"
+#include "predict/backward.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -252,11 +253,13 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
 typedef struct {
     double weights, activations, gradients, optimizer, workspace;
     double params, n_param_tensors;      /* float initializers */
+    double cast_params, cast_tensors;    /* of which autocast casts: weights
+                                            (rank >= 2) of conv/gemm/matmul */
 } mem_parts;
 
 /* Weights, peak live activations (inference) or saved activations
  * (training), and the workspace.  root[] maps views to their storage. */
-static int memory_model(pctx *c, const int *kind, const unsigned char *internal, mem_parts *m) {
+static int memory_model(pctx *c, const int *kind, const unsigned char *internal, double saved_bwd, mem_parts *m) {
     const dlp_graph *g = c->g;
     int n = dlp_graph_node_count(g), nt = dlp_graph_tensor_count(g);
     int *root = malloc(sizeof(int) * (size_t)(nt ? nt : 1));
@@ -276,7 +279,8 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
         for (int k = 0; k < ni.n_inputs; k++) {
             int t = ni.inputs[k];
             if (t < 0) continue;
-            used[t] = 1;
+            /* 2: read by a conv/gemm/matmul, which autocast feeds half copies */
+            used[t] |= is_tensor_class(ni.op_class) ? 3 : 1;
             if (last[root[t]] < i) last[root[t]] = i;
         }
         if (kind[i] == NK_VIEW && ni.n_inputs > 0 && ni.inputs[0] >= 0)
@@ -305,6 +309,7 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
             if (is_float_storage(ti.dtype) && ti.numel >= 0) {
                 m->params += (double)ti.numel;
                 m->n_param_tensors += 1;
+                if ((used[t] & 2) && ti.rank >= 2) m->cast_params += (double)ti.numel, m->cast_tensors += 1;
                 /* training keeps fp32 master weights whatever the compute type */
                 m->weights += c->train ? 4.0 * (double)ti.numel : b;
             } else {
@@ -342,10 +347,12 @@ static int memory_model(pctx *c, const int *kind, const unsigned char *internal,
         if (live > peak) peak = live;      /* inputs and outputs coexist */
         live -= free_at[i];
     }
-    /* Training keeps (about) every kernel output for backward — conv and
-     * matmul keep their inputs, activations their outputs — plus two
-     * gradient buffers of the largest activation in flight. */
-    m->activations = c->train ? saved + 2 * max_out : peak;
+    /* Training keeps what each kernel's backward reads (saved_bwd,
+     * backward.c: conv and matmul their inputs, BatchNorm its input, ReLU
+     * its output, Add nothing, ...; every kernel output when it could not be
+     * computed) plus two gradient buffers of the largest activation in
+     * flight. */
+    m->activations = c->train ? (saved_bwd >= 0 ? saved_bwd : saved) + 2 * max_out : peak;
     if (c->train) {
         m->gradients = 4.0 * m->params;
         if (c->cdt != DLP_DT_FLOAT) m->weights += m->params * dlp__elem_bytes(c->cdt); /* autocast cache */
@@ -486,6 +493,21 @@ static void classify_nodes(const pctx *c, const dlp__lowered *L, dlp_prediction 
     }
 }
 
+/* A training BatchNorm in NCHW runs cuDNN's per-channel kernels
+ * (backward.h, DLP__BN_NCHW_CTA_GBS): where their floor exceeds the
+ * bandwidth bound, the kernel's rate is the floor's (no curve). */
+static void bn_nchw_limit(const pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
+                          double flops, double bytes, kernel_setup *s) {
+    if (!c->train || c->pure || flops <= 0) return;
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt};
+    double fl = dlp__bn_nchw_floor_s(&b, kk, bytes);
+    if (fl <= bytes / c->bw) return;
+    s->curve = NULL;
+    s->peak = flops / fl;
+    s->tensor_core = 0;
+    s->source = "cudnn NCHW batch norm (per-channel CTAs)";
+}
+
 /* The forward pass: one kernel per lowered kernel, summed into the node
  * that anchors it. */
 static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
@@ -493,6 +515,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
         kernel_setup ks = setup_kernel(c, o, kk, prec);
+        bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
@@ -518,97 +541,101 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
     }
 }
 
-/* The backward kernels of one forward kernel of class conv/gemm/bmm: a
- * data-gradient kernel (unless no input needs a gradient) and a
- * weight-gradient kernel, each with the forward work, and for a linear
- * layer's folded bias a column sum of dY.  Returns the seconds. */
-static double time_backward_matmul(pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk,
-                                   const kernel_setup *ks, dlp_node_pred *np, dlp_kernel_pred **row) {
-    double t = 0;
-    int kc = kk->kclass;
-    int dx = kk->grad_inputs > (kk->has_weight || kc != DLP_KC_BMM ? 0 : 1) ? 1 : 0;
-    if (kc == DLP_KC_BMM) dx = kk->grad_inputs > 0;
-    int dw = kk->has_weight || kk->grad_inputs >= 2;
-    int nk = dx + dw;
-    if (nk > 0) {
-        t += add_kernels(c, nk, ks, kk->flops, kk->bytes, &np->energy_j, NULL, NULL, row);
-        if (*row) snprintf((*row)->name, sizeof (*row)->name, "%s_backward", kk->name), (*row)->node = kk->anchor;
+/* The unit a backward row runs on (backward.h): the forward kernel's, the
+ * fp32 vector units on the elementwise or reduction curve, or a kernel
+ * implementation with a known share of the vector peak (no curve: the
+ * share is the efficiency; the pure roofline drops it). */
+static kernel_setup backward_setup(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec,
+                                   int unit) {
+    if (unit == DLP__BWD_FWD && kk) return setup_kernel(c, o, kk, prec);
+    kernel_setup s = {0};
+    s.vmin = -INFINITY;
+    s.peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0);
+    int red = unit == DLP__BWD_REDUCE;
+    s.kclass = red ? DLP_KC_REDUCE : DLP_KC_ELEMENTWISE;
+    if (unit == DLP__BWD_GROUPED || unit == DLP__BWD_DW_WGRAD) {
+        s.kclass = kk ? kk->kclass : DLP_KC_CONV;
+        if (c->pure) {
+            s.source = "pure roofline";
+        } else {
+            s.peak *= unit == DLP__BWD_GROUPED ? DLP__GROUPED_DIRECT_EFF : DLP__DW_WGRAD_EFF;
+            s.source = unit == DLP__BWD_GROUPED ? "cudnn grouped direct (vector peak share)"
+                                                : "depthwise wgrad (vector peak share)";
+        }
+        return s;
     }
-    if (kc == DLP_KC_GEMM && kk->n > 1) {
-        kernel_setup kr = *ks;
-        kr.vmin = -INFINITY;
-        kr.peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0);
-        kr.tensor_core = 0;
-        kr.kclass = DLP_KC_REDUCE;
-        kr.curve = kcurve_for(c, o, DLP_KC_REDUCE, DLP_OPC_REDUCE, DLP__PREC_FP32, &kr.source);
-        *row = NULL;
-        t += add_kernels(c, 1, &kr, kk->out_bytes / dlp__elem_bytes(c->cdt), kk->out_bytes, &np->energy_j, NULL, NULL,
-                         row);
-        if (*row) snprintf((*row)->name, sizeof (*row)->name, "aten::sum (bias grad)"), (*row)->node = kk->anchor;
+    s.curve = kcurve_for(c, o, s.kclass, red ? DLP_OPC_REDUCE : DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &s.source);
+    return s;
+}
+
+/* Time the rows of one backward list into node np (NULL: none); phase
+ * 1 = backward, 2 = per-parameter step work.  Returns the seconds. */
+static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
+                            int prec, const dlp__bwd_kernel *r, int nr, dlp_node_pred *np, int phase) {
+    double t = 0;
+    for (int i = 0; i < nr; i++) {
+        kernel_setup ks = backward_setup(c, o, kk, prec, r[i].unit);
+        if (r[i].bn && kk) bn_nchw_limit(c, o, L, kk, r[i].flops, r[i].bytes, &ks);
+        dlp_kernel_pred *row = NULL;
+        t += add_kernels(c, r[i].count, &ks, r[i].flops, r[i].bytes, np ? &np->energy_j : NULL, NULL, NULL, &row);
+        if (row) {
+            snprintf(row->name, sizeof row->name, "%s", r[i].name);
+            row->node = kk ? kk->anchor : -1;
+            row->n_nodes = kk ? kk->n : 0;
+            row->phase = phase;
+        }
     }
     return t;
 }
 
-/* Backward, per forward kernel (docs/predict.md, "Training"): conv/gemm/bmm
- * as time_backward_matmul says; fused attention -> one flash backward
- * kernel (2.5x the forward FLOPs: recompute + three products; 2x the
- * bytes); any other kernel with a gradient -> one kernel, forward FLOPs,
- * DLP__BWD_BYTES_FACTOR x its bytes. */
+/* Backward, per forward kernel (docs/predict.md, "Training"): the kernels
+ * backward.c lists for it, then the adds that sum the gradients of its
+ * outputs where several kernels read them. */
 static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
-    for (int k = 0; k < L->n; k++) {
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt};
+    for (int k = L->n - 1; k >= 0; k--) {
         const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
-        kernel_setup ks = setup_kernel(c, o, kk, prec);
-        double t = 0;
-        dlp_kernel_pred *row = NULL;
-        int kc = kk->kclass;
-        if (kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM) {
-            t += time_backward_matmul(c, o, kk, &ks, np, &row);
-        } else if (kc == DLP_KC_ATTN) {
-            t += add_kernels(c, 1, &ks, 2.5 * kk->flops, 2.0 * kk->bytes, &np->energy_j, NULL, NULL, &row);
-            if (row)
-                snprintf(row->name, sizeof row->name, "aten::_sdpa_backward"),
-                    row->node = kk->anchor;
-        } else if (kk->grad_inputs > 0 || kk->has_weight) {
-            t += add_kernels(c, 1, &ks, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes, &np->energy_j, NULL, NULL,
-                             &row);
-            if (row) snprintf(row->name, sizeof row->name, "%s_backward", kk->name), row->node = kk->anchor;
+        dlp__bwd_kernel r[4];
+        int nr = dlp__backward_kernels(&b, k, r, 4);
+        double fb = 0;
+        int adds = dlp__backward_fork_adds(&b, k, &fb);
+        if (adds > 0 && nr < 4) {
+            r[nr].name = "aten::add (gradient accumulation)";
+            r[nr].unit = DLP__BWD_VECTOR;
+        r[nr].bn = 0;
+            r[nr].bn = 0;
+            r[nr].count = adds;
+            r[nr].bytes = fb / adds;
+            r[nr].flops = r[nr].bytes / (3.0 * dlp__elem_bytes(c->cdt));
+            nr++;
         }
-        if (row) row->phase = 1, row->n_nodes = kk->n;
-        np->bwd_ms += 1e3 * t;
+        np->bwd_ms += 1e3 * time_bwd_rows(c, o, L, kk, prec, r, nr, np, 1);
     }
 }
 
-/* The optimizer step on fp32 master weights (foreach, multi-tensor
- * kernels) and its state's bytes; in mixed precision the casts autocast
- * makes of every weight once per step (read fp32, write the half copy,
- * one kernel each). */
+/* The step's per-parameter work (backward.c: cast backward, gradient
+ * accumulation, optimizer, GradScaler) and the optimizer state's bytes; in
+ * mixed precision the casts autocast makes of every conv/linear weight once
+ * per step (read fp32, write the half copy, one kernel each). */
 static void time_optimizer(pctx *c, const dlp_predict_opts *o, mem_parts *m) {
-    double vec = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0);
-    kernel_setup kv = {0};
-    kv.vmin = -INFINITY;
-    kv.peak = vec;
-    kv.kclass = DLP_KC_ELEMENTWISE;
-    kv.curve = kcurve_for(c, o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, DLP__PREC_FP32, &kv.source);
-    static const double bytes_per_param[] = {28, 12, 20}, flops_per_param[] = {12, 2, 3};
-    static const char *const opt_name[] = {"aten::_foreach (adam)", "aten::_foreach (sgd)",
-                                           "aten::_foreach (sgd momentum)"};
-    int nk = (int)ceil(m->n_param_tensors / DLP__FOREACH_TENSORS);
-    if (m->params > 0 && nk < 1) nk = 1;
-    dlp_kernel_pred *row = NULL;
-    if (nk > 0) {
-        add_kernels(c, nk, &kv, flops_per_param[o->optimizer] * m->params / nk,
-                    bytes_per_param[o->optimizer] * m->params / nk, NULL, NULL, NULL, &row);
-        if (row) snprintf(row->name, sizeof row->name, "%s", opt_name[o->optimizer]), row->phase = 2;
+    int half = c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16;
+    dlp__bwd_kernel r[6];
+    int nr = 0;
+    if (half && m->cast_tensors >= 1) {
+        r[nr].name = "aten::_to_copy (autocast)";
+        r[nr].unit = DLP__BWD_VECTOR;
+        r[nr].bn = 0;
+        r[nr].count = (int)m->cast_tensors;
+        r[nr].flops = 0;
+        r[nr].bytes = m->cast_params / m->cast_tensors * (4.0 + dlp__elem_bytes(c->cdt));
+        nr++;
     }
+    nr += dlp__step_param_kernels(o->runtime, c->cdt, o->optimizer, m->params, m->n_param_tensors, m->cast_params,
+                                  m->cast_tensors, r + nr, 6 - nr);
+    time_bwd_rows(c, o, NULL, NULL, DLP__PREC_FP32, r, nr, NULL, 2);
     m->optimizer = (o->optimizer == DLP_OPTIM_ADAM ? 8.0 : o->optimizer == DLP_OPTIM_SGD_MOMENTUM ? 4.0 : 0) *
                    m->params;
-    if (c->cdt != DLP_DT_FLOAT && m->n_param_tensors > 0) {
-        int ncast = (int)m->n_param_tensors;
-        row = NULL;
-        add_kernels(c, ncast, &kv, 0, m->params / ncast * (4.0 + dlp__elem_bytes(c->cdt)), NULL, NULL, NULL, &row);
-        if (row) snprintf(row->name, sizeof row->name, "aten::_to_copy (autocast)"), row->phase = 2;
-    }
 }
 
 /* What the run produced: the setting, time (forward alone: fwd_s/fwd_e),
@@ -661,7 +688,9 @@ static void fill_result(const pctx *c, const dlp_predict_opts *o, const mem_part
     out->gradients_mb = m->gradients / MiB;
     out->optimizer_mb = m->optimizer / MiB;
     out->workspace_mb = m->workspace / MiB;
-    out->context_mb = DLP__CONTEXT_MIB + DLP__ALLOC_OVERHEAD * tensors / MiB;
+    /* a training step allocates the same sizes every step, so the caching
+     * allocator's cached blocks fit them again: a smaller share */
+    out->context_mb = DLP__CONTEXT_MIB + (c->train ? DLP__ALLOC_OVERHEAD_TRAIN : DLP__ALLOC_OVERHEAD) * tensors / MiB;
     out->memory_mb = out->weights_mb + out->activations_mb + out->gradients_mb + out->optimizer_mb +
                      out->workspace_mb + out->context_mb;
 }
@@ -697,7 +726,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
     unsigned char *internal = calloc((size_t)(n ? n : 1), 1);
     out->nodes = calloc((size_t)(n ? n : 1), sizeof *out->nodes);
     /* rows: forward kernels, their backward kernels, optimizer and casts */
-    int max_rows = 3 * L.n + 8;
+    int max_rows = 5 * L.n + 8;
     out->kernel_rows = calloc((size_t)max_rows, sizeof *out->kernel_rows);
     mem_parts m = {0};
     if (kind && internal && out->nodes && out->kernel_rows) {
@@ -708,7 +737,9 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         int prec = dlp__prec_of_dtype(cdt);
         time_forward(&c, &o, &L, prec, out);
         double fwd_s = c.time_s, fwd_e = c.energy_j;
-        if (memory_model(&c, kind, internal, &m)) {
+        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt};
+        double saved_bwd = c.train ? dlp__saved_bytes(&bc) : -1;
+        if (memory_model(&c, kind, internal, saved_bwd, &m)) {
             st = DLP_ENOMEM;
         } else {
             if (c.train) {

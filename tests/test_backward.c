@@ -1,0 +1,267 @@
+/* test_backward.c — the backward kernels of a training step
+ * (src/predict/backward.c, docs/predict.md "Training") on a hand-built
+ * graph whose kernels are worked out by hand:
+ *
+ *   x[8,16,28,28] -> conv1 (1x1, 16->16) -> relu -> conv2 (3x3 pad 1, 16->16,
+ *   `groups` groups) -> add(conv2, relu) -> y
+ *
+ * At fp16 an activation is A = 8*16*28*28 * 2 B = 200,704 B.  conv1 reads
+ * the graph input (no dgrad); relu's output feeds conv2 and the add (one
+ * gradient accumulation, 3A = 602,112 B); the add passes its gradient
+ * through (no kernel).  conv2's weight is 16 x (16/g) x 3 x 3 at 2 B. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+#include "predict/backward.h"
+#include "predict/lower.h"
+#include "tap.h"
+
+#define D(...) ((const int64_t[]){__VA_ARGS__})
+#define A_BYTES 200704.0
+
+static dlp_graph *G;
+static dlp__lowered L;
+static int64_t CIN = 16;
+
+static void build(int64_t groups) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 4, D(8, CIN, 28, 28));
+    dlp__graph_mark_input(G, x);
+    int w1 = dlp__graph_add_weight(G, "conv1.weight", DLP_DT_FLOAT, 4, D(CIN, CIN, 1, 1));
+    int w2 = dlp__graph_add_weight(G, "conv2.weight", DLP_DT_FLOAT, 4, D(CIN, CIN / groups, 3, 3));
+    int c1 = dlp__graph_add_value(G, "c1", 0, -1, NULL), r = dlp__graph_add_value(G, "r", 0, -1, NULL);
+    int c2 = dlp__graph_add_value(G, "c2", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "conv1", "Conv", "", 2, (int[]){x, w1}, 1, &c1);
+    dlp__graph_add_node(G, "relu", "Relu", "", 1, (int[]){c1}, 1, &r);
+    int n2 = dlp__graph_add_node(G, "conv2", "Conv", "", 2, (int[]){r, w2}, 1, &c2);
+    dlp__node_set_ints(G, n2, "pads", 4, D(1, 1, 1, 1));
+    dlp__node_set_int(G, n2, "group", groups);
+    dlp__graph_add_node(G, "add", "Add", "", 2, (int[]){c2, r}, 1, &y);
+    if (dlp__graph_finalize(G, NULL, &e)) fprintf(stderr, "  finalize: %s\n", e.msg);
+}
+
+/* the kernel of node `name` (not the NCHW conversions anchored there) */
+static int kernel_of(const char *name) {
+    for (int k = 0; k < L.n; k++) {
+        const dlp_node_info *ni = dlp_graph_node_at(G, L.k[k].anchor);
+        if (ni && !strcmp(ni->name, name) && L.k[k].kclass != DLP_KC_COPY) return k;
+    }
+    return -1;
+}
+
+static int bwd(int runtime, int memfmt, const char *node, dlp__bwd_kernel *r) {
+    dlp__lowered_free(&L);
+    dlp_error e = {0};
+    if (dlp__lower(G, runtime, memfmt, 1, DLP_DT_FLOAT16, 0, &L, &e)) return -1;
+    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16};
+    return dlp__backward_kernels(&b, kernel_of(node), r, 4);
+}
+
+static void t_grouped(void) {
+    dlp__bwd_kernel r[4];
+    CIN = 16;
+    build(2);   /* 2 groups of 8 channels: no tuned cuDNN kernel */
+    /* PyTorch 1.x, channels_last: dgrad and wgrad both grouped direct; a
+     * width of 8 < 48 reuses each load 8 times: 48/8 = 6x the FLOPs' time */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r), 2);
+    int k2 = kernel_of("conv2");
+    double fwd = L.k[k2].flops;
+    CHECK(!strcmp(r[0].name, "cudnn::dgrad2d_grouped_direct_kernel") && r[0].unit == DLP__BWD_GROUPED);
+    CHECK(!strcmp(r[1].name, "cudnn::wgrad2d_grouped_direct_kernel") && r[1].unit == DLP__BWD_GROUPED);
+    CHECK_NEAR(r[0].flops, 6.0 * fwd, 1e-6 * fwd);
+    /* dY (A) + W (16*8*9*2 = 2,304) + dX (A) = 403,712 B; wgrad X + dY + dW the same */
+    CHECK_NEAR(r[0].bytes, 403712.0, 0.5);
+    CHECK_NEAR(r[1].bytes, 403712.0, 0.5);
+    /* NCHW: dgrad as a dense conv on the forward's unit, wgrad direct */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, "conv2", r), 2);
+    CHECK(r[0].unit == DLP__BWD_FWD && r[1].unit == DLP__BWD_GROUPED);
+    CHECK_NEAR(r[0].flops, fwd, 1e-6 * fwd);
+    /* PyTorch 2.x: both on the forward's unit with the forward's FLOPs */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NHWC, "conv2", r), 2);
+    CHECK(r[0].unit == DLP__BWD_FWD && r[1].unit == DLP__BWD_FWD);
+    CHECK_NEAR(r[1].flops, fwd, 1e-6 * fwd);
+    /* conv1 reads the graph input: wgrad only; dense: forward's unit,
+     * X (A) + dY (A) + W (16*16*2 = 512) = 401,920 B */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv1", r), 1);
+    CHECK(r[0].unit == DLP__BWD_FWD);
+    CHECK_NEAR(r[0].bytes, 401920.0, 0.5);
+    /* the add passes its gradient through: no kernel */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "add", r), 0);
+    /* relu: one kernel, reads dY and its output, writes dX: 3A */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "relu", r), 1);
+    CHECK_NEAR(r[0].bytes, 3 * A_BYTES, 0.5);
+}
+
+static void t_tuned_and_depthwise(void) {
+    dlp__bwd_kernel r[4];
+    /* 32 groups of 2 channels (a ResNeXt-like power-of-two shape): cuDNN's
+     * tuned kernels, the forward's unit even under PyTorch 1.x */
+    CIN = 64;
+    build(32);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r), 2);
+    CHECK(r[0].unit == DLP__BWD_FWD && r[1].unit == DLP__BWD_FWD);
+    /* depthwise (64 groups of one channel): dgrad streams like the
+     * forward, wgrad is the PyTorch 1.x reduction kernel; 2.x: forward's */
+    build(64);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r), 2);
+    CHECK(r[0].unit == DLP__BWD_FWD && r[1].unit == DLP__BWD_DW_WGRAD);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NHWC, "conv2", r), 2);
+    CHECK(r[1].unit == DLP__BWD_FWD);
+    CIN = 16;
+}
+
+static void t_fork(void) {
+    CIN = 16;
+    build(1);
+    dlp__bwd_kernel r[4];
+    CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "relu", r) == 1);
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    double by = 0;
+    /* relu's output feeds conv2 and the add: one add of 3A */
+    CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("relu"), &by), 1);
+    CHECK_NEAR(by, 3 * A_BYTES, 0.5);
+    /* conv1's output feeds only relu; conv2's only the add */
+    CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("conv1"), &by), 0);
+    CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("conv2"), &by), 0);
+}
+
+/* A projection split into three parts (q, k, v): x[8,16] -> MatMul (W
+ * [16,48]) -> qkv[8,48] -> Split 3 x [8,16] -> three Relu.  The parts'
+ * gradients are put together by one copy (read the parts, write the whole:
+ * 2 x 8*48*2 B = 1,536 B), not summed by two adds (which would be 2 x 3 x
+ * 768 B). */
+static void t_fork_sliced(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(8, 16));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "proj.weight", DLP_DT_FLOAT, 2, D(16, 48));
+    int qkv = dlp__graph_add_value(G, "qkv", 0, -1, NULL);
+    dlp__graph_add_node(G, "proj", "MatMul", "", 2, (int[]){x, w}, 1, &qkv);
+    int sizes = dlp__graph_add_const_ints(G, "sizes", 1, D(3), D(16, 16, 16));
+    int parts[3], outs[3];
+    for (int i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "p%d", i);
+        parts[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+        snprintf(nm, sizeof nm, "o%d", i);
+        outs[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+        dlp__graph_mark_output(G, outs[i]);
+    }
+    int sp = dlp__graph_add_node(G, "split", "Split", "", 2, (int[]){qkv, sizes}, 3, parts);
+    dlp__node_set_int(G, sp, "axis", 1);
+    for (int i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "relu%d", i);
+        dlp__graph_add_node(G, nm, "Relu", "", 1, &parts[i], 1, &outs[i]);
+    }
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "proj", r) >= 1);
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16};
+    double by = 0;
+    CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("proj"), &by), 1);
+    CHECK_NEAR(by, 1536.0, 0.5);
+}
+
+/* What the forward keeps for the backward: conv1 its input x (A, the graph
+ * input), relu its output r (A), conv2 its input r (the same tensor), the
+ * add nothing; c1 and c2 are read by no backward kernel: 2A = 401,408 B.
+ * Every kernel output (the old rule) would add c1, r, c2 and y: 5A. */
+static void t_saved(void) {
+    CIN = 16;
+    build(2);
+    dlp__bwd_kernel r[4];
+    CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r) == 2);
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    CHECK_NEAR(dlp__saved_bytes(&b), 2 * A_BYTES, 0.5);
+    CHECK_NEAR(dlp__saved_bytes(NULL), 0, 0);
+}
+
+/* Per parameter: 1e6 params in 10 tensors, of which 4 conv weights of
+ * 8e5 params that autocast casts. */
+static void t_step(void) {
+    dlp__bwd_kernel r[8];
+    /* PyTorch 1.x, fp16, SGD momentum: cast backward 4 x (2e5 x 6 B =
+     * 1.2e6 B); GradScaler 1 launch (10 tensors <= 36) x 8e6 B;
+     * AccumulateGrad 10 x 1.2e6 B; SGD momentum 30 kernels (3 per tensor)
+     * of 32e6 / 30 B */
+    int n = dlp__step_param_kernels(DLP_RUNTIME_EAGER1X, DLP_DT_FLOAT16, DLP_OPTIM_SGD_MOMENTUM, 1e6, 10, 8e5, 4, r,
+                                    8);
+    CHECK_I64(n, 4);
+    CHECK_I64(r[0].count, 4);
+    CHECK_NEAR(r[0].bytes, 1.2e6, 0.5);
+    CHECK_I64(r[1].count, 1);
+    CHECK_NEAR(r[1].bytes, 8e6, 0.5);
+    CHECK_I64(r[2].count, 10);
+    CHECK_NEAR(r[2].bytes, 1.2e6, 0.5);
+    CHECK_I64(r[3].count, 30);
+    CHECK_NEAR(r[3].count * r[3].bytes, 32e6, 1.0);
+    /* PyTorch 2.x, bf16 (no scaler), Adam: cast backward, then one
+     * foreach launch of 28 B x 1e6 */
+    n = dlp__step_param_kernels(DLP_RUNTIME_EAGER, DLP_DT_BFLOAT16, DLP_OPTIM_ADAM, 1e6, 10, 8e5, 4, r, 8);
+    CHECK_I64(n, 2);
+    CHECK_I64(r[1].count, 1);
+    CHECK_NEAR(r[1].bytes, 28e6, 1.0);
+    /* fp32: no casts, no scaler */
+    n = dlp__step_param_kernels(DLP_RUNTIME_EAGER, DLP_DT_FLOAT, DLP_OPTIM_SGD, 1e6, 10, 8e5, 4, r, 8);
+    CHECK_I64(n, 1);
+    CHECK_NEAR(r[0].bytes, 12e6, 1.0);
+    /* bad input: nothing, no crash */
+    CHECK_I64(dlp__step_param_kernels(DLP_RUNTIME_EAGER, DLP_DT_FLOAT, 9, 0, 0, 0, 0, r, 8), 0);
+    CHECK_I64(dlp__backward_kernels(NULL, 0, r, 4), 0);
+}
+
+/* Whole steps: the grouped conv's backward under PyTorch 1.x is slower than
+ * under 2.x (the direct kernels run on the CUDA cores at a tenth of their
+ * peak), and the dense graph's difference is only per-parameter work. */
+static void t_step_times(void) {
+    CIN = 64;
+    build(2);
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(!dlp_devdb_load(NULL, &db, &e));
+    const dlp_device *d = db ? dlp_devdb_find(db, "rtx3090") : NULL;
+    CHECK(d != NULL);
+    if (!d) {
+        dlp_devdb_free(db);
+        return;
+    }
+    dlp_predict_opts o = {0};
+    o.mode = DLP_PREDICT_TRAIN;
+    o.dtype = DLP_DT_FLOAT16;
+    o.memfmt = DLP_MEMFMT_NHWC;
+    o.batch = 8;
+    o.no_learned = 1;
+    dlp_prediction p1 = {0}, p2 = {0};
+    o.runtime = DLP_RUNTIME_EAGER1X;
+    CHECK(!dlp_predict(G, d, db, &o, &p1, &e));
+    o.runtime = DLP_RUNTIME_EAGER;
+    CHECK(!dlp_predict(G, d, db, &o, &p2, &e));
+    CHECK(p1.step_ms > p2.step_ms);
+    CHECK(p1.step_ms >= p1.latency_ms && p2.step_ms >= p2.latency_ms);
+    dlp_prediction_clear(&p1), dlp_prediction_clear(&p2);
+    dlp_devdb_free(db);
+    CIN = 16;
+}
+
+int main(void) {
+    RUN(t_grouped);
+    RUN(t_tuned_and_depthwise);
+    RUN(t_fork);
+    RUN(t_fork_sliced);
+    RUN(t_saved);
+    RUN(t_step);
+    RUN(t_step_times);
+    dlp__lowered_free(&L);
+    dlp_graph_free(G);
+    return TAP_DONE();
+}
