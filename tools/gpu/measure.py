@@ -19,6 +19,8 @@ Timing: CUDA events around a loop of R calls (launch gaps amortised), median
 of 5 such loops after warm-up.  cudnn.benchmark = True as timm's benchmark.py
 sets it.  Nothing here is fitted; the numbers are a check.
 Usage: python3 tools/gpu/measure.py [--quick]   (--quick: CPU dry run, tiny)
+Env: BUDGET_S (default 420), PARTS=power,gemm,ew,train,compiled, MODELS=a,b (torchvision names),
+LAYOUTS=nchw,nhwc, BATCH=64 (train_bN.json when not 64).
 """
 import json, os, subprocess, sys, time
 
@@ -172,12 +174,14 @@ def train():
     torch.backends.cudnn.benchmark = True
     names = ["resnet50", "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "mnasnet1_0",
              "regnet_y_800mf", "convnext_tiny", "vgg16", "resnext50_32x4d", "vit_b_16"]
-    batch, hw = (64, 224) if not QUICK else (2, 64)
+    batch, hw = (int(os.environ.get("BATCH", "64")), 224) if not QUICK else (2, 64)
+    if os.environ.get("MODELS"):
+        names = os.environ["MODELS"].split(",")
     if QUICK:
         names = ["mobilenet_v2"]
     res = []
     for name in names:
-        for layout in ["nchw", "nhwc"]:
+        for layout in os.environ.get("LAYOUTS", "nchw,nhwc").split(","):
             if left() < 130:
                 log("train: stopping early (budget)")
                 break
@@ -222,7 +226,7 @@ def train():
             del m, opt, x
             if DEV == "cuda":
                 torch.cuda.empty_cache()
-        with open(f"{OUT}/train.json", "w") as f:
+        with open(f"{OUT}/train_b{batch}.json" if batch != 64 else f"{OUT}/train.json", "w") as f:
             json.dump(res, f, indent=1)
 
 
@@ -282,7 +286,10 @@ def compiled():
 
 if __name__ == "__main__":
     env()
-    for part in (power, gemm, ew, train, compiled):
+    parts = (power, gemm, ew, train, compiled)
+    if os.environ.get("PARTS"):
+        parts = [globals()[p] for p in os.environ["PARTS"].split(",")]
+    for part in parts:
         try:
             part()
         except Exception as ex:
