@@ -67,9 +67,9 @@ static void logo_gpu(const wrows *R, int held, size_t max_fit, acc tot[2]) {
         free(a.ratio_w);
         free(a.ratio_c);
     }
-    printf("|   (fit without it: e_max %.3f, ai0 %.2f, k0 %.1f, l2 %.1f B/clk/SM, floor %.1f us, in-sample %.1f%%) "
-           "| | | | | | |\n",
-           wp.e_max, wp.ai0, wp.k0, wp.l2_bpc, wp.floor_s * 1e6, 100 * wm);
+    printf("|   (fit without it: e_max %.3f, ai0 %.2f, k0 %.1f, l2 %.1f B/clk/SM, lane_g %.2f, floor %.1f us, in-sample "
+           "%.1f%%) | | | | | | |\n",
+           wp.e_max, wp.ai0, wp.k0, wp.l2_bpc, wp.lane_g, wp.floor_s * 1e6, 100 * wm);
 }
 
 static int emit(const char *path, const dlp__wave_params *p, double mape, size_t n) {
@@ -82,8 +82,8 @@ static int emit(const char *path, const dlp__wave_params *p, double mape, size_t
                " * fitted on NeuSight's linear + bmm kernel tables, %zu kernels, every GPU;\n"
                " * in-sample MAPE %.1f%% with the fitted floor.  Do not edit. */\n",
             n, 100 * mape);
-    fprintf(f, "static const dlp__wave_params dlp__waves_fp32 = {%.6g, %.6g, %.6g, %.6g, %.6g};\n", p->e_max, p->ai0,
-            p->k0, p->l2_bpc, p->floor_s);
+    fprintf(f, "static const dlp__wave_params dlp__waves_fp32 = {%.6g, %.6g, %.6g, %.6g, %.6g, %.6g};\n", p->e_max,
+            p->ai0, p->k0, p->l2_bpc, p->lane_g, p->floor_s);
     fclose(f);
     return 0;
 }
@@ -121,8 +121,8 @@ int main(int argc, char **argv) {
     dlp__wave_params all;
     double m = 0;
     if (wfit_without(&R, NULL, max_fit, &all, &m) == DLP_OK) {
-        printf("\nall GPUs: e_max %.3f, ai0 %.2f, k0 %.1f, l2 %.1f B/clk/SM, floor %.1f us, MAPE %.1f%%\n", all.e_max,
-               all.ai0, all.k0, all.l2_bpc, all.floor_s * 1e6, 100 * m);
+        printf("\nall GPUs: e_max %.3f, ai0 %.2f, k0 %.1f, l2 %.1f B/clk/SM, lane_g %.2f, floor %.1f us, MAPE %.1f%%\n",
+               all.e_max, all.ai0, all.k0, all.l2_bpc, all.lane_g, all.floor_s * 1e6, 100 * m);
         if (out && emit(out, &all, m, R.n)) return 1;
     }
     free(R.r);

@@ -40,7 +40,8 @@ static double candidate(const dlp__wave_params *p, const dlp_device *d, double p
     double kp = s->k / split;
     double tiles = s->batch * cdiv(s->m, t.tm) * cdiv(s->n, t.tn) * split;
     double ai = (double)t.tm * t.tn / (t.tm + t.tn);
-    double e = p->e_max * ai / (ai + p->ai0) * kp / (kp + p->k0);
+    double lanes = d->fp32_cores_per_sm > 64 ? d->fp32_cores_per_sm : 64;
+    double e = p->e_max * ai / (ai + p->ai0) * kp / (kp + p->k0) * pow(64.0 / lanes, p->lane_g);
     double t_comp = 2.0 * t.tm * t.tn * kp / (peak / sms * e);
     double t_l2 = (t.tm + t.tn) * kp * s->elem_bytes / (p->l2_bpc * clk);
     double per_sm = cdiv(tiles, sms);
@@ -64,7 +65,7 @@ double dlp__wave_gemm_time(const dlp__wave_params *p, const dlp_device *d, doubl
                            const dlp__gemm_shape *s, dlp__wave_info *info) {
     if (!p || !d || !shape_ok(s) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0) || !(peak > 0) || !(bw > 0))
         return 0;
-    if (!(p->e_max > 0) || !(p->ai0 >= 0) || !(p->k0 >= 0) || !(p->l2_bpc > 0)) return 0;
+    if (!(p->e_max > 0) || !(p->ai0 >= 0) || !(p->k0 >= 0) || !(p->l2_bpc > 0) || !(p->lane_g >= 0)) return 0;
     const tile *c = s->tensor_core ? tc_tiles : simt_tiles;
     size_t nc = s->tensor_core ? sizeof tc_tiles / sizeof *tc_tiles : sizeof simt_tiles / sizeof *simt_tiles;
     double best = INFINITY;
@@ -97,10 +98,11 @@ const dlp__wave_params *dlp__wave_params_builtin(int prec) {
 void dlp__wave_params_override(const dlp__wave_params *p) { override_fp32 = p; }
 
 /* ---- fitting -------------------------------------------------------------------
- * x[0] = floor in us (|x|), x[1] = logit e_max, x[2..4] = log ai0, k0, l2_bpc:
+ * x[0] = floor in us (|x|), x[1] = logit e_max, x[2..4] = log ai0, k0, l2_bpc,
+ * x[5] = logit lane_g:
  * every transform keeps the parameter in its physical range. */
 
-#define WP 5
+#define WP 6
 
 static void unpack(const double *x, dlp__wave_params *p) {
     p->floor_s = fabs(x[0]) * 1e-6;
@@ -108,6 +110,7 @@ static void unpack(const double *x, dlp__wave_params *p) {
     p->ai0 = exp(x[2]);
     p->k0 = exp(x[3]);
     p->l2_bpc = exp(x[4]);
+    p->lane_g = 1.0 / (1.0 + exp(-x[5]));
 }
 
 double dlp__wave_capped(const dlp__wave_sample *q, double t) {
@@ -199,8 +202,8 @@ dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples
     wfit f = {s, n, max_samples && n > max_samples ? n / max_samples : 1};
     /* two starts: a typical SIMT SGEMM (e_max ~0.8, short prologue) and a
      * slower one; each restarted once from its optimum */
-    static const double starts[2][WP] = {{10, 1.4, 2.0, 4.0, 3.5}, {30, 0.5, 3.0, 5.0, 2.5}};
-    static const double step[WP] = {10, 0.8, 0.8, 0.8, 0.8};
+    static const double starts[2][WP] = {{10, 1.4, 2.0, 4.0, 3.5, -2.0}, {30, 0.5, 3.0, 5.0, 2.5, 0.0}};
+    static const double step[WP] = {10, 0.8, 0.8, 0.8, 0.8, 1.0};
     double best = INFINITY, bx[WP] = {0};
     for (int r = 0; r < 2; r++) {
         double x[WP];

@@ -7,7 +7,7 @@
  * busiest SM has ceil(tiles / SMs) of them and a wider GPU needs more tiles to
  * fill it (wave quantisation; the last, partial wave is the tail).  One tile
  * computes 2 tm tn K FLOPs at a fraction e of the SM's peak:
- *     e = e_max * ai / (ai + ai0) * K' / (K' + k0)
+ *     e = e_max * ai / (ai + ai0) * K' / (K' + k0) * (64 / lanes)^lane_g
  *     ai = tm tn / (tm + tn)      (FLOPs per byte the tile streams per k-step,
  *                                 up to the element size: register reuse)
  *     K' = K / split              (split-K: a grid too small for the SMs cuts K)
@@ -17,7 +17,7 @@
  * The tile shape and split are chosen per size, dtype and architecture as
  * cuBLAS/CUTLASS heuristics do, i.e. the candidate (of the shapes their
  * kernels have) the model says is fastest.
- * The learned part is bounded: 0 < e_max <= 1, ai0, k0, l2_bpc > 0, fitted
+ * The learned part is bounded: 0 < e_max <= 1, ai0, k0, l2_bpc > 0, 0 <= lane_g <= 1, fitted
  * across GPUs on NeuSight's kernel tables (bench/bench_waves.sh); the GPU
  * enters through its SM count, clock (peak per SM), L2 path and bandwidth.
  */
@@ -33,6 +33,9 @@ typedef struct {
     double ai0;                /* tile intensity at which e is half of e_max        */
     double k0;                 /* K lost to a tile's prologue and epilogue          */
     double l2_bpc;             /* L2 -> SM bytes per clock per SM                   */
+    double lane_g;             /* e x (64 / FP32 lanes per SM)^lane_g, in [0, 1]: an
+                                  SM of 128 lanes has half the registers per lane
+                                  (GP104, GA10x, AD10x, GH100) to block a tile in  */
     double floor_s;            /* isolated-kernel floor of the fit's data; not used
                                   by dlp_predict (it adds its launch overhead)      */
 } dlp__wave_params;
