@@ -6,11 +6,13 @@
  * the shipped protocol) and predict that GPU's kernels.  Prints kernel-level
  * MAPE and the median measured/predicted per GPU and class.
  *   build/bench_waves DIR [--emit FILE] [--max-fit N]
+ *   build/bench_waves --check CSV DEVICE   (a measured fp32 GEMM sweep, never fitted)
  * --emit writes the all-GPU fit as src/predict/waves_table.inc.
  */
 #define BENCH_ROOFLINE_NO_MAIN
 #include "bench_roofline.c"
 #include "bench_waves_data.h"
+#include "predict/curves.h"
 
 static double curve_time(const dlp__eff_fit_result *f, const dlp__kernel_sample *k) {
     return f->floor_s + dlp__kernel_time(&f->curve, k->flops, k->bytes, k->peak, k->bw);
@@ -88,12 +90,79 @@ static int emit(const char *path, const dlp__wave_params *p, double mape, size_t
     return 0;
 }
 
+/* --check CSV DEVICE: fp32 GEMMs measured on one GPU (columns dtype, M, N,
+ * K, ms; e.g. our own H100 sweep, /work/gpu_h100/gemm.csv), never fitted:
+ * the shipped wave model and the shipped fp32 linear curve, each after the
+ * power cap as dlp_predict applies it.  Rows under min_ms are host-launch
+ * bound in that harness and are listed but not counted. */
+static int check_csv(const dlp_devdb *db, const char *path, const char *dev_id, double min_ms) {
+    const dlp_device *d = dlp_devdb_find(db, dev_id);
+    FILE *f = fopen(path, "r");
+    if (!d || !f) {
+        fprintf(stderr, "bench_waves: --check needs a readable CSV and a known device (%s, %s)\n", path, dev_id);
+        if (f) fclose(f);
+        return 1;
+    }
+    static char line[4096], hl[4096];
+    char *hdr[32], *v[32];
+    if (!fgets(hl, sizeof hl, f)) {
+        fclose(f);
+        return 1;
+    }
+    int nh = csv_split(hl, hdr, 32);
+    int cK0 = col(hdr, nh, "kind"), cDt = col(hdr, nh, "dtype"), cM = col(hdr, nh, "M"), cN = col(hdr, nh, "N");
+    int cK = col(hdr, nh, "K"), cMs = col(hdr, nh, "ms");
+    if (cDt < 0 || cM < 0 || cN < 0 || cK < 0 || cMs < 0) {
+        fprintf(stderr, "bench_waves: %s: needs columns dtype, M, N, K, ms\n", path);
+        fclose(f);
+        return 1;
+    }
+    const dlp__wave_params *wp = dlp__wave_params_builtin(DLP__PREC_FP32);
+    const dlp_eff_curve *cv = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_GEMM)->c;
+    printf("\n== check: fp32 GEMMs on %s (%s), never fitted ==\n\n", d->id, path);
+    printf("| kind | M | N | K | measured ms | waves ms | tile | waves | curve ms |\n|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
+    double ew = 0, ec = 0;
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        int nf = csv_split(line, v, 32);
+        if (nf < nh || strcmp(v[cDt], "fp32")) continue;
+        dlp__wave_sample q;
+        memset(&q, 0, sizeof q);
+        q.d = d;
+        q.peak = dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT, DLP_TF32_OFF, NULL);
+        q.bw = d->mem_bandwidth_gbs * 1e9;
+        q.s = (dlp__gemm_shape){1, atof(v[cM]), atof(v[cN]), atof(v[cK]), 4, 0};
+        q.flops = 2 * q.s.m * q.s.n * q.s.k;
+        q.bytes = 4 * (q.s.m * q.s.k + q.s.k * q.s.n + q.s.m * q.s.n);
+        q.p_idle = dlp__device_idle_w(d);
+        q.p_boost = fmax(d->boost_power_w, d->tdp_w);
+        q.p_tdp = d->tdp_w;
+        double t = atof(v[cMs]) * 1e-3;
+        dlp__wave_info w;
+        double tw = dlp__wave_capped(&q, dlp__wave_gemm_time(wp, d, q.peak, q.bw, &q.s, &w));
+        /* the curve as setup_kernel applies it to an fp32 linear layer (v >= 0) */
+        double roof = dlp__roof_time(q.flops, q.bytes, q.peak, q.bw), u, vv;
+        dlp__eff_features(roof, q.flops, q.bytes, q.peak, q.bw, &u, &vv);
+        double tc = dlp__wave_capped(&q, roof * dlp__eff_ratio_uv(cv, u, vv < 0 ? 0 : vv));
+        printf("| %s | %.0f | %.0f | %.0f | %.3f | %.3f | %dx%d/%d | %.2f | %.3f |\n", cK0 >= 0 ? v[cK0] : "",
+               q.s.m, q.s.n, q.s.k, 1e3 * t, 1e3 * tw, w.tm, w.tn, w.split, w.waves, 1e3 * tc);
+        if (1e3 * t < min_ms) continue;
+        ew += fabs(tw - t) / t;
+        ec += fabs(tc - t) / t;
+        n++;
+    }
+    fclose(f);
+    if (n) printf("\nrows >= %.2f ms: %d; MAPE waves %.1f%%, curve %.1f%%\n", min_ms, n, 100 * ew / n, 100 * ec / n);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    const char *dir = NULL, *out = NULL;
+    const char *dir = NULL, *out = NULL, *check = NULL, *check_dev = "h100-sxm";
     size_t max_fit = 4000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--emit") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--max-fit") && i + 1 < argc) max_fit = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--check") && i + 2 < argc) check = argv[++i], check_dev = argv[++i];
         else dir = argv[i];
     }
     if (!dir) dir = "../shared/data/NeuSight/scripts/asplos/data/dataset";
@@ -102,6 +171,11 @@ int main(int argc, char **argv) {
     if (dlp_devdb_load(NULL, &db, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
+    }
+    if (check) {
+        int rc = check_csv(db, check, check_dev, 0.2);
+        dlp_devdb_free(db);
+        return rc;
     }
     wrows R = {0};
     long n = wload(db, dir, &R);
