@@ -9,12 +9,14 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 SHARED=${DLP_SHARED:-../shared}
 DS="$SHARED/data/NeuSight/scripts/asplos/data/dataset"
+AIC="$SHARED/data/aiconfigurator"
+AICARG=""; [ -d "$AIC/DERIVED_csv" ] && AICARG="--aic $AIC"
 if [ ! -d "$DS/train/collect/linear" ]; then echo "bench_waves: no NeuSight kernel tables at $DS; skipped"; exit 0; fi
 [ -f "$BUILD/libdlperf.a" ] || make -j2 >/dev/null
 cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Ibench bench/bench_waves.c "$BUILD/libdlperf.a" \
   $(pkg-config --libs openblas libcjson libmicrohttpd sqlite3 xgboost 2>/dev/null) -lm -lpthread -ldl -o "$BUILD/bench_waves"
 if [ "${1:-}" = "--emit" ]; then
-  "$BUILD/bench_waves" "$DS" --emit src/predict/waves_table.inc
+  "$BUILD/bench_waves" "$DS" $AICARG --emit src/predict/waves_table.inc
 else
-  "$BUILD/bench_waves" "$DS" "$@"
+  "$BUILD/bench_waves" "$DS" $AICARG "$@"
 fi

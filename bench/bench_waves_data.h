@@ -100,6 +100,53 @@ static long wload(const dlp_devdb *db, const char *dir, wrows *R) {
     return total;
 }
 
+/* aiconfigurator's bf16 GEMMs (TensorRT-LLM, A100-SXM4-80GB and H100 SXM;
+ * m, n, k, latency ms) as tensor-core wave samples (class 0); as
+ * bench/bench_curves.c reads them.  Returns rows added, -1 if unreadable. */
+static long wread_aic_gemm(const dlp_devdb *db, const char *path, wrows *R) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    static char line[65536], hl[65536];
+    char *hdr[64], *v[64];
+    if (!fgets(hl, sizeof hl, f)) {
+        fclose(f);
+        return 0;
+    }
+    int nh = csv_split(hl, hdr, 64);
+    int cD = col(hdr, nh, "device"), cT = col(hdr, nh, "gemm_dtype"), cM = col(hdr, nh, "m");
+    int cN = col(hdr, nh, "n"), cK = col(hdr, nh, "k"), cL = col(hdr, nh, "latency");
+    long added = 0;
+    while (fgets(line, sizeof line, f)) {
+        int n = csv_split(line, v, 64);
+        if (n < nh || cD < 0 || cT < 0 || cM < 0 || cN < 0 || cK < 0 || cL < 0) continue;
+        if (strcmp(v[cT], "bfloat16")) continue;
+        int di = dev_index(db, v[cD]);
+        double m = atof(v[cM]), nn = atof(v[cN]), kk = atof(v[cK]), t = atof(v[cL]) * 1e-3;
+        if (di < 0 || !(m >= 1 && nn >= 1 && kk >= 1 && t > 0)) continue;
+        const dlp_device *d = devs[di];
+        wrow x;
+        memset(&x, 0, sizeof x);
+        x.dev = di;
+        x.w.d = d;
+        x.w.peak = dlp_device_peak_flops(d, DLP_DT_BFLOAT16, 1);
+        x.w.bw = d->mem_bandwidth_gbs * 1e9;
+        x.w.s = (dlp__gemm_shape){1, m, nn, kk, 2.0, 1};
+        x.w.t_meas = t;
+        x.k.flops = x.w.flops = 2 * m * nn * kk;
+        x.k.bytes = x.w.bytes = 2 * (m * kk + kk * nn + m * nn);
+        x.k.peak = x.w.peak;
+        x.k.bw = x.w.bw;
+        x.k.t_meas = t;
+        x.w.p_idle = dlp__device_idle_w(d);
+        x.w.p_boost = fmax(d->boost_power_w, d->tdp_w);
+        x.w.p_tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+        wpush(R, &x);
+        added++;
+    }
+    fclose(f);
+    return added;
+}
+
 /* Fit the fp32 wave parameters on every row whose device is not `held`
  * (NULL: all), at most max_per_gpu rows per GPU by an even stride. */
 static dlp_status wfit_without(const wrows *R, const dlp_device *held, size_t max_fit, dlp__wave_params *out,

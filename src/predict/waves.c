@@ -40,7 +40,9 @@ static double candidate(const dlp__wave_params *p, const dlp_device *d, double p
     double kp = s->k / split;
     double tiles = s->batch * cdiv(s->m, t.tm) * cdiv(s->n, t.tn) * split;
     double ai = (double)t.tm * t.tn / (t.tm + t.tn);
-    double lanes = d->fp32_cores_per_sm > 64 ? d->fp32_cores_per_sm : 64;
+    /* registers per FP32 lane limit a SIMT tile's blocking; tensor cores
+     * keep their operands in their own fragments */
+    double lanes = d->fp32_cores_per_sm > 64 && !s->tensor_core ? d->fp32_cores_per_sm : 64;
     double e = p->e_max * ai / (ai + p->ai0) * kp / (kp + p->k0) * pow(64.0 / lanes, p->lane_g);
     double t_comp = 2.0 * t.tm * t.tn * kp / (peak / sms * e);
     double t_l2 = (t.tm + t.tn) * kp * s->elem_bytes / (p->l2_bpc * clk);
