@@ -221,14 +221,6 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
     return t;
 }
 
-double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share) {
-    double pw = p_idle + (p_boost - p_idle) * share;
-    if (!(pw > p_tdp && p_tdp > p_idle)) return 1;
-    /* below the voltage floor (share kv of boost) power falls only as f */
-    double r = (p_tdp - p_idle) / (pw - p_idle), kv = DLP__DVFS_VMIN_SHARE;
-    return r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
-}
-
 /* Add `n` kernels of (flops, bytes) each; returns the seconds (launch
  * overhead included), adds energy to *energy and, when the list has room,
  * appends a row (*row_out). */
