@@ -6,8 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "graph/graph.h"
 #include "predict/waves.h"
 #include "predict/curves.h"
+#include "predict/roofline.h"
 #include "tap.h"
 
 static dlp_device gpu(int sms) {
@@ -203,6 +205,95 @@ static void t_fit_recovers(void) {
     CHECK(mape < 0.02);
 }
 
+/* The hook in predict: an fp32 MatMul of x[64, 512, 1024] by W[1024, 4096]
+ * is one linear kernel of M = 64 x 512 = 32768, N = 4096, K = 1024 (the
+ * anchor's output numel / N, MACs / numel); a MatMul of two activations
+ * [8, 16, 128, 64] x [8, 16, 64, 128] is a bmm of batch 128, 128 x 128,
+ * K = 64.  Their rows name the wave model and take its time (after the
+ * power cap, as the fit applies it); fp16 and --pure keep curve / roofline. */
+static double row_ms(const dlp_prediction *P, int kclass, const char **curve) {
+    for (int i = 0; i < P->n_kernel_rows; i++)
+        if (P->kernel_rows[i].kclass == kclass && P->kernel_rows[i].phase == 0) {
+            *curve = P->kernel_rows[i].curve;
+            return P->kernel_rows[i].kernel_ms;
+        }
+    *curve = "";
+    return -1;
+}
+
+static double expect_ms(const dlp_device *d, dlp__gemm_shape s, int bmm) {
+    dlp__wave_sample q;
+    memset(&q, 0, sizeof q);
+    q.d = d;
+    q.peak = dlp__node_peak(d, bmm ? DLP_OPC_MATMUL : DLP_OPC_GEMM, DLP_DT_FLOAT, DLP_TF32_OFF, NULL);
+    q.bw = d->mem_bandwidth_gbs * 1e9;
+    q.s = s;
+    q.flops = 2 * s.batch * s.m * s.n * s.k;
+    q.bytes = 4 * s.batch * (s.m * s.k + (bmm ? s.k * s.n : 0) + s.m * s.n) + (bmm ? 0 : 4 * s.k * s.n);
+    q.p_idle = dlp__device_idle_w(d);
+    q.p_boost = fmax(d->boost_power_w, d->tdp_w);
+    q.p_tdp = d->tdp_w;
+    double t = dlp__wave_gemm_time(dlp__wave_params_builtin(DLP__PREC_FP32), d, q.peak, q.bw, &q.s, NULL);
+    return 1e3 * dlp__wave_capped(&q, t);
+}
+
+static void t_predict_hook(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    if (!db) return;
+    const dlp_device *d = dlp_devdb_find(db, "a100-pcie-40gb");
+    CHECK(d != NULL);
+    dlp_graph *g = dlp__graph_new("t");
+    g->opset = 17;
+    int x = dlp__graph_add_value(g, "x", DLP_DT_FLOAT, 3, (const int64_t[]){64, 512, 1024});
+    dlp__graph_mark_input(g, x);
+    int w = dlp__graph_add_weight(g, "w", DLP_DT_FLOAT, 2, (const int64_t[]){1024, 4096});
+    int y = dlp__graph_add_value(g, "y", 0, -1, NULL);
+    dlp__graph_mark_output(g, y);
+    dlp__graph_add_node(g, "mm", "MatMul", "", 2, (const int[]){x, w}, 1, &y);
+    int a = dlp__graph_add_value(g, "a", DLP_DT_FLOAT, 4, (const int64_t[]){8, 16, 128, 64});
+    int b = dlp__graph_add_value(g, "b", DLP_DT_FLOAT, 4, (const int64_t[]){8, 16, 64, 128});
+    dlp__graph_mark_input(g, a);
+    dlp__graph_mark_input(g, b);
+    int z = dlp__graph_add_value(g, "z", 0, -1, NULL);
+    dlp__graph_mark_output(g, z);
+    dlp__graph_add_node(g, "bmm", "MatMul", "", 2, (const int[]){a, b}, 1, &z);
+    CHECK(dlp__graph_finalize(g, NULL, &e) == DLP_OK);
+    dlp_prediction P;
+    memset(&P, 0, sizeof P);
+    dlp_predict_opts o = {0};
+    o.dtype = DLP_DT_FLOAT;
+    o.batch = 64;
+    const char *src;
+    if (d && dlp_predict(g, d, db, &o, &P, &e) == DLP_OK) {
+        double ms = row_ms(&P, DLP_KC_GEMM, &src);
+        CHECK_STR(src, "neusight-fp32-waves-v1:linear+bmm");
+        CHECK_NEAR(ms, expect_ms(d, (dlp__gemm_shape){1, 32768, 4096, 1024, 4, 0}, 0), 1e-9);
+        ms = row_ms(&P, DLP_KC_BMM, &src);
+        CHECK_STR(src, "neusight-fp32-waves-v1:linear+bmm");
+        CHECK_NEAR(ms, expect_ms(d, (dlp__gemm_shape){128, 128, 128, 64, 4, 0}, 1), 1e-9);
+    } else {
+        CHECK(0);
+    }
+    dlp_prediction_clear(&P);
+    o.dtype = DLP_DT_FLOAT16;      /* tensor cores: the half GEMM curve */
+    if (d && dlp_predict(g, d, db, &o, &P, &e) == DLP_OK) {
+        row_ms(&P, DLP_KC_GEMM, &src);
+        CHECK(strstr(src, "waves") == NULL);
+    }
+    dlp_prediction_clear(&P);
+    o.dtype = DLP_DT_FLOAT;
+    o.pure_roofline = 1;
+    if (d && dlp_predict(g, d, db, &o, &P, &e) == DLP_OK) {
+        row_ms(&P, DLP_KC_GEMM, &src);
+        CHECK_STR(src, "pure roofline");
+    }
+    dlp_prediction_clear(&P);
+    dlp_graph_free(g);
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_tail_wave);
     RUN(t_split_k);
@@ -212,5 +303,6 @@ int main(void) {
     RUN(t_builtin);
     RUN(t_bad_input);
     RUN(t_fit_recovers);
+    RUN(t_predict_hook);
     return TAP_DONE();
 }
