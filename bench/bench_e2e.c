@@ -34,6 +34,7 @@
  */
 #define BENCH_ROOFLINE_NO_MAIN
 #include "bench_roofline.c"
+#include "bench_waves_data.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -174,6 +175,8 @@ static int read_label_csv(const char *path, int layers, int train, double *cls) 
 
 /* ---- prediction ---------------------------------------------------------------------- */
 
+static const dlp__wave_params *logo_waves_for(const dlp_device *d);
+
 static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_efficiency *eff, int which) {
     dlp_predict_opts o = {0};
     o.mode = r->train ? DLP_PREDICT_TRAIN : DLP_PREDICT_INFER;
@@ -187,7 +190,11 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
     o.no_sdpa = 1;
     dlp_prediction p;
     dlp_error err = {0};
-    if (dlp_predict(g, r->dev, db, &o, &p, &err)) {
+    /* leave-one-GPU-out: the wave model refitted without the row's GPU too */
+    dlp__wave_params_override(which == P_LOGO ? logo_waves_for(r->dev) : NULL);
+    dlp_status st = dlp_predict(g, r->dev, db, &o, &p, &err);
+    dlp__wave_params_override(NULL);
+    if (st) {
         fprintf(stderr, "predict %s %s: %s\n", r->model, r->dev_id, err.msg);
         r->pred[which] = NAN;
         return;
@@ -295,13 +302,29 @@ static dlp_efficiency logo_eff[MAX_DEV + 1];
 static const dlp_device *logo_dev[MAX_DEV + 1];
 static int n_logo;
 
+static dlp__wave_params logo_waves[MAX_DEV + 1];
+static int have_logo_waves[MAX_DEV + 1];
+
+/* The fp32 wave parameters fitted without d when d's kernels were in the
+ * fit; NULL: the shipped ones. */
+static const dlp__wave_params *logo_waves_for(const dlp_device *d) {
+    for (int q = 0; q < n_logo; q++)
+        if (logo_dev[q] && logo_dev[q] == d) return have_logo_waves[q] ? &logo_waves[q] : NULL;
+    return NULL;
+}
+
 static void setup_logo(const dlp_devdb *db, const char *kdir) {
     if (!kdir) return;
     if (load_kernel_tables(db, kdir, KR) > 0) {
+        wrows WR = {0};
+        int waves = wload(db, kdir, &WR) > 0;
         for (int g = 0; g < n_devs; g++) {
             fit_efficiency(KR, devs[g], &logo_eff[n_logo]);
+            /* the shipped protocol of bench/bench_waves.c (4,000 kernels) */
+            have_logo_waves[n_logo] = waves && wfit_without(&WR, devs[g], 4000, &logo_waves[n_logo], NULL) == DLP_OK;
             logo_dev[n_logo++] = devs[g];
         }
+        free(WR.r);
         fit_efficiency(KR, NULL, &logo_eff[n_logo]);   /* all GPUs: for GPUs never in the fit */
         logo_dev[n_logo++] = NULL;
         have_logo = 1;

@@ -62,6 +62,17 @@ double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, doub
     return t * dlp__eff_ratio_uv(c, u, v);
 }
 
+/* The clock share under a power cap (roofline.h; the DVFS model of
+ * docs/predict.md), here with the rest of the per-kernel time model so that
+ * predict (roofline.c) and the wave fit (waves.c) share it. */
+double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share) {
+    double pw = p_idle + (p_boost - p_idle) * share;
+    if (!(pw > p_tdp && p_tdp > p_idle)) return 1;
+    /* below the voltage floor (share kv of boost) power falls only as f */
+    double r = (p_tdp - p_idle) / (pw - p_idle), kv = DLP__DVFS_VMIN_SHARE;
+    return r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
+}
+
 double dlp__eff_predict(const dlp_eff_curve *c, double floor_s, const dlp__kernel_sample *s) {
     return floor_s + dlp__kernel_time(c, s->flops, s->bytes, s->peak, s->bw);
 }

@@ -22,6 +22,7 @@
 #include "predict/curves.h"
 #include "predict/lower.h"
 #include "predict/backward.h"
+#include "predict/waves.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -131,6 +132,8 @@ typedef struct {
     int kclass;
     double vmin;                /* lowest intensity feature v the curve is
                                    evaluated at (-inf: the curve's own clamp) */
+    double wave_s;              /* > 0: the kernel's time from tiles and waves
+                                   (waves.c), used instead of the curve       */
 } kernel_setup;
 
 /* The op class whose unit (dlp__node_peak) a kernel class runs on, and
@@ -183,6 +186,42 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
     return s;
 }
 
+/* The GEMM shape of a linear (one GEMM of every leading row: M = numel / N)
+ * or bmm kernel (batch x M x N) from its anchor node's output and MACs;
+ * 0 when they are not known. */
+static int gemm_shape(const dlp_graph *g, const dlp__kernel *kk, dlp__gemm_shape *s) {
+    const dlp_node_info *ni = dlp_graph_node_at(g, kk->anchor);
+    if (!ni || ni->n_outputs < 1 || ni->macs <= 0) return 0;
+    if (ni->op_class != DLP_OPC_GEMM && ni->op_class != DLP_OPC_MATMUL) return 0;
+    const dlp_tensor_info *t = dlp_graph_tensor_at(g, ni->outputs[0]);
+    if (!t || !t->shape_known || t->rank < 1 || t->numel <= 0) return 0;
+    double n = (double)t->dims[t->rank - 1], numel = (double)t->numel;
+    double m = kk->kclass == DLP_KC_BMM && t->rank >= 3 ? (double)t->dims[t->rank - 2] : numel / (n > 0 ? n : 1);
+    if (!(n >= 1) || !(m >= 1)) return 0;
+    double batch = numel / (m * n);
+    double k = round((double)ni->macs / numel);
+    if (!(batch >= 1) || !(k >= 1)) return 0;
+    *s = (dlp__gemm_shape){batch, m, n, k, 0, 0};
+    return 1;
+}
+
+/* Tiles and waves (waves.c) for an fp32 linear or bmm kernel on the vector
+ * units, where the wave model has parameters; 0 otherwise (the curve times
+ * it).  Applies with the built-in curves or a caller's: a caller's
+ * dlp_efficiency still times every other class. */
+static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, int prec,
+                        const char **source) {
+    if (c->pure || ks->tensor_core || (kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM)) return 0;
+    if (prec != DLP__PREC_FP32 || c->cdt != DLP_DT_FLOAT) return 0;
+    const dlp__wave_params *wp = dlp__wave_params_builtin(DLP__PREC_FP32);
+    dlp__gemm_shape s;
+    if (!wp || !gemm_shape(c->g, kk, &s)) return 0;
+    s.elem_bytes = dlp__elem_bytes(c->cdt);
+    double t = dlp__wave_gemm_time(wp, c->d, ks->peak, c->bw, &s, NULL);
+    if (t > 0) *source = "neusight-fp32-waves-v1:linear+bmm";
+    return t;
+}
+
 /* Add `n` kernels of (flops, bytes) each; returns the seconds (launch
  * overhead included), adds energy to *energy and, when the list has room,
  * appends a row (*row_out). */
@@ -192,7 +231,9 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     if (n <= 0) return 0;
     double roof = dlp__roof_time(flops, bytes, s->peak, c->bw);
     double ks = roof;
-    if (s->curve && roof > 0) {
+    if (s->wave_s > 0) {
+        ks = fmax(s->wave_s, roof);
+    } else if (s->curve && roof > 0) {
         double u, v;
         dlp__eff_features(roof, flops, bytes, s->peak, c->bw, &u, &v);
         ks = roof * dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
@@ -207,11 +248,9 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
      * voltage floor at s = kv.  The core clock sets the
      * compute time (peak x s); the memory clock is fixed, so a memory-bound
      * kernel barely moves.  The efficiency ratio is kept. */
-    double pw = c->p_idle + (c->p_boost - c->p_idle) * share, clk = 1;
-    if (pw > c->p_tdp && c->p_tdp > c->p_idle) {
-        /* below the voltage floor (share kv of boost) power falls only as f */
-        double r = (c->p_tdp - c->p_idle) / (pw - c->p_idle), kv = DLP__DVFS_VMIN_SHARE;
-        clk = r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
+    double pw = c->p_idle + (c->p_boost - c->p_idle) * share;
+    double clk = dlp__dvfs_clock(c->p_idle, c->p_boost, c->p_tdp, share);
+    if (clk < 1) {
         double tc = s->peak > 0 ? flops / s->peak : 0, tm = bytes / c->bw;
         double capped = fmax(tc / clk, tm);
         if (roof > 0) ks *= capped / roof;
@@ -516,6 +555,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         dlp_node_pred *np = &out->nodes[kk->anchor];
         kernel_setup ks = setup_kernel(c, o, kk, prec);
         bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
+        ks.wave_s = wave_time(c, kk, &ks, prec, &ks.source);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;

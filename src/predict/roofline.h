@@ -60,6 +60,11 @@ double dlp__board_power_w(const dlp_device *d, double share);
  * t(limit)/t(max) 11.6 % with f^3 all the way, 9.5 % with the floor at 0.8;
  * leave-one-GPU-out picks 0.80-0.85, held-out MAPE 10.1 % (10.6 % without). */
 #define DLP__DVFS_VMIN_SHARE 0.8
+/* The share of its boost clock a kernel sustains when, at boost, the board
+ * would draw idle + (boost - idle) x share W against the limit tdp W: 1 when
+ * within it, else the DVFS clock above (the time model of predict and of the
+ * wave fit, bench/bench_waves.c). */
+double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share);
 /* Clamp of the efficiency curve's ln(time ratio): [0, ln 100]. */
 #define DLP__EFF_MAX_LOG 4.605170185988091
 

@@ -1,0 +1,232 @@
+/*
+ * waves.c — GEMM-class kernels as waves of CTA tiles over the SMs (the model
+ * is described in waves.h and docs/predict.md, "Tiles and waves"), and its
+ * fit (bench/bench_waves.sh).
+ */
+#include "predict/waves.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict/curves.h"
+#include "predict/roofline.h"
+
+/* ---- tile candidates ----------------------------------------------------------
+ * The output tiles of the kernels the libraries ship.  SIMT (fp32 without
+ * tensor cores): cuBLAS's sgemm kernels as NeuSight's traces name them
+ * (maxwell/volta/ampere_sgemm_128x128, 128x64, 128x32, 32x128, 64x64, 64x32,
+ * 32x32).  Tensor cores: CUTLASS/cuBLAS's 256x128, 128x256, 128x128, 128x64,
+ * 64x128, 64x64. */
+typedef struct {
+    int tm, tn;
+} tile;
+
+static const tile simt_tiles[] = {{128, 128}, {128, 64}, {64, 128}, {128, 32}, {32, 128},
+                                  {64, 64},   {64, 32},  {32, 64},  {32, 32}};
+/* Pascal and older (compute capability <= 6): cuBLAS runs its maxwell_sgemm
+ * kernels, and NeuSight's P100 and P4 traces show only these three shapes
+ * (32x128, 64x64, 128x32; 16,000 linear kernels) */
+static const tile maxwell_tiles[] = {{64, 64}, {32, 128}, {128, 32}};
+static const tile tc_tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+
+/* Split-K factors tried when the grid has fewer tiles than SMs; every slice
+ * keeps at least MIN_SPLIT_K of K (a shorter slice is all prologue). */
+static const int splits[] = {1, 2, 3, 4, 6, 8, 12, 16};
+#define MIN_SPLIT_K 256.0
+
+static double cdiv(double a, double b) { return ceil(a / b - 1e-9); }
+
+/* One candidate (tile, split): fills *w and returns its seconds. */
+static double candidate(const dlp__wave_params *p, const dlp_device *d, double peak, double bw,
+                        const dlp__gemm_shape *s, tile t, int split, dlp__wave_info *w) {
+    double sms = d->sm_count, clk = d->boost_clock_mhz * 1e6;
+    double kp = s->k / split;
+    double tiles = s->batch * cdiv(s->m, t.tm) * cdiv(s->n, t.tn) * split;
+    double ai = (double)t.tm * t.tn / (t.tm + t.tn);
+    /* registers per FP32 lane limit a SIMT tile's blocking; tensor cores
+     * keep their operands in their own fragments */
+    double lanes = d->fp32_cores_per_sm > 64 && !s->tensor_core ? d->fp32_cores_per_sm : 64;
+    double e = p->e_max * ai / (ai + p->ai0) * kp / (kp + p->k0) * pow(64.0 / lanes, p->lane_g);
+    double t_comp = 2.0 * t.tm * t.tn * kp / (peak / sms * e);
+    double t_l2 = (t.tm + t.tn) * kp * s->elem_bytes / (p->l2_bpc * clk);
+    double per_sm = cdiv(tiles, sms);
+    double t_tiles = per_sm * fmax(t_comp, t_l2);
+    double bytes = s->elem_bytes * s->batch * (s->m * s->k + s->k * s->n + s->m * s->n);
+    double t_dram = bytes / bw;
+    /* split-K: fp32 partial sums written and read back by a reduction */
+    double t_red = split > 1 ? 2.0 * 4.0 * s->batch * s->m * s->n * split / bw : 0;
+    w->tm = t.tm, w->tn = t.tn, w->split = split;
+    w->tiles = tiles, w->per_sm = per_sm, w->waves = tiles / sms, w->eff = e;
+    w->t_tiles = t_tiles, w->t_dram = t_dram, w->t_reduce = t_red;
+    return fmax(t_tiles, t_dram) + t_red;
+}
+
+static int shape_ok(const dlp__gemm_shape *s) {
+    return s && s->batch >= 1 && s->m >= 1 && s->n >= 1 && s->k >= 1 && s->elem_bytes > 0 && isfinite(s->batch) &&
+           isfinite(s->m) && isfinite(s->n) && isfinite(s->k);
+}
+
+double dlp__wave_gemm_time(const dlp__wave_params *p, const dlp_device *d, double peak, double bw,
+                           const dlp__gemm_shape *s, dlp__wave_info *info) {
+    if (!p || !d || !shape_ok(s) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0) || !(peak > 0) || !(bw > 0))
+        return 0;
+    if (!(p->e_max > 0) || !(p->ai0 >= 0) || !(p->k0 >= 0) || !(p->l2_bpc > 0) || !(p->lane_g >= 0)) return 0;
+    const tile *c = tc_tiles;
+    size_t nc = sizeof tc_tiles / sizeof *tc_tiles;
+    if (!s->tensor_core && d->cc_major > 0 && d->cc_major <= 6)
+        c = maxwell_tiles, nc = sizeof maxwell_tiles / sizeof *maxwell_tiles;
+    else if (!s->tensor_core)
+        c = simt_tiles, nc = sizeof simt_tiles / sizeof *simt_tiles;
+    double best = INFINITY;
+    dlp__wave_info bw_info = {0}, w;
+    for (size_t i = 0; i < nc; i++) {
+        double base = s->batch * cdiv(s->m, c[i].tm) * cdiv(s->n, c[i].tn);
+        for (size_t j = 0; j < sizeof splits / sizeof *splits; j++) {
+            int sp = splits[j];
+            /* split-K only while the grid does not fill the SMs, and K is long */
+            if (sp > 1 && (base * sp > 2.0 * d->sm_count || s->k / sp < MIN_SPLIT_K)) break;
+            double t = candidate(p, d, peak, bw, s, c[i], sp, &w);
+            if (t < best) best = t, bw_info = w;
+        }
+    }
+    if (info) *info = bw_info;
+    return isfinite(best) ? best : 0;
+}
+
+/* ---- shipped parameters ------------------------------------------------------- */
+
+#include "predict/waves_table.inc"
+
+static const dlp__wave_params *override_fp32;
+
+const dlp__wave_params *dlp__wave_params_builtin(int prec) {
+    if (prec == DLP__PREC_FP32) return override_fp32 ? override_fp32 : &dlp__waves_fp32;
+    return NULL;
+}
+
+void dlp__wave_params_override(const dlp__wave_params *p) { override_fp32 = p; }
+
+/* ---- fitting -------------------------------------------------------------------
+ * x[0] = floor in us (|x|), x[1] = logit e_max, x[2..3] = log ai0, k0,
+ * x[4] = logit of l2_bpc in (1, 256), x[5] = logit lane_g:
+ * every transform keeps the parameter in its physical range. */
+
+#define WP 6
+
+static void unpack(const double *x, dlp__wave_params *p) {
+    p->floor_s = fabs(x[0]) * 1e-6;
+    p->e_max = 1.0 / (1.0 + exp(-x[1]));
+    p->ai0 = exp(x[2]);
+    p->k0 = exp(x[3]);
+    p->l2_bpc = 1.0 + 255.0 / (1.0 + exp(-x[4]));   /* 1..256 B/clk/SM: an SM's L1 port */
+    p->lane_g = 1.0 / (1.0 + exp(-x[5]));
+}
+
+double dlp__wave_capped(const dlp__wave_sample *q, double t) {
+    double roof = dlp__roof_time(q->flops, q->bytes, q->peak, q->bw);
+    if (!(q->p_tdp > 0) || !(roof > 0) || !(t > 0)) return t;
+    double u = roof / fmax(t, roof);
+    double clk = dlp__dvfs_clock(q->p_idle, q->p_boost, q->p_tdp, DLP__POWER_BUSY + DLP__POWER_UTIL * u);
+    if (clk >= 1) return t;
+    double tc = q->flops / q->peak, tm = q->bytes / q->bw;
+    return fmax(t, roof) * fmax(tc / clk, tm) / roof;
+}
+
+typedef struct {
+    const dlp__wave_sample *s;
+    size_t n, stride;
+} wfit;
+
+static double wobjective(const wfit *f, const double *x) {
+    dlp__wave_params p;
+    unpack(x, &p);
+    double sum = 0;
+    size_t cnt = 0;
+    for (size_t i = 0; i < f->n; i += f->stride) {
+        const dlp__wave_sample *q = &f->s[i];
+        double t = dlp__wave_gemm_time(&p, q->d, q->peak, q->bw, &q->s, NULL);
+        if (!(t > 0) || !(q->t_meas > 0)) continue;
+        t = dlp__wave_capped(q, t);
+        sum += fabs(p.floor_s + t - q->t_meas) / q->t_meas;
+        cnt++;
+    }
+    /* a weak prior on lane_g at the middle of its range: where no GPU of
+     * the fitting set has 128 lanes the data cannot say, and the fit should
+     * not wander to a bound (0.1 point of MAPE at a bound) */
+    return cnt ? sum / (double)cnt + 0.004 * (p.lane_g - 0.5) * (p.lane_g - 0.5) : INFINITY;
+}
+
+/* Nelder-Mead (reflect, expand, contract, shrink) from x; returns f(x). */
+static double wsimplex(const wfit *f, double *x, const double *step, int max_evals) {
+    double s[WP + 1][WP], fv[WP + 1];
+    for (int i = 0; i <= WP; i++) {
+        memcpy(s[i], x, sizeof s[i]);
+        if (i) s[i][i - 1] += step[i - 1];
+        fv[i] = wobjective(f, s[i]);
+    }
+    for (int ne = WP + 1; ne < max_evals;) {
+        for (int i = 1; i <= WP; i++)      /* best first */
+            for (int j = i; j > 0 && fv[j] < fv[j - 1]; j--) {
+                double tf = fv[j], tx[WP];
+                fv[j] = fv[j - 1], fv[j - 1] = tf;
+                memcpy(tx, s[j], sizeof tx), memcpy(s[j], s[j - 1], sizeof tx), memcpy(s[j - 1], tx, sizeof tx);
+            }
+        if (fv[WP] - fv[0] < 1e-7 * (1 + fv[0])) break;
+        double c[WP] = {0}, xr[WP], xe[WP], xc[WP];
+        for (int i = 0; i < WP; i++)
+            for (int k = 0; k < WP; k++) c[k] += s[i][k] / WP;
+        for (int k = 0; k < WP; k++) xr[k] = 2 * c[k] - s[WP][k];
+        double fr = wobjective(f, xr);
+        ne++;
+        if (fr < fv[0]) {
+            for (int k = 0; k < WP; k++) xe[k] = 3 * c[k] - 2 * s[WP][k];
+            double fe = wobjective(f, xe);
+            ne++;
+            if (fe < fr) memcpy(s[WP], xe, sizeof xe), fv[WP] = fe;
+            else memcpy(s[WP], xr, sizeof xr), fv[WP] = fr;
+        } else if (fr < fv[WP - 1]) {
+            memcpy(s[WP], xr, sizeof xr), fv[WP] = fr;
+        } else {
+            for (int k = 0; k < WP; k++) xc[k] = 0.5 * (c[k] + s[WP][k]);
+            double fc = wobjective(f, xc);
+            ne++;
+            if (fc < fv[WP]) {
+                memcpy(s[WP], xc, sizeof xc), fv[WP] = fc;
+            } else {
+                for (int i = 1; i <= WP; i++) {
+                    for (int k = 0; k < WP; k++) s[i][k] = 0.5 * (s[0][k] + s[i][k]);
+                    fv[i] = wobjective(f, s[i]);
+                    ne++;
+                }
+            }
+        }
+    }
+    int b = 0;
+    for (int i = 1; i <= WP; i++)
+        if (fv[i] < fv[b]) b = i;
+    memcpy(x, s[b], sizeof s[b]);
+    return fv[b];
+}
+
+dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples, dlp__wave_params *out,
+                         double *mape) {
+    if (!s || !n || !out) return DLP_EINVAL;
+    wfit f = {s, n, max_samples && n > max_samples ? n / max_samples : 1};
+    /* two starts: a typical SIMT SGEMM (e_max ~0.8, short prologue) and a
+     * slower one; each restarted once from its optimum */
+    static const double starts[2][WP] = {{10, 1.4, 2.0, 4.0, -3.0, -1.0}, {30, 0.5, 3.0, 5.0, -1.0, 1.0}};
+    static const double step[WP] = {10, 0.8, 0.8, 0.8, 0.8, 1.0};
+    double best = INFINITY, bx[WP] = {0};
+    for (int r = 0; r < 2; r++) {
+        double x[WP];
+        memcpy(x, starts[r], sizeof x);
+        wsimplex(&f, x, step, 600);
+        double fv = wsimplex(&f, x, step, 400);
+        if (fv < best) best = fv, memcpy(bx, x, sizeof x);
+    }
+    if (!isfinite(best)) return DLP_EINVAL;
+    unpack(bx, out);
+    if (mape) *mape = best;
+    return DLP_OK;
+}
