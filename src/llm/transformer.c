@@ -454,8 +454,64 @@ static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config
 static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
 
 static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    /* Qwen3-Omni nests the model that reads the prompt — the "thinker": its
+     * language stack (text_config) and encoders (vision_config,
+     * audio_config) — under thinker_config, beside the talker and code2wav
+     * that turn its text into speech (not built: they run after the text) */
+    const cJSON *th = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "thinker_config") : NULL;
+    if (cJSON_IsObject(th)) root = th;
     dlp_status vs = parse_obj2(root, name, c, err);
     return vs ? vs : parse_vision(root, name, c, err);
+}
+
+/* RADIO towers (Nemotron Nano VL) name their ViT by "version" and give no
+ * depth: the timm ViT each version is (RADIOv2.5 B/L/H are ViT-B/16, L/16,
+ * H/16: depth x width, MLP 4 x width).  Unknown versions stay untimed. */
+static const struct {
+    const char *version;
+    int64_t depth, width;
+} radio_vits[] = {{"radio_v2.5-b", 12, 768}, {"radio_v2.5-l", 24, 1024}, {"radio_v2.5-h", 32, 1280}};
+
+/* Nemotron Nano VL (InternVL layout): a RADIO ViT over tiles of
+ * force_image_size pixels, pixel-shuffled by downsample_ratio (0.5: 2 x 2
+ * patches per token), then the mlp1 projector (norm, Linear(H m^2 ->
+ * projector_hidden_size), ReLU^2, Linear(-> text hidden)); an image is cut
+ * into up to max_num_tiles tiles (12, InternVL's dynamic_preprocess) plus a
+ * thumbnail (use_thumbnail). */
+static dlp_status parse_radio(const cJSON *vc, const char *version, pctx *pr, const char *nm, dlp_llm_config *c) {
+    int64_t H = 0, L = 0, isz = 448, patch = 16, ph = 0, tiles = 12;
+    TRYI(get_i64(pr, KEYS("vit_hidden_size"), &H));
+    for (size_t i = 0; i < sizeof radio_vits / sizeof radio_vits[0]; i++)
+        if (!strcmp(version, radio_vits[i].version)) {
+            L = radio_vits[i].depth;
+            if (H <= 0) H = radio_vits[i].width;
+        }
+    if (H > 0 && H <= 65536) c->vision_hidden = H; /* a VLM even when its ViT is not one we know */
+    if (L <= 0 || H <= 0 || H > 65536) return DLP_OK;
+    pctx p = {nm, vc, pr->err};
+    TRYI(get_i64(&p, KEYS("patch_size"), &patch));
+    TRYI(get_i64(pr, KEYS("force_image_size", "image_size"), &isz));
+    TRYI(get_i64(pr, KEYS("projector_hidden_size"), &ph));
+    TRYI(get_i64(pr, KEYS("max_num_tiles", "max_dynamic_patch"), &tiles));
+    double ds = 0.5;
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(pr->root, "downsample_ratio");
+    if (cJSON_IsNumber(d)) ds = d->valuedouble;
+    int thumb = 1;
+    TRYI(get_bool(pr, "use_thumbnail", &thumb));
+    if (patch < 1 || patch > 1024 || isz < patch || isz > 1 << 16 || ph < 0 || ph > 1 << 20 || tiles < 1 ||
+        tiles > 1024 || !(ds > 0.05 && ds <= 1))
+        return dlp__err(pr->err, DLP_EFORMAT, "%s: sizes out of range", nm);
+    c->vision_layers = L;
+    c->vision_intermediate = 4 * H;
+    c->vision_patch = patch;
+    c->vision_merge = (int64_t)floor(1.0 / ds + 0.5);
+    c->vision_temporal_patch = 1;
+    c->vision_image_size = isz;
+    c->vision_out_hidden = c->hidden_size;
+    c->vision_max_tiles = tiles;
+    c->vision_thumbnail = thumb;
+    c->vision_proj_hidden = ph;
+    return DLP_OK;
 }
 
 /* The vision tower of a VLM config (vision_config beside text_config), the
@@ -471,6 +527,8 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
     char nm[192];
     snprintf(nm, sizeof nm, "%s: vision_config", name);
     pctx p = {nm, vc, err}, pr = {name, root, err};
+    const char *ver = get_str(&p, "version");
+    if (ver && !strncmp(ver, "radio", 5)) return parse_radio(vc, ver, &pr, nm, c);
     int64_t L = 0, H = 0, I = 0, patch = 14, merge = 1, tpatch = 1, isz = 0, tpi = 0, out = c->hidden_size;
     TRYI(get_i64(&p, KEYS("depth", "num_hidden_layers", "vt_num_hidden_layers"), &L));
     const char *hk = NULL;
@@ -489,7 +547,10 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
     const cJSON *mk = cJSON_GetObjectItemCaseSensitive(vc, "merge_kernel_size");
     if (cJSON_IsArray(mk) && cJSON_IsNumber(cJSON_GetArrayItem(mk, 0))) merge = cJSON_GetArrayItem(mk, 0)->valueint;
     TRYI(get_i64(&p, KEYS("temporal_patch_size"), &tpatch));
-    TRYI(get_i64(&p, KEYS("image_size"), &isz));
+    /* a fixed input size (SigLIP) only where patches are not merged: the
+     * Qwen3-Omni vision_config carries an unused image_size beside its
+     * spatial_merge_size */
+    if (!cJSON_GetObjectItemCaseSensitive(vc, "spatial_merge_size")) TRYI(get_i64(&p, KEYS("image_size"), &isz));
     TRYI(get_i64(&p, KEYS("out_hidden_size", "text_hidden_size"), &out));
     if (L > 1000 || H > 65536 || I < 1 || I > 1 << 20 || patch < 1 || patch > 1024 || merge < 1 || merge > 16 ||
         tpatch < 1 || tpatch > 16 || isz < 0 || isz > 1 << 16 || tpi < 0 || out < 1)
@@ -521,13 +582,16 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
 
 static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
     const cJSON *tc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "text_config") : NULL;
+    /* InternVL-style VLMs (Nemotron Nano VL) call it llm_config */
+    if (!cJSON_IsObject(tc) && cJSON_IsObject(root)) tc = cJSON_GetObjectItemCaseSensitive(root, "llm_config");
     if (!cJSON_IsObject(tc)) return parse_obj1(root, name, c, err);
     cJSON *m = cJSON_Duplicate(tc, 1);
     if (!m) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
     const cJSON *it;
     cJSON_ArrayForEach(it, root) {
-        if (!it->string || !strcmp(it->string, "text_config") || strstr(it->string, "vision") ||
-            strstr(it->string, "audio") || cJSON_GetObjectItemCaseSensitive(m, it->string))
+        if (!it->string || !strcmp(it->string, "text_config") || !strcmp(it->string, "llm_config") ||
+            strstr(it->string, "vision") || strstr(it->string, "audio") || strstr(it->string, "sound") ||
+            cJSON_GetObjectItemCaseSensitive(m, it->string))
             continue;
         cJSON_AddItemToObject(m, it->string, cJSON_Duplicate(it, 1));
     }
@@ -1077,7 +1141,8 @@ static const llm_family families[] = {
     /* 2025-26 */
     {"qwen3", TYPES("qwen3", "qwen3_vl", "qwen3_vl_text"), FF_LAYERS, def_qwen3, NULL, NULL, NULL, layers_qwen3,
      NULL},
-    {"qwen3_moe", TYPES("qwen3_moe", "qwen3_vl_moe", "qwen3_vl_moe_text"), FF_LAYERS, def_qwen3_moe, NULL, NULL,
+    {"qwen3_moe", TYPES("qwen3_moe", "qwen3_vl_moe", "qwen3_vl_moe_text", "qwen3_omni_moe_text"), FF_LAYERS,
+     def_qwen3_moe, NULL, NULL,
      NULL, layers_qwen3, arch_qwen3_moe},
     {"gemma3", TYPES("gemma3", "gemma3_text"), FF_LAYERS, def_gemma3, NULL, NULL, NULL, layers_gemma3, NULL},
     {"llama4", TYPES("llama4", "llama4_text"), FF_LAYERS | FF_ROUTER_SIGMOID, def_llama4, NULL, NULL, NULL, NULL,
@@ -1119,7 +1184,7 @@ static dlp_status read_family(pctx *p, dlp_llm_config *c, const llm_family **fam
                         "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
                         "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
                         "deepseek_v3, kimi_k2, kimi_k25, glm_moe_dsa, deepseek_v32, nemotron_h, qwen3_next, "
-                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl)", p->name, mt);
+                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, qwen3_omni_moe)", p->name, mt);
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
     def_common(c);
     (*fam)->defaults(c);
