@@ -993,6 +993,27 @@ static void t_nemotron_nano_v2(void) {
         CHECK(dlp_llm_image_tokens(&c, 1, 1024, 768, 8, &t, &e) == DLP_OK);
         CHECK_I64(t, 2048);
     }
+    /* a RADIO version we do not know: a VLM (image tokens by count only),
+     * its tower untimed; a tile size out of range: one line naming the
+     * vision_config */
+    static const char *lm = "\"llm_config\":{\"model_type\":\"nemotron_h\",\"hidden_size\":64,\"num_hidden_layers\":2,"
+                            "\"num_attention_heads\":4,\"intermediate_size\":64,\"vocab_size\":10,"
+                            "\"hybrid_override_pattern\":\"M*\",\"mamba_num_heads\":8,\"mamba_head_dim\":8,"
+                            "\"ssm_state_size\":16}";
+    char js[1024];
+    dlp_error e = {0};
+    snprintf(js, sizeof js, "{\"model_type\":\"NemotronH_Nano_VL_V2\",\"vit_hidden_size\":1280,%s,"
+             "\"vision_config\":{\"version\":\"radio_v9-x\"}}", lm);
+    CHECK(dlp_llm_config_parse(js, "cfg.json", &c, &e) == DLP_OK);
+    CHECK_I64(c.vision_hidden, 1280);
+    CHECK_I64(c.vision_layers, 0);
+    CHECK_I64(dlp_llm_vision_params(&c), 0);
+    int64_t t = 0;
+    CHECK(dlp_llm_image_tokens(&c, 1, 512, 512, 0, &t, &e) == DLP_EINVAL && strstr(e.msg, "--image-tokens"));
+    snprintf(js, sizeof js, "{\"model_type\":\"NemotronH_Nano_VL_V2\",\"force_image_size\":8,%s,"
+             "\"vision_config\":{\"version\":\"radio_v2.5-h\",\"patch_size\":16}}", lm);
+    CHECK(dlp_llm_config_parse(js, "cfg.json", &c, &e) == DLP_EFORMAT);
+    CHECK(strncmp(e.msg, "cfg.json: vision_config", 23) == 0 && !strchr(e.msg, '\n'));
 }
 
 /* The catalogue's published figures (data/llm_configs.json "published"),
