@@ -524,6 +524,8 @@ static dlp_status parse_radio(const cJSON *vc, const char *version, pctx *pr, co
     double ds = 0.5;
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(pr->root, "downsample_ratio");
     if (cJSON_IsNumber(d)) ds = d->valuedouble;
+    else if (d && !cJSON_IsNull(d))
+        return dlp__err(pr->err, DLP_EFORMAT, "%s: field 'downsample_ratio' must be a number", pr->name);
     int thumb = 1;
     TRYI(get_bool(pr, "use_thumbnail", &thumb));
     if (patch < 1 || patch > 1024 || isz < patch || isz > 1 << 16 || ph < 0 || ph > 1 << 20 || tiles < 1 ||
