@@ -915,6 +915,15 @@ typedef struct {
                                       layer attends to ((window_size / patch)^2);
                                       0: every layer attends to the whole image */
     int64_t vision_full_layers;    /* ... and its full-attention layers        */
+    int64_t vision_max_tiles;      /* InternVL-style tiling (Nemotron Nano VL):
+                                      an image is cut into at most this many
+                                      vision_image_size tiles of the closest
+                                      aspect ratio; 0: no tiling               */
+    int vision_thumbnail;          /* ... plus one whole-image tile when cut
+                                      into more than one                       */
+    int64_t vision_proj_hidden;    /* projector MLP width (InternVL mlp1: norm,
+                                      Linear(H m^2 -> this), act, Linear(-> out));
+                                      0: the family's own merger / projector   */
     /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
      * 0 everywhere for uniform stacks. */
     unsigned char layer_kind[DLP_LLM_MAX_LAYERS];

@@ -433,3 +433,26 @@ HF_HUB_CACHE="$tmp/hub" HF_HOME="$tmp/home" HOME="$tmp" "$BIN" llm --model acme/
 [ $? = 2 ] && grep -q "Hugging Face cache" "$tmp/hb4.err" || { hb_ok=0; cat "$tmp/hb4.err" >>"$tmp/hb.err"; }
 if [ "$hb_ok" = 1 ]; then ok llm_model_folder_and_hub_cache
 else bad llm_model_folder_and_hub_cache "$(tail -3 "$tmp/hb.err")"; fi
+
+# --- the 2025-26 served families from a folder and from the hub cache (issue 22, scope 5): the
+# catalogue's Nemotron-Nano-12B-v2-VL config (llm_config + a RADIO vision_config) as a fine-tune in
+# the hub cache, and Qwen3-Omni's (thinker_config) as a folder: each parses to the catalogue model's
+# counts, and the VL counts InternVL tiles: 1024x768 -> 4 x 3 tiles + a thumbnail, 256 tokens each = 3,328
+nf_ok=1
+nsnap="$tmp/hub2/models--acme--nano-vl-ft/snapshots/r2"
+mkdir -p "$nsnap" "$tmp/omni"
+jq '.models[] | select(.id == "nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16") | .config' data/llm_configs.json >"$nsnap/config.json"
+jq '.models[] | select(.id == "Qwen/Qwen3-Omni-30B-A3B-Instruct") | .config' data/llm_configs.json >"$tmp/omni/config.json"
+for pair in "acme/nano-vl-ft nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16" "$tmp/omni Qwen/Qwen3-Omni-30B-A3B-Instruct"; do
+  set -- $pair
+  HF_HUB_CACHE="$tmp/hub2" "$BIN" llm --model "$1" --device h100-sxm --concurrency 8 --prompt 256 --gen 64 --images 1 \
+    --image-size 1024x768 --json >"$tmp/nf1.json" 2>>"$tmp/nf.err" &&
+  "$BIN" llm --model "$2" --device h100-sxm --concurrency 8 --prompt 256 --gen 64 --images 1 --image-size 1024x768 \
+    --json >"$tmp/nf2.json" 2>>"$tmp/nf.err" &&
+  python3 -c 'import json,sys; a,b=[json.load(open(f)) for f in sys.argv[1:3]]
+assert a["params"]==b["params"] and a["vision_params"]==b["vision_params"]>0 and a["image_tokens"]==b["image_tokens"], (a, b)
+assert sys.argv[3]!="acme/nano-vl-ft" or a["image_tokens"]==3328, a["image_tokens"]' "$tmp/nf1.json" "$tmp/nf2.json" "$1" \
+    2>>"$tmp/nf.err" || { nf_ok=0; echo "  $1" >>"$tmp/nf.err"; }
+done
+if [ "$nf_ok" = 1 ]; then ok llm_new_families_folder_and_hub_cache
+else bad llm_new_families_folder_and_hub_cache "$(tail -3 "$tmp/nf.err")"; fi

@@ -101,6 +101,10 @@ static int list_catalogue(int json) {
                    (long long)c.num_hidden_layers, (long long)c.hidden_size, (long long)c.num_key_value_heads,
                    (long long)c.vocab_size, (long long)c.max_position_embeddings);
         }
+        /* a failed write names its errno now: the next rows' calls may
+         * clear it, and whether the final flush fails again depends on
+         * where the buffer was cut */
+        if (ferror(stdout)) return cli_write_error("stdout");
     }
     int nm = dlp_llm_model_count();
     if (json) {

@@ -38,7 +38,14 @@ int64_t dlp_llm_vision_params(const dlp_llm_config *c) {
      * two norms (weight + bias; RMSNorm towers count a few thousand less) */
     int64_t block = 4 * H * H + 4 * H + (c->vision_gated ? 3 * H * I + 2 * I + H : 2 * H * I + I + H) + 4 * H;
     int64_t n = c->vision_layers * block + 3 * P * P * t * H + H; /* + the patch embedding (a conv) */
-    if (c->vision_image_size > 0) {
+    if (c->vision_image_size > 0 && c->vision_proj_hidden > 0) {
+        /* InternVL mlp1 (Nemotron Nano VL): RMSNorm over the H m^2 shuffled
+         * patches, Linear(H m^2, proj), ReLU^2, Linear(proj, out), no
+         * biases; positions as a (size / patch)^2 table (RADIO's is sized to
+         * its max_resolution: 21M more on RADIO-H, 0.16 % of the model) */
+        int64_t side = c->vision_image_size / P, hm = H * m * m, ph = c->vision_proj_hidden;
+        n += side * side * H + hm + hm * ph + ph * out;
+    } else if (c->vision_image_size > 0) {
         /* SigLIP: learned positions, post-norm, and Gemma 3's projector
          * (RMSNorm + H x text hidden) after the average pool */
         int64_t side = c->vision_image_size / P;
@@ -50,6 +57,33 @@ int64_t dlp_llm_vision_params(const dlp_llm_config *c) {
         n += (1 + (c->vision_deepstack > 0 ? c->vision_deepstack : 0)) * (H + hm * hm + hm + hm * out + out);
     }
     return n;
+}
+
+/* InternVL's dynamic_preprocess: the grid (i, j) of at most max_tiles tiles
+ * whose aspect ratio i / j is closest to the image's, grids taken by area;
+ * on a tie the larger grid when the image has more than half its pixels;
+ * plus a thumbnail when cut into more than one.  1024 x 768 (4:3) with 12
+ * tiles -> the 4 x 3 grid + thumbnail = 13 tiles. */
+static int64_t vision_tiles(const dlp_llm_config *c, int64_t width, int64_t height) {
+    double ar = (double)width / (double)height, best = INFINITY, area = (double)width * (double)height;
+    double sz = (double)c->vision_image_size;
+    int64_t bi = 1, bj = 1, n = c->vision_max_tiles;
+    for (int64_t a = 1; a <= n; a++)          /* area a = i x j, ascending */
+        for (int64_t i = 1; i <= a; i++) {
+            if (a % i) continue;
+            int64_t j = a / i;
+            double diff = fabs(ar - (double)i / (double)j);
+            if (diff < best) {
+                best = diff;
+                bi = i;
+                bj = j;
+            } else if (diff == best && area > 0.5 * sz * sz * (double)(i * j)) {
+                bi = i;
+                bj = j;
+            }
+        }
+    int64_t t = bi * bj;
+    return t + (c->vision_thumbnail && t != 1 ? 1 : 0);
 }
 
 dlp_status dlp_llm_image_tokens(const dlp_llm_config *c, int64_t images, int64_t width, int64_t height,
@@ -67,7 +101,12 @@ dlp_status dlp_llm_image_tokens(const dlp_llm_config *c, int64_t images, int64_t
         return dlp__err(err, DLP_EINVAL, "%s: images %lld of %lld x %lld pixels (frames %lld) out of range", c->id,
                         (long long)images, (long long)width, (long long)height, (long long)frames);
     double per;
-    if (c->vision_tokens_per_image > 0) {
+    if (c->vision_max_tiles > 0 && c->vision_image_size > 0) {
+        /* InternVL dynamic tiling: tiles of image_size, a video frame one */
+        double side = (double)(c->vision_image_size / c->vision_patch) / (double)c->vision_merge;
+        per = side * side * (frames > 0 ? (double)frames : (double)vision_tiles(c, width, height));
+        frames = 0;
+    } else if (c->vision_tokens_per_image > 0) {
         per = (double)c->vision_tokens_per_image; /* fixed input size: the picture is resized to it */
     } else if (c->vision_image_size > 0) {
         double side = (double)(c->vision_image_size / c->vision_patch) / (double)c->vision_merge;
@@ -170,7 +209,11 @@ double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, 
     }
     /* merger / projector into the language width */
     double out = (double)c->vision_out_hidden, tok = (double)image_tokens;
-    if (c->vision_image_size > 0) {
+    if (c->vision_image_size > 0 && c->vision_proj_hidden > 0) {
+        double hm = H * (double)(c->vision_merge * c->vision_merge), ph = (double)c->vision_proj_hidden;
+        GEMM(tok, hm, ph, 1);
+        GEMM(tok, ph, out, 1);
+    } else if (c->vision_image_size > 0) {
         GEMM(tok, H, out, 1);
     } else {
         double hm = H * (double)(c->vision_merge * c->vision_merge);

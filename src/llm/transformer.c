@@ -40,6 +40,34 @@
 #include "graph/graph.h"
 #include "util/util.h"
 
+/* Node and value names are built for every node of every graph, so they are
+ * joined here rather than by snprintf (a quarter of a large MoE answer's
+ * instructions went to snprintf); same bytes as snprintf "%s%s", including
+ * the truncation at n - 1. */
+static size_t join2(char *buf, size_t n, const char *a, const char *b) {
+    if (!n) return 0;
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > n - 1) la = n - 1;
+    if (lb > n - 1 - la) lb = n - 1 - la;
+    memcpy(buf, a, la);
+    memcpy(buf + la, b, lb);
+    buf[la + lb] = 0;
+    return la + lb;
+}
+/* prefix and a decimal int, as snprintf "%s%d" */
+static void join_int(char *buf, size_t n, const char *prefix, int v) {
+    char d[16];
+    int k = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do d[k++] = (char)('0' + u % 10); while ((u /= 10) && k < 15);
+    if (v < 0) d[k++] = '-';
+    char r[16];
+    for (int i = 0; i < k; i++) r[i] = d[k - 1 - i];
+    r[k] = 0;
+    join2(buf, n, prefix, r);
+}
+
+
 /* ======================================================================
  * quantisation formats
  * ====================================================================== */
@@ -454,8 +482,66 @@ static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config
 static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err);
 
 static dlp_status parse_obj(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
+    /* Qwen3-Omni nests the model that reads the prompt — the "thinker": its
+     * language stack (text_config) and encoders (vision_config,
+     * audio_config) — under thinker_config, beside the talker and code2wav
+     * that turn its text into speech (not built: they run after the text) */
+    const cJSON *th = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "thinker_config") : NULL;
+    if (cJSON_IsObject(th)) root = th;
     dlp_status vs = parse_obj2(root, name, c, err);
     return vs ? vs : parse_vision(root, name, c, err);
+}
+
+/* RADIO towers (Nemotron Nano VL) name their ViT by "version" and give no
+ * depth: the timm ViT each version is (RADIOv2.5 B/L/H are ViT-B/16, L/16,
+ * H/16: depth x width, MLP 4 x width).  Unknown versions stay untimed. */
+static const struct {
+    const char *version;
+    int64_t depth, width;
+} radio_vits[] = {{"radio_v2.5-b", 12, 768}, {"radio_v2.5-l", 24, 1024}, {"radio_v2.5-h", 32, 1280}};
+
+/* Nemotron Nano VL (InternVL layout): a RADIO ViT over tiles of
+ * force_image_size pixels, pixel-shuffled by downsample_ratio (0.5: 2 x 2
+ * patches per token), then the mlp1 projector (norm, Linear(H m^2 ->
+ * projector_hidden_size), ReLU^2, Linear(-> text hidden)); an image is cut
+ * into up to max_num_tiles tiles (12, InternVL's dynamic_preprocess) plus a
+ * thumbnail (use_thumbnail). */
+static dlp_status parse_radio(const cJSON *vc, const char *version, pctx *pr, const char *nm, dlp_llm_config *c) {
+    int64_t H = 0, L = 0, isz = 448, patch = 16, ph = 0, tiles = 12;
+    TRYI(get_i64(pr, KEYS("vit_hidden_size"), &H));
+    for (size_t i = 0; i < sizeof radio_vits / sizeof radio_vits[0]; i++)
+        if (!strcmp(version, radio_vits[i].version)) {
+            L = radio_vits[i].depth;
+            if (H <= 0) H = radio_vits[i].width;
+        }
+    if (H > 0 && H <= 65536) c->vision_hidden = H; /* a VLM even when its ViT is not one we know */
+    if (L <= 0 || H <= 0 || H > 65536) return DLP_OK;
+    pctx p = {nm, vc, pr->err};
+    TRYI(get_i64(&p, KEYS("patch_size"), &patch));
+    TRYI(get_i64(pr, KEYS("force_image_size", "image_size"), &isz));
+    TRYI(get_i64(pr, KEYS("projector_hidden_size"), &ph));
+    TRYI(get_i64(pr, KEYS("max_num_tiles", "max_dynamic_patch"), &tiles));
+    double ds = 0.5;
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(pr->root, "downsample_ratio");
+    if (cJSON_IsNumber(d)) ds = d->valuedouble;
+    else if (d && !cJSON_IsNull(d))
+        return dlp__err(pr->err, DLP_EFORMAT, "%s: field 'downsample_ratio' must be a number", pr->name);
+    int thumb = 1;
+    TRYI(get_bool(pr, "use_thumbnail", &thumb));
+    if (patch < 1 || patch > 1024 || isz < patch || isz > 1 << 16 || ph < 0 || ph > 1 << 20 || tiles < 1 ||
+        tiles > 1024 || !(ds > 0.05 && ds <= 1))
+        return dlp__err(pr->err, DLP_EFORMAT, "%s: sizes out of range", nm);
+    c->vision_layers = L;
+    c->vision_intermediate = 4 * H;
+    c->vision_patch = patch;
+    c->vision_merge = (int64_t)floor(1.0 / ds + 0.5);
+    c->vision_temporal_patch = 1;
+    c->vision_image_size = isz;
+    c->vision_out_hidden = c->hidden_size;
+    c->vision_max_tiles = tiles;
+    c->vision_thumbnail = thumb;
+    c->vision_proj_hidden = ph;
+    return DLP_OK;
 }
 
 /* The vision tower of a VLM config (vision_config beside text_config), the
@@ -469,8 +555,10 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
     const cJSON *vc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "vision_config") : NULL;
     if (!cJSON_IsObject(vc)) return DLP_OK;
     char nm[192];
-    snprintf(nm, sizeof nm, "%s: vision_config", name);
+    join2(nm, sizeof nm, name, ": vision_config");
     pctx p = {nm, vc, err}, pr = {name, root, err};
+    const char *ver = get_str(&p, "version");
+    if (ver && !strncmp(ver, "radio", 5)) return parse_radio(vc, ver, &pr, nm, c);
     int64_t L = 0, H = 0, I = 0, patch = 14, merge = 1, tpatch = 1, isz = 0, tpi = 0, out = c->hidden_size;
     TRYI(get_i64(&p, KEYS("depth", "num_hidden_layers", "vt_num_hidden_layers"), &L));
     const char *hk = NULL;
@@ -489,7 +577,10 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
     const cJSON *mk = cJSON_GetObjectItemCaseSensitive(vc, "merge_kernel_size");
     if (cJSON_IsArray(mk) && cJSON_IsNumber(cJSON_GetArrayItem(mk, 0))) merge = cJSON_GetArrayItem(mk, 0)->valueint;
     TRYI(get_i64(&p, KEYS("temporal_patch_size"), &tpatch));
-    TRYI(get_i64(&p, KEYS("image_size"), &isz));
+    /* a fixed input size (SigLIP) only where patches are not merged: the
+     * Qwen3-Omni vision_config carries an unused image_size beside its
+     * spatial_merge_size */
+    if (!cJSON_GetObjectItemCaseSensitive(vc, "spatial_merge_size")) TRYI(get_i64(&p, KEYS("image_size"), &isz));
     TRYI(get_i64(&p, KEYS("out_hidden_size", "text_hidden_size"), &out));
     if (L > 1000 || H > 65536 || I < 1 || I > 1 << 20 || patch < 1 || patch > 1024 || merge < 1 || merge > 16 ||
         tpatch < 1 || tpatch > 16 || isz < 0 || isz > 1 << 16 || tpi < 0 || out < 1)
@@ -521,13 +612,16 @@ static dlp_status parse_vision(const cJSON *root, const char *name, dlp_llm_conf
 
 static dlp_status parse_obj2(const cJSON *root, const char *name, dlp_llm_config *c, dlp_error *err) {
     const cJSON *tc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "text_config") : NULL;
+    /* InternVL-style VLMs (Nemotron Nano VL) call it llm_config */
+    if (!cJSON_IsObject(tc) && cJSON_IsObject(root)) tc = cJSON_GetObjectItemCaseSensitive(root, "llm_config");
     if (!cJSON_IsObject(tc)) return parse_obj1(root, name, c, err);
     cJSON *m = cJSON_Duplicate(tc, 1);
     if (!m) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", name);
     const cJSON *it;
     cJSON_ArrayForEach(it, root) {
-        if (!it->string || !strcmp(it->string, "text_config") || strstr(it->string, "vision") ||
-            strstr(it->string, "audio") || cJSON_GetObjectItemCaseSensitive(m, it->string))
+        if (!it->string || !strcmp(it->string, "text_config") || !strcmp(it->string, "llm_config") ||
+            strstr(it->string, "vision") || strstr(it->string, "audio") || strstr(it->string, "sound") ||
+            cJSON_GetObjectItemCaseSensitive(m, it->string))
             continue;
         cJSON_AddItemToObject(m, it->string, cJSON_Duplicate(it, 1));
     }
@@ -1077,7 +1171,8 @@ static const llm_family families[] = {
     /* 2025-26 */
     {"qwen3", TYPES("qwen3", "qwen3_vl", "qwen3_vl_text"), FF_LAYERS, def_qwen3, NULL, NULL, NULL, layers_qwen3,
      NULL},
-    {"qwen3_moe", TYPES("qwen3_moe", "qwen3_vl_moe", "qwen3_vl_moe_text"), FF_LAYERS, def_qwen3_moe, NULL, NULL,
+    {"qwen3_moe", TYPES("qwen3_moe", "qwen3_vl_moe", "qwen3_vl_moe_text", "qwen3_omni_moe_text"), FF_LAYERS,
+     def_qwen3_moe, NULL, NULL,
      NULL, layers_qwen3, arch_qwen3_moe},
     {"gemma3", TYPES("gemma3", "gemma3_text"), FF_LAYERS, def_gemma3, NULL, NULL, NULL, layers_gemma3, NULL},
     {"llama4", TYPES("llama4", "llama4_text"), FF_LAYERS | FF_ROUTER_SIGMOID, def_llama4, NULL, NULL, NULL, NULL,
@@ -1119,7 +1214,7 @@ static dlp_status read_family(pctx *p, dlp_llm_config *c, const llm_family **fam
                         "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
                         "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
                         "deepseek_v3, kimi_k2, kimi_k25, glm_moe_dsa, deepseek_v32, nemotron_h, qwen3_next, "
-                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl)", p->name, mt);
+                        "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, qwen3_omni_moe)", p->name, mt);
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
     def_common(c);
     (*fam)->defaults(c);
@@ -1295,7 +1390,7 @@ dlp_status dlp_llm_config_load(const char *path, dlp_llm_config *out, dlp_error 
             while (s > path && s[-1] != '/') s--;
             snprintf(tmp, sizeof tmp, "%.*s", (int)(e - s), s);
         } else {
-            snprintf(tmp, sizeof tmp, "%s", b);
+            join2(tmp, sizeof tmp, b, "");
             char *dot = strrchr(tmp, '.');
             if (dot && !strcmp(dot, ".json")) *dot = 0;
         }
@@ -1490,8 +1585,10 @@ typedef struct {
     int expert;                /* building routed-expert weights (mxfp4 rule) */
 } tb;
 
-static void full_name(tb *b, char *buf, size_t n, const char *name) {
-    snprintf(buf, n, "%s/%s", b->scope, name);
+/* scope "/" name, as snprintf "%s/%s"; returns the length */
+static size_t full_name(tb *b, char *buf, size_t n, const char *name) {
+    size_t k = join2(buf, n, b->scope, "/");
+    return k + join2(buf + k, n - k, name, "");
 }
 
 /* A node with n_out fresh outputs (shapes left to the rules).  Returns the
@@ -1505,9 +1602,11 @@ static int tb_nodev(tb *b, const char *op, const char *name, int n_in, const int
             b->oom = 1;
             return -1;
         }
-    full_name(b, nm, sizeof nm, name);
+    size_t k = full_name(b, nm, sizeof nm, name);
+    memcpy(vn, nm, k); /* nm < 256 bytes: "nm_output_o" fits vn's 300 */
+    memcpy(vn + k, "_output_0", 10);
     for (int o = 0; o < n_out; o++) {
-        snprintf(vn, sizeof vn, "%s_output_%d", nm, o);
+        vn[k + 8] = (char)('0' + o); /* o < 8 */
         tmp[o] = dlp__graph_add_value(b->g, vn, 0, -1, NULL);
         if (tmp[o] < 0) {
             b->oom = 1;
@@ -1554,7 +1653,7 @@ static int tb_ints(tb *b, int n, const int64_t *v) {
         if (b->konst[i].kind == 0 && b->konst[i].n == n && !memcmp(b->konst[i].iv, v, sizeof(int64_t) * (size_t)n))
             return b->konst[i].id;
     char nm[64];
-    snprintf(nm, sizeof nm, "const_i%d", b->uid++);
+    join_int(nm, sizeof nm, "const_i", b->uid++);
     int64_t d = n;
     int id = dlp__graph_add_const_ints(b->g, nm, 1, &d, v);
     if (id < 0) {
@@ -1577,7 +1676,7 @@ static int tb_iscalar(tb *b, int64_t v) {
     for (int i = 0; i < b->n_const; i++)
         if (b->konst[i].kind == 2 && b->konst[i].iv[0] == v) return b->konst[i].id;
     char nm[64];
-    snprintf(nm, sizeof nm, "const_s%d", b->uid++);
+    join_int(nm, sizeof nm, "const_s", b->uid++);
     int id = dlp__graph_add_const_ints(b->g, nm, 0, NULL, &v);
     if (id < 0) {
         b->oom = 1;
@@ -1600,11 +1699,11 @@ static int tb_scalar(tb *b, double v, int dt) {
     char save[96], nm[64];
     memcpy(save, b->scope, sizeof save);
     b->scope[0] = 0;
-    snprintf(nm, sizeof nm, "Constant_%d", b->uid++);
+    join_int(nm, sizeof nm, "Constant_", b->uid++);
     int id = tb_op(b, "Constant", nm, 0, NULL);
     tb_attr_f(b, "value_float", v);
     if (dt != DLP_DT_FLOAT) {
-        snprintf(nm, sizeof nm, "Cast_%d", b->uid++);
+        join_int(nm, sizeof nm, "Cast_", b->uid++);
         id = tb_op1(b, "Cast", nm, id);
         tb_attr_i(b, "to", dt);
     }
@@ -1669,10 +1768,10 @@ static int tb_weight(tb *b, const char *name, int rank, const int64_t *dims, int
 /* x (.., in) @ W (in, out) [+ bias]: nn.Linear as torch exports it. */
 static int tb_linear_w(tb *b, const char *name, int x, int W, int bias) {
     char nm[128];
-    snprintf(nm, sizeof nm, "%s/MatMul", name);
+    join2(nm, sizeof nm, name, "/MatMul");
     int y = tb_op2(b, "MatMul", nm, x, W);
     if (bias >= 0) {
-        snprintf(nm, sizeof nm, "%s/Add", name);
+        join2(nm, sizeof nm, name, "/Add");
         y = tb_op2(b, "Add", nm, y, bias);
     }
     return y;
@@ -1681,11 +1780,11 @@ static int tb_linear_w(tb *b, const char *name, int x, int W, int bias) {
 static int tb_linear(tb *b, const char *name, int x, int64_t in, int64_t out, int has_bias, int kind) {
     char nm[128];
     int64_t d[2] = {in, out};
-    snprintf(nm, sizeof nm, "%s.weight", name);
+    join2(nm, sizeof nm, name, ".weight");
     int W = tb_weight(b, nm, 2, d, kind);
     int bias = -1;
     if (has_bias) {
-        snprintf(nm, sizeof nm, "%s.bias", name);
+        join2(nm, sizeof nm, name, ".bias");
         bias = tb_weight(b, nm, 1, &out, W_PLAIN);
     }
     return tb_linear_w(b, name, x, W, bias);
@@ -1726,16 +1825,16 @@ static void tb_split(tb *b, const char *name, int x, int n, const int64_t *sizes
 static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) {
     const dlp_llm_config *c = b->c;
     char nm[128];
-    snprintf(nm, sizeof nm, "%s.weight", name);
+    join2(nm, sizeof nm, name, ".weight");
     int w = weighted ? tb_weight(b, nm, 1, &H, W_PLAIN) : -1;
     if (!c->rms_norm) {
         int in[3] = {x, w, -1};
         int n = 2;
         if (c->norm_bias) {
-            snprintf(nm, sizeof nm, "%s.bias", name);
+            join2(nm, sizeof nm, name, ".bias");
             in[n++] = tb_weight(b, nm, 1, &H, W_PLAIN);
         }
-        snprintf(nm, sizeof nm, "%s/LayerNormalization", name);
+        join2(nm, sizeof nm, name, "/LayerNormalization");
         int y = tb_op(b, "LayerNormalization", nm, n, in);
         tb_attr_i(b, "axis", -1);
         tb_attr_f(b, "epsilon", c->norm_eps);
@@ -1743,28 +1842,28 @@ static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) 
     }
     int xf = x;
     if (b->dt != DLP_DT_FLOAT) {
-        snprintf(nm, sizeof nm, "%s/Cast", name);
+        join2(nm, sizeof nm, name, "/Cast");
         xf = tb_op1(b, "Cast", nm, x);
         tb_attr_i(b, "to", DLP_DT_FLOAT);
     }
-    snprintf(nm, sizeof nm, "%s/Pow", name);
+    join2(nm, sizeof nm, name, "/Pow");
     int sq = tb_op2(b, "Pow", nm, xf, tb_scalar(b, 2.0, DLP_DT_FLOAT));
-    snprintf(nm, sizeof nm, "%s/ReduceMean", name);
+    join2(nm, sizeof nm, name, "/ReduceMean");
     int ms = tb_op2(b, "ReduceMean", nm, sq, tb_i1(b, -1));
     tb_attr_i(b, "keepdims", 1);
-    snprintf(nm, sizeof nm, "%s/Add", name);
+    join2(nm, sizeof nm, name, "/Add");
     int ad = tb_op2(b, "Add", nm, ms, tb_scalar(b, c->norm_eps, DLP_DT_FLOAT));
-    snprintf(nm, sizeof nm, "%s/Sqrt", name);
+    join2(nm, sizeof nm, name, "/Sqrt");
     int rt = tb_op1(b, "Sqrt", nm, ad);
-    snprintf(nm, sizeof nm, "%s/Div", name);
+    join2(nm, sizeof nm, name, "/Div");
     int y = tb_op2(b, "Div", nm, xf, rt);
     if (b->dt != DLP_DT_FLOAT) {
-        snprintf(nm, sizeof nm, "%s/Cast_1", name);
+        join2(nm, sizeof nm, name, "/Cast_1");
         y = tb_op1(b, "Cast", nm, y);
         tb_attr_i(b, "to", b->dt);
     }
     if (!weighted) return y;
-    snprintf(nm, sizeof nm, "%s/Mul", name);
+    join2(nm, sizeof nm, name, "/Mul");
     return tb_op2(b, "Mul", nm, w, y);
 }
 
@@ -1774,22 +1873,22 @@ static int tb_act(tb *b, const char *name, int x) {
     char nm[128];
     switch (b->c->act) {
     case DLP_ACT_RELU:
-        snprintf(nm, sizeof nm, "%s/Relu", name);
+        join2(nm, sizeof nm, name, "/Relu");
         return tb_op1(b, "Relu", nm, x);
     case DLP_ACT_RELU2: {
-        snprintf(nm, sizeof nm, "%s/Relu", name);
+        join2(nm, sizeof nm, name, "/Relu");
         int r = tb_op1(b, "Relu", nm, x);
-        snprintf(nm, sizeof nm, "%s/Mul", name);
+        join2(nm, sizeof nm, name, "/Mul");
         return tb_op2(b, "Mul", nm, r, r);
     }
     case DLP_ACT_SILU: case DLP_ACT_SWIGLU_OAI: {
-        snprintf(nm, sizeof nm, "%s/Sigmoid", name);
+        join2(nm, sizeof nm, name, "/Sigmoid");
         int s = tb_op1(b, "Sigmoid", nm, x);
-        snprintf(nm, sizeof nm, "%s/Mul", name);
+        join2(nm, sizeof nm, name, "/Mul");
         return tb_op2(b, "Mul", nm, x, s);
     }
     default: {
-        snprintf(nm, sizeof nm, "%s/Gelu", name);
+        join2(nm, sizeof nm, name, "/Gelu");
         int y = tb_op1(b, "Gelu", nm, x);
         if (b->c->act == DLP_ACT_GELU_TANH) tb_attr_s(b, "approximate", "tanh");
         return y;
@@ -1840,29 +1939,29 @@ static int tb_rope_d(tb *b, const char *name, int t, int64_t d) {
     char nm[128];
     int tr = t, tp = -1;
     if (rd < d) {
-        snprintf(nm, sizeof nm, "%s/Slice_rot", name);
+        join2(nm, sizeof nm, name, "/Slice_rot");
         tr = tb_slice(b, nm, t, 0, rd, -1);
-        snprintf(nm, sizeof nm, "%s/Slice_pass", name);
+        join2(nm, sizeof nm, name, "/Slice_pass");
         tp = tb_slice(b, nm, t, rd, d, -1);
     }
-    snprintf(nm, sizeof nm, "%s/Slice", name);
+    join2(nm, sizeof nm, name, "/Slice");
     int x1 = tb_slice(b, nm, tr, 0, h, -1);
-    snprintf(nm, sizeof nm, "%s/Slice_1", name);
+    join2(nm, sizeof nm, name, "/Slice_1");
     int x2 = tb_slice(b, nm, tr, h, rd, -1);
-    snprintf(nm, sizeof nm, "%s/Neg", name);
+    join2(nm, sizeof nm, name, "/Neg");
     int nx2 = tb_op1(b, "Neg", nm, x2);
     int cc0[2] = {nx2, x1};
-    snprintf(nm, sizeof nm, "%s/Concat", name);
+    join2(nm, sizeof nm, name, "/Concat");
     int rot = tb_concat(b, nm, 2, cc0, -1);
-    snprintf(nm, sizeof nm, "%s/Mul", name);
+    join2(nm, sizeof nm, name, "/Mul");
     int a = tb_op2(b, "Mul", nm, tr, b->cos);
-    snprintf(nm, sizeof nm, "%s/Mul_1", name);
+    join2(nm, sizeof nm, name, "/Mul_1");
     int s = tb_op2(b, "Mul", nm, rot, b->sin);
-    snprintf(nm, sizeof nm, "%s/Add", name);
+    join2(nm, sizeof nm, name, "/Add");
     int y = tb_op2(b, "Add", nm, a, s);
     if (tp >= 0) {
         int cc[2] = {y, tp};
-        snprintf(nm, sizeof nm, "%s/Concat_1", name);
+        join2(nm, sizeof nm, name, "/Concat_1");
         y = tb_concat(b, nm, 2, cc, -1);
     }
     return y;
@@ -1914,7 +2013,7 @@ static void tb_deberta_rel(tb *b) {
     }
     for (int64_t i = 0; i < n; i++) iv[i] = i < 2 * c->position_buckets ? i : 2 * c->position_buckets - 1;
     char nm[64];
-    snprintf(nm, sizeof nm, "const_relidx%d", b->uid++);
+    join_int(nm, sizeof nm, "const_relidx", b->uid++);
     b->rel_idx = n == b->S ? dlp__graph_add_const_ints(b->g, nm, 1, &n, iv) : -1;
     free(iv);
     if (b->rel_idx < 0) b->oom = 1;
