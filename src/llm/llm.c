@@ -29,6 +29,9 @@
 #include "llm/llm_internal.h"
 #include "predict/roofline.h"
 #include "learn/xgb.h"
+#include "dlpm/container.h"
+
+#include <cJSON.h>
 #include "util/util.h"
 
 /* ---- features -------------------------------------------------------------- */
@@ -362,9 +365,47 @@ void dlp_llm_features(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
 
 /* ---- shipped models ----------------------------------------------------------- */
 
-static dlp_xgb **models;
-static int n_models;
+/* The shipped bundle is indexed, not loaded: each entry keeps its image
+ * and its header's "meta" (which devices, quantisations and workloads it
+ * covers), and the model itself (CRC-32 over the image, trees unpacked:
+ * ~21 M instructions for the whole bundle, a third of a dense answer) is
+ * loaded the first time a prediction or a listing needs it.  A device no
+ * model covers (H200, B200, ...) never pays for it. */
+typedef struct {
+    const unsigned char *p;
+    size_t len;
+    cJSON *hd;                 /* the image's parsed header (NULL: legacy layout) */
+    dlp_xgb *m;                /* loaded model, once asked for                    */
+    int tried;                 /* a load was attempted (a failure is not retried) */
+} llm_model_entry;
+
+static llm_model_entry *entries;
+static int n_entries;
 static pthread_once_t models_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t models_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The header of a .dlpm image, parsed without checking its CRC (the load
+ * checks it); NULL for the legacy 28-byte layout or a header that is not
+ * JSON, which are then loaded at once. */
+static cJSON *image_header(const unsigned char *p, size_t len) {
+    if (dlp__dlpm_image_len(p, len) != len) return NULL;
+    uint32_t h;
+    memcpy(&h, p + 8, 4);
+    return cJSON_ParseWithLength((const char *)p + DLP__DLPM_FIXED, h);
+}
+
+static dlp_xgb *entry_model(llm_model_entry *e) {
+    pthread_mutex_lock(&models_mu);
+    if (!e->tried) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "built-in model %d", (int)(e - entries));
+        e->tried = 1;
+        if (dlp_xgb_load_mem(e->p, e->len, nm, &e->m, NULL) != DLP_OK) e->m = NULL;
+    }
+    dlp_xgb *m = e->m;
+    pthread_mutex_unlock(&models_mu);
+    return m;
+}
 
 /* The bundle is .dlpm files back to back; each gives its own length. */
 static void models_load(void) {
@@ -372,21 +413,20 @@ static void models_load(void) {
     size_t left = (size_t)dlp__llm_models_bundle_len, len;
     int cap = 0;
     while ((len = dlp__xgb_file_len(p, left)) > 0) {
-        dlp_xgb *m = NULL;
-        char nm[64];
-        snprintf(nm, sizeof nm, "built-in model %d", n_models);
-        if (dlp_xgb_load_mem(p, len, nm, &m, NULL) == DLP_OK) {
-            if (n_models == cap) {
-                cap = cap ? 2 * cap : 8;
-                dlp_xgb **nmv = realloc(models, sizeof *models * (size_t)cap);
-                if (!nmv) {
-                    dlp_xgb_free(m);
-                    break;
-                }
-                models = nmv;
-            }
-            models[n_models++] = m;
+        if (n_entries == cap) {
+            cap = cap ? 2 * cap : 8;
+            llm_model_entry *ne = realloc(entries, sizeof *entries * (size_t)cap);
+            if (!ne) break;
+            entries = ne;
         }
+        llm_model_entry *e = &entries[n_entries];
+        memset(e, 0, sizeof *e);
+        e->p = p;
+        e->len = len;
+        e->hd = image_header(p, len);
+        /* an image whose header cannot be read here is loaded now, and
+         * left out when that fails too, as before */
+        if (e->hd || entry_model(e)) n_entries++;
         p += len;
         left -= len;
     }
@@ -394,12 +434,19 @@ static void models_load(void) {
 
 int dlp_llm_model_count(void) {
     pthread_once(&models_once, models_load);
-    return n_models;
+    return n_entries;
 }
 
 const dlp_xgb *dlp_llm_model_at(int i) {
     pthread_once(&models_once, models_load);
-    return i >= 0 && i < n_models ? models[i] : NULL;
+    return i >= 0 && i < n_entries ? entry_model(&entries[i]) : NULL;
+}
+
+/* A "meta" string of entry e: from its header while it is not loaded. */
+static const char *entry_meta(const llm_model_entry *e, const char *key) {
+    if (!e->hd) return e->m ? dlp_xgb_get_meta(e->m, key) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e->hd, "meta"), key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 /* `item` in a comma-separated list ("*" matches everything). */
@@ -421,14 +468,16 @@ static int in_list(const char *list, const char *item) {
 static const dlp_xgb *find_model(const char *what, const dlp_device *d, const dlp_llm_workload *wl) {
     const char *kind = wl->gen_tokens > 0 ? "generate" : "forward";
     for (int i = 0; i < dlp_llm_model_count(); i++) {
-        const dlp_xgb *m = models[i];
-        if (!in_list(dlp_xgb_get_meta(m, "predicts"), what)) continue;
-        if (!in_list(dlp_xgb_get_meta(m, "workload"), kind)) continue;
-        if (!in_list(dlp_xgb_get_meta(m, "devices"), d->id)) continue;
-        if (!in_list(dlp_xgb_get_meta(m, "quants"), dlp_quant_name(wl->quant))) continue;
-        const char *ng = dlp_xgb_get_meta(m, "max_gpus");
+        const llm_model_entry *e = &entries[i];
+        if (!in_list(entry_meta(e, "predicts"), what)) continue;
+        if (!in_list(entry_meta(e, "workload"), kind)) continue;
+        if (!in_list(entry_meta(e, "devices"), d->id)) continue;
+        if (!in_list(entry_meta(e, "quants"), dlp_quant_name(wl->quant))) continue;
+        const char *ng = entry_meta(e, "max_gpus");
         if (ng && (wl->n_gpus > 1 ? wl->n_gpus : 1) > atoi(ng)) continue;
-        return m;
+        /* the first covering model that loads (a damaged one is skipped) */
+        const dlp_xgb *m = entry_model(&entries[i]);
+        if (m) return m;
     }
     return NULL;
 }
