@@ -262,7 +262,8 @@ enum { CO_ALLREDUCE = 0, CO_ALLGATHER, CO_REDUCESCATTER, CO_ALLTOALL };
  * H100 (NVLink 4, 900 GB/s) or A100 (NVLink 3, 600 GB/s) table, log-log
  * interpolated in message size, with the size axis scaled by the link
  * ratio (a faster link moves a larger message in the same time); beyond a
- * node (n > NVLink domain) the bandwidth is a NIC's. */
+ * node (n > NVLink domain) the bandwidth is the slower of the node link
+ * and a NIC's. */
 static double coll_s(const dlp_device *d, int op, int n, double bytes) {
     if (n <= 1 || bytes <= 0) return 0;
     int nvl;
@@ -271,7 +272,9 @@ static double coll_s(const dlp_device *d, int op, int n, double bytes) {
     const double(*tab)[3][NCCL_NSIZES] = gbs >= 750 ? nccl_h100 : nccl_a100;
     double ref = gbs >= 750 ? 900.0 : 600.0;
     double eff = nvl ? gbs : gbs * 0.5;
-    if (n > dom) eff = IB_GBS * 2.0;
+    /* past one node the ring also crosses the NICs: the slower of the two
+     * links bounds it (PCIe boards must not get the NIC's faster rate) */
+    if (n > dom) eff = fmin(eff, IB_GBS * 2.0);
     int ni = n <= 2 ? 0 : n <= 4 ? 1 : 2;
     double elems = bytes / 2.0 * ref / eff;
     /* ring steps grow as (n - 1) / n: scale past 8 GPUs by that ratio */
