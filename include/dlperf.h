@@ -1147,6 +1147,9 @@ typedef struct {
                                   TTFT); 0 for closed-loop clients             */
     double overhead_ms;        /* the engine's CPU time inside one step (in
                                   TPOT)                                        */
+    double request_ms;         /* the request's way through the engine's front
+                                  end (HTTP, tokenising, the first token back;
+                                  in TTFT)                                     */
     double mem_util, math_util;/* the step's bytes over peak bandwidth and FLOPs
                                   over peak math, per second of step (0..1):
                                   what the power follows                       */

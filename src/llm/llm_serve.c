@@ -62,11 +62,19 @@
  *   which is why that engine's tok/s flattens near 2,000 on every model. */
 #define VLLM_V0_FIXED_MS 24.6
 #define VLLM_V0_SEQ_MS 0.233
+/* req_ms: a request's way through the front end before and after its
+ * prefill (HTTP, tokenising the prompt, handing it to the engine, the first
+ * token detokenised and streamed back), in every TTFT a client measures.
+ * Fitted on aiconfigurator's aggregated TTFTs (weighted least squares of
+ * the residual, bench/bench_llm.sh --serving silicon prints it with
+ * leave-one-GPU-out and leave-one-family-out); the leaderboard has no TTFT,
+ * so vllm-v0 takes the same. */
+#define REQ_FIT_MS 53.5
 static const struct {
-    double fixed_ms, seq_ms;
+    double fixed_ms, seq_ms, req_ms;
 } ENGINE_CPU[] = {
-    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010},
-    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS},
+    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, REQ_FIT_MS},
 };
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
@@ -191,9 +199,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         /* everything else: the bytes its kernel moves at one token, less
          * weights it only gathers from (embeddings: one row) */
         double b = (double)ni.bytes_read - (double)ni.weight_bytes + (double)ni.bytes_written;
+        /* a recurrent state's scan (Mamba "/mixer/states/", Gated DeltaNet
+         * "/linear_attn/state/") touches the whole state at one token: the
+         * iteration costs the state on its own (once per decode token, once
+         * per 64-token chunk of a prompt), so not here per token */
+        if (strstr(ni.name, "/states/") || strstr(ni.name, "/state/")) continue;
         /* expert-side kernels of the one-token graph run on E padded rows
-         * (one per expert) where T tokens make T k rows: scale to k / E */
-        if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch")))
+         * (one per expert) where T tokens make T k rows: scale to k / E;
+         * the combine slices those rows back (Qwen3.5-397B: 4.3 MB per
+         * token per layer unscaled, 90 % of an 8k prompt's prefill time) */
+        if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch") ||
+                                   strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
     }
@@ -337,6 +353,9 @@ typedef struct {
     int adt;                   /* activation dtype (attention, vision tower)      */
     double ov_fixed, ov_seq;   /* the engine's CPU time per step (s): fixed, per
                                   running sequence (ENGINE_CPU)                  */
+    double state_elems;        /* recurrent state per sequence, all layers
+                                  (Mamba, Gated DeltaNet): the part of the
+                                  cache that does not grow with the context */
     int prefill_steps;         /* 1: prompts run in steps of their own (no
                                   chunked prefill: vllm-v0)                      */
 } sctx;
@@ -410,6 +429,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * prefill computes causal attention over the prompt */
     double dec_elems = n_dec / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
     double pf_elems = n_pf / s->attn_dp * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
+    /* a recurrent state (Mamba, Gated DeltaNet) is no context to attend
+     * over: it is out of the attention terms and costs its own below */
+    dec_elems -= n_dec / s->attn_dp * s->state_elems / s->kv_shard;
+    pf_elems -= n_pf / s->attn_dp * s->state_elems / s->kv_shard;
     /* decode attention streams the cache: aiconfigurator's H100 generation-
      * attention table reaches about peak bandwidth on caches past 100 MB
      * and a few percent on small ones (launch-bound), so pure roofline at
@@ -420,7 +443,18 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->attn_flops_per_elem,
-             n_pf / s->attn_dp * kv_elems(s, 1) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+             n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    /* the recurrent state, split over the attention TP ranks: a decode
+     * token reads and writes it (a few FLOPs per element: decay, delta
+     * rule, output); a prompt token in the chunked scan does the same math
+     * and touches it once per 64-token chunk.  Before this term the state
+     * was taken for context and every prompt token attended over it
+     * (Qwen3.5-397B, 8k prompt: 754 ms prefill for ~30 ms of GEMMs) */
+    double st = s->state_elems / s->tp_attn;
+    if (st > 0 && n_dec > 0)
+        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * n_dec / s->attn_dp, 2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
+    if (st > 0 && n_pf > 0)
+        kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
     /* norms, rotary, activations, residuals, router: bytes per token */
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
@@ -489,6 +523,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->moe_tp = s->n_gpus / s->ep;
     s->kv_eb = kv_eb;
+    /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
+     * context for attention layers, windows included at these lengths) */
+    s->state_elems = fmax(0.0, 2.0 * kv_elems(s, 1) - kv_elems(s, 2));
     int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
     /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
      * MLA's latent cache is replicated on every TP rank */
@@ -819,6 +856,10 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     out->preempted = m.pre;
     out->queue_ms = queue * 1e3;
     out->overhead_ms = t.mix.ovh * 1e3;
+    /* the front end's part: every client-measured TTFT but a decode
+     * worker's (its requests arrive prefilled) */
+    out->request_ms = wl->phase == DLP_LLM_DECODE_ONLY ? 0 : ENGINE_CPU[wl->engine].req_ms;
+    ttft += out->request_ms * 1e-3;
     out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
     out->tpot_ms = out->tpot_analytic_ms = tpot * 1e3;
     /* power follows load: idle plus the share of TDP the step's math and
