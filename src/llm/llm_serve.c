@@ -754,7 +754,8 @@ static double slot_wait_s(double c, double a, double service_s) {
     double b = 1.0;
     for (int64_t k = 1; k <= (int64_t)c; k++) b = a * b / ((double)k + a * b);
     double rho = a / c, erlang_c = b / (1.0 - rho * (1.0 - b));
-    return erlang_c * service_s / (c - a) * 0.5;
+    double w = erlang_c * service_s / (c - a) * 0.5;
+    return w > 1e-9 ? w : 0; /* below a nanosecond: none (no 1e-255 in the JSON) */
 }
 
 /* The steady state at n running (fractional: a mean), preempting what the
