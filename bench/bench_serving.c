@@ -464,6 +464,27 @@ static void power_fit(int kind, int skip, double co[3]) {
     for (int j = 0; j < 3; j++) co[j] = A[j][3] / A[j][j];
 }
 
+/* The floor alone, with the shares held at physical priors pm, pc (HBM
+ * streaming at full bandwidth: the memory's pJ/bit plus the SMs' loads,
+ * about 0.45 of the way from the floor to TDP; dense tensor-core math
+ * 0.75): P / TDP = f + (1 - f) s, s = pm um + pc uc, so y - s = f (1 - s),
+ * weighted least squares in f.  Returned as co[] of power_fit's form. */
+static void power_fit_floor(int kind, int skip, double pm, double pc, double co[3]) {
+    double num = 0, den = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_ENERGY]) || !(r->tdp > 0)) continue;
+        if ((kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
+        double y = lb_power(r) / r->tdp, sh = fmin(1.0, pm * r->um + pc * r->uc), w = 1.0 / (y * y);
+        num += w * (y - sh) * (1 - sh);
+        den += w * (1 - sh) * (1 - sh);
+    }
+    double f = den > 0 ? num / den : 0;
+    co[0] = f, co[1] = (1 - f) * pm, co[2] = (1 - f) * pc;
+}
+
+static int power_floor_only; /* power_heldout: fit the floor alone */
+
 /* Energy-per-request MAPE with the refit power on held-out groups (the
  * analytic energy scaled by refit power over the power it had). */
 static double power_heldout(int kind, int ngroups) {
@@ -471,7 +492,8 @@ static double power_heldout(int kind, int ngroups) {
     int n = 0;
     for (int g = 0; g < (kind ? ngroups : 1); g++) {
         double co[3];
-        power_fit(kind, kind ? g : -1, co);
+        if (power_floor_only) power_fit_floor(kind, kind ? g : -1, 0.45, 0.75, co);
+        else power_fit(kind, kind ? g : -1, co);
         for (int i = 0; i < nR; i++) {
             const row_t *r = &R[i];
             if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_ENERGY]) || !(r->pw > 0)) continue;
@@ -536,6 +558,12 @@ static void engine_report(void) {
                "power: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
                pc[0], pc[1], pc[2], pc[0], pc[1] / (1 - pc[0]), pc[2] / (1 - pc[0]), power_heldout(0, 0),
                power_heldout(1, ndev), power_heldout(2, nfam));
+    power_fit_floor(0, -1, 0.45, 0.75, pc);
+    power_floor_only = 1;
+    printf("the floor alone with the shares at their physical priors (P_MEM 0.45, P_MATH 0.75): P_FLOOR %.3f; "
+           "energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
+           power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
+    power_floor_only = 0;
     double c0, c1;
     engine_fit(0, -1, &c0, &c1);
     if (c0 == 0 && c1 == 0) return;
