@@ -554,14 +554,14 @@ static void engine_report(void) {
     power_fit(0, -1, pc);
     if (pc[0] > 0 && pc[0] < 1)
         printf("\nserving power per GPU fitted on the leaderboard: TDP x (%.3f + %.3f mem_util + %.3f math_util), i.e. "
-               "P_FLOOR %.3f, P_MEM %.3f, P_MATH %.3f (compiled in: llm_serve.c)\nenergy/request MAPE with the refit "
-               "power: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
+               "P_FLOOR %.3f, P_MEM %.3f, P_MATH %.3f (not compiled in: P_MEM past 1 extrapolates beyond the "
+               "leaderboard's utilisations)\nenergy/request MAPE with the refit power: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
                pc[0], pc[1], pc[2], pc[0], pc[1] / (1 - pc[0]), pc[2] / (1 - pc[0]), power_heldout(0, 0),
                power_heldout(1, ndev), power_heldout(2, nfam));
     power_fit_floor(0, -1, 0.45, 0.75, pc);
     power_floor_only = 1;
-    printf("the floor alone with the shares at their physical priors (P_MEM 0.45, P_MATH 0.75): P_FLOOR %.3f; "
-           "energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
+    printf("the floor alone with the shares at their physical priors (P_MEM 0.45, P_MATH 0.75): P_FLOOR %.3f "
+           "(compiled in: llm_serve.c P_FIT_FLOOR); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
            power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
     power_floor_only = 0;
     double c0, c1;
