@@ -1141,8 +1141,8 @@ typedef struct {
                                   and recomputed (cache exhausted), 0..1       */
     /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
     /* ---- client model and engine ---- */
-    double capacity_rps;       /* requests/s the replica sustains at its full
-                                  running batch (the open loop's limit)        */
+    double capacity_rps;       /* open loop (rate > 0): requests/s the replica
+                                  sustains at its full running batch; else 0   */
     double queue_ms;           /* open loop: mean wait for a running slot (in
                                   TTFT); 0 for closed-loop clients             */
     double overhead_ms;        /* the engine's CPU time inside one step (in
