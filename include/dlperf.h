@@ -1038,6 +1038,10 @@ typedef struct {
     int64_t max_seqs;          /* the engine's limit on running sequences
                                   (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
                                   bounds every concurrency, --max-fit's too    */
+    double rate;               /* > 0: open-loop clients, Poisson arrivals of
+                                  this many requests/s per replica (instead of
+                                  concurrency; aggregated phase only)          */
+    int engine;                /* dlp_llm_engine: the engine's CPU side per step */
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 
@@ -1049,6 +1053,19 @@ typedef enum {
     DLP_LLM_DECODE_ONLY        /* a decode worker: TPOT only (no prefill mixed) */
 } dlp_llm_phase;
 #define DLP_LLM_MEM_FRACTION 0.9
+/* The serving engine's CPU work per iteration (scheduling, sampling,
+ * detokenising, output processing; docs/llm.md, "The iteration model").
+ * MODERN overlaps it with the GPU step (vLLM >= 0.6 / V1, SGLang,
+ * TensorRT-LLM: a small fixed part is left); VLLM_V0 is vLLM <= 0.5's
+ * synchronous Python engine, whose per-sequence CPU time is added to every
+ * step (fitted on the ML.ENERGY leaderboard v2, vLLM 0.5.4). */
+typedef enum {
+    DLP_LLM_ENGINE_MODERN = 0,
+    DLP_LLM_ENGINE_VLLM_V0
+} dlp_llm_engine;
+/* "modern", "vllm-v0" (case ignored) -> dlp_llm_engine; -1 unknown or NULL. */
+int dlp_llm_engine_parse(const char *name);
+const char *dlp_llm_engine_name(int engine);   /* NULL out of range */
 /* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
 int dlp_llm_phase_parse(const char *name);
 const char *dlp_llm_phase_name(dlp_llm_phase phase);   /* "agg", ...; NULL out of range */
@@ -1132,6 +1149,19 @@ typedef struct {
     double preempted;          /* share of running sequences preempted once
                                   and recomputed (cache exhausted), 0..1       */
     /* ---- VLMs (image_tokens > 0 on a model with a vision tower) ---- */
+    /* ---- client model and engine ---- */
+    double capacity_rps;       /* open loop (rate > 0): requests/s the replica
+                                  sustains at its full running batch; else 0   */
+    double queue_ms;           /* open loop: mean wait for a running slot (in
+                                  TTFT); 0 for closed-loop clients             */
+    double overhead_ms;        /* the engine's CPU time inside one step (in
+                                  TPOT)                                        */
+    double request_ms;         /* the request's way through the engine's front
+                                  end (HTTP, tokenising, the first token back;
+                                  in TTFT)                                     */
+    double mem_util, math_util;/* the step's bytes over peak bandwidth and FLOPs
+                                  over peak math, per second of step (0..1):
+                                  what the power follows                       */
     double vision_ms;          /* the vision tower over one request's images
                                   (in prefill_ms and the TTFT; per batch in
                                   generate mode)                               */

@@ -353,6 +353,38 @@ assert m["concurrency"] == min(m["max_concurrency"], m["max_seqs"]) == m["runnin
 ' "$tmp/sv.json" "$tmp/sv2.json" 2>>"$tmp/sv.err"; then ok llm_serving_cli
 else bad llm_serving_cli "$(tail -4 "$tmp/sv.err")"; fi
 
+# --- Poisson clients (--rate) and the engine (--engine): the text names the arrivals and the capacity,
+# TTFT rises with the rate, the JSON says which client model; past the capacity, with --concurrency,
+# a bad rate or engine: exit 2, one line (the overload names the capacity)
+rt_ok=1
+for r in 1 12; do
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --prompt 1024 --gen 256 --rate $r --json \
+    >"$tmp/rt$r.json" 2>>"$tmp/rt.err" || rt_ok=0
+done
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --prompt 1024 --gen 256 --rate 2 \
+  --engine vllm-v0 >"$tmp/rt.txt" 2>>"$tmp/rt.err" || rt_ok=0
+grep -q "^  arrivals .* requests/s (Poisson; capacity .* requests/s)" "$tmp/rt.txt" &&
+  grep -q "engine CPU" "$tmp/rt.txt" || rt_ok=0
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --prompt 1024 --gen 256 --rate 5000 \
+  >/dev/null 2>"$tmp/rt1.err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/rt1.err")" = 1 ] && grep -q "overloaded: capacity [0-9.]* req/s" "$tmp/rt1.err" ||
+  { rt_ok=0; echo "  --rate 5000: exit $rc: $(head -2 "$tmp/rt1.err")" >>"$tmp/rt.err"; }
+for args in "--rate 0" "--rate -3" "--rate nan" "--rate 2 --concurrency 8" "--rate 2 --max-fit" \
+            "--concurrency 8 --engine tgi" "--engine vllm-v0" "--rate 2 --phase decode"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm $args >/dev/null 2>"$tmp/rt1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/rt1.err")" = 1 ] || { rt_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/rt1.err")" >>"$tmp/rt.err"; }
+done
+if [ "$rt_ok" = 1 ] && python3 -c '
+import json, sys
+a, b = (json.load(open(f))["serving"] for f in sys.argv[1:3])
+assert a["clients"] == b["clients"] == "poisson" and a["rate"] == 1 and b["rate"] == 12, (a, b)
+assert a["engine"] == "modern" and a["capacity_rps"] > 12
+assert b["ttft_ms"] > a["ttft_ms"] >= a["prefill_ms"] + a["request_ms"]
+assert abs(a["requests_per_s"] - 1) < 1e-9 and abs(b["output_tokens_per_s"] - 12 * 256) < 1e-6
+' "$tmp/rt1.json" "$tmp/rt12.json" 2>>"$tmp/rt.err"; then ok llm_rate_engine_cli
+else bad llm_rate_engine_cli "$(tail -4 "$tmp/rt.err")"; fi
+
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of

@@ -355,8 +355,10 @@ static void t_fits_same_in_both_modes(void) {
 }
 
 /* Closed-loop clients on Llama-3.1-8B bf16, H100, 1024 + 256: TTFT is
- * never under one prompt's prefill and is exactly it at one client (the
- * engine is idle when the lone request arrives); output tok/s rises with
+ * never under one prompt's prefill plus the front end's time (HTTP,
+ * tokenising, the first token back: request_ms, a fitted constant) and is
+ * exactly that at one client (the engine is idle when the lone request
+ * arrives); output tok/s rises with
  * the clients, then saturates once max_seqs (256) run — more clients only
  * queue, which lengthens their TTFT, not the throughput. */
 static void t_iteration_and_clients(void) {
@@ -368,10 +370,11 @@ static void t_iteration_and_clients(void) {
         dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
                                .concurrency = cs[i]};
         CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
-        CHECK(p.ttft_ms >= p.prefill_ms - 1e-9);
-        if (cs[i] == 1) CHECK_NEAR(p.ttft_ms, p.prefill_ms, 1e-9 * p.prefill_ms);
+        CHECK(p.request_ms > 0);
+        CHECK(p.ttft_ms >= p.prefill_ms + p.request_ms - 1e-9);
+        if (cs[i] == 1) CHECK_NEAR(p.ttft_ms, p.prefill_ms + p.request_ms, 1e-9 * p.ttft_ms);
         /* the case: 8 clients wait little more than a prefill */
-        if (cs[i] == 8) CHECK(p.ttft_ms < 3.0 * p.prefill_ms);
+        if (cs[i] == 8) CHECK(p.ttft_ms - p.request_ms < 3.0 * p.prefill_ms);
         CHECK(p.output_tokens_per_s >= last * (1 - 1e-9));
         CHECK_I64(p.running, cs[i] < 256 ? cs[i] : 256);
         if (cs[i] == 256) tput256 = p.output_tokens_per_s;
@@ -413,6 +416,8 @@ static void t_power_follows_load(void) {
         CHECK(p.power_per_gpu_w > lastw && p.power_per_gpu_w <= 700.0);
         CHECK(p.energy_per_token_j < lastj);
         if (cs[i] == 1) CHECK(p.power_per_gpu_w < 0.6 * 700.0);
+        /* never under the serving floor: 0.304 x 700 W = 212.8 W */
+        CHECK(p.power_per_gpu_w >= 212.8 - 1e-9);
         lastw = p.power_per_gpu_w;
         lastj = p.energy_per_token_j;
     }
@@ -437,6 +442,110 @@ static void t_dequant_both_modes(void) {
     CHECK(r[1] / r[0] > 0.67 && r[1] / r[0] < 1.5);
 }
 
+/* Poisson clients (--rate): TTFT rises with the rate; towards rate 0 it is
+ * one prompt's prefill plus the front end (the engine idle, nothing in
+ * the way); Little's law holds (in flight = rate x time in the engine);
+ * the capacity is what the full running batch sustains, and a rate at or
+ * past it is refused naming it; rate is exclusive with concurrency and
+ * max_fit, and of an aggregated replica only. */
+static void t_rate_open_loop(void) {
+    dlp_error e = {0};
+    const double rates[] = {0.001, 1, 4, 8, 12, 16};
+    double last = 0, cap = 0;
+    for (int i = 0; i < 6; i++) {
+        dlp_llm_prediction p;
+        dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                               .rate = rates[i]};
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
+        CHECK(p.serving && p.capacity_rps > rates[i]);
+        CHECK(p.ttft_ms > last);
+        CHECK(p.ttft_ms >= p.prefill_ms + p.request_ms - 1e-9);
+        /* a lone request now and then: prefill + front end within 0.1 % */
+        if (i == 0) CHECK_NEAR(p.ttft_ms, p.prefill_ms + p.request_ms, 1e-3 * p.ttft_ms);
+        /* what arrives is served; in flight = rate x engine time (Little),
+         * to the rounding of the reported count */
+        CHECK_NEAR(p.requests_per_s, rates[i], 1e-12 * rates[i]);
+        double in_engine = (p.e2e_ms - p.request_ms - p.queue_ms) * 1e-3;
+        if (rates[i] >= 1) CHECK(fabs((double)p.concurrency - rates[i] * in_engine) <= 0.5 + 0.02 * p.concurrency);
+        CHECK(p.power_per_gpu_w <= 700.0);
+        last = p.ttft_ms;
+        cap = p.capacity_rps;
+    }
+    /* the capacity against closed-loop clients at the full batch (256
+     * running): the same steady state, so within the closed loop's first
+     * wave (a tenth of the run, W_WAVES) of its requests/s */
+    dlp_llm_prediction full;
+    dlp_llm_workload wc = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 256};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wc, &full, &e) == DLP_OK);
+    CHECK(cap >= full.requests_per_s && cap <= 1.1 * full.requests_per_s);
+    /* at and past the capacity: refused, naming it */
+    dlp_llm_prediction p;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .rate = cap * 1.001};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "overloaded: capacity") != NULL);
+    wl.rate = 1e6;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    /* one client model at a time; aggregated replicas only; no NaN */
+    wl.rate = 2, wl.concurrency = 8;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "two client models") != NULL);
+    wl.concurrency = 0, wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.rate = NAN;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+    wl.rate = -1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
+}
+
+/* The engine's CPU side by hand.  vllm-v0 (vLLM <= 0.5) spends 24.6 ms +
+ * 0.233 ms per running sequence of CPU time in every step, modern engines
+ * 0.35 ms + 0.010 ms per sequence (llm_serve.c ENGINE_CPU).  At 64 running
+ * sequences the decode step differs by exactly (24.6 + 0.233 x 64) - (0.35
+ * + 0.010 x 64) = 39.512 - 0.99 = 38.522 ms, the GPU's part being the same.
+ * Without chunked prefill the clients' TPOT also carries the prompts' own
+ * steps: after a step in which a request ended, probability 1 - exp(-64 /
+ * 256) = 0.2212, a prefill step that still walks the 64 sequences. */
+static void t_engine_cpu_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction m, v;
+    dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &m, &e) == DLP_OK);
+    wl.engine = DLP_LLM_ENGINE_VLLM_V0;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
+    CHECK_I64(m.running, 64);
+    CHECK_I64(v.running, 64);
+    CHECK_NEAR(v.decode_step_ms - m.decode_step_ms, 38.522, 1e-6);
+    CHECK_NEAR(v.overhead_ms, 39.512, 1e-6);
+    /* the stall: at least k x the prefill step's CPU walk of 64 sequences */
+    double k = 1.0 - exp(-64.0 / 256.0);
+    CHECK_NEAR(k, 0.2212, 1e-4);
+    CHECK(v.tpot_ms >= v.decode_step_ms + k * 39.512 - 1e-9);
+    /* names both ways; an unknown engine refused */
+    CHECK(dlp_llm_engine_parse("VLLM-V0") == DLP_LLM_ENGINE_VLLM_V0 && dlp_llm_engine_parse("modern") == 0);
+    CHECK(dlp_llm_engine_parse("tgi") == -1 && dlp_llm_engine_parse(NULL) == -1);
+    CHECK(!strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_VLLM_V0), "vllm-v0") && dlp_llm_engine_name(2) == NULL);
+    wl.engine = 7;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_EINVAL);
+}
+
+/* A recurrent state (Gated DeltaNet, Mamba) is no context: an 8k prompt of
+ * Qwen3.5-397B-A17B (17 B active) on 8 x B200 in fp8 is 2 x 17e9 x 8192 =
+ * 2.79e14 FLOPs, 3.5e13 per GPU: 7.7 ms at the 4.5 PFLOP/s fp8 peak, so
+ * even at a tenth of it under 80 ms, plus attention on its 15 full layers.
+ * The state taken for context (every prompt token over ~49 M state
+ * elements) made it 754 ms; 300 ms bounds it with room. */
+static void t_recurrent_state_prefill(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 100, .quant = DLP_QT_FP8, .n_gpus = 8,
+                           .concurrency = 1};
+    CHECK(serve("Qwen/Qwen3.5-397B-A17B", "b200", wl, &p, &e) == DLP_OK);
+    CHECK(p.prefill_ms > 7.7 && p.prefill_ms < 300.0);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -456,6 +565,9 @@ int main(void) {
     RUN(t_iteration_and_clients);
     RUN(t_power_follows_load);
     RUN(t_dequant_both_modes);
+    RUN(t_rate_open_loop);
+    RUN(t_engine_cpu_by_hand);
+    RUN(t_recurrent_state_prefill);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -283,7 +283,7 @@ def _llm_config(config):
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
-        image_size=None, video_frames=None, raw=False):
+        image_size=None, video_frames=None, rate=None, engine=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -294,8 +294,11 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         alone), gpus (tensor parallel), samples, image_tokens: ints.
     dtype (weights) and kv_dtype: {llm_dtypes}.  region: {regions}.
     analytic: True for the analytic model alone (no learned trees).
-    Serving (docs/llm.md, "Serving"; give concurrency or max_fit=True):
-        concurrency: closed-loop clients; max_fit: the most that fit;
+    Serving (docs/llm.md, "Serving"; give concurrency, rate or max_fit=True):
+        concurrency: closed-loop clients; rate: open-loop clients instead,
+        Poisson arrivals in requests/s (a float; refused at or past the
+        replica's capacity, which the error names); max_fit: the most that fit;
+        engine: {engines} (the engine's CPU side per step);
         max_seqs: the engine's running limit (default 256);
         prompt, gen: tokens per request; ep: expert parallelism within gpus;
         attention_dp: attention data parallelism; phase: {phases};
@@ -323,7 +326,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True),
              max_seqs=_check.integer("max_seqs", max_seqs), images=_check.integer("images", images, lo=0),
              image_size=_check.string("image_size", image_size),
-             video_frames=_check.integer("video_frames", video_frames))
+             video_frames=_check.integer("video_frames", video_frames),
+             rate=_check.real("rate", rate, 0, None, lo_open=True),
+             engine=_check.choice("engine", engine, _check.ENGINES, _lib.lib.dlp_llm_engine_parse))
     return _request("/api/llm", f, raw=raw)
 
 
@@ -527,7 +532,8 @@ _ALLOWED = dict(devices=_check.listed(_check.DEVICES) or "see dlperf.devices()",
                 modes=_check.listed(_check.MODES), dtypes=_check.listed(_check.DTYPES),
                 runtimes=_check.listed(_check.RUNTIMES), layouts=_check.listed(_check.LAYOUTS),
                 optimizers=_check.listed(_check.OPTIMIZERS), tf32=_check.listed(_check.TF32),
-                llm_dtypes=_check.listed(_check.LLM_DTYPES), phases=_check.listed(_check.PHASES))
+                llm_dtypes=_check.listed(_check.LLM_DTYPES), phases=_check.listed(_check.PHASES),
+                engines=_check.listed(_check.ENGINES))
 for _f in (predict, llm, plan, mig, devices):
     _f.__doc__ = _f.__doc__.format(**_ALLOWED)
 

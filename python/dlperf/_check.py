@@ -50,6 +50,7 @@ DEVICES, REGIONS = _db_names()
 RUNTIMES = _names(_lib.lib.dlp_runtime_name)
 LLM_DTYPES = _names(_lib.lib.dlp_quant_name)
 PHASES = _names(_lib.lib.dlp_llm_phase_name)
+ENGINES = _names(_lib.lib.dlp_llm_engine_name)
 # predict's compute types: the short names dlp_dtype_parse reads (the CLI's --dtype)
 DTYPES = [t for t in ("fp32", "fp16", "bf16", "fp8", "fp4", "int8") if _lib.lib.dlp_dtype_parse(t.encode()) >= 0]
 MODES = ["infer", "train"]

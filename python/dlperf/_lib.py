@@ -186,6 +186,8 @@ for name, res, args in [
     ("dlp_optimizer_parse", ctypes.c_int, [ctypes.c_char_p]),
     ("dlp_llm_phase_name", ctypes.c_char_p, [ctypes.c_int]),
     ("dlp_llm_phase_parse", ctypes.c_int, [ctypes.c_char_p]),
+    ("dlp_llm_engine_name", ctypes.c_char_p, [ctypes.c_int]),
+    ("dlp_llm_engine_parse", ctypes.c_int, [ctypes.c_char_p]),
 ]:
     fn = getattr(lib, name, None)
     if fn is None:

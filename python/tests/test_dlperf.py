@@ -74,6 +74,23 @@ def test_llm_serving_fields_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=4, images=1)
 
 
+def test_llm_rate_engine_same_as_cli():
+    # issue 22: Poisson clients and the engine, the same bytes as the CLI; past the capacity the
+    # library's overload message, naming the capacity
+    assert dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=2.5, prompt=1024, gen=256,
+                      engine="vllm-v0", raw=True) == cli(
+        "llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--rate", "2.5", "--prompt",
+        "1024", "--gen", "256", "--engine", "vllm-v0", "--json")
+    with pytest.raises(dlperf.Error, match="overloaded: capacity"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=5000)
+    with pytest.raises(dlperf.Error, match="two client models"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=2, concurrency=8)
+    with pytest.raises(dlperf.Error, match="engine"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=2, engine="tgi")
+    with pytest.raises(dlperf.Error, match="rate"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=0)
+
+
 def test_errors_carry_the_library_message():
     with pytest.raises(dlperf.Error, match="unknown device 'nope'"):
         dlperf.predict(RESNET, device="nope", batch=1)

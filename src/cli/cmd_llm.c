@@ -55,6 +55,10 @@ static void usage(FILE *f) {
             "Serving (continuous batching, docs/llm.md \"Serving\"): TTFT, TPOT, tokens/s, energy per\n"
             "request and per token, power per GPU, KV-cache capacity, for one replica of --gpus GPUs:\n"
             "  --concurrency N  closed-loop clients (each sends its next request when one ends)\n"
+            "  --rate R         open-loop clients instead: Poisson arrivals, R requests/s per replica;\n"
+            "                   TTFT has the wait for a slot; at or past the capacity: refused\n"
+            "  --engine E       modern (default: vLLM >= 0.6, SGLang, TensorRT-LLM) or vllm-v0 (vLLM <= 0.5:\n"
+            "                   CPU scheduling between steps, no chunked prefill)\n"
             "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
@@ -135,11 +139,11 @@ static int list_catalogue(int json) {
 /* What the command line asks for, and what follows from it before the
  * library is called (the parsed dtypes and phase, serving or not). */
 typedef struct {
-    const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize;
+    const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
     int json, list, analytic, maxfit, help;
-    int quant, kvdt, phase, serving, gen_default;
-    double memfrac;
+    int quant, kvdt, phase, serving, gen_default, engine;
+    double memfrac, rate;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -154,6 +158,8 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--phase", .s = &a->phase_s},
         {.flag = "--image-size", .s = &a->imgsize},
         {.flag = "--mem-fraction", .s = &a->memfrac_s},
+        {.flag = "--rate", .s = &a->rate_s},
+        {.flag = "--engine", .s = &a->engine_s},
         {.flag = "--batch", .lo = 1, .hi = 1 << 20, .i64 = &a->batch},
         {.flag = "--seq", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
         {.flag = "--prompt", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
@@ -210,15 +216,26 @@ static int check_args(llm_args *a) {
         if (*end || !(a->memfrac > 0 && a->memfrac <= 1))
             return cli_failf(DLP_EXIT_BADINPUT, "llm: --mem-fraction '%s' is not a number in (0, 1]", a->memfrac_s);
     }
+    if (a->rate_s) {
+        char *end;
+        a->rate = strtod(a->rate_s, &end);
+        if (*end || !(a->rate > 0) || !isfinite(a->rate))
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --rate '%s' is not a positive number of requests/s", a->rate_s);
+        if (a->conc > 0 || a->maxfit)
+            return cli_usage_error("llm", "--rate and --%s are two client models (open and closed loop): give one",
+                                   a->maxfit ? "max-fit" : "concurrency");
+    }
+    if (a->engine_s && (a->engine = dlp_llm_engine_parse(a->engine_s)) < 0)
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --engine '%s' is not modern or vllm-v0", a->engine_s);
     if (a->maxfit && a->conc > 0)
         return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
                                       "fit (at most --max-seqs)");
-    a->serving = a->conc > 0 || a->maxfit;
+    a->serving = a->conc > 0 || a->maxfit || a->rate > 0;
     if (!a->serving && a->maxseqs)
-        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N or --max-fit");
-    if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s))
-        return cli_usage_error("llm", "--ep, --attention-dp, --phase and --mem-fraction are serving options: add "
-                                      "--concurrency N or --max-fit");
+        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s || a->engine_s))
+        return cli_usage_error("llm", "--ep, --attention-dp, --phase, --mem-fraction and --engine are serving options: "
+                                      "add --concurrency N, --rate R or --max-fit");
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -260,16 +277,21 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
     if (a->ep > 1) printf(", EP %lld", (long long)a->ep);
     if (a->phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(a->phase));
     int pf_only = a->phase == DLP_LLM_PREFILL_ONLY, dec_only = a->phase == DLP_LLM_DECODE_ONLY;
-    printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
-           a->maxfit ? "requests in flight (the most that fit)" : "clients");
+    if (a->rate > 0)
+        printf("\n  arrivals     %s requests/s (Poisson; capacity %s requests/s): %s in flight on average",
+               dlp__hu_num(a->rate), dlp__hu_num(p.capacity_rps), cli_count((double)p.concurrency, b1, sizeof b1));
+    else
+        printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
+               a->maxfit ? "requests in flight (the most that fit)" : "clients");
     if (p.running < p.concurrency)
         printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
                cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
                cli_count((double)p.max_concurrency, b3, sizeof b3));
     if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
     if (!dec_only)
-        printf("\n  TTFT         %s   (prefill alone %s)   [%s]\n", dlp__hu_ms(p.ttft_ms), dlp__hu_ms(p.prefill_ms),
-               p.method_serving);
+        printf("\n  TTFT         %s   (prefill alone %s%s%s; front end %s)   [%s]\n", dlp__hu_ms(p.ttft_ms),
+               dlp__hu_ms(p.prefill_ms), a->rate > 0 ? "; wait for a slot " : "",
+               a->rate > 0 ? dlp__hu_ms(p.queue_ms) : "", dlp__hu_ms(p.request_ms), p.method_serving);
     else
         printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
     if (img && p.vision_params)
@@ -279,8 +301,8 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
         printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
                (long long)img);
     if (!pf_only)
-        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s per step)\n", dlp__hu_ms(p.tpot_ms),
-               dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms));
+        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s, engine CPU %s per step)\n",
+               dlp__hu_ms(p.tpot_ms), dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms), dlp__hu_ms(p.overhead_ms));
     if (strcmp(p.method_serving, "analytic"))
         printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
                dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
@@ -372,7 +394,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
     dlp_llm_workload wl = {.batch = a->batch, .seq = a->seq, .gen_tokens = a->gen, .quant = a->quant,
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
-                           .max_seqs = a->maxseqs};
+                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

@@ -87,6 +87,17 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_num(&w, "prefill_ms", G6, p->prefill_ms);
         dlp__jw_num(&w, "decode_step_ms", G6, p->decode_step_ms);
         dlp__jw_num(&w, "comm_ms", G6, p->comm_ms);
+        /* the client model (closed loop at a concurrency, or Poisson
+         * arrivals at a rate) and the engine's CPU side */
+        dlp__jw_str(&w, "clients", wl->rate > 0 ? "poisson" : "closed_loop");
+        if (wl->rate > 0) {
+            dlp__jw_num(&w, "rate", G6, wl->rate);
+            dlp__jw_num(&w, "capacity_rps", G6, p->capacity_rps);
+            dlp__jw_num(&w, "queue_ms", G6, p->queue_ms);
+        }
+        dlp__jw_str(&w, "engine", dlp_llm_engine_name(wl->engine));
+        dlp__jw_num(&w, "overhead_ms", G6, p->overhead_ms);
+        dlp__jw_num(&w, "request_ms", G6, p->request_ms);
         dlp__jw_obj(&w, "analytic");
         dlp__jw_num(&w, "ttft_ms", G6, p->ttft_analytic_ms);
         dlp__jw_num(&w, "tpot_ms", G6, p->tpot_analytic_ms);

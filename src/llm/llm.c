@@ -140,6 +140,18 @@ const char *dlp_llm_phase_name(dlp_llm_phase phase) {
     return phase >= 0 && phase < (int)(sizeof phase_names / sizeof phase_names[0]) ? phase_names[phase] : NULL;
 }
 
+static const char *const engine_names[] = {"modern", "vllm-v0"};
+
+int dlp_llm_engine_parse(const char *name) {
+    for (int i = 0; name && i < (int)(sizeof engine_names / sizeof engine_names[0]); i++)
+        if (!strcasecmp(name, engine_names[i])) return i;
+    return -1;
+}
+
+const char *dlp_llm_engine_name(int engine) {
+    return engine >= 0 && engine < (int)(sizeof engine_names / sizeof engine_names[0]) ? engine_names[engine] : NULL;
+}
+
 int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
     int q = c && c->weights_format[0] ? dlp_quant_parse(c->weights_format) : -1;
     /* a bf16 checkpoint runs as fp16 where the GPU has no bf16 (V100, T4), as vLLM casts it */
@@ -523,7 +535,7 @@ static void method_name(char *buf, size_t n, const dlp_xgb *m) {
  * own sequences). */
 static dlp_status check_heads_split(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
     int tp = wl->n_gpus > 1 ? wl->n_gpus : 1;
-    int adp = (wl->concurrency > 0 || wl->max_fit) && wl->attn_dp > 1 && tp % wl->attn_dp == 0 ? wl->attn_dp : 1;
+    int adp = (wl->concurrency > 0 || wl->max_fit || wl->rate > 0) && wl->attn_dp > 1 && tp % wl->attn_dp == 0 ? wl->attn_dp : 1;
     int tpa = tp / adp;
     if (tpa <= 1) return DLP_OK;
     int64_t h = c->num_attention_heads, kv = c->num_key_value_heads > 0 ? c->num_key_value_heads : h;
@@ -797,7 +809,17 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         wl->phase < DLP_LLM_AGG || wl->phase > DLP_LLM_DECODE_ONLY)
         return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (concurrency %lld, ep %d, attention-dp %d, memory "
                         "fraction %g)", c->id, (long long)wl->concurrency, wl->ep, wl->attn_dp, wl->mem_fraction);
-    if (wl->concurrency > 0 || wl->max_fit) return predict_serving(c, d, wl, cdt, ci, pue, out, err);
+    if (!(wl->rate >= 0) || !isfinite(wl->rate) || wl->engine < DLP_LLM_ENGINE_MODERN ||
+        wl->engine > DLP_LLM_ENGINE_VLLM_V0)
+        return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (rate %g, engine %d)", c->id, wl->rate, wl->engine);
+    /* one client model at a time: closed-loop clients or Poisson arrivals */
+    if (wl->rate > 0 && (wl->concurrency > 0 || wl->max_fit))
+        return dlp__err(err, DLP_EINVAL, "%s: rate %g req/s and %s are two client models: give one", c->id, wl->rate,
+                        wl->max_fit ? "max-fit" : "concurrency");
+    if (wl->rate > 0 && wl->phase != DLP_LLM_AGG)
+        return dlp__err(err, DLP_EINVAL, "%s: rate: Poisson arrivals are of an aggregated replica (phase agg), not a "
+                        "%s worker", c->id, dlp_llm_phase_name(wl->phase));
+    if (wl->concurrency > 0 || wl->max_fit || wl->rate > 0) return predict_serving(c, d, wl, cdt, ci, pue, out, err);
     if ((st = predict_generate(c, d, db, wl, opts->analytic_only, cdt, out, err))) return st;
     add_carbon(out, ci, pue);
     return DLP_OK;

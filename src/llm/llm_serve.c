@@ -44,13 +44,38 @@
 
 #include "llm/nccl_table.inc"
 
-/* ---- fixed costs (round numbers, not fitted; docs/llm.md "Serving") ---- */
-/* engine step on the CPU: a fixed part (scheduler, launch of the step) and
- * a part per running sequence (sampling, detokenising, the scheduler's and
- * the output processor's per-request work); vLLM V1 profiles put a
- * 256-sequence step's CPU side at a few ms (round numbers, not fitted) */
-#define T_ITER_MS 0.35
-#define T_ITER_SEQ_MS 0.010
+/* ---- fixed costs (docs/llm.md "Serving") ---- */
+/* The engine's CPU side of a step: a fixed part (scheduler, launch of the
+ * step) and a part per running sequence (sampling, detokenising, the
+ * scheduler's and the output processor's per-request work).
+ *   modern (vLLM >= 0.6 / V1, SGLang, TensorRT-LLM) overlaps most of it
+ *   with the GPU: round numbers (vLLM V1 profiles put a 256-sequence
+ *   step's CPU side at a few ms, mostly hidden); a least-squares fit on
+ *   aiconfigurator's 3,538 aggregated TPOTs finds no better pair (negative
+ *   per-sequence slopes), so they stay.
+ *   vllm-v0 (vLLM <= 0.5) runs the CPU work between GPU steps: fitted on
+ *   the ML.ENERGY leaderboard v2 TPOTs (vLLM 0.5.4, A100 and H100, 308
+ *   runs at 32..1536 running sequences; bench/bench_llm.sh --serving
+ *   leaderboard prints the fit with leave-one-GPU-out and
+ *   leave-one-family-out).  About 0.2 ms per sequence per step: at 1,000
+ *   running sequences the step is 200 ms of Python whatever the model,
+ *   which is why that engine's tok/s flattens near 2,000 on every model. */
+#define VLLM_V0_FIXED_MS 24.6
+#define VLLM_V0_SEQ_MS 0.233
+/* req_ms: a request's way through the front end before and after its
+ * prefill (HTTP, tokenising the prompt, handing it to the engine, the first
+ * token detokenised and streamed back), in every TTFT a client measures.
+ * Fitted on aiconfigurator's aggregated TTFTs (weighted least squares of
+ * the residual, bench/bench_llm.sh --serving silicon prints it with
+ * leave-one-GPU-out and leave-one-family-out); the leaderboard has no TTFT,
+ * so vllm-v0 takes the same. */
+#define REQ_FIT_MS 53.5
+static const struct {
+    double fixed_ms, seq_ms, req_ms;
+} ENGINE_CPU[] = {
+    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, REQ_FIT_MS},
+};
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
                                   SGLang chunked_prefill_size, TRT-LLM
@@ -58,11 +83,25 @@
 #define SLACK_GIB 1.0          /* CUDA graphs, NCCL buffers and allocator slack
                                   beside weights, workspace and cache (a round
                                   number, as DLP_LLM_RUNTIME_GIB)             */
-/* power: the share of (TDP - idle) full use of the memory system and of
- * the math units draw (HBM streaming alone about 45 % of the way to TDP,
- * dense tensor-core math the rest; round numbers) */
-#define P_MEM 0.45
-#define P_MATH 0.75
+/* Power of a serving GPU: a floor P_FLOOR x TDP while the engine runs
+ * (clocks up, the model resident: far above the board's deep idle: the
+ * leaderboard's CPU-bound vLLM 0.5 runs, whose GPUs compute a few percent
+ * of the time, draw 0.25-0.3 of TDP), plus the share of the rest full use
+ * of the memory system (P_MEM: HBM streaming, the memory's pJ/bit and the
+ * SMs' loads, about 0.45 of the way) and of the math units (P_MATH, dense
+ * tensor-core math, 0.75) draw, each scaled by its utilisation.  The floor
+ * is fitted on the ML.ENERGY leaderboard's energy per request with the
+ * shares at those priors (bench/bench_llm.sh --serving leaderboard prints
+ * it, with leave-one-GPU-out and leave-one-family-out).  Fitting the shares
+ * too gains 4 points of MAPE there but puts P_MEM past 1: the leaderboard's
+ * GPUs stream memory a fifth of the time at most, so the shares would be an
+ * extrapolation to every busier engine. */
+#define P_FIT_FLOOR 0.304
+#define P_FIT_MEM 0.45
+#define P_FIT_MATH 0.75
+#define P_FLOOR P_FIT_FLOOR
+#define P_MEM P_FIT_MEM
+#define P_MATH P_FIT_MATH
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -165,9 +204,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         /* everything else: the bytes its kernel moves at one token, less
          * weights it only gathers from (embeddings: one row) */
         double b = (double)ni.bytes_read - (double)ni.weight_bytes + (double)ni.bytes_written;
+        /* a recurrent state's scan (Mamba "/mixer/states/", Gated DeltaNet
+         * "/linear_attn/state/") touches the whole state at one token: the
+         * iteration costs the state on its own (once per decode token, once
+         * per 64-token chunk of a prompt), so not here per token */
+        if (strstr(ni.name, "/states/") || strstr(ni.name, "/state/")) continue;
         /* expert-side kernels of the one-token graph run on E padded rows
-         * (one per expert) where T tokens make T k rows: scale to k / E */
-        if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch")))
+         * (one per expert) where T tokens make T k rows: scale to k / E;
+         * the combine slices those rows back (Qwen3.5-397B: 4.3 MB per
+         * token per layer unscaled, 90 % of an 8k prompt's prefill time) */
+        if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch") ||
+                                   strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
     }
@@ -312,6 +359,13 @@ typedef struct {
     const dlp_eff_curve *cv_gemm, *cv_attn, *cv_elem;
     double attn_flops_per_elem;/* attention FLOPs per cached element read         */
     int adt;                   /* activation dtype (attention, vision tower)      */
+    double ov_fixed, ov_seq;   /* the engine's CPU time per step (s): fixed, per
+                                  running sequence (ENGINE_CPU)                  */
+    double state_elems;        /* recurrent state per sequence, all layers
+                                  (Mamba, Gated DeltaNet): the part of the
+                                  cache that does not grow with the context */
+    int prefill_steps;         /* 1: prompts run in steps of their own (no
+                                  chunked prefill: vllm-v0)                      */
 } sctx;
 
 typedef struct {
@@ -320,6 +374,7 @@ typedef struct {
     double bc, bm;             /* seconds of peak math / of peak bandwidth the
                                   kernels need (compute and memory utilisation) */
     double comm;
+    double ovh;                /* the engine's CPU time in t                      */
 } itime;
 
 static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
@@ -382,6 +437,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * prefill computes causal attention over the prompt */
     double dec_elems = n_dec / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
     double pf_elems = n_pf / s->attn_dp * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
+    /* a recurrent state (Mamba, Gated DeltaNet) is no context to attend
+     * over: it is out of the attention terms and costs its own below */
+    dec_elems -= n_dec / s->attn_dp * s->state_elems / s->kv_shard;
+    pf_elems -= n_pf / s->attn_dp * s->state_elems / s->kv_shard;
     /* decode attention streams the cache: aiconfigurator's H100 generation-
      * attention table reaches about peak bandwidth on caches past 100 MB
      * and a few percent on small ones (launch-bound), so pure roofline at
@@ -392,7 +451,18 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->attn_flops_per_elem,
-             n_pf / s->attn_dp * kv_elems(s, 1) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+             n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    /* the recurrent state, split over the attention TP ranks: a decode
+     * token reads and writes it (a few FLOPs per element: decay, delta
+     * rule, output); a prompt token in the chunked scan does the same math
+     * and touches it once per 64-token chunk.  Before this term the state
+     * was taken for context and every prompt token attended over it
+     * (Qwen3.5-397B, 8k prompt: 754 ms prefill for ~30 ms of GEMMs) */
+    double st = s->state_elems / s->tp_attn;
+    if (st > 0 && n_dec > 0)
+        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * n_dec / s->attn_dp, 2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
+    if (st > 0 && n_pf > 0)
+        kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
     /* norms, rotary, activations, residuals, router: bytes per token */
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
@@ -408,8 +478,18 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
     }
     it.comm = comm;
-    it.t += comm + (T_ITER_MS + T_ITER_SEQ_MS * seqs / s->attn_dp) * 1e-3;
+    it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp;
+    it.t += comm + it.ovh;
     return it;
+}
+
+/* The board power of one serving GPU at memory and math utilisations um,
+ * uc (0..1): the serving floor, the device's idle if higher, plus the
+ * shares; never past TDP. */
+static double serve_power_w(const dlp_device *d, double um, double uc) {
+    double tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    double floor_w = fmax(dlp__device_idle_w(d), P_FLOOR * tdp);
+    return fmin(tdp, floor_w + (tdp - floor_w) * fmin(1.0, P_MEM * um + P_MATH * uc));
 }
 
 /* ---- memory ------------------------------------------------------------------ */
@@ -445,9 +525,15 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     if (s->ep > 1 && c->num_experts % s->ep)
         return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s->ep,
                         (long long)c->num_experts);
+    s->ov_fixed = ENGINE_CPU[wl->engine].fixed_ms * 1e-3;
+    s->ov_seq = ENGINE_CPU[wl->engine].seq_ms * 1e-3;
+    s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->moe_tp = s->n_gpus / s->ep;
     s->kv_eb = kv_eb;
+    /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
+     * context for attention layers, windows included at these lengths) */
+    s->state_elems = fmax(0.0, 2.0 * kv_elems(s, 1) - kv_elems(s, 2));
     int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
     /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
      * MLA's latent cache is replicated on every TP rank */
@@ -548,7 +634,8 @@ static void serve_concurrency(const sctx *s, const dlp_llm_workload *wl, serve_p
     else
         out->kv_capacity_tokens = max_c * (S + G);
     int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
-    int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->concurrency;
+    /* open-loop clients: the engine's slots are what can run at once */
+    int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->rate > 0 ? max_seqs : wl->concurrency;
     if (C < 1) C = 1;
     double live_bytes = dlp_llm_kv_bytes(c, (int64_t)llround((double)S + (double)G / 2.0), kv_eb) / s->kv_shard;
     int64_t max_live = (int64_t)floor(avail / live_bytes) * s->attn_dp;
@@ -581,6 +668,10 @@ typedef struct {
     itime mix;                 /* the step whose time is TPOT (power too)       */
     double vis;                /* the vision tower, per request (s)             */
     double ttft, tpot;         /* seconds                                        */
+    double wait, ride;         /* steady state: the step in flight an arrival
+                                  waits for, and its prompt's prefill beside
+                                  the running decodes (s)                       */
+    double busy_share;         /* open loop: share of time a step runs         */
 } serve_times;
 
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
@@ -593,9 +684,9 @@ typedef struct {
  * waves weights the burst 1 / W_WAVES.  Then per phase: a prefill worker
  * (prompts in full chunks, no decodes), a decode worker (the caches arrive
  * prefilled), or both mixed. */
-static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const serve_plan *m, serve_times *t,
-                               dlp_llm_prediction *out) {
-    double Sd = (double)m->S, Gd = (double)m->G, Rd = (double)m->R, pre = m->pre;
+static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const serve_plan *m, double Rd,
+                               serve_times *t, dlp_llm_prediction *out) {
+    double Sd = (double)m->S, Gd = (double)m->G, pre = m->pre;
     double ctx = Sd + Gd / 2.0; /* the mean live context over a generation */
     itime dec = iteration(s, Rd, ctx, 0, 0);
     itime pf1 = iteration(s, 0, 0, Sd, Sd);
@@ -614,7 +705,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     double others = fmin((Rd - 1.0) * Sd / Gd, CHUNK_TOKENS);
     double nck = ceil(Sd / CHUNK_TOKENS);
     itime ride = iteration(s, Rd - 1.0, ctx, Sd / nck + others, Sd);
-    double ttft_steady = (Rd > 1 ? 0.5 * (dec.t + vis * Rd / Gd) : 0) + (ride.t + vis * (1.0 + others / Sd)) * nck;
+    t->wait = 0.5 * (dec.t + vis * Rd / Gd);
+    t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
+    double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double ttft_mean = ttft_burst / W_WAVES + ttft_steady * (1.0 - 1.0 / W_WAVES);
     if (wl->phase == DLP_LLM_PREFILL_ONLY) {
         /* a prefill worker: its clients arrive at the pace the decode side
@@ -630,6 +723,21 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         mix = dec;
         tpot = dec.t;
         ttft = 0;
+    } else if (s->prefill_steps) {
+        /* vLLM <= 0.5 (no chunked prefill): after a decode step in which a
+         * request ended (probability 1 - exp(-R / G)) the waiting prompts run
+         * in a step of their own, and that step's CPU side walks every
+         * running sequence as a decode step does.  The clients' TPOT has
+         * those stalls in it; the decode step alone is what
+         * ML.ENERGY reports as TPOT (its tok/s x TPOT / batch falls to 0.5
+         * at a thousand sequences) */
+        double k = 1.0 - exp(-Rd * (1.0 + pre) / Gd);
+        itime ps = iteration(s, 0, 0, pf_per_step / k, Sd);
+        double walk = s->ov_seq * fmax(0.0, Rd - pf_per_step / k / Sd) / s->attn_dp;
+        ps.t += walk + vis * Rd / Gd / k;
+        mix = dec;
+        tpot = dec.t + k * ps.t;
+        ttft = ttft_mean;
     } else {
         /* every decode step also prefills R S / G prompt tokens (and what
          * preempted sequences recompute) and R / G requests' towers */
@@ -643,6 +751,72 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
     t->dec = dec, t->pf1 = pf1, t->mix = mix;
     t->vis = vis, t->ttft = ttft, t->tpot = tpot;
+}
+
+/* Mean wait for one of c slots in an M/G/c queue of offered load a = lambda
+ * x service time (Erlang C, by the Erlang B recursion, which stays in
+ * [0, 1]), scaled by (1 + cs^2) / 2 with cs^2 = 0 (Allen-Cunneen): every
+ * request runs the same prompt and output, so its time in a slot hardly
+ * varies.  Seconds; a < c is the caller's promise. */
+static double slot_wait_s(double c, double a, double service_s) {
+    double b = 1.0;
+    for (int64_t k = 1; k <= (int64_t)c; k++) b = a * b / ((double)k + a * b);
+    double rho = a / c, erlang_c = b / (1.0 - rho * (1.0 - b));
+    double w = erlang_c * service_s / (c - a) * 0.5;
+    return w > 1e-9 ? w : 0; /* below a nanosecond: none (no 1e-255 in the JSON) */
+}
+
+/* The steady state at n running (fractional: a mean), preempting what the
+ * cache cannot hold, and its end-to-end time: the step in flight, the
+ * prompt beside the decodes, the rest of the output. */
+static double open_e2e(const sctx *s, const dlp_llm_workload *wl, const serve_plan *m, double n, serve_times *t,
+                       dlp_llm_prediction *out) {
+    serve_plan mm = *m;
+    double run = fmax(1.0, n);
+    mm.pre = run > (double)m->max_c ? 1.0 - (double)m->max_c / run : 0.0;
+    serve_steady_state(s, wl, &mm, run, t, out);
+    return fmin(1.0, n) * t->wait + t->ride + ((double)m->G - 1.0) * t->tpot;
+}
+
+/* Open-loop clients (docs/llm.md, "Client models"): Poisson arrivals at
+ * wl->rate requests/s.  Continuous batching admits an arrival at the next
+ * step while a slot is free, so the requests in flight N follow Little's
+ * law, N = rate x e2e(N), with e2e from the iterations at N running (found
+ * by bisection: e2e grows with N).  The replica's capacity is its full
+ * running batch R over that batch's e2e; a rate at or past it has no
+ * steady state and is refused with the capacity.  TTFT = the step in flight
+ * (when one runs: PASTA, about min(1, N) of the time) + the prompt's prefill
+ * beside the decodes + the wait for a slot (M/G/c over R slots), so TTFT
+ * tends to one prompt's prefill as the rate goes to 0 and grows without
+ * bound towards the capacity. */
+static dlp_status serve_open_loop(const sctx *s, const dlp_llm_workload *wl, serve_plan *m, serve_times *t,
+                                  double *queue, dlp_llm_prediction *out, dlp_error *err) {
+    double lam = wl->rate, Rmax = (double)m->R;
+    double e_full = open_e2e(s, wl, m, Rmax, t, out);
+    double cap = Rmax / e_full;
+    out->capacity_rps = cap;
+    if (lam >= cap)
+        return dlp__err(err, DLP_EINVAL,
+                        "%s: rate %.4g req/s: overloaded: capacity %.4g req/s on %d x %s (%lld running, %lld-token "
+                        "prompts, %lld out); lower --rate, or add GPUs or replicas", s->c->id, lam, cap, s->n_gpus,
+                        s->d->id, (long long)m->R, (long long)m->S, (long long)m->G);
+    double lo = 0, hi = Rmax;
+    for (int i = 0; i < 48 && hi - lo > 1e-6 * Rmax; i++) {
+        double n = 0.5 * (lo + hi);
+        if (lam * open_e2e(s, wl, m, n, t, out) > n) lo = n;
+        else hi = n;
+    }
+    double n = 0.5 * (lo + hi), e2e = open_e2e(s, wl, m, n, t, out);
+    *queue = slot_wait_s(Rmax, fmin(lam * e2e, Rmax * (1.0 - 1e-9)), e2e);
+    t->ttft = fmin(1.0, n) * t->wait + t->ride + *queue;
+    if (t->ttft < t->pf1.t) t->ttft = t->pf1.t;
+    t->busy_share = fmin(1.0, n);
+    m->C = (int64_t)llround(fmax(1.0, n));
+    m->R = m->C;
+    m->pre = n > (double)m->max_c ? 1.0 - (double)m->max_c / n : 0.0;
+    out->concurrency = m->C;
+    out->running = m->R;
+    return DLP_OK;
 }
 
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
@@ -662,9 +836,18 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     serve_concurrency(&s, wl, &m, out);
 
     /* steady state (docs/llm.md, "The iteration model") */
-    serve_times t;
-    serve_steady_state(&s, wl, &m, &t, out);
-    double ttft = t.ttft, tpot = t.tpot, Gd = (double)m.G, Rd = (double)m.R;
+    serve_times t = {0};
+    double queue = 0;
+    if (wl->rate > 0) {
+        if ((st = serve_open_loop(&s, wl, &m, &t, &queue, out, err))) return st;
+    } else {
+        serve_steady_state(&s, wl, &m, (double)m.R, &t, out);
+    }
+    /* the front end's part: every client-measured TTFT but a decode
+     * worker's (its requests arrive prefilled); in the run a closed-loop
+     * client repeats, so before the queueing below */
+    out->request_ms = wl->phase == DLP_LLM_DECODE_ONLY ? 0 : ENGINE_CPU[wl->engine].req_ms;
+    double ttft = t.ttft + out->request_ms * 1e-3, tpot = t.tpot, Gd = (double)m.G, Rd = (double)m.R;
     int64_t C = m.C, R = m.R;
     /* clients beyond what runs wait in the queue: a closed loop of C
      * clients over R slots cycles every (C / R) x the run time */
@@ -674,7 +857,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         /* the round of R prompts, then the next R clients: a client's
          * first token comes a cycle after its request */
         if (C > R) ttft = fmax(ttft, out->round_ms * 1e-3) * (double)C / Rd;
-    } else if (C > R) {
+    } else if (C > R && wl->rate <= 0) {
         ttft += run_e2e * ((double)C / Rd - 1.0);
     }
     out->serving = 1;
@@ -684,6 +867,8 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     out->decode_step_ms = t.dec.t * 1e3;
     out->comm_ms = t.mix.comm * 1e3;
     out->preempted = m.pre;
+    out->queue_ms = queue * 1e3;
+    out->overhead_ms = t.mix.ovh * 1e3;
     out->ttft_ms = out->ttft_analytic_ms = ttft * 1e3;
     out->tpot_ms = out->tpot_analytic_ms = tpot * 1e3;
     /* power follows load: idle plus the share of TDP the step's math and
@@ -692,7 +877,12 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
      * well under a compute-bound full batch */
     const itime *mix = &t.mix;
     double uc = mix->t > 0 ? fmin(1.0, mix->bc / mix->t) : 0, um = mix->t > 0 ? fmin(1.0, mix->bm / mix->t) : 0;
-    out->power_per_gpu_w = dlp__board_power_w(d, fmin(1.0, P_MEM * um + P_MATH * uc));
+    /* open loop below one request in flight: the engine idles between
+     * requests, busy about N of the time (N the mean in flight) */
+    double duty = wl->rate > 0 ? fmin(1.0, t.busy_share) : 1.0;
+    out->mem_util = duty * um;
+    out->math_util = duty * uc;
+    out->power_per_gpu_w = serve_power_w(d, out->mem_util, out->math_util);
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;
     snprintf(out->method_serving, sizeof out->method_serving, "analytic");
@@ -709,7 +899,8 @@ void dlp__llm_serve_derive(dlp_llm_prediction *out, const dlp_llm_workload *wl, 
     else if (wl->phase == DLP_LLM_DECODE_ONLY) out->e2e_ms = out->ttft_ms + G * out->tpot_ms;
     else out->e2e_ms = out->ttft_ms + (G - 1.0) * out->tpot_ms;
     out->latency_ms = out->e2e_ms;
-    out->requests_per_s = C / (out->e2e_ms * 1e-3);
+    /* open loop: what arrives is served (the rate is under the capacity) */
+    out->requests_per_s = wl->rate > 0 ? wl->rate : C / (out->e2e_ms * 1e-3);
     out->throughput_sps = out->requests_per_s;
     out->output_tokens_per_s = wl->phase == DLP_LLM_PREFILL_ONLY ? 0 : out->requests_per_s * G;
     out->tokens_per_s = out->requests_per_s * ((wl->phase == DLP_LLM_PREFILL_ONLY ? 0 : G) +

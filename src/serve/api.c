@@ -759,11 +759,36 @@ static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
     return 0;
 }
 
+/* The client model and engine of /api/llm (as `dlperf llm --rate R
+ * --engine E`): 'rate' > 0 requests/s, exclusive with 'concurrency' and
+ * 'max_fit'; 'engine' "modern" or "vllm-v0".  0, or -1 after the 400. */
+static int llm_clients(req *r, int64_t conc, int maxfit, double *rate, int *engine) {
+    const char *engine_s;
+    int rate_given = 0;
+    if (get_num(r, "rate", rate, &rate_given) || get_str(r, "engine", &engine_s)) return -1;
+    if (rate_given && !(*rate > 0 && isfinite(*rate))) {
+        dlp__serve_error(r->out, 400, "field 'rate': %g is not a positive number of requests/s", *rate);
+        return -1;
+    }
+    if (rate_given && (conc > 0 || maxfit)) {
+        dlp__serve_error(r->out, 400, "fields 'rate' and '%s' are two client models: give one",
+                         maxfit ? "max_fit" : "concurrency");
+        return -1;
+    }
+    *engine = DLP_LLM_ENGINE_MODERN;
+    if (engine_s && (*engine = dlp_llm_engine_parse(engine_s)) < 0) {
+        dlp__serve_error(r->out, 400, "field 'engine': '%.64s' is not modern or vllm-v0", engine_s);
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
                                           "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
-                                          "prompt", "images", "image_size", "video_frames", "max_seqs", NULL};
+                                          "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
+                                          NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -806,8 +831,11 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, 400, "fields 'max_fit' and 'concurrency' are exclusive");
         return;
     }
-    /* serving (docs/llm.md, "Serving"): as `dlperf llm --concurrency` */
-    int serving = conc > 0 || maxfit, phase = DLP_LLM_AGG;
+    /* serving (docs/llm.md, "Serving"): as `dlperf llm --concurrency` or --rate */
+    double rate = 0;
+    int engine;
+    if (llm_clients(r, conc, maxfit, &rate, &engine)) return;
+    int serving = conc > 0 || maxfit || rate > 0, phase = DLP_LLM_AGG;
     if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0) {
         dlp__serve_error(r->out, 400, "field 'phase': '%.64s' is not agg, prefill or decode", phase_s);
         return;
@@ -818,7 +846,7 @@ static void h_llm(req *r) {
     }
     if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given || maxseqs)) {
         dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase', 'mem_fraction' and 'max_seqs' are serving fields: "
-                                      "add 'concurrency' or 'max_fit'");
+                                      "add 'concurrency', 'rate' or 'max_fit'");
         return;
     }
     if (serving && !gen_given) gen = 128;
@@ -857,7 +885,8 @@ static void h_llm(req *r) {
     if (!dtype) quant = dlp_llm_default_quant(&c, dev); /* as the CLI: the checkpoint's format */
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
-                           .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs};
+                           .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
+                           .rate = rate, .engine = engine};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
