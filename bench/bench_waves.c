@@ -90,7 +90,7 @@ static void emit_one(FILE *f, const char *var, const char *what, const dlp__wave
 }
 
 /* --check CSV DEVICE: fp32 GEMMs measured on one GPU (columns dtype, M, N,
- * K, ms; e.g. our own H100 sweep, /work/gpu_h100/gemm.csv), never fitted:
+ * K, ms; e.g. our own H100 sweep, data/measured/h100/gemm.csv), never fitted:
  * the shipped wave model and the shipped fp32 linear curve, each after the
  * power cap as dlp_predict applies it.  Rows under min_ms are host-launch
  * bound in that harness and are listed but not counted. */
