@@ -229,28 +229,37 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         dlp_predict_opts po = {0};
         po.no_learned = 1;
         po.dtype = adt;
+        dlp_graph_stats gst;
+        /* MoE: activations are per routed token — predict's memory model of
+         * the graph with the routed experts only (the full graph pads every
+         * expert's rows) */
+        int have_rest = 0;
+        double rest = 0;
+        dlp_graph *ga = NULL;
+        dlp_prediction pa;
+        if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
+            if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
+                dlp_graph_stats_get(ga, &gst);
+                rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
+                have_rest = 1;
+                dlp_prediction_clear(&pa);
+            }
+            dlp_graph_free(ga);
+        }
+        /* the whole graph through predict: its time for fp16/bf16, its
+         * memory where the routed graph gave none (a MoE answer in another
+         * format needs neither, and skips about half of its work) */
+        int timed = q == DLP_QT_FP16 || q == DLP_QT_BF16;
         dlp_prediction pr;
-        if (dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
+        if ((timed || !have_rest) && dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
             /* memory beside the weights (activations, workspace, CUDA
              * context) for every format: the graph is the same */
-            dlp_graph_stats gst;
-            dlp_graph_stats_get(g, &gst);
-            double rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
-            /* MoE: activations are per routed token — predict's memory
-             * model of the graph with the routed experts only (the full
-             * graph pads every expert's rows) */
-            dlp_graph *ga = NULL;
-            dlp_prediction pa;
-            if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
-                if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
-                    dlp_graph_stats_get(ga, &gst);
-                    rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
-                    dlp_prediction_clear(&pa);
-                }
-                dlp_graph_free(ga);
+            if (!have_rest) {
+                dlp_graph_stats_get(g, &gst);
+                rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
+                have_rest = 1;
             }
-            a->predict_mem_mb = rest > 0 ? rest : 1e-9;
-            if (pr.latency_ms > 0 && (q == DLP_QT_FP16 || q == DLP_QT_BF16)) {
+            if (pr.latency_ms > 0 && timed) {
                 double scale = pr.latency_ms * 1e-3 / (t > 0 ? t : 1);
                 t = pr.latency_ms * 1e-3;
                 busy_c *= scale;
@@ -259,6 +268,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
             }
             dlp_prediction_clear(&pr);
         }
+        if (have_rest) a->predict_mem_mb = rest > 0 ? rest : 1e-9;
     }
     t /= ngpu;
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
