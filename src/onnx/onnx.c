@@ -118,36 +118,47 @@ typedef struct {
     const char **params;      /* dim_param per dim or NULL */
 } raw_vi;
 
-typedef struct {
-    const char *name, *op_type, *domain;
-    int n_in, n_out, n_attr;
-    const char **in, **out;
-    dlp__attr *attr;
-} raw_node;
-
+/* Nodes are read straight into dlp__node records: the main graph's into
+ * g->nodes (where the linker leaves them), a subgraph's into an arena
+ * array (the linker appends them to g->nodes after the main graph's, as
+ * it links each subgraph).  Until linked, a node's out[] and in[] hold
+ * the file offsets of its output and input names (the length prefix of
+ * each string field, checked when read; name_at decodes it): an input
+ * name is looked up without a copy, an output name is copied once, for
+ * its value, and the linker overwrites each offset with a value id. */
 struct dlp__raw_graph {
     const char *name;
     int n_node, n_init, n_input, n_output, n_vi;
-    raw_node *nodes;
+    int in_graph;             /* nodes are g->nodes[0, n_node) (main graph) */
+    dlp__node *nodes;
     dlp__tproto *inits;
     raw_vi *inputs, *outputs, *vi;
 };
 
 #define MAX_INTERN 64
 
+/* Strings a model repeats thousands of times from a few dozen distinct
+ * ones, one copy each (see rd) */
+typedef struct {
+    struct { const char *s; size_t n; } e[MAX_INTERN];
+    int n;
+    /* index + 1 by a hash of length and end bytes: one memcmp per string
+     * instead of a scan of the table (0: not cached) */
+    uint8_t hint[256];
+} intern_tab;
+
 typedef struct {
     dlp_graph *g;
     const char *file;
     dlp_error *err;
-    const uint8_t *base;
-    /* op_type / domain strings, one copy each: a model has a few dozen
-     * distinct ones, and equal pointers let the registry lookup and the
-     * per-op tables compare nodes without strcmp */
-    struct { const char *s; size_t n; } intern[MAX_INTERN];
-    int n_intern;
-    /* intern index + 1 by a hash of length and end bytes: one memcmp per
-     * node instead of a scan of the table (0: not cached) */
-    uint8_t intern_hint[256];
+    const uint8_t *base, *end;  /* the file */
+    /* op_type / domain strings: equal pointers let the registry lookup and
+     * the per-op tables compare nodes without strcmp */
+    intern_tab ops;
+    /* attribute names ("value", "axes", "perm", ...): shared copies stay
+     * in the cache when shape rules look attributes up by name, and cost
+     * no arena bytes per attribute */
+    intern_tab attrs;
 } rd;
 
 static dlp_status bad(rd *R, const char *what) {
@@ -161,103 +172,87 @@ static const char *str_of(rd *R, pb *s) {
     return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
 }
 
-/* s as a shared copy (see rd.intern); a plain copy once the table is full. */
-static const char *interned(rd *R, pb *s) {
+/* s as a shared copy from table T; a plain copy once the table is full. */
+static const char *interned(rd *R, intern_tab *T, pb *s) {
     size_t n = (size_t)(s->end - s->p);
     unsigned h = n ? (unsigned)(n * 31u + s->p[0] * 7u + s->p[n - 1]) & 255u : 0;
-    int k = R->intern_hint[h] - 1;
-    if (k >= 0 && R->intern[k].n == n && !memcmp(R->intern[k].s, s->p, n)) return R->intern[k].s;
-    for (int i = 0; i < R->n_intern; i++)
-        if (R->intern[i].n == n && (!n || R->intern[i].s[0] == (char)s->p[0]) && !memcmp(R->intern[i].s, s->p, n)) {
-            R->intern_hint[h] = (uint8_t)(i + 1);
-            return R->intern[i].s;
+    int k = T->hint[h] - 1;
+    if (k >= 0 && T->e[k].n == n && !memcmp(T->e[k].s, s->p, n)) return T->e[k].s;
+    for (int i = 0; i < T->n; i++)
+        if (T->e[i].n == n && (!n || T->e[i].s[0] == (char)s->p[0]) && !memcmp(T->e[i].s, s->p, n)) {
+            T->hint[h] = (uint8_t)(i + 1);
+            return T->e[i].s;
         }
     const char *c = str_of(R, s);
-    if (c && R->n_intern < MAX_INTERN) {
-        R->intern[R->n_intern].s = c;
-        R->intern[R->n_intern++].n = n;
-        R->intern_hint[h] = (uint8_t)R->n_intern;
+    if (c && T->n < MAX_INTERN) {
+        T->e[T->n].s = c;
+        T->e[T->n++].n = n;
+        T->hint[h] = (uint8_t)T->n;
     }
     return c;
-}
-
-/* Count packed varints in a length field. */
-static int count_varints(pb s) {
-    int n = 0;
-    uint64_t v;
-    while (s.p < s.end) {
-        if (pb_varint(&s, &v)) return -1;
-        n++;
-    }
-    return n;
 }
 
 /* ---- TensorProto (onnx.proto: dims=1 data_type=2 float_data=4 int32_data=5
  *      string_data=6 int64_data=7 name=8 raw_data=9 double_data=10
  *      uint64_data=11 external_data=13 data_location=14) ----------------- */
 
+/* One pass: dims into a stack buffer (counted past MAX_DIMS, not kept, so
+ * that the error names the file's count), the rest as it comes.  A
+ * malformed field is "TensorProto.dims" in a dims field and "TensorProto"
+ * in any other; the rank limit and negative dims are checked after the
+ * whole message read well. */
 static dlp_status read_tensor(rd *R, pb m, dlp__tproto *t) {
     memset(t, 0, sizeof *t);
     t->nval = -1;
     t->msg = m.p;
     t->msg_len = (size_t)(m.end - m.p);
     t->name = "";
+    int64_t dims[MAX_DIMS];
     int ndims = 0;
-    /* pass 1: count dims */
     pb r = m;
     uint32_t f;
     int wt, k;
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
-        if (f == 1 && wt == WT_VARINT) ndims++;
-        else if (f == 1 && wt == WT_LEN) {
-            pb s;
-            if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
-            int c = count_varints(s);
-            if (c < 0) return bad(R, "TensorProto.dims");
-            ndims += c;
-            continue;
-        }
-        if (pb_skip(&r, wt)) return bad(R, "TensorProto");
-    }
-    if (k < 0) return bad(R, "TensorProto");
-    if (ndims > MAX_DIMS)
-        return dlp__err(R->err, DLP_EFORMAT, "%s: a tensor has %d dims (at most %d)", R->file, ndims, MAX_DIMS);
-    t->dims = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(ndims + 1));
-    if (!t->dims) return oom(R);
-    t->rank = 0;
-    r = m;
-    while ((k = pb_tag(&r, &f, &wt)) > 0) {
         uint64_t v;
         pb s;
         if (f == 1 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.dims");
-            t->dims[t->rank++] = (int64_t)v;
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
+            if (ndims < MAX_DIMS) dims[ndims] = (int64_t)v;
+            ndims++;
         } else if (f == 1 && wt == WT_LEN) {
             if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
             while (s.p < s.end) {
                 if (pb_varint(&s, &v)) return bad(R, "TensorProto.dims");
-                t->dims[t->rank++] = (int64_t)v;
+                if (ndims < MAX_DIMS) dims[ndims] = (int64_t)v;
+                ndims++;
             }
         } else if (f == 2 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_type");
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
             t->dtype = (int)(v & 0x7fffffff);
         } else if (f == 8 && wt == WT_LEN) {
-            if (pb_len(&r, &s)) return bad(R, "TensorProto.name");
+            if (pb_len(&r, &s)) return bad(R, "TensorProto");
             if (!(t->name = str_of(R, &s))) return oom(R);
         } else if (f == 14 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_location");
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
             t->external = v == 1;
         } else if ((f == 4 || f == 5 || f == 6 || f == 7 || f == 9 || f == 10 || f == 11) ) {
             t->has_data = 1;
-            if (pb_skip(&r, wt)) return bad(R, "TensorProto data"); /* stepped over, never read */
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto"); /* stepped over, never read */
         } else if (f == 13) {
             t->external = 1;
-            if (pb_skip(&r, wt)) return bad(R, "TensorProto.external_data");
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto");
         } else if (pb_skip(&r, wt)) {
             return bad(R, "TensorProto");
         }
     }
     if (k < 0) return bad(R, "TensorProto");
+    if (ndims > MAX_DIMS)
+        return dlp__err(R->err, DLP_EFORMAT, "%s: a tensor has %d dims (at most %d)", R->file, ndims, MAX_DIMS);
+    t->rank = ndims;
+    t->dims = dlp__arena_alloc_raw(&R->g->arena, sizeof(int64_t) * (size_t)(ndims + 1));
+    if (!t->dims) return oom(R);
+    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)ndims);
+    t->dims[ndims] = 0;
     for (int i = 0; i < t->rank; i++)
         if (t->dims[i] < 0)
             return dlp__err(R->err, DLP_EFORMAT, "%s: tensor '%s' has negative dim %lld", R->file,
@@ -304,7 +299,11 @@ static dlp_status decode_small(dlp_graph *g, dlp__value *v) {
             for (int64_t i = 0; i < n; i++) {
                 const uint8_t *p = s.p + i * es;
                 uint64_t x = 0;
-                for (int b = 0; b < es; b++) x |= (uint64_t)p[b] << (8 * b);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                if (es == 8) memcpy(&x, p, 8); /* int64 shape data: one load */
+                else
+#endif
+                    for (int b = 0; b < es; b++) x |= (uint64_t)p[b] << (8 * b);
                 if (isint) {
                     switch (t->dtype) {
                     case DLP_DT_INT8: iv[i] = (int8_t)x; break;
@@ -565,14 +564,12 @@ static void svec_free(svec *v) {
     if (v->p != v->stack) free(v->p);
 }
 
-_Static_assert(sizeof(dlp__attr) % 8 == 0, "svecs_done packs attribute arrays at 8-byte steps");
+_Static_assert(sizeof(dlp__attr) % 8 == 0, "node_lists puts a node's int slots after its attributes");
 
 /* After reading into the n svecs v (status st): when st is DLP_OK each is
  * copied into the arena (out[i]; the n lists share one allocation,
- * elements are 8-byte multiples), all freed either way.  Lists of 8-byte
- * elements (names, ints, floats) end with a zeroed one; attribute lists
- * (96 bytes an element, every reader bounded by n_attr) do not: the spare
- * was 1.3 MB of a 13,700-node export's 8.7 MB arena. */
+ * elements are 8-byte multiples: an attribute's ints, floats, strings),
+ * all freed either way.  Lists of 8-byte elements end with a zeroed one. */
 static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
     static const uint64_t zero = 0;
     size_t total = 0;
@@ -609,7 +606,7 @@ static dlp_status read_attr_fields(rd *R, pb m, dlp__attr *a, int depth, svec *i
         switch (f) {
         case 1:
             if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.name");
-            if (!(a->name = str_of(R, &s))) return oom(R);
+            if (!(a->name = interned(R, &R->attrs, &s))) return oom(R);
             continue;
         case 20:
             if (wt != WT_VARINT || pb_varint(&r, &v)) return bad(R, "AttributeProto.type");
@@ -751,7 +748,7 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
 
 /* ---- NodeProto (input=1 output=2 name=3 op_type=4 attribute=5 domain=7) -- */
 
-static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in, svec *out, svec *at) {
+static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *in, svec *out, svec *at) {
     uint32_t f;
     int wt, k;
     pb r = m;
@@ -761,18 +758,19 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
             if (pb_skip(&r, wt)) return bad(R, "NodeProto");
             continue;
         }
+        const uint8_t *lenp = r.p; /* the string's length prefix */
         if (pb_len(&r, &s)) return bad(R, "NodeProto");
         const char *str = NULL;
-        if (f == 1 || f == 2 || f == 3)
+        if (f == 3)
             if (!(str = str_of(R, &s))) return oom(R);
         if (f == 4 || f == 7)
-            if (!(str = interned(R, &s))) return oom(R);
+            if (!(str = interned(R, &R->ops, &s))) return oom(R);
         switch (f) {
         case 1:
         case 2: {
-            const char **d = svec_push(f == 1 ? in : out);
+            uint32_t *d = svec_push(f == 1 ? in : out);
             if (!d) return oom(R);
-            *d = str;
+            *d = (uint32_t)(lenp - R->base); /* read_model: files < 4 GiB */
             break;
         }
         case 3: n->name = str; break;
@@ -792,21 +790,39 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
     return DLP_OK;
 }
 
-static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
+/* The attribute list and the out/in slots (name offsets, see
+ * dlp__raw_graph; one spare slot after each list) in one allocation. */
+static dlp_status node_lists(rd *R, dlp__node *n, svec *in, svec *out, svec *at) {
+    size_t abytes = sizeof(dlp__attr) * (size_t)at->n;
+    size_t ibytes = sizeof(int) * (size_t)(in->n + out->n + 2);
+    unsigned char *q = dlp__arena_alloc_raw(&R->g->arena, abytes + ibytes);
+    if (!q) return oom(R);
+    if (abytes) memcpy(q, at->p, abytes);
+    n->attr = (dlp__attr *)q;
+    n->out = (int *)(q + abytes);
+    n->in = n->out + out->n + 1;
+    if (out->n) memcpy(n->out, out->p, sizeof(int) * (size_t)out->n);
+    if (in->n) memcpy(n->in, in->p, sizeof(int) * (size_t)in->n);
+    n->out[out->n] = 0;
+    n->in[in->n] = 0;
+    n->n_in = in->n;
+    n->n_out = out->n;
+    n->n_attr = at->n;
+    return DLP_OK;
+}
+
+static dlp_status read_node(rd *R, pb m, dlp__node *n, int depth) {
     memset(n, 0, sizeof *n);
     n->name = n->op_type = n->domain = "";
-    const char *ib[16], *ob[8];
+    n->parent = -1;
+    n->op = -1;
+    uint32_t ib[16], ob[8];
     dlp__attr ab[8];
     svec v[3] = {SVEC(ib), SVEC(ob), SVEC(ab)};
-    void *out[3];
     dlp_status st = read_node_fields(R, m, n, depth, &v[0], &v[1], &v[2]);
-    n->n_in = v[0].n;
-    n->n_out = v[1].n;
-    n->n_attr = v[2].n;
-    if ((st = svecs_done(R, st, v, out, 3))) return st;
-    n->in = out[0];
-    n->out = out[1];
-    n->attr = out[2];
+    if (!st) st = node_lists(R, n, &v[0], &v[1], &v[2]);
+    for (int i = 0; i < 3; i++) svec_free(&v[i]);
+    if (st) return st;
     if (!n->op_type[0]) return dlp__err(R->err, DLP_EFORMAT, "%s: node '%s' has no op_type", R->file, n->name);
     return DLP_OK;
 }
@@ -832,7 +848,19 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
     }
     if (k < 0) return bad(R, "GraphProto");
     dlp__arena *A = &R->g->arena;
-    rg->nodes = dlp__arena_alloc(A, sizeof(raw_node) * (size_t)(rg->n_node + 1));
+    if (depth == 0) {
+        /* the main graph's nodes go where the linker keeps them (a second
+         * graph field replaces the first, as it always did) */
+        dlp_graph *g = R->g;
+        free(g->nodes);
+        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg->n_node + 1));
+        g->cap_nodes = g->nodes ? rg->n_node + 1 : 0;
+        g->n_nodes = 0;
+        rg->nodes = g->nodes;
+        rg->in_graph = 1;
+    } else {
+        rg->nodes = dlp__arena_alloc(A, sizeof(dlp__node) * (size_t)(rg->n_node + 1));
+    }
     rg->inits = dlp__arena_alloc(A, sizeof(dlp__tproto) * (size_t)(rg->n_init + 1));
     rg->inputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_input + 1));
     rg->outputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_output + 1));
@@ -913,6 +941,26 @@ static int lookup(linker *L, int scope, const char *name) {
         if (v >= 0) return v;
     }
     return -1;
+}
+
+/* lookup of the n bytes at name (inside the file, not NUL-terminated) */
+static int lookup_n(linker *L, int scope, const char *name, size_t n) {
+    dlp_graph *g = L->R->g;
+    for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
+        int v = dlp__strmap_get_n(&L->maps[s], name, n);
+        if (v >= 0) return v;
+    }
+    return -1;
+}
+
+/* A node's input or output name (raw_node.in/out: the length prefix of
+ * the string in the file, checked by the reader): its bytes up to the
+ * first NUL, *n of them, as a C-string copy of the field would read. */
+static const char *name_at(const rd *R, const uint8_t *lenp, size_t *n) {
+    pb r = {lenp, R->end}, s = {lenp, lenp};
+    (void)pb_len(&r, &s);
+    *n = strnlen((const char *)s.p, (size_t)(s.end - s.p));
+    return (const char *)s.p;
 }
 
 static int lower_eq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
@@ -1086,44 +1134,38 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     /* pass A: create node outputs */
     int first_node = g->n_nodes;
     for (int i = 0; i < rg->n_node; i++) {
-        raw_node *rn = &rg->nodes[i];
-        char nm[64];
-        const char *name = rn->name;
-        if (!name[0]) {
-            snprintf(nm, sizeof nm, "%s_%d", rn->op_type, g->n_nodes);
-            name = nm;
+        int nid;
+        if (rg->in_graph) { /* read in place (main graph: first_node 0) */
+            nid = i;
+            g->n_nodes = i + 1;
+        } else { /* a subgraph's nodes follow every node linked so far */
+            if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return oom(R);
+            nid = g->n_nodes++;
+            g->nodes[nid] = rg->nodes[i];
         }
-        if (name == nm && !(name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
-        int nid = dlp__graph_add_node_ref(g, name, rn->op_type, rn->domain);
-        if (nid < 0) return oom(R);
         dlp__node *nd = &g->nodes[nid];
+        if (!nd->name[0]) {
+            char nm[64];
+            snprintf(nm, sizeof nm, "%s_%d", nd->op_type, nid);
+            if (!(nd->name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
+        }
         nd->parent = owner;
         nd->scope = scope;
-        nd->n_attr = rn->n_attr;
-        nd->attr = rn->attr;
-        nd->n_out = rn->n_out;
-        nd->n_in = rn->n_in;
-        /* out and in in one allocation, not zeroed: every slot is written
-         * below (outputs here, inputs in pass B), the one after each list
-         * here */
-        int *io = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(rn->n_out + rn->n_in + 2));
-        if (!io) return oom(R);
-        nd->out = io;
-        nd->in = io + rn->n_out + 1;
-        nd->out[rn->n_out] = 0;
-        nd->in[rn->n_in] = 0;
-        for (int o = 0; o < rn->n_out; o++) {
-            if (!rn->out[o][0]) {
+        for (int o = 0; o < nd->n_out; o++) {
+            size_t n;
+            const char *p = name_at(R, R->base + (uint32_t)nd->out[o], &n);
+            if (!n) {
                 nd->out[o] = -1;
                 continue;
             }
-            int v = g->n_values, had = dlp__strmap_put_new(map, rn->out[o], v);
+            const char *vname = dlp__arena_strndup(&g->arena, p, n);
+            if (!vname) return oom(R);
+            int v = g->n_values, had = dlp__strmap_put_new_n(map, vname, n, v);
             if (had < 0) return oom(R);
             if (had)
                 return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%s' is already defined",
-                                R->file, nd->name, rn->out[o]);
-            if (dlp__graph_add_value_ref(g, rn->out[o], 0, -1, NULL) != v) return oom(R);
-            nd = &g->nodes[nid];
+                                R->file, nd->name, vname);
+            if (dlp__graph_add_value_ref(g, vname, 0, -1, NULL) != v) return oom(R);
             g->values[v].scope = scope;
             g->values[v].shape_set = 0;
             nd->out[o] = v;
@@ -1136,22 +1178,24 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     }
     /* pass B: resolve inputs, then subgraphs */
     for (int i = 0; i < rg->n_node; i++) {
-        raw_node *rn = &rg->nodes[i];
         int nid = first_node + i;
-        for (int j = 0; j < rn->n_in; j++) {
+        int n_in = g->nodes[nid].n_in, n_attr = g->nodes[nid].n_attr;
+        for (int j = 0; j < n_in; j++) {
             dlp__node *nd = &g->nodes[nid];
-            if (!rn->in[j][0]) {
+            size_t n;
+            const char *p = name_at(R, R->base + (uint32_t)nd->in[j], &n);
+            if (!n) {
                 nd->in[j] = -1;
                 continue;
             }
-            int v = lookup(L, scope, rn->in[j]);
+            int v = lookup_n(L, scope, p, n);
             if (v < 0)
                 return dlp__err(R->err, DLP_EGRAPH,
-                                "%s: node '%s' (%s) input '%s' is not produced by any node, input or initializer",
-                                R->file, nd->name, nd->op_type, rn->in[j]);
+                                "%s: node '%s' (%s) input '%.*s' is not produced by any node, input or initializer",
+                                R->file, nd->name, nd->op_type, (int)n, p);
             nd->in[j] = v;
         }
-        for (int a = 0; a < rn->n_attr; a++) {
+        for (int a = 0; a < n_attr; a++) {
             dlp__attr *at = &g->nodes[nid].attr[a];
             if (!at->g) continue;
             int sc = -1;
@@ -1188,6 +1232,10 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
     dlp_graph *g = R->g;
     g->opset = 0;
     if (len == 0) return dlp__err(R->err, DLP_EFORMAT, "%s: empty file", R->file);
+    /* nodes keep 32-bit offsets of their names until linked; a protobuf
+     * message is at most 2 GiB */
+    if (len > UINT32_MAX)
+        return dlp__err(R->err, DLP_EFORMAT, "%s: %zu bytes: larger than an ONNX protobuf can be (2 GiB)", R->file, len);
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
         pb s;
         uint64_t v;
@@ -1237,7 +1285,7 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
 
 static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, const char *path,
                               const dlp_load_opts *opts, dlp_error *err) {
-    rd R = {.g = g, .file = path, .err = err, .base = buf};
+    rd R = {.g = g, .file = path, .err = err, .base = buf, .end = buf + len};
     dlp__raw_graph rg;
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
@@ -1247,13 +1295,12 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
     if (names < 64) names = 64;
     if (names > 1 << 24) names = 1 << 24;
-    /* and the value and node arrays, so they are not copied as they grow */
-    if (!g->cap_values && !g->cap_nodes) {
+    /* and the value array, so that it is not copied as it grows (the
+     * reader sized the node array) */
+    if (!g->cap_values) {
         g->values = dlp__alloc_big(sizeof *g->values * (size_t)names);
-        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg.n_node + 1));
-        if (!g->values || !g->nodes) return oom(&R);
+        if (!g->values) return oom(&R);
         g->cap_values = (int)names;
-        g->cap_nodes = rg.n_node + 1;
     }
     if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], (uint32_t)names))
         return oom(&R);
