@@ -57,6 +57,7 @@ void dlp_graph_free(dlp_graph *g) {
     free(atomic_load(&g->pub_symbols));
     dlp__unmap_file(&g->map);
     dlp__arena_free(&g->arena);
+    dlp__arena_free(&g->arena_ids);
     free(g);
 }
 
@@ -235,7 +236,7 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
     for (int i = 0; i < n; i++) {
         const dlp__node *nd = &g->nodes[i];
         bound += (size_t)nd->n_in;
-        for (int a = 0; a < nd->n_attr; a++)
+        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++)
             if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
     }
     int *pblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * bound);
@@ -263,8 +264,8 @@ static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
                 tmp[k++] = p;
             }
         }
-        /* subgraph outputs feed the owner */
-        for (int a = 0; a < nd->n_attr; a++) {
+        /* subgraph outputs feed the owner (only scope 0: no subgraph) */
+        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++) {
             int s = nd->attr[a].sub;
             if (s < 0) continue;
             for (int o = 0; o < g->scopes[s].n_outputs; o++) {

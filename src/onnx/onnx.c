@@ -123,9 +123,10 @@ typedef struct {
  * array (the linker appends them to g->nodes after the main graph's, as
  * it links each subgraph).  Until linked, a node's out[] and in[] hold
  * the file offsets of its output and input names (the length prefix of
- * each string field, checked when read; name_at decodes it): an input
- * name is looked up without a copy, an output name is copied once, for
- * its value, and the linker overwrites each offset with a value id. */
+ * each string field, checked when read; name_at decodes it; an input's as
+ * ~offset): an input name is looked up without a copy, an output name is
+ * copied once, for its value, and the linker overwrites each offset with
+ * a value id. */
 struct dlp__raw_graph {
     const char *name;
     int n_node, n_init, n_input, n_output, n_vi;
@@ -564,8 +565,6 @@ static void svec_free(svec *v) {
     if (v->p != v->stack) free(v->p);
 }
 
-_Static_assert(sizeof(dlp__attr) % 8 == 0, "node_lists puts a node's int slots after its attributes");
-
 /* After reading into the n svecs v (status st): when st is DLP_OK each is
  * copied into the arena (out[i]; the n lists share one allocation,
  * elements are 8-byte multiples: an attribute's ints, floats, strings),
@@ -770,7 +769,9 @@ static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *i
         case 2: {
             uint32_t *d = svec_push(f == 1 ? in : out);
             if (!d) return oom(R);
-            *d = (uint32_t)(lenp - R->base); /* read_model: files < 4 GiB */
+            /* read_model: files < 2 GiB; an input's offset is stored as
+             * ~offset (< -1: not yet linked; -1 is an omitted input) */
+            *d = f == 1 ? ~(uint32_t)(lenp - R->base) : (uint32_t)(lenp - R->base);
             break;
         }
         case 3: n->name = str; break;
@@ -790,16 +791,15 @@ static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *i
     return DLP_OK;
 }
 
-/* The attribute list and the out/in slots (name offsets, see
- * dlp__raw_graph; one spare slot after each list) in one allocation. */
+/* The attribute list (main arena) and the out/in slots (name offsets, see
+ * dlp__raw_graph; one spare slot after each list; g->arena_ids). */
 static dlp_status node_lists(rd *R, dlp__node *n, svec *in, svec *out, svec *at) {
+    static dlp__attr no_attr[1];
     size_t abytes = sizeof(dlp__attr) * (size_t)at->n;
-    size_t ibytes = sizeof(int) * (size_t)(in->n + out->n + 2);
-    unsigned char *q = dlp__arena_alloc_raw(&R->g->arena, abytes + ibytes);
-    if (!q) return oom(R);
-    if (abytes) memcpy(q, at->p, abytes);
-    n->attr = (dlp__attr *)q;
-    n->out = (int *)(q + abytes);
+    n->attr = abytes ? dlp__arena_alloc_raw(&R->g->arena, abytes) : no_attr; /* only read */
+    n->out = dlp__arena_alloc_ints(&R->g->arena_ids, (size_t)(in->n + out->n + 2));
+    if (!n->attr || !n->out) return oom(R);
+    if (abytes) memcpy(n->attr, at->p, abytes);
     n->in = n->out + out->n + 1;
     if (out->n) memcpy(n->out, out->p, sizeof(int) * (size_t)out->n);
     if (in->n) memcpy(n->in, in->p, sizeof(int) * (size_t)in->n);
@@ -1080,6 +1080,24 @@ static dlp_status dup_name(linker *L, const char *what, const char *name) {
 
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner);
 
+/* Pass A's part of a node's inputs: omitted ones to -1, the ones already
+ * in this scope's map to their value; the rest keep their ~offset for
+ * pass B (which also looks in outer scopes: a name found there could be
+ * shadowed by a later node of this scope). */
+static void link_inputs_early(linker *L, const dlp__strmap *map, dlp__node *nd) {
+    const rd *R = L->R;
+    for (int j = 0; j < nd->n_in; j++) {
+        size_t n;
+        const char *p = name_at(R, R->base + (uint32_t)~nd->in[j], &n);
+        if (!n) {
+            nd->in[j] = -1;
+            continue;
+        }
+        int v = dlp__strmap_get_n(map, p, n);
+        if (v >= 0) nd->in[j] = v;
+    }
+}
+
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner) {
     rd *R = L->R;
     dlp_graph *g = R->g;
@@ -1131,7 +1149,9 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     }
     g->scopes[scope].inputs = sin;
     g->scopes[scope].n_inputs = n_sin;
-    /* pass A: create node outputs */
+    /* pass A: each node's inputs that are defined by then in this scope
+     * (the names just created, still in the cache: most of them), then
+     * its outputs */
     int first_node = g->n_nodes;
     for (int i = 0; i < rg->n_node; i++) {
         int nid;
@@ -1151,6 +1171,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
         }
         nd->parent = owner;
         nd->scope = scope;
+        link_inputs_early(L, map, nd);
         for (int o = 0; o < nd->n_out; o++) {
             size_t n;
             const char *p = name_at(R, R->base + (uint32_t)nd->out[o], &n);
@@ -1176,18 +1197,17 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
         int v = dlp__strmap_get(map, rg->vi[i].name);
         if (v >= 0 && g->values[v].producer == -1 && !g->values[v].is_init) set_declared(L, &g->values[v], &rg->vi[i]);
     }
-    /* pass B: resolve inputs, then subgraphs */
+    /* pass B: the inputs left (defined by a later node, or in an outer
+     * scope; names are unique, so an input found in pass A is the one
+     * found here), then subgraphs */
     for (int i = 0; i < rg->n_node; i++) {
         int nid = first_node + i;
         int n_in = g->nodes[nid].n_in, n_attr = g->nodes[nid].n_attr;
         for (int j = 0; j < n_in; j++) {
             dlp__node *nd = &g->nodes[nid];
+            if (nd->in[j] >= -1) continue; /* linked, or omitted */
             size_t n;
-            const char *p = name_at(R, R->base + (uint32_t)nd->in[j], &n);
-            if (!n) {
-                nd->in[j] = -1;
-                continue;
-            }
+            const char *p = name_at(R, R->base + (uint32_t)~nd->in[j], &n);
             int v = lookup_n(L, scope, p, n);
             if (v < 0)
                 return dlp__err(R->err, DLP_EGRAPH,
@@ -1232,9 +1252,9 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
     dlp_graph *g = R->g;
     g->opset = 0;
     if (len == 0) return dlp__err(R->err, DLP_EFORMAT, "%s: empty file", R->file);
-    /* nodes keep 32-bit offsets of their names until linked; a protobuf
+    /* nodes keep 31-bit offsets of their names until linked; a protobuf
      * message is at most 2 GiB */
-    if (len > UINT32_MAX)
+    if (len > (size_t)INT32_MAX)
         return dlp__err(R->err, DLP_EFORMAT, "%s: %zu bytes: larger than an ONNX protobuf can be (2 GiB)", R->file, len);
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
         pb s;
