@@ -216,165 +216,172 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
 
 /* ---- finalize: edges, order, shapes, costs ----------------------------- */
 
-/* Count distinct preds/succs per node from value producer/consumer links
- * (plus subgraph outputs -> owner). */
-static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
-    int n = g->n_nodes;
+/* The edge lists finalize builds, each kind packed in one block: node i's
+ * preds are a slice of pred_all (n_edges used, in node order), its succs
+ * the slice [succ_off[i], succ_off[i+1]) of succ_all, a value's consumers
+ * a slice of cons_all (n_cons_all, in value order).  Kept beside the
+ * nodes so that counting, Kahn's algorithm and renumbering sweep these
+ * small arrays instead of visiting every 152-byte node record again. */
+typedef struct {
+    int *pred_all, *succ_all, *cons_all;
+    size_t n_cons_all;
+    int *n_pred;              /* per node (malloc) */
+    int *succ_off;            /* n + 1 (malloc) */
+    int nested;               /* some node has a parent (subgraphs) */
+} edges;
+
+static void edges_free(edges *E) {
+    free(E->n_pred);
+    free(E->succ_off);
+}
+
+static dlp_status oom_g(const dlp_graph *g, dlp_error *err) {
+    return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+}
+
+/* Node i's distinct preds (producers of its inputs, plus the producers of
+ * its subgraphs' outputs) into out; counts every input into ccnt (its
+ * value's consumers).  -1: i reads its own output (error set). */
+static int node_preds(dlp_graph *g, int i, int *mark, int *out, int *ccnt, dlp_error *err) {
+    const dlp__node *nd = &g->nodes[i];
+    int k = 0;
+    for (int j = 0; j < nd->n_in; j++) {
+        if (nd->in[j] < 0) continue;
+        ccnt[nd->in[j]]++;
+        int p = g->values[nd->in[j]].producer;
+        if (p == i) { /* Y = Relu(Y): Kahn's algorithm never sees a self edge */
+            dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle: it reads its own output '%s'", g->name,
+                     nd->name, nd->op_type, g->values[nd->in[j]].name);
+            return -1;
+        }
+        if (p >= 0 && mark[p] != i) {
+            mark[p] = i;
+            out[k++] = p;
+        }
+    }
+    /* subgraph outputs feed the owner (only scope 0: no subgraph) */
+    for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++) {
+        int s = nd->attr[a].sub;
+        if (s < 0) continue;
+        for (int o = 0; o < g->scopes[s].n_outputs; o++) {
+            int p = g->values[g->scopes[s].outputs[o]].producer;
+            if (p >= 0 && p != i && mark[p] != i) {
+                mark[p] = i;
+                out[k++] = p;
+            }
+        }
+    }
+    return k;
+}
+
+/* Pred, succ and consumer lists in two passes over the nodes: preds (and
+ * the succ and consumer counts) first, then every node's succ slice and
+ * the consumer lists.  bound: the most preds all nodes can have (their
+ * inputs plus their subgraphs' outputs). */
+static dlp_status build_edges(dlp_graph *g, edges *E, size_t bound, dlp_error *err) {
+    int n = g->n_nodes, nv = g->n_values;
     int *mark = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    int *tmp = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!mark || !tmp) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    int *scnt = calloc((size_t)n + 1, sizeof(int));
+    int *ccnt = calloc((size_t)(nv ? nv : 1), sizeof(int));
+    E->n_pred = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    E->succ_off = malloc(sizeof(int) * ((size_t)n + 1));
+    E->pred_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (bound + 1));
+    dlp_status st = DLP_OK;
+    if (!mark || !scnt || !ccnt || !E->n_pred || !E->succ_off || !E->pred_all) {
+        st = oom_g(g, err);
+        goto out;
     }
     for (int i = 0; i < n; i++) mark[i] = -1;
     g->n_edges = 0;
-    /* every pred list is a slice of one block (a node has at most one pred
-     * per input and per subgraph output): one arena call instead of one a
-     * node, and no 16-byte rounding per list */
-    size_t bound = 1;
+    int *pb = E->pred_all;
     for (int i = 0; i < n; i++) {
-        const dlp__node *nd = &g->nodes[i];
-        bound += (size_t)nd->n_in;
-        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++)
-            if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
-    }
-    int *pblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * bound);
-    if (!pblock) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    }
-    /* preds */
-    for (int i = 0; i < n; i++) {
+        int k = node_preds(g, i, mark, pb, ccnt, err);
+        if (k < 0) {
+            st = DLP_EGRAPH;
+            goto out;
+        }
+        for (int q = 0; q < k; q++) scnt[pb[q]]++;
         dlp__node *nd = &g->nodes[i];
-        int k = 0;
-        for (int j = 0; j < nd->n_in; j++) {
-            if (nd->in[j] < 0) continue;
-            int p = g->values[nd->in[j]].producer;
-            if (p == i) { /* Y = Relu(Y): Kahn's algorithm never sees a self edge */
-                dlp_status st = dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle: it reads its own output '%s'",
-                                         g->name, nd->name, nd->op_type, g->values[nd->in[j]].name);
-                free(mark);
-                free(tmp);
-                return st;
-            }
-            if (p >= 0 && p != i && mark[p] != i) {
-                mark[p] = i;
-                tmp[k++] = p;
-            }
-        }
-        /* subgraph outputs feed the owner (only scope 0: no subgraph) */
-        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++) {
-            int s = nd->attr[a].sub;
-            if (s < 0) continue;
-            for (int o = 0; o < g->scopes[s].n_outputs; o++) {
-                int p = g->values[g->scopes[s].outputs[o]].producer;
-                if (p >= 0 && p != i && mark[p] != i) {
-                    mark[p] = i;
-                    tmp[k++] = p;
-                }
-            }
-        }
-        nd->n_pred = k;
-        nd->pred = pblock;
-        if (k) memcpy(pblock, tmp, sizeof(int) * (size_t)k);
-        pblock += k;
-        nd->n_succ = 0;
+        nd->n_pred = E->n_pred[i] = k;
+        nd->pred = pb;
+        pb += k;
         g->n_edges += k;
     }
-    /* succs from preds */
-    int *cnt = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
-    if (!cnt) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    /* slices: succ_off by prefix sums, then scnt and ccnt become the next
+     * free position of each list */
+    E->succ_off[0] = 0;
+    for (int i = 0; i < n; i++) E->succ_off[i + 1] = E->succ_off[i] + scnt[i];
+    size_t nc = 0;
+    for (int v = 0; v < nv; v++) {
+        int c = ccnt[v];
+        ccnt[v] = (int)nc;
+        nc += (size_t)c;
     }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < g->nodes[i].n_pred; k++) cnt[g->nodes[i].pred[k]]++;
-    /* succ lists: slices of one block, n_edges ints (filled below) */
-    int *sblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(g->n_edges + 1));
-    if (!sblock) {
-        free(cnt);
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    E->n_cons_all = nc;
+    E->succ_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(g->n_edges + 1));
+    E->cons_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (nc + 1));
+    if (!E->succ_all || !E->cons_all) {
+        st = oom_g(g, err);
+        goto out;
+    }
+    memcpy(scnt, E->succ_off, sizeof(int) * (size_t)n);
+    /* succ lists hold i in increasing order, as do consumer lists */
+    pb = E->pred_all;
+    for (int i = 0; i < n; i++) {
+        dlp__node *nd = &g->nodes[i];
+        for (int q = 0; q < nd->n_pred; q++) E->succ_all[scnt[pb[q]]++] = i;
+        pb += nd->n_pred;
+        for (int j = 0; j < nd->n_in; j++)
+            if (nd->in[j] >= 0) E->cons_all[ccnt[nd->in[j]]++] = i;
     }
     for (int i = 0; i < n; i++) {
-        g->nodes[i].succ = sblock;
-        sblock += cnt[i];
+        g->nodes[i].succ = E->succ_all + E->succ_off[i];
+        g->nodes[i].n_succ = E->succ_off[i + 1] - E->succ_off[i];
     }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < g->nodes[i].n_pred; k++) {
-            dlp__node *p = &g->nodes[g->nodes[i].pred[k]];
-            p->succ[p->n_succ++] = i;
-        }
-    free(cnt);
+    /* ccnt[v] is now the end of v's slice */
+    for (int v = 0, start = 0; v < nv; v++) {
+        g->values[v].cons = E->cons_all + start;
+        g->values[v].n_cons = ccnt[v] - start;
+        start = ccnt[v];
+    }
+out:
     free(mark);
-    free(tmp);
-    return DLP_OK;
-}
-
-/* Consumers of every value (for liveness and the public API). */
-static dlp_status build_consumers(dlp_graph *g, dlp_error *err) {
-    int *cnt = calloc((size_t)(g->n_values ? g->n_values : 1), sizeof(int));
-    if (!cnt) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    for (int i = 0; i < g->n_nodes; i++)
-        for (int j = 0; j < g->nodes[i].n_in; j++)
-            if (g->nodes[i].in[j] >= 0) cnt[g->nodes[i].in[j]]++;
-    /* slices of one block, as the pred and succ lists */
-    size_t total = 1;
-    for (int v = 0; v < g->n_values; v++) total += (size_t)cnt[v];
-    int *block = dlp__arena_alloc_raw(&g->arena, sizeof(int) * total);
-    if (!block) {
-        free(cnt);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    }
-    for (int v = 0; v < g->n_values; v++) {
-        g->values[v].n_cons = 0;
-        g->values[v].cons = block;
-        block += cnt[v];
-    }
-    for (int i = 0; i < g->n_nodes; i++)
-        for (int j = 0; j < g->nodes[i].n_in; j++) {
-            int v = g->nodes[i].in[j];
-            if (v >= 0) g->values[v].cons[g->values[v].n_cons++] = i;
-        }
-    free(cnt);
-    return DLP_OK;
+    free(scnt);
+    free(ccnt);
+    return st;
 }
 
 /* Kahn's algorithm over data edges plus the ordering constraints of
  * control flow (a body runs after its owner's inputs, the owner after its
  * body).  Nodes are then stored in that order. */
-static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
+static dlp_status topo_sort(dlp_graph *g, const edges *E, dlp_error *err) {
     int n = g->n_nodes;
     if (n == 0) return DLP_OK;
     /* dependency lists: data preds + control constraints */
-    int *indeg = calloc((size_t)n, sizeof(int));
-    int *dcount = calloc((size_t)n, sizeof(int));
+    int *indeg = malloc(sizeof(int) * (size_t)n);
     int *order = malloc(sizeof(int) * (size_t)n);
     int *newidx = malloc(sizeof(int) * (size_t)n);
-    int **dsucc = calloc((size_t)n, sizeof(int *));
-    int *dcap = calloc((size_t)n, sizeof(int));
+    int nested = E->nested;
+    int *dcount = nested ? calloc((size_t)n, sizeof(int)) : NULL;
+    int **dsucc = nested ? calloc((size_t)n, sizeof(int *)) : NULL;
+    int *dcap = nested ? calloc((size_t)n, sizeof(int)) : NULL;
     dlp_status st = DLP_OK;
-    if (!indeg || !dcount || !order || !newidx || !dsucc || !dcap) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    if (!indeg || !order || !newidx || (nested && (!dcount || !dsucc || !dcap))) {
+        st = oom_g(g, err);
         goto out;
     }
 #define ADD_DEP(from, to)                                                           \
     do {                                                                            \
         if (push_int(&dsucc[(from)], &dcount[(from)], &dcap[(from)], (to))) {      \
-            st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);           \
+            st = oom_g(g, err);                                                     \
             goto out;                                                               \
         }                                                                           \
         indeg[(to)]++;                                                              \
     } while (0)
     /* without subgraphs the dependencies are the data edges: the succ lists
      * (build_edges made them from the preds in this very order) */
-    int nested = 0;
-    for (int i = 0; i < n && !nested; i++) nested = g->nodes[i].parent >= 0;
-    for (int i = 0; i < n && !nested; i++) indeg[i] = g->nodes[i].n_pred;
+    if (!nested) memcpy(indeg, E->n_pred, sizeof(int) * (size_t)n);
+    else memset(indeg, 0, sizeof(int) * (size_t)n);
     for (int i = 0; i < n && nested; i++) {
         dlp__node *nd = &g->nodes[i];
         for (int k = 0; k < nd->n_pred; k++) ADD_DEP(nd->pred[k], i);
@@ -394,8 +401,8 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         if (!indeg[i]) order[tail++] = i;
     while (head < tail) {
         int u = order[head++];
-        const int *su = nested ? dsucc[u] : g->nodes[u].succ;
-        int nu = nested ? dcount[u] : g->nodes[u].n_succ;
+        const int *su = nested ? dsucc[u] : E->succ_all + E->succ_off[u];
+        int nu = nested ? dcount[u] : E->succ_off[u + 1] - E->succ_off[u];
         for (int k = 0; k < nu; k++)
             if (--indeg[su[k]] == 0) order[tail++] = su[k];
     }
@@ -428,16 +435,16 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         g->nodes[j] = tmp;
         indeg[j] = 1;
     }
-    for (int i = 0; i < n; i++) {
-        dlp__node *nd = &g->nodes[i];
-        if (nd->parent >= 0) nd->parent = newidx[nd->parent];
-        for (int k = 0; k < nd->n_pred; k++) nd->pred[k] = newidx[nd->pred[k]];
-        for (int k = 0; k < nd->n_succ; k++) nd->succ[k] = newidx[nd->succ[k]];
+    /* every list entry is a node index: one sweep over each block */
+    for (int i = 0; i < n && nested; i++)
+        if (g->nodes[i].parent >= 0) g->nodes[i].parent = newidx[g->nodes[i].parent];
+    for (int64_t k = 0; k < g->n_edges; k++) {
+        E->pred_all[k] = newidx[E->pred_all[k]];
+        E->succ_all[k] = newidx[E->succ_all[k]];
     }
-    for (int v = 0; v < g->n_values; v++) {
+    for (size_t k = 0; k < E->n_cons_all; k++) E->cons_all[k] = newidx[E->cons_all[k]];
+    for (int v = 0; v < g->n_values; v++)
         if (g->values[v].producer >= 0) g->values[v].producer = newidx[g->values[v].producer];
-        for (int k = 0; k < g->values[v].n_cons; k++) g->values[v].cons[k] = newidx[g->values[v].cons[k]];
-    }
     for (int s = 0; s < g->n_scopes; s++)
         if (g->scopes[s].owner >= 0) g->scopes[s].owner = newidx[g->scopes[s].owner];
 out:
@@ -611,8 +618,14 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
      * found again by name, without building and hashing a key */
     struct { const char *op_type, *domain; int op; } seen[64], byptr[128] = {{0}};
     int n_seen = 0;
+    edges E = {0};
+    size_t bound = 0; /* for build_edges: inputs plus subgraph outputs */
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
+        bound += (size_t)nd->n_in;
+        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++)
+            if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
+        if (nd->parent >= 0) E.nested = 1;
         /* by pointer first (the ONNX reader shares op_type and domain
          * strings: one probe), then by value (graph builders) */
         unsigned h = (unsigned)(((uintptr_t)nd->op_type >> 3) ^ ((uintptr_t)nd->domain >> 5)) & 127;
@@ -643,9 +656,10 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
         for (int o = 0; o < nd->n_out; o++)
             if (nd->out[o] >= 0) g->values[nd->out[o]].producer = i;
     }
-    if ((st = build_edges(g, err))) return st;
-    if ((st = build_consumers(g, err))) return st;
-    if ((st = topo_sort(g, err))) return st;
+    st = build_edges(g, &E, bound, err);
+    if (!st) st = topo_sort(g, &E, err);
+    edges_free(&E);
+    if (st) return st;
     if ((st = infer_shapes(g, err))) return st;
     memset(&g->stats, 0, sizeof g->stats);
     int64_t *vb = malloc(sizeof *vb * (size_t)(g->n_values ? g->n_values : 1));

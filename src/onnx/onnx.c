@@ -131,6 +131,7 @@ struct dlp__raw_graph {
     const char *name;
     int n_node, n_init, n_input, n_output, n_vi;
     int in_graph;             /* nodes are g->nodes[0, n_node) (main graph) */
+    int has_sub;              /* some attribute of its nodes is a graph */
     dlp__node *nodes;
     dlp__tproto *inits;
     raw_vi *inputs, *outputs, *vi;
@@ -160,7 +161,12 @@ typedef struct {
      * in the cache when shape rules look attributes up by name, and cost
      * no arena bytes per attribute */
     intern_tab attrs;
+    int graph_attrs;            /* GRAPH attributes read so far */
 } rd;
+
+/* The name of a node whose name is absent or empty (the linker names it
+ * after its op type and index: a pointer test, no string read) */
+static const char no_name[1] = "";
 
 static dlp_status bad(rd *R, const char *what) {
     return dlp__err(R->err, DLP_EFORMAT, "%s: malformed or truncated protobuf while reading %s",
@@ -644,6 +650,7 @@ static dlp_status read_attr_fields(rd *R, pb m, dlp__attr *a, int depth, svec *i
                 return dlp__err(R->err, DLP_EFORMAT, "%s: subgraphs nested deeper than %d", R->file, MAX_DEPTH);
             a->g = dlp__arena_alloc(&R->g->arena, sizeof *a->g);
             if (!a->g) return oom(R);
+            R->graph_attrs++;
             dlp_status st = read_graph(R, s, a->g, depth + 1);
             if (st) return st;
             if (!a->type) a->type = f == 6 ? DLP_AT_GRAPH : DLP_AT_GRAPHS;
@@ -760,8 +767,7 @@ static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *i
         const uint8_t *lenp = r.p; /* the string's length prefix */
         if (pb_len(&r, &s)) return bad(R, "NodeProto");
         const char *str = NULL;
-        if (f == 3)
-            if (!(str = str_of(R, &s))) return oom(R);
+        if (f == 3 && !(str = s.end > s.p && s.p[0] ? str_of(R, &s) : no_name)) return oom(R);
         if (f == 4 || f == 7)
             if (!(str = interned(R, &R->ops, &s))) return oom(R);
         switch (f) {
@@ -813,7 +819,8 @@ static dlp_status node_lists(rd *R, dlp__node *n, svec *in, svec *out, svec *at)
 
 static dlp_status read_node(rd *R, pb m, dlp__node *n, int depth) {
     memset(n, 0, sizeof *n);
-    n->name = n->op_type = n->domain = "";
+    n->name = no_name;
+    n->op_type = n->domain = "";
     n->parent = -1;
     n->op = -1;
     uint32_t ib[16], ob[8];
@@ -832,6 +839,7 @@ static dlp_status read_node(rd *R, pb m, dlp__node *n, int depth) {
 
 static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
     memset(rg, 0, sizeof *rg);
+    int graph_attrs = R->graph_attrs; /* for has_sub */
     rg->name = "";
     uint32_t f;
     int wt, k;
@@ -921,6 +929,7 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
         }
         if (st) return st;
     }
+    rg->has_sub = R->graph_attrs != graph_attrs;
     return DLP_OK;
 }
 
@@ -1083,9 +1092,10 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
 /* Pass A's part of a node's inputs: omitted ones to -1, the ones already
  * in this scope's map to their value; the rest keep their ~offset for
  * pass B (which also looks in outer scopes: a name found there could be
- * shadowed by a later node of this scope). */
-static void link_inputs_early(linker *L, const dlp__strmap *map, dlp__node *nd) {
+ * shadowed by a later node of this scope).  Returns how many are left. */
+static int link_inputs_early(linker *L, const dlp__strmap *map, dlp__node *nd) {
     const rd *R = L->R;
+    int left = 0;
     for (int j = 0; j < nd->n_in; j++) {
         size_t n;
         const char *p = name_at(R, R->base + (uint32_t)~nd->in[j], &n);
@@ -1095,7 +1105,9 @@ static void link_inputs_early(linker *L, const dlp__strmap *map, dlp__node *nd) 
         }
         int v = dlp__strmap_get_n(map, p, n);
         if (v >= 0) nd->in[j] = v;
+        else left++;
     }
+    return left;
 }
 
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner) {
@@ -1152,7 +1164,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     /* pass A: each node's inputs that are defined by then in this scope
      * (the names just created, still in the cache: most of them), then
      * its outputs */
-    int first_node = g->n_nodes;
+    int first_node = g->n_nodes, left = 0;
     for (int i = 0; i < rg->n_node; i++) {
         int nid;
         if (rg->in_graph) { /* read in place (main graph: first_node 0) */
@@ -1164,14 +1176,14 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             g->nodes[nid] = rg->nodes[i];
         }
         dlp__node *nd = &g->nodes[nid];
-        if (!nd->name[0]) {
+        if (nd->name == no_name) {
             char nm[64];
             snprintf(nm, sizeof nm, "%s_%d", nd->op_type, nid);
             if (!(nd->name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
         }
         nd->parent = owner;
         nd->scope = scope;
-        link_inputs_early(L, map, nd);
+        left += link_inputs_early(L, map, nd);
         for (int o = 0; o < nd->n_out; o++) {
             size_t n;
             const char *p = name_at(R, R->base + (uint32_t)nd->out[o], &n);
@@ -1199,8 +1211,9 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     }
     /* pass B: the inputs left (defined by a later node, or in an outer
      * scope; names are unique, so an input found in pass A is the one
-     * found here), then subgraphs */
-    for (int i = 0; i < rg->n_node; i++) {
+     * found here), then subgraphs; nothing to do without either (an
+     * exported graph in topological order, no control flow) */
+    for (int i = 0; i < rg->n_node && (left || rg->has_sub); i++) {
         int nid = first_node + i;
         int n_in = g->nodes[nid].n_in, n_attr = g->nodes[nid].n_attr;
         for (int j = 0; j < n_in; j++) {
