@@ -935,10 +935,100 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
 
 /* ---- linking: raw graph -> IR --------------------------------------------- */
 
+/* A scope's names -> value ids, open addressing.  Every key is the name of
+ * the value it maps to, so a slot holds the hash and the value id only (8
+ * bytes: a 14,000-name export's index is 256 KB, half a core's L2, where
+ * key pointers beside them made it 512 KB) and a hit compares against
+ * g->values[id].name. */
+typedef struct {
+    uint32_t hash;
+    int vid1;                 /* value id + 1; 0: empty */
+} name_slot;
+
+typedef struct {
+    name_slot *s;
+    uint32_t cap, count;      /* cap: a power of two */
+} name_index;
+
+static int nix_init(name_index *x, uint32_t expect) {
+    uint32_t cap = 16;
+    while (cap < expect * 2 + 2) cap <<= 1;
+    x->s = calloc(cap, sizeof *x->s);
+    x->cap = x->s ? cap : 0;
+    x->count = 0;
+    return x->s ? 0 : -1;
+}
+
+static void nix_free(name_index *x) {
+    free(x->s);
+    x->s = NULL;
+    x->cap = x->count = 0;
+}
+
+/* The slot of the n bytes at p (no NUL among them; hash h): 1 found, 0
+ * absent (*slot: where it would go). */
+static int nix_find(const name_index *x, const dlp_graph *g, const char *p, size_t n, uint32_t h, uint32_t *slot) {
+    uint32_t mask = x->cap - 1, i = h & mask;
+    for (; x->s[i].vid1; i = (i + 1) & mask) {
+        if (x->s[i].hash != h) continue;
+        const char *k = g->values[x->s[i].vid1 - 1].name;
+        if (strncmp(k, p, n) == 0 && k[n] == 0) break; /* strncmp stops at a shorter k */
+    }
+    *slot = i;
+    return x->s[i].vid1 != 0;
+}
+
+/* Room for one more name (at most half full), rehashing by the stored
+ * hashes; -1 when out of memory. */
+static int nix_reserve(name_index *x) {
+    if ((x->count + 1) * 2 <= x->cap) return 0;
+    name_index y;
+    if (nix_init(&y, x->cap)) return -1;
+    for (uint32_t i = 0; i < x->cap; i++) {
+        if (!x->s[i].vid1) continue;
+        uint32_t j = x->s[i].hash & (y.cap - 1);
+        while (y.s[j].vid1) j = (j + 1) & (y.cap - 1);
+        y.s[j] = x->s[i];
+    }
+    y.count = x->count;
+    nix_free(x);
+    *x = y;
+    return 0;
+}
+
+/* Value id of the n bytes at p, -1 when absent. */
+static int nix_get_n(const name_index *x, const dlp_graph *g, const char *p, size_t n) {
+    uint32_t slot;
+    if (!x->cap || !nix_find(x, g, p, n, (uint32_t)dlp__hash_n(p, n), &slot)) return -1;
+    return x->s[slot].vid1 - 1;
+}
+
+static int nix_get(const name_index *x, const dlp_graph *g, const char *name) {
+    return nix_get_n(x, g, name, strlen(name));
+}
+
+/* Probe for the n bytes at p before adding a value of that name: 1 when
+ * present (*vid), 0 when absent (*slot, *h for nix_set), -1 out of memory. */
+static int nix_probe(name_index *x, const dlp_graph *g, const char *p, size_t n, uint32_t *h, uint32_t *slot,
+                     int *vid) {
+    if (nix_reserve(x)) return -1;
+    *h = (uint32_t)dlp__hash_n(p, n);
+    int found = nix_find(x, g, p, n, *h, slot);
+    *vid = found ? x->s[*slot].vid1 - 1 : -1;
+    return found;
+}
+
+/* Fill the slot nix_probe found empty with value vid (named as probed). */
+static void nix_set(name_index *x, uint32_t slot, uint32_t h, int vid) {
+    x->s[slot].hash = h;
+    x->s[slot].vid1 = vid + 1;
+    x->count++;
+}
+
 typedef struct {
     rd *R;
     const dlp_load_opts *opts;
-    dlp__strmap *maps;      /* one per scope */
+    name_index *maps;       /* one per scope */
     int n_maps, cap_maps;
     int seq_used;           /* opts->seq bound some dimension */
 } linker;
@@ -946,7 +1036,7 @@ typedef struct {
 static int lookup(linker *L, int scope, const char *name) {
     dlp_graph *g = L->R->g;
     for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
-        int v = dlp__strmap_get(&L->maps[s], name);
+        int v = nix_get(&L->maps[s], g, name);
         if (v >= 0) return v;
     }
     return -1;
@@ -956,7 +1046,7 @@ static int lookup(linker *L, int scope, const char *name) {
 static int lookup_n(linker *L, int scope, const char *name, size_t n) {
     dlp_graph *g = L->R->g;
     for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
-        int v = dlp__strmap_get_n(&L->maps[s], name, n);
+        int v = nix_get_n(&L->maps[s], g, name, n);
         if (v >= 0) return v;
     }
     return -1;
@@ -1077,7 +1167,7 @@ static dlp_status new_scope(linker *L, int parent, int owner, int *out) {
     memset(s, 0, sizeof *s);
     s->parent_scope = parent;
     s->owner = owner;
-    if (dlp__strmap_init(&L->maps[L->n_maps], 16)) return oom(L->R);
+    if (nix_init(&L->maps[L->n_maps], 16)) return oom(L->R);
     L->n_maps++;
     *out = g->n_scopes++;
     return DLP_OK;
@@ -1089,41 +1179,94 @@ static dlp_status dup_name(linker *L, const char *what, const char *name) {
 
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner);
 
-/* Pass A's part of a node's inputs: omitted ones to -1, the ones already
- * in this scope's map to their value; the rest keep their ~offset for
- * pass B (which also looks in outer scopes: a name found there could be
- * shadowed by a later node of this scope).  Returns how many are left. */
-static int link_inputs_early(linker *L, const dlp__strmap *map, dlp__node *nd) {
-    const rd *R = L->R;
-    int left = 0;
+/* A name of a node not yet linked: where it is in the file, its length
+ * (up to a NUL) and hash. */
+typedef struct {
+    const char *p;
+    size_t n;
+    uint32_t h;
+} name_ref;
+
+#define NAME_REFS 16
+
+/* Name k of nd (its inputs, then its outputs; offsets, not yet linked). */
+static name_ref node_name(const rd *R, const dlp__node *nd, int k) {
+    uint32_t off = k < nd->n_in ? ~(uint32_t)nd->in[k] : (uint32_t)nd->out[k - nd->n_in];
+    name_ref r;
+    r.p = name_at(R, R->base + off, &r.n);
+    r.h = (uint32_t)dlp__hash_n(r.p, r.n);
+    return r;
+}
+
+/* The first NAME_REFS names of nd, found and hashed, and their slots of
+ * index x prefetched: done a node ahead of linking nd, so that the probes
+ * (random places in a few hundred KB) wait less for memory. */
+static int node_names_ahead(const rd *R, const name_index *x, const dlp__node *nd, name_ref *r) {
+    int k = 0;
+    for (; k < nd->n_in + nd->n_out && k < NAME_REFS; k++) {
+        r[k] = node_name(R, nd, k);
+        __builtin_prefetch(&x->s[r[k].h & (x->cap - 1)]);
+    }
+    return k;
+}
+
+/* Link nd's names in pass A (r: the first nr of them, see node_names_ahead):
+ * omitted inputs to -1, inputs already in this scope's map to their value
+ * (the rest keep their ~offset for pass B, which also looks in outer
+ * scopes: a name found there could be shadowed by a later node of this
+ * scope; *left counts them), then every output a new value. */
+static dlp_status link_node_names(linker *L, name_index *map, int scope, dlp__node *nd, const name_ref *r, int nr,
+                                  int *left) {
+    rd *R = L->R;
+    dlp_graph *g = R->g;
     for (int j = 0; j < nd->n_in; j++) {
-        size_t n;
-        const char *p = name_at(R, R->base + (uint32_t)~nd->in[j], &n);
-        if (!n) {
+        name_ref x = j < nr ? r[j] : node_name(R, nd, j);
+        if (!x.n) {
             nd->in[j] = -1;
             continue;
         }
-        int v = dlp__strmap_get_n(map, p, n);
-        if (v >= 0) nd->in[j] = v;
-        else left++;
+        uint32_t slot;
+        if (nix_find(map, g, x.p, x.n, x.h, &slot)) nd->in[j] = map->s[slot].vid1 - 1;
+        else ++*left;
     }
-    return left;
+    for (int o = 0; o < nd->n_out; o++) {
+        name_ref x = nd->n_in + o < nr ? r[nd->n_in + o] : node_name(R, nd, nd->n_in + o);
+        if (!x.n) {
+            nd->out[o] = -1;
+            continue;
+        }
+        uint32_t slot;
+        if (nix_reserve(map)) return oom(R);
+        if (nix_find(map, g, x.p, x.n, x.h, &slot))
+            return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%.*s' is already defined",
+                            R->file, nd->name, (int)x.n, x.p);
+        const char *vname = dlp__arena_strndup(&g->arena, x.p, x.n);
+        int v;
+        if (!vname || (v = dlp__graph_add_value_ref(g, vname, 0, -1, NULL)) < 0) return oom(R);
+        nix_set(map, slot, x.h, v);
+        g->values[v].scope = scope;
+        g->values[v].shape_set = 0;
+        nd->out[o] = v;
+    }
+    return DLP_OK;
 }
 
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner) {
     rd *R = L->R;
     dlp_graph *g = R->g;
-    dlp__strmap *map = &L->maps[scope];
+    name_index *map = &L->maps[scope];
     dlp_status st;
     int main_graph = scope == 0;
     /* initializers */
     for (int i = 0; i < rg->n_init; i++) {
         dlp__tproto *t = &rg->inits[i];
         if (!t->name[0]) continue;
-        int v = g->n_values, had = dlp__strmap_put_new(map, t->name, v);
+        uint32_t h, slot;
+        int v, had = nix_probe(map, g, t->name, strlen(t->name), &h, &slot, &v);
         if (had < 0) return oom(R);
         if (had) return dup_name(L, "initializer", t->name);
-        if (dlp__graph_add_value_ref(g, t->name, t->dtype, t->rank, t->dims) != v) return oom(R);
+        if ((v = dlp__graph_add_value_ref(g, t->name, t->dtype, t->rank, t->dims)) < 0) return oom(R);
+        nix_set(map, slot, h, v);
         g->values[v].is_init = 1;
         g->values[v].init = t;
         g->values[v].scope = scope;
@@ -1135,7 +1278,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     if (!sin) return oom(R);
     for (int i = 0; i < rg->n_input; i++) {
         raw_vi *vi = &rg->inputs[i];
-        int v = dlp__strmap_get(map, vi->name);
+        int v = nix_get(map, g, vi->name);
         if (v >= 0 && g->values[v].is_init) {
             if (!main_graph) sin[n_sin++] = v;
             continue;
@@ -1157,7 +1300,10 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             x->shape_set = 0;
             sin[n_sin++] = v;
         }
-        if (dlp__strmap_put(map, x->name, v)) return oom(R);
+        uint32_t h, slot;
+        int had, old;
+        if ((had = nix_probe(map, g, x->name, strlen(x->name), &h, &slot, &old)) < 0) return oom(R);
+        if (!had) nix_set(map, slot, h, v); /* absent: nix_get found no value of this name above */
     }
     g->scopes[scope].inputs = sin;
     g->scopes[scope].n_inputs = n_sin;
@@ -1165,6 +1311,9 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
      * (the names just created, still in the cache: most of them), then
      * its outputs */
     int first_node = g->n_nodes, left = 0;
+    name_ref refs[2][NAME_REFS];
+    int n_refs[2] = {0, 0};
+    if (rg->n_node) n_refs[0] = node_names_ahead(R, map, &rg->nodes[0], refs[0]);
     for (int i = 0; i < rg->n_node; i++) {
         int nid;
         if (rg->in_graph) { /* read in place (main graph: first_node 0) */
@@ -1175,6 +1324,9 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             nid = g->n_nodes++;
             g->nodes[nid] = rg->nodes[i];
         }
+        /* the next node's names: rg->nodes[i + 1] shares its in/out lists
+         * with the copy a subgraph's node gets */
+        if (i + 1 < rg->n_node) n_refs[(i + 1) & 1] = node_names_ahead(R, map, &rg->nodes[i + 1], refs[(i + 1) & 1]);
         dlp__node *nd = &g->nodes[nid];
         if (nd->name == no_name) {
             char nm[64];
@@ -1183,30 +1335,11 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
         }
         nd->parent = owner;
         nd->scope = scope;
-        left += link_inputs_early(L, map, nd);
-        for (int o = 0; o < nd->n_out; o++) {
-            size_t n;
-            const char *p = name_at(R, R->base + (uint32_t)nd->out[o], &n);
-            if (!n) {
-                nd->out[o] = -1;
-                continue;
-            }
-            const char *vname = dlp__arena_strndup(&g->arena, p, n);
-            if (!vname) return oom(R);
-            int v = g->n_values, had = dlp__strmap_put_new_n(map, vname, n, v);
-            if (had < 0) return oom(R);
-            if (had)
-                return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%s' is already defined",
-                                R->file, nd->name, vname);
-            if (dlp__graph_add_value_ref(g, vname, 0, -1, NULL) != v) return oom(R);
-            g->values[v].scope = scope;
-            g->values[v].shape_set = 0;
-            nd->out[o] = v;
-        }
+        if ((st = link_node_names(L, map, scope, nd, refs[i & 1], n_refs[i & 1], &left))) return st;
     }
     /* value_info: declared shapes */
     for (int i = 0; i < rg->n_vi; i++) {
-        int v = dlp__strmap_get(map, rg->vi[i].name);
+        int v = nix_get(map, g, rg->vi[i].name);
         if (v >= 0 && g->values[v].producer == -1 && !g->values[v].is_init) set_declared(L, &g->values[v], &rg->vi[i]);
     }
     /* pass B: the inputs left (defined by a later node, or in an outer
@@ -1335,11 +1468,11 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
         if (!g->values) return oom(&R);
         g->cap_values = (int)names;
     }
-    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], (uint32_t)names))
+    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || nix_init(&L.maps[0], (uint32_t)names))
         return oom(&R);
     L.n_maps = 1;
     st = link_graph(&L, &rg, 0, -1);
-    for (int i = 0; i < L.n_maps; i++) dlp__strmap_free(&L.maps[i]);
+    for (int i = 0; i < L.n_maps; i++) nix_free(&L.maps[i]);
     free(L.maps);
     if (st) return st;
     if (opts && opts->batch > 0 && g->batch > 0 && g->batch != opts->batch)
