@@ -428,6 +428,12 @@ static dlp_status topo_sort(dlp_graph *g, const edges *E, dlp_error *err) {
         dlp__node tmp = g->nodes[i];
         int j = i;
         while (order[j] != i) {
+            /* the next record to move, a random one: fetched while this
+             * one is copied */
+            const char *nx = (const char *)&g->nodes[order[order[j]]];
+            __builtin_prefetch(nx);
+            __builtin_prefetch(nx + 64);
+            __builtin_prefetch(nx + 128);
             g->nodes[j] = g->nodes[order[j]];
             indeg[j] = 1;
             j = order[j];
@@ -525,61 +531,82 @@ static int64_t vbytes(const dlp_graph *g, const int64_t *vb, int v) {
     return vb ? vb[v] : dlp__value_bytes(&g->values[v]);
 }
 
-static void compute_costs(dlp_graph *g, const int64_t *vb) {
+/* Node i's costs (its rule's MACs and FLOPs, bytes read and written,
+ * parameters) and its share of the totals; seen marks the initializers
+ * counted already (NULL: none counted). */
+static void node_costs(dlp_graph *g, const int64_t *vb, uint8_t *seen, int i) {
     dlp_graph_stats *s = &g->stats;
-    uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
-    for (int i = 0; i < g->n_nodes; i++) {
-        dlp__node *nd = &g->nodes[i];
-        const dlp__op_def *def = dlp__node_def(nd);
-        dlp__ictx c = {g, nd, i, NULL, def};
-        nd->macs = nd->flops = 0;
-        if (def && def->cost) def->cost(&c);
-        nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
-        for (int j = 0; j < nd->n_in; j++) {
-            if (nd->in[j] < 0) continue;
-            dlp__value *v = &g->values[nd->in[j]];
-            int64_t b = vbytes(g, vb, nd->in[j]);
-            if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
-            if (v->is_init) {
-                int64_t ne = dlp__numel(v);
-                if (b > 0) nd->weight_bytes = dlp__sat_add(nd->weight_bytes, b);
-                if (is_float_dtype(v->dtype) && ne > 0) nd->params = dlp__sat_add(nd->params, ne);
-                if (seen && !seen[nd->in[j]]) {
-                    seen[nd->in[j]] = 1;
-                    if (b > 0) s->weight_bytes = dlp__sat_add(s->weight_bytes, b);
-                    if (is_float_dtype(v->dtype) && ne > 0) s->params = dlp__sat_add(s->params, ne);
-                }
+    dlp__node *nd = &g->nodes[i];
+    const dlp__op_def *def = dlp__node_def(nd);
+    dlp__ictx c = {g, nd, i, NULL, def};
+    nd->macs = nd->flops = 0;
+    if (def && def->cost) def->cost(&c);
+    nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
+    for (int j = 0; j < nd->n_in; j++) {
+        if (nd->in[j] < 0) continue;
+        dlp__value *v = &g->values[nd->in[j]];
+        int64_t b = vbytes(g, vb, nd->in[j]);
+        if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
+        if (v->is_init) {
+            int64_t ne = dlp__numel(v);
+            if (b > 0) nd->weight_bytes = dlp__sat_add(nd->weight_bytes, b);
+            if (is_float_dtype(v->dtype) && ne > 0) nd->params = dlp__sat_add(nd->params, ne);
+            if (seen && !seen[nd->in[j]]) {
+                seen[nd->in[j]] = 1;
+                if (b > 0) s->weight_bytes = dlp__sat_add(s->weight_bytes, b);
+                if (is_float_dtype(v->dtype) && ne > 0) s->params = dlp__sat_add(s->params, ne);
             }
         }
-        for (int o = 0; o < nd->n_out; o++) {
-            if (nd->out[o] < 0) continue;
-            dlp__value *v = &g->values[nd->out[o]];
-            int64_t b = vbytes(g, vb, nd->out[o]);
-            s->node_outputs++;
-            if (dlp__shape_known(v)) s->shapes_known++;
-            if (b > 0) {
-                nd->bytes_written = dlp__sat_add(nd->bytes_written, b);
-                s->activation_bytes = dlp__sat_add(s->activation_bytes, b);
-            }
-        }
-        s->macs = dlp__sat_add(s->macs, nd->macs);
-        s->flops = dlp__sat_add(s->flops, nd->flops);
     }
-    free(seen);
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        dlp__value *v = &g->values[nd->out[o]];
+        int64_t b = vbytes(g, vb, nd->out[o]);
+        s->node_outputs++;
+        if (dlp__shape_known(v)) s->shapes_known++;
+        if (b > 0) {
+            nd->bytes_written = dlp__sat_add(nd->bytes_written, b);
+            s->activation_bytes = dlp__sat_add(s->activation_bytes, b);
+        }
+    }
+    s->macs = dlp__sat_add(s->macs, nd->macs);
+    s->flops = dlp__sat_add(s->flops, nd->flops);
 }
 
-/* Peak of live activations along the topological order: a value is live
- * from its producer (graph inputs: from the start) to its last consumer;
- * graph outputs stay live to the end.  A node's inputs and outputs coexist
- * while it runs. */
-static void compute_peak(dlp_graph *g, const int64_t *vb) {
+/* Node i's step of the live-activation walk (see compute_costs_peak). */
+static void node_peak(dlp_graph *g, const int64_t *vb, int64_t *free_at, int i, int64_t *live, int64_t *peak) {
+    dlp__node *nd = &g->nodes[i];
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        dlp__value *x = &g->values[nd->out[o]];
+        int64_t b = vbytes(g, vb, nd->out[o]);
+        if (b <= 0) continue;
+        *live = dlp__sat_add(*live, b);
+        int last = -1;
+        for (int k = 0; k < x->n_cons; k++)
+            if (x->cons[k] > last) last = x->cons[k];
+        if (x->is_output) continue;
+        free_at[last >= 0 ? last : i] = dlp__sat_add(free_at[last >= 0 ? last : i], b);
+    }
+    if (*live > *peak) *peak = *live;
+    *live -= free_at[i];
+}
+
+/* Costs and totals, then the peak of live activations along the
+ * topological order: a value is live from its producer (graph inputs: from
+ * the start) to its last consumer; graph outputs stay live to the end; a
+ * node's inputs and outputs coexist while it runs.  One pass over the
+ * values (their bytes into vb, when given, and the graph inputs) and one
+ * over the nodes for both. */
+static void compute_costs_peak(dlp_graph *g, int64_t *vb) {
     int n = g->n_nodes;
     int64_t *free_at = calloc((size_t)(n + 1), sizeof(int64_t));
-    if (!free_at) return;
+    uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
     int64_t live = 0, peak = 0;
     for (int v = 0; v < g->n_values; v++) {
         dlp__value *x = &g->values[v];
-        if (x->is_init || x->producer >= 0 || x->scope != 0) continue;
+        if (vb) vb[v] = dlp__value_bytes(x);
+        if (!free_at || x->is_init || x->producer >= 0 || x->scope != 0) continue;
         int64_t b = vbytes(g, vb, v);
         if (b <= 0 || !x->is_input) continue;
         g->stats.input_bytes = dlp__sat_add(g->stats.input_bytes, b);
@@ -591,24 +618,14 @@ static void compute_peak(dlp_graph *g, const int64_t *vb) {
     }
     peak = live;
     for (int i = 0; i < n; i++) {
-        dlp__node *nd = &g->nodes[i];
-        for (int o = 0; o < nd->n_out; o++) {
-            if (nd->out[o] < 0) continue;
-            dlp__value *x = &g->values[nd->out[o]];
-            int64_t b = vbytes(g, vb, nd->out[o]);
-            if (b <= 0) continue;
-            live = dlp__sat_add(live, b);
-            int last = -1;
-            for (int k = 0; k < x->n_cons; k++)
-                if (x->cons[k] > last) last = x->cons[k];
-            if (x->is_output) continue;
-            free_at[last >= 0 ? last : i] = dlp__sat_add(free_at[last >= 0 ? last : i], b);
-        }
-        if (live > peak) peak = live;
-        live -= free_at[i];
+        node_costs(g, vb, seen, i);
+        if (free_at) node_peak(g, vb, free_at, i, &live, &peak);
     }
-    g->stats.peak_activation_bytes = peak;
-    g->stats.peak_memory_bytes = dlp__sat_add(g->stats.weight_bytes, peak);
+    if (free_at) { /* (without it the peak stays 0, as it always did) */
+        g->stats.peak_activation_bytes = peak;
+        g->stats.peak_memory_bytes = dlp__sat_add(g->stats.weight_bytes, peak);
+    }
+    free(seen);
     free(free_at);
 }
 
@@ -663,9 +680,7 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
     if ((st = infer_shapes(g, err))) return st;
     memset(&g->stats, 0, sizeof g->stats);
     int64_t *vb = malloc(sizeof *vb * (size_t)(g->n_values ? g->n_values : 1));
-    for (int v = 0; vb && v < g->n_values; v++) vb[v] = dlp__value_bytes(&g->values[v]);
-    compute_costs(g, vb);
-    compute_peak(g, vb);
+    compute_costs_peak(g, vb);
     free(vb);
     g->stats.nodes = g->n_nodes;
     g->stats.edges = g->n_edges;
