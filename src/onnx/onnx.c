@@ -179,12 +179,24 @@ static const char *str_of(rd *R, pb *s) {
     return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
 }
 
+/* a[0, n) == b[0, n) for the short strings of intern tables: two 8-byte
+ * words (overlapping) from 8 to 16 bytes, no call to memcmp */
+static inline int short_eq(const char *a, const uint8_t *b, size_t n) {
+    if (n < 8 || n > 16) return !memcmp(a, b, n);
+    uint64_t x0, y0, x1, y1;
+    memcpy(&x0, a, 8);
+    memcpy(&y0, b, 8);
+    memcpy(&x1, a + n - 8, 8);
+    memcpy(&y1, b + n - 8, 8);
+    return x0 == y0 && x1 == y1;
+}
+
 /* s as a shared copy from table T; a plain copy once the table is full. */
 static const char *interned(rd *R, intern_tab *T, pb *s) {
     size_t n = (size_t)(s->end - s->p);
     unsigned h = n ? (unsigned)(n * 31u + s->p[0] * 7u + s->p[n - 1]) & 255u : 0;
     int k = T->hint[h] - 1;
-    if (k >= 0 && T->e[k].n == n && !memcmp(T->e[k].s, s->p, n)) return T->e[k].s;
+    if (k >= 0 && T->e[k].n == n && short_eq(T->e[k].s, s->p, n)) return T->e[k].s;
     for (int i = 0; i < T->n; i++)
         if (T->e[i].n == n && (!n || T->e[i].s[0] == (char)s->p[0]) && !memcmp(T->e[i].s, s->p, n)) {
             T->hint[h] = (uint8_t)(i + 1);
