@@ -347,8 +347,6 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
 
 int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) { return strmap_put(m, key, strlen(key), val, 0); }
 
-int dlp__strmap_put_new_n(dlp__strmap *m, const char *key, size_t n, int val) { return strmap_put(m, key, n, val, 0); }
-
 int dlp__strmap_get_n(const dlp__strmap *m, const char *key, size_t n) {
     uint32_t i;
     return m->cap && strmap_find(m, key, n, (uint32_t)dlp__hash_n(key, n), &i) ? m->slots[i].val : -1;

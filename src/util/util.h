@@ -76,8 +76,6 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val);
 /* Insert when absent (one probe for the check and the insert): 0 inserted,
  * 1 already there (left as it was), -1 on OOM. */
 int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val);
-/* The same for a key of known length n (key[n] == 0): no strlen. */
-int dlp__strmap_put_new_n(dlp__strmap *m, const char *key, size_t n, int val);
 /* Value or -1 when absent. */
 int dlp__strmap_get(const dlp__strmap *m, const char *key);
 /* Lookup by the n bytes at key, not NUL-terminated (a name inside a
