@@ -43,8 +43,8 @@ dlp_graph *dlp__graph_new(const char *name) {
 
 void dlp_graph_free(dlp_graph *g) {
     if (!g) return;
-    free(g->nodes);
-    free(g->values);
+    if (!g->nodes_in_arena) free(g->nodes);
+    if (!g->values_in_arena) free(g->values);
     free(g->scopes);
     free(g->inputs);
     free(g->outputs);
@@ -61,6 +61,30 @@ void dlp_graph_free(dlp_graph *g) {
     free(g);
 }
 
+/* dlp__grow for an array that may live in the arena (*in_arena): there it
+ * is copied to the heap when full, since the arena cannot realloc. */
+static int grow_maybe_arena(void **p, int n, int *cap, size_t elem, uint8_t *in_arena) {
+    if (!*in_arena) return dlp__grow(p, n, cap, elem);
+    if (n < *cap) return 0;
+    int nc = *cap ? *cap * 2 : 8;
+    if (nc <= n) nc = n + 1;
+    void *q = malloc((size_t)nc * elem);
+    if (!q) return -1;
+    if (n) memcpy(q, *p, (size_t)n * elem);
+    *p = q;
+    *cap = nc;
+    *in_arena = 0;
+    return 0;
+}
+
+int dlp__graph_grow_nodes(dlp_graph *g) {
+    return grow_maybe_arena((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes, &g->nodes_in_arena);
+}
+
+int dlp__graph_grow_values(dlp_graph *g) {
+    return grow_maybe_arena((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values, &g->values_in_arena);
+}
+
 int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
                          const int64_t *dims) {
     const char *copy = dlp__arena_strdup(&g->arena, name);
@@ -68,7 +92,7 @@ int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
 }
 
 int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank, const int64_t *dims) {
-    if (dlp__grow((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values)) return -1;
+    if (dlp__graph_grow_values(g)) return -1;
     dlp__value *v = &g->values[g->n_values];
     memset(v, 0, sizeof *v);
     v->name = name;
@@ -89,7 +113,7 @@ int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank
 int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
                         const char *domain, int n_in, const int *in, int n_out,
                         const int *out) {
-    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    if (dlp__graph_grow_nodes(g)) return -1;
     dlp__node *n = &g->nodes[g->n_nodes];
     memset(n, 0, sizeof *n);
     n->name = dlp__arena_strdup(&g->arena, name);
@@ -108,7 +132,7 @@ int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
 }
 
 int dlp__graph_add_node_ref(dlp_graph *g, const char *name, const char *op_type, const char *domain) {
-    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    if (dlp__graph_grow_nodes(g)) return -1;
     dlp__node *n = &g->nodes[g->n_nodes];
     memset(n, 0, sizeof *n);
     n->name = name;

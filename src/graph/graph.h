@@ -136,6 +136,11 @@ struct dlp_graph {
     dlp__node *nodes;
     int n_values, cap_values;
     dlp__value *values;
+    /* the ONNX reader carves the node and value arrays from the arena (its
+     * huge-page block, sized from the file, so that they share pages with
+     * the names and shapes instead of each faulting in its own); they
+     * move to the heap if they must grow (subgraphs, builders) */
+    uint8_t nodes_in_arena, values_in_arena;
     int n_scopes, cap_scopes;
     dlp__scope *scopes;
     int n_inputs, n_outputs; /* main graph inputs (non-initializer) / outputs */
@@ -161,6 +166,10 @@ struct dlp_graph {
 
 /* ---- building graphs (used by the ONNX linker and by graph builders) --- */
 
+/* Room for one more node / value (dlp__grow, or a move to the heap for
+ * an array in the arena); -1 when out of memory. */
+int dlp__graph_grow_nodes(dlp_graph *g);
+int dlp__graph_grow_values(dlp_graph *g);
 /* Empty graph; name is copied. */
 dlp_graph *dlp__graph_new(const char *name);
 /* Append a value; returns its id or -1 on OOM.  name is copied. */

@@ -872,8 +872,9 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
         /* the main graph's nodes go where the linker keeps them (a second
          * graph field replaces the first, as it always did) */
         dlp_graph *g = R->g;
-        free(g->nodes);
-        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg->n_node + 1));
+        if (!g->nodes_in_arena) free(g->nodes);
+        g->nodes = dlp__arena_alloc_raw(A, sizeof *g->nodes * (size_t)(rg->n_node + 1));
+        g->nodes_in_arena = 1; /* (see dlp_graph) */
         g->cap_nodes = g->nodes ? rg->n_node + 1 : 0;
         g->n_nodes = 0;
         rg->nodes = g->nodes;
@@ -1332,7 +1333,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             nid = i;
             g->n_nodes = i + 1;
         } else { /* a subgraph's nodes follow every node linked so far */
-            if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return oom(R);
+            if (dlp__graph_grow_nodes(g)) return oom(R);
             nid = g->n_nodes++;
             g->nodes[nid] = rg->nodes[i];
         }
@@ -1476,8 +1477,9 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     /* and the value array, so that it is not copied as it grows (the
      * reader sized the node array) */
     if (!g->cap_values) {
-        g->values = dlp__alloc_big(sizeof *g->values * (size_t)names);
+        g->values = dlp__arena_alloc_raw(&g->arena, sizeof *g->values * (size_t)names);
         if (!g->values) return oom(&R);
+        g->values_in_arena = 1;
         g->cap_values = (int)names;
     }
     if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || nix_init(&L.maps[0], (uint32_t)names))
