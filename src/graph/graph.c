@@ -57,7 +57,6 @@ void dlp_graph_free(dlp_graph *g) {
     free(atomic_load(&g->pub_symbols));
     dlp__unmap_file(&g->map);
     dlp__arena_free(&g->arena);
-    dlp__arena_free(&g->arena_ids);
     free(g);
 }
 

@@ -121,11 +121,6 @@ typedef struct {
 
 struct dlp_graph {
     dlp__arena arena;
-    /* the ONNX reader's node in/out id lists, apart from the names,
-     * attributes and shapes of the main arena: the finalize passes read
-     * every node's lists, and packed together they are a few hundred KB
-     * read in order instead of one line each scattered through MBs */
-    dlp__arena arena_ids;
     dlp__mapped map;
     const char *path;        /* as given (for messages)                      */
     const char *name;        /* base name                                    */

@@ -162,7 +162,27 @@ typedef struct {
      * no arena bytes per attribute */
     intern_tab attrs;
     int graph_attrs;            /* GRAPH attributes read so far */
+    /* nodes' in/out id lists, packed at 4-byte steps in chunks of the
+     * arena apart from names and attributes: the finalize passes read
+     * every node's lists, a few hundred KB in order instead of one line
+     * each scattered through MBs */
+    int *ids;
+    size_t ids_left;
 } rd;
+
+#define IDS_CHUNK 16384 /* ints */
+
+static int *ids_alloc(rd *R, size_t n) {
+    if (n > R->ids_left) {
+        size_t c = n > IDS_CHUNK ? n : IDS_CHUNK;
+        if (!(R->ids = dlp__arena_alloc_raw(&R->g->arena, sizeof(int) * c))) return NULL;
+        R->ids_left = c;
+    }
+    int *p = R->ids;
+    R->ids += n;
+    R->ids_left -= n;
+    return p;
+}
 
 /* The name of a node whose name is absent or empty (the linker names it
  * after its op type and index: a pointer test, no string read) */
@@ -809,13 +829,13 @@ static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *i
     return DLP_OK;
 }
 
-/* The attribute list (main arena) and the out/in slots (name offsets, see
- * dlp__raw_graph; one spare slot after each list; g->arena_ids). */
+/* The attribute list and the out/in slots (name offsets, see
+ * dlp__raw_graph; one spare slot after each list; ids_alloc). */
 static dlp_status node_lists(rd *R, dlp__node *n, svec *in, svec *out, svec *at) {
     static dlp__attr no_attr[1];
     size_t abytes = sizeof(dlp__attr) * (size_t)at->n;
     n->attr = abytes ? dlp__arena_alloc_raw(&R->g->arena, abytes) : no_attr; /* only read */
-    n->out = dlp__arena_alloc_ints(&R->g->arena_ids, (size_t)(in->n + out->n + 2));
+    n->out = ids_alloc(R, (size_t)(in->n + out->n + 2));
     if (!n->attr || !n->out) return oom(R);
     if (abytes) memcpy(n->attr, at->p, abytes);
     n->in = n->out + out->n + 1;
@@ -961,19 +981,24 @@ typedef struct {
 typedef struct {
     name_slot *s;
     uint32_t cap, count;      /* cap: a power of two */
+    int in_arena;             /* s is arena memory (not freed) */
 } name_index;
 
-static int nix_init(name_index *x, uint32_t expect) {
+/* From arena A when given (the main graph's index: in the huge-page block
+ * the IR fills anyway, not in pages faulted in for it alone), else the
+ * heap. */
+static int nix_init(name_index *x, uint32_t expect, dlp__arena *A) {
     uint32_t cap = 16;
     while (cap < expect * 2 + 2) cap <<= 1;
-    x->s = calloc(cap, sizeof *x->s);
+    x->s = A ? dlp__arena_alloc(A, cap * sizeof *x->s) : calloc(cap, sizeof *x->s);
+    x->in_arena = A != NULL;
     x->cap = x->s ? cap : 0;
     x->count = 0;
     return x->s ? 0 : -1;
 }
 
 static void nix_free(name_index *x) {
-    free(x->s);
+    if (!x->in_arena) free(x->s);
     x->s = NULL;
     x->cap = x->count = 0;
 }
@@ -996,7 +1021,7 @@ static int nix_find(const name_index *x, const dlp_graph *g, const char *p, size
 static int nix_reserve(name_index *x) {
     if ((x->count + 1) * 2 <= x->cap) return 0;
     name_index y;
-    if (nix_init(&y, x->cap)) return -1;
+    if (nix_init(&y, x->cap, NULL)) return -1;
     for (uint32_t i = 0; i < x->cap; i++) {
         if (!x->s[i].vid1) continue;
         uint32_t j = x->s[i].hash & (y.cap - 1);
@@ -1180,7 +1205,7 @@ static dlp_status new_scope(linker *L, int parent, int owner, int *out) {
     memset(s, 0, sizeof *s);
     s->parent_scope = parent;
     s->owner = owner;
-    if (nix_init(&L->maps[L->n_maps], 16)) return oom(L->R);
+    if (nix_init(&L->maps[L->n_maps], 16, NULL)) return oom(L->R);
     L->n_maps++;
     *out = g->n_scopes++;
     return DLP_OK;
@@ -1482,7 +1507,7 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
         g->values_in_arena = 1;
         g->cap_values = (int)names;
     }
-    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || nix_init(&L.maps[0], (uint32_t)names))
+    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || nix_init(&L.maps[0], (uint32_t)names, &g->arena))
         return oom(&R);
     L.n_maps = 1;
     st = link_graph(&L, &rg, 0, -1);

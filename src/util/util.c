@@ -152,17 +152,6 @@ void *dlp__arena_alloc_raw(dlp__arena *a, size_t size) {
     return p;
 }
 
-int *dlp__arena_alloc_ints(dlp__arena *a, size_t n) {
-    size_t size = sizeof(int) * (n ? n : 1);
-    dlp__arena_block *b = arena_reserve(a, size);
-    if (!b) return NULL;
-    int *p = (int *)(void *)(b->data + b->used);
-    b->used += size;
-    if (b->zeroed < b->used) b->zeroed = b->used;
-    a->total += size;
-    return p;
-}
-
 void dlp__arena_hint(dlp__arena *a, size_t bytes) {
     if (bytes < ARENA_MAP_MIN || (a->head && a->head->cap - a->head->used >= bytes)) return;
     dlp__arena_block *nb = arena_map(bytes);

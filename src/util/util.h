@@ -32,9 +32,6 @@ typedef struct {
 
 void *dlp__arena_alloc(dlp__arena *a, size_t size);   /* zeroed */
 void *dlp__arena_alloc_raw(dlp__arena *a, size_t size);   /* not zeroed: the caller writes it all */
-/* n ints, not zeroed, packed at 4-byte steps (no rounding to 16): for an
- * arena that holds nothing but int lists (dlp_graph.arena_ids). */
-int *dlp__arena_alloc_ints(dlp__arena *a, size_t n);
 char *dlp__arena_strndup(dlp__arena *a, const char *s, size_t n);
 char *dlp__arena_strdup(dlp__arena *a, const char *s);
 void *dlp__arena_memdup(dlp__arena *a, const void *p, size_t n);
