@@ -1499,8 +1499,8 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
     if (names < 64) names = 64;
     if (names > 1 << 24) names = 1 << 24;
-    /* and the value array, so that it is not copied as it grows (the
-     * reader sized the node array) */
+    /* and the value array, from the arena like the node array (see
+     * dlp_graph.values_in_arena), so that it is not copied as it grows */
     if (!g->cap_values) {
         g->values = dlp__arena_alloc_raw(&g->arena, sizeof *g->values * (size_t)names);
         if (!g->values) return oom(&R);
@@ -1550,8 +1550,9 @@ dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts, dlp_graph
     if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     g->path = dlp__arena_strdup(&g->arena, path);
     dlp_status st = dlp__map_file(path, &g->map, err);
-    /* the IR of an export without inline weights takes ~4x its file: one
-     * block up front (virtual memory; only what is used is touched) */
+    /* the IR of an export without inline weights (names, shapes, the node
+     * and value arrays, the name index) takes 2.5-3.5x its file: one block
+     * of 4x up front (virtual memory; only what is used is touched) */
     if (!st) dlp__arena_hint(&g->arena, g->map.len < (16u << 20) ? 4 * g->map.len : 64u << 20);
     if (!st) st = load_common(g, g->map.data, g->map.len, path, opts, err);
     if (st) {
