@@ -43,8 +43,8 @@ dlp_graph *dlp__graph_new(const char *name) {
 
 void dlp_graph_free(dlp_graph *g) {
     if (!g) return;
-    free(g->nodes);
-    free(g->values);
+    if (!g->nodes_in_arena) free(g->nodes);
+    if (!g->values_in_arena) free(g->values);
     free(g->scopes);
     free(g->inputs);
     free(g->outputs);
@@ -60,6 +60,30 @@ void dlp_graph_free(dlp_graph *g) {
     free(g);
 }
 
+/* dlp__grow for an array that may live in the arena (*in_arena): there it
+ * is copied to the heap when full, since the arena cannot realloc. */
+static int grow_maybe_arena(void **p, int n, int *cap, size_t elem, uint8_t *in_arena) {
+    if (!*in_arena) return dlp__grow(p, n, cap, elem);
+    if (n < *cap) return 0;
+    int nc = *cap ? *cap * 2 : 8;
+    if (nc <= n) nc = n + 1;
+    void *q = malloc((size_t)nc * elem);
+    if (!q) return -1;
+    if (n) memcpy(q, *p, (size_t)n * elem);
+    *p = q;
+    *cap = nc;
+    *in_arena = 0;
+    return 0;
+}
+
+int dlp__graph_grow_nodes(dlp_graph *g) {
+    return grow_maybe_arena((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes, &g->nodes_in_arena);
+}
+
+int dlp__graph_grow_values(dlp_graph *g) {
+    return grow_maybe_arena((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values, &g->values_in_arena);
+}
+
 int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
                          const int64_t *dims) {
     const char *copy = dlp__arena_strdup(&g->arena, name);
@@ -67,7 +91,7 @@ int dlp__graph_add_value(dlp_graph *g, const char *name, int dtype, int rank,
 }
 
 int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank, const int64_t *dims) {
-    if (dlp__grow((void **)&g->values, g->n_values, &g->cap_values, sizeof *g->values)) return -1;
+    if (dlp__graph_grow_values(g)) return -1;
     dlp__value *v = &g->values[g->n_values];
     memset(v, 0, sizeof *v);
     v->name = name;
@@ -88,7 +112,7 @@ int dlp__graph_add_value_ref(dlp_graph *g, const char *name, int dtype, int rank
 int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
                         const char *domain, int n_in, const int *in, int n_out,
                         const int *out) {
-    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    if (dlp__graph_grow_nodes(g)) return -1;
     dlp__node *n = &g->nodes[g->n_nodes];
     memset(n, 0, sizeof *n);
     n->name = dlp__arena_strdup(&g->arena, name);
@@ -107,7 +131,7 @@ int dlp__graph_add_node(dlp_graph *g, const char *name, const char *op_type,
 }
 
 int dlp__graph_add_node_ref(dlp_graph *g, const char *name, const char *op_type, const char *domain) {
-    if (dlp__grow((void **)&g->nodes, g->n_nodes, &g->cap_nodes, sizeof *g->nodes)) return -1;
+    if (dlp__graph_grow_nodes(g)) return -1;
     dlp__node *n = &g->nodes[g->n_nodes];
     memset(n, 0, sizeof *n);
     n->name = name;
@@ -215,165 +239,172 @@ void dlp__graph_warn(dlp_graph *g, const char *fmt, ...) {
 
 /* ---- finalize: edges, order, shapes, costs ----------------------------- */
 
-/* Count distinct preds/succs per node from value producer/consumer links
- * (plus subgraph outputs -> owner). */
-static dlp_status build_edges(dlp_graph *g, dlp_error *err) {
-    int n = g->n_nodes;
+/* The edge lists finalize builds, each kind packed in one block: node i's
+ * preds are a slice of pred_all (n_edges used, in node order), its succs
+ * the slice [succ_off[i], succ_off[i+1]) of succ_all, a value's consumers
+ * a slice of cons_all (n_cons_all, in value order).  Kept beside the
+ * nodes so that counting, Kahn's algorithm and renumbering sweep these
+ * small arrays instead of visiting every 152-byte node record again. */
+typedef struct {
+    int *pred_all, *succ_all, *cons_all;
+    size_t n_cons_all;
+    int *n_pred;              /* per node (malloc) */
+    int *succ_off;            /* n + 1 (malloc) */
+    int nested;               /* some node has a parent (subgraphs) */
+} edges;
+
+static void edges_free(edges *E) {
+    free(E->n_pred);
+    free(E->succ_off);
+}
+
+static dlp_status oom_g(const dlp_graph *g, dlp_error *err) {
+    return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+}
+
+/* Node i's distinct preds (producers of its inputs, plus the producers of
+ * its subgraphs' outputs) into out; counts every input into ccnt (its
+ * value's consumers).  -1: i reads its own output (error set). */
+static int node_preds(dlp_graph *g, int i, int *mark, int *out, int *ccnt, dlp_error *err) {
+    const dlp__node *nd = &g->nodes[i];
+    int k = 0;
+    for (int j = 0; j < nd->n_in; j++) {
+        if (nd->in[j] < 0) continue;
+        ccnt[nd->in[j]]++;
+        int p = g->values[nd->in[j]].producer;
+        if (p == i) { /* Y = Relu(Y): Kahn's algorithm never sees a self edge */
+            dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle: it reads its own output '%s'", g->name,
+                     nd->name, nd->op_type, g->values[nd->in[j]].name);
+            return -1;
+        }
+        if (p >= 0 && mark[p] != i) {
+            mark[p] = i;
+            out[k++] = p;
+        }
+    }
+    /* subgraph outputs feed the owner (only scope 0: no subgraph) */
+    for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++) {
+        int s = nd->attr[a].sub;
+        if (s < 0) continue;
+        for (int o = 0; o < g->scopes[s].n_outputs; o++) {
+            int p = g->values[g->scopes[s].outputs[o]].producer;
+            if (p >= 0 && p != i && mark[p] != i) {
+                mark[p] = i;
+                out[k++] = p;
+            }
+        }
+    }
+    return k;
+}
+
+/* Pred, succ and consumer lists in two passes over the nodes: preds (and
+ * the succ and consumer counts) first, then every node's succ slice and
+ * the consumer lists.  bound: the most preds all nodes can have (their
+ * inputs plus their subgraphs' outputs). */
+static dlp_status build_edges(dlp_graph *g, edges *E, size_t bound, dlp_error *err) {
+    int n = g->n_nodes, nv = g->n_values;
     int *mark = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    int *tmp = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!mark || !tmp) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    int *scnt = calloc((size_t)n + 1, sizeof(int));
+    int *ccnt = calloc((size_t)(nv ? nv : 1), sizeof(int));
+    E->n_pred = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    E->succ_off = malloc(sizeof(int) * ((size_t)n + 1));
+    E->pred_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (bound + 1));
+    dlp_status st = DLP_OK;
+    if (!mark || !scnt || !ccnt || !E->n_pred || !E->succ_off || !E->pred_all) {
+        st = oom_g(g, err);
+        goto out;
     }
     for (int i = 0; i < n; i++) mark[i] = -1;
     g->n_edges = 0;
-    /* every pred list is a slice of one block (a node has at most one pred
-     * per input and per subgraph output): one arena call instead of one a
-     * node, and no 16-byte rounding per list */
-    size_t bound = 1;
+    int *pb = E->pred_all;
     for (int i = 0; i < n; i++) {
-        const dlp__node *nd = &g->nodes[i];
-        bound += (size_t)nd->n_in;
-        for (int a = 0; a < nd->n_attr; a++)
-            if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
-    }
-    int *pblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * bound);
-    if (!pblock) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    }
-    /* preds */
-    for (int i = 0; i < n; i++) {
+        int k = node_preds(g, i, mark, pb, ccnt, err);
+        if (k < 0) {
+            st = DLP_EGRAPH;
+            goto out;
+        }
+        for (int q = 0; q < k; q++) scnt[pb[q]]++;
         dlp__node *nd = &g->nodes[i];
-        int k = 0;
-        for (int j = 0; j < nd->n_in; j++) {
-            if (nd->in[j] < 0) continue;
-            int p = g->values[nd->in[j]].producer;
-            if (p == i) { /* Y = Relu(Y): Kahn's algorithm never sees a self edge */
-                dlp_status st = dlp__err(err, DLP_EGRAPH, "%s: node '%s' (%s) is on a cycle: it reads its own output '%s'",
-                                         g->name, nd->name, nd->op_type, g->values[nd->in[j]].name);
-                free(mark);
-                free(tmp);
-                return st;
-            }
-            if (p >= 0 && p != i && mark[p] != i) {
-                mark[p] = i;
-                tmp[k++] = p;
-            }
-        }
-        /* subgraph outputs feed the owner */
-        for (int a = 0; a < nd->n_attr; a++) {
-            int s = nd->attr[a].sub;
-            if (s < 0) continue;
-            for (int o = 0; o < g->scopes[s].n_outputs; o++) {
-                int p = g->values[g->scopes[s].outputs[o]].producer;
-                if (p >= 0 && p != i && mark[p] != i) {
-                    mark[p] = i;
-                    tmp[k++] = p;
-                }
-            }
-        }
-        nd->n_pred = k;
-        nd->pred = pblock;
-        if (k) memcpy(pblock, tmp, sizeof(int) * (size_t)k);
-        pblock += k;
-        nd->n_succ = 0;
+        nd->n_pred = E->n_pred[i] = k;
+        nd->pred = pb;
+        pb += k;
         g->n_edges += k;
     }
-    /* succs from preds */
-    int *cnt = calloc(n > 0 ? (size_t)n : 1, sizeof(int));
-    if (!cnt) {
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    /* slices: succ_off by prefix sums, then scnt and ccnt become the next
+     * free position of each list */
+    E->succ_off[0] = 0;
+    for (int i = 0; i < n; i++) E->succ_off[i + 1] = E->succ_off[i] + scnt[i];
+    size_t nc = 0;
+    for (int v = 0; v < nv; v++) {
+        int c = ccnt[v];
+        ccnt[v] = (int)nc;
+        nc += (size_t)c;
     }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < g->nodes[i].n_pred; k++) cnt[g->nodes[i].pred[k]]++;
-    /* succ lists: slices of one block, n_edges ints (filled below) */
-    int *sblock = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(g->n_edges + 1));
-    if (!sblock) {
-        free(cnt);
-        free(mark);
-        free(tmp);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    E->n_cons_all = nc;
+    E->succ_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(g->n_edges + 1));
+    E->cons_all = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (nc + 1));
+    if (!E->succ_all || !E->cons_all) {
+        st = oom_g(g, err);
+        goto out;
+    }
+    memcpy(scnt, E->succ_off, sizeof(int) * (size_t)n);
+    /* succ lists hold i in increasing order, as do consumer lists */
+    pb = E->pred_all;
+    for (int i = 0; i < n; i++) {
+        dlp__node *nd = &g->nodes[i];
+        for (int q = 0; q < nd->n_pred; q++) E->succ_all[scnt[pb[q]]++] = i;
+        pb += nd->n_pred;
+        for (int j = 0; j < nd->n_in; j++)
+            if (nd->in[j] >= 0) E->cons_all[ccnt[nd->in[j]]++] = i;
     }
     for (int i = 0; i < n; i++) {
-        g->nodes[i].succ = sblock;
-        sblock += cnt[i];
+        g->nodes[i].succ = E->succ_all + E->succ_off[i];
+        g->nodes[i].n_succ = E->succ_off[i + 1] - E->succ_off[i];
     }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < g->nodes[i].n_pred; k++) {
-            dlp__node *p = &g->nodes[g->nodes[i].pred[k]];
-            p->succ[p->n_succ++] = i;
-        }
-    free(cnt);
+    /* ccnt[v] is now the end of v's slice */
+    for (int v = 0, start = 0; v < nv; v++) {
+        g->values[v].cons = E->cons_all + start;
+        g->values[v].n_cons = ccnt[v] - start;
+        start = ccnt[v];
+    }
+out:
     free(mark);
-    free(tmp);
-    return DLP_OK;
-}
-
-/* Consumers of every value (for liveness and the public API). */
-static dlp_status build_consumers(dlp_graph *g, dlp_error *err) {
-    int *cnt = calloc((size_t)(g->n_values ? g->n_values : 1), sizeof(int));
-    if (!cnt) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    for (int i = 0; i < g->n_nodes; i++)
-        for (int j = 0; j < g->nodes[i].n_in; j++)
-            if (g->nodes[i].in[j] >= 0) cnt[g->nodes[i].in[j]]++;
-    /* slices of one block, as the pred and succ lists */
-    size_t total = 1;
-    for (int v = 0; v < g->n_values; v++) total += (size_t)cnt[v];
-    int *block = dlp__arena_alloc_raw(&g->arena, sizeof(int) * total);
-    if (!block) {
-        free(cnt);
-        return dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
-    }
-    for (int v = 0; v < g->n_values; v++) {
-        g->values[v].n_cons = 0;
-        g->values[v].cons = block;
-        block += cnt[v];
-    }
-    for (int i = 0; i < g->n_nodes; i++)
-        for (int j = 0; j < g->nodes[i].n_in; j++) {
-            int v = g->nodes[i].in[j];
-            if (v >= 0) g->values[v].cons[g->values[v].n_cons++] = i;
-        }
-    free(cnt);
-    return DLP_OK;
+    free(scnt);
+    free(ccnt);
+    return st;
 }
 
 /* Kahn's algorithm over data edges plus the ordering constraints of
  * control flow (a body runs after its owner's inputs, the owner after its
  * body).  Nodes are then stored in that order. */
-static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
+static dlp_status topo_sort(dlp_graph *g, const edges *E, dlp_error *err) {
     int n = g->n_nodes;
     if (n == 0) return DLP_OK;
     /* dependency lists: data preds + control constraints */
-    int *indeg = calloc((size_t)n, sizeof(int));
-    int *dcount = calloc((size_t)n, sizeof(int));
+    int *indeg = malloc(sizeof(int) * (size_t)n);
     int *order = malloc(sizeof(int) * (size_t)n);
     int *newidx = malloc(sizeof(int) * (size_t)n);
-    int **dsucc = calloc((size_t)n, sizeof(int *));
-    int *dcap = calloc((size_t)n, sizeof(int));
+    int nested = E->nested;
+    int *dcount = nested ? calloc((size_t)n, sizeof(int)) : NULL;
+    int **dsucc = nested ? calloc((size_t)n, sizeof(int *)) : NULL;
+    int *dcap = nested ? calloc((size_t)n, sizeof(int)) : NULL;
     dlp_status st = DLP_OK;
-    if (!indeg || !dcount || !order || !newidx || !dsucc || !dcap) {
-        st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);
+    if (!indeg || !order || !newidx || (nested && (!dcount || !dsucc || !dcap))) {
+        st = oom_g(g, err);
         goto out;
     }
 #define ADD_DEP(from, to)                                                           \
     do {                                                                            \
         if (push_int(&dsucc[(from)], &dcount[(from)], &dcap[(from)], (to))) {      \
-            st = dlp__err(err, DLP_ENOMEM, "%s: out of memory", g->name);           \
+            st = oom_g(g, err);                                                     \
             goto out;                                                               \
         }                                                                           \
         indeg[(to)]++;                                                              \
     } while (0)
     /* without subgraphs the dependencies are the data edges: the succ lists
      * (build_edges made them from the preds in this very order) */
-    int nested = 0;
-    for (int i = 0; i < n && !nested; i++) nested = g->nodes[i].parent >= 0;
-    for (int i = 0; i < n && !nested; i++) indeg[i] = g->nodes[i].n_pred;
+    if (!nested) memcpy(indeg, E->n_pred, sizeof(int) * (size_t)n);
+    else memset(indeg, 0, sizeof(int) * (size_t)n);
     for (int i = 0; i < n && nested; i++) {
         dlp__node *nd = &g->nodes[i];
         for (int k = 0; k < nd->n_pred; k++) ADD_DEP(nd->pred[k], i);
@@ -393,8 +424,8 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         if (!indeg[i]) order[tail++] = i;
     while (head < tail) {
         int u = order[head++];
-        const int *su = nested ? dsucc[u] : g->nodes[u].succ;
-        int nu = nested ? dcount[u] : g->nodes[u].n_succ;
+        const int *su = nested ? dsucc[u] : E->succ_all + E->succ_off[u];
+        int nu = nested ? dcount[u] : E->succ_off[u + 1] - E->succ_off[u];
         for (int k = 0; k < nu; k++)
             if (--indeg[su[k]] == 0) order[tail++] = su[k];
     }
@@ -420,6 +451,12 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         dlp__node tmp = g->nodes[i];
         int j = i;
         while (order[j] != i) {
+            /* the next record to move, a random one: fetched while this
+             * one is copied */
+            const char *nx = (const char *)&g->nodes[order[order[j]]];
+            __builtin_prefetch(nx);
+            __builtin_prefetch(nx + 64);
+            __builtin_prefetch(nx + 128);
             g->nodes[j] = g->nodes[order[j]];
             indeg[j] = 1;
             j = order[j];
@@ -427,16 +464,16 @@ static dlp_status topo_sort(dlp_graph *g, dlp_error *err) {
         g->nodes[j] = tmp;
         indeg[j] = 1;
     }
-    for (int i = 0; i < n; i++) {
-        dlp__node *nd = &g->nodes[i];
-        if (nd->parent >= 0) nd->parent = newidx[nd->parent];
-        for (int k = 0; k < nd->n_pred; k++) nd->pred[k] = newidx[nd->pred[k]];
-        for (int k = 0; k < nd->n_succ; k++) nd->succ[k] = newidx[nd->succ[k]];
+    /* every list entry is a node index: one sweep over each block */
+    for (int i = 0; i < n && nested; i++)
+        if (g->nodes[i].parent >= 0) g->nodes[i].parent = newidx[g->nodes[i].parent];
+    for (int64_t k = 0; k < g->n_edges; k++) {
+        E->pred_all[k] = newidx[E->pred_all[k]];
+        E->succ_all[k] = newidx[E->succ_all[k]];
     }
-    for (int v = 0; v < g->n_values; v++) {
+    for (size_t k = 0; k < E->n_cons_all; k++) E->cons_all[k] = newidx[E->cons_all[k]];
+    for (int v = 0; v < g->n_values; v++)
         if (g->values[v].producer >= 0) g->values[v].producer = newidx[g->values[v].producer];
-        for (int k = 0; k < g->values[v].n_cons; k++) g->values[v].cons[k] = newidx[g->values[v].cons[k]];
-    }
     for (int s = 0; s < g->n_scopes; s++)
         if (g->scopes[s].owner >= 0) g->scopes[s].owner = newidx[g->scopes[s].owner];
 out:
@@ -517,61 +554,82 @@ static int64_t vbytes(const dlp_graph *g, const int64_t *vb, int v) {
     return vb ? vb[v] : dlp__value_bytes(&g->values[v]);
 }
 
-static void compute_costs(dlp_graph *g, const int64_t *vb) {
+/* Node i's costs (its rule's MACs and FLOPs, bytes read and written,
+ * parameters) and its share of the totals; seen marks the initializers
+ * counted already (NULL: none counted). */
+static void node_costs(dlp_graph *g, const int64_t *vb, uint8_t *seen, int i) {
     dlp_graph_stats *s = &g->stats;
-    uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
-    for (int i = 0; i < g->n_nodes; i++) {
-        dlp__node *nd = &g->nodes[i];
-        const dlp__op_def *def = dlp__node_def(nd);
-        dlp__ictx c = {g, nd, i, NULL, def};
-        nd->macs = nd->flops = 0;
-        if (def && def->cost) def->cost(&c);
-        nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
-        for (int j = 0; j < nd->n_in; j++) {
-            if (nd->in[j] < 0) continue;
-            dlp__value *v = &g->values[nd->in[j]];
-            int64_t b = vbytes(g, vb, nd->in[j]);
-            if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
-            if (v->is_init) {
-                int64_t ne = dlp__numel(v);
-                if (b > 0) nd->weight_bytes = dlp__sat_add(nd->weight_bytes, b);
-                if (is_float_dtype(v->dtype) && ne > 0) nd->params = dlp__sat_add(nd->params, ne);
-                if (seen && !seen[nd->in[j]]) {
-                    seen[nd->in[j]] = 1;
-                    if (b > 0) s->weight_bytes = dlp__sat_add(s->weight_bytes, b);
-                    if (is_float_dtype(v->dtype) && ne > 0) s->params = dlp__sat_add(s->params, ne);
-                }
+    dlp__node *nd = &g->nodes[i];
+    const dlp__op_def *def = dlp__node_def(nd);
+    dlp__ictx c = {g, nd, i, NULL, def};
+    nd->macs = nd->flops = 0;
+    if (def && def->cost) def->cost(&c);
+    nd->params = nd->weight_bytes = nd->bytes_read = nd->bytes_written = 0;
+    for (int j = 0; j < nd->n_in; j++) {
+        if (nd->in[j] < 0) continue;
+        dlp__value *v = &g->values[nd->in[j]];
+        int64_t b = vbytes(g, vb, nd->in[j]);
+        if (b > 0) nd->bytes_read = dlp__sat_add(nd->bytes_read, b);
+        if (v->is_init) {
+            int64_t ne = dlp__numel(v);
+            if (b > 0) nd->weight_bytes = dlp__sat_add(nd->weight_bytes, b);
+            if (is_float_dtype(v->dtype) && ne > 0) nd->params = dlp__sat_add(nd->params, ne);
+            if (seen && !seen[nd->in[j]]) {
+                seen[nd->in[j]] = 1;
+                if (b > 0) s->weight_bytes = dlp__sat_add(s->weight_bytes, b);
+                if (is_float_dtype(v->dtype) && ne > 0) s->params = dlp__sat_add(s->params, ne);
             }
         }
-        for (int o = 0; o < nd->n_out; o++) {
-            if (nd->out[o] < 0) continue;
-            dlp__value *v = &g->values[nd->out[o]];
-            int64_t b = vbytes(g, vb, nd->out[o]);
-            s->node_outputs++;
-            if (dlp__shape_known(v)) s->shapes_known++;
-            if (b > 0) {
-                nd->bytes_written = dlp__sat_add(nd->bytes_written, b);
-                s->activation_bytes = dlp__sat_add(s->activation_bytes, b);
-            }
-        }
-        s->macs = dlp__sat_add(s->macs, nd->macs);
-        s->flops = dlp__sat_add(s->flops, nd->flops);
     }
-    free(seen);
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        dlp__value *v = &g->values[nd->out[o]];
+        int64_t b = vbytes(g, vb, nd->out[o]);
+        s->node_outputs++;
+        if (dlp__shape_known(v)) s->shapes_known++;
+        if (b > 0) {
+            nd->bytes_written = dlp__sat_add(nd->bytes_written, b);
+            s->activation_bytes = dlp__sat_add(s->activation_bytes, b);
+        }
+    }
+    s->macs = dlp__sat_add(s->macs, nd->macs);
+    s->flops = dlp__sat_add(s->flops, nd->flops);
 }
 
-/* Peak of live activations along the topological order: a value is live
- * from its producer (graph inputs: from the start) to its last consumer;
- * graph outputs stay live to the end.  A node's inputs and outputs coexist
- * while it runs. */
-static void compute_peak(dlp_graph *g, const int64_t *vb) {
+/* Node i's step of the live-activation walk (see compute_costs_peak). */
+static void node_peak(dlp_graph *g, const int64_t *vb, int64_t *free_at, int i, int64_t *live, int64_t *peak) {
+    dlp__node *nd = &g->nodes[i];
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        dlp__value *x = &g->values[nd->out[o]];
+        int64_t b = vbytes(g, vb, nd->out[o]);
+        if (b <= 0) continue;
+        *live = dlp__sat_add(*live, b);
+        int last = -1;
+        for (int k = 0; k < x->n_cons; k++)
+            if (x->cons[k] > last) last = x->cons[k];
+        if (x->is_output) continue;
+        free_at[last >= 0 ? last : i] = dlp__sat_add(free_at[last >= 0 ? last : i], b);
+    }
+    if (*live > *peak) *peak = *live;
+    *live -= free_at[i];
+}
+
+/* Costs and totals, then the peak of live activations along the
+ * topological order: a value is live from its producer (graph inputs: from
+ * the start) to its last consumer; graph outputs stay live to the end; a
+ * node's inputs and outputs coexist while it runs.  One pass over the
+ * values (their bytes into vb, when given, and the graph inputs) and one
+ * over the nodes for both. */
+static void compute_costs_peak(dlp_graph *g, int64_t *vb) {
     int n = g->n_nodes;
     int64_t *free_at = calloc((size_t)(n + 1), sizeof(int64_t));
-    if (!free_at) return;
+    uint8_t *seen = calloc((size_t)(g->n_values ? g->n_values : 1), 1);
     int64_t live = 0, peak = 0;
     for (int v = 0; v < g->n_values; v++) {
         dlp__value *x = &g->values[v];
-        if (x->is_init || x->producer >= 0 || x->scope != 0) continue;
+        if (vb) vb[v] = dlp__value_bytes(x);
+        if (!free_at || x->is_init || x->producer >= 0 || x->scope != 0) continue;
         int64_t b = vbytes(g, vb, v);
         if (b <= 0 || !x->is_input) continue;
         g->stats.input_bytes = dlp__sat_add(g->stats.input_bytes, b);
@@ -583,24 +641,14 @@ static void compute_peak(dlp_graph *g, const int64_t *vb) {
     }
     peak = live;
     for (int i = 0; i < n; i++) {
-        dlp__node *nd = &g->nodes[i];
-        for (int o = 0; o < nd->n_out; o++) {
-            if (nd->out[o] < 0) continue;
-            dlp__value *x = &g->values[nd->out[o]];
-            int64_t b = vbytes(g, vb, nd->out[o]);
-            if (b <= 0) continue;
-            live = dlp__sat_add(live, b);
-            int last = -1;
-            for (int k = 0; k < x->n_cons; k++)
-                if (x->cons[k] > last) last = x->cons[k];
-            if (x->is_output) continue;
-            free_at[last >= 0 ? last : i] = dlp__sat_add(free_at[last >= 0 ? last : i], b);
-        }
-        if (live > peak) peak = live;
-        live -= free_at[i];
+        node_costs(g, vb, seen, i);
+        if (free_at) node_peak(g, vb, free_at, i, &live, &peak);
     }
-    g->stats.peak_activation_bytes = peak;
-    g->stats.peak_memory_bytes = dlp__sat_add(g->stats.weight_bytes, peak);
+    if (free_at) { /* (without it the peak stays 0, as it always did) */
+        g->stats.peak_activation_bytes = peak;
+        g->stats.peak_memory_bytes = dlp__sat_add(g->stats.weight_bytes, peak);
+    }
+    free(seen);
     free(free_at);
 }
 
@@ -610,8 +658,14 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
      * found again by name, without building and hashing a key */
     struct { const char *op_type, *domain; int op; } seen[64], byptr[128] = {{0}};
     int n_seen = 0;
+    edges E = {0};
+    size_t bound = 0; /* for build_edges: inputs plus subgraph outputs */
     for (int i = 0; i < g->n_nodes; i++) {
         dlp__node *nd = &g->nodes[i];
+        bound += (size_t)nd->n_in;
+        for (int a = 0; a < nd->n_attr && g->n_scopes > 1; a++)
+            if (nd->attr[a].sub >= 0) bound += (size_t)g->scopes[nd->attr[a].sub].n_outputs;
+        if (nd->parent >= 0) E.nested = 1;
         /* by pointer first (the ONNX reader shares op_type and domain
          * strings: one probe), then by value (graph builders) */
         unsigned h = (unsigned)(((uintptr_t)nd->op_type >> 3) ^ ((uintptr_t)nd->domain >> 5)) & 127;
@@ -642,15 +696,14 @@ dlp_status dlp__graph_finalize(dlp_graph *g, const dlp_load_opts *opts, dlp_erro
         for (int o = 0; o < nd->n_out; o++)
             if (nd->out[o] >= 0) g->values[nd->out[o]].producer = i;
     }
-    if ((st = build_edges(g, err))) return st;
-    if ((st = build_consumers(g, err))) return st;
-    if ((st = topo_sort(g, err))) return st;
+    st = build_edges(g, &E, bound, err);
+    if (!st) st = topo_sort(g, &E, err);
+    edges_free(&E);
+    if (st) return st;
     if ((st = infer_shapes(g, err))) return st;
     memset(&g->stats, 0, sizeof g->stats);
     int64_t *vb = malloc(sizeof *vb * (size_t)(g->n_values ? g->n_values : 1));
-    for (int v = 0; vb && v < g->n_values; v++) vb[v] = dlp__value_bytes(&g->values[v]);
-    compute_costs(g, vb);
-    compute_peak(g, vb);
+    compute_costs_peak(g, vb);
     free(vb);
     g->stats.nodes = g->n_nodes;
     g->stats.edges = g->n_edges;

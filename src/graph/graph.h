@@ -100,8 +100,9 @@ typedef struct {
     const char *domain;      /* "" = ai.onnx                                 */
     int op;                  /* registry row, -1 when unknown                */
     int n_in, n_out;
+    int n_attr;              /* (beside the counts: no padding; a record of
+                              * 152 bytes, 13,715 of them fit 2 MiB)         */
     int *in, *out;           /* value ids, -1 for an omitted optional        */
-    int n_attr;
     dlp__attr *attr;
     int parent;              /* control-flow node owning this one, -1        */
     int scope;               /* scope the node lives in                      */
@@ -130,6 +131,11 @@ struct dlp_graph {
     dlp__node *nodes;
     int n_values, cap_values;
     dlp__value *values;
+    /* the ONNX reader carves the node and value arrays from the arena (its
+     * huge-page block, sized from the file, so that they share pages with
+     * the names and shapes instead of each faulting in its own); they
+     * move to the heap if they must grow (subgraphs, builders) */
+    uint8_t nodes_in_arena, values_in_arena;
     int n_scopes, cap_scopes;
     dlp__scope *scopes;
     int n_inputs, n_outputs; /* main graph inputs (non-initializer) / outputs */
@@ -155,6 +161,10 @@ struct dlp_graph {
 
 /* ---- building graphs (used by the ONNX linker and by graph builders) --- */
 
+/* Room for one more node / value (dlp__grow, or a move to the heap for
+ * an array in the arena); -1 when out of memory. */
+int dlp__graph_grow_nodes(dlp_graph *g);
+int dlp__graph_grow_values(dlp_graph *g);
 /* Empty graph; name is copied. */
 dlp_graph *dlp__graph_new(const char *name);
 /* Append a value; returns its id or -1 on OOM.  name is copied. */

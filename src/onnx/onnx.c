@@ -118,37 +118,75 @@ typedef struct {
     const char **params;      /* dim_param per dim or NULL */
 } raw_vi;
 
-typedef struct {
-    const char *name, *op_type, *domain;
-    int n_in, n_out, n_attr;
-    const char **in, **out;
-    dlp__attr *attr;
-} raw_node;
-
+/* Nodes are read straight into dlp__node records: the main graph's into
+ * g->nodes (where the linker leaves them), a subgraph's into an arena
+ * array (the linker appends them to g->nodes after the main graph's, as
+ * it links each subgraph).  Until linked, a node's out[] and in[] hold
+ * the file offsets of its output and input names (the length prefix of
+ * each string field, checked when read; name_at decodes it; an input's as
+ * ~offset): an input name is looked up without a copy, an output name is
+ * copied once, for its value, and the linker overwrites each offset with
+ * a value id. */
 struct dlp__raw_graph {
     const char *name;
     int n_node, n_init, n_input, n_output, n_vi;
-    raw_node *nodes;
+    int in_graph;             /* nodes are g->nodes[0, n_node) (main graph) */
+    int has_sub;              /* some attribute of its nodes is a graph */
+    dlp__node *nodes;
     dlp__tproto *inits;
     raw_vi *inputs, *outputs, *vi;
 };
 
 #define MAX_INTERN 64
 
+/* Strings a model repeats thousands of times from a few dozen distinct
+ * ones, one copy each (see rd) */
+typedef struct {
+    struct { const char *s; size_t n; } e[MAX_INTERN];
+    int n;
+    /* index + 1 by a hash of length and end bytes: one memcmp per string
+     * instead of a scan of the table (0: not cached) */
+    uint8_t hint[256];
+} intern_tab;
+
 typedef struct {
     dlp_graph *g;
     const char *file;
     dlp_error *err;
-    const uint8_t *base;
-    /* op_type / domain strings, one copy each: a model has a few dozen
-     * distinct ones, and equal pointers let the registry lookup and the
-     * per-op tables compare nodes without strcmp */
-    struct { const char *s; size_t n; } intern[MAX_INTERN];
-    int n_intern;
-    /* intern index + 1 by a hash of length and end bytes: one memcmp per
-     * node instead of a scan of the table (0: not cached) */
-    uint8_t intern_hint[256];
+    const uint8_t *base, *end;  /* the file */
+    /* op_type / domain strings: equal pointers let the registry lookup and
+     * the per-op tables compare nodes without strcmp */
+    intern_tab ops;
+    /* attribute names ("value", "axes", "perm", ...): shared copies stay
+     * in the cache when shape rules look attributes up by name, and cost
+     * no arena bytes per attribute */
+    intern_tab attrs;
+    int graph_attrs;            /* GRAPH attributes read so far */
+    /* nodes' in/out id lists, packed at 4-byte steps in chunks of the
+     * arena apart from names and attributes: the finalize passes read
+     * every node's lists, a few hundred KB in order instead of one line
+     * each scattered through MBs */
+    int *ids;
+    size_t ids_left;
 } rd;
+
+#define IDS_CHUNK 16384 /* ints */
+
+static int *ids_alloc(rd *R, size_t n) {
+    if (n > R->ids_left) {
+        size_t c = n > IDS_CHUNK ? n : IDS_CHUNK;
+        if (!(R->ids = dlp__arena_alloc_raw(&R->g->arena, sizeof(int) * c))) return NULL;
+        R->ids_left = c;
+    }
+    int *p = R->ids;
+    R->ids += n;
+    R->ids_left -= n;
+    return p;
+}
+
+/* The name of a node whose name is absent or empty (the linker names it
+ * after its op type and index: a pointer test, no string read) */
+static const char no_name[1] = "";
 
 static dlp_status bad(rd *R, const char *what) {
     return dlp__err(R->err, DLP_EFORMAT, "%s: malformed or truncated protobuf while reading %s",
@@ -161,103 +199,99 @@ static const char *str_of(rd *R, pb *s) {
     return dlp__arena_strndup(&R->g->arena, (const char *)s->p, (size_t)(s->end - s->p));
 }
 
-/* s as a shared copy (see rd.intern); a plain copy once the table is full. */
-static const char *interned(rd *R, pb *s) {
-    size_t n = (size_t)(s->end - s->p);
-    unsigned h = n ? (unsigned)(n * 31u + s->p[0] * 7u + s->p[n - 1]) & 255u : 0;
-    int k = R->intern_hint[h] - 1;
-    if (k >= 0 && R->intern[k].n == n && !memcmp(R->intern[k].s, s->p, n)) return R->intern[k].s;
-    for (int i = 0; i < R->n_intern; i++)
-        if (R->intern[i].n == n && (!n || R->intern[i].s[0] == (char)s->p[0]) && !memcmp(R->intern[i].s, s->p, n)) {
-            R->intern_hint[h] = (uint8_t)(i + 1);
-            return R->intern[i].s;
-        }
-    const char *c = str_of(R, s);
-    if (c && R->n_intern < MAX_INTERN) {
-        R->intern[R->n_intern].s = c;
-        R->intern[R->n_intern++].n = n;
-        R->intern_hint[h] = (uint8_t)R->n_intern;
-    }
-    return c;
+/* a[0, n) == b[0, n) for the short strings of intern tables: two 8-byte
+ * words (overlapping) from 8 to 16 bytes, no call to memcmp */
+static inline int short_eq(const char *a, const uint8_t *b, size_t n) {
+    if (n < 8 || n > 16) return !memcmp(a, b, n);
+    uint64_t x0, y0, x1, y1;
+    memcpy(&x0, a, 8);
+    memcpy(&y0, b, 8);
+    memcpy(&x1, a + n - 8, 8);
+    memcpy(&y1, b + n - 8, 8);
+    return x0 == y0 && x1 == y1;
 }
 
-/* Count packed varints in a length field. */
-static int count_varints(pb s) {
-    int n = 0;
-    uint64_t v;
-    while (s.p < s.end) {
-        if (pb_varint(&s, &v)) return -1;
-        n++;
+/* s as a shared copy from table T; a plain copy once the table is full. */
+static const char *interned(rd *R, intern_tab *T, pb *s) {
+    size_t n = (size_t)(s->end - s->p);
+    unsigned h = n ? (unsigned)(n * 31u + s->p[0] * 7u + s->p[n - 1]) & 255u : 0;
+    int k = T->hint[h] - 1;
+    if (k >= 0 && T->e[k].n == n && short_eq(T->e[k].s, s->p, n)) return T->e[k].s;
+    for (int i = 0; i < T->n; i++)
+        if (T->e[i].n == n && (!n || T->e[i].s[0] == (char)s->p[0]) && !memcmp(T->e[i].s, s->p, n)) {
+            T->hint[h] = (uint8_t)(i + 1);
+            return T->e[i].s;
+        }
+    const char *c = str_of(R, s);
+    if (c && T->n < MAX_INTERN) {
+        T->e[T->n].s = c;
+        T->e[T->n++].n = n;
+        T->hint[h] = (uint8_t)T->n;
     }
-    return n;
+    return c;
 }
 
 /* ---- TensorProto (onnx.proto: dims=1 data_type=2 float_data=4 int32_data=5
  *      string_data=6 int64_data=7 name=8 raw_data=9 double_data=10
  *      uint64_data=11 external_data=13 data_location=14) ----------------- */
 
+/* One pass: dims into a stack buffer (counted past MAX_DIMS, not kept, so
+ * that the error names the file's count), the rest as it comes.  A
+ * malformed field is "TensorProto.dims" in a dims field and "TensorProto"
+ * in any other; the rank limit and negative dims are checked after the
+ * whole message read well. */
 static dlp_status read_tensor(rd *R, pb m, dlp__tproto *t) {
     memset(t, 0, sizeof *t);
     t->nval = -1;
     t->msg = m.p;
     t->msg_len = (size_t)(m.end - m.p);
     t->name = "";
+    int64_t dims[MAX_DIMS];
     int ndims = 0;
-    /* pass 1: count dims */
     pb r = m;
     uint32_t f;
     int wt, k;
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
-        if (f == 1 && wt == WT_VARINT) ndims++;
-        else if (f == 1 && wt == WT_LEN) {
-            pb s;
-            if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
-            int c = count_varints(s);
-            if (c < 0) return bad(R, "TensorProto.dims");
-            ndims += c;
-            continue;
-        }
-        if (pb_skip(&r, wt)) return bad(R, "TensorProto");
-    }
-    if (k < 0) return bad(R, "TensorProto");
-    if (ndims > MAX_DIMS)
-        return dlp__err(R->err, DLP_EFORMAT, "%s: a tensor has %d dims (at most %d)", R->file, ndims, MAX_DIMS);
-    t->dims = dlp__arena_alloc(&R->g->arena, sizeof(int64_t) * (size_t)(ndims + 1));
-    if (!t->dims) return oom(R);
-    t->rank = 0;
-    r = m;
-    while ((k = pb_tag(&r, &f, &wt)) > 0) {
         uint64_t v;
         pb s;
         if (f == 1 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.dims");
-            t->dims[t->rank++] = (int64_t)v;
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
+            if (ndims < MAX_DIMS) dims[ndims] = (int64_t)v;
+            ndims++;
         } else if (f == 1 && wt == WT_LEN) {
             if (pb_len(&r, &s)) return bad(R, "TensorProto.dims");
             while (s.p < s.end) {
                 if (pb_varint(&s, &v)) return bad(R, "TensorProto.dims");
-                t->dims[t->rank++] = (int64_t)v;
+                if (ndims < MAX_DIMS) dims[ndims] = (int64_t)v;
+                ndims++;
             }
         } else if (f == 2 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_type");
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
             t->dtype = (int)(v & 0x7fffffff);
         } else if (f == 8 && wt == WT_LEN) {
-            if (pb_len(&r, &s)) return bad(R, "TensorProto.name");
+            if (pb_len(&r, &s)) return bad(R, "TensorProto");
             if (!(t->name = str_of(R, &s))) return oom(R);
         } else if (f == 14 && wt == WT_VARINT) {
-            if (pb_varint(&r, &v)) return bad(R, "TensorProto.data_location");
+            if (pb_varint(&r, &v)) return bad(R, "TensorProto");
             t->external = v == 1;
         } else if ((f == 4 || f == 5 || f == 6 || f == 7 || f == 9 || f == 10 || f == 11) ) {
             t->has_data = 1;
-            if (pb_skip(&r, wt)) return bad(R, "TensorProto data"); /* stepped over, never read */
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto"); /* stepped over, never read */
         } else if (f == 13) {
             t->external = 1;
-            if (pb_skip(&r, wt)) return bad(R, "TensorProto.external_data");
+            if (pb_skip(&r, wt)) return bad(R, "TensorProto");
         } else if (pb_skip(&r, wt)) {
             return bad(R, "TensorProto");
         }
     }
     if (k < 0) return bad(R, "TensorProto");
+    if (ndims > MAX_DIMS)
+        return dlp__err(R->err, DLP_EFORMAT, "%s: a tensor has %d dims (at most %d)", R->file, ndims, MAX_DIMS);
+    t->rank = ndims;
+    t->dims = dlp__arena_alloc_raw(&R->g->arena, sizeof(int64_t) * (size_t)(ndims + 1));
+    if (!t->dims) return oom(R);
+    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)ndims);
+    t->dims[ndims] = 0;
     for (int i = 0; i < t->rank; i++)
         if (t->dims[i] < 0)
             return dlp__err(R->err, DLP_EFORMAT, "%s: tensor '%s' has negative dim %lld", R->file,
@@ -304,7 +338,11 @@ static dlp_status decode_small(dlp_graph *g, dlp__value *v) {
             for (int64_t i = 0; i < n; i++) {
                 const uint8_t *p = s.p + i * es;
                 uint64_t x = 0;
-                for (int b = 0; b < es; b++) x |= (uint64_t)p[b] << (8 * b);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                if (es == 8) memcpy(&x, p, 8); /* int64 shape data: one load */
+                else
+#endif
+                    for (int b = 0; b < es; b++) x |= (uint64_t)p[b] << (8 * b);
                 if (isint) {
                     switch (t->dtype) {
                     case DLP_DT_INT8: iv[i] = (int8_t)x; break;
@@ -565,14 +603,10 @@ static void svec_free(svec *v) {
     if (v->p != v->stack) free(v->p);
 }
 
-_Static_assert(sizeof(dlp__attr) % 8 == 0, "svecs_done packs attribute arrays at 8-byte steps");
-
 /* After reading into the n svecs v (status st): when st is DLP_OK each is
  * copied into the arena (out[i]; the n lists share one allocation,
- * elements are 8-byte multiples), all freed either way.  Lists of 8-byte
- * elements (names, ints, floats) end with a zeroed one; attribute lists
- * (96 bytes an element, every reader bounded by n_attr) do not: the spare
- * was 1.3 MB of a 13,700-node export's 8.7 MB arena. */
+ * elements are 8-byte multiples: an attribute's ints, floats, strings),
+ * all freed either way.  Lists of 8-byte elements end with a zeroed one. */
 static dlp_status svecs_done(rd *R, dlp_status st, svec *v, void **out, int n) {
     static const uint64_t zero = 0;
     size_t total = 0;
@@ -609,7 +643,7 @@ static dlp_status read_attr_fields(rd *R, pb m, dlp__attr *a, int depth, svec *i
         switch (f) {
         case 1:
             if (wt != WT_LEN || pb_len(&r, &s)) return bad(R, "AttributeProto.name");
-            if (!(a->name = str_of(R, &s))) return oom(R);
+            if (!(a->name = interned(R, &R->attrs, &s))) return oom(R);
             continue;
         case 20:
             if (wt != WT_VARINT || pb_varint(&r, &v)) return bad(R, "AttributeProto.type");
@@ -648,6 +682,7 @@ static dlp_status read_attr_fields(rd *R, pb m, dlp__attr *a, int depth, svec *i
                 return dlp__err(R->err, DLP_EFORMAT, "%s: subgraphs nested deeper than %d", R->file, MAX_DEPTH);
             a->g = dlp__arena_alloc(&R->g->arena, sizeof *a->g);
             if (!a->g) return oom(R);
+            R->graph_attrs++;
             dlp_status st = read_graph(R, s, a->g, depth + 1);
             if (st) return st;
             if (!a->type) a->type = f == 6 ? DLP_AT_GRAPH : DLP_AT_GRAPHS;
@@ -751,7 +786,7 @@ static dlp_status read_attr(rd *R, pb m, dlp__attr *a, int depth) {
 
 /* ---- NodeProto (input=1 output=2 name=3 op_type=4 attribute=5 domain=7) -- */
 
-static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in, svec *out, svec *at) {
+static dlp_status read_node_fields(rd *R, pb m, dlp__node *n, int depth, svec *in, svec *out, svec *at) {
     uint32_t f;
     int wt, k;
     pb r = m;
@@ -761,18 +796,20 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
             if (pb_skip(&r, wt)) return bad(R, "NodeProto");
             continue;
         }
+        const uint8_t *lenp = r.p; /* the string's length prefix */
         if (pb_len(&r, &s)) return bad(R, "NodeProto");
         const char *str = NULL;
-        if (f == 1 || f == 2 || f == 3)
-            if (!(str = str_of(R, &s))) return oom(R);
+        if (f == 3 && !(str = s.end > s.p && s.p[0] ? str_of(R, &s) : no_name)) return oom(R);
         if (f == 4 || f == 7)
-            if (!(str = interned(R, &s))) return oom(R);
+            if (!(str = interned(R, &R->ops, &s))) return oom(R);
         switch (f) {
         case 1:
         case 2: {
-            const char **d = svec_push(f == 1 ? in : out);
+            uint32_t *d = svec_push(f == 1 ? in : out);
             if (!d) return oom(R);
-            *d = str;
+            /* read_model: files < 2 GiB; an input's offset is stored as
+             * ~offset (< -1: not yet linked; -1 is an omitted input) */
+            *d = f == 1 ? ~(uint32_t)(lenp - R->base) : (uint32_t)(lenp - R->base);
             break;
         }
         case 3: n->name = str; break;
@@ -792,21 +829,39 @@ static dlp_status read_node_fields(rd *R, pb m, raw_node *n, int depth, svec *in
     return DLP_OK;
 }
 
-static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
+/* The attribute list and the out/in slots (name offsets, see
+ * dlp__raw_graph; one spare slot after each list; ids_alloc). */
+static dlp_status node_lists(rd *R, dlp__node *n, svec *in, svec *out, svec *at) {
+    static dlp__attr no_attr[1];
+    size_t abytes = sizeof(dlp__attr) * (size_t)at->n;
+    n->attr = abytes ? dlp__arena_alloc_raw(&R->g->arena, abytes) : no_attr; /* only read */
+    n->out = ids_alloc(R, (size_t)(in->n + out->n + 2));
+    if (!n->attr || !n->out) return oom(R);
+    if (abytes) memcpy(n->attr, at->p, abytes);
+    n->in = n->out + out->n + 1;
+    if (out->n) memcpy(n->out, out->p, sizeof(int) * (size_t)out->n);
+    if (in->n) memcpy(n->in, in->p, sizeof(int) * (size_t)in->n);
+    n->out[out->n] = 0;
+    n->in[in->n] = 0;
+    n->n_in = in->n;
+    n->n_out = out->n;
+    n->n_attr = at->n;
+    return DLP_OK;
+}
+
+static dlp_status read_node(rd *R, pb m, dlp__node *n, int depth) {
     memset(n, 0, sizeof *n);
-    n->name = n->op_type = n->domain = "";
-    const char *ib[16], *ob[8];
+    n->name = no_name;
+    n->op_type = n->domain = "";
+    n->parent = -1;
+    n->op = -1;
+    uint32_t ib[16], ob[8];
     dlp__attr ab[8];
     svec v[3] = {SVEC(ib), SVEC(ob), SVEC(ab)};
-    void *out[3];
     dlp_status st = read_node_fields(R, m, n, depth, &v[0], &v[1], &v[2]);
-    n->n_in = v[0].n;
-    n->n_out = v[1].n;
-    n->n_attr = v[2].n;
-    if ((st = svecs_done(R, st, v, out, 3))) return st;
-    n->in = out[0];
-    n->out = out[1];
-    n->attr = out[2];
+    if (!st) st = node_lists(R, n, &v[0], &v[1], &v[2]);
+    for (int i = 0; i < 3; i++) svec_free(&v[i]);
+    if (st) return st;
     if (!n->op_type[0]) return dlp__err(R->err, DLP_EFORMAT, "%s: node '%s' has no op_type", R->file, n->name);
     return DLP_OK;
 }
@@ -816,6 +871,7 @@ static dlp_status read_node(rd *R, pb m, raw_node *n, int depth) {
 
 static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
     memset(rg, 0, sizeof *rg);
+    int graph_attrs = R->graph_attrs; /* for has_sub */
     rg->name = "";
     uint32_t f;
     int wt, k;
@@ -832,7 +888,20 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
     }
     if (k < 0) return bad(R, "GraphProto");
     dlp__arena *A = &R->g->arena;
-    rg->nodes = dlp__arena_alloc(A, sizeof(raw_node) * (size_t)(rg->n_node + 1));
+    if (depth == 0) {
+        /* the main graph's nodes go where the linker keeps them (a second
+         * graph field replaces the first, as it always did) */
+        dlp_graph *g = R->g;
+        if (!g->nodes_in_arena) free(g->nodes);
+        g->nodes = dlp__arena_alloc_raw(A, sizeof *g->nodes * (size_t)(rg->n_node + 1));
+        g->nodes_in_arena = 1; /* (see dlp_graph) */
+        g->cap_nodes = g->nodes ? rg->n_node + 1 : 0;
+        g->n_nodes = 0;
+        rg->nodes = g->nodes;
+        rg->in_graph = 1;
+    } else {
+        rg->nodes = dlp__arena_alloc(A, sizeof(dlp__node) * (size_t)(rg->n_node + 1));
+    }
     rg->inits = dlp__arena_alloc(A, sizeof(dlp__tproto) * (size_t)(rg->n_init + 1));
     rg->inputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_input + 1));
     rg->outputs = dlp__arena_alloc(A, sizeof(raw_vi) * (size_t)(rg->n_output + 1));
@@ -893,15 +962,111 @@ static dlp_status read_graph(rd *R, pb m, dlp__raw_graph *rg, int depth) {
         }
         if (st) return st;
     }
+    rg->has_sub = R->graph_attrs != graph_attrs;
     return DLP_OK;
 }
 
 /* ---- linking: raw graph -> IR --------------------------------------------- */
 
+/* A scope's names -> value ids, open addressing.  Every key is the name of
+ * the value it maps to, so a slot holds the hash and the value id only (8
+ * bytes: a 14,000-name export's index is 256 KB, half a core's L2, where
+ * key pointers beside them made it 512 KB) and a hit compares against
+ * g->values[id].name. */
+typedef struct {
+    uint32_t hash;
+    int vid1;                 /* value id + 1; 0: empty */
+} name_slot;
+
+typedef struct {
+    name_slot *s;
+    uint32_t cap, count;      /* cap: a power of two */
+    int in_arena;             /* s is arena memory (not freed) */
+} name_index;
+
+/* From arena A when given (the main graph's index: in the huge-page block
+ * the IR fills anyway, not in pages faulted in for it alone), else the
+ * heap. */
+static int nix_init(name_index *x, uint32_t expect, dlp__arena *A) {
+    uint32_t cap = 16;
+    while (cap < expect * 2 + 2) cap <<= 1;
+    x->s = A ? dlp__arena_alloc(A, cap * sizeof *x->s) : calloc(cap, sizeof *x->s);
+    x->in_arena = A != NULL;
+    x->cap = x->s ? cap : 0;
+    x->count = 0;
+    return x->s ? 0 : -1;
+}
+
+static void nix_free(name_index *x) {
+    if (!x->in_arena) free(x->s);
+    x->s = NULL;
+    x->cap = x->count = 0;
+}
+
+/* The slot of the n bytes at p (no NUL among them; hash h): 1 found, 0
+ * absent (*slot: where it would go). */
+static int nix_find(const name_index *x, const dlp_graph *g, const char *p, size_t n, uint32_t h, uint32_t *slot) {
+    uint32_t mask = x->cap - 1, i = h & mask;
+    for (; x->s[i].vid1; i = (i + 1) & mask) {
+        if (x->s[i].hash != h) continue;
+        const char *k = g->values[x->s[i].vid1 - 1].name;
+        if (strncmp(k, p, n) == 0 && k[n] == 0) break; /* strncmp stops at a shorter k */
+    }
+    *slot = i;
+    return x->s[i].vid1 != 0;
+}
+
+/* Room for one more name (at most half full), rehashing by the stored
+ * hashes; -1 when out of memory. */
+static int nix_reserve(name_index *x) {
+    if ((x->count + 1) * 2 <= x->cap) return 0;
+    name_index y;
+    if (nix_init(&y, x->cap, NULL)) return -1;
+    for (uint32_t i = 0; i < x->cap; i++) {
+        if (!x->s[i].vid1) continue;
+        uint32_t j = x->s[i].hash & (y.cap - 1);
+        while (y.s[j].vid1) j = (j + 1) & (y.cap - 1);
+        y.s[j] = x->s[i];
+    }
+    y.count = x->count;
+    nix_free(x);
+    *x = y;
+    return 0;
+}
+
+/* Value id of the n bytes at p, -1 when absent. */
+static int nix_get_n(const name_index *x, const dlp_graph *g, const char *p, size_t n) {
+    uint32_t slot;
+    if (!x->cap || !nix_find(x, g, p, n, (uint32_t)dlp__hash_n(p, n), &slot)) return -1;
+    return x->s[slot].vid1 - 1;
+}
+
+static int nix_get(const name_index *x, const dlp_graph *g, const char *name) {
+    return nix_get_n(x, g, name, strlen(name));
+}
+
+/* Probe for the n bytes at p before adding a value of that name: 1 when
+ * present (*vid), 0 when absent (*slot, *h for nix_set), -1 out of memory. */
+static int nix_probe(name_index *x, const dlp_graph *g, const char *p, size_t n, uint32_t *h, uint32_t *slot,
+                     int *vid) {
+    if (nix_reserve(x)) return -1;
+    *h = (uint32_t)dlp__hash_n(p, n);
+    int found = nix_find(x, g, p, n, *h, slot);
+    *vid = found ? x->s[*slot].vid1 - 1 : -1;
+    return found;
+}
+
+/* Fill the slot nix_probe found empty with value vid (named as probed). */
+static void nix_set(name_index *x, uint32_t slot, uint32_t h, int vid) {
+    x->s[slot].hash = h;
+    x->s[slot].vid1 = vid + 1;
+    x->count++;
+}
+
 typedef struct {
     rd *R;
     const dlp_load_opts *opts;
-    dlp__strmap *maps;      /* one per scope */
+    name_index *maps;       /* one per scope */
     int n_maps, cap_maps;
     int seq_used;           /* opts->seq bound some dimension */
 } linker;
@@ -909,10 +1074,30 @@ typedef struct {
 static int lookup(linker *L, int scope, const char *name) {
     dlp_graph *g = L->R->g;
     for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
-        int v = dlp__strmap_get(&L->maps[s], name);
+        int v = nix_get(&L->maps[s], g, name);
         if (v >= 0) return v;
     }
     return -1;
+}
+
+/* lookup of the n bytes at name (inside the file, not NUL-terminated) */
+static int lookup_n(linker *L, int scope, const char *name, size_t n) {
+    dlp_graph *g = L->R->g;
+    for (int s = scope; s >= 0; s = g->scopes[s].parent_scope) {
+        int v = nix_get_n(&L->maps[s], g, name, n);
+        if (v >= 0) return v;
+    }
+    return -1;
+}
+
+/* A node's input or output name (raw_node.in/out: the length prefix of
+ * the string in the file, checked by the reader): its bytes up to the
+ * first NUL, *n of them, as a C-string copy of the field would read. */
+static const char *name_at(const rd *R, const uint8_t *lenp, size_t *n) {
+    pb r = {lenp, R->end}, s = {lenp, lenp};
+    (void)pb_len(&r, &s);
+    *n = strnlen((const char *)s.p, (size_t)(s.end - s.p));
+    return (const char *)s.p;
 }
 
 static int lower_eq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
@@ -1020,7 +1205,7 @@ static dlp_status new_scope(linker *L, int parent, int owner, int *out) {
     memset(s, 0, sizeof *s);
     s->parent_scope = parent;
     s->owner = owner;
-    if (dlp__strmap_init(&L->maps[L->n_maps], 16)) return oom(L->R);
+    if (nix_init(&L->maps[L->n_maps], 16, NULL)) return oom(L->R);
     L->n_maps++;
     *out = g->n_scopes++;
     return DLP_OK;
@@ -1032,20 +1217,94 @@ static dlp_status dup_name(linker *L, const char *what, const char *name) {
 
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner);
 
+/* A name of a node not yet linked: where it is in the file, its length
+ * (up to a NUL) and hash. */
+typedef struct {
+    const char *p;
+    size_t n;
+    uint32_t h;
+} name_ref;
+
+#define NAME_REFS 16
+
+/* Name k of nd (its inputs, then its outputs; offsets, not yet linked). */
+static name_ref node_name(const rd *R, const dlp__node *nd, int k) {
+    uint32_t off = k < nd->n_in ? ~(uint32_t)nd->in[k] : (uint32_t)nd->out[k - nd->n_in];
+    name_ref r;
+    r.p = name_at(R, R->base + off, &r.n);
+    r.h = (uint32_t)dlp__hash_n(r.p, r.n);
+    return r;
+}
+
+/* The first NAME_REFS names of nd, found and hashed, and their slots of
+ * index x prefetched: done a node ahead of linking nd, so that the probes
+ * (random places in a few hundred KB) wait less for memory. */
+static int node_names_ahead(const rd *R, const name_index *x, const dlp__node *nd, name_ref *r) {
+    int k = 0;
+    for (; k < nd->n_in + nd->n_out && k < NAME_REFS; k++) {
+        r[k] = node_name(R, nd, k);
+        __builtin_prefetch(&x->s[r[k].h & (x->cap - 1)]);
+    }
+    return k;
+}
+
+/* Link nd's names in pass A (r: the first nr of them, see node_names_ahead):
+ * omitted inputs to -1, inputs already in this scope's map to their value
+ * (the rest keep their ~offset for pass B, which also looks in outer
+ * scopes: a name found there could be shadowed by a later node of this
+ * scope; *left counts them), then every output a new value. */
+static dlp_status link_node_names(linker *L, name_index *map, int scope, dlp__node *nd, const name_ref *r, int nr,
+                                  int *left) {
+    rd *R = L->R;
+    dlp_graph *g = R->g;
+    for (int j = 0; j < nd->n_in; j++) {
+        name_ref x = j < nr ? r[j] : node_name(R, nd, j);
+        if (!x.n) {
+            nd->in[j] = -1;
+            continue;
+        }
+        uint32_t slot;
+        if (nix_find(map, g, x.p, x.n, x.h, &slot)) nd->in[j] = map->s[slot].vid1 - 1;
+        else ++*left;
+    }
+    for (int o = 0; o < nd->n_out; o++) {
+        name_ref x = nd->n_in + o < nr ? r[nd->n_in + o] : node_name(R, nd, nd->n_in + o);
+        if (!x.n) {
+            nd->out[o] = -1;
+            continue;
+        }
+        uint32_t slot;
+        if (nix_reserve(map)) return oom(R);
+        if (nix_find(map, g, x.p, x.n, x.h, &slot))
+            return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%.*s' is already defined",
+                            R->file, nd->name, (int)x.n, x.p);
+        const char *vname = dlp__arena_strndup(&g->arena, x.p, x.n);
+        int v;
+        if (!vname || (v = dlp__graph_add_value_ref(g, vname, 0, -1, NULL)) < 0) return oom(R);
+        nix_set(map, slot, x.h, v);
+        g->values[v].scope = scope;
+        g->values[v].shape_set = 0;
+        nd->out[o] = v;
+    }
+    return DLP_OK;
+}
+
 static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner) {
     rd *R = L->R;
     dlp_graph *g = R->g;
-    dlp__strmap *map = &L->maps[scope];
+    name_index *map = &L->maps[scope];
     dlp_status st;
     int main_graph = scope == 0;
     /* initializers */
     for (int i = 0; i < rg->n_init; i++) {
         dlp__tproto *t = &rg->inits[i];
         if (!t->name[0]) continue;
-        int v = g->n_values, had = dlp__strmap_put_new(map, t->name, v);
+        uint32_t h, slot;
+        int v, had = nix_probe(map, g, t->name, strlen(t->name), &h, &slot, &v);
         if (had < 0) return oom(R);
         if (had) return dup_name(L, "initializer", t->name);
-        if (dlp__graph_add_value_ref(g, t->name, t->dtype, t->rank, t->dims) != v) return oom(R);
+        if ((v = dlp__graph_add_value_ref(g, t->name, t->dtype, t->rank, t->dims)) < 0) return oom(R);
+        nix_set(map, slot, h, v);
         g->values[v].is_init = 1;
         g->values[v].init = t;
         g->values[v].scope = scope;
@@ -1057,7 +1316,7 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
     if (!sin) return oom(R);
     for (int i = 0; i < rg->n_input; i++) {
         raw_vi *vi = &rg->inputs[i];
-        int v = dlp__strmap_get(map, vi->name);
+        int v = nix_get(map, g, vi->name);
         if (v >= 0 && g->values[v].is_init) {
             if (!main_graph) sin[n_sin++] = v;
             continue;
@@ -1079,79 +1338,68 @@ static dlp_status link_graph(linker *L, dlp__raw_graph *rg, int scope, int owner
             x->shape_set = 0;
             sin[n_sin++] = v;
         }
-        if (dlp__strmap_put(map, x->name, v)) return oom(R);
+        uint32_t h, slot;
+        int had, old;
+        if ((had = nix_probe(map, g, x->name, strlen(x->name), &h, &slot, &old)) < 0) return oom(R);
+        if (!had) nix_set(map, slot, h, v); /* absent: nix_get found no value of this name above */
     }
     g->scopes[scope].inputs = sin;
     g->scopes[scope].n_inputs = n_sin;
-    /* pass A: create node outputs */
-    int first_node = g->n_nodes;
+    /* pass A: each node's inputs that are defined by then in this scope
+     * (the names just created, still in the cache: most of them), then
+     * its outputs */
+    int first_node = g->n_nodes, left = 0;
+    name_ref refs[2][NAME_REFS];
+    int n_refs[2] = {0, 0};
+    if (rg->n_node) n_refs[0] = node_names_ahead(R, map, &rg->nodes[0], refs[0]);
     for (int i = 0; i < rg->n_node; i++) {
-        raw_node *rn = &rg->nodes[i];
-        char nm[64];
-        const char *name = rn->name;
-        if (!name[0]) {
-            snprintf(nm, sizeof nm, "%s_%d", rn->op_type, g->n_nodes);
-            name = nm;
+        int nid;
+        if (rg->in_graph) { /* read in place (main graph: first_node 0) */
+            nid = i;
+            g->n_nodes = i + 1;
+        } else { /* a subgraph's nodes follow every node linked so far */
+            if (dlp__graph_grow_nodes(g)) return oom(R);
+            nid = g->n_nodes++;
+            g->nodes[nid] = rg->nodes[i];
         }
-        if (name == nm && !(name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
-        int nid = dlp__graph_add_node_ref(g, name, rn->op_type, rn->domain);
-        if (nid < 0) return oom(R);
+        /* the next node's names: rg->nodes[i + 1] shares its in/out lists
+         * with the copy a subgraph's node gets */
+        if (i + 1 < rg->n_node) n_refs[(i + 1) & 1] = node_names_ahead(R, map, &rg->nodes[i + 1], refs[(i + 1) & 1]);
         dlp__node *nd = &g->nodes[nid];
+        if (nd->name == no_name) {
+            char nm[64];
+            snprintf(nm, sizeof nm, "%s_%d", nd->op_type, nid);
+            if (!(nd->name = dlp__arena_strdup(&g->arena, nm))) return oom(R);
+        }
         nd->parent = owner;
         nd->scope = scope;
-        nd->n_attr = rn->n_attr;
-        nd->attr = rn->attr;
-        nd->n_out = rn->n_out;
-        nd->n_in = rn->n_in;
-        /* out and in in one allocation, not zeroed: every slot is written
-         * below (outputs here, inputs in pass B), the one after each list
-         * here */
-        int *io = dlp__arena_alloc_raw(&g->arena, sizeof(int) * (size_t)(rn->n_out + rn->n_in + 2));
-        if (!io) return oom(R);
-        nd->out = io;
-        nd->in = io + rn->n_out + 1;
-        nd->out[rn->n_out] = 0;
-        nd->in[rn->n_in] = 0;
-        for (int o = 0; o < rn->n_out; o++) {
-            if (!rn->out[o][0]) {
-                nd->out[o] = -1;
-                continue;
-            }
-            int v = g->n_values, had = dlp__strmap_put_new(map, rn->out[o], v);
-            if (had < 0) return oom(R);
-            if (had)
-                return dlp__err(R->err, DLP_EGRAPH, "%s: duplicate name: node '%s' output '%s' is already defined",
-                                R->file, nd->name, rn->out[o]);
-            if (dlp__graph_add_value_ref(g, rn->out[o], 0, -1, NULL) != v) return oom(R);
-            nd = &g->nodes[nid];
-            g->values[v].scope = scope;
-            g->values[v].shape_set = 0;
-            nd->out[o] = v;
-        }
+        if ((st = link_node_names(L, map, scope, nd, refs[i & 1], n_refs[i & 1], &left))) return st;
     }
     /* value_info: declared shapes */
     for (int i = 0; i < rg->n_vi; i++) {
-        int v = dlp__strmap_get(map, rg->vi[i].name);
+        int v = nix_get(map, g, rg->vi[i].name);
         if (v >= 0 && g->values[v].producer == -1 && !g->values[v].is_init) set_declared(L, &g->values[v], &rg->vi[i]);
     }
-    /* pass B: resolve inputs, then subgraphs */
-    for (int i = 0; i < rg->n_node; i++) {
-        raw_node *rn = &rg->nodes[i];
+    /* pass B: the inputs left (defined by a later node, or in an outer
+     * scope; names are unique, so an input found in pass A is the one
+     * found here), then subgraphs; nothing to do without either (an
+     * exported graph in topological order, no control flow) */
+    for (int i = 0; i < rg->n_node && (left || rg->has_sub); i++) {
         int nid = first_node + i;
-        for (int j = 0; j < rn->n_in; j++) {
+        int n_in = g->nodes[nid].n_in, n_attr = g->nodes[nid].n_attr;
+        for (int j = 0; j < n_in; j++) {
             dlp__node *nd = &g->nodes[nid];
-            if (!rn->in[j][0]) {
-                nd->in[j] = -1;
-                continue;
-            }
-            int v = lookup(L, scope, rn->in[j]);
+            if (nd->in[j] >= -1) continue; /* linked, or omitted */
+            size_t n;
+            const char *p = name_at(R, R->base + (uint32_t)~nd->in[j], &n);
+            int v = lookup_n(L, scope, p, n);
             if (v < 0)
                 return dlp__err(R->err, DLP_EGRAPH,
-                                "%s: node '%s' (%s) input '%s' is not produced by any node, input or initializer",
-                                R->file, nd->name, nd->op_type, rn->in[j]);
+                                "%s: node '%s' (%s) input '%.*s' is not produced by any node, input or initializer",
+                                R->file, nd->name, nd->op_type, (int)n, p);
             nd->in[j] = v;
         }
-        for (int a = 0; a < rn->n_attr; a++) {
+        for (int a = 0; a < n_attr; a++) {
             dlp__attr *at = &g->nodes[nid].attr[a];
             if (!at->g) continue;
             int sc = -1;
@@ -1188,6 +1436,10 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
     dlp_graph *g = R->g;
     g->opset = 0;
     if (len == 0) return dlp__err(R->err, DLP_EFORMAT, "%s: empty file", R->file);
+    /* nodes keep 31-bit offsets of their names until linked; a protobuf
+     * message is at most 2 GiB */
+    if (len > (size_t)INT32_MAX)
+        return dlp__err(R->err, DLP_EFORMAT, "%s: %zu bytes: larger than an ONNX protobuf can be (2 GiB)", R->file, len);
     while ((k = pb_tag(&r, &f, &wt)) > 0) {
         pb s;
         uint64_t v;
@@ -1237,7 +1489,7 @@ static dlp_status read_model(rd *R, const uint8_t *buf, size_t len, dlp__raw_gra
 
 static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, const char *path,
                               const dlp_load_opts *opts, dlp_error *err) {
-    rd R = {.g = g, .file = path, .err = err, .base = buf};
+    rd R = {.g = g, .file = path, .err = err, .base = buf, .end = buf + len};
     dlp__raw_graph rg;
     dlp_status st = read_model(&R, buf, len, &rg);
     if (st) return st;
@@ -1247,19 +1499,19 @@ static dlp_status load_common(dlp_graph *g, const uint8_t *buf, size_t len, cons
     for (int i = 0; i < rg.n_node; i++) names += rg.nodes[i].n_out;
     if (names < 64) names = 64;
     if (names > 1 << 24) names = 1 << 24;
-    /* and the value and node arrays, so they are not copied as they grow */
-    if (!g->cap_values && !g->cap_nodes) {
-        g->values = dlp__alloc_big(sizeof *g->values * (size_t)names);
-        g->nodes = dlp__alloc_big(sizeof *g->nodes * (size_t)(rg.n_node + 1));
-        if (!g->values || !g->nodes) return oom(&R);
+    /* and the value array, from the arena like the node array (see
+     * dlp_graph.values_in_arena), so that it is not copied as it grows */
+    if (!g->cap_values) {
+        g->values = dlp__arena_alloc_raw(&g->arena, sizeof *g->values * (size_t)names);
+        if (!g->values) return oom(&R);
+        g->values_in_arena = 1;
         g->cap_values = (int)names;
-        g->cap_nodes = rg.n_node + 1;
     }
-    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || dlp__strmap_init(&L.maps[0], (uint32_t)names))
+    if (dlp__grow((void **)&L.maps, 0, &L.cap_maps, sizeof *L.maps) || nix_init(&L.maps[0], (uint32_t)names, &g->arena))
         return oom(&R);
     L.n_maps = 1;
     st = link_graph(&L, &rg, 0, -1);
-    for (int i = 0; i < L.n_maps; i++) dlp__strmap_free(&L.maps[i]);
+    for (int i = 0; i < L.n_maps; i++) nix_free(&L.maps[i]);
     free(L.maps);
     if (st) return st;
     if (opts && opts->batch > 0 && g->batch > 0 && g->batch != opts->batch)
@@ -1298,8 +1550,9 @@ dlp_status dlp_graph_load(const char *path, const dlp_load_opts *opts, dlp_graph
     if (!g) return dlp__err(err, DLP_ENOMEM, "%s: out of memory", path);
     g->path = dlp__arena_strdup(&g->arena, path);
     dlp_status st = dlp__map_file(path, &g->map, err);
-    /* the IR of an export without inline weights takes ~4x its file: one
-     * block up front (virtual memory; only what is used is touched) */
+    /* the IR of an export without inline weights (names, shapes, the node
+     * and value arrays, the name index) takes 2.5-3.5x its file: one block
+     * of 4x up front (virtual memory; only what is used is touched) */
     if (!st) dlp__arena_hint(&g->arena, g->map.len < (16u << 20) ? 4 * g->map.len : 64u << 20);
     if (!st) st = load_common(g, g->map.data, g->map.len, path, opts, err);
     if (st) {

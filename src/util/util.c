@@ -229,10 +229,11 @@ uint64_t dlp__hash_bytes(const void *p, size_t n, uint64_t seed) {
     return h;
 }
 
-uint64_t dlp__hash_str(const char *s) {
+uint64_t dlp__hash_n(const void *p, size_t n) {
     /* word-at-a-time multiply-xorshift: names in big exports are long
      * ("/features/features.1/attn/Reshape_output_0") and hashed often */
-    size_t n = strlen(s);
+    const unsigned char *s = p;
+    size_t len = n;
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
     while (n >= 8) {
         uint64_t w;
@@ -242,8 +243,15 @@ uint64_t dlp__hash_str(const char *s) {
         s += 8;
         n -= 8;
     }
+    /* the last n < 8 bytes: one load ending at the last byte (shifted down)
+     * when the key is 8 bytes or longer, not a call to memcpy of n bytes */
     uint64_t w = 0;
-    memcpy(&w, s, n);
+    if (n && len >= 8) {
+        memcpy(&w, s + n - 8, 8);
+        w >>= 8 * (8 - n);
+    } else {
+        for (size_t i = 0; i < n; i++) w |= (uint64_t)s[i] << (8 * i);
+    }
     h = (h ^ w) * 0x94d049bb133111ebULL;
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ULL;
@@ -251,53 +259,36 @@ uint64_t dlp__hash_str(const char *s) {
     return h;
 }
 
-/* keys, vals and hashes share one allocation (keys first: free(keys)
- * frees all), from dlp__alloc_big: a big export's name map is ~1 MiB. */
+uint64_t dlp__hash_str(const char *s) { return dlp__hash_n(s, strlen(s)); }
+
+/* The slots come from dlp__alloc_big: a big export's name map is ~1 MiB. */
 int dlp__strmap_init(dlp__strmap *m, uint32_t expect) {
     uint32_t cap = 16;
     while (cap < expect * 2 + 2) cap <<= 1;
-    size_t bytes = (size_t)cap * (sizeof *m->keys + sizeof *m->vals + sizeof *m->hashes);
-    unsigned char *p = dlp__alloc_big(bytes);
+    size_t bytes = (size_t)cap * sizeof *m->slots;
+    m->slots = dlp__alloc_big(bytes);
     m->cap = cap;
     m->count = 0;
-    if (!p) {
-        m->keys = NULL;
-        m->vals = NULL;
-        m->hashes = NULL;
-        return -1;
-    }
-    memset(p, 0, bytes);
-    m->keys = (const char **)p;
-    m->vals = (int *)(p + (size_t)cap * sizeof *m->keys);
-    m->hashes = (uint32_t *)(p + (size_t)cap * (sizeof *m->keys + sizeof *m->vals));
+    if (!m->slots) return -1;
+    memset(m->slots, 0, bytes);
     return 0;
 }
 
 void dlp__strmap_free(dlp__strmap *m) {
     if (!m) return;
-    free(m->keys);
-    m->keys = NULL;
-    m->vals = NULL;
-    m->hashes = NULL;
+    free(m->slots);
+    m->slots = NULL;
     m->cap = m->count = 0;
 }
 
-static int strmap_rehash(dlp__strmap *m) {
-    dlp__strmap n;
-    if (dlp__strmap_init(&n, m->cap) != 0) return -1;
-    for (uint32_t i = 0; i < m->cap; i++)
-        if (m->keys[i]) dlp__strmap_put(&n, m->keys[i], m->vals[i]);
-    dlp__strmap_free(m);
-    *m = n;
-    return 0;
-}
-
-/* The slot of key (1) or the empty slot where it would go (0). */
-static int strmap_find(const dlp__strmap *m, const char *key, uint32_t *slot, uint32_t *hash) {
-    uint32_t h = (uint32_t)dlp__hash_str(key), mask = m->cap - 1, i = h & mask;
-    *hash = h;
-    while (m->keys[i]) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
+/* The slot of the n-byte key (1) or the empty slot where it would go (0).
+ * key has no NUL in its n bytes; keys in the map are NUL-terminated, so
+ * strncmp stops at a shorter one and key[n] ends a match. */
+static int strmap_find(const dlp__strmap *m, const char *key, size_t n, uint32_t h, uint32_t *slot) {
+    uint32_t mask = m->cap - 1, i = h & mask;
+    const dlp__strmap_slot *s;
+    while ((s = &m->slots[i])->key) {
+        if (s->hash == h && strncmp(s->key, key, n) == 0 && s->key[n] == 0) {
             *slot = i;
             return 1;
         }
@@ -307,31 +298,50 @@ static int strmap_find(const dlp__strmap *m, const char *key, uint32_t *slot, ui
     return 0;
 }
 
-/* put (overwrite 1) or put_new (overwrite 0): 1 when key was there. */
-static int strmap_put(dlp__strmap *m, const char *key, int val, int overwrite) {
+static int strmap_rehash(dlp__strmap *m) {
+    dlp__strmap n;
+    if (dlp__strmap_init(&n, m->cap) != 0) return -1;
+    for (uint32_t i = 0; i < m->cap; i++) {
+        const dlp__strmap_slot *s = &m->slots[i];
+        if (!s->key) continue;
+        uint32_t j = s->hash & (n.cap - 1); /* keys are distinct: the first free slot */
+        while (n.slots[j].key) j = (j + 1) & (n.cap - 1);
+        n.slots[j] = *s;
+        n.count++;
+    }
+    dlp__strmap_free(m);
+    *m = n;
+    return 0;
+}
+
+/* put (overwrite 1) or put_new (overwrite 0) of the n-byte key: 1 when it
+ * was there, 0 inserted, -1 on OOM. */
+static int strmap_put(dlp__strmap *m, const char *key, size_t n, int val, int overwrite) {
     if ((m->count + 1) * 2 > m->cap && strmap_rehash(m) != 0) return -1;
-    uint32_t i, h;
-    if (strmap_find(m, key, &i, &h)) {
-        if (overwrite) m->vals[i] = val;
+    uint32_t i, h = (uint32_t)dlp__hash_n(key, n);
+    if (strmap_find(m, key, n, h, &i)) {
+        if (overwrite) m->slots[i].val = val;
         return 1;
     }
-    m->keys[i] = key;
-    m->hashes[i] = h;
-    m->vals[i] = val;
+    m->slots[i].key = key;
+    m->slots[i].hash = h;
+    m->slots[i].val = val;
     m->count++;
     return 0;
 }
 
 int dlp__strmap_put(dlp__strmap *m, const char *key, int val) {
-    return strmap_put(m, key, val, 1) < 0 ? -1 : 0;
+    return strmap_put(m, key, strlen(key), val, 1) < 0 ? -1 : 0;
 }
 
-int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) { return strmap_put(m, key, val, 0); }
+int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val) { return strmap_put(m, key, strlen(key), val, 0); }
 
-int dlp__strmap_get(const dlp__strmap *m, const char *key) {
-    uint32_t i, h;
-    return m->cap && strmap_find(m, key, &i, &h) ? m->vals[i] : -1;
+int dlp__strmap_get_n(const dlp__strmap *m, const char *key, size_t n) {
+    uint32_t i;
+    return m->cap && strmap_find(m, key, n, (uint32_t)dlp__hash_n(key, n), &i) ? m->slots[i].val : -1;
 }
+
+int dlp__strmap_get(const dlp__strmap *m, const char *key) { return dlp__strmap_get_n(m, key, strlen(key)); }
 
 /* ---- files ----------------------------------------------------------- */
 

@@ -51,10 +51,17 @@ int dlp__grow(void **p, int n, int *cap, size_t elem);
 
 /* ---- string -> int map (open addressing) ----------------------------- */
 
+/* One slot: key, its hash and value side by side, so that a probe reads
+ * one 16-byte slot (one cache line) instead of three arrays: name lookups
+ * in a 10,000-node export miss the cache on nearly every probe. */
 typedef struct {
-    const char **keys;   /* not owned: keys must outlive the map */
-    int *vals;
-    uint32_t *hashes;    /* compared before strcmp: most probes miss */
+    const char *key;     /* not owned: keys must outlive the map; NULL empty */
+    uint32_t hash;       /* compared before the key: most probes miss */
+    int val;
+} dlp__strmap_slot;
+
+typedef struct {
+    dlp__strmap_slot *slots;
     uint32_t cap;        /* power of two */
     uint32_t count;
 } dlp__strmap;
@@ -68,7 +75,12 @@ int dlp__strmap_put(dlp__strmap *m, const char *key, int val);
 int dlp__strmap_put_new(dlp__strmap *m, const char *key, int val);
 /* Value or -1 when absent. */
 int dlp__strmap_get(const dlp__strmap *m, const char *key);
+/* Lookup by the n bytes at key, not NUL-terminated (a name inside a
+ * file buffer: looked up without a copy); key has no NUL in its n bytes. */
+int dlp__strmap_get_n(const dlp__strmap *m, const char *key, size_t n);
 uint64_t dlp__hash_str(const char *s);
+/* dlp__hash_str of the n bytes at p (no NUL needed): the same value. */
+uint64_t dlp__hash_n(const void *p, size_t n);
 uint64_t dlp__hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* ---- checked arithmetic ---------------------------------------------- */
