@@ -160,6 +160,59 @@ int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
     return DLP_QT_FP16;
 }
 
+/* What `dlperf predict` says of the graph (docs/llm.md, "llm and predict"):
+ * memory beside the weights for every format, and for fp16/bf16 the forward
+ * time (*t, scaling the compute and memory busy times with it) and power.
+ * MoE: the memory of the graph with the routed experts only. */
+static void predict_side(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_workload *wl,
+                         const dlp_device *d, const dlp_devdb *db, int adt, analytic_t *a, double *t,
+                         double *busy_c, double *busy_m) {
+    int q = wl->quant, timed = q == DLP_QT_FP16 || q == DLP_QT_BF16;
+    a->predict_mem_mb = 0;
+    dlp_predict_opts po = {0};
+    po.no_learned = 1;
+    po.dtype = adt;
+    dlp_graph_stats gst;
+    /* MoE: activations are per routed token — predict's memory model of
+     * the graph with the routed experts only (the full graph pads every
+     * expert's rows) */
+    int have_rest = 0;
+    double rest = 0;
+    dlp_graph *ga = NULL;
+    dlp_prediction pa;
+    if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
+        if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
+            dlp_graph_stats_get(ga, &gst);
+            rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
+            have_rest = 1;
+            dlp_prediction_clear(&pa);
+        }
+        dlp_graph_free(ga);
+    }
+    /* the whole graph through predict: its time for fp16/bf16, its
+     * memory where the routed graph gave none (a MoE answer in another
+     * format needs neither, and skips about half of its work) */
+    dlp_prediction pr;
+    if ((timed || !have_rest) && dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
+        /* memory beside the weights (activations, workspace, CUDA
+         * context) for every format: the graph is the same */
+        if (!have_rest) {
+            dlp_graph_stats_get(g, &gst);
+            rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
+            have_rest = 1;
+        }
+        if (pr.latency_ms > 0 && timed) {
+            double scale = pr.latency_ms * 1e-3 / (*t > 0 ? *t : 1);
+            *t = pr.latency_ms * 1e-3;
+            *busy_c *= scale;
+            *busy_m *= scale;
+            a->predict_power_w = pr.power_w;
+        }
+        dlp_prediction_clear(&pr);
+    }
+    if (have_rest) a->predict_mem_mb = rest > 0 ? rest : 1e-9;
+}
+
 /* db: the caller's device database for predict's carbon and power rules;
  * NULL: the built-in one (dlp_predict loads it once per process). */
 static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_weights *w,
@@ -224,52 +277,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
      * The loop also stays for the formats predict has no kernels for
      * (int8, nf4, fp8, int4, fp4) and for the utilisation split.  Memory
      * beside the weights comes from predict for every format. */
-    a->predict_mem_mb = 0;
-    {
-        dlp_predict_opts po = {0};
-        po.no_learned = 1;
-        po.dtype = adt;
-        dlp_graph_stats gst;
-        /* MoE: activations are per routed token — predict's memory model of
-         * the graph with the routed experts only (the full graph pads every
-         * expert's rows) */
-        int have_rest = 0;
-        double rest = 0;
-        dlp_graph *ga = NULL;
-        dlp_prediction pa;
-        if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
-            if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
-                dlp_graph_stats_get(ga, &gst);
-                rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
-                have_rest = 1;
-                dlp_prediction_clear(&pa);
-            }
-            dlp_graph_free(ga);
-        }
-        /* the whole graph through predict: its time for fp16/bf16, its
-         * memory where the routed graph gave none (a MoE answer in another
-         * format needs neither, and skips about half of its work) */
-        int timed = q == DLP_QT_FP16 || q == DLP_QT_BF16;
-        dlp_prediction pr;
-        if ((timed || !have_rest) && dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
-            /* memory beside the weights (activations, workspace, CUDA
-             * context) for every format: the graph is the same */
-            if (!have_rest) {
-                dlp_graph_stats_get(g, &gst);
-                rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
-                have_rest = 1;
-            }
-            if (pr.latency_ms > 0 && timed) {
-                double scale = pr.latency_ms * 1e-3 / (t > 0 ? t : 1);
-                t = pr.latency_ms * 1e-3;
-                busy_c *= scale;
-                busy_m *= scale;
-                a->predict_power_w = pr.power_w;
-            }
-            dlp_prediction_clear(&pr);
-        }
-        if (have_rest) a->predict_mem_mb = rest > 0 ? rest : 1e-9;
-    }
+    predict_side(c, g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
     t /= ngpu;
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
                     (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
