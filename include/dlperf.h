@@ -616,6 +616,11 @@ typedef struct {
     double power_limit_w;      /* board power limit, W (nvidia-smi -pl); 0 = the
                                   device's TDP; above TDP is refused.  Clocks
                                   drop where a kernel would draw more (DVFS)   */
+    double host_us;            /* host CPU time to issue one kernel, us (eager
+                                  runtimes): a kernel starts at the later of the
+                                  previous kernel's end and its issue time, so
+                                  short kernels wait for the host; 0 = the host
+                                  is never the bottleneck (docs/predict.md)    */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of

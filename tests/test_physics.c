@@ -196,6 +196,48 @@ static void t_tensorrt_floor_and_band(void) {
     dlp_graph_free(g);
 }
 
+/* The host issues one kernel every host_us (eager PyTorch's dispatch); a
+ * kernel starts at the later of the previous kernel's end and its issue
+ * time.  Hand-worked: when host_us exceeds every kernel's time plus its
+ * launch gap, kernel i starts at i x host_us, so the pass ends at
+ * n x host_us + the last kernel (< 1 ms for ResNet-50 at batch 1) — our
+ * H100 measurement (data/measured/h100) shows such host-bound steps.  A
+ * host never makes a pass faster, a tiny host cost changes it by at most
+ * n x host_us, and TensorRT (an engine replay) has no host to wait for. */
+static void t_host_bound(void) {
+    dlp_graph *g = load("data/models/torchvision/resnet50.onnx", 1, 0);
+    CHECK(g);
+    if (!g) return;
+    dlp_prediction p0, ph, ps, pt0, pth;
+    dlp_error e;
+    dlp_predict_opts o = {0};
+    o.no_learned = 1;
+    o.dtype = DLP_DT_FLOAT16;
+    CHECK(!pred(g, "h100-sxm", &o, &p0, &e));
+    o.host_us = 1000;
+    CHECK(!pred(g, "h100-sxm", &o, &ph, &e));
+    CHECK(ph.kernels == p0.kernels && p0.kernels > 50);
+    CHECK(ph.latency_ms >= ph.kernels * 1.0 && ph.latency_ms <= ph.kernels * 1.0 + 1.0);
+    CHECK(ph.energy_j > p0.energy_j);
+    o.host_us = 0.1;
+    CHECK(!pred(g, "h100-sxm", &o, &ps, &e));
+    CHECK(ps.latency_ms >= p0.latency_ms && ps.latency_ms <= p0.latency_ms + ps.kernels * 1e-4 + 1e-9);
+    dlp_predict_opts t = {0};
+    t.no_learned = 1;
+    t.dtype = DLP_DT_FLOAT16;
+    dlp_predict_use_runtime(&t, DLP_RUNTIME_TENSORRT);
+    CHECK(!pred(g, "h100-sxm", &t, &pt0, &e));
+    t.host_us = 1000;
+    CHECK(!pred(g, "h100-sxm", &t, &pth, &e));
+    CHECK(pth.latency_ms == pt0.latency_ms);
+    t.host_us = -1;
+    dlp_prediction bad;
+    CHECK(pred(g, "h100-sxm", &t, &bad, &e) == DLP_EINVAL);
+    dlp_prediction_clear(&p0), dlp_prediction_clear(&ph), dlp_prediction_clear(&ps);
+    dlp_prediction_clear(&pt0), dlp_prediction_clear(&pth);
+    dlp_graph_free(g);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &DB, &e)) {
@@ -208,6 +250,7 @@ int main(void) {
     RUN(t_cpu_half_not_faster);
     RUN(t_compile_not_slower);
     RUN(t_tensorrt_floor_and_band);
+    RUN(t_host_bound);
     dlp_devdb_free(DB);
     return TAP_DONE();
 }

@@ -186,7 +186,7 @@ def _export_torch(torch, module, example_inputs, batch_dims):
 def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mode=None, dtype=None,
             runtime=None, layout=None, optimizer=None, region=None, runs=None, steps=None, dims=None,
             tf32=None, fuse=None, pure=None, no_learned=None, no_sdpa=None, no_amp=None, margin=None,
-            latency_slo_ms=None, launch_us=None, batch_dims=None, raw=False):
+            latency_slo_ms=None, launch_us=None, host_us=None, batch_dims=None, raw=False):
     """Predict latency (or training step time), throughput, memory, energy,
     MIG fit, cost and carbon of `model` on `device` (`dlperf predict`).
 
@@ -204,8 +204,8 @@ def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mo
     runs (inference) / steps (training): positive ints, the count that cost
         and carbon are for.  dims: {{symbol: positive int}}.
     fuse, pure, no_learned, no_sdpa, no_amp: True or False (the CLI's flags).
-    margin: MIG memory margin in [0, 10]; latency_slo_ms > 0; launch_us in
-        [0, 1e6] (docs/predict.md).
+    margin: MIG memory margin in [0, 10]; latency_slo_ms > 0; launch_us and
+        host_us (host CPU time to issue one kernel) in [0, 1e6] (docs/predict.md).
     raw=True returns the JSON text instead of a dict.
 
     Raises dlperf.InvalidType (a TypeError) for a wrong argument type,
@@ -230,7 +230,8 @@ def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mo
              no_sdpa=_check.boolean("no_sdpa", no_sdpa), no_amp=_check.boolean("no_amp", no_amp),
              margin=_check.real("margin", margin, 0, 10),
              latency_slo_ms=_check.real("latency_slo_ms", latency_slo_ms, 0, 1e12, lo_open=True),
-             launch_us=_check.real("launch_us", launch_us, 0, 1e6))
+             launch_us=_check.real("launch_us", launch_us, 0, 1e6),
+             host_us=_check.real("host_us", host_us, 0, 1e6))
     return _request("/api/predict", f, data, name, raw)
 
 

@@ -74,6 +74,8 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         a->o.launch_us = us > 0 ? us : -1;      /* 0 given: no overhead */
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--host-us", &v)) != 0)
+        return r < 0 || cli_parse_f64("--host-us", v, 0, 1e6, &a->o.host_us) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--power-limit", &v)) != 0)
         return r < 0 || cli_parse_f64("--power-limit", v, 1, 1e5, &a->o.power_limit_w) ? -1 : 1;
     if ((r = cli_opt(argc, argv, i, "--runtime", &v)) != 0) {
@@ -146,7 +148,7 @@ static void usage(FILE *f) {
             "usage: dlperf predict MODEL.onnx --device ID [--batch N] [--seq N] [--dim NAME=V]...\n"
             "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
             "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
-            "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US]\n"
+            "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US] [--host-us US]\n"
             "                      [--runtime R] [--layout nchw|nhwc] [--no-sdpa] [--no-amp] [--fuse] [--pure]\n"
             "                      [--no-learned] [--json] [--nodes] [--kernels] [--db FILE]\n\n"
             "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
@@ -169,6 +171,9 @@ static void usage(FILE *f) {
             "  --latency-slo MS   MIG latency objective (full-GPU time x 7 / slices must meet it)\n"
             "  --launch-us US     per-kernel launch overhead (default 5; CPU: per-op dispatch, default\n"
             "                     %g; 0 = none, e.g. CUDA graphs: each GPU kernel then takes at least 5 us)\n"
+            "  --host-us US       host CPU time to issue one kernel (eager; default 0: the host keeps\n"
+            "                     ahead): a kernel starts at the later of the previous one's end and its\n"
+            "                     issue time, so small batches on fast GPUs wait for the host\n"
             "  --power-limit W    board power limit (nvidia-smi -pl; default the TDP): heavy kernels clock\n"
             "                     down to meet it (DVFS, docs/predict.md)\n"
             "  --runtime R        which runtime's kernels are timed (docs/predict.md, \"Lowering\"):\n"

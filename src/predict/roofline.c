@@ -111,6 +111,7 @@ typedef struct {
     const dlp_device *d;
     int cdt, train, tf32;
     double bw, launch_s;
+    double host_s, host_clock;  /* per-kernel issue cost; when the host has issued */
     double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
     double p_idle, p_tdp;
@@ -259,6 +260,19 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     }
     double e = n * (ks * pw + c->launch_s * c->p_idle);
     double t = n * (ks + c->launch_s);
+    if (c->host_s > 0) {
+        /* the host issues one kernel every host_s; the GPU runs each at the
+         * later of the previous one's end and its issue time: waiting for
+         * the host is idle time (eager PyTorch on a fast GPU at small batch) */
+        double gpu = c->time_s, stall = 0;
+        for (int i = 0; i < n; i++) {
+            c->host_clock += c->host_s;
+            if (gpu < c->host_clock) stall += c->host_clock - gpu, gpu = c->host_clock;
+            gpu += ks + c->launch_s;
+        }
+        t += stall;
+        e += stall * c->p_idle;
+    }
     c->time_s += t;
     c->energy_j += e;
     c->busy_s += n * ks;
@@ -458,9 +472,10 @@ static dlp_status check_options(const dlp_graph *g, const dlp_device *d, const d
     if (o->tf32 < DLP_TF32_DEFAULT || o->tf32 > DLP_TF32_OFF || o->optimizer < DLP_OPTIM_ADAM ||
         o->optimizer > DLP_OPTIM_SGD_MOMENTUM || !(o->runs >= 0) || !(o->steps >= 0) ||
         !isfinite(o->runs) || !isfinite(o->steps) || o->batch < 0 || !isfinite(o->launch_us) ||
-        !isfinite(o->mig_margin) || !(o->latency_slo_ms >= 0) || !isfinite(o->latency_slo_ms)) {
+        !isfinite(o->mig_margin) || !(o->latency_slo_ms >= 0) || !isfinite(o->latency_slo_ms) ||
+        !(o->host_us >= 0) || !isfinite(o->host_us)) {
         dlp__err(err, DLP_EINVAL, "predict: an option is out of range (tf32, optimizer, runs, steps, "
-                                 "batch, launch, margin or SLO)");
+                                 "batch, launch, host, margin or SLO)");
         return DLP_EINVAL;
     }
     if (d->mem_bandwidth_gbs <= 0 || dlp_device_peak_flops(d, DLP_DT_FLOAT, 0) <= 0) {
@@ -483,6 +498,8 @@ static dlp_status init_ctx(pctx *c, const dlp_graph *g, const dlp_device *d, con
     c->tf32 = o->tf32;
     c->bw = d->mem_bandwidth_gbs * 1e9;
     c->launch_s = (o->launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o->launch_us < 0 ? 0 : o->launch_us) * 1e-6;
+    /* TensorRT replays an engine: no per-kernel host work to wait for */
+    c->host_s = d->kind != DLP_DEVICE_CPU && o->runtime != DLP_RUNTIME_TENSORRT && o->host_us > 0 ? o->host_us * 1e-6 : 0;
     c->pure = o->pure_roofline;
     /* without launch gaps a kernel still costs its device minimum (a CPU
      * always has its dispatch overhead) */

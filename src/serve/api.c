@@ -560,7 +560,7 @@ static int model_of(req *r, const char *ep, const void **bufp, size_t *lenp, con
 static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
-                                          "margin", "latency_slo_ms", "launch_us", "model", "no_learned",
+                                          "margin", "latency_slo_ms", "launch_us", "host_us", "model", "no_learned",
                                           "layout", "no_sdpa", "no_amp", "power_limit_w", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
@@ -587,7 +587,7 @@ static void h_predict(req *r, int svg) {
         get_count(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "power_limit_w", 1, 1e5, &o.power_limit_w, NULL) ||
-        get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_region(r, &o.region) || get_dims(r, &dims))
+        get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_f64(r, "host_us", 0, 1e6, &o.host_us, NULL) || get_region(r, &o.region) || get_dims(r, &dims))
         goto done;
     if (mode && (o.mode = dlp_predict_mode_parse(mode)) < 0) {
         dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dlperf's training/inference predictions beside tools/gpu/measure.py's measurements.
 
-usage: /usr/bin/python3 tools/gpu/compare_train.py DEVICE_ID FILE.json [FILE.json ...]
+usage: /usr/bin/python3 tools/gpu/compare_train.py [--host-us US] DEVICE_ID FILE.json [FILE.json ...]
 Prints, per model/layout/batch: measured step (CUDA events), the GPU kernel sum of one
 profiled step (torch.profiler), dlperf's predicted step, and the ratios; then the same
 for AMP inference.  The measurement ran SGD with momentum, GradScaler, torch.autocast
@@ -21,12 +21,17 @@ def onnx_of(name):
     return None
 
 
+HOST_US = None
+
+
 def predict(path, dev, batch, layout, mode):
     cmd = [os.path.join(ROOT, "build/dlperf"), "predict", path, "--device", dev, "--batch", str(batch),
            "--dtype", "fp16", "--mode", mode, "--layout", layout, "--dim", "height=224", "--dim", "width=224",
            "--no-learned", "--json"]
     if mode == "train":
         cmd += ["--optimizer", "sgd-momentum"]
+    if HOST_US is not None:
+        cmd += ["--host-us", str(HOST_US)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return None
@@ -35,7 +40,11 @@ def predict(path, dev, batch, layout, mode):
 
 
 def main():
-    dev, files = sys.argv[1], sys.argv[2:]
+    global HOST_US
+    args = sys.argv[1:]
+    if args[:1] == ["--host-us"]:
+        HOST_US, args = float(args[1]), args[2:]
+    dev, files = args[0], args[1:]
     rows = [r for f in files for r in json.load(open(f))]
     print(f"| model | layout | batch | meas. step ms | GPU kernel sum ms | pred. step ms | pred/kernel sum | "
           f"pred/step | meas. infer ms | pred. infer ms | pred/infer |")
