@@ -102,70 +102,74 @@ static double objective(const fit_data *fd, const double *x) {
     return sum / (double)fd->n;
 }
 
-static double nelder_mead(const fit_data *fd, double *x0, const double *step, int max_evals, int *evals) {
-    double s[NP + 1][NP], f[NP + 1];
-    for (int i = 0; i <= NP; i++) {
-        memcpy(s[i], x0, sizeof s[i]);
+double dlp__nelder_mead(double (*f)(const void *ctx, const double *x), const void *ctx, int np, double *x,
+                        const double *step, int max_evals, double tol, int *evals) {
+    double s[DLP__NM_MAX + 1][DLP__NM_MAX], fv[DLP__NM_MAX + 1];
+    size_t xb = sizeof(double) * (size_t)np;
+    if (np < 1 || np > DLP__NM_MAX) return INFINITY;
+    for (int i = 0; i <= np; i++) {
+        memcpy(s[i], x, xb);
         if (i) s[i][i - 1] += step[i - 1];
-        f[i] = objective(fd, s[i]);
+        fv[i] = f(ctx, s[i]);
     }
-    int ne = NP + 1;
+    int ne = np + 1;
     while (ne < max_evals) {
         /* order: best first */
-        for (int i = 1; i <= NP; i++)
-            for (int j = i; j > 0 && f[j] < f[j - 1]; j--) {
-                double tf = f[j];
-                f[j] = f[j - 1];
-                f[j - 1] = tf;
-                double tx[NP];
-                memcpy(tx, s[j], sizeof tx);
-                memcpy(s[j], s[j - 1], sizeof tx);
-                memcpy(s[j - 1], tx, sizeof tx);
+        for (int i = 1; i <= np; i++)
+            for (int j = i; j > 0 && fv[j] < fv[j - 1]; j--) {
+                double tf = fv[j], tx[DLP__NM_MAX];
+                fv[j] = fv[j - 1];
+                fv[j - 1] = tf;
+                memcpy(tx, s[j], xb);
+                memcpy(s[j], s[j - 1], xb);
+                memcpy(s[j - 1], tx, xb);
             }
-        if (f[NP] - f[0] < 1e-9 * (1 + f[0])) break;
-        double c[NP] = {0}, xr[NP], xe[NP], xc[NP];
-        for (int i = 0; i < NP; i++)
-            for (int k = 0; k < NP; k++) c[k] += s[i][k] / NP;
-        for (int k = 0; k < NP; k++) xr[k] = c[k] + (c[k] - s[NP][k]);
-        double fr = objective(fd, xr);
+        if (fv[np] - fv[0] < tol * (1 + fv[0])) break;
+        double c[DLP__NM_MAX] = {0}, xr[DLP__NM_MAX], xe[DLP__NM_MAX], xc[DLP__NM_MAX];
+        for (int i = 0; i < np; i++)
+            for (int k = 0; k < np; k++) c[k] += s[i][k] / np;
+        for (int k = 0; k < np; k++) xr[k] = c[k] + (c[k] - s[np][k]);
+        double fr = f(ctx, xr);
         ne++;
-        if (fr < f[0]) {
-            for (int k = 0; k < NP; k++) xe[k] = c[k] + 2 * (c[k] - s[NP][k]);
-            double fe = objective(fd, xe);
+        if (fr < fv[0]) {
+            for (int k = 0; k < np; k++) xe[k] = c[k] + 2 * (c[k] - s[np][k]);
+            double fe = f(ctx, xe);
             ne++;
             if (fe < fr) {
-                memcpy(s[NP], xe, sizeof xe);
-                f[NP] = fe;
+                memcpy(s[np], xe, xb);
+                fv[np] = fe;
             } else {
-                memcpy(s[NP], xr, sizeof xr);
-                f[NP] = fr;
+                memcpy(s[np], xr, xb);
+                fv[np] = fr;
             }
-        } else if (fr < f[NP - 1]) {
-            memcpy(s[NP], xr, sizeof xr);
-            f[NP] = fr;
+        } else if (fr < fv[np - 1]) {
+            memcpy(s[np], xr, xb);
+            fv[np] = fr;
         } else {
-            for (int k = 0; k < NP; k++) xc[k] = c[k] + 0.5 * (s[NP][k] - c[k]);
-            double fc = objective(fd, xc);
+            for (int k = 0; k < np; k++) xc[k] = c[k] + 0.5 * (s[np][k] - c[k]);
+            double fc = f(ctx, xc);
             ne++;
-            if (fc < f[NP]) {
-                memcpy(s[NP], xc, sizeof xc);
-                f[NP] = fc;
+            if (fc < fv[np]) {
+                memcpy(s[np], xc, xb);
+                fv[np] = fc;
             } else {               /* shrink towards the best */
-                for (int i = 1; i <= NP; i++) {
-                    for (int k = 0; k < NP; k++) s[i][k] = s[0][k] + 0.5 * (s[i][k] - s[0][k]);
-                    f[i] = objective(fd, s[i]);
+                for (int i = 1; i <= np; i++) {
+                    for (int k = 0; k < np; k++) s[i][k] = s[0][k] + 0.5 * (s[i][k] - s[0][k]);
+                    fv[i] = f(ctx, s[i]);
                     ne++;
                 }
             }
         }
     }
     int best = 0;
-    for (int i = 1; i <= NP; i++)
-        if (f[i] < f[best]) best = i;
-    memcpy(x0, s[best], sizeof s[best]);
-    *evals += ne;
-    return f[best];
+    for (int i = 1; i <= np; i++)
+        if (fv[i] < fv[best]) best = i;
+    memcpy(x, s[best], xb);
+    if (evals) *evals += ne;
+    return fv[best];
 }
+
+static double objective_cb(const void *fd, const double *x) { return objective(fd, x); }
 
 dlp_status dlp__eff_fit(const dlp__kernel_sample *s, size_t n, const dlp__eff_fit_opts *o,
                         dlp__eff_fit_result *out) {
@@ -201,8 +205,8 @@ dlp_status dlp__eff_fit(const dlp__kernel_sample *s, size_t n, const dlp__eff_fi
     for (int r = 0; r < 3; r++) {
         double x[NP];
         memcpy(x, starts[r], sizeof x);
-        double f = nelder_mead(&fd, x, step, 1500, &out->evals);
-        f = nelder_mead(&fd, x, step, 800, &out->evals);   /* restart from the optimum */
+        double f = dlp__nelder_mead(objective_cb, &fd, NP, x, step, 1500, 1e-9, &out->evals);
+        f = dlp__nelder_mead(objective_cb, &fd, NP, x, step, 800, 1e-9, &out->evals);   /* restart from the optimum */
         if (f < best_f) {
             best_f = f;
             memcpy(best_x, x, sizeof x);

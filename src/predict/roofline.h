@@ -90,6 +90,16 @@ double dlp__node_peak(const dlp_device *d, int op_class, int dtype, int tf32_mod
 
 /* ---- calibration fit (calib.c) -------------------------------------------- */
 
+/* The fits' one minimiser: Nelder-Mead (reflect, expand, contract, shrink
+ * towards the best) over np <= DLP__NM_MAX parameters from x (the best point
+ * on return), first simplex x + step[i] e_i, stopping after max_evals
+ * evaluations of f or when the simplex's values agree within tol x (1 +
+ * best).  Returns f at the best point; adds the evaluations to *evals
+ * (may be NULL).  Used by the efficiency-curve fit and the wave fit. */
+#define DLP__NM_MAX 8
+double dlp__nelder_mead(double (*f)(const void *ctx, const double *x), const void *ctx, int np, double *x,
+                        const double *step, int max_evals, double tol, int *evals);
+
 typedef struct {
     double flops, bytes;       /* kernel's work                               */
     double peak, bw;           /* FLOP/s of the unit it runs on, bytes/s      */

@@ -157,57 +157,7 @@ static double wobjective(const wfit *f, const double *x) {
     return cnt ? sum / (double)cnt + 0.004 * (p.lane_g - 0.5) * (p.lane_g - 0.5) : INFINITY;
 }
 
-/* Nelder-Mead (reflect, expand, contract, shrink) from x; returns f(x). */
-static double wsimplex(const wfit *f, double *x, const double *step, int max_evals) {
-    double s[WP + 1][WP], fv[WP + 1];
-    for (int i = 0; i <= WP; i++) {
-        memcpy(s[i], x, sizeof s[i]);
-        if (i) s[i][i - 1] += step[i - 1];
-        fv[i] = wobjective(f, s[i]);
-    }
-    for (int ne = WP + 1; ne < max_evals;) {
-        for (int i = 1; i <= WP; i++)      /* best first */
-            for (int j = i; j > 0 && fv[j] < fv[j - 1]; j--) {
-                double tf = fv[j], tx[WP];
-                fv[j] = fv[j - 1], fv[j - 1] = tf;
-                memcpy(tx, s[j], sizeof tx), memcpy(s[j], s[j - 1], sizeof tx), memcpy(s[j - 1], tx, sizeof tx);
-            }
-        if (fv[WP] - fv[0] < 1e-7 * (1 + fv[0])) break;
-        double c[WP] = {0}, xr[WP], xe[WP], xc[WP];
-        for (int i = 0; i < WP; i++)
-            for (int k = 0; k < WP; k++) c[k] += s[i][k] / WP;
-        for (int k = 0; k < WP; k++) xr[k] = 2 * c[k] - s[WP][k];
-        double fr = wobjective(f, xr);
-        ne++;
-        if (fr < fv[0]) {
-            for (int k = 0; k < WP; k++) xe[k] = 3 * c[k] - 2 * s[WP][k];
-            double fe = wobjective(f, xe);
-            ne++;
-            if (fe < fr) memcpy(s[WP], xe, sizeof xe), fv[WP] = fe;
-            else memcpy(s[WP], xr, sizeof xr), fv[WP] = fr;
-        } else if (fr < fv[WP - 1]) {
-            memcpy(s[WP], xr, sizeof xr), fv[WP] = fr;
-        } else {
-            for (int k = 0; k < WP; k++) xc[k] = 0.5 * (c[k] + s[WP][k]);
-            double fc = wobjective(f, xc);
-            ne++;
-            if (fc < fv[WP]) {
-                memcpy(s[WP], xc, sizeof xc), fv[WP] = fc;
-            } else {
-                for (int i = 1; i <= WP; i++) {
-                    for (int k = 0; k < WP; k++) s[i][k] = 0.5 * (s[0][k] + s[i][k]);
-                    fv[i] = wobjective(f, s[i]);
-                    ne++;
-                }
-            }
-        }
-    }
-    int b = 0;
-    for (int i = 1; i <= WP; i++)
-        if (fv[i] < fv[b]) b = i;
-    memcpy(x, s[b], sizeof s[b]);
-    return fv[b];
-}
+static double wobjective_cb(const void *f, const double *x) { return wobjective(f, x); }
 
 dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples, dlp__wave_params *out,
                          double *mape) {
@@ -221,8 +171,8 @@ dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples
     for (int r = 0; r < 2; r++) {
         double x[WP];
         memcpy(x, starts[r], sizeof x);
-        wsimplex(&f, x, step, 600);
-        double fv = wsimplex(&f, x, step, 400);
+        dlp__nelder_mead(wobjective_cb, &f, WP, x, step, 600, 1e-7, NULL);
+        double fv = dlp__nelder_mead(wobjective_cb, &f, WP, x, step, 400, 1e-7, NULL);
         if (fv < best) best = fv, memcpy(bx, x, sizeof x);
     }
     if (!isfinite(best)) return DLP_EINVAL;
