@@ -381,24 +381,55 @@ static int analytic_only; /* --analytic-only: no out-of-fold trees (minutes of C
 
 /* ---- the vllm-v0 engine's CPU time per step, fitted ---------------------- */
 
-/* Least squares of TPOT = (GPU part) + c0 + c1 x running over leaderboard
- * rows whose group differs from `skip` (kind 1 GPU, 2 family; kind 0 all),
- * relative errors weighted equally (divide by the measured TPOT).  The
- * GPU part is the analytic TPOT less the engine time the library put in,
- * so the fit does not depend on the constants compiled in. */
-static void engine_fit(int kind, int skip, double *c0, double *c1) {
-    double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+/* Solves the n x n system A x = A[.][n] in place (Gauss-Jordan, partial
+ * pivoting); x all 0 when singular. */
+static void solve_n(int n, double A[][4], double *x) {
+    for (int j = 0; j < n; j++) {
+        int piv = j;
+        for (int k = j + 1; k < n; k++)
+            if (fabs(A[k][j]) > fabs(A[piv][j])) piv = k;
+        for (int k = 0; k <= n; k++) {
+            double tmp = A[j][k];
+            A[j][k] = A[piv][k], A[piv][k] = tmp;
+        }
+        if (A[j][j] == 0) {
+            for (int k = 0; k < n; k++) x[k] = 0;
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            if (k == j) continue;
+            double f = A[k][j] / A[j][j];
+            for (int l = 0; l <= n; l++) A[k][l] -= f * A[j][l];
+        }
+    }
+    for (int j = 0; j < n; j++) x[j] = A[j][n] / A[j][j];
+}
+
+/* The vllm-v0 engine's CPU time in a step: c[0] fixed + c[1] x running +
+ * c[2] x (GPUs - 1) (the step's inputs handed to each further worker
+ * process).  Least squares over leaderboard rows whose group differs from
+ * `skip` (kind 1 GPU, 2 family; kind 0 all), relative errors weighted
+ * equally (divide by the measured TPOT).  The GPU part is the analytic TPOT
+ * less the engine time the library put in, so the fit does not depend on
+ * the constants compiled in. */
+static void engine_fit(int kind, int skip, double c[3]) {
+    double A[3][4] = {{0}};
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
         if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_TPOT]) || !(r->a[T_TPOT] > 0)) continue;
         if ((kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
-        double w = 1.0 / r->y[T_TPOT], u1 = w, u2 = w * r->running;
+        double w = 1.0 / r->y[T_TPOT], u[3] = {w, w * r->running, w * (r->wl.n_gpus > 1 ? r->wl.n_gpus - 1 : 0)};
         double t = w * (r->y[T_TPOT] - (r->a[T_TPOT] - r->ovh_ms));
-        a11 += u1 * u1, a12 += u1 * u2, a22 += u2 * u2, b1 += u1 * t, b2 += u2 * t;
+        for (int j = 0; j < 3; j++) {
+            for (int k = 0; k < 3; k++) A[j][k] += u[j] * u[k];
+            A[j][3] += u[j] * t;
+        }
     }
-    double det = a11 * a22 - a12 * a12;
-    *c0 = det != 0 ? (b1 * a22 - b2 * a12) / det : 0;
-    *c1 = det != 0 ? (a11 * b2 - a12 * b1) / det : 0;
+    solve_n(3, A, c);
+}
+
+static double engine_at(const row_t *r, const double c[3]) {
+    return c[0] + c[1] * r->running + c[2] * (r->wl.n_gpus > 1 ? r->wl.n_gpus - 1 : 0);
 }
 
 /* TPOT MAPE of the refit engine on the held-out groups (each group
@@ -407,13 +438,13 @@ static double engine_heldout(int kind, int ngroups) {
     double err = 0;
     int n = 0;
     for (int g = 0; g < (kind ? ngroups : 1); g++) {
-        double c0, c1;
-        engine_fit(kind, kind ? g : -1, &c0, &c1);
+        double c[3];
+        engine_fit(kind, kind ? g : -1, c);
         for (int i = 0; i < nR; i++) {
             const row_t *r = &R[i];
             if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_TPOT]) || !(r->a[T_TPOT] > 0)) continue;
             if ((kind == 1 && r->dev != g) || (kind == 2 && r->fam != g)) continue;
-            double p = r->a[T_TPOT] - r->ovh_ms + c0 + c1 * r->running;
+            double p = r->a[T_TPOT] - r->ovh_ms + engine_at(r, c);
             err += fabs(p - r->y[T_TPOT]) / r->y[T_TPOT];
             n++;
         }
@@ -443,25 +474,7 @@ static void power_fit(int kind, int skip, double co[3]) {
             A[j][3] += u[j] * w * y;
         }
     }
-    for (int j = 0; j < 3; j++) { /* Gauss-Jordan, partial pivoting */
-        int piv = j;
-        for (int k = j + 1; k < 3; k++)
-            if (fabs(A[k][j]) > fabs(A[piv][j])) piv = k;
-        for (int k = 0; k < 4; k++) {
-            double tmp = A[j][k];
-            A[j][k] = A[piv][k], A[piv][k] = tmp;
-        }
-        if (A[j][j] == 0) {
-            co[0] = co[1] = co[2] = 0;
-            return;
-        }
-        for (int k = 0; k < 3; k++) {
-            if (k == j) continue;
-            double f = A[k][j] / A[j][j];
-            for (int l = 0; l < 4; l++) A[k][l] -= f * A[j][l];
-        }
-    }
-    for (int j = 0; j < 3; j++) co[j] = A[j][3] / A[j][j];
+    solve_n(3, A, co);
 }
 
 /* The floor alone, with the shares held at physical priors pm, pc (HBM
@@ -564,11 +577,11 @@ static void engine_report(void) {
            "(compiled in: llm_serve.c P_FIT_FLOOR); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
            power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
     power_floor_only = 0;
-    double c0, c1;
-    engine_fit(0, -1, &c0, &c1);
-    if (c0 == 0 && c1 == 0) return;
-    printf("\nvllm-v0 engine CPU time per step, fitted on the leaderboard TPOTs: %.2f ms + %.4f ms x running "
-           "(compiled in: see llm_serve.c ENGINE_CPU)\n", c0, c1);
+    double c[3];
+    engine_fit(0, -1, c);
+    if (c[0] == 0 && c[1] == 0) return;
+    printf("\nvllm-v0 engine CPU time per step, fitted on the leaderboard TPOTs: %.2f ms + %.4f ms x running + "
+           "%.2f ms x (GPUs - 1) (compiled in: see llm_serve.c ENGINE_CPU)\n", c[0], c[1], c[2]);
     printf("TPOT MAPE with the refit engine: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out "
            "%.1f %%\n", engine_heldout(0, 0), engine_heldout(1, ndev), engine_heldout(2, nfam));
 }
@@ -726,14 +739,15 @@ int main(int argc, char **argv) {
         if (f) {
             fprintf(f, "set,model,system,backend,isl,osl,conc,gpus,ep,dp,phase,quant");
             for (int t = 0; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fputc('\n', f);
+            fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
                         (long long)r->wl.seq, (long long)r->wl.gen_tokens, (long long)r->wl.concurrency, r->wl.n_gpus,
                         r->wl.ep, r->wl.attn_dp, r->wl.phase, dlp_quant_name(r->wl.quant));
                 for (int t = 0; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fputc('\n', f);
+                fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", r->running, r->ovh_ms, r->req_ms, r->um, r->uc,
+                        r->pw, r->tdp, r->workers_unknown);
             }
             fclose(f);
         }

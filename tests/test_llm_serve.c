@@ -499,14 +499,20 @@ static void t_rate_open_loop(void) {
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
 }
 
-/* The engine's CPU side by hand.  vllm-v0 (vLLM <= 0.5) spends 24.6 ms +
- * 0.233 ms per running sequence of CPU time in every step, modern engines
- * 0.35 ms + 0.010 ms per sequence (llm_serve.c ENGINE_CPU).  At 64 running
- * sequences the decode step differs by exactly (24.6 + 0.233 x 64) - (0.35
- * + 0.010 x 64) = 39.512 - 0.99 = 38.522 ms, the GPU's part being the same.
- * Without chunked prefill the clients' TPOT also carries the prompts' own
- * steps: after a step in which a request ended, probability 1 - exp(-64 /
- * 256) = 0.2212, a prefill step that still walks the 64 sequences. */
+/* The engine's CPU side by hand.  vllm-v0 (vLLM <= 0.5) spends 20.5 ms +
+ * 0.217 ms per running sequence + 11.8 ms per GPU beyond the first (the
+ * step's inputs handed to each further worker process) of CPU time in every
+ * decode step, modern engines 0.35 ms + 0.010 ms per sequence
+ * (llm_serve.c ENGINE_CPU).  At 64 running sequences on one GPU the decode
+ * step differs by exactly (20.5 + 0.217 x 64) - (0.35 + 0.010 x 64) =
+ * 34.388 - 0.99 = 33.398 ms, the GPU's part being the same; on 4 GPUs the
+ * vllm-v0 overhead is 34.388 + 3 x 11.8 = 69.788 ms.  Without chunked
+ * prefill the clients' TPOT also carries the prompts' own steps: after a
+ * step in which a request ended, probability 1 - exp(-64 / 256) = 0.2212, a
+ * prefill step that walks the 64 sequences (0.217 x 64 = 13.888 ms: the
+ * 62.9 decoding ones and the 1.13 prompts) but carries neither the fixed
+ * part nor the handoff: on 4 GPUs its stall stays under k x the 35.4 ms
+ * handoff alone (k x 13.888 = 3.072 ms plus the prompts' GPU time). */
 static void t_engine_cpu_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_prediction m, v;
@@ -517,12 +523,24 @@ static void t_engine_cpu_by_hand(void) {
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
     CHECK_I64(m.running, 64);
     CHECK_I64(v.running, 64);
-    CHECK_NEAR(v.decode_step_ms - m.decode_step_ms, 38.522, 1e-6);
-    CHECK_NEAR(v.overhead_ms, 39.512, 1e-6);
+    CHECK_NEAR(v.decode_step_ms - m.decode_step_ms, 33.398, 1e-6);
+    CHECK_NEAR(v.overhead_ms, 34.388, 1e-6);
     /* the stall: at least k x the prefill step's CPU walk of 64 sequences */
     double k = 1.0 - exp(-64.0 / 256.0);
     CHECK_NEAR(k, 0.2212, 1e-4);
-    CHECK(v.tpot_ms >= v.decode_step_ms + k * 39.512 - 1e-9);
+    CHECK(v.tpot_ms >= v.decode_step_ms + k * 13.888 - 1e-9);
+    /* 4 GPUs: the handoff in every decode step, not in the prompts' steps */
+    wl.n_gpus = 4;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
+    CHECK_NEAR(v.overhead_ms, 69.788, 1e-6);
+    CHECK(v.tpot_ms >= v.decode_step_ms + k * 13.888 - 1e-9);
+    CHECK(v.tpot_ms - v.decode_step_ms < k * 35.4);
+    wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &m, &e) == DLP_OK);
+    /* modern engines: no handoff term; their TPOT step carries the 64
+     * decodes and 64 x 512 / 256 = 128 prompt tokens, 0.25 of a prompt:
+     * 0.35 + 0.010 x 64.25 = 0.9925 ms */
+    CHECK_NEAR(m.overhead_ms, 0.9925, 1e-6);
     /* names both ways; an unknown engine refused */
     CHECK(dlp_llm_engine_parse("VLLM-V0") == DLP_LLM_ENGINE_VLLM_V0 && dlp_llm_engine_parse("modern") == 0);
     CHECK(dlp_llm_engine_parse("tgi") == -1 && dlp_llm_engine_parse(NULL) == -1);

@@ -60,8 +60,16 @@
  *   leave-one-family-out).  About 0.2 ms per sequence per step: at 1,000
  *   running sequences the step is 200 ms of Python whatever the model,
  *   which is why that engine's tok/s flattens near 2,000 on every model. */
-#define VLLM_V0_FIXED_MS 24.6
-#define VLLM_V0_SEQ_MS 0.233
+#define VLLM_V0_FIXED_MS 20.5
+#define VLLM_V0_SEQ_MS 0.217
+/* vLLM <= 0.5 under tensor parallelism: the driver process broadcasts each
+ * step's inputs (broadcast_tensor_dict) to its n - 1 worker processes, which
+ * then prepare their own inputs in Python before the first all-reduce lines
+ * them up (vllm-project/vllm#5792; V1 replaced it with one shared-memory
+ * queue, vllm#9856): a per-step cost per extra GPU.  Fitted with the two
+ * above on the leaderboard (its 70B-class runs on 4-8 GPUs decode 2x slower
+ * than their GPU time and a single GPU's engine time explain). */
+#define VLLM_V0_WORKER_MS 11.8
 /* req_ms: a request's way through the front end before and after its
  * prefill (HTTP, tokenising the prompt, handing it to the engine, the first
  * token detokenised and streamed back), in every TTFT a client measures.
@@ -71,10 +79,10 @@
  * so vllm-v0 takes the same. */
 #define REQ_FIT_MS 53.5
 static const struct {
-    double fixed_ms, seq_ms, req_ms;
+    double fixed_ms, seq_ms, worker_ms, req_ms;
 } ENGINE_CPU[] = {
-    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, REQ_FIT_MS},
-    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, 0, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, VLLM_V0_WORKER_MS, REQ_FIT_MS},
 };
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
@@ -525,7 +533,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     if (s->ep > 1 && c->num_experts % s->ep)
         return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s->ep,
                         (long long)c->num_experts);
-    s->ov_fixed = ENGINE_CPU[wl->engine].fixed_ms * 1e-3;
+    /* the fixed part, and the per-step handoff to each further GPU's
+     * worker process (ENGINE_CPU worker_ms; none for modern engines) */
+    s->ov_fixed = (ENGINE_CPU[wl->engine].fixed_ms + ENGINE_CPU[wl->engine].worker_ms * (s->n_gpus - 1)) * 1e-3;
     s->ov_seq = ENGINE_CPU[wl->engine].seq_ms * 1e-3;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     s->tp_attn = s->n_gpus / s->attn_dp;
@@ -727,14 +737,19 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         /* vLLM <= 0.5 (no chunked prefill): after a decode step in which a
          * request ended (probability 1 - exp(-R / G)) the waiting prompts run
          * in a step of their own, and that step's CPU side walks every
-         * running sequence as a decode step does.  The clients' TPOT has
+         * running sequence as a decode step does (its fixed part aside).  The clients' TPOT has
          * those stalls in it; the decode step alone is what
          * ML.ENERGY reports as TPOT (its tok/s x TPOT / batch falls to 0.5
          * at a thousand sequences) */
         double k = 1.0 - exp(-Rd * (1.0 + pre) / Gd);
         itime ps = iteration(s, 0, 0, pf_per_step / k, Sd);
         double walk = s->ov_seq * fmax(0.0, Rd - pf_per_step / k / Sd) / s->attn_dp;
-        ps.t += walk + vis * Rd / Gd / k;
+        /* the fixed part and the workers' handoff are the decode step's:
+         * at 32 running on 8 GPUs (k about 0.07) the leaderboard's tok/s x
+         * TPOT / batch is 0.99-1.00, where a prompt step carrying them
+         * (~100 ms) would make it 0.93; the walk and the prompt's GPU time
+         * stay (tok/s 16.5 -> 10.6 % MAPE there) */
+        ps.t += walk + vis * Rd / Gd / k - s->ov_fixed;
         mix = dec;
         tpot = dec.t + k * ps.t;
         ttft = ttft_mean;
