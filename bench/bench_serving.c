@@ -48,9 +48,24 @@ typedef struct {
     double running, ovh_ms;    /* sequences running, engine CPU ms in TPOT     */
     double um, uc, pw, tdp;    /* step utilisations, power per GPU, TDP         */
     double req_ms;             /* the front end's part of the analytic TTFT     */
+    double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   one prefill and one decode worker assumed   */
+    int src;                   /* silicon: the data source's kind (SRC_*)       */
 } row_t;
+
+/* Where a silicon row was measured (its silicon_data_source): the
+ * benchmarks differ in how they send requests, which TTFT shows */
+enum { SRC_NONE = 0, SRC_GAP, SRC_IMAX, SRC_DBDUMP, SRC_DYNAMO, SRC_N };
+static const char *const src_name[SRC_N] = {"-", "gap-analysis dumps", "InferenceMAX-style dumps", "db-dump",
+                                            "dynamo jobs"};
+static int src_of(const char *s) {
+    if (strstr(s, "gap-analysis")) return SRC_GAP;
+    if (strstr(s, "db-dump")) return SRC_DBDUMP;
+    if (strstr(s, "gtl_")) return SRC_DYNAMO;
+    if (strstr(s, "source_file=20")) return SRC_IMAX;
+    return SRC_NONE;
+}
 
 static row_t R[MAXR];
 static int nR, nSeen;
@@ -144,6 +159,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->running = (double)p.running;
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
+    r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
     dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
     snprintf(r->model, sizeof r->model, "%s", model_id);
@@ -214,6 +230,7 @@ static void load_silicon(const char *root) {
 #define I(x) (atoi(x) > 0 ? atoi(x) : 1)
         if (!disagg) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
+            r->src = src_of(v[cSRC]);
             int tp = I(v[cTP]), dp = I(v[cDP]);
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
@@ -230,6 +247,7 @@ static void load_silicon(const char *root) {
             int unknown = !*v[cPW] || !*v[cDW];
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = unknown;
+            r->src = src_of(v[cSRC]);
             int tp = I(v[cPTP]), dp = I(v[cPDP]);
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
@@ -244,6 +262,7 @@ static void load_silicon(const char *root) {
             if (predict_row(r, v[cM], dev)) nR++;
             r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = unknown;
+            r->src = src_of(v[cSRC]);
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
             /* the clients share the decode workers; decode_batch_size is
@@ -320,6 +339,8 @@ static score_t score(int t, const double *pred, const char *set, int group_kind,
         /* 4: disaggregated workers whose counts the data gives (group 0) or
          * not (group 1) */
         if (group_kind == 4 && (r->wl.phase == DLP_LLM_AGG || r->workers_unknown != group)) continue;
+        /* 5: aggregated rows of one data source */
+        if (group_kind == 5 && (r->wl.phase != DLP_LLM_AGG || r->src != group)) continue;
         if (!isfinite(r->y[t]) || !isfinite(pred[i]) || pred[i] <= 0) continue;
         double e = fabs(pred[i] - r->y[t]) / r->y[t];
         s.mape += e;
@@ -633,6 +654,12 @@ static void report(const char *set) {
             printf("  worker counts %s %.1f %% (%d)", g ? "not in the data (one of each assumed)" : "in the data", s.mape,
                    s.n);
         }
+        for (int g = 1; g < SRC_N; g++) {
+            score_t s = score(t, a, set, 5, g);
+            if (!s.n) continue;
+            if (g == 1 || !score(t, a, set, 5, g - 1).n) printf("\n%s analytic, aggregated rows by data source:", tname[t]);
+            printf("  %s %.1f %% (%d)", src_name[g], s.mape, s.n);
+        }
         printf("\n%s analytic by family:", tname[t]);
         for (int g = 0; g < nfam; g++) {
             score_t s = score(t, a, set, 2, g);
@@ -739,15 +766,15 @@ int main(int argc, char **argv) {
         if (f) {
             fprintf(f, "set,model,system,backend,isl,osl,conc,gpus,ep,dp,phase,quant");
             for (int t = 0; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown\n");
+            fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
                         (long long)r->wl.seq, (long long)r->wl.gen_tokens, (long long)r->wl.concurrency, r->wl.n_gpus,
                         r->wl.ep, r->wl.attn_dp, r->wl.phase, dlp_quant_name(r->wl.quant));
                 for (int t = 0; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", r->running, r->ovh_ms, r->req_ms, r->um, r->uc,
-                        r->pw, r->tdp, r->workers_unknown);
+                fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g\n", r->running, r->ovh_ms, r->req_ms, r->um,
+                        r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
             }
             fclose(f);
         }
