@@ -549,6 +549,30 @@ static void t_engine_cpu_by_hand(void) {
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_EINVAL);
 }
 
+/* vllm-v0's power spans what the clients' TPOT spans: the decode step and
+ * the prompts' own steps.  Llama-3.1-8B on an H100, 64 clients of 4096-token
+ * prompts and 16 output tokens: every decode step brings 64 x 4096 / 16 =
+ * 16,384 prompt tokens, each at least 2 x 6.98e9 FLOPs of the 32 layers'
+ * matrices (per layer q 4096^2, k and v 4096 x 1024, o 4096^2, gate, up and
+ * down 3 x 4096 x 14336: 218.1 M), 2.287e14 FLOPs = 231.2 ms at the 989.4
+ * TFLOP/s bf16 peak, so the math utilisation over a TPOT of T ms is at least
+ * 231.2 / T.  The decode step alone (64 tokens: 0.9 ms of peak math in a
+ * step of 34 ms of CPU and more) would say under 0.03. */
+static void t_power_spans_prompt_steps(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction v;
+    dlp_llm_workload wl = {.batch = 1, .seq = 4096, .gen_tokens = 16, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64, .engine = DLP_LLM_ENGINE_VLLM_V0};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
+    CHECK_I64(v.running, 64);
+    CHECK(v.preempted == 0);
+    printf("  vllm-v0, 4096 + 16: TPOT %.1f ms (decode step %.1f), math util %.3f, %.0f W\n", v.tpot_ms,
+           v.decode_step_ms, v.math_util, v.power_per_gpu_w);
+    CHECK(v.math_util >= 231.2 / v.tpot_ms);
+    CHECK(v.math_util <= 1.0);
+    CHECK(v.power_per_gpu_w <= 700.0 + 1e-9);
+}
+
 /* A recurrent state (Gated DeltaNet, Mamba) is no context: an 8k prompt of
  * Qwen3.5-397B-A17B (17 B active) on 8 x B200 in fp8 is 2 x 17e9 x 8192 =
  * 2.79e14 FLOPs, 3.5e13 per GPU: 7.7 ms at the 4.5 PFLOP/s fp8 peak, so
@@ -585,6 +609,7 @@ int main(void) {
     RUN(t_dequant_both_modes);
     RUN(t_rate_open_loop);
     RUN(t_engine_cpu_by_hand);
+    RUN(t_power_spans_prompt_steps);
     RUN(t_recurrent_state_prefill);
     dlp_devdb_free(db);
     return TAP_DONE();
