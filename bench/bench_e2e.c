@@ -555,7 +555,7 @@ int main(int argc, char **argv) {
     if (!rc && !only_neusight) {
         pool_neusight();
         if (timm) run_timm(timm, map, mdirs, nmd, db);
-        if (nmlp) run_mlperf(mlp, nmlp, rn50, db);
+        if (nmlp) run_mlperf(mlp, nmlp, rn50, db), run_mlperf_ss(mlp, nmlp, rn50, db);
         if (zeus) run_zeus(zeus, rn50, db);
         FILE *f = NULL;
         if (mdv && !(f = fopen(mdv, "w"))) fprintf(stderr, "bench_e2e: cannot write %s\n", mdv), rc = 1;
