@@ -90,6 +90,40 @@ static void t_trt_gemm_curves(void) {
     dlp_graph_free(g);
 }
 
+/* A caller's dlp_efficiency under TensorRT goes by kernel class: linear
+ * kernels take cls[GEMM], attention cls[MATMUL] (BERT's linear layers and
+ * its attention are both anchored on MatMul nodes).  Constant curves
+ * ratio = exp(a): GEMM ln 2 -> 2x its roofline, attention ln 3 -> 3x,
+ * each at least the 5 us floor; other kernels stay pure. */
+static void t_trt_custom_curves(void) {
+    dlp_graph *g = load("examples/bert.onnx", 8, 128);
+    CHECK(g);
+    if (!g) return;
+    dlp_efficiency eff;
+    memset(&eff, 0, sizeof eff);
+    eff.name = "test";
+    eff.cls[DLP_OPC_GEMM].a = log(2.0);
+    eff.cls[DLP_OPC_MATMUL].a = log(3.0);
+    dlp_predict_opts o = {.no_learned = 1, .dtype = DLP_DT_FLOAT16};
+    dlp_predict_use_runtime(&o, DLP_RUNTIME_TENSORRT);
+    o.eff = &eff;
+    dlp_prediction p;
+    CHECK(!predict(g, "h100-sxm", &o, &p));
+    CHECK_NEAR(p.clock_share, 1, 1e-12);   /* under 700 W: no DVFS stretch */
+    int seen_gemm = 0, seen_attn = 0, bad = 0;
+    for (int i = 0; i < p.n_kernel_rows; i++) {
+        const dlp_kernel_pred *r = &p.kernel_rows[i];
+        double roof_ms = 1e3 * fmax(r->flops / r->peak_flops, r->bytes / 3350e9);   /* devices.json: 3350 GB/s */
+        double want = r->kclass == DLP_KC_GEMM ? 2 : r->kclass == DLP_KC_ATTN ? 3 : 1;
+        seen_gemm += r->kclass == DLP_KC_GEMM, seen_attn += r->kclass == DLP_KC_ATTN;
+        bad += fabs(r->kernel_ms - fmax(want * roof_ms, 5e-3)) > 1e-9 * r->kernel_ms;
+    }
+    CHECK(seen_gemm > 0 && seen_attn > 0);
+    CHECK_I64(bad, 0);
+    dlp_prediction_clear(&p);
+    dlp_graph_free(g);
+}
+
 /* ResNet-50 int8 TensorRT: no conv row takes a curve (there is no int8
  * conv data), so the convolutions time as with --pure. */
 static void t_trt_conv_pure(void) {
@@ -158,6 +192,7 @@ int main(void) {
         return 1;
     }
     RUN(t_trt_gemm_curves);
+    RUN(t_trt_custom_curves);
     RUN(t_trt_conv_pure);
     RUN(t_squad_shape);
     dlp_devdb_free(DB);

@@ -173,6 +173,9 @@ static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o,
     }
     if (o->eff) {
         *source = o->eff->name ? o->eff->name : "custom";
+        /* TensorRT: by kernel class (a linear layer's anchor is a MatMul node
+         * like attention's): GEMM -> cls[GEMM], bmm and attention -> cls[MATMUL] */
+        if (c->trt) return &o->eff->cls[kc == DLP_KC_GEMM ? DLP_OPC_GEMM : DLP_OPC_MATMUL];
         return &o->eff->cls[opc >= 0 && opc < DLP_OPC_COUNT_ ? opc : kc_op_class(kc)];
     }
     const dlp__kcurve *k = dlp__kcurve_get(prec, kc);
