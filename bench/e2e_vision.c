@@ -402,6 +402,7 @@ static int cmp_cell(const void *a, const void *b) {
 }
 
 static const char *const hopper_ids[] = {"h100-sxm", "h100-pcie", "h200"};
+static void run_demobert(const dlp_devdb *db);
 
 /* ---- leave-one-GPU-out for the tensor-core curves (MLPerf BERT) ----------------------------
  * Under TensorRT BERT's time is mostly GEMMs and fused attention on the
@@ -533,6 +534,7 @@ static void run_mlperf(const char *const *paths, int np, const char *rn50, const
     }
     dlp_graph_free(g_rn);
     dlp_graph_free(g_bert[0]);
+    run_demobert(db);
 }
 
 /* ---- MLPerf Inference SingleStream: one sample per query --------------------------------- */
@@ -610,6 +612,66 @@ static void run_mlperf_ss(const char *const *paths, int np, const char *rn50, co
     }
     dlp_graph_free(g_rn);
     for (int k = 0; k < SS_BUCKETS; k++) dlp_graph_free(g_bert[k]);
+}
+
+/* ---- TensorRT demoBERT: BERT-Large at a fixed length (NVIDIA's own table) ------------------
+ * bench/trt_demobert.csv (NVIDIA/TensorRT demo/BERT/README.md): device time
+ * of padded batches on an A100-40GB and a T4, int8 and fp16.  Never in a
+ * fit; the A100 die is in the tensor-core curve fit (its LOGO refits without
+ * it), the T4 in none.  "pure" is the tensorrt preset before it took the
+ * curves (every kernel on the pure roofline). */
+typedef struct {
+    char gpu[24];
+    int seq, batch, dtype;
+    double meas, pred, pure, logo;   /* ms */
+} db_row;
+static db_row DB_[96];
+static int nDB;
+
+static double trt_ms(const dlp_graph *g, const dlp_device *d, const dlp_devdb *db, int dt, int64_t b, int pure,
+                     const dlp_efficiency *eff) {
+    dlp_predict_opts o = {0};
+    o.dtype = dt, o.batch = b, o.no_learned = 1;
+    dlp_predict_use_runtime(&o, DLP_RUNTIME_TENSORRT);
+    o.pure_roofline = pure, o.eff = eff;
+    dlp_prediction p;
+    dlp_error e = {0};
+    if (dlp_predict(g, d, db, &o, &p, &e)) return NAN;
+    double v = p.latency_ms;
+    dlp_prediction_clear(&p);
+    return v;
+}
+
+static void run_demobert(const dlp_devdb *db) {
+    FILE *f = fopen("bench/trt_demobert.csv", "r");
+    if (!f) return;
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("bert-large-uncased", &c, &e)) {
+        fclose(f);
+        return;
+    }
+    char line[512], gpu[24];
+    int seq, batch;
+    double ms[2];
+    while (fgets(line, sizeof line, f) && nDB + 2 <= 96) {
+        if (line[0] == '#' || sscanf(line, "%23[^,],%d,%d,%lf,%lf", gpu, &seq, &batch, &ms[0], &ms[1]) != 5) continue;
+        const dlp_device *d = dlp_devdb_find(db, gpu);
+        dlp_graph *g = NULL;
+        if (!d || dlp_llm_build(&c, batch, seq, DLP_QT_FP16, &g, NULL, &e)) continue;
+        int held = aic_state == 1 ? aic_held(d) : -1;
+        for (int k = 0; k < 2; k++) {
+            db_row *r = &DB_[nDB++];
+            snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
+            r->seq = seq, r->batch = batch, r->dtype = k ? DLP_DT_FLOAT16 : DLP_DT_INT8, r->meas = ms[k];
+            r->pred = trt_ms(g, d, db, r->dtype, batch, 0, NULL);
+            r->pure = trt_ms(g, d, db, r->dtype, batch, 1, NULL);
+            dlp_efficiency le;
+            r->logo = held >= 0 && aic_logo_eff(r->dtype, held, &le) ? trt_ms(g, d, db, r->dtype, batch, 0, &le) : r->pred;
+        }
+        dlp_graph_free(g);
+    }
+    fclose(f);
 }
 
 /* ---- Zeus: ResNet-50 training (fp32) --------------------------------------------------- */
@@ -858,6 +920,37 @@ static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeu
                 r->pred, 100 * (r->pred / r->meas - 1), r->lo, r->hi, ok ? "yes" : "no");
         }
         OUT("\n%d rows, MAPE %.1f%%, measured inside the band: %d of %d\n", nSS, 100 * ape / nSS, in, nSS);
+    }
+    if (mlperf && nDB) {
+        OUT("\n## TensorRT demoBERT: BERT-Large at a fixed length (`bench/trt_demobert.csv`)\n\n"
+            "NVIDIA's own latency table (padded batches, device time); never in a fit.  pure = the tensorrt "
+            "preset with every kernel on the pure roofline (before it took the curves); LOGO = GEMM and "
+            "attention curves refitted without the A100 die (the T4 is in no fit).\n\n"
+            "| GPU | dtype | seq | batch | measured ms | predicted ms | err | pure ms | err | LOGO ms | err |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nDB; i++) {
+            const db_row *r = &DB_[i];
+            OUT("| %s | %s | %d | %d | %.2f | %.2f | %+.0f%% | %.2f | %+.0f%% | %.2f | %+.0f%% |\n", r->gpu,
+                dt_short(r->dtype), r->seq, r->batch, r->meas, r->pred, 100 * (r->pred / r->meas - 1), r->pure,
+                100 * (r->pure / r->meas - 1), r->logo, 100 * (r->logo / r->meas - 1));
+        }
+        OUT("\n| GPU | dtype | rows | MAPE predicted | MAPE pure | MAPE LOGO |\n|---|---|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nDB; i++) {
+            int first = 1;
+            for (int j = 0; j < i; j++)
+                first &= strcmp(DB_[j].gpu, DB_[i].gpu) || DB_[j].dtype != DB_[i].dtype;
+            if (!first) continue;
+            double a = 0, b = 0, l = 0;
+            int n = 0;
+            for (int j = i; j < nDB; j++) {
+                const db_row *r = &DB_[j];
+                if (strcmp(r->gpu, DB_[i].gpu) || r->dtype != DB_[i].dtype) continue;
+                a += fabs(r->pred / r->meas - 1), b += fabs(r->pure / r->meas - 1), l += fabs(r->logo / r->meas - 1);
+                n++;
+            }
+            OUT("| %s | %s | %d | %.1f%% | %.1f%% | %.1f%% |\n", DB_[i].gpu, dt_short(DB_[i].dtype), n, 100 * a / n,
+                100 * b / n, 100 * l / n);
+        }
     }
     if (zeus && count_set("zeus")) {
         OUT("\n## Zeus: ResNet-50 training fp32\n\n"
