@@ -828,6 +828,59 @@ static int count_set(const char *set) {
     return n;
 }
 
+/* The MLPerf SingleStream and TensorRT demoBERT tables (run_mlperf_ss,
+ * run_demobert): checks outside the pooled rows. */
+static void mlperf_extra_report(void) {
+    if (nSS) {
+        OUT("\n## MLPerf Inference SingleStream (TensorRT), batch 1: mean latency\n\n"
+            "Measured = median over submissions of the mean query latency (host I/O included); predicted = the "
+            "tensorrt preset's device time and band (BERT: mean over the SQuAD lengths).\n\n"
+            "| benchmark | GPU | measured ms | predicted ms | err | band ms | measured in band |\n"
+            "|---|---|---:|---:|---:|---|:---:|\n");
+        double ape = 0;
+        int in = 0;
+        for (int i = 0; i < nSS; i++) {
+            const ss_row *r = &SS[i];
+            int ok = r->lo <= r->meas && r->meas <= r->hi;
+            in += ok, ape += fabs(r->pred / r->meas - 1);
+            OUT("| %s (n=%d) | %s | %.3f | %.3f | %+.0f%% | %.3f .. %.3f | %s |\n", r->bench, r->n, r->dev, r->meas,
+                r->pred, 100 * (r->pred / r->meas - 1), r->lo, r->hi, ok ? "yes" : "no");
+        }
+        OUT("\n%d rows, MAPE %.1f%%, measured inside the band: %d of %d\n", nSS, 100 * ape / nSS, in, nSS);
+    }
+    if (nDB) {
+        OUT("\n## TensorRT demoBERT: BERT-Large at a fixed length (`bench/trt_demobert.csv`)\n\n"
+            "NVIDIA's own latency table (padded batches, device time); never in a fit.  pure = the tensorrt "
+            "preset with every kernel on the pure roofline (before it took the curves); LOGO = GEMM and "
+            "attention curves refitted without the A100 die (the T4 is in no fit).\n\n"
+            "| GPU | dtype | seq | batch | measured ms | predicted ms | err | pure ms | err | LOGO ms | err |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nDB; i++) {
+            const db_row *r = &DB_[i];
+            OUT("| %s | %s | %d | %d | %.2f | %.2f | %+.0f%% | %.2f | %+.0f%% | %.2f | %+.0f%% |\n", r->gpu,
+                dt_short(r->dtype), r->seq, r->batch, r->meas, r->pred, 100 * (r->pred / r->meas - 1), r->pure,
+                100 * (r->pure / r->meas - 1), r->logo, 100 * (r->logo / r->meas - 1));
+        }
+        OUT("\n| GPU | dtype | rows | MAPE predicted | MAPE pure | MAPE LOGO |\n|---|---|---:|---:|---:|---:|\n");
+        for (int i = 0; i < nDB; i++) {
+            int first = 1;
+            for (int j = 0; j < i; j++)
+                first &= strcmp(DB_[j].gpu, DB_[i].gpu) || DB_[j].dtype != DB_[i].dtype;
+            if (!first) continue;
+            double a = 0, b = 0, l = 0;
+            int n = 0;
+            for (int j = i; j < nDB; j++) {
+                const db_row *r = &DB_[j];
+                if (strcmp(r->gpu, DB_[i].gpu) || r->dtype != DB_[i].dtype) continue;
+                a += fabs(r->pred / r->meas - 1), b += fabs(r->pure / r->meas - 1), l += fabs(r->logo / r->meas - 1);
+                n++;
+            }
+            OUT("| %s | %s | %d | %.1f%% | %.1f%% | %.1f%% |\n", DB_[i].gpu, dt_short(DB_[i].dtype), n, 100 * a / n,
+                100 * b / n, 100 * l / n);
+        }
+    }
+}
+
 static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeus) {
     md = mdf;
     if (md)
@@ -904,54 +957,7 @@ static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeu
         }
         vgroups("mlperf");
     }
-    if (mlperf && nSS) {
-        OUT("\n## MLPerf Inference SingleStream (TensorRT), batch 1: mean latency\n\n"
-            "Measured = median over submissions of the mean query latency (host I/O included); predicted = the "
-            "tensorrt preset's device time and band (BERT: mean over the SQuAD lengths).\n\n"
-            "| benchmark | GPU | measured ms | predicted ms | err | band ms | measured in band |\n"
-            "|---|---|---:|---:|---:|---|:---:|\n");
-        double ape = 0;
-        int in = 0;
-        for (int i = 0; i < nSS; i++) {
-            const ss_row *r = &SS[i];
-            int ok = r->lo <= r->meas && r->meas <= r->hi;
-            in += ok, ape += fabs(r->pred / r->meas - 1);
-            OUT("| %s (n=%d) | %s | %.3f | %.3f | %+.0f%% | %.3f .. %.3f | %s |\n", r->bench, r->n, r->dev, r->meas,
-                r->pred, 100 * (r->pred / r->meas - 1), r->lo, r->hi, ok ? "yes" : "no");
-        }
-        OUT("\n%d rows, MAPE %.1f%%, measured inside the band: %d of %d\n", nSS, 100 * ape / nSS, in, nSS);
-    }
-    if (mlperf && nDB) {
-        OUT("\n## TensorRT demoBERT: BERT-Large at a fixed length (`bench/trt_demobert.csv`)\n\n"
-            "NVIDIA's own latency table (padded batches, device time); never in a fit.  pure = the tensorrt "
-            "preset with every kernel on the pure roofline (before it took the curves); LOGO = GEMM and "
-            "attention curves refitted without the A100 die (the T4 is in no fit).\n\n"
-            "| GPU | dtype | seq | batch | measured ms | predicted ms | err | pure ms | err | LOGO ms | err |\n"
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (int i = 0; i < nDB; i++) {
-            const db_row *r = &DB_[i];
-            OUT("| %s | %s | %d | %d | %.2f | %.2f | %+.0f%% | %.2f | %+.0f%% | %.2f | %+.0f%% |\n", r->gpu,
-                dt_short(r->dtype), r->seq, r->batch, r->meas, r->pred, 100 * (r->pred / r->meas - 1), r->pure,
-                100 * (r->pure / r->meas - 1), r->logo, 100 * (r->logo / r->meas - 1));
-        }
-        OUT("\n| GPU | dtype | rows | MAPE predicted | MAPE pure | MAPE LOGO |\n|---|---|---:|---:|---:|---:|\n");
-        for (int i = 0; i < nDB; i++) {
-            int first = 1;
-            for (int j = 0; j < i; j++)
-                first &= strcmp(DB_[j].gpu, DB_[i].gpu) || DB_[j].dtype != DB_[i].dtype;
-            if (!first) continue;
-            double a = 0, b = 0, l = 0;
-            int n = 0;
-            for (int j = i; j < nDB; j++) {
-                const db_row *r = &DB_[j];
-                if (strcmp(r->gpu, DB_[i].gpu) || r->dtype != DB_[i].dtype) continue;
-                a += fabs(r->pred / r->meas - 1), b += fabs(r->pure / r->meas - 1), l += fabs(r->logo / r->meas - 1);
-                n++;
-            }
-            OUT("| %s | %s | %d | %.1f%% | %.1f%% | %.1f%% |\n", DB_[i].gpu, dt_short(DB_[i].dtype), n, 100 * a / n,
-                100 * b / n, 100 * l / n);
-        }
-    }
+    if (mlperf) mlperf_extra_report();
     if (zeus && count_set("zeus")) {
         OUT("\n## Zeus: ResNet-50 training fp32\n\n"
             "| GPU | batch | measured ms | calibrated ms | err | LOGO ms | err | measured W | predicted W | err |\n"
