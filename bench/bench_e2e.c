@@ -32,8 +32,10 @@
  * one layer (plus embeddings and head); they are summed per op class as
  * non-layer + num_layer x layer and set beside the predicted per-class time.
  */
-#define BENCH_ROOFLINE_NO_MAIN
-#include "bench_roofline.c"
+/* bench_curves.c brings bench_roofline.c (the NeuSight refits) and the
+ * aiconfigurator readers and fit (the MLPerf BERT refits, e2e_vision.c) */
+#define BENCH_CURVES_NO_MAIN
+#include "bench_curves.c"
 #include "bench_waves_data.h"
 
 #include <cJSON.h>
@@ -555,7 +557,7 @@ int main(int argc, char **argv) {
     if (!rc && !only_neusight) {
         pool_neusight();
         if (timm) run_timm(timm, map, mdirs, nmd, db);
-        if (nmlp) run_mlperf(mlp, nmlp, rn50, db);
+        if (nmlp) run_mlperf(mlp, nmlp, rn50, db), run_mlperf_ss(mlp, nmlp, rn50, db);
         if (zeus) run_zeus(zeus, rn50, db);
         FILE *f = NULL;
         if (mdv && !(f = fopen(mdv, "w"))) fprintf(stderr, "bench_e2e: cannot write %s\n", mdv), rc = 1;

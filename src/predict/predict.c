@@ -142,7 +142,9 @@ void dlp_predict_use_runtime(dlp_predict_opts *o, int runtime) {
     if (!o) return;
     o->runtime = runtime;
     o->fuse = 0, o->pure_roofline = 0, o->launch_us = 0;
-    if (runtime == DLP_RUNTIME_TENSORRT) o->pure_roofline = 1, o->launch_us = -1;
+    /* TensorRT: no launch gaps; its tensor-core GEMMs and attention on the
+     * curves, the rest on the pure roofline (roofline.c, trt_curve_class) */
+    if (runtime == DLP_RUNTIME_TENSORRT) o->launch_us = -1;
 }
 
 /* ---- what cannot run ------------------------------------------------------------- */

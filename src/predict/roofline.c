@@ -114,6 +114,8 @@ typedef struct {
     double host_s, host_clock;  /* per-kernel issue cost; when the host has issued */
     double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
+    int trt;                    /* TensorRT engine: curves for tensor-core
+                                   GEMM/bmm/attention only (trt_curve_class) */
     double p_idle, p_tdp;
     double p_boost;             /* unlimited draw of a fully busy chip at boost */
     /* accumulators over the pass/step */
@@ -147,16 +149,33 @@ static int kc_op_class(int kc) {
     return kc >= 0 && kc < DLP_KC_COUNT_ ? opc[kc] : DLP_OPC_OTHER;
 }
 
-/* The curve: none for the pure roofline; a caller's dlp_efficiency by op
- * class; else the built-in table of (precision, kernel class). */
+/* Which kernels of a TensorRT engine take an efficiency curve: GEMMs,
+ * batched matmuls and fused attention on the half/fp8/int8 tensor cores,
+ * the classes whose curves were fitted on TensorRT-LLM's own kernel tables
+ * (aiconfigurator, curves.c), which are the cuBLASLt/CUTLASS-class kernels
+ * a TensorRT engine builds its MatMul layers and fused MHA from.  Every
+ * other kernel stays on the pure roofline: there is no conv data at these
+ * precisions (the GEMM curve made MLPerf ResNet-50 worse, 25% -> 30%), and
+ * the memory-bound curves are eager PyTorch's fp32 kernels, not
+ * TensorRT's fused ones. */
+static int trt_curve_class(int kc, int prec) {
+    return prec != DLP__PREC_FP32 && (kc == DLP_KC_GEMM || kc == DLP_KC_BMM || kc == DLP_KC_ATTN);
+}
+
+/* The curve: none for the pure roofline (and, under TensorRT, outside
+ * trt_curve_class); a caller's dlp_efficiency by op class; else the
+ * built-in table of (precision, kernel class). */
 static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o, int kc, int opc, int prec,
                                        const char **source) {
-    if (c->pure) {
+    if (c->pure || (c->trt && !trt_curve_class(kc, prec))) {
         *source = "pure roofline";
         return NULL;
     }
     if (o->eff) {
         *source = o->eff->name ? o->eff->name : "custom";
+        /* TensorRT: by kernel class (a linear layer's anchor is a MatMul node
+         * like attention's): GEMM -> cls[GEMM], bmm and attention -> cls[MATMUL] */
+        if (c->trt) return &o->eff->cls[kc == DLP_KC_GEMM ? DLP_OPC_GEMM : DLP_OPC_MATMUL];
         return &o->eff->cls[opc >= 0 && opc < DLP_OPC_COUNT_ ? opc : kc_op_class(kc)];
     }
     const dlp__kcurve *k = dlp__kcurve_get(prec, kc);
@@ -212,7 +231,7 @@ static int gemm_shape(const dlp_graph *g, const dlp__kernel *kk, dlp__gemm_shape
  * dlp_efficiency still times every other class. */
 static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, int prec,
                         const char **source) {
-    if (c->pure || ks->tensor_core || (kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM)) return 0;
+    if (c->pure || c->trt || ks->tensor_core || (kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM)) return 0;
     if (prec != DLP__PREC_FP32 || c->cdt != DLP_DT_FLOAT) return 0;
     const dlp__wave_params *wp = dlp__wave_params_builtin(DLP__PREC_FP32);
     dlp__gemm_shape s;
@@ -501,6 +520,7 @@ static dlp_status init_ctx(pctx *c, const dlp_graph *g, const dlp_device *d, con
     /* TensorRT replays an engine: no per-kernel host work to wait for */
     c->host_s = d->kind != DLP_DEVICE_CPU && o->runtime != DLP_RUNTIME_TENSORRT && o->host_us > 0 ? o->host_us * 1e-6 : 0;
     c->pure = o->pure_roofline;
+    c->trt = o->runtime == DLP_RUNTIME_TENSORRT;
     /* without launch gaps a kernel still costs its device minimum (a CPU
      * always has its dispatch overhead) */
     c->floor_s = d->kind != DLP_DEVICE_CPU && c->launch_s == 0 ? DLP__NOGAP_KERNEL_FLOOR_US * 1e-6 : 0;
@@ -701,7 +721,9 @@ static void fill_result(const pctx *c, const dlp_predict_opts *o, const mem_part
                         dlp_prediction *out) {
     const dlp_graph *g = c->g;
     const dlp_efficiency *eff = o->eff ? o->eff : dlp_efficiency_builtin();
-    const dlp_efficiency *band_src = o->pure_roofline ? dlp_efficiency_pure() : eff;
+    /* TensorRT keeps the pure roofline's band: most of its kernels are on
+     * it, and the band holds the point either way (below) */
+    const dlp_efficiency *band_src = o->pure_roofline || c->trt ? dlp_efficiency_pure() : eff;
     const double MiB = 1048576.0;
     int64_t batch = o->batch;
     if (batch <= 0) {
@@ -718,7 +740,9 @@ static void fill_result(const pctx *c, const dlp_predict_opts *o, const mem_part
     snprintf(out->model, sizeof out->model, "%s", dlp_graph_name(g) ? dlp_graph_name(g) : "");
     snprintf(out->device, sizeof out->device, "%s", c->d->id);
     if (!c->pure && o->eff) snprintf(out->method, sizeof out->method, "roofline+%s", o->eff->name ? o->eff->name : "custom");
-    else if (!c->pure) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(c->cdt)));
+    else if (!c->pure && c->trt && dlp__prec_of_dtype(c->cdt) != DLP__PREC_FP32)
+        snprintf(out->method, sizeof out->method, "roofline+%s:gemm+attention", dlp__curve_set_name(dlp__prec_of_dtype(c->cdt)));
+    else if (!c->pure && !c->trt) snprintf(out->method, sizeof out->method, "roofline+%s", dlp__curve_set_name(dlp__prec_of_dtype(c->cdt)));
     else snprintf(out->method, sizeof out->method, "roofline");
 
     double total_s = c->time_s;
