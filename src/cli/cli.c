@@ -78,16 +78,54 @@ int cli_save_fail(const dlp_error *e) {
     return e->code == DLP_EIO ? DLP_EXIT_FAIL : rc;
 }
 
+/* stdout through a cookie that remembers the first failed write's errno:
+ * glibc drops a buffer whose write failed, so once a command has printed
+ * more than one buffer (a long --help, a JSON with kernels) onto a full
+ * disk, the final fflush succeeds with errno 0 and the error flag alone
+ * would say "I/O error" instead of "No space left on device". */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n) {
+    int fd = *(int *)cookie;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (!stdout_errno) stdout_errno = w < 0 ? errno : ENOSPC;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int stdout_close(void *cookie) {
+    int r = close(*(int *)cookie);
+    if (r && !stdout_errno) stdout_errno = errno;
+    return r;
+}
+
+void cli_wrap_stdout(void) {
+    static int fd = 1;
+    cookie_io_functions_t io = {.read = NULL, .write = stdout_write, .seek = NULL, .close = stdout_close};
+    FILE *f = fopencookie(&fd, "w", io);
+    if (!f) return;   /* keep the plain stream: only the message is less exact */
+    /* the buffering stdio gives fd 1: lines on a terminal, blocks elsewhere */
+    setvbuf(f, NULL, isatty(fd) ? _IOLBF : _IOFBF, BUFSIZ);
+    stdout = f;
+}
+
 int cli_finish_stdout(int rc) {
     errno = 0;
     int bad = fflush(stdout) != 0;
-    int e = errno;
+    int e = errno ? errno : stdout_errno;
     /* an earlier failed write leaves the error flag even when this flush
      * had nothing left to write */
     if (ferror(stdout)) bad = 1;
     if (fclose(stdout) != 0 && !bad) {
         bad = 1;
-        e = errno;
+        e = errno ? errno : stdout_errno;
     }
     if (!bad || rc != DLP_EXIT_OK) return rc;
     errno = e;

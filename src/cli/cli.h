@@ -34,6 +34,8 @@ int cli_save_fail(const dlp_error *e);
  * the output silently.  rc: the command's exit code; returns the final one
  * (a command that already failed keeps its code and message). */
 int cli_finish_stdout(int rc);
+/* stdout as a stream that keeps the errno of its first failed write (main) */
+void cli_wrap_stdout(void);
 /* Map a status to an exit code (bad input -> 2, else 1). */
 int cli_exit_code(dlp_status s);
 /* Monotonic clock, seconds (progress lines, --time). */

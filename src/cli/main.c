@@ -72,6 +72,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+    cli_wrap_stdout();
     if (argc < 2) {
         usage(stderr);
         return DLP_EXIT_BADINPUT;
