@@ -724,7 +724,12 @@ static void run_zeus(const char *dir, const char *rn50, const dlp_devdb *db) {
                     break;
                 }
                 dlp_prediction p;
-                if (dlp_predict(g, d, db, &o, &p, &e)) break;
+                /* LOGO: the fp32 wave model (the 1x1 convs' GEMMs) refitted
+                 * without the row's GPU too, as the NeuSight rows do */
+                dlp__wave_params_override(w ? logo_waves_for(d) : NULL);
+                dlp_status st = dlp_predict(g, d, db, &o, &p, &e);
+                dlp__wave_params_override(NULL);
+                if (st) break;
                 pr[w] = p.step_ms;
                 if (!w) pw = p.power_w;
                 dlp_prediction_clear(&p);

@@ -65,11 +65,15 @@ double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, doub
 /* The clock share under a power cap (roofline.h; the DVFS model of
  * docs/predict.md), here with the rest of the per-kernel time model so that
  * predict (roofline.c) and the wave fit (waves.c) share it. */
+static double dvfs_vmin = 0;     /* 0: DLP__DVFS_VMIN_SHARE */
+
+void dlp__dvfs_vmin_override(double kv) { dvfs_vmin = kv > 0 && kv <= 1 ? kv : 0; }
+
 double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share) {
     double pw = p_idle + (p_boost - p_idle) * share;
     if (!(pw > p_tdp && p_tdp > p_idle)) return 1;
     /* below the voltage floor (share kv of boost) power falls only as f */
-    double r = (p_tdp - p_idle) / (pw - p_idle), kv = DLP__DVFS_VMIN_SHARE;
+    double r = (p_tdp - p_idle) / (pw - p_idle), kv = dvfs_vmin > 0 ? dvfs_vmin : DLP__DVFS_VMIN_SHARE;
     return r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
 }
 

@@ -225,21 +225,67 @@ static int gemm_shape(const dlp_graph *g, const dlp__kernel *kk, dlp__gemm_shape
     return 1;
 }
 
-/* Tiles and waves (waves.c) for an fp32 linear or bmm kernel on the vector
- * units, where the wave model has parameters; 0 otherwise (the curve times
- * it).  Applies with the built-in curves or a caller's: a caller's
- * dlp_efficiency still times every other class. */
-static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, int prec,
+/* A dense 1x1 convolution is a GEMM: each output pixel is the dot product
+ * of its Cin input channels with each of the Cout filters, so M = N x Ho x
+ * Wo rows, N = Cout, K = Cin, and cuDNN runs it as that implicit GEMM (no
+ * neighbourhood to gather; a stride only skips rows).  Its backward is two
+ * more GEMMs: dgrad M x Cin over K = Cout, wgrad Cout x Cin over K = M.
+ * NeuSight's conv table, which the fp32 conv curve was fitted on, holds
+ * only 3x3 stride-1 convolutions (most of them Winograd); the SGEMM tables
+ * the wave model was fitted on are the kernels a 1x1 conv runs.  pass: 0
+ * forward, 1 dgrad, 2 wgrad; 0 returned when kk is no dense 1x1 conv. */
+static int conv1x1_gemm(const dlp_graph *g, const dlp__kernel *kk, int pass, dlp__gemm_shape *s) {
+    if (!kk || kk->kclass != DLP_KC_CONV || kk->anchor < 0) return 0;
+    const dlp_node_info *ni = dlp_graph_node_at(g, kk->anchor);
+    if (!ni || ni->n_inputs < 2 || ni->n_outputs < 1 || ni->macs <= 0) return 0;
+    const dlp_tensor_info *x = dlp_graph_tensor_at(g, ni->inputs[0]);
+    const dlp_tensor_info *w = dlp_graph_tensor_at(g, ni->inputs[1]);
+    const dlp_tensor_info *y = dlp_graph_tensor_at(g, ni->outputs[0]);
+    if (!x || !w || !y || x->rank != 4 || w->rank != 4 || w->dims[2] != 1 || w->dims[3] != 1) return 0;
+    if (y->rank != 4 || !y->shape_known || y->numel <= 0 || w->dims[0] <= 0 || w->dims[1] <= 0) return 0;
+    /* dense: each filter reads all Cin input channels (a grouped conv's
+     * filter reads Cin / groups: one GEMM per group) */
+    if (x->dims[1] != w->dims[1]) return 0;
+    double co = (double)w->dims[0], ci = (double)w->dims[1], m = (double)y->numel / co;
+    if (fabs((double)ni->macs - (double)y->numel * ci) > 0.5) return 0;
+    switch (pass) {
+    case 0: *s = (dlp__gemm_shape){1, m, co, ci, 0, 0}; break;
+    case 1: *s = (dlp__gemm_shape){1, m, ci, co, 0, 0}; break;
+    default: *s = (dlp__gemm_shape){1, co, ci, m, 0, 0}; break;
+    }
+    return 1;
+}
+
+/* Tiles and waves (waves.c) for an fp32 linear or bmm kernel, or a dense
+ * 1x1 convolution's GEMM (pass as conv1x1_gemm), on the vector units, where
+ * the wave model has parameters; 0 otherwise (the curve times it).  Applies
+ * with the built-in curves or a caller's: a caller's dlp_efficiency still
+ * times every other class. */
+static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, int prec, int pass,
                         const char **source) {
-    if (c->pure || c->trt || ks->tensor_core || (kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM)) return 0;
+    if (c->pure || c->trt || ks->tensor_core || !kk) return 0;
     if (prec != DLP__PREC_FP32 || c->cdt != DLP_DT_FLOAT) return 0;
     const dlp__wave_params *wp = dlp__wave_params_builtin(DLP__PREC_FP32);
     dlp__gemm_shape s;
-    if (!wp || !gemm_shape(c->g, kk, &s)) return 0;
+    if (!wp) return 0;
+    if (kk->kclass == DLP_KC_CONV) {
+        if (!conv1x1_gemm(c->g, kk, pass, &s)) return 0;
+    } else if ((kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM) || pass || !gemm_shape(c->g, kk, &s)) {
+        return 0;
+    }
     s.elem_bytes = dlp__elem_bytes(c->cdt);
     double t = dlp__wave_gemm_time(wp, c->d, ks->peak, c->bw, &s, NULL);
     if (t > 0) *source = "neusight-fp32-waves-v1:linear+bmm";
     return t;
+}
+
+/* Which GEMM of a conv's backward a row is (conv1x1_gemm's pass; -1: none):
+ * backward.c names them */
+static int conv_bwd_pass(const char *name) {
+    if (!name) return -1;
+    if (!strcmp(name, "aten::convolution_backward (dgrad)")) return 1;
+    if (!strcmp(name, "aten::convolution_backward (wgrad)")) return 2;
+    return -1;
 }
 
 /* Add `n` kernels of (flops, bytes) each; returns the seconds (launch
@@ -592,7 +638,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         dlp_node_pred *np = &out->nodes[kk->anchor];
         kernel_setup ks = setup_kernel(c, o, kk, prec);
         bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
-        ks.wave_s = wave_time(c, kk, &ks, prec, &ks.source);
+        ks.wave_s = wave_time(c, kk, &ks, prec, 0, &ks.source);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
@@ -653,6 +699,8 @@ static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lower
     for (int i = 0; i < nr; i++) {
         kernel_setup ks = backward_setup(c, o, kk, prec, r[i].unit);
         if (r[i].bn && kk) bn_nchw_limit(c, o, L, kk, r[i].flops, r[i].bytes, &ks);
+        int pass = r[i].unit == DLP__BWD_FWD ? conv_bwd_pass(r[i].name) : -1;
+        if (pass > 0) ks.wave_s = wave_time(c, kk, &ks, prec, pass, &ks.source);
         dlp_kernel_pred *row = NULL;
         t += add_kernels(c, r[i].count, &ks, r[i].flops, r[i].bytes, np ? &np->energy_j : NULL, NULL, NULL, &row);
         if (row) {

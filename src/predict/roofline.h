@@ -58,13 +58,19 @@ double dlp__board_power_w(const dlp_device *d, double share);
  * Fitted on Zeus's power-limit sweeps (ResNet-50 training on V100, A40,
  * P100, Quadro RTX 6000, 52 points; bench/zeus_power_limit.c): MAPE of
  * t(limit)/t(max) 11.6 % with f^3 all the way, 9.5 % with the floor at 0.8;
- * leave-one-GPU-out picks 0.80-0.85, held-out MAPE 10.1 % (10.6 % without). */
+ * leave-one-GPU-out picks 0.80-0.85, held-out MAPE 10.1 % (10.6 % without).
+ * With fp32 1x1 convs as GEMMs (predict.md): 9.0 % in-sample, leave-one-GPU-
+ * out 0.77-0.85 and 10.8 % (bench/zeus_power_limit.c refits it). */
 #define DLP__DVFS_VMIN_SHARE 0.8
 /* The share of its boost clock a kernel sustains when, at boost, the board
  * would draw idle + (boost - idle) x share W against the limit tdp W: 1 when
  * within it, else the DVFS clock above (the time model of predict and of the
  * wave fit, bench/bench_waves.c). */
 double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share);
+/* A process-wide replacement of DLP__DVFS_VMIN_SHARE, in (0, 1]; 0 restores
+ * it.  For the benches' leave-one-GPU-out refits only (bench/zeus_power_limit.c),
+ * as dlp__wave_params_override is for the wave model: not thread-safe. */
+void dlp__dvfs_vmin_override(double kv);
 /* Clamp of the efficiency curve's ln(time ratio): [0, ln 100]. */
 #define DLP__EFF_MAX_LOG 4.605170185988091
 
