@@ -248,14 +248,17 @@ static void load_silicon(const char *root) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = unknown;
             r->src = src_of(v[cSRC]);
-            int tp = I(v[cPTP]), dp = I(v[cPDP]);
+            int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
+            /* the wide-EP reading of the decode worker below, for the
+             * prefill worker of the same dumps (same blank field) */
+            if (unknown && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
             int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
             const char *sc = strstr(v[cSRC], "silicon_concurrency=");
             if (sc && atoll(sc + 20) > 0) clients = atoll(sc + 20);
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = I(v[cPEP]),
+                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->y[T_TTFT] = ttft;
