@@ -248,14 +248,17 @@ static void load_silicon(const char *root) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = unknown;
             r->src = src_of(v[cSRC]);
-            int tp = I(v[cPTP]), dp = I(v[cPDP]);
+            int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
+            /* the wide-EP reading of the decode worker below, for the
+             * prefill worker of the same dumps (same blank field) */
+            if (unknown && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
             int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
             const char *sc = strstr(v[cSRC], "silicon_concurrency=");
             if (sc && atoll(sc + 20) > 0) clients = atoll(sc + 20);
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = I(v[cPEP]),
+                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->y[T_TTFT] = ttft;
@@ -269,8 +272,20 @@ static void load_silicon(const char *root) {
              * the engine's cap (often blank) */
             int64_t per_dw = (clients + I(v[cDW]) - 1) / I(v[cDW]);
             if (atoi(v[cDBS]) > 0 && per_dw > (int64_t)atoi(v[cDBS]) * dp) per_dw = (int64_t)atoi(v[cDBS]) * dp;
+            int dep = I(v[cDEP]);
+            /* The InferenceMAX-style dumps (no worker counts) leave the
+             * decode attention-DP size blank and give tp_size as the
+             * worker's GPU count: SGLang (--tp N --enable-dp-attention) and
+             * TensorRT-LLM (tp_size N, enable_attention_dp) take attention
+             * DP as a flag over all N GPUs.  Where the experts are split
+             * (moe_ep > 1) the worker is read as that wide-EP layout: every
+             * GPU an attention rank with its own share of the clients and
+             * the experts spread over all N; pure-TP workers (moe_ep 1)
+             * stay TP.  Reading them as TP N made every rank read the whole
+             * batch's MLA cache (2-7x the measured TPOT at 256+ clients). */
+            if (unknown && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = per_dw, .ep = I(v[cDEP]), .attn_dp = dp,
+                                       .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) nR++;

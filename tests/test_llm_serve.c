@@ -588,6 +588,38 @@ static void t_recurrent_state_prefill(void) {
     CHECK(p.prefill_ms > 7.7 && p.prefill_ms < 300.0);
 }
 
+/* Attention DP reads only its share of the MLA cache (the layout of the
+ * wide-EP decode workers, docs/llm.md "fourth pass").  DeepSeek-V3 caches
+ * one latent of 512 + 64 per layer: 61 x 576 x 1 B (fp8 cache) = 35,136 B
+ * per token, and TP does not split it (one latent head).  256 decoding
+ * sequences of a 4096 prompt and 1024 outputs hold about 4096 + 512 = 4608
+ * tokens each: 256 x 4608 x 35,136 B = 41.4 GB, 5.18 ms at B200's 8 TB/s
+ * on every rank under TP 8, 0.65 ms under attention DP 8 (32 sequences a
+ * rank).  DP pays for it by reading all the attention weights on every
+ * rank: per layer q_a 7168 x 1536, q_b 1536 x 128 x 192, kv_a 7168 x 576,
+ * kv_b 512 x 128 x 256, o 128 x 128 x 7168 = 187.0 M, x 61 = 11.41 G, of
+ * which TP reads an eighth: at most 7/8 x 11.41 GB = 1.25 ms more, plus the
+ * 3 dense MLPs (3 x 7168 x 18432 x 3 = 1.19 G) and the head (7168 x
+ * 129,280 = 0.93 G): 0.24 ms more at most.  So TP's step is at least 5.18
+ * ms and DP's is at least 4.53 - 1.49 = 3.0 ms shorter where both run at
+ * the same fraction of the bandwidth. */
+static void t_attention_dp_reads_its_share(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction tp, dp;
+    dlp_llm_workload wl = {.batch = 1, .seq = 4096, .gen_tokens = 1024, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .concurrency = 256, .ep = 8,
+                           .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "b200", wl, &tp, &e) == DLP_OK);
+    wl.attn_dp = 8;
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "b200", wl, &dp, &e) == DLP_OK);
+    printf("  DeepSeek-V3 decode, 256 x 4608 tokens on 8 x B200: TP 8 %.2f ms, attention DP 8 %.2f ms\n",
+           tp.decode_step_ms, dp.decode_step_ms);
+    CHECK_I64(tp.running, 256);
+    CHECK_I64(dp.running, 256);
+    CHECK(tp.decode_step_ms >= 5.18);
+    CHECK(tp.decode_step_ms - dp.decode_step_ms >= 3.0);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -611,6 +643,7 @@ int main(void) {
     RUN(t_engine_cpu_by_hand);
     RUN(t_power_spans_prompt_steps);
     RUN(t_recurrent_state_prefill);
+    RUN(t_attention_dp_reads_its_share);
     dlp_devdb_free(db);
     return TAP_DONE();
 }
