@@ -59,7 +59,7 @@ static int bwd(int runtime, int memfmt, const char *node, dlp__bwd_kernel *r) {
     dlp__lowered_free(&L);
     dlp_error e = {0};
     if (dlp__lower(G, runtime, memfmt, 1, DLP_DT_FLOAT16, 0, &L, &e)) return -1;
-    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16, NULL};
     return dlp__backward_kernels(&b, kernel_of(node), r, 4);
 }
 
@@ -121,7 +121,7 @@ static void t_fork(void) {
     build(1);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "relu", r) == 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
     double by = 0;
     /* relu's output feeds conv2 and the add: one add of 3A */
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("relu"), &by), 1);
@@ -166,7 +166,7 @@ static void t_fork_sliced(void) {
     CHECK(!dlp__graph_finalize(G, NULL, &e));
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "proj", r) >= 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
     double by = 0;
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("proj"), &by), 1);
     CHECK_NEAR(by, 1536.0, 0.5);
@@ -181,7 +181,7 @@ static void t_saved(void) {
     build(2);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r) == 2);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
     CHECK_NEAR(dlp__saved_bytes(&b), 2 * A_BYTES, 0.5);
     CHECK_NEAR(dlp__saved_bytes(NULL), 0, 0);
 }
@@ -253,6 +253,51 @@ static void t_step_times(void) {
     CIN = 16;
 }
 
+/* What requires grad (autograd's rule), on
+ *   x[2,4,8] (input) -> MatMul (W [8,8]) -> s;  am[2,1,8] (input) x c -> m;
+ *   y = s + m (m broadcast);  z = y / scale (a scalar initializer).
+ * s carries a gradient (from W); m is computed from an input alone, so the
+ * Add's backward runs no kernel (the old rule summed dY into m's shape) and
+ * m's Mul none.  z = y / scale: dY / scale, one pass: read dY (64 x 2 B at
+ * fp16), the scalar (2 B), write dX (128 B) = 258 B; the generic rule's 1.5x
+ * the forward's 256 B would be 384 B. */
+static void t_requires_grad(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    int am = dlp__graph_add_value(G, "am", DLP_DT_FLOAT, 3, D(2, 1, 8));
+    dlp__graph_mark_input(G, x);
+    dlp__graph_mark_input(G, am);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(8, 8));
+    int c = dlp__graph_add_weight(G, "c", DLP_DT_FLOAT, 0, NULL);
+    int sc = dlp__graph_add_weight(G, "scale", DLP_DT_FLOAT, 0, NULL);
+    int s = dlp__graph_add_value(G, "s", 0, -1, NULL), m = dlp__graph_add_value(G, "m", 0, -1, NULL);
+    int y = dlp__graph_add_value(G, "y", 0, -1, NULL), z = dlp__graph_add_value(G, "z", 0, -1, NULL);
+    dlp__graph_mark_output(G, z);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &s);
+    dlp__graph_add_node(G, "mask", "Mul", "", 2, (int[]){am, c}, 1, &m);
+    dlp__graph_add_node(G, "add", "Add", "", 2, (int[]){s, m}, 1, &y);
+    dlp__graph_add_node(G, "div", "Div", "", 2, (int[]){y, sc}, 1, &z);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    unsigned char *rg = dlp__requires_grad(G);
+    CHECK(rg != NULL);
+    if (!rg) return;
+    CHECK(rg[w] && rg[s] && rg[y] && rg[z]);
+    CHECK(!rg[x] && !rg[am] && !rg[m] && !rg[c] && !rg[sc]);
+    free(rg);
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "add", r), 0);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "mask", r), 0);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "div", r), 1);
+    CHECK(!strcmp(r[0].name, "aten::div (backward)"));
+    CHECK_NEAR(r[0].bytes, 258.0, 0.5);
+    /* the MatMul: its input x needs no gradient: only the weight's kernel */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "mm", r), 1);
+    CHECK_I64(r[0].count, 1);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -261,6 +306,7 @@ int main(void) {
     RUN(t_saved);
     RUN(t_step);
     RUN(t_step_times);
+    RUN(t_requires_grad);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();
