@@ -298,6 +298,65 @@ static void t_requires_grad(void) {
     CHECK_I64(r[0].count, 1);
 }
 
+/* GELU-tanh written out, x[4,64] -> y: Hugging Face's gelu_new
+ *   0.5 * x * (1 + tanh(0.79788 * (x + 0.044715 * pow(x, 3))))
+ * is eight tensor ops (mul, pow, mul, add, mul, tanh, add, mul) and eager
+ * PyTorch launches eight kernels; torch.onnx's decomposition of one
+ * F.gelu(approximate="tanh") writes the cube as x * x * x (no Pow) and is
+ * one kernel; a compiler fuses either into one. */
+static int gelu_graph(int with_pow) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int k[5];
+    for (int i = 0; i < 5; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "k%d", i);
+        k[i] = dlp__graph_add_weight(G, nm, DLP_DT_FLOAT, 0, NULL);
+    }
+    int v[9];
+    for (int i = 0; i < 9; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "v%d", i);
+        v[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+    }
+    dlp__graph_mark_output(G, v[8]);
+    dlp__graph_add_node(G, "half", "Mul", "", 2, (int[]){x, k[0]}, 1, &v[0]);
+    if (with_pow) {
+        dlp__graph_add_node(G, "cube", "Pow", "", 2, (int[]){x, k[1]}, 1, &v[2]);
+    } else {
+        dlp__graph_add_node(G, "sq", "Mul", "", 2, (int[]){x, x}, 1, &v[1]);
+        dlp__graph_add_node(G, "cube", "Mul", "", 2, (int[]){v[1], x}, 1, &v[2]);
+    }
+    dlp__graph_add_node(G, "kappa", "Mul", "", 2, (int[]){v[2], k[2]}, 1, &v[3]);
+    dlp__graph_add_node(G, "inner", "Add", "", 2, (int[]){x, v[3]}, 1, &v[4]);
+    dlp__graph_add_node(G, "beta", "Mul", "", 2, (int[]){v[4], k[3]}, 1, &v[5]);
+    dlp__graph_add_node(G, "tanh", "Tanh", "", 1, &v[5], 1, &v[6]);
+    dlp__graph_add_node(G, "one", "Add", "", 2, (int[]){v[6], k[4]}, 1, &v[7]);
+    dlp__graph_add_node(G, "out", "Mul", "", 2, (int[]){v[0], v[7]}, 1, &v[8]);
+    return dlp__graph_finalize(G, NULL, &e) == DLP_OK;
+}
+
+static int kernels_of(int runtime) {
+    dlp__lowered_free(&L);
+    dlp_error e = {0};
+    if (dlp__lower(G, runtime, DLP_MEMFMT_NCHW, 0, DLP_DT_FLOAT, 0, &L, &e)) return -1;
+    return L.n;
+}
+
+static void t_python_gelu(void) {
+    CHECK(gelu_graph(1));
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 8);
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER1X), 8);
+    CHECK_I64(kernels_of(DLP_RUNTIME_COMPILE), 1);
+    CHECK(gelu_graph(0));
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 1);
+    CHECK(!strcmp(L.k[0].name, "aten::gelu"));
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -307,6 +366,7 @@ int main(void) {
     RUN(t_step);
     RUN(t_step_times);
     RUN(t_requires_grad);
+    RUN(t_python_gelu);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

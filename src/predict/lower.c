@@ -529,11 +529,20 @@ static void pattern_unary(lctx *c, int *in_set) {
             outs += ext;
         }
         /* what is it? */
-        int n_mul = 0, n_add = 0;
+        int n_mul = 0, n_add = 0, n_pow = 0;
         for (int k = 0; k < nm; k++) {
             n_mul += is_op(c, mem[k], "Mul") || is_op(c, mem[k], "Div");
             n_add += is_op(c, mem[k], "Add");
+            n_pow += is_op(c, mem[k], "Pow");
         }
+        /* A tanh GELU with a Pow in it is Python code, not one op: the
+         * exporter writes F.gelu(approximate="tanh") as x * x * x (torch.onnx's
+         * decomposition, tests/golden/patterns/gelu_tanh.onnx), while
+         * Hugging Face's gelu_new (GPT-2, GPT-J, CodeGen) calls torch.pow(x,
+         * 3.0) among its eight tensor ops, and eager PyTorch launches each
+         * of them (NeuSight's GPT-2 traces: mul, pow, mul, add, mul, tanh,
+         * add, mul, each as long as a copy of the tensor).  Compilers fuse it. */
+        int python_gelu = seed_tanh && n_pow > 0 && (c->runtime == DLP_RUNTIME_EAGER || c->runtime == DLP_RUNTIME_EAGER1X);
         /* x must be consumed by the set beyond the seed's own chain (x * f(x)) */
         int x_uses = 0;
         for (int k = 0; k < nm; k++)
@@ -542,7 +551,7 @@ static void pattern_unary(lctx *c, int *in_set) {
         const char *name = NULL;
         if (outs == 1 && nm >= 2 && x_uses >= 2) {
             if (seed_erf && n_add >= 1 && n_mul >= 2) name = "aten::gelu";
-            else if (seed_tanh && n_add >= 2 && n_mul >= 3) name = "aten::gelu";
+            else if (seed_tanh && n_add >= 2 && n_mul >= 3 && !python_gelu) name = "aten::gelu";
             else if (seed_sig && nm == 2) name = "aten::silu";
             else if (seed_hs && nm == 2) name = "aten::hardswish";
             else if (seed_sp && nm == 3) name = "aten::mish";
