@@ -357,6 +357,60 @@ static void t_python_gelu(void) {
     CHECK(!strcmp(L.k[0].name, "aten::gelu"));
 }
 
+/* Softmax over rows of S (x[8,16,S,S] fp32, A100-PCIe-40GB, eager): PyTorch
+ * runs rows of at most 1024 elements as the persistent warp softmax (one
+ * read, one write: the elementwise curve) and longer rows as the block
+ * softmax (the softmax curve).  By hand: N = 8*16*S*S, 4N FLOPs, 8N bytes;
+ * roofline = 8N / 1555 GB/s (FP32 vector 19.5 TFLOP/s is not the bound);
+ * u = log10(roofline / 1 us), v = log10((4N / 8N) / (19.5e12 / 1555e9));
+ * kernel = roofline x exp(clamp(a + b u + c v, 0, ln 100)) with the shipped
+ * (a, b, c) of the class the row length picks. */
+static double softmax_kernel_ms(int64_t S, const char **curve) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 4, D(8, 16, S, S));
+    dlp__graph_mark_input(G, x);
+    int y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    int n = dlp__graph_add_node(G, "sm", "Softmax", "", 1, &x, 1, &y);
+    dlp__node_set_int(G, n, "axis", -1);
+    if (dlp__graph_finalize(G, NULL, &e)) return -1;
+    dlp_devdb *db = NULL;
+    if (dlp_devdb_load(NULL, &db, &e)) return -1;
+    dlp_predict_opts o = {0};
+    o.batch = 8;
+    dlp_prediction p;
+    double ms = -1;
+    if (!dlp_predict(G, dlp_devdb_find(db, "a100-pcie-40gb"), db, &o, &p, &e)) {
+        for (int i = 0; i < p.n_kernel_rows; i++)
+            if (!strcmp(p.kernel_rows[i].name, "aten::softmax")) ms = p.kernel_rows[i].kernel_ms, *curve = p.kernel_rows[i].curve;
+        dlp_prediction_clear(&p);
+    }
+    dlp_devdb_free(db);
+    return ms;
+}
+
+static double by_hand_ms(int64_t S, int opc) {
+    double N = 8.0 * 16 * S * S, roof = 8 * N / 1555e9;
+    double u = fmin(fmax(log10(roof / 1e-6), -1), 5), v = fmin(fmax(log10(0.5 / (19.5e12 / 1555e9)), -3), 3);
+    const dlp_eff_curve *k = &dlp_efficiency_builtin()->cls[opc];
+    double l = k->a + k->b * u + k->c * v + k->d * u * u;
+    return 1e3 * roof * exp(fmin(fmax(l, 0), log(100)));
+}
+
+static void t_softmax_rows(void) {
+    const char *src = NULL;
+    double t1 = softmax_kernel_ms(1024, &src), h1 = by_hand_ms(1024, DLP_OPC_ELEMENTWISE);
+    CHECK(t1 > 0 && fabs(t1 / h1 - 1) < 1e-3);
+    CHECK(src && strstr(src, "warp softmax"));
+    double t2 = softmax_kernel_ms(2048, &src), h2 = by_hand_ms(2048, DLP_OPC_SOFTMAX);
+    CHECK(t2 > 0 && fabs(t2 / h2 - 1) < 1e-3);
+    CHECK(src && strstr(src, "softmax") && !strstr(src, "warp"));
+    if (t1 > 0 && t2 > 0) fprintf(stderr, "  # softmax rows 1024: %.4f ms (hand %.4f); 2048: %.4f ms (hand %.4f)\n", t1, h1, t2, h2);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -367,6 +421,7 @@ int main(void) {
     RUN(t_step_times);
     RUN(t_requires_grad);
     RUN(t_python_gelu);
+    RUN(t_softmax_rows);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

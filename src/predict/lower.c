@@ -1460,3 +1460,22 @@ void dlp__lowered_free(dlp__lowered *l) {
     free(l->k), free(l->members), free(l->node_kernel), free(l->node_view);
     memset(l, 0, sizeof *l);
 }
+
+int64_t dlp__softmax_row(const dlp_graph *g, const dlp__kernel *kk) {
+    if (kk->kclass != DLP_KC_SOFTMAX || kk->n != 1 || kk->anchor < 0) return 0;
+    const dlp__node *nd = &g->nodes[kk->anchor];
+    if (strcmp(nd->op_type, "Softmax") && strcmp(nd->op_type, "LogSoftmax")) return 0;
+    if (nd->n_out < 1 || nd->out[0] < 0) return 0;
+    const dlp_tensor_info *y = dlp_graph_tensor_at(g, nd->out[0]);
+    if (!y || !y->shape_known || y->rank < 1) return 0;
+    const dlp__attr *ax = dlp__attr_get(nd, "axis");
+    int64_t a = ax && ax->type == DLP_AT_INT ? ax->i : nd->opset >= 13 ? -1 : 1;
+    if (a < 0) a += y->rank;
+    if (a < 0 || a >= y->rank) return 0;
+    if (nd->opset < 13) {      /* opset < 13 flattens to 2-D at the axis */
+        int64_t row = 1;
+        for (int i = (int)a; i < y->rank; i++) row *= y->dims[i];
+        return row;
+    }
+    return a == y->rank - 1 ? y->dims[a] : 0;
+}

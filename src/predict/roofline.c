@@ -164,6 +164,23 @@ static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o,
     return &k->c;
 }
 
+/* PyTorch's CUDA softmax over rows of at most 1024 elements (and 4 KiB:
+ * aten/src/ATen/native/cuda/SoftMax.cu, host_softmax) runs the persistent
+ * warp softmax (dispatch_softmax_forward): a warp holds its row in
+ * registers, so the kernel reads the tensor once and writes it once, a
+ * streaming pass timed like one (the elementwise curve).  Longer rows run
+ * cunn_SoftMaxForward, a CTA per row that passes over it for the max, the
+ * sum and the write: the softmax curve, fitted on NeuSight's softmax table,
+ * where those kernels are two thirds of the rows.  In the end-to-end traces
+ * (NeuSight, fp32) the rows of 512 and 1024 ran at 1.1-1.5x the bandwidth
+ * bound on every GPU, like the division next to them, while the softmax
+ * curve put them at 1.6x. */
+static int softmax_streams(const pctx *c, const dlp__kernel *kk) {
+    int64_t row = dlp__softmax_row(c->g, kk);
+    double eb = dlp__elem_bytes(c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16 ? DLP_DT_FLOAT : c->cdt);
+    return row > 0 && row <= 1024 && row * eb <= 4096;
+}
+
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
     kernel_setup s = {0};
     s.kclass = kk->kclass;
@@ -175,7 +192,12 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * them in fp32 registers, and their time is bytes / bandwidth, with the
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
-    s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    if (softmax_streams(c, kk)) {
+        s.curve = kcurve_for(c, o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, kprec, &s.source);
+        if (!c->pure && !o->eff) s.source = "neusight-fp32-v1:elementwise (warp softmax, row <= 1024)";
+    } else {
+        s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    }
     /* NeuSight's fp32 linear layers (M = batch x seq >= 128 tokens) all lie
      * at or above the ridge (v >= 0); below it the fitted intensity term
      * (c < 0) would make a GEMV slower than the GEMM of 8 rows over the same
