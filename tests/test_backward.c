@@ -411,6 +411,39 @@ static void t_softmax_rows(void) {
     if (t1 > 0 && t2 > 0) fprintf(stderr, "  # softmax rows 1024: %.4f ms (hand %.4f); 2048: %.4f ms (hand %.4f)\n", t1, h1, t2, h2);
 }
 
+/* An embedding lookup: ids[4,8] (int64) -> Gather(W [1000,16]) -> e[4,8,16]
+ * -> Relu.  At fp16 the lookup reads the 32 rows it selects (32 x 16 x 2 =
+ * 1,024 B), the ids (256 B) and writes e (1,024 B): 2,304 B, not the table's
+ * 32,000 B.  Its backward zero-fills the table's gradient (32,000 B) and adds
+ * dY's rows into it (read 1,024, write 1,024). */
+static void t_embedding(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int ids = dlp__graph_add_value(G, "ids", DLP_DT_INT64, 2, D(4, 8));
+    dlp__graph_mark_input(G, ids);
+    int w = dlp__graph_add_weight(G, "wte", DLP_DT_FLOAT, 2, D(1000, 16));
+    int x = dlp__graph_add_value(G, "e", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "wte", "Gather", "", 2, (int[]){w, ids}, 1, &x);
+    dlp__graph_add_node(G, "relu", "Relu", "", 1, &x, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__lowered_free(&L);
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    int k = -1;   /* the lookup is a copy-class kernel (aten::index_select) */
+    for (int j = 0; j < L.n; j++)
+        if (!strcmp(dlp_graph_node_at(G, L.k[j].anchor)->name, "wte")) k = j;
+    CHECK(k >= 0);
+    if (k < 0) return;
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_kernel r[4];
+    CHECK_I64(dlp__backward_kernels(&b, k, r, 4), 2);
+    CHECK_NEAR(L.k[k].bytes, 2304.0, 0.5);
+    CHECK_NEAR(r[0].bytes, 32000.0, 0.5);
+    CHECK_NEAR(r[1].bytes, 2048.0, 0.5);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -422,6 +455,7 @@ int main(void) {
     RUN(t_requires_grad);
     RUN(t_python_gelu);
     RUN(t_softmax_rows);
+    RUN(t_embedding);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

@@ -238,6 +238,18 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
     }
     if (!strncmp(kk->name, "cudnn::nchwToNhwc", 17) || !strncmp(kk->name, "cudnn::nhwcToNchw", 17))
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 2, 0, kk->bytes);
+    const dlp_node_info *an = dlp_graph_node_at(b->g, kk->anchor);
+    if (kk->n == 1 && is_op(an, "Gather") && an->n_inputs == 2 && an->n_outputs > 0) {
+        /* an embedding lookup: the weight's gradient is the whole table,
+         * zero-filled, then dY's rows added into the rows the indices name
+         * (embedding_dense_backward: sort the indices, sum per row) */
+        const dlp_tensor_info *w = tensor(b->g, an->inputs[0]), *y = tensor(b->g, an->outputs[0]);
+        if (w && y && w->is_initializer && w->rank == 2 && needs_grad(b, an->inputs[0])) {
+            double w_b = fmax(dlp__tensor_bytes_at(w, b->cdt), 0), y_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0);
+            int n = put(out, 0, max, "aten::zero_ (embedding grad)", DLP__BWD_VECTOR, 1, 0, w_b);
+            return put(out, n, max, "aten::embedding_dense_backward", DLP__BWD_VECTOR, 1, (double)y->numel, 2 * y_b);
+        }
+    }
     int nb = binary_backward(b, kk, out, max);
     if (nb >= 0) return nb;
     if (kk->has_weight || grad_in(b, k) > 0)

@@ -1348,7 +1348,15 @@ static void member_inputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__k
         if (is_scalar(c, s)) continue;   /* a scalar operand is a kernel argument */
         if (vseen[s]) continue;
         vseen[s] = 1;
-        kk->bytes += vbytes(c, s);
+        /* an embedding lookup (Gather from a weight table) reads the rows it
+         * selects, which are its output, not the whole table: PyTorch's
+         * embedding is index_select over rows (a decode step of a 128k-token
+         * vocabulary reads one row per token, not 1 GB) */
+        if (q == 0 && is_op(c, i, "Gather") && is_param(c, s) && nd->n_out > 0 && nd->out[0] >= 0 &&
+            vbytes(c, nd->out[0]) < vbytes(c, s))
+            kk->bytes += vbytes(c, nd->out[0]);
+        else
+            kk->bytes += vbytes(c, s);
         if (is_param(c, s) && V(c, s)->rank >= 2) kk->has_weight = 1;
         if (sp >= 0 && c->kind[sp] != K_FREE) kk->grad_inputs++;
     }
