@@ -444,6 +444,53 @@ static void t_embedding(void) {
     CHECK_NEAR(r[1].bytes, 2048.0, 0.5);
 }
 
+/* Dropout in training, x[4,64] -> MatMul (W [64,64]) -> Dropout -> y, at
+ * fp16: PyTorch's fused native_dropout reads x (512 B) and writes y (512 B)
+ * and its one-byte mask (256 B): 1,280 B; its backward reads dY (512 B) and
+ * the mask (256 B) and writes dX (512 B): 1,280 B (the generic rule's 1.5x
+ * the forward would be 1,920 B).  In inference the Dropout is no kernel. */
+static void t_dropout(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    int h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    dlp__graph_add_node(G, "drop", "Dropout", "", 1, &h, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "drop", r), 1);
+    int k = kernel_of("drop");
+    CHECK(k >= 0);
+    if (k < 0) return;
+    CHECK_NEAR(L.k[k].bytes, 1280.0, 0.5);
+    CHECK(!strcmp(r[0].name, "aten::native_dropout_backward"));
+    CHECK_NEAR(r[0].bytes, 1280.0, 0.5);
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 1);   /* inference: the MatMul alone */
+    /* p = 0 (torchvision's Swin): F.dropout returns its input, no kernel
+     * in training either (opset 10: the ratio is an attribute) */
+    dlp_graph_free(G);
+    G = dlp__graph_new("t");
+    G->opset = 10;
+    x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    int dn = dlp__graph_add_node(G, "drop", "Dropout", "", 1, &h, 1, &y);
+    dlp__node_set_float(G, dn, "ratio", 0.0);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__lowered_free(&L);
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    CHECK_I64(L.n, 1);
+    CHECK(kernel_of("drop") < 0);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -456,6 +503,7 @@ int main(void) {
     RUN(t_python_gelu);
     RUN(t_softmax_rows);
     RUN(t_embedding);
+    RUN(t_dropout);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

@@ -250,6 +250,16 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
             return put(out, n, max, "aten::embedding_dense_backward", DLP__BWD_VECTOR, 1, (double)y->numel, 2 * y_b);
         }
     }
+    if (kk->n == 1 && is_op(an, "Dropout") && an->n_outputs > 0 && grad_in(b, k) > 0) {
+        /* native_dropout_backward: dY x mask x 1/(1-p): reads dY and the
+         * one-byte mask, writes dX (1x the forward's traffic, not 1.5x) */
+        const dlp_tensor_info *y = tensor(b->g, an->outputs[0]);
+        if (y && y->numel > 0) {
+            double y_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0);
+            return put(out, 0, max, "aten::native_dropout_backward", DLP__BWD_VECTOR, 1, (double)y->numel,
+                       2 * y_b + (double)y->numel);
+        }
+    }
     int nb = binary_backward(b, kk, out, max);
     if (nb >= 0) return nb;
     if (kk->has_weight || grad_in(b, k) > 0)

@@ -210,7 +210,16 @@ static int classify(const lctx *c, int i) {
                                         "Transpose", "Slice", "Split", "Expand"};
     for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
         if (!strcmp(nd->op_type, views[k])) return K_VIEW;
-    if (!strcmp(nd->op_type, "Dropout")) return c->train ? K_KERNEL : K_VIEW;
+    if (!strcmp(nd->op_type, "Dropout")) {
+        /* F.dropout(p=0) returns its input even in training (ATen's
+         * dropout: "if (p == 0 || !train ...) return input"): torchvision's
+         * Swin has 24-48 of them; the ratio is input 1 (opset >= 12) or an
+         * attribute, 0.5 when absent */
+        double p = 0.5;
+        if (nd->opset >= 12 && nd->n_in > 1 && nd->in[1] >= 0) p = scalar_val(c, nd->in[1]);
+        else if (nd->opset < 12 && dlp__attr_get(nd, "ratio")) p = dlp__attr_get(nd, "ratio")->f;
+        return c->train && p != 0 ? K_KERNEL : K_VIEW;
+    }
     /* a Cast to the type the value already has copies nothing (x.to(x.dtype)
      * returns x) */
     if (!strcmp(nd->op_type, "Cast") && nd->n_in >= 1 && nd->in[0] >= 0 && nd->n_out >= 1 && nd->out[0] >= 0 &&
@@ -1410,6 +1419,14 @@ static void kernel_work(lctx *c, const dlp__lowered *out, int k, unsigned char *
     kk->anchor = heavy;
     kk->op_class = opc(c, heavy);
     if (c->kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
+    /* a training Dropout is PyTorch's fused native_dropout: it also writes
+     * its one-byte keep mask (kept for the backward), whether or not the
+     * graph names the mask as an output */
+    const dlp__node *hn = &g->nodes[heavy];
+    if (kk->n == 1 && c->train && !strcmp(hn->op_type, "Dropout") && hn->n_out == 1 && hn->out[0] >= 0) {
+        const dlp_tensor_info *y = dlp_graph_tensor_at(g, hn->out[0]);
+        if (y && y->numel > 0) kk->bytes += (double)y->numel;
+    }
 }
 
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
