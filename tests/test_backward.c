@@ -491,6 +491,31 @@ static void t_dropout(void) {
     CHECK(kernel_of("drop") < 0);
 }
 
+/* Pow by a scalar, x[4,64] -> MatMul (W [64,64]) -> h -> Pow(h, 3) -> y at
+ * fp16 (512 B a tensor): pow_backward is grad * (3 * h.pow(2)), three
+ * kernels: pow (read h, write: 1,024 B), the scalar multiply (1,024 B), the
+ * product with dY (read two, write one: 1,536 B). */
+static void t_pow(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    int c = dlp__graph_add_weight(G, "three", DLP_DT_FLOAT, 0, NULL);
+    int h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    dlp__graph_add_node(G, "cube", "Pow", "", 2, (int[]){h, c}, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "cube", r), 3);
+    CHECK_NEAR(r[0].bytes, 1024.0, 0.5);
+    CHECK_NEAR(r[1].bytes, 1024.0, 0.5);
+    CHECK_NEAR(r[2].bytes, 1536.0, 0.5);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -504,6 +529,7 @@ int main(void) {
     RUN(t_softmax_rows);
     RUN(t_embedding);
     RUN(t_dropout);
+    RUN(t_pow);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();
