@@ -30,7 +30,10 @@
  *
  * Where the error comes from: the label CSVs hold NeuSight's per-op times of
  * one layer (plus embeddings and head); they are summed per op class as
- * non-layer + num_layer x layer and set beside the predicted per-class time.
+ * non-layer + num_layer x layer and set beside the predicted per-class time;
+ * "elementwise+other" is split again by what the op is (dropout, embeddings,
+ * the scores' scale/mask/clamp, activation parts, adds, copies), which shows
+ * the kernels Hugging Face's eager code runs that the built graph lacks.
  */
 /* bench_curves.c brings bench_roofline.c (the NeuSight refits) and the
  * aiconfigurator readers and fit (the MLPerf BERT refits, e2e_vision.c) */
@@ -50,6 +53,12 @@ static const char *const pname[P_N] = {"pure", "calibrated", "calib. LOGO"};
 enum { B_GEMM, B_MATMUL, B_SOFTMAX, B_NORM, B_ELEM, B_N };
 static const char *const bname[B_N] = {"linear (gemm)", "bmm (matmul)", "softmax", "layernorm", "elementwise+other"};
 
+/* "elementwise+other" split by what the op is, measured (label CSV op
+ * names) and predicted (kernel names), to show which kernels are missing */
+enum { S_DROP, S_EMBED, S_SCORE, S_ACT, S_ADD, S_COPY, S_OTHER, S_N };
+static const char *const sname[S_N] = {"dropout",        "embeddings", "scale/mask/clamp", "activation parts",
+                                       "add",            "copies",     "other"};
+
 #define MAXR 256
 typedef struct {
     char gpu[64], model[32], dev_id[32];
@@ -60,6 +69,7 @@ typedef struct {
     double pred_fw[P_N];
     double cls_meas[B_N];      /* from the label CSV; < 0: no CSV */
     double cls_pred[B_N];      /* calibrated */
+    double sub_meas[S_N], sub_pred[S_N];   /* B_ELEM split (S_*)     */
     int have_csv;
     int in_fit;                /* GPU's kernels were in the shipped fit */
 } erow;
@@ -120,7 +130,26 @@ static int bucket_of_op(const char *op, const char *target, const char *name) {
     return B_ELEM;
 }
 
-static int read_label_csv(const char *path, int layers, int train, double *cls) {
+/* The S_* part of an elementwise op: by the label's target (measured) or
+ * the kernel's aten name (predicted; backward rows carry their op's name). */
+static int sub_of_name(const char *t) {
+    if (strstr(t, "drop")) return S_DROP;
+    if (strstr(t, "embed") || strstr(t, "wte") || strstr(t, "wpe") || strstr(t, "index_select") ||
+        strstr(t, "zero_"))
+        return S_EMBED;
+    if (strstr(t, "truediv") || strstr(t, "div") || strstr(t, "where") || strstr(t, "max") || strstr(t, "masked"))
+        return S_SCORE;
+    if (strstr(t, "gelu") || strstr(t, "tanh") || strstr(t, "pow") || strstr(t, "activation") || strstr(t, "relu") ||
+        strstr(t, "mul"))
+        return S_ACT;
+    if (strstr(t, "add") || strstr(t, "sum")) return S_ADD;
+    if (strstr(t, "contiguous") || strstr(t, "copy") || strstr(t, "reshape") || strstr(t, "permute") ||
+        strstr(t, "view") || strstr(t, "transpose"))
+        return S_COPY;
+    return S_OTHER;
+}
+
+static int read_label_csv(const char *path, int layers, int train, double *cls, double *sub) {
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     size_t cap = 1 << 20;
@@ -134,7 +163,7 @@ static int read_label_csv(const char *path, int layers, int train, double *cls) 
     int nh = csv_split(hl, h, 64);
     int cOp = col(h, nh, "op"), cT = col(h, nh, "target"), cN = col(h, nh, "Name"), cOut = col(h, nh, "output_shape");
     int cL = col(h, nh, train ? "fw_latency" : "latency"), cB = train ? col(h, nh, "bw_latency") : -1;
-    typedef struct { int b, layer0, module; double t; } op_t;
+    typedef struct { int b, s, layer0, module; double t; } op_t;
     op_t *ops = NULL;
     int n = 0, capo = 0;
     while (fgets(line, (int)cap, f)) {
@@ -146,6 +175,7 @@ static int read_label_csv(const char *path, int layers, int train, double *cls) 
         }
         op_t *o = &ops[n++];
         o->b = bucket_of_op(v[cOp], v[cT], v[cN]);
+        o->s = sub_of_name(v[cT]);
         o->layer0 = is_layer0(v[cN]);
         o->module = !strcmp(v[cOp], "call_module") || !strcmp(v[cOp], "get_attr");
         o->t = atof(v[cL]) + (cB >= 0 ? atof(v[cB]) : 0);
@@ -167,9 +197,11 @@ static int read_label_csv(const char *path, int layers, int train, double *cls) 
     if (last >= 0)
         while (last + 1 < n && !ops[last + 1].module) last++;
     for (int b = 0; b < B_N; b++) cls[b] = 0;
+    for (int k = 0; k < S_N; k++) sub[k] = 0;
     for (int i = 0; i < n; i++) {
         double w = (first >= 0 && i >= first && i <= last) ? layers : 1;
         cls[ops[i].b] += w * ops[i].t;
+        if (ops[i].b == B_ELEM) sub[ops[i].s] += w * ops[i].t;
     }
     free(ops);
     return 1;
@@ -219,6 +251,12 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
             r->cls_pred[b] += t;
         }
     }
+    if (which == P_CAL)
+        for (int i = 0; i < p.n_kernel_rows; i++) {
+            const dlp_kernel_pred *k = &p.kernel_rows[i];
+            if (k->phase > 1 || k->node < 0 || bucket_of_class(p.nodes[k->node].op_class) != B_ELEM) continue;
+            r->sub_pred[sub_of_name(k->name)] += k->time_ms;
+        }
     r->pred[which] = r->train ? fb : p.latency_ms;
     r->pred_fw[which] = p.latency_ms;
     dlp_prediction_clear(&p);
@@ -347,6 +385,44 @@ static const dlp_efficiency *logo_for(const dlp_device *d, int *kind) {
     return NULL;
 }
 
+/* "elementwise+other" by part, per mode and GPU: predicted / measured, and
+ * each part's share of all measured op time (where the missing kernels are:
+ * a part predicted at ~0 runs kernels the graph does not have). */
+static void sub_tables(void) {
+    OUT("\n\"elementwise+other\" by part (measured: the label's op names; predicted: the kernels' names); "
+        "predicted / measured, and the part's share of all measured op time.\n");
+    for (int mode = 0; mode < 2; mode++) {
+        OUT("\n| %s: GPU |", mode ? "training (fw+bw)" : "inference");
+        for (int k = 0; k < S_N; k++) OUT(" %s |", sname[k]);
+        OUT("\n|---|");
+        for (int k = 0; k < S_N; k++) OUT("---:|");
+        OUT("\n");
+        double am[S_N] = {0}, tot = 0;
+        for (int i = 0; i < nE;) {
+            int j = i, any = 0;
+            double m[S_N] = {0}, p[S_N] = {0};
+            for (; j < nE && !strcmp(E[j].dev_id, E[i].dev_id); j++) {
+                if (E[j].train != mode || !E[j].have_csv) continue;
+                any = 1;
+                for (int k = 0; k < S_N; k++) m[k] += E[j].sub_meas[k], p[k] += E[j].sub_pred[k], am[k] += E[j].sub_meas[k];
+                for (int b = 0; b < B_N; b++) tot += E[j].cls_meas[b];
+            }
+            if (any) {
+                OUT("| %s |", E[i].dev_id);
+                for (int k = 0; k < S_N; k++) {
+                    if (m[k] > 0) OUT(" %.2f |", p[k] / m[k]);
+                    else OUT(" - |");
+                }
+                OUT("\n");
+            }
+            i = j;
+        }
+        OUT("| share of measured time |");
+        for (int k = 0; k < S_N; k++) OUT(" %.1f%% |", tot > 0 ? 100 * am[k] / tot : 0);
+        OUT("\n");
+    }
+}
+
 /* NeuSight's labels into E[] and its report (docs/results_e2e.md). */
 static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath) {
     char path[2048];
@@ -433,7 +509,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
             if (le) predict_row(r, g, db, le, P_LOGO);
             else r->pred[P_LOGO] = r->pred[P_CAL];
             dlp_graph_free(g);
-            r->have_csv = layers > 0 && read_label_csv(cp, layers, r->train, r->cls_meas);
+            r->have_csv = layers > 0 && read_label_csv(cp, layers, r->train, r->cls_meas, r->sub_meas);
             nE++;
         }
         closedir(df);
@@ -510,6 +586,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
         for (int b = 0; b < B_N; b++) OUT(" %.0f%% |", tot > 0 ? 100 * m[b] / tot : 0);
         OUT(" |\n");
     }
+    sub_tables();
     if (md) fclose(md);
     md = NULL;
     return 0;

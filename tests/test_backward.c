@@ -59,7 +59,7 @@ static int bwd(int runtime, int memfmt, const char *node, dlp__bwd_kernel *r) {
     dlp__lowered_free(&L);
     dlp_error e = {0};
     if (dlp__lower(G, runtime, memfmt, 1, DLP_DT_FLOAT16, 0, &L, &e)) return -1;
-    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16, NULL};
     return dlp__backward_kernels(&b, kernel_of(node), r, 4);
 }
 
@@ -121,7 +121,7 @@ static void t_fork(void) {
     build(1);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "relu", r) == 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
     double by = 0;
     /* relu's output feeds conv2 and the add: one add of 3A */
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("relu"), &by), 1);
@@ -166,7 +166,7 @@ static void t_fork_sliced(void) {
     CHECK(!dlp__graph_finalize(G, NULL, &e));
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "proj", r) >= 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
     double by = 0;
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("proj"), &by), 1);
     CHECK_NEAR(by, 1536.0, 0.5);
@@ -181,7 +181,7 @@ static void t_saved(void) {
     build(2);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r) == 2);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
     CHECK_NEAR(dlp__saved_bytes(&b), 2 * A_BYTES, 0.5);
     CHECK_NEAR(dlp__saved_bytes(NULL), 0, 0);
 }
@@ -253,6 +253,269 @@ static void t_step_times(void) {
     CIN = 16;
 }
 
+/* What requires grad (autograd's rule), on
+ *   x[2,4,8] (input) -> MatMul (W [8,8]) -> s;  am[2,1,8] (input) x c -> m;
+ *   y = s + m (m broadcast);  z = y / scale (a scalar initializer).
+ * s carries a gradient (from W); m is computed from an input alone, so the
+ * Add's backward runs no kernel (the old rule summed dY into m's shape) and
+ * m's Mul none.  z = y / scale: dY / scale, one pass: read dY (64 x 2 B at
+ * fp16), the scalar (2 B), write dX (128 B) = 258 B; the generic rule's 1.5x
+ * the forward's 256 B would be 384 B. */
+static void t_requires_grad(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    int am = dlp__graph_add_value(G, "am", DLP_DT_FLOAT, 3, D(2, 1, 8));
+    dlp__graph_mark_input(G, x);
+    dlp__graph_mark_input(G, am);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(8, 8));
+    int c = dlp__graph_add_weight(G, "c", DLP_DT_FLOAT, 0, NULL);
+    int sc = dlp__graph_add_weight(G, "scale", DLP_DT_FLOAT, 0, NULL);
+    int s = dlp__graph_add_value(G, "s", 0, -1, NULL), m = dlp__graph_add_value(G, "m", 0, -1, NULL);
+    int y = dlp__graph_add_value(G, "y", 0, -1, NULL), z = dlp__graph_add_value(G, "z", 0, -1, NULL);
+    dlp__graph_mark_output(G, z);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &s);
+    dlp__graph_add_node(G, "mask", "Mul", "", 2, (int[]){am, c}, 1, &m);
+    dlp__graph_add_node(G, "add", "Add", "", 2, (int[]){s, m}, 1, &y);
+    dlp__graph_add_node(G, "div", "Div", "", 2, (int[]){y, sc}, 1, &z);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    unsigned char *rg = dlp__requires_grad(G);
+    CHECK(rg != NULL);
+    if (!rg) return;
+    CHECK(rg[w] && rg[s] && rg[y] && rg[z]);
+    CHECK(!rg[x] && !rg[am] && !rg[m] && !rg[c] && !rg[sc]);
+    free(rg);
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "add", r), 0);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "mask", r), 0);
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "div", r), 1);
+    CHECK(!strcmp(r[0].name, "aten::div (backward)"));
+    CHECK_NEAR(r[0].bytes, 258.0, 0.5);
+    /* the MatMul: its input x needs no gradient: only the weight's kernel */
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "mm", r), 1);
+    CHECK_I64(r[0].count, 1);
+}
+
+/* GELU-tanh written out, x[4,64] -> y: Hugging Face's gelu_new
+ *   0.5 * x * (1 + tanh(0.79788 * (x + 0.044715 * pow(x, 3))))
+ * is eight tensor ops (mul, pow, mul, add, mul, tanh, add, mul) and eager
+ * PyTorch launches eight kernels; torch.onnx's decomposition of one
+ * F.gelu(approximate="tanh") writes the cube as x * x * x (no Pow) and is
+ * one kernel; a compiler fuses either into one. */
+static int gelu_graph(int with_pow) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int k[5];
+    for (int i = 0; i < 5; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "k%d", i);
+        k[i] = dlp__graph_add_weight(G, nm, DLP_DT_FLOAT, 0, NULL);
+    }
+    int v[9];
+    for (int i = 0; i < 9; i++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "v%d", i);
+        v[i] = dlp__graph_add_value(G, nm, 0, -1, NULL);
+    }
+    dlp__graph_mark_output(G, v[8]);
+    dlp__graph_add_node(G, "half", "Mul", "", 2, (int[]){x, k[0]}, 1, &v[0]);
+    if (with_pow) {
+        dlp__graph_add_node(G, "cube", "Pow", "", 2, (int[]){x, k[1]}, 1, &v[2]);
+    } else {
+        dlp__graph_add_node(G, "sq", "Mul", "", 2, (int[]){x, x}, 1, &v[1]);
+        dlp__graph_add_node(G, "cube", "Mul", "", 2, (int[]){v[1], x}, 1, &v[2]);
+    }
+    dlp__graph_add_node(G, "kappa", "Mul", "", 2, (int[]){v[2], k[2]}, 1, &v[3]);
+    dlp__graph_add_node(G, "inner", "Add", "", 2, (int[]){x, v[3]}, 1, &v[4]);
+    dlp__graph_add_node(G, "beta", "Mul", "", 2, (int[]){v[4], k[3]}, 1, &v[5]);
+    dlp__graph_add_node(G, "tanh", "Tanh", "", 1, &v[5], 1, &v[6]);
+    dlp__graph_add_node(G, "one", "Add", "", 2, (int[]){v[6], k[4]}, 1, &v[7]);
+    dlp__graph_add_node(G, "out", "Mul", "", 2, (int[]){v[0], v[7]}, 1, &v[8]);
+    return dlp__graph_finalize(G, NULL, &e) == DLP_OK;
+}
+
+static int kernels_of(int runtime) {
+    dlp__lowered_free(&L);
+    dlp_error e = {0};
+    if (dlp__lower(G, runtime, DLP_MEMFMT_NCHW, 0, DLP_DT_FLOAT, 0, &L, &e)) return -1;
+    return L.n;
+}
+
+static void t_python_gelu(void) {
+    CHECK(gelu_graph(1));
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 8);
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER1X), 8);
+    CHECK_I64(kernels_of(DLP_RUNTIME_COMPILE), 1);
+    CHECK(gelu_graph(0));
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 1);
+    CHECK(!strcmp(L.k[0].name, "aten::gelu"));
+}
+
+/* Softmax over rows of S (x[8,16,S,S] fp32, A100-PCIe-40GB, eager): PyTorch
+ * runs rows of at most 1024 elements as the persistent warp softmax (one
+ * read, one write: the elementwise curve) and longer rows as the block
+ * softmax (the softmax curve).  By hand: N = 8*16*S*S, 4N FLOPs, 8N bytes;
+ * roofline = 8N / 1555 GB/s (FP32 vector 19.5 TFLOP/s is not the bound);
+ * u = log10(roofline / 1 us), v = log10((4N / 8N) / (19.5e12 / 1555e9));
+ * kernel = roofline x exp(clamp(a + b u + c v, 0, ln 100)) with the shipped
+ * (a, b, c) of the class the row length picks. */
+static double softmax_kernel_ms(int64_t S, const char **curve) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 4, D(8, 16, S, S));
+    dlp__graph_mark_input(G, x);
+    int y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    int n = dlp__graph_add_node(G, "sm", "Softmax", "", 1, &x, 1, &y);
+    dlp__node_set_int(G, n, "axis", -1);
+    if (dlp__graph_finalize(G, NULL, &e)) return -1;
+    dlp_devdb *db = NULL;
+    if (dlp_devdb_load(NULL, &db, &e)) return -1;
+    dlp_predict_opts o = {0};
+    o.batch = 8;
+    dlp_prediction p;
+    double ms = -1;
+    if (!dlp_predict(G, dlp_devdb_find(db, "a100-pcie-40gb"), db, &o, &p, &e)) {
+        for (int i = 0; i < p.n_kernel_rows; i++)
+            if (!strcmp(p.kernel_rows[i].name, "aten::softmax")) ms = p.kernel_rows[i].kernel_ms, *curve = p.kernel_rows[i].curve;
+        dlp_prediction_clear(&p);
+    }
+    dlp_devdb_free(db);
+    return ms;
+}
+
+static double by_hand_ms(int64_t S, int opc) {
+    double N = 8.0 * 16 * S * S, roof = 8 * N / 1555e9;
+    double u = fmin(fmax(log10(roof / 1e-6), -1), 5), v = fmin(fmax(log10(0.5 / (19.5e12 / 1555e9)), -3), 3);
+    const dlp_eff_curve *k = &dlp_efficiency_builtin()->cls[opc];
+    double l = k->a + k->b * u + k->c * v + k->d * u * u;
+    return 1e3 * roof * exp(fmin(fmax(l, 0), log(100)));
+}
+
+static void t_softmax_rows(void) {
+    const char *src = NULL;
+    double t1 = softmax_kernel_ms(1024, &src), h1 = by_hand_ms(1024, DLP_OPC_ELEMENTWISE);
+    CHECK(t1 > 0 && fabs(t1 / h1 - 1) < 1e-3);
+    CHECK(src && strstr(src, "warp softmax"));
+    double t2 = softmax_kernel_ms(2048, &src), h2 = by_hand_ms(2048, DLP_OPC_SOFTMAX);
+    CHECK(t2 > 0 && fabs(t2 / h2 - 1) < 1e-3);
+    CHECK(src && strstr(src, "softmax") && !strstr(src, "warp"));
+    if (t1 > 0 && t2 > 0) fprintf(stderr, "  # softmax rows 1024: %.4f ms (hand %.4f); 2048: %.4f ms (hand %.4f)\n", t1, h1, t2, h2);
+}
+
+/* An embedding lookup: ids[4,8] (int64) -> Gather(W [1000,16]) -> e[4,8,16]
+ * -> Relu.  At fp16 the lookup reads the 32 rows it selects (32 x 16 x 2 =
+ * 1,024 B), the ids (256 B) and writes e (1,024 B): 2,304 B, not the table's
+ * 32,000 B.  Its backward zero-fills the table's gradient (32,000 B) and adds
+ * dY's rows into it (read 1,024, write 1,024). */
+static void t_embedding(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int ids = dlp__graph_add_value(G, "ids", DLP_DT_INT64, 2, D(4, 8));
+    dlp__graph_mark_input(G, ids);
+    int w = dlp__graph_add_weight(G, "wte", DLP_DT_FLOAT, 2, D(1000, 16));
+    int x = dlp__graph_add_value(G, "e", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "wte", "Gather", "", 2, (int[]){w, ids}, 1, &x);
+    dlp__graph_add_node(G, "relu", "Relu", "", 1, &x, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__lowered_free(&L);
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    int k = -1;   /* the lookup is a copy-class kernel (aten::index_select) */
+    for (int j = 0; j < L.n; j++)
+        if (!strcmp(dlp_graph_node_at(G, L.k[j].anchor)->name, "wte")) k = j;
+    CHECK(k >= 0);
+    if (k < 0) return;
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_kernel r[4];
+    CHECK_I64(dlp__backward_kernels(&b, k, r, 4), 2);
+    CHECK_NEAR(L.k[k].bytes, 2304.0, 0.5);
+    CHECK_NEAR(r[0].bytes, 32000.0, 0.5);
+    CHECK_NEAR(r[1].bytes, 2048.0, 0.5);
+}
+
+/* Dropout in training, x[4,64] -> MatMul (W [64,64]) -> Dropout -> y, at
+ * fp16: PyTorch's fused native_dropout reads x (512 B) and writes y (512 B)
+ * and its one-byte mask (256 B): 1,280 B; its backward reads dY (512 B) and
+ * the mask (256 B) and writes dX (512 B): 1,280 B (the generic rule's 1.5x
+ * the forward would be 1,920 B).  In inference the Dropout is no kernel. */
+static void t_dropout(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    int h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    dlp__graph_add_node(G, "drop", "Dropout", "", 1, &h, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "drop", r), 1);
+    int k = kernel_of("drop");
+    CHECK(k >= 0);
+    if (k < 0) return;
+    CHECK_NEAR(L.k[k].bytes, 1280.0, 0.5);
+    CHECK(!strcmp(r[0].name, "aten::native_dropout_backward"));
+    CHECK_NEAR(r[0].bytes, 1280.0, 0.5);
+    CHECK_I64(kernels_of(DLP_RUNTIME_EAGER), 1);   /* inference: the MatMul alone */
+    /* p = 0 (torchvision's Swin): F.dropout returns its input, no kernel
+     * in training either (opset 10: the ratio is an attribute) */
+    dlp_graph_free(G);
+    G = dlp__graph_new("t");
+    G->opset = 10;
+    x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    int dn = dlp__graph_add_node(G, "drop", "Dropout", "", 1, &h, 1, &y);
+    dlp__node_set_float(G, dn, "ratio", 0.0);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__lowered_free(&L);
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    CHECK_I64(L.n, 1);
+    CHECK(kernel_of("drop") < 0);
+}
+
+/* Pow by a scalar, x[4,64] -> MatMul (W [64,64]) -> h -> Pow(h, 3) -> y at
+ * fp16 (512 B a tensor): pow_backward is grad * (3 * h.pow(2)), three
+ * kernels: pow (read h, write: 1,024 B), the scalar multiply (1,024 B), the
+ * product with dY (read two, write one: 1,536 B). */
+static void t_pow(void) {
+    dlp_graph_free(G);
+    dlp_error e = {0};
+    G = dlp__graph_new("t");
+    G->opset = 17;
+    int x = dlp__graph_add_value(G, "x", DLP_DT_FLOAT, 2, D(4, 64));
+    dlp__graph_mark_input(G, x);
+    int w = dlp__graph_add_weight(G, "w", DLP_DT_FLOAT, 2, D(64, 64));
+    int c = dlp__graph_add_weight(G, "three", DLP_DT_FLOAT, 0, NULL);
+    int h = dlp__graph_add_value(G, "h", 0, -1, NULL), y = dlp__graph_add_value(G, "y", 0, -1, NULL);
+    dlp__graph_mark_output(G, y);
+    dlp__graph_add_node(G, "mm", "MatMul", "", 2, (int[]){x, w}, 1, &h);
+    dlp__graph_add_node(G, "cube", "Pow", "", 2, (int[]){h, c}, 1, &y);
+    CHECK(!dlp__graph_finalize(G, NULL, &e));
+    dlp__bwd_kernel r[4];
+    CHECK_I64(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "cube", r), 3);
+    CHECK_NEAR(r[0].bytes, 1024.0, 0.5);
+    CHECK_NEAR(r[1].bytes, 1024.0, 0.5);
+    CHECK_NEAR(r[2].bytes, 1536.0, 0.5);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -261,6 +524,12 @@ int main(void) {
     RUN(t_saved);
     RUN(t_step);
     RUN(t_step_times);
+    RUN(t_requires_grad);
+    RUN(t_python_gelu);
+    RUN(t_softmax_rows);
+    RUN(t_embedding);
+    RUN(t_dropout);
+    RUN(t_pow);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();

@@ -18,7 +18,10 @@
  *    activation-sized transfers; LayerNorm the same (dX kernel + the
  *    gamma/beta reduction);
  *  - Add passes dY to both inputs as is (no kernel; a broadcast input gets a
- *    sum of dY); Mul computes dY x other per input that needs a gradient;
+ *    sum of dY); Mul computes dY x other per input that needs a gradient,
+ *    Div dY / other (Sub: -dY for its second input);
+ *  - only tensors that require grad get one (dlp__requires_grad): a mask
+ *    built from constants or the input ids has no backward kernel;
  *  - NCHW <-> NHWC conversions around a tensor-core conv: dgrad and wgrad
  *    are separate cuDNN calls and each converts what it reads;
  *  - anything else with a gradient: one kernel with the forward FLOPs
@@ -42,13 +45,74 @@ static int is_op(const dlp_node_info *ni, const char *op) {
     return ni && ni->op_type && !ni->domain[0] && !strcmp(ni->op_type, op);
 }
 
-/* Whether a node input carries a gradient: produced by a node and not a
- * folded constant, or a float parameter. */
-static int needs_grad(const dlp_tensor_info *t) {
-    if (!t) return 0;
-    int fl = t->dtype == DLP_DT_FLOAT || t->dtype == DLP_DT_FLOAT16 || t->dtype == DLP_DT_BFLOAT16;
-    if (t->is_initializer) return fl && t->numel > 1;
-    return t->producer >= 0 && !t->has_value && fl;
+static int is_float(const dlp_tensor_info *t) {
+    return t->dtype == DLP_DT_FLOAT || t->dtype == DLP_DT_FLOAT16 || t->dtype == DLP_DT_BFLOAT16;
+}
+
+unsigned char *dlp__requires_grad(const dlp_graph *g) {
+    int nt = g ? dlp_graph_tensor_count(g) : 0, n = g ? dlp_graph_node_count(g) : 0;
+    unsigned char *rg = calloc((size_t)(nt > 0 ? nt : 1), 1);
+    if (!rg) return NULL;
+    for (int t = 0; t < nt; t++) {
+        const dlp_tensor_info *ti = dlp_graph_tensor_at(g, t);
+        rg[t] = ti->is_initializer && is_float(ti) && ti->numel > 1;
+    }
+    /* nodes come in topological order, so one pass settles it; the loop
+     * only guards a graph that is not */
+    for (int changed = 1, pass = 0; changed && pass < 64; pass++) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            const dlp_node_info *ni = dlp_graph_node_at(g, i);
+            int any = 0;
+            for (int q = 0; q < ni->n_inputs && !any; q++) any = ni->inputs[q] >= 0 && rg[ni->inputs[q]];
+            if (!any) continue;
+            for (int o = 0; o < ni->n_outputs; o++) {
+                int t = ni->outputs[o];
+                if (t < 0 || rg[t]) continue;
+                const dlp_tensor_info *ti = dlp_graph_tensor_at(g, t);
+                if (!is_float(ti) || ti->has_value) continue;
+                rg[t] = 1;
+                changed = 1;
+            }
+        }
+    }
+    return rg;
+}
+
+/* Whether graph tensor t carries a gradient (dlp__requires_grad). */
+static int needs_grad(const dlp__bwd_ctx *b, int t) {
+    if (t < 0 || t >= dlp_graph_tensor_count(b->g)) return 0;
+    if (b->rg) return b->rg[t];
+    unsigned char *rg = dlp__requires_grad(b->g);
+    int r = rg ? rg[t] : 0;
+    free(rg);
+    return r;
+}
+
+/* How many distinct tensors kernel k reads from outside itself that carry
+ * a gradient (a dX kernel each): the lowering's count of produced inputs,
+ * less those computed from inputs and constants alone. */
+static int grad_in(const dlp__bwd_ctx *b, int k) {
+    const dlp__kernel *kk = &b->L->k[k];
+    unsigned char *own = b->rg ? NULL : dlp__requires_grad(b->g);
+    const unsigned char *rg = b->rg ? b->rg : own;
+    if (!rg) return kk->grad_inputs;
+    int seen[16], ns = 0;
+    for (int m = 0; m < kk->n; m++) {
+        const dlp_node_info *ni = dlp_graph_node_at(b->g, b->L->members[kk->first + m]);
+        for (int q = 0; ni && q < ni->n_inputs; q++) {
+            int t = ni->inputs[q];
+            if (t < 0 || !rg[t]) continue;
+            const dlp_tensor_info *ti = tensor(b->g, t);
+            if (ti->is_initializer) continue;                        /* a weight: dW, not dX */
+            if (ti->producer >= 0 && b->L->node_kernel[ti->producer] == k) continue;
+            int dup = 0;
+            for (int j = 0; j < ns; j++) dup |= seen[j] == t;
+            if (!dup && ns < 16) seen[ns++] = t;
+        }
+    }
+    free(own);
+    return ns < kk->grad_inputs ? ns : kk->grad_inputs;
 }
 
 static int put(dlp__bwd_kernel *out, int n, int max, const char *name, int unit, int count, double flops,
@@ -64,7 +128,8 @@ static int put(dlp__bwd_kernel *out, int n, int max, const char *name, int unit,
 }
 
 /* Convolution: dgrad + wgrad as the runtime picks them (file comment). */
-static int conv_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bwd_kernel *out, int max) {
+static int conv_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int max) {
+    const dlp__kernel *kk = &b->L->k[k];
     const dlp_node_info *ni = dlp_graph_node_at(b->g, kk->anchor);
     const dlp_tensor_info *x = ni && ni->n_inputs > 0 ? tensor(b->g, ni->inputs[0]) : NULL;
     const dlp_tensor_info *w = ni && ni->n_inputs > 1 ? tensor(b->g, ni->inputs[1]) : NULL;
@@ -90,7 +155,7 @@ static int conv_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bwd_
     double gw = w && w->rank >= 3 ? (double)w->dims[1] : 1;
     double fl_g = kk->flops * (gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / gw : 1);
     int n = 0;
-    if (kk->grad_inputs > 0)
+    if (grad_in(b, k) > 0)
         n = put(out, n, max, grouped ? "cudnn::dgrad2d_grouped_direct_kernel" : "aten::convolution_backward (dgrad)",
                 dgrad_unit, 1, dgrad_unit == DLP__BWD_GROUPED ? fl_g : kk->flops, out_b + w_b + in_b);
     if (kk->has_weight)
@@ -105,10 +170,11 @@ static int conv_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bwd_
 /* GEMM/BMM: a data-gradient kernel (unless no input needs one) and a
  * weight-gradient kernel, each with the forward work; a linear layer's
  * folded bias adds a column sum of dY. */
-static int matmul_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bwd_kernel *out, int max) {
-    int kc = kk->kclass;
-    int dx = kc == DLP_KC_BMM ? kk->grad_inputs > 0 : kk->grad_inputs > 0;
-    int dw = kk->has_weight || kk->grad_inputs >= 2;
+static int matmul_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int max) {
+    const dlp__kernel *kk = &b->L->k[k];
+    int kc = kk->kclass, gi = grad_in(b, k);
+    int dx = gi > 0;
+    int dw = kk->has_weight || gi >= 2;
     int n = put(out, 0, max, "aten::mm (backward)", DLP__BWD_FWD, dx + dw, kk->flops, kk->bytes);
     if (kc == DLP_KC_GEMM && kk->n > 1)
         n = put(out, n, max, "aten::sum (bias grad)", DLP__BWD_REDUCE, 1, kk->out_bytes / dlp__elem_bytes(b->cdt),
@@ -116,27 +182,38 @@ static int matmul_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bw
     return n;
 }
 
-/* A single Add/Mul node: Add passes dY through (a broadcast input that
- * needs a gradient gets a sum of dY); Mul computes dY x other for each
- * input that needs a gradient (reads dY and the other input, writes dX,
- * reduced to a broadcast input's shape).  Returns -1 for other kernels. */
+/* A single Add/Sub/Mul/Div node, per input that needs a gradient
+ * (PyTorch's derivatives.yaml): Add passes dY through (no kernel; a
+ * broadcast input gets a sum of dY); Sub the same for its first input and
+ * -dY for its second (a neg kernel, or the sum when broadcast); Mul
+ * computes dY x other and Div dY / other for the dividend, -dY x a / b^2
+ * for the divisor (read dY and the other operand, write dX, reduced to a
+ * broadcast input's shape).  Dividing by a constant scalar (the attention
+ * scale) is one pass: read dY, write dX, the forward's bytes, not the
+ * generic rule's 1.5x.  Returns -1 for other kernels. */
 static int binary_backward(const dlp__bwd_ctx *b, const dlp__kernel *kk, dlp__bwd_kernel *out, int max) {
     if (kk->n != 1 || kk->kclass != DLP_KC_ELEMENTWISE) return -1;
     const dlp_node_info *ni = dlp_graph_node_at(b->g, kk->anchor);
-    int add = is_op(ni, "Add"), mul = is_op(ni, "Mul");
-    if ((!add && !mul) || ni->n_inputs != 2 || ni->n_outputs < 1) return -1;
+    int add = is_op(ni, "Add"), sub = is_op(ni, "Sub"), mul = is_op(ni, "Mul"), div = is_op(ni, "Div");
+    if ((!add && !sub && !mul && !div) || ni->n_inputs != 2 || ni->n_outputs < 1) return -1;
     const dlp_tensor_info *y = tensor(b->g, ni->outputs[0]);
     if (!y || y->numel <= 0) return -1;
     double ne = (double)y->numel, out_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0);
     int n = 0;
     for (int q = 0; q < 2; q++) {
         const dlp_tensor_info *a = tensor(b->g, ni->inputs[q]), *o = tensor(b->g, ni->inputs[1 - q]);
-        if (!needs_grad(a)) continue;
+        if (!a || !needs_grad(b, ni->inputs[q])) continue;
         double a_b = fmax(dlp__tensor_bytes_at(a, b->cdt), 0), o_b = o ? fmax(dlp__tensor_bytes_at(o, b->cdt), 0) : 0;
-        if (add && a->numel < y->numel)
+        if ((add || sub) && a->numel < y->numel)
             n = put(out, n, max, "aten::sum (broadcast grad)", DLP__BWD_REDUCE, 1, ne, out_b + a_b);
+        else if (sub && q == 1)
+            n = put(out, n, max, "aten::neg (backward)", DLP__BWD_VECTOR, 1, ne, out_b + a_b);
         else if (mul)
             n = put(out, n, max, "aten::mul (backward)", DLP__BWD_VECTOR, 1, ne, out_b + o_b + a_b);
+        else if (div && q == 0)
+            n = put(out, n, max, "aten::div (backward)", DLP__BWD_VECTOR, 1, ne, out_b + o_b + a_b);
+        else if (div)   /* the divisor's: dY, the dividend and the divisor read */
+            n = put(out, n, max, "aten::div (divisor backward)", DLP__BWD_VECTOR, 1, 3 * ne, out_b + o_b + 2 * a_b);
     }
     return n;
 }
@@ -147,9 +224,9 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
     int kc = kk->kclass;
     if ((kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW) && kk->anchor >= 0 &&
         is_op(dlp_graph_node_at(b->g, kk->anchor), "Conv") && !strncmp(kk->name, "aten::conv", 10))
-        return conv_backward(b, kk, out, max);
+        return conv_backward(b, k, out, max);
     if (kc == DLP_KC_CONV || kc == DLP_KC_CONV_DW || kc == DLP_KC_GEMM || kc == DLP_KC_BMM)
-        return matmul_backward(b, kk, out, max);
+        return matmul_backward(b, k, out, max);
     if (kc == DLP_KC_ATTN)   /* flash backward: recompute + three products */
         return put(out, 0, max, "aten::_sdpa_backward", DLP__BWD_FWD, 1, 2.5 * kk->flops, 2.0 * kk->bytes);
     if (!strcmp(kk->name, "aten::batch_norm") || !strcmp(kk->name, "aten::layer_norm")) {
@@ -161,9 +238,44 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
     }
     if (!strncmp(kk->name, "cudnn::nchwToNhwc", 17) || !strncmp(kk->name, "cudnn::nhwcToNchw", 17))
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 2, 0, kk->bytes);
+    const dlp_node_info *an = dlp_graph_node_at(b->g, kk->anchor);
+    if (kk->n == 1 && is_op(an, "Gather") && an->n_inputs == 2 && an->n_outputs > 0) {
+        /* an embedding lookup: the weight's gradient is the whole table,
+         * zero-filled, then dY's rows added into the rows the indices name
+         * (embedding_dense_backward: sort the indices, sum per row) */
+        const dlp_tensor_info *w = tensor(b->g, an->inputs[0]), *y = tensor(b->g, an->outputs[0]);
+        if (w && y && w->is_initializer && w->rank == 2 && needs_grad(b, an->inputs[0])) {
+            double w_b = fmax(dlp__tensor_bytes_at(w, b->cdt), 0), y_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0);
+            int n = put(out, 0, max, "aten::zero_ (embedding grad)", DLP__BWD_VECTOR, 1, 0, w_b);
+            return put(out, n, max, "aten::embedding_dense_backward", DLP__BWD_VECTOR, 1, (double)y->numel, 2 * y_b);
+        }
+    }
+    if (kk->n == 1 && is_op(an, "Dropout") && an->n_outputs > 0 && grad_in(b, k) > 0) {
+        /* native_dropout_backward: dY x mask x 1/(1-p): reads dY and the
+         * one-byte mask, writes dX (1x the forward's traffic, not 1.5x) */
+        const dlp_tensor_info *y = tensor(b->g, an->outputs[0]);
+        if (y && y->numel > 0) {
+            double y_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0);
+            return put(out, 0, max, "aten::native_dropout_backward", DLP__BWD_VECTOR, 1, (double)y->numel,
+                       2 * y_b + (double)y->numel);
+        }
+    }
+    if (kk->n == 1 && is_op(an, "Pow") && an->n_inputs == 2 && an->n_outputs > 0 && grad_in(b, k) > 0) {
+        /* x ** c (a scalar c): pow_backward computes grad * (c * x.pow(c - 1))
+         * as three kernels (pow, the scalar multiply, the product with dY):
+         * 7 tensor transfers where the generic rule counts 3 (NeuSight's
+         * GPT-2 traces: pow's backward 2.6-3x its forward) */
+        const dlp_tensor_info *e = tensor(b->g, an->inputs[1]), *y = tensor(b->g, an->outputs[0]);
+        if (e && e->numel == 1 && y && y->numel > 0) {
+            double y_b = fmax(dlp__tensor_bytes_at(y, b->cdt), 0), ne = (double)y->numel;
+            int n = put(out, 0, max, "aten::pow (backward)", DLP__BWD_VECTOR, 1, ne, 2 * y_b);
+            n = put(out, n, max, "aten::mul (backward, exponent)", DLP__BWD_VECTOR, 1, ne, 2 * y_b);
+            return put(out, n, max, "aten::mul (backward)", DLP__BWD_VECTOR, 1, ne, 3 * y_b);
+        }
+    }
     int nb = binary_backward(b, kk, out, max);
     if (nb >= 0) return nb;
-    if (kk->grad_inputs > 0 || kk->has_weight)
+    if (kk->has_weight || grad_in(b, k) > 0)
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 1, kk->flops, DLP__BWD_BYTES_FACTOR * kk->bytes);
     return 0;
 }
@@ -226,7 +338,7 @@ int dlp__backward_fork_adds(const dlp__bwd_ctx *b, int k, double *bytes) {
         const dlp_node_info *ni = dlp_graph_node_at(b->g, node);
         if (!ni || ni->n_outputs < 1) continue;
         const dlp_tensor_info *t = tensor(b->g, ni->outputs[0]);
-        if (!needs_grad(t)) continue;
+        if (!needs_grad(b, ni->outputs[0])) continue;
         double tb = fmax(dlp__tensor_bytes_at(t, b->cdt), 0);
         reach_set rs = {{{0}}, {0, 0}};
         for (int j = 0; j < ni->n_succs; j++) reach_kernels(b, ni->succs[j], k, 0, &rs, 0);

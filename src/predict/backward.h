@@ -79,7 +79,19 @@ typedef struct {
     const dlp_graph *g;
     const dlp__lowered *L;
     int runtime, memfmt, cdt;
+    const unsigned char *rg;   /* per graph tensor: requires grad (from
+                                  dlp__requires_grad); NULL: each call works
+                                  it out itself (small graphs, tests)      */
 } dlp__bwd_ctx;
+
+/* Which tensors of g carry a gradient, as autograd decides it: a float
+ * parameter (an initializer of more than one element) does, and so does a
+ * float tensor computed from one that does; graph inputs, constants and
+ * anything computed from them alone (an attention mask built from a
+ * Range, the padding mask from the input ids) do not, so their backward
+ * runs no kernel.  One byte per tensor, malloc'ed (free() it); NULL when
+ * out of memory. */
+unsigned char *dlp__requires_grad(const dlp_graph *g);
 
 /* The backward kernels of forward kernel k of b->L: at most `max` rows
  * written to out; returns how many (0: no gradient flows through it). */

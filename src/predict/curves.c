@@ -23,6 +23,9 @@
  *     other) keep the fp32 curve at every precision: their time is
  *     bytes / bandwidth, the bytes already shrink with the dtype, and
  *     PyTorch computes them in fp32 registers whatever the storage type.
+ *   - softmax over rows of at most 1024 elements: roofline.c times it on
+ *     the elementwise curve (PyTorch's persistent warp softmax is one
+ *     streaming pass); longer rows keep the softmax curve.
  * The source string names the data the curve was fitted on (":<table>"),
  * with the reason in parentheses when it is a fallback.
  */

@@ -210,7 +210,16 @@ static int classify(const lctx *c, int i) {
                                         "Transpose", "Slice", "Split", "Expand"};
     for (size_t k = 0; k < sizeof views / sizeof views[0]; k++)
         if (!strcmp(nd->op_type, views[k])) return K_VIEW;
-    if (!strcmp(nd->op_type, "Dropout")) return c->train ? K_KERNEL : K_VIEW;
+    if (!strcmp(nd->op_type, "Dropout")) {
+        /* F.dropout(p=0) returns its input even in training (ATen's
+         * dropout: "if (p == 0 || !train ...) return input"): torchvision's
+         * Swin has 24-48 of them; the ratio is input 1 (opset >= 12) or an
+         * attribute, 0.5 when absent */
+        double p = 0.5;
+        if (nd->opset >= 12 && nd->n_in > 1 && nd->in[1] >= 0) p = scalar_val(c, nd->in[1]);
+        else if (nd->opset < 12 && dlp__attr_get(nd, "ratio")) p = dlp__attr_get(nd, "ratio")->f;
+        return c->train && p != 0 ? K_KERNEL : K_VIEW;
+    }
     /* a Cast to the type the value already has copies nothing (x.to(x.dtype)
      * returns x) */
     if (!strcmp(nd->op_type, "Cast") && nd->n_in >= 1 && nd->in[0] >= 0 && nd->n_out >= 1 && nd->out[0] >= 0 &&
@@ -529,11 +538,20 @@ static void pattern_unary(lctx *c, int *in_set) {
             outs += ext;
         }
         /* what is it? */
-        int n_mul = 0, n_add = 0;
+        int n_mul = 0, n_add = 0, n_pow = 0;
         for (int k = 0; k < nm; k++) {
             n_mul += is_op(c, mem[k], "Mul") || is_op(c, mem[k], "Div");
             n_add += is_op(c, mem[k], "Add");
+            n_pow += is_op(c, mem[k], "Pow");
         }
+        /* A tanh GELU with a Pow in it is Python code, not one op: the
+         * exporter writes F.gelu(approximate="tanh") as x * x * x (torch.onnx's
+         * decomposition, tests/golden/patterns/gelu_tanh.onnx), while
+         * Hugging Face's gelu_new (GPT-2, GPT-J, CodeGen) calls torch.pow(x,
+         * 3.0) among its eight tensor ops, and eager PyTorch launches each
+         * of them (NeuSight's GPT-2 traces: mul, pow, mul, add, mul, tanh,
+         * add, mul, each as long as a copy of the tensor).  Compilers fuse it. */
+        int python_gelu = seed_tanh && n_pow > 0 && (c->runtime == DLP_RUNTIME_EAGER || c->runtime == DLP_RUNTIME_EAGER1X);
         /* x must be consumed by the set beyond the seed's own chain (x * f(x)) */
         int x_uses = 0;
         for (int k = 0; k < nm; k++)
@@ -542,7 +560,7 @@ static void pattern_unary(lctx *c, int *in_set) {
         const char *name = NULL;
         if (outs == 1 && nm >= 2 && x_uses >= 2) {
             if (seed_erf && n_add >= 1 && n_mul >= 2) name = "aten::gelu";
-            else if (seed_tanh && n_add >= 2 && n_mul >= 3) name = "aten::gelu";
+            else if (seed_tanh && n_add >= 2 && n_mul >= 3 && !python_gelu) name = "aten::gelu";
             else if (seed_sig && nm == 2) name = "aten::silu";
             else if (seed_hs && nm == 2) name = "aten::hardswish";
             else if (seed_sp && nm == 3) name = "aten::mish";
@@ -1339,7 +1357,15 @@ static void member_inputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__k
         if (is_scalar(c, s)) continue;   /* a scalar operand is a kernel argument */
         if (vseen[s]) continue;
         vseen[s] = 1;
-        kk->bytes += vbytes(c, s);
+        /* an embedding lookup (Gather from a weight table) reads the rows it
+         * selects, which are its output, not the whole table: PyTorch's
+         * embedding is index_select over rows (a decode step of a 128k-token
+         * vocabulary reads one row per token, not 1 GB) */
+        if (q == 0 && is_op(c, i, "Gather") && is_param(c, s) && nd->n_out > 0 && nd->out[0] >= 0 &&
+            vbytes(c, nd->out[0]) < vbytes(c, s))
+            kk->bytes += vbytes(c, nd->out[0]);
+        else
+            kk->bytes += vbytes(c, s);
         if (is_param(c, s) && V(c, s)->rank >= 2) kk->has_weight = 1;
         if (sp >= 0 && c->kind[sp] != K_FREE) kk->grad_inputs++;
     }
@@ -1393,6 +1419,14 @@ static void kernel_work(lctx *c, const dlp__lowered *out, int k, unsigned char *
     kk->anchor = heavy;
     kk->op_class = opc(c, heavy);
     if (c->kind[heavy] == K_VIEW) kk->op_class = DLP_OPC_DATA;
+    /* a training Dropout is PyTorch's fused native_dropout: it also writes
+     * its one-byte keep mask (kept for the backward), whether or not the
+     * graph names the mask as an output */
+    const dlp__node *hn = &g->nodes[heavy];
+    if (kk->n == 1 && c->train && !strcmp(hn->op_type, "Dropout") && hn->n_out == 1 && hn->out[0] >= 0) {
+        const dlp_tensor_info *y = dlp_graph_tensor_at(g, hn->out[0]);
+        if (y && y->numel > 0) kk->bytes += (double)y->numel;
+    }
 }
 
 dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, int cdt, int flags,
@@ -1450,4 +1484,23 @@ void dlp__lowered_free(dlp__lowered *l) {
     if (!l) return;
     free(l->k), free(l->members), free(l->node_kernel), free(l->node_view);
     memset(l, 0, sizeof *l);
+}
+
+int64_t dlp__softmax_row(const dlp_graph *g, const dlp__kernel *kk) {
+    if (kk->kclass != DLP_KC_SOFTMAX || kk->n != 1 || kk->anchor < 0) return 0;
+    const dlp__node *nd = &g->nodes[kk->anchor];
+    if (strcmp(nd->op_type, "Softmax") && strcmp(nd->op_type, "LogSoftmax")) return 0;
+    if (nd->n_out < 1 || nd->out[0] < 0) return 0;
+    const dlp_tensor_info *y = dlp_graph_tensor_at(g, nd->out[0]);
+    if (!y || !y->shape_known || y->rank < 1) return 0;
+    const dlp__attr *ax = dlp__attr_get(nd, "axis");
+    int64_t a = ax && ax->type == DLP_AT_INT ? ax->i : nd->opset >= 13 ? -1 : 1;
+    if (a < 0) a += y->rank;
+    if (a < 0 || a >= y->rank) return 0;
+    if (nd->opset < 13) {      /* opset < 13 flattens to 2-D at the axis */
+        int64_t row = 1;
+        for (int i = (int)a; i < y->rank; i++) row *= y->dims[i];
+        return row;
+    }
+    return a == y->rank - 1 ? y->dims[a] : 0;
 }

@@ -60,4 +60,9 @@ double dlp__elem_bytes(int dtype);
  * own size otherwise; -1 when unknown.  Time and memory both use it. */
 double dlp__tensor_bytes_at(const dlp_tensor_info *t, int cdt);
 
+/* The row length of a Softmax/LogSoftmax kernel over its last axis (the
+ * length PyTorch's CUDA softmax picks its kernel by); 0 for any other
+ * kernel or axis (another axis runs the spatial kernels). */
+int64_t dlp__softmax_row(const dlp_graph *g, const dlp__kernel *kk);
+
 #endif

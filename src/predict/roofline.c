@@ -183,6 +183,23 @@ static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o,
     return &k->c;
 }
 
+/* PyTorch's CUDA softmax over rows of at most 1024 elements (and 4 KiB:
+ * aten/src/ATen/native/cuda/SoftMax.cu, host_softmax) runs the persistent
+ * warp softmax (dispatch_softmax_forward): a warp holds its row in
+ * registers, so the kernel reads the tensor once and writes it once, a
+ * streaming pass timed like one (the elementwise curve).  Longer rows run
+ * cunn_SoftMaxForward, a CTA per row that passes over it for the max, the
+ * sum and the write: the softmax curve, fitted on NeuSight's softmax table,
+ * where those kernels are two thirds of the rows.  In the end-to-end traces
+ * (NeuSight, fp32) the rows of 512 and 1024 ran at 1.1-1.5x the bandwidth
+ * bound on every GPU, like the division next to them, while the softmax
+ * curve put them at 1.6x. */
+static int softmax_streams(const pctx *c, const dlp__kernel *kk) {
+    int64_t row = dlp__softmax_row(c->g, kk);
+    double eb = dlp__elem_bytes(c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16 ? DLP_DT_FLOAT : c->cdt);
+    return row > 0 && row <= 1024 && row * eb <= 4096;
+}
+
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
     kernel_setup s = {0};
     s.kclass = kk->kclass;
@@ -194,7 +211,12 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * them in fp32 registers, and their time is bytes / bandwidth, with the
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
-    s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    if (softmax_streams(c, kk)) {
+        s.curve = kcurve_for(c, o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, kprec, &s.source);
+        if (!c->pure && !o->eff) s.source = "neusight-fp32-v1:elementwise (warp softmax, row <= 1024)";
+    } else {
+        s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    }
     /* NeuSight's fp32 linear layers (M = batch x seq >= 128 tokens) all lie
      * at or above the ridge (v >= 0); below it the fitted intensity term
      * (c < 0) would make a GEMV slower than the GEMM of 8 rows over the same
@@ -621,7 +643,7 @@ static void classify_nodes(const pctx *c, const dlp__lowered *L, dlp_prediction 
 static void bn_nchw_limit(const pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
                           double flops, double bytes, kernel_setup *s) {
     if (!c->train || c->pure || flops <= 0) return;
-    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt};
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, NULL};
     double fl = dlp__bn_nchw_floor_s(&b, kk, bytes);
     if (fl <= bytes / c->bw) return;
     s->curve = NULL;
@@ -717,7 +739,8 @@ static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lower
  * backward.c lists for it, then the adds that sum the gradients of its
  * outputs where several kernels read them. */
 static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
-    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt};
+    unsigned char *rg = dlp__requires_grad(c->g);   /* once, not per kernel; NULL: per call */
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, rg};
     for (int k = L->n - 1; k >= 0; k--) {
         const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
@@ -737,6 +760,7 @@ static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered
         }
         np->bwd_ms += 1e3 * time_bwd_rows(c, o, L, kk, prec, r, nr, np, 1);
     }
+    free(rg);
 }
 
 /* The step's per-parameter work (backward.c: cast backward, gradient
@@ -866,7 +890,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         int prec = dlp__prec_of_dtype(cdt);
         time_forward(&c, &o, &L, prec, out);
         double fwd_s = c.time_s, fwd_e = c.energy_j;
-        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt};
+        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt, NULL};
         double saved_bwd = c.train ? dlp__saved_bytes(&bc) : -1;
         if (memory_model(&c, kind, internal, saved_bwd, &m)) {
             st = DLP_ENOMEM;
