@@ -808,7 +808,9 @@ typedef enum {
 typedef enum {
     DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU,
     DLP_ACT_RELU2,             /* relu(x)^2 (Nemotron-H)                          */
-    DLP_ACT_SWIGLU_OAI         /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
+    DLP_ACT_SWIGLU_OAI,        /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
+    DLP_ACT_GELU_NEW           /* Hugging Face's gelu_new / gelu_fast: the tanh GELU
+                                  written out in Python (eight tensor ops eager) */
 } dlp_llm_act;
 
 /* Layers a config may describe one by one (layer_kind). */
@@ -932,6 +934,10 @@ typedef struct {
     /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
      * 0 everywhere for uniform stacks. */
     unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
+    /* Dropout probabilities of the modeling code (0: none): on the attention
+     * probabilities, on each sublayer's output before its residual add, on
+     * the embeddings.  Kernels only in training with p > 0. */
+    double attn_dropout, resid_dropout, embed_dropout;
 } dlp_llm_config;
 
 /* Parse a config.json held in a NUL-terminated buffer (`name` is used in

@@ -1125,8 +1125,99 @@ static void t_arch_errors(void) {
     CHECK(strstr(e.msg, "Mamba") != NULL);
 }
 
+
+/* ---- the kernels Hugging Face's eager code runs (issue 23) ---------------
+ * A 2-layer GPT-2 (hidden 64, 4 heads, vocab 100) with transformers' GPT2Config
+ * defaults: activation_function gelu_new, attn_pdrop = resid_pdrop =
+ * embd_pdrop = 0.1.  By hand from modeling_gpt2.py: gelu_new is eight tensor
+ * ops per MLP (mul, pow, mul, add, mul, tanh, add, mul), so 2 Pow, 2 Tanh,
+ * 0 Gelu; dropouts: drop(wte + wpe) once, attn_dropout, resid_dropout and
+ * the MLP's dropout per layer = 1 + 3 * 2 = 7. */
+static int count_op(const dlp_graph *g, const char *op) {
+    int n = 0;
+    for (int i = 0; i < dlp_graph_node_count(g); i++) n += !strcmp(dlp_graph_node_at(g, i)->op_type, op);
+    return n;
+}
+
+/* forward kernel launches named `kname` at (1, 16) fp32 on the A100 */
+static int count_kernels(const dlp_graph *g, int mode, int runtime, const char *kname) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    if (dlp_devdb_load(NULL, &db, &e)) return -1;
+    dlp_predict_opts o = {0};
+    dlp_predict_use_runtime(&o, runtime);
+    o.batch = 1;
+    o.mode = mode;
+    dlp_prediction p;
+    int n = -1;
+    if (!dlp_predict(g, dlp_devdb_find(db, "a100-pcie-40gb"), db, &o, &p, &e)) {
+        n = 0;
+        for (int i = 0; i < p.n_kernel_rows; i++)
+            if (p.kernel_rows[i].phase == 0 && !strcmp(p.kernel_rows[i].name, kname)) n += p.kernel_rows[i].count;
+        dlp_prediction_clear(&p);
+    } else
+        fprintf(stderr, "  predict: %s\n", e.msg);
+    dlp_devdb_free(db);
+    return n;
+}
+
+static dlp_graph *tiny_gpt2(const char *extra, dlp_llm_weights *w) {
+    char js[512];
+    snprintf(js, sizeof js,
+             "{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_layer\":2,\"n_head\":4,\"vocab_size\":100,"
+             "\"n_positions\":32%s}",
+             extra);
+    dlp_llm_config c;
+    dlp_error e = {0};
+    dlp_graph *g = NULL;
+    if (dlp_llm_config_parse(js, "tiny_gpt2.json", &c, &e) || dlp_llm_build(&c, 1, 16, DLP_QT_FP32, &g, w, &e)) {
+        fprintf(stderr, "  tiny_gpt2: %s\n", e.msg);
+        return NULL;
+    }
+    return g;
+}
+
+static void t_hf_eager_kernels(void) {
+    dlp_llm_weights w, w0;
+    dlp_graph *g = tiny_gpt2("", &w);
+    dlp_graph *g0 = tiny_gpt2(",\"activation_function\":\"gelu_pytorch_tanh\",\"attn_pdrop\":0,"
+                              "\"resid_pdrop\":0,\"embd_pdrop\":0", &w0);
+    CHECK(g && g0);
+    if (!g || !g0) return;
+    CHECK_I64(count_op(g, "Pow"), 2);
+    CHECK_I64(count_op(g, "Tanh"), 2);
+    CHECK_I64(count_op(g, "Gelu"), 0);
+    CHECK_I64(count_op(g, "Dropout"), 7);
+    /* the one-kernel tanh GELU and p = 0: one Gelu per layer, no Dropout node */
+    CHECK_I64(count_op(g0, "Gelu"), 2);
+    CHECK_I64(count_op(g0, "Pow"), 0);
+    CHECK_I64(count_op(g0, "Dropout"), 0);
+    /* neither adds a parameter: embeddings 100*64 + 32*64, per layer
+     * qkv 64*192+192, proj 64*64+64, fc 64*256+256, proj 256*64+64, two
+     * LayerNorms 4*64, final LayerNorm 128, tied head */
+    int64_t per_layer = 64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 4 * 64;
+    CHECK_I64(w.params, 100 * 64 + 32 * 64 + 2 * per_layer + 128);
+    CHECK_I64(w0.params, w.params);
+    /* eager: the Pow is a kernel of its own (one per layer); compiled, the
+     * eight ops are one fused kernel and no aten::pow runs */
+    CHECK_I64(count_kernels(g, DLP_PREDICT_INFER, DLP_RUNTIME_EAGER, "aten::pow"), 2);
+    CHECK_I64(count_kernels(g, DLP_PREDICT_INFER, DLP_RUNTIME_COMPILE, "aten::pow"), 0);
+    /* dropout launches nothing in inference; in training the embedding's
+     * and the two residual dropouts per layer are 1 + 2 * 2 = 5 kernels (the
+     * attention's joins PyTorch 2's fused SDPA kernel as its dropout_p; the
+     * 1.x eager runtime has no SDPA: all 7); none at p = 0 either */
+    CHECK_I64(count_kernels(g, DLP_PREDICT_INFER, DLP_RUNTIME_EAGER, "aten::dropout"), 0);
+    CHECK_I64(count_kernels(g, DLP_PREDICT_INFER, DLP_RUNTIME_EAGER1X, "aten::dropout"), 0);
+    CHECK_I64(count_kernels(g, DLP_PREDICT_TRAIN, DLP_RUNTIME_EAGER, "aten::dropout"), 5);
+    CHECK_I64(count_kernels(g, DLP_PREDICT_TRAIN, DLP_RUNTIME_EAGER1X, "aten::dropout"), 7);
+    CHECK_I64(count_kernels(g0, DLP_PREDICT_TRAIN, DLP_RUNTIME_EAGER, "aten::dropout"), 0);
+    dlp_graph_free(g);
+    dlp_graph_free(g0);
+}
+
 int main(void) {
     RUN(t_llama31_8b);
+    RUN(t_hf_eager_kernels);
     RUN(t_qwen3_8b);
     RUN(t_qwen3_moe);
     RUN(t_tiny_moe_by_hand);

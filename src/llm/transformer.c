@@ -196,7 +196,13 @@ static dlp_status opt_nonneg(pctx *p, const char *const *keys, int64_t *out) {
 static int act_parse(const char *s) {
     if (!s) return -1;
     if (!strcmp(s, "gelu") || !strcmp(s, "gelu_python")) return DLP_ACT_GELU;
-    if (!strcmp(s, "gelu_new") || !strcmp(s, "gelu_pytorch_tanh") || !strcmp(s, "gelu_fast") ||
+    /* gelu_new is Python arithmetic with torch.pow (transformers'
+     * activations.py NewGELUActivation): eight eager kernels; the others are
+     * one F.gelu(approximate="tanh") kernel.  gelu_fast (FastGELUActivation:
+     * x * 0.7978845608 * (1 + 0.044715 * x * x), no pow) stays the one-op
+     * form: the lowering tells the Python form by its Pow. */
+    if (!strcmp(s, "gelu_new")) return DLP_ACT_GELU_NEW;
+    if (!strcmp(s, "gelu_pytorch_tanh") || !strcmp(s, "gelu_fast") ||
         !strcmp(s, "gelu_tanh") || !strcmp(s, "bloom_gelu") || !strcmp(s, "gelu_approximate"))
         return DLP_ACT_GELU_TANH;
     if (!strcmp(s, "gegelu")) return DLP_ACT_GELU_TANH; /* Phi-3-small's gated GELU: the gate is its own GEMM column */
@@ -258,6 +264,9 @@ static void def_common(dlp_llm_config *c) {
 /* BERT-style encoders: post-norm, biases everywhere, learned positions */
 static void def_encoder(dlp_llm_config *c) {
     c->encoder_only = 1;
+    /* BertConfig / RobertaConfig / DistilBertConfig / DebertaConfig:
+     * hidden_dropout_prob (or dropout) and attention_probs_dropout_prob 0.1 */
+    c->attn_dropout = c->resid_dropout = c->embed_dropout = 0.1;
     c->pre_norm = 0;
     c->final_norm = 0;
     c->embed_norm = 1;
@@ -291,7 +300,8 @@ static void def_deberta(dlp_llm_config *c) {
 static void def_gpt2(dlp_llm_config *c) {
     c->fused_qkv = 1;
     c->qkv_bias = c->out_bias = c->mlp_bias = 1;
-    c->act = DLP_ACT_GELU_TANH;
+    c->act = DLP_ACT_GELU_NEW; /* GPT2Config activation_function "gelu_new" */
+    c->attn_dropout = c->resid_dropout = c->embed_dropout = 0.1; /* attn_pdrop, resid_pdrop, embd_pdrop */
     c->position = DLP_POS_LEARNED;
     c->tie_word_embeddings = 1;
     c->max_position_embeddings = 1024;
@@ -299,6 +309,7 @@ static void def_gpt2(dlp_llm_config *c) {
 static void def_opt(dlp_llm_config *c) {
     c->qkv_bias = c->out_bias = c->mlp_bias = 1;
     c->act = DLP_ACT_RELU;
+    c->resid_dropout = 0.1; /* OPTConfig dropout; attention_dropout 0.0 */
     c->position = DLP_POS_LEARNED;
     c->position_offset = 2;
     c->tie_word_embeddings = 1;
@@ -315,7 +326,7 @@ static void def_neox(dlp_llm_config *c) {
 }
 static void def_gptj(dlp_llm_config *c) {
     c->mlp_bias = c->lm_head_bias = 1;
-    c->act = DLP_ACT_GELU_TANH;
+    c->act = DLP_ACT_GELU_NEW; /* GPTJConfig activation_function "gelu_new" */
     c->position = DLP_POS_ROTARY;
     c->parallel_residual = c->shared_parallel_norm = 1;
     c->max_position_embeddings = 2048;
@@ -358,7 +369,7 @@ static void def_gemma2(dlp_llm_config *c) {
 }
 static void def_phi(dlp_llm_config *c) {
     c->qkv_bias = c->out_bias = c->mlp_bias = c->lm_head_bias = 1;
-    c->act = DLP_ACT_GELU_TANH;
+    c->act = DLP_ACT_GELU_NEW; /* PhiConfig hidden_act "gelu_new" */
     c->position = DLP_POS_ROTARY;
     c->rotary_fraction = 0.5;
     c->parallel_residual = c->shared_parallel_norm = 1;
@@ -1257,6 +1268,35 @@ static dlp_status read_sizes(pctx *p, const llm_family *fam, dlp_llm_config *c) 
     return DLP_OK;
 }
 
+/* A dropout probability under any of `keys`, kept in [0, 1]. */
+static dlp_status read_dropout(pctx *p, const char *const *keys, double *out) {
+    double v = *out;
+    int r = get_f64(p, keys, &v);
+    if (r < 0) return (dlp_status)r;
+    if (r && (v < 0 || v > 1))
+        return dlp__err(p->err, DLP_EFORMAT, "%s: dropout probability %g is not in [0, 1]", p->name, v);
+    *out = v;
+    return DLP_OK;
+}
+
+/* Dropout where the modeling code has it: on the attention probabilities
+ * (GPT-2 attn_pdrop, BERT attention_probs_dropout_prob, OPT/Llama/DistilBERT
+ * attention_dropout), on each sublayer's output before the residual add
+ * (GPT-2/GPT-J/Phi resid_pdrop, BERT hidden_dropout_prob, OPT/DistilBERT
+ * dropout, GPT-Neo resid_dropout, Falcon hidden_dropout) and on the
+ * embeddings (GPT-2/GPT-J embd_pdrop, GPT-Neo embed_dropout; BERT-style
+ * encoders use the hidden dropout there: BertEmbeddings.dropout). */
+static dlp_status read_dropouts(pctx *p, dlp_llm_config *c) {
+    dlp_status st = read_dropout(p, KEYS("attn_pdrop", "attention_probs_dropout_prob", "attention_dropout"),
+                                 &c->attn_dropout);
+    if (st == DLP_OK)
+        st = read_dropout(p, KEYS("resid_pdrop", "hidden_dropout_prob", "resid_dropout", "dropout", "hidden_dropout"),
+                          &c->resid_dropout);
+    if (st == DLP_OK && c->encoder_only) c->embed_dropout = c->resid_dropout;
+    if (st == DLP_OK) st = read_dropout(p, KEYS("embd_pdrop", "embed_dropout"), &c->embed_dropout);
+    return st;
+}
+
 /* activation, norms, tied head, rotary positions */
 static dlp_status read_act_rope(pctx *p, const llm_family *fam, dlp_llm_config *c) {
     const char *act = get_str(p, "hidden_activation");
@@ -1270,6 +1310,8 @@ static dlp_status read_act_rope(pctx *p, const llm_family *fam, dlp_llm_config *
                             act);
         c->act = a;
     }
+    dlp_status dst = read_dropouts(p, c);
+    if (dst != DLP_OK) return dst;
     TRYI(get_f64(p, KEYS("layer_norm_eps", "layer_norm_epsilon", "rms_norm_eps", "norm_epsilon", "norm_eps"),
                  &c->norm_eps));
     if (c->norm_eps < 0)
@@ -1869,6 +1911,30 @@ static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) 
 
 static int tb_norm(tb *b, const char *name, int x) { return tb_norm_dim(b, name, x, b->c->hidden_size, 1); }
 
+/* Hugging Face's gelu_new (transformers activations.py NewGELUActivation):
+ * 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * torch.pow(x, 3)))),
+ * in Python's order: eight tensor ops, each its own kernel in eager PyTorch
+ * (the lowering fuses them when a compiler or engine runs the graph). */
+static int tb_gelu_new(tb *b, const char *name, int x) {
+    static const char *const part[8] = {"/Mul", "/Pow", "/Mul_1", "/Add", "/Mul_2", "/Tanh", "/Add_1", "/Mul_3"};
+    char nm[8][128];
+    for (int i = 0; i < 8; i++) join2(nm[i], sizeof nm[i], name, part[i]);
+    int half = tb_op2(b, "Mul", nm[0], tb_scalar(b, 0.5, b->dt), x);
+    int cube = tb_op2(b, "Pow", nm[1], x, tb_scalar(b, 3.0, b->dt));
+    int in = tb_op2(b, "Add", nm[3], x, tb_op2(b, "Mul", nm[2], tb_scalar(b, 0.044715, b->dt), cube));
+    int t = tb_op1(b, "Tanh", nm[5], tb_op2(b, "Mul", nm[4], tb_scalar(b, 0.7978845608028654 /* sqrt(2 / pi) */, b->dt), in));
+    return tb_op2(b, "Mul", nm[7], half, tb_op2(b, "Add", nm[6], tb_scalar(b, 1.0, b->dt), t));
+}
+
+/* nn.Dropout(p) as a graph node (ONNX Dropout, ratio as input 1): the
+ * lowering gives it a kernel only in training with p > 0 (F.dropout returns
+ * its input in eval mode and at p = 0); p = 0 adds no node at all. */
+static int tb_dropout(tb *b, const char *name, int x, double p) {
+    if (!(p > 0) || x < 0) return x;
+    int in[2] = {x, tb_scalar(b, p, DLP_DT_FLOAT)};
+    return tb_op(b, "Dropout", name, 2, in);
+}
+
 static int tb_act(tb *b, const char *name, int x) {
     char nm[128];
     switch (b->c->act) {
@@ -1887,6 +1953,7 @@ static int tb_act(tb *b, const char *name, int x) {
         join2(nm, sizeof nm, name, "/Mul");
         return tb_op2(b, "Mul", nm, x, s);
     }
+    case DLP_ACT_GELU_NEW: return tb_gelu_new(b, name, x);
     default: {
         join2(nm, sizeof nm, name, "/Gelu");
         int y = tb_op1(b, "Gelu", nm, x);
@@ -2023,6 +2090,29 @@ typedef struct {
     int q_w, q_b, k_w, k_b;   /* DeBERTa reuses the projections on rel_embeddings */
 } attn_w;
 
+/* Score kernels of the eager attention code beyond scale and causal mask:
+ * BERT's extended mask add (modeling_bert.py BertSelfAttention adds
+ * attention_mask whenever it is given, and BertModel.forward builds one of
+ * ones when none is passed: (1 - mask) * finfo.min, (B, 1, 1, S), added
+ * over (B, H, S, S); RoBERTa's attention is a copy), and OPT's clamp
+ * (modeling_opt.py OPTAttention, transformers 4.2x-4.4x eager:
+ * torch.max(attn_weights, finfo(dtype).min) after the mask add). */
+static int tb_eager_mask(tb *b, int s) {
+    const dlp_llm_config *c = b->c;
+    const char *mt = c->model_type;
+    if (c->encoder_only && (!strcmp(mt, "bert") || !strcmp(mt, "roberta") || !strcmp(mt, "xlm-roberta") ||
+                            !strcmp(mt, "camembert"))) {
+        int64_t sh[5] = {b->B, 1, 1, 1, b->S};
+        int e = tb_op2(b, "Expand", "ext_mask/Expand", tb_scalar(b, 0.0, b->dt), tb_ints(b, 5, sh));
+        return tb_op2(b, "Add", "Add_ext_mask", s, e);
+    }
+    if (!strcmp(mt, "opt")) {
+        double lo = b->dt == DLP_DT_FLOAT16 ? -65504.0 : -3.4028234663852886e38; /* finfo(dtype).min */
+        return tb_op2(b, "Max", "Max_clamp", s, tb_scalar(b, lo, b->dt));
+    }
+    return s;
+}
+
 static int tb_attention(tb *b, int x, int layer) {
     const dlp_llm_config *c = b->c;
     int64_t B = b->B, S = b->S, H = c->hidden_size, h = c->num_attention_heads, kv = c->num_key_value_heads,
@@ -2118,6 +2208,7 @@ static int tb_attention(tb *b, int x, int layer) {
                    cap);
     }
     if (b->mask >= 0) s = tb_op2(b, "Add", "Add_mask", s, b->mask);
+    s = tb_eager_mask(b, s);
     if (c->attn_sinks) {
         /* gpt-oss: a learned logit per head joins every row's softmax and is
          * dropped after it */
@@ -2129,12 +2220,14 @@ static int tb_attention(tb *b, int x, int layer) {
     }
     int pr = tb_op1(b, "Softmax", "Softmax", s);
     tb_attr_i(b, "axis", -1);
+    pr = tb_dropout(b, "attn_dropout/Dropout", pr, c->attn_dropout);
     if (c->attn_sinks) pr = tb_slice(b, "sinks/Slice", pr, 0, S, -1);
     int o = tb_op2(b, "MatMul", "MatMul_1", pr, v);
     int64_t pb[5] = {0, 3, 1, 2, 4}, so[3] = {B, S, h * d};
     o = tb_reshape(b, "o/Reshape", tb_transpose(b, "o/Transpose", o, 5, pb), 3, so);
     if (gate >= 0) o = tb_op2(b, "Mul", "gate/Mul", o, tb_op1(b, "Sigmoid", "gate/Sigmoid", gate));
     o = tb_linear(b, "o_proj", o, h * d, H, c->out_bias, W_LINEAR);
+    o = tb_dropout(b, "resid_dropout/Dropout", o, c->resid_dropout);
     memcpy(b->scope, save, sizeof save);
     return o;
 }
@@ -2613,6 +2706,7 @@ static int tb_mlp(tb *b, int x, int layer) {
         y = c->moe_grouped ? tb_moe_grouped(b, x) : tb_moe(b, x);
     else
         y = tb_mlp_dense_w(b, x, c->intermediate_size);
+    y = tb_dropout(b, "dropout/Dropout", y, c->resid_dropout);
     memcpy(b->scope, save, sizeof save);
     return y;
 }
@@ -2660,7 +2754,7 @@ static int tb_embed(tb *b, int ids, int *wte) {
     /* DeBERTa with embedding_size != hidden projects before its LayerNorm */
     if (W != H) x = tb_linear(b, "embed_proj", x, W, H, 0, W_LINEAR);
     if (c->embed_norm) x = tb_norm(b, "LayerNorm", x);
-    return x;
+    return tb_dropout(b, "dropout/Dropout", x, c->embed_dropout);
 }
 
 /* A config the builder can honour: sizes positive, per-layer kinds with

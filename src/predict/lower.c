@@ -596,7 +596,9 @@ static void pattern_attention(lctx *c) {
                 m1 = p;
                 break;
             }
-            if ((is_op(c, p, "Add") || is_op(c, p, "Mul") || is_op(c, p, "Div") || is_op(c, p, "Where"))) {
+            /* Max: OPT's eager clamp of the scores (SDPA has none) */
+            if ((is_op(c, p, "Add") || is_op(c, p, "Mul") || is_op(c, p, "Div") || is_op(c, p, "Where") ||
+                 is_op(c, p, "Max"))) {
                 mem[nm++] = p;
                 /* follow the operand that comes from the scores */
                 int next = -1;
