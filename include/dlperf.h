@@ -938,6 +938,11 @@ typedef struct {
      * probabilities, on each sublayer's output before its residual add, on
      * the embeddings.  Kernels only in training with p > 0. */
     double attn_dropout, resid_dropout, embed_dropout;
+    /* 0: the graph of Hugging Face's eager modeling code (gelu_new written
+     * out, Dropout nodes, BERT's mask add, OPT's score clamp); 1: a serving
+     * engine's (vLLM, TensorRT-LLM: one fused GELU kernel, no dropout, the
+     * mask inside the attention kernel) */
+    int engine_form;
 } dlp_llm_config;
 
 /* Parse a config.json held in a NUL-terminated buffer (`name` is used in

@@ -1213,11 +1213,63 @@ static void t_hf_eager_kernels(void) {
     CHECK_I64(count_kernels(g0, DLP_PREDICT_TRAIN, DLP_RUNTIME_EAGER, "aten::dropout"), 0);
     dlp_graph_free(g);
     dlp_graph_free(g0);
+    /* a serving engine's form of the same config (what `llm --concurrency`
+     * costs): one Gelu per layer, no Pow, no Dropout, same parameters */
+    dlp_llm_config c;
+    dlp_error e = {0};
+    dlp_graph *ge = NULL;
+    CHECK(dlp_llm_config_parse("{\"model_type\":\"gpt2\",\"n_embd\":64,\"n_layer\":2,\"n_head\":4,"
+                               "\"vocab_size\":100,\"n_positions\":32}", "tiny_gpt2.json", &c, &e) == DLP_OK);
+    CHECK_I64(c.act, DLP_ACT_GELU_NEW);
+    c.engine_form = 1;
+    if (dlp_llm_build(&c, 1, 16, DLP_QT_FP32, &ge, &w0, &e) != DLP_OK) {
+        CHECK(0);
+        return;
+    }
+    CHECK_I64(count_op(ge, "Gelu"), 2);
+    CHECK_I64(count_op(ge, "Pow"), 0);
+    CHECK_I64(count_op(ge, "Dropout"), 0);
+    CHECK_I64(w0.params, w.params);
+    dlp_graph_free(ge);
+}
+
+/* BERT's extended mask add and OPT's clamp, one per layer over the scores
+ * (2 layers each); the engine form has neither */
+static void t_hf_eager_scores(void) {
+    static const char *const js[2] = {
+        "{\"model_type\":\"bert\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":128,\"vocab_size\":100}",
+        "{\"model_type\":\"opt\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"ffn_dim\":128,\"vocab_size\":100,\"max_position_embeddings\":32,\"word_embed_proj_dim\":64}"};
+    static const char *const op[2] = {"Add", "Max"};
+    for (int k = 0; k < 2; k++) {
+        for (int engine = 0; engine < 2; engine++) {
+            dlp_llm_config c;
+            dlp_error e = {0};
+            dlp_graph *g = NULL;
+            dlp_llm_weights w;
+            CHECK(dlp_llm_config_parse(js[k], "tiny.json", &c, &e) == DLP_OK);
+            c.engine_form = engine;
+            if (dlp_llm_build(&c, 1, 8, DLP_QT_FP32, &g, &w, &e) != DLP_OK) {
+                fprintf(stderr, "  %s\n", e.msg);
+                CHECK(0);
+                continue;
+            }
+            int n = 0;
+            for (int i = 0; i < dlp_graph_node_count(g); i++) {
+                const dlp_node_info *ni = dlp_graph_node_at(g, i);
+                n += !strcmp(ni->op_type, op[k]) && (strstr(ni->name, "ext_mask") || strstr(ni->name, "Max_clamp"));
+            }
+            CHECK_I64(n, engine ? 0 : 2);
+            dlp_graph_free(g);
+        }
+    }
 }
 
 int main(void) {
     RUN(t_llama31_8b);
     RUN(t_hf_eager_kernels);
+    RUN(t_hf_eager_scores);
     RUN(t_qwen3_8b);
     RUN(t_qwen3_moe);
     RUN(t_tiny_moe_by_hand);

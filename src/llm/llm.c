@@ -245,7 +245,8 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
         ni = *dlp_graph_node_at(g, i);
-        if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape")) continue; /* no kernel */
+        /* no kernel; a Dropout in eval mode returns its input */
+        if (ni.op_class == DLP_OPC_SHAPE || !strcmp(ni.op_type, "Reshape") || !strcmp(ni.op_type, "Dropout")) continue;
         double f = is_matmul(ni.op_type) ? 2.0 * (double)ni.macs : (double)ni.flops;
         double wb = (double)ni.weight_bytes;
         double b = (double)ni.bytes_read - wb + wb * wscale + (double)ni.bytes_written;

@@ -179,7 +179,10 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
     p->quant = quant;
     dlp_graph *g = NULL;
     dlp_llm_weights w;
-    dlp_status st = dlp_llm_build(c, 1, 1, quant, &g, &w, err);
+    /* the engine's kernels: one fused GELU, no dropout, no eager mask/clamp */
+    dlp_llm_config ec = *c;
+    ec.engine_form = 1;
+    dlp_status st = dlp_llm_build(&ec, 1, 1, quant, &g, &w, err);
     if (st) return st;
     int adt = dlp_quant_act_dtype(quant);
     p->act_bytes = adt == DLP_DT_FLOAT ? 4.0 : 2.0;

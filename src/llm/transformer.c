@@ -1930,13 +1930,15 @@ static int tb_gelu_new(tb *b, const char *name, int x) {
  * lowering gives it a kernel only in training with p > 0 (F.dropout returns
  * its input in eval mode and at p = 0); p = 0 adds no node at all. */
 static int tb_dropout(tb *b, const char *name, int x, double p) {
-    if (!(p > 0) || x < 0) return x;
+    if (!(p > 0) || x < 0 || b->c->engine_form) return x;
     int in[2] = {x, tb_scalar(b, p, DLP_DT_FLOAT)};
     return tb_op(b, "Dropout", name, 2, in);
 }
 
 static int tb_act(tb *b, const char *name, int x) {
     char nm[128];
+    /* engines run gelu_new as one tanh-GELU kernel (below) */
+    if (b->c->act == DLP_ACT_GELU_NEW && !b->c->engine_form) return tb_gelu_new(b, name, x);
     switch (b->c->act) {
     case DLP_ACT_RELU:
         join2(nm, sizeof nm, name, "/Relu");
@@ -1953,11 +1955,10 @@ static int tb_act(tb *b, const char *name, int x) {
         join2(nm, sizeof nm, name, "/Mul");
         return tb_op2(b, "Mul", nm, x, s);
     }
-    case DLP_ACT_GELU_NEW: return tb_gelu_new(b, name, x);
     default: {
         join2(nm, sizeof nm, name, "/Gelu");
         int y = tb_op1(b, "Gelu", nm, x);
-        if (b->c->act == DLP_ACT_GELU_TANH) tb_attr_s(b, "approximate", "tanh");
+        if (b->c->act == DLP_ACT_GELU_TANH || b->c->act == DLP_ACT_GELU_NEW) tb_attr_s(b, "approximate", "tanh");
         return y;
     }
     }
@@ -2100,6 +2101,7 @@ typedef struct {
 static int tb_eager_mask(tb *b, int s) {
     const dlp_llm_config *c = b->c;
     const char *mt = c->model_type;
+    if (c->engine_form) return s;
     if (c->encoder_only && (!strcmp(mt, "bert") || !strcmp(mt, "roberta") || !strcmp(mt, "xlm-roberta") ||
                             !strcmp(mt, "camembert"))) {
         int64_t sh[5] = {b->B, 1, 1, 1, b->S};
