@@ -1373,6 +1373,22 @@ static void member_inputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__k
     }
 }
 
+/* Is node u a view whose outputs only kernel k reads (an eval-mode Dropout
+ * between the softmax and P V inside the attention kernel: the fused kernel
+ * never writes P)? */
+static int view_into(const lctx *c, const dlp__lowered *out, int k, int u) {
+    if (c->kind[u] != K_VIEW) return 0;
+    const dlp__node *nd = &c->g->nodes[u];
+    for (int o = 0; o < nd->n_out; o++) {
+        if (nd->out[o] < 0) continue;
+        const dlp__value *x = V(c, nd->out[o]);
+        if (x->is_output) return 0;
+        for (int j = 0; j < x->n_cons; j++)
+            if (out->node_kernel[x->cons[j]] != k) return 0;
+    }
+    return 1;
+}
+
 /* The bytes member i of kernel k writes that are read outside the kernel
  * or returned. */
 static void member_outputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__kernel *kk) {
@@ -1383,7 +1399,8 @@ static void member_outputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__
         const dlp__value *x = V(c, v);
         int ext = x->is_output;
         for (int j = 0; j < x->n_cons && !ext; j++)
-            if (out->node_kernel[x->cons[j]] != k && c->kind[x->cons[j]] != K_FREE) ext = 1;
+            if (out->node_kernel[x->cons[j]] != k && c->kind[x->cons[j]] != K_FREE && !view_into(c, out, k, x->cons[j]))
+                ext = 1;
         if (ext) {
             double b = vbytes(c, v);
             kk->bytes += b;
