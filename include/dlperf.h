@@ -809,7 +809,7 @@ typedef enum {
     DLP_ACT_GELU = 0, DLP_ACT_GELU_TANH, DLP_ACT_RELU, DLP_ACT_SILU,
     DLP_ACT_RELU2,             /* relu(x)^2 (Nemotron-H)                          */
     DLP_ACT_SWIGLU_OAI,        /* gpt-oss: (up + 1) * g * sigmoid(1.702 g), clamped */
-    DLP_ACT_GELU_NEW           /* Hugging Face's gelu_new / gelu_fast: the tanh GELU
+    DLP_ACT_GELU_NEW           /* Hugging Face's gelu_new (NewGELUActivation): the tanh GELU
                                   written out in Python (eight tensor ops eager) */
 } dlp_llm_act;
 
