@@ -610,7 +610,7 @@ static void engine_report(void) {
     power_fit_floor(0, -1, 0.45, 0.75, pc);
     power_floor_only = 1;
     printf("the floor alone with the shares at their physical priors (P_MEM 0.45, P_MATH 0.75): P_FLOOR %.3f "
-           "(compiled in: llm_serve.c P_FIT_FLOOR); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
+           "(llm_serve.c's P_FIT_FLOOR is this fit as it came out before the prompt steps drew power; not refit since, so that no other answer moves); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
            power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
     power_floor_only = 0;
     double c[3];
