@@ -104,16 +104,38 @@ static int dev_index(const dlp_devdb *db, const char *name) {
     return n_devs++;
 }
 
-static void push(rows *R, const row *x) {
-    if (R->n == R->cap) {
-        R->cap = R->cap ? 2 * R->cap : 4096;
-        R->r = realloc(R->r, R->cap * sizeof *R->r);
-        if (!R->r) {
-            fprintf(stderr, "out of memory\n");
-            exit(1);
-        }
+/* Room for one more elem-byte record in an array of n (capacity *cap,
+ * doubling from 4096); out of memory ends the bench.  bench_waves_data.h's
+ * sample arrays grow the same way. */
+static void *grow1(void *p, size_t n, size_t *cap, size_t elem) {
+    if (n < *cap) return p;
+    *cap = *cap ? 2 * *cap : 4096;
+    p = realloc(p, *cap * elem);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
     }
+    return p;
+}
+
+static void push(rows *R, const row *x) {
+    R->r = grow1(R->r, R->n, &R->cap, sizeof *R->r);
     R->r[R->n++] = *x;
+}
+
+/* Open a CSV table and split its header (text kept in hl) into hdr; NULL
+ * with *nh = -1 when it cannot be opened, 0 when it is empty. */
+static FILE *open_table(const char *path, char *hl, int hl_size, char **hdr, int max, int *nh) {
+    FILE *f = fopen(path, "r");
+    *nh = -1;
+    if (!f) return NULL;
+    if (!fgets(hl, hl_size, f)) {
+        fclose(f);
+        *nh = 0;
+        return NULL;
+    }
+    *nh = csv_split(hl, hdr, max);
+    return f;
 }
 
 static double flops_per_elem(const char *op) {
@@ -124,15 +146,11 @@ static double flops_per_elem(const char *op) {
 
 /* Read one table of kind k; returns rows added. */
 static long read_table(const dlp_devdb *db, const char *path, int k, rows *R) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
     static char line[65536], hline_[65536];
     char *hdr[64], *v[64];
-    if (!fgets(hline_, sizeof hline_, f)) {
-        fclose(f);
-        return 0;
-    }
-    int nh = csv_split(hline_, hdr, 64);
+    int nh;
+    FILE *f = open_table(path, hline_, sizeof hline_, hdr, 64, &nh);
+    if (!f) return nh;
     int cLat = col(hdr, nh, "Latency"), cDev = col(hdr, nh, "Device"), cOp = col(hdr, nh, "OPName");
     int cB = col(hdr, nh, "B"), cM = col(hdr, nh, "M"), cN = col(hdr, nh, "N"), cK = col(hdr, nh, "K");
     int cH = col(hdr, nh, "H"), cCi = col(hdr, nh, "Input_Channel"), cCo = col(hdr, nh, "Output_Channel");

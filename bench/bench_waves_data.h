@@ -22,29 +22,18 @@ typedef struct {
 } wrows;
 
 static void wpush(wrows *R, const wrow *x) {
-    if (R->n == R->cap) {
-        R->cap = R->cap ? 2 * R->cap : 4096;
-        R->r = realloc(R->r, R->cap * sizeof *R->r);
-        if (!R->r) {
-            fprintf(stderr, "out of memory\n");
-            exit(1);
-        }
-    }
+    R->r = grow1(R->r, R->n, &R->cap, sizeof *R->r);
     R->r[R->n++] = *x;
 }
 
 /* One linear (is_bmm = 0: (B M, K) x (K, N) + bias, one GEMM of B*M rows) or
  * bmm table (B GEMMs of M x K x N); returns rows added, -1 if unreadable. */
 static long wread_table(const dlp_devdb *db, const char *path, int is_bmm, wrows *R) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
     static char line[65536], hl[65536];
     char *hdr[64], *v[64];
-    if (!fgets(hl, sizeof hl, f)) {
-        fclose(f);
-        return 0;
-    }
-    int nh = csv_split(hl, hdr, 64);
+    int nh;
+    FILE *f = open_table(path, hl, sizeof hl, hdr, 64, &nh);
+    if (!f) return nh;
     int cLat = col(hdr, nh, "Latency"), cDev = col(hdr, nh, "Device");
     int cB = col(hdr, nh, "B"), cM = col(hdr, nh, "M"), cN = col(hdr, nh, "N"), cK = col(hdr, nh, "K");
     long added = 0;
@@ -104,15 +93,11 @@ static long wload(const dlp_devdb *db, const char *dir, wrows *R) {
  * m, n, k, latency ms) as tensor-core wave samples (class 0); as
  * bench/bench_curves.c reads them.  Returns rows added, -1 if unreadable. */
 static long wread_aic_gemm(const dlp_devdb *db, const char *path, wrows *R) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
     static char line[65536], hl[65536];
     char *hdr[64], *v[64];
-    if (!fgets(hl, sizeof hl, f)) {
-        fclose(f);
-        return 0;
-    }
-    int nh = csv_split(hl, hdr, 64);
+    int nh;
+    FILE *f = open_table(path, hl, sizeof hl, hdr, 64, &nh);
+    if (!f) return nh;
     int cD = col(hdr, nh, "device"), cT = col(hdr, nh, "gemm_dtype"), cM = col(hdr, nh, "m");
     int cN = col(hdr, nh, "n"), cK = col(hdr, nh, "k"), cL = col(hdr, nh, "latency");
     long added = 0;
