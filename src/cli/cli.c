@@ -93,7 +93,8 @@ static ssize_t stdout_write(void *cookie, const char *buf, size_t n) {
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
             if (!stdout_errno) stdout_errno = w < 0 ? errno : ENOSPC;
-            return done ? (ssize_t)done : -1;
+            /* a short count is the error (fopencookie(3): never negative) */
+            return (ssize_t)done;
         }
         done += (size_t)w;
     }
