@@ -168,14 +168,20 @@ static int conv_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int
 }
 
 /* GEMM/BMM: a data-gradient kernel (unless no input needs one) and a
- * weight-gradient kernel, each with the forward work; a linear layer's
- * folded bias adds a column sum of dY. */
+ * weight-gradient kernel, each with the forward work and the forward's three
+ * matrices to move; a linear layer's folded bias adds a column sum of dY.
+ * The two are separate rows because they are different GEMMs: for Y = A.B
+ * (M x N over K), dA = dY.B^T is M x K over N and dB = A^T.dY is K x N over
+ * M (for a linear layer: over all the tokens), and the tile/wave model
+ * times each on its own shape (roofline.c, DLP__MM_DGRAD/DLP__MM_WGRAD);
+ * autograd's MmBackward/BmmBackward launch exactly these two. */
 static int matmul_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int max) {
     const dlp__kernel *kk = &b->L->k[k];
     int kc = kk->kclass, gi = grad_in(b, k);
     int dx = gi > 0;
     int dw = kk->has_weight || gi >= 2;
-    int n = put(out, 0, max, "aten::mm (backward)", DLP__BWD_FWD, dx + dw, kk->flops, kk->bytes);
+    int n = put(out, 0, max, DLP__MM_DGRAD, DLP__BWD_FWD, dx, kk->flops, kk->bytes);
+    n = put(out, n, max, DLP__MM_WGRAD, DLP__BWD_FWD, dw, kk->flops, kk->bytes);
     if (kc == DLP_KC_GEMM && kk->n > 1)
         n = put(out, n, max, "aten::sum (bias grad)", DLP__BWD_REDUCE, 1, kk->out_bytes / dlp__elem_bytes(b->cdt),
                 kk->out_bytes);

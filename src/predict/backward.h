@@ -67,6 +67,11 @@ enum {
  * 6.9); channels_last runs cuDNN's NHWC kernels, which fill the GPU. */
 #define DLP__BN_NCHW_CTA_GBS 7.0
 
+/* The row names of a GEMM/BMM's two backward kernels (backward.c
+ * matmul_backward): roofline.c times each on its own GEMM shape. */
+#define DLP__MM_DGRAD "aten::mm (backward, dX)"
+#define DLP__MM_WGRAD "aten::mm (backward, dW)"
+
 typedef struct {
     const char *name;      /* aten-style name (static string)                */
     int unit;              /* DLP__BWD_*                                     */

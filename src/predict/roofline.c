@@ -292,8 +292,15 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
     if (!wp) return 0;
     if (kk->kclass == DLP_KC_CONV) {
         if (!conv1x1_gemm(c->g, kk, pass, &s)) return 0;
-    } else if ((kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM) || pass || !gemm_shape(c->g, kk, &s)) {
+    } else if ((kk->kclass != DLP_KC_GEMM && kk->kclass != DLP_KC_BMM) || !gemm_shape(c->g, kk, &s)) {
         return 0;
+    } else if (pass) {
+        /* Y = A.B, M x N over K: dA = dY.B^T is M x K over N (pass 1), dB =
+         * A^T.dY is K x N over M (pass 2); backward.c matmul_backward */
+        dlp__gemm_shape f = s;
+        s.n = pass == 1 ? f.k : f.n;
+        s.m = pass == 1 ? f.m : f.k;
+        s.k = pass == 1 ? f.n : f.m;
     }
     s.elem_bytes = dlp__elem_bytes(c->cdt);
     double t = dlp__wave_gemm_time(wp, c->d, ks->peak, c->bw, &s, NULL);
@@ -301,12 +308,15 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
     return t;
 }
 
-/* Which GEMM of a conv's backward a row is (conv1x1_gemm's pass; -1: none):
- * backward.c names them */
+/* Which GEMM of a conv's or a linear/bmm's backward a row is (1 data
+ * gradient, 2 weight gradient: conv1x1_gemm's and wave_time's pass; -1:
+ * none): backward.c names them */
 static int conv_bwd_pass(const char *name) {
     if (!name) return -1;
     if (!strcmp(name, "aten::convolution_backward (dgrad)")) return 1;
     if (!strcmp(name, "aten::convolution_backward (wgrad)")) return 2;
+    if (!strcmp(name, DLP__MM_DGRAD)) return 1;
+    if (!strcmp(name, DLP__MM_WGRAD)) return 2;
     return -1;
 }
 
