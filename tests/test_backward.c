@@ -516,6 +516,91 @@ static void t_pow(void) {
     CHECK_NEAR(r[2].bytes, 1536.0, 0.5);
 }
 
+/* A linear layer's backward is two GEMMs of their own shapes.  y = h.W1
+ * with h [M, K] (computed from W0, so it needs dX), W1 [K, N]: dX = dY.W1^T
+ * is M x K over N, the forward GEMM of a linear with N inputs and K
+ * outputs over M tokens; dW = h^T.dY is K x N over M, the forward GEMM of a
+ * linear with M inputs and N outputs over K tokens.  So, by hand, the dX
+ * row of graph A must time like the forward of graph B and the dW row like
+ * the forward of graph C, at fp32 on a V100 (the tile/wave model).  With M
+ * = 4096 tokens, K = 1024, N = 64 the three shapes are far apart: the
+ * forward (N = 64: few tiles), dX (K = 64: short loop) and dW (K = 4096). */
+static dlp_graph *mm_graph(int64_t m, int64_t k, int64_t n, int chain) {
+    dlp_error e = {0};
+    dlp_graph *g = dlp__graph_new("mm");
+    g->opset = 17;
+    int x = dlp__graph_add_value(g, "x", DLP_DT_FLOAT, 2, D(m, k));
+    dlp__graph_mark_input(g, x);
+    int h = x;
+    if (chain) {
+        int w0 = dlp__graph_add_weight(g, "w0", DLP_DT_FLOAT, 2, D(k, k));
+        h = dlp__graph_add_value(g, "h", 0, -1, NULL);
+        dlp__graph_add_node(g, "mm0", "MatMul", "", 2, (int[]){x, w0}, 1, &h);
+    }
+    int w1 = dlp__graph_add_weight(g, "w1", DLP_DT_FLOAT, 2, D(k, n));
+    int y = dlp__graph_add_value(g, "y", 0, -1, NULL);
+    dlp__graph_mark_output(g, y);
+    dlp__graph_add_node(g, "mm1", "MatMul", "", 2, (int[]){h, w1}, 1, &y);
+    if (dlp__graph_finalize(g, NULL, &e)) fprintf(stderr, "  finalize: %s\n", e.msg);
+    return g;
+}
+
+/* kernel_ms of the row of node `node` in phase `phase` named `name` (NULL:
+ * any); -1 when there is none */
+static double mm_row_ms(dlp_graph *g, const dlp_device *d, const dlp_devdb *db, const char *node, int phase,
+                        const char *name, const char **curve) {
+    dlp_predict_opts o = {0};
+    o.mode = DLP_PREDICT_TRAIN;
+    o.dtype = DLP_DT_FLOAT;
+    o.batch = 1;
+    o.no_learned = 1;
+    dlp_prediction p;
+    dlp_error e = {0};
+    double ms = -1;
+    if (dlp_predict(g, d, db, &o, &p, &e)) return -1;
+    for (int i = 0; i < p.n_kernel_rows; i++) {
+        const dlp_kernel_pred *r = &p.kernel_rows[i];
+        const dlp_node_info *ni = r->node >= 0 ? dlp_graph_node_at(g, r->node) : NULL;
+        if (r->phase != phase || !ni || strcmp(ni->name, node) || (name && strcmp(r->name, name))) continue;
+        ms = r->kernel_ms;
+        if (curve) *curve = r->curve;
+    }
+    dlp_prediction_clear(&p);
+    return ms;
+}
+
+static void t_mm_backward_shapes(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(!dlp_devdb_load(NULL, &db, &e));
+    const dlp_device *d = db ? dlp_devdb_find(db, "v100-pcie-32gb") : NULL;
+    CHECK(d != NULL);
+    if (!d) {
+        dlp_devdb_free(db);
+        return;
+    }
+    dlp_graph *a = mm_graph(4096, 1024, 64, 1), *b = mm_graph(4096, 64, 1024, 0), *c = mm_graph(1024, 4096, 64, 0);
+    const char *src = NULL;
+    double dx = mm_row_ms(a, d, db, "mm1", 1, DLP__MM_DGRAD, &src);
+    CHECK(src && strstr(src, "waves"));
+    double dw = mm_row_ms(a, d, db, "mm1", 1, DLP__MM_WGRAD, &src);
+    CHECK(src && strstr(src, "waves"));
+    double fa = mm_row_ms(a, d, db, "mm1", 0, NULL, NULL);
+    double fb = mm_row_ms(b, d, db, "mm1", 0, NULL, NULL), fc = mm_row_ms(c, d, db, "mm1", 0, NULL, NULL);
+    CHECK(dx > 0 && fabs(dx / fb - 1) < 1e-9);
+    CHECK(dw > 0 && fabs(dw / fc - 1) < 1e-9);
+    /* the three shapes differ, so one time for all three (the old single
+     * row at the forward's time) would be wrong for at least two */
+    CHECK(fabs(dx / fa - 1) > 0.01 && fabs(dw / fa - 1) > 0.01);
+    /* the first layer reads the graph input: its backward has no dX row */
+    CHECK(mm_row_ms(a, d, db, "mm0", 1, DLP__MM_DGRAD, NULL) < 0);
+    CHECK(mm_row_ms(a, d, db, "mm0", 1, DLP__MM_WGRAD, NULL) > 0);
+    fprintf(stderr, "  # V100 fp32: forward %.4f ms, dX %.4f (as B's forward %.4f), dW %.4f (as C's %.4f)\n", fa, dx, fb,
+            dw, fc);
+    dlp_graph_free(a), dlp_graph_free(b), dlp_graph_free(c);
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_grouped);
     RUN(t_tuned_and_depthwise);
@@ -530,6 +615,7 @@ int main(void) {
     RUN(t_embedding);
     RUN(t_dropout);
     RUN(t_pow);
+    RUN(t_mm_backward_shapes);
     dlp__lowered_free(&L);
     dlp_graph_free(G);
     return TAP_DONE();
