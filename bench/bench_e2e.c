@@ -211,6 +211,32 @@ static int read_label_csv(const char *path, int layers, int train, double *cls, 
 
 static const dlp__wave_params *logo_waves_for(const dlp_device *d);
 
+/* NeuSight's measure_e2e (trace.py) runs 25 forward + loss.backward()
+ * iterations and never calls zero_grad() nor an optimizer, so from the
+ * second iteration on every parameter's .grad already exists and
+ * AccumulateGrad adds the new gradient into it in place: one add kernel per
+ * parameter tensor, read two and write one fp32 value per parameter (12 B),
+ * inside the timed backward (NeuSight's own per-op tables time it as
+ * acc_latency).  dlp_predict's PyTorch 2.x step assumes zero_grad(set_to_none)
+ * and steals the gradient instead; its PyTorch 1.x step keeps the .grad
+ * tensors and lists exactly this kernel ("AccumulateGrad (aten::add_)",
+ * backward.c dlp__step_param_kernels), so its time is read from a 1.x
+ * prediction of the same graph (that row depends only on the parameters and
+ * the device).  Returns ms (0: none). */
+static double accumulate_grad_ms(dlp_graph *g, const dlp_device *d, const dlp_devdb *db, const dlp_predict_opts *o) {
+    dlp_predict_opts a = *o;
+    a.runtime = DLP_RUNTIME_EAGER1X;
+    dlp_prediction p;
+    dlp_error err = {0};
+    if (dlp_predict(g, d, db, &a, &p, &err)) return 0;
+    double ms = 0;
+    for (int i = 0; i < p.n_kernel_rows; i++)
+        if (p.kernel_rows[i].phase == 2 && strstr(p.kernel_rows[i].name, "AccumulateGrad"))
+            ms += p.kernel_rows[i].time_ms;
+    dlp_prediction_clear(&p);
+    return ms;
+}
+
 static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_efficiency *eff, int which) {
     dlp_predict_opts o = {0};
     o.mode = r->train ? DLP_PREDICT_TRAIN : DLP_PREDICT_INFER;
@@ -257,9 +283,14 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
             if (k->phase > 1 || k->node < 0 || bucket_of_class(p.nodes[k->node].op_class) != B_ELEM) continue;
             r->sub_pred[sub_of_name(k->name)] += k->time_ms;
         }
-    r->pred[which] = r->train ? fb : p.latency_ms;
     r->pred_fw[which] = p.latency_ms;
     dlp_prediction_clear(&p);
+    if (r->train) {
+        dlp__wave_params_override(which == P_LOGO ? logo_waves_for(r->dev) : NULL);
+        fb += accumulate_grad_ms(g, r->dev, db, &o);
+        dlp__wave_params_override(NULL);
+    }
+    r->pred[which] = r->train ? fb : r->pred_fw[which];
 }
 
 static int in_kernel_fit(const dlp_device *d, const dlp_devdb *db) {
@@ -423,6 +454,24 @@ static void sub_tables(void) {
     }
 }
 
+/* Training rows split into the forward (in train mode) and the backward
+ * (loss.backward(), with the in-place gradient accumulation), measured
+ * (the label's fw_latency, bwall_latency) over calibrated: which half of
+ * the step an error is in. */
+static void train_split_table(void) {
+    OUT("\nTraining rows, forward and backward apart (measured / calibrated; the backward includes the "
+        "in-place gradient accumulation, see bench_e2e.c accumulate_grad_ms).\n\n"
+        "| GPU | model | seq | batch | fw measured ms | fw calibrated ms | fw meas./calib. | bw measured ms | "
+        "bw calibrated ms | bw meas./calib. |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < nE; i++) {
+        const erow *r = &E[i];
+        if (!r->train || !(r->meas_fw > 0) || !(r->pred_fw[P_CAL] > 0)) continue;
+        double mb = r->meas - r->meas_fw, pb = r->pred[P_CAL] - r->pred_fw[P_CAL];
+        OUT("| %s | %s | %d | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", r->dev_id, r->model, r->seq, r->batch,
+            r->meas_fw, r->pred_fw[P_CAL], r->meas_fw / r->pred_fw[P_CAL], mb, pb, pb > 0 ? mb / pb : NAN);
+    }
+}
+
 /* NeuSight's labels into E[] and its report (docs/results_e2e.md). */
 static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath) {
     char path[2048];
@@ -550,6 +599,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
     group_table("GPU", k_gpu);
     group_table("model", k_model);
     group_table("kernels of the GPU", k_fit);
+    train_split_table();
 
     /* where the time goes: per op class, measured (label CSV, one layer x
      * num_layer) vs calibrated prediction, summed over rows that have a CSV */
