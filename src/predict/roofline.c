@@ -710,8 +710,10 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
-        /* L2-served bytes cost DRAM-equivalent bytes x bw / bw_l2 */
-        double l2b = l2_link_bytes(c, L, k);
+        /* L2-served bytes cost DRAM-equivalent bytes x bw / bw_l2, on the
+         * roofline's kernels only: a curve's (or the wave model's) ratio was
+         * fitted on measured kernel times, whose L2 hits it already holds */
+        double l2b = !ks.curve && ks.wave_s <= 0 ? l2_link_bytes(c, L, k) : 0;
         double bytes = l2b > 0 ? kk->bytes - l2b + l2b * c->bw / c->bw_l2 : kk->bytes;
         np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
