@@ -218,6 +218,9 @@ typedef struct {
                                   with no power limit (docs/predict.md, "Clocks
                                   under a power cap"); > tdp_w: heavy kernels
                                   throttle.  0: unknown (CPU, no TDP)            */
+    double l2_bandwidth_gbs;   /* L2 read bandwidth, GB/s (optional in the file,
+                                  with a source); 0: unknown, no L2-residency
+                                  rule (docs/predict.md, "L2 residency")       */
 } dlp_device;
 
 /* Load a device database: path, or NULL for the built-in one.  The file is

@@ -21,6 +21,19 @@
 
 static dlp_devdb *DB;
 
+/* one device entry of a test database (t_l2_residency) */
+#define L2DEV(id, l2mb, extra) \
+    "{\"id\": \"" id "\", \"name\": \"" id "\", \"vendor\": \"nvidia\", \"arch\": \"ada\", \"chip\": \"AD104\"," \
+    " \"form_factor\": \"PCIe\", \"aliases\": [], \"compute_capability\": \"8.9\", \"sm_count\": 58," \
+    " \"fp32_cores_per_sm\": 128, \"boost_clock_mhz\": 2040, \"peak_fp32_gflops\": 30300, \"peak_fp64_gflops\": 473," \
+    " \"peak_fp16_gflops\": 30300, \"fp16_tensor_tflops\": 121, \"bf16_tensor_tflops\": 121, \"tf32_tensor_tflops\": 60," \
+    " \"fp8_tensor_tflops\": 242, \"fp4_tensor_tflops\": null, \"int8_tensor_tops\": 242, \"fp64_tensor_tflops\": null," \
+    " \"fp32_matrix_tflops\": null, \"memory_gib\": 24, \"memory_type\": \"GDDR6\", \"mem_bandwidth_gbs\": 500," \
+    " \"l2_cache_mb\": " #l2mb ", " extra " \"l1_cache_kb_per_sm\": 128, \"shared_mem_kb_per_sm\": 100," \
+    " \"shared_mem_kb_per_block\": 99, \"max_threads_per_sm\": 1536, \"max_threads_per_block\": 1024," \
+    " \"registers_per_sm\": 65536, \"registers_per_block\": 65536, \"warp_size\": 32, \"tdp_w\": 1000," \
+    " \"idle_w\": 16, \"interface\": \"PCIe\", \"mig\": null, \"price\": null, \"sources\": [\"me\"]}"
+
 static dlp_graph *load(const char *path, int64_t batch, int64_t seq) {
     static const char *const names[] = {"height", "width"};
     static const int64_t vals[] = {224, 224};
@@ -185,6 +198,102 @@ static void t_squad_shape(void) {
     dlp_graph_free(gp);
 }
 
+/* ---- L2 residency (docs/predict.md, "L2 residency") ----------------------------------
+ * Three GPUs alike but for their L2: "dram" gives no l2_bandwidth_gbs (the
+ * rule is off), "l2" gives 2000 GB/s over 500 GB/s DRAM and a 48 MiB L2,
+ * "tiny" the same bandwidth with a 1 MiB L2.  The 1000 W limit keeps DVFS
+ * out of the times. */
+static const char L2DB[] =
+    "{\"schema\": \"dlperf-devices/1\", \"sources\": {\"me\": \"test\"},\n"
+    " \"carbon\": {\"default_region\": \"here\", \"pue\": 1.1, \"pue_source\": \"guess\",\n"
+    "   \"regions\": {\"here\": {\"g_per_kwh\": 100, \"source\": \"guess\"}}},\n"
+    " \"devices\": [" L2DEV("dram", 48, "") "," L2DEV("l2", 48, "\"l2_bandwidth_gbs\": 2000,")
+    "," L2DEV("tiny", 1, "\"l2_bandwidth_gbs\": 2000,") "]}\n";
+
+static const dlp_kernel_pred *row_at(const dlp_prediction *p, int i) {
+    return i < p->n_kernel_rows ? &p->kernel_rows[i] : NULL;
+}
+
+/* ResNet-50 int8 TensorRT at batch 1.  Row 0 (conv1 + BN + ReLU) reads the
+ * graph input (no producer kernel) and writes 64 x 112 x 112 int8 =
+ * 802,816 B that row 1 (max pool) reads: on "l2" only that write moves at
+ * L2 speed, so its DRAM-equivalent bytes drop by 802,816 x (1 - 500/2000)
+ * = 602,112.  Row 1 reads those 802,816 B and writes 64 x 56 x 56 =
+ * 200,704 B that the next conv reads: (802,816 + 200,704) x 0.75 =
+ * 752,640 B less.  At batch 32 every kernel moves more than "tiny"'s
+ * 1 MiB (the smallest, the last block's 1x1 conv, reads 7 x 7 x 512 x 32
+ * = 0.8 MB and writes 3.2 MB), so "tiny" times the pass as "dram" does,
+ * while "l2" is faster.  A training step does not change at all. */
+static void t_l2_residency(void) {
+    const char *path = "/tmp/dlperf_test_trt_l2.json";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(L2DB, f);
+    fclose(f);
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(path, &db, &e) == DLP_OK);
+    if (e.msg[0]) fprintf(stderr, "  %s\n", e.msg);
+    remove(path);
+    dlp_graph *g = load("data/models/torchvision/resnet50.onnx", 1, 0);
+    CHECK(g && db);
+    if (!g || !db) {
+        dlp_graph_free(g);
+        dlp_devdb_free(db);
+        return;
+    }
+    CHECK_NEAR(dlp_devdb_find(db, "l2")->l2_bandwidth_gbs, 2000, 0);
+    {
+        /* a wrong value is refused, naming the field */
+        static const char bad[] = "{\"schema\": \"dlperf-devices/1\", \"sources\": {\"me\": \"test\"},\n"
+                                  " \"carbon\": {\"default_region\": \"here\", \"pue\": 1.1, \"pue_source\": \"guess\",\n"
+                                  "   \"regions\": {\"here\": {\"g_per_kwh\": 100, \"source\": \"guess\"}}},\n"
+                                  " \"devices\": [" L2DEV("neg", 48, "\"l2_bandwidth_gbs\": -5,") "]}\n";
+        dlp_devdb *b2 = NULL;
+        dlp_error e2 = {0};
+        CHECK(dlp_devdb_load_mem(bad, "bad.json", &b2, &e2) == DLP_EFORMAT);
+        CHECK(strstr(e2.msg, "l2_bandwidth_gbs") != NULL);
+        dlp_devdb_free(b2);
+    }
+    CHECK_NEAR(dlp_devdb_find(db, "dram")->l2_bandwidth_gbs, 0, 0);
+    dlp_predict_opts o = {.no_learned = 1, .dtype = DLP_DT_INT8};
+    dlp_predict_use_runtime(&o, DLP_RUNTIME_TENSORRT);
+    dlp_prediction pd, pl, pt;
+    const char *ids[3] = {"dram", "l2", "tiny"};
+    dlp_prediction *ps[3] = {&pd, &pl, &pt};
+    for (int i = 0; i < 2; i++) CHECK(!dlp_predict(g, dlp_devdb_find(db, ids[i]), db, &o, ps[i], &e));
+    const dlp_kernel_pred *d0 = row_at(&pd, 0), *l0 = row_at(&pl, 0), *d1 = row_at(&pd, 1), *l1 = row_at(&pl, 1);
+    CHECK(d0 && l0 && d1 && l1);
+    if (d0 && l0 && d1 && l1) {
+        CHECK(d1->kclass == DLP_KC_POOL);
+        CHECK_NEAR(d0->bytes - l0->bytes, 602112, 1e-6);
+        CHECK_NEAR(d1->bytes - l1->bytes, 752640, 1e-6);
+        CHECK_NEAR(l0->flops, d0->flops, 0);
+    }
+    for (int i = 0; i < 2; i++) dlp_prediction_clear(ps[i]);
+    dlp_graph_free(g);
+    g = load("data/models/torchvision/resnet50.onnx", 32, 0);
+    CHECK(g != NULL);
+    if (!g) {
+        dlp_devdb_free(db);
+        return;
+    }
+    for (int i = 0; i < 3; i++) CHECK(!dlp_predict(g, dlp_devdb_find(db, ids[i]), db, &o, ps[i], &e));
+    CHECK(pl.latency_ms < 0.9 * pd.latency_ms);
+    CHECK_NEAR(pt.latency_ms, pd.latency_ms, 0);
+    for (int i = 0; i < 3; i++) dlp_prediction_clear(ps[i]);
+    /* training: the backward reads saved activations long after; no rule */
+    dlp_predict_opts t = {.no_learned = 1, .mode = DLP_PREDICT_TRAIN};
+    CHECK(!dlp_predict(g, dlp_devdb_find(db, "dram"), db, &t, &pd, &e));
+    CHECK(!dlp_predict(g, dlp_devdb_find(db, "l2"), db, &t, &pl, &e));
+    CHECK_NEAR(pl.latency_ms, pd.latency_ms, 0);
+    dlp_prediction_clear(&pd);
+    dlp_prediction_clear(&pl);
+    dlp_graph_free(g);
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &DB, &e)) {
@@ -195,6 +304,7 @@ int main(void) {
     RUN(t_trt_custom_curves);
     RUN(t_trt_conv_pure);
     RUN(t_squad_shape);
+    RUN(t_l2_residency);
     dlp_devdb_free(DB);
     return TAP_DONE();
 }

@@ -111,6 +111,7 @@ typedef struct {
     const dlp_device *d;
     int cdt, train, tf32;
     double bw, launch_s;
+    double bw_l2, l2_bytes;     /* L2 bandwidth (B/s; 0: unknown) and size    */
     double host_s, host_clock;  /* per-kernel issue cost; when the host has issued */
     double floor_s;             /* minimum device time of one kernel          */
     int pure;                   /* pure roofline: no curves                   */
@@ -594,6 +595,8 @@ static dlp_status init_ctx(pctx *c, const dlp_graph *g, const dlp_device *d, con
     c->train = o->mode == DLP_PREDICT_TRAIN;
     c->tf32 = o->tf32;
     c->bw = d->mem_bandwidth_gbs * 1e9;
+    c->l2_bytes = d->l2_cache_mb * 1048576.0;
+    c->bw_l2 = d->kind != DLP_DEVICE_CPU ? d->l2_bandwidth_gbs * 1e9 : 0;
     c->launch_s = (o->launch_us == 0 ? DLP_PREDICT_LAUNCH_US : o->launch_us < 0 ? 0 : o->launch_us) * 1e-6;
     /* TensorRT replays an engine: no per-kernel host work to wait for */
     c->host_s = d->kind != DLP_DEVICE_CPU && o->runtime != DLP_RUNTIME_TENSORRT && o->host_us > 0 ? o->host_us * 1e-6 : 0;
@@ -662,6 +665,49 @@ static void bn_nchw_limit(const pctx *c, const dlp_predict_opts *o, const dlp__l
     s->source = "cudnn NCHW batch norm (per-channel CTAs)";
 }
 
+/* ---- L2 residency of a producer -> consumer chain ------------------------------------
+ * A kernel's output that the next kernel reads is still in L2 when that
+ * next kernel starts if neither kernel moves more bytes than the L2 holds
+ * (LRU: the newest lines are the ones written last).  Those bytes then move
+ * at L2 bandwidth: the consumer's read hits, and the producer's write stays
+ * in the write-back L2 (the runtime's activation pool hands the same few
+ * buffers round, so the dirty lines are overwritten before they are
+ * evicted).  Only the direct link counts (a residual read three kernels
+ * later may have been evicted), only inference (training's backward reads
+ * the saved activations long after), and only devices whose L2 bandwidth
+ * devices.json gives with a source (l2_bandwidth_gbs; 0: the rule is off).
+ * Worked example in docs/predict.md ("L2 residency"). */
+
+/* 1 when kernel j reads a tensor written by kernel i (through views) */
+static int kernel_reads(const pctx *c, const dlp__lowered *L, int j, int i) {
+    for (int m = 0; m < L->k[j].n; m++) {
+        const dlp_node_info *ni = dlp_graph_node_at(c->g, L->members[L->k[j].first + m]);
+        for (int p = 0; ni && p < ni->n_preds; p++) {
+            int q = ni->preds[p], kq = L->node_kernel[q];
+            if (kq < 0 && L->node_view && L->node_view[q]) {
+                const dlp_node_info *vi = dlp_graph_node_at(c->g, q);
+                kq = vi && vi->n_preds == 1 ? L->node_kernel[vi->preds[0]] : -1;
+            }
+            if (kq == i) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The bytes of forward kernel k that L2 serves: its read of the previous
+ * kernel's output and its write that the next kernel reads, each when both
+ * kernels of the link fit in L2; 0 when the rule does not apply. */
+static double l2_link_bytes(const pctx *c, const dlp__lowered *L, int k) {
+    if (c->train || c->bw_l2 <= 0 || c->l2_bytes <= 0) return 0;
+    const dlp__kernel *kk = &L->k[k];
+    if (kk->bytes > c->l2_bytes) return 0;
+    double hit = 0, in_max = kk->bytes - kk->out_bytes;
+    if (k > 0 && L->k[k - 1].bytes <= c->l2_bytes && kernel_reads(c, L, k, k - 1))
+        hit += fmin(L->k[k - 1].out_bytes, in_max > 0 ? in_max : 0);
+    if (k + 1 < L->n && L->k[k + 1].bytes <= c->l2_bytes && kernel_reads(c, L, k + 1, k)) hit += kk->out_bytes;
+    return fmin(hit, kk->bytes);
+}
+
 /* The forward pass: one kernel per lowered kernel, summed into the node
  * that anchors it. */
 static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
@@ -674,7 +720,12 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
-        np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, kk->bytes, &np->energy_j, &kms, &ratio, &row);
+        /* L2-served bytes cost DRAM-equivalent bytes x bw / bw_l2, on the
+         * roofline's kernels only: a curve's (or the wave model's) ratio was
+         * fitted on measured kernel times, whose L2 hits it already holds */
+        double l2b = !ks.curve && ks.wave_s <= 0 ? l2_link_bytes(c, L, k) : 0;
+        double bytes = l2b > 0 ? kk->bytes - l2b + l2b * c->bw / c->bw_l2 : kk->bytes;
+        np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
             snprintf(row->name, sizeof row->name, "%s", kk->name);
             row->node = kk->anchor;
@@ -688,10 +739,10 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
             np->peak_flops = ks.peak;
             np->tensor_core = ks.tensor_core;
             np->ratio = ratio;
-            np->bound = kk->flops / ks.peak > kk->bytes / c->bw ? 'c' : 'm';
+            np->bound = kk->flops / ks.peak > bytes / c->bw ? 'c' : 'm';
         }
         np->flops += kk->flops;
-        np->bytes += kk->bytes;
+        np->bytes += bytes;
         np->kernel_ms += 1e3 * kms;
     }
 }
