@@ -102,7 +102,7 @@ typedef struct {
 
 typedef struct {
     char tag[24];              /* "infer-nchw-pt113" ... */
-    int train, memfmt, runtime;
+    int train, memfmt, runtime, cudnn;
     char ver[16];
     int n;
     struct trow {
@@ -122,6 +122,10 @@ static int read_timm_file(const char *path, const char *base, tfile *t) {
     t->train = !strcmp(mode, "train");
     t->memfmt = !strcmp(fmt, "nhwc") ? DLP_MEMFMT_NHWC : DLP_MEMFMT_NCHW;
     t->runtime = pt[0] == '1' ? DLP_RUNTIME_EAGER1X : DLP_RUNTIME_EAGER;
+    /* the cuDNN each wheel ships: 1.x and 2.0-2.3 cuDNN 8 (pt210-cu121 pins
+     * nvidia-cudnn-cu12 8.9.2.26), 2.4 on cuDNN 9 (cu124 pins 9.1.0.70,
+     * pytorch/pytorch#193491) */
+    t->cudnn = pt[0] == '1' || (pt[0] == '2' && atoi(pt + 1) < 40) ? 8 : 9;
     snprintf(t->ver, sizeof t->ver, "pt%c.%s", pt[0], pt + 1);
     if (t->ver[strlen(t->ver) - 1] == '0' && strlen(pt) == 3) t->ver[strlen(t->ver) - 1] = 0;   /* pt2.10 -> pt2.1 */
     snprintf(t->tag, sizeof t->tag, "%s-%s-pt%s", t->train ? "train" : "infer", fmt, pt);
@@ -274,6 +278,7 @@ static void run_timm(const char *dir, const char *mapcsv, const char *const *mdi
                 o.dtype = DLP_DT_FLOAT16;   /* AMP autocast */
                 o.batch = x->batch;
                 o.runtime = F[fi].runtime;
+                o.cudnn = F[fi].cudnn;
                 o.memfmt = F[fi].memfmt;
                 o.optimizer = DLP_OPTIM_SGD_MOMENTUM;   /* timm benchmark.py: --opt sgd, momentum 0.9 */
                 double pr[2];
@@ -942,7 +947,8 @@ static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeu
                 "mode, `CrossEntropyLoss`, `optimizer.zero_grad()` outside the timed step, then forward, backward "
                 "and `optimizer.step()` of timm's default `--opt sgd` (momentum 0.9, nesterov); measured = "
                 "`train_step_time`; predicted = `step_ms`, mode train, `DLP_OPTIM_SGD_MOMENTUM`.  Runtime: "
-                "`pt113`/`pt112` files -> `DLP_RUNTIME_EAGER1X`, `pt210`/`pt240` -> `DLP_RUNTIME_EAGER`; memory "
+                "`pt113`/`pt112` files -> `DLP_RUNTIME_EAGER1X`, `pt210`/`pt240` -> `DLP_RUNTIME_EAGER`, with the "
+                "cuDNN each wheel ships (`cudnn` 8 for `pt11x`/`pt210`, 9 for `pt240`; docs/predict.md); memory "
                 "format NHWC for `nhwc` files.  Graphs: the torchvision architecture of the same network "
                 "(`bench/timm_map.csv`, \"same\" or \"close\" and why), weight-free ONNX exports in "
                 "`data/models/torchvision/` (`bench/export_torchvision.py`; symbolic `height`/`width` bound to "

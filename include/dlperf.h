@@ -624,6 +624,10 @@ typedef struct {
                                   previous kernel's end and its issue time, so
                                   short kernels wait for the host; 0 = the host
                                   is never the bottleneck (docs/predict.md)    */
+    int cudnn;                 /* cuDNN major version the eager runtime links:
+                                  0 = the runtime's own (eager-1.x: 8, eager:
+                                  9), 8 (PyTorch 1.x .. 2.3 wheels) or 9 (2.4
+                                  on); picks cuDNN 8's grouped-conv kernels  */
 } dlp_predict_opts;
 
 /* Per-op dispatch overhead of PyTorch eager on a CPU, us, used instead of

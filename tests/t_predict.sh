@@ -195,5 +195,22 @@ fuse_train|$V $DIM --device h100-sxm --batch 1 --fuse --mode train|inference-onl
 fp8_eager_conv|$V $DIM --device h100-sxm --batch 1 --dtype fp8|no fp8 convolution
 bert_positions|examples/bert.onnx --device a100-40gb --batch 1 --seq 1000000|has 512
 power_limit_above_tdp|$V $DIM --device t4 --batch 1 --power-limit 100|power limit 100 W is outside
+cudnn_7|$V $DIM --device h100-sxm --batch 1 --cudnn 7|'7' is not 8 or 9
+cudnn_trt|$V $DIM --device h100-sxm --batch 1 --runtime tensorrt --cudnn 8|does not apply to TensorRT
+cudnn_amd|$V $DIM --device mi300x --batch 1 --cudnn 9|NVIDIA GPUs only
 LIST
 if [ -z "$failed" ]; then ok predict_refused_combinations; else bad predict_refused_combinations "$failed"; fi
+
+# --cudnn 8: PyTorch 2.x before 2.4 trains RegNet's grouped convs (2 to 27
+# groups of 24..112 channels) on cuDNN 8's direct kernels, so its step is
+# longer than eager's default (cuDNN 9) and equal to eager-1.x's backward
+# rule; inference does not change (tests/test_cudnn.c has the hand numbers)
+R=data/models/torchvision/regnet_y_1_6gf.onnx
+step() { "$BIN" predict $R $DIM --device rtx3090 --batch 32 --dtype fp16 --layout nhwc --json "$@" |
+         python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["step_ms"] or d["latency_ms"])'; }
+if [ -f $R ]; then
+  s9=$(step --mode train) s8=$(step --mode train --cudnn 8) i9=$(step) i8=$(step --cudnn 8)
+  if python3 -c "import sys; a,b,c,d=map(float,sys.argv[1:]); sys.exit(0 if b > 1.2*a and c == d else 1)" \
+       "$s9" "$s8" "$i9" "$i8" 2>/dev/null; then ok predict_cudnn8_grouped
+  else bad predict_cudnn8_grouped "train $s9 -> $s8 ms, infer $i9 -> $i8 ms"; fi
+fi

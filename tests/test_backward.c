@@ -59,7 +59,7 @@ static int bwd(int runtime, int memfmt, const char *node, dlp__bwd_kernel *r) {
     dlp__lowered_free(&L);
     dlp_error e = {0};
     if (dlp__lower(G, runtime, memfmt, 1, DLP_DT_FLOAT16, 0, &L, &e)) return -1;
-    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_ctx b = {G, &L, runtime, memfmt, DLP_DT_FLOAT16, NULL, 0};
     return dlp__backward_kernels(&b, kernel_of(node), r, 4);
 }
 
@@ -121,7 +121,7 @@ static void t_fork(void) {
     build(1);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "relu", r) == 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL, 0};
     double by = 0;
     /* relu's output feeds conv2 and the add: one add of 3A */
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("relu"), &by), 1);
@@ -166,7 +166,7 @@ static void t_fork_sliced(void) {
     CHECK(!dlp__graph_finalize(G, NULL, &e));
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, "proj", r) >= 1);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL, 0};
     double by = 0;
     CHECK_I64(dlp__backward_fork_adds(&b, kernel_of("proj"), &by), 1);
     CHECK_NEAR(by, 1536.0, 0.5);
@@ -181,7 +181,7 @@ static void t_saved(void) {
     build(2);
     dlp__bwd_kernel r[4];
     CHECK(bwd(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, "conv2", r) == 2);
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, NULL, 0};
     CHECK_NEAR(dlp__saved_bytes(&b), 2 * A_BYTES, 0.5);
     CHECK_NEAR(dlp__saved_bytes(NULL), 0, 0);
 }
@@ -436,7 +436,7 @@ static void t_embedding(void) {
         if (!strcmp(dlp_graph_node_at(G, L.k[j].anchor)->name, "wte")) k = j;
     CHECK(k >= 0);
     if (k < 0) return;
-    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL};
+    dlp__bwd_ctx b = {G, &L, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, NULL, 0};
     dlp__bwd_kernel r[4];
     CHECK_I64(dlp__backward_kernels(&b, k, r, 4), 2);
     CHECK_NEAR(L.k[k].bytes, 2304.0, 0.5);

@@ -87,6 +87,13 @@ int cli_predict_arg(int argc, char **argv, int *i, cli_predict_args *a) {
         dlp_predict_use_runtime(&a->o, rt);   /* presets; later flags still override */
         return 1;
     }
+    if ((r = cli_opt(argc, argv, i, "--cudnn", &v)) != 0) {
+        if (r < 0) return -1;
+        if (strcmp(v, "8") && strcmp(v, "9"))
+            return cli_failf(DLP_EXIT_BADINPUT, "--cudnn: '%s' is not 8 or 9 (the cuDNN major version)", v), -1;
+        a->o.cudnn = v[0] - '0';
+        return 1;
+    }
     if ((r = cli_opt(argc, argv, i, "--layout", &v)) != 0) {
         if (r < 0) return -1;
         int f = dlp_memfmt_parse(v);
@@ -149,8 +156,8 @@ static void usage(FILE *f) {
             "                      [--mode infer|train] [--dtype fp32|fp16|bf16|int8] [--tf32|--no-tf32]\n"
             "                      [--optimizer adam|sgd|sgd-momentum] [--runs N | --steps N]\n"
             "                      [--region R] [--margin X] [--latency-slo MS] [--launch-us US] [--host-us US]\n"
-            "                      [--runtime R] [--layout nchw|nhwc] [--no-sdpa] [--no-amp] [--fuse] [--pure]\n"
-            "                      [--no-learned] [--json] [--nodes] [--kernels] [--db FILE]\n\n"
+            "                      [--runtime R] [--cudnn 8|9] [--layout nchw|nhwc] [--no-sdpa] [--no-amp] [--fuse]\n"
+            "                      [--pure] [--no-learned] [--json] [--nodes] [--kernels] [--db FILE]\n\n"
             "Predicts latency (training: step time), throughput, peak memory, energy, power, the MIG\n"
             "profile, cost and carbon of MODEL on a GPU or CPU of the database, without running it\n"
             "(docs/predict.md).  Where a shipped learned model exists for the device and mode\n"
@@ -182,6 +189,9 @@ static void usage(FILE *f) {
             "                     GEMM epilogues fuse), tensorrt (fusions, GEMMs/attention on curves, rest pure\n"
             "                     roofline, no launch gaps, 5 us kernel floor; NVIDIA, inference), onnxruntime (its\n"
             "                     documented fusions).  Combinations that do not exist are refused\n"
+            "  --cudnn 8|9        the cuDNN major version eager/compile link (default: eager-1.x 8,\n"
+            "                     others 9; PyTorch wheels before 2.4 ship 8): cuDNN 8 trains grouped\n"
+            "                     convs on its direct kernels (docs/predict.md, \"Training\")\n"
             "  --layout L         nchw (default) or nhwc (channels_last) activations\n"
             "  --no-sdpa          attention runs as written (code that does not call SDPA)\n"
             "  --no-amp           fp16/bf16 as model.half() (default: torch.autocast, whose fp32 ops such\n"

@@ -8,9 +8,9 @@
  *    none when the input needs no gradient, as for the first conv) and a
  *    weight-gradient kernel (wgrad: reads X and dY, writes dW), each with
  *    the forward's multiply-adds.  Dense convs run both as implicit GEMMs
- *    on the forward's unit.  Grouped convs under PyTorch 1.x run cuDNN 8's
- *    grouped direct kernels on the CUDA cores (wgrad in both layouts, dgrad
- *    too in channels_last).  A depthwise conv's dgrad streams like its
+ *    on the forward's unit.  Grouped convs under cuDNN 8 (PyTorch 1.x, or
+ *    opts.cudnn 8) run its grouped direct kernels on the CUDA cores (wgrad
+ *    in both layouts, dgrad too in channels_last).  A depthwise conv's dgrad streams like its
  *    forward; its wgrad is a reduction of N x H x W products per filter tap,
  *    which PyTorch 1.x runs at a small share of the vector peak;
  *  - BatchNorm (training): a reduction pass (reads dY and X: the sums of dY
@@ -140,12 +140,15 @@ static int conv_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int
     if (x && w && x->rank >= 3 && w->rank >= 3 && w->dims[1] > 0 && x->dims[1] > 0) groups = x->dims[1] / w->dims[1];
     int dw = kk->kclass == DLP_KC_CONV_DW;
     int old = b->runtime == DLP_RUNTIME_EAGER1X;
+    /* cuDNN 8's grouped kernels: PyTorch 1.x's wheels, and 2.x's before 2.4
+     * (opts.cudnn 8) */
+    int cudnn8 = dlp__cudnn_major(b->runtime, b->cudnn) == 8;
     /* 32 or 64 groups of a power-of-two width (ResNeXt, SE-ResNeXt: the
      * configurations NVIDIA tunes cuDNN for) keep cuDNN's tensor-core
      * kernels: ResNeXt trains at the forward's speed in the same file */
     int tuned = groups >= 32 && !(groups & (groups - 1)) && w && w->rank >= 3 && w->dims[1] > 0 &&
                 !(w->dims[1] & (w->dims[1] - 1));
-    int grouped = !dw && groups > 1 && old && !tuned;
+    int grouped = !dw && groups > 1 && cudnn8 && !tuned;
     int dgrad_unit = grouped && b->memfmt == DLP_MEMFMT_NHWC ? DLP__BWD_GROUPED : DLP__BWD_FWD;
     int wgrad_unit = grouped ? DLP__BWD_GROUPED : dw && old ? DLP__BWD_DW_WGRAD : DLP__BWD_FWD;
     /* the direct kernels reuse each loaded input across the group's output

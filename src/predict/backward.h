@@ -87,6 +87,7 @@ typedef struct {
     const unsigned char *rg;   /* per graph tensor: requires grad (from
                                   dlp__requires_grad); NULL: each call works
                                   it out itself (small graphs, tests)      */
+    int cudnn;                 /* dlp_predict_opts.cudnn (0: the runtime's)  */
 } dlp__bwd_ctx;
 
 /* Which tensors of g carry a gradient, as autograd decides it: a float
@@ -97,6 +98,12 @@ typedef struct {
  * runs no kernel.  One byte per tensor, malloc'ed (free() it); NULL when
  * out of memory. */
 unsigned char *dlp__requires_grad(const dlp_graph *g);
+
+/* The cuDNN major version a runtime runs (opts.cudnn, else eager-1.x: 8 and
+ * the other profiles: 9, the wheels PyTorch 1.x and 2.4+ ship). */
+static inline int dlp__cudnn_major(int runtime, int cudnn) {
+    return cudnn ? cudnn : runtime == DLP_RUNTIME_EAGER1X ? 8 : 9;
+}
 
 /* The backward kernels of forward kernel k of b->L: at most `max` rows
  * written to out; returns how many (0: no gradient flows through it). */

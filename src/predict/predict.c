@@ -176,6 +176,16 @@ static dlp_status check_combination(const dlp_graph *g, const dlp_device *d, con
                 d->kind == DLP_DEVICE_CPU ? "eager" : "compile or onnxruntime");
         return DLP_EINVAL;
     }
+    /* cuDNN is NVIDIA's and the eager, compile and onnxruntime profiles'
+     * (TensorRT times its own kernels); its majors here are 8 and 9 */
+    if (o->cudnn && ((o->cudnn != 8 && o->cudnn != 9) || o->runtime == DLP_RUNTIME_TENSORRT ||
+                     d->kind == DLP_DEVICE_CPU || !d->vendor || strcmp(d->vendor, "nvidia"))) {
+        dlp__err(err, DLP_EINVAL, "predict: cuDNN %d %s", o->cudnn,
+                o->cudnn != 8 && o->cudnn != 9 ? "is not a cuDNN generation dlperf models (8 or 9)"
+                : o->runtime == DLP_RUNTIME_TENSORRT ? "does not apply to TensorRT, which times its own kernels"
+                                                     : "runs on NVIDIA GPUs only");
+        return DLP_EINVAL;
+    }
     if (o->power_limit_w < 0 || !isfinite(o->power_limit_w) ||
         (o->power_limit_w > 0 && (d->tdp_w <= 0 || o->power_limit_w > d->tdp_w))) {
         dlp__err(err, DLP_EINVAL, "predict: power limit %g W is outside (idle, %g W] of '%s'", o->power_limit_w,

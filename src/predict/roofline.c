@@ -656,7 +656,7 @@ static void classify_nodes(const pctx *c, const dlp__lowered *L, dlp_prediction 
 static void bn_nchw_limit(const pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, const dlp__kernel *kk,
                           double flops, double bytes, kernel_setup *s) {
     if (!c->train || c->pure || flops <= 0) return;
-    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, NULL};
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, NULL, o->cudnn};
     double fl = dlp__bn_nchw_floor_s(&b, kk, bytes);
     if (fl <= bytes / c->bw) return;
     s->curve = NULL;
@@ -801,7 +801,7 @@ static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lower
  * outputs where several kernels read them. */
 static void time_backward(pctx *c, const dlp_predict_opts *o, const dlp__lowered *L, int prec, dlp_prediction *out) {
     unsigned char *rg = dlp__requires_grad(c->g);   /* once, not per kernel; NULL: per call */
-    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, rg};
+    dlp__bwd_ctx b = {c->g, L, o->runtime, o->memfmt, c->cdt, rg, o->cudnn};
     for (int k = L->n - 1; k >= 0; k--) {
         const dlp__kernel *kk = &L->k[k];
         dlp_node_pred *np = &out->nodes[kk->anchor];
@@ -951,7 +951,7 @@ dlp_status dlp__predict_analytic(const dlp_graph *g, const dlp_device *d, const 
         int prec = dlp__prec_of_dtype(cdt);
         time_forward(&c, &o, &L, prec, out);
         double fwd_s = c.time_s, fwd_e = c.energy_j;
-        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt, NULL};
+        dlp__bwd_ctx bc = {g, &L, o.runtime, o.memfmt, cdt, NULL, o.cudnn};
         double saved_bwd = c.train ? dlp__saved_bytes(&bc) : -1;
         if (memory_model(&c, kind, internal, saved_bwd, &m)) {
             st = DLP_ENOMEM;
