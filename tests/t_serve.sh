@@ -159,6 +159,22 @@ st=$(req p4 -d '{"example":"resnet18","dims":{"batch_size":4},"device":"l4","run
 if [ "$st" = 200 ] && same_json "$tmp/p4.body" "$tmp/p4.cli" 2>"$tmp/err"; then ok serve_predict_dims_equals_cli
 else bad serve_predict_dims_equals_cli "status $st $(head -c 300 "$tmp/p4.body") $(cat "$tmp/err")"; fi
 
+# the cuDNN generation reaches the prediction (a grouped-conv training step
+# differs between 8 and 9, so a dropped field would not match the CLI)
+RG=data/models/torchvision/regnet_y_1_6gf.onnx
+st=$(req p5 -F "model=@$RG" -F device=rtx3090 -F batch=8 -F mode=train -F dtype=fp16 -F cudnn=8 \
+  -F 'dims={"height":224,"width":224}' "$U/api/predict")
+"$BIN" predict "$RG" --dim height=224 --dim width=224 --device rtx3090 --batch 8 --mode train --dtype fp16 \
+  --cudnn 8 --json >"$tmp/p5.cli" 2>/dev/null
+"$BIN" predict "$RG" --dim height=224 --dim width=224 --device rtx3090 --batch 8 --mode train --dtype fp16 \
+  --cudnn 9 --json >"$tmp/p5.cli9" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/p5.body" "$tmp/p5.cli" 2>"$tmp/err" && ! cmp -s "$tmp/p5.cli" "$tmp/p5.cli9"
+then ok serve_predict_cudnn_equals_cli
+else bad serve_predict_cudnn_equals_cli "status $st $(head -c 300 "$tmp/p5.body") $(cat "$tmp/err")"; fi
+st=$(req p6 -d '{"example":"resnet18","device":"t4","cudnn":7}' "$U/api/predict")
+if [ "$st" = 400 ] && grep -q "field 'cudnn'" "$tmp/p6.body"; then ok serve_predict_cudnn_out_of_range_400
+else bad serve_predict_cudnn_out_of_range_400 "status $st $(head -c 300 "$tmp/p6.body")"; fi
+
 # /api/llm: the issue's example, a form with more fields, and a config.json
 st=$(req l1 -d '{"model":"bert-base-uncased","batch":64,"seq":128,"dtype":"fp16","device":"a100-40gb"}' "$U/api/llm")
 "$BIN" llm --model bert-base-uncased --batch 64 --seq 128 --dtype fp16 --device a100-40gb --json >"$tmp/l1.cli" 2>/dev/null

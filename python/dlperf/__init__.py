@@ -184,7 +184,7 @@ def _export_torch(torch, module, example_inputs, batch_dims):
 
 
 def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mode=None, dtype=None,
-            runtime=None, layout=None, optimizer=None, region=None, runs=None, steps=None, dims=None,
+            runtime=None, cudnn=None, layout=None, optimizer=None, region=None, runs=None, steps=None, dims=None,
             tf32=None, fuse=None, pure=None, no_learned=None, no_sdpa=None, no_amp=None, margin=None,
             latency_slo_ms=None, launch_us=None, host_us=None, batch_dims=None, raw=False):
     """Predict latency (or training step time), throughput, memory, energy,
@@ -199,6 +199,8 @@ def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mo
         {{input index: axis}} or a list of axes (None: no batch axis);
         default {{0: 0}}, dim 0 of the first input only.
     mode: {modes}.  dtype: {dtypes}.  runtime: {runtimes}.
+    cudnn: 8 or 9, the cuDNN major version the runtime links (default: the
+        runtime's own; 8 with eager = PyTorch 2.0-2.3, docs/predict.md).
     layout: {layouts} ("channels_last" = nhwc).  optimizer: {optimizers}.
     tf32: {tf32}.  region: {regions}.
     runs (inference) / steps (training): positive ints, the count that cost
@@ -221,6 +223,7 @@ def predict(model, example_inputs=None, *, device=None, batch=None, seq=None, mo
              mode=_check.choice("mode", mode, _check.MODES, _lib.lib.dlp_predict_mode_parse),
              dtype=_check.choice("dtype", dtype, _check.DTYPES, _lib.lib.dlp_dtype_parse),
              runtime=_check.choice("runtime", runtime, _check.RUNTIMES, _lib.lib.dlp_runtime_parse),
+             cudnn=_check.integer("cudnn", cudnn, lo=8, hi=9),
              layout=_check.choice("layout", layout, _check.LAYOUTS, _lib.lib.dlp_memfmt_parse),
              optimizer=_check.choice("optimizer", optimizer, _check.OPTIMIZERS, _lib.lib.dlp_optimizer_parse),
              region=_check.string("region", region), runs=_check.integer("runs", runs, hi=10 ** 18),

@@ -43,6 +43,19 @@ def test_predict_train_options_same_bytes_as_cli():
                      "bf16", "--steps", "1000", "--region", "eu", "--optimizer", "sgd", "--json")
 
 
+def test_predict_cudnn_same_bytes_as_cli():
+    # a grouped-conv training step: cuDNN 8's grouped wgrad differs from 9's,
+    # so a field the binding dropped would show as a different step time
+    m = os.path.join(ROOT, "data", "models", "torchvision", "regnet_y_1_6gf.onnx")
+    args = dict(device="rtx3090", batch=8, dims={"height": 224, "width": 224}, mode="train", dtype="fp16")
+    py8 = dlperf.predict(m, cudnn=8, raw=True, **args)
+    assert py8 == cli("predict", m, "--device", "rtx3090", "--batch", "8", "--dim", "height=224", "--dim",
+                      "width=224", "--mode", "train", "--dtype", "fp16", "--cudnn", "8", "--json")
+    assert json.loads(py8)["step_ms"] > dlperf.predict(m, cudnn=9, **args)["step_ms"]
+    with pytest.raises(ValueError, match="cudnn must be an int >= 8 up to 9"):
+        dlperf.predict(m, cudnn=7, **args)
+
+
 def test_predict_bytes_equals_path():
     with open(RESNET, "rb") as f:
         data = f.read()

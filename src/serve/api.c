@@ -116,6 +116,7 @@ static void api_wording(char *out, size_t n, const char *msg) {
         {"--region", "the field 'region'"},
         {"--runtime", "the field 'runtime'"},
         {"--layout", "the field 'layout'"},
+        {"--cudnn", "the field 'cudnn'"},
         {"--gpus", "the field 'gpus'"},
         {"--config", "the field 'config'"},
     };
@@ -561,7 +562,7 @@ static void h_predict(req *r, int svg) {
     static const char *const allowed[] = {"example", "batch", "seq", "dims", "device", "mode", "dtype", "runs",
                                           "steps", "region", "optimizer", "runtime", "tf32", "fuse", "pure",
                                           "margin", "latency_slo_ms", "launch_us", "host_us", "model", "no_learned",
-                                          "layout", "no_sdpa", "no_amp", "power_limit_w", NULL};
+                                          "layout", "no_sdpa", "no_amp", "power_limit_w", "cudnn", NULL};
     const char *ep = svg ? "/api/roofline.svg" : "/api/predict";
     if (check_fields(r, ep, allowed)) return;
     const void *buf;
@@ -577,6 +578,7 @@ static void h_predict(req *r, int svg) {
     memset(&lo, 0, sizeof lo);
     dims_t dims;
     memset(&dims, 0, sizeof dims);
+    int64_t cudnn = 0;
     const char *mode, *dtype, *optim, *runtime, *tf32, *layout;
     int g_runs = 0, g_steps = 0, g_margin = 0, g_launch = 0;
     double margin = 0, launch = 0;
@@ -587,8 +589,10 @@ static void h_predict(req *r, int svg) {
         get_count(r, "steps", 1, 1e18, &o.steps, &g_steps) || get_f64(r, "margin", 0, 10, &margin, &g_margin) ||
         get_f64(r, "latency_slo_ms", 1e-9, 1e12, &o.latency_slo_ms, NULL) ||
         get_f64(r, "power_limit_w", 1, 1e5, &o.power_limit_w, NULL) ||
-        get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_f64(r, "host_us", 0, 1e6, &o.host_us, NULL) || get_region(r, &o.region) || get_dims(r, &dims))
+        get_f64(r, "launch_us", 0, 1e6, &launch, &g_launch) || get_f64(r, "host_us", 0, 1e6, &o.host_us, NULL) || get_region(r, &o.region) || get_dims(r, &dims) ||
+        get_i64(r, "cudnn", 8, 9, &cudnn, NULL))
         goto done;
+    o.cudnn = (int)cudnn;   /* 0 (absent): the runtime's own generation */
     if (mode && (o.mode = dlp_predict_mode_parse(mode)) < 0) {
         dlp__serve_error(r->out, 400, "field 'mode': '%.64s' is not infer or train", mode);
         goto done;
