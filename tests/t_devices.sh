@@ -26,6 +26,15 @@ if "$BIN" devices h100-sxm --json >"$tmp/h100.json" 2>"$tmp/err" &&
   ok devices_one_json
 else bad devices_one_json "$(head -3 "$tmp/err")"; fi
 
+# the L2 bandwidth the L2-residency rule uses is shown where devices.json gives
+# it (L4: 14.7 B/clk/SM x 58 SMs x 2.04 GHz = 1,739 GB/s, docs/devices.md) and
+# is null in JSON / absent in text where it does not (H100 SXM)
+if "$BIN" devices l4 --json 2>"$tmp/err" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert 1700 < d["l2_bandwidth_gbs"] < 1780' &&
+   "$BIN" devices l4 2>>"$tmp/err" | grep -q '^L2 bandwidth: *1740 GB/s' &&
+   python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["l2_bandwidth_gbs"] is None' "$tmp/h100.json" &&
+   ! "$BIN" devices h100-sxm 2>>"$tmp/err" | grep -q '^L2 bandwidth'; then ok devices_l2_bandwidth
+else bad devices_l2_bandwidth "$(head -3 "$tmp/err")"; fi
+
 # alias lookup from the command line (what torch prints)
 if "$BIN" devices 'NVIDIA A100-SXM4-40GB' 2>"$tmp/err" | grep -q '^id: *a100-40gb$'; then ok devices_alias
 else bad devices_alias "$(head -3 "$tmp/err")"; fi

@@ -71,6 +71,7 @@ static void device_text(const dlp_device *d) {
         printf("memory:                  %g GiB %s, %g GB/s\n", d->memory_gib, d->memory_type, d->mem_bandwidth_gbs);
         printf("L2 / L1 per SM:          %g MiB / %s KiB\n", d->l2_cache_mb,
                num_or_dash(b, sizeof b, "%g", d->l1_cache_kb_per_sm));
+        if (d->l2_bandwidth_gbs > 0) printf("L2 bandwidth:            %g GB/s (docs/devices.md)\n", d->l2_bandwidth_gbs);
         printf("shared mem SM / block:   %g / %g KiB\n", d->shared_mem_kb_per_sm, d->shared_mem_kb_per_block);
         printf("threads SM / block:      %s / %d\n", num_or_dash(b, sizeof b, "%.0f", d->max_threads_per_sm),
                d->max_threads_per_block);

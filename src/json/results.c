@@ -252,6 +252,7 @@ static void device(dlp__jw *w, const dlp_device *d) {
     dlp__jw_str(w, "memory_type", d->memory_type);
     num0(w, "mem_bandwidth_gbs", d->mem_bandwidth_gbs, 0);
     num0(w, "l2_cache_mb", d->l2_cache_mb, 0);
+    num0(w, "l2_bandwidth_gbs", d->l2_bandwidth_gbs, 1);   /* null: no sourced figure (docs/devices.md) */
     num0(w, "l1_cache_kb_per_sm", d->l1_cache_kb_per_sm, 1);
     int cpu = d->kind == DLP_DEVICE_CPU;   /* GPU-only fields and power may be 0 = null */
     num0(w, "shared_mem_kb_per_sm", d->shared_mem_kb_per_sm, cpu);
