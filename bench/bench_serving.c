@@ -707,7 +707,7 @@ static void report(const char *set) {
  * above sets it.  Each DeepSeek decode-worker row is re-predicted with
  * DeepSeek-V3's own MTP module (one draft token; "the acceptance rate of
  * the second token prediction ranges between 85% and 90%", DeepSeek-V3
- * technical report, sec. 5.4.3: 0.85 accepted) and the TPOT MAPE printed
+ * technical report, arXiv 2412.19437, sec. 5.4.3: 0.85 accepted) and the TPOT MAPE printed
  * beside the plain one, per backend and worker-count kind.  If MTP is what
  * the TensorRT-LLM rows ran, their error falls; if not, it rises. */
 static void mtp_report(void) {
