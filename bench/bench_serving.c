@@ -189,6 +189,13 @@ static const char *sys_dev(const char *s) {
     return s;
 }
 
+/* The model's attention heads (0: not in the catalogue). */
+static int64_t heads_of(const char *model_id) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    return dlp_llm_catalogue_get(model_id, &c, &e) ? 0 : c.num_attention_heads;
+}
+
 static int quant_of(const char *gemm, const char *prec) {
     if (!strcmp(gemm, "fp8") || !strcmp(gemm, "fp8_block")) return DLP_QT_FP8;
     if (!strcmp(gemm, "nvfp4")) return DLP_QT_NVFP4;
@@ -284,6 +291,14 @@ static void load_silicon(const char *root) {
              * stay TP.  Reading them as TP N made every rank read the whole
              * batch's MLA cache (2-7x the measured TPOT at 256+ clients). */
             if (unknown && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
+            /* The same dumps' decode workers on 12-72 GPUs with moe_ep 1
+             * (SGLang and TensorRT-LLM DeepSeek-R1 on GB200/GB300 racks,
+             * gpt-oss): TP over 20, 28, 36 or 72 GPUs cannot split 128 (or
+             * 64) heads, so no engine ran them so; the one layout those GPU
+             * counts run is attention DP over all of them (each GPU its
+             * own sequences and all heads), the experts' matrices sliced
+             * over the worker (moe_tp = GPUs) as the blank EP says */
+            if (unknown && dp == 1 && tp > 1 && dep == 1 && heads_of(v[cM]) % tp) dp = tp, tp = 1;
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
@@ -686,6 +701,49 @@ static void report(const char *set) {
     free(p);
 }
 
+/* What MTP would do to the silicon decode workers, as a diagnostic only:
+ * the dumps record no speculative decoding (InferenceMAX ran DeepSeek-R1
+ * both with and without MTP and the dump lost the field), so no score
+ * above sets it.  Each DeepSeek decode-worker row is re-predicted with
+ * DeepSeek-V3's own MTP module (one draft token; "the acceptance rate of
+ * the second token prediction ranges between 85% and 90%", DeepSeek-V3
+ * technical report, arXiv 2412.19437, sec. 5.4.3: 0.85 accepted) and the TPOT MAPE printed
+ * beside the plain one, per backend and worker-count kind.  If MTP is what
+ * the TensorRT-LLM rows ran, their error falls; if not, it rises. */
+static void mtp_report(void) {
+    static const char *const be[2] = {"trtllm", "sglang"};
+    int any = 0;
+    for (int b = 0; b < 2; b++)
+        for (int u = 0; u < 2; u++) {
+            double e0 = 0, e1 = 0;
+            int n = 0;
+            for (int i = 0; i < nR; i++) {
+                const row_t *r = &R[i];
+                if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_DECODE_ONLY || strcmp(r->backend, be[b]) ||
+                    r->workers_unknown != u || strcmp(r->family, "deepseek") || !(r->a[T_TPOT] > 0))
+                    continue;
+                dlp_llm_config c;
+                dlp_error e = {0};
+                const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+                if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) continue;
+                dlp_llm_workload wl = r->wl;
+                wl.spec_tokens = 1, wl.spec_accepted = 0.85;
+                dlp_llm_prediction p;
+                if (dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e)) continue;
+                e0 += fabs(r->a[T_TPOT] - r->y[T_TPOT]) / r->y[T_TPOT];
+                e1 += fabs(p.tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT];
+                n++;
+            }
+            if (!n) continue;
+            if (!any++)
+                printf("\nMTP diagnostic (not scored: the rows do not record it), DeepSeek decode workers' TPOT MAPE "
+                       "plain -> with MTP 1 draft, 0.85 accepted:");
+            printf("  %s, worker counts %s: %.1f -> %.1f %% (%d)", be[b], u ? "not in the data" : "in the data",
+                   100 * e0 / n, 100 * e1 / n, n);
+        }
+    if (any) printf("\n");
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -773,6 +831,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nreason; i++) printf("  %5d  %s\n", reason_n[i], reason[i]);
     }
     report("silicon");
+    mtp_report();
     report("leaderboard");
     engine_report();
     if (!strcmp(which, "all")) speed();

@@ -1065,6 +1065,16 @@ typedef struct {
                                   this many requests/s per replica (instead of
                                   concurrency; aggregated phase only)          */
     int engine;                /* dlp_llm_engine: the engine's CPU side per step */
+    /* speculative decoding with MTP draft layers (DeepSeek-V3's multi-token
+     * prediction as TensorRT-LLM and SGLang run it; docs/llm.md, "MTP"):
+     * every decode step drafts spec_tokens tokens per sequence (one draft
+     * layer pass each) and verifies them with 1 + spec_tokens query tokens
+     * in one forward of the model; spec_accepted of the drafts are accepted
+     * per step on average, a measured value of the deployment (0 <=
+     * spec_accepted <= spec_tokens; there is no default).  0: none.
+     * Serving, aggregated or decode workers, modern engines only. */
+    int spec_tokens;
+    double spec_accepted;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

@@ -620,6 +620,64 @@ static void t_attention_dp_reads_its_share(void) {
     CHECK(tp.decode_step_ms - dp.decode_step_ms >= 3.0);
 }
 
+/* MTP speculative decoding (docs/llm.md, "MTP"), by hand on Llama-3.1-8B
+ * bf16 at one request on an H100, where a decode step is the 16.06 GB of
+ * weights read once (t_decode_roofline).  Verifying 1 + 1 tokens reads the
+ * same weights and the same cache (activations of two tokens are ~KB), and
+ * the draft layer adds (L + 1) / L = 33 / 32 of the GPU work
+ * (aiconfigurator's mtp_scale_factor): the step grows by at most
+ * 1/32 + a little, never shrinks.  The step does not depend on the
+ * acceptance; TPOT is the step over 1 + accepted tokens (exactly).  In an
+ * aggregated replica at one client TPOT falls to about (33/32) / 1.8 =
+ * 0.573 of plain decoding at 0.8 accepted: between 0.55 and 0.62. */
+static void t_mtp_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p, q0, m;
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1, .phase = DLP_LLM_DECODE_ONLY};
+    const char *llama = "meta-llama/Llama-3.1-8B-Instruct";
+    CHECK(serve(llama, "h100-sxm", wl, &p, &e) == DLP_OK);
+    wl.spec_tokens = 1;
+    CHECK(serve(llama, "h100-sxm", wl, &q0, &e) == DLP_OK);
+    double r = q0.decode_step_ms / p.decode_step_ms;
+    CHECK(r >= 1.0 && r <= 33.0 / 32.0 + 0.03);
+    CHECK_NEAR(q0.tpot_ms, q0.decode_step_ms, 1e-9);   /* nothing accepted: a token per step */
+    wl.spec_accepted = 0.8;
+    CHECK(serve(llama, "h100-sxm", wl, &m, &e) == DLP_OK);
+    CHECK_NEAR(m.decode_step_ms, q0.decode_step_ms, 1e-9);
+    CHECK_NEAR(m.tpot_ms * 1.8, m.decode_step_ms, 1e-9 * m.decode_step_ms);
+    CHECK(m.output_tokens_per_s > p.output_tokens_per_s);
+    /* aggregated, one client */
+    dlp_llm_workload wa = wl;
+    wa.phase = DLP_LLM_AGG;
+    wa.spec_tokens = 0, wa.spec_accepted = 0;
+    CHECK(serve(llama, "h100-sxm", wa, &p, &e) == DLP_OK);
+    wa.spec_tokens = 1, wa.spec_accepted = 0.8;
+    CHECK(serve(llama, "h100-sxm", wa, &m, &e) == DLP_OK);
+    CHECK(m.tpot_ms / p.tpot_ms >= 0.55 && m.tpot_ms / p.tpot_ms <= 0.62);
+    /* a deep draft with nothing accepted only costs: 3 drafts verify 4
+     * tokens per sequence and add 3 draft layers (DeepSeek-V3, 61 layers) */
+    dlp_llm_workload wd = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8,
+                           .attn_dp = 8, .concurrency = 256, .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "b200", wd, &p, &e) == DLP_OK);
+    wd.spec_tokens = 3;
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "b200", wd, &q0, &e) == DLP_OK);
+    CHECK(q0.tpot_ms > p.tpot_ms * 64.0 / 61.0);
+    /* refusals: acceptance past the depth, no depth, generate mode, a
+     * prefill worker, the vllm-v0 engine */
+    dlp_llm_workload bad = wl;
+    bad.spec_accepted = 1.5;
+    CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "mtp") != NULL);
+    bad = wl, bad.spec_tokens = 0;
+    CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "mtp") != NULL);
+    bad = wl, bad.concurrency = 0, bad.phase = DLP_LLM_AGG;
+    CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "serving option") != NULL);
+    bad = wl, bad.phase = DLP_LLM_PREFILL_ONLY;
+    CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "prefill worker") != NULL);
+    bad = wl, bad.phase = DLP_LLM_AGG, bad.engine = DLP_LLM_ENGINE_VLLM_V0;
+    CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "vllm-v0") != NULL);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -644,6 +702,7 @@ int main(void) {
     RUN(t_power_spans_prompt_steps);
     RUN(t_recurrent_state_prefill);
     RUN(t_attention_dp_reads_its_share);
+    RUN(t_mtp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -67,6 +67,9 @@ static void usage(FILE *f) {
             "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
             "                   clients beyond it (or beyond the KV cache) queue\n"
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
+            "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
+            "                   them accepted per step on average (measured; 0 <= A <= N), as\n"
+            "                   TensorRT-LLM / SGLang run DeepSeek's MTP (docs/llm.md, \"MTP\")\n"
             "  --json         JSON output\n");
 }
 
@@ -139,11 +142,13 @@ static int list_catalogue(int json) {
 /* What the command line asks for, and what follows from it before the
  * library is called (the parsed dtypes and phase, serving or not). */
 typedef struct {
-    const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s;
+    const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
+        *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
     int json, list, analytic, maxfit, help;
     int quant, kvdt, phase, serving, gen_default, engine;
-    double memfrac, rate;
+    double memfrac, rate, mtpacc;
+    int64_t mtp;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -160,6 +165,8 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--mem-fraction", .s = &a->memfrac_s},
         {.flag = "--rate", .s = &a->rate_s},
         {.flag = "--engine", .s = &a->engine_s},
+        {.flag = "--mtp-accepted", .s = &a->mtpacc_s},
+        {.flag = "--mtp", .lo = 1, .hi = 16, .i64 = &a->mtp},
         {.flag = "--batch", .lo = 1, .hi = 1 << 20, .i64 = &a->batch},
         {.flag = "--seq", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
         {.flag = "--prompt", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
@@ -236,6 +243,20 @@ static int check_args(llm_args *a) {
     if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s || a->engine_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase, --mem-fraction and --engine are serving options: "
                                       "add --concurrency N, --rate R or --max-fit");
+    /* the draft depth and its measured acceptance come together: no
+     * acceptance is assumed for the user */
+    if (!a->mtp != !a->mtpacc_s)
+        return cli_usage_error("llm", "--mtp N and --mtp-accepted A come together (A: accepted drafts per step, "
+                                      "measured on the deployment)");
+    if (a->mtpacc_s) {
+        char *end;
+        a->mtpacc = strtod(a->mtpacc_s, &end);
+        if (*end || !(a->mtpacc >= 0) || a->mtpacc > (double)a->mtp)
+            return cli_failf(DLP_EXIT_BADINPUT, "llm: --mtp-accepted '%s' is not a number in [0, --mtp %lld]",
+                             a->mtpacc_s, (long long)a->mtp);
+        if (!a->serving)
+            return cli_usage_error("llm", "--mtp is a serving option: add --concurrency N, --rate R or --max-fit");
+    }
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -394,7 +415,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
     dlp_llm_workload wl = {.batch = a->batch, .seq = a->seq, .gen_tokens = a->gen, .quant = a->quant,
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
-                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine};
+                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine,
+                           .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

@@ -69,6 +69,12 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_i64(&w, "ep", (long long)(wl->ep > 1 ? wl->ep : 1));
         dlp__jw_i64(&w, "attention_dp", (long long)(wl->attn_dp > 1 ? wl->attn_dp : 1));
         dlp__jw_str(&w, "phase", dlp_llm_phase_name(wl->phase));
+        /* speculative decoding only where asked for (answers without it
+         * keep their bytes) */
+        if (wl->spec_tokens > 0) {
+            dlp__jw_i64(&w, "mtp_tokens", (long long)wl->spec_tokens);
+            dlp__jw_num(&w, "mtp_accepted", G6, wl->spec_accepted);
+        }
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
         dlp__jw_i64(&w, "running", (long long)p->running);
         dlp__jw_i64(&w, "max_seqs", (long long)(wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS));

@@ -810,6 +810,26 @@ static dlp_status predict_generate(const dlp_llm_config *c, const dlp_device *d,
     return DLP_OK;
 }
 
+/* Speculative decoding (MTP) is a property of a serving decode loop: the
+ * draft depth and the measured acceptance come together, the acceptance
+ * within [0, depth]; generate mode, prefill workers and vllm-v0 (which had
+ * none) refuse it rather than ignore it. */
+static dlp_status check_spec(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->spec_tokens == 0 && wl->spec_accepted == 0) return DLP_OK;
+    if (wl->spec_tokens < 1 || wl->spec_tokens > 16 || !isfinite(wl->spec_accepted) || wl->spec_accepted < 0 ||
+        wl->spec_accepted > wl->spec_tokens)
+        return dlp__err(err, DLP_EINVAL, "%s: mtp %d tokens, %g accepted: the draft depth is 1..16 and the accepted "
+                        "drafts per step a measured mean in [0, depth]", c->id, wl->spec_tokens, wl->spec_accepted);
+    if (!(wl->concurrency > 0 || wl->max_fit || wl->rate > 0))
+        return dlp__err(err, DLP_EINVAL, "%s: mtp: speculative decoding is a serving option (give a concurrency, a "
+                        "rate or max-fit)", c->id);
+    if (wl->phase == DLP_LLM_PREFILL_ONLY)
+        return dlp__err(err, DLP_EINVAL, "%s: mtp: a prefill worker decodes nothing to speculate on", c->id);
+    if (wl->engine == DLP_LLM_ENGINE_VLLM_V0)
+        return dlp__err(err, DLP_EINVAL, "%s: mtp: the vllm-v0 engine has no speculative decoding", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const dlp_devdb *db,
                            const dlp_llm_workload *wl, const dlp_llm_predict_opts *opts,
                            dlp_llm_prediction *out, dlp_error *err) {
@@ -831,6 +851,7 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
     if (!(wl->rate >= 0) || !isfinite(wl->rate) || wl->engine < DLP_LLM_ENGINE_MODERN ||
         wl->engine > DLP_LLM_ENGINE_VLLM_V0)
         return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (rate %g, engine %d)", c->id, wl->rate, wl->engine);
+    if ((st = check_spec(c, wl, err))) return st;
     /* one client model at a time: closed-loop clients or Poisson arrivals */
     if (wl->rate > 0 && (wl->concurrency > 0 || wl->max_fit))
         return dlp__err(err, DLP_EINVAL, "%s: rate %g req/s and %s are two client models: give one", c->id, wl->rate,

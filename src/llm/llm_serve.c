@@ -377,6 +377,12 @@ typedef struct {
                                   cache that does not grow with the context */
     int prefill_steps;         /* 1: prompts run in steps of their own (no
                                   chunked prefill: vllm-v0)                      */
+    double spec_q;             /* MTP: query tokens a decoding sequence puts in
+                                  a step (1 + drafts verified); 1: none          */
+    double spec_draft;         /* MTP: the step's GPU work with the draft layers
+                                  over without, (L + drafts) / L                 */
+    double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
+                                  accepted drafts); 1: none                     */
 } sctx;
 
 typedef struct {
@@ -411,11 +417,14 @@ static double kv_elems(const sctx *s, double ctx) {
 static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, double pf_len) {
     itime it = {0};
     const prof_t *p = s->p;
-    double T = n_dec + n_pf;
+    double T = n_dec * s->spec_q + n_pf;
     if (T <= 0) return it;
     double ab = p->act_bytes, wb = p->wbytes_per_elem;
     double t_local = T / s->attn_dp; /* tokens one attention rank holds */
     double seqs = n_dec + (pf_len > 0 ? n_pf / pf_len : 0);
+    /* the LM head's rows: every verified position of a decoding sequence
+     * (MTP) and the last token of each prompt */
+    double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows;
@@ -431,7 +440,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             wbytes = hit * k * n * wb;
             m = rows;
         } else {
-            m = l->kind == LIN_HEAD ? seqs / s->attn_dp : t_local;
+            m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
             n /= s->tp_attn;
             wbytes = k * n * wb;
         }
@@ -455,10 +464,13 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* decode attention streams the cache: aiconfigurator's H100 generation-
      * attention table reaches about peak bandwidth on caches past 100 MB
      * and a few percent on small ones (launch-bound), so pure roofline at
-     * E_DECODE_ATTN of the bandwidth plus a kernel floor per layer */
+     * E_DECODE_ATTN of the bandwidth plus a kernel floor per layer.  Under
+     * MTP the 1 + drafts query tokens of a sequence share one pass over its
+     * cache (FlashMLA and TensorRT-LLM's MLA generation kernel take several
+     * query tokens per sequence): the math grows, the bytes do not */
     if (dec_elems > 0)
-        kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem, dec_elems * s->kv_eb / E_DECODE_ATTN,
-             (double)p->attn_layers);
+        kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
+             dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->attn_flops_per_elem,
@@ -471,7 +483,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * (Qwen3.5-397B, 8k prompt: 754 ms prefill for ~30 ms of GEMMs) */
     double st = s->state_elems / s->tp_attn;
     if (st > 0 && n_dec > 0)
-        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * n_dec / s->attn_dp, 2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
+        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * n_dec * s->spec_q / s->attn_dp,
+             2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
     if (st > 0 && n_pf > 0)
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
     /* norms, rotary, activations, residuals, router: bytes per token */
@@ -487,6 +500,14 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLTOALL, s->ep, T * K / s->ep * H * ab);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
+    }
+    /* MTP's draft layers: aiconfigurator (models/helpers.py,
+     * mtp_scale_factor) prices a speculative step as num_layers + drafts
+     * layers' worth of the verify step's work; the engine's CPU side is
+     * per step and does not grow */
+    if (s->spec_draft > 1.0 && n_dec > 0) {
+        double f = s->spec_draft;
+        it.t *= f, it.busy *= f, it.bc *= f, it.bm *= f, comm *= f;
     }
     it.comm = comm;
     it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp;
@@ -541,6 +562,12 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->ov_fixed = (ENGINE_CPU[wl->engine].fixed_ms + ENGINE_CPU[wl->engine].worker_ms * (s->n_gpus - 1)) * 1e-3;
     s->ov_seq = ENGINE_CPU[wl->engine].seq_ms * 1e-3;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
+    /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
+    s->spec_q = 1.0 + (double)wl->spec_tokens;
+    s->spec_draft = c->num_hidden_layers > 0
+                        ? ((double)c->num_hidden_layers + (double)wl->spec_tokens) / (double)c->num_hidden_layers
+                        : 1.0;
+    s->spec_yield = 1.0 + wl->spec_accepted;
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->moe_tp = s->n_gpus / s->ep;
     s->kv_eb = kv_eb;
@@ -717,8 +744,10 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     itime bi = iteration(s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
     bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
     double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
-    double pf_per_step = Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd;
-    double others = fmin((Rd - 1.0) * Sd / Gd, CHUNK_TOKENS);
+    /* per step R / G requests end and as many prompts come in; under MTP a
+     * step brings each sequence 1 + accepted tokens, so that many times more */
+    double pf_per_step = (Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd) * s->spec_yield;
+    double others = fmin((Rd - 1.0) * Sd / Gd * s->spec_yield, CHUNK_TOKENS);
     double nck = ceil(Sd / CHUNK_TOKENS);
     itime ride = iteration(s, Rd - 1.0, ctx, Sd / nck + others, Sd);
     t->wait = 0.5 * (dec.t + vis * Rd / Gd);
@@ -736,8 +765,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
+        /* a step gives every sequence 1 + accepted tokens (MTP; 1 without) */
         mix = dec;
-        tpot = dec.t;
+        tpot = dec.t / s->spec_yield;
         ttft = 0;
     } else if (s->prefill_steps) {
         /* vLLM <= 0.5 (no chunked prefill): after a decode step in which a
@@ -767,11 +797,12 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     } else {
         /* every decode step also prefills R S / G prompt tokens (and what
          * preempted sequences recompute) and R / G requests' towers */
+        double towers = Rd / Gd * s->spec_yield;
         mix = iteration(s, Rd, ctx, pf_per_step, Sd);
-        mix.t += vis * Rd / Gd;
-        mix.bc += vbusy * Rd / Gd;
-        mix.busy += vbusy * Rd / Gd;
-        tpot = mix.t;
+        mix.t += vis * towers;
+        mix.bc += vbusy * towers;
+        mix.busy += vbusy * towers;
+        tpot = mix.t / s->spec_yield;
         ttft = ttft_mean;
     }
     if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
