@@ -188,6 +188,17 @@ st=$(req l2 -F model=meta-llama/Llama-2-7b-hf -F batch=4 -F seq=512 -F gen=32 -F
 if [ "$st" = 200 ] && same_json "$tmp/l2.body" "$tmp/l2.cli" 2>"$tmp/err"; then ok serve_llm_form_equals_cli
 else bad serve_llm_form_equals_cli "status $st $(head -c 300 "$tmp/l2.body") $(cat "$tmp/err")"; fi
 
+# MTP speculative decoding reaches /api/llm as --mtp/--mtp-accepted reach the CLI
+st=$(req l3 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"prompt":1024,"gen":256,"mtp":1,"mtp_accepted":0.8}' "$U/api/llm")
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 8 --prompt 1024 --gen 256 \
+  --mtp 1 --mtp-accepted 0.8 --json >"$tmp/l3.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l3.body" "$tmp/l3.cli" 2>"$tmp/err" && grep -q '"mtp_tokens":1' "$tmp/l3.body"
+then ok serve_llm_mtp_equals_cli
+else bad serve_llm_mtp_equals_cli "status $st $(head -c 300 "$tmp/l3.body") $(cat "$tmp/err")"; fi
+st=$(req l4 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"mtp":2,"mtp_accepted":2.5}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "field 'mtp_accepted'" "$tmp/l4.body"; then ok serve_llm_mtp_accepted_out_of_range_400
+else bad serve_llm_mtp_accepted_out_of_range_400 "status $st $(head -c 300 "$tmp/l4.body")"; fi
+
 mkdir -p "$tmp/cfg"
 python3 - "$tmp/cfg/config.json" <<'PY'
 import json, sys

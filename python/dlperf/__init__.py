@@ -287,7 +287,7 @@ def _llm_config(config):
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
-        image_size=None, video_frames=None, rate=None, engine=None, raw=False):
+        image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -307,6 +307,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         prompt, gen: tokens per request; ep: expert parallelism within gpus;
         attention_dp: attention data parallelism; phase: {phases};
         mem_fraction: the share of GPU memory the engine may use, in (0, 1].
+        mtp, mtp_accepted: speculative decoding with mtp MTP draft tokens
+        per step (1..16), mtp_accepted of them accepted on average (a float
+        in [0, mtp], measured on the deployment); given together.
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -332,7 +335,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              image_size=_check.string("image_size", image_size),
              video_frames=_check.integer("video_frames", video_frames),
              rate=_check.real("rate", rate, 0, None, lo_open=True),
-             engine=_check.choice("engine", engine, _check.ENGINES, _lib.lib.dlp_llm_engine_parse))
+             engine=_check.choice("engine", engine, _check.ENGINES, _lib.lib.dlp_llm_engine_parse),
+             mtp=_check.integer("mtp", mtp, hi=16), mtp_accepted=_check.real("mtp_accepted", mtp_accepted, 0, 16))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -87,6 +87,19 @@ def test_llm_serving_fields_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=4, images=1)
 
 
+def test_llm_mtp_same_as_cli():
+    # MTP speculative decoding: the same bytes as the CLI, and the fields reach
+    # the model (TPOT with 0.8 accepted drafts is under the plain TPOT)
+    args = dict(device="h100-sxm", concurrency=8, prompt=1024, gen=256)
+    py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", mtp=1, mtp_accepted=0.8, raw=True, **args)
+    assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--concurrency",
+                     "8", "--prompt", "1024", "--gen", "256", "--mtp", "1", "--mtp-accepted", "0.8", "--json")
+    plain = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)
+    assert json.loads(py)["serving"]["tpot_ms"] < plain["serving"]["tpot_ms"]
+    with pytest.raises(dlperf.Error, match="come together"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", mtp=2, **args)
+
+
 def test_llm_rate_engine_same_as_cli():
     # issue 22: Poisson clients and the engine, the same bytes as the CLI; past the capacity the
     # library's overload message, naming the capacity

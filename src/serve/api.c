@@ -787,12 +787,34 @@ static int llm_clients(req *r, int64_t conc, int maxfit, double *rate, int *engi
     return 0;
 }
 
+/* MTP speculative decoding, as `dlperf llm --mtp N --mtp-accepted A`: the
+ * draft depth and its measured acceptance come together (no acceptance is
+ * assumed for the user); the library refuses it where no engine runs it. */
+static int get_mtp(req *r, int serving, int64_t *mtp, double *acc) {
+    int acc_given = 0;
+    if (get_i64(r, "mtp", 1, 16, mtp, NULL) || get_num(r, "mtp_accepted", acc, &acc_given)) return -1;
+    if (!*mtp != !acc_given) {
+        dlp__serve_error(r->out, 400, "fields 'mtp' and 'mtp_accepted' come together (accepted drafts per step, "
+                                      "measured on the deployment)");
+        return -1;
+    }
+    if (acc_given && !(*acc >= 0 && *acc <= (double)*mtp)) {
+        dlp__serve_error(r->out, 400, "field 'mtp_accepted': %g is not in [0, mtp %lld]", *acc, (long long)*mtp);
+        return -1;
+    }
+    if (*mtp && !serving) {
+        dlp__serve_error(r->out, 400, "field 'mtp' is a serving field: add 'concurrency', 'rate' or 'max_fit'");
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
                                           "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
-                                          NULL};
+                                          "mtp", "mtp_accepted", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -853,6 +875,9 @@ static void h_llm(req *r) {
                                       "add 'concurrency', 'rate' or 'max_fit'");
         return;
     }
+    int64_t mtp = 0;
+    double mtp_acc = 0;
+    if (get_mtp(r, serving, &mtp, &mtp_acc)) return;
     if (serving && !gen_given) gen = 128;
     if (serving && gen < 1) {
         dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
@@ -890,7 +915,7 @@ static void h_llm(req *r) {
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
-                           .rate = rate, .engine = engine};
+                           .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
