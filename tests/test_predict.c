@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "predict/learned.h"
 #include "predict/roofline.h"
+#include "predict/power.h"
 #include "predict/predict.h"
 #include "tap.h"
 
@@ -204,6 +205,31 @@ static void t_elementwise_memory_bound(void) {
  * energy 72 W x that.  A memory-bound ReLU of 64M fp16 elements (268 MB,
  * 0.89478 ms) draws as much at boost but its time is the fixed memory
  * clock's: it does not move. */
+/* DRAM energy per bit by memory type (power.c, from O'Connor et al. MICRO'17
+ * and Micron's memory comparison) and the draw it gives: an H100 SXM
+ * (HBM3, 6.0 pJ/bit) streaming 3.35e12 B/s: 6e-12 x 8 x 3.35e12 = 160.8 W;
+ * an A100 40 GB (HBM2, 3.9): at 1.555e12 B/s 48.5 W; the A40 (GDDR6, 7.5),
+ * the RTX 4090 (GDDR6X, 7.25), the RTX 5090 (GDDR7: 6X's 7.25 assumed).
+ * Under the voltage floor a cap the DRAM alone exceeds leaves the core at
+ * the lowest clock, 0.1 of boost; a cap above the draw leaves it at 1. */
+static void t_mem_power(void) {
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("h100-sxm")), 6.0, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a100-40gb")), 3.9, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a100-80gb")), 6.0, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a40")), 7.5, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("rtx4090")), 7.25, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("rtx5090")), 7.25, 0);
+    CHECK_NEAR(dlp__mem_power_w(dev("h100-sxm"), 3.35e12), 160.8, 1e-9);
+    CHECK_NEAR(dlp__mem_power_w(dev("a100-40gb"), 1.555e12), 48.516, 1e-9);
+    CHECK_NEAR(dlp__mem_power_w(dev("h100-sxm"), -1), 0, 0);
+    /* idle 30, boost 300 at share 1, limit 100, DRAM 80 W: room for the
+     * core -10 W -> lowest clock; DRAM 0: r = 70/270, below 0.8^3 -> r/0.64 */
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 80, 300, 100, 1), 0.1, 0);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 0, 300, 100, 1), 70.0 / 270 / 0.64, 1e-12);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 20, 300, 100, 1), 50.0 / 250 / 0.64, 1e-12);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 20, 300, 400, 1), 1, 0);
+}
+
 static void t_dvfs_power_cap_l4(void) {
     const double k = 247.0 / (92 * 2.52 * 2.52 * 2.52), pb = 16 + k * 58 * 2.04 * 2.04 * 2.04;
     CHECK_NEAR(dev("l4")->boost_power_w, pb, 1e-9);
@@ -869,6 +895,7 @@ int main(void) {
     RUN(t_node_peaks);
     RUN(t_elementwise_memory_bound);
     RUN(t_dvfs_power_cap_l4);
+    RUN(t_mem_power);
     RUN(t_calibrated_curve);
     RUN(t_views_free);
     RUN(t_cost_thesis_5_6_4);
