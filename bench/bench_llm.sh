@@ -40,7 +40,7 @@ if [ "$cmd" = "speed" ]; then
   exit 0
 fi
 if [ "$cmd" = "--serving" ] || [ "$cmd" = "serving" ]; then
-  cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude bench/bench_serving.c "$BUILD/libdlperf.a" \
+  cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
     $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_serving"
   shift
   exec "$BUILD/bench_serving" "$SHARED/data" "$@"

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "dlperf.h"
+#include "predict/power.h"
 #include "bench_csv.h"
 
 /* the analytic estimate only (no shipped trees) */
@@ -47,6 +48,7 @@ typedef struct {
     float x[DLP_LLM_SERVE_NFEAT];
     double running, ovh_ms;    /* sequences running, engine CPU ms in TPOT     */
     double um, uc, pw, tdp;    /* step utilisations, power per GPU, TDP         */
+    double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     int workers_unknown;       /* disaggregated run without its worker counts:
@@ -161,6 +163,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
+    r->memw = dlp__mem_power_w(d, p.mem_util * d->mem_bandwidth_gbs * 1e9);
     dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
     snprintf(r->model, sizeof r->model, "%s", model_id);
     family_of(model_id, r->family, sizeof r->family);
@@ -571,6 +574,86 @@ static double power_heldout(int kind, int ngroups) {
     return n ? 100.0 * err / n : NAN;
 }
 
+/* A physical power model, fitted beside the compiled-in one (not compiled
+ * in: docs/llm.md says why): per GPU
+ * P = f TDP + P_mem + (TDP - f TDP) min(1, m uc), P_mem the DRAM's draw at
+ * the row's bytes/s (pJ/bit from power.c, not fitted).  Least squares
+ * (relative) of (P - P_mem) / TDP = f + b uc over the leaderboard rows
+ * outside group `skip`; m = b / (1 - f).  co = {f, m}. */
+static int phys_free_m; /* power_fit: m unbounded (a diagnostic) */
+
+static void phys_fit(int kind, int skip, double co[2]) {
+    double A[2][4] = {{0}};
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_ENERGY]) || !(r->tdp > 0)) continue;
+        if ((kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
+        double p = lb_power(r) / r->tdp, y = p - r->memw / r->tdp, w = 1.0 / p, u[2] = {w, w * r->uc};
+        for (int j = 0; j < 2; j++) {
+            for (int k = 0; k < 2; k++) A[j][k] += u[j] * u[k];
+            A[j][2] += u[j] * w * y;
+        }
+    }
+    double x[2] = {0};
+    solve_n(2, A, x);
+    co[0] = x[0], co[1] = x[0] < 1 ? x[1] / (1 - x[0]) : 0;
+    if (phys_free_m || co[1] <= 1) return;
+    /* no share past 1: full datasheet math at most reaches TDP (a board
+     * reaches its limit below the dense peak, never above it), so m is held
+     * at 1 and the floor alone refit: (P - P_mem) / TDP - s = f (1 - s),
+     * s = min(1, uc) */
+    double num = 0, den = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_ENERGY]) || !(r->tdp > 0)) continue;
+        if ((kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
+        double p = lb_power(r) / r->tdp, sh = fmin(1.0, r->uc), w = 1.0 / (p * p);
+        num += w * (p - r->memw / r->tdp - sh) * (1 - sh);
+        den += w * (1 - sh) * (1 - sh);
+    }
+    co[0] = den > 0 ? num / den : 0, co[1] = 1;
+}
+
+static double phys_at(const row_t *r, const double co[2]) {
+    return fmin(r->tdp, co[0] * r->tdp + r->memw + (1 - co[0]) * r->tdp * fmin(1.0, co[1] * r->uc));
+}
+
+/* Energy-per-request MAPE with the refit power on held-out groups (the
+ * analytic energy scaled by refit power over the power it had). */
+static double phys_heldout(int kind, int ngroups) {
+    double err = 0;
+    int n = 0;
+    for (int g = 0; g < (kind ? ngroups : 1); g++) {
+        double co[2];
+        phys_fit(kind, kind ? g : -1, co);
+        for (int i = 0; i < nR; i++) {
+            const row_t *r = &R[i];
+            if (strcmp(r->set, "leaderboard") || !isfinite(r->y[T_ENERGY]) || !(r->pw > 0)) continue;
+            if ((kind == 1 && r->dev != g) || (kind == 2 && r->fam != g)) continue;
+            double e = r->a[T_ENERGY] * phys_at(r, co) / r->pw;
+            err += fabs(e - r->y[T_ENERGY]) / r->y[T_ENERGY];
+            n++;
+        }
+    }
+    return n ? 100.0 * err / n : NAN;
+}
+
+/* The refit constants per held-out group (their spread is what LOGO/LOFO
+ * tests). */
+static void phys_groups(int kind, int ngroups, char names[][48]) {
+    int shown = 0;
+    for (int g = 0; g < ngroups; g++) {
+        int rows = 0;   /* only groups with leaderboard rows */
+        for (int i = 0; i < nR; i++)
+            rows += !strcmp(R[i].set, "leaderboard") && (kind == 1 ? R[i].dev : R[i].fam) == g;
+        if (!rows) continue;
+        double co[2];
+        phys_fit(kind, g, co);
+        printf("%s%s: f %.3f m %.2f", shown++ ? ", " : "  refit without ", names[g], co[0], co[1]);
+    }
+    printf("\n");
+}
+
 /* ---- the front end's time in TTFT, fitted -------------------------------- */
 
 /* Weighted least squares (relative) of the constant TTFT = (engine part) +
@@ -628,6 +711,21 @@ static void engine_report(void) {
            "(llm_serve.c's P_FIT_FLOOR is this fit as it came out before the prompt steps drew power; not refit since, so that no other answer moves); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
            power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
     power_floor_only = 0;
+    double pp[2];
+    phys_fit(0, -1, pp);
+    printf("\nphysical form (not compiled in, docs/llm.md): per GPU f TDP + P_mem + (1 - f) TDP "
+           "min(1, m math_util), P_mem = DRAM pJ/bit x 8 x bytes/s (power.c, not fitted), m <= 1: f %.3f, m %.2f"
+           "\nenergy/request MAPE with the refit power: in-sample %.1f %%, "
+           "leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
+           pp[0], pp[1], phys_heldout(0, 0), phys_heldout(1, ndev), phys_heldout(2, nfam));
+    phys_groups(1, ndev, devname);
+    phys_groups(2, nfam, famname);
+    phys_free_m = 1;
+    phys_fit(0, -1, pp);
+    printf("with m unbounded (a share past 1: TDP reached at 1/m of the dense peak; not compiled in): f %.3f, m %.2f, "
+           "energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pp[0],
+           pp[1], phys_heldout(0, 0), phys_heldout(1, ndev), phys_heldout(2, nfam));
+    phys_free_m = 0;
     double c[3];
     engine_fit(0, -1, c);
     if (c[0] == 0 && c[1] == 0) return;

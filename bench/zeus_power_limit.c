@@ -11,6 +11,9 @@
  * absolute figure: the input pipeline's idle gaps do not cancel there), and
  * per GPU the MAPE of both.
  *
+ * The DRAM's per-bit draw (src/predict/power.c) is held out of the clock
+ * scaling (docs/predict.md); this bench is its check.
+ *
  * Then leave-one-GPU-out: the one fitted DVFS constant, the voltage floor
  * DLP__DVFS_VMIN_SHARE, refitted on a grid (0.30-1.00) on the other three
  * GPUs' points and the held-out GPU's points predicted with it.

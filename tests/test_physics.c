@@ -238,6 +238,34 @@ static void t_host_bound(void) {
     dlp_graph_free(g);
 }
 
+/* Clocks under a power cap (docs/predict.md): lowering nvidia-smi's limit
+ * on an A40 (300 W, idle 30 W) from 300 to 100 W never makes a ResNet-18
+ * training step faster, the average power stays under each limit, and the
+ * clock never goes below the floor of 0.1 of boost (DLP__DVFS_MIN_CLOCK)
+ * even where the GDDR6's own draw leaves the SMs little of the limit. */
+static void t_power_limit_monotone(void) {
+    dlp_graph *g = load("examples/resnet18.onnx", 32, 0);
+    if (!g) return;
+    dlp_predict_opts o = {.mode = DLP_PREDICT_TRAIN, .no_learned = 1};
+    double last = 0;
+    for (int w = 300; w >= 100; w -= 50) {
+        dlp_prediction p;
+        dlp_error e;
+        o.power_limit_w = w < 300 ? w : 0;
+        if (pred(g, "a40", &o, &p, &e)) {
+            CHECK(0);
+            fprintf(stderr, "  a40 %d W: %s\n", w, e.msg);
+            break;
+        }
+        CHECK(p.step_ms >= last * (1 - 1e-12));
+        CHECK(p.power_w <= w + 1e-9);
+        CHECK(p.clock_share >= 0.1 - 1e-12 && p.clock_share <= 1);
+        last = p.step_ms;
+        dlp_prediction_clear(&p);
+    }
+    dlp_graph_free(g);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &DB, &e)) {
@@ -251,6 +279,7 @@ int main(void) {
     RUN(t_compile_not_slower);
     RUN(t_tensorrt_floor_and_band);
     RUN(t_host_bound);
+    RUN(t_power_limit_monotone);
     dlp_devdb_free(DB);
     return TAP_DONE();
 }

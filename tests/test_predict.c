@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "predict/learned.h"
 #include "predict/roofline.h"
+#include "predict/power.h"
 #include "predict/predict.h"
 #include "tap.h"
 
@@ -196,34 +197,65 @@ static void t_elementwise_memory_bound(void) {
  * 0.167759; the L4 unlimited at boost: 16 + k x 58 x 2.04^3 = 98.609 W.
  * A 4096^3 fp16 GEMM, pure roofline: compute 2 x 4096^3 / 121e12 =
  * 1.13586 ms > memory 3 x 4096^2 x 2 / 300e9 = 0.33554 ms; u = 1, so the
- * draw at boost is 98.609 W > 72: clock share s = ((72-16)/(98.609-16))^(1/3)
- * = 0.87846, time 1.13586 / s = 1.29302 ms, energy 72 W x that.  A
- * memory-bound ReLU of 64M fp16 elements (268 MB, 0.89478 ms) draws as much
- * at boost but its time is the fixed memory clock's: it does not move. */
+ * draw at boost is 98.609 W > 72.  Of it the GDDR6 (7.5 pJ/bit, power.c)
+ * moving 100.66 MB in 1.13586 ms (121e12 x 3 / 4096 = 88.62 GB/s) draws
+ * 60e-12 x 88.62e9 = 5.3174 W at its fixed clock, which the cap cannot
+ * lower: the core scales, (72 - 16 - 5.3174) / (98.609 - 16 - 5.3174) =
+ * 0.65573 = s^3, clock share s = 0.86878, time 1.13586 / s = 1.30742 ms,
+ * energy 72 W x that.  A memory-bound ReLU of 64M fp16 elements (268 MB,
+ * 0.89478 ms) draws as much at boost but its time is the fixed memory
+ * clock's: it does not move. */
+/* DRAM energy per bit by memory type (power.c, from O'Connor et al. MICRO'17
+ * and Micron's memory comparison) and the draw it gives: an H100 SXM
+ * (HBM3, 6.0 pJ/bit) streaming 3.35e12 B/s: 6e-12 x 8 x 3.35e12 = 160.8 W;
+ * an A100 40 GB (HBM2, 3.9): at 1.555e12 B/s 48.5 W; the A40 (GDDR6, 7.5),
+ * the RTX 4090 (GDDR6X, 7.25), the RTX 5090 (GDDR7: 6X's 7.25 assumed).
+ * Under the voltage floor a cap the DRAM alone exceeds leaves the core at
+ * the lowest clock, 0.1 of boost; a cap above the draw leaves it at 1. */
+static void t_mem_power(void) {
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("h100-sxm")), 6.0, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a100-40gb")), 3.9, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a100-80gb")), 6.0, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("a40")), 7.5, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("rtx4090")), 7.25, 0);
+    CHECK_NEAR(dlp__mem_pj_per_bit(dev("rtx5090")), 7.25, 0);
+    CHECK_NEAR(dlp__mem_power_w(dev("h100-sxm"), 3.35e12), 160.8, 1e-9);
+    CHECK_NEAR(dlp__mem_power_w(dev("a100-40gb"), 1.555e12), 48.516, 1e-9);
+    CHECK_NEAR(dlp__mem_power_w(dev("h100-sxm"), -1), 0, 0);
+    /* idle 30, boost 300 at share 1, limit 100, DRAM 80 W: room for the
+     * core -10 W -> lowest clock; DRAM 0: r = 70/270, below 0.8^3 -> r/0.64 */
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 80, 300, 100, 1), 0.1, 0);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 0, 300, 100, 1), 70.0 / 270 / 0.64, 1e-12);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 20, 300, 100, 1), 50.0 / 250 / 0.64, 1e-12);
+    CHECK_NEAR(dlp__dvfs_clock_mem(30, 20, 300, 400, 1), 1, 0);
+}
+
 static void t_dvfs_power_cap_l4(void) {
     const double k = 247.0 / (92 * 2.52 * 2.52 * 2.52), pb = 16 + k * 58 * 2.04 * 2.04 * 2.04;
     CHECK_NEAR(dev("l4")->boost_power_w, pb, 1e-9);
     CHECK_NEAR(pb, 98.60, 0.01);
-    const double s = cbrt((72.0 - 16) / (pb - 16));
-    CHECK_NEAR(s, 0.87846, 1e-5);
+    const double mw = 7.5e-12 * 8 * 121e12 * 3 / 4096;   /* the DRAM's 5.3174 W */
+    const double s = cbrt((72.0 - 16 - mw) / (pb - 16 - mw));
+    CHECK_NEAR(s, 0.86878, 1e-5);
     gemm_graph(4096, 4096, 4096, 0, 0);
     CHECK(!fin());
     dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
     CHECK(!predict("l4", &o));
     double tc = 2.0 * 4096 * 4096 * 4096 / 121e12;
     CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tc / s, 1e-9);
-    CHECK_NEAR(P.nodes[0].kernel_ms, 1.29302, 1e-5);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 1.30742, 1e-5);
     CHECK_NEAR(P.clock_share, s, 1e-12);
     CHECK_NEAR(P.energy_j, 72 * tc / s + 16 * LAUNCH, 1e-9);
     CHECK(P.power_w <= 72);
-    /* nvidia-smi -pl 40: r = (40-16)/(98.609-16) = 0.29053 < 0.8^3, below
-     * the voltage floor power falls as f: s = r / 0.8^2 = 0.45395, time
-     * 1.13586 / s = 2.50218 ms at 40 W */
+    /* nvidia-smi -pl 40: r = (40-16-5.3174)/(98.609-16-5.3174) = 0.24172
+     * < 0.8^3, below the voltage floor power falls as f: s = r / 0.8^2 =
+     * 0.37768, time 1.13586 / s = 3.00744 ms at 40 W (without the DRAM held
+     * out, 2.50 ms: the memory's fixed draw leaves the core less) */
     o.power_limit_w = 40;
     CHECK(!predict("l4", &o));
-    double r = 24 / (pb - 16);
+    double r = (24 - mw) / (pb - 16 - mw);
     CHECK_NEAR(P.clock_share, r / 0.64, 1e-12);
-    CHECK_NEAR(P.nodes[0].kernel_ms, 2.50218, 1e-5);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 3.00744, 1e-5);
     CHECK_NEAR(P.power_limit_w, 40, 0);
     CHECK(P.power_w <= 40);
     o.power_limit_w = 73;                     /* above the board's 72 W: refused */
@@ -863,6 +895,7 @@ int main(void) {
     RUN(t_node_peaks);
     RUN(t_elementwise_memory_bound);
     RUN(t_dvfs_power_cap_l4);
+    RUN(t_mem_power);
     RUN(t_calibrated_curve);
     RUN(t_views_free);
     RUN(t_cost_thesis_5_6_4);

@@ -21,6 +21,7 @@
  * dlp_predict, which adds its own launch overhead instead.
  */
 #include "predict/roofline.h"
+#include "predict/power.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -70,11 +71,23 @@ static double dvfs_vmin = 0;     /* 0: DLP__DVFS_VMIN_SHARE */
 void dlp__dvfs_vmin_override(double kv) { dvfs_vmin = kv > 0 && kv <= 1 ? kv : 0; }
 
 double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share) {
+    return dlp__dvfs_clock_mem(p_idle, 0, p_boost, p_tdp, share);
+}
+
+double dlp__dvfs_clock_mem(double p_idle, double p_mem, double p_boost, double p_tdp, double share) {
     double pw = p_idle + (p_boost - p_idle) * share;
     if (!(pw > p_tdp && p_tdp > p_idle)) return 1;
+    /* the DRAM runs at its own fixed clock: its draw (p_mem, inside pw) stays
+     * whatever the core clock, so only the rest scales with it; where the
+     * memory alone leaves the core nothing the core sits at its lowest clock */
+    double mem = p_mem > 0 ? fmin(p_mem, pw - p_idle) : 0;
+    double core = pw - p_idle - mem, room = p_tdp - p_idle - mem;
+    if (!(core > 0)) return 1;
+    if (room >= core) return 1;
+    double r = fmax(room, 0) / core, kv = dvfs_vmin > 0 ? dvfs_vmin : DLP__DVFS_VMIN_SHARE;
     /* below the voltage floor (share kv of boost) power falls only as f */
-    double r = (p_tdp - p_idle) / (pw - p_idle), kv = dvfs_vmin > 0 ? dvfs_vmin : DLP__DVFS_VMIN_SHARE;
-    return r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
+    double s = r >= kv * kv * kv ? cbrt(r) : r / (kv * kv);
+    return fmax(s, DLP__DVFS_MIN_CLOCK);
 }
 
 double dlp__eff_predict(const dlp_eff_curve *c, double floor_s, const dlp__kernel_sample *s) {

@@ -23,6 +23,7 @@
 #include "predict/lower.h"
 #include "predict/backward.h"
 #include "predict/waves.h"
+#include "predict/power.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -348,7 +349,8 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
      * compute time (peak x s); the memory clock is fixed, so a memory-bound
      * kernel barely moves.  The efficiency ratio is kept. */
     double pw = c->p_idle + (c->p_boost - c->p_idle) * share;
-    double clk = dlp__dvfs_clock(c->p_idle, c->p_boost, c->p_tdp, share);
+    double clk = dlp__dvfs_clock_mem(c->p_idle, ks > 0 ? dlp__mem_power_w(c->d, bytes / ks) : 0, c->p_boost, c->p_tdp,
+                                     share);   /* the DRAM's draw does not scale with the core clock */
     if (clk < 1) {
         double tc = s->peak > 0 ? flops / s->peak : 0, tm = bytes / c->bw;
         double capped = fmax(tc / clk, tm);

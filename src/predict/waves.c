@@ -4,6 +4,7 @@
  * fit (bench/bench_waves.sh).
  */
 #include "predict/waves.h"
+#include "predict/power.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,7 +128,10 @@ double dlp__wave_capped(const dlp__wave_sample *q, double t) {
     double roof = dlp__roof_time(q->flops, q->bytes, q->peak, q->bw);
     if (!(q->p_tdp > 0) || !(roof > 0) || !(t > 0)) return t;
     double u = roof / fmax(t, roof);
-    double clk = dlp__dvfs_clock(q->p_idle, q->p_boost, q->p_tdp, DLP__POWER_BUSY + DLP__POWER_UTIL * u);
+    /* the DRAM's draw at the kernel's bytes/s holds out of the scaling, as in
+     * predict (roofline.c add_kernels; power.h) */
+    double clk = dlp__dvfs_clock_mem(q->p_idle, dlp__mem_power_w(q->d, q->bytes / fmax(t, roof)), q->p_boost, q->p_tdp,
+                                     DLP__POWER_BUSY + DLP__POWER_UTIL * u);
     if (clk >= 1) return t;
     double tc = q->flops / q->peak, tm = q->bytes / q->bw;
     return fmax(t, roof) * fmax(tc / clk, tm) / roof;
