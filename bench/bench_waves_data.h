@@ -26,8 +26,13 @@ static void wpush(wrows *R, const wrow *x) {
     R->r[R->n++] = *x;
 }
 
-/* One linear (is_bmm = 0: (B M, K) x (K, N) + bias, one GEMM of B*M rows) or
- * bmm table (B GEMMs of M x K x N); returns rows added, -1 if unreadable. */
+/* One linear or bmm table; returns rows added, -1 if unreadable.  NeuSight's
+ * columns name the reduction N and the output's columns K: a linear row is
+ * nn.Linear(N, K) on a (B, M, N) input (out = (B M) x K, bias K), a bmm row
+ * (B, M, N) x (B, N, K) (neusight's profile_bmm; the traced kernels' grids
+ * confirm it: grid x = ceil(K / 128) for ampere_sgemm_128x128_nn and
+ * maxwell_sgemm_128x64_nn, ceil(K / 128) for ampere_sgemm_128x64_tn).  So the
+ * GEMM is M x K over a reduction of N. */
 static long wread_table(const dlp_devdb *db, const char *path, int is_bmm, wrows *R) {
     static char line[65536], hl[65536];
     char *hdr[64], *v[64];
@@ -51,10 +56,10 @@ static long wread_table(const dlp_devdb *db, const char *path, int is_bmm, wrows
         x.w.d = devs[di];
         x.w.peak = dlp__node_peak(devs[di], is_bmm ? DLP_OPC_MATMUL : DLP_OPC_GEMM, DLP_DT_FLOAT, DLP_TF32_OFF, NULL);
         x.w.bw = devs[di]->mem_bandwidth_gbs * 1e9;
-        x.w.s = (dlp__gemm_shape){is_bmm ? b : 1, is_bmm ? m : b * m, nn, kk, 4.0, 0};
+        x.w.s = (dlp__gemm_shape){is_bmm ? b : 1, is_bmm ? m : b * m, kk, nn, 4.0, 0};
         x.w.t_meas = t;
-        x.k.flops = 2 * b * m * nn * kk + (is_bmm ? 0 : b * m * nn);
-        x.k.bytes = 4 * (b * m * kk + (is_bmm ? b * kk * nn : kk * nn + nn) + b * m * nn);
+        x.k.flops = 2 * b * m * nn * kk + (is_bmm ? 0 : b * m * kk);
+        x.k.bytes = 4 * (b * m * nn + (is_bmm ? b * nn * kk : nn * kk + kk) + b * m * kk);
         x.w.flops = x.k.flops;
         x.w.bytes = x.k.bytes;
         x.w.p_idle = dlp__device_idle_w(devs[di]);

@@ -140,6 +140,48 @@ static void t_monotone_and_roofline(void) {
             }
 }
 
+
+/* Batched SIMT kernels (bmm, batch > 1) use the shapes the bmm traces name.
+ * e = 1, L2 8 B/clk/SM, the 100-SM GPU.  P.V of attention: batch 80,
+ * C[1024 x 64] over K = 1024.
+ *   Pascal (cc 6.1): only maxwell_sgemm_128x64, 128 along the output's
+ *   columns, so {tm, tn} = {64, 128}: tiles 80 x 16 x ceil(64 / 128) = 1280,
+ *   13 per SM; a tile computes the full 64 x 128 (half of it past N = 64):
+ *   compute 2 x 64 x 128 x 1024 / 128e9 = 131.072 us, L2 (64 + 128) x 1024
+ *   x 4 / 8e9 = 98.304 us -> 13 x 131.072 = 1703.936 us.  No split (1280
+ *   tiles > 200).  N = 128 costs the same: the wasted half is filled.
+ *   (The single-GEMM list, 8.9 below, has faster shapes for it.)
+ *   Ampere (cc 8.0): only 128x128: 80 x 8 x 1 = 640 tiles, 7 per SM, compute
+ *   262.144 us, L2 131.072 -> 1835.008 us.
+ *   batch 1 (a single GEMM) keeps the full list. */
+static void t_batched_tiles(void) {
+    dlp_device d = gpu(100);
+    dlp__wave_params p = {1, 0, 0, 8, 0, 0};
+    dlp__wave_info w;
+    dlp__gemm_shape pv = {80, 1024, 64, 1024, 4, 0};
+    d.cc_major = 6, d.cc_minor = 1;
+    CHECK_NEAR(dlp__wave_gemm_time(&p, &d, PEAK(100), BW, &pv, &w), 1703.936e-6, 1e-9);
+    CHECK_I64(w.tm, 64);
+    CHECK_I64(w.tn, 128);
+    CHECK_NEAR(w.tiles, 1280, 0);
+    dlp__gemm_shape wide = pv;
+    wide.n = 128;
+    CHECK_NEAR(dlp__wave_gemm_time(&p, &d, PEAK(100), BW, &wide, NULL), 1703.936e-6, 1e-9);
+    d.cc_major = 8, d.cc_minor = 0;
+    CHECK_NEAR(dlp__wave_gemm_time(&p, &d, PEAK(100), BW, &pv, &w), 1835.008e-6, 1e-9);
+    CHECK_I64(w.tm, 128);
+    CHECK_I64(w.tn, 128);
+    /* a compute capability with no batched list (8.9) keeps the single-GEMM
+     * tiles: 64x64 is the fastest of them here, 80 x 16 x 1 = 1280 tiles, 13
+     * per SM, compute 2 x 64 x 64 x 1024 / 128e9 = 65.536 us = L2 128 x 1024
+     * x 4 / 8e9 -> 851.968 us (128x64: 640 tiles, 7 x 131.072 = 917.504;
+     * 128x32: 1064.96; 64x32 / 32x64: 26 x 49.152 = 1277.952) */
+    d.cc_major = 8, d.cc_minor = 9;
+    CHECK_NEAR(dlp__wave_gemm_time(&p, &d, PEAK(100), BW, &pv, &w), 851.968e-6, 1e-9);
+    CHECK_I64(w.tm, 64);
+    CHECK_I64(w.tn, 64);
+}
+
 /* The shipped parameters lie in their physical ranges; other precisions
  * have none (their curves time them). */
 static void t_builtin(void) {
@@ -300,6 +342,7 @@ int main(void) {
     RUN(t_tile_efficiency);
     RUN(t_dram_bound);
     RUN(t_monotone_and_roofline);
+    RUN(t_batched_tiles);
     RUN(t_builtin);
     RUN(t_bad_input);
     RUN(t_fit_recovers);

@@ -30,6 +30,19 @@ static const tile simt_tiles[] = {{128, 128}, {128, 64}, {64, 128}, {128, 32}, {
  * (32x128, 64x64, 128x32; 16,000 linear kernels) */
 static const tile maxwell_tiles[] = {{64, 64}, {32, 128}, {128, 32}};
 static const tile tc_tiles[] = {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+/* Strided-batched SIMT SGEMM (torch.bmm, batch > 1) runs other kernels than a
+ * single GEMM: NeuSight's fp32 bmm tables (17,700 kernels a GPU, PyTorch 2.1,
+ * CUDA 12.1) name one shape on Pascal (maxwell_sgemm_128x64_nn, 99.6 % of
+ * the P100's and P4's) and on the A100 (ampere_sgemm_128x128_nn, 99.6 %),
+ * three on the V100 (volta_sgemm_64x64, 32x128, 128x32) and the T4 (64x64,
+ * 128x64, 128x32).  A name's first number runs along cuBLAS's m, which is
+ * the row-major output's N (its grid x is ceil(N / 128) on Pascal), so
+ * {tm, tn} here is {second, first}: attention's P.V (N = head dim 64) fills
+ * half of a Pascal 128-wide tile. */
+static const tile bmm_pascal[] = {{64, 128}};
+static const tile bmm_volta[] = {{64, 64}, {128, 32}, {32, 128}};
+static const tile bmm_turing[] = {{64, 64}, {64, 128}, {32, 128}};
+static const tile bmm_ampere[] = {{128, 128}};
 
 /* Split-K factors tried when the grid has fewer tiles than SMs; every slice
  * keeps at least MIN_SPLIT_K of K (a shorter slice is all prologue). */
@@ -63,6 +76,23 @@ static double candidate(const dlp__wave_params *p, const dlp_device *d, double p
     return fmax(t_tiles, t_dram) + t_red;
 }
 
+#define NT(a) (sizeof(a) / sizeof *(a))
+
+/* The tiles cuBLAS/CUTLASS would pick from for s on d (*out); returns how
+ * many.  Batched SIMT lists only for the architectures whose bmm kernels the
+ * traces show (compute capability 6.x, 7.0, 7.5, 8.0); others keep the
+ * single-GEMM list. */
+static size_t tile_set(const dlp_device *d, const dlp__gemm_shape *s, const tile **out) {
+    int cc = d->cc_major * 10 + d->cc_minor;
+    if (s->tensor_core) return *out = tc_tiles, NT(tc_tiles);
+    if (s->batch > 1 && d->cc_major == 6) return *out = bmm_pascal, NT(bmm_pascal);
+    if (s->batch > 1 && cc == 70) return *out = bmm_volta, NT(bmm_volta);
+    if (s->batch > 1 && cc == 75) return *out = bmm_turing, NT(bmm_turing);
+    if (s->batch > 1 && cc == 80) return *out = bmm_ampere, NT(bmm_ampere);
+    if (d->cc_major > 0 && d->cc_major <= 6) return *out = maxwell_tiles, NT(maxwell_tiles);
+    return *out = simt_tiles, NT(simt_tiles);
+}
+
 static int shape_ok(const dlp__gemm_shape *s) {
     return s && s->batch >= 1 && s->m >= 1 && s->n >= 1 && s->k >= 1 && s->elem_bytes > 0 && isfinite(s->batch) &&
            isfinite(s->m) && isfinite(s->n) && isfinite(s->k);
@@ -73,12 +103,8 @@ double dlp__wave_gemm_time(const dlp__wave_params *p, const dlp_device *d, doubl
     if (!p || !d || !shape_ok(s) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0) || !(peak > 0) || !(bw > 0))
         return 0;
     if (!(p->e_max > 0) || !(p->ai0 >= 0) || !(p->k0 >= 0) || !(p->l2_bpc > 0) || !(p->lane_g >= 0)) return 0;
-    const tile *c = tc_tiles;
-    size_t nc = sizeof tc_tiles / sizeof *tc_tiles;
-    if (!s->tensor_core && d->cc_major > 0 && d->cc_major <= 6)
-        c = maxwell_tiles, nc = sizeof maxwell_tiles / sizeof *maxwell_tiles;
-    else if (!s->tensor_core)
-        c = simt_tiles, nc = sizeof simt_tiles / sizeof *simt_tiles;
+    const tile *c;
+    size_t nc = tile_set(d, s, &c);
     double best = INFINITY;
     dlp__wave_info bw_info = {0}, w;
     for (size_t i = 0; i < nc; i++) {
