@@ -51,6 +51,7 @@ typedef struct {
     double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
+    double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   one prefill and one decode worker assumed   */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
@@ -121,6 +122,11 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     /* each run's engine was configured for its batch (the data's batch
      * size / max batch size is its max_num_seqs): no default cap of 256 */
     if (!r->wl.max_seqs) r->wl.max_seqs = r->wl.concurrency;
+    /* each silicon row's engine by name: their schedulers differ (TTFT) */
+    if (!strcmp(r->set, "silicon"))
+        r->wl.engine = !strcmp(r->backend, "sglang")   ? DLP_LLM_ENGINE_SGLANG
+                       : !strcmp(r->backend, "trtllm") ? DLP_LLM_ENGINE_TRTLLM
+                                                       : DLP_LLM_ENGINE_MODERN;
     dlp_error e = {0};
     const dlp_device *d = dlp_devdb_find(db, dev_id);
     if (!d) {
@@ -162,6 +168,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms;
+    r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
     r->memw = dlp__mem_power_w(d, p.mem_util * d->mem_bandwidth_gbs * 1e9);
     dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
@@ -691,7 +698,75 @@ static double req_heldout(int kind, int ngroups) {
     return n ? 100.0 * err / n : NAN;
 }
 
+/* ---- the first wave's burst weight in TTFT, fitted ----------------------- */
+
+/* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
+ * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
+static const double burst_compiled[2] = {0.14, 0.23};
+
+static int burst_row(const row_t *r, int cls) {
+    return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
+           r->a[T_TTFT] > 0 && (r->wl.engine == DLP_LLM_ENGINE_SGLANG) == cls;
+}
+
+/* The row's TTFT had its burst taken with weight w instead of the compiled
+ * one (the clients beyond the running batch and the prefill floor are left
+ * as they were: a first-order refit) */
+static double burst_pred(const row_t *r, int cls, double w) {
+    return r->a[T_TTFT] + (w - burst_compiled[cls]) * (r->tb_ms - r->ts_ms);
+}
+
+/* The weight (0..1 by 0.01) of least TTFT MAPE over class cls's rows
+ * outside group `skip` (kind 1 GPU, 2 family), and that MAPE held out. */
+static double burst_fit(int cls, int kind, int skip) {
+    double best = 0, best_e = INFINITY;
+    for (int k = 0; k <= 100; k++) {
+        double w = k / 100.0, e = 0;
+        for (int i = 0; i < nR; i++) {
+            const row_t *r = &R[i];
+            if (!burst_row(r, cls) || (kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
+            e += fabs(burst_pred(r, cls, w) / r->y[T_TTFT] - 1.0);
+        }
+        if (e < best_e) best_e = e, best = w;
+    }
+    return best;
+}
+
+static double burst_heldout(int kind, int ngroups, double *wmin, double *wmax) {
+    double err = 0;
+    int n = 0;
+    for (int cls = 0; cls < 2; cls++)
+        for (int g = 0; g < (kind ? ngroups : 1); g++) {
+            double w = burst_fit(cls, kind, kind ? g : -1);
+            int used = 0;
+            for (int i = 0; i < nR; i++) {
+                const row_t *r = &R[i];
+                if (!burst_row(r, cls) || (kind == 1 && r->dev != g) || (kind == 2 && r->fam != g)) continue;
+                err += fabs(burst_pred(r, cls, w) / r->y[T_TTFT] - 1.0);
+                n++, used = 1;
+            }
+            if (used && w < wmin[cls]) wmin[cls] = w;
+            if (used && w > wmax[cls]) wmax[cls] = w;
+        }
+    return n ? 100.0 * err / n : NAN;
+}
+
+static void burst_report(void) {
+    double w0 = burst_fit(0, 0, -1), w1 = burst_fit(1, 0, -1);
+    double lo[2] = {1, 1}, hi[2] = {0, 0}, glo[2] = {1, 1}, ghi[2] = {0, 0}, flo[2] = {1, 1}, fhi[2] = {0, 0};
+    double in = burst_heldout(0, 0, lo, hi), gpu = burst_heldout(1, ndev, glo, ghi),
+           fam = burst_heldout(2, nfam, flo, fhi);
+    if (!isfinite(in)) return;
+    printf("\nfirst wave's burst weight in the closed-loop TTFT, fitted on the silicon aggregated TTFTs: decode-first "
+           "(vLLM, TensorRT-LLM) %.2f, prefill-first (SGLang) %.2f (compiled in: %.2f, %.2f, llm_serve.c BURST_FIT_*)\n"
+           "aggregated TTFT MAPE with the refit weights: in-sample %.1f %%, leave-one-GPU-out %.1f %% (weights "
+           "%.2f-%.2f, %.2f-%.2f), leave-one-family-out %.1f %% (weights %.2f-%.2f, %.2f-%.2f)\n",
+           w0, w1, burst_compiled[0], burst_compiled[1], in, gpu, glo[0], ghi[0], glo[1], ghi[1], fam, flo[0],
+           fhi[0], flo[1], fhi[1]);
+}
+
 static void engine_report(void) {
+    burst_report();
     if (req_fit(0, -1) != 0)
         printf("\nfront-end time per request in TTFT, fitted on the silicon aggregated TTFTs: %.1f ms (compiled in: "
                "llm_serve.c REQ_FIT_MS)\naggregated TTFT MAPE with the refit constant: in-sample %.1f %%, "

@@ -1094,9 +1094,16 @@ typedef enum {
  * step (fitted on the ML.ENERGY leaderboard v2, vLLM 0.5.4). */
 typedef enum {
     DLP_LLM_ENGINE_MODERN = 0,
-    DLP_LLM_ENGINE_VLLM_V0
+    DLP_LLM_ENGINE_VLLM_V0,
+    /* MODERN's CPU side, each with its own scheduler (TTFT, docs/llm.md
+     * "Client models"): SGLang runs waiting prompts before decodes
+     * (prefill-first); TensorRT-LLM admits a request only when the cache
+     * holds its whole sequence (GUARANTEED_NO_EVICT) */
+    DLP_LLM_ENGINE_SGLANG,
+    DLP_LLM_ENGINE_TRTLLM
 } dlp_llm_engine;
-/* "modern", "vllm-v0" (case ignored) -> dlp_llm_engine; -1 unknown or NULL. */
+/* "modern" (or "vllm"), "vllm-v0", "sglang", "trtllm" (case ignored) ->
+ * dlp_llm_engine; -1 unknown or NULL. */
 int dlp_llm_engine_parse(const char *name);
 const char *dlp_llm_engine_name(int engine);   /* NULL out of range */
 /* "agg", "prefill", "decode" (case ignored) -> dlp_llm_phase; -1 unknown or NULL. */
@@ -1192,6 +1199,11 @@ typedef struct {
     double request_ms;         /* the request's way through the engine's front
                                   end (HTTP, tokenising, the first token back;
                                   in TTFT)                                     */
+    double ttft_burst_ms, ttft_steady_ms; /* closed loop, aggregated: the engine's
+                                  part of TTFT in the first wave's burst and in
+                                  the staggered steady state, which TTFT mixes
+                                  by the burst weight (C struct only: what
+                                  bench/bench_serving.c refits it from)        */
     double mem_util, math_util;/* the step's bytes over peak bandwidth and FLOPs
                                   over peak math, per second of step (0..1):
                                   what the power follows                       */

@@ -385,6 +385,22 @@ assert abs(a["requests_per_s"] - 1) < 1e-9 and abs(b["output_tokens_per_s"] - 12
 ' "$tmp/rt1.json" "$tmp/rt12.json" 2>>"$tmp/rt.err"; then ok llm_rate_engine_cli
 else bad llm_rate_engine_cli "$(tail -4 "$tmp/rt.err")"; fi
 
+# --- the engine's scheduler in TTFT (docs/llm.md, "Client models"): SGLang's prefill-first burst
+# weighs more (0.23 against 0.14), so its TTFT is higher at 64 clients; TPOT is the same CPU side
+eg_ok=1
+for e in modern sglang trtllm vllm; do
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --prompt 1024 --gen 512 \
+    --concurrency 64 --engine $e --json >"$tmp/eg_$e.json" 2>>"$tmp/eg.err" || eg_ok=0
+done
+if [ "$eg_ok" = 1 ] && python3 -c '
+import json, sys
+m, s, t, v = (json.load(open(f))["serving"] for f in sys.argv[1:5])
+assert (m["engine"], s["engine"], t["engine"], v["engine"]) == ("modern", "sglang", "trtllm", "modern"), s
+assert s["ttft_ms"] > m["ttft_ms"] == t["ttft_ms"] == v["ttft_ms"] > m["prefill_ms"] + m["request_ms"]
+assert s["tpot_ms"] == m["tpot_ms"] == t["tpot_ms"]
+' "$tmp/eg_modern.json" "$tmp/eg_sglang.json" "$tmp/eg_trtllm.json" "$tmp/eg_vllm.json" 2>>"$tmp/eg.err"; then ok llm_engine_scheduler_cli
+else bad llm_engine_scheduler_cli "$(tail -4 "$tmp/eg.err")"; fi
+
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of

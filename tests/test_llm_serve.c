@@ -544,9 +544,47 @@ static void t_engine_cpu_by_hand(void) {
     /* names both ways; an unknown engine refused */
     CHECK(dlp_llm_engine_parse("VLLM-V0") == DLP_LLM_ENGINE_VLLM_V0 && dlp_llm_engine_parse("modern") == 0);
     CHECK(dlp_llm_engine_parse("tgi") == -1 && dlp_llm_engine_parse(NULL) == -1);
-    CHECK(!strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_VLLM_V0), "vllm-v0") && dlp_llm_engine_name(2) == NULL);
+    CHECK(!strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_VLLM_V0), "vllm-v0") && dlp_llm_engine_name(4) == NULL);
+    CHECK(dlp_llm_engine_parse("SGLang") == DLP_LLM_ENGINE_SGLANG && dlp_llm_engine_parse("trtllm") == DLP_LLM_ENGINE_TRTLLM);
+    CHECK(dlp_llm_engine_parse("vllm") == DLP_LLM_ENGINE_MODERN && !strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_SGLANG), "sglang"));
     wl.engine = 7;
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_EINVAL);
+}
+
+/* The first wave's burst by engine (docs/llm.md, "Client models").
+ * Llama-3.1-8B bf16 on an H100, 64 clients of 1024 + 256: the burst is
+ * 64 x 1024 = 65,536 prompt tokens in eight 8192-token chunks, the mean
+ * request done after (8 + 1) / 2 = 4.5 of them; a chunk is at least
+ * 2 x 6.98e9 FLOPs (the 32 layers' matrices, t_power_spans_prompt_steps)
+ * x 8192 = 1.144e14 FLOPs, 115.6 ms at the 989.4 TFLOP/s bf16 peak, so the
+ * burst is >= 520 ms, far above the staggered steady state (one prompt
+ * beside the decodes).  TTFT mixes them by the engine's burst weight:
+ * 0.14 decode-first (modern = vLLM, TensorRT-LLM), 0.23 prefill-first
+ * (SGLang), so SGLang's TTFT is above the others by 0.09 x (burst -
+ * steady), while TPOT, tokens/s... the same CPU side: TPOT identical.  At
+ * one client every engine's TTFT is one prompt's prefill + the front end. */
+static void t_burst_by_engine(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p[3];
+    const int eng[3] = {DLP_LLM_ENGINE_MODERN, DLP_LLM_ENGINE_TRTLLM, DLP_LLM_ENGINE_SGLANG};
+    for (int k = 0; k < 3; k++) {
+        dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                               .concurrency = 64, .engine = eng[k]};
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p[k], &e) == DLP_OK);
+        CHECK(p[k].ttft_burst_ms >= 520.0);
+        CHECK(p[k].ttft_steady_ms >= p[k].prefill_ms - 1e-9 && p[k].ttft_steady_ms < p[k].ttft_burst_ms / 4);
+        CHECK(p[k].ttft_ms >= p[k].prefill_ms + p[k].request_ms - 1e-9);
+        dlp_llm_prediction one;
+        wl.concurrency = 1;
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &one, &e) == DLP_OK);
+        CHECK_NEAR(one.ttft_ms, one.prefill_ms + one.request_ms, 1e-9 * one.ttft_ms);
+    }
+    double gap = p[0].ttft_burst_ms - p[0].ttft_steady_ms;
+    CHECK_NEAR(p[0].ttft_ms - p[0].request_ms, p[0].ttft_steady_ms + 0.14 * gap, 1e-9 * p[0].ttft_ms);
+    CHECK_NEAR(p[1].ttft_ms, p[0].ttft_ms, 1e-12 * p[0].ttft_ms);
+    CHECK_NEAR(p[2].ttft_ms - p[0].ttft_ms, 0.09 * gap, 1e-9 * p[0].ttft_ms);
+    CHECK_NEAR(p[2].tpot_ms, p[0].tpot_ms, 1e-12 * p[0].tpot_ms);
+    CHECK(!strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_SGLANG), "sglang"));
 }
 
 /* vllm-v0's power spans what the clients' TPOT spans: the decode step and
@@ -699,6 +737,7 @@ int main(void) {
     RUN(t_dequant_both_modes);
     RUN(t_rate_open_loop);
     RUN(t_engine_cpu_by_hand);
+    RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_recurrent_state_prefill);
     RUN(t_attention_dp_reads_its_share);

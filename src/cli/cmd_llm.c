@@ -57,8 +57,9 @@ static void usage(FILE *f) {
             "  --concurrency N  closed-loop clients (each sends its next request when one ends)\n"
             "  --rate R         open-loop clients instead: Poisson arrivals, R requests/s per replica;\n"
             "                   TTFT has the wait for a slot; at or past the capacity: refused\n"
-            "  --engine E       modern (default: vLLM >= 0.6, SGLang, TensorRT-LLM) or vllm-v0 (vLLM <= 0.5:\n"
-            "                   CPU scheduling between steps, no chunked prefill)\n"
+            "  --engine E       modern (default; = vllm: vLLM >= 0.6), sglang or trtllm (the same CPU side, their\n"
+            "                   schedulers in TTFT), or vllm-v0 (vLLM <= 0.5: CPU scheduling between steps,\n"
+            "                   no chunked prefill)\n"
             "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
@@ -233,7 +234,7 @@ static int check_args(llm_args *a) {
                                    a->maxfit ? "max-fit" : "concurrency");
     }
     if (a->engine_s && (a->engine = dlp_llm_engine_parse(a->engine_s)) < 0)
-        return cli_failf(DLP_EXIT_BADINPUT, "llm: --engine '%s' is not modern or vllm-v0", a->engine_s);
+        return cli_failf(DLP_EXIT_BADINPUT, "llm: --engine '%s' is not modern, vllm, vllm-v0, sglang or trtllm", a->engine_s);
     if (a->maxfit && a->conc > 0)
         return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
                                       "fit (at most --max-seqs)");

@@ -140,9 +140,10 @@ const char *dlp_llm_phase_name(dlp_llm_phase phase) {
     return phase >= 0 && phase < (int)(sizeof phase_names / sizeof phase_names[0]) ? phase_names[phase] : NULL;
 }
 
-static const char *const engine_names[] = {"modern", "vllm-v0"};
+static const char *const engine_names[] = {"modern", "vllm-v0", "sglang", "trtllm"};
 
 int dlp_llm_engine_parse(const char *name) {
+    if (name && !strcasecmp(name, "vllm")) return DLP_LLM_ENGINE_MODERN; /* vLLM >= 0.6 / V1 */
     for (int i = 0; name && i < (int)(sizeof engine_names / sizeof engine_names[0]); i++)
         if (!strcasecmp(name, engine_names[i])) return i;
     return -1;
@@ -849,7 +850,7 @@ dlp_status dlp_llm_predict(const dlp_llm_config *c, const dlp_device *d, const d
         return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (concurrency %lld, ep %d, attention-dp %d, memory "
                         "fraction %g)", c->id, (long long)wl->concurrency, wl->ep, wl->attn_dp, wl->mem_fraction);
     if (!(wl->rate >= 0) || !isfinite(wl->rate) || wl->engine < DLP_LLM_ENGINE_MODERN ||
-        wl->engine > DLP_LLM_ENGINE_VLLM_V0)
+        wl->engine > DLP_LLM_ENGINE_TRTLLM)
         return dlp__err(err, DLP_EINVAL, "%s: bad serving workload (rate %g, engine %d)", c->id, wl->rate, wl->engine);
     if ((st = check_spec(c, wl, err))) return st;
     /* one client model at a time: closed-loop clients or Poisson arrivals */

@@ -567,7 +567,10 @@ static void row_json(dlp__jw *w, const char *key, const dlp_plan_row *r, const d
     dlp__jw_i64(w, "max_concurrency", (long long)r->max_concurrency);
     dlp__jw_num(w, "ttft_ms", G6, r->ttft_ms);
     dlp__jw_num(w, "tpot_ms", G6, r->tpot_ms);
-    dlp__jw_num(w, "tokens_per_s", G6, r->tokens_per_s);
+    /* nine digits: the page rounds this to the CLI's four significant
+     * digits, and six would round twice (15914.98 -> 15915 -> 15,920 against
+     * the CLI's 15,910) */
+    dlp__jw_num(w, "tokens_per_s", "%.9g", r->tokens_per_s);
     dlp__jw_num(w, "requests_per_s", G6, r->requests_per_s);
     dlp__jw_i64(w, "replicas", (long long)r->replicas);
     price_json(w, r);

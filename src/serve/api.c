@@ -765,7 +765,7 @@ static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
 
 /* The client model and engine of /api/llm (as `dlperf llm --rate R
  * --engine E`): 'rate' > 0 requests/s, exclusive with 'concurrency' and
- * 'max_fit'; 'engine' "modern" or "vllm-v0".  0, or -1 after the 400. */
+ * 'max_fit'; 'engine' "modern", "vllm", "vllm-v0", "sglang" or "trtllm".  0, or -1 after the 400. */
 static int llm_clients(req *r, int64_t conc, int maxfit, double *rate, int *engine) {
     const char *engine_s;
     int rate_given = 0;
@@ -781,7 +781,7 @@ static int llm_clients(req *r, int64_t conc, int maxfit, double *rate, int *engi
     }
     *engine = DLP_LLM_ENGINE_MODERN;
     if (engine_s && (*engine = dlp_llm_engine_parse(engine_s)) < 0) {
-        dlp__serve_error(r->out, 400, "field 'engine': '%.64s' is not modern or vllm-v0", engine_s);
+        dlp__serve_error(r->out, 400, "field 'engine': '%.64s' is not modern, vllm, vllm-v0, sglang or trtllm", engine_s);
         return -1;
     }
     return 0;
