@@ -663,14 +663,25 @@ static void phys_groups(int kind, int ngroups, char names[][48]) {
 
 /* ---- the front end's time in TTFT, fitted -------------------------------- */
 
+/* The front-end constant's group: the engine that ran the row (vLLM >= 0.6
+ * is DLP_LLM_ENGINE_MODERN), one constant each as llm_serve.c compiles. */
+enum { FE_VLLM, FE_TRTLLM, FE_SGLANG, FE_N };
+static int fe_group(const row_t *r) {
+    return r->wl.engine == DLP_LLM_ENGINE_SGLANG ? FE_SGLANG : r->wl.engine == DLP_LLM_ENGINE_TRTLLM ? FE_TRTLLM : FE_VLLM;
+}
+
+static int agg_ttft_row(const row_t *r) {
+    return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) && r->a[T_TTFT] > 0;
+}
+
 /* Weighted least squares (relative) of the constant TTFT = (engine part) +
- * t over silicon aggregated rows outside group `skip`. */
-static double req_fit(int kind, int skip) {
+ * t over silicon aggregated rows of front-end group fe (-1: all) outside
+ * group `skip`. */
+static double req_fit(int kind, int skip, int fe) {
     double num = 0, den = 0;
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
-        if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_AGG || !isfinite(r->y[T_TTFT]) || !(r->a[T_TTFT] > 0))
-            continue;
+        if (!agg_ttft_row(r) || (fe >= 0 && fe_group(r) != fe)) continue;
         if ((kind == 1 && r->dev == skip) || (kind == 2 && r->fam == skip)) continue;
         double w = 1.0 / (r->y[T_TTFT] * r->y[T_TTFT]);
         num += w * (r->y[T_TTFT] - (r->a[T_TTFT] - r->req_ms));
@@ -679,18 +690,19 @@ static double req_fit(int kind, int skip) {
     return den > 0 ? num / den : 0;
 }
 
-static double req_heldout(int kind, int ngroups) {
+/* Aggregated TTFT MAPE with the front end refit without each held-out
+ * group (kind 0: in-sample), pooled (per_engine 0) or one per engine. */
+static double req_heldout(int kind, int ngroups, int per_engine) {
     double err = 0;
     int n = 0;
     for (int g = 0; g < (kind ? ngroups : 1); g++) {
-        double t = req_fit(kind, kind ? g : -1);
+        double t[FE_N], all = req_fit(kind, kind ? g : -1, -1);
+        for (int e = 0; e < FE_N; e++) t[e] = per_engine ? req_fit(kind, kind ? g : -1, e) : all;
         for (int i = 0; i < nR; i++) {
             const row_t *r = &R[i];
-            if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_AGG || !isfinite(r->y[T_TTFT]) ||
-                !(r->a[T_TTFT] > 0))
-                continue;
+            if (!agg_ttft_row(r)) continue;
             if ((kind == 1 && r->dev != g) || (kind == 2 && r->fam != g)) continue;
-            double p = r->a[T_TTFT] - r->req_ms + t;
+            double p = r->a[T_TTFT] - r->req_ms + t[fe_group(r)];
             err += fabs(p - r->y[T_TTFT]) / r->y[T_TTFT];
             n++;
         }
@@ -702,7 +714,7 @@ static double req_heldout(int kind, int ngroups) {
 
 /* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
  * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
-static const double burst_compiled[2] = {0.14, 0.23};
+static const double burst_compiled[2] = {0.15, 0.19};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
@@ -767,11 +779,16 @@ static void burst_report(void) {
 
 static void engine_report(void) {
     burst_report();
-    if (req_fit(0, -1) != 0)
-        printf("\nfront-end time per request in TTFT, fitted on the silicon aggregated TTFTs: %.1f ms (compiled in: "
-               "llm_serve.c REQ_FIT_MS)\naggregated TTFT MAPE with the refit constant: in-sample %.1f %%, "
-               "leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", req_fit(0, -1), req_heldout(0, 0),
-               req_heldout(1, ndev), req_heldout(2, nfam));
+    if (req_fit(0, -1, -1) != 0) {
+        printf("\nfront-end time per request in TTFT, fitted per engine on the silicon aggregated TTFTs: vLLM %.1f, "
+               "TensorRT-LLM %.1f, SGLang %.1f ms (compiled in: llm_serve.c REQ_FIT_VLLM_MS, _TRTLLM_MS, _SGLANG_MS); "
+               "one constant for all: %.1f ms (REQ_FIT_MS, vllm-v0's)\n", req_fit(0, -1, FE_VLLM),
+               req_fit(0, -1, FE_TRTLLM), req_fit(0, -1, FE_SGLANG), req_fit(0, -1, -1));
+        printf("aggregated TTFT MAPE with the refit front ends: per engine in-sample %.1f %%, leave-one-GPU-out "
+               "%.1f %%, leave-one-family-out %.1f %%; one constant %.1f / %.1f / %.1f %%\n", req_heldout(0, 0, 1),
+               req_heldout(1, ndev, 1), req_heldout(2, nfam, 1), req_heldout(0, 0, 0), req_heldout(1, ndev, 0),
+               req_heldout(2, nfam, 0));
+    }
     double pc[3];
     power_fit(0, -1, pc);
     if (pc[0] > 0 && pc[0] < 1)

@@ -73,20 +73,28 @@
 /* req_ms: a request's way through the front end before and after its
  * prefill (HTTP, tokenising the prompt, handing it to the engine, the first
  * token detokenised and streamed back), in every TTFT a client measures.
- * Fitted on aiconfigurator's aggregated TTFTs (weighted least squares of
- * the residual, bench/bench_llm.sh --serving silicon prints it with
- * leave-one-GPU-out and leave-one-family-out); the leaderboard has no TTFT,
- * so vllm-v0 takes the same. */
+ * Fitted per engine on aiconfigurator's aggregated TTFTs (weighted least
+ * squares of the residual over each backend's rows; bench/bench_llm.sh
+ * --serving silicon prints the refit with leave-one-GPU-out and
+ * leave-one-family-out).  The engines' front ends differ: SGLang hands a
+ * request through separate tokenizer, scheduler and detokenizer processes
+ * (ZMQ between them), vLLM >= 0.6 one API-server process to the engine
+ * core, TensorRT-LLM its own executor (trtllm-serve).  The leaderboard has
+ * no TTFT, so vllm-v0 keeps the one constant fitted on all engines
+ * together (REQ_FIT_MS, as before the per-engine fit). */
 #define REQ_FIT_MS 53.5
+#define REQ_FIT_VLLM_MS 35.5
+#define REQ_FIT_TRTLLM_MS 53.6
+#define REQ_FIT_SGLANG_MS 143.5
 static const struct {
     double fixed_ms, seq_ms, worker_ms, req_ms;
 } ENGINE_CPU[] = {
-    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, 0, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, 0, REQ_FIT_VLLM_MS},
     [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, VLLM_V0_WORKER_MS, REQ_FIT_MS},
     /* the modern engines by name: the same CPU side, their own schedulers
      * (burst_weight) */
-    [DLP_LLM_ENGINE_SGLANG] = {0.35, 0.010, 0, REQ_FIT_MS},
-    [DLP_LLM_ENGINE_TRTLLM] = {0.35, 0.010, 0, REQ_FIT_MS},
+    [DLP_LLM_ENGINE_SGLANG] = {0.35, 0.010, 0, REQ_FIT_SGLANG_MS},
+    [DLP_LLM_ENGINE_TRTLLM] = {0.35, 0.010, 0, REQ_FIT_TRTLLM_MS},
 };
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
@@ -135,8 +143,8 @@ static const struct {
  * (bench/bench_llm.sh --serving silicon refits them leaving out each GPU,
  * 0.13-0.14 / 0.22-0.29, and each family, 0.13-0.15 / 0.20-0.35).  vllm-v0
  * keeps 1 / W_WAVES (the leaderboard has no TTFT to fit it on). */
-#define BURST_FIT_DECODE_FIRST 0.14
-#define BURST_FIT_PREFILL_FIRST 0.23
+#define BURST_FIT_DECODE_FIRST 0.15
+#define BURST_FIT_PREFILL_FIRST 0.19
 static double burst_weight(int engine) {
     if (engine == DLP_LLM_ENGINE_SGLANG) return BURST_FIT_PREFILL_FIRST;
     if (engine == DLP_LLM_ENGINE_VLLM_V0) return 1.0 / W_WAVES;
