@@ -281,6 +281,46 @@ try {
     await page.fill("#l-gen", "");
   });
 
+  // the other serving fields: a MoE split over two GPUs under a running limit, then
+  // Poisson clients of a VLM with an image each (docs/llm.md): the CLI's numbers
+  const sx = cli("llm", "--model", "Qwen/Qwen3-30B-A3B", "--device", "h100-sxm", "--dtype", "bf16", "--gpus", "2",
+                 "--ep", "2", "--attention-dp", "2", "--concurrency", "64", "--max-seqs", "32", "--prompt", "1024",
+                 "--gen", "256");
+  const sr = cli("llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                 "--rate", "2", "--images", "1", "--image-size", "640x480", "--prompt", "1024", "--gen", "256");
+  await check("browser_llm_parallel_rate_images_equals_cli", async () => {
+    await page.fill("#l-model", "Qwen/Qwen3-30B-A3B");
+    await page.fill("#l-gen", "256");
+    await page.fill("#l-gpus", "2");
+    await page.fill("#l-conc", "64");
+    await page.fill("#l-maxseqs", "32");
+    await page.fill("#l-ep", "2");
+    await page.fill("#l-adp", "2");
+    await page.click("#l-submit");
+    await page.waitForFunction((want) => {
+      const c = document.querySelector('#r-table td[data-key="tpot_ms"]');
+      return c && Number(c.getAttribute("data-value")) === want;
+    }, sx.serving.tpot_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["ttft_ms", "tpot_ms", "output_tokens_per_s"]) await cellEquals(page, k, sx.serving[k]);
+    for (const id of ["#l-conc", "#l-maxseqs", "#l-ep", "#l-adp"]) await page.fill(id, "");
+    await page.fill("#l-gpus", "1");
+    await page.fill("#l-model", "Qwen/Qwen3-VL-8B-Instruct");
+    await page.fill("#l-rate", "2");
+    await page.fill("#l-images", "1");
+    await page.fill("#l-imgsize", "640x480");
+    await page.click("#l-submit");
+    await page.waitForFunction((want) => {
+      const c = document.querySelector('#r-table td[data-key="ttft_ms"]');
+      return c && Number(c.getAttribute("data-value")) === want;
+    }, sr.serving.ttft_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    assert(sr.image_tokens > 0, "CLI counted no image tokens");
+    for (const k of ["ttft_ms", "tpot_ms", "output_tokens_per_s"]) await cellEquals(page, k, sr.serving[k]);
+    for (const id of ["#l-rate", "#l-images", "#l-imgsize", "#l-gen"]) await page.fill(id, "");
+    await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
+  });
+
   await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
 
   // ---- the Plan tab (docs/plan.md; docs/serve.md, "The page") ----
