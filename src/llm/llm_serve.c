@@ -140,8 +140,9 @@ static const struct {
  * (SGLang: a wave starts decoding together, so it ends together) than under
  * decode-first chunked prefill (vLLM, TensorRT-LLM: a wave's requests start
  * decoding one chunk apart).  Fitted on aiconfigurator's aggregated TTFTs
- * (bench/bench_llm.sh --serving silicon refits them leaving out each GPU,
- * 0.13-0.14 / 0.22-0.29, and each family, 0.13-0.15 / 0.20-0.35).  vllm-v0
+ * with the per-engine front ends above (bench/bench_llm.sh --serving
+ * silicon refits them leaving out each GPU, 0.14-0.15 / 0.17-0.22, and each
+ * family, 0.13-0.17 / 0.15-0.28).  vllm-v0
  * keeps 1 / W_WAVES (the leaderboard has no TTFT to fit it on). */
 #define BURST_FIT_DECODE_FIRST 0.15
 #define BURST_FIT_PREFILL_FIRST 0.19

@@ -159,13 +159,13 @@ static int conv_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int
     double fl_g = kk->flops * (gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / gw : 1);
     int n = 0;
     if (grad_in(b, k) > 0)
-        n = put(out, n, max, grouped ? "cudnn::dgrad2d_grouped_direct_kernel" : "aten::convolution_backward (dgrad)",
+        n = put(out, n, max, grouped ? "cudnn::dgrad2d_grouped_direct_kernel" : DLP__CONV_DGRAD,
                 dgrad_unit, 1, dgrad_unit == DLP__BWD_GROUPED ? fl_g : kk->flops, out_b + w_b + in_b);
     if (kk->has_weight)
         n = put(out, n, max,
                 grouped ? "cudnn::wgrad2d_grouped_direct_kernel"
                 : dw    ? "aten::convolution_backward (depthwise wgrad)"
-                        : "aten::convolution_backward (wgrad)",
+                        : DLP__CONV_WGRAD,
                 wgrad_unit, 1, grouped ? fl_g : kk->flops, in_b + out_b + w_b);
     return n;
 }

@@ -68,9 +68,12 @@ enum {
 #define DLP__BN_NCHW_CTA_GBS 7.0
 
 /* The row names of a GEMM/BMM's two backward kernels (backward.c
- * matmul_backward): roofline.c times each on its own GEMM shape. */
+ * matmul_backward) and of a conv's implicit-GEMM ones (conv_backward):
+ * roofline.c times each on its own GEMM shape (bwd_gemm_pass). */
 #define DLP__MM_DGRAD "aten::mm (backward, dX)"
 #define DLP__MM_WGRAD "aten::mm (backward, dW)"
+#define DLP__CONV_DGRAD "aten::convolution_backward (dgrad)"
+#define DLP__CONV_WGRAD "aten::convolution_backward (wgrad)"
 
 typedef struct {
     const char *name;      /* aten-style name (static string)                */

@@ -70,10 +70,6 @@ static double dvfs_vmin = 0;     /* 0: DLP__DVFS_VMIN_SHARE */
 
 void dlp__dvfs_vmin_override(double kv) { dvfs_vmin = kv > 0 && kv <= 1 ? kv : 0; }
 
-double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share) {
-    return dlp__dvfs_clock_mem(p_idle, 0, p_boost, p_tdp, share);
-}
-
 double dlp__dvfs_clock_mem(double p_idle, double p_mem, double p_boost, double p_tdp, double share) {
     double pw = p_idle + (p_boost - p_idle) * share;
     if (!(pw > p_tdp && p_tdp > p_idle)) return 1;

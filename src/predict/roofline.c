@@ -313,12 +313,10 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
 /* Which GEMM of a conv's or a linear/bmm's backward a row is (1 data
  * gradient, 2 weight gradient: conv1x1_gemm's and wave_time's pass; -1:
  * none): backward.c names them */
-static int conv_bwd_pass(const char *name) {
+static int bwd_gemm_pass(const char *name) {
     if (!name) return -1;
-    if (!strcmp(name, "aten::convolution_backward (dgrad)")) return 1;
-    if (!strcmp(name, "aten::convolution_backward (wgrad)")) return 2;
-    if (!strcmp(name, DLP__MM_DGRAD)) return 1;
-    if (!strcmp(name, DLP__MM_WGRAD)) return 2;
+    if (!strcmp(name, DLP__CONV_DGRAD) || !strcmp(name, DLP__MM_DGRAD)) return 1;
+    if (!strcmp(name, DLP__CONV_WGRAD) || !strcmp(name, DLP__MM_WGRAD)) return 2;
     return -1;
 }
 
@@ -784,7 +782,7 @@ static double time_bwd_rows(pctx *c, const dlp_predict_opts *o, const dlp__lower
     for (int i = 0; i < nr; i++) {
         kernel_setup ks = backward_setup(c, o, kk, prec, r[i].unit);
         if (r[i].bn && kk) bn_nchw_limit(c, o, L, kk, r[i].flops, r[i].bytes, &ks);
-        int pass = r[i].unit == DLP__BWD_FWD ? conv_bwd_pass(r[i].name) : -1;
+        int pass = r[i].unit == DLP__BWD_FWD ? bwd_gemm_pass(r[i].name) : -1;
         if (pass > 0) ks.wave_s = wave_time(c, kk, &ks, prec, pass, &ks.source);
         dlp_kernel_pred *row = NULL;
         t += add_kernels(c, r[i].count, &ks, r[i].flops, r[i].bytes, np ? &np->energy_j : NULL, NULL, NULL, &row);

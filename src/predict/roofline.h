@@ -62,11 +62,7 @@ double dlp__board_power_w(const dlp_device *d, double share);
  * With fp32 1x1 convs as GEMMs (predict.md): 9.0 % in-sample, leave-one-GPU-
  * out 0.77-0.85 and 10.8 % (bench/zeus_power_limit.c refits it). */
 #define DLP__DVFS_VMIN_SHARE 0.8
-/* The share of its boost clock a kernel sustains when, at boost, the board
- * would draw idle + (boost - idle) x share W against the limit tdp W: 1 when
- * within it, else the DVFS clock above (the time model of predict and of the
- * wave fit, bench/bench_waves.c). */
-double dlp__dvfs_clock(double p_idle, double p_boost, double p_tdp, double share);
+/* The DVFS clock itself is dlp__dvfs_clock_mem (power.h). */
 /* A process-wide replacement of DLP__DVFS_VMIN_SHARE, in (0, 1]; 0 restores
  * it.  For the benches' leave-one-GPU-out refits only (bench/zeus_power_limit.c),
  * as dlp__wave_params_override is for the wave model: not thread-safe. */
