@@ -870,9 +870,10 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, 400, "field 'mem_fraction': %g is not in (0, 1]", memfrac);
         return;
     }
-    if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given || maxseqs)) {
-        dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase', 'mem_fraction' and 'max_seqs' are serving fields: "
-                                      "add 'concurrency', 'rate' or 'max_fit'");
+    /* as the CLI (--engine without a client model is refused there too) */
+    if (!serving && (epn > 1 || adp > 1 || phase_s || mf_given || maxseqs || field(r, "engine"))) {
+        dlp__serve_error(r->out, 400, "fields 'ep', 'attention_dp', 'phase', 'mem_fraction', 'max_seqs' and 'engine' are "
+                                      "serving fields: add 'concurrency', 'rate' or 'max_fit'");
         return;
     }
     int64_t mtp = 0;

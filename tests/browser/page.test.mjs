@@ -321,6 +321,105 @@ try {
     await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
   });
 
+  // the rest of `dlperf llm`'s flags (issue 22, scope 8): a disaggregated prefill worker and a
+  // decode worker with an fp8 KV cache at memory fraction 0.8, --max-fit on a VLM's video,
+  // the raw --image-tokens, and --analytic; each answer is the CLI's for the same flags, and a
+  // worker shows only what it does (prefill: no TPOT; decode: no TTFT), as the CLI's text
+  const L8 = ["--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16"];
+  const worker = (ph) => cli("llm", ...L8, "--concurrency", "16", "--prompt", "1024", "--gen", "256",
+                             "--phase", ph, "--kv-dtype", "fp8", "--mem-fraction", "0.8");
+  const wp = worker("prefill"), wd = worker("decode");
+  const mf = cli("llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16", "--max-fit",
+                 "--images", "1", "--image-size", "640x480", "--video-frames", "8", "--prompt", "256", "--gen", "256");
+  const it = cli("llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                 "--concurrency", "8", "--image-tokens", "300", "--prompt", "256", "--gen", "64");
+  const an = cli("llm", ...L8, "--batch", "8", "--seq", "512", "--gen", "128", "--analytic");
+  const learned = cli("llm", ...L8, "--batch", "8", "--seq", "512", "--gen", "128");
+  const waitCell = (key, want) => page.waitForFunction(([k, v]) => {
+    const c = document.querySelector(`#r-table td[data-key="${k}"]`);
+    return c && Number(c.getAttribute("data-value")) === v;
+  }, [key, want]);
+  const hasCell = async (key) => await page.locator(`#r-table td[data-key="${key}"]`).count() > 0;
+  await check("browser_llm_worker_kv_maxfit_video_analytic_equals_cli", async () => {
+    // the flags reach the model: fp8 KV at 0.8 holds more tokens than bf16 at 0.9 would, by hand
+    // (fp8 halves the bytes per token, 0.8 / 0.9 of the memory: > 1.5x the tokens), and the
+    // phases differ
+    assert(wp.kv_dtype === "fp8" && wp.serving.kv_capacity_tokens > 1.5 * sv.serving.kv_capacity_tokens,
+           `CLI: kv ${wp.kv_dtype}, ${wp.serving.kv_capacity_tokens} vs ${sv.serving.kv_capacity_tokens} tokens`);
+    assert(wp.serving.phase === "prefill" && wd.serving.phase === "decode", "CLI phases");
+    await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
+    await page.fill("#l-seq", "1024");
+    await page.fill("#l-gen", "256");
+    await page.fill("#l-conc", "16");
+    await page.selectOption("#l-phase", "prefill");
+    await page.selectOption("#l-kvdtype", "fp8");
+    await page.fill("#l-memfrac", "0.8");
+    await page.click("#l-submit");
+    await waitCell("tokens_per_s", wp.tokens_per_s);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["ttft_ms", "energy_per_request_j", "kv_capacity_tokens"]) await cellEquals(page, k, wp.serving[k]);
+    await cellEquals(page, "tokens_per_s", wp.tokens_per_s);
+    assert(!(await hasCell("tpot_ms")) && !(await hasCell("output_tokens_per_s")), "a prefill worker shows a TPOT");
+    await page.selectOption("#l-phase", "decode");
+    await page.click("#l-submit");
+    await waitCell("tpot_ms", wd.serving.tpot_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["tpot_ms", "output_tokens_per_s", "energy_per_request_j", "kv_capacity_tokens"])
+      await cellEquals(page, k, wd.serving[k]);
+    assert(!(await hasCell("ttft_ms")), "a decode worker shows a TTFT");
+    for (const id of ["#l-phase", "#l-kvdtype"]) await page.selectOption(id, "");
+    for (const id of ["#l-memfrac", "#l-conc"]) await page.fill(id, "");
+
+    // Qwen3-VL: 32-px tokens (16-px patches merged 2 x 2), 640 x 480 -> 20 x 15 = 300 per
+    // frame pair; 8 frames at temporal patch 2 -> 4 x 300 = 1,200 image tokens
+    assert(mf.image_tokens === 1200, `CLI counted ${mf.image_tokens} video tokens`);
+    await page.fill("#l-model", "Qwen/Qwen3-VL-8B-Instruct");
+    await page.fill("#l-seq", "256");
+    await page.check("#l-maxfit");
+    await page.fill("#l-images", "1");
+    await page.fill("#l-imgsize", "640x480");
+    await page.fill("#l-frames", "8");
+    await page.click("#l-submit");
+    await waitCell("ttft_ms", mf.serving.ttft_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["ttft_ms", "tpot_ms", "output_tokens_per_s", "kv_capacity_tokens"]) await cellEquals(page, k, mf.serving[k]);
+    // --max-fit runs what the KV cache holds, at most max_seqs (256)
+    assert(mf.serving.concurrency === Math.min(mf.serving.max_concurrency, mf.serving.max_seqs),
+           `CLI max-fit: ${mf.serving.concurrency} of ${mf.serving.max_concurrency}`);
+    const badge = await page.locator("#r-fit").textContent();
+    assert(badge.startsWith(mf.serving.concurrency + " of " + mf.serving.max_concurrency + " "), `fit badge '${badge}'`);
+    await page.uncheck("#l-maxfit");
+    for (const id of ["#l-images", "#l-imgsize", "#l-frames"]) await page.fill(id, "");
+
+    // the raw image-token count instead of images
+    await page.fill("#l-conc", "8");
+    await page.fill("#l-gen", "64");
+    await page.fill("#l-imgtok", "300");
+    await page.click("#l-submit");
+    await waitCell("ttft_ms", it.serving.ttft_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    assert(it.image_tokens === 300, `CLI image tokens ${it.image_tokens}`);
+    for (const k of ["ttft_ms", "tpot_ms", "output_tokens_per_s"]) await cellEquals(page, k, it.serving[k]);
+    for (const id of ["#l-imgtok", "#l-conc"]) await page.fill(id, "");
+
+    // --analytic: the analytic estimate where a trained model covers the setting
+    assert(an.method === "analytic" && learned.method !== "analytic" && an.latency_ms !== learned.latency_ms,
+           `CLI methods ${an.method} / ${learned.method}`);
+    await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
+    await page.fill("#l-batch", "8");
+    await page.fill("#l-seq", "512");
+    await page.fill("#l-gen", "128");
+    await page.check("#l-analytic");
+    await page.click("#l-submit");
+    await waitCell("latency_ms", an.latency_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["latency_ms", "throughput_sps", "energy_j", "memory_mb"]) await cellEquals(page, k, an[k]);
+    const method = await page.locator('#r-table td[data-key="method"] .v').textContent();
+    assert(method === "analytic", `method '${method}'`);
+    await page.uncheck("#l-analytic");
+    await page.fill("#l-gen", "");
+  });
+
   await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
 
   // ---- the Plan tab (docs/plan.md; docs/serve.md, "The page") ----
