@@ -331,7 +331,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              attention_dp=_check.integer("attention_dp", attention_dp),
              phase=_check.choice("phase", phase, _check.PHASES, _lib.lib.dlp_llm_phase_parse),
              mem_fraction=_check.real("mem_fraction", mem_fraction, 0, 1, lo_open=True),
-             max_seqs=_check.integer("max_seqs", max_seqs), images=_check.integer("images", images, lo=0),
+             max_seqs=_check.integer("max_seqs", max_seqs), images=_check.integer("images", images),
              image_size=_check.string("image_size", image_size),
              video_frames=_check.integer("video_frames", video_frames),
              rate=_check.real("rate", rate, 0, None, lo_open=True),

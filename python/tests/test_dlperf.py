@@ -87,6 +87,82 @@ def test_llm_serving_fields_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=4, images=1)
 
 
+# `dlperf llm`'s flags that are not request fields: output format, the catalogue listing
+# (dlperf.llm's answer is always JSON; the catalogue is GET /api/models) and help; --carbon only
+# appears in the help as 'dlperf devices --carbon'
+_NOT_FIELDS = {"json", "list", "help", "carbon"}
+
+
+def _llm_flags():
+    """Every --flag `dlperf llm --help` names, as a Python keyword (--kv-dtype -> kv_dtype)."""
+    import re
+    text = subprocess.run([CLI, "llm", "--help"], cwd=ROOT, capture_output=True, text=True).stdout
+    flags = {f[2:].replace("-", "_") for f in re.findall(r"--[a-z][a-z-]*", text)} - _NOT_FIELDS
+    assert len(flags) >= 28, sorted(flags)    # guard: the help text was read
+    return flags
+
+
+def test_llm_every_cli_flag_is_a_kwarg_in_the_docstring():
+    # issue 22, scope 8: dlperf.llm takes every `dlperf llm` flag (--config FILE as config=),
+    # each named in the docstring, and nothing else but raw=
+    import inspect
+    import re
+    params = set(inspect.signature(dlperf.llm).parameters)
+    flags = _llm_flags()
+    assert flags - params == set(), "flags without a kwarg: %s" % sorted(flags - params)
+    assert params - flags == {"raw"}, "kwargs without a flag: %s" % sorted(params - flags - {"raw"})
+    doc = inspect.getdoc(dlperf.llm)
+    missing = [p for p in params if not re.search(r"\b%s\b" % p, doc)]
+    assert missing == [], "kwargs the docstring does not name: %s" % missing
+
+
+def test_llm_worker_kv_memory_maxfit_video_same_as_cli():
+    # the fields the page lacked before (issue 22, scope 8) through Python: the same bytes as the CLI
+    L = ("--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16")
+    for phase in ("prefill", "decode"):
+        py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", dtype="bf16", concurrency=16,
+                        prompt=1024, gen=256, phase=phase, kv_dtype="fp8", mem_fraction=0.8, raw=True)
+        assert py == cli("llm", *L, "--concurrency", "16", "--prompt", "1024", "--gen", "256", "--phase", phase,
+                         "--kv-dtype", "fp8", "--mem-fraction", "0.8", "--json")
+        r = json.loads(py)
+        assert r["kv_dtype"] == "fp8" and r["serving"]["phase"] == phase and r["serving"]["mem_fraction"] == 0.8
+    py = dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", dtype="bf16", max_fit=True, images=1,
+                    image_size="640x480", video_frames=8, prompt=256, gen=256, raw=True)
+    assert py == cli("llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                     "--max-fit", "--images", "1", "--image-size", "640x480", "--video-frames", "8", "--prompt", "256",
+                     "--gen", "256", "--json")
+    # by hand: Qwen3-VL's 32-px tokens, 640 x 480 -> 20 x 15 = 300 per frame pair; 8 frames at
+    # temporal patch 2 -> 4 x 300 = 1,200
+    assert json.loads(py)["image_tokens"] == 1200
+    py = dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", dtype="bf16", concurrency=8, image_tokens=300,
+                    prompt=256, gen=64, raw=True)
+    assert py == cli("llm", "--model", "Qwen/Qwen3-VL-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                     "--concurrency", "8", "--image-tokens", "300", "--prompt", "256", "--gen", "64", "--json")
+    an = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", dtype="bf16", batch=8, seq=512, gen=128,
+                    analytic=True, raw=True)
+    assert an == cli("llm", *L, "--batch", "8", "--seq", "512", "--gen", "128", "--analytic", "--json")
+    assert json.loads(an)["method"] == "analytic"
+
+
+def test_llm_refusals_as_the_cli():
+    # what the CLI refuses, the API (and so Python) refuses: serving options without a client
+    # model (the engine included), images with the raw count, a bad image size
+    m = "meta-llama/Llama-3.1-8B-Instruct"
+    for kw in (dict(engine="sglang"), dict(phase="prefill"), dict(max_seqs=8), dict(mem_fraction=0.5)):
+        with pytest.raises(dlperf.Error, match="serving fields"):
+            dlperf.llm(m, device="h100-sxm", **kw)
+        r = subprocess.run([CLI, "llm", "--model", m, "--device", "h100-sxm",
+                            "--" + next(iter(kw)).replace("_", "-"), str(next(iter(kw.values())))],
+                           cwd=ROOT, capture_output=True, text=True)
+        assert r.returncode != 0 and "serving option" in r.stderr, (kw, r.stderr)
+    with pytest.raises(dlperf.Error, match="raw count"):
+        dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", images=1, image_tokens=64)
+    with pytest.raises(dlperf.Error, match="WIDTHxHEIGHT"):
+        dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", images=1, image_size="big")
+    with pytest.raises(ValueError, match="images must be a positive int"):
+        dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", images=0)
+
+
 def test_llm_mtp_same_as_cli():
     # MTP speculative decoding: the same bytes as the CLI, and the fields reach
     # the model (TPOT with 0.8 accepted drafts is under the plain TPOT)
