@@ -273,6 +273,37 @@ static void t_dvfs_power_cap_l4(void) {
     CHECK_NEAR(P.energy_j, 72 * tm + 16 * LAUNCH, 1e-9);        /* at the capped power */
 }
 
+/* docs/predict.md's worked example, "a 300 W Max-Q part" (issue 23), by
+ * hand from devices.json: GB202's reference is the RTX 5090 (170 SMs,
+ * 2407 MHz, 575 W, idle 30): k = 545 / (170 x 2.407^3) = 0.22989; the
+ * Max-Q (188 SMs, 2288 MHz, idle 15) draws P_max = 15 + k x 188 x 2.288^3
+ * = 532.7 W unlimited.  An 8192^3 fp16 GEMM, pure roofline: 2 x 8192^3 =
+ * 1.0995e12 FLOPs / 438.9 TFLOP/s = 2.505 ms; its 3 x 8192^2 x 2 B =
+ * 402.65 MB at 160.7 GB/s draw 7.25 pJ/bit (GDDR7 = GDDR6X's) x 8 = 9.32 W
+ * in the DRAM; s = ((300 - 15 - 9.32) / (532.7 - 15 - 9.32))^(1/3) =
+ * 0.8155 (above 0.8^3: the f^3 law), so 2.505 / 0.8155 = 3.072 ms at 300 W
+ * (0.92 J). */
+static void t_dvfs_max_q_worked_example(void) {
+    const double k = 545.0 / (170 * 2.407 * 2.407 * 2.407), pb = 15 + k * 188 * 2.288 * 2.288 * 2.288;
+    CHECK_NEAR(k, 0.22989, 1e-5);
+    CHECK_NEAR(pb, 532.7, 0.05);
+    CHECK_NEAR(dev("rtx-pro-6000-maxq")->boost_power_w, pb, 1e-6);
+    const double tc = 2.0 * 8192 * 8192 * 8192 / 438.9e12, bytes = 3.0 * 8192 * 8192 * 2;
+    const double mw = 7.25e-12 * 8 * bytes / tc;
+    CHECK_NEAR(mw, 9.32, 0.01);
+    const double s = cbrt((300.0 - 15 - mw) / (pb - 15 - mw));
+    CHECK_NEAR(s, 0.8155, 1e-4);
+    gemm_graph(8192, 8192, 8192, 0, 0);
+    CHECK(!fin());
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
+    CHECK(!predict("rtx-pro-6000-maxq", &o));
+    CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tc / s, 1e-9);
+    CHECK_NEAR(P.nodes[0].kernel_ms, 3.072, 5e-4);
+    CHECK_NEAR(P.clock_share, s, 1e-12);
+    CHECK_NEAR(P.energy_j, 300 * tc / s + 15 * LAUNCH, 1e-9);
+    CHECK_NEAR(P.energy_j, 0.92, 0.005);
+}
+
 /* The calibrated default: kernel time = roofline x exp(a + b u + c v),
  * u = log10(t_roof / 1 us), v = log10(AI / ridge) (clamped); the band is
  * the calibration's measured p10/p90. */
@@ -895,6 +926,7 @@ int main(void) {
     RUN(t_node_peaks);
     RUN(t_elementwise_memory_bound);
     RUN(t_dvfs_power_cap_l4);
+    RUN(t_dvfs_max_q_worked_example);
     RUN(t_mem_power);
     RUN(t_calibrated_curve);
     RUN(t_views_free);
