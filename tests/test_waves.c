@@ -336,6 +336,53 @@ static void t_predict_hook(void) {
     dlp_devdb_free(db);
 }
 
+/* docs/predict.md's worked example, "a GEMM whose tail wave costs 30 %"
+ * (issue 23): BERT-base's FFN down-projection at batch 17 x seq 256, fp32,
+ * on an H100 SXM (devices.json: 132 SMs of 128 lanes, 1,980 MHz, 66.9
+ * TFLOP/s fp32 = 506.8 GFLOP/s per SM, 3.35 TB/s), with the shipped
+ * parameters (e_max 0.999999, ai0 4.50909, k0 14.9542, l2_bpc 7.9262,
+ * lane_g 0.345121).  C[4352 x 768], K = 3072; 128x128 tiles: 768 / 128 = 6
+ * x 4352 / 128 = 34 = 204 tiles = 1.545 waves, the busiest SM runs 2.
+ *   e = 64 / 68.509 x 3072 / 3086.954 x 0.5^0.345121 = 0.7319
+ *   tile: compute 2 x 128^2 x 3072 / (506.8e9 x 0.7319) = 271.4 us,
+ *         L2 256 x 3072 x 4 / (7.9262 x 1.98e9) = 200.4 us
+ *   kernel 2 x 271.4 = 542.8 us (DRAM 22.8 us far below); without the
+ *   quantisation 1.545 x 271.4 = 419.4 us: the tail wave costs 2 / 1.545
+ *   = +29.4 %.  128x64 (408 tiles, 4 a SM, L2-bound 150.3 us a tile: 601 us)
+ *   and split-K (408 tiles > 2 per SM) lose. */
+static void t_worked_example_tail_30(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    if (!db) return;
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    const dlp__wave_params *p = dlp__wave_params_builtin(DLP__PREC_FP32);
+    CHECK(d && p);
+    if (!d || !p) {
+        dlp_devdb_free(db);
+        return;
+    }
+    CHECK_I64(d->sm_count, 132);
+    const double peak = 66.9e12, eff = 0.999999 * 64 / (64 + 4.50909) * 3072 / (3072 + 14.9542) * pow(0.5, 0.345121);
+    const double tile = 2.0 * 128 * 128 * 3072 / (peak / 132 * eff);
+    CHECK_NEAR(eff, 0.7319, 1e-4);
+    CHECK_NEAR(tile, 271.4e-6, 0.05e-6);
+    CHECK(tile > 256.0 * 3072 * 4 / (7.9262 * 1.98e9));         /* compute-, not L2-bound */
+    dlp__gemm_shape s = {1, 4352, 768, 3072, 4, 0};
+    dlp__wave_info w;
+    double t = dlp__wave_gemm_time(p, d, peak, 3.35e12, &s, &w);
+    CHECK_I64(w.tm, 128);
+    CHECK_I64(w.tn, 128);
+    CHECK_I64(w.split, 1);
+    CHECK_NEAR(w.tiles, 204, 0);
+    CHECK_NEAR(w.per_sm, 2, 0);
+    CHECK_NEAR(w.waves, 204.0 / 132, 1e-12);
+    CHECK_NEAR(t, 2 * tile, 1e-6 * t);
+    CHECK_NEAR(t, 542.8e-6, 0.05e-6);
+    CHECK_NEAR(w.per_sm / w.waves - 1, 0.294, 1e-3);              /* the tail: +29.4 % */
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_tail_wave);
     RUN(t_split_k);
@@ -347,5 +394,6 @@ int main(void) {
     RUN(t_bad_input);
     RUN(t_fit_recovers);
     RUN(t_predict_hook);
+    RUN(t_worked_example_tail_30);
     return TAP_DONE();
 }
