@@ -234,6 +234,25 @@ try {
       assert(Number(await bars.nth(i).getAttribute("data-value")) === m.profiles[i].used_share, `bar ${i}`);
   });
 
+  // every `dlperf llm` flag is a control of the LLM form, named as its /api/llm field (issue 22,
+  // scope 8); --prompt is the form's sequence length (sent as 'seq', the same number); --json,
+  // --list (the model suggestions), --help are not request fields, --carbon is the help's
+  // pointer to 'dlperf devices --carbon'
+  await check("browser_llm_form_has_every_cli_flag", async () => {
+    const help = execFileSync(BIN, ["llm", "--help"], { encoding: "utf8" });
+    const flags = [...new Set(help.match(/--[a-z][a-z-]*/g))].map((f) => f.slice(2).replace(/-/g, "_"))
+      .filter((f) => !["json", "list", "help", "carbon"].includes(f));
+    assert(flags.length >= 28, `read ${flags.length} flags from --help`);
+    const missing = [];
+    for (const f of flags) {
+      const name = f === "prompt" ? "seq" : f;
+      if (await page.locator(`#form-llm [name="${name}"]`).count() === 0) missing.push(f);
+    }
+    assert(missing.length === 0, `flags without a page control: ${missing.join(", ")}`);
+    // no --dtype on the CLI is the checkpoint's format: the form's default sends no dtype
+    assert(await page.locator("#l-dtype option").first().getAttribute("value") === "", "dtype default");
+  });
+
   // ---- the serving model through the same form (docs/llm.md, "Serving") ----
   const sv = cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
                  "--concurrency", "64", "--prompt", "1024", "--gen", "256");
@@ -418,6 +437,21 @@ try {
     assert(method === "analytic", `method '${method}'`);
     await page.uncheck("#l-analytic");
     await page.fill("#l-gen", "");
+  });
+
+  // no dtype: the checkpoint's format where the GPU runs it, as the CLI without --dtype
+  // (gpt-oss ships mxfp4 experts; an H100 runs them weight-only)
+  const dd = cli("llm", "--model", "openai/gpt-oss-20b", "--device", "h100-sxm", "--batch", "8", "--seq", "512");
+  await check("browser_llm_default_dtype_equals_cli", async () => {
+    assert(dd.dtype === "mxfp4", `CLI default dtype ${dd.dtype}`);
+    await page.fill("#l-model", "openai/gpt-oss-20b");
+    await page.selectOption("#l-dtype", "");
+    await page.click("#l-submit");
+    await waitCell("latency_ms", dd.latency_ms);
+    assert(await page.locator("#error").isHidden(), "error shown");
+    for (const k of ["latency_ms", "memory_mb", "energy_j"]) await cellEquals(page, k, dd[k]);
+    await page.selectOption("#l-dtype", "bf16");
+    await page.fill("#l-model", "meta-llama/Llama-3.1-8B-Instruct");
   });
 
   await page.screenshot({ path: join(ART, "serve-llm.png"), fullPage: true });
