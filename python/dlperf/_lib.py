@@ -59,6 +59,8 @@ def _pythonic(msg):
     "/api/predict: field 'device' ..." -> "device ..."."""
     msg = re.sub(r"^/api/[a-z_.]+: ", "", msg)
     msg = re.sub(r"GET /api/devices lists (the ids|all)", "dlperf.devices() lists them", msg)
+    # no Python call lists the LLM catalogue: the CLI's command, verbatim
+    msg = msg.replace("GET /api/models lists all", "the command 'dlperf llm \x00list' lists all")
     # an unbound symbol, as the API or the library words it
     msg = re.sub(r"give the field 'batch' or 'seq', or 'dims' as (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
     msg = re.sub(r"give --batch, --seq or --dim (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
@@ -66,7 +68,8 @@ def _pythonic(msg):
     msg = msg.replace("give --batch or --dim", "give batch= or dims=")
     msg = re.sub(r"\bfields? '([a-z_]+)'", r"\1", msg)
     msg = msg.replace("--dim ", "dims ")
-    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_") + "=", msg)
+    msg = re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_") + "=", msg)
+    return msg.replace("\x00", "--")
 
 
 def raise_error(msg, status=None, http=False):

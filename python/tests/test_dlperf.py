@@ -161,6 +161,11 @@ def test_llm_refusals_as_the_cli():
         dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", images=1, image_size="big")
     with pytest.raises(ValueError, match="images must be a positive int"):
         dlperf.llm("Qwen/Qwen3-VL-8B-Instruct", device="h100-sxm", images=0)
+    # an unknown model's hint names the listing (over the API GET /api/models; from Python the
+    # CLI's command, not a "list=" keyword that does not exist)
+    with pytest.raises(dlperf.Error) as ei:
+        dlperf.llm("acme/no-such-model", device="h100-sxm")
+    assert "'dlperf llm --list' lists all" in str(ei.value) and "list=" not in str(ei.value)
 
 
 def test_llm_mtp_same_as_cli():

@@ -119,6 +119,8 @@ static void api_wording(char *out, size_t n, const char *msg) {
         {"--cudnn", "the field 'cudnn'"},
         {"--gpus", "the field 'gpus'"},
         {"--config", "the field 'config'"},
+        /* the catalogue's listing over the API (an unknown model's hint) */
+        {"'dlperf llm --list' lists all", "GET /api/models lists all"},
     };
     size_t o = 0;
     while (*msg && o + 1 < n) {
