@@ -219,12 +219,11 @@ int dlp__block_softmax_in_l1(const dlp_device *d, double row, double elem_bytes)
  * cunn_SoftMaxForward, a CTA per row that passes over it for the max, the
  * sum and the write: streaming too where its rows stay in L1
  * (dlp__block_softmax_in_l1), else the softmax curve, fitted on NeuSight's
- * softmax table, where those kernels are two thirds of the rows.  In the end-to-end traces
- * (NeuSight, fp32) the rows of 512 and 1024 ran at 1.1-1.5x the bandwidth
- * bound on every GPU, like the division next to them, while the softmax
- * curve put them at 1.6x. */
-/* 1: the warp softmax, 2: the block softmax with its rows in L1, 0:
- * neither (the softmax curve) */
+ * softmax table, where those kernels are two thirds of the rows.  In the
+ * end-to-end traces (NeuSight, fp32) the rows of 512 and 1024 ran at
+ * 1.1-1.5x the bandwidth bound on every GPU, like the division next to
+ * them, while the softmax curve put them at 1.6x.  Returns 1 for the warp
+ * softmax, 2 for the block softmax with its rows in L1, 0 for neither. */
 static int softmax_streams(const pctx *c, const dlp__kernel *kk) {
     int64_t row = dlp__softmax_row(c->g, kk);
     double eb = dlp__elem_bytes(c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16 ? DLP_DT_FLOAT : c->cdt);
