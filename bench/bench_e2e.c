@@ -62,6 +62,7 @@ static const char *const sname[S_N] = {"dropout",        "embeddings", "scale/ma
 #define MAXR 256
 typedef struct {
     char gpu[64], model[32], dev_id[32];
+    char key[128];             /* dev_id:model:infer|train:seq:batch (--dump) */
     int train, seq, batch;
     const dlp_device *dev;
     double meas, meas_fw;      /* ms */
@@ -237,6 +238,20 @@ static double accumulate_grad_ms(dlp_graph *g, const dlp_device *d, const dlp_de
     return ms;
 }
 
+/* --dump GPU:model:mode:seq:batch (e.g. a100-pcie-40gb:gpt3_xl:infer:2048:2):
+ * the calibrated kernel list of that row on stderr, to take an op class
+ * apart against the label CSV's per-op times */
+static const char *dump_row;
+
+static void dump_kernels(const erow *r, const dlp_prediction *p) {
+    fprintf(stderr, "# %s: phase name class count ms/launch bytes/launch ratio curve\n", r->key);
+    for (int i = 0; i < p->n_kernel_rows; i++) {
+        const dlp_kernel_pred *k = &p->kernel_rows[i];
+        fprintf(stderr, "%d\t%s\t%d\t%d\t%.4f\t%.4g\t%.3f\t%s\n", k->phase, k->name, k->kclass, k->count, k->kernel_ms,
+                k->bytes, k->ratio, k->curve ? k->curve : "-");
+    }
+}
+
 static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_efficiency *eff, int which) {
     dlp_predict_opts o = {0};
     o.mode = r->train ? DLP_PREDICT_TRAIN : DLP_PREDICT_INFER;
@@ -277,6 +292,7 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
             r->cls_pred[b] += t;
         }
     }
+    if (which == P_CAL && dump_row && !strcmp(dump_row, r->key)) dump_kernels(r, &p);
     if (which == P_CAL)
         for (int i = 0; i < p.n_kernel_rows; i++) {
             const dlp_kernel_pred *k = &p.kernel_rows[i];
@@ -526,6 +542,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
             snprintf(r->dev_id, sizeof r->dev_id, "%s", d->id);
             r->train = !strcmp(mode, "train");
             r->seq = seq, r->batch = batch, r->dev = d;
+            snprintf(r->key, sizeof r->key, "%s:%s:%s:%d:%d", d->id, model, r->train ? "train" : "infer", seq, batch);
             r->in_fit = in_kernel_fit(d, db);
             char *txt = slurp(jp);
             cJSON *j = txt ? cJSON_Parse(txt) : NULL;
@@ -659,6 +676,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--rn50") && i + 1 < argc) rn50 = argv[++i];
         else if (!strcmp(argv[i], "--zeus") && i + 1 < argc) zeus = argv[++i];
         else if (!strcmp(argv[i], "--neusight") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump_row = argv[++i];
         else if (argv[i][0] != '-') dir = argv[i];
         else {
             fprintf(stderr, "bench_e2e: unknown argument %s\n", argv[i]);

@@ -360,7 +360,10 @@ static void t_python_gelu(void) {
 /* Softmax over rows of S (x[8,16,S,S] fp32, A100-PCIe-40GB, eager): PyTorch
  * runs rows of at most 1024 elements as the persistent warp softmax (one
  * read, one write: the elementwise curve) and longer rows as the block
- * softmax (the softmax curve).  By hand: N = 8*16*S*S, 4N FLOPs, 8N bytes;
+ * softmax: streaming too (the elementwise curve) while the rows of the 8
+ * CTAs of 256 threads an SM holds fit its 192 KiB L1 (S = 2048: 8 x 8 KiB),
+ * the softmax curve when not (S = 16384: 512 threads, 4 x 64 KiB = 256
+ * KiB; test_softmax_l1.c has the rule).  By hand: N = 8*16*S*S, 4N FLOPs, 8N bytes;
  * roofline = 8N / 1555 GB/s (FP32 vector 19.5 TFLOP/s is not the bound);
  * u = log10(roofline / 1 us), v = log10((4N / 8N) / (19.5e12 / 1555e9));
  * kernel = roofline x exp(clamp(a + b u + c v, 0, ln 100)) with the shipped
@@ -405,10 +408,15 @@ static void t_softmax_rows(void) {
     double t1 = softmax_kernel_ms(1024, &src), h1 = by_hand_ms(1024, DLP_OPC_ELEMENTWISE);
     CHECK(t1 > 0 && fabs(t1 / h1 - 1) < 1e-3);
     CHECK(src && strstr(src, "warp softmax"));
-    double t2 = softmax_kernel_ms(2048, &src), h2 = by_hand_ms(2048, DLP_OPC_SOFTMAX);
+    double t2 = softmax_kernel_ms(2048, &src), h2 = by_hand_ms(2048, DLP_OPC_ELEMENTWISE);
     CHECK(t2 > 0 && fabs(t2 / h2 - 1) < 1e-3);
-    CHECK(src && strstr(src, "softmax") && !strstr(src, "warp"));
-    if (t1 > 0 && t2 > 0) fprintf(stderr, "  # softmax rows 1024: %.4f ms (hand %.4f); 2048: %.4f ms (hand %.4f)\n", t1, h1, t2, h2);
+    CHECK(src && strstr(src, "block softmax, rows in L1"));
+    double t3 = softmax_kernel_ms(16384, &src), h3 = by_hand_ms(16384, DLP_OPC_SOFTMAX);
+    CHECK(t3 > 0 && fabs(t3 / h3 - 1) < 1e-3);
+    CHECK(src && strstr(src, "softmax") && !strstr(src, "warp") && !strstr(src, "rows in L1"));
+    if (t1 > 0 && t2 > 0 && t3 > 0)
+        fprintf(stderr, "  # softmax rows 1024: %.4f ms (hand %.4f); 2048: %.4f ms (hand %.4f); 16384: %.4f ms (hand %.4f)\n",
+                t1, h1, t2, h2, t3, h3);
 }
 
 /* An embedding lookup: ids[4,8] (int64) -> Gather(W [1000,16]) -> e[4,8,16]

@@ -185,21 +185,50 @@ static const dlp_eff_curve *kcurve_for(const pctx *c, const dlp_predict_opts *o,
     return &k->c;
 }
 
+/* The block softmax's re-reads hit L1 (docs/predict.md, "Timing a
+ * kernel"): PyTorch 2.1's cunn_SoftMaxForward runs a CTA per row of
+ * SoftMaxForward_getBlockSize threads (aten/src/ATen/native/cuda/SoftMax.cu:
+ * ILP = 16 B / element size, the smallest power of two >= min(row / ILP,
+ * 1024) / 2, at least a warp; NeuSight's traces show 256 threads for rows of
+ * 1,025-2,048 fp32 elements, 512 above) and passes over its row three times
+ * (max, sum of exponentials, write).  The rows of the CTAs an SM holds at
+ * once (max_threads_per_sm / block) stay in its L1 between the passes when
+ * they fit l1_cache_kb_per_sm (the whitepapers' L1, unified with shared
+ * memory from Volta on; the kernel's shared memory is a few bytes): then
+ * DRAM sees one read and one write, as for the warp softmax.  NVIDIA only
+ * (ROCm's softmax is another kernel). */
+int dlp__block_softmax_in_l1(const dlp_device *d, double row, double elem_bytes) {
+    if (!d || !d->vendor || strcmp(d->vendor, "nvidia") || !(row > 0) || !(elem_bytes > 0)) return 0;
+    if (!(d->l1_cache_kb_per_sm > 0) || d->max_threads_per_sm <= 0) return 0;
+    double ilp = fmax(1.0, floor(16.0 / elem_bytes));
+    double want = fmin(floor(row / ilp), 1024.0);
+    if (ilp > 1) want = floor(want / 2);
+    double block = 1;
+    while (block < want) block *= 2;
+    block = fmax(block, 32.0);
+    double ctas = floor((double)d->max_threads_per_sm / block);
+    if (ctas < 1) return 0;
+    return ctas * row * elem_bytes <= d->l1_cache_kb_per_sm * 1024.0;
+}
+
 /* PyTorch's CUDA softmax over rows of at most 1024 elements (and 4 KiB:
  * aten/src/ATen/native/cuda/SoftMax.cu, host_softmax) runs the persistent
  * warp softmax (dispatch_softmax_forward): a warp holds its row in
  * registers, so the kernel reads the tensor once and writes it once, a
  * streaming pass timed like one (the elementwise curve).  Longer rows run
  * cunn_SoftMaxForward, a CTA per row that passes over it for the max, the
- * sum and the write: the softmax curve, fitted on NeuSight's softmax table,
- * where those kernels are two thirds of the rows.  In the end-to-end traces
- * (NeuSight, fp32) the rows of 512 and 1024 ran at 1.1-1.5x the bandwidth
- * bound on every GPU, like the division next to them, while the softmax
- * curve put them at 1.6x. */
+ * sum and the write: streaming too where its rows stay in L1
+ * (dlp__block_softmax_in_l1), else the softmax curve, fitted on NeuSight's
+ * softmax table, where those kernels are two thirds of the rows.  In the
+ * end-to-end traces (NeuSight, fp32) the rows of 512 and 1024 ran at
+ * 1.1-1.5x the bandwidth bound on every GPU, like the division next to
+ * them, while the softmax curve put them at 1.6x.  Returns 1 for the warp
+ * softmax, 2 for the block softmax with its rows in L1, 0 for neither. */
 static int softmax_streams(const pctx *c, const dlp__kernel *kk) {
     int64_t row = dlp__softmax_row(c->g, kk);
     double eb = dlp__elem_bytes(c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16 ? DLP_DT_FLOAT : c->cdt);
-    return row > 0 && row <= 1024 && row * eb <= 4096;
+    if (row > 0 && row <= 1024 && row * eb <= 4096) return 1;
+    return row > 0 && dlp__block_softmax_in_l1(c->d, (double)row, eb) ? 2 : 0;
 }
 
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
@@ -213,9 +242,12 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * them in fp32 registers, and their time is bytes / bandwidth, with the
      * bytes already at the compute dtype */
     int kprec = s.tensor_core ? prec : DLP__PREC_FP32;
-    if (softmax_streams(c, kk)) {
+    int sm = softmax_streams(c, kk);
+    if (sm) {
         s.curve = kcurve_for(c, o, DLP_KC_ELEMENTWISE, DLP_OPC_ELEMENTWISE, kprec, &s.source);
-        if (!c->pure && !o->eff) s.source = "neusight-fp32-v1:elementwise (warp softmax, row <= 1024)";
+        if (!c->pure && !o->eff)
+            s.source = sm == 1 ? "neusight-fp32-v1:elementwise (warp softmax, row <= 1024)"
+                               : "neusight-fp32-v1:elementwise (block softmax, rows in L1)";
     } else {
         s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
     }

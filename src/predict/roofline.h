@@ -82,6 +82,10 @@ void dlp__eff_features(double t_roof_s, double flops, double bytes, double peak,
 double dlp__eff_ratio_uv(const dlp_eff_curve *c, double u, double v);
 /* Pure roofline time (s) of one kernel: max(flops/peak, bytes/bw). */
 double dlp__roof_time(double flops, double bytes, double peak, double bw);
+/* 1 when PyTorch's block softmax (cunn_SoftMaxForward, rows > 1024) keeps
+ * the rows its resident CTAs hold in an NVIDIA SM's L1 between its three
+ * passes, so DRAM sees one read and one write (roofline.c). */
+int dlp__block_softmax_in_l1(const dlp_device *d, double row, double elem_bytes);
 /* Calibrated kernel time (s), launch overhead not included:
  * roof_time * ratio(curve). c may be NULL (pure roofline). */
 double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw);
