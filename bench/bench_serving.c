@@ -332,6 +332,7 @@ static void load_silicon(const char *root) {
  * tokens): 150. */
 #define LB_PROMPT_CHAT 200
 #define LB_PROMPT_CODE 150
+#define LB_MEM_FRACTION 0.95
 static void load_leaderboard(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -350,7 +351,7 @@ static void load_leaderboard(const char *root) {
         int code = strstr(v[cT], "/code") != NULL;
         r->wl = (dlp_llm_workload){.batch = 1, .seq = code ? LB_PROMPT_CODE : LB_PROMPT_CHAT,
                                    .gen_tokens = (int64_t)llround(gen), .quant = DLP_QT_BF16, .n_gpus = (int)tp,
-                                   .concurrency = B, .engine = DLP_LLM_ENGINE_VLLM_V0};
+                                   .concurrency = B, .engine = DLP_LLM_ENGINE_VLLM_V0, .mem_fraction = LB_MEM_FRACTION};
         r->y[T_ENERGY] = en;
         r->y[T_TPUT] = tput;
         if (tpot > 0) r->y[T_TPOT] = tpot * 1e3;
