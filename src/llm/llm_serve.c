@@ -126,9 +126,10 @@ static const struct {
  * math uc); bench/bench_llm.sh --serving leaderboard refits them leaving out
  * each GPU and each family).  Its GPU works in short bursts between long
  * Python steps: the measured power is lower than the shared floor where the
- * engine is nearly all CPU (codegemma-1.1-2b: 0.25 of TDP at every batch)
- * and rises about twice as fast with the roofline memory utilisation as the
- * priors (one A100 serving a 14B model: 0.68 of TDP at um 0.42), as if the
+ * engine is nearly all CPU (codegemma-1.1-2b on an H100: 0.24-0.26 of TDP
+ * at every batch) and rises about twice as fast with the roofline memory
+ * utilisation as the priors (one A100 serving Phi-3-medium, 14B: 0.68 of TDP
+ * at um 0.42), as if the
  * burst's kernels ran below the roofline's bandwidth (eager PagedAttention
  * beyond the CUDA-graph batch sizes) or at boost clocks a continuously busy
  * GPU cannot hold.  Neither is modelled, so these stay with the engine they
