@@ -332,6 +332,10 @@ static void load_silicon(const char *root) {
  * tokens): 150. */
 #define LB_PROMPT_CHAT 200
 #define LB_PROMPT_CODE 150
+/* The runs' vLLM servers took --gpu-memory-utilization 0.95 (ml-energy/benchmark,
+ * benchmark/llm_text_generation/{chat,code}/scripts/benchmark_one_datapoint.py,
+ * with --enable-chunked-prefill False and --max-model-len 4096), not vLLM's
+ * default 0.9: the cache, and so the sequences that fit, is theirs. */
 #define LB_MEM_FRACTION 0.95
 static void load_leaderboard(const char *root) {
     static char line[8192], hl[8192];
