@@ -332,6 +332,11 @@ static void load_silicon(const char *root) {
  * tokens): 150. */
 #define LB_PROMPT_CHAT 200
 #define LB_PROMPT_CODE 150
+/* The runs' vLLM servers took --gpu-memory-utilization 0.95 (ml-energy/benchmark,
+ * benchmark/llm_text_generation/{chat,code}/scripts/benchmark_one_datapoint.py,
+ * with --enable-chunked-prefill False and --max-model-len 4096), not vLLM's
+ * default 0.9: the cache, and so the sequences that fit, is theirs. */
+#define LB_MEM_FRACTION 0.95
 static void load_leaderboard(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -350,7 +355,7 @@ static void load_leaderboard(const char *root) {
         int code = strstr(v[cT], "/code") != NULL;
         r->wl = (dlp_llm_workload){.batch = 1, .seq = code ? LB_PROMPT_CODE : LB_PROMPT_CHAT,
                                    .gen_tokens = (int64_t)llround(gen), .quant = DLP_QT_BF16, .n_gpus = (int)tp,
-                                   .concurrency = B, .engine = DLP_LLM_ENGINE_VLLM_V0};
+                                   .concurrency = B, .engine = DLP_LLM_ENGINE_VLLM_V0, .mem_fraction = LB_MEM_FRACTION};
         r->y[T_ENERGY] = en;
         r->y[T_TPUT] = tput;
         if (tpot > 0) r->y[T_TPOT] = tpot * 1e3;
@@ -661,6 +666,24 @@ static void phys_groups(int kind, int ngroups, char names[][48]) {
     printf("\n");
 }
 
+/* The vllm-v0 power refit without each group, as llm_serve.c's P_V0_*
+ * form: floor, then the shares of the rest. */
+static void power_groups(int kind, int ngroups, char names[][48]) {
+    int shown = 0;
+    for (int g = 0; g < ngroups; g++) {
+        int rows = 0;   /* only groups with leaderboard rows */
+        for (int i = 0; i < nR; i++)
+            rows += !strcmp(R[i].set, "leaderboard") && (kind == 1 ? R[i].dev : R[i].fam) == g;
+        if (!rows) continue;
+        double co[3];
+        power_fit(kind, g, co);
+        double rest = 1.0 - co[0];
+        printf("%s%s: %.3f / %.2f / %.2f", shown++ ? ", " : "  refit without ", names[g], co[0],
+               rest > 0 ? co[1] / rest : NAN, rest > 0 ? co[2] / rest : NAN);
+    }
+    printf("\n");
+}
+
 /* ---- the front end's time in TTFT, fitted -------------------------------- */
 
 /* The front-end constant's group: the engine that ran the row (vLLM >= 0.6
@@ -791,16 +814,20 @@ static void engine_report(void) {
     }
     double pc[3];
     power_fit(0, -1, pc);
-    if (pc[0] > 0 && pc[0] < 1)
+    if (pc[0] > 0 && pc[0] < 1) {
         printf("\nserving power per GPU fitted on the leaderboard: TDP x (%.3f + %.3f mem_util + %.3f math_util), i.e. "
-               "P_FLOOR %.3f, P_MEM %.3f, P_MATH %.3f (not compiled in: P_MEM past 1 extrapolates beyond the "
-               "leaderboard's utilisations)\nenergy/request MAPE with the refit power: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
+               "floor %.3f, mem %.3f, math %.3f (compiled in for vllm-v0 only: llm_serve.c P_V0_FLOOR, P_V0_MEM, "
+               "P_V0_MATH; on a modern engine, busy all the time, the shares past 1 would reach TDP)\nenergy/request "
+               "MAPE with the refit power: in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n",
                pc[0], pc[1], pc[2], pc[0], pc[1] / (1 - pc[0]), pc[2] / (1 - pc[0]), power_heldout(0, 0),
                power_heldout(1, ndev), power_heldout(2, nfam));
+        power_groups(1, ndev, devname);
+        power_groups(2, nfam, famname);
+    }
     power_fit_floor(0, -1, 0.45, 0.75, pc);
     power_floor_only = 1;
     printf("the floor alone with the shares at their physical priors (P_MEM 0.45, P_MATH 0.75): P_FLOOR %.3f "
-           "(llm_serve.c's P_FIT_FLOOR is this fit as it came out before the prompt steps drew power; not refit since, so that no other answer moves); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
+           "(llm_serve.c's P_FIT_FLOOR, the modern engines' floor, is this fit as it came out before the prompt steps drew power; not refit since, so that no modern answer moves); energy/request MAPE in-sample %.1f %%, leave-one-GPU-out %.1f %%, leave-one-family-out %.1f %%\n", pc[0],
            power_heldout(0, 0), power_heldout(1, ndev), power_heldout(2, nfam));
     power_floor_only = 0;
     double pp[2];
