@@ -55,6 +55,8 @@ typedef struct {
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   one prefill and one decode worker assumed   */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
+    int squared;               /* silicon aggregated: the GPU count read from a
+                                  squared layout (squared_layout)             */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -215,6 +217,23 @@ static int quant_of(const char *gemm, const char *prec) {
     return DLP_QT_BF16;
 }
 
+/* An aggregated row whose GPU count is its own square: the dumps record
+ * some runs with tp_size (or attention_dp_size) = moe_tp x moe_ep, moe_tp =
+ * moe_ep > 1, past one 8-GPU node (16 = 4 x 4, 64 = 8 x 8).  The same
+ * measurements (TTFT and TPOT equal to the last digit) appear elsewhere in
+ * the file as the run on moe_ep GPUs: 88 of the 295 such rows have that
+ * twin, all 88 on moe_ep GPUs, none on the squared count (DeepSeek-R1, Qwen3.5,
+ * gpt-oss on B200/H200: "tp 16, moe_tp 4, moe_ep 4" beside "tp 4, moe_tp
+ * 1, moe_ep 4"; "dp 64, 8 x 8" beside "dp 8, moe_ep 8").
+ * InferenceMAX ran those recipes on one node (tp = ep = 4 or 8).  Read as
+ * 16 or 64 GPUs, a 4-client run paid TP all-reduces over InfiniBand or an
+ * eighth of its sequences per rank.  So such a row is read as moe_ep GPUs
+ * (TP or attention DP as recorded), experts over all of them.  The vLLM
+ * layouts (tp 4 x dp 4, moe_tp 1, moe_ep 16) are not squared and stay. */
+static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
+    return tp * dp > 8 && moe_tp > 1 && moe_tp == moe_ep && moe_tp * moe_ep == tp * dp && (tp == 1 || dp == 1);
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -228,7 +247,7 @@ static void load_silicon(const char *root) {
         cPTP = csv_col(h, nh, "prefill_tp_size"), cPDP = csv_col(h, nh, "prefill_attention_dp_size"),
         cPEP = csv_col(h, nh, "prefill_moe_ep_size"), cPBS = csv_col(h, nh, "prefill_batch_size"),
         cDTP = csv_col(h, nh, "decode_tp_size"), cDDP = csv_col(h, nh, "decode_attention_dp_size"),
-        cDEP = csv_col(h, nh, "decode_moe_ep_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
+        cDEP = csv_col(h, nh, "decode_moe_ep_size"), cMTP = csv_col(h, nh, "moe_tp_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
         cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
         cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms");
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
@@ -248,9 +267,20 @@ static void load_silicon(const char *root) {
         if (!disagg) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->src = src_of(v[cSRC]);
-            int tp = I(v[cTP]), dp = I(v[cDP]);
+            int tp = I(v[cTP]), dp = I(v[cDP]), ep = I(v[cEP]);
+            int64_t conc = (int64_t)I(v[cBS]) * dp;
+            const char *sc = strstr(v[cSRC], "silicon_concurrency=");
+            /* the squared layouts: see squared_layout */
+            if (squared_layout(tp, dp, I(v[cMTP]), ep)) {
+                if (tp > 1) tp = ep;
+                else dp = ep;
+                /* the clients as the run recorded them (batch x the
+                 * recorded DP otherwise, as before) */
+                if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                r->squared = 1;
+            }
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
+                                       .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
