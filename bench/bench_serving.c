@@ -3,6 +3,7 @@
  * "Serving") against public serving measurements, one command:
  *
  *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only]
+ *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -469,6 +470,7 @@ static void oof(int t, const char *set, int split_kind, double *out) {
 }
 
 static int analytic_only; /* --analytic-only: no out-of-fold trees (minutes of CPU) */
+static const char *split_family; /* --split FAMILY: the family's rows by group */
 
 /* ---- the vllm-v0 engine's CPU time per step, fitted ---------------------- */
 
@@ -744,7 +746,7 @@ static double req_heldout(int kind, int ngroups, int per_engine) {
 
 /* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
  * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
-static const double burst_compiled[2] = {0.15, 0.19};
+static const double burst_compiled[2] = {0.15, 0.27};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
@@ -964,6 +966,69 @@ static void mtp_report(void) {
     if (any) printf("\n");
 }
 
+/* Where one family's silicon rows miss, as a diagnostic (issue 22): the
+ * rows of each phase split by engine, GPU, weight format and clients (1-4,
+ * 5-32, 33-128, 129+), each group's median predicted / measured TTFT and
+ * TPOT.  A median tells the direction of a bias, which a MAPE hides (an
+ * under-prediction counts at most 100 %, an over-prediction without bound). */
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n) {
+    if (n < 1) return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int conc_bucket(int64_t c) { return c <= 4 ? 0 : c <= 32 ? 1 : c <= 128 ? 2 : 3; }
+
+/* Orders row indices by phase, engine, GPU, weights, clients bucket. */
+static int split_cmp(const void *pa, const void *pb) {
+    const row_t *a = &R[*(const int *)pa], *b = &R[*(const int *)pb];
+    int d = a->wl.phase - b->wl.phase;
+    if (!d) d = strcmp(a->backend, b->backend);
+    if (!d) d = strcmp(devname[a->dev], devname[b->dev]);
+    if (!d) d = strcmp(dlp_quant_name(a->wl.quant), dlp_quant_name(b->wl.quant));
+    if (!d) d = conc_bucket(a->wl.concurrency) - conc_bucket(b->wl.concurrency);
+    return d;
+}
+
+static void split_report(const char *family) {
+    static const char *const cb[4] = {"1-4", "5-32", "33-128", "129+"};
+    static const char *const phn[3] = {"aggregated", "prefill worker", "decode worker"};
+    double *v0 = malloc(sizeof(double) * (size_t)nR), *v1 = malloc(sizeof(double) * (size_t)nR);
+    int *ix = malloc(sizeof(int) * (size_t)nR), m = 0;
+    if (!v0 || !v1 || !ix) goto out;
+    for (int i = 0; i < nR; i++)
+        if (!strcmp(R[i].set, "silicon") && !strcmp(R[i].family, family)) ix[m++] = i;
+    if (!m) goto out;
+    qsort(ix, (size_t)m, sizeof *ix, split_cmp);
+    printf("\n%s silicon rows by phase, engine, GPU, weights and clients: median predicted / measured\n\n", family);
+    printf("| phase | engine | GPU | weights | clients | rows | TTFT | TPOT |\n|---|---|---|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < m;) {
+        int j = i, n0 = 0, n1 = 0;
+        for (; j < m && !split_cmp(&ix[i], &ix[j]); j++) {
+            const row_t *r = &R[ix[j]];
+            if (isfinite(r->y[T_TTFT]) && r->a[T_TTFT] > 0) v0[n0++] = r->a[T_TTFT] / r->y[T_TTFT];
+            if (isfinite(r->y[T_TPOT]) && r->a[T_TPOT] > 0) v1[n1++] = r->a[T_TPOT] / r->y[T_TPOT];
+        }
+        const row_t *a = &R[ix[i]];
+        printf("| %s | %s | %s | %s | %s | %d |", phn[a->wl.phase], a->backend, devname[a->dev],
+               dlp_quant_name(a->wl.quant), cb[conc_bucket(a->wl.concurrency)], j - i);
+        if (n0) printf(" %.2f |", median_of(v0, n0));
+        else printf(" - |");
+        if (n1) printf(" %.2f |\n", median_of(v1, n1));
+        else printf(" - |\n");
+        i = j;
+    }
+out:
+    free(v0);
+    free(v1);
+    free(ix);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1019,7 +1084,8 @@ static void speed(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE]\n");
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only] "
+                        "[--split FAMILY]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -1027,6 +1093,7 @@ int main(int argc, char **argv) {
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
+        else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);
@@ -1052,6 +1119,7 @@ int main(int argc, char **argv) {
     }
     report("silicon");
     mtp_report();
+    if (split_family) split_report(split_family);
     report("leaderboard");
     engine_report();
     if (!strcmp(which, "all")) speed();
