@@ -587,8 +587,9 @@ static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
  * The expansion itself (kv_b_proj) is a weight matrix of the profile, costed
  * per token in both forms.  DSA models (index_topk: DeepSeek-V3.2, GLM-5)
  * run their sparse attention in the absorbed (MQA) form in prefill too
- * (DeepSeek-V3.2-Exp report: DSA "instantiated under MQA mode of MLA"), as
- * does everything without MLA. */
+ * (the DeepSeek-V3.2-Exp report builds DSA on MLA's MQA mode, one latent
+ * shared by every head, in prefill and decode), as does everything
+ * without MLA. */
 static double mla_prefill_flops_per_elem(const dlp_llm_config *c, int tp_attn, double absorbed) {
     if (c->kv_lora_rank <= 0 || c->index_topk > 0) return absorbed;
     double per_key = 2.0 * (double)c->num_attention_heads *
