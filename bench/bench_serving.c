@@ -3,6 +3,7 @@
  * "Serving") against public serving measurements, one command:
  *
  *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only]
+ *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -55,6 +56,8 @@ typedef struct {
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   one prefill and one decode worker assumed   */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
+    int squared;               /* silicon aggregated: the GPU count read from a
+                                  squared layout (squared_layout)             */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -215,6 +218,23 @@ static int quant_of(const char *gemm, const char *prec) {
     return DLP_QT_BF16;
 }
 
+/* An aggregated row whose GPU count is its own square: the dumps record
+ * some runs with tp_size (or attention_dp_size) = moe_tp x moe_ep, moe_tp =
+ * moe_ep > 1, past one 8-GPU node (16 = 4 x 4, 64 = 8 x 8).  The same
+ * measurements (TTFT and TPOT equal to the last digit) appear elsewhere in
+ * the file as the run on moe_ep GPUs: 88 of the 295 such rows have that
+ * twin, all 88 on moe_ep GPUs, none on the squared count (DeepSeek-R1, Qwen3.5,
+ * gpt-oss on B200/H200: "tp 16, moe_tp 4, moe_ep 4" beside "tp 4, moe_tp
+ * 1, moe_ep 4"; "dp 64, 8 x 8" beside "dp 8, moe_ep 8").
+ * InferenceMAX ran those recipes on one node (tp = ep = 4 or 8).  Read as
+ * 16 or 64 GPUs, a 4-client run paid TP all-reduces over InfiniBand or an
+ * eighth of its sequences per rank.  So such a row is read as moe_ep GPUs
+ * (TP or attention DP as recorded), experts over all of them.  The vLLM
+ * layouts (tp 4 x dp 4, moe_tp 1, moe_ep 16) are not squared and stay. */
+static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
+    return tp * dp > 8 && moe_tp > 1 && moe_tp == moe_ep && moe_tp * moe_ep == tp * dp && (tp == 1 || dp == 1);
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -228,7 +248,7 @@ static void load_silicon(const char *root) {
         cPTP = csv_col(h, nh, "prefill_tp_size"), cPDP = csv_col(h, nh, "prefill_attention_dp_size"),
         cPEP = csv_col(h, nh, "prefill_moe_ep_size"), cPBS = csv_col(h, nh, "prefill_batch_size"),
         cDTP = csv_col(h, nh, "decode_tp_size"), cDDP = csv_col(h, nh, "decode_attention_dp_size"),
-        cDEP = csv_col(h, nh, "decode_moe_ep_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
+        cDEP = csv_col(h, nh, "decode_moe_ep_size"), cMTP = csv_col(h, nh, "moe_tp_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
         cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
         cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms");
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
@@ -248,9 +268,20 @@ static void load_silicon(const char *root) {
         if (!disagg) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->src = src_of(v[cSRC]);
-            int tp = I(v[cTP]), dp = I(v[cDP]);
+            int tp = I(v[cTP]), dp = I(v[cDP]), ep = I(v[cEP]);
+            int64_t conc = (int64_t)I(v[cBS]) * dp;
+            const char *sc = strstr(v[cSRC], "silicon_concurrency=");
+            /* the squared layouts: see squared_layout */
+            if (squared_layout(tp, dp, I(v[cMTP]), ep)) {
+                if (tp > 1) tp = ep;
+                else dp = ep;
+                /* the clients as the run recorded them (batch x the
+                 * recorded DP otherwise, as before) */
+                if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                r->squared = 1;
+            }
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = (int64_t)I(v[cBS]) * dp, .ep = I(v[cEP]), .attn_dp = dp,
+                                       .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
@@ -444,6 +475,7 @@ static void oof(int t, const char *set, int split_kind, double *out) {
 }
 
 static int analytic_only; /* --analytic-only: no out-of-fold trees (minutes of CPU) */
+static const char *split_family; /* --split FAMILY: the family's rows by group */
 
 /* ---- the vllm-v0 engine's CPU time per step, fitted ---------------------- */
 
@@ -737,7 +769,7 @@ static double req_heldout(int kind, int ngroups, int per_engine) {
 
 /* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
  * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
-static const double burst_compiled[2] = {0.15, 0.19};
+static const double burst_compiled[2] = {0.15, 0.27};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
@@ -961,6 +993,69 @@ static void mtp_report(void) {
     if (any) printf("\n");
 }
 
+/* Where one family's silicon rows miss, as a diagnostic (issue 22): the
+ * rows of each phase split by engine, GPU, weight format and clients (1-4,
+ * 5-32, 33-128, 129+), each group's median predicted / measured TTFT and
+ * TPOT.  A median tells the direction of a bias, which a MAPE hides (an
+ * under-prediction counts at most 100 %, an over-prediction without bound). */
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n) {
+    if (n < 1) return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int conc_bucket(int64_t c) { return c <= 4 ? 0 : c <= 32 ? 1 : c <= 128 ? 2 : 3; }
+
+/* Orders row indices by phase, engine, GPU, weights, clients bucket. */
+static int split_cmp(const void *pa, const void *pb) {
+    const row_t *a = &R[*(const int *)pa], *b = &R[*(const int *)pb];
+    int d = a->wl.phase - b->wl.phase;
+    if (!d) d = strcmp(a->backend, b->backend);
+    if (!d) d = strcmp(devname[a->dev], devname[b->dev]);
+    if (!d) d = strcmp(dlp_quant_name(a->wl.quant), dlp_quant_name(b->wl.quant));
+    if (!d) d = conc_bucket(a->wl.concurrency) - conc_bucket(b->wl.concurrency);
+    return d;
+}
+
+static void split_report(const char *family) {
+    static const char *const cb[4] = {"1-4", "5-32", "33-128", "129+"};
+    static const char *const phn[3] = {"aggregated", "prefill worker", "decode worker"};
+    double *v0 = malloc(sizeof(double) * (size_t)nR), *v1 = malloc(sizeof(double) * (size_t)nR);
+    int *ix = malloc(sizeof(int) * (size_t)nR), m = 0;
+    if (!v0 || !v1 || !ix) goto out;
+    for (int i = 0; i < nR; i++)
+        if (!strcmp(R[i].set, "silicon") && !strcmp(R[i].family, family)) ix[m++] = i;
+    if (!m) goto out;
+    qsort(ix, (size_t)m, sizeof *ix, split_cmp);
+    printf("\n%s silicon rows by phase, engine, GPU, weights and clients: median predicted / measured\n\n", family);
+    printf("| phase | engine | GPU | weights | clients | rows | TTFT | TPOT |\n|---|---|---|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < m;) {
+        int j = i, n0 = 0, n1 = 0;
+        for (; j < m && !split_cmp(&ix[i], &ix[j]); j++) {
+            const row_t *r = &R[ix[j]];
+            if (isfinite(r->y[T_TTFT]) && r->a[T_TTFT] > 0) v0[n0++] = r->a[T_TTFT] / r->y[T_TTFT];
+            if (isfinite(r->y[T_TPOT]) && r->a[T_TPOT] > 0) v1[n1++] = r->a[T_TPOT] / r->y[T_TPOT];
+        }
+        const row_t *a = &R[ix[i]];
+        printf("| %s | %s | %s | %s | %s | %d |", phn[a->wl.phase], a->backend, devname[a->dev],
+               dlp_quant_name(a->wl.quant), cb[conc_bucket(a->wl.concurrency)], j - i);
+        if (n0) printf(" %.2f |", median_of(v0, n0));
+        else printf(" - |");
+        if (n1) printf(" %.2f |\n", median_of(v1, n1));
+        else printf(" - |\n");
+        i = j;
+    }
+out:
+    free(v0);
+    free(v1);
+    free(ix);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1016,7 +1111,8 @@ static void speed(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE]\n");
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only] "
+                        "[--split FAMILY]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -1024,6 +1120,7 @@ int main(int argc, char **argv) {
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
+        else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);
@@ -1049,6 +1146,7 @@ int main(int argc, char **argv) {
     }
     report("silicon");
     mtp_report();
+    if (split_family) split_report(split_family);
     report("leaderboard");
     engine_report();
     if (!strcmp(which, "all")) speed();
