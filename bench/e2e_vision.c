@@ -924,6 +924,55 @@ static void mlperf_extra_report(void) {
     }
 }
 
+/* NCHW / NHWC time ratio by family: each timm inference row in NCHW
+ * paired with the NHWC row of the same model, PyTorch version, image size
+ * and batch.  The ratio cancels what both layouts share (the conv kernels'
+ * level, the element-wise passes), so it isolates the layout's own cost:
+ * cuDNN's NCHW <-> NHWC conversions around the tensor-core convs, the NCHW
+ * BatchNorm and depthwise kernels (docs/predict.md, "Whole-model checks"). */
+static int timm_pair(const vrow *a, const vrow *b) {
+    return !strcmp(b->set, "timm") && !b->train && b->memfmt == DLP_MEMFMT_NHWC && !strcmp(a->model, b->model) &&
+           !strcmp(a->ver, b->ver) && a->img == b->img && a->batch == b->batch;
+}
+
+static void timm_layout_report(void) {
+    OUT("\n### timm: NCHW / NHWC time ratio (inference, same model, version, image size and batch)\n\n"
+        "| family | pairs | measured (median) | predicted (median) | median pred./meas. of the ratio |\n"
+        "|---|---:|---:|---:|---:|\n");
+    char seen[32][24];
+    int ns = 0;
+    double *m = malloc(sizeof(double) * (size_t)(nV ? nV : 1)), *p = malloc(sizeof(double) * (size_t)(nV ? nV : 1));
+    double *q = malloc(sizeof(double) * (size_t)(nV ? nV : 1));
+    if (!m || !p || !q) {
+        free(m), free(p), free(q);
+        return;
+    }
+    for (int i = 0; i < nV; i++) {
+        const vrow *r = &V[i];
+        if (strcmp(r->set, "timm") || r->train || r->memfmt != DLP_MEMFMT_NCHW) continue;
+        int dup = 0;
+        for (int j = 0; j < ns; j++) dup |= !strcmp(seen[j], r->family);
+        if (dup || ns == 32) continue;
+        snprintf(seen[ns++], sizeof seen[0], "%s", r->family);
+        int n = 0;
+        for (int a = 0; a < nV; a++) {
+            const vrow *x = &V[a];
+            if (strcmp(x->set, "timm") || x->train || x->memfmt != DLP_MEMFMT_NCHW || strcmp(x->family, r->family))
+                continue;
+            for (int b = 0; b < nV; b++)
+                if (timm_pair(x, &V[b]) && V[b].meas > 0 && V[b].pred > 0) {
+                    m[n] = x->meas / V[b].meas, p[n] = x->pred / V[b].pred, q[n] = p[n] / m[n];
+                    n++;
+                    break;
+                }
+        }
+        if (n)
+            OUT("| %s | %d | %.3f | %.3f | %.3f |\n", r->family, n, quantile(m, (size_t)n, 0.5),
+                quantile(p, (size_t)n, 0.5), quantile(q, (size_t)n, 0.5));
+    }
+    free(m), free(p), free(q);
+}
+
 static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeus) {
     md = mdf;
     if (md)
@@ -986,6 +1035,7 @@ static void vision_report(FILE *mdf, int neusight, int timm, int mlperf, int zeu
             }
         }
         vgroups("timm");
+        timm_layout_report();
     }
     if (mlperf && count_set("mlperf")) {
         OUT("\n## MLPerf Inference offline (TensorRT), BERT batch 256, ResNet-50 at the harness batch\n\n"

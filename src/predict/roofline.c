@@ -139,6 +139,10 @@ typedef struct {
                                    evaluated at (-inf: the curve's own clamp) */
     double wave_s;              /* > 0: the kernel's time from tiles and waves
                                    (waves.c), used instead of the curve       */
+    double tc_scale, tc_floor;  /* tc_scale in (0, 1): a half tensor-core GEMM on
+                                   a GPU whose SMs do fewer tensor FLOP per
+                                   clock than the curve's fit GPUs
+                                   (tc_rate_setup); 0: none                   */
 } kernel_setup;
 
 /* The op class whose unit (dlp__node_peak) a kernel class runs on, and
@@ -231,6 +235,64 @@ static int softmax_streams(const pctx *c, const dlp__kernel *kk) {
     return row > 0 && dlp__block_softmax_in_l1(c->d, (double)row, eb) ? 2 : 0;
 }
 
+/* Tensor-core tile overhead and the per-SM tensor rate.  A GEMM or an
+ * implicit-GEMM convolution runs as CTA tiles; each tile spends its math
+ * cycles (tile FLOP / the SM's tensor FLOP per clock) plus cycles that do
+ * not depend on the math rate: the prologue that fills the shared-memory
+ * pipeline, the barrier of every k-step and the epilogue that writes the
+ * tile.  On the A100 (2048 dense fp16 FLOP per clock per SM: 312 TFLOP/s /
+ * (108 SMs x 1.41 GHz)) aiconfigurator's bf16 GEMMs of u >= 3 (349 kernels,
+ * the half curve's own fit data) plateau at a median 0.834 of peak: those
+ * cycles are o = 1 / 0.834 - 1 = 0.199 of the math cycles.  On an SM with a
+ * lower tensor rate F the same cycles are a smaller share, o F / 2048:
+ * GeForce Ampere/Ada/Blackwell run fp16 with fp32 accumulation (PyTorch's
+ * cuDNN and cuBLAS math type for half inputs) at half rate, 512 FLOP per
+ * clock per SM (RTX 3090: 71 TFLOP/s / (82 x 1.695 GHz); GA102 whitepaper),
+ * so o = 0.050 and a long conv reaches 0.953 of peak, against the curve's
+ * 0.86 at u = 3.5.  Checked across the fit's two GPUs: the A100's o
+ * predicts the H100 (4096 FLOP per clock per SM) at 0.715 against its
+ * measured 0.762 (1631 kernels, u >= 3; it runs at its 700 W cap), and the
+ * H100's o (0.312) predicts the A100 at 0.865 against 0.834.
+ * Within the fit set's range (F >= the A100's) the curve stands; below it
+ * the compute side of the ratio is scaled by (1 + o F / Fref) / (1 + o) and
+ * floored at 1 + o F / Fref (the tile overhead is never below zero), and the
+ * memory side (a 1x1 conv below the ridge) keeps the curve: its loss is DRAM
+ * efficiency, which the math rate does not change.  Half precision only
+ * (the plateau is measured there); NVIDIA only (tensor-core tiles); fused
+ * attention keeps its own curve (its tiles also run a softmax). */
+#define DLP__TC_REF_FLOP_CLK_SM 2048.0   /* A100 dense fp16/bf16 */
+#define DLP__TC_TILE_OVERHEAD 0.199      /* A100 bf16 GEMM plateau 0.834 */
+/* 1 when kk is a dense (groups == 1) convolution: its weight's input
+ * channels are all of its input's (a grouped conv's filter reads Cin /
+ * groups, and cuDNN runs grouped shapes on other kernels: "Training") */
+static int dense_conv(const dlp_graph *g, const dlp__kernel *kk) {
+    const dlp_node_info *ni = kk && kk->anchor >= 0 ? dlp_graph_node_at(g, kk->anchor) : NULL;
+    if (!ni || ni->n_inputs < 2) return 0;
+    const dlp_tensor_info *x = dlp_graph_tensor_at(g, ni->inputs[0]);
+    const dlp_tensor_info *w = dlp_graph_tensor_at(g, ni->inputs[1]);
+    return x && w && x->rank == 4 && w->rank == 4 && x->dims[1] > 0 && x->dims[1] == w->dims[1];
+}
+
+static void tc_rate_setup(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int kprec,
+                          kernel_setup *s) {
+    const dlp_device *d = c->d;
+    if (c->pure || o->eff || !s->tensor_core || kprec != DLP__PREC_HALF || !s->curve) return;
+    if (s->kclass != DLP_KC_GEMM && s->kclass != DLP_KC_BMM && !(s->kclass == DLP_KC_CONV && dense_conv(c->g, kk)))
+        return;
+    if (!d->vendor || strcmp(d->vendor, "nvidia") || d->sm_count <= 0 || !(d->boost_clock_mhz > 0)) return;
+    double f = s->peak / ((double)d->sm_count * d->boost_clock_mhz * 1e6) / DLP__TC_REF_FLOP_CLK_SM;
+    if (!(f > 0) || f >= 1) return;
+    s->tc_floor = 1 + DLP__TC_TILE_OVERHEAD * f;
+    s->tc_scale = s->tc_floor / (1 + DLP__TC_TILE_OVERHEAD);
+}
+
+/* A kernel's time under tc_rate_setup: the memory side at the curve's
+ * ratio r, the compute side at r x scale but not under the tile floor. */
+static double tc_rate_time(const kernel_setup *s, double flops, double bytes, double bw, double r) {
+    double tm = bw > 0 ? bytes / bw : 0, tc = s->peak > 0 ? flops / s->peak : 0;
+    return fmax(tm * r, fmax(tc * r * s->tc_scale, tc * s->tc_floor));
+}
+
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
     kernel_setup s = {0};
     s.kclass = kk->kclass;
@@ -259,6 +321,7 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
      * extrapolated below its data. */
     s.vmin = -INFINITY;
     if (!c->pure && !o->eff && kprec == DLP__PREC_FP32 && kk->kclass == DLP_KC_GEMM) s.vmin = 0;
+    tc_rate_setup(c, o, kk, kprec, &s);
     return s;
 }
 
@@ -366,7 +429,8 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
     } else if (s->curve && roof > 0) {
         double u, v;
         dlp__eff_features(roof, flops, bytes, s->peak, c->bw, &u, &v);
-        ks = roof * dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
+        double r = dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
+        ks = s->tc_scale > 0 ? tc_rate_time(s, flops, bytes, c->bw, r) : roof * r;
     }
     if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
