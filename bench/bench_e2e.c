@@ -211,6 +211,7 @@ static int read_label_csv(const char *path, int layers, int train, double *cls, 
 /* ---- prediction ---------------------------------------------------------------------- */
 
 static const dlp__wave_params *logo_waves_for(const dlp_device *d);
+static const dlp__amd_softmax_params *amd_logo_for(const dlp_device *d);
 
 /* NeuSight's measure_e2e (trace.py) runs 25 forward + loss.backward()
  * iterations and never calls zero_grad() nor an optimizer, so from the
@@ -267,8 +268,10 @@ static void predict_row(erow *r, dlp_graph *g, const dlp_devdb *db, const dlp_ef
     dlp_error err = {0};
     /* leave-one-GPU-out: the wave model refitted without the row's GPU too */
     dlp__wave_params_override(which == P_LOGO ? logo_waves_for(r->dev) : NULL);
+    dlp__amd_softmax_override(which == P_LOGO ? amd_logo_for(r->dev) : NULL);
     dlp_status st = dlp_predict(g, r->dev, db, &o, &p, &err);
     dlp__wave_params_override(NULL);
+    dlp__amd_softmax_override(NULL);
     if (st) {
         fprintf(stderr, "predict %s %s: %s\n", r->model, r->dev_id, err.msg);
         r->pred[which] = NAN;
@@ -488,6 +491,137 @@ static void train_split_table(void) {
     }
 }
 
+/* ---- AMD GPUs (docs/predict.md, "AMD GPUs") ----------------------------------------
+ * The block softmax's rate on CDNA (waves.h, dlp__amd_softmax_time) from the
+ * AMD inference label CSVs: every softmax op over rows longer than the warp
+ * softmax takes gives elements / (time x CUs x boost clock); the rate is
+ * their median.  The leave-one-out column refits it without the row's
+ * architecture (MI210 and MI250 are one chip, so leaving one GPU out
+ * would leave its twin in). */
+#define AMD_SMX_MAX 64
+typedef struct {
+    const dlp_device *d;
+    double rate;
+} amd_smx;
+static amd_smx AS[AMD_SMX_MAX];
+static int nAS;
+static dlp__amd_softmax_params amd_logo[MAX_DEV + 1];
+static const char *amd_logo_arch[MAX_DEV + 1];
+static int n_amd_logo;
+
+/* Softmax ops of one label CSV into AS[]. */
+static void amd_softmax_csv(const char *path, const dlp_device *d) {
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t cap = 1 << 20;
+    char *line = malloc(cap), *hl = malloc(cap);
+    char *h[64], *v[64];
+    int nh = line && hl && fgets(hl, (int)cap, f) ? csv_split(hl, h, 64) : 0;
+    int cT = col(h, nh, "target"), cS = col(h, nh, "input_shapes"), cL = col(h, nh, "latency");
+    const dlp__amd_softmax_params *sp = dlp__amd_softmax_builtin();
+    while (nh && cT >= 0 && cS >= 0 && cL >= 0 && fgets(line, (int)cap, f) && nAS < AMD_SMX_MAX) {
+        if (csv_split(line, v, 64) < nh || !strstr(v[cT], "softmax")) continue;
+        double numel = 1, dim = 0, t = atof(v[cL]) * 1e-3;
+        for (char *q = v[cS]; *q && *q != ']'; q++)   /* the first input's dims */
+            if (*q >= '0' && *q <= '9') dim = strtod(q, &q), numel *= dim, q--;
+        if (dim > sp->min_row && t > 0) AS[nAS++] = (amd_smx){d, numel / (t * d->sm_count * d->boost_clock_mhz * 1e6)};
+    }
+    fclose(f);
+    free(line), free(hl);
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median rate of the samples not of architecture `out` (NULL: all); 0: none. */
+static double amd_softmax_fit(const char *out, int *n) {
+    double r[AMD_SMX_MAX];
+    int k = 0;
+    for (int i = 0; i < nAS; i++)
+        if (!out || strcmp(AS[i].d->arch, out)) r[k++] = AS[i].rate;
+    *n = k;
+    if (!k) return 0;
+    qsort(r, (size_t)k, sizeof r[0], cmp_dbl);
+    return k % 2 ? r[k / 2] : 0.5 * (r[k / 2 - 1] + r[k / 2]);
+}
+
+/* Read the samples of every AMD GPU's inference CSVs and fit the rate with
+ * each AMD architecture left out. */
+static void amd_setup(const char *dir, const dlp_devdb *db) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/label", dir);
+    DIR *dg = opendir(path);
+    struct dirent *ge;
+    while (dg && (ge = readdir(dg))) {
+        char dname[128];
+        snprintf(dname, sizeof dname, "%s", ge->d_name);
+        for (char *p = dname; *p; p++)
+            if (*p == '_') *p = ' ';
+        const dlp_device *d = ge->d_name[0] != '.' ? dlp_devdb_find(db, dname) : NULL;
+        if (!dlp__is_amd_gpu(d) || !d->arch) continue;
+        snprintf(path, sizeof path, "%s/label/%s", dir, ge->d_name);
+        DIR *df = opendir(path);
+        struct dirent *fe;
+        while (df && (fe = readdir(df))) {
+            size_t l = strlen(fe->d_name);
+            if (!strstr(fe->d_name, "-inf-") || l < 4 || strcmp(fe->d_name + l - 4, ".csv")) continue;
+            char cp[2400];
+            snprintf(cp, sizeof cp, "%s/%s", path, fe->d_name);
+            amd_softmax_csv(cp, d);
+        }
+        if (df) closedir(df);
+        int seen = 0;
+        for (int q = 0; q < n_amd_logo; q++) seen |= !strcmp(amd_logo_arch[q], d->arch);
+        if (!seen && n_amd_logo < MAX_DEV) amd_logo_arch[n_amd_logo++] = d->arch;
+    }
+    if (dg) closedir(dg);
+    int n;
+    printf("AMD block softmax (elements per CU per clock; shipped %.4f): all %d samples %.4f", 
+           dlp__amd_softmax_builtin()->elem_per_cu_clk, nAS, amd_softmax_fit(NULL, &n));
+    for (int q = 0; q < n_amd_logo; q++) {
+        amd_logo[q] = *dlp__amd_softmax_builtin();
+        amd_logo[q].elem_per_cu_clk = amd_softmax_fit(amd_logo_arch[q], &n);
+        printf("; without %s %d samples %.4f", amd_logo_arch[q], n, amd_logo[q].elem_per_cu_clk);
+    }
+    printf("\n");
+}
+
+/* The rate fitted without d's architecture; NULL: the shipped one. */
+static const dlp__amd_softmax_params *amd_logo_for(const dlp_device *d) {
+    for (int q = 0; d && d->arch && q < n_amd_logo; q++)
+        if (!strcmp(amd_logo_arch[q], d->arch) && amd_logo[q].elem_per_cu_clk > 0) return &amd_logo[q];
+    return NULL;
+}
+
+/* AMD inference rows per GPU and model: predicted / measured per op class
+ * (where the AMD error is, model by model). */
+static void amd_model_table(void) {
+    OUT("\nAMD inference per GPU and model (rows with an op-level CSV, batches summed): predicted / measured per "
+        "op class, and the end-to-end error (calibrated).\n\n| GPU | model |");
+    for (int b = 0; b < B_N; b++) OUT(" %s |", bname[b]);
+    OUT(" e2e err |\n|---|---|");
+    for (int b = 0; b <= B_N; b++) OUT("---:|");
+    OUT("\n");
+    for (int i = 0; i < nE; i++) {
+        if (E[i].train || !E[i].have_csv || !dlp__is_amd_gpu(E[i].dev)) continue;
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (!E[j].train && E[j].have_csv && E[j].dev == E[i].dev && !strcmp(E[j].model, E[i].model)) first = 0;
+        if (!first) continue;
+        double m[B_N] = {0}, p[B_N] = {0}, em = 0, ep = 0;
+        for (int j = i; j < nE; j++) {
+            if (E[j].train || !E[j].have_csv || E[j].dev != E[i].dev || strcmp(E[j].model, E[i].model)) continue;
+            for (int b = 0; b < B_N; b++) m[b] += E[j].cls_meas[b], p[b] += E[j].cls_pred[b];
+            em += E[j].meas, ep += E[j].pred[P_CAL];
+        }
+        OUT("| %s | %s |", E[i].dev_id, E[i].model);
+        for (int b = 0; b < B_N; b++) OUT(" %.2f |", m[b] > 0 ? p[b] / m[b] : NAN);
+        OUT(" %+.0f%% |\n", 100 * (ep / em - 1));
+    }
+}
+
 /* NeuSight's labels into E[] and its report (docs/results_e2e.md). */
 static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath) {
     char path[2048];
@@ -497,6 +631,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
         printf("neusight: no labels under %s; skipped\n", path);
         return 0;
     }
+    amd_setup(dir, db);
     struct dirent *ge;
     char gpus[32][128];
     int ng = 0;
@@ -654,6 +789,7 @@ static int run_neusight(const char *dir, const dlp_devdb *db, const char *mdpath
         OUT(" |\n");
     }
     sub_tables();
+    amd_model_table();
     if (md) fclose(md);
     md = NULL;
     return 0;

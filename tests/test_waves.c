@@ -383,6 +383,79 @@ static void t_worked_example_tail_30(void) {
     dlp_devdb_free(db);
 }
 
+/* AMD block softmax (waves.c dlp__amd_softmax_time; docs/predict.md, "AMD
+ * GPUs"): a made-up AMD GPU of 100 CUs at 1 GHz and a rate of 0.5 elements
+ * per CU per clock: 1e8 elements in rows of 2,048 take 1e8 / (0.5 x 100 x
+ * 1e9) = 2 ms; rows of 1,024 are the warp softmax's (0), and an NVIDIA GPU,
+ * a CPU or bad numbers get 0. */
+static void t_amd_softmax(void) {
+    dlp__amd_softmax_params p = {0.5, 1024};
+    dlp_device d = gpu(100);
+    d.vendor = "amd";
+    d.kind = DLP_DEVICE_GPU;
+    CHECK_NEAR(dlp__amd_softmax_time(&p, &d, 1e8, 2048), 2e-3, 1e-12);
+    CHECK(dlp__amd_softmax_time(&p, &d, 1e8, 1024) == 0);
+    CHECK(dlp__amd_softmax_time(&p, &d, 0, 2048) == 0);
+    CHECK(dlp__amd_softmax_time(&p, &d, NAN, 2048) == 0);
+    CHECK(dlp__amd_softmax_time(NULL, &d, 1e8, 2048) == 0);
+    d.kind = DLP_DEVICE_CPU;
+    CHECK(dlp__amd_softmax_time(&p, &d, 1e8, 2048) == 0);
+    d.kind = DLP_DEVICE_GPU;
+    d.vendor = "nvidia";
+    CHECK(dlp__amd_softmax_time(&p, &d, 1e8, 2048) == 0);
+    CHECK(dlp__amd_softmax_builtin()->elem_per_cu_clk > 0);
+}
+
+/* One Softmax over (64, 2048, cols) fp32, last axis, predicted. */
+static double softmax_ms(const dlp_devdb *db, const char *dev, int64_t cols, int pure, const char **src) {
+    dlp_error e = {0};
+    dlp_graph *g = dlp__graph_new("s");
+    g->opset = 17;
+    int x = dlp__graph_add_value(g, "x", DLP_DT_FLOAT, 3, (const int64_t[]){64, 2048, cols});
+    dlp__graph_mark_input(g, x);
+    int y = dlp__graph_add_value(g, "y", 0, -1, NULL);
+    dlp__graph_mark_output(g, y);
+    dlp__graph_add_node(g, "sm", "Softmax", "", 1, &x, 1, &y);
+    double ms = -1;
+    *src = "";
+    dlp_prediction P;
+    memset(&P, 0, sizeof P);
+    dlp_predict_opts o = {0};
+    o.dtype = DLP_DT_FLOAT;
+    o.pure_roofline = pure;
+    if (dlp__graph_finalize(g, NULL, &e) == DLP_OK && dlp_predict(g, dlp_devdb_find(db, dev), db, &o, &P, &e) == DLP_OK)
+        ms = row_ms(&P, DLP_KC_SOFTMAX, src);
+    dlp_prediction_clear(&P);
+    dlp_graph_free(g);
+    return ms;
+}
+
+/* In predict: OPT-1.3B's scores at batch 2 (64 x 2048 rows of 2,048) on an
+ * MI210 (104 CUs, 1,700 MHz) at a rate of 0.5: 268,435,456 / (0.5 x 104 x
+ * 1.7e9 = 88.4e9) = 3.036600 ms, above the softmax curve's time (about 2.4
+ * ms), so the rule times it; rows of 1,024 (the warp softmax), the A100 and
+ * the pure roofline keep their own models. */
+static void t_amd_softmax_predict(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    if (!db) return;
+    const char *src;
+    dlp__amd_softmax_params p = {0.5, 1024};
+    dlp__amd_softmax_override(&p);
+    CHECK_NEAR(softmax_ms(db, "mi210", 2048, 0, &src), 3.036600, 1e-6);
+    CHECK_STR(src, "amd block softmax (rows per CU-clock)");
+    softmax_ms(db, "mi210", 1024, 0, &src);
+    CHECK(strstr(src, "amd") == NULL);
+    softmax_ms(db, "a100-pcie-40gb", 2048, 0, &src);
+    CHECK(strstr(src, "amd") == NULL);
+    softmax_ms(db, "mi210", 2048, 1, &src);
+    CHECK_STR(src, "pure roofline");
+    dlp__amd_softmax_override(NULL);
+    CHECK(dlp__amd_softmax_builtin() != &p);
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_tail_wave);
     RUN(t_split_k);
@@ -395,5 +468,7 @@ int main(void) {
     RUN(t_fit_recovers);
     RUN(t_predict_hook);
     RUN(t_worked_example_tail_30);
+    RUN(t_amd_softmax);
+    RUN(t_amd_softmax_predict);
     return TAP_DONE();
 }

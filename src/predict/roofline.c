@@ -405,6 +405,28 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
     return t;
 }
 
+/* AMD GPUs: a softmax over rows longer than the warp softmax takes is
+ * PyTorch's one-workgroup-per-row kernel, whose rate on CDNA is set by CUs x
+ * clock (waves.h, dlp__amd_softmax_time; docs/predict.md, "AMD GPUs").
+ * Returns the kernel's seconds where that bound is above the curve's time
+ * (the caller times the kernel by it, as by the wave model), else 0. */
+static double amd_block_softmax(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, const char **source) {
+    if (c->pure || c->trt || !dlp__is_amd_gpu(c->d) || kk->kclass != DLP_KC_SOFTMAX || softmax_streams(c, kk)) return 0;
+    const dlp_node_info *ni = dlp_graph_node_at(c->g, kk->anchor);
+    const dlp_tensor_info *y = ni && ni->n_outputs > 0 ? dlp_graph_tensor_at(c->g, ni->outputs[0]) : NULL;
+    if (!y || !y->shape_known || y->numel <= 0) return 0;
+    double t = dlp__amd_softmax_time(dlp__amd_softmax_builtin(), c->d, (double)y->numel, dlp__softmax_row(c->g, kk));
+    double roof = dlp__roof_time(kk->flops, kk->bytes, ks->peak, c->bw), curve = roof;
+    if (ks->curve && roof > 0) {
+        double u, v;
+        dlp__eff_features(roof, kk->flops, kk->bytes, ks->peak, c->bw, &u, &v);
+        curve = roof * dlp__eff_ratio_uv(ks->curve, u, v < ks->vmin ? ks->vmin : v);
+    }
+    if (!(t > curve)) return 0;
+    *source = "amd block softmax (rows per CU-clock)";
+    return t;
+}
+
 /* Which GEMM of a conv's or a linear/bmm's backward a row is (1 data
  * gradient, 2 weight gradient: conv1x1_gemm's and wave_time's pass; -1:
  * none): backward.c names them */
@@ -813,6 +835,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         kernel_setup ks = setup_kernel(c, o, kk, prec);
         bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
         ks.wave_s = wave_time(c, kk, &ks, prec, 0, &ks.source);
+        if (ks.wave_s <= 0) ks.wave_s = amd_block_softmax(c, kk, &ks, &ks.source);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;

@@ -210,3 +210,36 @@ dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples
     if (mape) *mape = best;
     return DLP_OK;
 }
+
+/* ---- AMD (ROCm) block softmax (waves.h) -----------------------------------------
+ * One workgroup per row, so a row is the unit of work that the CUs take in
+ * turn, like a tile; what bounds it on CDNA is CU time, not DRAM: three
+ * dependent passes over a row of a few KiB and two workgroup reductions,
+ * whose serial loop in PyTorch's blockReduce runs over the 64 lanes of a
+ * wavefront (32 on NVIDIA).  min_row: PyTorch 2.1's host_softmax sends rows
+ * of at most 1,024 elements (and 4 KiB) to the warp softmax
+ * (roofline.c softmax_streams). */
+
+int dlp__is_amd_gpu(const dlp_device *d) {
+    return d && d->kind != DLP_DEVICE_CPU && d->vendor && !strcmp(d->vendor, "amd");
+}
+
+/* elem_per_cu_clk: the median over NeuSight's AMD per-op softmax rows
+ * (inference label CSVs, rows of 2,048: GPT-3-XL, GPT-3-2.7B, OPT-1.3B;
+ * MI100, MI210, MI250) of elements / (time x CUs x boost clock), as
+ * bench/bench_e2e.c prints it ("AMD block softmax"); the bench's
+ * leave-one-out column refits it without the row's architecture. */
+static const dlp__amd_softmax_params amd_softmax_shipped = {0.4290, 1024};
+static const dlp__amd_softmax_params *amd_softmax_override;
+
+const dlp__amd_softmax_params *dlp__amd_softmax_builtin(void) {
+    return amd_softmax_override ? amd_softmax_override : &amd_softmax_shipped;
+}
+
+void dlp__amd_softmax_override(const dlp__amd_softmax_params *p) { amd_softmax_override = p; }
+
+double dlp__amd_softmax_time(const dlp__amd_softmax_params *p, const dlp_device *d, double elems, int64_t row) {
+    if (!p || !dlp__is_amd_gpu(d) || !(p->elem_per_cu_clk > 0) || row <= p->min_row) return 0;
+    if (!(elems > 0) || !isfinite(elems) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0)) return 0;
+    return elems / (p->elem_per_cu_clk * d->sm_count * d->boost_clock_mhz * 1e6);
+}

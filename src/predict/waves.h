@@ -94,4 +94,32 @@ double dlp__wave_capped(const dlp__wave_sample *q, double t);
 dlp_status dlp__wave_fit(const dlp__wave_sample *s, size_t n, size_t max_samples, dlp__wave_params *out,
                          double *mape);
 
+/* ---- AMD (ROCm) block softmax ------------------------------------------------
+ * PyTorch's softmax over rows longer than its warp softmax takes (> 1,024
+ * elements) runs one workgroup per row (cunn_SoftMaxForward: passes for the
+ * max, the sum of exponentials and the write, with two workgroup
+ * reductions).  On CDNA GPUs it runs at a rate set by compute units x clock,
+ * not by DRAM bandwidth (NeuSight's per-op traces: MI100 and MI210 run the
+ * 2,048-element rows in the same time, 2.60 / 2.57 ms for 201 M elements,
+ * with 1.23 / 1.64 TB/s but 180 / 177 G CU-clocks/s); docs/predict.md,
+ * "AMD GPUs".  Elements per CU per clock: */
+typedef struct {
+    double elem_per_cu_clk;    /* > 0; the rate of the block softmax            */
+    int64_t min_row;           /* rows longer than this run the block kernel    */
+} dlp__amd_softmax_params;
+
+/* Seconds of the block softmax over `elems` elements in rows of `row` on d,
+ * a lower bound the caller takes the max with; 0 where the rule does not
+ * apply (no AMD GPU, a row the warp softmax takes, unusable numbers). */
+double dlp__amd_softmax_time(const dlp__amd_softmax_params *p, const dlp_device *d, double elems, int64_t row);
+
+/* The shipped rate (fitted by bench/bench_e2e.c on NeuSight's AMD per-op
+ * softmax rows; the bench refits it leaving the row's architecture out) and
+ * its process-wide replacement for that evaluation (NULL: the shipped one). */
+const dlp__amd_softmax_params *dlp__amd_softmax_builtin(void);
+void dlp__amd_softmax_override(const dlp__amd_softmax_params *p);
+
+/* 1 for the GPUs the AMD rules above are for (vendor "amd", a GPU). */
+int dlp__is_amd_gpu(const dlp_device *d);
+
 #endif
