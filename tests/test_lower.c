@@ -361,6 +361,27 @@ static void t_autocast(void) {
         if (!strcmp(L.k[i].name, "aten::mul")) CHECK_NEAR(L.k[i].bytes, 256, 0);
         if (!strcmp(L.k[i].name, "aten::relu")) CHECK_NEAR(L.k[i].bytes, 512, 0);
     }
+
+    /* a view of an fp32 parameter promotes: ViT's class token [1, 1, 8]
+     * expanded to [2, 1, 8] and concatenated with the half tokens h [2, 4, 8]
+     * gives fp32 [2, 5, 8]: cat reads h (64 x 2 = 128 B) and the token (8 x
+     * 2 = 16 B, a weight at the compute dtype) and writes 80 x 4 = 320 B */
+    fresh();
+    x = in_("x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    x16 = val_("x16"), h = val_("h");
+    int tk = val_("tk"), oc = out_("o");
+    cast = node_("cast", "Cast", 1, &x, x16);
+    dlp__node_set_int(G, cast, "to", DLP_DT_FLOAT16);
+    node_("mm", "MatMul", 2, (int[]){x16, w_("W", 2, D(8, 8))}, h);
+    node_("exp", "Expand", 2, (int[]){w_("cls", 3, D(1, 1, 8)), dlp__graph_add_const_ints(G, "shp", 1, D(3), D(2, 1, 8))},
+          tk);
+    int cc = node_("cat", "Concat", 2, (int[]){tk, h}, oc);
+    dlp__node_set_int(G, cc, "axis", 1);
+    CHECK(!fin());
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(count_named("aten::cat"), 1);
+    for (int i = 0; i < L.n; i++)
+        if (!strcmp(L.k[i].name, "aten::cat")) CHECK_NEAR(L.k[i].bytes, 128 + 16 + 320, 0);
 }
 
 /* nn.Linear on a 3-D input: MatMul(x, W) + Add(b) = one addmm that also

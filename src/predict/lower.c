@@ -1145,7 +1145,9 @@ static int dtype_of_first(const lctx *c, int i) {
 /* Whether node i's float outputs are fp32 under autocast. */
 static int amp_out_f32(const lctx *c, const dlp__lowered *out, int i) {
     const dlp__node *nd = N(c, i);
-    if (c->kind[i] == K_VIEW) return nd->n_in > 0 && nd->in[0] >= 0 && c->f32[nd->in[0]];
+    /* a view keeps its input's dtype; a view of an fp32 parameter (ViT's
+     * class token expanded over the batch) is fp32 */
+    if (c->kind[i] == K_VIEW) return nd->n_in > 0 && promotes(c, nd->in[0]);
     int k = out->node_kernel[i];
     int cat = k >= 0 ? amp_cat(&out->k[k]) : AMP_PROMOTE;
     if (cat != AMP_PROMOTE) return cat == AMP_F32;
