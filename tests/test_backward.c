@@ -437,8 +437,16 @@ static void t_embedding(void) {
     dlp__graph_add_node(G, "wte", "Gather", "", 2, (int[]){w, ids}, 1, &x);
     dlp__graph_add_node(G, "relu", "Relu", "", 1, &x, 1, &y);
     CHECK(!dlp__graph_finalize(G, NULL, &e));
+    /* under torch.autocast an embedding returns its table's dtype (fp32:
+     * nn.Embedding is on no autocast list): the rows read and e written at
+     * 4 B, 32 x 16 x 4 = 2,048 B each, + the ids: 4,352 B */
     dlp__lowered_free(&L);
     CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    for (int j = 0; j < L.n; j++)
+        if (!strcmp(dlp_graph_node_at(G, L.k[j].anchor)->name, "wte")) CHECK_NEAR(L.k[j].bytes, 4352.0, 0.5);
+    /* model.half() (the numbers above) */
+    dlp__lowered_free(&L);
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP, &L, &e));
     int k = -1;   /* the lookup is a copy-class kernel (aten::index_select) */
     for (int j = 0; j < L.n; j++)
         if (!strcmp(dlp_graph_node_at(G, L.k[j].anchor)->name, "wte")) k = j;
@@ -494,7 +502,8 @@ static void t_dropout(void) {
     dlp__node_set_float(G, dn, "ratio", 0.0);
     CHECK(!dlp__graph_finalize(G, NULL, &e));
     dlp__lowered_free(&L);
-    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, 0, &L, &e));
+    /* model.half(): x arrives half (autocast would cast the fp32 input first) */
+    CHECK(!dlp__lower(G, DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, 1, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP, &L, &e));
     CHECK_I64(L.n, 1);
     CHECK(kernel_of("drop") < 0);
 }

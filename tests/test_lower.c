@@ -89,9 +89,14 @@ static void t_layernorm(void) {
     CHECK_I64(L.k[0].n, 9);
     /* x and y, 2048 floats each, + gamma and beta, 32 floats each */
     CHECK_NEAR(L.k[0].bytes, (2 * 2048 + 2 * 32) * 4.0, 0);
-    /* fp16: activations and parameters take the compute type's size */
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    /* model.half(): activations and parameters take the compute type's size */
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_NEAR(L.k[0].bytes, (2 * 2048 + 2 * 32) * 2.0, 0);
+    /* autocast: layer_norm is on the fp32 list and x arrives fp32 (no
+     * cast): x and y at 4 B, gamma and beta at 2 B (the cached casts) */
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 1);
+    CHECK_NEAR(L.k[0].bytes, 2 * 2048 * 4.0 + 2 * 32 * 2.0, 0);
 }
 
 /* GELU (erf): y = x * (1 + erf(x / sqrt 2)) * 0.5 -> aten::gelu; SiLU x *
@@ -147,13 +152,20 @@ static void t_attention(void) {
     dlp__node_set_int(G, sm, "axis", -1);
     node_("pv", "MatMul", 2, (int[]){p, v}, o);
     CHECK(!fin());
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 1);
     if (L.n == 1) {
         CHECK_STR(L.k[0].name, "aten::scaled_dot_product_attention");
         CHECK_I64(L.k[0].kclass, DLP_KC_ATTN);
         CHECK_NEAR(L.k[0].bytes, 4 * 2 * 4 * 64 * 16 * 2.0, 0);   /* Q, K, V, O in fp16 */
     }
+    /* autocast: q, k, v arrive as fp32 graph inputs, so SDPA (a half op)
+     * runs after three casts down; it still moves fp16 */
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 4);
+    CHECK_I64(count_named("aten::_to_copy (autocast)"), 3);
+    for (int i = 0; i < L.n; i++)
+        if (L.k[i].kclass == DLP_KC_ATTN) CHECK_NEAR(L.k[i].bytes, 4 * 2 * 4 * 64 * 16 * 2.0, 0);
     /* model.half(): bmm, div, softmax, bmm */
     CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 4);
@@ -161,12 +173,18 @@ static void t_attention(void) {
     CHECK_I64(count_named("aten::contiguous"), 0);
     CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_SDPA | DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 4);
-    /* autocast: softmax in fp32, its scores cast up (2 -> 4 B) and back;
-     * 2*4*64*64 = 32768 scores */
+    /* autocast: softmax in fp32, its scores cast up (2 -> 4 B) and back
+     * (2*4*64*64 = 32768 scores), and q, k, v (fp32 graph inputs) cast down
+     * for the two matmuls: 4 + 2 + 3 kernels */
     CHECK(!lower(DLP_RUNTIME_EAGER1X, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
-    CHECK_I64(L.n, 6);
+    CHECK_I64(L.n, 9);
     CHECK_I64(count_named("aten::_to_copy (autocast fp32)"), 1);
-    CHECK_I64(count_named("aten::_to_copy (autocast)"), 1);
+    CHECK_I64(count_named("aten::_to_copy (autocast)"), 4);
+    for (int i = 0; i < L.n; i++)
+        if (!strcmp(L.k[i].name, "aten::_to_copy (autocast fp32)")) {
+            CHECK_NEAR(L.k[i].bytes, 32768 * (2.0 + 4.0), 0);
+            CHECK_NEAR(L.k[i].out_bytes, 32768 * 4.0, 0);
+        }
     for (int i = 0; i < L.n; i++)
         if (!strcmp(L.k[i].name, "aten::softmax")) CHECK_NEAR(L.k[i].bytes, 2 * 32768 * 4.0, 0);
     /* fp32: nothing to cast */
@@ -226,20 +244,144 @@ static void t_convs(void) {
     conv_graph("conv.weight", "conv.bias", 3, 1, DLP_DT_FLOAT);
     CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT, 0));
     CHECK_I64(L.n, 1);
-    /* fp16 NCHW 3x3: input and output converted; NHWC: not */
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    /* fp16 NCHW 3x3: input and output converted; NHWC: not (model.half()) */
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 3);
     CHECK_I64(count_named("cudnn::nchwToNhwcKernel"), 1);
     CHECK_I64(count_named("cudnn::nhwcToNchwKernel"), 1);
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, 0));
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 1);
-    conv_graph("conv.weight", "conv.bias", 1, 1, DLP_DT_FLOAT);
+    /* autocast: the fp32 input x (8*16*28*28 = 100352 elements) is cast down
+     * first (read 4 B, write 2 B each), then converted */
     CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 4);
+    if (L.n == 4) {
+        CHECK_STR(L.k[0].name, "aten::_to_copy (autocast)");
+        CHECK_NEAR(L.k[0].bytes, 100352 * 6.0, 0);
+        CHECK_I64(L.k[0].grad_inputs, 0);   /* a graph input: no gradient */
+        CHECK_STR(L.k[1].name, "cudnn::nchwToNhwcKernel");
+    }
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 2);
+    /* the compilers fuse the cast into their own kernels */
+    CHECK(!lower(DLP_RUNTIME_COMPILE, DLP_MEMFMT_NHWC, DLP_DT_FLOAT16, 0));
+    CHECK_I64(count_named("aten::_to_copy (autocast)"), 0);
+    conv_graph("conv.weight", "conv.bias", 1, 1, DLP_DT_FLOAT);
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 1);
     conv_graph("conv.weight", "conv.bias", 3, 16, DLP_DT_FLOAT);
-    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
     CHECK_I64(L.n, 1);
     if (L.n == 1) CHECK_I64(L.k[0].kclass, DLP_KC_CONV_DW);
+}
+
+/* LayerNorm as torch.onnx writes it, on x (9 nodes); returns y. */
+static int ln_nodes(const char *p, int x, int64_t c) {
+    char nm[12][32];
+    for (int i = 0; i < 12; i++) snprintf(nm[i], sizeof nm[i], "%s%d", p, i);
+    int m = val_(nm[0]), d = val_(nm[1]), sq = val_(nm[2]), var = val_(nm[3]), ve = val_(nm[4]), sd = val_(nm[5]),
+        nrm = val_(nm[6]), sc = val_(nm[7]), y = val_(nm[8]);
+    int r1 = node_(nm[0], "ReduceMean", 1, &x, m);
+    dlp__node_set_ints(G, r1, "axes", 1, D(-1));
+    node_(nm[1], "Sub", 2, (int[]){x, m}, d);
+    node_(nm[2], "Pow", 2, (int[]){d, k_(nm[9], 2)}, sq);
+    int r2 = node_(nm[3], "ReduceMean", 1, &sq, var);
+    dlp__node_set_ints(G, r2, "axes", 1, D(-1));
+    node_(nm[4], "Add", 2, (int[]){var, k_(nm[10], 0)}, ve);
+    node_(nm[5], "Sqrt", 1, &ve, sd);
+    node_(nm[6], "Div", 2, (int[]){d, sd}, nrm);
+    snprintf(nm[11], sizeof nm[11], "%sg", p);
+    node_(nm[7], "Mul", 2, (int[]){nrm, w_(nm[11], 1, D(c))}, sc);
+    snprintf(nm[11], sizeof nm[11], "%sb", p);
+    node_(nm[8], "Add", 2, (int[]){sc, w_(nm[11], 1, D(c))}, y);
+    return y;
+}
+
+/* torch.autocast's dtypes ("Autocast dtypes" in lower.c) on a ConvNeXt-like
+ * residual block over tokens x [2, 4, 8] (64 elements, fp32 graph input):
+ *   y = LN(x); z = y W + b; s = z * gamma; out = s + x
+ * Hand-worked (eager, fp16 autocast): LN is an fp32-list op and x is fp32
+ * already: no cast; it reads x (64 x 4) and gamma, beta (2 x 8 x 2 B, the
+ * cached casts) and writes y in fp32 (64 x 4) = 544 B.  linear is a half op:
+ * y is cast down first (64 x (4 + 2) = 384 B), then it reads y (128), W
+ * (64 x 2) and b (8 x 2), writes z in half (128) = 400 B.  gamma is an fp32
+ * parameter of 8 elements: z * gamma promotes to fp32: reads z (128) and
+ * gamma (16), writes 256 = 400 B.  The residual add reads two fp32 tensors
+ * and writes one: 3 x 256 = 768 B.  Under model.half() (no autocast) every
+ * tensor is 2 B: LN 288, linear 400, mul 272, add 384, and no cast. */
+static void t_autocast(void) {
+    fresh();
+    int x = in_("x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    int y = ln_nodes("ln", x, 8);
+    int mm = val_("mm"), z = val_("z"), s = val_("s"), o = out_("o");
+    node_("mm", "MatMul", 2, (int[]){y, w_("W", 2, D(8, 8))}, mm);
+    node_("bias", "Add", 2, (int[]){mm, w_("bb", 1, D(8))}, z);
+    node_("ls", "Mul", 2, (int[]){z, w_("gamma", 1, D(8))}, s);
+    node_("res", "Add", 2, (int[]){s, x}, o);
+    CHECK(!fin());
+    static const char *names[] = {"aten::layer_norm", "aten::_to_copy (autocast)", "aten::linear", "aten::mul",
+                                  "aten::add"};
+    static const double amp_b[] = {544, 384, 400, 400, 768}, half_b[] = {288, 0, 400, 272, 384};
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(L.n, 5);
+    for (int i = 0; i < L.n && L.n == 5; i++) {
+        CHECK_STR(L.k[i].name, names[i]);
+        CHECK_NEAR(L.k[i].bytes, amp_b[i], 0);
+    }
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, DLP__LOWER_NO_AMP));
+    CHECK_I64(L.n, 4);
+    for (int i = 0, j = 0; i < L.n && L.n == 4; i++, j++) {
+        if (j == 1) j++;
+        CHECK_NEAR(L.k[i].bytes, half_b[j], 0);
+    }
+    /* fp32: nothing changes size, nothing is cast */
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT, 0));
+    CHECK_I64(L.n, 4);
+
+    /* a half input to an fp32-list op is cast up: LN over z (the linear's
+     * half output): 64 x (2 + 4) = 384 B, and a scalar (one element) does
+     * not promote: z * 0.5 stays half (reads 128, writes 128) */
+    fresh();
+    x = in_("x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    int x16 = val_("x16"), h = val_("h"), q = val_("q");
+    int cast = node_("cast", "Cast", 1, &x, x16);
+    dlp__node_set_int(G, cast, "to", DLP_DT_FLOAT16);
+    node_("mm", "MatMul", 2, (int[]){x16, w_("W", 2, D(8, 8))}, h);
+    node_("half", "Mul", 2, (int[]){h, w_("sc", 0, NULL)}, q);
+    int y2 = ln_nodes("ln", q, 8), o2 = out_("o");
+    node_("id", "Relu", 1, &y2, o2);
+    CHECK(!fin());
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    /* cast (the graph's own), matmul, mul, cast up, layer_norm, relu (fp32) */
+    CHECK_I64(L.n, 6);
+    CHECK_I64(count_named("aten::_to_copy (autocast fp32)"), 1);
+    CHECK_I64(count_named("aten::_to_copy (autocast)"), 0);
+    for (int i = 0; i < L.n; i++) {
+        if (!strcmp(L.k[i].name, "aten::_to_copy (autocast fp32)")) CHECK_NEAR(L.k[i].bytes, 384, 0);
+        if (!strcmp(L.k[i].name, "aten::mul")) CHECK_NEAR(L.k[i].bytes, 256, 0);
+        if (!strcmp(L.k[i].name, "aten::relu")) CHECK_NEAR(L.k[i].bytes, 512, 0);
+    }
+
+    /* a view of an fp32 parameter promotes: ViT's class token [1, 1, 8]
+     * expanded to [2, 1, 8] and concatenated with the half tokens h [2, 4, 8]
+     * gives fp32 [2, 5, 8]: cat reads h (64 x 2 = 128 B) and the token (8 x
+     * 2 = 16 B, a weight at the compute dtype) and writes 80 x 4 = 320 B */
+    fresh();
+    x = in_("x", DLP_DT_FLOAT, 3, D(2, 4, 8));
+    x16 = val_("x16"), h = val_("h");
+    int tk = val_("tk"), oc = out_("o");
+    cast = node_("cast", "Cast", 1, &x, x16);
+    dlp__node_set_int(G, cast, "to", DLP_DT_FLOAT16);
+    node_("mm", "MatMul", 2, (int[]){x16, w_("W", 2, D(8, 8))}, h);
+    node_("exp", "Expand", 2, (int[]){w_("cls", 3, D(1, 1, 8)), dlp__graph_add_const_ints(G, "shp", 1, D(3), D(2, 1, 8))},
+          tk);
+    int cc = node_("cat", "Concat", 2, (int[]){tk, h}, oc);
+    dlp__node_set_int(G, cc, "axis", 1);
+    CHECK(!fin());
+    CHECK(!lower(DLP_RUNTIME_EAGER, DLP_MEMFMT_NCHW, DLP_DT_FLOAT16, 0));
+    CHECK_I64(count_named("aten::cat"), 1);
+    for (int i = 0; i < L.n; i++)
+        if (!strcmp(L.k[i].name, "aten::cat")) CHECK_NEAR(L.k[i].bytes, 128 + 16 + 320, 0);
 }
 
 /* nn.Linear on a 3-D input: MatMul(x, W) + Add(b) = one addmm that also
@@ -431,6 +573,7 @@ int main(void) {
     RUN(t_attention);
     RUN(t_views);
     RUN(t_convs);
+    RUN(t_autocast);
     RUN(t_linear);
     RUN(t_predict_invariants);
     RUN(t_names);

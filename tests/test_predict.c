@@ -108,7 +108,9 @@ static int predict(const char *id, const dlp_predict_opts *o) {
 static void t_gemm_4096_fp16_h100(void) {
     gemm_graph(4096, 4096, 4096, 0, 0);
     CHECK(!fin());
-    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
+    /* model.half(): X arrives in fp16 (under autocast the fp32 graph input
+     * would first be cast down: its own kernel, test_lower's t_autocast) */
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1, .no_amp = 1};
     CHECK(!predict("h100-sxm", &o));
     double f = 2.0 * 4096 * 4096 * 4096, tk = f / H100_FP16;
     CHECK_NEAR(P.nodes[0].flops, f, 0.5);
@@ -183,8 +185,9 @@ static void t_elementwise_memory_bound(void) {
     CHECK_I64(P.nodes[0].bound, 'm');
     CHECK_NEAR(P.latency_ms, 1e3 * (tm + LAUNCH), 1e-9);
     CHECK_NEAR(P.latency_ms, 0.350254, 1e-6);
-    /* --dtype fp16 halves the bytes (as .half() would) */
+    /* --dtype fp16 halves the bytes (as .half() would: --no-amp) */
     o.dtype = DLP_DT_FLOAT16;
+    o.no_amp = 1;
     CHECK(!predict("a100-40gb", &o));
     CHECK_NEAR(P.nodes[0].bytes, b / 2, 0.5);
     CHECK_NEAR(P.latency_ms, 1e3 * (tm / 2 + LAUNCH), 1e-9);
@@ -239,7 +242,7 @@ static void t_dvfs_power_cap_l4(void) {
     CHECK_NEAR(s, 0.86878, 1e-5);
     gemm_graph(4096, 4096, 4096, 0, 0);
     CHECK(!fin());
-    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1, .no_amp = 1};   /* fp16 X */
     CHECK(!predict("l4", &o));
     double tc = 2.0 * 4096 * 4096 * 4096 / 121e12;
     CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tc / s, 1e-9);

@@ -173,6 +173,9 @@ static void predict_side(const dlp_llm_config *c, const dlp_graph *g, const dlp_
     dlp_predict_opts po = {0};
     po.no_learned = 1;
     po.dtype = adt;
+    /* LLM engines load the weights in the half type (torch_dtype), not
+     * under torch.autocast: no fp32 ops, no casts (predict's --no-amp) */
+    po.no_amp = 1;
     dlp_graph_stats gst;
     /* MoE: activations are per routed token — predict's memory model of
      * the graph with the routed experts only (the full graph pads every

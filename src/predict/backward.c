@@ -245,6 +245,10 @@ int dlp__backward_kernels(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, in
         if (n > 0) out[0].bn = bn;
         return n;
     }
+    /* an autocast cast (lower.c, "Autocast dtypes"): its backward casts the
+     * gradient back, the same bytes the other way round (ToCopyBackward) */
+    if (dlp__is_autocast_cast(kk))
+        return kk->grad_inputs > 0 ? put(out, 0, max, "aten::_to_copy (backward)", DLP__BWD_FWD, 1, 0, kk->bytes) : 0;
     if (!strncmp(kk->name, "cudnn::nchwToNhwc", 17) || !strncmp(kk->name, "cudnn::nhwcToNchw", 17))
         return put(out, 0, max, kk->name, DLP__BWD_FWD, 2, 0, kk->bytes);
     const dlp_node_info *an = dlp_graph_node_at(b->g, kk->anchor);

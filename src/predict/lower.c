@@ -110,6 +110,12 @@ typedef struct {
     const char **name;   /* per group root: aten name, NULL = by op type  */
     int *kclass;         /* per group root: kernel class, -1 = by op      */
     int *opc;            /* per node: dlp_op_class (read once)            */
+    /* autocast dtypes (eager fp16/bf16 AMP only; "Autocast dtypes" below) */
+    int amp_on;          /* this lowering tracks them                      */
+    unsigned char *f32;  /* per value: stored in fp32 under autocast       */
+    int cur_cat;         /* AMP_* of the kernel whose bytes are being summed */
+    int *cast_k, *cast_v, ncast, cast_cap;   /* casts: (kernel, value), v < 0:
+                                                 up to fp32 (value -v - 1) */
 } lctx;
 
 static const dlp__node *N(const lctx *c, int i) { return &c->g->nodes[i]; }
@@ -1081,6 +1087,113 @@ static const char *aten_name(const lctx *c, int i, int *kc) {
     return nd->op_type;   /* lives in the graph's arena */
 }
 
+/* ---- autocast dtypes ----------------------------------------------------------
+ * Under torch.autocast (eager fp16/bf16, the default for half precision; not
+ * --no-amp) tensors do not all take the half type (autocast_mode.cpp's op
+ * lists, and type promotion for every op on neither list):
+ * - conv, linear, matmul/bmm, SDPA run in half: each fp32 activation input is
+ *   cast down first (aten::_to_copy, one kernel per call: autocast's cast
+ *   cache holds leaf parameters only) and they write half;
+ * - layer_norm, group_norm, softmax and log_softmax are on the fp32 list: a
+ *   half input is cast up, and the kernel reads and writes fp32;
+ * - every other op promotes: its output is fp32 when a tensor operand is
+ *   (an fp32 activation, or an fp32 parameter such as ConvNeXt's layer
+ *   scale, ViT's position embedding or class token); exported Python
+ *   scalars (constants of one element) do not promote.
+ * So the residual stream of ConvNeXt, Swin and ViT is fp32 (LayerNorm's
+ * output, or the fp32 layer scale, plus the shortcut), as our H100 kernel
+ * tables (data/measured/h100/train.json) show for ConvNeXt-T in both layouts:
+ * vectorized_layer_norm_kernel<float, float> (23 a step), MulFunctor<float>,
+ * CUDAFunctor_add<float>, and 197 float16_copy_kernel_cuda casts. */
+enum { AMP_PROMOTE = 0, AMP_HALF, AMP_F32 };
+
+static int is_float_dt(int dt) { return dt == DLP_DT_FLOAT || dt == DLP_DT_FLOAT16 || dt == DLP_DT_BFLOAT16; }
+
+/* The autocast category of a kernel: its class or its aten name. */
+static int amp_cat(const dlp__kernel *kk) {
+    if (kk->kclass == DLP_KC_CONV || kk->kclass == DLP_KC_CONV_DW || kk->kclass == DLP_KC_GEMM ||
+        kk->kclass == DLP_KC_BMM || kk->kclass == DLP_KC_ATTN)
+        return AMP_HALF;
+    if (kk->name && (!strcmp(kk->name, "aten::layer_norm") || !strcmp(kk->name, "aten::group_norm") ||
+                     !strcmp(kk->name, "aten::softmax") || !strcmp(kk->name, "aten::log_softmax")))
+        return AMP_F32;
+    return AMP_PROMOTE;
+}
+
+/* Does value v make a promoting op's output fp32: an fp32 activation, or a
+ * float parameter/constant of more than one element? */
+static int promotes(const lctx *c, int v) {
+    if (v < 0 || !is_float_dt(V(c, v)->dtype)) return 0;
+    if (c->f32[v]) return 1;
+    int u = through_identity(c, v);
+    return is_const(c, u, INT64_MAX) && dlp__numel(V(c, u)) > 1;
+}
+
+/* Ops whose output takes the dtype of their data input alone (their other
+ * inputs are statistics, indices, sizes or pads): cuDNN's batch_norm keeps a
+ * half input half with fp32 statistics; an embedding lookup returns its
+ * table's dtype. */
+static int dtype_of_first(const lctx *c, int i) {
+    static const char *ops[] = {"BatchNormalization", "InstanceNormalization", "LpNormalization", "Resize",
+                                "Upsample", "Gather", "GatherElements", "Pad", "Tile", "Expand", "Clip",
+                                "MaxPool", "AveragePool", "ReduceMean", "ReduceMax", "TopK"};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (is_op(c, i, ops[k])) return 1;
+    return 0;
+}
+
+/* Whether node i's float outputs are fp32 under autocast. */
+static int amp_out_f32(const lctx *c, const dlp__lowered *out, int i) {
+    const dlp__node *nd = N(c, i);
+    /* a view keeps its input's dtype; a view of an fp32 parameter (ViT's
+     * class token expanded over the batch) is fp32 */
+    if (c->kind[i] == K_VIEW) return nd->n_in > 0 && promotes(c, nd->in[0]);
+    int k = out->node_kernel[i];
+    int cat = k >= 0 ? amp_cat(&out->k[k]) : AMP_PROMOTE;
+    if (cat != AMP_PROMOTE) return cat == AMP_F32;
+    if (is_op(c, i, "Cast")) {
+        const dlp__attr *to = dlp__attr_get(nd, "to");
+        return to && to->type == DLP_AT_INT && to->i == DLP_DT_FLOAT;
+    }
+    int nin = dtype_of_first(c, i) ? (nd->n_in > 0 ? 1 : 0) : nd->n_in;
+    for (int q = 0; q < nin; q++)
+        if (promotes(c, nd->in[q])) return 1;
+    return 0;
+}
+
+/* Every value's autocast dtype, in node (topological) order: float graph
+ * inputs arrive fp32 (timm's benchmark feeds fp32 images under AMP). */
+static void amp_dtypes(lctx *c, const dlp__lowered *out) {
+    for (int v = 0; v < c->nv; v++) {
+        const dlp__value *x = V(c, v);
+        c->f32[v] = x->is_input && !x->is_init && is_float_dt(x->dtype);
+    }
+    for (int i = 0; i < c->n; i++) {
+        if (c->kind[i] == K_FREE) continue;
+        int y = amp_out_f32(c, out, i);
+        const dlp__node *nd = N(c, i);
+        for (int o = 0; o < nd->n_out; o++)
+            if (nd->out[o] >= 0 && is_float_dt(V(c, nd->out[o])->dtype)) c->f32[nd->out[o]] = (unsigned char)y;
+    }
+}
+
+/* Note a cast autocast runs before kernel k: value v down to half (up = 0)
+ * or up to fp32 (up = 1).  Out of memory: the cast is left out. */
+static void amp_note_cast(lctx *c, int k, int v, int up) {
+    if (c->ncast == c->cast_cap) {
+        int cap = c->cast_cap ? 2 * c->cast_cap : 64;
+        int *nk = realloc(c->cast_k, sizeof(int) * (size_t)cap);
+        if (!nk) return;
+        c->cast_k = nk;
+        int *nv = realloc(c->cast_v, sizeof(int) * (size_t)cap);
+        if (!nv) return;
+        c->cast_v = nv;
+        c->cast_cap = cap;
+    }
+    c->cast_k[c->ncast] = k;
+    c->cast_v[c->ncast++] = up ? -v - 1 : v;
+}
+
 /* ---- assembling the list ------------------------------------------------------- */
 
 static double vbytes(const lctx *c, int v) {
@@ -1088,6 +1201,22 @@ static double vbytes(const lctx *c, int v) {
     t = *dlp_graph_tensor_at(c->g, v);
     double b = dlp__tensor_bytes_at(&t, c->cdt);
     return b > 0 ? b : 0;
+}
+
+/* Bytes of value v as stored: fp32 where autocast keeps it so. */
+static double own_bytes(const lctx *c, int v) {
+    double b = vbytes(c, v);
+    if (!c->amp_on || !c->f32[v] || b <= 0) return b;
+    return b / dlp__elem_bytes(c->cdt) * 4.0;
+}
+
+/* Bytes the current kernel reads of input s: a half op reads the half cast,
+ * an fp32-list op the fp32 one, any other op the stored tensor; weights at
+ * the compute dtype as before (autocast's cached casts). */
+static double read_bytes(const lctx *c, int s) {
+    if (!c->amp_on || is_param(c, s) || c->cur_cat == AMP_HALF) return vbytes(c, s);
+    if (c->cur_cat == AMP_F32 && is_float_dt(V(c, s)->dtype)) return vbytes(c, s) / dlp__elem_bytes(c->cdt) * 4.0;
+    return own_bytes(c, s);
 }
 
 /* The storage a value reads through views: the value itself unless it is a
@@ -1120,11 +1249,11 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
     int bn = eager || (c->runtime == DLP_RUNTIME_COMPILE && c->train);
     int half = c->cdt == DLP_DT_FLOAT16 || c->cdt == DLP_DT_BFLOAT16;
     int nchw_tc = half && (eager || c->runtime == DLP_RUNTIME_COMPILE);
-    int amp = half && eager && c->amp;
-    if (!bn && !nchw_tc && !amp) return;
-    int n0 = out->n, nn = 0;
-    /* at most 4 rows per kernel: a conv, its two conversions, its BatchNorm */
-    dlp__kernel *nk = calloc((size_t)(4 * n0 + 1), sizeof *nk);
+    if (!bn && !nchw_tc && !c->ncast) return;
+    int n0 = out->n, nn = 0, ci = 0;
+    /* at most 4 rows per kernel (a conv, its two conversions, its
+     * BatchNorm) and the autocast casts */
+    dlp__kernel *nk = calloc((size_t)(4 * n0 + c->ncast + 1), sizeof *nk);
     int *remap = malloc(sizeof(int) * (size_t)(n0 ? n0 : 1));
     if (!nk || !remap) {   /* out of memory: keep the plain list */
         free(nk), free(remap);
@@ -1143,6 +1272,22 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
         int spatial = w && w->rank == 4 && (w->dims[2] > 1 || w->dims[3] > 1);
         int tc = conv && kk->kclass == DLP_KC_CONV && nchw_tc && V(c, nd->in[0])->rank == 4 && spatial &&
                  !c->cl[nd->in[0]];   /* a channels_last input is already NHWC */
+        /* the casts autocast runs before this kernel ("Autocast dtypes"),
+         * ahead of cuDNN's layout conversion of the half tensor */
+        while (ci < c->ncast && c->cast_k[ci] < k) ci++;
+        for (; ci < c->ncast && c->cast_k[ci] == k; ci++) {
+            int up = c->cast_v[ci] < 0, v = up ? -c->cast_v[ci] - 1 : c->cast_v[ci];
+            double e = vbytes(c, v) / dlp__elem_bytes(c->cdt);
+            dlp__kernel *t = &nk[nn++];
+            t->name = up ? "aten::_to_copy (autocast fp32)" : "aten::_to_copy (autocast)";
+            t->kclass = DLP_KC_COPY;
+            t->anchor = kk->anchor;
+            t->bytes = e * (dlp__elem_bytes(c->cdt) + 4);
+            t->out_bytes = e * (up ? 4 : dlp__elem_bytes(c->cdt));
+            t->op_class = DLP_OPC_DATA;
+            /* a graph input (the fp32 images) needs no gradient */
+            t->grad_inputs = producer(c, v) >= 0 && c->kind[producer(c, v)] != K_FREE;
+        }
         if (tc) {
             dlp__kernel *t = &nk[nn++];
             t->name = "cudnn::nchwToNhwcKernel";
@@ -1153,36 +1298,8 @@ static void implied_kernels(lctx *c, dlp__lowered *out) {
             t->op_class = DLP_OPC_DATA;
             t->grad_inputs = 1;
         }
-        /* autocast (AMP) runs softmax in fp32: the fp16 scores are cast up,
-         * normalised in fp32, and cast back for the matmul that reads them
-         * (torch.autocast's fp32 op list; SDPA keeps them on chip) */
-        int amp_sm = amp && kk->kclass == DLP_KC_SOFTMAX && kk->n == 1 && !strcmp(kk->name, "aten::softmax");
-        double e_sm = amp_sm ? kk->out_bytes / dlp__elem_bytes(c->cdt) : 0;
-        if (amp_sm) {
-            dlp__kernel *t = &nk[nn++];
-            t->name = "aten::_to_copy (autocast fp32)";
-            t->kclass = DLP_KC_COPY;
-            t->anchor = kk->anchor;
-            t->bytes = e_sm * (dlp__elem_bytes(c->cdt) + 4);
-            t->out_bytes = e_sm * 4;
-            t->op_class = DLP_OPC_DATA;
-            t->grad_inputs = 1;
-        }
         remap[k] = nn;
         nk[nn++] = *kk;
-        if (amp_sm) {
-            dlp__kernel *t = &nk[nn - 1];
-            t->bytes = 2 * e_sm * 4;
-            t->out_bytes = e_sm * 4;
-            t = &nk[nn++];
-            t->name = "aten::_to_copy (autocast)";
-            t->kclass = DLP_KC_COPY;
-            t->anchor = kk->anchor;
-            t->bytes = e_sm * (4 + dlp__elem_bytes(c->cdt));
-            t->out_bytes = e_sm * dlp__elem_bytes(c->cdt);
-            t->op_class = DLP_OPC_DATA;
-            t->grad_inputs = 1;
-        }
         if (tc) {
             dlp__kernel *t = &nk[nn++];
             t->name = "cudnn::nhwcToNchwKernel";
@@ -1365,11 +1482,16 @@ static void member_inputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__k
          * vocabulary reads one row per token, not 1 GB) */
         if (q == 0 && is_op(c, i, "Gather") && is_param(c, s) && nd->n_out > 0 && nd->out[0] >= 0 &&
             vbytes(c, nd->out[0]) < vbytes(c, s))
-            kk->bytes += vbytes(c, nd->out[0]);
+            kk->bytes += own_bytes(c, nd->out[0]);
         else
-            kk->bytes += vbytes(c, s);
+            kk->bytes += read_bytes(c, s);
         if (is_param(c, s) && V(c, s)->rank >= 2) kk->has_weight = 1;
         if (sp >= 0 && c->kind[sp] != K_FREE) kk->grad_inputs++;
+        /* an activation in the wrong dtype for an autocast-listed op is cast */
+        int act = (sp >= 0 && c->kind[sp] != K_FREE) || (V(c, s)->is_input && !V(c, s)->is_init);
+        if (c->amp_on && act && !is_param(c, s) && is_float_dt(V(c, s)->dtype) &&
+            ((c->cur_cat == AMP_HALF && c->f32[s]) || (c->cur_cat == AMP_F32 && !c->f32[s])))
+            amp_note_cast(c, k, s, c->cur_cat == AMP_F32);
     }
 }
 
@@ -1402,7 +1524,7 @@ static void member_outputs(lctx *c, const dlp__lowered *out, int k, int i, dlp__
             if (out->node_kernel[x->cons[j]] != k && c->kind[x->cons[j]] != K_FREE && !view_into(c, out, k, x->cons[j]))
                 ext = 1;
         if (ext) {
-            double b = vbytes(c, v);
+            double b = own_bytes(c, v);
             kk->bytes += b;
             kk->out_bytes += b;
         }
@@ -1416,6 +1538,7 @@ static void kernel_work(lctx *c, const dlp__lowered *out, int k, unsigned char *
     dlp__kernel *kk = &out->k[k];
     int heavy = -1;
     double best = -1;
+    c->cur_cat = c->amp_on ? amp_cat(kk) : AMP_PROMOTE;
     for (int m = 0; m < kk->n; m++) {
         int i = out->members[kk->first + m];
         dlp_node_info ni;
@@ -1490,9 +1613,18 @@ dlp_status dlp__lower(const dlp_graph *g, int runtime, int memfmt, int train, in
     run_passes(&c);
     make_kernels(&c, out, kidx);
     group_members(&c, out);
+    /* autocast's dtypes: eager fp16/bf16 under torch.autocast */
+    c.amp_on = c.amp && (cdt == DLP_DT_FLOAT16 || cdt == DLP_DT_BFLOAT16) &&
+               (runtime == DLP_RUNTIME_EAGER || runtime == DLP_RUNTIME_EAGER1X);
+    if (c.amp_on && !(c.f32 = calloc(v1, 1))) {
+        st = dlp__err(err, DLP_ENOMEM, "lower: out of memory");
+        goto done;
+    }
+    if (c.amp_on) amp_dtypes(&c, out);
     for (int k = 0; k < out->n; k++) kernel_work(&c, out, k, vseen);
     implied_kernels(&c, out);
 done:
+    free(c.f32), free(c.cast_k), free(c.cast_v);
     free(c.kind), free(c.grp), free(c.copy), free(c.nc), free(c.cl), free(c.name), free(c.kclass), free(c.opc);
     free(scratch), free(kidx), free(vseen);
     if (st) dlp__lowered_free(out);
@@ -1503,6 +1635,10 @@ void dlp__lowered_free(dlp__lowered *l) {
     if (!l) return;
     free(l->k), free(l->members), free(l->node_kernel), free(l->node_view);
     memset(l, 0, sizeof *l);
+}
+
+int dlp__is_autocast_cast(const dlp__kernel *kk) {
+    return kk && kk->name && !strncmp(kk->name, "aten::_to_copy (autocast", 24);
 }
 
 int64_t dlp__softmax_row(const dlp_graph *g, const dlp__kernel *kk) {

@@ -60,6 +60,10 @@ double dlp__elem_bytes(int dtype);
  * own size otherwise; -1 when unknown.  Time and memory both use it. */
 double dlp__tensor_bytes_at(const dlp_tensor_info *t, int cdt);
 
+/* 1 when kk is a dtype cast that torch.autocast runs ("aten::_to_copy
+ * (autocast...)": lower.c, "Autocast dtypes"). */
+int dlp__is_autocast_cast(const dlp__kernel *kk);
+
 /* The row length of a Softmax/LogSoftmax kernel over its last axis (the
  * length PyTorch's CUDA softmax picks its kernel by); 0 for any other
  * kernel or axis (another axis runs the spatial kernels). */

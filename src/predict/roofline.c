@@ -293,6 +293,18 @@ static double tc_rate_time(const kernel_setup *s, double flops, double bytes, do
     return fmax(tm * r, fmax(tc * r * s->tc_scale, tc * s->tc_floor));
 }
 
+/* autocast's dtype casts (lower.c, "Autocast dtypes") are ATen's
+ * vectorized copy kernel over a contiguous tensor: one read and one write
+ * stream, the STREAM "scale" pattern, which runs at 0.89-0.94 of the DRAM
+ * peak on Ampere/Hopper (gpu-benches gpu-stream: A100-40GB 1,381 of 1,555
+ * GB/s, A40 -- GA102, the RTX 3090's chip -- 653 of 696; our H100's relu
+ * and add over 2^27-2^28 elements 2,990-3,050 of 3,350,
+ * data/measured/h100/ew.csv).  The elementwise curve, fitted on NeuSight's
+ * smaller fp32 kernels, extrapolates to 1.3-1.4x the bandwidth time at
+ * these sizes (our H100's large relu/add: measured 1.11-1.13x).  ratio =
+ * exp(a) = 1 / 0.90. */
+static const dlp_eff_curve stream_copy = {0.10536, 0, 0, 0};
+
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
     kernel_setup s = {0};
     s.kclass = kk->kclass;
@@ -312,6 +324,10 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
                                : "neusight-fp32-v1:elementwise (block softmax, rows in L1)";
     } else {
         s.curve = kcurve_for(c, o, kk->kclass, kk->op_class, kprec, &s.source);
+    }
+    if (dlp__is_autocast_cast(kk) && !c->pure && !o->eff && !c->trt) {
+        s.curve = &stream_copy;
+        s.source = "stream copy: 0.90 of DRAM bandwidth (gpu-benches gpu-stream)";
     }
     /* NeuSight's fp32 linear layers (M = batch x seq >= 128 tokens) all lie
      * at or above the ridge (v >= 0); below it the fitted intensity term
