@@ -298,7 +298,7 @@ static void t_dvfs_max_q_worked_example(void) {
     CHECK_NEAR(s, 0.8155, 1e-4);
     gemm_graph(8192, 8192, 8192, 0, 0);
     CHECK(!fin());
-    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1};
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16, .pure_roofline = 1, .no_amp = 1};   /* fp16 X: model.half() */
     CHECK(!predict("rtx-pro-6000-maxq", &o));
     CHECK_NEAR(P.nodes[0].kernel_ms, 1e3 * tc / s, 1e-9);
     CHECK_NEAR(P.nodes[0].kernel_ms, 3.072, 5e-4);
