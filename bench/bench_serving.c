@@ -682,15 +682,20 @@ static double phys_heldout(int kind, int ngroups) {
     return n ? 100.0 * err / n : NAN;
 }
 
+/* Leaderboard rows in group g of `kind` (1: GPU, else family). */
+static int leaderboard_rows_in(int kind, int g) {
+    int rows = 0;
+    for (int i = 0; i < nR; i++)
+        rows += !strcmp(R[i].set, "leaderboard") && (kind == 1 ? R[i].dev : R[i].fam) == g;
+    return rows;
+}
+
 /* The refit constants per held-out group (their spread is what LOGO/LOFO
  * tests). */
 static void phys_groups(int kind, int ngroups, char names[][48]) {
     int shown = 0;
     for (int g = 0; g < ngroups; g++) {
-        int rows = 0;   /* only groups with leaderboard rows */
-        for (int i = 0; i < nR; i++)
-            rows += !strcmp(R[i].set, "leaderboard") && (kind == 1 ? R[i].dev : R[i].fam) == g;
-        if (!rows) continue;
+        if (!leaderboard_rows_in(kind, g)) continue;   /* only groups with leaderboard rows */
         double co[2];
         phys_fit(kind, g, co);
         printf("%s%s: f %.3f m %.2f", shown++ ? ", " : "  refit without ", names[g], co[0], co[1]);
@@ -703,10 +708,7 @@ static void phys_groups(int kind, int ngroups, char names[][48]) {
 static void power_groups(int kind, int ngroups, char names[][48]) {
     int shown = 0;
     for (int g = 0; g < ngroups; g++) {
-        int rows = 0;   /* only groups with leaderboard rows */
-        for (int i = 0; i < nR; i++)
-            rows += !strcmp(R[i].set, "leaderboard") && (kind == 1 ? R[i].dev : R[i].fam) == g;
-        if (!rows) continue;
+        if (!leaderboard_rows_in(kind, g)) continue;   /* only groups with leaderboard rows */
         double co[3];
         power_fit(kind, g, co);
         double rest = 1.0 - co[0];

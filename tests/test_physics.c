@@ -140,6 +140,15 @@ static void t_cpu_half_not_faster(void) {
     dlp_graph_free(g);
 }
 
+/* g in fp16 on gpu, eager (*pe) and compiled (*pc). */
+static void eager_and_compiled(dlp_graph *g, const char *gpu, dlp_prediction *pe, dlp_prediction *pc) {
+    dlp_error e;
+    dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16};
+    CHECK(!pred(g, gpu, &o, pe, &e));
+    dlp_predict_use_runtime(&o, DLP_RUNTIME_COMPILE);
+    CHECK(!pred(g, gpu, &o, pc, &e));
+}
+
 /* torch.compile never slower than eager on a conv net: the conv+ReLU
  * epilogue group is a conv kernel, so inductor cannot fold the MaxPool after
  * it into a Triton reduction (before: VGG16 fp16 batch 64 on an H100 17.8 ms
@@ -153,11 +162,7 @@ static void t_compile_not_slower(void) {
         if (!g) continue;
         for (int k = 0; k < 3; k++) {
             dlp_prediction pe, pc;
-            dlp_error e;
-            dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16};
-            CHECK(!pred(g, gpus[k], &o, &pe, &e));
-            dlp_predict_use_runtime(&o, DLP_RUNTIME_COMPILE);
-            CHECK(!pred(g, gpus[k], &o, &pc, &e));
+            eager_and_compiled(g, gpus[k], &pe, &pc);
             CHECK(pc.latency_ms <= pe.latency_ms);
             /* no conv in a generated (Triton) kernel */
             for (int r = 0; r < pc.n_kernel_rows; r++)
@@ -195,11 +200,7 @@ static void t_issue23_cases(void) {
         if (!g) continue;
         for (int k = 0; k < 2; k++) {
             dlp_prediction pe, pc;
-            dlp_error e;
-            dlp_predict_opts o = {.dtype = DLP_DT_FLOAT16};
-            CHECK(!pred(g, gpus[k], &o, &pe, &e));
-            dlp_predict_use_runtime(&o, DLP_RUNTIME_COMPILE);
-            CHECK(!pred(g, gpus[k], &o, &pc, &e));
+            eager_and_compiled(g, gpus[k], &pe, &pc);
             fprintf(stderr, "  %s %s fp16 batch 64: eager %.3f ms, compile %.3f ms\n", vgg[m], gpus[k],
                     pe.latency_ms, pc.latency_ms);
             CHECK(pc.latency_ms <= pe.latency_ms);
