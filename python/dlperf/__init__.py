@@ -18,6 +18,7 @@ import glob
 import io
 import json
 import os
+import re
 import threading
 
 from . import _check, _lib
@@ -307,7 +308,7 @@ def _hub_config(hub, model):
         return None
     try:
         with open(repo + "/refs/main", "rb") as f:
-            ref = f.readline(63).decode("utf-8", "replace").rstrip("\r\n")
+            ref = re.split(r"[\r\n]", f.readline(63).decode("utf-8", "replace"))[0]   # fgets + strcspn
     except OSError:
         ref = ""
     if ref and "/" not in ref and os.path.isfile("%s/snapshots/%s/config.json" % (repo, ref)):
