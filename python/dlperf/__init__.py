@@ -14,9 +14,11 @@ terms.  docs/python.md.
     r["latency_ms"], r["memory_mb"]
 """
 import ctypes
+import glob
 import io
 import json
 import os
+import re
 import threading
 
 from . import _check, _lib
@@ -284,6 +286,87 @@ def _llm_config(config):
     return config
 
 
+# ---- llm(model=...): a folder or a hub-cache id, read here as the CLI reads it ------
+
+# room for a dlp_llm_config (1416 bytes in 0.x); its first fields are
+# char id[96] and char hf_id[96] (include/dlperf.h)
+_LLM_CONFIG_ROOM = 1 << 16
+_ENOTFOUND = -8
+_HUB_NOTE = ("; not in the Hugging Face cache either ($HF_HUB_CACHE, $HF_HOME/hub, "
+             "~/.cache/huggingface/hub); give a folder with its config.json")
+
+
+def _hub_config(hub, model):
+    """config.json of ORG/NAME under hub folder `hub`, as llm_find.c's
+    hub_config: the snapshot refs/main names, else the first snapshot holding
+    one; None when absent."""
+    org, slash, name = model.partition("/")
+    if not slash or "/" in name or ".." in model:
+        return None
+    repo = "%s/models--%s--%s" % (hub, org, name)
+    if not os.path.isdir(repo):
+        return None
+    try:
+        with open(repo + "/refs/main", "rb") as f:
+            ref = re.split(r"[\r\n]", f.readline(63).decode("utf-8", "replace"))[0]   # fgets + strcspn
+    except OSError:
+        ref = ""
+    if ref and "/" not in ref and os.path.isfile("%s/snapshots/%s/config.json" % (repo, ref)):
+        return "%s/snapshots/%s/config.json" % (repo, ref)
+    found = sorted(glob.glob(glob.escape(repo) + "/snapshots/*/config.json"))
+    return found[0] if found else None
+
+
+def _config_file(path):
+    """(config.json text, the name the CLI gives it) of a file on this
+    machine, through the library's own loader so that a bad file gets the
+    CLI's message."""
+    data = _read(path, "config")
+    buf, err = ctypes.create_string_buffer(_LLM_CONFIG_ROOM), _lib._Err()
+    st = _lib.lib.dlp_llm_config_load(os.fsencode(path), buf, ctypes.byref(err))
+    if st:
+        _lib.raise_error(err.text(), st)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidValue("%s: not a JSON config: %s" % (path, e)) from None
+    return text, buf.raw[:96].split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def _llm_model(model):
+    """(model, config, config_name) to send for llm(model=...), found as
+    `dlperf llm --model` finds it (src/llm/llm_find.c): a catalogue id goes
+    by name; else a folder holding a config.json (or the file itself); else
+    a Hugging Face id ORG/NAME in the local hub cache ($HF_HUB_CACHE,
+    $HF_HOME/hub, ~/.cache/huggingface/hub).  The file is read here, on the
+    caller's machine, as the CLI would read it on its own: the server never
+    reads its disk."""
+    buf, err = ctypes.create_string_buffer(_LLM_CONFIG_ROOM), _lib._Err()
+    st = _lib.lib.dlp_llm_catalogue_get(model.encode(), buf, ctypes.byref(err))
+    if st != _ENOTFOUND:
+        return model, None, None   # known (or refused by the server in the CLI's words)
+    if os.path.isdir(model):
+        path = model + "/config.json"
+        if not os.path.isfile(path):
+            _lib.raise_error("%s: the folder holds no config.json" % model, _ENOTFOUND)
+        text, name = _config_file(path)
+        return None, text, name
+    if os.path.isfile(model):
+        text, name = _config_file(model)
+        return None, text, name
+    path, env = None, os.environ
+    if env.get("HF_HUB_CACHE"):
+        path = _hub_config(env["HF_HUB_CACHE"], model)
+    if not path and env.get("HF_HOME"):
+        path = _hub_config(env["HF_HOME"] + "/hub", model)
+    if not path and env.get("HOME"):
+        path = _hub_config(env["HOME"] + "/.cache/huggingface/hub", model)
+    if not path:
+        _lib.raise_error(err.text() + (_HUB_NOTE if "/" in model else ""), _ENOTFOUND)
+    text, _ = _config_file(path)
+    return None, text, model.encode()[:95].decode("utf-8", "ignore")   # named as the user named it
+
+
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
@@ -291,8 +374,14 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
-    model: a catalogue or Hugging Face id ('dlperf llm --list'); or config:
-        a config.json dict or its path.
+    model: as `dlperf llm --model`: a catalogue or Hugging Face id ('dlperf
+        llm --list'); else a folder holding a config.json (or the file);
+        else an id ORG/NAME whose snapshot is in the local Hugging Face cache
+        ($HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub, in that
+        order).  A folder or cached config is read by this process (the
+        server never reads its disk) and sent as 'config' with the name the
+        CLI prints ('config_name').  Or config: a config.json dict or its
+        path (a path is named as `dlperf llm --config FILE` names it).
     device (required): {devices}.
     batch, seq (prompt tokens), gen (generated tokens; 0: the forward pass
         alone), gpus (tensor parallel), samples, image_tokens: ints.
@@ -313,12 +402,20 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
-    config = _llm_config(config)
     if model is None and config is None:
         raise InvalidType("llm() needs model= (a catalogue or Hugging Face id) or config=")
+    if isinstance(model, os.PathLike):
+        model = os.fspath(model)
     _check.string("model", model)
+    name = None
+    if model is not None and config is None:
+        model, config, name = _llm_model(model)
+    elif isinstance(config, (str, os.PathLike)) and model is None:
+        config, name = _config_file(os.fspath(config))   # as `dlperf llm --config FILE` names it
+    else:
+        config = _llm_config(config)
     _check.device("device", device)
-    f = dict(model=model, config=config, device=device, batch=_check.integer("batch", batch),
+    f = dict(model=model, config=config, config_name=name or None, device=device, batch=_check.integer("batch", batch),
              seq=_check.integer("seq", seq), dtype=_check.choice("dtype", dtype, _check.LLM_DTYPES,
                                                                   _lib.lib.dlp_quant_parse),
              kv_dtype=_check.choice("kv_dtype", kv_dtype, _check.DTYPES, _lib.lib.dlp_dtype_parse),

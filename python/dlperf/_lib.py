@@ -61,6 +61,7 @@ def _pythonic(msg):
     msg = re.sub(r"GET /api/devices lists (the ids|all)", "dlperf.devices() lists them", msg)
     # no Python call lists the LLM catalogue: the CLI's command, verbatim
     msg = msg.replace("GET /api/models lists all", "the command 'dlperf llm \x00list' lists all")
+    msg = msg.replace("'dlperf llm --list'", "'dlperf llm \x00list'")   # the library's wording of it
     # an unbound symbol, as the API or the library words it
     msg = re.sub(r"give the field 'batch' or 'seq', or 'dims' as (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
     msg = re.sub(r"give --batch, --seq or --dim (\S+)=N", r"give batch=, seq= or dims={'\1': N}", msg)
@@ -191,6 +192,9 @@ for name, res, args in [
     ("dlp_llm_phase_parse", ctypes.c_int, [ctypes.c_char_p]),
     ("dlp_llm_engine_name", ctypes.c_char_p, [ctypes.c_int]),
     ("dlp_llm_engine_parse", ctypes.c_int, [ctypes.c_char_p]),
+    # llm(model=...) finds a folder or hub-cache config as the CLI does (__init__._llm_model)
+    ("dlp_llm_catalogue_get", ctypes.c_int, [ctypes.c_char_p, _P, _ERR]),
+    ("dlp_llm_config_load", ctypes.c_int, [ctypes.c_char_p, _P, _ERR]),
 ]:
     fn = getattr(lib, name, None)
     if fn is None:

@@ -722,13 +722,41 @@ done:
 
 /* ---- /api/llm ---------------------------------------------------------------- */
 
+/* 'config_name' of /api/llm: the name an uploaded config goes by, as the
+ * CLI names what --model found on its disk (llm_find.c): a folder's or a
+ * file's name, or a Hugging Face id ORG/NAME from the hub cache, which is
+ * then also the answer's hf_id.  The client read the file, so the server
+ * still never reads its own disk.  0 (*name NULL when absent), or -1 after
+ * the 400. */
+static int config_name_of(req *r, const char **name) {
+    if (get_str(r, "config_name", name)) return -1;
+    const char *s = *name;
+    if (!s) return 0;
+    if (!field(r, "config")) {
+        dlp__serve_error(r->out, 400, "field 'config_name' names an uploaded 'config': give it with 'config'");
+        return -1;
+    }
+    size_t n = strlen(s), slashes = 0;
+    int bad = n == 0 || n >= sizeof ((dlp_llm_config *)0)->id || s[0] == '/' || s[n - 1] == '/';
+    for (size_t i = 0; i < n && !bad; i++) {
+        bad = (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
+        slashes += s[i] == '/';
+    }
+    if (bad || slashes > 1 || (slashes && strstr(s, ".."))) {
+        dlp__serve_error(r->out, 400, "field 'config_name': '%.64s' is not a folder's name or a Hugging Face id "
+                                      "ORG/NAME (1 to 95 printable bytes)", s);
+        return -1;
+    }
+    return 0;
+}
+
 /* An LLM config from 'model' (a catalogue id) or 'config' (a config.json
  * object, or its text from a form), exactly one; /api/llm and /api/plan.
  * The catalogue only, never the server's disk.  Returns 0, or -1 with the
  * answer set. */
 static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
-    const char *model;
-    if (get_str(r, "model", &model)) return -1;
+    const char *model, *name;
+    if (get_str(r, "model", &model) || config_name_of(r, &name)) return -1;
     const cJSON *config = field(r, "config");
     if (!model == !config) {
         dlp__serve_error(r->out, 400, "%s: give exactly one of 'model' (an id of GET /api/models) and 'config' "
@@ -761,6 +789,10 @@ static int llm_config_of(req *r, const char *ep, dlp_llm_config *c) {
     if (st) {
         lib_error(r->out, st, &err);
         return -1;
+    }
+    if (name) {   /* as llm_find.c names a config found on disk */
+        snprintf(c->id, sizeof c->id, "%s", name);
+        if (strchr(name, '/')) snprintf(c->hf_id, sizeof c->hf_id, "%s", name);
     }
     return 0;
 }
@@ -812,8 +844,8 @@ static int get_mtp(req *r, int serving, int64_t *mtp, double *acc) {
 }
 
 static void h_llm(req *r) {
-    static const char *const allowed[] = {"model", "config", "device", "batch", "seq", "dtype", "gen",
-                                          "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
+    static const char *const allowed[] = {"model", "config", "config_name", "device", "batch", "seq", "dtype",
+                                          "gen", "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
                                           "mtp", "mtp_accepted", NULL};
