@@ -139,6 +139,9 @@ typedef struct {
                                    evaluated at (-inf: the curve's own clamp) */
     double wave_s;              /* > 0: the kernel's time from tiles and waves
                                    (waves.c), used instead of the curve       */
+    double floor_s;             /* > 0: a lower bound on this kernel's time
+                                   above the curve's (amd_block_softmax)      */
+    const char *floor_source;   /* what floor_s is, for the kernel list       */
     double tc_scale, tc_floor;  /* tc_scale in (0, 1): a half tensor-core GEMM on
                                    a GPU whose SMs do fewer tensor FLOP per
                                    clock than the curve's fit GPUs
@@ -423,24 +426,16 @@ static double wave_time(const pctx *c, const dlp__kernel *kk, const kernel_setup
 
 /* AMD GPUs: a softmax over rows longer than the warp softmax takes is
  * PyTorch's one-workgroup-per-row kernel, whose rate on CDNA is set by CUs x
- * clock (waves.h, dlp__amd_softmax_time; docs/predict.md, "AMD GPUs").
- * Returns the kernel's seconds where that bound is above the curve's time
- * (the caller times the kernel by it, as by the wave model), else 0. */
-static double amd_block_softmax(const pctx *c, const dlp__kernel *kk, const kernel_setup *ks, const char **source) {
-    if (c->pure || c->trt || !dlp__is_amd_gpu(c->d) || kk->kclass != DLP_KC_SOFTMAX || softmax_streams(c, kk)) return 0;
+ * clock (waves.h, dlp__amd_softmax_time; docs/predict.md, "AMD GPUs").  That
+ * rate is a floor under the curve's time: add_kernels times the kernel by
+ * the later of the two, so the curve is evaluated once, there. */
+static void amd_block_softmax(const pctx *c, const dlp__kernel *kk, kernel_setup *ks) {
+    if (c->pure || c->trt || !dlp__is_amd_gpu(c->d) || kk->kclass != DLP_KC_SOFTMAX || softmax_streams(c, kk)) return;
     const dlp_node_info *ni = dlp_graph_node_at(c->g, kk->anchor);
     const dlp_tensor_info *y = ni && ni->n_outputs > 0 ? dlp_graph_tensor_at(c->g, ni->outputs[0]) : NULL;
-    if (!y || !y->shape_known || y->numel <= 0) return 0;
-    double t = dlp__amd_softmax_time(dlp__amd_softmax_builtin(), c->d, (double)y->numel, dlp__softmax_row(c->g, kk));
-    double roof = dlp__roof_time(kk->flops, kk->bytes, ks->peak, c->bw), curve = roof;
-    if (ks->curve && roof > 0) {
-        double u, v;
-        dlp__eff_features(roof, kk->flops, kk->bytes, ks->peak, c->bw, &u, &v);
-        curve = roof * dlp__eff_ratio_uv(ks->curve, u, v < ks->vmin ? ks->vmin : v);
-    }
-    if (!(t > curve)) return 0;
-    *source = "amd block softmax (rows per CU-clock)";
-    return t;
+    if (!y || !y->shape_known || y->numel <= 0) return;
+    ks->floor_s = dlp__amd_softmax_time(dlp__amd_softmax_builtin(), c->d, (double)y->numel, dlp__softmax_row(c->g, kk));
+    ks->floor_source = "amd block softmax (rows per CU-clock)";
 }
 
 /* Which GEMM of a conv's or a linear/bmm's backward a row is (1 data
@@ -470,6 +465,8 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
         double r = dlp__eff_ratio_uv(s->curve, u, v < s->vmin ? s->vmin : v);
         ks = s->tc_scale > 0 ? tc_rate_time(s, flops, bytes, c->bw, r) : roof * r;
     }
+    const char *source = s->source;
+    if (s->floor_s > ks) ks = s->floor_s, source = s->floor_source;
     if (ks < c->floor_s) ks = c->floor_s;
     double u = ks > 0 ? roof / ks : 0;       /* achieved share of the bound peak */
     double share = DLP__POWER_BUSY + DLP__POWER_UTIL * u;
@@ -528,7 +525,7 @@ static double add_kernels(pctx *c, int n, const kernel_setup *s, double flops, d
         r->kernel_ms = 1e3 * ks;
         r->time_ms = 1e3 * t;
         r->bound = s->peak > 0 && flops / s->peak > bytes / c->bw ? 'c' : 'm';
-        r->curve = s->source;
+        r->curve = source;
         r->kclass = s->kclass;
         *row_out = r;
     }
@@ -851,7 +848,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         kernel_setup ks = setup_kernel(c, o, kk, prec);
         bn_nchw_limit(c, o, L, kk, kk->flops, kk->bytes, &ks);
         ks.wave_s = wave_time(c, kk, &ks, prec, 0, &ks.source);
-        if (ks.wave_s <= 0) ks.wave_s = amd_block_softmax(c, kk, &ks, &ks.source);
+        if (ks.wave_s <= 0) amd_block_softmax(c, kk, &ks);
         dlp_kernel_pred *row = NULL;
         double kms = 0;
         double ratio = 1;
