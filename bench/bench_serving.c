@@ -4,6 +4,9 @@
  *
  *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only]
  *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
+ *                 [--lowload]        (the 1-4-client TTFT: the prefill's slope from 1k to
+ *                                     8k prompts and the gap at 1k, per group; with
+ *                                     --split, that family's groups only)
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -476,6 +479,7 @@ static void oof(int t, const char *set, int split_kind, double *out) {
 
 static int analytic_only; /* --analytic-only: no out-of-fold trees (minutes of CPU) */
 static const char *split_family; /* --split FAMILY: the family's rows by group */
+static int lowload;              /* --lowload: the low-load TTFT's slope and gap */
 
 /* ---- the vllm-v0 engine's CPU time per step, fitted ---------------------- */
 
@@ -1058,6 +1062,96 @@ out:
     free(ix);
 }
 
+/* The low-load TTFT split into what grows with the prompt and what does not
+ * (issue 22): at 1-4 clients a TTFT is about the front end plus one
+ * prompt's prefill, so where a setup (family, engine, GPU, weights, GPUs,
+ * EP, attention DP, phase, clients) was run at both 1,024- and 8,192-token
+ * prompts, the measured difference TTFT(8k) - TTFT(1k) is what 7,168 more
+ * prompt tokens cost on that setup, and the predicted difference is our
+ * prefill's slope (the front end cancels).  Their ratio says whether the
+ * prefill itself is too fast (> 1) or too slow (< 1); the gap at 1k
+ * (measured - predicted, ms) is what is missing that does not grow with
+ * the prompt.  Medians over the setups of each group. */
+typedef struct {
+    int i1;                    /* the setup's first 1k row (its key)             */
+    double m1, p1, m8, p8;     /* medians at 1k and 8k: measured, predicted (ms) */
+} pair_t;
+
+static int same_setup(const row_t *a, const row_t *b) {
+    return a->fam == b->fam && a->dev == b->dev && !strcmp(a->backend, b->backend) && a->wl.quant == b->wl.quant &&
+           a->wl.n_gpus == b->wl.n_gpus && a->wl.ep == b->wl.ep && a->wl.attn_dp == b->wl.attn_dp &&
+           a->wl.phase == b->wl.phase && a->wl.concurrency == b->wl.concurrency;
+}
+
+static int lowload_row(const row_t *r) {
+    return !strcmp(r->set, "silicon") && r->wl.phase != DLP_LLM_DECODE_ONLY && r->wl.concurrency <= 4 &&
+           isfinite(r->y[T_TTFT]) && r->a[T_TTFT] > 0 && (r->wl.seq == 1024 || r->wl.seq == 8192);
+}
+
+/* One entry per setup with rows at both lengths (medians over its rows:
+ * a setup is often run twice, or at several output lengths). */
+static int lowload_pairs(pair_t *pr, double *w) {
+    int np = 0;
+    for (int i = 0; i < nR; i++) {
+        if (!lowload_row(&R[i]) || R[i].wl.seq != 1024) continue;
+        int seen = 0;
+        for (int k = 0; k < np && !seen; k++) seen = same_setup(&R[pr[k].i1], &R[i]);
+        if (seen) continue;
+        double v[4];
+        for (int q = 0; q < 4; q++) {
+            int n = 0;
+            for (int j = 0; j < nR; j++)
+                if (lowload_row(&R[j]) && R[j].wl.seq == (q < 2 ? 1024 : 8192) && same_setup(&R[i], &R[j]))
+                    w[n++] = q % 2 ? R[j].a[T_TTFT] : R[j].y[T_TTFT];
+            v[q] = median_of(w, n);
+        }
+        if (isfinite(v[2])) pr[np++] = (pair_t){i, v[0], v[1], v[2], v[3]};
+    }
+    return np;
+}
+
+static int pair_cmp(const void *pa, const void *pb) {
+    const row_t *a = &R[((const pair_t *)pa)->i1], *b = &R[((const pair_t *)pb)->i1];
+    int d = strcmp(a->family, b->family);
+    if (!d) d = a->wl.phase - b->wl.phase;
+    if (!d) d = strcmp(a->backend, b->backend);
+    if (!d) d = strcmp(devname[a->dev], devname[b->dev]);
+    if (!d) d = strcmp(dlp_quant_name(a->wl.quant), dlp_quant_name(b->wl.quant));
+    return d;
+}
+
+static void lowload_report(const char *family) {
+    pair_t *pr = malloc(sizeof(pair_t) * (size_t)(nR > 0 ? nR : 1));
+    double *sl = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1)), *gp = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    if (!pr || !sl || !gp) goto out;
+    int np = lowload_pairs(pr, sl);
+    if (!np) goto out;
+    qsort(pr, (size_t)np, sizeof *pr, pair_cmp);
+    printf("\nlow-load TTFT (1-4 clients), setups run at 1k and 8k prompts: measured / predicted TTFT(8k) - TTFT(1k) "
+           "(the prefill's slope; > 1: our prefill too fast) and measured - predicted TTFT at 1k (what does not grow "
+           "with the prompt), medians%s%s\n\n", family ? " — " : "", family ? family : "");
+    printf("| family | phase | engine | GPU | weights | setups | slope measured / predicted | gap at 1k (ms) |\n"
+           "|---|---|---|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < np;) {
+        int j = i, n = 0;
+        for (; j < np && !pair_cmp(&pr[i], &pr[j]); j++) {
+            double dp = pr[j].p8 - pr[j].p1;
+            sl[n] = dp > 0 ? (pr[j].m8 - pr[j].m1) / dp : NAN;
+            gp[n++] = pr[j].m1 - pr[j].p1;
+        }
+        const row_t *a = &R[pr[i].i1];
+        if (!family || !strcmp(a->family, family))
+            printf("| %s | %s | %s | %s | %s | %d | %.2f | %.0f |\n", a->family,
+                   a->wl.phase == DLP_LLM_AGG ? "aggregated" : "prefill worker", a->backend, devname[a->dev],
+                   dlp_quant_name(a->wl.quant), n, median_of(sl, n), median_of(gp, n));
+        i = j;
+    }
+out:
+    free(pr);
+    free(sl);
+    free(gp);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1114,7 +1208,7 @@ static void speed(void) {
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY]\n");
+                        "[--split FAMILY] [--lowload]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -1123,6 +1217,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
+        else if (!strcmp(argv[i], "--lowload")) lowload = 1;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);
@@ -1149,6 +1244,7 @@ int main(int argc, char **argv) {
     report("silicon");
     mtp_report();
     if (split_family) split_report(split_family);
+    if (lowload) lowload_report(split_family);
     report("leaderboard");
     engine_report();
     if (!strcmp(which, "all")) speed();
