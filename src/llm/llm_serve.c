@@ -191,7 +191,9 @@ static double burst_weight(int engine) {
 
 /* ---- the per-config profile ------------------------------------------------ */
 
-enum { LIN_DENSE = 0, LIN_EXPERT, LIN_HEAD };
+/* LIN_ROUTER: an MoE router, a dense matrix the fp8 checkpoints keep in
+ * 16 bits (as the LM head): no activation quantisation before it */
+enum { LIN_DENSE = 0, LIN_EXPERT, LIN_HEAD, LIN_ROUTER };
 
 typedef struct {
     double k, n;               /* the matrix (in, out)                          */
@@ -279,7 +281,9 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                         LIN_EXPERT);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
-                add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1, head ? LIN_HEAD : LIN_DENSE);
+                int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
+                add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE);
             }
             lin_elems += (double)t.numel;
             continue;
@@ -529,7 +533,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
         if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
-        it.t += s->gemm_extra_s * l->count;
+        if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
     }
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
