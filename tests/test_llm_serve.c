@@ -753,6 +753,75 @@ static void t_mtp_by_hand(void) {
     CHECK(serve(llama, "h100-sxm", bad, &m, &e) == DLP_EINVAL && strstr(e.msg, "vllm-v0") != NULL);
 }
 
+/* W8A8 fp8 GEMMs quantise their activation per token and 128-group first
+ * (docs/llm.md, "Serving"): a kernel of its own in vLLM and SGLang, fused
+ * into the preceding RMSNorm by TensorRT-LLM.  Its cost is a fixed 4 us per
+ * GEMM (aiconfigurator's H100 fp8_block table, llm_serve.c
+ * FP8_ACT_QUANT_US).  Llama-3.1-8B (HF LlamaDecoderLayer: q, k, v, o, gate,
+ * up, down = 7 Linear per layer, 32 layers; the LM head stays 16-bit) fp8 on
+ * an H100, one decoding sequence: the vLLM step is the TensorRT-LLM step +
+ * 7 x 32 x 4 us = 0.896 ms; the two engines have the same CPU side, so
+ * nothing else differs.  bf16, and fp8 run weight-only on an A100 (16-bit
+ * activations), quantise nothing: the engines agree. */
+static void t_fp8_act_quant_by_engine(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction v, t;
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_FP8, .n_gpus = 1,
+                           .concurrency = 1, .phase = DLP_LLM_DECODE_ONLY, .engine = DLP_LLM_ENGINE_MODERN};
+    const char *llama = "meta-llama/Llama-3.1-8B-Instruct";
+    CHECK(serve(llama, "h100-sxm", wl, &v, &e) == DLP_OK);
+    wl.engine = DLP_LLM_ENGINE_TRTLLM;
+    CHECK(serve(llama, "h100-sxm", wl, &t, &e) == DLP_OK);
+    CHECK_NEAR(v.decode_step_ms - t.decode_step_ms, 0.896, 1e-6);
+    wl.engine = DLP_LLM_ENGINE_SGLANG;
+    CHECK(serve(llama, "h100-sxm", wl, &v, &e) == DLP_OK);
+    CHECK_NEAR(v.decode_step_ms - t.decode_step_ms, 0.896, 1e-6);
+    const char *devs[] = {"h100-sxm", "a100-80gb"};
+    int qs[] = {DLP_QT_BF16, DLP_QT_FP8};
+    for (int i = 0; i < 2; i++) {
+        wl.quant = qs[i];
+        wl.engine = DLP_LLM_ENGINE_MODERN;
+        CHECK(serve(llama, devs[i], wl, &v, &e) == DLP_OK);
+        wl.engine = DLP_LLM_ENGINE_TRTLLM;
+        CHECK(serve(llama, devs[i], wl, &t, &e) == DLP_OK);
+        CHECK_NEAR(v.decode_step_ms, t.decode_step_ms, 1e-9);
+    }
+}
+
+/* A prompt arrives whole and is prefilled in the step after it arrives (in
+ * chunks of 8192 tokens), not spread over the G steps of a generation
+ * (llm_serve.c mixed_step).  So an aggregated replica's TPOT is its decode
+ * step plus, per step, R / G prompts' prefill: R clients each bring one
+ * prompt per G output tokens.  By hand, with the prefill alone as the cost
+ * of a prompt's chunk step (its R decodes ride in it for little more):
+ *   TPOT - decode step ~ (R / G) x prefill, within 20 % (the chunk step's
+ *   decodes read the weights the prompt reads anyway).
+ * Spreading the prompt instead put R S / G = 32 prompt tokens in every step
+ * of Qwen3-30B-A3B (128 experts, 8 per token): the 36 rows of a step hit
+ * 128 (1 - (15/16)^36) = 115 experts against 128 (1 - (15/16)^4) = 29 for
+ * the 4 decodes alone, ~3.9x the expert bytes every step, several times
+ * what the one prefill per 256 steps costs.  Dense (Llama-3.1-8B, 8 clients
+ * of 8192 + 256): the chunk's compute, which the spread-out slivers hid
+ * under the decode's weight reads, is now paid. */
+static void t_prompt_arrives_whole(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    struct {
+        const char *model;
+        int gpus, R, S, G;
+    } cs[] = {{"Qwen/Qwen3-30B-A3B-Instruct-2507", 1, 4, 8192, 1024},
+              {"meta-llama/Llama-3.1-8B-Instruct", 1, 8, 8192, 256}};
+    for (int i = 0; i < 2; i++) {
+        dlp_llm_workload wl = {.batch = 1, .seq = cs[i].S, .gen_tokens = cs[i].G, .quant = DLP_QT_BF16,
+                               .n_gpus = cs[i].gpus, .concurrency = cs[i].R, .phase = DLP_LLM_AGG};
+        CHECK(serve(cs[i].model, "h100-sxm", wl, &p, &e) == DLP_OK);
+        CHECK(p.running == cs[i].R);
+        double per_step = (double)cs[i].R / (double)cs[i].G * p.prefill_ms;
+        double extra = p.tpot_ms - p.decode_step_ms;
+        CHECK(extra >= 0.8 * per_step && extra <= 1.2 * per_step);
+    }
+}
+
 /* MLA prompts attend in the un-absorbed form (docs/llm.md, "Serving"; the
  * DeepSeek-V2 paper's two forms, vLLM's mla/common.py "compute friendly
  * approach for prefill"): keys nope + rope = 192 and values 128 per head,
@@ -818,6 +887,8 @@ int main(void) {
     RUN(t_recurrent_state_prefill);
     RUN(t_attention_dp_reads_its_share);
     RUN(t_mtp_by_hand);
+    RUN(t_fp8_act_quant_by_engine);
+    RUN(t_prompt_arrives_whole);
     RUN(t_mla_prefill_unabsorbed);
     dlp_devdb_free(db);
     return TAP_DONE();

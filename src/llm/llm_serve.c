@@ -144,6 +144,20 @@ static const struct {
 #define P_V0_FLOOR 0.215
 #define P_V0_MEM 1.06
 #define P_V0_MATH 1.20
+/* W8A8 fp8 with 128 x 128 block scales (the serving fp8 checkpoints:
+ * DeepSeek, Qwen3, MiniMax, GLM) quantises each GEMM's activation per token
+ * and 128-group before the GEMM.  vLLM (apply_w8a8_block_fp8_linear) and
+ * SGLang (sgl_per_token_group_quant_fp8, layers/quantization/fp8_kernel.py)
+ * run that as a kernel of its own, outside CUDA-graph fusion (vLLM fuses it
+ * into RMSNorm only with its compile pass on, vllm#27883, and for DeepSeek
+ * from vllm#37960, 2026-03); TensorRT-LLM fuses it into the preceding norm
+ * (FusedAddRMSNormQuant, TensorRT-LLM#9905).  Its cost, from aiconfigurator's
+ * H100 GEMM table (TensorRT-LLM 1.3.0rc10, fp8_block: the op quantises its
+ * input): median 3.96 us over predict's fp8 curve + T_KERNEL_US on the 5,520
+ * shapes with M <= 16 (3.0-4.7 us by weight size; bf16 on the same table:
+ * 0.06 us, so the curve itself is right at small M).  A kernel-table fit,
+ * not a fit on serving rows. */
+#define FP8_ACT_QUANT_US 4.0
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -177,7 +191,9 @@ static double burst_weight(int engine) {
 
 /* ---- the per-config profile ------------------------------------------------ */
 
-enum { LIN_DENSE = 0, LIN_EXPERT, LIN_HEAD };
+/* LIN_ROUTER: an MoE router, a dense matrix the fp8 checkpoints keep in
+ * 16 bits (as the LM head): no activation quantisation before it */
+enum { LIN_DENSE = 0, LIN_EXPERT, LIN_HEAD, LIN_ROUTER };
 
 typedef struct {
     double k, n;               /* the matrix (in, out)                          */
@@ -265,7 +281,9 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                         LIN_EXPERT);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
-                add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1, head ? LIN_HEAD : LIN_DENSE);
+                int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
+                add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE);
             }
             lin_elems += (double)t.numel;
             continue;
@@ -438,6 +456,8 @@ typedef struct {
                                   cache that does not grow with the context */
     int prefill_steps;         /* 1: prompts run in steps of their own (no
                                   chunked prefill: vllm-v0)                      */
+    double gemm_extra_s;       /* fixed time per GEMM beyond the curve: the
+                                  activation's fp8 quantisation (FP8_ACT_QUANT_US) */
     double spec_q;             /* MTP: query tokens a decoding sequence puts in
                                   a step (1 + drafts verified); 1: none          */
     double spec_draft;         /* MTP: the step's GPU work with the draft layers
@@ -513,6 +533,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
         if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
+        if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
     }
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -684,6 +705,12 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
     s->cv_elem = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_ELEMENTWISE)->c;
     s->bw = d->mem_bandwidth_gbs * 1e9;
+    /* the activation's own fp8 quantisation kernel per GEMM, where the
+     * engine does not fuse it (W8A8 only: weight-only fp8 keeps 16-bit
+     * activations) */
+    s->gemm_extra_s = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN && wl->engine != DLP_LLM_ENGINE_TRTLLM
+                          ? FP8_ACT_QUANT_US * 1e-6
+                          : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
@@ -805,6 +832,35 @@ typedef struct {
                                   of the prompts' own steps                    */
 } serve_times;
 
+/* itime a x (1 - f) + b x f */
+static itime itime_blend(const itime *a, const itime *b, double f) {
+    itime r;
+    r.t = a->t + f * (b->t - a->t);
+    r.busy = a->busy + f * (b->busy - a->busy);
+    r.bc = a->bc + f * (b->bc - a->bc);
+    r.bm = a->bm + f * (b->bm - a->bm);
+    r.comm = a->comm + f * (b->comm - a->comm);
+    r.ovh = a->ovh + f * (b->ovh - a->ovh);
+    return r;
+}
+
+/* The mean step of an aggregated replica that prefills pf prompt tokens per
+ * step on average.  A prompt arrives whole and the engine takes it in the
+ * next step, in chunks of at most CHUNK_TOKENS; it is not spread over the G
+ * steps of a generation.  So when fewer than a chunk's tokens arrive per
+ * step, a share f of the steps carries a whole chunk (q tokens) and the rest
+ * decode only.  Costing the spread-out mean instead (pf tokens in every
+ * step) underprices the chunk's compute, which a decode's memory-bound
+ * GEMMs hid, and overprices what is concave in the tokens: the experts a
+ * step's rows hit (Kimi-K2.5, 4 clients, 8k prompts: 32 prompt tokens a
+ * step made each step read 6.5x the experts of its 4 decodes). */
+static itime mixed_step(const sctx *s, const itime *dec, double Rd, double ctx, double pf, double Sd) {
+    if (pf <= 0) return *dec;
+    double q = fmax(pf, fmin(Sd, CHUNK_TOKENS));
+    itime full = iteration(s, Rd, ctx, q, Sd);
+    return itime_blend(dec, &full, pf / q);
+}
+
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
  * --concurrency means).  The first wave arrives together: its R S prompt
  * tokens go in chunks, the i-th request done after i of them.  Afterwards
@@ -888,7 +944,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         /* every decode step also prefills R S / G prompt tokens (and what
          * preempted sequences recompute) and R / G requests' towers */
         double towers = Rd / Gd * s->spec_yield;
-        mix = iteration(s, Rd, ctx, pf_per_step, Sd);
+        mix = mixed_step(s, &dec, Rd, ctx, pf_per_step, Sd);
         mix.t += vis * towers;
         mix.bc += vbusy * towers;
         mix.busy += vbusy * towers;
