@@ -145,8 +145,6 @@ typedef struct {
     const char *kname;          /* non-NULL: the kernel the runtime runs
                                    instead of the lowering's name (the kernel
                                    list prints it)                            */
-    double flop_scale;          /* > 0: the kernel's time is that of this many
-                                   times its FLOPs (grouped_direct_fwd)       */
     double tc_scale, tc_floor;  /* tc_scale in (0, 1): a half tensor-core GEMM on
                                    a GPU whose SMs do fewer tensor FLOP per
                                    clock than the curve's fit GPUs
@@ -347,11 +345,13 @@ static void grouped_direct_fwd(const pctx *c, const dlp_predict_opts *o, const d
     long long gw = w->dims[1];
     if (!(gw & (gw - 1))) return;   /* a power of two: the tensor-core kernels */
     double eff = DLP__GROUPED_FWD_EFF;
-    s->peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0) * eff;
+    /* the reuse rule as a lower rate, so that the kernel keeps its real
+     * FLOPs in the kernel list and the work total */
+    double reuse = gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / (double)gw : 1;
+    s->peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0) * eff / reuse;
     s->tensor_core = 0;
     s->curve = NULL;
     s->tc_scale = s->tc_floor = 0;
-    s->flop_scale = gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / (double)gw : 1;
     s->kname = "cudnn::conv2d_grouped_direct_kernel";
     s->source = "cudnn 8 NHWC grouped direct (vector peak share)";
 }
@@ -906,8 +906,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
          * fitted on measured kernel times, whose L2 hits it already holds */
         double l2b = !ks.curve && ks.wave_s <= 0 ? l2_link_bytes(c, L, k) : 0;
         double bytes = l2b > 0 ? kk->bytes - l2b + l2b * c->bw / c->bw_l2 : kk->bytes;
-        double fl = ks.flop_scale > 0 ? kk->flops * ks.flop_scale : kk->flops;
-        np->time_ms += 1e3 * add_kernels(c, 1, &ks, fl, bytes, &np->energy_j, &kms, &ratio, &row);
+        np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
             snprintf(row->name, sizeof row->name, "%s", ks.kname ? ks.kname : kk->name);
             row->node = kk->anchor;
