@@ -142,6 +142,9 @@ typedef struct {
     double floor_s;             /* > 0: a lower bound on this kernel's time
                                    above the curve's (amd_block_softmax)      */
     const char *floor_source;   /* what floor_s is, for the kernel list       */
+    const char *kname;          /* non-NULL: the kernel the runtime runs
+                                   instead of the lowering's name (the kernel
+                                   list prints it)                            */
     double tc_scale, tc_floor;  /* tc_scale in (0, 1): a half tensor-core GEMM on
                                    a GPU whose SMs do fewer tensor FLOP per
                                    clock than the curve's fit GPUs
@@ -308,6 +311,51 @@ static double tc_rate_time(const kernel_setup *s, double flops, double bytes, do
  * exp(a) = 1 / 0.90. */
 static const dlp_eff_curve stream_copy = {0.10536, 0, 0, 0};
 
+/* cuDNN 8's channels_last grouped forward.  A grouped convolution (1 <
+ * groups, not depthwise) whose group width is not a power of two does not
+ * run on cuDNN 8's tensor-core implicit GEMMs in NHWC: it runs the grouped
+ * direct kernel (`conv2d_grouped_direct_kernel`, CUDA cores), the forward
+ * beside the `wgrad2d_grouped_direct_kernel` that pytorch/pytorch#34977
+ * profiles for a channels_last half grouped conv.  What the timm RTX 3090
+ * rows show (docs/predict.md, "NHWC vs NCHW"): under PyTorch 2.1 (cuDNN
+ * 8.9) RegNet's grouped convs of width 8, 16 and 128 run at the tensor-core
+ * rate the curve gives, those of width 24 to 232 at 7-20 TFLOP/s, the
+ * vector units' range; cuDNN 9 (PyTorch 2.4) runs every width but 24 and
+ * 48 at the tensor-core rate.  Like the backward's direct kernels
+ * (backward.c), a group narrower than DLP__GROUPED_REUSE_CH channels
+ * reloads its inputs for fewer outputs: its time is that of (REUSE_CH /
+ * width) x its FLOPs.  The share of the vector peak, DLP__GROUPED_FWD_EFF,
+ * is fitted on the RegNet rows of the cuDNN 8 NHWC files and checked
+ * leaving RegNetX or RegNetY out (docs/predict.md).  Half precision under
+ * the runtimes that call cuDNN through ATen (eager, eager-1.x, compile) on
+ * NVIDIA GPUs only; the pure roofline and a caller's curves keep the conv. */
+#define DLP__GROUPED_FWD_EFF 0.45
+static void grouped_direct_fwd(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec,
+                               kernel_setup *s) {
+    if (c->pure || o->eff || prec != DLP__PREC_HALF || o->memfmt != DLP_MEMFMT_NHWC) return;
+    if (kk->kclass != DLP_KC_CONV || kk->anchor < 0) return;
+    if (o->runtime != DLP_RUNTIME_EAGER && o->runtime != DLP_RUNTIME_EAGER1X && o->runtime != DLP_RUNTIME_COMPILE)
+        return;
+    if (dlp__cudnn_major(o->runtime, o->cudnn) != 8 || !c->d->vendor || strcmp(c->d->vendor, "nvidia")) return;
+    const dlp_node_info *ni = dlp_graph_node_at(c->g, kk->anchor);
+    if (!ni || ni->n_inputs < 2) return;
+    const dlp_tensor_info *x = dlp_graph_tensor_at(c->g, ni->inputs[0]);
+    const dlp_tensor_info *w = dlp_graph_tensor_at(c->g, ni->inputs[1]);
+    if (!x || !w || x->rank != 4 || w->rank != 4 || w->dims[1] <= 1 || x->dims[1] <= w->dims[1]) return;
+    long long gw = w->dims[1];
+    if (!(gw & (gw - 1))) return;   /* a power of two: the tensor-core kernels */
+    double eff = DLP__GROUPED_FWD_EFF;
+    /* the reuse rule as a lower rate, so that the kernel keeps its real
+     * FLOPs in the kernel list and the work total */
+    double reuse = gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / (double)gw : 1;
+    s->peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0) * eff / reuse;
+    s->tensor_core = 0;
+    s->curve = NULL;
+    s->tc_scale = s->tc_floor = 0;
+    s->kname = "cudnn::conv2d_grouped_direct_kernel";
+    s->source = "cudnn 8 NHWC grouped direct (vector peak share)";
+}
+
 static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const dlp__kernel *kk, int prec) {
     kernel_setup s = {0};
     s.kclass = kk->kclass;
@@ -341,6 +389,7 @@ static kernel_setup setup_kernel(const pctx *c, const dlp_predict_opts *o, const
     s.vmin = -INFINITY;
     if (!c->pure && !o->eff && kprec == DLP__PREC_FP32 && kk->kclass == DLP_KC_GEMM) s.vmin = 0;
     tc_rate_setup(c, o, kk, kprec, &s);
+    grouped_direct_fwd(c, o, kk, prec, &s);
     return s;
 }
 
@@ -859,7 +908,7 @@ static void time_forward(pctx *c, const dlp_predict_opts *o, const dlp__lowered 
         double bytes = l2b > 0 ? kk->bytes - l2b + l2b * c->bw / c->bw_l2 : kk->bytes;
         np->time_ms += 1e3 * add_kernels(c, 1, &ks, kk->flops, bytes, &np->energy_j, &kms, &ratio, &row);
         if (row) {
-            snprintf(row->name, sizeof row->name, "%s", kk->name);
+            snprintf(row->name, sizeof row->name, "%s", ks.kname ? ks.kname : kk->name);
             row->node = kk->anchor;
             row->n_nodes = kk->n;
             row->phase = 0;
