@@ -439,11 +439,12 @@ if [ "$ag_ok" = 1 ]; then ok llm_predict_agree
 else bad llm_predict_agree "$(tail -2 "$tmp/ag.err")"; fi
 
 # --- no --dtype: the checkpoint's own format where the GPU runs it (fp8 weight-only on an A100,
-# as vLLM's Marlin path), else fp16 (mxfp4 on an A100: no kernel)
+# as vLLM's Marlin path), else fp16 (mxfp4 on an A100: no kernel; gpt-oss-20b's 39.0 GiB of fp16
+# weights + its prompt's activations + 1 GiB runtime do not fit one 40 GiB A100: two GPUs)
 df_ok=1
 for spec in "deepseek-ai/DeepSeek-V3 h200 8 fp8" "openai/gpt-oss-120b h100-sxm 1 mxfp4" \
             "nvidia/Llama-3.1-8B-Instruct-FP8 h100-sxm 1 fp8" "meta-llama/Llama-3.1-8B-Instruct h100-sxm 1 fp16" \
-            "nvidia/Llama-3.1-8B-Instruct-FP8 a100-40gb 1 fp8" "openai/gpt-oss-20b a100-40gb 1 fp16"; do
+            "nvidia/Llama-3.1-8B-Instruct-FP8 a100-40gb 1 fp8" "openai/gpt-oss-20b a100-40gb 2 fp16"; do
   set -- $spec
   got=$("$BIN" llm --model "$1" --device "$2" --gpus "$3" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["dtype"])' 2>/dev/null)
   [ "$got" = "$4" ] || { df_ok=0; echo "  $1 on $2: dtype '$got', want $4" >>"$tmp/df.err"; }
