@@ -1137,6 +1137,23 @@ void dlp_llm_analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm
 
 /* ---- predictions ---- */
 
+/* What a workload needs per GPU, MiB, the same in generate mode and serving
+ * (docs/llm.md, "One memory story"): fits = total_mb <= the device's memory. */
+typedef struct {
+    double weights_mb;         /* stored weights (+ the vision tower's) / GPUs  */
+    double activations_mb;     /* peak live activations of the prompt's forward
+                                  pass (batch x (seq + image tokens); MoE per
+                                  routed token) / attention-TP GPUs            */
+    double kv_mb;              /* batch caches of seq + image + gen tokens, on
+                                  one GPU (split over the KV heads up to TP)   */
+    double runtime_mb;         /* DLP_LLM_RUNTIME_GIB: CUDA context, libraries */
+    double total_mb;           /* weights + activations + kv + runtime          */
+    double workspace_mb;       /* serving only (0 in generate mode): the chunk
+                                  workspace the engine reserves beside the cache
+                                  (vLLM profiles max_num_batched_tokens); it
+                                  sizes the KV cache, not the fits test        */
+} dlp_llm_memory;
+
 typedef struct {
     double latency_ms;         /* one batch (prompt + generated tokens)        */
     double throughput_sps;     /* sequences per second                          */
@@ -1212,6 +1229,9 @@ typedef struct {
                                   generate mode)                               */
     int64_t vision_params;     /* the tower's weights (in weights_mb, not in
                                   params: that is the language stack)          */
+    /* ---- one memory story (both modes; docs/llm.md "One memory story") ---- */
+    dlp_llm_memory need;       /* what one request of the workload's prompt and
+                                  output needs per GPU; fits is its test       */
 } dlp_llm_prediction;
 
 /* Predict a workload of config c on device d.  Trained models shipped with

@@ -69,7 +69,7 @@ while read -r m; do
   if ! "$BIN" llm --model "$m" --device "$d" --batch 4 --seq 128 --json >"$tmp/runs/$i.json" 2>"$tmp/one.err"; then
     # too large for this device even at batch 1: a refusal with the numbers
     # (docs/llm.md, "Refusals"); then the model answers on an H200
-    if grep -q "does not fit on 1 x $d even at batch 1: needs" "$tmp/one.err"; then
+    if grep -q "does not fit on 1 x $d even at one request: needs" "$tmp/one.err"; then
       # (tensor-parallel degrees that divide its heads: the first that does)
       d=h200; okg=0
       for g in 8 4 2 1; do
@@ -264,8 +264,10 @@ refuse llm_refuse_gen_encoder_roberta "encoder-only model (roberta)" --model rob
 refuse llm_refuse_tp_heads "gpus 5: .*12 attention heads.*5 does not divide 12" --model bert-base-uncased --device a100 --gpus 5
 # Llama-3.1-8B: 32 heads, 8 KV heads: 4 splits them, 16 replicates (vLLM), 32/12 no
 refuse llm_refuse_tp_heads_gqa "gpus 12: .*32 attention heads" --model meta-llama/Llama-3.1-8B --device h100-sxm --gpus 12
-# Llama-2-70B in bf16: 68.98e9 x 2 B = 128.5 GiB on a 40 GB A100
-refuse llm_refuse_does_not_fit "does not fit on 1 x a100-40gb even at batch 1: needs 129.5 GiB per GPU (weights 128.5 + KV cache 0.0[0-9] + runtime 1.0) of 40.0 GiB" \
+# Llama-2-70B in bf16: 68.98e9 x 2 B = 128.5 GiB on a 40 GB A100; a 128-token
+# forward pass keeps no cache; its activations are small (the LM head's
+# 128 x 32,000 x 2 B = 7.8 MiB of logits among them); + 1 GiB runtime
+refuse llm_refuse_does_not_fit "does not fit on 1 x a100-40gb even at one request: needs 129.5 GiB per GPU (weights 128.5 + activations 0.0[0-9] + KV cache 0.00 + runtime 1.0) of 40.0 GiB" \
   --model llama-2-70b --device a100-40gb --dtype bf16
 refuse llm_refuse_fp4_a100 "dtype mxfp4: a100-40gb has no FP4 or FP8 tensor cores" \
   --model openai/gpt-oss-120b --device a100-40gb --dtype fp4
@@ -408,9 +410,11 @@ else bad llm_engine_scheduler_cli "$(tail -4 "$tmp/eg.err")"; fi
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of
-# the same dims (tools/examples/make_llama.py); time within 10 %, memory
-# within 15 % (the two graphs differ in how attention and the mask are written);
-# half precision as llm runs it: half weights, no torch.autocast (--no-amp)
+# the same dims (tools/examples/make_llama.py); time within 10 %; half
+# precision as llm runs it: half weights, no torch.autocast (--no-amp).
+# Memory is not compared since issue 22's one memory story: llm's is the
+# serving engines' (1 GiB runtime reserve, FlashAttention-sized activations),
+# predict's eager PyTorch's (512 MiB context + 10 % allocator); docs/llm.md
 ag_ok=1
 agree() { # name llm-args predict-args
   "$BIN" llm $2 --analytic --json >"$tmp/ag_l.json" 2>>"$tmp/ag.err" &&
@@ -418,8 +422,8 @@ agree() { # name llm-args predict-args
   python3 -c '
 import json, sys
 l, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-dt, dm = l["latency_ms"] / p["latency_ms"] - 1, l["memory_mb"] / p["memory_mb"] - 1
-assert abs(dt) <= 0.10 and abs(dm) <= 0.15, (sys.argv[3], l["latency_ms"], p["latency_ms"], l["memory_mb"], p["memory_mb"])
+dt = l["latency_ms"] / p["latency_ms"] - 1
+assert abs(dt) <= 0.10, (sys.argv[3], l["latency_ms"], p["latency_ms"])
 ' "$tmp/ag_l.json" "$tmp/ag_p.json" "$1" 2>>"$tmp/ag.err" || ag_ok=0
 }
 # shellcheck disable=SC2086
@@ -435,11 +439,12 @@ if [ "$ag_ok" = 1 ]; then ok llm_predict_agree
 else bad llm_predict_agree "$(tail -2 "$tmp/ag.err")"; fi
 
 # --- no --dtype: the checkpoint's own format where the GPU runs it (fp8 weight-only on an A100,
-# as vLLM's Marlin path), else fp16 (mxfp4 on an A100: no kernel)
+# as vLLM's Marlin path), else fp16 (mxfp4 on an A100: no kernel; gpt-oss-20b's 39.0 GiB of fp16
+# weights + its prompt's activations + 1 GiB runtime do not fit one 40 GiB A100: two GPUs)
 df_ok=1
 for spec in "deepseek-ai/DeepSeek-V3 h200 8 fp8" "openai/gpt-oss-120b h100-sxm 1 mxfp4" \
             "nvidia/Llama-3.1-8B-Instruct-FP8 h100-sxm 1 fp8" "meta-llama/Llama-3.1-8B-Instruct h100-sxm 1 fp16" \
-            "nvidia/Llama-3.1-8B-Instruct-FP8 a100-40gb 1 fp8" "openai/gpt-oss-20b a100-40gb 1 fp16"; do
+            "nvidia/Llama-3.1-8B-Instruct-FP8 a100-40gb 1 fp8" "openai/gpt-oss-20b a100-40gb 2 fp16"; do
   set -- $spec
   got=$("$BIN" llm --model "$1" --device "$2" --gpus "$3" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["dtype"])' 2>/dev/null)
   [ "$got" = "$4" ] || { df_ok=0; echo "  $1 on $2: dtype '$got', want $4" >>"$tmp/df.err"; }

@@ -316,7 +316,7 @@ static void t_vision_params(void) {
 /* ---- one memory story, the iteration model, power (issue 22) ------------- */
 
 /* `fits` is the same answer in generate mode (batch 1) and serving
- * (one client) on eleven setups of ten models chosen away from the border: weights alone
+ * (one client) on seventeen setups of fourteen models chosen away from the border: weights alone
  * settle them (by hand: 16-bit bytes = 2 x params; Qwen3-32B 65.5 GB > an
  * L4's 24; DeepSeek-V3 fp8 671 GB > one H200's 141; Llama-3.1-70B 141 GB >
  * one H100's 80; gpt-oss-120b mxfp4 ~61 GiB < 80 once activations are per
@@ -336,25 +336,84 @@ static void t_fits_same_in_both_modes(void) {
         /* the hybrid-Mamba family (issue 22's audit: ten models, not ten
          * setups): 8.89e9 x 2 B = 17.8 GB > a T4's 16 GiB = 17.2 GB */
         {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "t4", DLP_QT_FP16, 1, 0},
+        /* one memory story, part by part where both run (h111): the
+         * Mamba hybrid on a 48 GB card, a 262k vocabulary, a VLM's tower
+         * in the weights, GQA split over TP 4, a Mixtral over TP 2, fp8
+         * weight-only over TP 4 on L4s */
+        {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "l40s", DLP_QT_FP16, 1, 1},
+        {"google/gemma-3-27b-it", "h100-sxm", DLP_QT_BF16, 1, 1},
+        {"Qwen/Qwen3-VL-8B-Instruct", "h100-sxm", DLP_QT_BF16, 1, 1},
+        {"meta-llama/Llama-3.1-70B-Instruct", "h100-sxm", DLP_QT_BF16, 4, 1},
+        {"mistralai/Mixtral-8x7B-Instruct-v0.1", "h100-sxm", DLP_QT_BF16, 2, 1},
+        {"Qwen/Qwen3-32B", "l4", DLP_QT_FP8, 4, 1},
     };
+    int both = 0;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        dlp_error e = {0};
+        dlp_error e = {0}, es = {0};
         dlp_llm_prediction g, sv;
         dlp_llm_workload wg = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = cs[i].q, .n_gpus = cs[i].gpus};
         dlp_status sg = serve(cs[i].m, cs[i].d, wg, &g, &e);
         int gen_fits = sg == DLP_OK && g.fits;
         if (sg) CHECK(strstr(e.msg, "does not fit") != NULL);
         wg.concurrency = 1;
-        dlp_status ss = serve(cs[i].m, cs[i].d, wg, &sv, &e);
-        if (ss) CHECK(strstr(e.msg, "does not fit") != NULL);
+        dlp_status ss = serve(cs[i].m, cs[i].d, wg, &sv, &es);
+        if (ss) CHECK(strstr(es.msg, "does not fit") != NULL);
         int serve_fits = ss == DLP_OK && sv.fits;
         if (gen_fits != cs[i].fits || serve_fits != cs[i].fits)
             fprintf(stderr, "  %s on %d x %s: generate fits %d, serving %d, expected %d\n", cs[i].m, cs[i].gpus,
                     cs[i].d, gen_fits, serve_fits, cs[i].fits);
         CHECK(gen_fits == cs[i].fits && serve_fits == cs[i].fits);
-        /* where both run: the same weights per GPU */
-        if (!sg && !ss) CHECK_NEAR(g.weights_mb, sv.weights_mb, 1e-6 * g.weights_mb);
+        /* one story: a refusal names the same parts and total in both
+         * modes, word for word */
+        if (sg && ss) CHECK_STR(e.msg, es.msg);
+        /* where both run: the same parts, part by part; only serving has
+         * the chunk workspace, which is not in the total */
+        if (!sg && !ss) {
+            const dlp_llm_memory *a = &g.need, *b = &sv.need;
+            CHECK_NEAR(a->weights_mb, b->weights_mb, 1e-9 * a->weights_mb);
+            CHECK_NEAR(a->activations_mb, b->activations_mb, 1e-9 * a->activations_mb);
+            CHECK_NEAR(a->kv_mb, b->kv_mb, 1e-9 * a->kv_mb);
+            CHECK_NEAR(a->runtime_mb, b->runtime_mb, 0);
+            CHECK_NEAR(a->total_mb, b->total_mb, 1e-9 * a->total_mb);
+            CHECK_NEAR(a->total_mb, a->weights_mb + a->activations_mb + a->kv_mb + a->runtime_mb, 1e-9 * a->total_mb);
+            CHECK_NEAR(a->workspace_mb, 0, 0);
+            CHECK(b->workspace_mb > 0);
+            CHECK_NEAR(g.memory_mb, a->total_mb, 1e-9 * a->total_mb);
+            CHECK_NEAR(g.weights_mb, sv.weights_mb, 1e-9 * g.weights_mb);
+            both++;
+        }
     }
+    CHECK(both >= 12);   /* the parts compared on twelve setups, not skipped */
+}
+
+/* The one memory story by hand: Llama-3.1-8B bf16, 1024 prompt + 256
+ * output tokens on one H100, generate mode at batch 1 and one client.
+ * weights: embed + lm_head 2 x 128,256 x 4,096 = 1,050,673,152; a layer
+ * q, o 2 x 4,096^2 + k, v 2 x 4,096 x 1,024 + MLP 3 x 4,096 x 14,336 +
+ * 2 norms x 4,096 = 218,112,000, x 32 = 6,979,584,000; + the final norm
+ * 4,096 = 8,030,261,248 x 2 B = 16,060,522,496 B = 15,316.5078125 MiB.  KV:
+ * 1,280 tokens x 131,072 B = 160 MiB.  Activations: the peak of the
+ * 1,024-token forward is at the LM head, its input 1,024 x 4,096 x 2 B
+ * (8 MiB) and the logits 1,024 x 128,256 x 2 B (262,668,288 B = 250.5 MiB)
+ * live together: 258.5 MiB.  Runtime 1 GiB = 1,024 MiB.  Total
+ * 15,316.5078125 + 258.5 + 160 + 1,024 = 16,759.0078125 MiB.  Serving reserves eight
+ * times the activations as its 8,192-token chunk workspace: about 2 GiB. */
+static void t_memory_story_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction g, sv;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &g, &e) == DLP_OK);
+    wl.concurrency = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &sv, &e) == DLP_OK);
+    const dlp_llm_memory *n[2] = {&g.need, &sv.need};
+    for (int k = 0; k < 2; k++) {
+        CHECK_NEAR(n[k]->weights_mb, 16060522496.0 / 1048576.0, 1e-9);
+        CHECK_NEAR(n[k]->kv_mb, 160.0, 1e-9);
+        CHECK_NEAR(n[k]->activations_mb, (262668288.0 + 8388608.0) / 1048576.0, 1e-9);
+        CHECK_NEAR(n[k]->runtime_mb, 1024.0, 0);
+        CHECK_NEAR(n[k]->total_mb, 16759.0078125, 1e-9);
+    }
+    CHECK(sv.need.workspace_mb > 7.5 * sv.need.activations_mb && sv.need.workspace_mb < 8.5 * sv.need.activations_mb);
 }
 
 /* Closed-loop clients on Llama-3.1-8B bf16, H100, 1024 + 256: TTFT is
@@ -876,6 +935,7 @@ int main(void) {
     RUN(t_image_token_counts);
     RUN(t_vision_params);
     RUN(t_fits_same_in_both_modes);
+    RUN(t_memory_story_by_hand);
     RUN(t_iteration_and_clients);
     RUN(t_power_follows_load);
     RUN(t_dequant_both_modes);

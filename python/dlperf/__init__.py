@@ -509,8 +509,12 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
     docs/plan.md): every GPU x weight format x GPU count x parallelism at
     the largest concurrency meeting ttft_ms / tpot_ms, ranked by cost.
 
-    model: a catalogue or Hugging Face id; or config: a config.json dict or
-        its path.  prompt, gen (required): tokens per request.
+    model: as `dlperf plan --model` (and llm(model=)): a catalogue or
+        Hugging Face id; else a folder holding a config.json (or the file);
+        else an id ORG/NAME in the local Hugging Face cache, read by this
+        process and sent as 'config' with its name.  Or config: a
+        config.json dict or its path.  prompt, gen (required): tokens per
+        request.
     ttft_ms, tpot_ms: the limits (ms); rate: requests/s (replicas, and the
         ranking by the fleet's $/h).
     devices: ids ({devices}); default every GPU with a price.
@@ -570,16 +574,25 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
                                 seq=seq).items() if v is not None]
     if given:
         raise InvalidType("%s: arguments of ONNX-model plans (model='model.onnx')" % ", ".join(given))
-    config = _llm_config(config)
     if model is None and config is None:
         raise InvalidType("plan() needs model= (a catalogue or Hugging Face id) or config=")
+    if isinstance(model, os.PathLike):
+        model = os.fspath(model)
+    _check.string("model", model)
+    name = None
+    if model is not None and config is None:
+        model, config, name = _llm_model(model)   # a folder or a hub-cache id, as llm(model=) and the CLI
+    elif isinstance(config, (str, os.PathLike)) and model is None:
+        config, name = _config_file(os.fspath(config))   # as `dlperf plan --config FILE` names it
+    else:
+        config = _llm_config(config)
     if prompt is None or gen is None:
         raise InvalidType("plan() needs prompt= and gen= (tokens per request)")
-    _check.string("model", model)
     dts = _names_list("dtypes", dtypes)
     for d in dts or ():
         _check.choice("dtypes", d, _check.LLM_DTYPES, _lib.lib.dlp_quant_parse)
-    f = dict(model=model, config=config, prompt=_check.integer("prompt", prompt), gen=_check.integer("gen", gen),
+    f = dict(model=model, config=config, config_name=name or None, prompt=_check.integer("prompt", prompt),
+             gen=_check.integer("gen", gen),
              ttft_ms=_check.real("ttft_ms", ttft_ms, 0, lo_open=True),
              tpot_ms=_check.real("tpot_ms", tpot_ms, 0, lo_open=True),
              rate=_check.real("rate", rate, 0, lo_open=True), devices=_names_list("devices", devices),

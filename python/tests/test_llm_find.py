@@ -142,3 +142,31 @@ def test_llm_config_name_refused():
     assert d["model"] == d["hf_id"] == "org/name"
     d = dlperf._request("/api/llm", dict(config=TINY, config_name="a" * 95, device="h100-sxm"))
     assert d["model"] == "a" * 95 and d["hf_id"] == ""
+
+
+def test_plan_folder_and_hub_cache_same_bytes_as_cli(bare_env, monkeypatch):
+    # dlperf.plan(model=...) finds a folder or a hub-cache id as `dlperf plan --model` does
+    # (dlp_llm_model_find, as llm), names it as the CLI does, and gives the CLI's bytes
+    folder = bare_env / "myft"
+    write(str(folder / "config.json"), dict(TINY, torch_dtype="float16"))
+    args = ["--prompt", "512", "--gen", "128", "--devices", "h100-sxm,l4", "--dtypes", "bf16,fp8", "--json"]
+    py = dlperf.plan(str(folder), prompt=512, gen=128, devices=["h100-sxm", "l4"], dtypes=["bf16", "fp8"], raw=True)
+    rc, out, err = cli(["plan", "--model", str(folder), *args], dict(os.environ))
+    assert rc == 0, err
+    assert py == out
+    assert json.loads(py)["plans"], py   # the tiny model fits: plans, not an empty answer
+    assert "myft" in py and '"acme/' not in py
+    hub = bare_env / "hub"
+    write(str(hub / "models--acme--tiny-llm" / "snapshots" / "abc123" / "config.json"), TINY)
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
+    py = dlperf.plan("acme/tiny-llm", prompt=512, gen=128, devices=["h100-sxm", "l4"], dtypes=["bf16", "fp8"],
+                     raw=True)
+    rc, out, err = cli(["plan", "--model", "acme/tiny-llm", *args], dict(os.environ))
+    assert rc == 0, err
+    assert py == out and "acme/tiny-llm" in py
+    # a miss: the CLI's message, in the package's terms, as llm(model=)
+    rc, _, err = cli(["plan", "--model", "acme/missing", *args], dict(os.environ))
+    assert rc != 0 and err.startswith("dlperf: "), err
+    with pytest.raises(dlperf.Error) as ei:
+        dlperf.plan("acme/missing", prompt=512, gen=128)
+    assert str(ei.value) == dlperf._lib._pythonic(err[len("dlperf: "):].rstrip("\n"))

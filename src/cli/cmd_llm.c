@@ -284,6 +284,14 @@ static int image_tokens(llm_args *a, dlp_llm_config *c) {
     return 0;
 }
 
+/* The one memory story's line, the same words in both modes (docs/llm.md,
+ * "One memory story"): what the workload needs per GPU by part. */
+static void print_need(const dlp_llm_memory *n, const dlp_device *d, int fits) {
+    printf("  needs        %.2f GiB per GPU (weights %.2f + activations %.2f + KV cache %.2f + runtime %.2f) of "
+           "%.1f GiB%s\n", n->total_mb / 1024, n->weights_mb / 1024, n->activations_mb / 1024, n->kv_mb / 1024,
+           n->runtime_mb / 1024, d->memory_gib, fits ? "" : "  DOES NOT FIT");
+}
+
 /* The serving answer as text: the setting, then TTFT, TPOT, end to end,
  * throughput, KV cache, memory, energy and carbon per request. */
 static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_device *d,
@@ -342,6 +350,9 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
            a->memfrac > 0 ? a->memfrac : DLP_LLM_MEM_FRACTION);
     printf("  memory       %.1f GiB per GPU (weights %.1f, activations + cache in use %.1f)\n", p.memory_mb / 1024,
            p.weights_mb / 1024, p.activations_mb / 1024);
+    print_need(&p.need, d, 1);
+    printf("  workspace    %.2f GiB per GPU beside the cache: the engine reserves a full prefill chunk's activations "
+           "(serving only: it sizes the KV cache, not the test above)\n", p.need.workspace_mb / 1024);
     printf("  energy       %s per request, %s per %s token; %s per GPU (TDP %s)\n", dlp__hu_j(p.energy_j),
            dlp__hu_j(p.energy_per_token_j), pf_only ? "prompt" : "output", dlp__hu_w(p.power_per_gpu_w),
            dlp__hu_w(d->tdp_w));
@@ -382,8 +393,9 @@ static void print_generate(const llm_args *a, const dlp_llm_config *c, const dlp
     if (strcmp(p.method_throughput, "analytic") || strcmp(p.method_energy, "analytic"))
         printf("  analytic     %s per batch, %s per sample (the learned value is held within %gx of it)\n",
                dlp__hu_ms(p.latency_analytic_ms), dlp__hu_j(p.energy_analytic_j), DLP_LLM_MAX_FACTOR);
-    printf("  peak memory  %.1f MiB (weights %.1f + activations %.1f)%s   [%s]\n", p.memory_mb, p.weights_mb,
-           p.activations_mb, p.fits ? "" : "  DOES NOT FIT", p.method_memory);
+    printf("  peak memory  %.1f MiB (weights %.1f + activations and KV cache %.1f + runtime %.1f)   [%s]\n",
+           p.memory_mb, p.weights_mb, p.activations_mb, p.need.runtime_mb, p.method_memory);
+    print_need(&p.need, d, p.fits);
     printf("  energy       %s per sample (%s)   [%s]\n", dlp__hu_j(p.energy_j), dlp__hu_w(p.power_w), p.method_energy);
     printf("  carbon       %s CO2 per sample (%s, %.0f g/kWh, PUE %.2f)\n", dlp__hu_g(p.co2_g), reg,
            p.carbon_g_per_kwh, p.pue);

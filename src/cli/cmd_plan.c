@@ -33,7 +33,8 @@ static void usage(FILE *f) {
             "count, weight format, tensor / expert / attention-data parallelism) at the largest\n"
             "concurrency whose TTFT and TPOT meet the limits, found by bisection over the serving\n"
             "model of 'dlperf llm --concurrency' (docs/plan.md).\n"
-            "  --model ID        catalogue id, Hugging Face id or alias ('dlperf llm --list')\n"
+            "  --model ID        catalogue id, Hugging Face id or alias ('dlperf llm --list'), a folder with\n"
+            "                    a config.json, or a Hugging Face id in the local hub cache, offline\n"
             "  --config FILE     a Hugging Face config.json\n"
             "  --prompt N        prompt tokens per request (required)\n"
             "  --gen N           output tokens per request (required)\n"
@@ -768,7 +769,8 @@ static int plan_llm(const plan_args *a) {
 
     dlp_error e = {0};
     dlp_llm_config c;
-    dlp_status st = model ? dlp_llm_catalogue_get(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
+    /* --model as `dlperf llm --model` takes it: a catalogue id, a folder, or a hub-cache id */
+    dlp_status st = model ? dlp_llm_model_find(model, &c, &e) : dlp_llm_config_load(config, &c, &e);
     if (st) return cli_fail(&e);
     dlp_devdb *db = NULL;
     if ((st = dlp_devdb_load(NULL, &db, &e))) return cli_fail(&e);

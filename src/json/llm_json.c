@@ -38,6 +38,16 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
     dlp__jw_num(&w, "weights_mb", G6, p->weights_mb);
     dlp__jw_num(&w, "activations_mb", G6, p->activations_mb);
     dlp__jw_bool(&w, "fits", p->fits);
+    /* the one memory story (docs/llm.md): fits is total_mb against the
+     * device, the same parts in generate mode and serving */
+    dlp__jw_obj(&w, "memory_need");
+    dlp__jw_num(&w, "weights_mb", G6, p->need.weights_mb);
+    dlp__jw_num(&w, "activations_mb", G6, p->need.activations_mb);
+    dlp__jw_num(&w, "kv_cache_mb", G6, p->need.kv_mb);
+    dlp__jw_num(&w, "runtime_mb", G6, p->need.runtime_mb);
+    dlp__jw_num(&w, "total_mb", G6, p->need.total_mb);
+    dlp__jw_num(&w, "serving_workspace_mb", G6, p->need.workspace_mb);
+    dlp__jw_end(&w, '}');
     dlp__jw_num(&w, "power_w", G6, p->power_w);
     dlp__jw_num(&w, "energy_j", G6, p->energy_j);
     dlp__jw_num(&w, "co2_g", G6, p->co2_g);

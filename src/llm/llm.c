@@ -74,7 +74,6 @@ typedef struct {
     double util;               /* 0..1, for the power model                        */
     double power_w;
     double kv_bytes;           /* KV cache at the end of generation                */
-    double predict_mem_mb;     /* dlp_predict's memory beside the weights (0: none)*/
     double predict_power_w;    /* and its average power (one GPU)                  */
 } analytic_t;
 
@@ -162,50 +161,23 @@ int dlp_llm_default_quant(const dlp_llm_config *c, const dlp_device *d) {
 }
 
 /* What `dlperf predict` says of the graph (docs/llm.md, "llm and predict"):
- * memory beside the weights for every format, and for fp16/bf16 the forward
- * time (*t, scaling the compute and memory busy times with it) and power.
- * MoE: the memory of the graph with the routed experts only. */
-static void predict_side(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_workload *wl,
-                         const dlp_device *d, const dlp_devdb *db, int adt, analytic_t *a, double *t,
-                         double *busy_c, double *busy_m) {
+ * for fp16/bf16 the forward time (*t, scaling the compute and memory busy
+ * times with it) and power.  The memory is the one story both modes tell
+ * (dlp__llm_mem_need), not predict's. */
+static void predict_side(const dlp_graph *g, const dlp_llm_workload *wl, const dlp_device *d,
+                         const dlp_devdb *db, int adt, analytic_t *a, double *t, double *busy_c, double *busy_m) {
     int q = wl->quant, timed = q == DLP_QT_FP16 || q == DLP_QT_BF16;
-    a->predict_mem_mb = 0;
+    if (!timed) return;
     dlp_predict_opts po = {0};
     po.no_learned = 1;
     po.dtype = adt;
     /* LLM engines load the weights in the half type (torch_dtype), not
      * under torch.autocast: no fp32 ops, no casts (predict's --no-amp) */
     po.no_amp = 1;
-    dlp_graph_stats gst;
-    /* MoE: activations are per routed token — predict's memory model of
-     * the graph with the routed experts only (the full graph pads every
-     * expert's rows) */
-    int have_rest = 0;
-    double rest = 0;
-    dlp_graph *ga = NULL;
-    dlp_prediction pa;
-    if (c->num_experts > 0 && dlp__llm_act_graph(c, wl->batch, wl->seq, q, &ga, NULL) == DLP_OK) {
-        if (dlp_predict(ga, d, db, &po, &pa, NULL) == DLP_OK) {
-            dlp_graph_stats_get(ga, &gst);
-            rest = pa.memory_mb - (double)gst.weight_bytes / 1048576.0;
-            have_rest = 1;
-            dlp_prediction_clear(&pa);
-        }
-        dlp_graph_free(ga);
-    }
-    /* the whole graph through predict: its time for fp16/bf16, its
-     * memory where the routed graph gave none (a MoE answer in another
-     * format needs neither, and skips about half of its work) */
+    /* the whole graph through predict: its time */
     dlp_prediction pr;
-    if ((timed || !have_rest) && dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
-        /* memory beside the weights (activations, workspace, CUDA
-         * context) for every format: the graph is the same */
-        if (!have_rest) {
-            dlp_graph_stats_get(g, &gst);
-            rest = pr.memory_mb - (double)gst.weight_bytes / 1048576.0;
-            have_rest = 1;
-        }
-        if (pr.latency_ms > 0 && timed) {
+    if (dlp_predict(g, d, db, &po, &pr, NULL) == DLP_OK) {
+        if (pr.latency_ms > 0) {
             double scale = pr.latency_ms * 1e-3 / (*t > 0 ? *t : 1);
             *t = pr.latency_ms * 1e-3;
             *busy_c *= scale;
@@ -214,7 +186,6 @@ static void predict_side(const dlp_llm_config *c, const dlp_graph *g, const dlp_
         }
         dlp_prediction_clear(&pr);
     }
-    if (have_rest) a->predict_mem_mb = rest > 0 ? rest : 1e-9;
 }
 
 /* db: the caller's device database for predict's carbon and power rules;
@@ -282,7 +253,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
      * The loop also stays for the formats predict has no kernels for
      * (int8, nf4, fp8, int4, fp4) and for the utilisation split.  Memory
      * beside the weights comes from predict for every format. */
-    predict_side(c, g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
+    predict_side(g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
     t /= ngpu;
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
                     (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
@@ -670,38 +641,29 @@ static dlp_status predict_serving(const dlp_llm_config *c, const dlp_device *d, 
     return DLP_OK;
 }
 
-/* Batch 1 must fit: weights + the KV cache of one sequence + the runtime's
- * context, per GPU. */
+/* Batch 1 must fit: the one memory story (dlp__llm_mem_need: weights, the
+ * prompt's activations, its cache, the runtime's reserve) per GPU, the test
+ * and the words serving uses for one request. */
 static dlp_status check_fits_batch1(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
-                                    const dlp_llm_weights *w, int tp, int64_t ctx, dlp_error *err) {
-    double gib = 1024.0 * 1024.0 * 1024.0;
-    double wg = (double)w->weight_bytes[wl->quant] / tp / gib;
-    double kg = c->encoder_only ? 0 : dlp_llm_kv_bytes(c, ctx, kv_elem_bytes(wl)) / tp / gib;
-    double need = wg + kg + DLP_LLM_RUNTIME_GIB;
-    if (need > d->memory_gib)
-        return dlp__err(err, DLP_EINVAL,
-                        "%s: does not fit on %d x %s even at batch 1: needs %.1f GiB per GPU (weights %.1f + KV "
-                        "cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype or a larger device",
-                        c->id, tp, d->id, need, wg, kg, DLP_LLM_RUNTIME_GIB, d->memory_gib);
-    return DLP_OK;
+                                    const dlp_llm_weights *w, int tp, dlp_error *err) {
+    dlp_llm_memory m;
+    dlp__llm_mem_need(c, wl->quant, (double)w->weight_bytes[wl->quant], kv_elem_bytes(wl), tp, tp, 1, wl->seq,
+                      wl->gen_tokens, &m);
+    return m.total_mb > d->memory_gib * 1024.0 ? dlp__llm_mem_refuse(c, d, tp, &m, err) : DLP_OK;
 }
 
-/* Memory: stored weights + peak live activations of the forward graph (+
- * the KV cache when generating), split over tensor-parallel GPUs. */
-static void predict_memory(const dlp_llm_workload *wl, const dlp_device *d, const dlp_llm_weights *w,
-                           const dlp_graph_stats *gs, const analytic_t *a, int ngpu, dlp_llm_prediction *out) {
-    double wbytes = (double)w->weight_bytes[wl->quant];
-    out->weights_mb = wbytes / 1048576.0 / ngpu;
-    out->activations_mb = ((double)gs->peak_activation_bytes + a->kv_bytes) / 1048576.0 / ngpu;
-    if (a->predict_mem_mb > 0) {
-        /* predict's memory model of the same graph (activations, cuBLAS
-         * workspace, CUDA context) with the weights split over the GPUs */
-        out->activations_mb = a->predict_mem_mb + a->kv_bytes / 1048576.0 / ngpu;
-    }
-    out->memory_mb = out->weights_mb + out->activations_mb;
+/* Memory: the one story at the workload's batch, split over the
+ * tensor-parallel GPUs; activations_mb holds the activations and the
+ * caches, memory_mb the runtime's reserve too (fits is its test). */
+static void predict_memory(const dlp_llm_config *c, const dlp_llm_workload *wl, const dlp_device *d,
+                           const dlp_llm_weights *w, int ngpu, dlp_llm_prediction *out) {
+    dlp__llm_mem_need(c, wl->quant, (double)w->weight_bytes[wl->quant], kv_elem_bytes(wl), ngpu, ngpu, wl->batch,
+                      wl->seq, wl->gen_tokens, &out->need);
+    out->weights_mb = out->need.weights_mb;
+    out->activations_mb = out->need.activations_mb + out->need.kv_mb;
+    out->memory_mb = out->need.total_mb;
     out->fits = out->memory_mb <= d->memory_gib * 1024.0;
-    snprintf(out->method_memory, sizeof out->method_memory, "%s",
-             a->predict_mem_mb > 0 ? "analytic (predict's memory model)" : "analytic");
+    snprintf(out->method_memory, sizeof out->method_memory, "analytic");
 }
 
 /* Latency: a shipped latency or tokens/s tree on features f, else the
@@ -738,10 +700,7 @@ static void add_vision(const dlp_llm_config *c, const dlp_device *d, const dlp_l
                     (double)wl->batch;
     *lat += out->vision_ms;
     a->latency_ms += out->vision_ms;
-    out->weights_mb += (double)out->vision_params * (dlp_quant_act_dtype(wl->quant) == DLP_DT_FLOAT ? 4.0 : 2.0) /
-                       1048576.0 / ngpu;
-    out->memory_mb = out->weights_mb + out->activations_mb;
-    out->fits = out->memory_mb <= d->memory_gib * 1024.0;
+    /* the tower's weights are in the memory story's weights already */
 }
 
 /* Energy: a trained energy model, else analytic power x latency; power
@@ -784,7 +743,7 @@ static dlp_status predict_generate(const dlp_llm_config *c, const dlp_device *d,
     if (st) return st;
     dlp_graph_stats gs;
     dlp_graph_stats_get(g, &gs);
-    if ((st = check_fits_batch1(c, d, wl, &w, tp, ctx, err))) {
+    if ((st = check_fits_batch1(c, d, wl, &w, tp, err))) {
         dlp_graph_free(g);
         return st;
     }
@@ -800,7 +759,7 @@ static dlp_status predict_generate(const dlp_llm_config *c, const dlp_device *d,
     out->macs = gs.macs;
     out->nodes = gs.nodes;
     out->edges = gs.edges;
-    predict_memory(wl, d, &w, &gs, &a, tp, out);
+    predict_memory(c, wl, d, &w, tp, out);
     double lat = predict_latency(d, wl, &a, f, analytic_only, out);
     add_vision(c, d, wl, tp, &lat, &a, out);
     out->latency_ms = lat;

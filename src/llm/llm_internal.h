@@ -31,6 +31,18 @@ double dlp__llm_vision_s(const dlp_llm_config *c, const dlp_device *d, int adt, 
 dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant, dlp_graph **g,
                               dlp_error *err);
 
+/* One memory story (docs/llm.md; llm_serve.c): the GPUs one sequence's cache
+ * splits over; the peak live activation bytes of a forward over batch x seq
+ * (MoE per routed token; remembered); what a workload of batch sequences of
+ * seq (+ image) + gen tokens needs per GPU, which both modes print and test;
+ * and the one refusal of a request that does not fit. */
+int dlp__llm_kv_shard(const dlp_llm_config *c, int tp_attn);
+double dlp__llm_prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant);
+void dlp__llm_mem_need(const dlp_llm_config *c, int quant, double weight_bytes, double kv_eb, int n_gpus,
+                       int tp_attn, int64_t batch, int64_t seq, int64_t gen, dlp_llm_memory *m);
+dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int n_gpus, const dlp_llm_memory *m,
+                               dlp_error *err);
+
 /* Seconds of one NCCL collective of `bytes` per GPU over n GPUs of d: the
  * serving model's measured H100/A100 tables scaled by d's link (llm_serve.c,
  * coll_s); also the training planner's gradient all-reduce (src/plan). */

@@ -613,6 +613,115 @@ static double serve_power_w(const dlp_device *d, int engine, double um, double u
 
 static double gib(double b) { return b / (1024.0 * 1024.0 * 1024.0); }
 
+/* GPUs one sequence's cache splits over: GQA splits over the KV heads up to
+ * the attention TP and replicates beyond (vLLM's rule); MLA's latent is
+ * replicated on every TP rank. */
+int dlp__llm_kv_shard(const dlp_llm_config *c, int tp_attn) {
+    int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
+    int k = c->kv_lora_rank > 0 ? 1 : (int)(nkv < tp_attn ? nkv : tp_attn);
+    return k < 1 ? 1 : k;
+}
+
+/* Peak live activation bytes of one forward pass over batch x seq prompt
+ * tokens (image tokens inside, as the builder adds them), MoE per routed
+ * token (dlp__llm_act_graph), remembered: serving asks it on every call
+ * and a plan's bisection asks it thousands of times.  A graph costs 1 to
+ * 3 ms (Llama-3.1-8B), a hit well under 1 us, so the memo holds 256
+ * (config, format, batch, prompt) keys (~0.4 MB): with 32 in a first-in
+ * first-out ring, bench_serving's sweep over 64 prompt lengths missed on
+ * every call (407 serving answers/s against 76,100 before the memo). */
+#define N_ACT 256
+static struct act_memo {
+    dlp_llm_config cfg;
+    int quant;
+    int64_t batch, seq;
+    double bytes;
+} *act_memo[N_ACT];
+static int act_next;
+static pthread_mutex_t act_mu = PTHREAD_MUTEX_INITIALIZER;
+
+double dlp__llm_prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant) {
+    double bytes = -1;
+    pthread_mutex_lock(&act_mu);
+    for (int i = 0; i < N_ACT && bytes < 0; i++) {
+        const struct act_memo *a = act_memo[i];
+        if (a && a->quant == quant && a->batch == batch && a->seq == seq && !memcmp(&a->cfg, c, sizeof *c))
+            bytes = a->bytes;
+    }
+    pthread_mutex_unlock(&act_mu);
+    if (bytes >= 0) return bytes;
+    dlp_graph *g = NULL;
+    bytes = 0;
+    if (dlp__llm_act_graph(c, batch, seq, quant, &g, NULL) == DLP_OK) {
+        dlp_graph_stats gs;
+        dlp_graph_stats_get(g, &gs);
+        bytes = (double)gs.peak_activation_bytes;
+        dlp_graph_free(g);
+    }
+    struct act_memo *a = malloc(sizeof *a);
+    if (!a) return bytes;
+    *a = (struct act_memo){*c, quant, batch, seq, bytes};
+    pthread_mutex_lock(&act_mu);
+    free(act_memo[act_next]);
+    act_memo[act_next] = a;
+    act_next = (act_next + 1) % N_ACT;
+    pthread_mutex_unlock(&act_mu);
+    return bytes;
+}
+
+/* The live activations of a prompt's forward pass as engines run it: in
+ * chunks of at most CHUNK_TOKENS (vLLM, SGLang, TensorRT-LLM prefill in
+ * 8,192-token chunks), and without the S x S score matrices the builder's
+ * eager attention holds (FlashAttention and PyTorch's SDPA never
+ * materialise them; DeepSeek-V3 at 64k tokens would need 257 GiB a GPU):
+ * the lesser of the graph's peak and the one-token graph's peak per token
+ * (which in turn overcounts a recurrent state a one-token graph holds per
+ * token: Nemotron-H's 5.2 MB a token against 0.26 GiB at 1,024). */
+static double prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant) {
+    int64_t img = c->image_tokens > 0 ? c->image_tokens : 0;
+    int64_t s = seq + img > (int64_t)CHUNK_TOKENS ? (int64_t)CHUNK_TOKENS - img : seq;
+    if (s < 1) s = 1;
+    dlp_llm_config c0 = *c;
+    c0.image_tokens = 0;
+    double per_tok = dlp__llm_prompt_act_bytes(&c0, 1, 1, quant);
+    double whole = dlp__llm_prompt_act_bytes(c, batch, s, quant);
+    return fmin(whole, per_tok * (double)batch * (double)(s + img));
+}
+
+/* The one memory story (docs/llm.md): per GPU, the weights (the tower's in
+ * the activations' 16 bits), the prompt's forward activations, the batch's
+ * caches at seq + image + gen tokens and the runtime's reserve.  Generate
+ * mode calls it at its batch, serving at one request; workspace_mb is the
+ * caller's (serving's chunk workspace). */
+void dlp__llm_mem_need(const dlp_llm_config *c, int quant, double weight_bytes, double kv_eb, int n_gpus,
+                       int tp_attn, int64_t batch, int64_t seq, int64_t gen, dlp_llm_memory *m) {
+    const double MiB = 1048576.0;
+    double ab = dlp_quant_act_dtype(quant) == DLP_DT_FLOAT ? 4.0 : 2.0;
+    if (n_gpus < 1) n_gpus = 1;
+    if (tp_attn < 1) tp_attn = 1;
+    memset(m, 0, sizeof *m);
+    m->weights_mb = (weight_bytes + (double)dlp_llm_vision_params(c) * ab) / n_gpus / MiB;
+    m->activations_mb = prompt_act_bytes(c, batch, seq, quant) / tp_attn / MiB;
+    /* encoders cache nothing; a forward pass (gen 0, the thesis' protocol)
+     * keeps no cache */
+    if (!c->encoder_only && gen > 0)
+        m->kv_mb = (double)batch * dlp_llm_kv_bytes(c, seq + c->image_tokens + gen, kv_eb) /
+                   dlp__llm_kv_shard(c, tp_attn) / MiB;
+    m->runtime_mb = DLP_LLM_RUNTIME_GIB * 1024.0;
+    m->total_mb = m->weights_mb + m->activations_mb + m->kv_mb + m->runtime_mb;
+}
+
+/* The refusal of a request that does not fit even at one request, the same
+ * words and parts in both modes. */
+dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int n_gpus, const dlp_llm_memory *m,
+                               dlp_error *err) {
+    return dlp__err(err, DLP_EINVAL,
+                    "%s: does not fit on %d x %s even at one request: needs %.1f GiB per GPU (weights %.1f + "
+                    "activations %.2f + KV cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype "
+                    "or a larger device", c->id, n_gpus, d->id, m->total_mb / 1024, m->weights_mb / 1024,
+                    m->activations_mb / 1024, m->kv_mb / 1024, m->runtime_mb / 1024, d->memory_gib);
+}
+
 /* ---- the serving prediction ------------------------------------------------- */
 
 /* Attention FLOPs per cached element for a prompt token.  MLA has two
@@ -683,10 +792,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
      * context for attention layers, windows included at these lengths) */
     s->state_elems = fmax(0.0, 2.0 * kv_elems(s, 1) - kv_elems(s, 2));
     int64_t nkv = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
-    /* GQA: the cache splits over the KV heads up to tp, replicated beyond;
-     * MLA's latent cache is replicated on every TP rank */
-    s->kv_shard = c->kv_lora_rank > 0 ? 1 : (int)(nkv < s->tp_attn ? nkv : s->tp_attn);
-    if (s->kv_shard < 1) s->kv_shard = 1;
+    s->kv_shard = dlp__llm_kv_shard(c, s->tp_attn);
     /* attention FLOPs per cached element: GQA 2 (heads / kv heads) (QK^T and
      * PV over k and v); MLA absorbed 4 heads over the latent (+ rope key) */
     double nh = (double)c->num_attention_heads;
@@ -750,16 +856,12 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = m->seq_bytes = dlp_llm_kv_bytes(c, S + G, s->kv_eb) / s->kv_shard; /* one sequence, one GPU */
     out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
-    /* one request at all: weights + its prompt's activations + its cache +
-     * the runtime on the whole device — the test generate mode makes */
-    double act1 = p->peak_act_pt * fmin((double)S, CHUNK_TOKENS) / s->tp_attn;
-    double need1 = wgpu + act1 + seq_bytes + DLP_LLM_RUNTIME_GIB * 1073741824.0;
-    if (need1 > d->memory_gib * 1073741824.0)
-        return dlp__err(err, DLP_EINVAL,
-                        "%s: does not fit on %d x %s even at one request: needs %.1f GiB per GPU (weights %.1f + "
-                        "activations %.2f + KV cache %.2f + runtime %.1f) of %.1f GiB; use more gpus, a smaller dtype "
-                        "or a larger device", c->id, s->n_gpus, d->id, gib(need1), gib(wgpu), gib(act1),
-                        gib(seq_bytes), DLP_LLM_RUNTIME_GIB, d->memory_gib);
+    /* one request at all: the breakdown and test generate mode makes at
+     * batch 1 (dlp__llm_mem_need); the chunk workspace the engine reserves
+     * on top sizes the cache below, and is said beside the breakdown */
+    dlp__llm_mem_need(c, wl->quant, p->weight_bytes, s->kv_eb, s->n_gpus, s->tp_attn, 1, wl->seq, G, &out->need);
+    out->need.workspace_mb = act / 1048576.0;
+    if (out->need.total_mb > d->memory_gib * 1024.0) return dlp__llm_mem_refuse(c, d, s->n_gpus, &out->need, err);
     if (avail <= 0 || seq_bytes > avail)
         return dlp__err(err, DLP_EINVAL,
                         "%s: no room for the KV cache on %d x %s at memory fraction %.2f: %.1f GiB per GPU, weights "

@@ -1048,8 +1048,8 @@ static int plan_train_fields(req *r, const char *ep, int onnx, dlp_plan_train_op
 /* LLM serving plans (docs/plan.md): dlp_plan_json's bytes, as `dlperf plan
  * --json` and Python's dlperf.plan print them. */
 static void h_plan(req *r) {
-    static const char *const allowed[] = {"model", "config", "prompt", "gen", "ttft_ms", "tpot_ms", "rate",
-                                          "devices", "dtypes", "max_gpus", "max_concurrency", "prices", "region",
+    static const char *const allowed[] = {"model", "config", "config_name", "prompt", "gen", "ttft_ms", "tpot_ms",
+                                          "rate", "devices", "dtypes", "max_gpus", "max_concurrency", "prices", "region",
                                           "kwh_price", "mem_fraction", "analytic", "example", "batch_min",
                                           "batch_max", "latency_ms", "throughput", "runtime", "seq", "mode",
                                           "batch", "samples", "epochs", "deadline_hours", "optimizer", NULL};
