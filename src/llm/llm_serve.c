@@ -458,10 +458,6 @@ typedef struct {
                                   chunked prefill: vllm-v0)                      */
     double gemm_extra_s;       /* fixed time per GEMM beyond the curve: the
                                   activation's fp8 quantisation (FP8_ACT_QUANT_US) */
-    double gemm_in_bytes;      /* bytes per input activation element a dense or
-                                  expert GEMM reads: 1 + 4/128 under W8A8 fp8
-                                  (fp8 values + a float scale per 128-group,
-                                  DeepGEMM / vLLM block fp8); else 16-bit */
     double spec_q;             /* MTP: query tokens a decoding sequence puts in
                                   a step (1 + drafts verified); 1: none          */
     double spec_draft;         /* MTP: the step's GPU work with the draft layers
@@ -530,9 +526,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             wbytes = k * n * wb;
         }
         double flops = 2.0 * m * k * n;
-        /* W8A8: the GEMM reads the quantised fp8 input, writes 16-bit out */
-        double ain = (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) ? s->gemm_in_bytes : ab;
-        double bytes = wbytes + m * k * ain + m * n * ab;
+        double bytes = wbytes + m * (k + n) * ab;
         /* bitsandbytes formats cost what generate mode charges (llm.c):
          * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
          * each weight to 16 bits (write and re-read) before the matmul */
@@ -717,7 +711,6 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_extra_s = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN && wl->engine != DLP_LLM_ENGINE_TRTLLM
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
-    s->gemm_in_bytes = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN ? 1.0 + 4.0 / 128.0 : s->p->act_bytes;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
