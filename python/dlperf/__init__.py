@@ -367,6 +367,21 @@ def _llm_model(model):
     return None, text, model.encode()[:95].decode("utf-8", "ignore")   # named as the user named it
 
 
+def _llm_source(model, config):
+    """(model, config, config_name) that llm() and plan() send: a model
+    found as the CLI's --model finds it (_llm_model), a config path named as
+    --config FILE names it, or a config dict / text as given."""
+    if isinstance(model, os.PathLike):
+        model = os.fspath(model)
+    _check.string("model", model)
+    if model is not None and config is None:
+        return _llm_model(model)
+    if isinstance(config, (str, os.PathLike)) and model is None:
+        text, name = _config_file(os.fspath(config))
+        return None, text, name
+    return model, _llm_config(config), None
+
+
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
@@ -404,16 +419,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
     raw=True returns the JSON text.  Raises as predict does."""
     if model is None and config is None:
         raise InvalidType("llm() needs model= (a catalogue or Hugging Face id) or config=")
-    if isinstance(model, os.PathLike):
-        model = os.fspath(model)
-    _check.string("model", model)
-    name = None
-    if model is not None and config is None:
-        model, config, name = _llm_model(model)
-    elif isinstance(config, (str, os.PathLike)) and model is None:
-        config, name = _config_file(os.fspath(config))   # as `dlperf llm --config FILE` names it
-    else:
-        config = _llm_config(config)
+    model, config, name = _llm_source(model, config)
     _check.device("device", device)
     f = dict(model=model, config=config, config_name=name or None, device=device, batch=_check.integer("batch", batch),
              seq=_check.integer("seq", seq), dtype=_check.choice("dtype", dtype, _check.LLM_DTYPES,
@@ -576,16 +582,7 @@ def plan(model=None, *, config=None, prompt=None, gen=None, ttft_ms=None, tpot_m
         raise InvalidType("%s: arguments of ONNX-model plans (model='model.onnx')" % ", ".join(given))
     if model is None and config is None:
         raise InvalidType("plan() needs model= (a catalogue or Hugging Face id) or config=")
-    if isinstance(model, os.PathLike):
-        model = os.fspath(model)
-    _check.string("model", model)
-    name = None
-    if model is not None and config is None:
-        model, config, name = _llm_model(model)   # a folder or a hub-cache id, as llm(model=) and the CLI
-    elif isinstance(config, (str, os.PathLike)) and model is None:
-        config, name = _config_file(os.fspath(config))   # as `dlperf plan --config FILE` names it
-    else:
-        config = _llm_config(config)
+    model, config, name = _llm_source(model, config)
     if prompt is None or gen is None:
         raise InvalidType("plan() needs prompt= and gen= (tokens per request)")
     dts = _names_list("dtypes", dtypes)

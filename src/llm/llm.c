@@ -73,7 +73,6 @@ typedef struct {
     double flops, bytes;       /* whole workload                                   */
     double util;               /* 0..1, for the power model                        */
     double power_w;
-    double kv_bytes;           /* KV cache at the end of generation                */
     double predict_power_w;    /* and its average power (one GPU)                  */
 } analytic_t;
 
@@ -252,7 +251,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
      * within 1 % on BERT-base and the Llama of the agreement test anyway.
      * The loop also stays for the formats predict has no kernels for
      * (int8, nf4, fp8, int4, fp4) and for the utilisation split.  Memory
-     * beside the weights comes from predict for every format. */
+     * is the one story both modes tell (dlp__llm_mem_need), not predict's. */
     predict_side(g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
     t /= ngpu;
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
@@ -285,7 +284,6 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         a->bytes += G * b_step;
         t_busy_c += G * tc / ngpu;
         t_busy_m += G * tm / ngpu;
-        a->kv_bytes = dlp_llm_kv_bytes(c, wl->seq + c->image_tokens + wl->gen_tokens, ab) * B;
     }
     a->latency_ms = a->prefill_ms + a->decode_ms;
     double tt = a->latency_ms * 1e-3;

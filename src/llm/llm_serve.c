@@ -1043,8 +1043,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         tpot = dec.t + k * ps.t;
         ttft = ttft_mean;
     } else {
-        /* every decode step also prefills R S / G prompt tokens (and what
-         * preempted sequences recompute) and R / G requests' towers */
+        /* R S / G prompt tokens a step on average (and what preempted
+         * sequences recompute), taken whole in a share of the steps
+         * (mixed_step), and R / G requests' towers */
         double towers = Rd / Gd * s->spec_yield;
         mix = mixed_step(s, &dec, Rd, ctx, pf_per_step, Sd);
         mix.t += vis * towers;

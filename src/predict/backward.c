@@ -156,7 +156,7 @@ static int conv_backward(const dlp__bwd_ctx *b, int k, dlp__bwd_kernel *out, int
      * proportionally more loads per multiply-add, so its time is that of
      * (REUSE_CH / width) x its FLOPs at the kernel's full share */
     double gw = w && w->rank >= 3 ? (double)w->dims[1] : 1;
-    double fl_g = kk->flops * (gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / gw : 1);
+    double fl_g = kk->flops * dlp__grouped_reuse(gw);
     int n = 0;
     if (grad_in(b, k) > 0)
         n = put(out, n, max, grouped ? "cudnn::dgrad2d_grouped_direct_kernel" : DLP__CONV_DGRAD,

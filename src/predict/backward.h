@@ -43,6 +43,13 @@ enum {
  * 32-256 channels, MAPE 17.5 % on those rows); docs/predict.md. */
 #define DLP__GROUPED_DIRECT_EFF 0.10
 #define DLP__GROUPED_REUSE_CH 48.0
+
+/* The direct kernels' cost factor for a group of gw channels: (REUSE_CH /
+ * gw) times its FLOPs below REUSE_CH, 1 from there on (backward.c's dgrad /
+ * wgrad, roofline.c's cuDNN 8 NHWC grouped forward). */
+static inline double dlp__grouped_reuse(double gw) {
+    return gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / gw : 1;
+}
 /* Share of the fp32 vector peak of a depthwise weight-gradient kernel of
  * PyTorch 1.x (a reduction of N x H x W products per filter tap); fitted on
  * the MobileNet/EfficientNet/MNASNet rows of the same file, whose forward

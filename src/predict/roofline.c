@@ -347,7 +347,7 @@ static void grouped_direct_fwd(const pctx *c, const dlp_predict_opts *o, const d
     double eff = DLP__GROUPED_FWD_EFF;
     /* the reuse rule as a lower rate, so that the kernel keeps its real
      * FLOPs in the kernel list and the work total */
-    double reuse = gw < DLP__GROUPED_REUSE_CH ? DLP__GROUPED_REUSE_CH / (double)gw : 1;
+    double reuse = dlp__grouped_reuse((double)gw);
     s->peak = dlp_device_peak_flops(c->d, DLP_DT_FLOAT, 0) * eff / reuse;
     s->tensor_core = 0;
     s->curve = NULL;
