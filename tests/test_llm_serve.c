@@ -5,6 +5,7 @@
  * between the serving fields, monotonicity, power <= TDP, and refusals.
  */
 #include "dlperf.h"
+#include "llm/llm_internal.h"
 #include "tap.h"
 
 /* the analytic estimate only (no shipped trees) */
@@ -346,6 +347,18 @@ static void t_fits_same_in_both_modes(void) {
         {"meta-llama/Llama-3.1-70B-Instruct", "h100-sxm", DLP_QT_BF16, 4, 1},
         {"mistralai/Mixtral-8x7B-Instruct-v0.1", "h100-sxm", DLP_QT_BF16, 2, 1},
         {"Qwen/Qwen3-32B", "l4", DLP_QT_FP8, 4, 1},
+        /* hybrids on 24 GB (h122): a recurrent state per sequence, not per
+         * token, in serving's chunk workspace — Nemotron-Nano-9B-v2 fits
+         * an L4 in generate mode and serving said "no room for the KV
+         * cache" (8 GiB of workspace); the 12B's 12,310,001,152 x 2 B =
+         * 22.9 GiB of weights do not fit it in either mode; the Mamba
+         * hybrid Nemotron-H-8B; Gated DeltaNet + MoE over TP 4; the VL
+         * hybrid's tower */
+        {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "l4", DLP_QT_BF16, 1, 1},
+        {"nvidia/NVIDIA-Nemotron-Nano-12B-v2", "l4", DLP_QT_BF16, 1, 0},
+        {"nvidia/Nemotron-H-8B-Base-8K", "l4", DLP_QT_BF16, 1, 1},
+        {"Qwen/Qwen3-Next-80B-A3B-Instruct", "h100-sxm", DLP_QT_BF16, 4, 1},
+        {"nvidia/NVIDIA-Nemotron-Nano-12B-v2-VL-BF16", "l40s", DLP_QT_BF16, 1, 1},
     };
     int both = 0;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
@@ -383,7 +396,7 @@ static void t_fits_same_in_both_modes(void) {
             both++;
         }
     }
-    CHECK(both >= 12);   /* the parts compared on twelve setups, not skipped */
+    CHECK(both >= 16);   /* the parts compared on sixteen setups, not skipped */
 }
 
 /* The one memory story by hand: Llama-3.1-8B bf16, 1024 prompt + 256
@@ -414,6 +427,89 @@ static void t_memory_story_by_hand(void) {
         CHECK_NEAR(n[k]->total_mb, 16759.0078125, 1e-9);
     }
     CHECK(sv.need.workspace_mb > 7.5 * sv.need.activations_mb && sv.need.workspace_mb < 8.5 * sv.need.activations_mb);
+}
+
+/* Serving's chunk workspace for a Mamba-2 hybrid, by hand (issue 22's
+ * L4 case: `dlperf llm --model nvidia/NVIDIA-Nemotron-Nano-9B-v2 --device
+ * l4 --concurrency 8 --prompt 1024 --gen 256`).  The engine profiles
+ * 8,192 tokens as 256 requests of 32 (vLLM's _dummy_run); the peak is at
+ * the LM head: its input 8,192 x 4,480 x 2 B = 73,400,320 B and the logits
+ * 8,192 x 131,072 x 2 B = 2,147,483,648 B live together: 2,220,883,968 B
+ * = 2,118 MiB.  (Each request's scan state, 128 heads x 80 x 128 state
+ * x 2 B = 2.6 MB a layer, x 256 = 0.67 GB, is below it; scaled per token,
+ * as before, 8,192 states hit the 8 GiB cap.)  One sequence's cache: 27
+ * Mamba layers x (conv (10,240 + 2 x 8 x 128) x 3 + SSM 128 x 80 x 128 =
+ * 1,347,584 elements) x 2 B = 72,769,536 B, + 4 attention layers x 1,280
+ * tokens x 8 KV heads x 128 x 2 (k, v) x 2 B = 20,971,520 B: 93,741,056 B.
+ * Weights 8,888,227,328 x 2 B = 17,776,454,656 B.  Cache = 0.9 x 24 GiB
+ * - weights - workspace - 1 GiB = 2,121,742,950.4 B (1.976 GiB): 22
+ * sequences of 1,280 tokens (22.6), 28,160 tokens. */
+static void t_hybrid_chunk_workspace(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 8};
+    CHECK(serve("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "l4", wl, &p, &e) == DLP_OK);
+    if (e.msg[0]) fprintf(stderr, "  %s\n", e.msg);
+    CHECK_NEAR(p.need.workspace_mb, 2220883968.0 / 1048576.0, 1e-6);
+    CHECK_NEAR((double)p.kv_bytes_per_seq, 93741056.0, 0);
+    CHECK_NEAR(p.kv_cache_gib * 1073741824.0, 2121742950.4, 1.0);
+    CHECK_I64(p.max_concurrency, 22);
+    CHECK_I64(p.kv_capacity_tokens, 22 * 1280);
+    CHECK(p.fits == 1 && p.concurrency == 8);
+    /* the state is per request: 1,024 requests of 8 tokens hold at least
+     * 1,024 scan states of one layer (128 x 80 x 128 x 2 B each), more than
+     * 256 requests of 32 */
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("nvidia/NVIDIA-Nemotron-Nano-9B-v2", &c, &e) == DLP_OK);
+    double w256 = dlp__llm_chunk_workspace(&c, DLP_QT_BF16, 1, 256, 8192);
+    double w1024 = dlp__llm_chunk_workspace(&c, DLP_QT_BF16, 1, 1024, 8192);
+    CHECK_NEAR(w256, 2220883968.0, 1.0);
+    CHECK(w1024 >= 1024.0 * 128 * 80 * 128 * 2 && w1024 > w256);
+    /* TP 4 splits it (the heads and the vocabulary's logits) */
+    CHECK_NEAR(dlp__llm_chunk_workspace(&c, DLP_QT_BF16, 4, 256, 8192), w256 / 4, 1.0);
+}
+
+/* Serving's KV capacity against the chunk the engine profiles (vLLM's
+ * max_num_batched_tokens: 2,048 on smaller GPUs, 8,192 on an H100, 16,384
+ * offline): a larger chunk never shrinks the workspace, so the cache never
+ * grows; at 8,192 the workspace and cache are serving's printed ones, cache
+ * = 0.9 x memory - weights - workspace - 1 GiB.  Dense, MoE, Mamba-2 and
+ * Gated DeltaNet hybrids. */
+static void t_kv_capacity_vs_chunk(void) {
+    struct { const char *m, *d; int gpus; } cs[] = {
+        {"meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", 1},
+        {"Qwen/Qwen3-30B-A3B", "h100-sxm", 1},
+        {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "l4", 1},
+        {"nvidia/Nemotron-H-8B-Base-8K", "a100-40gb", 1},
+        {"Qwen/Qwen3-Next-80B-A3B-Instruct", "h100-sxm", 4},
+    };
+    const int64_t chunks[] = {1, 16, 256, 512, 2048, 8192, 16384};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        dlp_error e = {0};
+        dlp_llm_config c;
+        dlp_llm_prediction p;
+        CHECK(dlp_llm_catalogue_get(cs[i].m, &c, &e) == DLP_OK);
+        dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16,
+                               .n_gpus = cs[i].gpus, .concurrency = 8};
+        CHECK(serve(cs[i].m, cs[i].d, wl, &p, &e) == DLP_OK);
+        const dlp_device *d = dlp_devdb_find(db, cs[i].d);
+        double room = 0.9 * d->memory_gib * 1073741824.0 - p.weights_mb * 1048576.0 - 1073741824.0;
+        double last_ws = -1, last_cap = 1e300;
+        for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+            double ws = dlp__llm_chunk_workspace(&c, DLP_QT_BF16, cs[i].gpus, 256, chunks[k]);
+            double cap = fmax(0.0, room - ws);
+            CHECK(ws > 0 && ws >= last_ws * (1 - 1e-12));
+            CHECK(cap >= 0 && cap <= last_cap * (1 + 1e-12));
+            if (!(ws >= last_ws * (1 - 1e-12)))
+                fprintf(stderr, "  %s: workspace %g B at chunk %lld < %g\n", cs[i].m, ws, (long long)chunks[k], last_ws);
+            if (chunks[k] == 8192) {
+                CHECK_NEAR(ws / 1048576.0, p.need.workspace_mb, 1e-9 * ws);
+                CHECK_NEAR(cap, p.kv_cache_gib * 1073741824.0, 1e-6 * cap);
+            }
+            last_ws = ws, last_cap = cap;
+        }
+    }
 }
 
 /* Closed-loop clients on Llama-3.1-8B bf16, H100, 1024 + 256: TTFT is
@@ -936,6 +1032,8 @@ int main(void) {
     RUN(t_vision_params);
     RUN(t_fits_same_in_both_modes);
     RUN(t_memory_story_by_hand);
+    RUN(t_hybrid_chunk_workspace);
+    RUN(t_kv_capacity_vs_chunk);
     RUN(t_iteration_and_clients);
     RUN(t_power_follows_load);
     RUN(t_dequant_both_modes);

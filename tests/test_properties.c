@@ -28,12 +28,33 @@
  *               BERT, whose fp8 GEMMs PyTorch runs)
  *   train       a training step >= the inference pass; its memory >= too
  *
+ * and over LLM serving (issue 22, scope 6: one memory story), catalogue
+ * models (dense, MoE, Mamba-2 and Gated DeltaNet hybrids, a VLM) x GPUs x
+ * 1 and 4 GPUs x concurrency at 1,024 + 256 tokens, analytic:
+ *
+ *   llm-fits    serving never answers a setup generate mode refuses at one
+ *               request (the same memory test: weights + one prompt's
+ *               activations + its cache + runtime), nor refuses "does not
+ *               fit" one generate mode runs; an answer has fits = 1
+ *   llm-kv      the KV cache's memory, tokens and sequences are >= 0, and
+ *               a sequence the engine runs fits in it
+ *   llm-ws      serving's chunk workspace (the engine's profiling forward:
+ *               8,192 tokens as 256 requests of 32, vLLM's _dummy_run) is at
+ *               most 256 x the activations generate mode counts for one
+ *               request of 32 tokens (a peak of the whole is at most the sum
+ *               of the parts' peaks; a recurrent state per request, not per
+ *               token: Nemotron-Nano-9B-v2 had 8 GiB against 3.5 GB)
+ *   llm-tpot    more clients never lower TPOT (a step of more sequences
+ *               reads the same weights and more cache)
+ *
  * A violation prints the rule and the case; the test fails on any.  Only the
- * public API (dlperf.h).  About 6,000 predictions.
+ * public API (dlperf.h).  About 6,000 predictions, 660 serving cases.
  */
 #include <dlperf.h>
 
+#include <math.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "tap.h"
 
@@ -194,6 +215,97 @@ static void t_property_grid(void) {
     CHECK_I64(n_viol, 0);
 }
 
+/* ---- LLM serving ----------------------------------------------------------- */
+
+static const char *const LLMS[] = {
+    "meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-0.6B",          "Qwen/Qwen3-32B",
+    "Qwen/Qwen3-30B-A3B",               "openai/gpt-oss-20b",       "mistralai/Mixtral-8x7B-Instruct-v0.1",
+    "google/gemma-3-12b-it",            "nvidia/Nemotron-H-8B-Base-8K", "nvidia/NVIDIA-Nemotron-Nano-9B-v2",
+    "nvidia/NVIDIA-Nemotron-Nano-12B-v2", "Qwen/Qwen3-Next-80B-A3B-Instruct",
+};
+#define NL (int)(sizeof LLMS / sizeof LLMS[0])
+static const char *const LGPUS[] = {"t4", "l4", "a100-40gb", "l40s", "h100-sxm", "h200"};
+#define NLG (int)(sizeof LGPUS / sizeof LGPUS[0])
+static const int64_t CONC[] = {1, 4, 16, 64, 256};
+#define NCONC (int)(sizeof CONC / sizeof CONC[0])
+static const dlp_llm_predict_opts LLM_ANALYTIC = {.analytic_only = 1};
+static int n_llm, n_llm_refused;
+
+static void llm_violation(const char *rule, int m, int gpus, int g, int64_t conc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "  VIOLATION %-9s %s on %d x %s, concurrency %lld: ", rule, LLMS[m], gpus, LGPUS[g],
+            (long long)conc);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    n_viol++;
+}
+
+/* One model on `gpus` GPUs of one kind (bf16; fp16 on a T4, which has no
+ * bf16 and where vLLM casts to fp16): generate mode at batch 1, then
+ * serving at each concurrency. */
+static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus) {
+    const dlp_device *dev = dlp_devdb_find(DB, LGPUS[g]);
+    int q = strcmp(LGPUS[g], "t4") ? DLP_QT_BF16 : DLP_QT_FP16;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = q, .n_gpus = gpus};
+    dlp_llm_prediction gp;
+    dlp_error e = {0};
+    int gen_fits = dlp_llm_predict(c, dev, DB, &wl, &LLM_ANALYTIC, &gp, &e) == DLP_OK && gp.fits;
+    int gen_refused_memory = !gen_fits && strstr(e.msg, "does not fit") != NULL;
+    /* one request of the profiling forward's share: 8,192 / 256 tokens */
+    dlp_llm_workload w32 = wl;
+    w32.seq = 8192 / DLP_LLM_MAX_SEQS;
+    dlp_llm_prediction p32;
+    dlp_error e32 = {0};
+    double act32 = dlp_llm_predict(c, dev, DB, &w32, &LLM_ANALYTIC, &p32, &e32) == DLP_OK ? p32.need.activations_mb : -1;
+    double prev_tpot = 0;
+    for (int k = 0; k < NCONC; k++) {
+        dlp_llm_prediction sp;
+        dlp_error es = {0};
+        wl.concurrency = CONC[k];
+        dlp_status st = dlp_llm_predict(c, dev, DB, &wl, &LLM_ANALYTIC, &sp, &es);
+        n_llm++;
+        if (st) {
+            n_llm_refused++;
+            if (!es.msg[0]) llm_violation("refusal", m, gpus, g, CONC[k], "refused without a reason");
+            if (gen_fits && strstr(es.msg, "does not fit"))
+                llm_violation("llm-fits", m, gpus, g, CONC[k], "generate mode fits, serving says: %s", es.msg);
+            continue;
+        }
+        if (!gen_fits || !sp.fits)
+            llm_violation("llm-fits", m, gpus, g, CONC[k], "serving answers (fits %d), generate mode %s", sp.fits,
+                          gen_refused_memory ? "refuses it" : e.msg);
+        if (!(sp.kv_cache_gib >= 0 && sp.kv_capacity_tokens >= 0 && sp.max_concurrency >= 1))
+            llm_violation("llm-kv", m, gpus, g, CONC[k], "cache %g GiB, %lld tokens, %lld sequences", sp.kv_cache_gib,
+                          (long long)sp.kv_capacity_tokens, (long long)sp.max_concurrency);
+        if (act32 >= 0 && !(sp.need.workspace_mb <= DLP_LLM_MAX_SEQS * act32 * (1 + 1e-6)))
+            llm_violation("llm-ws", m, gpus, g, CONC[k], "workspace %g MiB > %d x %g MiB", sp.need.workspace_mb,
+                          DLP_LLM_MAX_SEQS, act32);
+        if (!(sp.tpot_ms > 0 && isfinite(sp.tpot_ms)))
+            llm_violation("llm-tpot", m, gpus, g, CONC[k], "TPOT %g ms", sp.tpot_ms);
+        else if (prev_tpot > 0 && sp.tpot_ms < prev_tpot * (1 - 1e-9))
+            llm_violation("llm-tpot", m, gpus, g, CONC[k], "TPOT %g ms < %g ms at concurrency %lld", sp.tpot_ms, prev_tpot,
+                          (long long)CONC[k - 1]);
+        prev_tpot = sp.tpot_ms;
+    }
+}
+
+static void t_llm_serving_grid(void) {
+    int before = n_viol;
+    for (int m = 0; m < NL; m++) {
+        dlp_llm_config c;
+        dlp_error e = {0};
+        CHECK(dlp_llm_catalogue_get(LLMS[m], &c, &e) == DLP_OK);
+        if (e.msg[0]) continue;
+        for (int g = 0; g < NLG; g++)
+            for (int gpus = 1; gpus <= 4; gpus *= 4) llm_cell(&c, m, g, gpus);
+    }
+    fprintf(stderr, "  %d serving predictions, %d refused, %d violations\n", n_llm, n_llm_refused, n_viol - before);
+    CHECK(n_llm - n_llm_refused >= 400);
+    CHECK_I64(n_viol - before, 0);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &DB, &e)) {
@@ -201,6 +313,7 @@ int main(void) {
         return 1;
     }
     RUN(t_property_grid);
+    RUN(t_llm_serving_grid);
     dlp_devdb_free(DB);
     return TAP_DONE();
 }

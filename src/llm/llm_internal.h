@@ -40,6 +40,12 @@ int dlp__llm_kv_shard(const dlp_llm_config *c, int tp_attn);
 double dlp__llm_prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t seq, int quant);
 void dlp__llm_mem_need(const dlp_llm_config *c, int quant, double weight_bytes, double kv_eb, int n_gpus,
                        int tp_attn, int64_t batch, int64_t seq, int64_t gen, dlp_llm_memory *m);
+/* Serving's chunk workspace per GPU (llm_serve.c): the peak activations of
+ * the engine's profiling forward over chunk_tokens shared by
+ * min(chunk_tokens, max_seqs) requests, over tp_attn GPUs: token-wise
+ * parts per token, a recurrent state per request, at most 8 GiB. */
+double dlp__llm_chunk_workspace(const dlp_llm_config *c, int quant, int tp_attn, int64_t max_seqs,
+                                int64_t chunk_tokens);
 dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int n_gpus, const dlp_llm_memory *m,
                                dlp_error *err);
 

@@ -212,7 +212,6 @@ typedef struct prof {
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
-    double peak_act_pt;        /* peak live activation bytes per token          */
     int attn_layers, moe_layers;
 } prof_t;
 
@@ -311,15 +310,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
     double other_w = (double)w.params - lin_elems;
     double wb = (double)w.weight_bytes[quant] - other_w * p->act_bytes;
     p->wbytes_per_elem = lin_elems > 0 && wb > 0 ? wb / lin_elems : p->act_bytes;
-    dlp_graph_stats gs;
-    dlp_graph *ga = NULL;
-    if (c->num_experts > 0 && dlp__llm_act_graph(c, 1, 1, quant, &ga, NULL) == DLP_OK) {
-        dlp_graph_stats_get(ga, &gs);
-        dlp_graph_free(ga);
-    } else {
-        dlp_graph_stats_get(g, &gs);
-    }
-    p->peak_act_pt = (double)gs.peak_activation_bytes;
     for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
         if (!(c->layer_kind[l] & DLP_LK_MAMBA)) p->attn_layers++;
     }
@@ -688,6 +678,52 @@ static double prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t s
     return fmin(whole, per_tok * (double)batch * (double)(s + img));
 }
 
+/* Whether a layer keeps a recurrent state (Mamba-2, Gated DeltaNet): a
+ * state per sequence, whatever its length. */
+static int has_recurrent_state(const dlp_llm_config *c) {
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+        if (c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN)) return 1;
+    return 0;
+}
+
+/* The activation workspace a serving engine reserves beside its cache, per
+ * GPU: the peak of the forward it profiles before sizing the cache (vLLM V1
+ * gpu_model_runner profile_run -> _dummy_run(max_num_batched_tokens): the
+ * chunk's tokens shared evenly by min(tokens, max_num_seqs) requests).
+ * Token-wise parts (projections, MLP, the LM head's rows) scale with the
+ * tokens: the one-token graph's peak per token x chunk, as the profile
+ * (MoE per routed token).  A recurrent state (Mamba-2 conv + SSM, Gated
+ * DeltaNet) is per SEQUENCE: the one-token graph holds one, so scaling it
+ * per token put 8,192 states (Nemotron-Nano-9B-v2: 5.2 MB each, the 8 GiB
+ * cap) where the chunk holds one per request; a hybrid model's workspace
+ * is its graph's peak at the profile's layout (requests x tokens each),
+ * whose scan holds each request's chunk states.  The states that outlive
+ * the step are the cache's (vLLM's mamba cache / hybrid KV cache
+ * manager: dlp_llm_kv_bytes counts them per running sequence).  At most
+ * 8 GiB (a bound on the graph's overcounts; no engine reserves more at
+ * these chunk sizes). */
+double dlp__llm_chunk_workspace(const dlp_llm_config *c, int quant, int tp_attn, int64_t max_seqs,
+                                int64_t chunk_tokens) {
+    if (tp_attn < 1) tp_attn = 1;
+    if (chunk_tokens < 1) chunk_tokens = 1;
+    if (max_seqs < 1) max_seqs = DLP_LLM_MAX_SEQS;
+    dlp_llm_config ec = *c;
+    ec.image_tokens = 0;
+    ec.engine_form = 1;
+    double bytes;
+    if (!has_recurrent_state(c)) {
+        /* the profile's one-token peak: the engine form, MoE per routed
+         * token (profile_build) */
+        dlp_llm_config mc = *c;
+        mc.image_tokens = 0;
+        bytes = dlp__llm_prompt_act_bytes(c->num_experts > 0 ? &mc : &ec, 1, 1, quant) * (double)chunk_tokens;
+    } else {
+        int64_t reqs = chunk_tokens < max_seqs ? chunk_tokens : max_seqs;
+        bytes = dlp__llm_prompt_act_bytes(&ec, reqs, chunk_tokens / reqs, quant);
+    }
+    return fmin(bytes / tp_attn, 8.0 * 1073741824.0);
+}
+
 /* The one memory story (docs/llm.md): per GPU, the weights (the tower's in
  * the activations' 16 bits), the prompt's forward activations, the batch's
  * caches at seq + image + gen tokens and the runtime's reserve.  Generate
@@ -851,7 +887,8 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     double frac = m->frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
     m->vparams = (double)dlp_llm_vision_params(c);
     double wgpu = m->wgpu = (p->weight_bytes + m->vparams * p->act_bytes) / s->n_gpus;
-    double act = m->act = fmin(p->peak_act_pt * CHUNK_TOKENS / s->tp_attn, 8.0 * 1073741824.0);
+    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
+    double act = m->act = dlp__llm_chunk_workspace(c, wl->quant, s->tp_attn, max_seqs, (int64_t)CHUNK_TOKENS);
     double avail = m->avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
     int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = m->seq_bytes = dlp_llm_kv_bytes(c, S + G, s->kv_eb) / s->kv_shard; /* one sequence, one GPU */
