@@ -718,6 +718,8 @@ double dlp__llm_chunk_workspace(const dlp_llm_config *c, int quant, int tp_attn,
         mc.image_tokens = 0;
         bytes = dlp__llm_prompt_act_bytes(c->num_experts > 0 ? &mc : &ec, 1, 1, quant) * (double)chunk_tokens;
     } else {
+        /* the remainder vLLM gives its last request (under one token a
+         * request) is left out: the graph's requests are all alike */
         int64_t reqs = chunk_tokens < max_seqs ? chunk_tokens : max_seqs;
         bytes = dlp__llm_prompt_act_bytes(&ec, reqs, chunk_tokens / reqs, quant);
     }
