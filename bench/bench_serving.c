@@ -1276,7 +1276,7 @@ static sw_setup *sw_find(const char *model, const char *hw, int tp, int64_t P, i
     return s;
 }
 
-static double sw_median(double *v, int n) {
+static double sw_median(const double *v, int n) {
     double t[SW_MAXREP];
     memcpy(t, v, sizeof(double) * (size_t)n);
     for (int i = 1; i < n; i++)
@@ -1328,8 +1328,8 @@ static void sw_row(const sw_setup *s) {
                                .phase = DLP_LLM_DECODE_ONLY};
     if (!predict_row(r, s->model, dev)) return;
     int i = nR;
-    r->y[T_TTFT] = sw_median((double *)s->pt, s->n);
-    r->y[T_TPOT] = sw_median((double *)s->tt, s->n);
+    r->y[T_TTFT] = sw_median(s->pt, s->n);
+    r->y[T_TPOT] = sw_median(s->tt, s->n);
     sw_ovh[i][1] = r->ovh_ms;
     r->a[T_TTFT] = NAN;
     dlp_llm_config c;
