@@ -2,7 +2,8 @@
  * bench_serving.c — the serving model of `dlperf llm` (docs/llm.md,
  * "Serving") against public serving measurements, one command:
  *
- *   bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only]
+ *   bench_serving DATA_DIR [silicon|leaderboard|splitwise|speed|all] [--rows FILE]
+ *                 [--analytic-only]
  *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
  *                 [--lowload]        (the 1-4-client TTFT: the prefill's slope from 1k to
  *                                     8k prompts and the gap at 1k, per group; with
@@ -13,6 +14,8 @@
  *                GB300, aggregated and disaggregated
  *   leaderboard  ML.ENERGY leaderboard v2 (vLLM, A100/H100): TPOT, output
  *                tokens/s and energy per request at a max batch size
+ *   splitwise    splitwise-sim's profile (Llama-2-70B, BLOOM-176B on DGX-A100
+ *                and DGX-H100): the prefill of a batch and its decode step
  *
  * Every row goes through dlp_llm_predict exactly as `dlperf llm
  * --concurrency` does.  Coverage is rows answered / rows, with every
@@ -1205,9 +1208,331 @@ static void speed(void) {
     if (pred_rate > 0) printf("\nratio llm serving / predict: %.1fx\n", llm_rate / pred_rate);
 }
 
+/* ---- splitwise-sim's profile (issue 22) ---------------------------------- */
+
+/* splitwise-sim's data/perf_model.csv (MIT, commit 8f99e7d; SOURCE.txt):
+ * the DGX-A100 / DGX-H100 profile behind the Splitwise paper's simulator
+ * (Patel et al., ISCA 2024), Llama-2-70B (TP 2/4/8) and BLOOM-176B (TP 8)
+ * in fp16, 5-15 repeats of each (prompt P, batch B, output T, TP).  The
+ * simulator reads two numbers per setup (notebooks/perf_model.py:
+ * interpolated over batch tokens B x P):
+ *   prompt_time  the prefill of B prompts of P tokens together, ms
+ *   token_time   one decode step of the batch of B, ms
+ * Each setup (median of its repeats) is one row of set "splitwise", scored
+ * against the library's public API:
+ *   prompt_time  vs round_ms of a prefill worker with B clients and
+ *                max_seqs B: its B prompts back to back in the engine's
+ *                chunks (B x P tokens: the one-pass cost up to chunking)
+ *   token_time   vs decode_step_ms of a decode worker at B running, the
+ *                context at P + T / 2 (the mean over the generation)
+ * They sit in the TTFT and TPOT columns of row_t, under their own names in
+ * sw_report.  e2e_time is not scored: at T >= 1,024 it is 1.5-15x shorter
+ * than prompt_time + T x token_time (the runs stopped early, e.g.
+ * Llama-2-70B TP 2, P 512, T 8,192: 34.9 s for 494 s of steps), and the
+ * TP 2, B 64 runs report prompt_time below the B 32 one with an e2e of
+ * 84-160 s (the batch did not fit).  peak_power / average_power are
+ * normalised to an undocumented reference: not scored either.
+ * The power-capped H100 rows (h100-80gb-pcap) are refused: the cap is not
+ * in the data nor in splitwise-sim's hardware config (processors/
+ * h100-80gb-pcap.yaml: name and memory only), so no --power-limit can be
+ * set for them. */
+#define SW_MAXREP 32
+typedef struct {
+    char model[24], hw[24];
+    int tp;
+    int64_t P, B, T;
+    double pt[SW_MAXREP], tt[SW_MAXREP];
+    int n;
+} sw_setup;
+static sw_setup *SW;
+static int nSW;
+/* the engine the slice is scored with (vLLM of 2023: vllm-v0, the <= 0.5
+ * engine), and the other engine beside it, per row: [0] prefill, [1] step */
+static const int sw_engine = DLP_LLM_ENGINE_VLLM_V0, sw_other = DLP_LLM_ENGINE_MODERN;
+static double sw_alt[MAXR][2];
+/* per row: the engine's CPU time inside the predicted prefill (all its
+ * chunks) and inside the decode step, ms (the fits below take it out) */
+static double sw_ovh[MAXR][2];
+static int sw_seen, sw_answered;
+
+static const char *sw_dev(const char *hw) {
+    if (!strcmp(hw, "a100-80gb")) return "a100-80gb";
+    if (!strcmp(hw, "h100-80gb")) return "h100-sxm"; /* DGX-H100: SXM5 */
+    return NULL;
+}
+
+static sw_setup *sw_find(const char *model, const char *hw, int tp, int64_t P, int64_t B, int64_t T) {
+    for (int i = 0; i < nSW; i++) {
+        sw_setup *s = &SW[i];
+        if (s->tp == tp && s->P == P && s->B == B && s->T == T && !strcmp(s->model, model) && !strcmp(s->hw, hw))
+            return s;
+    }
+    if (nSW >= MAXR) return NULL;
+    sw_setup *s = &SW[nSW++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->model, sizeof s->model, "%s", model);
+    snprintf(s->hw, sizeof s->hw, "%s", hw);
+    s->tp = tp, s->P = P, s->B = B, s->T = T;
+    return s;
+}
+
+static double sw_median(const double *v, int n) {
+    double t[SW_MAXREP];
+    memcpy(t, v, sizeof(double) * (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
+        }
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* The prefill of the setup's B prompts on `engine`: round_ms of a prefill
+ * worker of B clients, and its engine CPU time over all its chunks. */
+static int sw_prefill(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *dec, int engine,
+                      double *ms, double *ovh) {
+    dlp_llm_workload wl = *dec;
+    wl.phase = DLP_LLM_PREFILL_ONLY, wl.engine = engine;
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    if (dlp_llm_predict(c, d, db, &wl, &ANALYTIC, &p, &e) || !(p.round_ms > 0)) return 0;
+    double tokens = (double)wl.seq * (double)wl.concurrency;
+    *ms = p.round_ms;
+    *ovh = p.overhead_ms * tokens / fmin(tokens, 8192.0); /* llm_serve.c CHUNK_TOKENS per step */
+    return 1;
+}
+
+/* The decode step of the setup on `engine` (0 if refused). */
+static double sw_step(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *dec, int engine) {
+    dlp_llm_workload wl = *dec;
+    wl.engine = engine;
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    return dlp_llm_predict(c, d, db, &wl, &ANALYTIC, &p, &e) ? 0 : p.decode_step_ms;
+}
+
+/* One setup -> one row (predict_row counts and words the refusals). */
+static void sw_row(const sw_setup *s) {
+    const char *dev = sw_dev(s->hw);
+    sw_seen++;
+    if (!dev) {
+        nSeen++;
+        char b[160];
+        snprintf(b, sizeof b, "splitwise %s: power cap not recorded", s->hw);
+        refuse(b);
+        return;
+    }
+    row_t *r = new_row("splitwise", s->hw, "vllm");
+    r->wl = (dlp_llm_workload){.batch = 1, .seq = s->P, .gen_tokens = s->T, .quant = DLP_QT_FP16, .n_gpus = s->tp,
+                               .concurrency = s->B, .max_seqs = s->B, .engine = sw_engine,
+                               .phase = DLP_LLM_DECODE_ONLY};
+    if (!predict_row(r, s->model, dev)) return;
+    int i = nR;
+    r->y[T_TTFT] = sw_median(s->pt, s->n);
+    r->y[T_TPOT] = sw_median(s->tt, s->n);
+    sw_ovh[i][1] = r->ovh_ms;
+    r->a[T_TTFT] = NAN;
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    dlp_llm_catalogue_get(s->model, &c, &e);
+    double ms, ovh, ms2, ovh2;
+    if (sw_prefill(&c, d, &r->wl, sw_engine, &ms, &ovh)) r->a[T_TTFT] = ms, sw_ovh[i][0] = ovh;
+    sw_alt[i][0] = sw_prefill(&c, d, &r->wl, sw_other, &ms2, &ovh2) ? ms2 : NAN;
+    double st = sw_step(&c, d, &r->wl, sw_other);
+    sw_alt[i][1] = st > 0 ? st : NAN;
+    /* ML.ENERGY's rule for vllm-v0 rows (predict_row) set the TPOT column
+     * to the decode step already; the other targets are not this set's */
+    r->a[T_TPUT] = r->a[T_ENERGY] = NAN;
+    nR++;
+    sw_answered++;
+}
+
+static void load_splitwise(const char *root) {
+    static char line[4096], hl[4096];
+    char *h[32], *v[32];
+    int nh;
+    FILE *f = csv_open(root, "splitwise-sim/data/perf_model.csv", hl, (int)sizeof hl, h, 32, &nh);
+    int cM = csv_col(h, nh, "model"), cH = csv_col(h, nh, "hardware"), cP = csv_col(h, nh, "prompt_size"),
+        cB = csv_col(h, nh, "batch_size"), cT = csv_col(h, nh, "token_size"), cTP = csv_col(h, nh, "tensor_parallel"),
+        cPT = csv_col(h, nh, "prompt_time"), cTT = csv_col(h, nh, "token_time");
+    SW = calloc(MAXR, sizeof *SW);
+    if (!SW) {
+        fclose(f);
+        return;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (csv_split(line, v, 32) != nh) continue;
+        int tp = atoi(v[cTP]);
+        int64_t P = atoll(v[cP]), B = atoll(v[cB]), T = atoll(v[cT]);
+        double pt = atof(v[cPT]), tt = atof(v[cTT]);
+        if (tp < 1 || P < 1 || B < 1 || T < 1 || !(pt > 0) || !(tt > 0)) continue;
+        sw_setup *s = sw_find(v[cM], v[cH], tp, P, B, T);
+        if (!s || s->n >= SW_MAXREP) continue;
+        s->pt[s->n] = pt, s->tt[s->n] = tt, s->n++;
+    }
+    fclose(f);
+    for (int i = 0; i < nSW && nR + 1 < MAXR; i++) sw_row(&SW[i]);
+    free(SW);
+    SW = NULL;
+}
+
+/* ---- the splitwise slice's scores ---- */
+
+/* Does row i belong to group g of kind (0 all, 1 GPU, 2 family, 3 TP)? */
+static int sw_in(int i, int kind, int g) {
+    const row_t *r = &R[i];
+    if (strcmp(r->set, "splitwise")) return 0;
+    return kind == 0 || (kind == 1 && r->dev == g) || (kind == 2 && r->fam == g) || (kind == 3 && r->wl.n_gpus == g);
+}
+
+/* MAPE, Acc(10%) and the median predicted / measured over the rows of a
+ * group for target k (0 prefill, 1 step) with predictions pred[i] */
+typedef struct {
+    double mape, acc10, med;
+    int n;
+} sw_score_t;
+static sw_score_t sw_score(int k, const double *pred, int kind, int g) {
+    int t = k ? T_TPOT : T_TTFT, n = 0;
+    double *ratio = malloc(sizeof(double) * (size_t)(nR ? nR : 1)), e = 0, acc = 0;
+    for (int i = 0; i < nR; i++) {
+        if (!sw_in(i, kind, g) || !isfinite(R[i].y[t]) || !isfinite(pred[i]) || !(pred[i] > 0)) continue;
+        double err = fabs(pred[i] - R[i].y[t]) / R[i].y[t];
+        e += err, acc += err <= 0.10, ratio[n++] = pred[i] / R[i].y[t];
+    }
+    sw_score_t s = {n ? 100 * e / n : NAN, n ? 100 * acc / n : NAN, n ? median_of(ratio, n) : NAN, n};
+    free(ratio);
+    return s;
+}
+
+/* The engine's CPU time a prefill (k 0) or decode step (k 1) of the
+ * splitwise rows would need: c[0] + c[1] (TP - 1) + c[2] B, least squares
+ * of the relative residual (measured - the predicted GPU part) over the
+ * rows outside group `skip` of kind (1 GPU, 2 family; 0 none).  The form
+ * is vllm-v0's (llm_serve.c ENGINE_CPU: fixed + per running sequence + per
+ * GPU beyond the first).  Returns 0 when the rows hold one TP (the TP term
+ * is then not identified: leaving Llama-2 out leaves BLOOM's TP 8 alone). */
+static int sw_fit(int k, int kind, int skip, double c[3]) {
+    int t = k ? T_TPOT : T_TTFT, tp0 = 0, tps = 0;
+    double A[3][4] = {{0}};
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!sw_in(i, 0, 0) || !isfinite(r->a[t]) || (kind && sw_in(i, kind, skip))) continue;
+        if (!tp0) tp0 = r->wl.n_gpus;
+        tps |= r->wl.n_gpus != tp0;
+        double w = 1.0 / r->y[t], u[3] = {w, w * (r->wl.n_gpus - 1), w * (double)r->wl.concurrency};
+        double y = w * (r->y[t] - (r->a[t] - sw_ovh[i][k]));
+        for (int j = 0; j < 3; j++) {
+            for (int l = 0; l < 3; l++) A[j][l] += u[j] * u[l];
+            A[j][3] += u[j] * y;
+        }
+    }
+    if (!tps) return 0;
+    solve_n(3, A, c);
+    return 1;
+}
+
+/* MAPE of target k with the refit engine time over the rows of group g of
+ * kind (1 GPU, 2 family), predicted by a fit without that group (kind 0:
+ * all rows, in-sample); *n_out its rows; NAN when the fit is not
+ * identified.  c_out (may be NULL) gets the constants. */
+static double sw_heldout(int k, int kind, int g, int *n_out, double *c_out) {
+    int t = k ? T_TPOT : T_TTFT, n = 0;
+    double err = 0, c[3];
+    *n_out = 0;
+    if (!sw_fit(k, kind, g, c)) return NAN;
+    if (c_out) memcpy(c_out, c, sizeof c);
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!sw_in(i, kind, g) || !isfinite(r->a[t])) continue;
+        double p = r->a[t] - sw_ovh[i][k] + c[0] + c[1] * (r->wl.n_gpus - 1) + c[2] * (double)r->wl.concurrency;
+        err += fabs(p - r->y[t]) / r->y[t];
+        n++;
+    }
+    *n_out = n;
+    return n ? 100.0 * err / n : NAN;
+}
+
+/* The held-out MAPE of each group of kind, printed, and over all of them
+ * (NAN if one group's fit is not identified). */
+static void sw_heldout_groups(int k, int kind) {
+    double err = 0;
+    int n = 0, ok = 1;
+    printf("    leave-one-%s-out:", kind == 1 ? "GPU" : "model");
+    for (int g = 0; g < (kind == 1 ? ndev : nfam); g++) {
+        int any = 0, ng;
+        for (int i = 0; i < nR && !any; i++) any = sw_in(i, kind, g);
+        if (!any) continue;
+        double c[3], m = sw_heldout(k, kind, g, &ng, c);
+        const char *nm = kind == 1 ? devname[g] : famname[g];
+        if (!isfinite(m)) {
+            printf("  %s n/a (the rest hold one TP: the per-GPU term is not identified)", nm);
+            ok = 0;
+            continue;
+        }
+        printf("  %s %.1f %% (%d rows; fit %.2f + %.2f x (GPUs - 1) + %.3f x batch)", nm, m, ng, c[0], c[1], c[2]);
+        err += m * ng, n += ng;
+    }
+    if (ok && n) printf("; all %.1f %%", err / n);
+    printf("\n");
+}
+
+static void sw_groups(int k, const double *pred, int kind) {
+    static const char *const kn[4] = {"", "GPU", "model", "TP"};
+    printf("  by %s:", kn[kind]);
+    int ng = kind == 1 ? ndev : kind == 2 ? nfam : 9;
+    for (int g = 0; g < ng; g++) {
+        sw_score_t s = sw_score(k, pred, kind, g);
+        if (!s.n) continue;
+        if (kind == 3) printf("  TP %d", g);
+        else printf("  %s", kind == 1 ? devname[g] : famname[g]);
+        printf(" %.1f %% (x%.2f, %d)", s.mape, s.med, s.n);
+    }
+    printf("\n");
+}
+
+static void sw_report(void) {
+    if (!sw_seen) return;
+    static const char *const kname[2] = {"prefill of the batch (prompt_time)", "decode step (token_time)"};
+    printf("\n### splitwise: %d of %d setups answered (%.1f %%; the rest refused, reasons above)\n\n", sw_answered,
+           sw_seen, 100.0 * sw_answered / sw_seen);
+    printf("engine: %s (vLLM of 2023); beside it %s. x = median predicted / measured.\n\n",
+           dlp_llm_engine_name(sw_engine), dlp_llm_engine_name(sw_other));
+    printf("| target | rows | analytic MAPE | Acc(10%%) | x | %s MAPE | x |\n|---|---:|---:|---:|---:|---:|---:|\n",
+           dlp_llm_engine_name(sw_other));
+    double *a = malloc(sizeof(double) * (size_t)nR), *o = malloc(sizeof(double) * (size_t)nR);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[k ? T_TPOT : T_TTFT], o[i] = sw_alt[i][k];
+        sw_score_t s = sw_score(k, a, 0, 0), so = sw_score(k, o, 0, 0);
+        printf("| %s | %d | %.1f %% | %.0f %% | %.2f | %.1f %% | %.2f |\n", kname[k], s.n, s.mape, s.acc10, s.med,
+               so.mape, so.med);
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[k ? T_TPOT : T_TTFT], o[i] = sw_alt[i][k];
+        printf("\n%s, %s (MAPE, x, rows):\n", kname[k], dlp_llm_engine_name(sw_engine));
+        for (int kind = 1; kind <= 3; kind++) sw_groups(k, a, kind);
+        printf("%s, %s:\n", kname[k], dlp_llm_engine_name(sw_other));
+        for (int kind = 1; kind <= 3; kind++) sw_groups(k, o, kind);
+    }
+    free(a);
+    free(o);
+    printf("\nengine CPU time the splitwise rows would need, refit here (not compiled in): c0 + c1 x (GPUs - 1) + "
+           "c2 x batch, on measured - the predicted GPU part (compiled-in vllm-v0: %.1f + %.1f x (GPUs - 1) + %.3f x "
+           "running, from the leaderboard)\n", 20.5, 11.8, 0.217);
+    for (int k = 0; k < 2; k++) {
+        double c[3] = {0, 0, 0};
+        int n;
+        double in = sw_heldout(k, 0, 0, &n, c);
+        printf("  %s: %.2f + %.2f x (GPUs - 1) + %.3f x batch ms; MAPE in-sample %.1f %% (%d rows)\n", kname[k], c[0],
+               c[1], c[2], in, n);
+        sw_heldout_groups(k, 1);
+        sw_heldout_groups(k, 2);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|speed|all] [--rows FILE] [--analytic-only] "
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload]\n");
         return 2;
     }
@@ -1232,6 +1557,7 @@ int main(int argc, char **argv) {
     if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_silicon(root);
     int n_sil_seen = nSeen;
     if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
+    if (!strcmp(which, "all") || !strcmp(which, "splitwise")) load_splitwise(root);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     printf("## dlperf llm serving model vs public serving measurements\n\n");
     printf("coverage: %d of %d rows answered (%.1f %%; silicon %d rows seen — disaggregated runs count twice, "
@@ -1246,7 +1572,9 @@ int main(int argc, char **argv) {
     if (split_family) split_report(split_family);
     if (lowload) lowload_report(split_family);
     report("leaderboard");
-    engine_report();
+    /* the leaderboard's and silicon's fits (nothing to fit on splitwise alone) */
+    if (strcmp(which, "splitwise")) engine_report();
+    sw_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

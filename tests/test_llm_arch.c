@@ -1016,6 +1016,30 @@ static void t_nemotron_nano_v2(void) {
     CHECK(strncmp(e.msg, "cfg.json: vision_config", 23) == 0 && !strchr(e.msg, '\n'));
 }
 
+/* BLOOM-176B (issue 22: splitwise-sim's second model), from the published
+ * config.json (n_embed 14336, n_layer 70, num_attention_heads 112, vocab
+ * 250,880; tied LM head, ALiBi: no position table), by hand, H = 14336:
+ *   a layer: fused qkv 3 H^2 + 3 H, dense H^2 + H, mlp H x 4H + 4H and
+ *   4H x H + H, two LayerNorms 4 H: 12 H^2 + 13 H = 12 x 205,520,896 +
+ *   186,368 = 2,466,437,120; x 70 = 172,650,598,400
+ *   embedding 250,880 x 14,336 = 3,596,615,680, its LayerNorm and ln_f 4 H
+ *   = 57,344
+ *   total 176,247,271,424 = the model card's figure to the parameter.
+ * Cache: MHA, 112 heads of 128: K and V 2 x 14,336 x 2 B = 57,344 B per
+ * layer, x 70 = 4,014,080 B per token in 16 bits. */
+static void t_bloom_176b(void) {
+    dlp_llm_config c;
+    dlp_llm_weights w;
+    if (get("bloom-176b", &c) && build(&c, 16, &w, NULL)) {
+        CHECK_STR(c.id, "bigscience/bloom");
+        CHECK_I64(c.num_attention_heads, 112);
+        CHECK_I64(c.num_key_value_heads, 112);
+        CHECK_I64(w.params, 176247271424LL);
+        near_pub("BLOOM-176B", (double)w.params, 176247271424.0);
+        CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 4014080.0, 0);
+    }
+}
+
 /* The catalogue's published figures (data/llm_configs.json "published"),
  * every one within PUB_TOL of the builder. */
 static void t_published(void) {
@@ -1292,6 +1316,7 @@ int main(void) {
     RUN(t_qwen3_vl_moe);
     RUN(t_qwen3_omni);
     RUN(t_nemotron_nano_v2);
+    RUN(t_bloom_176b);
     RUN(t_published);
     RUN(t_arch_errors);
     return TAP_DONE();

@@ -1015,6 +1015,39 @@ static void t_mla_prefill_unabsorbed(void) {
     CHECK(q.prefill_ms < 1.25 * p.prefill_ms);
 }
 
+/* round_ms, what bench_serving's splitwise slice reads as the prefill of a
+ * batch of B prompts (docs/llm.md, "splitwise-sim as a scored slice"): a
+ * prefill worker's R prompts of S tokens run back to back in chunks of
+ * min(R S, 8,192) tokens, round = R S / chunk x the chunk's step
+ * (llm_serve.c serve_steady_state).  By that definition, worked through:
+ *   R = 1, S = 1,024: one chunk of the one prompt is the prompt's own
+ *     prefill step, so round_ms = prefill_ms exactly;
+ *   S = 1,024, R = 8: 8,192 tokens, one full chunk; R = 16: two of the same
+ *     chunks, so round(16) = 2 x round(8) exactly;
+ *   and one chunk of 8 prompts reads the weights once where 8 prompts one
+ *     by one read them 8 times: prefill_ms < round(8) < 8 x prefill_ms. */
+static void t_prefill_round_of_a_batch(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 128, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p1, p8, p16;
+    wl.concurrency = wl.max_seqs = 1;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p1, &e) == DLP_OK);
+    wl.concurrency = wl.max_seqs = 8;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p8, &e) == DLP_OK);
+    wl.concurrency = wl.max_seqs = 16;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p16, &e) == DLP_OK);
+    printf("  Llama-3.1-8B, 1k prompts, H100: round %.2f / %.2f / %.2f ms at 1 / 8 / 16 prompts, prefill %.2f ms\n",
+           p1.round_ms, p8.round_ms, p16.round_ms, p1.prefill_ms);
+    CHECK_NEAR(p1.round_ms, p1.prefill_ms, 1e-9 * p1.prefill_ms);
+    CHECK_NEAR(p16.round_ms, 2.0 * p8.round_ms, 1e-9 * p8.round_ms);
+    CHECK(p8.round_ms > p1.prefill_ms);
+    CHECK(p8.round_ms < 8.0 * p1.prefill_ms);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1048,6 +1081,7 @@ int main(void) {
     RUN(t_fp8_act_quant_by_engine);
     RUN(t_prompt_arrives_whole);
     RUN(t_mla_prefill_unabsorbed);
+    RUN(t_prefill_round_of_a_batch);
     dlp_devdb_free(db);
     return TAP_DONE();
 }
