@@ -242,12 +242,12 @@ static void llm_violation(const char *rule, int m, int gpus, int g, int64_t conc
     n_viol++;
 }
 
-/* One model on `gpus` GPUs of one kind (bf16; fp16 on a T4, which has no
- * bf16 and where vLLM casts to fp16): generate mode at batch 1, then
- * serving at each concurrency. */
-static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus) {
+/* One model on `gpus` GPUs of one kind in weight format q (< 0: bf16, or
+ * fp16 on a T4, which has no bf16 and where vLLM casts to fp16):
+ * generate mode at batch 1, then serving at each concurrency. */
+static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus, int q) {
     const dlp_device *dev = dlp_devdb_find(DB, LGPUS[g]);
-    int q = strcmp(LGPUS[g], "t4") ? DLP_QT_BF16 : DLP_QT_FP16;
+    if (q < 0) q = strcmp(LGPUS[g], "t4") ? DLP_QT_BF16 : DLP_QT_FP16;
     dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = q, .n_gpus = gpus};
     dlp_llm_prediction gp;
     dlp_error e = {0};
@@ -259,7 +259,7 @@ static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus) {
     dlp_llm_prediction p32;
     dlp_error e32 = {0};
     double act32 = dlp_llm_predict(c, dev, DB, &w32, &LLM_ANALYTIC, &p32, &e32) == DLP_OK ? p32.need.activations_mb : -1;
-    double prev_tpot = 0;
+    double prev_tpot = 0, prev_step = 0;
     for (int k = 0; k < NCONC; k++) {
         dlp_llm_prediction sp;
         dlp_error es = {0};
@@ -288,6 +288,13 @@ static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus) {
             llm_violation("llm-tpot", m, gpus, g, CONC[k], "TPOT %g ms < %g ms at concurrency %lld", sp.tpot_ms, prev_tpot,
                           (long long)CONC[k - 1]);
         prev_tpot = sp.tpot_ms;
+        /* the decode step alone: more sequences in it never take less time
+         * (off the tensor cores a GEMV once came out slower than the GEMM
+         * of 8 rows over the same weights: the fp32 curve below its data) */
+        if (prev_step > 0 && sp.decode_step_ms < prev_step * (1 - 1e-9))
+            llm_violation("llm-step", m, gpus, g, CONC[k], "decode step %g ms < %g ms at concurrency %lld",
+                          sp.decode_step_ms, prev_step, (long long)CONC[k - 1]);
+        prev_step = sp.decode_step_ms;
     }
 }
 
@@ -299,7 +306,14 @@ static void t_llm_serving_grid(void) {
         CHECK(dlp_llm_catalogue_get(LLMS[m], &c, &e) == DLP_OK);
         if (e.msg[0]) continue;
         for (int g = 0; g < NLG; g++)
-            for (int gpus = 1; gpus <= 4; gpus *= 4) llm_cell(&c, m, g, gpus);
+            for (int gpus = 1; gpus <= 4; gpus *= 4) llm_cell(&c, m, g, gpus, -1);
+        /* off the tensor cores: fp32 weights everywhere, bf16 on the T4
+         * (no bf16 units: the GEMMs run on the fp32 curve) */
+        if (m < 3)
+            for (int g = 0; g < NLG; g++) {
+                llm_cell(&c, m, g, 1, DLP_QT_FP32);
+                if (!strcmp(LGPUS[g], "t4")) llm_cell(&c, m, g, 1, DLP_QT_BF16);
+            }
     }
     fprintf(stderr, "  %d serving predictions, %d refused, %d violations\n", n_llm, n_llm_refused, n_viol - before);
     CHECK(n_llm - n_llm_refused >= 400);

@@ -435,6 +435,9 @@ typedef struct {
     double kv_eb;              /* KV element bytes                               */
     double peak_mm, peak_vec, bw;
     const dlp_eff_curve *cv_gemm, *cv_attn, *cv_elem;
+    double gemm_vmin;          /* the GEMM curve's lowest intensity feature:
+                                  0 off the tensor cores (the fp32 curve has no
+                                  data below the ridge; roofline.c's s.vmin) */
     double attn_flops_per_elem;/* attention FLOPs per cached element read         */
     double pf_flops_per_elem;  /* the same for a prompt token's causal attention
                                   (MLA: the un-absorbed form, per cached element) */
@@ -469,7 +472,7 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
                  double kernels) {
     if (flops <= 0 && bytes <= 0) return;
     double roof = dlp__roof_time(flops, bytes, peak, s->bw);
-    double kt = dlp__kernel_time(cv, flops, bytes, peak, s->bw);
+    double kt = dlp__kernel_time_vmin(cv, flops, bytes, peak, s->bw, cv == s->cv_gemm ? s->gemm_vmin : -INFINITY);
     it->t += kt + kernels * T_KERNEL_US * 1e-6;
     it->busy += roof;
     if (peak > 0) it->bc += flops / peak;
@@ -841,6 +844,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     int tc;
     s->peak_mm = dlp__node_peak(d, DLP_OPC_GEMM, cdt, DLP_TF32_OFF, &tc);
     s->cv_gemm = &dlp__kcurve_get(tc ? prec : DLP__PREC_FP32, DLP_KC_GEMM)->c;
+    /* a decode GEMM of a few rows lies far below the fp32 curve's data:
+     * held at the ridge, its time is its weights' bytes (docs/llm.md) */
+    s->gemm_vmin = tc ? -INFINITY : 0;
     /* attention runs at 16 bits even with fp8 weights (the cache dtype
      * aside): FlashAttention/FlashInfer on the half tensor cores */
     s->adt = dlp_quant_act_dtype(wl->quant);

@@ -55,12 +55,16 @@ double dlp__roof_time(double flops, double bytes, double peak, double bw) {
     return tc > tm ? tc : tm;
 }
 
-double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw) {
+double dlp__kernel_time_vmin(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw, double vmin) {
     double t = dlp__roof_time(flops, bytes, peak, bw);
     if (!c || t <= 0) return t;
     double u, v;
     dlp__eff_features(t, flops, bytes, peak, bw, &u, &v);
-    return t * dlp__eff_ratio_uv(c, u, v);
+    return t * dlp__eff_ratio_uv(c, u, v < vmin ? vmin : v);
+}
+
+double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw) {
+    return dlp__kernel_time_vmin(c, flops, bytes, peak, bw, -INFINITY);
 }
 
 /* The clock share under a power cap (roofline.h; the DVFS model of

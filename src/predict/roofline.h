@@ -89,6 +89,11 @@ int dlp__block_softmax_in_l1(const dlp_device *d, double row, double elem_bytes)
 /* Calibrated kernel time (s), launch overhead not included:
  * roof_time * ratio(curve). c may be NULL (pure roofline). */
 double dlp__kernel_time(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw);
+/* The same with the curve's intensity feature v held at >= vmin: a curve
+ * fitted only at or above the ridge (the fp32 GEMM curve, v >= 0) is not
+ * extrapolated below it, where its intensity term would make a GEMV slower
+ * than a GEMM of more rows over the same weights (roofline.c's s.vmin). */
+double dlp__kernel_time_vmin(const dlp_eff_curve *c, double flops, double bytes, double peak, double bw, double vmin);
 
 /* Peak FLOP/s used for a node of class op_class computing in dtype, and
  * whether it runs on tensor/matrix cores (rules in docs/predict.md). */
