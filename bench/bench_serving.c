@@ -6,8 +6,9 @@
  *                 [--analytic-only]
  *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
  *                 [--lowload]        (the 1-4-client TTFT: the prefill's slope from 1k to
- *                                     8k prompts and the gap at 1k, per group; with
- *                                     --split, that family's groups only)
+ *                                     8k prompts and the gap at 1k, per group; and the
+ *                                     prefill workers' TTFT at 8k over 1k output
+ *                                     tokens; with --split, that family's groups only)
  *
  *   silicon      aiconfigurator's silicon_sample.csv: 5,221 vLLM / SGLang /
  *                TensorRT-LLM runs (TTFT, TPOT) on H100/H200/B200/B300/GB200/
@@ -1155,6 +1156,70 @@ out:
     free(gp);
 }
 
+/* The disaggregated prefill rows' TTFT against the output length (h123):
+ * a prefill worker's own work does not depend on how many tokens the decode
+ * side will generate, so where a setup (the same prefill layout, clients
+ * and prompt) was run at both 1,024 and 8,192 output tokens, a measured
+ * TTFT(8k out) / TTFT(1k out) above 1 is time the client spends waiting on
+ * the decode side (a decode slot, the router's choice of worker), which a
+ * prefill-only prediction cannot see.  Medians over the setups. */
+static int outlen_row(const row_t *r) {
+    return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_PREFILL_ONLY && isfinite(r->y[T_TTFT]) &&
+           r->a[T_TTFT] > 0 && (r->wl.gen_tokens == 1024 || r->wl.gen_tokens == 8192);
+}
+
+static int outlen_pairs(pair_t *pr, double *w) {
+    int np = 0;
+    for (int i = 0; i < nR; i++) {
+        if (!outlen_row(&R[i]) || R[i].wl.gen_tokens != 1024) continue;
+        int seen = 0;
+        for (int k = 0; k < np && !seen; k++)
+            seen = same_setup(&R[pr[k].i1], &R[i]) && R[pr[k].i1].wl.seq == R[i].wl.seq;
+        if (seen) continue;
+        double v[4];
+        for (int q = 0; q < 4; q++) {
+            int n = 0;
+            for (int j = 0; j < nR; j++)
+                if (outlen_row(&R[j]) && R[j].wl.gen_tokens == (q < 2 ? 1024 : 8192) && R[j].wl.seq == R[i].wl.seq &&
+                    same_setup(&R[i], &R[j]))
+                    w[n++] = q % 2 ? R[j].a[T_TTFT] : R[j].y[T_TTFT];
+            v[q] = median_of(w, n);
+        }
+        if (isfinite(v[2])) pr[np++] = (pair_t){i, v[0], v[1], v[2], v[3]};
+    }
+    return np;
+}
+
+static void outlen_report(const char *family) {
+    pair_t *pr = malloc(sizeof(pair_t) * (size_t)(nR > 0 ? nR : 1));
+    double *a = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1)), *b = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    if (!pr || !a || !b) goto out;
+    int np = outlen_pairs(pr, a);
+    if (!np) goto out;
+    qsort(pr, (size_t)np, sizeof *pr, pair_cmp);
+    printf("\nprefill workers, setups run at 1k and 8k output tokens (same prompt, clients, layout): TTFT(8k out) / "
+           "TTFT(1k out), measured and predicted (a prefill worker's own work does not depend on the output: "
+           "measured > 1 is waiting on the decode side), medians%s%s\n\n", family ? " — " : "", family ? family : "");
+    printf("| family | engine | GPU | weights | setups | measured ratio | predicted ratio |\n"
+           "|---|---|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < np;) {
+        int j = i, n = 0;
+        for (; j < np && !pair_cmp(&pr[i], &pr[j]); j++, n++) {
+            a[n] = pr[j].m8 / pr[j].m1;
+            b[n] = pr[j].p8 / pr[j].p1;
+        }
+        const row_t *r = &R[pr[i].i1];
+        if (!family || !strcmp(r->family, family))
+            printf("| %s | %s | %s | %s | %d | %.2f | %.2f |\n", r->family, r->backend, devname[r->dev],
+                   dlp_quant_name(r->wl.quant), n, median_of(a, n), median_of(b, n));
+        i = j;
+    }
+out:
+    free(pr);
+    free(a);
+    free(b);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1570,7 +1635,7 @@ int main(int argc, char **argv) {
     report("silicon");
     mtp_report();
     if (split_family) split_report(split_family);
-    if (lowload) lowload_report(split_family);
+    if (lowload) lowload_report(split_family), outlen_report(split_family);
     report("leaderboard");
     /* the leaderboard's and silicon's fits (nothing to fit on splitwise alone) */
     if (strcmp(which, "splitwise")) engine_report();

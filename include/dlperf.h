@@ -1221,6 +1221,10 @@ typedef struct {
                                   the staggered steady state, which TTFT mixes
                                   by the burst weight (C struct only: what
                                   bench/bench_serving.c refits it from)        */
+    double kv_handoff_ms;      /* prefill worker: its prompt's KV cache sent to
+                                  a decode worker, in its TTFT (the first token
+                                  reaches the client from the decode side; C
+                                  struct only); 0 otherwise                    */
     double mem_util, math_util;/* the step's bytes over peak bandwidth and FLOPs
                                   over peak math, per second of step (0..1):
                                   what the power follows                       */

@@ -719,10 +719,14 @@ static void t_engine_cpu_by_hand(void) {
  * beside the decodes).  TTFT mixes them by the engine's burst weight:
  * 0.15 decode-first (modern = vLLM, TensorRT-LLM), 0.27 prefill-first
  * (SGLang), and adds the engine's front end (vLLM 35.5, TensorRT-LLM
- * 53.6, SGLang 183.5 ms), so TensorRT-LLM's TTFT is vLLM's + 18.1 ms and
- * SGLang's is vLLM's + 0.12 x (burst - steady) + 148 ms, while TPOT,
- * tokens/s... the same CPU side: TPOT identical.  At one client every
- * engine's TTFT is one prompt's prefill + the front end. */
+ * 53.6, SGLang 183.5 ms).  TensorRT-LLM and SGLang schedule with overlap
+ * (the next step is prepared while one runs, so an arrival joins the step
+ * after it: one decode step more in the steady state; vLLM none), so
+ * TensorRT-LLM's TTFT is vLLM's + 18.1 ms + 0.85 decode steps and SGLang's
+ * is vLLM's + 0.12 x (burst - steady) + 0.73 decode steps + 148 ms, while
+ * TPOT, tokens/s... the same CPU side: TPOT identical.  At one client every
+ * engine's TTFT is one prompt's prefill + the front end (the engine is
+ * idle when the lone request comes: no step to wait for). */
 static void t_burst_by_engine(void) {
     dlp_error e = {0};
     dlp_llm_prediction p[3];
@@ -742,8 +746,12 @@ static void t_burst_by_engine(void) {
     double gap = p[0].ttft_burst_ms - p[0].ttft_steady_ms;
     CHECK_NEAR(p[0].ttft_ms - p[0].request_ms, p[0].ttft_steady_ms + 0.15 * gap, 1e-9 * p[0].ttft_ms);
     CHECK_NEAR(p[0].request_ms, 35.5, 1e-12);
-    CHECK_NEAR(p[1].ttft_ms - p[0].ttft_ms, 53.6 - 35.5, 1e-9 * p[0].ttft_ms);
-    CHECK_NEAR(p[2].ttft_ms - p[0].ttft_ms, 0.12 * gap + 183.5 - 35.5, 1e-9 * p[0].ttft_ms);
+    double dec = p[0].decode_step_ms;
+    CHECK_NEAR(p[1].decode_step_ms, dec, 1e-12 * dec);
+    CHECK_NEAR(p[1].ttft_steady_ms - p[0].ttft_steady_ms, dec, 1e-9 * p[0].ttft_ms);
+    CHECK_NEAR(p[2].ttft_steady_ms - p[0].ttft_steady_ms, dec, 1e-9 * p[0].ttft_ms);
+    CHECK_NEAR(p[1].ttft_ms - p[0].ttft_ms, 53.6 - 35.5 + 0.85 * dec, 1e-9 * p[0].ttft_ms);
+    CHECK_NEAR(p[2].ttft_ms - p[0].ttft_ms, 0.12 * gap + 0.73 * dec + 183.5 - 35.5, 1e-9 * p[0].ttft_ms);
     CHECK_NEAR(p[2].tpot_ms, p[0].tpot_ms, 1e-12 * p[0].tpot_ms);
     CHECK(!strcmp(dlp_llm_engine_name(DLP_LLM_ENGINE_SGLANG), "sglang"));
 }
@@ -1048,6 +1056,66 @@ static void t_prefill_round_of_a_batch(void) {
     CHECK(p8.round_ms < 8.0 * p1.prefill_ms);
 }
 
+/* A prefill worker's TTFT carries the handoff of its prompt's KV cache to
+ * a decode worker (the client's first token comes from the decode side;
+ * docs/llm.md, "Serving", h123).  By hand:
+ *  - DeepSeek-V3 (61 layers, MLA latent 512 + rope 64 per token and layer,
+ *    fp8 cache: 1 B) 8192-token prompt: 61 x 576 x 8192 = 287,834,112 B, the
+ *    one latent (no split under TP).  8 x H200 (HGX, 8-GPU NVLink node: a
+ *    decode worker of 8 more is in another node): the NIC, 50 GB/s:
+ *    5.7567 ms.  8 x GB200 (NVL72 rack): NVLink 5, 1.8 TB/s both ways, 900
+ *    GB/s one way: 0.31982 ms.
+ *  - Llama-3.1-8B bf16 on one H100, 4096 tokens: 2 x 32 x 8 x 128 x 2 B x
+ *    4096 = 536,870,912 B; a decode worker of one GPU fits the node beside
+ *    it: NVLink 4, 450 GB/s one way: 1.19305 ms.
+ * At one client the worker's TTFT is then the prompt's prefill + the
+ * handoff + the front end exactly; an aggregated replica hands nothing. */
+static void t_kv_handoff_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 1024, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .phase = DLP_LLM_PREFILL_ONLY};
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "h200", wl, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.kv_handoff_ms, 287834112.0 / 50e9 * 1e3, 1e-6);
+    CHECK_NEAR(p.ttft_ms, p.prefill_ms + p.kv_handoff_ms + p.request_ms, 1e-9 * p.ttft_ms);
+    printf("  DeepSeek-V3 8k prompt, prefill worker on 8 x H200: handoff %.3f ms of TTFT %.1f ms\n", p.kv_handoff_ms,
+         p.ttft_ms);
+    CHECK(serve("deepseek-ai/DeepSeek-V3", "gb200", wl, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.kv_handoff_ms, 287834112.0 / 900e9 * 1e3, 1e-7);
+    dlp_llm_workload w2 = {.batch = 1, .seq = 4096, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1, .phase = DLP_LLM_PREFILL_ONLY};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", w2, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.kv_handoff_ms, 536870912.0 / 450e9 * 1e3, 1e-7);
+    w2.phase = DLP_LLM_AGG;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", w2, &p, &e) == DLP_OK);
+    CHECK(p.kv_handoff_ms == 0);
+}
+
+/* Issue 22's "TTFT >= prefill at every concurrency and = it at one client",
+ * for every engine now that the overlapping schedulers wait a step more:
+ * DeepSeek-V3 fp8 on 8 x B200, 1024 + 1024, aggregated, 1 to 512 clients:
+ * TTFT >= one prompt's prefill + the front end, equal at one client, and
+ * never falling as clients are added. */
+static void t_ttft_at_least_prefill_all_engines(void) {
+    dlp_error e = {0};
+    const int eng[3] = {DLP_LLM_ENGINE_MODERN, DLP_LLM_ENGINE_TRTLLM, DLP_LLM_ENGINE_SGLANG};
+    for (int k = 0; k < 3; k++) {
+        double last = 0;
+        for (int64_t c = 1; c <= 512; c *= 2) {
+            dlp_llm_prediction p;
+            dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP8,
+                                   .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .concurrency = c,
+                                   .engine = eng[k]};
+            CHECK(serve("deepseek-ai/DeepSeek-V3", "b200", wl, &p, &e) == DLP_OK);
+            CHECK(p.ttft_ms >= p.prefill_ms + p.request_ms - 1e-9 * p.ttft_ms);
+            if (c == 1) CHECK_NEAR(p.ttft_ms, p.prefill_ms + p.request_ms, 1e-9 * p.ttft_ms);
+            CHECK(p.ttft_ms >= last);
+            last = p.ttft_ms;
+        }
+    }
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1082,6 +1150,8 @@ int main(void) {
     RUN(t_prompt_arrives_whole);
     RUN(t_mla_prefill_unabsorbed);
     RUN(t_prefill_round_of_a_batch);
+    RUN(t_kv_handoff_by_hand);
+    RUN(t_ttft_at_least_prefill_all_engines);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -183,6 +183,18 @@ static const struct {
  * keeps 1 / W_WAVES (the leaderboard has no TTFT to fit it on). */
 #define BURST_FIT_DECODE_FIRST 0.15
 #define BURST_FIT_PREFILL_FIRST 0.27
+/* Overlap scheduling (docs/llm.md, "Serving", h123): TensorRT-LLM's
+ * PyExecutor launches step n + 1 before it processes step n's results
+ * ("Overlap Scheduler": on by default, disable_overlap_scheduler; "the
+ * optimization introduces one extra decoding step"), and SGLang's
+ * zero-overhead batch scheduler (v0.4, on by default, which the TensorRT-LLM
+ * page cites) does the same: the next batch is already prepared when a
+ * request arrives, so it joins the step after that one.  vLLM's async
+ * scheduling was opt-in in the versions the bench rows ran (none here).
+ * Whole decode steps, a documented fact of the schedulers, not fitted. */
+static double overlap_steps(int engine) {
+    return engine == DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_SGLANG ? 1.0 : 0.0;
+}
 static double burst_weight(int engine) {
     if (engine == DLP_LLM_ENGINE_SGLANG) return BURST_FIT_PREFILL_FIRST;
     if (engine == DLP_LLM_ENGINE_VLLM_V0) return 1.0 / W_WAVES;
@@ -788,6 +800,27 @@ static double mla_prefill_flops_per_elem(const dlp_llm_config *c, int tp_attn, d
     return per_key / (double)(c->kv_lora_rank + c->qk_rope_head_dim) / (double)tp_attn;
 }
 
+/* Seconds to hand one prompt's KV cache from a prefill worker to a decode
+ * worker (disaggregated serving).  The client's first token comes back
+ * through the decode side: TensorRT-LLM's context instance answers the
+ * orchestrator with the first token and ctx_params, and the generation
+ * instance then pulls the prompt's KV blocks, device to device over UCX /
+ * NIXL (NVLink or RDMA), each GPU its own shard in parallel
+ * (blog5_Disaggregated_Serving_in_TensorRT-LLM.md, "KV Cache Exchange";
+ * the first token is streamed from the generation worker, TensorRT-LLM#6512);
+ * Dynamo moves the blocks the same way (NIXL).  Bytes per GPU: the prompt's
+ * cache over its shards (MLA: the one latent).  The link: one direction of
+ * NVLink where a decode worker of the same size fits the worker's NVLink
+ * domain beside it (an NVL72 rack, or two halves of an 8-GPU node), else the
+ * GPU's NIC (IB_GBS).  No fitted constant. */
+static double kv_handoff_s(const sctx *s, double S) {
+    int nvl;
+    double gbs = link_gbs(s->d, &nvl);
+    double bw = nvl && 2 * s->n_gpus <= nvlink_domain(s->d) ? gbs / 2.0 : IB_GBS;
+    double bytes = dlp_llm_kv_bytes(s->c, (int64_t)llround(S), s->kv_eb) / (double)s->kv_shard;
+    return bytes / (bw * 1e9);
+}
+
 /* The replica's layout (attention TP x DP, expert parallelism, how the KV
  * cache splits) and the units and curves its kernels run on; refuses a
  * layout the model or the GPU count cannot take, and a device without a
@@ -1041,7 +1074,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     double others = fmin((Rd - 1.0) * Sd / Gd * s->spec_yield, CHUNK_TOKENS);
     double nck = ceil(Sd / CHUNK_TOKENS);
     itime ride = iteration(s, Rd - 1.0, ctx, Sd / nck + others, Sd);
-    t->wait = 0.5 * (dec.t + vis * Rd / Gd);
+    /* the step in flight (half of one on average) and, under overlap
+     * scheduling, the step already prepared without the new request */
+    t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl->engine);
@@ -1054,7 +1089,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
          * burst/staggered mean; its requests/s is bounded by the round of
          * R prompts back to back */
         mix = bi;
-        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES);
+        double handoff = kv_handoff_s(s, Sd);
+        out->kv_handoff_ms = handoff * 1e3;
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
         out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
