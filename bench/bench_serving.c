@@ -1456,6 +1456,22 @@ static void ib_fw_gpu(const double *a) {
         }
 }
 
+/* e2e MAPE of pred over the infbench rows of one vendor (NULL: all); rows in *n. */
+static double ib_mape_vendor(const double *pred, const char *vendor, int *n) {
+    double e = 0;
+    int m = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "infbench") || !isfinite(r->y[T_E2E]) || !(pred[i] > 0)) continue;
+        const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+        if (vendor && (!d || strcmp(d->vendor, vendor))) continue;
+        e += fabs(pred[i] - r->y[T_E2E]) / r->y[T_E2E];
+        m++;
+    }
+    *n = m;
+    return m ? 100 * e / m : NAN;
+}
+
 /* Diagnostics, not scored: (1) the offline wave as it runs — every prompt
  * prefilled in the first burst, then gen - 1 decode steps without prompt
  * arrivals — against the closed-loop answer the bench scores; (2) the vLLM
@@ -1479,7 +1495,9 @@ static void ib_diagnostics(const double *a) {
     for (int i = 0; i < nR; i++) w[i] = !strcmp(R[i].set, "infbench") ? R[i].tb_ms : NAN;
     s0 = score(T_TTFT, a, "infbench", 0, 0), s1 = score(T_TTFT, w, "infbench", 0, 0);
     printf("\nTTFT as the burst alone: %.1f %% against ttft_ms %.1f %% (%d rows)\n", s1.mape, s0.mape, s0.n);
-    /* the other vLLM engine on the same rows */
+    /* the other vLLM engine on the same rows; w: the scored answers with
+     * the vLLM <= 0.5 rows (vllm-v0) swapped to the modern engine */
+    for (int i = 0; i < nR; i++) w[i] = a[i];
     printf("vLLM rows under the other vLLM engine, e2e MAPE as scored -> swapped:");
     for (int g = 0; g < ndev; g++) {
         double e0 = 0, e1 = 0;
@@ -1498,10 +1516,15 @@ static void ib_diagnostics(const double *a) {
             e0 += fabs(a[i] - r->y[T_E2E]) / r->y[T_E2E];
             e1 += fabs(p.e2e_ms - r->y[T_E2E]) / r->y[T_E2E];
             n++, eng = wl.engine;
+            if (wl.engine == DLP_LLM_ENGINE_MODERN) w[i] = p.e2e_ms;
         }
         if (n) printf("  %s %.1f -> %.1f %% (%s, %d)", devname[g], 100 * e0 / n, 100 * e1 / n, dlp_llm_engine_name(eng), n);
     }
-    printf("\n");
+    int n0, n1, n2;
+    double s_all = ib_mape_vendor(a, NULL, &n0), s_nv = ib_mape_vendor(a, "nvidia", &n1), s_amd = ib_mape_vendor(a, "amd", &n2);
+    printf("\ne2e MAPE by vendor as scored: all %.1f %% (%d), NVIDIA %.1f %% (%d), AMD %.1f %% (%d); with the vLLM <= 0.5 "
+           "rows on the modern engine instead: all %.1f %%, NVIDIA %.1f %%, AMD %.1f %%\n", s_all, n0, s_nv, n1, s_amd, n2,
+           ib_mape_vendor(w, NULL, &n0), ib_mape_vendor(w, "nvidia", &n1), ib_mape_vendor(w, "amd", &n2));
     free(w);
 }
 
