@@ -1193,7 +1193,7 @@ out:
  *   IB_POWER  Plots/Fig_16_a_b: one GPU; avg_power is the mean of NVML's
  *             nvmlDeviceGetPowerUsage on GPU 0 over the run, which NVML
  *             returns in milliwatts (the repository's power_utils.py): W =
- *             avg_power / 1000 (A100 222-377 W, H100 363-595 W: under TDP)
+ *             avg_power / 1000 (A100 222-382 W, H100 363-595 W: under TDP)
  * A row is predicted as `dlperf llm --concurrency B --max-seqs B --prompt L
  * --gen L --dtype fp16 --gpus N --engine E` would, and scored on the library's
  * own fields: e2e_ms, tokens_per_s, ttft_ms, tpot_ms, power_per_gpu_w and
