@@ -68,8 +68,7 @@ typedef struct {
     int src;                   /* silicon: the data source's kind (SRC_*)       */
     int squared;               /* silicon aggregated: the GPU count read from a
                                   squared layout (squared_layout)             */
-    int ib_sub, fw;            /* infbench: which file's row (IB_*), framework  */
-    double e2e_ms;             /* the library's e2e_ms (infbench diagnostics)   */
+    int fw;                    /* infbench: the framework (fwname)              */
     double floor_ms;           /* gen - 1 decode steps each streaming the active
                                   weights of one GPU at its peak bandwidth: no
                                   run of the workload can be faster          */
@@ -188,7 +187,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->a[T_TPOT] = r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 && strcmp(r->set, "infbench") ? p.decode_step_ms : p.tpot_ms;
     r->a[T_TPUT] = p.output_tokens_per_s;
     r->a[T_ENERGY] = p.energy_j;
-    r->a[T_E2E] = r->e2e_ms = p.e2e_ms;
+    r->a[T_E2E] = p.e2e_ms;
     r->a[T_TOKS] = p.tokens_per_s;
     r->a[T_POWER] = p.power_per_gpu_w;
     double act_b = p.params > 0 ? p.weights_mb * 1048576.0 * (double)p.active_params / (double)p.params : 0;
@@ -1266,7 +1265,6 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         refuse(why);
     } else if (nR + 1 < MAXR) {
         r = new_row("infbench", hw, fw);
-        r->ib_sub = sub;
         r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
                                    .concurrency = B, .max_seqs = B, .engine = eng};
         if (predict_row(r, model, dev)) {
