@@ -9,7 +9,7 @@
 #   bench/bench_llm.sh train         refit the shipped models -> data/models/llm_models.bundle
 #   bench/bench_llm.sh speed         CPU time of one `dlperf llm` answer per catalogue
 #                                    model (whole process, best of 3), aim <= 50 ms
-#   bench/bench_llm.sh --serving [silicon|leaderboard|splitwise] [--rows FILE] [--analytic-only] [--split FAMILY] [--lowload]
+#   bench/bench_llm.sh --serving [silicon|leaderboard|splitwise|infbench] [--rows FILE] [--analytic-only] [--split FAMILY] [--lowload]
 #                                    the serving model (TTFT, TPOT, tok/s, J/request):
 #                                    coverage, refusals, analytic and corrected MAPE
 # With no argument: neusight, infbench, leaderboard (a few minutes on 2 cores).

@@ -2,7 +2,7 @@
  * bench_serving.c — the serving model of `dlperf llm` (docs/llm.md,
  * "Serving") against public serving measurements, one command:
  *
- *   bench_serving DATA_DIR [silicon|leaderboard|splitwise|speed|all] [--rows FILE]
+ *   bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE]
  *                 [--analytic-only]
  *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
  *                 [--lowload]        (the 1-4-client TTFT: the prefill's slope from 1k to
@@ -17,6 +17,9 @@
  *                tokens/s and energy per request at a max batch size
  *   splitwise    splitwise-sim's profile (Llama-2-70B, BLOOM-176B on DGX-A100
  *                and DGX-H100): the prefill of a batch and its decode step
+ *   infbench     LLM-Inference-Bench (vLLM / TensorRT-LLM offline batches on
+ *                A100/H100/GH200/MI250/MI300X): end-to-end latency, tokens/s,
+ *                TTFT, ITL, power and energy (load_infbench)
  *
  * Every row goes through dlp_llm_predict exactly as `dlperf llm
  * --concurrency` does.  Coverage is rows answered / rows, with every
@@ -40,11 +43,15 @@
 /* the analytic estimate only (no shipped trees) */
 static const dlp_llm_predict_opts ANALYTIC = {.analytic_only = 1};
 
-#define MAXR 12000
+#define MAXR 20000
 #define MAXG 64
 
-enum { T_TTFT = 0, T_TPOT, T_TPUT, T_ENERGY, T_COUNT };
-static const char *const tname[T_COUNT] = {"TTFT", "TPOT", "output tok/s", "energy/request"};
+/* T_E2E .. T_POWER: LLM-Inference-Bench's offline batches (load_infbench);
+ * the other sets leave them unmeasured */
+enum { T_TTFT = 0, T_TPOT, T_TPUT, T_ENERGY, T_E2E, T_TOKS, T_POWER, T_COUNT };
+#define T_BASE 4 /* the targets --rows writes in its first columns */
+static const char *const tname[T_COUNT] = {"TTFT", "TPOT", "output tok/s", "energy/request", "e2e latency",
+                                           "tokens/s (in + out)", "power/GPU"};
 
 typedef struct {
     const char *set;
@@ -65,6 +72,10 @@ typedef struct {
     int src;                   /* silicon: the data source's kind (SRC_*)       */
     int squared;               /* silicon aggregated: the GPU count read from a
                                   squared layout (squared_layout)             */
+    int fw;                    /* infbench: the framework (fwname)              */
+    double floor_ms;           /* gen - 1 decode steps each streaming the active
+                                  weights of one GPU at its peak bandwidth: no
+                                  run of the workload can be faster          */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -86,20 +97,26 @@ static dlp_devdb *db;
 static char devname[MAXG][48], famname[MAXG][48];
 static int ndev, nfam;
 
-/* refusal reasons: the first words of the library's message class */
+/* refusal reasons: the first words of the library's message class; one
+ * table for silicon + leaderboard and one per LLM-Inference-Bench file
+ * (refuse() counts into the current one) */
 #define MAXREASON 64
-static char reason[MAXREASON][160];
-static int reason_n[MAXREASON], nreason;
+typedef struct {
+    char why[MAXREASON][160];
+    int n[MAXREASON], k;
+} reasons_t;
+static reasons_t main_reasons, *cur_reasons = &main_reasons;
 
 static void refuse(const char *why) {
-    for (int i = 0; i < nreason; i++)
-        if (!strcmp(reason[i], why)) {
-            reason_n[i]++;
+    reasons_t *t = cur_reasons;
+    for (int i = 0; i < t->k; i++)
+        if (!strcmp(t->why[i], why)) {
+            t->n[i]++;
             return;
         }
-    if (nreason < MAXREASON) {
-        snprintf(reason[nreason], sizeof reason[0], "%s", why);
-        reason_n[nreason++] = 1;
+    if (t->k < MAXREASON) {
+        snprintf(t->why[t->k], sizeof t->why[0], "%s", why);
+        t->n[t->k++] = 1;
     }
 }
 
@@ -171,9 +188,14 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     /* ML.ENERGY's TPOT is the decode iteration (stalls for prefill steps
      * out: its tok/s x TPOT / batch falls to 0.5 at a thousand running),
      * the library's decode step; the clients' TPOT has the stalls */
-    r->a[T_TPOT] = r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 ? p.decode_step_ms : p.tpot_ms;
+    r->a[T_TPOT] = r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 && strcmp(r->set, "infbench") ? p.decode_step_ms : p.tpot_ms;
     r->a[T_TPUT] = p.output_tokens_per_s;
     r->a[T_ENERGY] = p.energy_j;
+    r->a[T_E2E] = p.e2e_ms;
+    r->a[T_TOKS] = p.tokens_per_s;
+    r->a[T_POWER] = p.power_per_gpu_w;
+    double act_b = p.params > 0 ? p.weights_mb * 1048576.0 * (double)p.active_params / (double)p.params : 0;
+    r->floor_ms = (double)(r->wl.gen_tokens > 1 ? r->wl.gen_tokens - 1 : 0) * act_b / (d->mem_bandwidth_gbs * 1e9) * 1e3;
     r->running = (double)p.running;
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
@@ -424,6 +446,9 @@ static score_t score(int t, const double *pred, const char *set, int group_kind,
         if (group_kind == 4 && (r->wl.phase == DLP_LLM_AGG || r->workers_unknown != group)) continue;
         /* 5: aggregated rows of one data source */
         if (group_kind == 5 && (r->wl.phase != DLP_LLM_AGG || r->src != group)) continue;
+        /* 6: one framework, 7: one GPU count (infbench) */
+        if (group_kind == 6 && r->fw != group) continue;
+        if (group_kind == 7 && r->wl.n_gpus != group) continue;
         if (!isfinite(r->y[t]) || !isfinite(pred[i]) || pred[i] <= 0) continue;
         double e = fabs(pred[i] - r->y[t]) / r->y[t];
         s.mape += e;
@@ -1220,6 +1245,394 @@ out:
     free(b);
 }
 
+/* ---- LLM-Inference-Bench: offline batches (issue 22) ---------------------- */
+
+/* argonne-lcf/LLM-Inference-Bench (arXiv 2411.00136; ../shared/data, its
+ * SOURCE.txt): every row is one offline batch, vLLM's or TensorRT-LLM's
+ * generate() over B prompts of L random tokens submitted at once, L tokens
+ * generated each (ignore_eos), fp16, tensor parallel over "Num of Hardware"
+ * GPUs, timed end to end.  Four kinds of row, each with its own coverage:
+ *   IB_ALL    Plots/All_results.csv: the batch's latency (s) and
+ *             B (L + L) / latency tokens/s
+ *   IB_TTFT   Plots/Fig_22: B = 16 prompts of 1,024 tokens, one output token
+ *   IB_ITL    the same line's end_latency is All_results' 1,024 / 1,024 run
+ *             (equal to its last digit), so (end - TTFT) / 1,023 per token
+ *   IB_POWER  Plots/Fig_16_a_b: one GPU; avg_power is the mean of NVML's
+ *             nvmlDeviceGetPowerUsage on GPU 0 over the run, which NVML
+ *             returns in milliwatts (the repository's power_utils.py): W =
+ *             avg_power / 1000 (A100 222-382 W, H100 363-595 W: under TDP)
+ * A row is predicted as `dlperf llm --concurrency B --max-seqs B --prompt L
+ * --gen L --dtype fp16 --gpus N --engine E` would, and scored on the library's
+ * own fields: e2e_ms, tokens_per_s, ttft_ms, tpot_ms, power_per_gpu_w and
+ * energy_j.  Nothing is fitted on these rows. */
+enum { IB_ALL = 0, IB_TTFT, IB_ITL, IB_POWER, IB_N };
+static const char *const ib_name[IB_N] = {"All_results (e2e latency, tokens/s)", "Fig_22 TTFT", "Fig_22 ITL",
+                                          "Fig_16_a_b power, energy"};
+static reasons_t ib_reasons[IB_N];
+static int ib_seen[IB_N][2], ib_ok[IB_N]; /* rows seen [engine modelled?], answered */
+static int ib_floor[IB_N];                /* answered, measured below floor_ms     */
+static char fwname[MAXG][48];
+static int nfw;
+
+/* The data's hardware names.  A100 is the SXM4 40 GB of ALCF's nodes (as
+ * bench_llm.c reads it), H100 the SXM5, GH200 the 96 GB HBM3 superchip
+ * (devices.json gh200).  An MI250 card is two GCDs, each its own device to
+ * ROCm (devices.json mi250 is one GCD, 64 GiB); the data's "Num of
+ * Hardware" counts cards: vLLM/MI250/run-throughput-bench.sh runs
+ * --tensor-parallel-size 4 and 8 where the rows say 2 and 4, and Llama-2-70B
+ * in fp16 (128.5 GiB of weights) is recorded on "2" MI250s, which two GCDs
+ * (128 GiB) cannot hold.  So *per_card = 2 there.  Intel PVC / Max 1550,
+ * Gaudi2 and SN40L are not in the database: NULL. */
+static const char *ib_device(const char *hw, int *per_card) {
+    static const struct { const char *hw, *id; int gcds; } m[] = {
+        {"Nvidia A100 GPU", "a100-40gb", 1}, {"Nvidia H100 GPU", "h100-sxm", 1}, {"Nvidia GH200 GPU", "gh200", 1},
+        {"AMD MI250 GPU", "mi250", 2},       {"AMD MI300X GPU", "mi300x", 1}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(hw, m[i].hw)) {
+            *per_card = m[i].gcds;
+            return m[i].id;
+        }
+    *per_card = 1;
+    return NULL;
+}
+
+/* The engine of a row; -1: not modelled (llama.cpp, DeepSpeed-MII,
+ * DeepSpeed on Gaudi2, sambaflow).  Versions from the repository's setup
+ * files (@4211f5d): vLLM on GH200 is vllm==0.5.3.post1
+ * (vLLM/GH200/run-throughput-bench.sh) and on H100 `pip install vllm` before
+ * the first commit (2024-07-29; 0.5.3 was current): vLLM <= 0.5, the
+ * vllm-v0 engine.  On MI250 and MI300X `git checkout v0.6.1` (their
+ * READMEs), on A100 the 0.6.1-era requirements (torch 2.4, vllm-flash-attn
+ * 2.6.1, einops "for Qwen2-VL", new in 0.6.1): vLLM >= 0.6, the modern
+ * engine.  TensorRT-LLM is 0.11 (TensorRT-LLM/H100/requirements.txt).  The
+ * AMD rows run through the same serving model on the AMD devices' own peaks
+ * and curves: it assumes ROCm's vLLM schedules as CUDA's does and its
+ * kernels reach the shares of peak predict's curves give an AMD device. */
+static int ib_engine(const char *fw, const char *hw) {
+    if (!strcmp(fw, "TensorRT-LLM")) return DLP_LLM_ENGINE_TRTLLM;
+    if (strcmp(fw, "vLLM")) return -1;
+    return !strcmp(hw, "Nvidia H100 GPU") || !strcmp(hw, "Nvidia GH200 GPU") ? DLP_LLM_ENGINE_VLLM_V0
+                                                                             : DLP_LLM_ENGINE_MODERN;
+}
+
+/* Predict one row of kind `sub`; the row (counted in nR) or NULL, the
+ * refusal counted in that kind's table. */
+static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *model, int n, int64_t in, int64_t gen,
+                         int64_t B) {
+    int eng = ib_engine(fw, hw), per_card;
+    const char *dev = ib_device(hw, &per_card);
+    char why[160];
+    row_t *r = NULL;
+    ib_seen[sub][eng >= 0]++;
+    cur_reasons = &ib_reasons[sub];
+    if (eng < 0) {
+        snprintf(why, sizeof why, "engine not modelled: %s", fw);
+        refuse(why);
+    } else if (!dev) {
+        snprintf(why, sizeof why, "device not in the database: %s", hw);
+        refuse(why);
+    } else if (nR + 1 < MAXR) {
+        r = new_row("infbench", hw, fw);
+        r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
+                                   .concurrency = B, .max_seqs = B, .engine = eng};
+        if (predict_row(r, model, dev)) {
+            r->fw = intern(fwname, &nfw, fw);
+            nR++;
+            ib_ok[sub]++;
+        } else {
+            r = NULL;
+        }
+    }
+    cur_reasons = &main_reasons;
+    return r;
+}
+
+/* A header column, trailing blanks ignored (Fig_22 writes "end_latency "). */
+static int ib_col(char **h, int nh, const char *name) {
+    size_t k = strlen(name);
+    for (int i = 0; i < nh; i++) {
+        size_t m = strlen(h[i]);
+        while (m > 0 && h[i][m - 1] == ' ') m--;
+        if (m == k && !strncmp(h[i], name, k)) return i;
+    }
+    fprintf(stderr, "column '%s' missing\n", name);
+    exit(1);
+}
+
+/* All_results.csv (sub IB_ALL) or the power file (IB_POWER): same columns,
+ * the power file adds avg_power.  Energy per request = W x GPUs x latency / B. */
+static void ib_load_results(const char *root, const char *rel, int sub) {
+    static char line[2048], hl[2048];
+    char *h[16], *v[16];
+    int nh;
+    FILE *f = csv_open(root, rel, hl, (int)sizeof hl, h, 16, &nh);
+    int cH = ib_col(h, nh, "Hardware"), cN = ib_col(h, nh, "Num of Hardware"), cF = ib_col(h, nh, "Framework"),
+        cM = ib_col(h, nh, "Model"), cL = ib_col(h, nh, "Input Output Length"), cB = ib_col(h, nh, "Batch Size"),
+        cLat = ib_col(h, nh, "Latency"), cT = ib_col(h, nh, "Throughput"),
+        cP = sub == IB_POWER ? ib_col(h, nh, "avg_power") : -1;
+    while (fgets(line, sizeof line, f)) {
+        if (csv_split(line, v, 16) < nh) continue; /* blank lines */
+        int64_t L = atoll(v[cL]), B = atoll(v[cB]);
+        int n = atoi(v[cN]);
+        double lat = atof(v[cLat]), thr = atof(v[cT]), mw = cP >= 0 ? atof(v[cP]) : 0;
+        if (L < 1 || B < 1 || n < 1 || !(lat > 0) || (sub == IB_POWER && !(mw > 0))) continue;
+        row_t *r = ib_predict(sub, v[cH], v[cF], v[cM], n, L, L, B);
+        if (!r) continue;
+        /* faster than streaming the weights once per token: not a
+         * measurement of this workload (Qwen2-7B on TensorRT-LLM H100 at
+         * 2,048 tokens: 60-83 ms for 2,047 steps); counted, not scored */
+        if (lat * 1e3 < r->floor_ms) {
+            ib_floor[sub]++;
+            continue;
+        }
+        if (sub == IB_ALL) {
+            r->y[T_E2E] = lat * 1e3;
+            if (thr > 0) r->y[T_TOKS] = thr;
+        } else {
+            r->y[T_POWER] = mw * 1e-3;
+            r->y[T_ENERGY] = mw * 1e-3 * n * lat / (double)B;
+        }
+    }
+    fclose(f);
+}
+
+/* Fig_22: a TTFT row (the prompt and one output token) and, where the line
+ * has end_latency, an ITL row (the prompt length generated after it). */
+static void ib_load_ttft(const char *root) {
+    static char line[2048], hl[2048];
+    char *h[16], *v[16];
+    int nh;
+    FILE *f = csv_open(root, "LLM-Inference-Bench/Plots/Fig_22/all_results_TTFT_ITL.csv", hl, (int)sizeof hl, h, 16, &nh);
+    int cH = ib_col(h, nh, "Hardware"), cN = ib_col(h, nh, "Num of Hardware"), cF = ib_col(h, nh, "Framework"),
+        cM = ib_col(h, nh, "Model"), cI = ib_col(h, nh, "Input Length"), cO = ib_col(h, nh, "Output Length"),
+        cB = ib_col(h, nh, "Batch Size"), cT = ib_col(h, nh, "TTFT Latency"), cE = ib_col(h, nh, "end_latency");
+    while (fgets(line, sizeof line, f)) {
+        int k = csv_split(line, v, 16);
+        if (k < cT + 1) continue; /* blank lines; end_latency may be missing */
+        int64_t in = atoll(v[cI]), out = atoll(v[cO]), B = atoll(v[cB]);
+        int n = atoi(v[cN]);
+        double ttft = atof(v[cT]), end = k > cE ? atof(v[cE]) : 0;
+        if (in < 2 || out < 1 || B < 1 || n < 1 || !(ttft > 0)) continue;
+        row_t *r = ib_predict(IB_TTFT, v[cH], v[cF], v[cM], n, in, out, B);
+        if (r) r->y[T_TTFT] = ttft * 1e3;
+        if (!(end > ttft)) continue;
+        r = ib_predict(IB_ITL, v[cH], v[cF], v[cM], n, in, in, B);
+        if (r && (end - ttft) * 1e3 < r->floor_ms) ib_floor[IB_ITL]++;
+        else if (r) r->y[T_TPOT] = (end - ttft) * 1e3 / (double)(in - 1);
+    }
+    fclose(f);
+}
+
+static void load_infbench(const char *root) {
+    ib_load_results(root, "LLM-Inference-Bench/Plots/All_results.csv", IB_ALL);
+    ib_load_ttft(root);
+    ib_load_results(root, "LLM-Inference-Bench/Plots/Fig_16_a_b/power_results.csv", IB_POWER);
+}
+
+/* Coverage per kind of row and overall, with and without the rows whose
+ * engine is not modelled, and every refusal by reason. */
+static void ib_coverage(void) {
+    int all = 0, in = 0, ok = 0;
+    printf("\n### infbench: LLM-Inference-Bench (argonne-lcf, arXiv 2411.00136), offline batches\n\n");
+    printf("| rows of | rows | engine modelled (vLLM, TensorRT-LLM) | answered | of all rows | of engine-modelled rows |\n"
+           "|---|---:|---:|---:|---:|---:|\n");
+    for (int s = 0; s < IB_N; s++) {
+        int n = ib_seen[s][0] + ib_seen[s][1];
+        all += n, in += ib_seen[s][1], ok += ib_ok[s];
+        printf("| %s | %d | %d | %d | %.1f %% | %.1f %% |\n", ib_name[s], n, ib_seen[s][1], ib_ok[s],
+               100.0 * ib_ok[s] / (n ? n : 1), 100.0 * ib_ok[s] / (ib_seen[s][1] ? ib_seen[s][1] : 1));
+    }
+    printf("| all | %d | %d | %d | **%.1f %%** | **%.1f %%** |\n", all, in, ok, 100.0 * ok / (all ? all : 1),
+           100.0 * ok / (in ? in : 1));
+    for (int s = 0; s < IB_N; s++)
+        if (ib_floor[s])
+            printf("\n%s: %d answered rows measured faster than their floor (the active weights streamed once per "
+                   "generated token at peak bandwidth): not measurements of the workload, not scored\n",
+                   ib_name[s], ib_floor[s]);
+    for (int s = 0; s < IB_N; s++) {
+        if (!ib_reasons[s].k) continue;
+        printf("\nrefused, %s:\n", ib_name[s]);
+        for (int i = 0; i < ib_reasons[s].k; i++) printf("  %5d  %s\n", ib_reasons[s].n[i], ib_reasons[s].why[i]);
+    }
+}
+
+/* Median of predicted / measured over the infbench rows of target t that
+ * pass keep (NULL: all); its row count in *n. */
+static double ib_median(int t, const double *pred, int (*keep)(const row_t *, int), int arg, int *n) {
+    double *v = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    int m = 0;
+    for (int i = 0; v && i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "infbench") || !isfinite(r->y[t]) || !(pred[i] > 0) || (keep && !keep(r, arg))) continue;
+        v[m++] = pred[i] / r->y[t];
+    }
+    double md = median_of(v, m);
+    free(v);
+    *n = m;
+    return md;
+}
+
+static int ib_keep_fw_dev(const row_t *r, int fd) { return r->fw == fd / MAXG && r->dev == fd % MAXG; }
+static int ib_keep_fw_dev_b(const row_t *r, int fdb) {
+    int b = fdb / (MAXG * MAXG), bucket = r->wl.concurrency == 1 ? 0 : r->wl.concurrency <= 32 ? 1 : 2;
+    return bucket == b && ib_keep_fw_dev(r, fdb % (MAXG * MAXG));
+}
+
+/* MAPE of target t by one grouping (kind as score(): 1 GPU, 2 family, 6
+ * framework, 7 GPU count). */
+static void ib_by(int t, const double *a, int kind, const char *label) {
+    int ng = kind == 1 ? ndev : kind == 2 ? nfam : kind == 6 ? nfw : 9;
+    printf("%s %s:", tname[t], label);
+    for (int g = kind == 7 ? 1 : 0; g < ng; g++) {
+        score_t s = score(t, a, "infbench", kind, g);
+        if (!s.n) continue;
+        if (kind == 7) printf("  TP %d %.1f %% (%d)", g, s.mape, s.n);
+        else printf("  %s %.1f %% (%d)", kind == 1 ? devname[g] : kind == 2 ? famname[g] : fwname[g], s.mape, s.n);
+    }
+    printf("\n");
+}
+
+/* Framework x GPU: e2e MAPE and the median bias, overall and by batch. */
+static void ib_fw_gpu(const double *a) {
+    printf("\nend-to-end latency by framework x GPU: MAPE, median predicted / measured (all rows; batch 1; 16-32; "
+           "64-256)\n\n| framework | GPU | engine | rows | MAPE | median | B = 1 | B 16-32 | B 64-256 |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int f = 0; f < nfw; f++)
+        for (int g = 0; g < ndev; g++) {
+            int n, nb;
+            double md = ib_median(T_E2E, a, ib_keep_fw_dev, f * MAXG + g, &n);
+            if (!n) continue;
+            const char *eng = "";
+            for (int i = 0; i < nR; i++)
+                if (!strcmp(R[i].set, "infbench") && R[i].fw == f && R[i].dev == g)
+                    eng = dlp_llm_engine_name(R[i].wl.engine);
+            double e = 0;
+            for (int i = 0; i < nR; i++) {
+                const row_t *r = &R[i];
+                if (!strcmp(r->set, "infbench") && r->fw == f && r->dev == g && isfinite(r->y[T_E2E]) && a[i] > 0)
+                    e += fabs(a[i] - r->y[T_E2E]) / r->y[T_E2E];
+            }
+            printf("| %s | %s | %s | %d | %.1f %% | %.2f |", fwname[f], devname[g], eng, n, 100 * e / n, md);
+            for (int b = 0; b < 3; b++) {
+                double mb = ib_median(T_E2E, a, ib_keep_fw_dev_b, b * MAXG * MAXG + f * MAXG + g, &nb);
+                if (nb) printf(" %.2f (%d) |", mb, nb);
+                else printf(" - |");
+            }
+            printf("\n");
+        }
+}
+
+/* e2e MAPE of pred over the infbench rows of one vendor (NULL: all); rows in *n. */
+static double ib_mape_vendor(const double *pred, const char *vendor, int *n) {
+    double e = 0;
+    int m = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "infbench") || !isfinite(r->y[T_E2E]) || !(pred[i] > 0)) continue;
+        const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+        if (vendor && (!d || strcmp(d->vendor, vendor))) continue;
+        e += fabs(pred[i] - r->y[T_E2E]) / r->y[T_E2E];
+        m++;
+    }
+    *n = m;
+    return m ? 100 * e / m : NAN;
+}
+
+/* Diagnostics, not scored: (1) the offline wave as it runs — every prompt
+ * prefilled in the first burst, then gen - 1 decode steps without prompt
+ * arrivals — against the closed-loop answer the bench scores; (2) the vLLM
+ * rows under the other vLLM engine than their version says. */
+static void ib_diagnostics(const double *a) {
+    double *w = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    if (!w) return;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        w[i] = NAN;
+        if (strcmp(r->set, "infbench")) continue;
+        w[i] = r->tb_ms + (double)(r->wl.gen_tokens - 1) * r->dec_ms;
+    }
+    score_t s0 = score(T_E2E, a, "infbench", 0, 0), s1 = score(T_E2E, w, "infbench", 0, 0);
+    printf("\ndiagnostic (not scored): e2e as one offline wave (the burst's prefill + (gen - 1) decode steps, no front end)"
+           " %.1f %% MAPE against the closed-loop e2e_ms %.1f %% (%d rows);", s1.mape, s0.mape, s0.n);
+    for (int f = 0; f < nfw; f++) {
+        score_t q = score(T_E2E, w, "infbench", 6, f);
+        if (q.n) printf(" %s %.1f %%", fwname[f], q.mape);
+    }
+    for (int i = 0; i < nR; i++) w[i] = !strcmp(R[i].set, "infbench") ? R[i].tb_ms : NAN;
+    s0 = score(T_TTFT, a, "infbench", 0, 0), s1 = score(T_TTFT, w, "infbench", 0, 0);
+    printf("\nTTFT as the burst alone: %.1f %% against ttft_ms %.1f %% (%d rows)\n", s1.mape, s0.mape, s0.n);
+    /* the other vLLM engine on the same rows; w: the scored answers with
+     * the vLLM <= 0.5 rows (vllm-v0) swapped to the modern engine */
+    for (int i = 0; i < nR; i++) w[i] = a[i];
+    printf("vLLM rows under the other vLLM engine, e2e MAPE as scored -> swapped:");
+    for (int g = 0; g < ndev; g++) {
+        double e0 = 0, e1 = 0;
+        int n = 0, eng = -1;
+        for (int i = 0; i < nR; i++) {
+            const row_t *r = &R[i];
+            if (strcmp(r->set, "infbench") || r->dev != g || strcmp(r->backend, "vLLM") || !isfinite(r->y[T_E2E])) continue;
+            dlp_llm_config c;
+            dlp_error e = {0};
+            const dlp_device *d = dlp_devdb_find(db, devname[g]);
+            if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) continue;
+            dlp_llm_workload wl = r->wl;
+            wl.engine = r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 ? DLP_LLM_ENGINE_MODERN : DLP_LLM_ENGINE_VLLM_V0;
+            dlp_llm_prediction p;
+            if (dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e)) continue;
+            e0 += fabs(a[i] - r->y[T_E2E]) / r->y[T_E2E];
+            e1 += fabs(p.e2e_ms - r->y[T_E2E]) / r->y[T_E2E];
+            n++, eng = wl.engine;
+            if (wl.engine == DLP_LLM_ENGINE_MODERN) w[i] = p.e2e_ms;
+        }
+        if (n) printf("  %s %.1f -> %.1f %% (%s, %d)", devname[g], 100 * e0 / n, 100 * e1 / n, dlp_llm_engine_name(eng), n);
+    }
+    int n0, n1, n2;
+    double s_all = ib_mape_vendor(a, NULL, &n0), s_nv = ib_mape_vendor(a, "nvidia", &n1), s_amd = ib_mape_vendor(a, "amd", &n2);
+    printf("\ne2e MAPE by vendor as scored: all %.1f %% (%d), NVIDIA %.1f %% (%d), AMD %.1f %% (%d); with the vLLM <= 0.5 "
+           "rows on the modern engine instead: all %.1f %%, NVIDIA %.1f %%, AMD %.1f %%\n", s_all, n0, s_nv, n1, s_amd, n2,
+           ib_mape_vendor(w, NULL, &n0), ib_mape_vendor(w, "nvidia", &n1), ib_mape_vendor(w, "amd", &n2));
+    free(w);
+}
+
+static void ib_report(void) {
+    if (!ib_seen[IB_ALL][0] && !ib_seen[IB_ALL][1]) return; /* not loaded */
+    ib_coverage();
+    double *a = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    if (!a) return;
+    printf("\n| target | rows | analytic MAPE | Acc(10%%) | median predicted / measured |\n|---|---:|---:|---:|---:|\n");
+    static const int ts[] = {T_E2E, T_TOKS, T_TTFT, T_TPOT, T_POWER, T_ENERGY};
+    for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+        int t = ts[k], n;
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[t];
+        score_t s = score(t, a, "infbench", 0, 0);
+        if (!s.n) continue;
+        double md = ib_median(t, a, NULL, 0, &n);
+        printf("| %s%s | %d | %.1f %% | %.0f %% | %.2f |\n", t == T_TPOT ? "ITL (TPOT)" : tname[t],
+               t == T_TTFT ? " (B 16, 1k prompts)" : "", s.n, s.mape, s.acc10, md);
+    }
+    printf("\n");
+    for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+        int t = ts[k];
+        for (int i = 0; i < nR; i++) a[i] = R[i].a[t];
+        if (!score(t, a, "infbench", 0, 0).n) continue;
+        ib_by(t, a, 1, "by GPU");
+        ib_by(t, a, 6, "by framework");
+        if (t != T_E2E) continue;
+        ib_by(t, a, 2, "by family");
+        ib_by(t, a, 7, "by GPUs (TP)");
+    }
+    for (int i = 0; i < nR; i++) a[i] = R[i].a[T_E2E];
+    ib_fw_gpu(a);
+    double *e = malloc(sizeof(double) * (size_t)(nR > 0 ? nR : 1));
+    if (e) {
+        /* the diagnostics read e2e and TTFT from one array: each row has one */
+        for (int i = 0; i < nR; i++) e[i] = isfinite(R[i].y[T_E2E]) ? R[i].a[T_E2E] : R[i].a[T_TTFT];
+        ib_diagnostics(e);
+        free(e);
+    }
+    free(a);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1597,7 +2010,7 @@ static void sw_report(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|speed|all] [--rows FILE] [--analytic-only] "
+        fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload]\n");
         return 2;
     }
@@ -1624,37 +2037,49 @@ int main(int argc, char **argv) {
     if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
     if (!strcmp(which, "all") || !strcmp(which, "splitwise")) load_splitwise(root);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    /* the line above counts silicon and the leaderboard (LLM-Inference-Bench
+     * has its own coverage table, loaded after it) */
+    int nR0 = nR, nSeen0 = nSeen;
+    if (!strcmp(which, "all") || !strcmp(which, "infbench")) load_infbench(root);
     printf("## dlperf llm serving model vs public serving measurements\n\n");
-    printf("coverage: %d of %d rows answered (%.1f %%; silicon %d rows seen — disaggregated runs count twice, "
-           "prefill and decode workers); %.2f s of CPU for %d predictions (%.0f /s incl. parsing)\n",
-           nR, nSeen, 100.0 * nR / (nSeen ? nSeen : 1), n_sil_seen, secs, nSeen, nSeen / (secs > 0 ? secs : 1));
-    if (nreason) {
+    if (nSeen0)
+        printf("coverage: %d of %d rows answered (%.1f %%; silicon %d rows seen — disaggregated runs count twice, "
+               "prefill and decode workers); %.2f s of CPU for %d predictions (%.0f /s incl. parsing)\n",
+               nR0, nSeen0, 100.0 * nR0 / nSeen0, n_sil_seen, secs, nSeen0, nSeen0 / (secs > 0 ? secs : 1));
+    if (main_reasons.k) {
         printf("\nrefusals by reason:\n");
-        for (int i = 0; i < nreason; i++) printf("  %5d  %s\n", reason_n[i], reason[i]);
+        for (int i = 0; i < main_reasons.k; i++) printf("  %5d  %s\n", main_reasons.n[i], main_reasons.why[i]);
     }
     report("silicon");
     mtp_report();
     if (split_family) split_report(split_family);
     if (lowload) lowload_report(split_family), outlen_report(split_family);
     report("leaderboard");
-    /* the leaderboard's and silicon's fits (nothing to fit on splitwise alone) */
-    if (strcmp(which, "splitwise")) engine_report();
+    /* the leaderboard's and silicon's fits (nothing to fit on splitwise or
+     * LLM-Inference-Bench alone) */
+    if (strcmp(which, "splitwise") && strcmp(which, "infbench")) engine_report();
     sw_report();
+    ib_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");
         if (f) {
             fprintf(f, "set,model,system,backend,isl,osl,conc,gpus,ep,dp,phase,quant");
-            for (int t = 0; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms\n");
+            for (int t = 0; t < T_BASE; t++) fprintf(f, ",y_%d,a_%d", t, t);
+            fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
+            /* the offline-batch targets after the columns older readers index */
+            for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
+            fprintf(f, "\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
                         (long long)r->wl.seq, (long long)r->wl.gen_tokens, (long long)r->wl.concurrency, r->wl.n_gpus,
                         r->wl.ep, r->wl.attn_dp, r->wl.phase, dlp_quant_name(r->wl.quant));
-                for (int t = 0; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g\n", r->running, r->ovh_ms, r->req_ms, r->um,
+                for (int t = 0; t < T_BASE; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
+                fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
+                for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
+                fprintf(f, "\n");
             }
             fclose(f);
         }

@@ -33,7 +33,7 @@ static void t_builtin_loads(void) {
     dlp_devdb *db = builtin();
     CHECK(db != NULL);
     if (!db) return;
-    CHECK(dlp_devdb_count(db) >= 49);       /* 48 GPUs and 1 CPU (docs/devices.md) */
+    CHECK(dlp_devdb_count(db) >= 50);       /* 49 GPUs and 1 CPU (docs/devices.md) */
     static const char *const need[] = {
         "v100-16gb", "v100-32gb", "v100-pcie-32gb", "p100", "p4", "t4", "a10", "a100-40gb",
         "a100-pcie-40gb", "a100-80gb", "a100-pcie-80gb", "l4", "l40s", "h100-pcie", "h100-sxm",
@@ -42,7 +42,9 @@ static void t_builtin_loads(void) {
         /* issue 12: today's GPUs */
         "b200", "b300", "gb200", "h20", "h800", "h800-pcie", "a800", "a800-pcie-80gb", "l20", "l40",
         "rtx5090", "rtx5080", "rtx-pro-6000", "rtx-pro-6000-ws", "rtx-pro-6000-maxq", "mi300x",
-        "mi325x", "mi355x"};
+        "mi325x", "mi355x",
+        /* issue 22: LLM-Inference-Bench's GH200 */
+        "gh200"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const dlp_device *d = dlp_devdb_find(db, need[i]);
         if (!d) fprintf(stderr, "  missing device %s\n", need[i]);
@@ -156,7 +158,8 @@ static void t_alias_lookup(void) {
         {"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-ws"},
         {"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-maxq"},
         {"RTX PRO 6000", "rtx-pro-6000"}, {"AMD Instinct MI300X", "mi300x"}, {"AMD Instinct MI325X", "mi325x"},
-        {"AMD Instinct MI355X", "mi355x"}, {"mi300x", "mi300x"}};
+        {"AMD Instinct MI355X", "mi355x"}, {"mi300x", "mi300x"}, {"NVIDIA GH200 480GB", "gh200"},
+        {"Nvidia GH200 GPU", "gh200"}};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const dlp_device *d = dlp_devdb_find(db, pairs[i][0]);
         if (!d || strcmp(d->id, pairs[i][1]))
@@ -702,6 +705,45 @@ static void t_spec_sheets(void) {
     dlp_devdb_free(db);
 }
 
+/* GH200 (96 GB HBM3), from its datasheet by hand: tensor rates listed with
+ * sparsity, FP8 3,958 and FP16 1,979 TFLOPS -> dense 1,979 and 989.5 (the
+ * H100 SXM's, same GPU); 96 GB at 4 TB/s; module power up to 1,000 W.  And
+ * what the bandwidth does to a memory-bound decode: Llama-3-8B fp16 at one
+ * sequence streams its 8.03e9 weights x 2 B = 16.06 GB per step, >= 16.06e9
+ * / 4000e9 = 4.015 ms on a GH200; the same step on an H100 SXM (3,350 GB/s)
+ * is slower by at most 4000 / 3350 = 1.194 (only the streamed part scales;
+ * the step's fixed costs do not) and by more than 1. */
+static void t_gh200(void) {
+    dlp_devdb *db = builtin();
+    if (!db) { CHECK(0); return; }
+    const dlp_device *g = dlp_devdb_find(db, "gh200"), *h = dlp_devdb_find(db, "h100-sxm");
+    CHECK(g && h);
+    if (g && h) {
+        CHECK_NEAR(g->fp8_tensor_tflops, 3958 / 2.0, 0.6);
+        CHECK_NEAR(g->fp16_tensor_tflops, 1979 / 2.0, 0.6);
+        CHECK_NEAR(g->fp16_tensor_tflops, h->fp16_tensor_tflops, 0);
+        CHECK_NEAR(g->memory_gib, 96, 0);
+        CHECK_NEAR(g->mem_bandwidth_gbs, 4000, 0);
+        CHECK_NEAR(g->tdp_w, 1000, 0);
+        CHECK(g->cc_major == 9 && g->n_mig == 6);
+        dlp_llm_config c;
+        dlp_error e = {0};
+        CHECK(dlp_llm_catalogue_get("meta-llama/Meta-Llama-3-8B", &c, &e) == DLP_OK);
+        dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_FP16, .n_gpus = 1,
+                               .concurrency = 1};
+        dlp_llm_predict_opts o = {.analytic_only = 1};
+        dlp_llm_prediction pg, ph;
+        CHECK(dlp_llm_predict(&c, g, db, &wl, &o, &pg, &e) == DLP_OK);
+        CHECK(dlp_llm_predict(&c, h, db, &wl, &o, &ph, &e) == DLP_OK);
+        double ratio = ph.decode_step_ms / pg.decode_step_ms;
+        CHECK(pg.decode_step_ms >= 4.015);
+        CHECK(ratio > 1.0 && ratio <= 4000.0 / 3350.0 + 1e-9);
+        if (!(ratio > 1.0 && ratio <= 4000.0 / 3350.0 + 1e-9))
+            fprintf(stderr, "  decode step h100 %.3f / gh200 %.3f ms = %.3f\n", ph.decode_step_ms, pg.decode_step_ms, ratio);
+    }
+    dlp_devdb_free(db);
+}
+
 /* FP8/FP4 peaks per dtype and the dtypes a device runs natively. */
 static void t_low_precision(void) {
     CHECK_I64(DLP_DT_FLOAT4E2M1, 23);        /* ONNX TensorProto.FLOAT4E2M1 */
@@ -816,6 +858,7 @@ int main(void) {
     RUN(t_custom_file);
     RUN(t_peak_flops);
     RUN(t_spec_sheets);
+    RUN(t_gh200);
     RUN(t_low_precision);
     RUN(t_carbon);
     return TAP_DONE();

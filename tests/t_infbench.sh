@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# bench_serving infbench (LLM-Inference-Bench as a serving slice, issue 22) on
+# a fixture whose rows are chosen by hand, so that coverage, refusals, the
+# unit conversions and the MAPE can be checked against arithmetic done here.
+#
+# All_results.csv, 7 rows:
+#   1 A100 vLLM Llama-2-7b, L 128, B 1, 1.5 s        answered (e2e 1500 ms)
+#   2 H100 TensorRT-LLM Llama-2-7b, L 2048, 0.05 s    answered, faster than its
+#     floor (2,047 steps x 13.5 GB / 3.35 TB/s ~ 8 s): not scored
+#   3 A100 llama.cpp                                  engine not modelled
+#   4 Intel PVC vLLM                                  device not in the database
+#   5 Gaudi2 Deepspeed                                engine not modelled
+#   6 MI250 vLLM, "1" GPU, B 16, 3.0 s                answered on 2 GCDs
+#   7 A100 vLLM DeciLM-7B                             model not in the catalogue
+#   -> 7 rows, 5 with a modelled engine (1 2 4 6 7), 3 answered: 42.9 % / 60.0 %
+# Fig_22, 3 lines: A100 vLLM TTFT 1.0 s, end 14.299 s (ITL (14.299 - 1.0) s /
+#   1,023 = 13.0 ms, above its floor: 16.06 GB / 1,555 GB/s = 10.3 ms); SN40L sambaflow (refused twice); GH200 TensorRT-LLM TTFT
+#   0.35 s without end_latency (a TTFT row only)
+#   -> TTFT 3 rows, 2 modelled, 2 answered; ITL 2 rows, 1 modelled, 1 answered
+# power_results.csv: A100 TensorRT-LLM B 16, 20 s, avg_power 300000 (NVML mW)
+#   -> 300 W, energy per request 300 W x 20 s / 16 = 375 J; one DeepSpeed-MII
+#   row refused
+# all: 7 + 3 + 2 + 2 = 14 rows, 5 + 2 + 1 + 1 = 9 modelled, 3 + 2 + 1 + 1 = 7
+# answered: 50.0 % / 77.8 %
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name, then a command that must succeed
+  local name=$1; shift
+  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
+}
+cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
+  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
+P="$tmp/data/LLM-Inference-Bench/Plots"
+mkdir -p "$P/Fig_22" "$P/Fig_16_a_b"
+cat >"$P/All_results.csv" <<'EOF'
+Hardware,Num of Hardware,Framework,Model,Input Output Length,Batch Size,Latency,Throughput
+Nvidia A100 GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,1,1.5,170.67
+Nvidia H100 GPU,1,TensorRT-LLM,meta-llama/Llama-2-7b-hf,2048,1,0.05,81920
+Nvidia A100 GPU,1,llama.cpp,meta-llama/Llama-2-7b-hf,128,1,2.0,128
+Intel PVC GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,1,2.0,128
+Habana Gaudi2,1,Deepspeed,meta-llama/Llama-2-7b-hf,128,1,2.0,128
+
+AMD MI250 GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,16,3.0,1365.33
+Nvidia A100 GPU,1,vLLM,Deci/DeciLM-7B,128,1,2.0,128
+EOF
+printf 'Hardware,Num of Hardware,Framework,Model,Input Length,Output Length,Batch Size,TTFT Latency,end_latency \r\n\r\n' \
+  >"$P/Fig_22/all_results_TTFT_ITL.csv"
+printf '%s\r\n' 'Nvidia A100 GPU,1,vLLM,meta-llama/Meta-Llama-3-8B,1024,1,16,1.0,14.299' \
+  'SambaNova SN40L,8,sambaflow,meta-llama/Meta-Llama-3-8B,1024,1,16,0.42,3.54' \
+  'Nvidia GH200 GPU,1,TensorRT-LLM,meta-llama/Meta-Llama-3-8B,1024,1,16,0.35' >>"$P/Fig_22/all_results_TTFT_ITL.csv"
+cat >"$P/Fig_16_a_b/power_results.csv" <<'EOF'
+Hardware,Num of Hardware,Framework,Model,Input Output Length,Batch Size,Latency,Throughput,avg_power
+Nvidia A100 GPU,1,TensorRT-LLM,meta-llama/Llama-2-7b-hf,1024,16,20.0,1638.4,300000
+Nvidia A100 GPU,1,Deepspeed-MII,meta-llama/Llama-2-7b-hf,1024,16,25.0,1310.72,330000
+EOF
+out=$("$tmp/bench_serving" "$tmp/data" infbench --analytic-only --rows "$tmp/rows.csv" 2>&1)
+check "infbench: All_results coverage 7 / 5 / 3, 42.9 % / 60.0 %" \
+  grep -q '^| All_results (e2e latency, tokens/s) | 7 | 5 | 3 | 42.9 % | 60.0 % |' <<<"$out"
+check "infbench: TTFT coverage 3 / 2 / 2" grep -q '^| Fig_22 TTFT | 3 | 2 | 2 | 66.7 % | 100.0 % |' <<<"$out"
+check "infbench: ITL coverage 2 / 1 / 1" grep -q '^| Fig_22 ITL | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
+check "infbench: power coverage 2 / 1 / 1" grep -q '^| Fig_16_a_b power, energy | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
+check "infbench: overall 14 / 9 / 7, 50.0 % / 77.8 %" grep -q '^| all | 14 | 9 | 7 | \*\*50.0 %\*\* | \*\*77.8 %\*\* |' <<<"$out"
+check "infbench: refusals by reason" bash -c 'grep -q "^ *1  engine not modelled: llama.cpp" <<<"$1" &&
+  grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  device not in the database: Intel PVC GPU" <<<"$1" &&
+  grep -q "^ *1  model not in the catalogue: Deci/DeciLM-7B" <<<"$1" && grep -q "^ *1  engine not modelled: sambaflow" <<<"$1" &&
+  grep -q "^ *1  engine not modelled: Deepspeed-MII" <<<"$1"' _ "$out"
+check "infbench: the row below its floor is counted, not scored" \
+  grep -q '^All_results (e2e latency, tokens/s): 1 answered rows measured faster than their floor' <<<"$out"
+# rows.csv: gpus is column 8; y_0 13, y_1 15, y_3 19, y_4 32, a_4 33, y_5 34, y_6 36
+check "infbench: an MI250 counts two GCDs" \
+  [ "$(awk -F, '$3 == "AMD MI250 GPU" { print $8 }' "$tmp/rows.csv")" = 2 ]
+check "infbench: e2e 1.5 s -> 1500 ms, tokens/s as given" \
+  [ "$(awk -F, '$3 == "Nvidia A100 GPU" && $5 == 128 { print $32 "/" $34 }' "$tmp/rows.csv")" = "1500/170.67" ]
+check "infbench: TTFT 1.0 s -> 1000 ms, ITL (14.299 - 1.0) / 1023 s -> 13 ms" \
+  [ "$(awk -F, '$3 == "Nvidia A100 GPU" && $5 == 1024 && $6 == 1 { a = $13 } $3 == "Nvidia A100 GPU" && $5 == 1024 && $6 == 1024 && $4 == "vLLM" { b = $15 } END { print a "/" b }' "$tmp/rows.csv")" = "1000/13" ]
+check "infbench: 300000 mW -> 300 W, 300 W x 20 s / 16 = 375 J" \
+  [ "$(awk -F, '$4 == "TensorRT-LLM" && $3 == "Nvidia A100 GPU" { print $36 "/" $19 }' "$tmp/rows.csv")" = "300/375" ]
+# the e2e MAPE printed = mean |a - y| / y over the two scored rows (1 and 6),
+# from the predictions written to rows.csv
+want=$(awk -F, '$32 != "nan" && $1 == "infbench" { e += ($33 - $32) / $32 * (($33 > $32) ? 1 : -1); n++ } END { printf "%d | %.1f %%", n, 100 * e / n }' "$tmp/rows.csv")
+got=$(grep '^| e2e latency |' <<<"$out" | awk -F'|' '{ gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4); print $3 " | " $4 }')
+check "infbench: e2e MAPE = mean |a - y| / y over the scored rows: want $want, got $got" [ "$want" = "$got" ]
