@@ -899,26 +899,6 @@ static void t_w4a16_moe(void) {
     CHECK(d4.decode_step_ms < 3.0);
 }
 
-/* Expert parallelism's all-to-all is charged once per MoE layer, twice a
- * step (dispatch and combine): Qwen3-30B-A3B has 48 layers, all MoE
- * (config.json), hidden 2048, 8 of 128 experts.  A decode worker on 2 H100
- * with ep 2 and attention DP 2 (no attention TP: no all-reduce) at 8
- * sequences: each rank sends 8 x 8 / 2 routed rows x 2048 x 2 B = 131,072 B,
- * so comm = 2 x 48 x the all-to-all of 131,072 B on 2 GPUs.  The profile
- * counted the layers as the largest count of an expert matrix, which is 96
- * where the graph splits gate and up (one entry, two a layer): twice this. */
-static void t_moe_layers_count(void) {
-    dlp_error e = {0};
-    dlp_llm_prediction p;
-    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_BF16, .n_gpus = 2, .ep = 2,
-                           .attn_dp = 2, .concurrency = 8, .phase = DLP_LLM_DECODE_ONLY};
-    CHECK(serve("Qwen/Qwen3-30B-A3B-Instruct-2507", "h100-sxm", wl, &p, &e) == DLP_OK);
-    CHECK(p.running == 8);
-    double a2a = dlp__llm_coll_s(dlp_devdb_find(db, "h100-sxm"), DLP__COLL_ALLTOALL, 2, 8.0 * 8 / 2 * 2048 * 2);
-    CHECK(a2a > 0);
-    CHECK_NEAR(p.comm_ms, 2 * 48 * a2a * 1e3, 1e-9);
-}
-
 /* A prompt arrives whole and is prefilled in the step after it arrives (in
  * chunks of 8192 tokens), not spread over the G steps of a generation
  * (llm_serve.c mixed_step).  So an aggregated replica's TPOT is its decode
@@ -1023,7 +1003,6 @@ int main(void) {
     RUN(t_prompt_arrives_whole);
     RUN(t_mla_prefill_unabsorbed);
     RUN(t_w4a16_moe);
-    RUN(t_moe_layers_count);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -324,16 +324,8 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         if (!(c->layer_kind[l] & DLP_LK_MAMBA)) p->attn_layers++;
     }
     if (!p->attn_layers) p->attn_layers = (int)c->num_hidden_layers;
-    /* MoE layers: the expert matrices that write the hidden state (down
-     * projections), one per layer; the largest count took separate gate
-     * and up matrices (one entry, two a layer) for twice the layers */
-    double down = 0;
-    for (int i = 0; i < p->n_lin; i++) {
-        if (p->lin[i].kind != LIN_EXPERT) continue;
-        if (p->lin[i].n == (double)c->hidden_size) down += p->lin[i].count;
-        if (p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
-    }
-    if (down > 0) p->moe_layers = (int)llround(down);
+    for (int i = 0; i < p->n_lin; i++)
+        if (p->lin[i].kind == LIN_EXPERT && p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
     dlp_graph_free(g);
     return DLP_OK;
 }
