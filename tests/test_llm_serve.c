@@ -951,6 +951,57 @@ static void t_fp8_act_quant_by_engine(void) {
     }
 }
 
+/* Weight-only 4-bit MoE experts (docs/llm.md, "Weight-only 4-bit MoE"):
+ * per layer t0 + hit (c + slice / (eta BW)), t0 24.2 us, c 0.236 us, eta
+ * 0.659, fitted on aiconfigurator's MoE kernel tables (tools/moe).  By hand,
+ * Kimi-K2.5's layer on one H200 (no TP), one token: 8 experts hit, each
+ * 3 x 7168 x 2048 int4 weights with a bf16 scale per 32 (0.5625 B) =
+ * 24,772,608 B; 24,772,608 / (0.659 x 4.8e12) = 7.8315 us; so 24.2 + 8 x
+ * (0.236 + 7.8315) = 88.74 us (the vLLM 0.24 Marlin table measures 97 us).
+ * A matrix with a share of the expert's weights takes that share of the
+ * fixed parts: gate and up (2/3) plus down (1/3) are the whole layer.
+ * Which formats run W4A16: int4 always; mxfp4 and nvfp4 where the GPU has
+ * no FP4 tensor cores (H200) and not on Blackwell (B200's FP4 cores);
+ * never bf16 or fp8.  Kimi-K2.5 (60 MoE layers, 8 of 384 experts) on 8
+ * B200 at one client: int4 (W4A16) and nvfp4 (FP4 tensor cores) read about
+ * the same bytes (4.16 and 4.5 bits), but int4's experts now cost at least
+ * 60 x (24.2 + 8 x 0.236) us = 1.57 ms a step, where nvfp4's are on the GEMM
+ * curve: 3 GEMMs x 2 us of launch and 8 x 3 x 7168 x 256 x 0.5625 B =
+ * 24.8 MB at 8 TB/s = 3.1 us, at most 2 x that on the curve, = 12.2 us a
+ * layer, 0.73 ms; so int4's step exceeds nvfp4's by >= 1.57 - 0.73 = 0.84 ms
+ * (before the W4A16 model int4's step was the faster of the two). */
+static void t_w4a16_moe(void) {
+    double slice = 3.0 * 7168 * 2048 * 0.5625;
+    CHECK_NEAR(slice, 24772608.0, 1e-6);
+    CHECK_NEAR(dlp__llm_w4a16_moe_s(8, 1.0, slice, 4.8e12) * 1e6, 88.74, 0.01);
+    double parts = dlp__llm_w4a16_moe_s(8, 2.0 / 3, slice * 2 / 3, 4.8e12) +
+                   dlp__llm_w4a16_moe_s(8, 1.0 / 3, slice / 3, 4.8e12);
+    CHECK_NEAR(parts, dlp__llm_w4a16_moe_s(8, 1.0, slice, 4.8e12), 1e-15);
+    CHECK(dlp__llm_w4a16_moe_s(8, 1.0, slice, 0) == 0);
+    CHECK(dlp__llm_w4a16_moe_s(-1, 1.0, slice, 4.8e12) == 0);
+    const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
+    CHECK(dlp__llm_w4a16_moe(h200, DLP_QT_INT4) && dlp__llm_w4a16_moe(b200, DLP_QT_INT4));
+    CHECK(dlp__llm_w4a16_moe(h200, DLP_QT_MXFP4) && dlp__llm_w4a16_moe(h200, DLP_QT_NVFP4));
+    CHECK(!dlp__llm_w4a16_moe(b200, DLP_QT_MXFP4) && !dlp__llm_w4a16_moe(b200, DLP_QT_NVFP4));
+    CHECK(!dlp__llm_w4a16_moe(h200, DLP_QT_BF16) && !dlp__llm_w4a16_moe(h200, DLP_QT_FP8));
+    dlp_error e = {0};
+    dlp_llm_prediction i4, f4;
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_INT4, .n_gpus = 8,
+                           .concurrency = 1, .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve("moonshotai/Kimi-K2.5", "b200", wl, &i4, &e) == DLP_OK);
+    wl.quant = DLP_QT_NVFP4;
+    CHECK(serve("moonshotai/Kimi-K2.5", "b200", wl, &f4, &e) == DLP_OK);
+    CHECK(i4.decode_step_ms - f4.decode_step_ms >= 0.84);
+    /* a dense model has no experts: int4 Llama is untouched by it */
+    dlp_llm_workload wd = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_INT4, .n_gpus = 1,
+                           .concurrency = 1, .phase = DLP_LLM_DECODE_ONLY};
+    dlp_llm_prediction d4;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h200", wd, &d4, &e) == DLP_OK);
+    /* 6.98e9 Linear weights x 0.5195 B + 1.05e9 x 2 B at 4.8 TB/s ~ 1.2 ms:
+     * no per-layer W4A16 module time (32 x 24.2 us = 0.77 ms) on top */
+    CHECK(d4.decode_step_ms < 3.0);
+}
+
 /* A prompt arrives whole and is prefilled in the step after it arrives (in
  * chunks of 8192 tokens), not spread over the G steps of a generation
  * (llm_serve.c mixed_step).  So an aggregated replica's TPOT is its decode
@@ -1152,6 +1203,7 @@ int main(void) {
     RUN(t_prefill_round_of_a_batch);
     RUN(t_kv_handoff_by_hand);
     RUN(t_ttft_at_least_prefill_all_engines);
+    RUN(t_w4a16_moe);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

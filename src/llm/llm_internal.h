@@ -55,4 +55,15 @@ dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int
 enum { DLP__COLL_ALLREDUCE = 0, DLP__COLL_ALLGATHER, DLP__COLL_REDUCESCATTER, DLP__COLL_ALLTOALL };
 double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes);
 
+/* Weight-only 4-bit MoE experts (llm.c; docs/llm.md, "Weight-only 4-bit
+ * MoE"): whether `quant` runs its experts as W4A16 on d (int4 everywhere;
+ * mxfp4/nvfp4 where d has no FP4 tensor cores), and the seconds one expert
+ * matrix of one layer takes at least when its rows hit `hit` experts: its
+ * `share` of an expert's weights times the module's fixed time and of the
+ * per-expert time, plus its slice of `slice_bytes` per expert streamed at a
+ * fitted share of the bandwidth bw (bytes/s).  Fitted on aiconfigurator's
+ * kernel tables (tools/moe/fit_w4a16_moe.py); 0 on bad input. */
+int dlp__llm_w4a16_moe(const dlp_device *d, int quant);
+double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw);
+
 #endif

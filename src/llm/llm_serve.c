@@ -469,6 +469,7 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
+    int w4a16_moe;             /* experts run weight-only 4-bit (W4A16, llm.c) */
 } sctx;
 
 typedef struct {
@@ -497,6 +498,23 @@ static double kv_elems(const sctx *s, double ctx) {
     return dlp_llm_kv_bytes(s->c, (int64_t)llround(ctx), 1.0);
 }
 
+/* Elements of one expert (all its matrices, one layer) and the MoE layers:
+ * the matrices writing the hidden state (down projections) count the
+ * layers; the W4A16 time splits an expert's fixed parts by each matrix's
+ * share of it (llm.c, dlp__llm_w4a16_moe_s). */
+static double expert_elems(const prof_t *p, double hidden) {
+    double all = 0, layers = 0, least = 0;
+    for (int i = 0; i < p->n_lin; i++) {
+        const lin_t *l = &p->lin[i];
+        if (l->kind != LIN_EXPERT) continue;
+        all += l->k * l->n * l->count;
+        if (l->n == hidden) layers += l->count;
+        if (least <= 0 || l->count < least) least = l->count;
+    }
+    if (layers <= 0) layers = least;
+    return layers > 0 ? all / layers : 0;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -511,9 +529,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
     double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
+    double ee = s->w4a16_moe ? expert_elems(p, (double)s->c->hidden_size) : 0;
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
-        double m, k = l->k, n = l->n, wbytes, rows;
+        double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
         if (l->kind == LIN_EXPERT) {
             /* tokens are routed to k of E experts, balanced; a GPU holds E/ep
              * experts, each sliced moe_tp ways; it reads the experts its
@@ -524,6 +543,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             double hit = e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
             n /= s->moe_tp;
             wbytes = hit * k * n * wb;
+            hit_l = hit;
             m = rows;
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
@@ -537,8 +557,15 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
          * each weight to 16 bits (write and re-read) before the matmul */
         if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
         if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
+        double t0 = it.t;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
+        /* weight-only 4-bit experts: at least what the W4A16 MoE kernel
+         * tables say (llm.c; docs/llm.md, "Weight-only 4-bit MoE") */
+        if (l->kind == LIN_EXPERT && s->w4a16_moe && ee > 0) {
+            double w4 = l->count * dlp__llm_w4a16_moe_s(hit_l, k * l->n / ee, k * n * wb, s->bw);
+            if (w4 > it.t - t0) it.t = t0 + w4;
+        }
     }
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -894,6 +921,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_extra_s = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN && wl->engine != DLP_LLM_ENGINE_TRTLLM
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
+    s->w4a16_moe = c->num_experts > 0 && dlp__llm_w4a16_moe(d, wl->quant);
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
