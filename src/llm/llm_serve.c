@@ -209,9 +209,6 @@ typedef struct prof {
     lin_t lin[MAX_LIN];
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
-    double other_rep_pt;       /* the part on the whole hidden state (norms,
-                                  residual adds, embedding rows), which every
-                                  tensor-parallel rank runs in full          */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -292,10 +289,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
             continue;
         }
         if (!strcmp(ni.op_type, "Reshape") || !strcmp(ni.op_type, "Identity")) continue;
-        /* engines' attention reads q, k and v heads in place (strided
-         * views: no transpose kernel), and its score and context products
-         * are the iteration's attention terms over the cache */
-        if (!strcmp(ni.op_type, "Transpose") || mm) continue;
         /* everything else: the bytes its kernel moves at one token, less
          * weights it only gathers from (embeddings: one row) */
         double b = (double)ni.bytes_read - (double)ni.weight_bytes + (double)ni.bytes_written;
@@ -312,14 +305,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                                    strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
-        /* Megatron-style tensor parallelism splits heads and the MLP's
-         * width but keeps layer norms and residual connections whole on
-         * every rank (Shoeybi et al. 2019, Megatron-LM, sec. 3; vLLM's
-         * RMSNorm and adds run on the full hidden state): a kernel whose
-         * output is hidden_size wide is not divided by TP */
-        const dlp_tensor_info *o = ni.n_outputs > 0 && ni.outputs[0] >= 0 ? dlp_graph_tensor_at(g, ni.outputs[0]) : NULL;
-        if (b > 0 && o && o->shape_known && o->rank > 0 && o->dims[o->rank - 1] == c->hidden_size)
-            p->other_rep_pt += b;
     }
     /* bytes per linear weight: the stored format's bytes over the linear
      * elements (embeddings and norms stay 16-bit; their bytes are small) */
@@ -593,8 +578,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    kadd(s, &it, s->cv_elem, s->peak_vec, 0,
-         ((p->other_bytes_pt - p->other_rep_pt) / s->tp_attn + p->other_rep_pt) * t_local, 0);
+    kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
     if (s->parts) s->parts->other_s = it.t - t0;
     /* collectives: two all-reduces per layer under attention TP; MoE layers

@@ -1882,18 +1882,6 @@ static int tb_norm_dim(tb *b, const char *name, int x, int64_t H, int weighted) 
         tb_attr_f(b, "epsilon", c->norm_eps);
         return y;
     }
-    /* serving engines run RMSNorm as one kernel (vLLM csrc/layernorm_
-     * kernels.cu rms_norm, SGLang's and TensorRT-LLM's RMSNorm): it reads x
-     * and the weight and writes y; the eager form's fp32 copies, squares
-     * and quotients never reach memory (the serving profile, engine_form) */
-    if (c->engine_form && weighted) {
-        int in[2] = {x, w};
-        join2(nm, sizeof nm, name, "/SimplifiedLayerNormalization");
-        int y = tb_op(b, "SimplifiedLayerNormalization", nm, 2, in);
-        tb_attr_i(b, "axis", -1);
-        tb_attr_f(b, "epsilon", c->norm_eps);
-        return y;
-    }
     int xf = x;
     if (b->dt != DLP_DT_FLOAT) {
         join2(nm, sizeof nm, name, "/Cast");
@@ -2540,10 +2528,6 @@ static int tb_gdn(tb *b, int x, int layer) {
 /* act(gate) * up, or gpt-oss's clamped SwiGLU: (clip(up) + 1) * g *
  * sigmoid(1.702 g), g = clip(gate). */
 static int tb_glu(tb *b, int gt, int up) {
-    /* engines fuse SiLU into the gating product (vLLM silu_and_mul, one
-     * kernel: gate and up read, the product written): in the serving
-     * profile (engine_form) the one Mul carries that kernel's traffic */
-    if (b->c->engine_form && b->c->act == DLP_ACT_SILU) return tb_op2(b, "Mul", "Mul", gt, up);
     if (b->c->act != DLP_ACT_SWIGLU_OAI) return tb_op2(b, "Mul", "Mul", tb_act(b, "act", gt), up);
     int lo = tb_scalar(b, -7.0, b->dt), hi = tb_scalar(b, 7.0, b->dt);
     int ci[3] = {gt, tb_scalar(b, -INFINITY, b->dt), hi};
