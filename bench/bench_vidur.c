@@ -80,6 +80,7 @@ static const char *const MODELS[] = {"microsoft/phi-2",
 /* one compared value */
 typedef struct {
     unsigned char op, gpu, model, tp, bucket;
+    unsigned char one;          /* 1: timed on a one-layer copy of the config */
     double pred, meas;          /* ms */
 } sample_t;
 
@@ -105,6 +106,9 @@ static void refuse(const char *why, long n) {
     }
 }
 
+/* which variant add() records and keep_sel() scores (sample_t.one) */
+static int g_one;
+
 static void add(int op, int gpu, int model, int tp, int bucket, double pred_ms, double meas_ms) {
     if (!(pred_ms > 0) || !(meas_ms > 0)) return;
     if (nS == capS) {
@@ -116,7 +120,7 @@ static void add(int op, int gpu, int model, int tp, int bucket, double pred_ms, 
         }
     }
     S[nS++] = (sample_t){(unsigned char)op, (unsigned char)gpu, (unsigned char)model, (unsigned char)tp,
-                         (unsigned char)bucket, pred_ms, meas_ms};
+                         (unsigned char)bucket, (unsigned char)g_one, pred_ms, meas_ms};
 }
 
 /* token-count buckets: decode-sized, small prefill, prefill, long prefill */
@@ -170,9 +174,10 @@ static score_t score(int (*keep)(const sample_t *, const int *), const int *arg)
     return sc;
 }
 
-/* selectors: arg[0] op (-1 any), arg[1] gpu, arg[2] model, arg[3] tp, arg[4] bucket */
+/* selectors: arg[0] op (-1 any, SEL_GEMM the four GEMMs), arg[1] gpu, arg[2] model, arg[3] tp, arg[4] bucket */
+#define SEL_GEMM (-2)
 static int keep_sel(const sample_t *s, const int *a) {
-    return (a[0] < 0 || s->op == a[0]) && (a[1] < 0 || s->gpu == a[1]) && (a[2] < 0 || s->model == a[2]) &&
+    return s->one == g_one && (a[0] == -1 || s->op == a[0] || (a[0] == SEL_GEMM && s->op <= OP_DOWN)) && (a[1] < 0 || s->gpu == a[1]) && (a[2] < 0 || s->model == a[2]) &&
            (a[3] < 0 || s->tp == a[3]) && (a[4] < 0 || s->bucket == a[4]);
 }
 
@@ -218,6 +223,13 @@ static dlp_status predict_ops(const mcfg_t *m, const dlp_device *d, int tp, doub
     int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
     if (cdt < 0) cdt = DLP_DT_FLOAT16;
     dlp__llm_parts p;
+    /* g_one: the same config cut to one layer, so that each matrix entry
+     * counts one kernel (two for shapes a layer repeats: q and o of MHA,
+     * gate and up) and the efficiency curve sees the kernel's own size,
+     * not the whole stack's matrices of that shape taken as one */
+    mcfg_t one = *m;
+    if (g_one) one.c.num_hidden_layers = 1;
+    m = &one;
     /* T decode tokens at context 1: the GEMMs see T rows (what a prefill
      * of T tokens would give them too), no prefill attention */
     dlp_status st = dlp__llm_iter_parts(&m->c, d, &wl, cdt, 2.0, T, 1.0, 0, 0, &p, err);
@@ -304,7 +316,7 @@ static void run_mlp(const char *root, int gi, int mi) {
         double pr[OP_N] = {0};
         dlp_error e = {0};
         if (!d || predict_ops(&m, d, tp, T, pr, &e)) {
-            refuse(d ? e.msg : "device missing from the database", 1);
+            if (!g_one) refuse(d ? e.msg : "device missing from the database", 1);
             continue;
         }
         int b = tok_bucket(T);
@@ -318,7 +330,7 @@ static void run_mlp(const char *root, int gi, int mi) {
         add(OP_ELEM, gi, mi, tp, b, pr[OP_ELEM], el);
     }
     fclose(f);
-    if (!have) refuse(why, rows);
+    if (!have && !g_one) refuse(why, rows);
 }
 
 /* ---- attention (the history folder's A100 profile) ---------------------------- */
@@ -445,17 +457,11 @@ static void report_compute(void) {
             print_row(lab, (int[]){op, -1, mi, -1, -1});
         }
     }
-    table_head("### GEMMs by GPU and token count", "GEMM (4 ops), GPU, tokens");
+    table_head("### The four GEMMs together by GPU and token count", "GPU, tokens");
     for (int g = 0; g < N_GPU; g++)
         for (int b = 0; b < N_TOKB; b++) {
             snprintf(lab, sizeof lab, "%s, %s", GPUS[g].dev, tok_bucket_name[b]);
-            int sel[5] = {-1, g, -1, -1, b};
-            for (int op = 0; op <= OP_DOWN; op++) {
-                sel[0] = op;
-                char l2[200];
-                snprintf(l2, sizeof l2, "%s, %s", lab, op_name[op]);
-                print_row(l2, sel);
-            }
+            print_row(lab, (int[]){SEL_GEMM, g, -1, -1, b});
         }
 }
 
@@ -495,14 +501,30 @@ int main(int argc, char **argv) {
         return 1;
     }
     fclose(sf);
-    for (int g = 0; g < N_GPU; g++)
-        for (int mi = 0; mi < N_MODEL; mi++) run_mlp(root, g, mi);
+    for (g_one = 1; g_one >= 0; g_one--)
+        for (int g = 0; g < N_GPU; g++)
+            for (int mi = 0; mi < N_MODEL; mi++) run_mlp(root, g, mi);
+    g_one = 0;
     run_attention(root);
     run_network(root);
-    printf("## vidur per-operator check (bench/bench_llm.sh vidur)\n\n%d values compared; refused:\n\n", nS);
+    int n_main = 0;
+    for (int i = 0; i < nS; i++) n_main += !S[i].one;
+    printf("## vidur per-operator check (bench/bench_llm.sh vidur)\n\n%s values compared; refused:\n\n",
+           dlp__hu_count((double)n_main));
     for (int i = 0; i < n_why; i++) printf("- %s: %s\n", dlp__hu_count((double)why_n[i]), why_text[i]);
     report_compute();
     report_attention_network();
+    g_one = 1;
+    printf("\n## The same GEMMs on a one-layer copy of each config (the curve at one kernel's size)\n");
+    table_head("### Per op kind", "op");
+    for (int op = 0; op <= OP_DOWN; op++) print_row(op_name[op], (int[]){op, -1, -1, -1, -1});
+    table_head("### The four GEMMs together by GPU and token count", "GPU, tokens");
+    for (int g = 0; g < N_GPU; g++)
+        for (int b = 0; b < N_TOKB; b++) {
+            char lab[96];
+            snprintf(lab, sizeof lab, "%s, %s", GPUS[g].dev, tok_bucket_name[b]);
+            print_row(lab, (int[]){SEL_GEMM, g, -1, -1, b});
+        }
     free(S);
     dlp_devdb_free(db);
     return 0;
