@@ -488,24 +488,6 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
     it->bm += bytes / s->bw;
 }
 
-/* `count` kernels of the same size, each timed on the curve at its own
- * size: a curve's u is one kernel's roofline time (curves.h), fitted on
- * single-kernel tables; timing a layer stack's matrices of one shape as
- * one kernel of count x the work moved them up the curve to near peak
- * (vidur's per-operator profiles: the GEMMs 0.71-0.78 of measured so,
- * 0.84-0.91 each at its own size; docs/llm.md, "vidur per-operator
- * check") */
-static void kadd_each(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
-                      double count) {
-    if (!(count > 0) || (flops <= 0 && bytes <= 0)) return;
-    double roof = dlp__roof_time(flops, bytes, peak, s->bw);
-    double kt = dlp__kernel_time(cv, flops, bytes, peak, s->bw);
-    it->t += count * (kt + T_KERNEL_US * 1e-6);
-    it->busy += count * roof;
-    if (peak > 0) it->bc += count * flops / peak;
-    it->bm += count * bytes / s->bw;
-}
-
 /* Cached elements one sequence of `ctx` tokens reads per step, all layers */
 static double kv_elems(const sctx *s, double ctx) {
     if (ctx < 1) ctx = 1;
@@ -553,7 +535,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
         if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         double t0 = it.t;
-        kadd_each(s, &it, s->cv_gemm, s->peak_mm, flops, bytes, l->count);
+        kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
@@ -578,11 +560,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
-    if (pf_elems > 0) {
-        double L_attn = (double)p->attn_layers;
-        kadd_each(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem / L_attn,
-                  n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab / L_attn, L_attn);
-    }
+    if (pf_elems > 0)
+        kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
+             n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
