@@ -386,6 +386,21 @@ static double link_gbs(const dlp_device *d, int *nvlink) {
     return 32;
 }
 
+/* The rate (GB/s) of a 2-way NVLink bridge from the interface text ("PCIe
+ * 5.0 x16, NVLink bridge (600 GB/s)"), 0 without one or without a rate.
+ * A bridge joins one pair of PCIe boards (NVIDIA's H100 PCIe and A40
+ * datasheets: 600 and 112.5 GB/s, 2-way), so only a 2-GPU group runs its
+ * collectives over it (coll_s); a larger one crosses PCIe between pairs.
+ * Without it vidur's bridged H100 pairs all-reduced 8-9x faster than
+ * predicted (docs/llm.md, "vidur per-operator check"). */
+static double bridge_gbs(const dlp_device *d) {
+    const char *s = d->host_interface ? d->host_interface : "";
+    const char *br = strstr(s, "NVLink bridge (");
+    if (!br) return 0;
+    double v = atof(br + strlen("NVLink bridge ("));
+    return v > 0 && strstr(br, "GB/s") ? v : 0;
+}
+
 /* GPUs one NVLink domain holds: 72 on GB200/GB300 NVL72 racks, else 8. */
 static int nvlink_domain(const dlp_device *d) {
     return d->host_interface && strstr(d->host_interface, "NVLink-C2C") ? 72 : 8;
@@ -396,13 +411,15 @@ enum { CO_ALLREDUCE = 0, CO_ALLGATHER, CO_REDUCESCATTER, CO_ALLTOALL };
 /* Seconds of one collective of `bytes` per GPU over n GPUs: the measured
  * H100 (NVLink 4, 900 GB/s) or A100 (NVLink 3, 600 GB/s) table, log-log
  * interpolated in message size, with the size axis scaled by the link
- * ratio (a faster link moves a larger message in the same time); beyond a
- * node (n > NVLink domain) the bandwidth is the slower of the node link
- * and a NIC's. */
+ * ratio (a faster link moves a larger message in the same time); a pair
+ * of bridged PCIe boards over its bridge; beyond a node (n > NVLink
+ * domain) the bandwidth is the slower of the node link and a NIC's. */
 static double coll_s(const dlp_device *d, int op, int n, double bytes) {
     if (n <= 1 || bytes <= 0) return 0;
     int nvl;
     double gbs = link_gbs(d, &nvl);
+    double br = n == 2 ? bridge_gbs(d) : 0;
+    if (br > 0) gbs = br, nvl = 1;
     int dom = nvlink_domain(d);
     const double(*tab)[3][NCCL_NSIZES] = gbs >= 750 ? nccl_h100 : nccl_a100;
     double ref = gbs >= 750 ? 900.0 : 600.0;
