@@ -388,8 +388,10 @@ static double link_gbs(const dlp_device *d, int *nvlink) {
 
 /* The rate (GB/s) of a 2-way NVLink bridge from the interface text ("PCIe
  * 5.0 x16, NVLink bridge (600 GB/s)"), 0 without one or without a rate.
- * A bridge joins one pair of PCIe boards (NVIDIA's H100 PCIe and A40
- * datasheets: 600 and 112.5 GB/s, 2-way), so only a 2-GPU group runs its
+ * A bridge joins one pair of PCIe boards (NVIDIA product briefs: H100 PCIe
+ * PB-11133-001, two cards bridged at 600 GB/s bidirectional; A40
+ * PB-09976-001, 112.5 GB/s bidirectional = GA102's four x4 NVLink 3
+ * links), so only a 2-GPU group runs its
  * collectives over it (coll_s); a larger one crosses PCIe between pairs.
  * Without it vidur's bridged H100 pairs all-reduced 8-9x faster than
  * predicted (docs/llm.md, "vidur per-operator check"). */
