@@ -12,6 +12,8 @@
 #   bench/bench_llm.sh --serving [silicon|leaderboard|splitwise|infbench] [--rows FILE] [--analytic-only] [--split FAMILY] [--lowload]
 #                                    the serving model (TTFT, TPOT, tok/s, J/request):
 #                                    coverage, refusals, analytic and corrected MAPE
+#   bench/bench_llm.sh vidur         the serving model's per-operator times against vidur's
+#                                    kernel profiles (GEMMs, elementwise, attention, all_reduce)
 # With no argument: neusight, infbench, leaderboard (a few minutes on 2 cores).
 # Prints; never fails the build.  DLP_SHARED points at ../shared.
 set -eu
@@ -44,6 +46,11 @@ if [ "$cmd" = "--serving" ] || [ "$cmd" = "serving" ]; then
     $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_serving"
   shift
   exec "$BUILD/bench_serving" "$SHARED/data" "$@"
+fi
+if [ "$cmd" = "vidur" ]; then
+  cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_vidur.c "$BUILD/libdlperf.a" \
+    $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_vidur"
+  exec "$BUILD/bench_vidur" "$SHARED/data"
 fi
 case "$cmd" in
   all)

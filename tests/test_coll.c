@@ -53,7 +53,37 @@ static void t_more_gpus_never_faster(void) {
     dlp_devdb_free(db);
 }
 
+/* A pair of bridged PCIe boards all-reduces over its NVLink bridge (the
+ * device's interface text gives the rate); four cross PCIe.  Hand values
+ * from nccl_table.inc's A100 (NVLink 3, 600 GB/s) 2-GPU all_reduce row,
+ * whose size axis is fp16 elements scaled by 600 / the link:
+ *   h100-pcie, bridge 600 GB/s, 2 MiB = 1,048,576 elements x 600 / 600:
+ *     the table's entry at 1,048,576, 0.04758 ms;
+ *   a40, bridge 112.5 GB/s, 2 MiB: 1,048,576 x 600 / 112.5 = 5,592,405
+ *     elements, between 4,194,304 (0.08713 ms) and 8,388,608 (0.1282 ms),
+ *     log-log: f = log2(5,592,405 / 4,194,304) = 0.41504,
+ *     0.08713 x (0.1282 / 0.08713)^0.41504 = 0.10228 ms.
+ * Before the bridge was read, h100-pcie's pair went over PCIe 5 (64 GB/s
+ * one way): 1,048,576 x 600 / 64 = 9.83 M elements, 0.146 ms. */
+static void t_bridge_pair(void) {
+    dlp_devdb *db = NULL;
+    dlp_error e = {0};
+    CHECK(dlp_devdb_load(NULL, &db, &e) == DLP_OK);
+    if (!db) return;
+    const dlp_device *h = dlp_devdb_find(db, "h100-pcie"), *a = dlp_devdb_find(db, "a40");
+    CHECK(h != NULL && a != NULL);
+    if (h && a) {
+        double b = 2.0 * 1048576.0;
+        CHECK_NEAR(dlp__llm_coll_s(h, DLP__COLL_ALLREDUCE, 2, b) * 1e3, 0.04758, 1e-6);
+        CHECK_NEAR(dlp__llm_coll_s(a, DLP__COLL_ALLREDUCE, 2, b) * 1e3, 0.10228, 2e-5);
+        /* four boards are two pairs joined over PCIe: slower than one pair */
+        CHECK(dlp__llm_coll_s(h, DLP__COLL_ALLREDUCE, 4, b) > 2.0 * dlp__llm_coll_s(h, DLP__COLL_ALLREDUCE, 2, b));
+    }
+    dlp_devdb_free(db);
+}
+
 int main(void) {
     RUN(t_more_gpus_never_faster);
+    RUN(t_bridge_pair);
     return TAP_DONE();
 }

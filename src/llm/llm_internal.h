@@ -66,4 +66,26 @@ double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes);
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant);
 double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw);
 
+/* One serving iteration (llm_serve.c) over n_dec decode tokens at context
+ * ctx and n_pf prompt tokens of prompts pf_len long, split by what each of
+ * its terms adds: every weight-matrix entry of the profile (k x n unsplit,
+ * experts, how many such matrices in one forward, kind 0 dense, 1 expert,
+ * 2 LM head, 3 router) with the seconds all of them take together; decode
+ * and prefill attention over all attention layers; a recurrent state; the
+ * other kernels (norms, rotary, activations, residuals: the per-token bytes
+ * plus the per-layer launch floors); collectives; the engine's CPU side.
+ * For per-operator checks against kernel profiles (bench/bench_vidur.c):
+ * the same function the serving estimate times its steps with. */
+#define DLP__LLM_PARTS_LIN 48
+typedef struct dlp__llm_parts {
+    int n_lin, attn_layers, tp_attn;
+    double lin_k[DLP__LLM_PARTS_LIN], lin_n[DLP__LLM_PARTS_LIN], lin_experts[DLP__LLM_PARTS_LIN];
+    double lin_count[DLP__LLM_PARTS_LIN], lin_s[DLP__LLM_PARTS_LIN];
+    int lin_kind[DLP__LLM_PARTS_LIN];
+    double attn_dec_s, attn_pf_s, state_s, other_s, comm_s, ovh_s, total_s;
+} dlp__llm_parts;
+dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
+                               double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,
+                               dlp__llm_parts *out, dlp_error *err);
+
 #endif

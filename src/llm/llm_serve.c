@@ -388,6 +388,23 @@ static double link_gbs(const dlp_device *d, int *nvlink) {
     return 32;
 }
 
+/* The rate (GB/s) of a 2-way NVLink bridge from the interface text ("PCIe
+ * 5.0 x16, NVLink bridge (600 GB/s)"), 0 without one or without a rate.
+ * A bridge joins one pair of PCIe boards (NVIDIA product briefs: H100 PCIe
+ * PB-11133-001, two cards bridged at 600 GB/s bidirectional; A40
+ * PB-09976-001, 112.5 GB/s bidirectional = GA102's four x4 NVLink 3
+ * links), so only a 2-GPU group runs its
+ * collectives over it (coll_s); a larger one crosses PCIe between pairs.
+ * Without it vidur's bridged H100 pairs all-reduced 8-9x faster than
+ * predicted (docs/llm.md, "vidur per-operator check"). */
+static double bridge_gbs(const dlp_device *d) {
+    const char *s = d->host_interface ? d->host_interface : "";
+    const char *br = strstr(s, "NVLink bridge (");
+    if (!br) return 0;
+    double v = atof(br + strlen("NVLink bridge ("));
+    return v > 0 && strstr(br, "GB/s") ? v : 0;
+}
+
 /* GPUs one NVLink domain holds: 72 on GB200/GB300 NVL72 racks, else 8. */
 static int nvlink_domain(const dlp_device *d) {
     return d->host_interface && strstr(d->host_interface, "NVLink-C2C") ? 72 : 8;
@@ -398,13 +415,15 @@ enum { CO_ALLREDUCE = 0, CO_ALLGATHER, CO_REDUCESCATTER, CO_ALLTOALL };
 /* Seconds of one collective of `bytes` per GPU over n GPUs: the measured
  * H100 (NVLink 4, 900 GB/s) or A100 (NVLink 3, 600 GB/s) table, log-log
  * interpolated in message size, with the size axis scaled by the link
- * ratio (a faster link moves a larger message in the same time); beyond a
- * node (n > NVLink domain) the bandwidth is the slower of the node link
- * and a NIC's. */
+ * ratio (a faster link moves a larger message in the same time); a pair
+ * of bridged PCIe boards over its bridge; beyond a node (n > NVLink
+ * domain) the bandwidth is the slower of the node link and a NIC's. */
 static double coll_s(const dlp_device *d, int op, int n, double bytes) {
     if (n <= 1 || bytes <= 0) return 0;
     int nvl;
     double gbs = link_gbs(d, &nvl);
+    double br = n == 2 ? bridge_gbs(d) : 0;
+    if (br > 0) gbs = br, nvl = 1;
     int dom = nvlink_domain(d);
     const double(*tab)[3][NCCL_NSIZES] = gbs >= 750 ? nccl_h100 : nccl_a100;
     double ref = gbs >= 750 ? 900.0 : 600.0;
@@ -470,6 +489,8 @@ typedef struct {
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
     int w4a16_moe;             /* experts run weight-only 4-bit (W4A16, llm.c) */
+    dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
+                                  split by part (dlp__llm_iter_parts)          */
 } sctx;
 
 typedef struct {
@@ -566,7 +587,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             double w4 = l->count * dlp__llm_w4a16_moe_s(hit_l, k * l->n / ee, k * n * wb, s->bw);
             if (w4 > it.t - t0) it.t = t0 + w4;
         }
+        if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
+    double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
     double dec_elems = n_dec / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
@@ -585,10 +608,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0)
         kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
+    if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
      * rule, output); a prompt token in the chunked scan does the same math
@@ -601,9 +626,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
     if (st > 0 && n_pf > 0)
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
+    if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    if (s->parts) s->parts->other_s = it.t - t0;
     /* collectives: two all-reduces per layer under attention TP; MoE layers
      * under expert parallelism dispatch and combine (all-to-all) */
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers;
@@ -626,6 +653,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     it.comm = comm;
     it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp;
     it.t += comm + it.ovh;
+    if (s->parts) s->parts->comm_s = comm, s->parts->ovh_s = it.ovh, s->parts->total_s = it.t;
     return it;
 }
 
@@ -1304,6 +1332,38 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;
     snprintf(out->method_serving, sizeof out->method_serving, "analytic");
+    return DLP_OK;
+}
+
+/* One iteration split by part, for a per-operator check against kernel
+ * profiles (llm_internal.h; bench/bench_vidur.c): the same profile, setup
+ * and iteration() the serving estimate runs, with iteration() writing what
+ * each of its terms added.  Prints nothing and changes no estimate. */
+dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
+                               double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,
+                               dlp__llm_parts *out, dlp_error *err) {
+    memset(out, 0, sizeof *out);
+    prof_t p;
+    dlp_llm_config ct = *c;
+    ct.image_tokens = 0;
+    dlp_status st = profile_get(&ct, wl->quant, &p, err);
+    if (st) return st;
+    sctx s = {0};
+    s.p = &p;
+    if ((st = serve_setup(&s, c, d, wl, cdt, kv_eb, err))) return st;
+    _Static_assert(DLP__LLM_PARTS_LIN >= MAX_LIN, "parts hold every profile entry");
+    out->n_lin = p.n_lin;
+    for (int i = 0; i < p.n_lin; i++) {
+        out->lin_k[i] = p.lin[i].k;
+        out->lin_n[i] = p.lin[i].n;
+        out->lin_experts[i] = p.lin[i].experts;
+        out->lin_count[i] = p.lin[i].count;
+        out->lin_kind[i] = p.lin[i].kind;
+    }
+    out->attn_layers = p.attn_layers;
+    out->tp_attn = s.tp_attn;
+    s.parts = out;
+    (void)iteration(&s, n_dec, ctx, n_pf, pf_len);
     return DLP_OK;
 }
 
