@@ -153,6 +153,24 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
            hit * (share * W4A16_MOE_EXPERT_US * 1e-6 + slice_bytes / (W4A16_MOE_ETA * bw));
 }
 
+/* Weight-only 4-bit MoE in generate mode (docs/llm.md, "Modes agree"): a
+ * forward over `tokens` tokens takes at least its non-expert part plus the
+ * W4A16 floor of its expert matrices, the function serving's iteration
+ * floors each expert matrix with (dlp__llm_w4a16_moe_floor_s), so that the
+ * two modes price the same kernels alike.  t: the forward's seconds on one
+ * of ngpu GPUs; the non-expert part is rest_s (seconds on one GPU) when >= 0,
+ * else rest_bytes less the experts' stored bytes read at the roofline's
+ * bandwidth (a decode step: memory-bound where the floor matters).  Other
+ * formats and dense models: t unchanged. */
+static double w4a16_floor(const dlp_llm_config *c, const dlp_device *d, int q, int ngpu, double tokens, double t,
+                          double rest_s, double rest_bytes, double bw) {
+    if (c->num_experts <= 0 || !dlp__llm_w4a16_moe(d, q)) return t;
+    double eb = 0, floor_s = dlp__llm_w4a16_moe_floor_s(c, d, q, ngpu, tokens, &eb);
+    if (!(floor_s > 0)) return t;
+    if (rest_s < 0) rest_s = bw > 0 ? fmax(0.0, rest_bytes - eb) / (bw * E_MEM) / ngpu : 0;
+    return fmax(t, rest_s + floor_s);
+}
+
 /* Whether any layer of c is of `kind` (a dlp_llm_layer_kind bit). */
 static int has_layer_kind(const dlp_llm_config *c, int kind) {
     for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
@@ -248,7 +266,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                                                       : 1.0;
     /* weight bytes in the graph are act-dtype; wscale turns them into the
      * stored format's bytes (nf4: ~0.26 of fp16) */
-    double t = 0, fl = 0, by = 0, busy_c = 0, busy_m = 0;
+    double t = 0, fl = 0, by = 0, busy_c = 0, busy_m = 0, t_exp = 0;
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
@@ -270,6 +288,8 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         }
         double ti = tc > tm ? tc : tm;
         if (ti < T_KERNEL_MS * 1e-3) ti = T_KERNEL_MS * 1e-3;
+        /* the routed experts' matrices (the builder's "/experts" scope) */
+        if (is_matmul(ni.op_type) && wb > 0 && strstr(ni.name, "/experts")) t_exp += ti;
         t += ti;
         fl += f;
         by += b;
@@ -288,6 +308,10 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
      * is the one story both modes tell (dlp__llm_mem_need), not predict's. */
     predict_side(g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
     t /= ngpu;
+    /* weight-only 4-bit experts: at least the W4A16 MoE kernel's time, as
+     * serving's prefill chunks take them (w4a16_floor) */
+    t = w4a16_floor(c, d, q, ngpu, (double)wl->batch * (double)(wl->seq + c->image_tokens), t,
+                    (t * ngpu - t_exp) / ngpu, 0, bw);
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
                     (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
     a->flops = fl;
@@ -312,6 +336,11 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         if (q == DLP_QT_INT8) tc *= INT8_SLOWDOWN;
         if (q == DLP_QT_NF4) tm += 2.0 * (double)w->linear_params * 2.0 / (bw * E_MEM);
         double step = (tc > tm ? tc : tm) / ngpu;
+        /* weight-only 4-bit experts: the step's weights and cache beside the
+         * experts at the roofline, the experts at least the W4A16 kernel's
+         * time, as in serving's decode step */
+        double kv_step = dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
+        step = w4a16_floor(c, d, q, ngpu, B, step, -1, (double)w->weight_bytes[q] + kv_step, bw);
         double step_ms = step * 1e3 + L * T_DECODE_LAYER_MS + (ngpu > 1 ? 2.0 * L * T_ALLREDUCE_MS : 0);
         a->decode_ms = G * step_ms;
         a->flops += G * f_step;
