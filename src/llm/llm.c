@@ -154,21 +154,37 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
 }
 
 /* Weight-only 4-bit MoE in generate mode (docs/llm.md, "Modes agree"): a
- * forward over `tokens` tokens takes at least its non-expert part plus the
- * W4A16 floor of its expert matrices, the function serving's iteration
- * floors each expert matrix with (dlp__llm_w4a16_moe_floor_s), so that the
- * two modes price the same kernels alike.  t: the forward's seconds on one
- * of ngpu GPUs; the non-expert part is rest_s (seconds on one GPU) when >= 0,
- * else rest_bytes less the experts' stored bytes read at the roofline's
- * bandwidth (a decode step: memory-bound where the floor matters).  Other
- * formats and dense models: t unchanged. */
+ * forward over `tokens` tokens takes at least its non-expert part rest_s
+ * (seconds on one of ngpu GPUs) plus the W4A16 floor of its expert
+ * matrices, the function serving's iteration floors each expert matrix with
+ * (dlp__llm_w4a16_moe_floor_s), so that the two modes price the same
+ * kernels alike.  t: the forward's seconds on one GPU; other formats and
+ * dense models keep it. */
 static double w4a16_floor(const dlp_llm_config *c, const dlp_device *d, int q, int ngpu, double tokens, double t,
-                          double rest_s, double rest_bytes, double bw) {
+                          double rest_s) {
     if (c->num_experts <= 0 || !dlp__llm_w4a16_moe(d, q)) return t;
-    double eb = 0, floor_s = dlp__llm_w4a16_moe_floor_s(c, d, q, ngpu, tokens, &eb);
-    if (!(floor_s > 0)) return t;
-    if (rest_s < 0) rest_s = bw > 0 ? fmax(0.0, rest_bytes - eb) / (bw * E_MEM) / ngpu : 0;
-    return fmax(t, rest_s + floor_s);
+    double floor_s = dlp__llm_w4a16_moe_floor_s(c, d, q, ngpu, tokens);
+    return floor_s > 0 ? fmax(t, fmax(0.0, rest_s) + floor_s) : t;
+}
+
+/* Stored bytes of the weights beside the routed experts in format q.  The
+ * same model with k of its E experts (the routed-token config of
+ * dlp__llm_act_graph) holds k / E of the experts' bytes, so the rest is
+ * (E W_k - k W_E) / (E - k) (the router's k / E columns aside: 16-bit,
+ * H (E - k) x 2 B a layer, under 0.1 % of these weights).  Exact where the
+ * format stores experts and other matrices differently (mxfp4 keeps
+ * attention and the LM head 16-bit), where the serving profile's mean bytes
+ * a weight is not.  -1 when the reduced model does not build. */
+static double nonexpert_bytes(const dlp_llm_config *c, int q, const dlp_llm_weights *w) {
+    double E = (double)c->num_experts, k = (double)c->experts_per_token;
+    if (!(k > 0) || !(k < E)) return -1;
+    dlp_llm_config r = *c;
+    r.num_experts = c->experts_per_token;
+    dlp_graph *g = NULL;
+    dlp_llm_weights wk;
+    if (dlp_llm_build(&r, 1, 1, q, &g, &wk, NULL) != DLP_OK) return -1;
+    dlp_graph_free(g);
+    return fmax(0.0, (E * (double)wk.weight_bytes[q] - k * (double)w->weight_bytes[q]) / (E - k));
 }
 
 /* Whether any layer of c is of `kind` (a dlp_llm_layer_kind bit). */
@@ -310,8 +326,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
     t /= ngpu;
     /* weight-only 4-bit experts: at least the W4A16 MoE kernel's time, as
      * serving's prefill chunks take them (w4a16_floor) */
-    t = w4a16_floor(c, d, q, ngpu, (double)wl->batch * (double)(wl->seq + c->image_tokens), t,
-                    (t * ngpu - t_exp) / ngpu, 0, bw);
+    t = w4a16_floor(c, d, q, ngpu, (double)wl->batch * (double)(wl->seq + c->image_tokens), t, t - t_exp / ngpu);
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
                     (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
     a->flops = fl;
@@ -336,11 +351,13 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         if (q == DLP_QT_INT8) tc *= INT8_SLOWDOWN;
         if (q == DLP_QT_NF4) tm += 2.0 * (double)w->linear_params * 2.0 / (bw * E_MEM);
         double step = (tc > tm ? tc : tm) / ngpu;
-        /* weight-only 4-bit experts: the step's weights and cache beside the
-         * experts at the roofline, the experts at least the W4A16 kernel's
-         * time, as in serving's decode step */
-        double kv_step = dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
-        step = w4a16_floor(c, d, q, ngpu, B, step, -1, (double)w->weight_bytes[q] + kv_step, bw);
+        /* weight-only 4-bit experts: the step's other weights and its cache
+         * at the roofline, the experts at least the W4A16 kernel's time, as
+         * in serving's decode step */
+        if (c->num_experts > 0 && dlp__llm_w4a16_moe(d, q)) {
+            double rest = nonexpert_bytes(c, q, w) + dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
+            if (rest >= 0) step = w4a16_floor(c, d, q, ngpu, B, step, rest / (bw * E_MEM) / ngpu);
+        }
         double step_ms = step * 1e3 + L * T_DECODE_LAYER_MS + (ngpu > 1 ? 2.0 * L * T_ALLREDUCE_MS : 0);
         a->decode_ms = G * step_ms;
         a->flops += G * f_step;

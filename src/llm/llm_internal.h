@@ -69,10 +69,9 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
  * the serving profile's, which iteration floors one by one) for `tokens`
  * tokens on one of n_gpus tensor-parallel GPUs (experts sliced n_gpus ways,
  * no expert parallelism): what generate mode's decode steps and prefill
- * take at least for their experts.  *expert_bytes (may be NULL): the stored
- * bytes of every expert's weights, all GPUs.  0 where the experts do not
- * run W4A16 on d (or the model has none). */
-double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus, double tokens,
-                                  double *expert_bytes);
+ * take at least for their experts.  0 where the experts do not run W4A16
+ * on d (or the model has none). */
+double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
+                                  double tokens);
 
 #endif

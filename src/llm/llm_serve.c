@@ -532,23 +532,20 @@ static double w4a16_lin_s(const lin_t *l, double hit, double ee, int moe_tp, dou
     return l->count * dlp__llm_w4a16_moe_s(hit, l->k * l->n / ee, l->k * n * wb, bw);
 }
 
-double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus, double tokens,
-                                  double *expert_bytes) {
-    if (expert_bytes) *expert_bytes = 0;
+double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
+                                  double tokens) {
     if (!c || !d || c->num_experts <= 0 || !(tokens > 0) || !dlp__llm_w4a16_moe(d, quant)) return 0;
     prof_t p;
     if (profile_get(c, quant, &p, NULL)) return 0;
     double ee = expert_elems(&p, (double)c->hidden_size), bw = d->mem_bandwidth_gbs * 1e9;
-    double K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1), t = 0, eb = 0;
+    double K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1), t = 0;
     if (!(ee > 0) || !(bw > 0)) return 0;
     int tp = n_gpus > 1 ? n_gpus : 1;
     for (int i = 0; i < p.n_lin; i++) {
         const lin_t *l = &p.lin[i];
-        if (l->kind != LIN_EXPERT) continue;
-        t += w4a16_lin_s(l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
-        eb += l->k * l->n * l->experts * l->count * p.wbytes_per_elem;
+        if (l->kind == LIN_EXPERT)
+            t += w4a16_lin_s(l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
     }
-    if (expert_bytes) *expert_bytes = eb;
     return t;
 }
 
