@@ -353,10 +353,13 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         double step = (tc > tm ? tc : tm) / ngpu;
         /* weight-only 4-bit experts: the step's other weights and its cache
          * at the roofline, the experts at least the W4A16 kernel's time, as
-         * in serving's decode step */
-        if (c->num_experts > 0 && dlp__llm_w4a16_moe(d, q)) {
-            double rest = nonexpert_bytes(c, q, w) + dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
-            if (rest >= 0) step = w4a16_floor(c, d, q, ngpu, B, step, rest / (bw * E_MEM) / ngpu);
+         * in serving's decode step.  An untied embedding table (16-bit) is
+         * a lookup of B rows, not read whole, as serving's profile has it */
+        double ne;
+        if (c->num_experts > 0 && dlp__llm_w4a16_moe(d, q) && (ne = nonexpert_bytes(c, q, w)) >= 0) {
+            if (!c->tie_word_embeddings) ne = fmax(0.0, ne - 2.0 * (double)w->embed_params);
+            double rest = ne + dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
+            step = w4a16_floor(c, d, q, ngpu, B, step, rest / (bw * E_MEM) / ngpu);
         }
         double step_ms = step * 1e3 + L * T_DECODE_LAYER_MS + (ngpu > 1 ? 2.0 * L * T_ALLREDUCE_MS : 0);
         a->decode_ms = G * step_ms;
