@@ -153,6 +153,40 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
            hit * (share * W4A16_MOE_EXPERT_US * 1e-6 + slice_bytes / (W4A16_MOE_ETA * bw));
 }
 
+/* Weight-only 4-bit MoE in generate mode (docs/llm.md, "Modes agree"): a
+ * forward over `tokens` tokens takes at least its non-expert part rest_s
+ * (seconds on one of ngpu GPUs) plus the W4A16 floor of its expert
+ * matrices, the function serving's iteration floors each expert matrix with
+ * (dlp__llm_w4a16_moe_floor_s), so that the two modes price the same
+ * kernels alike.  t: the forward's seconds on one GPU; other formats and
+ * dense models keep it. */
+static double w4a16_floor(const dlp_llm_config *c, const dlp_device *d, int q, int ngpu, double tokens, double t,
+                          double rest_s) {
+    if (c->num_experts <= 0 || !dlp__llm_w4a16_moe(d, q)) return t;
+    double floor_s = dlp__llm_w4a16_moe_floor_s(c, d, q, ngpu, tokens);
+    return floor_s > 0 ? fmax(t, fmax(0.0, rest_s) + floor_s) : t;
+}
+
+/* Stored bytes of the weights beside the routed experts in format q.  The
+ * same model with k of its E experts (the routed-token config of
+ * dlp__llm_act_graph) holds k / E of the experts' bytes, so the rest is
+ * (E W_k - k W_E) / (E - k) (the router's k / E columns aside: 16-bit,
+ * H (E - k) x 2 B a layer, under 0.1 % of these weights).  Exact where the
+ * format stores experts and other matrices differently (mxfp4 keeps
+ * attention and the LM head 16-bit), where the serving profile's mean bytes
+ * a weight is not.  -1 when the reduced model does not build. */
+static double nonexpert_bytes(const dlp_llm_config *c, int q, const dlp_llm_weights *w) {
+    double E = (double)c->num_experts, k = (double)c->experts_per_token;
+    if (!(k > 0) || !(k < E)) return -1;
+    dlp_llm_config r = *c;
+    r.num_experts = c->experts_per_token;
+    dlp_graph *g = NULL;
+    dlp_llm_weights wk;
+    if (dlp_llm_build(&r, 1, 1, q, &g, &wk, NULL) != DLP_OK) return -1;
+    dlp_graph_free(g);
+    return fmax(0.0, (E * (double)wk.weight_bytes[q] - k * (double)w->weight_bytes[q]) / (E - k));
+}
+
 /* Whether any layer of c is of `kind` (a dlp_llm_layer_kind bit). */
 static int has_layer_kind(const dlp_llm_config *c, int kind) {
     for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
@@ -248,7 +282,7 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
                                                       : 1.0;
     /* weight bytes in the graph are act-dtype; wscale turns them into the
      * stored format's bytes (nf4: ~0.26 of fp16) */
-    double t = 0, fl = 0, by = 0, busy_c = 0, busy_m = 0;
+    double t = 0, fl = 0, by = 0, busy_c = 0, busy_m = 0, t_exp = 0;
     int n = dlp_graph_node_count(g);
     for (int i = 0; i < n; i++) {
         dlp_node_info ni;
@@ -270,6 +304,8 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         }
         double ti = tc > tm ? tc : tm;
         if (ti < T_KERNEL_MS * 1e-3) ti = T_KERNEL_MS * 1e-3;
+        /* the routed experts' matrices (the builder's "/experts" scope) */
+        if (is_matmul(ni.op_type) && wb > 0 && strstr(ni.name, "/experts")) t_exp += ti;
         t += ti;
         fl += f;
         by += b;
@@ -288,6 +324,9 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
      * is the one story both modes tell (dlp__llm_mem_need), not predict's. */
     predict_side(g, wl, d, db, adt, a, &t, &busy_c, &busy_m);
     t /= ngpu;
+    /* weight-only 4-bit experts: at least the W4A16 MoE kernel's time, as
+     * serving's prefill chunks take them (w4a16_floor) */
+    t = w4a16_floor(c, d, q, ngpu, (double)wl->batch * (double)(wl->seq + c->image_tokens), t, t - t_exp / ngpu);
     a->prefill_ms = t * 1e3 + (a->predict_power_w > 0 ? 0 : T_FORWARD_MS) +
                     (ngpu > 1 ? 2.0 * (double)c->num_hidden_layers * T_ALLREDUCE_MS : 0);
     a->flops = fl;
@@ -312,6 +351,16 @@ static void analytic(const dlp_llm_config *c, const dlp_graph *g, const dlp_llm_
         if (q == DLP_QT_INT8) tc *= INT8_SLOWDOWN;
         if (q == DLP_QT_NF4) tm += 2.0 * (double)w->linear_params * 2.0 / (bw * E_MEM);
         double step = (tc > tm ? tc : tm) / ngpu;
+        /* weight-only 4-bit experts: the step's other weights and its cache
+         * at the roofline, the experts at least the W4A16 kernel's time, as
+         * in serving's decode step.  An untied embedding table (16-bit) is
+         * a lookup of B rows, not read whole, as serving's profile has it */
+        double ne;
+        if (c->num_experts > 0 && dlp__llm_w4a16_moe(d, q) && (ne = nonexpert_bytes(c, q, w)) >= 0) {
+            if (!c->tie_word_embeddings) ne = fmax(0.0, ne - 2.0 * (double)w->embed_params);
+            double rest = ne + dlp_llm_kv_bytes(c, (int64_t)llround(ictx), ab) * B;
+            step = w4a16_floor(c, d, q, ngpu, B, step, rest / (bw * E_MEM) / ngpu);
+        }
         double step_ms = step * 1e3 + L * T_DECODE_LAYER_MS + (ngpu > 1 ? 2.0 * L * T_ALLREDUCE_MS : 0);
         a->decode_ms = G * step_ms;
         a->flops += G * f_step;

@@ -65,6 +65,14 @@ double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes);
  * kernel tables (tools/moe/fit_w4a16_moe.py); 0 on bad input. */
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant);
 double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw);
+/* The same floor summed over one forward's expert matrices (llm_serve.c:
+ * the serving profile's, which iteration floors one by one) for `tokens`
+ * tokens on one of n_gpus tensor-parallel GPUs (experts sliced n_gpus ways,
+ * no expert parallelism): what generate mode's decode steps and prefill
+ * take at least for their experts.  0 where the experts do not run W4A16
+ * on d (or the model has none). */
+double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
+                                  double tokens);
 
 /* One serving iteration (llm_serve.c) over n_dec decode tokens at context
  * ctx and n_pf prompt tokens of prompts pf_len long, split by what each of

@@ -536,6 +536,40 @@ static double expert_elems(const prof_t *p, double hidden) {
     return layers > 0 ? all / layers : 0;
 }
 
+/* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
+ * balanced routing. */
+static double experts_hit(double E, double K, double T, int ep) {
+    double e_local = E / ep;
+    return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
+}
+
+/* The least time of expert matrix l as a W4A16 MoE kernel (llm.c,
+ * dlp__llm_w4a16_moe_s) when its rows hit `hit` experts, each sliced moe_tp
+ * ways: its share of an expert of ee elements, wb stored bytes a weight.
+ * One function for serving's iteration and generate mode's steps
+ * (dlp__llm_w4a16_moe_floor_s), so the two modes price the kernel alike. */
+static double w4a16_lin_s(const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
+    double n = l->n / moe_tp;
+    return l->count * dlp__llm_w4a16_moe_s(hit, l->k * l->n / ee, l->k * n * wb, bw);
+}
+
+double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
+                                  double tokens) {
+    if (!c || !d || c->num_experts <= 0 || !(tokens > 0) || !dlp__llm_w4a16_moe(d, quant)) return 0;
+    prof_t p;
+    if (profile_get(c, quant, &p, NULL)) return 0;
+    double ee = expert_elems(&p, (double)c->hidden_size), bw = d->mem_bandwidth_gbs * 1e9;
+    double K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1), t = 0;
+    if (!(ee > 0) || !(bw > 0)) return 0;
+    int tp = n_gpus > 1 ? n_gpus : 1;
+    for (int i = 0; i < p.n_lin; i++) {
+        const lin_t *l = &p.lin[i];
+        if (l->kind == LIN_EXPERT)
+            t += w4a16_lin_s(l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
+    }
+    return t;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -560,8 +594,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * rows hit */
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
-            double e_local = E / s->ep;
-            double hit = e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
+            double hit = experts_hit(E, K, T, s->ep);
             n /= s->moe_tp;
             wbytes = hit * k * n * wb;
             hit_l = hit;
@@ -584,7 +617,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         /* weight-only 4-bit experts: at least what the W4A16 MoE kernel
          * tables say (llm.c; docs/llm.md, "Weight-only 4-bit MoE") */
         if (l->kind == LIN_EXPERT && s->w4a16_moe && ee > 0) {
-            double w4 = l->count * dlp__llm_w4a16_moe_s(hit_l, k * l->n / ee, k * n * wb, s->bw);
+            double w4 = w4a16_lin_s(l, hit_l, ee, s->moe_tp, wb, s->bw);
             if (w4 > it.t - t0) it.t = t0 + w4;
         }
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
