@@ -93,66 +93,6 @@ static int kv_dtype_ok(int k) {
            k == DLP_DT_FLOAT8E4M3FNUZ || k == DLP_DT_FLOAT8E5M2 || k == DLP_DT_FLOAT8E5M2FNUZ;
 }
 
-/* docs/llm.md, "Precisions".  fp8 without FP8 tensor cores runs as vLLM's
- * fp8 Marlin path (weight-only, W8A16): the memory saving, 16-bit math.
- * fp4 formats without FP4 tensor cores run weight-only where engines ship
- * the kernels (Hopper/Ada: gpt-oss's mxfp4 on H100) and are refused before. */
-int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n) {
-    if (why && n) why[0] = 0;
-    if (!d || quant < 0 || quant >= DLP_QT_COUNT_) return -1;
-    int b16 = dlp_device_supports_dtype(d, DLP_DT_BFLOAT16) ? DLP_DT_BFLOAT16 : DLP_DT_FLOAT16;
-    switch (quant) {
-    case DLP_QT_FP8:
-        return dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN) ? DLP_DT_FLOAT8E4M3FN : b16;
-    case DLP_QT_MXFP4:
-    case DLP_QT_NVFP4:
-        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT4E2M1) && d->fp4_tensor_tflops > 0) return DLP_DT_FLOAT4E2M1;
-        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN)) return b16;
-        if (why && n)
-            snprintf(why, n,
-                     "%s has no FP4 or FP8 tensor cores: %s runs natively on FP4 tensor cores (Blackwell) and "
-                     "weight-only (dequantised to bf16) on FP8-capable GPUs (Hopper, Ada); use int4 or bf16 here",
-                     d->id, dlp_quant_name(quant));
-        return -1;
-    default:
-        return dlp_quant_act_dtype(quant);
-    }
-}
-
-/* Weight-only 4-bit MoE experts (W4A16: int4 Marlin MoE, mxfp4 as vLLM's
- * triton matmul_ogs / TensorRT-LLM's w4a16_mxfp4 runs it on Hopper): the
- * weights are dequantised in registers and the math stays 16-bit, and at
- * the few rows per expert of a decode step the kernel is neither at the
- * DRAM peak nor at a GEMM curve's floor.  aiconfigurator's per-op MoE
- * tables (the whole fused-MoE module under a CUDA graph: routing, both
- * grouped GEMMs, activation, combine; `balanced` routing, T <= 32 tokens,
- * no expert parallelism, the newest collection of vLLM, SGLang and
- * TensorRT-LLM on H100, H200 and B200: 834 rows) fit
- *     t = t0 + experts hit x (c + bytes of one expert's slice / (eta BW))
- * at t0 24.2 us, c 0.236 us, eta 0.659 (MAPE 22.1 %; refit leaving out a
- * GPU: t0 21.9-31.2 us, eta 0.57-0.72, held-out MAPE 24.5-30.7 %; leaving
- * out an engine 19.0-38.1 %): tools/moe/fit_w4a16_moe.py, docs/llm.md
- * "Weight-only 4-bit MoE".  A fit on kernel tables, not on serving rows. */
-#define W4A16_MOE_T0_US 24.2   /* per MoE layer: routing, launches, combine  */
-#define W4A16_MOE_EXPERT_US 0.236 /* per expert a layer's rows hit           */
-#define W4A16_MOE_ETA 0.659    /* share of the DRAM bandwidth the slices stream at */
-
-int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
-    if (quant == DLP_QT_INT4) return 1;
-    if (quant != DLP_QT_MXFP4 && quant != DLP_QT_NVFP4) return 0;
-    int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
-    return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16;
-}
-
-/* One expert matrix of one layer: `share` of an expert's weights (gate and
- * up 1/3 each of a SwiGLU expert), so that a layer's matrices add up to the
- * fitted module whether the graph splits gate and up or fuses them. */
-double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw) {
-    if (!(bw > 0) || !(hit >= 0) || !(share >= 0) || !(slice_bytes >= 0)) return 0;
-    return share * W4A16_MOE_T0_US * 1e-6 +
-           hit * (share * W4A16_MOE_EXPERT_US * 1e-6 + slice_bytes / (W4A16_MOE_ETA * bw));
-}
-
 /* Weight-only 4-bit MoE in generate mode (docs/llm.md, "Modes agree"): a
  * forward over `tokens` tokens takes at least its non-expert part rest_s
  * (seconds on one of ngpu GPUs) plus the W4A16 floor of its expert

@@ -102,6 +102,32 @@ int dlp_quant_act_dtype(dlp_quant q) {
     }
 }
 
+/* docs/llm.md, "Precisions".  fp8 without FP8 tensor cores runs as vLLM's
+ * fp8 Marlin path (weight-only, W8A16): the memory saving, 16-bit math.
+ * fp4 formats without FP4 tensor cores run weight-only where engines ship
+ * the kernels (Hopper/Ada: gpt-oss's mxfp4 on H100) and are refused before. */
+int dlp_llm_compute_dtype(const dlp_device *d, dlp_quant quant, char *why, size_t n) {
+    if (why && n) why[0] = 0;
+    if (!d || quant < 0 || quant >= DLP_QT_COUNT_) return -1;
+    int b16 = dlp_device_supports_dtype(d, DLP_DT_BFLOAT16) ? DLP_DT_BFLOAT16 : DLP_DT_FLOAT16;
+    switch (quant) {
+    case DLP_QT_FP8:
+        return dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN) ? DLP_DT_FLOAT8E4M3FN : b16;
+    case DLP_QT_MXFP4:
+    case DLP_QT_NVFP4:
+        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT4E2M1) && d->fp4_tensor_tflops > 0) return DLP_DT_FLOAT4E2M1;
+        if (dlp_device_supports_dtype(d, DLP_DT_FLOAT8E4M3FN)) return b16;
+        if (why && n)
+            snprintf(why, n,
+                     "%s has no FP4 or FP8 tensor cores: %s runs natively on FP4 tensor cores (Blackwell) and "
+                     "weight-only (dequantised to bf16) on FP8-capable GPUs (Hopper, Ada); use int4 or bf16 here",
+                     d->id, dlp_quant_name(quant));
+        return -1;
+    default:
+        return dlp_quant_act_dtype(quant);
+    }
+}
+
 /* Bytes of one bitsandbytes NF4 weight of n elements with double
  * quantisation: packed 4-bit codes, one uint8 absmax per 64-block, one fp32
  * second-level absmax per 256 blocks, one fp32 offset (the absmax mean). */
