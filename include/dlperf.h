@@ -941,6 +941,11 @@ typedef struct {
     /* Per-layer exceptions to "attention + MLP (MoE when num_experts > 0)";
      * 0 everywhere for uniform stacks. */
     unsigned char layer_kind[DLP_LLM_MAX_LAYERS];
+    /* KV heads of each layer where they vary (DeciLM's variable GQA, its
+     * config's num_key_value_heads_per_layer); 0: num_key_value_heads,
+     * which is then the largest of them.  The graph and dlp_llm_kv_bytes
+     * read it per layer. */
+    unsigned char kv_heads_layer[DLP_LLM_MAX_LAYERS];
     /* Dropout probabilities of the modeling code (0: none): on the attention
      * probabilities, on each sublayer's output before its residual add, on
      * the embeddings.  Kernels only in training with p > 0. */

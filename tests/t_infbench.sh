@@ -11,8 +11,12 @@
 #   4 Intel PVC vLLM                                  device not in the database
 #   5 Gaudi2 Deepspeed                                engine not modelled
 #   6 MI250 vLLM, "1" GPU, B 16, 3.0 s                answered on 2 GCDs
-#   7 A100 vLLM DeciLM-7B                             model not in the catalogue
-#   -> 7 rows, 5 with a modelled engine (1 2 4 6 7), 3 answered: 42.9 % / 60.0 %
+#   7 A100 vLLM fixture/not-in-catalogue-7B           model not in the catalogue
+#   8 GH200 vLLM llama-7b (2,048 positions), L 2048, B 4, 0.2 s: vLLM stops a
+#     sequence once past max_model_len, so this ran a prefill and one token:
+#     answered as a 2,047-token prompt + 1 (the library's rule is one token
+#     stricter), tokens/s 4 x (2048 + 1) / 0.2 = 40980
+#   -> 8 rows, 6 with a modelled engine (1 2 4 6 7 8), 4 answered: 50.0 % / 66.7 %
 # Fig_22, 3 lines: A100 vLLM TTFT 1.0 s, end 14.299 s (ITL (14.299 - 1.0) s /
 #   1,023 = 13.0 ms, above its floor: 16.06 GB / 1,555 GB/s = 10.3 ms); SN40L sambaflow (refused twice); GH200 TensorRT-LLM TTFT
 #   0.35 s without end_latency (a TTFT row only)
@@ -20,8 +24,8 @@
 # power_results.csv: A100 TensorRT-LLM B 16, 20 s, avg_power 300000 (NVML mW)
 #   -> 300 W, energy per request 300 W x 20 s / 16 = 375 J; one DeepSpeed-MII
 #   row refused
-# all: 7 + 3 + 2 + 2 = 14 rows, 5 + 2 + 1 + 1 = 9 modelled, 3 + 2 + 1 + 1 = 7
-# answered: 50.0 % / 77.8 %
+# all: 8 + 3 + 2 + 2 = 15 rows, 6 + 2 + 1 + 1 = 10 modelled, 4 + 2 + 1 + 1 = 8
+# answered: 53.3 % / 80.0 %
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -43,7 +47,8 @@ Intel PVC GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,1,2.0,128
 Habana Gaudi2,1,Deepspeed,meta-llama/Llama-2-7b-hf,128,1,2.0,128
 
 AMD MI250 GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,16,3.0,1365.33
-Nvidia A100 GPU,1,vLLM,Deci/DeciLM-7B,128,1,2.0,128
+Nvidia A100 GPU,1,vLLM,fixture/not-in-catalogue-7B,128,1,2.0,128
+Nvidia GH200 GPU,1,vLLM,huggyllama/llama-7b,2048,4,0.2,81920
 EOF
 printf 'Hardware,Num of Hardware,Framework,Model,Input Length,Output Length,Batch Size,TTFT Latency,end_latency \r\n\r\n' \
   >"$P/Fig_22/all_results_TTFT_ITL.csv"
@@ -56,19 +61,21 @@ Nvidia A100 GPU,1,TensorRT-LLM,meta-llama/Llama-2-7b-hf,1024,16,20.0,1638.4,3000
 Nvidia A100 GPU,1,Deepspeed-MII,meta-llama/Llama-2-7b-hf,1024,16,25.0,1310.72,330000
 EOF
 out=$("$tmp/bench_serving" "$tmp/data" infbench --analytic-only --rows "$tmp/rows.csv" 2>&1)
-check "infbench: All_results coverage 7 / 5 / 3, 42.9 % / 60.0 %" \
-  grep -q '^| All_results (e2e latency, tokens/s) | 7 | 5 | 3 | 42.9 % | 60.0 % |' <<<"$out"
+check "infbench: All_results coverage 8 / 6 / 4, 50.0 % / 66.7 %" \
+  grep -q '^| All_results (e2e latency, tokens/s) | 8 | 6 | 4 | 50.0 % | 66.7 % |' <<<"$out"
 check "infbench: TTFT coverage 3 / 2 / 2" grep -q '^| Fig_22 TTFT | 3 | 2 | 2 | 66.7 % | 100.0 % |' <<<"$out"
 check "infbench: ITL coverage 2 / 1 / 1" grep -q '^| Fig_22 ITL | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
 check "infbench: power coverage 2 / 1 / 1" grep -q '^| Fig_16_a_b power, energy | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
-check "infbench: overall 14 / 9 / 7, 50.0 % / 77.8 %" grep -q '^| all | 14 | 9 | 7 | \*\*50.0 %\*\* | \*\*77.8 %\*\* |' <<<"$out"
+check "infbench: overall 15 / 10 / 8, 53.3 % / 80.0 %" grep -q '^| all | 15 | 10 | 8 | \*\*53.3 %\*\* | \*\*80.0 %\*\* |' <<<"$out"
 check "infbench: refusals by reason" bash -c 'grep -q "^ *1  engine not modelled: llama.cpp" <<<"$1" &&
   grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  device not in the database: Intel PVC GPU" <<<"$1" &&
-  grep -q "^ *1  model not in the catalogue: Deci/DeciLM-7B" <<<"$1" && grep -q "^ *1  engine not modelled: sambaflow" <<<"$1" &&
+  grep -q "^ *1  model not in the catalogue: fixture/not-in-catalogue-7B" <<<"$1" && grep -q "^ *1  engine not modelled: sambaflow" <<<"$1" &&
   grep -q "^ *1  engine not modelled: Deepspeed-MII" <<<"$1"' _ "$out"
 check "infbench: the row below its floor is counted, not scored" \
   grep -q '^All_results (e2e latency, tokens/s): 1 answered rows measured faster than their floor' <<<"$out"
 # rows.csv: gpus is column 8; y_0 13, y_1 15, y_3 19, y_4 32, a_4 33, y_5 34, y_6 36
+check "infbench: vLLM's length cap: 2048 + 2048 on 2,048 positions runs 2047 + 1, tokens/s 4 x 2049 / 0.2" \
+  [ "$(awk -F, '$3 == "Nvidia GH200 GPU" && $4 == "vLLM" { print $5 "/" $6 "/" $32 "/" $34 }' "$tmp/rows.csv")" = "2047/1/200/40980" ]
 check "infbench: an MI250 counts two GCDs" \
   [ "$(awk -F, '$3 == "AMD MI250 GPU" { print $8 }' "$tmp/rows.csv")" = 2 ]
 check "infbench: e2e 1.5 s -> 1500 ms, tokens/s as given" \

@@ -1040,6 +1040,49 @@ static void t_bloom_176b(void) {
     }
 }
 
+/* DeciLM-7B's variable GQA, per layer (num_key_value_heads_per_layer:
+ * 4,4,4,4,4, 2,2,2,2,2, 4, 2 x 9, 1 x 11, 4 = 67 KV heads over 32 layers;
+ * the config's num_key_value_heads 32 is not what the layers hold).  By
+ * hand, head_dim 128:
+ *   per layer: q, o 2 x 4096^2 = 33,554,432; gate/up/down 3 x 4096 x 14336
+ *   = 176,160,768; two RMSNorms 8,192 -> 209,723,392; x 32 = 6,711,148,544
+ *   k, v: 2 x 4096 x 128 = 1,048,576 per KV head, x 67 = 70,254,592
+ *   embedding + untied head 2 x 32000 x 4096 = 262,144,000; final norm 4,096
+ *   total 7,043,551,232 (the card's "7.04 billion"; a uniform 4 heads, as
+ *   vLLM pads it, would be 128 heads: 7,107,510,272)
+ *   KV cache per token (fp16): 2 x 67 x 128 x 2 B = 34,304 B; at a uniform
+ *   max it would be 65,536 B. */
+static void t_decilm_7b(void) {
+    dlp_llm_config c;
+    dlp_llm_weights w;
+    if (get("decilm-7b", &c) && build(&c, 16, &w, NULL)) {
+        CHECK_STR(c.id, "Deci/DeciLM-7B");
+        CHECK_I64(c.num_key_value_heads, 4); /* the largest entry */
+        CHECK_I64(c.kv_heads_layer[0], 4);
+        CHECK_I64(c.kv_heads_layer[5], 2);
+        CHECK_I64(c.kv_heads_layer[20], 1);
+        CHECK_I64(c.kv_heads_layer[31], 4);
+        CHECK_I64(w.params, 7043551232LL);
+        near_pub("DeciLM-7B", (double)w.params, 7043551232.0);
+        CHECK_NEAR(dlp_llm_kv_bytes(&c, 1, 2.0), 34304.0, 0);
+        CHECK_NEAR(dlp_llm_kv_bytes(&c, 1000, 2.0), 34304000.0, 0);
+    }
+    /* a list of the wrong length, or an entry that does not divide the heads */
+    static const char *const bad[] = {
+        "{\"model_type\":\"deci\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":64,\"vocab_size\":10,\"num_key_value_heads_per_layer\":[2]}",
+        "{\"model_type\":\"deci\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":64,\"vocab_size\":10,\"num_key_value_heads_per_layer\":[2,3]}",
+        "{\"model_type\":\"deci\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+        "\"intermediate_size\":64,\"vocab_size\":10,\"num_key_value_heads_per_layer\":[2,0]}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dlp_error e = {0};
+        dlp_llm_config b;
+        CHECK_I64(dlp_llm_config_parse(bad[i], "bad.json", &b, &e), DLP_EFORMAT);
+        CHECK(strstr(e.msg, "bad.json") && strstr(e.msg, "num_key_value_heads_per_layer"));
+    }
+}
+
 /* The catalogue's published figures (data/llm_configs.json "published"),
  * every one within PUB_TOL of the builder. */
 static void t_published(void) {
@@ -1317,6 +1360,7 @@ int main(void) {
     RUN(t_qwen3_omni);
     RUN(t_nemotron_nano_v2);
     RUN(t_bloom_176b);
+    RUN(t_decilm_7b);
     RUN(t_published);
     RUN(t_arch_errors);
     return TAP_DONE();

@@ -1192,7 +1192,7 @@ static const llm_family families[] = {
     {"opt", TYPES("opt"), FF_PROJ_IN_OUT, def_opt, NULL, NULL, quirks_opt, NULL, NULL},
     {"gpt_neox", TYPES("gpt_neox"), 0, def_neox, NULL, NULL, quirks_neox, NULL, NULL},
     {"gptj", TYPES("gptj"), FF_FFN4, def_gptj, NULL, rope_gptj, NULL, NULL, NULL},
-    {"llama", TYPES("llama", "mistral", "aquila"), 0, def_llama, NULL, NULL, quirks_llama, NULL, NULL},
+    {"llama", TYPES("llama", "mistral", "aquila", "deci"), 0, def_llama, NULL, NULL, quirks_llama, NULL, NULL},
     {"qwen2", TYPES("qwen2", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text", "qwen2_vl_text"), 0, def_qwen2, NULL,
      NULL, NULL, NULL, NULL},
     {"mixtral", TYPES("mixtral"), 0, def_llama, NULL, NULL, quirks_mixtral, NULL, NULL},
@@ -1248,13 +1248,39 @@ static dlp_status read_family(pctx *p, dlp_llm_config *c, const llm_family **fam
     if (!*fam)
         return dlp__err(p->err, DLP_EUNSUPPORTED,
                         "%s: model_type '%s' is not supported (bert, roberta, xlm-roberta, distilbert, "
-                        "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, mixtral, qwen2, phi, phi3, "
+                        "deberta-v2, gpt2, opt, gpt_neox, gptj, llama, mistral, deci, mixtral, qwen2, phi, phi3, "
                         "falcon, bloom, gemma, gemma2, starcoder2, qwen3, qwen3_moe, gemma3, llama4, gpt_oss, "
                         "deepseek_v3, kimi_k2, kimi_k25, glm_moe_dsa, deepseek_v32, nemotron_h, qwen3_next, "
                         "qwen3_5_moe, qwen3_5, minimax_m2, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, qwen3_omni_moe)", p->name, mt);
     snprintf(c->model_type, sizeof c->model_type, "%s", mt);
     def_common(c);
     (*fam)->defaults(c);
+    return DLP_OK;
+}
+
+/* DeciLM's variable GQA: num_key_value_heads_per_layer gives each layer's
+ * KV heads (its modeling code builds layer i with entry i; the config's
+ * num_key_value_heads, 32 for DeciLM-7B, is not used).  Kept per layer, so
+ * that the weights and the cache are the per-layer sum; num_key_value_heads
+ * becomes the largest entry (what vLLM's decilm.py pads every layer to). */
+static dlp_status read_kv_per_layer(pctx *p, dlp_llm_config *c) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(p->root, "num_key_value_heads_per_layer"), *x;
+    if (!a || cJSON_IsNull(a)) return DLP_OK;
+    int64_t L = c->num_hidden_layers, mx = 0;
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != L || L > DLP_LLM_MAX_LAYERS)
+        return dlp__err(p->err, DLP_EFORMAT, "%s: field 'num_key_value_heads_per_layer' must list one count for each "
+                        "of the %lld layers", p->name, (long long)L);
+    int i = 0;
+    cJSON_ArrayForEach(x, a) {
+        double v = cJSON_IsNumber(x) ? x->valuedouble : -1;
+        if (!(v >= 1 && v <= 255) || v != floor(v) || c->num_attention_heads % (int64_t)v)
+            return dlp__err(p->err, DLP_EFORMAT, "%s: field 'num_key_value_heads_per_layer' entry %d (%g) must be a "
+                            "count that divides num_attention_heads %lld", p->name, i, v,
+                            (long long)c->num_attention_heads);
+        c->kv_heads_layer[i++] = (unsigned char)v;
+        if ((int64_t)v > mx) mx = (int64_t)v;
+    }
+    c->num_key_value_heads = mx;
     return DLP_OK;
 }
 
@@ -1281,6 +1307,7 @@ static dlp_status read_sizes(pctx *p, const llm_family *fam, dlp_llm_config *c) 
     TRY(opt_nonneg(p, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv"), &c->num_key_value_heads));
     if (fam->heads) TRY(fam->heads(p, c));
     if (c->num_key_value_heads == 0) c->num_key_value_heads = c->num_attention_heads;
+    TRY(read_kv_per_layer(p, c));
     TRY(opt_nonneg(p, KEYS("head_dim", "attention_head_dim"), &c->head_dim));
     if (!c->head_dim) {
         if (H % c->num_attention_heads)
@@ -2144,7 +2171,9 @@ static int tb_eager_mask(tb *b, int s) {
 static int tb_attention(tb *b, int x, int layer) {
     const dlp_llm_config *c = b->c;
     int64_t B = b->B, S = b->S, H = c->hidden_size, h = c->num_attention_heads, kv = c->num_key_value_heads,
-            d = c->head_dim, g = h / kv;
+            d = c->head_dim;
+    if (layer >= 0 && layer < DLP_LLM_MAX_LAYERS && c->kv_heads_layer[layer]) kv = c->kv_heads_layer[layer];
+    int64_t g = h / kv;
     char save[96];
     memcpy(save, b->scope, sizeof save);
     snprintf(b->scope, sizeof b->scope, "/layers.%d/attn", layer);
@@ -3032,8 +3061,9 @@ double dlp_llm_kv_bytes(const dlp_llm_config *c, int64_t tokens, double elem_byt
         }
         /* MLA caches the compressed latent and the shared rope key (+ the
          * DSA indexer's key on layers with an indexer); GQA k and v */
+        int64_t kvl = l < DLP_LLM_MAX_LAYERS && c->kv_heads_layer[l] ? c->kv_heads_layer[l] : c->num_key_value_heads;
         double per = c->kv_lora_rank > 0 ? (double)(c->kv_lora_rank + c->qk_rope_head_dim)
-                                         : 2.0 * (double)c->num_key_value_heads * (double)c->head_dim;
+                                         : 2.0 * (double)kvl * (double)c->head_dim;
         if (c->kv_lora_rank > 0 && c->index_topk > 0 && !(lk & DLP_LK_SHARED_INDEX)) per += (double)c->index_head_dim;
         double n = (lk & DLP_LK_SLIDING) && c->sliding_window > 0 && (double)c->sliding_window < t
                        ? (double)c->sliding_window : t;
