@@ -557,13 +557,15 @@ static double expert_elems(const prof_t *p, double hidden) {
  * with attention DP, `elems` the routed rows' elements one GPU receives
  * (rows x hidden): the fitted one-sided kernels (A2A_*) over NVLink, the NIC
  * for the share leaving the NVLink domain; NCCL's all-to-all table (both
- * ways at the activation's bytes) on boards without NVLink, where DeepEP
- * does not run. */
+ * ways at the activation's bytes) on boards without NVLink (PCIe, AMD's
+ * Infinity Fabric), where DeepEP does not run. */
 static double ep_a2a_s(const sctx *s, double elems) {
     int nvl;
     double gbs = link_gbs(s->d, &nvl);
     double cb = s->p->act_bytes, db = s->a2a_db > 0 ? s->a2a_db : cb;
-    if (!nvl) return 2.0 * coll_s(s->d, CO_ALLTOALL, s->ep, elems * cb);
+    /* DeepEP and TensorRT-LLM's all-to-all are NVLink kernels; AMD's
+     * Infinity Fabric and PCIe boards keep the (R)CCL table */
+    if (!nvl || !strstr(s->d->host_interface, "NVLink")) return 2.0 * coll_s(s->d, CO_ALLTOALL, s->ep, elems * cb);
     int dom = nvlink_domain(s->d);
     if (s->ep <= dom) {
         double one_way = gbs / 2.0 * 1e9;
