@@ -1167,6 +1167,57 @@ static void t_ttft_at_least_prefill_all_engines(void) {
     }
 }
 
+/* The MoE layers and the all-to-all of expert parallelism by hand.  With
+ * attention DP = EP = the GPUs (no attention TP: no all-reduce) the step's
+ * collectives are one dispatch and one combine per MoE layer.  The true MoE
+ * layer counts, from the configs: Qwen3-30B-A3B 48 (48 layers, all sparse),
+ * DeepSeek-V3 58 (61 layers, first_k_dense_replace 3), Kimi-K2.5 60 (61,
+ * first_k_dense_replace 1), MiniMax-M2.5 62 (62, all sparse); all route a
+ * token to 8 experts.  The profile had taken the largest count of an expert
+ * matrix, twice these where gate and up are separate matrices (96, 116,
+ * 120, 124).  Per layer, from the fitted kernels (llm_serve.c A2A_*,
+ * tools/moe/fit_ep_a2a.py on aiconfigurator's DeepEP tables): dispatch 11.49
+ * us + bytes / (0.610 x the one-way NVLink 450 GB/s = 274.5 GB/s), combine
+ * 11.27 us + bf16 bytes / (0.546 x 450 = 245.7 GB/s); dispatch bytes per
+ * element 1 + 4/128 = 1.03125 where the experts run fp8, else 2.  8 clients
+ * decoding, one token each: a GPU receives 8 x 8 / ep routed rows.
+ *   Qwen3-30B-A3B bf16, 2 x H100, ep 2: 32 rows x 2048 = 65,536 elements;
+ *     131,072 B / 274.5 GB/s = 0.4775 us, 131,072 B / 245.7 GB/s = 0.5335
+ *     us: 23.771 us a layer, x 48 = 1.1410 ms (x 96: 2.28 ms before).
+ *   DeepSeek-V3 fp8, 8 x H200, ep 8: 8 rows x 7168 = 57,344; 59,136 B ->
+ *     0.2154 us, 114,688 B -> 0.4668 us: 23.442 us, x 58 = 1.3596 ms.
+ *   Kimi-K2.5 int4 (16-bit activations), 8 x H200: 114,688 B both ways:
+ *     0.4178 + 0.4668: 23.645 us, x 60 = 1.4187 ms.
+ *   MiniMax-M2.5 fp8, 8 x H200: 8 x 3072 = 24,576; 25,344 B -> 0.0923 us,
+ *     49,152 B -> 0.2000 us: 23.052 us, x 62 = 1.4292 ms.
+ * Past the node (DeepSeek-V3 fp8 on 16 x H100, ep 16, 16 clients): half the
+ * peers are on the other node; floors 22.8 + 26.7 us, the half of 8 rows x
+ * 7168 x (1.03125 + 2) B that leaves = 86,912 B at the NIC's 50 GB/s =
+ * 1.738 us: 51.238 us, x 58 = 2.9718 ms. */
+static void t_moe_layers_and_alltoall(void) {
+    static const struct {
+        const char *model, *dev;
+        int gpus, quant, clients;
+        double comm_ms;
+    } cases[] = {
+        {"Qwen/Qwen3-30B-A3B-Instruct-2507", "h100-sxm", 2, DLP_QT_BF16, 8, 1.1410},
+        {"deepseek-ai/DeepSeek-V3", "h200", 8, DLP_QT_FP8, 8, 1.3596},
+        {"moonshotai/Kimi-K2.5", "h200", 8, DLP_QT_INT4, 8, 1.4187},
+        {"MiniMaxAI/MiniMax-M2.5", "h200", 8, DLP_QT_FP8, 8, 1.4292},
+        {"deepseek-ai/DeepSeek-V3", "h100-sxm", 16, DLP_QT_FP8, 16, 2.9718},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dlp_error e = {0};
+        dlp_llm_prediction p;
+        dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = cases[i].quant,
+                               .n_gpus = cases[i].gpus, .ep = cases[i].gpus, .attn_dp = cases[i].gpus,
+                               .concurrency = cases[i].clients, .phase = DLP_LLM_DECODE_ONLY};
+        CHECK(serve(cases[i].model, cases[i].dev, wl, &p, &e) == DLP_OK);
+        CHECK(p.running == cases[i].clients);
+        CHECK_NEAR(p.comm_ms, cases[i].comm_ms, 2e-4);
+    }
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1204,6 +1255,7 @@ int main(void) {
     RUN(t_kv_handoff_by_hand);
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
+    RUN(t_moe_layers_and_alltoall);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

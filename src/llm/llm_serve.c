@@ -160,6 +160,31 @@ static const struct {
 #define FP8_ACT_QUANT_US 4.0
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
+/* Expert parallelism's dispatch and combine as the engines run them with
+ * attention DP (DeepEP's low-latency kernels in SGLang and vLLM wide EP;
+ * TensorRT-LLM's own NVLink all-to-all is the same one-sided pattern): each
+ * routed row is sent once per chosen expert, dispatch in the expert GEMM's
+ * input format (fp8 + a 4-byte scale per 128 values where the experts run
+ * fp8), combine in bf16.  Per kernel t = floor + bytes / BW.  Fitted on
+ * aiconfigurator's measured DeepEP low-latency tables on H100 SXM (SGLang
+ * 0.5.12 collection, EP 8, hidden 2048-7168, 1-1024 tokens per rank, 176
+ * rows; tools/moe/fit_ep_a2a.py, which prints the held-out checks): inside a
+ * node BW = eta x the one-way NVLink rate (H100 450 GB/s): dispatch 11.49 us
+ * + eta 0.610 (MAPE 14.1 %; the other collection's EP 8 rows held out 10.6
+ * %), combine 11.27 us + eta 0.546 (6.4 %, held out 4.3 %).  Past the NVLink
+ * domain the bytes leaving it go at the NIC's IB_GBS (a free fit on the EP 16
+ * and 32 rows gives 46-47 GB/s) after a floor fitted at that rate: 22.8 us
+ * dispatch, 26.7 us combine (EP 16 fit held out on EP 32: 11.0 / 5.9 %).
+ * DeepEP's README (deepseek-ai/DeepEP docs/legacy.md) publishes 77 / 114 us
+ * at EP 8 over RDMA for 128 tokens of 7168 (fp8 dispatch, bf16 combine). */
+#define A2A_T0_DISPATCH_US 11.49
+#define A2A_T0_COMBINE_US 11.27
+#define A2A_ETA_DISPATCH 0.610
+#define A2A_ETA_COMBINE 0.546
+#define A2A_T0_NODE_DISPATCH_US 22.8
+#define A2A_T0_NODE_COMBINE_US 26.7
+#define A2A_FP8_BYTES (1.0 + 4.0 / 128.0) /* fp8 value + fp32 scale per 128 */
+#define A2A_FP4_BYTES (0.5 + 1.0 / 16.0)  /* nvfp4: e2m1 + e4m3 scale per 16 */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
                                   (num_prompts = 10 x concurrency is the
                                   common setting of vLLM/SGLang benchmarks) */
@@ -326,8 +351,18 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         if (!(c->layer_kind[l] & DLP_LK_MAMBA)) p->attn_layers++;
     }
     if (!p->attn_layers) p->attn_layers = (int)c->num_hidden_layers;
-    for (int i = 0; i < p->n_lin; i++)
-        if (p->lin[i].kind == LIN_EXPERT && p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
+    /* MoE layers: the expert matrices that write the hidden state (down
+     * projections), one per layer.  The largest count of an expert matrix
+     * took separate gate and up matrices (one entry, two a layer) for twice
+     * the layers (DeepSeek-V3 116 for 58), so each layer paid its dispatch
+     * and combine twice; kept only where no matrix writes the hidden size */
+    double down = 0;
+    for (int i = 0; i < p->n_lin; i++) {
+        if (p->lin[i].kind != LIN_EXPERT) continue;
+        if (p->lin[i].n == (double)c->hidden_size) down += p->lin[i].count;
+        if (p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
+    }
+    if (down > 0) p->moe_layers = (int)llround(down);
     dlp_graph_free(g);
     return DLP_OK;
 }
@@ -491,6 +526,9 @@ typedef struct {
     int w4a16_moe;             /* experts run weight-only 4-bit (W4A16, llm.c) */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
+    double a2a_db;             /* bytes per element an EP dispatch sends: the
+                                  expert GEMM's input format (ep_a2a_s); 0:
+                                  the activation's                          */
 } sctx;
 
 typedef struct {
@@ -604,6 +642,30 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
     return t;
 }
 
+/* Seconds of one MoE layer's dispatch and combine under expert parallelism
+ * with attention DP, `elems` the routed rows' elements one GPU receives
+ * (rows x hidden): the fitted one-sided kernels (A2A_*) over NVLink, the NIC
+ * for the share leaving the NVLink domain; NCCL's all-to-all table (both
+ * ways at the activation's bytes) on boards without NVLink (PCIe, AMD's
+ * Infinity Fabric), where DeepEP does not run. */
+static double ep_a2a_s(const sctx *s, double elems) {
+    int nvl;
+    double gbs = link_gbs(s->d, &nvl);
+    double cb = s->p->act_bytes, db = s->a2a_db > 0 ? s->a2a_db : cb;
+    /* DeepEP and TensorRT-LLM's all-to-all are NVLink kernels; AMD's
+     * Infinity Fabric and PCIe boards keep the (R)CCL table */
+    if (!nvl || !strstr(s->d->host_interface, "NVLink")) return 2.0 * coll_s(s->d, CO_ALLTOALL, s->ep, elems * cb);
+    int dom = nvlink_domain(s->d);
+    if (s->ep <= dom) {
+        double one_way = gbs / 2.0 * 1e9;
+        return (A2A_T0_DISPATCH_US + A2A_T0_COMBINE_US) * 1e-6 + elems * db / (A2A_ETA_DISPATCH * one_way) +
+               elems * cb / (A2A_ETA_COMBINE * one_way);
+    }
+    double out = 1.0 - (double)dom / s->ep; /* share of the peers past the domain */
+    return (A2A_T0_NODE_DISPATCH_US + A2A_T0_NODE_COMBINE_US) * 1e-6 +
+           elems * out * (db + cb) / (IB_GBS * 1e9);
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -704,8 +766,13 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double comm = 0;
     if (s->tp_attn > 1) comm += 2.0 * L * coll_s(s->d, CO_ALLREDUCE, s->tp_attn, t_local * H * ab);
     if (p->moe_layers > 0 && s->ep > 1) {
+        /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
+         * routed rows a GPU receives.  Under attention TP too: dropping them
+         * there (every rank holds every token; the layer's second all-reduce
+         * sums the experts' shares) put those rows at 0.75-0.85 of the
+         * measured TPOT (docs/llm.md, "The all-to-all of expert parallelism") */
         double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLTOALL, s->ep, T * K / s->ep * H * ab);
+        comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
     }
@@ -1017,6 +1084,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->w4a16_moe = c->num_experts > 0 && dlp__llm_w4a16_moe(d, wl->quant);
+    s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
