@@ -1080,6 +1080,13 @@ typedef struct {
      * Serving, aggregated or decode workers, modern engines only. */
     int spec_tokens;
     double spec_accepted;
+    /* the client mode offline (docs/llm.md, "Client models"): every request
+     * submitted at once through the engine's Python entry (vLLM's
+     * LLM.generate(), TensorRT-LLM's run.py), no HTTP server, no streaming:
+     * no front end in TTFT (request_ms 0), TTFT = the batch's prefill
+     * rounds, no prompts arriving during the decode; vllm-v0 loses the API
+     * server's share of its per-step CPU time.  Not with rate.  0: served. */
+    int offline;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

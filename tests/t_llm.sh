@@ -409,6 +409,37 @@ assert s["tpot_ms"] == m["tpot_ms"] == t["tpot_ms"]
 ' "$tmp/eg_modern.json" "$tmp/eg_sglang.json" "$tmp/eg_trtllm.json" "$tmp/eg_vllm.json" 2>>"$tmp/eg.err"; then ok llm_engine_scheduler_cli
 else bad llm_engine_scheduler_cli "$(tail -4 "$tmp/eg.err")"; fi
 
+# --- offline (--offline: one batch through LLM.generate(), no API server; docs/llm.md, "Client
+# models"): JSON clients "offline", no front end, TPOT = the decode step (no prompt arrives); vllm-v0
+# keeps 29 / 62 of its served CPU time a step (the vLLM team's v0.5.3 profile: API server 33 %,
+# scheduling 29 %, GPU 38 %): 64 prompts of 512 on one H100, (20.5 + 0.217 x 64) x 29 / 62 = 16.0847 ms
+# against 34.388 ms served; the text names the batch; --offline with --rate, or without a client
+# count: exit 2, one line
+of_ok=1
+for o in "" "--offline"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --prompt 512 --gen 256 \
+    --concurrency 64 --max-seqs 64 --engine vllm-v0 $o --json >"$tmp/of$o.json" 2>>"$tmp/of.err" || of_ok=0
+done
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --prompt 512 --gen 256 --concurrency 64 \
+  --offline >"$tmp/of.txt" 2>>"$tmp/of.err" || of_ok=0
+grep -q "^  concurrency  64 requests in one offline batch (no API server)" "$tmp/of.txt" || of_ok=0
+for args in "--offline --rate 2" "--offline"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm $args >/dev/null 2>"$tmp/of1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/of1.err")" = 1 ] && grep -q offline "$tmp/of1.err" ||
+    { of_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/of1.err")" >>"$tmp/of.err"; }
+done
+if [ "$of_ok" = 1 ] && python3 -c '
+import json, sys
+s, o = (json.load(open(f))["serving"] for f in sys.argv[1:3])
+assert s["clients"] == "closed_loop" and o["clients"] == "offline", (s["clients"], o["clients"])
+assert abs(s["overhead_ms"] - 34.388) < 1e-3 and abs(o["overhead_ms"] - 16.0847) < 1e-3, (s, o)
+assert o["request_ms"] == 0 < s["request_ms"] and o["tpot_ms"] == o["decode_step_ms"], o
+assert abs(s["decode_step_ms"] - o["decode_step_ms"] - (34.388 - 16.0847)) < 1e-3
+' "$tmp/of.json" "$tmp/of--offline.json" 2>>"$tmp/of.err"; then ok llm_offline_cli
+else bad llm_offline_cli "$(tail -4 "$tmp/of.err")"; fi
+
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of

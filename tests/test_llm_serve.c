@@ -1218,6 +1218,51 @@ static void t_moe_layers_and_alltoall(void) {
     }
 }
 
+/* Offline (wl.offline: one batch through LLM.generate(), no API server) on
+ * vLLM <= 0.5, by hand.  The vLLM team's profile of v0.5.3 splits the run
+ * into API server 33 %, scheduling + input preparation 29 %, GPU 38 %
+ * (blog.vllm.ai, 2024-09-05): offline the step keeps 29 / 62 of the
+ * leaderboard's (served) CPU time.  Llama-3.1-8B on an H100, 64 prompts of
+ * 512, 256 out, one GPU: served (20.5 + 0.217 x 64) = 34.388 ms a step,
+ * offline 34.388 x 29 / 62 = 16.08471 ms, so the decode step is 18.30329 ms
+ * shorter (the GPU's part the same).  No prompt arrives during the decode,
+ * so TPOT = the decode step; no front end (request_ms 0); TTFT = the
+ * batch's prefill rounds: 64 x 512 = 32,768 tokens = 4 chunks of 8192, and
+ * the burst mean is (4 + 1) / 2 chunks, so TTFT = 4 / 2.5 x the burst mean.
+ * On 4 GPUs the driver's handoff stays whole: 16.08471 + 3 x 11.8 =
+ * 51.48471 ms.  The modern engine's CPU side is not the server's: 0.35 +
+ * 0.010 x 64 = 0.99 ms a step (no prompt tokens ride along offline). */
+static void t_offline_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction v, o;
+    dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64, .engine = DLP_LLM_ENGINE_VLLM_V0};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
+    wl.offline = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_OK);
+    CHECK_I64(o.running, 64);
+    CHECK_NEAR(o.overhead_ms, 16.08471, 1e-5);
+    CHECK_NEAR(v.decode_step_ms - o.decode_step_ms, 18.30329, 1e-5);
+    CHECK_NEAR(o.tpot_ms, o.decode_step_ms, 1e-9 * o.tpot_ms);
+    CHECK(v.request_ms > 0);
+    CHECK_NEAR(o.request_ms, 0, 1e-12);
+    CHECK_NEAR(o.ttft_ms, 4.0 / 2.5 * o.ttft_burst_ms, 1e-9 * o.ttft_ms);
+    CHECK_NEAR(o.e2e_ms, o.ttft_ms + 255.0 * o.tpot_ms, 1e-9 * o.e2e_ms);
+    CHECK(o.power_per_gpu_w > 0 && o.power_per_gpu_w <= 700.0); /* the H100 SXM's TDP */
+    wl.n_gpus = 4;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_OK);
+    CHECK_NEAR(o.overhead_ms, 51.48471, 1e-5);
+    wl.n_gpus = 1;
+    wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_OK);
+    CHECK_NEAR(o.overhead_ms, 0.99, 1e-6);
+    CHECK_NEAR(o.request_ms, 0, 1e-12);
+    /* a batch at once has no arrival rate */
+    wl.concurrency = 0, wl.rate = 2.0;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "offline") != NULL);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1242,6 +1287,7 @@ int main(void) {
     RUN(t_dequant_both_modes);
     RUN(t_rate_open_loop);
     RUN(t_engine_cpu_by_hand);
+    RUN(t_offline_by_hand);
     RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_power_vllm_v0_own_shares);

@@ -385,7 +385,7 @@ def _llm_source(model, config):
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
-        image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, raw=False):
+        image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -408,6 +408,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         replica's capacity, which the error names); max_fit: the most that fit;
         engine: {engines} (the engine's CPU side per step);
         max_seqs: the engine's running limit (default 256);
+        offline: True for the concurrency requests submitted at once as one
+        batch (vLLM's LLM.generate(), no API server): no front end, TTFT =
+        the batch's prefill rounds (not with rate);
         prompt, gen: tokens per request; ep: expert parallelism within gpus;
         attention_dp: attention data parallelism; phase: {phases};
         mem_fraction: the share of GPU memory the engine may use, in (0, 1].
@@ -439,7 +442,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              video_frames=_check.integer("video_frames", video_frames),
              rate=_check.real("rate", rate, 0, None, lo_open=True),
              engine=_check.choice("engine", engine, _check.ENGINES, _lib.lib.dlp_llm_engine_parse),
-             mtp=_check.integer("mtp", mtp, hi=16), mtp_accepted=_check.real("mtp_accepted", mtp_accepted, 0, 16))
+             mtp=_check.integer("mtp", mtp, hi=16), mtp_accepted=_check.real("mtp_accepted", mtp_accepted, 0, 16),
+             offline=_check.boolean("offline", offline))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -85,6 +85,13 @@ def test_llm_serving_fields_same_as_cli():
         "256", "--gen", "64", "--images", "1", "--image-size", "1024x768", "--max-seqs", "128", "--json")
     with pytest.raises(dlperf.Error, match="no vision tower"):
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=4, images=1)
+    # the offline client mode (one batch, no API server): the same bytes as --offline, and with a rate refused
+    assert dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", concurrency=16, prompt=512, gen=64,
+                      engine="vllm-v0", offline=True, raw=True) == cli(
+        "llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--concurrency", "16",
+        "--prompt", "512", "--gen", "64", "--engine", "vllm-v0", "--offline", "--json")
+    with pytest.raises(dlperf.Error, match="offline"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", rate=2, offline=True)
 
 
 # `dlperf llm`'s flags that are not request fields: output format, the catalogue listing

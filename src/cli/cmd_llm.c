@@ -60,6 +60,8 @@ static void usage(FILE *f) {
             "  --engine E       modern (default; = vllm: vLLM >= 0.6), sglang or trtllm (the same CPU side, their\n"
             "                   schedulers in TTFT), or vllm-v0 (vLLM <= 0.5: CPU scheduling between steps,\n"
             "                   no chunked prefill)\n"
+            "  --offline        the --concurrency requests submitted at once as one batch (vLLM's\n"
+            "                   LLM.generate(), no API server): no front end, TTFT = the prefill rounds\n"
             "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
@@ -146,7 +148,7 @@ typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
-    int json, list, analytic, maxfit, help;
+    int json, list, analytic, maxfit, offline, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
     int64_t mtp;
@@ -185,6 +187,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--list", .on = &a->list},
         {.flag = "--analytic", .on = &a->analytic},
         {.flag = "--max-fit", .on = &a->maxfit},
+        {.flag = "--offline", .on = &a->offline},
         {.flag = "--help", .on = &a->help},
         {.flag = "-h", .on = &a->help},
     };
@@ -239,6 +242,13 @@ static int check_args(llm_args *a) {
         return cli_usage_error("llm", "--max-fit and --concurrency are exclusive: --max-fit runs as many requests as "
                                       "fit (at most --max-seqs)");
     a->serving = a->conc > 0 || a->maxfit || a->rate > 0;
+    /* offline is a batch submitted at once: the closed-loop clients' count
+     * (or --max-fit) is its size; Poisson arrivals are another client */
+    if (a->offline && a->rate > 0)
+        return cli_usage_error("llm", "--offline and --rate are two client modes (a batch at once, Poisson "
+                                      "arrivals): give one");
+    if (a->offline && !a->serving)
+        return cli_usage_error("llm", "--offline is a serving option: add --concurrency N (the batch) or --max-fit");
     if (!a->serving && a->maxseqs)
         return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N, --rate R or --max-fit");
     if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s || a->engine_s))
@@ -312,7 +322,9 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
                dlp__hu_num(a->rate), dlp__hu_num(p.capacity_rps), cli_count((double)p.concurrency, b1, sizeof b1));
     else
         printf("\n  concurrency  %s %s", cli_count((double)p.concurrency, b1, sizeof b1),
-               a->maxfit ? "requests in flight (the most that fit)" : "clients");
+               a->offline ? (a->maxfit ? "requests in one offline batch (the most that fit)"
+                                       : "requests in one offline batch (no API server)")
+               : a->maxfit ? "requests in flight (the most that fit)" : "clients");
     if (p.running < p.concurrency)
         printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
                cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
@@ -428,7 +440,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
     dlp_llm_workload wl = {.batch = a->batch, .seq = a->seq, .gen_tokens = a->gen, .quant = a->quant,
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
-                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine,
+                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
                            .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};

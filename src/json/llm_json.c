@@ -105,7 +105,7 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_num(&w, "comm_ms", G6, p->comm_ms);
         /* the client model (closed loop at a concurrency, or Poisson
          * arrivals at a rate) and the engine's CPU side */
-        dlp__jw_str(&w, "clients", wl->rate > 0 ? "poisson" : "closed_loop");
+        dlp__jw_str(&w, "clients", wl->rate > 0 ? "poisson" : wl->offline ? "offline" : "closed_loop");
         if (wl->rate > 0) {
             dlp__jw_num(&w, "rate", G6, wl->rate);
             dlp__jw_num(&w, "capacity_rps", G6, p->capacity_rps);

@@ -848,7 +848,7 @@ static void h_llm(req *r) {
                                           "gen", "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
-                                          "mtp", "mtp_accepted", NULL};
+                                          "mtp", "mtp_accepted", "offline", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -859,7 +859,7 @@ static void h_llm(req *r) {
     const char *model, *dtype, *region, *kvdtype, *phase_s, *imgsize;
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0, conc = 0, epn = 1, adp = 1;
     int64_t images = 0, frames = 0, maxseqs = 0;
-    int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0;
+    int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0, offline = 0;
     double memfrac = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
@@ -871,7 +871,8 @@ static void h_llm(req *r) {
         get_i64(r, "ep", 1, 1024, &epn, NULL) || get_i64(r, "attention_dp", 1, 1024, &adp, NULL) ||
         get_str(r, "phase", &phase_s) || get_num(r, "mem_fraction", &memfrac, &mf_given) ||
         get_i64(r, "images", 1, 10000, &images, NULL) || get_str(r, "image_size", &imgsize) ||
-        get_i64(r, "video_frames", 1, 100000, &frames, NULL) || get_i64(r, "max_seqs", 1, 1 << 20, &maxseqs, NULL))
+        get_i64(r, "video_frames", 1, 100000, &frames, NULL) || get_i64(r, "max_seqs", 1, 1 << 20, &maxseqs, NULL) ||
+        get_bool(r, "offline", &offline))
         return;
     /* as `dlperf llm --images N --image-size WxH` (docs/llm.md, "Vision-language models") */
     long iw = 1024, ih = 768;
@@ -896,6 +897,12 @@ static void h_llm(req *r) {
     int engine;
     if (llm_clients(r, conc, maxfit, &rate, &engine)) return;
     int serving = conc > 0 || maxfit || rate > 0, phase = DLP_LLM_AGG;
+    /* as `dlperf llm --offline`: a batch submitted at once */
+    if (offline && (rate > 0 || !serving)) {
+        dlp__serve_error(r->out, 400, rate > 0 ? "fields 'offline' and 'rate' are two client modes: give one"
+                                               : "field 'offline' is a serving field: add 'concurrency' or 'max_fit'");
+        return;
+    }
     if (phase_s && (phase = dlp_llm_phase_parse(phase_s)) < 0) {
         dlp__serve_error(r->out, 400, "field 'phase': '%.64s' is not agg, prefill or decode", phase_s);
         return;
@@ -950,7 +957,8 @@ static void h_llm(req *r) {
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
-                           .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc};
+                           .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc,
+                           .offline = offline};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
