@@ -1420,6 +1420,21 @@ static dlp_status serve_open_loop(const sctx *s, const dlp_llm_workload *wl, ser
     return DLP_OK;
 }
 
+/* The profile and setup a serving estimate (and the per-part split) runs
+ * on.  The language stack's profile is of one text token: image tokens are
+ * text tokens to it (they only lengthen the prompt), and the tower is timed
+ * on its own (llm_vision.c).  *p must outlive *s (s->p points at it). */
+static dlp_status serve_ctx(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
+                            double kv_eb, prof_t *p, sctx *s, dlp_error *err) {
+    dlp_llm_config ct = *c;
+    ct.image_tokens = 0;
+    dlp_status st = profile_get(&ct, wl->quant, p, err);
+    if (st) return st;
+    memset(s, 0, sizeof *s);
+    s->p = p;
+    return serve_setup(s, c, d, wl, cdt, kv_eb, err);
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -1427,17 +1442,10 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
-    /* the language stack's profile is of one text token: image tokens are
-     * text tokens to it (they only lengthen the prompt below), and the
-     * tower is timed on its own (llm_vision.c) */
-    dlp_llm_config ct = *c;
-    ct.image_tokens = 0;
-    dlp_status st = profile_get(&ct, wl->quant, &p, err);
-    if (st) return st;
-    sctx s = {0};
-    s.p = &p;
+    sctx s;
+    dlp_status st;
     serve_plan m = {0};
-    if ((st = serve_setup(&s, c, d, wl, cdt, kv_eb, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
+    if ((st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
     serve_concurrency(&s, wl, &m, out);
 
     /* steady state (docs/llm.md, "The iteration model") */
@@ -1504,13 +1512,9 @@ dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, con
                                dlp__llm_parts *out, dlp_error *err) {
     memset(out, 0, sizeof *out);
     prof_t p;
-    dlp_llm_config ct = *c;
-    ct.image_tokens = 0;
-    dlp_status st = profile_get(&ct, wl->quant, &p, err);
+    sctx s;
+    dlp_status st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err);
     if (st) return st;
-    sctx s = {0};
-    s.p = &p;
-    if ((st = serve_setup(&s, c, d, wl, cdt, kv_eb, err))) return st;
     _Static_assert(DLP__LLM_PARTS_LIN >= MAX_LIN, "parts hold every profile entry");
     out->n_lin = p.n_lin;
     for (int i = 0; i < p.n_lin; i++) {
