@@ -1219,10 +1219,9 @@ static void t_moe_layers_and_alltoall(void) {
 }
 
 /* Offline (wl.offline: one batch through LLM.generate(), no API server) on
- * vLLM <= 0.5, by hand.  The vLLM team's profile of v0.5.3 splits the run
- * into API server 33 %, scheduling + input preparation 29 %, GPU 38 %
- * (blog.vllm.ai, 2024-09-05): offline the step keeps 29 / 62 of the
- * leaderboard's (served) CPU time.  Llama-3.1-8B on an H100, 64 prompts of
+ * vLLM <= 0.5, by hand.  The leaderboard's (served) CPU time is in part
+ * the in-process API server's; offline vllm-v0 takes its own constants
+ * (llm_serve.c VLLM_V0_OFFLINE_*).  Llama-3.1-8B on an H100, 64 prompts of
  * 512, 256 out, one GPU: served (20.5 + 0.217 x 64) = 34.388 ms a step,
  * offline 2.26 + 0.0658 x 64 = 6.4712 ms (h128's refit on
  * LLM-Inference-Bench's offline vLLM 0.5.3 rows), so the decode step is
