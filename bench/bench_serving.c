@@ -2047,8 +2047,9 @@ static int ibv0_row(const row_t *r) {
 /* The measured decode step of a row, derived: (measured latency - our
  * prefill of the batch) / (gen - 1).  An offline batch is one prefill and
  * gen - 1 decode steps (LLM.generate() with ignore_eos: every sequence runs
- * to the end together), so at L >= 128 generated tokens the prefill is a
- * few per cent of the latency and its error moves the step little. */
+ * to the end together); our prefill is a median 4 % of the measured
+ * latency on these rows (9 % at the 90th percentile, 42 % at most), so its
+ * error moves the derived step little. */
 static double ibv0_step(const row_t *r) {
     return (r->y[T_E2E] - r->a[T_TTFT]) / (double)(r->wl.gen_tokens - 1);
 }
