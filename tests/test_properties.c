@@ -307,13 +307,26 @@ static void t_llm_serving_grid(void) {
         if (e.msg[0]) continue;
         for (int g = 0; g < NLG; g++)
             for (int gpus = 1; gpus <= 4; gpus *= 4) llm_cell(&c, m, g, gpus, -1);
-        /* off the tensor cores: fp32 weights everywhere, bf16 on the T4
-         * (no bf16 units: the GEMMs run on the fp32 curve) */
+        /* off the tensor cores: fp32 weights everywhere */
         if (m < 3)
-            for (int g = 0; g < NLG; g++) {
-                llm_cell(&c, m, g, 1, DLP_QT_FP32);
-                if (!strcmp(LGPUS[g], "t4")) llm_cell(&c, m, g, 1, DLP_QT_BF16);
-            }
+            for (int g = 0; g < NLG; g++) llm_cell(&c, m, g, 1, DLP_QT_FP32);
+        /* bf16 on a T4 (no bf16 units): generate mode answers (Hugging
+         * Face emulates it; or "does not fit"), serving refuses as vLLM does below compute
+         * capability 8.0, naming fp16 */
+        if (m < 3) {
+            const dlp_device *t4 = dlp_devdb_find(DB, "t4");
+            dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 64, .quant = DLP_QT_BF16, .n_gpus = 1};
+            dlp_llm_prediction p;
+            dlp_error eg = {0}, es = {0};
+            /* generate mode answers, or refuses for memory only */
+            int gen_ok = dlp_llm_predict(&c, t4, DB, &wl, &LLM_ANALYTIC, &p, &eg) == DLP_OK ||
+                         strstr(eg.msg, "does not fit") != NULL;
+            wl.concurrency = 4;
+            int srv_ok = dlp_llm_predict(&c, t4, DB, &wl, &LLM_ANALYTIC, &p, &es) == DLP_OK;
+            if (!gen_ok || srv_ok || !strstr(es.msg, "fp16"))
+                llm_violation("llm-bf16", m, 1, 0, 4, "generate %s, serving %s", gen_ok ? "answers" : eg.msg,
+                              srv_ok ? "answers bf16 on a T4" : es.msg);
+        }
     }
     fprintf(stderr, "  %d serving predictions, %d refused, %d violations\n", n_llm, n_llm_refused, n_viol - before);
     CHECK(n_llm - n_llm_refused >= 400);

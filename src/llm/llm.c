@@ -651,6 +651,15 @@ static dlp_status predict_serving(const dlp_llm_config *c, const dlp_device *d, 
     if (c->encoder_only)
         return dlp__err(err, DLP_EINVAL, "%s: serving (concurrency, max-fit) is of generation, and %s is an "
                         "encoder-only model (%s)", c->id, c->id, c->model_type);
+    /* the serving engines compute bf16 on bf16 units only: vLLM refuses
+     * dtype bfloat16 below compute capability 8.0 ("Bfloat16 is only
+     * supported on GPUs with compute capability of at least 8.0") and its
+     * "auto" casts a bf16 checkpoint to fp16 there, as dlperf's default
+     * does (Hugging Face generate emulates bf16, so generate mode answers) */
+    if (wl->quant == DLP_QT_BF16 && !dlp_device_supports_dtype(d, DLP_DT_BFLOAT16))
+        return dlp__err(err, DLP_EINVAL, "%s: serving in bf16 on %s: the serving engines need bf16 units (compute "
+                        "capability >= 8.0) and %s has none; use --dtype fp16 (what vLLM's auto dtype picks there)",
+                        c->id, d->id, d->id);
     dlp_status ss = dlp__llm_serve(c, d, wl, cdt, kv_elem_bytes(wl), out, err);
     if (ss) return ss;
     set_dtypes(out, wl, cdt);
