@@ -55,8 +55,8 @@ dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int
 enum { DLP__COLL_ALLREDUCE = 0, DLP__COLL_ALLGATHER, DLP__COLL_REDUCESCATTER, DLP__COLL_ALLTOALL };
 double dlp__llm_coll_s(const dlp_device *d, int op, int n, double bytes);
 
-/* Weight-only 4-bit MoE experts (llm.c; docs/llm.md, "Weight-only 4-bit
- * MoE"): whether `quant` runs its experts as W4A16 on d (int4 everywhere;
+/* Weight-only 4-bit MoE experts (llm_serve.c; docs/llm.md, "Weight-only
+ * 4-bit MoE"): whether `quant` runs its experts as W4A16 on d (int4 everywhere;
  * mxfp4/nvfp4 where d has no FP4 tensor cores), and the seconds one expert
  * matrix of one layer takes at least when its rows hit `hit` experts: its
  * `share` of an expert's weights times the module's fixed time and of the

@@ -112,19 +112,26 @@
 #define REQ_FIT_VLLM_MS 35.5
 #define REQ_FIT_TRTLLM_MS 53.6
 #define REQ_FIT_SGLANG_MS 183.5
-/* off[]: fixed, per sequence, per extra GPU offline (wl->offline); the
- * modern engines' API server is its own process (vllm#6883), so their CPU
- * side is the same offline */
+/* The CPU side of a step served behind the engine's API server, and of an
+ * offline batch (wl->offline, LLM.generate()): fixed, per running
+ * sequence, per extra GPU.  The modern engines' API server is its own
+ * process (vllm#6883), so their CPU side is the same offline. */
+typedef struct {
+    double fixed_ms, seq_ms, worker_ms;
+} engine_cpu_t;
+#define MODERN_CPU {0.35, 0.010, 0}
 static const struct {
-    double fixed_ms, seq_ms, worker_ms, req_ms, off[3];
+    engine_cpu_t served, offline;
+    double req_ms;
 } ENGINE_CPU[] = {
-    [DLP_LLM_ENGINE_MODERN] = {0.35, 0.010, 0, REQ_FIT_VLLM_MS, {0.35, 0.010, 0}},
-    [DLP_LLM_ENGINE_VLLM_V0] = {VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, VLLM_V0_WORKER_MS, REQ_FIT_MS,
-                                {VLLM_V0_OFFLINE_FIXED_MS, VLLM_V0_OFFLINE_SEQ_MS, VLLM_V0_OFFLINE_WORKER_MS}},
+    [DLP_LLM_ENGINE_MODERN] = {MODERN_CPU, MODERN_CPU, REQ_FIT_VLLM_MS},
+    [DLP_LLM_ENGINE_VLLM_V0] = {{VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, VLLM_V0_WORKER_MS},
+                                {VLLM_V0_OFFLINE_FIXED_MS, VLLM_V0_OFFLINE_SEQ_MS, VLLM_V0_OFFLINE_WORKER_MS},
+                                REQ_FIT_MS},
     /* the modern engines by name: the same CPU side, their own schedulers
      * (burst_weight) */
-    [DLP_LLM_ENGINE_SGLANG] = {0.35, 0.010, 0, REQ_FIT_SGLANG_MS, {0.35, 0.010, 0}},
-    [DLP_LLM_ENGINE_TRTLLM] = {0.35, 0.010, 0, REQ_FIT_TRTLLM_MS, {0.35, 0.010, 0}},
+    [DLP_LLM_ENGINE_SGLANG] = {MODERN_CPU, MODERN_CPU, REQ_FIT_SGLANG_MS},
+    [DLP_LLM_ENGINE_TRTLLM] = {MODERN_CPU, MODERN_CPU, REQ_FIT_TRTLLM_MS},
 };
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
 #define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
@@ -275,6 +282,8 @@ typedef struct prof {
     double act_bytes;
     double params, active_params, weight_bytes;
     int attn_layers, moe_layers;
+    double expert_elems;       /* one expert's elements, all its matrices of one
+                                  layer (expert_elems; 0: no experts)          */
 } prof_t;
 
 static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tensor_info *w) {
@@ -307,6 +316,23 @@ dlp_status dlp__llm_act_graph(const dlp_llm_config *c, int64_t batch, int64_t se
         if (dlp_llm_build(&r, batch, seq, quant, g, &w, NULL) == DLP_OK) return DLP_OK;
     }
     return dlp_llm_build(c, batch, seq, quant, g, &w, err);
+}
+
+/* Elements of one expert (all its matrices, one layer) and the MoE layers:
+ * the matrices writing the hidden state (down projections) count the
+ * layers; the W4A16 time splits an expert's fixed parts by each matrix's
+ * share of it (dlp__llm_w4a16_moe_s).  Once per profile (profile_build). */
+static double expert_elems(const prof_t *p, double hidden) {
+    double all = 0, layers = 0, least = 0;
+    for (int i = 0; i < p->n_lin; i++) {
+        const lin_t *l = &p->lin[i];
+        if (l->kind != LIN_EXPERT) continue;
+        all += l->k * l->n * l->count;
+        if (l->n == hidden) layers += l->count;
+        if (least <= 0 || l->count < least) least = l->count;
+    }
+    if (layers <= 0) layers = least;
+    return layers > 0 ? all / layers : 0;
 }
 
 static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, dlp_error *err) {
@@ -388,6 +414,7 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         if (p->lin[i].count > p->moe_layers) p->moe_layers = (int)llround(p->lin[i].count);
     }
     if (down > 0) p->moe_layers = (int)llround(down);
+    p->expert_elems = expert_elems(p, (double)c->hidden_size);
     dlp_graph_free(g);
     return DLP_OK;
 }
@@ -548,7 +575,8 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
-    int w4a16_moe;             /* experts run weight-only 4-bit (W4A16, llm.c) */
+    int w4a16_moe;             /* experts run weight-only 4-bit (W4A16,
+                                  dlp__llm_w4a16_moe)                          */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
     double a2a_db;             /* bytes per element an EP dispatch sends: the
@@ -616,23 +644,6 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
            hit * (share * W4A16_MOE_EXPERT_US * 1e-6 + slice_bytes / (W4A16_MOE_ETA * bw));
 }
 
-/* Elements of one expert (all its matrices, one layer) and the MoE layers:
- * the matrices writing the hidden state (down projections) count the
- * layers; the W4A16 time splits an expert's fixed parts by each matrix's
- * share of it (llm.c, dlp__llm_w4a16_moe_s). */
-static double expert_elems(const prof_t *p, double hidden) {
-    double all = 0, layers = 0, least = 0;
-    for (int i = 0; i < p->n_lin; i++) {
-        const lin_t *l = &p->lin[i];
-        if (l->kind != LIN_EXPERT) continue;
-        all += l->k * l->n * l->count;
-        if (l->n == hidden) layers += l->count;
-        if (least <= 0 || l->count < least) least = l->count;
-    }
-    if (layers <= 0) layers = least;
-    return layers > 0 ? all / layers : 0;
-}
-
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
  * balanced routing. */
 static double experts_hit(double E, double K, double T, int ep) {
@@ -640,8 +651,8 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
-/* The least time of expert matrix l as a W4A16 MoE kernel (llm.c,
- * dlp__llm_w4a16_moe_s) when its rows hit `hit` experts, each sliced moe_tp
+/* The least time of expert matrix l as a W4A16 MoE kernel
+ * (dlp__llm_w4a16_moe_s) when its rows hit `hit` experts, each sliced moe_tp
  * ways: its share of an expert of ee elements, wb stored bytes a weight.
  * One function for serving's iteration and generate mode's steps
  * (dlp__llm_w4a16_moe_floor_s), so the two modes price the kernel alike. */
@@ -655,7 +666,7 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
     if (!c || !d || c->num_experts <= 0 || !(tokens > 0) || !dlp__llm_w4a16_moe(d, quant)) return 0;
     prof_t p;
     if (profile_get(c, quant, &p, NULL)) return 0;
-    double ee = expert_elems(&p, (double)c->hidden_size), bw = d->mem_bandwidth_gbs * 1e9;
+    double ee = p.expert_elems, bw = d->mem_bandwidth_gbs * 1e9;
     double K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1), t = 0;
     if (!(ee > 0) || !(bw > 0)) return 0;
     int tp = n_gpus > 1 ? n_gpus : 1;
@@ -705,7 +716,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
     double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
-    double ee = s->w4a16_moe ? expert_elems(p, (double)s->c->hidden_size) : 0;
+    double ee = s->w4a16_moe ? p->expert_elems : 0;
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
@@ -736,7 +747,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
         /* weight-only 4-bit experts: at least what the W4A16 MoE kernel
-         * tables say (llm.c; docs/llm.md, "Weight-only 4-bit MoE") */
+         * tables say (dlp__llm_w4a16_moe_s; docs/llm.md, "Weight-only 4-bit MoE") */
         if (l->kind == LIN_EXPERT && s->w4a16_moe && ee > 0) {
             double w4 = w4a16_lin_s(l, hit_l, ee, s->moe_tp, wb, s->bw);
             if (w4 > it.t - t0) it.t = t0 + w4;
@@ -1064,10 +1075,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                         (long long)c->num_experts);
     /* the fixed part, and the per-step handoff to each further GPU's
      * worker process (ENGINE_CPU worker_ms; none for modern engines) */
-    const double *off = ENGINE_CPU[wl->engine].off;
-    s->ov_fixed = wl->offline ? (off[0] + off[2] * (s->n_gpus - 1)) * 1e-3
-                              : (ENGINE_CPU[wl->engine].fixed_ms + ENGINE_CPU[wl->engine].worker_ms * (s->n_gpus - 1)) * 1e-3;
-    s->ov_seq = (wl->offline ? off[1] : ENGINE_CPU[wl->engine].seq_ms) * 1e-3;
+    const engine_cpu_t *cpu = wl->offline ? &ENGINE_CPU[wl->engine].offline : &ENGINE_CPU[wl->engine].served;
+    s->ov_fixed = (cpu->fixed_ms + cpu->worker_ms * (s->n_gpus - 1)) * 1e-3;
+    s->ov_seq = cpu->seq_ms * 1e-3;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
     s->spec_q = 1.0 + (double)wl->spec_tokens;
