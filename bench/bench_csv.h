@@ -27,10 +27,16 @@ static inline int csv_split(char *line, char **f, int max) {
     return n;
 }
 
-/* Index of a header column; a missing one ends the bench with its name. */
+/* Index of a header column (trailing spaces in the header ignored:
+ * LLM-Inference-Bench writes "end_latency "); a missing one ends the bench
+ * with its name. */
 static inline int csv_col(char **h, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(h[i], name)) return i;
+    size_t k = strlen(name);
+    for (int i = 0; i < n; i++) {
+        size_t m = strlen(h[i]);
+        while (m > 0 && h[i][m - 1] == ' ') m--;
+        if (m == k && !strncmp(h[i], name, k)) return i;
+    }
     fprintf(stderr, "column '%s' missing\n", name);
     exit(1);
 }

@@ -1368,18 +1368,6 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
     return r;
 }
 
-/* A header column, trailing blanks ignored (Fig_22 writes "end_latency "). */
-static int ib_col(char **h, int nh, const char *name) {
-    size_t k = strlen(name);
-    for (int i = 0; i < nh; i++) {
-        size_t m = strlen(h[i]);
-        while (m > 0 && h[i][m - 1] == ' ') m--;
-        if (m == k && !strncmp(h[i], name, k)) return i;
-    }
-    fprintf(stderr, "column '%s' missing\n", name);
-    exit(1);
-}
-
 /* All_results.csv (sub IB_ALL) or the power file (IB_POWER): same columns,
  * the power file adds avg_power.  Energy per request = W x GPUs x latency / B. */
 static void ib_load_results(const char *root, const char *rel, int sub) {
@@ -1387,10 +1375,10 @@ static void ib_load_results(const char *root, const char *rel, int sub) {
     char *h[16], *v[16];
     int nh;
     FILE *f = csv_open(root, rel, hl, (int)sizeof hl, h, 16, &nh);
-    int cH = ib_col(h, nh, "Hardware"), cN = ib_col(h, nh, "Num of Hardware"), cF = ib_col(h, nh, "Framework"),
-        cM = ib_col(h, nh, "Model"), cL = ib_col(h, nh, "Input Output Length"), cB = ib_col(h, nh, "Batch Size"),
-        cLat = ib_col(h, nh, "Latency"), cT = ib_col(h, nh, "Throughput"),
-        cP = sub == IB_POWER ? ib_col(h, nh, "avg_power") : -1;
+    int cH = csv_col(h, nh, "Hardware"), cN = csv_col(h, nh, "Num of Hardware"), cF = csv_col(h, nh, "Framework"),
+        cM = csv_col(h, nh, "Model"), cL = csv_col(h, nh, "Input Output Length"), cB = csv_col(h, nh, "Batch Size"),
+        cLat = csv_col(h, nh, "Latency"), cT = csv_col(h, nh, "Throughput"),
+        cP = sub == IB_POWER ? csv_col(h, nh, "avg_power") : -1;
     while (fgets(line, sizeof line, f)) {
         if (csv_split(line, v, 16) < nh) continue; /* blank lines */
         int64_t L = atoll(v[cL]), B = atoll(v[cB]);
@@ -1426,9 +1414,9 @@ static void ib_load_ttft(const char *root) {
     char *h[16], *v[16];
     int nh;
     FILE *f = csv_open(root, "LLM-Inference-Bench/Plots/Fig_22/all_results_TTFT_ITL.csv", hl, (int)sizeof hl, h, 16, &nh);
-    int cH = ib_col(h, nh, "Hardware"), cN = ib_col(h, nh, "Num of Hardware"), cF = ib_col(h, nh, "Framework"),
-        cM = ib_col(h, nh, "Model"), cI = ib_col(h, nh, "Input Length"), cO = ib_col(h, nh, "Output Length"),
-        cB = ib_col(h, nh, "Batch Size"), cT = ib_col(h, nh, "TTFT Latency"), cE = ib_col(h, nh, "end_latency");
+    int cH = csv_col(h, nh, "Hardware"), cN = csv_col(h, nh, "Num of Hardware"), cF = csv_col(h, nh, "Framework"),
+        cM = csv_col(h, nh, "Model"), cI = csv_col(h, nh, "Input Length"), cO = csv_col(h, nh, "Output Length"),
+        cB = csv_col(h, nh, "Batch Size"), cT = csv_col(h, nh, "TTFT Latency"), cE = csv_col(h, nh, "end_latency");
     while (fgets(line, sizeof line, f)) {
         int k = csv_split(line, v, 16);
         if (k < cT + 1) continue; /* blank lines; end_latency may be missing */
@@ -1780,15 +1768,11 @@ static sw_setup *sw_find(const char *model, const char *hw, int tp, int64_t P, i
     return s;
 }
 
+/* The median of a setup's repeats, v kept (median_of sorts in place). */
 static double sw_median(const double *v, int n) {
     double t[SW_MAXREP];
     memcpy(t, v, sizeof(double) * (size_t)n);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1], t[j - 1] = x;
-        }
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return median_of(t, n);
 }
 
 /* The prefill of the setup's B prompts on `engine`: round_ms of a prefill
