@@ -1002,6 +1002,68 @@ static void t_w4a16_moe(void) {
     CHECK(d4.decode_step_ms < 3.0);
 }
 
+/* 16-bit and fp8 MoE kernels (docs/llm.md, "16-bit and fp8 MoE kernels";
+ * fitted on aiconfigurator's tables by tools/moe/fit_16_fp8_moe.py: 16-bit
+ * t0 20.3 us, c 0.213 us, eta 0.801; fp8 t0 25.3 us, c 0.212 us, eta 0.736).
+ * By hand, one Qwen3-30B-A3B expert (hidden 2048, moe_intermediate 768:
+ * 3 x 2048 x 768 = 4,718,592 weights) on an H200 (4.8 TB/s):
+ *   bf16, 8 experts hit: 9,437,184 B / (0.801 x 4.8e12) = 2.4545 us,
+ *     20.3 + 8 x (0.213 + 2.4545) = 41.64 us
+ *   8 decode tokens on one H200, 128 experts, top 8: hit = 128 (1 -
+ *     (120/128)^8) = 51.62; a layer 20.3 + 51.62 x 2.6675 = 158.0 us,
+ *     x 48 MoE layers = 7.584 ms of expert matrices (bf16)
+ *   fp8: 4,718,592 B / (0.736 x 4.8e12) = 1.3357 us; a layer 25.3 +
+ *     51.62 x 1.5477 = 105.19 us, x 48 = 5.049 ms
+ * The GEMM curve gives about the bytes at the DRAM peak there (bf16:
+ * 51.62 x 9.44 MB / 4.8 TB/s = 101 us a layer), so the kernel rules.  Never
+ * faster than the curve: a prefill of 8192 tokens hits every expert with 512
+ * rows each, 2 x 8192 x 8 x 4,718,592 = 618 GFLOP a layer, >= 625 us at the
+ * 989 TFLOPS peak, over the kernel's 20.3 + 128 x 2.6675 = 361.7 us: the
+ * curve's time stands.  Which kernel: bf16/fp16 and fp8 (W8A8) on NVIDIA
+ * tensor cores; none on AMD (the tables are NVIDIA kernels), for fp8 on an
+ * A100 (no fp8 tensor cores: weight-only), for fp32 or nvfp4 on B200. */
+static double expert_parts_s(const dlp_llm_config *c, const dlp_device *d, int quant, double n_dec, double n_pf) {
+    dlp_llm_workload wl = {.quant = quant, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16};
+    int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1) t += p.lin_s[i];
+    return t;
+}
+
+static void t_moe_16_fp8_kernels(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
+    const dlp_device *a100 = dlp_devdb_find(db, "a100"), *mi300 = dlp_devdb_find(db, "mi300x");
+    double slice = 3.0 * 2048 * 768 * 2.0;
+    CHECK_NEAR(dlp__llm_moe_kernel_s(DLP__MOEK_16, 8, 1.0, slice, 4.8e12) * 1e6, 41.64, 0.01);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_NONE, 8, 1.0, slice, 4.8e12) == 0);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_FP8 + 1, 8, 1.0, slice, 4.8e12) == 0);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_16, 8, 1.0, slice, 0) == 0);
+    CHECK(dlp__llm_moe_kernel(h200, DLP_QT_BF16) == DLP__MOEK_16);
+    CHECK(dlp__llm_moe_kernel(h200, DLP_QT_FP16) == DLP__MOEK_16);
+    CHECK(dlp__llm_moe_kernel(h200, DLP_QT_FP8) == DLP__MOEK_FP8);
+    CHECK(dlp__llm_moe_kernel(b200, DLP_QT_FP8) == DLP__MOEK_FP8);
+    CHECK(dlp__llm_moe_kernel(h200, DLP_QT_INT4) == DLP__MOEK_W4A16);
+    CHECK(dlp__llm_moe_kernel(b200, DLP_QT_NVFP4) == DLP__MOEK_NONE);
+    CHECK(dlp__llm_moe_kernel(h200, DLP_QT_FP32) == DLP__MOEK_NONE);
+    CHECK(a100 && dlp__llm_moe_kernel(a100, DLP_QT_FP8) == DLP__MOEK_NONE);
+    CHECK(mi300 && dlp__llm_moe_kernel(mi300, DLP_QT_BF16) == DLP__MOEK_NONE);
+    CHECK(dlp__llm_moe_kernel(NULL, DLP_QT_BF16) == DLP__MOEK_NONE);
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    /* 2 % covers the round counts of the config (as t_w4a16_floor_by_hand) */
+    double bf = expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), f8 = expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0);
+    CHECK_NEAR(bf * 1e3, 7.584, 0.02 * 7.584);
+    CHECK_NEAR(f8 * 1e3, 5.049, 0.02 * 5.049);
+    /* prefill: the curve's time, above the kernel's 48 x 361.7 us */
+    double pf = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
+    CHECK(pf * 1e6 > 48 * 625.0);
+}
+
 /* A prompt arrives whole and is prefilled in the step after it arrives (in
  * chunks of 8192 tokens), not spread over the G steps of a generation
  * (llm_serve.c mixed_step).  So an aggregated replica's TPOT is its decode
@@ -1306,6 +1368,7 @@ int main(void) {
     RUN(t_kv_handoff_by_hand);
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
+    RUN(t_moe_16_fp8_kernels);
     RUN(t_moe_layers_and_alltoall);
     dlp_devdb_free(db);
     return TAP_DONE();

@@ -575,8 +575,9 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
-    int w4a16_moe;             /* experts run weight-only 4-bit (W4A16,
-                                  dlp__llm_w4a16_moe)                          */
+    int moe_kernel;            /* the fitted MoE kernel the experts run
+                                  (dlp__llm_moe_kernel: W4A16, 16-bit, fp8;
+                                  DLP__MOEK_NONE: the GEMM curve alone)     */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
     double a2a_db;             /* bytes per element an EP dispatch sends: the
@@ -628,6 +629,25 @@ static double kv_elems(const sctx *s, double ctx) {
 #define W4A16_MOE_EXPERT_US 0.236 /* per expert a layer's rows hit           */
 #define W4A16_MOE_ETA 0.659    /* share of the DRAM bandwidth the slices stream at */
 
+/* 16-bit and fp8 MoE kernels (issue 22, h130): the same tables' bfloat16,
+ * fp8 (per-tensor) and fp8_block rows (vLLM 0.24 triton / flashinfer,
+ * SGLang 0.5.14 triton / flashinfer, TensorRT-LLM 1.3.0rc20 cutlass /
+ * deepgemm on H100, H200, B200; balanced, T <= 32, no expert parallelism,
+ * SwiGLU experts) put the fused-MoE module at 1.5-3x the GEMM curve at
+ * decode sizes.  The W4A16 form, one fit per format class:
+ *   16-bit: 4,788 rows, t0 20.3 us, c 0.213 us, eta 0.801, MAPE 20.8 %
+ *           (leaving out a GPU: held-out 18.7-25.9 %; an engine 19.8-26.7 %)
+ *   fp8:    6,840 rows, t0 25.3 us, c 0.212 us, eta 0.736, MAPE 28.5 %
+ *           (leaving out a GPU: 30.3-33.5 %; an engine 18.8-39.9 %)
+ * tools/moe/fit_16_fp8_moe.py; docs/llm.md "16-bit and fp8 MoE kernels".
+ * A fit on kernel tables, not on serving rows. */
+#define MOE16_T0_US 20.3
+#define MOE16_EXPERT_US 0.213
+#define MOE16_ETA 0.801
+#define MOEFP8_T0_US 25.3
+#define MOEFP8_EXPERT_US 0.212
+#define MOEFP8_ETA 0.736
+
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     if (quant == DLP_QT_INT4) return 1;
     if (quant != DLP_QT_MXFP4 && quant != DLP_QT_NVFP4) return 0;
@@ -635,13 +655,40 @@ int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16;
 }
 
-/* One expert matrix of one layer: `share` of an expert's weights (gate and
- * up 1/3 each of a SwiGLU expert), so that a layer's matrices add up to the
- * fitted module whether the graph splits gate and up or fuses them. */
-double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw) {
+/* Which fitted MoE kernel runs the experts of `quant` on d: W4A16 as
+ * above; 16-bit weights on 16-bit tensor cores, fp8 weights on fp8 tensor
+ * cores (W8A8), both on NVIDIA GPUs only (the tables are NVIDIA's kernels:
+ * triton, cutlass, flashinfer, deepgemm); else none (the GEMM curve
+ * alone: fp32, weight-only fp8 on Ampere, fp4 on FP4 tensor cores, int8,
+ * nf4, AMD and Intel). */
+int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
+    if (!d) return DLP__MOEK_NONE;
+    if (dlp__llm_w4a16_moe(d, quant)) return DLP__MOEK_W4A16;
+    if (!d->vendor || strcmp(d->vendor, "nvidia") != 0) return DLP__MOEK_NONE;
+    if (quant != DLP_QT_BF16 && quant != DLP_QT_FP16 && quant != DLP_QT_FP8) return DLP__MOEK_NONE;
+    int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
+    if (quant == DLP_QT_FP8) return cdt == DLP_DT_FLOAT8E4M3FN ? DLP__MOEK_FP8 : DLP__MOEK_NONE;
+    return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16 ? DLP__MOEK_16 : DLP__MOEK_NONE;
+}
+
+/* One expert matrix of one layer under MoE kernel `kind`: `share` of an
+ * expert's weights (gate and up 1/3 each of a SwiGLU expert), so that a
+ * layer's matrices add up to the fitted module whether the graph splits
+ * gate and up or fuses them. */
+double dlp__llm_moe_kernel_s(int kind, double hit, double share, double slice_bytes, double bw) {
+    static const double fit[][3] = {
+        [DLP__MOEK_W4A16] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA},
+        [DLP__MOEK_16] = {MOE16_T0_US, MOE16_EXPERT_US, MOE16_ETA},
+        [DLP__MOEK_FP8] = {MOEFP8_T0_US, MOEFP8_EXPERT_US, MOEFP8_ETA},
+    };
+    if (kind <= DLP__MOEK_NONE || kind > DLP__MOEK_FP8) return 0;
     if (!(bw > 0) || !(hit >= 0) || !(share >= 0) || !(slice_bytes >= 0)) return 0;
-    return share * W4A16_MOE_T0_US * 1e-6 +
-           hit * (share * W4A16_MOE_EXPERT_US * 1e-6 + slice_bytes / (W4A16_MOE_ETA * bw));
+    const double *f = fit[kind];
+    return share * f[0] * 1e-6 + hit * (share * f[1] * 1e-6 + slice_bytes / (f[2] * bw));
+}
+
+double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw) {
+    return dlp__llm_moe_kernel_s(DLP__MOEK_W4A16, hit, share, slice_bytes, bw);
 }
 
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
@@ -651,14 +698,14 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
-/* The least time of expert matrix l as a W4A16 MoE kernel
- * (dlp__llm_w4a16_moe_s) when its rows hit `hit` experts, each sliced moe_tp
+/* The least time of expert matrix l as MoE kernel `kind`
+ * (dlp__llm_moe_kernel_s) when its rows hit `hit` experts, each sliced moe_tp
  * ways: its share of an expert of ee elements, wb stored bytes a weight.
  * One function for serving's iteration and generate mode's steps
  * (dlp__llm_w4a16_moe_floor_s), so the two modes price the kernel alike. */
-static double w4a16_lin_s(const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
+static double moe_lin_s(int kind, const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
     double n = l->n / moe_tp;
-    return l->count * dlp__llm_w4a16_moe_s(hit, l->k * l->n / ee, l->k * n * wb, bw);
+    return l->count * dlp__llm_moe_kernel_s(kind, hit, l->k * l->n / ee, l->k * n * wb, bw);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -673,7 +720,7 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
     for (int i = 0; i < p.n_lin; i++) {
         const lin_t *l = &p.lin[i];
         if (l->kind == LIN_EXPERT)
-            t += w4a16_lin_s(l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
+            t += moe_lin_s(DLP__MOEK_W4A16, l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
     }
     return t;
 }
@@ -716,7 +763,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
     double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
-    double ee = s->w4a16_moe ? p->expert_elems : 0;
+    double ee = s->moe_kernel ? p->expert_elems : 0;
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
@@ -746,11 +793,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double t0 = it.t;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
-        /* weight-only 4-bit experts: at least what the W4A16 MoE kernel
-         * tables say (dlp__llm_w4a16_moe_s; docs/llm.md, "Weight-only 4-bit MoE") */
-        if (l->kind == LIN_EXPERT && s->w4a16_moe && ee > 0) {
-            double w4 = w4a16_lin_s(l, hit_l, ee, s->moe_tp, wb, s->bw);
-            if (w4 > it.t - t0) it.t = t0 + w4;
+        /* experts: at least what the MoE kernel tables say for their
+         * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
+         * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
+        if (l->kind == LIN_EXPERT && s->moe_kernel && ee > 0) {
+            double km = moe_lin_s(s->moe_kernel, l, hit_l, ee, s->moe_tp, wb, s->bw);
+            if (km > it.t - t0) it.t = t0 + km;
         }
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
@@ -1120,7 +1168,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_extra_s = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN && wl->engine != DLP_LLM_ENGINE_TRTLLM
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
-    s->w4a16_moe = c->num_experts > 0 && dlp__llm_w4a16_moe(d, wl->quant);
+    s->moe_kernel = c->num_experts > 0 ? dlp__llm_moe_kernel(d, wl->quant) : DLP__MOEK_NONE;
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);

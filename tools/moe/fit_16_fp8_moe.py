@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""fit_16_fp8_moe.py — the 16-bit and fp8 MoE kernel models of
+src/llm/llm_serve.c (MOE16_*, MOEFP8_*; docs/llm.md, "16-bit and fp8 MoE
+kernels"), fitted on measured kernel times, never on serving rows.
+
+Data: aic_moe_16_fp8.csv beside this script — aiconfigurator's per-op MoE
+tables (github ai-dynamo/aiconfigurator at 095f58a5, Apache-2.0 (NVIDIA),
+aic-core/src/aiconfigurator_core/systems/data/{h100_sxm,h200_sxm,b200_sxm}/moe/
+{vllm/0.24.0,sglang/0.5.14,trtllm/1.3.0rc20}/moe_perf.parquet, read with the
+npm package hyparquet; values unchanged but for ms -> us): the rows of
+moe_dtype bfloat16, fp8 (per-tensor) and fp8_block, distribution "balanced",
+num_tokens <= 128, no expert parallelism, gated (SwiGLU) kernels only (the
+"nongated" rows are two-matrix experts).  Each row is the whole fused-MoE
+module of one layer (routing, both grouped GEMMs, activation, combine) timed
+under a CUDA graph, as for fit_w4a16_moe.py.
+
+Model, per layer (the W4A16 form of fit_w4a16_moe.py):
+    t = t0 + hit x (c + slice / (eta x BW))
+hit the experts the rows reach on one GPU (balanced routing: E (1 - (1 -
+k/E)^T)), slice one expert's three matrices on that GPU (3 H I / moe_tp
+weights) at 2 bytes (bf16) or 1 byte (fp8; the block scales are 1/16384 of
+it), BW the datasheet DRAM bandwidth.  Fitted by weighted least squares on
+relative error over T <= 32 (decode sizes; bigger batches are left to the
+GEMM curve, which the serving model takes the max with), one fit per
+format class (16-bit; fp8, per-tensor and block pooled).  Prints the refits
+leaving out each GPU and each engine, and the error per kernel.
+Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute]
+(--compute adds a fourth term, the expert FLOPs at the GPU's dense peak /
+eta_c, and reports whether it helps.)
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}   # data/devices.json mem_bandwidth_gbs
+PEAK = {('h100', 16): 989.4e12, ('h200', 16): 989.4e12, ('b200', 16): 2250e12,   # dense tensor peaks,
+        ('h100', 8): 1978.9e12, ('h200', 8): 1978.9e12, ('b200', 8): 4500e12}    # data/devices.json
+CLASS = {'bfloat16': 16, 'fp8': 8, 'fp8_block': 8}
+
+
+def load(path, max_tokens, cls):
+    rows = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            T, H, I, k, E, tp, ep = (int(r[x]) for x in ('tokens', 'hidden', 'inter', 'topk', 'experts', 'moe_tp',
+                                                          'moe_ep'))
+            if T > max_tokens or r['gpu'] not in BW or ep != 1 or CLASS.get(r['dtype']) != cls:
+                continue
+            hit = E * (1.0 - (1.0 - min(1.0, k / E)) ** T)
+            slice_b = 3.0 * H * I / tp * (2.0 if cls == 16 else 1.0)
+            flops = 2.0 * T * k * 3.0 * H * I / tp
+            rows.append({'gpu': r['gpu'], 'engine': r['framework'], 'kernel': r['kernel'], 'dtype': r['dtype'],
+                         'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
+                         'f': flops / PEAK[(r['gpu'], cls)] * 1e6, 'y': float(r['latency_us'])})
+    return rows
+
+
+def feats(q, npar):
+    return (1.0, q['hit'], q['x'], q['f'])[:npar]
+
+
+def lsq(rows, npar):
+    """Parameters minimising sum((model - y) / y)^2 (normal equations)."""
+    A = [[0.0] * npar for _ in range(npar)]
+    b = [0.0] * npar
+    for q in rows:
+        v = feats(q, npar)
+        w = 1.0 / q['y'] ** 2
+        for i in range(npar):
+            b[i] += w * v[i] * q['y']
+            for j in range(npar):
+                A[i][j] += w * v[i] * v[j]
+    M = [A[i] + [b[i]] for i in range(npar)]
+    for i in range(npar):
+        p = max(range(i, npar), key=lambda r: abs(M[r][i]))
+        M[i], M[p] = M[p], M[i]
+        if M[i][i] == 0:
+            return None
+        for r in range(npar):
+            if r != i:
+                f = M[r][i] / M[i][i]
+                M[r] = [M[r][c] - f * M[i][c] for c in range(npar + 1)]
+    return [M[i][npar] / M[i][i] for i in range(npar)]
+
+
+def pred(p, q):
+    return sum(a * v for a, v in zip(p, feats(q, len(p))))
+
+
+def mape(rows, p):
+    return 100.0 * sum(abs(pred(p, q) - q['y']) / q['y'] for q in rows) / len(rows)
+
+
+def show(p):
+    s = f"t0 {p[0]:.1f} us, per expert {p[1]:.3f} us, eta {1 / p[2]:.3f}"
+    return s + (f", eta_c {1 / p[3]:.3f}" if len(p) > 3 and p[3] != 0 else "")
+
+
+def report(cls, rows, npar):
+    p = lsq(rows, npar)
+    name = '16-bit' if cls == 16 else 'fp8'
+    print(f"{name}: {len(rows)} rows: {show(p)}, MAPE {mape(rows, p):.1f} %")
+    for key in ('gpu', 'engine'):
+        for g in sorted({q[key] for q in rows}):
+            tr = [q for q in rows if q[key] != g]
+            te = [q for q in rows if q[key] == g]
+            pg = lsq(tr, npar)
+            if pg:
+                print(f"  leave out {key} {g}: {show(pg)}; held-out MAPE {mape(te, pg):.1f} % ({len(te)} rows), "
+                      f"in-sample {mape(te, p):.1f} %")
+    by = defaultdict(list)
+    for q in rows:
+        by[(q['gpu'], q['engine'], q['dtype'], q['kernel'])].append(q)
+    print("  per kernel: rows, MAPE, median predicted / measured")
+    for k, v in sorted(by.items()):
+        r = sorted(pred(p, q) / q['y'] for q in v)[len(v) // 2]
+        print(f"    {k[0]} {k[1]} {k[2]} {k[3][:56]}: {len(v)}, {mape(v, p):.1f} %, {r:.2f}")
+    return p
+
+
+def main():
+    max_tokens, npar = 32, 3
+    args = sys.argv[1:]
+    while args:
+        a = args.pop(0)
+        if a == '--max-tokens' and args:
+            max_tokens = int(args.pop(0))
+        elif a == '--compute':
+            npar = 4
+        else:
+            sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute)")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'aic_moe_16_fp8.csv')
+    for cls in (16, 8):
+        rows = load(path, max_tokens, cls)
+        if len(rows) < 10:
+            sys.exit(f"fit_16_fp8_moe.py: {path}: only {len(rows)} rows of class {cls}")
+        report(cls, rows, npar)
+
+
+if __name__ == '__main__':
+    main()
