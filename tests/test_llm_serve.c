@@ -1003,27 +1003,30 @@ static void t_w4a16_moe(void) {
 }
 
 /* 16-bit and fp8 MoE kernels (docs/llm.md, "16-bit and fp8 MoE kernels";
- * fitted on aiconfigurator's tables by tools/moe/fit_16_fp8_moe.py: 16-bit
- * t0 20.3 us, c 0.213 us, eta 0.801; fp8 t0 25.3 us, c 0.212 us, eta 0.736).
+ * fitted per engine on aiconfigurator's tables by tools/moe/fit_16_fp8_moe.py:
+ * vLLM 16-bit t0 20.6 us, c 0.276 us, eta 0.879; vLLM block fp8 30.4 us,
+ * 0.102 us, 0.782; TensorRT-LLM block fp8 36.2 us, 1.027 us, 0.831).
  * By hand, one Qwen3-30B-A3B expert (hidden 2048, moe_intermediate 768:
  * 3 x 2048 x 768 = 4,718,592 weights) on an H200 (4.8 TB/s):
- *   bf16, 8 experts hit: 9,437,184 B / (0.801 x 4.8e12) = 2.4545 us,
- *     20.3 + 8 x (0.213 + 2.4545) = 41.64 us
- *   8 decode tokens on one H200, 128 experts, top 8: hit = 128 (1 -
- *     (120/128)^8) = 51.62; a layer 20.3 + 51.62 x 2.6675 = 158.0 us,
- *     x 48 MoE layers = 7.584 ms of expert matrices (bf16)
- *   fp8: 4,718,592 B / (0.736 x 4.8e12) = 1.3357 us; a layer 25.3 +
- *     51.62 x 1.5477 = 105.19 us, x 48 = 5.049 ms
+ *   vLLM bf16, 8 experts hit: 9,437,184 B / (0.879 x 4.8e12) = 2.2368 us,
+ *     20.6 + 8 x (0.276 + 2.2368) = 40.70 us
+ *   TensorRT-LLM fp8, 8 hit: 4,718,592 B / (0.831 x 4.8e12) = 1.1829 us,
+ *     36.2 + 8 x (1.027 + 1.1829) = 53.88 us
+ *   8 decode tokens on one H200 under vLLM, 128 experts, top 8: hit = 128
+ *     (1 - (120/128)^8) = 51.62; bf16 a layer 20.6 + 51.62 x 2.5128 =
+ *     150.31 us, x 48 MoE layers = 7.215 ms of expert matrices; fp8
+ *     4,718,592 B / (0.782 x 4.8e12) = 1.2571 us, a layer 30.4 + 51.62 x
+ *     1.3591 = 100.56 us, x 48 = 4.827 ms
  * The GEMM curve gives about the bytes at the DRAM peak there (bf16:
  * 51.62 x 9.44 MB / 4.8 TB/s = 101 us a layer), so the kernel rules.  Never
  * faster than the curve: a prefill of 8192 tokens hits every expert with 512
  * rows each, 2 x 8192 x 8 x 4,718,592 = 618 GFLOP a layer, >= 625 us at the
- * 989 TFLOPS peak, over the kernel's 20.3 + 128 x 2.6675 = 361.7 us: the
+ * 989 TFLOPS peak, over the kernel's 20.6 + 128 x 2.5128 = 342.2 us: the
  * curve's time stands.  Which kernel: bf16/fp16 and fp8 (W8A8) on NVIDIA
  * tensor cores; none on AMD (the tables are NVIDIA kernels), for fp8 on an
  * A100 (no fp8 tensor cores: weight-only), for fp32 or nvfp4 on B200. */
 static double expert_parts_s(const dlp_llm_config *c, const dlp_device *d, int quant, double n_dec, double n_pf) {
-    dlp_llm_workload wl = {.quant = quant, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16};
+    dlp_llm_workload wl = {.quant = quant, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_MODERN};
     int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
     dlp__llm_parts p;
     dlp_error e = {0};
@@ -1038,10 +1041,13 @@ static void t_moe_16_fp8_kernels(void) {
     const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
     const dlp_device *a100 = dlp_devdb_find(db, "a100"), *mi300 = dlp_devdb_find(db, "mi300x");
     double slice = 3.0 * 2048 * 768 * 2.0;
-    CHECK_NEAR(dlp__llm_moe_kernel_s(DLP__MOEK_16, 8, 1.0, slice, 4.8e12) * 1e6, 41.64, 0.01);
-    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_NONE, 8, 1.0, slice, 4.8e12) == 0);
-    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_FP8 + 1, 8, 1.0, slice, 4.8e12) == 0);
-    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_16, 8, 1.0, slice, 0) == 0);
+    const int V = DLP_LLM_ENGINE_MODERN, TR = DLP_LLM_ENGINE_TRTLLM;
+    CHECK_NEAR(dlp__llm_moe_kernel_s(DLP__MOEK_16, V, 8, 1.0, slice, 4.8e12) * 1e6, 40.70, 0.01);
+    CHECK_NEAR(dlp__llm_moe_kernel_s(DLP__MOEK_FP8, TR, 8, 1.0, slice / 2, 4.8e12) * 1e6, 53.88, 0.01);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_NONE, V, 8, 1.0, slice, 4.8e12) == 0);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_FP8 + 1, V, 8, 1.0, slice, 4.8e12) == 0);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_16, 99, 8, 1.0, slice, 4.8e12) == 0);
+    CHECK(dlp__llm_moe_kernel_s(DLP__MOEK_16, V, 8, 1.0, slice, 0) == 0);
     CHECK(dlp__llm_moe_kernel(h200, DLP_QT_BF16) == DLP__MOEK_16);
     CHECK(dlp__llm_moe_kernel(h200, DLP_QT_FP16) == DLP__MOEK_16);
     CHECK(dlp__llm_moe_kernel(h200, DLP_QT_FP8) == DLP__MOEK_FP8);
@@ -1057,9 +1063,9 @@ static void t_moe_16_fp8_kernels(void) {
     CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
     /* 2 % covers the round counts of the config (as t_w4a16_floor_by_hand) */
     double bf = expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), f8 = expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0);
-    CHECK_NEAR(bf * 1e3, 7.584, 0.02 * 7.584);
-    CHECK_NEAR(f8 * 1e3, 5.049, 0.02 * 5.049);
-    /* prefill: the curve's time, above the kernel's 48 x 361.7 us */
+    CHECK_NEAR(bf * 1e3, 7.215, 0.02 * 7.215);
+    CHECK_NEAR(f8 * 1e3, 4.827, 0.02 * 4.827);
+    /* prefill: the curve's time, above the kernel's 48 x 342.2 us */
     double pf = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
     CHECK(pf * 1e6 > 48 * 625.0);
 }

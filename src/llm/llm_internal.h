@@ -68,12 +68,13 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
 /* The fitted MoE kernels (llm_serve.c; docs/llm.md, "16-bit and fp8 MoE
  * kernels"): which one runs the experts of `quant` on d (W4A16 as
  * dlp__llm_w4a16_moe; 16-bit and W8A8 fp8 on NVIDIA tensor cores; else
- * none), and the seconds of one expert matrix under it, as
- * dlp__llm_w4a16_moe_s (which is kind W4A16); 0 for none or bad input.
+ * none), and the seconds of one expert matrix under it as `engine`
+ * (dlp_llm_engine) runs it, as dlp__llm_w4a16_moe_s (kind W4A16, one fit
+ * for every engine); 0 for none or bad input.
  * Fitted on aiconfigurator's kernel tables (tools/moe/fit_16_fp8_moe.py). */
 enum { DLP__MOEK_NONE = 0, DLP__MOEK_W4A16, DLP__MOEK_16, DLP__MOEK_FP8 };
 int dlp__llm_moe_kernel(const dlp_device *d, int quant);
-double dlp__llm_moe_kernel_s(int kind, double hit, double share, double slice_bytes, double bw);
+double dlp__llm_moe_kernel_s(int kind, int engine, double hit, double share, double slice_bytes, double bw);
 /* The same floor summed over one forward's expert matrices (llm_serve.c:
  * the serving profile's, which iteration floors one by one) for `tokens`
  * tokens on one of n_gpus tensor-parallel GPUs (experts sliced n_gpus ways,

@@ -575,9 +575,9 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
-    int moe_kernel;            /* the fitted MoE kernel the experts run
-                                  (dlp__llm_moe_kernel: W4A16, 16-bit, fp8;
-                                  DLP__MOEK_NONE: the GEMM curve alone)     */
+    const double *moe_fit;     /* the fitted MoE kernel the experts run
+                                  (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
+                                  per engine; NULL: the GEMM curve alone)   */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
     double a2a_db;             /* bytes per element an EP dispatch sends: the
@@ -629,24 +629,39 @@ static double kv_elems(const sctx *s, double ctx) {
 #define W4A16_MOE_EXPERT_US 0.236 /* per expert a layer's rows hit           */
 #define W4A16_MOE_ETA 0.659    /* share of the DRAM bandwidth the slices stream at */
 
-/* 16-bit and fp8 MoE kernels (issue 22, h130): the same tables' bfloat16,
- * fp8 (per-tensor) and fp8_block rows (vLLM 0.24 triton / flashinfer,
- * SGLang 0.5.14 triton / flashinfer, TensorRT-LLM 1.3.0rc20 cutlass /
- * deepgemm on H100, H200, B200; balanced, T <= 32, no expert parallelism,
- * SwiGLU experts) put the fused-MoE module at 1.5-3x the GEMM curve at
- * decode sizes.  The W4A16 form, one fit per format class:
- *   16-bit: 4,788 rows, t0 20.3 us, c 0.213 us, eta 0.801, MAPE 20.8 %
- *           (leaving out a GPU: held-out 18.7-25.9 %; an engine 19.8-26.7 %)
- *   fp8:    6,840 rows, t0 25.3 us, c 0.212 us, eta 0.736, MAPE 28.5 %
- *           (leaving out a GPU: 30.3-33.5 %; an engine 18.8-39.9 %)
+/* 16-bit and fp8 MoE kernels (issue 22, h130): the same tables' bfloat16
+ * and fp8_block rows (balanced, T <= 32, no expert parallelism, SwiGLU
+ * experts; vLLM 0.24, SGLang 0.5.14, TensorRT-LLM 1.3.0rc20 on H100, H200,
+ * B200) put the fused-MoE module at 1.5-3x the GEMM curve at decode sizes,
+ * and each engine runs its own kernel (vLLM and SGLang triton fused_moe,
+ * TensorRT-LLM cutlass; on B200 flashinfer / deepgemm): at 4 tokens of
+ * DeepSeek-V3's layer on an H200 with TP 8 SGLang 62, vLLM 78, TensorRT-LLM
+ * 138 us.  The W4A16 form, one fit per engine and format (t0 us, c us, eta;
+ * in-sample MAPE; held-out leaving out each GPU in turn):
+ *   16-bit  vLLM 20.6 0.276 0.879 (19.0 %; 18.4-30.3 %)
+ *           SGLang 16.9 0.154 0.753 (24.3 %; 21.2-30.2 %)
+ *           TensorRT-LLM 28.1 0.265 0.802 (14.3 %; 11.5-16.7 %)
+ *   fp8     vLLM 30.4 0.102 0.782 (13.1 %; 13.2-18.9 %)
+ *   (block) SGLang 21.3 0.167 0.769 (14.0 %; 12.1-19.2 %)
+ *           TensorRT-LLM 36.2 1.027 0.831 (22.1 %; 21.1-27.6 %)
+ * vllm-v0 takes vLLM's (the same triton fused_moe lineage).  dlperf's fp8
+ * is block fp8 (a scale per 128 x 128), so per-tensor fp8's kernels (vLLM's
+ * modelopt flashinfer cutlass: 4x these on Hopper) are not used.
  * tools/moe/fit_16_fp8_moe.py; docs/llm.md "16-bit and fp8 MoE kernels".
  * A fit on kernel tables, not on serving rows. */
-#define MOE16_T0_US 20.3
-#define MOE16_EXPERT_US 0.213
-#define MOE16_ETA 0.801
-#define MOEFP8_T0_US 25.3
-#define MOEFP8_EXPERT_US 0.212
-#define MOEFP8_ETA 0.736
+static const double MOE_FIT16[4][3] = {
+    [DLP_LLM_ENGINE_MODERN] = {20.6, 0.276, 0.879},
+    [DLP_LLM_ENGINE_VLLM_V0] = {20.6, 0.276, 0.879},
+    [DLP_LLM_ENGINE_SGLANG] = {16.9, 0.154, 0.753},
+    [DLP_LLM_ENGINE_TRTLLM] = {28.1, 0.265, 0.802},
+};
+static const double MOE_FITFP8[4][3] = {
+    [DLP_LLM_ENGINE_MODERN] = {30.4, 0.102, 0.782},
+    [DLP_LLM_ENGINE_VLLM_V0] = {30.4, 0.102, 0.782},
+    [DLP_LLM_ENGINE_SGLANG] = {21.3, 0.167, 0.769},
+    [DLP_LLM_ENGINE_TRTLLM] = {36.2, 1.027, 0.831},
+};
+static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA};
 
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     if (quant == DLP_QT_INT4) return 1;
@@ -671,24 +686,31 @@ int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
     return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16 ? DLP__MOEK_16 : DLP__MOEK_NONE;
 }
 
-/* One expert matrix of one layer under MoE kernel `kind`: `share` of an
- * expert's weights (gate and up 1/3 each of a SwiGLU expert), so that a
+/* The fitted (t0 us, c us, eta) of MoE kernel `kind` under `engine`;
+ * NULL for none or out of range (W4A16: one fit for every engine). */
+static const double *moe_fit(int kind, int engine) {
+    if (kind == DLP__MOEK_W4A16) return MOE_FITW4;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
+    if (kind == DLP__MOEK_16) return MOE_FIT16[engine];
+    if (kind == DLP__MOEK_FP8) return MOE_FITFP8[engine];
+    return NULL;
+}
+
+/* One expert matrix of one layer under a fitted MoE kernel f: `share` of
+ * an expert's weights (gate and up 1/3 each of a SwiGLU expert), so that a
  * layer's matrices add up to the fitted module whether the graph splits
  * gate and up or fuses them. */
-double dlp__llm_moe_kernel_s(int kind, double hit, double share, double slice_bytes, double bw) {
-    static const double fit[][3] = {
-        [DLP__MOEK_W4A16] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA},
-        [DLP__MOEK_16] = {MOE16_T0_US, MOE16_EXPERT_US, MOE16_ETA},
-        [DLP__MOEK_FP8] = {MOEFP8_T0_US, MOEFP8_EXPERT_US, MOEFP8_ETA},
-    };
-    if (kind <= DLP__MOEK_NONE || kind > DLP__MOEK_FP8) return 0;
-    if (!(bw > 0) || !(hit >= 0) || !(share >= 0) || !(slice_bytes >= 0)) return 0;
-    const double *f = fit[kind];
+static double moe_share_s(const double *f, double hit, double share, double slice_bytes, double bw) {
+    if (!f || !(bw > 0) || !(hit >= 0) || !(share >= 0) || !(slice_bytes >= 0)) return 0;
     return share * f[0] * 1e-6 + hit * (share * f[1] * 1e-6 + slice_bytes / (f[2] * bw));
 }
 
+double dlp__llm_moe_kernel_s(int kind, int engine, double hit, double share, double slice_bytes, double bw) {
+    return moe_share_s(moe_fit(kind, engine), hit, share, slice_bytes, bw);
+}
+
 double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw) {
-    return dlp__llm_moe_kernel_s(DLP__MOEK_W4A16, hit, share, slice_bytes, bw);
+    return moe_share_s(MOE_FITW4, hit, share, slice_bytes, bw);
 }
 
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
@@ -698,14 +720,14 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
-/* The least time of expert matrix l as MoE kernel `kind`
- * (dlp__llm_moe_kernel_s) when its rows hit `hit` experts, each sliced moe_tp
+/* The least time of expert matrix l under the fitted MoE kernel f
+ * (moe_share_s) when its rows hit `hit` experts, each sliced moe_tp
  * ways: its share of an expert of ee elements, wb stored bytes a weight.
  * One function for serving's iteration and generate mode's steps
  * (dlp__llm_w4a16_moe_floor_s), so the two modes price the kernel alike. */
-static double moe_lin_s(int kind, const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
+static double moe_lin_s(const double *f, const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
     double n = l->n / moe_tp;
-    return l->count * dlp__llm_moe_kernel_s(kind, hit, l->k * l->n / ee, l->k * n * wb, bw);
+    return l->count * moe_share_s(f, hit, l->k * l->n / ee, l->k * n * wb, bw);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -720,7 +742,7 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
     for (int i = 0; i < p.n_lin; i++) {
         const lin_t *l = &p.lin[i];
         if (l->kind == LIN_EXPERT)
-            t += moe_lin_s(DLP__MOEK_W4A16, l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
+            t += moe_lin_s(MOE_FITW4, l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
     }
     return t;
 }
@@ -763,7 +785,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
     double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
-    double ee = s->moe_kernel ? p->expert_elems : 0;
+    double ee = s->moe_fit ? p->expert_elems : 0;
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
@@ -796,8 +818,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
-        if (l->kind == LIN_EXPERT && s->moe_kernel && ee > 0) {
-            double km = moe_lin_s(s->moe_kernel, l, hit_l, ee, s->moe_tp, wb, s->bw);
+        if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
+            double km = moe_lin_s(s->moe_fit, l, hit_l, ee, s->moe_tp, wb, s->bw);
             if (km > it.t - t0) it.t = t0 + km;
         }
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
@@ -1168,7 +1190,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_extra_s = wl->quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN && wl->engine != DLP_LLM_ENGINE_TRTLLM
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
-    s->moe_kernel = c->num_experts > 0 ? dlp__llm_moe_kernel(d, wl->quant) : DLP__MOEK_NONE;
+    s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);

@@ -36,7 +36,11 @@ from collections import defaultdict
 BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}   # data/devices.json mem_bandwidth_gbs
 PEAK = {('h100', 16): 989.4e12, ('h200', 16): 989.4e12, ('b200', 16): 2250e12,   # dense tensor peaks,
         ('h100', 8): 1978.9e12, ('h200', 8): 1978.9e12, ('b200', 8): 4500e12}    # data/devices.json
-CLASS = {'bfloat16': 16, 'fp8': 8, 'fp8_block': 8}
+# 16: bfloat16; 8: fp8_block (e4m3, a scale per 128 x 128 block: dlperf's
+# fp8 format, DLP_QT_FP8, and the DeepSeek / Qwen3 / MiniMax FP8 releases);
+# 9: per-tensor fp8 (modelopt), reported beside, not compiled in
+CLASS = {'bfloat16': 16, 'fp8_block': 8, 'fp8': 9}
+NAME = {16: '16-bit', 8: 'fp8 block', 9: 'fp8 per-tensor'}
 
 
 def load(path, max_tokens, cls):
@@ -52,7 +56,7 @@ def load(path, max_tokens, cls):
             flops = 2.0 * T * k * 3.0 * H * I / tp
             rows.append({'gpu': r['gpu'], 'engine': r['framework'], 'kernel': r['kernel'], 'dtype': r['dtype'],
                          'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
-                         'f': flops / PEAK[(r['gpu'], cls)] * 1e6, 'y': float(r['latency_us'])})
+                         'f': flops / PEAK[(r['gpu'], min(cls, 16 if cls == 16 else 8))] * 1e6, 'y': float(r['latency_us'])})
     return rows
 
 
@@ -99,7 +103,7 @@ def show(p):
 
 def report(cls, rows, npar):
     p = lsq(rows, npar)
-    name = '16-bit' if cls == 16 else 'fp8'
+    name = NAME[cls]
     print(f"{name}: {len(rows)} rows: {show(p)}, MAPE {mape(rows, p):.1f} %")
     for key in ('gpu', 'engine'):
         for g in sorted({q[key] for q in rows}):
@@ -131,11 +135,32 @@ def main():
         else:
             sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute)")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'aic_moe_16_fp8.csv')
-    for cls in (16, 8):
+    for cls in (16, 8, 9):
         rows = load(path, max_tokens, cls)
         if len(rows) < 10:
             sys.exit(f"fit_16_fp8_moe.py: {path}: only {len(rows)} rows of class {cls}")
         report(cls, rows, npar)
+    by_engine(path, max_tokens, npar)
+
+
+def by_engine(path, max_tokens, npar):
+    """One fit per engine and class (each engine runs its own MoE kernel:
+    vLLM and SGLang triton, TensorRT-LLM cutlass / deepgemm), with its
+    leave-one-GPU-out refits; the pooled fit's error on the same rows beside."""
+    print("per engine (the constants llm_serve.c compiles in: MOE_FIT)")
+    for cls in (16, 8):
+        rows = load(path, max_tokens, cls)
+        pooled = lsq(rows, npar)
+        for eng in sorted({q['engine'] for q in rows}):
+            er = [q for q in rows if q['engine'] == eng]
+            p = lsq(er, npar)
+            held = []
+            for g in sorted({q['gpu'] for q in er}):
+                pg = lsq([q for q in er if q['gpu'] != g], npar)
+                te = [q for q in er if q['gpu'] == g]
+                held.append(f"{g} {mape(te, pg):.1f} %")
+            print(f"  {NAME[cls]} {eng}: {len(er)} rows: {show(p)}, MAPE {mape(er, p):.1f} % "
+                  f"(pooled fit {mape(er, pooled):.1f} %); held-out GPU: {', '.join(held)}")
 
 
 if __name__ == '__main__':
