@@ -98,17 +98,18 @@ def main():
     ap.add_argument("--date", action="append", default=[], help="dump date YYYY-MM-DD (repeatable)")
     a = ap.parse_args()
     w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(COLS)
     if a.yaml:
         try:
             doc = yaml.safe_load(open(a.yaml))
         except (OSError, yaml.YAMLError) as err:
             sys.exit("extract.py: %s: %s" % (a.yaml, str(err).splitlines()[0]))
+        w.writerow(COLS)
         for r in rows_of(doc, a.date[0] if a.date else "", "", ""):
             w.writerow(r)
         return
     if not a.repo or not a.date:
         sys.exit("extract.py: give --repo GITDIR and at least one --date, or --yaml FILE")
+    w.writerow(COLS)
     for date in a.date:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
             sys.exit("extract.py: --date %r is not YYYY-MM-DD" % date)
