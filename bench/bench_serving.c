@@ -1224,6 +1224,7 @@ static void mtp_report(void) {
 
 /* The recipes' part (h129): how the blank-count runs matched, and the
  * decode workers whose recipe says MTP scored with and without it. */
+static double median_of(double *v, int n);
 static void imax_report(void) {
     int runs = 0;
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
@@ -1236,6 +1237,7 @@ static void imax_report(void) {
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};
+    static double rm[MAXR], r0[MAXR]; /* predicted / measured of the MTP rows: with, plain */
     for (int b = 0; b < 3; b++) {
         double e[3] = {0}, e0 = 0;
         int n[3] = {0};
@@ -1248,6 +1250,7 @@ static void imax_report(void) {
             double err = fabs(r->a[T_TPOT] - r->y[T_TPOT]) / r->y[T_TPOT];
             e[k] += err, n[k]++;
             if (k != 2) continue;
+            rm[n[2] - 1] = r->a[T_TPOT] / r->y[T_TPOT], r0[n[2] - 1] = rm[n[2] - 1];
             dlp_llm_config c;
             dlp_error er = {0};
             dlp_llm_workload wl = r->wl;
@@ -1255,16 +1258,21 @@ static void imax_report(void) {
             dlp_llm_prediction p;
             const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
             if (d && !dlp_llm_catalogue_get(r->model, &c, &er) && !dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &er))
-                e0 += fabs(p.tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT];
+                e0 += fabs(p.tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT], r0[n[2] - 1] = p.tpot_ms / r->y[T_TPOT];
             else
                 e0 += err; /* no plain answer: counted as the MTP one */
         }
         if (!n[0] && !n[1] && !n[2]) continue;
         printf("  %s decode workers, counts from the recipe, TPOT MAPE: no MTP %.1f %% (%d); MTP unknown (entries "
-               "differ, or K not in the recipe name; scored plain) %.1f %% (%d); MTP K drafts at A(K) = 0.85 + ... + "
-               "0.85^K %.1f %% (%d), the same rows plain %.1f %%\n",
-               be[b], n[0] ? 100 * e[0] / n[0] : NAN, n[0], n[1] ? 100 * e[1] / n[1] : NAN, n[1],
-               n[2] ? 100 * e[2] / n[2] : NAN, n[2], n[2] ? 100 * e0 / n[2] : NAN);
+               "differ, or K not in the recipe name; scored plain) %.1f %% (%d)",
+               be[b], n[0] ? 100 * e[0] / n[0] : NAN, n[0], n[1] ? 100 * e[1] / n[1] : NAN, n[1]);
+        if (n[2])
+            printf("; MTP K drafts at A(K) = 0.85 + ... + 0.85^K %.1f %% (%d), the same rows plain %.1f %%",
+                   100 * e[2] / n[2], n[2], 100 * e0 / n[2]);
+        printf("\n");
+        if (n[2])
+            printf("    the MTP rows' median predicted / measured TPOT: with MTP %.2f, plain %.2f\n", median_of(rm, n[2]),
+                   median_of(r0, n[2]));
     }
 }
 
