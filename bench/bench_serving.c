@@ -2267,13 +2267,26 @@ static void sw_report(void) {
     }
 }
 
-/* ---- vLLM <= 0.5 offline: the engine's CPU time per step, refit ---------- */
+/* ---- an engine's offline CPU time per step, refit on LLM-Inference-Bench -- */
 
-/* An infbench row the offline vllm-v0 fit reads: vLLM <= 0.5 (vllm-v0),
- * an e2e latency, and at least two generated tokens (a decode step). */
+/* What the offline fit below reads (h128 for vllm-v0, h131 for modern):
+ * the engine's rows, and with dev >= 0 only that GPU's rows (the modern
+ * engine's vLLM 0.6.1 rows are fitted on A100 alone: the ROCm rows miss by
+ * 2.6-6x on the GPU side, docs/llm.md, which a CPU term would absorb); base
+ * is the triple the fit is judged against. */
+typedef struct {
+    int engine, dev;
+    const double *base;
+    const char *base_name;
+} ibfit_t;
+static ibfit_t IBF;
+
+/* An infbench row the offline fit reads: the engine IBF names (on its GPU
+ * where it names one), an e2e latency, and at least two generated tokens (a
+ * decode step). */
 static int ibv0_row(const row_t *r) {
-    return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 && isfinite(r->y[T_E2E]) &&
-           r->wl.gen_tokens > 1 && isfinite(r->a[T_TTFT]) && r->dec_ms > 0;
+    return !strcmp(r->set, "infbench") && r->wl.engine == IBF.engine && (IBF.dev < 0 || r->dev == IBF.dev) &&
+           isfinite(r->y[T_E2E]) && r->wl.gen_tokens > 1 && isfinite(r->a[T_TTFT]) && r->dec_ms > 0;
 }
 
 /* The measured decode step of a row, derived: (measured latency - our
@@ -2327,13 +2340,17 @@ static int ibv0_fit(int kind, int skip, double c[3]) {
     if (!tp0) return 0;
     if (tps) {
         solve_n(3, A, c);
-        return 1;
+        if (c[1] >= 0) return 1;
     }
-    /* the fixed and per-sequence rows and columns of the normal equations */
+    /* the fixed and per-sequence rows and columns of the normal equations:
+     * one GPU count, or a per-GPU term that came out negative (a further
+     * GPU's worker cannot take CPU time off the step: the modern engine's
+     * A100 rows, where it absorbs the predicted GPU step's error by TP), so
+     * held at its bound 0, as non-negative least squares would */
     double B[2][4] = {{A[0][0], A[0][2], A[0][3]}, {A[2][0], A[2][2], A[2][3]}}, x[2];
     solve_n(2, B, x);
-    c[0] = x[0], c[1] = NAN, c[2] = x[1];
-    return 2;
+    c[0] = x[0], c[1] = tps ? 0.0 : NAN, c[2] = x[1];
+    return tps ? 1 : 2;
 }
 
 /* h124's blog-derived offline constants, the reference the fit was judged
@@ -2374,20 +2391,23 @@ static double ibv0_heldout(int kind, double *base) {
         ibv0_mape(kind, g, NULL, 0, &nall);
         int how = nall ? ibv0_fit(kind, g, c) : 0;
         if (!how) continue;
-        double m = ibv0_mape(kind, g, c, how == 2, &ng), mb = ibv0_mape(kind, g, IBV0_BLOG, how == 2, &nb);
+        double m = ibv0_mape(kind, g, c, how == 2, &ng), mb = ibv0_mape(kind, g, IBF.base, how == 2, &nb);
         const char *nm = kind == 1 ? devname[g] : famname[g];
         if (how == 2)
-            printf("  %s %.1f %% (blog-derived %.1f %%; its %d one-GPU rows of %d: the rest hold one GPU count, the "
-                   "per-GPU term is not identified; fit %.2f + %.4f x running)", nm, m, mb, ng, nall, c[0], c[2]);
+            printf("  %s %.1f %% (%s %.1f %%; its %d one-GPU rows of %d: the rest hold one GPU count, the "
+                   "per-GPU term is not identified; fit %.2f + %.4f x running)", nm, m, IBF.base_name, mb, ng, nall, c[0],
+                   c[2]);
         else
-            printf("  %s %.1f %% (blog-derived %.1f %%, %d rows; fit %.2f + %.2f x (GPUs - 1) + %.4f x running)", nm, m,
-                   mb, ng, c[0], c[1], c[2]);
+            printf("  %s %.1f %% (%s %.1f %%, %d rows; fit %.2f + %.2f x (GPUs - 1) + %.4f x running)", nm, m,
+                   IBF.base_name, mb, ng, c[0], c[1], c[2]);
         partial |= how == 2;
         err += m * ng, eb += mb * nb, n += ng;
     }
     *base = n ? eb / n : NAN;
     double all = n ? err / n : NAN;
-    if (n) printf("; all %.1f %% (blog-derived %.1f %%, %d rows%s)", all, *base, n, partial ? ", one-GPU rows only where said" : "");
+    if (n)
+        printf("; all %.1f %% (%s %.1f %%, %d rows%s)", all, IBF.base_name, *base, n,
+               partial ? ", one-GPU rows only where said" : "");
     printf("\n");
     return all;
 }
@@ -2416,6 +2436,7 @@ static double ibv0_on_splitwise(const double c[3], int *n) {
 static void ibv0_report(void) {
     double c[3];
     int n, nb;
+    IBF = (ibfit_t){DLP_LLM_ENGINE_VLLM_V0, -1, IBV0_BLOG, "blog-derived"};
     if (!ibv0_fit(0, -1, c)) return; /* no vllm-v0 infbench rows loaded */
     printf("\n### vllm-v0 offline: the CPU time per step refit on LLM-Inference-Bench's vLLM <= 0.5 rows\n\n"
            "derived step = (measured latency - our prefill of the batch) / (gen - 1); fitted: derived step - our "
@@ -2431,6 +2452,70 @@ static void ibv0_report(void) {
     else printf("  on splitwise's decode steps: not loaded (run `all`)\n");
     int beats = isfinite(lg) && lg < bg && isfinite(lf) && lf < bf && n && sw < sb;
     printf("  every held-out check beats the blog-derived constants: %s\n", beats ? "yes" : n ? "no" : "splitwise not loaded");
+}
+
+/* ---- vLLM 0.6.1 offline (modern engine): the same fit, h131 -------------- */
+
+/* The modern engine's CPU side before h131, served and offline alike
+ * (llm_serve.c MODERN_CPU: round numbers, 0.35 ms + 0.010 ms per running
+ * sequence, no per-GPU term): the reference the offline fit is judged
+ * against. */
+static const double IBM_ROUND[3] = {0.35, 0.0, 0.010};
+
+/* The fit's triple c on each other GPU's rows of the engine (held out
+ * whole: nothing of them fitted), beside the reference; *worst is 1 when
+ * any GPU's rows score worse with c.  Prints, per GPU, also what a fit on
+ * that GPU alone would say (a diagnostic: a CPU part that grows far faster
+ * with the batch than A100's is GPU time the CPU term cannot carry). */
+static void ibm_other_gpus(int fit_dev, const double c[3], int *worse) {
+    printf("  the fit on the other GPUs' rows (held out whole):");
+    for (int g = 0; g < ndev; g++) {
+        if (g == fit_dev) continue;
+        IBF.dev = g;
+        int n, nb;
+        double m = ibv0_mape(0, 0, c, 0, &n), mb = ibv0_mape(0, 0, IBF.base, 0, &nb), own[3];
+        if (!n) continue;
+        int how = ibv0_fit(0, -1, own);
+        *worse |= !(m < mb);
+        printf("  %s %.1f %% (%s %.1f %%, %d rows; fit on it alone %.2f + %.2f x (GPUs - 1) + %.4f x running)",
+               devname[g], m, IBF.base_name, mb, n, own[0], how == 1 ? own[1] : NAN, own[2]);
+    }
+    IBF.dev = fit_dev;
+    printf("\n");
+}
+
+/* The modern engine's offline CPU time per step refit on LLM-Inference-
+ * Bench's vLLM 0.6.1 A100 rows (the modern engine's only NVIDIA vLLM rows):
+ * in-sample, leave-one-family-out on A100, and the other GPUs' (MI250,
+ * MI300X) rows held out whole, beside the round numbers it replaces
+ * offline (llm_serve.c MODERN_OFFLINE_*, this fit rounded, since h131).
+ * The served triple is not touched: silicon's served rows do not move. */
+static void ibm_report(void) {
+    int a100 = -1;
+    for (int g = 0; g < ndev; g++)
+        if (!strcmp(devname[g], "a100-40gb")) a100 = g;
+    IBF = (ibfit_t){DLP_LLM_ENGINE_MODERN, a100, IBM_ROUND, "round numbers"};
+    double c[3];
+    int n, nb, worse = 0;
+    if (a100 < 0 || ibv0_fit(0, -1, c) != 1) return; /* no A100 modern infbench rows (or one GPU count) */
+    printf("\n### modern offline: the CPU time per step refit on LLM-Inference-Bench's vLLM 0.6.1 A100 rows\n\n"
+           "the same fit as vllm-v0's above, on the A100 rows only (the ROCm rows' miss is GPU time: below)\n");
+    printf("  round numbers (the served modern engine's, offline too before h131): %.2f + %.1f x (GPUs - 1) + %.4f x "
+           "running\n", IBM_ROUND[0], IBM_ROUND[1], IBM_ROUND[2]);
+    double in = ibv0_mape(0, 0, c, 0, &n), b0 = ibv0_mape(0, 0, IBM_ROUND, 0, &nb), k0 = ibv0_mape(0, 0, NULL, 0, &nb);
+    printf("  in-sample: %.3f + %.3f x (GPUs - 1) + %.5f x running ms; e2e MAPE %.1f %% (round numbers %.1f %%, "
+           "compiled-in %.1f %%, %d rows)\n", c[0], c[1], c[2], in, b0, k0, n);
+    double bf, lf = ibv0_heldout(2, &bf);
+    ibm_other_gpus(a100, c, &worse);
+    /* pooled over every GPU of the engine, leave-one-GPU-out: a diagnostic
+     * (the ROCm rows' GPU miss would enter the CPU term) */
+    IBF.dev = -1;
+    double bg;
+    printf("  diagnostic, fitted on every GPU's rows (not compiled in):");
+    ibv0_heldout(1, &bg);
+    IBF.dev = a100;
+    int beats = isfinite(lf) && lf < bf && !worse;
+    printf("  every held-out check beats the round numbers: %s\n", beats ? "yes" : "no");
 }
 
 int main(int argc, char **argv) {
@@ -2489,6 +2574,7 @@ int main(int argc, char **argv) {
     sw_report();
     ib_report();
     ibv0_report();
+    ibm_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

@@ -1230,8 +1230,8 @@ static void t_moe_layers_and_alltoall(void) {
  * batch's prefill rounds: 64 x 512 = 32,768 tokens = 4 chunks of 8192, and
  * the burst mean is (4 + 1) / 2 chunks, so TTFT = 4 / 2.5 x the burst mean.
  * On 4 GPUs the driver's handoff offline is 0.160 ms per further GPU (not
- * the served 11.8): 6.4712 + 3 x 0.160 = 6.9512 ms.  The modern engine's CPU side is not the server's: 0.35 +
- * 0.010 x 64 = 0.99 ms a step (no prompt tokens ride along offline). */
+ * the served 11.8): 6.4712 + 3 x 0.160 = 6.9512 ms.  The modern engines'
+ * offline steps: t_modern_offline_by_hand. */
 static void t_offline_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_prediction v, o;
@@ -1259,13 +1259,49 @@ static void t_offline_by_hand(void) {
     CHECK_NEAR(o.overhead_ms, 6.9512, 1e-5);
     wl.n_gpus = 1;
     wl.engine = DLP_LLM_ENGINE_MODERN;
-    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_OK);
-    CHECK_NEAR(o.overhead_ms, 0.99, 1e-6);
-    CHECK_NEAR(o.request_ms, 0, 1e-12);
     /* a batch at once has no arrival rate */
     wl.concurrency = 0, wl.rate = 2.0;
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_EINVAL);
     CHECK(strstr(e.msg, "offline") != NULL);
+}
+
+/* Offline on the modern engines, by hand (h131).  vLLM >= 0.6's offline
+ * CPU time per step (llm_serve.c MODERN_OFFLINE_*, fitted on LLM-Inference-
+ * Bench's vLLM 0.6.1 A100 rows): 2.96 ms + 0.0789 ms per running sequence,
+ * no per-GPU term (it came out negative, held at 0).  Llama-3.1-8B, 64
+ * prompts of 512, 256 out, on an A100 40GB: 2.96 + 0.0789 x 64 = 2.96 +
+ * 5.0496 = 8.0096 ms a step, on 1 GPU and on 4 alike.  Served, the same
+ * engine keeps its round numbers (silicon's served rows do not move): its
+ * TPOT step carries 0.25 of a prompt beside the 64 decodes
+ * (t_engine_cpu_by_hand), 0.35 + 0.010 x 64.25 = 0.9925 ms, its decode
+ * step alone 0.35 + 0.010 x 64 = 0.99 ms; SGLang and TensorRT-LLM keep
+ * the round numbers offline too: 0.99 ms.  decode_step_ms is the step with
+ * no prompt tokens in both modes and its GPU part is the same, so the two
+ * differ by exactly 8.0096 - 0.99 = 7.0196 ms. */
+static void t_modern_offline_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction s, o;
+    dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64, .engine = DLP_LLM_ENGINE_MODERN};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &s, &e) == DLP_OK);
+    wl.offline = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+    CHECK_I64(o.running, 64);
+    CHECK_NEAR(o.overhead_ms, 8.0096, 1e-6);
+    CHECK_NEAR(s.overhead_ms, 0.9925, 1e-6);
+    CHECK_NEAR(o.decode_step_ms - s.decode_step_ms, 7.0196, 1e-6);
+    CHECK_NEAR(o.tpot_ms, o.decode_step_ms, 1e-9 * o.tpot_ms);
+    CHECK_NEAR(o.request_ms, 0, 1e-12);
+    wl.n_gpus = 4; /* no per-GPU term */
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+    CHECK_NEAR(o.overhead_ms, 8.0096, 1e-6);
+    wl.n_gpus = 1;
+    static const int others[] = {DLP_LLM_ENGINE_SGLANG, DLP_LLM_ENGINE_TRTLLM};
+    for (int i = 0; i < 2; i++) {
+        wl.engine = others[i];
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+        CHECK_NEAR(o.overhead_ms, 0.99, 1e-6);
+    }
 }
 
 int main(void) {
@@ -1293,6 +1329,7 @@ int main(void) {
     RUN(t_rate_open_loop);
     RUN(t_engine_cpu_by_hand);
     RUN(t_offline_by_hand);
+    RUN(t_modern_offline_by_hand);
     RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_power_vllm_v0_own_shares);
