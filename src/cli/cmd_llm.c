@@ -67,8 +67,13 @@ static void usage(FILE *f) {
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
-            "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
-            "                   clients beyond it (or beyond the KV cache) queue\n"
+            "  --max-seqs N     sequences the engine runs at once (vLLM's max_num_seqs; default the\n"
+            "                   engine's: vLLM 1,024 on GPUs of >= 70 GiB but the A100, else 256;\n"
+            "                   TensorRT-LLM 2,048; vllm-v0, SGLang 256); more clients (or more than\n"
+            "                   the KV cache holds) queue\n"
+            "  --chunk N        prompt tokens a step takes at most (vLLM max_num_batched_tokens;\n"
+            "                   default the engine's by GPU memory and client, docs/llm.md \"Engine\n"
+            "                   defaults\")\n"
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
             "                   them accepted per step on average (measured; 0 <= A <= N), as\n"
@@ -147,7 +152,7 @@ static int list_catalogue(int json) {
 typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
-    int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
+    int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs, chunk;
     int json, list, analytic, maxfit, offline, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
@@ -178,6 +183,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--ep", .lo = 1, .hi = 1024, .i64 = &a->ep},
         {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
         {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
+        {.flag = "--chunk", .lo = 1, .hi = 1 << 22, .i64 = &a->chunk},
         {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
         {.flag = "--samples", .lo = 1, .hi = (int64_t)1 << 50, .i64 = &a->samples},
         {.flag = "--image-tokens", .lo = 0, .hi = 1000000, .i64 = &a->img},
@@ -249,8 +255,9 @@ static int check_args(llm_args *a) {
                                       "arrivals): give one");
     if (a->offline && !a->serving)
         return cli_usage_error("llm", "--offline is a serving option: add --concurrency N (the batch) or --max-fit");
-    if (!a->serving && a->maxseqs)
-        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (!a->serving && (a->maxseqs || a->chunk))
+        return cli_usage_error("llm", "--max-seqs and --chunk are serving options: add --concurrency N, --rate R or "
+                                      "--max-fit");
     if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s || a->engine_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase, --mem-fraction and --engine are serving options: "
                                       "add --concurrency N, --rate R or --max-fit");
@@ -327,7 +334,7 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
                : a->maxfit ? "requests in flight (the most that fit)" : "clients");
     if (p.running < p.concurrency)
         printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
-               cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
+               cli_count((double)p.running, b2, sizeof b2), (long long)p.max_seqs,
                cli_count((double)p.max_concurrency, b3, sizeof b3));
     if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
     if (!dec_only)
@@ -441,7 +448,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
                            .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
-                           .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
+                           .chunk_tokens = a->chunk, .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {
