@@ -71,9 +71,7 @@ static void usage(FILE *f) {
             "                   engine's: vLLM 1,024 on GPUs of >= 70 GiB but the A100, else 256;\n"
             "                   TensorRT-LLM 2,048; vllm-v0, SGLang 256); more clients (or more than\n"
             "                   the KV cache holds) queue\n"
-            "  --chunk N        prompt tokens a step takes at most (vLLM max_num_batched_tokens;\n"
-            "                   default the engine's by GPU memory and client, docs/llm.md \"Engine\n"
-            "                   defaults\")\n"
+
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
             "                   them accepted per step on average (measured; 0 <= A <= N), as\n"
@@ -152,7 +150,7 @@ static int list_catalogue(int json) {
 typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
-    int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs, chunk;
+    int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
     int json, list, analytic, maxfit, offline, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
@@ -183,7 +181,6 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--ep", .lo = 1, .hi = 1024, .i64 = &a->ep},
         {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
         {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
-        {.flag = "--chunk", .lo = 1, .hi = 1 << 22, .i64 = &a->chunk},
         {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
         {.flag = "--samples", .lo = 1, .hi = (int64_t)1 << 50, .i64 = &a->samples},
         {.flag = "--image-tokens", .lo = 0, .hi = 1000000, .i64 = &a->img},
@@ -255,9 +252,8 @@ static int check_args(llm_args *a) {
                                       "arrivals): give one");
     if (a->offline && !a->serving)
         return cli_usage_error("llm", "--offline is a serving option: add --concurrency N (the batch) or --max-fit");
-    if (!a->serving && (a->maxseqs || a->chunk))
-        return cli_usage_error("llm", "--max-seqs and --chunk are serving options: add --concurrency N, --rate R or "
-                                      "--max-fit");
+    if (!a->serving && a->maxseqs)
+        return cli_usage_error("llm", "--max-seqs is a serving option: add --concurrency N, --rate R or --max-fit");
     if (!a->serving && (a->ep > 1 || a->adp > 1 || a->phase_s || a->memfrac_s || a->engine_s))
         return cli_usage_error("llm", "--ep, --attention-dp, --phase, --mem-fraction and --engine are serving options: "
                                       "add --concurrency N, --rate R or --max-fit");
@@ -448,7 +444,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
                            .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
-                           .chunk_tokens = a->chunk, .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
+                           .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {
