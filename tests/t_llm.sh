@@ -259,6 +259,15 @@ refuse() { # name, grep pattern, dlperf llm args...
 # gpt2: 1024 positions; 1000 + 100 = 1100
 refuse llm_refuse_gen_past_context "gen 100: prompt 1000 + 100 generated = 1100 tokens exceed .*max_position_embeddings 1024" \
   --model gpt2 --device h100-sxm --seq 1000 --gen 100
+# vLLM <= 0.5 offline stops a sequence once it passes max_model_len (gpt2: 1024
+# positions), so 1000 + 25 = 1025 runs there and 1000 + 26 does not; served
+# (the OpenAI server's check) 1000 + 25 is refused
+refuse llm_refuse_v0_offline_past_context "gen 26: prompt 1000 + 26 generated = 1026 tokens exceed" \
+  --model gpt2 --device h100-sxm --seq 1000 --gen 26 --concurrency 4 --offline --engine vllm-v0
+refuse llm_refuse_v0_served_past_context "gen 25: prompt 1000 + 25 generated = 1025 tokens exceed" \
+  --model gpt2 --device h100-sxm --seq 1000 --gen 25 --concurrency 4 --engine vllm-v0
+if "$BIN" llm --model gpt2 --device h100-sxm --seq 1000 --gen 25 --concurrency 4 --offline --engine vllm-v0 \
+  >/dev/null 2>"$tmp/v0c.err"; then ok llm_v0_offline_context_plus_one; else bad llm_v0_offline_context_plus_one "$(head -1 "$tmp/v0c.err")"; fi
 refuse llm_refuse_gen_encoder "gen 8: .*encoder-only model (bert)" --model bert-base-uncased --device a100 --gen 8
 refuse llm_refuse_gen_encoder_roberta "encoder-only model (roberta)" --model roberta-base --device a100 --gen 1
 refuse llm_refuse_tp_heads "gpus 5: .*12 attention heads.*5 does not divide 12" --model bert-base-uncased --device a100 --gpus 5

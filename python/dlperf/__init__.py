@@ -407,7 +407,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         Poisson arrivals in requests/s (a float; refused at or past the
         replica's capacity, which the error names); max_fit: the most that fit;
         engine: {engines} (the engine's CPU side per step);
-        max_seqs: the engine's running limit (default 256);
+        max_seqs: the engine's running limit (default the engine's: vLLM 1024 on GPUs >= 70 GiB but the A100, else 256; docs/llm.md "Engine defaults");
         offline: True for the concurrency requests submitted at once as one
         batch (vLLM's LLM.generate(), no API server): no front end, TTFT =
         the batch's prefill rounds (not with rate);

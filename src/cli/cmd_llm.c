@@ -67,8 +67,11 @@ static void usage(FILE *f) {
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
-            "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
-            "                   clients beyond it (or beyond the KV cache) queue\n"
+            "  --max-seqs N     sequences the engine runs at once (vLLM's max_num_seqs; default the\n"
+            "                   engine's: vLLM 1,024 on GPUs of >= 70 GiB but the A100, else 256;\n"
+            "                   TensorRT-LLM 2,048; vllm-v0, SGLang 256); more clients (or more than\n"
+            "                   the KV cache holds) queue\n"
+
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
             "                   them accepted per step on average (measured; 0 <= A <= N), as\n"
@@ -327,7 +330,7 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
                : a->maxfit ? "requests in flight (the most that fit)" : "clients");
     if (p.running < p.concurrency)
         printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
-               cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
+               cli_count((double)p.running, b2, sizeof b2), (long long)p.max_seqs,
                cli_count((double)p.max_concurrency, b3, sizeof b3));
     if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
     if (!dec_only)

@@ -87,7 +87,7 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         }
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
         dlp__jw_i64(&w, "running", (long long)p->running);
-        dlp__jw_i64(&w, "max_seqs", (long long)(wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS));
+        dlp__jw_i64(&w, "max_seqs", (long long)p->max_seqs);
         dlp__jw_num(&w, "preempted", G6, p->preempted);
         dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
         dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);
