@@ -1087,6 +1087,15 @@ typedef struct {
      * rounds, no prompts arriving during the decode; vllm-v0 loses the API
      * server's share of its per-step CPU time.  Not with rate.  0: served. */
     int offline;
+    /* TensorRT-LLM's batch waiting (its LLM API options batch_wait_timeout_iters
+     * and batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch
+     * waiting"): while sequences are decoding, a new prompt is held until
+     * batch_wait_iters iterations have passed or the iteration's tokens (the
+     * held prompts' plus one per running sequence and draft) reach
+     * batch_wait_tokens; the engine waits only with both set and not under
+     * attention DP.  Aggregated serving, engine trtllm only.  0: off. */
+    int batch_wait_iters;
+    double batch_wait_tokens;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 
