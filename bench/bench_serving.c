@@ -438,6 +438,36 @@ static double mtp_accepted(int k) {
     return a;
 }
 
+/* TensorRT-LLM's batch waiting where the run's recipe set it (docs/llm.md,
+ * "Batch waiting"): InferenceMAX / InferenceX (github SemiAnalysisAI/InferenceX)
+ * writes each run's extra LLM API options in its launch script.
+ *  - Llama-3.1-70B, TensorRT-LLM, H200 fp8 and B200 fp8 / fp4
+ *    (benchmarks/70b_fp{8_h200,8_b200,4_b200}_trt_slurm.sh, 1b563c858 of
+ *    2025-09-18 until the model left the suite on 2025-10-29, the date these
+ *    rows were measured): at 1k / 1k with TP < 8, batch_wait_timeout_iters 20
+ *    and batch_wait_max_tokens_ratio 0.9 of --max_num_tokens 16384.
+ *  - DeepSeek-R1 fp8 on B200 (benchmarks/dsr1_fp8_b200_trt.sh, PR #594,
+ *    ec7bafaae of 2026-01-29, which also moved its image to TensorRT-LLM
+ *    1.2.0rc6.post2): DELAY_BATCHING at 1k / 1k and 64+ clients,
+ *    batch_wait_timeout_iters 40, ratio 0.8 of max_num_tokens = max(8192,
+ *    (clients + isl + 127) / 64 x 64).  The MTP script and the other
+ *    DeepSeek recipes set none.
+ * The engine skips the wait under attention DP; the library does too. */
+static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const char *sys, const char *prec,
+                              const char *version, const char *src, int tp, int64_t conc) {
+    int k11 = wl->seq == 1024 && wl->gen_tokens == 1024;
+    if (!k11) return;
+    if (!strcmp(model, "meta-llama/Llama-3.1-70B") && strstr(src, "source_file=20") && tp < 8) {
+        wl->batch_wait_iters = 20;
+        wl->batch_wait_tokens = 0.9 * 16384;
+    } else if (strstr(model, "DeepSeek-") && !strcmp(sys, "b200_sxm") && !strcmp(prec, "fp8") &&
+               !strcmp(version, "1.2.0rc6.post2") && conc >= 64) {
+        int64_t mnt = (conc + 1024 + 64 + 63) / 64 * 64;
+        wl->batch_wait_iters = 40;
+        wl->batch_wait_tokens = 0.8 * (double)(mnt > 8192 ? mnt : 8192);
+    }
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -453,7 +483,8 @@ static void load_silicon(const char *root) {
         cDTP = csv_col(h, nh, "decode_tp_size"), cDDP = csv_col(h, nh, "decode_attention_dp_size"),
         cDEP = csv_col(h, nh, "decode_moe_ep_size"), cMTP = csv_col(h, nh, "moe_tp_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
         cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
-        cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms");
+        cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms"),
+        cBV = csv_col(h, nh, "backend_version");
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
         /* the source column holds commas inside quotes: re-join is not
          * needed because it has none in this file (checked by nh) */
@@ -486,6 +517,8 @@ static void load_silicon(const char *root) {
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
+            if (!strcmp(v[cB], "trtllm"))
+                recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) nR++;

@@ -1094,6 +1094,15 @@ typedef struct {
      * max_num_tokens); 0: the engine's default (docs/llm.md, "Engine
      * defaults") */
     int64_t chunk_tokens;
+    /* TensorRT-LLM's batch waiting (its LLM API options batch_wait_timeout_iters
+     * and batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch
+     * waiting"): while sequences are decoding, a new prompt is held until
+     * batch_wait_iters iterations have passed or the iteration's tokens (the
+     * held prompts' plus one per running sequence and draft) reach
+     * batch_wait_tokens; the engine waits only with both set and not under
+     * attention DP.  Aggregated serving, engine trtllm only.  0: off. */
+    int batch_wait_iters;
+    double batch_wait_tokens;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

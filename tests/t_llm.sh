@@ -449,6 +449,34 @@ assert abs(s["decode_step_ms"] - o["decode_step_ms"] - (34.388 - 6.4712)) < 1e-3
 ' "$tmp/of.json" "$tmp/of--offline.json" 2>>"$tmp/of.err"; then ok llm_offline_cli
 else bad llm_offline_cli "$(tail -4 "$tmp/of.err")"; fi
 
+# --- batch waiting (--batch-wait-iters N --batch-wait-tokens T: TensorRT-LLM's batch_wait_timeout_iters and
+# batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch waiting"): the JSON echoes both;
+# Llama-3.1-8B on an H100, 4 clients of 1,024 / 1,024: the timeout binds (k = 20), mean wait
+# 20 x 1.0390625 / 1.078125 = 19.2753623 decode steps in the steady TTFT, x 0.85 in TTFT (the
+# steady share; test_llm_serve.c t_batch_wait_by_hand); TPOT the same; one flag without the other, or with
+# another engine: exit 2, one line
+bw_ok=1
+for o in "" "--batch-wait-iters 20 --batch-wait-tokens 14746"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --prompt 1024 --gen 1024 \
+    --concurrency 4 --engine trtllm $o --json >"$tmp/bw${o:+1}.json" 2>>"$tmp/bw.err" || bw_ok=0
+done
+for args in "--engine trtllm --batch-wait-iters 20" "--engine sglang --batch-wait-iters 20 --batch-wait-tokens 100"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 4 $args >/dev/null \
+    2>"$tmp/bw1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/bw1.err")" = 1 ] && grep -q "batch" "$tmp/bw1.err" ||
+    { bw_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/bw1.err")" >>"$tmp/bw.err"; }
+done
+if [ "$bw_ok" = 1 ] && python3 -c '
+import json, sys
+a, b = (json.load(open(f))["serving"] for f in sys.argv[1:3])
+assert "batch_wait_iters" not in a and b["batch_wait_iters"] == 20 and b["batch_wait_tokens"] == 14746, b
+d = b["decode_step_ms"]
+assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.85 * 19.2753623 * d) < 1e-3 * d and a["tpot_ms"] == b["tpot_ms"], (a, b)
+' "$tmp/bw.json" "$tmp/bw1.json" 2>>"$tmp/bw.err"; then ok llm_batch_wait_cli
+else bad llm_batch_wait_cli "$(tail -4 "$tmp/bw.err")"; fi
+
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of

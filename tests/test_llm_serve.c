@@ -1436,6 +1436,64 @@ static void t_context_boundary(void) {
     CHECK(dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &g, &ANALYTIC, &p, &e) == DLP_EINVAL);
 }
 
+/* TensorRT-LLM's batch waiting (docs/llm.md, "Batch waiting"), Llama-3.1-8B on
+ * an H100, 4 clients of 1,024-token prompts and 1,024 out.  Per decode step
+ * a = R / G = 4 / 1024 = 0.00390625 prompts arrive; a held prompt's step
+ * would carry its 1,024 tokens + 3 decodes.  (1) Timeout 20, threshold
+ * 14,746 (the InferenceX Llama recipe: 0.9 x 16,384): the tokens need
+ * ceil((14,746 - 1,027) / (1,024 a)) = 3,430 steps, so the timeout binds,
+ * k = 20; the prompt that opens a wait waits 20, the a k = 0.078125 that come
+ * during it 10: mean 20 (1 + 0.5 a 20) / (1 + a 20) = 20.78125 / 1.078125 =
+ * 19.2753623 steps, in TTFT's steady part; TensorRT-LLM's TTFT weighs it
+ * 1 - 0.15 (BURST_FIT_DECODE_FIRST): + 16.3840580 decode steps.  (2) A
+ * threshold of 1,100 tokens: ceil(73 / 4) = 19 steps, mean 19 x 1.037109375
+ * / 1.07421875 = 18.3436364, x 0.85 = 15.5920909 steps.  (3) Threshold 1,000
+ * (reached at once), 1 client (nothing decoding: the engine does not wait)
+ * and attention DP (the engine skips it): no change.  TPOT never moves. */
+static void t_batch_wait_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 4, .engine = DLP_LLM_ENGINE_TRTLLM};
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    double dec = p0.decode_step_ms;
+    wl.batch_wait_iters = 20, wl.batch_wait_tokens = 14746;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 16.3840580 * dec, 1e-6 * dec);
+    CHECK_NEAR(p1.ttft_steady_ms - p0.ttft_steady_ms, 19.2753623 * dec, 1e-6 * dec);
+    CHECK_NEAR(p1.tpot_ms, p0.tpot_ms, 1e-12 * p0.tpot_ms);
+    wl.batch_wait_tokens = 1100;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 15.5920909 * dec, 1e-6 * dec);
+    wl.batch_wait_tokens = 1000;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    wl.batch_wait_tokens = 14746, wl.concurrency = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    wl.batch_wait_iters = 0, wl.batch_wait_tokens = 0;
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    /* attention DP serves MoE layers: Qwen3-30B-A3B, 2 ranks, experts over both */
+    dlp_llm_workload wd = wl;
+    wd.concurrency = 8, wd.n_gpus = 2, wd.attn_dp = 2, wd.ep = 2;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wd, &p0, &e) == DLP_OK);
+    wd.batch_wait_iters = 20, wd.batch_wait_tokens = 14746;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wd, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    /* refused, not ignored: one limit alone, another engine, a worker, offline */
+    wl.concurrency = 4, wl.batch_wait_iters = 20, wl.batch_wait_tokens = 0;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "batch wait") != NULL);
+    wl.batch_wait_tokens = 14746, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "trtllm") != NULL);
+    wl.engine = DLP_LLM_ENGINE_TRTLLM, wl.phase = DLP_LLM_PREFILL_ONLY;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.offline = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1478,6 +1536,7 @@ int main(void) {
     RUN(t_moe_layers_and_alltoall);
     RUN(t_engine_defaults);
     RUN(t_context_boundary);
+    RUN(t_batch_wait_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

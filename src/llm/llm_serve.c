@@ -1368,6 +1368,30 @@ static itime mixed_step(const sctx *s, const itime *dec, double Rd, double ctx, 
     return itime_blend(dec, &full, pf / q);
 }
 
+/* TensorRT-LLM's batch waiting (docs/llm.md, "Batch waiting"; PyExecutor
+ * _schedule / _waiting_requests, options batch_wait_timeout_iters and
+ * batch_wait_max_tokens_ratio): with sequences decoding (none: "no need to
+ * wait, to avoid dead waiting") and attention DP off, the scheduler holds
+ * the waiting prompts and counts iterations; it lets them in at the first
+ * iteration where the count reaches the timeout or the iteration's tokens
+ * (held prompts' + one per running sequence and draft) reach the threshold,
+ * then the count starts again.  So a wait lasts k* = min(T, k_tok) decode
+ * steps, k_tok the steps until the prompts arriving at a per step (R / G
+ * requests end and are replaced, a closed loop) fill the threshold.  The
+ * prompt that opens a wait waits k*; the a k* that arrive during it wait
+ * k* / 2 on average.  Seconds of decode steps (dec_s each) beyond the step
+ * in flight and the one already prepared (overlap).  Nothing fitted. */
+static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Sd, double Gd,
+                           double dec_s) {
+    if (wl->batch_wait_iters <= 0 || !(wl->batch_wait_tokens > 0) || Rd <= 1.0 || s->attn_dp > 1) return 0;
+    double T = (double)wl->batch_wait_iters, a = Rd / Gd * s->spec_yield;
+    double gen = (Rd - 1.0) * s->spec_q; /* one token per running sequence and draft */
+    double short_by = wl->batch_wait_tokens - gen - Sd, k = T;
+    if (short_by <= 0) k = 0;
+    else if (a > 0) k = fmin(T, ceil(short_by / (Sd * a)));
+    return k * (1.0 + 0.5 * a * k) / (1.0 + a * k) * dec_s;
+}
+
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
  * --concurrency means).  The first wave arrives together: its R S prompt
  * tokens go in chunks, the i-th request done after i of them.  Afterwards
@@ -1404,6 +1428,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     /* the step in flight (half of one on average) and, under overlap
      * scheduling, the step already prepared without the new request */
     t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
+    if (wl->phase == DLP_LLM_AGG && !wl->offline) t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl->engine);
@@ -1559,13 +1584,32 @@ static dlp_status serve_ctx(const dlp_llm_config *c, const dlp_device *d, const 
     return serve_setup(s, c, d, wl, cdt, kv_eb, err);
 }
 
+/* Batch waiting is TensorRT-LLM's scheduler option and needs both of its
+ * limits (with either at 0 the engine lets the prompts in at once): refused
+ * rather than ignored elsewhere, as MTP is. */
+static dlp_status check_batch_wait(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->batch_wait_iters == 0 && wl->batch_wait_tokens == 0) return DLP_OK;
+    if (wl->batch_wait_iters < 1 || !isfinite(wl->batch_wait_tokens) || !(wl->batch_wait_tokens > 0))
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait %d iterations, %g tokens: TensorRT-LLM waits only with both "
+                        "a timeout (>= 1 iteration) and a token threshold (> 0)", c->id, wl->batch_wait_iters,
+                        wl->batch_wait_tokens);
+    if (wl->engine != DLP_LLM_ENGINE_TRTLLM)
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait is TensorRT-LLM's scheduler option (engine trtllm)", c->id);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait holds prompts beside running decodes: aggregated, served "
+                        "clients only", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
+    dlp_status st0;
     /* an offline batch is submitted at once: no arrival rate */
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
+    if ((st0 = check_batch_wait(c, wl, err))) return st0;
     sctx s;
     dlp_status st;
     serve_plan m = {0};
