@@ -33,7 +33,7 @@ static void t_builtin_loads(void) {
     dlp_devdb *db = builtin();
     CHECK(db != NULL);
     if (!db) return;
-    CHECK(dlp_devdb_count(db) >= 50);       /* 49 GPUs and 1 CPU (docs/devices.md) */
+    CHECK(dlp_devdb_count(db) >= 52);       /* 51 GPUs and 1 CPU (docs/devices.md) */
     static const char *const need[] = {
         "v100-16gb", "v100-32gb", "v100-pcie-32gb", "p100", "p4", "t4", "a10", "a100-40gb",
         "a100-pcie-40gb", "a100-80gb", "a100-pcie-80gb", "l4", "l40s", "h100-pcie", "h100-sxm",
