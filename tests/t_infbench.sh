@@ -8,7 +8,7 @@
 #   2 H100 TensorRT-LLM Llama-2-7b, L 2048, 0.05 s    answered, faster than its
 #     floor (2,047 steps x 13.5 GB / 3.35 TB/s ~ 8 s): not scored
 #   3 A100 llama.cpp                                  engine not modelled
-#   4 Intel PVC vLLM                                  device not in the database
+#   4 Intel PVC vLLM                                  setup unknown (stack or card)
 #   5 Gaudi2 Deepspeed                                engine not modelled
 #   6 MI250 vLLM, "1" GPU, B 16, 3.0 s                answered on 2 GCDs
 #   7 A100 vLLM fixture/not-in-catalogue-7B           model not in the catalogue
@@ -68,7 +68,7 @@ check "infbench: ITL coverage 2 / 1 / 1" grep -q '^| Fig_22 ITL | 2 | 1 | 1 | 50
 check "infbench: power coverage 2 / 1 / 1" grep -q '^| Fig_16_a_b power, energy | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
 check "infbench: overall 15 / 10 / 8, 53.3 % / 80.0 %" grep -q '^| all | 15 | 10 | 8 | \*\*53.3 %\*\* | \*\*80.0 %\*\* |' <<<"$out"
 check "infbench: refusals by reason" bash -c 'grep -q "^ *1  engine not modelled: llama.cpp" <<<"$1" &&
-  grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  device not in the database: Intel PVC GPU" <<<"$1" &&
+  grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  setup not in the repository, stack or card unknown: Intel PVC GPU" <<<"$1" &&
   grep -q "^ *1  model not in the catalogue: fixture/not-in-catalogue-7B" <<<"$1" && grep -q "^ *1  engine not modelled: sambaflow" <<<"$1" &&
   grep -q "^ *1  engine not modelled: Deepspeed-MII" <<<"$1"' _ "$out"
 check "infbench: the row below its floor is counted, not scored" \
