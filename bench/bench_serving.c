@@ -1562,12 +1562,28 @@ static int nfw;
  * Hardware" counts cards: vLLM/MI250/run-throughput-bench.sh runs
  * --tensor-parallel-size 4 and 8 where the rows say 2 and 4, and Llama-2-70B
  * in fp16 (128.5 GiB of weights) is recorded on "2" MI250s, which two GCDs
- * (128 GiB) cannot hold.  So *per_card = 2 there.  Intel PVC / Max 1550,
- * Gaudi2 and SN40L are not in the database: NULL. */
+ * (128 GiB) cannot hold.  So *per_card = 2 there.
+ *
+ * "Intel Max 1550" is one stack of an Aurora Max 1550 (devices.json
+ * max1550-stack), and its count is stacks: the rows entered All_results on
+ * 2024-09-23 (4de4e87), the day vLLM/Max1550/README.md (b814b47) gave the
+ * setup that ran them: vLLM v0.5.2 on IPEX 2.3.110+xpu with
+ * ZE_FLAT_DEVICE_HIERARCHY=FLAT, in which each stack is its own device
+ * (also the driver's default since late 2023, Intel's GPU optimization
+ * guide), and its benchmark_latency.py writes --tensor-parallel-size as
+ * "Num of Hardware": TP 1 is one XPU device, one stack.  (The README's
+ * "single GPU (both tiles)" reads sysmon, which shows memory per card.)
+ * "Intel PVC GPU" vLLM rows (Sep 20, 691ffab) have no setup in the
+ * repository (vLLM/PVC/README.md was empty; no script ran their batch 128
+ * or TP 2 / 4), measure 18.7 s at B 1 for 128 + 128 where Max 1550
+ * measures 2.0 s (a ~17 s constant per run that no token count explains),
+ * and the authors' later figures swap them for the Max 1550 rows: stack
+ * or card cannot be settled, so they stay refused (ib_unmapped), as do
+ * Gaudi2 and SN40L (not in the database): NULL. */
 static const char *ib_device(const char *hw, int *per_card) {
     static const struct { const char *hw, *id; int gcds; } m[] = {
         {"Nvidia A100 GPU", "a100-40gb", 1}, {"Nvidia H100 GPU", "h100-sxm", 1}, {"Nvidia GH200 GPU", "gh200", 1},
-        {"AMD MI250 GPU", "mi250", 2},       {"AMD MI300X GPU", "mi300x", 1}};
+        {"AMD MI250 GPU", "mi250", 2},       {"AMD MI300X GPU", "mi300x", 1}, {"Intel Max 1550", "max1550-stack", 1}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcmp(hw, m[i].hw)) {
             *per_card = m[i].gcds;
@@ -1575,6 +1591,12 @@ static const char *ib_device(const char *hw, int *per_card) {
         }
     *per_card = 1;
     return NULL;
+}
+
+/* Why a row's hardware has no device (ib_device's comment). */
+static const char *ib_unmapped(const char *hw) {
+    return !strcmp(hw, "Intel PVC GPU") ? "setup not in the repository, stack or card unknown"
+                                        : "device not in the database";
 }
 
 /* The engine of a row; -1: not modelled (llama.cpp, DeepSpeed-MII,
@@ -1585,15 +1607,18 @@ static const char *ib_device(const char *hw, int *per_card) {
  * vllm-v0 engine.  On MI250 and MI300X `git checkout v0.6.1` (their
  * READMEs), on A100 the 0.6.1-era requirements (torch 2.4, vllm-flash-attn
  * 2.6.1, einops "for Qwen2-VL", new in 0.6.1): vLLM >= 0.6, the modern
- * engine.  TensorRT-LLM is 0.11 (TensorRT-LLM/H100/requirements.txt).  The
+ * engine; on Intel Max 1550 `git clone -b v0.5.2` (vLLM/Max1550/README.md,
+ * the XPU backend on IPEX): vllm-v0.  TensorRT-LLM is 0.11
+ * (TensorRT-LLM/H100/requirements.txt).  The
  * AMD rows run through the same serving model on the AMD devices' own peaks
  * and curves: it assumes ROCm's vLLM schedules as CUDA's does and its
  * kernels reach the shares of peak predict's curves give an AMD device. */
 static int ib_engine(const char *fw, const char *hw) {
     if (!strcmp(fw, "TensorRT-LLM")) return DLP_LLM_ENGINE_TRTLLM;
     if (strcmp(fw, "vLLM")) return -1;
-    return !strcmp(hw, "Nvidia H100 GPU") || !strcmp(hw, "Nvidia GH200 GPU") ? DLP_LLM_ENGINE_VLLM_V0
-                                                                             : DLP_LLM_ENGINE_MODERN;
+    return !strcmp(hw, "Nvidia H100 GPU") || !strcmp(hw, "Nvidia GH200 GPU") || !strcmp(hw, "Intel Max 1550")
+               ? DLP_LLM_ENGINE_VLLM_V0
+               : DLP_LLM_ENGINE_MODERN;
 }
 
 /* The tokens vLLM generates for a prompt of `in` and a request of `gen`:
@@ -1630,7 +1655,7 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         snprintf(why, sizeof why, "engine not modelled: %s", fw);
         refuse(why);
     } else if (!dev) {
-        snprintf(why, sizeof why, "device not in the database: %s", hw);
+        snprintf(why, sizeof why, "%s: %s", ib_unmapped(hw), hw);
         refuse(why);
     } else if (nR + 1 < MAXR) {
         ib_vllm_cap(model, eng, &in, &gen);
@@ -2318,7 +2343,10 @@ static ibfit_t IBF;
  * where it names one), an e2e latency, and at least two generated tokens (a
  * decode step). */
 static int ibv0_row(const row_t *r) {
+    /* vllm-v0's fit leaves out the Intel Max 1550 rows (vLLM 0.5.2 on XPU,
+     * h132): their misses are on the GPU side, which a CPU term would absorb */
     return !strcmp(r->set, "infbench") && r->wl.engine == IBF.engine && (IBF.dev < 0 || r->dev == IBF.dev) &&
+           (IBF.engine != DLP_LLM_ENGINE_VLLM_V0 || !strncmp(r->system, "Nvidia", 6)) &&
            isfinite(r->y[T_E2E]) && r->wl.gen_tokens > 1 && isfinite(r->a[T_TTFT]) && r->dec_ms > 0;
 }
 
