@@ -5,6 +5,9 @@
  *   bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE]
  *                 [--analytic-only]
  *                 [--split FAMILY]   (e.g. deepseek: its rows' median bias by group)
+ *                 [--recipes FILE|none] (InferenceMAX run configurations for the
+ *                                     silicon runs without worker counts; default
+ *                                     tools/inferencemax/recipes.csv where present)
  *                 [--lowload]        (the 1-4-client TTFT: the prefill's slope from 1k to
  *                                     8k prompts and the gap at 1k, per group; and the
  *                                     prefill workers' TTFT at 8k over 1k output
@@ -68,7 +71,10 @@ typedef struct {
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int workers_unknown;       /* disaggregated run without its worker counts:
-                                  one prefill and one decode worker assumed   */
+                                  1 one prefill and one decode worker assumed,
+                                  2 the counts from the InferenceMAX recipe */
+    int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
+                                  or not a recipe row, -1 MTP unknown)       */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
     int squared;               /* silicon aggregated: the GPU count read from a
                                   squared layout (squared_layout)             */
@@ -264,6 +270,204 @@ static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
     return tp * dp > 8 && moe_tp > 1 && moe_tp == moe_ep && moe_tp * moe_ep == tp * dp && (tp == 1 || dp == 1);
 }
 
+/* The InferenceMAX recipes (docs/llm.md, "Worker counts from the
+ * InferenceMAX recipes (h129)"): tools/inferencemax/recipes.csv, written by
+ * tools/inferencemax/extract.py from SemiAnalysis' InferenceX
+ * nvidia-master.yaml as in force on each dump's date.  The InferenceMAX-
+ * style silicon dumps lost the worker counts, the attention-DP flags and
+ * the spec-decoding field; the run configurations give them back where
+ * one configuration fits the row. */
+#define MAXREC 4096
+typedef struct {
+    char date[11], model[16], gpu[16], prec[8], engine[8];
+    int isl, osl, conc;
+    int mtp, k;        /* spec-decoding mtp; its draft tokens (-1: not in the recipe name) */
+    int batch;         /* decode max batch per rank from the recipe name (0: not given) */
+    int pw, ptp, pep, pdp, dw, dtp, dep, ddp; /* workers, tp, ep, dp-attn (0/1) */
+} recipe_t;
+static recipe_t REC[MAXREC];
+static int nREC;
+static const char *recipes_path = "tools/inferencemax/recipes.csv"; /* --recipes (none: off) */
+
+/* Loads the table; 0 rows when off or absent at the default path (a
+ * --recipes FILE that cannot be read ends the bench naming it). */
+static void load_recipes(int explicit_path) {
+    static char line[2048], hl[2048];
+    char *h[40], *v[40];
+    int nh;
+    if (!strcmp(recipes_path, "none")) return;
+    FILE *t = fopen(recipes_path, "r");
+    if (!t && !explicit_path) return;
+    if (t) fclose(t);
+    FILE *f = csv_open(recipes_path[0] == '/' ? "" : ".", recipes_path, hl, (int)sizeof hl, h, 40, &nh);
+    int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
+        cP = csv_col(h, nh, "precision"), cE = csv_col(h, nh, "engine"), cI = csv_col(h, nh, "isl"),
+        cO = csv_col(h, nh, "osl"), cC = csv_col(h, nh, "conc"), cS = csv_col(h, nh, "spec_decoding"),
+        cK = csv_col(h, nh, "spec_tokens"), cB = csv_col(h, nh, "decode_max_batch"),
+        cPW = csv_col(h, nh, "prefill_workers"), cPT = csv_col(h, nh, "prefill_tp"), cPE = csv_col(h, nh, "prefill_ep"),
+        cPD = csv_col(h, nh, "prefill_dp_attn"), cDW = csv_col(h, nh, "decode_workers"), cDT = csv_col(h, nh, "decode_tp"),
+        cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn");
+    while (fgets(line, sizeof line, f) && nREC < MAXREC) {
+        if (csv_split(line, v, 40) != nh) continue;
+        recipe_t *r = &REC[nREC];
+        snprintf(r->date, sizeof r->date, "%s", v[cD]);
+        snprintf(r->model, sizeof r->model, "%s", v[cM]);
+        snprintf(r->gpu, sizeof r->gpu, "%s", v[cG]);
+        snprintf(r->prec, sizeof r->prec, "%s", v[cP]);
+        snprintf(r->engine, sizeof r->engine, "%s", v[cE]);
+        r->isl = atoi(v[cI]), r->osl = atoi(v[cO]), r->conc = atoi(v[cC]);
+        r->mtp = !strcmp(v[cS], "mtp"), r->k = *v[cK] ? atoi(v[cK]) : -1, r->batch = atoi(v[cB]);
+        r->pw = atoi(v[cPW]), r->ptp = atoi(v[cPT]), r->pep = atoi(v[cPE]), r->pdp = atoi(v[cPD]);
+        r->dw = atoi(v[cDW]), r->dtp = atoi(v[cDT]), r->dep = atoi(v[cDE]), r->ddp = atoi(v[cDD]);
+        if (r->pw > 0 && r->ptp > 0 && r->dw > 0 && r->dtp > 0 && r->conc > 0) nREC++;
+    }
+    fclose(f);
+}
+
+/* The value of "key=" in a silicon_data_source ("source_file=2026-03-25.csv;
+ * model=DeepSeek-R1; silicon_concurrency=5; ..."), up to ';'. */
+static void src_field(const char *src, const char *key, char *out, size_t n) {
+    out[0] = 0;
+    const char *s = strstr(src, key);
+    if (!s) return;
+    s += strlen(key);
+    size_t k = 0;
+    while (s[k] && s[k] != ';' && k + 1 < n) out[k] = s[k], k++;
+    out[k] = 0;
+}
+
+/* The dumps' model= name -> InferenceX's model-prefix (its config keys:
+ * dsr1-fp4-gb200-dynamo-trt, gptoss-fp4-..., glm5-..., kimik2.5-...). */
+static const char *imax_prefix(const char *model) {
+    static const struct { const char *a, *b; } m[] = {
+        {"DeepSeek-R1", "dsr1"}, {"GPT-OSS-120B", "gptoss"}, {"GLM-5", "glm5"}, {"Kimi-K2.5", "kimik2.5"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(model, m[i].a)) return m[i].b;
+    return "";
+}
+
+/* How a blank-count silicon run fares against the recipes (counted per run) */
+enum { RM_ONE = 0, RM_AGREE, RM_SEVERAL, RM_NOLAYOUT, RM_NOKEY, RM_N };
+static const char *const rm_name[RM_N] = {
+    "exactly one entry", "several entries, same worker counts (MTP or batch differ)",
+    "several entries, different worker counts (ambiguous: left unknown)",
+    "no entry with the row's layout", "no entry for (date, model, GPU, precision, engine, isl, osl, conc)"};
+static int rm_count[RM_N], rm_amb_mtp;
+
+/* Does recipe e have the row's layout?  The dumps give each worker's GPU
+ * count as tp_size, or, on some GB200/GB300 runs (tp 36 = one 4-GPU
+ * prefill + four 8-GPU decode workers), both sides as the run's total. */
+static int layout_fits(const recipe_t *e, int ptp, int dtp) {
+    if (e->ptp == ptp && e->dtp == dtp) return 1;
+    return ptp == dtp && e->pw * e->ptp + e->dw * e->dtp == ptp;
+}
+
+/* The recipe for a blank-count silicon run: its RM_* class; *out the entry
+ * whose counts apply (RM_ONE, RM_AGREE), *mtp_k the draft tokens where
+ * every fitting entry says the same (0: none, -1: unknown or ambiguous).
+ * Where entries disagree on MTP only, the counts apply and MTP stays
+ * unknown: nothing in the row tells the two runs apart. */
+static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
+                        const int lay[4], const recipe_t **out, int *mtp_k) {
+    char date[16], model[48], conc[16], gpu[32];
+    src_field(src, "source_file=", date, sizeof date);
+    src_field(src, "model=", model, sizeof model);
+    src_field(src, "silicon_concurrency=", conc, sizeof conc);
+    snprintf(gpu, sizeof gpu, "%s", system);
+    char *sx = strstr(gpu, "_sxm");
+    if (sx) *sx = 0;
+    const char *mp = imax_prefix(model);
+    int c = atoi(conc), nkey = 0, nfit = 0, nep = 0;
+    static const recipe_t *fit[64];
+    *out = NULL, *mtp_k = -1;
+    for (int i = 0; i < nREC; i++) {
+        const recipe_t *e = &REC[i];
+        if (strncmp(e->date, date, 10) || strcmp(e->model, mp) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) ||
+            strcmp(e->engine, engine) || e->isl != isl || e->osl != osl || e->conc != c)
+            continue;
+        nkey++;
+        if (layout_fits(e, lay[0], lay[2]) && nfit < 64) fit[nfit++] = e;
+    }
+    if (!nkey) return RM_NOKEY;
+    if (!nfit) return RM_NOLAYOUT;
+    /* the row's expert-parallel sizes narrow the entries where some fit them */
+    for (int i = 0; i < nfit; i++) nep += fit[i]->pep == lay[1] && fit[i]->dep == lay[3];
+    if (nep && nep < nfit) {
+        int k = 0;
+        for (int i = 0; i < nfit; i++)
+            if (fit[i]->pep == lay[1] && fit[i]->dep == lay[3]) fit[k++] = fit[i];
+        nfit = k;
+    }
+    int same = 1, mtp_same = 1;
+    for (int i = 1; i < nfit; i++) {
+        const recipe_t *a = fit[0], *b = fit[i];
+        same &= a->pw == b->pw && a->dw == b->dw && a->ptp == b->ptp && a->dtp == b->dtp && a->pep == b->pep &&
+                a->dep == b->dep && a->pdp == b->pdp && a->ddp == b->ddp;
+        mtp_same &= a->mtp == b->mtp && a->k == b->k;
+    }
+    if (!same) {
+        rm_amb_mtp += !mtp_same;
+        return RM_SEVERAL;
+    }
+    *out = fit[0];
+    /* a decode cap only where the entries agree on it */
+    for (int i = 1; i < nfit; i++)
+        if (fit[i]->batch != fit[0]->batch) *out = NULL;
+    if (!*out) {
+        static recipe_t nocap;
+        nocap = *fit[0], nocap.batch = 0;
+        *out = &nocap;
+    }
+    *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
+    return nfit == 1 ? RM_ONE : RM_AGREE;
+}
+
+/* The draft tokens' acceptance for MTP with K drafts: DeepSeek-V3's
+ * report (arXiv 2412.19437 sec. 5.4.3) measures 85-90 % for its one MTP
+ * token; the recipes chain the same module K times (TensorRT-LLM's
+ * MTP Eagle / SGLang's EAGLE with the nextn layer), and a draft counts only
+ * if every earlier one did, so A(K) = 0.85 + 0.85^2 + ... + 0.85^K accepted
+ * per step (K = 1: 0.85; 3: 2.19).  An upper bound: later positions reuse
+ * a module trained for the first (nebius/MTP-DeepSeek-V3-0324's card: the
+ * original module's acceptance length 3.20 at K = 7, where the chain says
+ * 4.85).  A documented figure, not fitted to the rows. */
+#define IMAX_MTP_P 0.85
+static double mtp_accepted(int k) {
+    double a = 0, q = 1;
+    for (int i = 0; i < k; i++) q *= IMAX_MTP_P, a += q;
+    return a;
+}
+
+/* TensorRT-LLM's batch waiting where the run's recipe set it (docs/llm.md,
+ * "Batch waiting"): InferenceMAX / InferenceX (github SemiAnalysisAI/InferenceX)
+ * writes each run's extra LLM API options in its launch script.
+ *  - Llama-3.1-70B, TensorRT-LLM, H200 fp8 and B200 fp8 / fp4
+ *    (benchmarks/70b_fp{8_h200,8_b200,4_b200}_trt_slurm.sh, 1b563c858 of
+ *    2025-09-18 until the model left the suite on 2025-10-29, the date these
+ *    rows were measured): at 1k / 1k with TP < 8, batch_wait_timeout_iters 20
+ *    and batch_wait_max_tokens_ratio 0.9 of --max_num_tokens 16384.
+ *  - DeepSeek-R1 fp8 on B200 (benchmarks/dsr1_fp8_b200_trt.sh, PR #594,
+ *    ec7bafaae of 2026-01-29, which also moved its image to TensorRT-LLM
+ *    1.2.0rc6.post2): DELAY_BATCHING at 1k / 1k and 64+ clients,
+ *    batch_wait_timeout_iters 40, ratio 0.8 of max_num_tokens = max(8192,
+ *    (clients + isl + 127) / 64 x 64).  The MTP script and the other
+ *    DeepSeek recipes set none.
+ * The engine skips the wait under attention DP; the library does too. */
+static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const char *sys, const char *prec,
+                              const char *version, const char *src, int tp, int64_t conc) {
+    int k11 = wl->seq == 1024 && wl->gen_tokens == 1024;
+    if (!k11) return;
+    if (!strcmp(model, "meta-llama/Llama-3.1-70B") && strstr(src, "source_file=20") && tp < 8) {
+        wl->batch_wait_iters = 20;
+        wl->batch_wait_tokens = 0.9 * 16384;
+    } else if (strstr(model, "DeepSeek-") && !strcmp(sys, "b200_sxm") && !strcmp(prec, "fp8") &&
+               !strcmp(version, "1.2.0rc6.post2") && conc >= 64) {
+        int64_t mnt = (conc + 1024 + 64 + 63) / 64 * 64;
+        wl->batch_wait_iters = 40;
+        wl->batch_wait_tokens = 0.8 * (double)(mnt > 8192 ? mnt : 8192);
+    }
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -279,7 +483,8 @@ static void load_silicon(const char *root) {
         cDTP = csv_col(h, nh, "decode_tp_size"), cDDP = csv_col(h, nh, "decode_attention_dp_size"),
         cDEP = csv_col(h, nh, "decode_moe_ep_size"), cMTP = csv_col(h, nh, "moe_tp_size"), cDBS = csv_col(h, nh, "decode_batch_size"),
         cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
-        cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms");
+        cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms"),
+        cBV = csv_col(h, nh, "backend_version");
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
         /* the source column holds commas inside quotes: re-join is not
          * needed because it has none in this file (checked by nh) */
@@ -312,6 +517,8 @@ static void load_silicon(const char *root) {
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
+            if (!strcmp(v[cB], "trtllm"))
+                recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) nR++;
@@ -322,34 +529,50 @@ static void load_silicon(const char *root) {
              * worker of each kind, which overstates the per-worker load
              * where the run had several (reported apart below) */
             int unknown = !*v[cPW] || !*v[cDW];
+            /* the recipe of a blank-count run (recipe_match): its worker
+             * counts, layouts, decode cap and MTP replace the blanks */
+            const recipe_t *rp = NULL;
+            recipe_t rc;
+            int mtp_k = -1;
+            if (unknown && nREC) {
+                const int lay[4] = {I(v[cPTP]), I(v[cPEP]), I(v[cDTP]), I(v[cDEP])};
+                int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rp, &mtp_k);
+                rm_count[m]++;
+                if (rp) rc = *rp, rp = &rc;
+            }
             row_t *r = new_row("silicon", v[cS], v[cB]);
-            r->workers_unknown = unknown;
+            r->workers_unknown = rp ? 2 : unknown;
             r->src = src_of(v[cSRC]);
             int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
             /* the wide-EP reading of the decode worker below, for the
              * prefill worker of the same dumps (same blank field) */
-            if (unknown && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
+            if (unknown && !rp && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
+            /* the recipe says it: dp-attn over the worker's tp GPUs */
+            if (rp) tp = rp->pdp ? 1 : rp->ptp, dp = rp->pdp ? rp->ptp : 1, pep = rp->pep > 0 ? rp->pep : 1;
+            int pw = rp ? rp->pw : I(v[cPW]);
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
             int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
             const char *sc = strstr(v[cSRC], "silicon_concurrency=");
             if (sc && atoll(sc + 20) > 0) clients = atoll(sc + 20);
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
-                                       .concurrency = (clients + I(v[cPW]) - 1) / I(v[cPW]), .ep = pep,
+                                       .concurrency = (clients + pw - 1) / pw, .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->y[T_TTFT] = ttft;
             if (predict_row(r, v[cM], dev)) nR++;
             r = new_row("silicon", v[cS], v[cB]);
-            r->workers_unknown = unknown;
+            r->workers_unknown = rp ? 2 : unknown;
             r->src = src_of(v[cSRC]);
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
-            /* the clients share the decode workers; decode_batch_size is
-             * the engine's cap (often blank) */
-            int64_t per_dw = (clients + I(v[cDW]) - 1) / I(v[cDW]);
-            if (atoi(v[cDBS]) > 0 && per_dw > (int64_t)atoi(v[cDBS]) * dp) per_dw = (int64_t)atoi(v[cDBS]) * dp;
-            int dep = I(v[cDEP]);
+            int dw = rp ? rp->dw : I(v[cDW]), dbs = rp ? rp->batch : atoi(v[cDBS]);
+            if (rp) tp = rp->ddp ? 1 : rp->dtp, dp = rp->ddp ? rp->dtp : 1;
+            /* the clients share the decode workers; decode_batch_size (or
+             * the recipe's batch) is the engine's cap per rank (often blank) */
+            int64_t per_dw = (clients + dw - 1) / dw;
+            if (dbs > 0 && per_dw > (int64_t)dbs * dp) per_dw = (int64_t)dbs * dp;
+            int dep = rp ? (rp->dep > 0 ? rp->dep : 1) : I(v[cDEP]);
             /* The InferenceMAX-style dumps (no worker counts) leave the
              * decode attention-DP size blank and give tp_size as the
              * worker's GPU count: SGLang (--tp N --enable-dp-attention) and
@@ -360,7 +583,7 @@ static void load_silicon(const char *root) {
              * the experts spread over all N; pure-TP workers (moe_ep 1)
              * stay TP.  Reading them as TP N made every rank read the whole
              * batch's MLA cache (2-7x the measured TPOT at 256+ clients). */
-            if (unknown && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
+            if (unknown && !rp && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
             /* The same dumps' decode workers on 12-72 GPUs with moe_ep 1
              * (SGLang and TensorRT-LLM DeepSeek-R1 on GB200/GB300 racks,
              * gpt-oss): TP over 20, 28, 36 or 72 GPUs cannot split 128 (or
@@ -368,10 +591,13 @@ static void load_silicon(const char *root) {
              * counts run is attention DP over all of them (each GPU its
              * own sequences and all heads), the experts' matrices sliced
              * over the worker (moe_tp = GPUs) as the blank EP says */
-            if (unknown && dp == 1 && tp > 1 && dep == 1 && heads_of(v[cM]) % tp) dp = tp, tp = 1;
+            if (unknown && !rp && dp == 1 && tp > 1 && dep == 1 && heads_of(v[cM]) % tp) dp = tp, tp = 1;
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
+            /* the recipe's MTP, K drafts at the documented acceptance */
+            r->spec_k = rp ? mtp_k : 0;
+            if (rp && mtp_k > 0) r->wl.spec_tokens = mtp_k, r->wl.spec_accepted = mtp_accepted(mtp_k);
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) nR++;
         }
@@ -441,8 +667,8 @@ static score_t score(int t, const double *pred, const char *set, int group_kind,
         if (group_kind == 1 && r->dev != group) continue;
         if (group_kind == 2 && r->fam != group) continue;
         if (group_kind == 3 && r->wl.phase != group) continue;
-        /* 4: disaggregated workers whose counts the data gives (group 0) or
-         * not (group 1) */
+        /* 4: disaggregated workers whose counts the data gives (group 0),
+         * nobody gives (1) or the InferenceMAX recipe gives (2) */
         if (group_kind == 4 && (r->wl.phase == DLP_LLM_AGG || r->workers_unknown != group)) continue;
         /* 5: aggregated rows of one data source */
         if (group_kind == 5 && (r->wl.phase != DLP_LLM_AGG || r->src != group)) continue;
@@ -961,12 +1187,13 @@ static void report(const char *set) {
             score_t s = score(t, a, set, 3, g);
             if (s.n) printf("  %s %.1f %% (%d)", phn[g], s.mape, s.n);
         }
-        for (int g = 0; g < 2; g++) {
+        static const char *const wkn[3] = {"in the data", "still unknown (one of each assumed)",
+                                           "from the InferenceMAX recipe"};
+        for (int g = 0, any = 0; g < 3; g++) {
             score_t s = score(t, a, set, 4, g);
             if (!s.n) continue;
-            if (!g) printf("\n%s analytic, disaggregated workers:", tname[t]);
-            printf("  worker counts %s %.1f %% (%d)", g ? "not in the data (one of each assumed)" : "in the data", s.mape,
-                   s.n);
+            if (!any++) printf("\n%s analytic, disaggregated workers:", tname[t]);
+            printf("  worker counts %s %.1f %% (%d)", wkn[g], s.mape, s.n);
         }
         for (int g = 1; g < SRC_N; g++) {
             score_t s = score(t, a, set, 5, g);
@@ -998,13 +1225,13 @@ static void mtp_report(void) {
     static const char *const be[2] = {"trtllm", "sglang"};
     int any = 0;
     for (int b = 0; b < 2; b++)
-        for (int u = 0; u < 2; u++) {
+        for (int u = 0; u < 3; u++) {
             double e0 = 0, e1 = 0;
             int n = 0;
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_DECODE_ONLY || strcmp(r->backend, be[b]) ||
-                    r->workers_unknown != u || strcmp(r->family, "deepseek") || !(r->a[T_TPOT] > 0))
+                    r->workers_unknown != u || r->wl.spec_tokens || strcmp(r->family, "deepseek") || !(r->a[T_TPOT] > 0))
                     continue;
                 dlp_llm_config c;
                 dlp_error e = {0};
@@ -1022,10 +1249,64 @@ static void mtp_report(void) {
             if (!any++)
                 printf("\nMTP diagnostic (not scored: the rows do not record it), DeepSeek decode workers' TPOT MAPE "
                        "plain -> with MTP 1 draft, 0.85 accepted:");
-            printf("  %s, worker counts %s: %.1f -> %.1f %% (%d)", be[b], u ? "not in the data" : "in the data",
+            printf("  %s, worker counts %s: %.1f -> %.1f %% (%d)", be[b], u == 2 ? "from the recipe (no MTP in it)" : u ? "not in the data" : "in the data",
                    100 * e0 / n, 100 * e1 / n, n);
         }
     if (any) printf("\n");
+}
+
+/* The recipes' part (h129): how the blank-count runs matched, and the
+ * decode workers whose recipe says MTP scored with and without it. */
+static double median_of(double *v, int n);
+static void imax_report(void) {
+    int runs = 0;
+    for (int m = 0; m < RM_N; m++) runs += rm_count[m];
+    if (!runs) return;
+    printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
+           runs);
+    for (int m = 0; m < RM_N; m++)
+        printf("  %5d  %s\n", rm_count[m], rm_name[m]);
+    if (rm_amb_mtp) printf("         of the ambiguous: %d where the entries differ in MTP too\n", rm_amb_mtp);
+    /* the decode rows per MTP state (scored as the recipe says), and the
+     * MTP rows re-predicted plain */
+    static const char *const be[3] = {"trtllm", "sglang", "vllm"};
+    static double rm[MAXR], r0[MAXR]; /* predicted / measured of the MTP rows: with, plain */
+    for (int b = 0; b < 3; b++) {
+        double e[3] = {0}, e0 = 0;
+        int n[3] = {0};
+        for (int i = 0; i < nR; i++) {
+            const row_t *r = &R[i];
+            if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_DECODE_ONLY || r->workers_unknown != 2 ||
+                strcmp(r->backend, be[b]) || !(r->a[T_TPOT] > 0))
+                continue;
+            int k = r->spec_k > 0 ? 2 : r->spec_k < 0 ? 1 : 0;
+            double err = fabs(r->a[T_TPOT] - r->y[T_TPOT]) / r->y[T_TPOT];
+            e[k] += err, n[k]++;
+            if (k != 2) continue;
+            rm[n[2] - 1] = r->a[T_TPOT] / r->y[T_TPOT], r0[n[2] - 1] = rm[n[2] - 1];
+            dlp_llm_config c;
+            dlp_error er = {0};
+            dlp_llm_workload wl = r->wl;
+            wl.spec_tokens = 0, wl.spec_accepted = 0;
+            dlp_llm_prediction p;
+            const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+            if (d && !dlp_llm_catalogue_get(r->model, &c, &er) && !dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &er))
+                e0 += fabs(p.tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT], r0[n[2] - 1] = p.tpot_ms / r->y[T_TPOT];
+            else
+                e0 += err; /* no plain answer: counted as the MTP one */
+        }
+        if (!n[0] && !n[1] && !n[2]) continue;
+        printf("  %s decode workers, counts from the recipe, TPOT MAPE: no MTP %.1f %% (%d); MTP unknown (entries "
+               "differ, or K not in the recipe name; scored plain) %.1f %% (%d)",
+               be[b], n[0] ? 100 * e[0] / n[0] : NAN, n[0], n[1] ? 100 * e[1] / n[1] : NAN, n[1]);
+        if (n[2])
+            printf("; MTP K drafts at A(K) = 0.85 + ... + 0.85^K %.1f %% (%d), the same rows plain %.1f %%",
+                   100 * e[2] / n[2], n[2], 100 * e0 / n[2]);
+        printf("\n");
+        if (n[2])
+            printf("    the MTP rows' median predicted / measured TPOT: with MTP %.2f, plain %.2f\n", median_of(rm, n[2]),
+                   median_of(r0, n[2]));
+    }
 }
 
 /* Where one family's silicon rows miss, as a diagnostic (issue 22): the
@@ -1281,12 +1562,28 @@ static int nfw;
  * Hardware" counts cards: vLLM/MI250/run-throughput-bench.sh runs
  * --tensor-parallel-size 4 and 8 where the rows say 2 and 4, and Llama-2-70B
  * in fp16 (128.5 GiB of weights) is recorded on "2" MI250s, which two GCDs
- * (128 GiB) cannot hold.  So *per_card = 2 there.  Intel PVC / Max 1550,
- * Gaudi2 and SN40L are not in the database: NULL. */
+ * (128 GiB) cannot hold.  So *per_card = 2 there.
+ *
+ * "Intel Max 1550" is one stack of an Aurora Max 1550 (devices.json
+ * max1550-stack), and its count is stacks: the rows entered All_results on
+ * 2024-09-23 (4de4e87), the day vLLM/Max1550/README.md (b814b47) gave the
+ * setup that ran them: vLLM v0.5.2 on IPEX 2.3.110+xpu with
+ * ZE_FLAT_DEVICE_HIERARCHY=FLAT, in which each stack is its own device
+ * (also the driver's default since late 2023, Intel's GPU optimization
+ * guide), and its benchmark_latency.py writes --tensor-parallel-size as
+ * "Num of Hardware": TP 1 is one XPU device, one stack.  (The README's
+ * "single GPU (both tiles)" reads sysmon, which shows memory per card.)
+ * "Intel PVC GPU" vLLM rows (Sep 20, 691ffab) have no setup in the
+ * repository (vLLM/PVC/README.md was empty; no script ran their batch 128
+ * or TP 2 / 4), measure 18.7 s at B 1 for 128 + 128 where Max 1550
+ * measures 2.0 s (a ~17 s constant per run that no token count explains),
+ * and the authors' later figures swap them for the Max 1550 rows: stack
+ * or card cannot be settled, so they stay refused (ib_unmapped), as do
+ * Gaudi2 and SN40L (not in the database): NULL. */
 static const char *ib_device(const char *hw, int *per_card) {
     static const struct { const char *hw, *id; int gcds; } m[] = {
         {"Nvidia A100 GPU", "a100-40gb", 1}, {"Nvidia H100 GPU", "h100-sxm", 1}, {"Nvidia GH200 GPU", "gh200", 1},
-        {"AMD MI250 GPU", "mi250", 2},       {"AMD MI300X GPU", "mi300x", 1}};
+        {"AMD MI250 GPU", "mi250", 2},       {"AMD MI300X GPU", "mi300x", 1}, {"Intel Max 1550", "max1550-stack", 1}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcmp(hw, m[i].hw)) {
             *per_card = m[i].gcds;
@@ -1294,6 +1591,12 @@ static const char *ib_device(const char *hw, int *per_card) {
         }
     *per_card = 1;
     return NULL;
+}
+
+/* Why a row's hardware has no device (ib_device's comment). */
+static const char *ib_unmapped(const char *hw) {
+    return !strcmp(hw, "Intel PVC GPU") ? "setup not in the repository, stack or card unknown"
+                                        : "device not in the database";
 }
 
 /* The engine of a row; -1: not modelled (llama.cpp, DeepSpeed-MII,
@@ -1304,15 +1607,18 @@ static const char *ib_device(const char *hw, int *per_card) {
  * vllm-v0 engine.  On MI250 and MI300X `git checkout v0.6.1` (their
  * READMEs), on A100 the 0.6.1-era requirements (torch 2.4, vllm-flash-attn
  * 2.6.1, einops "for Qwen2-VL", new in 0.6.1): vLLM >= 0.6, the modern
- * engine.  TensorRT-LLM is 0.11 (TensorRT-LLM/H100/requirements.txt).  The
+ * engine; on Intel Max 1550 `git clone -b v0.5.2` (vLLM/Max1550/README.md,
+ * the XPU backend on IPEX): vllm-v0.  TensorRT-LLM is 0.11
+ * (TensorRT-LLM/H100/requirements.txt).  The
  * AMD rows run through the same serving model on the AMD devices' own peaks
  * and curves: it assumes ROCm's vLLM schedules as CUDA's does and its
  * kernels reach the shares of peak predict's curves give an AMD device. */
 static int ib_engine(const char *fw, const char *hw) {
     if (!strcmp(fw, "TensorRT-LLM")) return DLP_LLM_ENGINE_TRTLLM;
     if (strcmp(fw, "vLLM")) return -1;
-    return !strcmp(hw, "Nvidia H100 GPU") || !strcmp(hw, "Nvidia GH200 GPU") ? DLP_LLM_ENGINE_VLLM_V0
-                                                                             : DLP_LLM_ENGINE_MODERN;
+    return !strcmp(hw, "Nvidia H100 GPU") || !strcmp(hw, "Nvidia GH200 GPU") || !strcmp(hw, "Intel Max 1550")
+               ? DLP_LLM_ENGINE_VLLM_V0
+               : DLP_LLM_ENGINE_MODERN;
 }
 
 /* The tokens vLLM generates for a prompt of `in` and a request of `gen`:
@@ -1349,7 +1655,7 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         snprintf(why, sizeof why, "engine not modelled: %s", fw);
         refuse(why);
     } else if (!dev) {
-        snprintf(why, sizeof why, "device not in the database: %s", hw);
+        snprintf(why, sizeof why, "%s: %s", ib_unmapped(hw), hw);
         refuse(why);
     } else if (nR + 1 < MAXR) {
         ib_vllm_cap(model, eng, &in, &gen);
@@ -2019,13 +2325,29 @@ static void sw_report(void) {
     }
 }
 
-/* ---- vLLM <= 0.5 offline: the engine's CPU time per step, refit ---------- */
+/* ---- an engine's offline CPU time per step, refit on LLM-Inference-Bench -- */
 
-/* An infbench row the offline vllm-v0 fit reads: vLLM <= 0.5 (vllm-v0),
- * an e2e latency, and at least two generated tokens (a decode step). */
+/* What the offline fit below reads (h128 for vllm-v0, h131 for modern):
+ * the engine's rows, and with dev >= 0 only that GPU's rows (the modern
+ * engine's vLLM 0.6.1 rows are fitted on A100 alone: the ROCm rows miss by
+ * 2.6-6x on the GPU side, docs/llm.md, which a CPU term would absorb); base
+ * is the triple the fit is judged against. */
+typedef struct {
+    int engine, dev;
+    const double *base;
+    const char *base_name;
+} ibfit_t;
+static ibfit_t IBF;
+
+/* An infbench row the offline fit reads: the engine IBF names (on its GPU
+ * where it names one), an e2e latency, and at least two generated tokens (a
+ * decode step). */
 static int ibv0_row(const row_t *r) {
-    return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_VLLM_V0 && isfinite(r->y[T_E2E]) &&
-           r->wl.gen_tokens > 1 && isfinite(r->a[T_TTFT]) && r->dec_ms > 0;
+    /* vllm-v0's fit leaves out the Intel Max 1550 rows (vLLM 0.5.2 on XPU,
+     * h132): their misses are on the GPU side, which a CPU term would absorb */
+    return !strcmp(r->set, "infbench") && r->wl.engine == IBF.engine && (IBF.dev < 0 || r->dev == IBF.dev) &&
+           (IBF.engine != DLP_LLM_ENGINE_VLLM_V0 || !strncmp(r->system, "Nvidia", 6)) &&
+           isfinite(r->y[T_E2E]) && r->wl.gen_tokens > 1 && isfinite(r->a[T_TTFT]) && r->dec_ms > 0;
 }
 
 /* The measured decode step of a row, derived: (measured latency - our
@@ -2079,13 +2401,17 @@ static int ibv0_fit(int kind, int skip, double c[3]) {
     if (!tp0) return 0;
     if (tps) {
         solve_n(3, A, c);
-        return 1;
+        if (c[1] >= 0) return 1;
     }
-    /* the fixed and per-sequence rows and columns of the normal equations */
+    /* the fixed and per-sequence rows and columns of the normal equations:
+     * one GPU count, or a per-GPU term that came out negative (a further
+     * GPU's worker cannot take CPU time off the step: the modern engine's
+     * A100 rows, where it absorbs the predicted GPU step's error by TP), so
+     * held at its bound 0, as non-negative least squares would */
     double B[2][4] = {{A[0][0], A[0][2], A[0][3]}, {A[2][0], A[2][2], A[2][3]}}, x[2];
     solve_n(2, B, x);
-    c[0] = x[0], c[1] = NAN, c[2] = x[1];
-    return 2;
+    c[0] = x[0], c[1] = tps ? 0.0 : NAN, c[2] = x[1];
+    return tps ? 1 : 2;
 }
 
 /* h124's blog-derived offline constants, the reference the fit was judged
@@ -2126,20 +2452,23 @@ static double ibv0_heldout(int kind, double *base) {
         ibv0_mape(kind, g, NULL, 0, &nall);
         int how = nall ? ibv0_fit(kind, g, c) : 0;
         if (!how) continue;
-        double m = ibv0_mape(kind, g, c, how == 2, &ng), mb = ibv0_mape(kind, g, IBV0_BLOG, how == 2, &nb);
+        double m = ibv0_mape(kind, g, c, how == 2, &ng), mb = ibv0_mape(kind, g, IBF.base, how == 2, &nb);
         const char *nm = kind == 1 ? devname[g] : famname[g];
         if (how == 2)
-            printf("  %s %.1f %% (blog-derived %.1f %%; its %d one-GPU rows of %d: the rest hold one GPU count, the "
-                   "per-GPU term is not identified; fit %.2f + %.4f x running)", nm, m, mb, ng, nall, c[0], c[2]);
+            printf("  %s %.1f %% (%s %.1f %%; its %d one-GPU rows of %d: the rest hold one GPU count, the "
+                   "per-GPU term is not identified; fit %.2f + %.4f x running)", nm, m, IBF.base_name, mb, ng, nall, c[0],
+                   c[2]);
         else
-            printf("  %s %.1f %% (blog-derived %.1f %%, %d rows; fit %.2f + %.2f x (GPUs - 1) + %.4f x running)", nm, m,
-                   mb, ng, c[0], c[1], c[2]);
+            printf("  %s %.1f %% (%s %.1f %%, %d rows; fit %.2f + %.2f x (GPUs - 1) + %.4f x running)", nm, m,
+                   IBF.base_name, mb, ng, c[0], c[1], c[2]);
         partial |= how == 2;
         err += m * ng, eb += mb * nb, n += ng;
     }
     *base = n ? eb / n : NAN;
     double all = n ? err / n : NAN;
-    if (n) printf("; all %.1f %% (blog-derived %.1f %%, %d rows%s)", all, *base, n, partial ? ", one-GPU rows only where said" : "");
+    if (n)
+        printf("; all %.1f %% (%s %.1f %%, %d rows%s)", all, IBF.base_name, *base, n,
+               partial ? ", one-GPU rows only where said" : "");
     printf("\n");
     return all;
 }
@@ -2168,6 +2497,7 @@ static double ibv0_on_splitwise(const double c[3], int *n) {
 static void ibv0_report(void) {
     double c[3];
     int n, nb;
+    IBF = (ibfit_t){DLP_LLM_ENGINE_VLLM_V0, -1, IBV0_BLOG, "blog-derived"};
     if (!ibv0_fit(0, -1, c)) return; /* no vllm-v0 infbench rows loaded */
     printf("\n### vllm-v0 offline: the CPU time per step refit on LLM-Inference-Bench's vLLM <= 0.5 rows\n\n"
            "derived step = (measured latency - our prefill of the batch) / (gen - 1); fitted: derived step - our "
@@ -2185,19 +2515,85 @@ static void ibv0_report(void) {
     printf("  every held-out check beats the blog-derived constants: %s\n", beats ? "yes" : n ? "no" : "splitwise not loaded");
 }
 
+/* ---- vLLM 0.6.1 offline (modern engine): the same fit, h131 -------------- */
+
+/* The modern engine's CPU side before h131, served and offline alike
+ * (llm_serve.c MODERN_CPU: round numbers, 0.35 ms + 0.010 ms per running
+ * sequence, no per-GPU term): the reference the offline fit is judged
+ * against. */
+static const double IBM_ROUND[3] = {0.35, 0.0, 0.010};
+
+/* The fit's triple c on each other GPU's rows of the engine (held out
+ * whole: nothing of them fitted), beside the reference; *worst is 1 when
+ * any GPU's rows score worse with c.  Prints, per GPU, also what a fit on
+ * that GPU alone would say (a diagnostic: a CPU part that grows far faster
+ * with the batch than A100's is GPU time the CPU term cannot carry). */
+static void ibm_other_gpus(int fit_dev, const double c[3], int *worse) {
+    printf("  the fit on the other GPUs' rows (held out whole):");
+    for (int g = 0; g < ndev; g++) {
+        if (g == fit_dev) continue;
+        IBF.dev = g;
+        int n, nb;
+        double m = ibv0_mape(0, 0, c, 0, &n), mb = ibv0_mape(0, 0, IBF.base, 0, &nb), own[3];
+        if (!n) continue;
+        int how = ibv0_fit(0, -1, own);
+        *worse |= !(m < mb);
+        printf("  %s %.1f %% (%s %.1f %%, %d rows; fit on it alone %.2f + %.2f x (GPUs - 1) + %.4f x running)",
+               devname[g], m, IBF.base_name, mb, n, own[0], how == 1 ? own[1] : NAN, own[2]);
+    }
+    IBF.dev = fit_dev;
+    printf("\n");
+}
+
+/* The modern engine's offline CPU time per step refit on LLM-Inference-
+ * Bench's vLLM 0.6.1 A100 rows (the modern engine's only NVIDIA vLLM rows):
+ * in-sample, leave-one-family-out on A100, and the other GPUs' (MI250,
+ * MI300X) rows held out whole, beside the round numbers it replaces
+ * offline (llm_serve.c MODERN_OFFLINE_*, this fit rounded, since h131).
+ * The served triple is not touched: silicon's served rows do not move. */
+static void ibm_report(void) {
+    int a100 = -1;
+    for (int g = 0; g < ndev; g++)
+        if (!strcmp(devname[g], "a100-40gb")) a100 = g;
+    IBF = (ibfit_t){DLP_LLM_ENGINE_MODERN, a100, IBM_ROUND, "round numbers"};
+    double c[3];
+    int n, nb, worse = 0;
+    if (a100 < 0 || ibv0_fit(0, -1, c) != 1) return; /* no A100 modern infbench rows (or one GPU count) */
+    printf("\n### modern offline: the CPU time per step refit on LLM-Inference-Bench's vLLM 0.6.1 A100 rows\n\n"
+           "the same fit as vllm-v0's above, on the A100 rows only (the ROCm rows' miss is GPU time: below)\n");
+    printf("  round numbers (the served modern engine's, offline too before h131): %.2f + %.1f x (GPUs - 1) + %.4f x "
+           "running\n", IBM_ROUND[0], IBM_ROUND[1], IBM_ROUND[2]);
+    double in = ibv0_mape(0, 0, c, 0, &n), b0 = ibv0_mape(0, 0, IBM_ROUND, 0, &nb), k0 = ibv0_mape(0, 0, NULL, 0, &nb);
+    printf("  in-sample: %.3f + %.3f x (GPUs - 1) + %.5f x running ms; e2e MAPE %.1f %% (round numbers %.1f %%, "
+           "compiled-in %.1f %%, %d rows)\n", c[0], c[1], c[2], in, b0, k0, n);
+    double bf, lf = ibv0_heldout(2, &bf);
+    ibm_other_gpus(a100, c, &worse);
+    /* pooled over every GPU of the engine, leave-one-GPU-out: a diagnostic
+     * (the ROCm rows' GPU miss would enter the CPU term) */
+    IBF.dev = -1;
+    double bg;
+    printf("  diagnostic, fitted on every GPU's rows (not compiled in):");
+    ibv0_heldout(1, &bg);
+    IBF.dev = a100;
+    int beats = isfinite(lf) && lf < bf && !worse;
+    printf("  every held-out check beats the round numbers: %s\n", beats ? "yes" : "no");
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY] [--lowload]\n");
+                        "[--split FAMILY] [--lowload] [--recipes FILE|none]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
     const char *rows_out = NULL;
+    int recipes_explicit = 0;
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows_out = argv[++i];
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
+        else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);
@@ -2209,7 +2605,7 @@ int main(int argc, char **argv) {
         dlp_devdb_free(db);
         return 0;
     }
-    if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_silicon(root);
+    if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_recipes(recipes_explicit), load_silicon(root);
     int n_sil_seen = nSeen;
     if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
     if (!strcmp(which, "all") || !strcmp(which, "splitwise")) load_splitwise(root);
@@ -2229,6 +2625,7 @@ int main(int argc, char **argv) {
     }
     report("silicon");
     mtp_report();
+    imax_report();
     if (split_family) split_report(split_family);
     if (lowload) lowload_report(split_family), outlen_report(split_family);
     report("leaderboard");
@@ -2238,6 +2635,7 @@ int main(int argc, char **argv) {
     sw_report();
     ib_report();
     ibv0_report();
+    ibm_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

@@ -1064,8 +1064,10 @@ typedef struct {
     double mem_fraction;       /* of device memory the engine takes (vLLM's
                                   gpu_memory_utilization); 0: 0.9              */
     int64_t max_seqs;          /* the engine's limit on running sequences
-                                  (vLLM max_num_seqs); 0: DLP_LLM_MAX_SEQS.  It
-                                  bounds every concurrency, --max-fit's too    */
+                                  (vLLM max_num_seqs); 0: the engine's default
+                                  (docs/llm.md, "Engine defaults": by engine,
+                                  client mode and GPU memory).  It bounds
+                                  every concurrency, --max-fit's too          */
     double rate;               /* > 0: open-loop clients, Poisson arrivals of
                                   this many requests/s per replica (instead of
                                   concurrency; aggregated phase only)          */
@@ -1087,6 +1089,20 @@ typedef struct {
      * rounds, no prompts arriving during the decode; vllm-v0 loses the API
      * server's share of its per-step CPU time.  Not with rate.  0: served. */
     int offline;
+    /* serving: prompt tokens a step takes at most (vLLM
+     * max_num_batched_tokens, SGLang chunked_prefill_size, TensorRT-LLM
+     * max_num_tokens); 0: the engine's default (docs/llm.md, "Engine
+     * defaults") */
+    int64_t chunk_tokens;
+    /* TensorRT-LLM's batch waiting (its LLM API options batch_wait_timeout_iters
+     * and batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch
+     * waiting"): while sequences are decoding, a new prompt is held until
+     * batch_wait_iters iterations have passed or the iteration's tokens (the
+     * held prompts' plus one per running sequence and draft) reach
+     * batch_wait_tokens; the engine waits only with both set and not under
+     * attention DP.  Aggregated serving, engine trtllm only.  0: off. */
+    int batch_wait_iters;
+    double batch_wait_tokens;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 
@@ -1213,6 +1229,10 @@ typedef struct {
                                   concurrency bounded by max_seqs and by what
                                   the cache holds at the mean live context;
                                   more clients queue (their wait is in TTFT) */
+    int64_t max_seqs;          /* the running limit used: the workload's, or
+                                  the engine's default                       */
+    int64_t chunk_tokens;      /* the prefill chunk used (tokens a step takes
+                                  at most): the workload's, or the engine's  */
     double round_ms;           /* prefill worker: the time its running prompts
                                   take back to back (bounds its requests/s)    */
     double preempted;          /* share of running sequences preempted once

@@ -8,7 +8,7 @@
 #   2 H100 TensorRT-LLM Llama-2-7b, L 2048, 0.05 s    answered, faster than its
 #     floor (2,047 steps x 13.5 GB / 3.35 TB/s ~ 8 s): not scored
 #   3 A100 llama.cpp                                  engine not modelled
-#   4 Intel PVC vLLM                                  device not in the database
+#   4 Intel PVC vLLM                                  setup unknown (stack or card)
 #   5 Gaudi2 Deepspeed                                engine not modelled
 #   6 MI250 vLLM, "1" GPU, B 16, 3.0 s                answered on 2 GCDs
 #   7 A100 vLLM fixture/not-in-catalogue-7B           model not in the catalogue
@@ -16,7 +16,12 @@
 #     sequence once past max_model_len, so this ran a prefill and one token:
 #     answered as a 2,047-token prompt + 1 (the library's rule is one token
 #     stricter), tokens/s 4 x (2048 + 1) / 0.2 = 40980
-#   -> 8 rows, 6 with a modelled engine (1 2 4 6 7 8), 4 answered: 50.0 % / 66.7 %
+#   9 Intel Max 1550 vLLM Llama-2-7b, "1", L 128, B 1, 2.0 s: answered on one
+#     max1550-stack (the count is stacks: vLLM v0.5.2 on XPU in FLAT mode,
+#     TP 1 = one device) with vllm-v0, whose offline CPU time per step is
+#     2.26 + 0.0658 x running ms (h128) = 2.3258 ms at one sequence (the
+#     modern engine's is 0.35 + 0.010 x running)
+#   -> 9 rows, 7 with a modelled engine (1 2 4 6 7 8 9), 5 answered: 55.6 % / 71.4 %
 # Fig_22, 3 lines: A100 vLLM TTFT 1.0 s, end 14.299 s (ITL (14.299 - 1.0) s /
 #   1,023 = 13.0 ms, above its floor: 16.06 GB / 1,555 GB/s = 10.3 ms); SN40L sambaflow (refused twice); GH200 TensorRT-LLM TTFT
 #   0.35 s without end_latency (a TTFT row only)
@@ -24,8 +29,8 @@
 # power_results.csv: A100 TensorRT-LLM B 16, 20 s, avg_power 300000 (NVML mW)
 #   -> 300 W, energy per request 300 W x 20 s / 16 = 375 J; one DeepSpeed-MII
 #   row refused
-# all: 8 + 3 + 2 + 2 = 15 rows, 6 + 2 + 1 + 1 = 10 modelled, 4 + 2 + 1 + 1 = 8
-# answered: 53.3 % / 80.0 %
+# all: 9 + 3 + 2 + 2 = 16 rows, 7 + 2 + 1 + 1 = 11 modelled, 5 + 2 + 1 + 1 = 9
+# answered: 56.25 % (printf rounds this exact half to even: 56.2) / 81.8 %
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -49,6 +54,7 @@ Habana Gaudi2,1,Deepspeed,meta-llama/Llama-2-7b-hf,128,1,2.0,128
 AMD MI250 GPU,1,vLLM,meta-llama/Llama-2-7b-hf,128,16,3.0,1365.33
 Nvidia A100 GPU,1,vLLM,fixture/not-in-catalogue-7B,128,1,2.0,128
 Nvidia GH200 GPU,1,vLLM,huggyllama/llama-7b,2048,4,0.2,81920
+Intel Max 1550,1,vLLM,meta-llama/Llama-2-7b-hf,128,1,2.0,128
 EOF
 printf 'Hardware,Num of Hardware,Framework,Model,Input Length,Output Length,Batch Size,TTFT Latency,end_latency \r\n\r\n' \
   >"$P/Fig_22/all_results_TTFT_ITL.csv"
@@ -61,14 +67,14 @@ Nvidia A100 GPU,1,TensorRT-LLM,meta-llama/Llama-2-7b-hf,1024,16,20.0,1638.4,3000
 Nvidia A100 GPU,1,Deepspeed-MII,meta-llama/Llama-2-7b-hf,1024,16,25.0,1310.72,330000
 EOF
 out=$("$tmp/bench_serving" "$tmp/data" infbench --analytic-only --rows "$tmp/rows.csv" 2>&1)
-check "infbench: All_results coverage 8 / 6 / 4, 50.0 % / 66.7 %" \
-  grep -q '^| All_results (e2e latency, tokens/s) | 8 | 6 | 4 | 50.0 % | 66.7 % |' <<<"$out"
+check "infbench: All_results coverage 9 / 7 / 5, 55.6 % / 71.4 %" \
+  grep -q '^| All_results (e2e latency, tokens/s) | 9 | 7 | 5 | 55.6 % | 71.4 % |' <<<"$out"
 check "infbench: TTFT coverage 3 / 2 / 2" grep -q '^| Fig_22 TTFT | 3 | 2 | 2 | 66.7 % | 100.0 % |' <<<"$out"
 check "infbench: ITL coverage 2 / 1 / 1" grep -q '^| Fig_22 ITL | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
 check "infbench: power coverage 2 / 1 / 1" grep -q '^| Fig_16_a_b power, energy | 2 | 1 | 1 | 50.0 % | 100.0 % |' <<<"$out"
-check "infbench: overall 15 / 10 / 8, 53.3 % / 80.0 %" grep -q '^| all | 15 | 10 | 8 | \*\*53.3 %\*\* | \*\*80.0 %\*\* |' <<<"$out"
+check "infbench: overall 16 / 11 / 9, 56.2 % / 81.8 %" grep -q '^| all | 16 | 11 | 9 | \*\*56.2 %\*\* | \*\*81.8 %\*\* |' <<<"$out"
 check "infbench: refusals by reason" bash -c 'grep -q "^ *1  engine not modelled: llama.cpp" <<<"$1" &&
-  grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  device not in the database: Intel PVC GPU" <<<"$1" &&
+  grep -q "^ *1  engine not modelled: Deepspeed$" <<<"$1" && grep -q "^ *1  setup not in the repository, stack or card unknown: Intel PVC GPU" <<<"$1" &&
   grep -q "^ *1  model not in the catalogue: fixture/not-in-catalogue-7B" <<<"$1" && grep -q "^ *1  engine not modelled: sambaflow" <<<"$1" &&
   grep -q "^ *1  engine not modelled: Deepspeed-MII" <<<"$1"' _ "$out"
 check "infbench: the row below its floor is counted, not scored" \
@@ -78,13 +84,16 @@ check "infbench: vLLM's length cap: 2048 + 2048 on 2,048 positions runs 2047 + 1
   [ "$(awk -F, '$3 == "Nvidia GH200 GPU" && $4 == "vLLM" { print $5 "/" $6 "/" $32 "/" $34 }' "$tmp/rows.csv")" = "2047/1/200/40980" ]
 check "infbench: an MI250 counts two GCDs" \
   [ "$(awk -F, '$3 == "AMD MI250 GPU" { print $8 }' "$tmp/rows.csv")" = 2 ]
+# ovh_ms is column 22
+check "infbench: an Intel Max 1550 counts one stack, on vllm-v0 (CPU 2.26 + 0.0658 ms at one sequence)" \
+  awk -F, '$3 == "Intel Max 1550" { n++; ok = $8 == 1 && $22 > 2.30 && $22 < 2.35 } END { exit !(n == 1 && ok) }' "$tmp/rows.csv"
 check "infbench: e2e 1.5 s -> 1500 ms, tokens/s as given" \
   [ "$(awk -F, '$3 == "Nvidia A100 GPU" && $5 == 128 { print $32 "/" $34 }' "$tmp/rows.csv")" = "1500/170.67" ]
 check "infbench: TTFT 1.0 s -> 1000 ms, ITL (14.299 - 1.0) / 1023 s -> 13 ms" \
   [ "$(awk -F, '$3 == "Nvidia A100 GPU" && $5 == 1024 && $6 == 1 { a = $13 } $3 == "Nvidia A100 GPU" && $5 == 1024 && $6 == 1024 && $4 == "vLLM" { b = $15 } END { print a "/" b }' "$tmp/rows.csv")" = "1000/13" ]
 check "infbench: 300000 mW -> 300 W, 300 W x 20 s / 16 = 375 J" \
   [ "$(awk -F, '$4 == "TensorRT-LLM" && $3 == "Nvidia A100 GPU" { print $36 "/" $19 }' "$tmp/rows.csv")" = "300/375" ]
-# the e2e MAPE printed = mean |a - y| / y over the two scored rows (1 and 6),
+# the e2e MAPE printed = mean |a - y| / y over the scored rows (1, 6, 8 and 9),
 # from the predictions written to rows.csv
 want=$(awk -F, '$32 != "nan" && $1 == "infbench" { e += ($33 - $32) / $32 * (($33 > $32) ? 1 : -1); n++ } END { printf "%d | %.1f %%", n, 100 * e / n }' "$tmp/rows.csv")
 got=$(grep '^| e2e latency |' <<<"$out" | awk -F'|' '{ gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4); print $3 " | " $4 }')

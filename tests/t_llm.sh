@@ -259,6 +259,15 @@ refuse() { # name, grep pattern, dlperf llm args...
 # gpt2: 1024 positions; 1000 + 100 = 1100
 refuse llm_refuse_gen_past_context "gen 100: prompt 1000 + 100 generated = 1100 tokens exceed .*max_position_embeddings 1024" \
   --model gpt2 --device h100-sxm --seq 1000 --gen 100
+# vLLM <= 0.5 offline stops a sequence once it passes max_model_len (gpt2: 1024
+# positions), so 1000 + 25 = 1025 runs there and 1000 + 26 does not; served
+# (the OpenAI server's check) 1000 + 25 is refused
+refuse llm_refuse_v0_offline_past_context "gen 26: prompt 1000 + 26 generated = 1026 tokens exceed" \
+  --model gpt2 --device h100-sxm --seq 1000 --gen 26 --concurrency 4 --offline --engine vllm-v0
+refuse llm_refuse_v0_served_past_context "gen 25: prompt 1000 + 25 generated = 1025 tokens exceed" \
+  --model gpt2 --device h100-sxm --seq 1000 --gen 25 --concurrency 4 --engine vllm-v0
+if "$BIN" llm --model gpt2 --device h100-sxm --seq 1000 --gen 25 --concurrency 4 --offline --engine vllm-v0 \
+  >/dev/null 2>"$tmp/v0c.err"; then ok llm_v0_offline_context_plus_one; else bad llm_v0_offline_context_plus_one "$(head -1 "$tmp/v0c.err")"; fi
 refuse llm_refuse_gen_encoder "gen 8: .*encoder-only model (bert)" --model bert-base-uncased --device a100 --gen 8
 refuse llm_refuse_gen_encoder_roberta "encoder-only model (roberta)" --model roberta-base --device a100 --gen 1
 refuse llm_refuse_tp_heads "gpus 5: .*12 attention heads.*5 does not divide 12" --model bert-base-uncased --device a100 --gpus 5
@@ -439,6 +448,34 @@ assert o["request_ms"] == 0 < s["request_ms"] and o["tpot_ms"] == o["decode_step
 assert abs(s["decode_step_ms"] - o["decode_step_ms"] - (34.388 - 6.4712)) < 1e-3
 ' "$tmp/of.json" "$tmp/of--offline.json" 2>>"$tmp/of.err"; then ok llm_offline_cli
 else bad llm_offline_cli "$(tail -4 "$tmp/of.err")"; fi
+
+# --- batch waiting (--batch-wait-iters N --batch-wait-tokens T: TensorRT-LLM's batch_wait_timeout_iters and
+# batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch waiting"): the JSON echoes both;
+# Llama-3.1-8B on an H100, 4 clients of 1,024 / 1,024: the timeout binds (k = 20), mean wait
+# 20 x 1.0390625 / 1.078125 = 19.2753623 decode steps in the steady TTFT, x 0.85 in TTFT (the
+# steady share; test_llm_serve.c t_batch_wait_by_hand); TPOT the same; one flag without the other, or with
+# another engine: exit 2, one line
+bw_ok=1
+for o in "" "--batch-wait-iters 20 --batch-wait-tokens 14746"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --prompt 1024 --gen 1024 \
+    --concurrency 4 --engine trtllm $o --json >"$tmp/bw${o:+1}.json" 2>>"$tmp/bw.err" || bw_ok=0
+done
+for args in "--engine trtllm --batch-wait-iters 20" "--engine sglang --batch-wait-iters 20 --batch-wait-tokens 100"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 4 $args >/dev/null \
+    2>"$tmp/bw1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/bw1.err")" = 1 ] && grep -q "batch" "$tmp/bw1.err" ||
+    { bw_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/bw1.err")" >>"$tmp/bw.err"; }
+done
+if [ "$bw_ok" = 1 ] && python3 -c '
+import json, sys
+a, b = (json.load(open(f))["serving"] for f in sys.argv[1:3])
+assert "batch_wait_iters" not in a and b["batch_wait_iters"] == 20 and b["batch_wait_tokens"] == 14746, b
+d = b["decode_step_ms"]
+assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.85 * 19.2753623 * d) < 1e-3 * d and a["tpot_ms"] == b["tpot_ms"], (a, b)
+' "$tmp/bw.json" "$tmp/bw1.json" 2>>"$tmp/bw.err"; then ok llm_batch_wait_cli
+else bad llm_batch_wait_cli "$(tail -4 "$tmp/bw.err")"; fi
 
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported

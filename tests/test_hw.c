@@ -33,7 +33,7 @@ static void t_builtin_loads(void) {
     dlp_devdb *db = builtin();
     CHECK(db != NULL);
     if (!db) return;
-    CHECK(dlp_devdb_count(db) >= 50);       /* 49 GPUs and 1 CPU (docs/devices.md) */
+    CHECK(dlp_devdb_count(db) >= 52);       /* 51 GPUs and 1 CPU (docs/devices.md) */
     static const char *const need[] = {
         "v100-16gb", "v100-32gb", "v100-pcie-32gb", "p100", "p4", "t4", "a10", "a100-40gb",
         "a100-pcie-40gb", "a100-80gb", "a100-pcie-80gb", "l4", "l40s", "h100-pcie", "h100-sxm",
@@ -43,8 +43,8 @@ static void t_builtin_loads(void) {
         "b200", "b300", "gb200", "h20", "h800", "h800-pcie", "a800", "a800-pcie-80gb", "l20", "l40",
         "rtx5090", "rtx5080", "rtx-pro-6000", "rtx-pro-6000-ws", "rtx-pro-6000-maxq", "mi300x",
         "mi325x", "mi355x",
-        /* issue 22: LLM-Inference-Bench's GH200 */
-        "gh200"};
+        /* issue 22: LLM-Inference-Bench's GH200 and Intel Max 1550 (card, one stack) */
+        "gh200", "max1550", "max1550-stack"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const dlp_device *d = dlp_devdb_find(db, need[i]);
         if (!d) fprintf(stderr, "  missing device %s\n", need[i]);
@@ -74,7 +74,8 @@ static void t_sane_values(void) {
         CHECK(d->peak_fp64_gflops > 0 && d->peak_fp64_gflops <= d->peak_fp32_gflops);
         CHECK(d->memory_gib >= 8 && d->memory_gib <= 320);
         CHECK(d->mem_bandwidth_gbs >= 100 && d->mem_bandwidth_gbs <= 10000);
-        CHECK(d->l2_cache_mb >= 1 && d->l2_cache_mb <= 128);
+        /* Ponte Vecchio's 408 MB L2 (204 a stack) is the largest */
+        CHECK(d->l2_cache_mb >= 1 && d->l2_cache_mb <= 512);
         CHECK(d->shared_mem_kb_per_block <= d->shared_mem_kb_per_sm);
         CHECK(d->max_threads_per_block == 1024);
         CHECK(d->tdp_w >= 50 && d->tdp_w <= 1500);
@@ -99,6 +100,11 @@ static void t_sane_values(void) {
             CHECK((d->tf32_tensor_tflops > 0) == (d->cc_major >= 8));
             CHECK((d->fp8_tensor_tflops > 0) == (d->cc_major * 10 + d->cc_minor >= 89));
             CHECK((d->fp4_tensor_tflops > 0) == (d->cc_major >= 10));   /* FP4 from Blackwell */
+        } else if (!strcmp(d->vendor, "intel")) {
+            /* Xe-HPC: sub-groups of 16 (or 32), no MIG, no FP8, and FP64
+             * only on the vector engines (no FP64 matrix rate) */
+            CHECK((d->warp_size == 16 || d->warp_size == 32) && d->n_mig == 0);
+            CHECK(d->fp8_tensor_tflops == 0 && d->fp64_tensor_tflops == 0);
         } else {
             CHECK_STR(d->vendor, "amd");
             CHECK(d->warp_size == 64 && d->n_mig == 0 && d->fp32_matrix_tflops > 0);
@@ -744,6 +750,62 @@ static void t_gh200(void) {
     dlp_devdb_free(db);
 }
 
+/* Intel Data Center GPU Max 1550, from Intel's figures by hand (ARK 232873:
+ * 128 Xe cores, 1,600 MHz, 128 GB HBM2e at 3.2768 TB/s, 600 W; Architecture
+ * Day 2021: per Xe core and clock 256 FP32 ops on the vector engines and
+ * 4,096 FP16/BF16, 2,048 TF32, 8,192 INT8 ops on the XMX engines):
+ *   FP32  128 x 256 x 1.6e9  = 52,428.8 GFLOP/s (Hot Chips 34: "52 TF")
+ *   FP16  128 x 4096 x 1.6e9 = 838.8608 TFLOP/s (Hot Chips 34: "839")
+ *   TF32  128 x 2048 x 1.6e9 = 419.4304;  INT8 128 x 8192 x 1.6e9 = 1,677.7216
+ * One stack (a device in FLAT mode) is half of each: 64 Xe cores, 64 GB,
+ * 1,638.4 GB/s, 419.4304 FP16, 300 W.  No FP8 on Xe-HPC.  And what the
+ * stack's bandwidth does to a decode: Llama-2-7B's 6,738,415,616 weights x
+ * 2 B = 13.4768 GB per step take >= 13.4768e9 / 1638.4e9 = 8.2256 ms; the
+ * whole card (twice the bandwidth) is faster, by at most 2x. */
+static void t_max1550(void) {
+    dlp_devdb *db = builtin();
+    if (!db) { CHECK(0); return; }
+    const dlp_device *c = dlp_devdb_find(db, "max1550"), *s = dlp_devdb_find(db, "max1550-stack");
+    CHECK(c && s);
+    if (c && s) {
+        CHECK_STR(c->vendor, "intel");
+        CHECK(c->sm_count == 128 && s->sm_count == 64 && c->fp32_cores_per_sm == 128);
+        CHECK_NEAR(c->boost_clock_mhz, 1600, 0);
+        CHECK_NEAR(c->peak_fp32_gflops, 52428.8, 1e-6);
+        CHECK_NEAR(c->peak_fp64_gflops, 52428.8, 1e-6);
+        CHECK_NEAR(c->fp16_tensor_tflops, 838.8608, 1e-9);
+        CHECK_NEAR(c->bf16_tensor_tflops, 838.8608, 1e-9);
+        CHECK_NEAR(c->tf32_tensor_tflops, 419.4304, 1e-9);
+        CHECK_NEAR(c->int8_tensor_tops, 1677.7216, 1e-9);
+        CHECK_NEAR(c->memory_gib, 128, 0);
+        CHECK_NEAR(c->mem_bandwidth_gbs, 3276.8, 1e-9);
+        CHECK_NEAR(c->tdp_w, 600, 0);
+        CHECK_NEAR(s->peak_fp32_gflops, 26214.4, 1e-6);
+        CHECK_NEAR(s->fp16_tensor_tflops, 419.4304, 1e-9);
+        CHECK_NEAR(s->tf32_tensor_tflops, 209.7152, 1e-9);
+        CHECK_NEAR(s->memory_gib, 64, 0);
+        CHECK_NEAR(s->mem_bandwidth_gbs, 1638.4, 1e-9);
+        CHECK_NEAR(s->tdp_w, 300, 0);
+        CHECK(dlp_device_supports_dtype(s, DLP_DT_BFLOAT16) && !dlp_device_supports_dtype(s, DLP_DT_FLOAT8E4M3FN));
+        CHECK(dlp_devdb_find(db, "Intel Data Center GPU Max 1550") == c && dlp_devdb_find(db, "pvc-stack") == s);
+        dlp_llm_config cfg;
+        dlp_error e = {0};
+        CHECK(dlp_llm_catalogue_get("meta-llama/Llama-2-7b-hf", &cfg, &e) == DLP_OK);
+        dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_FP16, .n_gpus = 1,
+                               .concurrency = 1};
+        dlp_llm_predict_opts o = {.analytic_only = 1};
+        dlp_llm_prediction ps, pc;
+        CHECK(dlp_llm_predict(&cfg, s, db, &wl, &o, &ps, &e) == DLP_OK);
+        CHECK(dlp_llm_predict(&cfg, c, db, &wl, &o, &pc, &e) == DLP_OK);
+        double ratio = ps.decode_step_ms / pc.decode_step_ms;
+        CHECK(ps.decode_step_ms >= 8.2256);
+        CHECK(ratio > 1.0 && ratio <= 2.0 + 1e-9);
+        if (!(ps.decode_step_ms >= 8.2256 && ratio > 1.0 && ratio <= 2.0 + 1e-9))
+            fprintf(stderr, "  decode step stack %.3f / card %.3f ms\n", ps.decode_step_ms, pc.decode_step_ms);
+    }
+    dlp_devdb_free(db);
+}
+
 /* FP8/FP4 peaks per dtype and the dtypes a device runs natively. */
 static void t_low_precision(void) {
     CHECK_I64(DLP_DT_FLOAT4E2M1, 23);        /* ONNX TensorProto.FLOAT4E2M1 */
@@ -859,6 +921,7 @@ int main(void) {
     RUN(t_peak_flops);
     RUN(t_spec_sheets);
     RUN(t_gh200);
+    RUN(t_max1550);
     RUN(t_low_precision);
     RUN(t_carbon);
     return TAP_DONE();

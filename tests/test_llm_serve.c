@@ -52,22 +52,30 @@ static void t_kv_capacity_by_hand(void) {
     wl.mem_fraction = 0.8;
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
     CHECK_NEAR(p.kv_cache_gib - q.kv_cache_gib, 8.0, 1e-9);
-    /* --max-fit serves what fits, at most max_seqs (vLLM's 256); more
+    /* --max-fit serves what fits, at most max_seqs (here 256); more
      * clients than run queue */
     wl.mem_fraction = 0;
     wl.max_fit = 1;
+    wl.max_seqs = 256;
     CHECK(p.max_concurrency > 256);
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
     CHECK_I64(q.concurrency, 256);
     CHECK_I64(q.running, 256);
-    wl.max_seqs = 1024;
+    /* vLLM V1's own limit on an 80 GiB H100 is 1,024 (t_engine_defaults):
+     * the cache binds first */
+    wl.max_seqs = 0;
+    CHECK(p.max_concurrency < 1024);
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
     CHECK_I64(q.concurrency, p.max_concurrency);
+    CHECK_I64(q.max_seqs, 1024);
     wl.max_fit = 0;
-    wl.max_seqs = 0;
     wl.concurrency = 1 << 20;
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
     CHECK_I64(q.concurrency, 1 << 20);
+    /* 1,024 slots, but the cache holds fewer at the mean live length */
+    CHECK(q.running > 256 && q.running < 1024);
+    wl.max_seqs = 256;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &q, &e) == DLP_OK);
     CHECK_I64(q.running, 256);
 }
 
@@ -431,8 +439,9 @@ static void t_memory_story_by_hand(void) {
 
 /* Serving's chunk workspace for a Mamba-2 hybrid, by hand (issue 22's
  * L4 case: `dlperf llm --model nvidia/NVIDIA-Nemotron-Nano-9B-v2 --device
- * l4 --concurrency 8 --prompt 1024 --gen 256`).  The engine profiles
- * 8,192 tokens as 256 requests of 32 (vLLM's _dummy_run); the peak is at
+ * l4 --concurrency 8 --prompt 1024 --gen 256 --chunk 8192 --max-seqs 256`;
+ * vLLM's own default on a 24 GB L4 is 2,048, t_engine_defaults).  The
+ * engine profiles 8,192 tokens as 256 requests of 32 (vLLM's _dummy_run); the peak is at
  * the LM head: its input 8,192 x 4,480 x 2 B = 73,400,320 B and the logits
  * 8,192 x 131,072 x 2 B = 2,147,483,648 B live together: 2,220,883,968 B
  * = 2,118 MiB.  (Each request's scan state, 128 heads x 80 x 128 state
@@ -448,7 +457,7 @@ static void t_hybrid_chunk_workspace(void) {
     dlp_error e = {0};
     dlp_llm_prediction p;
     dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
-                           .concurrency = 8};
+                           .concurrency = 8, .max_seqs = 256, .chunk_tokens = 8192};
     CHECK(serve("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "l4", wl, &p, &e) == DLP_OK);
     if (e.msg[0]) fprintf(stderr, "  %s\n", e.msg);
     CHECK_NEAR(p.need.workspace_mb, 2220883968.0 / 1048576.0, 1e-6);
@@ -497,13 +506,14 @@ static void t_kv_capacity_vs_chunk(void) {
         double room = 0.9 * d->memory_gib * 1073741824.0 - p.weights_mb * 1048576.0 - 1073741824.0;
         double last_ws = -1, last_cap = 1e300;
         for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
-            double ws = dlp__llm_chunk_workspace(&c, DLP_QT_BF16, cs[i].gpus, 256, chunks[k]);
+            double ws = dlp__llm_chunk_workspace(&c, DLP_QT_BF16, cs[i].gpus, p.max_seqs, chunks[k]);
             double cap = fmax(0.0, room - ws);
             CHECK(ws > 0 && ws >= last_ws * (1 - 1e-12));
             CHECK(cap >= 0 && cap <= last_cap * (1 + 1e-12));
             if (!(ws >= last_ws * (1 - 1e-12)))
                 fprintf(stderr, "  %s: workspace %g B at chunk %lld < %g\n", cs[i].m, ws, (long long)chunks[k], last_ws);
-            if (chunks[k] == 8192) {
+            /* the engine's default chunk (t_engine_defaults) is what sized it */
+            if (chunks[k] == p.chunk_tokens) {
                 CHECK_NEAR(ws / 1048576.0, p.need.workspace_mb, 1e-9 * ws);
                 CHECK_NEAR(cap, p.kv_cache_gib * 1073741824.0, 1e-6 * cap);
             }
@@ -526,7 +536,7 @@ static void t_iteration_and_clients(void) {
     for (int i = 0; i < 8; i++) {
         dlp_llm_prediction p;
         dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
-                               .concurrency = cs[i]};
+                               .concurrency = cs[i], .max_seqs = 256};
         CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
         CHECK(p.request_ms > 0);
         CHECK(p.ttft_ms >= p.prefill_ms + p.request_ms - 1e-9);
@@ -613,7 +623,7 @@ static void t_rate_open_loop(void) {
     for (int i = 0; i < 6; i++) {
         dlp_llm_prediction p;
         dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
-                               .rate = rates[i]};
+                               .rate = rates[i], .max_seqs = 256};
         CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
         CHECK(p.serving && p.capacity_rps > rates[i]);
         CHECK(p.ttft_ms > last);
@@ -640,7 +650,7 @@ static void t_rate_open_loop(void) {
     /* at and past the capacity: refused, naming it */
     dlp_llm_prediction p;
     dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
-                           .rate = cap * 1.001};
+                           .rate = cap * 1.001, .max_seqs = 256};
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_EINVAL);
     CHECK(strstr(e.msg, "overloaded: capacity") != NULL);
     wl.rate = 1e6;
@@ -1298,8 +1308,8 @@ static void t_moe_layers_and_alltoall(void) {
  * batch's prefill rounds: 64 x 512 = 32,768 tokens = 4 chunks of 8192, and
  * the burst mean is (4 + 1) / 2 chunks, so TTFT = 4 / 2.5 x the burst mean.
  * On 4 GPUs the driver's handoff offline is 0.160 ms per further GPU (not
- * the served 11.8): 6.4712 + 3 x 0.160 = 6.9512 ms.  The modern engine's CPU side is not the server's: 0.35 +
- * 0.010 x 64 = 0.99 ms a step (no prompt tokens ride along offline). */
+ * the served 11.8): 6.4712 + 3 x 0.160 = 6.9512 ms.  The modern engines'
+ * offline steps: t_modern_offline_by_hand. */
 static void t_offline_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_prediction v, o;
@@ -1327,13 +1337,229 @@ static void t_offline_by_hand(void) {
     CHECK_NEAR(o.overhead_ms, 6.9512, 1e-5);
     wl.n_gpus = 1;
     wl.engine = DLP_LLM_ENGINE_MODERN;
-    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_OK);
-    CHECK_NEAR(o.overhead_ms, 0.99, 1e-6);
-    CHECK_NEAR(o.request_ms, 0, 1e-12);
     /* a batch at once has no arrival rate */
     wl.concurrency = 0, wl.rate = 2.0;
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &o, &e) == DLP_EINVAL);
     CHECK(strstr(e.msg, "offline") != NULL);
+}
+
+/* Offline on the modern engines, by hand (h131).  vLLM >= 0.6's offline
+ * CPU time per step (llm_serve.c MODERN_OFFLINE_*, fitted on LLM-Inference-
+ * Bench's vLLM 0.6.1 A100 rows): 2.96 ms + 0.0789 ms per running sequence,
+ * no per-GPU term (it came out negative, held at 0).  Llama-3.1-8B, 64
+ * prompts of 512, 256 out, on an A100 40GB: 2.96 + 0.0789 x 64 = 2.96 +
+ * 5.0496 = 8.0096 ms a step, on 1 GPU and on 4 alike.  Served, the same
+ * engine keeps its round numbers (silicon's served rows do not move): its
+ * TPOT step carries 0.25 of a prompt beside the 64 decodes
+ * (t_engine_cpu_by_hand), 0.35 + 0.010 x 64.25 = 0.9925 ms, its decode
+ * step alone 0.35 + 0.010 x 64 = 0.99 ms; SGLang and TensorRT-LLM keep
+ * the round numbers offline too: 0.99 ms.  decode_step_ms is the step with
+ * no prompt tokens in both modes and its GPU part is the same, so the two
+ * differ by exactly 8.0096 - 0.99 = 7.0196 ms. */
+static void t_modern_offline_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction s, o;
+    dlp_llm_workload wl = {.batch = 1, .seq = 512, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64, .engine = DLP_LLM_ENGINE_MODERN};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &s, &e) == DLP_OK);
+    wl.offline = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+    CHECK_I64(o.running, 64);
+    CHECK_NEAR(o.overhead_ms, 8.0096, 1e-6);
+    CHECK_NEAR(s.overhead_ms, 0.9925, 1e-6);
+    CHECK_NEAR(o.decode_step_ms - s.decode_step_ms, 7.0196, 1e-6);
+    CHECK_NEAR(o.tpot_ms, o.decode_step_ms, 1e-9 * o.tpot_ms);
+    CHECK_NEAR(o.request_ms, 0, 1e-12);
+    wl.n_gpus = 4; /* no per-GPU term */
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+    CHECK_NEAR(o.overhead_ms, 8.0096, 1e-6);
+    wl.n_gpus = 1;
+    static const int others[] = {DLP_LLM_ENGINE_SGLANG, DLP_LLM_ENGINE_TRTLLM};
+    for (int i = 0; i < 2; i++) {
+        wl.engine = others[i];
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "a100-40gb", wl, &o, &e) == DLP_OK);
+        CHECK_NEAR(o.overhead_ms, 0.99, 1e-6);
+    }
+}
+
+/* The engines' defaults (dlp__llm_engine_defaults), each value from the
+ * engine's source as cited there:
+ *  vLLM V1 (vllm/engine/arg_utils.py get_batch_defaults): memory >= 70 GiB
+ *    and no "a100" in the name: served (OPENAI_API_SERVER) 8,192 tokens,
+ *    offline (LLM_CLASS) 16,384, max_num_seqs 1,024 for both; else served
+ *    2,048, offline 8,192, max_num_seqs 256.  H100 SXM 80 GiB and MI300X
+ *    192 GiB are large; A100 80 GB (SXM and PCIe) are out by name; L4 24
+ *    GiB and A100 40 GB are small; the A800 80GB PCIe has no "a100" in
+ *    its name and is large.
+ *  SGLang (server_args.py): chunked_prefill_size 2,048 under 35 GiB (T4
+ *    16, L4 24), 4,096 under 60 (L40S 48), 8,192 under 160 (H100 80, H200
+ *    141), 16,384 from 160 (B200 180).
+ *  TensorRT-LLM (BuildConfig): max_num_tokens 8,192, max_batch_size 2,048.
+ *  vllm-v0: 8,192 (the stand-in for max(max_model_len, 2,048)) and 256.
+ * A workload's own values win. */
+static void t_engine_defaults(void) {
+    struct { const char *dev; int engine, offline; int64_t chunk, seqs; } cs[] = {
+        {"h100-sxm", DLP_LLM_ENGINE_MODERN, 0, 8192, 1024},
+        {"h100-sxm", DLP_LLM_ENGINE_MODERN, 1, 16384, 1024},
+        {"mi300x", DLP_LLM_ENGINE_MODERN, 0, 8192, 1024},
+        {"mi300x", DLP_LLM_ENGINE_MODERN, 1, 16384, 1024},
+        {"a800-pcie-80gb", DLP_LLM_ENGINE_MODERN, 0, 8192, 1024},
+        {"a100-80gb", DLP_LLM_ENGINE_MODERN, 0, 2048, 256},
+        {"a100-80gb", DLP_LLM_ENGINE_MODERN, 1, 8192, 256},
+        {"a100-pcie-80gb", DLP_LLM_ENGINE_MODERN, 0, 2048, 256},
+        {"a100-40gb", DLP_LLM_ENGINE_MODERN, 1, 8192, 256},
+        {"l4", DLP_LLM_ENGINE_MODERN, 0, 2048, 256},
+        {"l4", DLP_LLM_ENGINE_MODERN, 1, 8192, 256},
+        {"t4", DLP_LLM_ENGINE_SGLANG, 0, 2048, 256},
+        {"l4", DLP_LLM_ENGINE_SGLANG, 0, 2048, 256},
+        {"l40s", DLP_LLM_ENGINE_SGLANG, 0, 4096, 256},
+        {"h100-sxm", DLP_LLM_ENGINE_SGLANG, 0, 8192, 256},
+        {"h200", DLP_LLM_ENGINE_SGLANG, 0, 8192, 256},
+        {"b200", DLP_LLM_ENGINE_SGLANG, 0, 16384, 256},
+        {"l4", DLP_LLM_ENGINE_TRTLLM, 0, 8192, 2048},
+        {"b200", DLP_LLM_ENGINE_TRTLLM, 1, 8192, 2048},
+        {"h100-sxm", DLP_LLM_ENGINE_VLLM_V0, 0, 8192, 256},
+        {"l4", DLP_LLM_ENGINE_VLLM_V0, 1, 8192, 256},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        const dlp_device *d = dlp_devdb_find(db, cs[i].dev);
+        CHECK(d != NULL);
+        if (!d) continue;
+        dlp_llm_workload wl = {.engine = cs[i].engine, .offline = cs[i].offline};
+        int64_t ck = 0, ms = 0;
+        dlp__llm_engine_defaults(d, &wl, &ck, &ms);
+        CHECK_I64(ck, cs[i].chunk);
+        CHECK_I64(ms, cs[i].seqs);
+        if (ck != cs[i].chunk || ms != cs[i].seqs)
+            fprintf(stderr, "  %s engine %d offline %d: %lld / %lld\n", cs[i].dev, cs[i].engine, cs[i].offline,
+                    (long long)ck, (long long)ms);
+        wl.chunk_tokens = 3000, wl.max_seqs = 77;
+        dlp__llm_engine_defaults(d, &wl, &ck, &ms);
+        CHECK_I64(ck, 3000);
+        CHECK_I64(ms, 77);
+    }
+    /* what a prediction used, reported: the chunk sizes the workspace
+     * (Llama-3.1-8B's one-token peak is token-wise, so 16,384 tokens hold
+     * twice 8,192's) */
+    dlp_error e = {0};
+    dlp_llm_prediction a, b;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 8};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &a, &e) == DLP_OK);
+    wl.offline = 1;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &b, &e) == DLP_OK);
+    CHECK_I64(a.chunk_tokens, 8192);
+    CHECK_I64(b.chunk_tokens, 16384);
+    CHECK_I64(a.max_seqs, 1024);
+    CHECK_NEAR(b.need.workspace_mb, 2.0 * a.need.workspace_mb, 1e-9 * b.need.workspace_mb);
+    wl.chunk_tokens = 8192;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &b, &e) == DLP_OK);
+    CHECK_NEAR(b.need.workspace_mb, a.need.workspace_mb, 0);
+}
+
+/* The context boundary as vLLM checks it, on OPT-1.3B (2,048 positions,
+ * max_model_len when none is given): the OpenAI server refuses prompt +
+ * max_tokens > max_model_len, V1 stops at num_tokens >= max_model_len, so
+ * 2,032 + 16 = 2,048 runs and 2,032 + 17 does not; vLLM <= 0.6 offline
+ * stops once the length passes max_model_len (the last sampled token takes
+ * no position): 2,032 + 17 = 2,049 runs, + 18 does not, and a prompt of
+ * exactly 2,048 runs its prefill and one token; no engine takes a prompt
+ * of 2,049.  Generate mode keeps prompt + gen <= 2,048. */
+static void t_context_boundary(void) {
+    const char *m = "facebook/opt-1.3b";
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get(m, &c, &e) == DLP_OK);
+    CHECK_I64(c.max_position_embeddings, 2048);
+    struct { int engine, offline; int64_t seq, gen; dlp_status want; } cs[] = {
+        {DLP_LLM_ENGINE_MODERN, 0, 2032, 16, DLP_OK},
+        {DLP_LLM_ENGINE_MODERN, 0, 2032, 17, DLP_EINVAL},
+        {DLP_LLM_ENGINE_MODERN, 1, 2032, 17, DLP_EINVAL},
+        {DLP_LLM_ENGINE_MODERN, 1, 2048, 1, DLP_EINVAL},
+        {DLP_LLM_ENGINE_VLLM_V0, 0, 2032, 16, DLP_OK},
+        {DLP_LLM_ENGINE_VLLM_V0, 0, 2032, 17, DLP_EINVAL},
+        {DLP_LLM_ENGINE_VLLM_V0, 1, 2032, 17, DLP_OK},
+        {DLP_LLM_ENGINE_VLLM_V0, 1, 2032, 18, DLP_EINVAL},
+        {DLP_LLM_ENGINE_VLLM_V0, 1, 2048, 1, DLP_OK},
+        {DLP_LLM_ENGINE_VLLM_V0, 1, 2048, 2, DLP_EINVAL},
+        {DLP_LLM_ENGINE_VLLM_V0, 1, 2049, 1, DLP_EINVAL},
+        {DLP_LLM_ENGINE_SGLANG, 0, 2032, 17, DLP_EINVAL},
+        {DLP_LLM_ENGINE_TRTLLM, 0, 2032, 16, DLP_OK},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        dlp_llm_prediction p;
+        dlp_llm_workload wl = {.batch = 1, .seq = cs[i].seq, .gen_tokens = cs[i].gen, .quant = DLP_QT_FP16,
+                               .n_gpus = 1, .concurrency = 4, .engine = cs[i].engine, .offline = cs[i].offline};
+        e.msg[0] = 0;
+        dlp_status st = serve(m, "h100-sxm", wl, &p, &e);
+        CHECK(st == cs[i].want);
+        if (st != cs[i].want) fprintf(stderr, "  case %zu: status %d (%s)\n", i, (int)st, e.msg);
+        if (st) CHECK(strstr(e.msg, "2048") != NULL || strstr(e.msg, "2,048") != NULL);
+    }
+    /* generate mode (no serving engine): prompt + gen <= positions */
+    dlp_llm_prediction p;
+    dlp_llm_workload g = {.batch = 1, .seq = 2032, .gen_tokens = 16, .quant = DLP_QT_FP16, .n_gpus = 1};
+    CHECK(dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &g, &ANALYTIC, &p, &e) == DLP_OK);
+    g.gen_tokens = 17;
+    CHECK(dlp_llm_predict(&c, dlp_devdb_find(db, "h100-sxm"), db, &g, &ANALYTIC, &p, &e) == DLP_EINVAL);
+}
+
+/* TensorRT-LLM's batch waiting (docs/llm.md, "Batch waiting"), Llama-3.1-8B on
+ * an H100, 4 clients of 1,024-token prompts and 1,024 out.  Per decode step
+ * a = R / G = 4 / 1024 = 0.00390625 prompts arrive; a held prompt's step
+ * would carry its 1,024 tokens + 3 decodes.  (1) Timeout 20, threshold
+ * 14,746 (the InferenceX Llama recipe: 0.9 x 16,384): the tokens need
+ * ceil((14,746 - 1,027) / (1,024 a)) = 3,430 steps, so the timeout binds,
+ * k = 20; the prompt that opens a wait waits 20, the a k = 0.078125 that come
+ * during it 10: mean 20 (1 + 0.5 a 20) / (1 + a 20) = 20.78125 / 1.078125 =
+ * 19.2753623 steps, in TTFT's steady part; TensorRT-LLM's TTFT weighs it
+ * 1 - 0.15 (BURST_FIT_DECODE_FIRST): + 16.3840580 decode steps.  (2) A
+ * threshold of 1,100 tokens: ceil(73 / 4) = 19 steps, mean 19 x 1.037109375
+ * / 1.07421875 = 18.3436364, x 0.85 = 15.5920909 steps.  (3) Threshold 1,000
+ * (reached at once), 1 client (nothing decoding: the engine does not wait)
+ * and attention DP (the engine skips it): no change.  TPOT never moves. */
+static void t_batch_wait_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 4, .engine = DLP_LLM_ENGINE_TRTLLM};
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    double dec = p0.decode_step_ms;
+    wl.batch_wait_iters = 20, wl.batch_wait_tokens = 14746;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 16.3840580 * dec, 1e-6 * dec);
+    CHECK_NEAR(p1.ttft_steady_ms - p0.ttft_steady_ms, 19.2753623 * dec, 1e-6 * dec);
+    CHECK_NEAR(p1.tpot_ms, p0.tpot_ms, 1e-12 * p0.tpot_ms);
+    wl.batch_wait_tokens = 1100;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 15.5920909 * dec, 1e-6 * dec);
+    wl.batch_wait_tokens = 1000;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    wl.batch_wait_tokens = 14746, wl.concurrency = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    wl.batch_wait_iters = 0, wl.batch_wait_tokens = 0;
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    /* attention DP serves MoE layers: Qwen3-30B-A3B, 2 ranks, experts over both */
+    dlp_llm_workload wd = wl;
+    wd.concurrency = 8, wd.n_gpus = 2, wd.attn_dp = 2, wd.ep = 2;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wd, &p0, &e) == DLP_OK);
+    wd.batch_wait_iters = 20, wd.batch_wait_tokens = 14746;
+    CHECK(serve("Qwen/Qwen3-30B-A3B", "h100-sxm", wd, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    /* refused, not ignored: one limit alone, another engine, a worker, offline */
+    wl.concurrency = 4, wl.batch_wait_iters = 20, wl.batch_wait_tokens = 0;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "batch wait") != NULL);
+    wl.batch_wait_tokens = 14746, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "trtllm") != NULL);
+    wl.engine = DLP_LLM_ENGINE_TRTLLM, wl.phase = DLP_LLM_PREFILL_ONLY;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.offline = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
 int main(void) {
@@ -1361,6 +1587,7 @@ int main(void) {
     RUN(t_rate_open_loop);
     RUN(t_engine_cpu_by_hand);
     RUN(t_offline_by_hand);
+    RUN(t_modern_offline_by_hand);
     RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_power_vllm_v0_own_shares);
@@ -1376,6 +1603,9 @@ int main(void) {
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
     RUN(t_moe_layers_and_alltoall);
+    RUN(t_engine_defaults);
+    RUN(t_context_boundary);
+    RUN(t_batch_wait_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

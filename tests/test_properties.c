@@ -39,9 +39,9 @@
  *   llm-kv      the KV cache's memory, tokens and sequences are >= 0, and
  *               a sequence the engine runs fits in it
  *   llm-ws      serving's chunk workspace (the engine's profiling forward:
- *               8,192 tokens as 256 requests of 32, vLLM's _dummy_run) is at
- *               most 256 x the activations generate mode counts for one
- *               request of 32 tokens (a peak of the whole is at most the sum
+ *               its chunk as R = min(chunk, max_seqs) requests, vLLM's
+ *               _dummy_run) is at most R x the activations generate mode
+ *               counts for one request of chunk / R tokens (a peak of the whole is at most the sum
  *               of the parts' peaks; a recurrent state per request, not per
  *               token: Nemotron-Nano-9B-v2 had 8 GiB against 3.5 GB)
  *   llm-tpot    more clients never lower TPOT (a step of more sequences
@@ -253,12 +253,10 @@ static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus, int q) {
     dlp_error e = {0};
     int gen_fits = dlp_llm_predict(c, dev, DB, &wl, &LLM_ANALYTIC, &gp, &e) == DLP_OK && gp.fits;
     int gen_refused_memory = !gen_fits && strstr(e.msg, "does not fit") != NULL;
-    /* one request of the profiling forward's share: 8,192 / 256 tokens */
-    dlp_llm_workload w32 = wl;
-    w32.seq = 8192 / DLP_LLM_MAX_SEQS;
-    dlp_llm_prediction p32;
-    dlp_error e32 = {0};
-    double act32 = dlp_llm_predict(c, dev, DB, &w32, &LLM_ANALYTIC, &p32, &e32) == DLP_OK ? p32.need.activations_mb : -1;
+    /* one request of the profiling forward's share: the engine's chunk over
+     * R = min(chunk, max_seqs) requests (its defaults by GPU: 8,192 / 1,024
+     * on an H100, 2,048 / 256 on an L4), found at the first answer */
+    double act32 = -2, nreq = 0;
     double prev_tpot = 0, prev_step = 0;
     for (int k = 0; k < NCONC; k++) {
         dlp_llm_prediction sp;
@@ -279,9 +277,18 @@ static void llm_cell(const dlp_llm_config *c, int m, int g, int gpus, int q) {
         if (!(sp.kv_cache_gib >= 0 && sp.kv_capacity_tokens >= 0 && sp.max_concurrency >= 1))
             llm_violation("llm-kv", m, gpus, g, CONC[k], "cache %g GiB, %lld tokens, %lld sequences", sp.kv_cache_gib,
                           (long long)sp.kv_capacity_tokens, (long long)sp.max_concurrency);
-        if (act32 >= 0 && !(sp.need.workspace_mb <= DLP_LLM_MAX_SEQS * act32 * (1 + 1e-6)))
-            llm_violation("llm-ws", m, gpus, g, CONC[k], "workspace %g MiB > %d x %g MiB", sp.need.workspace_mb,
-                          DLP_LLM_MAX_SEQS, act32);
+        if (act32 == -2) {
+            nreq = (double)(sp.chunk_tokens < sp.max_seqs ? sp.chunk_tokens : sp.max_seqs);
+            dlp_llm_workload w32 = wl;
+            w32.concurrency = 0;
+            w32.seq = sp.chunk_tokens / (int64_t)nreq;
+            dlp_llm_prediction p32;
+            dlp_error e32 = {0};
+            act32 = dlp_llm_predict(c, dev, DB, &w32, &LLM_ANALYTIC, &p32, &e32) == DLP_OK ? p32.need.activations_mb : -1;
+        }
+        if (act32 >= 0 && !(sp.need.workspace_mb <= nreq * act32 * (1 + 1e-6)))
+            llm_violation("llm-ws", m, gpus, g, CONC[k], "workspace %g MiB > %g x %g MiB", sp.need.workspace_mb, nreq,
+                          act32);
         if (!(sp.tpot_ms > 0 && isfinite(sp.tpot_ms)))
             llm_violation("llm-tpot", m, gpus, g, CONC[k], "TPOT %g ms", sp.tpot_ms);
         else if (prev_tpot > 0 && sp.tpot_ms < prev_tpot * (1 - 1e-9))

@@ -385,7 +385,8 @@ def _llm_source(model, config):
 def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=None, kv_dtype=None, gen=None,
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
-        image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, raw=False):
+        image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
+        batch_wait_tokens=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -407,7 +408,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         Poisson arrivals in requests/s (a float; refused at or past the
         replica's capacity, which the error names); max_fit: the most that fit;
         engine: {engines} (the engine's CPU side per step);
-        max_seqs: the engine's running limit (default 256);
+        max_seqs: the engine's running limit (default the engine's: vLLM 1024 on GPUs >= 70 GiB but the A100, else 256; docs/llm.md "Engine defaults");
         offline: True for the concurrency requests submitted at once as one
         batch (vLLM's LLM.generate(), no API server): no front end, TTFT =
         the batch's prefill rounds (not with rate);
@@ -417,6 +418,11 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         mtp, mtp_accepted: speculative decoding with mtp MTP draft tokens
         per step (1..16), mtp_accepted of them accepted on average (a float
         in [0, mtp], measured on the deployment); given together.
+        batch_wait_iters, batch_wait_tokens: TensorRT-LLM's batch waiting
+        (engine trtllm; its batch_wait_timeout_iters and
+        batch_wait_max_tokens_ratio x max_num_tokens): a prompt arriving
+        while others decode waits up to batch_wait_iters iterations or until
+        a step would hold batch_wait_tokens tokens; ints, given together.
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -443,7 +449,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              rate=_check.real("rate", rate, 0, None, lo_open=True),
              engine=_check.choice("engine", engine, _check.ENGINES, _lib.lib.dlp_llm_engine_parse),
              mtp=_check.integer("mtp", mtp, hi=16), mtp_accepted=_check.real("mtp_accepted", mtp_accepted, 0, 16),
-             offline=_check.boolean("offline", offline))
+             offline=_check.boolean("offline", offline),
+             batch_wait_iters=_check.integer("batch_wait_iters", batch_wait_iters),
+             batch_wait_tokens=_check.integer("batch_wait_tokens", batch_wait_tokens))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -67,12 +67,19 @@ static void usage(FILE *f) {
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
-            "  --max-seqs N     sequences the engine runs at once (default 256, vLLM's max_num_seqs);\n"
-            "                   clients beyond it (or beyond the KV cache) queue\n"
+            "  --max-seqs N     sequences the engine runs at once (vLLM's max_num_seqs; default the\n"
+            "                   engine's: vLLM 1,024 on GPUs of >= 70 GiB but the A100, else 256;\n"
+            "                   TensorRT-LLM 2,048; vllm-v0, SGLang 256); more clients (or more than\n"
+            "                   the KV cache holds) queue\n"
+
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
             "                   them accepted per step on average (measured; 0 <= A <= N), as\n"
             "                   TensorRT-LLM / SGLang run DeepSeek's MTP (docs/llm.md, \"MTP\")\n"
+            "  --batch-wait-iters N --batch-wait-tokens T  TensorRT-LLM's batch waiting (engine trtllm):\n"
+            "                   a prompt that arrives while others decode waits up to N iterations\n"
+            "                   (batch_wait_timeout_iters) or until a step would hold T tokens\n"
+            "                   (batch_wait_max_tokens_ratio x max_num_tokens)\n"
             "  --json         JSON output\n");
 }
 
@@ -151,7 +158,7 @@ typedef struct {
     int json, list, analytic, maxfit, offline, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
-    int64_t mtp;
+    int64_t mtp, bw_iters, bw_tokens;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -170,6 +177,8 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--engine", .s = &a->engine_s},
         {.flag = "--mtp-accepted", .s = &a->mtpacc_s},
         {.flag = "--mtp", .lo = 1, .hi = 16, .i64 = &a->mtp},
+        {.flag = "--batch-wait-iters", .lo = 1, .hi = 1000000, .i64 = &a->bw_iters},
+        {.flag = "--batch-wait-tokens", .lo = 1, .hi = (int64_t)1 << 30, .i64 = &a->bw_tokens},
         {.flag = "--batch", .lo = 1, .hi = 1 << 20, .i64 = &a->batch},
         {.flag = "--seq", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
         {.flag = "--prompt", .lo = 1, .hi = 1 << 22, .i64 = &a->seq},
@@ -268,6 +277,13 @@ static int check_args(llm_args *a) {
         if (!a->serving)
             return cli_usage_error("llm", "--mtp is a serving option: add --concurrency N, --rate R or --max-fit");
     }
+    /* TensorRT-LLM waits only with both limits set */
+    if (!a->bw_iters != !a->bw_tokens)
+        return cli_usage_error("llm", "--batch-wait-iters N and --batch-wait-tokens T come together (TensorRT-LLM "
+                                      "waits only with both)");
+    if (a->bw_iters && !a->serving)
+        return cli_usage_error("llm", "--batch-wait-iters is a serving option: add --concurrency N, --rate R or "
+                                      "--max-fit");
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -327,7 +343,7 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
                : a->maxfit ? "requests in flight (the most that fit)" : "clients");
     if (p.running < p.concurrency)
         printf("; %s run at once (max-seqs %lld, KV cache %s), the rest queue",
-               cli_count((double)p.running, b2, sizeof b2), (long long)(a->maxseqs ? a->maxseqs : DLP_LLM_MAX_SEQS),
+               cli_count((double)p.running, b2, sizeof b2), (long long)p.max_seqs,
                cli_count((double)p.max_concurrency, b3, sizeof b3));
     if (p.preempted > 0) printf("; %.0f %% preempted and recomputed (cache full)", 100.0 * p.preempted);
     if (!dec_only)
@@ -441,7 +457,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
                            .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
-                           .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc};
+                           .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc,
+                           .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

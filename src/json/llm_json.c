@@ -85,9 +85,14 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
             dlp__jw_i64(&w, "mtp_tokens", (long long)wl->spec_tokens);
             dlp__jw_num(&w, "mtp_accepted", G6, wl->spec_accepted);
         }
+        /* TensorRT-LLM's batch waiting, likewise only where asked for */
+        if (wl->batch_wait_iters > 0) {
+            dlp__jw_i64(&w, "batch_wait_iters", (long long)wl->batch_wait_iters);
+            dlp__jw_num(&w, "batch_wait_tokens", G6, wl->batch_wait_tokens);
+        }
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
         dlp__jw_i64(&w, "running", (long long)p->running);
-        dlp__jw_i64(&w, "max_seqs", (long long)(wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS));
+        dlp__jw_i64(&w, "max_seqs", (long long)p->max_seqs);
         dlp__jw_num(&w, "preempted", G6, p->preempted);
         dlp__jw_num(&w, "ttft_ms", G6, p->ttft_ms);
         dlp__jw_num(&w, "tpot_ms", G6, p->tpot_ms);

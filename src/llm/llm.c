@@ -602,7 +602,10 @@ static dlp_status check_request(const dlp_llm_config *c, const dlp_device *d, co
                         "%s: gen %lld: %s is an encoder-only model (%s) and does not generate tokens; use gen 0",
                         c->id, (long long)wl->gen_tokens, c->id, c->model_type);
     int64_t ctx = wl->seq + c->image_tokens + wl->gen_tokens;
-    if (c->max_position_embeddings > 0 && ctx > c->max_position_embeddings) {
+    /* the prompt itself must fit; prompt + gen as the engine checks it */
+    if (c->max_position_embeddings > 0 &&
+        (ctx > dlp__llm_ctx_limit(wl, c->max_position_embeddings) ||
+         wl->seq + c->image_tokens > c->max_position_embeddings)) {
         if (wl->gen_tokens > 0)
             return dlp__err(err, DLP_EINVAL,
                             "%s: gen %lld: prompt %lld%s + %lld generated = %lld tokens exceed the model's context "

@@ -31,6 +31,7 @@
  * Disaggregated workers: a prefill worker runs prefill-only iterations
  * (TTFT), a decode worker decode-only ones (TPOT).
  */
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -115,16 +116,36 @@
 /* The CPU side of a step served behind the engine's API server, and of an
  * offline batch (wl->offline, LLM.generate()): fixed, per running
  * sequence, per extra GPU.  The modern engines' API server is its own
- * process (vllm#6883), so their CPU side is the same offline. */
+ * process (vllm#6883), so the served and offline CPU sides of SGLang and
+ * TensorRT-LLM are one; vLLM >= 0.6 offline has its own (h131, below). */
 typedef struct {
     double fixed_ms, seq_ms, worker_ms;
 } engine_cpu_t;
 #define MODERN_CPU {0.35, 0.010, 0}
+/* vLLM >= 0.6 offline (LLM.generate(), wl->offline; h131): fitted as
+ * vllm-v0's offline triple above, on LLM-Inference-Bench's vLLM 0.6.1 A100
+ * rows (235 offline batches, B 1-64, 1-4 GPUs; bench/bench_llm.sh
+ * --serving infbench prints the refit, "modern offline").  Its API server
+ * is its own process, but LLM.generate() still runs the scheduler, the
+ * input preparation, the sampler's output processing and detokenising in
+ * the caller's Python between GPU steps (0.6's async output processing
+ * hides only part of it): 2.96 ms + 0.0789 ms per running sequence, at
+ * its fixed point (the predicted prefill carries it, as vllm-v0's), the
+ * rows' measured steps being 1.3-2.0x our GPU step.  The per-GPU term came
+ * out negative (-0.17 ms) and is held at 0.  Held out (e2e MAPE against
+ * the round numbers above): leave-one-family-out 7.3 vs 27.2 %, and the
+ * ROCm rows held out whole, MI250 46.1 vs 62.1 %, MI300X 55.0 vs 73.6 %
+ * (the rest of their miss is GPU time, docs/llm.md "h131").  The served
+ * triple stays MODERN_CPU: silicon's served rows do not move.  The
+ * residual holds any error of the predicted A100 GPU step (TensorRT-LLM's
+ * A100 rows are 0.82x of measured) as well as host time. */
+#define MODERN_OFFLINE_FIXED_MS 2.96
+#define MODERN_OFFLINE_SEQ_MS 0.0789
 static const struct {
     engine_cpu_t served, offline;
     double req_ms;
 } ENGINE_CPU[] = {
-    [DLP_LLM_ENGINE_MODERN] = {MODERN_CPU, MODERN_CPU, REQ_FIT_VLLM_MS},
+    [DLP_LLM_ENGINE_MODERN] = {MODERN_CPU, {MODERN_OFFLINE_FIXED_MS, MODERN_OFFLINE_SEQ_MS, 0}, REQ_FIT_VLLM_MS},
     [DLP_LLM_ENGINE_VLLM_V0] = {{VLLM_V0_FIXED_MS, VLLM_V0_SEQ_MS, VLLM_V0_WORKER_MS},
                                 {VLLM_V0_OFFLINE_FIXED_MS, VLLM_V0_OFFLINE_SEQ_MS, VLLM_V0_OFFLINE_WORKER_MS},
                                 REQ_FIT_MS},
@@ -134,9 +155,9 @@ static const struct {
     [DLP_LLM_ENGINE_TRTLLM] = {MODERN_CPU, MODERN_CPU, REQ_FIT_TRTLLM_MS},
 };
 #define T_KERNEL_US 2.0        /* one kernel inside a CUDA graph / fused step   */
-#define CHUNK_TOKENS 8192.0    /* prefill chunk (vLLM max_num_batched_tokens,
-                                  SGLang chunked_prefill_size, TRT-LLM
-                                  max_num_tokens all default to 8192)        */
+#define CHUNK_TOKENS 8192.0    /* prefill chunk of the memory breakdown
+                                  (dlp__llm_mem_need) and vllm-v0's stand-in
+                                  (dlp__llm_engine_defaults)                 */
 #define SLACK_GIB 1.0          /* CUDA graphs, NCCL buffers and allocator slack
                                   beside weights, workspace and cache (a round
                                   number, as DLP_LLM_RUNTIME_GIB)             */
@@ -583,6 +604,9 @@ typedef struct {
     double a2a_db;             /* bytes per element an EP dispatch sends: the
                                   expert GEMM's input format (ep_a2a_s); 0:
                                   the activation's                          */
+    double chunk;              /* prompt tokens a step takes at most (the
+                                  engine's max_num_batched_tokens)          */
+    int64_t max_seqs;          /* sequences the engine runs at most         */
 } sctx;
 
 typedef struct {
@@ -1120,10 +1144,86 @@ static double kv_handoff_s(const sctx *s, double S) {
  * cache splits) and the units and curves its kernels run on; refuses a
  * layout the model or the GPU count cannot take, and a device without a
  * peak or bandwidth. */
+/* The most prompt + generated tokens a request may ask for on a model of
+ * `positions` (max_model_len = the config's positions when none is given),
+ * as the engine checks it.  The OpenAI server refuses "token_num +
+ * max_tokens > self.max_model_len" (vllm/entrypoints/openai/serving_engine.py
+ * _validate_input), and vLLM V1 stops a request once "request.num_tokens
+ * >= max_model_len" (vllm/v1/core/sched/utils.py check_stop): prompt + gen
+ * <= positions, which every engine here keeps but one.  vLLM <= 0.6's
+ * engine, offline (LLM.generate(): no server check), stops a sequence only
+ * once "seq.get_len() > self._get_max_model_len(...)"
+ * (vllm/engine/output_processor/stop_checker.py): the last sampled token
+ * takes no position, so prompt + gen <= positions + 1 runs in full, and a
+ * prompt of exactly the positions runs its prefill and one token. */
+int64_t dlp__llm_ctx_limit(const dlp_llm_workload *wl, int64_t positions) {
+    int v0_offline = wl->engine == DLP_LLM_ENGINE_VLLM_V0 && wl->offline && wl->gen_tokens > 0 &&
+                     (wl->concurrency > 0 || wl->max_fit);
+    return v0_offline ? positions + 1 : positions;
+}
+
+/* 1 if the device's name holds "a100" (case ignored), as vLLM tests
+ * current_platform.get_device_name().lower() for it. */
+static int named_a100(const dlp_device *d) {
+    const char *names[2] = {d->id, d->name};
+    for (int k = 0; k < 2; k++)
+        for (const char *q = names[k]; q && *q; q++)
+            if (tolower((unsigned char)q[0]) == 'a' && q[1] == '1' && q[2] == '0' && q[3] == '0') return 1;
+    return 0;
+}
+
+/* SGLang's chunked_prefill_size by the GPU's memory (server_args.py,
+ * ServerArgs._handle_gpu_memory_settings, SGLang 0.5: "if gpu_mem < 20 *
+ * 1024: # T4, 4080 ... 2048", "< 35 * 1024: # A10, 4090, 5090 ... 2048",
+ * "< 60 * 1024: # A100 (40GB), L40 ... 4096", "< 90 * 1024: # H100, A100
+ * ... 8192", "< 160 * 1024: # H20, H200 ... 8192", else "# B200, MI300
+ * ... 16384"; gpu_mem in MiB). */
+static int64_t sglang_chunk(double gib) {
+    return gib < 35 ? 2048 : gib < 60 ? 4096 : gib < 160 ? 8192 : 16384;
+}
+
+/* The engine's own defaults for the prefill chunk (tokens a step takes at
+ * most) and the running-sequence limit, each where the workload leaves it
+ * 0 (docs/llm.md, "Engine defaults"):
+ *  - modern (vLLM V1, >= 0.10: vllm/engine/arg_utils.py
+ *    EngineArgs.get_batch_defaults): "if device_memory >= 70 * GiB_bytes
+ *    and 'a100' not in device_name" max_num_batched_tokens {LLM_CLASS:
+ *    16384, OPENAI_API_SERVER: 8192} and max_num_seqs 1024 for both, else
+ *    {LLM_CLASS: 8192, OPENAI_API_SERVER: 2048} and 256 (the A100 kept out
+ *    by name: larger chunks cut its throughput, vllm#17885).  Served is
+ *    the OpenAI server, offline the LLM class.
+ *  - vllm-v0 (vLLM <= 0.6, no chunked prefill): max_num_seqs 256; its
+ *    budget is max(max_model_len, 2048) prompt tokens a step
+ *    (SchedulerConfig), a figure the library cannot know (the server's
+ *    --max-model-len; the leaderboard set 4096): 8,192 stands, as before.
+ *  - SGLang: chunked_prefill_size by memory (sglang_chunk); its running
+ *    limit is min(KV tokens / 2, the request pool of 2,048-4,096) by
+ *    memory, not a constant: 256 stands (every bench row sets its own).
+ *  - TensorRT-LLM (tensorrt_llm/builder.py BuildConfig, trtllm-serve's
+ *    defaults): max_num_tokens 8192, max_batch_size 2048. */
+void dlp__llm_engine_defaults(const dlp_device *d, const dlp_llm_workload *wl, int64_t *chunk, int64_t *max_seqs) {
+    double gib = d ? d->memory_gib : 0;
+    int64_t ck = (int64_t)CHUNK_TOKENS, ms = DLP_LLM_MAX_SEQS;
+    if (wl->engine == DLP_LLM_ENGINE_MODERN) {
+        int big = gib >= 70 && !named_a100(d);
+        ck = big ? (wl->offline ? 16384 : 8192) : (wl->offline ? 8192 : 2048);
+        ms = big ? 1024 : 256;
+    } else if (wl->engine == DLP_LLM_ENGINE_SGLANG) {
+        ck = sglang_chunk(gib);
+    } else if (wl->engine == DLP_LLM_ENGINE_TRTLLM) {
+        ck = 8192, ms = 2048;
+    }
+    *chunk = wl->chunk_tokens > 0 ? wl->chunk_tokens : ck;
+    *max_seqs = wl->max_seqs > 0 ? wl->max_seqs : ms;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
     s->d = d;
+    int64_t chunk;
+    dlp__llm_engine_defaults(d, wl, &chunk, &s->max_seqs);
+    s->chunk = (double)chunk;
     s->n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
     s->attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
     s->ep = wl->ep > 1 ? wl->ep : 1;
@@ -1226,8 +1326,7 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     double frac = m->frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
     m->vparams = (double)dlp_llm_vision_params(c);
     double wgpu = m->wgpu = (p->weight_bytes + m->vparams * p->act_bytes) / s->n_gpus;
-    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
-    double act = m->act = dlp__llm_chunk_workspace(c, wl->quant, s->tp_attn, max_seqs, (int64_t)CHUNK_TOKENS);
+    double act = m->act = dlp__llm_chunk_workspace(c, wl->quant, s->tp_attn, s->max_seqs, (int64_t)s->chunk);
     double avail = m->avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
     int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = m->seq_bytes = dlp_llm_kv_bytes(c, S + G, s->kv_eb) / s->kv_shard; /* one sequence, one GPU */
@@ -1266,7 +1365,7 @@ static void serve_concurrency(const sctx *s, const dlp_llm_workload *wl, serve_p
         out->kv_capacity_tokens = (int64_t)floor(avail / tok_bytes) * s->attn_dp; /* bytes linear in tokens */
     else
         out->kv_capacity_tokens = max_c * (S + G);
-    int64_t max_seqs = wl->max_seqs > 0 ? wl->max_seqs : DLP_LLM_MAX_SEQS;
+    int64_t max_seqs = s->max_seqs;
     /* open-loop clients: the engine's slots are what can run at once */
     int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->rate > 0 ? max_seqs : wl->concurrency;
     if (C < 1) C = 1;
@@ -1324,7 +1423,7 @@ static itime itime_blend(const itime *a, const itime *b, double f) {
 
 /* The mean step of an aggregated replica that prefills pf prompt tokens per
  * step on average.  A prompt arrives whole and the engine takes it in the
- * next step, in chunks of at most CHUNK_TOKENS; it is not spread over the G
+ * next step, in chunks of at most s->chunk; it is not spread over the G
  * steps of a generation.  So when fewer than a chunk's tokens arrive per
  * step, a share f of the steps carries a whole chunk (q tokens) and the rest
  * decode only.  Costing the spread-out mean instead (pf tokens in every
@@ -1334,9 +1433,33 @@ static itime itime_blend(const itime *a, const itime *b, double f) {
  * step made each step read 6.5x the experts of its 4 decodes). */
 static itime mixed_step(const sctx *s, const itime *dec, double Rd, double ctx, double pf, double Sd) {
     if (pf <= 0) return *dec;
-    double q = fmax(pf, fmin(Sd, CHUNK_TOKENS));
+    double q = fmax(pf, fmin(Sd, s->chunk));
     itime full = iteration(s, Rd, ctx, q, Sd);
     return itime_blend(dec, &full, pf / q);
+}
+
+/* TensorRT-LLM's batch waiting (docs/llm.md, "Batch waiting"; PyExecutor
+ * _schedule / _waiting_requests, options batch_wait_timeout_iters and
+ * batch_wait_max_tokens_ratio): with sequences decoding (none: "no need to
+ * wait, to avoid dead waiting") and attention DP off, the scheduler holds
+ * the waiting prompts and counts iterations; it lets them in at the first
+ * iteration where the count reaches the timeout or the iteration's tokens
+ * (held prompts' + one per running sequence and draft) reach the threshold,
+ * then the count starts again.  So a wait lasts k* = min(T, k_tok) decode
+ * steps, k_tok the steps until the prompts arriving at a per step (R / G
+ * requests end and are replaced, a closed loop) fill the threshold.  The
+ * prompt that opens a wait waits k*; the a k* that arrive during it wait
+ * k* / 2 on average.  Seconds of decode steps (dec_s each) beyond the step
+ * in flight and the one already prepared (overlap).  Nothing fitted. */
+static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Sd, double Gd,
+                           double dec_s) {
+    if (wl->batch_wait_iters <= 0 || !(wl->batch_wait_tokens > 0) || Rd <= 1.0 || s->attn_dp > 1) return 0;
+    double T = (double)wl->batch_wait_iters, a = Rd / Gd * s->spec_yield;
+    double gen = (Rd - 1.0) * s->spec_q; /* one token per running sequence and draft */
+    double short_by = wl->batch_wait_tokens - gen - Sd, k = T;
+    if (short_by <= 0) k = 0;
+    else if (a > 0) k = fmin(T, ceil(short_by / (Sd * a)));
+    return k * (1.0 + 0.5 * a * k) / (1.0 + a * k) * dec_s;
 }
 
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
@@ -1362,19 +1485,20 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     pf1.busy += vbusy;
     double ttft, tpot;
     itime mix;
-    double burst = Rd * Sd, n_it = ceil(burst / CHUNK_TOKENS);
-    itime bi = iteration(s, 0, 0, fmin(burst, CHUNK_TOKENS), Sd);
-    bi.t += vis * fmin(burst, CHUNK_TOKENS) / Sd;
+    double burst = Rd * Sd, n_it = ceil(burst / s->chunk);
+    itime bi = iteration(s, 0, 0, fmin(burst, s->chunk), Sd);
+    bi.t += vis * fmin(burst, s->chunk) / Sd;
     double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
     /* per step R / G requests end and as many prompts come in; under MTP a
      * step brings each sequence 1 + accepted tokens, so that many times more */
     double pf_per_step = (Rd * Sd / Gd + Rd * pre * (Sd + Gd / 2.0) / Gd) * s->spec_yield;
-    double others = fmin((Rd - 1.0) * Sd / Gd * s->spec_yield, CHUNK_TOKENS);
-    double nck = ceil(Sd / CHUNK_TOKENS);
+    double others = fmin((Rd - 1.0) * Sd / Gd * s->spec_yield, s->chunk);
+    double nck = ceil(Sd / s->chunk);
     itime ride = iteration(s, Rd - 1.0, ctx, Sd / nck + others, Sd);
     /* the step in flight (half of one on average) and, under overlap
      * scheduling, the step already prepared without the new request */
     t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
+    if (wl->phase == DLP_LLM_AGG && !wl->offline) t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl->engine);
@@ -1390,7 +1514,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
         ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
-        out->round_ms = Rd * Sd / fmin(burst, CHUNK_TOKENS) * bi.t * 1e3;
+        out->round_ms = Rd * Sd / fmin(burst, s->chunk) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
         /* a step gives every sequence 1 + accepted tokens (MTP; 1 without) */
@@ -1530,18 +1654,39 @@ static dlp_status serve_ctx(const dlp_llm_config *c, const dlp_device *d, const 
     return serve_setup(s, c, d, wl, cdt, kv_eb, err);
 }
 
+/* Batch waiting is TensorRT-LLM's scheduler option and needs both of its
+ * limits (with either at 0 the engine lets the prompts in at once): refused
+ * rather than ignored elsewhere, as MTP is. */
+static dlp_status check_batch_wait(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->batch_wait_iters == 0 && wl->batch_wait_tokens == 0) return DLP_OK;
+    if (wl->batch_wait_iters < 1 || !isfinite(wl->batch_wait_tokens) || !(wl->batch_wait_tokens > 0))
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait %d iterations, %g tokens: TensorRT-LLM waits only with both "
+                        "a timeout (>= 1 iteration) and a token threshold (> 0)", c->id, wl->batch_wait_iters,
+                        wl->batch_wait_tokens);
+    if (wl->engine != DLP_LLM_ENGINE_TRTLLM)
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait is TensorRT-LLM's scheduler option (engine trtllm)", c->id);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: batch wait holds prompts beside running decodes: aggregated, served "
+                        "clients only", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
+    dlp_status st0;
     /* an offline batch is submitted at once: no arrival rate */
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
+    if ((st0 = check_batch_wait(c, wl, err))) return st0;
     sctx s;
     dlp_status st;
     serve_plan m = {0};
     if ((st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
     serve_concurrency(&s, wl, &m, out);
+    out->max_seqs = s.max_seqs;
+    out->chunk_tokens = (int64_t)s.chunk;
 
     /* steady state (docs/llm.md, "The iteration model") */
     serve_times t = {0};

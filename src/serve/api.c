@@ -843,12 +843,33 @@ static int get_mtp(req *r, int serving, int64_t *mtp, double *acc) {
     return 0;
 }
 
+/* TensorRT-LLM's batch waiting, as `dlperf llm --batch-wait-iters N
+ * --batch-wait-tokens T`: both or neither (the engine waits only with both);
+ * the library refuses it on other engines and phases. */
+static int get_batch_wait(req *r, int serving, int64_t *iters, int64_t *tokens) {
+    if (get_i64(r, "batch_wait_iters", 1, 1000000, iters, NULL) ||
+        get_i64(r, "batch_wait_tokens", 1, (int64_t)1 << 30, tokens, NULL))
+        return -1;
+    if (!*iters != !*tokens) {
+        dlp__serve_error(r->out, 400, "fields 'batch_wait_iters' and 'batch_wait_tokens' come together (TensorRT-LLM "
+                                      "waits only with both)");
+        return -1;
+    }
+    if (*iters && !serving) {
+        dlp__serve_error(r->out, 400, "field 'batch_wait_iters' is a serving field: add 'concurrency', 'rate' or "
+                                      "'max_fit'");
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "config_name", "device", "batch", "seq", "dtype",
                                           "gen", "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
-                                          "mtp", "mtp_accepted", "offline", NULL};
+                                          "mtp", "mtp_accepted", "offline", "batch_wait_iters",
+                                          "batch_wait_tokens", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -920,6 +941,8 @@ static void h_llm(req *r) {
     int64_t mtp = 0;
     double mtp_acc = 0;
     if (get_mtp(r, serving, &mtp, &mtp_acc)) return;
+    int64_t bw_iters = 0, bw_tokens = 0;
+    if (get_batch_wait(r, serving, &bw_iters, &bw_tokens)) return;
     if (serving && !gen_given) gen = 128;
     if (serving && gen < 1) {
         dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
@@ -958,7 +981,8 @@ static void h_llm(req *r) {
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
                            .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc,
-                           .offline = offline};
+                           .offline = offline, .batch_wait_iters = (int)bw_iters,
+                           .batch_wait_tokens = (double)bw_tokens};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# The InferenceMAX recipes (docs/llm.md, "Worker counts from the InferenceMAX
+# recipes (h129)"): tools/inferencemax/extract.py on a yaml excerpt written
+# here, then bench_serving's matching of blank-count silicon runs against
+# that table, every expectation worked by hand from the excerpt:
+#
+#   dsr1-fp4-gb200-dynamo-trt, 1024 / 1024 (the old seq-len-configs form):
+#     E1 mtp,  conc 4 8   prefill 1 x tp4 ep4 dp-attn;  decode 4 x tp8 ep8 (TEP)
+#                         recipe ctx1_gen4_tep8_batch8_eplb0_mtp3: K 3, batch 8
+#     E2 none, conc 8 64  the same workers; recipe ..._batch16_eplb0_mtp0
+#     E3 mtp,  conc 64    prefill 2 x tp4 ep4 dp-attn;  decode 1 x tp8 ep8 dp-attn
+#                         recipe ctx2_gen1_dep8_batch64_eplb0_mtp1: K 1, batch 64
+#   gptoss-fp4-gb200-dynamo-trt, 1024 / 8192 (the scenarios.fixed-seq-len form):
+#     E4 none, conc 16    prefill 1 x tp1 ep1; decode 2 x tp2 ep1 (no recipe file)
+#   dsr1-fp8-h200-vllm (not disaggregated): no rows
+#   => 2 + 2 + 1 + 1 = 6 table rows
+#
+#   silicon runs (all blank worker counts, DeepSeek-R1 fp4 GB200 trtllm 1k/1k,
+#   dumped 2026-03-25), by silicon_concurrency and layout (prefill tp/ep,
+#   decode tp/ep):
+#     c4  4/4 8/8    -> E1 only: exactly one; MTP 3 drafts
+#     c8  4/4 8/8    -> E1 and E2: same workers, MTP differs: counts used, MTP unknown
+#     c64 4/4 8/8    -> E2 and E3: different workers (and MTP): ambiguous
+#     c4  36/1 36/1  -> E1 by the run's total GPUs (1 x 4 + 4 x 8 = 36): exactly one
+#     c4  4/4 16/16  -> no entry with that layout
+#     c5  4/4 8/8    -> no entry for conc 5
+#     (and one run with its counts given: not matched at all)
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name, then a command that must succeed
+  local name=$1; shift
+  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
+}
+cat >"$tmp/master.yaml" <<'YAML'
+dsr1-fp4-gb200-dynamo-trt:
+  model: nvidia/DeepSeek-R1-0528-NVFP4-v2
+  model-prefix: dsr1
+  runner: gb200
+  precision: fp4
+  framework: dynamo-trt
+  multinode: true
+  disagg: true
+  seq-len-configs:
+  - isl: 1024
+    osl: 1024
+    search-space:
+    # E1
+    - spec-decoding: "mtp"
+      conc-list: [ 4, 8 ]
+      prefill:
+        num-worker: 1
+        tp: 4
+        ep: 4
+        dp-attn: true
+        additional-settings:
+        - "CONFIG_FILE=recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml"
+      decode:
+        num-worker: 4
+        tp: 8
+        ep: 8
+        dp-attn: false
+    # E2
+    - spec-decoding: "none"
+      conc-list: [ 8, 64 ]
+      prefill:
+        num-worker: 1
+        tp: 4
+        ep: 4
+        dp-attn: true
+        additional-settings:
+        - "CONFIG_FILE=recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml"
+      decode:
+        num-worker: 4
+        tp: 8
+        ep: 8
+        dp-attn: false
+    # E3
+    - spec-decoding: "mtp"
+      conc-list: [ 64 ]
+      prefill:
+        num-worker: 2
+        tp: 4
+        ep: 4
+        dp-attn: true
+        additional-settings:
+        - "CONFIG_FILE=recipes/trtllm/gb200-fp4/1k1k/stp/ctx2_gen1_dep8_batch64_eplb0_mtp1.yaml"
+      decode:
+        num-worker: 1
+        tp: 8
+        ep: 8
+        dp-attn: true
+gptoss-fp4-gb200-dynamo-trt:
+  model: openai/gpt-oss-120b
+  model-prefix: gptoss
+  runner: gb200
+  precision: fp4
+  framework: dynamo-trt
+  disagg: true
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 8192
+      search-space:
+      - conc-list: [ 16 ]
+        prefill: {num-worker: 1, tp: 1, ep: 1, dp-attn: false}
+        decode: {num-worker: 2, tp: 2, ep: 1, dp-attn: false}
+dsr1-fp8-h200-vllm:
+  model: deepseek-ai/DeepSeek-R1-0528
+  model-prefix: dsr1
+  runner: h200
+  precision: fp8
+  framework: vllm
+  seq-len-configs:
+  - isl: 1024
+    osl: 1024
+    search-space:
+    - {tp: 8, conc-start: 4, conc-end: 64}
+YAML
+python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-03-25 >"$tmp/recipes.csv" ||
+  { echo "FAIL extract.py on the fixture"; exit 1; }
+n=$(($(wc -l <"$tmp/recipes.csv") - 1))
+check "extract: 6 rows (E1 x 2 concs, E2 x 2, E3, E4; the aggregated key none): got $n" [ "$n" = 6 ]
+# columns: 13 conc, 14 spec, 15 K, 16 batch, 17-20 prefill w/tp/ep/dp, 21-24 decode w/tp/ep/dp
+got=$(awk -F, '$13 == 4 { print $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24 }' "$tmp/recipes.csv")
+check "extract: E1 at conc 4 = mtp 3 8 1 4 4 1 4 8 8 0: got '$got'" [ "$got" = "mtp 3 8 1 4 4 1 4 8 8 0" ]
+got=$(awk -F, '$13 == 64 { print $14, $15, $16, $17, $21, $24 }' "$tmp/recipes.csv" | sort | tr '\n' ';')
+check "extract: conc 64 = E2 (none 0 16 1 4 0) and E3 (mtp 1 64 2 1 1): got '$got'" \
+  [ "$got" = "mtp 1 64 2 1 1;none 0 16 1 4 0;" ]
+got=$(awk -F, '$4 == "gptoss-fp4-gb200-dynamo-trt" { print $7, $10, $11, $12, $13, $14, $15, "[" $16 "]", $21, $22 }' "$tmp/recipes.csv")
+check "extract: E4 (scenarios form, no recipe: batch blank) = gb200 trtllm 1024 8192 16 none 0 [] 2 2: got '$got'" \
+  [ "$got" = "gb200 trtllm 1024 8192 16 none 0 [] 2 2" ]
+check "extract: a bad yaml file is one line naming it and a non-zero exit" \
+  bash -c "printf 'a: [\n' >'$tmp/bad.yaml'; ! python3 tools/inferencemax/extract.py --yaml '$tmp/bad.yaml' 2>'$tmp/err' && grep -q 'bad.yaml' '$tmp/err' && [ \$(wc -l <'$tmp/err') = 1 ]"
+
+cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
+  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
+S="$tmp/data/aiconfigurator/aic-core/src/aiconfigurator_core/systems"
+mkdir -p "$S"
+h='id,silicon_data_source,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+run() { # id conc ptp pep dtp dep [pw dw]
+  echo "$1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,${7:-},$3,1,1,1,$4,,${8:-},$5,1,1,1,$6,500,20"
+}
+{
+  echo "$h"
+  run c4 4 4 4 8 8
+  run c8 8 4 4 8 8
+  run c64 64 4 4 8 8
+  run t36 4 36 1 36 1
+  run lay 4 4 4 16 16
+  run c5 5 4 4 8 8
+  run given 4 4 4 8 8 1 4
+} >"$S/silicon_sample.csv"
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+for want in "2  exactly one entry" "1  several entries, same worker counts" "1  several entries, different worker counts" \
+            "1  no entry with the row's layout" "1  no entry for (date" "6 disaggregated runs without worker counts"; do
+  check "match: '$want'" grep -q -- "$want" <<<"$out"
+done
+check "match: the ambiguous one differs in MTP too" grep -q "of the ambiguous: 1 where the entries differ in MTP" <<<"$out"
+# --rows: set,model,system,backend,isl,osl,conc,gpus,ep,dp,phase,...; workers_unknown is column 28, a_1 (TPOT) 16
+# c4's prefill worker: 1 of 4 GPUs, dp-attn (dp 4, ep 4), all 4 clients;
+# its decode worker: TEP 8 (tp 8, dp 1, ep 8), 4 clients / 4 workers = 1
+got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { print $8, $9, $10, $28; exit }' "$tmp/rows.csv")
+check "rows: c4 prefill worker = 4 GPUs ep 4 dp 4, counts from the recipe (2): got '$got'" [ "$got" = "4 4 4 2" ]
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $7, $8, $9, $10 }' "$tmp/rows.csv" | sort | tr '\n' ';')
+# decode workers with recipe counts: c4 (1 client each), c8 (8 / 4 = 2), t36 (1)
+check "rows: recipe decode workers = 1 x 8 GPUs ep 8 dp 1 (c4, t36) and 2 clients (c8): got '$got'" \
+  [ "$got" = "1 8 8 1;1 8 8 1;2 8 8 1;" ]
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 1 { n++ } END { print n + 0 }' "$tmp/rows.csv")
+check "rows: 3 decode workers still unknown (c64, layout, c5): got $got" [ "$got" = 3 ]
+# MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.85 + 0.85^2 +
+# 0.85^3 = 2.186625; c8 (MTP unknown) is scored plain.  The CLI with the same
+# workload must give the bench's TPOT for c4.
+a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows.csv")
+cli=$("$BUILD/dlperf" llm --model deepseek-ai/DeepSeek-R1 --device gb200 --concurrency 1 --max-seqs 1 --prompt 1024 \
+  --gen 1024 --gpus 8 --ep 8 --phase decode --dtype nvfp4 --kv-dtype fp8 --engine trtllm --mtp 3 --mtp-accepted 2.186625 \
+  --json | python3 -c 'import json,sys; print("%.6g" % json.load(sys.stdin)["serving"]["tpot_ms"])')
+check "MTP: c4's decode TPOT = the CLI's with --mtp 3 --mtp-accepted 2.186625: bench $a, CLI $cli" [ "$a" = "$cli" ]
+check "MTP: 2 decode rows scored with K drafts" grep -q "MTP K drafts at A(K) = 0.85 + ... + 0.85^K [0-9.]* % (2)" <<<"$out"
+check "MTP: 1 decode row with MTP unknown" grep -q "MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (1)" <<<"$out"
+# --recipes none: nothing matched, the old reading
+out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
+check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes' <<<\"\$1\"" _ "$out2"
+# a --recipes file that is not there: one line naming it, non-zero exit
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/nope.csv" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+check "--recipes missing file: exit $rc, names it" bash -c "[ $rc != 0 ] && grep -q nope.csv '$tmp/e'"

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Extract the disaggregated run configurations of SemiAnalysis' InferenceMAX
+(now InferenceX) from .github/configs/nvidia-master.yaml, as a CSV table
+the serving bench reads (bench_serving.c, --recipes; docs/llm.md, "Worker
+counts from the InferenceMAX recipes (h129)").
+
+Usage:
+  extract.py --repo GITDIR --date YYYY-MM-DD [--date ...] > recipes.csv
+      for each date, the file's version in force at the end of that day
+      (UTC; the last commit touching it before then: git log --until)
+  extract.py --yaml FILE [--date LABEL] > recipes.csv
+      one yaml file on disk (the tests' fixture)
+
+One output row per (config key, isl/osl, search-space entry, conc).  The
+recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
+gives the decode max batch B and the draft tokens K where it follows that
+naming; blank where it does not (SGLang's recipes mostly do not).
+Python 3 and Debian's yaml module only; facts, not code, are taken from
+the InferenceX repository.
+"""
+import argparse, csv, re, subprocess, sys
+
+try:
+    import yaml
+except ImportError:  # pragma: no cover
+    sys.exit("extract.py: python3-yaml is needed (Debian: apt-get install python3-yaml)")
+
+PATH = ".github/configs/nvidia-master.yaml"
+COLS = ["date", "commit", "commit_date", "config_key", "model_prefix", "model", "gpu", "precision", "framework",
+        "engine", "isl", "osl", "conc", "spec_decoding", "spec_tokens", "decode_max_batch",
+        "prefill_workers", "prefill_tp", "prefill_ep", "prefill_dp_attn",
+        "decode_workers", "decode_tp", "decode_ep", "decode_dp_attn", "recipe"]
+
+
+def git(repo, *args):
+    r = subprocess.run(["git", "--git-dir", repo] + list(args), capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("extract.py: git %s failed in %s: %s" % (args[0], repo, r.stderr.strip()))
+    return r.stdout
+
+
+def recipe_of(side):
+    """The CONFIG_FILE= path among a worker's additional-settings, or ''."""
+    for s in (side or {}).get("additional-settings") or []:
+        if isinstance(s, str) and s.startswith("CONFIG_FILE="):
+            return s[len("CONFIG_FILE="):]
+    return ""
+
+
+def name_int(recipe, key):
+    """N of '_keyN' / 'keyN_' in the recipe's base name (batch, mtp), or ''."""
+    base = recipe.rsplit("/", 1)[-1]
+    m = re.search(r"(?:^|_)%s(\d+)(?:_|\.|$)" % key, base)
+    return m.group(1) if m else ""
+
+
+def engine_of(framework):
+    """InferenceX's framework -> the silicon file's backend name."""
+    if "trt" in framework:
+        return "trtllm"
+    if "sglang" in framework:
+        return "sglang"
+    if "vllm" in framework:
+        return "vllm"
+    return framework
+
+
+def rows_of(doc, date, commit, cdate):
+    """The table rows of one parsed yaml version (disaggregated keys only)."""
+    out = []
+    for key, cfg in (doc or {}).items():
+        if not isinstance(cfg, dict) or not cfg.get("disagg"):
+            continue
+        # the scenarios moved from seq-len-configs to scenarios.fixed-seq-len
+        seqs = cfg.get("seq-len-configs") or (cfg.get("scenarios") or {}).get("fixed-seq-len") or []
+        runner = str(cfg.get("runner", "")).replace("-multinode", "")
+        fw = str(cfg.get("framework", ""))
+        for s in seqs:
+            for e in s.get("search-space") or []:
+                p, d = e.get("prefill") or {}, e.get("decode") or {}
+                rec = recipe_of(p) or recipe_of(d)
+                spec = str(e.get("spec-decoding", "none"))
+                k = name_int(rec, "mtp") if spec == "mtp" else "0"
+                for c in e.get("conc-list") or []:
+                    out.append([date, commit, cdate, key, cfg.get("model-prefix", ""), cfg.get("model", ""), runner,
+                                cfg.get("precision", ""), fw, engine_of(fw), s.get("isl"), s.get("osl"), c, spec, k,
+                                name_int(rec, "batch"),
+                                p.get("num-worker", ""), p.get("tp", ""), p.get("ep", ""), int(bool(p.get("dp-attn"))),
+                                d.get("num-worker", ""), d.get("tp", ""), d.get("ep", ""), int(bool(d.get("dp-attn"))),
+                                rec])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
+    ap.add_argument("--yaml", help="one nvidia-master.yaml on disk instead of --repo")
+    ap.add_argument("--date", action="append", default=[], help="dump date YYYY-MM-DD (repeatable)")
+    a = ap.parse_args()
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    if a.yaml:
+        try:
+            doc = yaml.safe_load(open(a.yaml))
+        except (OSError, yaml.YAMLError) as err:
+            sys.exit("extract.py: %s: %s" % (a.yaml, str(err).splitlines()[0]))
+        w.writerow(COLS)
+        for r in rows_of(doc, a.date[0] if a.date else "", "", ""):
+            w.writerow(r)
+        return
+    if not a.repo or not a.date:
+        sys.exit("extract.py: give --repo GITDIR and at least one --date, or --yaml FILE")
+    w.writerow(COLS)
+    for date in a.date:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+            sys.exit("extract.py: --date %r is not YYYY-MM-DD" % date)
+        commit = git(a.repo, "log", "-1", "--format=%H %cI", "--until=%s 23:59:59 +0000" % date, "HEAD", "--", PATH).split()
+        if not commit:
+            sys.exit("extract.py: no %s at or before %s" % (PATH, date))
+        doc = yaml.safe_load(git(a.repo, "show", "%s:%s" % (commit[0], PATH)))
+        for r in rows_of(doc, date, commit[0][:12], commit[1][:10]):
+            w.writerow(r)
+
+
+if __name__ == "__main__":
+    main()
