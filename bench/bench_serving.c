@@ -422,16 +422,23 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     return nfit == 1 ? RM_ONE : RM_AGREE;
 }
 
-/* The draft tokens' acceptance for MTP with K drafts: DeepSeek-V3's
- * report (arXiv 2412.19437 sec. 5.4.3) measures 85-90 % for its one MTP
- * token; the recipes chain the same module K times (TensorRT-LLM's
- * MTP Eagle / SGLang's EAGLE with the nextn layer), and a draft counts only
- * if every earlier one did, so A(K) = 0.85 + 0.85^2 + ... + 0.85^K accepted
- * per step (K = 1: 0.85; 3: 2.19).  An upper bound: later positions reuse
- * a module trained for the first (nebius/MTP-DeepSeek-V3-0324's card: the
- * original module's acceptance length 3.20 at K = 7, where the chain says
- * 4.85).  A documented figure, not fitted to the rows. */
-#define IMAX_MTP_P 0.85
+/* The draft tokens' acceptance for MTP with K drafts.  The recipes chain
+ * the same module K times (TensorRT-LLM tech blog 2, "MTP Eagle ... call the
+ * same MTP module forward K times", the default for DeepSeek-V3/R1; SGLang's
+ * EAGLE with the nextn layer), and a draft counts only if every earlier one
+ * did: A(K) = p + p^2 + ... + p^K accepted per step.  p is calibrated to a
+ * published measurement, not to these rows: the same blog measures 2.16x
+ * min-latency speedup for nextn 3 over none (DeepSeek-R1 FP4 on 8 x B200,
+ * attention TP 8, MoE EP 2, batch 1, 1k / 2k), and `dlperf llm --model
+ * deepseek-ai/DeepSeek-R1 --device b200 --gpus 8 --ep 2 --dtype nvfp4
+ * --engine trtllm --concurrency 1 --prompt 1024 --gen 2048` gives that
+ * ratio of TPOTs (6.3463 ms plain) at --mtp 3 --mtp-accepted 1.563-1.564,
+ * i.e. p = 0.708 (A(1) 0.708, A(3) 1.564).  DeepSeek-V3's report (arXiv
+ * 2412.19437 sec. 5.4.3: 85-90 % for its one MTP token) gives the upper
+ * bound p = 0.85 (A(3) 2.19; h129 scored with it: the MTP rows' TPOT 37.1 %,
+ * median predicted / measured 0.63); nebius/MTP-DeepSeek-V3-0324's card
+ * (acceptance length 3.20 at K = 7, i.e. 2.20 accepted drafts) lies between. */
+#define IMAX_MTP_P 0.708
 static double mtp_accepted(int k) {
     double a = 0, q = 1;
     for (int i = 0; i < k; i++) q *= IMAX_MTP_P, a += q;
@@ -1300,7 +1307,7 @@ static void imax_report(void) {
                "differ, or K not in the recipe name; scored plain) %.1f %% (%d)",
                be[b], n[0] ? 100 * e[0] / n[0] : NAN, n[0], n[1] ? 100 * e[1] / n[1] : NAN, n[1]);
         if (n[2])
-            printf("; MTP K drafts at A(K) = 0.85 + ... + 0.85^K %.1f %% (%d), the same rows plain %.1f %%",
+            printf("; MTP K drafts at A(K) = p + ... + p^K, p %.3f: %.1f %% (%d), the same rows plain %.1f %%", IMAX_MTP_P,
                    100 * e[2] / n[2], n[2], 100 * e0 / n[2]);
         printf("\n");
         if (n[2])

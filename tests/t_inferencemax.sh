@@ -169,15 +169,15 @@ check "rows: recipe decode workers = 1 x 8 GPUs ep 8 dp 1 (c4, t36) and 2 client
   [ "$got" = "1 8 8 1;1 8 8 1;2 8 8 1;" ]
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 1 { n++ } END { print n + 0 }' "$tmp/rows.csv")
 check "rows: 3 decode workers still unknown (c64, layout, c5): got $got" [ "$got" = 3 ]
-# MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.85 + 0.85^2 +
-# 0.85^3 = 2.186625; c8 (MTP unknown) is scored plain.  The CLI with the same
+# MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.708 + 0.708^2 +
+# 0.708^3 = 0.708 + 0.501264 + 0.354894912 = 1.564158912; c8 (MTP unknown) is scored plain.  The CLI with the same
 # workload must give the bench's TPOT for c4.
 a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows.csv")
 cli=$("$BUILD/dlperf" llm --model deepseek-ai/DeepSeek-R1 --device gb200 --concurrency 1 --max-seqs 1 --prompt 1024 \
-  --gen 1024 --gpus 8 --ep 8 --phase decode --dtype nvfp4 --kv-dtype fp8 --engine trtllm --mtp 3 --mtp-accepted 2.186625 \
+  --gen 1024 --gpus 8 --ep 8 --phase decode --dtype nvfp4 --kv-dtype fp8 --engine trtllm --mtp 3 --mtp-accepted 1.564158912 \
   --json | python3 -c 'import json,sys; print("%.6g" % json.load(sys.stdin)["serving"]["tpot_ms"])')
-check "MTP: c4's decode TPOT = the CLI's with --mtp 3 --mtp-accepted 2.186625: bench $a, CLI $cli" [ "$a" = "$cli" ]
-check "MTP: 2 decode rows scored with K drafts" grep -q "MTP K drafts at A(K) = 0.85 + ... + 0.85^K [0-9.]* % (2)" <<<"$out"
+check "MTP: c4's decode TPOT = the CLI's with --mtp 3 --mtp-accepted 1.564158912: bench $a, CLI $cli" [ "$a" = "$cli" ]
+check "MTP: 2 decode rows scored with K drafts" grep -q "MTP K drafts at A(K) = p + ... + p^K, p 0.708: [0-9.]* % (2)" <<<"$out"
 check "MTP: 1 decode row with MTP unknown" grep -q "MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (1)" <<<"$out"
 # --recipes none: nothing matched, the old reading
 out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
