@@ -362,13 +362,13 @@ static int layout_fits(const recipe_t *e, int ptp, int dtp) {
     return ptp == dtp && e->pw * e->ptp + e->dw * e->dtp == ptp;
 }
 
-/* The recipe for a blank-count silicon run: its RM_* class; *out the entry
- * whose counts apply (RM_ONE, RM_AGREE), *mtp_k the draft tokens where
+/* The recipe for a blank-count silicon run: its RM_* class; *out a copy of
+ * the entry whose counts apply (RM_ONE, RM_AGREE), *mtp_k the draft tokens where
  * every fitting entry says the same (0: none, -1: unknown or ambiguous).
  * Where entries disagree on MTP only, the counts apply and MTP stays
  * unknown: nothing in the row tells the two runs apart. */
 static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
-                        const int lay[4], const recipe_t **out, int *mtp_k) {
+                        const int lay[4], recipe_t *out, int *mtp_k) {
     char date[16], model[48], conc[16], gpu[32];
     src_field(src, "source_file=", date, sizeof date);
     src_field(src, "model=", model, sizeof model);
@@ -379,7 +379,7 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     const char *mp = imax_prefix(model);
     int c = atoi(conc), nkey = 0, nfit = 0, nep = 0;
     static const recipe_t *fit[64];
-    *out = NULL, *mtp_k = -1;
+    *mtp_k = -1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
         if (strncmp(e->date, date, 10) || strcmp(e->model, mp) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) ||
@@ -409,15 +409,10 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
         rm_amb_mtp += !mtp_same;
         return RM_SEVERAL;
     }
-    *out = fit[0];
+    *out = *fit[0];
     /* a decode cap only where the entries agree on it */
     for (int i = 1; i < nfit; i++)
-        if (fit[i]->batch != fit[0]->batch) *out = NULL;
-    if (!*out) {
-        static recipe_t nocap;
-        nocap = *fit[0], nocap.batch = 0;
-        *out = &nocap;
-    }
+        if (fit[i]->batch != fit[0]->batch) out->batch = 0;
     *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
     return nfit == 1 ? RM_ONE : RM_AGREE;
 }
@@ -543,9 +538,9 @@ static void load_silicon(const char *root) {
             int mtp_k = -1;
             if (unknown && nREC) {
                 const int lay[4] = {I(v[cPTP]), I(v[cPEP]), I(v[cDTP]), I(v[cDEP])};
-                int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rp, &mtp_k);
+                int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rc, &mtp_k);
                 rm_count[m]++;
-                if (rp) rc = *rp, rp = &rc;
+                if (m == RM_ONE || m == RM_AGREE) rp = &rc;
             }
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = rp ? 2 : unknown;

@@ -71,7 +71,6 @@ static void usage(FILE *f) {
             "                   engine's: vLLM 1,024 on GPUs of >= 70 GiB but the A100, else 256;\n"
             "                   TensorRT-LLM 2,048; vllm-v0, SGLang 256); more clients (or more than\n"
             "                   the KV cache holds) queue\n"
-
             "  --phase P        agg (default), prefill or decode (a disaggregated worker)\n"
             "  --mtp N --mtp-accepted A  speculative decoding with N MTP draft tokens per step, A of\n"
             "                   them accepted per step on average (measured; 0 <= A <= N), as\n"

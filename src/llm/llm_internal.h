@@ -44,6 +44,8 @@ void dlp__llm_mem_need(const dlp_llm_config *c, int quant, double weight_bytes, 
  * the engine's profiling forward over chunk_tokens shared by
  * min(chunk_tokens, max_seqs) requests, over tp_attn GPUs: token-wise
  * parts per token, a recurrent state per request, at most 8 GiB. */
+double dlp__llm_chunk_workspace(const dlp_llm_config *c, int quant, int tp_attn, int64_t max_seqs,
+                                int64_t chunk_tokens);
 /* The most prompt (+ image) + generated tokens the engine runs for a
  * model of `positions` (llm_serve.c): positions, or positions + 1 for
  * vllm-v0 offline (its stop check lets the last sampled token go past). */
@@ -53,8 +55,6 @@ int64_t dlp__llm_ctx_limit(const dlp_llm_workload *wl, int64_t positions);
  * client mode (served / offline) and the GPU's memory, from its source
  * (docs/llm.md, "Engine defaults"). */
 void dlp__llm_engine_defaults(const dlp_device *d, const dlp_llm_workload *wl, int64_t *chunk, int64_t *max_seqs);
-double dlp__llm_chunk_workspace(const dlp_llm_config *c, int quant, int tp_attn, int64_t max_seqs,
-                                int64_t chunk_tokens);
 dlp_status dlp__llm_mem_refuse(const dlp_llm_config *c, const dlp_device *d, int n_gpus, const dlp_llm_memory *m,
                                dlp_error *err);
 

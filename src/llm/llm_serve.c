@@ -994,8 +994,10 @@ double dlp__llm_prompt_act_bytes(const dlp_llm_config *c, int64_t batch, int64_t
 }
 
 /* The live activations of a prompt's forward pass as engines run it: in
- * chunks of at most CHUNK_TOKENS (vLLM, SGLang, TensorRT-LLM prefill in
- * 8,192-token chunks), and without the S x S score matrices the builder's
+ * chunks of at most CHUNK_TOKENS (8,192: the engines' chunk on large GPUs;
+ * serving's own workspace takes the engine's chunk, dlp__llm_engine_defaults,
+ * but this breakdown is the one both modes share, and generate mode has no
+ * engine), and without the S x S score matrices the builder's
  * eager attention holds (FlashAttention and PyTorch's SDPA never
  * materialise them; DeepSeek-V3 at 64k tokens would need 257 GiB a GPU):
  * the lesser of the graph's peak and the one-token graph's peak per token
@@ -1674,14 +1676,13 @@ static dlp_status check_batch_wait(const dlp_llm_config *c, const dlp_llm_worklo
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
-    dlp_status st0;
+    dlp_status st;
     /* an offline batch is submitted at once: no arrival rate */
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
-    if ((st0 = check_batch_wait(c, wl, err))) return st0;
+    if ((st = check_batch_wait(c, wl, err))) return st;
     sctx s;
-    dlp_status st;
     serve_plan m = {0};
     if ((st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
     serve_concurrency(&s, wl, &m, out);
