@@ -868,6 +868,66 @@ static void t_attention_dp_reads_its_share(void) {
     CHECK(tp.decode_step_ms - dp.decode_step_ms >= 3.0);
 }
 
+/* Attention DP's busiest rank and CUDA-graph padding (docs/llm.md,
+ * "Attention DP: the busiest rank and CUDA-graph padding"), by hand on 8
+ * ranks.  The busiest rank holds ceil(n / 8) of n decode sequences (at least
+ * one: an idle rank runs a dummy); in a decode-only step it is padded to the
+ * engine's next captured size:
+ *   TensorRT-LLM [1, 2, 4, 8, 16, ..., 128]: n = 4 -> 1 -> 1; n = 60 -> 8 ->
+ *   8; n = 66 -> ceil(8.25) = 9 -> 16; n = 1100 -> 138, past the list: 138;
+ *   SGLang [1, 2, 4, 8, 12, 16, 24, ..., 256]: n = 66 -> 9 -> 12; n = 200 ->
+ *   25 -> 32; with speculative decoding (.., 8, 10, 12, .., 32, 36, ..): 9 ->
+ *   10, 25 -> 26;  vLLM: 9 -> 9 (no padding modelled); a step with prompt
+ *   tokens is not graphed: 9 -> 9; one rank (no attention DP): n itself.
+ * Through the serving step (DeepSeek-V3 fp8, 8 x B200, EP 8, attention DP
+ * 8, TensorRT-LLM): 66 and 128 decoding sequences both run 16 rows a rank,
+ * so every GEMM and expert costs the same; the decode attention reads 9
+ * against 16 sequences' caches a rank, so its time above the per-layer
+ * launch floor (61 layers x 2 us) is 9 / 16 of the other's. */
+static double adp_parts(int engine, double n_dec, dlp__llm_parts *p) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("deepseek-ai/DeepSeek-V3", &c, &e)) return -1;
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 8, .engine = engine,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .phase = DLP_LLM_DECODE_ONLY};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, n_dec, 4608, 0, 0, p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p->n_lin; i++) t += p->lin_s[i];
+    return t;
+}
+
+static void t_attention_dp_busiest_rank_padding(void) {
+    const int TRT = DLP_LLM_ENGINE_TRTLLM, SGL = DLP_LLM_ENGINE_SGLANG;
+    double b;
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 8, 4, 1, &b), 1, 0); CHECK_NEAR(b, 1, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 8, 60, 1, &b), 8, 0); CHECK_NEAR(b, 8, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 8, 66, 1, &b), 16, 0); CHECK_NEAR(b, 9, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 8, 1100, 1, &b), 138, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(SGL, 0, 8, 66, 1, &b), 12, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(SGL, 0, 8, 200, 1, &b), 32, 0); CHECK_NEAR(b, 25, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(SGL, 1, 8, 66, 1, &b), 10, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(SGL, 1, 8, 200, 1, &b), 26, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(DLP_LLM_ENGINE_MODERN, 0, 8, 66, 1, &b), 9, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 8, 66, 0, &b), 9, 0);
+    CHECK_NEAR(dlp__llm_adp_rank_rows(TRT, 0, 1, 5.5, 1, &b), 5.5, 0);
+    dlp__llm_parts p66, p128, p65;
+    double g66 = adp_parts(TRT, 66, &p66), g128 = adp_parts(TRT, 128, &p128), g65 = adp_parts(TRT, 65, &p65);
+    CHECK(g66 > 0 && g128 > 0 && g65 > 0);
+    CHECK_NEAR(g66, g128, 1e-12);
+    double floor_s = 61 * 2e-6;
+    CHECK_I64(p66.attn_layers, 61);
+    CHECK_NEAR((p66.attn_dec_s - floor_s) / (p128.attn_dec_s - floor_s), 9.0 / 16.0, 1e-9);
+    CHECK_NEAR(p65.attn_dec_s, p66.attn_dec_s, 1e-15);   /* 65 and 66: 9 on the busiest rank */
+    CHECK(p66.total_s <= p128.total_s);
+    /* SGLang: 66 -> 12 rows a rank, the same GEMMs as 96 (12 a rank) */
+    dlp__llm_parts q66, q96;
+    CHECK_NEAR(adp_parts(SGL, 66, &q66), adp_parts(SGL, 96, &q96), 1e-12);
+    printf("  DeepSeek-V3 decode step on 8 x B200, attention DP 8 (TensorRT-LLM): 65 %.3f, 66 %.3f, 128 %.3f ms\n",
+           p65.total_s * 1e3, p66.total_s * 1e3, p128.total_s * 1e3);
+}
+
 /* MTP speculative decoding (docs/llm.md, "MTP"), by hand on Llama-3.1-8B
  * bf16 at one request on an H100, where a decode step is the 16.06 GB of
  * weights read once (t_decode_roofline).  Verifying 1 + 1 tokens reads the
@@ -1593,6 +1653,7 @@ int main(void) {
     RUN(t_power_vllm_v0_own_shares);
     RUN(t_recurrent_state_prefill);
     RUN(t_attention_dp_reads_its_share);
+    RUN(t_attention_dp_busiest_rank_padding);
     RUN(t_mtp_by_hand);
     RUN(t_fp8_act_quant_by_engine);
     RUN(t_prompt_arrives_whole);

@@ -607,6 +607,8 @@ typedef struct {
     double chunk;              /* prompt tokens a step takes at most (the
                                   engine's max_num_batched_tokens)          */
     int64_t max_seqs;          /* sequences the engine runs at most         */
+    int engine;                /* dlp_llm_engine: its CUDA-graph batch sizes
+                                  under attention DP (adp_decode_rows)      */
 } sctx;
 
 typedef struct {
@@ -795,20 +797,90 @@ static double ep_a2a_s(const sctx *s, double elems) {
            elems * out * (db + cb) / (IB_GBS * 1e9);
 }
 
+/* ---- attention DP: the busiest rank and CUDA-graph padding (h139) ----------
+ *
+ * Under attention DP every rank runs its own sequences' attention, and the
+ * MoE layers' all-to-all (or all-gather) makes all ranks wait for each
+ * other every layer: a step lasts as long as its busiest rank.  Two things
+ * the engines' sources document set that rank's batch (docs/llm.md,
+ * "Attention DP: the busiest rank and CUDA-graph padding"):
+ *
+ * - Balance.  TensorRT-LLM assigns new requests to the ranks with the
+ *   fewest active ones, up to expected = max(ceil((active + new) / D), max
+ *   active) (pyexecutor executor_request_queue.py,
+ *   _schedule_attention_dp_requests / _balance_requests_across_ranks); in a
+ *   closed loop a finished request is replaced by one that goes to a rank
+ *   below the others, so the counts stay within one: the busiest rank holds
+ *   ceil(n / D) of n running sequences, and a rank with none runs a dummy
+ *   request (py_executor _pad_attention_dp_dummy_request) so that the
+ *   collectives meet.  SGLang's round-robin dispatch of equal requests gives
+ *   the same ceil.
+ * - CUDA graphs.  In a decode-only step TensorRT-LLM all-gathers every
+ *   rank's batch size, takes the max and pads every rank to the next
+ *   captured size (cuda_graph_runner.py _get_padded_batch: dummy generation
+ *   requests; captured sizes with enable_padding [1, 2, 4] + multiples of 8
+ *   to 128, llm_args.py CudaGraphConfig._generate_cuda_graph_batch_sizes);
+ *   SGLang pads every rank to the captured size at or above the max of
+ *   global_num_tokens (cuda_graph_runner.py replay_prepare; server_args.py
+ *   capture list [1, 2, 4, 8, 12] + range(16, 257, 8), with speculative
+ *   decoding 1..8, 10..32 by 2, 40..64 by 4, 72..256 by 8).  The padded rows
+ *   run every GEMM, the experts and the all-to-all; their attention is over
+ *   a one-token dummy cache and is left out.  Steps with prompt tokens are
+ *   not graphed (no padding); past the lists (TensorRT-LLM > 128: the
+ *   versions differ; SGLang > 256: cuda_graph_max_bs depends on the GPU) and
+ *   for vLLM nothing is padded.  Nothing fitted. */
+
+/* The captured batch size a rank of b sequences runs at (b an integer):
+ * the engine's list under attention DP; b itself past the list. */
+static double adp_graph_bs(int engine, int spec, double b) {
+    if (engine != DLP_LLM_ENGINE_TRTLLM && engine != DLP_LLM_ENGINE_SGLANG) return b;
+    if (b <= 2) return b <= 1 ? 1 : 2;
+    if (b <= 4) return 4;
+    if (engine == DLP_LLM_ENGINE_TRTLLM) return b <= 128 ? 8.0 * ceil(b / 8.0) : b;
+    if (spec) { /* SGLang's list under speculative decoding */
+        if (b <= 8) return b;
+        if (b <= 32) return 2.0 * ceil(b / 2.0);
+        if (b <= 64) return 4.0 * ceil(b / 4.0);
+    } else if (b <= 16) {
+        return 4.0 * ceil(b / 4.0); /* 8, 12, 16 */
+    }
+    return b <= 256 ? 8.0 * ceil(b / 8.0) : b;
+}
+
+/* The decode sequences the busiest of `dp` ranks holds when n run in all
+ * (at least one: a dummy where a rank has none), and the rows it runs:
+ * padded to the captured size in a decode-only step (graphed). */
+double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode_only, double *seqs) {
+    double b = 0;
+    if (n > 0 && dp > 1) b = fmax(1.0, ceil(n / dp - 1e-9));
+    else if (n > 0) b = n;
+    if (seqs) *seqs = b;
+    return decode_only && dp > 1 && b > 0 ? adp_graph_bs(engine, spec, b) : b;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
 static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, double pf_len) {
     itime it = {0};
     const prof_t *p = s->p;
-    double T = n_dec * s->spec_q + n_pf;
-    if (T <= 0) return it;
+    if (n_dec * s->spec_q + n_pf <= 0) return it;
+    /* under attention DP the step is its busiest rank's: that rank's
+     * sequences (dec_a / dp each) attend, its padded rows (dec_g / dp)
+     * run the GEMMs (dlp__llm_adp_rank_rows); the CPU walks the real ones */
+    double dec_g = n_dec, dec_a = n_dec;
+    if (s->attn_dp > 1 && n_dec > 0) {
+        double b;
+        dec_g = s->attn_dp * dlp__llm_adp_rank_rows(s->engine, s->spec_q > 1.0, s->attn_dp, n_dec, n_pf <= 0, &b);
+        dec_a = s->attn_dp * b;
+    }
+    double T = dec_g * s->spec_q + n_pf;
     double ab = p->act_bytes, wb = p->wbytes_per_elem;
     double t_local = T / s->attn_dp; /* tokens one attention rank holds */
     double seqs = n_dec + (pf_len > 0 ? n_pf / pf_len : 0);
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
-    double heads = n_dec * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
+    double heads = dec_g * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     double ee = s->moe_fit ? p->expert_elems : 0;
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
@@ -851,11 +923,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
-    double dec_elems = n_dec / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
+    double dec_elems = dec_a / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
     double pf_elems = n_pf / s->attn_dp * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
     /* a recurrent state (Mamba, Gated DeltaNet) is no context to attend
      * over: it is out of the attention terms and costs its own below */
-    dec_elems -= n_dec / s->attn_dp * s->state_elems / s->kv_shard;
+    dec_elems -= dec_a / s->attn_dp * s->state_elems / s->kv_shard;
     pf_elems -= n_pf / s->attn_dp * s->state_elems / s->kv_shard;
     /* decode attention streams the cache: aiconfigurator's H100 generation-
      * attention table reaches about peak bandwidth on caches past 100 MB
@@ -881,8 +953,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * (Qwen3.5-397B, 8k prompt: 754 ms prefill for ~30 ms of GEMMs) */
     double st = s->state_elems / s->tp_attn;
     if (st > 0 && n_dec > 0)
-        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * n_dec * s->spec_q / s->attn_dp,
-             2.0 * st * s->kv_eb * n_dec / s->attn_dp, 0);
+        kadd(s, &it, NULL, s->peak_vec, 4.0 * st * dec_a * s->spec_q / s->attn_dp,
+             2.0 * st * s->kv_eb * dec_a / s->attn_dp, 0);
     if (st > 0 && n_pf > 0)
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
@@ -1227,6 +1299,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     dlp__llm_engine_defaults(d, wl, &chunk, &s->max_seqs);
     s->chunk = (double)chunk;
     s->n_gpus = wl->n_gpus > 1 ? wl->n_gpus : 1;
+    s->engine = wl->engine;
     s->attn_dp = wl->attn_dp > 1 ? wl->attn_dp : 1;
     s->ep = wl->ep > 1 ? wl->ep : 1;
     /* what the model lacks first: a dense model has no experts to spread,
