@@ -75,6 +75,9 @@ typedef struct {
                                   2 the counts from the InferenceMAX recipe */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
+    int redundant;             /* the recipe's redundant experts (SGLang
+                                  ep-num-redundant-experts): predict_row sets
+                                  expert_slots = the model's experts + this */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
     int squared;               /* silicon aggregated: the GPU count read from a
                                   squared layout (squared_layout)             */
@@ -175,6 +178,9 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
         refuse(b);
         return 0;
     }
+    /* SGLang's redundant experts (an EPLB under expert parallelism only)
+     * on top of the model's own */
+    if (r->redundant > 0 && c.num_experts > 0 && r->wl.ep > 1) r->wl.expert_slots = (int)c.num_experts + r->redundant;
     dlp_llm_prediction p;
     if (dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e)) {
         /* the reason without the model id and numbers: the text after the
@@ -284,10 +290,47 @@ typedef struct {
     int mtp, k;        /* spec-decoding mtp; its draft tokens (-1: not in the recipe name) */
     int batch;         /* decode max batch per rank from the recipe name (0: not given) */
     int pw, ptp, pep, pdp, dw, dtp, dep, ddp; /* workers, tp, ep, dp-attn (0/1) */
+    int slots_d;       /* TensorRT-LLM: the decode worker's expert slots, eplbN of the
+                          recipe name (its load_balancer num_slots; 0: eplb0, none) */
+    int red_p, red_d;  /* SGLang: each worker's ep-num-redundant-experts
+                          (redundant_experts.csv; 0: none) */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
 static const char *recipes_path = "tools/inferencemax/recipes.csv"; /* --recipes (none: off) */
+
+/* Redundant experts of the recipes (docs/llm.md, "Redundant experts (EPLB
+ * expert slots, h138)").  TensorRT-LLM's recipe names carry the decode
+ * worker's slots (ctx1_gen1_dep32_batch256_eplb288_mtp1.yaml: its
+ * moe_config load_balancer num_slots 288; the prefill side sets none);
+ * SGLang's names carry nothing, so tools/inferencemax/redundant_experts.sh
+ * reads each recipe's ep-num-redundant-experts from NVIDIA/srt-slurm into
+ * tools/inferencemax/redundant_experts.csv (absent: none). */
+static int eplb_of(const char *recipe) {
+    const char *b = strrchr(recipe, '/'), *q = strstr(b ? b : recipe, "_eplb");
+    return q ? atoi(q + 5) : 0;
+}
+
+static void redundant_of(const char *recipe, int *red_p, int *red_d) {
+    static char names[64][96];
+    static int red[64][2], n = -1;
+    *red_p = *red_d = 0;
+    if (n < 0) {
+        n = 0;
+        FILE *f = fopen("tools/inferencemax/redundant_experts.csv", "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f) && n < 64) {
+            char name[96];
+            int a, b;
+            if (sscanf(line, "%95[^,],%d,%d", name, &a, &b) != 3) continue; /* the header */
+            snprintf(names[n], sizeof names[n], "%s", name);
+            red[n][0] = a, red[n][1] = b, n++;
+        }
+        if (f) fclose(f);
+    }
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], recipe)) *red_p = red[i][0], *red_d = red[i][1];
+}
 
 /* Loads the table; 0 rows when off or absent at the default path (a
  * --recipes FILE that cannot be read ends the bench naming it). */
@@ -306,7 +349,7 @@ static void load_recipes(int explicit_path) {
         cK = csv_col(h, nh, "spec_tokens"), cB = csv_col(h, nh, "decode_max_batch"),
         cPW = csv_col(h, nh, "prefill_workers"), cPT = csv_col(h, nh, "prefill_tp"), cPE = csv_col(h, nh, "prefill_ep"),
         cPD = csv_col(h, nh, "prefill_dp_attn"), cDW = csv_col(h, nh, "decode_workers"), cDT = csv_col(h, nh, "decode_tp"),
-        cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn");
+        cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn"), cR = csv_col(h, nh, "recipe");
     while (fgets(line, sizeof line, f) && nREC < MAXREC) {
         if (csv_split(line, v, 40) != nh) continue;
         recipe_t *r = &REC[nREC];
@@ -319,6 +362,8 @@ static void load_recipes(int explicit_path) {
         r->mtp = !strcmp(v[cS], "mtp"), r->k = *v[cK] ? atoi(v[cK]) : -1, r->batch = atoi(v[cB]);
         r->pw = atoi(v[cPW]), r->ptp = atoi(v[cPT]), r->pep = atoi(v[cPE]), r->pdp = atoi(v[cPD]);
         r->dw = atoi(v[cDW]), r->dtp = atoi(v[cDT]), r->dep = atoi(v[cDE]), r->ddp = atoi(v[cDD]);
+        r->slots_d = eplb_of(v[cR]);
+        redundant_of(v[cR], &r->red_p, &r->red_d);
         if (r->pw > 0 && r->ptp > 0 && r->dw > 0 && r->dtp > 0 && r->conc > 0) nREC++;
     }
     fclose(f);
@@ -411,8 +456,13 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     }
     *out = *fit[0];
     /* a decode cap only where the entries agree on it */
-    for (int i = 1; i < nfit; i++)
+    for (int i = 1; i < nfit; i++) {
         if (fit[i]->batch != fit[0]->batch) out->batch = 0;
+        /* the same for the redundant experts */
+        if (fit[i]->slots_d != fit[0]->slots_d) out->slots_d = 0;
+        if (fit[i]->red_p != fit[0]->red_p) out->red_p = 0;
+        if (fit[i]->red_d != fit[0]->red_d) out->red_d = 0;
+    }
     *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
     return nfit == 1 ? RM_ONE : RM_AGREE;
 }
@@ -561,6 +611,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = (clients + pw - 1) / pw, .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
+            r->redundant = rp ? rp->red_p : 0;
             r->y[T_TTFT] = ttft;
             if (predict_row(r, v[cM], dev)) nR++;
             r = new_row("silicon", v[cS], v[cB]);
@@ -600,6 +651,8 @@ static void load_silicon(const char *root) {
             /* the recipe's MTP, K drafts at the documented acceptance */
             r->spec_k = rp ? mtp_k : 0;
             if (rp && mtp_k > 0) r->wl.spec_tokens = mtp_k, r->wl.spec_accepted = mtp_accepted(mtp_k);
+            /* the recipe's redundant experts: TensorRT-LLM's slots, SGLang's count */
+            if (rp) r->wl.expert_slots = rp->slots_d, r->redundant = rp->red_d;
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) nR++;
         }

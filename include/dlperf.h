@@ -1103,6 +1103,14 @@ typedef struct {
      * attention DP.  Aggregated serving, engine trtllm only.  0: off. */
     int batch_wait_iters;
     double batch_wait_tokens;
+    /* redundant experts (EPLB's expert slots: TensorRT-LLM num_slots,
+     * SGLang and vLLM experts + num_redundant_experts; docs/llm.md,
+     * "Redundant experts"): the EP ranks hold expert_slots copies of the
+     * experts in all, expert_slots / ep each, the hot experts replicated.
+     * expert_slots >= the model's experts and a multiple of ep; MoE only.
+     * The weights per GPU follow the slots, the expert time per rank the
+     * slots its rows hit.  Serving only.  0: the model's experts. */
+    int expert_slots;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

@@ -477,6 +477,35 @@ assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.85 * 19.2753623 * d) < 1e-3 * d and a
 ' "$tmp/bw.json" "$tmp/bw1.json" 2>>"$tmp/bw.err"; then ok llm_batch_wait_cli
 else bad llm_batch_wait_cli "$(tail -4 "$tmp/bw.err")"; fi
 
+# --- redundant experts (--expert-slots N: EPLB's expert slots; docs/llm.md, "Redundant experts"):
+# Qwen3-30B-A3B bf16 on 8 x H200, EP 8 = attention DP 8, 64 clients decoding: 136 slots = 17 experts a
+# rank for 16, one more expert of 3 x 2048 x 768 weights x 48 layers x 2 B = 452,984,832 B = 432.0 MiB
+# more weights per GPU (test_llm_serve.c t_expert_slots_by_hand); the JSON echoes the slots only where
+# given; too few slots, slots not a multiple of --ep, a dense model, no client model: exit 2, one line
+# naming --expert-slots
+es_ok=1
+ES="--model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 --phase decode"
+for o in "" "--expert-slots 136"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm $ES --concurrency 64 $o --json >"$tmp/es${o:+1}.json" 2>>"$tmp/es.err" || es_ok=0
+done
+for args in "$ES --concurrency 64 --expert-slots 120" "$ES --concurrency 64 --expert-slots 140" \
+            "--model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 4 --expert-slots 8" \
+            "--model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --expert-slots 136"; do
+  # shellcheck disable=SC2086
+  "$BIN" llm $args >/dev/null 2>"$tmp/es1.err"; rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/es1.err")" = 1 ] && grep -q "expert-slots" "$tmp/es1.err" ||
+    { es_ok=0; echo "  '$args': exit $rc: $(head -2 "$tmp/es1.err")" >>"$tmp/es.err"; }
+done
+if [ "$es_ok" = 1 ] && python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert "expert_slots" not in a["serving"] and b["serving"]["expert_slots"] == 136, b["serving"]
+assert abs(b["weights_mb"] - a["weights_mb"] - 432.0) < 0.01, (a["weights_mb"], b["weights_mb"])
+assert b["serving"]["tpot_ms"] > a["serving"]["tpot_ms"] and b["serving"]["comm_ms"] == a["serving"]["comm_ms"]
+' "$tmp/es.json" "$tmp/es1.json" 2>>"$tmp/es.err"; then ok llm_expert_slots_cli
+else bad llm_expert_slots_cli "$(tail -4 "$tmp/es.err")"; fi
+
 # --- llm and predict agree on the same model (docs/llm.md, "llm and
 # predict"): the catalogue's BERT-base against the independently exported
 # examples/bert.onnx, and a Llama config against a plain-PyTorch export of

@@ -199,6 +199,17 @@ st=$(req l4 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm",
 if [ "$st" = 400 ] && grep -q "field 'mtp_accepted'" "$tmp/l4.body"; then ok serve_llm_mtp_accepted_out_of_range_400
 else bad serve_llm_mtp_accepted_out_of_range_400 "status $st $(head -c 300 "$tmp/l4.body")"; fi
 
+# redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
+st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
+"$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \
+  --phase decode --concurrency 64 --expert-slots 136 --json >"$tmp/l5.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l5.body" "$tmp/l5.cli" 2>"$tmp/err" && grep -q '"expert_slots":136' "$tmp/l5.body"
+then ok serve_llm_expert_slots_equals_cli
+else bad serve_llm_expert_slots_equals_cli "status $st $(head -c 300 "$tmp/l5.body") $(cat "$tmp/err")"; fi
+st=$(req l6 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"concurrency":8,"expert_slots":100}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "expert-slots 100: fewer than" "$tmp/l6.body"; then ok serve_llm_expert_slots_too_few_400
+else bad serve_llm_expert_slots_too_few_400 "status $st $(head -c 300 "$tmp/l6.body")"; fi
+
 mkdir -p "$tmp/cfg"
 python3 - "$tmp/cfg/config.json" <<'PY'
 import json, sys

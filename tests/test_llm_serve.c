@@ -1622,6 +1622,82 @@ static void t_batch_wait_by_hand(void) {
     CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* Redundant experts (wl.expert_slots; docs/llm.md, "Redundant experts
+ * (EPLB expert slots, h138)"), by hand on Qwen3-30B-A3B (config.json: 48
+ * layers, 128 experts, top 8, hidden 2048, moe_intermediate 768; bf16) on
+ * 8 x H200 with EP 8 and attention DP 8, 136 slots = 128 + 8 (TensorRT-LLM's
+ * "number of total experts + EP size": one more expert a rank, 17 for 16).
+ *  - memory: the extra expert a rank is 3 x 2048 x 768 = 4,718,592 weights a
+ *    layer x 48 layers x 2 B = 452,984,832 B = 432.0 MiB more weights per GPU.
+ *  - time: 64 decode tokens routed to 8 experts each, balanced over the
+ *    slots: a rank's slots hit, 16 (1 - (120/128)^64) = 16 x (1 - 0.016077)
+ *    = 15.743 without, 17 (1 - (128/136)^64) = 17 x (1 - 0.020655) = 16.649
+ *    with the slots.  vLLM's fitted bf16 MoE kernel (t_moe_16_fp8_kernels:
+ *    20.6 us + 2.5128 us an expert hit, a layer) rules over the GEMM curve
+ *    there (15.7 x 9.44 MB / 4.8 TB/s = 31 us): 20.6 + 15.743 x 2.5128 =
+ *    60.159 us and 20.6 + 16.649 x 2.5128 = 62.436 us a layer, x 48 = 2.8876
+ *    and 2.9969 ms of expert matrices a step (to 0.1 %: the kernel's
+ *    figures are rounded).
+ *  - refusals: slots on a dense model, fewer slots than experts, slots not a
+ *    multiple of ep; DeepSeek-R1's 256 experts on EP 48 without slots keep
+ *    the old refusal, with 288 (eplb288: 6 a rank) they run. */
+static double expert_slots_parts_s(const dlp_llm_config *c, const dlp_device *d, int slots, double n_dec) {
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 8, .ep = 8, .attn_dp = 8, .kv_dtype = DLP_DT_BFLOAT16,
+                           .engine = DLP_LLM_ENGINE_MODERN, .expert_slots = slots};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, 0, 0, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1) t += p.lin_s[i];
+    return t;
+}
+
+static void t_expert_slots_by_hand(void) {
+    const char *qwen = "Qwen/Qwen3-30B-A3B-Instruct-2507";
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1, pe;
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_BF16, .n_gpus = 8, .ep = 8,
+                           .attn_dp = 8, .concurrency = 64, .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve(qwen, "h200", wl, &p0, &e) == DLP_OK);
+    wl.expert_slots = 136;
+    CHECK(serve(qwen, "h200", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.weights_mb - p0.weights_mb, 432.0, 1e-6);
+    CHECK(p1.kv_cache_gib < p0.kv_cache_gib);
+    CHECK(p1.tpot_ms > p0.tpot_ms);
+    CHECK_NEAR(p1.comm_ms, p0.comm_ms, 1e-12); /* the all-to-all: the same rows a rank */
+    /* the model's own count given: the same answer as none */
+    wl.expert_slots = 128;
+    CHECK(serve(qwen, "h200", wl, &pe, &e) == DLP_OK);
+    CHECK(pe.weights_mb == p0.weights_mb && pe.tpot_ms == p0.tpot_ms && pe.ttft_ms == p0.ttft_ms);
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get(qwen, &c, &e) == DLP_OK);
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    double t0 = expert_slots_parts_s(&c, h200, 0, 64), t1 = expert_slots_parts_s(&c, h200, 136, 64);
+    CHECK(fabs(t0 * 1e3 / 2.8876 - 1.0) < 0.001);
+    CHECK(fabs(t1 * 1e3 / 2.9969 - 1.0) < 0.001);
+    CHECK_NEAR(t1 / t0, 2.9969 / 2.8876, 0.002);
+    /* refusals, each naming the flag */
+    wl.expert_slots = 120;
+    CHECK(serve(qwen, "h200", wl, &pe, &e) == DLP_EINVAL && strstr(e.msg, "expert-slots 120: fewer than") != NULL);
+    wl.expert_slots = 140;
+    CHECK(serve(qwen, "h200", wl, &pe, &e) == DLP_EINVAL && strstr(e.msg, "not a multiple of ep 8") != NULL);
+    wl.expert_slots = -8;
+    CHECK(serve(qwen, "h200", wl, &pe, &e) == DLP_EINVAL && strstr(e.msg, "expert-slots -8") != NULL);
+    dlp_llm_workload wd = {.batch = 1, .seq = 128, .gen_tokens = 16, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 4, .expert_slots = 8};
+    CHECK(serve("meta-llama/Llama-3.1-8B", "h100-sxm", wd, &pe, &e) == DLP_EINVAL &&
+          strstr(e.msg, "expert-slots 8: the model has no experts") != NULL);
+    dlp_llm_workload wr = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_NVFP4, .n_gpus = 48,
+                           .ep = 48, .attn_dp = 48, .concurrency = 3072, .phase = DLP_LLM_DECODE_ONLY,
+                           .engine = DLP_LLM_ENGINE_SGLANG};
+    CHECK(serve("deepseek-ai/DeepSeek-R1", "gb200", wr, &pe, &e) == DLP_EINVAL &&
+          strstr(e.msg, "ep 48 does not divide the 256 experts") != NULL);
+    wr.expert_slots = 288;
+    CHECK(serve("deepseek-ai/DeepSeek-R1", "gb200", wr, &pe, &e) == DLP_OK);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -1667,6 +1743,7 @@ int main(void) {
     RUN(t_engine_defaults);
     RUN(t_context_boundary);
     RUN(t_batch_wait_by_hand);
+    RUN(t_expert_slots_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

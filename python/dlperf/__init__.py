@@ -386,7 +386,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
-        batch_wait_tokens=None, raw=False):
+        batch_wait_tokens=None, expert_slots=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -423,6 +423,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         batch_wait_max_tokens_ratio x max_num_tokens): a prompt arriving
         while others decode waits up to batch_wait_iters iterations or until
         a step would hold batch_wait_tokens tokens; ints, given together.
+        expert_slots: redundant experts (EPLB), the expert copies the ep
+        ranks hold in all, expert_slots / ep each (>= the model's experts,
+        a multiple of ep; an int; default the model's experts).
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -451,7 +454,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              mtp=_check.integer("mtp", mtp, hi=16), mtp_accepted=_check.real("mtp_accepted", mtp_accepted, 0, 16),
              offline=_check.boolean("offline", offline),
              batch_wait_iters=_check.integer("batch_wait_iters", batch_wait_iters),
-             batch_wait_tokens=_check.integer("batch_wait_tokens", batch_wait_tokens))
+             batch_wait_tokens=_check.integer("batch_wait_tokens", batch_wait_tokens),
+             expert_slots=_check.integer("expert_slots", expert_slots))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -188,6 +188,19 @@ def test_llm_mtp_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", mtp=2, **args)
 
 
+def test_llm_expert_slots_same_as_cli():
+    # redundant experts (EPLB slots): the same bytes as the CLI; one more expert a rank
+    # (136 slots for 128 on EP 8) is 3 x 2048 x 768 x 48 layers x 2 B = 432.0 MiB more per GPU
+    args = dict(device="h200", gpus=8, ep=8, attention_dp=8, dtype="bf16", phase="decode", concurrency=64)
+    py = dlperf.llm("Qwen/Qwen3-30B-A3B-Instruct-2507", expert_slots=136, raw=True, **args)
+    assert py == cli("llm", "--model", "Qwen/Qwen3-30B-A3B-Instruct-2507", "--device", "h200", "--gpus", "8", "--ep",
+                     "8", "--attention-dp", "8", "--dtype", "bf16", "--phase", "decode", "--concurrency", "64",
+                     "--expert-slots", "136", "--json")
+    plain = dlperf.llm("Qwen/Qwen3-30B-A3B-Instruct-2507", **args)
+    assert abs(json.loads(py)["weights_mb"] - plain["weights_mb"] - 432.0) < 0.01
+    with pytest.raises(dlperf.Error, match="not a multiple of ep 8"):
+        dlperf.llm("Qwen/Qwen3-30B-A3B-Instruct-2507", expert_slots=140, **args)
+
 def test_llm_rate_engine_same_as_cli():
     # issue 22: Poisson clients and the engine, the same bytes as the CLI; past the capacity the
     # library's overload message, naming the capacity

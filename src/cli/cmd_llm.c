@@ -65,6 +65,10 @@ static void usage(FILE *f) {
             "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
+            "  --expert-slots N redundant experts (EPLB): N expert slots in all, N / --ep on each EP rank,\n"
+            "                   the hot experts replicated (N >= the model's experts, a multiple of --ep;\n"
+            "                   TensorRT-LLM num_slots, SGLang experts + ep-num-redundant-experts;\n"
+            "                   default: the model's experts)\n"
             "  --attention-dp N attention data parallelism within --gpus (default 1)\n"
             "  --mem-fraction F GPU memory the engine takes (default 0.9, vLLM's)\n"
             "  --max-seqs N     sequences the engine runs at once (vLLM's max_num_seqs; default the\n"
@@ -157,7 +161,7 @@ typedef struct {
     int json, list, analytic, maxfit, offline, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
-    int64_t mtp, bw_iters, bw_tokens;
+    int64_t mtp, bw_iters, bw_tokens, slots;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -184,6 +188,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--gen", .lo = 0, .hi = 1 << 22, .i64 = &a->gen},
         {.flag = "--concurrency", .lo = 1, .hi = 1 << 24, .i64 = &a->conc},
         {.flag = "--ep", .lo = 1, .hi = 1024, .i64 = &a->ep},
+        {.flag = "--expert-slots", .lo = 1, .hi = 1 << 20, .i64 = &a->slots},
         {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
         {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
         {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
@@ -283,6 +288,8 @@ static int check_args(llm_args *a) {
     if (a->bw_iters && !a->serving)
         return cli_usage_error("llm", "--batch-wait-iters is a serving option: add --concurrency N, --rate R or "
                                       "--max-fit");
+    if (a->slots && !a->serving)
+        return cli_usage_error("llm", "--expert-slots is a serving option: add --concurrency N, --rate R or --max-fit");
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -330,6 +337,7 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
     if (gpus > 1) printf(", TP %lld", (long long)(a->gpus / a->adp));
     if (a->adp > 1) printf(", attention DP %lld", (long long)a->adp);
     if (a->ep > 1) printf(", EP %lld", (long long)a->ep);
+    if (a->slots) printf(", %lld expert slots", (long long)a->slots);
     if (a->phase != DLP_LLM_AGG) printf(", %s worker (disaggregated)", dlp_llm_phase_name(a->phase));
     int pf_only = a->phase == DLP_LLM_PREFILL_ONLY, dec_only = a->phase == DLP_LLM_DECODE_ONLY;
     if (a->rate > 0)
@@ -457,7 +465,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
                            .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
                            .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc,
-                           .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens};
+                           .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
+                           .expert_slots = (int)a->slots};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

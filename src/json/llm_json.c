@@ -77,6 +77,9 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         dlp__jw_i64(&w, "prompt", (long long)wl->seq);
         dlp__jw_i64(&w, "gen_tokens", (long long)wl->gen_tokens);
         dlp__jw_i64(&w, "ep", (long long)(wl->ep > 1 ? wl->ep : 1));
+        /* redundant experts only where asked for (answers without them
+         * keep their bytes) */
+        if (wl->expert_slots > 0) dlp__jw_i64(&w, "expert_slots", (long long)wl->expert_slots);
         dlp__jw_i64(&w, "attention_dp", (long long)(wl->attn_dp > 1 ? wl->attn_dp : 1));
         dlp__jw_str(&w, "phase", dlp_llm_phase_name(wl->phase));
         /* speculative decoding only where asked for (answers without it

@@ -609,6 +609,9 @@ typedef struct {
     int64_t max_seqs;          /* sequences the engine runs at most         */
     int engine;                /* dlp_llm_engine: its CUDA-graph batch sizes
                                   under attention DP (adp_decode_rows)      */
+    double slots;              /* expert copies the EP ranks hold in all
+                                  (redundant experts, expert_slots_setup);
+                                  0: the model's experts                   */
 } sctx;
 
 typedef struct {
@@ -744,6 +747,18 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
 static double experts_hit(double E, double K, double T, int ep) {
     double e_local = E / ep;
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
+}
+
+/* Redundant experts (EPLB; docs/llm.md, "Redundant experts"): the expert
+ * copies (slots) the EP ranks hold in all, N / ep each, where the workload
+ * gives them, else the model's E.  The load balancer replicates the hot
+ * experts so that every slot takes about the same share of the routed
+ * rows: the rows are read as routed over N slots, balanced (experts_hit
+ * over N), so a rank's rows (T k / ep) do not change and the slots they
+ * hit do.  No routing statistics are in the model: balanced is EPLB's aim,
+ * and the one load the library assumes without slots too. */
+static double expert_copies(const sctx *s, double E) {
+    return s->slots > 0 ? s->slots : E;
 }
 
 /* The least time of expert matrix l under the fitted MoE kernel f
@@ -891,7 +906,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * rows hit */
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
-            double hit = experts_hit(E, K, T, s->ep);
+            double hit = experts_hit(expert_copies(s, E), K, T, s->ep);
             n /= s->moe_tp;
             wbytes = hit * k * n * wb;
             hit_l = hit;
@@ -1291,6 +1306,48 @@ void dlp__llm_engine_defaults(const dlp_device *d, const dlp_llm_workload *wl, i
     *max_seqs = wl->max_seqs > 0 ? wl->max_seqs : ms;
 }
 
+/* The expert slots of the replica (s->slots; redundant experts, EPLB):
+ * none given, ep must divide the model's experts as before; given, the
+ * slots must hold every expert at least once and spread evenly over the EP
+ * ranks (TensorRT-LLM's num_slots "must be >= total experts"; vLLM's EPLB
+ * "number of physical experts, must be a multiple of num_ranks"), and the
+ * model must have experts.  Runs after s->ep is set. */
+static dlp_status expert_slots_setup(sctx *s, const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    long long n = wl->expert_slots, e = (long long)c->num_experts;
+    s->slots = 0;
+    if (n < 0) return dlp__err(err, DLP_EINVAL, "%s: expert-slots %lld: must be >= 0 (0: the model's experts)", c->id, n);
+    if (n == 0) {
+        if (s->ep > 1 && e % s->ep)
+            return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s->ep, e);
+        return DLP_OK;
+    }
+    if (e <= 0)
+        return dlp__err(err, DLP_EINVAL, "%s: expert-slots %lld: the model has no experts (redundant expert slots "
+                        "need MoE)", c->id, n);
+    if (n < e)
+        return dlp__err(err, DLP_EINVAL, "%s: expert-slots %lld: fewer than the model's %lld experts (every expert "
+                        "needs a slot)", c->id, n, e);
+    if (n % s->ep)
+        return dlp__err(err, DLP_EINVAL, "%s: expert-slots %lld is not a multiple of ep %d (each EP rank holds "
+                        "expert-slots / ep slots)", c->id, n, s->ep);
+    s->slots = (double)n;
+    return DLP_OK;
+}
+
+/* Bytes of the redundant copies, all GPUs: (N - E) experts' matrices of
+ * every MoE layer at the stored bytes per weight.  The slots are weights
+ * in GPU memory: vLLM's EPLB, 256 experts + 32 redundant, "we'll have 288
+ * sets of linear layer weights for each MoE layer"; TensorRT-LLM's 288 for
+ * DeepSeek-R1 at EP 32 is "1 extra expert on each EP rank".  0 without
+ * slots (the answers without them keep their bytes). */
+static double slots_extra_bytes(const sctx *s, const prof_t *p) {
+    double E = (double)s->c->num_experts, all = 0;
+    if (!(s->slots > E) || !(E > 0)) return 0;
+    for (int i = 0; i < p->n_lin; i++)
+        if (p->lin[i].kind == LIN_EXPERT) all += p->lin[i].k * p->lin[i].n * p->lin[i].count * p->lin[i].experts;
+    return all * p->wbytes_per_elem * (s->slots - E) / E;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
@@ -1315,9 +1372,8 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     if (s->n_gpus % s->attn_dp || s->n_gpus % s->ep)
         return dlp__err(err, DLP_EINVAL, "%s: attention-dp %d and ep %d must divide gpus %d", c->id, s->attn_dp, s->ep,
                         s->n_gpus);
-    if (s->ep > 1 && c->num_experts % s->ep)
-        return dlp__err(err, DLP_EINVAL, "%s: ep %d does not divide the %lld experts", c->id, s->ep,
-                        (long long)c->num_experts);
+    dlp_status st = expert_slots_setup(s, c, wl, err);
+    if (st) return st;
     /* the fixed part, and the per-step handoff to each further GPU's
      * worker process (ENGINE_CPU worker_ms; none for modern engines) */
     const engine_cpu_t *cpu = wl->offline ? &ENGINE_CPU[wl->engine].offline : &ENGINE_CPU[wl->engine].served;
@@ -1400,7 +1456,8 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     const prof_t *p = s->p;
     double frac = m->frac = wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION;
     m->vparams = (double)dlp_llm_vision_params(c);
-    double wgpu = m->wgpu = (p->weight_bytes + m->vparams * p->act_bytes) / s->n_gpus;
+    double wall = p->weight_bytes + slots_extra_bytes(s, p); /* weights, redundant experts with them */
+    double wgpu = m->wgpu = (wall + m->vparams * p->act_bytes) / s->n_gpus;
     double act = m->act = dlp__llm_chunk_workspace(c, wl->quant, s->tp_attn, s->max_seqs, (int64_t)s->chunk);
     double avail = m->avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
     int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
@@ -1409,7 +1466,7 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     /* one request at all: the breakdown and test generate mode makes at
      * batch 1 (dlp__llm_mem_need); the chunk workspace the engine reserves
      * on top sizes the cache below, and is said beside the breakdown */
-    dlp__llm_mem_need(c, wl->quant, p->weight_bytes, s->kv_eb, s->n_gpus, s->tp_attn, 1, wl->seq, G, &out->need);
+    dlp__llm_mem_need(c, wl->quant, wall, s->kv_eb, s->n_gpus, s->tp_attn, 1, wl->seq, G, &out->need);
     out->need.workspace_mb = act / 1048576.0;
     if (out->need.total_mb > d->memory_gib * 1024.0) return dlp__llm_mem_refuse(c, d, s->n_gpus, &out->need, err);
     if (avail <= 0 || seq_bytes > avail)

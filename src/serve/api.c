@@ -863,13 +863,26 @@ static int get_batch_wait(req *r, int serving, int64_t *iters, int64_t *tokens) 
     return 0;
 }
 
+/* Redundant experts, as `dlperf llm --expert-slots N` (a serving field;
+ * the library checks N against the model's experts and 'ep'). */
+static int get_expert_slots(req *r, int serving, int64_t *slots) {
+    int given = 0;
+    if (get_i64(r, "expert_slots", 1, 1 << 20, slots, &given)) return -1;
+    if (given && !serving) {
+        dlp__serve_error(r->out, 400, "field 'expert_slots' is a serving field: add 'concurrency', 'rate' or "
+                                      "'max_fit'");
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "config_name", "device", "batch", "seq", "dtype",
                                           "gen", "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
                                           "mtp", "mtp_accepted", "offline", "batch_wait_iters",
-                                          "batch_wait_tokens", NULL};
+                                          "batch_wait_tokens", "expert_slots", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -943,6 +956,8 @@ static void h_llm(req *r) {
     if (get_mtp(r, serving, &mtp, &mtp_acc)) return;
     int64_t bw_iters = 0, bw_tokens = 0;
     if (get_batch_wait(r, serving, &bw_iters, &bw_tokens)) return;
+    int64_t slots = 0;
+    if (get_expert_slots(r, serving, &slots)) return;
     if (serving && !gen_given) gen = 128;
     if (serving && gen < 1) {
         dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
@@ -982,7 +997,7 @@ static void h_llm(req *r) {
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
                            .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc,
                            .offline = offline, .batch_wait_iters = (int)bw_iters,
-                           .batch_wait_tokens = (double)bw_tokens};
+                           .batch_wait_tokens = (double)bw_tokens, .expert_slots = (int)slots};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
