@@ -42,6 +42,7 @@
 #include "dlperf.h"
 #include "predict/power.h"
 #include "bench_csv.h"
+#include "disagg_wait.h"
 
 /* the analytic estimate only (no shipped trees) */
 static const dlp_llm_predict_opts ANALYTIC = {.analytic_only = 1};
@@ -85,6 +86,10 @@ typedef struct {
     double floor_ms;           /* gen - 1 decode steps each streaming the active
                                   weights of one GPU at its peak bandwidth: no
                                   run of the workload can be faster          */
+    double ttft_pw_ms;         /* prefill worker with known counts and decode
+                                  slots: its own TTFT before the decode-slot
+                                  wait was composed in (0: not composed)     */
+    int64_t slot_c, slot_s;    /* the run's clients and decode slots          */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -520,6 +525,18 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
     }
 }
 
+/* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
+ * the prefill worker's TTFT, or, where the C clients outnumber the S decode
+ * slots, the closed loop's wait for one; a slot is held for the decode
+ * worker's predicted gen x TPOT (its request, as llm_serve.c's decode worker
+ * times it).  The worker-only figure is kept to print beside it. */
+static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int64_t slots) {
+    double slot_ms = (double)dec->wl.gen_tokens * dec->a[T_TPOT];
+    pf->ttft_pw_ms = pf->a[T_TTFT];
+    pf->slot_c = clients, pf->slot_s = slots;
+    pf->a[T_TTFT] = disagg_client_ttft_ms(pf->a[T_TTFT], clients, slots, slot_ms);
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -613,7 +630,8 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->redundant = rp ? rp->red_p : 0;
             r->y[T_TTFT] = ttft;
-            if (predict_row(r, v[cM], dev)) nR++;
+            row_t *pfr = NULL; /* the prefill worker's row, for the slot wait */
+            if (predict_row(r, v[cM], dev)) pfr = r, nR++;
             r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = rp ? 2 : unknown;
             r->src = src_of(v[cSRC]);
@@ -654,7 +672,13 @@ static void load_silicon(const char *root) {
             /* the recipe's redundant experts: TensorRT-LLM's slots, SGLang's count */
             if (rp) r->wl.expert_slots = rp->slots_d, r->redundant = rp->red_d;
             r->y[T_TPOT] = tpot;
-            if (predict_row(r, v[cM], dev)) nR++;
+            if (predict_row(r, v[cM], dev)) {
+                nR++;
+                /* counts in the data or from the recipe, and the decode cap:
+                 * the client's TTFT from both workers; rows with unknown
+                 * counts stay the prefill worker's own */
+                if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp);
+            }
         }
 #undef I
     }
@@ -1361,6 +1385,49 @@ static void imax_report(void) {
         if (n[2])
             printf("    the MTP rows' median predicted / measured TPOT: with MTP %.2f, plain %.2f\n", median_of(rm, n[2]),
                    median_of(r0, n[2]));
+    }
+}
+
+/* The decode-slot wait (h140, compose_slot_wait): the prefill workers with
+ * worker counts and a decode cap, their TTFT MAPE and median predicted /
+ * measured as the worker alone and as composed, by where the counts came
+ * from, all of them and those whose clients outnumber the decode slots. */
+static void slot_wait_line(const char *what, int src, int over, int fam) {
+    static double m0[MAXR], m1[MAXR];
+    double e0 = 0, e1 = 0;
+    int n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_PREFILL_ONLY || !(r->ttft_pw_ms > 0) ||
+            r->workers_unknown != src || !(r->y[T_TTFT] > 0) || (over && r->slot_c <= r->slot_s) ||
+            (fam >= 0 && r->fam != fam))
+            continue;
+        e0 += fabs(r->ttft_pw_ms - r->y[T_TTFT]) / r->y[T_TTFT];
+        e1 += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
+        m0[n] = r->ttft_pw_ms / r->y[T_TTFT], m1[n] = r->a[T_TTFT] / r->y[T_TTFT], n++;
+    }
+    if (!n) return;
+    printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
+           100 * e1 / n, median_of(m0, n), median_of(m1, n));
+}
+
+static void slot_wait_report(void) {
+    int any = 0;
+    for (int i = 0; i < nR && !any; i++) any = R[i].ttft_pw_ms > 0;
+    if (!any) return;
+    printf("\nprefill workers' TTFT with the wait for a decode slot (closed loop, round-robin: max(prefill TTFT, "
+           "(C / S - 1) x decode gen x TPOT), bench/disagg_wait.h), worker alone -> composed:\n");
+    static const char *const srcn[3] = {"counts in the data", "", "counts from the recipe"};
+    char b[96];
+    for (int src = 0; src <= 2; src += 2) {
+        snprintf(b, sizeof b, "%s, all with a decode cap", srcn[src]);
+        slot_wait_line(b, src, 0, -1);
+        snprintf(b, sizeof b, "%s, clients > decode slots", srcn[src]);
+        slot_wait_line(b, src, 1, -1);
+        for (int f = 0; f < nfam; f++) {
+            snprintf(b, sizeof b, "  %s, clients > slots", famname[f]);
+            slot_wait_line(b, src, 1, f);
+        }
     }
 }
 
@@ -2681,6 +2748,7 @@ int main(int argc, char **argv) {
     report("silicon");
     mtp_report();
     imax_report();
+    slot_wait_report();
     if (split_family) split_report(split_family);
     if (lowload) lowload_report(split_family), outlen_report(split_family);
     report("leaderboard");

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The decode-slot wait in bench_serving's disaggregated prefill rows (docs/llm.md,
+# "The decode-slot wait of disaggregated runs (h140)"), on silicon rows written
+# here: DeepSeek-R1 fp4 on GB200, TensorRT-LLM, 1,024 / 1,024, one prefill
+# worker (4 GPUs, ep 4) and two decode workers of 8 GPUs (TP 8, ep 8) with a
+# decode batch of 4: S = 2 x 4 x 1 = 8 slots.
+#   w12: 12 clients, counts in the data: C / S = 1.5, so by hand the client's
+#        TTFT is max(prefill TTFT, 0.5 x 1,024 x the decode row's TPOT) = 512 x
+#        TPOT (the prefill of a 1k prompt is ~0.1 s, 512 TPOTs ~10 s);
+#   w8:  8 clients: C = S, no wait: the prefill worker's own TTFT, far under
+#        512 TPOTs (checked below 0.1 x 1,024 TPOTs);
+#   u12: 12 clients, the counts blank and no recipe table: not composed.
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # name, then a command that must succeed
+  local name=$1; shift
+  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
+}
+cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
+  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
+S="$tmp/data/aiconfigurator/aic-core/src/aiconfigurator_core/systems"
+mkdir -p "$S"
+h='id,silicon_data_source,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+run() { # id conc pw dbs dw
+  echo "$1,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,$3,4,1,1,1,4,$4,$5,8,1,1,1,8,500,20"
+}
+{ echo "$h"; run w12 12 1 4 2; run w8 8 1 4 2; run u12 12 "" "" ""; } >"$S/silicon_sample.csv"
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --rows "$tmp/rows.csv" 2>&1)
+# --rows: 7 conc, 11 phase (1 prefill, 2 decode), 14 a_0 (TTFT), 16 a_1 (TPOT), 28 workers_unknown; rows in
+# file order, each run's prefill row then its decode row
+n=$(awk -F, 'NR > 1' "$tmp/rows.csv" | wc -l)
+check "six rows (three runs x two workers): got $n" [ "$n" = 6 ]
+read -r t12 d12 t8 d8 tu <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3], a[4], a[5], a[6] }' "$tmp/rows.csv")"
+check "w12: TTFT $t12 = 0.5 x 1024 x TPOT $d12 (to the 6 digits written)" \
+  awk -v t="$t12" -v d="$d12" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'
+check "w8: TTFT $t8 is the prefill worker's own, under 0.1 x 1024 x TPOT $d8" \
+  awk -v t="$t8" -v d="$d8" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
+check "u12 (unknown counts): TTFT $tu not composed, under 0.1 x 1024 x TPOT $d12" \
+  awk -v t="$tu" -v d="$d12" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
+check "the side-by-side block names the data rows" grep -q "counts in the data, clients > decode slots *1 rows" <<<"$out"
