@@ -1416,6 +1416,48 @@ static void t_offline_by_hand(void) {
  * the round numbers offline too: 0.99 ms.  decode_step_ms is the step with
  * no prompt tokens in both modes and its GPU part is the same, so the two
  * differ by exactly 8.0096 - 0.99 = 7.0196 ms. */
+/* vLLM 0.6.1 offline on ROCm (h141, llm_serve.c rocm_offline_gpu_x): the
+ * GPU part of a decode step (total - the engine's CPU time) is 2.41x the
+ * served one's on MI300X and MI250, where the two modes differ only in the
+ * CPU time (a decode-only step: no prompt chunk); 1x on H100 and under
+ * vllm-v0.  By hand, the offline CPU time of 16 running sequences:
+ * 2.96 + 0.0789 x 16 = 4.2224 ms (MODERN_OFFLINE_*), served 0.35 + 0.010 x
+ * 16 = 0.51 ms (MODERN_CPU). */
+static double gpu_part_s(const dlp_llm_config *c, const dlp_device *d, int engine, int offline, double *ovh) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP16, .n_gpus = 1, .kv_dtype = DLP_DT_FLOAT16, .engine = engine,
+                           .offline = offline};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, 16, 1024, 0, 0, &p, &e) != DLP_OK) return -1;
+    *ovh = p.ovh_s;
+    return p.total_s - p.ovh_s;
+}
+
+static void t_rocm_offline_gpu_x(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-0.6B", &c, &e) == DLP_OK);
+    const char *amd[] = {"mi300x", "mi250"};
+    const int M = DLP_LLM_ENGINE_MODERN, V0 = DLP_LLM_ENGINE_VLLM_V0;
+    double o_off, o_srv;
+    for (int i = 0; i < 2; i++) {
+        const dlp_device *d = dlp_devdb_find(db, amd[i]);
+        CHECK(d != NULL);
+        if (!d) continue;
+        double off = gpu_part_s(&c, d, M, 1, &o_off), srv = gpu_part_s(&c, d, M, 0, &o_srv);
+        CHECK(srv > 0);
+        CHECK_NEAR(off / srv, 2.41, 1e-9);
+        CHECK_NEAR(o_off * 1e3, 4.2224, 1e-9);
+        CHECK_NEAR(o_srv * 1e3, 0.51, 1e-9);
+        /* vLLM <= 0.5 on ROCm is not v0.6.1's build: no factor */
+        CHECK_NEAR(gpu_part_s(&c, d, V0, 1, &o_off) / gpu_part_s(&c, d, V0, 0, &o_srv), 1.0, 1e-9);
+    }
+    const dlp_device *h100 = dlp_devdb_find(db, "h100-sxm");
+    CHECK(h100 != NULL);
+    if (h100) CHECK_NEAR(gpu_part_s(&c, h100, M, 1, &o_off) / gpu_part_s(&c, h100, M, 0, &o_srv), 1.0, 1e-12);
+}
+
 static void t_modern_offline_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_prediction s, o;
@@ -1724,6 +1766,7 @@ int main(void) {
     RUN(t_engine_cpu_by_hand);
     RUN(t_offline_by_hand);
     RUN(t_modern_offline_by_hand);
+    RUN(t_rocm_offline_gpu_x);
     RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_power_vllm_v0_own_shares);

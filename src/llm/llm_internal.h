@@ -122,4 +122,9 @@ dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, con
                                double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,
                                dlp__llm_parts *out, dlp_error *err);
 
+/* vLLM 0.6.1's offline batches on ROCm (the modern engine, offline, an AMD
+ * device): every GPU part of a step x this (llm_serve.c rocm_offline_gpu_x,
+ * docs/llm.md "h141"); bench_serving.c prints its leave-one-GPU-out refit. */
+#define DLP__LLM_ROCM_OFFLINE_GPU_X 2.41
+
 #endif

@@ -612,6 +612,8 @@ typedef struct {
     double slots;              /* expert copies the EP ranks hold in all
                                   (redundant experts, expert_slots_setup);
                                   0: the model's experts                   */
+    double gpu_x;              /* the engine-on-device factor on a step's GPU
+                                  time (rocm_offline_gpu_x); 1: none        */
 } sctx;
 
 typedef struct {
@@ -1001,6 +1003,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double f = s->spec_draft;
         it.t *= f, it.busy *= f, it.bc *= f, it.bm *= f, comm *= f;
     }
+    /* vLLM 0.6.1 on ROCm (rocm_offline_gpu_x): kernels, collectives and
+     * launches slower by gpu_x; the shares of peak (busy, bc, bm) stay, so
+     * the utilisation and the power fall with the longer time */
+    if (s->gpu_x != 1.0) it.t *= s->gpu_x, comm *= s->gpu_x;
     it.comm = comm;
     it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp;
     it.t += comm + it.ovh;
@@ -1348,6 +1354,23 @@ static double slots_extra_bytes(const sctx *s, const prof_t *p) {
     return all * p->wbytes_per_elem * (s->slots - E) / E;
 }
 
+/* The modern engine's offline batches on an AMD GPU: vLLM 0.6.1 as
+ * upstream built it for ROCm (LLM-Inference-Bench's MI250 / MI300X runs:
+ * `git checkout v0.6.1`, Dockerfile.rocm), without the decode kernels of
+ * AMD's ROCm fork: the skinny GEMMs for a few rows (ROCm/vllm#56, upstream
+ * from vllm#15830, April 2025) and the custom paged attention (ROCm/vllm#22;
+ * vllm#8310 was still in review after v0.6.1's tag, and V0 selected it
+ * reliably only from vllm#16426).  No source gives the old kernels' share
+ * of peak, so the factor is fitted on the rows (bench/bench_llm.sh
+ * --serving infbench, "vLLM 0.6.1 on ROCm"): fitted on MI250 alone 2.32,
+ * MI300X held out 55.1 -> 30.3 % e2e MAPE; on MI300X alone 2.67, MI250 held
+ * out 46.1 -> 16.5 %; pooled 2.41.  Served vLLM (>= 0.7 in the silicon
+ * rows) and every other device keep 1. */
+static double rocm_offline_gpu_x(const dlp_device *d, const dlp_llm_workload *wl) {
+    int amd = d && d->vendor && !strcmp(d->vendor, "amd");
+    return amd && wl->offline && wl->engine == DLP_LLM_ENGINE_MODERN ? DLP__LLM_ROCM_OFFLINE_GPU_X : 1.0;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
@@ -1379,6 +1402,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     const engine_cpu_t *cpu = wl->offline ? &ENGINE_CPU[wl->engine].offline : &ENGINE_CPU[wl->engine].served;
     s->ov_fixed = (cpu->fixed_ms + cpu->worker_ms * (s->n_gpus - 1)) * 1e-3;
     s->ov_seq = cpu->seq_ms * 1e-3;
+    s->gpu_x = rocm_offline_gpu_x(d, wl);
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
     s->spec_q = 1.0 + (double)wl->spec_tokens;
