@@ -289,7 +289,7 @@ static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 4096
+#define MAXREC 16384 /* 8,191 entries: the dump dates and the runs' measured= dates (h142) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -418,10 +418,9 @@ static int layout_fits(const recipe_t *e, int ptp, int dtp) {
  * every fitting entry says the same (0: none, -1: unknown or ambiguous).
  * Where entries disagree on MTP only, the counts apply and MTP stays
  * unknown: nothing in the row tells the two runs apart. */
-static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
-                        const int lay[4], recipe_t *out, int *mtp_k) {
-    char date[16], model[48], conc[16], gpu[32];
-    src_field(src, "source_file=", date, sizeof date);
+static int recipe_match_on(const char *date, const char *src, const char *system, const char *prec,
+                           const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
+    char model[48], conc[16], gpu[32];
     src_field(src, "model=", model, sizeof model);
     src_field(src, "silicon_concurrency=", conc, sizeof conc);
     snprintf(gpu, sizeof gpu, "%s", system);
@@ -471,6 +470,44 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     }
     *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
     return nfit == 1 ? RM_ONE : RM_AGREE;
+}
+
+/* DLP_RECIPE_MISSES=1: one stderr line per blank-count run that no recipe
+ * settles (ambiguous, no layout, no key) -- the class and the row's own
+ * match fields, so the misses can be characterised from the bench's loader
+ * (docs/llm.md, h142) without reading the silicon file elsewhere. */
+static void recipe_miss_line(int m, const char *src, const char *system, const char *prec, const char *engine,
+                             int isl, int osl, const int lay[4]) {
+    static int on = -1;
+    if (on < 0) on = getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1';
+    if (!on) return;
+    static const char *const tag[RM_N] = {"one", "agree", "ambiguous", "nolayout", "nokey"};
+    fprintf(stderr, "recipe-miss\t%s\t%s\t%s\t%s\t%d\t%d\tp%d/%d d%d/%d\t%s\n", tag[m], system, prec, engine, isl,
+            osl, lay[0], lay[1], lay[2], lay[3], src);
+}
+
+/* The recipe for a blank-count run: first the yaml in force on the dump's
+ * date (source_file=), as h129; where that leaves the run unsettled
+ * (ambiguous, no layout, no key) and the row carries its own measured=
+ * date, the yaml in force on that date (the run was launched from it;
+ * docs/llm.md, h142).  rm_meas counts the runs the second look settles,
+ * by the class it gives. */
+static int rm_meas[RM_N], rm_meas_from[RM_N];
+static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
+                        const int lay[4], recipe_t *out, int *mtp_k) {
+    char dump[16], meas[16];
+    src_field(src, "source_file=", dump, sizeof dump);
+    src_field(src, "measured=", meas, sizeof meas);
+    dump[10] = meas[10] = 0;
+    int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
+    int m = recipe_match_on(dump, src, system, prec, engine, isl, osl, lay, out, mtp_k);
+    if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
+    int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(meas, src, system, prec, engine, isl, osl, lay, out, &k);
+    rm_amb_mtp = m2 > RM_AGREE ? amb1 : amb0;
+    if (m2 > RM_AGREE) return m;
+    rm_meas[m2]++, rm_meas_from[m]++;
+    *mtp_k = k;
+    return m2;
 }
 
 /* The draft tokens' acceptance for MTP with K drafts.  The recipes chain
@@ -609,6 +646,7 @@ static void load_silicon(const char *root) {
                 int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rc, &mtp_k);
                 rm_count[m]++;
                 if (m == RM_ONE || m == RM_AGREE) rp = &rc;
+                else recipe_miss_line(m, v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay);
             }
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = rp ? 2 : unknown;
@@ -1347,6 +1385,11 @@ static void imax_report(void) {
     for (int m = 0; m < RM_N; m++)
         printf("  %5d  %s\n", rm_count[m], rm_name[m]);
     if (rm_amb_mtp) printf("         of the ambiguous: %d where the entries differ in MTP too\n", rm_amb_mtp);
+    if (rm_meas[RM_ONE] + rm_meas[RM_AGREE])
+        printf("         settled by the yaml in force on the run's measured= date (h142): %d (one entry %d, same workers %d;"
+               " were ambiguous %d, no layout %d, no key %d on the dump's date)\n",
+               rm_meas[RM_ONE] + rm_meas[RM_AGREE], rm_meas[RM_ONE], rm_meas[RM_AGREE], rm_meas_from[RM_SEVERAL],
+               rm_meas_from[RM_NOLAYOUT], rm_meas_from[RM_NOKEY]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};

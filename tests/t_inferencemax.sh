@@ -179,6 +179,31 @@ cli=$("$BUILD/dlperf" llm --model deepseek-ai/DeepSeek-R1 --device gb200 --concu
 check "MTP: c4's decode TPOT = the CLI's with --mtp 3 --mtp-accepted 1.564158912: bench $a, CLI $cli" [ "$a" = "$cli" ]
 check "MTP: 2 decode rows scored with K drafts" grep -q "MTP K drafts at A(K) = p + ... + p^K, p 0.708: [0-9.]* % (2)" <<<"$out"
 check "MTP: 1 decode row with MTP unknown" grep -q "MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (1)" <<<"$out"
+# h142: a run the dump date's yaml leaves unsettled is matched against the yaml
+# in force on its own measured= date.  Table 2 = the table above plus E1's conc-4
+# row re-dated 2026-02-14 with conc 5 (as if that older yaml listed conc 5).
+# Runs (blank counts, dumped 2026-03-25): m5 conc 5 measured 2026-02-14 -> no key
+# on 03-25, E1' on 02-14: exactly one, settled by the measured date; m9 conc 5
+# measured 2026-02-15 (no table rows that date) -> still no key; c5 (no measured=)
+# -> no key.  So: exactly one 1 (m5), no key 2; settled 1 (were no key 1); the
+# DLP_RECIPE_MISSES listing has 2 'nokey' lines (m9, c5) and nothing else.
+{
+  cat "$tmp/recipes.csv"
+  awk -F, -v OFS=, '$13 == 4 && $14 == "mtp" { $1 = "2026-02-14"; $13 = 5; print }' "$tmp/recipes.csv"
+} >"$tmp/recipes2.csv"
+{
+  echo "$h"
+  run m5 "5; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run m9 "5; measured=2026-02-15T01:02:03Z" 4 4 8 8
+  run c5 5 4 4 8 8
+} >"$S/silicon_sample.csv"
+out3=$(DLP_RECIPE_MISSES=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes2.csv" 2>"$tmp/miss")
+for want in "1  exactly one entry" "2  no entry for (date" "3 disaggregated runs without worker counts" \
+            "measured= date (h142): 1 (one entry 1, same workers 0; were ambiguous 0, no layout 0, no key 1 "; do
+  check "measured date: '$want'" grep -qF -- "$want" <<<"$out3"
+done
+got=$(grep -c "^recipe-miss	nokey	" "$tmp/miss"; grep -c "^recipe-miss" "$tmp/miss")
+check "DLP_RECIPE_MISSES: 2 nokey lines of 2: got '$(echo $got)'" [ "$(echo $got)" = "2 2" ]
 # --recipes none: nothing matched, the old reading
 out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
 check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes' <<<\"\$1\"" _ "$out2"

@@ -7,7 +7,9 @@ counts from the InferenceMAX recipes (h129)").
 Usage:
   extract.py --repo GITDIR --date YYYY-MM-DD [--date ...] > recipes.csv
       for each date, the file's version in force at the end of that day
-      (UTC; the last commit touching it before then: git log --until)
+      (UTC; the last commit touching it before then: git log --until).
+      The dates are the dumps' (source_file=) and the runs' own measured=
+      dates (h142: the bench falls back to the latter; docs/llm.md lists them)
   extract.py --yaml FILE [--date LABEL] > recipes.csv
       one yaml file on disk (the tests' fixture)
 
