@@ -81,7 +81,7 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
  * (dlp_llm_engine) runs it, as dlp__llm_w4a16_moe_s (kind W4A16, one fit
  * for every engine); 0 for none or bad input.
  * Fitted on aiconfigurator's kernel tables (tools/moe/fit_16_fp8_moe.py). */
-enum { DLP__MOEK_NONE = 0, DLP__MOEK_W4A16, DLP__MOEK_16, DLP__MOEK_FP8 };
+enum { DLP__MOEK_NONE = 0, DLP__MOEK_W4A16, DLP__MOEK_16, DLP__MOEK_FP8, DLP__MOEK_NVFP4 };
 int dlp__llm_moe_kernel(const dlp_device *d, int quant);
 double dlp__llm_moe_kernel_s(int kind, int engine, double hit, double share, double slice_bytes, double bw);
 /* The same floor summed over one forward's expert matrices (llm_serve.c:

@@ -694,6 +694,20 @@ static const double MOE_FITFP8[4][3] = {
 };
 static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA};
 
+/* nvfp4 MoE kernels on Blackwell's FP4 tensor cores (issue 22, h137): the
+ * same tables' nvfp4 rows on B200 (the only GPU with them: vLLM 0.24
+ * flashinfer trtllm, SGLang 0.5.14 flashinfer trtllm, TensorRT-LLM
+ * 1.3.0rc20 cutlass / min-latency, the faster per shape; balanced, T <= 32,
+ * no EP, gated; 1,356 shapes) run 7x (1 token) to 1.9x (32 tokens) the
+ * slices' 4-bit bytes at the DRAM peak: a per-layer floor and a per-expert
+ * cost, as the other formats.  One pooled fit, t0 15.7 us, c 0.133 us, eta
+ * 1.283 (MAPE 21.0 %; leaving out an engine 16.9 / 23.5 / 31.1 %, SGLang /
+ * vLLM / TensorRT-LLM).  eta > 1 (faster than the DRAM peak) says the slice
+ * term is loose (small experts stay in L2 between graph replays); the
+ * floor and per-expert terms carry the fit.  tools/moe/fit_nvfp4_moe.py.
+ * A fit on kernel tables, not on serving rows. */
+static const double MOE_FITNV4[3] = {15.7, 0.133, 1.283};
+
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     if (quant == DLP_QT_INT4) return 1;
     if (quant != DLP_QT_MXFP4 && quant != DLP_QT_NVFP4) return 0;
@@ -705,14 +719,15 @@ int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
  * above; 16-bit weights on 16-bit tensor cores, fp8 weights on fp8 tensor
  * cores (W8A8), both on NVIDIA GPUs only (the tables are NVIDIA's kernels:
  * triton, cutlass, flashinfer, deepgemm); else none (the GEMM curve
- * alone: fp32, weight-only fp8 on Ampere, fp4 on FP4 tensor cores, int8,
+ * alone: fp32, weight-only fp8 on Ampere, int8,
  * nf4, AMD and Intel). */
 int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
     if (!d) return DLP__MOEK_NONE;
     if (dlp__llm_w4a16_moe(d, quant)) return DLP__MOEK_W4A16;
     if (!d->vendor || strcmp(d->vendor, "nvidia") != 0) return DLP__MOEK_NONE;
-    if (quant != DLP_QT_BF16 && quant != DLP_QT_FP16 && quant != DLP_QT_FP8) return DLP__MOEK_NONE;
     int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
+    if (quant == DLP_QT_NVFP4) return cdt == DLP_DT_FLOAT4E2M1 ? DLP__MOEK_NVFP4 : DLP__MOEK_NONE;
+    if (quant != DLP_QT_BF16 && quant != DLP_QT_FP16 && quant != DLP_QT_FP8) return DLP__MOEK_NONE;
     if (quant == DLP_QT_FP8) return cdt == DLP_DT_FLOAT8E4M3FN ? DLP__MOEK_FP8 : DLP__MOEK_NONE;
     return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16 ? DLP__MOEK_16 : DLP__MOEK_NONE;
 }
@@ -721,6 +736,7 @@ int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
  * NULL for none or out of range (W4A16: one fit for every engine). */
 static const double *moe_fit(int kind, int engine) {
     if (kind == DLP__MOEK_W4A16) return MOE_FITW4;
+    if (kind == DLP__MOEK_NVFP4) return MOE_FITNV4;
     if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
     if (kind == DLP__MOEK_16) return MOE_FIT16[engine];
     if (kind == DLP__MOEK_FP8) return MOE_FITFP8[engine];
