@@ -600,6 +600,11 @@ static void load_silicon(const char *root) {
         int64_t isl = atoll(v[cI]), osl = atoll(v[cO]);
         if (!(ttft > 0) || !(tpot > 0) || isl < 1 || osl < 1) continue;
         int q = quant_of(v[cG], v[cP]);
+        /* the dumps label gpt-oss's fp4 runs gemm "nvfp4" (aiconfigurator's
+         * preset name), but what runs is the published checkpoint:
+         * openai/gpt-oss-* ship their experts in MXFP4 (config.json
+         * quantization_config quant_method "mxfp4"), block 32, e8m0 scales */
+        if (q == DLP_QT_NVFP4 && strstr(v[cM], "gpt-oss")) q = DLP_QT_MXFP4;
         /* aiconfigurator's "fp8" / "fp4" presets quantise the KV cache to
          * fp8 too (its kvcache_quant_mode follows the preset); bf16 keeps it */
         int kvq = (!strcmp(v[cP], "fp8") || !strcmp(v[cP], "fp4")) ? DLP_DT_FLOAT8E4M3FN : 0;
