@@ -294,7 +294,7 @@ static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 8,191 entries: the dump dates and the runs' measured= dates (h142) */
+#define MAXREC 16384 /* 10,262 entries: the dump dates and the runs' measured= dates (h142, h143) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -602,8 +602,8 @@ static int data_recipe_cap(const char *src, const char *model_path, const char *
     if (m <= DC_SAME || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
     int m2 = data_cap_on(meas, mp, gpu, prec, engine, isl, osl, c, w, batch);
     if (m2 <= DC_SAME) return m2;
-    *batch = 0; /* unsettled on both dates: the dump date's class, as recipe_match */
-    return m;
+    *batch = 0; /* unsettled on both dates: the nearer miss, for the counts */
+    return m2 < m ? m2 : m;
 }
 
 /* The draft tokens' acceptance for MTP with K drafts.  The recipes chain
