@@ -91,6 +91,11 @@ typedef struct {
                                   slots: its own TTFT before the decode-slot
                                   wait was composed in (0: not composed)     */
     int64_t slot_c, slot_s;    /* the run's clients and decode slots          */
+    double ttft_data_ms;       /* counts in the data: the TTFT composed with the
+                                  data's decode_batch_size as the cap (h140),
+                                  before the recipe's cap (h143)             */
+    int cap_class;             /* counts in the data: DC_* + 1 of the recipe
+                                  look-up for the decode cap (0: not looked) */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -289,7 +294,7 @@ static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 8,191 entries: the dump dates and the runs' measured= dates (h142) */
+#define MAXREC 16384 /* 10,262 entries: the dump dates and the runs' measured= dates (h142, h143) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -510,6 +515,97 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     return m2;
 }
 
+/* The decode cap of a run whose worker counts are in the data (h143).
+ * The db-dump's decode_batch_size is the clients per decode worker (C / W),
+ * not the engine's max_batch_size, so by it C = S always and h140's
+ * composition never waits.  The db-dump rows are InferenceMAX runs (the
+ * dumps hold the same measurements: 27 clients on GB200 fp8, TTFT 1,562.33 ms
+ * in both, model_path DeepSeek-V3 in the db-dump, model=DeepSeek-R1 in the
+ * InferenceMAX dump), so the recipe entry the run is gives the engine's cap:
+ * the name's batchN per attention-DP rank.  An entry is the run when the
+ * key agrees (date, model, GPU, precision, engine, isl, osl, concurrency, as
+ * recipe_match_on) and so does every worker field the data gives: each
+ * side's worker count, GPUs (tp x attention DP), ep and dp-attn flag.  Where
+ * several entries agree (MTP differs) the cap is used only if their batches
+ * agree; nothing picks an entry by how well it fits. */
+enum { DC_ONE = 0, DC_SAME, DC_DIFF, DC_NOBATCH, DC_NOLAYOUT, DC_NOKEY, DC_N };
+static const char *const dc_name[DC_N] = {
+    "exactly one entry", "several entries, the same batch", "several entries, different batches (no cap)",
+    "agreeing entries give no batch (SGLang names)", "no entry with the run's worker counts",
+    "no entry for the key on the dump or measured date"};
+static int dc_count[DC_N];
+
+/* The model prefix of a data row's model_path (the db-dump names DeepSeek-R1's
+ * runs DeepSeek-V3: see above) */
+static const char *imax_prefix_path(const char *path) {
+    static const struct { const char *a, *b; } m[] = {{"deepseek-ai/DeepSeek-V3", "dsr1"},
+                                                      {"deepseek-ai/DeepSeek-R1", "dsr1"},
+                                                      {"moonshotai/Kimi-K2.5", "kimik2.5"},
+                                                      {"openai/gpt-oss-120b", "gptoss"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(path, m[i].a)) return m[i].b;
+    return "";
+}
+
+/* Does entry e have the data's worker fields?  w[8]: prefill workers, GPUs,
+ * ep, attention DP; the same for decode.  A 1-GPU worker has no dp flag. */
+static int counts_agree(const recipe_t *e, const int w[8]) {
+    int pdp = w[3] > 1, ddp = w[7] > 1;
+    return e->pw == w[0] && e->ptp == w[1] && e->pep == w[2] && (w[1] == 1 || e->pdp == pdp) && e->dw == w[4] &&
+           e->dtp == w[5] && e->dep == w[6] && (w[5] == 1 || e->ddp == ddp);
+}
+
+/* One date's look-up: its DC_* class; *batch the agreed decode cap per
+ * worker (the name's batch x the attention-DP ranks; 0: none) */
+static int data_cap_on(const char *date, const char *mp, const char *gpu, const char *prec, const char *engine,
+                       int isl, int osl, int conc, const int w[8], int *batch) {
+    int nkey = 0, nfit = 0, b0 = 0, bsame = 1;
+    for (int i = 0; i < nREC; i++) {
+        const recipe_t *e = &REC[i];
+        if (strncmp(e->date, date, 10) || strcmp(e->model, mp) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) ||
+            strcmp(e->engine, engine) || e->isl != isl || e->osl != osl || e->conc != conc)
+            continue;
+        nkey++;
+        if (!counts_agree(e, w)) continue;
+        int b = e->batch * (e->ddp ? e->dtp : 1); /* per worker: batchN per attention-DP rank */
+        if (!nfit++) b0 = b;
+        else bsame &= b == b0;
+    }
+    *batch = 0;
+    if (!nkey) return DC_NOKEY;
+    if (!nfit) return DC_NOLAYOUT;
+    if (!bsame) return DC_DIFF;
+    if (b0 <= 0) return DC_NOBATCH;
+    *batch = b0;
+    return nfit == 1 ? DC_ONE : DC_SAME;
+}
+
+/* The decode cap per worker for a run with counts in the data: the dump's
+ * date first, then the run's measured= date, as recipe_match (the db-dump's
+ * dump date, 2026-04-27, is after the table's last yaml, so in practice the
+ * measured date's yaml, the one the run was launched from).  Returns DC_*. */
+static int data_recipe_cap(const char *src, const char *model_path, const char *system, const char *prec,
+                           const char *engine, int isl, int osl, const int w[8], int *batch) {
+    char dump[16], meas[16], conc[16], gpu[32];
+    src_field(src, "db-dump/", dump, sizeof dump);
+    if (!*dump) src_field(src, "source_file=", dump, sizeof dump);
+    src_field(src, "measured=", meas, sizeof meas);
+    src_field(src, "silicon_concurrency=", conc, sizeof conc);
+    dump[10] = meas[10] = 0;
+    snprintf(gpu, sizeof gpu, "%s", system);
+    char *sx = strstr(gpu, "_sxm");
+    if (sx) *sx = 0;
+    const char *mp = imax_prefix_path(model_path);
+    int c = atoi(conc);
+    if (!*mp || c < 1) return DC_NOKEY;
+    int m = data_cap_on(dump, mp, gpu, prec, engine, isl, osl, c, w, batch);
+    if (m <= DC_SAME || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
+    int m2 = data_cap_on(meas, mp, gpu, prec, engine, isl, osl, c, w, batch);
+    if (m2 <= DC_SAME) return m2;
+    *batch = 0; /* unsettled on both dates: the nearer miss, for the counts */
+    return m2 < m ? m2 : m;
+}
+
 /* The draft tokens' acceptance for MTP with K drafts.  The recipes chain
  * the same module K times (TensorRT-LLM tech blog 2, "MTP Eagle ... call the
  * same MTP module forward K times", the default for DeepSeek-V3/R1; SGLang's
@@ -573,6 +669,21 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
     pf->ttft_pw_ms = pf->a[T_TTFT];
     pf->slot_c = clients, pf->slot_s = slots;
     pf->a[T_TTFT] = disagg_client_ttft_ms(pf->a[T_TTFT], clients, slots, slot_ms);
+}
+
+/* A run with counts in the data: its TTFT with the recipe's decode cap
+ * (data_recipe_cap) in place of the data's decode_batch_size, composed as
+ * compose_slot_wait; the data's reading is kept to print beside it.  Runs
+ * no single cap settles keep the data's reading. */
+static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, int64_t slots) {
+    dc_count[m]++;
+    pf->cap_class = m + 1;
+    pf->ttft_data_ms = pf->a[T_TTFT];
+    if (slots < 1) return;
+    double pw = pf->ttft_pw_ms > 0 ? pf->ttft_pw_ms : pf->a[T_TTFT];
+    pf->ttft_pw_ms = pw;
+    pf->slot_c = clients, pf->slot_s = slots;
+    pf->a[T_TTFT] = disagg_client_ttft_ms(pw, clients, slots, (double)dec->wl.gen_tokens * dec->a[T_TPOT]);
 }
 
 static void load_silicon(const char *root) {
@@ -722,6 +833,12 @@ static void load_silicon(const char *root) {
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
                 if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp);
+                if (pfr && !unknown && nREC) {
+                    const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
+                                      I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
+                    int cap, m = data_recipe_cap(v[cSRC], v[cM], v[cS], v[cP], v[cB], (int)isl, (int)osl, w, &cap);
+                    data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap);
+                }
             }
         }
 #undef I
@@ -1458,6 +1575,39 @@ static void slot_wait_line(const char *what, int src, int over, int fam) {
     if (!n) return;
     printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
            100 * e1 / n, median_of(m0, n), median_of(m1, n));
+}
+
+/* h143: the data-count prefill rows, the data's decode cap -> the recipe's;
+ * sel 0 all looked up, 1 those the recipe gave a cap, 2 of them C > S */
+static void data_cap_line(const char *what, int sel) {
+    static double m0[MAXR], m1[MAXR];
+    double e0 = 0, e1 = 0;
+    int n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        int capped = r->cap_class == DC_ONE + 1 || r->cap_class == DC_SAME + 1;
+        if (!r->cap_class || !(r->y[T_TTFT] > 0) || (sel >= 1 && !capped) || (sel == 2 && r->slot_c <= r->slot_s))
+            continue;
+        e0 += fabs(r->ttft_data_ms - r->y[T_TTFT]) / r->y[T_TTFT];
+        e1 += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
+        m0[n] = r->ttft_data_ms / r->y[T_TTFT], m1[n] = r->a[T_TTFT] / r->y[T_TTFT], n++;
+    }
+    if (!n) return;
+    printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
+           100 * e1 / n, median_of(m0, n), median_of(m1, n));
+}
+
+static void data_cap_report(void) {
+    int any = 0;
+    for (int i = 0; i < DC_N; i++) any += dc_count[i];
+    if (!any) return;
+    printf("\ncounts in the data: the decode cap from the recipe entry the run is (h143; model, GPU, precision, "
+           "engine, isl, osl, clients, workers, tp/ep/dp agree), %d runs:\n", any);
+    for (int i = 0; i < DC_N; i++) printf("  %-58s %4d\n", dc_name[i], dc_count[i]);
+    printf("  TTFT, the data's decode_batch_size as the cap -> the recipe's:\n");
+    data_cap_line("all runs looked up", 0);
+    data_cap_line("the recipe gives a cap", 1);
+    data_cap_line("the recipe gives a cap, clients > slots", 2);
 }
 
 static void slot_wait_report(void) {
@@ -2880,6 +3030,7 @@ int main(int argc, char **argv) {
     mtp_report();
     imax_report();
     slot_wait_report();
+    data_cap_report();
     if (split_family) split_report(split_family);
     if (lowload) lowload_report(split_family), outlen_report(split_family);
     report("leaderboard");

@@ -40,3 +40,28 @@ check "w8: TTFT $t8 is the prefill worker's own, under 0.1 x 1024 x TPOT $d8" \
 check "u12 (unknown counts): TTFT $tu not composed, under 0.1 x 1024 x TPOT $d12" \
   awk -v t="$tu" -v d="$d12" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
 check "the side-by-side block names the data rows" grep -q "counts in the data, clients > decode slots *1 rows" <<<"$out"
+
+# h143: counts in the data, the decode cap from the recipe entry the run is.  Two db-dump
+# runs of DeepSeek (the db-dump's model_path DeepSeek-V3) on GB200 fp4, TensorRT-LLM, 1,024 /
+# 1,024, 12 clients, measured 2026-02-05, one prefill worker of 4 GPUs (attention DP 4, ep 4):
+#   d12:  two decode workers of TP 8 / ep 8, decode_batch_size 6 (= C / W: the data's S = 12,
+#         no wait).  The fixture recipe of that date (ctx1_gen2_tep8_batch4) agrees on every
+#         field: S = 2 x 4 x 1 = 8, C / S = 1.5, so by hand TTFT = 0.5 x 1,024 x TPOT = 512 TPOT;
+#   d12x: three decode workers (decode_batch_size 4): no entry has them, so the data's
+#         reading stays (S = 12 = C: the prefill worker's own TTFT, under 0.1 x 1,024 TPOTs).
+dd() { # id dbs dw
+  echo "$1,db-dump/2026-04-27; config_id=1; silicon_concurrency=12; measured=2026-02-05T00:00:00.000Z,trtllm,,deepseek-ai/DeepSeek-V3,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,1,1,1,1,4,1,4,$2,$3,8,1,1,1,8,500,20"
+}
+{ echo "$h"; dd d12 6 2; dd d12x 4 3; } >"$S/silicon_sample.csv"
+{ head -1 tools/inferencemax/recipes.csv
+  echo "2026-02-05,x,2026-02-05,dsr1-fp4-gb200-dynamo-trt,dsr1,m,gb200,fp4,dynamo-trt,trtllm,1024,1024,12,none,0,4,1,4,4,1,2,8,8,0,recipes/x/ctx1_gen2_tep8_batch4_eplb0_mtp0_12.yaml"
+} >"$tmp/recipes.csv"
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+read -r t12 d12 tx dx <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3], a[4], a[5] }' "$tmp/rows.csv")"
+check "d12: TTFT $t12 = 0.5 x 1024 x TPOT $d12 with the recipe's cap of 8" \
+  awk -v t="$t12" -v d="$d12" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'
+check "d12x (no entry with three decode workers): TTFT $tx the worker's own, under 0.1 x 1024 x TPOT $dx" \
+  awk -v t="$tx" -v d="$dx" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
+check "the match counts: one entry 1" grep -Eq "^  exactly one entry +1$" <<<"$out"
+check "the match counts: no entry with the worker counts 1" grep -Eq "^  no entry with the run's worker counts +1$" <<<"$out"
+check "the before/after line: one run given a cap, C > S" grep -q "the recipe gives a cap, clients > slots *1 rows" <<<"$out"
