@@ -10,6 +10,12 @@ Usage:
       (UTC; the last commit touching it before then: git log --until).
       The dates are the dumps' (source_file=) and the runs' own measured=
       dates (h142: the bench falls back to the latter; docs/llm.md lists them)
+      The shipped recipes.csv holds, in this order, 2026-03-25 and 2026-04-06
+      (the dumps, h129), the h142 measured dates, then 2026-01-29, 02-09,
+      04-07 and 04-18 (h143, appended); every date in it:
+      2025-12-05 2025-12-15 2025-12-19 2025-12-21 2026-01-07 2026-01-29
+      2026-02-03 02-05 02-07 02-08 02-09 02-11 02-12 02-13 02-14 2026-03-18
+      03-23 03-25 2026-04-02 04-06 04-07 04-18
   extract.py --yaml FILE [--date LABEL] > recipes.csv
       one yaml file on disk (the tests' fixture)
 
