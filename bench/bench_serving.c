@@ -305,6 +305,8 @@ typedef struct {
                           recipe name (its load_balancer num_slots; 0: eplb0, none) */
     int red_p, red_d;  /* SGLang: each worker's ep-num-redundant-experts
                           (redundant_experts.csv; 0: none) */
+    int cap_d;         /* SGLang: one decode worker's running-request cap under
+                          a round-robin router (decode_caps.csv; 0: unknown) */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -343,6 +345,40 @@ static void redundant_of(const char *recipe, int *red_p, int *red_d) {
         if (!strcmp(names[i], recipe)) *red_p = red[i][0], *red_d = red[i][1];
 }
 
+/* The decode cap of SGLang's recipes (docs/llm.md, "The decode-slot wait of
+ * disaggregated runs", h144).  The names carry no batch, so
+ * tools/inferencemax/decode_caps.sh reads each recipe's decode worker from
+ * NVIDIA/srt-slurm into tools/inferencemax/decode_caps.csv: its
+ * max-running-requests (SGLang's cap for the worker, max_running_requests //
+ * dp_size on each attention-DP rank), dp size, worker count and frontend.
+ * The cap of one worker is dp x (max_running // dp) requests; 0 (no wait
+ * composed) where the file lacks the recipe, its worker count differs from
+ * recipes.csv's, or the recipe passes frontend args (a router mode other
+ * than Dynamo's default round-robin may be set).  DLP_DECODE_CAPS=FILE
+ * reads another table (tests/t_disagg_wait.sh). */
+static int sglang_cap_of(const char *recipe, int dw) {
+    static char names[128][96];
+    static int cap[128][2], n = -1;
+    if (n < 0) {
+        n = 0;
+        const char *path = getenv("DLP_DECODE_CAPS"); /* a test's own table */
+        FILE *f = fopen(path && *path ? path : "tools/inferencemax/decode_caps.csv", "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f) && n < 128) {
+            char name[96], fe[32];
+            int w, mr, dp, fa;
+            if (sscanf(line, "%95[^,],%d,%d,%d,%31[^,],%d", name, &w, &mr, &dp, fe, &fa) != 6) continue; /* header */
+            if (fa || dp < 1 || mr < dp || strncmp(fe, "dynamo", 6)) continue;
+            snprintf(names[n], sizeof names[n], "%s", name);
+            cap[n][0] = w, cap[n][1] = mr / dp * dp, n++;
+        }
+        if (f) fclose(f);
+    }
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], recipe)) return cap[i][0] == dw ? cap[i][1] : 0;
+    return 0;
+}
+
 /* Loads the table; 0 rows when off or absent at the default path (a
  * --recipes FILE that cannot be read ends the bench naming it). */
 static void load_recipes(int explicit_path) {
@@ -375,6 +411,7 @@ static void load_recipes(int explicit_path) {
         r->dw = atoi(v[cDW]), r->dtp = atoi(v[cDT]), r->dep = atoi(v[cDE]), r->ddp = atoi(v[cDD]);
         r->slots_d = eplb_of(v[cR]);
         redundant_of(v[cR], &r->red_p, &r->red_d);
+        r->cap_d = !strcmp(r->engine, "sglang") ? sglang_cap_of(v[cR], r->dw) : 0;
         if (r->pw > 0 && r->ptp > 0 && r->dw > 0 && r->dtp > 0 && r->conc > 0) nREC++;
     }
     fclose(f);
@@ -472,6 +509,7 @@ static int recipe_match_on(const char *date, const char *src, const char *system
         if (fit[i]->slots_d != fit[0]->slots_d) out->slots_d = 0;
         if (fit[i]->red_p != fit[0]->red_p) out->red_p = 0;
         if (fit[i]->red_d != fit[0]->red_d) out->red_d = 0;
+        if (fit[i]->cap_d != fit[0]->cap_d) out->cap_d = 0;
     }
     *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
     return nfit == 1 ? RM_ONE : RM_AGREE;
@@ -567,7 +605,9 @@ static int data_cap_on(const char *date, const char *mp, const char *gpu, const 
             continue;
         nkey++;
         if (!counts_agree(e, w)) continue;
-        int b = e->batch * (e->ddp ? e->dtp : 1); /* per worker: batchN per attention-DP rank */
+        /* per worker: batchN per attention-DP rank; SGLang's names give none,
+         * its yaml's max-running-requests does (decode_caps.csv, h144) */
+        int b = e->batch > 0 ? e->batch * (e->ddp ? e->dtp : 1) : e->cap_d;
         if (!nfit++) b0 = b;
         else bsame &= b == b0;
     }
@@ -833,6 +873,9 @@ static void load_silicon(const char *root) {
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
                 if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp);
+                /* SGLang recipes: the cap from the yaml (h144), the same loop */
+                else if (pfr && rp && dbs == 0 && rp->cap_d > 0)
+                    compose_slot_wait(pfr, r, clients, (int64_t)dw * rp->cap_d);
                 if (pfr && !unknown && nREC) {
                     const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
                                       I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
@@ -1558,7 +1601,7 @@ static void imax_report(void) {
  * worker counts and a decode cap, their TTFT MAPE and median predicted /
  * measured as the worker alone and as composed, by where the counts came
  * from, all of them and those whose clients outnumber the decode slots. */
-static void slot_wait_line(const char *what, int src, int over, int fam) {
+static void slot_wait_line(const char *what, int src, int over, int fam, const char *be) {
     static double m0[MAXR], m1[MAXR];
     double e0 = 0, e1 = 0;
     int n = 0;
@@ -1566,7 +1609,7 @@ static void slot_wait_line(const char *what, int src, int over, int fam) {
         const row_t *r = &R[i];
         if (strcmp(r->set, "silicon") || r->wl.phase != DLP_LLM_PREFILL_ONLY || !(r->ttft_pw_ms > 0) ||
             r->workers_unknown != src || !(r->y[T_TTFT] > 0) || (over && r->slot_c <= r->slot_s) ||
-            (fam >= 0 && r->fam != fam))
+            (fam >= 0 && r->fam != fam) || (be && strcmp(r->backend, be)))
             continue;
         e0 += fabs(r->ttft_pw_ms - r->y[T_TTFT]) / r->y[T_TTFT];
         e1 += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
@@ -1620,14 +1663,17 @@ static void slot_wait_report(void) {
     char b[96];
     for (int src = 0; src <= 2; src += 2) {
         snprintf(b, sizeof b, "%s, all with a decode cap", srcn[src]);
-        slot_wait_line(b, src, 0, -1);
+        slot_wait_line(b, src, 0, -1, NULL);
         snprintf(b, sizeof b, "%s, clients > decode slots", srcn[src]);
-        slot_wait_line(b, src, 1, -1);
+        slot_wait_line(b, src, 1, -1, NULL);
         for (int f = 0; f < nfam; f++) {
             snprintf(b, sizeof b, "  %s, clients > slots", famname[f]);
-            slot_wait_line(b, src, 1, f);
+            slot_wait_line(b, src, 1, f, NULL);
         }
     }
+    /* h144: the SGLang recipe rows, their cap from decode_caps.csv */
+    slot_wait_line("SGLang recipes, cap from decode_caps.csv", 2, 0, -1, "sglang");
+    slot_wait_line("SGLang recipes, clients > decode slots", 2, 1, -1, "sglang");
 }
 
 /* Where one family's silicon rows miss, as a diagnostic (issue 22): the

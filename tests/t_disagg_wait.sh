@@ -65,3 +65,45 @@ check "d12x (no entry with three decode workers): TTFT $tx the worker's own, und
 check "the match counts: one entry 1" grep -Eq "^  exactly one entry +1$" <<<"$out"
 check "the match counts: no entry with the worker counts 1" grep -Eq "^  no entry with the run's worker counts +1$" <<<"$out"
 check "the before/after line: one run given a cap, C > S" grep -q "the recipe gives a cap, clients > slots *1 rows" <<<"$out"
+
+# h144: SGLang's recipe names give no batch; the decode cap is the yaml's max-running-requests
+# (tools/inferencemax/decode_caps.csv, here a fixture table), dp x (max_running // dp) a worker.
+# Three data-count SGLang runs of DeepSeek (db-dump model_path DeepSeek-V3) on GB200 fp4,
+# 1,024 / 1,024, measured 2026-02-05, one prefill worker of 4 GPUs (attention DP 4, ep 4), two
+# decode workers, each matched to one fixture entry by its clients:
+#   s12: 12 clients, decode TP 8 / ep 8, decode_batch_size 6 (= C / W, the data's S = 12);
+#        the entry's max-running-requests 4, dp 1: S = 2 x 4 = 8, C / S = 1.5, so by hand
+#        TTFT = 0.5 x 1,024 x TPOT = 512 TPOT;
+#   s24: 24 clients, decode attention DP 8 / ep 8 (decode_batch_size 12 = C / W); the entry's
+#        max-running-requests 12 over dp 8: 12 // 8 = 1 a rank, 8 a worker, S = 16, C / S =
+#        1.5: 512 TPOT again (12 a worker without the per-rank floor: S = 24 = C, no wait);
+#   s16: 16 clients (decode_batch_size 8), the entry passes frontend args (the router mode is
+#        not known): no cap, the data's reading S = 16 = C, no wait (under 0.1 x 1,024 TPOTs).
+sg() { # id dbs dtp ddp
+  echo "$1,db-dump/2026-04-27; config_id=1; silicon_concurrency=$(( $2 * 2 )); measured=2026-02-05T00:00:00.000Z,sglang,,deepseek-ai/DeepSeek-V3,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,1,1,1,1,4,1,4,$2,2,$3,1,$4,1,8,500,20"
+}
+{ echo "$h"; sg s12 6 8 1; sg s24 12 1 8; sg s16 8 8 1; } >"$S/silicon_sample.csv"
+{ head -1 tools/inferencemax/recipes.csv
+  e="2026-02-05,x,2026-02-05,dsr1-fp4-gb200-dynamo-sglang,dsr1,m,gb200,fp4,dynamo-sglang,sglang,1024,1024"
+  echo "$e,12,none,0,,1,4,4,1,2,8,8,0,recipes/x/a.yaml"
+  echo "$e,24,none,0,,1,4,4,1,2,8,8,1,recipes/x/b.yaml"
+  echo "$e,16,none,0,,1,4,4,1,2,8,8,0,recipes/x/c.yaml"
+} >"$tmp/recipes.csv"
+{ echo "recipe,decode_workers,max_running,decode_dp,frontend,frontend_args,srt_slurm_commit"
+  echo "recipes/x/a.yaml,2,4,1,dynamo,0,x"
+  echo "recipes/x/b.yaml,2,12,8,dynamo-default,0,x"
+  echo "recipes/x/c.yaml,2,4,1,dynamo,1,x"
+} >"$tmp/caps.csv"
+out=$(DLP_DECODE_CAPS="$tmp/caps.csv" "$tmp/bench_serving" "$tmp/data" silicon --analytic-only \
+  --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+n=$(awk -F, 'NR > 1' "$tmp/rows.csv" | wc -l)
+check "SGLang: six rows (three runs x two workers): got $n" [ "$n" = 6 ]
+read -r t12 d12 t24 d24 t16 d16 <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3], a[4], a[5], a[6], a[7] }' "$tmp/rows.csv")"
+check "s12: TTFT $t12 = 0.5 x 1024 x TPOT $d12 with max-running-requests 4 on each of 2 workers" \
+  awk -v t="$t12" -v d="$d12" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'
+check "s24: TTFT $t24 = 0.5 x 1024 x TPOT $d24 with 12 // 8 x 8 = 8 a worker" \
+  awk -v t="$t24" -v d="$d24" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'
+check "s16 (frontend args: router unknown): TTFT $t16 the worker's own, under 0.1 x 1024 x TPOT $d16" \
+  awk -v t="$t16" -v d="$d16" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
+check "SGLang match counts: one entry 2" grep -Eq "^  exactly one entry +2$" <<<"$out"
+check "SGLang match counts: no batch 1" grep -Eq "^  agreeing entries give no batch \(SGLang names\) +1$" <<<"$out"
