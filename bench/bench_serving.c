@@ -460,23 +460,34 @@ static int layout_fits(const recipe_t *e, int ptp, int dtp) {
  * every fitting entry says the same (0: none, -1: unknown or ambiguous).
  * Where entries disagree on MTP only, the counts apply and MTP stays
  * unknown: nothing in the row tells the two runs apart. */
+/* The recipes' GPU name of a silicon system (h100_sxm -> h100) */
+static void recipe_gpu(const char *system, char *gpu, size_t n) {
+    snprintf(gpu, n, "%s", system);
+    char *sx = strstr(gpu, "_sxm");
+    if (sx) *sx = 0;
+}
+
+/* Is entry e one of the runs of this key (the yaml of `date`, model prefix,
+ * GPU, precision, engine, isl, osl, clients)? */
+static int entry_has_key(const recipe_t *e, const char *date, const char *mp, const char *gpu, const char *prec,
+                         const char *engine, int isl, int osl, int conc) {
+    return !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) && !strcmp(e->prec, prec) &&
+           !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
+}
+
 static int recipe_match_on(const char *date, const char *src, const char *system, const char *prec,
                            const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
     char model[48], conc[16], gpu[32];
     src_field(src, "model=", model, sizeof model);
     src_field(src, "silicon_concurrency=", conc, sizeof conc);
-    snprintf(gpu, sizeof gpu, "%s", system);
-    char *sx = strstr(gpu, "_sxm");
-    if (sx) *sx = 0;
+    recipe_gpu(system, gpu, sizeof gpu);
     const char *mp = imax_prefix(model);
     int c = atoi(conc), nkey = 0, nfit = 0, nep = 0;
     static const recipe_t *fit[64];
     *mtp_k = -1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
-        if (strncmp(e->date, date, 10) || strcmp(e->model, mp) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) ||
-            strcmp(e->engine, engine) || e->isl != isl || e->osl != osl || e->conc != c)
-            continue;
+        if (!entry_has_key(e, date, mp, gpu, prec, engine, isl, osl, c)) continue;
         nkey++;
         if (layout_fits(e, lay[0], lay[2]) && nfit < 64) fit[nfit++] = e;
     }
@@ -600,9 +611,7 @@ static int data_cap_on(const char *date, const char *mp, const char *gpu, const 
     int nkey = 0, nfit = 0, b0 = 0, bsame = 1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
-        if (strncmp(e->date, date, 10) || strcmp(e->model, mp) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) ||
-            strcmp(e->engine, engine) || e->isl != isl || e->osl != osl || e->conc != conc)
-            continue;
+        if (!entry_has_key(e, date, mp, gpu, prec, engine, isl, osl, conc)) continue;
         nkey++;
         if (!counts_agree(e, w)) continue;
         /* per worker: batchN per attention-DP rank; SGLang's names give none,
@@ -632,9 +641,7 @@ static int data_recipe_cap(const char *src, const char *model_path, const char *
     src_field(src, "measured=", meas, sizeof meas);
     src_field(src, "silicon_concurrency=", conc, sizeof conc);
     dump[10] = meas[10] = 0;
-    snprintf(gpu, sizeof gpu, "%s", system);
-    char *sx = strstr(gpu, "_sxm");
-    if (sx) *sx = 0;
+    recipe_gpu(system, gpu, sizeof gpu);
     const char *mp = imax_prefix_path(model_path);
     int c = atoi(conc);
     if (!*mp || c < 1) return DC_NOKEY;
@@ -720,10 +727,9 @@ static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, i
     pf->cap_class = m + 1;
     pf->ttft_data_ms = pf->a[T_TTFT];
     if (slots < 1) return;
-    double pw = pf->ttft_pw_ms > 0 ? pf->ttft_pw_ms : pf->a[T_TTFT];
-    pf->ttft_pw_ms = pw;
-    pf->slot_c = clients, pf->slot_s = slots;
-    pf->a[T_TTFT] = disagg_client_ttft_ms(pw, clients, slots, (double)dec->wl.gen_tokens * dec->a[T_TPOT]);
+    /* from the prefill worker's own TTFT, not the data cap's composition */
+    if (pf->ttft_pw_ms > 0) pf->a[T_TTFT] = pf->ttft_pw_ms;
+    compose_slot_wait(pf, dec, clients, slots);
 }
 
 static void load_silicon(const char *root) {
@@ -1601,9 +1607,23 @@ static void imax_report(void) {
  * worker counts and a decode cap, their TTFT MAPE and median predicted /
  * measured as the worker alone and as composed, by where the counts came
  * from, all of them and those whose clients outnumber the decode slots. */
-static void slot_wait_line(const char *what, int src, int over, int fam, const char *be) {
+/* One report line over n rows: each row's TTFT before (b) and after (a)
+ * against the measured (y), MAPE and median predicted / measured. */
+static double BA_B[MAXR], BA_A[MAXR], BA_Y[MAXR];
+static void before_after_line(const char *what, int n) {
     static double m0[MAXR], m1[MAXR];
     double e0 = 0, e1 = 0;
+    if (!n) return;
+    for (int i = 0; i < n; i++) {
+        e0 += fabs(BA_B[i] - BA_Y[i]) / BA_Y[i];
+        e1 += fabs(BA_A[i] - BA_Y[i]) / BA_Y[i];
+        m0[i] = BA_B[i] / BA_Y[i], m1[i] = BA_A[i] / BA_Y[i];
+    }
+    printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
+           100 * e1 / n, median_of(m0, n), median_of(m1, n));
+}
+
+static void slot_wait_line(const char *what, int src, int over, int fam, const char *be) {
     int n = 0;
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
@@ -1611,33 +1631,23 @@ static void slot_wait_line(const char *what, int src, int over, int fam, const c
             r->workers_unknown != src || !(r->y[T_TTFT] > 0) || (over && r->slot_c <= r->slot_s) ||
             (fam >= 0 && r->fam != fam) || (be && strcmp(r->backend, be)))
             continue;
-        e0 += fabs(r->ttft_pw_ms - r->y[T_TTFT]) / r->y[T_TTFT];
-        e1 += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
-        m0[n] = r->ttft_pw_ms / r->y[T_TTFT], m1[n] = r->a[T_TTFT] / r->y[T_TTFT], n++;
+        BA_B[n] = r->ttft_pw_ms, BA_A[n] = r->a[T_TTFT], BA_Y[n++] = r->y[T_TTFT];
     }
-    if (!n) return;
-    printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
-           100 * e1 / n, median_of(m0, n), median_of(m1, n));
+    before_after_line(what, n);
 }
 
 /* h143: the data-count prefill rows, the data's decode cap -> the recipe's;
  * sel 0 all looked up, 1 those the recipe gave a cap, 2 of them C > S */
 static void data_cap_line(const char *what, int sel) {
-    static double m0[MAXR], m1[MAXR];
-    double e0 = 0, e1 = 0;
     int n = 0;
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
         int capped = r->cap_class == DC_ONE + 1 || r->cap_class == DC_SAME + 1;
         if (!r->cap_class || !(r->y[T_TTFT] > 0) || (sel >= 1 && !capped) || (sel == 2 && r->slot_c <= r->slot_s))
             continue;
-        e0 += fabs(r->ttft_data_ms - r->y[T_TTFT]) / r->y[T_TTFT];
-        e1 += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
-        m0[n] = r->ttft_data_ms / r->y[T_TTFT], m1[n] = r->a[T_TTFT] / r->y[T_TTFT], n++;
+        BA_B[n] = r->ttft_data_ms, BA_A[n] = r->a[T_TTFT], BA_Y[n++] = r->y[T_TTFT];
     }
-    if (!n) return;
-    printf("  %-44s %4d rows: MAPE %.1f -> %.1f %%, median predicted / measured %.2f -> %.2f\n", what, n, 100 * e0 / n,
-           100 * e1 / n, median_of(m0, n), median_of(m1, n));
+    before_after_line(what, n);
 }
 
 static void data_cap_report(void) {

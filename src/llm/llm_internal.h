@@ -103,13 +103,6 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
  * plus the per-layer launch floors); collectives; the engine's CPU side.
  * For per-operator checks against kernel profiles (bench/bench_vidur.c):
  * the same function the serving estimate times its steps with. */
-/* Attention DP (llm_serve.c, h139): the decode sequences the busiest of dp
- * ranks holds when n run in all (*seqs; at least one, a dummy on an idle
- * rank) and the rows it runs: in a decode-only step padded to `engine`'s
- * next captured CUDA-graph batch size (TensorRT-LLM, SGLang; spec: SGLang's
- * speculative-decoding list). */
-double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode_only, double *seqs);
-
 #define DLP__LLM_PARTS_LIN 48
 typedef struct dlp__llm_parts {
     int n_lin, attn_layers, tp_attn;
@@ -121,6 +114,13 @@ typedef struct dlp__llm_parts {
 dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                                double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,
                                dlp__llm_parts *out, dlp_error *err);
+
+/* Attention DP (llm_serve.c, h139): the decode sequences the busiest of dp
+ * ranks holds when n run in all (*seqs; at least one, a dummy on an idle
+ * rank) and the rows it runs: in a decode-only step padded to `engine`'s
+ * next captured CUDA-graph batch size (TensorRT-LLM, SGLang; spec: SGLang's
+ * speculative-decoding list). */
+double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode_only, double *seqs);
 
 /* vLLM 0.6.1's offline batches on ROCm (the modern engine, offline, an AMD
  * device): every GPU part of a step x this (llm_serve.c rocm_offline_gpu_x,

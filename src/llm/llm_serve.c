@@ -1379,8 +1379,8 @@ static double slots_extra_bytes(const sctx *s, const prof_t *p) {
  * reliably only from vllm#16426).  No source gives the old kernels' share
  * of peak, so the factor is fitted on the rows (bench/bench_llm.sh
  * --serving infbench, "vLLM 0.6.1 on ROCm"): fitted on MI250 alone 2.32,
- * MI300X held out 55.1 -> 30.3 % e2e MAPE; on MI300X alone 2.67, MI250 held
- * out 46.1 -> 16.5 %; pooled 2.41.  Served vLLM (>= 0.7 in the silicon
+ * MI300X held out 55.1 -> 30.3 % e2e MAPE; on MI300X alone 2.68, MI250 held
+ * out 46.2 -> 16.8 %; pooled 2.41 (the bench's figures).  Served vLLM (>= 0.7 in the silicon
  * rows) and every other device keep 1. */
 static double rocm_offline_gpu_x(const dlp_device *d, const dlp_llm_workload *wl) {
     int amd = d && d->vendor && !strcmp(d->vendor, "amd");
