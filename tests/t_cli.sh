@@ -99,6 +99,10 @@ if [ -f "$T/d.dlpd" ]; then
   "$D" train --data "$T/d.dlpd" --epochs 2 --hidden 8 --out "$T/w.dlpm" > /dev/null 2>&1
   full_case eval "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd"
   full_case eval_report_stdout "$D" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report -
+  # "--report -" is stdout: no "-.json" / "-.svg" left in the working directory
+  mkdir -p "$T/cwd" && D_ABS=$(realpath "$D"); (cd "$T/cwd" && "$D_ABS" eval --model "$T/w.dlpm" --data "$T/d.dlpd" --report - > "$T/rep.md")
+  if [ -s "$T/rep.md" ] && [ -z "$(ls -A "$T/cwd")" ]; then ok eval_report_dash_no_files
+  else bad "eval_report_dash_no_files: $(ls -A "$T/cwd")"; fi
 fi
 # files: a file-size limit makes write() fail with EFBIG (SIGXFSZ ignored)
 fsize_case() {

@@ -46,6 +46,7 @@ static void usage(FILE *f) {
             "  --threads N          with --retrain: OpenBLAS threads for training (predictions\n"
             "                       always run on one, so they match train's bit for bit)\n"
             "  --report FILE.md     Markdown report; FILE.json and FILE.svg are written beside it\n"
+            "                       (- : Markdown on stdout, JSON / plot only where named)\n"
             "  --json FILE          JSON report (default with --report: beside it)\n"
             "  --svg FILE           parity plot (default with --report: beside it)\n"
             "%s",

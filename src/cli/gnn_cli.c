@@ -382,6 +382,10 @@ void gnn_report_beside(const char *report, gnn_report_paths *rp, gnn_report_name
     int stem = L > 3 && !strcmp(report + L - 3, ".md") ? (int)L - 3 : (int)L;
     snprintf(buf->md, sizeof buf->md, "%s", report);
     rp->md = buf->md;
+    /* "-" is the Markdown on stdout: nothing has a name to sit beside, so the
+     * JSON and the plot are written only where --json / --svg name them (not
+     * as "-.json" and "-.svg" in the working directory) */
+    if (!strcmp(report, "-")) return;
     if (!rp->json) {
         snprintf(buf->json, sizeof buf->json, "%.*s.json", stem, report);
         rp->json = buf->json;
