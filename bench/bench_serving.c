@@ -2428,6 +2428,10 @@ static double sw_alt[MAXR][2];
 /* per row: the engine's CPU time inside the predicted prefill (all its
  * chunks) and inside the decode step, ms (the fits below take it out) */
 static double sw_ovh[MAXR][2];
+/* per row: the model's layers and the engine steps of its prefill (the
+ * batch's tokens in steps of at most CHUNK_TOKENS, as sw_prefill counts
+ * them), for the eager stack's per-layer refit (sw_eager_report) */
+static double sw_layers[MAXR], sw_pf_steps[MAXR];
 static int sw_seen, sw_answered;
 
 static const char *sw_dev(const char *hw) {
@@ -2509,6 +2513,8 @@ static void sw_row(const sw_setup *s) {
     dlp_llm_catalogue_get(s->model, &c, &e);
     double ms, ovh, ms2, ovh2;
     if (sw_prefill(&c, d, &r->wl, sw_engine, &ms, &ovh)) r->a[T_TTFT] = ms, sw_ovh[i][0] = ovh;
+    double tokens = (double)s->P * (double)s->B;
+    sw_layers[i] = (double)c.num_hidden_layers, sw_pf_steps[i] = tokens / fmin(tokens, 8192.0);
     sw_alt[i][0] = sw_prefill(&c, d, &r->wl, sw_other, &ms2, &ovh2) ? ms2 : NAN;
     double st = sw_step(&c, d, &r->wl, sw_other);
     sw_alt[i][1] = st > 0 ? st : NAN;
@@ -2648,6 +2654,78 @@ static void sw_heldout_groups(int k, int kind) {
     printf("\n");
 }
 
+/* The 2023 stack's cost per layer (h150, docs/llm.md "The splitwise
+ * profile's stack"): the profile was made on the Splitwise authors'
+ * prototype, "on top of an internal vLLM branch" (vllm-project/vllm#2472,
+ * 2024-01-18), before arXiv v1 (2023-11-30), so before vLLM ran its decode
+ * steps as CUDA graphs (vllm-project/vllm#1926, merged 2023-12-17): every
+ * kernel of every layer issued eagerly from Python on each TP rank, and
+ * each layer's two all-reduces wait for the slowest rank.  What that costs
+ * is not documented, so one constant e (ms per layer, added to every
+ * engine step) is fitted on the decode steps' measured - predicted (the
+ * compiled-in vllm-v0 offline prediction), weighted relatively like
+ * sw_fit, without the rows of group `skip` of kind (1 GPU, 2 model, 3 TP;
+ * 0 none).  Not compiled in: the library has no engine for vLLM < 0.2.5. */
+static double sw_eager_fit(int kind, int skip) {
+    double num = 0, den = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!sw_in(i, 0, 0) || !isfinite(r->a[T_TPOT]) || (kind && sw_in(i, kind, skip))) continue;
+        double x = sw_layers[i] / r->y[T_TPOT];
+        num += x * (r->y[T_TPOT] - r->a[T_TPOT]) / r->y[T_TPOT], den += x * x;
+    }
+    return den > 0 ? num / den : NAN;
+}
+
+/* MAPE of target k (0 prefill: e on each of its steps; 1 decode step) over
+ * group g of kind with e ms per layer added; *n_out its rows. */
+static double sw_eager_mape(int k, int kind, int g, double e, int *n_out) {
+    int t = k ? T_TPOT : T_TTFT, n = 0;
+    double err = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!sw_in(i, kind, g) || !isfinite(r->a[t])) continue;
+        double p = r->a[t] + e * sw_layers[i] * (k ? 1.0 : sw_pf_steps[i]);
+        err += fabs(p - r->y[t]) / r->y[t], n++;
+    }
+    *n_out = n;
+    return n ? 100.0 * err / n : NAN;
+}
+
+/* The held-out lines of the per-layer refit: each group of kind predicted
+ * with e fitted without it, decode and prefill, and pooled. */
+static void sw_eager_groups(int kind) {
+    static const char *const kn[4] = {"", "GPU", "model", "TP"};
+    double ed = 0, ep = 0;
+    int nd = 0, np = 0;
+    printf("    leave-one-%s-out:", kn[kind]);
+    int ng = kind == 1 ? ndev : kind == 2 ? nfam : 9;
+    for (int g = 0; g < ng; g++) {
+        int n0, n1;
+        double e = sw_eager_fit(kind, g), m1 = sw_eager_mape(1, kind, g, e, &n1), m0 = sw_eager_mape(0, kind, g, e, &n0);
+        if (!n1) continue;
+        if (kind == 3) printf("  TP %d", g);
+        else printf("  %s", kind == 1 ? devname[g] : famname[g]);
+        printf(" (e %.3f): step %.1f %%, prefill %.1f %% (%d)", e, m1, m0, n1);
+        ed += m1 * n1, nd += n1, ep += m0 * n0, np += n0;
+    }
+    if (nd && np) printf("; all: step %.1f %%, prefill %.1f %%", ed / nd, ep / np);
+    printf("\n");
+}
+
+static void sw_eager_report(void) {
+    int n0, n1;
+    double e = sw_eager_fit(0, 0);
+    if (!isfinite(e)) return;
+    double m1 = sw_eager_mape(1, 0, 0, e, &n1), m0 = sw_eager_mape(0, 0, 0, e, &n0);
+    printf("\nthe 2023 stack's cost per layer, refit here (not compiled in; vLLM before CUDA graphs, vllm#1926): e ms per "
+           "layer on every engine step, fitted on the decode steps only (measured - the scored prediction); the "
+           "prefill rows are not fitted\n");
+    printf("  e = %.3f ms per layer: decode step %.1f %% (%d rows), prefill of the batch %.1f %% (%d rows), in-sample\n",
+           e, m1, n1, m0, n0);
+    for (int kind = 1; kind <= 3; kind++) sw_eager_groups(kind);
+}
+
 static void sw_groups(int k, const double *pred, int kind) {
     static const char *const kn[4] = {"", "GPU", "model", "TP"};
     printf("  by %s:", kn[kind]);
@@ -2700,6 +2778,7 @@ static void sw_report(void) {
         sw_heldout_groups(k, 1);
         sw_heldout_groups(k, 2);
     }
+    sw_eager_report();
 }
 
 /* ---- an engine's offline CPU time per step, refit on LLM-Inference-Bench -- */
