@@ -2500,7 +2500,8 @@ static void sw_row(const sw_setup *s) {
     row_t *r = new_row("splitwise", s->hw, "vllm");
     r->wl = (dlp_llm_workload){.batch = 1, .seq = s->P, .gen_tokens = s->T, .quant = DLP_QT_FP16, .n_gpus = s->tp,
                                .concurrency = s->B, .max_seqs = s->B, .engine = sw_engine,
-                               .phase = DLP_LLM_DECODE_ONLY, .offline = 1}; /* profiled batches, no server */
+                               .phase = DLP_LLM_DECODE_ONLY, .offline = 1, /* profiled batches, no server */
+                               .eager = 1}; /* vLLM before CUDA graphs (llm_serve.c EAGER_LAYER_MS) */
     if (!predict_row(r, s->model, dev)) return;
     int i = nR;
     r->y[T_TTFT] = sw_median(s->pt, s->n);
@@ -2665,14 +2666,15 @@ static void sw_heldout_groups(int k, int kind) {
  * engine step) is fitted on the decode steps' measured - predicted (the
  * compiled-in vllm-v0 offline prediction), weighted relatively like
  * sw_fit, without the rows of group `skip` of kind (1 GPU, 2 model, 3 TP;
- * 0 none).  Not compiled in: the library has no engine for vLLM < 0.2.5. */
+ * 0 none).  Compiled in as the rows' wl.eager (DLP__LLM_EAGER_LAYER_MS):
+ * the scored prediction holds it, so it is taken out before the refit. */
 static double sw_eager_fit(int kind, int skip) {
     double num = 0, den = 0;
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
         if (!sw_in(i, 0, 0) || !isfinite(r->a[T_TPOT]) || (kind && sw_in(i, kind, skip))) continue;
-        double x = sw_layers[i] / r->y[T_TPOT];
-        num += x * (r->y[T_TPOT] - r->a[T_TPOT]) / r->y[T_TPOT], den += x * x;
+        double x = sw_layers[i] / r->y[T_TPOT], graphed = r->a[T_TPOT] - DLP__LLM_EAGER_LAYER_MS * sw_layers[i];
+        num += x * (r->y[T_TPOT] - graphed) / r->y[T_TPOT], den += x * x;
     }
     return den > 0 ? num / den : NAN;
 }
@@ -2685,7 +2687,7 @@ static double sw_eager_mape(int k, int kind, int g, double e, int *n_out) {
     for (int i = 0; i < nR; i++) {
         const row_t *r = &R[i];
         if (!sw_in(i, kind, g) || !isfinite(r->a[t])) continue;
-        double p = r->a[t] + e * sw_layers[i] * (k ? 1.0 : sw_pf_steps[i]);
+        double p = r->a[t] + (e - DLP__LLM_EAGER_LAYER_MS) * sw_layers[i] * (k ? 1.0 : sw_pf_steps[i]);
         err += fabs(p - r->y[t]) / r->y[t], n++;
     }
     *n_out = n;
@@ -2718,9 +2720,10 @@ static void sw_eager_report(void) {
     double e = sw_eager_fit(0, 0);
     if (!isfinite(e)) return;
     double m1 = sw_eager_mape(1, 0, 0, e, &n1), m0 = sw_eager_mape(0, 0, 0, e, &n0);
-    printf("\nthe 2023 stack's cost per layer, refit here (not compiled in; vLLM before CUDA graphs, vllm#1926): e ms per "
-           "layer on every engine step, fitted on the decode steps only (measured - the scored prediction); the "
-           "prefill rows are not fitted\n");
+    printf("\nthe 2023 stack's cost per layer, refit here (compiled in: %.3f ms, the rows' eager flag, llm_serve.c "
+           "EAGER_LAYER_MS; vLLM before CUDA graphs, vllm#1926): e ms per layer on every engine step, fitted on the "
+           "decode steps only (measured - the graphed prediction); the prefill rows are not fitted\n",
+           DLP__LLM_EAGER_LAYER_MS);
     printf("  e = %.3f ms per layer: decode step %.1f %% (%d rows), prefill of the batch %.1f %% (%d rows), in-sample\n",
            e, m1, n1, m0, n0);
     for (int kind = 1; kind <= 3; kind++) sw_eager_groups(kind);

@@ -1111,6 +1111,13 @@ typedef struct {
      * The weights per GPU follow the slots, the expert time per rank the
      * slots its rows hit.  Serving only.  0: the model's experts. */
     int expert_slots;
+    /* the engine runs without CUDA graphs (vLLM --enforce-eager, SGLang
+     * --disable-cuda-graph, TensorRT-LLM without cuda_graph_config, and
+     * vLLM before 0.2.5, which had none): every step issues each layer's
+     * kernels from the host, a fixed time per layer on top of the step
+     * (docs/llm.md, "Eager engines"), and attention DP pads nothing to a
+     * captured size.  Serving only.  0: graphed (the engines' default). */
+    int eager;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

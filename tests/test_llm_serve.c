@@ -1695,6 +1695,45 @@ static void t_batch_wait_by_hand(void) {
     CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* An engine without CUDA graphs (wl.eager; docs/llm.md, "Eager engines"):
+ * every step carries 0.210 ms of host time per layer (the documented
+ * constant) and nothing else moves; attention DP pads no rank to a
+ * captured size.  Layers from the published configs: Llama-3.1-8B 32,
+ * Qwen3-30B-A3B 48. */
+static void t_eager_by_hand(void) {
+    const char *llama = "meta-llama/Meta-Llama-3.1-8B-Instruct", *qwen = "Qwen/Qwen3-30B-A3B-Instruct-2507";
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 16, .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve(llama, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.eager = 1;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.tpot_ms - p0.tpot_ms, 32 * 0.210, 1e-9);
+    CHECK_NEAR(p1.comm_ms, p0.comm_ms, 1e-12);
+    CHECK(p1.weights_mb == p0.weights_mb && p1.kv_cache_gib == p0.kv_cache_gib);
+    /* aggregated: the prompts' steps pay it too */
+    wl.phase = DLP_LLM_AGG, wl.eager = 0;
+    CHECK(serve(llama, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.eager = 1;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.ttft_ms > p0.ttft_ms && p1.tpot_ms > p0.tpot_ms + 32 * 0.210 - 1e-9);
+    /* SGLang, attention DP 8: 72 sequences are 9 a rank, which the graphed
+     * step pads to the captured 12; 64 are 8, a captured size already */
+    dlp_llm_workload wa = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 8, .ep = 8,
+                           .attn_dp = 8, .concurrency = 72, .engine = DLP_LLM_ENGINE_SGLANG,
+                           .phase = DLP_LLM_DECODE_ONLY};
+    CHECK(serve(qwen, "h200", wa, &p0, &e) == DLP_OK);
+    wa.eager = 1;
+    CHECK(serve(qwen, "h200", wa, &p1, &e) == DLP_OK);
+    CHECK(p1.tpot_ms - 48 * 0.210 < p0.tpot_ms - 1e-6);
+    wa.concurrency = 64, wa.eager = 0;
+    CHECK(serve(qwen, "h200", wa, &p0, &e) == DLP_OK);
+    wa.eager = 1;
+    CHECK(serve(qwen, "h200", wa, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.tpot_ms - p0.tpot_ms, 48 * 0.210, 1e-9);
+}
+
 /* Redundant experts (wl.expert_slots; docs/llm.md, "Redundant experts
  * (EPLB expert slots, h138)"), by hand on Qwen3-30B-A3B (config.json: 48
  * layers, 128 experts, top 8, hidden 2048, moe_intermediate 768; bf16) on
@@ -1819,6 +1858,7 @@ int main(void) {
     RUN(t_context_boundary);
     RUN(t_batch_wait_by_hand);
     RUN(t_expert_slots_by_hand);
+    RUN(t_eager_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

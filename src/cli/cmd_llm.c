@@ -62,6 +62,8 @@ static void usage(FILE *f) {
             "                   no chunked prefill)\n"
             "  --offline        the --concurrency requests submitted at once as one batch (vLLM's\n"
             "                   LLM.generate(), no API server): no front end, TTFT = the prefill rounds\n"
+            "  --eager          the engine runs without CUDA graphs (vLLM --enforce-eager, SGLang\n"
+            "                   --disable-cuda-graph, vLLM < 0.2.5): host time per layer on every step\n"
             "  --max-fit        as many requests as the KV cache holds, at most --max-seqs\n"
             "  --prompt N       prompt tokens per request (= --seq); --gen: output tokens (default 128)\n"
             "  --ep N           MoE expert parallelism within --gpus (default 1: experts tensor-parallel)\n"
@@ -158,7 +160,7 @@ typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
-    int json, list, analytic, maxfit, offline, help;
+    int json, list, analytic, maxfit, offline, eager, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
     int64_t mtp, bw_iters, bw_tokens, slots;
@@ -201,6 +203,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--analytic", .on = &a->analytic},
         {.flag = "--max-fit", .on = &a->maxfit},
         {.flag = "--offline", .on = &a->offline},
+        {.flag = "--eager", .on = &a->eager},
         {.flag = "--help", .on = &a->help},
         {.flag = "-h", .on = &a->help},
     };
@@ -288,6 +291,8 @@ static int check_args(llm_args *a) {
     if (a->bw_iters && !a->serving)
         return cli_usage_error("llm", "--batch-wait-iters is a serving option: add --concurrency N, --rate R or "
                                       "--max-fit");
+    if (a->eager && !a->serving)
+        return cli_usage_error("llm", "--eager is a serving option: add --concurrency N, --rate R or --max-fit");
     if (a->slots && !a->serving)
         return cli_usage_error("llm", "--expert-slots is a serving option: add --concurrency N, --rate R or --max-fit");
     a->gen_default = a->gen < 0 && a->serving;
@@ -366,8 +371,9 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
         printf("  images       %lld image tokens per request (the config describes no tower depth: not timed)\n",
                (long long)img);
     if (!pf_only)
-        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s, engine CPU %s per step)\n",
-               dlp__hu_ms(p.tpot_ms), dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms), dlp__hu_ms(p.overhead_ms));
+        printf("  TPOT / ITL   %s   (decode step alone %s; collectives %s, engine CPU %s per step%s)\n",
+               dlp__hu_ms(p.tpot_ms), dlp__hu_ms(p.decode_step_ms), dlp__hu_ms(p.comm_ms), dlp__hu_ms(p.overhead_ms),
+               a->eager ? ", with the eager kernel launches: no CUDA graphs" : "");
     if (strcmp(p.method_serving, "analytic"))
         printf("  analytic     TTFT %s, TPOT %s, %s per request\n", dlp__hu_ms(p.ttft_analytic_ms),
                dlp__hu_ms(p.tpot_analytic_ms), dlp__hu_j(p.energy_analytic_j));
@@ -463,7 +469,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
     dlp_llm_workload wl = {.batch = a->batch, .seq = a->seq, .gen_tokens = a->gen, .quant = a->quant,
                            .n_gpus = (int)a->gpus, .kv_dtype = a->kvdt, .concurrency = a->conc, .max_fit = a->maxfit,
                            .ep = (int)a->ep, .attn_dp = (int)a->adp, .phase = a->phase, .mem_fraction = a->memfrac,
-                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline,
+                           .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline, .eager = a->eager,
                            .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc,
                            .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
                            .expert_slots = (int)a->slots};

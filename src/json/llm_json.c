@@ -80,6 +80,7 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         /* redundant experts only where asked for (answers without them
          * keep their bytes) */
         if (wl->expert_slots > 0) dlp__jw_i64(&w, "expert_slots", (long long)wl->expert_slots);
+        if (wl->eager) dlp__jw_bool(&w, "eager", 1); /* only where asked for, as expert_slots */
         dlp__jw_i64(&w, "attention_dp", (long long)(wl->attn_dp > 1 ? wl->attn_dp : 1));
         dlp__jw_str(&w, "phase", dlp_llm_phase_name(wl->phase));
         /* speculative decoding only where asked for (answers without it

@@ -127,4 +127,9 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * docs/llm.md "h141"); bench_serving.c prints its leave-one-GPU-out refit. */
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.41
 
+/* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
+ * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
+ * refit on splitwise's decode steps with the held-out checks. */
+#define DLP__LLM_EAGER_LAYER_MS 0.210
+
 #endif

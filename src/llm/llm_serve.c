@@ -261,6 +261,19 @@ static const struct {
  * keeps 1 / W_WAVES (the leaderboard has no TTFT to fit it on). */
 #define BURST_FIT_DECODE_FIRST 0.15
 #define BURST_FIT_PREFILL_FIRST 0.27
+/* An engine without CUDA graphs (wl->eager) issues every kernel of every
+ * layer from the host on each step; the host side is per layer and does
+ * not shrink with the batch.  Splitwise's profile (splitwise-sim
+ * perf_model.csv: Llama-2-70B, BLOOM-176B, fp16, A100 / H100, TP 2-8) was
+ * made on "an internal vLLM branch" (vllm-project/vllm#2472) before vLLM
+ * captured CUDA graphs (vllm-project/vllm#1926, 2023-12-17); its decode
+ * steps less our graphed vllm-v0 offline step, per layer, fit 0.210 ms
+ * (leave-one-GPU-out 0.181 / 0.275, decode-step MAPE 15.1 / 21.6 %;
+ * leave-one-model-out 13.2 / 7.4 %; in-sample 10.7 %, from 41.8 %;
+ * bench/bench_llm.sh --serving splitwise prints the refit).  One host and
+ * one engine generation stand behind it (the A100 and H100 hosts differ
+ * by 1.5x): an estimate for today's --enforce-eager, not a measurement. */
+#define EAGER_LAYER_MS DLP__LLM_EAGER_LAYER_MS
 /* Overlap scheduling (docs/llm.md, "Serving", h123): TensorRT-LLM's
  * PyExecutor launches step n + 1 before it processes step n's results
  * ("Overlap Scheduler": on by default, disable_overlap_scheduler; "the
@@ -614,6 +627,9 @@ typedef struct {
                                   0: the model's experts                   */
     double gpu_x;              /* the engine-on-device factor on a step's GPU
                                   time (rocm_offline_gpu_x); 1: none        */
+    double eager_s;            /* host time a step spends issuing its layers'
+                                  kernels without CUDA graphs (wl->eager,
+                                  EAGER_LAYER_MS x layers); 0: graphed      */
 } sctx;
 
 typedef struct {
@@ -904,7 +920,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double dec_g = n_dec, dec_a = n_dec;
     if (s->attn_dp > 1 && n_dec > 0) {
         double b;
-        dec_g = s->attn_dp * dlp__llm_adp_rank_rows(s->engine, s->spec_q > 1.0, s->attn_dp, n_dec, n_pf <= 0, &b);
+        int graphed = n_pf <= 0 && s->eager_s <= 0; /* an eager engine pads nothing */
+        dec_g = s->attn_dp * dlp__llm_adp_rank_rows(s->engine, s->spec_q > 1.0, s->attn_dp, n_dec, graphed, &b);
         dec_a = s->attn_dp * b;
     }
     double T = dec_g * s->spec_q + n_pf;
@@ -1024,7 +1041,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * the utilisation and the power fall with the longer time */
     if (s->gpu_x != 1.0) it.t *= s->gpu_x, comm *= s->gpu_x;
     it.comm = comm;
-    it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp;
+    it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp + s->eager_s;
     it.t += comm + it.ovh;
     if (s->parts) s->parts->comm_s = comm, s->parts->ovh_s = it.ovh, s->parts->total_s = it.t;
     return it;
@@ -1419,6 +1436,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->ov_fixed = (cpu->fixed_ms + cpu->worker_ms * (s->n_gpus - 1)) * 1e-3;
     s->ov_seq = cpu->seq_ms * 1e-3;
     s->gpu_x = rocm_offline_gpu_x(d, wl);
+    s->eager_s = wl->eager ? EAGER_LAYER_MS * 1e-3 * (double)c->num_hidden_layers : 0;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
     s->spec_q = 1.0 + (double)wl->spec_tokens;
