@@ -201,6 +201,20 @@ def test_llm_expert_slots_same_as_cli():
     with pytest.raises(dlperf.Error, match="not a multiple of ep 8"):
         dlperf.llm("Qwen/Qwen3-30B-A3B-Instruct-2507", expert_slots=140, **args)
 
+def test_llm_eager_same_as_cli():
+    # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
+    # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused
+    args = dict(device="h100-sxm", phase="decode", concurrency=16)
+    py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", eager=True, raw=True, **args)
+    assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--phase",
+                     "decode", "--concurrency", "16", "--eager", "--json")
+    plain = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)
+    assert abs(json.loads(py)["serving"]["tpot_ms"] - plain["serving"]["tpot_ms"] - 6.72) < 1e-3  # the JSON keeps 6 digits
+    assert json.loads(py)["serving"]["eager"] is True and "eager" not in plain["serving"]
+    with pytest.raises(dlperf.Error, match="serving field"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", device="h100-sxm", eager=True)
+
+
 def test_llm_rate_engine_same_as_cli():
     # issue 22: Poisson clients and the engine, the same bytes as the CLI; past the capacity the
     # library's overload message, naming the capacity
