@@ -596,6 +596,8 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
+    const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
+                                  t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
@@ -707,6 +709,44 @@ static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_
  * floor and per-expert terms carry the fit.  tools/moe/fit_nvfp4_moe.py.
  * A fit on kernel tables, not on serving rows. */
 static const double MOE_FITNV4[3] = {15.7, 0.133, 1.283};
+
+/* nvfp4 dense GEMMs on FP4 tensor cores (issue 22, h147): aiconfigurator's
+ * GEMM tables (095f58a5, systems/data/{b200_sxm,b300_sxm,gb200}/gemm/
+ * {vllm/0.24.0,sglang/0.5.14,trtllm/1.3.0rc20}, nvfp4, m <= 32) are flat in
+ * m and run far above the fp4 curve at decode sizes (vLLM: a median 5-7 us
+ * over it; the op with its quantisation runs about as long as bf16 on the
+ * same shape).  Each collector times the GEMM with the activation's fp4
+ * quantisation from bf16 (collector/{vllm,sglang,trtllm}/collect_gemm.py).
+ * Per op t = t0 + (weight + activation bytes) / (eta x DRAM BW), fitted per
+ * engine on relative error (tools/gemm/fit_nvfp4_gemm.py, which prints the
+ * leave-one-GPU-out checks): vLLM 7.84 us / 0.745 (MAPE 17.6 %, held out
+ * 17.2-19.5 %), SGLang 5.07 / 0.617 (20.1 %, 20.1-20.7), TensorRT-LLM 8.82 /
+ * 0.496 (27.6 %, 24.5-29.6).  What the engines run: vLLM's and SGLang's
+ * ModelOpt nvfp4 linear (modelopt.py / modelopt_quant.py,
+ * ModelOptFp4LinearMethod.apply) quantise with scaled_fp4_quant, a kernel
+ * of its own, before the GEMM: the table's op as it is.  TensorRT-LLM
+ * quantises inside the kernel before it (the all-reduce + residual +
+ * RMSNorm kernel's RESIDUAL_RMS_NORM_QUANT_NVFP4 for QKV and gate/up,
+ * the SwiGLU for down; tensorrt_llm/_torch/modules/linear.py skips
+ * fp4_quantize for an Fp4QuantizedTensor input), so its op is the table's
+ * less that one launch-bound kernel (T_KERNEL_US).  A fit on kernel
+ * tables, not on serving rows; indexed by dlp_llm_engine. */
+static const double NV4_GEMM_FIT[4][2] = {
+    [DLP_LLM_ENGINE_MODERN] = {7.84, 0.745},
+    [DLP_LLM_ENGINE_VLLM_V0] = {7.84, 0.745},
+    [DLP_LLM_ENGINE_SGLANG] = {5.07, 0.617},
+    [DLP_LLM_ENGINE_TRTLLM] = {5.07 - T_KERNEL_US, 0.617},
+};
+
+/* The fitted (t0 us, eta) of an nvfp4 dense GEMM under `engine` on d, or
+ * NULL: nvfp4 weights on FP4 tensor cores of an NVIDIA GPU only (the
+ * tables are Blackwell's; elsewhere nvfp4 runs as weight-only W4A16). */
+static const double *nv4_gemm_fit(const dlp_device *d, int quant, int cdt, int engine) {
+    if (quant != DLP_QT_NVFP4 || cdt != DLP_DT_FLOAT4E2M1) return NULL;
+    if (!d || !d->vendor || strcmp(d->vendor, "nvidia") != 0) return NULL;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
+    return NV4_GEMM_FIT[engine];
+}
 
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     if (quant == DLP_QT_INT4) return 1;
@@ -944,6 +984,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double t0 = it.t;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
+        /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit) */
+        if (l->kind == LIN_DENSE && s->nv4_gemm) {
+            double km = l->count * (s->nv4_gemm[0] * 1e-6 + bytes / (s->nv4_gemm[1] * s->bw));
+            if (km > it.t - t0) it.t = t0 + km;
+        }
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
@@ -1462,6 +1507,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
