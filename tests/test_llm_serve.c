@@ -1171,6 +1171,45 @@ static void t_moe_nvfp4_kernel(void) {
     CHECK(pf * 1e3 > 3.16);
 }
 
+/* nvfp4 dense GEMMs on Blackwell (docs/llm.md, "nvfp4 dense GEMMs", h147):
+ * Llama-3.1-8B's gate/up matrix (4096 x 14336) at one decode token on a
+ * B200 (8 TB/s).  Serving prices a linear weight at the checkpoint's mean
+ * bytes per linear weight: 32 layers x (2 x 4096^2 + 2 x 4096 x 1024 + 3 x
+ * 4096 x 14336) = 6,979,321,856 weights at 0.5625 B (e2m1 + an e4m3 scale
+ * per 16) + 4 B per tensor (224 tensors), and the 16-bit LM head's
+ * 128,256 x 4096 = 525,336,576 at 2 B: 0.663127 B a weight.
+ *   bytes  4096 x 14336 x 0.663127 + 1 x (4096 + 14336) x 2 = 38,975,859
+ *   vLLM   7.84 + 38,975,859 / (0.745 x 8e12) s = 7.84 + 6.540 = 14.380 us
+ *   TensorRT-LLM (quantisation fused, autotuned: SGLang's op less one
+ *          kernel) 5.07 - 2 + 38,975,859 / (0.617 x 8e12) = 10.966 us
+ * and on an H200 (no FP4 tensor cores: weight-only) no such floor: the same
+ * matrix stays under the vLLM figure. */
+static double dense_lin_us(const char *model, const dlp_device *d, int engine, double k, double n) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get(model, &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_NVFP4, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_NVFP4, NULL, 0);
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 1, 1.0, 0, 0, &p, &e) != DLP_OK) return -1;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 0 && p.lin_k[i] == k && p.lin_n[i] == n && p.lin_count[i] > 0)
+            return p.lin_s[i] / p.lin_count[i] * 1e6;
+    return -1;
+}
+
+static void t_nvfp4_dense_gemm(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h200 = dlp_devdb_find(db, "h200");
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    CHECK(b200 && h200);
+    double v = dense_lin_us(m, b200, DLP_LLM_ENGINE_MODERN, 4096, 14336);
+    double t = dense_lin_us(m, b200, DLP_LLM_ENGINE_TRTLLM, 4096, 14336);
+    CHECK_NEAR(v, 14.380, 0.01);
+    CHECK_NEAR(t, 10.966, 0.01);
+    double h = dense_lin_us(m, h200, DLP_LLM_ENGINE_MODERN, 4096, 14336);
+    CHECK(h > 0 && h < 13.0);
+}
+
 /* A prompt arrives whole and is prefilled in the step after it arrives (in
  * chunks of 8192 tokens), not spread over the G steps of a generation
  * (llm_serve.c mixed_step).  So an aggregated replica's TPOT is its decode
@@ -1814,6 +1853,7 @@ int main(void) {
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
     RUN(t_moe_nvfp4_kernel);
+    RUN(t_nvfp4_dense_gemm);
     RUN(t_moe_layers_and_alltoall);
     RUN(t_engine_defaults);
     RUN(t_context_boundary);

@@ -290,6 +290,9 @@ typedef struct {
     double experts;            /* LIN_EXPERT: experts stacked (E)               */
     double count;              /* how many such matrices in one forward         */
     int kind;
+    int attn;                  /* LIN_DENSE of an attention block (a scope
+                                  "/attn/" or "/linear_attn/"): the nvfp4
+                                  checkpoints of MoE models keep it 16-bit */
 } lin_t;
 
 #define MAX_LIN 48
@@ -316,15 +319,15 @@ static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tens
     return 0;
 }
 
-static void add_lin(prof_t *p, double k, double n, double e, double count, int kind) {
+static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn) {
     for (int i = 0; i < p->n_lin; i++) {
         lin_t *l = &p->lin[i];
-        if (l->k == k && l->n == n && l->experts == e && l->kind == kind) {
+        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn) {
             l->count += count;
             return;
         }
     }
-    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind};
+    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn};
     else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
 }
 
@@ -382,16 +385,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         dlp_tensor_info t;
         if (mm && has_init_weight(g, &ni, &t)) {
             if (t.rank == 3) {
-                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT);
+                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0);
             } else if (strstr(ni.name, "/experts.") && c->num_experts > 0) {
                 /* Mixtral-style: one node per expert -> one grouped entry */
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], (double)c->num_experts, 1.0 / (double)c->num_experts,
-                        LIN_EXPERT);
+                        LIN_EXPERT, 0);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
                 int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
+                int attn = strstr(ni.name, "/attn/") || strstr(ni.name, "/linear_attn/");
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
-                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE);
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn);
             }
             lin_elems += (double)t.numel;
             continue;
@@ -984,8 +988,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double t0 = it.t;
         kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
         if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
-        /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit) */
-        if (l->kind == LIN_DENSE && s->nv4_gemm) {
+        /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit);
+         * not the attention of an MoE model, which NVIDIA's nvfp4
+         * checkpoints keep 16-bit (no fp4 op runs there) */
+        if (l->kind == LIN_DENSE && s->nv4_gemm && !(l->attn && s->c->num_experts > 0)) {
             double km = l->count * (s->nv4_gemm[0] * 1e-6 + bytes / (s->nv4_gemm[1] * s->bw));
             if (km > it.t - t0) it.t = t0 + km;
         }
