@@ -732,9 +732,14 @@ static const double MOE_FITNV4[3] = {15.7, 0.133, 1.283};
  * quantises inside the kernel before it (the all-reduce + residual +
  * RMSNorm kernel's RESIDUAL_RMS_NORM_QUANT_NVFP4 for QKV and gate/up,
  * the SwiGLU for down; tensorrt_llm/_torch/modules/linear.py skips
- * fp4_quantize for an Fp4QuantizedTensor input), so its op is the table's
- * less that one launch-bound kernel (T_KERNEL_US).  A fit on kernel
- * tables, not on serving rows; indexed by dlp_llm_engine. */
+ * fp4_quantize for an Fp4QuantizedTensor input), and it autotunes each
+ * GEMM at warm-up (pyexecutor/model_engine.py _run_autotuner_warmup) where
+ * the collector ran Linear untuned (no autotune(): its table is the default
+ * tactic, 1.5-2x SGLang's op); so TensorRT-LLM takes SGLang's op (the same
+ * FlashInfer CuTe-DSL fp4 GEMM) less the one launch-bound quantisation
+ * kernel it fuses away (T_KERNEL_US).  Its own table's fit put its nvfp4
+ * rows at 1.18-1.23 of measured.  A fit on kernel tables, not on serving
+ * rows; indexed by dlp_llm_engine. */
 static const double NV4_GEMM_FIT[4][2] = {
     [DLP_LLM_ENGINE_MODERN] = {7.84, 0.745},
     [DLP_LLM_ENGINE_VLLM_V0] = {7.84, 0.745},

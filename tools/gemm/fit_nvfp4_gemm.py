@@ -4,7 +4,9 @@
 Input: tools/gemm/aic_gemm_nvfp4.csv, the nvfp4 rows with m <= 32 of
 aiconfigurator 095f58a5 systems/data/{b200_sxm,b300_sxm,gb200}/gemm/
 {vllm/0.24.0,sglang/0.5.14,trtllm/1.3.0rc20}/gemm_perf.parquet (read with the
-npm package hyparquet + hyparquet-compressors; ms -> us).  Each collector
+npm package hyparquet + hyparquet-compressors; ms -> us; shapes with
+n x k >= 2^20 kept; kernels: vLLM FlashInferCuteDslNvFp4LinearKernel,
+SGLang sglang_flashinfer_cutedsl_nvfp4, TensorRT-LLM torch_flow Linear).  Each collector
 times the GEMM *with* the activation's fp4 quantisation from a bf16 input
 (collector/{vllm,sglang,trtllm}/collect_gemm.py: vLLM's linear apply runs
 scaled_fp4_quant then the FlashInfer CuTe-DSL GEMM; SGLang's gemm_op is
@@ -15,6 +17,16 @@ Form, per engine: t = t0 + (weight + activation bytes) / (eta x DRAM BW),
 weighted least squares on relative error (rows [1/y, x/y] -> 1), nk >= 2^20.
 Prints the pooled and per-engine fits, leave-one-GPU-out and
 leave-one-engine-out held-out MAPEs.  No numpy: 2 x 2 normal equations.
+
+Compiled in (src/llm/llm_serve.c NV4_GEMM_FIT): vLLM's and SGLang's fits as
+printed (their engines run the quantisation as a kernel of its own, as the
+tables do).  TensorRT-LLM's table is its Linear run without the autotuner
+(no `with autotune()` in collector/trtllm/collect_gemm.py: the default
+tactic), while the engine autotunes every GEMM at warm-up
+(tensorrt_llm/_torch/pyexecutor/model_engine.py, _run_autotuner_warmup) and
+fuses the quantisation into the kernel before the GEMM; so TensorRT-LLM
+takes SGLang's op (FlashInfer's CuTe-DSL fp4 GEMM, among the tactics the
+autotuner picks from) less one in-graph kernel (2 us).
 """
 import csv, os, statistics as st, collections as C
 
