@@ -1193,13 +1193,15 @@ static void t_moe_nvfp4_kernel(void) {
  *   TensorRT-LLM (quantisation fused, autotuned: SGLang's op less one
  *          kernel) 5.07 - 2 + 38,975,859 / (0.617 x 8e12) = 10.966 us
  * and on an H200 (no FP4 tensor cores: weight-only) no such floor: the same
- * matrix stays under the vLLM figure. */
-static double dense_lin_us(const char *model, const dlp_device *d, int engine, double k, double n) {
+ * matrix stays under the vLLM figure.  In an MoE model's nvfp4 checkpoint
+ * the attention projections are 16-bit (NVIDIA's hf_quant_config.json
+ * exclude_modules), so they cost exactly what the bf16 model's do. */
+static double dense_lin_us(const char *model, const dlp_device *d, int engine, int quant, double k, double n) {
     dlp_llm_config c;
     dlp_error e = {0};
     if (dlp_llm_catalogue_get(model, &c, &e) != DLP_OK) return -1;
-    dlp_llm_workload wl = {.quant = DLP_QT_NVFP4, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = engine};
-    int cdt = dlp_llm_compute_dtype(d, DLP_QT_NVFP4, NULL, 0);
+    dlp_llm_workload wl = {.quant = quant, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
     dlp__llm_parts p;
     if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 1, 1.0, 0, 0, &p, &e) != DLP_OK) return -1;
     for (int i = 0; i < p.n_lin; i++)
@@ -1212,12 +1214,19 @@ static void t_nvfp4_dense_gemm(void) {
     const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h200 = dlp_devdb_find(db, "h200");
     const char *m = "meta-llama/Llama-3.1-8B-Instruct";
     CHECK(b200 && h200);
-    double v = dense_lin_us(m, b200, DLP_LLM_ENGINE_MODERN, 4096, 14336);
-    double t = dense_lin_us(m, b200, DLP_LLM_ENGINE_TRTLLM, 4096, 14336);
+    const int V = DLP_LLM_ENGINE_MODERN, NV = DLP_QT_NVFP4;
+    double v = dense_lin_us(m, b200, V, NV, 4096, 14336);
+    double t = dense_lin_us(m, b200, DLP_LLM_ENGINE_TRTLLM, NV, 4096, 14336);
     CHECK_NEAR(v, 14.380, 0.01);
     CHECK_NEAR(t, 10.966, 0.01);
-    double h = dense_lin_us(m, h200, DLP_LLM_ENGINE_MODERN, 4096, 14336);
+    double h = dense_lin_us(m, h200, V, NV, 4096, 14336);
     CHECK(h > 0 && h < 13.0);
+    /* an MoE model's nvfp4 checkpoint keeps attention 16-bit: Qwen3-30B-A3B's
+     * q_proj (2048 x 4096) reads and runs what the bf16 model's does */
+    const char *q = "Qwen/Qwen3-30B-A3B-Instruct-2507";
+    double a4 = dense_lin_us(q, b200, V, NV, 2048, 4096), a16 = dense_lin_us(q, b200, V, DLP_QT_BF16, 2048, 4096);
+    CHECK(a16 > 0);
+    CHECK_NEAR(a4, a16, 1e-9);
 }
 
 /* A prompt arrives whole and is prefilled in the step after it arrives (in

@@ -600,6 +600,10 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
+    int keep16;                /* nvfp4 MoE checkpoints: attention matrices
+                                  stay 16-bit (lin_is16)                    */
+    const dlp_eff_curve *cv_gemm16;
+    double peak_mm16;          /* the 16-bit GEMM curve and peak they run on */
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
@@ -940,6 +944,40 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
     return decode_only && dp > 1 && b > 0 ? adp_graph_bs(engine, spec, b) : b;
 }
 
+/* A matrix the checkpoint keeps in 16 bits though the model is quantised:
+ * NVIDIA's nvfp4 checkpoints of MoE models leave the attention
+ * projections out of the fp4 format (hf_quant_config.json exclude_modules:
+ * self_attn of DeepSeek-V3.1, Kimi-K2.6, GLM-5, MiniMax-M2.5; linear_attn
+ * of Qwen3.5-397B; copies in aiconfigurator 095f58a5 model_configs/), so
+ * those GEMMs read 2 B a weight on the 16-bit tensor cores. */
+static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind == LIN_DENSE && l->attn; }
+
+/* One matrix entry's GEMMs (not experts' kernel floor, added by the
+ * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
+ * what the weights are; then the per-GEMM terms of the format. */
+static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, double k, double n, double wbytes,
+                           double wb) {
+    double flops = 2.0 * m * k * n;
+    double bytes = wbytes + m * (k + n) * s->p->act_bytes;
+    if (lin_is16(s, l)) { /* 16-bit kept: no activation quantisation */
+        kadd(s, it, s->cv_gemm16, s->peak_mm16, flops * l->count, bytes * l->count, l->count);
+        return;
+    }
+    /* bitsandbytes formats cost what generate mode charges (llm.c):
+     * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
+     * each weight to 16 bits (write and re-read) before the matmul */
+    if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
+    if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
+    double t0 = it->t;
+    kadd(s, it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
+    if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it->t += s->gemm_extra_s * l->count;
+    /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit) */
+    if (l->kind == LIN_DENSE && s->nv4_gemm) {
+        double km = l->count * (s->nv4_gemm[0] * 1e-6 + bytes / (s->nv4_gemm[1] * s->bw));
+        if (km > it->t - t0) it->t = t0 + km;
+    }
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -981,25 +1019,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
             n /= s->tp_attn;
-            wbytes = k * n * wb;
+            wbytes = k * n * (lin_is16(s, l) ? ab : wb);
         }
-        double flops = 2.0 * m * k * n;
-        double bytes = wbytes + m * (k + n) * ab;
-        /* bitsandbytes formats cost what generate mode charges (llm.c):
-         * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
-         * each weight to 16 bits (write and re-read) before the matmul */
-        if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
-        if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         double t0 = it.t;
-        kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
-        if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
-        /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit);
-         * not the attention of an MoE model, which NVIDIA's nvfp4
-         * checkpoints keep 16-bit (no fp4 op runs there) */
-        if (l->kind == LIN_DENSE && s->nv4_gemm && !(l->attn && s->c->num_experts > 0)) {
-            double km = l->count * (s->nv4_gemm[0] * 1e-6 + bytes / (s->nv4_gemm[1] * s->bw));
-            if (km > it.t - t0) it.t = t0 + km;
-        }
+        dense_gemm_add(s, &it, l, m, k, n, wbytes, wb);
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
@@ -1506,6 +1529,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     /* attention runs at 16 bits even with fp8 weights (the cache dtype
      * aside): FlashAttention/FlashInfer on the half tensor cores */
     s->adt = dlp_quant_act_dtype(wl->quant);
+    s->keep16 = wl->quant == DLP_QT_NVFP4 && c->num_experts > 0;
+    s->peak_mm16 = dlp__node_peak(d, DLP_OPC_GEMM, s->adt, DLP_TF32_OFF, &tc);
+    s->cv_gemm16 = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_GEMM)->c;
     s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
     double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, s->adt, DLP_TF32_OFF, &tc);
     s->cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
