@@ -212,6 +212,16 @@ static const struct {
  * not a fit on serving rows. */
 #define FP8_ACT_QUANT_US 4.0
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
+/* The decode-attention op's floor per layer (issue 22, h147): aiconfigurator's
+ * H100 generation-attention table (TensorRT-LLM 1.3.0rc10, XQA / masked MHA
+ * over a paged cache, one query token per sequence; 17,404 full-attention
+ * rows) fits t = 8.58 us + cache bytes / (0.996 x DRAM BW) (MAPE 33.6 %;
+ * held out on A100's table 47.9 %, where the old 2 us + bytes / (0.85 BW)
+ * gave 63.5 / 66.9 %; tools/attn/fit_decode_attn.py).  Caches under 100 MB a
+ * layer, the decode batches of small and mid concurrency, ran 6-13 us above
+ * the old form.  The bandwidth share stays E_DECODE_ATTN (the large-cache
+ * rows, where it matters, sit within 10 % of it). */
+#define ATTN_DEC_T0_US 8.58
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 /* Expert parallelism's dispatch and combine as the engines run them with
  * attention DP (DeepEP's low-latency kernels in SGLang and vLLM wide EP;
@@ -944,6 +954,48 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
     return decode_only && dp > 1 && b > 0 ? adp_graph_bs(engine, spec, b) : b;
 }
 
+/* The tensor-parallel all-reduce of a decode step as the engines run it
+ * inside one NVLink node (issue 22, h147): their own one-shot kernels, not
+ * NCCL, for small messages in CUDA graphs: vLLM's custom_all_reduce
+ * (distributed/device_communicators/custom_all_reduce.py: world sizes 2-8,
+ * full NVLink, one-shot below a few hundred KB, two-shot up to its 8 MB
+ * buffer), SGLang's (sgl_kernel custom_reduce, the same design) and
+ * TensorRT-LLM's AllReduce (strategy AUTO: ONESHOT / TWOSHOT by size and TP,
+ * NCCL above).  One-shot: each GPU reads its n - 1 peers' buffers, t = t0 +
+ * (n - 1) bytes / (eta x one-way NVLink).  Fitted per engine on
+ * aiconfigurator's custom_allreduce tables (095f58a5: H100, H200, B200,
+ * B300; graph mode, messages <= 1 MiB; tools/nccl/fit_custom_allreduce.py
+ * prints leave-one-GPU-out): vLLM 5.51 us / 1.024 (MAPE 22.7 %, held out
+ * 24.4-32.9 %), SGLang 3.35 / 0.900 (22.7 %, 25.0-31.4), TensorRT-LLM 3.50 /
+ * 0.665 (20.7 %, 23.1-31.3).  NCCL's table gave 16-21 us at TP 8 for what
+ * these run in 4-10 us.  The engine takes the faster of the two; past 1 MiB
+ * (two-shot, NCCL) NCCL's table stays.  vllm-v0 (2023) keeps NCCL's: its
+ * fitted CPU term (ENGINE_CPU) was fitted with it.  Indexed by
+ * dlp_llm_engine; {0, 0}: none. */
+static const double AR_ONESHOT_FIT[4][2] = {
+    [DLP_LLM_ENGINE_MODERN] = {5.51, 1.024},
+    [DLP_LLM_ENGINE_VLLM_V0] = {0, 0},
+    [DLP_LLM_ENGINE_SGLANG] = {3.35, 0.900},
+    [DLP_LLM_ENGINE_TRTLLM] = {3.50, 0.665},
+};
+#define AR_ONESHOT_MAX_BYTES 1048576.0
+
+/* Seconds of one all-reduce of `bytes` per GPU over the attention TP group:
+ * the engine's one-shot kernel inside an NVIDIA NVLink node where it
+ * applies and is faster, else NCCL's table (coll_s). */
+static double tp_allreduce_s(const sctx *s, double bytes) {
+    int n = s->tp_attn, nvl;
+    double t = coll_s(s->d, CO_ALLREDUCE, n, bytes);
+    double gbs = link_gbs(s->d, &nvl);
+    if (!nvl || n > 8 || bytes > AR_ONESHOT_MAX_BYTES || strstr(s->d->host_interface, "bridge")) return t;
+    if (s->engine < DLP_LLM_ENGINE_MODERN || s->engine > DLP_LLM_ENGINE_TRTLLM) return t;
+    if (!s->d->vendor || strcmp(s->d->vendor, "nvidia") != 0) return t;
+    const double *f = AR_ONESHOT_FIT[s->engine];
+    if (f[1] <= 0) return t;
+    double one = f[0] * 1e-6 + (n - 1) * bytes / (f[1] * gbs / 2.0 * 1e9);
+    return fmin(t, one);
+}
+
 /* A matrix the checkpoint keeps in 16 bits though the model is quantised:
  * NVIDIA's nvfp4 checkpoints of MoE models leave the attention
  * projections out of the fp4 format (hf_quant_config.json exclude_modules:
@@ -1051,6 +1103,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0)
         kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
+    /* the decode-attention kernel's own floor per layer (ATTN_DEC_T0_US)
+     * beyond the launch kadd counts; vllm-v0 keeps its fitted CPU term's */
+    if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
+        it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
@@ -1078,7 +1134,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * under expert parallelism dispatch and combine (all-to-all) */
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers;
     double comm = 0;
-    if (s->tp_attn > 1) comm += 2.0 * L * coll_s(s->d, CO_ALLREDUCE, s->tp_attn, t_local * H * ab);
+    if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
     if (p->moe_layers > 0 && s->ep > 1) {
         /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
          * routed rows a GPU receives.  Under attention TP too: dropping them
@@ -1529,7 +1585,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     /* attention runs at 16 bits even with fp8 weights (the cache dtype
      * aside): FlashAttention/FlashInfer on the half tensor cores */
     s->adt = dlp_quant_act_dtype(wl->quant);
-    s->keep16 = wl->quant == DLP_QT_NVFP4 && c->num_experts > 0;
+    s->keep16 = (wl->quant == DLP_QT_NVFP4 || wl->quant == DLP_QT_INT4) && c->num_experts > 0;
     s->peak_mm16 = dlp__node_peak(d, DLP_OPC_GEMM, s->adt, DLP_TF32_OFF, &tc);
     s->cv_gemm16 = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_GEMM)->c;
     s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
