@@ -673,7 +673,9 @@ static void t_rate_open_loop(void) {
  * decode step, modern engines 0.35 ms + 0.010 ms per sequence
  * (llm_serve.c ENGINE_CPU).  At 64 running sequences on one GPU the decode
  * step differs by exactly (20.5 + 0.217 x 64) - (0.35 + 0.010 x 64) =
- * 34.388 - 0.99 = 33.398 ms, the GPU's part being the same; on 4 GPUs the
+ * 34.388 - 0.99 = 33.398 ms, the GPU's part being the same but for the
+ * modern engines' decode-attention floor (h147: 32 layers x (8.58 - 2) us =
+ * 0.21056 ms more on the modern side): 33.18744 ms; on 4 GPUs the
  * vllm-v0 overhead is 34.388 + 3 x 11.8 = 69.788 ms.  Without chunked
  * prefill the clients' TPOT also carries the prompts' own steps: after a
  * step in which a request ended, probability 1 - exp(-64 / 256) = 0.2212, a
@@ -691,7 +693,7 @@ static void t_engine_cpu_by_hand(void) {
     CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &v, &e) == DLP_OK);
     CHECK_I64(m.running, 64);
     CHECK_I64(v.running, 64);
-    CHECK_NEAR(v.decode_step_ms - m.decode_step_ms, 33.398, 1e-6);
+    CHECK_NEAR(v.decode_step_ms - m.decode_step_ms, 33.398 - 32 * (8.58 - 2.0) * 1e-3, 1e-6);
     CHECK_NEAR(v.overhead_ms, 34.388, 1e-6);
     /* the stall: at least k x the prefill step's CPU walk of 64 sequences */
     double k = 1.0 - exp(-64.0 / 256.0);
@@ -883,7 +885,8 @@ static void t_attention_dp_reads_its_share(void) {
  * 8, TensorRT-LLM): 66 and 128 decoding sequences both run 16 rows a rank,
  * so every GEMM and expert costs the same; the decode attention reads 9
  * against 16 sequences' caches a rank, so its time above the per-layer
- * launch floor (61 layers x 2 us) is 9 / 16 of the other's. */
+ * floor (61 layers x 8.58 us, the decode-attention op's, h147) is 9 / 16
+ * of the other's. */
 static double adp_parts(int engine, double n_dec, dlp__llm_parts *p) {
     dlp_llm_config c;
     dlp_error e = {0};
@@ -916,7 +919,7 @@ static void t_attention_dp_busiest_rank_padding(void) {
     double g66 = adp_parts(TRT, 66, &p66), g128 = adp_parts(TRT, 128, &p128), g65 = adp_parts(TRT, 65, &p65);
     CHECK(g66 > 0 && g128 > 0 && g65 > 0);
     CHECK_NEAR(g66, g128, 1e-12);
-    double floor_s = 61 * 2e-6;
+    double floor_s = 61 * 8.58e-6;
     CHECK_I64(p66.attn_layers, 61);
     CHECK_NEAR((p66.attn_dec_s - floor_s) / (p128.attn_dec_s - floor_s), 9.0 / 16.0, 1e-9);
     CHECK_NEAR(p65.attn_dec_s, p66.attn_dec_s, 1e-15);   /* 65 and 66: 9 on the busiest rank */
@@ -1227,6 +1230,46 @@ static void t_nvfp4_dense_gemm(void) {
     double a4 = dense_lin_us(q, b200, V, NV, 2048, 4096), a16 = dense_lin_us(q, b200, V, DLP_QT_BF16, 2048, 4096);
     CHECK(a16 > 0);
     CHECK_NEAR(a4, a16, 1e-9);
+}
+
+/* The decode step's tensor-parallel all-reduce and attention floor (docs/llm.md,
+ * h147).  Llama-3.1-8B bf16 on 8 x H100 (NVLink 4: 900 GB/s, 450 each way),
+ * one decode token: each of the 2 x 32 all-reduces moves 4096 x 2 = 8,192 B.
+ * One-shot by hand, t0 + 7 x 8,192 / (eta x 450e9):
+ *   vLLM    5.51 + 0.1244 = 5.634 us, x 64 = 360.6 us a step
+ *   SGLang  3.35 + 0.1416 = 3.492 us, x 64 = 223.5 us
+ * (NCCL's table: 16-21 us each); vllm-v0 keeps NCCL's price, and a 2 MiB
+ * message (256 tokens) is past the one-shot range: NCCL's for every engine.
+ * Decode attention, one sequence at 1,000 tokens on one H100 (3.35 TB/s):
+ * 32 layers x 2 (k, v) x 1,000 x 8 kv heads x 128 x 2 B = 131,072,000 B
+ * streamed at 0.85 of the bandwidth = 46.03 us, plus 32 x 8.58 us of floor
+ * = 320.59 us for the modern engines; vllm-v0 keeps 2 us a layer (110.03). */
+static double step_part_us(const char *model, const char *dev, int engine, int gpus, double n_dec, double ctx,
+                           int comm) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    if (!d || dlp_llm_catalogue_get(model, &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = gpus, .kv_dtype = DLP_DT_BFLOAT16, .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, ctx, 0, 0, &p, &e) != DLP_OK) return -1;
+    return (comm ? p.comm_s : p.attn_dec_s) * 1e6;
+}
+
+static void t_oneshot_allreduce_and_attn_floor(void) {
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    const int V = DLP_LLM_ENGINE_MODERN, SG = DLP_LLM_ENGINE_SGLANG, V0 = DLP_LLM_ENGINE_VLLM_V0;
+    CHECK_NEAR(step_part_us(m, "h100-sxm", V, 8, 1, 1000, 1), 360.6, 0.1);
+    CHECK_NEAR(step_part_us(m, "h100-sxm", SG, 8, 1, 1000, 1), 223.5, 0.1);
+    const dlp_device *h100 = dlp_devdb_find(db, "h100-sxm");
+    double nccl = 64.0 * dlp__llm_coll_s(h100, DLP__COLL_ALLREDUCE, 8, 8192.0) * 1e6;
+    CHECK(nccl > 2.0 * 360.6);
+    CHECK_NEAR(step_part_us(m, "h100-sxm", V0, 8, 1, 1000, 1), nccl, 1e-6);
+    double big = 64.0 * dlp__llm_coll_s(h100, DLP__COLL_ALLREDUCE, 8, 256.0 * 8192.0) * 1e6;
+    CHECK_NEAR(step_part_us(m, "h100-sxm", V, 8, 256, 1000, 1), big, 1e-6);
+    CHECK_NEAR(step_part_us(m, "h100-sxm", V, 1, 1, 1000, 0), 320.59, 0.01);
+    CHECK_NEAR(step_part_us(m, "h100-sxm", V0, 1, 1, 1000, 0), 110.03, 0.01);
 }
 
 /* A prompt arrives whole and is prefilled in the step after it arrives (in
@@ -1873,6 +1916,7 @@ int main(void) {
     RUN(t_moe_16_fp8_kernels);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
+    RUN(t_oneshot_allreduce_and_attn_floor);
     RUN(t_moe_layers_and_alltoall);
     RUN(t_engine_defaults);
     RUN(t_context_boundary);
