@@ -1001,7 +1001,10 @@ static double tp_allreduce_s(const sctx *s, double bytes) {
  * projections out of the fp4 format (hf_quant_config.json exclude_modules:
  * self_attn of DeepSeek-V3.1, Kimi-K2.6, GLM-5, MiniMax-M2.5; linear_attn
  * of Qwen3.5-397B; copies in aiconfigurator 095f58a5 model_configs/), so
- * those GEMMs read 2 B a weight on the 16-bit tensor cores. */
+ * those GEMMs read 2 B a weight on the 16-bit tensor cores.  Not int4: the
+ * format dlperf's int4 stands for (AWQ / GPTQ, group 128) quantises every
+ * linear but the router; Kimi's native int4, which keeps attention and the
+ * shared experts 16-bit (compressed-tensors "ignore"), is that one model. */
 static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind == LIN_DENSE && l->attn; }
 
 /* One matrix entry's GEMMs (not experts' kernel floor, added by the
@@ -1585,7 +1588,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     /* attention runs at 16 bits even with fp8 weights (the cache dtype
      * aside): FlashAttention/FlashInfer on the half tensor cores */
     s->adt = dlp_quant_act_dtype(wl->quant);
-    s->keep16 = (wl->quant == DLP_QT_NVFP4 || wl->quant == DLP_QT_INT4) && c->num_experts > 0;
+    s->keep16 = wl->quant == DLP_QT_NVFP4 && c->num_experts > 0;
     s->peak_mm16 = dlp__node_peak(d, DLP_OPC_GEMM, s->adt, DLP_TF32_OFF, &tc);
     s->cv_gemm16 = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_GEMM)->c;
     s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
