@@ -212,6 +212,16 @@ static const struct {
  * not a fit on serving rows. */
 #define FP8_ACT_QUANT_US 4.0
 #define E_DECODE_ATTN 0.85  /* share of bandwidth decode attention streams at */
+/* The decode-attention op's floor per layer (issue 22, h147): aiconfigurator's
+ * H100 generation-attention table (TensorRT-LLM 1.3.0rc10, XQA / masked MHA
+ * over a paged cache, one query token per sequence; 17,404 full-attention
+ * rows) fits t = 8.58 us + cache bytes / (0.996 x DRAM BW) (MAPE 33.6 %;
+ * held out on A100's table 47.9 %, where the old 2 us + bytes / (0.85 BW)
+ * gave 63.5 / 66.9 %; tools/attn/fit_decode_attn.py).  Caches under 100 MB a
+ * layer, the decode batches of small and mid concurrency, ran 6-13 us above
+ * the old form.  The bandwidth share stays E_DECODE_ATTN (the large-cache
+ * rows, where it matters, sit within 10 % of it). */
+#define ATTN_DEC_T0_US 8.58
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 /* Expert parallelism's dispatch and combine as the engines run them with
  * attention DP (DeepEP's low-latency kernels in SGLang and vLLM wide EP;
@@ -303,6 +313,9 @@ typedef struct {
     double experts;            /* LIN_EXPERT: experts stacked (E)               */
     double count;              /* how many such matrices in one forward         */
     int kind;
+    int attn;                  /* LIN_DENSE of an attention block (a scope
+                                  "/attn/" or "/linear_attn/"): the nvfp4
+                                  checkpoints of MoE models keep it 16-bit */
 } lin_t;
 
 #define MAX_LIN 48
@@ -329,15 +342,15 @@ static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tens
     return 0;
 }
 
-static void add_lin(prof_t *p, double k, double n, double e, double count, int kind) {
+static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn) {
     for (int i = 0; i < p->n_lin; i++) {
         lin_t *l = &p->lin[i];
-        if (l->k == k && l->n == n && l->experts == e && l->kind == kind) {
+        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn) {
             l->count += count;
             return;
         }
     }
-    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind};
+    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn};
     else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
 }
 
@@ -395,16 +408,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         dlp_tensor_info t;
         if (mm && has_init_weight(g, &ni, &t)) {
             if (t.rank == 3) {
-                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT);
+                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0);
             } else if (strstr(ni.name, "/experts.") && c->num_experts > 0) {
                 /* Mixtral-style: one node per expert -> one grouped entry */
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], (double)c->num_experts, 1.0 / (double)c->num_experts,
-                        LIN_EXPERT);
+                        LIN_EXPERT, 0);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
                 int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
+                int attn = strstr(ni.name, "/attn/") || strstr(ni.name, "/linear_attn/");
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
-                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE);
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn);
             }
             lin_elems += (double)t.numel;
             continue;
@@ -609,6 +623,12 @@ typedef struct {
                                   over without, (L + drafts) / L                 */
     double spec_yield;         /* MTP: tokens a sequence gains per step (1 +
                                   accepted drafts); 1: none                     */
+    int keep16;                /* nvfp4 MoE checkpoints: attention matrices
+                                  stay 16-bit (lin_is16)                    */
+    const dlp_eff_curve *cv_gemm16;
+    double peak_mm16;          /* the 16-bit GEMM curve and peak they run on */
+    const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
+                                  t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
@@ -723,6 +743,49 @@ static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_
  * floor and per-expert terms carry the fit.  tools/moe/fit_nvfp4_moe.py.
  * A fit on kernel tables, not on serving rows. */
 static const double MOE_FITNV4[3] = {15.7, 0.133, 1.283};
+
+/* nvfp4 dense GEMMs on FP4 tensor cores (issue 22, h147): aiconfigurator's
+ * GEMM tables (095f58a5, systems/data/{b200_sxm,b300_sxm,gb200}/gemm/
+ * {vllm/0.24.0,sglang/0.5.14,trtllm/1.3.0rc20}, nvfp4, m <= 32) are flat in
+ * m and run far above the fp4 curve at decode sizes (vLLM: a median 5-7 us
+ * over it; the op with its quantisation runs about as long as bf16 on the
+ * same shape).  Each collector times the GEMM with the activation's fp4
+ * quantisation from bf16 (collector/{vllm,sglang,trtllm}/collect_gemm.py).
+ * Per op t = t0 + (weight + activation bytes) / (eta x DRAM BW), fitted per
+ * engine on relative error (tools/gemm/fit_nvfp4_gemm.py, which prints the
+ * leave-one-GPU-out checks): vLLM 7.84 us / 0.745 (MAPE 17.6 %, held out
+ * 17.2-19.5 %), SGLang 5.07 / 0.617 (20.1 %, 20.1-20.7), TensorRT-LLM 8.82 /
+ * 0.496 (27.6 %, 24.5-29.6).  What the engines run: vLLM's and SGLang's
+ * ModelOpt nvfp4 linear (modelopt.py / modelopt_quant.py,
+ * ModelOptFp4LinearMethod.apply) quantise with scaled_fp4_quant, a kernel
+ * of its own, before the GEMM: the table's op as it is.  TensorRT-LLM
+ * quantises inside the kernel before it (the all-reduce + residual +
+ * RMSNorm kernel's RESIDUAL_RMS_NORM_QUANT_NVFP4 for QKV and gate/up,
+ * the SwiGLU for down; tensorrt_llm/_torch/modules/linear.py skips
+ * fp4_quantize for an Fp4QuantizedTensor input), and it autotunes each
+ * GEMM at warm-up (pyexecutor/model_engine.py _run_autotuner_warmup) where
+ * the collector ran Linear untuned (no autotune(): its table is the default
+ * tactic, 1.5-2x SGLang's op); so TensorRT-LLM takes SGLang's op (the same
+ * FlashInfer CuTe-DSL fp4 GEMM) less the one launch-bound quantisation
+ * kernel it fuses away (T_KERNEL_US).  Its own table's fit put its nvfp4
+ * rows at 1.18-1.23 of measured.  A fit on kernel tables, not on serving
+ * rows; indexed by dlp_llm_engine. */
+static const double NV4_GEMM_FIT[4][2] = {
+    [DLP_LLM_ENGINE_MODERN] = {7.84, 0.745},
+    [DLP_LLM_ENGINE_VLLM_V0] = {7.84, 0.745},
+    [DLP_LLM_ENGINE_SGLANG] = {5.07, 0.617},
+    [DLP_LLM_ENGINE_TRTLLM] = {5.07 - T_KERNEL_US, 0.617},
+};
+
+/* The fitted (t0 us, eta) of an nvfp4 dense GEMM under `engine` on d, or
+ * NULL: nvfp4 weights on FP4 tensor cores of an NVIDIA GPU only (the
+ * tables are Blackwell's; elsewhere nvfp4 runs as weight-only W4A16). */
+static const double *nv4_gemm_fit(const dlp_device *d, int quant, int cdt, int engine) {
+    if (quant != DLP_QT_NVFP4 || cdt != DLP_DT_FLOAT4E2M1) return NULL;
+    if (!d || !d->vendor || strcmp(d->vendor, "nvidia") != 0) return NULL;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
+    return NV4_GEMM_FIT[engine];
+}
 
 int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
     if (quant == DLP_QT_INT4) return 1;
@@ -907,6 +970,85 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
     return decode_only && dp > 1 && b > 0 ? adp_graph_bs(engine, spec, b) : b;
 }
 
+/* The tensor-parallel all-reduce of a decode step as the engines run it
+ * inside one NVLink node (issue 22, h147): their own one-shot kernels, not
+ * NCCL, for small messages in CUDA graphs: vLLM's custom_all_reduce
+ * (distributed/device_communicators/custom_all_reduce.py: world sizes 2-8,
+ * full NVLink, one-shot below a few hundred KB, two-shot up to its 8 MB
+ * buffer), SGLang's (sgl_kernel custom_reduce, the same design) and
+ * TensorRT-LLM's AllReduce (strategy AUTO: ONESHOT / TWOSHOT by size and TP,
+ * NCCL above).  One-shot: each GPU reads its n - 1 peers' buffers, t = t0 +
+ * (n - 1) bytes / (eta x one-way NVLink).  Fitted per engine on
+ * aiconfigurator's custom_allreduce tables (095f58a5: H100, H200, B200,
+ * B300; graph mode, messages <= 1 MiB; tools/nccl/fit_custom_allreduce.py
+ * prints leave-one-GPU-out): vLLM 5.51 us / 1.024 (MAPE 22.7 %, held out
+ * 24.4-32.9 %), SGLang 3.35 / 0.900 (22.7 %, 25.0-31.4), TensorRT-LLM 3.50 /
+ * 0.665 (20.7 %, 23.1-31.3).  NCCL's table gave 16-21 us at TP 8 for what
+ * these run in 4-10 us.  The engine takes the faster of the two; past 1 MiB
+ * (two-shot, NCCL) NCCL's table stays.  vllm-v0 (2023) keeps NCCL's: its
+ * fitted CPU term (ENGINE_CPU) was fitted with it.  Indexed by
+ * dlp_llm_engine; {0, 0}: none. */
+static const double AR_ONESHOT_FIT[4][2] = {
+    [DLP_LLM_ENGINE_MODERN] = {5.51, 1.024},
+    [DLP_LLM_ENGINE_VLLM_V0] = {0, 0},
+    [DLP_LLM_ENGINE_SGLANG] = {3.35, 0.900},
+    [DLP_LLM_ENGINE_TRTLLM] = {3.50, 0.665},
+};
+#define AR_ONESHOT_MAX_BYTES 1048576.0
+
+/* Seconds of one all-reduce of `bytes` per GPU over the attention TP group:
+ * the engine's one-shot kernel inside an NVIDIA NVLink node where it
+ * applies and is faster, else NCCL's table (coll_s). */
+static double tp_allreduce_s(const sctx *s, double bytes) {
+    int n = s->tp_attn, nvl;
+    double t = coll_s(s->d, CO_ALLREDUCE, n, bytes);
+    double gbs = link_gbs(s->d, &nvl);
+    if (!nvl || n > 8 || bytes > AR_ONESHOT_MAX_BYTES || strstr(s->d->host_interface, "bridge")) return t;
+    if (s->engine < DLP_LLM_ENGINE_MODERN || s->engine > DLP_LLM_ENGINE_TRTLLM) return t;
+    if (!s->d->vendor || strcmp(s->d->vendor, "nvidia") != 0) return t;
+    const double *f = AR_ONESHOT_FIT[s->engine];
+    if (f[1] <= 0) return t;
+    double one = f[0] * 1e-6 + (n - 1) * bytes / (f[1] * gbs / 2.0 * 1e9);
+    return fmin(t, one);
+}
+
+/* A matrix the checkpoint keeps in 16 bits though the model is quantised:
+ * NVIDIA's nvfp4 checkpoints of MoE models leave the attention
+ * projections out of the fp4 format (hf_quant_config.json exclude_modules:
+ * self_attn of DeepSeek-V3.1, Kimi-K2.6, GLM-5, MiniMax-M2.5; linear_attn
+ * of Qwen3.5-397B; copies in aiconfigurator 095f58a5 model_configs/), so
+ * those GEMMs read 2 B a weight on the 16-bit tensor cores.  Not int4: the
+ * format dlperf's int4 stands for (AWQ / GPTQ, group 128) quantises every
+ * linear but the router; Kimi's native int4, which keeps attention and the
+ * shared experts 16-bit (compressed-tensors "ignore"), is that one model. */
+static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind == LIN_DENSE && l->attn; }
+
+/* One matrix entry's GEMMs (not experts' kernel floor, added by the
+ * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
+ * what the weights are; then the per-GEMM terms of the format. */
+static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, double k, double n, double wbytes,
+                           double wb) {
+    double flops = 2.0 * m * k * n;
+    double bytes = wbytes + m * (k + n) * s->p->act_bytes;
+    if (lin_is16(s, l)) { /* 16-bit kept: no activation quantisation */
+        kadd(s, it, s->cv_gemm16, s->peak_mm16, flops * l->count, bytes * l->count, l->count);
+        return;
+    }
+    /* bitsandbytes formats cost what generate mode charges (llm.c):
+     * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
+     * each weight to 16 bits (write and re-read) before the matmul */
+    if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
+    if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
+    double t0 = it->t;
+    kadd(s, it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
+    if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it->t += s->gemm_extra_s * l->count;
+    /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit) */
+    if (l->kind == LIN_DENSE && s->nv4_gemm) {
+        double km = l->count * (s->nv4_gemm[0] * 1e-6 + bytes / (s->nv4_gemm[1] * s->bw));
+        if (km > it->t - t0) it->t = t0 + km;
+    }
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -949,18 +1091,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
             n /= s->tp_attn;
-            wbytes = k * n * wb;
+            wbytes = k * n * (lin_is16(s, l) ? ab : wb);
         }
-        double flops = 2.0 * m * k * n;
-        double bytes = wbytes + m * (k + n) * ab;
-        /* bitsandbytes formats cost what generate mode charges (llm.c):
-         * LLM.int8's outlier decomposition ~3x the math; nf4 dequantises
-         * each weight to 16 bits (write and re-read) before the matmul */
-        if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
-        if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
         double t0 = it.t;
-        kadd(s, &it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
-        if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it.t += s->gemm_extra_s * l->count;
+        dense_gemm_add(s, &it, l, m, k, n, wbytes, wb);
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
@@ -989,6 +1123,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0)
         kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
+    /* the decode-attention kernel's own floor per layer (ATTN_DEC_T0_US)
+     * beyond the launch kadd counts; vllm-v0 keeps its fitted CPU term's */
+    if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
+        it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     if (pf_elems > 0)
@@ -1016,7 +1154,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * under expert parallelism dispatch and combine (all-to-all) */
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers;
     double comm = 0;
-    if (s->tp_attn > 1) comm += 2.0 * L * coll_s(s->d, CO_ALLREDUCE, s->tp_attn, t_local * H * ab);
+    if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
     if (p->moe_layers > 0 && s->ep > 1) {
         /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
          * routed rows a GPU receives.  Under attention TP too: dropping them
@@ -1468,6 +1606,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     /* attention runs at 16 bits even with fp8 weights (the cache dtype
      * aside): FlashAttention/FlashInfer on the half tensor cores */
     s->adt = dlp_quant_act_dtype(wl->quant);
+    s->keep16 = wl->quant == DLP_QT_NVFP4 && c->num_experts > 0;
+    s->peak_mm16 = dlp__node_peak(d, DLP_OPC_GEMM, s->adt, DLP_TF32_OFF, &tc);
+    s->cv_gemm16 = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_GEMM)->c;
     s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
     double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, s->adt, DLP_TF32_OFF, &tc);
     s->cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
@@ -1480,6 +1621,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
