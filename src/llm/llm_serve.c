@@ -650,6 +650,9 @@ typedef struct {
     double eager_s;            /* host time a step spends issuing its layers'
                                   kernels without CUDA graphs (wl->eager,
                                   EAGER_LAYER_MS x layers); 0: graphed      */
+    const double *ar1;         /* the engine's one-shot all-reduce fit over
+                                  the TP group (ar_oneshot_fit); NULL: NCCL */
+    double ar1_gbs;            /* the NVLink rate it runs at (GB/s, both ways) */
 } sctx;
 
 typedef struct {
@@ -777,12 +780,14 @@ static const double NV4_GEMM_FIT[4][2] = {
     [DLP_LLM_ENGINE_TRTLLM] = {5.07 - T_KERNEL_US, 0.617},
 };
 
+static int is_nvidia(const dlp_device *d) { return d && d->vendor && !strcmp(d->vendor, "nvidia"); }
+
 /* The fitted (t0 us, eta) of an nvfp4 dense GEMM under `engine` on d, or
  * NULL: nvfp4 weights on FP4 tensor cores of an NVIDIA GPU only (the
  * tables are Blackwell's; elsewhere nvfp4 runs as weight-only W4A16). */
 static const double *nv4_gemm_fit(const dlp_device *d, int quant, int cdt, int engine) {
     if (quant != DLP_QT_NVFP4 || cdt != DLP_DT_FLOAT4E2M1) return NULL;
-    if (!d || !d->vendor || strcmp(d->vendor, "nvidia") != 0) return NULL;
+    if (!is_nvidia(d)) return NULL;
     if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
     return NV4_GEMM_FIT[engine];
 }
@@ -803,7 +808,7 @@ int dlp__llm_w4a16_moe(const dlp_device *d, int quant) {
 int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
     if (!d) return DLP__MOEK_NONE;
     if (dlp__llm_w4a16_moe(d, quant)) return DLP__MOEK_W4A16;
-    if (!d->vendor || strcmp(d->vendor, "nvidia") != 0) return DLP__MOEK_NONE;
+    if (!is_nvidia(d)) return DLP__MOEK_NONE;
     int cdt = dlp_llm_compute_dtype(d, (dlp_quant)quant, NULL, 0);
     if (quant == DLP_QT_NVFP4) return cdt == DLP_DT_FLOAT4E2M1 ? DLP__MOEK_NVFP4 : DLP__MOEK_NONE;
     if (quant != DLP_QT_BF16 && quant != DLP_QT_FP16 && quant != DLP_QT_FP8) return DLP__MOEK_NONE;
@@ -996,20 +1001,26 @@ static const double AR_ONESHOT_FIT[4][2] = {
 };
 #define AR_ONESHOT_MAX_BYTES 1048576.0
 
+/* The engine's one-shot fit for a TP group of n on d, or NULL where it does
+ * not run: off NVIDIA NVLink (link_gbs: no bridge, no PCIe, not AMD's
+ * fabric), past 8 GPUs, vllm-v0.  *gbs: the link's rate.  Decided once a
+ * prediction (serve_setup), not per step. */
+static const double *ar_oneshot_fit(const dlp_device *d, int engine, int n, double *gbs) {
+    int nvl;
+    *gbs = link_gbs(d, &nvl);
+    if (!nvl || n > 8 || !is_nvidia(d)) return NULL;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
+    return AR_ONESHOT_FIT[engine][1] > 0 ? AR_ONESHOT_FIT[engine] : NULL;
+}
+
 /* Seconds of one all-reduce of `bytes` per GPU over the attention TP group:
- * the engine's one-shot kernel inside an NVIDIA NVLink node where it
- * applies and is faster, else NCCL's table (coll_s). */
+ * the engine's one-shot kernel (s->ar1) up to its size where it is faster,
+ * else NCCL's table (coll_s). */
 static double tp_allreduce_s(const sctx *s, double bytes) {
-    int n = s->tp_attn, nvl;
+    int n = s->tp_attn;
     double t = coll_s(s->d, CO_ALLREDUCE, n, bytes);
-    double gbs = link_gbs(s->d, &nvl);
-    if (!nvl || n > 8 || bytes > AR_ONESHOT_MAX_BYTES || strstr(s->d->host_interface, "bridge")) return t;
-    if (s->engine < DLP_LLM_ENGINE_MODERN || s->engine > DLP_LLM_ENGINE_TRTLLM) return t;
-    if (!s->d->vendor || strcmp(s->d->vendor, "nvidia") != 0) return t;
-    const double *f = AR_ONESHOT_FIT[s->engine];
-    if (f[1] <= 0) return t;
-    double one = f[0] * 1e-6 + (n - 1) * bytes / (f[1] * gbs / 2.0 * 1e9);
-    return fmin(t, one);
+    if (!s->ar1 || bytes > AR_ONESHOT_MAX_BYTES) return t;
+    return fmin(t, s->ar1[0] * 1e-6 + (n - 1) * bytes / (s->ar1[1] * s->ar1_gbs / 2.0 * 1e9));
 }
 
 /* A matrix the checkpoint keeps in 16 bits though the model is quantised:
@@ -1583,6 +1594,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                         : 1.0;
     s->spec_yield = 1.0 + wl->spec_accepted;
     s->tp_attn = s->n_gpus / s->attn_dp;
+    s->ar1 = ar_oneshot_fit(d, wl->engine, s->tp_attn, &s->ar1_gbs);
     s->moe_tp = s->n_gpus / s->ep;
     s->kv_eb = kv_eb;
     /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
