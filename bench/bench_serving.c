@@ -2462,6 +2462,10 @@ static double sw_median(const double *v, int n) {
     return median_of(t, n);
 }
 
+/* Engine steps a prefill of `tokens` takes: chunks of at most llm_serve.c's
+ * CHUNK_TOKENS (8,192) */
+static double sw_steps(double tokens) { return tokens / fmin(tokens, 8192.0); }
+
 /* The prefill of the setup's B prompts on `engine`: round_ms of a prefill
  * worker of B clients, and its engine CPU time over all its chunks. */
 static int sw_prefill(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *dec, int engine,
@@ -2473,7 +2477,7 @@ static int sw_prefill(const dlp_llm_config *c, const dlp_device *d, const dlp_ll
     if (dlp_llm_predict(c, d, db, &wl, &ANALYTIC, &p, &e) || !(p.round_ms > 0)) return 0;
     double tokens = (double)wl.seq * (double)wl.concurrency;
     *ms = p.round_ms;
-    *ovh = p.overhead_ms * tokens / fmin(tokens, 8192.0); /* llm_serve.c CHUNK_TOKENS per step */
+    *ovh = p.overhead_ms * sw_steps(tokens);
     return 1;
 }
 
@@ -2515,7 +2519,7 @@ static void sw_row(const sw_setup *s) {
     double ms, ovh, ms2, ovh2;
     if (sw_prefill(&c, d, &r->wl, sw_engine, &ms, &ovh)) r->a[T_TTFT] = ms, sw_ovh[i][0] = ovh;
     double tokens = (double)s->P * (double)s->B;
-    sw_layers[i] = (double)c.num_hidden_layers, sw_pf_steps[i] = tokens / fmin(tokens, 8192.0);
+    sw_layers[i] = (double)c.num_hidden_layers, sw_pf_steps[i] = sw_steps(tokens);
     sw_alt[i][0] = sw_prefill(&c, d, &r->wl, sw_other, &ms2, &ovh2) ? ms2 : NAN;
     double st = sw_step(&c, d, &r->wl, sw_other);
     sw_alt[i][1] = st > 0 ? st : NAN;
