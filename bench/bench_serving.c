@@ -82,7 +82,8 @@ typedef struct {
                                   expert_slots = the model's experts + this */
     int src;                   /* silicon: the data source's kind (SRC_*)       */
     int squared;               /* silicon aggregated: the GPU count read from a
-                                  squared layout (squared_layout)             */
+                                  squared layout (squared_layout) or vLLM's
+                                  EP layout (vllm_ep_layout)                  */
     int fw;                    /* infbench: the framework (fwname)              */
     double floor_ms;           /* gen - 1 decode steps each streaming the active
                                   weights of one GPU at its peak bandwidth: no
@@ -282,9 +283,98 @@ static int quant_of(const char *gemm, const char *prec) {
  * 16 or 64 GPUs, a 4-client run paid TP all-reduces over InfiniBand or an
  * eighth of its sequences per rank.  So such a row is read as moe_ep GPUs
  * (TP or attention DP as recorded), experts over all of them.  The vLLM
- * layouts (tp 4 x dp 4, moe_tp 1, moe_ep 16) are not squared and stay. */
+ * layouts (tp 4 x dp 4, moe_tp 1, moe_ep 16) are not squared: see
+ * vllm_ep_layout. */
 static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
     return tp * dp > 8 && moe_tp > 1 && moe_tp == moe_ep && moe_tp * moe_ep == tp * dp && (tp == 1 || dp == 1);
+}
+
+/* A vLLM expert-parallel run as the dumps record it: tp = attention_dp = T
+ * > 1, moe_tp 1, moe_ep T x T.  InferenceMAX ran those on T GPUs: its vLLM
+ * scripts serve a search-space entry {tp: T, ep: T} as
+ * --tensor-parallel-size T --enable-expert-parallel (experts over the same
+ * T GPUs), and with dp-attn as --tensor-parallel-size 1
+ * --data-parallel-size T (InferenceX benchmarks/single_node/
+ * minimaxm2.5_fp4_b200.sh, PARALLEL_ARGS; every vLLM entry of
+ * .github/configs/nvidia-master.yaml from 2026-03 to 05 is {tp: T, ep: T},
+ * with or without dp-attn, on a one-node runner).  The dumps hold the same
+ * runs as (T, 1, 1, T) as well: Kimi-K2.5 nvfp4 on B200, 1k/1k, 1k/8k and
+ * 8k/1k at 4-64 clients, TTFT and TPOT equal to the printed digit; MiniMax-
+ * M2.5 fp8 on H100 and B200 within run-to-run noise.  Read as T x T GPUs
+ * (TP T x attention DP T) a 512-client run had four times the GPUs it ran
+ * on, and the predicted / measured TPOT fell with load (0.96 at 16 clients
+ * to 0.57 at 512, docs/llm.md "h139").  So such a row is read as T GPUs, TP
+ * T, EP T.  dp-attn is not in the dumps: the entries that set it
+ * (MiniMax-M2.5 fp4 on B200 / B300 at 256-2048 clients, fp8 on B300 at
+ * 1,024) are read as TP too. */
+static int vllm_ep_layout(const char *backend, int tp, int dp, int moe_tp, int moe_ep) {
+    return !strcmp(backend, "vllm") && tp > 1 && dp == tp && moe_tp == 1 && moe_ep == tp * dp;
+}
+
+/* Which of the two a vLLM EP-layout row ran: tools/inferencemax/vllm_ep.csv
+ * (tools/inferencemax/vllm_ep.py) lists every single-node vLLM entry with
+ * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
+ * row's own measured= date (else its dump's source_file= date), model, GPU,
+ * precision, isl, osl, T and clients pick the entries: 1 where all of them
+ * set dp-attn, 0 where none does, -1 where they disagree (two runs of one
+ * key) or none is found; both of the latter are read as TP, the majority. */
+#define MAXVEP 2048
+static struct {
+    char date[11], model[16], gpu[16], prec[8];
+    int isl, osl, tp, dp, conc;
+} VEP[MAXVEP];
+static int nVEP = -1, vep_count[4]; /* dp-attn, TP, disagree, none */
+static const char *vep_path = "tools/inferencemax/vllm_ep.csv"; /* --vllm-ep (none: all TP) */
+
+static void load_vllm_ep(void) {
+    static char line[512], hl[512];
+    char *h[16], *v[16];
+    int nh;
+    nVEP = 0;
+    FILE *t = strcmp(vep_path, "none") ? fopen(vep_path, "r") : NULL;
+    if (!t) return;
+    fclose(t);
+    FILE *f = csv_open(vep_path[0] == '/' ? "" : ".", vep_path, hl, (int)sizeof hl, h, 16, &nh);
+    int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
+        cP = csv_col(h, nh, "precision"), cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"),
+        cT = csv_col(h, nh, "tp"), cA = csv_col(h, nh, "dp_attn"), cC = csv_col(h, nh, "conc");
+    while (fgets(line, sizeof line, f) && nVEP < MAXVEP) {
+        if (csv_split(line, v, 16) != nh) continue;
+        snprintf(VEP[nVEP].date, sizeof VEP[nVEP].date, "%s", v[cD]);
+        snprintf(VEP[nVEP].model, sizeof VEP[nVEP].model, "%s", v[cM]);
+        snprintf(VEP[nVEP].gpu, sizeof VEP[nVEP].gpu, "%s", v[cG]);
+        snprintf(VEP[nVEP].prec, sizeof VEP[nVEP].prec, "%s", v[cP]);
+        VEP[nVEP].isl = atoi(v[cI]), VEP[nVEP].osl = atoi(v[cO]), VEP[nVEP].tp = atoi(v[cT]);
+        VEP[nVEP].dp = atoi(v[cA]), VEP[nVEP].conc = atoi(v[cC]);
+        nVEP++;
+    }
+    fclose(f);
+}
+
+static void src_field(const char *src, const char *key, char *out, size_t n);
+static void recipe_gpu(const char *system, char *gpu, size_t n);
+static int vllm_dp_attn(const char *src, const char *model_path, const char *system, const char *prec, int isl,
+                        int osl, int tp, int conc) {
+    static const struct { const char *a, *b; } m[] = {{"MiniMaxAI/MiniMax-M2.5", "minimaxm2.5"},
+                                                      {"moonshotai/Kimi-K2.5", "kimik2.5"}};
+    const char *mp = "";
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(model_path, m[i].a)) mp = m[i].b;
+    char date[32], gpu[32];
+    src_field(src, "measured=", date, sizeof date);
+    if (strlen(date) < 10) src_field(src, "source_file=", date, sizeof date);
+    date[10] = 0;
+    recipe_gpu(system, gpu, sizeof gpu);
+    if (nVEP < 0) load_vllm_ep();
+    int n[2] = {0, 0};
+    for (int i = 0; i < nVEP; i++)
+        if (!strcmp(VEP[i].date, date) && !strcmp(VEP[i].model, mp) && !strcmp(VEP[i].gpu, gpu) &&
+            !strcmp(VEP[i].prec, prec) && VEP[i].isl == isl && VEP[i].osl == osl && VEP[i].tp == tp &&
+            VEP[i].conc == conc)
+            n[VEP[i].dp != 0]++;
+    int k = n[1] && !n[0] ? 0 : n[0] && !n[1] ? 1 : n[0] ? 2 : 3;
+    vep_count[k]++;
+    return k == 0 ? 1 : k == 1 ? 0 : -1;
 }
 
 /* The InferenceMAX recipes (docs/llm.md, "Worker counts from the
@@ -781,6 +871,11 @@ static void load_silicon(const char *root) {
                 /* the clients as the run recorded them (batch x the
                  * recorded DP otherwise, as before) */
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                r->squared = 1;
+            } else if (vllm_ep_layout(v[cB], tp, dp, I(v[cMTP]), ep)) {
+                if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                ep = tp, dp = 1;
+                if (vllm_dp_attn(v[cSRC], v[cM], v[cS], v[cP], isl, osl, tp, (int)conc) == 1) dp = tp, tp = 1;
                 r->squared = 1;
             }
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
@@ -1549,6 +1644,10 @@ static void mtp_report(void) {
 static double median_of(double *v, int n);
 static void imax_report(void) {
     int runs = 0;
+    if (vep_count[0] + vep_count[1] + vep_count[2] + vep_count[3])
+        printf("\nvLLM expert-parallel rows (tp = attention DP = T, moe_ep T x T) read as T GPUs (vllm_ep_layout; %s):"
+               " dp-attn %d, TP %d, entries disagree %d, no entry %d (both read as TP)\n",
+               vep_path, vep_count[0], vep_count[1], vep_count[2], vep_count[3]);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -3127,7 +3226,7 @@ static void ibr_report(void) {
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY] [--lowload] [--recipes FILE|none]\n");
+                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3139,6 +3238,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
+        else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

@@ -211,3 +211,52 @@ check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes
 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/nope.csv" >"$tmp/o" 2>"$tmp/e"
 rc=$?
 check "--recipes missing file: exit $rc, names it" bash -c "[ $rc != 0 ] && grep -q nope.csv '$tmp/e'"
+
+# vLLM's expert-parallel rows (docs/llm.md, "vLLM's expert-parallel rows read
+# as the GPUs they ran on"): the dumps write InferenceMAX's vLLM {tp: T, ep: T}
+# as tp = attention_dp = T, moe_ep T x T; the bench reads T GPUs, TP T, EP T,
+# or attention DP T (TP 1) where the yaml of the run's date set dp-attn.
+# Fixture, worked by hand: minimaxm2.5-fp4-b200-vllm, 1024 / 1024:
+#   V1 {tp 2, ep 2, conc 128..256}         -> conc 128, 256, dp-attn 0
+#   V2 {tp 2, ep 2, dp-attn, conc 256..1000} -> 256, 512, 1000 (clamped), dp-attn 1
+#   V3 {tp 4, conc 4..8} (no ep)            -> no rows
+#   => 5 table rows.  Runs (tp 2, adp 2, moe_ep 4, measured 2026-04-22):
+#   conc 128 -> V1 only: TP (2 GPUs, ep 2, dp 1); 512 -> V2 only: dp-attn (2 GPUs,
+#   ep 2, dp 2); 256 -> V1 and V2 disagree: TP; 64 -> no entry: TP.
+cat >"$tmp/vllm.yaml" <<'YAML'
+minimaxm2.5-fp4-b200-vllm:
+  model: nvidia/MiniMax-M2.5-NVFP4
+  model-prefix: minimaxm2.5
+  runner: b200
+  precision: fp4
+  framework: vllm
+  multinode: false
+  scenarios:
+    fixed-seq-len:
+    - isl: 1024
+      osl: 1024
+      search-space:
+      - { tp: 2, ep: 2, conc-start: 128, conc-end: 256 }
+      - { tp: 2, ep: 2, dp-attn: true, conc-start: 256, conc-end: 1000 }
+      - { tp: 4, conc-start: 4, conc-end: 8 }
+YAML
+python3 tools/inferencemax/vllm_ep.py --yaml "$tmp/vllm.yaml" --date 2026-04-22 >"$tmp/vllm_ep.csv" ||
+  { echo "FAIL vllm_ep.py on the fixture"; exit 1; }
+got=$(awk -F, 'NR > 1 { print $11 ":" $10 }' "$tmp/vllm_ep.csv" | tr '\n' ' ')
+check "vllm_ep: 128:0 256:0 256:1 512:1 1000:1: got '$got'" [ "$got" = "128:0 256:0 256:1 512:1 1000:1 " ]
+vrun() { # conc
+  echo "v$1,source_file=2026-04-27.csv; measured=2026-04-22T00:00:00.000Z; silicon_concurrency=$1,vllm,0.19.0,MiniMaxAI/MiniMax-M2.5,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,$(($1 / 2)),2,1,2,1,4,,,,,,,,,,,,,,,100,20"
+}
+{
+  echo "$h"
+  for c in 128 512 256 64; do vrun $c; done
+} >"$S/silicon_sample.csv"
+out4=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-ep "$tmp/vllm_ep.csv" --rows "$tmp/rows4.csv" 2>&1)
+check "vllm_ep: counts dp-attn 1, TP 1, disagree 1, no entry 1" \
+  grep -qF "dp-attn 1, TP 1, entries disagree 1, no entry 1" <<<"$out4"
+got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 "/" $10 }' "$tmp/rows4.csv" | sort -n | tr '\n' ' ')
+check "vllm_ep: rows conc:gpus/ep/dp = 64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/2: got '$got'" \
+  [ "$got" = "64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/2 " ]
+out5=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-ep none --rows "$tmp/rows5.csv" 2>&1)
+got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 "/" $10 }' "$tmp/rows5.csv" | sort -n | tr '\n' ' ')
+check "--vllm-ep none: all TP on 2 GPUs: got '$got'" [ "$got" = "64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/1 " ]
