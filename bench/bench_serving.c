@@ -311,6 +311,28 @@ static int vllm_ep_layout(const char *backend, int tp, int dp, int moe_tp, int m
     return !strcmp(backend, "vllm") && tp > 1 && dp == tp && moe_tp == 1 && moe_ep == tp * dp;
 }
 
+static void src_field(const char *src, const char *key, char *out, size_t n);
+static void recipe_gpu(const char *system, char *gpu, size_t n);
+
+/* A run whose clients the row does not give.  From 2025-11-21 (InferenceX
+ * d22bf9ca9, "refactor Docker runner launch") to 2025-12-08 (4e135fd3f,
+ * "fix h100 docker error"), benchmarks/gptoss_fp4_h100_docker.sh served
+ * gpt-oss with --max-num-seqs=$CONC and ran the client with
+ * --max-concurrency 512 and --num-prompts 10 x CONC (CONC 4-64 in the yaml
+ * of those days): all the prompts at once against CONC engine slots.  The
+ * dumps record those runs as 512 clients (9 rows, measured 2025-12-05 and
+ * 12-08: TTFT 20-460 s, TPOT 3.6-27 ms, below the same configurations'
+ * measured TPOT at 64 clients) and CONC is not in the row, so they are
+ * counted as refused with that reason, not scored. */
+static int clients_not_recorded(const char *backend, const char *model, const char *system, const char *src) {
+    char meas[32], conc[16];
+    src_field(src, "measured=", meas, sizeof meas);
+    src_field(src, "silicon_concurrency=", conc, sizeof conc);
+    meas[10] = 0;
+    return !strcmp(backend, "vllm") && strstr(model, "gpt-oss") && !strcmp(system, "h100_sxm") && atoi(conc) == 512 &&
+           strcmp(meas, "2025-11-21") >= 0 && strcmp(meas, "2025-12-08") <= 0;
+}
+
 /* Which of the two a vLLM EP-layout row ran: tools/inferencemax/vllm_ep.csv
  * (tools/inferencemax/vllm_ep.py) lists every single-node vLLM entry with
  * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
@@ -351,8 +373,6 @@ static void load_vllm_ep(void) {
     fclose(f);
 }
 
-static void src_field(const char *src, const char *key, char *out, size_t n);
-static void recipe_gpu(const char *system, char *gpu, size_t n);
 static int vllm_dp_attn(const char *src, const char *model_path, const char *system, const char *prec, int isl,
                         int osl, int tp, int conc) {
     static const struct { const char *a, *b; } m[] = {{"MiniMaxAI/MiniMax-M2.5", "minimaxm2.5"},
@@ -885,7 +905,11 @@ static void load_silicon(const char *root) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
-            if (predict_row(r, v[cM], dev)) nR++;
+            if (clients_not_recorded(v[cB], v[cM], v[cS], v[cSRC]))
+                nSeen++, refuse("the run's clients are not in the row (InferenceMAX's H100 vLLM script, 2025-11-21 to "
+                                "12-08: 512 clients, max-num-seqs = its CONC)");
+            else if (predict_row(r, v[cM], dev))
+                nR++;
         } else {
             /* a prefill worker (TTFT) and a decode worker (TPOT): two rows.
              * 1,328 of the 1,602 runs (the InferenceMAX-style dumps) give

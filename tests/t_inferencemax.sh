@@ -260,3 +260,22 @@ check "vllm_ep: rows conc:gpus/ep/dp = 64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/2: g
 out5=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-ep none --rows "$tmp/rows5.csv" 2>&1)
 got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 "/" $10 }' "$tmp/rows5.csv" | sort -n | tr '\n' ' ')
 check "--vllm-ep none: all TP on 2 GPUs: got '$got'" [ "$got" = "64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/1 " ]
+
+# The runs whose clients the row does not give: InferenceX's H100 gpt-oss vLLM
+# script ran --max-concurrency 512 against --max-num-seqs=$CONC from 2025-11-21
+# to 12-08 (d22bf9ca9 .. 4e135fd3f).  A 512-client gpt-oss H100 vLLM row measured
+# 2025-12-05 is refused with that reason; the same measured 2025-12-09 (after the
+# fix) and one at 64 clients on 12-05 are scored.
+grun() { # id conc measured
+  echo "$1,source_file=2026-04-06.csv; model=GPT-OSS-120B; silicon_concurrency=$2; measured=$3T00:00:00.000Z,vllm,0.11.2,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,$2,2,1,1,2,1,,,,,,,,,,,,,,,1000,10"
+}
+{
+  echo "$h"
+  grun g1 512 2025-12-05
+  grun g2 512 2025-12-09
+  grun g3 64 2025-12-05
+} >"$S/silicon_sample.csv"
+out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --rows "$tmp/rows6.csv" 2>&1)
+check "clients not recorded: 1 refused with the reason" grep -q "^ *1  the run's clients are not in the row" <<<"$out6"
+got=$(awk -F, 'NR > 1 { print $7 }' "$tmp/rows6.csv" | sort -n | tr '\n' ' ')
+check "clients not recorded: the other two scored (64, 512): got '$got'" [ "$got" = "64 512 " ]
