@@ -99,8 +99,11 @@ def rows_of(doc, date, commit, cdate):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def cli(doc_rows, cols, prog, doc):
+    """The command line both table scripts share: --yaml FILE (one version
+    on disk) or --repo GITDIR with --date (the version in force at the end
+    of each day); doc_rows(doc, date, commit, commit_date) gives the rows."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
     ap.add_argument("--yaml", help="one nvidia-master.yaml on disk instead of --repo")
     ap.add_argument("--date", action="append", default=[], help="dump date YYYY-MM-DD (repeatable)")
@@ -108,25 +111,29 @@ def main():
     w = csv.writer(sys.stdout, lineterminator="\n")
     if a.yaml:
         try:
-            doc = yaml.safe_load(open(a.yaml))
+            parsed = yaml.safe_load(open(a.yaml))
         except (OSError, yaml.YAMLError) as err:
-            sys.exit("extract.py: %s: %s" % (a.yaml, str(err).splitlines()[0]))
-        w.writerow(COLS)
-        for r in rows_of(doc, a.date[0] if a.date else "", "", ""):
+            sys.exit("%s: %s: %s" % (prog, a.yaml, str(err).splitlines()[0]))
+        w.writerow(cols)
+        for r in doc_rows(parsed, a.date[0] if a.date else "", "", ""):
             w.writerow(r)
         return
     if not a.repo or not a.date:
-        sys.exit("extract.py: give --repo GITDIR and at least one --date, or --yaml FILE")
-    w.writerow(COLS)
+        sys.exit("%s: give --repo GITDIR and at least one --date, or --yaml FILE" % prog)
+    w.writerow(cols)
     for date in a.date:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-            sys.exit("extract.py: --date %r is not YYYY-MM-DD" % date)
+            sys.exit("%s: --date %r is not YYYY-MM-DD" % (prog, date))
         commit = git(a.repo, "log", "-1", "--format=%H %cI", "--until=%s 23:59:59 +0000" % date, "HEAD", "--", PATH).split()
         if not commit:
-            sys.exit("extract.py: no %s at or before %s" % (PATH, date))
-        doc = yaml.safe_load(git(a.repo, "show", "%s:%s" % (commit[0], PATH)))
-        for r in rows_of(doc, date, commit[0][:12], commit[1][:10]):
+            sys.exit("%s: no %s at or before %s" % (prog, PATH, date))
+        parsed = yaml.safe_load(git(a.repo, "show", "%s:%s" % (commit[0], PATH)))
+        for r in doc_rows(parsed, date, commit[0][:12], commit[1][:10]):
             w.writerow(r)
+
+
+def main():
+    cli(rows_of, COLS, "extract.py", __doc__)
 
 
 if __name__ == "__main__":

@@ -23,15 +23,10 @@ generate_sweep_configs.py does: conc-list, or conc-start doubling up to
 conc-end (the last one clamped to conc-end).  Python 3 and Debian's yaml
 module only; facts, not code, are taken from the InferenceX repository.
 """
-import argparse, csv, os, re, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract import PATH, git  # noqa: E402  (the same repository walk)
-
-try:
-    import yaml
-except ImportError:  # pragma: no cover
-    sys.exit("vllm_ep.py: python3-yaml is needed (Debian: apt-get install python3-yaml)")
+from extract import cli  # noqa: E402  (the same command line and repository walk)
 
 COLS = ["date", "commit", "model_prefix", "gpu", "precision", "isl", "osl", "tp", "ep", "dp_attn", "conc"]
 
@@ -51,7 +46,7 @@ def concs(e):
     return out
 
 
-def rows_of(doc, date, commit):
+def rows_of(doc, date, commit, _cdate):
     out = []
     for key, cfg in (doc or {}).items():
         if not isinstance(cfg, dict) or cfg.get("multinode") or cfg.get("disagg"):
@@ -72,31 +67,7 @@ def rows_of(doc, date, commit):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
-    ap.add_argument("--yaml", help="one nvidia-master.yaml on disk instead of --repo")
-    ap.add_argument("--date", action="append", default=[], help="YYYY-MM-DD (repeatable)")
-    a = ap.parse_args()
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    if a.yaml:
-        try:
-            doc = yaml.safe_load(open(a.yaml))
-        except (OSError, yaml.YAMLError) as err:
-            sys.exit("vllm_ep.py: %s: %s" % (a.yaml, str(err).splitlines()[0]))
-        w.writerow(COLS)
-        w.writerows(rows_of(doc, a.date[0] if a.date else "", ""))
-        return
-    if not a.repo or not a.date:
-        sys.exit("vllm_ep.py: give --repo GITDIR and at least one --date, or --yaml FILE")
-    w.writerow(COLS)
-    for date in a.date:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-            sys.exit("vllm_ep.py: --date %r is not YYYY-MM-DD" % date)
-        commit = git(a.repo, "log", "-1", "--format=%H", "--until=%s 23:59:59 +0000" % date, "HEAD", "--", PATH).split()
-        if not commit:
-            sys.exit("vllm_ep.py: no %s at or before %s" % (PATH, date))
-        doc = yaml.safe_load(git(a.repo, "show", "%s:%s" % (commit[0], PATH)))
-        w.writerows(rows_of(doc, date, commit[0][:12]))
+    cli(rows_of, COLS, "vllm_ep.py", __doc__)
 
 
 if __name__ == "__main__":
