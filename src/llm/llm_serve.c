@@ -32,6 +32,7 @@
  * (TTFT), a decode worker decode-only ones (TPOT).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1824,6 +1825,9 @@ static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd,
  * between; runs of decode-only steps are jumped over at once. */
 int dlp__llm_ttft_sim;
 
+/* not yet seen by the engine (a step count can be negative: an idle
+ * engine's arrival counts as seen ov steps before step 0) */
+#define SIM_UNSEEN LONG_MIN
 #define SIM_ND 3
 #define SIM_NP 4
 typedef struct {
@@ -1871,7 +1875,7 @@ typedef struct {
 static void sim_send(sim_t *m, int i, double at) {
     if (m->sent >= m->total) return;
     m->sent++;
-    m->arr[i] = at + m->req, m->rem[i] = m->S, m->seen[i] = -1;
+    m->arr[i] = at + m->req, m->rem[i] = m->S, m->seen[i] = SIM_UNSEEN;
     m->q[m->qt++ % m->n] = i;
 }
 
@@ -1880,11 +1884,11 @@ static int sim_eligible(sim_t *m) {
     for (long k = m->qh; k < m->qt; k++) {
         int i = m->q[k % m->n];
         if (m->arr[i] > m->now) break;
-        if (m->seen[i] < 0) m->seen[i] = m->steps;
+        if (m->seen[i] == SIM_UNSEEN) m->seen[i] = m->steps;
     }
     if (m->qh == m->qt) return 0;
     int h = m->q[m->qh % m->n];
-    return m->seen[h] >= 0 && (double)(m->steps - m->seen[h]) >= m->ov;
+    return m->seen[h] != SIM_UNSEEN && (double)(m->steps - m->seen[h]) >= m->ov;
 }
 
 /* prompt tokens a step takes (up to budget, arrival order, eligible only);
@@ -1893,7 +1897,7 @@ static double sim_take(sim_t *m, double budget, int commit, double end) {
     double used = 0;
     for (long k = m->qh; k < m->qt && used < budget; k++) {
         int i = m->q[k % m->n];
-        if (m->seen[i] < 0 || (double)(m->steps - m->seen[i]) < m->ov) break;
+        if (m->seen[i] == SIM_UNSEEN || (double)(m->steps - m->seen[i]) < m->ov) break;
         double take = fmin(m->rem[i], budget - used);
         used += take;
         if (!commit) continue;
@@ -1964,7 +1968,7 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
                 for (long k = m.qh; k < m.qt && m.arr[m.q[k % m.n]] <= m.now; k++) m.seen[m.q[k % m.n]] = m.steps - (long)m.ov;
                 continue;
             }
-            int pending = m.qh < m.qt && m.seen[m.q[m.qh % m.n]] >= 0;
+            int pending = m.qh < m.qt && m.seen[m.q[m.qh % m.n]] != SIM_UNSEEN;
             if (!el && !pending && ndec > 0) sim_jump(&m, &g);
             else sim_one(&m, &g, s->chunk, prefill_first);
         }
