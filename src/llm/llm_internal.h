@@ -132,4 +132,10 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * refit on splitwise's decode steps with the held-out checks. */
 #define DLP__LLM_EAGER_LAYER_MS 0.210
 
+/* h145 prototype switch (llm_serve.c sim_ttft): nonzero, the aggregated
+ * closed loop's TTFT comes from an iteration-level simulation of the
+ * benchmark's run instead of the fitted burst/steady blend.  0 (the
+ * default): unchanged.  Set by bench_serving --ttft-sim only. */
+extern int dlp__llm_ttft_sim;
+
 #endif
