@@ -1811,8 +1811,8 @@ static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd,
  * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
  * run the benchmark makes.  R clients, each sending its next request when its
- * last one ends (request rate inf), W_WAVES x R requests, fixed prompt S and
- * output G.  A request reaches the engine req_s after it is sent (the front
+ * last one ends (request rate inf), W_WAVES x R requests, prompt S, outputs
+ * drawn in [0.8 G, G] (sim_gen_steps).  A request reaches the engine req_s after it is sent (the front
  * end); the engine takes it from the step that starts after it arrived, one
  * step later under overlap scheduling (overlap_steps; an idle engine at
  * once).  Per step:
@@ -1975,8 +1975,9 @@ static void sim_one(sim_t *m, const sim_grid *g, double chunk, int prefill_first
 /* Mean engine part of TTFT (s) over the run, front end excluded. */
 static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ctx, double vis, double req_s) {
     sim_grid g;
-    sim_grid_build(s, Rd, ctx, Sd, vis, &g);
     long n = (long)Rd;
+    if (n < 1) return -1; /* no client: the caller keeps the blend */
+    sim_grid_build(s, Rd, ctx, Sd, vis, &g);
     sim_t m = {.n = n, .S = Sd, .req = req_s, .total = (long)(W_WAVES * Rd), .ov = overlap_steps(s->engine)};
     m.G = Gd, m.yield = s->spec_yield;
     m.q = malloc(sizeof(int) * (size_t)n), m.d = malloc(sizeof(int) * (size_t)n);
@@ -2110,8 +2111,10 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         mix.busy += vbusy * towers;
         tpot = mix.t / s->spec_yield;
         ttft = ttft_mean;
-        if (dlp__llm_ttft_sim && wl->rate <= 0)
-            ttft = sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3);
+        double sim = dlp__llm_ttft_sim && wl->rate <= 0
+                         ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3)
+                         : -1;
+        if (sim >= 0) ttft = sim; /* -1: off, no client or out of memory */
     }
     if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
     if (!s->prefill_steps || wl->offline || wl->phase != DLP_LLM_AGG) t->cyc = mix;
