@@ -304,15 +304,15 @@ static int squared_layout(int tp, int dp, int moe_tp, int moe_ep) {
  * (TP T x attention DP T) a 512-client run had four times the GPUs it ran
  * on, and the predicted / measured TPOT fell with load (0.96 at 16 clients
  * to 0.57 at 512, docs/llm.md "h139").  So such a row is read as T GPUs, TP
- * T, EP T.  dp-attn is not in the dumps: the entries that set it
- * (MiniMax-M2.5 fp4 on B200 / B300 at 256-2048 clients, fp8 on B300 at
- * 1,024) are read as TP too. */
+ * T, EP T, or attention DP T where the yaml of its date set dp-attn (the
+ * dumps do not say: vllm_dp_attn). */
 static int vllm_ep_layout(const char *backend, int tp, int dp, int moe_tp, int moe_ep) {
     return !strcmp(backend, "vllm") && tp > 1 && dp == tp && moe_tp == 1 && moe_ep == tp * dp;
 }
 
 static void src_field(const char *src, const char *key, char *out, size_t n);
 static void recipe_gpu(const char *system, char *gpu, size_t n);
+static const char *imax_prefix_path(const char *path);
 
 /* A run whose clients the row does not give.  From 2025-11-21 (InferenceX
  * d22bf9ca9, "refactor Docker runner launch") to 2025-12-08 (4e135fd3f,
@@ -338,8 +338,8 @@ static int clients_not_recorded(const char *backend, const char *model, const ch
  * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
  * row's own measured= date (else its dump's source_file= date), model, GPU,
  * precision, isl, osl, T and clients pick the entries: 1 where all of them
- * set dp-attn, 0 where none does, -1 where they disagree (two runs of one
- * key) or none is found; both of the latter are read as TP, the majority. */
+ * set dp-attn; 0 where none does, where they disagree (two runs of one key)
+ * or where none is found: TP, the majority (vep_count keeps the four apart). */
 #define MAXVEP 2048
 static struct {
     char date[11], model[16], gpu[16], prec[8];
@@ -375,11 +375,7 @@ static void load_vllm_ep(void) {
 
 static int vllm_dp_attn(const char *src, const char *model_path, const char *system, const char *prec, int isl,
                         int osl, int tp, int conc) {
-    static const struct { const char *a, *b; } m[] = {{"MiniMaxAI/MiniMax-M2.5", "minimaxm2.5"},
-                                                      {"moonshotai/Kimi-K2.5", "kimik2.5"}};
-    const char *mp = "";
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (!strcmp(model_path, m[i].a)) mp = m[i].b;
+    const char *mp = imax_prefix_path(model_path);
     char date[32], gpu[32];
     src_field(src, "measured=", date, sizeof date);
     if (strlen(date) < 10) src_field(src, "source_file=", date, sizeof date);
@@ -394,7 +390,7 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
             n[VEP[i].dp != 0]++;
     int k = n[1] && !n[0] ? 0 : n[0] && !n[1] ? 1 : n[0] ? 2 : 3;
     vep_count[k]++;
-    return k == 0 ? 1 : k == 1 ? 0 : -1;
+    return k == 0;
 }
 
 /* The InferenceMAX recipes (docs/llm.md, "Worker counts from the
@@ -700,6 +696,7 @@ static const char *imax_prefix_path(const char *path) {
     static const struct { const char *a, *b; } m[] = {{"deepseek-ai/DeepSeek-V3", "dsr1"},
                                                       {"deepseek-ai/DeepSeek-R1", "dsr1"},
                                                       {"moonshotai/Kimi-K2.5", "kimik2.5"},
+                                                      {"MiniMaxAI/MiniMax-M2.5", "minimaxm2.5"},
                                                       {"openai/gpt-oss-120b", "gptoss"}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcmp(path, m[i].a)) return m[i].b;
@@ -895,7 +892,7 @@ static void load_silicon(const char *root) {
             } else if (vllm_ep_layout(v[cB], tp, dp, I(v[cMTP]), ep)) {
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
                 ep = tp, dp = 1;
-                if (vllm_dp_attn(v[cSRC], v[cM], v[cS], v[cP], isl, osl, tp, (int)conc) == 1) dp = tp, tp = 1;
+                if (vllm_dp_attn(v[cSRC], v[cM], v[cS], v[cP], isl, osl, tp, (int)conc)) dp = tp, tp = 1;
                 r->squared = 1;
             }
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,

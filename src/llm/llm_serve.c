@@ -1812,10 +1812,10 @@ static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd,
  * replace the fitted burst/steady blend of the aggregated closed loop by the
  * run the benchmark makes.  R clients, each sending its next request when its
  * last one ends (request rate inf), W_WAVES x R requests, prompt S, outputs
- * drawn in [0.8 G, G] (sim_gen_steps).  A request reaches the engine req_s after it is sent (the front
- * end); the engine takes it from the step that starts after it arrived, one
- * step later under overlap scheduling (overlap_steps; an idle engine at
- * once).  Per step:
+ * drawn in [0.8 G, G] (sim_gen_steps).  A request reaches the engine req_s
+ * after it is sent (the front end); the engine takes it from the step that
+ * starts after it arrived, one step later under overlap scheduling
+ * (overlap_steps; an idle engine at once).  Per step:
  *  - decode-first (vLLM V1, TensorRT-LLM): every decoding sequence's token,
  *    then prompts in arrival order up to the budget (the chunk);
  *  - prefill-first (SGLang): waiting prompts (up to the chunk) in a step of
@@ -1901,10 +1901,9 @@ static int sim_eligible(sim_t *m) {
  * waves.  A golden-ratio sequence stands for the draws, so that a
  * prediction is deterministic. */
 #define SIM_RANGE_RATIO 0.8
-static const double sim_range_ratio = SIM_RANGE_RATIO;
 static long sim_gen_steps(sim_t *m) {
     double u = fmod((double)m->firsts * 0.6180339887498949, 1.0);
-    double g = m->G * (sim_range_ratio + (1.0 - sim_range_ratio) * u);
+    double g = m->G * (SIM_RANGE_RATIO + (1.0 - SIM_RANGE_RATIO) * u);
     return (long)ceil(fmax(0.0, g - 1.0) / m->yield);
 }
 
