@@ -393,6 +393,70 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
     return k == 0;
 }
 
+/* SGLang's --scheduler-recv-interval where the run's script passed it
+ * (docs/llm.md, "SGLang's scheduler receive interval (h159)"):
+ * tools/inferencemax/recv_interval.csv (tools/inferencemax/recv_interval.py)
+ * evaluates every InferenceX single-node SGLang script's rule (dsr1_fp4_
+ * b200.sh: 30 at CONC >= 16, else 10) per date, TP, clients and lengths.
+ * The row's measured= date (else its dump's source_file= date), model
+ * prefix, GPU, precision, TP (the GPUs: SGLang's --tp-size under attention
+ * DP too), clients and isl / osl (0 / 0: any) pick the non-MTP script's
+ * value; no entry: SGLang's default, 1.  rcv_count: set (> 1), the script
+ * gives 1 or no entry, the rule left unresolved (0 in the table). */
+#define MAXRCV 4096
+static struct {
+    char date[11], model[16], gpu[16], prec[8];
+    int mtp, isl, osl, tp, cmin, cmax, n;
+} RCV[MAXRCV];
+static int nRCV = -1, rcv_count[3];
+static const char *rcv_path = "tools/inferencemax/recv_interval.csv"; /* --recv-interval (none: all 1) */
+
+static void load_recv_interval(void) {
+    static char line[512], hl[512];
+    char *h[16], *v[16];
+    int nh;
+    nRCV = 0;
+    FILE *t = strcmp(rcv_path, "none") ? fopen(rcv_path, "r") : NULL;
+    if (!t) return;
+    fclose(t);
+    FILE *f = csv_open(rcv_path[0] == '/' ? "" : ".", rcv_path, hl, (int)sizeof hl, h, 16, &nh);
+    int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
+        cP = csv_col(h, nh, "precision"), cK = csv_col(h, nh, "mtp"), cI = csv_col(h, nh, "isl"),
+        cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cA = csv_col(h, nh, "conc_min"),
+        cB = csv_col(h, nh, "conc_max"), cN = csv_col(h, nh, "interval");
+    while (fgets(line, sizeof line, f) && nRCV < MAXRCV) {
+        if (csv_split(line, v, 16) != nh) continue;
+        snprintf(RCV[nRCV].date, sizeof RCV[nRCV].date, "%s", v[cD]);
+        snprintf(RCV[nRCV].model, sizeof RCV[nRCV].model, "%s", v[cM]);
+        snprintf(RCV[nRCV].gpu, sizeof RCV[nRCV].gpu, "%s", v[cG]);
+        snprintf(RCV[nRCV].prec, sizeof RCV[nRCV].prec, "%s", v[cP]);
+        RCV[nRCV].mtp = atoi(v[cK]), RCV[nRCV].isl = atoi(v[cI]), RCV[nRCV].osl = atoi(v[cO]);
+        RCV[nRCV].tp = atoi(v[cT]), RCV[nRCV].cmin = atoi(v[cA]), RCV[nRCV].cmax = atoi(v[cB]);
+        RCV[nRCV].n = atoi(v[cN]);
+        nRCV++;
+    }
+    fclose(f);
+}
+
+static int sglang_recv_interval(const char *src, const char *model_path, const char *system, const char *prec,
+                                int isl, int osl, int gpus, int64_t conc) {
+    const char *mp = imax_prefix_path(model_path);
+    char date[32], gpu[32];
+    src_field(src, "measured=", date, sizeof date);
+    if (strlen(date) < 10) src_field(src, "source_file=", date, sizeof date);
+    date[10] = 0;
+    recipe_gpu(system, gpu, sizeof gpu);
+    if (nRCV < 0) load_recv_interval();
+    int n = 1;
+    for (int i = 0; i < nRCV; i++)
+        if (!RCV[i].mtp && !strcmp(RCV[i].date, date) && !strcmp(RCV[i].model, mp) && !strcmp(RCV[i].gpu, gpu) &&
+            !strcmp(RCV[i].prec, prec) && (RCV[i].isl == 0 || (RCV[i].isl == isl && RCV[i].osl == osl)) &&
+            RCV[i].tp == gpus && conc >= RCV[i].cmin && conc <= RCV[i].cmax)
+            n = RCV[i].n;
+    rcv_count[n > 1 ? 0 : n == 1 ? 1 : 2]++;
+    return n > 1 ? n : 0;
+}
+
 /* The InferenceMAX recipes (docs/llm.md, "Worker counts from the
  * InferenceMAX recipes (h129)"): tools/inferencemax/recipes.csv, written by
  * tools/inferencemax/extract.py from SemiAnalysis' InferenceX
@@ -697,7 +761,9 @@ static const char *imax_prefix_path(const char *path) {
                                                       {"deepseek-ai/DeepSeek-R1", "dsr1"},
                                                       {"moonshotai/Kimi-K2.5", "kimik2.5"},
                                                       {"MiniMaxAI/MiniMax-M2.5", "minimaxm2.5"},
-                                                      {"openai/gpt-oss-120b", "gptoss"}};
+                                                      {"openai/gpt-oss-120b", "gptoss"},
+                                                      {"Qwen/Qwen3.5-397B-A17B", "qwen3.5"},
+                                                      {"zhipuai/GLM-5", "glm5"}};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         if (!strcmp(path, m[i].a)) return m[i].b;
     return "";
@@ -900,6 +966,8 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_AGG};
             if (!strcmp(v[cB], "trtllm"))
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
+            if (!strcmp(v[cB], "sglang"))
+                r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
             if (clients_not_recorded(v[cB], v[cM], v[cS], v[cSRC]))
@@ -1669,6 +1737,10 @@ static void imax_report(void) {
         printf("\nvLLM expert-parallel rows (tp = attention DP = T, moe_ep T x T) read as T GPUs (vllm_ep_layout; %s):"
                " dp-attn %d, TP %d, entries disagree %d, no entry %d (both read as TP)\n",
                vep_path, vep_count[0], vep_count[1], vep_count[2], vep_count[3]);
+    if (rcv_count[0] + rcv_count[1] + rcv_count[2])
+        printf("\nSGLang aggregated rows' --scheduler-recv-interval (sglang_recv_interval; %s): set by the run's script %d,"
+               " 1 (the script's or SGLang's default) %d, the script's rule unresolved %d (read as 1)\n",
+               rcv_path, rcv_count[0], rcv_count[1], rcv_count[2]);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -3247,7 +3319,8 @@ static void ibr_report(void) {
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none]\n");
+                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
+                        "[--recv-interval FILE|none]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3261,6 +3334,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
+        else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) rcv_path = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

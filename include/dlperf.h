@@ -1118,6 +1118,13 @@ typedef struct {
      * (docs/llm.md, "Eager engines"), and attention DP pads nothing to a
      * captured size.  Serving only.  0: graphed (the engines' default). */
     int eager;
+    /* SGLang's --scheduler-recv-interval (docs/llm.md, "SGLang's scheduler
+     * receive interval"): the scheduler reads new requests only once its
+     * counter, 1 per decode step and 1000 per prefill, reaches this, so a
+     * prompt arriving while others decode waits for the next reading.
+     * Aggregated serving, engine sglang only.  0 or 1: every step (SGLang's
+     * default). */
+    int recv_interval;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

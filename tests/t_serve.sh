@@ -199,6 +199,17 @@ st=$(req l4 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm",
 if [ "$st" = 400 ] && grep -q "field 'mtp_accepted'" "$tmp/l4.body"; then ok serve_llm_mtp_accepted_out_of_range_400
 else bad serve_llm_mtp_accepted_out_of_range_400 "status $st $(head -c 300 "$tmp/l4.body")"; fi
 
+# SGLang's receive interval reaches /api/llm as --recv-interval reaches the CLI; on another engine: 400
+st=$(req l7 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","concurrency":32,"recv_interval":30}' "$U/api/llm")
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --engine sglang --concurrency 32 \
+  --recv-interval 30 --json >"$tmp/l7.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l7.body" "$tmp/l7.cli" 2>"$tmp/err" && grep -q '"recv_interval":30' "$tmp/l7.body"
+then ok serve_llm_recv_interval_equals_cli
+else bad serve_llm_recv_interval_equals_cli "status $st $(head -c 300 "$tmp/l7.body") $(cat "$tmp/err")"; fi
+st=$(req l8 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"vllm","concurrency":32,"recv_interval":30}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "engine sglang" "$tmp/l8.body"; then ok serve_llm_recv_interval_other_engine_400
+else bad serve_llm_recv_interval_other_engine_400 "status $st $(head -c 300 "$tmp/l8.body")"; fi
+
 # redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
 st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
 "$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \

@@ -386,7 +386,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
-        batch_wait_tokens=None, expert_slots=None, eager=None, raw=False):
+        batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -428,6 +428,10 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         a multiple of ep; an int; default the model's experts).
         eager: True for an engine without CUDA graphs (vLLM --enforce-eager,
         SGLang --disable-cuda-graph): host time per layer on every step.
+        recv_interval: SGLang's --scheduler-recv-interval (engine sglang,
+        aggregated): new requests are read every recv_interval decode steps,
+        so a prompt arriving while others decode waits (N - 1) / 2 steps
+        more; an int (default 1: every step).
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -458,7 +462,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              batch_wait_iters=_check.integer("batch_wait_iters", batch_wait_iters),
              batch_wait_tokens=_check.integer("batch_wait_tokens", batch_wait_tokens),
              expert_slots=_check.integer("expert_slots", expert_slots),
-             eager=_check.boolean("eager", eager))
+             eager=_check.boolean("eager", eager),
+             recv_interval=_check.integer("recv_interval", recv_interval))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -201,6 +201,21 @@ def test_llm_expert_slots_same_as_cli():
     with pytest.raises(dlperf.Error, match="not a multiple of ep 8"):
         dlperf.llm("Qwen/Qwen3-30B-A3B-Instruct-2507", expert_slots=140, **args)
 
+def test_llm_recv_interval_same_as_cli():
+    # SGLang's --scheduler-recv-interval: the same bytes as the CLI; the steady TTFT grows by
+    # (30 - 1) / 2 = 14.5 decode steps (SchedulerRecvSkipper's rule), the mean by (1 - 0.27) of that
+    # (SGLang's first-wave weight, docs/llm.md), TPOT does not move
+    args = dict(device="h100-sxm", engine="sglang", concurrency=32)
+    py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", recv_interval=30, raw=True, **args)
+    assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--engine",
+                     "sglang", "--concurrency", "32", "--recv-interval", "30", "--json")
+    a, b = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)["serving"], json.loads(py)["serving"]
+    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.73 * 14.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
+    assert b["tpot_ms"] == a["tpot_ms"]
+    with pytest.raises(dlperf.Error, match="engine sglang"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", recv_interval=30, device="h100-sxm", concurrency=32)
+
+
 def test_llm_eager_same_as_cli():
     # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
     # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused

@@ -1807,6 +1807,22 @@ static double batch_wait_s(const sctx *s, const dlp_llm_workload *wl, double Rd,
     return k * (1.0 + 0.5 * a * k) / (1.0 + a * k) * dec_s;
 }
 
+/* SGLang's scheduler receive interval (--scheduler-recv-interval N;
+ * python/sglang/srt/managers/scheduler_recv_skipper.py, SchedulerRecvSkipper:
+ * each loop adds the last batch's weight, DECODE / TARGET_VERIFY / no batch 1,
+ * any other mode (a prefill) 1000, and polls the tokenizer's socket only when
+ * the sum reaches N, then starts again from 0).  With others decoding, the
+ * readings come every N decode steps and a prompt sent at a random moment
+ * waits for the next one: N / 2 steps on average, where the engine reading
+ * every step waits the half step in flight already counted in serve_steady_
+ * state, so (N - 1) / 2 decode steps more.  After a reading that brings
+ * prompts the prefill's weight makes the next loop read again, and an idle
+ * engine's empty loops reach N at once: a lone client (R = 1) never waits,
+ * as the caller's R > 1 has it.  Nothing fitted. */
+static double recv_skip_s(const dlp_llm_workload *wl, double dec_s) {
+    return wl->recv_interval > 1 ? 0.5 * (double)(wl->recv_interval - 1) * dec_s : 0;
+}
+
 /* ---- closed-loop TTFT by iteration-level simulation (h145 prototype) ------
  * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
@@ -2042,7 +2058,8 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     /* the step in flight (half of one on average) and, under overlap
      * scheduling, the step already prepared without the new request */
     t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
-    if (wl->phase == DLP_LLM_AGG && !wl->offline) t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t);
+    if (wl->phase == DLP_LLM_AGG && !wl->offline)
+        t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t) + recv_skip_s(wl, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl->engine);
@@ -2219,6 +2236,22 @@ static dlp_status check_batch_wait(const dlp_llm_config *c, const dlp_llm_worklo
     return DLP_OK;
 }
 
+/* The receive interval is SGLang's server option: refused rather than
+ * ignored on another engine, as batch waiting is. */
+static dlp_status check_recv_interval(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->recv_interval == 0) return DLP_OK;
+    if (wl->recv_interval < 0 || wl->recv_interval > 1000000)
+        return dlp__err(err, DLP_EINVAL, "%s: receive interval %d: give 1 to 1000000 decode steps", c->id,
+                        wl->recv_interval);
+    if (wl->engine != DLP_LLM_ENGINE_SGLANG)
+        return dlp__err(err, DLP_EINVAL, "%s: the receive interval is SGLang's scheduler option (engine sglang)",
+                        c->id);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: the receive interval delays prompts beside running decodes: "
+                        "aggregated, served clients only", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -2227,7 +2260,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
-    if ((st = check_batch_wait(c, wl, err))) return st;
+    if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err))) return st;
     sctx s;
     serve_plan m = {0};
     if ((st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
