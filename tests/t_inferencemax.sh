@@ -279,3 +279,76 @@ out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none -
 check "clients not recorded: 1 refused with the reason" grep -q "^ *1  the run's clients are not in the row" <<<"$out6"
 got=$(awk -F, 'NR > 1 { print $7 }' "$tmp/rows6.csv" | sort -n | tr '\n' ' ')
 check "clients not recorded: the other two scored (64, 512): got '$got'" [ "$got" = "64 512 " ]
+
+# SGLang's --scheduler-recv-interval (docs/llm.md, "SGLang's scheduler receive
+# interval (h159)"): recv_interval.py on a script written here in the form of
+# InferenceX's dsr1_fp8_b200.sh (a rule on TP and CONC inside the TP branches,
+# other settings beside it, a branch left empty by the filter, an exit) and one
+# passing a number.  By hand, for every sequence-length pair (so isl = osl = 0):
+#   TP 8: CONC 1-8 -> 10, 16-1024 -> 30;  TP 4 -> 10 at every CONC;
+#   TP 1 and 2: the script exits (unsupported) -> 0, unresolved.
+#   A script passing "--scheduler-recv-interval 10": 10 everywhere.
+#   A vLLM script with the flag's name in a comment: not listed.
+cat >"$tmp/dsr1_fp8_b200.sh" <<'SH'
+#!/usr/bin/env bash
+source "$(dirname "$0")/../benchmark_lib.sh"
+# Default: recv every ~10 requests; if CONC >= 16, relax to ~30
+if [[ $TP -eq 8 ]]; then
+  if [[ $CONC -ge 16 ]]; then
+    SCHEDULER_RECV_INTERVAL=30
+  else
+    SCHEDULER_RECV_INTERVAL=10
+  fi
+  MAX_RUNNING_REQUESTS=128
+elif [[ $TP -eq 4 ]]; then
+  if [[ $ISL -ne 8192 ]]; then
+    echo "not yet"
+  fi
+  SCHEDULER_RECV_INTERVAL=10
+else
+  echo "Unrecognized TP size $TP!"
+  exit 1
+fi
+python3 -m sglang.launch_server --model-path $MODEL --tensor-parallel-size=$TP \
+--scheduler-recv-interval $SCHEDULER_RECV_INTERVAL --disable-radix-cache
+SH
+python3 tools/inferencemax/recv_interval.py --script "$tmp/dsr1_fp8_b200.sh" --date 2026-03-25 >"$tmp/rcv.csv" ||
+  { echo "FAIL recv_interval.py on the fixture"; exit 1; }
+got=$(awk -F, 'NR > 1 { print $8 "/" $9 ":tp" $10 ":" $11 "-" $12 "=" $13 }' "$tmp/rcv.csv" | tr '\n' ' ')
+check "recv_interval: the TP / CONC rule: got '$got'" \
+  [ "$got" = "0/0:tp1:1-1024=0 0/0:tp2:1-1024=0 0/0:tp4:1-1024=10 0/0:tp8:1-8=10 0/0:tp8:16-1024=30 " ]
+got=$(awk -F, 'NR == 2 { print $3 "," $4 "," $5 "," $6 "," $7 }' "$tmp/rcv.csv")
+check "recv_interval: the script's name gives dsr1, fp8, b200, no MTP: got '$got'" \
+  [ "$got" = "dsr1_fp8_b200.sh,dsr1,fp8,b200,0" ]
+printf 'python3 -m sglang.launch_server --stream-interval 30 \\\n--scheduler-recv-interval 10 \\\n--tp 8\n' \
+  >"$tmp/glm5_fp4_b300.sh"
+got=$(python3 tools/inferencemax/recv_interval.py --script "$tmp/glm5_fp4_b300.sh" | awk -F, 'NR > 1 { print $13 }' | sort -u)
+check "recv_interval: a number passed as it is: got '$got'" [ "$got" = "10" ]
+printf '# --scheduler-recv-interval 30 is SGLang'"'"'s\nvllm serve $MODEL --tp 8\n' >"$tmp/gptoss_fp4_b200.sh"
+got=$(python3 tools/inferencemax/recv_interval.py --script "$tmp/gptoss_fp4_b200.sh" | wc -l)
+check "recv_interval: a vLLM script is not listed (header only): got $got lines" [ "$got" = 1 ]
+
+# The bench reads the table for SGLang's aggregated rows: DeepSeek-R1 fp8 on
+# 8 x B200 measured 2026-03-25 at 32 clients -> 30 (set), at 4 clients -> 10
+# (set), the same at 32 clients measured 2026-03-26 (no table date) -> 1; a
+# TensorRT-LLM row is not looked up.  With the rule, the 32-client row's TTFT
+# is above its --recv-interval none reading, the 2026-03-26 one equal.
+srun() { # id conc measured backend
+  echo "$1,source_file=2026-04-06.csv; silicon_concurrency=$2; measured=$3T00:00:00.000Z,$4,0.5.9,deepseek-ai/DeepSeek-R1,b200_sxm,fp8,agg,1024,1024,fp8,fp8,$2,8,1,1,8,1,,,,,,,,,,,,,,,500,20"
+}
+{
+  echo "$h"
+  srun s1 32 2026-03-25 sglang
+  srun s2 4 2026-03-25 sglang
+  srun s3 32 2026-03-26 sglang
+  srun s4 32 2026-03-25 trtllm
+} >"$S/silicon_sample.csv"
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval "$tmp/rcv.csv" --rows "$tmp/rows7.csv" 2>&1)
+check "recv_interval: counts set 2, 1 1, unresolved 0" \
+  grep -qF "set by the run's script 2, 1 (the script's or SGLang's default) 1, the script's rule unresolved 0" <<<"$out7"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --rows "$tmp/rows8.csv" >/dev/null 2>&1
+got=$(paste -d, <(awk -F, 'NR > 1 { print $4 ":" $7 ":" $14 }' "$tmp/rows7.csv") \
+                <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows8.csv") |
+      awk -F, '{ split($1, a, ":"); print a[1] ":" a[2] ":" (a[3] > $2 ? "up" : a[3] == $2 ? "same" : "down") }' | tr '\n' ' ')
+check "recv_interval: TTFT with the rule vs none (backend:conc): got '$got'" \
+  [ "$got" = "sglang:32:up sglang:4:up sglang:32:same trtllm:32:same " ]

@@ -84,7 +84,8 @@ def skeleton(text):
 def flag_value(text):
     """'var' where the flag takes $SCHEDULER_RECV_INTERVAL, its number where
     it is written as one, None where the script does not pass it."""
-    m = re.search(r"--scheduler-recv-interval[ =]+(\S+)", text)
+    code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+    m = re.search(r"--scheduler-recv-interval[ =]+(\S+)", code)
     if not m:
         return None
     v = m.group(1).strip("\"'\\")
