@@ -457,6 +457,105 @@ static int sglang_recv_interval(const char *src, const char *model_path, const c
     return n > 1 ? n : 0;
 }
 
+/* Aggregated runs that decoded with MTP (docs/llm.md, "Aggregated MTP runs
+ * (h159)"): the dumps do not record it, InferenceX runs it as its own config
+ * key with spec-decoding: mtp, often on its own image.
+ * tools/inferencemax/spec_agg.csv (tools/inferencemax/spec_agg.py) lists
+ * every single-node trt / sglang entry per date with its image tag, spec
+ * and the drafts its script sets.  A row's entries: its measured= date,
+ * model prefix, GPU, precision, framework, isl, osl, GPUs (tp), ep, dp-attn
+ * and clients within conc_lo..conc_hi; of them those on the row's image
+ * where any are.  All MTP with one draft count K > 0: K drafts at
+ * A(K) = p + ... + p^K accepted (mtp_accepted, IMAX_MTP_P); all plain, none
+ * found, or mixed (the two keys ran the same image and clients): plain.
+ * spa_count: MTP, plain, mixed, no entry.  TensorRT-LLM's rows only: its
+ * MTP keys ran their own image and p is its fit (on the disaggregated
+ * rows); SGLang's MTP keys share the plain ones' image, and the DeepSeek
+ * pairs the data holds at one key (one run of each) are 1.10-1.31x apart
+ * where p 0.708 and 2 drafts would give ~2x (docs/llm.md). */
+#define MAXSPA 8192
+static struct {
+    char date[11], model[16], gpu[16], prec[8], fw[8], image[40];
+    int isl, osl, tp, ep, dp, lo, hi, mtp, k;
+} SPA[MAXSPA];
+static int nSPA = -1, spa_count[4];
+static const char *spa_path = "tools/inferencemax/spec_agg.csv"; /* --spec-agg (none: all plain) */
+
+static void load_spec_agg(void) {
+    static char line[512], hl[512];
+    char *h[20], *v[20];
+    int nh;
+    nSPA = 0;
+    FILE *t = strcmp(spa_path, "none") ? fopen(spa_path, "r") : NULL;
+    if (!t) return;
+    fclose(t);
+    FILE *f = csv_open(spa_path[0] == '/' ? "" : ".", spa_path, hl, (int)sizeof hl, h, 20, &nh);
+    int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
+        cP = csv_col(h, nh, "precision"), cF = csv_col(h, nh, "framework"), cIm = csv_col(h, nh, "image"),
+        cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cE = csv_col(h, nh, "ep"),
+        cA = csv_col(h, nh, "dp_attn"), cL = csv_col(h, nh, "conc_lo"), cH = csv_col(h, nh, "conc_hi"),
+        cS = csv_col(h, nh, "spec"), cK = csv_col(h, nh, "drafts");
+    while (fgets(line, sizeof line, f) && nSPA < MAXSPA) {
+        if (csv_split(line, v, 20) != nh) continue;
+        snprintf(SPA[nSPA].date, sizeof SPA[nSPA].date, "%s", v[cD]);
+        snprintf(SPA[nSPA].model, sizeof SPA[nSPA].model, "%s", v[cM]);
+        snprintf(SPA[nSPA].gpu, sizeof SPA[nSPA].gpu, "%s", v[cG]);
+        snprintf(SPA[nSPA].prec, sizeof SPA[nSPA].prec, "%s", v[cP]);
+        snprintf(SPA[nSPA].fw, sizeof SPA[nSPA].fw, "%s", v[cF]);
+        snprintf(SPA[nSPA].image, sizeof SPA[nSPA].image, "%s", v[cIm]);
+        SPA[nSPA].isl = atoi(v[cI]), SPA[nSPA].osl = atoi(v[cO]), SPA[nSPA].tp = atoi(v[cT]);
+        SPA[nSPA].ep = atoi(v[cE]), SPA[nSPA].dp = atoi(v[cA]), SPA[nSPA].lo = atoi(v[cL]);
+        SPA[nSPA].hi = atoi(v[cH]), SPA[nSPA].mtp = !strcmp(v[cS], "mtp"), SPA[nSPA].k = atoi(v[cK]);
+        nSPA++;
+    }
+    fclose(f);
+}
+
+/* An image tag as a version: "v0.5.9-cu130" and "0.5.9" both 0.5.9,
+ * "1.2.0rc6.post3" as it is. */
+static void tag_version(const char *tag, char *out, size_t n) {
+    if (*tag == 'v') tag++;
+    snprintf(out, n, "%s", tag);
+    out[strcspn(out, "-")] = 0;
+}
+
+/* The row's image tag: the source's image= field, else a db-dump's last
+ * field (an image reference), else the backend version. */
+static void row_image(const char *src, const char *version, char *out, size_t n) {
+    char img[160] = "";
+    src_field(src, "image=", img, sizeof img);
+    const char *last = strrchr(src, ';');
+    if (!*img && last && strchr(last, '/')) snprintf(img, sizeof img, "%s", last + 1 + strspn(last + 1, " "));
+    const char *c = strrchr(img, ':');
+    tag_version(c ? c + 1 : version, out, n);
+}
+
+static int agg_spec(const char *src, const char *model_path, const char *system, const char *prec, const char *backend,
+                    const char *version, int isl, int osl, int gpus, int ep, int dp, int64_t conc) {
+    const char *mp = imax_prefix_path(model_path), *fw = !strcmp(backend, "trtllm") ? "trt" : backend;
+    char date[32], gpu[32], tag[40], et[40];
+    src_field(src, "measured=", date, sizeof date);
+    date[10] = 0;
+    recipe_gpu(system, gpu, sizeof gpu);
+    row_image(src, version, tag, sizeof tag);
+    if (nSPA < 0) load_spec_agg();
+    int n[2][2] = {{0, 0}, {0, 0}}, k[2] = {-1, -1}; /* [on the row's image][mtp] */
+    for (int i = 0; i < nSPA; i++) {
+        if (strcmp(SPA[i].date, date) || strcmp(SPA[i].model, mp) || strcmp(SPA[i].gpu, gpu) ||
+            strcmp(SPA[i].prec, prec) || strcmp(SPA[i].fw, fw) || SPA[i].isl != isl || SPA[i].osl != osl ||
+            SPA[i].tp != gpus || SPA[i].ep != ep || SPA[i].dp != (dp > 1) || conc < SPA[i].lo || conc > SPA[i].hi)
+            continue;
+        tag_version(SPA[i].image, et, sizeof et);
+        int on = !strcmp(et, tag);
+        n[on][SPA[i].mtp]++;
+        if (SPA[i].mtp) k[on] = k[on] < 0 || k[on] == SPA[i].k ? SPA[i].k : 0;
+    }
+    int on = n[1][0] + n[1][1] > 0, mtp = n[on][1], plain = n[on][0];
+    int c = mtp && !plain && k[on] > 0 ? 0 : plain && !mtp ? 1 : mtp ? 2 : 3;
+    spa_count[c]++;
+    return c == 0 ? k[on] : 0;
+}
+
 /* The InferenceMAX recipes (docs/llm.md, "Worker counts from the
  * InferenceMAX recipes (h129)"): tools/inferencemax/recipes.csv, written by
  * tools/inferencemax/extract.py from SemiAnalysis' InferenceX
@@ -968,6 +1067,10 @@ static void load_silicon(const char *root) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
             if (!strcmp(v[cB], "sglang"))
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
+            if (!strcmp(v[cB], "trtllm")) { /* SGLang's are not read: see agg_spec */
+                int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
+                if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
+            }
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
             if (clients_not_recorded(v[cB], v[cM], v[cS], v[cSRC]))
@@ -1737,6 +1840,11 @@ static void imax_report(void) {
         printf("\nvLLM expert-parallel rows (tp = attention DP = T, moe_ep T x T) read as T GPUs (vllm_ep_layout; %s):"
                " dp-attn %d, TP %d, entries disagree %d, no entry %d (both read as TP)\n",
                vep_path, vep_count[0], vep_count[1], vep_count[2], vep_count[3]);
+    if (spa_count[0] + spa_count[1] + spa_count[2] + spa_count[3])
+        printf("\naggregated TensorRT-LLM rows read against InferenceX's single-node entries (agg_spec; %s): "
+               "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
+               "(plain), no entry %d (plain)\n",
+               spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
     if (rcv_count[0] + rcv_count[1] + rcv_count[2])
         printf("\nSGLang aggregated rows' --scheduler-recv-interval (sglang_recv_interval; %s): set by the run's script %d,"
                " 1 (the script's or SGLang's default) %d, the script's rule unresolved %d (read as 1)\n",
@@ -3320,7 +3428,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none]\n");
+                        "[--recv-interval FILE|none] [--spec-agg FILE|none]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3335,6 +3443,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) rcv_path = argv[++i];
+        else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

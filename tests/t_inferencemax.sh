@@ -352,3 +352,62 @@ got=$(paste -d, <(awk -F, 'NR > 1 { print $4 ":" $7 ":" $14 }' "$tmp/rows7.csv")
       awk -F, '{ split($1, a, ":"); print a[1] ":" a[2] ":" (a[3] > $2 ? "up" : a[3] == $2 ? "same" : "down") }' | tr '\n' ' ')
 check "recv_interval: TTFT with the rule vs none (backend:conc): got '$got'" \
   [ "$got" = "sglang:32:up sglang:4:up sglang:32:same trtllm:32:same " ]
+
+# Aggregated MTP runs (docs/llm.md, "Aggregated MTP runs (h159)"): spec_agg.py
+# reads the drafts from a script in the form of InferenceX's
+# dsr1_fp8_b200_trt_mtp.sh (MTP=3, MTP=1 under dp-attn) and SGLang's EAGLE
+# steps (a number, or SPECULATIVE_NUM_STEPS=2); by hand: 3, 1, 2, 3.
+cat >"$tmp/trt_mtp.sh" <<'SH'
+MTP=3
+if [[ "$DP_ATTENTION" == "true" ]]; then
+    MOE_BACKEND="DEEPGEMM"
+    MTP=1
+fi
+cat > x.yml << EOF2
+speculative_config:
+    num_nextn_predict_layers: ${MTP}
+EOF2
+SH
+printf 'SPECULATIVE_NUM_STEPS=2\npython3 -m sglang.launch_server --speculative-num-steps $SPECULATIVE_NUM_STEPS\n' >"$tmp/sgl_a.sh"
+printf 'python3 -m sglang.launch_server --speculative-num-steps 3 \\\n  --tp 8\n' >"$tmp/sgl_b.sh"
+got=$(cd tools/inferencemax && python3 -c '
+import sys
+from spec_agg import drafts_of
+t, a, b = (open(f).read() for f in sys.argv[1:4])
+print(drafts_of(t, "trt", 1024, 1024, 8, 4, False), drafts_of(t, "trt", 1024, 1024, 8, 256, True),
+      drafts_of(a, "sglang", 1024, 1024, 8, 4, False), drafts_of(b, "sglang", 8192, 1024, 8, 64, False))
+' "$tmp/trt_mtp.sh" "$tmp/sgl_a.sh" "$tmp/sgl_b.sh")
+check "spec_agg: drafts 3 1 2 3: got '$got'" [ "$got" = "3 1 2 3" ]
+
+# The bench's reading (agg_spec), on a table written here: DeepSeek-R1 fp8 on
+# 8 x B200, TensorRT-LLM, 1k / 1k, measured 2026-02-05.  At 4 clients the table
+# has an MTP entry (3 drafts) on the row's image (post3) and a plain one on
+# post2: MTP, so its TPOT falls below the --spec-agg none reading; at 8 clients
+# an MTP and a plain entry on the row's image: mixed, plain; at 16 clients no
+# entry: plain; an SGLang row on an MTP entry: not read (plain).
+cat >"$tmp/spec.csv" <<'CSV'
+date,commit,config_key,model_prefix,gpu,precision,framework,image,isl,osl,tp,ep,dp_attn,conc_lo,conc_hi,spec,drafts
+2026-02-05,x,dsr1-fp8-b200-trt-mtp,dsr1,b200,fp8,trt,1.2.0rc6.post3,1024,1024,8,1,0,4,8,mtp,3
+2026-02-05,x,dsr1-fp8-b200-trt,dsr1,b200,fp8,trt,1.2.0rc6.post2,1024,1024,8,1,0,4,4,none,0
+2026-02-05,x,dsr1-fp8-b200-trt2,dsr1,b200,fp8,trt,1.2.0rc6.post3,1024,1024,8,1,0,8,8,none,0
+2026-02-05,x,dsr1-fp8-b200-sglang-mtp,dsr1,b200,fp8,sglang,v0.5.9-cu130,1024,1024,8,1,0,4,4,mtp,2
+CSV
+trun() { # id conc backend version
+  echo "$1,source_file=2026-04-06.csv; silicon_concurrency=$2; measured=2026-02-05T00:00:00.000Z; image=nvcr.io#nvidia/x:$4,$3,$4,deepseek-ai/DeepSeek-R1,b200_sxm,fp8,agg,1024,1024,fp8,fp8,$2,8,1,1,8,1,,,,,,,,,,,,,,,300,10"
+}
+{
+  echo "$h"
+  trun t1 4 trtllm 1.2.0rc6.post3
+  trun t2 8 trtllm 1.2.0rc6.post3
+  trun t3 16 trtllm 1.2.0rc6.post3
+  trun t4 4 sglang v0.5.9-cu130
+} >"$S/silicon_sample.csv"
+out9=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg "$tmp/spec.csv" --rows "$tmp/rows9.csv" 2>&1)
+check "agg_spec: counts MTP 1, plain 0, mixed 1, no entry 1" \
+  grep -qF "MTP 1 (drafts from the script, A(K) at p 0.708), plain 0, MTP and plain entries on the same image 1 (plain), no entry 1 (plain)" <<<"$out9"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg none --rows "$tmp/rows10.csv" >/dev/null 2>&1
+got=$(paste -d, <(awk -F, 'NR > 1 { print $4 ":" $7 ":" $16 }' "$tmp/rows9.csv") \
+                <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows10.csv") |
+      awk -F, '{ split($1, a, ":"); print a[1] ":" a[2] ":" (a[3] < $2 ? "down" : a[3] == $2 ? "same" : "up") }' | tr '\n' ' ')
+check "agg_spec: TPOT with the table vs none (backend:conc): got '$got'" \
+  [ "$got" = "trtllm:4:down trtllm:8:same trtllm:16:same sglang:4:same " ]

@@ -48,9 +48,10 @@ def git(repo, *args):
                           text=True).stdout
 
 
-def skeleton(text):
-    """The script's if-blocks that assign the variable, nothing else: a stack
-    of open blocks, each kept only if an assignment falls inside it."""
+def skeleton(text, var=VAR):
+    """The script's if-blocks that assign var, nothing else: a stack of open
+    blocks, each kept only if an assignment falls inside it (spec_agg.py
+    reads the MTP depth the same way)."""
     out, stack = [], []  # stack: [start index in out, kept?]
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip() if not raw.strip().startswith("echo") else ""
@@ -69,7 +70,7 @@ def skeleton(text):
                     stack[-1][1] = True
             else:
                 del out[start:]
-        elif re.match(r"^%s=" % VAR, line):
+        elif re.match(r"^%s=" % var, line):
             out.append(line)
             if stack:
                 stack[-1][1] = True
@@ -81,25 +82,25 @@ def skeleton(text):
     return "\n".join(l + ("\n:" if re.search(r"(\bthen|^else)$", l) else "") for l in out)
 
 
-def flag_value(text):
-    """'var' where the flag takes $SCHEDULER_RECV_INTERVAL, its number where
-    it is written as one, None where the script does not pass it."""
+def flag_value(text, flag="--scheduler-recv-interval", var=VAR):
+    """'var' where the flag takes $var, its number where it is written as
+    one, None where the script does not pass it (comment lines skipped)."""
     code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
-    m = re.search(r"--scheduler-recv-interval[ =]+(\S+)", code)
+    m = re.search(r"%s[ =:]+(\S+)" % re.escape(flag), code)
     if not m:
         return None
     v = m.group(1).strip("\"'\\")
     if v.isdigit():
         return int(v)
-    return "var" if VAR in v else 0
+    return "var" if var in v else 0
 
 
-def evaluate(skel):
-    """{(isl, osl, tp, conc): interval} from one bash process running the
+def evaluate(skel, var=VAR, dp_attn="false"):
+    """{(isl, osl, tp, conc): value of var} from one bash process running the
     skeleton once per case (0 where it leaves the variable unset)."""
     cases = [(isl, osl, tp, conc) for isl, osl in SEQS for tp in TPS for conc in CONCS]
-    body = "run() {\nunset %s\n%s\necho \"$ISL $OSL $TP $CONC ${%s:-0}\"\n}\n" % (VAR, skel, VAR)
-    body += "".join("ISL=%d OSL=%d TP=%d CONC=%d EP_SIZE=1 DP_ATTENTION=false run\n" % c for c in cases)
+    body = "run() {\nunset %s\n%s\necho \"$ISL $OSL $TP $CONC ${%s:-0}\"\n}\n" % (var, skel, var)
+    body += "".join("ISL=%d OSL=%d TP=%d CONC=%d EP_SIZE=1 DP_ATTENTION=%s run\n" % (c + (dp_attn,)) for c in cases)
     r = subprocess.run(["bash", "-c", body], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
                        capture_output=True, text=True)
     got = {}
