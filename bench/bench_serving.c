@@ -469,8 +469,8 @@ static int sglang_recv_interval(const char *src, const char *model_path, const c
  * A(K) = p + ... + p^K accepted (mtp_accepted, IMAX_MTP_P); all plain, none
  * found, or mixed (the two keys ran the same image and clients): plain.
  * spa_count: MTP, plain, mixed, no entry.  TensorRT-LLM's rows only: its
- * MTP keys ran their own image and p is its fit (on the disaggregated
- * rows); SGLang's MTP keys share the plain ones' image, and the DeepSeek
+ * MTP keys ran their own image and p is calibrated to its published
+ * speedup; SGLang's MTP keys share the plain ones' image, and the DeepSeek
  * pairs the data holds at one key (one run of each) are 1.10-1.31x apart
  * where p 0.708 and 2 drafts would give ~2x (docs/llm.md). */
 #define MAXSPA 8192
