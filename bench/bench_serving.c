@@ -340,6 +340,27 @@ static int clients_not_recorded(const char *backend, const char *model, const ch
  * precision, isl, osl, T and clients pick the entries: 1 where all of them
  * set dp-attn; 0 where none does, where they disagree (two runs of one key)
  * or where none is found: TP, the majority (vep_count keeps the four apart). */
+/* One of tools/inferencemax's tables, or NULL where its path is "none" or
+ * it cannot be read (the bench then runs without it, as before it was
+ * made): the header row in hl / h / nh, as csv_open leaves it. */
+static FILE *table_open(const char *path, char *hl, int nhl, char **h, int maxh, int *nh) {
+    FILE *t = strcmp(path, "none") ? fopen(path, "r") : NULL;
+    if (!t) return NULL;
+    fclose(t);
+    return csv_open(path[0] == '/' ? "" : ".", path, hl, nhl, h, maxh, nh);
+}
+
+/* The keys every table lookup of a silicon row shares: the run's measured=
+ * date (else its dump's source_file= date), the InferenceX model prefix
+ * and runner GPU. */
+static const char *row_keys(const char *src, const char *model_path, const char *system, char date[32], char gpu[32]) {
+    src_field(src, "measured=", date, 32);
+    if (strlen(date) < 10) src_field(src, "source_file=", date, 32);
+    date[10] = 0;
+    recipe_gpu(system, gpu, 32);
+    return imax_prefix_path(model_path);
+}
+
 #define MAXVEP 2048
 static struct {
     char date[11], model[16], gpu[16], prec[8];
@@ -353,10 +374,8 @@ static void load_vllm_ep(void) {
     char *h[16], *v[16];
     int nh;
     nVEP = 0;
-    FILE *t = strcmp(vep_path, "none") ? fopen(vep_path, "r") : NULL;
-    if (!t) return;
-    fclose(t);
-    FILE *f = csv_open(vep_path[0] == '/' ? "" : ".", vep_path, hl, (int)sizeof hl, h, 16, &nh);
+    FILE *f = table_open(vep_path, hl, (int)sizeof hl, h, 16, &nh);
+    if (!f) return;
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
         cP = csv_col(h, nh, "precision"), cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"),
         cT = csv_col(h, nh, "tp"), cA = csv_col(h, nh, "dp_attn"), cC = csv_col(h, nh, "conc");
@@ -375,12 +394,8 @@ static void load_vllm_ep(void) {
 
 static int vllm_dp_attn(const char *src, const char *model_path, const char *system, const char *prec, int isl,
                         int osl, int tp, int conc) {
-    const char *mp = imax_prefix_path(model_path);
     char date[32], gpu[32];
-    src_field(src, "measured=", date, sizeof date);
-    if (strlen(date) < 10) src_field(src, "source_file=", date, sizeof date);
-    date[10] = 0;
-    recipe_gpu(system, gpu, sizeof gpu);
+    const char *mp = row_keys(src, model_path, system, date, gpu);
     if (nVEP < 0) load_vllm_ep();
     int n[2] = {0, 0};
     for (int i = 0; i < nVEP; i++)
@@ -416,10 +431,8 @@ static void load_recv_interval(void) {
     char *h[16], *v[16];
     int nh;
     nRCV = 0;
-    FILE *t = strcmp(rcv_path, "none") ? fopen(rcv_path, "r") : NULL;
-    if (!t) return;
-    fclose(t);
-    FILE *f = csv_open(rcv_path[0] == '/' ? "" : ".", rcv_path, hl, (int)sizeof hl, h, 16, &nh);
+    FILE *f = table_open(rcv_path, hl, (int)sizeof hl, h, 16, &nh);
+    if (!f) return;
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
         cP = csv_col(h, nh, "precision"), cK = csv_col(h, nh, "mtp"), cI = csv_col(h, nh, "isl"),
         cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cA = csv_col(h, nh, "conc_min"),
@@ -440,12 +453,8 @@ static void load_recv_interval(void) {
 
 static int sglang_recv_interval(const char *src, const char *model_path, const char *system, const char *prec,
                                 int isl, int osl, int gpus, int64_t conc) {
-    const char *mp = imax_prefix_path(model_path);
     char date[32], gpu[32];
-    src_field(src, "measured=", date, sizeof date);
-    if (strlen(date) < 10) src_field(src, "source_file=", date, sizeof date);
-    date[10] = 0;
-    recipe_gpu(system, gpu, sizeof gpu);
+    const char *mp = row_keys(src, model_path, system, date, gpu);
     if (nRCV < 0) load_recv_interval();
     int n = 1;
     for (int i = 0; i < nRCV; i++)
@@ -486,10 +495,8 @@ static void load_spec_agg(void) {
     char *h[20], *v[20];
     int nh;
     nSPA = 0;
-    FILE *t = strcmp(spa_path, "none") ? fopen(spa_path, "r") : NULL;
-    if (!t) return;
-    fclose(t);
-    FILE *f = csv_open(spa_path[0] == '/' ? "" : ".", spa_path, hl, (int)sizeof hl, h, 20, &nh);
+    FILE *f = table_open(spa_path, hl, (int)sizeof hl, h, 20, &nh);
+    if (!f) return;
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
         cP = csv_col(h, nh, "precision"), cF = csv_col(h, nh, "framework"), cIm = csv_col(h, nh, "image"),
         cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cE = csv_col(h, nh, "ep"),
@@ -532,11 +539,9 @@ static void row_image(const char *src, const char *version, char *out, size_t n)
 
 static int agg_spec(const char *src, const char *model_path, const char *system, const char *prec, const char *backend,
                     const char *version, int isl, int osl, int gpus, int ep, int dp, int64_t conc) {
-    const char *mp = imax_prefix_path(model_path), *fw = !strcmp(backend, "trtllm") ? "trt" : backend;
+    const char *fw = !strcmp(backend, "trtllm") ? "trt" : backend;
     char date[32], gpu[32], tag[40], et[40];
-    src_field(src, "measured=", date, sizeof date);
-    date[10] = 0;
-    recipe_gpu(system, gpu, sizeof gpu);
+    const char *mp = row_keys(src, model_path, system, date, gpu);
     row_image(src, version, tag, sizeof tag);
     if (nSPA < 0) load_spec_agg();
     int n[2][2] = {{0, 0}, {0, 0}}, k[2] = {-1, -1}; /* [on the row's image][mtp] */

@@ -167,11 +167,18 @@ def main():
         return
     if not a.repo or not a.date:
         sys.exit("recv_interval.py: give --repo GITDIR and at least one --date, or --script FILE")
-    w.writerow(COLS)
-    for date in a.date:
+    write_dates("recv_interval.py", COLS, a.repo, a.date, repo_rows)
+
+
+def write_dates(prog, cols, repo, dates, rows_of):
+    """The table on stdout: the header, then rows_of(repo, date) for each
+    date (YYYY-MM-DD) in turn (spec_agg.py writes its table the same way)."""
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(cols)
+    for date in dates:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-            sys.exit("recv_interval.py: --date %r is not YYYY-MM-DD" % date)
-        w.writerows(repo_rows(a.repo, date))
+            sys.exit("%s: --date %r is not YYYY-MM-DD" % (prog, date))
+        w.writerows(rows_of(repo, date))
 
 
 if __name__ == "__main__":

@@ -27,11 +27,11 @@ aggregated trtllm / sglang rows (bench/bench_serving.c lists them beside
 agg_spec).  Python 3 and Debian's yaml module only; facts, not code, are
 taken from the InferenceX repository.
 """
-import argparse, csv, os, re, sys
+import argparse, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from extract import PATH, git  # noqa: E402
-from recv_interval import evaluate, flag_value, skeleton  # noqa: E402
+from recv_interval import evaluate, flag_value, skeleton, write_dates  # noqa: E402
 
 try:
     import yaml
@@ -120,12 +120,7 @@ def main():
     ap.add_argument("--repo", required=True, help="InferenceX git directory (bare or .git)")
     ap.add_argument("--date", action="append", default=[], help="measured date YYYY-MM-DD (repeatable)")
     a = ap.parse_args()
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(COLS)
-    for date in a.date:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-            sys.exit("spec_agg.py: --date %r is not YYYY-MM-DD" % date)
-        w.writerows(date_rows(a.repo, date))
+    write_dates("spec_agg.py", COLS, a.repo, a.date, date_rows)
 
 
 if __name__ == "__main__":
