@@ -333,6 +333,23 @@ static int clients_not_recorded(const char *backend, const char *model, const ch
            strcmp(meas, "2025-11-21") >= 0 && strcmp(meas, "2025-12-08") <= 0;
 }
 
+/* A GB200 / GB300 run of InferenceMAX recorded as aggregated.  InferenceX
+ * runs these GPUs only multi-node and disaggregated: in 2025-11 through
+ * .github/workflows/full-sweep-*-scheduler.yml's benchmark-gb200 job
+ * (benchmark-multinode-tmpl.yml, frameworks dynamo-trtllm and dynamo-sglang:
+ * "a workaround until we can integrate GB200 into master configs"), later
+ * as multinode entries of nvidia-master.yaml, which never held a single-node
+ * GB200 / GB300 entry.  The 55 such rows (2025-11-16 / 17) carry a tp of
+ * 12-72, the run's GPUs in all (prefill and decode workers together), and no
+ * worker counts: what ran is not in the row, so they are counted as
+ * refused with that reason (two of them were answered as one TP 32 / TP 64
+ * replica, at 46x the measured TTFT). */
+static int imax_multinode_agg(const char *src, const char *system, const char *mode) {
+    int s = src_of(src);
+    return (s == SRC_IMAX || s == SRC_DBDUMP) && (!strcmp(system, "gb200") || !strcmp(system, "gb300")) &&
+           !strcmp(mode, "agg");
+}
+
 /* Which of the two a vLLM EP-layout row ran: tools/inferencemax/vllm_ep.csv
  * (tools/inferencemax/vllm_ep.py) lists every single-node vLLM entry with
  * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
@@ -1081,6 +1098,9 @@ static void load_silicon(const char *root) {
             if (clients_not_recorded(v[cB], v[cM], v[cS], v[cSRC]))
                 nSeen++, refuse("the run's clients are not in the row (InferenceMAX's H100 vLLM script, 2025-11-21 to "
                                 "12-08: 512 clients, max-num-seqs = its CONC)");
+            else if (imax_multinode_agg(v[cSRC], v[cS], v[cMode]))
+                nSeen++, refuse("an InferenceMAX GB200 run recorded as aggregated: InferenceX runs GB200 / GB300 only multi-node "
+                                "disaggregated, the row gives its GPUs in all (tp) and no workers");
             else if (predict_row(r, v[cM], dev))
                 nR++;
         } else {

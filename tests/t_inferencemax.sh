@@ -411,3 +411,18 @@ got=$(paste -d, <(awk -F, 'NR > 1 { print $4 ":" $7 ":" $16 }' "$tmp/rows9.csv")
       awk -F, '{ split($1, a, ":"); print a[1] ":" a[2] ":" (a[3] < $2 ? "down" : a[3] == $2 ? "same" : "up") }' | tr '\n' ' ')
 check "agg_spec: TPOT with the table vs none (backend:conc): got '$got'" \
   [ "$got" = "trtllm:4:down trtllm:8:same trtllm:16:same sglang:4:same " ]
+
+# InferenceMAX's GB200 runs recorded as aggregated: InferenceX runs GB200 only
+# multi-node disaggregated, so such a row (tp = its GPUs in all) is refused with
+# that reason; an aggregated GB200 row of aiconfigurator's own gap analysis is
+# answered.
+{
+  echo "$h"
+  echo "m1,source_file=2026-04-06.csv; model=DeepSeek-R1; silicon_concurrency=538; measured=2025-11-17T00:00:00.000Z; wip=False,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,agg,8192,1024,nvfp4,nvfp4,538,64,1,1,64,1,,,,,,,,,,,,,,,1388.7,10.07"
+  echo "m2,source_file=/Users/x/aic-auto-gap-analysis/data/gb200/trtllm/1.3.0rc1/Qwen_Qwen3-32B.csv; gtl_task_id=x; silicon_concurrency=8; measured=2026-03-23,trtllm,1.3.0rc1,Qwen/Qwen3-32B,gb200,,agg,2000,500,,,8,2,1,,1,0,,,,,,,,,,,,,,,641.9,41.5"
+} >"$S/silicon_sample.csv"
+out11=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --rows "$tmp/rows11.csv" 2>&1)
+check "GB200 multi-node runs recorded as aggregated: 1 refused with the reason" \
+  grep -q "^ *1  an InferenceMAX GB200 run recorded as aggregated" <<<"$out11"
+got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/rows11.csv")
+check "GB200: the gap-analysis row answered: got '$got'" [ "$got" = "Qwen/Qwen3-32B" ]
