@@ -130,8 +130,8 @@ static reasons_t main_reasons, *cur_reasons = &main_reasons;
 
 static void refuse(const char *why) {
     reasons_t *t = cur_reasons;
-    for (int i = 0; i < t->k; i++)
-        if (!strcmp(t->why[i], why)) {
+    for (int i = 0; i < t->k; i++) /* as stored: a reason past the buffer is kept cut */
+        if (!strncmp(t->why[i], why, sizeof t->why[0] - 1)) {
             t->n[i]++;
             return;
         }
@@ -1099,8 +1099,8 @@ static void load_silicon(const char *root) {
                 nSeen++, refuse("the run's clients are not in the row (InferenceMAX's H100 vLLM script, 2025-11-21 to "
                                 "12-08: 512 clients, max-num-seqs = its CONC)");
             else if (imax_multinode_agg(v[cSRC], v[cS], v[cMode]))
-                nSeen++, refuse("an InferenceMAX GB200 run recorded as aggregated: InferenceX runs GB200 / GB300 only multi-node "
-                                "disaggregated, the row gives its GPUs in all (tp) and no workers");
+                nSeen++, refuse("an InferenceMAX GB200 run recorded as aggregated: InferenceX runs GB200 only multi-node "
+                                "disaggregated; tp is its GPUs in all, no workers");
             else if (predict_row(r, v[cM], dev))
                 nR++;
         } else {
