@@ -3453,7 +3453,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none] [--spec-agg FILE|none]\n");
+                        "[--recv-interval FILE|none] [--spec-agg FILE|none] [--ttft-sim] [--no-rocm-floor]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3465,6 +3465,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
+        else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) rcv_path = argv[++i];

@@ -1549,7 +1549,7 @@ static void t_offline_by_hand(void) {
  * no prompt tokens in both modes and its GPU part is the same, so the two
  * differ by exactly 8.0096 - 0.99 = 7.0196 ms. */
 /* vLLM 0.6.1 offline on ROCm (h141, llm_serve.c rocm_offline_gpu_x): the
- * GPU part of a decode step (total - the engine's CPU time) is 2.41x the
+ * GPU part of a decode step (total - the engine's CPU time) is 2.27x the
  * served one's on MI300X and MI250, where the two modes differ only in the
  * CPU time (a decode-only step: no prompt chunk); 1x on H100 and under
  * vllm-v0.  By hand, the offline CPU time of 16 running sequences:
@@ -1579,7 +1579,7 @@ static void t_rocm_offline_gpu_x(void) {
         if (!d) continue;
         double off = gpu_part_s(&c, d, M, 1, &o_off), srv = gpu_part_s(&c, d, M, 0, &o_srv);
         CHECK(srv > 0);
-        CHECK_NEAR(off / srv, 2.41, 1e-9);
+        CHECK_NEAR(off / srv, 2.27, 1e-9);
         CHECK_NEAR(o_off * 1e3, 4.2224, 1e-9);
         CHECK_NEAR(o_srv * 1e3, 0.51, 1e-9);
         /* vLLM <= 0.5 on ROCm is not v0.6.1's build: no factor */
@@ -1796,6 +1796,44 @@ static void t_batch_wait_by_hand(void) {
     CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* vLLM 0.6.1 offline on CDNA3 (docs/llm.md "h160"): a decode-only step is
+ * at least its GEMM FLOPs at 54 FLOP per compute unit per clock.  By hand,
+ * Llama-2-70B (config.json: hidden 8192, 80 layers, 64 heads / 8 KV heads of
+ * 128, intermediate 28672, vocab 32000): a layer's linear weights 8192 x
+ * (8192 + 1024 + 1024 + 8192) + 3 x 8192 x 28672 = 855,638,016, x 80 plus
+ * the LM head 8192 x 32000 = 68,713,185,280; 256 sequences on one MI300X
+ * (304 CUs, 2.1 GHz): 2 x 68,713,185,280 x 256 / (54 x 304 x 2.1e9) =
+ * 1.020523 s of GPU step (the engine's CPU part beside it).  At one
+ * sequence the floor is 4 ms and does not bind; MI250 (CDNA2) and NVIDIA
+ * have none. */
+static void t_rocm_gemm_floor_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "meta-llama/Llama-2-70b-hf";
+    dlp_llm_workload wl = {.batch = 1, .seq = 128, .gen_tokens = 128, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 256, .offline = 1, .engine = DLP_LLM_ENGINE_MODERN};
+    CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.running == 256);
+    CHECK_NEAR(p1.decode_step_ms - p1.overhead_ms, 1020.523, 0.01);
+    dlp__llm_rocm_floor_off = 1;
+    CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
+    CHECK(p0.decode_step_ms - p0.overhead_ms < 0.9 * 1020.523);
+    wl.concurrency = 1;
+    CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
+    dlp__llm_rocm_floor_off = 0;
+    CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12 * p0.decode_step_ms);
+    wl.concurrency = 256, wl.n_gpus = 4, wl.quant = DLP_QT_FP16;
+    for (int i = 0; i < 2; i++) { /* CDNA2 and NVIDIA: the toggle moves nothing */
+        const char *dev = i ? "h100-sxm" : "mi250";
+        dlp__llm_rocm_floor_off = 1;
+        CHECK(serve(m, dev, wl, &p0, &e) == DLP_OK);
+        dlp__llm_rocm_floor_off = 0;
+        CHECK(serve(m, dev, wl, &p1, &e) == DLP_OK);
+        CHECK_NEAR(p1.e2e_ms, p0.e2e_ms, 1e-12 * p0.e2e_ms);
+    }
+}
+
 /* SGLang's --scheduler-recv-interval (wl.recv_interval; docs/llm.md,
  * "SGLang's scheduler receive interval"), from SchedulerRecvSkipper's rule:
  * with others decoding, the scheduler reads requests every N decode steps,
@@ -2002,6 +2040,7 @@ int main(void) {
     RUN(t_context_boundary);
     RUN(t_batch_wait_by_hand);
     RUN(t_recv_interval_by_hand);
+    RUN(t_rocm_gemm_floor_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
     dlp_devdb_free(db);

@@ -124,8 +124,16 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
 
 /* vLLM 0.6.1's offline batches on ROCm (the modern engine, offline, an AMD
  * device): every GPU part of a step x this (llm_serve.c rocm_offline_gpu_x,
- * docs/llm.md "h141"); bench_serving.c prints its leave-one-GPU-out refit. */
-#define DLP__LLM_ROCM_OFFLINE_GPU_X 2.41
+ * docs/llm.md "h141"), and on CDNA3 a decode-only step at least its GEMM
+ * FLOPs at this many FLOP per compute unit per clock (rocm_gemm_rate,
+ * h160).  The factor is refit with the floor in place (the bench prints
+ * it), the rate on MI300X's rows with the floor off
+ * (tools/infbench/rocm_gemm_floor_proto.py on bench_serving
+ * --no-rocm-floor rows).  dlp__llm_rocm_floor_off (bench-only, as
+ * dlp__llm_ttft_sim) leaves the floor out. */
+#define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
+#define DLP__LLM_ROCM_GEMM_PER_CU_CLK 54.0
+extern int dlp__llm_rocm_floor_off;
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its

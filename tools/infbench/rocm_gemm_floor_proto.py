@@ -8,7 +8,7 @@ CU={'MI250':104*1.7e9,'MI300X':304*2.1e9}
 rows=[]
 for r in csv.DictReader(open(sys.argv[1])):
     if r['y_4']=='nan' or not r['system'].startswith('AMD') or r['backend']!='vLLM': continue
-    B=int(r['conc']); run=float(r['running']); tp=int(r['gpus'])*(2 if 'MI250' in r['system'] else 1)
+    B=int(r['conc']); run=float(r['running']); tp=int(r['gpus'])  # the rows count GCDs already (bench ib_device)
     a=float(r['a_4']); pf=float(r['prefill_ms']); st=float(r['decode_step_ms']); ov=float(r['ovh_ms'])
     waves=math.ceil(B/run); pfall=pf*waves
     F=2*P[r['model'].split('/')[-1]]*1e9*run/tp
