@@ -425,62 +425,85 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
     return k == 0;
 }
 
-/* SGLang's --scheduler-recv-interval where the run's script passed it
- * (docs/llm.md, "SGLang's scheduler receive interval (h159)"):
- * tools/inferencemax/recv_interval.csv (tools/inferencemax/recv_interval.py)
- * evaluates every InferenceX single-node SGLang script's rule (dsr1_fp4_
- * b200.sh: 30 at CONC >= 16, else 10) per date, TP, clients and lengths.
+/* Settings InferenceX's single-node SGLang scripts pass, per date
+ * (tools/inferencemax/recv_interval.py evaluates each script's rule per
+ * TP, clients and lengths; its --setting picks the flag):
+ *  - recv_interval.csv: --scheduler-recv-interval (docs/llm.md, "SGLang's
+ *    scheduler receive interval (h159)"; dsr1_fp4_b200.sh: 30 at CONC >= 16,
+ *    else 10); no entry: SGLang's default, 1;
+ *  - sglang_mem.csv: --mem-fraction-static, the share of GPU memory SGLang
+ *    takes for weights and KV cache (dsr1_fp8_b200.sh from 2026-03: 0.82 at
+ *    TP 8, 0.95 at TP 4); no entry: the library's default.
  * The row's measured= date (else its dump's source_file= date), model
  * prefix, GPU, precision, TP (the GPUs: SGLang's --tp-size under attention
  * DP too), clients and isl / osl (0 / 0: any) pick the non-MTP script's
- * value; no entry: SGLang's default, 1.  rcv_count: set (> 1), the script
- * gives 1 or no entry, the rule left unresolved (0 in the table). */
-#define MAXRCV 4096
-static struct {
+ * value: script_value gives it, 0 where none or the rule left it unresolved
+ * (0 in the table); count: a value, none, unresolved. */
+#define MAXSCR 4096
+typedef struct {
     char date[11], model[16], gpu[16], prec[8];
-    int mtp, isl, osl, tp, cmin, cmax, n;
-} RCV[MAXRCV];
-static int nRCV = -1, rcv_count[3];
-static const char *rcv_path = "tools/inferencemax/recv_interval.csv"; /* --recv-interval (none: all 1) */
+    int mtp, isl, osl, tp, cmin, cmax;
+    double v;
+} scr_row;
+typedef struct {
+    const char *path; /* --recv-interval / --sglang-mem (none: no table) */
+    scr_row *r;
+    int n, count[3];
+} scr_tab;
+static scr_tab RCV = {"tools/inferencemax/recv_interval.csv", NULL, -1, {0}},
+               SMEM = {"tools/inferencemax/sglang_mem.csv", NULL, -1, {0}};
 
-static void load_recv_interval(void) {
+static void load_script_tab(scr_tab *t) {
     static char line[512], hl[512];
     char *h[16], *v[16];
     int nh;
-    nRCV = 0;
-    FILE *f = table_open(rcv_path, hl, (int)sizeof hl, h, 16, &nh);
-    if (!f) return;
+    t->n = 0;
+    FILE *f = table_open(t->path, hl, (int)sizeof hl, h, 16, &nh);
+    if (!f || !(t->r = calloc(MAXSCR, sizeof *t->r))) {
+        if (f) fclose(f);
+        return;
+    }
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cG = csv_col(h, nh, "gpu"),
         cP = csv_col(h, nh, "precision"), cK = csv_col(h, nh, "mtp"), cI = csv_col(h, nh, "isl"),
         cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cA = csv_col(h, nh, "conc_min"),
-        cB = csv_col(h, nh, "conc_max"), cN = csv_col(h, nh, "interval");
-    while (fgets(line, sizeof line, f) && nRCV < MAXRCV) {
+        cB = csv_col(h, nh, "conc_max"), cN = csv_col(h, nh, "value");
+    while (fgets(line, sizeof line, f) && t->n < MAXSCR) {
         if (csv_split(line, v, 16) != nh) continue;
-        snprintf(RCV[nRCV].date, sizeof RCV[nRCV].date, "%s", v[cD]);
-        snprintf(RCV[nRCV].model, sizeof RCV[nRCV].model, "%s", v[cM]);
-        snprintf(RCV[nRCV].gpu, sizeof RCV[nRCV].gpu, "%s", v[cG]);
-        snprintf(RCV[nRCV].prec, sizeof RCV[nRCV].prec, "%s", v[cP]);
-        RCV[nRCV].mtp = atoi(v[cK]), RCV[nRCV].isl = atoi(v[cI]), RCV[nRCV].osl = atoi(v[cO]);
-        RCV[nRCV].tp = atoi(v[cT]), RCV[nRCV].cmin = atoi(v[cA]), RCV[nRCV].cmax = atoi(v[cB]);
-        RCV[nRCV].n = atoi(v[cN]);
-        nRCV++;
+        scr_row *e = &t->r[t->n++];
+        snprintf(e->date, sizeof e->date, "%s", v[cD]);
+        snprintf(e->model, sizeof e->model, "%s", v[cM]);
+        snprintf(e->gpu, sizeof e->gpu, "%s", v[cG]);
+        snprintf(e->prec, sizeof e->prec, "%s", v[cP]);
+        e->mtp = atoi(v[cK]), e->isl = atoi(v[cI]), e->osl = atoi(v[cO]);
+        e->tp = atoi(v[cT]), e->cmin = atoi(v[cA]), e->cmax = atoi(v[cB]), e->v = atof(v[cN]);
     }
     fclose(f);
 }
 
-static int sglang_recv_interval(const char *src, const char *model_path, const char *system, const char *prec,
-                                int isl, int osl, int gpus, int64_t conc) {
+static double script_value(scr_tab *t, const char *src, const char *model_path, const char *system, const char *prec,
+                           int isl, int osl, int gpus, int64_t conc) {
     char date[32], gpu[32];
     const char *mp = row_keys(src, model_path, system, date, gpu);
-    if (nRCV < 0) load_recv_interval();
-    int n = 1;
-    for (int i = 0; i < nRCV; i++)
-        if (!RCV[i].mtp && !strcmp(RCV[i].date, date) && !strcmp(RCV[i].model, mp) && !strcmp(RCV[i].gpu, gpu) &&
-            !strcmp(RCV[i].prec, prec) && (RCV[i].isl == 0 || (RCV[i].isl == isl && RCV[i].osl == osl)) &&
-            RCV[i].tp == gpus && conc >= RCV[i].cmin && conc <= RCV[i].cmax)
-            n = RCV[i].n;
-    rcv_count[n > 1 ? 0 : n == 1 ? 1 : 2]++;
-    return n > 1 ? n : 0;
+    if (t->n < 0) load_script_tab(t);
+    int found = 0;
+    double val = 0;
+    for (int i = 0; i < t->n; i++) {
+        const scr_row *e = &t->r[i];
+        if (!e->mtp && !strcmp(e->date, date) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) &&
+            !strcmp(e->prec, prec) && (e->isl == 0 || (e->isl == isl && e->osl == osl)) && e->tp == gpus &&
+            conc >= e->cmin && conc <= e->cmax)
+            found = 1, val = e->v;
+    }
+    t->count[found && val > 0 ? 0 : !found ? 1 : 2]++;
+    return val;
+}
+
+/* The receive interval of a row: > 1 where its script set one, else 0
+ * (SGLang's default, every step). */
+static int sglang_recv_interval(const char *src, const char *model_path, const char *system, const char *prec,
+                                int isl, int osl, int gpus, int64_t conc) {
+    double n = script_value(&RCV, src, model_path, system, prec, isl, osl, gpus, conc);
+    return n > 1 ? (int)n : 0;
 }
 
 /* Aggregated runs that decoded with MTP (docs/llm.md, "Aggregated MTP runs
@@ -1087,8 +1110,10 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_AGG};
             if (!strcmp(v[cB], "trtllm"))
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
-            if (!strcmp(v[cB], "sglang"))
+            if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
+                r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
+            }
             if (!strcmp(v[cB], "trtllm")) { /* SGLang's are not read: see agg_spec */
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
@@ -1870,10 +1895,14 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
-    if (rcv_count[0] + rcv_count[1] + rcv_count[2])
+    if (RCV.count[0] + RCV.count[1] + RCV.count[2])
         printf("\nSGLang aggregated rows' --scheduler-recv-interval (sglang_recv_interval; %s): set by the run's script %d,"
                " 1 (the script's or SGLang's default) %d, the script's rule unresolved %d (read as 1)\n",
-               rcv_path, rcv_count[0], rcv_count[1], rcv_count[2]);
+               RCV.path, RCV.count[0], RCV.count[1], RCV.count[2]);
+    if (SMEM.count[0] + SMEM.count[1] + SMEM.count[2])
+        printf("SGLang aggregated rows' --mem-fraction-static (script_value; %s): the run's script's %d, no entry %d, "
+               "the script's rule unresolved %d (the library's default for both)\n",
+               SMEM.path, SMEM.count[0], SMEM.count[1], SMEM.count[2]);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -3453,7 +3482,8 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none] [--spec-agg FILE|none] [--ttft-sim] [--no-rocm-floor]\n");
+                        "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
+                        "[--no-rocm-floor]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3468,7 +3498,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
-        else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) rcv_path = argv[++i];
+        else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
+        else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {

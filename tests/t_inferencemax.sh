@@ -426,3 +426,36 @@ check "GB200 multi-node runs recorded as aggregated: 1 refused with the reason" 
   grep -q "^ *1  an InferenceMAX GB200 run recorded as aggregated" <<<"$out11"
 got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/rows11.csv")
 check "GB200: the gap-analysis row answered: got '$got'" [ "$got" = "Qwen/Qwen3-32B" ]
+
+# SGLang's --mem-fraction-static read the same way (recv_interval.py --setting
+# mem): a script in the form of dsr1_fp8_b200.sh of 2026-03 (MEM_FRAC_STATIC
+# 0.82 at TP 8, 0.95 at TP 4, exit otherwise); by hand: tp4 0.95, tp8 0.82,
+# tp1 / tp2 unresolved (0).  The bench gives a DeepSeek-R1 fp8 TP 4 row of that
+# date the 0.95: with it, 32 clients of 8k / 1k all run (32), without it (the
+# library's 0.9) fewer fit.
+mkdir -p "$tmp/mem"
+cat >"$tmp/mem/dsr1_fp8_b200.sh" <<'SH'
+if [[ $TP -eq 8 ]]; then
+  MEM_FRAC_STATIC=0.82
+elif [[ $TP -eq 4 ]]; then
+  MEM_FRAC_STATIC=0.95
+else
+  exit 1
+fi
+python3 -m sglang.launch_server --model-path $MODEL --tp $TP --mem-fraction-static $MEM_FRAC_STATIC
+SH
+python3 tools/inferencemax/recv_interval.py --setting mem --script "$tmp/mem/dsr1_fp8_b200.sh" --date 2026-03-25 >"$tmp/mem.csv" ||
+  { echo "FAIL recv_interval.py --setting mem on the fixture"; exit 1; }
+got=$(awk -F, 'NR > 1 { print "tp" $10 "=" $13 }' "$tmp/mem.csv" | tr '\n' ' ')
+check "sglang mem: tp1=0 tp2=0 tp4=0.95 tp8=0.82: got '$got'" [ "$got" = "tp1=0 tp2=0 tp4=0.95 tp8=0.82 " ]
+{
+  echo "$h"
+  echo "k1,source_file=2026-04-06.csv; silicon_concurrency=32; measured=2026-03-25T00:00:00.000Z,sglang,0.5.9,deepseek-ai/DeepSeek-R1,b200_sxm,fp8,agg,8192,1024,fp8,fp8,32,4,1,1,4,1,,,,,,,,,,,,,,,1479.78,34.11"
+} >"$S/silicon_sample.csv"
+out12=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --sglang-mem "$tmp/mem.csv" --rows "$tmp/rows12.csv" 2>&1)
+check "sglang mem: counts the script's 1, no entry 0" grep -qF "the run's script's 1, no entry 0, the script's rule unresolved 0" <<<"$out12"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --sglang-mem none --rows "$tmp/rows13.csv" >/dev/null 2>&1
+got=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows12.csv")
+got2=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows13.csv")
+check "sglang mem: running 32 with the script's 0.95, fewer without: got $got / $got2" \
+  [ "$got" = 32 ] && [ "$got2" -lt 32 ]

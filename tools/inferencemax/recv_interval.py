@@ -26,6 +26,9 @@ cannot be resolved is written as 0 (unknown).
 Usage:
   recv_interval.py --repo GITDIR --date YYYY-MM-DD [--date ...] > recv_interval.csv
   recv_interval.py --script FILE [--date LABEL] > recv_interval.csv   (a test fixture)
+  recv_interval.py --setting mem ... > sglang_mem.csv
+      the same for --mem-fraction-static (the share of GPU memory SGLang
+      takes for weights and KV cache), the bench's sglang_mem_fraction
 
 The shipped recv_interval.csv holds the measured= dates of the silicon
 dumps' aggregated SGLang rows: 2025-11-02 11-10 11-16 11-17 11-18 2026-02-20
@@ -35,11 +38,13 @@ Python 3 only; facts, not code, are taken from the InferenceX repository.
 import argparse, csv, os, re, subprocess, sys
 
 COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "mtp", "isl", "osl", "tp", "conc_min", "conc_max",
-        "interval"]
+        "value"]
 TPS = (1, 2, 4, 8)
 CONCS = tuple(2 ** i for i in range(11))
 SEQS = ((1024, 1024), (1024, 8192), (8192, 1024))
 VAR = "SCHEDULER_RECV_INTERVAL"
+# the settings a table can hold: the flag and the variable scripts usually pass it in
+SETTINGS = {"recv": ("--scheduler-recv-interval", VAR), "mem": ("--mem-fraction-static", "MEM_FRAC_STATIC")}
 NAME = re.compile(r"^(?P<prefix>[a-z0-9.]+)_(?P<prec>[a-z0-9]+)_(?P<gpu>[a-z0-9]+)(?P<mtp>_mtp)?(_docker)?\.sh$")
 
 
@@ -83,16 +88,24 @@ def skeleton(text, var=VAR):
 
 
 def flag_value(text, flag="--scheduler-recv-interval", var=VAR):
-    """'var' where the flag takes $var, its number where it is written as
-    one, None where the script does not pass it (comment lines skipped)."""
+    """The flag's value: a number where it is written as one, the name of
+    the variable it takes ($NAME or ${NAME}; var names the usual one), 0
+    where neither, None where the script does not pass it (comment lines
+    skipped)."""
     code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
     m = re.search(r"%s[ =:]+(\S+)" % re.escape(flag), code)
     if not m:
         return None
     v = m.group(1).strip("\"'\\")
-    if v.isdigit():
-        return int(v)
-    return "var" if var in v else 0
+    if re.fullmatch(r"\d+(\.\d+)?", v):
+        return num(float(v))
+    name = re.fullmatch(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", v)
+    return name.group(1) if name else (var if var in v else 0)
+
+
+def num(x):
+    """A setting as the table writes it: an integer where it is one."""
+    return int(x) if x == int(x) else x
 
 
 def evaluate(skel, var=VAR, dp_attn="false"):
@@ -106,24 +119,25 @@ def evaluate(skel, var=VAR, dp_attn="false"):
     got = {}
     for line in r.stdout.splitlines():
         f = line.split()
-        if len(f) == 5 and all(x.isdigit() for x in f):
-            got[tuple(int(x) for x in f[:4])] = int(f[4])
+        if len(f) == 5 and all(x.isdigit() for x in f[:4]) and re.fullmatch(r"\d+(\.\d+)?", f[4]):
+            got[tuple(int(x) for x in f[:4])] = num(float(f[4]))
     return got
 
 
-def script_rows(text, name, date, commit):
+def script_rows(text, name, date, commit, setting="recv"):
     m = NAME.match(os.path.basename(name))
     if not m or not re.search(r"sglang(\.launch_server| serve)", text):
         return []
-    v = flag_value(text)
+    flag, var = SETTINGS[setting]
+    v = flag_value(text, flag, var)
     if v is None:
         return []
-    skel = skeleton(text) if v == "var" else None
-    got = evaluate(skel) if skel else {}
+    skel = skeleton(text, v) if isinstance(v, str) else None
+    got = evaluate(skel, v) if skel else {}
     head = [date, commit, name, m["prefix"], m["prec"], m["gpu"], int(bool(m["mtp"]))]
     rows = []
     for tp in TPS:
-        per_seq = [[v if isinstance(v, int) else got.get((isl, osl, tp, c), 0) for c in CONCS] for isl, osl in SEQS]
+        per_seq = [[got.get((isl, osl, tp, c), 0) if isinstance(v, str) else v for c in CONCS] for isl, osl in SEQS]
         # one row for every sequence-length pair (isl = osl = 0) where they agree
         seqs = [((0, 0), per_seq[0])] if per_seq.count(per_seq[0]) == len(SEQS) else list(zip(SEQS, per_seq))
         for (isl, osl), ns in seqs:
@@ -137,7 +151,7 @@ def script_rows(text, name, date, commit):
     return rows
 
 
-def repo_rows(repo, date):
+def repo_rows(repo, date, setting="recv"):
     commit = git(repo, "log", "-1", "--format=%H", "--until=%s 23:59:59 +0000" % date, "HEAD", "--",
                  "benchmarks").strip()
     if not commit:
@@ -146,7 +160,7 @@ def repo_rows(repo, date):
     for path in git(repo, "ls-tree", "-r", "--name-only", commit, "benchmarks").split():
         if path.count("/") > 2 or not path.endswith(".sh") or "/multi_node/" in path:
             continue
-        rows += script_rows(git(repo, "show", "%s:%s" % (commit, path)), path, date, commit[:12])
+        rows += script_rows(git(repo, "show", "%s:%s" % (commit, path)), path, date, commit[:12], setting)
     return rows
 
 
@@ -154,6 +168,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
     ap.add_argument("--script", help="one benchmark script on disk instead of --repo")
+    ap.add_argument("--setting", choices=sorted(SETTINGS), default="recv",
+                    help="recv: --scheduler-recv-interval (default); mem: --mem-fraction-static")
     ap.add_argument("--date", action="append", default=[], help="measured date YYYY-MM-DD (repeatable)")
     a = ap.parse_args()
     w = csv.writer(sys.stdout, lineterminator="\n")
@@ -163,11 +179,11 @@ def main():
         except OSError as err:
             sys.exit("recv_interval.py: %s: %s" % (a.script, err.strerror))
         w.writerow(COLS)
-        w.writerows(script_rows(text, os.path.basename(a.script), a.date[0] if a.date else "", ""))
+        w.writerows(script_rows(text, os.path.basename(a.script), a.date[0] if a.date else "", "", a.setting))
         return
     if not a.repo or not a.date:
         sys.exit("recv_interval.py: give --repo GITDIR and at least one --date, or --script FILE")
-    write_dates("recv_interval.py", COLS, a.repo, a.date, repo_rows)
+    write_dates("recv_interval.py", COLS, a.repo, a.date, lambda repo, date: repo_rows(repo, date, a.setting))
 
 
 def write_dates(prog, cols, repo, dates, rows_of):

@@ -62,11 +62,11 @@ def drafts_of(text, framework, isl, osl, tp, conc, dp_attn):
     if text is None:
         return 0
     _, var, flag = FRAMEWORKS[framework]
-    v = flag_value(text, flag, var) if flag else ("var" if re.search(r"\$\{?%s\b" % var, text) else None)
-    if isinstance(v, int):
-        return v
-    if v != "var":
-        return 0
+    # the variable the flag takes (TensorRT-LLM's scripts write MTP into a yaml heredoc: MTP itself)
+    v = flag_value(text, flag, var) if flag else (var if re.search(r"\$\{?%s\b" % var, text) else None)
+    if not isinstance(v, str):
+        return int(v or 0)
+    var = v
     skel = skeleton(text, var)
     if not skel:
         return 0
