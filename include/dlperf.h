@@ -1062,7 +1062,11 @@ typedef struct {
                                   (attention TP = n_gpus / attn_dp); 0: 1      */
     int phase;                 /* dlp_llm_phase                                 */
     double mem_fraction;       /* of device memory the engine takes (vLLM's
-                                  gpu_memory_utilization); 0: 0.9              */
+                                  gpu_memory_utilization, SGLang's
+                                  mem_fraction_static); served TensorRT-LLM:
+                                  of the memory left after the weights and
+                                  activations (free_gpu_memory_fraction);
+                                  0: 0.9                                       */
     int64_t max_seqs;          /* the engine's limit on running sequences
                                   (vLLM max_num_seqs); 0: the engine's default
                                   (docs/llm.md, "Engine defaults": by engine,

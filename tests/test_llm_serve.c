@@ -1796,6 +1796,32 @@ static void t_batch_wait_by_hand(void) {
     CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* TensorRT-LLM's cache (docs/llm.md "TensorRT-LLM's KV fraction"): served,
+ * kv_cache_config.free_gpu_memory_fraction of the memory left once the
+ * weights and the activations are in (KvCacheConfig: "the fraction of free
+ * GPU memory"), where vLLM and SGLang take their fraction of the whole GPU;
+ * the runtime's 1 GiB is out of both.  By the two formulas, with the
+ * library's weights and workspace per GPU: Llama-3.1-8B bf16 on one H100
+ * (80 GiB) at 0.9; offline (TensorRT engines, LLM-Inference-Bench) the
+ * share of the whole. */
+static void t_trtllm_kv_fraction_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 8, .engine = DLP_LLM_ENGINE_TRTLLM};
+    for (int off = 0; off < 2; off++) {
+        wl.offline = off;
+        CHECK(serve(m, "h100-sxm", wl, &p, &e) == DLP_OK);
+        double w = p.weights_mb / 1024.0, a = p.need.workspace_mb / 1024.0;
+        double want = off ? 0.9 * 80.0 - w - a - 1.0 : 0.9 * (80.0 - w - a - 1.0);
+        CHECK_NEAR(p.kv_cache_gib, want, 1e-6);
+    }
+    wl.offline = 0, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(m, "h100-sxm", wl, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.kv_cache_gib, 0.9 * 80.0 - p.weights_mb / 1024.0 - p.need.workspace_mb / 1024.0 - 1.0, 1e-6);
+}
+
 /* vLLM 0.6.1 offline on CDNA3 (docs/llm.md "h160"): a decode-only step is
  * at least its GEMM FLOPs at 54 FLOP per compute unit per clock.  By hand,
  * Llama-2-70B (config.json: hidden 8192, 80 layers, 64 heads / 8 KV heads of
@@ -2041,6 +2067,7 @@ int main(void) {
     RUN(t_batch_wait_by_hand);
     RUN(t_recv_interval_by_hand);
     RUN(t_rocm_gemm_floor_by_hand);
+    RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
     dlp_devdb_free(db);

@@ -1689,6 +1689,27 @@ typedef struct {
     double pre;                /* share of running sequences preempted once       */
 } serve_plan;
 
+/* The cache's bytes per GPU of `total`, with `used` taken by the weights
+ * and the activation workspace, at the engine's memory fraction.  vLLM
+ * (gpu_memory_utilization) and SGLang (mem_fraction_static) give the
+ * fraction of all the GPU's memory to weights, workspace and cache
+ * together; TensorRT-LLM's kv_cache_config.free_gpu_memory_fraction
+ * (default 0.9) is the share of the memory still free once the model is
+ * loaded and its activations profiled ("the fraction of free GPU memory
+ * ... for the KV cache", KvCacheConfig; docs/llm.md "TensorRT-LLM's KV
+ * fraction").  Served only (trtllm-serve's PyTorch executor, which
+ * profiles its activations before it sizes the cache): the offline batches
+ * of LLM-Inference-Bench ran TensorRT engines (0.11 / 0.12) whose build-
+ * time buffers for max_batch_size x max_input_len the workspace here does
+ * not size, and there the free share over-fills the cache (A100 tokens/s
+ * 21.0 -> 25.0 %), so they keep the share of the whole.  The runtime
+ * slack is out of both. */
+static double kv_avail_bytes(const dlp_llm_workload *wl, double frac, double total, double used) {
+    double slack = SLACK_GIB * 1073741824.0;
+    if (wl->engine == DLP_LLM_ENGINE_TRTLLM && !wl->offline) return frac * (total - used - slack);
+    return frac * total - used - slack;
+}
+
 /* Memory per GPU (docs/llm.md, "Memory"; the same story as generate mode):
  * weights (the tower's in 16 bits), the activation workspace of a step (per
  * token of the one-token graph, MoE per routed token, an 8k-token chunk as
@@ -1705,7 +1726,7 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     double wall = p->weight_bytes + slots_extra_bytes(s, p); /* weights, redundant experts with them */
     double wgpu = m->wgpu = (wall + m->vparams * p->act_bytes) / s->n_gpus;
     double act = m->act = dlp__llm_chunk_workspace(c, wl->quant, s->tp_attn, s->max_seqs, (int64_t)s->chunk);
-    double avail = m->avail = frac * d->memory_gib * 1073741824.0 - wgpu - act - SLACK_GIB * 1073741824.0;
+    double avail = m->avail = kv_avail_bytes(wl, frac, d->memory_gib * 1073741824.0, wgpu + act);
     int64_t S = m->S = wl->seq + c->image_tokens, G = m->G = wl->gen_tokens > 0 ? wl->gen_tokens : 1;
     double seq_bytes = m->seq_bytes = dlp_llm_kv_bytes(c, S + G, s->kv_eb) / s->kv_shard; /* one sequence, one GPU */
     out->kv_cache_gib = avail > 0 ? gib(avail) : 0;
