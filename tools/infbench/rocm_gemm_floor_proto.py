@@ -1,4 +1,4 @@
-# h155 prototype (docs/llm.md "LLM-Inference-Bench: what ran, and a GEMM floor for vLLM 0.6.1 on ROCm"):
+# h155 prototype, fixed and used by h160 (docs/llm.md "h155", "h160"):
 # refits, on bench_serving --rows output, a per-CU-clock floor on the decode GEMMs of the ROCm rows
 # jointly with the GPU-time factor; row-level approximation (waves from the running column).
 # usage: python3 tools/infbench/rocm_gemm_floor_proto.py ROWS.csv
@@ -39,3 +39,13 @@ for f in sorted(set(r['fam'] for r in rows)):
 print('LOFO pooled %.1f'%(tot/n))
 for B in sorted(set(r['B'] for r in rows)):
     print('B',B,'mi300 %.1f -> %.1f'%(mape(lambda r:mi3(r) and r['B']==B,1,0)[0],mape(lambda r:mi3(r) and r['B']==B,b[1],b[2])[0]))
+# h160 (compiled in, CDNA3 only): the rate fitted on MI300X's rows alone, each model family held out in turn
+# (MI250 fits best without a floor; its GCDs are counted once above).  Run on rows made with the floor off:
+#   build/bench_serving ../shared/data infbench --analytic-only --no-rocm-floor --rows R.csv
+tot = n = tot0 = 0
+for f in sorted(set(r['fam'] for r in rows if mi3(r))):
+    bf = fit(lambda r, f=f: mi3(r) and r['fam'] != f)
+    m, cnt = mape(lambda r, f=f: mi3(r) and r['fam'] == f, bf[1], bf[2]); m0, _ = mape(lambda r, f=f: mi3(r) and r['fam'] == f, 1, 0)
+    print('MI300X LOFO', f, 'fit k %.2f c %d' % (bf[1], bf[2]), 'held %.1f (no floor %.1f) n %d' % (m, m0, cnt))
+    tot += m * cnt; tot0 += m0 * cnt; n += cnt
+print('MI300X LOFO pooled %.1f (no floor %.1f)' % (tot / n, tot0 / n))
