@@ -416,6 +416,8 @@ typedef struct {
     int srt;           /* re-keyed on the srt-slurm recipe's benchmark clients
                           (commit "srt-slurm@...", h162): matched only as the
                           last look, on the run's measured= date */
+    int srt_twin;      /* a yaml entry whose recipe has re-keyed rows on its date */
+    char recipe[112];  /* the recipe file (the twin look-up) */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -500,6 +502,17 @@ static void recipe_runner_gpu(char *gpu) {
     if (!keep && n > 6 && !strcmp(gpu + n - 6, "-slurm")) gpu[n - 6] = 0;
 }
 
+/* Marks the yaml entries whose recipe was read from srt-slurm on their date
+ * (an srt row with the same date and recipe exists): only those are known
+ * to have run at other clients than their conc-list says (h162). */
+static void recipe_twins(void) {
+    for (int i = 0; i < nREC; i++) {
+        recipe_t *e = &REC[i];
+        for (int j = 0; !e->srt && e->recipe[0] && j < nREC && !e->srt_twin; j++)
+            e->srt_twin = REC[j].srt && !strcmp(REC[j].date, e->date) && !strcmp(REC[j].recipe, e->recipe);
+    }
+}
+
 /* Loads the table; 0 rows when off or absent at the default path (a
  * --recipes FILE that cannot be read ends the bench naming it). */
 static void load_recipes(int explicit_path) {
@@ -527,6 +540,7 @@ static void load_recipes(int explicit_path) {
         snprintf(r->gpu, sizeof r->gpu, "%s", v[cG]);
         recipe_runner_gpu(r->gpu);
         r->srt = !strncmp(v[cC0], "srt-slurm@", 10);
+        snprintf(r->recipe, sizeof r->recipe, "%s", v[cR]);
         snprintf(r->prec, sizeof r->prec, "%s", v[cP]);
         snprintf(r->engine, sizeof r->engine, "%s", v[cE]);
         r->isl = atoi(v[cI]), r->osl = atoi(v[cO]), r->conc = atoi(v[cC]);
@@ -539,6 +553,7 @@ static void load_recipes(int explicit_path) {
         if (r->pw > 0 && r->ptp > 0 && r->dw > 0 && r->dtp > 0 && r->conc > 0) nREC++;
     }
     fclose(f);
+    recipe_twins();
 }
 
 /* The value of "key=" in a silicon_data_source ("source_file=2026-03-25.csv;
@@ -680,12 +695,32 @@ static int rm_meas[RM_N], rm_meas_from[RM_N];
  * The same rules as recipe_match_on; m (the dump date's class) stands where
  * this settles nothing.  rm_srt counts the runs settled, by the class given
  * and the class they had. */
-static int rm_srt[RM_N], rm_srt_from[RM_N];
+static int rm_srt[RM_N], rm_srt_from[RM_N], rm_srt_open;
+
+/* Does a yaml entry of the measured date list the run's clients and layout
+ * while its recipe was not read from srt-slurm?  It may be the run (its
+ * recipe, unread, may benchmark those clients), so nothing is settled. */
+static int srt_unread_fits(const char *meas, const char *src, const char *system, const char *prec,
+                           const char *engine, int isl, int osl, const int lay[4]) {
+    char model[48], conc[16], gpu[32];
+    src_field(src, "model=", model, sizeof model);
+    src_field(src, "silicon_concurrency=", conc, sizeof conc);
+    recipe_gpu(system, gpu, sizeof gpu);
+    for (int i = 0; i < nREC; i++) {
+        const recipe_t *e = &REC[i];
+        if (!e->srt_twin && entry_has_key(e, 0, meas, imax_prefix(model), gpu, prec, engine, isl, osl, atoi(conc)) &&
+            layout_fits(e, lay[0], lay[2]))
+            return 1;
+    }
+    return 0;
+}
+
 static int recipe_match_srt(int m, const char *meas, const char *src, const char *system, const char *prec,
                             const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
     int amb = rm_amb_mtp, k, m3 = recipe_match_on(1, meas, src, system, prec, engine, isl, osl, lay, out, &k);
     rm_amb_mtp = amb; /* the ambiguous-in-MTP count stays the dump date's */
     if (m3 > RM_AGREE) return m;
+    if (srt_unread_fits(meas, src, system, prec, engine, isl, osl, lay)) return rm_srt_open++, m;
     rm_srt[m3]++, rm_srt_from[m]++;
     *mtp_k = k;
     return m3;
@@ -1724,6 +1759,9 @@ static void imax_report(void) {
                " %d (one entry %d, same workers %d; were ambiguous %d, no layout %d, no key %d)\n",
                rm_srt[RM_ONE] + rm_srt[RM_AGREE], rm_srt[RM_ONE], rm_srt[RM_AGREE], rm_srt_from[RM_SEVERAL],
                rm_srt_from[RM_NOLAYOUT], rm_srt_from[RM_NOKEY]);
+    if (rm_srt_open)
+        printf("         left open: %d whose measured date's yaml has an entry with the clients and layout whose recipe"
+               " srt-slurm lacks (it may be the run)\n", rm_srt_open);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};
