@@ -400,7 +400,7 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 10,262 entries: the dump dates and the runs' measured= dates (h142, h143) */
+#define MAXREC 16384 /* 15,363 entries: the dump dates and the runs' measured= dates (h142, h143), the srt-slurm re-keyed rows (h162) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
