@@ -251,6 +251,22 @@ done
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $7, $8, $9, $10 }' "$tmp/rows7.csv" | sort -n | tr '\n' ';')
 check "srt-slurm rows: recipe decode workers s12 (3 clients) and s20 (5) on 8 GPUs ep 8 dp 1: got '$got'" \
   [ "$got" = "3 8 8 1;5 8 8 1;" ]
+# h162: a runner group "<gpu>-multinode-slurm" reaches the table as "<gpu>-slurm"
+# (extract.py drops "-multinode" only); the bench reads it as the GPU.  Table 4 =
+# E1's conc-4 row alone with gpu gb200-slurm; run c4 (4/4 8/8) -> exactly one;
+# with DLP_RECIPE_SLURM_AS_IS=1 (the h142 reading) -> no key.
+{
+  head -1 "$tmp/recipes.csv"
+  awk -F, -v OFS=, '$13 == 4 && $14 == "mtp" { $7 = "gb200-slurm"; print }' "$tmp/recipes.csv"
+} >"$tmp/recipes4.csv"
+{
+  echo "$h"
+  run c4 4 4 4 8 8
+} >"$S/silicon_sample.csv"
+out8=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes4.csv" 2>&1)
+check "-slurm runner: read as its GPU, exactly one" grep -qF "1  exactly one entry" <<<"$out8"
+out8=$(DLP_RECIPE_SLURM_AS_IS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes4.csv" 2>&1)
+check "-slurm runner: DLP_RECIPE_SLURM_AS_IS=1, no key" grep -qF "1  no entry for (date" <<<"$out8"
 # --recipes none: nothing matched, the old reading
 out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
 check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes' <<<\"\$1\"" _ "$out2"
