@@ -400,7 +400,8 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 15,363 entries: the dump dates and the runs' measured= dates (h142, h143), the srt-slurm re-keyed rows (h162) */
+#define MAXREC 16384 /* 15,363 entries: the dump dates, the runs' measured= dates (h142, h143) and the
+                       * srt-slurm re-keyed rows (h162) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -610,8 +611,8 @@ static void recipe_gpu(const char *system, char *gpu, size_t n) {
  * GPU, precision, engine, isl, osl, clients)? */
 static int entry_has_key(const recipe_t *e, int srt, const char *date, const char *mp, const char *gpu,
                          const char *prec, const char *engine, int isl, int osl, int conc) {
-    return e->srt == srt && !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) && !strcmp(e->prec, prec) &&
-           !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
+    return e->srt == srt && !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) &&
+           !strcmp(e->prec, prec) && !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
 }
 
 static int recipe_match_on(int srt, const char *date, const char *src, const char *system, const char *prec,
