@@ -608,7 +608,8 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 10,262 entries: the dump dates and the runs' measured= dates (h142, h143) */
+#define MAXREC 16384 /* 15,363 entries: the dump dates, the runs' measured= dates (h142, h143) and the
+                       * srt-slurm re-keyed rows (h162) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -621,6 +622,11 @@ typedef struct {
                           (redundant_experts.csv; 0: none) */
     int cap_d;         /* SGLang: one decode worker's running-request cap under
                           a round-robin router (decode_caps.csv; 0: unknown) */
+    int srt;           /* re-keyed on the srt-slurm recipe's benchmark clients
+                          (commit "srt-slurm@...", h162): matched only as the
+                          last look, on the run's measured= date */
+    int srt_twin;      /* a yaml entry whose recipe has re-keyed rows on its date */
+    char recipe[112];  /* the recipe file (the twin look-up) */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -693,6 +699,29 @@ static int sglang_cap_of(const char *recipe, int dw) {
     return 0;
 }
 
+/* The GPU of a recipe's runner group (h162).  extract.py drops
+ * "-multinode"; the DGX Cloud slurm groups keep "-slurm" (InferenceX
+ * .github/configs/runners.yaml: h200-multinode-slurm -> h200-dgxc-slurm_0,
+ * the same H200 / B200 / H100 nodes), so "h200-slurm" is an H200 runner and
+ * the rows' h200_sxm must find it. */
+static void recipe_runner_gpu(char *gpu) {
+    static int keep = -1; /* DLP_RECIPE_SLURM_AS_IS=1: the h142 reading, for the before figures */
+    if (keep < 0) keep = getenv("DLP_RECIPE_SLURM_AS_IS") && *getenv("DLP_RECIPE_SLURM_AS_IS") == '1';
+    size_t n = strlen(gpu);
+    if (!keep && n > 6 && !strcmp(gpu + n - 6, "-slurm")) gpu[n - 6] = 0;
+}
+
+/* Marks the yaml entries whose recipe was read from srt-slurm on their date
+ * (an srt row with the same date and recipe exists): only those are known
+ * to have run at other clients than their conc-list says (h162). */
+static void recipe_twins(void) {
+    for (int i = 0; i < nREC; i++) {
+        recipe_t *e = &REC[i];
+        for (int j = 0; !e->srt && e->recipe[0] && j < nREC && !e->srt_twin; j++)
+            e->srt_twin = REC[j].srt && !strcmp(REC[j].date, e->date) && !strcmp(REC[j].recipe, e->recipe);
+    }
+}
+
 /* Loads the table; 0 rows when off or absent at the default path (a
  * --recipes FILE that cannot be read ends the bench naming it). */
 static void load_recipes(int explicit_path) {
@@ -710,13 +739,17 @@ static void load_recipes(int explicit_path) {
         cK = csv_col(h, nh, "spec_tokens"), cB = csv_col(h, nh, "decode_max_batch"),
         cPW = csv_col(h, nh, "prefill_workers"), cPT = csv_col(h, nh, "prefill_tp"), cPE = csv_col(h, nh, "prefill_ep"),
         cPD = csv_col(h, nh, "prefill_dp_attn"), cDW = csv_col(h, nh, "decode_workers"), cDT = csv_col(h, nh, "decode_tp"),
-        cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn"), cR = csv_col(h, nh, "recipe");
+        cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn"), cR = csv_col(h, nh, "recipe"),
+        cC0 = csv_col(h, nh, "commit");
     while (fgets(line, sizeof line, f) && nREC < MAXREC) {
         if (csv_split(line, v, 40) != nh) continue;
         recipe_t *r = &REC[nREC];
         snprintf(r->date, sizeof r->date, "%s", v[cD]);
         snprintf(r->model, sizeof r->model, "%s", v[cM]);
         snprintf(r->gpu, sizeof r->gpu, "%s", v[cG]);
+        recipe_runner_gpu(r->gpu);
+        r->srt = !strncmp(v[cC0], "srt-slurm@", 10);
+        snprintf(r->recipe, sizeof r->recipe, "%s", v[cR]);
         snprintf(r->prec, sizeof r->prec, "%s", v[cP]);
         snprintf(r->engine, sizeof r->engine, "%s", v[cE]);
         r->isl = atoi(v[cI]), r->osl = atoi(v[cO]), r->conc = atoi(v[cC]);
@@ -729,6 +762,7 @@ static void load_recipes(int explicit_path) {
         if (r->pw > 0 && r->ptp > 0 && r->dw > 0 && r->dtp > 0 && r->conc > 0) nREC++;
     }
     fclose(f);
+    recipe_twins();
 }
 
 /* The value of "key=" in a silicon_data_source ("source_file=2026-03-25.csv;
@@ -783,13 +817,13 @@ static void recipe_gpu(const char *system, char *gpu, size_t n) {
 
 /* Is entry e one of the runs of this key (the yaml of `date`, model prefix,
  * GPU, precision, engine, isl, osl, clients)? */
-static int entry_has_key(const recipe_t *e, const char *date, const char *mp, const char *gpu, const char *prec,
-                         const char *engine, int isl, int osl, int conc) {
-    return !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) && !strcmp(e->prec, prec) &&
-           !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
+static int entry_has_key(const recipe_t *e, int srt, const char *date, const char *mp, const char *gpu,
+                         const char *prec, const char *engine, int isl, int osl, int conc) {
+    return e->srt == srt && !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) &&
+           !strcmp(e->prec, prec) && !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
 }
 
-static int recipe_match_on(const char *date, const char *src, const char *system, const char *prec,
+static int recipe_match_on(int srt, const char *date, const char *src, const char *system, const char *prec,
                            const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
     char model[48], conc[16], gpu[32];
     src_field(src, "model=", model, sizeof model);
@@ -801,7 +835,7 @@ static int recipe_match_on(const char *date, const char *src, const char *system
     *mtp_k = -1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
-        if (!entry_has_key(e, date, mp, gpu, prec, engine, isl, osl, c)) continue;
+        if (!entry_has_key(e, srt, date, mp, gpu, prec, engine, isl, osl, c)) continue;
         nkey++;
         if (layout_fits(e, lay[0], lay[2]) && nfit < 64) fit[nfit++] = e;
     }
@@ -861,6 +895,46 @@ static void recipe_miss_line(int m, const char *src, const char *system, const c
  * docs/llm.md, h142).  rm_meas counts the runs the second look settles,
  * by the class it gives. */
 static int rm_meas[RM_N], rm_meas_from[RM_N];
+
+/* The last look (h162), for a run both yaml dates leave unsettled: the
+ * entries re-keyed on their srt-slurm recipe's benchmark clients (the
+ * srt-slurm runners run `srtctl apply -f "$CONFIG_FILE"`, so a run's clients
+ * are the recipe's benchmark.concurrencies: c512_ctx2_gen7_dep8_..._mtp0.yaml
+ * benchmarks 3,584), the recipe as in force on the run's measured= date.
+ * The same rules as recipe_match_on; m (the dump date's class) stands where
+ * this settles nothing.  rm_srt counts the runs settled, by the class given
+ * and the class they had. */
+static int rm_srt[RM_N], rm_srt_from[RM_N], rm_srt_open;
+
+/* Does a yaml entry of the measured date list the run's clients and layout
+ * while its recipe was not read from srt-slurm?  It may be the run (its
+ * recipe, unread, may benchmark those clients), so nothing is settled. */
+static int srt_unread_fits(const char *meas, const char *src, const char *system, const char *prec,
+                           const char *engine, int isl, int osl, const int lay[4]) {
+    char model[48], conc[16], gpu[32];
+    src_field(src, "model=", model, sizeof model);
+    src_field(src, "silicon_concurrency=", conc, sizeof conc);
+    recipe_gpu(system, gpu, sizeof gpu);
+    for (int i = 0; i < nREC; i++) {
+        const recipe_t *e = &REC[i];
+        if (!e->srt_twin && entry_has_key(e, 0, meas, imax_prefix(model), gpu, prec, engine, isl, osl, atoi(conc)) &&
+            layout_fits(e, lay[0], lay[2]))
+            return 1;
+    }
+    return 0;
+}
+
+static int recipe_match_srt(int m, const char *meas, const char *src, const char *system, const char *prec,
+                            const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
+    int amb = rm_amb_mtp, k, m3 = recipe_match_on(1, meas, src, system, prec, engine, isl, osl, lay, out, &k);
+    rm_amb_mtp = amb; /* the ambiguous-in-MTP count stays the dump date's */
+    if (m3 > RM_AGREE) return m;
+    if (srt_unread_fits(meas, src, system, prec, engine, isl, osl, lay)) return rm_srt_open++, m;
+    rm_srt[m3]++, rm_srt_from[m]++;
+    *mtp_k = k;
+    return m3;
+}
+
 static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
                         const int lay[4], recipe_t *out, int *mtp_k) {
     char dump[16], meas[16];
@@ -868,11 +942,11 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     src_field(src, "measured=", meas, sizeof meas);
     dump[10] = meas[10] = 0;
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
-    int m = recipe_match_on(dump, src, system, prec, engine, isl, osl, lay, out, mtp_k);
+    int m = recipe_match_on(0, dump, src, system, prec, engine, isl, osl, lay, out, mtp_k);
     if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
-    int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(meas, src, system, prec, engine, isl, osl, lay, out, &k);
+    int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(0, meas, src, system, prec, engine, isl, osl, lay, out, &k);
     rm_amb_mtp = m2 > RM_AGREE ? amb1 : amb0;
-    if (m2 > RM_AGREE) return m;
+    if (m2 > RM_AGREE) return recipe_match_srt(m, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
     rm_meas[m2]++, rm_meas_from[m]++;
     *mtp_k = k;
     return m2;
@@ -928,7 +1002,7 @@ static int data_cap_on(const char *date, const char *mp, const char *gpu, const 
     int nkey = 0, nfit = 0, b0 = 0, bsame = 1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
-        if (!entry_has_key(e, date, mp, gpu, prec, engine, isl, osl, conc)) continue;
+        if (!entry_has_key(e, 0, date, mp, gpu, prec, engine, isl, osl, conc)) continue;
         nkey++;
         if (!counts_agree(e, w)) continue;
         /* per worker: batchN per attention-DP rank; SGLang's names give none,
@@ -1915,6 +1989,14 @@ static void imax_report(void) {
                " were ambiguous %d, no layout %d, no key %d on the dump's date)\n",
                rm_meas[RM_ONE] + rm_meas[RM_AGREE], rm_meas[RM_ONE], rm_meas[RM_AGREE], rm_meas_from[RM_SEVERAL],
                rm_meas_from[RM_NOLAYOUT], rm_meas_from[RM_NOKEY]);
+    if (rm_srt[RM_ONE] + rm_srt[RM_AGREE])
+        printf("         settled by the entries re-keyed on their srt-slurm recipe's benchmark clients, measured= date (h162):"
+               " %d (one entry %d, same workers %d; were ambiguous %d, no layout %d, no key %d)\n",
+               rm_srt[RM_ONE] + rm_srt[RM_AGREE], rm_srt[RM_ONE], rm_srt[RM_AGREE], rm_srt_from[RM_SEVERAL],
+               rm_srt_from[RM_NOLAYOUT], rm_srt_from[RM_NOKEY]);
+    if (rm_srt_open)
+        printf("         left open: %d whose measured date's yaml has an entry with the clients and layout whose recipe"
+               " srt-slurm lacks (it may be the run)\n", rm_srt_open);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};

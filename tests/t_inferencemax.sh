@@ -204,6 +204,69 @@ for want in "1  exactly one entry" "2  no entry for (date" "3 disaggregated runs
 done
 got=$(grep -c "^recipe-miss	nokey	" "$tmp/miss"; grep -c "^recipe-miss" "$tmp/miss")
 check "DLP_RECIPE_MISSES: 2 nokey lines of 2: got '$(echo $got)'" [ "$(echo $got)" = "2 2" ]
+# h162: the entries re-keyed on their srt-slurm recipe's benchmark clients (the
+# srt-slurm runners run `srtctl apply -f "$CONFIG_FILE"`, so a run's clients are
+# the recipe's benchmark.concurrencies).  A checkout on disk holds E1's recipe
+# (concurrencies "12x20x64") and E2's ("20"); E3's is absent.  extract.py
+# --srt-slurm: E1 -> 12, 20, 64 (once each, though E1 has two conc-list rows),
+# E2 -> 20: 4 rows, no header, commit "srt-slurm@disk".  Table 3 = table 1 (dated
+# 03-25) + the yaml dated 2026-02-14 + those 4 rows dated 2026-02-14.  Runs
+# (dumped 03-25, layout 4/4 8/8): s12 measured 02-14 -> no key on either yaml
+# date; re-keyed: E1 only -> exactly one (K 3), settled; s20 measured 02-14 ->
+# E1 and E2 re-keyed, the same workers -> settled; s64 measured 02-14 ->
+# ambiguous on both dates (E2, E3); re-keyed: E1 only, but E3 lists 64 on 02-14
+# with the layout and its recipe was not read -> left open, ambiguous; n12 (no
+# measured=) -> no key.  So: one 1, same 1, ambiguous 1, no key 1; settled 2
+# (one 1, same 1; were no key 2), left open 1.  s12's decode worker: 12 / 4
+# workers = 3 clients, 8 GPUs, ep 8, dp 1, counts from the recipe.
+mkdir -p "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp" "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/stp"
+printf 'name: e1\nbenchmark:\n  type: sa-bench\n  concurrencies: "12x20x64"\n' \
+  >"$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml"
+printf 'name: e2\nbenchmark:\n  concurrencies: 20\n' \
+  >"$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml"
+python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 --srt-slurm "$tmp/srt" >"$tmp/srt.csv" ||
+  { echo "FAIL extract.py --srt-slurm on the fixture"; exit 1; }
+got=$(awk -F, '{ print $1, $2, $13, $14, $21 }' "$tmp/srt.csv" | sort -k3n -k4 | tr '\n' ';')
+check "srt-slurm: 4 rows 12/mtp, 20/mtp, 20/none, 64/mtp, 4 decode workers each: got '$got'" [ "$got" = \
+  "2026-02-14 srt-slurm@disk 12 mtp 4;2026-02-14 srt-slurm@disk 20 mtp 4;2026-02-14 srt-slurm@disk 20 none 4;2026-02-14 srt-slurm@disk 64 mtp 4;" ]
+{
+  cat "$tmp/recipes.csv"
+  python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 | tail -n +2
+  cat "$tmp/srt.csv"
+} >"$tmp/recipes3.csv"
+{
+  echo "$h"
+  run s12 "12; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run s20 "20; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run s64 "64; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run n12 12 4 4 8 8
+} >"$S/silicon_sample.csv"
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes3.csv" --rows "$tmp/rows7.csv" 2>&1)
+for want in "1  exactly one entry" "1  several entries, same worker counts" "1  several entries, different worker counts" \
+            "1  no entry for (date" "4 disaggregated runs without worker counts" \
+            "benchmark clients, measured= date (h162): 2 (one entry 1, same workers 1; were ambiguous 0, no layout 0, no key 2)" \
+            "left open: 1 whose measured date's yaml"; do
+  check "srt-slurm match: '$want'" grep -qF -- "$want" <<<"$out7"
+done
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $7, $8, $9, $10 }' "$tmp/rows7.csv" | sort -n | tr '\n' ';')
+check "srt-slurm rows: recipe decode workers s12 (3 clients) and s20 (5) on 8 GPUs ep 8 dp 1: got '$got'" \
+  [ "$got" = "3 8 8 1;5 8 8 1;" ]
+# h162: a runner group "<gpu>-multinode-slurm" reaches the table as "<gpu>-slurm"
+# (extract.py drops "-multinode" only); the bench reads it as the GPU.  Table 4 =
+# E1's conc-4 row alone with gpu gb200-slurm; run c4 (4/4 8/8) -> exactly one;
+# with DLP_RECIPE_SLURM_AS_IS=1 (the h142 reading) -> no key.
+{
+  head -1 "$tmp/recipes.csv"
+  awk -F, -v OFS=, '$13 == 4 && $14 == "mtp" { $7 = "gb200-slurm"; print }' "$tmp/recipes.csv"
+} >"$tmp/recipes4.csv"
+{
+  echo "$h"
+  run c4 4 4 4 8 8
+} >"$S/silicon_sample.csv"
+out8=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes4.csv" 2>&1)
+check "-slurm runner: read as its GPU, exactly one" grep -qF "1  exactly one entry" <<<"$out8"
+out8=$(DLP_RECIPE_SLURM_AS_IS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes4.csv" 2>&1)
+check "-slurm runner: DLP_RECIPE_SLURM_AS_IS=1, no key" grep -qF "1  no entry for (date" <<<"$out8"
 # --recipes none: nothing matched, the old reading
 out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
 check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes' <<<\"\$1\"" _ "$out2"

@@ -18,6 +18,16 @@ Usage:
       03-23 03-25 2026-04-02 04-06 04-07 04-18
   extract.py --yaml FILE [--date LABEL] > recipes.csv
       one yaml file on disk (the tests' fixture)
+  extract.py ... --srt-slurm SRT [--srt-commit REV] >> recipes.csv (no header)
+      instead of the entries, the entries re-keyed on the clients their
+      srt-slurm recipe benchmarks (h162): InferenceX's srt-slurm runners
+      clone srt-slurm and run `srtctl apply -f "$CONFIG_FILE"`, so the run's
+      clients are the recipe's benchmark.concurrencies, not the conc-list
+      label (c512_ctx2_gen7_..._mtp0.yaml: concurrencies "3584").  SRT is
+      NVIDIA/srt-slurm's git dir (the recipe as in force at the end of each
+      --date, or at --srt-commit) or a checkout on disk (the tests); the
+      commit column reads "srt-slurm@<commit>" so the bench can tell these
+      rows from the yaml's.  Shipped: appended for the h142 measured dates.
 
 One output row per (config key, isl/osl, search-space entry, conc).  The
 recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
@@ -26,7 +36,7 @@ naming; blank where it does not (SGLang's recipes mostly do not).
 Python 3 and Debian's yaml module only; facts, not code, are taken from
 the InferenceX repository.
 """
-import argparse, csv, re, subprocess, sys
+import argparse, csv, os, re, subprocess, sys
 
 try:
     import yaml
@@ -99,6 +109,56 @@ def rows_of(doc, date, commit, cdate):
     return out
 
 
+def srt_concs(text):
+    """benchmark.concurrencies of one srt-slurm recipe ("4x8x16", 3584 or a
+    list) as ints; [] where the recipe gives none."""
+    try:
+        bench = (yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}).get("benchmark") or {}
+    except yaml.YAMLError:
+        return []
+    c = bench.get("concurrencies") if isinstance(bench, dict) else None
+    items = c if isinstance(c, list) else str(c if c is not None else "").split("x")
+    return [int(x) for x in (str(i).strip() for i in items) if x.isdigit() and int(x) > 0]
+
+
+def srt_reader(srt, date, pinned):
+    """(label, read(path) -> text or None): the recipes as in force at the end
+    of `date` (or at `pinned`) in a git dir, else files under a checkout."""
+    if subprocess.run(["git", "--git-dir", srt, "rev-parse"], capture_output=True).returncode:
+        return "srt-slurm@disk", lambda p: open(os.path.join(srt, p)).read() if os.path.isfile(
+            os.path.join(srt, p)) else None
+    rev = pinned or git(srt, "log", "-1", "--format=%H", "--until=%s 23:59:59 +0000" % date, "HEAD").strip()
+    if not rev:
+        return "", lambda p: None
+
+    def read(p):
+        r = subprocess.run(["git", "--git-dir", srt, "show", "%s:%s" % (rev, p)], capture_output=True, text=True)
+        return r.stdout if r.returncode == 0 else None
+    return "srt-slurm@" + rev[:12], read
+
+
+def srt_rows(rows, srt, date, pinned=""):
+    """The rows re-keyed on their recipe's benchmark clients: one per
+    (entry, client count), the entry's own conc-list dropped."""
+    label, read = srt_reader(srt, date, pinned)
+    out, seen, cache = [], set(), {}
+    ci, ri = COLS.index("conc"), COLS.index("recipe")
+    for r in rows:
+        rec = r[ri]
+        if not rec or not label:
+            continue
+        if rec not in cache:
+            text = read(rec)
+            cache[rec] = srt_concs(text) if text else []
+        for c in cache[rec]:
+            n = list(r)
+            n[COLS.index("commit")], n[ci] = label, c
+            if tuple(n) not in seen:
+                seen.add(tuple(n))
+                out.append(n)
+    return out
+
+
 def cli(doc_rows, cols, prog, doc):
     """The command line both table scripts share: --yaml FILE (one version
     on disk) or --repo GITDIR with --date (the version in force at the end
@@ -107,20 +167,30 @@ def cli(doc_rows, cols, prog, doc):
     ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
     ap.add_argument("--yaml", help="one nvidia-master.yaml on disk instead of --repo")
     ap.add_argument("--date", action="append", default=[], help="dump date YYYY-MM-DD (repeatable)")
+    if doc_rows is rows_of:  # the recipe table only: vllm_ep.py's rows have no recipe
+        ap.add_argument("--srt-slurm", help="NVIDIA/srt-slurm git dir or checkout: the rows re-keyed on "
+                        "each recipe's benchmark clients, no header (h162)")
+        ap.add_argument("--srt-commit", default="", help="with --srt-slurm GITDIR: this commit, not the date's")
     a = ap.parse_args()
+    srt = getattr(a, "srt_slurm", None)
+    if srt:  # the rows to append; the header is the table's
+        inner = doc_rows
+        doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
     w = csv.writer(sys.stdout, lineterminator="\n")
     if a.yaml:
         try:
             parsed = yaml.safe_load(open(a.yaml))
         except (OSError, yaml.YAMLError) as err:
             sys.exit("%s: %s: %s" % (prog, a.yaml, str(err).splitlines()[0]))
-        w.writerow(cols)
+        if not srt:
+            w.writerow(cols)
         for r in doc_rows(parsed, a.date[0] if a.date else "", "", ""):
             w.writerow(r)
         return
     if not a.repo or not a.date:
         sys.exit("%s: give --repo GITDIR and at least one --date, or --yaml FILE" % prog)
-    w.writerow(cols)
+    if not srt:
+        w.writerow(cols)
     for date in a.date:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
             sys.exit("%s: --date %r is not YYYY-MM-DD" % (prog, date))
