@@ -1,6 +1,5 @@
-import sys
 import csv,statistics as st,sys
-A=list(csv.DictReader(open('sys.argv[-1] if sys.argv[-1].endswith(".csv") else "/tmp/r.csv"')))
+A=list(csv.DictReader(open(sys.argv[-1] if sys.argv[-1].endswith('.csv') else '/tmp/r.csv')))
 P=[]
 for i,r in enumerate(A):
     if r['set']!='silicon' or r['phase']!='1' or r['y_0']=='nan' or not float(r['a_0'])>0: continue
