@@ -3,7 +3,7 @@
 # sequence as h152's sim), then the client sends its next prompt. TTFT = prefill finish - arrival.
 import csv,statistics as st,heapq,math,sys
 A=list(csv.DictReader(open(sys.argv[-1] if sys.argv[-1].endswith('.csv') else '/tmp/r.csv')))
-CH=8192.0; W=int(sys.argv[1]) if len(sys.argv)>1 else 10; RR=float(sys.argv[2]) if len(sys.argv)>2 else 0.8
+CH=8192.0; W=10; RR=0.8  # the runs' 10 waves; benchmark_serving --random-range-ratio 0.8
 def sim(C,S,D,step_full,pf1):
     n_req=W*C; arr=[(0.0,i) for i in range(C)]; heapq.heapify(arr)
     t=0.0; done=0; tt=[]; g=0.0; q=[]  # q: (arrival time)
