@@ -3637,7 +3637,8 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name\n");
+            /* the decode-slot composition (disagg_wait.h) last: clients, slots, worker-only TTFT */
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,ttft_pw_ms\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -3647,7 +3648,8 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src]);
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%.6g\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src],
+                        (long long)r->slot_c, (long long)r->slot_s, r->ttft_pw_ms);
             }
             fclose(f);
         }
