@@ -92,6 +92,7 @@ typedef struct {
                                   slots: its own TTFT before the decode-slot
                                   wait was composed in (0: not composed)     */
     int64_t slot_c, slot_s;    /* the run's clients and decode slots          */
+    int slot_w;                /* ... over this many decode workers           */
     double ttft_data_ms;       /* counts in the data: the TTFT composed with the
                                   data's decode_batch_size as the cap (h140),
                                   before the recipe's cap (h143)             */
@@ -1005,10 +1006,10 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
  * slots, the closed loop's wait for one; a slot is held for the decode
  * worker's predicted gen x TPOT (its request, as llm_serve.c's decode worker
  * times it).  The worker-only figure is kept to print beside it. */
-static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int64_t slots) {
+static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int64_t slots, int workers) {
     double slot_ms = (double)dec->wl.gen_tokens * dec->a[T_TPOT];
     pf->ttft_pw_ms = pf->a[T_TTFT];
-    pf->slot_c = clients, pf->slot_s = slots;
+    pf->slot_c = clients, pf->slot_s = slots, pf->slot_w = workers;
     pf->a[T_TTFT] = disagg_client_ttft_ms(pf->a[T_TTFT], clients, slots, slot_ms);
 }
 
@@ -1016,14 +1017,14 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
  * (data_recipe_cap) in place of the data's decode_batch_size, composed as
  * compose_slot_wait; the data's reading is kept to print beside it.  Runs
  * no single cap settles keep the data's reading. */
-static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, int64_t slots) {
+static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, int64_t slots, int workers) {
     dc_count[m]++;
     pf->cap_class = m + 1;
     pf->ttft_data_ms = pf->a[T_TTFT];
     if (slots < 1) return;
     /* from the prefill worker's own TTFT, not the data cap's composition */
     if (pf->ttft_pw_ms > 0) pf->a[T_TTFT] = pf->ttft_pw_ms;
-    compose_slot_wait(pf, dec, clients, slots);
+    compose_slot_wait(pf, dec, clients, slots, workers);
 }
 
 static void load_silicon(const char *root) {
@@ -1190,15 +1191,15 @@ static void load_silicon(const char *root) {
                 /* counts in the data or from the recipe, and the decode cap:
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
-                if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp);
+                if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp, dw);
                 /* SGLang recipes: the cap from the yaml (h144), the same loop */
                 else if (pfr && rp && dbs == 0 && rp->cap_d > 0)
-                    compose_slot_wait(pfr, r, clients, (int64_t)dw * rp->cap_d);
+                    compose_slot_wait(pfr, r, clients, (int64_t)dw * rp->cap_d, dw);
                 if (pfr && !unknown && nREC) {
                     const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
                                       I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
                     int cap, m = data_recipe_cap(v[cSRC], v[cM], v[cS], v[cP], v[cB], (int)isl, (int)osl, w, &cap);
-                    data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap);
+                    data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap, w[4]);
                 }
             }
         }
@@ -3523,7 +3524,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -3533,7 +3534,8 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src]);
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src],
+                        (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms);
             }
             fclose(f);
         }
