@@ -93,6 +93,7 @@ typedef struct {
                                   wait was composed in (0: not composed)     */
     int64_t slot_c, slot_s;    /* the run's clients and decode slots          */
     int slot_w;                /* ... over this many decode workers           */
+    double ttft_closed_ms;     /* h140's closed form (equal lengths), kept    */
     double ttft_data_ms;       /* counts in the data: the TTFT composed with the
                                   data's decode_batch_size as the cap (h140),
                                   before the recipe's cap (h143)             */
@@ -1035,6 +1036,7 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
      * queue at a worker still full while another has a free slot */
     double sim = NAN;
     if (slot_rr && workers > 0 && slots % workers == 0) sim = rr_ttft_cached(clients, workers, slots / workers, pf->a[T_TTFT], slot_ms);
+    pf->ttft_closed_ms = closed;
     pf->a[T_TTFT] = isfinite(sim) ? sim : closed;
 }
 
@@ -2014,6 +2016,33 @@ static void data_cap_report(void) {
     data_cap_line("the recipe gives a cap, clients > slots", 2);
 }
 
+/* h164: the same rows, h140's closed form (every output gen long) -> the
+ * round-robin run played with sa-bench's output lengths; sel 0 all, 1 C <= S,
+ * 2 C > S; be an engine or NULL */
+static void rr_sim_line(const char *what, int sel, const char *be) {
+    int n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!(r->ttft_closed_ms > 0) || !(r->y[T_TTFT] > 0) || (sel == 1 && r->slot_c > r->slot_s) ||
+            (sel == 2 && r->slot_c <= r->slot_s) || (be && strcmp(r->backend, be)))
+            continue;
+        BA_B[n] = r->ttft_closed_ms, BA_A[n] = r->a[T_TTFT], BA_Y[n++] = r->y[T_TTFT];
+    }
+    before_after_line(what, n);
+}
+
+static void rr_sim_report(void) {
+    printf("  the slot wait's closed form (equal outputs) -> round-robin played with sa-bench's outputs (uniform "
+           "[%.1f, 1] x osl, %d x C requests; h164), nothing fitted:\n", SA_RANGE_RATIO, SA_WAVES);
+    rr_sim_line("all composed", 0, NULL);
+    rr_sim_line("clients <= decode slots", 1, NULL);
+    rr_sim_line("clients > decode slots", 2, NULL);
+    rr_sim_line("TensorRT-LLM, clients <= slots", 1, "trtllm");
+    rr_sim_line("SGLang, clients <= slots", 1, "sglang");
+    rr_sim_line("TensorRT-LLM, clients > slots", 2, "trtllm");
+    rr_sim_line("SGLang, clients > slots", 2, "sglang");
+}
+
 static void slot_wait_report(void) {
     int any = 0;
     for (int i = 0; i < nR && !any; i++) any = R[i].ttft_pw_ms > 0;
@@ -2035,6 +2064,7 @@ static void slot_wait_report(void) {
     /* h144: the SGLang recipe rows, their cap from decode_caps.csv */
     slot_wait_line("SGLang recipes, cap from decode_caps.csv", 2, 0, -1, "sglang");
     slot_wait_line("SGLang recipes, clients > decode slots", 2, 1, -1, "sglang");
+    rr_sim_report();
 }
 
 /* Where one family's silicon rows miss, as a diagnostic (issue 22): the
@@ -3479,7 +3509,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none] [--spec-agg FILE|none]\n");
+                        "[--recv-interval FILE|none] [--spec-agg FILE|none] [--slot-wait-closed]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3490,6 +3520,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
+        else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
