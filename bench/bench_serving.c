@@ -2048,7 +2048,8 @@ static void slot_wait_report(void) {
     for (int i = 0; i < nR && !any; i++) any = R[i].ttft_pw_ms > 0;
     if (!any) return;
     printf("\nprefill workers' TTFT with the wait for a decode slot (closed loop, round-robin: max(prefill TTFT, "
-           "(C / S - 1) x decode gen x TPOT), bench/disagg_wait.h), worker alone -> composed:\n");
+           "(C / S - 1) x decode gen x TPOT), bench/disagg_wait.h; since h164 the run played with sa-bench's output lengths where "
+           "the slots split evenly over the decode workers), worker alone -> composed:\n");
     static const char *const srcn[3] = {"counts in the data", "", "counts from the recipe"};
     char b[96];
     for (int src = 0; src <= 2; src += 2) {
