@@ -92,6 +92,8 @@ typedef struct {
                                   slots: its own TTFT before the decode-slot
                                   wait was composed in (0: not composed)     */
     int64_t slot_c, slot_s;    /* the run's clients and decode slots          */
+    int slot_w;                /* ... over this many decode workers           */
+    double ttft_closed_ms;     /* h140's closed form (equal lengths), kept    */
     double ttft_data_ms;       /* counts in the data: the TTFT composed with the
                                   data's decode_batch_size as the cap (h140),
                                   before the recipe's cap (h143)             */
@@ -1102,25 +1104,51 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
  * slots, the closed loop's wait for one; a slot is held for the decode
  * worker's predicted gen x TPOT (its request, as llm_serve.c's decode worker
  * times it).  The worker-only figure is kept to print beside it. */
-static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int64_t slots) {
+/* sa-bench's --random-range-ratio default and NUM_PROMPTS_MULT (srt-slurm
+ * src/srtctl/benchmarks/scripts/sa-bench/bench.sh); slot_rr 0 gives h140's
+ * closed form (equal lengths), for the comparison the bench prints */
+#define SA_RANGE_RATIO 0.8
+#define SA_WAVES 10
+static int slot_rr = 1;
+
+/* The simulation of one run's inputs is played once: the dumps hold the same
+ * runs more than once (and h143 composes a data-count run twice). */
+static double rr_ttft_cached(int64_t C, int W, int64_t b, double p_ms, double slot_ms) {
+    enum { NC = 4096 };
+    static struct { int64_t C, b; int W; double p, s, r; } memo[NC];
+    static int nm;
+    for (int i = 0; i < nm; i++)
+        if (memo[i].C == C && memo[i].W == W && memo[i].b == b && memo[i].p == p_ms && memo[i].s == slot_ms) return memo[i].r;
+    double r = disagg_rr_ttft_ms(C, W, b, p_ms, slot_ms, SA_RANGE_RATIO, SA_WAVES);
+    if (nm < NC) memo[nm].C = C, memo[nm].W = W, memo[nm].b = b, memo[nm].p = p_ms, memo[nm].s = slot_ms, memo[nm++].r = r;
+    return r;
+}
+static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int64_t slots, int workers) {
     double slot_ms = (double)dec->wl.gen_tokens * dec->a[T_TPOT];
     pf->ttft_pw_ms = pf->a[T_TTFT];
-    pf->slot_c = clients, pf->slot_s = slots;
-    pf->a[T_TTFT] = disagg_client_ttft_ms(pf->a[T_TTFT], clients, slots, slot_ms);
+    pf->slot_c = clients, pf->slot_s = slots, pf->slot_w = workers;
+    double closed = disagg_client_ttft_ms(pf->a[T_TTFT], clients, slots, slot_ms);
+    /* sa-bench's output lengths (uniform over [0.8, 1] x osl) and its 10 x C
+     * requests, played through the round-robin (disagg_wait.h, h164): the
+     * queue at a worker still full while another has a free slot */
+    double sim = NAN;
+    if (slot_rr && workers > 0 && slots % workers == 0) sim = rr_ttft_cached(clients, workers, slots / workers, pf->a[T_TTFT], slot_ms);
+    pf->ttft_closed_ms = closed;
+    pf->a[T_TTFT] = isfinite(sim) ? sim : closed;
 }
 
 /* A run with counts in the data: its TTFT with the recipe's decode cap
  * (data_recipe_cap) in place of the data's decode_batch_size, composed as
  * compose_slot_wait; the data's reading is kept to print beside it.  Runs
  * no single cap settles keep the data's reading. */
-static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, int64_t slots) {
+static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, int64_t slots, int workers) {
     dc_count[m]++;
     pf->cap_class = m + 1;
     pf->ttft_data_ms = pf->a[T_TTFT];
     if (slots < 1) return;
     /* from the prefill worker's own TTFT, not the data cap's composition */
     if (pf->ttft_pw_ms > 0) pf->a[T_TTFT] = pf->ttft_pw_ms;
-    compose_slot_wait(pf, dec, clients, slots);
+    compose_slot_wait(pf, dec, clients, slots, workers);
 }
 
 static void load_silicon(const char *root) {
@@ -1289,15 +1317,15 @@ static void load_silicon(const char *root) {
                 /* counts in the data or from the recipe, and the decode cap:
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
-                if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp);
+                if (pfr && !(unknown && !rp) && dbs > 0) compose_slot_wait(pfr, r, clients, (int64_t)dw * dbs * dp, dw);
                 /* SGLang recipes: the cap from the yaml (h144), the same loop */
                 else if (pfr && rp && dbs == 0 && rp->cap_d > 0)
-                    compose_slot_wait(pfr, r, clients, (int64_t)dw * rp->cap_d);
+                    compose_slot_wait(pfr, r, clients, (int64_t)dw * rp->cap_d, dw);
                 if (pfr && !unknown && nREC) {
                     const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
                                       I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
                     int cap, m = data_recipe_cap(v[cSRC], v[cM], v[cS], v[cP], v[cB], (int)isl, (int)osl, w, &cap);
-                    data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap);
+                    data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap, w[4]);
                 }
             }
         }
@@ -2099,12 +2127,40 @@ static void data_cap_report(void) {
     data_cap_line("the recipe gives a cap, clients > slots", 2);
 }
 
+/* h164: the same rows, h140's closed form (every output gen long) -> the
+ * round-robin run played with sa-bench's output lengths; sel 0 all, 1 C <= S,
+ * 2 C > S; be an engine or NULL */
+static void rr_sim_line(const char *what, int sel, const char *be) {
+    int n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!(r->ttft_closed_ms > 0) || !(r->y[T_TTFT] > 0) || (sel == 1 && r->slot_c > r->slot_s) ||
+            (sel == 2 && r->slot_c <= r->slot_s) || (be && strcmp(r->backend, be)))
+            continue;
+        BA_B[n] = r->ttft_closed_ms, BA_A[n] = r->a[T_TTFT], BA_Y[n++] = r->y[T_TTFT];
+    }
+    before_after_line(what, n);
+}
+
+static void rr_sim_report(void) {
+    printf("  the slot wait's closed form (equal outputs) -> round-robin played with sa-bench's outputs (uniform "
+           "[%.1f, 1] x osl, %d x C requests; h164), nothing fitted:\n", SA_RANGE_RATIO, SA_WAVES);
+    rr_sim_line("all composed", 0, NULL);
+    rr_sim_line("clients <= decode slots", 1, NULL);
+    rr_sim_line("clients > decode slots", 2, NULL);
+    rr_sim_line("TensorRT-LLM, clients <= slots", 1, "trtllm");
+    rr_sim_line("SGLang, clients <= slots", 1, "sglang");
+    rr_sim_line("TensorRT-LLM, clients > slots", 2, "trtllm");
+    rr_sim_line("SGLang, clients > slots", 2, "sglang");
+}
+
 static void slot_wait_report(void) {
     int any = 0;
     for (int i = 0; i < nR && !any; i++) any = R[i].ttft_pw_ms > 0;
     if (!any) return;
     printf("\nprefill workers' TTFT with the wait for a decode slot (closed loop, round-robin: max(prefill TTFT, "
-           "(C / S - 1) x decode gen x TPOT), bench/disagg_wait.h), worker alone -> composed:\n");
+           "(C / S - 1) x decode gen x TPOT), bench/disagg_wait.h; since h164 the run played with sa-bench's output lengths where "
+           "the slots split evenly over the decode workers), worker alone -> composed:\n");
     static const char *const srcn[3] = {"counts in the data", "", "counts from the recipe"};
     char b[96];
     for (int src = 0; src <= 2; src += 2) {
@@ -2120,6 +2176,7 @@ static void slot_wait_report(void) {
     /* h144: the SGLang recipe rows, their cap from decode_caps.csv */
     slot_wait_line("SGLang recipes, cap from decode_caps.csv", 2, 0, -1, "sglang");
     slot_wait_line("SGLang recipes, clients > decode slots", 2, 1, -1, "sglang");
+    rr_sim_report();
 }
 
 /* Where one family's silicon rows miss, as a diagnostic (issue 22): the
@@ -3565,7 +3622,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor]\n");
+                        "[--no-rocm-floor] [--slot-wait-closed]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3576,6 +3633,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--analytic-only")) analytic_only = 1;
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
+        else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
@@ -3637,8 +3695,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            /* the decode-slot composition (disagg_wait.h) last: clients, slots, worker-only TTFT */
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,ttft_pw_ms\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -3648,8 +3705,8 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%.6g\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src],
-                        (long long)r->slot_c, (long long)r->slot_s, r->ttft_pw_ms);
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src],
+                        (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms);
             }
             fclose(f);
         }

@@ -24,6 +24,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The closed loop's mean wait for a decode slot, ms: C clients over S slots,
  * each request holding its slot for slot_ms.  0 where C <= S or the inputs
@@ -38,6 +39,126 @@ static inline double disagg_slot_wait_ms(int64_t clients, int64_t slots, double 
  * prompt is prefilled while the request waits). */
 static inline double disagg_client_ttft_ms(double prefill_ttft_ms, int64_t clients, int64_t slots, double slot_ms) {
     return fmax(prefill_ttft_ms, disagg_slot_wait_ms(clients, slots, slot_ms));
+}
+
+
+/* ---- round-robin with the benchmark's output lengths (h164) ----------------
+ * sa-bench (srt-slurm src/srtctl/benchmarks/scripts/sa-bench/
+ * benchmark_serving.py, sample_random_requests) draws each request's output
+ * length uniformly from [range_ratio x osl, osl], range_ratio 0.8 by default
+ * (bench.sh RANDOM_RANGE_RATIO; InferenceX's benchmark-multinode-tmpl.yml
+ * sets 0.8), and sends num_prompts = 10 x the concurrency (bench.sh
+ * NUM_PROMPTS_MULT 10).  With unequal decode times the clients' completions
+ * no longer come back in the order the round-robin counter hands out
+ * workers: a client whose request ended early is sent to the worker next in
+ * turn, which may still hold its b requests, and waits there though another
+ * worker has a free slot.  So round-robin queues below C = S as well, which
+ * the closed form above (equal lengths) cannot show; the event simulation
+ * below plays the run itself. */
+
+/* a min-heap of clients keyed by their next event's time (ties by client) */
+static inline int dw_less(const double *t, const int32_t *h, int64_t i, int64_t j) {
+    return t[h[i]] < t[h[j]] || (t[h[i]] == t[h[j]] && h[i] < h[j]);
+}
+static inline void dw_push(int32_t *h, int64_t *n, const double *t, int32_t c) {
+    int64_t i = (*n)++;
+    h[i] = c;
+    while (i > 0 && dw_less(t, h, i, (i - 1) / 2)) {
+        int32_t x = h[i];
+        h[i] = h[(i - 1) / 2], h[(i - 1) / 2] = x, i = (i - 1) / 2;
+    }
+}
+static inline int32_t dw_pop(int32_t *h, int64_t *n, const double *t) {
+    int32_t top = h[0];
+    h[0] = h[--(*n)];
+    for (int64_t i = 0;;) {
+        int64_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < *n && dw_less(t, h, l, m)) m = l;
+        if (r < *n && dw_less(t, h, r, m)) m = r;
+        if (m == i) break;
+        int32_t x = h[i];
+        h[i] = h[m], h[m] = x, i = m;
+    }
+    return top;
+}
+
+/* The run's mean TTFT, ms, simulated: C clients, each sending its next
+ * request when its last one ends (the first C at once), n requests in all;
+ * the j-th sent request reaches the decode side prefill_ms later, goes to
+ * worker (j mod W) (round-robin), waits in that worker's FIFO for one of its
+ * b slots and holds it for len_ms[j]; its first token is its admission.
+ * NaN where the inputs are not usable or memory is short. */
+static inline double disagg_rr_sim_ms(int64_t C, int W, int64_t b, double prefill_ms, const double *len_ms, int64_t n) {
+    if (C < 1 || W < 1 || b < 1 || n < 1 || C > INT32_MAX || !(prefill_ms >= 0)) return NAN;
+    if (C <= b) return prefill_ms; /* no worker can be handed more than b */
+    double *t = malloc((size_t)C * sizeof *t), *sent = malloc((size_t)C * sizeof *sent);
+    int32_t *heap = malloc((size_t)C * sizeof *heap), *next = malloc((size_t)C * sizeof *next);
+    int64_t *req = malloc((size_t)C * sizeof *req);
+    int32_t *head = malloc((size_t)W * sizeof *head), *tail = malloc((size_t)W * sizeof *tail);
+    int64_t *free_slots = malloc((size_t)W * sizeof *free_slots);
+    int32_t *wk = malloc((size_t)C * sizeof *wk);
+    char *busy = malloc((size_t)C);
+    double sum = 0, out = NAN;
+    if (!t || !sent || !heap || !next || !req || !head || !tail || !free_slots || !wk || !busy) goto done;
+    int64_t hn = 0, nsent = 0, nadm = 0;
+    for (int w = 0; w < W; w++) head[w] = tail[w] = -1, free_slots[w] = b;
+    for (int32_t c = 0; c < C && nsent < n; c++)
+        sent[c] = 0, t[c] = prefill_ms, busy[c] = 0, req[c] = nsent++, dw_push(heap, &hn, t, c);
+    while (hn > 0) {
+        int32_t c = dw_pop(heap, &hn, t);
+        double now = t[c];
+        if (!busy[c]) { /* reaches the decode side */
+            int w = (int)(req[c] % W);
+            wk[c] = w;
+            if (free_slots[w] > 0) {
+                free_slots[w]--, busy[c] = 1, sum += now - sent[c], nadm++;
+                t[c] = now + len_ms[req[c]], dw_push(heap, &hn, t, c);
+            } else { /* the worker's FIFO */
+                next[c] = -1;
+                if (tail[w] >= 0) next[tail[w]] = c;
+                else head[w] = c;
+                tail[w] = c;
+            }
+            continue;
+        }
+        int w = wk[c];
+        int32_t c2 = head[w]; /* the slot passes to the longest waiter */
+        if (c2 >= 0) {
+            head[w] = next[c2];
+            if (head[w] < 0) tail[w] = -1;
+            busy[c2] = 1, sum += now - sent[c2], nadm++;
+            t[c2] = now + len_ms[req[c2]], dw_push(heap, &hn, t, c2);
+        } else {
+            free_slots[w]++;
+        }
+        if (nsent < n) /* the client's next request */
+            busy[c] = 0, sent[c] = now, req[c] = nsent++, t[c] = now + prefill_ms, dw_push(heap, &hn, t, c);
+    }
+    out = nadm ? sum / (double)nadm : NAN;
+done:
+    free(t), free(sent), free(heap), free(next), free(req), free(head), free(tail), free(free_slots), free(wk), free(busy);
+    return out;
+}
+
+/* The client's TTFT, ms, of a run of `waves` x C requests whose decode times
+ * are slot_ms (gen x TPOT at the full osl) times a length drawn uniformly
+ * from [range_ratio, 1] (a fixed generator: the same answer every call).
+ * NaN where the inputs are not usable. */
+static inline double disagg_rr_ttft_ms(int64_t C, int W, int64_t b, double prefill_ms, double slot_ms, double range_ratio,
+                                       int waves) {
+    if (C < 1 || waves < 1 || !(slot_ms > 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
+    int64_t n = C * waves;
+    double *len = malloc((size_t)n * sizeof *len);
+    if (!len) return NAN;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int64_t j = 0; j < n; j++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double u = (double)(x >> 11) * 0x1.0p-53;
+        len[j] = slot_ms * (range_ratio + (1.0 - range_ratio) * u);
+    }
+    double r = disagg_rr_sim_ms(C, W, b, prefill_ms, len, n);
+    free(len);
+    return r;
 }
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The decode-slot wait in bench_serving's disaggregated prefill rows (docs/llm.md,
 # "The decode-slot wait of disaggregated runs (h140)"), on silicon rows written
-# here: DeepSeek-R1 fp4 on GB200, TensorRT-LLM, 1,024 / 1,024, one prefill
+# here (the closed form, --slot-wait-closed; the default's round-robin run
+# with sa-bench's output lengths, h164, is checked at the end): DeepSeek-R1 fp4 on GB200, TensorRT-LLM, 1,024 / 1,024, one prefill
 # worker (4 GPUs, ep 4) and two decode workers of 8 GPUs (TP 8, ep 8) with a
 # decode batch of 4: S = 2 x 4 x 1 = 8 slots.
 #   w12: 12 clients, counts in the data: C / S = 1.5, so by hand the client's
@@ -27,7 +28,7 @@ run() { # id conc pw dbs dw
   echo "$1,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,$3,4,1,1,1,4,$4,$5,8,1,1,1,8,500,20"
 }
 { echo "$h"; run w12 12 1 4 2; run w8 8 1 4 2; run u12 12 "" "" ""; } >"$S/silicon_sample.csv"
-out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --rows "$tmp/rows.csv" 2>&1)
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --recipes none --rows "$tmp/rows.csv" 2>&1)
 # --rows: 7 conc, 11 phase (1 prefill, 2 decode), 14 a_0 (TTFT), 16 a_1 (TPOT), 28 workers_unknown; rows in
 # file order, each run's prefill row then its decode row
 n=$(awk -F, 'NR > 1' "$tmp/rows.csv" | wc -l)
@@ -56,7 +57,7 @@ dd() { # id dbs dw
 { head -1 tools/inferencemax/recipes.csv
   echo "2026-02-05,x,2026-02-05,dsr1-fp4-gb200-dynamo-trt,dsr1,m,gb200,fp4,dynamo-trt,trtllm,1024,1024,12,none,0,4,1,4,4,1,2,8,8,0,recipes/x/ctx1_gen2_tep8_batch4_eplb0_mtp0_12.yaml"
 } >"$tmp/recipes.csv"
-out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
 read -r t12 d12 tx dx <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3], a[4], a[5] }' "$tmp/rows.csv")"
 check "d12: TTFT $t12 = 0.5 x 1024 x TPOT $d12 with the recipe's cap of 8" \
   awk -v t="$t12" -v d="$d12" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'
@@ -94,7 +95,7 @@ sg() { # id dbs dtp ddp
   echo "recipes/x/b.yaml,2,12,8,dynamo-default,0,x"
   echo "recipes/x/c.yaml,2,4,1,dynamo,1,x"
 } >"$tmp/caps.csv"
-out=$(DLP_DECODE_CAPS="$tmp/caps.csv" "$tmp/bench_serving" "$tmp/data" silicon --analytic-only \
+out=$(DLP_DECODE_CAPS="$tmp/caps.csv" "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed \
   --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
 n=$(awk -F, 'NR > 1' "$tmp/rows.csv" | wc -l)
 check "SGLang: six rows (three runs x two workers): got $n" [ "$n" = 6 ]
@@ -107,3 +108,12 @@ check "s16 (frontend args: router unknown): TTFT $t16 the worker's own, under 0.
   awk -v t="$t16" -v d="$d16" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
 check "SGLang match counts: one entry 2" grep -Eq "^  exactly one entry +2$" <<<"$out"
 check "SGLang match counts: no batch 1" grep -Eq "^  agreeing entries give no batch \(SGLang names\) +1$" <<<"$out"
+# h164: the default plays the round-robin run with sa-bench's output lengths
+# (uniform over [0.8, 1] x 1,024, 10 x C requests).  By hand, the closed loop's
+# steady state with the mean output 0.9 x 1,024: (12 / 8 - 1) x 921.6 = 460.8
+# TPOTs for s12; the finite run (its first wave, its draw of lengths) within 10 %.
+out=$(DLP_DECODE_CAPS="$tmp/caps.csv" "$tmp/bench_serving" "$tmp/data" silicon --analytic-only \
+  --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+read -r t12 d12 <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3] }' "$tmp/rows.csv")"
+check "s12, round-robin with sa-bench's lengths: TTFT $t12 within 10 % of 460.8 x TPOT $d12" \
+  awk -v t="$t12" -v d="$d12" 'BEGIN { w = 460.8 * d; exit !(t > 0.9 * w && t < 1.1 * w) }'

@@ -104,10 +104,47 @@ static void t_random_router_differs(void) {
     CHECK(rnd > 2000);
 }
 
+
+/* h164, by hand: 2 clients on 2 decode workers of 1 slot, round-robin, the
+ * requests' decode times 1,000, 800, 1,000, 1,000 ms in the order sent.
+ * P = 0: requests 0 and 1 take workers 0 and 1 at t 0; request 1 ends at
+ * 800 and its client's request 2 goes to worker 0 (2 mod 2), busy until
+ * 1,000: it waits 200 though worker 1 is free; request 3 (t 1,000) takes
+ * worker 1 at once.  Mean TTFT (0 + 0 + 200 + 0) / 4 = 50.  P = 100: 0 and 1
+ * admitted at 100; 1 ends at 900, request 2 sent then reaches worker 0 at
+ * 1,000, admitted at 1,100 (TTFT 200); request 3 sent at 1,100 reaches the
+ * free worker 1 at 1,200 (100): (100 + 100 + 200 + 100) / 4 = 125. */
+static void t_rr_lengths_by_hand(void) {
+    const double len[4] = {1000, 800, 1000, 1000};
+    CHECK_NEAR(disagg_rr_sim_ms(2, 2, 1, 0, len, 4), 50, 1e-9);
+    CHECK_NEAR(disagg_rr_sim_ms(2, 2, 1, 100, len, 4), 125, 1e-9);
+    /* with equal lengths the same run never queues */
+    const double eq[4] = {1000, 1000, 1000, 1000};
+    CHECK_NEAR(disagg_rr_sim_ms(2, 2, 1, 100, eq, 4), 100, 1e-9);
+}
+
+/* Equal outputs at or under the slots: round-robin hands every worker its
+ * share and the completions come back in turn, so no request waits (the
+ * closed form's 0); a run whose clients fit one worker's slots cannot wait.
+ * Unequal outputs (range 0.8) at C = S queue, by less than one decode time. */
+static void t_rr_generated_lengths(void) {
+    static const int cs[][3] = {{6, 3, 2}, {3, 3, 1}, {20, 5, 8}, {24, 3, 8}};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        CHECK_NEAR(disagg_rr_ttft_ms(cs[i][0], cs[i][1], cs[i][2], 100, 10000, 1.0, 10), 100, 1e-6);
+    CHECK_NEAR(disagg_rr_ttft_ms(8, 4, 8, 100, 10000, 0.8, 10), 100, 0);
+    double q = disagg_rr_ttft_ms(3, 3, 1, 100, 10000, 0.8, 10);
+    CHECK(q > 100 && q < 100 + 10000);
+    CHECK(isnan(disagg_rr_ttft_ms(0, 3, 1, 100, 10000, 0.8, 10)));
+    CHECK(isnan(disagg_rr_ttft_ms(3, 3, 1, 100, NAN, 0.8, 10)));
+    CHECK(isnan(disagg_rr_ttft_ms(3, 0, 1, 100, 10000, 0.8, 10)));
+}
+
 int main(void) {
     RUN(t_closed_form);
     RUN(t_bad_input);
     RUN(t_round_robin_matches_simulation);
     RUN(t_random_router_differs);
+    RUN(t_rr_lengths_by_hand);
+    RUN(t_rr_generated_lengths);
     return TAP_DONE();
 }
