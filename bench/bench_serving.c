@@ -1047,6 +1047,8 @@ typedef struct {
 } twin_t;
 static twin_t TW[MAXTW];
 static int nTW, tw_count[3]; /* settled; twin whose GPUs differ from the row's; several twins, different counts */
+static int tw_from[RM_N];    /* the settled twins by the recipes' class */
+static int tw_check[2];      /* runs the recipes settled that have a twin: counts agree, differ */
 
 /* the run's identity: GPU, precision, engine, isl, osl, clients, measured day */
 static void twin_key(char *k, size_t n, char **v, const int *c) {
@@ -1080,7 +1082,7 @@ static int twin_same(double a, double b) { return fabs(a / b - 1) < 1e-9; }
 /* The twin of a blank-count row, or NULL.  Each worker's GPUs (tp x
  * attention DP in the db-dump, tp in the blank row) must agree, and every
  * twin must give the same counts; the refusals are counted. */
-static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc) {
+static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int *count) {
     char k[160];
     twin_key(k, sizeof k, v, c);
     double ttft = atof(v[c[5]]), tpot = atof(v[tt]);
@@ -1091,19 +1093,33 @@ static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc) {
         if (strcmp(t->key, k) || !twin_same(t->ttft, ttft) || !twin_same(t->tpot, tpot)) continue;
         if (TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) != TI(v[fc[TW_PTP]]) ||
             TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]) != TI(v[fc[TW_DTP]])) {
-            tw_count[1]++;
+            count[1]++;
             return NULL;
         }
         for (int j = 0; hit && j < TW_NF; j++)
             if (strcmp(hit->f[j], t->f[j]) && j != TW_PBS) {
-                tw_count[2]++;
+                count[2]++;
                 return NULL;
             }
         hit = t;
     }
 #undef TI
-    if (hit) tw_count[0]++;
+    if (hit) count[0]++;
     return hit;
+}
+
+/* A check of the recipe matching (h129, h142) the twins allow: where the
+ * recipes settled a run that has a db-dump twin, do the worker counts and
+ * each worker's GPUs agree?  Printed, changes nothing. */
+static void recipe_twin_check(const recipe_t *rp, char **v, const int *c, int tt, const int *fc) {
+    int dummy[3] = {0};
+    const twin_t *t = twin_of(v, c, tt, fc, dummy);
+    if (!t) return;
+#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
+    int same = rp->pw == TI(t->f[TW_PW]) && rp->dw == TI(t->f[TW_DW]) &&
+               rp->ptp == TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) && rp->dtp == TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]);
+#undef TI
+    tw_check[same ? 0 : 1]++;
 }
 
 static void load_silicon(const char *root) {
@@ -1197,17 +1213,19 @@ static void load_silicon(const char *root) {
              * counts, layouts, decode cap and MTP replace the blanks */
             const recipe_t *rp = NULL;
             recipe_t rc;
-            int mtp_k = -1;
+            int mtp_k = -1, rm_last = RM_NOKEY;
             if (unknown && nREC) {
                 const int lay[4] = {I(v[cPTP]), I(v[cPEP]), I(v[cDTP]), I(v[cDEP])};
                 int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rc, &mtp_k);
-                rm_count[m]++;
+                rm_count[m]++, rm_last = m;
                 if (m == RM_ONE || m == RM_AGREE) rp = &rc;
                 else recipe_miss_line(m, v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay);
             }
             /* h165: unsettled by the recipes, the run's own db-dump record */
-            const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf) : NULL;
+            const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf, tw_count) : NULL;
+            if (rp) recipe_twin_check(rp, v, tc, cTO, tf);
             if (tw) {
+                tw_from[rm_last]++;
                 for (int i = 0; i < TW_NF; i++) v[tf[i]] = (char *)tw->f[i];
                 unknown = 0;
             }
@@ -1978,7 +1996,11 @@ static void imax_report(void) {
     if (tw_count[0] + tw_count[1] + tw_count[2])
         printf("         unsettled by the recipes, read from the run's own db-dump record (h165: same GPU, precision, "
                "engine, isl, osl, clients, measured day, TTFT and TPOT): %d; twin's GPUs differ %d, twins disagree %d "
-               "(left unknown)\n", tw_count[0], tw_count[1], tw_count[2]);
+               "(left unknown); settled were ambiguous %d, no layout %d, no key %d\n", tw_count[0], tw_count[1],
+               tw_count[2], tw_from[RM_SEVERAL], tw_from[RM_NOLAYOUT], tw_from[RM_NOKEY]);
+    if (tw_check[0] + tw_check[1])
+        printf("         runs the recipes settled that have a db-dump twin: worker counts and GPUs agree %d, differ %d\n",
+               tw_check[0], tw_check[1]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};
