@@ -426,3 +426,44 @@ check "GB200 multi-node runs recorded as aggregated: 1 refused with the reason" 
   grep -q "^ *1  an InferenceMAX GB200 run recorded as aggregated" <<<"$out11"
 got=$(awk -F, 'NR > 1 { print $2 }' "$tmp/rows11.csv")
 check "GB200: the gap-analysis row answered: got '$got'" [ "$got" = "Qwen/Qwen3-32B" ]
+
+# h165: a blank-count run the recipes leave unsettled takes its worker counts
+# from its own record in the db-dump (its twin: same GPU, precision, engine,
+# isl, osl, clients, measured day, and TTFT and TPOT equal to 1e-9).  With the
+# fixture's table above (DeepSeek-R1 fp4 GB200 trtllm 1k/1k), by hand:
+#   D5  db-dump, 5 clients, measured 2026-03-20: prefill 1 worker, tp 1 x
+#       attention DP 4, ep 4; decode 2 workers of tp 8 ep 8, batch 4; 500 / 20 ms
+#   B1  blank, 5 clients (no entry for conc 5), p4/4 d8/8, same day, 500 / 20
+#       -> D5's counts: prefill 4 GPUs (dp 4, ep 4) with all 5 clients;
+#          decode 8 GPUs ep 8 dp 1 with ceil(5 / 2) = 3 clients (cap 4 x 1);
+#          workers_unknown 3
+#   B2  as B1, TPOT 20.0001 (not the same measurement)      -> unknown
+#   B3  as B1, measured 2026-03-21 (another day)            -> unknown
+#   B4  as B1, decode 16/16 (the twin's decode GPUs are 8)  -> unknown, "GPUs differ"
+#   B5  blank, 4 clients, p4/4 d8/8 -> E1 settles it (1 prefill of 4 GPUs, 4
+#       decode of 8); its twin D4 (1 x tp1 dp4, 4 x tp8) agrees: "agree 1"
+dbrun() { # id conc dw ttft tpot
+  echo "$1,db-dump/2026-04-27; config_id=$1; silicon_concurrency=$2; measured=2026-03-20T00:00:00.000Z,trtllm,,deepseek-ai/DeepSeek-V3,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,1,1,1,1,4,1,4,4,$3,8,1,1,1,8,$4,$5"
+}
+brun() { # id conc measured dtp ttft tpot
+  echo "$1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=$2; measured=$3T13:00:07Z; wip=False,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,,4,1,1,1,4,,,$4,1,1,1,$4,$5,$6"
+}
+{
+  echo "$h"
+  dbrun D5 5 2 500.25 20.125
+  dbrun D4 4 4 400.5 10.5
+  brun B1 5 2026-03-20 8 500.25 20.125
+  brun B2 5 2026-03-20 8 500.25 20.1251
+  brun B3 5 2026-03-21 8 500.25 20.125
+  brun B4 5 2026-03-20 16 500.25 20.125
+  brun B5 4 2026-03-20 8 400.5 10.5
+} >"$S/silicon_sample.csv"
+out12=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows12.csv" 2>&1)
+check "twin: 1 settled, GPUs differ 1, disagree 0, from no key 1" \
+  grep -qF "TTFT and TPOT): 1; twin's GPUs differ 1, twins disagree 0 (left unknown); settled were ambiguous 0, no layout 0, no key 1" <<<"$out12"
+check "twin: the recipe-settled run's twin agrees" grep -qF "worker counts and GPUs agree 1, differ 0" <<<"$out12"
+got=$(awk -F, 'NR > 1 && $28 == 3 { print $11 ":" $7 "/" $8 "/" $9 "/" $10 }' "$tmp/rows12.csv" | sort | tr '\n' ' ')
+check "twin: B1 rows (phase:conc/gpus/ep/dp) = 1:5/4/4/4 2:3/8/8/1: got '$got'" [ "$got" = "1:5/4/4/4 2:3/8/8/1 " ]
+got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows12.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+check "twin: decode rows by workers_unknown = 0:2 (D4, D5) 1:3 (B2-B4) 2:1 (B5) 3:1 (B1): got '$got'" \
+  [ "$got" = "0:2 1:3 2:1 3:1 " ]
