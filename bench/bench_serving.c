@@ -1110,16 +1110,23 @@ static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int 
 
 /* A check of the recipe matching (h129, h142) the twins allow: where the
  * recipes settled a run that has a db-dump twin, do the worker counts and
- * each worker's GPUs agree?  Printed, changes nothing. */
-static void recipe_twin_check(const recipe_t *rp, char **v, const int *c, int tt, const int *fc) {
+ * each worker's GPUs agree?  Where they differ the twin is returned: the
+ * run's own record outranks the yaml entry its key and date matched (5
+ * runs: the dump date's yaml lists more decode workers than the run had). */
+static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *c, int tt, const int *fc) {
     int dummy[3] = {0};
     const twin_t *t = twin_of(v, c, tt, fc, dummy);
-    if (!t) return;
+    if (!t) return NULL;
 #define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
     int same = rp->pw == TI(t->f[TW_PW]) && rp->dw == TI(t->f[TW_DW]) &&
                rp->ptp == TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) && rp->dtp == TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]);
+    if (!same && getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1')
+        fprintf(stderr, "recipe-twin-differ\trecipe p%dx%d d%dx%d\ttwin p%sx%d d%sx%d\t%s\n", rp->pw, rp->ptp, rp->dw,
+                rp->dtp, t->f[TW_PW], TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]), t->f[TW_DW],
+                TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]), v[c[6]]);
 #undef TI
     tw_check[same ? 0 : 1]++;
+    return same ? NULL : t;
 }
 
 static void load_silicon(const char *root) {
@@ -1223,7 +1230,7 @@ static void load_silicon(const char *root) {
             }
             /* h165: unsettled by the recipes, the run's own db-dump record */
             const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf, tw_count) : NULL;
-            if (rp) recipe_twin_check(rp, v, tc, cTO, tf);
+            if (rp && (tw = recipe_twin_check(rp, v, tc, cTO, tf))) rp = NULL, mtp_k = -1;
             if (tw) {
                 tw_from[rm_last]++;
                 for (int i = 0; i < TW_NF; i++) v[tf[i]] = (char *)tw->f[i];
@@ -1999,7 +2006,8 @@ static void imax_report(void) {
                "(left unknown); settled were ambiguous %d, no layout %d, no key %d\n", tw_count[0], tw_count[1],
                tw_count[2], tw_from[RM_SEVERAL], tw_from[RM_NOLAYOUT], tw_from[RM_NOKEY]);
     if (tw_check[0] + tw_check[1])
-        printf("         runs the recipes settled that have a db-dump twin: worker counts and GPUs agree %d, differ %d\n",
+        printf("         runs the recipes settled that have a db-dump twin: worker counts and GPUs agree %d, differ %d (the "
+               "twin's used)\n",
                tw_check[0], tw_check[1]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */

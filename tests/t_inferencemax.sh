@@ -442,6 +442,9 @@ check "GB200: the gap-analysis row answered: got '$got'" [ "$got" = "Qwen/Qwen3-
 #   B4  as B1, decode 16/16 (the twin's decode GPUs are 8)  -> unknown, "GPUs differ"
 #   B5  blank, 4 clients, p4/4 d8/8 -> E1 settles it (1 prefill of 4 GPUs, 4
 #       decode of 8); its twin D4 (1 x tp1 dp4, 4 x tp8) agrees: "agree 1"
+#   B6  blank, 8 clients, p4/4 d8/8 -> E1 and E2 settle it (4 decode workers);
+#       its twin D8 has 2 decode workers: "differ 1", the twin's counts used:
+#       decode 8 GPUs with ceil(8 / 2) = 4 clients (cap 4 x 1), workers_unknown 3
 dbrun() { # id conc dw ttft tpot
   echo "$1,db-dump/2026-04-27; config_id=$1; silicon_concurrency=$2; measured=2026-03-20T00:00:00.000Z,trtllm,,deepseek-ai/DeepSeek-V3,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,1,1,1,1,4,1,4,4,$3,8,1,1,1,8,$4,$5"
 }
@@ -457,13 +460,16 @@ brun() { # id conc measured dtp ttft tpot
   brun B3 5 2026-03-21 8 500.25 20.125
   brun B4 5 2026-03-20 16 500.25 20.125
   brun B5 4 2026-03-20 8 400.5 10.5
+  dbrun D8 8 2 450.75 12.25
+  brun B6 8 2026-03-20 8 450.75 12.25
 } >"$S/silicon_sample.csv"
 out12=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows12.csv" 2>&1)
 check "twin: 1 settled, GPUs differ 1, disagree 0, from no key 1" \
   grep -qF "TTFT and TPOT): 1; twin's GPUs differ 1, twins disagree 0 (left unknown); settled were ambiguous 0, no layout 0, no key 1" <<<"$out12"
-check "twin: the recipe-settled run's twin agrees" grep -qF "worker counts and GPUs agree 1, differ 0" <<<"$out12"
+check "twin: the recipe-settled runs' twins agree 1, differ 1" grep -qF "worker counts and GPUs agree 1, differ 1 (the twin's used)" <<<"$out12"
 got=$(awk -F, 'NR > 1 && $28 == 3 { print $11 ":" $7 "/" $8 "/" $9 "/" $10 }' "$tmp/rows12.csv" | sort | tr '\n' ' ')
-check "twin: B1 rows (phase:conc/gpus/ep/dp) = 1:5/4/4/4 2:3/8/8/1: got '$got'" [ "$got" = "1:5/4/4/4 2:3/8/8/1 " ]
+check "twin: B1, B6 rows (phase:conc/gpus/ep/dp) = 1:5/4/4/4 1:8/4/4/4 2:3/8/8/1 2:4/8/8/1: got '$got'" \
+  [ "$got" = "1:5/4/4/4 1:8/4/4/4 2:3/8/8/1 2:4/8/8/1 " ]
 got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows12.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
-check "twin: decode rows by workers_unknown = 0:2 (D4, D5) 1:3 (B2-B4) 2:1 (B5) 3:1 (B1): got '$got'" \
-  [ "$got" = "0:2 1:3 2:1 3:1 " ]
+check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (B5) 3:2 (B1, B6): got '$got'" \
+  [ "$got" = "0:3 1:3 2:1 3:2 " ]
