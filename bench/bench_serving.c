@@ -74,7 +74,8 @@ typedef struct {
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   1 one prefill and one decode worker assumed,
-                                  2 the counts from the InferenceMAX recipe */
+                                  2 the counts from the InferenceMAX recipe,
+                                  3 from the run's own db-dump record (twin_of) */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
     int redundant;             /* the recipe's redundant experts (SGLang
@@ -1151,6 +1152,108 @@ static void data_cap_wait(row_t *pf, const row_t *dec, int m, int64_t clients, i
     compose_slot_wait(pf, dec, clients, slots, workers);
 }
 
+/* h165: a blank-count run's own record in the db-dump (its twin).  The
+ * InferenceMAX-style dumps (source_file=) and the db-dump (db-dump/..;
+ * config_id=) hold some runs twice: same GPU, precision, engine, isl, osl,
+ * clients, measured= day, and TTFT and TPOT equal to the last printed digit
+ * (DeepSeek-R1 fp8 H200 TensorRT-LLM 1k/1k, 36 clients, 2026-03-23: TTFT
+ * 622.8887425593308 in both; the db-dump's config_id=590 gives 1 prefill
+ * worker, attention DP 8, EP 8, and 9 decode workers of TP 8, batch 4).
+ * Equal TTFT and TPOT to 1e-9 are the same measurement, not two runs that
+ * happened to agree: the db-dump record's worker counts, layouts and decode
+ * batch are the run's own, read as the data-count runs are.  Used only where
+ * the recipes (recipe_match) leave the run unsettled. */
+#define MAXTW 512
+enum { TW_PW, TW_PTP, TW_PDP, TW_PEP, TW_PBS, TW_DBS, TW_DW, TW_DTP, TW_DDP, TW_DEP, TW_NF };
+typedef struct {
+    char key[160];
+    double ttft, tpot;
+    char f[TW_NF][12];
+} twin_t;
+static twin_t TW[MAXTW];
+static int nTW, tw_count[3]; /* settled; twin whose GPUs differ from the row's; several twins, different counts */
+static int tw_from[RM_N];    /* the settled twins by the recipes' class */
+static int tw_check[2];      /* runs the recipes settled that have a twin: counts agree, differ */
+
+/* the run's identity: GPU, precision, engine, isl, osl, clients, measured day */
+static void twin_key(char *k, size_t n, char **v, const int *c) {
+    char conc[24], meas[32];
+    src_field(v[c[6]], "silicon_concurrency=", conc, sizeof conc);
+    src_field(v[c[6]], "measured=", meas, sizeof meas);
+    meas[meas[0] ? 10 : 0] = 0;
+    snprintf(k, n, "%s|%s|%s|%s|%s|%s|%s", v[c[0]], v[c[1]], v[c[2]], v[c[3]], v[c[4]], conc, meas);
+}
+
+/* c: system, precision, backend, isl, osl, ttft, source; fc: the TW_ fields'
+ * columns; tt: the TPOT column.  Reads the data-count disaggregated rows
+ * from the db-dump and leaves f where it found it. */
+static void load_twins(FILE *f, int nh, int cMode, const int *c, int tt, const int *fc) {
+    static char line[8192];
+    char *v[64];
+    long at = ftell(f);
+    while (fgets(line, sizeof line, f) && nTW < MAXTW) {
+        if (csv_split(line, v, 64) != nh || strcmp(v[cMode], "disagg") || !strstr(v[c[6]], "db-dump/")) continue;
+        if (!*v[fc[TW_PW]] || !*v[fc[TW_DW]] || !(atof(v[c[5]]) > 0) || !(atof(v[tt]) > 0)) continue;
+        twin_t *t = &TW[nTW++];
+        twin_key(t->key, sizeof t->key, v, c);
+        t->ttft = atof(v[c[5]]), t->tpot = atof(v[tt]);
+        for (int i = 0; i < TW_NF; i++) snprintf(t->f[i], sizeof t->f[i], "%s", v[fc[i]]);
+    }
+    fseek(f, at, SEEK_SET);
+}
+
+static int twin_same(double a, double b) { return fabs(a / b - 1) < 1e-9; }
+
+/* The twin of a blank-count row, or NULL.  Each worker's GPUs (tp x
+ * attention DP in the db-dump, tp in the blank row) must agree, and every
+ * twin must give the same counts; the refusals are counted. */
+static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int *count) {
+    char k[160];
+    twin_key(k, sizeof k, v, c);
+    double ttft = atof(v[c[5]]), tpot = atof(v[tt]);
+    const twin_t *hit = NULL;
+#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
+    for (int i = 0; i < nTW; i++) {
+        const twin_t *t = &TW[i];
+        if (strcmp(t->key, k) || !twin_same(t->ttft, ttft) || !twin_same(t->tpot, tpot)) continue;
+        if (TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) != TI(v[fc[TW_PTP]]) ||
+            TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]) != TI(v[fc[TW_DTP]])) {
+            count[1]++;
+            return NULL;
+        }
+        for (int j = 0; hit && j < TW_NF; j++)
+            if (strcmp(hit->f[j], t->f[j]) && j != TW_PBS) {
+                count[2]++;
+                return NULL;
+            }
+        hit = t;
+    }
+#undef TI
+    if (hit) count[0]++;
+    return hit;
+}
+
+/* A check of the recipe matching (h129, h142) the twins allow: where the
+ * recipes settled a run that has a db-dump twin, do the worker counts and
+ * each worker's GPUs agree?  Where they differ the twin is returned: the
+ * run's own record outranks the yaml entry its key and date matched (5
+ * runs: the dump date's yaml lists more decode workers than the run had). */
+static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *c, int tt, const int *fc) {
+    int dummy[3] = {0};
+    const twin_t *t = twin_of(v, c, tt, fc, dummy);
+    if (!t) return NULL;
+#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
+    int same = rp->pw == TI(t->f[TW_PW]) && rp->dw == TI(t->f[TW_DW]) &&
+               rp->ptp == TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) && rp->dtp == TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]);
+    if (!same && getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1')
+        fprintf(stderr, "recipe-twin-differ\trecipe p%dx%d d%dx%d\ttwin p%sx%d d%sx%d\t%s\n", rp->pw, rp->ptp, rp->dw,
+                rp->dtp, t->f[TW_PW], TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]), t->f[TW_DW],
+                TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]), v[c[6]]);
+#undef TI
+    tw_check[same ? 0 : 1]++;
+    return same ? NULL : t;
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -1168,6 +1271,9 @@ static void load_silicon(const char *root) {
         cPW = csv_col(h, nh, "prefill_num_workers"), cSRC = csv_col(h, nh, "silicon_data_source"), cDW = csv_col(h, nh, "decode_num_workers"),
         cTT = csv_col(h, nh, "silicon_ttft_ms"), cTO = csv_col(h, nh, "silicon_tpot_ms"),
         cBV = csv_col(h, nh, "backend_version");
+    const int tc[7] = {cS, cP, cB, cI, cO, cTT, cSRC},
+              tf[TW_NF] = {cPW, cPTP, cPDP, cPEP, cPBS, cDBS, cDW, cDTP, cDDP, cDEP};
+    load_twins(f, nh, cMode, tc, cTO, tf);
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
         /* the source column holds commas inside quotes: re-join is not
          * needed because it has none in this file (checked by nh) */
@@ -1241,16 +1347,24 @@ static void load_silicon(const char *root) {
              * counts, layouts, decode cap and MTP replace the blanks */
             const recipe_t *rp = NULL;
             recipe_t rc;
-            int mtp_k = -1;
+            int mtp_k = -1, rm_last = RM_NOKEY;
             if (unknown && nREC) {
                 const int lay[4] = {I(v[cPTP]), I(v[cPEP]), I(v[cDTP]), I(v[cDEP])};
                 int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rc, &mtp_k);
-                rm_count[m]++;
+                rm_count[m]++, rm_last = m;
                 if (m == RM_ONE || m == RM_AGREE) rp = &rc;
                 else recipe_miss_line(m, v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay);
             }
+            /* h165: unsettled by the recipes, the run's own db-dump record */
+            const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf, tw_count) : NULL;
+            if (rp && (tw = recipe_twin_check(rp, v, tc, cTO, tf))) rp = NULL, mtp_k = -1;
+            if (tw) {
+                tw_from[rm_last]++;
+                for (int i = 0; i < TW_NF; i++) v[tf[i]] = (char *)tw->f[i];
+                unknown = 0;
+            }
             row_t *r = new_row("silicon", v[cS], v[cB]);
-            r->workers_unknown = rp ? 2 : unknown;
+            r->workers_unknown = rp ? 2 : tw ? 3 : unknown;
             r->src = src_of(v[cSRC]);
             int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
             /* the wide-EP reading of the decode worker below, for the
@@ -1273,7 +1387,7 @@ static void load_silicon(const char *root) {
             row_t *pfr = NULL; /* the prefill worker's row, for the slot wait */
             if (predict_row(r, v[cM], dev)) pfr = r, nR++;
             r = new_row("silicon", v[cS], v[cB]);
-            r->workers_unknown = rp ? 2 : unknown;
+            r->workers_unknown = rp ? 2 : tw ? 3 : unknown;
             r->src = src_of(v[cSRC]);
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
@@ -1915,9 +2029,9 @@ static void report(const char *set) {
             score_t s = score(t, a, set, 3, g);
             if (s.n) printf("  %s %.1f %% (%d)", phn[g], s.mape, s.n);
         }
-        static const char *const wkn[3] = {"in the data", "still unknown (one of each assumed)",
-                                           "from the InferenceMAX recipe"};
-        for (int g = 0, any = 0; g < 3; g++) {
+        static const char *const wkn[4] = {"in the data", "still unknown (one of each assumed)",
+                                           "from the InferenceMAX recipe", "from the run's db-dump twin (h165)"};
+        for (int g = 0, any = 0; g < 4; g++) {
             score_t s = score(t, a, set, 4, g);
             if (!s.n) continue;
             if (!any++) printf("\n%s analytic, disaggregated workers:", tname[t]);
@@ -2025,6 +2139,15 @@ static void imax_report(void) {
     if (rm_srt_open)
         printf("         left open: %d whose measured date's yaml has an entry with the clients and layout whose recipe"
                " srt-slurm lacks (it may be the run)\n", rm_srt_open);
+    if (tw_count[0] + tw_count[1] + tw_count[2])
+        printf("         unsettled by the recipes, read from the run's own db-dump record (h165: same GPU, precision, "
+               "engine, isl, osl, clients, measured day, TTFT and TPOT): %d; twin's GPUs differ %d, twins disagree %d "
+               "(left unknown); settled were ambiguous %d, no layout %d, no key %d\n", tw_count[0], tw_count[1],
+               tw_count[2], tw_from[RM_SEVERAL], tw_from[RM_NOLAYOUT], tw_from[RM_NOKEY]);
+    if (tw_check[0] + tw_check[1])
+        printf("         runs the recipes settled that have a db-dump twin: worker counts and GPUs agree %d, differ %d (the "
+               "twin's used)\n",
+               tw_check[0], tw_check[1]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};

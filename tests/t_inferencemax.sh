@@ -522,3 +522,49 @@ got=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows12.csv")
 got2=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows13.csv")
 check "sglang mem: running 32 with the script's 0.95, fewer without: got $got / $got2" \
   [ "$got" = 32 ] && [ "$got2" -lt 32 ]
+# h165: a blank-count run the recipes leave unsettled takes its worker counts
+# from its own record in the db-dump (its twin: same GPU, precision, engine,
+# isl, osl, clients, measured day, and TTFT and TPOT equal to 1e-9).  With the
+# fixture's table above (DeepSeek-R1 fp4 GB200 trtllm 1k/1k), by hand:
+#   D5  db-dump, 5 clients, measured 2026-03-20: prefill 1 worker, tp 1 x
+#       attention DP 4, ep 4; decode 2 workers of tp 8 ep 8, batch 4; 500 / 20 ms
+#   B1  blank, 5 clients (no entry for conc 5), p4/4 d8/8, same day, 500 / 20
+#       -> D5's counts: prefill 4 GPUs (dp 4, ep 4) with all 5 clients;
+#          decode 8 GPUs ep 8 dp 1 with ceil(5 / 2) = 3 clients (cap 4 x 1);
+#          workers_unknown 3
+#   B2  as B1, TPOT 20.0001 (not the same measurement)      -> unknown
+#   B3  as B1, measured 2026-03-21 (another day)            -> unknown
+#   B4  as B1, decode 16/16 (the twin's decode GPUs are 8)  -> unknown, "GPUs differ"
+#   B5  blank, 4 clients, p4/4 d8/8 -> E1 settles it (1 prefill of 4 GPUs, 4
+#       decode of 8); its twin D4 (1 x tp1 dp4, 4 x tp8) agrees: "agree 1"
+#   B6  blank, 8 clients, p4/4 d8/8 -> E1 and E2 settle it (4 decode workers);
+#       its twin D8 has 2 decode workers: "differ 1", the twin's counts used:
+#       decode 8 GPUs with ceil(8 / 2) = 4 clients (cap 4 x 1), workers_unknown 3
+dbrun() { # id conc dw ttft tpot
+  echo "$1,db-dump/2026-04-27; config_id=$1; silicon_concurrency=$2; measured=2026-03-20T00:00:00.000Z,trtllm,,deepseek-ai/DeepSeek-V3,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,1,1,1,1,4,1,4,4,$3,8,1,1,1,8,$4,$5"
+}
+brun() { # id conc measured dtp ttft tpot
+  echo "$1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=$2; measured=$3T13:00:07Z; wip=False,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,,4,1,1,1,4,,,$4,1,1,1,$4,$5,$6"
+}
+{
+  echo "$h"
+  dbrun D5 5 2 500.25 20.125
+  dbrun D4 4 4 400.5 10.5
+  brun B1 5 2026-03-20 8 500.25 20.125
+  brun B2 5 2026-03-20 8 500.25 20.1251
+  brun B3 5 2026-03-21 8 500.25 20.125
+  brun B4 5 2026-03-20 16 500.25 20.125
+  brun B5 4 2026-03-20 8 400.5 10.5
+  dbrun D8 8 2 450.75 12.25
+  brun B6 8 2026-03-20 8 450.75 12.25
+} >"$S/silicon_sample.csv"
+out12=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows12.csv" 2>&1)
+check "twin: 1 settled, GPUs differ 1, disagree 0, from no key 1" \
+  grep -qF "TTFT and TPOT): 1; twin's GPUs differ 1, twins disagree 0 (left unknown); settled were ambiguous 0, no layout 0, no key 1" <<<"$out12"
+check "twin: the recipe-settled runs' twins agree 1, differ 1" grep -qF "worker counts and GPUs agree 1, differ 1 (the twin's used)" <<<"$out12"
+got=$(awk -F, 'NR > 1 && $28 == 3 { print $11 ":" $7 "/" $8 "/" $9 "/" $10 }' "$tmp/rows12.csv" | sort | tr '\n' ' ')
+check "twin: B1, B6 rows (phase:conc/gpus/ep/dp) = 1:5/4/4/4 1:8/4/4/4 2:3/8/8/1 2:4/8/8/1: got '$got'" \
+  [ "$got" = "1:5/4/4/4 1:8/4/4/4 2:3/8/8/1 2:4/8/8/1 " ]
+got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows12.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (B5) 3:2 (B1, B6): got '$got'" \
+  [ "$got" = "0:3 1:3 2:1 3:2 " ]
