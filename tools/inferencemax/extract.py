@@ -28,6 +28,13 @@ Usage:
       --date, or at --srt-commit) or a checkout on disk (the tests); the
       commit column reads "srt-slurm@<commit>" so the bench can tell these
       rows from the yaml's.  Shipped: appended for the h142 measured dates.
+  Last, the Kimi-K2.5 GB200 sweep run from an unmerged branch (h159): its
+  runs (wip=True, measured 2026-04-02) were configured by the
+  kimik2.5-fp4-gb200-dynamo-trt key that PR #1026 first committed on
+  2026-04-13 (105dbb812), whose entries list exactly those runs' clients on
+  1k/1k and 8k/1k; its rows are appended under the runs' date:
+      extract.py --yaml <(git --git-dir GITDIR show 105dbb812:PATH) --date 2026-04-02
+        | grep kimik2.5-fp4-gb200 | awk -F, -v OFS=, '{$2="105dbb812fd6"; $3="2026-04-13"; print}'
 
 One output row per (config key, isl/osl, search-space entry, conc).  The
 recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
