@@ -353,13 +353,6 @@ static int imax_multinode_agg(const char *src, const char *system, const char *m
            !strcmp(mode, "agg");
 }
 
-/* Which of the two a vLLM EP-layout row ran: tools/inferencemax/vllm_ep.csv
- * (tools/inferencemax/vllm_ep.py) lists every single-node vLLM entry with
- * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
- * row's own measured= date (else its dump's source_file= date), model, GPU,
- * precision, isl, osl, T and clients pick the entries: 1 where all of them
- * set dp-attn; 0 where none does, where they disagree (two runs of one key)
- * or where none is found: TP, the majority (vep_count keeps the four apart). */
 /* One of tools/inferencemax's tables, or NULL where its path is "none" or
  * it cannot be read (the bench then runs without it, as before it was
  * made): the header row in hl / h / nh, as csv_open leaves it. */
@@ -381,6 +374,13 @@ static const char *row_keys(const char *src, const char *model_path, const char 
     return imax_prefix_path(model_path);
 }
 
+/* Which of the two a vLLM EP-layout row ran: tools/inferencemax/vllm_ep.csv
+ * (tools/inferencemax/vllm_ep.py) lists every single-node vLLM entry with
+ * ep > 1 and its dp-attn flag, per date, as the yaml stood that day.  The
+ * row's own measured= date (else its dump's source_file= date), model, GPU,
+ * precision, isl, osl, T and clients pick the entries: 1 where all of them
+ * set dp-attn; 0 where none does, where they disagree (two runs of one key)
+ * or where none is found: TP, the majority (vep_count keeps the four apart). */
 #define MAXVEP 2048
 static struct {
     char date[11], model[16], gpu[16], prec[8];
@@ -717,11 +717,23 @@ static void recipe_runner_gpu(char *gpu) {
 /* Marks the yaml entries whose recipe was read from srt-slurm on their date
  * (an srt row with the same date and recipe exists): only those are known
  * to have run at other clients than their conc-list says (h162). */
+static int srt_key_cmp(const void *a, const void *b) {
+    const recipe_t *x = *(recipe_t *const *)a, *y = *(recipe_t *const *)b;
+    int c = strcmp(x->date, y->date);
+    return c ? c : strcmp(x->recipe, y->recipe);
+}
 static void recipe_twins(void) {
+    /* the srt rows sorted by (date, recipe), each yaml entry looked up in
+     * them: a pair scan of the ~15k entries took a third of a second */
+    static recipe_t *srt[MAXREC];
+    int ns = 0;
+    for (int i = 0; i < nREC; i++)
+        if (REC[i].srt) srt[ns++] = &REC[i];
+    qsort(srt, (size_t)ns, sizeof srt[0], srt_key_cmp);
     for (int i = 0; i < nREC; i++) {
         recipe_t *e = &REC[i];
-        for (int j = 0; !e->srt && e->recipe[0] && j < nREC && !e->srt_twin; j++)
-            e->srt_twin = REC[j].srt && !strcmp(REC[j].date, e->date) && !strcmp(REC[j].recipe, e->recipe);
+        e->srt_twin = !e->srt && e->recipe[0] && ns &&
+                      bsearch(&e, srt, (size_t)ns, sizeof srt[0], srt_key_cmp) != NULL;
     }
 }
 
@@ -1203,6 +1215,8 @@ static void load_twins(FILE *f, int nh, int cMode, const int *c, int tt, const i
 }
 
 static int twin_same(double a, double b) { return fabs(a / b - 1) < 1e-9; }
+/* a count field, blank or 0 read as 1 (the data's convention) */
+#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
 
 /* The twin of a blank-count row, or NULL.  Each worker's GPUs (tp x
  * attention DP in the db-dump, tp in the blank row) must agree, and every
@@ -1212,7 +1226,6 @@ static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int 
     twin_key(k, sizeof k, v, c);
     double ttft = atof(v[c[5]]), tpot = atof(v[tt]);
     const twin_t *hit = NULL;
-#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
     for (int i = 0; i < nTW; i++) {
         const twin_t *t = &TW[i];
         if (strcmp(t->key, k) || !twin_same(t->ttft, ttft) || !twin_same(t->tpot, tpot)) continue;
@@ -1228,7 +1241,6 @@ static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int 
             }
         hit = t;
     }
-#undef TI
     if (hit) count[0]++;
     return hit;
 }
@@ -1242,14 +1254,12 @@ static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *
     int dummy[3] = {0};
     const twin_t *t = twin_of(v, c, tt, fc, dummy);
     if (!t) return NULL;
-#define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
     int same = rp->pw == TI(t->f[TW_PW]) && rp->dw == TI(t->f[TW_DW]) &&
                rp->ptp == TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) && rp->dtp == TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]);
     if (!same && getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1')
         fprintf(stderr, "recipe-twin-differ\trecipe p%dx%d d%dx%d\ttwin p%sx%d d%sx%d\t%s\n", rp->pw, rp->ptp, rp->dw,
                 rp->dtp, t->f[TW_PW], TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]), t->f[TW_DW],
                 TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]), v[c[6]]);
-#undef TI
     tw_check[same ? 0 : 1]++;
     return same ? NULL : t;
 }
@@ -1316,15 +1326,14 @@ static void load_silicon(const char *root) {
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
-            if (!strcmp(v[cB], "trtllm"))
+            if (!strcmp(v[cB], "trtllm")) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
-            if (!strcmp(v[cB], "sglang")) {
-                r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
-                r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
-            }
-            if (!strcmp(v[cB], "trtllm")) { /* SGLang's are not read: see agg_spec */
+                /* MTP runs: TensorRT-LLM's only (SGLang's are not read: see agg_spec) */
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
+            } else if (!strcmp(v[cB], "sglang")) {
+                r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
+                r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
             }
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
