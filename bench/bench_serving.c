@@ -1112,6 +1112,23 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
     }
 }
 
+/* TensorRT-LLM's attention-DP balance where the run's script set it
+ * (docs/llm.md, "TensorRT-LLM's attention-DP balance"): every InferenceX
+ * DeepSeek-R1 TensorRT-LLM script (benchmarks/dsr1_fp{4,8}_{b200,h200}_trt
+ * [_mtp].sh, since ec90f3fe7 of 2025-09-18; under benchmarks/single_node/
+ * fixed_seq_len/ now) writes, when DP_ATTENTION is true, attention_dp_config
+ * {batching_wait_iters: 0, enable_balance: true, timeout_iters: 60}.  The
+ * InferenceMAX-style rows are those runs, and the db-dump rows their twins
+ * (h165); the gap-analysis dumps' runs are not InferenceX's (left at 0), and
+ * the gpt-oss script sets attention DP without the balance.  Counted for the
+ * report. */
+static int nAdpBal, no_adp_balance; /* --no-adp-balance: none set (the before) */
+static void recipe_adp_balance(dlp_llm_workload *wl, const char *model, int src) {
+    if (wl->attn_dp <= 1 || !strstr(model, "DeepSeek-") || (src != SRC_IMAX && src != SRC_DBDUMP)) return;
+    wl->adp_balance_iters = 60;
+    nAdpBal++;
+}
+
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
  * the prefill worker's TTFT, or, where the C clients outnumber the S decode
  * slots, the closed loop's wait for one; a slot is held for the decode
@@ -1328,6 +1345,7 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_AGG};
             if (!strcmp(v[cB], "trtllm")) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
+                if (!no_adp_balance) recipe_adp_balance(&r->wl, v[cM], r->src);
                 /* MTP runs: TensorRT-LLM's only (SGLang's are not read: see agg_spec) */
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
@@ -2128,6 +2146,9 @@ static void imax_report(void) {
         printf("SGLang aggregated rows' --mem-fraction-static (script_value; %s): the run's script's %d, no entry %d, "
                "the script's rule unresolved %d (the library's default for both)\n",
                SMEM.path, SMEM.count[0], SMEM.count[1], SMEM.count[2]);
+    if (nAdpBal)
+        printf("TensorRT-LLM DeepSeek aggregated rows with attention DP under the scripts' balance (recipe_adp_balance; "
+               "timeout_iters 60%s): %d\n", no_adp_balance ? ", off: --no-adp-balance" : "", nAdpBal);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -3754,7 +3775,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--slot-wait-closed]\n");
+                        "[--no-rocm-floor] [--slot-wait-closed] [--no-adp-balance]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3768,6 +3789,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
+        else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];

@@ -1129,6 +1129,14 @@ typedef struct {
      * Aggregated serving, engine sglang only.  0 or 1: every step (SGLang's
      * default). */
     int recv_interval;
+    /* TensorRT-LLM's attention-DP balance (its attention_dp_config
+     * enable_balance with timeout_iters = this, batching_wait_iters 0;
+     * docs/llm.md, "TensorRT-LLM's attention-DP balance"): while some
+     * attention-DP rank has no prompt waiting, every rank holds its waiting
+     * prompts, counting iterations, and lets them in when all ranks have one
+     * or the count reaches this.  Aggregated serving, engine trtllm, attention
+     * DP > 1 only.  0: no balance (the engine's default). */
+    int adp_balance_iters;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

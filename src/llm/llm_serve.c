@@ -1877,6 +1877,34 @@ static double recv_skip_s(const dlp_llm_workload *wl, double dec_s) {
     return wl->recv_interval > 1 ? 0.5 * (double)(wl->recv_interval - 1) * dec_s : 0;
 }
 
+/* TensorRT-LLM's attention-DP balance (attention_dp_config enable_balance,
+ * timeout_iters T, batching_wait_iters 0; PyExecutor._balance_adp_requests,
+ * and the TensorRT-LLM tech blog "ADP Balance Strategy", blog10): every
+ * iteration the N attention-DP ranks all-gather their scheduled prompts and
+ * decodes.  If every rank has a prompt (and a free slot) the prompts go in
+ * and the count restarts; otherwise the prompts are held and the count, one
+ * per iteration whether or not any rank holds a prompt, goes on until it
+ * reaches T, when the held prompts go in and it restarts (also at once when
+ * some rank has no decode: "no generation requests").  So prompts are let in
+ * at tau = min(T, J) iterations after the last release, J the iteration by
+ * which all N ranks hold one.  In the closed loop a = R / G x yield requests
+ * end per iteration and each is replaced on the rank it left (the executor
+ * gives a new request to the rank with the fewest active ones), a rank at
+ * random: P(J <= j) = (1 - exp(-a j / N))^N.  A prompt arriving at a random
+ * moment waits the rest of its interval, E[tau^2] / (2 E[tau]) iterations
+ * (renewal-reward).  With no more clients than ranks a rank's only request
+ * is replaced while the rank has no decode: no wait.  Nothing fitted. */
+static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Gd, double dec_s) {
+    double N = (double)s->attn_dp;
+    if (wl->adp_balance_iters <= 0 || s->attn_dp <= 1 || Rd <= N) return 0;
+    double a = Rd / Gd * s->spec_yield / N, e1 = 0, e2 = 0; /* per rank per iteration */
+    for (int j = 0; j < wl->adp_balance_iters; j++) {
+        double later = 1.0 - pow(1.0 - exp(-a * j), N); /* P(tau > j) */
+        e1 += later, e2 += (2.0 * j + 1.0) * later;
+    }
+    return 0.5 * e2 / e1 * dec_s;
+}
+
 /* ---- closed-loop TTFT by iteration-level simulation (h145 prototype) ------
  * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
@@ -2113,7 +2141,8 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
      * scheduling, the step already prepared without the new request */
     t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
     if (wl->phase == DLP_LLM_AGG && !wl->offline)
-        t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t) + recv_skip_s(wl, dec.t);
+        t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t) + recv_skip_s(wl, dec.t) +
+                   adp_balance_s(s, wl, Rd, Gd, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl->engine);
@@ -2306,6 +2335,25 @@ static dlp_status check_recv_interval(const dlp_llm_config *c, const dlp_llm_wor
     return DLP_OK;
 }
 
+/* The attention-DP balance is TensorRT-LLM's option for attention-DP ranks:
+ * refused rather than ignored elsewhere, as batch waiting is. */
+static dlp_status check_adp_balance(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->adp_balance_iters == 0) return DLP_OK;
+    if (wl->adp_balance_iters < 0 || wl->adp_balance_iters > 1000000)
+        return dlp__err(err, DLP_EINVAL, "%s: attention-DP balance %d iterations: give 1 to 1000000", c->id,
+                        wl->adp_balance_iters);
+    if (wl->engine != DLP_LLM_ENGINE_TRTLLM)
+        return dlp__err(err, DLP_EINVAL, "%s: the attention-DP balance is TensorRT-LLM's scheduler option (engine "
+                        "trtllm)", c->id);
+    if (wl->attn_dp <= 1)
+        return dlp__err(err, DLP_EINVAL, "%s: the attention-DP balance holds prompts across attention-DP ranks: give "
+                        "attention DP > 1", c->id);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: the attention-DP balance holds prompts beside running decodes: "
+                        "aggregated, served clients only", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -2314,7 +2362,9 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     if (wl->offline && wl->rate > 0)
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
-    if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err))) return st;
+    if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err)) ||
+        (st = check_adp_balance(c, wl, err)))
+        return st;
     sctx s;
     serve_plan m = {0};
     if ((st = serve_ctx(c, d, wl, cdt, kv_eb, &p, &s, err)) || (st = serve_memory(&s, wl, &m, out, err))) return st;
