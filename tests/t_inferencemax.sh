@@ -522,6 +522,25 @@ got=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows12.csv")
 got2=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows13.csv")
 check "sglang mem: running 32 with the script's 0.95, fewer without: got $got / $got2" \
   [ "$got" = 32 ] && [ "$got2" -lt 32 ]
+# TensorRT-LLM's attention-DP balance (recipe_adp_balance): InferenceX's
+# DeepSeek-R1 TensorRT-LLM scripts write attention_dp_config {enable_balance,
+# timeout_iters 60} under DP_ATTENTION.  Fixture: an InferenceMAX-style
+# DeepSeek-R1 fp4 B200 row at attention DP 8 (8 a rank, 64 clients) and the
+# same layout from aiconfigurator's gap-analysis dumps (not InferenceX's runs),
+# and a TP 8 row (no attention DP).  By hand: only the first is set (count 1);
+# its TTFT rises over the --no-adp-balance reading, the other two stay.
+{
+  echo "$h"
+  echo "a1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=64; measured=2026-02-06T17:21:58Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post3,trtllm,1.2.0rc6.post3,deepseek-ai/DeepSeek-R1,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,8,1,1,8,1,8,,,,,,,,,,,,,,,1085.5,12.3"
+  echo "a2,source_file=/Users/x/aic-auto-gap-analysis/data/b200/trtllm/1.2.0rc6.post3/DeepSeek-R1.csv; gtl_task_id=x; silicon_concurrency=64; measured=2026-03-23,trtllm,1.2.0rc6.post3,deepseek-ai/DeepSeek-R1,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,8,1,1,8,1,8,,,,,,,,,,,,,,,1085.5,12.3"
+  echo "a3,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=64; measured=2026-02-06T17:21:58Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc6.post3,trtllm,1.2.0rc6.post3,deepseek-ai/DeepSeek-R1,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,64,8,1,1,8,1,,,,,,,,,,,,,,,300,12.3"
+} >"$S/silicon_sample.csv"
+out14=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows14.csv" 2>&1)
+check "adp balance: 1 row set" grep -qF "under the scripts' balance (recipe_adp_balance; timeout_iters 60): 1" <<<"$out14"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --no-adp-balance --rows "$tmp/rows15.csv" >/dev/null 2>&1
+got=$(paste -d, <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows14.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows15.csv") |
+      awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }' | tr '\n' ' ')
+check "adp balance: TTFT with vs without (a1 a2 a3): got '$got'" [ "$got" = "up same same " ]
 # h165: a blank-count run the recipes leave unsettled takes its worker counts
 # from its own record in the db-dump (its twin: same GPU, precision, engine,
 # isl, osl, clients, measured day, and TTFT and TPOT equal to 1e-9).  With the

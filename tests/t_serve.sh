@@ -210,6 +210,17 @@ st=$(req l8 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm",
 if [ "$st" = 400 ] && grep -q "engine sglang" "$tmp/l8.body"; then ok serve_llm_recv_interval_other_engine_400
 else bad serve_llm_recv_interval_other_engine_400 "status $st $(head -c 300 "$tmp/l8.body")"; fi
 
+# TensorRT-LLM's attention-DP balance reaches /api/llm as --adp-balance-iters reaches the CLI; without attention DP: 400
+st=$(req l9 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' "$U/api/llm")
+"$BIN" llm --model deepseek-ai/DeepSeek-R1 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype fp8 --engine trtllm \
+  --concurrency 128 --adp-balance-iters 60 --json >"$tmp/l9.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l9.body" "$tmp/l9.cli" 2>"$tmp/err" && grep -q '"adp_balance_iters":60' "$tmp/l9.body"
+then ok serve_llm_adp_balance_equals_cli
+else bad serve_llm_adp_balance_equals_cli "status $st $(head -c 300 "$tmp/l9.body") $(cat "$tmp/err")"; fi
+st=$(req l10 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "attention DP > 1" "$tmp/l10.body"; then ok serve_llm_adp_balance_no_adp_400
+else bad serve_llm_adp_balance_no_adp_400 "status $st $(head -c 300 "$tmp/l10.body")"; fi
+
 # redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
 st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
 "$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \

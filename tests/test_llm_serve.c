@@ -1901,6 +1901,62 @@ static void t_recv_interval_by_hand(void) {
     CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* TensorRT-LLM's attention-DP balance (wl.adp_balance_iters; docs/llm.md,
+ * "TensorRT-LLM's attention-DP balance"), by hand from the engine's rule: the
+ * prompts go in when every rank holds one or the count reaches T, the count
+ * running one per iteration from the last release.  T = 1 releases at every
+ * iteration: a prompt waits the rest of the one in flight, half a step.  With
+ * 16 clients of 8,192 tokens on 8 ranks about 2 requests end in 1,000
+ * iterations (a = 16 / 8192 / 8 per rank and iteration), so eight ranks are
+ * all covered within 60 iterations with probability (1 - e^(-60 a))^8 ~ 1e-15:
+ * every release is the count's, tau = 60, and a prompt waits 60 / 2 = 30
+ * steps.  TensorRT-LLM's first-wave weight is 0.15 (the mean moves 0.85 of
+ * the steady part).  No more clients than ranks: no wait. */
+static void t_adp_balance_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "deepseek-ai/DeepSeek-R1";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8,
+                           .attn_dp = 8, .concurrency = 128, .engine = DLP_LLM_ENGINE_TRTLLM};
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    double dec = p0.decode_step_ms;
+    wl.adp_balance_iters = 1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_steady_ms - p0.ttft_steady_ms, 0.5 * dec, 1e-9 * dec);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 0.85 * 0.5 * dec, 1e-9 * dec);
+    CHECK_NEAR(p1.tpot_ms, p0.tpot_ms, 1e-12 * p0.tpot_ms);
+    wl.adp_balance_iters = 0, wl.concurrency = 16, wl.gen_tokens = 8192;
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    dec = p0.decode_step_ms;
+    wl.adp_balance_iters = 60;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_steady_ms - p0.ttft_steady_ms, 30.0 * dec, 1e-9 * dec);
+    /* more clients end requests sooner and cover the ranks: less wait */
+    wl.concurrency = 256, wl.gen_tokens = 1024;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    double w256 = p1.ttft_steady_ms;
+    wl.adp_balance_iters = 0;
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    CHECK(w256 - p0.ttft_steady_ms > 0 && w256 - p0.ttft_steady_ms < 30.0 * p0.decode_step_ms);
+    wl.concurrency = 8, wl.adp_balance_iters = 60; /* one client a rank */
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    wl.adp_balance_iters = 0;
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms, p0.ttft_ms, 1e-12 * p0.ttft_ms);
+    /* refused, not ignored: another engine, no attention DP, a worker, offline */
+    wl.concurrency = 128, wl.adp_balance_iters = 60, wl.engine = DLP_LLM_ENGINE_SGLANG;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "trtllm") != NULL);
+    wl.engine = DLP_LLM_ENGINE_TRTLLM, wl.attn_dp = 1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
+    wl.attn_dp = 8, wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.offline = 1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
+    wl.offline = 0, wl.adp_balance_iters = -1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
+}
+
 /* An engine without CUDA graphs (wl.eager; docs/llm.md, "Eager engines"):
  * every step carries 0.210 ms of host time per layer (the documented
  * constant) and nothing else moves; attention DP pads no rank to a
@@ -2066,6 +2122,7 @@ int main(void) {
     RUN(t_context_boundary);
     RUN(t_batch_wait_by_hand);
     RUN(t_recv_interval_by_hand);
+    RUN(t_adp_balance_by_hand);
     RUN(t_rocm_gemm_floor_by_hand);
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);

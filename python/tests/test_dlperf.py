@@ -216,6 +216,23 @@ def test_llm_recv_interval_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", recv_interval=30, device="h100-sxm", concurrency=32)
 
 
+def test_llm_adp_balance_same_as_cli():
+    # TensorRT-LLM's attention-DP balance: the same bytes as the CLI; at timeout 1 the prompts go in at
+    # every iteration, so a prompt waits the rest of the step in flight, half a decode step (steady
+    # TTFT), the mean 0.85 of that (TensorRT-LLM's first-wave weight 0.15, docs/llm.md); TPOT does not move
+    m = "deepseek-ai/DeepSeek-R1"
+    args = dict(device="h200", engine="trtllm", gpus=8, ep=8, attention_dp=8, dtype="fp8", concurrency=128)
+    py = dlperf.llm(m, adp_balance_iters=1, raw=True, **args)
+    assert py == cli("llm", "--model", m, "--device", "h200", "--engine", "trtllm", "--gpus", "8", "--ep", "8",
+                     "--attention-dp", "8", "--dtype", "fp8", "--concurrency", "128", "--adp-balance-iters", "1", "--json")
+    a, b = dlperf.llm(m, **args)["serving"], json.loads(py)["serving"]
+    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.85 * 0.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
+    assert b["tpot_ms"] == a["tpot_ms"]
+    with pytest.raises(dlperf.Error, match="engine trtllm"):
+        dlperf.llm(m, adp_balance_iters=60, device="h200", gpus=8, ep=8, attention_dp=8, dtype="fp8",
+                   engine="sglang", concurrency=128)
+
+
 def test_llm_eager_same_as_cli():
     # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
     # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused

@@ -90,6 +90,9 @@ static void usage(FILE *f) {
             "  --recv-interval N  SGLang's scheduler receive interval (engine sglang): the scheduler\n"
             "                   reads new requests every N decode steps, so a prompt arriving while\n"
             "                   others decode waits (N - 1) / 2 steps more (default 1: every step)\n"
+            "  --adp-balance-iters N  TensorRT-LLM's attention-DP balance (engine trtllm, attention DP;\n"
+            "                   attention_dp_config enable_balance, timeout_iters N): prompts are held\n"
+            "                   until every attention-DP rank has one or N iterations have passed\n"
             "  --json         JSON output\n");
 }
 
@@ -168,7 +171,7 @@ typedef struct {
     int json, list, analytic, maxfit, offline, eager, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
-    int64_t mtp, bw_iters, bw_tokens, slots, recv;
+    int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -197,6 +200,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--ep", .lo = 1, .hi = 1024, .i64 = &a->ep},
         {.flag = "--expert-slots", .lo = 1, .hi = 1 << 20, .i64 = &a->slots},
         {.flag = "--recv-interval", .lo = 1, .hi = 1000000, .i64 = &a->recv},
+        {.flag = "--adp-balance-iters", .lo = 1, .hi = 1000000, .i64 = &a->adpbal},
         {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
         {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
         {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
@@ -303,6 +307,8 @@ static int check_args(llm_args *a) {
         return cli_usage_error("llm", "--expert-slots is a serving option: add --concurrency N, --rate R or --max-fit");
     if (a->recv && !a->serving)
         return cli_usage_error("llm", "--recv-interval is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (a->adpbal && !a->serving)
+        return cli_usage_error("llm", "--adp-balance-iters is a serving option: add --concurrency N, --rate R or --max-fit");
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -480,7 +486,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .max_seqs = a->maxseqs, .rate = a->rate, .engine = a->engine, .offline = a->offline, .eager = a->eager,
                            .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc,
                            .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
-                           .expert_slots = (int)a->slots, .recv_interval = (int)a->recv};
+                           .expert_slots = (int)a->slots, .recv_interval = (int)a->recv,
+                           .adp_balance_iters = (int)a->adpbal};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

@@ -866,8 +866,9 @@ static int get_batch_wait(req *r, int serving, int64_t *iters, int64_t *tokens) 
 /* An integer field only serving takes, as the CLI's serving options:
  * 'expert_slots' (redundant experts, `--expert-slots N`; the library checks
  * it against the model's experts and 'ep') and 'recv_interval' (SGLang's
- * --scheduler-recv-interval, `--recv-interval N`; the library checks the
- * engine and phase). */
+ * --scheduler-recv-interval, `--recv-interval N`) and 'adp_balance_iters'
+ * (TensorRT-LLM's attention-DP balance, `--adp-balance N`); the library
+ * checks the engine and phase. */
 static int get_serving_i64(req *r, int serving, const char *name, int64_t hi, int64_t *v) {
     int given = 0;
     if (get_i64(r, name, 1, hi, v, &given)) return -1;
@@ -884,7 +885,8 @@ static void h_llm(req *r) {
                                           "concurrency", "max_fit", "ep", "attention_dp", "phase", "mem_fraction",
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
                                           "mtp", "mtp_accepted", "offline", "batch_wait_iters",
-                                          "batch_wait_tokens", "expert_slots", "eager", "recv_interval", NULL};
+                                          "batch_wait_tokens", "expert_slots", "eager", "recv_interval",
+                                          "adp_balance_iters", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -958,9 +960,10 @@ static void h_llm(req *r) {
     if (get_mtp(r, serving, &mtp, &mtp_acc)) return;
     int64_t bw_iters = 0, bw_tokens = 0;
     if (get_batch_wait(r, serving, &bw_iters, &bw_tokens)) return;
-    int64_t slots = 0, recv = 0;
+    int64_t slots = 0, recv = 0, adpbal = 0;
     if (get_serving_i64(r, serving, "expert_slots", 1 << 20, &slots) ||
-        get_serving_i64(r, serving, "recv_interval", 1000000, &recv))
+        get_serving_i64(r, serving, "recv_interval", 1000000, &recv) ||
+        get_serving_i64(r, serving, "adp_balance_iters", 1000000, &adpbal))
         return;
     if (eager && !serving) { /* as `dlperf llm --eager` */
         dlp__serve_error(r->out, 400, "field 'eager' is a serving field: add 'concurrency', 'rate' or 'max_fit'");
@@ -1006,7 +1009,7 @@ static void h_llm(req *r) {
                            .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc,
                            .offline = offline, .batch_wait_iters = (int)bw_iters,
                            .batch_wait_tokens = (double)bw_tokens, .expert_slots = (int)slots, .eager = eager,
-                           .recv_interval = (int)recv};
+                           .recv_interval = (int)recv, .adp_balance_iters = (int)adpbal};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
