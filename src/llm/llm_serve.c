@@ -1900,6 +1900,7 @@ static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd
     double a = Rd / Gd * s->spec_yield / N, e1 = 0, e2 = 0; /* per rank per iteration */
     for (int j = 0; j < wl->adp_balance_iters; j++) {
         double later = 1.0 - pow(1.0 - exp(-a * j), N); /* P(tau > j) */
+        if (later < 1e-15) break; /* the rest adds nothing (a long timeout) */
         e1 += later, e2 += (2.0 * j + 1.0) * later;
     }
     return 0.5 * e2 / e1 * dec_s;
