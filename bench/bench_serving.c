@@ -871,13 +871,13 @@ static int entry_has_key(const recipe_t *e, int srt, const char *date, const cha
 static int rm_label_seen, rm_label_end[4], rm_label_look;
 
 /* DLP_RECIPE_MISSES=1: one stderr line per entry set aside */
-static void label_line(const recipe_t *e, const char *meas, int conc) {
+static void label_line(const recipe_t *e, const char *meas, int conc, const char *src) {
     static int on = -1;
     if (on < 0) on = getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1';
     if (on)
-        fprintf(stderr, "recipe-label-off\tentry %s\t%s\t%s\t%d/%d\tp%dx%d d%dx%d mtp%d\tclients %d, measured %.10s\t%s\n",
+        fprintf(stderr, "recipe-label-off\tentry %s\t%s\t%s\t%d/%d\tp%dx%d d%dx%d mtp%d\tclients %d, measured %.10s\t%s\t%s\n",
                 e->date, e->gpu, e->engine, e->isl, e->osl, e->pw, e->ptp, e->dw, e->dtp, e->mtp ? e->k : 0, conc,
-                meas, e->recipe);
+                meas, e->recipe, src);
 }
 
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
@@ -896,7 +896,7 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
         if (!entry_has_key(e, srt, date, mp, gpu, prec, engine, isl, osl, c)) continue;
         /* an entry whose recipe ran other clients that day is not this run */
         if (!srt && label_contradicted(e, meas, c)) {
-            rm_label_seen = 1, label_line(e, meas, c);
+            rm_label_seen = 1, label_line(e, meas, c, src);
             continue;
         }
         nkey++;
@@ -998,6 +998,25 @@ static int recipe_match_srt(int m, const char *meas, const char *src, const char
     return m3;
 }
 
+/* h166: a run that had an entry set aside and that a yaml entry then
+ * settles: the recipes re-keyed on the measured date (the srt look) that fit
+ * the run must not say otherwise -- several with different workers, or one
+ * whose worker counts or GPUs differ from the settling entry's, leave the run
+ * ambiguous (as srt_unread_fits does the other way round).  m unchanged
+ * where they agree or none fits; rm_label_clash counts the runs refused. */
+static int rm_label_clash;
+static int label_guard(int m, const char *meas, const char *src, const char *system, const char *prec,
+                       const char *engine, int isl, int osl, const int lay[4], const recipe_t *out) {
+    if (!rm_label_seen || m > RM_AGREE || strlen(meas) < 10) return m;
+    recipe_t o3;
+    int amb = rm_amb_mtp, k3, m3 = recipe_match_on(1, meas, meas, src, system, prec, engine, isl, osl, lay, &o3, &k3);
+    rm_amb_mtp = amb;
+    if (m3 == RM_SEVERAL ||
+        (m3 <= RM_AGREE && (o3.pw != out->pw || o3.dw != out->dw || o3.ptp != out->ptp || o3.dtp != out->dtp)))
+        return rm_label_clash++, RM_SEVERAL;
+    return m;
+}
+
 static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
                         const int lay[4], recipe_t *out, int *mtp_k) {
     char dump[16], meas[16];
@@ -1007,11 +1026,13 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
     rm_label_seen = 0, rm_label_look = 1;
     int m = recipe_match_on(0, dump, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
-    if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
+    if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump))
+        return label_guard(m, meas, src, system, prec, engine, isl, osl, lay, out);
     rm_label_look = 2;
     int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(0, meas, meas, src, system, prec, engine, isl, osl, lay, out, &k);
     rm_amb_mtp = m2 > RM_AGREE ? amb1 : amb0;
     if (m2 > RM_AGREE) return recipe_match_srt(m, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
+    if (label_guard(m2, meas, src, system, prec, engine, isl, osl, lay, out) == RM_SEVERAL) return RM_SEVERAL;
     rm_meas[m2]++, rm_meas_from[m]++;
     *mtp_k = k;
     return m2;
@@ -2202,9 +2223,9 @@ static void imax_report(void) {
     if (rm_label_end[0] + rm_label_end[1] + rm_label_end[2] + rm_label_end[3])
         printf("         runs with an entry set aside, its srt-slurm recipe benchmarking other clients than its label on "
                "the measured= date (h166): %d; then settled by another yaml entry %d, by the srt-slurm look %d, by a "
-               "db-dump twin %d, unknown %d\n",
+               "db-dump twin %d, unknown %d (of which %d: the srt look that day fits other workers)\n",
                rm_label_end[0] + rm_label_end[1] + rm_label_end[2] + rm_label_end[3], rm_label_end[0], rm_label_end[1],
-               rm_label_end[2], rm_label_end[3]);
+               rm_label_end[2], rm_label_end[3], rm_label_clash);
     if (tw_count[0] + tw_count[1] + tw_count[2])
         printf("         unsettled by the recipes, read from the run's own db-dump record (h165: same GPU, precision, "
                "engine, isl, osl, clients, measured day, TTFT and TPOT): %d; twin's GPUs differ %d, twins disagree %d "
