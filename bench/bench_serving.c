@@ -864,10 +864,11 @@ static int entry_has_key(const recipe_t *e, int srt, const char *date, const cha
            !strcmp(e->prec, prec) && !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
 }
 
-/* h166: a run one of whose key's entries was set aside because its recipe
- * benchmarks other clients that day (label_contradicted): 1 for the run in
- * hand; the runs so marked, by how they ended (yaml entry / srt-slurm look /
- * db-dump twin / unknown), and by the class the pairing had before */
+/* h166: rm_label_seen is 1 while the run in hand had one of its key's
+ * entries set aside (its recipe benchmarks other clients that day,
+ * label_contradicted); rm_label_end counts those runs by how they ended
+ * (another yaml entry / the srt-slurm look / a db-dump twin / unknown), and
+ * rm_label_look is the look that settled the run (1, 2: yaml; 3: srt) */
 static int rm_label_seen, rm_label_end[4], rm_label_look;
 
 /* DLP_RECIPE_MISSES=1: one stderr line per entry set aside */
