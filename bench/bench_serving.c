@@ -722,19 +722,45 @@ static int srt_key_cmp(const void *a, const void *b) {
     int c = strcmp(x->date, y->date);
     return c ? c : strcmp(x->recipe, y->recipe);
 }
+static recipe_t *SRT[MAXREC]; /* the srt rows sorted by (date, recipe) */
+static int nSRT;
 static void recipe_twins(void) {
-    /* the srt rows sorted by (date, recipe), each yaml entry looked up in
-     * them: a pair scan of the ~15k entries took a third of a second */
-    static recipe_t *srt[MAXREC];
-    int ns = 0;
+    /* each yaml entry looked up in the sorted srt rows: a pair scan of the
+     * ~15k entries took a third of a second */
+    nSRT = 0;
     for (int i = 0; i < nREC; i++)
-        if (REC[i].srt) srt[ns++] = &REC[i];
-    qsort(srt, (size_t)ns, sizeof srt[0], srt_key_cmp);
+        if (REC[i].srt) SRT[nSRT++] = &REC[i];
+    qsort(SRT, (size_t)nSRT, sizeof SRT[0], srt_key_cmp);
     for (int i = 0; i < nREC; i++) {
         recipe_t *e = &REC[i];
-        e->srt_twin = !e->srt && e->recipe[0] && ns &&
-                      bsearch(&e, srt, (size_t)ns, sizeof srt[0], srt_key_cmp) != NULL;
+        e->srt_twin = !e->srt && e->recipe[0] && nSRT &&
+                      bsearch(&e, SRT, (size_t)nSRT, sizeof SRT[0], srt_key_cmp) != NULL;
     }
+}
+
+/* Does the recipe of yaml entry e, as srt-slurm had it on `day` (the run's
+ * measured= date), benchmark other clients than `conc` (h166)?  The
+ * srt-slurm runners run the recipe's own benchmark.concurrencies, not the
+ * entry's conc-list (h162: c512_ctx2_gen7_dep8_..._mtp0.yaml, conc-list
+ * [512], runs 3,584 clients; ishandhanani/srt-slurm 4893f83e holds the
+ * same file), so a run of `conc` clients that day is not that entry's run.
+ * 0 where the recipe was not read on that day (nothing is known) or
+ * DLP_RECIPE_LABEL_AS_IS=1 (the h162 pairing, for the before figures). */
+static int label_contradicted(const recipe_t *e, const char *day, int conc) {
+    static int off = -1;
+    if (off < 0) off = getenv("DLP_RECIPE_LABEL_AS_IS") && *getenv("DLP_RECIPE_LABEL_AS_IS") == '1';
+    if (off || e->srt || !e->recipe[0] || !nSRT || strlen(day) < 10) return 0;
+    static recipe_t k;
+    const recipe_t *kp = &k;
+    snprintf(k.date, sizeof k.date, "%.10s", day);
+    snprintf(k.recipe, sizeof k.recipe, "%s", e->recipe);
+    recipe_t **hit = bsearch(&kp, SRT, (size_t)nSRT, sizeof SRT[0], srt_key_cmp);
+    if (!hit) return 0;
+    long i = hit - SRT;
+    while (i > 0 && !srt_key_cmp(&SRT[i - 1], &kp)) i--; /* the first of the recipe's rows that day */
+    for (; i < nSRT && !srt_key_cmp(&SRT[i], &kp); i++)
+        if (SRT[i]->conc == conc) return 0;
+    return 1;
 }
 
 /* Loads the table; 0 rows when off or absent at the default path (a
@@ -838,8 +864,26 @@ static int entry_has_key(const recipe_t *e, int srt, const char *date, const cha
            !strcmp(e->prec, prec) && !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
 }
 
-static int recipe_match_on(int srt, const char *date, const char *src, const char *system, const char *prec,
-                           const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
+/* h166: rm_label_seen is 1 while the run in hand had one of its key's
+ * entries set aside (its recipe benchmarks other clients that day,
+ * label_contradicted); rm_label_end counts those runs by how they ended
+ * (another yaml entry / the srt-slurm look / a db-dump twin / unknown), and
+ * rm_label_look is the look that settled the run (1, 2: yaml; 3: srt) */
+static int rm_label_seen, rm_label_end[4], rm_label_look;
+
+/* DLP_RECIPE_MISSES=1: one stderr line per entry set aside */
+static void label_line(const recipe_t *e, const char *meas, int conc, const char *src) {
+    static int on = -1;
+    if (on < 0) on = getenv("DLP_RECIPE_MISSES") && *getenv("DLP_RECIPE_MISSES") == '1';
+    if (on)
+        fprintf(stderr, "recipe-label-off\tentry %s\t%s\t%s\t%d/%d\tp%dx%d d%dx%d mtp%d\tclients %d, measured %.10s\t%s\t%s\n",
+                e->date, e->gpu, e->engine, e->isl, e->osl, e->pw, e->ptp, e->dw, e->dtp, e->mtp ? e->k : 0, conc,
+                meas, e->recipe, src);
+}
+
+static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
+                           const char *prec, const char *engine, int isl, int osl, const int lay[4], recipe_t *out,
+                           int *mtp_k) {
     char model[48], conc[16], gpu[32];
     src_field(src, "model=", model, sizeof model);
     src_field(src, "silicon_concurrency=", conc, sizeof conc);
@@ -851,6 +895,11 @@ static int recipe_match_on(int srt, const char *date, const char *src, const cha
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
         if (!entry_has_key(e, srt, date, mp, gpu, prec, engine, isl, osl, c)) continue;
+        /* an entry whose recipe ran other clients that day is not this run */
+        if (!srt && label_contradicted(e, meas, c)) {
+            rm_label_seen = 1, label_line(e, meas, c, src);
+            continue;
+        }
         nkey++;
         if (layout_fits(e, lay[0], lay[2]) && nfit < 64) fit[nfit++] = e;
     }
@@ -941,13 +990,32 @@ static int srt_unread_fits(const char *meas, const char *src, const char *system
 
 static int recipe_match_srt(int m, const char *meas, const char *src, const char *system, const char *prec,
                             const char *engine, int isl, int osl, const int lay[4], recipe_t *out, int *mtp_k) {
-    int amb = rm_amb_mtp, k, m3 = recipe_match_on(1, meas, src, system, prec, engine, isl, osl, lay, out, &k);
+    int amb = rm_amb_mtp, k, m3 = recipe_match_on(1, meas, meas, src, system, prec, engine, isl, osl, lay, out, &k);
     rm_amb_mtp = amb; /* the ambiguous-in-MTP count stays the dump date's */
     if (m3 > RM_AGREE) return m;
     if (srt_unread_fits(meas, src, system, prec, engine, isl, osl, lay)) return rm_srt_open++, m;
-    rm_srt[m3]++, rm_srt_from[m]++;
+    rm_srt[m3]++, rm_srt_from[m]++, rm_label_look = 3;
     *mtp_k = k;
     return m3;
+}
+
+/* h166: a run that had an entry set aside and that a yaml entry then
+ * settles: the recipes re-keyed on the measured date (the srt look) that fit
+ * the run must not say otherwise -- several with different workers, or one
+ * whose worker counts or GPUs differ from the settling entry's, leave the run
+ * ambiguous (as srt_unread_fits does the other way round).  m unchanged
+ * where they agree or none fits; rm_label_clash counts the runs refused. */
+static int rm_label_clash;
+static int label_guard(int m, const char *meas, const char *src, const char *system, const char *prec,
+                       const char *engine, int isl, int osl, const int lay[4], const recipe_t *out) {
+    if (!rm_label_seen || m > RM_AGREE || strlen(meas) < 10) return m;
+    recipe_t o3;
+    int amb = rm_amb_mtp, k3, m3 = recipe_match_on(1, meas, meas, src, system, prec, engine, isl, osl, lay, &o3, &k3);
+    rm_amb_mtp = amb;
+    if (m3 == RM_SEVERAL ||
+        (m3 <= RM_AGREE && (o3.pw != out->pw || o3.dw != out->dw || o3.ptp != out->ptp || o3.dtp != out->dtp)))
+        return rm_label_clash++, RM_SEVERAL;
+    return m;
 }
 
 static int recipe_match(const char *src, const char *system, const char *prec, const char *engine, int isl, int osl,
@@ -957,11 +1025,15 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     src_field(src, "measured=", meas, sizeof meas);
     dump[10] = meas[10] = 0;
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
-    int m = recipe_match_on(0, dump, src, system, prec, engine, isl, osl, lay, out, mtp_k);
-    if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
-    int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(0, meas, src, system, prec, engine, isl, osl, lay, out, &k);
+    rm_label_seen = 0, rm_label_look = 1;
+    int m = recipe_match_on(0, dump, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
+    if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump))
+        return label_guard(m, meas, src, system, prec, engine, isl, osl, lay, out);
+    rm_label_look = 2;
+    int amb1 = rm_amb_mtp, k, m2 = recipe_match_on(0, meas, meas, src, system, prec, engine, isl, osl, lay, out, &k);
     rm_amb_mtp = m2 > RM_AGREE ? amb1 : amb0;
     if (m2 > RM_AGREE) return recipe_match_srt(m, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
+    if (label_guard(m2, meas, src, system, prec, engine, isl, osl, lay, out) == RM_SEVERAL) return RM_SEVERAL;
     rm_meas[m2]++, rm_meas_from[m]++;
     *mtp_k = k;
     return m2;
@@ -1374,17 +1446,18 @@ static void load_silicon(const char *root) {
              * counts, layouts, decode cap and MTP replace the blanks */
             const recipe_t *rp = NULL;
             recipe_t rc;
-            int mtp_k = -1, rm_last = RM_NOKEY;
+            int mtp_k = -1, rm_last = RM_NOKEY, label_off = 0;
             if (unknown && nREC) {
                 const int lay[4] = {I(v[cPTP]), I(v[cPEP]), I(v[cDTP]), I(v[cDEP])};
                 int m = recipe_match(v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay, &rc, &mtp_k);
-                rm_count[m]++, rm_last = m;
+                rm_count[m]++, rm_last = m, label_off = rm_label_seen;
                 if (m == RM_ONE || m == RM_AGREE) rp = &rc;
                 else recipe_miss_line(m, v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay);
             }
             /* h165: unsettled by the recipes, the run's own db-dump record */
             const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf, tw_count) : NULL;
             if (rp && (tw = recipe_twin_check(rp, v, tc, cTO, tf))) rp = NULL, mtp_k = -1;
+            if (label_off) rm_label_end[rp ? (rm_label_look == 3) : tw ? 2 : 3]++;
             if (tw) {
                 tw_from[rm_last]++;
                 for (int i = 0; i < TW_NF; i++) v[tf[i]] = (char *)tw->f[i];
@@ -2169,6 +2242,12 @@ static void imax_report(void) {
     if (rm_srt_open)
         printf("         left open: %d whose measured date's yaml has an entry with the clients and layout whose recipe"
                " srt-slurm lacks (it may be the run)\n", rm_srt_open);
+    if (rm_label_end[0] + rm_label_end[1] + rm_label_end[2] + rm_label_end[3])
+        printf("         runs with an entry set aside, its srt-slurm recipe benchmarking other clients than its label on "
+               "the measured= date (h166): %d; then settled by another yaml entry %d, by the srt-slurm look %d, by a "
+               "db-dump twin %d, unknown %d (of which %d: the srt look that day fits other workers)\n",
+               rm_label_end[0] + rm_label_end[1] + rm_label_end[2] + rm_label_end[3], rm_label_end[0], rm_label_end[1],
+               rm_label_end[2], rm_label_end[3], rm_label_clash);
     if (tw_count[0] + tw_count[1] + tw_count[2])
         printf("         unsettled by the recipes, read from the run's own db-dump record (h165: same GPU, precision, "
                "engine, isl, osl, clients, measured day, TTFT and TPOT): %d; twin's GPUs differ %d, twins disagree %d "

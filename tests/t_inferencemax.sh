@@ -219,6 +219,11 @@ check "DLP_RECIPE_MISSES: 2 nokey lines of 2: got '$(echo $got)'" [ "$(echo $got
 # measured=) -> no key.  So: one 1, same 1, ambiguous 1, no key 1; settled 2
 # (one 1, same 1; were no key 2), left open 1.  s12's decode worker: 12 / 4
 # workers = 3 clients, 8 GPUs, ep 8, dp 1, counts from the recipe.
+# h166 moves s64 (below): E2's recipe, read on its measured date, benchmarks 20
+# clients, not 64, so E2 is set aside on both yaml dates; E3 alone then fits on
+# 03-25, but the re-keyed E1 (64, the same layout) says 1 prefill + 4 decode
+# workers against E3's 2 + 1 -> ambiguous (not "left open"); the classes stay.
+# DLP_RECIPE_LABEL_AS_IS=1 gives h162's reading (left open 1).
 mkdir -p "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp" "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/stp"
 printf 'name: e1\nbenchmark:\n  type: sa-bench\n  concurrencies: "12x20x64"\n' \
   >"$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml"
@@ -245,9 +250,37 @@ out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/
 for want in "1  exactly one entry" "1  several entries, same worker counts" "1  several entries, different worker counts" \
             "1  no entry for (date" "4 disaggregated runs without worker counts" \
             "benchmark clients, measured= date (h162): 2 (one entry 1, same workers 1; were ambiguous 0, no layout 0, no key 2)" \
-            "left open: 1 whose measured date's yaml"; do
+            "on the measured= date (h166): 1; then settled by another yaml entry 0, by the srt-slurm look 0, by a db-dump twin 0, unknown 1 (of which 1: the srt look that day fits other workers)"; do
   check "srt-slurm match: '$want'" grep -qF -- "$want" <<<"$out7"
 done
+out7=$(DLP_RECIPE_LABEL_AS_IS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes3.csv" 2>&1)
+check "srt-slurm match, DLP_RECIPE_LABEL_AS_IS=1: left open 1" grep -qF "left open: 1 whose measured date's yaml" <<<"$out7"
+# h166: a run paired by its label with entries whose recipe benchmarks other
+# clients that day.  Table 3 again; s8: 8 clients measured 02-14, layout 4/4
+# 8/8.  By label E1 (conc-list 4, 8) and E2 (8, 64) list 8 on both yaml dates,
+# the same workers (1 x tp4 prefill, 4 x tp8 decode): h162 settles it ("same
+# workers", MTP unknown).  But E1's recipe benchmarks 12, 20, 64 and E2's 20
+# (read on 02-14): neither ran 8 clients, both are set aside on 03-25 and 02-14
+# (4 listing lines), no re-keyed row has 8 -> no key, unknown.  With s64 (1
+# listing line, 03-25's E2; the guard returns on the dump date): 2 runs, 5 lines.
+{
+  echo "$h"
+  run s8 "8; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run s64 "64; measured=2026-02-14T01:02:03Z" 4 4 8 8
+} >"$S/silicon_sample.csv"
+out9=$(DLP_RECIPE_MISSES=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes3.csv" --rows "$tmp/rows9.csv" 2>"$tmp/miss9")
+for want in "2 disaggregated runs without worker counts" "1  several entries, different worker counts" \
+            "1  no entry for (date" \
+            "(h166): 2; then settled by another yaml entry 0, by the srt-slurm look 0, by a db-dump twin 0, unknown 2 (of which 1:"; do
+  check "label set aside: '$want'" grep -qF -- "$want" <<<"$out9"
+done
+got=$(grep -c "^recipe-label-off	" "$tmp/miss9"; grep -c "^recipe-label-off	entry 2026-02-14	.*clients 8" "$tmp/miss9")
+check "label set aside: 5 listing lines, 2 of them s8 on 02-14: got '$(echo $got)'" [ "$(echo $got)" = "5 2" ]
+got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows9.csv" | sort | tr '\n' ' ')
+check "label set aside: both decode rows scored with counts unknown: got '$got'" [ "$got" = "1 1 " ]
+out9=$(DLP_RECIPE_LABEL_AS_IS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes3.csv" 2>&1)
+check "label set aside, DLP_RECIPE_LABEL_AS_IS=1: s8 settled by E1 and E2 (same workers)" \
+  grep -qF "1  several entries, same worker counts" <<<"$out9"
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $7, $8, $9, $10 }' "$tmp/rows7.csv" | sort -n | tr '\n' ';')
 check "srt-slurm rows: recipe decode workers s12 (3 clients) and s20 (5) on 8 GPUs ep 8 dp 1: got '$got'" \
   [ "$got" = "3 8 8 1;5 8 8 1;" ]
