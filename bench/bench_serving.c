@@ -1169,6 +1169,7 @@ static double mtp_accepted(int k) {
  *    (clients + isl + 127) / 64 x 64).  The MTP script and the other
  *    DeepSeek recipes set none.
  * The engine skips the wait under attention DP; the library does too. */
+static int use_mnt = 1, mnt_count; /* --no-max-tokens: the library's default budget (h169) */
 static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const char *sys, const char *prec,
                               const char *version, const char *src, int tp, int64_t conc) {
     int k11 = wl->seq == 1024 && wl->gen_tokens == 1024;
@@ -1199,6 +1200,36 @@ static void recipe_adp_balance(dlp_llm_workload *wl, const char *model, int src)
     if (wl->attn_dp <= 1 || !strstr(model, "DeepSeek-") || (src != SRC_IMAX && src != SRC_DBDUMP)) return;
     wl->adp_balance_iters = 60;
     nAdpBal++;
+}
+
+/* TensorRT-LLM's max_num_tokens where the DeepSeek-R1 recipe set it (h169).
+ * InferenceX's single-node scripts pass --max_num_tokens to trtllm-serve;
+ * TensorRT-LLM's scheduler fills a step with the running sequences' tokens
+ * (1 + drafts each) and then whole prompts while they fit (no chunked
+ * prefill: the scripts leave enable_chunked_prefill off), so the budget is
+ * the prompt tokens a step can take (the library's chunk).
+ *  - dsr1_fp{4,8}_{b200,h200}_trt_slurm.sh (2025-09-18, ec90f3fe7, until
+ *    64af5a771 of 2026-01-21 added a floor of 8192): (CONC + ISL + 64 +
+ *    63) / 64 * 64, i.e. one 1k prompt a step at 1k / 1k and 1k / 8k;
+ *    from 2026-01-22 max(8192, that): the library's default stands.
+ *  - the MTP scripts (dsr1_fp{4,8}_{b200,h200}_trt_mtp[_slurm].sh, from
+ *    2026-01): ((MTP + 1) * MAX_BATCH_SIZE + ISL + 64 + 63) / 64 * 64 with
+ *    MAX_BATCH_SIZE = CONC without attention DP, no floor.
+ * Aggregated rows without attention DP of the InferenceMAX runs (dumps and
+ * db-dump), dated; spec: the drafts agg_spec found (0: plain). */
+static void recipe_max_tokens(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                              int source, int dp, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    if (!strstr(model, "DeepSeek-") || dp > 1 || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
+    if (strcmp(sys, "b200_sxm") && strcmp(sys, "h200_sxm")) return;
+    row_keys(src, model, sys, date, gpu);
+    if (strlen(date) < 10 || date[0] != '2') return;
+    int64_t mnt = 0;
+    if (spec > 0)
+        mnt = ((spec + 1) * conc + wl->seq + 64 + 63) / 64 * 64;
+    else if (strcmp(date, "2026-01-22") < 0)
+        mnt = (conc + wl->seq + 64 + 63) / 64 * 64;
+    if (mnt > 0 && mnt < 8192) wl->chunk_tokens = mnt, mnt_count++;
 }
 
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
@@ -1421,6 +1452,7 @@ static void load_silicon(const char *root) {
                 /* MTP runs: TensorRT-LLM's only (SGLang's are not read: see agg_spec) */
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
+                if (use_mnt) recipe_max_tokens(&r->wl, v[cM], v[cSRC], v[cS], r->src, dp, conc, k);
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
@@ -2211,6 +2243,9 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
+    if (mnt_count)
+        printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
+               " --no-max-tokens: off): %d\n", mnt_count);
     if (RCV.count[0] + RCV.count[1] + RCV.count[2])
         printf("\nSGLang aggregated rows' --scheduler-recv-interval (sglang_recv_interval; %s): set by the run's script %d,"
                " 1 (the script's or SGLang's default) %d, the script's rule unresolved %d (read as 1)\n",
@@ -3874,6 +3909,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

@@ -620,3 +620,28 @@ check "twin: B1, B6 rows (phase:conc/gpus/ep/dp) = 1:5/4/4/4 1:8/4/4/4 2:3/8/8/1
 got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows12.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
 check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (B5) 3:2 (B1, B6): got '$got'" \
   [ "$got" = "0:3 1:3 2:1 3:2 " ]
+
+# TensorRT-LLM's --max_num_tokens from the DeepSeek-R1 scripts (docs/llm.md,
+# "h169"): dsr1_fp8_h200_trt_slurm.sh passes (CONC + ISL + 64 + 63) / 64 * 64,
+# floored at 8192 from 64af5a771 (2026-01-21 23:05 UTC).  By hand:
+#   M1 c64 1k / 1k, measured 2025-11-02: (64 + 1024 + 127) / 64 = 18 -> 1152 tokens: set
+#   M2 the same measured 2026-01-28 (after the floor): 8192, the default: not set
+#   M3 c16 8k / 1k, 2025-11-02: (16 + 8192 + 127) / 64 = 130 -> 8320 >= 8192: not set
+# M1's TTFT rises against --no-max-tokens (its 64-prompt burst goes one prompt
+# a step instead of eight); M2's and M3's do not move.
+mrun() { # id conc measured isl
+  echo "$1,source_file=2026-04-06.csv; model=DeepSeek-R1; silicon_concurrency=$2; measured=$3T00:00:00.000Z; wip=False,trtllm,,deepseek-ai/DeepSeek-R1,h200_sxm,fp8,agg,$4,1024,fp8,fp8,$2,8,1,1,8,1,,,,,,,,,,,,,,,700,30"
+}
+{
+  echo "$h"
+  mrun M1 64 2025-11-02 1024
+  mrun M2 64 2026-01-28 1024
+  mrun M3 16 2025-11-02 8192
+} >"$S/silicon_sample.csv"
+out13=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows13.csv" 2>&1)
+check "max_num_tokens: 1 row given its script's budget" grep -qF "given their script's --max_num_tokens (recipe_max_tokens, h169; --no-max-tokens: off): 1" <<<"$out13"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --no-max-tokens --rows "$tmp/rows14.csv" >/dev/null 2>&1
+# TTFT predicted (a_0, column 14) by conc / isl / measured TTFT order: M1, M2 (1024, 64), M3
+got=$(paste -d, <(awk -F, 'NR > 1 { print $5 "/" $7, $14 }' "$tmp/rows13.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows14.csv") |
+  awk '{ split($2, a, ","); print $1 ":" (a[1] > a[2] + 1 ? "up" : (a[1] < a[2] - 1 ? "down" : "same")) }' | sort | tr '\n' ' ')
+check "max_num_tokens: 1024/64 rises once, stays once; 8192/16 stays: got '$got'" [ "$got" = "1024/64:same 1024/64:up 8192/16:same " ]

@@ -2072,6 +2072,40 @@ static void t_expert_slots_by_hand(void) {
     CHECK(serve("deepseek-ai/DeepSeek-R1", "gb200", wr, &pe, &e) == DLP_OK);
 }
 
+/* The first wave under TensorRT-LLM takes whole prompts (h169): its
+ * micro-batch scheduler admits a context request only whole while it fits
+ * what is left of max_num_tokens, chunking being off by default.  By hand,
+ * Llama-3.1-8B bf16 on an H100, 64 clients of 1,024 + 256:
+ *  - budget 1,152 or 1,024 or 2,047: one prompt a step, 64 steps of 1,024
+ *    tokens: the same burst TTFT for the three;
+ *  - budget 2,048: two prompts a step, 32 steps of 2,048 tokens: another;
+ *  - budget 8,192: eight a step, as vLLM's 8,192-token chunks: the same burst
+ *    as vLLM's (the step times are the engines' same CPU side and GPU step);
+ *  - vLLM splits the last prompt: at 1,152 its 65,536 tokens go in
+ *    ceil(65,536 / 1,152) = 57 steps of 1,152 tokens, not 64 of 1,024, so
+ *    its burst at 1,152 differs from its burst at 1,024. */
+static void t_trtllm_whole_prompts_in_burst(void) {
+    dlp_error e = {0};
+    const int64_t budget[5] = {1152, 1024, 2047, 2048, 8192};
+    double trt[5], vllm[5];
+    for (int k = 0; k < 5; k++) {
+        dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                               .concurrency = 64, .engine = DLP_LLM_ENGINE_TRTLLM, .chunk_tokens = budget[k]};
+        dlp_llm_prediction p;
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
+        trt[k] = p.ttft_burst_ms;
+        wl.engine = DLP_LLM_ENGINE_MODERN;
+        CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
+        vllm[k] = p.ttft_burst_ms;
+    }
+    CHECK_NEAR(trt[0], trt[1], 1e-9 * trt[1]);
+    CHECK_NEAR(trt[2], trt[1], 1e-9 * trt[1]);
+    CHECK(fabs(trt[3] - trt[1]) > 1e-3 * trt[1]);
+    CHECK_NEAR(trt[4], vllm[4], 1e-9 * vllm[4]);
+    CHECK_NEAR(vllm[1], trt[1], 1e-9 * trt[1]);
+    CHECK(fabs(vllm[0] - vllm[1]) > 1e-3 * vllm[1]);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -2091,6 +2125,7 @@ int main(void) {
     RUN(t_memory_story_by_hand);
     RUN(t_hybrid_chunk_workspace);
     RUN(t_kv_capacity_vs_chunk);
+    RUN(t_trtllm_whole_prompts_in_burst);
     RUN(t_iteration_and_clients);
     RUN(t_power_follows_load);
     RUN(t_dequant_both_modes);

@@ -2105,6 +2105,20 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
     return mean;
 }
 
+/* Prompt tokens one step of the first wave takes.  TensorRT-LLM does not
+ * split a prompt unless enable_chunked_prefill is set (off by default,
+ * tensorrt_llm/llmapi/llm_args.py): its micro-batch scheduler admits a
+ * context request only whole, while its tokens fit what is left of
+ * max_num_tokens (cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp),
+ * so a step takes floor(chunk / S) prompts (docs/llm.md, h169); a prompt
+ * longer than the budget, which the engine would refuse, is chunked as the
+ * other engines do.  The others fill the budget, splitting the last prompt. */
+static double burst_step_tokens(const sctx *s, double burst, double Sd) {
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM && Sd > 0 && Sd <= s->chunk)
+        return fmin(burst, floor(s->chunk / Sd) * Sd);
+    return fmin(burst, s->chunk);
+}
+
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
  * --concurrency means).  The first wave arrives together: its R S prompt
  * tokens go in chunks, the i-th request done after i of them.  Afterwards
@@ -2128,8 +2142,8 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     pf1.busy += vbusy;
     double ttft, tpot;
     itime mix;
-    double burst = Rd * Sd, n_it = ceil(burst / s->chunk);
-    itime bi = iteration(s, 0, 0, fmin(burst, s->chunk), Sd);
+    double burst = Rd * Sd, bstep = burst_step_tokens(s, burst, Sd), n_it = ceil(burst / bstep);
+    itime bi = iteration(s, 0, 0, bstep, Sd);
     bi.t += vis * fmin(burst, s->chunk) / Sd;
     double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
     /* per step R / G requests end and as many prompts come in; under MTP a
