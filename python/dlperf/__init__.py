@@ -386,7 +386,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         gpus=None, region=None, samples=None, analytic=None, image_tokens=None, concurrency=None, max_fit=None,
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
-        batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, raw=False):
+        batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, fixed_lengths=None,
+        mixed_chunk=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -432,6 +433,10 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         aggregated): new requests are read every recv_interval decode steps,
         so a prompt arriving while others decode waits (N - 1) / 2 steps
         more; an int (default 1: every step).
+        fixed_lengths: True where the benchmark sends every request with
+        the same prompt and output length (aiperf / genai-perf, stddev 0):
+        under SGLang's prefill-first schedule the clients' waves never part.
+        mixed_chunk: True for SGLang's --enable-mixed-chunk (engine sglang).
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -463,7 +468,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              batch_wait_tokens=_check.integer("batch_wait_tokens", batch_wait_tokens),
              expert_slots=_check.integer("expert_slots", expert_slots),
              eager=_check.boolean("eager", eager),
-             recv_interval=_check.integer("recv_interval", recv_interval))
+             recv_interval=_check.integer("recv_interval", recv_interval),
+             fixed_lengths=_check.boolean("fixed_lengths", fixed_lengths),
+             mixed_chunk=_check.boolean("mixed_chunk", mixed_chunk))
     return _request("/api/llm", f, raw=raw)
 
 
