@@ -534,14 +534,19 @@ static int gap_fixed_lengths(const char *src) {
  * 07a377923, 2026-01-19), before it gained the Dynamo 0.8.0 templates
  * (c46a56b02, 2026-01-23, cli_args.0.5.6.post2.j2 passes
  * --enable-mixed-chunk); its backend_version_matrix.yaml pairs Dynamo
- * 0.8.x with SGLang 0.5.6.post2 and 0.9.0 with 0.5.8.  SGLang 0.5.1.post1
- * (Dynamo 0.5, before the generator ran SGLang at all, 95ddf241a,
- * 2025-12-04) keeps SGLang's default (off).  So a gap-analysis SGLang file
- * at 0.5.6 or later ran mixed chunks. */
+ * 0.8.x with SGLang 0.5.6.post2, 0.9.0 with 0.5.8, then 0.5.9, 0.5.10.post1,
+ * 0.5.11, 0.5.16.  So a gap-analysis SGLang file at one of those pinned
+ * versions ran the generator's deployment, mixed chunks; others keep
+ * SGLang's default (off): 0.5.1.post1 (Dynamo 0.5, before the generator ran
+ * SGLang at all, 95ddf241a, 2025-12-04) and 0.5.8.post1 (no Dynamo release
+ * pins it; its file is the TP 1 column of the 0.5.1.post1 grid: 16 clients,
+ * 1k / 2k prompts, 128-512 outputs). */
 static int gap_mixed_chunk(const char *src, const char *version) {
-    int a = 0, b = 0, c = 0;
-    if (!strstr(src, "gap-analysis/data/") || sscanf(version, "%d.%d.%d", &a, &b, &c) != 3) return 0;
-    return a > 0 || b > 5 || (b == 5 && c >= 6);
+    static const char *const pinned[] = {"0.5.6.post2", "0.5.8", "0.5.9", "0.5.10.post1", "0.5.11", "0.5.16"};
+    if (!strstr(src, "gap-analysis/data/")) return 0;
+    for (size_t i = 0; i < sizeof pinned / sizeof *pinned; i++)
+        if (!strcmp(version, pinned[i])) return 1;
+    return 0;
 }
 
 /* Aggregated runs that decoded with MTP (docs/llm.md, "Aggregated MTP runs
