@@ -436,7 +436,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         fixed_lengths: True where the benchmark sends every request with
         the same prompt and output length (aiperf / genai-perf, stddev 0):
         under SGLang's prefill-first schedule the clients' waves never part.
-        mixed_chunk: True for SGLang's --enable-mixed-chunk (engine sglang).
+        mixed_chunk: True for SGLang's mixed chunked prefill (its
+        enable_mixed_chunk; engine sglang): prefill batches carry the
+        running decodes.
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""

@@ -93,8 +93,8 @@ static void usage(FILE *f) {
             "  --fixed-lengths  the benchmark sends every request with the same prompt and output\n"
             "                   length (aiperf / genai-perf, stddev 0, ignore_eos): under SGLang's\n"
             "                   prefill-first schedule the waves of clients then never part\n"
-            "  --mixed-chunk    SGLang's --enable-mixed-chunk (engine sglang): prefill batches carry the\n"
-            "                   running decodes\n"
+            "  --mixed-chunk    SGLang's mixed chunked prefill, its enable_mixed_chunk (engine sglang):\n"
+            "                   prefill batches carry the running decodes\n"
             "  --json         JSON output\n");
 }
 
