@@ -2062,9 +2062,9 @@ static void sim_jump(sim_t *m, const sim_grid *g) {
     sim_finish(m, m->now);
 }
 
-static void sim_one(sim_t *m, const sim_grid *g, double chunk, int prefill_first) {
+static void sim_one(sim_t *m, const sim_grid *g, double chunk, int pf_first) {
     double ndec = (double)(m->dt - m->dh), np, nd;
-    if (prefill_first) {
+    if (pf_first) {
         np = sim_take(m, chunk, 0, 0), nd = np > 0 ? 0 : ndec;
     } else {
         nd = ndec, np = sim_take(m, fmax(0.0, chunk - nd), 0, 0);
@@ -2078,7 +2078,8 @@ static void sim_one(sim_t *m, const sim_grid *g, double chunk, int prefill_first
 }
 
 /* Mean engine part of TTFT (s) over the run, front end excluded. */
-static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ctx, double vis, double req_s) {
+static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ctx, double vis, double req_s,
+                       int pf_first) {
     sim_grid g;
     long n = (long)Rd;
     if (n < 1) return -1; /* no client: the caller keeps the blend */
@@ -2091,7 +2092,6 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
     double mean = -1;
     if (m.q && m.d && m.arr && m.rem && m.seen && m.fin) {
         for (int i = 0; i < n; i++) sim_send(&m, i, 0);
-        int prefill_first = s->engine == DLP_LLM_ENGINE_SGLANG;
         while (m.firsts < m.total) {
             int el = sim_eligible(&m);
             long ndec = m.dt - m.dh;
@@ -2104,7 +2104,7 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
             }
             int pending = m.qh < m.qt && m.seen[m.q[m.qh % m.n]] != SIM_UNSEEN;
             if (!el && !pending && ndec > 0) sim_jump(&m, &g);
-            else sim_one(&m, &g, s->chunk, prefill_first);
+            else sim_one(&m, &g, s->chunk, pf_first);
         }
         mean = m.sum / (double)m.firsts;
     }
@@ -2219,7 +2219,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         ttft = ttft_mean;
         if ((out->lockstep = lockstep(s, wl, m, &dec, &bi, n_it, ttft_burst, &tpot, &mix))) ttft = ttft_burst;
         double sim = !out->lockstep && dlp__llm_ttft_sim && wl->rate <= 0
-                         ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3)
+                         ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3, prefill_first(wl))
                          : -1;
         if (sim >= 0) ttft = sim; /* -1: off, no client or out of memory */
     }
