@@ -72,6 +72,8 @@ typedef struct {
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
+    int lockstep;              /* the library ran the waves in lockstep (TTFT
+                                  the burst's, no burst weight: h168)          */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   1 one prefill and one decode worker assumed,
                                   2 the counts from the InferenceMAX recipe,
@@ -227,7 +229,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms;
-    r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms;
+    r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
     r->memw = dlp__mem_power_w(d, p.mem_util * d->mem_bandwidth_gbs * 1e9);
     dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
@@ -507,6 +509,44 @@ static int sglang_recv_interval(const char *src, const char *model_path, const c
                                 int isl, int osl, int gpus, int64_t conc) {
     double n = script_value(&RCV, src, model_path, system, prec, isl, osl, gpus, conc);
     return n > 1 ? (int)n : 0;
+}
+
+/* The gap-analysis dumps' harness (docs/llm.md, "The gap-analysis dumps",
+ * h168).  Their per-engine files (source_file .../aic-auto-gap-analysis/
+ * data/<gpu>/<engine>/<version>/<model>.csv) were measured with
+ * aiconfigurator's own benchmark runners, which send fixed lengths:
+ * genai_perf_runner.py (961028348, 2025-08-22) "--synthetic-input-tokens-
+ * stddev 0", "--output-tokens-stddev 0", ignore_eos, and bench_run.sh.j2
+ * (f90534bc2, 2026-02-11) "aiperf profile --isl-stddev 0 --osl-stddev 0",
+ * ignore_eos.  The two files at the project's root (qwen3.5-397b-, kimi-
+ * k2.5-gap-analysis.csv) ran InferenceMAX's 1k/1k, 1k/8k, 8k/1k grid and
+ * clients instead: not read as fixed.  gap_fixed_count: fixed, not. */
+static int gap_fixed_count[2];
+static int gap_fixed_lengths(const char *src) {
+    int fixed = strstr(src, "gap-analysis/data/") != NULL;
+    if (strstr(src, "gap-analysis")) gap_fixed_count[!fixed]++;
+    return fixed;
+}
+
+/* aiconfigurator's generator, which deploys what its harness measures,
+ * sets "agg enable_mixed_chunk = true" for SGLang in its rule plugin
+ * (src/aiconfigurator/generator/rule_plugin/sglang.rule, fa895ffb1 /
+ * 07a377923, 2026-01-19), before it gained the Dynamo 0.8.0 templates
+ * (c46a56b02, 2026-01-23, cli_args.0.5.6.post2.j2 passes
+ * --enable-mixed-chunk); its backend_version_matrix.yaml pairs Dynamo
+ * 0.8.x with SGLang 0.5.6.post2, 0.9.0 with 0.5.8, then 0.5.9, 0.5.10.post1,
+ * 0.5.11, 0.5.16.  So a gap-analysis SGLang file at one of those pinned
+ * versions ran the generator's deployment, mixed chunks; others keep
+ * SGLang's default (off): 0.5.1.post1 (Dynamo 0.5, before the generator ran
+ * SGLang at all, 95ddf241a, 2025-12-04) and 0.5.8.post1 (no Dynamo release
+ * pins it; its file is the TP 1 column of the 0.5.1.post1 grid: 16 clients,
+ * 1k / 2k prompts, 128-512 outputs). */
+static int gap_mixed_chunk(const char *src, const char *version) {
+    static const char *const pinned[] = {"0.5.6.post2", "0.5.8", "0.5.9", "0.5.10.post1", "0.5.11", "0.5.16"};
+    if (!strstr(src, "gap-analysis/data/")) return 0;
+    for (size_t i = 0; i < sizeof pinned / sizeof *pinned; i++)
+        if (!strcmp(version, pinned[i])) return 1;
+    return 0;
 }
 
 /* Aggregated runs that decoded with MTP (docs/llm.md, "Aggregated MTP runs
@@ -1456,7 +1496,9 @@ static void load_silicon(const char *root) {
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
+                r->wl.mixed_chunk = gap_mixed_chunk(v[cSRC], v[cBV]);
             }
+            r->wl.fixed_lengths = gap_fixed_lengths(v[cSRC]);
             r->y[T_TTFT] = ttft;
             r->y[T_TPOT] = tpot;
             if (clients_not_recorded(v[cB], v[cM], v[cS], v[cSRC]))
@@ -2008,13 +2050,14 @@ static const double burst_compiled[2] = {0.15, 0.27};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
-           r->a[T_TTFT] > 0 && (r->wl.engine == DLP_LLM_ENGINE_SGLANG) == cls;
+           r->a[T_TTFT] > 0 && (r->wl.engine == DLP_LLM_ENGINE_SGLANG && !r->wl.mixed_chunk) == cls;
 }
 
 /* The row's TTFT had its burst taken with weight w instead of the compiled
  * one (the clients beyond the running batch and the prefill floor are left
  * as they were: a first-order refit) */
 static double burst_pred(const row_t *r, int cls, double w) {
+    if (r->lockstep) return r->a[T_TTFT]; /* every wave a burst: no weight */
     return r->a[T_TTFT] + (w - burst_compiled[cls]) * (r->tb_ms - r->ts_ms);
 }
 
@@ -2246,6 +2289,13 @@ static void imax_report(void) {
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);
+    if (gap_fixed_count[0] + gap_fixed_count[1]) {
+        int mixed = 0, lock = 0;
+        for (int i = 0; i < nR; i++) mixed += R[i].wl.mixed_chunk, lock += R[i].lockstep;
+        printf("\ngap-analysis aggregated rows (gap_fixed_lengths, gap_mixed_chunk; h168): fixed lengths %d, spread %d; "
+               "SGLang with mixed chunks %d; waves in lockstep %d\n",
+               gap_fixed_count[0], gap_fixed_count[1], mixed, lock);
+    }
     if (RCV.count[0] + RCV.count[1] + RCV.count[2])
         printf("\nSGLang aggregated rows' --scheduler-recv-interval (sglang_recv_interval; %s): set by the run's script %d,"
                " 1 (the script's or SGLang's default) %d, the script's rule unresolved %d (read as 1)\n",
@@ -3964,7 +4014,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -3974,8 +4024,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g\n", r->tb_ms, r->ts_ms, r->family, src_name[r->src],
-                        (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms);
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d\n", r->tb_ms, r->ts_ms, r->family,
+                        src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
+                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
             }
             fclose(f);
         }

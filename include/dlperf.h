@@ -1137,6 +1137,17 @@ typedef struct {
      * or the count reaches this.  Aggregated serving, engine trtllm, attention
      * DP > 1 only.  0: no balance (the engine's default). */
     int adp_balance_iters;
+    /* the benchmark sends every request with the same prompt and output
+     * length (aiperf / genai-perf with the lengths' stddev 0 and ignore_eos;
+     * docs/llm.md, "The gap-analysis dumps"): under a prefill-first engine
+     * (SGLang without mixed chunks) a closed loop's waves then never part.
+     * Aggregated served clients only.  0: lengths spread (benchmark_serving's
+     * random range), as before. */
+    int fixed_lengths;
+    /* SGLang's --enable-mixed-chunk: a prefill batch carries the running
+     * decodes, so the engine no longer runs waiting prompts in steps of their
+     * own (decode-first in effect).  Engine sglang, aggregated only. */
+    int mixed_chunk;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 
@@ -1287,6 +1298,10 @@ typedef struct {
                                   the staggered steady state, which TTFT mixes
                                   by the burst weight (C struct only: what
                                   bench/bench_serving.c refits it from)        */
+    int lockstep;              /* closed loop, aggregated: 1 where every wave
+                                  of clients arrives, prefills, decodes and ends
+                                  together (fixed lengths under a prefill-first
+                                  engine), TTFT the burst's                     */
     double kv_handoff_ms;      /* prefill worker: its prompt's KV cache sent to
                                   a decode worker, in its TTFT (the first token
                                   reaches the client from the decode side; C

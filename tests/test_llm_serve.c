@@ -1957,6 +1957,66 @@ static void t_adp_balance_by_hand(void) {
     CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* Fixed lengths under SGLang's prefill-first schedule (docs/llm.md, "The
+ * gap-analysis dumps", h168), by hand.  Llama-3.1-8B bf16 on one H100,
+ * SGLang, whose chunked_prefill_size on an 80 GB GPU is 8,192: 32 clients
+ * of 1,024-token prompts are 32,768 prompt tokens a wave = 4 prefill
+ * batches of b each, back to back, the i-th batch's requests taking their
+ * first token after i b: mean TTFT (1 + 2 + 3 + 4) / 4 b = 2.5 b (the
+ * burst), plus the front end.  A request of batch i then waits (4 - i) b
+ * for the wave's last prompt before its first decode: 1.5 b on average,
+ * spread over its 255 further tokens beside the decode step.  4 clients
+ * (4,096 tokens, one batch) wait nothing: TPOT is the decode step.  A
+ * decode-first engine or mixed chunks spread the wave (no lockstep; mixed
+ * chunks take the decode-first burst weight 0.15), and so do clients
+ * beyond the running slots and Poisson arrivals. */
+static void t_lockstep_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 32, .engine = DLP_LLM_ENGINE_SGLANG, .fixed_lengths = 1};
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 1 && p1.chunk_tokens == 8192 && p1.running == 32);
+    double b = p1.ttft_burst_ms / 2.5;
+    CHECK_NEAR(p1.ttft_ms, 2.5 * b + p1.request_ms, 1e-9 * p1.ttft_ms);
+    CHECK_NEAR(p1.tpot_ms, p1.decode_step_ms + 1.5 * b / 255.0, 1e-9 * p1.tpot_ms);
+    wl.concurrency = 4;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 1);
+    CHECK_NEAR(p1.tpot_ms, p1.decode_step_ms, 1e-12 * p1.tpot_ms);
+    CHECK_NEAR(p1.ttft_ms, p1.ttft_burst_ms + p1.request_ms, 1e-9 * p1.ttft_ms);
+    /* mixed chunks: decode-first in effect, the wave parts */
+    wl.concurrency = 32, wl.mixed_chunk = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 0);
+    CHECK_NEAR(p1.ttft_ms, 0.15 * p1.ttft_burst_ms + 0.85 * p1.ttft_steady_ms + p1.request_ms, 1e-9 * p1.ttft_ms);
+    wl.fixed_lengths = 0; /* fixed lengths change nothing once the wave parts */
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    CHECK(p0.ttft_ms == p1.ttft_ms && p0.tpot_ms == p1.tpot_ms);
+    /* a decode-first engine: the same answer with and without */
+    wl.mixed_chunk = 0, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(m, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.fixed_lengths = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 0 && p0.ttft_ms == p1.ttft_ms && p0.tpot_ms == p1.tpot_ms);
+    /* clients queueing for 16 slots, or arrivals at a rate: no lockstep */
+    wl.engine = DLP_LLM_ENGINE_SGLANG, wl.max_seqs = 16;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 0);
+    wl.max_seqs = 0, wl.concurrency = 0, wl.rate = 2.0;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.lockstep == 0);
+    /* refused, not ignored: mixed chunks on another engine, a worker, offline */
+    wl.rate = 0, wl.concurrency = 32, wl.mixed_chunk = 1, wl.engine = DLP_LLM_ENGINE_TRTLLM;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "sglang") != NULL);
+    wl.mixed_chunk = 0, wl.engine = DLP_LLM_ENGINE_SGLANG, wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.offline = 1;
+    CHECK(serve(m, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+}
+
 /* An engine without CUDA graphs (wl.eager; docs/llm.md, "Eager engines"):
  * every step carries 0.210 ms of host time per layer (the documented
  * constant) and nothing else moves; attention DP pads no rank to a
@@ -2162,6 +2222,7 @@ int main(void) {
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
+    RUN(t_lockstep_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

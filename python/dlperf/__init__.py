@@ -387,7 +387,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
         batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, adp_balance_iters=None,
-        raw=False):
+        fixed_lengths=None, mixed_chunk=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -437,6 +437,12 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         trtllm, attention_dp > 1; attention_dp_config enable_balance with
         timeout_iters): prompts are held until every attention-DP rank has
         one or that many iterations have passed; an int (default: none).
+        fixed_lengths: True where the benchmark sends every request with
+        the same prompt and output length (aiperf / genai-perf, stddev 0):
+        under SGLang's prefill-first schedule the clients' waves never part.
+        mixed_chunk: True for SGLang's mixed chunked prefill (its
+        enable_mixed_chunk; engine sglang): prefill batches carry the
+        running decodes.
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -469,7 +475,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              expert_slots=_check.integer("expert_slots", expert_slots),
              eager=_check.boolean("eager", eager),
              recv_interval=_check.integer("recv_interval", recv_interval),
-             adp_balance_iters=_check.integer("adp_balance_iters", adp_balance_iters))
+             adp_balance_iters=_check.integer("adp_balance_iters", adp_balance_iters),
+             fixed_lengths=_check.boolean("fixed_lengths", fixed_lengths),
+             mixed_chunk=_check.boolean("mixed_chunk", mixed_chunk))
     return _request("/api/llm", f, raw=raw)
 
 

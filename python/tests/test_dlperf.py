@@ -233,6 +233,23 @@ def test_llm_adp_balance_same_as_cli():
                    engine="sglang", concurrency=128)
 
 
+def test_llm_fixed_lengths_same_as_cli():
+    # fixed lengths under SGLang's prefill-first schedule (docs/llm.md, "The gap-analysis dumps"):
+    # the same bytes as the CLI; 32 clients x 1,024 tokens = 4 prefill batches of SGLang's 8,192
+    # (H100): TTFT the burst's, 2.5 batches, plus the front end; a decode-first engine: no change
+    args = dict(device="h100-sxm", engine="sglang", concurrency=32, prompt=1024, gen=256)
+    py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", fixed_lengths=True, raw=True, **args)
+    assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--engine",
+                     "sglang", "--concurrency", "32", "--prompt", "1024", "--gen", "256", "--fixed-lengths",
+                     "--json")
+    s = json.loads(py)["serving"]
+    assert s["lockstep"] is True
+    mixed = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", fixed_lengths=True, mixed_chunk=True, **args)["serving"]
+    assert "lockstep" not in mixed and mixed["ttft_ms"] < s["ttft_ms"]
+    with pytest.raises(dlperf.Error, match="engine sglang"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", mixed_chunk=True, device="h100-sxm", concurrency=32)
+
+
 def test_llm_eager_same_as_cli():
     # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
     # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused

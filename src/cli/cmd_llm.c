@@ -93,6 +93,11 @@ static void usage(FILE *f) {
             "  --adp-balance-iters N  TensorRT-LLM's attention-DP balance (engine trtllm, attention DP;\n"
             "                   attention_dp_config enable_balance, timeout_iters N): prompts are held\n"
             "                   until every attention-DP rank has one or N iterations have passed\n"
+            "  --fixed-lengths  the benchmark sends every request with the same prompt and output\n"
+            "                   length (aiperf / genai-perf, stddev 0, ignore_eos): under SGLang's\n"
+            "                   prefill-first schedule the waves of clients then never part\n"
+            "  --mixed-chunk    SGLang's mixed chunked prefill, its enable_mixed_chunk (engine sglang):\n"
+            "                   prefill batches carry the running decodes\n"
             "  --json         JSON output\n");
 }
 
@@ -168,7 +173,7 @@ typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
-    int json, list, analytic, maxfit, offline, eager, help;
+    int json, list, analytic, maxfit, offline, eager, fixed, mixed, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
     int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal;
@@ -214,6 +219,8 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--max-fit", .on = &a->maxfit},
         {.flag = "--offline", .on = &a->offline},
         {.flag = "--eager", .on = &a->eager},
+        {.flag = "--fixed-lengths", .on = &a->fixed},
+        {.flag = "--mixed-chunk", .on = &a->mixed},
         {.flag = "--help", .on = &a->help},
         {.flag = "-h", .on = &a->help},
     };
@@ -309,6 +316,9 @@ static int check_args(llm_args *a) {
         return cli_usage_error("llm", "--recv-interval is a serving option: add --concurrency N, --rate R or --max-fit");
     if (a->adpbal && !a->serving)
         return cli_usage_error("llm", "--adp-balance-iters is a serving option: add --concurrency N, --rate R or --max-fit");
+    if ((a->fixed || a->mixed) && !a->serving)
+        return cli_usage_error("llm", "--fixed-lengths and --mixed-chunk are serving options: add --concurrency N, "
+                                      "--rate R or --max-fit");
     a->gen_default = a->gen < 0 && a->serving;
     if (a->gen < 0) a->gen = a->serving ? 128 : 0;
     if (a->serving && a->gen < 1)
@@ -378,6 +388,9 @@ static void print_serving(const llm_args *a, const dlp_llm_config *c, const dlp_
                a->rate > 0 ? dlp__hu_ms(p.queue_ms) : "", dlp__hu_ms(p.request_ms), p.method_serving);
     else
         printf("\n  (decode worker: the caches arrive prefilled; TTFT is the prefill worker's)\n");
+    if (p.lockstep)
+        printf("  waves        in lockstep (fixed lengths, prefill first): each wave's prompts run before any\n"
+               "               of its decodes; TTFT is the burst's, TPOT carries the wait for the wave's last prompt\n");
     if (img && p.vision_params)
         printf("  images       %lld image tokens per request; vision tower %s of the prefill (%s "
                "parameters)\n", (long long)img, dlp__hu_ms(p.vision_ms), dlp__hu_params((double)p.vision_params));
@@ -487,7 +500,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .spec_tokens = (int)a->mtp, .spec_accepted = a->mtpacc,
                            .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
                            .expert_slots = (int)a->slots, .recv_interval = (int)a->recv,
-                           .adp_balance_iters = (int)a->adpbal};
+                           .adp_balance_iters = (int)a->adpbal, .fixed_lengths = a->fixed,
+                           .mixed_chunk = a->mixed};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

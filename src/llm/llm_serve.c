@@ -297,9 +297,18 @@ static const struct {
 static double overlap_steps(int engine) {
     return engine == DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_SGLANG ? 1.0 : 0.0;
 }
-static double burst_weight(int engine) {
-    if (engine == DLP_LLM_ENGINE_SGLANG) return BURST_FIT_PREFILL_FIRST;
-    if (engine == DLP_LLM_ENGINE_VLLM_V0) return 1.0 / W_WAVES;
+/* SGLang runs waiting prompts before any decode ("Run prefill first if
+ * possible", python/sglang/srt/managers/scheduler.py get_next_batch_to_run)
+ * unless --enable-mixed-chunk (off by default) puts the running decodes into
+ * each prefill batch (the same file, "Mixed-style chunked prefill":
+ * new_batch.mix_with_running), which is decode-first chunked prefill in
+ * effect: a wave's requests then start decoding one batch apart. */
+static int prefill_first(const dlp_llm_workload *wl) {
+    return wl->engine == DLP_LLM_ENGINE_SGLANG && !wl->mixed_chunk;
+}
+static double burst_weight(const dlp_llm_workload *wl) {
+    if (prefill_first(wl)) return BURST_FIT_PREFILL_FIRST;
+    if (wl->engine == DLP_LLM_ENGINE_VLLM_V0) return 1.0 / W_WAVES;
     return BURST_FIT_DECODE_FIRST;
 }
 
@@ -1906,6 +1915,33 @@ static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd
     return 0.5 * e2 / e1 * dec_s;
 }
 
+/* Waves in lockstep (docs/llm.md, "The gap-analysis dumps", h168).  A
+ * benchmark that sends every request with the same prompt and output
+ * length (aiconfigurator's genai-perf and aiperf runners: the lengths'
+ * stddev 0, ignore_eos) against a prefill-first engine (prefill_first) keeps
+ * its clients together for good: the wave's R prompts reach an idle engine
+ * together, run in n_it prefill batches of bi.t back to back while no decode
+ * runs, then the R sequences decode together for G - 1 tokens, end in the
+ * same step and send the next wave together.  A decode-first engine spreads
+ * the same wave (its requests start decoding one chunk apart and so end
+ * apart), which the burst weight already covers.  So the mean TTFT is the
+ * burst's, and a request prefilled in batch i waits the n_it - i batches
+ * after its own before its first decode: TPOT = the decode step + the mean
+ * wait (n_it bi.t - ttft_burst) over its G - 1 tokens.  Only where every
+ * client runs (no queue, no preemption: those break the wave) and a served,
+ * aggregated closed loop.  The power follows the cycle: n_it prefill
+ * batches and (G - 1) / yield decode steps.  Nothing fitted. */
+static int lockstep(const sctx *s, const dlp_llm_workload *wl, const serve_plan *m, const itime *dec,
+                    const itime *bi, double n_it, double ttft_burst, double *tpot, itime *cyc) {
+    if (!wl->fixed_lengths || !prefill_first(wl) || wl->phase != DLP_LLM_AGG || wl->offline || wl->rate > 0 ||
+        s->prefill_steps || m->C != m->R || m->pre > 0 || m->G < 2)
+        return 0;
+    double steps = (double)(m->G - 1) / s->spec_yield;
+    *tpot = dec->t / s->spec_yield + (n_it * bi->t - ttft_burst) / (double)(m->G - 1);
+    *cyc = itime_blend(dec, bi, n_it / (n_it + steps));
+    return 1;
+}
+
 /* ---- closed-loop TTFT by iteration-level simulation (h145 prototype) ------
  * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
@@ -2055,9 +2091,9 @@ static void sim_jump(sim_t *m, const sim_grid *g) {
     sim_finish(m, m->now);
 }
 
-static void sim_one(sim_t *m, const sim_grid *g, double chunk, int prefill_first) {
+static void sim_one(sim_t *m, const sim_grid *g, double chunk, int pf_first) {
     double ndec = (double)(m->dt - m->dh), np, nd;
-    if (prefill_first) {
+    if (pf_first) {
         np = sim_take(m, chunk, 0, 0), nd = np > 0 ? 0 : ndec;
     } else {
         nd = ndec, np = sim_take(m, fmax(0.0, chunk - nd), 0, 0);
@@ -2071,7 +2107,8 @@ static void sim_one(sim_t *m, const sim_grid *g, double chunk, int prefill_first
 }
 
 /* Mean engine part of TTFT (s) over the run, front end excluded. */
-static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ctx, double vis, double req_s) {
+static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ctx, double vis, double req_s,
+                       int pf_first) {
     sim_grid g;
     long n = (long)Rd;
     if (n < 1) return -1; /* no client: the caller keeps the blend */
@@ -2084,7 +2121,6 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
     double mean = -1;
     if (m.q && m.d && m.arr && m.rem && m.seen && m.fin) {
         for (int i = 0; i < n; i++) sim_send(&m, i, 0);
-        int prefill_first = s->engine == DLP_LLM_ENGINE_SGLANG;
         while (m.firsts < m.total) {
             int el = sim_eligible(&m);
             long ndec = m.dt - m.dh;
@@ -2097,7 +2133,7 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
             }
             int pending = m.qh < m.qt && m.seen[m.q[m.qh % m.n]] != SIM_UNSEEN;
             if (!el && !pending && ndec > 0) sim_jump(&m, &g);
-            else sim_one(&m, &g, s->chunk, prefill_first);
+            else sim_one(&m, &g, s->chunk, pf_first);
         }
         mean = m.sum / (double)m.firsts;
     }
@@ -2160,7 +2196,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
                    adp_balance_s(s, wl, Rd, Gd, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
-    double wb = burst_weight(wl->engine);
+    double wb = burst_weight(wl);
     double ttft_mean = ttft_burst * wb + ttft_steady * (1.0 - wb);
     out->ttft_burst_ms = ttft_burst * 1e3, out->ttft_steady_ms = ttft_steady * 1e3;
     if (wl->phase == DLP_LLM_PREFILL_ONLY) {
@@ -2225,8 +2261,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         mix.busy += vbusy * towers;
         tpot = mix.t / s->spec_yield;
         ttft = ttft_mean;
-        double sim = dlp__llm_ttft_sim && wl->rate <= 0
-                         ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3)
+        if ((out->lockstep = lockstep(s, wl, m, &dec, &bi, n_it, ttft_burst, &tpot, &mix))) ttft = ttft_burst;
+        double sim = !out->lockstep && dlp__llm_ttft_sim && wl->rate <= 0
+                         ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3, prefill_first(wl))
                          : -1;
         if (sim >= 0) ttft = sim; /* -1: off, no client or out of memory */
     }
@@ -2369,6 +2406,19 @@ static dlp_status check_adp_balance(const dlp_llm_config *c, const dlp_llm_workl
     return DLP_OK;
 }
 
+/* The benchmark's fixed lengths and SGLang's mixed chunks shape how a closed
+ * loop's prompts meet the decodes of one replica: aggregated served clients
+ * only; mixed chunks are SGLang's option. */
+static dlp_status check_waves(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (!wl->fixed_lengths && !wl->mixed_chunk) return DLP_OK;
+    if (wl->mixed_chunk && wl->engine != DLP_LLM_ENGINE_SGLANG)
+        return dlp__err(err, DLP_EINVAL, "%s: mixed chunks are SGLang's scheduler option (engine sglang)", c->id);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: %s how prompts meet running decodes: aggregated, served clients only",
+                        c->id, wl->mixed_chunk ? "mixed chunks change" : "fixed lengths change");
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -2378,7 +2428,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
     if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err)) ||
-        (st = check_adp_balance(c, wl, err)))
+        (st = check_adp_balance(c, wl, err)) || (st = check_waves(c, wl, err)))
         return st;
     sctx s;
     serve_plan m = {0};
