@@ -166,6 +166,70 @@ def srt_rows(rows, srt, date, pinned=""):
     return out
 
 
+def srt_list(srt, rev, under):
+    """The recipe files (*.yaml) under `under` in srt-slurm: at `rev` in a git
+    dir, else on disk (the tests' checkout)."""
+    if subprocess.run(["git", "--git-dir", srt, "rev-parse"], capture_output=True).returncode:
+        top = os.path.join(srt, under)
+        return sorted(os.path.relpath(os.path.join(d, f), srt) for d, _, fs in os.walk(top)
+                      for f in fs if f.endswith(".yaml"))
+    return [p for p in git(srt, "ls-tree", "-r", "--name-only", rev, "--", under).split() if p.endswith(".yaml")]
+
+
+def merged_batches(text):
+    """{clients: decode max batch} from a merged recipe's header comment
+    ("# Merged concurrencies: batch1(4), batch32(180), ..."): the batch each
+    client count ran with before the files were merged (h170)."""
+    m = re.search(r"^#\s*Merged concurrencies:(.*)$", text, re.M)
+    return {int(c): int(b) for b, c in re.findall(r"batch(\d+)\((\d+)\)", m.group(1))} if m else {}
+
+
+def side_of(doc, which):
+    """(workers, tp, ep, dp-attn 0/1, max batch) of a recipe's prefill or
+    decode side: resources' worker count, the engine config's sizes
+    (TensorRT-LLM's trtllm_config.<side>, SGLang's sglang_config.<side>)."""
+    res, be = doc.get("resources") or {}, doc.get("backend") or {}
+    cfg = ((be.get("trtllm_config") or be.get("sglang_config") or {}).get(which)) or {}
+    tp = cfg.get("tensor_parallel_size", cfg.get("tp-size", res.get("gpus_per_" + which, "")))
+    ep = cfg.get("moe_expert_parallel_size", cfg.get("ep-size", 1))
+    dp = cfg.get("enable_attention_dp", cfg.get("enable-dp-attention", False))
+    return res.get(which + "_workers", ""), tp, ep, int(bool(dp)), cfg.get("max_batch_size", "")
+
+
+def recipe_rows(srt, rev, under, date, key):
+    """The rows of srt-slurm recipes read on their own (no InferenceX yaml
+    entry names them; h170): one per recipe and benchmark client count, the
+    layout from the recipe's resources and engine config, the decode batch
+    from its max_batch_size or, for a merged recipe, the batch its header
+    gives that client count.  The clients are split on 'x' (srtctl's own
+    separator), spaces or commas: the merged GLM-5 recipes write "4 180 360
+    616" and the runs at exactly those clients exist."""
+    label, read = srt_reader(srt, date, rev)
+    out = []
+    for path in srt_list(srt, rev, under):
+        text = read(path) or ""
+        try:
+            doc = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            continue
+        bench, model = doc.get("benchmark") or {}, doc.get("model") or {}
+        c = bench.get("concurrencies")
+        items = c if isinstance(c, list) else re.split(r"[x\s,]+", str(c if c is not None else ""))
+        concs = [int(x) for x in (str(i).strip() for i in items) if x.isdigit() and int(x) > 0]
+        be = str((doc.get("backend") or {}).get("type", ""))
+        fw = ("dynamo-" if str((doc.get("frontend") or {}).get("type", "")) == "dynamo" else "") + \
+            ("trt" if be == "trtllm" else be)
+        p, d, mb = side_of(doc, "prefill"), side_of(doc, "decode"), merged_batches(text)
+        mtp = name_int(path, "mtp")
+        for conc in concs:
+            out.append([date, label, "", key, key.split("-")[0], os.path.basename(str(model.get("path", ""))),
+                        (doc.get("resources") or {}).get("gpu_type", ""), model.get("precision", ""), fw,
+                        engine_of(fw), bench.get("isl"), bench.get("osl"), conc,
+                        "mtp" if mtp not in ("", "0") else "none", mtp or "0",
+                        mb.get(conc, d[4]) if be == "trtllm" else ""] + list(p[:4]) + list(d[:4]) + [path])
+    return out
+
+
 def cli(doc_rows, cols, prog, doc):
     """The command line both table scripts share: --yaml FILE (one version
     on disk) or --repo GITDIR with --date (the version in force at the end
@@ -178,8 +242,23 @@ def cli(doc_rows, cols, prog, doc):
         ap.add_argument("--srt-slurm", help="NVIDIA/srt-slurm git dir or checkout: the rows re-keyed on "
                         "each recipe's benchmark clients, no header (h162)")
         ap.add_argument("--srt-commit", default="", help="with --srt-slurm GITDIR: this commit, not the date's")
+        ap.add_argument("--srt-recipes", help="with --srt-slurm, --date and --key: the recipes under this folder "
+                        "read on their own, no InferenceX yaml (h170), no header")
+        ap.add_argument("--key", default="", help="with --srt-recipes: the config key to file them under")
     a = ap.parse_args()
     srt = getattr(a, "srt_slurm", None)
+    if getattr(a, "srt_recipes", None):
+        if not srt or len(a.date) != 1 or not a.key:
+            sys.exit("%s: --srt-recipes needs --srt-slurm, one --date and --key" % prog)
+        rows = recipe_rows(srt, a.srt_commit, a.srt_recipes, a.date[0], a.key)
+        cdate = ""
+        if a.srt_commit and not subprocess.run(["git", "--git-dir", srt, "rev-parse"], capture_output=True).returncode:
+            cdate = git(srt, "log", "-1", "--format=%cs", a.srt_commit).strip()
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        for r in rows:
+            r[COLS.index("commit_date")] = cdate
+            w.writerow(r)
+        return
     if srt:  # the rows to append; the header is the table's
         inner = doc_rows
         doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
