@@ -166,6 +166,26 @@ def srt_rows(rows, srt, date, pinned=""):
     return out
 
 
+def sweep_rows(rows):
+    """The rows re-keyed on the clients dynamo's TensorRT-LLM sweep script
+    benchmarks (h170): InferenceX's GB200 dynamo-trt scripts of 2025-12-05 ..
+    2026-02 (benchmarks/*_gb200_dynamo-trt_slurm.sh) run ai-dynamo/dynamo's
+    components/backends/trtllm/performance_sweeps/benchmark_disagg.slurm,
+    whose scripts/bench.sh runs each conc-list value c at
+    `concurrency=$((concurrency * num_gen_servers))`: c x the decode workers.
+    Commit column "dynamo-sweeps@<commit>"; the bench matches them as it
+    does srt-slurm's re-keyed rows (the last look)."""
+    ci, wi, ki = COLS.index("conc"), COLS.index("decode_workers"), COLS.index("commit")
+    out, seen = [], set()
+    for r in rows:
+        n = list(r)
+        n[ci], n[ki] = int(r[ci]) * int(r[wi] or 1), "dynamo-sweeps@" + str(r[ki])
+        if tuple(n) not in seen:
+            seen.add(tuple(n))
+            out.append(n)
+    return out
+
+
 def srt_list(srt, rev, under):
     """The recipe files (*.yaml) under `under` in srt-slurm: at `rev` in a git
     dir, else on disk (the tests' checkout)."""
@@ -245,8 +265,14 @@ def cli(doc_rows, cols, prog, doc):
         ap.add_argument("--srt-recipes", help="with --srt-slurm, --date and --key: the recipes under this folder "
                         "read on their own, no InferenceX yaml (h170), no header")
         ap.add_argument("--key", default="", help="with --srt-recipes: the config key to file them under")
+        ap.add_argument("--dynamo-sweeps", action="store_true", help="the rows re-keyed on conc x decode "
+                        "workers, as dynamo's TensorRT-LLM sweep script runs them (h170), no header")
     a = ap.parse_args()
     srt = getattr(a, "srt_slurm", None)
+    if getattr(a, "dynamo_sweeps", False) and not getattr(a, "srt_recipes", None):
+        inner0 = doc_rows
+        doc_rows = lambda d, date, c, cd: sweep_rows(inner0(d, date, c, cd))
+        srt = srt or True  # no header either
     if getattr(a, "srt_recipes", None):
         if not srt or len(a.date) != 1 or not a.key:
             sys.exit("%s: --srt-recipes needs --srt-slurm, one --date and --key" % prog)
@@ -259,7 +285,7 @@ def cli(doc_rows, cols, prog, doc):
             r[COLS.index("commit_date")] = cdate
             w.writerow(r)
         return
-    if srt:  # the rows to append; the header is the table's
+    if srt and srt is not True:  # the rows to append; the header is the table's
         inner = doc_rows
         doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
     w = csv.writer(sys.stdout, lineterminator="\n")
