@@ -35,6 +35,22 @@ Usage:
   1k/1k and 8k/1k; its rows are appended under the runs' date:
       extract.py --yaml <(git --git-dir GITDIR show 105dbb812:PATH) --date 2026-04-02
         | grep kimik2.5-fp4-gb200 | awk -F, -v OFS=, '{$2="105dbb812fd6"; $3="2026-04-13"; print}'
+  extract.py --srt-slurm SRT --srt-commit REV --srt-recipes DIR --date D --key KEY >> recipes.csv
+      srt-slurm recipes read on their own, where no InferenceX entry names
+      them (h170): one row per recipe and benchmark client count, the layout
+      from the recipe's resources and engine config, filed under KEY and the
+      runs' date D, commit "srt-slurm@<REV>".  Shipped: the GLM-5 GB200 wip
+      sweep (measured 2026-04-02), srt-slurm PR #8 / #23's first commit:
+      --srt-commit 10b37984905c68ece6324a20f244c3cdca8d0f9c
+      --srt-recipes recipes/GLM5/disagg/trtllm_dynamo/gb200_nvfp4
+      --date 2026-04-02 --key glm5-fp4-gb200-dynamo-trt
+  extract.py --repo GITDIR --date ... --dynamo-sweeps >> recipes.csv
+      the entries re-keyed on conc x decode workers, the clients dynamo's
+      TensorRT-LLM sweep script runs (h170; sweep_rows), commit
+      "dynamo-sweeps@<commit>".  Shipped, for InferenceX's GB200 dynamo-trt
+      keys only (their scripts ran that sweep script from 2025-12-05 on):
+      --date 2025-12-05 --date 2025-12-19 --date 2026-01-07 --dynamo-sweeps
+        | awk -F, '$4 ~ /-gb200-dynamo-trt$/'
 
 One output row per (config key, isl/osl, search-space entry, conc).  The
 recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
