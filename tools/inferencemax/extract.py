@@ -44,6 +44,15 @@ Usage:
       --srt-commit 10b37984905c68ece6324a20f244c3cdca8d0f9c
       --srt-recipes recipes/GLM5/disagg/trtllm_dynamo/gb200_nvfp4
       --date 2026-04-02 --key glm5-fp4-gb200-dynamo-trt
+  The four H200 TensorRT-LLM c1 recipes the 2026-02-14 yaml names
+  (recipes/trtllm/h200/{1k1k,8k1k}/{stp,mtp}/c1_ctx1_gen*_tep8_batch1_*)
+  reach srt-slurm's default branch only in the merge of the submission
+  branch InferenceX's runner cloned (5063eb43, 2026-03-03, "Merge
+  sa-submission-q1-2026 into main"), so the 02-14 look above reads none; their
+  rows, read at that merge (h170), are appended:
+      extract.py --repo GITDIR --date 2026-02-14 --srt-slurm SRT
+        --srt-commit 5063eb432640574bd93410ae2697591a7d15f57c
+        | grep '/c1_ctx' | grep h200-dynamo-trt
   extract.py --repo GITDIR --date ... --dynamo-sweeps >> recipes.csv
       the entries re-keyed on conc x decode workers, the clients dynamo's
       TensorRT-LLM sweep script runs (h170; sweep_rows), commit
