@@ -300,23 +300,25 @@ check "srt-recipes: 2 rows, batch 1 at 4 clients and 32 at 180: got '$got'" [ "$
 python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 --dynamo-sweeps >"$tmp/sweep.csv"
 got=$(awk -F, '{ print $13 }' "$tmp/sweep.csv" | sort -n | tr '\n' ' '; awk -F, '{ print $2 }' "$tmp/sweep.csv" | sort -u)
 check "dynamo-sweeps: 16 32 32 32 64 256, commit dynamo-sweeps@: got '$got'" [ "$got" = "16 32 32 32 64 256 dynamo-sweeps@" ]
-# h170: --srt-absent-at REV.  A git srt-slurm whose first commit (2026-02-01)
+# h170: --srt-branch-at REV.  A git srt-slurm whose first commit (2026-02-01)
 # holds E2's recipe ("20") and whose second (2026-02-20) adds E1's
-# ("12x20x64"): on 2026-02-14 only E1's recipe is absent, so only E1's rows,
-# read at the second commit: 12, 20, 64 (mtp, 4 decode workers), commit
-# srt-slurm@<second commit>.
+# ("12x20x64") and changes E2's to "24": on 2026-02-14 E1's recipe is absent
+# and E2's lists 20, so at the second commit the rows that differ are E1's 12,
+# 20, 64 (mtp) and E2's 24 (none), 4 decode workers each, commit
+# srt-slurm@<second commit>; E2's 20 (the date's own reading) is not repeated.
 g="$tmp/srtgit"
 mkdir -p "$g/recipes/trtllm/gb200-fp4/1k1k/mtp" "$g/recipes/trtllm/gb200-fp4/1k1k/stp"
 cp "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml" "$g/recipes/trtllm/gb200-fp4/1k1k/stp/"
 gq() { git -C "$g" -c user.name=t -c user.email=t@t "$@" >/dev/null 2>&1; }
 gq init -q && gq add -A && GIT_COMMITTER_DATE="2026-02-01T00:00:00Z" GIT_AUTHOR_DATE="2026-02-01T00:00:00Z" gq commit -qm one
 cp "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml" "$g/recipes/trtllm/gb200-fp4/1k1k/mtp/"
+printf 'name: e2\nbenchmark:\n  concurrencies: 24\n' >"$g/recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml"
 gq add -A && GIT_COMMITTER_DATE="2026-02-20T00:00:00Z" GIT_AUTHOR_DATE="2026-02-20T00:00:00Z" gq commit -qm two
 c2=$(git -C "$g" rev-parse HEAD)
 got=$(python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 --srt-slurm "$g/.git" \
-  --srt-absent-at "$c2" | awk -F, '{ print $2, $13, $14, $21 }' | sort -k2n | tr '\n' ';')
-check "srt-absent-at: E1's recipe only, 12 20 64 at the later commit: got '$got'" [ "$got" = \
-  "srt-slurm@${c2:0:12} 12 mtp 4;srt-slurm@${c2:0:12} 20 mtp 4;srt-slurm@${c2:0:12} 64 mtp 4;" ]
+  --srt-branch-at "$c2" | awk -F, '{ print $2, $13, $14, $21 }' | sort -k2n -k3 | tr '\n' ';')
+check "srt-branch-at: E1 12 20 64 (absent on the date) and E2 24 (changed), at the later commit: got '$got'" [ "$got" = \
+  "srt-slurm@${c2:0:12} 12 mtp 4;srt-slurm@${c2:0:12} 20 mtp 4;srt-slurm@${c2:0:12} 24 none 4;srt-slurm@${c2:0:12} 64 mtp 4;" ]
 # The bench: table 5 = table 1 (03-25) + the yaml dated 02-14 + the sweep rows.
 # Runs dumped 03-25, layout 4/4 8/8, measured 02-14: w32 -> no key on either
 # yaml date; swept: E1 x 4 and E2 x 4, the same workers -> settled (same);

@@ -44,15 +44,16 @@ Usage:
       --srt-commit 10b37984905c68ece6324a20f244c3cdca8d0f9c
       --srt-recipes recipes/GLM5/disagg/trtllm_dynamo/gb200_nvfp4
       --date 2026-04-02 --key glm5-fp4-gb200-dynamo-trt
-  extract.py --repo GITDIR --srt-slurm SRT --srt-absent-at REV --date ... >> recipes.csv
-      only the entries whose recipe srt-slurm's default branch lacks at the
-      end of the date, re-keyed on the recipe as at REV (h170): the runners
-      cloned the sa-submission-q1-2026 branch, which reached the default
-      branch in its merge (5063eb43, 2026-03-03), so the H200 TensorRT-LLM c1
-      recipes the 2026-02-14 yaml names (11, 13 and 9 clients), and B200
-      SGLang / H100 TensorRT-LLM ones, are first read there.  Shipped:
-      --srt-absent-at 5063eb432640574bd93410ae2697591a7d15f57c with --date
-      2026-02-03 02-05 02-07 02-08 02-11 02-12 02-13 02-14 (503 rows)
+  extract.py --repo GITDIR --srt-slurm SRT --srt-branch-at REV --date ... >> recipes.csv
+      the rows re-keyed on the recipes as at REV where they differ from the
+      date's (h170; srt_branch_rows): the runners cloned the
+      sa-submission-q1-2026 branch, which reached the default branch in its
+      merge (5063eb43, 2026-03-03), so a recipe the yaml named before then may
+      be absent on the date (the H200 TensorRT-LLM c1 recipes of 2026-02-14:
+      11, 13 and 9 clients) or list other clients there (B300 fp8 8k1k
+      ..._mtp3_8.yaml: [5] at the merge).  Shipped: --srt-branch-at
+      5063eb432640574bd93410ae2697591a7d15f57c with --date 2026-02-03 02-05
+      02-07 02-08 02-11 02-12 02-13 02-14
   extract.py --repo GITDIR --date ... --dynamo-sweeps >> recipes.csv
       the entries re-keyed on conc x decode workers, the clients dynamo's
       TensorRT-LLM sweep script runs (h170; sweep_rows), commit
@@ -191,21 +192,29 @@ def srt_rows(rows, srt, date, pinned=""):
     return out
 
 
-def srt_absent_rows(rows, srt, date, later):
-    """The rows of the entries whose recipe srt-slurm's default branch lacks
-    at the end of `date`, re-keyed on the recipe as at commit `later` (h170):
-    the srt-slurm runners cloned the sa-submission-q1-2026 branch, which
-    reached the default branch only in its merge (5063eb43, 2026-03-03), so
-    a recipe the yaml named before then may be read there first."""
-    _, read_d = srt_reader(srt, date, "")
-    cache = {}
-
-    def absent(rec):
-        if rec not in cache:
-            cache[rec] = read_d(rec) is None
-        return cache[rec]
-    ri = COLS.index("recipe")
-    return srt_rows([r for r in rows if r[ri] and absent(r[ri])], srt, date, later)
+def srt_branch_rows(rows, srt, date, later):
+    """The rows re-keyed on each entry's recipe as at commit `later`, where
+    they differ from those of the recipe as in force on `date` (h170): the
+    srt-slurm runners cloned the sa-submission-q1-2026 branch, which the
+    mirror lacks and which reached the default branch in one merge (5063eb43,
+    2026-03-03); the default branch on the date (srt_rows) and the branch at
+    its merge are both proxies of what the runner read, so the merge's reading
+    is added where the date's lacks the recipe or lists other clients."""
+    on_date = {tuple(r) for r in srt_rows(rows, srt, date, "")}
+    label, _ = srt_reader(srt, date, later)
+    ci, ki = COLS.index("conc"), COLS.index("commit")
+    seen = set()
+    for r in on_date:
+        k = list(r)
+        k[ki] = ""
+        seen.add(tuple(k))
+    out = []
+    for r in srt_rows(rows, srt, date, later):
+        k = list(r)
+        k[ki] = ""
+        if tuple(k) not in seen:
+            out.append(r)
+    return out
 
 
 def sweep_rows(rows):
@@ -304,8 +313,8 @@ def cli(doc_rows, cols, prog, doc):
         ap.add_argument("--srt-slurm", help="NVIDIA/srt-slurm git dir or checkout: the rows re-keyed on "
                         "each recipe's benchmark clients, no header (h162)")
         ap.add_argument("--srt-commit", default="", help="with --srt-slurm GITDIR: this commit, not the date's")
-        ap.add_argument("--srt-absent-at", default="", help="with --srt-slurm GITDIR: only the entries whose "
-                        "recipe the date's version lacks, read at this commit (h170)")
+        ap.add_argument("--srt-branch-at", default="", help="with --srt-slurm GITDIR: the rows re-keyed on the "
+                        "recipes as at this commit where they differ from the date's (h170)")
         ap.add_argument("--srt-recipes", help="with --srt-slurm, --date and --key: the recipes under this folder "
                         "read on their own, no InferenceX yaml (h170), no header")
         ap.add_argument("--key", default="", help="with --srt-recipes: the config key to file them under")
@@ -331,8 +340,8 @@ def cli(doc_rows, cols, prog, doc):
         return
     if srt and srt is not True:  # the rows to append; the header is the table's
         inner = doc_rows
-        if a.srt_absent_at:
-            doc_rows = lambda d, date, c, cd: srt_absent_rows(inner(d, date, c, cd), srt, date, a.srt_absent_at)
+        if a.srt_branch_at:
+            doc_rows = lambda d, date, c, cd: srt_branch_rows(inner(d, date, c, cd), srt, date, a.srt_branch_at)
         else:
             doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
     w = csv.writer(sys.stdout, lineterminator="\n")
