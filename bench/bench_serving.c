@@ -611,8 +611,9 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 20000 /* 15,624 entries: the dump dates, the runs' measured= dates (h142, h143), the
-                       * srt-slurm re-keyed rows (h162) and h170's srt-slurm GLM-5 and dynamo-sweep rows */
+#define MAXREC 20000 /* 16,145 entries: the dump dates, the runs' measured= dates (h142, h143), the
+                       * srt-slurm re-keyed rows (h162) and h170's (GLM-5 recipes, dynamo sweeps, the
+                       * submission branch at its merge) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
