@@ -651,8 +651,9 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
  * style silicon dumps lost the worker counts, the attention-DP flags and
  * the spec-decoding field; the run configurations give them back where
  * one configuration fits the row. */
-#define MAXREC 16384 /* 15,363 entries: the dump dates, the runs' measured= dates (h142, h143) and the
-                       * srt-slurm re-keyed rows (h162) */
+#define MAXREC 20000 /* 16,145 entries: the dump dates, the runs' measured= dates (h142, h143), the
+                       * srt-slurm re-keyed rows (h162) and h170's (GLM-5 recipes, dynamo sweeps, the
+                       * submission branch at its merge) */
 typedef struct {
     char date[11], model[16], gpu[16], prec[8], engine[8];
     int isl, osl, conc;
@@ -666,8 +667,9 @@ typedef struct {
     int cap_d;         /* SGLang: one decode worker's running-request cap under
                           a round-robin router (decode_caps.csv; 0: unknown) */
     int srt;           /* re-keyed on the srt-slurm recipe's benchmark clients
-                          (commit "srt-slurm@...", h162): matched only as the
-                          last look, on the run's measured= date */
+                          (commit "srt-slurm@...", h162; 1) or on dynamo's sweep
+                          script's (commit "dynamo-sweeps@...", h170; 2): matched
+                          only as the last look, on the run's measured= date */
     int srt_twin;      /* a yaml entry whose recipe has re-keyed rows on its date */
     char recipe[112];  /* the recipe file (the twin look-up) */
 } recipe_t;
@@ -798,9 +800,41 @@ static int label_contradicted(const recipe_t *e, const char *day, int conc) {
     if (!hit) return 0;
     long i = hit - SRT;
     while (i > 0 && !srt_key_cmp(&SRT[i - 1], &kp)) i--; /* the first of the recipe's rows that day */
+    int read = 0; /* srt-slurm's own rows only: the dynamo sweep's (srt 2, h170) are not the recipe's */
     for (; i < nSRT && !srt_key_cmp(&SRT[i], &kp); i++)
-        if (SRT[i]->conc == conc) return 0;
-    return 1;
+        if (SRT[i]->srt == 1) {
+            if (SRT[i]->conc == conc) return 0;
+            read = 1;
+        }
+    return read;
+}
+
+/* Which re-keyed rows a commit column names (matched only in the last
+ * look, on the run's measured= date): 1 srt-slurm's recipe clients (h162),
+ * 2 dynamo's TensorRT-LLM sweep script's conc x decode workers (h170:
+ * extract.py --dynamo-sweeps), 0 a yaml entry as its conc-list says. */
+static int rekeyed_kind(const char *commit) {
+    if (!strncmp(commit, "srt-slurm@", 10)) return 1;
+    return !strncmp(commit, "dynamo-sweeps@", 14) ? 2 : 0;
+}
+
+/* The sweep script re-keys every entry of its key on a date (h170), so an
+ * entry of a (date, model, GPU, precision, engine) with dynamo-sweeps rows
+ * is known not to have run at its conc-list value: marked as read, so that
+ * srt_unread_fits does not leave a run open on its label. */
+static void sweep_twins(void) {
+    static const recipe_t *sw[MAXREC]; /* the sweep rows: a few hundred, so a pair scan is cheap */
+    int ns = 0;
+    for (int i = 0; i < nREC; i++)
+        if (REC[i].srt == 2) sw[ns++] = &REC[i];
+    for (int i = 0; i < nREC && ns; i++) {
+        recipe_t *e = &REC[i];
+        for (int j = 0; j < ns && !e->srt && !e->srt_twin; j++) {
+            const recipe_t *s = sw[j];
+            e->srt_twin = !strcmp(s->date, e->date) && !strcmp(s->model, e->model) && !strcmp(s->gpu, e->gpu) &&
+                          !strcmp(s->prec, e->prec) && !strcmp(s->engine, e->engine);
+        }
+    }
 }
 
 /* Loads the table; 0 rows when off or absent at the default path (a
@@ -829,7 +863,7 @@ static void load_recipes(int explicit_path) {
         snprintf(r->model, sizeof r->model, "%s", v[cM]);
         snprintf(r->gpu, sizeof r->gpu, "%s", v[cG]);
         recipe_runner_gpu(r->gpu);
-        r->srt = !strncmp(v[cC0], "srt-slurm@", 10);
+        r->srt = rekeyed_kind(v[cC0]);
         snprintf(r->recipe, sizeof r->recipe, "%s", v[cR]);
         snprintf(r->prec, sizeof r->prec, "%s", v[cP]);
         snprintf(r->engine, sizeof r->engine, "%s", v[cE]);
@@ -844,6 +878,7 @@ static void load_recipes(int explicit_path) {
     }
     fclose(f);
     recipe_twins();
+    sweep_twins();
 }
 
 /* The value of "key=" in a silicon_data_source ("source_file=2026-03-25.csv;
@@ -900,7 +935,7 @@ static void recipe_gpu(const char *system, char *gpu, size_t n) {
  * GPU, precision, engine, isl, osl, clients)? */
 static int entry_has_key(const recipe_t *e, int srt, const char *date, const char *mp, const char *gpu,
                          const char *prec, const char *engine, int isl, int osl, int conc) {
-    return e->srt == srt && !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) &&
+    return (e->srt != 0) == srt && !strncmp(e->date, date, 10) && !strcmp(e->model, mp) && !strcmp(e->gpu, gpu) &&
            !strcmp(e->prec, prec) && !strcmp(e->engine, engine) && e->isl == isl && e->osl == osl && e->conc == conc;
 }
 

@@ -300,6 +300,82 @@ out8=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/
 check "-slurm runner: read as its GPU, exactly one" grep -qF "1  exactly one entry" <<<"$out8"
 out8=$(DLP_RECIPE_SLURM_AS_IS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes4.csv" 2>&1)
 check "-slurm runner: DLP_RECIPE_SLURM_AS_IS=1, no key" grep -qF "1  no entry for (date" <<<"$out8"
+# h170: srt-slurm recipes read on their own (--srt-recipes: no InferenceX entry
+# names them).  One merged TensorRT-LLM recipe on disk: 1 prefill worker (TP 4,
+# EP 4, attention DP), 4 decode workers (TP 8, EP 8), max_batch_size 128,
+# concurrencies "4 180" (spaces), header "batch1(4), batch32(180)" -> 2 rows,
+# commit srt-slurm@disk, key glm5-fp4-gb200-dynamo-trt (prefix glm5), decode
+# batch 1 at 4 clients and 32 at 180 (the header's, not the file's 128).
+mkdir -p "$tmp/srt2/recipes/G/stp"
+cat >"$tmp/srt2/recipes/G/stp/ctx1dep4_gen4tep8_batch128_allconc_eplb0_mtp0.yaml" <<'YAML'
+name: "g"
+# Merged concurrencies: batch1(4), batch32(180)
+model: {path: "/m/GLM-5-NVFP4", precision: "fp4"}
+resources: {gpu_type: "gb200", prefill_workers: 1, gpus_per_prefill: 4, decode_workers: 4, gpus_per_decode: 8}
+backend:
+  type: trtllm
+  trtllm_config:
+    prefill: {tensor_parallel_size: 4, moe_expert_parallel_size: 4, enable_attention_dp: true, max_batch_size: 16}
+    decode: {tensor_parallel_size: 8, moe_expert_parallel_size: 8, enable_attention_dp: false, max_batch_size: 128}
+benchmark: {type: "sa-bench", isl: 1024, osl: 1024, concurrencies: "4 180"}
+frontend: {type: "dynamo"}
+YAML
+got=$(python3 tools/inferencemax/extract.py --srt-slurm "$tmp/srt2" --srt-recipes recipes/G --date 2026-04-02 \
+  --key glm5-fp4-gb200-dynamo-trt | awk -F, '{ print $1, $2, $4, $5, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24 }' |
+  tr '\n' ';')
+check "srt-recipes: 2 rows, batch 1 at 4 clients and 32 at 180: got '$got'" [ "$got" = \
+"2026-04-02 srt-slurm@disk glm5-fp4-gb200-dynamo-trt glm5 gb200 fp4 dynamo-trt trtllm 1024 1024 4 none 0 1 1 4 4 1 4 8 8 0;\
+2026-04-02 srt-slurm@disk glm5-fp4-gb200-dynamo-trt glm5 gb200 fp4 dynamo-trt trtllm 1024 1024 180 none 0 32 1 4 4 1 4 8 8 0;" ]
+# h170: dynamo's TensorRT-LLM sweep script runs each conc-list value x the
+# decode workers (--dynamo-sweeps).  The fixture yaml dated 2026-02-14: E1 4, 8
+# (4 decode workers) -> 16, 32; E2 8, 64 (4) -> 32, 256; E3 64 (1) -> 64; E4 16
+# (2) -> 32: 6 rows, commit "dynamo-sweeps@" (the yaml on disk has no commit).
+python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 --dynamo-sweeps >"$tmp/sweep.csv"
+got=$(awk -F, '{ print $13 }' "$tmp/sweep.csv" | sort -n | tr '\n' ' '; awk -F, '{ print $2 }' "$tmp/sweep.csv" | sort -u)
+check "dynamo-sweeps: 16 32 32 32 64 256, commit dynamo-sweeps@: got '$got'" [ "$got" = "16 32 32 32 64 256 dynamo-sweeps@" ]
+# h170: --srt-branch-at REV.  A git srt-slurm whose first commit (2026-02-01)
+# holds E2's recipe ("20") and whose second (2026-02-20) adds E1's
+# ("12x20x64") and changes E2's to "24": on 2026-02-14 E1's recipe is absent
+# and E2's lists 20, so at the second commit the rows that differ are E1's 12,
+# 20, 64 (mtp) and E2's 24 (none), 4 decode workers each, commit
+# srt-slurm@<second commit>; E2's 20 (the date's own reading) is not repeated.
+g="$tmp/srtgit"
+mkdir -p "$g/recipes/trtllm/gb200-fp4/1k1k/mtp" "$g/recipes/trtllm/gb200-fp4/1k1k/stp"
+cp "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml" "$g/recipes/trtllm/gb200-fp4/1k1k/stp/"
+gq() { git -C "$g" -c user.name=t -c user.email=t@t "$@" >/dev/null 2>&1; }
+gq init -q && gq add -A && GIT_COMMITTER_DATE="2026-02-01T00:00:00Z" GIT_AUTHOR_DATE="2026-02-01T00:00:00Z" gq commit -qm one
+cp "$tmp/srt/recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml" "$g/recipes/trtllm/gb200-fp4/1k1k/mtp/"
+printf 'name: e2\nbenchmark:\n  concurrencies: 24\n' >"$g/recipes/trtllm/gb200-fp4/1k1k/stp/ctx1_gen4_tep8_batch16_eplb0_mtp0.yaml"
+gq add -A && GIT_COMMITTER_DATE="2026-02-20T00:00:00Z" GIT_AUTHOR_DATE="2026-02-20T00:00:00Z" gq commit -qm two
+c2=$(git -C "$g" rev-parse HEAD)
+got=$(python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 --srt-slurm "$g/.git" \
+  --srt-branch-at "$c2" | awk -F, '{ print $2, $13, $14, $21 }' | sort -k2n -k3 | tr '\n' ';')
+check "srt-branch-at: E1 12 20 64 (absent on the date) and E2 24 (changed), at the later commit: got '$got'" [ "$got" = \
+  "srt-slurm@${c2:0:12} 12 mtp 4;srt-slurm@${c2:0:12} 20 mtp 4;srt-slurm@${c2:0:12} 24 none 4;srt-slurm@${c2:0:12} 64 mtp 4;" ]
+# The bench: table 5 = table 1 (03-25) + the yaml dated 02-14 + the sweep rows.
+# Runs dumped 03-25, layout 4/4 8/8, measured 02-14: w32 -> no key on either
+# yaml date; swept: E1 x 4 and E2 x 4, the same workers -> settled (same);
+# w64 -> ambiguous on both dates (E2, E3); swept: E3 x 1 only -> one, and not
+# left open on E2's label 64 (every entry of the key that day was swept);
+# w256 -> no key; swept: E2 x 4 -> one.  Settled 3: one 2, same 1; were
+# ambiguous 1, no key 2.  w64's decode worker: E3's 1 worker, attention DP 8:
+# 64 clients on 8 GPUs, ep 8, dp 8.
+{
+  cat "$tmp/recipes.csv"
+  python3 tools/inferencemax/extract.py --yaml "$tmp/master.yaml" --date 2026-02-14 | tail -n +2
+  cat "$tmp/sweep.csv"
+} >"$tmp/recipes5.csv"
+{
+  echo "$h"
+  run w32 "32; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run w64 "64; measured=2026-02-14T01:02:03Z" 4 4 8 8
+  run w256 "256; measured=2026-02-14T01:02:03Z" 4 4 8 8
+} >"$S/silicon_sample.csv"
+out9=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes5.csv" --rows "$tmp/rows9.csv" 2>&1)
+check "dynamo-sweeps match: 3 settled (one 2, same 1; were ambiguous 1, no key 2)" grep -qF -- \
+  "benchmark clients, measured= date (h162): 3 (one entry 2, same workers 1; were ambiguous 1, no layout 0, no key 2)" <<<"$out9"
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 64 { print $7, $8, $9, $10 }' "$tmp/rows9.csv")
+check "dynamo-sweeps rows: w64's decode worker = 64 clients, 8 GPUs, ep 8, dp 8: got '$got'" [ "$got" = "64 8 8 8" ]
 # --recipes none: nothing matched, the old reading
 out2=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none 2>&1)
 check "--recipes none: no recipe block" bash -c "! grep -q 'InferenceMAX recipes' <<<\"\$1\"" _ "$out2"

@@ -35,6 +35,32 @@ Usage:
   1k/1k and 8k/1k; its rows are appended under the runs' date:
       extract.py --yaml <(git --git-dir GITDIR show 105dbb812:PATH) --date 2026-04-02
         | grep kimik2.5-fp4-gb200 | awk -F, -v OFS=, '{$2="105dbb812fd6"; $3="2026-04-13"; print}'
+  extract.py --srt-slurm SRT --srt-commit REV --srt-recipes DIR --date D --key KEY >> recipes.csv
+      srt-slurm recipes read on their own, where no InferenceX entry names
+      them (h170): one row per recipe and benchmark client count, the layout
+      from the recipe's resources and engine config, filed under KEY and the
+      runs' date D, commit "srt-slurm@<REV>".  Shipped: the GLM-5 GB200 wip
+      sweep (measured 2026-04-02), srt-slurm PR #8 / #23's first commit:
+      --srt-commit 10b37984905c68ece6324a20f244c3cdca8d0f9c
+      --srt-recipes recipes/GLM5/disagg/trtllm_dynamo/gb200_nvfp4
+      --date 2026-04-02 --key glm5-fp4-gb200-dynamo-trt
+  extract.py --repo GITDIR --srt-slurm SRT --srt-branch-at REV --date ... >> recipes.csv
+      the rows re-keyed on the recipes as at REV where they differ from the
+      date's (h170; srt_branch_rows): the runners cloned the
+      sa-submission-q1-2026 branch, which reached the default branch in its
+      merge (5063eb43, 2026-03-03), so a recipe the yaml named before then may
+      be absent on the date (the H200 TensorRT-LLM c1 recipes of 2026-02-14:
+      11, 13 and 9 clients) or list other clients there (B300 fp8 8k1k
+      ..._mtp3_8.yaml: [5] at the merge).  Shipped: --srt-branch-at
+      5063eb432640574bd93410ae2697591a7d15f57c with --date 2026-02-03 02-05
+      02-07 02-08 02-11 02-12 02-13 02-14
+  extract.py --repo GITDIR --date ... --dynamo-sweeps >> recipes.csv
+      the entries re-keyed on conc x decode workers, the clients dynamo's
+      TensorRT-LLM sweep script runs (h170; sweep_rows), commit
+      "dynamo-sweeps@<commit>".  Shipped, for InferenceX's GB200 dynamo-trt
+      keys only (their scripts ran that sweep script from 2025-12-05 on):
+      --date 2025-12-05 --date 2025-12-19 --date 2026-01-07 --dynamo-sweeps
+        | awk -F, '$4 ~ /-gb200-dynamo-trt$/'
 
 One output row per (config key, isl/osl, search-space entry, conc).  The
 recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
@@ -166,6 +192,115 @@ def srt_rows(rows, srt, date, pinned=""):
     return out
 
 
+def srt_branch_rows(rows, srt, date, later):
+    """The rows re-keyed on each entry's recipe as at commit `later`, where
+    they differ from those of the recipe as in force on `date` (h170): the
+    srt-slurm runners cloned the sa-submission-q1-2026 branch, which the
+    mirror lacks and which reached the default branch in one merge (5063eb43,
+    2026-03-03); the default branch on the date (srt_rows) and the branch at
+    its merge are both proxies of what the runner read, so the merge's reading
+    is added where the date's lacks the recipe or lists other clients."""
+    on_date = {tuple(r) for r in srt_rows(rows, srt, date, "")}
+    label, _ = srt_reader(srt, date, later)
+    ci, ki = COLS.index("conc"), COLS.index("commit")
+    seen = set()
+    for r in on_date:
+        k = list(r)
+        k[ki] = ""
+        seen.add(tuple(k))
+    out = []
+    for r in srt_rows(rows, srt, date, later):
+        k = list(r)
+        k[ki] = ""
+        if tuple(k) not in seen:
+            out.append(r)
+    return out
+
+
+def sweep_rows(rows):
+    """The rows re-keyed on the clients dynamo's TensorRT-LLM sweep script
+    benchmarks (h170): InferenceX's GB200 dynamo-trt scripts of 2025-12-05 ..
+    2026-02 (benchmarks/*_gb200_dynamo-trt_slurm.sh) run ai-dynamo/dynamo's
+    components/backends/trtllm/performance_sweeps/benchmark_disagg.slurm,
+    whose scripts/bench.sh runs each conc-list value c at
+    `concurrency=$((concurrency * num_gen_servers))`: c x the decode workers.
+    Commit column "dynamo-sweeps@<commit>"; the bench matches them as it
+    does srt-slurm's re-keyed rows (the last look)."""
+    ci, wi, ki = COLS.index("conc"), COLS.index("decode_workers"), COLS.index("commit")
+    out, seen = [], set()
+    for r in rows:
+        n = list(r)
+        n[ci], n[ki] = int(r[ci]) * int(r[wi] or 1), "dynamo-sweeps@" + str(r[ki])
+        if tuple(n) not in seen:
+            seen.add(tuple(n))
+            out.append(n)
+    return out
+
+
+def srt_list(srt, rev, under):
+    """The recipe files (*.yaml) under `under` in srt-slurm: at `rev` in a git
+    dir, else on disk (the tests' checkout)."""
+    if subprocess.run(["git", "--git-dir", srt, "rev-parse"], capture_output=True).returncode:
+        top = os.path.join(srt, under)
+        return sorted(os.path.relpath(os.path.join(d, f), srt) for d, _, fs in os.walk(top)
+                      for f in fs if f.endswith(".yaml"))
+    return [p for p in git(srt, "ls-tree", "-r", "--name-only", rev, "--", under).split() if p.endswith(".yaml")]
+
+
+def merged_batches(text):
+    """{clients: decode max batch} from a merged recipe's header comment
+    ("# Merged concurrencies: batch1(4), batch32(180), ..."): the batch each
+    client count ran with before the files were merged (h170)."""
+    m = re.search(r"^#\s*Merged concurrencies:(.*)$", text, re.M)
+    return {int(c): int(b) for b, c in re.findall(r"batch(\d+)\((\d+)\)", m.group(1))} if m else {}
+
+
+def side_of(doc, which):
+    """(workers, tp, ep, dp-attn 0/1, max batch) of a recipe's prefill or
+    decode side: resources' worker count, the engine config's sizes
+    (TensorRT-LLM's trtllm_config.<side>, SGLang's sglang_config.<side>)."""
+    res, be = doc.get("resources") or {}, doc.get("backend") or {}
+    cfg = ((be.get("trtllm_config") or be.get("sglang_config") or {}).get(which)) or {}
+    tp = cfg.get("tensor_parallel_size", cfg.get("tp-size", res.get("gpus_per_" + which, "")))
+    ep = cfg.get("moe_expert_parallel_size", cfg.get("ep-size", 1))
+    dp = cfg.get("enable_attention_dp", cfg.get("enable-dp-attention", False))
+    return res.get(which + "_workers", ""), tp, ep, int(bool(dp)), cfg.get("max_batch_size", "")
+
+
+def recipe_rows(srt, rev, under, date, key):
+    """The rows of srt-slurm recipes read on their own (no InferenceX yaml
+    entry names them; h170): one per recipe and benchmark client count, the
+    layout from the recipe's resources and engine config, the decode batch
+    from its max_batch_size or, for a merged recipe, the batch its header
+    gives that client count.  The clients are split on 'x' (srtctl's own
+    separator), spaces or commas: the merged GLM-5 recipes write "4 180 360
+    616" and the runs at exactly those clients exist."""
+    label, read = srt_reader(srt, date, rev)
+    out = []
+    for path in srt_list(srt, rev, under):
+        text = read(path) or ""
+        try:
+            doc = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            continue
+        bench, model = doc.get("benchmark") or {}, doc.get("model") or {}
+        c = bench.get("concurrencies")
+        items = c if isinstance(c, list) else re.split(r"[x\s,]+", str(c if c is not None else ""))
+        concs = [int(x) for x in (str(i).strip() for i in items) if x.isdigit() and int(x) > 0]
+        be = str((doc.get("backend") or {}).get("type", ""))
+        fw = ("dynamo-" if str((doc.get("frontend") or {}).get("type", "")) == "dynamo" else "") + \
+            ("trt" if be == "trtllm" else be)
+        p, d, mb = side_of(doc, "prefill"), side_of(doc, "decode"), merged_batches(text)
+        mtp = name_int(path, "mtp")
+        for conc in concs:
+            out.append([date, label, "", key, key.split("-")[0], os.path.basename(str(model.get("path", ""))),
+                        (doc.get("resources") or {}).get("gpu_type", ""), model.get("precision", ""), fw,
+                        engine_of(fw), bench.get("isl"), bench.get("osl"), conc,
+                        "mtp" if mtp not in ("", "0") else "none", mtp or "0",
+                        mb.get(conc, d[4]) if be == "trtllm" else ""] + list(p[:4]) + list(d[:4]) + [path])
+    return out
+
+
 def cli(doc_rows, cols, prog, doc):
     """The command line both table scripts share: --yaml FILE (one version
     on disk) or --repo GITDIR with --date (the version in force at the end
@@ -178,11 +313,37 @@ def cli(doc_rows, cols, prog, doc):
         ap.add_argument("--srt-slurm", help="NVIDIA/srt-slurm git dir or checkout: the rows re-keyed on "
                         "each recipe's benchmark clients, no header (h162)")
         ap.add_argument("--srt-commit", default="", help="with --srt-slurm GITDIR: this commit, not the date's")
+        ap.add_argument("--srt-branch-at", default="", help="with --srt-slurm GITDIR: the rows re-keyed on the "
+                        "recipes as at this commit where they differ from the date's (h170)")
+        ap.add_argument("--srt-recipes", help="with --srt-slurm, --date and --key: the recipes under this folder "
+                        "read on their own, no InferenceX yaml (h170), no header")
+        ap.add_argument("--key", default="", help="with --srt-recipes: the config key to file them under")
+        ap.add_argument("--dynamo-sweeps", action="store_true", help="the rows re-keyed on conc x decode "
+                        "workers, as dynamo's TensorRT-LLM sweep script runs them (h170), no header")
     a = ap.parse_args()
     srt = getattr(a, "srt_slurm", None)
-    if srt:  # the rows to append; the header is the table's
+    if getattr(a, "dynamo_sweeps", False) and not getattr(a, "srt_recipes", None):
+        inner0 = doc_rows
+        doc_rows = lambda d, date, c, cd: sweep_rows(inner0(d, date, c, cd))
+        srt = srt or True  # no header either
+    if getattr(a, "srt_recipes", None):
+        if not srt or len(a.date) != 1 or not a.key:
+            sys.exit("%s: --srt-recipes needs --srt-slurm, one --date and --key" % prog)
+        rows = recipe_rows(srt, a.srt_commit, a.srt_recipes, a.date[0], a.key)
+        cdate = ""
+        if a.srt_commit and not subprocess.run(["git", "--git-dir", srt, "rev-parse"], capture_output=True).returncode:
+            cdate = git(srt, "log", "-1", "--format=%cs", a.srt_commit).strip()
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        for r in rows:
+            r[COLS.index("commit_date")] = cdate
+            w.writerow(r)
+        return
+    if srt and srt is not True:  # the rows to append; the header is the table's
         inner = doc_rows
-        doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
+        if a.srt_branch_at:
+            doc_rows = lambda d, date, c, cd: srt_branch_rows(inner(d, date, c, cd), srt, date, a.srt_branch_at)
+        else:
+            doc_rows = lambda d, date, c, cd: srt_rows(inner(d, date, c, cd), srt, date, a.srt_commit)
     w = csv.writer(sys.stdout, lineterminator="\n")
     if a.yaml:
         try:
