@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""fit_moe_prefill.py — the fused-MoE module's grouped GEMMs at prefill sizes
+(issue 22, h167; docs/llm.md "The DeepSeek prefill priced against
+aiconfigurator's op tables").  A fit on kernel tables, never on serving rows.
+
+Data: aic_moe_prefill.csv beside this script — aiconfigurator's per-op MoE
+tables (github ai-dynamo/aiconfigurator at 095f58a5, Apache-2.0 (NVIDIA),
+aic-core/src/aiconfigurator_core/systems/data/{h100_sxm,h200_sxm,b200_sxm,
+b300_sxm,gb200,gb300}/moe/{trtllm/1.3.0rc20,sglang/0.5.14,vllm/0.24.0}/
+moe_perf.parquet, read with the npm package hyparquet): moe_tp 1, num_tokens
+>= 1,024, every model shape of the tables, the faster kernel where an engine
+has two (its autotuner picks).  TensorRT-LLM's collector builds the rank's
+own workload under EP (collector/trtllm/collect_moe.py, rank-local routing),
+so its EP rows are kept; SGLang's and vLLM's EP > 1 rows do not scale with
+1 / EP (their latency at EP 8 is ~EP 1's / 1.3), so only their EP 1 rows
+are used.
+
+Model: at these sizes the module's time is its grouped GEMMs' math, F / (eta
+x peak), F = 2 x T x topk / EP x 3 x hidden x inter on the rank (SwiGLU: gate,
+up, down), peak the dense tensor rate of the format (data/devices.json:
+bf16, fp8, fp4); the weight stream (every local expert's slices at the DRAM
+peak) is the floor under it.  eta per (engine, format) is the median of F /
+(t x peak) over the balanced rows with at least 64 rows an expert.  Held-out
+check: eta refitted leaving out each GPU, MAPE of max(F / (eta peak), W / BW)
+on that GPU's rows.  Also prints the busiest EP rank under the tables'
+power-law routing (power_law_1.01 over balanced, TensorRT-LLM rows).
+Usage: python3 tools/moe/fit_moe_prefill.py
+"""
+import csv
+import os
+import statistics
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# data/devices.json: dense tensor TFLOPS by format, DRAM GB/s
+PEAK = {'h100_sxm': (989.4, 1978.9, None, 3350), 'h200_sxm': (989.4, 1978.9, None, 4800),
+        'b200_sxm': (2250, 4500, 9000, 8000), 'b300_sxm': (2250, 4500, 13500, 8000),
+        'gb200': (2500, 5000, 10000, 8000), 'gb300': (2500, 5000, 15000, 8000)}
+FMT = {'bfloat16': (0, 2.0), 'fp8_block': (1, 1.0), 'nvfp4': (2, 0.5625)}
+MIN_ROWS = 64  # rows an expert: the math-bound rows the fit uses
+
+
+def load():
+    rows = []
+    with open(os.path.join(HERE, 'aic_moe_prefill.csv')) as f:
+        for r in csv.DictReader(f):
+            g, dt = r['gpu'], r['dtype']
+            fi, wb = FMT[dt]
+            pk = PEAK[g][fi]
+            if not pk:
+                continue
+            T, H, I, E, K, ep = (float(r[k]) for k in ('tokens', 'hidden', 'inter', 'experts', 'topk', 'ep'))
+            F = 2.0 * T * K / ep * 3.0 * H * I
+            W = E / ep * 3.0 * H * I * wb
+            rows.append(dict(g=g, e=r['engine'], dt=dt, T=T, ep=ep, E=E, K=K, H=H, I=I, dist=r['distribution'],
+                             t=float(r['latency_ms']) * 1e-3, F=F, W=W, pk=pk * 1e12, bw=PEAK[g][3] * 1e9,
+                             rpe=T * K / E))
+    return rows
+
+
+def eta_of(rows):
+    v = [r['F'] / (r['t'] * r['pk']) for r in rows]
+    return statistics.median(v) if v else float('nan')
+
+
+def pred(r, eta):
+    return max(r['F'] / (eta * r['pk']), r['W'] / r['bw'])
+
+
+def mape(rows, eta):
+    return 100.0 * statistics.mean(abs(pred(r, eta) / r['t'] - 1) for r in rows) if rows else float('nan')
+
+
+def main():
+    rows = load()
+    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS]
+    groups = defaultdict(list)
+    for r in bal:
+        groups[(r['e'], r['dt'])].append(r)
+    print('engine  format     rows  eta (share of the dense peak)  MAPE  | leave-one-GPU-out: gpu eta -> MAPE')
+    for k in sorted(groups):
+        g = groups[k]
+        eta = eta_of(g)
+        lo = []
+        for gpu in sorted({r['g'] for r in g}):
+            tr = [r for r in g if r['g'] != gpu]
+            te = [r for r in g if r['g'] == gpu]
+            if not tr:
+                continue
+            e2 = eta_of(tr)
+            lo.append('%s %.3f -> %.1f%%' % (gpu, e2, mape(te, e2)))
+        print('%-7s %-10s %5d  %.3f  %5.1f%%  | %s' % (k[0], k[1], len(g), eta, mape(g, eta), '; '.join(lo)))
+    # the busiest rank: power-law over balanced, TensorRT-LLM, DeepSeek-V3's shape
+    pl = defaultdict(list)
+    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['ep'], r['dist']): r for r in rows}
+    for k, r in idx.items():
+        if k[1] != 'trtllm' or k[9] != 'power_law_1.01':
+            continue
+        b = idx.get(k[:9] + ('balanced',))
+        if b and r['rpe'] >= MIN_ROWS:
+            pl[(int(r['ep']), int(r['T']))].append(r['t'] / b['t'])
+    print('\nTensorRT-LLM, power_law_1.01 / balanced (median over GPUs, formats, shapes with >= %d rows an expert):' % MIN_ROWS)
+    for ep in sorted({k[0] for k in pl}):
+        print('  EP %3d: ' % ep + '  '.join('T %5d %.2f' % (T, statistics.median(pl[(ep, T)]))
+                                         for T in sorted({k[1] for k in pl if k[0] == ep})))
+
+
+if __name__ == '__main__':
+    main()
