@@ -1164,9 +1164,14 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = moe_lin_s(s->moe_fit, l, hit_l, ee, s->moe_tp, wb, s->bw);
-            /* prefill-sized steps: the grouped GEMMs' math (MOE_PF) */
+            /* steps with prompt tokens: the grouped GEMMs' math (MOE_PF).
+             * Not decode-only steps: the wide-EP decode workers run their
+             * own low-latency kernels (DeepEP's masked layout), not these
+             * tables' module; there it put SGLang's GB200 / GB300 decode
+             * TPOT at 1.7-2.1x (docs/llm.md, h167) */
             double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-            km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m, T * K / l->experts, ee, s->moe_tp, s->peak_mm));
+            if (n_pf > 0)
+                km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m, T * K / l->experts, ee, s->moe_tp, s->peak_mm));
             if (km > it.t - t0) it.t = t0 + km;
         }
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
