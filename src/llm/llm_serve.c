@@ -317,6 +317,8 @@ typedef struct {
     int attn;                  /* LIN_DENSE of an attention block (a scope
                                   "/attn/" or "/linear_attn/"): the nvfp4
                                   checkpoints of MoE models keep it 16-bit */
+    int repl;                  /* replicated on every attention TP rank, not
+                                  split (MLA's down projections, mla_repl) */
 } lin_t;
 
 #define MAX_LIN 48
@@ -343,15 +345,15 @@ static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tens
     return 0;
 }
 
-static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn) {
+static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn, int repl) {
     for (int i = 0; i < p->n_lin; i++) {
         lin_t *l = &p->lin[i];
-        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn) {
+        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn && l->repl == repl) {
             l->count += count;
             return;
         }
     }
-    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn};
+    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn, repl};
     else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
 }
 
@@ -383,6 +385,20 @@ static double expert_elems(const prof_t *p, double hidden) {
     return layers > 0 ? all / layers : 0;
 }
 
+/* MLA's down projections (q_a_proj, kv_a_proj_with_mqa: hidden -> the
+ * query and KV latents) are replicated on every attention TP rank, which
+ * runs them over all its tokens: SGLang fuses them into one ReplicatedLinear
+ * (python/sglang/srt/models/deepseek_v2.py, fused_qkv_a_proj_with_mqa, "For
+ * tensor parallel attention"), and aiconfigurator's context-MLA module
+ * collector times TensorRT-LLM's attention module at its local heads with
+ * the full latent projections (collector/trtllm/collect_mla_module.py,
+ * tp_size 1, num_heads = heads a GPU).  Only the heads' matrices (q_b,
+ * kv_b, o_proj) split.  Issue 22, h167. */
+static int mla_repl(const dlp_llm_config *c, const char *name) {
+    if (c->kv_lora_rank <= 0 || !strstr(name, "/attn/")) return 0;
+    return strstr(name, "/q_a_proj") != NULL || strstr(name, "/kv_a_proj_with_mqa") != NULL;
+}
+
 static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, dlp_error *err) {
     memset(p, 0, sizeof *p);
     p->cfg = *c;
@@ -409,17 +425,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         dlp_tensor_info t;
         if (mm && has_init_weight(g, &ni, &t)) {
             if (t.rank == 3) {
-                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0);
+                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0, 0);
             } else if (strstr(ni.name, "/experts.") && c->num_experts > 0) {
                 /* Mixtral-style: one node per expert -> one grouped entry */
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], (double)c->num_experts, 1.0 / (double)c->num_experts,
-                        LIN_EXPERT, 0);
+                        LIN_EXPERT, 0, 0);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
                 int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
                 int attn = strstr(ni.name, "/attn/") || strstr(ni.name, "/linear_attn/");
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
-                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn);
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn, mla_repl(c, ni.name));
             }
             lin_elems += (double)t.numel;
             continue;
@@ -1153,7 +1169,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             m = rows;
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
-            n /= s->tp_attn;
+            if (!l->repl) n /= s->tp_attn;
             wbytes = k * n * (lin_is16(s, l) ? ab : wb);
         }
         double t0 = it.t;
