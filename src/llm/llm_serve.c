@@ -865,6 +865,26 @@ static const double MOE_PF[3][4][2] = {
      [DLP_LLM_ENGINE_SGLANG] = {331.2, 0.387}, [DLP_LLM_ENGINE_TRTLLM] = {76.5, 0.264}},
 };
 
+/* The busiest EP rank at prefill sizes (issue 22, h167): aiconfigurator
+ * prices DeepSeek-family MoE layers at its power-law routing by default
+ * (sdk/models/deepseek.py: workload_distribution "power_law", alpha 1.01;
+ * collector/helper.py power_law_logits_v3: expert loads drawn from a power
+ * law, the rank with the most routed rows measured).  Its TensorRT-LLM
+ * tables' power-law over balanced time, >= 64 rows an expert, fit
+ * 1 + b0 + b1 log2(EP) log2(T / 512) on T tokens a step (16,056 rows, MAPE
+ * 22.5 %; leaving out each GPU b0 0.121-0.150, b1 0.033-0.038, held-out
+ * MAPE 17.9-29.3 %; tools/moe/fit_moe_prefill.py): +29 % at 1k tokens on
+ * EP 8, +57 % at 8k, +2 % more per doubling of EP.  It scales the rank's
+ * math (MOE_PF's F); with redundant expert slots EPLB balances the load
+ * and none is charged (expert_copies). */
+#define MOE_PF_IMB_B0 0.1403
+#define MOE_PF_IMB_B1 0.0355
+static double moe_pf_imbalance(double T, int ep, double slots) {
+    if (slots > 0) return 1.0;
+    double lt = T > 512.0 ? log2(T / 512.0) : 0.0;
+    return 1.0 + MOE_PF_IMB_B0 + MOE_PF_IMB_B1 * log2(ep > 1 ? (double)ep : 1.0) * lt;
+}
+
 static const double *moe_pf_fit(int kind, int engine) {
     if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
     if (kind == DLP__MOEK_16) return MOE_PF[0][engine];
@@ -1187,7 +1207,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * TPOT at 1.7-2.1x (docs/llm.md, h167) */
             double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             if (n_pf > 0)
-                km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m, T * K / l->experts, ee, s->moe_tp, s->peak_mm));
+                km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
+                                           s->moe_tp, s->peak_mm));
             if (km > it.t - t0) it.t = t0 + km;
         }
         if (s->parts) s->parts->lin_s[i] = it.t - t0;

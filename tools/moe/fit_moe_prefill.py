@@ -107,3 +107,36 @@ def main():
 
 if __name__ == '__main__':
     main()
+
+
+def imbalance_fit(rows, gpus=None):
+    """(b0, b1) of power / balanced - 1 = b0 + b1 log2(EP) log2(T / 512),
+    least squares over TensorRT-LLM's rows with >= MIN_ROWS rows an expert."""
+    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['ep'], r['dist']): r for r in rows}
+    pts = []
+    for k, r in idx.items():
+        if k[1] != 'trtllm' or k[9] != 'power_law_1.01' or (gpus and k[0] not in gpus):
+            continue
+        b = idx.get(k[:9] + ('balanced',))
+        if b and r['rpe'] >= MIN_ROWS:
+            import math
+            pts.append((math.log2(r['ep']) * math.log2(r['T'] / 512.0), r['t'] / b['t'] - 1, r['g']))
+    n = len(pts)
+    sx = sum(p[0] for p in pts); sy = sum(p[1] for p in pts)
+    sxx = sum(p[0] ** 2 for p in pts); sxy = sum(p[0] * p[1] for p in pts)
+    b1 = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+    return (sy - b1 * sx) / n, b1, pts
+
+
+def imbalance_report(rows):
+    b0, b1, pts = imbalance_fit(rows)
+    err = lambda ps, a, b: 100 * statistics.mean(abs((1 + a + b * p[0]) / (1 + p[1]) - 1) for p in ps)
+    print('\nbusiest EP rank, power_law_1.01 / balanced = 1 + b0 + b1 log2(EP) log2(T / 512): '
+          'b0 %.4f b1 %.4f, MAPE %.1f%% (%d rows)' % (b0, b1, err(pts, b0, b1), len(pts)))
+    for gpu in sorted({p[2] for p in pts}):
+        a, b, _ = imbalance_fit(rows, {g for g in PEAK if g != gpu})
+        print('  leave out %-9s b0 %.4f b1 %.4f -> held-out MAPE %.1f%%' % (gpu, a, b, err([p for p in pts if p[2] == gpu], a, b)))
+
+
+if __name__ == '__main__':
+    imbalance_report(load())
