@@ -1157,6 +1157,71 @@ static void t_moe_16_fp8_kernels(void) {
     CHECK(pf * 1e6 > 48 * 625.0);
 }
 
+/* The fused MoE at prefill sizes and the busiest EP rank (h167, MOE_PF
+ * and MOE_PF_IMB_* from tools/moe/fit_moe_prefill.py: vLLM 16-bit a 201.7
+ * us, eta 0.452; imbalance 1 + 0.1403 + 0.0355 log2(EP) log2(T / 512)).
+ * By hand, Qwen3-30B-A3B (48 MoE layers, 128 experts, top 8, an expert
+ * 3 x 2048 x 768 = 4,718,592 weights) on one H200 (989.4 bf16 TFLOPS), a
+ * prompt of 8,192 tokens: 512 rows an expert (>= 64: in the fit); rows
+ * 65,536 x (1 + 0.1403) = 74,731; F = 2 x 74,731 x 4,718,592 = 705.25
+ * GFLOP, / (0.452 x 989.4e12) = 1.5770 ms, + 0.2017 = 1.7787 ms a layer,
+ * x 48 = 85.38 ms.  On EP 8 (8 GPUs): 8,192 rows a GPU x (1.1403 + 0.0355
+ * x 3 x 4 = 1.5663) = 12,831; F = 121.09 GFLOP, 0.27076 + 0.2017 = 0.4725
+ * ms a layer, x 48 = 22.68 ms.  Decode-only steps keep the decode fit
+ * (t_moe_16_fp8_kernels: 7.215 ms at 8 tokens). */
+static double expert_parts_ep_s(const dlp_llm_config *c, const dlp_device *d, int ep, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = ep, .ep = ep, .attn_dp = ep,
+                           .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_MODERN};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, 0, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1) t += p.lin_s[i];
+    return t;
+}
+
+static void t_moe_prefill_kernel(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 1, 8192) * 1e3, 85.38, 0.02 * 85.38);
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 8, 8192) * 1e3, 22.68, 0.02 * 22.68);
+    /* 512 tokens: 32 rows an expert, under the fit's 64: the decode fit
+     * alone, every expert hit (128 (1 - (120/128)^512) = 128.0): 48 x
+     * (20.6 + 128 x 2.5128) us = 16.43 ms (t_moe_16_fp8_kernels' terms) */
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 1, 512) * 1e3, 16.43, 0.02 * 16.43);
+}
+
+/* MLA's down projections are replicated on every attention TP rank (h167):
+ * q_a_proj (7,168 x 1,536) takes the same time on each of 8 TP GPUs as on
+ * one (the same rows, the whole matrix); q_b_proj (1,536 x 24,576) splits. */
+static double lin_entry_s(const dlp_llm_config *c, const dlp_device *d, int tp, double k, double n) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = tp, .kv_dtype = DLP_DT_BFLOAT16,
+                           .engine = DLP_LLM_ENGINE_TRTLLM};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, 4096, 4096, &p, &e) != DLP_OK) return -1;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 0 && p.lin_k[i] == k && p.lin_n[i] == n) return p.lin_s[i];
+    return -1;
+}
+
+static void t_mla_down_proj_replicated(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double qa1 = lin_entry_s(&c, h200, 1, 7168, 1536), qa8 = lin_entry_s(&c, h200, 8, 7168, 1536);
+    double qb1 = lin_entry_s(&c, h200, 1, 1536, 24576), qb8 = lin_entry_s(&c, h200, 8, 1536, 24576);
+    CHECK(qa1 > 0 && qb1 > 0);
+    CHECK_NEAR(qa8, qa1, 1e-12);
+    CHECK(qb8 < 0.5 * qb1);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2058,6 +2123,8 @@ int main(void) {
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
+    RUN(t_moe_prefill_kernel);
+    RUN(t_mla_down_proj_replicated);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);
