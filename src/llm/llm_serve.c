@@ -647,6 +647,7 @@ typedef struct {
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
+    const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
@@ -1148,6 +1149,68 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
     }
 }
 
+/* The context-MLA module at prefill sizes (issue 22, h167): aiconfigurator's
+ * mla_context_module_perf tables (095f58a5, mla/{trtllm/1.3.0rc20,
+ * vllm/0.24.0}, six GPUs; collector/trtllm/collect_mla_module.py times the
+ * engine's own DeepSeek-V3 attention module at its local heads: fused q_a /
+ * kv_a, the norms, q_b and kv_b over every context token, RoPE, the FMHA,
+ * o_proj) run it at about twice what the library's parts gave (H200, 16
+ * heads, 4,096 tokens: 0.667 ms against 0.29 ms).  Per layer on one GPU,
+ * N prompt tokens of s, h heads a GPU:
+ *     t = a + c N + Fp / (eta_p Pg) + Ff / (eta_f P16)
+ * Fp the module's GEMM FLOPs (2 N x the down, up and o projections at h),
+ * Ff = N s h (qk + v head dims) the causal FMHA, Pg the GEMMs' format
+ * peak, P16 the bf16 peak (the FMHA runs bf16).  Least squares on relative
+ * error over batch x isl >= 1,024, fp8 KV (tools/attn/fit_mla_context.py,
+ * which prints the leave-one-GPU-out refits): TensorRT-LLM fp8_block GEMMs
+ * MAPE 8.1 % (held out 5.4-12.7 %), bf16 6.8 % (4.8-11.4 %); vLLM fp8 17.9 %
+ * (10.8-56.0 %), bf16 18.4 % (8.9-55.8 %).  The terms are not separately
+ * identified (eta_f ~1; the FMHA alone, context_mla_perf, is ~0.54 of the
+ * peak and c absorbs the rest): a fit of the whole module, used as a floor
+ * under the library's parts for the prompt tokens.  Not for sparse (DSA)
+ * attention, which the table does not time.  {a us, c ns, eta_p, eta_f},
+ * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang has no module table
+ * (only the FMHA's): no floor (TensorRT-LLM's fit on its rows moved their
+ * TTFT 51.7 -> 51.0 % on prefill workers and 37.3 -> 38.1 % aggregated,
+ * the sum worse; docs/llm.md, h167). */
+static const double MLA_PF[4][2][4] = {
+    [DLP_LLM_ENGINE_MODERN] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
+    [DLP_LLM_ENGINE_VLLM_V0] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
+    [DLP_LLM_ENGINE_TRTLLM] = {{52.3, 2.60, 0.337, 1.056}, {42.8, 3.08, 0.597, 0.917}},
+};
+
+/* The fit for c's MLA on d: fp8 GEMMs on fp8 tensor cores, or 16-bit
+ * GEMMs (bf16 / fp16 checkpoints; nvfp4 checkpoints keep attention 16-bit,
+ * lin_is16) on an NVIDIA GPU; NULL otherwise (and for DSA). */
+static const double *mla_pf_fit(const dlp_llm_config *c, const dlp_device *d, int quant, int cdt, int engine) {
+    if (c->kv_lora_rank <= 0 || c->index_topk > 0 || !is_nvidia(d)) return NULL;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_SGLANG) return NULL;
+    if (quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN) return MLA_PF[engine][0];
+    if (quant == DLP_QT_BF16 || quant == DLP_QT_FP16 || (quant == DLP_QT_NVFP4 && cdt == DLP_DT_FLOAT4E2M1))
+        return MLA_PF[engine][1];
+    return NULL;
+}
+
+/* Seconds of the MLA modules (all attention layers) over n_pf prompt
+ * tokens of prompts pf_len long, on the busiest attention rank, at the
+ * table fit s->mla_pf (MLA_PF). */
+static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
+    const dlp_llm_config *c = s->c;
+    const double *f = s->mla_pf;
+    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
+    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank, N = n_pf / s->attn_dp;
+    double down = rq > 0 ? H * (rq + rkv + dr) + rq * h * (dn + dr) : H * (rkv + dr) + H * h * (dn + dr);
+    double fp = 2.0 * N * (down + rkv * h * (dn + dv) + h * dv * H);
+    double ff = N * pf_len * h * (dn + dr + dv);
+    int tc;
+    double p16 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_BFLOAT16, DLP_TF32_OFF, &tc);
+    double pg = f == MLA_PF[s->engine][0] ? s->peak_mm : p16;
+    if (!(pg > 0) || !(p16 > 0) || !(N > 0)) return 0;
+    double layer = f[0] * 1e-6 + f[1] * 1e-9 * N + fp / (f[2] * pg) + ff / (f[3] * p16);
+    return s->p->attn_layers * layer;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1173,6 +1236,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * (MTP) and the last token of each prompt */
     double heads = dec_g * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     double ee = s->moe_fit ? p->expert_elems : 0, gemm_f = 0; /* the GEMMs' FLOPs on one GPU */
+    double attn_lin = 0; /* the attention blocks' GEMMs (MLA's prefill floor) */
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
@@ -1211,6 +1275,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
                                            s->moe_tp, s->peak_mm));
             if (km > it.t - t0) it.t = t0 + km;
         }
+        if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
     double t0 = it.t;
@@ -1238,9 +1303,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
+    double tpf0 = it.t;
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    /* MLA: the prompt tokens' attention module at least its table fit */
+    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * n_pf / T - (it.t - tpf0));
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
@@ -1762,6 +1830,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
