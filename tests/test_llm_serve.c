@@ -1222,6 +1222,46 @@ static void t_mla_down_proj_replicated(void) {
     CHECK(qb8 < 0.5 * qb1);
 }
 
+/* The context-MLA module's floor (h167, MLA_PF from
+ * tools/attn/fit_mla_context.py, TensorRT-LLM fp8 block GEMMs: a 52.3 us,
+ * c 2.60 ns a token, eta_p 0.337, eta_f 1.056).  By hand, DeepSeek-R1 on 8
+ * H200 (TP 8: 16 heads a GPU), one prompt of 4,096 tokens, per layer:
+ *   Fp = 2 x 4096 x (7168 x 2112 + 1536 x 16 x 192 + 512 x 16 x 256
+ *        + 16 x 128 x 7168) = 2 x 4096 x 36,634,624 = 300.11 GFLOP,
+ *        / (0.337 x 1978.9e12) = 0.45002 ms
+ *   Ff = 4096 x 4096 x 16 x 320 = 85.90 GFLOP, / (1.056 x 989.4e12) =
+ *        0.08222 ms
+ *   t = 0.0523 + 2.60e-9 x 4096 s + 0.45002 + 0.08222 = 0.59519 ms,
+ *   x 61 attention layers = 36.31 ms (the table: 0.667 ms a layer).
+ * The library's own parts give ~0.29 ms a layer there, so the floor is the
+ * answer: the attention GEMMs plus the prefill attention = 36.31 ms.
+ * SGLang has no module table: no floor, its parts stand (less). */
+static double mla_prefill_s(const dlp_llm_config *c, const dlp_device *d, int engine) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .kv_dtype = DLP_DT_FLOAT8E4M3FN, .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, 4096, 4096, &p, &e) != DLP_OK) return -1;
+    double t = p.attn_pf_s;
+    for (int i = 0; i < p.n_lin; i++) {
+        double k = p.lin_k[i], n = p.lin_n[i];
+        if (p.lin_kind[i] == 0 && ((k == 7168 && (n == 1536 || n == 576)) || (k == 1536 && n == 24576) ||
+                                   (k == 512 && n == 32768) || (k == 16384 && n == 7168)))
+            t += p.lin_s[i];
+    }
+    return t;
+}
+
+static void t_mla_context_floor(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double tr = mla_prefill_s(&c, h200, DLP_LLM_ENGINE_TRTLLM), sg = mla_prefill_s(&c, h200, DLP_LLM_ENGINE_SGLANG);
+    CHECK_NEAR(tr * 1e3, 36.31, 0.005 * 36.31);
+    CHECK(sg > 0 && sg < 0.7 * tr);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2125,6 +2165,7 @@ int main(void) {
     RUN(t_moe_16_fp8_kernels);
     RUN(t_moe_prefill_kernel);
     RUN(t_mla_down_proj_replicated);
+    RUN(t_mla_context_floor);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);
