@@ -841,29 +841,38 @@ int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
  * are decode-sized (T <= 32, weight streaming).  With tens of rows an
  * expert the grouped GEMMs are math-bound, and aiconfigurator's tables
  * (095f58a5, moe/{trtllm/1.3.0rc20,sglang/0.5.14,vllm/0.24.0}/moe_perf,
- * balanced routing, moe_tp 1, every model shape, >= 64 rows an expert;
- * TensorRT-LLM's rank-local EP rows and the other engines' EP 1 rows)
- * run them far below the dense peak: per layer t = a + F / (eta x peak),
- * F the rank's expert FLOPs (2 x rows x 3 x hidden x inter), peak the
- * format's dense tensor rate.  At 8,192 tokens of DeepSeek-V3 on EP 8 of
- * H200 the table's 1.28 ms is ~0.28 of the fp8 peak, where the GEMM
- * curve (all layers' matrices taken as one kernel) gave 0.42 ms.  Fitted
- * per engine and format on relative error (tools/moe/fit_moe_prefill.py,
- * which prints the leave-one-GPU-out refits: eta within +-10 %, held-out
- * MAPE 16-44 %); {a us, eta}, indexed [format][engine].  Outside the
- * fitted range (under 64 rows an expert) the decode fits above price the
- * module alone.  A fit on kernel tables, not on serving rows. */
+ * balanced routing, >= 64 rows an expert, every model shape with hidden >=
+ * 2,048; TensorRT-LLM's rank-local EP and TP rows, the other engines' EP 1
+ * rows at TP 1-8) run them far below the dense peak: per layer
+ * t = a + F / (eta x peak), F the rank's expert FLOPs (2 x rows x 3 x
+ * hidden x inter / moe_tp), peak the format's dense tensor rate.  At 8,192
+ * tokens of DeepSeek-V3 on EP 8 of H200 the table's 1.28 ms is ~0.28 of
+ * the fp8 peak, where the GEMM curve (all layers' matrices taken as one
+ * kernel) gave 0.42 ms.  Each engine runs its own kernel per generation
+ * (SGLang triton on Hopper, FlashInfer's TensorRT-LLM MoE on Blackwell;
+ * TensorRT-LLM cutlass on Hopper, DeepGEMM for fp8 on Blackwell), so one
+ * fit per engine, format and generation (Hopper: H100, H200; Blackwell:
+ * B200, B300, GB200, GB300), on relative error (tools/moe/fit_moe_prefill.py,
+ * which prints the leave-one-GPU-out refits: eta within +-9 %, held-out
+ * MAPE 14-45 %); {a us, eta}, indexed [generation][format][engine].
+ * Outside the fitted range (under 64 rows an expert, other generations)
+ * the decode fits above price the module alone.  A fit on kernel tables,
+ * not on serving rows. */
 #define MOE_PF_MIN_ROWS 64.0
-static const double MOE_PF[3][4][2] = {
-    /* 16-bit */
-    {[DLP_LLM_ENGINE_MODERN] = {201.7, 0.452}, [DLP_LLM_ENGINE_VLLM_V0] = {201.7, 0.452},
-     [DLP_LLM_ENGINE_SGLANG] = {133.8, 0.357}, [DLP_LLM_ENGINE_TRTLLM] = {56.8, 0.563}},
-    /* fp8 (block) */
-    {[DLP_LLM_ENGINE_MODERN] = {226.0, 0.230}, [DLP_LLM_ENGINE_VLLM_V0] = {226.0, 0.230},
-     [DLP_LLM_ENGINE_SGLANG] = {240.6, 0.258}, [DLP_LLM_ENGINE_TRTLLM] = {55.2, 0.337}},
-    /* nvfp4 */
-    {[DLP_LLM_ENGINE_MODERN] = {123.5, 0.290}, [DLP_LLM_ENGINE_VLLM_V0] = {123.5, 0.290},
-     [DLP_LLM_ENGINE_SGLANG] = {331.2, 0.387}, [DLP_LLM_ENGINE_TRTLLM] = {76.5, 0.264}},
+static const double MOE_PF[2][3][4][2] = {
+    { /* Hopper: 16-bit, fp8 (block); no nvfp4 */
+     {[DLP_LLM_ENGINE_MODERN] = {205.7, 0.521}, [DLP_LLM_ENGINE_VLLM_V0] = {205.7, 0.521},
+      [DLP_LLM_ENGINE_SGLANG] = {122.4, 0.365}, [DLP_LLM_ENGINE_TRTLLM] = {61.6, 0.569}},
+     {[DLP_LLM_ENGINE_MODERN] = {189.5, 0.258}, [DLP_LLM_ENGINE_VLLM_V0] = {189.5, 0.258},
+      [DLP_LLM_ENGINE_SGLANG] = {120.3, 0.295}, [DLP_LLM_ENGINE_TRTLLM] = {60.2, 0.254}},
+     {{0, 0}}},
+    { /* Blackwell: 16-bit, fp8 (block), nvfp4 */
+     {[DLP_LLM_ENGINE_MODERN] = {110.1, 0.402}, [DLP_LLM_ENGINE_VLLM_V0] = {110.1, 0.402},
+      [DLP_LLM_ENGINE_SGLANG] = {106.7, 0.379}, [DLP_LLM_ENGINE_TRTLLM] = {57.5, 0.520}},
+     {[DLP_LLM_ENGINE_MODERN] = {111.7, 0.176}, [DLP_LLM_ENGINE_VLLM_V0] = {111.7, 0.176},
+      [DLP_LLM_ENGINE_SGLANG] = {99.5, 0.173}, [DLP_LLM_ENGINE_TRTLLM] = {58.0, 0.330}},
+     {[DLP_LLM_ENGINE_MODERN] = {82.7, 0.267}, [DLP_LLM_ENGINE_VLLM_V0] = {82.7, 0.267},
+      [DLP_LLM_ENGINE_SGLANG] = {160.9, 0.320}, [DLP_LLM_ENGINE_TRTLLM] = {75.0, 0.255}}},
 };
 
 /* The busiest EP rank at prefill sizes (issue 22, h167): aiconfigurator
@@ -871,27 +880,29 @@ static const double MOE_PF[3][4][2] = {
  * (sdk/models/deepseek.py: workload_distribution "power_law", alpha 1.01;
  * collector/helper.py power_law_logits_v3: expert loads drawn from a power
  * law, the rank with the most routed rows measured).  Its TensorRT-LLM
- * tables' power-law over balanced time, >= 64 rows an expert, fit
- * 1 + b0 + b1 log2(EP) log2(T / 512) on T tokens a step (16,056 rows, MAPE
- * 22.5 %; leaving out each GPU b0 0.121-0.150, b1 0.033-0.038, held-out
- * MAPE 17.9-29.3 %; tools/moe/fit_moe_prefill.py): +29 % at 1k tokens on
- * EP 8, +57 % at 8k, +2 % more per doubling of EP.  It scales the rank's
- * math (MOE_PF's F); with redundant expert slots EPLB balances the load
- * and none is charged (expert_copies). */
-#define MOE_PF_IMB_B0 0.1403
-#define MOE_PF_IMB_B1 0.0355
+ * tables' power-law over balanced time (moe_tp 1, >= 64 rows an expert)
+ * fit 1 + b0 + b1 log2(EP) log2(T / 512) on T tokens a step (7,384 rows,
+ * MAPE 20.3 %; leaving out each GPU b0 0.133-0.160, b1 0.036-0.042,
+ * held-out MAPE 16.1-26.7 %; tools/moe/fit_moe_prefill.py): +15 % on one
+ * rank (the hot experts' tiles), +39 % at 1k tokens on EP 8, +62 % at 8k.
+ * It scales the rank's math (MOE_PF's F); with redundant expert slots
+ * EPLB balances the load and none is charged (expert_copies). */
+#define MOE_PF_IMB_B0 0.1512
+#define MOE_PF_IMB_B1 0.0393
 static double moe_pf_imbalance(double T, int ep, double slots) {
     if (slots > 0) return 1.0;
     double lt = T > 512.0 ? log2(T / 512.0) : 0.0;
     return 1.0 + MOE_PF_IMB_B0 + MOE_PF_IMB_B1 * log2(ep > 1 ? (double)ep : 1.0) * lt;
 }
 
-static const double *moe_pf_fit(int kind, int engine) {
-    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) return NULL;
-    if (kind == DLP__MOEK_16) return MOE_PF[0][engine];
-    if (kind == DLP__MOEK_FP8) return MOE_PF[1][engine];
-    if (kind == DLP__MOEK_NVFP4) return MOE_PF[2][engine];
-    return NULL;
+/* MOE_PF's {a us, eta} for MoE kernel `kind` under `engine` on d (Hopper,
+ * compute capability 9, or Blackwell, 10 and up); NULL elsewhere. */
+static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM || !d || d->cc_major < 9) return NULL;
+    int gen = d->cc_major >= 10 ? 1 : 0;
+    int f = kind == DLP__MOEK_16 ? 0 : kind == DLP__MOEK_FP8 ? 1 : kind == DLP__MOEK_NVFP4 ? 2 : -1;
+    if (f < 0 || !(MOE_PF[gen][f][engine][1] > 0)) return NULL;
+    return MOE_PF[gen][f][engine];
 }
 
 /* The fitted (t0 us, c us, eta) of MoE kernel `kind` under `engine`;
@@ -1829,7 +1840,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
-    s->moe_pf = c->num_experts > 0 ? moe_pf_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;

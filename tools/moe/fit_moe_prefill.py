@@ -27,6 +27,7 @@ power-law routing (power_law_1.01 over balanced, TensorRT-LLM rows).
 Usage: python3 tools/moe/fit_moe_prefill.py
 """
 import csv
+import math
 import os
 import statistics
 from collections import defaultdict
@@ -49,26 +50,33 @@ def load():
             pk = PEAK[g][fi]
             if not pk:
                 continue
-            T, H, I, E, K, ep = (float(r[k]) for k in ('tokens', 'hidden', 'inter', 'experts', 'topk', 'ep'))
-            F = 2.0 * T * K / ep * 3.0 * H * I
-            W = E / ep * 3.0 * H * I * wb
-            rows.append(dict(g=g, e=r['engine'], dt=dt, T=T, ep=ep, E=E, K=K, H=H, I=I, dist=r['distribution'],
+            T, H, I, E, K, tp, ep = (float(r[k]) for k in ('tokens', 'hidden', 'inter', 'experts', 'topk', 'tp', 'ep'))
+            F = 2.0 * T * K / ep * 3.0 * H * I / tp
+            W = E / ep * 3.0 * H * I / tp * wb
+            rows.append(dict(g=g, e=r['engine'], dt=dt, T=T, tp=tp, ep=ep, E=E, K=K, H=H, I=I, dist=r['distribution'],
+                             arch='hopper' if g.startswith('h') else 'blackwell',
                              t=float(r['latency_ms']) * 1e-3, F=F, W=W, pk=pk * 1e12, bw=PEAK[g][3] * 1e9,
                              rpe=T * K / E))
     return rows
 
 
-def eta_of(rows):
-    v = [r['F'] / (r['t'] * r['pk']) for r in rows]
-    return statistics.median(v) if v else float('nan')
+def affine(rows):
+    """(a s, 1 / eta) of t = a + F / (eta peak), least squares on relative error."""
+    s00 = s01 = s11 = y0 = y1 = 0.0
+    for r in rows:
+        x, t = r['F'] / r['pk'], r['t']
+        w = 1.0 / (t * t)
+        s00 += w; s01 += w * x; s11 += w * x * x; y0 += w * t; y1 += w * x * t
+    det = s00 * s11 - s01 * s01
+    return (y0 * s11 - s01 * y1) / det, (s00 * y1 - s01 * y0) / det
 
 
-def pred(r, eta):
-    return max(r['F'] / (eta * r['pk']), r['W'] / r['bw'])
+def pred(r, c):
+    return max(c[0] + c[1] * r['F'] / r['pk'], r['W'] / r['bw'])
 
 
-def mape(rows, eta):
-    return 100.0 * statistics.mean(abs(pred(r, eta) / r['t'] - 1) for r in rows) if rows else float('nan')
+def mape(rows, c):
+    return 100.0 * statistics.mean(abs(pred(r, c) / r['t'] - 1) for r in rows) if rows else float('nan')
 
 
 def main():
@@ -76,61 +84,62 @@ def main():
     bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS]
     groups = defaultdict(list)
     for r in bal:
-        groups[(r['e'], r['dt'])].append(r)
-    print('engine  format     rows  eta (share of the dense peak)  MAPE  | leave-one-GPU-out: gpu eta -> MAPE')
+        groups[(r['e'], r['dt'], r['arch'])].append(r)
+    print('t = a + F / (eta peak) per layer, floored by the weight stream; balanced, >= %d rows an expert' % MIN_ROWS)
+    print('engine  format     arch        rows   a us    eta  MAPE   | leave one GPU out: a us / eta -> held-out MAPE')
     for k in sorted(groups):
         g = groups[k]
-        eta = eta_of(g)
+        c = affine(g)
         lo = []
         for gpu in sorted({r['g'] for r in g}):
             tr = [r for r in g if r['g'] != gpu]
-            te = [r for r in g if r['g'] == gpu]
             if not tr:
                 continue
-            e2 = eta_of(tr)
-            lo.append('%s %.3f -> %.1f%%' % (gpu, e2, mape(te, e2)))
-        print('%-7s %-10s %5d  %.3f  %5.1f%%  | %s' % (k[0], k[1], len(g), eta, mape(g, eta), '; '.join(lo)))
-    # the busiest rank: power-law over balanced, TensorRT-LLM, DeepSeek-V3's shape
+            c2 = affine(tr)
+            lo.append('%s %.0f / %.3f -> %.1f%%' % (gpu, c2[0] * 1e6, 1 / c2[1], mape([r for r in g if r['g'] == gpu], c2)))
+        print('%-7s %-10s %-9s %6d %6.1f %6.3f %5.1f%% | %s' % (k[0], k[1], k[2], len(g), c[0] * 1e6, 1 / c[1], mape(g, c),
+                                                             '; '.join(lo)))
+    # the busiest rank: power-law over balanced, TensorRT-LLM, moe_tp 1
     pl = defaultdict(list)
-    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['ep'], r['dist']): r for r in rows}
+    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['tp'], r['ep'], r['dist']): r for r in rows}
     for k, r in idx.items():
-        if k[1] != 'trtllm' or k[9] != 'power_law_1.01':
+        if k[1] != 'trtllm' or k[10] != 'power_law_1.01' or k[8] != 1:
             continue
-        b = idx.get(k[:9] + ('balanced',))
+        b = idx.get(k[:10] + ('balanced',))
         if b and r['rpe'] >= MIN_ROWS:
             pl[(int(r['ep']), int(r['T']))].append(r['t'] / b['t'])
     print('\nTensorRT-LLM, power_law_1.01 / balanced (median over GPUs, formats, shapes with >= %d rows an expert):' % MIN_ROWS)
     for ep in sorted({k[0] for k in pl}):
         print('  EP %3d: ' % ep + '  '.join('T %5d %.2f' % (T, statistics.median(pl[(ep, T)]))
                                          for T in sorted({k[1] for k in pl if k[0] == ep})))
-
-
-if __name__ == '__main__':
-    main()
+    imbalance_report(rows)
 
 
 def imbalance_fit(rows, gpus=None):
     """(b0, b1) of power / balanced - 1 = b0 + b1 log2(EP) log2(T / 512),
-    least squares over TensorRT-LLM's rows with >= MIN_ROWS rows an expert."""
-    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['ep'], r['dist']): r for r in rows}
+    least squares over TensorRT-LLM's moe_tp 1 rows with >= MIN_ROWS rows an expert."""
+    idx = {(r['g'], r['e'], r['dt'], r['T'], r['H'], r['I'], r['E'], r['K'], r['tp'], r['ep'], r['dist']): r for r in rows}
     pts = []
     for k, r in idx.items():
-        if k[1] != 'trtllm' or k[9] != 'power_law_1.01' or (gpus and k[0] not in gpus):
+        if k[1] != 'trtllm' or k[10] != 'power_law_1.01' or k[8] != 1 or (gpus and k[0] not in gpus):
             continue
-        b = idx.get(k[:9] + ('balanced',))
+        b = idx.get(k[:10] + ('balanced',))
         if b and r['rpe'] >= MIN_ROWS:
-            import math
             pts.append((math.log2(r['ep']) * math.log2(r['T'] / 512.0), r['t'] / b['t'] - 1, r['g']))
     n = len(pts)
-    sx = sum(p[0] for p in pts); sy = sum(p[1] for p in pts)
-    sxx = sum(p[0] ** 2 for p in pts); sxy = sum(p[0] * p[1] for p in pts)
+    sx = sum(p[0] for p in pts)
+    sy = sum(p[1] for p in pts)
+    sxx = sum(p[0] ** 2 for p in pts)
+    sxy = sum(p[0] * p[1] for p in pts)
     b1 = (n * sxy - sx * sy) / (n * sxx - sx * sx)
     return (sy - b1 * sx) / n, b1, pts
 
 
 def imbalance_report(rows):
     b0, b1, pts = imbalance_fit(rows)
-    err = lambda ps, a, b: 100 * statistics.mean(abs((1 + a + b * p[0]) / (1 + p[1]) - 1) for p in ps)
+
+    def err(ps, a, b):
+        return 100 * statistics.mean(abs((1 + a + b * p[0]) / (1 + p[1]) - 1) for p in ps)
     print('\nbusiest EP rank, power_law_1.01 / balanced = 1 + b0 + b1 log2(EP) log2(T / 512): '
           'b0 %.4f b1 %.4f, MAPE %.1f%% (%d rows)' % (b0, b1, err(pts, b0, b1), len(pts)))
     for gpu in sorted({p[2] for p in pts}):
@@ -139,4 +148,5 @@ def imbalance_report(rows):
 
 
 if __name__ == '__main__':
-    imbalance_report(load())
+    main()
+
