@@ -7,23 +7,26 @@ Data: aic_moe_prefill.csv beside this script — aiconfigurator's per-op MoE
 tables (github ai-dynamo/aiconfigurator at 095f58a5, Apache-2.0 (NVIDIA),
 aic-core/src/aiconfigurator_core/systems/data/{h100_sxm,h200_sxm,b200_sxm,
 b300_sxm,gb200,gb300}/moe/{trtllm/1.3.0rc20,sglang/0.5.14,vllm/0.24.0}/
-moe_perf.parquet, read with the npm package hyparquet): moe_tp 1, num_tokens
->= 1,024, every model shape of the tables, the faster kernel where an engine
-has two (its autotuner picks).  TensorRT-LLM's collector builds the rank's
-own workload under EP (collector/trtllm/collect_moe.py, rank-local routing),
-so its EP rows are kept; SGLang's and vLLM's EP > 1 rows do not scale with
-1 / EP (their latency at EP 8 is ~EP 1's / 1.3), so only their EP 1 rows
-are used.
+moe_perf.parquet, read with the npm package hyparquet): num_tokens 1,024 to
+16,384 (powers of two), hidden >= 2,048, moe_tp <= 8, moe_ep <= 64, every
+model shape, the faster kernel where an engine has two (its autotuner
+picks); balanced routing, plus power_law_1.01 for TensorRT-LLM at moe_tp 1.
+TensorRT-LLM's collector builds the rank's own workload under EP
+(collector/trtllm/collect_moe.py, rank-local routing), so its EP rows are
+kept; SGLang's and vLLM's EP > 1 rows do not scale with 1 / EP (their
+latency at EP 8 is ~EP 1's / 1.3), so only their EP 1 rows are there.
 
-Model: at these sizes the module's time is its grouped GEMMs' math, F / (eta
-x peak), F = 2 x T x topk / EP x 3 x hidden x inter on the rank (SwiGLU: gate,
-up, down), peak the dense tensor rate of the format (data/devices.json:
-bf16, fp8, fp4); the weight stream (every local expert's slices at the DRAM
-peak) is the floor under it.  eta per (engine, format) is the median of F /
-(t x peak) over the balanced rows with at least 64 rows an expert.  Held-out
-check: eta refitted leaving out each GPU, MAPE of max(F / (eta peak), W / BW)
-on that GPU's rows.  Also prints the busiest EP rank under the tables'
-power-law routing (power_law_1.01 over balanced, TensorRT-LLM rows).
+Model, per layer on one GPU: t = a + F / (eta x peak), floored by the
+weight stream (every local expert's slices at the DRAM peak); F = 2 x T x
+topk / EP x 3 x hidden x inter / TP (SwiGLU: gate, up, down), peak the
+dense tensor rate of the format (data/devices.json: bf16, fp8, fp4).  One
+fit per engine, format and GPU generation (Hopper: H100, H200; Blackwell:
+B200, B300, GB200, GB300), least squares on relative error over the
+balanced rows with at least 64 rows an expert.  Held-out check: the fit
+redone leaving out each GPU of the generation, MAPE on that GPU's rows.
+Then the busiest EP rank under the tables' power-law routing: power_law_1.01
+over balanced time on TensorRT-LLM's moe_tp 1 rows, fitted as 1 + b0 + b1
+log2(EP) log2(T / 512), held out by GPU likewise.
 Usage: python3 tools/moe/fit_moe_prefill.py
 """
 import csv
