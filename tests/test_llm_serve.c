@@ -1157,6 +1157,111 @@ static void t_moe_16_fp8_kernels(void) {
     CHECK(pf * 1e6 > 48 * 625.0);
 }
 
+/* The fused MoE at prefill sizes and the busiest EP rank (h167, MOE_PF
+ * and MOE_PF_IMB_* from tools/moe/fit_moe_prefill.py: vLLM 16-bit on
+ * Hopper a 205.7 us, eta 0.521; imbalance 1 + 0.1512 + 0.0393 log2(EP)
+ * log2(T / 512)).  By hand, Qwen3-30B-A3B (48 MoE layers, 128 experts,
+ * top 8, an expert 3 x 2048 x 768 = 4,718,592 weights) on one H200 (989.4
+ * bf16 TFLOPS), a prompt of 8,192 tokens: 512 rows an expert (>= 64: in
+ * the fit); rows 65,536 x 1.1512 = 75,445; F = 2 x 75,445 x 4,718,592 =
+ * 711.99 GFLOP, / (0.521 x 989.4e12) = 1.3812 ms, + 0.2057 = 1.5869 ms a
+ * layer, x 48 = 76.17 ms.  On EP 8 (8 GPUs): 8,192 rows a GPU x (1.1512 +
+ * 0.0393 x 3 x 4 = 1.6228) = 13,294; F = 125.46 GFLOP, 0.24338 + 0.2057 =
+ * 0.44908 ms a layer, x 48 = 21.56 ms.  Decode-only steps keep the decode
+ * fit (t_moe_16_fp8_kernels: 7.215 ms at 8 tokens). */
+static double expert_parts_ep_s(const dlp_llm_config *c, const dlp_device *d, int ep, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = ep, .ep = ep, .attn_dp = ep,
+                           .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_MODERN};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, 0, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1) t += p.lin_s[i];
+    return t;
+}
+
+static void t_moe_prefill_kernel(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 1, 8192) * 1e3, 76.17, 0.02 * 76.17);
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 8, 8192) * 1e3, 21.56, 0.02 * 21.56);
+    /* 512 tokens: 32 rows an expert, under the fit's 64: the decode fit
+     * alone, every expert hit (128 (1 - (120/128)^512) = 128.0): 48 x
+     * (20.6 + 128 x 2.5128) us = 16.43 ms (t_moe_16_fp8_kernels' terms) */
+    CHECK_NEAR(expert_parts_ep_s(&c, h200, 1, 512) * 1e3, 16.43, 0.02 * 16.43);
+}
+
+/* MLA's down projections are replicated on every attention TP rank (h167):
+ * q_a_proj (7,168 x 1,536) takes the same time on each of 8 TP GPUs as on
+ * one (the same rows, the whole matrix); q_b_proj (1,536 x 24,576) splits. */
+static double lin_entry_s(const dlp_llm_config *c, const dlp_device *d, int tp, double k, double n) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = tp, .kv_dtype = DLP_DT_BFLOAT16,
+                           .engine = DLP_LLM_ENGINE_TRTLLM};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, 4096, 4096, &p, &e) != DLP_OK) return -1;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 0 && p.lin_k[i] == k && p.lin_n[i] == n) return p.lin_s[i];
+    return -1;
+}
+
+static void t_mla_down_proj_replicated(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double qa1 = lin_entry_s(&c, h200, 1, 7168, 1536), qa8 = lin_entry_s(&c, h200, 8, 7168, 1536);
+    double qb1 = lin_entry_s(&c, h200, 1, 1536, 24576), qb8 = lin_entry_s(&c, h200, 8, 1536, 24576);
+    CHECK(qa1 > 0 && qb1 > 0);
+    CHECK_NEAR(qa8, qa1, 1e-12);
+    CHECK(qb8 < 0.5 * qb1);
+}
+
+/* The context-MLA module's floor (h167, MLA_PF from
+ * tools/attn/fit_mla_context.py, TensorRT-LLM fp8 block GEMMs: a 52.3 us,
+ * c 2.60 ns a token, eta_p 0.337, eta_f 1.056).  By hand, DeepSeek-R1 on 8
+ * H200 (TP 8: 16 heads a GPU), one prompt of 4,096 tokens, per layer:
+ *   Fp = 2 x 4096 x (7168 x 2112 + 1536 x 16 x 192 + 512 x 16 x 256
+ *        + 16 x 128 x 7168) = 2 x 4096 x 36,634,624 = 300.11 GFLOP,
+ *        / (0.337 x 1978.9e12) = 0.45002 ms
+ *   Ff = 4096 x 4096 x 16 x 320 = 85.90 GFLOP, / (1.056 x 989.4e12) =
+ *        0.08222 ms
+ *   t = 0.0523 + 2.60e-9 x 4096 s + 0.45002 + 0.08222 = 0.59519 ms,
+ *   x 61 attention layers = 36.31 ms (the table: 0.667 ms a layer).
+ * The library's own parts give ~0.29 ms a layer there, so the floor is the
+ * answer: the attention GEMMs plus the prefill attention = 36.31 ms.
+ * SGLang has no module table: no floor, its parts stand (less). */
+static double mla_prefill_s(const dlp_llm_config *c, const dlp_device *d, int engine) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .kv_dtype = DLP_DT_FLOAT8E4M3FN, .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, 4096, 4096, &p, &e) != DLP_OK) return -1;
+    double t = p.attn_pf_s;
+    for (int i = 0; i < p.n_lin; i++) {
+        double k = p.lin_k[i], n = p.lin_n[i];
+        if (p.lin_kind[i] == 0 && ((k == 7168 && (n == 1536 || n == 576)) || (k == 1536 && n == 24576) ||
+                                   (k == 512 && n == 32768) || (k == 16384 && n == 7168)))
+            t += p.lin_s[i];
+    }
+    return t;
+}
+
+static void t_mla_context_floor(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double tr = mla_prefill_s(&c, h200, DLP_LLM_ENGINE_TRTLLM), sg = mla_prefill_s(&c, h200, DLP_LLM_ENGINE_SGLANG);
+    CHECK_NEAR(tr * 1e3, 36.31, 0.005 * 36.31);
+    CHECK(sg > 0 && sg < 0.7 * tr);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2209,6 +2314,9 @@ int main(void) {
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
+    RUN(t_moe_prefill_kernel);
+    RUN(t_mla_down_proj_replicated);
+    RUN(t_mla_context_floor);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

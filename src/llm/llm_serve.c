@@ -326,6 +326,8 @@ typedef struct {
     int attn;                  /* LIN_DENSE of an attention block (a scope
                                   "/attn/" or "/linear_attn/"): the nvfp4
                                   checkpoints of MoE models keep it 16-bit */
+    int repl;                  /* replicated on every attention TP rank, not
+                                  split (MLA's down projections, mla_repl) */
 } lin_t;
 
 #define MAX_LIN 48
@@ -352,15 +354,15 @@ static int has_init_weight(const dlp_graph *g, const dlp_node_info *ni, dlp_tens
     return 0;
 }
 
-static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn) {
+static void add_lin(prof_t *p, double k, double n, double e, double count, int kind, int attn, int repl) {
     for (int i = 0; i < p->n_lin; i++) {
         lin_t *l = &p->lin[i];
-        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn) {
+        if (l->k == k && l->n == n && l->experts == e && l->kind == kind && l->attn == attn && l->repl == repl) {
             l->count += count;
             return;
         }
     }
-    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn};
+    if (p->n_lin < MAX_LIN) p->lin[p->n_lin++] = (lin_t){k, n, e, count, kind, attn, repl};
     else p->lin[MAX_LIN - 1].count += count * k * n / (p->lin[MAX_LIN - 1].k * p->lin[MAX_LIN - 1].n);
 }
 
@@ -392,6 +394,20 @@ static double expert_elems(const prof_t *p, double hidden) {
     return layers > 0 ? all / layers : 0;
 }
 
+/* MLA's down projections (q_a_proj, kv_a_proj_with_mqa: hidden -> the
+ * query and KV latents) are replicated on every attention TP rank, which
+ * runs them over all its tokens: SGLang fuses them into one ReplicatedLinear
+ * (python/sglang/srt/models/deepseek_v2.py, fused_qkv_a_proj_with_mqa, "For
+ * tensor parallel attention"), and aiconfigurator's context-MLA module
+ * collector times TensorRT-LLM's attention module at its local heads with
+ * the full latent projections (collector/trtllm/collect_mla_module.py,
+ * tp_size 1, num_heads = heads a GPU).  Only the heads' matrices (q_b,
+ * kv_b, o_proj) split.  Issue 22, h167. */
+static int mla_repl(const dlp_llm_config *c, const char *name) {
+    if (c->kv_lora_rank <= 0 || !strstr(name, "/attn/")) return 0;
+    return strstr(name, "/q_a_proj") != NULL || strstr(name, "/kv_a_proj_with_mqa") != NULL;
+}
+
 static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, dlp_error *err) {
     memset(p, 0, sizeof *p);
     p->cfg = *c;
@@ -418,17 +434,17 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
         dlp_tensor_info t;
         if (mm && has_init_weight(g, &ni, &t)) {
             if (t.rank == 3) {
-                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0);
+                add_lin(p, (double)t.dims[1], (double)t.dims[2], (double)t.dims[0], 1, LIN_EXPERT, 0, 0);
             } else if (strstr(ni.name, "/experts.") && c->num_experts > 0) {
                 /* Mixtral-style: one node per expert -> one grouped entry */
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], (double)c->num_experts, 1.0 / (double)c->num_experts,
-                        LIN_EXPERT, 0);
+                        LIN_EXPERT, 0, 0);
             } else {
                 int head = strstr(ni.name, "lm_head") || strstr(ni.name, "mlm_head");
                 int router = c->num_experts > 0 && strstr(ni.name, "/router") != NULL;
                 int attn = strstr(ni.name, "/attn/") || strstr(ni.name, "/linear_attn/");
                 add_lin(p, (double)t.dims[0], (double)t.dims[1], 1, 1,
-                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn);
+                        head ? LIN_HEAD : router ? LIN_ROUTER : LIN_DENSE, attn, mla_repl(c, ni.name));
             }
             lin_elems += (double)t.numel;
             continue;
@@ -639,6 +655,8 @@ typedef struct {
     double peak_mm16;          /* the 16-bit GEMM curve and peak they run on */
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
+    const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
+    const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
@@ -828,6 +846,74 @@ int dlp__llm_moe_kernel(const dlp_device *d, int quant) {
     return cdt == DLP_DT_BFLOAT16 || cdt == DLP_DT_FLOAT16 ? DLP__MOEK_16 : DLP__MOEK_NONE;
 }
 
+/* The fused-MoE module at prefill sizes (issue 22, h167): the fits above
+ * are decode-sized (T <= 32, weight streaming).  With tens of rows an
+ * expert the grouped GEMMs are math-bound, and aiconfigurator's tables
+ * (095f58a5, moe/{trtllm/1.3.0rc20,sglang/0.5.14,vllm/0.24.0}/moe_perf,
+ * balanced routing, >= 64 rows an expert, every model shape with hidden >=
+ * 2,048; TensorRT-LLM's rank-local EP and TP rows, the other engines' EP 1
+ * rows at TP 1-8) run them far below the dense peak: per layer
+ * t = a + F / (eta x peak), F the rank's expert FLOPs (2 x rows x 3 x
+ * hidden x inter / moe_tp), peak the format's dense tensor rate.  At 8,192
+ * tokens of DeepSeek-V3 on EP 8 of H200 the table's 1.28 ms is ~0.28 of
+ * the fp8 peak, where the GEMM curve (all layers' matrices taken as one
+ * kernel) gave 0.42 ms.  Each engine runs its own kernel per generation
+ * (SGLang triton on Hopper, FlashInfer's TensorRT-LLM MoE on Blackwell;
+ * TensorRT-LLM cutlass on Hopper, DeepGEMM for fp8 on Blackwell), so one
+ * fit per engine, format and generation (Hopper: H100, H200; Blackwell:
+ * B200, B300, GB200, GB300), on relative error (tools/moe/fit_moe_prefill.py,
+ * which prints the leave-one-GPU-out refits: eta within +-9 %, held-out
+ * MAPE 14-45 %); {a us, eta}, indexed [generation][format][engine].
+ * Outside the fitted range (under 64 rows an expert, other generations)
+ * the decode fits above price the module alone.  A fit on kernel tables,
+ * not on serving rows. */
+#define MOE_PF_MIN_ROWS 64.0
+static const double MOE_PF[2][3][4][2] = {
+    { /* Hopper: 16-bit, fp8 (block); no nvfp4 */
+     {[DLP_LLM_ENGINE_MODERN] = {205.7, 0.521}, [DLP_LLM_ENGINE_VLLM_V0] = {205.7, 0.521},
+      [DLP_LLM_ENGINE_SGLANG] = {122.4, 0.365}, [DLP_LLM_ENGINE_TRTLLM] = {61.6, 0.569}},
+     {[DLP_LLM_ENGINE_MODERN] = {189.5, 0.258}, [DLP_LLM_ENGINE_VLLM_V0] = {189.5, 0.258},
+      [DLP_LLM_ENGINE_SGLANG] = {120.3, 0.295}, [DLP_LLM_ENGINE_TRTLLM] = {60.2, 0.254}},
+     {{0, 0}}},
+    { /* Blackwell: 16-bit, fp8 (block), nvfp4 */
+     {[DLP_LLM_ENGINE_MODERN] = {110.1, 0.402}, [DLP_LLM_ENGINE_VLLM_V0] = {110.1, 0.402},
+      [DLP_LLM_ENGINE_SGLANG] = {106.7, 0.379}, [DLP_LLM_ENGINE_TRTLLM] = {57.5, 0.520}},
+     {[DLP_LLM_ENGINE_MODERN] = {111.7, 0.176}, [DLP_LLM_ENGINE_VLLM_V0] = {111.7, 0.176},
+      [DLP_LLM_ENGINE_SGLANG] = {99.5, 0.173}, [DLP_LLM_ENGINE_TRTLLM] = {58.0, 0.330}},
+     {[DLP_LLM_ENGINE_MODERN] = {82.7, 0.267}, [DLP_LLM_ENGINE_VLLM_V0] = {82.7, 0.267},
+      [DLP_LLM_ENGINE_SGLANG] = {160.9, 0.320}, [DLP_LLM_ENGINE_TRTLLM] = {75.0, 0.255}}},
+};
+
+/* The busiest EP rank at prefill sizes (issue 22, h167): aiconfigurator
+ * prices DeepSeek-family MoE layers at its power-law routing by default
+ * (sdk/models/deepseek.py: workload_distribution "power_law", alpha 1.01;
+ * collector/helper.py power_law_logits_v3: expert loads drawn from a power
+ * law, the rank with the most routed rows measured).  Its TensorRT-LLM
+ * tables' power-law over balanced time (moe_tp 1, >= 64 rows an expert)
+ * fit 1 + b0 + b1 log2(EP) log2(T / 512) on T tokens a step (7,384 rows,
+ * MAPE 20.3 %; leaving out each GPU b0 0.133-0.160, b1 0.036-0.042,
+ * held-out MAPE 16.1-26.7 %; tools/moe/fit_moe_prefill.py): +15 % on one
+ * rank (the hot experts' tiles), +39 % at 1k tokens on EP 8, +62 % at 8k.
+ * It scales the rank's math (MOE_PF's F); with redundant expert slots
+ * EPLB balances the load and none is charged (expert_copies). */
+#define MOE_PF_IMB_B0 0.1512
+#define MOE_PF_IMB_B1 0.0393
+static double moe_pf_imbalance(double T, int ep, double slots) {
+    if (slots > 0) return 1.0;
+    double lt = T > 512.0 ? log2(T / 512.0) : 0.0;
+    return 1.0 + MOE_PF_IMB_B0 + MOE_PF_IMB_B1 * log2(ep > 1 ? (double)ep : 1.0) * lt;
+}
+
+/* MOE_PF's {a us, eta} for MoE kernel `kind` under `engine` on d (Hopper,
+ * compute capability 9, or Blackwell, 10 and up); NULL elsewhere. */
+static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM || !d || d->cc_major < 9) return NULL;
+    int gen = d->cc_major >= 10 ? 1 : 0;
+    int f = kind == DLP__MOEK_16 ? 0 : kind == DLP__MOEK_FP8 ? 1 : kind == DLP__MOEK_NVFP4 ? 2 : -1;
+    if (f < 0 || !(MOE_PF[gen][f][engine][1] > 0)) return NULL;
+    return MOE_PF[gen][f][engine];
+}
+
 /* The fitted (t0 us, c us, eta) of MoE kernel `kind` under `engine`;
  * NULL for none or out of range (W4A16: one fit for every engine). */
 static const double *moe_fit(int kind, int engine) {
@@ -883,6 +969,17 @@ static double expert_copies(const sctx *s, double E) {
 static double moe_lin_s(const double *f, const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
     double n = l->n / moe_tp;
     return l->count * moe_share_s(f, hit, l->k * l->n / ee, l->k * n * wb, bw);
+}
+
+/* Expert matrix l's part of the fused MoE at prefill sizes (MOE_PF, fit
+ * f = {a us, eta}): its share of the layer's fixed part and its math over
+ * the `rows` a GPU runs, each expert sliced moe_tp ways, at eta of `peak`;
+ * 0 under MOE_PF_MIN_ROWS rows an expert (`per_expert`), outside the fit. */
+static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double per_expert, double ee, int moe_tp,
+                           double peak) {
+    if (!f || !(per_expert >= MOE_PF_MIN_ROWS) || !(peak > 0) || !(ee > 0)) return 0;
+    double flops = 2.0 * rows * l->k * l->n / moe_tp;
+    return l->count * (l->k * l->n / ee * f[0] * 1e-6 + flops / (f[1] * peak));
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -1072,6 +1169,68 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
     }
 }
 
+/* The context-MLA module at prefill sizes (issue 22, h167): aiconfigurator's
+ * mla_context_module_perf tables (095f58a5, mla/{trtllm/1.3.0rc20,
+ * vllm/0.24.0}, six GPUs; collector/trtllm/collect_mla_module.py times the
+ * engine's own DeepSeek-V3 attention module at its local heads: fused q_a /
+ * kv_a, the norms, q_b and kv_b over every context token, RoPE, the FMHA,
+ * o_proj) run it at about twice what the library's parts gave (H200, 16
+ * heads, 4,096 tokens: 0.667 ms against 0.29 ms).  Per layer on one GPU,
+ * N prompt tokens of s, h heads a GPU:
+ *     t = a + c N + Fp / (eta_p Pg) + Ff / (eta_f P16)
+ * Fp the module's GEMM FLOPs (2 N x the down, up and o projections at h),
+ * Ff = N s h (qk + v head dims) the causal FMHA, Pg the GEMMs' format
+ * peak, P16 the bf16 peak (the FMHA runs bf16).  Least squares on relative
+ * error over batch x isl >= 1,024, fp8 KV (tools/attn/fit_mla_context.py,
+ * which prints the leave-one-GPU-out refits): TensorRT-LLM fp8_block GEMMs
+ * MAPE 8.1 % (held out 5.4-12.7 %), bf16 6.8 % (4.8-11.4 %); vLLM fp8 17.9 %
+ * (10.8-56.0 %), bf16 18.4 % (8.9-55.8 %).  The terms are not separately
+ * identified (eta_f ~1; the FMHA alone, context_mla_perf, is ~0.54 of the
+ * peak and c absorbs the rest): a fit of the whole module, used as a floor
+ * under the library's parts for the prompt tokens.  Not for sparse (DSA)
+ * attention, which the table does not time.  {a us, c ns, eta_p, eta_f},
+ * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang has no module table
+ * (only the FMHA's): no floor (TensorRT-LLM's fit on its rows moved their
+ * TTFT 51.7 -> 51.0 % on prefill workers and 37.3 -> 38.1 % aggregated,
+ * the sum worse; docs/llm.md, h167). */
+static const double MLA_PF[4][2][4] = {
+    [DLP_LLM_ENGINE_MODERN] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
+    [DLP_LLM_ENGINE_VLLM_V0] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
+    [DLP_LLM_ENGINE_TRTLLM] = {{52.3, 2.60, 0.337, 1.056}, {42.8, 3.08, 0.597, 0.917}},
+};
+
+/* The fit for c's MLA on d: fp8 GEMMs on fp8 tensor cores, or 16-bit
+ * GEMMs (bf16 / fp16 checkpoints; nvfp4 checkpoints keep attention 16-bit,
+ * lin_is16) on an NVIDIA GPU; NULL otherwise (and for DSA). */
+static const double *mla_pf_fit(const dlp_llm_config *c, const dlp_device *d, int quant, int cdt, int engine) {
+    if (c->kv_lora_rank <= 0 || c->index_topk > 0 || !is_nvidia(d)) return NULL;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_SGLANG) return NULL;
+    if (quant == DLP_QT_FP8 && cdt == DLP_DT_FLOAT8E4M3FN) return MLA_PF[engine][0];
+    if (quant == DLP_QT_BF16 || quant == DLP_QT_FP16 || (quant == DLP_QT_NVFP4 && cdt == DLP_DT_FLOAT4E2M1))
+        return MLA_PF[engine][1];
+    return NULL;
+}
+
+/* Seconds of the MLA modules (all attention layers) over n_pf prompt
+ * tokens of prompts pf_len long, on the busiest attention rank, at the
+ * table fit s->mla_pf (MLA_PF). */
+static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
+    const dlp_llm_config *c = s->c;
+    const double *f = s->mla_pf;
+    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
+    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank, N = n_pf / s->attn_dp;
+    double down = rq > 0 ? H * (rq + rkv + dr) + rq * h * (dn + dr) : H * (rkv + dr) + H * h * (dn + dr);
+    double fp = 2.0 * N * (down + rkv * h * (dn + dv) + h * dv * H);
+    double ff = N * pf_len * h * (dn + dr + dv);
+    int tc;
+    double p16 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_BFLOAT16, DLP_TF32_OFF, &tc);
+    double pg = f == MLA_PF[s->engine][0] ? s->peak_mm : p16;
+    if (!(pg > 0) || !(p16 > 0) || !(N > 0)) return 0;
+    double layer = f[0] * 1e-6 + f[1] * 1e-9 * N + fp / (f[2] * pg) + ff / (f[3] * p16);
+    return s->p->attn_layers * layer;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1097,6 +1256,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * (MTP) and the last token of each prompt */
     double heads = dec_g * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     double ee = s->moe_fit ? p->expert_elems : 0, gemm_f = 0; /* the GEMMs' FLOPs on one GPU */
+    double attn_lin = 0; /* the attention blocks' GEMMs (MLA's prefill floor) */
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
@@ -1113,7 +1273,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             m = rows;
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
-            n /= s->tp_attn;
+            if (!l->repl) n /= s->tp_attn;
             wbytes = k * n * (lin_is16(s, l) ? ab : wb);
         }
         double t0 = it.t;
@@ -1124,8 +1284,18 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = moe_lin_s(s->moe_fit, l, hit_l, ee, s->moe_tp, wb, s->bw);
+            /* steps with prompt tokens: the grouped GEMMs' math (MOE_PF).
+             * Not decode-only steps: the wide-EP decode workers run their
+             * own low-latency kernels (DeepEP's masked layout), not these
+             * tables' module; there it put SGLang's GB200 / GB300 decode
+             * TPOT at 1.7-2.1x (docs/llm.md, h167) */
+            double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+            if (n_pf > 0)
+                km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
+                                           s->moe_tp, s->peak_mm));
             if (km > it.t - t0) it.t = t0 + km;
         }
+        if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
     double t0 = it.t;
@@ -1153,9 +1323,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
+    double tpf0 = it.t;
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+    /* MLA: the prompt tokens' attention module at least its table fit */
+    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * n_pf / T - (it.t - tpf0));
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
@@ -1676,6 +1849,8 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
