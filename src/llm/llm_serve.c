@@ -764,8 +764,13 @@ static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_
  * R 1200, delta 0.902 (MAPE 8.7 % at T >= 256; leaving out a GPU 6.6-12.5,
  * an engine 8.9-11.2 %); mxfp4 on Hopper, each engine's kernel: vLLM's
  * triton matmul_ogs 2207 / 0.793 (16.6 %; 15.1-18.5), SGLang's triton
- * fused_moe 1135 / 0.672 (36.2 %; 32.5-40.7), TensorRT-LLM's w4a16_mxfp4
- * (one I / tp in its table: R alone, delta 0) 1408 (14.2 %; 11.8-15.5).  A fit on kernel
+ * fused_moe 1135 / 0.672 (36.2 %; 32.5-40.7).  TensorRT-LLM on Hopper
+ * takes vLLM's: its gpt-oss guide has moe_config backend TRITON on Hopper
+ * "for best performance" (TensorRT-LLM examples/models/core/gpt_oss/
+ * README.md; fused_moe_triton.py runs the same triton_kernels matmul_ogs),
+ * and InferenceX's H200 runs set it (benchmarks/.../gptoss_fp4_h200_trt.sh
+ * since 551d81e9); its default CUTLASS kernel (the table's w4a16_mxfp4, one
+ * I / tp: R alone 1408, 14.2 %) is not what they ran.  A fit on kernel
  * tables, not on serving rows. */
 typedef struct w4_math {
     double flop_clk;           /* R: FLOP per SM per clock                     */
@@ -777,7 +782,7 @@ static const w4_math_t W4_MATH_MXFP4[4] = {
     [DLP_LLM_ENGINE_MODERN] = {2207.0, 0.793, 0},
     [DLP_LLM_ENGINE_VLLM_V0] = {2207.0, 0.793, 0},
     [DLP_LLM_ENGINE_SGLANG] = {1135.0, 0.672, 0},
-    [DLP_LLM_ENGINE_TRTLLM] = {1408.0, 0.0, 0},
+    [DLP_LLM_ENGINE_TRTLLM] = {2207.0, 0.793, 0},
 };
 
 /* nvfp4 MoE kernels on Blackwell's FP4 tensor cores (issue 22, h137): the
