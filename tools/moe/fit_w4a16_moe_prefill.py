@@ -49,6 +49,7 @@ from collections import defaultdict
 BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}   # data/devices.json mem_bandwidth_gbs
 SMS = {'h100': 132, 'h200': 132, 'b200': 148}             # data/devices.json sm_count
 CLOCK = 1.98e9                                            # boost_clock_mhz of all three
+PEAK16 = {'h100': 989.4e12, 'h200': 989.4e12, 'b200': 2250e12}  # bf16_tensor_tflops (dense)
 DEC = (24.2e-6, 0.236e-6, 0.659)                          # llm_serve.c W4A16_MOE_*
 FIT_MIN_T = 2048
 
@@ -94,7 +95,8 @@ def load(path):
             sc = SMS[g] * CLOCK
             rows.append({'gpu': g, 'engine': r['framework'], 'kernel': r['kernel'], 'fam': fam, 'T': T,
                          'dtype': r['dtype'], 'y': float(r['latency_us']) * 1e-6, 'dec': dec,
-                         'u': 2.0 * P * 3.0 * H * I / tp / sc, 'v': P * H / sc})
+                         'u': 2.0 * P * 3.0 * H * I / tp / sc, 'v': P * H / sc,
+                         'u_routed': 2.0 * T * k * 3.0 * H * I / tp / sc, 'v_routed': T * k * H / sc})
     return rows
 
 
@@ -131,7 +133,7 @@ def mape(rows, f):
 
 
 def show(f):
-    return f"R {1.0 / f[0]:.0f} FLOP/SM/clock, delta {f[1]:.3f}"
+    return f"R {1.0 / f[0]:.4g} FLOP/SM/clock, delta {f[1]:.3f}"
 
 
 def report(name, rows):
@@ -169,6 +171,14 @@ def main():
     rows = load(path)
     report("Marlin (vLLM, SGLang; int4 and mxfp4; H100, H200, B200)", [r for r in rows if r['fam'] == 'marlin'])
     report("Marlin int4 only", [r for r in rows if r['fam'] == 'marlin' and r['dtype'] == 'int4_wo'])
+    unpadded = [dict(r, u=r['u_routed'], v=r['v_routed']) for r in rows if r['fam'] == 'marlin' and
+                r['dtype'] == 'int4_wo']
+    report("Marlin int4, tried: the routed rows without Marlin's padding", unpadded)
+    # the rate as a share of the 16-bit tensor peak instead (u in peak-seconds
+    # x SMs clock / peak: "1/R" then reads as 1/share x SMs clock / peak)
+    peak = [dict(r, u=r['u'] * SMS[r['gpu']] * CLOCK / PEAK16[r['gpu']]) for r in rows
+            if r['fam'] == 'marlin' and r['dtype'] == 'int4_wo']
+    report("Marlin int4, tried: a share of the 16-bit peak (R printed is that share)", peak)
     hop = [r for r in rows if r['dtype'] == 'w4a16_mxfp4' and r['gpu'] != 'b200' and r['fam'] != 'marlin']
     report("mxfp4 on Hopper, not Marlin (pooled)", hop)
     for eng in sorted({r['engine'] for r in hop}):
