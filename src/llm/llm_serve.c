@@ -907,9 +907,13 @@ static double experts_hit(double E, double K, double T, int ep) {
  * `engine`, or NULL where the experts do not run W4A16 or d has no SM count
  * or clock: int4 and nvfp4 on Marlin (nvfp4 on GPUs without FP4 tensor
  * cores: vLLM's and SGLang's marlin_utils_fp4 fallback), mxfp4 on each
- * engine's own kernel (the modern engine's for vllm-v0 and unknown ones). */
+ * engine's own kernel (the modern engine's for vllm-v0 and unknown ones).
+ * NVIDIA only: Marlin and these triton configurations are the tables'
+ * CUDA kernels (ROCm runs its own); fitted on Hopper and Blackwell, on an
+ * older or smaller GPU the GEMM curve still floors it (a rate above the
+ * tensor peak per SM-clock, as on an L4, leaves the curve's time). */
 static const w4_math_t *w4_math(const dlp_device *d, int quant, int engine) {
-    if (!d || !dlp__llm_w4a16_moe(d, quant) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0)) return NULL;
+    if (!is_nvidia(d) || !dlp__llm_w4a16_moe(d, quant) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0)) return NULL;
     if (quant != DLP_QT_MXFP4) return &W4_MATH_MARLIN;
     if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) engine = DLP_LLM_ENGINE_MODERN;
     return &W4_MATH_MXFP4[engine];
