@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fit_w4a16_moe_prefill.py — the math term of the weight-only 4-bit MoE kernels
-at prefill sizes in src/llm/llm_serve.c (W4A16_MATH_*; docs/llm.md, "Weight-only
+at prefill sizes in src/llm/llm_serve.c (W4_MATH_MARLIN, W4_MATH_MXFP4; docs/llm.md, "Weight-only
 4-bit MoE at prefill sizes"), fitted on measured kernel times, never on serving
 rows.
 
