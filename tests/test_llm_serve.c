@@ -1262,6 +1262,42 @@ static void t_mla_context_floor(void) {
     CHECK(sg > 0 && sg < 0.7 * tr);
 }
 
+/* Weight-only 4-bit MoE at prefill sizes (h171; docs/llm.md "Weight-only
+ * 4-bit MoE at prefill sizes"; W4_MATH_* fitted by
+ * tools/moe/fit_w4a16_moe_prefill.py).  By hand, Qwen3-30B-A3B (48 MoE
+ * layers, 128 experts, top 8, hidden 2048, moe_intermediate 768) in int4 on
+ * one H200 (132 SMs, 1,980 MHz), a prefill chunk of 8,192 tokens:
+ *   rows an expert X ~ Binomial(8192, 1/16): mean 512, sd 21.909; Marlin's
+ *   block 64 (512 / 48 >= 0.9); blocks an expert 1 (hit) + sum_j>=1
+ *   P(X > 64 j) = 1 + 6 x 1.0 + 0.998124 (j 7) + 0.490896 (j 8) + 0.001620
+ *   (j 9) = 8.490641 (normal law, continuity 0.5); rows computed 128 x
+ *   8.490641 x 64 = 69,555.3
+ *   per row 2 x 3 x 2048 x 768 / 1200 + 2048 x 0.902 = 7,864.32 + 1,847.30
+ *   = 9,711.62 SM clocks; a layer 69,555.3 x 9,711.62 / (132 x 1.98e9) =
+ *   2.58454 ms, x 48 = 124.058 ms
+ * against the decode fit's 24.2 + 128 x (0.236 + 0.797) = 156.5 us a layer
+ * and the 16-bit curve's >= 625 us (t_moe_16_fp8_kernels): the math rules.
+ * B200 (148 SMs, same clock): 124.058 x 132 / 148 = 110.646 ms.  mxfp4 on
+ * the H200 under vLLM (triton matmul_ogs, no padding): 65,536 rows x
+ * (9,437,184 / 2207 + 2048 x 0.793 = 5,900.14) / 2.6136e11 x 48 = 71.013 ms.
+ * Generate mode's floor prices the same kernel (modes agree); 8 decode
+ * tokens keep the decode fit's 3.721 ms (t_w4a16_floor_by_hand). */
+static void t_w4a16_moe_prefill(void) {
+    const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    double i4 = expert_parts_s(&c, h200, DLP_QT_INT4, 0, 8192);
+    CHECK_NEAR(i4 * 1e3, 124.058, 0.005 * 124.058);
+    CHECK_NEAR(dlp__llm_w4a16_moe_floor_s(&c, h200, DLP_QT_INT4, 1, 8192) * 1e3, i4 * 1e3, 1e-6);
+    CHECK_NEAR(expert_parts_s(&c, b200, DLP_QT_INT4, 0, 8192) * 1e3, 110.646, 0.005 * 110.646);
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_MXFP4, 0, 8192) * 1e3, 71.013, 0.005 * 71.013);
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_INT4, 8, 0) * 1e3, 3.721, 0.02 * 3.721);
+    /* 16-bit experts keep their own kernel, not the W4A16 math: h167's
+     * fused-MoE prefill term by hand, 76.17 ms (t_moe_prefill_kernel) */
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192) * 1e3, 76.17, 0.005 * 76.17);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2317,6 +2353,7 @@ int main(void) {
     RUN(t_moe_prefill_kernel);
     RUN(t_mla_down_proj_replicated);
     RUN(t_mla_context_floor);
+    RUN(t_w4a16_moe_prefill);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

@@ -657,6 +657,8 @@ typedef struct {
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
+    const struct w4_math *w4m; /* the W4A16 kernel's math rates (w4_math);
+                                  NULL: not W4A16                          */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
@@ -762,6 +764,53 @@ static const double MOE_FITFP8[4][3] = {
     [DLP_LLM_ENGINE_TRTLLM] = {36.2, 1.027, 0.831},
 };
 static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA};
+
+/* Weight-only 4-bit MoE at prefill sizes (issue 22, h171).  The fit above
+ * is the decode-size kernel; past a few hundred tokens the same tables put
+ * the kernel at its math, and that math is not the 16-bit GEMM curve's:
+ * the weights are dequantised in registers and multiplied on the warp-level
+ * MMA.  Marlin (vLLM's and SGLang's fused MoE for int4, and for fp4 on GPUs
+ * without FP4 tensor cores) issues mma.sync.aligned.m16n8k16 on every GPU
+ * (vllm csrc/moe/marlin_moe_wna16/marlin_template.h), not Hopper's wgmma or
+ * Blackwell's tcgen05: its rate is per SM per clock (the tables: B200's is
+ * H200's, where the 16-bit peaks differ 2.3x).  Marlin also pads each
+ * expert's rows to block_size_m, the first of 8, 16, 32, 48, 64 with
+ * T k / E / block < 0.9, else 64 (vllm fused_marlin_moe.py;
+ * moe_align_block_size), and computes the padded rows (the tables' steps:
+ * Kimi-K2.5's layer at TP 8 on an H200 1,558 us at 3,072 tokens, one block
+ * of 64 an expert, 2,775 us at 4,096, two).  Per layer on one GPU
+ *     t_math = (2 P 3 H I / tp / R + P H delta) / (SMs x clock)
+ * P the rows computed (padded for Marlin), R the FLOP per SM per clock,
+ * delta SM clocks per computed row and hidden element (a cost that does not
+ * shrink with I / tp: the down projection's short K = I / tp leaves each
+ * output tile's fixed work unamortised); the kernel takes the larger of
+ * this and the decode fit.  Fitted on aiconfigurator's W4A16 tables at
+ * T >= 2,048 (balanced, no EP; tools/moe/fit_w4a16_moe_prefill.py, which
+ * prints the held-out checks; docs/llm.md "Weight-only 4-bit MoE at
+ * prefill sizes"): Marlin int4 (vLLM 0.24, SGLang 0.5.14; H100, H200, B200)
+ * R 1200, delta 0.902 (MAPE 8.7 % at T >= 256; leaving out a GPU 6.6-12.5,
+ * an engine 8.9-11.2 %); mxfp4 on Hopper, each engine's kernel: vLLM's
+ * triton matmul_ogs 2207 / 0.793 (16.6 %; 15.1-18.5), SGLang's triton
+ * fused_moe 1135 / 0.672 (36.2 %; 32.5-40.7).  TensorRT-LLM on Hopper
+ * takes vLLM's: its gpt-oss guide has moe_config backend TRITON on Hopper
+ * "for best performance" (TensorRT-LLM examples/models/core/gpt_oss/
+ * README.md; fused_moe_triton.py runs the same triton_kernels matmul_ogs),
+ * and InferenceX's H200 runs set it (benchmarks/.../gptoss_fp4_h200_trt.sh
+ * since 551d81e9); its default CUTLASS kernel (the table's w4a16_mxfp4, one
+ * I / tp: R alone 1408, 14.2 %) is not what they ran.  A fit on kernel
+ * tables, not on serving rows. */
+typedef struct w4_math {
+    double flop_clk;           /* R: FLOP per SM per clock                     */
+    double row_clk;            /* delta: SM clocks per row x hidden element    */
+    int marlin;                /* rows padded to Marlin's block_size_m         */
+} w4_math_t;
+static const w4_math_t W4_MATH_MARLIN = {1200.0, 0.902, 1};
+static const w4_math_t W4_MATH_MXFP4[4] = {
+    [DLP_LLM_ENGINE_MODERN] = {2207.0, 0.793, 0},
+    [DLP_LLM_ENGINE_VLLM_V0] = {2207.0, 0.793, 0},
+    [DLP_LLM_ENGINE_SGLANG] = {1135.0, 0.672, 0},
+    [DLP_LLM_ENGINE_TRTLLM] = {2207.0, 0.793, 0},
+};
 
 /* nvfp4 MoE kernels on Blackwell's FP4 tensor cores (issue 22, h137): the
  * same tables' nvfp4 rows on B200 (the only GPU with them: vLLM 0.24
@@ -949,6 +998,66 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
+/* The W4A16 kernel's math rates (W4_MATH_*) for `quant` on d under
+ * `engine`, or NULL where the experts do not run W4A16 or d has no SM count
+ * or clock: int4 and nvfp4 on Marlin (nvfp4 on GPUs without FP4 tensor
+ * cores: vLLM's and SGLang's marlin_utils_fp4 fallback), mxfp4 on each
+ * engine's own kernel (the modern engine's for vllm-v0 and unknown ones).
+ * NVIDIA only: Marlin and these triton configurations are the tables'
+ * CUDA kernels (ROCm runs its own); fitted on Hopper and Blackwell, on an
+ * older or smaller GPU the GEMM curve still floors it (a rate above the
+ * tensor peak per SM-clock, as on an L4, leaves the curve's time). */
+static const w4_math_t *w4_math(const dlp_device *d, int quant, int engine) {
+    if (!is_nvidia(d) || !dlp__llm_w4a16_moe(d, quant) || d->sm_count <= 0 || !(d->boost_clock_mhz > 0)) return NULL;
+    if (quant != DLP_QT_MXFP4) return &W4_MATH_MARLIN;
+    if (engine < DLP_LLM_ENGINE_MODERN || engine > DLP_LLM_ENGINE_TRTLLM) engine = DLP_LLM_ENGINE_MODERN;
+    return &W4_MATH_MXFP4[engine];
+}
+
+/* P(X > x) for X ~ Binomial(T, p), by the normal law with a continuity
+ * correction: Marlin's padded blocks past the first, where rows per expert
+ * are many and the error is small beside the block. */
+static double binom_tail(double T, double p, double x) {
+    double mu = T * p, sd = sqrt(T * p * (1.0 - p));
+    if (!(sd > 0)) return mu > x ? 1.0 : 0.0;
+    return 0.5 * erfc((x + 0.5 - mu) / (sd * sqrt(2.0)));
+}
+
+/* Rows the W4A16 kernel computes on one GPU when T tokens are routed to K
+ * of E experts each (balanced, E / ep experts a GPU): the routed rows, or
+ * under Marlin each expert's rows padded to its block (block_size_m as
+ * vLLM's fused_marlin_moe picks it from the mean rows per expert), the
+ * expected blocks an expert needs sum_j P(rows > j block) (j = 0 exact:
+ * the expert is hit at all). */
+static double w4_rows(const w4_math_t *m, double E, double K, double T, int ep) {
+    if (!m->marlin) return T * K / ep;
+    double p = fmin(1.0, K / E), mean = T * p, blk = 64;
+    static const double BLOCKS[4] = {8, 16, 32, 48};
+    for (int i = 0; i < 4; i++)
+        if (mean / BLOCKS[i] < 0.9) {
+            blk = BLOCKS[i];
+            break;
+        }
+    double blocks = 1.0 - pow(1.0 - p, T);
+    for (int j = 1; j < 100000; j++) {
+        double q = binom_tail(T, p, j * blk);
+        blocks += q;
+        if (j * blk > mean && q < 1e-9) break;
+    }
+    return E / ep * blocks * blk;
+}
+
+/* The least time of expert matrix l at the W4A16 kernel's math (m) when it
+ * computes `rows` rows on d: its k x n / moe_tp FLOPs at R a SM-clock and
+ * its share of an expert's ee elements of the per-row cost over the model's
+ * hidden size H. */
+static double w4_math_lin_s(const w4_math_t *m, const lin_t *l, double rows, double ee, double H, int moe_tp,
+                            const dlp_device *d) {
+    double sm_clk = (double)d->sm_count * d->boost_clock_mhz * 1e6;
+    double flops = 2.0 * rows * l->k * l->n / moe_tp;
+    return l->count * (flops / m->flop_clk + l->k * l->n / ee * rows * H * m->row_clk) / sm_clk;
+}
+
 /* Redundant experts (EPLB; docs/llm.md, "Redundant experts"): the expert
  * copies (slots) the EP ranks hold in all, N / ep each, where the workload
  * gives them, else the model's E.  The load balancer replicates the hot
@@ -991,10 +1100,15 @@ double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, 
     double K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1), t = 0;
     if (!(ee > 0) || !(bw > 0)) return 0;
     int tp = n_gpus > 1 ? n_gpus : 1;
+    /* the modern engine's kernel (generate mode names none) */
+    const w4_math_t *m = w4_math(d, quant, DLP_LLM_ENGINE_MODERN);
     for (int i = 0; i < p.n_lin; i++) {
         const lin_t *l = &p.lin[i];
-        if (l->kind == LIN_EXPERT)
-            t += moe_lin_s(MOE_FITW4, l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
+        if (l->kind != LIN_EXPERT) continue;
+        double km = moe_lin_s(MOE_FITW4, l, experts_hit(l->experts, K, tokens, 1), ee, tp, p.wbytes_per_elem, bw);
+        if (m)
+            km = fmax(km, w4_math_lin_s(m, l, w4_rows(m, l->experts, K, tokens, 1), ee, (double)c->hidden_size, tp, d));
+        t += km;
     }
     return t;
 }
@@ -1259,7 +1373,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double attn_lin = 0; /* the attention blocks' GEMMs (MLA's prefill floor) */
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
-        double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0;
+        double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0, w4_rows_l = 0;
         if (l->kind == LIN_EXPERT) {
             /* tokens are routed to k of E experts, balanced; a GPU holds E/ep
              * experts, each sliced moe_tp ways; it reads the experts its
@@ -1271,6 +1385,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             wbytes = hit * k * n * wb;
             hit_l = hit;
             m = rows;
+            if (s->w4m) w4_rows_l = w4_rows(s->w4m, expert_copies(s, E), K, T, s->ep);
         } else {
             m = l->kind == LIN_HEAD ? heads / s->attn_dp : t_local;
             if (!l->repl) n /= s->tp_attn;
@@ -1293,6 +1408,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             if (n_pf > 0)
                 km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
                                            s->moe_tp, s->peak_mm));
+            /* W4A16 at prefill sizes: at least its math at the kernel's
+             * own rate (w4_math_lin_s; "Weight-only 4-bit MoE at prefill
+             * sizes") */
+            if (s->w4m)
+                km = fmax(km, w4_math_lin_s(s->w4m, l, w4_rows_l, ee, (double)s->c->hidden_size, s->moe_tp, s->d));
             if (km > it.t - t0) it.t = t0 + km;
         }
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
@@ -1851,6 +1971,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
+    s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
