@@ -142,7 +142,7 @@ extern int dlp__llm_rocm_floor_off;
  * the bench prints the refit held out by GPU and family.
  * dlp__llm_trt_cta_bpc (bench-only): 0 the compiled-in rate, > 0 another,
  * < 0 no floor. */
-#define DLP__LLM_TRT_CTA_BYTES_PER_CLK 26.0
+#define DLP__LLM_TRT_CTA_BYTES_PER_CLK 28.0
 extern double dlp__llm_trt_cta_bpc;
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
