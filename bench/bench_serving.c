@@ -3844,9 +3844,10 @@ static double ibt_e2e(const row_t *r, double bpc) {
     dlp_llm_prediction p;
     const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
     if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return NAN;
+    double was = dlp__llm_trt_cta_bpc;
     dlp__llm_trt_cta_bpc = bpc;
     int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_trt_cta_bpc = 0;
+    dlp__llm_trt_cta_bpc = was;
     return bad ? NAN : p.e2e_ms;
 }
 
@@ -4004,7 +4005,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--slot-wait-closed] [--no-adp-balance]\n");
+                        "[--no-rocm-floor] [--no-trt-cta-floor] [--slot-wait-closed] [--no-adp-balance]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4018,6 +4019,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
+        else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
