@@ -1614,7 +1614,9 @@ static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
  * multi_block_mode off, the default until 0.13 ("Enabled multi_block_mode
  * by default", TensorRT-LLM 0.13.0 release notes; a build flag in 0.11,
  * moved to the runtime in 0.12).  Without it the masked-MHA kernel runs one
- * thread block per (query head, sequence) over the whole cache, and XQA,
+ * thread block per (query head, sequence) over the whole cache
+ * (decoderMaskedMultiheadAttentionLaunch.h mmha_launch_kernel_ex: grid
+ * {heads, batch, seq_len_tile}, one tile unless multi-block), and XQA,
  * which 0.11-0.12 pick only where (KV heads x batch) x 4 >= SMs
  * (decoderXQAImplPrecompiled.cpp mayHavePerfGain, kEnableMinBlockFactor
  * 4.0), one per (KV head, sequence): either way a block streams one KV
