@@ -3941,6 +3941,157 @@ static double ibr_fit(int skip) {
     return bk;
 }
 
+/* ---- TensorRT-LLM offline: the single-block decode-attention rate (h173) ---
+ *
+ * llm_serve.c trt_cta_rate: LLM-Inference-Bench's TensorRT-LLM engines
+ * (0.11 on A100 / H100, 0.12 on GH200, multi_block_mode off) run one
+ * decode-attention thread block per head and sequence, so a step's
+ * attention lasts at least one block's stream of one KV head's cache, at a
+ * rate per SM clock fitted here.  Each TensorRT-LLM row with an e2e latency
+ * is predicted again at every rate of a scan (dlp__llm_trt_cta_bpc), and the
+ * rate is refit leaving out each GPU and each model family in turn, beside
+ * the answer without the floor. */
+#define IBT_NR 26 /* rates 8, 10, ..., 58 bytes per SM clock */
+static double ibt_bpc(int k) { return 8.0 + 2.0 * k; }
+static int ibt_row(const row_t *r) {
+    return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_TRTLLM && isfinite(r->y[T_E2E]);
+}
+
+/* The row's e2e at rate bpc (< 0: no floor); NAN if it is refused. */
+static double ibt_e2e(const row_t *r, double bpc) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    dlp_llm_prediction p;
+    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return NAN;
+    double was = dlp__llm_trt_cta_bpc;
+    dlp__llm_trt_cta_bpc = bpc;
+    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
+    dlp__llm_trt_cta_bpc = was;
+    return bad ? NAN : p.e2e_ms;
+}
+
+/* e2e MAPE of column k of P (k = IBT_NR: no floor) over the rows in
+ * group g of kind (1 GPU, 2 family; 0 all), or outside it when out. */
+static double ibt_mape(double (*P)[IBT_NR + 1], const int *ix, int n, int k, int kind, int g, int out, int *m) {
+    double e = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const row_t *r = &R[ix[i]];
+        int in = kind == 0 || (kind == 1 ? r->dev == g : r->fam == g);
+        if (in == out || !isfinite(P[i][k])) continue;
+        e += fabs(P[i][k] - r->y[T_E2E]) / r->y[T_E2E];
+        c++;
+    }
+    *m = c;
+    return c ? 100.0 * e / c : NAN;
+}
+
+/* The fit's target is what the floor is for: how a step grows with the
+ * context at one sequence, where the blocks are fewest.  Each B 1 row at L
+ * > 128 is paired with the L 128 row of its GPU, model and TP; the derived
+ * step (measured e2e less our prefill, over gen - 1) grows by g between the
+ * two, ours by g(k) at column k; the error |g(k) - g| is taken relative to
+ * the longer row's derived step, so that it reads as that row's e2e error.
+ * A fit on the e2e latency itself would not do: below the growth the steps
+ * carry a per-step excess flat in the context (docs/llm.md "h173"), which a
+ * low rate soaks up at every length.  Returns the mean relative error over
+ * the pairs in (out = 0) or outside (out = 1) group g of kind; pairs in *m. */
+static int ibt_pair(int a, int b) {
+    const row_t *x = &R[a], *y = &R[b];
+    return x->dev == y->dev && !strcmp(x->model, y->model) && x->wl.n_gpus == y->wl.n_gpus &&
+           x->wl.concurrency == 1 && y->wl.concurrency == 1 && y->wl.seq == 128 && x->wl.seq > 128;
+}
+static double ibt_step(const row_t *r, double e2e) {
+    return (e2e - r->a[T_TTFT]) / (double)(r->wl.gen_tokens - 1);
+}
+static double ibt_growth_err(double (*P)[IBT_NR + 1], const int *ix, int n, int k, int kind, int g, int out, int *m) {
+    double e = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const row_t *x = &R[ix[i]];
+        int in = kind == 0 || (kind == 1 ? x->dev == g : x->fam == g);
+        if (in == out || x->wl.gen_tokens < 2) continue;
+        for (int j = 0; j < n; j++) {
+            if (!ibt_pair(ix[i], ix[j])) continue;
+            const row_t *y = &R[ix[j]];
+            double sx = ibt_step(x, x->y[T_E2E]), gm = sx - ibt_step(y, y->y[T_E2E]);
+            double gp = ibt_step(x, P[i][k]) - ibt_step(y, P[j][k]);
+            if (!(sx > 0) || !isfinite(gp)) continue;
+            e += fabs(gp - gm) / sx;
+            c++;
+        }
+    }
+    *m = c;
+    return c ? 100.0 * e / c : NAN;
+}
+
+/* The column of least growth error over the pairs outside group g of kind
+ * (kind 0: all); -1 if none. */
+static int ibt_fit(double (*P)[IBT_NR + 1], const int *ix, int n, int kind, int g) {
+    int best = -1, m;
+    double bm = INFINITY;
+    for (int k = 0; k < IBT_NR; k++) {
+        double v = ibt_growth_err(P, ix, n, k, kind, g, kind ? 1 : 0, &m);
+        if (m && v < bm) bm = v, best = k;
+    }
+    return best;
+}
+
+/* Leave each group of kind out: the rate fitted on the other groups' pairs;
+ * the held-out group's growth error and e2e MAPE (all its rows) at it,
+ * against no floor. */
+static void ibt_heldout(double (*P)[IBT_NR + 1], const int *ix, int n, int kind) {
+    double eh = 0, e0 = 0, gh = 0, g0 = 0;
+    int nh = 0, ng = 0;
+    printf("  leave-one-%s-out:", kind == 1 ? "GPU" : "family");
+    for (int g = 0; g < (kind == 1 ? ndev : nfam); g++) {
+        int m, mg;
+        if (ibt_mape(P, ix, n, IBT_NR, kind, g, 0, &m), !m) continue;
+        int best = ibt_fit(P, ix, n, kind, g);
+        if (best < 0) continue;
+        double h = ibt_mape(P, ix, n, best, kind, g, 0, &m), h0 = ibt_mape(P, ix, n, IBT_NR, kind, g, 0, &m);
+        double q = ibt_growth_err(P, ix, n, best, kind, g, 0, &mg), q0 = ibt_growth_err(P, ix, n, IBT_NR, kind, g, 0, &mg);
+        printf("  %s: fit %.0f, growth %.1f %% (no floor %.1f %%, %d pairs), e2e %.1f %% (no floor %.1f %%, %d rows)",
+               kind == 1 ? devname[g] : famname[g], ibt_bpc(best), q, q0, mg, h, h0, m);
+        eh += h * m, e0 += h0 * m, nh += m;
+        if (mg) gh += q * mg, g0 += q0 * mg, ng += mg;
+    }
+    if (nh)
+        printf("; all: growth %.1f %% (no floor %.1f %%, %d pairs), e2e %.1f %% (no floor %.1f %%, %d rows)",
+               ng ? gh / ng : NAN, ng ? g0 / ng : NAN, ng, eh / nh, e0 / nh, nh);
+    printf("\n");
+}
+
+static void ibt_report(void) {
+    int *ix = malloc(sizeof(int) * (size_t)(nR > 0 ? nR : 1)), n = 0;
+    double(*P)[IBT_NR + 1] = malloc(sizeof *P * (size_t)(nR > 0 ? nR : 1));
+    if (!ix || !P) goto out;
+    for (int i = 0; i < nR; i++)
+        if (ibt_row(&R[i])) ix[n++] = i;
+    if (!n) goto out;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < IBT_NR; k++) P[i][k] = ibt_e2e(&R[ix[i]], ibt_bpc(k));
+        P[i][IBT_NR] = ibt_e2e(&R[ix[i]], -1.0);
+    }
+    printf("\n### TensorRT-LLM offline (0.11 / 0.12, multi_block_mode off): the single-block decode-attention rate "
+           "refit\n\nper layer, decode attention >= its kernel floor + one KV head's cache of one sequence / (rate x "
+           "boost clock); compiled in %.0f bytes per SM clock (llm_serve.c trt_cta_rate); fitted on the growth of the "
+           "derived step from L 128 to L at B 1 (error relative to the step), scored on it and on e2e latency\n",
+           DLP__LLM_TRT_CTA_BYTES_PER_CLK);
+    int m, mg, best = ibt_fit(P, ix, n, 0, 0);
+    if (best < 0) goto out;
+    double q = ibt_growth_err(P, ix, n, best, 0, 0, 0, &mg), q0 = ibt_growth_err(P, ix, n, IBT_NR, 0, 0, 0, &mg);
+    double e = ibt_mape(P, ix, n, best, 0, 0, 0, &m), e0 = ibt_mape(P, ix, n, IBT_NR, 0, 0, 0, &m);
+    printf("  in-sample: %.0f bytes per SM clock, growth %.1f %% (no floor %.1f %%, %d pairs), e2e MAPE %.1f %% (no "
+           "floor %.1f %%, %d rows)\n", ibt_bpc(best), q, q0, mg, e, e0, m);
+    ibt_heldout(P, ix, n, 1);
+    ibt_heldout(P, ix, n, 2);
+out:
+    free(ix);
+    free(P);
+}
+
 /* Fit on one ROCm GPU, judged on the other (and the reverse), beside the
  * answer without the factor; the NVIDIA rows are outside it by
  * construction (rocm_offline_gpu_x is 1 there). */
@@ -3974,7 +4125,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--slot-wait-closed] [--no-adp-balance]\n");
+                        "[--no-rocm-floor] [--no-trt-cta-floor] [--slot-wait-closed] [--no-adp-balance]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -3988,6 +4139,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
+        else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
@@ -4040,6 +4192,7 @@ int main(int argc, char **argv) {
     ibv0_report();
     ibm_report();
     ibr_report();
+    ibt_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

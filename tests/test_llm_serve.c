@@ -2001,6 +2001,46 @@ static void t_rocm_gemm_floor_by_hand(void) {
     }
 }
 
+/* TensorRT-LLM's offline engines with multi_block_mode off (docs/llm.md
+ * "h173", llm_serve.c trt_cta_rate): one decode-attention thread block per
+ * head and sequence streams one KV head's cache of one sequence.  By hand,
+ * Llama-2-7B (32 layers, 32 KV heads of 128, fp16 cache) on A100-40GB
+ * (1,410 MHz boost) at TP 4, one sequence at context 3,072:
+ *   a block's bytes per layer = 3,072 x 128 x 2 (K, V) x 2 B = 1,572,864
+ *   rate = 28 B per SM clock x 1.41e9 = 39.48e9 B/s -> 39.8395 us
+ *   per layer 8.58 us (the kernel floor) + 39.8395 = 48.4195 us, x 32 layers
+ *   = 1.549425 ms of decode attention,
+ * where without it the layers' kernel floors (32 x 8.58 us = 0.27 ms) and
+ * the whole cache at the bandwidth (~0.08 ms: 32 x 2 x 4,096 x 3,072 x 2 B /
+ * 4 GPUs / (0.85 x 1,555 GB/s)) stay under 1 ms.  Served TensorRT-LLM,
+ * offline vLLM and the bench's switch leave the floor out; at 64 sequences
+ * on one GPU the cache's bandwidth time (~19 ms) is above it: no change. */
+static double trt_attn_dec_ms(int offline, int engine, int n_gpus, double n_dec) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "a100-40gb");
+    if (!d || dlp_llm_catalogue_get("meta-llama/Llama-2-7b-hf", &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP16, .n_gpus = n_gpus, .engine = engine, .offline = offline};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, 3072, 0, 0, &p, &e) != DLP_OK) return -1;
+    return p.attn_dec_s * 1e3;
+}
+
+static void t_trt_single_block_attn_by_hand(void) {
+    const int T = DLP_LLM_ENGINE_TRTLLM;
+    CHECK_NEAR(trt_attn_dec_ms(1, T, 4, 1), 1.549425, 1e-5);
+    double served = trt_attn_dec_ms(0, T, 4, 1), vllm = trt_attn_dec_ms(1, DLP_LLM_ENGINE_MODERN, 4, 1);
+    CHECK(served > 0 && served < 1.0);
+    CHECK(vllm > 0 && vllm < 1.0);
+    dlp__llm_trt_cta_bpc = -1.0;
+    CHECK_NEAR(trt_attn_dec_ms(1, T, 4, 1), served, 1e-9);
+    double big0 = trt_attn_dec_ms(1, T, 1, 64);
+    dlp__llm_trt_cta_bpc = 0;
+    CHECK(big0 > 10.0);
+    CHECK_NEAR(trt_attn_dec_ms(1, T, 1, 64), big0, 1e-9 * big0);
+}
+
 /* SGLang's --scheduler-recv-interval (wl.recv_interval; docs/llm.md,
  * "SGLang's scheduler receive interval"), from SchedulerRecvSkipper's rule:
  * with others decoding, the scheduler reads requests every N decode steps,
@@ -2368,6 +2408,7 @@ int main(void) {
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
     RUN(t_lockstep_by_hand);
+    RUN(t_trt_single_block_attn_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

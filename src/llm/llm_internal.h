@@ -135,6 +135,16 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
 #define DLP__LLM_ROCM_GEMM_PER_CU_CLK 54.0
 extern int dlp__llm_rocm_floor_off;
 
+/* TensorRT-LLM's offline engines (0.11 / 0.12, multi_block_mode off): one
+ * decode-attention thread block streams one KV head's cache of one
+ * sequence at this many bytes per SM clock (llm_serve.c trt_cta_rate,
+ * docs/llm.md "h173"), fitted on LLM-Inference-Bench's TensorRT-LLM rows;
+ * the bench prints the refit held out by GPU and family.
+ * dlp__llm_trt_cta_bpc (bench-only): 0 the compiled-in rate, > 0 another,
+ * < 0 no floor. */
+#define DLP__LLM_TRT_CTA_BYTES_PER_CLK 28.0
+extern double dlp__llm_trt_cta_bpc;
+
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
  * refit on splitwise's decode steps with the held-out checks. */

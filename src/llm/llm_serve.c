@@ -679,6 +679,10 @@ typedef struct {
                                   time (rocm_offline_gpu_x); 1: none        */
     double gemm_rate;          /* FLOP/s a decode-only step's GEMMs reach at
                                   most (rocm_gemm_rate); 0: no such floor    */
+    double cta_rate;           /* bytes/s one attention thread block streams
+                                  (trt_cta_rate): a decode step's attention
+                                  kernel lasts at least one block's stream of
+                                  one head's cache; 0: no such floor        */
     double eager_s;            /* host time a step spends issuing its layers'
                                   kernels without CUDA graphs (wl->eager,
                                   EAGER_LAYER_MS x layers); 0: graphed      */
@@ -1345,6 +1349,18 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     return s->p->attn_layers * layer;
 }
 
+/* Bytes of one KV head's cache of one sequence at context ctx in one
+ * layer (K and V): what one thread block of a single-block decode-attention
+ * kernel streams (trt_cta_rate).  The model's cache of one sequence over
+ * its attention layers and KV heads, the recurrent state (none in the
+ * engines this serves) left out. */
+static double cta_bytes(const sctx *s, double ctx) {
+    double heads = (double)(s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads);
+    double layers = (double)s->p->attn_layers;
+    if (!(heads > 0) || !(layers > 0)) return 0;
+    return fmax(0.0, kv_elems(s, ctx) - s->state_elems) / (layers * heads) * s->kv_eb;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1441,6 +1457,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * beyond the launch kadd counts; vllm-v0 keeps its fitted CPU term's */
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
+    /* single-block decode attention (trt_cta_rate): at least one thread
+     * block's stream of one KV head's cache of one sequence, per layer */
+    if (dec_elems > 0 && s->cta_rate > 0) {
+        double fl = p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
+        if (fl > it.t - t0) it.t = t0 + fl;
+    }
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -1888,6 +1910,35 @@ static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
     return DLP__LLM_ROCM_GEMM_PER_CU_CLK * (double)d->sm_count * d->boost_clock_mhz * 1e6;
 }
 
+/* TensorRT-LLM's offline engines as LLM-Inference-Bench ran them
+ * (ModelRunnerCpp over engines built by trtllm-build 0.11 on A100 / H100,
+ * 0.12 on GH200; wl->offline with engine trtllm): decode attention with
+ * multi_block_mode off, the default until 0.13 ("Enabled multi_block_mode
+ * by default", TensorRT-LLM 0.13.0 release notes; a build flag in 0.11,
+ * moved to the runtime in 0.12).  Without it the masked-MHA kernel runs one
+ * thread block per (query head, sequence) over the whole cache
+ * (decoderMaskedMultiheadAttentionLaunch.h mmha_launch_kernel_ex: grid
+ * {heads, batch, seq_len_tile}, one tile unless multi-block), and XQA,
+ * which 0.11-0.12 pick only where (KV heads x batch) x 4 >= SMs
+ * (decoderXQAImplPrecompiled.cpp mayHavePerfGain, kEnableMinBlockFactor
+ * 4.0), one per (KV head, sequence): either way a block streams one KV
+ * head's K and V of one sequence alone, and at a small batch the step waits
+ * on that stream whatever the tensor parallelism.  (LLM-Inference-Bench's
+ * rows at B 1, L 128 -> 2,048: +1.17-1.32 ms a step on A100 at TP 1-4,
+ * +0.89-0.95 ms on H100, the same for Llama-2-7B's 32 KV heads and
+ * Llama-3-8B's 8.)  A block's rate per SM clock, fitted on those rows
+ * (DLP__LLM_TRT_CTA_BYTES_PER_CLK; the bench prints the refit, held out by
+ * GPU and by family), times the boost clock.  The served engine
+ * (trtllm-serve, 0.13+ / 1.x) splits the cache over blocks: no floor. */
+double dlp__llm_trt_cta_bpc;
+static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
+    double bpc = dlp__llm_trt_cta_bpc != 0 ? dlp__llm_trt_cta_bpc : DLP__LLM_TRT_CTA_BYTES_PER_CLK;
+    if (wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) || c->kv_lora_rank > 0 || !(bpc > 0) ||
+        !(d->boost_clock_mhz > 0))
+        return 0;
+    return bpc * d->boost_clock_mhz * 1e6;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
@@ -1921,6 +1972,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->ov_seq = cpu->seq_ms * 1e-3;
     s->gpu_x = rocm_offline_gpu_x(d, wl);
     s->gemm_rate = rocm_gemm_rate(d, s->gpu_x);
+    s->cta_rate = trt_cta_rate(d, wl, c);
     s->eager_s = wl->eager ? EAGER_LAYER_MS * 1e-3 * (double)c->num_hidden_layers : 0;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
