@@ -131,6 +131,17 @@ static void print_misses(const dlp_plan *p, const int reasons[4], const char *co
     printf("\n");
 }
 
+/* A figure as the JSON answer carries it (%.6g): the table rounds that for
+ * people, as the page does from /api/plan's JSON, so both print the same
+ * text (rounding the full double instead to 4 digits can differ from
+ * rounding its 6-digit form at a boundary: 0.04993496 J shows 49.93 mJ,
+ * its JSON 0.049935 49.94). */
+static double as_json(double v) {
+    char b[32];
+    snprintf(b, sizeof b, "%.6g", v);
+    return strtod(b, NULL);
+}
+
 static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     char split[48];
     split_label(r, split, sizeof split);
@@ -138,15 +149,15 @@ static void print_row(const dlp_plan_row *r, int rank, int fleet) {
     else printf("     ");
     printf("%-16s %4d %-6s %-14s", r->device->id, r->gpus, dlp_quant_name(r->quant), split);
     cell(dlp__hu_count((double)r->concurrency), 6);
-    cell(dlp__hu_ms(r->ttft_ms), 10);
-    cell(dlp__hu_ms(r->tpot_ms), 10);
-    cell(dlp__hu_num(r->tokens_per_s), 9);
+    cell(dlp__hu_ms(as_json(r->ttft_ms)), 10);
+    cell(dlp__hu_ms(as_json(r->tpot_ms)), 10);
+    cell(dlp__hu_num(r->tokens_per_s), 9); /* its JSON keeps 9 digits */
     cell(dlp__hu_count((double)r->replicas), 8);
     char usd[40];
-    cell(usd_sig4(r->usd_per_mtok, usd, sizeof usd), 9);
-    if (fleet) cell(usd_or_na(r->usd_per_hour), 10);
-    cell(dlp__hu_j(r->j_per_token), 10);
-    cell(dlp__hu_g(r->co2_g_per_mtok), 9);
+    cell(usd_sig4(as_json(r->usd_per_mtok), usd, sizeof usd), 9);
+    if (fleet) cell(usd_or_na(as_json(r->usd_per_hour)), 10);
+    cell(dlp__hu_j(as_json(r->j_per_token)), 10);
+    cell(dlp__hu_g(as_json(r->co2_g_per_mtok)), 9);
     printf("  %s\n", dlp_plan_bind_name(r->binding));
 }
 
@@ -451,7 +462,7 @@ static void print_infer(const dlp_plan_infer_opts *o, const dlp_plan *p, const c
         cell(dlp__hu_count((double)r->replicas), 8);
         char usd[40];
         cell(usd_sig4(r->usd_per_msample, usd, sizeof usd), 10);
-        if (fleet) cell(usd_or_na(r->usd_per_hour), 10);
+        if (fleet) cell(usd_or_na(as_json(r->usd_per_hour)), 10);
         cell(r->j_per_sample == r->j_per_sample ? dlp__hu_j(r->j_per_sample) : "n/a", 10);
         cell(r->co2_g_per_msample == r->co2_g_per_msample ? dlp__hu_g(r->co2_g_per_msample) : "n/a", 10);
         printf("  %s\n", dlp_plan_bind_name(r->binding));
