@@ -2404,14 +2404,16 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
          * burst/staggered mean; its requests/s is bounded by the round of
          * R prompts back to back */
         mix = bi;
-        itime one = pf1;
+        /* SGLang's attention DP: the prompt alone on the rank it was handed
+         * (also the worker's prefill_ms, which the bench's per-rank queue
+         * reads: bench/disagg_wait.h adp_rank_queue_ms) */
         if (s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1) {
-            one = sglang_adp_prompt(s, Sd);
-            one.t += vis;
+            pf1 = sglang_adp_prompt(s, Sd);
+            pf1.t += vis, pf1.bc += vbusy, pf1.busy += vbusy;
         }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
-        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + one.t) * (1.0 - 1.0 / W_WAVES) + handoff;
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
         out->round_ms = Rd * Sd / fmin(burst, s->chunk) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
