@@ -1345,6 +1345,21 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
     pf->a[T_TTFT] = isfinite(sim) ? sim : closed;
 }
 
+/* h174: an SGLang attention-DP prefill worker's ranks queue on their own
+ * (disagg_wait.h adp_rank_queue_ms): each request is handed to one rank at
+ * random and runs there alone (the worker's prefill_ms, llm_serve.c
+ * sglang_adp_prompt); a client is away on the decode side for its mean
+ * output (sa-bench's lengths, uniform over [0.8, 1] x osl) x the decode
+ * worker's TPOT.  Before the decode-slot wait is composed: the queue is the
+ * prefill worker's own.  Nothing fitted. */
+static int adp_q_count;
+static void adp_rank_queue(row_t *pf, const row_t *dec) {
+    if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || pf->wl.attn_dp <= 1 || !(pf->a[T_TTFT] > 0)) return;
+    double away = 0.5 * (1.0 + SA_RANGE_RATIO) * (double)dec->wl.gen_tokens * dec->a[T_TPOT];
+    double q = adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away);
+    if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
+}
+
 /* A run with counts in the data: its TTFT with the recipe's decode cap
  * (data_recipe_cap) in place of the data's decode_batch_size, composed as
  * compose_slot_wait; the data's reading is kept to print beside it.  Runs
@@ -1637,6 +1652,7 @@ static void load_silicon(const char *root) {
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) {
                 nR++;
+                if (pfr) adp_rank_queue(pfr, r);
                 /* counts in the data or from the recipe, and the decode cap:
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */

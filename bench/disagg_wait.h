@@ -161,4 +161,29 @@ static inline double disagg_rr_ttft_ms(int64_t C, int W, int64_t b, double prefi
     return r;
 }
 
+/* An SGLang attention-DP prefill worker's queue (docs/llm.md, h174): its DP
+ * controller hands each request to one rank at random (in PD prefill mode
+ * round_robin is bootstrap_room % dp_size, the room drawn at random by the
+ * router), and a rank runs its own prompts, one_ms each (the prompt alone
+ * on its rank, the worker's prefill_ms), so the worker is dp queues of
+ * their own, not one queue of dp servers.  Each rank an M/D/1 queue
+ * (every prompt the same length): wait = rho one / (2 (1 - rho)), rho =
+ * lambda one / dp; the closed loop's rate lambda = clients / (TTFT + away),
+ * away the time a client spends on the decode side.  Solved for TTFT =
+ * base + wait by bisection (the right side falls as TTFT grows, so one
+ * root in [base, base + clients x one]).  NaN where the inputs are not
+ * usable. */
+static inline double adp_rank_queue_ms(double base_ms, double clients, int dp, double one_ms, double away_ms) {
+    if (!(base_ms >= 0) || !(clients >= 1) || dp < 1 || !(one_ms > 0) || !(away_ms >= 0) || !isfinite(clients * one_ms))
+        return NAN;
+    double lo = base_ms, hi = base_ms + clients * one_ms;
+    for (int i = 0; i < 200; i++) {
+        double T = 0.5 * (lo + hi), rho = clients * one_ms / ((double)dp * (T + away_ms));
+        double f = rho >= 1.0 ? INFINITY : base_ms + rho * one_ms / (2.0 * (1.0 - rho));
+        if (f > T) lo = T;
+        else hi = T;
+    }
+    return 0.5 * (lo + hi);
+}
+
 #endif

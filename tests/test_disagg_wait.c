@@ -139,6 +139,25 @@ static void t_rr_generated_lengths(void) {
     CHECK(isnan(disagg_rr_ttft_ms(3, 0, 1, 100, 10000, 0.8, 10)));
 }
 
+/* SGLang's attention-DP prefill worker, its ranks as M/D/1 queues in the
+ * closed loop (adp_rank_queue_ms, h174).  By hand:
+ *  - base 100 ms, 8 clients, 8 ranks, 100 ms a prompt, 700 ms away: rho =
+ *    8 x 100 / (8 (T + 700)) = 100 / (T + 700), T = 100 + rho 100 / (2 (1 -
+ *    rho)) = 100 + 5,000 / (T + 600): T^2 + 500 T - 65,000 = 0, T = (-500 +
+ *    sqrt(510,000)) / 2 = 107.0714 ms;
+ *  - base 100, 64 clients, 8 ranks, 400 ms a prompt, 1,000 ms away: rho =
+ *    3,200 / (T + 1,000), T = 100 + 640,000 / (T - 2,200): T^2 - 2,300 T -
+ *    420,000 = 0, T = (2,300 + sqrt(6,970,000)) / 2 = 2,470.038 ms (rho
+ *    0.922: just above the throughput bound 64 x 400 / 8 - 1,000 = 2,200). */
+static void t_adp_rank_queue_by_hand(void) {
+    CHECK_NEAR(adp_rank_queue_ms(100, 8, 8, 100, 700), 107.0714, 1e-3);
+    CHECK_NEAR(adp_rank_queue_ms(100, 64, 8, 400, 1000), 2470.038, 1e-3);
+    CHECK(isnan(adp_rank_queue_ms(100, 0, 8, 100, 700)));
+    CHECK(isnan(adp_rank_queue_ms(100, 8, 0, 100, 700)));
+    CHECK(isnan(adp_rank_queue_ms(100, 8, 8, 0, 700)));
+    CHECK(isnan(adp_rank_queue_ms(NAN, 8, 8, 100, 700)));
+}
+
 int main(void) {
     RUN(t_closed_form);
     RUN(t_bad_input);
@@ -146,5 +165,6 @@ int main(void) {
     RUN(t_random_router_differs);
     RUN(t_rr_lengths_by_hand);
     RUN(t_rr_generated_lengths);
+    RUN(t_adp_rank_queue_by_hand);
     return TAP_DONE();
 }

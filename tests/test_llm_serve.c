@@ -1298,6 +1298,40 @@ static void t_w4a16_moe_prefill(void) {
     CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192) * 1e3, 76.17, 0.005 * 76.17);
 }
 
+/* SGLang's attention-DP prefill worker hands a request whole to one DP
+ * rank (its DP controller; in PD prefill mode round_robin is bootstrap_room
+ * % dp_size), so a lone prompt's attention runs on one GPU at all 128 heads
+ * (llm_serve.c sglang_adp_prompt; docs/llm.md, h174).  By hand, DeepSeek-R1
+ * on 8 x B200 (DP 8, attention TP 1), a 16,384-token prompt, one client:
+ *  - the causal FMHA, N^2 / 2 query-key pairs x 2 FLOPs x 128 heads x (192
+ *    + 128) dims: 16,384^2 x 40,960 = 1.0995e13 FLOPs a layer, x 61 layers =
+ *    6.707e14, at B200's dense bf16 peak (2,250 TFLOP/s): 298.1 ms;
+ *  - the MLA projections, 2 x (7168 x 1536 + 7168 x 576 + 1536 x 24,576 +
+ *    512 x 32,768 + 16,384 x 7168) = 374,210,560 FLOPs a token and layer, x
+ *    16,384 x 61 = 3.740e14 at the fp8 peak (4,500 TFLOP/s): 83.1 ms;
+ * so at least 381.2 ms beside the front end (request_ms) and the KV
+ * handoff.  Spread over the 8 ranks (the pricing before h174) the same
+ * work was 47.6 ms.  Under TensorRT-LLM (its attention-DP balance holds
+ * prompts for every rank; not this mechanism) the TTFT stays below. */
+static void t_sglang_adp_prompt_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 16384, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .attn_dp = 8, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_SGLANG, .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p, q;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double gpu = p.ttft_ms - p.request_ms - p.kv_handoff_ms;
+    wl.engine = DLP_LLM_ENGINE_TRTLLM;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &q, &e) == DLP_OK);
+    printf("  DeepSeek-R1 16k prompt, 8 x B200 DP 8, SGLang: %.1f ms on the rank (hand floor 381.2), "
+           "TensorRT-LLM TTFT %.1f ms\n", gpu, q.ttft_ms - q.request_ms - q.kv_handoff_ms);
+    CHECK(gpu >= 381.2);
+    CHECK(q.ttft_ms - q.request_ms - q.kv_handoff_ms < 381.2);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2394,6 +2428,7 @@ int main(void) {
     RUN(t_mla_down_proj_replicated);
     RUN(t_mla_context_floor);
     RUN(t_w4a16_moe_prefill);
+    RUN(t_sglang_adp_prompt_by_hand);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

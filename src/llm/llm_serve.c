@@ -2510,6 +2510,29 @@ static double burst_step_tokens(const sctx *s, double burst, double Sd) {
     return fmin(burst, s->chunk);
 }
 
+/* One prompt of S tokens alone on an SGLang prefill worker under attention
+ * DP: SGLang hands each request whole to one DP rank (its DP controller's
+ * round_robin_scheduler / follow_bootstrap_room_scheduler; in PD prefill mode
+ * round_robin means bootstrap_room % dp_size, server_args.py), so that rank's
+ * attention GEMMs, prefill attention and element-wise kernels run over all S
+ * tokens at its own heads, where iteration() spreads a step's tokens evenly
+ * over the ranks (right for a step of many prompts, not for one).  The MoE
+ * layers see the same S rows either way; the ranks' token gather before them
+ * is kept as iteration() prices it.  Seconds, one step. */
+static itime sglang_adp_prompt(const sctx *s, double S) {
+    sctx r = *s;
+    r.attn_dp = 1; /* the rank holding the prompt: every one of its tokens */
+    r.parts = NULL;
+    itime it = iteration(&r, 0, 0, S, S);
+    const prof_t *p = s->p;
+    if (p->moe_layers > 0 && s->ep <= 1) {
+        double g = 2.0 * p->moe_layers *
+                   coll_s(s->d, CO_ALLGATHER, s->attn_dp, S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
+        it.t += g, it.comm += g;
+    }
+    return it;
+}
+
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
  * --concurrency means).  The first wave arrives together: its R S prompt
  * tokens go in chunks, the i-th request done after i of them.  Afterwards
@@ -2561,6 +2584,13 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
          * burst/staggered mean; its requests/s is bounded by the round of
          * R prompts back to back */
         mix = bi;
+        /* SGLang's attention DP: the prompt alone on the rank it was handed
+         * (also the worker's prefill_ms, which the bench's per-rank queue
+         * reads: bench/disagg_wait.h adp_rank_queue_ms) */
+        if (s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1) {
+            pf1 = sglang_adp_prompt(s, Sd);
+            pf1.t += vis, pf1.bc += vbusy, pf1.busy += vbusy;
+        }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
         ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
