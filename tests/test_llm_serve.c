@@ -2271,6 +2271,46 @@ static void t_trtllm_whole_prompts_in_burst(void) {
     CHECK(fabs(vllm[0] - vllm[1]) > 1e-3 * vllm[1]);
 }
 
+/* A lone prompt under TensorRT-LLM's attention DP (h175, llm_serve.c
+ * lone_prompt): the executor hands a request whole to one rank, so one 8k
+ * prompt on an attention-DP-8 prefill worker holds 8,192 tokens on that
+ * rank, as each rank does in a step of eight such prompts (one a rank); only
+ * the experts' rows (8,192 against 65,536 over the EP ranks) and the
+ * collectives are smaller.  So by hand its prefill lies between the prompt
+ * spread evenly over the 8 ranks (1,024 tokens a rank: the step of
+ * dlp__llm_iter_parts over n_pf 8,192) and the step of eight prompts (n_pf
+ * 65,536).  SGLang's prefill stays the even spread: its prefill_ms is that
+ * step exactly. */
+static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int engine, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8,
+                           .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, n_pf, 8192, &p, &e) != DLP_OK) return -1;
+    return p.total_s * 1e3;
+}
+
+static void t_lone_prompt_adp_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-V3", &c, &e) == DLP_OK);
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 1024, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, b200, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double even = lone_parts_ms(&c, b200, DLP_LLM_ENGINE_TRTLLM, 8192);
+    double eight = lone_parts_ms(&c, b200, DLP_LLM_ENGINE_TRTLLM, 65536);
+    CHECK(even > 0 && even < p.prefill_ms && p.prefill_ms < eight);
+    printf("  DeepSeek-V3 8k prompt, TensorRT-LLM attention DP 8 on 8 x B200: spread %.1f < lone %.1f < eight %.1f ms\n",
+           even, p.prefill_ms, eight);
+    wl.engine = DLP_LLM_ENGINE_SGLANG;
+    CHECK(dlp_llm_predict(&c, b200, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.prefill_ms, lone_parts_ms(&c, b200, DLP_LLM_ENGINE_SGLANG, 8192), 1e-9 * p.prefill_ms);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -2331,6 +2371,7 @@ int main(void) {
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
     RUN(t_lockstep_by_hand);
+    RUN(t_lone_prompt_adp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }
