@@ -71,6 +71,8 @@ typedef struct {
     double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
+    double kvh_ms;             /* prefill worker: its prompt's KV handoff       */
+    int mla;                   /* the model's KV cache is MLA's one latent      */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int lockstep;              /* the library ran the waves in lockstep (TTFT
                                   the burst's, no burst weight: h168)          */
@@ -228,7 +230,8 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->running = (double)p.running;
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
-    r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms;
+    r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
     r->memw = dlp__mem_power_w(d, p.mem_util * d->mem_bandwidth_gbs * 1e9);
@@ -1360,6 +1363,39 @@ static void adp_rank_queue(row_t *pf, const row_t *dec) {
     if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
 }
 
+/* TensorRT-LLM's generation loop between the KV transfer and the first
+ * token (disagg_wait.h trtllm_gen_first_token_ms, h175): added to the
+ * client's TTFT of a TensorRT-LLM prefill worker's row, after any slot wait
+ * (the loop's poll follows the admission); d the paired decode worker's
+ * predicted step, x the prefill worker's predicted handoff, over the run's
+ * decode workers (1 where the counts are unknown, as the pairing assumes).
+ * --no-gen-poll: none (the before). */
+static int no_gen_poll, nGenPoll, nMlaCopies;
+/* Copies of an MLA prompt's latent one context rank sends: the latent is
+ * whole on every attention-TP rank, and TensorRT-LLM's MLACacheFormatter
+ * (cpp/tensorrt_llm/batch_manager/mlaCacheFormatter.cpp, needSendCache /
+ * pickRecvConnections) has each generation rank of the request's DP group
+ * receive its own copy, the context ranks of the group sharing the sends
+ * (all of them send where the context side has no more TP ranks a group than
+ * the generation side): dest / src TP ranks a group, at least 1.  The
+ * library's handoff is one copy (llm_serve.c kv_handoff_s). */
+static int mla_copies(const row_t *pf, const row_t *dec) {
+    if (!pf->mla) return 1;
+    int src_dp = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1, dst_dp = dec->wl.attn_dp > 1 ? dec->wl.attn_dp : 1;
+    int src = pf->wl.n_gpus / src_dp, dst = dec->wl.n_gpus / dst_dp;
+    if (src < 1 || dst <= src) return 1;
+    return dst / src;
+}
+static void trtllm_gen_poll(row_t *pf, const row_t *dec, int64_t clients, int workers) {
+    if (no_gen_poll || pf->wl.engine != DLP_LLM_ENGINE_TRTLLM) return;
+    int k = mla_copies(pf, dec);
+    double x = pf->kvh_ms * (double)k;
+    double add = (x - pf->kvh_ms) + trtllm_gen_first_token_ms(x, dec->dec_ms, clients, workers);
+    if (!(add > 0)) return;
+    pf->a[T_TTFT] += add;
+    nGenPoll++, nMlaCopies += k > 1;
+}
+
 /* A run with counts in the data: its TTFT with the recipe's decode cap
  * (data_recipe_cap) in place of the data's decode_batch_size, composed as
  * compose_slot_wait; the data's reading is kept to print beside it.  Runs
@@ -1666,6 +1702,7 @@ static void load_silicon(const char *root) {
                     int cap, m = data_recipe_cap(v[cSRC], v[cM], v[cS], v[cP], v[cB], (int)isl, (int)osl, w, &cap);
                     data_cap_wait(pfr, r, m, clients, (int64_t)w[4] * cap, w[4]);
                 }
+                if (pfr) trtllm_gen_poll(pfr, r, clients, dw);
             }
         }
 #undef I
@@ -2337,6 +2374,10 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
+    if (nGenPoll || no_gen_poll)
+        printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
+               "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
+               no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);
@@ -4141,7 +4182,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--no-trt-cta-floor] [--slot-wait-closed] [--no-adp-balance]\n");
+                        "[--no-rocm-floor] [--no-trt-cta-floor] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4157,6 +4198,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
+        else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];

@@ -186,4 +186,46 @@ static inline double adp_rank_queue_ms(double base_ms, double clients, int dp, d
     return 0.5 * (lo + hi);
 }
 
+/* ---- TensorRT-LLM's generation worker: admission to first token (h175) -----
+ * What the generation (decode) worker does with a disaggregated request
+ * (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,
+ * _executor_loop / _executor_loop_overlap): each iteration starts with
+ * _fetch_new_requests, then _check_disagg_gen_transfer_status, then
+ * _schedule.  A request fetched in iteration k is scheduled as a
+ * "fitting_disagg_gen_init" request there, and _prepare_disagg_gen_init ->
+ * _recv_disagg_gen_cache starts its KV pull (request_and_receive_async)
+ * before that iteration's forward step.  Its transfer is polled at the start
+ * of the following iterations (check_gen_transfer_status(0): non-blocking);
+ * the iteration whose poll finds it done schedules it as a generation request
+ * and returns the context worker's first token to the client before its
+ * forward step (_handle_first_token_response).  So on a busy worker the first
+ * token comes the rest of the iteration in flight at arrival (half a step on
+ * average) plus whole steps until the poll sees the transfer end: at least
+ * one.  A worker that holds no request blocks in the fetch (timeout None
+ * when the active requests summed over its attention-DP ranks are 0) and,
+ * when every active request is a transfer in flight, blocks on the transfer
+ * (check_gen_transfer_status(1)): there the first token is the transfer
+ * alone.  The KV transfer x itself is already in the prefill worker's TTFT
+ * (llm_serve.c kv_handoff_s); this returns what the loop adds to it. */
+
+/* Probability that a decode worker holds another request when one arrives:
+ * C clients spread over W workers (round-robin's long-run share 1 / W each),
+ * the other C - 1 requests each on this worker with probability 1 / W. */
+static inline double trtllm_gen_busy_p(int64_t clients, int workers) {
+    if (clients <= 1) return 0;
+    if (workers <= 1) return 1;
+    return 1.0 - pow(1.0 - 1.0 / (double)workers, (double)(clients - 1));
+}
+
+/* ms the generation loop adds to the KV transfer before the first token: on
+ * a busy worker 0.5 d + d max(1, ceil(x / d)) - x, on an idle one 0; the
+ * mean over the busy probability.  d the decode worker's step (ms), x the
+ * transfer (ms).  0 where the inputs are not usable. */
+static inline double trtllm_gen_first_token_ms(double handoff_ms, double step_ms, int64_t clients, int workers) {
+    if (!(step_ms > 0) || !isfinite(step_ms) || !(handoff_ms >= 0) || !isfinite(handoff_ms)) return 0;
+    double polls = fmax(1.0, ceil(handoff_ms / step_ms));
+    double busy = 0.5 * step_ms + polls * step_ms - handoff_ms;
+    return trtllm_gen_busy_p(clients, workers) * busy;
+}
+
 #endif

@@ -28,7 +28,7 @@ run() { # id conc pw dbs dw
   echo "$1,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,$3,4,1,1,1,4,$4,$5,8,1,1,1,8,500,20"
 }
 { echo "$h"; run w12 12 1 4 2; run w8 8 1 4 2; run u12 12 "" "" ""; } >"$S/silicon_sample.csv"
-out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --recipes none --rows "$tmp/rows.csv" 2>&1)
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --no-gen-poll --recipes none --rows "$tmp/rows.csv" 2>&1)
 # --rows: 7 conc, 11 phase (1 prefill, 2 decode), 14 a_0 (TTFT), 16 a_1 (TPOT), 28 workers_unknown; rows in
 # file order, each run's prefill row then its decode row
 n=$(awk -F, 'NR > 1' "$tmp/rows.csv" | wc -l)
@@ -41,6 +41,20 @@ check "w8: TTFT $t8 is the prefill worker's own, under 0.1 x 1024 x TPOT $d8" \
 check "u12 (unknown counts): TTFT $tu not composed, under 0.1 x 1024 x TPOT $d12" \
   awk -v t="$tu" -v d="$d12" 'BEGIN { exit !(t > 0 && t < 102.4 * d) }'
 check "the side-by-side block names the data rows" grep -q "counts in the data, clients > decode slots *1 rows" <<<"$out"
+
+# h175: TensorRT-LLM's generation loop before the first token (disagg_wait.h
+# trtllm_gen_first_token_ms).  w8 again with it on: 8 clients over 2 decode
+# workers, so a request finds its worker busy with probability 1 - (1/2)^7 =
+# 0.9921875, and a busy worker adds half a step plus one step (the transfer, a
+# 1k prompt's MLA latent over NVLink twice for the 4-rank context side and the
+# 8-rank TP decode side, is well under a step): 0.9921875 x 1.5 = 1.48828 decode
+# steps, the decode row's TPOT (no MTP); the transfer's own share within 0.5 ms.
+# All three fixture runs are TensorRT-LLM prefill workers: the bench counts 3.
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --recipes none --rows "$tmp/rows2.csv" 2>&1)
+read -r p8 <<<"$(awk -F, 'NR == 4 { print $14 }' "$tmp/rows2.csv")"
+check "w8 with the generation loop: TTFT $p8 = $t8 + 1.48828 x TPOT $d8 (within 0.5 ms)" \
+  awk -v p="$p8" -v t="$t8" -v d="$d8" 'BEGIN { w = t + 0.9921875 * 1.5 * d; exit !(p > 0 && (p - w) ^ 2 <= 0.25) }'
+check "the bench counts the rows given the loop" grep -q "generation loop.s poll before the first token.*: 3," <<<"$out"
 
 # h143: counts in the data, the decode cap from the recipe entry the run is.  Two db-dump
 # runs of DeepSeek (the db-dump's model_path DeepSeek-V3) on GB200 fp4, TensorRT-LLM, 1,024 /
@@ -57,7 +71,7 @@ dd() { # id dbs dw
 { head -1 tools/inferencemax/recipes.csv
   echo "2026-02-05,x,2026-02-05,dsr1-fp4-gb200-dynamo-trt,dsr1,m,gb200,fp4,dynamo-trt,trtllm,1024,1024,12,none,0,4,1,4,4,1,2,8,8,0,recipes/x/ctx1_gen2_tep8_batch4_eplb0_mtp0_12.yaml"
 } >"$tmp/recipes.csv"
-out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
+out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --slot-wait-closed --no-gen-poll --recipes "$tmp/recipes.csv" --rows "$tmp/rows.csv" 2>&1)
 read -r t12 d12 tx dx <<<"$(awk -F, 'NR > 1 { a[NR] = $11 == 1 ? $14 : $16 } END { print a[2], a[3], a[4], a[5] }' "$tmp/rows.csv")"
 check "d12: TTFT $t12 = 0.5 x 1024 x TPOT $d12 with the recipe's cap of 8" \
   awk -v t="$t12" -v d="$d12" 'BEGIN { w = 512 * d; exit !(t > 0 && (t - w) ^ 2 <= (2e-5 * w) ^ 2) }'

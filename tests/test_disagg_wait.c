@@ -158,6 +158,27 @@ static void t_adp_rank_queue_by_hand(void) {
     CHECK(isnan(adp_rank_queue_ms(NAN, 8, 8, 100, 700)));
 }
 
+/* TensorRT-LLM's generation loop between the KV transfer and the first
+ * token (h175), by hand: a busy worker adds half a step of its iteration in
+ * flight plus whole steps until the poll after the transfer's end (at least
+ * one), less the transfer already counted; an idle one adds nothing. */
+static void t_trtllm_gen_first_token(void) {
+    CHECK_NEAR(trtllm_gen_busy_p(1, 4), 0, 0);             /* the only client        */
+    CHECK_NEAR(trtllm_gen_busy_p(2, 1), 1, 0);             /* one worker, 2 clients  */
+    CHECK_NEAR(trtllm_gen_busy_p(3, 2), 0.75, 1e-12);      /* 1 - (1/2)^2            */
+    CHECK_NEAR(trtllm_gen_busy_p(9, 8), 1 - 0.343608915, 1e-9); /* 1 - (7/8)^8      */
+    CHECK_NEAR(trtllm_gen_first_token_ms(1, 10, 2, 1), 14, 1e-9);  /* 5 + 10 - 1     */
+    CHECK_NEAR(trtllm_gen_first_token_ms(20, 10, 2, 1), 5, 1e-9);  /* 5 + 2 x 10 - 20 */
+    CHECK_NEAR(trtllm_gen_first_token_ms(25, 10, 2, 1), 10, 1e-9); /* 5 + 3 x 10 - 25 */
+    CHECK_NEAR(trtllm_gen_first_token_ms(0, 10, 2, 1), 15, 1e-9);  /* 5 + 10          */
+    CHECK_NEAR(trtllm_gen_first_token_ms(1, 10, 3, 2), 10.5, 1e-9); /* 0.75 x 14      */
+    CHECK_NEAR(trtllm_gen_first_token_ms(1, 10, 1, 1), 0, 0);      /* idle: blocks    */
+    CHECK_NEAR(trtllm_gen_first_token_ms(1, 0, 4, 1), 0, 0);
+    CHECK_NEAR(trtllm_gen_first_token_ms(1, NAN, 4, 1), 0, 0);
+    CHECK_NEAR(trtllm_gen_first_token_ms(NAN, 10, 4, 1), 0, 0);
+    CHECK_NEAR(trtllm_gen_first_token_ms(-1, 10, 4, 1), 0, 0);
+}
+
 int main(void) {
     RUN(t_closed_form);
     RUN(t_bad_input);
@@ -166,5 +187,6 @@ int main(void) {
     RUN(t_rr_lengths_by_hand);
     RUN(t_rr_generated_lengths);
     RUN(t_adp_rank_queue_by_hand);
+    RUN(t_trtllm_gen_first_token);
     return TAP_DONE();
 }

@@ -1311,8 +1311,9 @@ static void t_w4a16_moe_prefill(void) {
  *    16,384 x 61 = 3.740e14 at the fp8 peak (4,500 TFLOP/s): 83.1 ms;
  * so at least 381.2 ms beside the front end (request_ms) and the KV
  * handoff.  Spread over the 8 ranks (the pricing before h174) the same
- * work was 47.6 ms.  Under TensorRT-LLM (its attention-DP balance holds
- * prompts for every rank; not this mechanism) the TTFT stays below. */
+ * work was 47.6 ms.  TensorRT-LLM's executor hands a request whole to one
+ * rank too (h175, llm_serve.c lone_prompt), so its lone prompt is above the
+ * floor as well. */
 static void t_sglang_adp_prompt_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_config c;
@@ -1329,7 +1330,7 @@ static void t_sglang_adp_prompt_by_hand(void) {
     printf("  DeepSeek-R1 16k prompt, 8 x B200 DP 8, SGLang: %.1f ms on the rank (hand floor 381.2), "
            "TensorRT-LLM TTFT %.1f ms\n", gpu, q.ttft_ms - q.request_ms - q.kv_handoff_ms);
     CHECK(gpu >= 381.2);
-    CHECK(q.ttft_ms - q.request_ms - q.kv_handoff_ms < 381.2);
+    CHECK(q.ttft_ms - q.request_ms - q.kv_handoff_ms >= 381.2);
 }
 
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
@@ -2381,6 +2382,47 @@ static void t_trtllm_whole_prompts_in_burst(void) {
     CHECK(fabs(vllm[0] - vllm[1]) > 1e-3 * vllm[1]);
 }
 
+/* A lone prompt under TensorRT-LLM's attention DP (h175, llm_serve.c
+ * lone_prompt): the executor hands a request whole to one rank, so one 8k
+ * prompt on an attention-DP-8 prefill worker holds 8,192 tokens on that
+ * rank, as each rank does in a step of eight such prompts (one a rank); only
+ * the experts' rows (8,192 against 65,536 over the EP ranks) and the
+ * collectives are smaller.  So by hand its prefill lies between the prompt
+ * spread evenly over the 8 ranks (1,024 tokens a rank: the step of
+ * dlp__llm_iter_parts over n_pf 8,192) and the step of eight prompts (n_pf
+ * 65,536).  SGLang's prefill worker puts the prompt on one rank as well
+ * (h174, sglang_adp_prompt: the rank's attention and its MoE at all the
+ * prompt's rows), so its prefill_ms is above the even spread too. */
+static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int engine, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8,
+                           .engine = engine};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, n_pf, 8192, &p, &e) != DLP_OK) return -1;
+    return p.total_s * 1e3;
+}
+
+static void t_lone_prompt_adp_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-V3", &c, &e) == DLP_OK);
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 1024, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, b200, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double even = lone_parts_ms(&c, b200, DLP_LLM_ENGINE_TRTLLM, 8192);
+    double eight = lone_parts_ms(&c, b200, DLP_LLM_ENGINE_TRTLLM, 65536);
+    CHECK(even > 0 && even < p.prefill_ms && p.prefill_ms < eight);
+    printf("  DeepSeek-V3 8k prompt, TensorRT-LLM attention DP 8 on 8 x B200: spread %.1f < lone %.1f < eight %.1f ms\n",
+           even, p.prefill_ms, eight);
+    wl.engine = DLP_LLM_ENGINE_SGLANG;
+    CHECK(dlp_llm_predict(&c, b200, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    CHECK(p.prefill_ms > lone_parts_ms(&c, b200, DLP_LLM_ENGINE_SGLANG, 8192));
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -2444,6 +2486,7 @@ int main(void) {
     RUN(t_eager_by_hand);
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
+    RUN(t_lone_prompt_adp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

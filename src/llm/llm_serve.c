@@ -630,6 +630,8 @@ typedef struct {
     const dlp_device *d;
     const prof_t *p;
     int tp_attn, attn_dp, ep, moe_tp, n_gpus;
+    int pf_whole;              /* iteration(): each prompt whole on one
+                                  attention-DP rank (lone_prompt)          */
     int kv_shard;              /* how many ways the KV cache is split            */
     double kv_eb;              /* KV element bytes                               */
     double peak_mm, peak_vec, bw;
@@ -1336,6 +1338,16 @@ static const double *mla_pf_fit(const dlp_llm_config *c, const dlp_device *d, in
     return NULL;
 }
 
+/* Prompt tokens the busiest attention rank holds in a step of n_pf prompt
+ * tokens of prompts pf_len long: the even share over the attention-DP
+ * ranks, or, where the prompts sit whole on ranks (s->pf_whole), at least
+ * one prompt's tokens. */
+static double pf_rank_tokens(const sctx *s, double n_pf, double pf_len) {
+    double even = n_pf / s->attn_dp;
+    if (!s->pf_whole || !(n_pf > 0) || !(pf_len > 0)) return even;
+    return fmax(even, fmin(n_pf, pf_len));
+}
+
 /* Seconds of the MLA modules (all attention layers) over n_pf prompt
  * tokens of prompts pf_len long, on the busiest attention rank, at the
  * table fit s->mla_pf (MLA_PF). */
@@ -1344,7 +1356,7 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     const double *f = s->mla_pf;
     double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
     double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
-    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank, N = n_pf / s->attn_dp;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank, N = pf_rank_tokens(s, n_pf, pf_len);
     double down = rq > 0 ? H * (rq + rkv + dr) + rq * h * (dn + dr) : H * (rkv + dr) + H * h * (dn + dr);
     double fp = 2.0 * N * (down + rkv * h * (dn + dv) + h * dv * H);
     double ff = N * pf_len * h * (dn + dr + dv);
@@ -1387,7 +1399,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     }
     double T = dec_g * s->spec_q + n_pf;
     double ab = p->act_bytes, wb = p->wbytes_per_elem;
-    double t_local = T / s->attn_dp; /* tokens one attention rank holds */
+    double pf_r = pf_rank_tokens(s, n_pf, pf_len);
+    double t_local = dec_g * s->spec_q / s->attn_dp + pf_r; /* tokens one attention rank holds */
     double seqs = n_dec + (pf_len > 0 ? n_pf / pf_len : 0);
     /* the LM head's rows: every verified position of a decoding sequence
      * (MTP) and the last token of each prompt */
@@ -1445,11 +1458,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
     double dec_elems = dec_a / s->attn_dp * kv_elems(s, ctx) / s->kv_shard;
-    double pf_elems = n_pf / s->attn_dp * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
+    double pf_elems = pf_r * kv_elems(s, pf_len / 2.0 + 1.0) / s->kv_shard;
     /* a recurrent state (Mamba, Gated DeltaNet) is no context to attend
      * over: it is out of the attention terms and costs its own below */
     dec_elems -= dec_a / s->attn_dp * s->state_elems / s->kv_shard;
-    pf_elems -= n_pf / s->attn_dp * s->state_elems / s->kv_shard;
+    pf_elems -= pf_r * s->state_elems / s->kv_shard;
     /* decode attention streams the cache: aiconfigurator's H100 generation-
      * attention table reaches about peak bandwidth on caches past 100 MB
      * and a few percent on small ones (launch-bound), so pure roofline at
@@ -1475,9 +1488,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double tpf0 = it.t;
     if (pf_elems > 0)
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
-             n_pf / s->attn_dp * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
+             pf_r * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
     /* MLA: the prompt tokens' attention module at least its table fit */
-    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * n_pf / T - (it.t - tpf0));
+    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * pf_r / t_local - (it.t - tpf0));
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
@@ -1490,7 +1503,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_vec, 4.0 * st * dec_a * s->spec_q / s->attn_dp,
              2.0 * st * s->kv_eb * dec_a / s->attn_dp, 0);
     if (st > 0 && n_pf > 0)
-        kadd(s, &it, NULL, s->peak_mm, 4.0 * st * n_pf / s->attn_dp, 2.0 * st * s->kv_eb * n_pf / 64.0 / s->attn_dp, 0);
+        kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
@@ -2496,6 +2509,21 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
     return mean;
 }
 
+/* One prompt's prefill alone: a staggered arrival (the prefill worker's
+ * steady TTFT) and every engine's TTFT floor.  Under TensorRT-LLM's
+ * attention DP the executor hands each new request whole to one rank
+ * (tensorrt_llm/_torch/pyexecutor/executor_request_queue.py,
+ * _balance_requests_across_ranks: a heap over the ranks' active tokens), so
+ * a lone prompt's attention and dense GEMMs run on that rank while the others
+ * step dummies (_pad_attention_dp_dummy_request); its MoE rows still spread
+ * over the EP ranks.  The first wave's steps, which fill every rank, keep the
+ * even spread (docs/llm.md, h175; whole prompts there too was worse). */
+static itime lone_prompt(const sctx *s, double Sd) {
+    sctx one = *s;
+    one.pf_whole = s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1;
+    return iteration(&one, 0, 0, Sd, Sd);
+}
+
 /* Prompt tokens one step of the first wave takes.  TensorRT-LLM does not
  * split a prompt unless enable_chunked_prefill is set (off by default,
  * tensorrt_llm/llmapi/llm_args.py): its micro-batch scheduler admits a
@@ -2548,7 +2576,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     double Sd = (double)m->S, Gd = (double)m->G, pre = m->pre;
     double ctx = Sd + Gd / 2.0; /* the mean live context over a generation */
     itime dec = iteration(s, Rd, ctx, 0, 0);
-    itime pf1 = iteration(s, 0, 0, Sd, Sd);
+    itime pf1 = lone_prompt(s, Sd);
     /* the vision tower runs once per request, before its prompt's prefill */
     double vbusy, vis = dlp__llm_vision_s(s->c, s->d, s->adt, s->c->image_tokens, s->tp_attn, &vbusy);
     pf1.t += vis;
