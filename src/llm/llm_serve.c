@@ -1380,6 +1380,49 @@ static double cta_bytes(const sctx *s, double ctx) {
     return fmax(0.0, kv_elems(s, ctx) - s->state_elems) / (layers * heads) * s->kv_eb;
 }
 
+/* The least time of expert matrix l under the fitted MoE kernels: the
+ * decode-size fit (moe_lin_s) when its rows (m on this GPU, T in the step)
+ * hit `hit` experts, and in steps with prompt tokens the grouped GEMMs'
+ * math (MOE_PF; not decode-only steps: the wide-EP decode workers run
+ * their own low-latency kernels, DeepEP's masked layout, not these tables'
+ * module, where it put SGLang's GB200 / GB300 decode TPOT at 1.7-2.1x;
+ * docs/llm.md, h167), and W4A16 at least its math at the kernel's own rate
+ * over w4_rows computed rows (w4_math_lin_s; "Weight-only 4-bit MoE at
+ * prefill sizes", h171).  Seconds. */
+static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double m, double T, double n_pf,
+                              double w4_rows) {
+    double ee = s->p->expert_elems, km = moe_lin_s(s->moe_fit, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
+    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    if (n_pf > 0)
+        km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
+                                   s->moe_tp, s->peak_mm));
+    if (s->w4m) km = fmax(km, w4_math_lin_s(s->w4m, l, w4_rows, ee, (double)s->c->hidden_size, s->moe_tp, s->d));
+    return km;
+}
+
+/* A step's collectives: two all-reduces per layer under attention TP; MoE
+ * layers under expert parallelism dispatch and combine (all-to-all), under
+ * attention DP alone gather the ranks' tokens.  T the step's tokens,
+ * t_local those one attention rank holds.  Seconds. */
+static double step_comm_s(const sctx *s, double T, double t_local) {
+    const prof_t *p = s->p;
+    double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers, ab = p->act_bytes;
+    double comm = 0;
+    if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
+    if (p->moe_layers > 0 && s->ep > 1) {
+        /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
+         * routed rows a GPU receives.  Under attention TP too: dropping them
+         * there (every rank holds every token; the layer's second all-reduce
+         * sums the experts' shares) put those rows at 0.75-0.85 of the
+         * measured TPOT (docs/llm.md, "The all-to-all of expert parallelism") */
+        double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+        comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
+    } else if (p->moe_layers > 0 && s->attn_dp > 1) {
+        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
+    }
+    return comm;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1434,21 +1477,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
-            double km = moe_lin_s(s->moe_fit, l, hit_l, ee, s->moe_tp, wb, s->bw);
-            /* steps with prompt tokens: the grouped GEMMs' math (MOE_PF).
-             * Not decode-only steps: the wide-EP decode workers run their
-             * own low-latency kernels (DeepEP's masked layout), not these
-             * tables' module; there it put SGLang's GB200 / GB300 decode
-             * TPOT at 1.7-2.1x (docs/llm.md, h167) */
-            double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-            if (n_pf > 0)
-                km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
-                                           s->moe_tp, s->peak_mm));
-            /* W4A16 at prefill sizes: at least its math at the kernel's
-             * own rate (w4_math_lin_s; "Weight-only 4-bit MoE at prefill
-             * sizes") */
-            if (s->w4m)
-                km = fmax(km, w4_math_lin_s(s->w4m, l, w4_rows_l, ee, (double)s->c->hidden_size, s->moe_tp, s->d));
+            double km = expert_kernel_s(s, l, hit_l, m, T, n_pf, w4_rows_l);
             if (km > it.t - t0) it.t = t0 + km;
         }
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
@@ -1509,22 +1538,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
     if (s->parts) s->parts->other_s = it.t - t0;
-    /* collectives: two all-reduces per layer under attention TP; MoE layers
-     * under expert parallelism dispatch and combine (all-to-all) */
-    double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers;
-    double comm = 0;
-    if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
-    if (p->moe_layers > 0 && s->ep > 1) {
-        /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
-         * routed rows a GPU receives.  Under attention TP too: dropping them
-         * there (every rank holds every token; the layer's second all-reduce
-         * sums the experts' shares) put those rows at 0.75-0.85 of the
-         * measured TPOT (docs/llm.md, "The all-to-all of expert parallelism") */
-        double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-        comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
-    } else if (p->moe_layers > 0 && s->attn_dp > 1) {
-        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
-    }
+    double comm = step_comm_s(s, T, t_local);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
      * mtp_scale_factor) prices a speculative step as num_layers + drafts
      * layers' worth of the verify step's work; the engine's CPU side is

@@ -879,6 +879,25 @@ static int get_serving_i64(req *r, int serving, const char *name, int64_t hi, in
     return 0;
 }
 
+/* The weights' format ('dtype', as `dlperf llm --dtype`; fp16 where not
+ * given, which the caller replaces by the checkpoint's) and the cache's
+ * ('kv_dtype', 0: the library's choice); -1 after a 400. */
+static int llm_dtypes(req *r, const char *dtype, const char *kvdtype, int *quant, int *kvdt) {
+    *quant = dlp_quant_parse(dtype ? dtype : "fp16");
+    if (*quant < 0) {
+        dlp__serve_error(r->out, 400,
+                         "field 'dtype': '%.64s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
+        return -1;
+    }
+    *kvdt = kvdtype ? dlp_dtype_parse(kvdtype) : 0;
+    if (kvdtype && *kvdt != DLP_DT_FLOAT && *kvdt != DLP_DT_FLOAT16 && *kvdt != DLP_DT_BFLOAT16 &&
+        *kvdt != DLP_DT_FLOAT8E4M3FN && *kvdt != DLP_DT_FLOAT8E5M2) {
+        dlp__serve_error(r->out, 400, "field 'kv_dtype': '%.64s' is not fp16, bf16, fp8 or fp32", kvdtype);
+        return -1;
+    }
+    return 0;
+}
+
 static void h_llm(req *r) {
     static const char *const allowed[] = {"model", "config", "config_name", "device", "batch", "seq", "dtype",
                                           "gen", "gpus", "region", "samples", "analytic", "image_tokens", "kv_dtype",
@@ -982,18 +1001,8 @@ static void h_llm(req *r) {
     }
     dlp_llm_config c;
     if (llm_config_of(r, ep, &c)) return;
-    int quant = dlp_quant_parse(dtype ? dtype : "fp16");
-    if (quant < 0) {
-        dlp__serve_error(r->out, 400,
-                         "field 'dtype': '%.64s' is not fp32, fp16, bf16, int8, nf4, fp8, int4, mxfp4 or nvfp4", dtype);
-        return;
-    }
-    int kvdt = kvdtype ? dlp_dtype_parse(kvdtype) : 0;
-    if (kvdtype && kvdt != DLP_DT_FLOAT && kvdt != DLP_DT_FLOAT16 && kvdt != DLP_DT_BFLOAT16 &&
-        kvdt != DLP_DT_FLOAT8E4M3FN && kvdt != DLP_DT_FLOAT8E5M2) {
-        dlp__serve_error(r->out, 400, "field 'kv_dtype': '%.64s' is not fp16, bf16, fp8 or fp32", kvdtype);
-        return;
-    }
+    int quant, kvdt;
+    if (llm_dtypes(r, dtype, kvdtype, &quant, &kvdt)) return;
     const dlp_device *dev = find_device(r, ep);
     if (!dev) return;
 
