@@ -768,3 +768,22 @@ python3 tools/inferencemax/spec_tokens.py "$tmp/srt6" "$tmp/spec.csv" 2>"$tmp/sp
 got=$(awk -F, 'NR > 1 { printf "%s:%s ", $14, $15 }' "$tmp/spec.csv")
 check "spec_tokens: T1 3, T2 1, S1 2, S2 blank, S3 0: got '$got'" [ "$got" = "mtp:3 mtp:1 mtp:2 mtp: none:0 " ]
 check "spec_tokens: 2 rows filled" grep -q "2 rows filled" "$tmp/spec.err"
+# h176: SGLang's drafts, read from its recipe, are left plain (recipe_mtp_scored;
+# h159: its EAGLE passes are forwards of their own).  Table 1 with every engine
+# sglang; c4 then settles on E1 alone (K 3 given).  Its decode TPOT must equal
+# that with E1's K blanked (MTP unknown, plain), and the tally counts c4 and t36
+# (both E1 alone) and c8 (E1 and E2) all three MTP unknown.
+sed 's/,dynamo-trt,trtllm,/,dynamo-sglang,sglang,/' "$tmp/recipes.csv" >"$tmp/rec_sg.csv"
+awk -F, -v OFS=, 'NR > 1 && $14 == "mtp" { $15 = "" } { print }' "$tmp/rec_sg.csv" >"$tmp/rec_sg0.csv"
+{
+  echo "$h"
+  run c4 4 4 4 8 8
+  run c8 8 4 4 8 8
+  run t36 4 36 1 36 1
+} | sed 's/,trtllm,,deepseek-ai/,sglang,,deepseek-ai/' >"$S/silicon_sample.csv"
+outs=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg.csv" --rows "$tmp/rows_sg.csv" 2>&1)
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg0.csv" --rows "$tmp/rows_sg0.csv" >/dev/null 2>&1
+a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg.csv")
+b=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg0.csv")
+check "SGLang K read, scored plain: c4's TPOT with K 3 = with K blank: $a, $b" [ -n "$a" ] && [ "$a" = "$b" ]
+check "SGLang: 3 decode rows MTP unknown, none with K" grep -q "sglang decode workers, counts from the recipe, TPOT MAPE: no MTP [a-z0-9.]* % (0); MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (3)$" <<<"$outs"
