@@ -1209,6 +1209,21 @@ static int data_recipe_cap(const char *src, const char *model_path, const char *
     return m2 < m ? m2 : m;
 }
 
+/* The recipe's draft count as scored (h176).  Since h176 recipes.csv
+ * carries the drafts that the recipe file sets where its name does not say
+ * (tools/inferencemax/spec_tokens.py: SGLang's decode flags
+ * speculative-num-draft-tokens - 1, TensorRT-LLM's
+ * speculative_config.num_nextn_predict_layers).  TensorRT-LLM's are scored
+ * at IMAX_MTP_P; SGLang's EAGLE runs are left plain (-1, as before): its
+ * draft and draft-extend passes run as forwards of their own each step,
+ * which the model's draft share does not price (h159: 1.10-1.31x measured
+ * against ~2x at p 0.708), and scoring the 50 rows read here with MTP took
+ * them from 24.2 % to 43.9 % (median predicted / measured 0.95 -> 0.56);
+ * no one acceptance beats plain on them (p 0.2: 26.4 %, 0.35: 26.1 %). */
+static int recipe_mtp_scored(const char *engine, int mtp_k) {
+    return mtp_k > 0 && !strcmp(engine, "sglang") ? -1 : mtp_k;
+}
+
 /* The draft tokens' acceptance for MTP with K drafts.  The recipes chain
  * the same module K times (TensorRT-LLM tech blog 2, "MTP Eagle ... call the
  * same MTP module forward K times", the default for DeepSeek-V3/R1; SGLang's
@@ -1681,6 +1696,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             /* the recipe's MTP, K drafts at the documented acceptance */
+            if (rp) mtp_k = recipe_mtp_scored(rp->engine, mtp_k);
             r->spec_k = rp ? mtp_k : 0;
             if (rp && mtp_k > 0) r->wl.spec_tokens = mtp_k, r->wl.spec_accepted = mtp_accepted(mtp_k);
             /* the recipe's redundant experts: TensorRT-LLM's slots, SGLang's count */

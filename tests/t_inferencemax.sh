@@ -721,3 +721,69 @@ check "max_num_tokens: 1 row given its script's budget" grep -qF "given their sc
 got=$(paste -d, <(awk -F, 'NR > 1 { print $5 "/" $7, $14 }' "$tmp/rows13.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows14.csv") |
   awk '{ split($2, a, ","); print $1 ":" (a[1] > a[2] + 1 ? "up" : (a[1] < a[2] - 1 ? "down" : "same")) }' | sort | tr '\n' ' ')
 check "max_num_tokens: 1024/64 rises once, stays once; 8192/16 stays: got '$got'" [ "$got" = "1024/64:same 1024/64:up 8192/16:same " ]
+# h176: recipes.csv's blank spec_tokens from the recipe files
+# (tools/inferencemax/spec_tokens.py), on a checkout written here.  Rows (every
+# column but date, engine, spec, K, recipe blank or 0), worked by hand:
+#   T1 trtllm mtp, K blank, recipe .../ctx1_gen1_dep32_batch8_eplb0_mtp.yaml whose
+#      decode speculative_config says num_nextn_predict_layers 3 (its prefill
+#      side 1: the decode side is the one read)            -> 3
+#   T2 trtllm mtp, K 1 from the name                        -> 1 (not blank: kept)
+#   S1 sglang mtp, K blank, decode flags EAGLE, num-steps 2, num-draft-tokens 3
+#      (top-k 1: the draft tokens less the root)            -> 2
+#   S2 sglang mtp, K blank, recipe absent from the checkout -> blank
+#   S3 sglang none, 0                                       -> 0
+mkdir -p "$tmp/srt6/recipes/trtllm/gb300-fp4/1k1k/mtp" "$tmp/srt6/recipes/h200/8k1k"
+cat >"$tmp/srt6/recipes/trtllm/gb300-fp4/1k1k/mtp/ctx1_gen1_dep32_batch8_eplb0_mtp.yaml" <<'YAML'
+backend:
+  type: trtllm
+  trtllm_config:
+    prefill:
+      speculative_config:
+        decoding_type: MTP
+        num_nextn_predict_layers: 1
+    decode:
+      speculative_config:
+        decoding_type: MTP
+        num_nextn_predict_layers: 3
+YAML
+cat >"$tmp/srt6/recipes/h200/8k1k/bs8-1p6d-mtp.yaml" <<'YAML'
+backend:
+  type: sglang
+  sglang_config:
+    decode:
+      speculative-algorithm: EAGLE
+      speculative-num-steps: 2
+      speculative-eagle-topk: 1
+      speculative-num-draft-tokens: 3
+YAML
+{
+  head -1 tools/inferencemax/recipes.csv
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,gb300,fp4,dynamo-trt,trtllm,1024,1024,8,mtp,,8,1,4,4,1,1,32,32,1,recipes/trtllm/gb300-fp4/1k1k/mtp/ctx1_gen1_dep32_batch8_eplb0_mtp.yaml"
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,gb300,fp4,dynamo-trt,trtllm,1024,1024,8,mtp,1,8,1,4,4,1,1,32,32,1,recipes/trtllm/gb300-fp4/1k1k/mtp/x_mtp1.yaml"
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,dynamo-sglang,sglang,8192,1024,8,mtp,,,1,8,1,0,6,8,1,0,recipes/h200/8k1k/bs8-1p6d-mtp.yaml"
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,dynamo-sglang,sglang,8192,1024,8,mtp,,,1,8,1,0,6,8,1,0,recipes/h200/8k1k/absent-mtp.yaml"
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,dynamo-sglang,sglang,8192,1024,8,none,0,,1,8,1,0,6,8,1,0,recipes/h200/8k1k/bs8-1p6d.yaml"
+} >"$tmp/spec.csv"
+python3 tools/inferencemax/spec_tokens.py "$tmp/srt6" "$tmp/spec.csv" 2>"$tmp/spec.err"
+got=$(awk -F, 'NR > 1 { printf "%s:%s ", $14, $15 }' "$tmp/spec.csv")
+check "spec_tokens: T1 3, T2 1, S1 2, S2 blank, S3 0: got '$got'" [ "$got" = "mtp:3 mtp:1 mtp:2 mtp: none:0 " ]
+check "spec_tokens: 2 rows filled" grep -q "2 rows filled" "$tmp/spec.err"
+# h176: SGLang's drafts, read from its recipe, are left plain (recipe_mtp_scored;
+# h159: its EAGLE passes are forwards of their own).  Table 1 with every engine
+# sglang; c4 then settles on E1 alone (K 3 given).  Its decode TPOT must equal
+# that with E1's K blanked (MTP unknown, plain), and the tally counts c4 and t36
+# (both E1 alone) and c8 (E1 and E2) all three MTP unknown.
+sed 's/,dynamo-trt,trtllm,/,dynamo-sglang,sglang,/' "$tmp/recipes.csv" >"$tmp/rec_sg.csv"
+awk -F, -v OFS=, 'NR > 1 && $14 == "mtp" { $15 = "" } { print }' "$tmp/rec_sg.csv" >"$tmp/rec_sg0.csv"
+{
+  echo "$h"
+  run c4 4 4 4 8 8
+  run c8 8 4 4 8 8
+  run t36 4 36 1 36 1
+} | sed 's/,trtllm,,deepseek-ai/,sglang,,deepseek-ai/' >"$S/silicon_sample.csv"
+outs=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg.csv" --rows "$tmp/rows_sg.csv" 2>&1)
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg0.csv" --rows "$tmp/rows_sg0.csv" >/dev/null 2>&1
+a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg.csv")
+b=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg0.csv")
+check "SGLang K read, scored plain: c4's TPOT with K 3 = with K blank: $a, $b" [ -n "$a" ] && [ "$a" = "$b" ]
+check "SGLang: 3 decode rows MTP unknown, none with K" grep -q "sglang decode workers, counts from the recipe, TPOT MAPE: no MTP [a-z0-9.]* % (0); MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (3)$" <<<"$outs"
