@@ -2531,7 +2531,11 @@ static double sim_ttft(const sctx *s, double Rd, double Sd, double Gd, double ct
  * a lone prompt's attention and dense GEMMs run on that rank while the others
  * step dummies (_pad_attention_dp_dummy_request); its MoE rows still spread
  * over the EP ranks.  The first wave's steps, which fill every rank, keep the
- * even spread (docs/llm.md, h175; whole prompts there too was worse). */
+ * even spread (docs/llm.md, h175; whole prompts there too was worse).
+ * SGLang's prefill workers do the same by their own rule (sglang_adp_prompt,
+ * h174, which also prices the MoE over the one rank's rows and the ranks'
+ * gather); the two were written apart and are kept apart until a data set
+ * separates them. */
 static itime lone_prompt(const sctx *s, double Sd) {
     sctx one = *s;
     one.pf_whole = s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1;
