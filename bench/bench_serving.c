@@ -1289,6 +1289,7 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
  * the gpt-oss script sets attention DP without the balance.  Counted for the
  * report. */
 static int nAdpBal, no_adp_balance; /* --no-adp-balance: none set (the before) */
+static int no_adp_mnt; /* --no-adp-max-tokens: attention-DP MTP rows keep 8,192 (h178's before) */
 static void recipe_adp_balance(dlp_llm_workload *wl, const char *model, int src) {
     if (wl->attn_dp <= 1 || !strstr(model, "DeepSeek-") || (src != SRC_IMAX && src != SRC_DBDUMP)) return;
     wl->adp_balance_iters = 60;
@@ -1313,13 +1314,21 @@ static void recipe_adp_balance(dlp_llm_workload *wl, const char *model, int src)
 static void recipe_max_tokens(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                               int source, int dp, int64_t conc, int spec) {
     char date[32], gpu[32];
-    if (!strstr(model, "DeepSeek-") || dp > 1 || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
+    if (!strstr(model, "DeepSeek-") || (dp > 1 && (spec <= 0 || no_adp_mnt)) ||
+        (source != SRC_IMAX && source != SRC_DBDUMP))
+        return;
     if (strcmp(sys, "b200_sxm") && strcmp(sys, "h200_sxm")) return;
     row_keys(src, model, sys, date, gpu);
     if (strlen(date) < 10 || date[0] != '2') return;
-    int64_t mnt = 0;
+    int64_t mnt = 0, mbs = conc;
+    /* under attention DP the MTP scripts give each rank MAX_BATCH_SIZE =
+     * CONC / TP (TP = the DP ranks; b0c4ed21b on; fp8 b200 from 5d517074c
+     * CONC / 8, fp4 b200 from 0aae52d4c CONC / 4: at 1k and 8k prompts a
+     * rank's budget holds one prompt under each) and max_num_tokens is a
+     * rank's own (h178) */
+    if (dp > 1) mbs = conc / dp > 1 ? conc / dp : 1;
     if (spec > 0)
-        mnt = ((spec + 1) * conc + wl->seq + 64 + 63) / 64 * 64;
+        mnt = ((spec + 1) * mbs + wl->seq + 64 + 63) / 64 * 64;
     else if (strcmp(date, "2026-01-22") < 0)
         mnt = (conc + wl->seq + 64 + 63) / 64 * 64;
     if (mnt > 0 && mnt < 8192) wl->chunk_tokens = mnt, mnt_count++;
@@ -4214,6 +4223,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
+        else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];

@@ -650,6 +650,25 @@ check "adp balance: 1 row set" grep -qF "under the scripts' balance (recipe_adp_
 got=$(paste -d, <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows14.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows15.csv") |
       awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }' | tr '\n' ' ')
 check "adp balance: TTFT with vs without (a1 a2 a3): got '$got'" [ "$got" = "up same same " ]
+# The MTP scripts under attention DP (docs/llm.md, h178): dsr1_fp4_b200_trt_mtp.sh
+# sets MAX_BATCH_SIZE = CONC / TP and MTP = 1 under DP_ATTENTION, and
+# max_num_tokens = ((MTP + 1) * MAX_BATCH_SIZE + ISL + 64 + 63) / 64 * 64, a
+# rank's own.  a1 (64 clients on 8 ranks, 1k / 1k) with a spec table naming
+# an MTP entry (1 draft) at attention DP: by hand 64 / 8 = 8 a rank, (2 x 8 +
+# 1024 + 127) / 64 = 18 -> 1,152 tokens: set (count 1), one 1k prompt a rank
+# a step, so held prompts are left over and its TTFT rises over the
+# --no-adp-max-tokens reading (8,192 a rank: eight); without it: count 0.
+cat >"$tmp/spec2.csv" <<'CSV'
+date,commit,config_key,model_prefix,gpu,precision,framework,image,isl,osl,tp,ep,dp_attn,conc_lo,conc_hi,spec,drafts
+2026-02-06,x,dsr1-fp4-b200-trt-mtp,dsr1,b200,fp4,trt,1.2.0rc6.post3,1024,1024,8,8,1,64,64,mtp,1
+CSV
+out16=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg "$tmp/spec2.csv" --rows "$tmp/rows16.csv" 2>&1)
+check "adp max_num_tokens: 1 row given its script's budget" grep -qF "(recipe_max_tokens, h169; --no-max-tokens: off): 1" <<<"$out16"
+out17=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg "$tmp/spec2.csv" --no-adp-max-tokens --rows "$tmp/rows17.csv" 2>&1)
+check "adp max_num_tokens: none with --no-adp-max-tokens (no count line)" [ -z "$(grep -F "(recipe_max_tokens, h169" <<<"$out17")" ]
+got=$(paste -d, <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows16.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows17.csv") |
+      awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }' | tr '\n' ' ')
+check "adp max_num_tokens: TTFT with vs without (a1 a2 a3): got '$got'" [ "$got" = "up same same " ]
 # h165: a blank-count run the recipes leave unsettled takes its worker counts
 # from its own record in the db-dump (its twin: same GPU, precision, engine,
 # isl, osl, clients, measured day, and TTFT and TPOT equal to 1e-9).  With the

@@ -2173,6 +2173,40 @@ static void t_adp_balance_by_hand(void) {
     CHECK(serve(m, "h200", wl, &p1, &e) == DLP_EINVAL);
 }
 
+/* Leftovers of the attention-DP balance (docs/llm.md, h178), by hand.  With
+ * T = 1 the count releases at every iteration, and a rank's budget (8,192
+ * tokens less its 32 decodes) holds one 8,192-token prompt: each rank is a
+ * queue served one prompt a step.  256 clients of 64 tokens on 8 ranks end
+ * a = 256 / 64 / 8 = 0.5 requests a rank and step, Poisson: the discrete
+ * M/D/1 queue Q' = max(Q - 1, 0) + A has E[Q] = rho + rho^2 / (2 (1 - rho)),
+ * so E[max(Q - 1, 0)] = rho^2 / (2 (1 - rho)) prompts held over a step, and by
+ * Little's law a prompt waits rho / (2 (1 - rho)) + 1/2 (it arrives within a
+ * step) = 1.0 step at rho = 0.5, against the closed form's half step with
+ * room for all.  The rank's 32 clients less those held thin the arrivals a
+ * little (a couple of per cent).  Then the same with 1,024-token prompts:
+ * eight fit, P(more than 8 in a step) ~ 1e-8, the closed form stands. */
+static void t_adp_leftovers_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    const char *m = "deepseek-ai/DeepSeek-R1";
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 64, .quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8,
+                           .attn_dp = 8, .concurrency = 256, .engine = DLP_LLM_ENGINE_TRTLLM};
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    double dec = p0.decode_step_ms;
+    wl.adp_balance_iters = 1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    double w = (p1.ttft_steady_ms - p0.ttft_steady_ms) / dec;
+    printf("  balance leftovers, T = 1, one prompt a rank a step, rho 0.5: %.3f steps (M/D/1: 1.000)\n", w);
+    CHECK(w > 0.95 && w < 1.01);
+    CHECK_NEAR(p1.tpot_ms, p0.tpot_ms, 1e-12 * p0.tpot_ms);
+    wl.seq = 1024, wl.adp_balance_iters = 0;
+    CHECK(serve(m, "h200", wl, &p0, &e) == DLP_OK);
+    dec = p0.decode_step_ms;
+    wl.adp_balance_iters = 1;
+    CHECK(serve(m, "h200", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_steady_ms - p0.ttft_steady_ms, 0.5 * dec, 1e-9 * dec);
+}
+
 /* Fixed lengths under SGLang's prefill-first schedule (docs/llm.md, "The
  * gap-analysis dumps", h168), by hand.  Llama-3.1-8B bf16 on one H100,
  * SGLang, whose chunked_prefill_size on an 80 GB GPU is 8,192: 32 clients
@@ -2480,6 +2514,7 @@ int main(void) {
     RUN(t_batch_wait_by_hand);
     RUN(t_recv_interval_by_hand);
     RUN(t_adp_balance_by_hand);
+    RUN(t_adp_leftovers_by_hand);
     RUN(t_rocm_gemm_floor_by_hand);
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);

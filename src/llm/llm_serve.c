@@ -2285,10 +2285,68 @@ static double recv_skip_s(const dlp_llm_workload *wl, double dec_s) {
  * moment waits the rest of its interval, E[tau^2] / (2 E[tau]) iterations
  * (renewal-reward).  With no more clients than ranks a rank's only request
  * is replaced while the rank has no decode: no wait.  Nothing fitted. */
-static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Gd, double dec_s) {
+/* Leftovers (h178).  A release lets each rank's scheduler take its held
+ * prompts only while they fit its max_num_tokens (per rank: each attention-DP
+ * rank schedules on its own; whole prompts, no chunked prefill: h169), after
+ * its running sequences' 1 + drafts tokens: k = floor((budget - R / N (1 +
+ * drafts)) / S) prompts, at least one.  A rank left with more is, the next
+ * iteration, again holding a prompt while the others mostly are not: its
+ * leftovers wait for the next release (all ranks holding one, or the count).
+ * Played iteration by iteration on N ranks with Poisson(a) arrivals (a fixed
+ * seed: the same answer every call); the mean wait by Little's law (held
+ * prompts summed over iterations / arrivals; one arriving within an iteration
+ * is held half of it).  With k large the play gives the closed form's
+ * E[tau^2] / (2 E[tau]); it is used only where a rank can collect more than
+ * k prompts within a count (Poisson tail above 1e-3). */
+static uint64_t adp_rng(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static int adp_poisson(uint64_t *x, double a) {
+    double u = (double)(adp_rng(x) >> 11) * 0x1p-53, p = exp(-a), c = p;
+    int n = 0;
+    while (u > c && n < 64) p *= a / (double)++n, c += p;
+    return n;
+}
+static double adp_leftover_iters(int N, double a, double m, int T, int k) {
+    enum { MAXR = 256 };
+    int q[MAXR] = {0}, count = 0;
+    if (N > MAXR) N = MAXR;
+    uint64_t x = 178;
+    double area = 0, arrived = 0;
+    long iters = 400000L / N;
+    for (long t = 0; t < iters; t++) {
+        int all = 1;
+        for (int i = 0; i < N; i++) all &= q[i] > 0;
+        if (all || ++count >= T) {
+            count = 0;
+            for (int i = 0; i < N; i++) q[i] -= q[i] < k ? q[i] : k;
+        }
+        for (int i = 0; i < N; i++) {
+            /* a rank's requests end in proportion to those decoding:
+             * its m clients less those it holds */
+            int n = adp_poisson(&x, a * fmax(0.0, 1.0 - (double)q[i] / m));
+            area += (double)q[i] + 0.5 * n, arrived += n, q[i] += n;
+        }
+    }
+    return arrived > 0 ? area / arrived : 0;
+}
+static int adp_leftovers_matter(double a, int T, int k) {
+    double m = a * T, p = exp(-m), c = p; /* P(Poisson(aT) <= k) */
+    for (int n = 1; n <= k; n++) p *= m / n, c += p;
+    return 1.0 - c > 1e-3;
+}
+
+static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Sd, double Gd, double dec_s) {
     double N = (double)s->attn_dp;
     if (wl->adp_balance_iters <= 0 || s->attn_dp <= 1 || Rd <= N) return 0;
     double a = Rd / Gd * s->spec_yield / N, e1 = 0, e2 = 0; /* per rank per iteration */
+    double room = s->chunk - Rd / N * s->spec_q;
+    int k = Sd > 0 && room >= Sd ? (int)fmin(floor(room / Sd), 1e6) : 1;
+    if (adp_leftovers_matter(a, wl->adp_balance_iters, k))
+        return adp_leftover_iters(s->attn_dp, a, Rd / N, wl->adp_balance_iters, k) * dec_s;
     for (int j = 0; j < wl->adp_balance_iters; j++) {
         double later = 1.0 - pow(1.0 - exp(-a * j), N); /* P(tau > j) */
         if (later < 1e-15) break; /* the rest adds nothing (a long timeout) */
@@ -2549,10 +2607,17 @@ static itime lone_prompt(const sctx *s, double Sd) {
  * max_num_tokens (cpp/tensorrt_llm/batch_manager/microBatchScheduler.cpp),
  * so a step takes floor(chunk / S) prompts (docs/llm.md, h169); a prompt
  * longer than the budget, which the engine would refuse, is chunked as the
- * other engines do.  The others fill the budget, splitting the last prompt. */
-static double burst_step_tokens(const sctx *s, double burst, double Sd) {
+ * other engines do.  The others fill the budget, splitting the last prompt.
+ * TensorRT-LLM's budget is a rank's own under attention DP (each rank runs
+ * its scheduler on its own requests; h178): an aggregated step takes
+ * floor(chunk / S) prompts on each of the DP ranks.  Prefill workers keep
+ * one budget for all (per rank was worse there: docs/llm.md, h178). */
+static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, double burst, double Sd) {
+    /* under attention DP each rank's scheduler has its own max_num_tokens
+     * (h178): an aggregated step takes that many prompts on every rank */
+    double ranks = s->engine == DLP_LLM_ENGINE_TRTLLM && wl->phase == DLP_LLM_AGG ? (double)s->attn_dp : 1.0;
     if (s->engine == DLP_LLM_ENGINE_TRTLLM && Sd > 0 && Sd <= s->chunk)
-        return fmin(burst, floor(s->chunk / Sd) * Sd);
+        return fmin(burst, floor(s->chunk / Sd) * Sd * ranks);
     return fmin(burst, s->chunk);
 }
 
@@ -2602,7 +2667,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     pf1.busy += vbusy;
     double ttft, tpot;
     itime mix;
-    double burst = Rd * Sd, bstep = burst_step_tokens(s, burst, Sd), n_it = ceil(burst / bstep);
+    double burst = Rd * Sd, bstep = burst_step_tokens(s, wl, burst, Sd), n_it = ceil(burst / bstep);
     itime bi = iteration(s, 0, 0, bstep, Sd);
     bi.t += vis * fmin(burst, s->chunk) / Sd;
     double ttft_burst = bi.t * (n_it + 1.0) / 2.0;
@@ -2617,7 +2682,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
     t->wait = 0.5 * (dec.t + vis * Rd / Gd) + overlap_steps(wl->engine) * dec.t;
     if (wl->phase == DLP_LLM_AGG && !wl->offline)
         t->wait += batch_wait_s(s, wl, Rd, Sd, Gd, dec.t) + recv_skip_s(wl, dec.t) +
-                   adp_balance_s(s, wl, Rd, Gd, dec.t);
+                   adp_balance_s(s, wl, Rd, Sd, Gd, dec.t);
     t->ride = (ride.t + vis * (1.0 + others / Sd)) * nck;
     double ttft_steady = (Rd > 1 ? t->wait : 0) + t->ride;
     double wb = burst_weight(wl);
