@@ -344,7 +344,6 @@ typedef struct prof {
     lin_t lin[MAX_LIN];
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
-    double other_attn_pt;      /* of which inside the attention module ("/attn/") */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -474,7 +473,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                                    strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
-        if (b > 0 && strstr(ni.name, "/attn/")) p->other_attn_pt += b;
     }
     /* bytes per linear weight: the stored format's bytes over the linear
      * elements (embeddings and norms stay 16-bit; their bytes are small) */
@@ -720,20 +718,6 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
     it->busy += roof;
     if (peak > 0) it->bc += flops / peak;
     it->bm += bytes / s->bw;
-}
-
-/* The prompt tokens' share of the element-wise time that runs inside the
- * attention module (MLA's q_a / kv_a norms, RoPE, the q / k / kv splits,
- * concats and transposes, softmax).  aiconfigurator's context-MLA module
- * table times the whole module (collector/trtllm/collect_mla_module.py at
- * 095f58a5: `attn_module.forward(...)` of the decoder layer's self_attn), so
- * where its floor binds these kernels are already in it: the floor is
- * compared with our attention including them, not added on top. */
-static double attn_ew_pf_s(const sctx *s, const prof_t *p, double t_local, double pf_r) {
-    if (p->other_attn_pt <= 0 || p->other_bytes_pt <= 0 || t_local <= 0) return 0;
-    itime e = {0};
-    kadd(s, &e, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
-    return e.t * (p->other_attn_pt / p->other_bytes_pt) * (pf_r / t_local);
 }
 
 /* Cached elements one sequence of `ctx` tokens reads per step, all layers */
@@ -1535,9 +1519,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              pf_r * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
     /* MLA: the prompt tokens' attention module at least its table fit */
-    if (s->mla_pf && n_pf > 0)
-        it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * pf_r / t_local - (it.t - tpf0) -
-                              attn_ew_pf_s(s, p, t_local, pf_r));
+    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * pf_r / t_local - (it.t - tpf0));
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
