@@ -344,8 +344,6 @@ typedef struct prof {
     lin_t lin[MAX_LIN];
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
-    double other_moe_pt;       /* of which the experts' activation, dispatch, combine */
-    double expert_kn;          /* sum of k n count over the expert entries      */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -473,10 +471,7 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
          * token per layer unscaled, 90 % of an 8k prompt's prefill time) */
         if (c->num_experts > 0 && (strstr(ni.name, "/experts") || strstr(ni.name, "/dispatch") ||
                                    strstr(ni.name, "/combine")))
-        {
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
-            if (b > 0) p->other_moe_pt += b;
-        }
         if (b > 0) p->other_bytes_pt += b;
     }
     /* bytes per linear weight: the stored format's bytes over the linear
@@ -501,8 +496,6 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
     }
     if (down > 0) p->moe_layers = (int)llround(down);
     p->expert_elems = expert_elems(p, (double)c->hidden_size);
-    for (int i = 0; i < p->n_lin; i++)
-        if (p->lin[i].kind == LIN_EXPERT) p->expert_kn += p->lin[i].k * p->lin[i].n * p->lin[i].count;
     dlp_graph_free(g);
     return DLP_OK;
 }
@@ -725,19 +718,6 @@ static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak,
     it->busy += roof;
     if (peak > 0) it->bc += flops / peak;
     it->bm += bytes / s->bw;
-}
-
-/* The element-wise time of the experts' activation, dispatch and combine
- * (the graph's "/experts", "/dispatch", "/combine" nodes), all layers.
- * aiconfigurator's fused-MoE table times the module with them (routing,
- * both grouped GEMMs, activation, combine), so in steps with prompt tokens
- * the expert matrices' floor is compared with our GEMMs and these kernels
- * together (h181). */
-static double moe_ew_s(const sctx *s, const prof_t *p, double t_local) {
-    if (p->other_moe_pt <= 0 || p->other_bytes_pt <= 0 || t_local <= 0) return 0;
-    itime e = {0};
-    kadd(s, &e, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
-    return e.t * p->other_moe_pt / p->other_bytes_pt;
 }
 
 /* Cached elements one sequence of `ctx` tokens reads per step, all layers */
@@ -1498,8 +1478,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = expert_kernel_s(s, l, hit_l, m, T, n_pf, w4_rows_l);
-            double ew = n_pf > 0 ? moe_ew_s(s, p, t_local) * l->k * l->n * l->count / fmax(1.0, p->expert_kn) : 0;
-            if (km > it.t - t0 + ew) it.t = t0 + km - ew;
+            if (km > it.t - t0) it.t = t0 + km;
         }
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
