@@ -3,7 +3,8 @@
 have no recipe file, from their yaml entry's decode settings (h182).
 
 Usage:
-  dynamo_settings.py INFERENCEX_GIT_DIR recipes.csv   (rewrites it in place)
+  dynamo_settings.py INFERENCEX_GIT_DIR recipes.csv [--mtp]   (rewrites it in place)
+      INFERENCEX_GIT_DIR may be one nvidia-master.yaml on disk (the tests)
 
 InferenceX's GB200 dynamo-trt keys of 2025-12 ... 2026-01 (dsr1-fp4-gb200-
 dynamo-trt at 25506e87c8e4 and later) name no CONFIG_FILE: the decode side's
@@ -15,8 +16,10 @@ recipe name's batchN) and its MTP draft count.  For each such row (recipe
 blank, decode_max_batch blank) the yaml at the row's own commit (the commit
 column; "dynamo-sweeps@C" read at C) is searched for the entries of its key,
 isl/osl, spec-decoding and worker layout; where they all agree the row gets
-their DECODE_MAX_BATCH_SIZE and, for an mtp row with blank spec_tokens, their
-DECODE_MTP_SIZE.  Entries that disagree leave the row as it was.  Clients are
+their DECODE_MAX_BATCH_SIZE and, with --mtp only, for an mtp row with blank
+spec_tokens, their DECODE_MTP_SIZE.  --mtp is not shipped: scored at the
+bench's acceptance (p 0.708) the drafts made these rows' TPOT worse (h176,
+h182; docs/llm.md), so the table keeps their K blank (scored plain).  Entries that disagree leave the row as it was.  Clients are
 not matched: the dynamo-sweeps rows are re-keyed on conc x decode workers.
 """
 import csv, subprocess, sys
@@ -61,8 +64,9 @@ def settings(doc, key, isl, osl, spec, lay):
     return out
 
 
-def fill(rows, cols, load):
-    """Fills rows in place; load(commit) gives the parsed yaml.  Returns the count."""
+def fill(rows, cols, load, mtp=False):
+    """Fills rows in place; load(commit) gives the parsed yaml; mtp: the
+    drafts too.  Returns the count."""
     ix = {c: cols.index(c) for c in cols}
     n = 0
     for r in rows:
@@ -78,16 +82,17 @@ def fill(rows, cols, load):
         if not b.isdigit():
             continue
         r[ix["decode_max_batch"]] = b
-        if r[ix["spec_decoding"]] == "mtp" and not r[ix["spec_tokens"]] and k.isdigit():
+        if mtp and r[ix["spec_decoding"]] == "mtp" and not r[ix["spec_tokens"]] and k.isdigit():
             r[ix["spec_tokens"]] = k
         n += 1
     return n
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = [a for a in sys.argv[1:] if a != "--mtp"]
+    if len(args) != 2:
         sys.exit(__doc__.split("\n\n")[1])
-    repo, path = sys.argv[1], sys.argv[2]
+    repo, path = args
     cache = {}
 
     def load(commit):
@@ -101,7 +106,7 @@ def main():
         return cache[commit]
     with open(path) as f:
         rd = list(csv.reader(f))
-    n = fill(rd[1:], rd[0], load)
+    n = fill(rd[1:], rd[0], load, "--mtp" in sys.argv[1:])
     with open(path, "w") as f:
         csv.writer(f, lineterminator="\n").writerows(rd)
     print("dynamo_settings.py: %d rows filled" % n, file=sys.stderr)
