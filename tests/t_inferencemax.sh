@@ -806,3 +806,53 @@ a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tm
 b=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg0.csv")
 check "SGLang K read, scored plain: c4's TPOT with K 3 = with K blank: $a, $b" [ -n "$a" ] && [ "$a" = "$b" ]
 check "SGLang: 3 decode rows MTP unknown, none with K" grep -q "sglang decode workers, counts from the recipe, TPOT MAPE: no MTP [a-z0-9.]* % (0); MTP unknown (entries differ, or K not in the recipe name; scored plain) [0-9.]* % (3)$" <<<"$outs"
+# h182: the GB200 dynamo-trt rows with no recipe file get their decode cap
+# (DECODE_MAX_BATCH_SIZE) from the yaml entries of their key, isl/osl, spec and
+# layout at the row's commit (tools/inferencemax/dynamo_settings.py), the
+# drafts (DECODE_MTP_SIZE) with --mtp only.  Yaml (one file: the commit is
+# not read), worked by hand:
+#   A: 1 x tp4 prefill, 4 x tp8 decode, mtp: two entries (conc 4, conc 8), both
+#      batch 32, MTP 3 -> agree: 32 (and K 3 with --mtp)
+#   B: 1 x tp4/dp prefill, 1 x tp16/dp decode, mtp: batch 64 and batch 128 -> disagree: blank
+# Rows: R1 layout A, commit dynamo-sweeps@c (clients 32 = 8 x 4: not matched) -> 32, K blank;
+#   R2 layout B -> blank; R3 layout A on gb300 -> untouched; R4 layout A with a
+#   recipe -> untouched.  1 row filled; with --mtp R1 reads mtp:3:32.
+cat >"$tmp/dyn.yaml" <<'YAML'
+dsr1-fp4-gb200-dynamo-trt:
+  seq-len-configs:
+  - isl: 1024
+    osl: 1024
+    search-space:
+    - spec-decoding: "mtp"
+      conc-list: [ 4 ]
+      prefill: { num-worker: 1, tp: 4, ep: 4, dp-attn: false }
+      decode: { num-worker: 4, tp: 8, ep: 8, dp-attn: false, additional-settings: [ "DECODE_MAX_BATCH_SIZE=32", "DECODE_MTP_SIZE=3" ] }
+    - spec-decoding: "mtp"
+      conc-list: [ 8 ]
+      prefill: { num-worker: 1, tp: 4, ep: 4, dp-attn: false }
+      decode: { num-worker: 4, tp: 8, ep: 8, dp-attn: false, additional-settings: [ "DECODE_MAX_BATCH_SIZE=32", "DECODE_MTP_SIZE=3" ] }
+    - spec-decoding: "mtp"
+      conc-list: [ 512 ]
+      prefill: { num-worker: 1, tp: 4, ep: 4, dp-attn: true }
+      decode: { num-worker: 1, tp: 16, ep: 16, dp-attn: true, additional-settings: [ "DECODE_MAX_BATCH_SIZE=64", "DECODE_MTP_SIZE=3" ] }
+    - spec-decoding: "mtp"
+      conc-list: [ 1024 ]
+      prefill: { num-worker: 1, tp: 4, ep: 4, dp-attn: true }
+      decode: { num-worker: 1, tp: 16, ep: 16, dp-attn: true, additional-settings: [ "DECODE_MAX_BATCH_SIZE=128", "DECODE_MTP_SIZE=1" ] }
+YAML
+{
+  head -1 tools/inferencemax/recipes.csv
+  k="dsr1-fp4-gb200-dynamo-trt,dsr1,m"
+  echo "2025-12-05,dynamo-sweeps@c,2025-12-05,$k,gb200,fp4,dynamo-trt,trtllm,1024,1024,32,mtp,,,1,4,4,0,4,8,8,0,"
+  echo "2025-12-05,c,2025-12-05,$k,gb200,fp4,dynamo-trt,trtllm,1024,1024,512,mtp,,,1,4,4,1,1,16,16,1,"
+  echo "2025-12-05,c,2025-12-05,$k,gb300,fp4,dynamo-trt,trtllm,1024,1024,4,mtp,,,1,4,4,0,4,8,8,0,"
+  echo "2025-12-05,c,2025-12-05,$k,gb200,fp4,dynamo-trt,trtllm,1024,1024,4,mtp,,,1,4,4,0,4,8,8,0,recipes/x.yaml"
+} >"$tmp/dyn.csv"
+cp "$tmp/dyn.csv" "$tmp/dyn_mtp.csv"
+python3 tools/inferencemax/dynamo_settings.py "$tmp/dyn.yaml" "$tmp/dyn.csv" 2>"$tmp/dyn.err"
+got=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $14, $15, $16 }' "$tmp/dyn.csv")
+check "dynamo_settings: R1 cap 32 K blank, R2-R4 untouched: got '$got'" [ "$got" = "mtp::32 mtp:: mtp:: mtp:: " ]
+check "dynamo_settings: 1 rows filled" grep -q "1 rows filled" "$tmp/dyn.err"
+python3 tools/inferencemax/dynamo_settings.py "$tmp/dyn.yaml" "$tmp/dyn_mtp.csv" --mtp 2>/dev/null
+got=$(awk -F, 'NR == 2 { printf "%s:%s:%s", $14, $15, $16 }' "$tmp/dyn_mtp.csv")
+check "dynamo_settings --mtp: R1 mtp:3:32: got '$got'" [ "$got" = "mtp:3:32" ]

@@ -62,6 +62,11 @@ Usage:
       --date 2025-12-05 --date 2025-12-19 --date 2026-01-07 --dynamo-sweeps
         | awk -F, '$4 ~ /-gb200-dynamo-trt$/'
 
+  Last of all, the GB200 dynamo-trt rows with no recipe file get their yaml
+  entry's DECODE_MAX_BATCH_SIZE as decode_max_batch (h182; its drafts,
+  DECODE_MTP_SIZE, only with --mtp, not shipped), in place:
+      tools/inferencemax/dynamo_settings.py GITDIR recipes.csv
+
 One output row per (config key, isl/osl, search-space entry, conc).  The
 recipe's file name (CONFIG_FILE=...ctxN_genM_dep8_batchB_eplb0_mtpK.yaml)
 gives the decode max batch B and the draft tokens K where it follows that
