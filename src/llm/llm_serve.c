@@ -1316,8 +1316,9 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
  * peak and c absorbs the rest): a fit of the whole module, used as a floor
  * under the library's parts for the prompt tokens.  Not for sparse (DSA)
  * attention, which the table does not time.  {a us, c ns, eta_p, eta_f},
- * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang has no module table
- * (only the FMHA's): no floor (TensorRT-LLM's fit on its rows moved their
+ * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang's aggregated path has
+ * no module table (only the FMHA's): no floor there; its wide-EP table
+ * floors an attention-DP prefill rank only (sglang_rank_step, h180) (TensorRT-LLM's fit on its rows moved their
  * TTFT 51.7 -> 51.0 % on prefill workers and 37.3 -> 38.1 % aggregated,
  * the sum worse; docs/llm.md, h167). */
 static const double MLA_PF[4][2][4] = {
