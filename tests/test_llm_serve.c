@@ -1333,6 +1333,40 @@ static void t_sglang_adp_prompt_by_hand(void) {
     CHECK(q.ttft_ms - q.request_ms - q.kv_handoff_ms >= 381.2);
 }
 
+/* h180: the rank's attention module at least SGLang's wide-EP module fit
+ * (MLA_PF[SGLANG]: a 576.8 us, eta_p 0.617 at the fp8 peak 4.5 PFLOP/s,
+ * eta_f 0.834 at the bf16 peak 2.25 PFLOP/s), DeepSeek-R1 on 8 x B200, DP
+ * 8 (128 heads on the rank), 61 MLA layers.  By hand, per layer, N tokens
+ * of prompts L long: Fp = 2 N x 187,105,280 (down 7168 x 2112 + 1536 x 128
+ * x 192, up 512 x 128 x 256, o 128 x 128 x 7168), Ff = N L 128 x 320.
+ *   16k alone: 0.5768 + 2.2082 + 5.8594 ms = 8.6444 ms; x 61 = 527.3 ms
+ *   1k alone:  0.5768 + 0.1380 + 0.0229 = 0.7377 ms; x 61 = 45.00 ms
+ *   two 1k on the rank (B200's chunk 16,384 / 8 ranks = 2,048 tokens):
+ *              0.5768 + 0.2760 + 0.0458 = 0.8986 ms; x 61 = 54.81 ms,
+ *              27.41 ms a prompt: the busy rank's service (prefill_ms) is
+ *              at least that and below the lone prompt's step. */
+static void t_sglang_rank_step_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 16384, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .attn_dp = 8, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_SGLANG, .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    printf("  16k on the rank: prefill %.1f ms (hand floor 527.3)\n", p.prefill_ms);
+    CHECK(p.prefill_ms >= 527.3);
+    wl.seq = 1024;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double lone = p.ttft_ms - p.request_ms - p.kv_handoff_ms;
+    printf("  1k: lone step ~%.1f ms (hand floor 45.00), busy rank's share %.2f ms (hand floor 27.41)\n", lone,
+           p.prefill_ms);
+    CHECK(lone >= 45.0);
+    CHECK(p.prefill_ms >= 27.41);
+    CHECK(p.prefill_ms < lone);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2505,6 +2539,7 @@ int main(void) {
     RUN(t_mla_context_floor);
     RUN(t_w4a16_moe_prefill);
     RUN(t_sglang_adp_prompt_by_hand);
+    RUN(t_sglang_rank_step_by_hand);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

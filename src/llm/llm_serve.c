@@ -1316,14 +1316,20 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
  * peak and c absorbs the rest): a fit of the whole module, used as a floor
  * under the library's parts for the prompt tokens.  Not for sparse (DSA)
  * attention, which the table does not time.  {a us, c ns, eta_p, eta_f},
- * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang has no module table
- * (only the FMHA's): no floor (TensorRT-LLM's fit on its rows moved their
+ * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang's aggregated path has
+ * no module table (only the FMHA's): no floor there; its wide-EP table
+ * floors an attention-DP prefill rank only (sglang_rank_step, h180) (TensorRT-LLM's fit on its rows moved their
  * TTFT 51.7 -> 51.0 % on prefill workers and 37.3 -> 38.1 % aggregated,
  * the sum worse; docs/llm.md, h167). */
 static const double MLA_PF[4][2][4] = {
     [DLP_LLM_ENGINE_MODERN] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
     [DLP_LLM_ENGINE_VLLM_V0] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
     [DLP_LLM_ENGINE_TRTLLM] = {{52.3, 2.60, 0.337, 1.056}, {42.8, 3.08, 0.597, 0.917}},
+    /* SGLang 0.5.10's wide-EP attention module (wideep_context_mla_perf,
+     * fp8_block GEMMs, fp8 KV; tools/attn/fit_mla_context.py, c held at 0:
+     * MAPE 20.4 %, leave-one-GPU-out 19.3-27.3 %; h174).  Only the rank of
+     * an attention-DP prefill worker takes it (sglang_adp_prompt, h180). */
+    [DLP_LLM_ENGINE_SGLANG] = {{576.8, 0.0, 0.617, 0.834}, {0, 0, 0, 0}},
 };
 
 /* The fit for c's MLA on d: fp8 GEMMs on fp8 tensor cores, or 16-bit
@@ -2190,6 +2196,9 @@ typedef struct {
     itime mix;                 /* the step whose time is TPOT (power too)       */
     double vis;                /* the vision tower, per request (s)             */
     double ttft, tpot;         /* seconds                                        */
+    double rank_serve;         /* SGLang attention-DP prefill worker: a
+                                  prompt's share of its rank's full step
+                                  (sglang_rank_serve_s; 0: pf1)              */
     double wait, ride;         /* steady state: the step in flight an arrival
                                   waits for, and its prompt's prefill beside
                                   the running decodes (s)                       */
@@ -2621,27 +2630,48 @@ static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, doubl
     return fmin(burst, s->chunk);
 }
 
-/* One prompt of S tokens alone on an SGLang prefill worker under attention
- * DP: SGLang hands each request whole to one DP rank (its DP controller's
- * round_robin_scheduler / follow_bootstrap_room_scheduler; in PD prefill mode
- * round_robin means bootstrap_room % dp_size, server_args.py), so that rank's
- * attention GEMMs, prefill attention and element-wise kernels run over all S
- * tokens at its own heads, where iteration() spreads a step's tokens evenly
- * over the ranks (right for a step of many prompts, not for one).  The MoE
- * layers see the same S rows either way; the ranks' token gather before them
- * is kept as iteration() prices it.  Seconds, one step. */
-static itime sglang_adp_prompt(const sctx *s, double S) {
+/* k prompts of S tokens on one rank of an SGLang prefill worker under
+ * attention DP: SGLang hands each request whole to one DP rank (its DP
+ * controller's round_robin_scheduler / follow_bootstrap_room_scheduler; in
+ * PD prefill mode round_robin means bootstrap_room % dp_size,
+ * server_args.py), so that rank's attention GEMMs, prefill attention and
+ * element-wise kernels run over all k S tokens at its own heads, where
+ * iteration() spreads a step's tokens evenly over the ranks (right for a
+ * step of many prompts on every rank, not for one rank's).  The MoE layers
+ * see the same rows either way; the ranks' token gather before them is
+ * kept as iteration() prices it.  The rank's attention module has at least
+ * the time of SGLang's own wide-EP module table (MLA_PF[SGLANG], fp8
+ * checkpoints' MLA; h180).  Seconds, one step. */
+static itime sglang_rank_step(const sctx *s, double S, double k) {
     sctx r = *s;
-    r.attn_dp = 1; /* the rank holding the prompt: every one of its tokens */
+    r.attn_dp = 1; /* the rank holding the prompts: every one of their tokens */
     r.parts = NULL;
-    itime it = iteration(&r, 0, 0, S, S);
+    if (s->c->kv_lora_rank > 0 && s->c->index_topk <= 0 && is_nvidia(s->d) && s->p->quant == DLP_QT_FP8)
+        r.mla_pf = MLA_PF[DLP_LLM_ENGINE_SGLANG][0];
+    itime it = iteration(&r, 0, 0, k * S, S);
     const prof_t *p = s->p;
     if (p->moe_layers > 0 && s->ep <= 1) {
         double g = 2.0 * p->moe_layers *
-                   coll_s(s->d, CO_ALLGATHER, s->attn_dp, S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
+                   coll_s(s->d, CO_ALLGATHER, s->attn_dp, k * S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
         it.t += g, it.comm += g;
     }
     return it;
+}
+
+/* One prompt alone on its rank (h174): the lone client's step. */
+static itime sglang_adp_prompt(const sctx *s, double S) { return sglang_rank_step(s, S, 1.0); }
+
+/* A prompt's share of its rank's step when the rank's queue is full: each
+ * rank's scheduler takes waiting prompts whole into one prefill batch up to
+ * its chunked_prefill_size, which server_args.py _handle_data_parallelism
+ * divides by dp_size (the rank's budget: s->chunk / attn_dp), so a busy rank
+ * runs k = floor(budget / S) prompts a step and each costs that step / k
+ * (what the bench's per-rank queue serves a prompt in, h180).  lone: the
+ * prompt alone (sglang_adp_prompt).  Seconds. */
+static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
+    double k = S > 0 ? floor(s->chunk / s->attn_dp / S) : 0;
+    if (!(k >= 2)) return lone;
+    return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
 
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
@@ -2701,6 +2731,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         if (s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1) {
             pf1 = sglang_adp_prompt(s, Sd);
             pf1.t += vis, pf1.bc += vbusy, pf1.busy += vbusy;
+            t->rank_serve = sglang_rank_serve_s(s, Sd, pf1.t - vis) + vis;
         }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
@@ -2959,7 +2990,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         ttft += run_e2e * ((double)C / Rd - 1.0);
     }
     out->serving = 1;
-    out->prefill_ms = t.pf1.t * 1e3;
+    out->prefill_ms = (t.rank_serve > 0 ? t.rank_serve : t.pf1.t) * 1e3;
     out->vision_ms = t.vis * 1e3;
     out->vision_params = (int64_t)m.vparams;
     out->decode_step_ms = t.dec.t * 1e3;
