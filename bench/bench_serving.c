@@ -747,6 +747,39 @@ static int sglang_cap_of(const char *recipe, int dw) {
     return 0;
 }
 
+/* The prefill chunk of SGLang's recipes (issue 22, h183): the prefill
+ * worker's chunked-prefill-size, which tools/inferencemax/prefill_chunks.sh
+ * reads from NVIDIA/srt-slurm into tools/inferencemax/prefill_chunks.csv
+ * (its newest copy of the file there).  SGLang's server_args.py divides it
+ * by dp_size under attention DP (each rank's budget, llm_serve.c's
+ * sglang_rank_serve_s).  0 (the engine default) where the file lacks the
+ * recipe or its worker count differs from recipes.csv's.
+ * DLP_PREFILL_CHUNKS=FILE reads another table (tests/t_inferencemax.sh). */
+static int sglang_chunk_count; /* DLP_NO_RECIPE_CHUNK=1: off (the before figures) */
+static int64_t sglang_chunk_of(const char *recipe, int pw) {
+    static char names[128][112];
+    static int64_t ck[128][2];
+    static int n = -1;
+    if (n < 0) {
+        n = 0;
+        const char *off = getenv("DLP_NO_RECIPE_CHUNK"), *path = getenv("DLP_PREFILL_CHUNKS");
+        if (off && *off == '1') return 0; /* n stays 0 after the first call */
+        FILE *f = fopen(path && *path ? path : "tools/inferencemax/prefill_chunks.csv", "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f) && n < 128) {
+            char name[112];
+            long long w, c;
+            if (sscanf(line, "%111[^,],%lld,%lld", name, &w, &c) != 3 || c < 1) continue; /* header */
+            snprintf(names[n], sizeof names[n], "%s", name);
+            ck[n][0] = w, ck[n][1] = c, n++;
+        }
+        if (f) fclose(f);
+    }
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], recipe)) return ck[i][0] == pw ? ck[i][1] : 0;
+    return 0;
+}
+
 /* The GPU of a recipe's runner group (h162).  extract.py drops
  * "-multinode"; the DGX Cloud slurm groups keep "-slurm" (InferenceX
  * .github/configs/runners.yaml: h200-multinode-slurm -> h200-dgxc-slurm_0,
@@ -1667,6 +1700,9 @@ static void load_silicon(const char *root) {
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->redundant = rp ? rp->red_p : 0;
+            if (rp && !strcmp(rp->engine, "sglang") &&
+                (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
+                sglang_chunk_count++;
             r->y[T_TTFT] = ttft;
             row_t *pfr = NULL; /* the prefill worker's row, for the slot wait */
             if (predict_row(r, v[cM], dev)) pfr = r, nR++;
@@ -2403,6 +2439,9 @@ static void imax_report(void) {
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
                no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
+    if (sglang_chunk_count)
+        printf("\nSGLang prefill-worker rows given their recipe's chunked-prefill-size (sglang_chunk_of, h183;"
+               " DLP_NO_RECIPE_CHUNK=1: off): %d\n", sglang_chunk_count);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);
