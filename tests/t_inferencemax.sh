@@ -856,3 +856,44 @@ check "dynamo_settings: 1 rows filled" grep -q "1 rows filled" "$tmp/dyn.err"
 python3 tools/inferencemax/dynamo_settings.py "$tmp/dyn.yaml" "$tmp/dyn_mtp.csv" --mtp 2>/dev/null
 got=$(awk -F, 'NR == 2 { printf "%s:%s:%s", $14, $15, $16 }' "$tmp/dyn_mtp.csv")
 check "dynamo_settings --mtp: R1 mtp:3:32: got '$got'" [ "$got" = "mtp:3:32" ]
+
+# h183: the SGLang prefill worker's chunked-prefill-size from its recipe
+# (prefill_chunks.sh).  Worked by hand: recipes/a.yaml's prefill worker sets
+# 32768 with dp-size 8 under attention DP and max-running-requests 512 (the
+# decode worker's 4096 is not read): "recipes/a.yaml,2,32768,8,512,C", so a
+# 1k-prompt rank budget of 32768 / 8 = 4096 tokens (4 prompts a step);
+# recipes/b.yaml sets no chunk (no row); recipes/c.yaml is TensorRT-LLM's
+# (not read); recipes/d.yaml's prefill has no attention DP (dp 1).
+g="$tmp/srt.git"
+git init -q --bare "$g"
+w="$tmp/srt.work"
+mkdir -p "$w/recipes"
+cat >"$w/recipes/a.yaml" <<'YAML'
+resources:
+  prefill_workers: 2
+backend:
+  sglang_config:
+    prefill:
+      chunked-prefill-size: 32768
+      enable-dp-attention: true
+      dp-size: 8
+      max-running-requests: 512
+    decode:
+      chunked-prefill-size: 4096
+YAML
+printf 'resources:\n  prefill_workers: 1\nbackend:\n  sglang_config:\n    prefill:\n      dp-size: 8\n' >"$w/recipes/b.yaml"
+cp "$w/recipes/a.yaml" "$w/recipes/c.yaml"
+printf 'resources:\n  prefill_workers: 1\nbackend:\n  sglang_config:\n    prefill:\n      chunked-prefill-size: 16384\n      dp-size: 4\n' >"$w/recipes/d.yaml"
+git --git-dir="$g" --work-tree="$w" add -A
+git --git-dir="$g" --work-tree="$w" -c user.name=t -c user.email=t@t commit -qm fixture
+c=$(git --git-dir="$g" rev-parse HEAD)
+{
+  head -1 tools/inferencemax/recipes.csv
+  for f in a b d; do
+    echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,sglang,sglang,1024,1024,4,,,0,1,8,8,1,1,8,8,1,recipes/$f.yaml"
+  done
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,dynamo-trt,trtllm,1024,1024,4,,,0,1,8,8,1,1,8,8,1,recipes/c.yaml"
+} >"$tmp/pc_recipes.csv"
+got=$(PREFILL_RECIPES="$tmp/pc_recipes.csv" bash tools/inferencemax/prefill_chunks.sh "$g" | tr '\n' ' ')
+want="recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit recipes/a.yaml,2,32768,8,512,$c recipes/d.yaml,1,16384,1,0,$c "
+check "prefill_chunks: a 32768 over dp 8, d 16384 dp 1, b and c none: got '$got'" [ "$got" = "$want" ]

@@ -12,13 +12,14 @@
 #                    dp_size under attention DP)
 #   prefill_dp       dp-size where enable-dp-attention is true, else 1
 #   max_running      the prefill worker's max-running-requests (0: unset)
+#   srt_slurm_commit the commit read (HEAD was c88ef731 for the shipped csv)
 set -euo pipefail
 G=${1:?usage: prefill_chunks.sh SRT_SLURM_GIT_DIR [COMMIT...]}
 shift
 [ $# -gt 0 ] || set -- HEAD 896eabe8071d6d93056e0172d5a244fc8f92a39b
-cd "$(dirname "$0")"
+R=$(realpath "${PREFILL_RECIPES:-$(dirname "$0")/recipes.csv}") # PREFILL_RECIPES: a test's own table
 echo "recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit"
-awk -F, 'NR > 1 && $10 == "sglang" {print $25}' recipes.csv | sort -u | while read -r f; do
+awk -F, 'NR > 1 && $10 == "sglang" {print $25}' "$R" | sort -u | while read -r f; do
   [ -n "$f" ] || continue
   for c in "$@"; do
     c=$(git --git-dir="$G" rev-parse "$c")
