@@ -692,25 +692,42 @@ static int eplb_of(const char *recipe) {
     return q ? atoi(q + 5) : 0;
 }
 
+/* A table of srt-slurm recipes' settings, one line a recipe (the
+ * tables the tools/inferencemax readers write): the recipe's name and
+ * two figures, parsed from each line by `parse` (0: not a row, e.g. the
+ * header), at most `max` rows; loaded once, where the file is.  A name the
+ * file repeats is found at its first row. */
+#define RTAB_MAX 128
+typedef struct {
+    char name[RTAB_MAX][112];
+    int64_t v[RTAB_MAX][2];
+    int n; /* -1: not loaded */
+} recipe_tab;
+static void rtab_load(recipe_tab *t, int max, const char *path, int (*parse)(const char *line, char *name, int64_t v[2])) {
+    t->n = 0;
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f) && t->n < max && t->n < RTAB_MAX)
+        if (parse(line, t->name[t->n], t->v[t->n])) t->n++;
+    if (f) fclose(f);
+}
+static const int64_t *rtab_find(const recipe_tab *t, const char *recipe) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->name[i], recipe)) return t->v[i];
+    return NULL;
+}
+
+static int parse_redundant(const char *line, char *name, int64_t v[2]) {
+    int a, b;
+    if (sscanf(line, "%95[^,],%d,%d", name, &a, &b) != 3) return 0; /* the header */
+    v[0] = a, v[1] = b;
+    return 1;
+}
 static void redundant_of(const char *recipe, int *red_p, int *red_d) {
-    static char names[64][96];
-    static int red[64][2], n = -1;
-    *red_p = *red_d = 0;
-    if (n < 0) {
-        n = 0;
-        FILE *f = fopen("tools/inferencemax/redundant_experts.csv", "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f) && n < 64) {
-            char name[96];
-            int a, b;
-            if (sscanf(line, "%95[^,],%d,%d", name, &a, &b) != 3) continue; /* the header */
-            snprintf(names[n], sizeof names[n], "%s", name);
-            red[n][0] = a, red[n][1] = b, n++;
-        }
-        if (f) fclose(f);
-    }
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], recipe)) *red_p = red[i][0], *red_d = red[i][1];
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) rtab_load(&t, 64, "tools/inferencemax/redundant_experts.csv", parse_redundant);
+    const int64_t *v = rtab_find(&t, recipe);
+    *red_p = v ? (int)v[0] : 0, *red_d = v ? (int)v[1] : 0;
 }
 
 /* The decode cap of SGLang's recipes (docs/llm.md, "The decode-slot wait of
@@ -724,27 +741,22 @@ static void redundant_of(const char *recipe, int *red_p, int *red_d) {
  * recipes.csv's, or the recipe passes frontend args (a router mode other
  * than Dynamo's default round-robin may be set).  DLP_DECODE_CAPS=FILE
  * reads another table (tests/t_disagg_wait.sh). */
+static int parse_decode_cap(const char *line, char *name, int64_t v[2]) {
+    char fe[32];
+    int w, mr, dp, fa;
+    if (sscanf(line, "%95[^,],%d,%d,%d,%31[^,],%d", name, &w, &mr, &dp, fe, &fa) != 6) return 0; /* header */
+    if (fa || dp < 1 || mr < dp || strncmp(fe, "dynamo", 6)) return 0;
+    v[0] = w, v[1] = mr / dp * dp;
+    return 1;
+}
 static int sglang_cap_of(const char *recipe, int dw) {
-    static char names[128][96];
-    static int cap[128][2], n = -1;
-    if (n < 0) {
-        n = 0;
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) {
         const char *path = getenv("DLP_DECODE_CAPS"); /* a test's own table */
-        FILE *f = fopen(path && *path ? path : "tools/inferencemax/decode_caps.csv", "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f) && n < 128) {
-            char name[96], fe[32];
-            int w, mr, dp, fa;
-            if (sscanf(line, "%95[^,],%d,%d,%d,%31[^,],%d", name, &w, &mr, &dp, fe, &fa) != 6) continue; /* header */
-            if (fa || dp < 1 || mr < dp || strncmp(fe, "dynamo", 6)) continue;
-            snprintf(names[n], sizeof names[n], "%s", name);
-            cap[n][0] = w, cap[n][1] = mr / dp * dp, n++;
-        }
-        if (f) fclose(f);
+        rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/decode_caps.csv", parse_decode_cap);
     }
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], recipe)) return cap[i][0] == dw ? cap[i][1] : 0;
-    return 0;
+    const int64_t *v = rtab_find(&t, recipe);
+    return v && v[0] == dw ? (int)v[1] : 0;
 }
 
 /* The prefill chunk of SGLang's recipes (issue 22, h183): the prefill
@@ -756,28 +768,22 @@ static int sglang_cap_of(const char *recipe, int dw) {
  * recipe or its worker count differs from recipes.csv's.
  * DLP_PREFILL_CHUNKS=FILE reads another table (tests/t_inferencemax.sh). */
 static int sglang_chunk_count; /* DLP_NO_RECIPE_CHUNK=1: off (the before figures) */
+static int parse_prefill_chunk(const char *line, char *name, int64_t v[2]) {
+    long long w, c;
+    if (sscanf(line, "%111[^,],%lld,%lld", name, &w, &c) != 3 || c < 1) return 0; /* header */
+    v[0] = w, v[1] = c;
+    return 1;
+}
 static int64_t sglang_chunk_of(const char *recipe, int pw) {
-    static char names[128][112];
-    static int64_t ck[128][2];
-    static int n = -1;
-    if (n < 0) {
-        n = 0;
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) {
         const char *off = getenv("DLP_NO_RECIPE_CHUNK"), *path = getenv("DLP_PREFILL_CHUNKS");
-        if (off && *off == '1') return 0; /* n stays 0 after the first call */
-        FILE *f = fopen(path && *path ? path : "tools/inferencemax/prefill_chunks.csv", "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f) && n < 128) {
-            char name[112];
-            long long w, c;
-            if (sscanf(line, "%111[^,],%lld,%lld", name, &w, &c) != 3 || c < 1) continue; /* header */
-            snprintf(names[n], sizeof names[n], "%s", name);
-            ck[n][0] = w, ck[n][1] = c, n++;
-        }
-        if (f) fclose(f);
+        t.n = 0;
+        if (off && *off == '1') return 0; /* the table stays empty */
+        rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/prefill_chunks.csv", parse_prefill_chunk);
     }
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], recipe)) return ck[i][0] == pw ? ck[i][1] : 0;
-    return 0;
+    const int64_t *v = rtab_find(&t, recipe);
+    return v && v[0] == pw ? v[1] : 0;
 }
 
 /* The GPU of a recipe's runner group (h162).  extract.py drops

@@ -1317,10 +1317,11 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
  * under the library's parts for the prompt tokens.  Not for sparse (DSA)
  * attention, which the table does not time.  {a us, c ns, eta_p, eta_f},
  * [engine][0 fp8 block GEMMs, 1 bf16 GEMMs].  SGLang's aggregated path has
- * no module table (only the FMHA's): no floor there; its wide-EP table
- * floors an attention-DP prefill rank only (sglang_rank_step, h180) (TensorRT-LLM's fit on its rows moved their
- * TTFT 51.7 -> 51.0 % on prefill workers and 37.3 -> 38.1 % aggregated,
- * the sum worse; docs/llm.md, h167). */
+ * no module table (only the FMHA's), so no floor there (TensorRT-LLM's fit
+ * on its rows moved their TTFT 51.7 -> 51.0 % on prefill workers and 37.3
+ * -> 38.1 % aggregated, the sum worse; docs/llm.md, h167); SGLang's own
+ * wide-EP table floors an attention-DP prefill rank only (sglang_rank_step,
+ * h180). */
 static const double MLA_PF[4][2][4] = {
     [DLP_LLM_ENGINE_MODERN] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
     [DLP_LLM_ENGINE_VLLM_V0] = {{82.3, 11.45, 0.294, 1.003}, {70.3, 2.76, 0.495, 0.954}},
@@ -2277,23 +2278,6 @@ static double recv_skip_s(const dlp_llm_workload *wl, double dec_s) {
     return wl->recv_interval > 1 ? 0.5 * (double)(wl->recv_interval - 1) * dec_s : 0;
 }
 
-/* TensorRT-LLM's attention-DP balance (attention_dp_config enable_balance,
- * timeout_iters T, batching_wait_iters 0; PyExecutor._balance_adp_requests,
- * and the TensorRT-LLM tech blog "ADP Balance Strategy", blog10): every
- * iteration the N attention-DP ranks all-gather their scheduled prompts and
- * decodes.  If every rank has a prompt (and a free slot) the prompts go in
- * and the count restarts; otherwise the prompts are held and the count, one
- * per iteration whether or not any rank holds a prompt, goes on until it
- * reaches T, when the held prompts go in and it restarts (also at once when
- * some rank has no decode: "no generation requests").  So prompts are let in
- * at tau = min(T, J) iterations after the last release, J the iteration by
- * which all N ranks hold one.  In the closed loop a = R / G x yield requests
- * end per iteration and each is replaced on the rank it left (the executor
- * gives a new request to the rank with the fewest active ones), a rank at
- * random: P(J <= j) = (1 - exp(-a j / N))^N.  A prompt arriving at a random
- * moment waits the rest of its interval, E[tau^2] / (2 E[tau]) iterations
- * (renewal-reward).  With no more clients than ranks a rank's only request
- * is replaced while the rank has no decode: no wait.  Nothing fitted. */
 /* Leftovers (h178).  A release lets each rank's scheduler take its held
  * prompts only while they fit its max_num_tokens (per rank: each attention-DP
  * rank schedules on its own; whole prompts, no chunked prefill: h169), after
@@ -2348,6 +2332,23 @@ static int adp_leftovers_matter(double a, int T, int k) {
     return 1.0 - c > 1e-3;
 }
 
+/* TensorRT-LLM's attention-DP balance (attention_dp_config enable_balance,
+ * timeout_iters T, batching_wait_iters 0; PyExecutor._balance_adp_requests,
+ * and the TensorRT-LLM tech blog "ADP Balance Strategy", blog10): every
+ * iteration the N attention-DP ranks all-gather their scheduled prompts and
+ * decodes.  If every rank has a prompt (and a free slot) the prompts go in
+ * and the count restarts; otherwise the prompts are held and the count, one
+ * per iteration whether or not any rank holds a prompt, goes on until it
+ * reaches T, when the held prompts go in and it restarts (also at once when
+ * some rank has no decode: "no generation requests").  So prompts are let in
+ * at tau = min(T, J) iterations after the last release, J the iteration by
+ * which all N ranks hold one.  In the closed loop a = R / G x yield requests
+ * end per iteration and each is replaced on the rank it left (the executor
+ * gives a new request to the rank with the fewest active ones), a rank at
+ * random: P(J <= j) = (1 - exp(-a j / N))^N.  A prompt arriving at a random
+ * moment waits the rest of its interval, E[tau^2] / (2 E[tau]) iterations
+ * (renewal-reward).  With no more clients than ranks a rank's only request
+ * is replaced while the rank has no decode: no wait.  Nothing fitted. */
 static double adp_balance_s(const sctx *s, const dlp_llm_workload *wl, double Rd, double Sd, double Gd, double dec_s) {
     double N = (double)s->attn_dp;
     if (wl->adp_balance_iters <= 0 || s->attn_dp <= 1 || Rd <= N) return 0;
@@ -2622,8 +2623,6 @@ static itime lone_prompt(const sctx *s, double Sd) {
  * floor(chunk / S) prompts on each of the DP ranks.  Prefill workers keep
  * one budget for all (per rank was worse there: docs/llm.md, h178). */
 static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, double burst, double Sd) {
-    /* under attention DP each rank's scheduler has its own max_num_tokens
-     * (h178): an aggregated step takes that many prompts on every rank */
     double ranks = s->engine == DLP_LLM_ENGINE_TRTLLM && wl->phase == DLP_LLM_AGG ? (double)s->attn_dp : 1.0;
     if (s->engine == DLP_LLM_ENGINE_TRTLLM && Sd > 0 && Sd <= s->chunk)
         return fmin(burst, floor(s->chunk / Sd) * Sd * ranks);
