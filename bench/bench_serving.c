@@ -2990,6 +2990,21 @@ static void ib_vllm_cap(const char *model, int eng, int64_t *in, int64_t *gen) {
     if (*in + *gen > M) *in = M - *gen;
 }
 
+/* TensorRT-LLM's batches here are copies of one prompt decoded greedily
+ * (h185): the repository's run_power.py (@4211f5d, TensorRT-LLM/{A100,H100,
+ * GH200}) builds its batch with generate_input, batch_size copies of one
+ * string of max_input_length words "France", and runs ModelRunnerCpp with
+ * utils.py's top_k 1; the All_results rows at 1,024 + 1,024 are the power
+ * file's runs to the last digit (same latency), so the throughput rows came
+ * from that harness.  vLLM's benchmark_throughput.py draws each prompt's
+ * token ids at random (np.random.randint) and samples at temperature 1: its
+ * requests differ.  The TTFT / ITL figure's harness is not in the
+ * repository: left distinct.  --no-same-prompts: h173's reading. */
+static int ib_same_off;
+static int ib_same_prompts(int sub, int eng) {
+    return !ib_same_off && eng == DLP_LLM_ENGINE_TRTLLM && (sub == IB_ALL || sub == IB_POWER);
+}
+
 /* Predict one row of kind `sub`; the row (counted in nR) or NULL, the
  * refusal counted in that kind's table. */
 static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *model, int n, int64_t in, int64_t gen,
@@ -3010,7 +3025,8 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         ib_vllm_cap(model, eng, &in, &gen);
         r = new_row("infbench", hw, fw);
         r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
-                                   .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1}; /* LLM.generate(), run.py */
+                                   .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1, /* LLM.generate(), run.py */
+                                   .same_prompts = ib_same_prompts(sub, eng)};
         if (predict_row(r, model, dev)) {
             r->fw = intern(fwname, &nfw, fw);
             nR++;
@@ -4252,7 +4268,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--no-trt-cta-floor] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
+                        "[--no-rocm-floor] [--no-trt-cta-floor] [--no-same-prompts] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4267,6 +4283,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
+        else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */

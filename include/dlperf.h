@@ -1148,6 +1148,13 @@ typedef struct {
      * decodes, so the engine no longer runs waiting prompts in steps of their
      * own (decode-first in effect).  Engine sglang, aggregated only. */
     int mixed_chunk;
+    /* every request is a copy of one prompt, decoded greedily (top_k 1), so
+     * all copies emit the same tokens and an MoE router sends them to the
+     * same experts: a decode step hits the experts of one token, a prompt
+     * round those of one prompt, whatever the batch (LLM-Inference-Bench's
+     * TensorRT-LLM harness, run_power.py generate_input; docs/llm.md,
+     * "Copies of one prompt").  MoE models only move.  0: distinct requests. */
+    int same_prompts;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

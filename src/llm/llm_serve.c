@@ -698,6 +698,8 @@ typedef struct {
     const double *ar1;         /* the engine's one-shot all-reduce fit over
                                   the TP group (ar_oneshot_fit); NULL: NCCL */
     double ar1_gbs;            /* the NVLink rate it runs at (GB/s, both ways) */
+    int same_prompts;          /* copies of one prompt, decoded greedily
+                                  (wl->same_prompts): routed alike       */
 } sctx;
 
 typedef struct {
@@ -1387,6 +1389,18 @@ static double cta_bytes(const sctx *s, double ctx) {
     return fmax(0.0, kv_elems(s, ctx) - s->state_elems) / (layers * heads) * s->kv_eb;
 }
 
+/* The tokens of a step that the router may send to different experts: all
+ * T of them; but where every request is a copy of one prompt decoded
+ * greedily (s->same_prompts), the copies' tokens are equal at every
+ * position, so the router's top-k, a function of the token's hidden state,
+ * picks the same experts for each copy: the decode tokens route as one
+ * sequence's (its drafts with it) and a prompt round as one prompt's
+ * positions.  The rows computed stay T; only the experts read shrink. */
+static double routed_tokens(const sctx *s, double T, double n_dec, double n_pf, double pf_len) {
+    if (!s->same_prompts) return T;
+    return (n_dec > 0 ? s->spec_q : 0.0) + (n_pf > 0 ? fmin(n_pf, pf_len > 0 ? pf_len : n_pf) : 0.0);
+}
+
 /* The least time of expert matrix l under the fitted MoE kernels: the
  * decode-size fit (moe_lin_s) when its rows (m on this GPU, T in the step)
  * hit `hit` experts, and in steps with prompt tokens the grouped GEMMs'
@@ -1466,7 +1480,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * rows hit */
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
-            double hit = experts_hit(expert_copies(s, E), K, T, s->ep);
+            double hit = experts_hit(expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), s->ep);
             n /= s->moe_tp;
             wbytes = hit * k * n * wb;
             hit_l = hit;
@@ -2015,6 +2029,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_rate = rocm_gemm_rate(d, s->gpu_x);
     s->cta_rate = trt_cta_rate(d, wl, c);
     s->eager_s = wl->eager ? EAGER_LAYER_MS * 1e-3 * (double)c->num_hidden_layers : 0;
+    s->same_prompts = wl->same_prompts != 0;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
     s->spec_q = 1.0 + (double)wl->spec_tokens;
