@@ -2110,6 +2110,50 @@ static void t_trt_single_block_attn_by_hand(void) {
     CHECK_NEAR(trt_attn_dec_ms(1, T, 1, 64), big0, 1e-9 * big0);
 }
 
+/* Copies of one prompt decoded greedily (wl.same_prompts; docs/llm.md,
+ * "Copies of one prompt", h185): Mixtral-8x7B (8 experts, top 2) on 4 H100s
+ * under TensorRT-LLM offline.  By hand, balanced routing hits
+ * 8 (1 - (1 - 2/8)^T) experts a layer: T = 1 gives 2, T = 2 gives 3.5, T = 16
+ * gives 7.91981; copies route as one token, so 16 copies hit 2, as one
+ * sequence does.  Where the MoE kernel's fit rules (linear in the experts
+ * hit), 16 distinct sequences cost t1 + (7.91981 - 2) / (3.5 - 2) x (t2 - t1)
+ * = t1 + 3.94654 (t2 - t1), and 16 copies t1 (their 16 rows against the same
+ * two experts' weights).  A prompt round of 16 copies of 128 tokens routes
+ * 128 tokens: 8 (1 - 0.75^128) = 8 experts, as 2,048 distinct ones do; a
+ * dense model never moves. */
+static double copies_expert_ms(const char *model, int same, double n_dec, double n_pf, double pf_len) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    if (!d || dlp_llm_catalogue_get(model, &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP16, .n_gpus = 4, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1,
+                           .same_prompts = same};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, 256, n_pf, pf_len, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1 || c.num_experts <= 0) t += p.lin_s[i]; /* the experts (a dense model: every GEMM) */
+    return t * 1e3;
+}
+
+static void t_same_prompts_by_hand(void) {
+    const char *mx = "mistralai/Mixtral-8x7B-v0.1", *l2 = "meta-llama/Llama-2-7b-hf";
+    double t1 = copies_expert_ms(mx, 0, 1, 0, 0), t2 = copies_expert_ms(mx, 0, 2, 0, 0);
+    double t16 = copies_expert_ms(mx, 0, 16, 0, 0), c16 = copies_expert_ms(mx, 1, 16, 0, 0);
+    CHECK(t1 > 0 && t2 > t1);
+    CHECK_NEAR(t16, t1 + 3.94654 * (t2 - t1), 1e-4 * t16);
+    CHECK_NEAR(c16, t1, 0.02 * t1); /* the rows' activations only */
+    CHECK(c16 < 0.5 * t16);
+    CHECK_NEAR(copies_expert_ms(mx, 1, 1, 0, 0), t1, 1e-12 * t1);
+    double p0 = copies_expert_ms(mx, 0, 0, 2048, 128), p1 = copies_expert_ms(mx, 1, 0, 2048, 128);
+    CHECK(p0 > 0);
+    CHECK_NEAR(p1, p0, 1e-9 * p0);
+    double d0 = copies_expert_ms(l2, 0, 16, 0, 0), d1 = copies_expert_ms(l2, 1, 16, 0, 0);
+    CHECK(d0 > 0);
+    CHECK_NEAR(d1, d0, 1e-12 * d0);
+}
+
 /* SGLang's --scheduler-recv-interval (wl.recv_interval; docs/llm.md,
  * "SGLang's scheduler receive interval"), from SchedulerRecvSkipper's rule:
  * with others decoding, the scheduler reads requests every N decode steps,
@@ -2556,6 +2600,7 @@ int main(void) {
     RUN(t_eager_by_hand);
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
+    RUN(t_same_prompts_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
