@@ -2158,6 +2158,13 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
     return DLP_OK;
 }
 
+/* TensorRT-LLM admits a request only with room for its whole sequence,
+ * prompt and every token it may generate, and never pauses one it started:
+ * its capacity scheduler's default policy GUARANTEED_NO_EVICT (executor
+ * SchedulerConfig; "Useful Runtime Options", TensorRT-LLM docs), where vLLM
+ * admits on the tokens a sequence holds now and preempts (h185). */
+static int no_evict(const dlp_llm_workload *wl) { return wl->engine == DLP_LLM_ENGINE_TRTLLM; }
+
 /* Sequences of S + G the cache holds and its token count at that length
  * (sliding windows and Mamba states make bytes per token depend on it, so
  * "N tokens" is M x (S + G), never a one-token figure); clients vs running
@@ -2182,7 +2189,7 @@ static void serve_concurrency(const sctx *s, const dlp_llm_workload *wl, serve_p
     int64_t C = wl->max_fit ? (max_c < max_seqs ? max_c : max_seqs) : wl->rate > 0 ? max_seqs : wl->concurrency;
     if (C < 1) C = 1;
     double live_bytes = dlp_llm_kv_bytes(c, (int64_t)llround((double)S + (double)G / 2.0), kv_eb) / s->kv_shard;
-    int64_t max_live = (int64_t)floor(avail / live_bytes) * s->attn_dp;
+    int64_t max_live = no_evict(wl) ? max_c : (int64_t)floor(avail / live_bytes) * s->attn_dp;
     int64_t R = C;
     if (R > max_seqs) R = max_seqs;
     /* a prefill worker hands each cache on after the prompt: its cache
