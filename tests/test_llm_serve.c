@@ -2154,6 +2154,31 @@ static void t_same_prompts_by_hand(void) {
     CHECK_NEAR(d1, d0, 1e-12 * d0);
 }
 
+/* TensorRT-LLM's GUARANTEED_NO_EVICT admission (h185): a request enters only
+ * with room for prompt + every token it may generate, and none is paused.
+ * Llama-2-7B (MHA: 2 x 32 x 32 x 128 x 2 B = 524,288 B a cached token, linear
+ * in the tokens) on one A100-40GB, 2,048 + 2,048, 64 requests at once: the
+ * cache holds N tokens (kv_capacity_tokens), so TensorRT-LLM runs
+ * floor(N / 4,096) sequences and preempts none, where vLLM admits on the mean
+ * live length 2,048 + 1,024 (floor(N / 3,072)) and recomputes the ones that
+ * outgrow it (floor(floor(x) / n) = floor(x / n) for a whole n). */
+static void t_trt_no_evict_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    const char *m = "meta-llama/Llama-2-7b-hf";
+    dlp_llm_workload wl = {.batch = 1, .seq = 2048, .gen_tokens = 2048, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 64, .max_seqs = 64, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1};
+    CHECK(serve(m, "a100-40gb", wl, &p, &e) == DLP_OK);
+    CHECK(p.kv_capacity_tokens > 4096 && p.kv_capacity_tokens < 64 * 3072);
+    CHECK(p.running == p.kv_capacity_tokens / 4096);
+    CHECK(p.max_concurrency == p.kv_capacity_tokens / 4096);
+    CHECK(p.preempted == 0);
+    wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(m, "a100-40gb", wl, &p, &e) == DLP_OK);
+    CHECK(p.running == p.kv_capacity_tokens / 3072);
+    CHECK(p.preempted > 0);
+}
+
 /* SGLang's --scheduler-recv-interval (wl.recv_interval; docs/llm.md,
  * "SGLang's scheduler receive interval"), from SchedulerRecvSkipper's rule:
  * with others decoding, the scheduler reads requests every N decode steps,
@@ -2601,6 +2626,7 @@ int main(void) {
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
     RUN(t_same_prompts_by_hand);
+    RUN(t_trt_no_evict_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
