@@ -4268,7 +4268,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--no-trt-cta-floor] [--no-same-prompts] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
+                        "[--no-rocm-floor] [--no-trt-cta-floor] [--no-same-prompts] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4284,6 +4284,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
+        else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */

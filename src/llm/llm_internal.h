@@ -134,6 +134,9 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
 #define DLP__LLM_ROCM_GEMM_PER_CU_CLK 54.0
 extern int dlp__llm_rocm_floor_off;
+/* TensorRT-LLM admitted as vLLM (on the mean live length, preempting):
+ * bench-only, bench_serving --vllm-admission, h185's before. */
+extern int dlp__llm_trt_evict;
 
 /* TensorRT-LLM's offline engines (0.11 / 0.12, multi_block_mode off): one
  * decode-attention thread block streams one KV head's cache of one

@@ -2163,7 +2163,8 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
  * its capacity scheduler's default policy GUARANTEED_NO_EVICT (executor
  * SchedulerConfig; "Useful Runtime Options", TensorRT-LLM docs), where vLLM
  * admits on the tokens a sequence holds now and preempts (h185). */
-static int no_evict(const dlp_llm_workload *wl) { return wl->engine == DLP_LLM_ENGINE_TRTLLM; }
+int dlp__llm_trt_evict;
+static int no_evict(const dlp_llm_workload *wl) { return wl->engine == DLP_LLM_ENGINE_TRTLLM && !dlp__llm_trt_evict; }
 
 /* Sequences of S + G the cache holds and its token count at that length
  * (sliding windows and Mamba states make bytes per token depend on it, so
