@@ -104,6 +104,8 @@ typedef struct {
                                   before the recipe's cap (h143)             */
     int cap_class;             /* counts in the data: DC_* + 1 of the recipe
                                   look-up for the decode cap (0: not looked) */
+    char dbg_recipe[192], dbg_src[256]; /* DIAG h187 */
+    double dbg_t[17];
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -231,6 +233,14 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    if (r->wl.phase == DLP_LLM_PREFILL_ONLY && r->wl.engine == DLP_LLM_ENGINE_TRTLLM) { /* DIAG h187 */
+        int N = r->wl.attn_dp > 1 ? r->wl.attn_dp : 1;
+        double kvb = r->wl.kv_dtype == DLP_DT_FLOAT8E4M3FN ? 1.0 : 2.0;
+        for (int j = 1; j <= 16; j++) {
+            dlp__llm_parts pp; dlp_error e2 = {0};
+            r->dbg_t[j] = dlp__llm_iter_parts(&c, d, &r->wl, p.compute_dtype, kvb, 0, 1.0, (double)N * j * r->wl.seq, (double)r->wl.seq, &pp, &e2) ? -1 : pp.total_s * 1e3;
+        }
+    }
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
@@ -1706,6 +1716,9 @@ static void load_silicon(const char *root) {
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->redundant = rp ? rp->red_p : 0;
+            snprintf(r->dbg_recipe, sizeof r->dbg_recipe, "%s", rp ? rp->recipe : "");
+            snprintf(r->dbg_src, sizeof r->dbg_src, "%s", v[cSRC]);
+            for (char *q = r->dbg_src; *q; q++) if (*q == ',') *q = ';';
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
@@ -4331,7 +4344,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,recipe,srcstr,t1,t2,t3,t4,t5,t6,t7,t8,t9,t10,t11,t12,t13,t14,t15,t16\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -4344,6 +4357,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d\n", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
                         r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
+                fseek(f, -1, SEEK_CUR); fprintf(f, ",%s,%s", r->dbg_recipe, r->dbg_src);
+                for (int j = 1; j <= 16; j++) fprintf(f, ",%.6g", r->dbg_t[j]);
+                fprintf(f, "\n");
             }
             fclose(f);
         }
