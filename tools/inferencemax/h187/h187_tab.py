@@ -21,7 +21,8 @@ floor(max_num_tokens / ISL)), the prompts a context step takes on a rank:
      the row's clients, the first C at once, 10 C requests, outputs uniform
      over [0.8, 1] x osl x the predicted TPOT, then the client's next
      request); its mean queue + step replaces the library's prefill-worker
-     queue term in the row's predicted TTFT."""
+     queue term in the row's predicted TTFT.  --spread: the first C
+     requests spread uniformly over one output's time instead of at once."""
 import csv, heapq, math, os, statistics as st, sys
 from collections import defaultdict
 
@@ -42,12 +43,12 @@ def draws():
         x = (x * 6364136223846793005 + 1442695040888963407) & ((1 << 64) - 1)
         yield (x >> 11) * 2.0 ** -53
 
-def play(C, N, mbs, k, step, pf, extra, D):
+def play(C, N, mbs, k, step, pf, extra, D, spread=False):
     g = draws()
     n, sent, done, tot, t = C * W, 0, 0, 0.0, 0.0
     arr, wait, ranks = [], [], [[] for _ in range(N)]
     for c in range(C):
-        heapq.heappush(arr, (0.0, sent)); sent += 1
+        heapq.heappush(arr, (D * next(g) if spread else 0.0, sent)); sent += 1
     while done < n:
         while arr and arr[0][0] <= t:
             wait.append(heapq.heappop(arr)[0])
@@ -110,7 +111,7 @@ def main():
         a0, y, lq = float(r["a_0"]), float(r["y_0"]), lib_queue_ms(r)
         step = [0] + [float(r["trt_step_%d" % j]) for j in range(1, 17)]
         q = play(int(r["conc"]), N, int(rp["max_batch_size"]), k, step, float(r["prefill_ms"]), max(a0 - lq, 0),
-                 float(d["osl"]) * float(d["a_1"]))
+                 float(d["osl"]) * float(d["a_1"]), "--spread" in sys.argv)
         for key in ("all", r["system"], "%s k=%d" % (r["system"], k)):
             out[key][0].append(a0 / y), out[key][1].append((a0 - lq + q) / y)
     print("\n| slice | rows | MAPE before | played | median before | played |")
