@@ -58,6 +58,7 @@ enum { T_TTFT = 0, T_TPOT, T_TPUT, T_ENERGY, T_E2E, T_TOKS, T_POWER, T_COUNT };
 static const char *const tname[T_COUNT] = {"TTFT", "TPOT", "output tok/s", "energy/request", "e2e latency",
                                            "tokens/s (in + out)", "power/GPU"};
 
+#define TRT_STEPS 16 /* trt_pf_steps: prompts a rank, 1 .. this */
 typedef struct {
     const char *set;
     char model[96], family[48], system[32], backend[16];
@@ -104,6 +105,12 @@ typedef struct {
                                   before the recipe's cap (h143)             */
     int cap_class;             /* counts in the data: DC_* + 1 of the recipe
                                   look-up for the decode cap (0: not looked) */
+    char recipe[192];          /* a recipe-count prefill row: its recipe file
+                                  (DLP_ROWS_TRT_STEPS only)                 */
+    double trt_step_ms[TRT_STEPS + 1]; /* TensorRT-LLM prefill worker: a context
+                                  step with j prompts on every attention-DP
+                                  rank, ms, j = 1..TRT_STEPS (trt_pf_steps;
+                                  DLP_ROWS_TRT_STEPS only)                  */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -171,6 +178,29 @@ static void family_of(const char *id, char *out, size_t n) {
     if (!strcmp(out, "llama") || !strcmp(out, "meta")) snprintf(out, n, "llama");
 }
 
+/* h187 (docs/llm.md, "TensorRT-LLM's context workers: what a step takes"):
+ * DLP_ROWS_TRT_STEPS=1 adds to --rows, for TensorRT-LLM prefill-worker rows,
+ * the library's context step with j prompts of the row's ISL on each of its
+ * attention-DP ranks (j = 1..TRT_STEPS; the step dlp__llm_iter_parts prices,
+ * the prompts spread evenly: every rank full) and the row's recipe file, for
+ * tools/inferencemax/h187/ to read.  Off by default: nothing else moves. */
+static int trt_steps_on(void) {
+    static int on = -1;
+    if (on < 0) on = getenv("DLP_ROWS_TRT_STEPS") && *getenv("DLP_ROWS_TRT_STEPS") == '1';
+    return on;
+}
+static void trt_pf_steps(row_t *r, const dlp_llm_config *c, const dlp_device *d, int cdt) {
+    if (!trt_steps_on() || r->wl.phase != DLP_LLM_PREFILL_ONLY || r->wl.engine != DLP_LLM_ENGINE_TRTLLM) return;
+    double N = r->wl.attn_dp > 1 ? r->wl.attn_dp : 1, S = (double)r->wl.seq;
+    double kvb = r->wl.kv_dtype == DLP_DT_FLOAT8E4M3FN ? 1.0 : 2.0;
+    for (int j = 1; j <= TRT_STEPS; j++) {
+        dlp__llm_parts pp;
+        dlp_error e = {0};
+        dlp_status st = dlp__llm_iter_parts(c, d, &r->wl, cdt, kvb, 0, 1.0, N * j * S, S, &pp, &e);
+        r->trt_step_ms[j] = st ? NAN : pp.total_s * 1e3;
+    }
+}
+
 /* Predict one row; 1 if answered. */
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
@@ -231,6 +261,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    trt_pf_steps(r, &c, d, p.compute_dtype);
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
@@ -1706,6 +1737,7 @@ static void load_silicon(const char *root) {
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->redundant = rp ? rp->red_p : 0;
+            if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
@@ -4349,7 +4381,12 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep");
+            if (trt_steps_on()) {
+                fprintf(f, ",recipe");
+                for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",trt_step_%d", j);
+            }
+            fprintf(f, "\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -4359,9 +4396,14 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d\n", r->tb_ms, r->ts_ms, r->family,
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
                         r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
+                if (trt_steps_on()) {
+                    fprintf(f, ",%s", r->recipe);
+                    for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",%.6g", r->trt_step_ms[j]);
+                }
+                fprintf(f, "\n");
             }
             fclose(f);
         }
