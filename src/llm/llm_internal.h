@@ -132,7 +132,7 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * --no-rocm-floor rows).  dlp__llm_rocm_floor_off (bench-only, as
  * dlp__llm_ttft_sim) leaves the floor out. */
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
-#define DLP__LLM_ROCM_GEMM_PER_CU_CLK 80.0
+#define DLP__LLM_ROCM_GEMM_PER_CU_CLK 60.0
 extern int dlp__llm_rocm_floor_off;
 
 /* The same path's decode attention where vLLM runs paged attention V1 for
