@@ -3010,7 +3010,7 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         ib_vllm_cap(model, eng, &in, &gen);
         r = new_row("infbench", hw, fw);
         r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
-                                   .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1}; /* LLM.generate(), run.py */
+                                   .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1, .eager = !strcmp(hw, "Intel Max 1550")}; /* LLM.generate(), run.py */
         if (predict_row(r, model, dev)) {
             r->fw = intern(fwname, &nfw, fw);
             nR++;
