@@ -2957,7 +2957,10 @@ static const char *ib_unmapped(const char *hw) {
  * READMEs), on A100 the 0.6.1-era requirements (torch 2.4, vllm-flash-attn
  * 2.6.1, einops "for Qwen2-VL", new in 0.6.1): vLLM >= 0.6, the modern
  * engine; on Intel Max 1550 `git clone -b v0.5.2` (vLLM/Max1550/README.md,
- * the XPU backend on IPEX): vllm-v0.  TensorRT-LLM is 0.11
+ * the XPU backend on IPEX): vllm-v0, run eager -- vLLM 0.5's XPUExecutor
+ * (vllm/executor/xpu_executor.py, _verify_and_get_model_config) sets
+ * enforce_eager, "CUDA graph is not supported on XPU" -- so those rows carry
+ * the eager host time per layer (wl.eager, h151; h184).  TensorRT-LLM is 0.11
  * (TensorRT-LLM/H100/requirements.txt).  The
  * AMD rows run through the same serving model on the AMD devices' own peaks
  * and curves: it assumes ROCm's vLLM schedules as CUDA's does and its

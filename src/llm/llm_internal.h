@@ -129,7 +129,8 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * h160).  The factor is refit with the floor in place (the bench prints
  * it), the rate on MI300X's rows with the floor off
  * (tools/infbench/rocm_gemm_floor_proto.py on bench_serving
- * --no-rocm-floor rows).  dlp__llm_rocm_floor_off (bench-only, as
+ * --no-rocm-floor rows; h184 refit it 54 -> 60 with the V1 term below, on
+ * the bench's own grid).  dlp__llm_rocm_floor_off (bench-only, as
  * dlp__llm_ttft_sim) leaves the floor out. */
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
 #define DLP__LLM_ROCM_GEMM_PER_CU_CLK 60.0

@@ -1945,7 +1945,9 @@ static double rocm_offline_gpu_x(const dlp_device *d, const dlp_llm_workload *wl
  * e2e MAPE), so the floor is CDNA3's only.  No source gives the untuned
  * rate: it is fitted on MI300X's rows, per compute unit and clock (304
  * CUs, 2.1 GHz): 54 FLOP, 52-56 leaving out each model family, the held-
- * out families' e2e MAPE 30.1 -> 20.1 % (docs/llm.md "h160").  Seconds: a
+ * out families' e2e MAPE 30.1 -> 20.1 % (docs/llm.md "h160"); refit to 60
+ * once paged attention V1's re-reads (rocm_v1_extra_s) carried the long
+ * contexts' part of the miss the floor had absorbed (h184).  Seconds: a
  * step's GEMM FLOPs per GPU / this. */
 int dlp__llm_rocm_floor_off;
 double dlp__llm_rocm_gemm_c, dlp__llm_rocm_v1_eta;
