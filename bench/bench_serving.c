@@ -2989,7 +2989,10 @@ static const char *ib_unmapped(const char *hw) {
  * READMEs), on A100 the 0.6.1-era requirements (torch 2.4, vllm-flash-attn
  * 2.6.1, einops "for Qwen2-VL", new in 0.6.1): vLLM >= 0.6, the modern
  * engine; on Intel Max 1550 `git clone -b v0.5.2` (vLLM/Max1550/README.md,
- * the XPU backend on IPEX): vllm-v0.  TensorRT-LLM is 0.11
+ * the XPU backend on IPEX): vllm-v0, run eager -- vLLM 0.5's XPUExecutor
+ * (vllm/executor/xpu_executor.py, _verify_and_get_model_config) sets
+ * enforce_eager, "CUDA graph is not supported on XPU" -- so those rows carry
+ * the eager host time per layer (wl.eager, h151; h184).  TensorRT-LLM is 0.11
  * (TensorRT-LLM/H100/requirements.txt).  The
  * AMD rows run through the same serving model on the AMD devices' own peaks
  * and curves: it assumes ROCm's vLLM schedules as CUDA's does and its
@@ -3058,7 +3061,7 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         r = new_row("infbench", hw, fw);
         r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
                                    .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1, /* LLM.generate(), run.py */
-                                   .same_prompts = ib_same_prompts(sub, eng)};
+                                   .same_prompts = ib_same_prompts(sub, eng), .eager = !strcmp(hw, "Intel Max 1550")};
         if (predict_row(r, model, dev)) {
             r->fw = intern(fwname, &nfw, fw);
             nR++;
@@ -4300,7 +4303,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--no-trt-cta-floor] [--no-same-prompts] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4314,6 +4317,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
+        else if (!strcmp(argv[i], "--rocm-gemm-c") && i + 1 < argc) dlp__llm_rocm_gemm_c = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */

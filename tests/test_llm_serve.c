@@ -2033,15 +2033,19 @@ static void t_trtllm_kv_fraction_by_hand(void) {
 }
 
 /* vLLM 0.6.1 offline on CDNA3 (docs/llm.md "h160"): a decode-only step is
- * at least its GEMM FLOPs at 54 FLOP per compute unit per clock.  By hand,
+ * at least its GEMM FLOPs at 60 FLOP per compute unit per clock (54 until
+ * h184 refit it beside paged attention V1's re-reads).  By hand,
  * Llama-2-70B (config.json: hidden 8192, 80 layers, 64 heads / 8 KV heads of
  * 128, intermediate 28672, vocab 32000): a layer's linear weights 8192 x
  * (8192 + 1024 + 1024 + 8192) + 3 x 8192 x 28672 = 855,638,016, x 80 plus
  * the LM head 8192 x 32000 = 68,713,185,280; 256 sequences on one MI300X
- * (304 CUs, 2.1 GHz): 2 x 68,713,185,280 x 256 / (54 x 304 x 2.1e9) =
- * 1.020523 s of GPU step (the engine's CPU part beside it).  At one
- * sequence the floor is 4 ms and does not bind; MI250 (CDNA2) and NVIDIA
- * have none. */
+ * (304 CUs, 2.1 GHz): 2 x 68,713,185,280 x 256 / (60 x 304 x 2.1e9) =
+ * 918.472 ms of GPU step (the engine's CPU part beside it); 256 x 64 query
+ * heads pass 512 blocks, so V1's re-reads come on top: 256 sequences x
+ * 80 layers x 2 x 8 KV heads x 128 x 192 tokens (128 + 128 / 2) x 7 more
+ * reads x 2 bytes / (0.30 x 5.3 TB/s) = 70.907 ms; 989.379 ms in all.
+ * At one sequence the floor is 4 ms and does not bind and V1's branch is
+ * not taken (64 blocks); NVIDIA has neither. */
 static void t_rocm_gemm_floor_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_prediction p0, p1;
@@ -2050,23 +2054,57 @@ static void t_rocm_gemm_floor_by_hand(void) {
                            .concurrency = 256, .offline = 1, .engine = DLP_LLM_ENGINE_MODERN};
     CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
     CHECK(p1.running == 256);
-    CHECK_NEAR(p1.decode_step_ms - p1.overhead_ms, 1020.523, 0.01);
+    CHECK_NEAR(p1.decode_step_ms - p1.overhead_ms, 989.379, 0.01);
     dlp__llm_rocm_floor_off = 1;
     CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
-    CHECK(p0.decode_step_ms - p0.overhead_ms < 0.9 * 1020.523);
+    CHECK(p0.decode_step_ms - p0.overhead_ms < 0.9 * 918.472);
     wl.concurrency = 1;
     CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
     dlp__llm_rocm_floor_off = 0;
     CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
     CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12 * p0.decode_step_ms);
     wl.concurrency = 256, wl.n_gpus = 4, wl.quant = DLP_QT_FP16;
-    for (int i = 0; i < 2; i++) { /* CDNA2 and NVIDIA: the toggle moves nothing */
+    for (int i = 0; i < 2; i++) { /* CDNA2 under V1's 512 blocks and NVIDIA: the toggle moves nothing */
         const char *dev = i ? "h100-sxm" : "mi250";
+        wl.concurrency = i ? 256 : 2; /* Llama-2-70B on 4 GCDs: 16 query heads each */
         dlp__llm_rocm_floor_off = 1;
         CHECK(serve(m, dev, wl, &p0, &e) == DLP_OK);
         dlp__llm_rocm_floor_off = 0;
         CHECK(serve(m, dev, wl, &p1, &e) == DLP_OK);
         CHECK_NEAR(p1.e2e_ms, p0.e2e_ms, 1e-12 * p0.e2e_ms);
+    }
+}
+
+/* vLLM 0.6.1 offline on ROCm, paged attention V1's many-blocks branch
+ * (docs/llm.md "h184", llm_serve.c rocm_v1_extra_s).  By hand, Llama-3-8B
+ * (config.json: 32 layers, 32 query heads, 8 KV heads of 128) on one MI250
+ * GCD (1,638.4 GB/s, no GEMM floor on CDNA2), prompt 1,024 + 1,024
+ * generated, fp16: 64 sequences x 32 heads = 2,048 blocks > 512, at the
+ * mean context 1,024 + 512 = 1,536 the GCD's cache 64 x 32 x 2 x 8 x 128 x
+ * 1,536 = 6,442,450,944 elements, re-read 32 / 8 - 1 = 3 more times at 2
+ * bytes: 38,654,705,664 bytes / (0.30 x 1,638.4e9) = 78.643 ms a step
+ * beside the rest.  16 sequences (512 blocks: V2) add nothing; Llama-2-7B
+ * (MHA, no group) adds nothing at 64. */
+static void t_rocm_v1_rereads_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 64, .offline = 1, .engine = DLP_LLM_ENGINE_MODERN};
+    const char *m = "meta-llama/Meta-Llama-3-8B";
+    CHECK(serve(m, "mi250", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.running == 64);
+    dlp__llm_rocm_floor_off = 1;
+    CHECK(serve(m, "mi250", wl, &p0, &e) == DLP_OK);
+    dlp__llm_rocm_floor_off = 0;
+    CHECK_NEAR(p1.decode_step_ms - p0.decode_step_ms, 78.643, 0.001);
+    for (int i = 0; i < 2; i++) {
+        wl.concurrency = i ? 64 : 16;
+        const char *mm = i ? "meta-llama/Llama-2-7b-hf" : m;
+        CHECK(serve(mm, "mi250", wl, &p1, &e) == DLP_OK);
+        dlp__llm_rocm_floor_off = 1;
+        CHECK(serve(mm, "mi250", wl, &p0, &e) == DLP_OK);
+        dlp__llm_rocm_floor_off = 0;
+        CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12 * p0.decode_step_ms);
     }
 }
 
@@ -2620,6 +2658,7 @@ int main(void) {
     RUN(t_adp_balance_by_hand);
     RUN(t_adp_leftovers_by_hand);
     RUN(t_rocm_gemm_floor_by_hand);
+    RUN(t_rocm_v1_rereads_by_hand);
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);

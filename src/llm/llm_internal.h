@@ -129,14 +129,26 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * h160).  The factor is refit with the floor in place (the bench prints
  * it), the rate on MI300X's rows with the floor off
  * (tools/infbench/rocm_gemm_floor_proto.py on bench_serving
- * --no-rocm-floor rows).  dlp__llm_rocm_floor_off (bench-only, as
+ * --no-rocm-floor rows; h184 refit it 54 -> 60 with the V1 term below, on
+ * the bench's own grid).  dlp__llm_rocm_floor_off (bench-only, as
  * dlp__llm_ttft_sim) leaves the floor out. */
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
-#define DLP__LLM_ROCM_GEMM_PER_CU_CLK 54.0
+#define DLP__LLM_ROCM_GEMM_PER_CU_CLK 60.0
 extern int dlp__llm_rocm_floor_off;
 /* TensorRT-LLM admitted as vLLM (on the mean live length, preempting):
  * bench-only, bench_serving --vllm-admission, h185's before. */
 extern int dlp__llm_trt_evict;
+
+/* The same path's decode attention where vLLM runs paged attention V1 for
+ * many thread blocks (sequences x query heads > 512): a GQA group's query
+ * heads re-read their KV head's cache, the re-reads streaming at this share
+ * of the memory bandwidth (llm_serve.c rocm_v1_extra_s, docs/llm.md
+ * "h184"); fitted on both ROCm GPUs' rows, held out by GPU and by family
+ * (tools/infbench/rocm_v1_proto.py).  dlp__llm_rocm_floor_off leaves it out
+ * too; dlp__llm_rocm_v1_eta and dlp__llm_rocm_gemm_c (bench-only): 0 the
+ * compiled-in value, > 0 another. */
+#define DLP__LLM_ROCM_V1_ETA 0.30
+extern double dlp__llm_rocm_v1_eta, dlp__llm_rocm_gemm_c;
 
 /* TensorRT-LLM's offline engines (0.11 / 0.12, multi_block_mode off): one
  * decode-attention thread block streams one KV head's cache of one

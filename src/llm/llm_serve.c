@@ -1444,6 +1444,8 @@ static double step_comm_s(const sctx *s, double T, double t_local) {
     return comm;
 }
 
+static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1574,6 +1576,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (s->gpu_x != 1.0) it.t *= s->gpu_x, comm *= s->gpu_x;
     /* ... and a decode-only step no faster than its GEMMs at gemm_rate */
     if (s->gemm_rate > 0 && n_pf <= 0 && gemm_f / s->gemm_rate > it.t + comm) it.t = gemm_f / s->gemm_rate - comm;
+    /* ... plus paged attention V1's re-reads of a GQA group's cache */
+    if (s->gpu_x != 1.0) it.t += rocm_v1_extra_s(s, dec_a / s->attn_dp, ctx);
     it.comm = comm;
     it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp + s->eager_s;
     it.t += comm + it.ovh;
@@ -1955,14 +1959,48 @@ static double rocm_offline_gpu_x(const dlp_device *d, const dlp_llm_workload *wl
  * e2e MAPE), so the floor is CDNA3's only.  No source gives the untuned
  * rate: it is fitted on MI300X's rows, per compute unit and clock (304
  * CUs, 2.1 GHz): 54 FLOP, 52-56 leaving out each model family, the held-
- * out families' e2e MAPE 30.1 -> 20.1 % (docs/llm.md "h160").  Seconds: a
+ * out families' e2e MAPE 30.1 -> 20.1 % (docs/llm.md "h160"); refit to 60
+ * once paged attention V1's re-reads (rocm_v1_extra_s) carried the long
+ * contexts' part of the miss the floor had absorbed (h184).  Seconds: a
  * step's GEMM FLOPs per GPU / this. */
 int dlp__llm_rocm_floor_off;
+double dlp__llm_rocm_gemm_c, dlp__llm_rocm_v1_eta;
 static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
+    double c = dlp__llm_rocm_gemm_c > 0 ? dlp__llm_rocm_gemm_c : DLP__LLM_ROCM_GEMM_PER_CU_CLK;
     if (gpu_x == 1.0 || dlp__llm_rocm_floor_off || !d->arch || strcmp(d->arch, "cdna3") || d->sm_count <= 0 ||
         !(d->boost_clock_mhz > 0))
         return 0;
-    return DLP__LLM_ROCM_GEMM_PER_CU_CLK * (double)d->sm_count * d->boost_clock_mhz * 1e6;
+    return c * (double)d->sm_count * d->boost_clock_mhz * 1e6;
+}
+
+/* The same path's decode attention (docs/llm.md "h184").  Upstream v0.6.1
+ * on ROCm decodes with vLLM's own paged attention (rocm_flash_attn.py ->
+ * PagedAttention.forward_decode; the custom ROCm kernel came later, see
+ * rocm_offline_gpu_x), which picks V1 -- one thread block per (query head,
+ * sequence) over the whole cache -- when max_seq_len <= 8192 and either
+ * the cache fits one 512-token partition or num_seqs x num_heads > 512
+ * "since there is enough work to parallelize" (vllm/attention/ops/
+ * paged_attn.py, forward_decode), else V2 (the cache cut into 512-token
+ * partitions).  A block reads its KV head's K and V (attention_kernels.cu:
+ * kv_head_idx = head_idx / num_queries_per_kv), so a GQA group's query
+ * heads read the same cache once each.  LLM-Inference-Bench's rows show
+ * what that costs only in the second branch: on both MI250 and MI300X, with
+ * every GQA model, a step's time per context token jumps 3-5x exactly where
+ * sequences x query heads per GPU passes 512 (Llama-3-8B at TP 1/2/4/8:
+ * from 32/64/128/256 sequences; Llama-2-7B's MHA, no group, does not), the
+ * same per token at L 128 as at 2,048, while below 512 blocks the group's
+ * reads cost what its one KV head does.  No source gives the rate, so the
+ * re-reads (query heads / KV heads - 1 times the GPU's cache) stream at
+ * DLP__LLM_ROCM_V1_ETA of the bandwidth; ctx stands for max_seq_len (the
+ * offline batch's sequences are as long).  Seconds, added to the step. */
+static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx) {
+    double eta = dlp__llm_rocm_v1_eta > 0 ? dlp__llm_rocm_v1_eta : DLP__LLM_ROCM_V1_ETA;
+    if (s->gpu_x == 1.0 || dlp__llm_rocm_floor_off || s->c->kv_lora_rank > 0 || !(n_dec > 0) || ctx > 8192) return 0;
+    int64_t nkv = s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads;
+    double hq = (double)s->c->num_attention_heads / s->tp_attn, hkv = (double)nkv / s->kv_shard;
+    if (!(n_dec * hq > 512.0) || !(hq > hkv)) return 0;
+    double elems = n_dec * (kv_elems(s, ctx) - s->state_elems) / s->kv_shard; /* this GPU's cache */
+    return elems * (hq / hkv - 1.0) * s->kv_eb / (eta * s->bw);
 }
 
 /* TensorRT-LLM's offline engines as LLM-Inference-Bench ran them
