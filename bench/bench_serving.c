@@ -1102,6 +1102,14 @@ static int changelog_narrow(const recipe_t **fit, int nfit, const char *src) {
     return k;
 }
 
+/* h190: an ambiguous run whose fitting entries all give each worker the
+ * same layout (prefill and decode tp, ep, dp-attn) and differ only in how
+ * many workers: that layout ran, whichever entry it was.  rm_lay_ok is 1
+ * for the run in hand where every ambiguous look agreed, -1 where one did
+ * not (recipe_match resets it to 0), rm_lay_e holds an entry with
+ * the layout, rm_lay_used counts the runs whose workers took it. */
+static int rm_lay_ok, rm_lay_used;
+static recipe_t rm_lay_e;
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
                            const char *prec, const char *engine, int isl, int osl, const int lay[4], recipe_t *out,
                            int *mtp_k) {
@@ -1145,6 +1153,16 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
     }
     if (!same) {
         rm_amb_mtp += !mtp_same;
+        int lay_same = 1;
+        for (int i = 1; i < nfit; i++)
+            lay_same &= fit[i]->ptp == fit[0]->ptp && fit[i]->pep == fit[0]->pep && fit[i]->pdp == fit[0]->pdp &&
+                        fit[i]->dtp == fit[0]->dtp && fit[i]->dep == fit[0]->dep && fit[i]->ddp == fit[0]->ddp;
+        /* every look that leaves the run ambiguous must agree (-1 sticks) */
+        if (rm_lay_ok == 1 && lay_same)
+            lay_same = rm_lay_e.ptp == fit[0]->ptp && rm_lay_e.pep == fit[0]->pep && rm_lay_e.pdp == fit[0]->pdp &&
+                       rm_lay_e.dtp == fit[0]->dtp && rm_lay_e.dep == fit[0]->dep && rm_lay_e.ddp == fit[0]->ddp;
+        if (rm_lay_ok >= 0) rm_lay_ok = lay_same ? 1 : -1;
+        if (lay_same) rm_lay_e = *fit[0];
         return RM_SEVERAL;
     }
     *out = *fit[0];
@@ -1249,7 +1267,7 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     src_field(src, "measured=", meas, sizeof meas);
     dump[10] = meas[10] = 0;
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
-    rm_label_seen = 0, rm_label_look = 1;
+    rm_label_seen = 0, rm_label_look = 1, rm_lay_ok = 0;
     int m = recipe_match_on(0, dump, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
     if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump))
         return label_guard(m, meas, src, system, prec, engine, isl, osl, lay, out);
@@ -1800,6 +1818,11 @@ static void load_silicon(const char *root) {
             /* the wide-EP reading of the decode worker below, for the
              * prefill worker of the same dumps (same blank field) */
             if (unknown && !rp && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
+            /* h190: the layout every fitting entry agrees on (the counts stay
+             * one of each, as for any run the recipes leave unsettled) */
+            const recipe_t *lq = unknown && !rp && !tw && rm_lay_ok == 1 ? &rm_lay_e : NULL;
+            rm_lay_used += lq != NULL;
+            if (lq) tp = lq->pdp ? 1 : lq->ptp, dp = lq->pdp ? lq->ptp : 1, pep = lq->pep > 0 ? lq->pep : 1;
             /* the recipe says it: dp-attn over the worker's tp GPUs */
             if (rp) tp = rp->pdp ? 1 : rp->ptp, dp = rp->pdp ? rp->ptp : 1, pep = rp->pep > 0 ? rp->pep : 1;
             int pw = rp ? rp->pw : I(v[cPW]);
@@ -1842,6 +1865,7 @@ static void load_silicon(const char *root) {
              * stay TP.  Reading them as TP N made every rank read the whole
              * batch's MLA cache (2-7x the measured TPOT at 256+ clients). */
             if (unknown && !rp && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
+            if (lq) tp = lq->ddp ? 1 : lq->dtp, dp = lq->ddp ? lq->dtp : 1, dep = lq->dep > 0 ? lq->dep : 1;
             /* The same dumps' decode workers on 12-72 GPUs with moe_ep 1
              * (SGLang and TensorRT-LLM DeepSeek-R1 on GB200/GB300 racks,
              * gpt-oss): TP over 20, 28, 36 or 72 GPUs cannot split 128 (or
@@ -2584,6 +2608,9 @@ static void imax_report(void) {
     for (int m = 0; m < RM_N; m++)
         printf("  %5d  %s\n", rm_count[m], rm_name[m]);
     if (rm_amb_mtp) printf("         of the ambiguous: %d where the entries differ in MTP too\n", rm_amb_mtp);
+    if (rm_lay_used)
+        printf("         ambiguous runs whose fitting entries agree on every worker's layout (tp, ep, dp-attn), read with it "
+               "(h190): %d\n", rm_lay_used);
     if (cl_count[0] + cl_count[1] + cl_count[2])
         printf("         looks whose fitting entries differ in config key, narrowed to the keys the run's merge ran "
                "(%s, h190): %d; its keys kept all %d; no merge at the stamp %d\n", changelog_path, cl_count[0],
