@@ -950,3 +950,21 @@ check "changelog: settled decode rows = 64 clients, 8 GPUs, ep 8, dp 8: got '$go
 out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_cl.csv" 2>&1)
 check "changelog: off by default, all 4 ambiguous" grep -qF "4  several entries, different worker counts" <<<"$out6"
 check "changelog: off by default, no narrowing line" [ "$(grep -c 'merge ran' <<<"$out6")" = 0 ]
+
+# h190: an ambiguous run whose fitting entries agree on each worker's layout.
+# Table: E2 (conc 64: 1 prefill worker of 4 GPUs, ep 4, dp-attn; 4 decode workers
+# of 8 GPUs, ep 8, no dp-attn) and a copy with 2 prefill and 2 decode workers.
+# Run a64 (conc 64, dump layout 4/4 8/8, blank counts): the two entries differ
+# in counts only -> ambiguous, counts one of each (workers_unknown 1), but the
+# decode worker is E2's TEP 8 (8 GPUs, ep 8, dp 1, all 64 clients) where the
+# dump's reading alone makes it wide-EP (dp 8); its prefill worker 4 GPUs ep 4
+# dp 4 either way.  Worked from the table by hand.
+awk -F, -v OFS=, 'NR == 1 { print; next } $13 == 64 && $14 == "none" { print; $17 = 2; $21 = 2; print }' \
+  "$tmp/recipes.csv" >"$tmp/recipes_lay.csv"
+{ echo "$h"; run a64 64 4 4 8 8; } >"$S/silicon_sample.csv"
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_lay.csv" 2>&1)
+check "layout: a64 ambiguous (the worker counts differ)" grep -qF "1  several entries, different worker counts" <<<"$out7"
+check "layout: 1 run read with the agreed layout" grep -qF "read with it (h190): 1" <<<"$out7"
+got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_lay.csv" | sort | tr '\n' ';')
+check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, counts unknown: got '$got'" \
+  [ "$got" = "1 64 4 4 4 1;2 64 8 8 1 1;" ]
