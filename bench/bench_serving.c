@@ -81,7 +81,8 @@ typedef struct {
                                   2 the counts from the InferenceMAX recipe,
                                   3 from the run's own db-dump record (twin_of) */
     int spec_read;             /* decode worker: the recipe's MTP drafts as read
-                                  (before recipe_mtp_scored; -1 unknown) */
+                                  (before recipe_mtp_scored; -1 the entries
+                                  differ in MTP, -2 all MTP, drafts not read) */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
     int redundant;             /* the recipe's redundant experts (SGLang
