@@ -81,6 +81,9 @@ typedef struct {
                                   1 one prefill and one decode worker assumed,
                                   2 the counts from the InferenceMAX recipe,
                                   3 from the run's own db-dump record (twin_of) */
+    int spec_read;             /* decode worker: the recipe's MTP drafts as read
+                                  (before recipe_mtp_scored; -1 the entries
+                                  differ in MTP, -2 all MTP, drafts not read) */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
     int redundant;             /* the recipe's redundant experts (SGLang
@@ -706,6 +709,7 @@ typedef struct {
                           only as the last look, on the run's measured= date */
     int srt_twin;      /* a yaml entry whose recipe has re-keyed rows on its date */
     char recipe[112];  /* the recipe file (the twin look-up) */
+    char key[48];      /* InferenceX's config key (dsr1-fp8-b200-dynamo-sglang-mtp) */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -928,7 +932,7 @@ static void load_recipes(int explicit_path) {
         cPW = csv_col(h, nh, "prefill_workers"), cPT = csv_col(h, nh, "prefill_tp"), cPE = csv_col(h, nh, "prefill_ep"),
         cPD = csv_col(h, nh, "prefill_dp_attn"), cDW = csv_col(h, nh, "decode_workers"), cDT = csv_col(h, nh, "decode_tp"),
         cDE = csv_col(h, nh, "decode_ep"), cDD = csv_col(h, nh, "decode_dp_attn"), cR = csv_col(h, nh, "recipe"),
-        cC0 = csv_col(h, nh, "commit");
+        cC0 = csv_col(h, nh, "commit"), cK0 = csv_col(h, nh, "config_key");
     while (fgets(line, sizeof line, f) && nREC < MAXREC) {
         if (csv_split(line, v, 40) != nh) continue;
         recipe_t *r = &REC[nREC];
@@ -938,6 +942,7 @@ static void load_recipes(int explicit_path) {
         recipe_runner_gpu(r->gpu);
         r->srt = rekeyed_kind(v[cC0]);
         snprintf(r->recipe, sizeof r->recipe, "%s", v[cR]);
+        snprintf(r->key, sizeof r->key, "%s", cK0 >= 0 ? v[cK0] : "");
         snprintf(r->prec, sizeof r->prec, "%s", v[cP]);
         snprintf(r->engine, sizeof r->engine, "%s", v[cE]);
         r->isl = atoi(v[cI]), r->osl = atoi(v[cO]), r->conc = atoi(v[cC]);
@@ -1029,6 +1034,114 @@ static void label_line(const recipe_t *e, const char *meas, int conc, const char
                 meas, e->recipe, src);
 }
 
+/* h190: which config keys each InferenceX merge ran.  A pull request runs
+ * the sweeps of the config keys it adds to perf-changelog.yaml, and its
+ * results carry the merge time as measured= (PR #658's merge 07:08:58Z,
+ * its B200 SGLang runs measured=2026-02-07T07:09:01Z); the db-dump and
+ * 2026-04-06 files keep the date only (T00:00:00.000Z).  Where two yaml
+ * entries fit a run and differ in their config key (SGLang's
+ * dsr1-fp8-b200-dynamo-sglang and -sglang-mtp), the keys that ran settle
+ * which entry it was.  tools/inferencemax/changelog_runs.py writes the
+ * table: one line per commit, its UTC merge time and the keys it added. */
+#define CL_MAX 1024
+#define CL_LAG_S 600 /* a run's stamp follows its merge by 3-210 s in the dumps */
+typedef struct {
+    int64_t t;       /* merge time, seconds since 1970 (UTC) */
+    char keys[512];  /* space-separated; globs (dsr1*) as written */
+} cl_run_t;
+static cl_run_t CLR[CL_MAX];
+static int nCLR;
+/* off by default: on, the silicon TPOT gains and the TTFT loses (docs/llm.md, h190) */
+static const char *changelog_path = "none"; /* --changelog FILE (tools/inferencemax/changelog_runs.csv) */
+static int cl_count[3]; /* entries narrowed by the keys: settled / still several / no merge found */
+
+/* "YYYY-MM-DDTHH:MM:SS" (or a bare date) -> seconds since 1970, UTC; -1 if
+ * not a date.  Days from the civil date (Howard Hinnant's days_from_civil),
+ * so that no time zone or timegm() is involved. */
+static int64_t utc_seconds(const char *s) {
+    int y, mo, d, h = 0, mi = 0, se = 0;
+    if (sscanf(s, "%4d-%2d-%2d", &y, &mo, &d) != 3) return -1;
+    if (strlen(s) >= 19) sscanf(s + 11, "%2d:%2d:%2d", &h, &mi, &se);
+    y -= mo <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+    int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return ((era * 146097 + doe - 719468) * 24 + h) * 3600 + mi * 60 + se;
+}
+
+static void load_changelog(void) {
+    if (!strcmp(changelog_path, "none")) return;
+    FILE *f = fopen(changelog_path, "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f) && nCLR < CL_MAX) {
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        int64_t t = c2 ? utc_seconds(line) : -1;
+        if (t < 0) continue; /* the header */
+        line[strcspn(line, "\r\n")] = 0;
+        CLR[nCLR].t = t;
+        snprintf(CLR[nCLR++].keys, sizeof CLR[0].keys, "%s", c2 + 1);
+    }
+    if (f) fclose(f);
+}
+
+/* Does glob pat ('*' any run of characters, as the changelog writes them)
+ * match the whole of s? */
+static int glob_star(const char *pat, const char *s) {
+    if (!*pat) return !*s;
+    if (*pat == '*') return glob_star(pat + 1, s) || (*s && glob_star(pat, s + 1));
+    return *s == *pat && glob_star(pat + 1, s + 1);
+}
+
+/* Did the merge(s) behind a measured= stamp run config key `key`?  1 yes, 0
+ * no, -1 no merge found.  An exact stamp is the merge within CL_LAG_S before
+ * it; a date-only stamp every merge of that UTC day. */
+static int key_ran(const char *stamp, const char *key) {
+    int64_t m = utc_seconds(stamp);
+    int date_only = strlen(stamp) < 19 || strstr(stamp, "T00:00:00.000Z") != NULL, found = 0;
+    if (m < 0 || !*key) return -1;
+    for (int i = 0; i < nCLR; i++) {
+        int64_t t = CLR[i].t;
+        if (date_only ? t < m || t >= m + 86400 : t > m || m - t > CL_LAG_S) continue;
+        found = 1;
+        char ks[512], *save = NULL;
+        snprintf(ks, sizeof ks, "%s", CLR[i].keys);
+        for (char *k = strtok_r(ks, " ", &save); k; k = strtok_r(NULL, " ", &save))
+            if (glob_star(k, key)) return 1;
+    }
+    return found ? 0 : -1;
+}
+
+/* Narrows the entries fitting a run to those whose config key the run's
+ * merge ran, where that leaves some and drops some: the new count. */
+static int changelog_narrow(const recipe_t **fit, int nfit, const char *src) {
+    char meas[40];
+    src_field(src, "measured=", meas, sizeof meas);
+    int differ = 0;
+    for (int i = 1; i < nfit; i++) differ |= strcmp(fit[i]->key, fit[0]->key) != 0;
+    if (!differ || !nCLR || !*meas) return nfit;
+    int ran[64], n1 = 0, n0 = 0;
+    for (int i = 0; i < nfit; i++) {
+        ran[i] = key_ran(meas, fit[i]->key);
+        n1 += ran[i] == 1, n0 += ran[i] == 0;
+    }
+    if (!n1 || !n0) {
+        cl_count[n1 + n0 ? 1 : 2]++;
+        return nfit;
+    }
+    int k = 0;
+    for (int i = 0; i < nfit; i++)
+        if (ran[i] == 1) fit[k++] = fit[i];
+    cl_count[0]++;
+    return k;
+}
+
+/* h190: an ambiguous run whose fitting entries all give each worker the
+ * same layout (prefill and decode tp, ep, dp-attn) and differ only in how
+ * many workers: that layout ran, whichever entry it was.  rm_lay_ok is 1
+ * for the run in hand where every ambiguous look agreed, -1 where one did
+ * not (recipe_match resets it to 0), rm_lay_e holds an entry with
+ * the layout, rm_lay_used counts the runs whose workers took it. */
+static int rm_lay_ok, rm_lay_used;
+static recipe_t rm_lay_e;
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
                            const char *prec, const char *engine, int isl, int osl, const int lay[4], recipe_t *out,
                            int *mtp_k) {
@@ -1061,6 +1174,8 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
             if (fit[i]->pep == lay[1] && fit[i]->dep == lay[3]) fit[k++] = fit[i];
         nfit = k;
     }
+    /* h190: the entries whose config key ran at the run's measured= stamp */
+    nfit = changelog_narrow(fit, nfit, src);
     int same = 1, mtp_same = 1;
     for (int i = 1; i < nfit; i++) {
         const recipe_t *a = fit[0], *b = fit[i];
@@ -1070,6 +1185,16 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
     }
     if (!same) {
         rm_amb_mtp += !mtp_same;
+        int lay_same = 1;
+        for (int i = 1; i < nfit; i++)
+            lay_same &= fit[i]->ptp == fit[0]->ptp && fit[i]->pep == fit[0]->pep && fit[i]->pdp == fit[0]->pdp &&
+                        fit[i]->dtp == fit[0]->dtp && fit[i]->dep == fit[0]->dep && fit[i]->ddp == fit[0]->ddp;
+        /* every look that leaves the run ambiguous must agree (-1 sticks) */
+        if (rm_lay_ok == 1 && lay_same)
+            lay_same = rm_lay_e.ptp == fit[0]->ptp && rm_lay_e.pep == fit[0]->pep && rm_lay_e.pdp == fit[0]->pdp &&
+                       rm_lay_e.dtp == fit[0]->dtp && rm_lay_e.dep == fit[0]->dep && rm_lay_e.ddp == fit[0]->ddp;
+        if (rm_lay_ok >= 0) rm_lay_ok = lay_same ? 1 : -1;
+        if (lay_same) rm_lay_e = *fit[0];
         return RM_SEVERAL;
     }
     *out = *fit[0];
@@ -1082,7 +1207,8 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
         if (fit[i]->red_d != fit[0]->red_d) out->red_d = 0;
         if (fit[i]->cap_d != fit[0]->cap_d) out->cap_d = 0;
     }
-    *mtp_k = mtp_same ? (fit[0]->mtp ? fit[0]->k : 0) : -1;
+    /* -2: every entry MTP, its drafts not read (h190's tally tells them apart) */
+    *mtp_k = mtp_same ? (fit[0]->mtp ? (fit[0]->k >= 0 ? fit[0]->k : -2) : 0) : -1;
     return nfit == 1 ? RM_ONE : RM_AGREE;
 }
 
@@ -1173,7 +1299,7 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     src_field(src, "measured=", meas, sizeof meas);
     dump[10] = meas[10] = 0;
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
-    rm_label_seen = 0, rm_label_look = 1;
+    rm_label_seen = 0, rm_label_look = 1, rm_lay_ok = 0;
     int m = recipe_match_on(0, dump, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
     if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump))
         return label_guard(m, meas, src, system, prec, engine, isl, osl, lay, out);
@@ -1724,6 +1850,11 @@ static void load_silicon(const char *root) {
             /* the wide-EP reading of the decode worker below, for the
              * prefill worker of the same dumps (same blank field) */
             if (unknown && !rp && dp == 1 && tp > 1 && pep > 1) dp = tp, tp = 1, pep = dp;
+            /* h190: the layout every fitting entry agrees on (the counts stay
+             * one of each, as for any run the recipes leave unsettled) */
+            const recipe_t *lq = unknown && !rp && !tw && rm_lay_ok == 1 ? &rm_lay_e : NULL;
+            rm_lay_used += lq != NULL;
+            if (lq) tp = lq->pdp ? 1 : lq->ptp, dp = lq->pdp ? lq->ptp : 1, pep = lq->pep > 0 ? lq->pep : 1;
             /* the recipe says it: dp-attn over the worker's tp GPUs */
             if (rp) tp = rp->pdp ? 1 : rp->ptp, dp = rp->pdp ? rp->ptp : 1, pep = rp->pep > 0 ? rp->pep : 1;
             int pw = rp ? rp->pw : I(v[cPW]);
@@ -1767,6 +1898,7 @@ static void load_silicon(const char *root) {
              * stay TP.  Reading them as TP N made every rank read the whole
              * batch's MLA cache (2-7x the measured TPOT at 256+ clients). */
             if (unknown && !rp && dp == 1 && tp > 1 && dep > 1) dp = tp, tp = 1, dep = dp;
+            if (lq) tp = lq->ddp ? 1 : lq->dtp, dp = lq->ddp ? lq->dtp : 1, dep = lq->dep > 0 ? lq->dep : 1;
             /* The same dumps' decode workers on 12-72 GPUs with moe_ep 1
              * (SGLang and TensorRT-LLM DeepSeek-R1 on GB200/GB300 racks,
              * gpt-oss): TP over 20, 28, 36 or 72 GPUs cannot split 128 (or
@@ -1779,6 +1911,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
             /* the recipe's MTP, K drafts at the documented acceptance */
+            r->spec_read = rp ? mtp_k : 0;
             if (rp) mtp_k = recipe_mtp_scored(rp->engine, mtp_k);
             r->spec_k = rp ? mtp_k : 0;
             if (rp && mtp_k > 0) r->wl.spec_tokens = mtp_k, r->wl.spec_accepted = mtp_accepted(mtp_k);
@@ -2508,6 +2641,13 @@ static void imax_report(void) {
     for (int m = 0; m < RM_N; m++)
         printf("  %5d  %s\n", rm_count[m], rm_name[m]);
     if (rm_amb_mtp) printf("         of the ambiguous: %d where the entries differ in MTP too\n", rm_amb_mtp);
+    if (rm_lay_used)
+        printf("         ambiguous runs whose fitting entries agree on every worker's layout (tp, ep, dp-attn), read with it "
+               "(h190): %d\n", rm_lay_used);
+    if (cl_count[0] + cl_count[1] + cl_count[2])
+        printf("         looks whose fitting entries differ in config key, narrowed to the keys the run's merge ran "
+               "(%s, h190): %d; its keys kept all %d; no merge at the stamp %d\n", changelog_path, cl_count[0],
+               cl_count[1], cl_count[2]);
     if (rm_meas[RM_ONE] + rm_meas[RM_AGREE])
         printf("         settled by the yaml in force on the run's measured= date (h142): %d (one entry %d, same workers %d;"
                " were ambiguous %d, no layout %d, no key %d on the dump's date)\n",
@@ -4326,6 +4466,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
+        else if (!strcmp(argv[i], "--changelog") && i + 1 < argc) changelog_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
@@ -4342,7 +4483,7 @@ int main(int argc, char **argv) {
         dlp_devdb_free(db);
         return 0;
     }
-    if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_recipes(recipes_explicit), load_silicon(root);
+    if (!strcmp(which, "all") || !strcmp(which, "silicon")) load_recipes(recipes_explicit), load_changelog(), load_silicon(root);
     int n_sil_seen = nSeen;
     if (!strcmp(which, "all") || !strcmp(which, "leaderboard")) load_leaderboard(root);
     if (!strcmp(which, "all") || !strcmp(which, "splitwise")) load_splitwise(root);
@@ -4386,7 +4527,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,spec_k,spec_read");
             if (trt_steps_on()) {
                 fprintf(f, ",recipe");
                 for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",trt_step_%d", j);
@@ -4401,9 +4542,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d", r->tb_ms, r->ts_ms, r->family,
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d,%d,%d", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
-                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
+                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep, r->spec_k, r->spec_read);
                 if (trt_steps_on()) {
                     fprintf(f, ",%s", r->recipe);
                     for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",%.6g", r->trt_step_ms[j]);

@@ -178,8 +178,8 @@ check "rows: 3 decode workers still unknown (c64, layout, c5): got $got" [ "$got
 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows_off.csv" >/dev/null 2>&1
 DLP_ROWS_TRT_STEPS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" \
   --rows "$tmp/rows_steps.csv" >/dev/null 2>&1
-check "trt steps: off by default (48 columns, no trt_step)" [ "$(head -1 "$tmp/rows_off.csv" | awk -F, '{ print NF }')" = 48 ]
-check "trt steps: the first 48 columns are the default's" cmp -s <(cut -d, -f1-48 "$tmp/rows_steps.csv") "$tmp/rows_off.csv"
+check "trt steps: off by default (50 columns, no trt_step)" [ "$(head -1 "$tmp/rows_off.csv" | awk -F, '{ print NF }')" = 50 ]
+check "trt steps: the first 50 columns are the default's" cmp -s <(cut -d, -f1-50 "$tmp/rows_steps.csv") "$tmp/rows_off.csv"
 got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { print $49; exit }' "$tmp/rows_steps.csv")
 check "trt steps: c4's prefill row names its recipe: got '$got'" \
   [ "$got" = "recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml" ]
@@ -914,3 +914,74 @@ c=$(git --git-dir="$g" rev-parse HEAD)
 got=$(PREFILL_RECIPES="$tmp/pc_recipes.csv" bash tools/inferencemax/prefill_chunks.sh "$g" | tr '\n' ' ')
 want="recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit recipes/a.yaml,2,32768,8,512,$c recipes/d.yaml,1,16384,1,0,$c "
 check "prefill_chunks: a 32768 over dp 8, d 16384 dp 1, b and c none: got '$got'" [ "$got" = "$want" ]
+
+# h190: the config keys each merge ran (tools/inferencemax/changelog_runs.py)
+# and the bench's --changelog narrowing.  A git history written here: commit 1
+# (committed 2026-02-06 23:08:58 -0800 = 2026-02-07T07:08:58Z) adds an entry
+# with key a-x; commit 2 (2026-02-10T01:00:00Z) keeps it and adds one with b-y
+# and the glob c*; commit 3 touches another file only.  Expected by hand: the
+# header, then 2026-02-07T07:08:58Z,<hash>,a-x and 2026-02-10T01:00:00Z,<hash>,b-y c*.
+cg="$tmp/cl.git"; cw="$tmp/cl"
+git init -q --bare "$cg"; mkdir -p "$cw"
+clc() { GIT_COMMITTER_DATE="$1" GIT_AUTHOR_DATE="$1" git --git-dir="$cg" --work-tree="$cw" -c user.name=t -c user.email=t@t commit -qam x; }
+printf -- '- config-keys:\n    - a-x\n  pr-link: p1\n' >"$cw/perf-changelog.yaml"
+git --git-dir="$cg" --work-tree="$cw" add -A; clc "2026-02-06T23:08:58-08:00"
+printf -- '- config-keys:\n    - b-y\n    - "c*"\n  pr-link: p2\n' >>"$cw/perf-changelog.yaml"; clc "2026-02-10T01:00:00Z"
+echo x >"$cw/other"; git --git-dir="$cg" --work-tree="$cw" add -A; clc "2026-02-11T01:00:00Z"
+h1=$(git --git-dir="$cg" rev-list --reverse HEAD | head -1 | cut -c1-12)
+h2=$(git --git-dir="$cg" rev-list --reverse HEAD | sed -n 2p | cut -c1-12)
+got=$(python3 tools/inferencemax/changelog_runs.py "$cg" | tr '\n' ';')
+check "changelog_runs: 2 merges, UTC times, added keys only: got '$got'" \
+  [ "$got" = "merged_utc,commit,keys;2026-02-07T07:08:58Z,$h1,a-x;2026-02-10T01:00:00Z,$h2,b-y c*;" ]
+# The bench: table 1 with E3 (conc 64, mtp K 1, 2 prefill + 1 decode workers)
+# moved to its own key ...-mtp, so E2 (plain, 1 + 4) and E3 differ in key at
+# conc 64.  Merges: 2026-02-14T01:02:03Z ran only the -mtp key; 2026-02-16T10:00:00Z
+# ran dsr1* (both).  Runs (conc 64, layout 4/4 8/8, dumped 03-25): n1 measured
+# 5 s after the first merge -> E3 alone, exactly one, K 1 scored; n2 20 min after
+# (past the 600 s lag) -> no merge, ambiguous; n3 the first merge's date only
+# (T00:00:00.000Z) -> that day's merges ran -mtp only -> E3; n4 4 s after the
+# dsr1* merge -> both keys ran, ambiguous.  So exactly one 2, ambiguous 2;
+# narrowed 2, kept all 1, no merge 1.  With --changelog none (the default) all 4
+# are ambiguous.
+awk -F, -v OFS=, '$13 == 64 && $14 == "mtp" { $4 = $4 "-mtp" } { print }' "$tmp/recipes.csv" >"$tmp/recipes_cl.csv"
+printf 'merged_utc,commit,keys\n2026-02-14T01:02:03Z,aaa,dsr1-fp4-gb200-dynamo-trt-mtp\n2026-02-16T10:00:00Z,bbb,dsr1*\n' \
+  >"$tmp/changelog.csv"
+{
+  echo "$h"
+  run n1 "64; measured=2026-02-14T01:02:08Z" 4 4 8 8
+  run n2 "64; measured=2026-02-14T01:22:08Z" 4 4 8 8
+  run n3 "64; measured=2026-02-14T00:00:00.000Z" 4 4 8 8
+  run n4 "64; measured=2026-02-16T10:00:04Z" 4 4 8 8
+} >"$S/silicon_sample.csv"
+out5=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_cl.csv" --changelog "$tmp/changelog.csv" \
+  --rows "$tmp/rows_cl.csv" 2>&1)
+for want in "2  exactly one entry" "2  several entries, different worker counts" \
+            "the keys the run's merge ran ($tmp/changelog.csv, h190): 2; its keys kept all 1; no merge at the stamp 1"; do
+  check "changelog: '$want'" grep -qF -- "$want" <<<"$out5"
+done
+check "changelog: the 2 settled decode rows scored with E3's K 1" \
+  grep -q "MTP K drafts at A(K) = p + ... + p^K, p 0.708: [0-9.]* % (2)" <<<"$out5"
+# n1's decode worker: E3's single decode worker, dp-attn over 8 GPUs, all 64 clients
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $7, $8, $9, $10 }' "$tmp/rows_cl.csv" | sort | tr '\n' ';')
+check "changelog: settled decode rows = 64 clients, 8 GPUs, ep 8, dp 8: got '$got'" [ "$got" = "64 8 8 8;64 8 8 8;" ]
+out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_cl.csv" 2>&1)
+check "changelog: off by default, all 4 ambiguous" grep -qF "4  several entries, different worker counts" <<<"$out6"
+check "changelog: off by default, no narrowing line" [ "$(grep -c 'merge ran' <<<"$out6")" = 0 ]
+
+# h190: an ambiguous run whose fitting entries agree on each worker's layout.
+# Table: E2 (conc 64: 1 prefill worker of 4 GPUs, ep 4, dp-attn; 4 decode workers
+# of 8 GPUs, ep 8, no dp-attn) and a copy with 2 prefill and 2 decode workers.
+# Run a64 (conc 64, dump layout 4/4 8/8, blank counts): the two entries differ
+# in counts only -> ambiguous, counts one of each (workers_unknown 1), but the
+# decode worker is E2's TEP 8 (8 GPUs, ep 8, dp 1, all 64 clients) where the
+# dump's reading alone makes it wide-EP (dp 8); its prefill worker 4 GPUs ep 4
+# dp 4 either way.  Worked from the table by hand.
+awk -F, -v OFS=, 'NR == 1 { print; next } $13 == 64 && $14 == "none" { print; $17 = 2; $21 = 2; print }' \
+  "$tmp/recipes.csv" >"$tmp/recipes_lay.csv"
+{ echo "$h"; run a64 64 4 4 8 8; } >"$S/silicon_sample.csv"
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_lay.csv" 2>&1)
+check "layout: a64 ambiguous (the worker counts differ)" grep -qF "1  several entries, different worker counts" <<<"$out7"
+check "layout: 1 run read with the agreed layout" grep -qF "read with it (h190): 1" <<<"$out7"
+got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_lay.csv" | sort | tr '\n' ';')
+check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, counts unknown: got '$got'" \
+  [ "$got" = "1 64 4 4 4 1;2 64 8 8 1 1;" ]
