@@ -171,7 +171,7 @@ got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 1 { n++ } END { print n + 0 }' "$tmp
 check "rows: 3 decode workers still unknown (c64, layout, c5): got $got" [ "$got" = 3 ]
 # h187: DLP_ROWS_TRT_STEPS=1 appends the recipe file and the library's
 # context step with j = 1..16 prompts on every attention-DP rank (columns
-# 49-65) to the TensorRT-LLM prefill rows; every other byte is the default's.
+# 51-67) to the TensorRT-LLM prefill rows; every other byte is the default's.
 # c4's prefill worker (dp 4, 1k prompts) reads recipe E1.  By hand: a step
 # with more prompts a rank costs more, and 16 a rank at most 16 x one a rank
 # (the weights are read once a step whatever its prompts: below 16 x).
@@ -180,11 +180,11 @@ DLP_ROWS_TRT_STEPS=1 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --
   --rows "$tmp/rows_steps.csv" >/dev/null 2>&1
 check "trt steps: off by default (50 columns, no trt_step)" [ "$(head -1 "$tmp/rows_off.csv" | awk -F, '{ print NF }')" = 50 ]
 check "trt steps: the first 50 columns are the default's" cmp -s <(cut -d, -f1-50 "$tmp/rows_steps.csv") "$tmp/rows_off.csv"
-got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { print $49; exit }' "$tmp/rows_steps.csv")
+got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { print $51; exit }' "$tmp/rows_steps.csv")
 check "trt steps: c4's prefill row names its recipe: got '$got'" \
   [ "$got" = "recipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml" ]
-got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { ok = $50 > 0; for (j = 51; j <= 65; j++) ok = ok && $j > $(j - 1);
-  print ok && $65 < 16 * $50 ? "yes" : "no " $50 " " $65; exit }' "$tmp/rows_steps.csv")
+got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { ok = $52 > 0; for (j = 53; j <= 67; j++) ok = ok && $j > $(j - 1);
+  print ok && $67 < 16 * $52 ? "yes" : "no " $52 " " $67; exit }' "$tmp/rows_steps.csv")
 check "trt steps: c4's step rises with the prompts a rank, 16 a rank < 16 x one: got '$got'" [ "$got" = yes ]
 # MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.708 + 0.708^2 +
 # 0.708^3 = 0.708 + 0.501264 + 0.354894912 = 1.564158912; c8 (MTP unknown) is scored plain.  The CLI with the same
