@@ -570,7 +570,7 @@ static int gap_mixed_chunk(const char *src, const char *version) {
  * where p 0.708 and 2 drafts would give ~2x (docs/llm.md). */
 #define MAXSPA 8192
 static struct {
-    char date[11], model[16], gpu[16], prec[8], fw[8], image[40];
+    char date[11], model[16], gpu[16], prec[8], fw[8], image[40], key[48];
     int isl, osl, tp, ep, dp, lo, hi, mtp, k;
 } SPA[MAXSPA];
 static int nSPA = -1, spa_count[4];
@@ -587,7 +587,7 @@ static void load_spec_agg(void) {
         cP = csv_col(h, nh, "precision"), cF = csv_col(h, nh, "framework"), cIm = csv_col(h, nh, "image"),
         cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cE = csv_col(h, nh, "ep"),
         cA = csv_col(h, nh, "dp_attn"), cL = csv_col(h, nh, "conc_lo"), cH = csv_col(h, nh, "conc_hi"),
-        cS = csv_col(h, nh, "spec"), cK = csv_col(h, nh, "drafts");
+        cS = csv_col(h, nh, "spec"), cK = csv_col(h, nh, "drafts"), cC = csv_col(h, nh, "config_key");
     while (fgets(line, sizeof line, f) && nSPA < MAXSPA) {
         if (csv_split(line, v, 20) != nh) continue;
         snprintf(SPA[nSPA].date, sizeof SPA[nSPA].date, "%s", v[cD]);
@@ -596,6 +596,7 @@ static void load_spec_agg(void) {
         snprintf(SPA[nSPA].prec, sizeof SPA[nSPA].prec, "%s", v[cP]);
         snprintf(SPA[nSPA].fw, sizeof SPA[nSPA].fw, "%s", v[cF]);
         snprintf(SPA[nSPA].image, sizeof SPA[nSPA].image, "%s", v[cIm]);
+        snprintf(SPA[nSPA].key, sizeof SPA[nSPA].key, "%s", cC >= 0 ? v[cC] : "");
         SPA[nSPA].isl = atoi(v[cI]), SPA[nSPA].osl = atoi(v[cO]), SPA[nSPA].tp = atoi(v[cT]);
         SPA[nSPA].ep = atoi(v[cE]), SPA[nSPA].dp = atoi(v[cA]), SPA[nSPA].lo = atoi(v[cL]);
         SPA[nSPA].hi = atoi(v[cH]), SPA[nSPA].mtp = !strcmp(v[cS], "mtp"), SPA[nSPA].k = atoi(v[cK]);
@@ -623,6 +624,62 @@ static void row_image(const char *src, const char *version, char *out, size_t n)
     tag_version(c ? c + 1 : version, out, n);
 }
 
+/* The sweep that ran a row (docs/llm.md, "The sweep that ran a row (issue 22,
+ * h188)"): InferenceX's Run Sweep workflow runs, on a push to main that
+ * touches perf-changelog.yaml (no [skip-sweep]), only the config keys of the
+ * changelog entries that push added (utils/process_changelog.py: the diff's
+ * '+' lines; a '*' in a key matches any run of characters, re.fullmatch).
+ * tools/inferencemax/changelog_runs.csv (changelog_runs.py) lists each push's
+ * date (UTC) and key patterns.  Where a row's date, image and clients fit
+ * both an MTP and a plain key (agg_spec's "mixed"), the keys the day's pushes
+ * ran tell which of the two it was: the MTP key's alone -> MTP, the plain
+ * key's alone -> plain, both or neither -> still mixed (read plain).  On
+ * 2026-01-14 the only push of the NVIDIA DeepSeek TensorRT-LLM keys was #392
+ * (bf3456727, the MTP keys alone, merged 22:26:18 UTC; the InferenceMAX
+ * dumps' runs say measured=2026-01-14T22:26:21Z).  --no-changelog: off. */
+#define MAXCLR 2048
+static struct { char date[11], key[64]; } CLR[MAXCLR];
+static int nCLR = -1, clr_count[3], no_changelog; /* MTP, plain, still mixed */
+static const char *clr_path = "tools/inferencemax/changelog_runs.csv";
+
+static void load_changelog_runs(void) {
+    static char line[256], hl[256];
+    char *h[8], *v[8];
+    int nh;
+    nCLR = 0;
+    FILE *f = table_open(clr_path, hl, (int)sizeof hl, h, 8, &nh);
+    if (!f) return;
+    int cD = csv_col(h, nh, "date"), cK = csv_col(h, nh, "config_key");
+    while (fgets(line, sizeof line, f) && nCLR < MAXCLR) {
+        if (csv_split(line, v, 8) != nh || cD < 0 || cK < 0) continue;
+        snprintf(CLR[nCLR].date, sizeof CLR[nCLR].date, "%s", v[cD]);
+        snprintf(CLR[nCLR].key, sizeof CLR[nCLR].key, "%s", v[cK]);
+        nCLR++;
+    }
+    fclose(f);
+}
+
+/* process_changelog.py's match: the pattern, '*' any run of characters,
+ * matching the whole key */
+static int glob_full(const char *pat, const char *key) {
+    if (!*pat) return !*key;
+    if (*pat == '*') {
+        for (const char *k = key;; k++) {
+            if (glob_full(pat + 1, k)) return 1;
+            if (!*k) return 0;
+        }
+    }
+    return *pat == *key && glob_full(pat + 1, key + 1);
+}
+
+/* Did a push of this date run the config key? */
+static int changelog_ran(const char *date, const char *key) {
+    if (nCLR < 0) load_changelog_runs();
+    for (int i = 0; i < nCLR; i++)
+        if (!strcmp(CLR[i].date, date) && glob_full(CLR[i].key, key)) return 1;
+    return 0;
+}
+
 static int agg_spec(const char *src, const char *model_path, const char *system, const char *prec, const char *backend,
                     const char *version, int isl, int osl, int gpus, int ep, int dp, int64_t conc) {
     const char *fw = !strcmp(backend, "trtllm") ? "trt" : backend;
@@ -631,6 +688,7 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
     row_image(src, version, tag, sizeof tag);
     if (nSPA < 0) load_spec_agg();
     int n[2][2] = {{0, 0}, {0, 0}}, k[2] = {-1, -1}; /* [on the row's image][mtp] */
+    int ran[2][2] = {{0, 0}, {0, 0}};                 /* ... of them, a key the day's pushes ran */
     for (int i = 0; i < nSPA; i++) {
         if (strcmp(SPA[i].date, date) || strcmp(SPA[i].model, mp) || strcmp(SPA[i].gpu, gpu) ||
             strcmp(SPA[i].prec, prec) || strcmp(SPA[i].fw, fw) || SPA[i].isl != isl || SPA[i].osl != osl ||
@@ -639,9 +697,16 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
         tag_version(SPA[i].image, et, sizeof et);
         int on = !strcmp(et, tag);
         n[on][SPA[i].mtp]++;
+        if (!no_changelog && *SPA[i].key && changelog_ran(date, SPA[i].key)) ran[on][SPA[i].mtp]++;
         if (SPA[i].mtp) k[on] = k[on] < 0 || k[on] == SPA[i].k ? SPA[i].k : 0;
     }
     int on = n[1][0] + n[1][1] > 0, mtp = n[on][1], plain = n[on][0];
+    if (mtp && plain) {
+        /* mixed: the day's pushes ran one of the two keys only (h188) */
+        if (ran[on][1] && !ran[on][0]) plain = 0, clr_count[0]++;
+        else if (ran[on][0] && !ran[on][1]) mtp = 0, clr_count[1]++;
+        else clr_count[2]++;
+    }
     int c = mtp && !plain && k[on] > 0 ? 0 : plain && !mtp ? 1 : mtp ? 2 : 3;
     spa_count[c]++;
     return c == 0 ? k[on] : 0;
@@ -2441,6 +2506,10 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
+    if (clr_count[0] + clr_count[1] + clr_count[2])
+        printf("  of the rows with both entries, the keys their day's sweeps ran (changelog_runs, h188; %s%s): "
+               "the MTP key alone %d (read MTP), the plain key alone %d (plain), both or neither %d (plain)\n",
+               clr_path, no_changelog ? "; off: --no-changelog" : "", clr_count[0], clr_count[1], clr_count[2]);
     if (nGenPoll || no_gen_poll)
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
@@ -4275,6 +4344,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
+        else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
