@@ -1438,6 +1438,35 @@ static void recipe_max_tokens(dlp_llm_workload *wl, const char *model, const cha
     if (mnt > 0 && mnt < 8192) wl->chunk_tokens = mnt, mnt_count++;
 }
 
+/* TensorRT-LLM's MoE backend where the DeepSeek-R1 fp8 B200 script set
+ * TRTLLM (h188; the library's moe_trtllm_gen: the trtllm-gen fused MoE, not
+ * the DEEPGEMM kernel its fp8 fit was timed on).  InferenceX's scripts
+ * (SemiAnalysisAI/InferenceX; changelog_runs.csv says which push ran a
+ * row's day):
+ *  - the plain key's script, benchmarks/dsr1_fp8_b200_trt.sh: DEEPGEMM until
+ *    ec7bafaae (#594, pushed 2026-01-29 15:27 UTC, the only run of the key
+ *    that day), then MOE_BACKEND="TRTLLM" but at 1k / 8k with CONC >= 256
+ *    (DEEPGEMM; that branch left with 1k / 8k in 626932a11, 2026-03-27);
+ *  - the MTP key's, dsr1_fp8_b200_trt_mtp[_slurm].sh: DEEPGEMM until
+ *    5d517074c (#632, pushed 2026-02-05 19:55 UTC), then TRTLLM without
+ *    attention DP, DEEPGEMM with it.
+ * fp4 runs (TRTLLM or CUTLASS on nvfp4 experts: h137's pooled fit) and
+ * H200 (CUTLASS, the fit's kernel) are left; aggregated DeepSeek rows of
+ * the InferenceMAX runs and their db-dump twins only, dated; spec: the
+ * drafts agg_spec found (0: plain).  --no-moe-backend: off. */
+static int no_moe_backend, moe_gen_count;
+static void recipe_moe_backend(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                               const char *prec, int source, int dp, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    if (no_moe_backend || !strstr(model, "DeepSeek-") || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
+    if (strcmp(sys, "b200_sxm") || strcmp(prec, "fp8")) return;
+    row_keys(src, model, sys, date, gpu);
+    if (strlen(date) < 10 || date[0] != '2') return;
+    int gen = spec > 0 ? strcmp(date, "2026-02-05") >= 0 && dp <= 1
+                       : strcmp(date, "2026-01-29") >= 0 && !(wl->seq == 1024 && wl->gen_tokens == 8192 && conc >= 256);
+    if (gen) wl->moe_trtllm_gen = 1, moe_gen_count++;
+}
+
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
  * the prefill worker's TTFT, or, where the C clients outnumber the S decode
  * slots, the closed loop's wait for one; a slot is held for the decode
@@ -1707,6 +1736,7 @@ static void load_silicon(const char *root) {
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
                 if (use_mnt) recipe_max_tokens(&r->wl, v[cM], v[cSRC], v[cS], r->src, dp, conc, k);
+                recipe_moe_backend(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, dp, conc, k);
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
@@ -2506,6 +2536,10 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
+    if (moe_gen_count || no_moe_backend)
+        printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
+               "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
+               no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
     if (clr_count[0] + clr_count[1] + clr_count[2])
         printf("  of the rows with both entries, the keys their day's sweeps ran (changelog_runs, h188; %s%s): "
                "the MTP key alone %d (read MTP), the plain key alone %d (plain), both or neither %d (plain)\n",
@@ -4346,6 +4380,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
+        else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
