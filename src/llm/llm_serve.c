@@ -671,6 +671,9 @@ typedef struct {
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
+    const double *moe_fit_pf;  /* ... in steps that carry prompt tokens: the
+                                  same but under TensorRT-LLM's trtllm-gen
+                                  kernel, whose fit is decode-sized (h188) */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
     double a2a_db;             /* bytes per element an EP dispatch sends: the
@@ -1424,7 +1427,8 @@ static double cta_bytes(const sctx *s, double ctx) {
  * prefill sizes", h171).  Seconds. */
 static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double m, double T, double n_pf,
                               double w4_rows) {
-    double ee = s->p->expert_elems, km = moe_lin_s(s->moe_fit, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
+    const double *f = n_pf > 0 ? s->moe_fit_pf : s->moe_fit;
+    double ee = s->p->expert_elems, km = moe_lin_s(f, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
     if (n_pf > 0)
         km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
@@ -2088,6 +2092,13 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    /* the trtllm-gen fit (T <= 32 a step) prices decode steps; a step with a
+     * prompt (a thousand rows and more) is outside it, and there the tables'
+     * trtllm-gen module (SGLang's and vLLM's FlashInfer rows of
+     * tools/moe/aic_moe_prefill.csv: 0.40 ms at 1,024 tokens of DeepSeek-V3's
+     * layer at TP 8) sits nearer the DEEPGEMM fit's 0.51 ms than this fit's
+     * 0.28: the engine's fit stays for those steps */
+    s->moe_fit_pf = s->moe_fit;
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
