@@ -2536,14 +2536,14 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
-    if (moe_gen_count || no_moe_backend)
-        printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
-               "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
-               no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
     if (clr_count[0] + clr_count[1] + clr_count[2])
         printf("  of the rows with both entries, the keys their day's sweeps ran (changelog_runs, h188; %s%s): "
                "the MTP key alone %d (read MTP), the plain key alone %d (plain), both or neither %d (plain)\n",
                clr_path, no_changelog ? "; off: --no-changelog" : "", clr_count[0], clr_count[1], clr_count[2]);
+    if (moe_gen_count || no_moe_backend)
+        printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
+               "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
+               no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
     if (nGenPoll || no_gen_poll)
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
