@@ -604,7 +604,7 @@ static int gap_mixed_chunk(const char *src, const char *version) {
  * where p 0.708 and 2 drafts would give ~2x (docs/llm.md). */
 #define MAXSPA 8192
 static struct {
-    char date[11], model[16], gpu[16], prec[8], fw[8], image[40];
+    char date[11], model[16], gpu[16], prec[8], fw[8], image[40], key[48];
     int isl, osl, tp, ep, dp, lo, hi, mtp, k;
 } SPA[MAXSPA];
 static int nSPA = -1, spa_count[4];
@@ -621,7 +621,7 @@ static void load_spec_agg(void) {
         cP = csv_col(h, nh, "precision"), cF = csv_col(h, nh, "framework"), cIm = csv_col(h, nh, "image"),
         cI = csv_col(h, nh, "isl"), cO = csv_col(h, nh, "osl"), cT = csv_col(h, nh, "tp"), cE = csv_col(h, nh, "ep"),
         cA = csv_col(h, nh, "dp_attn"), cL = csv_col(h, nh, "conc_lo"), cH = csv_col(h, nh, "conc_hi"),
-        cS = csv_col(h, nh, "spec"), cK = csv_col(h, nh, "drafts");
+        cS = csv_col(h, nh, "spec"), cK = csv_col(h, nh, "drafts"), cC = csv_col(h, nh, "config_key");
     while (fgets(line, sizeof line, f) && nSPA < MAXSPA) {
         if (csv_split(line, v, 20) != nh) continue;
         snprintf(SPA[nSPA].date, sizeof SPA[nSPA].date, "%s", v[cD]);
@@ -630,6 +630,7 @@ static void load_spec_agg(void) {
         snprintf(SPA[nSPA].prec, sizeof SPA[nSPA].prec, "%s", v[cP]);
         snprintf(SPA[nSPA].fw, sizeof SPA[nSPA].fw, "%s", v[cF]);
         snprintf(SPA[nSPA].image, sizeof SPA[nSPA].image, "%s", v[cIm]);
+        snprintf(SPA[nSPA].key, sizeof SPA[nSPA].key, "%s", cC >= 0 ? v[cC] : "");
         SPA[nSPA].isl = atoi(v[cI]), SPA[nSPA].osl = atoi(v[cO]), SPA[nSPA].tp = atoi(v[cT]);
         SPA[nSPA].ep = atoi(v[cE]), SPA[nSPA].dp = atoi(v[cA]), SPA[nSPA].lo = atoi(v[cL]);
         SPA[nSPA].hi = atoi(v[cH]), SPA[nSPA].mtp = !strcmp(v[cS], "mtp"), SPA[nSPA].k = atoi(v[cK]);
@@ -657,6 +658,62 @@ static void row_image(const char *src, const char *version, char *out, size_t n)
     tag_version(c ? c + 1 : version, out, n);
 }
 
+/* The sweep that ran a row (docs/llm.md, "The sweep that ran a row (issue 22,
+ * h188)"): InferenceX's Run Sweep workflow runs, on a push to main that
+ * touches perf-changelog.yaml (no [skip-sweep]), only the config keys of the
+ * changelog entries that push added (utils/process_changelog.py: the diff's
+ * '+' lines; a '*' in a key matches any run of characters, re.fullmatch).
+ * tools/inferencemax/changelog_runs.csv (changelog_runs.py) lists each push's
+ * date (UTC) and key patterns.  Where a row's date, image and clients fit
+ * both an MTP and a plain key (agg_spec's "mixed"), the keys the day's pushes
+ * ran tell which of the two it was: the MTP key's alone -> MTP, the plain
+ * key's alone -> plain, both or neither -> still mixed (read plain).  On
+ * 2026-01-14 the only push of the NVIDIA DeepSeek TensorRT-LLM keys was #392
+ * (bf3456727, the MTP keys alone, merged 22:26:18 UTC; the InferenceMAX
+ * dumps' runs say measured=2026-01-14T22:26:21Z).  --no-changelog: off. */
+#define MAXCLR 2048
+static struct { char date[11], key[64]; } CLR[MAXCLR];
+static int nCLR = -1, clr_count[3], no_changelog; /* MTP, plain, still mixed */
+static const char *clr_path = "tools/inferencemax/changelog_runs.csv";
+
+static void load_changelog_runs(void) {
+    static char line[256], hl[256];
+    char *h[8], *v[8];
+    int nh;
+    nCLR = 0;
+    FILE *f = table_open(clr_path, hl, (int)sizeof hl, h, 8, &nh);
+    if (!f) return;
+    int cD = csv_col(h, nh, "date"), cK = csv_col(h, nh, "config_key");
+    while (fgets(line, sizeof line, f) && nCLR < MAXCLR) {
+        if (csv_split(line, v, 8) != nh || cD < 0 || cK < 0) continue;
+        snprintf(CLR[nCLR].date, sizeof CLR[nCLR].date, "%s", v[cD]);
+        snprintf(CLR[nCLR].key, sizeof CLR[nCLR].key, "%s", v[cK]);
+        nCLR++;
+    }
+    fclose(f);
+}
+
+/* process_changelog.py's match: the pattern, '*' any run of characters,
+ * matching the whole key */
+static int glob_full(const char *pat, const char *key) {
+    if (!*pat) return !*key;
+    if (*pat == '*') {
+        for (const char *k = key;; k++) {
+            if (glob_full(pat + 1, k)) return 1;
+            if (!*k) return 0;
+        }
+    }
+    return *pat == *key && glob_full(pat + 1, key + 1);
+}
+
+/* Did a push of this date run the config key? */
+static int changelog_ran(const char *date, const char *key) {
+    if (nCLR < 0) load_changelog_runs();
+    for (int i = 0; i < nCLR; i++)
+        if (!strcmp(CLR[i].date, date) && glob_full(CLR[i].key, key)) return 1;
+    return 0;
+}
+
 static int agg_spec(const char *src, const char *model_path, const char *system, const char *prec, const char *backend,
                     const char *version, int isl, int osl, int gpus, int ep, int dp, int64_t conc) {
     const char *fw = !strcmp(backend, "trtllm") ? "trt" : backend;
@@ -665,6 +722,7 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
     row_image(src, version, tag, sizeof tag);
     if (nSPA < 0) load_spec_agg();
     int n[2][2] = {{0, 0}, {0, 0}}, k[2] = {-1, -1}; /* [on the row's image][mtp] */
+    int ran[2][2] = {{0, 0}, {0, 0}};                 /* ... of them, a key the day's pushes ran */
     for (int i = 0; i < nSPA; i++) {
         if (strcmp(SPA[i].date, date) || strcmp(SPA[i].model, mp) || strcmp(SPA[i].gpu, gpu) ||
             strcmp(SPA[i].prec, prec) || strcmp(SPA[i].fw, fw) || SPA[i].isl != isl || SPA[i].osl != osl ||
@@ -673,9 +731,16 @@ static int agg_spec(const char *src, const char *model_path, const char *system,
         tag_version(SPA[i].image, et, sizeof et);
         int on = !strcmp(et, tag);
         n[on][SPA[i].mtp]++;
+        if (!no_changelog && *SPA[i].key && changelog_ran(date, SPA[i].key)) ran[on][SPA[i].mtp]++;
         if (SPA[i].mtp) k[on] = k[on] < 0 || k[on] == SPA[i].k ? SPA[i].k : 0;
     }
     int on = n[1][0] + n[1][1] > 0, mtp = n[on][1], plain = n[on][0];
+    if (mtp && plain) {
+        /* mixed: the day's pushes ran one of the two keys only (h188) */
+        if (ran[on][1] && !ran[on][0]) plain = 0, clr_count[0]++;
+        else if (ran[on][0] && !ran[on][1]) mtp = 0, clr_count[1]++;
+        else clr_count[2]++;
+    }
     int c = mtp && !plain && k[on] > 0 ? 0 : plain && !mtp ? 1 : mtp ? 2 : 3;
     spa_count[c]++;
     return c == 0 ? k[on] : 0;
@@ -1041,16 +1106,17 @@ static void label_line(const recipe_t *e, const char *meas, int conc, const char
  * 2026-04-06 files keep the date only (T00:00:00.000Z).  Where two yaml
  * entries fit a run and differ in their config key (SGLang's
  * dsr1-fp8-b200-dynamo-sglang and -sglang-mtp), the keys that ran settle
- * which entry it was.  tools/inferencemax/changelog_runs.py writes the
- * table: one line per commit, its UTC merge time and the keys it added. */
+ * which entry it was.  The table is h188's (tools/inferencemax/
+ * changelog_runs.py, read by changelog_ran above): one line per (push, key
+ * pattern), the push's UTC date and time. */
 #define CL_MAX 1024
 #define CL_LAG_S 600 /* a run's stamp follows its merge by 3-210 s in the dumps */
 typedef struct {
-    int64_t t;       /* merge time, seconds since 1970 (UTC) */
-    char keys[512];  /* space-separated; globs (dsr1*) as written */
+    int64_t t;     /* merge time, seconds since 1970 (UTC) */
+    char key[64];  /* the key pattern as written (globs such as dsr1*) */
 } cl_run_t;
-static cl_run_t CLR[CL_MAX];
-static int nCLR;
+static cl_run_t CLM[CL_MAX];
+static int nCLM;
 /* off by default: on, the silicon TPOT gains and the TTFT loses (docs/llm.md, h190) */
 static const char *changelog_path = "none"; /* --changelog FILE (tools/inferencemax/changelog_runs.csv) */
 static int cl_count[3]; /* entries narrowed by the keys: settled / still several / no merge found */
@@ -1069,26 +1135,22 @@ static int64_t utc_seconds(const char *s) {
 }
 
 static void load_changelog(void) {
+    static char line[256], hl[256];
+    char *h[8], *v[8], stamp[40];
+    int nh;
     if (!strcmp(changelog_path, "none")) return;
-    FILE *f = fopen(changelog_path, "r");
-    char line[1024];
-    while (f && fgets(line, sizeof line, f) && nCLR < CL_MAX) {
-        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
-        int64_t t = c2 ? utc_seconds(line) : -1;
-        if (t < 0) continue; /* the header */
-        line[strcspn(line, "\r\n")] = 0;
-        CLR[nCLR].t = t;
-        snprintf(CLR[nCLR++].keys, sizeof CLR[0].keys, "%s", c2 + 1);
+    FILE *f = table_open(changelog_path, hl, (int)sizeof hl, h, 8, &nh);
+    if (!f) return;
+    int cD = csv_col(h, nh, "date"), cT = csv_col(h, nh, "time"), cK = csv_col(h, nh, "config_key");
+    while (fgets(line, sizeof line, f) && nCLM < CL_MAX) {
+        if (csv_split(line, v, 8) != nh || cD < 0 || cT < 0 || cK < 0) continue;
+        snprintf(stamp, sizeof stamp, "%sT%s", v[cD], v[cT]);
+        int64_t t = utc_seconds(stamp);
+        if (t < 0) continue;
+        CLM[nCLM].t = t;
+        snprintf(CLM[nCLM++].key, sizeof CLM[0].key, "%s", v[cK]);
     }
-    if (f) fclose(f);
-}
-
-/* Does glob pat ('*' any run of characters, as the changelog writes them)
- * match the whole of s? */
-static int glob_star(const char *pat, const char *s) {
-    if (!*pat) return !*s;
-    if (*pat == '*') return glob_star(pat + 1, s) || (*s && glob_star(pat, s + 1));
-    return *s == *pat && glob_star(pat + 1, s + 1);
+    fclose(f);
 }
 
 /* Did the merge(s) behind a measured= stamp run config key `key`?  1 yes, 0
@@ -1098,14 +1160,11 @@ static int key_ran(const char *stamp, const char *key) {
     int64_t m = utc_seconds(stamp);
     int date_only = strlen(stamp) < 19 || strstr(stamp, "T00:00:00.000Z") != NULL, found = 0;
     if (m < 0 || !*key) return -1;
-    for (int i = 0; i < nCLR; i++) {
-        int64_t t = CLR[i].t;
+    for (int i = 0; i < nCLM; i++) {
+        int64_t t = CLM[i].t;
         if (date_only ? t < m || t >= m + 86400 : t > m || m - t > CL_LAG_S) continue;
         found = 1;
-        char ks[512], *save = NULL;
-        snprintf(ks, sizeof ks, "%s", CLR[i].keys);
-        for (char *k = strtok_r(ks, " ", &save); k; k = strtok_r(NULL, " ", &save))
-            if (glob_star(k, key)) return 1;
+        if (glob_full(CLM[i].key, key)) return 1;
     }
     return found ? 0 : -1;
 }
@@ -1117,7 +1176,7 @@ static int changelog_narrow(const recipe_t **fit, int nfit, const char *src) {
     src_field(src, "measured=", meas, sizeof meas);
     int differ = 0;
     for (int i = 1; i < nfit; i++) differ |= strcmp(fit[i]->key, fit[0]->key) != 0;
-    if (!differ || !nCLR || !*meas) return nfit;
+    if (!differ || !nCLM || !*meas) return nfit;
     int ran[64], n1 = 0, n0 = 0;
     for (int i = 0; i < nfit; i++) {
         ran[i] = key_ran(meas, fit[i]->key);
@@ -1530,6 +1589,35 @@ static void recipe_max_tokens(dlp_llm_workload *wl, const char *model, const cha
     if (mnt > 0 && mnt < 8192) wl->chunk_tokens = mnt, mnt_count++;
 }
 
+/* TensorRT-LLM's MoE backend where the DeepSeek-R1 fp8 B200 script set
+ * TRTLLM (h188; the library's moe_trtllm_gen: the trtllm-gen fused MoE, not
+ * the DEEPGEMM kernel its fp8 fit was timed on).  InferenceX's scripts
+ * (SemiAnalysisAI/InferenceX; changelog_runs.csv says which push ran a
+ * row's day):
+ *  - the plain key's script, benchmarks/dsr1_fp8_b200_trt.sh: DEEPGEMM until
+ *    ec7bafaae (#594, pushed 2026-01-29 15:27 UTC, the only run of the key
+ *    that day), then MOE_BACKEND="TRTLLM" but at 1k / 8k with CONC >= 256
+ *    (DEEPGEMM; that branch left with 1k / 8k in 626932a11, 2026-03-27);
+ *  - the MTP key's, dsr1_fp8_b200_trt_mtp[_slurm].sh: DEEPGEMM until
+ *    5d517074c (#632, pushed 2026-02-05 19:55 UTC), then TRTLLM without
+ *    attention DP, DEEPGEMM with it.
+ * fp4 runs (TRTLLM or CUTLASS on nvfp4 experts: h137's pooled fit) and
+ * H200 (CUTLASS, the fit's kernel) are left; aggregated DeepSeek rows of
+ * the InferenceMAX runs and their db-dump twins only, dated; spec: the
+ * drafts agg_spec found (0: plain).  --no-moe-backend: off. */
+static int no_moe_backend, moe_gen_count;
+static void recipe_moe_backend(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                               const char *prec, int source, int dp, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    if (no_moe_backend || !strstr(model, "DeepSeek-") || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
+    if (strcmp(sys, "b200_sxm") || strcmp(prec, "fp8")) return;
+    row_keys(src, model, sys, date, gpu);
+    if (strlen(date) < 10 || date[0] != '2') return;
+    int gen = spec > 0 ? strcmp(date, "2026-02-05") >= 0 && dp <= 1
+                       : strcmp(date, "2026-01-29") >= 0 && !(wl->seq == 1024 && wl->gen_tokens == 8192 && conc >= 256);
+    if (gen) wl->moe_trtllm_gen = 1, moe_gen_count++;
+}
+
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
  * the prefill worker's TTFT, or, where the C clients outnumber the S decode
  * slots, the closed loop's wait for one; a slot is held for the decode
@@ -1799,6 +1887,7 @@ static void load_silicon(const char *root) {
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
                 if (use_mnt) recipe_max_tokens(&r->wl, v[cM], v[cSRC], v[cS], r->src, dp, conc, k);
+                recipe_moe_backend(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, dp, conc, k);
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
@@ -2606,6 +2695,14 @@ static void imax_report(void) {
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
                "(plain), no entry %d (plain)\n",
                spa_path, spa_count[0], IMAX_MTP_P, spa_count[1], spa_count[2], spa_count[3]);
+    if (clr_count[0] + clr_count[1] + clr_count[2])
+        printf("  of the rows with both entries, the keys their day's sweeps ran (changelog_runs, h188; %s%s): "
+               "the MTP key alone %d (read MTP), the plain key alone %d (plain), both or neither %d (plain)\n",
+               clr_path, no_changelog ? "; off: --no-changelog" : "", clr_count[0], clr_count[1], clr_count[2]);
+    if (moe_gen_count || no_moe_backend)
+        printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
+               "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
+               no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
     if (nGenPoll || no_gen_poll)
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
@@ -4471,6 +4568,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
+        else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
+        else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {

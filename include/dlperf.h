@@ -1155,6 +1155,15 @@ typedef struct {
      * TensorRT-LLM harness, run_power.py generate_input; docs/llm.md,
      * "Copies of one prompt").  MoE models only move.  0: distinct requests. */
     int same_prompts;
+
+    /* TensorRT-LLM's moe_config backend TRTLLM (docs/llm.md, "TensorRT-LLM's
+     * TRTLLM MoE backend"): the trtllm-gen fused MoE kernels, which on
+     * Blackwell run block-fp8 experts several times faster at decode sizes
+     * than the DEEPGEMM backend the engine's fp8 fit was timed on.  Block
+     * fp8 experts on Blackwell take that kernel's own fit; elsewhere (other
+     * formats, Hopper) nothing moves.  Engine trtllm only.  0: the engine's
+     * fitted kernel (CUTLASS on Hopper, DEEPGEMM for fp8 on Blackwell). */
+    int moe_trtllm_gen;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

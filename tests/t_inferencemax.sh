@@ -591,10 +591,11 @@ trun() { # id conc backend version
   trun t3 16 trtllm 1.2.0rc6.post3
   trun t4 4 sglang v0.5.9-cu130
 } >"$S/silicon_sample.csv"
-out9=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg "$tmp/spec.csv" --rows "$tmp/rows9.csv" 2>&1)
+# (the shipped changelog_runs.csv and the scripts' MoE backend left out: h188's readings are tested below)
+out9=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg "$tmp/spec.csv" --changelog-runs none --no-moe-backend --rows "$tmp/rows9.csv" 2>&1)
 check "agg_spec: counts MTP 1, plain 0, mixed 1, no entry 1" \
   grep -qF "MTP 1 (drafts from the script, A(K) at p 0.708), plain 0, MTP and plain entries on the same image 1 (plain), no entry 1 (plain)" <<<"$out9"
-"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg none --rows "$tmp/rows10.csv" >/dev/null 2>&1
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --spec-agg none --no-moe-backend --rows "$tmp/rows10.csv" >/dev/null 2>&1
 got=$(paste -d, <(awk -F, 'NR > 1 { print $4 ":" $7 ":" $16 }' "$tmp/rows9.csv") \
                 <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows10.csv") |
       awk -F, '{ split($1, a, ":"); print a[1] ":" a[2] ":" (a[3] < $2 ? "down" : a[3] == $2 ? "same" : "up") }' | tr '\n' ' ')
@@ -757,6 +758,56 @@ check "max_num_tokens: 1 row given its script's budget" grep -qF "given their sc
 got=$(paste -d, <(awk -F, 'NR > 1 { print $5 "/" $7, $14 }' "$tmp/rows13.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows14.csv") |
   awk '{ split($2, a, ","); print $1 ":" (a[1] > a[2] + 1 ? "up" : (a[1] < a[2] - 1 ? "down" : "same")) }' | sort | tr '\n' ' ')
 check "max_num_tokens: 1024/64 rises once, stays once; 8192/16 stays: got '$got'" [ "$got" = "1024/64:same 1024/64:up 8192/16:same " ]
+# h188: the sweep that ran a row.  InferenceX's Run Sweep runs only the config
+# keys of the perf-changelog entries a push adds; on 2026-01-14 the one push
+# of the DeepSeek TensorRT-LLM keys (#392) listed the MTP keys alone.
+# Fixture: an H200 fp8 TP 8 / EP 8 1k / 1k row at 4 clients measured that
+# day on 1.1.0rc2.post2, whose spec table holds a plain and an MTP (3 drafts)
+# entry on that image (agg_spec's "mixed": plain before).  By hand: with a
+# changelog listing dsr1-fp8-h200-trt-mtp that day it reads MTP (counted "the
+# MTP key alone 1") and its TPOT falls below the --no-changelog reading; with
+# a changelog listing both keys (the 01-28 full sweep's form) it stays plain.
+cat >"$tmp/spec3.csv" <<'CSV'
+date,commit,config_key,model_prefix,gpu,precision,framework,image,isl,osl,tp,ep,dp_attn,conc_lo,conc_hi,spec,drafts
+2026-01-14,x,dsr1-fp8-h200-trt,dsr1,h200,fp8,trt,1.1.0rc2.post2,1024,1024,8,8,0,4,64,none,0
+2026-01-14,x,dsr1-fp8-h200-trt-mtp,dsr1,h200,fp8,trt,1.1.0rc2.post2,1024,1024,8,8,0,4,64,mtp,3
+CSV
+printf 'date,time,commit,config_key\n2026-01-14,22:26:18,bf3456727ff5,dsr1-fp8-h200-trt-mtp\n2026-01-14,07:03:18,cc35702b36f4,dsr1-fp8-mi355x-*\n' >"$tmp/clr1.csv"
+printf 'date,time,commit,config_key\n2026-01-14,06:18:41,e28c038f8a19,dsr1-fp8-h200-trt\n2026-01-14,06:18:41,e28c038f8a19,dsr1-fp8-h200-trt-mtp\n' >"$tmp/clr2.csv"
+{
+  echo "$h"
+  echo "C1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=4; measured=2026-01-14T22:26:21Z; wip=False; image=nvcr.io#nvidia/tensorrt-llm/release:1.1.0rc2.post2,trtllm,,deepseek-ai/DeepSeek-R1,h200_sxm,fp8,agg,1024,1024,fp8,fp8,4,8,1,1,1,8,,,,,,,,,,,,,,,494,8.58"
+} >"$S/silicon_sample.csv"
+out18=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg "$tmp/spec3.csv" --changelog-runs "$tmp/clr1.csv" --rows "$tmp/rows18.csv" 2>&1)
+check "changelog: the MTP key alone 1 (read MTP)" grep -qF "the MTP key alone 1 (read MTP), the plain key alone 0 (plain), both or neither 0" <<<"$out18"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg "$tmp/spec3.csv" --changelog-runs "$tmp/clr1.csv" --no-changelog --rows "$tmp/rows19.csv" >/dev/null 2>&1
+out20=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg "$tmp/spec3.csv" --changelog-runs "$tmp/clr2.csv" --rows "$tmp/rows20.csv" 2>&1)
+check "changelog: both keys that day: still mixed (plain)" grep -qF "the MTP key alone 0 (read MTP), the plain key alone 0 (plain), both or neither 1" <<<"$out20"
+got=$(paste -d, <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows18.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows19.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows20.csv") |
+      awk -F, '{ print ($1 < $2 ? "down" : "same") ($3 == $2 ? ",same" : ",moved") }')
+check "changelog: TPOT read MTP falls, both-keys day stays plain: got '$got'" [ "$got" = "down,same" ]
+# h188: TensorRT-LLM's MoE backend from the fp8 B200 scripts.  The plain
+# key's dsr1_fp8_b200_trt.sh set MOE_BACKEND=TRTLLM from ec7bafaae (pushed
+# 2026-01-29), DEEPGEMM before, and DEEPGEMM again at 1k / 8k with CONC >= 256.
+# By hand: T1 (2026-01-29, 1k / 1k, 4 clients) takes the trtllm-gen kernel
+# (count 1) and its TPOT falls under --no-moe-backend's; T2 (2026-01-28) and
+# T3 (2026-01-29, 1k / 8k, 256 clients) do not move.
+trun() { # id conc measured osl
+  echo "$1,db-dump/2026-04-27; config_id=1; silicon_concurrency=$2; measured=$3T00:00:00.000Z; workflow_run_id=1; nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post2,trtllm,1.2.0rc6.post2,deepseek-ai/DeepSeek-V3,b200_sxm,fp8,agg,1024,$4,fp8,fp8,$2,8,1,1,8,1,,,,,,,,,,,,,,,190,10.3"
+}
+{
+  echo "$h"
+  trun T1 4 2026-01-29 1024
+  trun T2 4 2026-01-28 1024
+  trun T3 256 2026-01-29 8192
+} >"$S/silicon_sample.csv"
+out21=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows21.csv" 2>&1)
+check "moe backend: 1 row the trtllm-gen kernel" grep -qF "(the trtllm-gen fused MoE; recipe_moe_backend, h188): 1" <<<"$out21"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --no-moe-backend --rows "$tmp/rows22.csv" >/dev/null 2>&1
+got=$(paste -d, <(awk -F, 'NR > 1 { print $6 "/" $7 }' "$tmp/rows21.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows21.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows22.csv") |
+      awk -F, '{ print $1 ":" ($2 < $3 ? "down" : $2 == $3 ? "same" : "up") }' | tr '\n' ' ')
+check "moe backend: TPOT T1 down, T2 T3 same: got '$got'" [ "$got" = "1024/4:down 1024/4:same 8192/256:same " ]
+
 # h176: recipes.csv's blank spec_tokens from the recipe files
 # (tools/inferencemax/spec_tokens.py), on a checkout written here.  Rows (every
 # column but date, engine, spec, K, recipe blank or 0), worked by hand:
@@ -915,14 +966,16 @@ got=$(PREFILL_RECIPES="$tmp/pc_recipes.csv" bash tools/inferencemax/prefill_chun
 want="recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit recipes/a.yaml,2,32768,8,512,$c recipes/d.yaml,1,16384,1,0,$c "
 check "prefill_chunks: a 32768 over dp 8, d 16384 dp 1, b and c none: got '$got'" [ "$got" = "$want" ]
 
-# h190: the config keys each merge ran (tools/inferencemax/changelog_runs.py)
-# and the bench's --changelog narrowing.  A git history written here: commit 1
+# h190: the config keys each merge ran (tools/inferencemax/changelog_runs.py,
+# h188's table) and the bench's --changelog narrowing.  A git history written
+# here, on main: commit 1 (the root)
 # (committed 2026-02-06 23:08:58 -0800 = 2026-02-07T07:08:58Z) adds an entry
 # with key a-x; commit 2 (2026-02-10T01:00:00Z) keeps it and adds one with b-y
 # and the glob c*; commit 3 touches another file only.  Expected by hand: the
-# header, then 2026-02-07T07:08:58Z,<hash>,a-x and 2026-02-10T01:00:00Z,<hash>,b-y c*.
+# header, then 2026-02-07,07:08:58,<hash>,a-x and one line per added key of
+# commit 2: 2026-02-10,01:00:00,<hash>,b-y and ...,c*.
 cg="$tmp/cl.git"; cw="$tmp/cl"
-git init -q --bare "$cg"; mkdir -p "$cw"
+git init -q --bare -b main "$cg"; mkdir -p "$cw"
 clc() { GIT_COMMITTER_DATE="$1" GIT_AUTHOR_DATE="$1" git --git-dir="$cg" --work-tree="$cw" -c user.name=t -c user.email=t@t commit -qam x; }
 printf -- '- config-keys:\n    - a-x\n  pr-link: p1\n' >"$cw/perf-changelog.yaml"
 git --git-dir="$cg" --work-tree="$cw" add -A; clc "2026-02-06T23:08:58-08:00"
@@ -930,9 +983,9 @@ printf -- '- config-keys:\n    - b-y\n    - "c*"\n  pr-link: p2\n' >>"$cw/perf-c
 echo x >"$cw/other"; git --git-dir="$cg" --work-tree="$cw" add -A; clc "2026-02-11T01:00:00Z"
 h1=$(git --git-dir="$cg" rev-list --reverse HEAD | head -1 | cut -c1-12)
 h2=$(git --git-dir="$cg" rev-list --reverse HEAD | sed -n 2p | cut -c1-12)
-got=$(python3 tools/inferencemax/changelog_runs.py "$cg" | tr '\n' ';')
+got=$(python3 tools/inferencemax/changelog_runs.py --repo "$cg" | tr '\n' ';')
 check "changelog_runs: 2 merges, UTC times, added keys only: got '$got'" \
-  [ "$got" = "merged_utc,commit,keys;2026-02-07T07:08:58Z,$h1,a-x;2026-02-10T01:00:00Z,$h2,b-y c*;" ]
+  [ "$got" = "date,time,commit,config_key;2026-02-07,07:08:58,$h1,a-x;2026-02-10,01:00:00,$h2,b-y;2026-02-10,01:00:00,$h2,c*;" ]
 # The bench: table 1 with E3 (conc 64, mtp K 1, 2 prefill + 1 decode workers)
 # moved to its own key ...-mtp, so E2 (plain, 1 + 4) and E3 differ in key at
 # conc 64.  Merges: 2026-02-14T01:02:03Z ran only the -mtp key; 2026-02-16T10:00:00Z
@@ -944,7 +997,7 @@ check "changelog_runs: 2 merges, UTC times, added keys only: got '$got'" \
 # narrowed 2, kept all 1, no merge 1.  With --changelog none (the default) all 4
 # are ambiguous.
 awk -F, -v OFS=, '$13 == 64 && $14 == "mtp" { $4 = $4 "-mtp" } { print }' "$tmp/recipes.csv" >"$tmp/recipes_cl.csv"
-printf 'merged_utc,commit,keys\n2026-02-14T01:02:03Z,aaa,dsr1-fp4-gb200-dynamo-trt-mtp\n2026-02-16T10:00:00Z,bbb,dsr1*\n' \
+printf 'date,time,commit,config_key\n2026-02-14,01:02:03,aaa,dsr1-fp4-gb200-dynamo-trt-mtp\n2026-02-16,10:00:00,bbb,dsr1*\n' \
   >"$tmp/changelog.csv"
 {
   echo "$h"

@@ -221,6 +221,17 @@ st=$(req l10 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep
 if [ "$st" = 400 ] && grep -q "attention DP > 1" "$tmp/l10.body"; then ok serve_llm_adp_balance_no_adp_400
 else bad serve_llm_adp_balance_no_adp_400 "status $st $(head -c 300 "$tmp/l10.body")"; fi
 
+# TensorRT-LLM's TRTLLM MoE backend reaches /api/llm as --trtllm-gen-moe reaches the CLI; another engine: 400
+st=$(req l11 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"trtllm","concurrency":4,"trtllm_gen_moe":true}' "$U/api/llm")
+"$BIN" llm --model deepseek-ai/DeepSeek-R1 --device b200 --gpus 8 --dtype fp8 --engine trtllm --concurrency 4 \
+  --trtllm-gen-moe --json >"$tmp/l11.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l11.body" "$tmp/l11.cli" 2>"$tmp/err" && grep -q '"trtllm_gen_moe":true' "$tmp/l11.body"
+then ok serve_llm_trtllm_gen_moe_equals_cli
+else bad serve_llm_trtllm_gen_moe_equals_cli "status $st $(head -c 300 "$tmp/l11.body") $(cat "$tmp/err")"; fi
+st=$(req l12 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"sglang","concurrency":4,"trtllm_gen_moe":true}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "engine trtllm" "$tmp/l12.body"; then ok serve_llm_trtllm_gen_moe_other_engine_400
+else bad serve_llm_trtllm_gen_moe_other_engine_400 "status $st $(head -c 300 "$tmp/l12.body")"; fi
+
 # redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
 st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
 "$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \

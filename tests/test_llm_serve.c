@@ -1157,6 +1157,55 @@ static void t_moe_16_fp8_kernels(void) {
     CHECK(pf * 1e6 > 48 * 625.0);
 }
 
+/* TensorRT-LLM's TRTLLM MoE backend on Blackwell (h188, MOE_FITFP8_TRTGEN
+ * from tools/moe/fit_trtllm_gen_fp8_moe.py: t0 20.0 us, c 0.164 us, eta
+ * 0.803).  By hand, Qwen3-30B-A3B (48 MoE layers, 128 experts, top 8, an
+ * expert 3 x 2048 x 768 weights, 4,718,592 B in fp8) on one B200 (8 TB/s),
+ * 8 decode tokens: 128 (1 - (120/128)^8) = 51.615 experts hit; per expert
+ * 0.164 + 4,718,592 / (0.803 x 8e12) s = 0.164 + 0.73452 = 0.89852 us, a
+ * layer 20.0 + 51.615 x 0.89852 = 66.377 us, x 48 = 3.186 ms; the engine's
+ * DEEPGEMM fit (36.2, 1.027, 0.831): 36.2 + 51.615 x (1.027 + 0.70978) =
+ * 125.84 us, x 48 = 6.040 ms.  The GEMM curve is below both (51.615 x
+ * 4.72 MB / 8 TB/s = 30.4 us a layer).  A step with a prompt keeps the
+ * engine's fit, an H200 (Hopper) does not move, another engine refuses. */
+static double expert_parts_trt_s(const dlp_llm_config *c, const dlp_device *d, int gen, double n_dec, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .moe_trtllm_gen = gen};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
+    double t = 0;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 1) t += p.lin_s[i];
+    return t;
+}
+
+static void t_trtllm_gen_moe_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    /* 2 % covers the round counts of the config (as t_moe_16_fp8_kernels) */
+    CHECK_NEAR(expert_parts_trt_s(&c, b200, 1, 8, 0) * 1e3, 3.186, 0.02 * 3.186);
+    CHECK_NEAR(expert_parts_trt_s(&c, b200, 0, 8, 0) * 1e3, 6.040, 0.02 * 6.040);
+    double pf0 = expert_parts_trt_s(&c, b200, 0, 8, 1024), pf1 = expert_parts_trt_s(&c, b200, 1, 8, 1024);
+    CHECK(pf0 > 0 && fabs(pf1 - pf0) <= 1e-12 * pf0);
+    double h0 = expert_parts_trt_s(&c, h200, 0, 8, 0), h1 = expert_parts_trt_s(&c, h200, 1, 8, 0);
+    CHECK(h0 > 0 && fabs(h1 - h0) <= 1e-12 * h0);
+    /* through the serving model: TPOT falls, another engine is refused */
+    dlp_llm_prediction p0, p1;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP8, .n_gpus = 8,
+                           .concurrency = 4, .engine = DLP_LLM_ENGINE_TRTLLM};
+    CHECK(serve("deepseek-ai/DeepSeek-R1", "b200", wl, &p0, &e) == DLP_OK);
+    wl.moe_trtllm_gen = 1;
+    CHECK(serve("deepseek-ai/DeepSeek-R1", "b200", wl, &p1, &e) == DLP_OK);
+    CHECK(p1.tpot_ms < p0.tpot_ms);
+    wl.engine = DLP_LLM_ENGINE_SGLANG;
+    CHECK(serve("deepseek-ai/DeepSeek-R1", "b200", wl, &p1, &e) == DLP_EINVAL);
+    CHECK(strstr(e.msg, "trtllm") != NULL);
+}
+
 /* The fused MoE at prefill sizes and the busiest EP rank (h167, MOE_PF
  * and MOE_PF_IMB_* from tools/moe/fit_moe_prefill.py: vLLM 16-bit on
  * Hopper a 205.7 us, eta 0.521; imbalance 1 + 0.1512 + 0.0393 log2(EP)
@@ -2641,6 +2690,7 @@ int main(void) {
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
+    RUN(t_trtllm_gen_moe_by_hand);
     RUN(t_moe_prefill_kernel);
     RUN(t_mla_down_proj_replicated);
     RUN(t_mla_context_floor);

@@ -387,7 +387,7 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
         batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, adp_balance_iters=None,
-        fixed_lengths=None, mixed_chunk=None, raw=False):
+        fixed_lengths=None, mixed_chunk=None, trtllm_gen_moe=None, raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -443,6 +443,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         mixed_chunk: True for SGLang's mixed chunked prefill (its
         enable_mixed_chunk; engine sglang): prefill batches carry the
         running decodes.
+        trtllm_gen_moe: True for TensorRT-LLM's moe_config backend TRTLLM
+        (engine trtllm): block-fp8 experts on Blackwell run the trtllm-gen
+        fused MoE, not DEEPGEMM.
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -477,7 +480,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              recv_interval=_check.integer("recv_interval", recv_interval),
              adp_balance_iters=_check.integer("adp_balance_iters", adp_balance_iters),
              fixed_lengths=_check.boolean("fixed_lengths", fixed_lengths),
-             mixed_chunk=_check.boolean("mixed_chunk", mixed_chunk))
+             mixed_chunk=_check.boolean("mixed_chunk", mixed_chunk),
+             trtllm_gen_moe=_check.boolean("trtllm_gen_moe", trtllm_gen_moe))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -250,6 +250,21 @@ def test_llm_fixed_lengths_same_as_cli():
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", mixed_chunk=True, device="h100-sxm", concurrency=32)
 
 
+def test_llm_trtllm_gen_moe_same_as_cli():
+    # TensorRT-LLM's TRTLLM MoE backend: the same bytes as the CLI; block-fp8 experts on a B200 run the
+    # trtllm-gen kernel (a faster decode step); another engine: refused
+    args = dict(device="b200", gpus=8, dtype="fp8", engine="trtllm", concurrency=4)
+    py = dlperf.llm("deepseek-ai/DeepSeek-R1", trtllm_gen_moe=True, raw=True, **args)
+    assert py == cli("llm", "--model", "deepseek-ai/DeepSeek-R1", "--device", "b200", "--gpus", "8", "--dtype", "fp8",
+                     "--engine", "trtllm", "--concurrency", "4", "--trtllm-gen-moe", "--json")
+    gen = json.loads(py)["serving"]
+    plain = dlperf.llm("deepseek-ai/DeepSeek-R1", **args)["serving"]
+    assert gen["tpot_ms"] < plain["tpot_ms"]
+    with pytest.raises(dlperf.Error, match="engine trtllm"):
+        dlperf.llm("deepseek-ai/DeepSeek-R1", trtllm_gen_moe=True, device="b200", gpus=8, dtype="fp8",
+                   engine="sglang", concurrency=4)
+
+
 def test_llm_eager_same_as_cli():
     # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
     # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused

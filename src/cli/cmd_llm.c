@@ -98,6 +98,8 @@ static void usage(FILE *f) {
             "                   prefill-first schedule the waves of clients then never part\n"
             "  --mixed-chunk    SGLang's mixed chunked prefill, its enable_mixed_chunk (engine sglang):\n"
             "                   prefill batches carry the running decodes\n"
+            "  --trtllm-gen-moe TensorRT-LLM's moe_config backend TRTLLM (engine trtllm): block-fp8\n"
+            "                   experts on Blackwell run the trtllm-gen fused MoE, not DEEPGEMM\n"
             "  --json         JSON output\n");
 }
 
@@ -173,7 +175,7 @@ typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
-    int json, list, analytic, maxfit, offline, eager, fixed, mixed, help;
+    int json, list, analytic, maxfit, offline, eager, fixed, mixed, trtgen, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
     int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal;
@@ -221,6 +223,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--eager", .on = &a->eager},
         {.flag = "--fixed-lengths", .on = &a->fixed},
         {.flag = "--mixed-chunk", .on = &a->mixed},
+        {.flag = "--trtllm-gen-moe", .on = &a->trtgen},
         {.flag = "--help", .on = &a->help},
         {.flag = "-h", .on = &a->help},
     };
@@ -316,6 +319,8 @@ static int check_args(llm_args *a) {
         return cli_usage_error("llm", "--recv-interval is a serving option: add --concurrency N, --rate R or --max-fit");
     if (a->adpbal && !a->serving)
         return cli_usage_error("llm", "--adp-balance-iters is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (a->trtgen && !a->serving)
+        return cli_usage_error("llm", "--trtllm-gen-moe is a serving option: add --concurrency N, --rate R or --max-fit");
     if ((a->fixed || a->mixed) && !a->serving)
         return cli_usage_error("llm", "--fixed-lengths and --mixed-chunk are serving options: add --concurrency N, "
                                       "--rate R or --max-fit");
@@ -501,7 +506,7 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
                            .expert_slots = (int)a->slots, .recv_interval = (int)a->recv,
                            .adp_balance_iters = (int)a->adpbal, .fixed_lengths = a->fixed,
-                           .mixed_chunk = a->mixed};
+                           .mixed_chunk = a->mixed, .moe_trtllm_gen = a->trtgen};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

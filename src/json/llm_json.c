@@ -102,6 +102,8 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         if (wl->fixed_lengths) dlp__jw_bool(&w, "fixed_lengths", 1);
         if (wl->mixed_chunk) dlp__jw_bool(&w, "mixed_chunk", 1);
         if (wl->same_prompts) dlp__jw_bool(&w, "same_prompts", 1);
+
+        if (wl->moe_trtllm_gen) dlp__jw_bool(&w, "trtllm_gen_moe", 1);
         if (p->lockstep) dlp__jw_bool(&w, "lockstep", 1);
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);
         dlp__jw_i64(&w, "running", (long long)p->running);

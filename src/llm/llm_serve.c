@@ -671,6 +671,9 @@ typedef struct {
     const double *moe_fit;     /* the fitted MoE kernel the experts run
                                   (dlp__llm_moe_kernel: W4A16, 16-bit, fp8,
                                   per engine; NULL: the GEMM curve alone)   */
+    const double *moe_fit_pf;  /* ... in steps that carry prompt tokens: the
+                                  same but under TensorRT-LLM's trtllm-gen
+                                  kernel, whose fit is decode-sized (h188) */
     dlp__llm_parts *parts;     /* NULL, or where iteration() writes its time
                                   split by part (dlp__llm_iter_parts)          */
     double a2a_db;             /* bytes per element an EP dispatch sends: the
@@ -779,6 +782,24 @@ static const double MOE_FITFP8[4][3] = {
     [DLP_LLM_ENGINE_TRTLLM] = {36.2, 1.027, 0.831},
 };
 static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA};
+/* TensorRT-LLM's TRTLLM MoE backend for block fp8 on Blackwell (issue 22,
+ * h188; wl->moe_trtllm_gen): moe_config backend TRTLLM runs the trtllm-gen
+ * fused MoE (tensorrt_llm/_torch/modules/fused_moe/fused_moe_trtllm_gen.py,
+ * routing, both grouped GEMMs and the finalize in trtllm-gen kernels), where
+ * MOE_FITFP8's TensorRT-LLM row was timed on the DEEPGEMM kernel (the only
+ * block-fp8 kernel of aiconfigurator's TensorRT-LLM B200 table).  FlashInfer
+ * ships the same trtllm-gen kernels (trtllm_fp8_block_scale_moe), and the
+ * same tables time them under vLLM 0.24 (flashinfer_trtllm, monolithic:
+ * routing inside, as TensorRT-LLM's runner) and SGLang 0.5.14
+ * (flashinfer_trtllm_moe) on B200: 714 shapes (balanced, no EP, T <= 32),
+ * the W4A16 form, t0 20.0 us, c 0.164 us, eta 0.803 (MAPE 12.2 %; leaving
+ * out an engine's wrapper 12.4 / 14.2 %, a model shape 5.4-16.3 % but
+ * DeepSeek-V3's layer, 36.1 %: its wide experts stream at ~0.95 of the
+ * DRAM peak, so the fit prices them high).  At 16 tokens of DeepSeek-V3's
+ * layer at TP 8: 88.6 us measured, DEEPGEMM 288 us.
+ * tools/moe/fit_trtllm_gen_fp8_moe.py.  A fit on kernel tables, not on
+ * serving rows. */
+static const double MOE_FITFP8_TRTGEN[3] = {20.0, 0.164, 0.803};
 
 /* Weight-only 4-bit MoE at prefill sizes (issue 22, h171).  The fit above
  * is the decode-size kernel; past a few hundred tokens the same tables put
@@ -987,6 +1008,14 @@ static const double *moe_fit(int kind, int engine) {
     if (kind == DLP__MOEK_16) return MOE_FIT16[engine];
     if (kind == DLP__MOEK_FP8) return MOE_FITFP8[engine];
     return NULL;
+}
+
+/* Does the run's TensorRT-LLM take the trtllm-gen kernel for its experts
+ * (MOE_FITFP8_TRTGEN): the TRTLLM backend set, block-fp8 experts on fp8
+ * tensor cores of a Blackwell GPU (compute capability 10 and up). */
+static int trtllm_gen_fp8(const dlp_device *d, const dlp_llm_workload *wl) {
+    return wl->moe_trtllm_gen && wl->engine == DLP_LLM_ENGINE_TRTLLM && d && d->cc_major >= 10 &&
+           dlp__llm_moe_kernel(d, wl->quant) == DLP__MOEK_FP8;
 }
 
 /* One expert matrix of one layer under a fitted MoE kernel f: `share` of
@@ -1412,7 +1441,8 @@ static double routed_tokens(const sctx *s, double T, double n_dec, double n_pf, 
  * prefill sizes", h171).  Seconds. */
 static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double m, double T, double n_pf,
                               double w4_rows) {
-    double ee = s->p->expert_elems, km = moe_lin_s(s->moe_fit, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
+    const double *f = n_pf > 0 ? s->moe_fit_pf : s->moe_fit;
+    double ee = s->p->expert_elems, km = moe_lin_s(f, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
     if (n_pf > 0)
         km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
@@ -2115,6 +2145,14 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
                           ? FP8_ACT_QUANT_US * 1e-6
                           : 0;
     s->moe_fit = c->num_experts > 0 ? moe_fit(dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    /* the trtllm-gen fit (T <= 32 a step) prices decode steps; a step with a
+     * prompt (a thousand rows and more) is outside it, and there the tables'
+     * trtllm-gen module (SGLang's and vLLM's FlashInfer rows of
+     * tools/moe/aic_moe_prefill.csv: 0.40 ms at 1,024 tokens of DeepSeek-V3's
+     * layer at TP 8) sits nearer the DEEPGEMM fit's 0.51 ms than this fit's
+     * 0.28: the engine's fit stays for those steps */
+    s->moe_fit_pf = s->moe_fit;
+    if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
@@ -3006,6 +3044,14 @@ static dlp_status check_waves(const dlp_llm_config *c, const dlp_llm_workload *w
     return DLP_OK;
 }
 
+/* The TRTLLM MoE backend is TensorRT-LLM's moe_config option. */
+static dlp_status check_moe_backend(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->moe_trtllm_gen && wl->engine != DLP_LLM_ENGINE_TRTLLM)
+        return dlp__err(err, DLP_EINVAL, "%s: the TRTLLM MoE backend is TensorRT-LLM's moe_config option (engine "
+                        "trtllm)", c->id);
+    return DLP_OK;
+}
+
 dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                           double kv_eb, dlp_llm_prediction *out, dlp_error *err) {
     prof_t p;
@@ -3015,7 +3061,8 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
         return dlp__err(err, DLP_EINVAL, "%s: offline and rate %g req/s are two client modes (a batch at once, "
                         "Poisson arrivals): give one", c->id, wl->rate);
     if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err)) ||
-        (st = check_adp_balance(c, wl, err)) || (st = check_waves(c, wl, err)))
+        (st = check_adp_balance(c, wl, err)) || (st = check_waves(c, wl, err)) ||
+        (st = check_moe_backend(c, wl, err)))
         return st;
     sctx s;
     serve_plan m = {0};

@@ -905,7 +905,8 @@ static void h_llm(req *r) {
                                           "prompt", "images", "image_size", "video_frames", "max_seqs", "rate", "engine",
                                           "mtp", "mtp_accepted", "offline", "batch_wait_iters",
                                           "batch_wait_tokens", "expert_slots", "eager", "recv_interval",
-                                          "adp_balance_iters", "fixed_lengths", "mixed_chunk", NULL};
+                                          "adp_balance_iters", "fixed_lengths", "mixed_chunk",
+                                          "trtllm_gen_moe", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -917,6 +918,7 @@ static void h_llm(req *r) {
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0, conc = 0, epn = 1, adp = 1;
     int64_t images = 0, frames = 0, maxseqs = 0;
     int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0, offline = 0, eager = 0, fixed = 0, mixed = 0;
+    int trtgen = 0;
     double memfrac = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
@@ -930,7 +932,7 @@ static void h_llm(req *r) {
         get_i64(r, "images", 1, 10000, &images, NULL) || get_str(r, "image_size", &imgsize) ||
         get_i64(r, "video_frames", 1, 100000, &frames, NULL) || get_i64(r, "max_seqs", 1, 1 << 20, &maxseqs, NULL) ||
         get_bool(r, "offline", &offline) || get_bool(r, "eager", &eager) || get_bool(r, "fixed_lengths", &fixed) ||
-        get_bool(r, "mixed_chunk", &mixed))
+        get_bool(r, "mixed_chunk", &mixed) || get_bool(r, "trtllm_gen_moe", &trtgen))
         return;
     /* as `dlperf llm --images N --image-size WxH` (docs/llm.md, "Vision-language models") */
     long iw = 1024, ih = 768;
@@ -989,6 +991,11 @@ static void h_llm(req *r) {
         dlp__serve_error(r->out, 400, "field 'eager' is a serving field: add 'concurrency', 'rate' or 'max_fit'");
         return;
     }
+    if (trtgen && !serving) { /* as `dlperf llm --trtllm-gen-moe` */
+        dlp__serve_error(r->out, 400, "field 'trtllm_gen_moe' is a serving field: add 'concurrency', 'rate' or "
+                         "'max_fit'");
+        return;
+    }
     if ((fixed || mixed) && !serving) { /* as `dlperf llm --fixed-lengths`, `--mixed-chunk` */
         dlp__serve_error(r->out, 400, "field '%s' is a serving field: add 'concurrency', 'rate' or 'max_fit'",
                          fixed ? "fixed_lengths" : "mixed_chunk");
@@ -1025,7 +1032,7 @@ static void h_llm(req *r) {
                            .offline = offline, .batch_wait_iters = (int)bw_iters,
                            .batch_wait_tokens = (double)bw_tokens, .expert_slots = (int)slots, .eager = eager,
                            .recv_interval = (int)recv, .adp_balance_iters = (int)adpbal,
-                           .fixed_lengths = fixed, .mixed_chunk = mixed};
+                           .fixed_lengths = fixed, .mixed_chunk = mixed, .moe_trtllm_gen = trtgen};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
