@@ -2201,7 +2201,7 @@ static double req_heldout(int kind, int ngroups, int per_engine) {
 
 /* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
  * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
-static const double burst_compiled[2] = {0.13, 0.14};
+static const double burst_compiled[2] = {0.14, 0.17};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&

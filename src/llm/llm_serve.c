@@ -111,9 +111,9 @@
  * vLLM and TensorRT-LLM refits moved less than their leave-one-GPU-out
  * spread (34.1, 56.1 ms) and were left. */
 #define REQ_FIT_MS 53.5
-#define REQ_FIT_VLLM_MS 35.5
-#define REQ_FIT_TRTLLM_MS 53.6
-#define REQ_FIT_SGLANG_MS 183.5
+#define REQ_FIT_VLLM_MS 28.1
+#define REQ_FIT_TRTLLM_MS 46.8
+#define REQ_FIT_SGLANG_MS 149.4
 /* The CPU side of a step served behind the engine's API server, and of an
  * offline batch (wl->offline, LLM.generate()): fixed, per running
  * sequence, per extra GPU.  The modern engines' API server is its own
@@ -277,8 +277,8 @@ static const struct {
  * they stay.  SGLang's was 0.19 before the squared-layout rows were read as
  * the GPUs they ran on, see REQ_FIT_SGLANG_MS.  vllm-v0 keeps 1 / W_WAVES
  * (the leaderboard has no TTFT to fit it on). */
-#define BURST_FIT_DECODE_FIRST 0.13
-#define BURST_FIT_PREFILL_FIRST 0.14
+#define BURST_FIT_DECODE_FIRST 0.14
+#define BURST_FIT_PREFILL_FIRST 0.17
 /* An engine without CUDA graphs (wl->eager) issues every kernel of every
  * layer from the host on each step; the host side is per layer and does
  * not shrink with the batch.  Splitwise's profile (splitwise-sim
