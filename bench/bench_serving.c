@@ -1540,15 +1540,36 @@ static void recipe_batch_wait(dlp_llm_workload *wl, const char *model, const cha
  * fixed_seq_len/ now) writes, when DP_ATTENTION is true, attention_dp_config
  * {batching_wait_iters: 0, enable_balance: true, timeout_iters: 60}.  The
  * InferenceMAX-style rows are those runs, and the db-dump rows their twins
- * (h165); the gap-analysis dumps' runs are not InferenceX's (left at 0), and
- * the gpt-oss script sets attention DP without the balance.  Counted for the
- * report. */
+ * (h165); the gap-analysis dumps' runs are not InferenceX's (left at 0).  The
+ * gpt-oss B200 script sets the balance too, at TensorRT-LLM's default
+ * timeout: gptoss_adp_balance (h189).  Counted for the report. */
 static int nAdpBal, no_adp_balance; /* --no-adp-balance: none set (the before) */
 static int no_adp_mnt; /* --no-adp-max-tokens: attention-DP MTP rows keep 8,192 (h178's before) */
 static void recipe_adp_balance(dlp_llm_workload *wl, const char *model, int src) {
     if (wl->attn_dp <= 1 || !strstr(model, "DeepSeek-") || (src != SRC_IMAX && src != SRC_DBDUMP)) return;
     wl->adp_balance_iters = 60;
     nAdpBal++;
+}
+
+/* TensorRT-LLM's attention-DP balance in InferenceX's gpt-oss B200 runs
+ * (h189): benchmarks/gptoss_fp4_b200_trt[_slurm|_docker].sh, in every
+ * version from 2025-11-02 (e06929c70) to 2026-02-05 (d7dbd045b), append
+ * "attention_dp_config: enable_balance: true" to the extra options when
+ * DP_ATTENTION is true, and nothing else of it, so TensorRT-LLM's defaults
+ * hold: AttentionDpConfig timeout_iters 50, batching_wait_iters 10
+ * (tensorrt_llm/llmapi/llm_args.py).  The library prices the timeout (its
+ * batching wait is 0: the extra 10 iterations only follow a release that
+ * every rank's prompt triggers, rare at these loads, where the count's
+ * releases dominate).  The H200 script sets no balance.  Aggregated rows
+ * of the InferenceMAX runs with attention DP; --no-adp-balance: none. */
+#define TRT_ADP_TIMEOUT_DEFAULT 50
+static int nAdpBalGptoss;
+static void gptoss_adp_balance(dlp_llm_workload *wl, const char *model, const char *sys, int src) {
+    if (wl->attn_dp <= 1 || !strstr(model, "gpt-oss") || strcmp(sys, "b200_sxm") ||
+        (src != SRC_IMAX && src != SRC_DBDUMP))
+        return;
+    wl->adp_balance_iters = TRT_ADP_TIMEOUT_DEFAULT;
+    nAdpBalGptoss++;
 }
 
 /* TensorRT-LLM's max_num_tokens where the DeepSeek-R1 recipe set it (h169).
@@ -1883,6 +1904,7 @@ static void load_silicon(const char *root) {
             if (!strcmp(v[cB], "trtllm")) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
                 if (!no_adp_balance) recipe_adp_balance(&r->wl, v[cM], r->src);
+                if (!no_adp_balance) gptoss_adp_balance(&r->wl, v[cM], v[cS], r->src);
                 /* MTP runs: TensorRT-LLM's only (SGLang's are not read: see agg_spec) */
                 int k = agg_spec(v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, ep, dp, conc);
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
@@ -2455,7 +2477,7 @@ static double req_heldout(int kind, int ngroups, int per_engine) {
 
 /* The weights compiled in (llm_serve.c BURST_FIT_*): decode-first engines
  * (vLLM, TensorRT-LLM) and prefill-first (SGLang). */
-static const double burst_compiled[2] = {0.13, 0.14};
+static const double burst_compiled[2] = {0.14, 0.17};
 
 static int burst_row(const row_t *r, int cls) {
     return !strcmp(r->set, "silicon") && r->wl.phase == DLP_LLM_AGG && isfinite(r->y[T_TTFT]) &&
@@ -2731,6 +2753,9 @@ static void imax_report(void) {
     if (nAdpBal)
         printf("TensorRT-LLM DeepSeek aggregated rows with attention DP under the scripts' balance (recipe_adp_balance; "
                "timeout_iters 60%s): %d\n", no_adp_balance ? ", off: --no-adp-balance" : "", nAdpBal);
+    if (nAdpBalGptoss)
+        printf("TensorRT-LLM gpt-oss B200 aggregated rows with attention DP under the script's balance at TensorRT-LLM's "
+               "default timeout (gptoss_adp_balance, h189; timeout_iters 50): %d\n", nAdpBalGptoss);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,

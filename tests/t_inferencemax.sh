@@ -687,6 +687,35 @@ check "adp max_num_tokens: none with --no-adp-max-tokens (no count line)" [ -z "
 got=$(paste -d, <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows16.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows17.csv") |
       awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }' | tr '\n' ' ')
 check "adp max_num_tokens: TTFT with vs without (a1 a2 a3): got '$got'" [ "$got" = "up same same " ]
+# h189: InferenceX's gpt-oss B200 TensorRT-LLM script appends "attention_dp_config:
+# enable_balance: true" under DP_ATTENTION (every version, 2025-11 to 2026-02) and no
+# timeout: TensorRT-LLM's default, 50 iterations (gptoss_adp_balance).  Fixture: the
+# run of 2026-02-05 at 64 clients on 4 GPUs, attention DP 4, ep 4 (g1); the same on
+# H200, whose script sets no balance (g2); the B200 run at TP 4 (g3, no attention DP).
+# By hand: only g1 is set (count 1) and its TTFT rises over the --no-adp-balance
+# reading, the others stay.  Its steady part: 64 clients of 1,024 outputs end
+# a = 64 / 1,024 = 0.0625 requests an iteration, 0.015625 a rank; all four ranks hold
+# a prompt within 50 iterations with probability (1 - e^(-0.78125))^4 = 0.0864, so
+# nine releases in ten are the count's at 50 and a prompt waits nearly 50 / 2 = 25
+# steps, the early releases taking a little off: between 22 and 25 decode steps.
+{
+  echo "$h"
+  echo "g1,source_file=2026-03-25.csv; model=GPT-OSS-120B; silicon_concurrency=64; measured=2026-02-05T23:18:58Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc2.post2,trtllm,1.2.0rc2.post2,openai/gpt-oss-120b,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,16,1,1,4,1,4,,,,,,,,,,,,,,,194.05,6.42"
+  echo "g2,source_file=2026-03-25.csv; model=GPT-OSS-120B; silicon_concurrency=64; measured=2026-02-05T23:18:58Z; image=nvcr.io#nvidia/tensorrt-llm/release:1.2.0rc2.post2,trtllm,1.2.0rc2.post2,openai/gpt-oss-120b,h200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,16,1,1,4,1,4,,,,,,,,,,,,,,,194.05,6.42"
+  echo "g3,source_file=2026-04-06.csv; model=GPT-OSS-120B; silicon_concurrency=64; measured=2026-02-05T00:00:00.000Z; image=nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.post2,trtllm,1.2.0rc2.post2,openai/gpt-oss-120b,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,64,4,1,1,4,1,,,,,,,,,,,,,,,69.5,4.52"
+} >"$S/silicon_sample.csv"
+out18=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows18.csv" 2>&1)
+check "gpt-oss adp balance: 1 row set" grep -qF "(gptoss_adp_balance, h189; timeout_iters 50): 1" <<<"$out18"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --no-adp-balance --rows "$tmp/rows19.csv" >/dev/null 2>&1
+got=$(paste -d, <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows18.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows19.csv") |
+      awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }' | tr '\n' ' ')
+check "gpt-oss adp balance: TTFT with vs without (g1 g2 g3): got '$got'" [ "$got" = "up same same " ]
+got=$(python3 -c '
+import csv, sys
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+print("%.2f" % ((float(a[0]["ttft_steady_ms"]) - float(b[0]["ttft_steady_ms"])) / float(a[0]["decode_step_ms"])))' "$tmp/rows18.csv" "$tmp/rows19.csv")
+check "gpt-oss adp balance: g1's steady TTFT + 22 to 25 decode steps: got $got" \
+  python3 -c "import sys; sys.exit(not 22 <= float('$got') <= 25)"
 # h165: a blank-count run the recipes leave unsettled takes its worker counts
 # from its own record in the db-dump (its twin: same GPU, precision, engine,
 # isl, osl, clients, measured day, and TTFT and TPOT equal to 1e-9).  With the

@@ -203,14 +203,14 @@ def test_llm_expert_slots_same_as_cli():
 
 def test_llm_recv_interval_same_as_cli():
     # SGLang's --scheduler-recv-interval: the same bytes as the CLI; the steady TTFT grows by
-    # (30 - 1) / 2 = 14.5 decode steps (SchedulerRecvSkipper's rule), the mean by (1 - 0.14) of that
+    # (30 - 1) / 2 = 14.5 decode steps (SchedulerRecvSkipper's rule), the mean by (1 - 0.17) of that
     # (SGLang's first-wave weight, docs/llm.md), TPOT does not move
     args = dict(device="h100-sxm", engine="sglang", concurrency=32)
     py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", recv_interval=30, raw=True, **args)
     assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--engine",
                      "sglang", "--concurrency", "32", "--recv-interval", "30", "--json")
     a, b = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)["serving"], json.loads(py)["serving"]
-    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.86 * 14.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
+    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.83 * 14.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
     assert b["tpot_ms"] == a["tpot_ms"]
     with pytest.raises(dlperf.Error, match="engine sglang"):
         dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", recv_interval=30, device="h100-sxm", concurrency=32)
@@ -219,14 +219,14 @@ def test_llm_recv_interval_same_as_cli():
 def test_llm_adp_balance_same_as_cli():
     # TensorRT-LLM's attention-DP balance: the same bytes as the CLI; at timeout 1 the prompts go in at
     # every iteration, so a prompt waits the rest of the step in flight, half a decode step (steady
-    # TTFT), the mean 0.87 of that (TensorRT-LLM's first-wave weight 0.13, docs/llm.md); TPOT does not move
+    # TTFT), the mean 0.86 of that (TensorRT-LLM's first-wave weight 0.14, docs/llm.md); TPOT does not move
     m = "deepseek-ai/DeepSeek-R1"
     args = dict(device="h200", engine="trtllm", gpus=8, ep=8, attention_dp=8, dtype="fp8", concurrency=128)
     py = dlperf.llm(m, adp_balance_iters=1, raw=True, **args)
     assert py == cli("llm", "--model", m, "--device", "h200", "--engine", "trtllm", "--gpus", "8", "--ep", "8",
                      "--attention-dp", "8", "--dtype", "fp8", "--concurrency", "128", "--adp-balance-iters", "1", "--json")
     a, b = dlperf.llm(m, **args)["serving"], json.loads(py)["serving"]
-    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.87 * 0.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
+    assert abs(b["ttft_ms"] - a["ttft_ms"] - 0.86 * 0.5 * a["decode_step_ms"]) < 1e-4 * b["ttft_ms"]
     assert b["tpot_ms"] == a["tpot_ms"]
     with pytest.raises(dlperf.Error, match="engine trtllm"):
         dlperf.llm(m, adp_balance_iters=60, device="h200", gpus=8, ep=8, attention_dp=8, dtype="fp8",
