@@ -71,6 +71,7 @@ typedef struct {
     double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
+    double pf_busy_ms;         /* SGLang DP prefill: a prompt with every rank busy */
     double kvh_ms;             /* prefill worker: its prompt's KV handoff       */
     int mla;                   /* the model's KV cache is MLA's one latent      */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
@@ -231,6 +232,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    r->pf_busy_ms = p.prefill_busy_ms;
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
@@ -1422,7 +1424,10 @@ static int adp_q_count;
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
     if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || pf->wl.attn_dp <= 1 || !(pf->a[T_TTFT] > 0)) return;
     double away = 0.5 * (1.0 + SA_RANGE_RATIO) * (double)dec->wl.gen_tokens * dec->a[T_TPOT];
-    double q = adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away);
+    double q = getenv("DLP_NO_BUSY_RANKS")
+                   ? adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away)
+                   : adp_rank_queue_busy_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
+                                            pf->pf_busy_ms, away);
     if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
 }
 
@@ -4331,7 +4336,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,prefill_busy_ms\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -4341,9 +4346,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d\n", r->tb_ms, r->ts_ms, r->family,
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d,%.6g\n", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
-                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
+                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep, r->pf_busy_ms);
             }
             fclose(f);
         }

@@ -186,6 +186,44 @@ static inline double adp_rank_queue_ms(double base_ms, double clients, int dp, d
     return 0.5 * (lo + hi);
 }
 
+/* The same queue where a prompt's service grows with the worker's load
+ * (docs/llm.md, h186): SGLang steps its DP ranks together and the MoE takes
+ * every busy rank's tokens, so a prompt served while the other ranks are
+ * busy takes longer than one served alone.  Each other rank is busy with
+ * probability rho (the per-rank utilisation), so the mean service is
+ * one + rho (busy - one): one the prompt alone on its rank (the worker's
+ * prefill_ms), busy its share of a step with every rank busy (the MoE
+ * nearly linear in the rows at prefill sizes).  The per-rank rate
+ * lambda / dp then gives rho = (lambda / dp) one / (1 - (lambda / dp)
+ * (busy - one)); the prompt's own step grows by the same rho (busy - one)
+ * and it waits rho s / (2 (1 - rho)) (M/D/1) for the prompts ahead.  TTFT =
+ * base + rho (busy - one) + wait, solved by bisection as adp_rank_queue_ms
+ * (its answer where busy <= one).  NaN where the inputs are not usable. */
+static inline double adp_busy_f(double T, double base_ms, double clients, int dp, double one_ms, double busy_ms,
+                                double away_ms) {
+    double l = clients / ((double)dp * (T + away_ms)), den = 1.0 - l * (busy_ms - one_ms);
+    if (!(den > 0)) return INFINITY;
+    double rho = l * one_ms / den;
+    if (rho >= 1.0) return INFINITY;
+    double grow = getenv("H186_NOGROW") ? 0 : rho * (busy_ms - one_ms);
+    return base_ms + grow + rho * (one_ms + grow) / (2.0 * (1.0 - rho));
+}
+
+static inline double adp_rank_queue_busy_ms(double base_ms, double clients, int dp, double one_ms, double busy_ms,
+                                            double away_ms) {
+    if (!(busy_ms > one_ms) || !isfinite(busy_ms)) return adp_rank_queue_ms(base_ms, clients, dp, one_ms, away_ms);
+    if (!(base_ms >= 0) || !(clients >= 1) || dp < 1 || !(one_ms > 0) || !(away_ms >= 0) ||
+        !isfinite(clients * busy_ms))
+        return NAN;
+    double lo = base_ms, hi = base_ms + clients * busy_ms;
+    for (int i = 0; i < 200; i++) {
+        double T = 0.5 * (lo + hi);
+        if (adp_busy_f(T, base_ms, clients, dp, one_ms, busy_ms, away_ms) > T) lo = T;
+        else hi = T;
+    }
+    return 0.5 * (lo + hi);
+}
+
 /* ---- TensorRT-LLM's generation worker: admission to first token (h175) -----
  * What the generation (decode) worker does with a disaggregated request
  * (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,

@@ -1302,6 +1302,10 @@ typedef struct {
                                   of clients arrives, prefills, decodes and ends
                                   together (fixed lengths under a prefill-first
                                   engine), TTFT the burst's                     */
+    double prefill_busy_ms;    /* SGLang attention-DP prefill worker: a prompt's
+                                  share of a step in which every DP rank runs
+                                  its own prompts (the MoE over all ranks'
+                                  tokens; C struct only); 0 otherwise          */
     double kv_handoff_ms;      /* prefill worker: its prompt's KV cache sent to
                                   a decode worker, in its TTFT (the first token
                                   reaches the client from the decode side; C

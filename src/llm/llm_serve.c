@@ -2200,6 +2200,8 @@ typedef struct {
     double rank_serve;         /* SGLang attention-DP prefill worker: a
                                   prompt's share of its rank's full step
                                   (sglang_rank_serve_s; 0: pf1)              */
+    double busy_serve;         /* the same with every DP rank busy
+                                  (sglang_busy_serve_s; 0: none)             */
     double wait, ride;         /* steady state: the step in flight an arrival
                                   waits for, and its prompt's prefill beside
                                   the running decodes (s)                       */
@@ -2673,6 +2675,36 @@ static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
 
+/* A prompt's share of its rank's step when every rank of the worker runs
+ * its own prompts (a loaded worker): SGLang runs the DP ranks' forward
+ * passes together (an idle rank steps an empty batch), and under attention
+ * DP the MoE layers take the tokens of all ranks (gathered before them,
+ * tensor-parallel experts, or dispatched, expert-parallel), so a rank's
+ * step holds its own k prompts' attention and the experts over the dp k
+ * prompts of the step.  iteration()'s even spread is that step (each rank
+ * its k whole prompts); the rank's MLA module keeps SGLang's table floor
+ * (MLA_PF[SGLANG], as sglang_rank_step).  k = floor(budget / S), at least
+ * one.  Seconds. */
+static double sglang_busy_serve_s(const sctx *s, double S) {
+    double k = S > 0 ? fmax(1.0, floor(s->chunk / s->attn_dp / S)) : 0;
+    if (!(k > 0)) return 0;
+    if (getenv("H186_K1") && k > 1) return 0;
+    sctx r = *s;
+    r.parts = NULL;
+    if (s->c->kv_lora_rank > 0 && s->c->index_topk <= 0 && is_nvidia(s->d) && s->p->quant == DLP_QT_FP8)
+        r.mla_pf = MLA_PF[DLP_LLM_ENGINE_SGLANG][0];
+    dlp__llm_parts P; memset(&P, 0, sizeof P);
+    if (getenv("H186_DBG")) r.parts = &P;
+    double tt = iteration(&r, 0, 0, s->attn_dp * k * S, S).t;
+    if (getenv("H186_DBG")) {
+        double lin[5] = {0};
+        for (int i = 0; i < s->p->n_lin; i++) lin[s->p->lin[i].kind] += P.lin_s[i];
+        fprintf(stderr, "H186 %s dp%d ep%d moe_tp%d chunk %.0f k %.0f S %.0f: dense %.1f expert %.1f | attn_pf %.1f other %.1f comm %.1f ovh %.1f total %.1f\n",
+                s->d->name, s->attn_dp, s->ep, s->moe_tp, s->chunk, k, S, lin[0]*1e3, lin[1]*1e3, P.attn_pf_s*1e3, P.other_s*1e3, P.comm_s*1e3, P.ovh_s*1e3, tt*1e3);
+    }
+    return tt / k;
+}
+
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
  * --concurrency means).  The first wave arrives together: its R S prompt
  * tokens go in chunks, the i-th request done after i of them.  Afterwards
@@ -2731,6 +2763,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
             pf1 = sglang_adp_prompt(s, Sd);
             pf1.t += vis, pf1.bc += vbusy, pf1.busy += vbusy;
             t->rank_serve = sglang_rank_serve_s(s, Sd, pf1.t - vis) + vis;
+            t->busy_serve = sglang_busy_serve_s(s, Sd) + vis;
         }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
@@ -2990,6 +3023,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     }
     out->serving = 1;
     out->prefill_ms = (t.rank_serve > 0 ? t.rank_serve : t.pf1.t) * 1e3;
+    out->prefill_busy_ms = t.busy_serve * 1e3;
     out->vision_ms = t.vis * 1e3;
     out->vision_params = (int64_t)m.vparams;
     out->decode_step_ms = t.dec.t * 1e3;
