@@ -71,7 +71,6 @@ typedef struct {
     double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
-    double pf_busy_ms;         /* SGLang DP prefill: a prompt with every rank busy */
     double kvh_ms;             /* prefill worker: its prompt's KV handoff       */
     int mla;                   /* the model's KV cache is MLA's one latent      */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
@@ -232,7 +231,6 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
-    r->pf_busy_ms = p.prefill_busy_ms;
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
@@ -776,6 +774,7 @@ static int parse_prefill_chunk(const char *line, char *name, int64_t v[2]) {
     v[0] = w, v[1] = c;
     return 1;
 }
+static int sglang_max_prefill_count;
 static int64_t sglang_chunk_of(const char *recipe, int pw) {
     static recipe_tab t = {.n = -1};
     if (t.n < 0) {
@@ -783,6 +782,31 @@ static int64_t sglang_chunk_of(const char *recipe, int pw) {
         t.n = 0;
         if (off && *off == '1') return 0; /* the table stays empty */
         rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/prefill_chunks.csv", parse_prefill_chunk);
+    }
+    const int64_t *v = rtab_find(&t, recipe);
+    return v && v[0] == pw ? v[1] : 0;
+}
+
+/* The same recipe's max-prefill-tokens (prefill_chunks.csv's last column,
+ * h186): 0 (SGLang's default) where the file lacks the recipe, the worker
+ * count differs, or the recipe leaves it unset.  Off with the chunk
+ * (DLP_NO_RECIPE_CHUNK=1) or alone (DLP_NO_MAX_PREFILL=1, the before). */
+static int parse_max_prefill(const char *line, char *name, int64_t v[2]) {
+    long long w, c, dp, mr, mp;
+    char commit[64];
+    if (sscanf(line, "%111[^,],%lld,%lld,%lld,%lld,%63[^,],%lld", name, &w, &c, &dp, &mr, commit, &mp) != 7 || c < 1)
+        return 0; /* header, or a table without the column */
+    v[0] = w, v[1] = mp;
+    return 1;
+}
+static int64_t sglang_max_prefill_of(const char *recipe, int pw) {
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) {
+        const char *off = getenv("DLP_NO_RECIPE_CHUNK"), *off2 = getenv("DLP_NO_MAX_PREFILL");
+        const char *path = getenv("DLP_PREFILL_CHUNKS");
+        t.n = 0;
+        if ((off && *off == '1') || (off2 && *off2 == '1')) return 0;
+        rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/prefill_chunks.csv", parse_max_prefill);
     }
     const int64_t *v = rtab_find(&t, recipe);
     return v && v[0] == pw ? v[1] : 0;
@@ -1415,19 +1439,35 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
 
 /* h174: an SGLang attention-DP prefill worker's ranks queue on their own
  * (disagg_wait.h adp_rank_queue_ms): each request is handed to one rank at
- * random and runs there alone (the worker's prefill_ms, llm_serve.c
- * sglang_adp_prompt); a client is away on the decode side for its mean
+ * random and runs there (the worker's prefill_ms, llm_serve.c
+ * sglang_rank_serve_s); a client is away on the decode side for its mean
  * output (sa-bench's lengths, uniform over [0.8, 1] x osl) x the decode
  * worker's TPOT.  Before the decode-slot wait is composed: the queue is the
- * prefill worker's own.  Nothing fitted. */
-static int adp_q_count;
+ * prefill worker's own.  Nothing fitted.
+ * h186: in the srt-slurm runs (InferenceMAX-style and db-dump rows:
+ * sa-bench's clients, random prompts, and every SGLang recipe's prefill
+ * worker sets disable-radix-cache, so each prompt is computed) the queue is
+ * played with sa-bench's lengths and 10 x C requests (disagg_wait.h
+ * sglang_queue_wait_ms), the closed loop's even arrivals in place of the
+ * open M/D/1, and a worker without attention DP is one queue (its
+ * prefill_ms: llm_serve.c sglang_worker_serve_s) where before it had none.
+ * Other harnesses keep h174's reading (aiconfigurator's aiperf runs draw
+ * prompts from aiperf's pool with SGLang's radix cache on: a queue of
+ * computed prompts is not theirs).  DLP_NO_PLAYED_QUEUE=1: the before. */
+static int adp_q_count, played_q_count;
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
-    if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || pf->wl.attn_dp <= 1 || !(pf->a[T_TTFT] > 0)) return;
+    static int off = -1;
+    if (off < 0) off = getenv("DLP_NO_PLAYED_QUEUE") && *getenv("DLP_NO_PLAYED_QUEUE") == '1';
+    if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || !(pf->a[T_TTFT] > 0)) return;
+    if (!off && (pf->src == SRC_IMAX || pf->src == SRC_DBDUMP)) {
+        double w = sglang_queue_wait_ms(pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
+                                        (double)dec->wl.gen_tokens * dec->a[T_TPOT], SA_RANGE_RATIO, SA_WAVES);
+        if (isfinite(w)) pf->a[T_TTFT] += w, played_q_count++;
+        return;
+    }
+    if (pf->wl.attn_dp <= 1) return;
     double away = 0.5 * (1.0 + SA_RANGE_RATIO) * (double)dec->wl.gen_tokens * dec->a[T_TPOT];
-    double q = getenv("DLP_NO_BUSY_RANKS")
-                   ? adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away)
-                   : adp_rank_queue_busy_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
-                                            pf->pf_busy_ms, away);
+    double q = adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away);
     if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
 }
 
@@ -1714,6 +1754,9 @@ static void load_silicon(const char *root) {
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
+            if (rp && !strcmp(rp->engine, "sglang") &&
+                (r->wl.max_prefill_tokens = sglang_max_prefill_of(rp->recipe, pw)) > 0)
+                sglang_max_prefill_count++;
             r->y[T_TTFT] = ttft;
             row_t *pfr = NULL; /* the prefill worker's row, for the slot wait */
             if (predict_row(r, v[cM], dev)) pfr = r, nR++;
@@ -2450,9 +2493,13 @@ static void imax_report(void) {
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
                no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
+    if (adp_q_count + played_q_count)
+        printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
+               " played with sa-bench's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
     if (sglang_chunk_count)
         printf("\nSGLang prefill-worker rows given their recipe's chunked-prefill-size (sglang_chunk_of, h183;"
-               " DLP_NO_RECIPE_CHUNK=1: off): %d\n", sglang_chunk_count);
+               " DLP_NO_RECIPE_CHUNK=1: off): %d; their max-prefill-tokens (sglang_max_prefill_of, h186;"
+               " DLP_NO_MAX_PREFILL=1: off): %d\n", sglang_chunk_count, sglang_max_prefill_count);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);
@@ -4336,7 +4383,7 @@ int main(int argc, char **argv) {
             fprintf(f, ",running,ovh_ms,req_ms,mem_util,math_util,power_w,tdp_w,workers_unknown,src,prefill_ms,decode_step_ms");
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
-            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,prefill_busy_ms\n");
+            fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep\n");
             for (int i = 0; i < nR; i++) {
                 const row_t *r = &R[i];
                 fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%s", r->set, r->model, r->system, r->backend,
@@ -4346,9 +4393,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%.6g,%.6g", r->running, r->ovh_ms, r->req_ms, r->um,
                         r->uc, r->pw, r->tdp, r->workers_unknown, r->src, r->pf_ms, r->dec_ms);
                 for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",%.6g,%.6g", r->y[t], r->a[t]);
-                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d,%.6g\n", r->tb_ms, r->ts_ms, r->family,
+                fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d\n", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
-                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep, r->pf_busy_ms);
+                        r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep);
             }
             fclose(f);
         }
