@@ -76,6 +76,8 @@ typedef struct {
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int lockstep;              /* the library ran the waves in lockstep (TTFT
                                   the burst's, no burst weight: h168)          */
+    int gap_fixed;             /* prefill worker of aiconfigurator's harness
+                                  (fixed lengths, h168): its queue's client */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   1 one prefill and one decode worker assumed,
                                   2 the counts from the InferenceMAX recipe,
@@ -1444,24 +1446,26 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
  * output (sa-bench's lengths, uniform over [0.8, 1] x osl) x the decode
  * worker's TPOT.  Before the decode-slot wait is composed: the queue is the
  * prefill worker's own.  Nothing fitted.
- * h186: in the srt-slurm runs (InferenceMAX-style and db-dump rows:
- * sa-bench's clients, random prompts, and every SGLang recipe's prefill
- * worker sets disable-radix-cache, so each prompt is computed) the queue is
- * played with sa-bench's lengths and 10 x C requests (disagg_wait.h
+ * h186: the queue played with the run's own client (disagg_wait.h
  * sglang_queue_wait_ms), the closed loop's even arrivals in place of the
- * open M/D/1, and a worker without attention DP is one queue (its
- * prefill_ms: llm_serve.c sglang_worker_serve_s) where before it had none.
- * Other harnesses keep h174's reading (aiconfigurator's aiperf runs draw
- * prompts from aiperf's pool with SGLang's radix cache on: a queue of
- * computed prompts is not theirs).  DLP_NO_PLAYED_QUEUE=1: the before. */
+ * open M/D/1, and a worker without attention DP one queue (its prefill_ms:
+ * llm_serve.c sglang_worker_serve_s) where before it had none.  The
+ * srt-slurm runs (InferenceMAX-style and db-dump rows) ran sa-bench:
+ * lengths uniform over [0.8, 1] x osl, 10 x C requests; aiconfigurator's
+ * harness (gap_fixed, h168) fixed lengths, 50 x C requests after 2 x C
+ * warm-up ones (bench_run.sh.j2 "--num-requests $(($concurrency*50))").
+ * Other rows keep h174's reading.  DLP_NO_PLAYED_QUEUE=1: h174's reading
+ * everywhere (the before). */
 static int adp_q_count, played_q_count;
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
     static int off = -1;
     if (off < 0) off = getenv("DLP_NO_PLAYED_QUEUE") && *getenv("DLP_NO_PLAYED_QUEUE") == '1';
     if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || !(pf->a[T_TTFT] > 0)) return;
-    if (!off && (pf->src == SRC_IMAX || pf->src == SRC_DBDUMP)) {
+    int sa = pf->src == SRC_IMAX || pf->src == SRC_DBDUMP;
+    if (!off && (sa || pf->gap_fixed)) {
         double w = sglang_queue_wait_ms(pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
-                                        (double)dec->wl.gen_tokens * dec->a[T_TPOT], SA_RANGE_RATIO, SA_WAVES);
+                                        (double)dec->wl.gen_tokens * dec->a[T_TPOT], sa ? SA_RANGE_RATIO : 1.0,
+                                        sa ? SA_WAVES : 50);
         if (isfinite(w)) pf->a[T_TTFT] += w, played_q_count++;
         return;
     }
@@ -1734,6 +1738,7 @@ static void load_silicon(const char *root) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = rp ? 2 : tw ? 3 : unknown;
             r->src = src_of(v[cSRC]);
+            r->gap_fixed = strstr(v[cSRC], "gap-analysis/data/") != NULL;
             int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
             /* the wide-EP reading of the decode worker below, for the
              * prefill worker of the same dumps (same blank field) */
@@ -2495,7 +2500,7 @@ static void imax_report(void) {
                no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
     if (adp_q_count + played_q_count)
         printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
-               " played with sa-bench's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
+               " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
     if (sglang_chunk_count)
         printf("\nSGLang prefill-worker rows given their recipe's chunked-prefill-size (sglang_chunk_of, h183;"
                " DLP_NO_RECIPE_CHUNK=1: off): %d; their max-prefill-tokens (sglang_max_prefill_of, h186;"
