@@ -1377,7 +1377,7 @@ static void t_sglang_rank_step_by_hand(void) {
  * worker's prefill_ms is min(lone, step(k) / k), the step timed by the same
  * iteration (dlp__llm_iter_parts over k x 1024 tokens); an 8k prompt under
  * the default: 8192 < 8192 fails for the second, so 1 (prefill_ms = the
- * lone prompt, the TTFT of one client less its front end and handoff). */
+ * lone prompt's step). */
 static double sglang_step_s(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, double k) {
     dlp__llm_parts parts;
     dlp_error e = {0};
