@@ -77,6 +77,8 @@ typedef struct {
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int lockstep;              /* the library ran the waves in lockstep (TTFT
                                   the burst's, no burst weight: h168)          */
+    int gap_fixed;             /* prefill worker of aiconfigurator's harness
+                                  (fixed lengths, h168): its queue's client */
     int workers_unknown;       /* disaggregated run without its worker counts:
                                   1 one prefill and one decode worker assumed,
                                   2 the counts from the InferenceMAX recipe,
@@ -874,6 +876,7 @@ static int parse_prefill_chunk(const char *line, char *name, int64_t v[2]) {
     v[0] = w, v[1] = c;
     return 1;
 }
+static int sglang_max_prefill_count;
 static int64_t sglang_chunk_of(const char *recipe, int pw) {
     static recipe_tab t = {.n = -1};
     if (t.n < 0) {
@@ -881,6 +884,31 @@ static int64_t sglang_chunk_of(const char *recipe, int pw) {
         t.n = 0;
         if (off && *off == '1') return 0; /* the table stays empty */
         rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/prefill_chunks.csv", parse_prefill_chunk);
+    }
+    const int64_t *v = rtab_find(&t, recipe);
+    return v && v[0] == pw ? v[1] : 0;
+}
+
+/* The same recipe's max-prefill-tokens (prefill_chunks.csv's last column,
+ * h186): 0 (SGLang's default) where the file lacks the recipe, the worker
+ * count differs, or the recipe leaves it unset.  Off with the chunk
+ * (DLP_NO_RECIPE_CHUNK=1) or alone (DLP_NO_MAX_PREFILL=1, the before). */
+static int parse_max_prefill(const char *line, char *name, int64_t v[2]) {
+    long long w, c, dp, mr, mp;
+    char commit[64];
+    if (sscanf(line, "%111[^,],%lld,%lld,%lld,%lld,%63[^,],%lld", name, &w, &c, &dp, &mr, commit, &mp) != 7 || c < 1)
+        return 0; /* header, or a table without the column */
+    v[0] = w, v[1] = mp;
+    return 1;
+}
+static int64_t sglang_max_prefill_of(const char *recipe, int pw) {
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) {
+        const char *off = getenv("DLP_NO_RECIPE_CHUNK"), *off2 = getenv("DLP_NO_MAX_PREFILL");
+        const char *path = getenv("DLP_PREFILL_CHUNKS");
+        t.n = 0;
+        if ((off && *off == '1') || (off2 && *off2 == '1')) return 0;
+        rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/prefill_chunks.csv", parse_max_prefill);
     }
     const int64_t *v = rtab_find(&t, recipe);
     return v && v[0] == pw ? v[1] : 0;
@@ -1679,14 +1707,35 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
 
 /* h174: an SGLang attention-DP prefill worker's ranks queue on their own
  * (disagg_wait.h adp_rank_queue_ms): each request is handed to one rank at
- * random and runs there alone (the worker's prefill_ms, llm_serve.c
- * sglang_adp_prompt); a client is away on the decode side for its mean
+ * random and runs there (the worker's prefill_ms, llm_serve.c
+ * sglang_rank_serve_s); a client is away on the decode side for its mean
  * output (sa-bench's lengths, uniform over [0.8, 1] x osl) x the decode
  * worker's TPOT.  Before the decode-slot wait is composed: the queue is the
- * prefill worker's own.  Nothing fitted. */
-static int adp_q_count;
+ * prefill worker's own.  Nothing fitted.
+ * h186: the queue played with the run's own client (disagg_wait.h
+ * sglang_queue_wait_ms), the closed loop's even arrivals in place of the
+ * open M/D/1, and a worker without attention DP one queue (its prefill_ms:
+ * llm_serve.c sglang_worker_serve_s) where before it had none.  The
+ * srt-slurm runs (InferenceMAX-style and db-dump rows) ran sa-bench:
+ * lengths uniform over [0.8, 1] x osl, 10 x C requests; aiconfigurator's
+ * harness (gap_fixed, h168) fixed lengths, 50 x C requests after 2 x C
+ * warm-up ones (bench_run.sh.j2 "--num-requests $(($concurrency*50))").
+ * Other rows keep h174's reading.  DLP_NO_PLAYED_QUEUE=1: h174's reading
+ * everywhere (the before). */
+static int adp_q_count, played_q_count;
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
-    if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || pf->wl.attn_dp <= 1 || !(pf->a[T_TTFT] > 0)) return;
+    static int off = -1;
+    if (off < 0) off = getenv("DLP_NO_PLAYED_QUEUE") && *getenv("DLP_NO_PLAYED_QUEUE") == '1';
+    if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || !(pf->a[T_TTFT] > 0)) return;
+    int sa = pf->src == SRC_IMAX || pf->src == SRC_DBDUMP;
+    if (!off && (sa || pf->gap_fixed)) {
+        double w = sglang_queue_wait_ms(pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
+                                        (double)dec->wl.gen_tokens * dec->a[T_TPOT], sa ? SA_RANGE_RATIO : 1.0,
+                                        sa ? SA_WAVES : 50);
+        if (isfinite(w)) pf->a[T_TTFT] += w, played_q_count++;
+        return;
+    }
+    if (pf->wl.attn_dp <= 1) return;
     double away = 0.5 * (1.0 + SA_RANGE_RATIO) * (double)dec->wl.gen_tokens * dec->a[T_TPOT];
     double q = adp_rank_queue_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms, away);
     if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
@@ -1957,6 +2006,7 @@ static void load_silicon(const char *root) {
             row_t *r = new_row("silicon", v[cS], v[cB]);
             r->workers_unknown = rp ? 2 : tw ? 3 : unknown;
             r->src = src_of(v[cSRC]);
+            r->gap_fixed = strstr(v[cSRC], "gap-analysis/data/") != NULL;
             int tp = I(v[cPTP]), dp = I(v[cPDP]), pep = I(v[cPEP]);
             /* the wide-EP reading of the decode worker below, for the
              * prefill worker of the same dumps (same blank field) */
@@ -1983,6 +2033,9 @@ static void load_silicon(const char *root) {
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
+            if (rp && !strcmp(rp->engine, "sglang") &&
+                (r->wl.max_prefill_tokens = sglang_max_prefill_of(rp->recipe, pw)) > 0)
+                sglang_max_prefill_count++;
             r->y[T_TTFT] = ttft;
             row_t *pfr = NULL; /* the prefill worker's row, for the slot wait */
             if (predict_row(r, v[cM], dev)) pfr = r, nR++;
@@ -2729,9 +2782,13 @@ static void imax_report(void) {
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
                no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
+    if (adp_q_count + played_q_count)
+        printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
+               " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
     if (sglang_chunk_count)
         printf("\nSGLang prefill-worker rows given their recipe's chunked-prefill-size (sglang_chunk_of, h183;"
-               " DLP_NO_RECIPE_CHUNK=1: off): %d\n", sglang_chunk_count);
+               " DLP_NO_RECIPE_CHUNK=1: off): %d; their max-prefill-tokens (sglang_max_prefill_of, h186;"
+               " DLP_NO_MAX_PREFILL=1: off): %d\n", sglang_chunk_count, sglang_max_prefill_count);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);

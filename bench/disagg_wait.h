@@ -186,6 +186,67 @@ static inline double adp_rank_queue_ms(double base_ms, double clients, int dp, d
     return 0.5 * (lo + hi);
 }
 
+/* An SGLang prefill worker's queue played with the benchmark's lengths
+ * (docs/llm.md, h186): C clients, n requests (sa-bench: 10 x C); each
+ * request goes to one of dp queues (attention DP: the rank bootstrap_room %
+ * dp, the room random, h174; without attention DP the worker's one
+ * scheduler), waits there first-come first-served behind the prompts ahead
+ * (each one_ms, deterministic: Lindley's recursion, start = max(arrival,
+ * the queue free), exact for a FIFO server), then its client is away for
+ * away_ms[j] (its decode) and sends the next.  The clients' first requests
+ * are spread over one mean time away (the first wave's burst is in the
+ * prefill worker's own TTFT), and the wait is averaged over the requests
+ * after the first C.  A closed loop's arrivals are not Poisson: with C
+ * clients and nearly equal decode times they come evenly, so an open
+ * M/D/1 (adp_rank_queue_ms) over-states the wait near the knee (docs/llm.md,
+ * h186).  Returns the mean wait (ms), NaN where the inputs are not usable. */
+static inline double sglang_queue_sim_ms(int64_t C, int dp, double one_ms, const double *away_ms, int64_t n) {
+    if (C < 1 || dp < 1 || n <= C || !(one_ms > 0) || C > INT32_MAX) return NAN;
+    double *t = malloc((size_t)C * sizeof *t), *free_at = calloc((size_t)dp, sizeof *free_at);
+    int32_t *heap = malloc((size_t)C * sizeof *heap);
+    if (!t || !free_at || !heap) {
+        free(t), free(free_at), free(heap);
+        return NAN;
+    }
+    double mean_away = 0;
+    for (int64_t j = 0; j < n; j++) mean_away += away_ms[j] / (double)n;
+    int64_t hn = 0, nsent = 0, nwait = 0;
+    for (int32_t c = 0; c < (int32_t)C; c++) t[c] = ((double)c + 0.5) / (double)C * mean_away, dw_push(heap, &hn, t, c);
+    uint64_t x = 0xD1B54A32D192ED03ull;
+    double sum = 0;
+    while (hn > 0 && nsent < n) {
+        int32_t c = dw_pop(heap, &hn, t);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int r = dp > 1 ? (int)((x >> 33) % (uint64_t)dp) : 0;
+        double start = fmax(t[c], free_at[r]);
+        if (nsent >= C) sum += start - t[c], nwait++;
+        free_at[r] = start + one_ms;
+        t[c] = free_at[r] + away_ms[nsent++];
+        dw_push(heap, &hn, t, c);
+    }
+    free(t), free(free_at), free(heap);
+    return nwait ? sum / (double)nwait : NAN;
+}
+
+/* The mean wait of sglang_queue_sim_ms with sa-bench's lengths: n = waves x
+ * C requests, each away slot_ms (gen x TPOT) times a length uniform over
+ * [range_ratio, 1] (a fixed generator: the same answer every call). */
+static inline double sglang_queue_wait_ms(int64_t C, int dp, double one_ms, double slot_ms, double range_ratio,
+                                          int waves) {
+    if (C < 1 || waves < 1 || !(slot_ms >= 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
+    int64_t n = C * waves;
+    double *len = malloc((size_t)n * sizeof *len);
+    if (!len) return NAN;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int64_t j = 0; j < n; j++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        len[j] = slot_ms * (range_ratio + (1.0 - range_ratio) * ((double)(x >> 11) * 0x1.0p-53));
+    }
+    double r = sglang_queue_sim_ms(C, dp, one_ms, len, n);
+    free(len);
+    return r;
+}
+
 /* ---- TensorRT-LLM's generation worker: admission to first token (h175) -----
  * What the generation (decode) worker does with a disaggregated request
  * (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,

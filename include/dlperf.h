@@ -1098,6 +1098,11 @@ typedef struct {
      * max_num_tokens); 0: the engine's default (docs/llm.md, "Engine
      * defaults") */
     int64_t chunk_tokens;
+    /* SGLang's --max-prefill-tokens: the prompt tokens one prefill batch
+     * takes whole prompts up to (a prompt after the first joins while its
+     * tokens are under what is left; docs/llm.md, h186); SGLang prefill
+     * workers only.  0: SGLang's default, 16,384 */
+    int64_t max_prefill_tokens;
     /* TensorRT-LLM's batch waiting (its LLM API options batch_wait_timeout_iters
      * and batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch
      * waiting"): while sequences are decoding, a new prompt is held until

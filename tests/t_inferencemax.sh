@@ -956,11 +956,13 @@ check "dynamo_settings --mtp: R1 mtp:3:32: got '$got'" [ "$got" = "mtp:3:32" ]
 
 # h183: the SGLang prefill worker's chunked-prefill-size from its recipe
 # (prefill_chunks.sh).  Worked by hand: recipes/a.yaml's prefill worker sets
-# 32768 with dp-size 8 under attention DP and max-running-requests 512 (the
-# decode worker's 4096 is not read): "recipes/a.yaml,2,32768,8,512,C", so a
-# 1k-prompt rank budget of 32768 / 8 = 4096 tokens (4 prompts a step);
+# 32768 with dp-size 8 under attention DP, max-running-requests 512 and
+# max-prefill-tokens 65536 (the decode worker's 4096 and 8192 are not read):
+# "recipes/a.yaml,2,32768,8,512,C,65536", so a 1k-prompt rank budget of
+# 32768 / 8 = 4096 tokens (4 prompts a step; 65536 would allow 63, h186);
 # recipes/b.yaml sets no chunk (no row); recipes/c.yaml is TensorRT-LLM's
-# (not read); recipes/d.yaml's prefill has no attention DP (dp 1).
+# (not read); recipes/d.yaml's prefill has no attention DP (dp 1) and no
+# max-prefill-tokens (0: SGLang's default).
 g="$tmp/srt.git"
 git init -q --bare "$g"
 w="$tmp/srt.work"
@@ -975,8 +977,10 @@ backend:
       enable-dp-attention: true
       dp-size: 8
       max-running-requests: 512
+      max-prefill-tokens: 65536
     decode:
       chunked-prefill-size: 4096
+      max-prefill-tokens: 8192
 YAML
 printf 'resources:\n  prefill_workers: 1\nbackend:\n  sglang_config:\n    prefill:\n      dp-size: 8\n' >"$w/recipes/b.yaml"
 cp "$w/recipes/a.yaml" "$w/recipes/c.yaml"
@@ -992,7 +996,7 @@ c=$(git --git-dir="$g" rev-parse HEAD)
   echo "2026-03-25,c,2026-03-25,k,dsr1,m,h200,fp8,dynamo-trt,trtllm,1024,1024,4,,,0,1,8,8,1,1,8,8,1,recipes/c.yaml"
 } >"$tmp/pc_recipes.csv"
 got=$(PREFILL_RECIPES="$tmp/pc_recipes.csv" bash tools/inferencemax/prefill_chunks.sh "$g" | tr '\n' ' ')
-want="recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit recipes/a.yaml,2,32768,8,512,$c recipes/d.yaml,1,16384,1,0,$c "
+want="recipe,prefill_workers,chunk,prefill_dp,max_running,srt_slurm_commit,max_prefill recipes/a.yaml,2,32768,8,512,$c,65536 recipes/d.yaml,1,16384,1,0,$c,0 "
 check "prefill_chunks: a 32768 over dp 8, d 16384 dp 1, b and c none: got '$got'" [ "$got" = "$want" ]
 
 # h190: the config keys each merge ran (tools/inferencemax/changelog_runs.py,

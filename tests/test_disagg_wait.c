@@ -158,6 +158,37 @@ static void t_adp_rank_queue_by_hand(void) {
     CHECK(isnan(adp_rank_queue_ms(NAN, 8, 8, 100, 700)));
 }
 
+/* An SGLang prefill worker's queue played in the closed loop (h186,
+ * sglang_queue_sim_ms), by hand:
+ *  - 2 clients, one queue, 100 ms a prompt, 50 ms away, 6 requests: the
+ *    first arrivals spread over the mean time away (12.5 and 37.5 ms); the
+ *    first is served 12.5-112.5 and back at 162.5, the second 112.5-212.5
+ *    and back at 262.5; from the third on each waits 50 ms (162.5 -> 212.5,
+ *    262.5 -> 312.5, 362.5 -> 412.5, 462.5 -> 512.5): mean 50, the
+ *    saturated closed loop's C s - Z - s = 200 - 50 - 100;
+ *  - 64 clients, 100 ms a prompt, 1,000 ms away (fixed lengths), 640
+ *    requests: the first round ends at 64 x 100 ms past the first arrival,
+ *    and every later request waits 64 x 100 - 1,000 - 100 = 5,300 ms (the
+ *    worker serves one prompt each 100 ms, each client's cycle is 6,400);
+ *  - one client waits for nobody, on one queue or eight. */
+static void t_sglang_queue_sim_by_hand(void) {
+    const double away2[6] = {50, 50, 50, 50, 50, 50};
+    CHECK_NEAR(sglang_queue_sim_ms(2, 1, 100, away2, 6), 50, 1e-9);
+    CHECK_NEAR(sglang_queue_wait_ms(64, 1, 100, 1000, 1.0, 10), 5300, 1e-6);
+    CHECK_NEAR(sglang_queue_wait_ms(1, 1, 100, 1000, 0.8, 10), 0, 0);
+    CHECK_NEAR(sglang_queue_wait_ms(1, 8, 100, 1000, 0.8, 10), 0, 0);
+    /* eight ranks of the same load wait less than one queue of 1 / 8 the
+     * service would be saturated: 64 clients, 800 ms a prompt a rank, the
+     * ranks drawn at random: below the one-queue figure, above 0 */
+    double w8 = sglang_queue_wait_ms(64, 8, 800, 1000, 1.0, 10);
+    CHECK(w8 > 0 && w8 < 64 * 800 / 8.0);
+    CHECK(isnan(sglang_queue_sim_ms(0, 1, 100, away2, 6)));
+    CHECK(isnan(sglang_queue_sim_ms(2, 0, 100, away2, 6)));
+    CHECK(isnan(sglang_queue_sim_ms(2, 1, 0, away2, 6)));
+    CHECK(isnan(sglang_queue_sim_ms(2, 1, 100, away2, 2)));
+    CHECK(isnan(sglang_queue_wait_ms(2, 1, 100, NAN, 0.8, 10)));
+}
+
 /* TensorRT-LLM's generation loop between the KV transfer and the first
  * token (h175), by hand: a busy worker adds half a step of its iteration in
  * flight plus whole steps until the poll after the transfer's end (at least
@@ -187,6 +218,7 @@ int main(void) {
     RUN(t_rr_lengths_by_hand);
     RUN(t_rr_generated_lengths);
     RUN(t_adp_rank_queue_by_hand);
+    RUN(t_sglang_queue_sim_by_hand);
     RUN(t_trtllm_gen_first_token);
     return TAP_DONE();
 }

@@ -1416,6 +1416,53 @@ static void t_sglang_rank_step_by_hand(void) {
     CHECK(p.prefill_ms < lone);
 }
 
+/* An SGLang prefill worker's batch under max-prefill-tokens (h186): its
+ * PrefillAdder takes a prompt after the first while the prompt's tokens are
+ * under what is left of max_prefill_tokens, and whole while they fit the
+ * chunk.  By hand, DeepSeek-R1 fp8 on 8 x B200 TP 8 (no attention DP; chunk
+ * 16,384, SGLang's default there): 1k prompts, the default 16,384: i x 1024
+ * < 16384 for i <= 15, so 15 prompts a step (the chunk alone would take 16);
+ * max-prefill-tokens 8,192: 7; 4,096: 3; 2,048: 1 (the prompt alone).  The
+ * worker's prefill_ms is min(lone, step(k) / k), the step timed by the same
+ * iteration (dlp__llm_iter_parts over k x 1024 tokens); an 8k prompt under
+ * the default: 8192 < 8192 fails for the second, so 1 (prefill_ms = the
+ * lone prompt's step). */
+static double sglang_step_s(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, double k) {
+    dlp__llm_parts parts;
+    dlp_error e = {0};
+    int cdt = dlp_llm_compute_dtype(d, wl->quant, NULL, 0);
+    if (dlp__llm_iter_parts(c, d, wl, cdt, 1.0, 0, 1.0, k * (double)wl->seq, (double)wl->seq, &parts, &e) != DLP_OK)
+        return -1;
+    return parts.total_s;
+}
+
+static void t_sglang_batch_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 1, .concurrency = 1,
+                           .engine = DLP_LLM_ENGINE_SGLANG, .phase = DLP_LLM_PREFILL_ONLY};
+    const int64_t M[4] = {0, 8192, 4096, 2048};
+    const double K[4] = {15, 7, 3, 1};
+    double lone = sglang_step_s(&c, d, &wl, 1.0);
+    CHECK(lone > 0);
+    for (int i = 0; i < 4; i++) {
+        wl.max_prefill_tokens = M[i];
+        dlp_llm_prediction p;
+        CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+        double want = fmin(lone, sglang_step_s(&c, d, &wl, K[i]) / K[i]) * 1e3;
+        printf("  1k, max-prefill-tokens %lld: %g prompts a step, %.3f ms a prompt (want %.3f)\n", (long long)M[i],
+               K[i], p.prefill_ms, want);
+        CHECK_NEAR(p.prefill_ms, want, 1e-6 * want);
+    }
+    wl.seq = 8192, wl.max_prefill_tokens = 0;
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.prefill_ms, sglang_step_s(&c, d, &wl, 1.0) * 1e3, 1e-6 * p.prefill_ms);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -2697,6 +2744,7 @@ int main(void) {
     RUN(t_w4a16_moe_prefill);
     RUN(t_sglang_adp_prompt_by_hand);
     RUN(t_sglang_rank_step_by_hand);
+    RUN(t_sglang_batch_by_hand);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

@@ -677,6 +677,8 @@ typedef struct {
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
+    double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
+                                  sglang_batch_prompts)                     */
     const struct w4_math *w4m; /* the W4A16 kernel's math rates (w4_math);
                                   NULL: not W4A16                          */
     const double *moe_fit;     /* the fitted MoE kernel the experts run
@@ -2166,6 +2168,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
+    s->max_prefill = (double)wl->max_prefill_tokens;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
@@ -2770,17 +2773,52 @@ static itime sglang_rank_step(const sctx *s, double S, double k) {
 /* One prompt alone on its rank (h174): the lone client's step. */
 static itime sglang_adp_prompt(const sctx *s, double S) { return sglang_rank_step(s, S, 1.0); }
 
+/* SGLang's --max-prefill-tokens default (python/sglang/srt/server_args.py,
+ * ServerArgs: max_prefill_tokens = 16384; docs.sglang.ai server arguments:
+ * "the maximum number of tokens in a prefill batch").  Unlike
+ * chunked_prefill_size, _handle_data_parallelism does not divide it by the
+ * DP size: each rank's scheduler holds the whole of it. */
+#define SGLANG_MAX_PREFILL_TOKENS 16384.0
+
+/* Prompts of S tokens one prefill batch of a busy SGLang scheduler takes
+ * (docs/llm.md, h186).  Its PrefillAdder (managers/schedule_policy.py,
+ * add_one_req) starts from rem_input_tokens = max_prefill_tokens and
+ * rem_chunk_tokens = chunked_prefill_size and takes waiting prompts whole
+ * while they fit: a prompt after the first is refused when its tokens are
+ * >= what is left of max_prefill_tokens ("input_tokens >=
+ * self.rem_input_tokens and len(self.can_run_list) != 0"), and taken whole
+ * only while they are <= what is left of the chunk.  So the i-th prompt
+ * joins while i S < max_prefill_tokens and i S <= the chunk: k = min(
+ * floor(chunk / S), ceil(M / S) - 1), at least 1; under attention DP the
+ * chunk is the rank's (server_args.py _handle_data_parallelism:
+ * chunked_prefill_size // dp_size, h180), M is not divided. */
+static double sglang_batch_prompts(const sctx *s, double S) {
+    if (!(S > 0)) return 1.0;
+    double M = s->max_prefill > 0 ? s->max_prefill : SGLANG_MAX_PREFILL_TOKENS;
+    double by_chunk = floor(s->chunk / s->attn_dp / S);
+    double by_tokens = ceil(M / S) - 1.0;
+    return fmax(1.0, fmin(by_chunk, by_tokens));
+}
+
 /* A prompt's share of its rank's step when the rank's queue is full: each
- * rank's scheduler takes waiting prompts whole into one prefill batch up to
- * its chunked_prefill_size, which server_args.py _handle_data_parallelism
- * divides by dp_size (the rank's budget: s->chunk / attn_dp), so a busy rank
- * runs k = floor(budget / S) prompts a step and each costs that step / k
- * (what the bench's per-rank queue serves a prompt in, h180).  lone: the
- * prompt alone (sglang_adp_prompt).  Seconds. */
+ * rank's scheduler takes k waiting prompts whole into one prefill batch
+ * (sglang_batch_prompts), so each costs that step / k (what the bench's
+ * per-rank queue serves a prompt in, h180).  lone: the prompt alone
+ * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
-    double k = S > 0 ? floor(s->chunk / s->attn_dp / S) : 0;
+    double k = sglang_batch_prompts(s, S);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
+}
+
+/* The same for an SGLang prefill worker without attention DP (h186): one
+ * scheduler, one queue; a busy worker runs k prompts a step over all its
+ * GPUs (iteration() as the lone prompt's, lone_prompt), each costing that
+ * step / k; the bench's queue of the worker serves a prompt in it. */
+static double sglang_worker_serve_s(const sctx *s, double S, double lone) {
+    double k = sglang_batch_prompts(s, S);
+    if (!(k >= 2)) return lone;
+    return fmin(lone, iteration(s, 0, 0, k * S, S).t / k);
 }
 
 /* TTFT of closed-loop clients (what serving benchmarks run, and what
@@ -2841,6 +2879,9 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
             pf1 = sglang_adp_prompt(s, Sd);
             pf1.t += vis, pf1.bc += vbusy, pf1.busy += vbusy;
             t->rank_serve = sglang_rank_serve_s(s, Sd, pf1.t - vis) + vis;
+        } else if (s->engine == DLP_LLM_ENGINE_SGLANG) {
+            /* one queue for the worker (the bench's adp_rank_queue, dp 1) */
+            t->rank_serve = sglang_worker_serve_s(s, Sd, pf1.t - vis) + vis;
         }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
