@@ -1469,19 +1469,39 @@ static double ep_a2a_normal_s(const sctx *s, double T, double E, double K) {
 }
 
 /* Which dispatch / combine a MoE layer under EP runs in this step, by the
- * engine's source.  SGLang with attention DP (its DeepEP backend; the
- * recipes' `moe-a2a-backend: deepep`) under --deepep-mode auto runs the
- * normal kernels on extend batches and the low-latency ones on decode
- * batches (DeepEPMode.resolve: is_extend_in_batch -> normal); a step with
- * prompt tokens is priced as the extend batch.  Beyond one node DeepEP's
- * normal mode runs its internode kernels, not fitted here: those keep the
- * low-latency price.  Every other engine and step keeps ep_a2a_s. */
-enum { EPC_LL = 0, EPC_NORMAL };
+ * engine's source.
+ * - TensorRT-LLM with attention DP picks its method once per MoE module
+ *   (select_alltoall_method_type in fused_moe_cutlass.py, _trtllm_gen.py,
+ *   _wide_ep.py): no all-to-all when moe_ep_size <= top_k, so every step,
+ *   decode included, all-gathers the ranks' tokens before the experts and
+ *   reduce-scatters their output after (EPC_AGRS).
+ * - SGLang with attention DP and its DeepEP backend (the recipes'
+ *   `moe-a2a-backend: deepep`) under --deepep-mode auto runs the normal
+ *   kernels on extend batches and the low-latency ones on decode batches
+ *   (DeepEPMode.resolve: is_extend_in_batch -> normal); a step with prompt
+ *   tokens is priced as the extend batch.  Beyond one node DeepEP's normal
+ *   mode runs its internode kernels, not fitted here: those keep the
+ *   low-latency price.
+ * Every other engine and step keeps ep_a2a_s. */
+enum { EPC_LL = 0, EPC_NORMAL, EPC_AGRS };
 static int ep_comm_kind(const sctx *s, double n_pf) {
+    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1 && s->ep <= K) return EPC_AGRS;
     if (n_pf > 0 && s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1 && s->ep <= A2A_NORMAL_MAX_EP &&
         s->ep <= nvlink_domain(s->d) && s->d->host_interface && strstr(s->d->host_interface, "NVLink"))
         return EPC_NORMAL;
     return EPC_LL;
+}
+
+/* Seconds of one MoE layer's all-gather of the step's T tokens before the
+ * experts and reduce-scatter of their bf16 output after, over the ep ranks
+ * (NCCL's tables, whose message is the whole gathered tensor).  TensorRT-LLM
+ * gathers nvfp4 activations quantised (fp4 + the e4m3 scale per 16) and
+ * others in 16 bits (fp8 block scales quantise inside the MoE op). */
+static double ep_agrs_s(const sctx *s, double T) {
+    double H = (double)s->c->hidden_size, ab = s->p->act_bytes;
+    double gb = s->a2a_db == A2A_FP4_BYTES ? A2A_FP4_BYTES : ab;
+    return coll_s(s->d, CO_ALLGATHER, s->ep, T * H * gb) + coll_s(s->d, CO_REDUCESCATTER, s->ep, T * H * ab);
 }
 
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
@@ -1501,8 +1521,11 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
          * sums the experts' shares) put those rows at 0.75-0.85 of the
          * measured TPOT (docs/llm.md, "The all-to-all of expert parallelism") */
         double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-        if (ep_comm_kind(s, n_pf) == EPC_NORMAL)
+        int kind = ep_comm_kind(s, n_pf);
+        if (kind == EPC_NORMAL)
             comm += p->moe_layers * ep_a2a_normal_s(s, T, (double)s->c->num_experts, K);
+        else if (kind == EPC_AGRS)
+            comm += p->moe_layers * ep_agrs_s(s, T);
         else
             comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
