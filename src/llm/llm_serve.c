@@ -1471,10 +1471,11 @@ static double ep_a2a_normal_s(const sctx *s, double T, double E, double K) {
 /* Which dispatch / combine a MoE layer under EP runs in this step, by the
  * engine's source.
  * - TensorRT-LLM with attention DP picks its method once per MoE module
- *   (select_alltoall_method_type in fused_moe_cutlass.py, _trtllm_gen.py,
- *   _wide_ep.py): no all-to-all when moe_ep_size <= top_k, so every step,
- *   decode included, all-gathers the ranks' tokens before the experts and
- *   reduce-scatters their output after (EPC_AGRS).
+ *   (select_alltoall_method_type in fused_moe_wide_ep.py / _cutlass.py):
+ *   no all-to-all when moe_ep_size <= top_k, so every step, decode
+ *   included, all-gathers the ranks' tokens before the experts and
+ *   reduce-scatters their output after (EPC_AGRS).  The 2026
+ *   CommunicationFactory drops that gate (docs/llm.md, h191).
  * - SGLang with attention DP and its DeepEP backend (the recipes'
  *   `moe-a2a-backend: deepep`) under --deepep-mode auto runs the normal
  *   kernels on extend batches and the low-latency ones on decode batches
