@@ -269,6 +269,21 @@ static const struct {
 #define A2A_NORMAL_DISPATCH_GBS 257.0
 #define A2A_NORMAL_COMBINE_GBS 300.6
 #define A2A_NORMAL_MAX_EP 8
+/* TensorRT-LLM's own all-to-all on NVL72 racks (MNNVL, the two-sided
+ * kernel: alltoall_prepare, dispatch, combine), which its MoE modules pick
+ * under attention DP when EP > top_k on a board with MNNVL memory, and
+ * which the GB200 / GB300 fp8 decode recipes force
+ * (TRTLLM_FORCE_COMM_METHOD: NVLINK_TWO_SIDED).  A token goes once to each
+ * other rank holding any of its experts; per MoE layer t = floor + the
+ * remote distinct-rank rows' bytes (dispatch payload + bf16 combine) /
+ * rate.  Fitted on aiconfigurator's GB200 table (TensorRT-LLM 1.2.0rc6,
+ * gb200/comm/trtllm/1.3.0rc10/trtllm_alltoall_perf.parquet, DeepSeek's
+ * shape, EP 2-64, bf16 / fp8 / nvfp4 payloads, 1-65,536 tokens a rank, 540
+ * rows; tools/moe/fit_trt_alltoall.py): 42.50 us + bytes / 437.6 GB/s, MAPE
+ * 12.0 % (each EP held out 7.3-24.5 %, each payload 12.1-14.5 %); counting
+ * every routed row instead: 24.2 %. */
+#define A2A_TRT_T0_US 42.50
+#define A2A_TRT_GBS 437.6
 #define A2A_FP8_BYTES (1.0 + 4.0 / 128.0) /* fp8 value + fp32 scale per 128 */
 #define A2A_FP4_BYTES (0.5 + 1.0 / 16.0)  /* nvfp4: e2m1 + e4m3 scale per 16 */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -1484,14 +1499,28 @@ static double ep_a2a_normal_s(const sctx *s, double T, double E, double K) {
  *   mode runs its internode kernels, not fitted here: those keep the
  *   low-latency price.
  * Every other engine and step keeps ep_a2a_s. */
-enum { EPC_LL = 0, EPC_NORMAL, EPC_AGRS };
+enum { EPC_LL = 0, EPC_NORMAL, EPC_AGRS, EPC_TRT };
 static int ep_comm_kind(const sctx *s, double n_pf) {
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
     if (s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1 && s->ep <= K) return EPC_AGRS;
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1 && nvlink_domain(s->d) > 8 && s->ep <= nvlink_domain(s->d))
+        return EPC_TRT;
     if (n_pf > 0 && s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1 && s->ep <= A2A_NORMAL_MAX_EP &&
         s->ep <= nvlink_domain(s->d) && s->d->host_interface && strstr(s->d->host_interface, "NVLink"))
         return EPC_NORMAL;
     return EPC_LL;
+}
+
+/* Seconds of one MoE layer's TensorRT-LLM MNNVL all-to-all (A2A_TRT_*)
+ * for a step of T tokens over ep ranks: a rank sends its T / ep tokens
+ * once to each rank their experts fall on, (ep - 1) / ep of them remote;
+ * the payload as ep_agrs_s's (nvfp4 quantised, else 16 bits), the combine
+ * bf16. */
+static double ep_a2a_trt_s(const sctx *s, double T, double E, double K) {
+    double H = (double)s->c->hidden_size, ab = s->p->act_bytes;
+    double gb = s->a2a_db == A2A_FP4_BYTES ? A2A_FP4_BYTES : ab;
+    double rows = T / s->ep * ep_distinct_ranks(E, K, s->ep) * (s->ep - 1.0) / s->ep;
+    return A2A_TRT_T0_US * 1e-6 + rows * H * (gb + ab) / (A2A_TRT_GBS * 1e9);
 }
 
 /* Seconds of one MoE layer's all-gather of the step's T tokens before the
@@ -1525,6 +1554,8 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
         int kind = ep_comm_kind(s, n_pf);
         if (kind == EPC_NORMAL)
             comm += p->moe_layers * ep_a2a_normal_s(s, T, (double)s->c->num_experts, K);
+        else if (kind == EPC_TRT)
+            comm += p->moe_layers * ep_a2a_trt_s(s, T, (double)s->c->num_experts, K);
         else if (kind == EPC_AGRS)
             comm += p->moe_layers * ep_agrs_s(s, T);
         else
