@@ -1718,7 +1718,13 @@ static void t_moe_layers_and_alltoall(void) {
  * 0.38129) at log2(1.75) = 0.807355: 0.344915 + 0.336991 = 0.681906 ms a
  * layer, x 58 = 39.5506 ms.  A decode step of one sequence a rank keeps
  * the low-latency kernels on SGLang: t_moe_layers_and_alltoall's 1.3596
- * ms. */
+ * ms.  TensorRT-LLM on 32 x GB200 (EP 32 > top_k, one NVL72 rack: its
+ * MNNVL all-to-all), 32 prompts of 1024: a token misses a rank's 8
+ * experts with probability prod_{i<8} (248 - i) / (256 - i) = 0.772913,
+ * so it reaches 32 x 0.227087 = 7.26680 ranks; a rank sends 1024 x
+ * 7.26680 x 31 / 32 = 7208.67 rows x 7168 x (2 + 2) B (DeepSeek's fp8
+ * block scales dispatch 16 bits) = 206.687 MB / 437.6 GB/s = 472.319 us,
+ * + 42.50 us = 514.819 us a layer, x 58 = 29.8595 ms. */
 static void t_ep_prompt_comm_by_hand(void) {
     dlp_error e = {0};
     dlp_llm_config c;
@@ -1743,6 +1749,15 @@ static void t_ep_prompt_comm_by_hand(void) {
         CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 8, 256, 0, 0, &p, &e) == DLP_OK);
         CHECK_NEAR(p.comm_s * 1e3, cs[i].dec_ms, 2e-4);
     }
+    const dlp_device *gb = dlp_devdb_find(db, "gb200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 128, .quant = DLP_QT_FP8, .n_gpus = 32,
+                           .concurrency = 32, .ep = 32, .attn_dp = 32, .phase = DLP_LLM_PREFILL_ONLY,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .max_seqs = 64};
+    dlp__llm_parts p;
+    CHECK(gb != NULL);
+    CHECK(dlp__llm_iter_parts(&c, gb, &wl, dlp_llm_compute_dtype(gb, DLP_QT_FP8, NULL, 0), 1.0, 0, 1.0, 32768, 1024,
+                              &p, &e) == DLP_OK);
+    CHECK_NEAR(p.comm_s * 1e3, 29.8595, 2e-3);
 }
 
 /* Offline (wl.offline: one batch through LLM.generate(), no API server) on
