@@ -225,8 +225,8 @@ static const struct {
 #define ATTN_DEC_T0_US 8.58
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 /* Expert parallelism's dispatch and combine as the engines run them with
- * attention DP (DeepEP's low-latency kernels in SGLang and vLLM wide EP;
- * TensorRT-LLM's own NVLink all-to-all is the same one-sided pattern): each
+ * attention DP (DeepEP's low-latency kernels in SGLang's decode steps and
+ * vLLM wide EP; SGLang's prompt steps and TensorRT-LLM: ep_comm_kind): each
  * routed row is sent once per chosen expert, dispatch in the expert GEMM's
  * input format (fp8 + a 4-byte scale per 128 values where the experts run
  * fp8), combine in bf16.  Per kernel t = floor + bytes / BW.  Fitted on
