@@ -1794,6 +1794,68 @@ static void t_moe_layers_and_alltoall(void) {
     }
 }
 
+/* Expert parallelism's dispatch / combine in a prompt step by engine
+ * (issue 22, h191), by hand: DeepSeek-V3 fp8 on 8 x H200, attention DP 8 =
+ * EP 8 (no attention TP, so the collectives are the MoE layers' alone),
+ * one step of 8 prompts of 1024 (8192 tokens), 58 MoE layers.
+ * SGLang (DeepEP normal mode on extend batches): a token's 8 of 256
+ * experts miss a given rank (32 experts) with probability
+ * prod_{i<8} (224 - i) / (256 - i) = 0.338168, so it goes to
+ * 8 x (1 - 0.338168) = 5.29465 ranks; a GPU receives 8192 x 5.29465 / 8 =
+ * 5421.72 rows x 7168: dispatch 5421.72 x 7168 x 1.03125 B / 257.0 GB/s =
+ * 155.943 us, combine x 2 B / 300.6 GB/s = 258.569 us, + 31.85 + 41.72 us
+ * = 488.082 us a layer, x 58 = 28.3088 ms.  The low-latency price of the
+ * same step (vLLM: every routed row, 8192 x 8 / 8 a GPU): 11.49 + 11.27 us
+ * + 8192 x 7168 x (1.03125 / 274.5 + 2 / 245.7) GB/s = 721.345 us, x 58 =
+ * 41.838 ms.  TensorRT-LLM (EP 8 <= top_k 8: all-gather + reduce-scatter):
+ * the gathered tensor 8192 x 7168 x 2 B = 58,720,256 16-bit elements on
+ * NCCL's 8-GPU table (H200: the H100 table, same link), between 2^25
+ * (all-gather 0.20925 ms, reduce-scatter 0.20083) and 2^26 (0.3886,
+ * 0.38129) at log2(1.75) = 0.807355: 0.344915 + 0.336991 = 0.681906 ms a
+ * layer, x 58 = 39.5506 ms.  A decode step of one sequence a rank keeps
+ * the low-latency kernels on SGLang: t_moe_layers_and_alltoall's 1.3596
+ * ms.  TensorRT-LLM on 32 x GB200 (EP 32 > top_k, one NVL72 rack: its
+ * MNNVL all-to-all), 32 prompts of 1024: a token misses a rank's 8
+ * experts with probability prod_{i<8} (248 - i) / (256 - i) = 0.772913,
+ * so it reaches 32 x 0.227087 = 7.26680 ranks; a rank sends 1024 x
+ * 7.26680 x 31 / 32 = 7208.67 rows x 7168 x (2 + 2) B (DeepSeek's fp8
+ * block scales dispatch 16 bits) = 206.687 MB / 437.6 GB/s = 472.319 us,
+ * + 42.50 us = 514.819 us a layer, x 58 = 29.8595 ms. */
+static void t_ep_prompt_comm_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-V3", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "h200");
+    static const struct {
+        int engine;
+        double pf_ms, dec_ms;
+    } cs[] = {{DLP_LLM_ENGINE_SGLANG, 28.3088, 1.3596},
+              {DLP_LLM_ENGINE_MODERN, 41.8380, 1.3596},
+              {DLP_LLM_ENGINE_TRTLLM, 39.5506, -1}};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 128, .quant = DLP_QT_FP8, .n_gpus = 8,
+                               .concurrency = 8, .ep = 8, .attn_dp = 8, .phase = DLP_LLM_PREFILL_ONLY,
+                               .engine = cs[i].engine, .max_seqs = 64};
+        int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0);
+        dlp__llm_parts p;
+        CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 8192, 1024, &p, &e) == DLP_OK);
+        CHECK_NEAR(p.comm_s * 1e3, cs[i].pf_ms, 2e-3);
+        if (cs[i].dec_ms < 0) continue;
+        wl.phase = DLP_LLM_DECODE_ONLY;
+        CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 8, 256, 0, 0, &p, &e) == DLP_OK);
+        CHECK_NEAR(p.comm_s * 1e3, cs[i].dec_ms, 2e-4);
+    }
+    const dlp_device *gb = dlp_devdb_find(db, "gb200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 128, .quant = DLP_QT_FP8, .n_gpus = 32,
+                           .concurrency = 32, .ep = 32, .attn_dp = 32, .phase = DLP_LLM_PREFILL_ONLY,
+                           .engine = DLP_LLM_ENGINE_TRTLLM, .max_seqs = 64};
+    dlp__llm_parts p;
+    CHECK(gb != NULL);
+    CHECK(dlp__llm_iter_parts(&c, gb, &wl, dlp_llm_compute_dtype(gb, DLP_QT_FP8, NULL, 0), 1.0, 0, 1.0, 32768, 1024,
+                              &p, &e) == DLP_OK);
+    CHECK_NEAR(p.comm_s * 1e3, 29.8595, 2e-3);
+}
+
 /* Offline (wl.offline: one batch through LLM.generate(), no API server) on
  * vLLM <= 0.5, by hand.  The leaderboard's (served) CPU time is in part
  * the in-process API server's; offline vllm-v0 takes its own constants
@@ -2749,6 +2811,7 @@ int main(void) {
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);
     RUN(t_moe_layers_and_alltoall);
+    RUN(t_ep_prompt_comm_by_hand);
     RUN(t_engine_defaults);
     RUN(t_context_boundary);
     RUN(t_batch_wait_by_hand);

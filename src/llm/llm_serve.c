@@ -232,8 +232,8 @@ static const struct {
 #define ATTN_DEC_T0_US 8.58
 #define IB_GBS 50.0            /* one 400 Gb/s NIC per GPU across nodes         */
 /* Expert parallelism's dispatch and combine as the engines run them with
- * attention DP (DeepEP's low-latency kernels in SGLang and vLLM wide EP;
- * TensorRT-LLM's own NVLink all-to-all is the same one-sided pattern): each
+ * attention DP (DeepEP's low-latency kernels in SGLang's decode steps and
+ * vLLM wide EP; SGLang's prompt steps and TensorRT-LLM: ep_comm_kind): each
  * routed row is sent once per chosen expert, dispatch in the expert GEMM's
  * input format (fp8 + a 4-byte scale per 128 values where the experts run
  * fp8), combine in bf16.  Per kernel t = floor + bytes / BW.  Fitted on
@@ -254,6 +254,43 @@ static const struct {
 #define A2A_ETA_COMBINE 0.546
 #define A2A_T0_NODE_DISPATCH_US 22.8
 #define A2A_T0_NODE_COMBINE_US 26.7
+/* DeepEP's normal (high-throughput) kernels, the ones SGLang's
+ * --deepep-mode auto / normal runs on prefill (extend) batches: a token goes
+ * once to each rank that holds any of its experts (get_dispatch_layout ->
+ * is_token_in_rank) and comes back once per rank, the receiving rank having
+ * summed its experts' rows.  Per kernel t = floor + bytes received / rate,
+ * the bytes the rank's distinct-rank rows (ep_distinct_ranks) x hidden x
+ * bytes per element.  The rate is an absolute one, not a share of NVLink:
+ * the kernels run on a fixed number of SMs (deep_ep Buffer.num_sms = 20 by
+ * default), and the tables reach the same ~260-300 GB/s on H100 (450 GB/s
+ * one way) and B200 (900).  Fitted on aiconfigurator's DeepEP normal-mode
+ * tables (SGLang 0.5.12 collection, 20 SMs, one node: EP 8 on H100 / H200 /
+ * B200 / B300, EP 4 on GB200 / GB300; hidden 2048-7168, 1-131,072 tokens a
+ * rank; 2,530 rows; tools/moe/fit_ep_a2a_normal.py prints the checks):
+ * dispatch 31.85 us + bytes / 257.0 GB/s (MAPE 15.4 %; each GPU held out
+ * 14.1-20.5 %, each hidden size 12.5-23.7 %), combine 41.72 us + bytes /
+ * 300.6 GB/s (13.7 %; 12.5-16.7 %, 10.6-24.6 %).  One node only: DeepEP's
+ * intranode kernels serve at most 8 NVLink peers (NUM_MAX_NVL_PEERS). */
+#define A2A_NORMAL_T0_DISPATCH_US 31.85
+#define A2A_NORMAL_T0_COMBINE_US 41.72
+#define A2A_NORMAL_DISPATCH_GBS 257.0
+#define A2A_NORMAL_COMBINE_GBS 300.6
+#define A2A_NORMAL_MAX_EP 8
+/* TensorRT-LLM's own all-to-all on NVL72 racks (MNNVL, the two-sided
+ * kernel: alltoall_prepare, dispatch, combine), which its MoE modules pick
+ * under attention DP when EP > top_k on a board with MNNVL memory, and
+ * which the GB200 / GB300 fp8 decode recipes force
+ * (TRTLLM_FORCE_COMM_METHOD: NVLINK_TWO_SIDED).  A token goes once to each
+ * other rank holding any of its experts; per MoE layer t = floor + the
+ * remote distinct-rank rows' bytes (dispatch payload + bf16 combine) /
+ * rate.  Fitted on aiconfigurator's GB200 table (TensorRT-LLM 1.2.0rc6,
+ * gb200/comm/trtllm/1.3.0rc10/trtllm_alltoall_perf.parquet, DeepSeek's
+ * shape, EP 2-64, bf16 / fp8 / nvfp4 payloads, 1-65,536 tokens a rank, 540
+ * rows; tools/moe/fit_trt_alltoall.py): 42.50 us + bytes / 437.6 GB/s, MAPE
+ * 12.0 % (each EP held out 7.3-24.5 %, each payload 12.1-14.5 %); counting
+ * every routed row instead: 24.2 %. */
+#define A2A_TRT_T0_US 42.50
+#define A2A_TRT_GBS 437.6
 #define A2A_FP8_BYTES (1.0 + 4.0 / 128.0) /* fp8 value + fp32 scale per 128 */
 #define A2A_FP4_BYTES (0.5 + 1.0 / 16.0)  /* nvfp4: e2m1 + e4m3 scale per 16 */
 #define W_WAVES 10.0           /* waves of requests a serving benchmark runs
@@ -1464,11 +1501,88 @@ static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double 
     return km;
 }
 
+/* Expected ranks of `ep` a token's K experts of E fall on, experts placed
+ * E / ep to a rank and routed uniformly without replacement:
+ * ep (1 - C(E - E/ep, K) / C(E, K)).  The product form of the binomial
+ * ratio; E / ep whole (the engines require it).  K when the ratio is
+ * undefined (no experts known). */
+static double ep_distinct_ranks(double E, double K, int ep) {
+    if (ep <= 1) return 1.0;
+    if (!(E >= K) || !(K >= 1)) return K < ep ? K : ep;
+    double miss = 1.0, per = E / ep; /* P(no chosen expert on a given rank) */
+    for (int i = 0; i < (int)K; i++) miss *= fmax(0.0, (E - per - i) / (E - i));
+    return ep * (1.0 - miss);
+}
+
+/* Seconds of one MoE layer's DeepEP normal-mode dispatch and combine
+ * (A2A_NORMAL_*) for a step of T tokens over the ep ranks: each rank
+ * receives T / ep tokens from each rank, a token once per distinct rank it
+ * routes to, T x ep_distinct_ranks / ep rows in all (its own included, as
+ * the tables count it). */
+static double ep_a2a_normal_s(const sctx *s, double T, double E, double K) {
+    double H = (double)s->c->hidden_size, cb = s->p->act_bytes, db = s->a2a_db > 0 ? s->a2a_db : cb;
+    double rows = T * ep_distinct_ranks(E, K, s->ep) / s->ep;
+    return (A2A_NORMAL_T0_DISPATCH_US + A2A_NORMAL_T0_COMBINE_US) * 1e-6 +
+           rows * H * db / (A2A_NORMAL_DISPATCH_GBS * 1e9) + rows * H * cb / (A2A_NORMAL_COMBINE_GBS * 1e9);
+}
+
+/* Which dispatch / combine a MoE layer under EP runs in this step, by the
+ * engine's source.
+ * - TensorRT-LLM with attention DP picks its method once per MoE module
+ *   (select_alltoall_method_type in fused_moe_wide_ep.py / _cutlass.py):
+ *   no all-to-all when moe_ep_size <= top_k, so every step, decode
+ *   included, all-gathers the ranks' tokens before the experts and
+ *   reduce-scatters their output after (EPC_AGRS).  The 2026
+ *   CommunicationFactory drops that gate (docs/llm.md, h191).
+ * - SGLang with attention DP and its DeepEP backend (the recipes'
+ *   `moe-a2a-backend: deepep`) under --deepep-mode auto runs the normal
+ *   kernels on extend batches and the low-latency ones on decode batches
+ *   (DeepEPMode.resolve: is_extend_in_batch -> normal); a step with prompt
+ *   tokens is priced as the extend batch.  Beyond one node DeepEP's normal
+ *   mode runs its internode kernels, not fitted here: those keep the
+ *   low-latency price.
+ * Every other engine and step keeps ep_a2a_s. */
+enum { EPC_LL = 0, EPC_NORMAL, EPC_AGRS, EPC_TRT };
+static int ep_comm_kind(const sctx *s, double n_pf) {
+    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1 && s->ep <= K) return EPC_AGRS;
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM && s->attn_dp > 1 && nvlink_domain(s->d) > 8 && s->ep <= nvlink_domain(s->d))
+        return EPC_TRT;
+    if (n_pf > 0 && s->engine == DLP_LLM_ENGINE_SGLANG && s->attn_dp > 1 && s->ep <= A2A_NORMAL_MAX_EP &&
+        s->ep <= nvlink_domain(s->d) && s->d->host_interface && strstr(s->d->host_interface, "NVLink"))
+        return EPC_NORMAL;
+    return EPC_LL;
+}
+
+/* Seconds of one MoE layer's TensorRT-LLM MNNVL all-to-all (A2A_TRT_*)
+ * for a step of T tokens over ep ranks: a rank sends its T / ep tokens
+ * once to each rank their experts fall on, (ep - 1) / ep of them remote;
+ * the payload as ep_agrs_s's (nvfp4 quantised, else 16 bits), the combine
+ * bf16. */
+static double ep_a2a_trt_s(const sctx *s, double T, double E, double K) {
+    double H = (double)s->c->hidden_size, ab = s->p->act_bytes;
+    double gb = s->a2a_db == A2A_FP4_BYTES ? A2A_FP4_BYTES : ab;
+    double rows = T / s->ep * ep_distinct_ranks(E, K, s->ep) * (s->ep - 1.0) / s->ep;
+    return A2A_TRT_T0_US * 1e-6 + rows * H * (gb + ab) / (A2A_TRT_GBS * 1e9);
+}
+
+/* Seconds of one MoE layer's all-gather of the step's T tokens before the
+ * experts and reduce-scatter of their bf16 output after, over the ep ranks
+ * (NCCL's tables, whose message is the whole gathered tensor).  TensorRT-LLM
+ * gathers nvfp4 activations quantised (fp4 + the e4m3 scale per 16) and
+ * others in 16 bits (fp8 block scales quantise inside the MoE op). */
+static double ep_agrs_s(const sctx *s, double T) {
+    double H = (double)s->c->hidden_size, ab = s->p->act_bytes;
+    double gb = s->a2a_db == A2A_FP4_BYTES ? A2A_FP4_BYTES : ab;
+    return coll_s(s->d, CO_ALLGATHER, s->ep, T * H * gb) + coll_s(s->d, CO_REDUCESCATTER, s->ep, T * H * ab);
+}
+
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
  * layers under expert parallelism dispatch and combine (all-to-all), under
  * attention DP alone gather the ranks' tokens.  T the step's tokens,
- * t_local those one attention rank holds.  Seconds. */
-static double step_comm_s(const sctx *s, double T, double t_local) {
+ * t_local those one attention rank holds, n_pf its prompt tokens.
+ * Seconds. */
+static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) {
     const prof_t *p = s->p;
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers, ab = p->act_bytes;
     double comm = 0;
@@ -1480,7 +1594,15 @@ static double step_comm_s(const sctx *s, double T, double t_local) {
          * sums the experts' shares) put those rows at 0.75-0.85 of the
          * measured TPOT (docs/llm.md, "The all-to-all of expert parallelism") */
         double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-        comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
+        int kind = ep_comm_kind(s, n_pf);
+        if (kind == EPC_NORMAL)
+            comm += p->moe_layers * ep_a2a_normal_s(s, T, (double)s->c->num_experts, K);
+        else if (kind == EPC_TRT)
+            comm += p->moe_layers * ep_a2a_trt_s(s, T, (double)s->c->num_experts, K);
+        else if (kind == EPC_AGRS)
+            comm += p->moe_layers * ep_agrs_s(s, T);
+        else
+            comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
         comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
     }
@@ -1604,7 +1726,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
     it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
     if (s->parts) s->parts->other_s = it.t - t0;
-    double comm = step_comm_s(s, T, t_local);
+    double comm = step_comm_s(s, T, t_local, n_pf);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
      * mtp_scale_factor) prices a speculative step as num_layers + drafts
      * layers' worth of the verify step's work; the engine's CPU side is
