@@ -1101,7 +1101,8 @@ typedef struct {
     /* SGLang's --max-prefill-tokens: the prompt tokens one prefill batch
      * takes whole prompts up to (a prompt after the first joins while its
      * tokens are under what is left; docs/llm.md, h186); SGLang prefill
-     * workers only.  0: SGLang's default, 16,384 */
+     * workers only (engine sglang, phase prefill: refused elsewhere, where
+     * nothing models it).  0: SGLang's default, 16,384 */
     int64_t max_prefill_tokens;
     /* TensorRT-LLM's batch waiting (its LLM API options batch_wait_timeout_iters
      * and batch_wait_max_tokens_ratio x max_num_tokens; docs/llm.md, "Batch

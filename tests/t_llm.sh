@@ -613,3 +613,33 @@ assert sys.argv[3]!="acme/nano-vl-ft" or a["image_tokens"]==3328, a["image_token
 done
 if [ "$nf_ok" = 1 ]; then ok llm_new_families_folder_and_hub_cache
 else bad llm_new_families_folder_and_hub_cache "$(tail -3 "$tmp/nf.err")"; fi
+
+# --- copies of one prompt (--same-prompts, docs/llm.md "Copies of one prompt") and SGLang's
+# --max-prefill-tokens (docs/llm.md, h186) change the answer where they should (issue 22, scope 8):
+# an MoE's copies hit one token's experts, so its TPOT is no slower at 16 clients; a dense model
+# answers alike; a 1,024-token prompt under 2,048 max prefill tokens batches alone on an SGLang
+# prefill worker (1,024 + 1,024 is not < 2,048), so its prefill_ms is the lone prompt's (vLLM's
+# prefill worker prices every prompt alone) and above SGLang's default (8 a batch); an aggregated
+# SGLang server or another engine: refused (exit 2), as is either flag without a serving client
+sp_ok=1
+spj() { "$BIN" llm --device h100-sxm --dtype bf16 "$@" --json 2>>"$tmp/sp.err" |
+  python3 -c 'import json,sys; s=json.load(sys.stdin)["serving"]; print(s["ttft_ms"], s["tpot_ms"], s["prefill_ms"])'; }
+sv="--concurrency 16 --prompt 1024 --gen 256"
+read -r _ moe1 _ <<<"$(spj --model Qwen/Qwen3-30B-A3B $sv)"
+read -r _ moe2 _ <<<"$(spj --model Qwen/Qwen3-30B-A3B $sv --same-prompts)"
+python3 -c 'import sys; a,b=map(float,sys.argv[1:3]); assert b<=a and b<0.9*a, (a,b)' "$moe1" "$moe2" 2>>"$tmp/sp.err" || sp_ok=0
+[ "$(spj --model meta-llama/Llama-3.1-8B-Instruct $sv)" = "$(spj --model meta-llama/Llama-3.1-8B-Instruct $sv --same-prompts)" ] ||
+  { sp_ok=0; echo "dense model moved" >>"$tmp/sp.err"; }
+pw="--model meta-llama/Llama-3.1-8B-Instruct --phase prefill --concurrency 16 --prompt 1024"
+read -r _ _ pf_small <<<"$(spj $pw --engine sglang --max-prefill-tokens 2048)"
+read -r _ _ pf_def <<<"$(spj $pw --engine sglang)"
+read -r _ _ pf_alone <<<"$(spj $pw)"
+python3 -c 'import sys; s,d,a=map(float,sys.argv[1:4]); assert s==a and d<s, (s,d,a)' "$pf_small" "$pf_def" "$pf_alone" \
+  2>>"$tmp/sp.err" || sp_ok=0
+for bad_args in "$pw --max-prefill-tokens 2048" "--model meta-llama/Llama-3.1-8B-Instruct --engine sglang --concurrency 16 --max-prefill-tokens 2048" \
+    "--model Qwen/Qwen3-30B-A3B --same-prompts" "--model meta-llama/Llama-3.1-8B-Instruct --engine sglang --max-prefill-tokens 2048"; do
+  "$BIN" llm --device h100-sxm $bad_args >/dev/null 2>"$tmp/sp1.err"
+  [ $? = 2 ] || { sp_ok=0; echo "not refused: $bad_args" >>"$tmp/sp.err"; }
+done
+if [ "$sp_ok" = 1 ]; then ok llm_same_prompts_max_prefill_tokens
+else bad llm_same_prompts_max_prefill_tokens "$(tail -3 "$tmp/sp.err")"; fi

@@ -232,6 +232,34 @@ st=$(req l12 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dt
 if [ "$st" = 400 ] && grep -q "engine trtllm" "$tmp/l12.body"; then ok serve_llm_trtllm_gen_moe_other_engine_400
 else bad serve_llm_trtllm_gen_moe_other_engine_400 "status $st $(head -c 300 "$tmp/l12.body")"; fi
 
+# copies of one prompt reach /api/llm as --same-prompts reaches the CLI (an MoE: the copies hit one
+# token's experts); not a serving call: 400
+st=$(req l13 -d '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","dtype":"bf16","concurrency":16,"prompt":1024,"gen":256,"same_prompts":true}' "$U/api/llm")
+"$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm --dtype bf16 --concurrency 16 --prompt 1024 --gen 256 \
+  --same-prompts --json >"$tmp/l13.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l13.body" "$tmp/l13.cli" 2>"$tmp/err" && grep -q '"same_prompts":true' "$tmp/l13.body"
+then ok serve_llm_same_prompts_equals_cli
+else bad serve_llm_same_prompts_equals_cli "status $st $(head -c 300 "$tmp/l13.body") $(cat "$tmp/err")"; fi
+st=$(req l14 -d '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","same_prompts":true}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "'same_prompts' is a serving field" "$tmp/l14.body"; then ok serve_llm_same_prompts_not_serving_400
+else bad serve_llm_same_prompts_not_serving_400 "status $st $(head -c 300 "$tmp/l14.body")"; fi
+
+# SGLang's max prefill tokens reach /api/llm as --max-prefill-tokens reaches the CLI; another engine, an
+# aggregated server (where nothing models it), a count of 0: 400
+st=$(req l15 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","dtype":"bf16","engine":"sglang","phase":"prefill","concurrency":16,"prompt":1024,"max_prefill_tokens":2048}' "$U/api/llm")
+"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --engine sglang --phase prefill \
+  --concurrency 16 --prompt 1024 --max-prefill-tokens 2048 --json >"$tmp/l15.cli" 2>/dev/null
+if [ "$st" = 200 ] && same_json "$tmp/l15.body" "$tmp/l15.cli" 2>"$tmp/err" && grep -q '"max_prefill_tokens":2048' "$tmp/l15.body"
+then ok serve_llm_max_prefill_tokens_equals_cli
+else bad serve_llm_max_prefill_tokens_equals_cli "status $st $(head -c 300 "$tmp/l15.body") $(cat "$tmp/err")"; fi
+st=$(req l16 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"vllm","phase":"prefill","concurrency":16,"max_prefill_tokens":2048}' "$U/api/llm")
+st2=$(req l17 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","concurrency":16,"max_prefill_tokens":2048}' "$U/api/llm")
+st3=$(req l18 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","phase":"prefill","concurrency":16,"max_prefill_tokens":0}' "$U/api/llm")
+if [ "$st" = 400 ] && grep -q "engine sglang" "$tmp/l16.body" && [ "$st2" = 400 ] && grep -q "phase prefill" "$tmp/l17.body" &&
+   [ "$st3" = 400 ] && grep -q "max_prefill_tokens" "$tmp/l18.body"
+then ok serve_llm_max_prefill_tokens_refusals_400
+else bad serve_llm_max_prefill_tokens_refusals_400 "status $st $st2 $st3 $(head -c 200 "$tmp/l16.body") $(head -c 200 "$tmp/l17.body") $(head -c 200 "$tmp/l18.body")"; fi
+
 # redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
 st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
 "$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \

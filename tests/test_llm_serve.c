@@ -1461,6 +1461,16 @@ static void t_sglang_batch_by_hand(void) {
     dlp_llm_prediction p;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
     CHECK_NEAR(p.prefill_ms, sglang_step_s(&c, d, &wl, 1.0) * 1e3, 1e-6 * p.prefill_ms);
+    /* modelled on SGLang prefill workers only (h192): refused, not ignored,
+     * on another engine, an aggregated or decode worker, or a negative count */
+    wl.seq = 1024, wl.max_prefill_tokens = 2048, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "engine sglang"));
+    wl.engine = DLP_LLM_ENGINE_SGLANG, wl.phase = DLP_LLM_AGG;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "phase prefill"));
+    wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "phase prefill"));
+    wl.phase = DLP_LLM_PREFILL_ONLY, wl.max_prefill_tokens = -1;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL);
 }
 
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from

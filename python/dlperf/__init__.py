@@ -387,7 +387,8 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         prompt=None, max_seqs=None, ep=None, attention_dp=None, phase=None, mem_fraction=None, images=None,
         image_size=None, video_frames=None, rate=None, engine=None, mtp=None, mtp_accepted=None, offline=None, batch_wait_iters=None,
         batch_wait_tokens=None, expert_slots=None, eager=None, recv_interval=None, adp_balance_iters=None,
-        fixed_lengths=None, mixed_chunk=None, trtllm_gen_moe=None, raw=False):
+        fixed_lengths=None, mixed_chunk=None, trtllm_gen_moe=None, same_prompts=None, max_prefill_tokens=None,
+        raw=False):
     """An LLM's throughput, latency, memory, energy and carbon from its
     config (`dlperf llm`).
 
@@ -446,6 +447,12 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
         trtllm_gen_moe: True for TensorRT-LLM's moe_config backend TRTLLM
         (engine trtllm): block-fp8 experts on Blackwell run the trtllm-gen
         fused MoE, not DEEPGEMM.
+        same_prompts: True where every request is a copy of one prompt,
+        decoded greedily (top_k 1): an MoE router sends the copies to the
+        same experts (dense models: no change).
+        max_prefill_tokens: SGLang's --max-prefill-tokens (engine sglang,
+        phase "prefill"): a busy prefill worker's batch takes whole prompts
+        up to that many tokens; an int (default 16384).
     VLMs: images per prompt with image_size "WxH" (and video_frames, ints),
         or image_tokens as the raw count.
     raw=True returns the JSON text.  Raises as predict does."""
@@ -481,7 +488,9 @@ def llm(model=None, *, config=None, device=None, batch=None, seq=None, dtype=Non
              adp_balance_iters=_check.integer("adp_balance_iters", adp_balance_iters),
              fixed_lengths=_check.boolean("fixed_lengths", fixed_lengths),
              mixed_chunk=_check.boolean("mixed_chunk", mixed_chunk),
-             trtllm_gen_moe=_check.boolean("trtllm_gen_moe", trtllm_gen_moe))
+             trtllm_gen_moe=_check.boolean("trtllm_gen_moe", trtllm_gen_moe),
+             same_prompts=_check.boolean("same_prompts", same_prompts),
+             max_prefill_tokens=_check.integer("max_prefill_tokens", max_prefill_tokens))
     return _request("/api/llm", f, raw=raw)
 
 

@@ -265,6 +265,46 @@ def test_llm_trtllm_gen_moe_same_as_cli():
                    engine="sglang", concurrency=4)
 
 
+def test_llm_same_prompts_same_as_cli():
+    # copies of one prompt decoded greedily (docs/llm.md, "Copies of one prompt"): the same bytes as
+    # the CLI, echoed; an MoE's copies hit one token's experts, so its decode step is no slower; a
+    # dense model: nothing moves; not a bool: refused before any request
+    args = dict(device="h100-sxm", dtype="bf16", concurrency=16, prompt=1024, gen=256)
+    py = dlperf.llm("Qwen/Qwen3-30B-A3B", same_prompts=True, raw=True, **args)
+    assert py == cli("llm", "--model", "Qwen/Qwen3-30B-A3B", "--device", "h100-sxm", "--dtype", "bf16",
+                     "--concurrency", "16", "--prompt", "1024", "--gen", "256", "--same-prompts", "--json")
+    same = json.loads(py)["serving"]
+    assert same["same_prompts"] is True
+    assert same["tpot_ms"] <= dlperf.llm("Qwen/Qwen3-30B-A3B", **args)["serving"]["tpot_ms"]
+    d_same = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", same_prompts=True, **args)["serving"]
+    d_plain = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)["serving"]
+    assert (d_same["ttft_ms"], d_same["tpot_ms"]) == (d_plain["ttft_ms"], d_plain["tpot_ms"])
+    with pytest.raises(dlperf.InvalidType, match="same_prompts must be True or False"):
+        dlperf.llm("Qwen/Qwen3-30B-A3B", same_prompts=1, **args)
+
+
+def test_llm_max_prefill_tokens_same_as_cli():
+    # SGLang's --max-prefill-tokens on a prefill worker (docs/llm.md, h186): the same bytes as the
+    # CLI, echoed; under 2,048 tokens a second 1,024-token prompt cannot join (1,024 + 1,024 is not
+    # < 2,048), so a prompt is priced alone: the prefill worker's prefill_ms of an engine that
+    # prices every prompt alone (vLLM's); SGLang's default 16,384 batches 8 (its 8,192-token chunk)
+    # and is cheaper per prompt; another engine: refused; not an int: refused before any request
+    args = dict(device="h100-sxm", dtype="bf16", phase="prefill", concurrency=16, prompt=1024)
+    py = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", engine="sglang", max_prefill_tokens=2048, raw=True, **args)
+    assert py == cli("llm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--device", "h100-sxm", "--dtype", "bf16",
+                     "--engine", "sglang", "--phase", "prefill", "--concurrency", "16", "--prompt", "1024",
+                     "--max-prefill-tokens", "2048", "--json")
+    small = json.loads(py)["serving"]
+    assert small["max_prefill_tokens"] == 2048
+    alone = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", **args)["serving"]
+    default = dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", engine="sglang", **args)["serving"]
+    assert small["prefill_ms"] == alone["prefill_ms"] and default["prefill_ms"] < small["prefill_ms"]
+    with pytest.raises(dlperf.Error, match="engine sglang"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", max_prefill_tokens=2048, **args)
+    with pytest.raises(dlperf.InvalidType, match="max_prefill_tokens must be a positive int"):
+        dlperf.llm("meta-llama/Llama-3.1-8B-Instruct", engine="sglang", max_prefill_tokens=2048.0, **args)
+
+
 def test_llm_eager_same_as_cli():
     # no CUDA graphs: the same bytes as the CLI; Llama-3.1-8B's 32 layers x 0.210 ms (the documented
     # per-layer host time) = 6.72 ms more a decode step; not a serving call: refused

@@ -100,6 +100,10 @@ static void usage(FILE *f) {
             "                   prefill batches carry the running decodes\n"
             "  --trtllm-gen-moe TensorRT-LLM's moe_config backend TRTLLM (engine trtllm): block-fp8\n"
             "                   experts on Blackwell run the trtllm-gen fused MoE, not DEEPGEMM\n"
+            "  --same-prompts   every request is a copy of one prompt, decoded greedily (top_k 1): an\n"
+            "                   MoE router sends the copies to the same experts (dense models: no change)\n"
+            "  --max-prefill-tokens N  SGLang's --max-prefill-tokens (engine sglang, --phase prefill): a\n"
+            "                   busy prefill worker's batch takes whole prompts up to N tokens (default 16384)\n"
             "  --json         JSON output\n");
 }
 
@@ -175,10 +179,10 @@ typedef struct {
     const char *model, *config, *device, *dtype, *region, *kvdtype, *phase_s, *memfrac_s, *imgsize, *rate_s, *engine_s,
         *mtpacc_s;
     int64_t batch, seq, gen, gpus, samples, img, conc, ep, adp, images, frames, maxseqs;
-    int json, list, analytic, maxfit, offline, eager, fixed, mixed, trtgen, help;
+    int json, list, analytic, maxfit, offline, eager, fixed, mixed, trtgen, same, help;
     int quant, kvdt, phase, serving, gen_default, engine;
     double memfrac, rate, mtpacc;
-    int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal;
+    int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal, maxpf;
 } llm_args;
 
 /* The flags into *a; 0, or the exit code after a one-line message. */
@@ -208,6 +212,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--expert-slots", .lo = 1, .hi = 1 << 20, .i64 = &a->slots},
         {.flag = "--recv-interval", .lo = 1, .hi = 1000000, .i64 = &a->recv},
         {.flag = "--adp-balance-iters", .lo = 1, .hi = 1000000, .i64 = &a->adpbal},
+        {.flag = "--max-prefill-tokens", .lo = 1, .hi = (int64_t)1 << 30, .i64 = &a->maxpf},
         {.flag = "--attention-dp", .lo = 1, .hi = 1024, .i64 = &a->adp},
         {.flag = "--max-seqs", .lo = 1, .hi = 1 << 20, .i64 = &a->maxseqs},
         {.flag = "--gpus", .lo = 1, .hi = 1024, .i64 = &a->gpus},
@@ -224,6 +229,7 @@ static int parse_args(int argc, char **argv, llm_args *a) {
         {.flag = "--fixed-lengths", .on = &a->fixed},
         {.flag = "--mixed-chunk", .on = &a->mixed},
         {.flag = "--trtllm-gen-moe", .on = &a->trtgen},
+        {.flag = "--same-prompts", .on = &a->same},
         {.flag = "--help", .on = &a->help},
         {.flag = "-h", .on = &a->help},
     };
@@ -321,6 +327,11 @@ static int check_args(llm_args *a) {
         return cli_usage_error("llm", "--adp-balance-iters is a serving option: add --concurrency N, --rate R or --max-fit");
     if (a->trtgen && !a->serving)
         return cli_usage_error("llm", "--trtllm-gen-moe is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (a->same && !a->serving)
+        return cli_usage_error("llm", "--same-prompts is a serving option: add --concurrency N, --rate R or --max-fit");
+    if (a->maxpf && !a->serving)
+        return cli_usage_error("llm", "--max-prefill-tokens is a serving option: add --concurrency N, --rate R or "
+                                      "--max-fit");
     if ((a->fixed || a->mixed) && !a->serving)
         return cli_usage_error("llm", "--fixed-lengths and --mixed-chunk are serving options: add --concurrency N, "
                                       "--rate R or --max-fit");
@@ -506,7 +517,8 @@ static int predict_and_print(llm_args *a, dlp_llm_config *c) {
                            .batch_wait_iters = (int)a->bw_iters, .batch_wait_tokens = (double)a->bw_tokens,
                            .expert_slots = (int)a->slots, .recv_interval = (int)a->recv,
                            .adp_balance_iters = (int)a->adpbal, .fixed_lengths = a->fixed,
-                           .mixed_chunk = a->mixed, .moe_trtllm_gen = a->trtgen};
+                           .mixed_chunk = a->mixed, .moe_trtllm_gen = a->trtgen, .same_prompts = a->same,
+                           .max_prefill_tokens = a->maxpf};
     dlp_llm_prediction p;
     dlp_llm_predict_opts po = {.region = a->region, .analytic_only = a->analytic};
     if ((st = dlp_llm_predict(c, d, db, &wl, &po, &p, &e))) {

@@ -102,7 +102,7 @@ dlp_status dlp_llm_json(const dlp_llm_config *c, const dlp_device *d, const dlp_
         if (wl->fixed_lengths) dlp__jw_bool(&w, "fixed_lengths", 1);
         if (wl->mixed_chunk) dlp__jw_bool(&w, "mixed_chunk", 1);
         if (wl->same_prompts) dlp__jw_bool(&w, "same_prompts", 1);
-
+        if (wl->max_prefill_tokens > 0) dlp__jw_i64(&w, "max_prefill_tokens", (long long)wl->max_prefill_tokens);
         if (wl->moe_trtllm_gen) dlp__jw_bool(&w, "trtllm_gen_moe", 1);
         if (p->lockstep) dlp__jw_bool(&w, "lockstep", 1);
         dlp__jw_num(&w, "mem_fraction", G6, wl->mem_fraction > 0 ? wl->mem_fraction : DLP_LLM_MEM_FRACTION);

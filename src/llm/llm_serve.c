@@ -3218,6 +3218,24 @@ static dlp_status check_waves(const dlp_llm_config *c, const dlp_llm_workload *w
     return DLP_OK;
 }
 
+/* SGLang's --max-prefill-tokens bounds the prompts one prefill batch of a
+ * busy scheduler takes (sglang_batch_prompts), which the model prices on
+ * SGLang prefill workers only (the worker's prefill_ms; docs/llm.md, h186):
+ * refused rather than ignored on another engine or phase, as the receive
+ * interval is. */
+static dlp_status check_max_prefill(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->max_prefill_tokens == 0) return DLP_OK;
+    if (wl->max_prefill_tokens < 0 || wl->max_prefill_tokens > ((int64_t)1 << 30))
+        return dlp__err(err, DLP_EINVAL, "%s: max prefill tokens %lld: give 1 to 1073741824 tokens", c->id,
+                        (long long)wl->max_prefill_tokens);
+    if (wl->engine != DLP_LLM_ENGINE_SGLANG)
+        return dlp__err(err, DLP_EINVAL, "%s: max prefill tokens is SGLang's server option (engine sglang)", c->id);
+    if (wl->phase != DLP_LLM_PREFILL_ONLY)
+        return dlp__err(err, DLP_EINVAL, "%s: max prefill tokens shapes the prefill batches of an SGLang prefill "
+                        "worker, the only place it is modelled: phase prefill only", c->id);
+    return DLP_OK;
+}
+
 /* The TRTLLM MoE backend is TensorRT-LLM's moe_config option. */
 static dlp_status check_moe_backend(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
     if (wl->moe_trtllm_gen && wl->engine != DLP_LLM_ENGINE_TRTLLM)
@@ -3236,7 +3254,7 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
                         "Poisson arrivals): give one", c->id, wl->rate);
     if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err)) ||
         (st = check_adp_balance(c, wl, err)) || (st = check_waves(c, wl, err)) ||
-        (st = check_moe_backend(c, wl, err)))
+        (st = check_moe_backend(c, wl, err)) || (st = check_max_prefill(c, wl, err)))
         return st;
     sctx s;
     serve_plan m = {0};

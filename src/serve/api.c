@@ -867,13 +867,44 @@ static int get_batch_wait(req *r, int serving, int64_t *iters, int64_t *tokens) 
  * 'expert_slots' (redundant experts, `--expert-slots N`; the library checks
  * it against the model's experts and 'ep') and 'recv_interval' (SGLang's
  * --scheduler-recv-interval, `--recv-interval N`) and 'adp_balance_iters'
- * (TensorRT-LLM's attention-DP balance, `--adp-balance N`); the library
- * checks the engine and phase. */
+ * (TensorRT-LLM's attention-DP balance, `--adp-balance-iters N`) and
+ * 'max_prefill_tokens' (SGLang's --max-prefill-tokens, `--max-prefill-tokens
+ * N`); the library checks the engine and phase. */
 static int get_serving_i64(req *r, int serving, const char *name, int64_t hi, int64_t *v) {
     int given = 0;
     if (get_i64(r, name, 1, hi, v, &given)) return -1;
     if (given && !serving) {
         dlp__serve_error(r->out, 400, "field '%s' is a serving field: add 'concurrency', 'rate' or 'max_fit'", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The serving-only options of /api/llm past the client model, as the CLI's
+ * serving options (the library refuses them on engines and phases that do
+ * not run them). */
+typedef struct {
+    int64_t mtp, bw_iters, bw_tokens, slots, recv, adpbal, maxpf;
+    double mtp_acc;
+    int eager, fixed, mixed, trtgen, same;
+} llm_serve_fields;
+
+/* Parse them into *o; -1 after a 400 (one given without serving too). */
+static int get_llm_serving(req *r, int serving, llm_serve_fields *o) {
+    if (get_bool(r, "eager", &o->eager) || get_bool(r, "fixed_lengths", &o->fixed) ||
+        get_bool(r, "mixed_chunk", &o->mixed) || get_bool(r, "trtllm_gen_moe", &o->trtgen) ||
+        get_bool(r, "same_prompts", &o->same) || get_mtp(r, serving, &o->mtp, &o->mtp_acc) ||
+        get_batch_wait(r, serving, &o->bw_iters, &o->bw_tokens) ||
+        get_serving_i64(r, serving, "expert_slots", 1 << 20, &o->slots) ||
+        get_serving_i64(r, serving, "recv_interval", 1000000, &o->recv) ||
+        get_serving_i64(r, serving, "adp_balance_iters", 1000000, &o->adpbal) ||
+        get_serving_i64(r, serving, "max_prefill_tokens", (int64_t)1 << 30, &o->maxpf))
+        return -1;
+    /* as `dlperf llm --eager`, --trtllm-gen-moe, --fixed-lengths, --mixed-chunk, --same-prompts */
+    const char *bad = o->eager ? "eager" : o->trtgen ? "trtllm_gen_moe" : o->fixed ? "fixed_lengths"
+                    : o->mixed ? "mixed_chunk" : o->same ? "same_prompts" : NULL;
+    if (bad && !serving) {
+        dlp__serve_error(r->out, 400, "field '%s' is a serving field: add 'concurrency', 'rate' or 'max_fit'", bad);
         return -1;
     }
     return 0;
@@ -906,7 +937,7 @@ static void h_llm(req *r) {
                                           "mtp", "mtp_accepted", "offline", "batch_wait_iters",
                                           "batch_wait_tokens", "expert_slots", "eager", "recv_interval",
                                           "adp_balance_iters", "fixed_lengths", "mixed_chunk",
-                                          "trtllm_gen_moe", NULL};
+                                          "trtllm_gen_moe", "same_prompts", "max_prefill_tokens", NULL};
     const char *ep = "/api/llm";
     if (check_fields(r, ep, allowed)) return;
     if (r->in->file) {
@@ -917,8 +948,7 @@ static void h_llm(req *r) {
     const char *model, *dtype, *region, *kvdtype, *phase_s, *imgsize;
     int64_t batch = 1, seq = 128, gen = 0, gpus = 1, samples = 0, img = 0, conc = 0, epn = 1, adp = 1;
     int64_t images = 0, frames = 0, maxseqs = 0;
-    int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0, offline = 0, eager = 0, fixed = 0, mixed = 0;
-    int trtgen = 0;
+    int analytic = 0, maxfit = 0, gen_given = 0, mf_given = 0, offline = 0;
     double memfrac = 0;
     if (get_str(r, "model", &model) || get_str(r, "dtype", &dtype) || get_str(r, "kv_dtype", &kvdtype) ||
         get_i64(r, "batch", 1, 1 << 20, &batch, NULL) || get_i64(r, "seq", 1, 1 << 22, &seq, NULL) ||
@@ -931,8 +961,7 @@ static void h_llm(req *r) {
         get_str(r, "phase", &phase_s) || get_num(r, "mem_fraction", &memfrac, &mf_given) ||
         get_i64(r, "images", 1, 10000, &images, NULL) || get_str(r, "image_size", &imgsize) ||
         get_i64(r, "video_frames", 1, 100000, &frames, NULL) || get_i64(r, "max_seqs", 1, 1 << 20, &maxseqs, NULL) ||
-        get_bool(r, "offline", &offline) || get_bool(r, "eager", &eager) || get_bool(r, "fixed_lengths", &fixed) ||
-        get_bool(r, "mixed_chunk", &mixed) || get_bool(r, "trtllm_gen_moe", &trtgen))
+        get_bool(r, "offline", &offline))
         return;
     /* as `dlperf llm --images N --image-size WxH` (docs/llm.md, "Vision-language models") */
     long iw = 1024, ih = 768;
@@ -977,30 +1006,8 @@ static void h_llm(req *r) {
                                       "serving fields: add 'concurrency', 'rate' or 'max_fit'");
         return;
     }
-    int64_t mtp = 0;
-    double mtp_acc = 0;
-    if (get_mtp(r, serving, &mtp, &mtp_acc)) return;
-    int64_t bw_iters = 0, bw_tokens = 0;
-    if (get_batch_wait(r, serving, &bw_iters, &bw_tokens)) return;
-    int64_t slots = 0, recv = 0, adpbal = 0;
-    if (get_serving_i64(r, serving, "expert_slots", 1 << 20, &slots) ||
-        get_serving_i64(r, serving, "recv_interval", 1000000, &recv) ||
-        get_serving_i64(r, serving, "adp_balance_iters", 1000000, &adpbal))
-        return;
-    if (eager && !serving) { /* as `dlperf llm --eager` */
-        dlp__serve_error(r->out, 400, "field 'eager' is a serving field: add 'concurrency', 'rate' or 'max_fit'");
-        return;
-    }
-    if (trtgen && !serving) { /* as `dlperf llm --trtllm-gen-moe` */
-        dlp__serve_error(r->out, 400, "field 'trtllm_gen_moe' is a serving field: add 'concurrency', 'rate' or "
-                         "'max_fit'");
-        return;
-    }
-    if ((fixed || mixed) && !serving) { /* as `dlperf llm --fixed-lengths`, `--mixed-chunk` */
-        dlp__serve_error(r->out, 400, "field '%s' is a serving field: add 'concurrency', 'rate' or 'max_fit'",
-                         fixed ? "fixed_lengths" : "mixed_chunk");
-        return;
-    }
+    llm_serve_fields o = {0};
+    if (get_llm_serving(r, serving, &o)) return;
     if (serving && !gen_given) gen = 128;
     if (serving && gen < 1) {
         dlp__serve_error(r->out, 400, "field 'gen': serving generates at least one token");
@@ -1028,11 +1035,12 @@ static void h_llm(req *r) {
     dlp_llm_workload wl = {.batch = batch, .seq = seq, .gen_tokens = gen, .quant = quant, .n_gpus = (int)gpus,
                            .kv_dtype = kvdt, .concurrency = conc, .max_fit = maxfit, .ep = (int)epn,
                            .attn_dp = (int)adp, .phase = phase, .mem_fraction = memfrac, .max_seqs = maxseqs,
-                           .rate = rate, .engine = engine, .spec_tokens = (int)mtp, .spec_accepted = mtp_acc,
-                           .offline = offline, .batch_wait_iters = (int)bw_iters,
-                           .batch_wait_tokens = (double)bw_tokens, .expert_slots = (int)slots, .eager = eager,
-                           .recv_interval = (int)recv, .adp_balance_iters = (int)adpbal,
-                           .fixed_lengths = fixed, .mixed_chunk = mixed, .moe_trtllm_gen = trtgen};
+                           .rate = rate, .engine = engine, .spec_tokens = (int)o.mtp, .spec_accepted = o.mtp_acc,
+                           .offline = offline, .batch_wait_iters = (int)o.bw_iters,
+                           .batch_wait_tokens = (double)o.bw_tokens, .expert_slots = (int)o.slots, .eager = o.eager,
+                           .recv_interval = (int)o.recv, .adp_balance_iters = (int)o.adpbal,
+                           .fixed_lengths = o.fixed, .mixed_chunk = o.mixed, .moe_trtllm_gen = o.trtgen,
+                           .same_prompts = o.same, .max_prefill_tokens = o.maxpf};
     dlp_llm_prediction p;
     st = dlp_llm_predict(&c, dev, r->s->db, &wl, 
                          &(dlp_llm_predict_opts){.region = region, .analytic_only = analytic}, &p, &err);
