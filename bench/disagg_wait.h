@@ -140,6 +140,22 @@ done:
     return out;
 }
 
+/* n decode times, ms: slot_ms times a length drawn uniformly from
+ * [range_ratio, 1] as sa-bench draws its output lengths, from a fixed
+ * generator (an LCG seeded alike on every call: the same answer every
+ * run).  malloc'd; NULL when out of memory. */
+static inline double *sa_bench_lengths(int64_t n, double slot_ms, double range_ratio) {
+    double *len = malloc((size_t)n * sizeof *len);
+    if (!len) return NULL;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int64_t j = 0; j < n; j++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double u = (double)(x >> 11) * 0x1.0p-53;
+        len[j] = slot_ms * (range_ratio + (1.0 - range_ratio) * u);
+    }
+    return len;
+}
+
 /* The client's TTFT, ms, of a run of `waves` x C requests whose decode times
  * are slot_ms (gen x TPOT at the full osl) times a length drawn uniformly
  * from [range_ratio, 1] (a fixed generator: the same answer every call).
@@ -148,14 +164,8 @@ static inline double disagg_rr_ttft_ms(int64_t C, int W, int64_t b, double prefi
                                        int waves) {
     if (C < 1 || waves < 1 || !(slot_ms > 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
     int64_t n = C * waves;
-    double *len = malloc((size_t)n * sizeof *len);
+    double *len = sa_bench_lengths(n, slot_ms, range_ratio);
     if (!len) return NAN;
-    uint64_t x = 0x9E3779B97F4A7C15ull;
-    for (int64_t j = 0; j < n; j++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        double u = (double)(x >> 11) * 0x1.0p-53;
-        len[j] = slot_ms * (range_ratio + (1.0 - range_ratio) * u);
-    }
     double r = disagg_rr_sim_ms(C, W, b, prefill_ms, len, n);
     free(len);
     return r;
@@ -235,13 +245,8 @@ static inline double sglang_queue_wait_ms(int64_t C, int dp, double one_ms, doub
                                           int waves) {
     if (C < 1 || waves < 1 || !(slot_ms >= 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
     int64_t n = C * waves;
-    double *len = malloc((size_t)n * sizeof *len);
+    double *len = sa_bench_lengths(n, slot_ms, range_ratio);
     if (!len) return NAN;
-    uint64_t x = 0x9E3779B97F4A7C15ull;
-    for (int64_t j = 0; j < n; j++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        len[j] = slot_ms * (range_ratio + (1.0 - range_ratio) * ((double)(x >> 11) * 0x1.0p-53));
-    }
     double r = sglang_queue_sim_ms(C, dp, one_ms, len, n);
     free(len);
     return r;
