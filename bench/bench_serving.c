@@ -41,6 +41,7 @@
 
 #include "dlperf.h"
 #include "predict/power.h"
+#include "predict/roofline.h"
 #include "bench_csv.h"
 #include "disagg_wait.h"
 #include "llm/llm_internal.h"
@@ -69,6 +70,7 @@ typedef struct {
     float x[DLP_LLM_SERVE_NFEAT];
     double running, ovh_ms;    /* sequences running, engine CPU ms in TPOT     */
     double um, uc, pw, tdp;    /* step utilisations, power per GPU, TDP         */
+    double idle_w;             /* the device's idle draw (roofline.c), W per GPU */
     double memw;               /* the DRAM's draw at um (power.h), W per GPU     */
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
@@ -270,6 +272,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
+    r->idle_w = dlp__device_idle_w(d);
     r->memw = dlp__mem_power_w(d, p.mem_util * d->mem_bandwidth_gbs * 1e9);
     dlp_llm_serve_features(&c, d, &r->wl, &p, r->x);
     snprintf(r->model, sizeof r->model, "%s", model_id);
@@ -3393,6 +3396,23 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
     return r;
 }
 
+/* The vLLM power harness (argonne-lcf/LLM-Inference-Bench @4211f5d,
+ * vLLM/{A100/Power_measurement,H100,GH200}/benchmark_power.py) starts the
+ * NVML probe, runs generate, sleeps 1 s, then stops it: avg_power is the
+ * mean over the run and one idle second after it (with NVML's 1-s trailing
+ * average, Hopper's, half a second before and after: the same second).  So
+ * the measured figure is (P T + idle x 1 s) / (T + 1 s), T the run: the row
+ * is scored on that, the energy (W x latency / B, the un-probed run's
+ * latency) scaled alike.  --no-probe-tail: the before (h195). */
+static int ib_tail_off;
+static void ib_probe_tail(row_t *r) {
+    double T = r->a[T_E2E] * 1e-3, P = r->a[T_POWER];
+    if (ib_tail_off || !(T > 0) || !(P > 0)) return;
+    double pw = (P * T + r->idle_w * 1.0) / (T + 1.0);
+    r->a[T_ENERGY] *= pw / P;
+    r->a[T_POWER] = pw;
+}
+
 /* All_results.csv (sub IB_ALL) or the power file (IB_POWER): same columns,
  * the power file adds avg_power.  Energy per request = W x GPUs x latency / B. */
 static void ib_load_results(const char *root, const char *rel, int sub) {
@@ -3427,6 +3447,7 @@ static void ib_load_results(const char *root, const char *rel, int sub) {
         } else {
             r->y[T_POWER] = mw * 1e-3;
             r->y[T_ENERGY] = mw * 1e-3 * n * lat / (double)B;
+            if (!strcmp(v[cF], "vLLM")) ib_probe_tail(r);
         }
     }
     fclose(f);
@@ -4622,7 +4643,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4640,6 +4661,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
+        else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;

@@ -100,3 +100,28 @@ check "infbench: 300000 mW -> 300 W, 300 W x 20 s / 16 = 375 J" \
 want=$(awk -F, '$32 != "nan" && $1 == "infbench" { e += ($33 - $32) / $32 * (($33 > $32) ? 1 : -1); n++ } END { printf "%d | %.1f %%", n, 100 * e / n }' "$tmp/rows.csv")
 got=$(grep '^| e2e latency |' <<<"$out" | awk -F'|' '{ gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4); print $3 " | " $4 }')
 check "infbench: e2e MAPE = mean |a - y| / y over the scored rows: want $want, got $got" [ "$want" = "$got" ]
+# h195: the vLLM power harness (benchmark_power.py) sleeps 1 s inside the NVML
+# window, so a vLLM power row is scored on (P T + idle x 1 s) / (T + 1 s): P
+# the library's power (rows column 26), T its e2e (a_4, column 33, ms), idle
+# A100-40GB's 55 W; energy (a_3, column 20) scaled alike.  A TensorRT-LLM row
+# (its harness stops the probe at once) is scored on P itself.  E.g. P 220 W
+# over 20 s: (220 x 20 + 55) / 21 = 212.14 W.
+cp -r "$tmp/data" "$tmp/data2"
+cat >"$tmp/data2/LLM-Inference-Bench/Plots/Fig_16_a_b/power_results.csv" <<'EOF2'
+Hardware,Num of Hardware,Framework,Model,Input Output Length,Batch Size,Latency,Throughput,avg_power
+Nvidia A100 GPU,1,vLLM,meta-llama/Llama-2-7b-hf,1024,16,25.0,1310.72,290000
+Nvidia A100 GPU,1,TensorRT-LLM,meta-llama/Llama-2-7b-hf,1024,16,20.0,1638.4,300000
+EOF2
+"$tmp/bench_serving" "$tmp/data2" infbench --analytic-only --rows "$tmp/rows2.csv" >/dev/null 2>&1
+"$tmp/bench_serving" "$tmp/data2" infbench --analytic-only --no-probe-tail --rows "$tmp/rows3.csv" >/dev/null 2>&1
+pw() { awk -F, -v fw="$2" '$36 != "nan" && $4 == fw { printf "%.6g %.6g %.6g %.6g", $26, $33, $37, $20 }' "$1"; }
+check "infbench: a vLLM power row scored over run + 1 idle second: (P T + 55) / (T + 1), energy alike" \
+  awk -v t="$(pw "$tmp/rows2.csv" vLLM)" -v b="$(pw "$tmp/rows3.csv" vLLM)" 'BEGIN {
+    split(t, x, " "); split(b, y, " "); P = x[1]; T = x[2] / 1000; want = (P * T + 55) / (T + 1)
+    exit !(P > 150 && T > 5 && (x[3] - want) ^ 2 < 1e-4 * want ^ 2 && (y[3] - P) ^ 2 < 1e-4 * P ^ 2 &&
+           (x[4] / y[4] - want / P) ^ 2 < 1e-8 && x[3] < P) }'
+check "infbench: a TensorRT-LLM power row is scored on the library's power" \
+  awk -v t="$(pw "$tmp/rows2.csv" TensorRT-LLM)" -v b="$(pw "$tmp/rows3.csv" TensorRT-LLM)" 'BEGIN {
+    split(t, x, " "); split(b, y, " "); exit !(x[1] > 150 && (x[3] - x[1]) ^ 2 < 1e-8 && x[3] == y[3] && x[4] == y[4]) }'
+check "infbench: the idle-second formula by hand: (220 x 20 + 55) / 21 = 212.14" \
+  awk 'BEGIN { v = (220 * 20 + 55) / 21; exit !(v > 212.13 && v < 212.15) }'
