@@ -850,6 +850,15 @@ static int parse_moe_backend(const char *line, char *name, int64_t v[2]) {
     return 1;
 }
 static int moe_dec_count, no_moe_backend; /* (h188's switch, below) */
+/* Where the reading is passed: --decode-moe-backend b200 (the GPU h188's
+ * fit was timed on) or all (any GPU; the library moves Blackwell only), off
+ * by default (it moves silicon TTFT up: docs/llm.md, h197); only at EP 1,
+ * the fit's range (balanced, no EP: at EP 8 it took GB200 / GB300's TEP 8
+ * decode rows from 13.8 / 13.9 % to 15.6 / 15.3 %). */
+static const char *dec_moe_gpu; /* NULL: off */
+static int dec_moe_scope(const char *sys, int ep) {
+    return dec_moe_gpu && ep <= 1 && (!strcmp(dec_moe_gpu, "all") || !strncmp(sys, dec_moe_gpu, strlen(dec_moe_gpu)));
+}
 static int decode_trtllm_gen_of(const char *recipe) {
     static recipe_tab t = {.n = -1};
     if (t.n < 0) rtab_load(&t, RTAB_MAX, "tools/inferencemax/moe_backend.csv", parse_moe_backend);
@@ -2114,11 +2123,11 @@ static void load_silicon(const char *root) {
             if (rp) r->wl.expert_slots = rp->slots_d, r->redundant = rp->red_d;
             /* the recipe's decode MoE backend (h197) */
             if (rp && !no_moe_backend && !strcmp(rp->engine, "trtllm") && decode_trtllm_gen_of(rp->recipe) &&
-                (!getenv("H197_ONLY") || !strcmp(v[cS], getenv("H197_ONLY"))) && (!getenv("H197_EP1") || dep <= 1))
+                dec_moe_scope(v[cS], dep))
                 r->wl.moe_trtllm_gen = 1, moe_dec_count++;
             /* h197: a run with counts in the data, its entries' decode MoE backend */
             if (!rp && !unknown && nREC && !no_moe_backend && !strcmp(v[cB], "trtllm") &&
-                (!getenv("H197_ONLY") || !strcmp(v[cS], getenv("H197_ONLY"))) && (!getenv("H197_EP1") || dep <= 1) && !getenv("H197_NODATA")) {
+                dec_moe_scope(v[cS], dep)) {
                 const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
                                   I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
                 int cap;
@@ -2823,6 +2832,10 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
+    if (dec_moe_gpu)
+        printf("\nTensorRT-LLM decode-worker rows at EP 1 whose recipe sets decode moe_config backend TRTLLM "
+               "(tools/inferencemax/moe_backend.csv, h197; --decode-moe-backend %s): %d\n",
+               dec_moe_gpu, moe_dec_count);
     if (nGenPoll || no_gen_poll)
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
@@ -4717,6 +4730,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
+        else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
