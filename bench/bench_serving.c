@@ -802,7 +802,7 @@ static int eplb_of(const char *recipe) {
  * two figures, parsed from each line by `parse` (0: not a row, e.g. the
  * header), at most `max` rows; loaded once, where the file is.  A name the
  * file repeats is found at its first row. */
-#define RTAB_MAX 128
+#define RTAB_MAX 256
 typedef struct {
     char name[RTAB_MAX][112];
     int64_t v[RTAB_MAX][2];
@@ -833,6 +833,37 @@ static void redundant_of(const char *recipe, int *red_p, int *red_d) {
     if (t.n < 0) rtab_load(&t, 64, "tools/inferencemax/redundant_experts.csv", parse_redundant);
     const int64_t *v = rtab_find(&t, recipe);
     *red_p = v ? (int)v[0] : 0, *red_d = v ? (int)v[1] : 0;
+}
+
+/* The decode worker's MoE backend of TensorRT-LLM's recipes (issue 22,
+ * h197): tools/inferencemax/moe_backend.py reads each recipe's
+ * backend.trtllm_config.decode.moe_config.backend from NVIDIA/srt-slurm (as
+ * in force on the rows' dates) into tools/inferencemax/moe_backend.csv
+ * (recipe, decode TRTLLM 1/0, prefill TRTLLM 1/0; recipes with no TRTLLM
+ * side absent).  TRTLLM is the trtllm-gen fused MoE: the library's
+ * moe_trtllm_gen (h188), which moves block-fp8 experts on Blackwell only
+ * and decode steps only.  --no-moe-backend: off (with h188's). */
+static int parse_moe_backend(const char *line, char *name, int64_t v[2]) {
+    int a, b;
+    if (sscanf(line, "%95[^,],%d,%d", name, &a, &b) != 3) return 0; /* the header */
+    v[0] = a, v[1] = b;
+    return 1;
+}
+static int moe_dec_count, no_moe_backend; /* (h188's switch, below) */
+/* Where the reading is passed: --decode-moe-backend b200 (the GPU h188's
+ * fit was timed on) or all (any GPU; the library moves Blackwell only), off
+ * by default (it moves silicon TTFT up: docs/llm.md, h197); only at EP 1,
+ * the fit's range (balanced, no EP: at EP 8 it took GB200 / GB300's TEP 8
+ * decode rows from 13.8 / 13.9 % to 15.6 / 15.3 %). */
+static const char *dec_moe_gpu; /* NULL: off */
+static int dec_moe_scope(const char *sys, int ep) {
+    return dec_moe_gpu && ep <= 1 && (!strcmp(dec_moe_gpu, "all") || !strncmp(sys, dec_moe_gpu, strlen(dec_moe_gpu)));
+}
+static int decode_trtllm_gen_of(const char *recipe) {
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) rtab_load(&t, RTAB_MAX, "tools/inferencemax/moe_backend.csv", parse_moe_backend);
+    const int64_t *v = rtab_find(&t, recipe);
+    return v && v[0] == 1;
 }
 
 /* The decode cap of SGLang's recipes (docs/llm.md, "The decode-slot wait of
@@ -1448,14 +1479,19 @@ static int counts_agree(const recipe_t *e, const int w[8]) {
 
 /* One date's look-up: its DC_* class; *batch the agreed decode cap per
  * worker (the name's batch x the attention-DP ranks; 0: none) */
+static int dc_gen; /* data_cap_on's fitting entries' decode TRTLLM MoE backend: 1 / 0 all, -1 none fit, -2 differ */
 static int data_cap_on(const char *date, const char *mp, const char *gpu, const char *prec, const char *engine,
                        int isl, int osl, int conc, const int w[8], int *batch) {
     int nkey = 0, nfit = 0, b0 = 0, bsame = 1;
+    dc_gen = -1;
     for (int i = 0; i < nREC; i++) {
         const recipe_t *e = &REC[i];
         if (!entry_has_key(e, 0, date, mp, gpu, prec, engine, isl, osl, conc)) continue;
         nkey++;
         if (!counts_agree(e, w)) continue;
+        /* h197: the decode MoE backend, where every fitting entry agrees */
+        int g = !strcmp(e->engine, "trtllm") && decode_trtllm_gen_of(e->recipe);
+        dc_gen = !nfit ? g : dc_gen == g ? g : -2;
         /* per worker: batchN per attention-DP rank; SGLang's names give none,
          * its yaml's max-running-requests does (decode_caps.csv, h144) */
         int b = e->batch > 0 ? e->batch * (e->ddp ? e->dtp : 1) : e->cap_d;
@@ -1487,11 +1523,12 @@ static int data_recipe_cap(const char *src, const char *model_path, const char *
     const char *mp = imax_prefix_path(model_path);
     int c = atoi(conc);
     if (!*mp || c < 1) return DC_NOKEY;
-    int m = data_cap_on(dump, mp, gpu, prec, engine, isl, osl, c, w, batch);
+    int m = data_cap_on(dump, mp, gpu, prec, engine, isl, osl, c, w, batch), g1 = dc_gen;
     if (m <= DC_SAME || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
     int m2 = data_cap_on(meas, mp, gpu, prec, engine, isl, osl, c, w, batch);
     if (m2 <= DC_SAME) return m2;
     *batch = 0; /* unsettled on both dates: the nearer miss, for the counts */
+    if (m2 >= m) dc_gen = g1;
     return m2 < m ? m2 : m;
 }
 
@@ -2084,6 +2121,20 @@ static void load_silicon(const char *root) {
             if (rp && mtp_k > 0) r->wl.spec_tokens = mtp_k, r->wl.spec_accepted = mtp_accepted(mtp_k);
             /* the recipe's redundant experts: TensorRT-LLM's slots, SGLang's count */
             if (rp) r->wl.expert_slots = rp->slots_d, r->redundant = rp->red_d;
+            /* the recipe's decode MoE backend (h197) */
+            if (rp && !no_moe_backend && !strcmp(rp->engine, "trtllm") && decode_trtllm_gen_of(rp->recipe) &&
+                dec_moe_scope(v[cS], dep))
+                r->wl.moe_trtllm_gen = 1, moe_dec_count++;
+            /* h197: a run with counts in the data, its entries' decode MoE backend */
+            if (!rp && !unknown && nREC && !no_moe_backend && !strcmp(v[cB], "trtllm") &&
+                dec_moe_scope(v[cS], dep)) {
+                const int w[8] = {I(v[cPW]), I(v[cPTP]) * I(v[cPDP]), I(v[cPEP]), I(v[cPDP]),
+                                  I(v[cDW]), I(v[cDTP]) * I(v[cDDP]), I(v[cDEP]), I(v[cDDP])};
+                int cap;
+                if (data_recipe_cap(v[cSRC], v[cM], v[cS], v[cP], v[cB], (int)isl, (int)osl, w, &cap) < DC_NOLAYOUT &&
+                    dc_gen == 1)
+                    r->wl.moe_trtllm_gen = 1, moe_dec_count++;
+            }
             r->y[T_TPOT] = tpot;
             if (predict_row(r, v[cM], dev)) {
                 nR++;
@@ -2781,6 +2832,10 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
+    if (dec_moe_gpu)
+        printf("\nTensorRT-LLM decode-worker rows at EP 1 whose recipe sets decode moe_config backend TRTLLM "
+               "(tools/inferencemax/moe_backend.csv, h197; --decode-moe-backend %s): %d\n",
+               dec_moe_gpu, moe_dec_count);
     if (nGenPoll || no_gen_poll)
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
@@ -4675,6 +4730,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
+        else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {

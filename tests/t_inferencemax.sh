@@ -884,6 +884,23 @@ python3 tools/inferencemax/spec_tokens.py "$tmp/srt6" "$tmp/spec.csv" 2>"$tmp/sp
 got=$(awk -F, 'NR > 1 { printf "%s:%s ", $14, $15 }' "$tmp/spec.csv")
 check "spec_tokens: T1 3, T2 1, S1 2, S2 blank, S3 0: got '$got'" [ "$got" = "mtp:3 mtp:1 mtp:2 mtp: none:0 " ]
 check "spec_tokens: 2 rows filled" grep -q "2 rows filled" "$tmp/spec.err"
+# h197: the decode worker's MoE backend of TensorRT-LLM's recipes
+# (tools/inferencemax/moe_backend.py), on the checkout above plus three files.
+# Worked by hand: B1 prefill DEEPGEMM, decode TRTLLM -> "B1,1,0"; B2 both
+# DEEPGEMM -> absent (no TRTLLM side); B3 prefill TRTLLM, decode CUTLASS ->
+# "B3,0,1"; the GB300 MTP file above (no moe_config) and the SGLang rows ->
+# absent: 2 recipes written, in name order.
+mkdir -p "$tmp/srt6/recipes/trtllm/b200-fp8/8k1k/stp"
+for x in "B1 DEEPGEMM TRTLLM" "B2 DEEPGEMM DEEPGEMM" "B3 TRTLLM CUTLASS"; do
+  set -- $x
+  printf 'backend:\n  type: trtllm\n  trtllm_config:\n    prefill:\n      moe_config:\n        backend: %s\n    decode:\n      moe_config:\n        backend: %s\n' \
+    "$2" "$3" >"$tmp/srt6/recipes/trtllm/b200-fp8/8k1k/stp/$1.yaml"
+  echo "2026-03-25,c,2026-03-25,k,dsr1,m,b200,fp8,dynamo-trt,trtllm,8192,1024,8,none,0,8,1,8,1,1,1,8,1,0,recipes/trtllm/b200-fp8/8k1k/stp/$1.yaml" >>"$tmp/spec.csv"
+done
+python3 tools/inferencemax/moe_backend.py "$tmp/srt6" "$tmp/spec.csv" >"$tmp/moe_backend.csv" 2>"$tmp/moe_backend.err"
+got=$(awk 'NR > 1' "$tmp/moe_backend.csv" | sed 's|recipes/trtllm/b200-fp8/8k1k/stp/||' | tr '\n' ' ')
+check "moe_backend: B1 decode TRTLLM, B3 prefill TRTLLM, B2 and the rest absent: got '$got'" [ "$got" = "B1.yaml,1,0 B3.yaml,0,1 " ]
+check "moe_backend: 2 recipes" grep -q "2 recipes with a TRTLLM side, 0 left out" "$tmp/moe_backend.err"
 # h176: SGLang's drafts, read from its recipe, are left plain (recipe_mtp_scored;
 # h159: its EAGLE passes are forwards of their own).  Table 1 with every engine
 # sglang; c4 then settles on E1 alone (K 3 given).  Its decode TPOT must equal
@@ -898,6 +915,8 @@ awk -F, -v OFS=, 'NR > 1 && $14 == "mtp" { $15 = "" } { print }' "$tmp/rec_sg.cs
   run t36 4 36 1 36 1
 } | sed 's/,trtllm,,deepseek-ai/,sglang,,deepseek-ai/' >"$S/silicon_sample.csv"
 outs=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg.csv" --rows "$tmp/rows_sg.csv" 2>&1)
+# h197: the bench's decode MoE backend reading is off unless asked (no tally line)
+check "decode MoE backend off by default" bash -c '! grep -q "decode moe_config backend TRTLLM" <<<"$1"' _ "$outs"
 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg0.csv" --rows "$tmp/rows_sg0.csv" >/dev/null 2>&1
 a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg.csv")
 b=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg0.csv")
