@@ -1090,3 +1090,17 @@ check "layout: 1 run read with the agreed layout" grep -qF "read with it (h190):
 got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_lay.csv" | sort | tr '\n' ';')
 check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, counts unknown: got '$got'" \
   [ "$got" = "1 64 4 4 4 1;2 64 8 8 1 1;" ]
+# noise_floor.py: one configuration measured twice, TTFT 100 and 200 ms, both
+# predicted 150.  By hand: the best constant is 100 (0 + 100/200 = 0.5; 200
+# gives 1.0), 0.5 / 2 rows = 25.0 %; the model 50/100 + 50/200 = 0.75, 37.5 %.
+# TPOT 10 and 10 predicted 10: 0.0 and 0.0.  A third row of another
+# configuration is measured once and left out.
+{
+  echo "model,system,backend,isl,osl,conc,gpus,ep,dp,phase,quant,y_0,a_0,y_1,a_1"
+  echo "m,s,trtllm,1024,1024,8,8,1,1,0,fp8,100,150,10,10"
+  echo "m,s,trtllm,1024,1024,8,8,1,1,0,fp8,200,150,10,10"
+  echo "m,s,trtllm,1024,1024,16,8,1,1,0,fp8,300,150,10,20"
+} >"$tmp/nf.csv"
+got=$(python3 tools/inferencemax/noise_floor.py "$tmp/nf.csv" | tr '\n' ';')
+check "noise_floor: 25.0 / 37.5 % TTFT, 0.0 / 0.0 % TPOT on the twice-measured pair: got '$got'" \
+  [ "$got" = "TTFT: 2 rows in 1 configurations measured more than once: best constant per configuration 25.0 % MAPE, the model 37.5 %;TPOT: 2 rows in 1 configurations measured more than once: best constant per configuration 0.0 % MAPE, the model 0.0 %;" ]
