@@ -314,24 +314,20 @@ static int check_args(llm_args *a) {
     if (!a->bw_iters != !a->bw_tokens)
         return cli_usage_error("llm", "--batch-wait-iters N and --batch-wait-tokens T come together (TensorRT-LLM "
                                       "waits only with both)");
-    if (a->bw_iters && !a->serving)
-        return cli_usage_error("llm", "--batch-wait-iters is a serving option: add --concurrency N, --rate R or "
-                                      "--max-fit");
-    if (a->eager && !a->serving)
-        return cli_usage_error("llm", "--eager is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->slots && !a->serving)
-        return cli_usage_error("llm", "--expert-slots is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->recv && !a->serving)
-        return cli_usage_error("llm", "--recv-interval is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->adpbal && !a->serving)
-        return cli_usage_error("llm", "--adp-balance-iters is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->trtgen && !a->serving)
-        return cli_usage_error("llm", "--trtllm-gen-moe is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->same && !a->serving)
-        return cli_usage_error("llm", "--same-prompts is a serving option: add --concurrency N, --rate R or --max-fit");
-    if (a->maxpf && !a->serving)
-        return cli_usage_error("llm", "--max-prefill-tokens is a serving option: add --concurrency N, --rate R or "
-                                      "--max-fit");
+    /* options that shape a served run only: refused without clients */
+    const struct {
+        int on;
+        const char *flag;
+    } serving_only[] = {
+        {a->bw_iters != 0, "--batch-wait-iters"}, {a->eager, "--eager"},
+        {a->slots != 0, "--expert-slots"},        {a->recv != 0, "--recv-interval"},
+        {a->adpbal != 0, "--adp-balance-iters"},  {a->trtgen, "--trtllm-gen-moe"},
+        {a->same, "--same-prompts"},              {a->maxpf != 0, "--max-prefill-tokens"},
+    };
+    for (size_t i = 0; i < sizeof serving_only / sizeof serving_only[0]; i++)
+        if (serving_only[i].on && !a->serving)
+            return cli_usage_error("llm", "%s is a serving option: add --concurrency N, --rate R or --max-fit",
+                                   serving_only[i].flag);
     if ((a->fixed || a->mixed) && !a->serving)
         return cli_usage_error("llm", "--fixed-lengths and --mixed-chunk are serving options: add --concurrency N, "
                                       "--rate R or --max-fit");
