@@ -676,27 +676,51 @@ static void row_image(const char *src, const char *version, char *out, size_t n)
  * 2026-01-14 the only push of the NVIDIA DeepSeek TensorRT-LLM keys was #392
  * (bf3456727, the MTP keys alone, merged 22:26:18 UTC; the InferenceMAX
  * dumps' runs say measured=2026-01-14T22:26:21Z).  --no-changelog: off. */
+/* "YYYY-MM-DDTHH:MM:SS" (or a bare date) -> seconds since 1970, UTC; -1 if
+ * not a date.  Days from the civil date (Howard Hinnant's days_from_civil),
+ * so that no time zone or timegm() is involved. */
+static int64_t utc_seconds(const char *s) {
+    int y, mo, d, h = 0, mi = 0, se = 0;
+    if (sscanf(s, "%4d-%2d-%2d", &y, &mo, &d) != 3) return -1;
+    if (strlen(s) >= 19) sscanf(s + 11, "%2d:%2d:%2d", &h, &mi, &se);
+    y -= mo <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+    int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return ((era * 146097 + doe - 719468) * 24 + h) * 3600 + mi * 60 + se;
+}
+
+/* One line of changelog_runs.csv: a push's UTC date, its time as seconds
+ * since 1970 (-1 where the table has no time), a key pattern it ran. */
 #define MAXCLR 2048
-static struct { char date[11], key[64]; } CLR[MAXCLR];
+typedef struct {
+    char date[11], key[64];
+    int64_t t;
+} clr_t;
+
+/* Read a changelog_runs.csv into out (at most max lines): the count. */
+static int clr_load(const char *path, clr_t *out, int max) {
+    static char line[256], hl[256];
+    char *h[8], *v[8], stamp[40];
+    int nh, n = 0;
+    FILE *f = table_open(path, hl, (int)sizeof hl, h, 8, &nh);
+    if (!f) return 0;
+    int cD = csv_col(h, nh, "date"), cT = csv_col(h, nh, "time"), cK = csv_col(h, nh, "config_key");
+    while (fgets(line, sizeof line, f) && n < max) {
+        if (csv_split(line, v, 8) != nh || cD < 0 || cK < 0) continue;
+        snprintf(out[n].date, sizeof out[n].date, "%s", v[cD]);
+        snprintf(out[n].key, sizeof out[n].key, "%s", v[cK]);
+        snprintf(stamp, sizeof stamp, "%sT%s", v[cD], cT >= 0 ? v[cT] : "");
+        out[n++].t = cT >= 0 ? utc_seconds(stamp) : -1;
+    }
+    fclose(f);
+    return n;
+}
+
+static clr_t CLR[MAXCLR];
 static int nCLR = -1, clr_count[3], no_changelog; /* MTP, plain, still mixed */
 static const char *clr_path = "tools/inferencemax/changelog_runs.csv";
 
-static void load_changelog_runs(void) {
-    static char line[256], hl[256];
-    char *h[8], *v[8];
-    int nh;
-    nCLR = 0;
-    FILE *f = table_open(clr_path, hl, (int)sizeof hl, h, 8, &nh);
-    if (!f) return;
-    int cD = csv_col(h, nh, "date"), cK = csv_col(h, nh, "config_key");
-    while (fgets(line, sizeof line, f) && nCLR < MAXCLR) {
-        if (csv_split(line, v, 8) != nh || cD < 0 || cK < 0) continue;
-        snprintf(CLR[nCLR].date, sizeof CLR[nCLR].date, "%s", v[cD]);
-        snprintf(CLR[nCLR].key, sizeof CLR[nCLR].key, "%s", v[cK]);
-        nCLR++;
-    }
-    fclose(f);
-}
+static void load_changelog_runs(void) { nCLR = clr_load(clr_path, CLR, MAXCLR); }
 
 /* process_changelog.py's match: the pattern, '*' any run of characters,
  * matching the whole key */
@@ -1171,48 +1195,15 @@ static void label_line(const recipe_t *e, const char *meas, int conc, const char
  * which entry it was.  The table is h188's (tools/inferencemax/
  * changelog_runs.py, read by changelog_ran above): one line per (push, key
  * pattern), the push's UTC date and time. */
-#define CL_MAX 1024
 #define CL_LAG_S 600 /* a run's stamp follows its merge by 3-210 s in the dumps */
-typedef struct {
-    int64_t t;     /* merge time, seconds since 1970 (UTC) */
-    char key[64];  /* the key pattern as written (globs such as dsr1*) */
-} cl_run_t;
-static cl_run_t CLM[CL_MAX];
+static clr_t CLM[MAXCLR]; /* lines without a time fall outside every window */
 static int nCLM;
 /* off by default: on, the silicon TPOT gains and the TTFT loses (docs/llm.md, h190) */
 static const char *changelog_path = "none"; /* --changelog FILE (tools/inferencemax/changelog_runs.csv) */
 static int cl_count[3]; /* entries narrowed by the keys: settled / still several / no merge found */
 
-/* "YYYY-MM-DDTHH:MM:SS" (or a bare date) -> seconds since 1970, UTC; -1 if
- * not a date.  Days from the civil date (Howard Hinnant's days_from_civil),
- * so that no time zone or timegm() is involved. */
-static int64_t utc_seconds(const char *s) {
-    int y, mo, d, h = 0, mi = 0, se = 0;
-    if (sscanf(s, "%4d-%2d-%2d", &y, &mo, &d) != 3) return -1;
-    if (strlen(s) >= 19) sscanf(s + 11, "%2d:%2d:%2d", &h, &mi, &se);
-    y -= mo <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
-    int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return ((era * 146097 + doe - 719468) * 24 + h) * 3600 + mi * 60 + se;
-}
-
 static void load_changelog(void) {
-    static char line[256], hl[256];
-    char *h[8], *v[8], stamp[40];
-    int nh;
-    if (!strcmp(changelog_path, "none")) return;
-    FILE *f = table_open(changelog_path, hl, (int)sizeof hl, h, 8, &nh);
-    if (!f) return;
-    int cD = csv_col(h, nh, "date"), cT = csv_col(h, nh, "time"), cK = csv_col(h, nh, "config_key");
-    while (fgets(line, sizeof line, f) && nCLM < CL_MAX) {
-        if (csv_split(line, v, 8) != nh || cD < 0 || cT < 0 || cK < 0) continue;
-        snprintf(stamp, sizeof stamp, "%sT%s", v[cD], v[cT]);
-        int64_t t = utc_seconds(stamp);
-        if (t < 0) continue;
-        CLM[nCLM].t = t;
-        snprintf(CLM[nCLM++].key, sizeof CLM[0].key, "%s", v[cK]);
-    }
-    fclose(f);
+    if (strcmp(changelog_path, "none")) nCLM = clr_load(changelog_path, CLM, MAXCLR);
 }
 
 /* Did the merge(s) behind a measured= stamp run config key `key`?  1 yes, 0
