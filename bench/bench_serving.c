@@ -663,19 +663,6 @@ static void row_image(const char *src, const char *version, char *out, size_t n)
     tag_version(c ? c + 1 : version, out, n);
 }
 
-/* The sweep that ran a row (docs/llm.md, "The sweep that ran a row (issue 22,
- * h188)"): InferenceX's Run Sweep workflow runs, on a push to main that
- * touches perf-changelog.yaml (no [skip-sweep]), only the config keys of the
- * changelog entries that push added (utils/process_changelog.py: the diff's
- * '+' lines; a '*' in a key matches any run of characters, re.fullmatch).
- * tools/inferencemax/changelog_runs.csv (changelog_runs.py) lists each push's
- * date (UTC) and key patterns.  Where a row's date, image and clients fit
- * both an MTP and a plain key (agg_spec's "mixed"), the keys the day's pushes
- * ran tell which of the two it was: the MTP key's alone -> MTP, the plain
- * key's alone -> plain, both or neither -> still mixed (read plain).  On
- * 2026-01-14 the only push of the NVIDIA DeepSeek TensorRT-LLM keys was #392
- * (bf3456727, the MTP keys alone, merged 22:26:18 UTC; the InferenceMAX
- * dumps' runs say measured=2026-01-14T22:26:21Z).  --no-changelog: off. */
 /* "YYYY-MM-DDTHH:MM:SS" (or a bare date) -> seconds since 1970, UTC; -1 if
  * not a date.  Days from the civil date (Howard Hinnant's days_from_civil),
  * so that no time zone or timegm() is involved. */
@@ -716,6 +703,19 @@ static int clr_load(const char *path, clr_t *out, int max) {
     return n;
 }
 
+/* The sweep that ran a row (docs/llm.md, "The sweep that ran a row (issue 22,
+ * h188)"): InferenceX's Run Sweep workflow runs, on a push to main that
+ * touches perf-changelog.yaml (no [skip-sweep]), only the config keys of the
+ * changelog entries that push added (utils/process_changelog.py: the diff's
+ * '+' lines; a '*' in a key matches any run of characters, re.fullmatch).
+ * tools/inferencemax/changelog_runs.csv (changelog_runs.py) lists each push's
+ * date (UTC) and key patterns.  Where a row's date, image and clients fit
+ * both an MTP and a plain key (agg_spec's "mixed"), the keys the day's pushes
+ * ran tell which of the two it was: the MTP key's alone -> MTP, the plain
+ * key's alone -> plain, both or neither -> still mixed (read plain).  On
+ * 2026-01-14 the only push of the NVIDIA DeepSeek TensorRT-LLM keys was #392
+ * (bf3456727, the MTP keys alone, merged 22:26:18 UTC; the InferenceMAX
+ * dumps' runs say measured=2026-01-14T22:26:21Z).  --no-changelog: off. */
 static clr_t CLR[MAXCLR];
 static int nCLR = -1, clr_count[3], no_changelog; /* MTP, plain, still mixed */
 static const char *clr_path = "tools/inferencemax/changelog_runs.csv";
