@@ -2627,6 +2627,19 @@ static int lockstep(const sctx *s, const dlp_llm_workload *wl, const serve_plan 
     return 1;
 }
 
+/* What an offline batch's power is the mean over (issue 22, h202): a probe
+ * around LLM.generate() / ModelRunnerCpp.generate() (LLM-Inference-Bench's
+ * run_power.py and benchmark_power.py start NVML sampling before the call
+ * and stop it after) spans the batch's prompts, run first in n_it batches
+ * of bi, as well as its decodes: the cycle is n_it prompt batches and
+ * (G - 1) / yield decode steps, time-weighted as lockstep's.  At 1,024-token
+ * prompts and B 64 the prompts are a tenth of the run at near-peak math,
+ * which the decode step alone lacks.  Nothing fitted. */
+static itime offline_cycle(const sctx *s, const itime *mix, const itime *bi, double n_it, double Gd) {
+    double steps = fmax(0.0, Gd - 1.0) / s->spec_yield;
+    return n_it + steps > 0 ? itime_blend(mix, bi, n_it / (n_it + steps)) : *mix;
+}
+
 /* ---- closed-loop TTFT by iteration-level simulation (h145 prototype) ------
  * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
@@ -3067,7 +3080,10 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         if (sim >= 0) ttft = sim; /* -1: off, no client or out of memory */
     }
     if (wl->phase != DLP_LLM_DECODE_ONLY && ttft < pf1.t) ttft = pf1.t;
-    if (!s->prefill_steps || wl->offline || wl->phase != DLP_LLM_AGG) t->cyc = mix;
+    /* an offline batch's power spans its whole generate(): the n_it prompt
+     * batches first, then the (G - 1) / yield decode steps (offline_cycle) */
+    if (wl->offline && wl->phase == DLP_LLM_AGG) t->cyc = offline_cycle(s, &mix, &bi, n_it, Gd);
+    else if (!s->prefill_steps || wl->phase != DLP_LLM_AGG) t->cyc = mix;
     t->dec = dec, t->pf1 = pf1, t->mix = mix;
     t->vis = vis, t->ttft = ttft, t->tpot = tpot;
 }
