@@ -2385,6 +2385,46 @@ static void t_trt_no_evict_by_hand(void) {
     CHECK(p.preempted > 0);
 }
 
+/* An offline batch's power spans its prompts (h202, llm_serve.c
+ * offline_cycle): LLM-Inference-Bench's probes start before generate() and
+ * stop after it, so the mean is over the n_it prompt batches (TTFT) and the
+ * G - 1 decode steps.  Power is affine in the utilisations below the cap,
+ * P = floor + span (pm um + pc uc), and the batch's utilisations are the
+ * time-weighted means of its parts', so by hand
+ *   P_batch x e2e = P_prompts x TTFT + P_decode x (G - 1) TPOT,
+ * P_prompts the draw of the same batch with one output token (its cycle is
+ * the prompts alone) and P_decode a decode worker's at the same batch and
+ * mean context (its cycle is the decode step alone).  Llama-2-7B fp16 on one
+ * H100, 16 x (1,024 + 1,024), engine sglang (its CPU side is the same served
+ * and offline, and nothing else of it is offline-only); the 16 sequences'
+ * 16 x 2,048 x 524,288 B = 17.2 GB of cache fit beside 13.5 GB of weights,
+ * so none is preempted and the offline decode is the decode step. */
+static void t_offline_power_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction b, pf, dec;
+    const char *m = "meta-llama/Llama-2-7b-hf";
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 16, .max_seqs = 16, .engine = DLP_LLM_ENGINE_SGLANG, .offline = 1};
+    CHECK(serve(m, "h100-sxm", wl, &b, &e) == DLP_OK);
+    CHECK(b.running == 16 && b.preempted == 0);
+    dlp_llm_workload w1 = wl;
+    w1.gen_tokens = 1;
+    CHECK(serve(m, "h100-sxm", w1, &pf, &e) == DLP_OK);
+    dlp_llm_workload wd = wl;
+    wd.offline = 0, wd.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve(m, "h100-sxm", wd, &dec, &e) == DLP_OK);
+    CHECK_NEAR(pf.ttft_ms, b.ttft_ms, 1e-9 * b.ttft_ms);
+    CHECK_NEAR(dec.tpot_ms, b.tpot_ms, 1e-9 * b.tpot_ms);
+    double d = b.e2e_ms - b.ttft_ms;
+    CHECK_NEAR(d, 1023.0 * b.tpot_ms, 1e-9 * d);
+    CHECK(pf.power_per_gpu_w > dec.power_per_gpu_w && pf.power_per_gpu_w < 700.0);
+    double hand = (pf.power_per_gpu_w * b.ttft_ms + dec.power_per_gpu_w * d) / b.e2e_ms;
+    CHECK_NEAR(b.power_per_gpu_w, hand, 1e-9 * hand);
+    CHECK(b.power_per_gpu_w > dec.power_per_gpu_w);
+    fprintf(stderr, "# offline power %.4f W: prompts %.4f W x %.3f ms, decode %.4f W x %.3f ms\n", b.power_per_gpu_w,
+            pf.power_per_gpu_w, b.ttft_ms, dec.power_per_gpu_w, d);
+}
+
 /* SGLang's --scheduler-recv-interval (wl.recv_interval; docs/llm.md,
  * "SGLang's scheduler receive interval"), from SchedulerRecvSkipper's rule:
  * with others decoding, the scheduler reads requests every N decode steps,
@@ -2837,6 +2877,7 @@ int main(void) {
     RUN(t_trt_single_block_attn_by_hand);
     RUN(t_same_prompts_by_hand);
     RUN(t_trt_no_evict_by_hand);
+    RUN(t_offline_power_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
