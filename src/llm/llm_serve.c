@@ -2633,7 +2633,7 @@ static int lockstep(const sctx *s, const dlp_llm_workload *wl, const serve_plan 
  * and stop it after) spans the batch's prompts, run first in n_it batches
  * of bi, as well as its decodes: the cycle is n_it prompt batches and
  * (G - 1) / yield decode steps, time-weighted as lockstep's.  At 1,024-token
- * prompts and B 64 the prompts are a tenth of the run at near-peak math,
+ * prompts and B 64 the prompts are 5-16 % of the run at near-peak math,
  * which the decode step alone lacks.  Nothing fitted. */
 static itime offline_cycle(const sctx *s, const itime *mix, const itime *bi, double n_it, double Gd) {
     double steps = fmax(0.0, Gd - 1.0) / s->spec_yield;
