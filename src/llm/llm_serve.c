@@ -851,8 +851,9 @@ static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_
  * h188; wl->moe_trtllm_gen): moe_config backend TRTLLM runs the trtllm-gen
  * fused MoE (tensorrt_llm/_torch/modules/fused_moe/fused_moe_trtllm_gen.py,
  * routing, both grouped GEMMs and the finalize in trtllm-gen kernels), where
- * MOE_FITFP8's TensorRT-LLM row was timed on the DEEPGEMM kernel (the only
- * block-fp8 kernel of aiconfigurator's TensorRT-LLM B200 table).  FlashInfer
+ * the engine's Blackwell row (MOE_FITFP8_TRT_BW, h205) was timed on the
+ * DEEPGEMM kernel (the only block-fp8 kernel of aiconfigurator's
+ * TensorRT-LLM B200 table).  FlashInfer
  * ships the same trtllm-gen kernels (trtllm_fp8_block_scale_moe), and the
  * same tables time them under vLLM 0.24 (flashinfer_trtllm, monolithic:
  * routing inside, as TensorRT-LLM's runner) and SGLang 0.5.14
