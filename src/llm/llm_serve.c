@@ -833,9 +833,11 @@ static const double MOE_FITFP8[4][3] = {
 };
 /* TensorRT-LLM's block-fp8 MoE on Blackwell (issue 22, h205): the row above
  * pools two kernels, CUTLASS on Hopper (the tables' moe_torch_flow_cutlass,
- * H100 / H200) and DeepGEMM on Blackwell (deepgemm, B200: TensorRT-LLM's
- * fp8 block-scale MoE on SM100, the backend the B200 recipes' DEEPGEMM
- * names), and the pooled eta puts DeepGEMM's whole experts (moe_tp 1: a
+ * H100 / H200) and DeepGEMM on Blackwell (deepgemm, B200: the backend the
+ * B200 recipes' DEEPGEMM names; NVIDIA/TensorRT-LLM fused_moe/ops/
+ * moe_op_deepgemm.py: permute, per-128-group quantisation, two masked
+ * grouped GEMMs with a SiLU + re-quantise kernel between, finalize), and the
+ * pooled eta puts DeepGEMM's whole experts (moe_tp 1: a
  * rank's share under attention DP + EP) at 0.78 of the table.  Refit on the
  * B200 rows alone (444, T <= 32): t0 38.8 us, c 1.019 us, eta 0.652 (MAPE
  * 23.0 %, the pooled row on them 25.9 %; leaving out each of 17 model shapes
