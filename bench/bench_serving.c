@@ -874,14 +874,17 @@ static int parse_moe_backend(const char *line, char *name, int64_t v[2]) {
     return 1;
 }
 static int moe_dec_count, no_moe_backend; /* (h188's switch, below) */
-/* Where the reading is passed: --decode-moe-backend b200 (the GPU h188's
- * fit was timed on) or all (any GPU; the library moves Blackwell only), off
- * by default (it moves silicon TTFT up: docs/llm.md, h197); only at EP 1,
- * the fit's range (balanced, no EP: at EP 8 it took GB200 / GB300's TEP 8
- * decode rows from 13.8 / 13.9 % to 15.6 / 15.3 %). */
-static const char *dec_moe_gpu; /* NULL: off */
+/* Where the reading is passed: --decode-moe-backend all (the default: any
+ * GPU; the library moves Blackwell only), b200 (the GPU h188's fit was timed
+ * on) or none (off).  h197 left it off, as it moved silicon TTFT up; with
+ * DeepGEMM priced as Blackwell's own kernel (the library's
+ * MOE_FITFP8_TRT_BW, h205) both headlines fall with it on (docs/llm.md,
+ * h205).  Only at EP 1, the fit's range (balanced, no EP: at EP 8 it took
+ * GB200 / GB300's TEP 8 decode rows from 13.8 / 13.9 % to 15.6 / 15.3 %). */
+static const char *dec_moe_gpu = "all"; /* "none": off */
 static int dec_moe_scope(const char *sys, int ep) {
-    return dec_moe_gpu && ep <= 1 && (!strcmp(dec_moe_gpu, "all") || !strncmp(sys, dec_moe_gpu, strlen(dec_moe_gpu)));
+    if (!dec_moe_gpu || !strcmp(dec_moe_gpu, "none")) return 0;
+    return ep <= 1 && (!strcmp(dec_moe_gpu, "all") || !strncmp(sys, dec_moe_gpu, strlen(dec_moe_gpu)));
 }
 static int decode_trtllm_gen_of(const char *recipe) {
     static recipe_tab t = {.n = -1};
@@ -2823,7 +2826,7 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
-    if (dec_moe_gpu)
+    if (moe_dec_count)
         printf("\nTensorRT-LLM decode-worker rows at EP 1 whose recipe sets decode moe_config backend TRTLLM "
                "(tools/inferencemax/moe_backend.csv, h197; --decode-moe-backend %s): %d\n",
                dec_moe_gpu, moe_dec_count);

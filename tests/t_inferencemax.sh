@@ -915,8 +915,12 @@ awk -F, -v OFS=, 'NR > 1 && $14 == "mtp" { $15 = "" } { print }' "$tmp/rec_sg.cs
   run t36 4 36 1 36 1
 } | sed 's/,trtllm,,deepseek-ai/,sglang,,deepseek-ai/' >"$S/silicon_sample.csv"
 outs=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg.csv" --rows "$tmp/rows_sg.csv" 2>&1)
-# h197: the bench's decode MoE backend reading is off unless asked (no tally line)
-check "decode MoE backend off by default" bash -c '! grep -q "decode moe_config backend TRTLLM" <<<"$1"' _ "$outs"
+# h197 / h205: the bench's decode MoE backend reading is on by default, a
+# TensorRT-LLM reading: these SGLang rows pass nothing (no tally line), and
+# --decode-moe-backend none leaves their rows as they are
+check "decode MoE backend: no TensorRT-LLM row, no tally line" bash -c '! grep -q "decode moe_config backend TRTLLM" <<<"$1"' _ "$outs"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg.csv" --decode-moe-backend none --rows "$tmp/rows_sgn.csv" >/dev/null 2>&1
+check "decode MoE backend none: SGLang rows unchanged" cmp -s "$tmp/rows_sg.csv" "$tmp/rows_sgn.csv"
 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/rec_sg0.csv" --rows "$tmp/rows_sg0.csv" >/dev/null 2>&1
 a=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg.csv")
 b=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 && $7 == 1 { print $16; exit }' "$tmp/rows_sg0.csv")

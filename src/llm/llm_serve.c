@@ -831,13 +831,31 @@ static const double MOE_FITFP8[4][3] = {
     [DLP_LLM_ENGINE_SGLANG] = {21.3, 0.167, 0.769},
     [DLP_LLM_ENGINE_TRTLLM] = {36.2, 1.027, 0.831},
 };
+/* TensorRT-LLM's block-fp8 MoE on Blackwell (issue 22, h205): the row above
+ * pools two kernels, CUTLASS on Hopper (the tables' moe_torch_flow_cutlass,
+ * H100 / H200) and DeepGEMM on Blackwell (deepgemm, B200: the backend the
+ * B200 recipes' DEEPGEMM names; NVIDIA/TensorRT-LLM fused_moe/ops/
+ * moe_op_deepgemm.py: permute, per-128-group quantisation, two masked
+ * grouped GEMMs with a SiLU + re-quantise kernel between, finalize), and the
+ * pooled eta puts DeepGEMM's whole experts (moe_tp 1: a
+ * rank's share under attention DP + EP) at 0.78 of the table.  Refit on the
+ * B200 rows alone (444, T <= 32): t0 38.8 us, c 1.019 us, eta 0.652 (MAPE
+ * 23.0 %, the pooled row on them 25.9 %; leaving out each of 17 model shapes
+ * held-out 25.2 % row-weighted (DeepSeek-V3's 20.5 %, pooled 29.0 %), each
+ * moe_tp 24.1 %; whole experts median 0.93, pooled 0.78).  Taken by every
+ * Blackwell GPU (B300, GB200, GB300 not in the table); Hopper keeps the
+ * pooled row (its own refit moved silicon TTFT up: docs/llm.md, h205).
+ * tools/moe/fit_16_fp8_moe.py (by_generation).  A fit on kernel tables, not
+ * on serving rows. */
+static const double MOE_FITFP8_TRT_BW[3] = {38.8, 1.019, 0.652};
 static const double MOE_FITW4[3] = {W4A16_MOE_T0_US, W4A16_MOE_EXPERT_US, W4A16_MOE_ETA};
 /* TensorRT-LLM's TRTLLM MoE backend for block fp8 on Blackwell (issue 22,
  * h188; wl->moe_trtllm_gen): moe_config backend TRTLLM runs the trtllm-gen
  * fused MoE (tensorrt_llm/_torch/modules/fused_moe/fused_moe_trtllm_gen.py,
  * routing, both grouped GEMMs and the finalize in trtllm-gen kernels), where
- * MOE_FITFP8's TensorRT-LLM row was timed on the DEEPGEMM kernel (the only
- * block-fp8 kernel of aiconfigurator's TensorRT-LLM B200 table).  FlashInfer
+ * the engine's Blackwell row (MOE_FITFP8_TRT_BW, h205) was timed on the
+ * DEEPGEMM kernel (the only block-fp8 kernel of aiconfigurator's
+ * TensorRT-LLM B200 table).  FlashInfer
  * ships the same trtllm-gen kernels (trtllm_fp8_block_scale_moe), and the
  * same tables time them under vLLM 0.24 (flashinfer_trtllm, monolithic:
  * routing inside, as TensorRT-LLM's runner) and SGLang 0.5.14
@@ -2286,6 +2304,9 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
      * tools/moe/aic_moe_prefill.csv: 0.40 ms at 1,024 tokens of DeepSeek-V3's
      * layer at TP 8) sits nearer the DEEPGEMM fit's 0.51 ms than this fit's
      * 0.28: the engine's fit stays for those steps */
+    /* TensorRT-LLM's block-fp8 experts on Blackwell run DeepGEMM, not the
+     * Hopper CUTLASS kernel the pooled row also fits (MOE_FITFP8_TRT_BW) */
+    if (s->moe_fit == MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM] && d->cc_major >= 10) s->moe_fit = MOE_FITFP8_TRT_BW;
     s->moe_fit_pf = s->moe_fit;
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;

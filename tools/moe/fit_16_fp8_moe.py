@@ -55,7 +55,7 @@ def load(path, max_tokens, cls):
             slice_b = 3.0 * H * I / tp * (2.0 if cls == 16 else 1.0)
             flops = 2.0 * T * k * 3.0 * H * I / tp
             rows.append({'gpu': r['gpu'], 'engine': r['framework'], 'kernel': r['kernel'], 'dtype': r['dtype'],
-                         'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
+                         'shape': (H, I, E, k), 'tp': tp, 'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
                          'f': flops / PEAK[(r['gpu'], min(cls, 16 if cls == 16 else 8))] * 1e6, 'y': float(r['latency_us'])})
     return rows
 
@@ -141,6 +141,7 @@ def main():
             sys.exit(f"fit_16_fp8_moe.py: {path}: only {len(rows)} rows of class {cls}")
         report(cls, rows, npar)
     by_engine(path, max_tokens, npar)
+    by_generation(path, max_tokens, npar)
 
 
 def by_engine(path, max_tokens, npar):
@@ -161,6 +162,46 @@ def by_engine(path, max_tokens, npar):
                 held.append(f"{g} {mape(te, pg):.1f} %")
             print(f"  {NAME[cls]} {eng}: {len(er)} rows: {show(p)}, MAPE {mape(er, p):.1f} % "
                   f"(pooled fit {mape(er, pooled):.1f} %); held-out GPU: {', '.join(held)}")
+
+
+def by_generation(path, max_tokens, npar):
+    """TensorRT-LLM's block-fp8 MoE per GPU generation (issue 22, h205): its
+    table runs CUTLASS on Hopper (moe_torch_flow_cutlass: H100, H200) and
+    DeepGEMM on Blackwell (deepgemm: B200), two kernels, where MOE_FITFP8's
+    TensorRT-LLM row pools them.  Blackwell has one GPU in the table, so its
+    held-out checks leave out each model shape (hidden, inter, experts,
+    top-k) and each expert slicing (moe_tp) in turn; Hopper's leave out each
+    GPU.  The pooled row's error on the same rows beside."""
+    print("TensorRT-LLM fp8 block per generation (the Blackwell row llm_serve.c compiles in: MOE_FITFP8_TRT_BW)")
+    rows = [q for q in load(path, max_tokens, 8) if q['engine'] == 'TRTLLM']
+    pooled = lsq(rows, npar)
+    for gen, gpus in (('Hopper', ('h100', 'h200')), ('Blackwell', ('b200',))):
+        g = [q for q in rows if q['gpu'] in gpus]
+        p = lsq(g, npar)
+        kern = sorted({q['kernel'] for q in g})
+        print(f"  {gen} ({', '.join(kern)}): {len(g)} rows: {show(p)}, MAPE {mape(g, p):.1f} % "
+              f"(pooled fit {mape(g, pooled):.1f} %)")
+        keys = ('gpu',) if len(gpus) > 1 else ('shape', 'tp')
+        for key in keys:
+            held = []
+            for v in sorted({q[key] for q in g}):
+                te = [q for q in g if q[key] == v]
+                pg = lsq([q for q in g if q[key] != v], npar)
+                held.append((mape(te, pg), v, len(te), mape(te, pooled)))
+            lo, hi = min(held), max(held)
+            mean = sum(h[0] * h[2] for h in held) / sum(h[2] for h in held)
+            print(f"    leave out each {key} ({len(held)}): held-out MAPE {lo[0]:.1f}-{hi[0]:.1f} % "
+                  f"(row-weighted {mean:.1f} %; pooled fit on the same rows "
+                  f"{sum(h[3] * h[2] for h in held) / sum(h[2] for h in held):.1f} %)")
+            for h in held:
+                if key != 'shape' or h[1][0] == 7168:
+                    print(f"      {key} {h[1]}: {h[2]} rows, held out {h[0]:.1f} %, pooled {h[3]:.1f} %")
+        # the layer of a DEP 8 rank: whole experts (moe_tp 1)
+        w = [q for q in g if q['tp'] == 1]
+        r = sorted(pred(p, q) / q['y'] for q in w)[len(w) // 2]
+        r0 = sorted(pred(pooled, q) / q['y'] for q in w)[len(w) // 2]
+        print(f"    whole experts (moe_tp 1, {len(w)} rows): MAPE {mape(w, p):.1f} % (pooled {mape(w, pooled):.1f} %), "
+              f"median predicted / measured {r:.2f} (pooled {r0:.2f})")
 
 
 if __name__ == '__main__':
