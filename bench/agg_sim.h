@@ -57,6 +57,8 @@ typedef struct {
     double draft;   /* draft tokens a decode carries (MTP K; 0 without)       */
     double yield;   /* tokens a decode step gives a sequence (>= 1)           */
     double fe_s;    /* client send -> the engine's queue, seconds             */
+    double fe_ttft_s; /* front-end time in the TTFT only (the first token's
+                       way back), which delays no arrival, seconds            */
     int overlap;    /* steps the overlap scheduler adds (1; 0 without)        */
     int warm;       /* requests left out at the start (2 C)                   */
     int measured;   /* requests measured after them (10 C)                    */
@@ -150,7 +152,7 @@ static inline void agg_finish(agg_state *s, int i, double end) {
     agg_req *r = &s->q[i];
     r->last = end;
     if (r->idx >= s->c->warm && r->idx < (long)s->c->warm + s->c->measured) {
-        s->ttft += r->first - r->sent;
+        s->ttft += r->first - r->sent + s->c->fe_ttft_s;
         if (s->c->G > 1) s->tpot += (r->last - r->first) / (s->c->G - 1);
         s->nmeas++;
     }
@@ -214,7 +216,8 @@ static inline void agg_idle(agg_state *s) {
  * memory runs out. */
 static inline int agg_sim_run(const agg_sim_cfg *c, agg_price_fn price, void *pctx, agg_sim_out *out) {
     if (c->clients < 1 || c->slots < 1 || c->ranks < 1 || c->S < 1 || c->G < 1 || !(c->yield >= 1) ||
-        c->measured < 1 || c->warm < 0 || c->overlap < 0 || !(c->fe_s >= 0))
+        c->measured < 1 || c->warm < 0 || c->overlap < 0 || !(c->fe_s >= 0) ||
+        !(c->fe_ttft_s >= 0))
         return -1;
     long n = c->clients;
     agg_state s = {.c = c};

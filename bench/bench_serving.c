@@ -282,6 +282,12 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     if (!agg_sim_mode || strcmp(r->set, "silicon") || wl->engine != DLP_LLM_ENGINE_TRTLLM || wl->phase != DLP_LLM_AGG ||
         wl->offline || wl->rate > 0 || p->running < 1 || wl->concurrency < 1)
         return;
+    /* equal lengths only (agg_sim.h plays them): the gap-analysis rows'
+     * harness; InferenceMAX's draws its outputs in [0.8 G, G] (h152), which
+     * this run does not play (DLP_AGG_SIM_ALL=1 plays them as equal: the
+     * measurement of docs/llm.md h203) */
+    const char *av = getenv("DLP_AGG_SIM_ALL");
+    if (!wl->fixed_lengths && !(av && *av == '1')) return;
     int C = (int)wl->concurrency, ranks = wl->attn_dp > 1 ? wl->attn_dp : 1;
     agg_sim_cfg cfg = {.clients = C, .slots = (int)(p->running < C ? p->running : C), .ranks = ranks,
                        .S = (int)wl->seq, .G = (int)wl->gen_tokens, .draft = wl->spec_tokens,
@@ -293,6 +299,14 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
      * read; docs/llm.md h203 has both) */
     const char *wv = getenv("DLP_AGG_SIM_WARM");
     if (wv && *wv == '1') cfg.warm = 2 * C;
+    /* DLP_AGG_SIM_FE_LOOP=f: only the share f of the front end delays the
+     * next arrival, the rest is in the TTFT alone (a what-if: no source
+     * splits the fitted front end) */
+    const char *fv = getenv("DLP_AGG_SIM_FE_LOOP");
+    if (fv && *fv) {
+        double f = fmin(1.0, fmax(0.0, atof(fv)));
+        cfg.fe_ttft_s = cfg.fe_s * (1.0 - f), cfg.fe_s *= f;
+    }
     sim_price_t pr = {.c = c, .d = d, .wl = wl, .cdt = p->compute_dtype, .S = (double)wl->seq};
     /* the KV cache's bytes as the library takes them (llm.c kv_elem_bytes) */
     int kd = wl->kv_dtype ? wl->kv_dtype : dlp_quant_act_dtype(wl->quant);
