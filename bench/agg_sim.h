@@ -60,6 +60,8 @@ typedef struct {
     double fe_ttft_s; /* front-end time in the TTFT only (the first token's
                        way back), which delays no arrival, seconds            */
     int overlap;    /* steps the overlap scheduler adds (1; 0 without)        */
+    double ratio;   /* lengths drawn in [ratio L, L] (benchmark_serving's
+                       --random-range-ratio); 0: every request S and G        */
     int warm;       /* requests left out at the start (2 C)                   */
     int measured;   /* requests measured after them (10 C)                    */
 } agg_sim_cfg;
@@ -73,6 +75,7 @@ typedef struct {
 /* one request in flight per client: where it is and its times */
 typedef struct {
     double sent, arr, first, last, rem; /* rem: prompt tokens not yet run */
+    int in, out;                        /* this request's prompt and output */
     long seen, fstep, estep; /* step seen in the queue, first-token step, last-token step */
     long idx;                /* order sent                                   */
 } agg_req;
@@ -100,11 +103,26 @@ typedef struct {
     long nmeas;
 } agg_state;
 
+/* A length drawn uniformly from the integers [floor(ratio L), L], as
+ * benchmark_serving.py's sample_uniform does (np.random.randint(int(L r),
+ * L + 1)); a low-discrepancy sequence in u stands for the draws so that a
+ * run is deterministic. */
+static inline int agg_draw(int L, double ratio, double u) {
+    if (!(ratio > 0) || ratio >= 1) return L;
+    int lo = (int)(L * ratio);
+    int k = lo + (int)floor(u * (double)(L - lo + 1));
+    return k > L ? L : k < 1 ? 1 : k;
+}
+
 static inline void agg_send(agg_state *s, int i, double at) {
     if (s->sent >= (long)s->c->warm + s->c->measured) return;
     agg_req *r = &s->q[i];
     r->sent = at, r->arr = at + s->c->fe_s, r->seen = AGG_UNSEEN, r->idx = s->sent++;
-    r->rem = s->c->S;
+    /* the golden ratio's and sqrt(2)'s sequences: outputs and prompts apart */
+    double n = (double)r->idx;
+    r->out = agg_draw(s->c->G, s->c->ratio, fmod(n * 0.6180339887498949, 1.0));
+    r->in = agg_draw(s->c->S, s->c->ratio, fmod(n * 0.4142135623730950 + 0.5, 1.0));
+    r->rem = r->in;
     agg_push(&s->wait, i);
 }
 
@@ -140,11 +158,23 @@ static inline double agg_prompt_tokens(const agg_state *s, long ndec) {
         for (long k = 0; k < agg_len(&s->pend) && took < room; k++) took += fmin(s->q[agg_peek(&s->pend, k)].rem, room - took);
         return took;
     }
-    long per = left >= c->S ? (long)floor(left / c->S) : 0;
-    long k = per * c->ranks;
-    if (k < 1 && ndec == 0) k = 1;
+    /* whole prompts in admission order while they fit a rank's budget
+     * (the ranks filled in turn); the first of a step that decodes nothing
+     * always runs */
     long np = agg_len(&s->pend);
-    return (double)(k < np ? k : np) * c->S;
+    double rank_left = left;
+    int rank = 0;
+    for (long k = 0; k < np; k++) {
+        double in = s->q[agg_peek(&s->pend, k)].rem;
+        if (in > rank_left) {
+            if (took == 0 && ndec == 0) return in;
+            if (++rank >= c->ranks) break;
+            rank_left = left;
+            if (in > rank_left) break;
+        }
+        took += in, rank_left -= in;
+    }
+    return took;
 }
 
 /* a request ends: its times counted if measured, its client sends the next */
@@ -153,7 +183,7 @@ static inline void agg_finish(agg_state *s, int i, double end) {
     r->last = end;
     if (r->idx >= s->c->warm && r->idx < (long)s->c->warm + s->c->measured) {
         s->ttft += r->first - r->sent + s->c->fe_ttft_s;
-        if (s->c->G > 1) s->tpot += (r->last - r->first) / (s->c->G - 1);
+        if (r->out > 1) s->tpot += (r->last - r->first) / (r->out - 1);
         s->nmeas++;
     }
     s->done++;
@@ -162,16 +192,27 @@ static inline void agg_finish(agg_state *s, int i, double end) {
     agg_send(s, i, end);
 }
 
+/* the decoding ring kept in last-token order: a new one moves back past
+ * those that end after it (equal lengths: it stays at the tail) */
+static inline void agg_decode_insert(agg_state *s, int i) {
+    agg_ring *d = &s->dec;
+    long k = d->t++;
+    while (k > d->h && s->q[d->v[(k - 1) % d->n]].estep > s->q[i].estep) {
+        d->v[k % d->n] = d->v[(k - 1) % d->n];
+        k--;
+    }
+    d->v[k % d->n] = i;
+}
+
 /* one step: price, prompts get their first token, decodes that reach their
  * last token end */
 static inline void agg_step(agg_state *s, agg_price_fn price, void *pctx) {
     const agg_sim_cfg *c = s->c;
     long ndec = agg_len(&s->dec);
     double pt = agg_prompt_tokens(s, ndec);
-    double live = ndec ? c->S + 1.0 + c->yield * ((double)s->step - s->sum_first / (double)ndec) : 0;
+    double live = ndec ? c->S * (1.0 + (c->ratio > 0 ? c->ratio : 1.0)) / 2.0 + 1.0 + c->yield * ((double)s->step - s->sum_first / (double)ndec) : 0;
     double dt = price(pctx, (int)ndec, live, pt);
     double end = s->now + dt;
-    long tail = agg_len(&s->dec); /* decodes before this step's prompts join */
     while (pt > 0 && agg_len(&s->pend)) {
         int i = agg_peek(&s->pend, 0);
         agg_req *r = &s->q[i];
@@ -180,16 +221,17 @@ static inline void agg_step(agg_state *s, agg_price_fn price, void *pctx) {
         if (r->rem > 0) break; /* a chunk: the prompt goes on next step */
         s->pend.h++;
         r->first = end, r->fstep = s->step;
-        r->estep = s->step + (long)ceil((c->G - 1.0) / c->yield);
+        r->estep = s->step + (long)ceil((r->out - 1.0) / c->yield);
         if (r->estep == s->step) {
             agg_finish(s, i, end);
             continue;
         }
-        agg_push(&s->dec, i);
+        agg_decode_insert(s, i);
         s->sum_first += (double)s->step;
     }
-    /* the decoding ring is in last-token order (equal lengths) */
-    while (tail-- > 0 && s->q[agg_peek(&s->dec, 0)].estep <= s->step) {
+    /* the decoding ring is in last-token order; a prompt of this step ends
+     * later than the step (an output of one token ended above) */
+    while (agg_len(&s->dec) && s->q[agg_peek(&s->dec, 0)].estep <= s->step) {
         int i = agg_peek(&s->dec, 0);
         s->dec.h++;
         s->sum_first -= (double)s->q[i].fstep;

@@ -282,17 +282,25 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     if (!agg_sim_mode || strcmp(r->set, "silicon") || wl->engine != DLP_LLM_ENGINE_TRTLLM || wl->phase != DLP_LLM_AGG ||
         wl->offline || wl->rate > 0 || p->running < 1 || wl->concurrency < 1)
         return;
-    /* equal lengths only (agg_sim.h plays them): the gap-analysis rows'
-     * harness; InferenceMAX's draws its outputs in [0.8 G, G] (h152), which
-     * this run does not play (DLP_AGG_SIM_ALL=1 plays them as equal: the
-     * measurement of docs/llm.md h203) */
-    const char *av = getenv("DLP_AGG_SIM_ALL");
-    if (!wl->fixed_lengths && !(av && *av == '1')) return;
+    /* the executor's batch waiting and attention-DP balance hold prompts by
+     * rules of their own (batch_wait_s, adp_balance_s in llm_serve.c) that
+     * agg_sim.h does not play: those rows keep the library's answer */
+    if (wl->batch_wait_iters > 0 || wl->adp_balance_iters > 0) return;
     int C = (int)wl->concurrency, ranks = wl->attn_dp > 1 ? wl->attn_dp : 1;
     agg_sim_cfg cfg = {.clients = C, .slots = (int)(p->running < C ? p->running : C), .ranks = ranks,
                        .S = (int)wl->seq, .G = (int)wl->gen_tokens, .draft = wl->spec_tokens,
                        .yield = 1.0 + wl->spec_accepted, .fe_s = p->request_ms * 1e-3, .overlap = 1,
                        .warm = 0, .measured = 10 * C};
+    /* the gap-analysis harness sends equal lengths (h168); InferenceX's
+     * benchmark_serving.py draws prompts and outputs in [0.8 L, L]
+     * (utils/bench_serving/benchmark_serving.py sample_random_requests,
+     * InferenceX 843c6254f; --random-range-ratio 0.8, --num-prompts 10 C,
+     * --num-warmups 2 C awaited before the run) */
+    cfg.ratio = wl->fixed_lengths ? 0 : 0.8;
+    /* DLP_AGG_SIM_FE_MS=x: the front end played as x ms instead of the
+     * library's request_ms (the refit of docs/llm.md h203) */
+    const char *xv = getenv("DLP_AGG_SIM_FE_MS");
+    if (xv && *xv) cfg.fe_s = atof(xv) * 1e-3;
     cfg.budget = wl->fixed_lengths ? (double)(C + wl->seq + 1500) : (double)p->chunk_tokens;
     /* DLP_AGG_SIM_WARM=1: the warm-up not drained (requests 2 C .. 12 C of
      * one continuous run, the reading before perf_analyzer's source was
@@ -316,7 +324,7 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
      * (TensorRT-LLM refuses a prompt over max_num_tokens unchunked) chunked */
     cfg.chunked = cfg.S + ceil((double)cfg.slots / ranks) * (1.0 + cfg.draft) > cfg.budget;
     pr.nd = cfg.slots, pr.grain = fmax(1.0, pr.S / 8.0);
-    double ptmax = cfg.chunked ? cfg.budget * ranks : ranks * fmax(1.0, floor(cfg.budget / pr.S)) * pr.S;
+    double ptmax = fmin(cfg.budget * ranks, cfg.slots * pr.S);
     pr.np = (int)ceil(fmax(ptmax, pr.S) / pr.grain);
     size_t n = 2 * (size_t)(pr.nd + 1) * (size_t)(pr.np + 1);
     pr.t = malloc(n * sizeof *pr.t);
@@ -4906,7 +4914,7 @@ int main(int argc, char **argv) {
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
             fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,spec_k,spec_read");
-            if (agg_sim_mode) fprintf(f, ",agg_sim,lib_ttft_ms,lib_tpot_ms");
+            if (agg_sim_mode) fprintf(f, ",agg_sim,lib_ttft_ms,lib_tpot_ms,bw_iters,adp_iters");
             if (trt_steps_on()) {
                 fprintf(f, ",recipe");
                 for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",trt_step_%d", j);
@@ -4924,7 +4932,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d,%d,%d", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
                         r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep, r->spec_k, r->spec_read);
-                if (agg_sim_mode) fprintf(f, ",%d,%.6g,%.6g", r->simmed, r->lib_ttft_ms, r->lib_tpot_ms);
+                if (agg_sim_mode)
+                    fprintf(f, ",%d,%.6g,%.6g,%d,%d", r->simmed, r->lib_ttft_ms, r->lib_tpot_ms, r->wl.batch_wait_iters,
+                            r->wl.adp_balance_iters);
                 if (trt_steps_on()) {
                     fprintf(f, ",%s", r->recipe);
                     for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",%.6g", r->trt_step_ms[j]);
