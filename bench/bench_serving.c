@@ -302,6 +302,10 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     const char *xv = getenv("DLP_AGG_SIM_FE_MS");
     if (xv && *xv) cfg.fe_s = atof(xv) * 1e-3;
     cfg.budget = wl->fixed_lengths ? (double)(C + wl->seq + 1500) : (double)p->chunk_tokens;
+    /* DLP_AGG_SIM_LIB_BUDGET=1: the library's chunk everywhere (TensorRT-LLM's
+     * 8,192 on the gap-analysis rows; a what-if of docs/llm.md h203) */
+    const char *bv = getenv("DLP_AGG_SIM_LIB_BUDGET");
+    if (bv && *bv == '1') cfg.budget = (double)p->chunk_tokens;
     /* DLP_AGG_SIM_WARM=1: the warm-up not drained (requests 2 C .. 12 C of
      * one continuous run, the reading before perf_analyzer's source was
      * read; docs/llm.md h203 has both) */
