@@ -155,7 +155,8 @@ static inline double agg_prompt_tokens(const agg_state *s, long ndec) {
     double took = 0;
     if (c->chunked) {
         double room = (left > 0 ? left : 0) * c->ranks;
-        for (long k = 0; k < agg_len(&s->pend) && took < room; k++) took += fmin(s->q[agg_peek(&s->pend, k)].rem, room - took);
+        for (long k = 0; k < agg_len(&s->pend) && took < room; k++)
+            took += fmin(s->q[agg_peek(&s->pend, k)].rem, room - took);
         return took;
     }
     /* whole prompts in admission order while they fit a rank's budget
@@ -210,7 +211,10 @@ static inline void agg_step(agg_state *s, agg_price_fn price, void *pctx) {
     const agg_sim_cfg *c = s->c;
     long ndec = agg_len(&s->dec);
     double pt = agg_prompt_tokens(s, ndec);
-    double live = ndec ? c->S * (1.0 + (c->ratio > 0 ? c->ratio : 1.0)) / 2.0 + 1.0 + c->yield * ((double)s->step - s->sum_first / (double)ndec) : 0;
+    /* the decodes' mean live context: the mean prompt, the first token and
+     * yield tokens a step since their first tokens' steps */
+    double in = c->S * (1.0 + (c->ratio > 0 ? c->ratio : 1.0)) / 2.0;
+    double live = ndec ? in + 1.0 + c->yield * ((double)s->step - s->sum_first / (double)ndec) : 0;
     double dt = price(pctx, (int)ndec, live, pt);
     double end = s->now + dt;
     while (pt > 0 && agg_len(&s->pend)) {

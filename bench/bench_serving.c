@@ -4825,7 +4825,8 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] [--agg-sim|--agg-sim-tpot] "
+                        "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
+                        "[--agg-sim|--agg-sim-tpot] "
                         "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
