@@ -344,6 +344,27 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     free(pr.t);
 }
 
+/* --agg-sim's rows: how many were played and their TTFT / TPOT MAPE with the
+ * library's answers and with the played ones (nothing printed without it) */
+static void agg_sim_report(void) {
+    if (!agg_sim_mode) return;
+    double el[2] = {0}, es[2] = {0};
+    long n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!r->simmed || !(r->y[T_TTFT] > 0) || !(r->y[T_TPOT] > 0)) continue;
+        el[0] += fabs(r->lib_ttft_ms - r->y[T_TTFT]) / r->y[T_TTFT];
+        es[0] += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
+        el[1] += fabs(r->lib_tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT];
+        es[1] += fabs(r->a[T_TPOT] - r->y[T_TPOT]) / r->y[T_TPOT];
+        n++;
+    }
+    if (n)
+        printf("\n--agg-sim (h203): %ld aggregated TensorRT-LLM rows played step by step; their TTFT MAPE library %.1f %% "
+               "-> played %.1f %%, TPOT %.1f %% -> %.1f %%%s\n", n, 100 * el[0] / n, 100 * es[0] / n, 100 * el[1] / n,
+               100 * es[1] / n, agg_sim_mode == 2 ? "" : " (TPOT kept: --agg-sim-tpot plays it)");
+}
+
 /* Predict one row; 1 if answered. */
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
@@ -4893,6 +4914,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < main_reasons.k; i++) printf("  %5d  %s\n", main_reasons.n[i], main_reasons.why[i]);
     }
     report("silicon");
+    agg_sim_report();
     mtp_report();
     imax_report();
     slot_wait_report();
