@@ -57,6 +57,8 @@ typedef struct {
     double draft;   /* draft tokens a decode carries (MTP K; 0 without)       */
     double yield;   /* tokens a decode step gives a sequence (>= 1)           */
     double fe_s;    /* client send -> the engine's queue, seconds             */
+    double fe_jitter; /* the front end drawn uniformly in fe_s x [1 - j, 1 + j]
+                       (0: the same for every request)                        */
     double fe_ttft_s; /* front-end time in the TTFT only (the first token's
                        way back), which delays no arrival, seconds            */
     int overlap;    /* steps the overlap scheduler adds (1; 0 without)        */
@@ -117,9 +119,11 @@ static inline int agg_draw(int L, double ratio, double u) {
 static inline void agg_send(agg_state *s, int i, double at) {
     if (s->sent >= (long)s->c->warm + s->c->measured) return;
     agg_req *r = &s->q[i];
-    r->sent = at, r->arr = at + s->c->fe_s, r->seen = AGG_UNSEEN, r->idx = s->sent++;
-    /* the golden ratio's and sqrt(2)'s sequences: outputs and prompts apart */
+    r->sent = at, r->seen = AGG_UNSEEN, r->idx = s->sent++;
+    /* the golden ratio's and sqrt(2)'s sequences: outputs and prompts apart
+     * (sqrt(3)'s: the front end's jitter) */
     double n = (double)r->idx;
+    r->arr = at + s->c->fe_s * (1.0 + s->c->fe_jitter * (2.0 * fmod(n * 0.7320508075688772 + 0.25, 1.0) - 1.0));
     r->out = agg_draw(s->c->G, s->c->ratio, fmod(n * 0.6180339887498949, 1.0));
     r->in = agg_draw(s->c->S, s->c->ratio, fmod(n * 0.4142135623730950 + 0.5, 1.0));
     r->rem = r->in;
@@ -263,7 +267,7 @@ static inline void agg_idle(agg_state *s) {
 static inline int agg_sim_run(const agg_sim_cfg *c, agg_price_fn price, void *pctx, agg_sim_out *out) {
     if (c->clients < 1 || c->slots < 1 || c->ranks < 1 || c->S < 1 || c->G < 1 || !(c->yield >= 1) ||
         c->measured < 1 || c->warm < 0 || c->overlap < 0 || !(c->fe_s >= 0) ||
-        !(c->fe_ttft_s >= 0))
+        !(c->fe_ttft_s >= 0) || !(c->fe_jitter >= 0) || c->fe_jitter > 1)
         return -1;
     long n = c->clients;
     agg_state s = {.c = c};

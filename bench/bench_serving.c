@@ -314,6 +314,10 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     /* DLP_AGG_SIM_FE_LOOP=f: only the share f of the front end delays the
      * next arrival, the rest is in the TTFT alone (a what-if: no source
      * splits the fitted front end) */
+    /* DLP_AGG_SIM_FE_JITTER=j: the front end drawn in [1 - j, 1 + j] x its
+     * mean per request (a what-if) */
+    const char *jv = getenv("DLP_AGG_SIM_FE_JITTER");
+    if (jv && *jv) cfg.fe_jitter = fmin(1.0, fmax(0.0, atof(jv)));
     const char *fv = getenv("DLP_AGG_SIM_FE_LOOP");
     if (fv && *fv) {
         double f = fmin(1.0, fmax(0.0, atof(fv)));

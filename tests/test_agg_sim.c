@@ -90,6 +90,22 @@ static void t_front_end_in_ttft_only(void) {
     CHECK_I64(o.steps, 6);
 }
 
+/* A front end drawn per request: with j = 1 the k-th request's is 50 ms x
+ * (1 + (2 frac(k (sqrt(3) - 1) + 0.25) - 1)): request 0 draws u = 0.25 (25 ms),
+ * request 1 u = frac(0.7320508 + 0.25) = 0.9820508 (98.20508 ms); each then
+ * runs alone on the idle executor (20 ms): TTFT (45 + 118.20508) / 2 =
+ * 81.60254 ms. */
+static void t_front_end_jitter_by_hand(void) {
+    agg_sim_cfg c = base();
+    c.fe_s = 0.050, c.fe_jitter = 1.0;
+    agg_sim_out o;
+    CHECK(agg_sim_run(&c, lin_price, NULL, &o) == 0);
+    CHECK_NEAR(o.ttft_s, (0.045 + 0.020 + 0.05 * (1.0 + (2.0 * 0.9820508075688772 - 1.0))) / 2.0, 1e-12);
+    CHECK_NEAR(o.ttft_s, 0.0816025403784439, 1e-12);
+    c.fe_jitter = 1.5;
+    CHECK(agg_sim_run(&c, lin_price, NULL, &o) == -1);
+}
+
 static void t_refused(void) {
     agg_sim_out o;
     agg_sim_cfg c = base();
@@ -107,6 +123,7 @@ int main(void) {
     RUN(t_slot_wait_by_hand);
     RUN(t_chunked_by_hand);
     RUN(t_front_end_in_ttft_only);
+    RUN(t_front_end_jitter_by_hand);
     RUN(t_refused);
     return TAP_DONE();
 }
