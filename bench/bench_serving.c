@@ -219,7 +219,6 @@ static void trt_pf_steps(row_t *r, const dlp_llm_config *c, const dlp_device *d,
  * (agg_sim_mode 0: every answer as before); 1 the played TTFT replaces the
  * library's, 2 the played TPOT too. */
 static int agg_sim_mode;
-static long agg_sim_rows;
 
 /* a step's price, seconds: the library's iteration at the step's decodes and
  * prompt tokens, linear in the live context between the table's two ends
@@ -263,6 +262,29 @@ static double sim_price(void *v, int n_dec, double live, double pt) {
     return f > 0 ? a + f * (sim_price_ctx(p, 1, n_dec, pt) - a) : a;
 }
 
+/* The what-ifs of docs/llm.md h203, each read from the environment (none
+ * set: the run as agg_sim_row reads it):
+ *  DLP_AGG_SIM_FE_MS=x       the front end played as x ms, not request_ms;
+ *  DLP_AGG_SIM_LIB_BUDGET=1  the library's chunk as the budget everywhere
+ *                            (TensorRT-LLM's 8,192 on the gap-analysis rows);
+ *  DLP_AGG_SIM_WARM=1        the warm-up not drained: requests 2 C .. 12 C of
+ *                            one continuous run;
+ *  DLP_AGG_SIM_FE_JITTER=j   the front end drawn in [1 - j, 1 + j] x its mean;
+ *  DLP_AGG_SIM_FE_LOOP=f     only the share f of the front end delays the next
+ *                            arrival, the rest is in the TTFT alone (no source
+ *                            splits the fitted front end). */
+static void agg_sim_whatifs(agg_sim_cfg *cfg, const dlp_llm_prediction *p) {
+    const char *v;
+    if ((v = getenv("DLP_AGG_SIM_FE_MS")) && *v) cfg->fe_s = atof(v) * 1e-3;
+    if ((v = getenv("DLP_AGG_SIM_LIB_BUDGET")) && *v == '1') cfg->budget = (double)p->chunk_tokens;
+    if ((v = getenv("DLP_AGG_SIM_WARM")) && *v == '1') cfg->warm = 2 * cfg->clients;
+    if ((v = getenv("DLP_AGG_SIM_FE_JITTER")) && *v) cfg->fe_jitter = fmin(1.0, fmax(0.0, atof(v)));
+    if ((v = getenv("DLP_AGG_SIM_FE_LOOP")) && *v) {
+        double f = fmin(1.0, fmax(0.0, atof(v)));
+        cfg->fe_ttft_s = cfg->fe_s * (1.0 - f), cfg->fe_s *= f;
+    }
+}
+
 /* The run a row's harness made (agg_sim.h's header has the sources):
  * aiconfigurator's eval (gap-analysis rows) and InferenceMAX's
  * benchmark_serving.py both finish their 2 C warm-up requests before the
@@ -297,32 +319,8 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
      * InferenceX 843c6254f; --random-range-ratio 0.8, --num-prompts 10 C,
      * --num-warmups 2 C awaited before the run) */
     cfg.ratio = wl->fixed_lengths ? 0 : 0.8;
-    /* DLP_AGG_SIM_FE_MS=x: the front end played as x ms instead of the
-     * library's request_ms (the refit of docs/llm.md h203) */
-    const char *xv = getenv("DLP_AGG_SIM_FE_MS");
-    if (xv && *xv) cfg.fe_s = atof(xv) * 1e-3;
     cfg.budget = wl->fixed_lengths ? (double)(C + wl->seq + 1500) : (double)p->chunk_tokens;
-    /* DLP_AGG_SIM_LIB_BUDGET=1: the library's chunk everywhere (TensorRT-LLM's
-     * 8,192 on the gap-analysis rows; a what-if of docs/llm.md h203) */
-    const char *bv = getenv("DLP_AGG_SIM_LIB_BUDGET");
-    if (bv && *bv == '1') cfg.budget = (double)p->chunk_tokens;
-    /* DLP_AGG_SIM_WARM=1: the warm-up not drained (requests 2 C .. 12 C of
-     * one continuous run, the reading before perf_analyzer's source was
-     * read; docs/llm.md h203 has both) */
-    const char *wv = getenv("DLP_AGG_SIM_WARM");
-    if (wv && *wv == '1') cfg.warm = 2 * C;
-    /* DLP_AGG_SIM_FE_LOOP=f: only the share f of the front end delays the
-     * next arrival, the rest is in the TTFT alone (a what-if: no source
-     * splits the fitted front end) */
-    /* DLP_AGG_SIM_FE_JITTER=j: the front end drawn in [1 - j, 1 + j] x its
-     * mean per request (a what-if) */
-    const char *jv = getenv("DLP_AGG_SIM_FE_JITTER");
-    if (jv && *jv) cfg.fe_jitter = fmin(1.0, fmax(0.0, atof(jv)));
-    const char *fv = getenv("DLP_AGG_SIM_FE_LOOP");
-    if (fv && *fv) {
-        double f = fmin(1.0, fmax(0.0, atof(fv)));
-        cfg.fe_ttft_s = cfg.fe_s * (1.0 - f), cfg.fe_s *= f;
-    }
+    agg_sim_whatifs(&cfg, p);
     sim_price_t pr = {.c = c, .d = d, .wl = wl, .cdt = p->compute_dtype, .S = (double)wl->seq};
     /* the KV cache's bytes as the library takes them (llm.c kv_elem_bytes) */
     int kd = wl->kv_dtype ? wl->kv_dtype : dlp_quant_act_dtype(wl->quant);
@@ -340,7 +338,7 @@ static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, 
     for (size_t i = 0; i < n; i++) pr.t[i] = NAN;
     agg_sim_out o;
     if (!agg_sim_run(&cfg, sim_price, &pr, &o)) {
-        r->simmed = 1, agg_sim_rows++;
+        r->simmed = 1;
         r->lib_ttft_ms = r->a[T_TTFT], r->lib_tpot_ms = r->a[T_TPOT];
         r->a[T_TTFT] = o.ttft_s * 1e3;
         if (agg_sim_mode == 2) r->a[T_TPOT] = o.tpot_s * 1e3;
