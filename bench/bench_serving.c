@@ -43,6 +43,7 @@
 #include "predict/power.h"
 #include "predict/roofline.h"
 #include "bench_csv.h"
+#include "agg_sim.h"
 #include "disagg_wait.h"
 #include "llm/llm_internal.h"
 
@@ -114,6 +115,8 @@ typedef struct {
                                   look-up for the decode cap (0: not looked) */
     char recipe[192];          /* a recipe-count prefill row: its recipe file
                                   (DLP_ROWS_TRT_STEPS only)                 */
+    int simmed;                /* --agg-sim played this row (agg_sim_row)      */
+    double lib_ttft_ms, lib_tpot_ms; /* ... and the library's answers before */
     double trt_step_ms[TRT_STEPS + 1]; /* TensorRT-LLM prefill worker: a context
                                   step with j prompts on every attention-DP
                                   rank, ms, j = 1..TRT_STEPS (trt_pf_steps;
@@ -208,6 +211,162 @@ static void trt_pf_steps(row_t *r, const dlp_llm_config *c, const dlp_device *d,
     }
 }
 
+/* ---- --agg-sim (h203): the harness and TensorRT-LLM's executor played ----
+ * bench/agg_sim.h plays an aggregated TensorRT-LLM row's run step by step;
+ * each step is priced by the library's own iteration (dlp__llm_iter_parts,
+ * the function the serving estimate times its steps with) at the step's
+ * decodes, their mean live context and its whole prompts.  Off by default
+ * (agg_sim_mode 0: every answer as before); 1 the played TTFT replaces the
+ * library's, 2 the played TPOT too. */
+static int agg_sim_mode;
+
+/* a step's price, seconds: the library's iteration at the step's decodes and
+ * prompt tokens, linear in the live context between the table's two ends
+ * (S + 1 and S + G tokens) and in the prompt tokens between multiples of a
+ * grain (S / 8: whole prompts fall on the grid), each grid point priced once */
+typedef struct {
+    const dlp_llm_config *c;
+    const dlp_device *d;
+    const dlp_llm_workload *wl;
+    int cdt, nd, np;
+    double kvb, S, lo, hi, grain;
+    double *t; /* [2][nd + 1][np + 1]; NaN: not priced yet */
+} sim_price_t;
+
+static double sim_price_at(sim_price_t *p, int end, int n_dec, int j) {
+    double *v = &p->t[((size_t)end * (size_t)(p->nd + 1) + (size_t)n_dec) * (size_t)(p->np + 1) + (size_t)j];
+    if (isnan(*v)) {
+        dlp__llm_parts pp;
+        dlp_error e = {0};
+        dlp_status st = dlp__llm_iter_parts(p->c, p->d, p->wl, p->cdt, p->kvb, n_dec, end ? p->hi : p->lo,
+                                            j * p->grain, p->S, &pp, &e);
+        *v = st ? 0 : pp.total_s;
+    }
+    return *v;
+}
+
+static double sim_price_ctx(sim_price_t *p, int end, int n_dec, double pt) {
+    double x = pt / p->grain;
+    int j = (int)floor(x);
+    if (j >= p->np) return sim_price_at(p, end, n_dec, p->np);
+    double a = sim_price_at(p, end, n_dec, j), f = x - j;
+    return f > 1e-9 ? a + f * (sim_price_at(p, end, n_dec, j + 1) - a) : a;
+}
+
+static double sim_price(void *v, int n_dec, double live, double pt) {
+    sim_price_t *p = v;
+    if (n_dec > p->nd) n_dec = p->nd;
+    double f = p->hi > p->lo ? (live - p->lo) / (p->hi - p->lo) : 0;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    double a = sim_price_ctx(p, 0, n_dec, pt);
+    return f > 0 ? a + f * (sim_price_ctx(p, 1, n_dec, pt) - a) : a;
+}
+
+/* The what-ifs of docs/llm.md h203, each read from the environment (none
+ * set: the run as agg_sim_row reads it):
+ *  DLP_AGG_SIM_FE_MS=x       the front end played as x ms, not request_ms;
+ *  DLP_AGG_SIM_LIB_BUDGET=1  the library's chunk as the budget everywhere
+ *                            (TensorRT-LLM's 8,192 on the gap-analysis rows);
+ *  DLP_AGG_SIM_WARM=1        the warm-up not drained: requests 2 C .. 12 C of
+ *                            one continuous run;
+ *  DLP_AGG_SIM_FE_JITTER=j   the front end drawn in [1 - j, 1 + j] x its mean;
+ *  DLP_AGG_SIM_FE_LOOP=f     only the share f of the front end delays the next
+ *                            arrival, the rest is in the TTFT alone (no source
+ *                            splits the fitted front end). */
+static void agg_sim_whatifs(agg_sim_cfg *cfg, const dlp_llm_prediction *p) {
+    const char *v;
+    if ((v = getenv("DLP_AGG_SIM_FE_MS")) && *v) cfg->fe_s = atof(v) * 1e-3;
+    if ((v = getenv("DLP_AGG_SIM_LIB_BUDGET")) && *v == '1') cfg->budget = (double)p->chunk_tokens;
+    if ((v = getenv("DLP_AGG_SIM_WARM")) && *v == '1') cfg->warm = 2 * cfg->clients;
+    if ((v = getenv("DLP_AGG_SIM_FE_JITTER")) && *v) cfg->fe_jitter = fmin(1.0, fmax(0.0, atof(v)));
+    if ((v = getenv("DLP_AGG_SIM_FE_LOOP")) && *v) {
+        double f = fmin(1.0, fmax(0.0, atof(v)));
+        cfg->fe_ttft_s = cfg->fe_s * (1.0 - f), cfg->fe_s *= f;
+    }
+}
+
+/* The run a row's harness made (agg_sim.h's header has the sources):
+ * aiconfigurator's eval (gap-analysis rows) and InferenceMAX's
+ * benchmark_serving.py both finish their 2 C warm-up requests before the
+ * measured ones start (perf_analyzer's ConcurrencyManager::PerformWarmup
+ * joins its worker threads, triton-inference-server/perf_analyzer 263c5f6e
+ * src/concurrency_manager.cc, load_manager.cc WaitForWarmupAndCleanup;
+ * InferenceX benchmark_serving's warm-up is awaited with asyncio.gather), so
+ * the measured run starts from an idle engine with all C at once: warm 0,
+ * 10 C measured.  The executor's budget: the gap-analysis deployments'
+ * max_num_tokens = bs + ISL + 1500 (aiconfigurator's generator, h177), the
+ * library's chunk elsewhere (the recipe's where read, else TensorRT-LLM's
+ * 8,192); its slots: the library's running sequences (max_batch_size, or
+ * fewer where no-evict admission holds fewer whole, h185); the overlap
+ * scheduler on (disable_overlap_scheduler false). */
+static void agg_sim_row(row_t *r, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_prediction *p) {
+    const dlp_llm_workload *wl = &r->wl;
+    if (!agg_sim_mode || strcmp(r->set, "silicon") || wl->engine != DLP_LLM_ENGINE_TRTLLM || wl->phase != DLP_LLM_AGG ||
+        wl->offline || wl->rate > 0 || p->running < 1 || wl->concurrency < 1)
+        return;
+    /* the executor's batch waiting and attention-DP balance hold prompts by
+     * rules of their own (batch_wait_s, adp_balance_s in llm_serve.c) that
+     * agg_sim.h does not play: those rows keep the library's answer */
+    if (wl->batch_wait_iters > 0 || wl->adp_balance_iters > 0) return;
+    int C = (int)wl->concurrency, ranks = wl->attn_dp > 1 ? wl->attn_dp : 1;
+    agg_sim_cfg cfg = {.clients = C, .slots = (int)(p->running < C ? p->running : C), .ranks = ranks,
+                       .S = (int)wl->seq, .G = (int)wl->gen_tokens, .draft = wl->spec_tokens,
+                       .yield = 1.0 + wl->spec_accepted, .fe_s = p->request_ms * 1e-3, .overlap = 1,
+                       .warm = 0, .measured = 10 * C};
+    /* the gap-analysis harness sends equal lengths (h168); InferenceX's
+     * benchmark_serving.py draws prompts and outputs in [0.8 L, L]
+     * (utils/bench_serving/benchmark_serving.py sample_random_requests,
+     * InferenceX 843c6254f; --random-range-ratio 0.8, --num-prompts 10 C,
+     * --num-warmups 2 C awaited before the run) */
+    cfg.ratio = wl->fixed_lengths ? 0 : 0.8;
+    cfg.budget = wl->fixed_lengths ? (double)(C + wl->seq + 1500) : (double)p->chunk_tokens;
+    agg_sim_whatifs(&cfg, p);
+    sim_price_t pr = {.c = c, .d = d, .wl = wl, .cdt = p->compute_dtype, .S = (double)wl->seq};
+    /* the KV cache's bytes as the library takes them (llm.c kv_elem_bytes) */
+    int kd = wl->kv_dtype ? wl->kv_dtype : dlp_quant_act_dtype(wl->quant);
+    pr.kvb = kd == DLP_DT_FLOAT ? 4.0 : (kd == DLP_DT_FLOAT16 || kd == DLP_DT_BFLOAT16) ? 2.0 : 1.0;
+    pr.lo = pr.S + 1.0, pr.hi = pr.S + (double)wl->gen_tokens;
+    /* a run whose whole prompt cannot sit beside a full batch of decodes
+     * (TensorRT-LLM refuses a prompt over max_num_tokens unchunked) chunked */
+    cfg.chunked = cfg.S + ceil((double)cfg.slots / ranks) * (1.0 + cfg.draft) > cfg.budget;
+    pr.nd = cfg.slots, pr.grain = fmax(1.0, pr.S / 8.0);
+    double ptmax = fmin(cfg.budget * ranks, cfg.slots * pr.S);
+    pr.np = (int)ceil(fmax(ptmax, pr.S) / pr.grain);
+    size_t n = 2 * (size_t)(pr.nd + 1) * (size_t)(pr.np + 1);
+    pr.t = malloc(n * sizeof *pr.t);
+    if (!pr.t) return;
+    for (size_t i = 0; i < n; i++) pr.t[i] = NAN;
+    agg_sim_out o;
+    if (!agg_sim_run(&cfg, sim_price, &pr, &o)) {
+        r->simmed = 1;
+        r->lib_ttft_ms = r->a[T_TTFT], r->lib_tpot_ms = r->a[T_TPOT];
+        r->a[T_TTFT] = o.ttft_s * 1e3;
+        if (agg_sim_mode == 2) r->a[T_TPOT] = o.tpot_s * 1e3;
+    }
+    free(pr.t);
+}
+
+/* --agg-sim's rows: how many were played and their TTFT / TPOT MAPE with the
+ * library's answers and with the played ones (nothing printed without it) */
+static void agg_sim_report(void) {
+    if (!agg_sim_mode) return;
+    double el[2] = {0}, es[2] = {0};
+    long n = 0;
+    for (int i = 0; i < nR; i++) {
+        const row_t *r = &R[i];
+        if (!r->simmed || !(r->y[T_TTFT] > 0) || !(r->y[T_TPOT] > 0)) continue;
+        el[0] += fabs(r->lib_ttft_ms - r->y[T_TTFT]) / r->y[T_TTFT];
+        es[0] += fabs(r->a[T_TTFT] - r->y[T_TTFT]) / r->y[T_TTFT];
+        el[1] += fabs(r->lib_tpot_ms - r->y[T_TPOT]) / r->y[T_TPOT];
+        es[1] += fabs(r->a[T_TPOT] - r->y[T_TPOT]) / r->y[T_TPOT];
+        n++;
+    }
+    if (n)
+        printf("\n--agg-sim (h203): %ld aggregated TensorRT-LLM rows played step by step; their TTFT MAPE library %.1f %% "
+               "-> played %.1f %%, TPOT %.1f %% -> %.1f %%%s\n", n, 100 * el[0] / n, 100 * es[0] / n, 100 * el[1] / n,
+               100 * es[1] / n, agg_sim_mode == 2 ? "" : " (TPOT kept: --agg-sim-tpot plays it)");
+}
+
 /* Predict one row; 1 if answered. */
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
@@ -269,6 +428,7 @@ static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
     trt_pf_steps(r, &c, d, p.compute_dtype);
+    agg_sim_row(r, &c, d, &p);
     r->mla = c.kv_lora_rank > 0;
     r->tb_ms = p.ttft_burst_ms, r->ts_ms = p.ttft_steady_ms, r->lockstep = p.lockstep;
     r->um = p.mem_util, r->uc = p.math_util, r->pw = p.power_per_gpu_w, r->tdp = d->tdp_w;
@@ -4692,6 +4852,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
+                        "[--agg-sim|--agg-sim-tpot] "
                         "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
         return 2;
     }
@@ -4705,6 +4866,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
         else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
+        else if (!strcmp(argv[i], "--agg-sim")) agg_sim_mode = 1;
+        else if (!strcmp(argv[i], "--agg-sim-tpot")) agg_sim_mode = 2;
         else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
         else if (!strcmp(argv[i], "--rocm-gemm-c") && i + 1 < argc) dlp__llm_rocm_gemm_c = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
@@ -4756,6 +4919,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < main_reasons.k; i++) printf("  %5d  %s\n", main_reasons.n[i], main_reasons.why[i]);
     }
     report("silicon");
+    agg_sim_report();
     mtp_report();
     imax_report();
     slot_wait_report();
@@ -4782,6 +4946,7 @@ int main(int argc, char **argv) {
             /* the offline-batch targets after the columns older readers index */
             for (int t = T_BASE; t < T_COUNT; t++) fprintf(f, ",y_%d,a_%d", t, t);
             fprintf(f, ",ttft_burst_ms,ttft_steady_ms,family,src_name,slot_c,slot_s,slot_w,ttft_pw_ms,fixed,mixed,lockstep,spec_k,spec_read");
+            if (agg_sim_mode) fprintf(f, ",agg_sim,lib_ttft_ms,lib_tpot_ms,bw_iters,adp_iters");
             if (trt_steps_on()) {
                 fprintf(f, ",recipe");
                 for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",trt_step_%d", j);
@@ -4799,6 +4964,9 @@ int main(int argc, char **argv) {
                 fprintf(f, ",%.6g,%.6g,%s,%s,%lld,%lld,%d,%.6g,%d,%d,%d,%d,%d", r->tb_ms, r->ts_ms, r->family,
                         src_name[r->src], (long long)r->slot_c, (long long)r->slot_s, r->slot_w, r->ttft_pw_ms,
                         r->wl.fixed_lengths, r->wl.mixed_chunk, r->lockstep, r->spec_k, r->spec_read);
+                if (agg_sim_mode)
+                    fprintf(f, ",%d,%.6g,%.6g,%d,%d", r->simmed, r->lib_ttft_ms, r->lib_tpot_ms, r->wl.batch_wait_iters,
+                            r->wl.adp_balance_iters);
                 if (trt_steps_on()) {
                     fprintf(f, ",%s", r->recipe);
                     for (int j = 1; j <= TRT_STEPS; j++) fprintf(f, ",%.6g", r->trt_step_ms[j]);
