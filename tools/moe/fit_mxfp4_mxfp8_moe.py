@@ -17,7 +17,9 @@ Data: aic_moe_w4a8_mxfp8.csv beside this script — aiconfigurator's per-op MoE
 tables (github ai-dynamo/aiconfigurator at 095f58a5, Apache-2.0 (NVIDIA),
 aic-core/src/aiconfigurator_core/systems/data/{b200_sxm,b300_sxm,gb200,gb300}/
 moe/trtllm/1.3.0rc20/moe_perf.parquet, read with the npm package hyparquet;
-ms -> us): moe_dtype w4a8_mxfp4_mxfp8, distribution "balanced", every shape
+ms -> us): moe_dtype w4a8_mxfp4_mxfp8, distributions "balanced" (fitted by
+default) and "power_law_1.2" (the routing aiconfigurator's own MoE model
+prices gpt-oss at: sdk/models/moe.py _power_law_alpha 1.2), every shape
 (gpt-oss-120b 2880 x 2880, 128 experts top 4; gpt-oss-20b, 32 experts; a
 4096 x 2048, 256 experts top 6 shape), every moe_tp x moe_ep (the collector
 builds the rank's own workload under EP: rank-local routing).
@@ -32,7 +34,9 @@ Two forms, as the other formats (src/llm/llm_serve.c):
     F = 2 T k / ep x 3 H I / moe_tp, peak the dense FP8 tensor rate (the
     activations are MXFP8: the MMA runs at the FP8 rate, not FP4's).
 Weighted least squares on relative error; held out leaving out each GPU and
-each shape.  Usage: python3 tools/moe/fit_mxfp4_mxfp8_moe.py
+each shape.  Usage: python3 tools/moe/fit_mxfp4_mxfp8_moe.py [--dist power_law_1.2]
+(then also the two routings side by side for gpt-oss-120b on one B200).
+docs/llm.md h204: a finding, nothing of it compiled in.
 """
 import csv
 import os
@@ -49,10 +53,12 @@ WB = 0.5 + 1.0 / 32.0
 MIN_ROWS = 64
 
 
-def load():
+def load(dist='balanced'):
     rows = []
     with open(os.path.join(HERE, 'aic_moe_w4a8_mxfp8.csv')) as f:
         for r in csv.DictReader(f):
+            if r['distribution'] != dist:
+                continue
             T, H, I, k, E, tp, ep = (int(r[x]) for x in ('tokens', 'hidden', 'inter', 'topk', 'experts', 'moe_tp',
                                                           'moe_ep'))
             g = r['gpu']
@@ -89,8 +95,24 @@ def held_out(rows, fit, err, fmt):
             print('  leave out %s %s: %s; held-out MAPE %.1f %% (%d rows)' % (key, v, fmt(p), err(te, p), len(te)))
 
 
+def side_by_side():
+    """gpt-oss-120b's layer on one B200 (moe_tp 1, moe_ep 1), both routings."""
+    by = {}
+    for dist in ('balanced', 'power_law_1.2'):
+        for q in load(dist):
+            if q['gpu'] == 'b200' and q['shape'] == '2880x2880/128/4' and q['tp'] == 1 and q['ep'] == 1:
+                by.setdefault(q['T'], {})[dist] = q['y']
+    print('gpt-oss-120b, one B200: T, balanced us, power_law_1.2 us (ratio)')
+    for T in sorted(by):
+        b, p = by[T].get('balanced'), by[T].get('power_law_1.2')
+        if b and p:
+            print('  %5d %8.1f %8.1f (%.2f)' % (T, b, p, p / b))
+
+
 def main():
-    rows = load()
+    dist = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == '--dist' else 'balanced'
+    rows = load(dist)
+    print('distribution %s' % dist)
     dec = [q for q in rows if q['T'] <= 32]
     p = lsq(dec, 3)
     print('decode sizes (T <= 32): %d rows: %s, MAPE %.1f %%' % (len(dec), show(p), mape(dec, p)))
@@ -106,6 +128,8 @@ def main():
     print('prefill sizes (>= %d rows an expert): %d rows: %s, MAPE %.1f %%' % (MIN_ROWS, len(pf), fmt(c),
                                                                               pf_mape(pf, c)))
     held_out(pf, affine, pf_mape, fmt)
+    if dist != 'balanced':
+        side_by_side()
 
 
 if __name__ == '__main__':
