@@ -1,4 +1,10 @@
-/* h201: Llama-3.1-8B-FP8 on H200, vLLM (modern), fp8 KV: the decode step and a mixed step, by part */
+/* parts8b.c N RUNNING CTX PROMPT_TOKENS S (issue 22, h201; docs/llm.md): one vLLM
+ * (modern engine) step of nvidia/Llama-3.1-8B-Instruct-FP8 on N x H200 with an
+ * fp8 cache, RUNNING decoding sequences at context CTX and PROMPT_TOKENS prompt
+ * tokens of S-token prompts, split by dlp__llm_iter_parts.  Build from the
+ * repository root:
+ *   cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc tools/inferencemax/h201/parts8b.c \
+ *     build/libdlperf.a $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o /tmp/parts8b */
 #include <stdio.h>
 #include <stdlib.h>
 #include "dlperf.h"
