@@ -1108,3 +1108,22 @@ check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, cou
 got=$(python3 tools/inferencemax/noise_floor.py "$tmp/nf.csv" | tr '\n' ';')
 check "noise_floor: 25.0 / 37.5 % TTFT, 0.0 / 0.0 % TPOT on the twice-measured pair: got '$got'" \
   [ "$got" = "TTFT: 2 rows in 1 configurations measured more than once: best constant per configuration 25.0 % MAPE, the model 37.5 %;TPOT: 2 rows in 1 configurations measured more than once: best constant per configuration 0.0 % MAPE, the model 0.0 %;" ]
+# h201/prefill_bound.py: the peak-rate lower bound of a closed-loop cycle, with
+# 1 G linear parameters, 1 GB of weights, 100 TFLOP/s and 1 TB/s.  By hand:
+# 2 clients of 1,000-token prompts and 11 outputs on one GPU need 2 x 1000 x
+# 2 x 1e9 / 1e14 = 40 ms of prompt math and 10 steps x 1e9 / 1e12 = 10 ms of
+# weights, 50 ms, against a measured 50 + 10 x 10 = 150 ms: share 0.33; on two
+# GPUs half of it, 25 ms, 0.17; 9 clients on one GPU 180 + 10 = 190 ms of a
+# 100 + 100 = 200 ms cycle: 0.95, the one row at 0.9 or more.  A prefill worker
+# (phase 1) and another model are left out.
+{
+  echo "model,system,phase,conc,isl,osl,gpus,y_0,y_1"
+  echo "m,s,0,2,1000,11,1,50,10"
+  echo "m,s,0,2,1000,11,2,50,10"
+  echo "m,s,0,9,1000,11,1,100,10"
+  echo "m,s,1,9,1000,11,1,100,10"
+  echo "other,s,0,9,1000,11,1,100,10"
+} >"$tmp/pb.csv"
+got=$(python3 tools/inferencemax/h201/prefill_bound.py "$tmp/pb.csv" m s 1e9 1e9 1e14 1e12 | tr '\n' ';')
+check "prefill_bound: shares 0.33 / 0.17 / 0.95, one row at 0.9 or more: got '$got'" \
+  [ "$got" = "C 2 n 1 1000/11: cycle 150 ms, bound 50 ms, share 0.33;C 2 n 2 1000/11: cycle 150 ms, bound 25 ms, share 0.17;C 9 n 1 1000/11: cycle 200 ms, bound 190 ms, share 0.95;rows at share >= 0.9: 1;" ]
