@@ -138,6 +138,9 @@ extern int dlp__llm_rocm_floor_off;
 /* TensorRT-LLM admitted as vLLM (on the mean live length, preempting):
  * bench-only, bench_serving --vllm-admission, h185's before. */
 extern int dlp__llm_trt_evict;
+/* The element-wise work as the modern engines' fused kernels (llm_serve.c
+ * fused_elem, issue 22, h198); 0: the one-token graph's unfused bytes. */
+extern int dlp__llm_fused_elem;
 
 /* The same path's decode attention where vLLM runs paged attention V1 for
  * many thread blocks (sequences x query heads > 512): a GQA group's query

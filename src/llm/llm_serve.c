@@ -753,6 +753,9 @@ typedef struct {
     double ar1_gbs;            /* the NVLink rate it runs at (GB/s, both ways) */
     int same_prompts;          /* copies of one prompt, decoded greedily
                                   (wl->same_prompts): routed alike       */
+    int fused_elem;            /* the element-wise work as the engine's fused
+                                  kernels (fused_elem_on, h198); 0: the
+                                  graph's unfused bytes                   */
 } sctx;
 
 typedef struct {
@@ -1611,6 +1614,100 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
 
 static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
 
+/* ---- the element-wise kernels as the engines fuse them (issue 22, h198) ---
+ *
+ * The one-token graph's non-GEMM bytes (other_bytes_pt) are its unfused
+ * lowering: an RMSNorm as Cast, Pow, ReduceMean, Div, Mul (~260 KB a norm
+ * and token for DeepSeek-R1 where one fused kernel moves 28 KB), attention
+ * layout ops the engines never run (docs/llm.md, h181).  The modern engines
+ * run a short list of fused kernels a layer instead, each reading and
+ * writing its rows once:
+ *   - residual add + RMSNorm, before attention and before the MLP, one
+ *     kernel each (vLLM layers/layernorm.py and SGLang layers/layernorm.py
+ *     RMSNorm.forward with a residual: fused_add_rms_norm; TensorRT-LLM
+ *     _torch/modules/rms_norm.py, fused add + norm (+ quant));
+ *   - MLA: q_a_layernorm (kv_a_layernorm beside it) and RoPE with the latent
+ *     cache write; GQA: RoPE with the KV-cache write (TensorRT-LLM's
+ *     QKV preprocessing kernel; vLLM / SGLang rotary then reshape_and_cache,
+ *     counted as one pass here), and a q / k norm where the model has one;
+ *   - the gated activation of a dense MLP or shared expert (silu_and_mul);
+ *   - MoE: routing (top-k over the router logits), the routed rows' permute,
+ *     activation and the finalize / reduce-add back to the token.
+ * aiconfigurator lists the same kernels for its TensorRT-LLM / SGLang / vLLM
+ * models (aic-core/src/aiconfigurator_core/sdk/models/deepseek.py, llama.py,
+ * blocks/moe.py at 095f58a5: add_norm_1 / add_norm_2 of 2h in and 2h out,
+ * q_a_layernorm, rope_kvcache of kv_lora + rope, act_gate of 2I in and I out,
+ * moe_reduce_add of 2h in and h out) and prices each as bytes / (0.8 BW) +
+ * 3 us (query_mem_op; systems/<gpu>.yaml mem_bw_empirical_scaling_factor 0.8,
+ * mem_empirical_constant_latency 3 us, every NVIDIA system).  Those two are
+ * its constants, not fitted here.  dlp__llm_fused_elem: 0 the unfused graph
+ * (the default until the rows say otherwise), 1 these kernels. */
+int dlp__llm_fused_elem;
+#define FUSED_ELEM_ETA 0.8     /* share of the DRAM bandwidth (aiconfigurator) */
+#define FUSED_ELEM_T0_US 3.0   /* per kernel (aiconfigurator)                 */
+
+/* `layers` launches of one fused kernel moving `row_bytes` for each of
+ * `rows` rows */
+static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
+    if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
+    double b = layers * row_bytes * rows;
+    it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
+    it->busy += b / s->bw;
+    it->bm += b / s->bw;
+}
+
+/* Whether the fused list covers the model and the engine: every layer
+ * attention + MLP (a Mamba or Gated DeltaNet mixer has kernels of its own
+ * the list does not hold), a modern engine under CUDA graphs on an NVIDIA
+ * GPU (vllm-v0, eager and ROCm paths keep the graph's bytes). */
+static int fused_elem_on(const sctx *s) {
+    if (!dlp__llm_fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
+    if (!s->d->vendor || strcmp(s->d->vendor, "nvidia")) return 0;
+    for (int64_t l = 0; l < s->c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+        if (s->c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN | DLP_LK_NO_ATTN | DLP_LK_NO_MLP)) return 0;
+    return 1;
+}
+
+/* The attention block's fused kernels over t_local rows a rank */
+static void fused_attn_elem(const sctx *s, itime *it, double L, double t_local) {
+    const dlp_llm_config *c = s->c;
+    double ab = s->p->act_bytes;
+    if (c->kv_lora_rank > 0) {
+        ew_kernel(s, it, L, 2.0 * (double)c->q_lora_rank * ab, t_local);
+        ew_kernel(s, it, L, 2.0 * (double)(c->kv_lora_rank + c->qk_rope_head_dim) * ab, t_local);
+        return;
+    }
+    double hd = (double)(c->head_dim > 0 ? c->head_dim : c->hidden_size / c->num_attention_heads);
+    double nkv = (double)(c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads);
+    double qd = (double)c->num_attention_heads * hd / s->tp_attn, kvd = nkv * hd / s->kv_shard;
+    if (c->qk_norm) ew_kernel(s, it, L, 2.0 * (qd + kvd) * ab, t_local);
+    ew_kernel(s, it, L, 2.0 * (qd + 2.0 * kvd) * ab, t_local);
+}
+
+/* The element-wise kernels of one step: t_local rows on an attention rank,
+ * T in all (the routed rows a GPU holds are T K / ep, as its expert GEMMs') */
+static void fused_elem(const sctx *s, itime *it, double t_local, double T) {
+    const dlp_llm_config *c = s->c;
+    const prof_t *p = s->p;
+    double H = (double)c->hidden_size, ab = p->act_bytes, L = (double)c->num_hidden_layers;
+    double moe_L = c->num_experts > 0 ? (double)p->moe_layers : 0, gate = c->gated_mlp ? 3.0 : 2.0;
+    ew_kernel(s, it, 2.0 * L, 4.0 * H * ab, t_local);          /* add + RMSNorm, twice */
+    fused_attn_elem(s, it, L, t_local);
+    ew_kernel(s, it, L - moe_L, gate * (double)c->intermediate_size / s->tp_attn * ab, t_local);
+    if (moe_L > 0) {
+        double E = (double)c->num_experts, K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1);
+        double Im = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+        double Is = (double)c->shared_expert_intermediate_size, rows = T * K / s->ep;
+        ew_kernel(s, it, moe_L, E * 4.0 + K * 8.0, t_local);    /* routing: logits in, top-k out */
+        ew_kernel(s, it, moe_L, gate * Is / s->tp_attn * ab, t_local);
+        ew_kernel(s, it, moe_L, 2.0 * H * ab, rows);              /* permute */
+        ew_kernel(s, it, moe_L, gate * Im / s->moe_tp * ab, rows); /* activation */
+        ew_kernel(s, it, moe_L, 3.0 * H * ab, t_local);           /* finalize + reduce-add */
+    }
+    ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* embedding rows */
+    ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* final norm */
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1723,8 +1820,12 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
-    it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    if (s->fused_elem) {
+        fused_elem(s, &it, t_local, T);
+    } else {
+        kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
+        it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    }
     if (s->parts) s->parts->other_s = it.t - t0;
     double comm = step_comm_s(s, T, t_local, n_pf);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
@@ -2294,6 +2395,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
+    s->fused_elem = fused_elem_on(s);
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
