@@ -1651,7 +1651,12 @@ int dlp__llm_fused_elem;
 static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
     if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
     double b = layers * row_bytes * rows;
-    it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
+    if (dlp__llm_fused_elem == 2)
+        it->t += layers * fmax(row_bytes * rows / (FUSED_ELEM_ETA * s->bw), T_KERNEL_US * 1e-6);
+    else if (dlp__llm_fused_elem == 3)
+        it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * T_KERNEL_US * 1e-6;
+    else
+        it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
     it->busy += b / s->bw;
     it->bm += b / s->bw;
 }
