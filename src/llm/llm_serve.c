@@ -1673,13 +1673,27 @@ static int fused_elem_on(const sctx *s) {
     return 1;
 }
 
-/* The attention block's fused kernels over t_local rows a rank */
-static void fused_attn_elem(const sctx *s, itime *it, double L, double t_local) {
+/* The attention block's fused kernels over a rank's dec decode rows and pf
+ * prompt rows */
+static void fused_attn_elem(const sctx *s, itime *it, double L, double dec, double pf) {
     const dlp_llm_config *c = s->c;
-    double ab = s->p->act_bytes;
+    double ab = s->p->act_bytes, t_local = dec + pf;
     if (c->kv_lora_rank > 0) {
+        double nh = (double)c->num_attention_heads / s->tp_attn, lat = (double)(c->kv_lora_rank + c->qk_rope_head_dim);
         ew_kernel(s, it, L, 2.0 * (double)c->q_lora_rank * ab, t_local);
-        ew_kernel(s, it, L, 2.0 * (double)(c->kv_lora_rank + c->qk_rope_head_dim) * ab, t_local);
+        /* a decode row: TensorRT-LLM's mla_rope_generation, one kernel,
+         * ropes k_pe and writes the latent to the cache, ropes q_pe inside
+         * the fused q (the absorbed q_nope BMM writes there) and, with an
+         * fp8 cache, copies the whole fused q into the cache's format for
+         * the kernel (quant_q_buffer, heads x (kv_lora + rope);
+         * _torch/modules/attention.py, forward_generation) */
+        ew_kernel(s, it, L, (1.0 + nh) * lat * (ab + s->kv_eb), dec);
+        /* a prompt row: the latent roped into the cache, then q, k, v for
+         * the context kernel (kv_b_proj's k_nope and v and the roped q read,
+         * q and k of nope + rope and v written) */
+        double qk = (double)(c->qk_nope_head_dim + c->qk_rope_head_dim), v = (double)c->v_head_dim;
+        ew_kernel(s, it, L, lat * (ab + s->kv_eb), pf);
+        ew_kernel(s, it, L, nh * ((double)c->qk_nope_head_dim + v + qk + 2.0 * qk + v) * ab, pf);
         return;
     }
     double hd = (double)(c->head_dim > 0 ? c->head_dim : c->hidden_size / c->num_attention_heads);
@@ -1691,13 +1705,13 @@ static void fused_attn_elem(const sctx *s, itime *it, double L, double t_local) 
 
 /* The element-wise kernels of one step: t_local rows on an attention rank,
  * T in all (the routed rows a GPU holds are T K / ep, as its expert GEMMs') */
-static void fused_elem(const sctx *s, itime *it, double t_local, double T) {
+static void fused_elem(const sctx *s, itime *it, double dec, double pf, double T) {
     const dlp_llm_config *c = s->c;
     const prof_t *p = s->p;
-    double H = (double)c->hidden_size, ab = p->act_bytes, L = (double)c->num_hidden_layers;
+    double H = (double)c->hidden_size, ab = p->act_bytes, L = (double)c->num_hidden_layers, t_local = dec + pf;
     double moe_L = c->num_experts > 0 ? (double)p->moe_layers : 0, gate = c->gated_mlp ? 3.0 : 2.0;
     ew_kernel(s, it, 2.0 * L, 4.0 * H * ab, t_local);          /* add + RMSNorm, twice */
-    fused_attn_elem(s, it, L, t_local);
+    fused_attn_elem(s, it, L, dec, pf);
     ew_kernel(s, it, L - moe_L, gate * (double)c->intermediate_size / s->tp_attn * ab, t_local);
     if (moe_L > 0) {
         double E = (double)c->num_experts, K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1);
@@ -1826,7 +1840,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
     if (s->fused_elem) {
-        fused_elem(s, &it, t_local, T);
+        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r, T);
     } else {
         kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
         it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
