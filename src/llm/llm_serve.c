@@ -1719,9 +1719,17 @@ static void fused_elem(const sctx *s, itime *it, double dec, double pf, double T
         double Is = (double)c->shared_expert_intermediate_size, rows = T * K / s->ep;
         ew_kernel(s, it, moe_L, E * 4.0 + K * 8.0, t_local);    /* routing: logits in, top-k out */
         ew_kernel(s, it, moe_L, gate * Is / s->tp_attn * ab, t_local);
-        ew_kernel(s, it, moe_L, 2.0 * H * ab, rows);              /* permute */
-        ew_kernel(s, it, moe_L, gate * Im / s->moe_tp * ab, rows); /* activation */
-        ew_kernel(s, it, moe_L, 3.0 * H * ab, t_local);           /* finalize + reduce-add */
+        /* the routed rows (TensorRT-LLM's CUTLASS MoE, cutlass_kernels/
+         * moe_kernels.cu: expandInputRowsKernel, doActivationKernel,
+         * finalizeMoeRoutingKernel; vLLM / SGLang fused_moe the same three
+         * around its grouped GEMMs): a token read once and each of its rows
+         * written in the experts' input format (db); the gated activation
+         * read in 16 bits, written in that format; each row read back and
+         * the token written, the shared expert's output added */
+        double db = s->a2a_db > 0 ? s->a2a_db : ab;
+        ew_kernel(s, it, moe_L, H * ab * t_local / rows + H * db, rows);
+        ew_kernel(s, it, moe_L, (gate - 1.0) * ab * Im / s->moe_tp + db * Im / s->moe_tp, rows);
+        ew_kernel(s, it, moe_L, H * ab + 2.0 * H * ab * t_local / rows, rows);
     }
     ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* embedding rows */
     ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* final norm */
