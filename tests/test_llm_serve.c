@@ -2746,6 +2746,42 @@ static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int en
     return p.total_s * 1e3;
 }
 
+/* The element-wise work as the engines' fused kernels (issue 22, h198;
+ * llm_serve.c fused_elem, off by default: dlp__llm_fused_elem).  By hand,
+ * Llama-3.1-8B (hidden 4096, 32 layers, 32 heads, 8 KV heads, head_dim 128,
+ * intermediate 14336, gated) bf16 on one H100 SXM (3,350 GB/s), a step of
+ * 1,024 prompt tokens, each kernel bytes / (0.8 BW) + 3 us (aiconfigurator's
+ * query_mem_op), bytes per token:
+ *   two add + RMSNorm a layer, 2h in and 2h out: 2 x 32 x 4 x 4096 x 2 = 2,097,152
+ *   RoPE + cache write, q k v in, q k v out: 32 x 2 x (4096 + 2 x 1024) x 2 = 786,432
+ *   SiLU-mul, 2I in, I out: 32 x 3 x 14336 x 2 = 2,752,512
+ *   embedding rows and the final norm, 2h each: 2 x 2 x 4096 x 2 = 32,768
+ * 5,668,864 B x 1,024 / (0.8 x 3.35e12 B/s) = 2.16601 ms, plus 130 kernels
+ * (64 + 32 + 32 + 2) x 3 us = 0.39 ms: 2.55601 ms.  Off, the graph's
+ * unfused bytes stand, larger; vllm-v0 keeps them either way. */
+static double fused_other_ms(int engine, int on) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e)) return -1;
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 1, .engine = engine, .kv_dtype = DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_PREFILL_ONLY};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    int was = dlp__llm_fused_elem;
+    dlp__llm_fused_elem = on;
+    dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 0, 1.0, 1024, 1024, &p, &e);
+    dlp__llm_fused_elem = was;
+    return st == DLP_OK ? p.other_s * 1e3 : -1;
+}
+
+static void t_fused_elem_by_hand(void) {
+    double on = fused_other_ms(DLP_LLM_ENGINE_MODERN, 1), off = fused_other_ms(DLP_LLM_ENGINE_MODERN, 0);
+    CHECK_NEAR(on, 2.55601, 1e-4);
+    CHECK(off > on);
+    CHECK_NEAR(fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 1), fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 0), 1e-12);
+}
+
 static void t_lone_prompt_adp_by_hand(void) {
     const dlp_device *b200 = dlp_devdb_find(db, "b200");
     dlp_llm_config c;
@@ -2838,6 +2874,7 @@ int main(void) {
     RUN(t_same_prompts_by_hand);
     RUN(t_trt_no_evict_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
+    RUN(t_fused_elem_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

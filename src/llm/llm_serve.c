@@ -1641,7 +1641,10 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
  * 3 us (query_mem_op; systems/<gpu>.yaml mem_bw_empirical_scaling_factor 0.8,
  * mem_empirical_constant_latency 3 us, every NVIDIA system).  Those two are
  * its constants, not fitted here.  dlp__llm_fused_elem: 0 the unfused graph
- * (the default until the rows say otherwise), 1 these kernels. */
+ * (the default: with these kernels silicon TTFT measured 29.4 -> 31.5 % and
+ * TPOT 16.7 -> 17.7 %, the prompt steps and the large decode batches priced
+ * lower where the rows are already under; docs/llm.md, h198), 1 these
+ * kernels (bench_serving --fused-elem 1: the context step h187 / h200 read). */
 int dlp__llm_fused_elem;
 #define FUSED_ELEM_ETA 0.8     /* share of the DRAM bandwidth (aiconfigurator) */
 #define FUSED_ELEM_T0_US 3.0   /* per kernel (aiconfigurator)                 */
@@ -1651,12 +1654,7 @@ int dlp__llm_fused_elem;
 static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
     if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
     double b = layers * row_bytes * rows;
-    if (dlp__llm_fused_elem == 2)
-        it->t += layers * fmax(row_bytes * rows / (FUSED_ELEM_ETA * s->bw), T_KERNEL_US * 1e-6);
-    else if (dlp__llm_fused_elem == 3)
-        it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * T_KERNEL_US * 1e-6;
-    else
-        it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
+    it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
     it->busy += b / s->bw;
     it->bm += b / s->bw;
 }
@@ -1703,8 +1701,9 @@ static void fused_attn_elem(const sctx *s, itime *it, double L, double dec, doub
     ew_kernel(s, it, L, 2.0 * (qd + 2.0 * kvd) * ab, t_local);
 }
 
-/* The element-wise kernels of one step: t_local rows on an attention rank,
- * T in all (the routed rows a GPU holds are T K / ep, as its expert GEMMs') */
+/* The element-wise kernels of one step: dec decode rows and pf prompt rows
+ * on an attention rank, T in all (the routed rows a GPU holds are T K / ep,
+ * as its expert GEMMs'); the norms run whole on every attention TP rank */
 static void fused_elem(const sctx *s, itime *it, double dec, double pf, double T) {
     const dlp_llm_config *c = s->c;
     const prof_t *p = s->p;
