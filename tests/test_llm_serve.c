@@ -2750,14 +2750,15 @@ static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int en
  * llm_serve.c fused_elem, off by default: dlp__llm_fused_elem).  By hand,
  * Llama-3.1-8B (hidden 4096, 32 layers, 32 heads, 8 KV heads, head_dim 128,
  * intermediate 14336, gated) bf16 on one H100 SXM (3,350 GB/s), a step of
- * 1,024 prompt tokens, each kernel bytes / (0.8 BW) + 3 us (aiconfigurator's
- * query_mem_op), bytes per token:
+ * 1,024 prompt tokens, each kernel bytes / (0.6 BW) + 3 us (the share
+ * fitted on vidur's profiles, aiconfigurator's per-kernel constant), bytes
+ * per token:
  *   two add + RMSNorm a layer, 2h in and 2h out: 2 x 32 x 4 x 4096 x 2 = 2,097,152
  *   RoPE + cache write, q k v in, q k v out: 32 x 2 x (4096 + 2 x 1024) x 2 = 786,432
  *   SiLU-mul, 2I in, I out: 32 x 3 x 14336 x 2 = 2,752,512
  *   embedding rows and the final norm, 2h each: 2 x 2 x 4096 x 2 = 32,768
- * 5,668,864 B x 1,024 / (0.8 x 3.35e12 B/s) = 2.16601 ms, plus 130 kernels
- * (64 + 32 + 32 + 2) x 3 us = 0.39 ms: 2.55601 ms.  Off, the graph's
+ * 5,668,864 B x 1,024 / (0.6 x 3.35e12 B/s) = 2.88802 ms, plus 130 kernels
+ * (64 + 32 + 32 + 2) x 3 us = 0.39 ms: 3.27802 ms.  Off, the graph's
  * unfused bytes stand, larger; vllm-v0 keeps them either way. */
 static double fused_other_ms(int engine, int on) {
     dlp_llm_config c;
@@ -2777,7 +2778,7 @@ static double fused_other_ms(int engine, int on) {
 
 static void t_fused_elem_by_hand(void) {
     double on = fused_other_ms(DLP_LLM_ENGINE_MODERN, 1), off = fused_other_ms(DLP_LLM_ENGINE_MODERN, 0);
-    CHECK_NEAR(on, 2.55601, 1e-4);
+    CHECK_NEAR(on, 3.27802, 1e-4);
     CHECK(off > on);
     CHECK_NEAR(fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 1), fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 0), 1e-12);
 }

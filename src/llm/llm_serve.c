@@ -1639,22 +1639,27 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
  * q_a_layernorm, rope_kvcache of kv_lora + rope, act_gate of 2I in and I out,
  * moe_reduce_add of 2h in and h out) and prices each as bytes / (0.8 BW) +
  * 3 us (query_mem_op; systems/<gpu>.yaml mem_bw_empirical_scaling_factor 0.8,
- * mem_empirical_constant_latency 3 us, every NVIDIA system).  Those two are
- * its constants, not fitted here.  dlp__llm_fused_elem: 0 the unfused graph
+ * mem_empirical_constant_latency 3 us, every NVIDIA system).  The 3 us is
+ * its constant; the bandwidth share is fitted on vidur's per-operator
+ * profiles of sarathi's fused kernels (RMSNorm, rotary, SiluAndMul, adds;
+ * A100, H100, A40, TP 1-8: bench_llm.sh vidur --fused-elem 1 --fused-eta E
+ * over E = 0.5 ... 0.8): 0.6, per-layer MAPE 16.8 % (0.8: 27.2 %),
+ * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).  dlp__llm_fused_elem: 0 the unfused graph
  * (the default: with these kernels silicon TTFT measured 29.4 -> 31.5 % and
  * TPOT 16.7 -> 17.7 %, the prompt steps and the large decode batches priced
  * lower where the rows are already under; docs/llm.md, h198), 1 these
  * kernels (bench_serving --fused-elem 1: the context step h187 / h200 read). */
 int dlp__llm_fused_elem;
-#define FUSED_ELEM_ETA 0.8     /* share of the DRAM bandwidth (aiconfigurator) */
+double dlp__llm_fused_eta;     /* bench-only: 0 FUSED_ELEM_ETA                */
+#define FUSED_ELEM_ETA 0.6     /* share of the DRAM bandwidth (vidur fit)     */
 #define FUSED_ELEM_T0_US 3.0   /* per kernel (aiconfigurator)                 */
 
 /* `layers` launches of one fused kernel moving `row_bytes` for each of
  * `rows` rows */
 static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
     if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
-    double b = layers * row_bytes * rows;
-    it->t += b / (FUSED_ELEM_ETA * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
+    double b = layers * row_bytes * rows, eta = dlp__llm_fused_eta > 0 ? dlp__llm_fused_eta : FUSED_ELEM_ETA;
+    it->t += b / (eta * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
     it->busy += b / s->bw;
     it->bm += b / s->bw;
 }
@@ -1704,7 +1709,7 @@ static void fused_attn_elem(const sctx *s, itime *it, double L, double dec, doub
 /* The element-wise kernels of one step: dec decode rows and pf prompt rows
  * on an attention rank, T in all (the routed rows a GPU holds are T K / ep,
  * as its expert GEMMs'); the norms run whole on every attention TP rank */
-static void fused_elem(const sctx *s, itime *it, double dec, double pf, double T) {
+static void fused_elem(const sctx *s, itime *it, double dec, double pf) {
     const dlp_llm_config *c = s->c;
     const prof_t *p = s->p;
     double H = (double)c->hidden_size, ab = p->act_bytes, L = (double)c->num_hidden_layers, t_local = dec + pf;
@@ -1712,26 +1717,46 @@ static void fused_elem(const sctx *s, itime *it, double dec, double pf, double T
     ew_kernel(s, it, 2.0 * L, 4.0 * H * ab, t_local);          /* add + RMSNorm, twice */
     fused_attn_elem(s, it, L, dec, pf);
     ew_kernel(s, it, L - moe_L, gate * (double)c->intermediate_size / s->tp_attn * ab, t_local);
-    if (moe_L > 0) {
-        double E = (double)c->num_experts, K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1);
-        double Im = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
-        double Is = (double)c->shared_expert_intermediate_size, rows = T * K / s->ep;
-        ew_kernel(s, it, moe_L, E * 4.0 + K * 8.0, t_local);    /* routing: logits in, top-k out */
-        ew_kernel(s, it, moe_L, gate * Is / s->tp_attn * ab, t_local);
-        /* the routed rows (TensorRT-LLM's CUTLASS MoE, cutlass_kernels/
-         * moe_kernels.cu: expandInputRowsKernel, doActivationKernel,
-         * finalizeMoeRoutingKernel; vLLM / SGLang fused_moe the same three
-         * around its grouped GEMMs): a token read once and each of its rows
-         * written in the experts' input format (db); the gated activation
-         * read in 16 bits, written in that format; each row read back and
-         * the token written, the shared expert's output added */
-        double db = s->a2a_db > 0 ? s->a2a_db : ab;
-        ew_kernel(s, it, moe_L, H * ab * t_local / rows + H * db, rows);
-        ew_kernel(s, it, moe_L, (gate - 1.0) * ab * Im / s->moe_tp + db * Im / s->moe_tp, rows);
-        ew_kernel(s, it, moe_L, H * ab + 2.0 * H * ab * t_local / rows, rows);
-    }
+    if (moe_L > 0)                                              /* shared expert */
+        ew_kernel(s, it, moe_L, gate * (double)c->shared_expert_intermediate_size / s->tp_attn * ab, t_local);
     ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* embedding rows */
     ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* final norm */
+}
+
+/* The fused-MoE module's own element-wise kernels, t_local tokens on a rank
+ * and T in all: routing and the routed rows' three passes.  aiconfigurator's
+ * MoE tables (the experts' fits, expert_kernel_s) time the whole module
+ * with these inside; iteration() counts them beside the experts' GEMM curve
+ * and not beside those fits. */
+static void fused_moe_elem(const sctx *s, itime *it, double t_local, double T) {
+    const dlp_llm_config *c = s->c;
+    double moe_L = c->num_experts > 0 ? (double)s->p->moe_layers : 0;
+    if (moe_L <= 0) return;
+    double H = (double)c->hidden_size, ab = s->p->act_bytes, gate = c->gated_mlp ? 3.0 : 2.0;
+    double E = (double)c->num_experts, K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1);
+    double Im = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+    double rows = T * K / s->ep, db = s->a2a_db > 0 ? s->a2a_db : ab;
+    ew_kernel(s, it, moe_L, E * 4.0 + K * 8.0, t_local);        /* routing: logits in, top-k out */
+    /* the routed rows (TensorRT-LLM's CUTLASS MoE, cutlass_kernels/
+     * moe_kernels.cu: expandInputRowsKernel, doActivationKernel,
+     * finalizeMoeRoutingKernel; vLLM / SGLang fused_moe the same three
+     * around its grouped GEMMs): a token read once and each of its rows
+     * written in the experts' input format (db); the gated activation read
+     * in 16 bits, written in that format; each row read back and the token
+     * written, the shared expert's output added */
+    ew_kernel(s, it, moe_L, H * ab * t_local / rows + H * db, rows);
+    ew_kernel(s, it, moe_L, (gate - 1.0) * ab * Im / s->moe_tp + db * Im / s->moe_tp, rows);
+    ew_kernel(s, it, moe_L, H * ab + 2.0 * H * ab * t_local / rows, rows);
+}
+
+/* The fused-MoE module's element-wise kernels (fused_moe_elem) a step adds:
+ * beside the experts' GEMM curve, but inside the module fits where those
+ * rule (over_curve: what the fits added over the curve, 0 without one) */
+static double moe_module_ew_s(const sctx *s, itime *it, double t_local, double T, double over_curve) {
+    itime m = {0};
+    fused_moe_elem(s, &m, t_local, T);
+    it->busy += m.busy, it->bm += m.bm;
+    return s->moe_fit ? fmax(0.0, m.t - over_curve) : m.t;
 }
 
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
@@ -1761,6 +1786,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double heads = dec_g * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     double ee = s->moe_fit ? p->expert_elems : 0, gemm_f = 0; /* the GEMMs' FLOPs on one GPU */
     double attn_lin = 0; /* the attention blocks' GEMMs (MLA's prefill floor) */
+    double exp_curve = 0, exp_t = 0; /* the experts on the GEMM curve; as charged */
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0, w4_rows_l = 0;
@@ -1787,13 +1813,16 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
+        if (l->kind == LIN_EXPERT) exp_curve += it.t - t0;
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = expert_kernel_s(s, l, hit_l, m, T, n_pf, w4_rows_l);
             if (km > it.t - t0) it.t = t0 + km;
         }
+        if (l->kind == LIN_EXPERT) exp_t += it.t - t0;
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
+    double moe_ew = s->fused_elem ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
     double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -1847,7 +1876,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
     if (s->fused_elem) {
-        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r, T);
+        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
+        it.t += moe_ew;
     } else {
         kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
         it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
