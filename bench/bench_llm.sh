@@ -50,7 +50,8 @@ fi
 if [ "$cmd" = "vidur" ]; then
   cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_vidur.c "$BUILD/libdlperf.a" \
     $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$BUILD/bench_vidur"
-  exec "$BUILD/bench_vidur" "$SHARED/data"
+  shift
+  exec "$BUILD/bench_vidur" "$SHARED/data" "$@"
 fi
 case "$cmd" in
   all)

@@ -2841,6 +2841,72 @@ static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int en
     return p.total_s * 1e3;
 }
 
+/* The element-wise work as the engines' fused kernels (issue 22, h198;
+ * llm_serve.c fused_elem, off by default: dlp__llm_fused_elem).  By hand,
+ * Llama-3.1-8B (hidden 4096, 32 layers, 32 heads, 8 KV heads, head_dim 128,
+ * intermediate 14336, gated) bf16 on one H100 SXM (3,350 GB/s), a step of
+ * 1,024 prompt tokens, each kernel bytes / (0.6 BW) + 3 us (the share
+ * fitted on vidur's profiles, aiconfigurator's per-kernel constant), bytes
+ * per token:
+ *   two add + RMSNorm a layer, 2h in and 2h out: 2 x 32 x 4 x 4096 x 2 = 2,097,152
+ *   RoPE + cache write, q k v in, q k v out: 32 x 2 x (4096 + 2 x 1024) x 2 = 786,432
+ *   SiLU-mul, 2I in, I out: 32 x 3 x 14336 x 2 = 2,752,512
+ *   embedding rows and the final norm, 2h each: 2 x 2 x 4096 x 2 = 32,768
+ * 5,668,864 B x 1,024 / (0.6 x 3.35e12 B/s) = 2.88802 ms, plus 130 kernels
+ * (64 + 32 + 32 + 2) x 3 us = 0.39 ms: 3.27802 ms.  Off, the graph's
+ * unfused bytes stand, larger; vllm-v0 keeps them either way. */
+static double fused_other_ms(int engine, int on) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e)) return -1;
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 1, .engine = engine, .kv_dtype = DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_PREFILL_ONLY};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    int was = dlp__llm_fused_elem;
+    dlp__llm_fused_elem = on;
+    dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 0, 1.0, 1024, 1024, &p, &e);
+    dlp__llm_fused_elem = was;
+    return st == DLP_OK ? p.other_s * 1e3 : -1;
+}
+
+/* ... and an MoE model's decode step, where the fused-MoE fit rules and
+ * holds the module's own kernels: Qwen3-30B-A3B (hidden 2048, 48 layers all
+ * MoE, 32 heads, 4 KV heads, head_dim 128, q / k norms, no shared expert)
+ * bf16, 8 decode tokens on one H200 (4.8 TB/s), bytes per token:
+ *   add + RMSNorm twice: 2 x 48 x 4 x 2048 x 2 = 1,572,864
+ *   q / k norm: 48 x 2 x (4096 + 512) x 2 = 884,736
+ *   RoPE + cache write: 48 x 2 x (4096 + 2 x 512) x 2 = 983,040
+ *   embedding rows and final norm: 16,384
+ * 3,457,024 B x 8 / (0.6 x 4.8e12) = 9.603 us, plus (96 + 48 + 48 + 2) x
+ * 3 us = 582 us: 0.5916 ms.  The routing, expand, activation and finalize
+ * kernels (4 x 48 x 3 us = 0.58 ms) stay inside the vLLM 16-bit MoE fit,
+ * which is above the GEMM curve by ~49 us a layer (t_moe_16_fp8_by_hand:
+ * 150.3 against ~101 us), 2.4 ms in all. */
+static double fused_moe_other_ms(void) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e)) return -1;
+    const dlp_device *d = dlp_devdb_find(db, "h200");
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_MODERN};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    int was = dlp__llm_fused_elem;
+    dlp__llm_fused_elem = 1;
+    dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 8, 1.0, 0, 0, &p, &e);
+    dlp__llm_fused_elem = was;
+    return st == DLP_OK ? p.other_s * 1e3 : -1;
+}
+
+static void t_fused_elem_by_hand(void) {
+    double on = fused_other_ms(DLP_LLM_ENGINE_MODERN, 1), off = fused_other_ms(DLP_LLM_ENGINE_MODERN, 0);
+    CHECK_NEAR(on, 3.27802, 1e-4);
+    CHECK(off > on);
+    CHECK_NEAR(fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 1), fused_other_ms(DLP_LLM_ENGINE_VLLM_V0, 0), 1e-12);
+    CHECK_NEAR(fused_moe_other_ms(), 0.5916, 1e-4);
+}
+
 static void t_lone_prompt_adp_by_hand(void) {
     const dlp_device *b200 = dlp_devdb_find(db, "b200");
     dlp_llm_config c;
@@ -2935,6 +3001,7 @@ int main(void) {
     RUN(t_trt_no_evict_by_hand);
     RUN(t_offline_power_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
+    RUN(t_fused_elem_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

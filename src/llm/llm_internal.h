@@ -138,6 +138,10 @@ extern int dlp__llm_rocm_floor_off;
 /* TensorRT-LLM admitted as vLLM (on the mean live length, preempting):
  * bench-only, bench_serving --vllm-admission, h185's before. */
 extern int dlp__llm_trt_evict;
+/* The element-wise work as the modern engines' fused kernels (llm_serve.c
+ * fused_elem, issue 22, h198); 0: the one-token graph's unfused bytes. */
+extern int dlp__llm_fused_elem;
+extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 
 /* The same path's decode attention where vLLM runs paged attention V1 for
  * many thread blocks (sequences x query heads > 512): a GQA group's query

@@ -753,6 +753,9 @@ typedef struct {
     double ar1_gbs;            /* the NVLink rate it runs at (GB/s, both ways) */
     int same_prompts;          /* copies of one prompt, decoded greedily
                                   (wl->same_prompts): routed alike       */
+    int fused_elem;            /* the element-wise work as the engine's fused
+                                  kernels (fused_elem_on, h198); 0: the
+                                  graph's unfused bytes                   */
 } sctx;
 
 typedef struct {
@@ -1629,6 +1632,151 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
 
 static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
 
+/* ---- the element-wise kernels as the engines fuse them (issue 22, h198) ---
+ *
+ * The one-token graph's non-GEMM bytes (other_bytes_pt) are its unfused
+ * lowering: an RMSNorm as Cast, Pow, ReduceMean, Div, Mul (~260 KB a norm
+ * and token for DeepSeek-R1 where one fused kernel moves 28 KB), attention
+ * layout ops the engines never run (docs/llm.md, h181).  The modern engines
+ * run a short list of fused kernels a layer instead, each reading and
+ * writing its rows once:
+ *   - residual add + RMSNorm, before attention and before the MLP, one
+ *     kernel each (vLLM layers/layernorm.py and SGLang layers/layernorm.py
+ *     RMSNorm.forward with a residual: fused_add_rms_norm; TensorRT-LLM
+ *     _torch/modules/rms_norm.py, fused add + norm (+ quant));
+ *   - MLA: q_a_layernorm (kv_a_layernorm beside it) and RoPE with the latent
+ *     cache write; GQA: RoPE with the KV-cache write (TensorRT-LLM's
+ *     QKV preprocessing kernel; vLLM / SGLang rotary then reshape_and_cache,
+ *     counted as one pass here), and a q / k norm where the model has one;
+ *   - the gated activation of a dense MLP or shared expert (silu_and_mul);
+ *   - MoE: routing (top-k over the router logits), the routed rows' permute,
+ *     activation and the finalize / reduce-add back to the token.
+ * aiconfigurator lists the same kernels for its TensorRT-LLM / SGLang / vLLM
+ * models (aic-core/src/aiconfigurator_core/sdk/models/deepseek.py, llama.py,
+ * blocks/moe.py at 095f58a5: add_norm_1 / add_norm_2 of 2h in and 2h out,
+ * q_a_layernorm, rope_kvcache of kv_lora + rope, act_gate of 2I in and I out,
+ * moe_reduce_add of 2h in and h out) and prices each as bytes / (0.8 BW) +
+ * 3 us (query_mem_op; systems/<gpu>.yaml mem_bw_empirical_scaling_factor 0.8,
+ * mem_empirical_constant_latency 3 us, every NVIDIA system).  The 3 us is
+ * its constant; the bandwidth share is fitted on vidur's per-operator
+ * profiles of sarathi's fused kernels (RMSNorm, rotary, SiluAndMul, adds;
+ * A100, H100, A40, TP 1-8: bench_llm.sh vidur --fused-elem 1 --fused-eta E
+ * over E = 0.5 ... 0.8): 0.6, per-layer MAPE 16.8 % (0.8: 27.2 %),
+ * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).  dlp__llm_fused_elem: 0 the unfused graph
+ * (the default: with these kernels silicon TTFT measured 29.4 -> 31.5 % and
+ * TPOT 16.7 -> 17.7 %, the prompt steps and the large decode batches priced
+ * lower where the rows are already under; docs/llm.md, h198), 1 these
+ * kernels (bench_serving --fused-elem 1: the context step h187 / h200 read). */
+int dlp__llm_fused_elem;
+double dlp__llm_fused_eta;     /* bench-only: 0 FUSED_ELEM_ETA                */
+#define FUSED_ELEM_ETA 0.6     /* share of the DRAM bandwidth (vidur fit)     */
+#define FUSED_ELEM_T0_US 3.0   /* per kernel (aiconfigurator)                 */
+
+/* `layers` launches of one fused kernel moving `row_bytes` for each of
+ * `rows` rows */
+static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
+    if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
+    double b = layers * row_bytes * rows, eta = dlp__llm_fused_eta > 0 ? dlp__llm_fused_eta : FUSED_ELEM_ETA;
+    it->t += b / (eta * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
+    it->busy += b / s->bw;
+    it->bm += b / s->bw;
+}
+
+/* Whether the fused list covers the model and the engine: every layer
+ * attention + MLP (a Mamba or Gated DeltaNet mixer has kernels of its own
+ * the list does not hold), a modern engine under CUDA graphs on an NVIDIA
+ * GPU (vllm-v0, eager and ROCm paths keep the graph's bytes). */
+static int fused_elem_on(const sctx *s) {
+    if (!dlp__llm_fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
+    if (!s->d->vendor || strcmp(s->d->vendor, "nvidia")) return 0;
+    for (int64_t l = 0; l < s->c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
+        if (s->c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN | DLP_LK_NO_ATTN | DLP_LK_NO_MLP)) return 0;
+    return 1;
+}
+
+/* The attention block's fused kernels over a rank's dec decode rows and pf
+ * prompt rows */
+static void fused_attn_elem(const sctx *s, itime *it, double L, double dec, double pf) {
+    const dlp_llm_config *c = s->c;
+    double ab = s->p->act_bytes, t_local = dec + pf;
+    if (c->kv_lora_rank > 0) {
+        double nh = (double)c->num_attention_heads / s->tp_attn, lat = (double)(c->kv_lora_rank + c->qk_rope_head_dim);
+        ew_kernel(s, it, L, 2.0 * (double)c->q_lora_rank * ab, t_local);
+        /* a decode row: TensorRT-LLM's mla_rope_generation, one kernel,
+         * ropes k_pe and writes the latent to the cache, ropes q_pe inside
+         * the fused q (the absorbed q_nope BMM writes there) and, with an
+         * fp8 cache, copies the whole fused q into the cache's format for
+         * the kernel (quant_q_buffer, heads x (kv_lora + rope);
+         * _torch/modules/attention.py, forward_generation) */
+        ew_kernel(s, it, L, (1.0 + nh) * lat * (ab + s->kv_eb), dec);
+        /* a prompt row: the latent roped into the cache, then q, k, v for
+         * the context kernel (kv_b_proj's k_nope and v and the roped q read,
+         * q and k of nope + rope and v written) */
+        double qk = (double)(c->qk_nope_head_dim + c->qk_rope_head_dim), v = (double)c->v_head_dim;
+        ew_kernel(s, it, L, lat * (ab + s->kv_eb), pf);
+        ew_kernel(s, it, L, nh * ((double)c->qk_nope_head_dim + v + qk + 2.0 * qk + v) * ab, pf);
+        return;
+    }
+    double hd = (double)(c->head_dim > 0 ? c->head_dim : c->hidden_size / c->num_attention_heads);
+    double nkv = (double)(c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads);
+    double qd = (double)c->num_attention_heads * hd / s->tp_attn, kvd = nkv * hd / s->kv_shard;
+    if (c->qk_norm) ew_kernel(s, it, L, 2.0 * (qd + kvd) * ab, t_local);
+    ew_kernel(s, it, L, 2.0 * (qd + 2.0 * kvd) * ab, t_local);
+}
+
+/* The element-wise kernels of one step: dec decode rows and pf prompt rows
+ * on an attention rank, T in all (the routed rows a GPU holds are T K / ep,
+ * as its expert GEMMs'); the norms run whole on every attention TP rank */
+static void fused_elem(const sctx *s, itime *it, double dec, double pf) {
+    const dlp_llm_config *c = s->c;
+    const prof_t *p = s->p;
+    double H = (double)c->hidden_size, ab = p->act_bytes, L = (double)c->num_hidden_layers, t_local = dec + pf;
+    double moe_L = c->num_experts > 0 ? (double)p->moe_layers : 0, gate = c->gated_mlp ? 3.0 : 2.0;
+    ew_kernel(s, it, 2.0 * L, 4.0 * H * ab, t_local);          /* add + RMSNorm, twice */
+    fused_attn_elem(s, it, L, dec, pf);
+    ew_kernel(s, it, L - moe_L, gate * (double)c->intermediate_size / s->tp_attn * ab, t_local);
+    if (moe_L > 0)                                              /* shared expert */
+        ew_kernel(s, it, moe_L, gate * (double)c->shared_expert_intermediate_size / s->tp_attn * ab, t_local);
+    ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* embedding rows */
+    ew_kernel(s, it, 1, 2.0 * H * ab, t_local);                 /* final norm */
+}
+
+/* The fused-MoE module's own element-wise kernels, t_local tokens on a rank
+ * and T in all: routing and the routed rows' three passes.  aiconfigurator's
+ * MoE tables (the experts' fits, expert_kernel_s) time the whole module
+ * with these inside; iteration() counts them beside the experts' GEMM curve
+ * and not beside those fits. */
+static void fused_moe_elem(const sctx *s, itime *it, double t_local, double T) {
+    const dlp_llm_config *c = s->c;
+    double moe_L = c->num_experts > 0 ? (double)s->p->moe_layers : 0;
+    if (moe_L <= 0) return;
+    double H = (double)c->hidden_size, ab = s->p->act_bytes, gate = c->gated_mlp ? 3.0 : 2.0;
+    double E = (double)c->num_experts, K = (double)(c->experts_per_token > 0 ? c->experts_per_token : 1);
+    double Im = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+    double rows = T * K / s->ep, db = s->a2a_db > 0 ? s->a2a_db : ab;
+    ew_kernel(s, it, moe_L, E * 4.0 + K * 8.0, t_local);        /* routing: logits in, top-k out */
+    /* the routed rows (TensorRT-LLM's CUTLASS MoE, cutlass_kernels/
+     * moe_kernels.cu: expandInputRowsKernel, doActivationKernel,
+     * finalizeMoeRoutingKernel; vLLM / SGLang fused_moe the same three
+     * around its grouped GEMMs): a token read once and each of its rows
+     * written in the experts' input format (db); the gated activation read
+     * in 16 bits, written in that format; each row read back and the token
+     * written, the shared expert's output added */
+    ew_kernel(s, it, moe_L, H * ab * t_local / rows + H * db, rows);
+    ew_kernel(s, it, moe_L, (gate - 1.0) * ab * Im / s->moe_tp + db * Im / s->moe_tp, rows);
+    ew_kernel(s, it, moe_L, H * ab + 2.0 * H * ab * t_local / rows, rows);
+}
+
+/* The fused-MoE module's element-wise kernels (fused_moe_elem) a step adds:
+ * beside the experts' GEMM curve, but inside the module fits where those
+ * rule (over_curve: what the fits added over the curve, 0 without one) */
+static double moe_module_ew_s(const sctx *s, itime *it, double t_local, double T, double over_curve) {
+    itime m = {0};
+    fused_moe_elem(s, &m, t_local, T);
+    it->busy += m.busy, it->bm += m.bm;
+    return s->moe_fit ? fmax(0.0, m.t - over_curve) : m.t;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -1656,6 +1804,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     double heads = dec_g * s->spec_q + (pf_len > 0 ? n_pf / pf_len : 0);
     double ee = s->moe_fit ? p->expert_elems : 0, gemm_f = 0; /* the GEMMs' FLOPs on one GPU */
     double attn_lin = 0; /* the attention blocks' GEMMs (MLA's prefill floor) */
+    double exp_curve = 0, exp_t = 0; /* the experts on the GEMM curve; as charged */
     for (int i = 0; i < p->n_lin; i++) {
         const lin_t *l = &p->lin[i];
         double m, k = l->k, n = l->n, wbytes, rows, hit_l = 0, w4_rows_l = 0;
@@ -1682,13 +1831,16 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
+        if (l->kind == LIN_EXPERT) exp_curve += it.t - t0;
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = expert_kernel_s(s, l, hit_l, m, T, n_pf, w4_rows_l);
             if (km > it.t - t0) it.t = t0 + km;
         }
+        if (l->kind == LIN_EXPERT) exp_t += it.t - t0;
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
+    double moe_ew = s->fused_elem ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
     double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -1741,8 +1893,13 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
-    it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    if (s->fused_elem) {
+        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
+        it.t += moe_ew;
+    } else {
+        kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
+        it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+    }
     if (s->parts) s->parts->other_s = it.t - t0;
     double comm = step_comm_s(s, T, t_local, n_pf);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
@@ -2315,6 +2472,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
+    s->fused_elem = fused_elem_on(s);
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
