@@ -1829,10 +1829,20 @@ static void adp_rank_queue(row_t *pf, const row_t *dec) {
  * own burst-and-steady queue term: its TTFT becomes the front end + the
  * played mean + the handoff.  Before the decode-slot wait and the
  * generation loop's poll are composed, as the SGLang queue is. */
+static double trt_ctx_price_x(void) {
+    static double x = -1;
+    if (x < 0) x = getenv("DLP_TRT_CTX_PRICE_X") ? atof(getenv("DLP_TRT_CTX_PRICE_X")) : 1.0;
+    return x > 0 ? x : 1.0;
+}
 static void trt_ctx_queue(row_t *pf, const row_t *dec) {
     if (pf->trt_k < 1 || !(pf->a[T_TTFT] > 0) || (pf->src != SRC_IMAX && pf->src != SRC_DBDUMP)) return;
+    /* DLP_TRT_CTX_PRICE_X=f (a diagnostic, never a prediction: docs/llm.md,
+     * h200): the played steps and lone prompt at f x the library's price, to
+     * read what price the runs' TTFTs imply slice by slice */
+    double f = trt_ctx_price_x(), st[TRT_STEPS];
+    for (int j = 0; j < pf->trt_k; j++) st[j] = f * pf->trt_step_ms[j + 1];
     trt_ctx_cfg g = {.N = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1, .mbs = pf->trt_mbs, .k = pf->trt_k,
-                     .lone_ms = pf->pf_ms, .step_ms = &pf->trt_step_ms[1], .back_ms = pf->kvh_ms + pf->req_ms};
+                     .lone_ms = f * pf->pf_ms, .step_ms = st, .back_ms = pf->kvh_ms + pf->req_ms};
     double q = trt_ctx_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT], SA_RANGE_RATIO,
                                SA_WAVES);
     if (isfinite(q)) pf->a[T_TTFT] = pf->req_ms + q + pf->kvh_ms, trt_ctx_count++;
