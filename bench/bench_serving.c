@@ -117,6 +117,10 @@ typedef struct {
                                   (DLP_ROWS_TRT_STEPS only)                 */
     int simmed;                /* --agg-sim played this row (agg_sim_row)      */
     double lib_ttft_ms, lib_tpot_ms; /* ... and the library's answers before */
+    int trt_mbs, trt_k;        /* TensorRT-LLM recipe prefill row under
+                                  --trt-ctx-sim: the context worker's
+                                  max_batch_size a rank and the prompts a
+                                  rank a step (trt_ctx_of; 0: not played)  */
     double trt_step_ms[TRT_STEPS + 1]; /* TensorRT-LLM prefill worker: a context
                                   step with j prompts on every attention-DP
                                   rank, ms, j = 1..TRT_STEPS (trt_pf_steps;
@@ -200,10 +204,12 @@ static int trt_steps_on(void) {
     return on;
 }
 static void trt_pf_steps(row_t *r, const dlp_llm_config *c, const dlp_device *d, int cdt) {
-    if (!trt_steps_on() || r->wl.phase != DLP_LLM_PREFILL_ONLY || r->wl.engine != DLP_LLM_ENGINE_TRTLLM) return;
+    /* the diagnostic prices all TRT_STEPS; h200's played worker (--trt-ctx-sim) the recipe's k */
+    int nj = trt_steps_on() ? TRT_STEPS : r->trt_k;
+    if (nj < 1 || r->wl.phase != DLP_LLM_PREFILL_ONLY || r->wl.engine != DLP_LLM_ENGINE_TRTLLM) return;
     double N = r->wl.attn_dp > 1 ? r->wl.attn_dp : 1, S = (double)r->wl.seq;
     double kvb = r->wl.kv_dtype == DLP_DT_FLOAT8E4M3FN ? 1.0 : 2.0;
-    for (int j = 1; j <= TRT_STEPS; j++) {
+    for (int j = 1; j <= nj; j++) {
         dlp__llm_parts pp;
         dlp_error e = {0};
         dlp_status st = dlp__llm_iter_parts(c, d, &r->wl, cdt, kvb, 0, 1.0, N * j * S, S, &pp, &e);
@@ -983,13 +989,13 @@ static int eplb_of(const char *recipe) {
 
 /* A table of srt-slurm recipes' settings, one line a recipe (the
  * tables the tools/inferencemax readers write): the recipe's name and
- * two figures, parsed from each line by `parse` (0: not a row, e.g. the
+ * two figures (four for h200's context settings), parsed from each line by `parse` (0: not a row, e.g. the
  * header), at most `max` rows; loaded once, where the file is.  A name the
  * file repeats is found at its first row. */
-#define RTAB_MAX 256
+#define RTAB_MAX 512 /* h187's trt_prefill.csv: 326 recipes */
 typedef struct {
     char name[RTAB_MAX][112];
-    int64_t v[RTAB_MAX][2];
+    int64_t v[RTAB_MAX][4];
     int n; /* -1: not loaded */
 } recipe_tab;
 static void rtab_load(recipe_tab *t, int max, const char *path, int (*parse)(const char *line, char *name, int64_t v[2])) {
@@ -1133,6 +1139,46 @@ static int64_t sglang_max_prefill_of(const char *recipe, int pw) {
     }
     const int64_t *v = rtab_find(&t, recipe);
     return v && v[0] == pw ? v[1] : 0;
+}
+
+/* TensorRT-LLM's context worker settings of its recipes (issue 22, h187 read
+ * them, h200 plays them): tools/inferencemax/h187/trt_prefill.py reads each
+ * recipe's backend.trtllm_config.prefill from NVIDIA/srt-slurm (c88ef731)
+ * into tools/inferencemax/h187/trt_prefill.csv: prefill workers, tensor
+ * parallel size, enable_attention_dp, max_batch_size (a rank's active
+ * requests), max_num_tokens (a rank's step budget), attention_dp_config
+ * set, disable_overlap_scheduler, enable_chunked_prefill.  Kept: v[0]
+ * max_batch_size, v[1] max_num_tokens, v[2] the attention-DP ranks (tp
+ * under attention DP, else 1), v[3] the workers.  A recipe that chunks its
+ * prompts, sets a balance config or runs the overlap scheduler is left out:
+ * the played worker (disagg_wait.h trt_ctx_sim_ms) takes whole prompts,
+ * no balance wait, first tokens the same step.  DLP_TRT_PREFILL=FILE reads
+ * another table (tests). */
+static int trt_ctx_sim_on, trt_ctx_count; /* --trt-ctx-sim (off by default); rows played */
+static int parse_trt_prefill(const char *line, char *name, int64_t v[4]) {
+    int w, tp, adp, mbs, mnt, cfg, no_ovl, chunked;
+    if (sscanf(line, "%111[^,],%d,%d,%d,%d,%d,%d,%d,%d", name, &w, &tp, &adp, &mbs, &mnt, &cfg, &no_ovl, &chunked) != 9)
+        return 0; /* the header, or a recipe missing a setting */
+    if (chunked || cfg || !no_ovl || mbs < 1 || mnt < 1 || tp < 1) return 0;
+    v[0] = mbs, v[1] = mnt, v[2] = adp ? tp : 1, v[3] = w;
+    return 1;
+}
+/* a rank's max_batch_size and k = min(max_batch_size, floor(max_num_tokens /
+ * S)) for the recipe's prefill worker, where the table has it and its
+ * workers and ranks are the row's; 0 (not played) otherwise, or where a
+ * prompt is longer than the budget (the engine would refuse it unchunked)
+ * or k is past the steps the bench prices */
+static void trt_ctx_of(row_t *r, const char *recipe, int pw, int dp, int64_t S) {
+    static recipe_tab t = {.n = -1};
+    if (t.n < 0) {
+        const char *path = getenv("DLP_TRT_PREFILL");
+        rtab_load(&t, RTAB_MAX, path && *path ? path : "tools/inferencemax/h187/trt_prefill.csv", parse_trt_prefill);
+    }
+    const int64_t *v = rtab_find(&t, recipe);
+    if (!v || v[3] != pw || v[2] != (dp > 1 ? dp : 1) || S < 1) return;
+    int64_t k = v[1] / S < v[0] ? v[1] / S : v[0];
+    if (k < 1 || k > TRT_STEPS) return;
+    r->trt_mbs = (int)v[0], r->trt_k = (int)k;
 }
 
 /* The GPU of a recipe's runner group (h162).  extract.py drops
@@ -1935,6 +1981,36 @@ static void adp_rank_queue(row_t *pf, const row_t *dec) {
     if (isfinite(q)) pf->a[T_TTFT] = q, adp_q_count++;
 }
 
+/* h200: a TensorRT-LLM recipe's context worker played request by request
+ * (disagg_wait.h trt_ctx_sim_ms, --trt-ctx-sim): its ranks, the recipe's
+ * max_batch_size and k a rank a step (trt_ctx_of), the step the library's
+ * (trt_pf_steps: j prompts on every rank), a lone prompt its prefill_ms;
+ * sa-bench's closed loop (10 x C requests, the first C at once, outputs
+ * uniform over [0.8, 1] x osl at the decode row's TPOT), a client away
+ * after its step for the KV handoff and the front end as well.  The played
+ * mean (queue and step, the first wave's included) replaces the worker's
+ * own burst-and-steady queue term: its TTFT becomes the front end + the
+ * played mean + the handoff.  Before the decode-slot wait and the
+ * generation loop's poll are composed, as the SGLang queue is. */
+static double trt_ctx_price_x(void) {
+    static double x = -1;
+    if (x < 0) x = getenv("DLP_TRT_CTX_PRICE_X") ? atof(getenv("DLP_TRT_CTX_PRICE_X")) : 1.0;
+    return x > 0 ? x : 1.0;
+}
+static void trt_ctx_queue(row_t *pf, const row_t *dec) {
+    if (pf->trt_k < 1 || !(pf->a[T_TTFT] > 0) || (pf->src != SRC_IMAX && pf->src != SRC_DBDUMP)) return;
+    /* DLP_TRT_CTX_PRICE_X=f (a diagnostic, never a prediction: docs/llm.md,
+     * h200): the played steps and lone prompt at f x the library's price, to
+     * read what price the runs' TTFTs imply slice by slice */
+    double f = trt_ctx_price_x(), st[TRT_STEPS];
+    for (int j = 0; j < pf->trt_k; j++) st[j] = f * pf->trt_step_ms[j + 1];
+    trt_ctx_cfg g = {.N = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1, .mbs = pf->trt_mbs, .k = pf->trt_k,
+                     .lone_ms = f * pf->pf_ms, .step_ms = st, .back_ms = pf->kvh_ms + pf->req_ms};
+    double q = trt_ctx_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT], SA_RANGE_RATIO,
+                               SA_WAVES);
+    if (isfinite(q)) pf->a[T_TTFT] = pf->req_ms + q + pf->kvh_ms, trt_ctx_count++;
+}
+
 /* TensorRT-LLM's generation loop between the KV transfer and the first
  * token (disagg_wait.h trtllm_gen_first_token_ms, h175): added to the
  * client's TTFT of a TensorRT-LLM prefill worker's row, after any slot wait
@@ -2224,6 +2300,7 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->redundant = rp ? rp->red_p : 0;
             if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
+            if (rp && trt_ctx_sim_on && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
@@ -2293,6 +2370,7 @@ static void load_silicon(const char *root) {
             if (predict_row(r, v[cM], dev)) {
                 nR++;
                 if (pfr) adp_rank_queue(pfr, r);
+                if (pfr) trt_ctx_queue(pfr, r);
                 /* counts in the data or from the recipe, and the decode cap:
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
@@ -2994,6 +3072,9 @@ static void imax_report(void) {
         printf("\nTensorRT-LLM prefill-worker rows given the generation loop's poll before the first token "
                "(trtllm_gen_first_token_ms, h175%s): %d, of which an MLA latent sent to several TP ranks: %d\n",
                no_gen_poll ? "; off: --no-gen-poll" : "", nGenPoll, nMlaCopies);
+    if (trt_ctx_sim_on)
+        printf("\nTensorRT-LLM recipe context workers played request by request (--trt-ctx-sim, trt_ctx_sim_ms, h200): "
+               "%d rows\n", trt_ctx_count);
     if (adp_q_count + played_q_count)
         printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
                " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
@@ -4853,7 +4934,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -4880,6 +4961,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
+        else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--changelog") && i + 1 < argc) changelog_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];

@@ -252,6 +252,139 @@ static inline double sglang_queue_wait_ms(int64_t C, int dp, double one_ms, doub
     return r;
 }
 
+/* ---- TensorRT-LLM's context worker played request by request (h200) ------
+ * What the context (prefill) worker of a disaggregated TensorRT-LLM run does
+ * with its requests (docs/llm.md, h187 read it; h200 plays it):
+ * - every srt-slurm recipe's prefill section sets disable_overlap_scheduler
+ *   (326 of 326), so the worker runs py_executor.py's _executor_loop: a step
+ *   fetches new requests, schedules, runs the forward and returns the
+ *   scheduled prompts' first tokens in the same iteration; a worker with no
+ *   active request blocks in the fetch until one comes;
+ * - under attention DP the fetch (executor_request_queue.py,
+ *   _fetch_new_requests_attention_dp) admits at most tp_size x
+ *   max_num_active_requests in all, and _balance_requests_across_ranks hands
+ *   each admitted request to the rank with the fewest active prompt tokens
+ *   (a heap over (tokens, requests, rank): with equal prompts the rank with
+ *   the fewest requests, the lowest index on a tie); no recipe sets
+ *   attention_dp_config, so no balance wait (AttentionDpConfig.enable_balance
+ *   defaults to False);
+ * - each rank's scheduler takes whole context requests while they fit its
+ *   max_num_tokens (microBatchScheduler.cpp; no chunking where the recipe
+ *   leaves enable_chunked_prefill off), at most max_batch_size active: k =
+ *   min(max_batch_size, floor(max_num_tokens / ISL)) prompts a rank a step,
+ *   first come first served on the rank;
+ * - the ranks step together (the MoE's all-to-all joins them every layer), so
+ *   a step lasts the busiest rank's: j prompts on it, priced as j on every
+ *   rank (step_ms[j - 1]); a step of one prompt on m of the N ranks between
+ *   the lone prompt (m = 1) and one on every rank (m = N), linearly in m.
+ * The clients are sa-bench's closed loop (h164): C clients, the first C
+ * requests sent at once, each next one when the client's last output ends:
+ * back_ms (the KV handoff and the front end) plus its decode, away_ms[j] for
+ * request j.  Returns the mean time from a request's arrival to the end of
+ * its step over all n requests (the first wave's included), ms; NaN where
+ * the inputs are not usable or memory is short. */
+typedef struct {
+    int N, mbs, k;         /* attention-DP ranks (1 without), a rank's max_batch_size, prompts a rank a step */
+    double lone_ms;        /* one prompt alone on the worker */
+    const double *step_ms; /* step_ms[j - 1]: j prompts on every rank, j = 1..k */
+    double back_ms;        /* from a prompt's step end to its client's decode */
+} trt_ctx_cfg;
+
+/* the step's ms: the busiest rank holds j prompts, the ranks m in all */
+static inline double trt_ctx_step_ms(const trt_ctx_cfg *g, int j, int m) {
+    if (j > 1) return g->step_ms[j - 1];
+    if (g->N <= 1) return g->lone_ms;
+    return g->lone_ms + (g->step_ms[0] - g->lone_ms) * (double)(m - 1) / (double)(g->N - 1);
+}
+
+/* the worker's state: clients (arrival heap, each one's arrival time and
+ * request), the fetch's FIFO of requests that arrived, each rank's FIFO of
+ * admitted requests (a ring of mbs) */
+typedef struct {
+    double *t;
+    int32_t *heap, *wq, *rq;
+    int64_t *req;
+    int *rlen, *rhead;
+    int64_t hn, wh, wn, active;
+} trt_ctx_state;
+
+static inline void trt_ctx_free(trt_ctx_state *w) {
+    free(w->t), free(w->heap), free(w->wq), free(w->rq), free(w->req), free(w->rlen), free(w->rhead);
+}
+static inline int trt_ctx_alloc(trt_ctx_state *w, int64_t C, const trt_ctx_cfg *g) {
+    *w = (trt_ctx_state){0};
+    w->t = malloc((size_t)C * sizeof *w->t), w->heap = malloc((size_t)C * sizeof *w->heap);
+    w->wq = malloc((size_t)C * sizeof *w->wq), w->req = malloc((size_t)C * sizeof *w->req);
+    w->rq = malloc((size_t)g->N * (size_t)g->mbs * sizeof *w->rq);
+    w->rlen = calloc((size_t)g->N, sizeof *w->rlen), w->rhead = calloc((size_t)g->N, sizeof *w->rhead);
+    if (w->t && w->heap && w->wq && w->req && w->rq && w->rlen && w->rhead) return 1;
+    trt_ctx_free(w);
+    return 0;
+}
+
+/* the fetch: the requests arrived by `now` join the FIFO, then up to N mbs
+ * active in all go, in order, each to the rank holding the fewest */
+static inline void trt_ctx_fetch(trt_ctx_state *w, const trt_ctx_cfg *g, int64_t C, double now) {
+    while (w->hn > 0 && w->t[w->heap[0]] <= now) w->wq[(w->wh + w->wn++) % C] = dw_pop(w->heap, &w->hn, w->t);
+    while (w->wn > 0 && w->active < (int64_t)g->N * g->mbs) {
+        int r = 0;
+        for (int i = 1; i < g->N; i++)
+            if (w->rlen[i] < w->rlen[r]) r = i;
+        w->rq[r * g->mbs + (w->rhead[r] + w->rlen[r]++) % g->mbs] = w->wq[w->wh];
+        w->wh = (w->wh + 1) % C, w->wn--, w->active++;
+    }
+}
+
+static inline double trt_ctx_sim_ms(int64_t C, const trt_ctx_cfg *g, const double *away_ms, int64_t n) {
+    if (C < 1 || C > INT32_MAX || n < 1 || g->N < 1 || g->mbs < 1 || g->k < 1 || g->k > g->mbs ||
+        !(g->lone_ms > 0) || !(g->back_ms >= 0) || !g->step_ms)
+        return NAN;
+    for (int j = 0; j < g->k; j++)
+        if (!(g->step_ms[j] > 0) || !isfinite(g->step_ms[j])) return NAN;
+    trt_ctx_state w;
+    if (!trt_ctx_alloc(&w, C, g)) return NAN;
+    int64_t sent = 0, done = 0;
+    for (int32_t c = 0; c < (int32_t)C && sent < n; c++) w.t[c] = 0, w.req[c] = sent++, dw_push(w.heap, &w.hn, w.t, c);
+    double now = 0, sum = 0;
+    while (done < n) {
+        trt_ctx_fetch(&w, g, C, now);
+        if (w.active == 0) { /* idle: the fetch blocks until the next request */
+            if (w.hn == 0) break;
+            now = w.t[w.heap[0]];
+            continue;
+        }
+        int j = 0, m = 0;
+        for (int r = 0; r < g->N; r++) {
+            int s = w.rlen[r] < g->k ? w.rlen[r] : g->k;
+            j = s > j ? s : j, m += s;
+        }
+        now += trt_ctx_step_ms(g, j, m);
+        for (int r = 0; r < g->N; r++)
+            for (int s = w.rlen[r] < g->k ? w.rlen[r] : g->k; s > 0; s--) {
+                int32_t c = w.rq[r * g->mbs + w.rhead[r]];
+                w.rhead[r] = (w.rhead[r] + 1) % g->mbs, w.rlen[r]--, w.active--;
+                sum += now - w.t[c], done++;
+                if (sent < n) /* the client's next request, after its output */
+                    w.t[c] = now + g->back_ms + away_ms[w.req[c]], w.req[c] = sent++, dw_push(w.heap, &w.hn, w.t, c);
+            }
+    }
+    trt_ctx_free(&w);
+    return done ? sum / (double)done : NAN;
+}
+
+/* trt_ctx_sim_ms with sa-bench's lengths: waves x C requests, each decoding
+ * slot_ms (gen x TPOT) times a length uniform over [range_ratio, 1] (a fixed
+ * generator: the same answer every call). */
+static inline double trt_ctx_mean_ms(int64_t C, const trt_ctx_cfg *g, double slot_ms, double range_ratio, int waves) {
+    if (C < 1 || waves < 1 || !(slot_ms >= 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
+    int64_t n = C * waves;
+    double *len = sa_bench_lengths(n, slot_ms, range_ratio);
+    if (!len) return NAN;
+    double r = trt_ctx_sim_ms(C, g, len, n);
+    free(len);
+    return r;
+}
+
 /* ---- TensorRT-LLM's generation worker: admission to first token (h175) -----
  * What the generation (decode) worker does with a disaggregated request
  * (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,

@@ -186,6 +186,38 @@ check "trt steps: c4's prefill row names its recipe: got '$got'" \
 got=$(awk -F, 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 { ok = $52 > 0; for (j = 53; j <= 67; j++) ok = ok && $j > $(j - 1);
   print ok && $67 < 16 * $52 ? "yes" : "no " $52 " " $67; exit }' "$tmp/rows_steps.csv")
 check "trt steps: c4's step rises with the prompts a rank, 16 a rank < 16 x one: got '$got'" [ "$got" = yes ]
+# h200: --trt-ctx-sim plays the recipe's context worker (disagg_wait.h
+# trt_ctx_sim_ms) from a context-settings table (DLP_TRT_PREFILL, the form of
+# tools/inferencemax/h187/trt_prefill.csv) holding E1's recipe alone: 1
+# worker, tp 4 under attention DP, max_batch_size 16, max_num_tokens 16,384,
+# so 4 ranks and k = min(16, 16,384 / 1,024) = 16.  Only the prefill rows
+# matched to E1 move, their TTFT and its part before the slot wait (a_0, 14;
+# ttft_pw_ms, 45: the played mean replaces the worker's queue term before
+# anything is composed after it); every other byte of the rows is the
+# default's.  By hand for c4 (4 clients, 40 requests): the first 4 arrive
+# together, one on each rank (the fewest, lowest first), one step of one a
+# rank (trt_step_1); each later one finds the worker idle or a step in flight,
+# so it takes between a lone prompt (prefill_ms) and two steps of one a rank:
+# (4 s1 + 36 pf) / 40 <= q <= (4 s1 + 36 x 2 s1) / 40.  The library's own
+# term at 4 clients (a burst of 4 x 1,024 tokens in one 8,192-token step, so
+# the burst step bi = ttft_burst) is tb / 10 + 0.9 (bi / 2 + pf) = 0.55 tb +
+# 0.9 pf, so q = TTFT(on) - TTFT(off) + 0.55 tb + 0.9 pf (columns 14 a_0,
+# 30 prefill_ms, 38 ttft_burst_ms, 52 trt_step_1).
+printf 'recipe,prefill_workers,tp,attention_dp,max_batch_size,max_num_tokens,adp_config_set,disable_overlap,chunked_prefill\nrecipes/trtllm/gb200-fp4/1k1k/mtp/ctx1_gen4_tep8_batch8_eplb0_mtp3.yaml,1,4,1,16,16384,0,1,0\n' \
+  >"$tmp/trt_prefill.csv"
+out_sim=$(DLP_TRT_PREFILL="$tmp/trt_prefill.csv" DLP_ROWS_TRT_STEPS=1 "$tmp/bench_serving" "$tmp/data" silicon \
+  --analytic-only --recipes "$tmp/recipes.csv" --trt-ctx-sim --rows "$tmp/rows_sim.csv" 2>&1)
+got=$(grep -o "played request by request (--trt-ctx-sim, trt_ctx_sim_ms, h200): [0-9]* rows" <<<"$out_sim")
+# c4 and t36 (E1 exactly) and c8 (E1 and E2 agree on the workers; the row carries E1's recipe): 3
+check "trt ctx sim: E1's three prefill rows played: got '$got'" [ "${got##*: }" = "3 rows" ]
+got=$(paste -d'|' "$tmp/rows_steps.csv" "$tmp/rows_sim.csv" | awk -F'|' '{ split($1, a, ","); split($2, b, ",");
+  d = 0; for (i = 1; i <= length(a); i++) if (a[i] != b[i] && !((i == 14 || i == 45) && a[11] == 1 && a[51] ~ /ctx1_gen4_tep8_batch8/)) d++;
+  n += d } END { print n + 0 }')
+check "trt ctx sim: nothing moves but E1's prefill rows' TTFT: $got other fields differ" [ "$got" = 0 ]
+got=$(paste -d, "$tmp/rows_steps.csv" "$tmp/rows_sim.csv" | awk -F, -v n=67 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 {
+  q = $(n + 14) - $14 + 0.55 * $38 + 0.9 * $30; lo = (4 * $52 + 36 * $30) / 40; hi = 76 * $52 / 40;
+  print (q >= lo - 1e-3 && q <= hi + 1e-3 && $(n + 14) != $14) ? "yes" : "no " q " " lo " " hi; exit }')
+check "trt ctx sim: c4's played mean within the hand bounds: got '$got'" [ "$got" = yes ]
 # MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.708 + 0.708^2 +
 # 0.708^3 = 0.708 + 0.501264 + 0.354894912 = 1.564158912; c8 (MTP unknown) is scored plain.  The CLI with the same
 # workload must give the bench's TPOT for c4.

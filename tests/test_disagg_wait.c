@@ -210,6 +210,45 @@ static void t_trtllm_gen_first_token(void) {
     CHECK_NEAR(trtllm_gen_first_token_ms(-1, 10, 4, 1), 0, 0);
 }
 
+/* h200: TensorRT-LLM's context worker played (disagg_wait.h trt_ctx_sim_ms),
+ * traced by hand.  (a) one rank, max_batch_size 1, two clients, 100 ms a
+ * prompt, 50 ms away: c0 0-100 (100), c1 waits, 100-200 (200), c0 back at
+ * 150 runs 200-300 (150), c1 back at 250 runs 300-400 (150): mean 150; with
+ * 20 requests the pattern holds (c_i back 50 after its end, the other's
+ * step ends 50 later): (100 + 200 + 18 x 150) / 20 = 150.  (b) two ranks,
+ * max_batch_size 2, k 2, three clients at once: ranks 0 / 1 / 0 (the
+ * fewest, the lowest on a tie), the busiest holds 2: one step of 250 ms.
+ * (c) four ranks, one prompt each on two: 100 + (160 - 100) x 1 / 3 = 120.
+ * (d) two ranks, max_batch_size 1, three clients: two admitted (N x 1), a
+ * step of one on both (130), then the third alone (100): (130 + 130 + 230)
+ * / 3.  (e) one rank, max_batch_size 2, k 2, four clients, 1,000 ms away:
+ * steps of 160 ms at 0 and 160 (160, 160, 320, 320), idle to 1,160, then
+ * 1,160-1,320 and 1,320-1,480 (160 each): 1,600 / 8 = 200. */
+static void t_trt_ctx_sim_by_hand(void) {
+    const double s1[1] = {100}, s2[2] = {150, 250}, s4[1] = {160}, s5[1] = {130}, s6[2] = {100, 160};
+    const double away50[4] = {50, 50, 50, 50}, away1k[8] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    trt_ctx_cfg a = {.N = 1, .mbs = 1, .k = 1, .lone_ms = 100, .step_ms = s1, .back_ms = 0};
+    CHECK_NEAR(trt_ctx_sim_ms(2, &a, away50, 4), 150, 1e-9);
+    CHECK_NEAR(trt_ctx_mean_ms(2, &a, 50, 1.0, 10), 150, 1e-9);
+    trt_ctx_cfg b = {.N = 2, .mbs = 2, .k = 2, .lone_ms = 100, .step_ms = s2, .back_ms = 10};
+    CHECK_NEAR(trt_ctx_sim_ms(3, &b, away1k, 3), 250, 1e-9);
+    trt_ctx_cfg c = {.N = 4, .mbs = 1, .k = 1, .lone_ms = 100, .step_ms = s4, .back_ms = 0};
+    CHECK_NEAR(trt_ctx_sim_ms(2, &c, away1k, 2), 120, 1e-9);
+    trt_ctx_cfg d = {.N = 2, .mbs = 1, .k = 1, .lone_ms = 100, .step_ms = s5, .back_ms = 0};
+    CHECK_NEAR(trt_ctx_sim_ms(3, &d, away1k, 3), 490.0 / 3.0, 1e-9);
+    trt_ctx_cfg e = {.N = 1, .mbs = 2, .k = 2, .lone_ms = 100, .step_ms = s6, .back_ms = 0};
+    CHECK_NEAR(trt_ctx_sim_ms(4, &e, away1k, 8), 200, 1e-9);
+    /* not usable: k above the rank's cap, a step not priced, no clients */
+    trt_ctx_cfg bad = e;
+    bad.k = 3;
+    CHECK(isnan(trt_ctx_sim_ms(4, &bad, away1k, 8)));
+    const double snan[2] = {100, NAN};
+    bad = e, bad.step_ms = snan;
+    CHECK(isnan(trt_ctx_sim_ms(4, &bad, away1k, 8)));
+    CHECK(isnan(trt_ctx_sim_ms(0, &e, away1k, 8)));
+    CHECK(isnan(trt_ctx_mean_ms(2, &a, NAN, 0.8, 10)));
+}
+
 int main(void) {
     RUN(t_closed_form);
     RUN(t_bad_input);
@@ -220,5 +259,6 @@ int main(void) {
     RUN(t_adp_rank_queue_by_hand);
     RUN(t_sglang_queue_sim_by_hand);
     RUN(t_trtllm_gen_first_token);
+    RUN(t_trt_ctx_sim_by_hand);
     return TAP_DONE();
 }
