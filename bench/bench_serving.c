@@ -644,6 +644,8 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
  *  - recv_interval.csv: --scheduler-recv-interval (docs/llm.md, "SGLang's
  *    scheduler receive interval (h159)"; dsr1_fp4_b200.sh: 30 at CONC >= 16,
  *    else 10); no entry: SGLang's default, 1;
+ *  - sglang_ep_moe.csv: 1 where the script passes --enable-ep-moe, at the
+ *    date's start or end (sglang_ep_moe);
  *  - sglang_mem.csv: --mem-fraction-static, the share of GPU memory SGLang
  *    takes for weights and KV cache (dsr1_fp8_b200.sh from 2026-03: 0.82 at
  *    TP 8, 0.95 at TP 4); no entry: the library's default.
@@ -664,7 +666,8 @@ typedef struct {
     int n, count[3];
 } scr_tab;
 static scr_tab RCV = {"tools/inferencemax/recv_interval.csv", NULL, -1, {0}},
-               SMEM = {"tools/inferencemax/sglang_mem.csv", NULL, -1, {0}};
+               SMEM = {"tools/inferencemax/sglang_mem.csv", NULL, -1, {0}},
+               EPM = {"tools/inferencemax/sglang_ep_moe.csv", NULL, -1, {0}};
 
 static void load_script_tab(scr_tab *t) {
     static char line[512], hl[512];
@@ -717,6 +720,23 @@ static int sglang_recv_interval(const char *src, const char *model_path, const c
                                 int isl, int osl, int gpus, int64_t conc) {
     double n = script_value(&RCV, src, model_path, system, prec, isl, osl, gpus, conc);
     return n > 1 ? (int)n : 0;
+}
+
+/* The experts of an SGLang row recorded without expert parallelism (issue
+ * 22, h207).  InferenceX's dsr1_fp4_b200_docker.sh passed --enable-ep-moe
+ * until d8fe8f73e (2025-11-10 19:55 UTC, "fix deprecated flags": from then
+ * --ep-size $EP_SIZE with ep: 4 / 8 = tp in the yaml), and SGLang's
+ * ServerArgs.__post_init__ reads that switch as ep_size = tp_size
+ * (python/sglang/srt/server_args.py: "if self.enable_ep_moe: self.ep_size =
+ * self.tp_size", kept as a deprecated alias in 0.5.x).  The dumps record
+ * those runs with moe_tp = tp, moe_ep 1: the yaml of the day had no ep:
+ * field for them to copy.  So a TP row with moe_ep 1 whose script passed
+ * the switch (at its date's start or end: tools/inferencemax/
+ * sglang_ep_moe.csv) ran its experts over its TP GPUs: EP = TP. */
+static int sglang_ep_moe(const char *src, const char *model_path, const char *system, const char *prec, int isl,
+                         int osl, int tp, int dp, int ep, int64_t conc) {
+    if (tp < 2 || dp > 1 || ep > 1) return ep;
+    return script_value(&EPM, src, model_path, system, prec, isl, osl, tp, conc) == 1 ? tp : ep;
 }
 
 /* The gap-analysis dumps' harness (docs/llm.md, "The gap-analysis dumps",
@@ -2233,6 +2253,7 @@ static void load_silicon(const char *root) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mixed_chunk = gap_mixed_chunk(v[cSRC], v[cBV]);
+                r->wl.ep = sglang_ep_moe(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp, dp, ep, conc);
             }
             r->wl.fixed_lengths = gap_fixed_lengths(v[cSRC]);
             r->y[T_TTFT] = ttft;
@@ -3100,6 +3121,10 @@ static void imax_report(void) {
         printf("SGLang aggregated rows' --mem-fraction-static (script_value; %s): the run's script's %d, no entry %d, "
                "the script's rule unresolved %d (the library's default for both)\n",
                SMEM.path, SMEM.count[0], SMEM.count[1], SMEM.count[2]);
+    if (EPM.count[0] + EPM.count[1] + EPM.count[2])
+        printf("SGLang aggregated TP rows recorded with moe_ep 1 (sglang_ep_moe; %s): the run's script passed "
+               "--enable-ep-moe, read as EP = TP %d; not %d\n",
+               EPM.path, EPM.count[0], EPM.count[1] + EPM.count[2]);
     if (nAdpBal)
         printf("TensorRT-LLM DeepSeek aggregated rows with attention DP under the scripts' balance (recipe_adp_balance; "
                "timeout_iters 60%s): %d\n", no_adp_balance ? ", off: --no-adp-balance" : "", nAdpBal);
@@ -4932,7 +4957,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
-                        "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
+                        "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
                         "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim]\n");
         return 2;
@@ -4967,6 +4992,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
+        else if (!strcmp(argv[i], "--sglang-ep-moe") && i + 1 < argc) EPM.path = argv[++i];
         else if (!strcmp(argv[i], "--spec-agg") && i + 1 < argc) spa_path = argv[++i];
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;

@@ -681,6 +681,54 @@ got=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows12.csv")
 got2=$(awk -F, 'NR > 1 { print $21 }' "$tmp/rows13.csv")
 check "sglang mem: running 32 with the script's 0.95, fewer without: got $got / $got2" \
   [ "$got" = 32 ] && [ "$got2" -lt 32 ]
+# SGLang's --enable-ep-moe (h207; recv_interval.py --setting epmoe): a script
+# in the form of InferenceX's dsr1_fp4_b200_docker.sh of 2025-11 (the switch
+# on the launch line, no value) gives 1 at every TP and clients, one row a TP
+# (isl = osl = 0): by hand tp1 tp2 tp4 tp8 = 1; a script naming the switch in
+# a comment only, or passing --enable-ep-moe-x, is not listed (header only).
+mkdir -p "$tmp/epm"
+cat >"$tmp/epm/dsr1_fp4_b200_docker.sh" <<'SH'
+if [[ $CONC -ge 16 ]]; then
+  SCHEDULER_RECV_INTERVAL=30
+else
+  SCHEDULER_RECV_INTERVAL=10
+fi
+PYTHONNOUSERSITE=1 python3 -m sglang.launch_server --model-path $MODEL --tensor-parallel-size=$TP \
+--chunked-prefill-size 16384 \
+--enable-ep-moe --quantization modelopt_fp4 --scheduler-recv-interval $SCHEDULER_RECV_INTERVAL
+SH
+python3 tools/inferencemax/recv_interval.py --setting epmoe --script "$tmp/epm/dsr1_fp4_b200_docker.sh" --date 2025-11-10 \
+  >"$tmp/epm.csv" || { echo "FAIL recv_interval.py --setting epmoe on the fixture"; exit 1; }
+got=$(awk -F, 'NR > 1 { print $8 "/" $9 ":tp" $10 ":" $11 "-" $12 "=" $13 }' "$tmp/epm.csv" | tr '\n' ' ')
+check "sglang epmoe: the switch at every TP: got '$got'" \
+  [ "$got" = "0/0:tp1:1-1024=1 0/0:tp2:1-1024=1 0/0:tp4:1-1024=1 0/0:tp8:1-1024=1 " ]
+printf '# --enable-ep-moe was removed\npython3 -m sglang.launch_server --tp 8 --enable-ep-moe-x\n' >"$tmp/epm/dsr1_fp8_b200.sh"
+got=$(python3 tools/inferencemax/recv_interval.py --setting epmoe --script "$tmp/epm/dsr1_fp8_b200.sh" | wc -l)
+check "sglang epmoe: a comment or another flag is not the switch (header only): got $got lines" [ "$got" = 1 ]
+# The bench: DeepSeek-R1 nvfp4 on 4 x B200, 1k / 1k, 32 clients, recorded
+# moe_tp 4, moe_ep 1 on 2025-11-10 (e1: the table's date -> EP 4) and on
+# 2025-11-11 (e2: no table date -> stays EP 1); e3 the same run recorded
+# moe_tp 1, moe_ep 4 (not looked up: it has EP); e4 a TensorRT-LLM row of
+# e1's date (not looked up).  By hand: count "EP = TP 1; not 1" (e1 read, e2
+# looked up and not); the dump's ep column 4 1 4 1; and e1, read as EP 4,
+# predicts exactly what e3 does (TTFT and TPOT), e2 not.
+erun() { # id measured backend moe_tp moe_ep
+  echo "$1,source_file=2026-04-06.csv; model=DeepSeek-R1; silicon_concurrency=32; measured=$2T00:00:00.000Z,$3,,deepseek-ai/DeepSeek-R1,b200_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,32,4,1,1,$4,$5,,,,,,,,,,,,,,,7101.5,18.6"
+}
+{
+  echo "$h"
+  erun e1 2025-11-10 sglang 4 1
+  erun e2 2025-11-11 sglang 4 1
+  erun e3 2025-11-10 sglang 1 4
+  erun e4 2025-11-10 trtllm 4 1
+} >"$S/silicon_sample.csv"
+out30=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --recv-interval none --sglang-ep-moe "$tmp/epm.csv" --rows "$tmp/rows30.csv" 2>&1)
+check "sglang epmoe: counts EP = TP 1; not 1" grep -qF "read as EP = TP 1; not 1" <<<"$out30"
+got=$(awk -F, 'NR > 1 { print $9 }' "$tmp/rows30.csv" | tr '\n' ' ')
+check "sglang epmoe: ep e1..e4 4 1 4 1: got '$got'" [ "$got" = "4 1 4 1 " ]
+got=$(awk -F, 'NR > 1 { print $14 "/" $16 }' "$tmp/rows30.csv" | tr '\n' ' ')
+read -r e1 e2 e3 _ <<<"$got"
+check "sglang epmoe: e1 predicts as e3 does, e2 not: got '$got'" [ "$e1" = "$e3" ] && [ "$e2" != "$e3" ]
 # TensorRT-LLM's attention-DP balance (recipe_adp_balance): InferenceX's
 # DeepSeek-R1 TensorRT-LLM scripts write attention_dp_config {enable_balance,
 # timeout_iters 60} under DP_ATTENTION.  Fixture: an InferenceMAX-style

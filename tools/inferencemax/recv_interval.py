@@ -29,6 +29,10 @@ Usage:
   recv_interval.py --setting mem ... > sglang_mem.csv
       the same for --mem-fraction-static (the share of GPU memory SGLang
       takes for weights and KV cache), the bench's sglang_mem_fraction
+  recv_interval.py --setting epmoe ... > sglang_ep_moe.csv
+      1 where the script passes --enable-ep-moe (SGLang then sets
+      ep_size = tp_size), at the date's start or end: the bench's
+      sglang_ep_moe
 
 The shipped recv_interval.csv holds the measured= dates of the silicon
 dumps' aggregated SGLang rows: 2025-11-02 11-10 11-16 11-17 11-18 2026-02-20
@@ -44,7 +48,9 @@ CONCS = tuple(2 ** i for i in range(11))
 SEQS = ((1024, 1024), (1024, 8192), (8192, 1024))
 VAR = "SCHEDULER_RECV_INTERVAL"
 # the settings a table can hold: the flag and the variable scripts usually pass it in
-SETTINGS = {"recv": ("--scheduler-recv-interval", VAR), "mem": ("--mem-fraction-static", "MEM_FRAC_STATIC")}
+# (epmoe: a switch, no value; its variable None)
+SETTINGS = {"recv": ("--scheduler-recv-interval", VAR), "mem": ("--mem-fraction-static", "MEM_FRAC_STATIC"),
+            "epmoe": ("--enable-ep-moe", None)}
 NAME = re.compile(r"^(?P<prefix>[a-z0-9.]+)_(?P<prec>[a-z0-9]+)_(?P<gpu>[a-z0-9]+)(?P<mtp>_mtp)?(_docker)?\.sh$")
 
 
@@ -103,6 +109,13 @@ def flag_value(text, flag="--scheduler-recv-interval", var=VAR):
     return name.group(1) if name else (var if var in v else 0)
 
 
+def switch_value(text, flag):
+    """1 where the script passes the switch (comment lines skipped), None
+    where it does not: SGLang's --enable-ep-moe takes no value."""
+    code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+    return 1 if re.search(r"%s(?![-\w])" % re.escape(flag), code) else None
+
+
 def num(x):
     """A setting as the table writes it: an integer where it is one."""
     return int(x) if x == int(x) else x
@@ -129,7 +142,7 @@ def script_rows(text, name, date, commit, setting="recv"):
     if not m or not re.search(r"sglang(\.launch_server| serve)", text):
         return []
     flag, var = SETTINGS[setting]
-    v = flag_value(text, flag, var)
+    v = flag_value(text, flag, var) if var else switch_value(text, flag)
     if v is None:
         return []
     skel = skeleton(text, v) if isinstance(v, str) else None
@@ -152,7 +165,19 @@ def script_rows(text, name, date, commit, setting="recv"):
 
 
 def repo_rows(repo, date, setting="recv"):
-    commit = git(repo, "log", "-1", "--format=%H", "--until=%s 23:59:59 +0000" % date, "HEAD", "--",
+    """The table's rows for one date: the scripts as they stood at the end of
+    the date (UTC); for the epmoe switch also at its start, the union (a
+    run of the date may precede the day's last commit: h207)."""
+    rows = []
+    for when in (["00:00:00"] if setting == "epmoe" else []) + ["23:59:59"]:
+        for r in commit_rows(repo, date, when, setting):
+            if r[2:] not in [x[2:] for x in rows]:
+                rows.append(r)
+    return rows
+
+
+def commit_rows(repo, date, when, setting):
+    commit = git(repo, "log", "-1", "--format=%H", "--until=%s %s +0000" % (date, when), "HEAD", "--",
                  "benchmarks").strip()
     if not commit:
         sys.exit("recv_interval.py: no benchmarks/ at or before %s" % date)
@@ -169,7 +194,8 @@ def main():
     ap.add_argument("--repo", help="InferenceX git directory (bare or .git)")
     ap.add_argument("--script", help="one benchmark script on disk instead of --repo")
     ap.add_argument("--setting", choices=sorted(SETTINGS), default="recv",
-                    help="recv: --scheduler-recv-interval (default); mem: --mem-fraction-static")
+                    help="recv: --scheduler-recv-interval (default); mem: --mem-fraction-static; "
+                         "epmoe: --enable-ep-moe (1 where passed)")
     ap.add_argument("--date", action="append", default=[], help="measured date YYYY-MM-DD (repeatable)")
     a = ap.parse_args()
     w = csv.writer(sys.stdout, lineterminator="\n")
