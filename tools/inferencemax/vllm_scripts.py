@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""The single-node vLLM scripts of SemiAnalysis' InferenceMAX (InferenceX)
-that passed --enable-expert-parallel to every run, whatever the yaml entry's
-ep, as a CSV table the serving bench reads (bench_serving.c, vllm_ep_always;
-docs/llm.md, "vLLM runs whose script always set expert parallelism (h209)").
+"""Two settings of the single-node vLLM scripts of SemiAnalysis' InferenceMAX
+(InferenceX), per date, as a CSV table the serving bench reads
+(bench_serving.c, vllm_script_row; docs/llm.md, "vLLM runs read from their
+scripts: expert parallelism every entry had, the KV cache's dtype (h209)"):
+ep_always, 1 where the script passed --enable-expert-parallel to every run
+whatever the yaml entry's ep, and kv_fp8, 1 where it passed
+--kv-cache-dtype fp8 (else vLLM's default "auto": the model's data type,
+docs.vllm.ai engine arguments, --kv-cache-dtype).
 
 InferenceX's vLLM scripts are to turn expert parallelism on only for an
 entry with ep > 1 (`if [ "$EP_SIZE" -gt 1 ]`, the pattern its review bot
@@ -17,16 +21,17 @@ minimaxm2.5_fp8_h200.sh from 5e2c705d3 (2026-03-13) to 8014ee637
 
 For each --date, every benchmarks/single_node/*.sh (and benchmarks/*.sh)
 as it stood at the end of that day (UTC, the last first-parent commit of
-main before then) that serves vLLM and sets --enable-expert-parallel under
-`if [ "$EP_SIZE" -ge 1 ]` gives one row: the date, that commit, the script
-and the model prefix, precision and GPU its name carries (the runners pick
+main before then) that serves vLLM gives one row: the date, that commit,
+the script, the model prefix, precision and GPU its name carries, and the
+two flags (ep_always: --enable-expert-parallel under
+`if [ "$EP_SIZE" -ge 1 ]`) (the runners pick
 benchmarks/single_node/${EXP_NAME%%_*}_${PRECISION}_${GPU}.sh for vLLM:
 runners/launch_b200-dgxc.sh, FRAMEWORK_SUFFIX is '_trt' for TensorRT-LLM
 only).
 
 Usage:
-  vllm_ep_always.py --repo GITDIR --date YYYY-MM-DD [--date ...] > vllm_ep_always.csv
-  vllm_ep_always.py --script FILE --name NAME [--date LABEL]     (a test fixture)
+  vllm_scripts.py --repo GITDIR --date YYYY-MM-DD [--date ...] > vllm_scripts.csv
+  vllm_scripts.py --script FILE --name NAME [--date LABEL]     (a test fixture)
 
 The shipped table holds the measured= dates of the dumps' vLLM rows:
 2025-10-29 11-02 12-05 12-08 2026-01-23 01-25 02-25 03-01 03-02 03-11 03-24
@@ -35,24 +40,26 @@ code, are taken from the InferenceX repository.
 """
 import argparse, re, subprocess, sys
 
-COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu"]
+COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "ep_always", "kv_fp8"]
 # `if [ "$EP_SIZE" -ge 1 ]` (any quoting / braces), then the flag within
 # the next two lines: the branch every run with EP_SIZE >= 1 takes
 ALWAYS = re.compile(r'if\s+\[\[?\s*"?\$\{?EP_SIZE\}?"?\s+-ge\s+1\s*\]\]?[^\n]*\n(?:[^\n]*\n){0,1}[^\n]*--enable-expert-parallel')
+KV_FP8 = re.compile(r"--kv-cache-dtype[= ]+\"?fp8")
 NAME = re.compile(r"^([^_/]+)_([^_]+)_([a-z0-9]+)\.sh$")
 
 
 def always_ep(text):
-    """True when a script serves vLLM with EP on for every EP_SIZE >= 1."""
-    return "vllm serve" in text and ALWAYS.search(text) is not None
+    """True when a script sets EP on for every EP_SIZE >= 1."""
+    return ALWAYS.search(text) is not None
 
 
 def row_of(date, commit, path, text):
     name = path.rsplit("/", 1)[-1]
     m = NAME.match(name)
-    if not m or not always_ep(text):
+    if not m or "vllm serve" not in text:
         return None
-    return [date, commit[:12], path, m.group(1), m.group(2), m.group(3)]
+    return [date, commit[:12], path, m.group(1), m.group(2), m.group(3), str(int(always_ep(text))),
+            str(int(KV_FP8.search(text) is not None))]
 
 
 def git(repo, *args):
@@ -85,7 +92,7 @@ def main():
             print(",".join(r))
         return
     if not a.repo or not a.date:
-        sys.exit("vllm_ep_always.py: --repo and --date, or --script")
+        sys.exit("vllm_scripts.py: --repo and --date, or --script")
     for d in a.date:
         for r in rows_at(a.repo, d):
             print(",".join(r))
