@@ -648,15 +648,22 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
  *  - kv_fp8: --kv-cache-dtype fp8 (without it vLLM keeps the KV cache in the
  *    model's data type, "auto").  Listed, not read: read as a bf16 KV cache
  *    on the "fp8" rows it made the headline worse (docs/llm.md, h209).
+ *  - mnbt / mnbt_isl: --max-num-batched-tokens, a literal or k x ISL
+ *    ("$((ISL * 2 ))": minimaxm2.5_fp8_b200.sh from bddbf4031, 2026-04-03;
+ *    the fp4 B200 / B300 and fp8 B300 scripts, kimik2.5_fp4_b200.sh) -- the
+ *    tokens a vLLM V1 step schedules at most, running decodes first, then
+ *    waiting prompts, chunked (vllm/v1/core/sched/scheduler.py, schedule():
+ *    token_budget = max_num_scheduled_tokens).  gpt-oss's config files'
+ *    8,192 is vLLM's own default on these GPUs: no change.
  * A row of an InferenceX run (InferenceMAX-style dumps, db-dump) matches on
  * its measured date, model prefix, precision and GPU.  --vllm-scripts none:
  * off. */
 #define MAXVSC 1024
 static struct {
     char date[11], model[16], prec[8], gpu[16];
-    int ep_always, kv_fp8;
+    int ep_always, kv_fp8, mnbt, mnbt_isl;
 } VSC[MAXVSC];
-static int nVSC = -1, vsc_count; /* rows read as EP = TP */
+static int nVSC = -1, vsc_count, mnbt_count; /* rows read as EP = TP; budgets read */
 static const char *vsc_path = "tools/inferencemax/vllm_scripts.csv";
 
 static void load_vllm_scripts(void) {
@@ -667,7 +674,8 @@ static void load_vllm_scripts(void) {
     FILE *f = table_open(vsc_path, hl, (int)sizeof hl, h, 12, &nh);
     if (!f) return;
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cP = csv_col(h, nh, "precision"),
-        cG = csv_col(h, nh, "gpu"), cE = csv_col(h, nh, "ep_always"), cK = csv_col(h, nh, "kv_fp8");
+        cG = csv_col(h, nh, "gpu"), cE = csv_col(h, nh, "ep_always"), cK = csv_col(h, nh, "kv_fp8"),
+        cN = csv_col(h, nh, "mnbt"), cNI = csv_col(h, nh, "mnbt_isl");
     while (fgets(line, sizeof line, f) && nVSC < MAXVSC) {
         if (csv_split(line, v, 12) != nh || cD < 0 || cM < 0 || cP < 0 || cG < 0 || cE < 0 || cK < 0) continue;
         snprintf(VSC[nVSC].date, sizeof VSC[nVSC].date, "%s", v[cD]);
@@ -675,6 +683,7 @@ static void load_vllm_scripts(void) {
         snprintf(VSC[nVSC].prec, sizeof VSC[nVSC].prec, "%s", v[cP]);
         snprintf(VSC[nVSC].gpu, sizeof VSC[nVSC].gpu, "%s", v[cG]);
         VSC[nVSC].ep_always = atoi(v[cE]), VSC[nVSC].kv_fp8 = atoi(v[cK]);
+        VSC[nVSC].mnbt = cN >= 0 ? atoi(v[cN]) : 0, VSC[nVSC].mnbt_isl = cNI >= 0 ? atoi(v[cNI]) : 0;
         nVSC++;
     }
     fclose(f);
@@ -696,12 +705,17 @@ static int vllm_script_row(const char *backend, const char *src, const char *mod
 }
 
 /* Read what the row's script set: EP = TP on a TP row (ep 1, no attention
- * DP, tp > 1) of an ep_always script. */
+ * DP, tp > 1) of an ep_always script; its --max-num-batched-tokens as the
+ * step's token budget (wl->chunk_tokens). */
 static void vllm_script_reading(dlp_llm_workload *wl, const char *backend, const char *src, const char *model_path,
                                 const char *system, const char *prec) {
     int i = vllm_script_row(backend, src, model_path, system, prec);
     if (i < 0) return;
     if (VSC[i].ep_always && wl->n_gpus > 1 && wl->attn_dp <= 1 && wl->ep <= 1) wl->ep = wl->n_gpus, vsc_count++;
+    /* --max-num-batched-tokens: vLLM V1's token budget a step shares
+     * between its decodes and (chunked) prompts */
+    int64_t b = VSC[i].mnbt_isl > 0 ? VSC[i].mnbt_isl * wl->seq : VSC[i].mnbt;
+    if (b > 0) wl->chunk_tokens = b, mnbt_count++;
 }
 
 /* Settings InferenceX's single-node SGLang scripts pass, per date
@@ -3046,10 +3060,11 @@ static void imax_report(void) {
         printf("\nvLLM expert-parallel rows (tp = attention DP = T, moe_ep T x T) read as T GPUs (vllm_ep_layout; %s):"
                " dp-attn %d, TP %d, entries disagree %d, no entry %d (both read as TP)\n",
                vep_path, vep_count[0], vep_count[1], vep_count[2], vep_count[3]);
-    if (vsc_count)
-        printf("\nvLLM TP rows whose InferenceX script set --enable-expert-parallel for every entry (`-ge 1`), read as "
-               "EP = TP (vllm_scripts; %s): %d\n",
-               vsc_path, vsc_count);
+    if (vsc_count + mnbt_count)
+        printf("\nvLLM rows read from their InferenceX script (vllm_scripts; %s): TP rows whose script set "
+               "--enable-expert-parallel for every entry (`-ge 1`), read as EP = TP: %d; its "
+               "--max-num-batched-tokens as the step's budget: %d\n",
+               vsc_path, vsc_count, mnbt_count);
     if (spa_count[0] + spa_count[1] + spa_count[2] + spa_count[3])
         printf("\naggregated TensorRT-LLM rows read against InferenceX's single-node entries (agg_spec; %s): "
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "

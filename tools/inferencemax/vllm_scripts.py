@@ -24,7 +24,8 @@ as it stood at the end of that day (UTC, the last first-parent commit of
 main before then) that serves vLLM gives one row: the date, that commit,
 the script, the model prefix, precision and GPU its name carries, and the
 two flags (ep_always: --enable-expert-parallel under
-`if [ "$EP_SIZE" -ge 1 ]`) (the runners pick
+`if [ "$EP_SIZE" -ge 1 ]`), and its --max-num-batched-tokens: mnbt, a
+literal (0: none), mnbt_isl, k of "$((ISL * k))" (0: none) (the runners pick
 benchmarks/single_node/${EXP_NAME%%_*}_${PRECISION}_${GPU}.sh for vLLM:
 runners/launch_b200-dgxc.sh, FRAMEWORK_SUFFIX is '_trt' for TensorRT-LLM
 only).
@@ -40,11 +41,15 @@ code, are taken from the InferenceX repository.
 """
 import argparse, re, subprocess, sys
 
-COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "ep_always", "kv_fp8"]
+COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "ep_always", "kv_fp8", "mnbt", "mnbt_isl"]
 # `if [ "$EP_SIZE" -ge 1 ]` (any quoting / braces), then the flag within
 # the next two lines: the branch every run with EP_SIZE >= 1 takes
 ALWAYS = re.compile(r'if\s+\[\[?\s*"?\$\{?EP_SIZE\}?"?\s+-ge\s+1\s*\]\]?[^\n]*\n(?:[^\n]*\n){0,1}[^\n]*--enable-expert-parallel')
 KV_FP8 = re.compile(r"--kv-cache-dtype[= ]+\"?fp8")
+# --max-num-batched-tokens as a literal (yaml config files: "max-num-batched-
+# tokens: 8192") or as "$((ISL * k))" (minimaxm2.5_fp8_b200.sh from 2026-04-03)
+MNBT = re.compile(r"max-num-batched-tokens[:= ]+\"?(\d+)")
+MNBT_ISL = re.compile(r"max-num-batched-tokens[= ]+\"?\$\(\(\s*\$?ISL\s*\*\s*(\d+)\s*\)\)")
 NAME = re.compile(r"^([^_/]+)_([^_]+)_([a-z0-9]+)\.sh$")
 
 
@@ -58,8 +63,9 @@ def row_of(date, commit, path, text):
     m = NAME.match(name)
     if not m or "vllm serve" not in text:
         return None
+    lit, mult = MNBT.search(text), MNBT_ISL.search(text)
     return [date, commit[:12], path, m.group(1), m.group(2), m.group(3), str(int(always_ep(text))),
-            str(int(KV_FP8.search(text) is not None))]
+            str(int(KV_FP8.search(text) is not None)), lit.group(1) if lit else "0", mult.group(1) if mult else "0"]
 
 
 def git(repo, *args):
