@@ -453,35 +453,38 @@ check "--vllm-ep none: all TP on 2 GPUs: got '$got'" [ "$got" = "64:2/2/1 128:2/
 # h209: vLLM scripts that set expert parallelism for every entry (docs/llm.md,
 # "vLLM runs whose script set expert parallelism for every entry").  Fixture
 # scripts, worked by hand: A tests `if [ "$EP_SIZE" -ge 1 ]` (InferenceX's
-# minimaxm2.5_fp8_b200.sh, 2026-03-11 .. 04-03) and passes no KV dtype ->
-# ep_always 1, kv_fp8 0; B tests `-gt 1` and passes --kv-cache-dtype fp8 ->
-# 0, 1; C serves SGLang -> no row.
+# minimaxm2.5_fp8_b200.sh, 2026-03-11 .. 04-03), passes no KV dtype and
+# --max-num-batched-tokens "$((ISL * 2 ))" -> ep_always 1, kv_fp8 0, mnbt 0,
+# mnbt_isl 2; B tests `-gt 1`, passes --kv-cache-dtype fp8 and
+# --max-num-batched-tokens 8192 -> 0, 1, 8192, 0; C serves SGLang -> no row.
 cat >"$tmp/minimaxm2.5_fp8_b200.sh" <<'SH'
 if [ "$EP_SIZE" -ge 1 ]; then
   EP=" --enable-expert-parallel"
 else
   EP=" "
 fi
-vllm serve $MODEL --tensor-parallel-size=$TP $EP --block-size=32
+vllm serve $MODEL --tensor-parallel-size=$TP $EP --block-size=32 \
+--max-num-batched-tokens "$((ISL * 2 ))" --stream-interval 20
 SH
 cat >"$tmp/minimaxm2.5_fp8_b300.sh" <<'SH'
 if [ "$EP_SIZE" -gt 1 ]; then
   EP=" --enable-expert-parallel"
 fi
-vllm serve $MODEL --tensor-parallel-size=$TP $EP --kv-cache-dtype fp8
+vllm serve $MODEL --tensor-parallel-size=$TP $EP --kv-cache-dtype fp8 --max-num-batched-tokens 8192
 SH
 printf 'python3 -m sglang.launch_server --model $MODEL --tp $TP\n' >"$tmp/dsr1_fp8_b200.sh"
 got=""
 for f in minimaxm2.5_fp8_b200 minimaxm2.5_fp8_b300 dsr1_fp8_b200; do
   got="$got$(python3 tools/inferencemax/vllm_scripts.py --script "$tmp/$f.sh" --name "$f.sh" --date 2026-03-28 |
-    awk -F, 'NR > 1 { print $4 "/" $5 "/" $6 ":" $7 $8 }') "
+    awk -F, 'NR > 1 { print $4 "/" $5 "/" $6 ":" $7 $8 "/" $9 "/" $10 }') "
 done
-check "vllm_scripts: A 1/0, B 0/1, C none: got '$got'" \
-  [ "$got" = "minimaxm2.5/fp8/b200:10 minimaxm2.5/fp8/b300:01  " ]
+check "vllm_scripts: A 10/0/2, B 01/8192/0, C none: got '$got'" \
+  [ "$got" = "minimaxm2.5/fp8/b200:10/0/2 minimaxm2.5/fp8/b300:01/8192/0  " ]
 # The bench: a table with A on 2026-03-28; MiniMax-M2.5 fp8 B200 vLLM rows
 # recorded TP 2, ep 1: measured 03-28 at 16 clients -> 2 GPUs, ep 2; measured
 # 04-03 (no entry that day) at 32 -> ep 1; TP 4 on 03-28 at 8 -> 4 GPUs, ep 4;
-# --vllm-scripts none -> every row ep 1.
+# the two 03-28 rows take A's budget (2 x 1,024); --vllm-scripts none -> every
+# row ep 1.
 python3 tools/inferencemax/vllm_scripts.py --script "$tmp/minimaxm2.5_fp8_b200.sh" \
   --name benchmarks/single_node/minimaxm2.5_fp8_b200.sh --date 2026-03-28 >"$tmp/vllm_scripts.csv"
 mrun() { # conc tp measured
@@ -495,7 +498,8 @@ mrun() { # conc tp measured
 } >"$S/silicon_sample.csv"
 out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts "$tmp/vllm_scripts.csv" \
   --rows "$tmp/rows6.csv" 2>&1)
-check "vllm_scripts: two rows read as EP = TP" grep -qF "read as EP = TP (vllm_scripts; $tmp/vllm_scripts.csv): 2" <<<"$out6"
+check "vllm_scripts: two rows read as EP = TP, two budgets" \
+  grep -qF "read as EP = TP: 2; its --max-num-batched-tokens as the step's budget: 2" <<<"$out6"
 got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 }' "$tmp/rows6.csv" | sort -n | tr '\n' ' ')
 check "vllm_scripts: conc:gpus/ep = 8:4/4 16:2/2 32:2/1: got '$got'" [ "$got" = "8:4/4 16:2/2 32:2/1 " ]
 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts none --rows "$tmp/rows6n.csv" >/dev/null 2>&1
