@@ -638,6 +638,92 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
     return k == 0;
 }
 
+/* h209: what an InferenceX vLLM script passed, per date
+ * (tools/inferencemax/vllm_scripts.csv, written by vllm_scripts.py: every
+ * single-node script serving vLLM as it stood at the end of each measured
+ * date, keyed by the model prefix, precision and GPU of its name).
+ *  - ep_always: the scripts are to pass --enable-expert-parallel only when
+ *    the entry's ep > 1 (`if [ "$EP_SIZE" -gt 1 ]`), and the workflow passes
+ *    EP_SIZE = 1 for an entry without ep (benchmark-tmpl.yml, EP_SIZE:
+ *    inputs.ep; generate_sweep_configs.py's default 1).  Two tested `-ge 1`:
+ *    benchmarks/single_node/minimaxm2.5_fp8_b200.sh from f342df18e
+ *    (2026-03-11) to bddbf4031 (2026-04-03, "fix typo in ep bash script"),
+ *    minimaxm2.5_fp8_h200.sh from 5e2c705d3 (2026-03-13) to 8014ee637
+ *    (2026-05-26).  Every run they served had its experts over its TP GPUs;
+ *    the dumps record those runs as ep 1.
+ *  - kv_fp8: --kv-cache-dtype fp8 (without it vLLM keeps the KV cache in the
+ *    model's data type, "auto").  Listed, not read: read as a bf16 KV cache
+ *    on the "fp8" rows it made the headline worse (docs/llm.md, h209).
+ *  - mnbt / mnbt_isl: --max-num-batched-tokens, a literal or k x ISL
+ *    ("$((ISL * 2 ))": minimaxm2.5_fp8_b200.sh from bddbf4031, 2026-04-03;
+ *    the fp4 B200 / B300 and fp8 B300 scripts, kimik2.5_fp4_b200.sh) -- the
+ *    tokens a vLLM V1 step schedules at most, running decodes first, then
+ *    waiting prompts, chunked (vllm/v1/core/sched/scheduler.py, schedule():
+ *    token_budget = max_num_scheduled_tokens).  gpt-oss's config files'
+ *    8,192 is vLLM's own default on these GPUs: no change.
+ * A row of an InferenceX run (InferenceMAX-style dumps, db-dump) matches on
+ * its measured date, model prefix, precision and GPU.  --vllm-scripts none:
+ * off. */
+#define MAXVSC 1024
+static struct {
+    char date[11], model[16], prec[8], gpu[16];
+    int ep_always, kv_fp8, mnbt, mnbt_isl;
+} VSC[MAXVSC];
+static int nVSC = -1, vsc_count, mnbt_count; /* rows read as EP = TP; budgets read */
+static const char *vsc_path = "tools/inferencemax/vllm_scripts.csv";
+
+static void load_vllm_scripts(void) {
+    static char line[512], hl[512];
+    char *h[12], *v[12];
+    int nh;
+    nVSC = 0;
+    FILE *f = table_open(vsc_path, hl, (int)sizeof hl, h, 12, &nh);
+    if (!f) return;
+    int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cP = csv_col(h, nh, "precision"),
+        cG = csv_col(h, nh, "gpu"), cE = csv_col(h, nh, "ep_always"), cK = csv_col(h, nh, "kv_fp8"),
+        cN = csv_col(h, nh, "mnbt"), cNI = csv_col(h, nh, "mnbt_isl");
+    while (fgets(line, sizeof line, f) && nVSC < MAXVSC) {
+        if (csv_split(line, v, 12) != nh || cD < 0 || cM < 0 || cP < 0 || cG < 0 || cE < 0 || cK < 0) continue;
+        snprintf(VSC[nVSC].date, sizeof VSC[nVSC].date, "%s", v[cD]);
+        snprintf(VSC[nVSC].model, sizeof VSC[nVSC].model, "%s", v[cM]);
+        snprintf(VSC[nVSC].prec, sizeof VSC[nVSC].prec, "%s", v[cP]);
+        snprintf(VSC[nVSC].gpu, sizeof VSC[nVSC].gpu, "%s", v[cG]);
+        VSC[nVSC].ep_always = atoi(v[cE]), VSC[nVSC].kv_fp8 = atoi(v[cK]);
+        VSC[nVSC].mnbt = cN >= 0 ? atoi(v[cN]) : 0, VSC[nVSC].mnbt_isl = cNI >= 0 ? atoi(v[cNI]) : 0;
+        nVSC++;
+    }
+    fclose(f);
+}
+
+/* The script entry of a vLLM InferenceX row, or -1. */
+static int vllm_script_row(const char *backend, const char *src, const char *model_path, const char *system,
+                           const char *prec) {
+    int s = src_of(src);
+    if (strcmp(backend, "vllm") || (s != SRC_IMAX && s != SRC_DBDUMP)) return -1;
+    char date[32], gpu[32];
+    const char *mp = row_keys(src, model_path, system, date, gpu);
+    if (nVSC < 0) load_vllm_scripts();
+    for (int i = 0; i < nVSC; i++)
+        if (!strcmp(VSC[i].date, date) && !strcmp(VSC[i].model, mp) && !strcmp(VSC[i].prec, prec) &&
+            !strcmp(VSC[i].gpu, gpu))
+            return i;
+    return -1;
+}
+
+/* Read what the row's script set: EP = TP on a TP row (ep 1, no attention
+ * DP, tp > 1) of an ep_always script; its --max-num-batched-tokens as the
+ * step's token budget (wl->chunk_tokens). */
+static void vllm_script_reading(dlp_llm_workload *wl, const char *backend, const char *src, const char *model_path,
+                                const char *system, const char *prec) {
+    int i = vllm_script_row(backend, src, model_path, system, prec);
+    if (i < 0) return;
+    if (VSC[i].ep_always && wl->n_gpus > 1 && wl->attn_dp <= 1 && wl->ep <= 1) wl->ep = wl->n_gpus, vsc_count++;
+    /* --max-num-batched-tokens: vLLM V1's token budget a step shares
+     * between its decodes and (chunked) prompts */
+    int64_t b = VSC[i].mnbt_isl > 0 ? VSC[i].mnbt_isl * wl->seq : VSC[i].mnbt;
+    if (b > 0) wl->chunk_tokens = b, mnbt_count++;
+}
+
 /* Settings InferenceX's single-node SGLang scripts pass, per date
  * (tools/inferencemax/recv_interval.py evaluates each script's rule per
  * TP, clients and lengths; its --setting picks the flag):
@@ -2240,6 +2326,7 @@ static void load_silicon(const char *root) {
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
+            vllm_script_reading(&r->wl, v[cB], v[cSRC], v[cM], v[cS], v[cP]);
             if (!strcmp(v[cB], "trtllm")) {
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
                 if (!no_adp_balance) recipe_adp_balance(&r->wl, v[cM], r->src);
@@ -3072,6 +3159,11 @@ static void imax_report(void) {
         printf("\nvLLM expert-parallel rows (tp = attention DP = T, moe_ep T x T) read as T GPUs (vllm_ep_layout; %s):"
                " dp-attn %d, TP %d, entries disagree %d, no entry %d (both read as TP)\n",
                vep_path, vep_count[0], vep_count[1], vep_count[2], vep_count[3]);
+    if (vsc_count + mnbt_count)
+        printf("\nvLLM rows read from their InferenceX script (vllm_scripts; %s): TP rows whose script set "
+               "--enable-expert-parallel for every entry (`-ge 1`), read as EP = TP: %d; its "
+               "--max-num-batched-tokens as the step's budget: %d\n",
+               vsc_path, vsc_count, mnbt_count);
     if (spa_count[0] + spa_count[1] + spa_count[2] + spa_count[3])
         printf("\naggregated TensorRT-LLM rows read against InferenceX's single-node entries (agg_spec; %s): "
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
@@ -4956,7 +5048,7 @@ static void ibr_report(void) {
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] "
+                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
                         "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim]\n");
@@ -4990,6 +5082,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--changelog") && i + 1 < argc) changelog_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
+        else if (!strcmp(argv[i], "--vllm-scripts") && i + 1 < argc) vsc_path = argv[++i];
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-ep-moe") && i + 1 < argc) EPM.path = argv[++i];

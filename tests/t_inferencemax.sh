@@ -482,6 +482,62 @@ out5=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none -
 got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 "/" $10 }' "$tmp/rows5.csv" | sort -n | tr '\n' ' ')
 check "--vllm-ep none: all TP on 2 GPUs: got '$got'" [ "$got" = "64:2/2/1 128:2/2/1 256:2/2/1 512:2/2/1 " ]
 
+# h209: vLLM scripts that set expert parallelism for every entry (docs/llm.md,
+# "vLLM runs whose script set expert parallelism for every entry").  Fixture
+# scripts, worked by hand: A tests `if [ "$EP_SIZE" -ge 1 ]` (InferenceX's
+# minimaxm2.5_fp8_b200.sh, 2026-03-11 .. 04-03), passes no KV dtype and
+# --max-num-batched-tokens "$((ISL * 2 ))" -> ep_always 1, kv_fp8 0, mnbt 0,
+# mnbt_isl 2; B tests `-gt 1`, passes --kv-cache-dtype fp8 and
+# --max-num-batched-tokens 8192 -> 0, 1, 8192, 0; C serves SGLang -> no row.
+cat >"$tmp/minimaxm2.5_fp8_b200.sh" <<'SH'
+if [ "$EP_SIZE" -ge 1 ]; then
+  EP=" --enable-expert-parallel"
+else
+  EP=" "
+fi
+vllm serve $MODEL --tensor-parallel-size=$TP $EP --block-size=32 \
+--max-num-batched-tokens "$((ISL * 2 ))" --stream-interval 20
+SH
+cat >"$tmp/minimaxm2.5_fp8_b300.sh" <<'SH'
+if [ "$EP_SIZE" -gt 1 ]; then
+  EP=" --enable-expert-parallel"
+fi
+vllm serve $MODEL --tensor-parallel-size=$TP $EP --kv-cache-dtype fp8 --max-num-batched-tokens 8192
+SH
+printf 'python3 -m sglang.launch_server --model $MODEL --tp $TP\n' >"$tmp/dsr1_fp8_b200.sh"
+got=""
+for f in minimaxm2.5_fp8_b200 minimaxm2.5_fp8_b300 dsr1_fp8_b200; do
+  got="$got$(python3 tools/inferencemax/vllm_scripts.py --script "$tmp/$f.sh" --name "$f.sh" --date 2026-03-28 |
+    awk -F, 'NR > 1 { print $4 "/" $5 "/" $6 ":" $7 $8 "/" $9 "/" $10 }') "
+done
+check "vllm_scripts: A 10/0/2, B 01/8192/0, C none: got '$got'" \
+  [ "$got" = "minimaxm2.5/fp8/b200:10/0/2 minimaxm2.5/fp8/b300:01/8192/0  " ]
+# The bench: a table with A on 2026-03-28; MiniMax-M2.5 fp8 B200 vLLM rows
+# recorded TP 2, ep 1: measured 03-28 at 16 clients -> 2 GPUs, ep 2; measured
+# 04-03 (no entry that day) at 32 -> ep 1; TP 4 on 03-28 at 8 -> 4 GPUs, ep 4;
+# the two 03-28 rows take A's budget (2 x 1,024); --vllm-scripts none -> every
+# row ep 1.
+python3 tools/inferencemax/vllm_scripts.py --script "$tmp/minimaxm2.5_fp8_b200.sh" \
+  --name benchmarks/single_node/minimaxm2.5_fp8_b200.sh --date 2026-03-28 >"$tmp/vllm_scripts.csv"
+mrun() { # conc tp measured
+  echo "m$1,source_file=2026-04-06.csv; measured=$3T00:00:00.000Z; silicon_concurrency=$1,vllm,0.17.0,MiniMaxAI/MiniMax-M2.5,b200_sxm,fp8,agg,1024,1024,fp8,fp8,$1,$2,1,1,$2,1,,,,,,,,,,,,,,,100,20"
+}
+{
+  echo "$h"
+  mrun 16 2 2026-03-28
+  mrun 32 2 2026-04-03
+  mrun 8 4 2026-03-28
+} >"$S/silicon_sample.csv"
+out6=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts "$tmp/vllm_scripts.csv" \
+  --rows "$tmp/rows6.csv" 2>&1)
+check "vllm_scripts: two rows read as EP = TP, two budgets" \
+  grep -qF "read as EP = TP: 2; its --max-num-batched-tokens as the step's budget: 2" <<<"$out6"
+got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 }' "$tmp/rows6.csv" | sort -n | tr '\n' ' ')
+check "vllm_scripts: conc:gpus/ep = 8:4/4 16:2/2 32:2/1: got '$got'" [ "$got" = "8:4/4 16:2/2 32:2/1 " ]
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts none --rows "$tmp/rows6n.csv" >/dev/null 2>&1
+got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 }' "$tmp/rows6n.csv" | sort -n | tr '\n' ' ')
+check "--vllm-scripts none: every row ep 1: got '$got'" [ "$got" = "8:4/1 16:2/1 32:2/1 " ]
+
 # The runs whose clients the row does not give: InferenceX's H100 gpt-oss vLLM
 # script ran --max-concurrency 512 against --max-num-seqs=$CONC from 2025-11-21
 # to 12-08 (d22bf9ca9 .. 4e135fd3f).  A 512-client gpt-oss H100 vLLM row measured
