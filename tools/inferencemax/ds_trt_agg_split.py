@@ -105,9 +105,15 @@ def layers(r):
     return 0
 
 
+def floor_ms(r, h, fams):
+    """The what-if's TTFT increase: aggregated TensorRT-LLM rows of fams only."""
+    if r['backend'] != 'trtllm' or r['phase'] != '0' or r['family'] not in fams or not layers(r):
+        return 0.0
+    return max(0.0, h * layers(r) - float(r['prefill_ms']))
+
+
 def mape(rows, h, fams):
-    e = [abs(float(r['a_0']) + (max(0.0, h * layers(r) - float(r['prefill_ms'])) if r['family'] in fams else 0.0)
-             - float(r['y_0'])) / float(r['y_0']) for r in rows]
+    e = [abs(float(r['a_0']) + floor_ms(r, h, fams) - float(r['y_0'])) / float(r['y_0']) for r in rows]
     return sum(e) / len(e) * 100 if e else float('nan')
 
 
@@ -135,6 +141,74 @@ def main():
     split(rows)
     pairs(rows)
     whatif(rows)
+    piecewise_report(rows)
+
+
+
+# ---- 4. piecewise CUDA graphs, read from the scripts that ran (h208) ----
+# (SemiAnalysisAI/InferenceX, benchmarks/dsr1_fp{4,8}_b200_trt[_mtp].sh; the
+# H200 scripts and every script before these commits never set
+# torch_compile_config.enable_piecewise_cuda_graph)
+#   ec7bafaae 2026-01-29 fp8 plain: 1k/1k C >= 64, 1k/8k 128 <= C < 256, 8k/1k C >= 64
+#   6eecc0e66 2026-02-03 fp4 plain: 1k/1k at TP 8 / EP 8
+#   5d517074c 2026-02-05 fp8 MTP: on, but off with attention DP, 1k/1k C <= 4,
+#             1k/8k C <= 8, 8k/1k C <= 16
+#   0aae52d4c 2026-02-06 fp4 MTP: 1k/1k C 32 or 64 (128 without attention DP), 1k/8k C 64
+def piecewise(r):
+    if r['family'] != 'deepseek' or r['system'] != 'b200_sxm' or not r['date']:
+        return False
+    c, io, dp = int(r['conc']), (r['isl'], r['osl']), r['dp'] != '1'
+    if r['quant'] == 'fp8' and r['date'] == '2026-02-05':
+        lim = {('1024', '1024'): 4, ('1024', '8192'): 8, ('8192', '1024'): 16}.get(io)
+        return not dp and lim is not None and c > lim
+    if r['quant'] == 'fp8' and r['date'] >= '2026-01-29':
+        return (io in (('1024', '1024'), ('8192', '1024')) and c >= 64) or (io == ('1024', '8192') and 128 <= c < 256)
+    if r['quant'] == 'nvfp4' and r['date'] == '2026-02-06':
+        return (io == ('1024', '1024') and (c in (32, 64) or (c == 128 and not dp))) or (io == ('1024', '8192') and c == 64)
+    if r['quant'] == 'nvfp4' and r['date'] >= '2026-02-03':
+        return io == ('1024', '1024') and r['gpus'] == '8' and r['ep'] == '8'
+    return False
+
+
+def eager_ctx(r):
+    """An aggregated TensorRT-LLM DeepSeek row of the InferenceMAX runs whose
+    context steps ran eagerly (no piecewise CUDA graph)."""
+    return (r['backend'] == 'trtllm' and r['family'] == 'deepseek' and r['phase'] == '0'
+            and r['src_name'] != 'gap-analysis dumps' and not piecewise(r))
+
+
+def eager_mape(rows, x):
+    e = [abs(float(r['a_0']) + (x if eager_ctx(r) else 0.0) - float(r['y_0'])) / float(r['y_0']) for r in rows]
+    return sum(e) / len(e) * 100 if e else float('nan')
+
+
+def piecewise_report(rows):
+    ds = [r for r in ds_trt(rows) if r['src_name'] != 'gap-analysis dumps']
+    print('4. piecewise CUDA graphs (context steps captured) against eager context steps, 1k prompts, no attention DP:')
+    for pw in (True, False):
+        for lo, hi in ((4, 16), (32, 64), (128, 1 << 30)):
+            v = [float(r['y_0']) - float(r['a_0']) for r in ds if piecewise(r) == pw and r['dp'] == '1'
+                 and r['isl'] == '1024' and lo <= int(r['conc']) <= hi and r['system'] == 'b200_sxm'
+                 and r['date'] >= '2026-01-29']
+            v.sort()
+            if v:
+                print('  B200 1.2.0rc6 runs, %s, %d-%s clients: %2d rows, measured - model median %4.0f ms' % (
+                    'piecewise' if pw else 'eager    ', lo, hi if hi < 1 << 29 else '', len(v), v[len(v) // 2]))
+    allrows = [r for r in rows if float(r['y_0']) > 0 and float(r['a_0']) == float(r['a_0'])]
+    grid = list(range(0, 201, 5))
+    print('  what-if: + X ms on the TTFT of every eager-context row (%d rows; piecewise rows %d):' % (
+        sum(eager_ctx(r) for r in allrows), sum(piecewise(r) for r in ds)))
+    for x in (0, 25, 50, 75, 100, 125, 150):
+        print('    X %3d: silicon TTFT %.2f %%, the eager rows %.1f %%' % (
+            x, eager_mape(allrows, x), eager_mape([r for r in allrows if eager_ctx(r)], x)))
+    for key, name in ((lambda r: r['system'][:4], 'GPU'), (lambda r: r['image'][:8] or r['date'], 'image / date')):
+        groups = sorted({key(r) for r in allrows if eager_ctx(r)})
+        for g in groups:
+            train = [r for r in allrows if eager_ctx(r) and key(r) != g]
+            test = [r for r in allrows if eager_ctx(r) and key(r) == g]
+            best = min(grid, key=lambda x: eager_mape(train, x))
+            print('    leave-one-%s-out %-10s: X fitted without it %3d ms, its rows %.1f -> %.1f %% (%d)' % (
+                name, g, best, eager_mape(test, 0), eager_mape(test, best), len(test)))
 
 
 if __name__ == '__main__':
