@@ -2013,6 +2013,53 @@ static void recipe_moe_backend(dlp_llm_workload *wl, const char *model, const ch
     if (gen) wl->moe_trtllm_gen = 1, moe_gen_count++;
 }
 
+/* Did the run capture its context iterations in piecewise CUDA graphs
+ * (docs/llm.md, "TensorRT-LLM's DeepSeek-R1 aggregated TTFT", h208)?
+ * TensorRT-LLM's cuda_graph_config holds generation-only iterations; one
+ * with a prompt runs eagerly unless torch_compile_config
+ * enable_piecewise_cuda_graph is set.  InferenceX's DeepSeek-R1 scripts
+ * (SemiAnalysisAI/InferenceX benchmarks/dsr1_fp{4,8}_b200_trt[_mtp].sh) set
+ * it from these commits, by the measured date (spec > 0: the MTP script):
+ *   fp8 plain ec7bafaae (#594, 2026-01-29): 1k / 1k and 8k / 1k at C >= 64,
+ *     1k / 8k at 128 <= C < 256;
+ *   fp8 MTP 5d517074c (#632, 2026-02-05): on, but off under attention DP and
+ *     at 1k / 1k C <= 4, 1k / 8k C <= 8, 8k / 1k C <= 16;
+ *   fp4 plain 6eecc0e66 (#620, 2026-02-03): 1k / 1k on 8 GPUs at EP 8;
+ *   fp4 MTP 0aae52d4c (#642, 2026-02-06): 1k / 1k at C 32 or 64 (128 without
+ *     attention DP), 1k / 8k at C 64.
+ * No H200 script and no earlier version sets it.  date: the run's. */
+static int ds_piecewise(const char *date, const char *prec, const dlp_llm_workload *wl, int64_t conc, int spec) {
+    int dp = wl->attn_dp > 1, s1 = wl->seq == 1024, g1 = wl->gen_tokens == 1024, g8 = wl->gen_tokens == 8192;
+    int s8 = wl->seq == 8192;
+    if (!strcmp(prec, "fp8") && spec > 0 && strcmp(date, "2026-02-05") >= 0)
+        return !dp && ((s1 && g1 && conc > 4) || (s1 && g8 && conc > 8) || (s8 && g1 && conc > 16));
+    if (!strcmp(prec, "fp8") && spec <= 0 && strcmp(date, "2026-01-29") >= 0)
+        return (((s1 || s8) && g1 && conc >= 64) || (s1 && g8 && conc >= 128 && conc < 256));
+    if (!strcmp(prec, "fp4") && spec > 0 && strcmp(date, "2026-02-06") >= 0)
+        return (s1 && g1 && (conc == 32 || conc == 64 || (conc == 128 && !dp))) || (s1 && g8 && conc == 64);
+    if (!strcmp(prec, "fp4") && spec <= 0 && strcmp(date, "2026-02-03") >= 0)
+        return s1 && g1 && wl->n_gpus == 8 && wl->ep == 8;
+    return 0;
+}
+
+/* --eager-ctx-ms X (h208's what-if; off by default, no size from a source):
+ * the aggregated TensorRT-LLM DeepSeek-R1 rows of the InferenceMAX runs and
+ * their db-dump twins whose context iterations ran eagerly (ds_piecewise
+ * says no) get ctx_host_ms = X, the host time each step with prompt tokens
+ * adds (llm_serve.c iteration).  Counts: eager, piecewise. */
+static double eager_ctx_ms;
+static int eager_ctx_count[2];
+static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                             const char *prec, int source, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    if (!(eager_ctx_ms > 0) || !strstr(model, "DeepSeek-") || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
+    if (strcmp(sys, "b200_sxm") && strcmp(sys, "h200_sxm")) return;
+    row_keys(src, model, sys, date, gpu);
+    int pw = !strcmp(sys, "b200_sxm") && strlen(date) >= 10 && ds_piecewise(date, prec, wl, conc, spec);
+    eager_ctx_count[pw]++;
+    if (!pw) wl->ctx_host_ms = eager_ctx_ms;
+}
+
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
  * the prefill worker's TTFT, or, where the C clients outnumber the S decode
  * slots, the closed loop's wait for one; a slot is held for the decode
@@ -2336,6 +2383,7 @@ static void load_silicon(const char *root) {
                 if (k > 0) r->wl.spec_tokens = k, r->wl.spec_accepted = mtp_accepted(k);
                 if (use_mnt) recipe_max_tokens(&r->wl, v[cM], v[cSRC], v[cS], r->src, dp, conc, k);
                 recipe_moe_backend(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, dp, conc, k);
+                recipe_eager_ctx(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, conc, k);
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
@@ -3177,6 +3225,10 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
+    if (eager_ctx_count[0] + eager_ctx_count[1])
+        printf("\naggregated TensorRT-LLM DeepSeek rows whose context iterations ran eagerly (no piecewise CUDA graph "
+               "in the script; recipe_eager_ctx, h208): %d, given --eager-ctx-ms %g; piecewise, left: %d\n",
+               eager_ctx_count[0], eager_ctx_ms, eager_ctx_count[1]);
     if (moe_dec_count)
         printf("\nTensorRT-LLM decode-worker rows at EP 1 whose recipe sets decode moe_config backend TRTLLM "
                "(tools/inferencemax/moe_backend.csv, h197; --decode-moe-backend %s): %d\n",
@@ -5090,6 +5142,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
+        else if (!strcmp(argv[i], "--eager-ctx-ms") && i + 1 < argc) eager_ctx_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};

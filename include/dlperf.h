@@ -1170,6 +1170,18 @@ typedef struct {
      * formats, Hopper) nothing moves.  Engine trtllm only.  0: the engine's
      * fitted kernel (CUTLASS on Hopper, DEEPGEMM for fp8 on Blackwell). */
     int moe_trtllm_gen;
+
+    /* Host time, ms, that each iteration carrying prompt tokens adds when the
+     * engine runs those iterations eagerly (docs/llm.md, "TensorRT-LLM's
+     * DeepSeek-R1 aggregated TTFT", h208): TensorRT-LLM's CUDA graphs hold
+     * generation-only iterations; a context or mixed one runs eagerly unless
+     * torch_compile_config.enable_piecewise_cuda_graph captures it.  Added to
+     * the engine CPU part of every step with prompt tokens (the burst's and
+     * the arriving prompt's), never to a decode-only step.
+     * Aggregated serving only; library and bench, no CLI yet.  0: none (the
+     * default; no size from a source yet, so nothing sets it but the bench's
+     * --eager-ctx-ms what-if). */
+    double ctx_host_ms;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

@@ -972,6 +972,26 @@ check "moe backend: 1 row the trtllm-gen kernel" grep -qF "(the trtllm-gen fused
 got=$(paste -d, <(awk -F, 'NR > 1 { print $6 "/" $7 }' "$tmp/rows21.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows21.csv") <(awk -F, 'NR > 1 { print $16 }' "$tmp/rows22.csv") |
       awk -F, '{ print $1 ":" ($2 < $3 ? "down" : $2 == $3 ? "same" : "up") }' | tr '\n' ' ')
 check "moe backend: TPOT T1 down, T2 T3 same: got '$got'" [ "$got" = "1024/4:down 1024/4:same 8192/256:same " ]
+# h208: the piecewise CUDA graphs of the fp8 B200 plain script (ec7bafaae,
+# 2026-01-29: on at 1k / 1k with CONC >= 64; nothing before).  With
+# --eager-ctx-ms 50, by hand: T1 (2026-01-29, 4 clients) and T2 (2026-01-28)
+# ran their context iterations eagerly, each of their TTFTs is one prompt step
+# (four 1k prompts fit the 8,192 budget's one step; the steady TTFT rides one)
+# and rises by 50 ms exactly; T4 (2026-01-29, 64 clients) ran them captured
+# and does not move; without the switch nothing is counted.
+{
+  echo "$h"
+  trun T1 4 2026-01-29 1024
+  trun T2 4 2026-01-28 1024
+  trun T4 64 2026-01-29 1024
+} >"$S/silicon_sample.csv"
+out23=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --eager-ctx-ms 50 --rows "$tmp/rows23.csv" 2>&1)
+check "eager ctx: 2 rows eager, 1 piecewise" grep -qF "recipe_eager_ctx, h208): 2, given --eager-ctx-ms 50; piecewise, left: 1" <<<"$out23"
+out24=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows24.csv" 2>&1)
+check "eager ctx: off by default" bash -c '! grep -qF "recipe_eager_ctx" <<<"$0"' "$out24"
+got=$(paste -d, <(awk -F, 'NR > 1 { print $7 }' "$tmp/rows23.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows23.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows24.csv") |
+      awk -F, '{ d = $2 - $3; printf "%s:%s ", $1, (d > 49.99 && d < 50.01) ? "+50" : (d == 0 ? "same" : d) }')
+check "eager ctx: TTFT T1 T2 + 50 ms, T4 same: got '$got'" [ "$got" = "4:+50 4:+50 64:same " ]
 
 # h176: recipes.csv's blank spec_tokens from the recipe files
 # (tools/inferencemax/spec_tokens.py), on a checkout written here.  Rows (every

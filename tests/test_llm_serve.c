@@ -2710,6 +2710,41 @@ static void t_eager_by_hand(void) {
     CHECK_NEAR(p1.tpot_ms - p0.tpot_ms, 48 * 0.210, 1e-9);
 }
 
+/* An eager context iteration's host time (wl.ctx_host_ms; docs/llm.md,
+ * "TensorRT-LLM's DeepSeek-R1 aggregated TTFT", h208), by hand on
+ * Llama-3.1-8B, one H100, TensorRT-LLM (budget 8,192: eight whole 1k
+ * prompts a step), 1k prompts, 50 ms:
+ *  - one client: the burst is one prompt step and the steady TTFT one ride
+ *    step, each 50 ms longer: TTFT + 50 ms exactly;
+ *  - 16 clients: the burst's 16 prompts take 2 steps, its mean (n + 1) / 2 =
+ *    1.5 of them, + 75 ms; the steady TTFT rides one prompt step, + 50 ms
+ *    (the wait is decode steps); weighted 0.14 / 0.86: 0.14 x 75 + 0.86 x 50
+ *    = 53.5 ms;
+ *  - the decode step does not move; a decode worker and a negative time are
+ *    refused. */
+static void t_ctx_host_by_hand(void) {
+    const char *llama = "meta-llama/Meta-Llama-3.1-8B-Instruct";
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .phase = DLP_LLM_AGG};
+    CHECK(serve(llama, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.ctx_host_ms = 50;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 50.0, 1e-6);
+    CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12);
+    wl.concurrency = 16, wl.ctx_host_ms = 0;
+    CHECK(serve(llama, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.ctx_host_ms = 50;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 0.14 * 75.0 + 0.86 * 50.0, 1e-6);
+    CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12);
+    wl.phase = DLP_LLM_DECODE_ONLY;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    wl.phase = DLP_LLM_AGG, wl.ctx_host_ms = -1;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+}
+
 /* Redundant experts (wl.expert_slots; docs/llm.md, "Redundant experts
  * (EPLB expert slots, h138)"), by hand on Qwen3-30B-A3B (config.json: 48
  * layers, 128 experts, top 8, hidden 2048, moe_intermediate 768; bf16) on
@@ -2995,6 +3030,7 @@ int main(void) {
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
+    RUN(t_ctx_host_by_hand);
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
     RUN(t_same_prompts_by_hand);

@@ -748,6 +748,9 @@ typedef struct {
     double eager_s;            /* host time a step spends issuing its layers'
                                   kernels without CUDA graphs (wl->eager,
                                   EAGER_LAYER_MS x layers); 0: graphed      */
+    double ctx_host_s;         /* host time a step with prompt tokens adds
+                                  (wl->ctx_host_ms: its context iteration
+                                  eager, h208); 0: none                     */
     const double *ar1;         /* the engine's one-shot all-reduce fit over
                                   the TP group (ar_oneshot_fit); NULL: NCCL */
     double ar1_gbs;            /* the NVLink rate it runs at (GB/s, both ways) */
@@ -1920,6 +1923,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (s->gpu_x != 1.0) it.t += rocm_v1_extra_s(s, dec_a / s->attn_dp, ctx);
     it.comm = comm;
     it.ovh = s->ov_fixed + s->ov_seq * seqs / s->attn_dp + s->eager_s;
+    /* an eager context iteration's host time (wl->ctx_host_ms, h208): only
+     * where the step carries prompt tokens, decode-only steps are graphed */
+    if (n_pf > 0) it.ovh += s->ctx_host_s;
     it.t += comm + it.ovh;
     if (s->parts) s->parts->comm_s = comm, s->parts->ovh_s = it.ovh, s->parts->total_s = it.t;
     return it;
@@ -2407,6 +2413,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gemm_rate = rocm_gemm_rate(d, s->gpu_x);
     s->cta_rate = trt_cta_rate(d, wl, c);
     s->eager_s = wl->eager ? EAGER_LAYER_MS * 1e-3 * (double)c->num_hidden_layers : 0;
+    s->ctx_host_s = wl->ctx_host_ms > 0 ? wl->ctx_host_ms * 1e-3 : 0;
     s->same_prompts = wl->same_prompts != 0;
     s->prefill_steps = wl->engine == DLP_LLM_ENGINE_VLLM_V0;
     /* MTP (llm.c checked depth and acceptance): none is q = draft = yield 1 */
@@ -3431,6 +3438,18 @@ static dlp_status check_max_prefill(const dlp_llm_config *c, const dlp_llm_workl
     return DLP_OK;
 }
 
+/* An eager context iteration's host time (h208): a duration, aggregated. */
+static dlp_status check_ctx_host(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
+    if (wl->ctx_host_ms == 0) return DLP_OK;
+    if (!(wl->ctx_host_ms > 0) || wl->ctx_host_ms > 1e4)
+        return dlp__err(err, DLP_EINVAL, "%s: context-iteration host time %g ms: give 0 to 10,000 ms", c->id,
+                        wl->ctx_host_ms);
+    if (wl->phase != DLP_LLM_AGG || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: the context-iteration host time is read only for aggregated serving "
+                        "(the runs it was measured on)", c->id);
+    return DLP_OK;
+}
+
 /* The TRTLLM MoE backend is TensorRT-LLM's moe_config option. */
 static dlp_status check_moe_backend(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
     if (wl->moe_trtllm_gen && wl->engine != DLP_LLM_ENGINE_TRTLLM)
@@ -3449,7 +3468,8 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
                         "Poisson arrivals): give one", c->id, wl->rate);
     if ((st = check_batch_wait(c, wl, err)) || (st = check_recv_interval(c, wl, err)) ||
         (st = check_adp_balance(c, wl, err)) || (st = check_waves(c, wl, err)) ||
-        (st = check_moe_backend(c, wl, err)) || (st = check_max_prefill(c, wl, err)))
+        (st = check_moe_backend(c, wl, err)) || (st = check_max_prefill(c, wl, err)) ||
+        (st = check_ctx_host(c, wl, err)))
         return st;
     sctx s;
     serve_plan m = {0};
