@@ -94,6 +94,9 @@ def host_floor(rows):
         if math.isnan(y) or math.isnan(a) or math.isnan(p) or y <= 0:
             continue
         rs.append((y, a, p, nl[r['model']], r))
+    if not rs:
+        print('no TensorRT-LLM aggregated rows with a TTFT')
+        return
     for joint in (False, True):
         f, h = best(rs, joint)
         what = 'h with a front-end shift' if joint else 'h alone'
