@@ -13,19 +13,9 @@
 #       burst at two clients (ttft_burst_ms: one step of both prompts).
 # Without the switch the rows carry no agg_sim column and the switch moves only
 # the played rows' a_0 (lib_ttft_ms is the answer without it).
-BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
-}
-cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
-  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
-S="$tmp/data/aiconfigurator/aic-core/src/aiconfigurator_core/systems"
-mkdir -p "$S"
-h='id,silicon_data_source,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+. "$(dirname "$0")/bench_fixture.sh"
+build_bench_serving
+silicon_fixture
 row() { # id clients
   echo "$1,source_file=aic-auto-gap-analysis/data/h100_sxm/trtllm/1.0.0rc3/x.csv,trtllm,1.0.0rc3,meta-llama/Llama-3.1-8B-Instruct,h100_sxm,bf16,agg,1024,128,bf16,bf16,$2,1,1,1,1,1,,,,,,,,,,,,,,,100,10"
 }

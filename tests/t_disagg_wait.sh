@@ -11,19 +11,9 @@
 #   w8:  8 clients: C = S, no wait: the prefill worker's own TTFT, far under
 #        512 TPOTs (checked below 0.1 x 1,024 TPOTs);
 #   u12: 12 clients, the counts blank and no recipe table: not composed.
-BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
-}
-cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
-  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
-S="$tmp/data/aiconfigurator/aic-core/src/aiconfigurator_core/systems"
-mkdir -p "$S"
-h='id,silicon_data_source,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+. "$(dirname "$0")/bench_fixture.sh"
+build_bench_serving
+silicon_fixture
 run() { # id conc pw dbs dw
   echo "$1,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,$3,4,1,1,1,4,$4,$5,8,1,1,1,8,500,20"
 }

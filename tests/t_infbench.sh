@@ -33,16 +33,8 @@
 #   row refused
 # all: 9 + 3 + 2 + 2 = 16 rows, 7 + 2 + 1 + 1 = 11 modelled, 5 + 2 + 1 + 1 = 9
 # answered: 56.25 % (printf rounds this exact half to even: 56.2) / 81.8 %
-BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
-}
-cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
-  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
+. "$(dirname "$0")/bench_fixture.sh"
+build_bench_serving
 P="$tmp/data/LLM-Inference-Bench/Plots"
 mkdir -p "$P/Fig_22" "$P/Fig_16_a_b"
 cat >"$P/All_results.csv" <<'EOF'

@@ -25,14 +25,7 @@
 #     c4  4/4 16/16  -> no entry with that layout
 #     c5  4/4 8/8    -> no entry for conc 5
 #     (and one run with its counts given: not matched at all)
-BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
-}
+. "$(dirname "$0")/bench_fixture.sh"
 cat >"$tmp/master.yaml" <<'YAML'
 dsr1-fp4-gb200-dynamo-trt:
   model: nvidia/DeepSeek-R1-0528-NVFP4-v2
@@ -134,11 +127,8 @@ check "extract: E4 (scenarios form, no recipe: batch blank) = gb200 trtllm 1024 
 check "extract: a bad yaml file is one line naming it and a non-zero exit" \
   bash -c "printf 'a: [\n' >'$tmp/bad.yaml'; ! python3 tools/inferencemax/extract.py --yaml '$tmp/bad.yaml' 2>'$tmp/err' && grep -q 'bad.yaml' '$tmp/err' && [ \$(wc -l <'$tmp/err') = 1 ]"
 
-cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/bench_serving.c "$BUILD/libdlperf.a" \
-  $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o "$tmp/bench_serving" || { echo "FAIL build bench_serving"; exit 1; }
-S="$tmp/data/aiconfigurator/aic-core/src/aiconfigurator_core/systems"
-mkdir -p "$S"
-h='id,silicon_data_source,backend,backend_version,model_path,system,precision,mode,isl,osl,gemm_quant_mode,moe_quant_mode,batch_size,tp_size,pp_size,attention_dp_size,moe_tp_size,moe_ep_size,prefill_batch_size,prefill_num_workers,prefill_tp_size,prefill_pp_size,prefill_attention_dp_size,prefill_moe_tp_size,prefill_moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,decode_pp_size,decode_attention_dp_size,decode_moe_tp_size,decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+build_bench_serving
+silicon_fixture
 run() { # id conc ptp pep dtp dep [pw dw]
   echo "$1,source_file=2026-03-25.csv; model=DeepSeek-R1; silicon_concurrency=$2,trtllm,,deepseek-ai/DeepSeek-R1,gb200,fp4,disagg,1024,1024,nvfp4,nvfp4,,,,,,,,${7:-},$3,1,1,1,$4,,${8:-},$5,1,1,1,$6,500,20"
 }

@@ -12,13 +12,7 @@
 # either family (each remaining set still pins h at 0.5: the Llama row alone
 # gives 80 h - 30 = 10, gpt-oss's B200 rows 36 h - 10 = 8). The split table's
 # first row: 48 - (40 - 20) = 28.0 ms at 4 clients.
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi
-}
+. "$(dirname "$0")/bench_fixture.sh"
 {
   echo 'model,system,backend,family,isl,conc,gpus,dp,phase,y_0,a_0,req_ms,prefill_ms'
   echo 'openai/gpt-oss-120b,b200_sxm,trtllm,gpt,1024,4,1,1,0,48,40,20,10'
