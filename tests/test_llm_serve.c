@@ -2942,6 +2942,46 @@ static void t_fused_elem_by_hand(void) {
     CHECK_NEAR(fused_moe_other_ms(), 0.5916, 1e-4);
 }
 
+/* Each GEMM call its own kernel on the efficiency curve (h211): Llama-3.1-8B
+ * bf16 on one H100 SXM (989.4 TFLOP/s bf16, 3.35 TB/s), one 1,024-token
+ * prompt, the profile's q / o linear (k 4,096, n 4,096, 64 calls).  One call:
+ *   flops 2 x 1,024 x 4,096 x 4,096 = 34.360e9; bytes 4,096 x 4,096 x 2 +
+ *   1,024 x (4,096 + 4,096) x 2 = 50.332e6
+ *   roof max(34.360e9 / 989.4e12, 50.332e6 / 3.35e12) = 34.728 us
+ *   u = log10(34.728) = 1.54068, v = log10((34.360e9 / 50.332e6) /
+ *   (989.4e12 / 3.35e12)) = 0.36388
+ *   the 16-bit GEMM curve (curves_table.inc, aiconfigurator's single bf16
+ *   kernels): exp(0.487640 - 0.100340 u + 0.042715 v) = 1.41708
+ *   34.728 x 1.41708 + 2 us (one in-graph kernel) = 51.212 us a call.
+ * With the calls summed into one kernel the curve is read at 64 x the size,
+ * near its top, and the call costs less (43.1 us). */
+static double gemm_call_us(int each) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (dlp_llm_catalogue_get("meta-llama/Llama-3.1-8B-Instruct", &c, &e)) return -1;
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 1, .engine = DLP_LLM_ENGINE_MODERN,
+                           .kv_dtype = DLP_DT_BFLOAT16, .phase = DLP_LLM_PREFILL_ONLY};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
+    dlp__llm_parts p;
+    int was = dlp__llm_gemm_each;
+    dlp__llm_gemm_each = each;
+    dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 0, 1.0, 1024, 1024, &p, &e);
+    dlp__llm_gemm_each = was;
+    if (st != DLP_OK) return -1;
+    for (int i = 0; i < p.n_lin; i++)
+        if (p.lin_kind[i] == 0 && p.lin_k[i] == 4096 && p.lin_n[i] == 4096) return p.lin_s[i] / p.lin_count[i] * 1e6;
+    return -1;
+}
+
+static void t_gemm_each_by_hand(void) {
+    CHECK_NEAR(gemm_call_us(1), 51.212, 2e-3);
+    double summed = gemm_call_us(0);
+    CHECK(summed > 0 && summed < 51.212);
+    /* -1 (the default) follows the fused pricing, off here */
+    CHECK_NEAR(gemm_call_us(-1), summed, 1e-9);
+}
+
 static void t_lone_prompt_adp_by_hand(void) {
     const dlp_device *b200 = dlp_devdb_find(db, "b200");
     dlp_llm_config c;
@@ -3038,6 +3078,7 @@ int main(void) {
     RUN(t_offline_power_by_hand);
     RUN(t_lone_prompt_adp_by_hand);
     RUN(t_fused_elem_by_hand);
+    RUN(t_gemm_each_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -141,6 +141,9 @@ extern int dlp__llm_trt_evict;
 /* The element-wise work as the modern engines' fused kernels (llm_serve.c
  * fused_elem, issue 22, h198); 0: the one-token graph's unfused bytes. */
 extern int dlp__llm_fused_elem;
+/* bench-only (h211): -1 each GEMM call its own kernel on the curve where the
+ * fused pricing is on, 0 never, 1 always (llm_serve.c gemm_kadd) */
+extern int dlp__llm_gemm_each;
 extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 
 /* The same path's decode attention where vLLM runs paged attention V1 for

@@ -1378,12 +1378,35 @@ static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind
 /* One matrix entry's GEMMs (not experts' kernel floor, added by the
  * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
  * what the weights are; then the per-GEMM terms of the format. */
+/* bench-only (h211): 1 each GEMM call priced on the curve as its own kernel
+ * (gemm_kadd); 0 the layers' calls priced as one kernel of their summed work */
+int dlp__llm_gemm_each = -1;
+
+/* The layers' `count` calls of one GEMM of `flops` and `bytes` each: every
+ * call is a kernel of its own (one launch a layer), so the efficiency curve,
+ * fitted on single kernels, is read at one call's size and the time taken
+ * count times (h211); before, the curve saw the sum of the calls. */
+static void gemm_kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
+                      double count) {
+    int each = dlp__llm_gemm_each >= 0 ? dlp__llm_gemm_each : s->fused_elem;
+    if (!each || count <= 1) {
+        kadd(s, it, cv, peak, flops * count, bytes * count, count);
+        return;
+    }
+    itime one = {0};
+    kadd(s, &one, cv, peak, flops, bytes, 1);
+    it->t += one.t * count;
+    it->busy += one.busy * count;
+    it->bc += one.bc * count;
+    it->bm += one.bm * count;
+}
+
 static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, double k, double n, double wbytes,
                            double wb) {
     double flops = 2.0 * m * k * n;
     double bytes = wbytes + m * (k + n) * s->p->act_bytes;
     if (lin_is16(s, l)) { /* 16-bit kept: no activation quantisation */
-        kadd(s, it, s->cv_gemm16, s->peak_mm16, flops * l->count, bytes * l->count, l->count);
+        gemm_kadd(s, it, s->cv_gemm16, s->peak_mm16, flops, bytes, l->count);
         return;
     }
     /* bitsandbytes formats cost what generate mode charges (llm.c):
@@ -1392,7 +1415,7 @@ static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, d
     if (s->p->quant == DLP_QT_INT8) flops *= 3.0;
     if (s->p->quant == DLP_QT_NF4) bytes += 2.0 * (wbytes / wb) * 2.0;
     double t0 = it->t;
-    kadd(s, it, s->cv_gemm, s->peak_mm, flops * l->count, bytes * l->count, l->count);
+    gemm_kadd(s, it, s->cv_gemm, s->peak_mm, flops, bytes, l->count);
     if (l->kind == LIN_DENSE || l->kind == LIN_EXPERT) it->t += s->gemm_extra_s * l->count;
     /* nvfp4 dense GEMMs: at least the engine's fitted op (nv4_gemm_fit) */
     if (l->kind == LIN_DENSE && s->nv4_gemm) {

@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
     const char *dev = argv[1]; int q = atoi(argv[2]); int N = atoi(argv[3]); double S = atof(argv[4]); double j = atof(argv[5]); int ep = argc > 6 ? atoi(argv[6]) : N;
     dlp_error e = {0};
     if (getenv("DLP_FUSED_ELEM")) dlp__llm_fused_elem = atoi(getenv("DLP_FUSED_ELEM"));
+    if (getenv("DLP_GEMM_EACH")) dlp__llm_gemm_each = atoi(getenv("DLP_GEMM_EACH"));
     dlp_devdb *db = NULL;
     if (dlp_devdb_load(NULL, &db, &e)) { printf("db %s\n", e.msg); return 1; }
     const dlp_device *d = dlp_devdb_find(db, dev);
