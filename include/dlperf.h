@@ -1170,6 +1170,12 @@ typedef struct {
      * formats, Hopper) nothing moves.  Engine trtllm only.  0: the engine's
      * fitted kernel (CUTLASS on Hopper, DEEPGEMM for fp8 on Blackwell). */
     int moe_trtllm_gen;
+    /* the run used TensorRT-LLM 0.11's generation attention (offline, engine
+     * trtllm, multi_block_mode off): GQA decode attention on XQA's geometry,
+     * one block per (KV head, sequence) in waves of one per SM at a fitted
+     * per-block rate (docs/llm.md, "h210"; LLM-Inference-Bench's A100 / H100
+     * rows).  0: the h173 single-block floor alone. */
+    int trt_xqa_block;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 
