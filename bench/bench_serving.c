@@ -4990,6 +4990,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-trt-xqa")) ib_xqa_off = 1;
+        else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
