@@ -3821,6 +3821,16 @@ static int ib_same_prompts(int sub, int eng) {
     return !ib_same_off && eng == DLP_LLM_ENGINE_TRTLLM && (sub == IB_ALL || sub == IB_POWER);
 }
 
+/* Which TensorRT-LLM ran (h206): 0.11.0 from the NVIDIA index on A100 and
+ * H100 (TensorRT-LLM/A100/Benchmarking_Throughput/requirements.txt,
+ * TensorRT-LLM/H100/requirements.txt @4211f5d), v0.12.0 built from source
+ * on GH200 (TensorRT-LLM/GH200/README.MD): the A100 / H100 rows read as 0.11's
+ * XQA decode attention (docs/llm.md "h210").  --no-trt-xqa: off. */
+static int ib_xqa_off;
+static int ib_trt011(const char *hw, int eng) {
+    return !ib_xqa_off && eng == DLP_LLM_ENGINE_TRTLLM && (strstr(hw, "A100") || strstr(hw, "H100"));
+}
+
 /* Predict one row of kind `sub`; the row (counted in nR) or NULL, the
  * refusal counted in that kind's table. */
 static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *model, int n, int64_t in, int64_t gen,
@@ -3842,7 +3852,8 @@ static row_t *ib_predict(int sub, const char *hw, const char *fw, const char *mo
         r = new_row("infbench", hw, fw);
         r->wl = (dlp_llm_workload){.batch = 1, .seq = in, .gen_tokens = gen, .quant = DLP_QT_FP16, .n_gpus = n * per_card,
                                    .concurrency = B, .max_seqs = B, .engine = eng, .offline = 1, /* LLM.generate(), run.py */
-                                   .same_prompts = ib_same_prompts(sub, eng), .eager = !strcmp(hw, "Intel Max 1550")};
+                                   .same_prompts = ib_same_prompts(sub, eng), .eager = !strcmp(hw, "Intel Max 1550"),
+                                   .trt_xqa_block = ib_trt011(hw, eng)};
         if (predict_row(r, model, dev)) {
             r->fw = intern(fwname, &nfw, fw);
             nR++;
@@ -5122,6 +5133,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--rocm-gemm-c") && i + 1 < argc) dlp__llm_rocm_gemm_c = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
+        else if (!strcmp(argv[i], "--no-trt-xqa")) ib_xqa_off = 1;
+        else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */

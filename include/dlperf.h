@@ -1182,6 +1182,13 @@ typedef struct {
      * default; no size from a source yet, so nothing sets it but the bench's
      * --eager-ctx-ms what-if). */
     double ctx_host_ms;
+
+    /* the run used TensorRT-LLM 0.11's generation attention (offline, engine
+     * trtllm, multi_block_mode off): GQA decode attention on XQA's geometry,
+     * one block per (KV head, sequence) in waves of one per SM at a fitted
+     * per-block rate (docs/llm.md, "h210"; LLM-Inference-Bench's A100 / H100
+     * rows).  0: the h173 single-block floor alone. */
+    int trt_xqa_block;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

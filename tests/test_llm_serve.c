@@ -2371,6 +2371,46 @@ static void t_trt_single_block_attn_by_hand(void) {
     CHECK_NEAR(trt_attn_dec_ms(1, T, 1, 64), big0, 1e-9 * big0);
 }
 
+/* TensorRT-LLM 0.11's XQA decode attention (wl.trt_xqa_block; docs/llm.md
+ * "h210", llm_serve.c xqa_floor_s): one block per (KV head, sequence), in
+ * waves of one per SM.  By hand, Llama-3-8B (32 layers, 32 query heads, 8 KV
+ * heads of 128, fp16 cache) on one H100 SXM (132 SMs, 1,980 MHz boost), 64
+ * sequences at context 2,048:
+ *   blocks = 64 x 8 = 512; 512 x 4 >= 132, so XQA is picked; waves =
+ *   ceil(512 / 132) = 4;
+ *   a block's bytes per layer = 2,048 x 128 x 2 (K, V) x 2 B = 1,048,576;
+ *   rate = 6.9 B per SM clock x 1.98e9 = 13.662e9 B/s;
+ *   per layer 8.58 us + 4 x 1,048,576 / 13.662e9 s (307.0048 us) = 315.5848 us,
+ *   x 32 layers = 10.098714 ms of decode attention,
+ * where without it the step prices the whole cache's stream (64 x 2,048 x
+ * 32 x 8 x 128 x 2 x 2 B = 8.59 GB; 3.02 ms at 0.85 of 3,350 GB/s, 6.31 ms as
+ * the model's kernels run it): under the floor.  At one sequence 8 x 4 = 32
+ * blocks x 4 < 132 SMs: XQA not picked, nothing moves; Llama-2-7B (32 KV
+ * heads: plain MHA, which XQA refuses) never moves. */
+static double xqa_attn_dec_ms(const char *model, int xqa, double n_dec) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    if (!d || dlp_llm_catalogue_get(model, &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP16, .n_gpus = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1,
+                           .trt_xqa_block = xqa};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, 2048, 0, 0, &p, &e) != DLP_OK) return -1;
+    return p.attn_dec_s * 1e3;
+}
+
+static void t_trt_xqa_waves_by_hand(void) {
+    const char *l3 = "meta-llama/Meta-Llama-3-8B", *l2 = "meta-llama/Llama-2-7b-hf";
+    CHECK_NEAR(xqa_attn_dec_ms(l3, 1, 64), 10.098714, 1e-5);
+    double off = xqa_attn_dec_ms(l3, 0, 64);
+    CHECK(off > 3.0 && off < 0.7 * 10.098714);
+    CHECK_NEAR(xqa_attn_dec_ms(l3, 1, 1), xqa_attn_dec_ms(l3, 0, 1), 1e-12);
+    double m0 = xqa_attn_dec_ms(l2, 0, 64);
+    CHECK(m0 > 0);
+    CHECK_NEAR(xqa_attn_dec_ms(l2, 1, 64), m0, 1e-12 * m0);
+}
+
 /* Copies of one prompt decoded greedily (wl.same_prompts; docs/llm.md,
  * "Copies of one prompt", h185): Mixtral-8x7B (8 experts, top 2) on 4 H100s
  * under TensorRT-LLM offline.  By hand, balanced routing hits
@@ -3073,6 +3113,7 @@ int main(void) {
     RUN(t_ctx_host_by_hand);
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
+    RUN(t_trt_xqa_waves_by_hand);
     RUN(t_same_prompts_by_hand);
     RUN(t_trt_no_evict_by_hand);
     RUN(t_offline_power_by_hand);

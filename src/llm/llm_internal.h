@@ -167,6 +167,16 @@ extern double dlp__llm_rocm_v1_eta, dlp__llm_rocm_gemm_c;
 #define DLP__LLM_TRT_CTA_BYTES_PER_CLK 28.0
 extern double dlp__llm_trt_cta_bpc;
 
+/* TensorRT-LLM 0.11's XQA decode attention (wl->trt_xqa_block): one block
+ * per (KV head, sequence), in waves of one per SM, each streaming one KV
+ * head's cache of one sequence at this many bytes per SM clock (llm_serve.c
+ * trt_xqa_rate, docs/llm.md "h210"), fitted on LLM-Inference-Bench's A100 /
+ * H100 TensorRT-LLM GQA rows; the bench prints the refit held out by GPU and
+ * family.  dlp__llm_trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0
+ * another, < 0 none. */
+#define DLP__LLM_TRT_XQA_BYTES_PER_CLK 6.9
+extern double dlp__llm_trt_xqa_bpc;
+
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
  * refit on splitwise's decode steps with the held-out checks. */

@@ -741,6 +741,8 @@ typedef struct {
                                   time (rocm_offline_gpu_x); 1: none        */
     double gemm_rate;          /* FLOP/s a decode-only step's GEMMs reach at
                                   most (rocm_gemm_rate); 0: no such floor    */
+    double xqa_rate;           /* bytes/s one XQA thread block streams
+                                  (trt_xqa_rate, wl->trt_xqa_block): 0 none */
     double cta_rate;           /* bytes/s one attention thread block streams
                                   (trt_cta_rate): a decode step's attention
                                   kernel lasts at least one block's stream of
@@ -1515,6 +1517,21 @@ static double cta_bytes(const sctx *s, double ctx) {
     return fmax(0.0, kv_elems(s, ctx) - s->state_elems) / (layers * heads) * s->kv_eb;
 }
 
+/* TensorRT-LLM 0.11's XQA decode attention (wl->trt_xqa_block): one thread
+ * block per (KV head, sequence) (decoderXQAImplJIT.cpp runImpl: gridDim
+ * (multi_block = 1 with multi_block_mode off, num_kv_heads, batch)), picked
+ * only where blocks x kEnableMinBlockFactor 4 >= SMs (mayHavePerfGain) and
+ * the group is not plain MHA (kernelUtils.cpp supportConfigCommon).  The
+ * blocks run in waves of one per SM, each streaming one KV head's cache of
+ * one sequence (cta_bytes) at s->xqa_rate; per layer the kernel floor plus
+ * ceil(blocks / SMs) such streams.  0: XQA not picked at this batch. */
+static double xqa_floor_s(const sctx *s, double seqs, double ctx) {
+    double kvh = (double)(s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads);
+    double blocks = ceil(seqs) * fmax(1.0, kvh / s->kv_shard), sms = (double)s->d->sm_count;
+    if (!(sms > 0) || blocks * 4.0 < sms) return 0;
+    return s->p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + ceil(blocks / sms) * cta_bytes(s, ctx) / s->xqa_rate);
+}
+
 /* The tokens of a step that the router may send to different experts: all
  * T of them; but where every request is a copy of one prompt decoded
  * greedily (s->same_prompts), the copies' tokens are equal at every
@@ -1894,6 +1911,11 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * block's stream of one KV head's cache of one sequence, per layer */
     if (dec_elems > 0 && s->cta_rate > 0) {
         double fl = p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
+        if (fl > it.t - t0) it.t = t0 + fl;
+    }
+    /* XQA's geometry (trt_xqa_rate): blocks in waves over the SMs */
+    if (dec_elems > 0 && s->xqa_rate > 0) {
+        double fl = xqa_floor_s(s, dec_a / s->attn_dp, ctx);
         if (fl > it.t - t0) it.t = t0 + fl;
     }
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
@@ -2393,6 +2415,21 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx) {
  * GPU and by family), times the boost clock.  The served engine
  * (trtllm-serve, 0.13+ / 1.x) splits the cache over blocks: no floor. */
 double dlp__llm_trt_cta_bpc;
+/* The XQA block's rate on TensorRT-LLM 0.11 (xqa_floor_s), bytes per SM
+ * clock x the boost clock; GQA models only (XQA refuses plain MHA at beam
+ * 1); only where the workload says the engine ran 0.11 (wl->trt_xqa_block).
+ * dlp__llm_trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0 another,
+ * < 0 none. */
+double dlp__llm_trt_xqa_bpc;
+static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
+    double bpc = dlp__llm_trt_xqa_bpc != 0 ? dlp__llm_trt_xqa_bpc : DLP__LLM_TRT_XQA_BYTES_PER_CLK;
+    int kvh = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
+    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) ||
+        c->kv_lora_rank > 0 || kvh >= c->num_attention_heads || !(bpc > 0) || !(d->boost_clock_mhz > 0))
+        return 0;
+    return bpc * d->boost_clock_mhz * 1e6;
+}
+
 static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
     double bpc = dlp__llm_trt_cta_bpc != 0 ? dlp__llm_trt_cta_bpc : DLP__LLM_TRT_CTA_BYTES_PER_CLK;
     if (wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) || c->kv_lora_rank > 0 || !(bpc > 0) ||
@@ -2435,6 +2472,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->gpu_x = rocm_offline_gpu_x(d, wl);
     s->gemm_rate = rocm_gemm_rate(d, s->gpu_x);
     s->cta_rate = trt_cta_rate(d, wl, c);
+    s->xqa_rate = trt_xqa_rate(d, wl, c);
     s->eager_s = wl->eager ? EAGER_LAYER_MS * 1e-3 * (double)c->num_hidden_layers : 0;
     s->ctx_host_s = wl->ctx_host_ms > 0 ? wl->ctx_host_ms * 1e-3 : 0;
     s->same_prompts = wl->same_prompts != 0;
