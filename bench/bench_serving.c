@@ -2089,6 +2089,7 @@ static int64_t trt_forward_launches(const dlp_llm_config *c, const char *prec) {
  * DeepSeek rows as ds_piecewise reads them) gets ctx_host_ms = its
  * forward's launches x X us. */
 static double eager_launch_us;
+static int64_t eager_launch_last; /* the last row's count, for the summary */
 static void recipe_eager_launch(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                                 const char *prec, int64_t conc, int spec) {
     char date[32], gpu[32];
@@ -2099,18 +2100,14 @@ static void recipe_eager_launch(dlp_llm_workload *wl, const char *model, const c
     int pw = strstr(model, "DeepSeek-") && !strcmp(sys, "b200_sxm") && strlen(date) >= 10 &&
              ds_piecewise(date, prec, wl, conc, spec);
     eager_ctx_count[pw]++;
-    if (!pw) wl->ctx_host_ms = (double)trt_forward_launches(&c, prec) * eager_launch_us * 1e-3;
-    if (getenv("H213_DBG")) fprintf(stderr, "LAUNCH %s %s %lld\n", model, prec, (long long)trt_forward_launches(&c, prec));
+    eager_launch_last = trt_forward_launches(&c, prec);
+    if (!pw) wl->ctx_host_ms = (double)eager_launch_last * eager_launch_us * 1e-3;
 }
 
 static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                              const char *prec, int source, int64_t conc, int spec) {
     char date[32], gpu[32];
-    if (eager_launch_us > 0 && getenv("H213_ALL")) {
-        recipe_eager_launch(wl, model, src, sys, prec, conc, spec);
-        return;
-    }
-    if (eager_launch_us > 0 && strstr(model, "DeepSeek-") && (source == SRC_IMAX || source == SRC_DBDUMP)) {
+    if (eager_launch_us > 0) {
         recipe_eager_launch(wl, model, src, sys, prec, conc, spec);
         return;
     }
@@ -3287,7 +3284,12 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
-    if (eager_ctx_count[0] + eager_ctx_count[1])
+    if (eager_launch_us > 0)
+        printf("\naggregated TensorRT-LLM rows whose context iterations ran eagerly, priced as their forward's "
+               "kernel launches (recipe_eager_launch, h213): %d, given --eager-launch-us %g (the last row: %lld "
+               "launches); piecewise, left: %d\n",
+               eager_ctx_count[0], eager_launch_us, (long long)eager_launch_last, eager_ctx_count[1]);
+    else if (eager_ctx_count[0] + eager_ctx_count[1])
         printf("\naggregated TensorRT-LLM DeepSeek rows whose context iterations ran eagerly (no piecewise CUDA graph "
                "in the script; recipe_eager_ctx, h208): %d, given --eager-ctx-ms %g; piecewise, left: %d\n",
                eager_ctx_count[0], eager_ctx_ms, eager_ctx_count[1]);
