@@ -2049,9 +2049,68 @@ static int ds_piecewise(const char *date, const char *prec, const dlp_llm_worklo
  * adds (llm_serve.c iteration).  Counts: eager, piecewise. */
 static double eager_ctx_ms;
 static int eager_ctx_count[2];
+
+/* The kernels one TensorRT-LLM PyTorch-backend forward launches, counted
+ * from the model's structure as the modeling code runs a layer (h213;
+ * NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/modeling_deepseekv3.py,
+ * modeling_llama.py, modeling_qwen3.py, modeling_gpt_oss.py):
+ *   GQA attention: the fused residual-add RMSNorm, the QKV GEMM, the
+ *     attention op's two (QKV preprocessing: rope and the KV-cache write;
+ *     the context FMHA), o_proj: 5; q/k norms (Qwen3) one more;
+ *   MLA (DeepSeek): the norm, fused_a (q_a and kv_a in one GEMM), the
+ *     q_a and kv_a layernorms, q_b, kv_b (the context path expands k and v),
+ *     rope with the cache append, k's concat, the FMHA, o_proj: 10;
+ *   dense MLP: norm, gate_up, the activation, down: 4;
+ *   MoE: norm, the router GEMM, routing (top-k), permute, two grouped
+ *     GEMMs, the activation, finalize: 8; a shared expert gate_up, act,
+ *     down and its add: 4 more;
+ *   quantized activations (fp8 / fp4): one quantize kernel before each
+ *     quantized GEMM (attention 2, MLA 4, dense MLP 2, MoE 1, shared 2);
+ *     mxfp4 (gpt-oss) quantizes its experts only.
+ * Communication kernels are left out (one all-reduce a block under TP). */
+static int64_t trt_forward_launches(const dlp_llm_config *c, const char *prec) {
+    int mx = !strcmp(prec, "mxfp4") || !strcmp(c->weights_format, "mxfp4");
+    int qa = !mx && (!strcmp(prec, "fp8") || !strcmp(prec, "fp4") || !strcmp(prec, "nvfp4"));
+    int qm = qa || mx;
+    int mla = c->kv_lora_rank > 0, shared = c->shared_expert_intermediate_size > 0;
+    int64_t n = 0;
+    for (int64_t l = 0; l < c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++) {
+        int moe = c->num_experts > 0 && !(c->layer_kind[l] & DLP_LK_DENSE);
+        n += mla ? 10 + 4 * qa : 5 + (c->qk_norm != 0) + 2 * qa;
+        if (moe) n += 8 + qm + (shared ? 4 + 2 * qa : 0);
+        else n += 4 + 2 * qa;
+    }
+    return n;
+}
+
+/* --eager-launch-us X (h213's what-if): every aggregated TensorRT-LLM row
+ * whose context iterations ran eagerly (every non-DeepSeek row: no
+ * InferenceX or gap-analysis config of theirs sets piecewise graphs; the
+ * DeepSeek rows as ds_piecewise reads them) gets ctx_host_ms = its
+ * forward's launches x X us. */
+static double eager_launch_us;
+static int64_t eager_launch_last; /* the last row's count, for the summary */
+static void recipe_eager_launch(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                                const char *prec, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (!(eager_launch_us > 0) || dlp_llm_catalogue_get(model, &c, &e)) return;
+    row_keys(src, model, sys, date, gpu);
+    int pw = strstr(model, "DeepSeek-") && !strcmp(sys, "b200_sxm") && strlen(date) >= 10 &&
+             ds_piecewise(date, prec, wl, conc, spec);
+    eager_ctx_count[pw]++;
+    eager_launch_last = trt_forward_launches(&c, prec);
+    if (!pw) wl->ctx_host_ms = (double)eager_launch_last * eager_launch_us * 1e-3;
+}
+
 static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                              const char *prec, int source, int64_t conc, int spec) {
     char date[32], gpu[32];
+    if (eager_launch_us > 0) {
+        recipe_eager_launch(wl, model, src, sys, prec, conc, spec);
+        return;
+    }
     if (!(eager_ctx_ms > 0) || !strstr(model, "DeepSeek-") || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
     if (strcmp(sys, "b200_sxm") && strcmp(sys, "h200_sxm")) return;
     row_keys(src, model, sys, date, gpu);
@@ -3225,7 +3284,12 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek fp8 B200 rows whose script set moe_config backend TRTLLM (the "
                "trtllm-gen fused MoE; recipe_moe_backend, h188%s): %d\n",
                no_moe_backend ? "; off: --no-moe-backend" : "", moe_gen_count);
-    if (eager_ctx_count[0] + eager_ctx_count[1])
+    if (eager_launch_us > 0)
+        printf("\naggregated TensorRT-LLM rows whose context iterations ran eagerly, priced as their forward's "
+               "kernel launches (recipe_eager_launch, h213): %d, given --eager-launch-us %g (the last row: %lld "
+               "launches); piecewise, left: %d\n",
+               eager_ctx_count[0], eager_launch_us, (long long)eager_launch_last, eager_ctx_count[1]);
+    else if (eager_ctx_count[0] + eager_ctx_count[1])
         printf("\naggregated TensorRT-LLM DeepSeek rows whose context iterations ran eagerly (no piecewise CUDA graph "
                "in the script; recipe_eager_ctx, h208): %d, given --eager-ctx-ms %g; piecewise, left: %d\n",
                eager_ctx_count[0], eager_ctx_ms, eager_ctx_count[1]);
@@ -5157,6 +5221,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
         else if (!strcmp(argv[i], "--eager-ctx-ms") && i + 1 < argc) eager_ctx_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--eager-launch-us") && i + 1 < argc) eager_launch_us = atof(argv[++i]);
         else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
     dlp_error e = {0};

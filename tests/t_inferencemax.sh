@@ -982,6 +982,16 @@ check "eager ctx: off by default" bash -c '! grep -qF "recipe_eager_ctx" <<<"$0"
 got=$(paste -d, <(awk -F, 'NR > 1 { print $7 }' "$tmp/rows23.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows23.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows24.csv") |
       awk -F, '{ d = $2 - $3; printf "%s:%s ", $1, (d > 49.99 && d < 50.01) ? "+50" : (d == 0 ? "same" : d) }')
 check "eager ctx: TTFT T1 T2 + 50 ms, T4 same: got '$got'" [ "$got" = "4:+50 4:+50 64:same " ]
+# h213: the same rows priced as their forward's kernel launches.  By hand
+# (DeepSeek-V3 fp8, 61 layers, the first 3 dense): a dense layer's MLA 10 +
+# its 4 quantize kernels + the MLP's 4 + 2 = 20; a MoE layer's MLA 14 + MoE 8
+# + 1 quantize + the shared expert's 4 + 2 = 29; 3 x 20 + 58 x 29 = 1,742
+# launches; at 10 us each T1 and T2 rise by 17.42 ms, T4 (piecewise) stays.
+out25=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --eager-launch-us 10 --rows "$tmp/rows25.csv" 2>&1)
+check "eager launches: 2 rows eager, 1742 launches, 1 piecewise" grep -qF "recipe_eager_launch, h213): 2, given --eager-launch-us 10 (the last row: 1742 launches); piecewise, left: 1" <<<"$out25"
+got=$(paste -d, <(awk -F, 'NR > 1 { print $7 }' "$tmp/rows25.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows25.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows24.csv") |
+      awk -F, '{ d = $2 - $3; printf "%s:%s ", $1, (d > 17.41 && d < 17.43) ? "+17.42" : (d == 0 ? "same" : d) }')
+check "eager launches: TTFT T1 T2 + 17.42 ms, T4 same: got '$got'" [ "$got" = "4:+17.42 4:+17.42 64:same " ]
 
 # h176: recipes.csv's blank spec_tokens from the recipe files
 # (tools/inferencemax/spec_tokens.py), on a checkout written here.  Rows (every
