@@ -176,6 +176,9 @@ extern double dlp__llm_trt_cta_bpc;
  * another, < 0 none. */
 #define DLP__LLM_TRT_XQA_BYTES_PER_CLK 6.9
 extern double dlp__llm_trt_xqa_bpc;
+/* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
+ * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
+extern int dlp__llm_floor_sm_draw;
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
