@@ -110,6 +110,8 @@ typedef struct dlp__llm_parts {
     double lin_count[DLP__LLM_PARTS_LIN], lin_s[DLP__LLM_PARTS_LIN];
     int lin_kind[DLP__LLM_PARTS_LIN];
     double attn_dec_s, attn_pf_s, state_s, other_s, comm_s, ovh_s, total_s;
+    double attn_sm_s; /* power only: the SMs' side a floor-bound decode attention
+                         draws beyond its bytes (floor_sm_draw), s of peak BW */
 } dlp__llm_parts;
 dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                                double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,

@@ -1956,7 +1956,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double fl = xqa_floor_s(s, dec_a / s->attn_dp, ctx);
         if (fl > it.t - t0) it.t = t0 + fl, fl_occ = xqa_occ(s, dec_a / s->attn_dp);
     }
-    if (fl_occ > 0 && dlp__llm_floor_sm_draw) it.bsm += floor_sm_draw(s, it.t - t0, it.bm - bm0, fl_occ);
+    double sm = fl_occ > 0 && dlp__llm_floor_sm_draw ? floor_sm_draw(s, it.t - t0, it.bm - bm0, fl_occ) : 0;
+    it.bsm += sm;
+    if (s->parts) s->parts->attn_sm_s = sm;
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
