@@ -1569,6 +1569,27 @@ static double floor_sm_draw(const sctx *s, double fl, double bm, double occ) {
     return (1.0 - dram) * fmax(0.0, fmin(1.0, occ) * fl - bm);
 }
 
+/* The decode attention's thread-block floors, from t0 (the op's start; bm0
+ * the bandwidth time before its bytes) over `seqs` sequences on this rank:
+ * single-block attention (trt_cta_rate), at least one thread block's stream
+ * of one KV head's cache of one sequence a layer; XQA's geometry
+ * (trt_xqa_rate), blocks in waves over the SMs.  Where one holds the step,
+ * the SMs it occupies draw their side of the stream (floor_sm_draw). */
+static void dec_attn_floors(const sctx *s, itime *it, double t0, double bm0, double seqs, double ctx) {
+    double occ = 0;
+    if (s->cta_rate > 0) {
+        double fl = s->p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
+        if (fl > it->t - t0) it->t = t0 + fl, occ = cta_occ(s, seqs);
+    }
+    if (s->xqa_rate > 0) {
+        double fl = xqa_floor_s(s, seqs, ctx);
+        if (fl > it->t - t0) it->t = t0 + fl, occ = xqa_occ(s, seqs);
+    }
+    double sm = occ > 0 && dlp__llm_floor_sm_draw ? floor_sm_draw(s, it->t - t0, it->bm - bm0, occ) : 0;
+    it->bsm += sm;
+    if (s->parts) s->parts->attn_sm_s = sm;
+}
+
 /* The tokens of a step that the router may send to different experts: all
  * T of them; but where every request is a copy of one prompt decoded
  * greedily (s->same_prompts), the copies' tokens are equal at every
@@ -1937,7 +1958,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * MTP the 1 + drafts query tokens of a sequence share one pass over its
      * cache (FlashMLA and TensorRT-LLM's MLA generation kernel take several
      * query tokens per sequence): the math grows, the bytes do not */
-    double bm0 = it.bm, fl_occ = 0; /* the floor's stream: its bytes' time, its SMs */
+    double bm0 = it.bm; /* the decode attention's bytes' time (dec_attn_floors) */
     if (dec_elems > 0)
         kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
@@ -1945,20 +1966,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * beyond the launch kadd counts; vllm-v0 keeps its fitted CPU term's */
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
-    /* single-block decode attention (trt_cta_rate): at least one thread
-     * block's stream of one KV head's cache of one sequence, per layer */
-    if (dec_elems > 0 && s->cta_rate > 0) {
-        double fl = p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
-        if (fl > it.t - t0) it.t = t0 + fl, fl_occ = cta_occ(s, dec_a / s->attn_dp);
-    }
-    /* XQA's geometry (trt_xqa_rate): blocks in waves over the SMs */
-    if (dec_elems > 0 && s->xqa_rate > 0) {
-        double fl = xqa_floor_s(s, dec_a / s->attn_dp, ctx);
-        if (fl > it.t - t0) it.t = t0 + fl, fl_occ = xqa_occ(s, dec_a / s->attn_dp);
-    }
-    double sm = fl_occ > 0 && dlp__llm_floor_sm_draw ? floor_sm_draw(s, it.t - t0, it.bm - bm0, fl_occ) : 0;
-    it.bsm += sm;
-    if (s->parts) s->parts->attn_sm_s = sm;
+    if (dec_elems > 0) dec_attn_floors(s, &it, t0, bm0, dec_a / s->attn_dp, ctx);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
