@@ -2411,6 +2411,36 @@ static void t_trt_xqa_waves_by_hand(void) {
     CHECK_NEAR(xqa_attn_dec_ms(l2, 1, 64), m0, 1e-12 * m0);
 }
 
+/* The SMs' side of a floor-bound decode attention (floor_sm_draw,
+ * docs/llm.md "h214"), the same case: 512 XQA blocks in 4 waves of 132 SMs
+ * occupy 512 / 528 = 0.969697 of them over the floor's 10.098714 ms (above);
+ * the cache's 64 x 2,048 x 131,072 B read at 0.85 of 3,350 GB/s is 6.033317
+ * ms of peak bandwidth.  The DRAM's draw at peak, 6 pJ/bit x 8 x 3.35e12 B/s
+ * = 160.8 W, is 0.733443 of the memory share's 0.45 x (700 - 0.304 x 700) =
+ * 219.24 W, so the SMs' side adds (1 - 0.733443) x (0.969697 x 10.098714 -
+ * 6.033317) = 1.002089 ms of peak bandwidth; at one sequence no floor binds
+ * (0), and with the switch off none is added. */
+static double floor_sm_ms(int on, double n_dec) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "h100-sxm");
+    if (!d || dlp_llm_catalogue_get("meta-llama/Meta-Llama-3-8B", &c, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP16, .n_gpus = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1,
+                           .trt_xqa_block = 1};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
+    dlp__llm_parts p;
+    int was = dlp__llm_floor_sm_draw;
+    dlp__llm_floor_sm_draw = on;
+    dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, 2048, 0, 0, &p, &e);
+    dlp__llm_floor_sm_draw = was;
+    return st == DLP_OK ? p.attn_sm_s * 1e3 : -1;
+}
+
+static void t_floor_sm_draw_by_hand(void) {
+    CHECK_NEAR(floor_sm_ms(1, 64), 1.002089, 1e-5);
+    CHECK_NEAR(floor_sm_ms(0, 64), 0.0, 1e-15);
+}
+
 /* Copies of one prompt decoded greedily (wl.same_prompts; docs/llm.md,
  * "Copies of one prompt", h185): Mixtral-8x7B (8 experts, top 2) on 4 H100s
  * under TensorRT-LLM offline.  By hand, balanced routing hits
@@ -3114,6 +3144,7 @@ int main(void) {
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);
     RUN(t_trt_xqa_waves_by_hand);
+    RUN(t_floor_sm_draw_by_hand);
     RUN(t_same_prompts_by_hand);
     RUN(t_trt_no_evict_by_hand);
     RUN(t_offline_power_by_hand);

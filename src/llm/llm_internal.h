@@ -110,6 +110,8 @@ typedef struct dlp__llm_parts {
     double lin_count[DLP__LLM_PARTS_LIN], lin_s[DLP__LLM_PARTS_LIN];
     int lin_kind[DLP__LLM_PARTS_LIN];
     double attn_dec_s, attn_pf_s, state_s, other_s, comm_s, ovh_s, total_s;
+    double attn_sm_s; /* power only: the SMs' side a floor-bound decode attention
+                         draws beyond its bytes (floor_sm_draw), s of peak BW */
 } dlp__llm_parts;
 dlp_status dlp__llm_iter_parts(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl, int cdt,
                                double kv_eb, double n_dec, double ctx, double n_pf, double pf_len,
@@ -176,6 +178,9 @@ extern double dlp__llm_trt_cta_bpc;
  * another, < 0 none. */
 #define DLP__LLM_TRT_XQA_BYTES_PER_CLK 6.9
 extern double dlp__llm_trt_xqa_bpc;
+/* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
+ * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
+extern int dlp__llm_floor_sm_draw;
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its

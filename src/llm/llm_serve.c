@@ -42,6 +42,7 @@
 #include "llm/llm_internal.h"
 #include "predict/roofline.h"
 #include "predict/curves.h"
+#include "predict/power.h"
 #include "util/util.h"
 
 #include "llm/nccl_table.inc"
@@ -770,6 +771,9 @@ typedef struct {
                                   kernels need (compute and memory utilisation) */
     double comm;
     double ovh;                /* the engine's CPU time in t                      */
+    double bsm;                /* power only: seconds of peak bandwidth the SMs'
+                                  side of an occupancy-bound stream draws beyond
+                                  its bytes (floor_sm_draw)                   */
 } itime;
 
 static void kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
@@ -1532,6 +1536,60 @@ static double xqa_floor_s(const sctx *s, double seqs, double ctx) {
     return s->p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + ceil(blocks / sms) * cta_bytes(s, ctx) / s->xqa_rate);
 }
 
+/* The share of the SMs a single-block decode attention occupies: one block
+ * per (query head, sequence) for the masked-MHA kernel
+ * (mmha_launch_kernel_ex: grid {heads, batch}), on this GPU's heads. */
+static double cta_occ(const sctx *s, double seqs) {
+    double sms = (double)s->d->sm_count, h = (double)s->c->num_attention_heads / s->tp_attn;
+    return sms > 0 ? fmin(1.0, ceil(seqs) * fmax(1.0, h) / sms) : 0;
+}
+
+/* ... and XQA's: its blocks over its waves' SM slots (xqa_floor_s) */
+static double xqa_occ(const sctx *s, double seqs) {
+    double kvh = (double)(s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads);
+    double blocks = ceil(seqs) * fmax(1.0, kvh / s->kv_shard), sms = (double)s->d->sm_count;
+    return sms > 0 ? blocks / (ceil(blocks / sms) * sms) : 0;
+}
+
+/* The SMs' side of a decode-attention stream that a thread-block floor
+ * holds (cta_bytes, xqa_floor_s): power only, in seconds of peak bandwidth
+ * (itime.bsm).  The memory share P_FIT_MEM prices a stream at peak
+ * bandwidth over every SM; of it the DRAM's own draw (power.c, pJ/bit x
+ * the bytes/s) goes with the bytes, and the rest (the SMs' loads, L2,
+ * the link) is drawn by the SMs that run the stream.  Over a floor of fl
+ * seconds the occupied fraction occ of the SMs runs all the time, so that
+ * rest is priced at occ x fl instead of the bytes' time bm: equal at full
+ * occupancy and peak bandwidth, more where few SMs stream slowly. */
+static double floor_sm_draw(const sctx *s, double fl, double bm, double occ) {
+    const dlp_device *d = s->d;
+    double tdp = d->tdp_w > 0 ? d->tdp_w : 0;
+    double span = (tdp - fmax(dlp__device_idle_w(d), P_FIT_FLOOR * tdp)) * P_FIT_MEM;
+    if (!(span > 0) || !(s->bw > 0) || s->engine == DLP_LLM_ENGINE_VLLM_V0) return 0;
+    double dram = fmin(1.0, dlp__mem_power_w(d, s->bw) / span);
+    return (1.0 - dram) * fmax(0.0, fmin(1.0, occ) * fl - bm);
+}
+
+/* The decode attention's thread-block floors, from t0 (the op's start; bm0
+ * the bandwidth time before its bytes) over `seqs` sequences on this rank:
+ * single-block attention (trt_cta_rate), at least one thread block's stream
+ * of one KV head's cache of one sequence a layer; XQA's geometry
+ * (trt_xqa_rate), blocks in waves over the SMs.  Where one holds the step,
+ * the SMs it occupies draw their side of the stream (floor_sm_draw). */
+static void dec_attn_floors(const sctx *s, itime *it, double t0, double bm0, double seqs, double ctx) {
+    double occ = 0;
+    if (s->cta_rate > 0) {
+        double fl = s->p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
+        if (fl > it->t - t0) it->t = t0 + fl, occ = cta_occ(s, seqs);
+    }
+    if (s->xqa_rate > 0) {
+        double fl = xqa_floor_s(s, seqs, ctx);
+        if (fl > it->t - t0) it->t = t0 + fl, occ = xqa_occ(s, seqs);
+    }
+    double sm = occ > 0 && dlp__llm_floor_sm_draw ? floor_sm_draw(s, it->t - t0, it->bm - bm0, occ) : 0;
+    it->bsm += sm;
+    if (s->parts) s->parts->attn_sm_s = sm;
+}
+
 /* The tokens of a step that the router may send to different experts: all
  * T of them; but where every request is a copy of one prompt decoded
  * greedily (s->same_prompts), the copies' tokens are equal at every
@@ -1900,6 +1958,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * MTP the 1 + drafts query tokens of a sequence share one pass over its
      * cache (FlashMLA and TensorRT-LLM's MLA generation kernel take several
      * query tokens per sequence): the math grows, the bytes do not */
+    double bm0 = it.bm; /* the decode attention's bytes' time (dec_attn_floors) */
     if (dec_elems > 0)
         kadd(s, &it, NULL, s->peak_mm, dec_elems * s->attn_flops_per_elem * s->spec_q,
              dec_elems * s->kv_eb / E_DECODE_ATTN, (double)p->attn_layers);
@@ -1907,17 +1966,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * beyond the launch kadd counts; vllm-v0 keeps its fitted CPU term's */
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
-    /* single-block decode attention (trt_cta_rate): at least one thread
-     * block's stream of one KV head's cache of one sequence, per layer */
-    if (dec_elems > 0 && s->cta_rate > 0) {
-        double fl = p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + cta_bytes(s, ctx) / s->cta_rate);
-        if (fl > it.t - t0) it.t = t0 + fl;
-    }
-    /* XQA's geometry (trt_xqa_rate): blocks in waves over the SMs */
-    if (dec_elems > 0 && s->xqa_rate > 0) {
-        double fl = xqa_floor_s(s, dec_a / s->attn_dp, ctx);
-        if (fl > it.t - t0) it.t = t0 + fl;
-    }
+    if (dec_elems > 0) dec_attn_floors(s, &it, t0, bm0, dec_a / s->attn_dp, ctx);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -1956,7 +2005,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
      * per step and does not grow */
     if (s->spec_draft > 1.0 && n_dec > 0) {
         double f = s->spec_draft;
-        it.t *= f, it.busy *= f, it.bc *= f, it.bm *= f, comm *= f;
+        it.t *= f, it.busy *= f, it.bc *= f, it.bm *= f, it.bsm *= f, comm *= f;
     }
     /* vLLM 0.6.1 on ROCm (rocm_offline_gpu_x): kernels, collectives and
      * launches slower by gpu_x; the shares of peak (busy, bc, bm) stay, so
@@ -2421,6 +2470,8 @@ double dlp__llm_trt_cta_bpc;
  * dlp__llm_trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0 another,
  * < 0 none. */
 double dlp__llm_trt_xqa_bpc;
+/* floor_sm_draw on (1, the default) or off (0: bench --no-floor-sm) */
+int dlp__llm_floor_sm_draw = 1;
 static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
     double bpc = dlp__llm_trt_xqa_bpc != 0 ? dlp__llm_trt_xqa_bpc : DLP__LLM_TRT_XQA_BYTES_PER_CLK;
     int kvh = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
@@ -2700,6 +2751,7 @@ static itime itime_blend(const itime *a, const itime *b, double f) {
     r.bm = a->bm + f * (b->bm - a->bm);
     r.comm = a->comm + f * (b->comm - a->comm);
     r.ovh = a->ovh + f * (b->ovh - a->ovh);
+    r.bsm = a->bsm + f * (b->bsm - a->bsm);
     return r;
 }
 
@@ -3306,7 +3358,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
          * step, whose prefill math (and towers) the decode step alone lacks
          * (leaderboard energy 17.8 -> 16.6 %; the refit floor 0.302) */
         t->cyc = dec;
-        t->cyc.t += k * ps.t, t->cyc.bm += k * ps.bm, t->cyc.bc += k * ps.bc + vbusy * Rd / Gd;
+        t->cyc.t += k * ps.t, t->cyc.bm += k * ps.bm, t->cyc.bsm += k * ps.bsm, t->cyc.bc += k * ps.bc + vbusy * Rd / Gd;
         tpot = dec.t + k * ps.t;
         ttft = ttft_mean;
     } else {
@@ -3587,7 +3639,10 @@ dlp_status dlp__llm_serve(const dlp_llm_config *c, const dlp_device *d, const dl
     double duty = wl->rate > 0 ? fmin(1.0, t.busy_share) : 1.0;
     out->mem_util = duty * um;
     out->math_util = duty * uc;
-    out->power_per_gpu_w = serve_power_w(d, wl->engine, out->mem_util, out->math_util);
+    /* the power sees the SMs a decode-attention floor holds (floor_sm_draw)
+     * beside the bytes; mem_util stays the bytes' */
+    double usm = cyc->t > 0 ? fmin(1.0, (cyc->bm + cyc->bsm) / cyc->t) : 0;
+    out->power_per_gpu_w = serve_power_w(d, wl->engine, duty * usm, out->math_util);
     dlp__llm_serve_derive(out, wl, s.n_gpus);
     out->energy_analytic_j = out->energy_j;
     snprintf(out->method_serving, sizeof out->method_serving, "analytic");
