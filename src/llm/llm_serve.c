@@ -3182,6 +3182,21 @@ static double sglang_batch_prompts(const sctx *s, double S) {
     return fmax(1.0, fmin(by_chunk, by_tokens));
 }
 
+/* A prompt's share of a rank's step when every rank of a saturated SGLang
+ * attention-DP prefill worker without expert parallelism holds k prompts
+ * (docs/llm.md, h215).  The ranks step in lockstep: each forward gathers
+ * every rank's tokens before the MoE (dp_attention.py dp_gather; an idle
+ * rank still joins with an empty batch), and with expert-parallel-size 1
+ * the experts are tensor-sharded, so every GPU runs its shard of the MoE
+ * over all the ranks' rows: a busy rank's prompt waits out the step of
+ * dp x k prompts (iteration(): the attention k S a rank, the MoE and the
+ * gather over all), not its own alone.  Under DeepEP (ep > 1) the rank
+ * keeps the lone price: the all-busy step there over-prices the GB200 /
+ * GB300 rows (docs/llm.md, h215, a negative result).  Seconds. */
+static double sglang_busy_rank_s(const sctx *s, double S, double k) {
+    return iteration(s, 0, 0, (double)s->attn_dp * k * S, S).t / k;
+}
+
 /* A prompt's share of its rank's step when the rank's queue is full: each
  * rank's scheduler takes k waiting prompts whole into one prefill batch
  * (sglang_batch_prompts), so each costs that step / k (what the bench's
@@ -3189,6 +3204,7 @@ static double sglang_batch_prompts(const sctx *s, double S) {
  * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     double k = sglang_batch_prompts(s, S);
+    if (s->ep <= 1) return sglang_busy_rank_s(s, S, k);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
