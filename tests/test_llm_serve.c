@@ -1555,6 +1555,18 @@ static void t_sglang_busy_rank_by_hand(void) {
     printf("  8k, DP 8, EP 1: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
     CHECK(busy > 0);
     CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+    /* the step's MoE collectives: SGLang gathers an extend batch under DP
+     * by an all-reduce of the sum-length buffer and reduces the sharded
+     * experts' output by another (SUM_LEN, dp_attention.py): 2 x 58 MoE
+     * layers x an all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16
+     * activations) = 939,524,096 B; no attention all-reduce (attention TP 1) */
+    dlp__llm_parts parts;
+    int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
+    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
+    printf("  8k x 8 ranks, EP 1: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", parts.comm_s * 1e3,
+           ar * 1e3);
+    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
     wl.ep = 8;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
     double busy_ep = sglang_step_s(&c, d, &wl, 8.0) * 1e3;

@@ -1641,6 +1641,24 @@ static double ep_agrs_s(const sctx *s, double T) {
     return coll_s(s->d, CO_ALLGATHER, s->ep, T * H * gb) + coll_s(s->d, CO_REDUCESCATTER, s->ep, T * H * ab);
 }
 
+/* One of the two collectives a MoE layer under attention DP without expert
+ * parallelism runs (the ranks' tokens gathered before the experts, their
+ * output scattered back after), T the step's tokens on all ranks.  An
+ * all-gather of each rank's T / dp, except where SGLang runs a step with
+ * prompt tokens: its DpPaddingMode.get_dp_padding_mode picks SUM_LEN for
+ * any extend batch under dp > 1 (python/sglang/srt/layers/dp_attention.py),
+ * which gathers by an all-reduce of the sum-length buffer
+ * (_dp_gather_via_all_reduce: each rank writes its rows, zeros elsewhere)
+ * and reduces the tensor-sharded experts' output by an all-reduce of the
+ * same buffer before dp_scatter keeps the rank's rows (docs/llm.md, h215).
+ * Seconds. */
+static double adp_gather_s(const sctx *s, double T, double n_pf) {
+    double bytes = T * (double)s->c->hidden_size * s->p->act_bytes;
+    if (s->engine == DLP_LLM_ENGINE_SGLANG && n_pf > 0)
+        return coll_s(s->d, CO_ALLREDUCE, s->attn_dp, bytes);
+    return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
+}
+
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
  * layers under expert parallelism dispatch and combine (all-to-all), under
  * attention DP alone gather the ranks' tokens.  T the step's tokens,
@@ -1668,7 +1686,7 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
         else
             comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
-        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
+        comm += 2.0 * p->moe_layers * adp_gather_s(s, T, n_pf);
     }
     return comm;
 }
