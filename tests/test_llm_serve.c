@@ -1455,8 +1455,10 @@ static void t_sglang_rank_step_by_hand(void) {
     CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
     const dlp_device *d = dlp_devdb_find(db, "b200");
     dlp_llm_workload wl = {.batch = 1, .seq = 16384, .gen_tokens = 16, .quant = DLP_QT_FP8,
-                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .attn_dp = 8, .concurrency = 1,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 1,
                            .engine = DLP_LLM_ENGINE_SGLANG, .phase = DLP_LLM_PREFILL_ONLY};
+    /* ep 8 (DeepEP): without expert parallelism a busy rank serves at the
+     * all-rank step since h215 (t_sglang_busy_rank_by_hand) */
     dlp_llm_prediction p;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
     printf("  16k on the rank: prefill %.1f ms (hand floor 527.3)\n", p.prefill_ms);
@@ -1526,6 +1528,50 @@ static void t_sglang_batch_by_hand(void) {
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL && strstr(e.msg, "phase prefill"));
     wl.phase = DLP_LLM_PREFILL_ONLY, wl.max_prefill_tokens = -1;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL);
+}
+
+/* h215: an SGLang attention-DP prefill worker without expert parallelism
+ * serves a busy rank's prompt at the lockstep step of every rank's prompts.
+ * By hand, the B200 8k recipes' prefill worker (srt-slurm
+ * recipes/b200-fp8/8k1k_stp_maxtpt_*.yaml: TP 8, data-parallel-size 8,
+ * expert-parallel-size 1, chunked-prefill-size 65,536, max-prefill-tokens
+ * 8,192): a rank's chunk 65,536 / 8 = 8,192, so k = min(floor(8,192 /
+ * 8,192), ceil(8,192 / 8,192) - 1) = 0 -> 1 prompt a rank a step; the
+ * step carries 8 ranks x 1 x 8,192 = 65,536 prompt tokens, the MoE and the
+ * gather over all of them: prefill_ms = that step / 1.  The same worker
+ * under DeepEP (ep 8) keeps the lone price, below the all-busy step. */
+static void t_sglang_busy_rank_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 1, .attn_dp = 8, .concurrency = 64,
+                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
+                           .phase = DLP_LLM_PREFILL_ONLY};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
+    printf("  8k, DP 8, EP 1: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
+    CHECK(busy > 0);
+    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+    /* the step's MoE collectives: SGLang gathers an extend batch under DP
+     * by an all-reduce of the sum-length buffer and reduces the sharded
+     * experts' output by another (SUM_LEN, dp_attention.py): 2 x 58 MoE
+     * layers x an all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16
+     * activations) = 939,524,096 B; no attention all-reduce (attention TP 1) */
+    dlp__llm_parts parts;
+    int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
+    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
+    printf("  8k x 8 ranks, EP 1: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", parts.comm_s * 1e3,
+           ar * 1e3);
+    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    wl.ep = 8;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double busy_ep = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
+    printf("  8k, DP 8, EP 8: %.3f ms a prompt (the 8-prompt step %.3f)\n", p.prefill_ms, busy_ep);
+    CHECK(p.prefill_ms > 0 && p.prefill_ms < busy_ep);
 }
 
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
@@ -3124,6 +3170,7 @@ int main(void) {
     RUN(t_sglang_adp_prompt_by_hand);
     RUN(t_sglang_rank_step_by_hand);
     RUN(t_sglang_batch_by_hand);
+    RUN(t_sglang_busy_rank_by_hand);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

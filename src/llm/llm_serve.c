@@ -1699,6 +1699,24 @@ static double ep_agrs_s(const sctx *s, double T) {
     return coll_s(s->d, CO_ALLGATHER, s->ep, T * H * gb) + coll_s(s->d, CO_REDUCESCATTER, s->ep, T * H * ab);
 }
 
+/* One of the two collectives a MoE layer under attention DP without expert
+ * parallelism runs (the ranks' tokens gathered before the experts, their
+ * output scattered back after), T the step's tokens on all ranks.  An
+ * all-gather of each rank's T / dp, except where SGLang runs a step with
+ * prompt tokens: its DpPaddingMode.get_dp_padding_mode picks SUM_LEN for
+ * any extend batch under dp > 1 (python/sglang/srt/layers/dp_attention.py),
+ * which gathers by an all-reduce of the sum-length buffer
+ * (_dp_gather_via_all_reduce: each rank writes its rows, zeros elsewhere)
+ * and reduces the tensor-sharded experts' output by an all-reduce of the
+ * same buffer before dp_scatter keeps the rank's rows (docs/llm.md, h215).
+ * Seconds. */
+static double adp_gather_s(const sctx *s, double T, double n_pf) {
+    double bytes = T * (double)s->c->hidden_size * s->p->act_bytes;
+    if (s->engine == DLP_LLM_ENGINE_SGLANG && n_pf > 0)
+        return coll_s(s->d, CO_ALLREDUCE, s->attn_dp, bytes);
+    return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
+}
+
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
  * layers under expert parallelism dispatch and combine (all-to-all), under
  * attention DP alone gather the ranks' tokens.  T the step's tokens,
@@ -1726,7 +1744,7 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
         else
             comm += p->moe_layers * ep_a2a_s(s, T * K / s->ep * H);
     } else if (p->moe_layers > 0 && s->attn_dp > 1) {
-        comm += 2.0 * p->moe_layers * coll_s(s->d, CO_ALLGATHER, s->attn_dp, T * H * ab / s->attn_dp);
+        comm += 2.0 * p->moe_layers * adp_gather_s(s, T, n_pf);
     }
     return comm;
 }
@@ -3234,6 +3252,21 @@ static double sglang_batch_prompts(const sctx *s, double S) {
     return fmax(1.0, fmin(by_chunk, by_tokens));
 }
 
+/* A prompt's share of a rank's step when every rank of a saturated SGLang
+ * attention-DP prefill worker without expert parallelism holds k prompts
+ * (docs/llm.md, h215).  The ranks step in lockstep: each forward gathers
+ * every rank's tokens before the MoE (dp_attention.py dp_gather; an idle
+ * rank still joins with an empty batch), and with expert-parallel-size 1
+ * the experts are tensor-sharded, so every GPU runs its shard of the MoE
+ * over all the ranks' rows: a busy rank's prompt waits out the step of
+ * dp x k prompts (iteration(): the attention k S a rank, the MoE and the
+ * gather over all), not its own alone.  Under DeepEP (ep > 1) the rank
+ * keeps the lone price: the all-busy step there over-prices the GB200 /
+ * GB300 rows (docs/llm.md, h215, a negative result).  Seconds. */
+static double sglang_busy_rank_s(const sctx *s, double S, double k) {
+    return iteration(s, 0, 0, (double)s->attn_dp * k * S, S).t / k;
+}
+
 /* A prompt's share of its rank's step when the rank's queue is full: each
  * rank's scheduler takes k waiting prompts whole into one prefill batch
  * (sglang_batch_prompts), so each costs that step / k (what the bench's
@@ -3241,6 +3274,7 @@ static double sglang_batch_prompts(const sctx *s, double S) {
  * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     double k = sglang_batch_prompts(s, S);
+    if (s->ep <= 1) return sglang_busy_rank_s(s, S, k);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
