@@ -1247,6 +1247,59 @@ static int64_t sglang_max_prefill_of(const char *recipe, int pw) {
     return v && v[0] == pw ? v[1] : 0;
 }
 
+/* The SGLang prefill worker's expert parallelism of srt-slurm's GB200 / GB300
+ * recipes as in force on a run's measured= date (issue 22, h216):
+ * tools/inferencemax/srt_prefill_ep.csv, written by
+ * tools/inferencemax/h216/srt_prefill_ep.py from NVIDIA/srt-slurm (the
+ * 2025-12-21 runs: d83c9ee0, recipies/gb200-fp8/8k1k/mid-curve-5p1d.yaml and
+ * 1k1k/max-tpt-2p1d.yaml: tp-size 8, dp-size 8, ep-size 8,
+ * moe-a2a-backend "deepep").  The db-dump records those runs' prefill as
+ * moe_ep 1, moe_tp = the worker's GPUs; a run whose date, GPU, precision,
+ * isl, osl, clients (one of the recipe's benchmark concurrencies), workers
+ * and each worker's GPUs agree with recipe lines that all set one ep-size > 1
+ * ran that EP (as h207 reads --enable-ep-moe).  0: none, or they differ.
+ * DLP_NO_SRT_EP=1: off. */
+#define SEP_MAX 512
+typedef struct {
+    char date[11], gpu[8], prec[8], concs[96];
+    int isl, osl, pw, ptp, pep, dw, dtp;
+} srt_ep_t;
+static srt_ep_t SEP[SEP_MAX];
+static int nSEP = -1, srt_ep_count;
+static void srt_ep_load(void) {
+    nSEP = 0;
+    if (getenv("DLP_NO_SRT_EP") && *getenv("DLP_NO_SRT_EP") == '1') return;
+    FILE *f = fopen("tools/inferencemax/srt_prefill_ep.csv", "r");
+    char line[512], rec[200], a2a[16], com[16];
+    while (f && fgets(line, sizeof line, f) && nSEP < SEP_MAX) {
+        srt_ep_t *e = &SEP[nSEP];
+        if (sscanf(line, "%10[^,],%15[^,],%199[^,],%7[^,],%7[^,],%d,%d,%95[^,],%d,%d,%d,%15[^,],%d,%d", e->date, com, rec,
+                   e->gpu, e->prec, &e->isl, &e->osl, e->concs, &e->pw, &e->ptp, &e->pep, a2a, &e->dw, &e->dtp) == 14)
+            nSEP++;
+    }
+    if (f) fclose(f);
+}
+/* Is c one of the x-separated clients in s? */
+static int conc_listed(const char *s, int c) {
+    for (const char *q = s; *q; q += strcspn(q, "x"), q += *q == 'x')
+        if (atoi(q) == c) return 1;
+    return 0;
+}
+static int srt_ep_of(const char *meas, const char *gpu, const char *prec, int isl, int osl, int c, const int w[4]) {
+    if (nSEP < 0) srt_ep_load();
+    int ep = 0;
+    for (int i = 0; i < nSEP; i++) {
+        const srt_ep_t *e = &SEP[i];
+        if (strncmp(e->date, meas, 10) || strcmp(e->gpu, gpu) || strcmp(e->prec, prec) || e->isl != isl ||
+            e->osl != osl || !conc_listed(e->concs, c) || e->pw != w[0] || e->ptp != w[1] || e->dw != w[2] ||
+            e->dtp != w[3])
+            continue;
+        if (ep && ep != e->pep) return 0;
+        ep = e->pep;
+    }
+    return ep;
+}
+
 /* TensorRT-LLM's context worker settings of its recipes (issue 22, h187 read
  * them, h200 plays them): tools/inferencemax/h187/trt_prefill.py reads each
  * recipe's backend.trtllm_config.prefill from NVIDIA/srt-slurm (c88ef731)
@@ -1828,6 +1881,7 @@ static int data_recipe_cap(const char *src, const char *model_path, const char *
     recipe_gpu(system, gpu, sizeof gpu);
     const char *mp = imax_prefix_path(model_path);
     int c = atoi(conc);
+    *batch = 0; /* h216: was left unset on this return (a model with no prefix: the stack's value as the cap) */
     if (!*mp || c < 1) return DC_NOKEY;
     int m = data_cap_on(dump, mp, gpu, prec, engine, isl, osl, c, w, batch), g1 = dc_gen;
     if (m <= DC_SAME || strlen(meas) < 10 || !strcmp(meas, dump)) return m;
@@ -2503,6 +2557,16 @@ static void load_silicon(const char *root) {
             if (lq) tp = lq->pdp ? 1 : lq->ptp, dp = lq->pdp ? lq->ptp : 1, pep = lq->pep > 0 ? lq->pep : 1;
             /* the recipe says it: dp-attn over the worker's tp GPUs */
             if (rp) tp = rp->pdp ? 1 : rp->ptp, dp = rp->pdp ? rp->ptp : 1, pep = rp->pep > 0 ? rp->pep : 1;
+            /* h216: counts in the data, EP 1, the srt-slurm recipe of the run's date sets ep-size */
+            if (!rp && !unknown && pep <= 1 && !strcmp(v[cB], "sglang")) {
+                char meas[16], conc[16], gpu[32];
+                src_field(v[cSRC], "measured=", meas, sizeof meas);
+                src_field(v[cSRC], "silicon_concurrency=", conc, sizeof conc);
+                recipe_gpu(v[cS], gpu, sizeof gpu);
+                const int w[4] = {I(v[cPW]), tp * dp, I(v[cDW]), I(v[cDTP]) * I(v[cDDP])};
+                int e = srt_ep_of(meas, gpu, v[cP], (int)isl, (int)osl, atoi(conc), w);
+                if (e > 1) pep = e, srt_ep_count++;
+            }
             int pw = rp ? rp->pw : I(v[cPW]);
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
@@ -3311,6 +3375,9 @@ static void imax_report(void) {
         printf("\nSGLang prefill-worker rows given their recipe's chunked-prefill-size (sglang_chunk_of, h183;"
                " DLP_NO_RECIPE_CHUNK=1: off): %d; their max-prefill-tokens (sglang_max_prefill_of, h186;"
                " DLP_NO_MAX_PREFILL=1: off): %d\n", sglang_chunk_count, sglang_max_prefill_count);
+        printf("SGLang prefill workers with counts in the data read as EP 1, the srt-slurm recipe of the run's date"
+               " sets ep-size (h216, tools/inferencemax/srt_prefill_ep.csv; DLP_NO_SRT_EP=1: off): %d\n",
+               srt_ep_count);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);

@@ -1283,3 +1283,46 @@ check "noise_floor: 25.0 / 37.5 % TTFT, 0.0 / 0.0 % TPOT on the twice-measured p
 got=$(python3 tools/inferencemax/h201/prefill_bound.py "$tmp/pb.csv" m s 1e9 1e9 1e14 1e12 | tr '\n' ';')
 check "prefill_bound: shares 0.33 / 0.17 / 0.95, one row at 0.9 or more: got '$got'" \
   [ "$got" = "C 2 n 1 1000/11: cycle 150 ms, bound 50 ms, share 0.33;C 2 n 2 1000/11: cycle 150 ms, bound 25 ms, share 0.17;C 9 n 1 1000/11: cycle 200 ms, bound 190 ms, share 0.95;rows at share >= 0.9: 1;" ]
+
+# h216: the prefill ep-size of srt-slurm's recipes as in force on a date
+# (tools/inferencemax/h216/srt_prefill_ep.py), on a two-commit excerpt: the
+# 2025-12-20 commit's recipies/gb200-fp8/8k1k/mid.yaml sets 5 prefill workers
+# of tp-size 8, ep-size 8, deepep, 1 decode worker of tp-size 32, ep-size 32,
+# 8192 / 1024 at 512x1024; a 2026-01-05 commit sets ep-size 1.  Read for
+# 2025-12-21: the first commit's line, ep 8; for 2026-01-06: ep 1; a
+# gb200 file without sglang_config (low.yaml) gives no line.
+g="$tmp/srt.git"
+git init -q --bare "$g"
+w="$tmp/srt_wt"
+mkdir -p "$w/recipies/gb200-fp8/8k1k"
+mk_recipe() {
+  cat >"$w/recipies/gb200-fp8/8k1k/mid.yaml" <<YAML
+resources:
+  prefill_workers: 5
+  decode_workers: 1
+  gpus_per_node: 4
+backend:
+  sglang_config:
+    prefill:
+      tp-size: 8
+      dp-size: 8
+      ep-size: $1
+      moe-a2a-backend: "$2"
+    decode:
+      tp-size: 32
+      ep-size: 32
+benchmark:
+  isl: 8192
+  osl: 1024
+  concurrencies: "512x1024"
+YAML
+  printf 'resources:\n  prefill_workers: 1\nbenchmark:\n  isl: 8192\n' >"$w/recipies/gb200-fp8/8k1k/low.yaml"
+  git --git-dir="$g" --work-tree="$w" add -A
+  GIT_AUTHOR_DATE="$3" GIT_COMMITTER_DATE="$3" git --git-dir="$g" --work-tree="$w" \
+    -c user.name=t -c user.email=t@t commit -qm r
+}
+mk_recipe 8 deepep 2025-12-20T10:00:00Z
+mk_recipe 1 none 2026-01-05T10:00:00Z
+got=$(python3 tools/inferencemax/h216/srt_prefill_ep.py "$g" 2025-12-21 2026-01-06 | cut -d, -f1,3- | tr '\n' ';')
+check "srt_prefill_ep: ep 8 deepep on 2025-12-21, ep 1 on 2026-01-06, no line for low.yaml: got '$got'" \
+  [ "$got" = "date,recipe,gpu,precision,isl,osl,concs,pw,ptp,pep,pa2a,dw,dtp,dep;2025-12-21,recipies/gb200-fp8/8k1k/mid.yaml,gb200,fp8,8192,1024,512x1024,5,8,8,deepep,1,32,32;2026-01-06,recipies/gb200-fp8/8k1k/mid.yaml,gb200,fp8,8192,1024,512x1024,5,8,1,none,1,32,32;" ]
