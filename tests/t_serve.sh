@@ -96,6 +96,23 @@ if a != b:
 PY
 }
 
+# llm_equals_cli NAME ID JSON FIELD -- CLI-ARGS...: /api/llm answers JSON with 200, the same
+# object as `dlperf llm CLI-ARGS --json`, and its body carries FIELD (a fixed string)
+llm_equals_cli() {
+  local name=$1 id=$2 json=$3 field=$4 st; shift 5
+  st=$(req "$id" -d "$json" "$U/api/llm")
+  "$BIN" llm "$@" --json >"$tmp/$id.cli" 2>/dev/null
+  if [ "$st" = 200 ] && same_json "$tmp/$id.body" "$tmp/$id.cli" 2>"$tmp/err" && grep -q "$field" "$tmp/$id.body"
+  then ok "$name"
+  else bad "$name" "status $st $(head -c 300 "$tmp/$id.body") $(cat "$tmp/err")"; fi
+}
+# llm_refused NAME ID JSON TEXT: /api/llm answers JSON with 400 and a body naming TEXT
+llm_refused() {
+  local st; st=$(req "$2" -d "$3" "$U/api/llm")
+  if [ "$st" = 400 ] && grep -q "$4" "$tmp/$2.body"; then ok "$1"
+  else bad "$1" "status $st $(head -c 300 "$tmp/$2.body")"; fi
+}
+
 # ---- endpoints ---------------------------------------------------------------------
 st=$(req health "$U/api/health")
 if [ "$st" = 200 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="ok" and d["version"]' "$tmp/health.body" 2>/dev/null
@@ -189,69 +206,35 @@ if [ "$st" = 200 ] && same_json "$tmp/l2.body" "$tmp/l2.cli" 2>"$tmp/err"; then 
 else bad serve_llm_form_equals_cli "status $st $(head -c 300 "$tmp/l2.body") $(cat "$tmp/err")"; fi
 
 # MTP speculative decoding reaches /api/llm as --mtp/--mtp-accepted reach the CLI
-st=$(req l3 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"prompt":1024,"gen":256,"mtp":1,"mtp_accepted":0.8}' "$U/api/llm")
-"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 8 --prompt 1024 --gen 256 \
-  --mtp 1 --mtp-accepted 0.8 --json >"$tmp/l3.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l3.body" "$tmp/l3.cli" 2>"$tmp/err" && grep -q '"mtp_tokens":1' "$tmp/l3.body"
-then ok serve_llm_mtp_equals_cli
-else bad serve_llm_mtp_equals_cli "status $st $(head -c 300 "$tmp/l3.body") $(cat "$tmp/err")"; fi
-st=$(req l4 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"mtp":2,"mtp_accepted":2.5}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "field 'mtp_accepted'" "$tmp/l4.body"; then ok serve_llm_mtp_accepted_out_of_range_400
-else bad serve_llm_mtp_accepted_out_of_range_400 "status $st $(head -c 300 "$tmp/l4.body")"; fi
+llm_equals_cli serve_llm_mtp_equals_cli l3 '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"prompt":1024,"gen":256,"mtp":1,"mtp_accepted":0.8}' '"mtp_tokens":1' -- --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --concurrency 8 --prompt 1024 --gen 256 \
+  --mtp 1 --mtp-accepted 0.8
+llm_refused serve_llm_mtp_accepted_out_of_range_400 l4 '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","concurrency":8,"mtp":2,"mtp_accepted":2.5}' "field 'mtp_accepted'"
 
 # SGLang's receive interval reaches /api/llm as --recv-interval reaches the CLI; on another engine: 400
-st=$(req l7 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","concurrency":32,"recv_interval":30}' "$U/api/llm")
-"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --engine sglang --concurrency 32 \
-  --recv-interval 30 --json >"$tmp/l7.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l7.body" "$tmp/l7.cli" 2>"$tmp/err" && grep -q '"recv_interval":30' "$tmp/l7.body"
-then ok serve_llm_recv_interval_equals_cli
-else bad serve_llm_recv_interval_equals_cli "status $st $(head -c 300 "$tmp/l7.body") $(cat "$tmp/err")"; fi
-st=$(req l8 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"vllm","concurrency":32,"recv_interval":30}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "engine sglang" "$tmp/l8.body"; then ok serve_llm_recv_interval_other_engine_400
-else bad serve_llm_recv_interval_other_engine_400 "status $st $(head -c 300 "$tmp/l8.body")"; fi
+llm_equals_cli serve_llm_recv_interval_equals_cli l7 '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","concurrency":32,"recv_interval":30}' '"recv_interval":30' -- --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --engine sglang --concurrency 32 \
+  --recv-interval 30
+llm_refused serve_llm_recv_interval_other_engine_400 l8 '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"vllm","concurrency":32,"recv_interval":30}' "engine sglang"
 
 # TensorRT-LLM's attention-DP balance reaches /api/llm as --adp-balance-iters reaches the CLI; without attention DP: 400
-st=$(req l9 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' "$U/api/llm")
-"$BIN" llm --model deepseek-ai/DeepSeek-R1 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype fp8 --engine trtllm \
-  --concurrency 128 --adp-balance-iters 60 --json >"$tmp/l9.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l9.body" "$tmp/l9.cli" 2>"$tmp/err" && grep -q '"adp_balance_iters":60' "$tmp/l9.body"
-then ok serve_llm_adp_balance_equals_cli
-else bad serve_llm_adp_balance_equals_cli "status $st $(head -c 300 "$tmp/l9.body") $(cat "$tmp/err")"; fi
-st=$(req l10 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "attention DP > 1" "$tmp/l10.body"; then ok serve_llm_adp_balance_no_adp_400
-else bad serve_llm_adp_balance_no_adp_400 "status $st $(head -c 300 "$tmp/l10.body")"; fi
+llm_equals_cli serve_llm_adp_balance_equals_cli l9 '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' '"adp_balance_iters":60' -- --model deepseek-ai/DeepSeek-R1 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype fp8 --engine trtllm \
+  --concurrency 128 --adp-balance-iters 60
+llm_refused serve_llm_adp_balance_no_adp_400 l10 '{"model":"deepseek-ai/DeepSeek-R1","device":"h200","gpus":8,"ep":8,"dtype":"fp8","engine":"trtllm","concurrency":128,"adp_balance_iters":60}' "attention DP > 1"
 
 # TensorRT-LLM's TRTLLM MoE backend reaches /api/llm as --trtllm-gen-moe reaches the CLI; another engine: 400
-st=$(req l11 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"trtllm","concurrency":4,"trtllm_gen_moe":true}' "$U/api/llm")
-"$BIN" llm --model deepseek-ai/DeepSeek-R1 --device b200 --gpus 8 --dtype fp8 --engine trtllm --concurrency 4 \
-  --trtllm-gen-moe --json >"$tmp/l11.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l11.body" "$tmp/l11.cli" 2>"$tmp/err" && grep -q '"trtllm_gen_moe":true' "$tmp/l11.body"
-then ok serve_llm_trtllm_gen_moe_equals_cli
-else bad serve_llm_trtllm_gen_moe_equals_cli "status $st $(head -c 300 "$tmp/l11.body") $(cat "$tmp/err")"; fi
-st=$(req l12 -d '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"sglang","concurrency":4,"trtllm_gen_moe":true}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "engine trtllm" "$tmp/l12.body"; then ok serve_llm_trtllm_gen_moe_other_engine_400
-else bad serve_llm_trtllm_gen_moe_other_engine_400 "status $st $(head -c 300 "$tmp/l12.body")"; fi
+llm_equals_cli serve_llm_trtllm_gen_moe_equals_cli l11 '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"trtllm","concurrency":4,"trtllm_gen_moe":true}' '"trtllm_gen_moe":true' -- --model deepseek-ai/DeepSeek-R1 --device b200 --gpus 8 --dtype fp8 --engine trtllm --concurrency 4 \
+  --trtllm-gen-moe
+llm_refused serve_llm_trtllm_gen_moe_other_engine_400 l12 '{"model":"deepseek-ai/DeepSeek-R1","device":"b200","gpus":8,"dtype":"fp8","engine":"sglang","concurrency":4,"trtllm_gen_moe":true}' "engine trtllm"
 
 # copies of one prompt reach /api/llm as --same-prompts reaches the CLI (an MoE: the copies hit one
 # token's experts); not a serving call: 400
-st=$(req l13 -d '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","dtype":"bf16","concurrency":16,"prompt":1024,"gen":256,"same_prompts":true}' "$U/api/llm")
-"$BIN" llm --model Qwen/Qwen3-30B-A3B --device h100-sxm --dtype bf16 --concurrency 16 --prompt 1024 --gen 256 \
-  --same-prompts --json >"$tmp/l13.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l13.body" "$tmp/l13.cli" 2>"$tmp/err" && grep -q '"same_prompts":true' "$tmp/l13.body"
-then ok serve_llm_same_prompts_equals_cli
-else bad serve_llm_same_prompts_equals_cli "status $st $(head -c 300 "$tmp/l13.body") $(cat "$tmp/err")"; fi
-st=$(req l14 -d '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","same_prompts":true}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "'same_prompts' is a serving field" "$tmp/l14.body"; then ok serve_llm_same_prompts_not_serving_400
-else bad serve_llm_same_prompts_not_serving_400 "status $st $(head -c 300 "$tmp/l14.body")"; fi
+llm_equals_cli serve_llm_same_prompts_equals_cli l13 '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","dtype":"bf16","concurrency":16,"prompt":1024,"gen":256,"same_prompts":true}' '"same_prompts":true' -- --model Qwen/Qwen3-30B-A3B --device h100-sxm --dtype bf16 --concurrency 16 --prompt 1024 --gen 256 \
+  --same-prompts
+llm_refused serve_llm_same_prompts_not_serving_400 l14 '{"model":"Qwen/Qwen3-30B-A3B","device":"h100-sxm","same_prompts":true}' "'same_prompts' is a serving field"
 
 # SGLang's max prefill tokens reach /api/llm as --max-prefill-tokens reaches the CLI; another engine, an
 # aggregated server (where nothing models it), a count of 0: 400
-st=$(req l15 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","dtype":"bf16","engine":"sglang","phase":"prefill","concurrency":16,"prompt":1024,"max_prefill_tokens":2048}' "$U/api/llm")
-"$BIN" llm --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --engine sglang --phase prefill \
-  --concurrency 16 --prompt 1024 --max-prefill-tokens 2048 --json >"$tmp/l15.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l15.body" "$tmp/l15.cli" 2>"$tmp/err" && grep -q '"max_prefill_tokens":2048' "$tmp/l15.body"
-then ok serve_llm_max_prefill_tokens_equals_cli
-else bad serve_llm_max_prefill_tokens_equals_cli "status $st $(head -c 300 "$tmp/l15.body") $(cat "$tmp/err")"; fi
+llm_equals_cli serve_llm_max_prefill_tokens_equals_cli l15 '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","dtype":"bf16","engine":"sglang","phase":"prefill","concurrency":16,"prompt":1024,"max_prefill_tokens":2048}' '"max_prefill_tokens":2048' -- --model meta-llama/Llama-3.1-8B-Instruct --device h100-sxm --dtype bf16 --engine sglang --phase prefill \
+  --concurrency 16 --prompt 1024 --max-prefill-tokens 2048
 st=$(req l16 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"vllm","phase":"prefill","concurrency":16,"max_prefill_tokens":2048}' "$U/api/llm")
 st2=$(req l17 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","concurrency":16,"max_prefill_tokens":2048}' "$U/api/llm")
 st3=$(req l18 -d '{"model":"meta-llama/Llama-3.1-8B-Instruct","device":"h100-sxm","engine":"sglang","phase":"prefill","concurrency":16,"max_prefill_tokens":0}' "$U/api/llm")
@@ -261,15 +244,9 @@ then ok serve_llm_max_prefill_tokens_refusals_400
 else bad serve_llm_max_prefill_tokens_refusals_400 "status $st $st2 $st3 $(head -c 200 "$tmp/l16.body") $(head -c 200 "$tmp/l17.body") $(head -c 200 "$tmp/l18.body")"; fi
 
 # redundant experts reach /api/llm as --expert-slots reaches the CLI; too few slots: 400 naming the field's flag
-st=$(req l5 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' "$U/api/llm")
-"$BIN" llm --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \
-  --phase decode --concurrency 64 --expert-slots 136 --json >"$tmp/l5.cli" 2>/dev/null
-if [ "$st" = 200 ] && same_json "$tmp/l5.body" "$tmp/l5.cli" 2>"$tmp/err" && grep -q '"expert_slots":136' "$tmp/l5.body"
-then ok serve_llm_expert_slots_equals_cli
-else bad serve_llm_expert_slots_equals_cli "status $st $(head -c 300 "$tmp/l5.body") $(cat "$tmp/err")"; fi
-st=$(req l6 -d '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"concurrency":8,"expert_slots":100}' "$U/api/llm")
-if [ "$st" = 400 ] && grep -q "expert-slots 100: fewer than" "$tmp/l6.body"; then ok serve_llm_expert_slots_too_few_400
-else bad serve_llm_expert_slots_too_few_400 "status $st $(head -c 300 "$tmp/l6.body")"; fi
+llm_equals_cli serve_llm_expert_slots_equals_cli l5 '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"attention_dp":8,"dtype":"bf16","phase":"decode","concurrency":64,"expert_slots":136}' '"expert_slots":136' -- --model Qwen/Qwen3-30B-A3B-Instruct-2507 --device h200 --gpus 8 --ep 8 --attention-dp 8 --dtype bf16 \
+  --phase decode --concurrency 64 --expert-slots 136
+llm_refused serve_llm_expert_slots_too_few_400 l6 '{"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","device":"h200","gpus":8,"ep":8,"concurrency":8,"expert_slots":100}' "expert-slots 100: fewer than"
 
 mkdir -p "$tmp/cfg"
 python3 - "$tmp/cfg/config.json" <<'PY'
