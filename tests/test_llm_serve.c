@@ -1043,6 +1043,14 @@ static void t_fp8_act_quant_by_engine(void) {
  * exceeds nvfp4's (before the W4A16 model int4's step was the faster). */
 static double expert_parts_s(const dlp_llm_config *c, const dlp_device *d, int quant, double n_dec, double n_pf);
 
+/* the routed experts' GEMMs of a step's parts (lin_kind 1), s */
+static double parts_experts_s(const dlp__llm_parts *p) {
+    double t = 0;
+    for (int i = 0; i < p->n_lin; i++)
+        if (p->lin_kind[i] == 1) t += p->lin_s[i];
+    return t;
+}
+
 static void t_w4a16_moe(void) {
     double slice = 3.0 * 7168 * 2048 * 0.5625;
     CHECK_NEAR(slice, 24772608.0, 1e-6);
@@ -1118,10 +1126,7 @@ static double expert_parts_s(const dlp_llm_config *c, const dlp_device *d, int q
     dlp__llm_parts p;
     dlp_error e = {0};
     if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
-    double t = 0;
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
-    return t;
+    return parts_experts_s(&p);
 }
 
 static void t_moe_16_fp8_kernels(void) {
@@ -1177,10 +1182,7 @@ static double expert_parts_trt_s(const dlp_llm_config *c, const dlp_device *d, i
     dlp__llm_parts p;
     dlp_error e = {0};
     if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
-    double t = 0;
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
-    return t;
+    return parts_experts_s(&p);
 }
 
 static void t_trtllm_gen_moe_by_hand(void) {
@@ -1242,23 +1244,17 @@ static void t_trt_fp8_moe_blackwell_by_hand(void) {
     dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 8, .kv_dtype = DLP_DT_FLOAT8E4M3FN,
                            .phase = DLP_LLM_DECODE_ONLY, .engine = DLP_LLM_ENGINE_TRTLLM};
     dlp__llm_parts p;
-    double t = 0;
     CHECK(dlp__llm_iter_parts(&ds, b200, &wl, dlp_llm_compute_dtype(b200, DLP_QT_FP8, NULL, 0), 1.0, 8, 1024, 0, 0,
                               &p, &e) == DLP_OK);
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
-    CHECK_NEAR(t * 1e3, 6.190, 0.01 * 6.190);
+    CHECK_NEAR(parts_experts_s(&p) * 1e3, 6.190, 0.01 * 6.190);
     /* the other engines' rows do not move on Blackwell */
     wl = (dlp_llm_workload){.quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16,
                             .engine = DLP_LLM_ENGINE_SGLANG};
     CHECK(dlp__llm_iter_parts(&c, b200, &wl, dlp_llm_compute_dtype(b200, DLP_QT_FP8, NULL, 0), 2.0, 8, 1.0, 0, 0,
                               &p, &e) == DLP_OK);
-    t = 0;
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
     /* SGLang fp8 (21.3, 0.167, 0.769): 4,718,592 / (0.769 x 8e12) s =
      * 0.76700 us, 21.3 + 51.615 x 0.93400 = 69.51 us, x 48 = 3.337 ms */
-    CHECK_NEAR(t * 1e3, 3.337, 0.02 * 3.337);
+    CHECK_NEAR(parts_experts_s(&p) * 1e3, 3.337, 0.02 * 3.337);
 }
 
 /* The fused MoE at prefill sizes and the busiest EP rank (h167, MOE_PF
@@ -1280,10 +1276,7 @@ static double expert_parts_ep_s(const dlp_llm_config *c, const dlp_device *d, in
     dlp__llm_parts p;
     dlp_error e = {0};
     if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, 0, 1.0, n_pf, n_pf, &p, &e) != DLP_OK) return -1;
-    double t = 0;
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
-    return t;
+    return parts_experts_s(&p);
 }
 
 static void t_moe_prefill_kernel(void) {
@@ -2887,10 +2880,7 @@ static double expert_slots_parts_s(const dlp_llm_config *c, const dlp_device *d,
     dlp__llm_parts p;
     dlp_error e = {0};
     if (dlp__llm_iter_parts(c, d, &wl, cdt, 2.0, n_dec, 1.0, 0, 0, &p, &e) != DLP_OK) return -1;
-    double t = 0;
-    for (int i = 0; i < p.n_lin; i++)
-        if (p.lin_kind[i] == 1) t += p.lin_s[i];
-    return t;
+    return parts_experts_s(&p);
 }
 
 static void t_expert_slots_by_hand(void) {
