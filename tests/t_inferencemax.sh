@@ -1264,6 +1264,21 @@ check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, cou
 got=$(python3 tools/inferencemax/noise_floor.py "$tmp/nf.csv" | tr '\n' ';')
 check "noise_floor: 25.0 / 37.5 % TTFT, 0.0 / 0.0 % TPOT on the twice-measured pair: got '$got'" \
   [ "$got" = "TTFT: 2 rows in 1 configurations measured more than once: best constant per configuration 25.0 % MAPE, the model 37.5 %;TPOT: 2 rows in 1 configurations measured more than once: best constant per configuration 0.0 % MAPE, the model 0.0 %;" ]
+# cells.py: three scored rows in two cells and one unscored (no measurement).
+# By hand, TTFT: cell A (trtllm) 100 -> 150 and 200 -> 150, |e| 0.5 + 0.25;
+# cell B (vllm) 100 -> 100, 0.  Headline (0.75 + 0) / 3 = 25.00 %; A's points
+# 0.75 / 3 = 25.00, its MAPE 37.5, its median ratio the upper of 0.75, 1.5 =
+# 1.50; B 0.00 points, MAPE 0.0, median 1.00.  TPOT all exact: 0.00.
+{
+  echo "backend,family,system,quant,phase,src_name,y_0,a_0,y_1,a_1"
+  echo "trtllm,f,s,fp8,0,x,100,150,10,10"
+  echo "trtllm,f,s,fp8,0,x,200,150,10,10"
+  echo "vllm,f,s,fp8,0,x,100,100,10,10"
+  echo "vllm,f,s,fp8,0,x,nan,100,nan,10"
+} >"$tmp/cells.csv"
+got=$(python3 tools/inferencemax/cells.py "$tmp/cells.csv" 1 | tr -s ' ' | tr '\n' ';')
+check "cells: TTFT 25.00 % of which trtllm's cell 25.00 points, MAPE 37.5, median 1.50: got '$got'" \
+  [ "$got" = "TTFT: 3 rows, MAPE 25.00 %; 25.00 points 2 rows MAPE 37.5 % median 1.50 trtllm / f / s / fp8 / 0 / x;TPOT: 3 rows, MAPE 0.00 %; 0.00 points 2 rows MAPE 0.0 % median 1.00 trtllm / f / s / fp8 / 0 / x;" ]
 # h201/prefill_bound.py: the peak-rate lower bound of a closed-loop cycle, with
 # 1 G linear parameters, 1 GB of weights, 100 TFLOP/s and 1 TB/s.  By hand:
 # 2 clients of 1,000-token prompts and 11 outputs on one GPU need 2 x 1000 x

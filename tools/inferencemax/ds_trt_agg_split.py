@@ -137,7 +137,7 @@ def whatif(rows):
 
 
 def main():
-    rows = load(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else '/work/shared/data')
+    rows = load(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else '../shared/data')
     split(rows)
     pairs(rows)
     whatif(rows)
