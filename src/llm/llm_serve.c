@@ -1529,9 +1529,15 @@ static double cta_bytes(const sctx *s, double ctx) {
  * blocks run in waves of one per SM, each streaming one KV head's cache of
  * one sequence (cta_bytes) at s->xqa_rate; per layer the kernel floor plus
  * ceil(blocks / SMs) such streams.  0: XQA not picked at this batch. */
-static double xqa_floor_s(const sctx *s, double seqs, double ctx) {
+/* XQA's thread blocks for `seqs` sequences on this GPU: one per (KV head,
+ * sequence) */
+static double xqa_blocks(const sctx *s, double seqs) {
     double kvh = (double)(s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads);
-    double blocks = ceil(seqs) * fmax(1.0, kvh / s->kv_shard), sms = (double)s->d->sm_count;
+    return ceil(seqs) * fmax(1.0, kvh / s->kv_shard);
+}
+
+static double xqa_floor_s(const sctx *s, double seqs, double ctx) {
+    double blocks = xqa_blocks(s, seqs), sms = (double)s->d->sm_count;
     if (!(sms > 0) || blocks * 4.0 < sms) return 0;
     return s->p->attn_layers * (ATTN_DEC_T0_US * 1e-6 + ceil(blocks / sms) * cta_bytes(s, ctx) / s->xqa_rate);
 }
@@ -1546,8 +1552,7 @@ static double cta_occ(const sctx *s, double seqs) {
 
 /* ... and XQA's: its blocks over its waves' SM slots (xqa_floor_s) */
 static double xqa_occ(const sctx *s, double seqs) {
-    double kvh = (double)(s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads);
-    double blocks = ceil(seqs) * fmax(1.0, kvh / s->kv_shard), sms = (double)s->d->sm_count;
+    double blocks = xqa_blocks(s, seqs), sms = (double)s->d->sm_count;
     return sms > 0 ? blocks / (ceil(blocks / sms) * sms) : 0;
 }
 
@@ -1947,10 +1952,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         double t0 = it.t;
         gemm_f += 2.0 * m * k * n * l->count;
         dense_gemm_add(s, &it, l, m, k, n, wbytes, wb);
+        if (l->kind == LIN_EXPERT) exp_curve += it.t - t0;
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
-        if (l->kind == LIN_EXPERT) exp_curve += it.t - t0;
         if (l->kind == LIN_EXPERT && s->moe_fit && ee > 0) {
             double km = expert_kernel_s(s, l, hit_l, m, T, n_pf, w4_rows_l);
             if (km > it.t - t0) it.t = t0 + km;
