@@ -5211,6 +5211,110 @@ out:
     free(P);
 }
 
+/* ---- TensorRT-LLM 0.11: a host time per layer per step (h222, a what-if) ---
+ *
+ * llm_serve.c trt011_host_s: the A100 / H100 TensorRT-LLM rows (0.11, the
+ * workload's trt_xqa_block) predicted again at each host time per layer of
+ * a scan; the time refit on e2e latency leaving out each GPU and each
+ * family, and at the in-sample fit what the power rows' power and energy
+ * become (the time charged at the GPU's floor).  Nothing compiled in: the
+ * answers stay at --trt011-layer-ms (0 unless given). */
+#define IBL_NR 17 /* 0, 5, ..., 80 us a layer */
+static double ibl_ms(int k) { return 0.005 * k; }
+static int ibl_row(const row_t *r) {
+    return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_TRTLLM && r->wl.trt_xqa_block &&
+           (isfinite(r->y[T_E2E]) || isfinite(r->y[T_POWER]));
+}
+
+/* The row at host time ms a layer: e2e, power and energy in v[0..2]. */
+static int ibl_predict(const row_t *r, double ms, double v[3]) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    dlp_llm_prediction p;
+    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
+    double was = dlp__llm_trt011_layer_ms;
+    dlp__llm_trt011_layer_ms = ms;
+    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
+    dlp__llm_trt011_layer_ms = was;
+    if (bad) return 0;
+    v[0] = p.e2e_ms, v[1] = p.power_per_gpu_w, v[2] = p.energy_j;
+    return 1;
+}
+
+/* Mean |err| (%) of target t (0 e2e, 1 power, 2 energy) at column k over the
+ * rows in (out 0) or outside (out 1) group g of kind (0 all, 1 GPU, 2
+ * family); rows in *m. */
+static double ibl_mape(double (*P)[IBL_NR][3], const int *ix, int n, int k, int t, int kind, int g, int out, int *m) {
+    static const int col[3] = {T_E2E, T_POWER, T_ENERGY};
+    double e = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const row_t *r = &R[ix[i]];
+        int in = kind == 0 || (kind == 1 ? r->dev == g : r->fam == g);
+        double y = r->y[col[t]], a = P[i][k][t];
+        if (in == out || !isfinite(y) || !isfinite(a)) continue;
+        e += fabs(a - y) / y;
+        c++;
+    }
+    *m = c;
+    return c ? 100.0 * e / c : NAN;
+}
+
+static int ibl_fit(double (*P)[IBL_NR][3], const int *ix, int n, int kind, int g) {
+    int best = -1, m;
+    double bm = INFINITY;
+    for (int k = 0; k < IBL_NR; k++) {
+        double v = ibl_mape(P, ix, n, k, 0, kind, g, kind ? 1 : 0, &m);
+        if (m && v < bm) bm = v, best = k;
+    }
+    return best;
+}
+
+static void ibl_heldout(double (*P)[IBL_NR][3], const int *ix, int n, int kind) {
+    double eh = 0, e0 = 0;
+    int nh = 0;
+    printf("  leave-one-%s-out:", kind == 1 ? "GPU" : "family");
+    for (int g = 0; g < (kind == 1 ? ndev : nfam); g++) {
+        int m, best = ibl_fit(P, ix, n, kind, g);
+        double h0 = ibl_mape(P, ix, n, 0, 0, kind, g, 0, &m);
+        if (!m || best < 0) continue;
+        double h = ibl_mape(P, ix, n, best, 0, kind, g, 0, &m);
+        printf("  %s: fit %.3f ms, e2e %.1f %% (none %.1f %%, %d rows)", kind == 1 ? devname[g] : famname[g],
+               ibl_ms(best), h, h0, m);
+        eh += h * m, e0 += h0 * m, nh += m;
+    }
+    if (nh) printf("; all: e2e %.1f %% (none %.1f %%, %d rows)", eh / nh, e0 / nh, nh);
+    printf("\n");
+}
+
+static void ibl_report(void) {
+    int *ix = malloc(sizeof(int) * (size_t)(nR > 0 ? nR : 1)), n = 0, m, mp;
+    double(*P)[IBL_NR][3] = malloc(sizeof *P * (size_t)(nR > 0 ? nR : 1));
+    if (!ix || !P) goto out;
+    for (int i = 0; i < nR; i++)
+        if (ibl_row(&R[i])) ix[n++] = i;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < IBL_NR; k++)
+            if (!ibl_predict(&R[ix[i]], ibl_ms(k), P[i][k])) P[i][k][0] = P[i][k][1] = P[i][k][2] = NAN;
+    int best = n ? ibl_fit(P, ix, n, 0, 0) : -1;
+    if (best < 0) goto out;
+    printf("\n### TensorRT-LLM 0.11 offline (A100 / H100): a host time per layer per step, refit (a what-if, not "
+           "compiled in)\n\nllm_serve.c trt011_host_s: engine CPU time = t x layers a step, the GPU at its floor "
+           "meanwhile; fitted on e2e latency over the 0.11 rows; the answers above use --trt011-layer-ms %.3f\n",
+           dlp__llm_trt011_layer_ms);
+    double e = ibl_mape(P, ix, n, best, 0, 0, 0, 0, &m), e0 = ibl_mape(P, ix, n, 0, 0, 0, 0, 0, &m);
+    double pw = ibl_mape(P, ix, n, best, 1, 0, 0, 0, &mp), pw0 = ibl_mape(P, ix, n, 0, 1, 0, 0, 0, &mp);
+    double en = ibl_mape(P, ix, n, best, 2, 0, 0, 0, &mp), en0 = ibl_mape(P, ix, n, 0, 2, 0, 0, 0, &mp);
+    printf("  in-sample: %.3f ms a layer, e2e %.1f %% (none %.1f %%, %d rows); its power rows: power %.1f %% (none "
+           "%.1f %%), energy %.1f %% (none %.1f %%, %d rows)\n", ibl_ms(best), e, e0, m, pw, pw0, en, en0, mp);
+    ibl_heldout(P, ix, n, 1);
+    ibl_heldout(P, ix, n, 2);
+out:
+    free(ix);
+    free(P);
+}
+
 /* Fit on one ROCm GPU, judged on the other (and the reverse), beside the
  * answer without the factor; the NVIDIA rows are outside it by
  * construction (rocm_offline_gpu_x is 1 there). */
@@ -5245,7 +5349,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5267,6 +5371,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-trt-xqa")) ib_xqa_off = 1;
         else if (!strcmp(argv[i], "--no-floor-sm")) dlp__llm_floor_sm_draw = 0;
         else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--trt011-layer-ms") && i + 1 < argc) dlp__llm_trt011_layer_ms = atof(argv[++i]); /* h222 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
@@ -5339,6 +5444,7 @@ int main(int argc, char **argv) {
     ibm_report();
     ibr_report();
     ibt_report();
+    ibl_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

@@ -117,3 +117,21 @@ check "infbench: a TensorRT-LLM power row is scored on the library's power" \
     split(t, x, " "); split(b, y, " "); exit !(x[1] > 150 && (x[3] - x[1]) ^ 2 < 1e-8 && x[3] == y[3] && x[4] == y[4]) }'
 check "infbench: the idle-second formula by hand: (220 x 20 + 55) / 21 = 212.14" \
   awk 'BEGIN { v = (220 * 20 + 55) / 21; exit !(v > 212.13 && v < 212.15) }'
+# h222: tools/infbench/energy_split.py, the energy ratio split into power x
+# time.  Two power rows by hand (the columns it reads; a_4 the e2e in ms):
+#   A: B 16, 1 GPU, measured 300 W and 300 x 20 s / 16 = 375 J; predicted
+#      240 W (0.8) over 22 s (1.1): 240 x 22 / 16 = 330 J, 0.88 = 0.8 x 1.1
+#   B: B 1, measured 400 W and 400 x 10 s = 4,000 J; predicted 440 W (1.1)
+#      over 9 s (0.9): 3,960 J, 0.99
+# energy MAPE (12 + 1) / 2 = 6.5 %, power alone (20 + 10) / 2 = 15.0 %, time
+# alone (10 + 10) / 2 = 10.0 %; medians (the mean of the two middle values)
+# energy 0.935, power 0.95, time 1.0.  An All_results row (no power) is left out.
+{
+  echo "set,model,system,backend,conc,gpus,y_3,a_3,a_4,y_6,a_6"
+  echo "infbench,m/A,Nvidia A100 GPU,TensorRT-LLM,16,1,375,330,22000,300,240"
+  echo "infbench,m/B,Nvidia H100 GPU,vLLM,1,1,4000,3960,9000,400,440"
+  echo "infbench,m/C,Nvidia H100 GPU,vLLM,1,1,nan,nan,9000,nan,440"
+} >"$tmp/split.csv"
+got=$(python3 tools/infbench/energy_split.py "$tmp/split.csv" | grep '^| all |')
+check "energy_split: 2 rows, energy 6.5 %, power alone 15.0 %, time alone 10.0 %: got '$got'" \
+  [ "$got" = "| all | 2 | 6.5 % | 15.0 % | 10.0 % | 0.94 | 0.95 | 1.00 |" ]

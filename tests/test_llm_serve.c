@@ -2785,6 +2785,45 @@ static void t_lockstep_by_hand(void) {
  * constant) and nothing else moves; attention DP pads no rank to a
  * captured size.  Layers from the published configs: Llama-3.1-8B 32,
  * Qwen3-30B-A3B 48. */
+/* TensorRT-LLM 0.11's host time per layer per step (llm_serve.c
+ * trt011_host_s, docs/llm.md "h222"; a what-if the bench sets): by hand on
+ * Llama-2-7B (config.json: 32 layers), one A100-40GB, an offline batch of
+ * one 1,024-token prompt and 1,024 tokens, 0.04 ms a layer:
+ *  - every step 32 x 0.04 = 1.28 ms longer: TPOT + 1.28 ms exactly, and the
+ *    run (one prompt step and 1,023 decode steps) + 1,024 x 1.28 = 1,310.72 ms;
+ *  - the GPU sits at its floor meanwhile, so the energy grows by the floor's
+ *    0.304 x 400 W = 121.6 W over the added time: (P1 e2e1 - P0 e2e0) /
+ *    (e2e1 - e2e0) = 121.6 W (power affine in the utilisations, the cycle's
+ *    time-weighted, h202);
+ *  - without the workload's 0.11 flag (trt_xqa_block), or on vLLM, nothing. */
+static void t_trt011_host_by_hand(void) {
+    const char *llama2 = "meta-llama/Llama-2-7b-hf";
+    dlp_error e = {0};
+    dlp_llm_prediction p0, p1;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 1024, .quant = DLP_QT_FP16, .n_gpus = 1,
+                           .concurrency = 1, .max_seqs = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1,
+                           .trt_xqa_block = 1};
+    CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
+    dlp__llm_trt011_layer_ms = 0.04;
+    CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.tpot_ms - p0.tpot_ms, 1.28, 1e-9);
+    CHECK_NEAR(p1.e2e_ms - p0.e2e_ms, 1310.72, 1e-6);
+    CHECK_NEAR((p1.power_per_gpu_w * p1.e2e_ms - p0.power_per_gpu_w * p0.e2e_ms) / (p1.e2e_ms - p0.e2e_ms), 121.6,
+               1e-6);
+    CHECK(p1.power_per_gpu_w < p0.power_per_gpu_w);
+    wl.trt_xqa_block = 0;
+    CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
+    dlp__llm_trt011_layer_ms = 0;
+    CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
+    CHECK(p1.e2e_ms == p0.e2e_ms && p1.power_per_gpu_w == p0.power_per_gpu_w);
+    wl.trt_xqa_block = 1, wl.engine = DLP_LLM_ENGINE_MODERN;
+    CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
+    dlp__llm_trt011_layer_ms = 0.04;
+    CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
+    dlp__llm_trt011_layer_ms = 0;
+    CHECK(p1.e2e_ms == p0.e2e_ms);
+}
+
 static void t_eager_by_hand(void) {
     const char *llama = "meta-llama/Meta-Llama-3.1-8B-Instruct", *qwen = "Qwen/Qwen3-30B-A3B-Instruct-2507";
     dlp_error e = {0};
@@ -3177,6 +3216,7 @@ int main(void) {
     RUN(t_trtllm_kv_fraction_by_hand);
     RUN(t_expert_slots_by_hand);
     RUN(t_eager_by_hand);
+    RUN(t_trt011_host_by_hand);
     RUN(t_ctx_host_by_hand);
     RUN(t_lockstep_by_hand);
     RUN(t_trt_single_block_attn_by_hand);

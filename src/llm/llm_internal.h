@@ -178,6 +178,10 @@ extern double dlp__llm_trt_cta_bpc;
  * another, < 0 none. */
 #define DLP__LLM_TRT_XQA_BYTES_PER_CLK 6.9
 extern double dlp__llm_trt_xqa_bpc;
+/* TensorRT-LLM 0.11's host time per layer per step, ms (llm_serve.c
+ * trt011_host_s, docs/llm.md "h222"): a what-if, 0 (the default) none; set
+ * by bench_serving --trt011-layer-ms only. */
+extern double dlp__llm_trt011_layer_ms;
 /* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
  * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
 extern int dlp__llm_floor_sm_draw;

@@ -2504,6 +2504,23 @@ static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, cons
     return bpc * d->boost_clock_mhz * 1e6;
 }
 
+/* TensorRT-LLM 0.11's host time per layer per step (h222, a what-if off by
+ * default): LLM-Inference-Bench's A100 / H100 runs (wl->trt_xqa_block: the
+ * workload says 0.11 ran) take a per-step excess over the modelled GPU step
+ * that is flat in the batch, the context and TP and grows with the layers
+ * (h206; docs/llm.md "h222"), as a step whose kernels the host issues one
+ * by one would: their ModelRunnerCpp runs without cuda_graph_mode, whose
+ * default is off (ExtendedRuntimePerfKnobConfig).  Charged as engine CPU
+ * time (the GPU at its floor meanwhile), so power and energy follow.  No
+ * source gives the size: dlp__llm_trt011_layer_ms, ms per layer, is set by
+ * the bench's --trt011-layer-ms only; 0 (the default) nothing moves. */
+double dlp__llm_trt011_layer_ms;
+static double trt011_host_s(const dlp_llm_workload *wl, const dlp_llm_config *c) {
+    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !(dlp__llm_trt011_layer_ms > 0))
+        return 0;
+    return dlp__llm_trt011_layer_ms * 1e-3 * (double)c->num_hidden_layers;
+}
+
 static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
     double bpc = dlp__llm_trt_cta_bpc != 0 ? dlp__llm_trt_cta_bpc : DLP__LLM_TRT_CTA_BYTES_PER_CLK;
     if (wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) || c->kv_lora_rank > 0 || !(bpc > 0) ||
@@ -2541,7 +2558,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     /* the fixed part, and the per-step handoff to each further GPU's
      * worker process (ENGINE_CPU worker_ms; none for modern engines) */
     const engine_cpu_t *cpu = wl->offline ? &ENGINE_CPU[wl->engine].offline : &ENGINE_CPU[wl->engine].served;
-    s->ov_fixed = (cpu->fixed_ms + cpu->worker_ms * (s->n_gpus - 1)) * 1e-3;
+    s->ov_fixed = (cpu->fixed_ms + cpu->worker_ms * (s->n_gpus - 1)) * 1e-3 + trt011_host_s(wl, c);
     s->ov_seq = cpu->seq_ms * 1e-3;
     s->gpu_x = rocm_offline_gpu_x(d, wl);
     s->gemm_rate = rocm_gemm_rate(d, s->gpu_x);
