@@ -1719,6 +1719,16 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
     double bytes = T * (double)s->c->hidden_size * s->p->act_bytes;
     if (s->engine == DLP_LLM_ENGINE_SGLANG && n_pf > 0)
         return coll_s(s->d, CO_ALLREDUCE, s->attn_dp, bytes);
+    /* TensorRT-LLM's fused MoE under attention DP (use_dp) all-gathers every
+     * rank's rows before the experts and reduce-scatters their output after
+     * (fused_moe forward_chunk / reducescatter_or_allreduce): NCCL
+     * collectives of the whole T-row tensor, which is the message NCCL's
+     * tables are indexed by (nccl-tests all_gather_perf's size is the
+     * gathered buffer, each rank sending size / n: NVIDIA/nccl-tests
+     * src/all_gather.cu AllGatherGetCollByteCount; aiconfigurator's
+     * collect_nccl.py passes it as -b).  Priced as each rank's T / dp it
+     * was dp times too cheap (docs/llm.md, h218). */
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM) return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes);
     return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
 }
 
