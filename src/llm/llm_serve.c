@@ -714,7 +714,7 @@ typedef struct {
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
-    double moe_pf_row;         /* ... its routed rows' term (MOE_PF_ROWS c, DRAM
+    double moe_pf_row;         /* ... its routed rows' term (MOE_PF_ROWS_BW c, DRAM
                                   bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
@@ -1238,7 +1238,7 @@ static double moe_lin_s(const double *f, const lin_t *l, double hit, double ee, 
 }
 
 /* Expert matrix l's share (of the layer's expert elements) of the routed
- * rows' term (MOE_PF_ROWS): c x the `rows` a GPU runs x hidden / BW; 0
+ * rows' term (MOE_PF_ROWS_BW): c x the `rows` a GPU runs x hidden / BW; 0
  * without the term or under MOE_PF_MIN_ROWS rows an expert. */
 static double moe_pf_row_s(const sctx *s, const lin_t *l, double rows, double per_expert, double ee) {
     if (!(s->moe_pf_row > 0) || !(per_expert >= MOE_PF_MIN_ROWS) || !(ee > 0) || !(s->bw > 0)) return 0;
@@ -1770,7 +1770,7 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
      * gathered buffer, each rank sending size / n: NVIDIA/nccl-tests
      * src/all_gather.cu AllGatherGetCollByteCount; aiconfigurator's
      * collect_nccl.py passes it as -b).  Priced as each rank's T / dp it
-     * was dp times too cheap (docs/llm.md, h218). */
+     * was up to dp times too cheap (docs/llm.md, h218). */
     if (s->engine == DLP_LLM_ENGINE_TRTLLM) return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes);
     return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
 }
