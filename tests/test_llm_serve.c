@@ -1292,6 +1292,65 @@ static void t_moe_prefill_kernel(void) {
     CHECK_NEAR(expert_parts_ep_s(&c, h200, 1, 512) * 1e3, 16.43, 0.02 * 16.43);
 }
 
+/* TensorRT-LLM's block-fp8 fused MoE at prefill sizes on Blackwell with
+ * its routed rows' term (h218, MOE_PF_ROWS_BW from tools/moe/
+ * fit_moe_prefill.py --rows: a 47.53 us, eta 0.5512, c 25.01).  By hand,
+ * DeepSeek-R1 on 8 B200 (4,500 fp8 TFLOPS, 8,000 GB/s), TP 8 (moe_tp 8, EP
+ * 1), one prompt of 8,192 tokens: rows a GPU 8,192 x 8 = 65,536, x the
+ * busiest rank's 1.1512 (EP 1) = 75,445.0; F = 2 x 75,445.0 x 3 x 7,168 x
+ * 2,048 / 8 = 830.65 GFLOP, / (0.5512 x 4.5e15) = 0.33488 ms; the rows
+ * 25.01 x 75,445.0 x 7,168 / 8e12 = 1.69058 ms; + 0.04753 = 2.07299 ms a
+ * layer, x 58 = 120.23 ms (MOE_PF alone: 0.0580 + 830.65e9 / (0.330 x
+ * 4.5e15) = 0.61737 ms, 35.81 ms).  H200 keeps MOE_PF (Hopper not
+ * refitted): 0.0602 + 830.65e9 / (0.254 x 1978.9e12) = 1.71278 ms, x 58 =
+ * 99.34 ms.  SGLang on B200 keeps its row. */
+static double expert_parts_tp_s(const dlp_llm_config *c, const dlp_device *d, int engine, double n_pf) {
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .kv_dtype = DLP_DT_FLOAT8E4M3FN, .engine = engine};
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 1.0, 0, 1.0, n_pf, n_pf, &p,
+                            &e) != DLP_OK)
+        return -1;
+    return parts_experts_s(&p);
+}
+
+static void t_trt_fp8_moe_rows_by_hand(void) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) == DLP_OK);
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h200 = dlp_devdb_find(db, "h200");
+    CHECK(b200 && h200);
+    if (!b200 || !h200) return;
+    CHECK_NEAR(expert_parts_tp_s(&ds, b200, DLP_LLM_ENGINE_TRTLLM, 8192) * 1e3, 120.23, 0.005 * 120.23);
+    CHECK_NEAR(expert_parts_tp_s(&ds, h200, DLP_LLM_ENGINE_TRTLLM, 8192) * 1e3, 99.34, 0.005 * 99.34);
+    /* SGLang fp8 on Blackwell (99.5 us, eta 0.173): 0.0995 + 830.65e9 /
+     * (0.173 x 4.5e15) = 1.16649 ms, x 58 = 67.66 ms */
+    CHECK_NEAR(expert_parts_tp_s(&ds, b200, DLP_LLM_ENGINE_SGLANG, 8192) * 1e3, 67.66, 0.005 * 67.66);
+}
+
+/* TensorRT-LLM's MoE gather under attention DP without EP (h218): an
+ * all-gather and a reduce-scatter of the whole gathered tensor a MoE layer,
+ * NCCL's tables indexed by that tensor.  By hand, DeepSeek-R1 on 8 H200
+ * (NVLink 900 GB/s: the H100 table unscaled), attention DP 8, EP 1, a step
+ * of 8 prompts of 8,192 tokens: 65,536 x 7,168 = 469,762,048 bf16 elements,
+ * past the table's last 268,435,456 (8 GPUs, all-gather 1.39972 ms):
+ * linear, 2.44951 ms; x 2 x 58 MoE layers = 284.14 ms (each rank's T / 8,
+ * 58,720,256 elements, log-interpolated 0.34492 ms, was 40.01 ms). */
+static void t_trt_adp_gather_by_hand(void) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) == DLP_OK);
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    CHECK(h200 != NULL);
+    if (!h200) return;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 1, .attn_dp = 8, .kv_dtype = DLP_DT_FLOAT8E4M3FN,
+                           .phase = DLP_LLM_PREFILL_ONLY, .engine = DLP_LLM_ENGINE_TRTLLM};
+    dlp__llm_parts p;
+    CHECK(dlp__llm_iter_parts(&ds, h200, &wl, dlp_llm_compute_dtype(h200, DLP_QT_FP8, NULL, 0), 1.0, 0, 1.0, 65536,
+                              8192, &p, &e) == DLP_OK);
+    CHECK_NEAR(p.comm_s * 1e3, 284.14, 0.005 * 284.14);
+}
+
 /* MLA's down projections are replicated on every attention TP rank (h167):
  * q_a_proj (7,168 x 1,536) takes the same time on each of 8 TP GPUs as on
  * one (the same rows, the whole matrix); q_b_proj (1,536 x 24,576) splits. */
@@ -3193,6 +3252,8 @@ int main(void) {
     RUN(t_trtllm_gen_moe_by_hand);
     RUN(t_trt_fp8_moe_blackwell_by_hand);
     RUN(t_moe_prefill_kernel);
+    RUN(t_trt_fp8_moe_rows_by_hand);
+    RUN(t_trt_adp_gather_by_hand);
     RUN(t_mla_down_proj_replicated);
     RUN(t_mla_context_floor);
     RUN(t_w4a16_moe_prefill);

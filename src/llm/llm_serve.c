@@ -714,6 +714,8 @@ typedef struct {
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
+    double moe_pf_row;         /* ... its routed rows' term (MOE_PF_ROWS_BW c, DRAM
+                                  bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
                                   sglang_batch_prompts)                     */
@@ -1079,6 +1081,37 @@ static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
     return MOE_PF[gen][f][engine];
 }
 
+/* TensorRT-LLM's block-fp8 fused MoE at prefill sizes with its routed rows
+ * priced (issue 22, h218).  MOE_PF's F / (eta peak) is the same for a rank
+ * of EP 8 and one of moe_tp 8, but aiconfigurator's TensorRT-LLM tables are
+ * not: DeepSeek-V3's layer at 8,192 tokens on B200 runs 0.50 ms at EP 8 and
+ * 1.44 ms at moe_tp 8 (H200: 1.28 / 4.98 ms), the same FLOPs a rank.  The
+ * module's work per routed row is not sliced by moe_tp: every rank of a
+ * tensor-parallel MoE permutes, quantises (1 x 128 blocks) and finalises all
+ * T K / ep rows of the hidden size, and each narrower expert slice re-reads
+ * them (tensorrt_llm/_torch/modules/fused_moe: moe_permute, the grouped
+ * GEMMs over the local slice, moe_finalize; the fp8 block path quantises
+ * inside the op).  Per layer on one rank
+ *     t = a + F / (eta peak) + c (T K / ep) hidden / BW
+ * (BW the DRAM peak; c in bytes a row element), refitted with F on the same
+ * balanced rows as MOE_PF (tools/moe/fit_moe_prefill.py --rows): Blackwell
+ * MAPE 32.5 -> 16.6 % (moe_tp > 1 rows 35.2 -> 15.9), leaving out each GPU
+ * 16.4-16.8 %, each model shape 17.2 % row-weighted (DeepSeek-V3's 19.0,
+ * was 32.5).  {a us, eta, c}.  Blackwell only: Hopper's refit (40.1 us,
+ * 0.439, 42.9; tables 37.1 -> 12.4 %, held out by GPU 17.2 / 14.2 %) puts
+ * the H200 aggregated TP 8 rows (TensorRT-LLM 1.1.0rc2, moe_tp 8) at 1.6x
+ * their measured TTFT where they sat at 0.95: the 1.3.0rc20 table's Hopper
+ * CUTLASS slices are not what those runs ran (docs/llm.md, h218).  A fit on
+ * kernel tables, not on serving rows. */
+static const double MOE_PF_ROWS_BW[3] = {47.53, 0.5512, 25.01};
+static void moe_pf_rows_setup(sctx *s, const dlp_device *d, int kind, int engine) {
+    s->moe_pf_row = 0;
+    if (!s->moe_pf || engine != DLP_LLM_ENGINE_TRTLLM || kind != DLP__MOEK_FP8 || d->cc_major < 10) return;
+    const double *f = MOE_PF_ROWS_BW;
+    s->moe_pf = f;
+    s->moe_pf_row = f[2];
+}
+
 /* The fitted (t0 us, c us, eta) of MoE kernel `kind` under `engine`;
  * NULL for none or out of range (W4A16: one fit for every engine). */
 static const double *moe_fit(int kind, int engine) {
@@ -1202,6 +1235,14 @@ static double expert_copies(const sctx *s, double E) {
 static double moe_lin_s(const double *f, const lin_t *l, double hit, double ee, int moe_tp, double wb, double bw) {
     double n = l->n / moe_tp;
     return l->count * moe_share_s(f, hit, l->k * l->n / ee, l->k * n * wb, bw);
+}
+
+/* Expert matrix l's share (of the layer's expert elements) of the routed
+ * rows' term (MOE_PF_ROWS_BW): c x the `rows` a GPU runs x hidden / BW; 0
+ * without the term or under MOE_PF_MIN_ROWS rows an expert. */
+static double moe_pf_row_s(const sctx *s, const lin_t *l, double rows, double per_expert, double ee) {
+    if (!(s->moe_pf_row > 0) || !(per_expert >= MOE_PF_MIN_ROWS) || !(ee > 0) || !(s->bw > 0)) return 0;
+    return l->count * l->k * l->n / ee * s->moe_pf_row * rows * (double)s->c->hidden_size / s->bw;
 }
 
 /* Expert matrix l's part of the fused MoE at prefill sizes (MOE_PF, fit
@@ -1621,9 +1662,11 @@ static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double 
     const double *f = n_pf > 0 ? s->moe_fit_pf : s->moe_fit;
     double ee = s->p->expert_elems, km = moe_lin_s(f, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-    if (n_pf > 0)
-        km = fmax(km, moe_pf_lin_s(s->moe_pf, l, m * moe_pf_imbalance(T, s->ep, s->slots), T * K / l->experts, ee,
-                                   s->moe_tp, s->peak_mm));
+    if (n_pf > 0) {
+        double mi = m * moe_pf_imbalance(T, s->ep, s->slots);
+        km = fmax(km, moe_pf_lin_s(s->moe_pf, l, mi, T * K / l->experts, ee, s->moe_tp, s->peak_mm) +
+                          moe_pf_row_s(s, l, mi, T * K / l->experts, ee));
+    }
     if (s->w4m) km = fmax(km, w4_math_lin_s(s->w4m, l, w4_rows, ee, (double)s->c->hidden_size, s->moe_tp, s->d));
     return km;
 }
@@ -1719,6 +1762,16 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
     double bytes = T * (double)s->c->hidden_size * s->p->act_bytes;
     if (s->engine == DLP_LLM_ENGINE_SGLANG && n_pf > 0)
         return coll_s(s->d, CO_ALLREDUCE, s->attn_dp, bytes);
+    /* TensorRT-LLM's fused MoE under attention DP (use_dp) all-gathers every
+     * rank's rows before the experts and reduce-scatters their output after
+     * (fused_moe forward_chunk / reducescatter_or_allreduce): NCCL
+     * collectives of the whole T-row tensor, which is the message NCCL's
+     * tables are indexed by (nccl-tests all_gather_perf's size is the
+     * gathered buffer, each rank sending size / n: NVIDIA/nccl-tests
+     * src/all_gather.cu AllGatherGetCollByteCount; aiconfigurator's
+     * collect_nccl.py passes it as -b).  Priced as each rank's T / dp it
+     * was up to dp times too cheap (docs/llm.md, h218). */
+    if (s->engine == DLP_LLM_ENGINE_TRTLLM) return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes);
     return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
 }
 
@@ -2626,6 +2679,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->moe_fit_pf = s->moe_fit;
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->max_prefill = (double)wl->max_prefill_tokens;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;

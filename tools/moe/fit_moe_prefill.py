@@ -27,12 +27,17 @@ redone leaving out each GPU of the generation, MAPE on that GPU's rows.
 Then the busiest EP rank under the tables' power-law routing: power_law_1.01
 over balanced time on TensorRT-LLM's moe_tp 1 rows, fitted as 1 + b0 + b1
 log2(EP) log2(T / 512), held out by GPU likewise.
-Usage: python3 tools/moe/fit_moe_prefill.py
+With --rows (issue 22, h218): TensorRT-LLM's groups refitted with a third
+term, the routed rows a rank permutes, quantises and finalises whatever its
+expert slice: t = a + F / (eta peak) + c (T topk / EP) hidden / BW (BW the
+DRAM peak), held out by GPU and by model shape (hidden, inter, experts, topk).
+Usage: python3 tools/moe/fit_moe_prefill.py [--rows]
 """
 import csv
 import math
 import os
 import statistics
+import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -150,6 +155,82 @@ def imbalance_report(rows):
         print('  leave out %-9s b0 %.4f b1 %.4f -> held-out MAPE %.1f%%' % (gpu, a, b, err([p for p in pts if p[2] == gpu], a, b)))
 
 
+def solve3(A, b):
+    """Gaussian elimination with partial pivoting, 3 x 3."""
+    A = [row[:] for row in A]
+    b = b[:]
+    for i in range(3):
+        p = max(range(i, 3), key=lambda k: abs(A[k][i]))
+        A[i], A[p], b[i], b[p] = A[p], A[i], b[p], b[i]
+        for k in range(i + 1, 3):
+            f = A[k][i] / A[i][i]
+            for j in range(i, 3):
+                A[k][j] -= f * A[i][j]
+            b[k] -= f * b[i]
+    c = [0.0] * 3
+    for i in reversed(range(3)):
+        c[i] = (b[i] - sum(A[i][j] * c[j] for j in range(i + 1, 3))) / A[i][i]
+    return c
+
+
+def row_x(r):
+    """(1, F / peak, routed row elements a rank handles / BW): the three terms."""
+    return (1.0, r['F'] / r['pk'], r['T'] * r['K'] / r['ep'] * r['H'] / r['bw'])
+
+
+def fit_rows(rows):
+    """(a s, 1 / eta, c) of t = a + F / (eta peak) + c X / BW, least squares on relative error."""
+    A = [[0.0] * 3 for _ in range(3)]
+    y = [0.0] * 3
+    for r in rows:
+        x, w = row_x(r), 1.0 / (r['t'] * r['t'])
+        for i in range(3):
+            y[i] += w * x[i] * r['t']
+            for j in range(3):
+                A[i][j] += w * x[i] * x[j]
+    return solve3(A, y)
+
+
+def mape_rows(rows, c):
+    if not rows:
+        return float('nan')
+    return 100.0 * statistics.mean(
+        abs(max(sum(ci * xi for ci, xi in zip(c, row_x(r))), r['W'] / r['bw']) / r['t'] - 1) for r in rows)
+
+
+def rows_report(rows):
+    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS and r['e'] == 'trtllm']
+    groups = defaultdict(list)
+    for r in bal:
+        groups[(r['dt'], r['arch'])].append(r)
+    ds = (7168.0, 2048.0, 256.0, 8.0)
+    print('\nTensorRT-LLM, t = a + F / (eta peak) + c (T topk / EP) hidden / BW: two terms -> three')
+    for k in sorted(groups):
+        g = groups[k]
+        c2, c3 = affine(g), fit_rows(g)
+        tp = [r for r in g if r['tp'] > 1]
+        print('%-10s %-9s %5d rows: a %.2f us eta %.4f c %.2f | MAPE %.1f -> %.1f %%, moe_tp > 1 %.1f -> %.1f %%'
+              % (k[0], k[1], len(g), c3[0] * 1e6, 1 / c3[1], c3[2], mape(g, c2), mape_rows(g, c3), mape(tp, c2),
+                 mape_rows(tp, c3)))
+        lo = []
+        for gpu in sorted({r['g'] for r in g}):
+            tr, te = [r for r in g if r['g'] != gpu], [r for r in g if r['g'] == gpu]
+            lo.append('%s %.1f -> %.1f' % (gpu, mape(te, affine(tr)), mape_rows(te, fit_rows(tr))))
+        print('    leave one GPU out: ' + '; '.join(lo))
+        n = s2 = s3 = 0
+        dsl = ''
+        for sh in sorted({(r['H'], r['I'], r['E'], r['K']) for r in g}):
+            tr = [r for r in g if (r['H'], r['I'], r['E'], r['K']) != sh]
+            te = [r for r in g if (r['H'], r['I'], r['E'], r['K']) == sh]
+            m2, m3 = mape(te, affine(tr)), mape_rows(te, fit_rows(tr))
+            n, s2, s3 = n + len(te), s2 + m2 * len(te), s3 + m3 * len(te)
+            if sh == ds:
+                dsl = ', DeepSeek-V3 held out %.1f -> %.1f %%' % (m2, m3)
+        print('    leave one model shape out (row-weighted): %.1f -> %.1f %%%s' % (s2 / n, s3 / n, dsl))
+
+
 if __name__ == '__main__':
     main()
+    if '--rows' in sys.argv[1:]:
+        rows_report(load())
 
