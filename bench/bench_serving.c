@@ -1622,16 +1622,16 @@ static int changelog_narrow(const recipe_t **fit, int nfit, const char *src) {
  * the layout, rm_lay_used counts the runs whose workers took it. */
 static int rm_lay_ok, rm_lay_used;
 static recipe_t rm_lay_e;
-/* h220: the worker counts of the recipes an ambiguous run fits, over every
- * look that left it ambiguous, each recipe once (recipe_match resets
- * rm_namb) */
+/* h220: the worker counts of the entries an ambiguous run fits, over every
+ * look that left it ambiguous, each (recipe, counts) once whichever looks
+ * and yaml dates list it (recipe_match resets rm_namb) */
 #define RM_AMB_MAX 256
 static int rm_amb_pw[RM_AMB_MAX], rm_amb_dw[RM_AMB_MAX], rm_namb;
 static const char *rm_amb_recipe[RM_AMB_MAX];
 
 static void amb_workers_add(const recipe_t *e) {
     for (int i = 0; i < rm_namb; i++)
-        if (!strcmp(rm_amb_recipe[i], e->recipe)) return;
+        if (!strcmp(rm_amb_recipe[i], e->recipe) && rm_amb_pw[i] == e->pw && rm_amb_dw[i] == e->dw) return;
     if (rm_namb < RM_AMB_MAX)
         rm_amb_recipe[rm_namb] = e->recipe, rm_amb_pw[rm_namb] = e->pw, rm_amb_dw[rm_namb++] = e->dw;
 }
