@@ -3296,7 +3296,8 @@ static void report(const char *set) {
             score_t s = score(t, a, set, 3, g);
             if (s.n) printf("  %s %.1f %% (%d)", phn[g], s.mape, s.n);
         }
-        static const char *const wkn[4] = {"in the data", "still unknown (one of each assumed)",
+        static const char *const wkn[4] = {"in the data",
+                                           "still unknown (one of each assumed; ambiguous runs the entries' median, h220)",
                                            "from the InferenceMAX recipe", "from the run's db-dump twin (h165)"};
         for (int g = 0, any = 0; g < 4; g++) {
             score_t s = score(t, a, set, 4, g);
