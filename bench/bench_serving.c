@@ -1622,6 +1622,44 @@ static int changelog_narrow(const recipe_t **fit, int nfit, const char *src) {
  * the layout, rm_lay_used counts the runs whose workers took it. */
 static int rm_lay_ok, rm_lay_used;
 static recipe_t rm_lay_e;
+/* h220: the worker counts of the entries an ambiguous run fits, over every
+ * look that left it ambiguous, each (recipe, counts) once whichever looks
+ * and yaml dates list it (recipe_match resets rm_namb) */
+#define RM_AMB_MAX 256
+static int rm_amb_pw[RM_AMB_MAX], rm_amb_dw[RM_AMB_MAX], rm_namb;
+static const char *rm_amb_recipe[RM_AMB_MAX];
+
+static void amb_workers_add(const recipe_t *e) {
+    for (int i = 0; i < rm_namb; i++)
+        if (!strcmp(rm_amb_recipe[i], e->recipe) && rm_amb_pw[i] == e->pw && rm_amb_dw[i] == e->dw) return;
+    if (rm_namb < RM_AMB_MAX)
+        rm_amb_recipe[rm_namb] = e->recipe, rm_amb_pw[rm_namb] = e->pw, rm_amb_dw[rm_namb++] = e->dw;
+}
+
+/* h220: an ambiguous run (its fitting entries differ in worker counts) ran
+ * one of those entries, so each side takes a count the entries give, not
+ * the one worker h129 assumed (outside their set wherever every entry has
+ * several: every client on one worker).  Which one is not known; the point
+ * taken is the upper median of the entries' counts (amb_mode 2, the
+ * default; 1 the lower median, 0 one of each as before): with the
+ * candidates equally likely, the prediction that minimises the expected
+ * relative error leans to the smaller TPOT / TTFT (a miss by (y2 - y1) costs
+ * (y2 - y1) / y2 on the slower candidate, (y2 - y1) / y1 on the faster), i.e.
+ * to more workers.  docs/llm.md, h220. */
+static int amb_mode = 2, amb_count;
+
+/* The median (amb_mode's side of it) of rm_namb counts */
+static int amb_median(const int *cnt) {
+    int a[RM_AMB_MAX], n = rm_namb;
+    memcpy(a, cnt, sizeof(int) * (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            int t = a[j];
+            a[j] = a[j - 1], a[j - 1] = t;
+        }
+    return a[amb_mode == 1 ? (n - 1) / 2 : n / 2];
+}
+
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
                            const char *prec, const char *engine, int isl, int osl, const int lay[4], recipe_t *out,
                            int *mtp_k) {
@@ -1665,6 +1703,7 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
     }
     if (!same) {
         rm_amb_mtp += !mtp_same;
+        for (int i = 0; i < nfit; i++) amb_workers_add(fit[i]);
         int lay_same = 1;
         for (int i = 1; i < nfit; i++)
             lay_same &= fit[i]->ptp == fit[0]->ptp && fit[i]->pep == fit[0]->pep && fit[i]->pdp == fit[0]->pdp &&
@@ -1779,7 +1818,7 @@ static int recipe_match(const char *src, const char *system, const char *prec, c
     src_field(src, "measured=", meas, sizeof meas);
     dump[10] = meas[10] = 0;
     int amb0 = rm_amb_mtp; /* the ambiguous-in-MTP count is the dump date's */
-    rm_label_seen = 0, rm_label_look = 1, rm_lay_ok = 0;
+    rm_label_seen = 0, rm_label_look = 1, rm_lay_ok = 0, rm_namb = 0;
     int m = recipe_match_on(0, dump, meas, src, system, prec, engine, isl, osl, lay, out, mtp_k);
     if (m <= RM_AGREE || strlen(meas) < 10 || !strcmp(meas, dump))
         return label_guard(m, meas, src, system, prec, engine, isl, osl, lay, out);
@@ -2568,6 +2607,9 @@ static void load_silicon(const char *root) {
                 if (e > 1) pep = e, srt_ep_count++;
             }
             int pw = rp ? rp->pw : I(v[cPW]);
+            /* h220: an ambiguous run's counts from the entries it fits */
+            int amb = unknown && !rp && !tw && rm_namb > 0 && amb_mode;
+            if (amb) pw = amb_median(rm_amb_pw), amb_count++;
             /* the clients (decode batch x decode workers x attention DP)
              * share the prefill workers */
             int64_t clients = (int64_t)I(v[cDBS]) * I(v[cDW]) * I(v[cDDP]);
@@ -2595,6 +2637,7 @@ static void load_silicon(const char *root) {
             tp = I(v[cDTP]);
             dp = I(v[cDDP]);
             int dw = rp ? rp->dw : I(v[cDW]), dbs = rp ? rp->batch : atoi(v[cDBS]);
+            if (amb) dw = amb_median(rm_amb_dw);
             if (rp) tp = rp->ddp ? 1 : rp->dtp, dp = rp->ddp ? rp->dtp : 1;
             /* the clients share the decode workers; decode_batch_size (or
              * the recipe's batch) is the engine's cap per rank (often blank) */
@@ -3253,7 +3296,8 @@ static void report(const char *set) {
             score_t s = score(t, a, set, 3, g);
             if (s.n) printf("  %s %.1f %% (%d)", phn[g], s.mape, s.n);
         }
-        static const char *const wkn[4] = {"in the data", "still unknown (one of each assumed)",
+        static const char *const wkn[4] = {"in the data",
+                                           "still unknown (one of each assumed; ambiguous runs the entries' median, h220)",
                                            "from the InferenceMAX recipe", "from the run's db-dump twin (h165)"};
         for (int g = 0, any = 0; g < 4; g++) {
             score_t s = score(t, a, set, 4, g);
@@ -3416,6 +3460,8 @@ static void imax_report(void) {
     if (rm_lay_used)
         printf("         ambiguous runs whose fitting entries agree on every worker's layout (tp, ep, dp-attn), read with it "
                "(h190): %d\n", rm_lay_used);
+    printf("         ambiguous runs given the %s median of their fitting entries' worker counts, each side (h220; "
+           "--amb-workers 0: one of each): %d\n", amb_mode == 1 ? "lower" : "upper", amb_mode ? amb_count : 0);
     if (cl_count[0] + cl_count[1] + cl_count[2])
         printf("         looks whose fitting entries differ in config key, narrowed to the keys the run's merge ran "
                "(%s, h190): %d; its keys kept all %d; no merge at the stamp %d\n", changelog_path, cl_count[0],
@@ -5397,6 +5443,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--eager-launch-us") && i + 1 < argc) eager_launch_us = atof(argv[++i]);
         else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
+        else if (!strcmp(argv[i], "--amb-workers") && i + 1 < argc) amb_mode = atoi(argv[++i]); /* h220 */
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "%s\n", e.msg);

@@ -1244,12 +1244,29 @@ check "changelog: off by default, no narrowing line" [ "$(grep -c 'merge ran' <<
 awk -F, -v OFS=, 'NR == 1 { print; next } $13 == 64 && $14 == "none" { print; $17 = 2; $21 = 2; print }' \
   "$tmp/recipes.csv" >"$tmp/recipes_lay.csv"
 { echo "$h"; run a64 64 4 4 8 8; } >"$S/silicon_sample.csv"
-out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_lay.csv" 2>&1)
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_lay.csv" \
+  --amb-workers 0 2>&1)
 check "layout: a64 ambiguous (the worker counts differ)" grep -qF "1  several entries, different worker counts" <<<"$out7"
 check "layout: 1 run read with the agreed layout" grep -qF "read with it (h190): 1" <<<"$out7"
 got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_lay.csv" | sort | tr '\n' ';')
 check "layout: prefill 64 clients 4/4/4, decode 64 clients 8 GPUs ep 8 dp 1, counts unknown: got '$got'" \
   [ "$got" = "1 64 4 4 4 1;2 64 8 8 1 1;" ]
+# h220: the same run takes its counts from the two entries it fits (the h190
+# layout kept): prefill workers {1, 2}, decode workers {4, 2}.  By hand, the
+# upper median of two counts is the larger: 2 prefill workers (64 / 2 = 32
+# clients each) and 4 decode workers (64 / 4 = 16); the lower median (1) the
+# smaller: 1 (64) and 2 (32); --amb-workers 0 is h190's one of each (above).
+out7=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_amb.csv" 2>&1)
+check "ambiguous counts: 1 run given the upper median (the default)" \
+  grep -qF "upper median of their fitting entries' worker counts, each side (h220; --amb-workers 0: one of each): 1" <<<"$out7"
+got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_amb.csv" | sort | tr '\n' ';')
+check "ambiguous counts, upper median: prefill 32 clients, decode 16, layouts h190's: got '$got'" \
+  [ "$got" = "1 32 4 4 4 1;2 16 8 8 1 1;" ]
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes_lay.csv" --rows "$tmp/rows_amb1.csv" \
+  --amb-workers 1 >/dev/null 2>&1
+got=$(awk -F, 'NR > 1 { print $11, $7, $8, $9, $10, $28 }' "$tmp/rows_amb1.csv" | sort | tr '\n' ';')
+check "ambiguous counts, lower median: prefill 64 clients, decode 32: got '$got'" \
+  [ "$got" = "1 64 4 4 4 1;2 32 8 8 1 1;" ]
 # noise_floor.py: one configuration measured twice, TTFT 100 and 200 ms, both
 # predicted 150.  By hand: the best constant is 100 (0 + 100/200 = 0.5; 200
 # gives 1.0), 0.5 / 2 rows = 25.0 %; the model 50/100 + 50/200 = 0.75, 37.5 %.
