@@ -661,15 +661,18 @@ static int vllm_dp_attn(const char *src, const char *model_path, const char *sys
  *    waiting prompts, chunked (vllm/v1/core/sched/scheduler.py, schedule():
  *    token_budget = max_num_scheduled_tokens).  gpt-oss's config files'
  *    8,192 is vLLM's own default on these GPUs: no change.
+ *  - cg_max (h224): --max-cudagraph-capture-size, 0 where not set (vLLM's
+ *    default, VLLM_CG_DEFAULT); see vllm_ungraphed.
  * A row of an InferenceX run (InferenceMAX-style dumps, db-dump) matches on
  * its measured date, model prefix, precision and GPU.  --vllm-scripts none:
  * off. */
 #define MAXVSC 1024
 static struct {
     char date[11], model[16], prec[8], gpu[16];
-    int ep_always, kv_fp8, mnbt, mnbt_isl;
+    int ep_always, kv_fp8, mnbt, mnbt_isl, cg_max;
 } VSC[MAXVSC];
 static int nVSC = -1, vsc_count, mnbt_count; /* rows read as EP = TP; budgets read */
+static int ungraphed_count[2];               /* prompt steps past / within the captured sizes */
 static const char *vsc_path = "tools/inferencemax/vllm_scripts.csv";
 
 static void load_vllm_scripts(void) {
@@ -681,7 +684,7 @@ static void load_vllm_scripts(void) {
     if (!f) return;
     int cD = csv_col(h, nh, "date"), cM = csv_col(h, nh, "model_prefix"), cP = csv_col(h, nh, "precision"),
         cG = csv_col(h, nh, "gpu"), cE = csv_col(h, nh, "ep_always"), cK = csv_col(h, nh, "kv_fp8"),
-        cN = csv_col(h, nh, "mnbt"), cNI = csv_col(h, nh, "mnbt_isl");
+        cN = csv_col(h, nh, "mnbt"), cNI = csv_col(h, nh, "mnbt_isl"), cC = csv_col(h, nh, "cg_max");
     while (fgets(line, sizeof line, f) && nVSC < MAXVSC) {
         if (csv_split(line, v, 12) != nh || cD < 0 || cM < 0 || cP < 0 || cG < 0 || cE < 0 || cK < 0) continue;
         snprintf(VSC[nVSC].date, sizeof VSC[nVSC].date, "%s", v[cD]);
@@ -690,6 +693,7 @@ static void load_vllm_scripts(void) {
         snprintf(VSC[nVSC].gpu, sizeof VSC[nVSC].gpu, "%s", v[cG]);
         VSC[nVSC].ep_always = atoi(v[cE]), VSC[nVSC].kv_fp8 = atoi(v[cK]);
         VSC[nVSC].mnbt = cN >= 0 ? atoi(v[cN]) : 0, VSC[nVSC].mnbt_isl = cNI >= 0 ? atoi(v[cNI]) : 0;
+        VSC[nVSC].cg_max = cC >= 0 ? atoi(v[cC]) : 0;
         nVSC++;
     }
     fclose(f);
@@ -710,9 +714,38 @@ static int vllm_script_row(const char *backend, const char *src, const char *mod
     return -1;
 }
 
+/* h224: vLLM's prompt steps past its largest captured CUDA graph.  vLLM V1
+ * captures graphs for token counts up to max_cudagraph_capture_size, by
+ * default min(2 x max_num_seqs, 512) (vllm/config/vllm.py
+ * _set_cudagraph_sizes; max_num_seqs 1,024 for the OpenAI server on these
+ * GPUs, so 512); a step of more tokens runs the compiled pieces without a
+ * graph (vllm/compilation/cuda_piecewise_backend.py: a runtime shape not in
+ * the capture list takes compiled_graph_for_general_shape), each kernel
+ * issued from the host.  So a step carrying a prompt chunk of more tokens
+ * than the script's --max-cudagraph-capture-size (cg_max; 0: the default)
+ * pays the host time of an un-graphed forward, which the library adds to
+ * every step with prompt tokens as wl->ctx_host_ms (h208); its size per
+ * layer is the eager engine's (DLP__LLM_EAGER_LAYER_MS, splitwise's
+ * pre-graph vLLM, llm_serve.c EAGER_LAYER_MS), --vllm-ungraphed-ms X to
+ * change it, 0 to leave it out.  Decode-only steps stay graphed (the runs'
+ * decode batches are within the captured sizes but for a few 1,024-client
+ * rows, not read). */
+#define VLLM_CG_DEFAULT 512
+static double vllm_ungraphed_ms = DLP__LLM_EAGER_LAYER_MS;
+static void vllm_ungraphed(dlp_llm_workload *wl, const char *model_path, int cg_max) {
+    int64_t cg = cg_max > 0 ? cg_max : VLLM_CG_DEFAULT;
+    int64_t chunk = wl->chunk_tokens > 0 && wl->chunk_tokens < wl->seq ? wl->chunk_tokens : wl->seq;
+    dlp_llm_config c;
+    dlp_error e = {0};
+    if (!(vllm_ungraphed_ms > 0) || dlp_llm_catalogue_get(model_path, &c, &e)) return;
+    ungraphed_count[chunk <= cg]++;
+    if (chunk > cg) wl->ctx_host_ms = vllm_ungraphed_ms * (double)c.num_hidden_layers;
+}
+
 /* Read what the row's script set: EP = TP on a TP row (ep 1, no attention
  * DP, tp > 1) of an ep_always script; its --max-num-batched-tokens as the
- * step's token budget (wl->chunk_tokens). */
+ * step's token budget (wl->chunk_tokens); its captured sizes
+ * (vllm_ungraphed). */
 static void vllm_script_reading(dlp_llm_workload *wl, const char *backend, const char *src, const char *model_path,
                                 const char *system, const char *prec) {
     int i = vllm_script_row(backend, src, model_path, system, prec);
@@ -722,6 +755,7 @@ static void vllm_script_reading(dlp_llm_workload *wl, const char *backend, const
      * between its decodes and (chunked) prompts */
     int64_t b = VSC[i].mnbt_isl > 0 ? VSC[i].mnbt_isl * wl->seq : VSC[i].mnbt;
     if (b > 0) wl->chunk_tokens = b, mnbt_count++;
+    vllm_ungraphed(wl, model_path, VSC[i].cg_max);
 }
 
 /* Settings InferenceX's single-node SGLang scripts pass, per date
@@ -3379,6 +3413,10 @@ static void imax_report(void) {
                "--enable-expert-parallel for every entry (`-ge 1`), read as EP = TP: %d; its "
                "--max-num-batched-tokens as the step's budget: %d\n",
                vsc_path, vsc_count, mnbt_count);
+    if (ungraphed_count[0] + ungraphed_count[1])
+        printf("  their prompt steps against the script's captured CUDA-graph sizes (h224; --max-cudagraph-capture-size, "
+               "else %d): past them, un-graphed at %.3f ms a layer, %d; within, %d\n",
+               VLLM_CG_DEFAULT, vllm_ungraphed_ms, ungraphed_count[0], ungraphed_count[1]);
     if (spa_count[0] + spa_count[1] + spa_count[2] + spa_count[3])
         printf("\naggregated TensorRT-LLM rows read against InferenceX's single-node entries (agg_spec; %s): "
                "MTP %d (drafts from the script, A(K) at p %.3f), plain %d, MTP and plain entries on the same image %d "
@@ -5392,7 +5430,7 @@ static void ibr_report(void) {
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_serving DATA_DIR [silicon|leaderboard|splitwise|infbench|speed|all] [--rows FILE] [--analytic-only] "
-                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] "
+                        "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
                         "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS]\n");
@@ -5432,6 +5470,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--changelog") && i + 1 < argc) changelog_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-scripts") && i + 1 < argc) vsc_path = argv[++i];
+        else if (!strcmp(argv[i], "--vllm-ungraphed-ms") && i + 1 < argc) vllm_ungraphed_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--recv-interval") && i + 1 < argc) RCV.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-mem") && i + 1 < argc) SMEM.path = argv[++i];
         else if (!strcmp(argv[i], "--sglang-ep-moe") && i + 1 < argc) EPM.path = argv[++i];

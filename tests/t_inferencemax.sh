@@ -528,6 +528,36 @@ check "vllm_scripts: conc:gpus/ep = 8:4/4 16:2/2 32:2/1: got '$got'" [ "$got" = 
 got=$(awk -F, 'NR > 1 { print $7 ":" $8 "/" $9 }' "$tmp/rows6n.csv" | sort -n | tr '\n' ' ')
 check "--vllm-scripts none: every row ep 1: got '$got'" [ "$got" = "8:4/1 16:2/1 32:2/1 " ]
 
+# h224: the largest size a script's vLLM captures a CUDA graph for (cg_max),
+# worked by hand: D passes --max-cudagraph-capture-size 2048 -> 2048; E
+# writes it as a config.yaml key -> 2048; F sets --max-num-seqs 64 and no
+# size -> min(2 x 64, 512) = 128; A sets neither -> 0 (vLLM's default, 512).
+printf 'vllm serve $MODEL --tensor-parallel-size=$TP --max-cudagraph-capture-size 2048\n' >"$tmp/minimaxm2.5_fp4_b200.sh"
+printf 'cat > config.yaml << EOF\nmax-cudagraph-capture-size: 2048\nEOF\nvllm serve $MODEL --config config.yaml\n' \
+  >"$tmp/gptoss_fp4_b200.sh"
+printf 'vllm serve $MODEL --max-num-seqs 64\n' >"$tmp/kimik2.5_int4_h200.sh"
+got=""
+for f in minimaxm2.5_fp4_b200 gptoss_fp4_b200 kimik2.5_int4_h200 minimaxm2.5_fp8_b200; do
+  got="$got$(python3 tools/inferencemax/vllm_scripts.py --script "$tmp/$f.sh" --name "$f.sh" | awk -F, 'NR > 1 { print $11 }') "
+done
+check "vllm_scripts cg_max: D 2048, E 2048, F 128, A 0: got '$got'" [ "$got" = "2048 2048 128 0 " ]
+check "vllm_scripts: the two 03-28 rows' 1,024-token prompt steps past A's 512 captured tokens, none within" \
+  grep -qF "un-graphed at 0.210 ms a layer, 2; within, 0" <<<"$out6"
+# One client (TP 2, 03-28, A's script): every step but the prompt's decodes
+# alone, so the prompt step's host time is the TTFT's whole difference:
+# MiniMax-M2.5's 62 layers x 0.210 ms = 13.02 ms (--vllm-ungraphed-ms 0:
+# none).
+{
+  echo "$h"
+  mrun 1 2 2026-03-28
+} >"$S/silicon_sample.csv"
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts "$tmp/vllm_scripts.csv" \
+  --rows "$tmp/rows7.csv" >/dev/null 2>&1
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --vllm-scripts "$tmp/vllm_scripts.csv" \
+  --vllm-ungraphed-ms 0 --rows "$tmp/rows7n.csv" >/dev/null 2>&1
+got=$(paste -d, <(cut -d, -f14 "$tmp/rows7.csv") <(cut -d, -f14 "$tmp/rows7n.csv") | awk -F, 'NR == 2 { printf "%.2f", $1 - $2 }')
+check "vllm_ungraphed: one client's TTFT + 62 x 0.210 = 13.02 ms: got '$got'" [ "$got" = "13.02" ]
+
 # The runs whose clients the row does not give: InferenceX's H100 gpt-oss vLLM
 # script ran --max-concurrency 512 against --max-num-seqs=$CONC from 2025-11-21
 # to 12-08 (d22bf9ca9 .. 4e135fd3f).  A 512-client gpt-oss H100 vLLM row measured

@@ -30,8 +30,18 @@ benchmarks/single_node/${EXP_NAME%%_*}_${PRECISION}_${GPU}.sh for vLLM:
 runners/launch_b200-dgxc.sh, FRAMEWORK_SUFFIX is '_trt' for TensorRT-LLM
 only).
 
+A last column (h224), cg_max: the script's --max-cudagraph-capture-size
+(0: not set, vLLM's default: the largest captured size is min(2 x
+max_num_seqs, 512), vllm/config/vllm.py _set_cudagraph_sizes); a step of
+more tokens runs vLLM's compiled pieces without a CUDA graph
+(compilation/cuda_piecewise_backend.py: a shape outside the capture list
+takes compiled_graph_for_general_shape).  --extra DATE:COMMIT:PATH adds the
+script PATH as it stood at COMMIT for DATE: a run that served a pull
+request's branch before it reached main (the 2026-04-03 MiniMax-M2.5 NVFP4
+B200 run, image nightly-5b8c30d6, the one 08bcde8f1 of PR #996 set).
+
 Usage:
-  vllm_scripts.py --repo GITDIR --date YYYY-MM-DD [--date ...] > vllm_scripts.csv
+  vllm_scripts.py --repo GITDIR --date YYYY-MM-DD [--date ...] [--extra D:C:P] > vllm_scripts.csv
   vllm_scripts.py --script FILE --name NAME [--date LABEL]     (a test fixture)
 
 The shipped table holds the measured= dates of the dumps' vLLM rows:
@@ -41,7 +51,7 @@ code, are taken from the InferenceX repository.
 """
 import argparse, re, subprocess, sys
 
-COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "ep_always", "kv_fp8", "mnbt", "mnbt_isl"]
+COLS = ["date", "commit", "script", "model_prefix", "precision", "gpu", "ep_always", "kv_fp8", "mnbt", "mnbt_isl", "cg_max"]
 # `if [ "$EP_SIZE" -ge 1 ]` (any quoting / braces), then the flag within
 # the next two lines: the branch every run with EP_SIZE >= 1 takes
 ALWAYS = re.compile(r'if\s+\[\[?\s*"?\$\{?EP_SIZE\}?"?\s+-ge\s+1\s*\]\]?[^\n]*\n(?:[^\n]*\n){0,1}[^\n]*--enable-expert-parallel')
@@ -50,6 +60,13 @@ KV_FP8 = re.compile(r"--kv-cache-dtype[= ]+\"?fp8")
 # tokens: 8192") or as "$((ISL * k))" (minimaxm2.5_fp8_b200.sh from 2026-04-03)
 MNBT = re.compile(r"max-num-batched-tokens[:= ]+\"?(\d+)")
 MNBT_ISL = re.compile(r"max-num-batched-tokens[= ]+\"?\$\(\(\s*\$?ISL\s*\*\s*(\d+)\s*\)\)")
+# --max-cudagraph-capture-size N, a flag or a config.yaml key (minimaxm2.5
+# B200 / B300 from 2026-04-03, kimik2.5_fp4_b200.sh from 2026-04-20, the
+# gptoss config files): 2048 in every dump's script; else a capture list's
+# largest size, else min(2 x --max-num-seqs, 512) where the seqs are set
+CG_MAX = re.compile(r"max[-_]cudagraph[-_]capture[-_]size\"?[:= ]+\"?(\d+)")
+CG_LIST = re.compile(r"cudagraph[-_]capture[-_]sizes\"?[:= ]+\[?([\d, ]+)")
+MAX_SEQS = re.compile(r"max-num-seqs[:= ]+\"?(\d+)")
 NAME = re.compile(r"^([^_/]+)_([^_]+)_([a-z0-9]+)\.sh$")
 
 
@@ -65,7 +82,19 @@ def row_of(date, commit, path, text):
         return None
     lit, mult = MNBT.search(text), MNBT_ISL.search(text)
     return [date, commit[:12], path, m.group(1), m.group(2), m.group(3), str(int(always_ep(text))),
-            str(int(KV_FP8.search(text) is not None)), lit.group(1) if lit else "0", mult.group(1) if mult else "0"]
+            str(int(KV_FP8.search(text) is not None)), lit.group(1) if lit else "0", mult.group(1) if mult else "0",
+            str(cg_max(text))]
+
+
+def cg_max(text):
+    """The largest token count a script's vLLM captures a CUDA graph for; 0:
+    vLLM's default (512 with its default max_num_seqs)."""
+    m, lst, seqs = CG_MAX.search(text), CG_LIST.search(text), MAX_SEQS.search(text)
+    if m:
+        return int(m.group(1))
+    if lst:
+        return max(int(x) for x in lst.group(1).replace(" ", "").split(",") if x)
+    return min(2 * int(seqs.group(1)), 512) if seqs and "$" not in seqs.group(0) else 0
 
 
 def git(repo, *args):
@@ -88,6 +117,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repo")
     ap.add_argument("--date", action="append", default=[])
+    ap.add_argument("--extra", action="append", default=[])
     ap.add_argument("--script")
     ap.add_argument("--name")
     a = ap.parse_args()
@@ -101,6 +131,11 @@ def main():
         sys.exit("vllm_scripts.py: --repo and --date, or --script")
     for d in a.date:
         for r in rows_at(a.repo, d):
+            print(",".join(r))
+    for x in a.extra:
+        d, c, path = x.split(":", 2)
+        r = row_of(d, git(a.repo, "rev-parse", c).strip(), path, git(a.repo, "show", c + ":" + path))
+        if r:
             print(",".join(r))
 
 
