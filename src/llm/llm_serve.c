@@ -679,6 +679,7 @@ typedef struct {
     const dlp_device *d;
     const prof_t *p;
     int tp_attn, attn_dp, ep, moe_tp, n_gpus;
+    double mxfp4_pad;          /* the experts' zero padding (dlp__llm_trtgen_mxfp4_pad) */
     int pf_whole;              /* iteration(): each prompt whole on one
                                   attention-DP rank (lone_prompt)          */
     int kv_shard;              /* how many ways the KV cache is split            */
@@ -1113,6 +1114,44 @@ double dlp__llm_moe_kernel_s(int kind, int engine, double hit, double share, dou
 
 double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double bw) {
     return moe_share_s(MOE_FITW4, hit, share, slice_bytes, bw);
+}
+
+/* gpt-oss's mxfp4 experts as the trtllm-gen block-scale MoE kernel holds
+ * them on datacenter Blackwell (issue 22, h223).  Both engines that run it
+ * zero-pad each expert's matrices to 256 elements a side, the hidden side
+ * and each rank's share of the expert width: vLLM's Mxfp4MoEMethod
+ * .create_weights for its SM100_FI_MXFP4_MXFP8_TRTLLM and _BF16 backends
+ * ("round_up(intermediate_size_per_partition, 256)", "hidden_size =
+ * round_up(hidden_size, 256)"; vllm/model_executor/layers/quantization/
+ * mxfp4.py, vllm-project/vllm 007d5005; get_mxfp4_backend picks them on
+ * compute capability 10.x with FlashInfer, InferenceX's gptoss_fp4_b200.sh
+ * sets VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1), and TensorRT-LLM's
+ * MXFP4WeightTRTLLMGenFusedMoEMethod ("TRTLLM-Gen backend requires weight
+ * elements to be 256 aligned", weight_alignment 256; the expert width is
+ * padded before the TP split, to a multiple of lcm(256, 32, tp), and to
+ * 256 x tp where a rank's share is not a multiple of 256:
+ * _get_weight_alignment, tensorrt_llm/_torch/modules/fused_moe/
+ * quantization.py, from NVIDIA/TensorRT-LLM#7214, merged 2025-08-25, before
+ * the 1.2.0rc releases the B200 rows ran).  For gpt-oss's 2,880 x 2,880
+ * experts the two rules agree: 3,072 wide and 3,072 / 1,536 / 768 / 512 of
+ * the width on each of 1 / 2 / 4 / 8 ranks, so the rank streams and
+ * multiplies (3,072 / 2,880) x (share padded / share) of what the
+ * checkpoint holds: 1.138 at moe_tp 1-4, 1.517 at 8.  The padding is zeros
+ * the kernel still reads and computes.  1 elsewhere: other formats, Hopper
+ * (triton's matmul_ogs), other engines.  dlp__llm_mxfp4_pad 0: off
+ * (bench-only, the before). */
+int dlp__llm_mxfp4_pad = 1;
+#define TRTGEN_MXFP4_ALIGN 256.0
+static double round_up_to(double x, double a) { return ceil(x / a) * a; }
+
+/* The factor above for d, quant, engine and the experts sliced moe_tp
+ * ways (E x H x I, H the hidden size, I an expert's width). */
+double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp) {
+    if (!dlp__llm_mxfp4_pad || quant != DLP_QT_MXFP4 || !is_nvidia(d) || d->cc_major != 10) return 1.0;
+    if (engine != DLP_LLM_ENGINE_TRTLLM && engine != DLP_LLM_ENGINE_MODERN) return 1.0;
+    if (!(H > 0) || !(I > 0)) return 1.0;
+    double share = ceil(I / (moe_tp > 1 ? moe_tp : 1));
+    return round_up_to(H, TRTGEN_MXFP4_ALIGN) / H * round_up_to(share, TRTGEN_MXFP4_ALIGN) / share;
 }
 
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
@@ -1939,7 +1978,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
             double hit = experts_hit(expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), s->ep);
-            n /= s->moe_tp;
+            n = n / s->moe_tp * s->mxfp4_pad; /* the kernel's zero padding (h223) */
             wbytes = hit * k * n * wb;
             hit_l = hit;
             m = rows;
@@ -2560,6 +2599,12 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->ar1 = ar_oneshot_fit(d, wl->engine, s->tp_attn, &s->ar1_gbs);
     s->moe_tp = s->n_gpus / s->ep;
+    {
+        double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+        s->mxfp4_pad = c->num_experts > 0 ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine,
+                                                                     (double)c->hidden_size, I, s->moe_tp)
+                                          : 1.0;
+    }
     s->kv_eb = kv_eb;
     /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
      * context for attention layers, windows included at these lengths) */
