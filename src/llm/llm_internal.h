@@ -146,10 +146,11 @@ extern int dlp__llm_fused_elem;
 /* bench-only (h211): -1 each GEMM call its own kernel on the curve where the
  * fused pricing is on, 0 never, 1 always (llm_serve.c gemm_kadd) */
 extern int dlp__llm_gemm_each;
-/* gpt-oss's mxfp4 experts zero-padded to 256 a side by the trtllm-gen MoE
- * kernel on Blackwell (llm_serve.c, issue 22, h223): the factor on a rank's
- * expert weights and math; dlp__llm_mxfp4_pad 0 (bench-only) turns it off */
-extern int dlp__llm_mxfp4_pad;
+/* gpt-oss's mxfp4 experts under the trtllm-gen MoE kernel on Blackwell
+ * (llm_serve.c, issue 22, h223): the zero padding's factor on a rank's
+ * expert weights and math; dlp__llm_trtgen_mxfp4 (bench-only) 1 padding and
+ * fused MoE block (default), 2 padding alone, 3 fusion alone, 0 neither */
+extern int dlp__llm_trtgen_mxfp4;
 double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp);
 extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 
