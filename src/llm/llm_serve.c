@@ -1173,7 +1173,8 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
  * dlp__llm_trtgen_mxfp4 (bench-only): bits 1 the padding, 2 the fusion,
  * 4 the prefill fit; 7 all (the default), 0 none (the before). */
 int dlp__llm_trtgen_mxfp4 = 7;
-static const double TRTGEN_MXFP4_PF[2] = {76.6, 0.349};
+/* {a us, eta}; bench-only override (--trtgen-pf) for the held-out runs */
+double dlp__llm_trtgen_pf[2] = {76.6, 0.349};
 #define TRTGEN_MXFP4_ALIGN 256.0
 static double round_up_to(double x, double a) { return ceil(x / a) * a; }
 
@@ -1203,14 +1204,14 @@ static double trtgen_mxfp4_ew_bytes(const sctx *s, const prof_t *p) {
 }
 
 /* Expert matrix l's floor at prefill sizes under the trtllm-gen MXFP4
- * kernel (TRTGEN_MXFP4_PF, above): m rows on this GPU of a step of T
+ * kernel (dlp__llm_trtgen_pf, above): m rows on this GPU of a step of T
  * tokens; 0 where off or under 64 rows an expert (moe_pf_lin_s). */
 static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double per_expert, double ee, int moe_tp,
                            double peak);
 static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
     if (!(s->trtgen_pf_peak > 0)) return 0;
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-    return moe_pf_lin_s(TRTGEN_MXFP4_PF, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
+    return moe_pf_lin_s(dlp__llm_trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
 }
 
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
