@@ -152,6 +152,7 @@ extern int dlp__llm_gemm_each;
  * fused MoE block (default), 2 padding alone, 3 fusion alone, 0 neither */
 extern int dlp__llm_trtgen_mxfp4;
 extern double dlp__llm_trtgen_pf[2]; /* its prefill fit {a us, eta}; bench-only override */
+dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err);
 double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp);
 extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 

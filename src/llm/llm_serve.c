@@ -2491,6 +2491,17 @@ static double slots_extra_bytes(const sctx *s, const prof_t *p) {
     return all * p->wbytes_per_elem * (s->slots - E) / E;
 }
 
+/* The one-token graph's element-wise bytes a token (all of them, and the
+ * MoE block's share that the trtllm-gen kernel fuses away: trtgen_mxfp4_ew
+ * _bytes) for tests (tests/test_llm_serve.c, h223). */
+dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err) {
+    prof_t p;
+    dlp_status st = profile_get(c, quant, &p, err);
+    if (st) return st;
+    *all = p.other_bytes_pt, *moe = p.moe_ew_bytes_pt;
+    return DLP_OK;
+}
+
 /* The modern engine's offline batches on an AMD GPU: vLLM 0.6.1 as
  * upstream built it for ROCm (LLM-Inference-Bench's MI250 / MI300X runs:
  * `git checkout v0.6.1`, Dockerfile.rocm), without the decode kernels of
