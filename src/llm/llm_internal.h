@@ -148,8 +148,8 @@ extern int dlp__llm_fused_elem;
 extern int dlp__llm_gemm_each;
 /* gpt-oss's mxfp4 experts under the trtllm-gen MoE kernel on Blackwell
  * (llm_serve.c, issue 22, h223): the zero padding's factor on a rank's
- * expert weights and math; dlp__llm_trtgen_mxfp4 (bench-only) 1 padding and
- * fused MoE block (default), 2 padding alone, 3 fusion alone, 0 neither */
+ * expert weights and math; dlp__llm_trtgen_mxfp4 (bench-only) bits 1 the
+ * padding, 2 the fused MoE block, 4 the prefill fit (7 the default, 0 none) */
 extern int dlp__llm_trtgen_mxfp4;
 extern double dlp__llm_trtgen_pf[2]; /* its prefill fit {a us, eta}; bench-only override */
 dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err);

@@ -394,7 +394,7 @@ typedef struct prof {
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
     double moe_ew_bytes_pt;    /* of which the MoE block's own (router, dispatch,
-                                  experts, combine: trtgen_mxfp4_ew_s)          */
+                                  experts, combine: trtgen_mxfp4_ew_bytes)      */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -1130,7 +1130,7 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
  * on compute capability 10.x with FlashInfer (InferenceX's
  * gptoss_fp4_b200.sh sets VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1), and
  * TensorRT-LLM's gpt-oss scripts set moe_config backend TRTLLM
- * (gptoss_fp4_b200_trt.sh; docs/llm.md, h204).  Two things of that kernel:
+ * (gptoss_fp4_b200_trt.sh; docs/llm.md, h204).  Three things of that kernel:
  *  - the padding: both engines zero-pad each expert's matrices to 256
  *    elements a side, the hidden side and each rank's share of the expert
  *    width.  vLLM's Mxfp4MoEMethod.create_weights for those backends:
@@ -1201,17 +1201,6 @@ static double trtgen_mxfp4_ew_bytes(const sctx *s, const prof_t *p) {
     if (!s->trtgen_fused) return p->other_bytes_pt;
     double H = (double)s->c->hidden_size;
     return p->other_bytes_pt - p->moe_ew_bytes_pt + p->moe_layers * H * (p->act_bytes + 1.0 + 1.0 / 32.0);
-}
-
-/* Expert matrix l's floor at prefill sizes under the trtllm-gen MXFP4
- * kernel (dlp__llm_trtgen_pf, above): m rows on this GPU of a step of T
- * tokens; 0 where off or under 64 rows an expert (moe_pf_lin_s). */
-static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double per_expert, double ee, int moe_tp,
-                           double peak);
-static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
-    if (!(s->trtgen_pf_peak > 0)) return 0;
-    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-    return moe_pf_lin_s(dlp__llm_trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
 }
 
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
@@ -1312,6 +1301,15 @@ static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double 
     if (!f || !(per_expert >= MOE_PF_MIN_ROWS) || !(peak > 0) || !(ee > 0)) return 0;
     double flops = 2.0 * rows * l->k * l->n / moe_tp;
     return l->count * (l->k * l->n / ee * f[0] * 1e-6 + flops / (f[1] * peak));
+}
+
+/* Expert matrix l's floor at prefill sizes under the trtllm-gen MXFP4
+ * kernel (dlp__llm_trtgen_pf, with dlp__llm_trtgen_mxfp4_pad): m rows on
+ * this GPU of a step of T tokens; 0 where off or under 64 rows an expert. */
+static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
+    if (!(s->trtgen_pf_peak > 0)) return 0;
+    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    return moe_pf_lin_s(dlp__llm_trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -2626,6 +2624,18 @@ static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, cons
     return bpc * d->boost_clock_mhz * 1e6;
 }
 
+/* The trtllm-gen MXFP4 kernel's three terms for this prediction (above
+ * dlp__llm_trtgen_mxfp4_pad): the padding's factor, the fused block, the
+ * FP8 peak the prefill fit reads.  After s->moe_tp. */
+static void trtgen_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl) {
+    int gen = c->num_experts > 0 && trtgen_mxfp4(d, wl->quant, wl->engine), tc8;
+    double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+    s->mxfp4_pad = gen ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine, (double)c->hidden_size, I, s->moe_tp) : 1.0;
+    s->trtgen_fused = gen && (dlp__llm_trtgen_mxfp4 & 2);
+    s->trtgen_pf_peak =
+        gen && (dlp__llm_trtgen_mxfp4 & 4) ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8) : 0;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
@@ -2674,18 +2684,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->ar1 = ar_oneshot_fit(d, wl->engine, s->tp_attn, &s->ar1_gbs);
     s->moe_tp = s->n_gpus / s->ep;
-    {
-        double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
-        s->mxfp4_pad = c->num_experts > 0 ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine,
-                                                                     (double)c->hidden_size, I, s->moe_tp)
-                                          : 1.0;
-        int gen = c->num_experts > 0 && trtgen_mxfp4(d, wl->quant, wl->engine);
-        s->trtgen_fused = gen && (dlp__llm_trtgen_mxfp4 & 2);
-        int tc8;
-        s->trtgen_pf_peak = gen && (dlp__llm_trtgen_mxfp4 & 4)
-                                ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8)
-                                : 0;
-    }
+    trtgen_setup(s, c, d, wl);
     s->kv_eb = kv_eb;
     /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
      * context for attention layers, windows included at these lengths) */
