@@ -5461,6 +5461,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
         else if (!strcmp(argv[i], "--fused-elem") && i + 1 < argc) dlp__llm_fused_elem = atoi(argv[++i]); /* h198 */
         else if (!strcmp(argv[i], "--gemm-each") && i + 1 < argc) dlp__llm_gemm_each = atoi(argv[++i]); /* h211 */
+        else if (!strcmp(argv[i], "--trtgen-mxfp4") && i + 1 < argc) dlp__llm_trtgen_mxfp4 = atoi(argv[++i]); /* h223 */
+        else if (!strcmp(argv[i], "--trtgen-pf") && i + 1 < argc) /* h223: "A,ETA", the held-out fits */
+            sscanf(argv[++i], "%lf,%lf", &dlp__llm_trtgen_pf[0], &dlp__llm_trtgen_pf[1]);
         else if (!strcmp(argv[i], "--fused-eta") && i + 1 < argc) dlp__llm_fused_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;

@@ -3206,6 +3206,72 @@ static void t_lone_prompt_adp_by_hand(void) {
     CHECK(p.prefill_ms > lone_parts_ms(&c, b200, DLP_LLM_ENGINE_SGLANG, 8192));
 }
 
+/* gpt-oss's mxfp4 experts under the trtllm-gen MoE kernel on Blackwell
+ * (llm_serve.c, dlp__llm_trtgen_mxfp4_pad; docs/llm.md, h223), by hand:
+ *  - the padding, hidden 2,880 and expert width 2,880 to 256 a side:
+ *    3,072 / 2,880 = 1.066667 on the hidden side; the width's rank share
+ *    2,880 / 1,440 / 720 / 360 at moe_tp 1 / 2 / 4 / 8 rounds up to 3,072 /
+ *    1,536 / 768 / 512 (vLLM's round_up(share, 256); TensorRT-LLM's
+ *    _get_weight_alignment: lcm(256, 32, 8) = 256 pads 2,880 to 3,072, a
+ *    share of 384 is no multiple of 256, so 256 x 2 x 8 = 4,096 and 512 a
+ *    rank): 1.066667^2 = 1.137778 at 1-4 ranks, 1.066667 x 512 / 360 =
+ *    1.517037 at 8.  1 on H200 (triton), under SGLang, for nvfp4;
+ *  - the MoE block's element-wise bytes the kernel fuses away, a token a
+ *    layer of the one-token graph (its expert-side kernels on 128 rows
+ *    scaled by k / E = 4 / 128, i.e. 4 rows; 16-bit, in + out, biases being
+ *    weights not counted): the gate_up bias add 4 x 5,760 x 2 x 2 =
+ *    92,160; the split 92,160; two clips, the alpha product, the up + 1,
+ *    the sigmoid and the down bias add 4 x 2,880 x 2 x 2 = 46,080 each
+ *    (276,480); the two products of two inputs 4 x 2,880 x 2 x 3 = 69,120
+ *    each; dispatch pad 23,760 and expand 900, combine slice 23,760,
+ *    weights 1,440 and sum 900; router bias 512, softmax 512, top-k 296:
+ *    651,120 B; and the scalar operands (2 B each, x 4 / 128): the two
+ *    clips' bounds 0.125 each, alpha and the 1 0.0625 each, the combine's
+ *    weights 0.25: 0.625 B; 651,120.625 x 36 layers = 23,440,342.5 B;
+ *  - the prefill floor on one B200, a prompt of 8,192 tokens: 32,768
+ *    routed rows, 256 an expert (>= 64); an expert 2,880 x 5,760 + 2,880
+ *    x 2,880 = 24,883,200 weights, F = 2 x 32,768 x 24,883,200 = 1.63070e12
+ *    a layer, / (0.349 x 4.5e15) = 1038.34 us, + 76.6 = 1114.94 us, x 36
+ *    = 40.138 ms of expert matrices (the GEMM curve alone gave ~14 ms). */
+static void t_trtgen_mxfp4_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *gb200 = dlp_devdb_find(db, "gb200");
+    const dlp_device *h200 = dlp_devdb_find(db, "h200");
+    const int TR = DLP_LLM_ENGINE_TRTLLM, V = DLP_LLM_ENGINE_MODERN, SG = DLP_LLM_ENGINE_SGLANG;
+    CHECK_NEAR(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_MXFP4, TR, 2880, 2880, 1), 1.137778, 1e-6);
+    CHECK_NEAR(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_MXFP4, TR, 2880, 2880, 2), 1.137778, 1e-6);
+    CHECK_NEAR(dlp__llm_trtgen_mxfp4_pad(gb200, DLP_QT_MXFP4, TR, 2880, 2880, 4), 1.137778, 1e-6);
+    CHECK_NEAR(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_MXFP4, TR, 2880, 2880, 8), 1.517037, 1e-6);
+    CHECK_NEAR(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_MXFP4, V, 2880, 2880, 8), 1.517037, 1e-6);
+    CHECK(dlp__llm_trtgen_mxfp4_pad(h200, DLP_QT_MXFP4, TR, 2880, 2880, 8) == 1.0);
+    CHECK(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_MXFP4, SG, 2880, 2880, 8) == 1.0);
+    CHECK(dlp__llm_trtgen_mxfp4_pad(b200, DLP_QT_NVFP4, TR, 2880, 2880, 8) == 1.0);
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("openai/gpt-oss-120b", &c, &e) == DLP_OK);
+    double all = 0, moe = 0;
+    CHECK(dlp__llm_ew_bytes_pt(&c, DLP_QT_MXFP4, &all, &moe, &e) == DLP_OK);
+    CHECK_NEAR(moe, 23440342.5, 0.01);
+    CHECK(all > moe);
+    dlp_llm_workload wl = {.quant = DLP_QT_MXFP4, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = TR};
+    int cdt = dlp_llm_compute_dtype(b200, DLP_QT_MXFP4, NULL, 0);
+    dlp__llm_parts p, q;
+    CHECK(dlp__llm_iter_parts(&c, b200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &p, &e) == DLP_OK);
+    CHECK_NEAR(parts_experts_s(&p) * 1e3, 40.138, 0.002);
+    /* the fused block moves fewer element-wise bytes than the graph's chain */
+    int keep = dlp__llm_trtgen_mxfp4;
+    dlp__llm_trtgen_mxfp4 = 0;
+    CHECK(dlp__llm_iter_parts(&c, b200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &q, &e) == DLP_OK);
+    dlp__llm_trtgen_mxfp4 = keep;
+    CHECK(parts_experts_s(&q) < 0.5 * parts_experts_s(&p) && q.other_s > 1.5 * p.other_s);
+    /* Hopper: no trtllm-gen, nothing moves */
+    cdt = dlp_llm_compute_dtype(h200, DLP_QT_MXFP4, NULL, 0);
+    CHECK(dlp__llm_iter_parts(&c, h200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &p, &e) == DLP_OK);
+    dlp__llm_trtgen_mxfp4 = 0;
+    CHECK(dlp__llm_iter_parts(&c, h200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &q, &e) == DLP_OK);
+    dlp__llm_trtgen_mxfp4 = keep;
+    CHECK(p.total_s == q.total_s);
+}
+
 int main(void) {
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
@@ -3213,6 +3279,7 @@ int main(void) {
         return 1;
     }
     RUN(t_kv_capacity_by_hand);
+    RUN(t_trtgen_mxfp4_by_hand);
     RUN(t_decode_roofline);
     RUN(t_identities_and_monotone);
     RUN(t_phase_names);

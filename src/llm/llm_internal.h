@@ -146,6 +146,14 @@ extern int dlp__llm_fused_elem;
 /* bench-only (h211): -1 each GEMM call its own kernel on the curve where the
  * fused pricing is on, 0 never, 1 always (llm_serve.c gemm_kadd) */
 extern int dlp__llm_gemm_each;
+/* gpt-oss's mxfp4 experts under the trtllm-gen MoE kernel on Blackwell
+ * (llm_serve.c, issue 22, h223): the zero padding's factor on a rank's
+ * expert weights and math; dlp__llm_trtgen_mxfp4 (bench-only) bits 1 the
+ * padding, 2 the fused MoE block, 4 the prefill fit (7 the default, 0 none) */
+extern int dlp__llm_trtgen_mxfp4;
+extern double dlp__llm_trtgen_pf[2]; /* its prefill fit {a us, eta}; bench-only override */
+dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err);
+double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp);
 extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 
 /* The same path's decode attention where vLLM runs paged attention V1 for

@@ -393,6 +393,8 @@ typedef struct prof {
     lin_t lin[MAX_LIN];
     int n_lin;
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
+    double moe_ew_bytes_pt;    /* of which the MoE block's own (router, dispatch,
+                                  experts, combine: trtgen_mxfp4_ew_bytes)      */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -522,6 +524,10 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                                    strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
+        if (b > 0 && c->num_experts > 0 &&
+            (strstr(ni.name, "/router") || strstr(ni.name, "/dispatch") || strstr(ni.name, "/experts") ||
+             strstr(ni.name, "/combine")))
+            p->moe_ew_bytes_pt += b;
     }
     /* bytes per linear weight: the stored format's bytes over the linear
      * elements (embeddings and norms stay 16-bit; their bytes are small) */
@@ -679,6 +685,9 @@ typedef struct {
     const dlp_device *d;
     const prof_t *p;
     int tp_attn, attn_dp, ep, moe_tp, n_gpus;
+    double mxfp4_pad;          /* the experts' zero padding (dlp__llm_trtgen_mxfp4_pad) */
+    int trtgen_fused;          /* the MoE block as one trtllm-gen call (trtgen_mxfp4_ew_bytes) */
+    double trtgen_pf_peak;     /* the FP8 dense peak its prefill fit reads; 0 off */
     int pf_whole;              /* iteration(): each prompt whole on one
                                   attention-DP rank (lone_prompt)          */
     int kv_shard;              /* how many ways the KV cache is split            */
@@ -1148,6 +1157,85 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
     return moe_share_s(MOE_FITW4, hit, share, slice_bytes, bw);
 }
 
+/* gpt-oss's mxfp4 experts under the trtllm-gen block-scale MoE kernel on
+ * datacenter Blackwell (issue 22, h223).  Both engines run it there:
+ * vLLM's get_mxfp4_backend picks SM100_FI_MXFP4_MXFP8_TRTLLM (or _BF16)
+ * on compute capability 10.x with FlashInfer (InferenceX's
+ * gptoss_fp4_b200.sh sets VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1), and
+ * TensorRT-LLM's gpt-oss scripts set moe_config backend TRTLLM
+ * (gptoss_fp4_b200_trt.sh; docs/llm.md, h204).  Three things of that kernel:
+ *  - the padding: both engines zero-pad each expert's matrices to 256
+ *    elements a side, the hidden side and each rank's share of the expert
+ *    width.  vLLM's Mxfp4MoEMethod.create_weights for those backends:
+ *    "round_up(intermediate_size_per_partition, 256)", "hidden_size =
+ *    round_up(hidden_size, 256)" (vllm/model_executor/layers/quantization/
+ *    mxfp4.py, vllm-project/vllm 007d5005); TensorRT-LLM's
+ *    MXFP4WeightTRTLLMGenFusedMoEMethod, weight_alignment 256 ("TRTLLM-Gen
+ *    backend requires weight elements to be 256 aligned"), the width padded
+ *    before the TP split to a multiple of lcm(256, 32, tp) and to 256 x tp
+ *    where a rank's share is not a multiple of 256 (_get_weight_alignment,
+ *    tensorrt_llm/_torch/modules/fused_moe/quantization.py; NVIDIA/
+ *    TensorRT-LLM#7214, merged 2025-08-25, before the 1.2.0rc releases the
+ *    B200 rows ran).  For gpt-oss's 2,880 x 2,880 experts the two rules
+ *    agree: 3,072 wide, and 3,072 / 1,536 / 768 / 512 of the width on 1 /
+ *    2 / 4 / 8 ranks, so a rank streams and multiplies (3,072 / 2,880) x
+ *    (share padded / share) of what the checkpoint holds: 1.138 at moe_tp
+ *    1-4, 1.517 at 8 (zeros the kernel still reads and computes);
+ *  - the fusion: one call routes (router logits in), permutes, runs both
+ *    grouped GEMMs with their biases and the clamped SwiGLU (gemm1_alpha,
+ *    gemm1_beta, gemm1_clamp_limit) and sums each token's experts
+ *    (vLLM's apply: trtllm_fp4_block_scale_moe(router_logits, ..., w13_bias,
+ *    gemm1_alpha, gemm1_beta, gemm1_clamp_limit, w2, ..., w2_bias, ...),
+ *    same file), after one mxfp8 quantisation of the layer's input
+ *    (mxfp8_quantize(x)).  So the one-token graph's unfused chain of the
+ *    MoE block (router softmax and top-k, dispatch pad, bias adds, split,
+ *    clips, sigmoid, products, combine: moe_ew_bytes_pt) is not run; the
+ *    quantisation is: H 16-bit values read, H bytes and H / 32 scales
+ *    written a token a MoE layer.
+ *  - the kernel at prefill sizes: h204's fit of aiconfigurator's
+ *    TensorRT-LLM 1.3.0rc20 MoE tables for this kernel (moe_dtype
+ *    w4a8_mxfp4_mxfp8 on B200, B300, GB200, GB300, 095f58a5; balanced rows,
+ *    >= 64 rows an expert; tools/moe/fit_mxfp4_mxfp8_moe.py), MOE_PF's form
+ *    t = a + F / (eta x the FP8 dense peak), a 76.6 us, eta 0.349 (MAPE
+ *    32.5 %; leaving out a GPU a 74.3-78.3, eta 0.345-0.358, held out
+ *    31.2-34.3 %), a floor under the GEMM curve's time of the expert
+ *    matrices, as MOE_PF is for the other formats.  The tables time the
+ *    engine's module on the shape's nominal FLOPs, padding included, so F
+ *    is the unpadded rows x 3 x H x I / moe_tp.
+ * Elsewhere (other formats, Hopper's triton matmul_ogs, SGLang) none.
+ * dlp__llm_trtgen_mxfp4 (bench-only): bits 1 the padding, 2 the fusion,
+ * 4 the prefill fit; 7 all (the default), 0 none (the before). */
+int dlp__llm_trtgen_mxfp4 = 7;
+/* {a us, eta}; bench-only override (--trtgen-pf) for the held-out runs */
+double dlp__llm_trtgen_pf[2] = {76.6, 0.349};
+#define TRTGEN_MXFP4_ALIGN 256.0
+static double round_up_to(double x, double a) { return ceil(x / a) * a; }
+
+/* Does d run quant's experts under `engine` on the trtllm-gen kernel? */
+static int trtgen_mxfp4(const dlp_device *d, int quant, int engine) {
+    if (!dlp__llm_trtgen_mxfp4 || quant != DLP_QT_MXFP4 || !is_nvidia(d) || d->cc_major != 10) return 0;
+    return engine == DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_MODERN;
+}
+
+/* The padding's factor on a rank's expert weights and math (above), the
+ * experts H x I (H the hidden size, I an expert's width) sliced moe_tp
+ * ways; 1 where the kernel does not run. */
+double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp) {
+    if (!trtgen_mxfp4(d, quant, engine) || !(dlp__llm_trtgen_mxfp4 & 1)) return 1.0;
+    if (!(H > 0) || !(I > 0)) return 1.0;
+    double share = ceil(I / (moe_tp > 1 ? moe_tp : 1));
+    return round_up_to(H, TRTGEN_MXFP4_ALIGN) / H * round_up_to(share, TRTGEN_MXFP4_ALIGN) / share;
+}
+
+/* The element-wise bytes a token moves where the kernel runs (above): the
+ * one-token graph's less its MoE block's, plus the input's mxfp8
+ * quantisation in each MoE layer; the graph's bytes elsewhere. */
+static double trtgen_mxfp4_ew_bytes(const sctx *s, const prof_t *p) {
+    if (!s->trtgen_fused) return p->other_bytes_pt;
+    double H = (double)s->c->hidden_size;
+    return p->other_bytes_pt - p->moe_ew_bytes_pt + p->moe_layers * H * (p->act_bytes + 1.0 + 1.0 / 32.0);
+}
+
 /* The experts of E (E / ep on one GPU) that T tokens routed to K each hit,
  * balanced routing. */
 static double experts_hit(double E, double K, double T, int ep) {
@@ -1254,6 +1342,15 @@ static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double 
     if (!f || !(per_expert >= MOE_PF_MIN_ROWS) || !(peak > 0) || !(ee > 0)) return 0;
     double flops = 2.0 * rows * l->k * l->n / moe_tp;
     return l->count * (l->k * l->n / ee * f[0] * 1e-6 + flops / (f[1] * peak));
+}
+
+/* Expert matrix l's floor at prefill sizes under the trtllm-gen MXFP4
+ * kernel (dlp__llm_trtgen_pf, with dlp__llm_trtgen_mxfp4_pad): m rows on
+ * this GPU of a step of T tokens; 0 where off or under 64 rows an expert. */
+static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
+    if (!(s->trtgen_pf_peak > 0)) return 0;
+    double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    return moe_pf_lin_s(dlp__llm_trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -1992,7 +2089,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
             double hit = experts_hit(expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), s->ep);
-            n /= s->moe_tp;
+            n = n / s->moe_tp * s->mxfp4_pad; /* the kernel's zero padding (h223) */
             wbytes = hit * k * n * wb;
             hit_l = hit;
             m = rows;
@@ -2006,6 +2103,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         gemm_f += 2.0 * m * k * n * l->count;
         dense_gemm_add(s, &it, l, m, k, n, wbytes, wb);
         if (l->kind == LIN_EXPERT) exp_curve += it.t - t0;
+        if (l->kind == LIN_EXPERT && n_pf > 0) { /* h223: the kernel's prefill fit */
+            double km = trtgen_mxfp4_pf_s(s, l, m, T);
+            if (km > it.t - t0) it.t = t0 + km;
+        }
         /* experts: at least what the MoE kernel tables say for their
          * format (dlp__llm_moe_kernel_s; docs/llm.md, "Weight-only 4-bit
          * MoE", "16-bit and fp8 MoE kernels"); never below the GEMM curve */
@@ -2070,7 +2171,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
         it.t += moe_ew;
     } else {
-        kadd(s, &it, s->cv_elem, s->peak_vec, 0, p->other_bytes_pt * t_local / s->tp_attn, 0);
+        kadd(s, &it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, p) * t_local / s->tp_attn, 0);
         it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
     }
     if (s->parts) s->parts->other_s = it.t - t0;
@@ -2441,6 +2542,17 @@ static double slots_extra_bytes(const sctx *s, const prof_t *p) {
     return all * p->wbytes_per_elem * (s->slots - E) / E;
 }
 
+/* The one-token graph's element-wise bytes a token (all of them, and the
+ * MoE block's share that the trtllm-gen kernel fuses away: trtgen_mxfp4_ew
+ * _bytes) for tests (tests/test_llm_serve.c, h223). */
+dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err) {
+    prof_t p;
+    dlp_status st = profile_get(c, quant, &p, err);
+    if (st) return st;
+    *all = p.other_bytes_pt, *moe = p.moe_ew_bytes_pt;
+    return DLP_OK;
+}
+
 /* The modern engine's offline batches on an AMD GPU: vLLM 0.6.1 as
  * upstream built it for ROCm (LLM-Inference-Bench's MI250 / MI300X runs:
  * `git checkout v0.6.1`, Dockerfile.rocm), without the decode kernels of
@@ -2582,6 +2694,18 @@ static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, cons
     return bpc * d->boost_clock_mhz * 1e6;
 }
 
+/* The trtllm-gen MXFP4 kernel's three terms for this prediction (above
+ * dlp__llm_trtgen_mxfp4_pad): the padding's factor, the fused block, the
+ * FP8 peak the prefill fit reads.  After s->moe_tp. */
+static void trtgen_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl) {
+    int gen = c->num_experts > 0 && trtgen_mxfp4(d, wl->quant, wl->engine), tc8;
+    double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
+    s->mxfp4_pad = gen ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine, (double)c->hidden_size, I, s->moe_tp) : 1.0;
+    s->trtgen_fused = gen && (dlp__llm_trtgen_mxfp4 & 2);
+    s->trtgen_pf_peak =
+        gen && (dlp__llm_trtgen_mxfp4 & 4) ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8) : 0;
+}
+
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
                               int cdt, double kv_eb, dlp_error *err) {
     s->c = c;
@@ -2630,6 +2754,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->tp_attn = s->n_gpus / s->attn_dp;
     s->ar1 = ar_oneshot_fit(d, wl->engine, s->tp_attn, &s->ar1_gbs);
     s->moe_tp = s->n_gpus / s->ep;
+    trtgen_setup(s, c, d, wl);
     s->kv_eb = kv_eb;
     /* what the cache holds at no context: 2 kv(1) - kv(2) (linear in the
      * context for attention layers, windows included at these lengths) */
