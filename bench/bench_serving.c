@@ -1300,6 +1300,27 @@ static int srt_ep_of(const char *meas, const char *gpu, const char *prec, int is
     return ep;
 }
 
+/* The MoE dispatch an SGLang attention-DP prefill worker with EP ran
+ * (docs/llm.md, h219).  NVIDIA/srt-slurm's B200 and H200 SGLang recipes
+ * split the prefill's experts (expert-parallel-size = data-parallel-size,
+ * enable-dp-attention) but never set moe-a2a-backend: no file under
+ * recipes/b200-fp8, b200-fp4 or h200 names deepep or an a2a backend in any
+ * version (5063eb43 ... 2f43c324; `git grep deepep`), so SGLang's default
+ * "none" ran (ServerArgs.moe_a2a_backend), its StandardDispatcher: no
+ * all-to-all, every rank's tokens gathered to all GPUs
+ * (wl.sglang_a2a_none).  The GB200 / GB300 recipes differ by file (deepep
+ * on the fp8 ones) and keep the DeepEP price.  DLP_NO_A2A_NONE=1: off.
+ * Counted in a2a_none_count. */
+static int a2a_none_count;
+static int sglang_a2a_none_of(const char *system, const char *backend, int ep, int dp) {
+    static int off = -1;
+    if (off < 0) off = getenv("DLP_NO_A2A_NONE") && *getenv("DLP_NO_A2A_NONE") == '1';
+    if (off || strcmp(backend, "sglang") || ep <= 1 || dp <= 1) return 0;
+    if (strcmp(system, "b200_sxm") && strcmp(system, "h200_sxm")) return 0;
+    a2a_none_count++;
+    return 1;
+}
+
 /* TensorRT-LLM's context worker settings of its recipes (issue 22, h187 read
  * them, h200 plays them): tools/inferencemax/h187/trt_prefill.py reads each
  * recipe's backend.trtllm_config.prefill from NVIDIA/srt-slurm (c88ef731)
@@ -2577,6 +2598,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = (clients + pw - 1) / pw, .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
+            r->wl.sglang_a2a_none = sglang_a2a_none_of(v[cS], v[cB], pep, dp);
             r->redundant = rp ? rp->red_p : 0;
             if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
             if (rp && trt_ctx_sim_on && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
@@ -3378,6 +3400,9 @@ static void imax_report(void) {
         printf("SGLang prefill workers with counts in the data read as EP 1, the srt-slurm recipe of the run's date"
                " sets ep-size (h216, tools/inferencemax/srt_prefill_ep.csv; DLP_NO_SRT_EP=1: off): %d\n",
                srt_ep_count);
+    printf("SGLang attention-DP prefill workers with EP on B200 / H200 read as --moe-a2a-backend none, the tokens"
+           " gathered to every GPU (h219, sglang_a2a_none_of; DLP_NO_A2A_NONE=1: off): %d\n",
+           a2a_none_count);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);

@@ -762,6 +762,8 @@ typedef struct {
     int fused_elem;            /* the element-wise work as the engine's fused
                                   kernels (fused_elem_on, h198); 0: the
                                   graph's unfused bytes                   */
+    int a2a_none;              /* SGLang EP with --moe-a2a-backend none
+                                  (wl->sglang_a2a_none, sglang_gathers) */
 } sctx;
 
 typedef struct {
@@ -1722,6 +1724,24 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
     return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
 }
 
+/* Whether an SGLang step moves its MoE rows as attention DP without EP
+ * does although the experts are split over ep > 1 ranks (docs/llm.md,
+ * h219): with --moe-a2a-backend none (SGLang's default; ServerArgs
+ * moe_a2a_backend = "none") the MoE layer's StandardDispatcher
+ * (layers/moe/token_dispatcher/standard.py) sends nothing: its dispatch
+ * only maps the top-k ids to the rank's local experts (-1 elsewhere) and
+ * its combine returns the rows as they are, so a step with prompt tokens
+ * takes every rank's tokens by dp_gather (the all-reduce of the sum-length
+ * buffer, adp_gather_s) and sums the experts' partial outputs by the same
+ * all-reduce before dp_scatter.  NVIDIA/srt-slurm's B200 and H200 SGLang
+ * recipes run their attention-DP prefill so (ep-size = dp-size,
+ * moe-runner-backend flashinfer_trtllm or the default, no moe-a2a-backend
+ * in any version).  Steps with prompt tokens only: a decode step pads to
+ * the largest rank (MAX_LEN) and keeps its price. */
+static int sglang_gathers(const sctx *s, double n_pf) {
+    return s->a2a_none && n_pf > 0 && s->engine == DLP_LLM_ENGINE_SGLANG && s->ep > 1 && s->attn_dp > 1;
+}
+
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
  * layers under expert parallelism dispatch and combine (all-to-all), under
  * attention DP alone gather the ranks' tokens.  T the step's tokens,
@@ -1732,7 +1752,9 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers, ab = p->act_bytes;
     double comm = 0;
     if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
-    if (p->moe_layers > 0 && s->ep > 1) {
+    if (p->moe_layers > 0 && sglang_gathers(s, n_pf)) {
+        comm += 2.0 * p->moe_layers * adp_gather_s(s, T, n_pf);
+    } else if (p->moe_layers > 0 && s->ep > 1) {
         /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
          * routed rows a GPU receives.  Under attention TP too: dropping them
          * there (every rank holds every token; the layer's second all-reduce
@@ -2611,6 +2633,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->max_prefill = (double)wl->max_prefill_tokens;
+    s->a2a_none = wl->sglang_a2a_none != 0;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
@@ -3279,7 +3302,7 @@ static double sglang_busy_rank_s(const sctx *s, double S, double k) {
  * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     double k = sglang_batch_prompts(s, S);
-    if (s->ep <= 1) return sglang_busy_rank_s(s, S, k);
+    if (s->ep <= 1 || sglang_gathers(s, S)) return sglang_busy_rank_s(s, S, k);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
