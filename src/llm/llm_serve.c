@@ -3234,6 +3234,20 @@ static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, doubl
  * kept as iteration() prices it.  The rank's attention module has at least
  * the time of SGLang's own wide-EP module table (MLA_PF[SGLANG], fp8
  * checkpoints' MLA; h180).  Seconds, one step. */
+/* The rank's step under --moe-a2a-backend none (sglang_gathers, h219):
+ * iteration() on the rank alone (attn_dp 1) charged each MoE layer an EP
+ * dispatch and combine of its T tokens (ep_a2a_s, low-latency: what
+ * ep_comm_kind gives a step without attention DP); the worker instead
+ * gathers them to every GPU and sums the experts' output back by two
+ * all-reduces of the T-token buffer over the dp ranks (adp_gather_s's
+ * prompt-step form).  Swaps the one for the other in *it. */
+static void rank_gather_swap(const sctx *s, const sctx *r, double T, itime *it) {
+    const prof_t *p = s->p;
+    double H = (double)s->c->hidden_size, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    double d = p->moe_layers * (2.0 * adp_gather_s(s, T, T) - ep_a2a_s(r, T * K / r->ep * H));
+    it->t += d, it->comm += d;
+}
+
 static itime sglang_rank_step(const sctx *s, double S, double k) {
     sctx r = *s;
     r.attn_dp = 1; /* the rank holding the prompts: every one of their tokens */
@@ -3247,6 +3261,7 @@ static itime sglang_rank_step(const sctx *s, double S, double k) {
                    coll_s(s->d, CO_ALLGATHER, s->attn_dp, k * S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
         it.t += g, it.comm += g;
     }
+    if (p->moe_layers > 0 && sglang_gathers(s, k * S)) rank_gather_swap(s, &r, k * S, &it);
     return it;
 }
 
