@@ -1730,16 +1730,15 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
  * moe_a2a_backend = "none") the MoE layer's StandardDispatcher
  * (layers/moe/token_dispatcher/standard.py) sends nothing: its dispatch
  * only maps the top-k ids to the rank's local experts (-1 elsewhere) and
- * its combine returns the rows as they are, so a step with prompt tokens
- * takes every rank's tokens by dp_gather (the all-reduce of the sum-length
- * buffer, adp_gather_s) and sums the experts' partial outputs by the same
- * all-reduce before dp_scatter.  NVIDIA/srt-slurm's B200 and H200 SGLang
- * recipes run their attention-DP prefill so (ep-size = dp-size,
- * moe-runner-backend flashinfer_trtllm or the default, no moe-a2a-backend
- * in any version).  Steps with prompt tokens only: a decode step pads to
- * the largest rank (MAX_LEN) and keeps its price. */
-static int sglang_gathers(const sctx *s, double n_pf) {
-    return s->a2a_none && n_pf > 0 && s->engine == DLP_LLM_ENGINE_SGLANG && s->ep > 1 && s->attn_dp > 1;
+ * its combine returns the rows as they are.  So the ranks' tokens reach
+ * every GPU by dp_gather and the experts' partial outputs are summed back
+ * before dp_scatter, as without EP (adp_gather_s: a step with prompt
+ * tokens by two all-reduces of the sum-length buffer, a decode step by
+ * all-gathers, DpPaddingMode).  NVIDIA/srt-slurm's B200 and H200 SGLang
+ * recipes run attention DP with expert-parallel-size = dp and no
+ * moe-a2a-backend in any version; the bench says which rows ran so. */
+static int sglang_gathers(const sctx *s) {
+    return s->a2a_none && s->engine == DLP_LLM_ENGINE_SGLANG && s->ep > 1 && s->attn_dp > 1;
 }
 
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
@@ -1752,7 +1751,7 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers, ab = p->act_bytes;
     double comm = 0;
     if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
-    if (p->moe_layers > 0 && sglang_gathers(s, n_pf)) {
+    if (p->moe_layers > 0 && sglang_gathers(s)) {
         comm += 2.0 * p->moe_layers * adp_gather_s(s, T, n_pf);
     } else if (p->moe_layers > 0 && s->ep > 1) {
         /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
@@ -3261,7 +3260,7 @@ static itime sglang_rank_step(const sctx *s, double S, double k) {
                    coll_s(s->d, CO_ALLGATHER, s->attn_dp, k * S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
         it.t += g, it.comm += g;
     }
-    if (p->moe_layers > 0 && sglang_gathers(s, k * S)) rank_gather_swap(s, &r, k * S, &it);
+    if (p->moe_layers > 0 && sglang_gathers(s)) rank_gather_swap(s, &r, k * S, &it);
     return it;
 }
 
@@ -3317,7 +3316,7 @@ static double sglang_busy_rank_s(const sctx *s, double S, double k) {
  * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     double k = sglang_batch_prompts(s, S);
-    if (s->ep <= 1 || sglang_gathers(s, S)) return sglang_busy_rank_s(s, S, k);
+    if (s->ep <= 1 || sglang_gathers(s)) return sglang_busy_rank_s(s, S, k);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
