@@ -1196,9 +1196,10 @@ typedef struct {
      * (dp_gather by all-reduce, as without EP), each GPU runs its own
      * experts over all of them (StandardDispatcher only masks the others)
      * and the output is all-reduced back, so a busy prefill rank waits out
-     * every rank's step as under EP 1 (h215).  Engine sglang, ep > 1,
-     * attn_dp > 1, steps with prompt tokens.  0: the DeepEP path the
-     * library prices for SGLang's EP prompt steps (h191). */
+     * every rank's step as under EP 1 (h215); a decode step all-gathers.
+     * Engine sglang, ep > 1, attn_dp > 1 (ignored elsewhere).  0: the
+     * all-to-all the library prices for SGLang's EP steps (DeepEP normal
+     * mode on prompt steps, h191). */
     int sglang_a2a_none;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256

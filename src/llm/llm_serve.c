@@ -3304,7 +3304,9 @@ static double sglang_batch_prompts(const sctx *s, double S) {
  * dp x k prompts (iteration(): the attention k S a rank, the MoE and the
  * gather over all), not its own alone.  Under DeepEP (ep > 1) the rank
  * keeps the lone price: the all-busy step there over-prices the GB200 /
- * GB300 rows (docs/llm.md, h215, a negative result).  Seconds. */
+ * GB300 rows (docs/llm.md, h215, a negative result); EP without an
+ * all-to-all backend gathers as EP 1 does and takes this price too
+ * (sglang_gathers, h219).  Seconds. */
 static double sglang_busy_rank_s(const sctx *s, double S, double k) {
     return iteration(s, 0, 0, (double)s->attn_dp * k * S, S).t / k;
 }
