@@ -1736,7 +1736,8 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
  * tokens by two all-reduces of the sum-length buffer, a decode step by
  * all-gathers, DpPaddingMode).  NVIDIA/srt-slurm's B200 and H200 SGLang
  * recipes run attention DP with expert-parallel-size = dp and no
- * moe-a2a-backend in any version; the bench says which rows ran so. */
+ * moe-a2a-backend in any version, the GB200 / GB300 fp4 ones so on their
+ * prefill side; the bench says which rows ran so. */
 static int sglang_gathers(const sctx *s) {
     return s->a2a_none && s->engine == DLP_LLM_ENGINE_SGLANG && s->ep > 1 && s->attn_dp > 1;
 }
