@@ -1334,6 +1334,38 @@ static int srt_ep_of(const char *meas, const char *gpu, const char *prec, int is
     return ep;
 }
 
+/* The MoE dispatch an SGLang attention-DP worker with EP ran (docs/llm.md,
+ * h219).  NVIDIA/srt-slurm's B200 and H200 SGLang recipes split the
+ * experts (expert-parallel-size = data-parallel-size, enable-dp-attention)
+ * but never set moe-a2a-backend: no file under recipes/b200-fp8, b200-fp4
+ * or h200 names deepep or an a2a backend in any version (5063eb43 ...
+ * 2f43c324; `git grep deepep`), so SGLang's default "none" ran
+ * (ServerArgs.moe_a2a_backend), its StandardDispatcher: no all-to-all,
+ * every rank's tokens gathered to all GPUs (wl.sglang_a2a_none).  The GB200
+ * / GB300 fp4 recipes' prefill sections set none either (below); their
+ * decode sections and every fp8 recipe there set deepep and keep the
+ * DeepEP price.  --a2a-none all (the default) | pf | dec | none reads it for
+ * both workers, the prefill or the decode workers only, or for neither
+ * (the before): a2a_none_mode bits 1 / 2.  Counted in a2a_none_count[phase]. */
+static int a2a_none_mode = 3, a2a_none_count[2];
+static int a2a_mode_of(const char *v) {
+    static const char *const names[4] = {"none", "pf", "dec", "all"};
+    for (int m = 0; m < 4; m++)
+        if (!strcmp(v, names[m])) return m;
+    return -1;
+}
+static int sglang_a2a_none_of(const char *system, const char *prec, const char *backend, int ep, int dp, int decode) {
+    if (!(a2a_none_mode & (decode ? 2 : 1)) || strcmp(backend, "sglang") || ep <= 1 || dp <= 1) return 0;
+    /* GB200 / GB300: the fp4 recipes' prefill sections set no backend
+     * (srt_prefill_ep.csv, h216: pa2a none on every gb*-fp4 line with ep-size
+     * > 1, 2025-12-21 ... 2026-02-12), their decode sections and every fp8
+     * recipe deepep */
+    int gb_fp4 = (!strcmp(system, "gb200") || !strcmp(system, "gb300")) && !strcmp(prec, "fp4") && !decode;
+    if (strcmp(system, "b200_sxm") && strcmp(system, "h200_sxm") && !gb_fp4) return 0;
+    a2a_none_count[decode]++;
+    return 1;
+}
+
 /* TensorRT-LLM's context worker settings of its recipes (issue 22, h187 read
  * them, h200 plays them): tools/inferencemax/h187/trt_prefill.py reads each
  * recipe's backend.trtllm_config.prefill from NVIDIA/srt-slurm (c88ef731)
@@ -2653,6 +2685,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = (clients + pw - 1) / pw, .ep = pep,
                                        .attn_dp = dp,
                                        .phase = DLP_LLM_PREFILL_ONLY};
+            r->wl.sglang_a2a_none = sglang_a2a_none_of(v[cS], v[cP], v[cB], pep, dp, 0);
             r->redundant = rp ? rp->red_p : 0;
             if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
             if (rp && trt_ctx_sim_on && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
@@ -2701,6 +2734,7 @@ static void load_silicon(const char *root) {
             r->wl = (dlp_llm_workload){.batch = 1, .seq = isl, .gen_tokens = osl, .quant = q, .kv_dtype = kvq, .n_gpus = tp * dp,
                                        .concurrency = per_dw, .ep = dep, .attn_dp = dp,
                                        .phase = DLP_LLM_DECODE_ONLY};
+            r->wl.sglang_a2a_none = sglang_a2a_none_of(v[cS], v[cP], v[cB], dep, dp, 1);
             /* the recipe's MTP, K drafts at the documented acceptance */
             r->spec_read = rp ? mtp_k : 0;
             if (rp) mtp_k = recipe_mtp_scored(rp->engine, mtp_k);
@@ -3460,6 +3494,9 @@ static void imax_report(void) {
         printf("SGLang prefill workers with counts in the data read as EP 1, the srt-slurm recipe of the run's date"
                " sets ep-size (h216, tools/inferencemax/srt_prefill_ep.csv; DLP_NO_SRT_EP=1: off): %d\n",
                srt_ep_count);
+    printf("SGLang attention-DP workers with EP read as --moe-a2a-backend none, the tokens gathered to every GPU (h219,"
+           " sglang_a2a_none_of; B200 / H200, GB200 / GB300 fp4 prefill; --a2a-none none: off): prefill workers %d,"
+           " decode workers %d\n", a2a_none_count[0], a2a_none_count[1]);
     if (mnt_count)
         printf("\naggregated TensorRT-LLM DeepSeek rows given their script's --max_num_tokens (recipe_max_tokens, h169;"
                " --no-max-tokens: off): %d\n", mnt_count);
@@ -5469,6 +5506,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
+        else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
+            if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
+                fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--recipes") && i + 1 < argc) recipes_path = argv[++i], recipes_explicit = 1;
         else if (!strcmp(argv[i], "--changelog") && i + 1 < argc) changelog_path = argv[++i];
         else if (!strcmp(argv[i], "--vllm-ep") && i + 1 < argc) vep_path = argv[++i];

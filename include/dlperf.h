@@ -1189,6 +1189,18 @@ typedef struct {
      * per-block rate (docs/llm.md, "h210"; LLM-Inference-Bench's A100 / H100
      * rows).  0: the h173 single-block floor alone. */
     int trt_xqa_block;
+
+    /* SGLang's --moe-a2a-backend is none (its default) under expert
+     * parallelism with attention DP (docs/llm.md, h219): no all-to-all; a
+     * step with prompt tokens gathers every rank's tokens to every GPU
+     * (dp_gather by all-reduce, as without EP), each GPU runs its own
+     * experts over all of them (StandardDispatcher only masks the others)
+     * and the output is all-reduced back, so a busy prefill rank waits out
+     * every rank's step as under EP 1 (h215); a decode step all-gathers.
+     * Engine sglang, ep > 1, attn_dp > 1 (ignored elsewhere).  0: the
+     * all-to-all the library prices for SGLang's EP steps (DeepEP normal
+     * mode on prompt steps, h191). */
+    int sglang_a2a_none;
 } dlp_llm_workload;
 #define DLP_LLM_MAX_SEQS 256
 

@@ -1626,6 +1626,56 @@ static void t_sglang_busy_rank_by_hand(void) {
     CHECK(p.prefill_ms > 0 && p.prefill_ms < busy_ep);
 }
 
+/* h219: SGLang attention DP with EP and --moe-a2a-backend none (SGLang's
+ * default; the B200 / H200 srt-slurm recipes): the StandardDispatcher sends
+ * nothing, so the MoE rows move as under EP 1.  By hand, the B200 8k
+ * prefill layout at DP 8, EP 8: (1) a 65,536-token prompt step's
+ * collectives are h215's: 2 x 58 MoE layers x an all-reduce over 8 GPUs of
+ * 65,536 x 7,168 x 2 B (the sum-length buffer), no attention all-reduce;
+ * (2) a busy rank's prompt costs the step of all 8 ranks' prompts (chunk
+ * 65,536 / 8 = 8,192 a rank, max-prefill-tokens 8,192: k = 1); (3) a
+ * decode step's collectives equal the EP-1 worker's (two all-gathers a MoE
+ * layer, the path h215 checked); without the flag the EP-8 prompt step
+ * keeps DeepEP's price, not the gather's. */
+static void t_sglang_a2a_none_by_hand(void) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 64,
+                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
+                           .phase = DLP_LLM_PREFILL_ONLY, .sglang_a2a_none = 1};
+    int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
+    dlp__llm_parts parts;
+    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
+    printf("  8k x 8 ranks, EP 8, a2a none: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n",
+           parts.comm_s * 1e3, ar * 1e3);
+    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
+    printf("  8k, DP 8, EP 8, a2a none: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
+    CHECK(busy > 0);
+    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+    /* a decode step of 512 sequences: the EP-1 worker's collectives */
+    double dec[2];
+    for (int i = 0; i < 2; i++) {
+        dlp_llm_workload w = wl;
+        w.phase = DLP_LLM_DECODE_ONLY, w.ep = i ? 1 : 8, w.sglang_a2a_none = !i;
+        CHECK(dlp__llm_iter_parts(&c, d, &w, cdt, 1.0, 512.0, 8704.0, 0, 0, &parts, &e) == DLP_OK);
+        dec[i] = parts.comm_s;
+    }
+    printf("  decode 512, DP 8: collectives EP 8 a2a none %.4f ms, EP 1 %.4f ms\n", dec[0] * 1e3, dec[1] * 1e3);
+    CHECK(dec[1] > 0);
+    CHECK_NEAR(dec[0], dec[1], 1e-9 + 1e-6 * dec[1]);
+    /* the flag off: DeepEP's prompt step, another price */
+    wl.sglang_a2a_none = 0;
+    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    CHECK(fabs(parts.comm_s - ar) > 1e-3 * ar);
+}
+
 /* nvfp4 MoE kernel on B200's FP4 tensor cores (h137, MOE_FITNV4 from
  * tools/moe/fit_nvfp4_moe.py).  By hand: Qwen3-30B-A3B's expert slice 3 x
  * 2048 x 768 weights x 0.5625 B (e2m1 + an e4m3 scale per 16) = 2,654,208
@@ -3328,6 +3378,7 @@ int main(void) {
     RUN(t_sglang_rank_step_by_hand);
     RUN(t_sglang_batch_by_hand);
     RUN(t_sglang_busy_rank_by_hand);
+    RUN(t_sglang_a2a_none_by_hand);
     RUN(t_moe_nvfp4_kernel);
     RUN(t_nvfp4_dense_gemm);
     RUN(t_oneshot_allreduce_and_attn_floor);

@@ -773,6 +773,8 @@ typedef struct {
     int fused_elem;            /* the element-wise work as the engine's fused
                                   kernels (fused_elem_on, h198); 0: the
                                   graph's unfused bytes                   */
+    int a2a_none;              /* SGLang EP with --moe-a2a-backend none
+                                  (wl->sglang_a2a_none, sglang_gathers) */
 } sctx;
 
 typedef struct {
@@ -1872,6 +1874,24 @@ static double adp_gather_s(const sctx *s, double T, double n_pf) {
     return coll_s(s->d, CO_ALLGATHER, s->attn_dp, bytes / s->attn_dp);
 }
 
+/* Whether an SGLang step moves its MoE rows as attention DP without EP
+ * does although the experts are split over ep > 1 ranks (docs/llm.md,
+ * h219): with --moe-a2a-backend none (SGLang's default; ServerArgs
+ * moe_a2a_backend = "none") the MoE layer's StandardDispatcher
+ * (layers/moe/token_dispatcher/standard.py) sends nothing: its dispatch
+ * only maps the top-k ids to the rank's local experts (-1 elsewhere) and
+ * its combine returns the rows as they are.  So the ranks' tokens reach
+ * every GPU by dp_gather and the experts' partial outputs are summed back
+ * before dp_scatter, as without EP (adp_gather_s: a step with prompt
+ * tokens by two all-reduces of the sum-length buffer, a decode step by
+ * all-gathers, DpPaddingMode).  NVIDIA/srt-slurm's B200 and H200 SGLang
+ * recipes run attention DP with expert-parallel-size = dp and no
+ * moe-a2a-backend in any version, the GB200 / GB300 fp4 ones so on their
+ * prefill side; the bench says which rows ran so. */
+static int sglang_gathers(const sctx *s) {
+    return s->a2a_none && s->engine == DLP_LLM_ENGINE_SGLANG && s->ep > 1 && s->attn_dp > 1;
+}
+
 /* A step's collectives: two all-reduces per layer under attention TP; MoE
  * layers under expert parallelism dispatch and combine (all-to-all), under
  * attention DP alone gather the ranks' tokens.  T the step's tokens,
@@ -1882,7 +1902,9 @@ static double step_comm_s(const sctx *s, double T, double t_local, double n_pf) 
     double H = (double)s->c->hidden_size, L = (double)s->c->num_hidden_layers, ab = p->act_bytes;
     double comm = 0;
     if (s->tp_attn > 1) comm += 2.0 * L * tp_allreduce_s(s, t_local * H * ab);
-    if (p->moe_layers > 0 && s->ep > 1) {
+    if (p->moe_layers > 0 && sglang_gathers(s)) {
+        comm += 2.0 * p->moe_layers * adp_gather_s(s, T, n_pf);
+    } else if (p->moe_layers > 0 && s->ep > 1) {
         /* a dispatch and a combine per MoE layer (ep_a2a_s) of the T K / ep
          * routed rows a GPU receives.  Under attention TP too: dropping them
          * there (every rank holds every token; the layer's second all-reduce
@@ -2807,6 +2829,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->max_prefill = (double)wl->max_prefill_tokens;
+    s->a2a_none = wl->sglang_a2a_none != 0;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
@@ -3407,6 +3430,20 @@ static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, doubl
  * kept as iteration() prices it.  The rank's attention module has at least
  * the time of SGLang's own wide-EP module table (MLA_PF[SGLANG], fp8
  * checkpoints' MLA; h180).  Seconds, one step. */
+/* The rank's step under --moe-a2a-backend none (sglang_gathers, h219):
+ * iteration() on the rank alone (attn_dp 1) charged each MoE layer an EP
+ * dispatch and combine of its T tokens (ep_a2a_s, low-latency: what
+ * ep_comm_kind gives a step without attention DP); the worker instead
+ * gathers them to every GPU and sums the experts' output back by two
+ * all-reduces of the T-token buffer over the dp ranks (adp_gather_s's
+ * prompt-step form).  Swaps the one for the other in *it. */
+static void rank_gather_swap(const sctx *s, const sctx *r, double T, itime *it) {
+    const prof_t *p = s->p;
+    double H = (double)s->c->hidden_size, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
+    double d = p->moe_layers * (2.0 * adp_gather_s(s, T, T) - ep_a2a_s(r, T * K / r->ep * H));
+    it->t += d, it->comm += d;
+}
+
 static itime sglang_rank_step(const sctx *s, double S, double k) {
     sctx r = *s;
     r.attn_dp = 1; /* the rank holding the prompts: every one of their tokens */
@@ -3420,6 +3457,7 @@ static itime sglang_rank_step(const sctx *s, double S, double k) {
                    coll_s(s->d, CO_ALLGATHER, s->attn_dp, k * S * (double)s->c->hidden_size * p->act_bytes / s->attn_dp);
         it.t += g, it.comm += g;
     }
+    if (p->moe_layers > 0 && sglang_gathers(s)) rank_gather_swap(s, &r, k * S, &it);
     return it;
 }
 
@@ -3463,7 +3501,9 @@ static double sglang_batch_prompts(const sctx *s, double S) {
  * dp x k prompts (iteration(): the attention k S a rank, the MoE and the
  * gather over all), not its own alone.  Under DeepEP (ep > 1) the rank
  * keeps the lone price: the all-busy step there over-prices the GB200 /
- * GB300 rows (docs/llm.md, h215, a negative result).  Seconds. */
+ * GB300 rows (docs/llm.md, h215, a negative result); EP without an
+ * all-to-all backend gathers as EP 1 does and takes this price too
+ * (sglang_gathers, h219).  Seconds. */
 static double sglang_busy_rank_s(const sctx *s, double S, double k) {
     return iteration(s, 0, 0, (double)s->attn_dp * k * S, S).t / k;
 }
@@ -3475,7 +3515,7 @@ static double sglang_busy_rank_s(const sctx *s, double S, double k) {
  * (sglang_adp_prompt).  Seconds. */
 static double sglang_rank_serve_s(const sctx *s, double S, double lone) {
     double k = sglang_batch_prompts(s, S);
-    if (s->ep <= 1) return sglang_busy_rank_s(s, S, k);
+    if (s->ep <= 1 || sglang_gathers(s)) return sglang_busy_rank_s(s, S, k);
     if (!(k >= 2)) return lone;
     return fmin(lone, sglang_rank_step(s, S, k).t / k);
 }
