@@ -5350,9 +5350,21 @@ static int ibp_predict(const row_t *r, double pm, double v[2]) {
     return 1;
 }
 
-/* The group key of kind 1 (GPU), 2 (engine), 3 (family). */
+/* The group key of kind 1 (GPU), 2 (engine), 3 (model: the power rows are
+ * two Llama generations of one family, Llama-2-7B and Llama-3-8B, so the
+ * family split is the model's; ibp_models, filled by ibp_report). */
+#define IBP_NM 16
+static const char *ibp_models[IBP_NM];
+static int ibp_nm;
+static int ibp_model(const char *m) {
+    for (int i = 0; i < ibp_nm; i++)
+        if (!strcmp(ibp_models[i], m)) return i;
+    if (ibp_nm == IBP_NM) return IBP_NM - 1;
+    ibp_models[ibp_nm] = m;
+    return ibp_nm++;
+}
 static int ibp_key(const row_t *r, int kind) {
-    return kind == 1 ? r->dev : kind == 2 ? (r->wl.engine == DLP_LLM_ENGINE_TRTLLM) : r->fam;
+    return kind == 1 ? r->dev : kind == 2 ? (r->wl.engine == DLP_LLM_ENGINE_TRTLLM) : ibp_model(r->model);
 }
 
 /* Mean |err| (%) of target t (0 power, 1 energy) at column k (-1: the
@@ -5385,8 +5397,8 @@ static int ibp_fit(double (*P)[IBP_NR + 1][2], const int *ix, int n, int kind, i
 }
 
 static void ibp_heldout(double (*P)[IBP_NR + 1][2], const int *ix, int n, int kind, double prior) {
-    static const char *const kname[] = {"", "GPU", "engine", "family"};
-    int ng = kind == 1 ? ndev : kind == 2 ? 2 : nfam, kp = (int)lround((prior - 0.30) / 0.01);
+    static const char *const kname[] = {"", "GPU", "engine", "model (family)"};
+    int ng = kind == 1 ? ndev : kind == 2 ? 2 : ibp_nm, kp = (int)lround((prior - 0.30) / 0.01);
     double ep = 0, ee = 0, pp = 0, pe = 0;
     int nh = 0;
     printf("  leave-one-%s-out:", kname[kind]);
@@ -5396,7 +5408,7 @@ static void ibp_heldout(double (*P)[IBP_NR + 1][2], const int *ix, int n, int ki
         double hp = ibp_mape(P, ix, n, best, 0, kind, g, 0, &m), he = ibp_mape(P, ix, n, best, 1, kind, g, 0, &m);
         double p0 = ibp_mape(P, ix, n, kp, 0, kind, g, 0, &m), e0 = ibp_mape(P, ix, n, kp, 1, kind, g, 0, &m);
         printf("  %s: fit %.2f, power %.1f %% (%.2f: %.1f %%), energy %.1f %% (%.1f %%), %d rows",
-               kind == 1 ? devname[g] : kind == 2 ? (g ? "TensorRT-LLM" : "vLLM") : famname[g], ibp_pm(best), hp,
+               kind == 1 ? devname[g] : kind == 2 ? (g ? "TensorRT-LLM" : "vLLM") : ibp_models[g], ibp_pm(best), hp,
                prior, p0, he, e0, m);
         ep += hp * m, ee += he * m, pp += p0 * m, pe += e0 * m, nh += m;
     }
@@ -5409,7 +5421,7 @@ static void ibp_report(void) {
     double(*P)[IBP_NR + 1][2] = malloc(sizeof *P * (size_t)(nR > 0 ? nR : 1));
     if (!ix || !P) goto out;
     for (int i = 0; i < nR; i++)
-        if (ibp_row(&R[i])) ix[n++] = i;
+        if (ibp_row(&R[i])) ix[n++] = i, ibp_model(R[i].model);
     for (int i = 0; i < n; i++)
         for (int k = 0; k <= IBP_NR; k++)
             if (!ibp_predict(&R[ix[i]], k < IBP_NR ? ibp_pm(k) : 0, P[i][k])) P[i][k][0] = P[i][k][1] = NAN;
@@ -5466,7 +5478,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5489,6 +5501,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-floor-sm")) dlp__llm_floor_sm_draw = 0;
         else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
         else if (!strcmp(argv[i], "--trt011-layer-ms") && i + 1 < argc) dlp__llm_trt011_layer_ms = atof(argv[++i]); /* h222 */
+        else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_p_fit_mem = atof(argv[++i]); /* h225 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */

@@ -189,7 +189,7 @@ extern int dlp__llm_floor_sm_draw;
  * P_FIT_MEM, docs/llm.md "h225"): 0 (the default) the compiled-in value;
  * > 0 another, set by bench_serving's refit scan only. */
 extern double dlp__llm_p_fit_mem;
-#define DLP__LLM_P_FIT_MEM 0.72
+#define DLP__LLM_P_FIT_MEM 0.63
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
