@@ -189,6 +189,8 @@ extern int dlp__llm_floor_sm_draw;
  * P_FIT_MEM, docs/llm.md "h225"): 0 (the default) the compiled-in value;
  * > 0 another, set by bench_serving's refit scan only. */
 extern double dlp__llm_p_fit_mem;
+/* its compiled-in value: fitted on LLM-Inference-Bench's power rows (h225;
+ * llm_serve.c P_FIT_MEM says how, the bench prints the refit) */
 #define DLP__LLM_P_FIT_MEM 0.63
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c

@@ -182,7 +182,15 @@ static const struct {
  * it, with leave-one-GPU-out and leave-one-family-out).  Fitting the shares
  * too gains 4 points of MAPE there but puts P_MEM past 1: the leaderboard's
  * GPUs stream memory a fifth of the time at most, so the shares would be an
- * extrapolation to every busier engine: the modern engines keep these. */
+ * extrapolation to every busier engine: the modern engines keep these.
+ * The memory share of the modern engines is no longer that 0.45 prior but
+ * 0.63 (DLP__LLM_P_FIT_MEM, issue 22 h225): fitted on the power of
+ * LLM-Inference-Bench's offline batches on the shared shares (TensorRT-LLM
+ * on A100 / H100 / GH200, vLLM 0.6.1 on A100; busy all the time, memory
+ * utilisation 0.6-0.9), held out by GPU (0.61-0.66), engine (0.62 / 0.81)
+ * and model (0.62 / 0.66); bench/bench_llm.sh --serving infbench prints the
+ * refit.  No leaderboard row uses it (vllm-v0's own below), so the floor
+ * fitted at the prior stands. */
 #define P_FIT_FLOOR 0.304
 #define P_FIT_MEM DLP__LLM_P_FIT_MEM
 #define P_FIT_MATH 0.75
@@ -2065,8 +2073,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
 
 /* The board power of one serving GPU of `engine` at memory and math
  * utilisations um, uc (0..1): the serving floor, the device's idle if
- * higher, plus the shares (vllm-v0's own, the shared ones otherwise);
- * never past TDP. */
+ * higher, plus the shares (vllm-v0's own, the shared ones otherwise), both
+ * scaled with the die's watts (serve_scale_w); never past TDP. */
 static double serve_power_w(const dlp_device *d, int engine, double um, double uc) {
     int v0 = engine == DLP_LLM_ENGINE_VLLM_V0;
     double f = v0 ? P_V0_FLOOR : P_FIT_FLOOR, pm = v0 ? P_V0_MEM : fit_mem(), pc = v0 ? P_V0_MATH : P_FIT_MATH;
