@@ -5436,6 +5436,135 @@ out:
     free(P);
 }
 
+/* ---- the modern engines' memory share refit on LLM-Inference-Bench's power (h225) ----
+ *
+ * llm_serve.c P_FIT_MEM (the shared shares' memory share, a 0.45 prior
+ * before h225): LLM-Inference-Bench's power rows that the shared shares
+ * answer (TensorRT-LLM on A100 / H100 / GH200, vLLM 0.6.1 on A100; the
+ * vllm-v0 rows keep the leaderboard's P_V0_*) predicted again at each
+ * share of a scan, the vLLM harness's idle second (ib_probe_tail) applied
+ * as in the scored rows; the share fitted on power (energy would fold the
+ * time's error in), then refit leaving out each GPU, each engine and each
+ * family, each held-out group scored on power and energy at its own fit. */
+#define IBP_NR 121 /* 0.30, 0.31, ..., 1.50 */
+static double ibp_pm(int k) { return 0.30 + 0.01 * k; }
+static int ibp_row(const row_t *r) {
+    return !strcmp(r->set, "infbench") && r->wl.engine != DLP_LLM_ENGINE_VLLM_V0 && isfinite(r->y[T_POWER]) &&
+           isfinite(r->y[T_ENERGY]);
+}
+
+/* The row at share pm: power and energy as scored, in v[0..1]. */
+static int ibp_predict(const row_t *r, double pm, double v[2]) {
+    dlp_error e = {0};
+    dlp_llm_config c;
+    dlp_llm_prediction p;
+    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
+    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
+    double was = dlp__llm_p_fit_mem;
+    dlp__llm_p_fit_mem = pm;
+    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
+    dlp__llm_p_fit_mem = was;
+    if (bad || !(p.power_per_gpu_w > 0)) return 0;
+    double T = p.e2e_ms * 1e-3, P = p.power_per_gpu_w, pw = P;
+    if (r->wl.engine != DLP_LLM_ENGINE_TRTLLM && !ib_tail_off && T > 0) pw = (P * T + r->idle_w) / (T + 1.0);
+    v[0] = pw, v[1] = p.energy_j * pw / P;
+    return 1;
+}
+
+/* The group key of kind 1 (GPU), 2 (engine), 3 (model: the power rows are
+ * two Llama generations of one family, Llama-2-7B and Llama-3-8B, so the
+ * family split is the model's; ibp_models, filled by ibp_report). */
+#define IBP_NM 16
+static const char *ibp_models[IBP_NM];
+static int ibp_nm;
+static int ibp_model(const char *m) {
+    for (int i = 0; i < ibp_nm; i++)
+        if (!strcmp(ibp_models[i], m)) return i;
+    if (ibp_nm == IBP_NM) return IBP_NM - 1;
+    ibp_models[ibp_nm] = m;
+    return ibp_nm++;
+}
+static int ibp_key(const row_t *r, int kind) {
+    return kind == 1 ? r->dev : kind == 2 ? (r->wl.engine == DLP_LLM_ENGINE_TRTLLM) : ibp_model(r->model);
+}
+
+/* Mean |err| (%) of target t (0 power, 1 energy) at column k (-1: the
+ * compiled-in share) over the rows in (out 0) or outside (out 1) group g of
+ * kind (0 all); rows in *m. */
+static double ibp_mape(double (*P)[IBP_NR + 1][2], const int *ix, int n, int k, int t, int kind, int g, int out,
+                       int *m) {
+    double e = 0;
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        const row_t *r = &R[ix[i]];
+        int in = kind == 0 || ibp_key(r, kind) == g;
+        double y = r->y[t ? T_ENERGY : T_POWER], a = P[i][k < 0 ? IBP_NR : k][t];
+        if (in == out || !isfinite(a)) continue;
+        e += fabs(a - y) / y;
+        c++;
+    }
+    *m = c;
+    return c ? 100.0 * e / c : NAN;
+}
+
+static int ibp_fit(double (*P)[IBP_NR + 1][2], const int *ix, int n, int kind, int g) {
+    int best = -1, m;
+    double bm = INFINITY;
+    for (int k = 0; k < IBP_NR; k++) {
+        double v = ibp_mape(P, ix, n, k, 0, kind, g, kind ? 1 : 0, &m);
+        if (m && v < bm) bm = v, best = k;
+    }
+    return best;
+}
+
+static void ibp_heldout(double (*P)[IBP_NR + 1][2], const int *ix, int n, int kind, double prior) {
+    static const char *const kname[] = {"", "GPU", "engine", "model (family)"};
+    int ng = kind == 1 ? ndev : kind == 2 ? 2 : ibp_nm, kp = (int)lround((prior - 0.30) / 0.01);
+    double ep = 0, ee = 0, pp = 0, pe = 0;
+    int nh = 0;
+    printf("  leave-one-%s-out:", kname[kind]);
+    for (int g = 0; g < ng; g++) {
+        int m, best = ibp_fit(P, ix, n, kind, g);
+        if (best < 0 || !(ibp_mape(P, ix, n, best, 0, kind, g, 0, &m) >= 0) || !m) continue;
+        double hp = ibp_mape(P, ix, n, best, 0, kind, g, 0, &m), he = ibp_mape(P, ix, n, best, 1, kind, g, 0, &m);
+        double p0 = ibp_mape(P, ix, n, kp, 0, kind, g, 0, &m), e0 = ibp_mape(P, ix, n, kp, 1, kind, g, 0, &m);
+        printf("  %s: fit %.2f, power %.1f %% (%.2f: %.1f %%), energy %.1f %% (%.1f %%), %d rows",
+               kind == 1 ? devname[g] : kind == 2 ? (g ? "TensorRT-LLM" : "vLLM") : ibp_models[g], ibp_pm(best), hp,
+               prior, p0, he, e0, m);
+        ep += hp * m, ee += he * m, pp += p0 * m, pe += e0 * m, nh += m;
+    }
+    if (nh) printf("; all: power %.1f %% (%.1f %%), energy %.1f %% (%.1f %%)", ep / nh, pp / nh, ee / nh, pe / nh);
+    printf("\n");
+}
+
+static void ibp_report(void) {
+    int *ix = malloc(sizeof(int) * (size_t)(nR > 0 ? nR : 1)), n = 0, m;
+    double(*P)[IBP_NR + 1][2] = malloc(sizeof *P * (size_t)(nR > 0 ? nR : 1));
+    if (!ix || !P) goto out;
+    for (int i = 0; i < nR; i++)
+        if (ibp_row(&R[i])) ix[n++] = i, ibp_model(R[i].model);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k <= IBP_NR; k++)
+            if (!ibp_predict(&R[ix[i]], k < IBP_NR ? ibp_pm(k) : 0, P[i][k])) P[i][k][0] = P[i][k][1] = NAN;
+    int best = n ? ibp_fit(P, ix, n, 0, 0) : -1;
+    if (best < 0) goto out;
+    printf("\n### LLM-Inference-Bench power: the modern engines' memory share refit (llm_serve.c P_FIT_MEM, compiled "
+           "in %.2f; the 0.45 prior before h225)\n\nfitted on the power of the rows on the shared shares (TensorRT-LLM, "
+           "vLLM 0.6.1 on A100), GH200 scaled as its die (devices.json die_tdp_w); the answers above use %.2f\n",
+           dlp__llm_p_fit_mem > 0 ? dlp__llm_p_fit_mem : DLP__LLM_P_FIT_MEM, dlp__llm_p_fit_mem > 0 ?
+           dlp__llm_p_fit_mem : DLP__LLM_P_FIT_MEM);
+    double p1 = ibp_mape(P, ix, n, best, 0, 0, 0, 0, &m), e1 = ibp_mape(P, ix, n, best, 1, 0, 0, 0, &m);
+    double pc = ibp_mape(P, ix, n, -1, 0, 0, 0, 0, &m), ec = ibp_mape(P, ix, n, -1, 1, 0, 0, 0, &m);
+    int kp = (int)lround((0.45 - 0.30) / 0.01);
+    double p0 = ibp_mape(P, ix, n, kp, 0, 0, 0, 0, &m), e0 = ibp_mape(P, ix, n, kp, 1, 0, 0, 0, &m);
+    printf("  in-sample: %.2f, power %.1f %%, energy %.1f %% (the 0.45 prior: %.1f / %.1f %%; compiled in: %.1f / "
+           "%.1f %%; %d rows)\n", ibp_pm(best), p1, e1, p0, e0, pc, ec, m);
+    for (int kind = 1; kind <= 3; kind++) ibp_heldout(P, ix, n, kind, 0.45);
+out:
+    free(ix);
+    free(P);
+}
+
 /* Fit on one ROCm GPU, judged on the other (and the reverse), beside the
  * answer without the factor; the NVIDIA rows are outside it by
  * construction (rocm_offline_gpu_x is 1 there). */
@@ -5470,7 +5599,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5493,6 +5622,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-floor-sm")) dlp__llm_floor_sm_draw = 0;
         else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
         else if (!strcmp(argv[i], "--trt011-layer-ms") && i + 1 < argc) dlp__llm_trt011_layer_ms = atof(argv[++i]); /* h222 */
+        else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_p_fit_mem = atof(argv[++i]); /* h225 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
@@ -5577,6 +5707,7 @@ int main(int argc, char **argv) {
     ibr_report();
     ibt_report();
     ibl_report();
+    ibp_report();
     if (!strcmp(which, "all")) speed();
     if (rows_out) {
         FILE *f = fopen(rows_out, "w");

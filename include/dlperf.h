@@ -221,6 +221,13 @@ typedef struct {
     double l2_bandwidth_gbs;   /* L2 read bandwidth, GB/s (optional in the file,
                                   with a source); 0: unknown, no L2-residency
                                   rule (docs/predict.md, "L2 residency")       */
+    double die_tdp_w;          /* the power limit the GPU's die is rated at in its
+                                  own board (optional in the file, with a source)
+                                  where tdp_w holds headroom beyond it: GH200's
+                                  GPU is the 700 W H100 SXM's die (132 SMs at
+                                  1,980 MHz) under a 900 W limit.  The serving
+                                  power's floor and shares scale with it, tdp_w
+                                  stays the cap (docs/llm.md, h225).  0: tdp_w */
 } dlp_device;
 
 /* Load a device database: path, or NULL for the built-in one.  The file is

@@ -571,7 +571,11 @@ static void t_iteration_and_clients(void) {
 }
 
 /* Power follows load: one client's memory-bound decode draws far less than
- * a full batch; every figure at most TDP; energy per token falls with load. */
+ * a full batch; every figure at most TDP; energy per token falls with load.
+ * One client's bound is 0.65 of TDP (455 W): LLM-Inference-Bench's H100 SXM
+ * runs at batch 1 drew 363-414 W (0.52-0.59; docs/llm.md "h225"), and the
+ * refit memory share (0.63, h225) puts this decode at about 435 W where the
+ * 0.45 prior gave under 0.6 x 700. */
 static void t_power_follows_load(void) {
     dlp_error e = {0};
     const int64_t cs[] = {1, 8, 64};
@@ -583,7 +587,7 @@ static void t_power_follows_load(void) {
         CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &p, &e) == DLP_OK);
         CHECK(p.power_per_gpu_w > lastw && p.power_per_gpu_w <= 700.0);
         CHECK(p.energy_per_token_j < lastj);
-        if (cs[i] == 1) CHECK(p.power_per_gpu_w < 0.6 * 700.0);
+        if (cs[i] == 1) CHECK(p.power_per_gpu_w < 0.65 * 700.0);
         /* never under the serving floor: 0.304 x 700 W = 212.8 W */
         CHECK(p.power_per_gpu_w >= 212.8 - 1e-9);
         lastw = p.power_per_gpu_w;
@@ -802,7 +806,7 @@ static void t_power_spans_prompt_steps(void) {
  *            0.215 x 700 = 150.5 W and, with um + uc under 0.1, under the
  *            shared floor 0.304 x 700 = 212.8 W (the leaderboard measured
  *            168-181 W = energy per request x requests/s on these rows);
- *   modern:  700 (0.304 + 0.696 min(1, 0.45 um + 0.75 uc)) W, at least
+ *   modern:  700 (0.304 + 0.696 min(1, 0.63 um + 0.75 uc)) W, at least
  *            212.8 W. */
 static void t_power_vllm_v0_own_shares(void) {
     dlp_error e = {0};
@@ -815,12 +819,41 @@ static void t_power_vllm_v0_own_shares(void) {
     printf("  codegemma-1.1-2b, 768 clients: vllm-v0 %.1f W (um %.3f uc %.3f), modern %.1f W (um %.3f uc %.3f)\n",
            v.power_per_gpu_w, v.mem_util, v.math_util, m.power_per_gpu_w, m.mem_util, m.math_util);
     CHECK_NEAR(v.power_per_gpu_w, 700.0 * (0.215 + 0.785 * fmin(1.0, 1.06 * v.mem_util + 1.20 * v.math_util)), 1e-6);
-    CHECK_NEAR(m.power_per_gpu_w, 700.0 * (0.304 + 0.696 * fmin(1.0, 0.45 * m.mem_util + 0.75 * m.math_util)), 1e-6);
+    CHECK_NEAR(m.power_per_gpu_w, 700.0 * (0.304 + 0.696 * fmin(1.0, 0.63 * m.mem_util + 0.75 * m.math_util)), 1e-6);
     CHECK(v.mem_util + v.math_util < 0.1);
     CHECK(v.power_per_gpu_w >= 150.5 - 1e-9 && v.power_per_gpu_w < 212.8);
     CHECK(m.power_per_gpu_w >= 212.8 - 1e-9 && m.power_per_gpu_w <= 700.0);
     /* energy per request is power x GPUs over requests/s in both */
     CHECK_NEAR(v.energy_j, v.power_per_gpu_w / v.requests_per_s, 1e-9 * v.energy_j);
+}
+
+/* GH200's GPU is the H100 SXM's die under a 900 W limit (devices.json
+ * die_tdp_w 700, docs/llm.md "h225"): the serving floor and shares scale
+ * with 700 W, 900 W stays the cap.  Llama-3.1-8B, one lone client of 1,024
+ * + 256 tokens on the modern engine: by hand from the reported utilisations,
+ *   P = 0.304 x 700 + (700 - 212.8) min(1, 0.63 um + 0.75 uc)
+ *     = 212.8 + 487.2 min(1, 0.63 um + 0.75 uc) W,
+ * not 0.304 x 900 = 273.6 + 626.4 min(...) W as the limit would give; and
+ * the same utilisations on an H100 SXM (700 W, no die_tdp_w) give the same
+ * formula.  At 64 clients the power rises and stays under 900 W. */
+static void t_gh200_die_scale(void) {
+    dlp_error e = {0};
+    dlp_llm_prediction g, h, g64;
+    const dlp_device *d = dlp_devdb_find(db, "gh200");
+    CHECK(d && d->tdp_w == 900.0 && d->die_tdp_w == 700.0);
+    CHECK(dlp_devdb_find(db, "h100-sxm")->die_tdp_w == 0.0);
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1};
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "gh200", wl, &g, &e) == DLP_OK);
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", wl, &h, &e) == DLP_OK);
+    printf("  Llama-3.1-8B, one client: gh200 %.1f W (um %.3f uc %.3f), h100-sxm %.1f W (um %.3f uc %.3f)\n",
+           g.power_per_gpu_w, g.mem_util, g.math_util, h.power_per_gpu_w, h.mem_util, h.math_util);
+    CHECK_NEAR(g.power_per_gpu_w, 212.8 + 487.2 * fmin(1.0, 0.63 * g.mem_util + 0.75 * g.math_util), 1e-6);
+    CHECK_NEAR(h.power_per_gpu_w, 212.8 + 487.2 * fmin(1.0, 0.63 * h.mem_util + 0.75 * h.math_util), 1e-6);
+    CHECK(g.power_per_gpu_w < 273.6 + 626.4 * fmin(1.0, 0.63 * g.mem_util + 0.75 * g.math_util));
+    wl.concurrency = 64;
+    CHECK(serve("meta-llama/Llama-3.1-8B-Instruct", "gh200", wl, &g64, &e) == DLP_OK);
+    CHECK(g64.power_per_gpu_w > g.power_per_gpu_w && g64.power_per_gpu_w <= 900.0);
 }
 
 /* A recurrent state (Gated DeltaNet, Mamba) is no context: an 8k prompt of
@@ -2564,9 +2597,10 @@ static void t_trt_xqa_waves_by_hand(void) {
  * occupy 512 / 528 = 0.969697 of them over the floor's 10.098714 ms (above);
  * the cache's 64 x 2,048 x 131,072 B read at 0.85 of 3,350 GB/s is 6.033317
  * ms of peak bandwidth.  The DRAM's draw at peak, 6 pJ/bit x 8 x 3.35e12 B/s
- * = 160.8 W, is 0.733443 of the memory share's 0.45 x (700 - 0.304 x 700) =
- * 219.24 W, so the SMs' side adds (1 - 0.733443) x (0.969697 x 10.098714 -
- * 6.033317) = 1.002089 ms of peak bandwidth; at one sequence no floor binds
+ * = 160.8 W, is 0.523888 of the memory share's 0.63 x (700 - 0.304 x 700) =
+ * 306.936 W (P_FIT_MEM, h225), so the SMs' side adds (1 - 0.523888) x
+ * (0.969697 x 10.098714 - 6.033317) = 1.789885 ms of peak bandwidth (at the
+ * 0.45 prior before h225: 1.002089); at one sequence no floor binds
  * (0), and with the switch off none is added. */
 static double floor_sm_ms(int on, double n_dec) {
     dlp_llm_config c;
@@ -2585,7 +2619,7 @@ static double floor_sm_ms(int on, double n_dec) {
 }
 
 static void t_floor_sm_draw_by_hand(void) {
-    CHECK_NEAR(floor_sm_ms(1, 64), 1.002089, 1e-5);
+    CHECK_NEAR(floor_sm_ms(1, 64), 1.789885, 1e-5);
     CHECK_NEAR(floor_sm_ms(0, 64), 0.0, 1e-15);
 }
 
@@ -3354,6 +3388,7 @@ int main(void) {
     RUN(t_burst_by_engine);
     RUN(t_power_spans_prompt_steps);
     RUN(t_power_vllm_v0_own_shares);
+    RUN(t_gh200_die_scale);
     RUN(t_recurrent_state_prefill);
     RUN(t_attention_dp_reads_its_share);
     RUN(t_attention_dp_busiest_rank_padding);

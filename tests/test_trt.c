@@ -257,6 +257,26 @@ static void t_l2_residency(void) {
         dlp_devdb_free(b2);
     }
     CHECK_NEAR(dlp_devdb_find(db, "dram")->l2_bandwidth_gbs, 0, 0);
+    {
+        /* die_tdp_w (h225): optional, never above tdp_w (1,000 W here) */
+        static const char die[] = "{\"schema\": \"dlperf-devices/1\", \"sources\": {\"me\": \"test\"},\n"
+                                  " \"carbon\": {\"default_region\": \"here\", \"pue\": 1.1, \"pue_source\": \"guess\",\n"
+                                  "   \"regions\": {\"here\": {\"g_per_kwh\": 100, \"source\": \"guess\"}}},\n"
+                                  " \"devices\": [" L2DEV("die", 48, "\"die_tdp_w\": 700,") "]}\n";
+        static const char over[] = "{\"schema\": \"dlperf-devices/1\", \"sources\": {\"me\": \"test\"},\n"
+                                   " \"carbon\": {\"default_region\": \"here\", \"pue\": 1.1, \"pue_source\": \"guess\",\n"
+                                   "   \"regions\": {\"here\": {\"g_per_kwh\": 100, \"source\": \"guess\"}}},\n"
+                                   " \"devices\": [" L2DEV("over", 48, "\"die_tdp_w\": 1200,") "]}\n";
+        dlp_devdb *b3 = NULL, *b4 = NULL;
+        dlp_error e3 = {0}, e4 = {0};
+        CHECK(dlp_devdb_load_mem(die, "die.json", &b3, &e3) == DLP_OK);
+        CHECK(b3 && dlp_devdb_find(b3, "die")->die_tdp_w == 700.0);
+        CHECK(dlp_devdb_load_mem(over, "over.json", &b4, &e4) == DLP_EFORMAT);
+        CHECK(strstr(e4.msg, "die_tdp_w") != NULL);
+        CHECK_NEAR(dlp_devdb_find(db, "dram")->die_tdp_w, 0, 0);
+        dlp_devdb_free(b3);
+        dlp_devdb_free(b4);
+    }
     dlp_predict_opts o = {.no_learned = 1, .dtype = DLP_DT_INT8};
     dlp_predict_use_runtime(&o, DLP_RUNTIME_TENSORRT);
     dlp_prediction pd, pl, pt;

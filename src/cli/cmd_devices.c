@@ -79,6 +79,7 @@ static void device_text(const dlp_device *d) {
         printf(" / %s\n", num_or_dash(b, sizeof b, "%.0f", d->registers_per_block));
         printf("warp size:               %d\n", d->warp_size);
         printf("power TDP / idle:        %g / ~%g W\n", d->tdp_w, d->idle_w);
+        if (d->die_tdp_w > 0) printf("die power limit:         %g W (serving power scales with it; docs/devices.md)\n", d->die_tdp_w);
     }
     if (d->price_usd_per_hour > 0)
         printf("price:                   $%g/hour (%s, %s)\n", d->price_usd_per_hour, d->price_provider,

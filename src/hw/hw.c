@@ -203,7 +203,7 @@ static const char *const DEVICE_KEYS[] = {
     "memory_gib", "memory_type", "mem_bandwidth_gbs", "l2_cache_mb", "l1_cache_kb_per_sm",
     "shared_mem_kb_per_sm", "shared_mem_kb_per_block", "max_threads_per_sm",
     "max_threads_per_block", "registers_per_sm", "registers_per_block", "warp_size", "tdp_w",
-    "idle_w", "interface", "mig", "price", "sources", "notes", "kind", "l2_bandwidth_gbs", NULL};
+    "idle_w", "interface", "mig", "price", "sources", "notes", "kind", "l2_bandwidth_gbs", "die_tdp_w", NULL};
 
 /* Fields that describe GPU hardware only: a CPU entry must give null there,
  * so a copied GPU entry cannot pass for a CPU with a warp size or shared
@@ -328,6 +328,13 @@ static dlp_status parse_device(vctx *v, dlp__arena *a, const cJSON *o, const cJS
         (st = get_num(v, o, "l2_bandwidth_gbs", 1, 0, 1, 1e6, &d->l2_bandwidth_gbs)))
         return st;
     if (cpu && d->l2_bandwidth_gbs > 0) return bad(v, "l2_bandwidth_gbs", "is a GPU field; a CPU must leave it out");
+    /* die_tdp_w: optional, the die's own rated limit where tdp_w is a
+     * larger one's (a module's headroom); never above tdp_w, GPUs only */
+    if (cJSON_GetObjectItemCaseSensitive(o, "die_tdp_w") &&
+        (st = get_num(v, o, "die_tdp_w", 1, 0, 1, 1e5, &d->die_tdp_w)))
+        return st;
+    if (cpu && d->die_tdp_w > 0) return bad(v, "die_tdp_w", "is a GPU field; a CPU must leave it out");
+    if (d->die_tdp_w > d->tdp_w) return bad(v, "die_tdp_w", "must not exceed tdp_w (%g W)", d->tdp_w);
     if (d->tdp_w > 0 && d->idle_w >= d->tdp_w) return bad(v, "idle_w", "must be below tdp_w (%g W)", d->tdp_w);
     if (d->shared_mem_kb_per_block > d->shared_mem_kb_per_sm)
         return bad(v, "shared_mem_kb_per_block", "must not exceed shared_mem_kb_per_sm");

@@ -264,6 +264,7 @@ static void device(dlp__jw *w, const dlp_device *d) {
     num0(w, "warp_size", d->warp_size, cpu);
     num0(w, "tdp_w", d->tdp_w, cpu);
     num0(w, "idle_w", d->idle_w, cpu);
+    num0(w, "die_tdp_w", d->die_tdp_w, 1);   /* null: tdp_w is the die's own (docs/devices.md) */
     dlp__jw_str(w, "interface", d->host_interface);
     if (d->n_mig) {
         dlp__jw_arr(w, "mig");

@@ -193,6 +193,13 @@ extern double dlp__llm_trt011_layer_ms;
 /* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
  * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
 extern int dlp__llm_floor_sm_draw;
+/* The modern engines' memory share of the serving power (llm_serve.c
+ * P_FIT_MEM, docs/llm.md "h225"): 0 (the default) the compiled-in value;
+ * > 0 another, set by bench_serving's refit scan only. */
+extern double dlp__llm_p_fit_mem;
+/* its compiled-in value: fitted on LLM-Inference-Bench's power rows (h225;
+ * llm_serve.c P_FIT_MEM says how, the bench prints the refit) */
+#define DLP__LLM_P_FIT_MEM 0.63
 
 /* An eager engine's host time per layer per step, ms (wl->eager; llm_serve.c
  * EAGER_LAYER_MS, docs/llm.md "Eager engines"); bench_serving.c prints its
