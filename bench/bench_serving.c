@@ -374,19 +374,8 @@ static void agg_sim_report(void) {
 }
 
 /* Predict one row; 1 if answered. */
-/* bench-only (h228 what-if): InferenceX's benchmark_serving.py and
- * sa-bench draw each prompt uniformly in [0.8 ISL, ISL] (sample_random_requests,
- * --random-range-ratio 0.8): price the mean prompt, 0.9 ISL; 0 off */
-static int mean_prompt_on;
-static void mean_prompt(row_t *r) {
-    if (!mean_prompt_on || strcmp(r->set, "silicon") || r->wl.fixed_lengths) return;
-    if (r->src != SRC_IMAX && r->src != SRC_DBDUMP) return;
-    r->wl.seq = (int64_t)llround(0.9 * (double)r->wl.seq);
-}
-
 static int predict_row(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
-    mean_prompt(r);
     /* each run's engine was configured for its batch (the data's batch
      * size / max batch size is its max_num_seqs): no default cap of 256 */
     if (!r->wl.max_seqs) r->wl.max_seqs = r->wl.concurrency;
@@ -5471,7 +5460,6 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
         else if (!strcmp(argv[i], "--fused-elem") && i + 1 < argc) dlp__llm_fused_elem = atoi(argv[++i]); /* h198 */
-        else if (!strcmp(argv[i], "--mean-prompt")) mean_prompt_on = 1; /* h228 */
         else if (!strcmp(argv[i], "--gemm-each") && i + 1 < argc) dlp__llm_gemm_each = atoi(argv[++i]); /* h211 */
         else if (!strcmp(argv[i], "--trtgen-mxfp4") && i + 1 < argc) dlp__llm_trtgen_mxfp4 = atoi(argv[++i]); /* h223 */
         else if (!strcmp(argv[i], "--trtgen-pf") && i + 1 < argc) /* h223: "A,ETA", the held-out fits */
