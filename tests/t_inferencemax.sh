@@ -1388,3 +1388,19 @@ mk_recipe 1 none 2026-01-05T10:00:00Z
 got=$(python3 tools/inferencemax/h216/srt_prefill_ep.py "$g" 2025-12-21 2026-01-06 | cut -d, -f1,3- | tr '\n' ';')
 check "srt_prefill_ep: ep 8 deepep on 2025-12-21, ep 1 on 2026-01-06, no line for low.yaml: got '$got'" \
   [ "$got" = "date,recipe,gpu,precision,isl,osl,concs,pw,ptp,pep,pa2a,dw,dtp,dep;2025-12-21,recipies/gb200-fp8/8k1k/mid.yaml,gb200,fp8,8192,1024,512x1024,5,8,8,deepep,1,32,32;2026-01-06,recipies/gb200-fp8/8k1k/mid.yaml,gb200,fp8,8192,1024,512x1024,5,8,1,none,1,32,32;" ]
+
+# h228: tools/inferencemax/nvfp4_cells.py part 2, the low-load composition
+# measured = model - prefill + F + s prefill, on three rows built by hand with
+# F = 50 ms, s = 0.5: (a 100, pf 40) -> y 130; (200, 100) -> 200; (300, 200)
+# -> 250.  The fit gives them back exactly (MAPE 0.0); before it, the model's
+# own MAPE is (30/130 + 0 + 50/250) / 3 = 14.4 %.
+h228="$tmp/h228_rows.csv"
+{
+  echo "backend,family,system,quant,phase,dp,conc,src_name,isl,osl,y_0,a_0,prefill_ms"
+  echo "trtllm,deepseek,b200_sxm,nvfp4,0,1,4,InferenceMAX-style dumps,1024,1024,130,100,40"
+  echo "trtllm,deepseek,b200_sxm,nvfp4,0,1,8,InferenceMAX-style dumps,8192,1024,200,200,100"
+  echo "trtllm,deepseek,b200_sxm,nvfp4,0,1,16,InferenceMAX-style dumps,8192,1024,250,300,200"
+} >"$h228"
+got=$(python3 tools/inferencemax/nvfp4_cells.py "$h228" "$tmp/no-such-dir" | grep '^   nvfp4  b200_sxm' | tr -s ' ')
+check "nvfp4_cells: F 50 ms, s 0.50, MAPE 14.4 -> 0.0 on the hand-built rows: got '$got'" \
+  [ "$got" = " nvfp4 b200_sxm n 3 F 50.0 ms s 0.50 MAPE 14.4 -> 0.0 %" ]
