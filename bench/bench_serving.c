@@ -2278,6 +2278,44 @@ static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char
     if (!pw) wl->ctx_host_ms = eager_ctx_ms;
 }
 
+/* h226: TensorRT-LLM's eager context steps priced at the eager engine's host
+ * time per layer, DLP__LLM_EAGER_LAYER_MS (0.210 ms, fitted on splitwise-sim's
+ * pre-graph vLLM: llm_serve.c EAGER_LAYER_MS; the size h224 gives vLLM's
+ * un-graphed prompt steps), x the model's layers, as wl->ctx_host_ms: the
+ * library adds it to every step that carries prompt tokens.  Which steps run
+ * eagerly: TensorRT-LLM's cuda_graph_config captures generation-only
+ * iterations; a context iteration is captured only under
+ * torch_compile_config.enable_piecewise_cuda_graph (h208).  Scopes (bits of
+ * --trt-eager-scope): 1 the aggregated DeepSeek rows h208 reads as eager
+ * (ds_piecewise, InferenceMAX runs and their db-dump twins); 2 every
+ * TensorRT-LLM prefill (context) worker: no srt-slurm recipe's prefill
+ * section sets torch_compile_config (h218), so each of its steps is a
+ * context step run eagerly; 4 the other aggregated TensorRT-LLM rows (no
+ * script of theirs sets piecewise graphs either: h213).  Counts by scope. */
+static double trt_eager_layer_ms = DLP__LLM_EAGER_LAYER_MS;
+static int trt_eager_scope = 3;
+static int trt_eager_count[3];
+static void trt_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
+                          const char *prec, int source, int64_t conc, int spec) {
+    dlp_llm_config c;
+    dlp_error e = {0};
+    char date[32], gpu[32];
+    if (!(trt_eager_layer_ms > 0) || wl->ctx_host_ms > 0 || dlp_llm_catalogue_get(model, &c, &e)) return;
+    int k, ds = strstr(model, "DeepSeek-") != NULL;
+    if (wl->phase == DLP_LLM_PREFILL_ONLY) k = 1;
+    else if (wl->phase != DLP_LLM_AGG) return;
+    else if (ds && (source == SRC_IMAX || source == SRC_DBDUMP) &&
+             (!strcmp(sys, "b200_sxm") || !strcmp(sys, "h200_sxm"))) {
+        row_keys(src, model, sys, date, gpu);
+        if (!strcmp(sys, "b200_sxm") && strlen(date) >= 10 && ds_piecewise(date, prec, wl, conc, spec)) return;
+        k = 0;
+    } else if (ds) return; /* DeepSeek rows h208 does not read (gap-analysis) */
+    else k = 2;
+    if (!(trt_eager_scope & (1 << k))) return;
+    trt_eager_count[k]++;
+    wl->ctx_host_ms = trt_eager_layer_ms * (double)c.num_hidden_layers;
+}
+
 /* A disaggregated run's client TTFT from its two workers (disagg_wait.h):
  * the prefill worker's TTFT, or, where the C clients outnumber the S decode
  * slots, the closed loop's wait for one; a slot is held for the decode
@@ -2602,6 +2640,7 @@ static void load_silicon(const char *root) {
                 if (use_mnt) recipe_max_tokens(&r->wl, v[cM], v[cSRC], v[cS], r->src, dp, conc, k);
                 recipe_moe_backend(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, dp, conc, k);
                 recipe_eager_ctx(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, conc, k);
+                trt_eager_ctx(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, conc, k);
             } else if (!strcmp(v[cB], "sglang")) {
                 r->wl.recv_interval = sglang_recv_interval(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
@@ -2687,6 +2726,7 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_PREFILL_ONLY};
             r->wl.sglang_a2a_none = sglang_a2a_none_of(v[cS], v[cP], v[cB], pep, dp, 0);
             r->redundant = rp ? rp->red_p : 0;
+            if (!strcmp(v[cB], "trtllm")) trt_eager_ctx(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, 0, 0);
             if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
             if (rp && trt_ctx_sim_on && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
             if (rp && !strcmp(rp->engine, "sglang") &&
@@ -3473,6 +3513,11 @@ static void imax_report(void) {
         printf("\naggregated TensorRT-LLM DeepSeek rows whose context iterations ran eagerly (no piecewise CUDA graph "
                "in the script; recipe_eager_ctx, h208): %d, given --eager-ctx-ms %g; piecewise, left: %d\n",
                eager_ctx_count[0], eager_ctx_ms, eager_ctx_count[1]);
+    if (trt_eager_count[0] + trt_eager_count[1] + trt_eager_count[2])
+        printf("\nTensorRT-LLM rows whose context steps run eagerly, at %g ms a layer (trt_eager_ctx, h226; "
+               "--trt-eager-layer-ms, --trt-eager-scope %d): aggregated DeepSeek %d, prefill workers %d, "
+               "other aggregated %d\n",
+               trt_eager_layer_ms, trt_eager_scope, trt_eager_count[0], trt_eager_count[1], trt_eager_count[2]);
     if (moe_dec_count)
         printf("\nTensorRT-LLM decode-worker rows at EP 1 whose recipe sets decode moe_config backend TRTLLM "
                "(tools/inferencemax/moe_backend.csv, h197; --decode-moe-backend %s): %d\n",
@@ -5656,6 +5701,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
         else if (!strcmp(argv[i], "--eager-ctx-ms") && i + 1 < argc) eager_ctx_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--eager-launch-us") && i + 1 < argc) eager_launch_us = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--trt-eager-layer-ms") && i + 1 < argc) trt_eager_layer_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--trt-eager-scope") && i + 1 < argc) trt_eager_scope = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--decode-moe-backend") && i + 1 < argc) dec_moe_gpu = argv[++i];
         else if (!strcmp(argv[i], "--no-max-tokens")) use_mnt = 0;
         else if (!strcmp(argv[i], "--amb-workers") && i + 1 < argc) amb_mode = atoi(argv[++i]); /* h220 */

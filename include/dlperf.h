@@ -1185,9 +1185,9 @@ typedef struct {
      * torch_compile_config.enable_piecewise_cuda_graph captures it.  Added to
      * the engine CPU part of every step with prompt tokens (the burst's and
      * the arriving prompt's), never to a decode-only step.
-     * Aggregated serving only; library and bench, no CLI yet.  0: none (the
-     * default; no size from a source yet, so nothing sets it but the bench's
-     * --eager-ctx-ms what-if). */
+     * Aggregated serving or a prefill worker (every one of its steps has
+     * prompt tokens); library and bench, no CLI yet.  0: none (the default;
+     * the bench sets it from the runs' scripts and recipes). */
     double ctx_host_ms;
 
     /* the run used TensorRT-LLM 0.11's generation attention (offline, engine

@@ -3034,6 +3034,18 @@ static void t_ctx_host_by_hand(void) {
     CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
     wl.phase = DLP_LLM_AGG, wl.ctx_host_ms = -1;
     CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_EINVAL);
+    /* h226: a prefill worker, one client: its one prompt step pays the host
+     * time once, so TTFT and the prompt's step (prefill_ms) each + 12.81 ms
+     * = 61 layers x 0.210 ms (DeepSeek-R1's size at the eager constant, the
+     * bench's trt_eager_ctx); nothing else in the step moves */
+    wl = (dlp_llm_workload){.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                            .concurrency = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .phase = DLP_LLM_PREFILL_ONLY};
+    CHECK(serve(llama, "h100-sxm", wl, &p0, &e) == DLP_OK);
+    wl.ctx_host_ms = 61 * 0.210;
+    CHECK(serve(llama, "h100-sxm", wl, &p1, &e) == DLP_OK);
+    CHECK_NEAR(p1.ttft_ms - p0.ttft_ms, 12.81, 1e-6);
+    CHECK_NEAR(p1.prefill_ms - p0.prefill_ms, 12.81, 1e-6);
+    CHECK_NEAR(p1.kv_handoff_ms, p0.kv_handoff_ms, 1e-12);
 }
 
 /* Redundant experts (wl.expert_slots; docs/llm.md, "Redundant experts

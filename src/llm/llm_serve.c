@@ -3849,15 +3849,18 @@ static dlp_status check_max_prefill(const dlp_llm_config *c, const dlp_llm_workl
     return DLP_OK;
 }
 
-/* An eager context iteration's host time (h208): a duration, aggregated. */
+/* An eager context iteration's host time (h208): a duration, aggregated
+ * serving or a prefill worker (h226: a TensorRT-LLM context worker runs
+ * context iterations only, none captured in a CUDA graph); a decode worker
+ * runs no prompt steps, so it has none to pay. */
 static dlp_status check_ctx_host(const dlp_llm_config *c, const dlp_llm_workload *wl, dlp_error *err) {
     if (wl->ctx_host_ms == 0) return DLP_OK;
     if (!(wl->ctx_host_ms > 0) || wl->ctx_host_ms > 1e4)
         return dlp__err(err, DLP_EINVAL, "%s: context-iteration host time %g ms: give 0 to 10,000 ms", c->id,
                         wl->ctx_host_ms);
-    if (wl->phase != DLP_LLM_AGG || wl->offline)
-        return dlp__err(err, DLP_EINVAL, "%s: the context-iteration host time is read only for aggregated serving "
-                        "(the runs it was measured on)", c->id);
+    if ((wl->phase != DLP_LLM_AGG && wl->phase != DLP_LLM_PREFILL_ONLY) || wl->offline)
+        return dlp__err(err, DLP_EINVAL, "%s: the context-iteration host time is read only for online serving "
+                        "with prompt steps (aggregated or a prefill worker)", c->id);
     return DLP_OK;
 }
 
