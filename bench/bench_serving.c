@@ -2293,7 +2293,7 @@ static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char
  * context step run eagerly; 4 the other aggregated TensorRT-LLM rows (no
  * script of theirs sets piecewise graphs either: h213).  Counts by scope. */
 static double trt_eager_layer_ms = DLP__LLM_EAGER_LAYER_MS;
-static int trt_eager_scope = 3;
+static int trt_eager_scope = 0; /* off by default: the family-wide form (7) fails, h226 */
 static int trt_eager_count[3];
 static void trt_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                           const char *prec, int source, int64_t conc, int spec) {

@@ -160,15 +160,19 @@ check "rows: recipe decode workers = 1 x 8 GPUs ep 8 dp 1 (c4, t36) and 2 client
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 1 { n++ } END { print n + 0 }' "$tmp/rows.csv")
 check "rows: 3 decode workers still unknown (c64, layout, c5): got $got" [ "$got" = 3 ]
 # h226: every TensorRT-LLM prefill (context) worker runs its steps eagerly (no
-# recipe's prefill section sets torch_compile_config): by default each step
-# pays DeepSeek-R1's 61 layers x 0.210 ms = 12.81 ms of host time, so every
-# prefill row's lone-prompt step (prefill_ms, column 30) is 12.81 ms longer
-# than with --trt-eager-layer-ms 0 and no decode row moves (column 16, TPOT).
+# recipe's prefill section sets torch_compile_config): with --trt-eager-scope 3
+# (off by default) each step pays DeepSeek-R1's 61 layers x 0.210 ms = 12.81 ms
+# of host time, so every prefill row's lone-prompt step (prefill_ms, column 30)
+# is 12.81 ms longer than with --trt-eager-layer-ms 0 and no decode row moves
+# (column 16, TPOT); the default counts nothing.
 out_e0=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --trt-eager-layer-ms 0 \
   --rows "$tmp/rows_e0.csv" 2>&1)
-check "eager layers: the 7 prefill workers counted" grep -qF "aggregated DeepSeek 0, prefill workers 7, other aggregated 0" <<<"$out"
+out_e3=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --trt-eager-scope 3 \
+  --rows "$tmp/rows_e3.csv" 2>&1)
+check "eager layers: the 7 prefill workers counted" grep -qF "aggregated DeepSeek 0, prefill workers 7, other aggregated 0" <<<"$out_e3"
 check "eager layers: nothing counted at 0 ms" bash -c '! grep -qF "trt_eager_ctx" <<<"$0"' "$out_e0"
-got=$(paste -d, "$tmp/rows.csv" "$tmp/rows_e0.csv" | awk -F, -v n=50 'NR > 1 && $11 == 1 { d = $30 - $(n + 30);
+check "eager layers: nothing counted by default" bash -c '! grep -qF "trt_eager_ctx" <<<"$0"' "$out"
+got=$(paste -d, "$tmp/rows_e3.csv" "$tmp/rows_e0.csv" | awk -F, -v n=50 'NR > 1 && $11 == 1 { d = $30 - $(n + 30);
   p = p ((d > 12.80 && d < 12.82) ? "+" : "x") } NR > 1 && $11 == 2 { q = q ($16 == $(n + 16) ? "=" : "x") } END { print p, q }')
 check "eager layers: prefill steps + 12.81 ms, decode TPOT same: got '$got'" [ "$got" = "+++++++ =======" ]
 # h187: DLP_ROWS_TRT_STEPS=1 appends the recipe file and the library's
@@ -1034,11 +1038,11 @@ check "eager launches: 2 rows eager, 1742 launches, 1 piecewise" grep -qF "recip
 got=$(paste -d, <(awk -F, 'NR > 1 { print $7 }' "$tmp/rows25.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows25.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows24.csv") |
       awk -F, '{ d = $2 - $3; printf "%s:%s ", $1, (d > 17.41 && d < 17.43) ? "+17.42" : (d == 0 ? "same" : d) }')
 check "eager launches: TTFT T1 T2 + 17.42 ms, T4 same: got '$got'" [ "$got" = "4:+17.42 4:+17.42 64:same " ]
-# h226: by default the same eager rows at the eager engine's host time per
+# h226: with --trt-eager-scope 3 the same eager rows at the eager engine's host time per
 # layer (DLP__LLM_EAGER_LAYER_MS 0.210 ms) x DeepSeek-V3's 61 layers =
 # 12.81 ms a prompt step: T1 and T2 + 12.81 ms (one prompt step each, as
 # above), T4 (piecewise) the same; --trt-eager-layer-ms 0 (rows24) is before.
-out26=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --rows "$tmp/rows26.csv" 2>&1)
+out26=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --trt-eager-scope 3 --rows "$tmp/rows26.csv" 2>&1)
 check "eager layers: 2 aggregated DeepSeek rows, no prefill worker" grep -qF "at 0.21 ms a layer (trt_eager_ctx, h226; --trt-eager-layer-ms, --trt-eager-scope 3): aggregated DeepSeek 2, prefill workers 0, other aggregated 0" <<<"$out26"
 got=$(paste -d, <(awk -F, 'NR > 1 { print $7 }' "$tmp/rows26.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows26.csv") <(awk -F, 'NR > 1 { print $14 }' "$tmp/rows24.csv") |
       awk -F, '{ d = $2 - $3; printf "%s:%s ", $1, (d > 12.80 && d < 12.82) ? "+12.81" : (d == 0 ? "same" : d) }')
