@@ -24,7 +24,8 @@ relative error over T <= 32 (decode sizes; bigger batches are left to the
 GEMM curve, which the serving model takes the max with), one fit per
 format class (16-bit; fp8, per-tensor and block pooled).  Prints the refits
 leaving out each GPU and each engine, and the error per kernel.
-Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute]
+Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute] [--hits table] [--selftest]
+(--hits table: the hits the balanced router really made, table_hits; h227)
 (--compute adds a fourth term, the expert FLOPs at the GPU's dense peak /
 eta_c, and reports whether it helps.)
 """
@@ -76,6 +77,19 @@ def load(path, max_tokens, cls):
                          'shape': (H, I, E, k), 'tp': tp, 'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
                          'f': flops / PEAK[(r['gpu'], min(cls, 16 if cls == 16 else 8))] * 1e6, 'y': float(r['latency_us'])})
     return rows
+
+
+def selftest():
+    """table_hits against counts worked by hand from balanced_logits: E 128,
+    k 8 (stride 16): 2 tokens take 0, 16, ..., 112 and 8, 24, ..., 120 (16
+    experts), 16 tokens (t + 16 j) mod 128, every expert once (128); E 32,
+    k 4 (stride 8), 4 tokens: 2t + 8j, {0, 2, 4, 6} + {0, 8, 16, 24} (16);
+    one token of E 256, k 8: 8."""
+    cases = (((2, 128, 8), 16), ((16, 128, 8), 128), ((4, 32, 4), 16), ((1, 256, 8), 8), ((64, 128, 8), 128))
+    bad = [(a, want, table_hits(*a)) for a, want in cases if table_hits(*a) != want]
+    print("selftest:", "ok" if not bad else f"FAILED {bad}")
+    if bad:
+        sys.exit(1)
 
 
 def feats(q, npar):
@@ -150,6 +164,9 @@ def main():
             max_tokens = int(args.pop(0))
         elif a == '--compute':
             npar = 4
+        elif a == '--selftest':
+            selftest()
+            return
         elif a == '--hits' and args:
             global HITS
             HITS = args.pop(0)
