@@ -1161,10 +1161,9 @@ static const double *moe_fit(int kind, int engine) {
  * tables' router made (MOE_FIT16_HITS, MOE_FITFP8_HITS, h227); f itself
  * where it has none (W4A16, nvfp4). */
 static const double *moe_fit_hits(const double *f) {
-    if (f == MOE_FITFP8_TRT_BW) return MOE_FITFP8_TRT_BW_HITS;
     for (int e = DLP_LLM_ENGINE_MODERN; e <= DLP_LLM_ENGINE_TRTLLM; e++) {
         if (f == MOE_FIT16[e]) return MOE_FIT16_HITS[e];
-        if (f == MOE_FITFP8[e]) return MOE_FITFP8_HITS[e];
+        if (f == MOE_FITFP8[e] && e != DLP_LLM_ENGINE_TRTLLM) return MOE_FITFP8_HITS[e];
     }
     return f;
 }
