@@ -1160,6 +1160,21 @@ static void t_moe_16_fp8_kernels(void) {
     /* prefill: the curve's time, above the kernel's 48 x 342.2 us */
     double pf = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
     CHECK(pf * 1e6 > 48 * 625.0);
+    /* h227's what-if, the refit on the tables' true hits (MOE_FIT16_HITS /
+     * MOE_FITFP8_HITS, vLLM): by hand, the same 51.615 experts hit of 8
+     * tokens; bf16 per expert 0.169 + 9,437,184 / (1.017 x 4.8e12) s =
+     * 2.10218 us, a layer 23.1 + 51.615 x 2.10218 = 131.604 us, x 48 =
+     * 6.317 ms (was 7.215); fp8 0.021 + 4,718,592 / (0.922 x 4.8e12) s =
+     * 1.08720 us, 33.3 + 51.615 x 1.08720 = 89.416 us, x 48 = 4.292 ms.  The
+     * prompt step keeps the engine's row: unchanged. */
+    dlp__llm_moe_hits_fit = 1;
+    double bf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), f8_h = expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0);
+    double pf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
+    dlp__llm_moe_hits_fit = 0;
+    CHECK_NEAR(bf_h * 1e3, 6.317, 0.02 * 6.317);
+    CHECK_NEAR(f8_h * 1e3, 4.292, 0.02 * 4.292);
+    CHECK_NEAR(pf_h, pf, 1e-12);
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), bf, 1e-12); /* off again */
 }
 
 /* TensorRT-LLM's TRTLLM MoE backend on Blackwell (h188, MOE_FITFP8_TRTGEN

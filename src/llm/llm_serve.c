@@ -861,8 +861,8 @@ static const double MOE_FITFP8[4][3] = {
  * 16 tokens read all 128 experts, the draw says 82).  Its power-law router
  * (power_law_logits_v3, alpha 1.01), played, leaves the busiest EP rank
  * about the uniform draw's distinct experts (+-20 %), so decode steps keep
- * experts_hit and take these constants; steps with prompt tokens keep the
- * rows above (moe_fit_pf).  {t0 us, c us, eta}; in-sample / leave-one-GPU /
+ * experts_hit and take these constants (moe_fit_hits, off by default);
+ * steps with prompt tokens keep the rows above (moe_fit_pf).  {t0 us, c us, eta}; in-sample / leave-one-GPU /
  * leave-one-shape MAPE in docs/llm.md (h227); tools/moe/fit_16_fp8_moe.py
  * --hits table.  A fit on kernel tables, not on serving rows. */
 static const double MOE_FIT16_HITS[4][3] = {
@@ -1157,13 +1157,21 @@ static const double *moe_fit(int kind, int engine) {
     return NULL;
 }
 
-/* The decode steps' row of fitted MoE kernel f: its refit on the hits the
- * tables' router made (MOE_FIT16_HITS, MOE_FITFP8_HITS, h227); f itself
- * where it has none (W4A16, nvfp4). */
+/* The decode steps' row of fitted MoE kernel f under the what-if
+ * dlp__llm_moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 (the
+ * default) f itself; 1 its refit on the hits the tables' router made
+ * (MOE_FIT16_HITS, MOE_FITFP8_HITS, MOE_FITFP8_TRT_BW_HITS); 2 the same
+ * but TensorRT-LLM's block fp8, the one kernel the refit fits worse on the
+ * tables.  Off by default: the headline TTFT worsens (docs/llm.md, h227).
+ * W4A16 and nvfp4 have no refit. */
+int dlp__llm_moe_hits_fit;
 static const double *moe_fit_hits(const double *f) {
+    int mode = dlp__llm_moe_hits_fit;
+    if (mode < 1 || mode > 2) return f;
+    if (f == MOE_FITFP8_TRT_BW) return mode == 1 ? MOE_FITFP8_TRT_BW_HITS : f;
     for (int e = DLP_LLM_ENGINE_MODERN; e <= DLP_LLM_ENGINE_TRTLLM; e++) {
         if (f == MOE_FIT16[e]) return MOE_FIT16_HITS[e];
-        if (f == MOE_FITFP8[e] && e != DLP_LLM_ENGINE_TRTLLM) return MOE_FITFP8_HITS[e];
+        if (f == MOE_FITFP8[e]) return mode == 2 && e == DLP_LLM_ENGINE_TRTLLM ? f : MOE_FITFP8_HITS[e];
     }
     return f;
 }
