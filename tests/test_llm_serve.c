@@ -1162,6 +1162,15 @@ static double expert_parts_s(const dlp_llm_config *c, const dlp_device *d, int q
     return parts_experts_s(&p);
 }
 
+/* The experts' time of a decode step of 8 tokens under workload w (h227). */
+static double trt_expert_parts_s(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *w) {
+    int cdt = dlp_llm_compute_dtype(d, (dlp_quant)w->quant, NULL, 0);
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    if (dlp__llm_iter_parts(c, d, w, cdt, 2.0, 8, 1.0, 0, 0, &p, &e) != DLP_OK) return -1;
+    return parts_experts_s(&p);
+}
+
 static void t_moe_16_fp8_kernels(void) {
     const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
     const dlp_device *a100 = dlp_devdb_find(db, "a100"), *mi300 = dlp_devdb_find(db, "mi300x");
@@ -1193,6 +1202,42 @@ static void t_moe_16_fp8_kernels(void) {
     /* prefill: the curve's time, above the kernel's 48 x 342.2 us */
     double pf = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
     CHECK(pf * 1e6 > 48 * 625.0);
+    /* h227's what-if, the refit on the tables' true hits (MOE_FIT16_HITS /
+     * MOE_FITFP8_HITS, vLLM): by hand, the same 51.615 experts hit of 8
+     * tokens; bf16 per expert 0.169 + 9,437,184 / (1.017 x 4.8e12) s =
+     * 2.10218 us, a layer 23.1 + 51.615 x 2.10218 = 131.604 us, x 48 =
+     * 6.317 ms (was 7.215); fp8 0.021 + 4,718,592 / (0.922 x 4.8e12) s =
+     * 1.08720 us, 33.3 + 51.615 x 1.08720 = 89.416 us, x 48 = 4.292 ms.  The
+     * prompt step keeps the engine's row: unchanged. */
+    dlp__llm_moe_hits_fit = 1;
+    double bf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), f8_h = expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0);
+    double pf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
+    dlp__llm_moe_hits_fit = 0;
+    CHECK_NEAR(bf_h * 1e3, 6.317, 0.02 * 6.317);
+    CHECK_NEAR(f8_h * 1e3, 4.292, 0.02 * 4.292);
+    CHECK_NEAR(pf_h, pf, 1e-12);
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), bf, 1e-12); /* off again */
+    /* mode 3: TensorRT-LLM's block fp8 on Hopper under EP from its EP rows
+     * (MOE_FITFP8_TRT_EP_HITS: 24.0, 0.507, 0.903).  By hand, 2 x H100 (3.35
+     * TB/s), EP 2, 8 decode tokens: 64 (1 - (120/128)^8) = 25.811 local
+     * experts hit; per expert 0.507 + 4,718,592 / (0.903 x 3.35e12) s =
+     * 0.507 + 1.55984 = 2.06684 us, a layer 24.0 + 25.811 x 2.06684 =
+     * 77.347 us, x 48 = 3.713 ms; EP 1 keeps the engine's row. */
+    const dlp_device *h100 = dlp_devdb_find(db, "h100");
+    CHECK(h100 != NULL);
+    if (h100) {
+        dlp_llm_workload w2 = {.quant = DLP_QT_FP8, .n_gpus = 2, .ep = 2, .kv_dtype = DLP_DT_BFLOAT16,
+                               .engine = DLP_LLM_ENGINE_TRTLLM};
+        dlp_llm_workload w1 = w2;
+        w1.ep = 1;
+        double ep_off = trt_expert_parts_s(&c, h100, &w2), one_off = trt_expert_parts_s(&c, h100, &w1);
+        dlp__llm_moe_hits_fit = 3;
+        double ep_on = trt_expert_parts_s(&c, h100, &w2), one_on = trt_expert_parts_s(&c, h100, &w1);
+        dlp__llm_moe_hits_fit = 0;
+        CHECK_NEAR(ep_on * 1e3, 3.713, 0.02 * 3.713);
+        CHECK(ep_on < ep_off);
+        CHECK_NEAR(one_on, one_off, 1e-12);
+    }
 }
 
 /* TensorRT-LLM's TRTLLM MoE backend on Blackwell (h188, MOE_FITFP8_TRTGEN

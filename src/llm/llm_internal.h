@@ -190,6 +190,10 @@ extern double dlp__llm_trt_xqa_bpc;
  * trt011_host_s, docs/llm.md "h222"): a what-if, 0 (the default) none; set
  * by bench_serving --trt011-layer-ms only. */
 extern double dlp__llm_trt011_layer_ms;
+/* decode steps' MoE kernel refit on the tables' true hits: 0 off (default),
+ * 1 every refit, 2 all but TensorRT-LLM block fp8, 3 TensorRT-LLM block
+ * fp8 on Hopper under EP from its EP rows, 4 both 2 and 3 (h227, a what-if) */
+extern int dlp__llm_moe_hits_fit;
 /* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
  * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
 extern int dlp__llm_floor_sm_draw;

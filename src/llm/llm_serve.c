@@ -864,6 +864,40 @@ static const double MOE_FITFP8[4][3] = {
     [DLP_LLM_ENGINE_SGLANG] = {21.3, 0.167, 0.769},
     [DLP_LLM_ENGINE_TRTLLM] = {36.2, 1.027, 0.831},
 };
+/* The same rows refitted with the experts they really hit (issue 22, h227):
+ * aiconfigurator's balanced router (collector/helper.py balanced_logits,
+ * 095f58a5) spreads T tokens over min(E, T k) experts, not the uniform
+ * draw's E (1 - (1 - k/E)^T) the rows above were fitted with (Qwen3-235B's
+ * 16 tokens read all 128 experts, the draw says 82).  Its power-law router
+ * (power_law_logits_v3, alpha 1.01), played, leaves the busiest EP rank
+ * about the uniform draw's distinct experts (+-20 %), so decode steps keep
+ * experts_hit and take these constants (moe_fit_hits, off by default);
+ * steps with prompt tokens keep the rows above (moe_fit_pf).  {t0 us, c us, eta}; in-sample / leave-one-GPU /
+ * leave-one-shape MAPE in docs/llm.md (h227); tools/moe/fit_16_fp8_moe.py
+ * --hits table.  A fit on kernel tables, not on serving rows. */
+static const double MOE_FIT16_HITS[4][3] = {
+    [DLP_LLM_ENGINE_MODERN] = {23.1, 0.169, 1.017},
+    [DLP_LLM_ENGINE_VLLM_V0] = {23.1, 0.169, 1.017},
+    [DLP_LLM_ENGINE_SGLANG] = {19.0, 0.078, 0.870},
+    [DLP_LLM_ENGINE_TRTLLM] = {30.9, 0.142, 0.919},
+};
+static const double MOE_FITFP8_HITS[4][3] = {
+    [DLP_LLM_ENGINE_MODERN] = {33.3, 0.021, 0.922},
+    [DLP_LLM_ENGINE_VLLM_V0] = {33.3, 0.021, 0.922},
+    [DLP_LLM_ENGINE_SGLANG] = {23.5, 0.091, 0.902},
+    [DLP_LLM_ENGINE_TRTLLM] = {40.1, 0.626, 0.949},
+};
+static const double MOE_FITFP8_TRT_BW_HITS[3] = {42.8, 0.636, 0.762};
+/* TensorRT-LLM's block-fp8 CUTLASS MoE on Hopper under expert parallelism
+ * (h227): the rows above are EP 1 rows, and on the same tables' EP > 1 rows
+ * (4,860, H100 / H200, T <= 32, balanced) the TensorRT-LLM row prices a
+ * rank's module at a median 1.22x (MAPE 28.4 %: t0 and c too high, eta too
+ * low for a rank's whole experts).  Refit on those rows with the local
+ * experts the router really hit: MAPE 11.7 %, leaving out each GPU 11.8 /
+ * 11.9 %, each model shape 12.0 % (tools/moe/fit_trt_fp8_ep_moe.py).
+ * {t0 us, c us, eta}.  A fit on kernel tables, not on serving rows. */
+static const double MOE_FITFP8_TRT_EP_HITS[3] = {24.0, 0.507, 0.903};
+
 /* TensorRT-LLM's block-fp8 MoE on Blackwell (issue 22, h205): the row above
  * pools two kernels, CUTLASS on Hopper (the tables' moe_torch_flow_cutlass,
  * H100 / H200) and DeepGEMM on Blackwell (deepgemm, B200: the backend the
@@ -1140,6 +1174,28 @@ static const double *moe_fit(int kind, int engine) {
     if (kind == DLP__MOEK_16) return MOE_FIT16[engine];
     if (kind == DLP__MOEK_FP8) return MOE_FITFP8[engine];
     return NULL;
+}
+
+/* The decode steps' row of fitted MoE kernel f under the what-if
+ * dlp__llm_moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 (the
+ * default) f itself; 1 its refit on the hits the tables' router made
+ * (MOE_FIT16_HITS, MOE_FITFP8_HITS, MOE_FITFP8_TRT_BW_HITS); 2 the same
+ * but TensorRT-LLM's block fp8, the one kernel the refit fits worse on the
+ * tables; 3 only TensorRT-LLM's block fp8 on Hopper under EP > 1 from its
+ * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3.  Off by default
+ * (docs/llm.md, h227).  W4A16 and nvfp4 have no refit. */
+int dlp__llm_moe_hits_fit;
+static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) {
+    int mode = dlp__llm_moe_hits_fit;
+    const double *trt8 = MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM];
+    if ((mode == 3 || mode == 4) && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
+    if (mode < 1 || mode == 3 || mode > 4) return f;
+    if (f == MOE_FITFP8_TRT_BW) return mode == 1 ? MOE_FITFP8_TRT_BW_HITS : f;
+    for (int e = DLP_LLM_ENGINE_MODERN; e <= DLP_LLM_ENGINE_TRTLLM; e++) {
+        if (f == MOE_FIT16[e]) return MOE_FIT16_HITS[e];
+        if (f == MOE_FITFP8[e]) return mode != 1 && e == DLP_LLM_ENGINE_TRTLLM ? f : MOE_FITFP8_HITS[e];
+    }
+    return f;
 }
 
 /* Does the run's TensorRT-LLM take the trtllm-gen kernel for its experts
@@ -2847,6 +2903,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
      * Hopper CUTLASS kernel the pooled row also fits (MOE_FITFP8_TRT_BW) */
     if (s->moe_fit == MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM] && d->cc_major >= 10) s->moe_fit = MOE_FITFP8_TRT_BW;
     s->moe_fit_pf = s->moe_fit;
+    s->moe_fit = moe_fit_hits(s->moe_fit, s->ep, d);
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);

@@ -24,14 +24,33 @@ relative error over T <= 32 (decode sizes; bigger batches are left to the
 GEMM curve, which the serving model takes the max with), one fit per
 format class (16-bit; fp8, per-tensor and block pooled).  Prints the refits
 leaving out each GPU and each engine, and the error per kernel.
-Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute]
+Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute] [--hits table] [--selftest]
+(--hits table: the hits the balanced router really made, table_hits; h227)
 (--compute adds a fourth term, the expert FLOPs at the GPU's dense peak /
 eta_c, and reports whether it helps.)
 """
 import csv
+import math
 import os
 import sys
 from collections import defaultdict
+
+# --hits table (issue 22, h227): the distinct experts the tables' rows really
+# hit.  aiconfigurator's "balanced" router (collector/helper.py
+# balanced_logits, 095f58a5) is no random draw: token t takes experts
+# (t + j ceil(E/k)) mod E (T >= ceil(E/k)), else (t ceil(E/k) / T + j
+# ceil(E/k)) mod E, truncated; so T tokens hit min(E, T k) experts where the
+# uniform-random count E (1 - (1 - k/E)^T) the default fit uses says fewer.
+HITS = 'uniform'
+
+
+def table_hits(T, E, k):
+    """The distinct experts balanced_logits routes T tokens to (above)."""
+    stride, seen = math.ceil(E / k), set()
+    for t in range(T):
+        for j in range(k):
+            seen.add((t + j * stride) % E if T >= stride else int(math.fmod(t * stride / T + j * stride, E)))
+    return len(seen)
 
 BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}   # data/devices.json mem_bandwidth_gbs
 PEAK = {('h100', 16): 989.4e12, ('h200', 16): 989.4e12, ('b200', 16): 2250e12,   # dense tensor peaks,
@@ -51,13 +70,26 @@ def load(path, max_tokens, cls):
                                                           'moe_ep'))
             if T > max_tokens or r['gpu'] not in BW or ep != 1 or CLASS.get(r['dtype']) != cls:
                 continue
-            hit = E * (1.0 - (1.0 - min(1.0, k / E)) ** T)
+            hit = table_hits(T, E, k) if HITS == 'table' else E * (1.0 - (1.0 - min(1.0, k / E)) ** T)
             slice_b = 3.0 * H * I / tp * (2.0 if cls == 16 else 1.0)
             flops = 2.0 * T * k * 3.0 * H * I / tp
             rows.append({'gpu': r['gpu'], 'engine': r['framework'], 'kernel': r['kernel'], 'dtype': r['dtype'],
                          'shape': (H, I, E, k), 'tp': tp, 'T': T, 'hit': hit, 'x': hit * slice_b / BW[r['gpu']] * 1e6,
                          'f': flops / PEAK[(r['gpu'], min(cls, 16 if cls == 16 else 8))] * 1e6, 'y': float(r['latency_us'])})
     return rows
+
+
+def selftest():
+    """table_hits against counts worked by hand from balanced_logits: E 128,
+    k 8 (stride 16): 2 tokens take 0, 16, ..., 112 and 8, 24, ..., 120 (16
+    experts), 16 tokens (t + 16 j) mod 128, every expert once (128); E 32,
+    k 4 (stride 8), 4 tokens: 2t + 8j, {0, 2, 4, 6} + {0, 8, 16, 24} (16);
+    one token of E 256, k 8: 8."""
+    cases = (((2, 128, 8), 16), ((16, 128, 8), 128), ((4, 32, 4), 16), ((1, 256, 8), 8), ((64, 128, 8), 128))
+    bad = [(a, want, table_hits(*a)) for a, want in cases if table_hits(*a) != want]
+    print("selftest:", "ok" if not bad else f"FAILED {bad}")
+    if bad:
+        sys.exit(1)
 
 
 def feats(q, npar):
@@ -132,8 +164,14 @@ def main():
             max_tokens = int(args.pop(0))
         elif a == '--compute':
             npar = 4
+        elif a == '--selftest':
+            selftest()
+            return
+        elif a == '--hits' and args:
+            global HITS
+            HITS = args.pop(0)
         else:
-            sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute)")
+            sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute, --hits table)")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'aic_moe_16_fp8.csv')
     for cls in (16, 8, 9):
         rows = load(path, max_tokens, cls)
