@@ -1429,3 +1429,23 @@ h228="$tmp/h228_rows.csv"
 got=$(python3 tools/inferencemax/nvfp4_cells.py "$h228" "$tmp/no-such-dir" | grep '^   nvfp4  b200_sxm' | tr -s ' ')
 check "nvfp4_cells: F 50 ms, s 0.50, MAPE 14.4 -> 0.0 on the hand-built rows: got '$got'" \
   [ "$got" = " nvfp4 b200_sxm n 3 F 50.0 ms s 0.50 MAPE 14.4 -> 0.0 %" ]
+
+# h230: tools/inferencemax/prompt_draw_refit.py on three vLLM rows built by
+# hand, burst and steady TTFT equal (the burst weights stay compiled, 0.14 and
+# 0.17: nothing moves them).  Front
+# end t = sum (y - (a - req)) / y^2 / sum 1 / y^2 over the aggregated rows
+# (100, 90, 20) -> 30 and (200, 170, 20) -> 50: (30e-4 + 50 x 2.5e-5) /
+# 1.25e-4 = 34.0 ms.  Errors compiled 10, 15 and (prefill worker 100, 80)
+# 20 % -> 15.00 %; refit 104, 184, 94: 4, 8, 6 % -> 6.00 %.  Leave-one-GPU-
+# out (rows 1, 3 on x, row 2 on z): t 50 on x (120, 110: 20, 10 %), t 30 on
+# z (180: 10 %) -> 13.33 %; one family, nothing to fit it on: 15.00 %.
+h230="$tmp/h230_rows.csv"
+{
+  echo "set,phase,backend,mixed,lockstep,system,family,y_0,a_0,req_ms,ttft_burst_ms,ttft_steady_ms"
+  echo "silicon,0,vllm,0,0,x,llama,100,90,20,5,5"
+  echo "silicon,0,vllm,0,0,z,llama,200,170,20,5,5"
+  echo "silicon,1,vllm,0,0,x,llama,100,80,20,5,5"
+} >"$h230"
+got=$(python3 tools/inferencemax/prompt_draw_refit.py "$h230" | grep -E '^(refit|TTFT|held)' | tr -s ' ' | tr '\n' ';')
+check "prompt_draw_refit: vllm 34.0 ms, 15.00 -> 6.00 %, held out 13.33 / 15.00 %: got '$got'" \
+  [ "$got" = "refit: burst weights decode-first 0.14, prefill-first 0.17; front ends vllm 34.0 ms;TTFT (aggregated + prefill workers) 3 rows: compiled 15.00 %, refit in-sample 6.00 %;held out (both phases): leave-one-GPU-out 13.33 %, leave-one-family-out 15.00 %;" ]
