@@ -5242,18 +5242,26 @@ static int ibt_row(const row_t *r) {
     return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_TRTLLM && isfinite(r->y[T_E2E]);
 }
 
-/* The row's e2e at rate bpc (< 0: no floor); NAN if it is refused. */
-static double ibt_e2e(const row_t *r, double bpc) {
+/* Row r predicted with one library knob (a dlp__llm_knob field) at v and
+ * the field restored after: the refit scans below (the TensorRT-LLM block
+ * rate, 0.11's host time, the memory share) each ask the model one what-if
+ * a row.  Nonzero if the row is refused. */
+static int predict_with(const row_t *r, double *knob, double v, dlp_llm_prediction *p) {
     dlp_error e = {0};
     dlp_llm_config c;
-    dlp_llm_prediction p;
     const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return NAN;
-    double was = dlp__llm_knob.trt_cta_bpc;
-    dlp__llm_knob.trt_cta_bpc = bpc;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_knob.trt_cta_bpc = was;
-    return bad ? NAN : p.e2e_ms;
+    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 1;
+    double was = *knob;
+    *knob = v;
+    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, p, &e);
+    *knob = was;
+    return bad;
+}
+
+/* The row's e2e at rate bpc (< 0: no floor); NAN if it is refused. */
+static double ibt_e2e(const row_t *r, double bpc) {
+    dlp_llm_prediction p;
+    return predict_with(r, &dlp__llm_knob.trt_cta_bpc, bpc, &p) ? NAN : p.e2e_ms;
 }
 
 /* e2e MAPE of column k of P (k = IBT_NR: no floor) over the rows in
@@ -5394,16 +5402,8 @@ static int ibl_row(const row_t *r) {
 
 /* The row at host time ms a layer: e2e, power and energy in v[0..2]. */
 static int ibl_predict(const row_t *r, double ms, double v[3]) {
-    dlp_error e = {0};
-    dlp_llm_config c;
     dlp_llm_prediction p;
-    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
-    double was = dlp__llm_knob.trt011_layer_ms;
-    dlp__llm_knob.trt011_layer_ms = ms;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_knob.trt011_layer_ms = was;
-    if (bad) return 0;
+    if (predict_with(r, &dlp__llm_knob.trt011_layer_ms, ms, &p)) return 0;
     v[0] = p.e2e_ms, v[1] = p.power_per_gpu_w, v[2] = p.energy_j;
     return 1;
 }
@@ -5500,16 +5500,8 @@ static int ibp_row(const row_t *r) {
 
 /* The row at share pm: power and energy as scored, in v[0..1]. */
 static int ibp_predict(const row_t *r, double pm, double v[2]) {
-    dlp_error e = {0};
-    dlp_llm_config c;
     dlp_llm_prediction p;
-    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
-    double was = dlp__llm_knob.p_fit_mem;
-    dlp__llm_knob.p_fit_mem = pm;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_knob.p_fit_mem = was;
-    if (bad || !(p.power_per_gpu_w > 0)) return 0;
+    if (predict_with(r, &dlp__llm_knob.p_fit_mem, pm, &p) || !(p.power_per_gpu_w > 0)) return 0;
     double T = p.e2e_ms * 1e-3, P = p.power_per_gpu_w, pw = P;
     if (r->wl.engine != DLP_LLM_ENGINE_TRTLLM && !ib_tail_off && T > 0) pw = (P * T + r->idle_w) / (T + 1.0);
     v[0] = pw, v[1] = p.energy_j * pw / P;
