@@ -1660,6 +1660,49 @@ static void t_sglang_batch_by_hand(void) {
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL);
 }
 
+/* The B200 8k recipes' DeepSeek-R1 prefill worker (srt-slurm
+ * recipes/b200-fp8/8k1k_stp_maxtpt_*.yaml: TP 8, data-parallel-size 8,
+ * chunked-prefill-size 65,536, max-prefill-tokens 8,192) at expert
+ * parallelism ep, with or without --moe-a2a-backend none (h215, h219). */
+static dlp_llm_workload b200_8k_dp8_prefill(int ep, int a2a_none) {
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = ep, .attn_dp = 8, .concurrency = 64,
+                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
+                           .phase = DLP_LLM_PREFILL_ONLY, .sglang_a2a_none = a2a_none};
+    return wl;
+}
+
+/* That worker's prompt costs the step of all 8 ranks' prompts (a rank's
+ * chunk 65,536 / 8 = 8,192, max-prefill-tokens 8,192: one prompt a rank a
+ * step); `what` names the layout in the line printed. */
+static void check_busy_rank_step(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                 const char *what) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(c, d, db, wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double busy = sglang_step_s(c, d, wl, 8.0) * 1e3;
+    printf("  8k, DP 8, %s: %.3f ms a prompt (want the 8-prompt step %.3f)\n", what, p.prefill_ms, busy);
+    CHECK(busy > 0);
+    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+}
+
+/* Its 65,536-token prompt step's MoE collectives when SGLang gathers the
+ * extend batch (SUM_LEN, dp_attention.py): 2 x 58 MoE layers x an
+ * all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16 activations), no
+ * attention all-reduce (attention TP 1).  Returns that want. */
+static double check_sum_len_gather(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                   const char *what) {
+    dlp_error e = {0};
+    dlp__llm_parts parts;
+    int cdt = dlp_llm_compute_dtype(d, wl->quant, NULL, 0);
+    CHECK(dlp__llm_iter_parts(c, d, wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
+    printf("  8k x 8 ranks, %s: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", what, parts.comm_s * 1e3,
+           ar * 1e3);
+    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    return ar;
+}
+
 /* h215: an SGLang attention-DP prefill worker without expert parallelism
  * serves a busy rank's prompt at the lockstep step of every rank's prompts.
  * By hand, the B200 8k recipes' prefill worker (srt-slurm
@@ -1675,29 +1718,16 @@ static void t_sglang_busy_rank_by_hand(void) {
     dlp_llm_config c;
     CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
     const dlp_device *d = dlp_devdb_find(db, "b200");
-    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
-                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 1, .attn_dp = 8, .concurrency = 64,
-                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
-                           .phase = DLP_LLM_PREFILL_ONLY};
-    dlp_llm_prediction p;
-    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
-    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
-    printf("  8k, DP 8, EP 1: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
-    CHECK(busy > 0);
-    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+    dlp_llm_workload wl = b200_8k_dp8_prefill(1, 0);
+    check_busy_rank_step(&c, d, &wl, "EP 1");
     /* the step's MoE collectives: SGLang gathers an extend batch under DP
      * by an all-reduce of the sum-length buffer and reduces the sharded
      * experts' output by another (SUM_LEN, dp_attention.py): 2 x 58 MoE
      * layers x an all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16
      * activations) = 939,524,096 B; no attention all-reduce (attention TP 1) */
-    dlp__llm_parts parts;
-    int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
-    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
-    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
-    printf("  8k x 8 ranks, EP 1: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", parts.comm_s * 1e3,
-           ar * 1e3);
-    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    check_sum_len_gather(&c, d, &wl, "EP 1");
     wl.ep = 8;
+    dlp_llm_prediction p;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
     double busy_ep = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
     printf("  8k, DP 8, EP 8: %.3f ms a prompt (the 8-prompt step %.3f)\n", p.prefill_ms, busy_ep);
@@ -1720,23 +1750,11 @@ static void t_sglang_a2a_none_by_hand(void) {
     dlp_llm_config c;
     CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
     const dlp_device *d = dlp_devdb_find(db, "b200");
-    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
-                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 64,
-                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
-                           .phase = DLP_LLM_PREFILL_ONLY, .sglang_a2a_none = 1};
+    dlp_llm_workload wl = b200_8k_dp8_prefill(8, 1);
+    double ar = check_sum_len_gather(&c, d, &wl, "EP 8, a2a none");
+    check_busy_rank_step(&c, d, &wl, "EP 8, a2a none");
     int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
     dlp__llm_parts parts;
-    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
-    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
-    printf("  8k x 8 ranks, EP 8, a2a none: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n",
-           parts.comm_s * 1e3, ar * 1e3);
-    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
-    dlp_llm_prediction p;
-    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
-    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
-    printf("  8k, DP 8, EP 8, a2a none: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
-    CHECK(busy > 0);
-    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
     /* a decode step of 512 sequences: the EP-1 worker's collectives */
     double dec[2];
     for (int i = 0; i < 2; i++) {
