@@ -190,22 +190,38 @@ double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, dou
  * thread-safe: a caller sets a field, predicts and restores it on one
  * thread. */
 typedef struct dlp__llm_knobs {
-    int ttft_sim;          /* aggregated closed loop's TTFT simulated step by step (sim_ttft; "h152"): 0 off, --ttft-sim */
-    int rocm_floor_off;    /* 1: vLLM ROCm's CDNA3 GEMM floor and V1 re-reads left out ("h160", "h184"), --no-rocm-floor */
-    double rocm_gemm_c;    /* CDNA3 GEMM floor's FLOP per CU per clock; 0 DLP__LLM_ROCM_GEMM_PER_CU_CLK ("h160") */
-    double rocm_v1_eta;    /* paged attention V1 re-reads' bandwidth share; 0 DLP__LLM_ROCM_V1_ETA ("h184") */
-    int trt_evict;         /* 1: TensorRT-LLM admitted as vLLM, preempting (h185's before), --vllm-admission */
-    int fused_elem;        /* element-wise work as the engines' fused kernels (fused_elem, "h198"): 0 off, --fused-elem */
-    double fused_eta;      /* those kernels' DRAM bandwidth share; 0 FUSED_ELEM_ETA ("h198"), --fused-eta */
-    int gemm_each;         /* each GEMM call its own kernel on the curve (gemm_kadd, "h211"): -1 with fused_elem, 0 never, 1 always */
-    int trtgen_mxfp4;      /* gpt-oss mxfp4 under trtllm-gen ("h223"): bits 1 padding, 2 fused block, 4 prefill fit; 7 all */
-    double trtgen_pf[2];   /* that prefill fit {a us, eta} ("h223"), --trtgen-pf for the held-out runs */
-    double trt_cta_bpc;    /* TensorRT-LLM offline decode-attention block bytes/SM clock ("h173"): 0 compiled, < 0 no floor */
-    double trt_xqa_bpc;    /* TensorRT-LLM 0.11 XQA block bytes/SM clock ("h210"): 0 compiled, > 0 another, < 0 none */
-    double trt011_layer_ms;/* TensorRT-LLM 0.11 host ms per layer per step (trt011_host_s, "h222"): 0 none, a what-if */
-    int moe_hits_fit;      /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP, 4 both */
-    int floor_sm_draw;     /* the SMs' draw under a decode-attention floor (floor_sm_draw, "h214"): 1 on, 0 --no-floor-sm */
-    double p_fit_mem;      /* modern engines' memory share of serving power; 0 DLP__LLM_P_FIT_MEM ("h225"), the refit scan */
+    /* the aggregated closed loop's TTFT simulated step by step (sim_ttft, "h152"): 0 off, 1 --ttft-sim */
+    int ttft_sim;
+    /* 1: vLLM ROCm's CDNA3 GEMM floor and V1 re-reads left out ("h160", "h184"; --no-rocm-floor) */
+    int rocm_floor_off;
+    /* that floor's FLOP per CU per clock: 0 DLP__LLM_ROCM_GEMM_PER_CU_CLK, > 0 another ("h160"; --rocm-gemm-c) */
+    double rocm_gemm_c;
+    /* paged attention V1 re-reads' bandwidth share: 0 DLP__LLM_ROCM_V1_ETA, > 0 another ("h184"; --rocm-v1-eta) */
+    double rocm_v1_eta;
+    /* 1: TensorRT-LLM admitted as vLLM, preempting: h185's before (--vllm-admission) */
+    int trt_evict;
+    /* the element-wise work as the engines' fused kernels (fused_elem, "h198"): 0 off, 1 on (--fused-elem) */
+    int fused_elem;
+    /* those kernels' DRAM bandwidth share: 0 FUSED_ELEM_ETA, > 0 another ("h198"; --fused-eta) */
+    double fused_eta;
+    /* each GEMM call its own kernel on the curve (gemm_kadd, "h211"): -1 as fused_elem, 0 never, 1 always */
+    int gemm_each;
+    /* gpt-oss mxfp4 under trtllm-gen ("h223"): bits 1 padding, 2 fused block, 4 prefill fit; 7 all, 0 none */
+    int trtgen_mxfp4;
+    /* that prefill fit {a us, eta} ("h223"; --trtgen-pf A,ETA for the held-out runs) */
+    double trtgen_pf[2];
+    /* TensorRT-LLM offline decode-attention block bytes per SM clock ("h173"): 0 compiled, > 0 another, < 0 none */
+    double trt_cta_bpc;
+    /* TensorRT-LLM 0.11 XQA block bytes per SM clock ("h210"; --trt-xqa-bpc): 0 compiled, > 0 another, < 0 none */
+    double trt_xqa_bpc;
+    /* TensorRT-LLM 0.11 host ms per layer per step (trt011_host_s, "h222"; --trt011-layer-ms): 0 none */
+    double trt011_layer_ms;
+    /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP, 4 2 and 3 */
+    int moe_hits_fit;
+    /* the SMs' draw under a decode-attention floor (floor_sm_draw, "h214"): 1 on, 0 off (--no-floor-sm) */
+    int floor_sm_draw;
+    /* modern engines' memory share of serving power: 0 DLP__LLM_P_FIT_MEM, > 0 another ("h225"; --p-fit-mem) */
+    double p_fit_mem;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

@@ -1412,7 +1412,8 @@ static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double 
 static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
     if (!(s->trtgen_pf_peak > 0)) return 0;
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-    return moe_pf_lin_s(dlp__llm_knob.trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
+    return moe_pf_lin_s(dlp__llm_knob.trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp,
+                        s->trtgen_pf_peak);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -2028,7 +2029,8 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
  * profiles of sarathi's fused kernels (RMSNorm, rotary, SiluAndMul, adds;
  * A100, H100, A40, TP 1-8: bench_llm.sh vidur --fused-elem 1 --fused-eta E
  * over E = 0.5 ... 0.8): 0.6, per-layer MAPE 16.8 % (0.8: 27.2 %),
- * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).  dlp__llm_knob.fused_elem: 0 the unfused graph
+ * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).
+ * dlp__llm_knob.fused_elem: 0 the unfused graph
  * (the default: with these kernels silicon TTFT measured 29.4 -> 31.5 % and
  * TPOT 16.7 -> 17.7 %, the prompt steps and the large decode batches priced
  * lower where the rows are already under; docs/llm.md, h198), 1 these
@@ -2711,7 +2713,8 @@ static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
  * offline batch's sequences are as long).  Seconds, added to the step. */
 static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx) {
     double eta = dlp__llm_knob.rocm_v1_eta > 0 ? dlp__llm_knob.rocm_v1_eta : DLP__LLM_ROCM_V1_ETA;
-    if (s->gpu_x == 1.0 || dlp__llm_knob.rocm_floor_off || s->c->kv_lora_rank > 0 || !(n_dec > 0) || ctx > 8192) return 0;
+    if (s->gpu_x == 1.0 || dlp__llm_knob.rocm_floor_off || s->c->kv_lora_rank > 0 || !(n_dec > 0) || ctx > 8192)
+        return 0;
     int64_t nkv = s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads;
     double hq = (double)s->c->num_attention_heads / s->tp_attn, hkv = (double)nkv / s->kv_shard;
     if (!(n_dec * hq > 512.0) || !(hq > hkv)) return 0;
@@ -2764,7 +2767,8 @@ static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, cons
  * source gives the size: dlp__llm_knob.trt011_layer_ms, ms per layer, is set by
  * the bench's --trt011-layer-ms only; 0 (the default) nothing moves. */
 static double trt011_host_s(const dlp_llm_workload *wl, const dlp_llm_config *c) {
-    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !(dlp__llm_knob.trt011_layer_ms > 0))
+    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline ||
+        !(dlp__llm_knob.trt011_layer_ms > 0))
         return 0;
     return dlp__llm_knob.trt011_layer_ms * 1e-3 * (double)c->num_hidden_layers;
 }
@@ -2785,8 +2789,9 @@ static void trtgen_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, 
     double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
     s->mxfp4_pad = gen ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine, (double)c->hidden_size, I, s->moe_tp) : 1.0;
     s->trtgen_fused = gen && (dlp__llm_knob.trtgen_mxfp4 & 2);
-    s->trtgen_pf_peak =
-        gen && (dlp__llm_knob.trtgen_mxfp4 & 4) ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8) : 0;
+    s->trtgen_pf_peak = gen && (dlp__llm_knob.trtgen_mxfp4 & 4)
+                            ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8)
+                            : 0;
 }
 
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
@@ -2977,7 +2982,9 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
  * its capacity scheduler's default policy GUARANTEED_NO_EVICT (executor
  * SchedulerConfig; "Useful Runtime Options", TensorRT-LLM docs), where vLLM
  * admits on the tokens a sequence holds now and preempts (h185). */
-static int no_evict(const dlp_llm_workload *wl) { return wl->engine == DLP_LLM_ENGINE_TRTLLM && !dlp__llm_knob.trt_evict; }
+static int no_evict(const dlp_llm_workload *wl) {
+    return wl->engine == DLP_LLM_ENGINE_TRTLLM && !dlp__llm_knob.trt_evict;
+}
 
 /* Sequences of S + G the cache holds and its token count at that length
  * (sliding windows and Mamba states make bytes per token depend on it, so
