@@ -5262,7 +5262,7 @@ static double ibr_fit(int skip) {
  * decode-attention thread block per head and sequence, so a step's
  * attention lasts at least one block's stream of one KV head's cache, at a
  * rate per SM clock fitted here.  Each TensorRT-LLM row with an e2e latency
- * is predicted again at every rate of a scan (dlp__llm_trt_cta_bpc), and the
+ * is predicted again at every rate of a scan (dlp__llm_knob.trt_cta_bpc), and the
  * rate is refit leaving out each GPU and each model family in turn, beside
  * the answer without the floor. */
 #define IBT_NR 26 /* rates 8, 10, ..., 58 bytes per SM clock */
@@ -5271,18 +5271,26 @@ static int ibt_row(const row_t *r) {
     return !strcmp(r->set, "infbench") && r->wl.engine == DLP_LLM_ENGINE_TRTLLM && isfinite(r->y[T_E2E]);
 }
 
-/* The row's e2e at rate bpc (< 0: no floor); NAN if it is refused. */
-static double ibt_e2e(const row_t *r, double bpc) {
+/* Row r predicted with one library knob (a dlp__llm_knob field) at v and
+ * the field restored after: the refit scans below (the TensorRT-LLM block
+ * rate, 0.11's host time, the memory share) each ask the model one what-if
+ * a row.  Nonzero if the row is refused. */
+static int predict_with(const row_t *r, double *knob, double v, dlp_llm_prediction *p) {
     dlp_error e = {0};
     dlp_llm_config c;
-    dlp_llm_prediction p;
     const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return NAN;
-    double was = dlp__llm_trt_cta_bpc;
-    dlp__llm_trt_cta_bpc = bpc;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_trt_cta_bpc = was;
-    return bad ? NAN : p.e2e_ms;
+    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 1;
+    double was = *knob;
+    *knob = v;
+    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, p, &e);
+    *knob = was;
+    return bad;
+}
+
+/* The row's e2e at rate bpc (< 0: no floor); NAN if it is refused. */
+static double ibt_e2e(const row_t *r, double bpc) {
+    dlp_llm_prediction p;
+    return predict_with(r, &dlp__llm_knob.trt_cta_bpc, bpc, &p) ? NAN : p.e2e_ms;
 }
 
 /* e2e MAPE of column k of P (k = IBT_NR: no floor) over the rows in
@@ -5423,16 +5431,8 @@ static int ibl_row(const row_t *r) {
 
 /* The row at host time ms a layer: e2e, power and energy in v[0..2]. */
 static int ibl_predict(const row_t *r, double ms, double v[3]) {
-    dlp_error e = {0};
-    dlp_llm_config c;
     dlp_llm_prediction p;
-    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
-    double was = dlp__llm_trt011_layer_ms;
-    dlp__llm_trt011_layer_ms = ms;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_trt011_layer_ms = was;
-    if (bad) return 0;
+    if (predict_with(r, &dlp__llm_knob.trt011_layer_ms, ms, &p)) return 0;
     v[0] = p.e2e_ms, v[1] = p.power_per_gpu_w, v[2] = p.energy_j;
     return 1;
 }
@@ -5497,7 +5497,7 @@ static void ibl_report(void) {
     printf("\n### TensorRT-LLM 0.11 offline (A100 / H100): a host time per layer per step, refit (a what-if, not "
            "compiled in)\n\nllm_serve.c trt011_host_s: engine CPU time = t x layers a step, the GPU at its floor "
            "meanwhile; fitted on e2e latency over the 0.11 rows; the answers above use --trt011-layer-ms %.3f\n",
-           dlp__llm_trt011_layer_ms);
+           dlp__llm_knob.trt011_layer_ms);
     double e = ibl_mape(P, ix, n, best, 0, 0, 0, 0, &m), e0 = ibl_mape(P, ix, n, 0, 0, 0, 0, 0, &m);
     double pw = ibl_mape(P, ix, n, best, 1, 0, 0, 0, &mp), pw0 = ibl_mape(P, ix, n, 0, 1, 0, 0, 0, &mp);
     double en = ibl_mape(P, ix, n, best, 2, 0, 0, 0, &mp), en0 = ibl_mape(P, ix, n, 0, 2, 0, 0, 0, &mp);
@@ -5529,16 +5529,8 @@ static int ibp_row(const row_t *r) {
 
 /* The row at share pm: power and energy as scored, in v[0..1]. */
 static int ibp_predict(const row_t *r, double pm, double v[2]) {
-    dlp_error e = {0};
-    dlp_llm_config c;
     dlp_llm_prediction p;
-    const dlp_device *d = dlp_devdb_find(db, devname[r->dev]);
-    if (!d || dlp_llm_catalogue_get(r->model, &c, &e)) return 0;
-    double was = dlp__llm_p_fit_mem;
-    dlp__llm_p_fit_mem = pm;
-    int bad = dlp_llm_predict(&c, d, db, &r->wl, &ANALYTIC, &p, &e);
-    dlp__llm_p_fit_mem = was;
-    if (bad || !(p.power_per_gpu_w > 0)) return 0;
+    if (predict_with(r, &dlp__llm_knob.p_fit_mem, pm, &p) || !(p.power_per_gpu_w > 0)) return 0;
     double T = p.e2e_ms * 1e-3, P = p.power_per_gpu_w, pw = P;
     if (r->wl.engine != DLP_LLM_ENGINE_TRTLLM && !ib_tail_off && T > 0) pw = (P * T + r->idle_w) / (T + 1.0);
     v[0] = pw, v[1] = p.energy_j * pw / P;
@@ -5625,8 +5617,8 @@ static void ibp_report(void) {
     printf("\n### LLM-Inference-Bench power: the modern engines' memory share refit (llm_serve.c P_FIT_MEM, compiled "
            "in %.2f; the 0.45 prior before h225)\n\nfitted on the power of the rows on the shared shares (TensorRT-LLM, "
            "vLLM 0.6.1 on A100), GH200 scaled as its die (devices.json die_tdp_w); the answers above use %.2f\n",
-           dlp__llm_p_fit_mem > 0 ? dlp__llm_p_fit_mem : DLP__LLM_P_FIT_MEM, dlp__llm_p_fit_mem > 0 ?
-           dlp__llm_p_fit_mem : DLP__LLM_P_FIT_MEM);
+           dlp__llm_knob.p_fit_mem > 0 ? dlp__llm_knob.p_fit_mem : DLP__LLM_P_FIT_MEM, dlp__llm_knob.p_fit_mem > 0 ?
+           dlp__llm_knob.p_fit_mem : DLP__LLM_P_FIT_MEM);
     double p1 = ibp_mape(P, ix, n, best, 0, 0, 0, 0, &m), e1 = ibp_mape(P, ix, n, best, 1, 0, 0, 0, &m);
     double pc = ibp_mape(P, ix, n, -1, 0, 0, 0, 0, &m), ec = ibp_mape(P, ix, n, -1, 1, 0, 0, 0, &m);
     int kp = (int)lround((0.45 - 0.30) / 0.01);
@@ -5685,29 +5677,29 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--split") && i + 1 < argc) split_family = argv[++i];
         else if (!strcmp(argv[i], "--lowload")) lowload = 1;
         else if (!strcmp(argv[i], "--slot-wait-closed")) slot_rr = 0; /* h140's closed form alone */
-        else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_ttft_sim = 1;
+        else if (!strcmp(argv[i], "--ttft-sim")) dlp__llm_knob.ttft_sim = 1;
         else if (!strcmp(argv[i], "--agg-sim")) agg_sim_mode = 1;
         else if (!strcmp(argv[i], "--agg-sim-tpot")) agg_sim_mode = 2;
-        else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_rocm_floor_off = 1;
-        else if (!strcmp(argv[i], "--rocm-gemm-c") && i + 1 < argc) dlp__llm_rocm_gemm_c = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_rocm_v1_eta = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_trt_cta_bpc = -1.0;
+        else if (!strcmp(argv[i], "--no-rocm-floor")) dlp__llm_knob.rocm_floor_off = 1;
+        else if (!strcmp(argv[i], "--rocm-gemm-c") && i + 1 < argc) dlp__llm_knob.rocm_gemm_c = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--rocm-v1-eta") && i + 1 < argc) dlp__llm_knob.rocm_v1_eta = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--no-trt-cta-floor")) dlp__llm_knob.trt_cta_bpc = -1.0;
         else if (!strcmp(argv[i], "--no-trt-xqa")) ib_xqa_off = 1;
-        else if (!strcmp(argv[i], "--no-floor-sm")) dlp__llm_floor_sm_draw = 0;
-        else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_trt_xqa_bpc = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--trt011-layer-ms") && i + 1 < argc) dlp__llm_trt011_layer_ms = atof(argv[++i]); /* h222 */
-        else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_p_fit_mem = atof(argv[++i]); /* h225 */
-        else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_moe_hits_fit = atoi(argv[++i]); /* h227 */
+        else if (!strcmp(argv[i], "--no-floor-sm")) dlp__llm_knob.floor_sm_draw = 0;
+        else if (!strcmp(argv[i], "--trt-xqa-bpc") && i + 1 < argc) dlp__llm_knob.trt_xqa_bpc = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--trt011-layer-ms") && i + 1 < argc) dlp__llm_knob.trt011_layer_ms = atof(argv[++i]); /* h222 */
+        else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_knob.p_fit_mem = atof(argv[++i]); /* h225 */
+        else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_knob.moe_hits_fit = atoi(argv[++i]); /* h227 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
-        else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_trt_evict = 1; /* h185's before */
-        else if (!strcmp(argv[i], "--fused-elem") && i + 1 < argc) dlp__llm_fused_elem = atoi(argv[++i]); /* h198 */
+        else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_knob.trt_evict = 1; /* h185's before */
+        else if (!strcmp(argv[i], "--fused-elem") && i + 1 < argc) dlp__llm_knob.fused_elem = atoi(argv[++i]); /* h198 */
         else if (!strcmp(argv[i], "--prompt-draw") && i + 1 < argc) prompt_draw_ratio = atof(argv[++i]); /* h230 */
-        else if (!strcmp(argv[i], "--gemm-each") && i + 1 < argc) dlp__llm_gemm_each = atoi(argv[++i]); /* h211 */
-        else if (!strcmp(argv[i], "--trtgen-mxfp4") && i + 1 < argc) dlp__llm_trtgen_mxfp4 = atoi(argv[++i]); /* h223 */
+        else if (!strcmp(argv[i], "--gemm-each") && i + 1 < argc) dlp__llm_knob.gemm_each = atoi(argv[++i]); /* h211 */
+        else if (!strcmp(argv[i], "--trtgen-mxfp4") && i + 1 < argc) dlp__llm_knob.trtgen_mxfp4 = atoi(argv[++i]); /* h223 */
         else if (!strcmp(argv[i], "--trtgen-pf") && i + 1 < argc) /* h223: "A,ETA", the held-out fits */
-            sscanf(argv[++i], "%lf,%lf", &dlp__llm_trtgen_pf[0], &dlp__llm_trtgen_pf[1]);
-        else if (!strcmp(argv[i], "--fused-eta") && i + 1 < argc) dlp__llm_fused_eta = atof(argv[++i]);
+            sscanf(argv[++i], "%lf,%lf", &dlp__llm_knob.trtgen_pf[0], &dlp__llm_knob.trtgen_pf[1]);
+        else if (!strcmp(argv[i], "--fused-eta") && i + 1 < argc) dlp__llm_knob.fused_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */

@@ -490,8 +490,8 @@ int main(int argc, char **argv) {
     const char *root = argv[1];
     /* h198: the element-wise work as the engines' fused kernels */
     for (int i = 2; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--fused-elem")) dlp__llm_fused_elem = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--fused-eta")) dlp__llm_fused_eta = atof(argv[++i]);
+        if (!strcmp(argv[i], "--fused-elem")) dlp__llm_knob.fused_elem = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--fused-eta")) dlp__llm_knob.fused_eta = atof(argv[++i]);
     dlp_error e = {0};
     if (dlp_devdb_load(NULL, &db, &e)) {
         fprintf(stderr, "bench_vidur: %s\n", e.msg);

@@ -1209,10 +1209,10 @@ static void t_moe_16_fp8_kernels(void) {
      * 6.317 ms (was 7.215); fp8 0.021 + 4,718,592 / (0.922 x 4.8e12) s =
      * 1.08720 us, 33.3 + 51.615 x 1.08720 = 89.416 us, x 48 = 4.292 ms.  The
      * prompt step keeps the engine's row: unchanged. */
-    dlp__llm_moe_hits_fit = 1;
+    dlp__llm_knob.moe_hits_fit = 1;
     double bf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), f8_h = expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0);
     double pf_h = expert_parts_s(&c, h200, DLP_QT_BF16, 0, 8192);
-    dlp__llm_moe_hits_fit = 0;
+    dlp__llm_knob.moe_hits_fit = 0;
     CHECK_NEAR(bf_h * 1e3, 6.317, 0.02 * 6.317);
     CHECK_NEAR(f8_h * 1e3, 4.292, 0.02 * 4.292);
     CHECK_NEAR(pf_h, pf, 1e-12);
@@ -1231,9 +1231,9 @@ static void t_moe_16_fp8_kernels(void) {
         dlp_llm_workload w1 = w2;
         w1.ep = 1;
         double ep_off = trt_expert_parts_s(&c, h100, &w2), one_off = trt_expert_parts_s(&c, h100, &w1);
-        dlp__llm_moe_hits_fit = 3;
+        dlp__llm_knob.moe_hits_fit = 3;
         double ep_on = trt_expert_parts_s(&c, h100, &w2), one_on = trt_expert_parts_s(&c, h100, &w1);
-        dlp__llm_moe_hits_fit = 0;
+        dlp__llm_knob.moe_hits_fit = 0;
         CHECK_NEAR(ep_on * 1e3, 3.713, 0.02 * 3.713);
         CHECK(ep_on < ep_off);
         CHECK_NEAR(one_on, one_off, 1e-12);
@@ -1660,6 +1660,49 @@ static void t_sglang_batch_by_hand(void) {
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_EINVAL);
 }
 
+/* The B200 8k recipes' DeepSeek-R1 prefill worker (srt-slurm
+ * recipes/b200-fp8/8k1k_stp_maxtpt_*.yaml: TP 8, data-parallel-size 8,
+ * chunked-prefill-size 65,536, max-prefill-tokens 8,192) at expert
+ * parallelism ep, with or without --moe-a2a-backend none (h215, h219). */
+static dlp_llm_workload b200_8k_dp8_prefill(int ep, int a2a_none) {
+    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = ep, .attn_dp = 8, .concurrency = 64,
+                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
+                           .phase = DLP_LLM_PREFILL_ONLY, .sglang_a2a_none = a2a_none};
+    return wl;
+}
+
+/* That worker's prompt costs the step of all 8 ranks' prompts (a rank's
+ * chunk 65,536 / 8 = 8,192, max-prefill-tokens 8,192: one prompt a rank a
+ * step); `what` names the layout in the line printed. */
+static void check_busy_rank_step(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                 const char *what) {
+    dlp_error e = {0};
+    dlp_llm_prediction p;
+    CHECK(dlp_llm_predict(c, d, db, wl, &ANALYTIC, &p, &e) == DLP_OK);
+    double busy = sglang_step_s(c, d, wl, 8.0) * 1e3;
+    printf("  8k, DP 8, %s: %.3f ms a prompt (want the 8-prompt step %.3f)\n", what, p.prefill_ms, busy);
+    CHECK(busy > 0);
+    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+}
+
+/* Its 65,536-token prompt step's MoE collectives when SGLang gathers the
+ * extend batch (SUM_LEN, dp_attention.py): 2 x 58 MoE layers x an
+ * all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16 activations), no
+ * attention all-reduce (attention TP 1).  Returns that want. */
+static double check_sum_len_gather(const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
+                                   const char *what) {
+    dlp_error e = {0};
+    dlp__llm_parts parts;
+    int cdt = dlp_llm_compute_dtype(d, wl->quant, NULL, 0);
+    CHECK(dlp__llm_iter_parts(c, d, wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
+    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
+    printf("  8k x 8 ranks, %s: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", what, parts.comm_s * 1e3,
+           ar * 1e3);
+    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    return ar;
+}
+
 /* h215: an SGLang attention-DP prefill worker without expert parallelism
  * serves a busy rank's prompt at the lockstep step of every rank's prompts.
  * By hand, the B200 8k recipes' prefill worker (srt-slurm
@@ -1675,29 +1718,16 @@ static void t_sglang_busy_rank_by_hand(void) {
     dlp_llm_config c;
     CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
     const dlp_device *d = dlp_devdb_find(db, "b200");
-    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
-                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 1, .attn_dp = 8, .concurrency = 64,
-                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
-                           .phase = DLP_LLM_PREFILL_ONLY};
-    dlp_llm_prediction p;
-    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
-    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
-    printf("  8k, DP 8, EP 1: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
-    CHECK(busy > 0);
-    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
+    dlp_llm_workload wl = b200_8k_dp8_prefill(1, 0);
+    check_busy_rank_step(&c, d, &wl, "EP 1");
     /* the step's MoE collectives: SGLang gathers an extend batch under DP
      * by an all-reduce of the sum-length buffer and reduces the sharded
      * experts' output by another (SUM_LEN, dp_attention.py): 2 x 58 MoE
      * layers x an all-reduce over 8 GPUs of 65,536 x 7,168 x 2 B (bf16
      * activations) = 939,524,096 B; no attention all-reduce (attention TP 1) */
-    dlp__llm_parts parts;
-    int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
-    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
-    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
-    printf("  8k x 8 ranks, EP 1: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n", parts.comm_s * 1e3,
-           ar * 1e3);
-    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
+    check_sum_len_gather(&c, d, &wl, "EP 1");
     wl.ep = 8;
+    dlp_llm_prediction p;
     CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
     double busy_ep = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
     printf("  8k, DP 8, EP 8: %.3f ms a prompt (the 8-prompt step %.3f)\n", p.prefill_ms, busy_ep);
@@ -1720,23 +1750,11 @@ static void t_sglang_a2a_none_by_hand(void) {
     dlp_llm_config c;
     CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
     const dlp_device *d = dlp_devdb_find(db, "b200");
-    dlp_llm_workload wl = {.batch = 1, .seq = 8192, .gen_tokens = 16, .quant = DLP_QT_FP8,
-                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .n_gpus = 8, .ep = 8, .attn_dp = 8, .concurrency = 64,
-                           .chunk_tokens = 65536, .max_prefill_tokens = 8192, .engine = DLP_LLM_ENGINE_SGLANG,
-                           .phase = DLP_LLM_PREFILL_ONLY, .sglang_a2a_none = 1};
+    dlp_llm_workload wl = b200_8k_dp8_prefill(8, 1);
+    double ar = check_sum_len_gather(&c, d, &wl, "EP 8, a2a none");
+    check_busy_rank_step(&c, d, &wl, "EP 8, a2a none");
     int cdt = dlp_llm_compute_dtype(d, wl.quant, NULL, 0);
     dlp__llm_parts parts;
-    CHECK(dlp__llm_iter_parts(&c, d, &wl, cdt, 1.0, 0, 1.0, 65536.0, 8192.0, &parts, &e) == DLP_OK);
-    double ar = 2.0 * 58 * dlp__llm_coll_s(d, DLP__COLL_ALLREDUCE, 8, 65536.0 * 7168 * 2);
-    printf("  8k x 8 ranks, EP 8, a2a none: MoE collectives %.3f ms (want 2 x 58 all-reduces %.3f)\n",
-           parts.comm_s * 1e3, ar * 1e3);
-    CHECK_NEAR(parts.comm_s, ar, 1e-6 * ar);
-    dlp_llm_prediction p;
-    CHECK(dlp_llm_predict(&c, d, db, &wl, &ANALYTIC, &p, &e) == DLP_OK);
-    double busy = sglang_step_s(&c, d, &wl, 8.0) * 1e3;
-    printf("  8k, DP 8, EP 8, a2a none: %.3f ms a prompt (want the 8-prompt step %.3f)\n", p.prefill_ms, busy);
-    CHECK(busy > 0);
-    CHECK_NEAR(p.prefill_ms, busy, 1e-6 * busy);
     /* a decode step of 512 sequences: the EP-1 worker's collectives */
     double dec[2];
     for (int i = 0; i < 2; i++) {
@@ -2504,21 +2522,21 @@ static void t_rocm_gemm_floor_by_hand(void) {
     CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
     CHECK(p1.running == 256);
     CHECK_NEAR(p1.decode_step_ms - p1.overhead_ms, 989.379, 0.01);
-    dlp__llm_rocm_floor_off = 1;
+    dlp__llm_knob.rocm_floor_off = 1;
     CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
     CHECK(p0.decode_step_ms - p0.overhead_ms < 0.9 * 918.472);
     wl.concurrency = 1;
     CHECK(serve(m, "mi300x", wl, &p0, &e) == DLP_OK);
-    dlp__llm_rocm_floor_off = 0;
+    dlp__llm_knob.rocm_floor_off = 0;
     CHECK(serve(m, "mi300x", wl, &p1, &e) == DLP_OK);
     CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12 * p0.decode_step_ms);
     wl.concurrency = 256, wl.n_gpus = 4, wl.quant = DLP_QT_FP16;
     for (int i = 0; i < 2; i++) { /* CDNA2 under V1's 512 blocks and NVIDIA: the toggle moves nothing */
         const char *dev = i ? "h100-sxm" : "mi250";
         wl.concurrency = i ? 256 : 2; /* Llama-2-70B on 4 GCDs: 16 query heads each */
-        dlp__llm_rocm_floor_off = 1;
+        dlp__llm_knob.rocm_floor_off = 1;
         CHECK(serve(m, dev, wl, &p0, &e) == DLP_OK);
-        dlp__llm_rocm_floor_off = 0;
+        dlp__llm_knob.rocm_floor_off = 0;
         CHECK(serve(m, dev, wl, &p1, &e) == DLP_OK);
         CHECK_NEAR(p1.e2e_ms, p0.e2e_ms, 1e-12 * p0.e2e_ms);
     }
@@ -2542,17 +2560,17 @@ static void t_rocm_v1_rereads_by_hand(void) {
     const char *m = "meta-llama/Meta-Llama-3-8B";
     CHECK(serve(m, "mi250", wl, &p1, &e) == DLP_OK);
     CHECK(p1.running == 64);
-    dlp__llm_rocm_floor_off = 1;
+    dlp__llm_knob.rocm_floor_off = 1;
     CHECK(serve(m, "mi250", wl, &p0, &e) == DLP_OK);
-    dlp__llm_rocm_floor_off = 0;
+    dlp__llm_knob.rocm_floor_off = 0;
     CHECK_NEAR(p1.decode_step_ms - p0.decode_step_ms, 78.643, 0.001);
     for (int i = 0; i < 2; i++) {
         wl.concurrency = i ? 64 : 16;
         const char *mm = i ? "meta-llama/Llama-2-7b-hf" : m;
         CHECK(serve(mm, "mi250", wl, &p1, &e) == DLP_OK);
-        dlp__llm_rocm_floor_off = 1;
+        dlp__llm_knob.rocm_floor_off = 1;
         CHECK(serve(mm, "mi250", wl, &p0, &e) == DLP_OK);
-        dlp__llm_rocm_floor_off = 0;
+        dlp__llm_knob.rocm_floor_off = 0;
         CHECK_NEAR(p1.decode_step_ms, p0.decode_step_ms, 1e-12 * p0.decode_step_ms);
     }
 }
@@ -2589,10 +2607,10 @@ static void t_trt_single_block_attn_by_hand(void) {
     double served = trt_attn_dec_ms(0, T, 4, 1), vllm = trt_attn_dec_ms(1, DLP_LLM_ENGINE_MODERN, 4, 1);
     CHECK(served > 0 && served < 1.0);
     CHECK(vllm > 0 && vllm < 1.0);
-    dlp__llm_trt_cta_bpc = -1.0;
+    dlp__llm_knob.trt_cta_bpc = -1.0;
     CHECK_NEAR(trt_attn_dec_ms(1, T, 4, 1), served, 1e-9);
     double big0 = trt_attn_dec_ms(1, T, 1, 64);
-    dlp__llm_trt_cta_bpc = 0;
+    dlp__llm_knob.trt_cta_bpc = 0;
     CHECK(big0 > 10.0);
     CHECK_NEAR(trt_attn_dec_ms(1, T, 1, 64), big0, 1e-9 * big0);
 }
@@ -2656,10 +2674,10 @@ static double floor_sm_ms(int on, double n_dec) {
                            .trt_xqa_block = 1};
     int cdt = dlp_llm_compute_dtype(d, DLP_QT_FP16, NULL, 0);
     dlp__llm_parts p;
-    int was = dlp__llm_floor_sm_draw;
-    dlp__llm_floor_sm_draw = on;
+    int was = dlp__llm_knob.floor_sm_draw;
+    dlp__llm_knob.floor_sm_draw = on;
     dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, n_dec, 2048, 0, 0, &p, &e);
-    dlp__llm_floor_sm_draw = was;
+    dlp__llm_knob.floor_sm_draw = was;
     return st == DLP_OK ? p.attn_sm_s * 1e3 : -1;
 }
 
@@ -2992,7 +3010,7 @@ static void t_trt011_host_by_hand(void) {
                            .concurrency = 1, .max_seqs = 1, .engine = DLP_LLM_ENGINE_TRTLLM, .offline = 1,
                            .trt_xqa_block = 1};
     CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
-    dlp__llm_trt011_layer_ms = 0.04;
+    dlp__llm_knob.trt011_layer_ms = 0.04;
     CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
     CHECK_NEAR(p1.tpot_ms - p0.tpot_ms, 1.28, 1e-9);
     CHECK_NEAR(p1.e2e_ms - p0.e2e_ms, 1310.72, 1e-6);
@@ -3001,14 +3019,14 @@ static void t_trt011_host_by_hand(void) {
     CHECK(p1.power_per_gpu_w < p0.power_per_gpu_w);
     wl.trt_xqa_block = 0;
     CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
-    dlp__llm_trt011_layer_ms = 0;
+    dlp__llm_knob.trt011_layer_ms = 0;
     CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
     CHECK(p1.e2e_ms == p0.e2e_ms && p1.power_per_gpu_w == p0.power_per_gpu_w);
     wl.trt_xqa_block = 1, wl.engine = DLP_LLM_ENGINE_MODERN;
     CHECK(serve(llama2, "a100-40gb", wl, &p0, &e) == DLP_OK);
-    dlp__llm_trt011_layer_ms = 0.04;
+    dlp__llm_knob.trt011_layer_ms = 0.04;
     CHECK(serve(llama2, "a100-40gb", wl, &p1, &e) == DLP_OK);
-    dlp__llm_trt011_layer_ms = 0;
+    dlp__llm_knob.trt011_layer_ms = 0;
     CHECK(p1.e2e_ms == p0.e2e_ms);
 }
 
@@ -3222,7 +3240,7 @@ static double lone_parts_ms(const dlp_llm_config *c, const dlp_device *d, int en
 }
 
 /* The element-wise work as the engines' fused kernels (issue 22, h198;
- * llm_serve.c fused_elem, off by default: dlp__llm_fused_elem).  By hand,
+ * llm_serve.c fused_elem, off by default: dlp__llm_knob.fused_elem).  By hand,
  * Llama-3.1-8B (hidden 4096, 32 layers, 32 heads, 8 KV heads, head_dim 128,
  * intermediate 14336, gated) bf16 on one H100 SXM (3,350 GB/s), a step of
  * 1,024 prompt tokens, each kernel bytes / (0.6 BW) + 3 us (the share
@@ -3244,10 +3262,10 @@ static double fused_other_ms(int engine, int on) {
                            .phase = DLP_LLM_PREFILL_ONLY};
     int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
     dlp__llm_parts p;
-    int was = dlp__llm_fused_elem;
-    dlp__llm_fused_elem = on;
+    int was = dlp__llm_knob.fused_elem;
+    dlp__llm_knob.fused_elem = on;
     dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 0, 1.0, 1024, 1024, &p, &e);
-    dlp__llm_fused_elem = was;
+    dlp__llm_knob.fused_elem = was;
     return st == DLP_OK ? p.other_s * 1e3 : -1;
 }
 
@@ -3272,10 +3290,10 @@ static double fused_moe_other_ms(void) {
     dlp_llm_workload wl = {.quant = DLP_QT_BF16, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_MODERN};
     int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
     dlp__llm_parts p;
-    int was = dlp__llm_fused_elem;
-    dlp__llm_fused_elem = 1;
+    int was = dlp__llm_knob.fused_elem;
+    dlp__llm_knob.fused_elem = 1;
     dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 8, 1.0, 0, 0, &p, &e);
-    dlp__llm_fused_elem = was;
+    dlp__llm_knob.fused_elem = was;
     return st == DLP_OK ? p.other_s * 1e3 : -1;
 }
 
@@ -3309,10 +3327,10 @@ static double gemm_call_us(int each) {
                            .kv_dtype = DLP_DT_BFLOAT16, .phase = DLP_LLM_PREFILL_ONLY};
     int cdt = dlp_llm_compute_dtype(d, DLP_QT_BF16, NULL, 0);
     dlp__llm_parts p;
-    int was = dlp__llm_gemm_each;
-    dlp__llm_gemm_each = each;
+    int was = dlp__llm_knob.gemm_each;
+    dlp__llm_knob.gemm_each = each;
     dlp_status st = dlp__llm_iter_parts(&c, d, &wl, cdt, 2.0, 0, 1.0, 1024, 1024, &p, &e);
-    dlp__llm_gemm_each = was;
+    dlp__llm_knob.gemm_each = was;
     if (st != DLP_OK) return -1;
     for (int i = 0; i < p.n_lin; i++)
         if (p.lin_kind[i] == 0 && p.lin_k[i] == 4096 && p.lin_n[i] == 4096) return p.lin_s[i] / p.lin_count[i] * 1e6;
@@ -3399,17 +3417,17 @@ static void t_trtgen_mxfp4_by_hand(void) {
     CHECK(dlp__llm_iter_parts(&c, b200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &p, &e) == DLP_OK);
     CHECK_NEAR(parts_experts_s(&p) * 1e3, 40.138, 0.002);
     /* the fused block moves fewer element-wise bytes than the graph's chain */
-    int keep = dlp__llm_trtgen_mxfp4;
-    dlp__llm_trtgen_mxfp4 = 0;
+    int keep = dlp__llm_knob.trtgen_mxfp4;
+    dlp__llm_knob.trtgen_mxfp4 = 0;
     CHECK(dlp__llm_iter_parts(&c, b200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &q, &e) == DLP_OK);
-    dlp__llm_trtgen_mxfp4 = keep;
+    dlp__llm_knob.trtgen_mxfp4 = keep;
     CHECK(parts_experts_s(&q) < 0.5 * parts_experts_s(&p) && q.other_s > 1.5 * p.other_s);
     /* Hopper: no trtllm-gen, nothing moves */
     cdt = dlp_llm_compute_dtype(h200, DLP_QT_MXFP4, NULL, 0);
     CHECK(dlp__llm_iter_parts(&c, h200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &p, &e) == DLP_OK);
-    dlp__llm_trtgen_mxfp4 = 0;
+    dlp__llm_knob.trtgen_mxfp4 = 0;
     CHECK(dlp__llm_iter_parts(&c, h200, &wl, cdt, 2.0, 0, 1.0, 8192, 8192, &q, &e) == DLP_OK);
-    dlp__llm_trtgen_mxfp4 = keep;
+    dlp__llm_knob.trtgen_mxfp4 = keep;
     CHECK(p.total_s == q.total_s);
 }
 

@@ -132,76 +132,47 @@ double dlp__llm_adp_rank_rows(int engine, int spec, int dp, double n, int decode
  * it), the rate on MI300X's rows with the floor off
  * (tools/infbench/rocm_gemm_floor_proto.py on bench_serving
  * --no-rocm-floor rows; h184 refit it 54 -> 60 with the V1 term below, on
- * the bench's own grid).  dlp__llm_rocm_floor_off (bench-only, as
- * dlp__llm_ttft_sim) leaves the floor out. */
+ * the bench's own grid).  dlp__llm_knob.rocm_floor_off (bench-only, as
+ * dlp__llm_knob.ttft_sim) leaves the floor out. */
 #define DLP__LLM_ROCM_OFFLINE_GPU_X 2.27
 #define DLP__LLM_ROCM_GEMM_PER_CU_CLK 60.0
-extern int dlp__llm_rocm_floor_off;
-/* TensorRT-LLM admitted as vLLM (on the mean live length, preempting):
- * bench-only, bench_serving --vllm-admission, h185's before. */
-extern int dlp__llm_trt_evict;
-/* The element-wise work as the modern engines' fused kernels (llm_serve.c
- * fused_elem, issue 22, h198); 0: the one-token graph's unfused bytes. */
-extern int dlp__llm_fused_elem;
-/* bench-only (h211): -1 each GEMM call its own kernel on the curve where the
- * fused pricing is on, 0 never, 1 always (llm_serve.c gemm_kadd) */
-extern int dlp__llm_gemm_each;
+
+dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err);
 /* gpt-oss's mxfp4 experts under the trtllm-gen MoE kernel on Blackwell
  * (llm_serve.c, issue 22, h223): the zero padding's factor on a rank's
- * expert weights and math; dlp__llm_trtgen_mxfp4 (bench-only) bits 1 the
- * padding, 2 the fused MoE block, 4 the prefill fit (7 the default, 0 none) */
-extern int dlp__llm_trtgen_mxfp4;
-extern double dlp__llm_trtgen_pf[2]; /* its prefill fit {a us, eta}; bench-only override */
-dlp_status dlp__llm_ew_bytes_pt(const dlp_llm_config *c, int quant, double *all, double *moe, dlp_error *err);
+ * expert weights and math (dlp__llm_knob.trtgen_mxfp4 bit 1). */
 double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp);
-extern double dlp__llm_fused_eta; /* bench-only: its bandwidth share; 0 the compiled one */
 
 /* The same path's decode attention where vLLM runs paged attention V1 for
  * many thread blocks (sequences x query heads > 512): a GQA group's query
  * heads re-read their KV head's cache, the re-reads streaming at this share
  * of the memory bandwidth (llm_serve.c rocm_v1_extra_s, docs/llm.md
  * "h184"); fitted on both ROCm GPUs' rows, held out by GPU and by family
- * (tools/infbench/rocm_v1_proto.py).  dlp__llm_rocm_floor_off leaves it out
- * too; dlp__llm_rocm_v1_eta and dlp__llm_rocm_gemm_c (bench-only): 0 the
+ * (tools/infbench/rocm_v1_proto.py).  dlp__llm_knob.rocm_floor_off leaves it out
+ * too; dlp__llm_knob.rocm_v1_eta and dlp__llm_knob.rocm_gemm_c (bench-only): 0 the
  * compiled-in value, > 0 another. */
 #define DLP__LLM_ROCM_V1_ETA 0.30
-extern double dlp__llm_rocm_v1_eta, dlp__llm_rocm_gemm_c;
 
 /* TensorRT-LLM's offline engines (0.11 / 0.12, multi_block_mode off): one
  * decode-attention thread block streams one KV head's cache of one
  * sequence at this many bytes per SM clock (llm_serve.c trt_cta_rate,
  * docs/llm.md "h173"), fitted on LLM-Inference-Bench's TensorRT-LLM rows;
  * the bench prints the refit held out by GPU and family.
- * dlp__llm_trt_cta_bpc (bench-only): 0 the compiled-in rate, > 0 another,
+ * dlp__llm_knob.trt_cta_bpc (bench-only): 0 the compiled-in rate, > 0 another,
  * < 0 no floor. */
 #define DLP__LLM_TRT_CTA_BYTES_PER_CLK 28.0
-extern double dlp__llm_trt_cta_bpc;
 
 /* TensorRT-LLM 0.11's XQA decode attention (wl->trt_xqa_block): one block
  * per (KV head, sequence), in waves of one per SM, each streaming one KV
  * head's cache of one sequence at this many bytes per SM clock (llm_serve.c
  * trt_xqa_rate, docs/llm.md "h210"), fitted on LLM-Inference-Bench's A100 /
  * H100 TensorRT-LLM GQA rows; the bench prints the refit held out by GPU and
- * family.  dlp__llm_trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0
+ * family.  dlp__llm_knob.trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0
  * another, < 0 none. */
 #define DLP__LLM_TRT_XQA_BYTES_PER_CLK 6.9
-extern double dlp__llm_trt_xqa_bpc;
-/* TensorRT-LLM 0.11's host time per layer per step, ms (llm_serve.c
- * trt011_host_s, docs/llm.md "h222"): a what-if, 0 (the default) none; set
- * by bench_serving --trt011-layer-ms only. */
-extern double dlp__llm_trt011_layer_ms;
-/* decode steps' MoE kernel refit on the tables' true hits: 0 off (default),
- * 1 every refit, 2 all but TensorRT-LLM block fp8, 3 TensorRT-LLM block
- * fp8 on Hopper under EP from its EP rows, 4 both 2 and 3 (h227, a what-if) */
-extern int dlp__llm_moe_hits_fit;
-/* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
- * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
-extern int dlp__llm_floor_sm_draw;
-/* The modern engines' memory share of the serving power (llm_serve.c
- * P_FIT_MEM, docs/llm.md "h225"): 0 (the default) the compiled-in value;
- * > 0 another, set by bench_serving's refit scan only. */
-extern double dlp__llm_p_fit_mem;
-/* its compiled-in value: fitted on LLM-Inference-Bench's power rows (h225;
+
+/* The modern engines' memory share of the serving power as compiled in:
+ * fitted on LLM-Inference-Bench's power rows (docs/llm.md "h225";
  * llm_serve.c P_FIT_MEM says how, the bench prints the refit) */
 #define DLP__LLM_P_FIT_MEM 0.63
 
@@ -210,10 +181,48 @@ extern double dlp__llm_p_fit_mem;
  * refit on splitwise's decode steps with the held-out checks. */
 #define DLP__LLM_EAGER_LAYER_MS 0.210
 
-/* h145 prototype switch (llm_serve.c sim_ttft): nonzero, the aggregated
- * closed loop's TTFT comes from an iteration-level simulation of the
- * benchmark's run instead of the fitted burst/steady blend.  0 (the
- * default): unchanged.  Set by bench_serving --ttft-sim only. */
-extern int dlp__llm_ttft_sim;
+/* The library's bench-only what-ifs, in one place (issue 22, h231).  Each
+ * turns a mechanism off, or overrides a compiled-in fit, so that the bench
+ * (bench_serving / bench_vidur flags), the tests and the tools/ prototypes
+ * can measure the before or refit a constant; the library's own callers
+ * never set them.  The one definition, with every default, is
+ * llm_knobs.c's; a field's default leaves the answers as shipped.  Not
+ * thread-safe: a caller sets a field, predicts and restores it on one
+ * thread. */
+typedef struct dlp__llm_knobs {
+    /* the aggregated closed loop's TTFT simulated step by step (sim_ttft, "h152"): 0 off, 1 --ttft-sim */
+    int ttft_sim;
+    /* 1: vLLM ROCm's CDNA3 GEMM floor and V1 re-reads left out ("h160", "h184"; --no-rocm-floor) */
+    int rocm_floor_off;
+    /* that floor's FLOP per CU per clock: 0 DLP__LLM_ROCM_GEMM_PER_CU_CLK, > 0 another ("h160"; --rocm-gemm-c) */
+    double rocm_gemm_c;
+    /* paged attention V1 re-reads' bandwidth share: 0 DLP__LLM_ROCM_V1_ETA, > 0 another ("h184"; --rocm-v1-eta) */
+    double rocm_v1_eta;
+    /* 1: TensorRT-LLM admitted as vLLM, preempting: h185's before (--vllm-admission) */
+    int trt_evict;
+    /* the element-wise work as the engines' fused kernels (fused_elem, "h198"): 0 off, 1 on (--fused-elem) */
+    int fused_elem;
+    /* those kernels' DRAM bandwidth share: 0 FUSED_ELEM_ETA, > 0 another ("h198"; --fused-eta) */
+    double fused_eta;
+    /* each GEMM call its own kernel on the curve (gemm_kadd, "h211"): -1 as fused_elem, 0 never, 1 always */
+    int gemm_each;
+    /* gpt-oss mxfp4 under trtllm-gen ("h223"): bits 1 padding, 2 fused block, 4 prefill fit; 7 all, 0 none */
+    int trtgen_mxfp4;
+    /* that prefill fit {a us, eta} ("h223"; --trtgen-pf A,ETA for the held-out runs) */
+    double trtgen_pf[2];
+    /* TensorRT-LLM offline decode-attention block bytes per SM clock ("h173"): 0 compiled, > 0 another, < 0 none */
+    double trt_cta_bpc;
+    /* TensorRT-LLM 0.11 XQA block bytes per SM clock ("h210"; --trt-xqa-bpc): 0 compiled, > 0 another, < 0 none */
+    double trt_xqa_bpc;
+    /* TensorRT-LLM 0.11 host ms per layer per step (trt011_host_s, "h222"; --trt011-layer-ms): 0 none */
+    double trt011_layer_ms;
+    /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP, 4 2 and 3 */
+    int moe_hits_fit;
+    /* the SMs' draw under a decode-attention floor (floor_sm_draw, "h214"): 1 on, 0 off (--no-floor-sm) */
+    int floor_sm_draw;
+    /* modern engines' memory share of serving power: 0 DLP__LLM_P_FIT_MEM, > 0 another ("h225"; --p-fit-mem) */
+    double p_fit_mem;
+} dlp__llm_knobs;
+extern dlp__llm_knobs dlp__llm_knob;
 
 #endif

@@ -1177,16 +1177,15 @@ static const double *moe_fit(int kind, int engine) {
 }
 
 /* The decode steps' row of fitted MoE kernel f under the what-if
- * dlp__llm_moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 (the
+ * dlp__llm_knob.moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 (the
  * default) f itself; 1 its refit on the hits the tables' router made
  * (MOE_FIT16_HITS, MOE_FITFP8_HITS, MOE_FITFP8_TRT_BW_HITS); 2 the same
  * but TensorRT-LLM's block fp8, the one kernel the refit fits worse on the
  * tables; 3 only TensorRT-LLM's block fp8 on Hopper under EP > 1 from its
  * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3.  Off by default
  * (docs/llm.md, h227).  W4A16 and nvfp4 have no refit. */
-int dlp__llm_moe_hits_fit;
 static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) {
-    int mode = dlp__llm_moe_hits_fit;
+    int mode = dlp__llm_knob.moe_hits_fit;
     const double *trt8 = MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM];
     if ((mode == 3 || mode == 4) && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
     if (mode < 1 || mode == 3 || mode > 4) return f;
@@ -1269,17 +1268,14 @@ double dlp__llm_w4a16_moe_s(double hit, double share, double slice_bytes, double
  *    engine's module on the shape's nominal FLOPs, padding included, so F
  *    is the unpadded rows x 3 x H x I / moe_tp.
  * Elsewhere (other formats, Hopper's triton matmul_ogs, SGLang) none.
- * dlp__llm_trtgen_mxfp4 (bench-only): bits 1 the padding, 2 the fusion,
+ * dlp__llm_knob.trtgen_mxfp4 (bench-only): bits 1 the padding, 2 the fusion,
  * 4 the prefill fit; 7 all (the default), 0 none (the before). */
-int dlp__llm_trtgen_mxfp4 = 7;
-/* {a us, eta}; bench-only override (--trtgen-pf) for the held-out runs */
-double dlp__llm_trtgen_pf[2] = {76.6, 0.349};
 #define TRTGEN_MXFP4_ALIGN 256.0
 static double round_up_to(double x, double a) { return ceil(x / a) * a; }
 
 /* Does d run quant's experts under `engine` on the trtllm-gen kernel? */
 static int trtgen_mxfp4(const dlp_device *d, int quant, int engine) {
-    if (!dlp__llm_trtgen_mxfp4 || quant != DLP_QT_MXFP4 || !is_nvidia(d) || d->cc_major != 10) return 0;
+    if (!dlp__llm_knob.trtgen_mxfp4 || quant != DLP_QT_MXFP4 || !is_nvidia(d) || d->cc_major != 10) return 0;
     return engine == DLP_LLM_ENGINE_TRTLLM || engine == DLP_LLM_ENGINE_MODERN;
 }
 
@@ -1287,7 +1283,7 @@ static int trtgen_mxfp4(const dlp_device *d, int quant, int engine) {
  * experts H x I (H the hidden size, I an expert's width) sliced moe_tp
  * ways; 1 where the kernel does not run. */
 double dlp__llm_trtgen_mxfp4_pad(const dlp_device *d, int quant, int engine, double H, double I, int moe_tp) {
-    if (!trtgen_mxfp4(d, quant, engine) || !(dlp__llm_trtgen_mxfp4 & 1)) return 1.0;
+    if (!trtgen_mxfp4(d, quant, engine) || !(dlp__llm_knob.trtgen_mxfp4 & 1)) return 1.0;
     if (!(H > 0) || !(I > 0)) return 1.0;
     double share = ceil(I / (moe_tp > 1 ? moe_tp : 1));
     return round_up_to(H, TRTGEN_MXFP4_ALIGN) / H * round_up_to(share, TRTGEN_MXFP4_ALIGN) / share;
@@ -1411,12 +1407,13 @@ static double moe_pf_lin_s(const double *f, const lin_t *l, double rows, double 
 }
 
 /* Expert matrix l's floor at prefill sizes under the trtllm-gen MXFP4
- * kernel (dlp__llm_trtgen_pf, with dlp__llm_trtgen_mxfp4_pad): m rows on
+ * kernel (dlp__llm_knob.trtgen_pf, with dlp__llm_trtgen_mxfp4_pad): m rows on
  * this GPU of a step of T tokens; 0 where off or under 64 rows an expert. */
 static double trtgen_mxfp4_pf_s(const sctx *s, const lin_t *l, double m, double T) {
     if (!(s->trtgen_pf_peak > 0)) return 0;
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
-    return moe_pf_lin_s(dlp__llm_trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp, s->trtgen_pf_peak);
+    return moe_pf_lin_s(dlp__llm_knob.trtgen_pf, l, m, T * K / l->experts, s->p->expert_elems, s->moe_tp,
+                        s->trtgen_pf_peak);
 }
 
 double dlp__llm_w4a16_moe_floor_s(const dlp_llm_config *c, const dlp_device *d, int quant, int n_gpus,
@@ -1588,17 +1585,13 @@ static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind
 /* One matrix entry's GEMMs (not experts' kernel floor, added by the
  * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
  * what the weights are; then the per-GEMM terms of the format. */
-/* bench-only (h211): 1 each GEMM call priced on the curve as its own kernel
- * (gemm_kadd); 0 the layers' calls priced as one kernel of their summed work */
-int dlp__llm_gemm_each = -1;
-
 /* The layers' `count` calls of one GEMM of `flops` and `bytes` each: every
  * call is a kernel of its own (one launch a layer), so the efficiency curve,
  * fitted on single kernels, is read at one call's size and the time taken
  * count times (h211); before, the curve saw the sum of the calls. */
 static void gemm_kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double peak, double flops, double bytes,
                       double count) {
-    int each = dlp__llm_gemm_each >= 0 ? dlp__llm_gemm_each : s->fused_elem;
+    int each = dlp__llm_knob.gemm_each >= 0 ? dlp__llm_knob.gemm_each : s->fused_elem;
     if (!each || count <= 1) {
         kadd(s, it, cv, peak, flops * count, bytes * count, count);
         return;
@@ -1761,9 +1754,8 @@ static double xqa_occ(const sctx *s, double seqs) {
 }
 
 /* The shared memory share in use: P_FIT_MEM, or the bench's refit scan
- * (dlp__llm_p_fit_mem > 0, bench_serving's "shared memory share" block). */
-double dlp__llm_p_fit_mem;
-static double fit_mem(void) { return dlp__llm_p_fit_mem > 0 ? dlp__llm_p_fit_mem : P_FIT_MEM; }
+ * (dlp__llm_knob.p_fit_mem > 0, bench_serving's "shared memory share" block). */
+static double fit_mem(void) { return dlp__llm_knob.p_fit_mem > 0 ? dlp__llm_knob.p_fit_mem : P_FIT_MEM; }
 
 /* The watts a serving GPU's floor and shares scale with: its die's own
  * rated limit where the device's limit holds headroom beyond it
@@ -1809,7 +1801,7 @@ static void dec_attn_floors(const sctx *s, itime *it, double t0, double bm0, dou
         double fl = xqa_floor_s(s, seqs, ctx);
         if (fl > it->t - t0) it->t = t0 + fl, occ = xqa_occ(s, seqs);
     }
-    double sm = occ > 0 && dlp__llm_floor_sm_draw ? floor_sm_draw(s, it->t - t0, it->bm - bm0, occ) : 0;
+    double sm = occ > 0 && dlp__llm_knob.floor_sm_draw ? floor_sm_draw(s, it->t - t0, it->bm - bm0, occ) : 0;
     it->bsm += sm;
     if (s->parts) s->parts->attn_sm_s = sm;
 }
@@ -2037,13 +2029,12 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx);
  * profiles of sarathi's fused kernels (RMSNorm, rotary, SiluAndMul, adds;
  * A100, H100, A40, TP 1-8: bench_llm.sh vidur --fused-elem 1 --fused-eta E
  * over E = 0.5 ... 0.8): 0.6, per-layer MAPE 16.8 % (0.8: 27.2 %),
- * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).  dlp__llm_fused_elem: 0 the unfused graph
+ * leave-one-GPU-out 24.5 %, leave-one-model-out 17.7 % (docs/llm.md, h198).
+ * dlp__llm_knob.fused_elem: 0 the unfused graph
  * (the default: with these kernels silicon TTFT measured 29.4 -> 31.5 % and
  * TPOT 16.7 -> 17.7 %, the prompt steps and the large decode batches priced
  * lower where the rows are already under; docs/llm.md, h198), 1 these
  * kernels (bench_serving --fused-elem 1: the context step h187 / h200 read). */
-int dlp__llm_fused_elem;
-double dlp__llm_fused_eta;     /* bench-only: 0 FUSED_ELEM_ETA                */
 #define FUSED_ELEM_ETA 0.6     /* share of the DRAM bandwidth (vidur fit)     */
 #define FUSED_ELEM_T0_US 3.0   /* per kernel (aiconfigurator)                 */
 
@@ -2051,7 +2042,7 @@ double dlp__llm_fused_eta;     /* bench-only: 0 FUSED_ELEM_ETA                */
  * `rows` rows */
 static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes, double rows) {
     if (layers <= 0 || rows <= 0 || row_bytes <= 0) return;
-    double b = layers * row_bytes * rows, eta = dlp__llm_fused_eta > 0 ? dlp__llm_fused_eta : FUSED_ELEM_ETA;
+    double b = layers * row_bytes * rows, eta = dlp__llm_knob.fused_eta > 0 ? dlp__llm_knob.fused_eta : FUSED_ELEM_ETA;
     it->t += b / (eta * s->bw) + layers * FUSED_ELEM_T0_US * 1e-6;
     it->busy += b / s->bw;
     it->bm += b / s->bw;
@@ -2062,7 +2053,7 @@ static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes,
  * the list does not hold), a modern engine under CUDA graphs on an NVIDIA
  * GPU (vllm-v0, eager and ROCm paths keep the graph's bytes). */
 static int fused_elem_on(const sctx *s) {
-    if (!dlp__llm_fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
+    if (!dlp__llm_knob.fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
     if (!s->d->vendor || strcmp(s->d->vendor, "nvidia")) return 0;
     for (int64_t l = 0; l < s->c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
         if (s->c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN | DLP_LK_NO_ATTN | DLP_LK_NO_MLP)) return 0;
@@ -2692,11 +2683,9 @@ static double rocm_offline_gpu_x(const dlp_device *d, const dlp_llm_workload *wl
  * once paged attention V1's re-reads (rocm_v1_extra_s) carried the long
  * contexts' part of the miss the floor had absorbed (h184).  Seconds: a
  * step's GEMM FLOPs per GPU / this. */
-int dlp__llm_rocm_floor_off;
-double dlp__llm_rocm_gemm_c, dlp__llm_rocm_v1_eta;
 static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
-    double c = dlp__llm_rocm_gemm_c > 0 ? dlp__llm_rocm_gemm_c : DLP__LLM_ROCM_GEMM_PER_CU_CLK;
-    if (gpu_x == 1.0 || dlp__llm_rocm_floor_off || !d->arch || strcmp(d->arch, "cdna3") || d->sm_count <= 0 ||
+    double c = dlp__llm_knob.rocm_gemm_c > 0 ? dlp__llm_knob.rocm_gemm_c : DLP__LLM_ROCM_GEMM_PER_CU_CLK;
+    if (gpu_x == 1.0 || dlp__llm_knob.rocm_floor_off || !d->arch || strcmp(d->arch, "cdna3") || d->sm_count <= 0 ||
         !(d->boost_clock_mhz > 0))
         return 0;
     return c * (double)d->sm_count * d->boost_clock_mhz * 1e6;
@@ -2723,8 +2712,9 @@ static double rocm_gemm_rate(const dlp_device *d, double gpu_x) {
  * DLP__LLM_ROCM_V1_ETA of the bandwidth; ctx stands for max_seq_len (the
  * offline batch's sequences are as long).  Seconds, added to the step. */
 static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx) {
-    double eta = dlp__llm_rocm_v1_eta > 0 ? dlp__llm_rocm_v1_eta : DLP__LLM_ROCM_V1_ETA;
-    if (s->gpu_x == 1.0 || dlp__llm_rocm_floor_off || s->c->kv_lora_rank > 0 || !(n_dec > 0) || ctx > 8192) return 0;
+    double eta = dlp__llm_knob.rocm_v1_eta > 0 ? dlp__llm_knob.rocm_v1_eta : DLP__LLM_ROCM_V1_ETA;
+    if (s->gpu_x == 1.0 || dlp__llm_knob.rocm_floor_off || s->c->kv_lora_rank > 0 || !(n_dec > 0) || ctx > 8192)
+        return 0;
     int64_t nkv = s->c->num_key_value_heads > 0 ? s->c->num_key_value_heads : s->c->num_attention_heads;
     double hq = (double)s->c->num_attention_heads / s->tp_attn, hkv = (double)nkv / s->kv_shard;
     if (!(n_dec * hq > 512.0) || !(hq > hkv)) return 0;
@@ -2752,17 +2742,13 @@ static double rocm_v1_extra_s(const sctx *s, double n_dec, double ctx) {
  * (DLP__LLM_TRT_CTA_BYTES_PER_CLK; the bench prints the refit, held out by
  * GPU and by family), times the boost clock.  The served engine
  * (trtllm-serve, 0.13+ / 1.x) splits the cache over blocks: no floor. */
-double dlp__llm_trt_cta_bpc;
 /* The XQA block's rate on TensorRT-LLM 0.11 (xqa_floor_s), bytes per SM
  * clock x the boost clock; GQA models only (XQA refuses plain MHA at beam
  * 1); only where the workload says the engine ran 0.11 (wl->trt_xqa_block).
- * dlp__llm_trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0 another,
+ * dlp__llm_knob.trt_xqa_bpc (bench-only): 0 the compiled-in rate, > 0 another,
  * < 0 none. */
-double dlp__llm_trt_xqa_bpc;
-/* floor_sm_draw on (1, the default) or off (0: bench --no-floor-sm) */
-int dlp__llm_floor_sm_draw = 1;
 static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
-    double bpc = dlp__llm_trt_xqa_bpc != 0 ? dlp__llm_trt_xqa_bpc : DLP__LLM_TRT_XQA_BYTES_PER_CLK;
+    double bpc = dlp__llm_knob.trt_xqa_bpc != 0 ? dlp__llm_knob.trt_xqa_bpc : DLP__LLM_TRT_XQA_BYTES_PER_CLK;
     int kvh = c->num_key_value_heads > 0 ? c->num_key_value_heads : c->num_attention_heads;
     if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) ||
         c->kv_lora_rank > 0 || kvh >= c->num_attention_heads || !(bpc > 0) || !(d->boost_clock_mhz > 0))
@@ -2778,17 +2764,17 @@ static double trt_xqa_rate(const dlp_device *d, const dlp_llm_workload *wl, cons
  * by one would: their ModelRunnerCpp runs without cuda_graph_mode, whose
  * default is off (ExtendedRuntimePerfKnobConfig).  Charged as engine CPU
  * time (the GPU at its floor meanwhile), so power and energy follow.  No
- * source gives the size: dlp__llm_trt011_layer_ms, ms per layer, is set by
+ * source gives the size: dlp__llm_knob.trt011_layer_ms, ms per layer, is set by
  * the bench's --trt011-layer-ms only; 0 (the default) nothing moves. */
-double dlp__llm_trt011_layer_ms;
 static double trt011_host_s(const dlp_llm_workload *wl, const dlp_llm_config *c) {
-    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !(dlp__llm_trt011_layer_ms > 0))
+    if (!wl->trt_xqa_block || wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline ||
+        !(dlp__llm_knob.trt011_layer_ms > 0))
         return 0;
-    return dlp__llm_trt011_layer_ms * 1e-3 * (double)c->num_hidden_layers;
+    return dlp__llm_knob.trt011_layer_ms * 1e-3 * (double)c->num_hidden_layers;
 }
 
 static double trt_cta_rate(const dlp_device *d, const dlp_llm_workload *wl, const dlp_llm_config *c) {
-    double bpc = dlp__llm_trt_cta_bpc != 0 ? dlp__llm_trt_cta_bpc : DLP__LLM_TRT_CTA_BYTES_PER_CLK;
+    double bpc = dlp__llm_knob.trt_cta_bpc != 0 ? dlp__llm_knob.trt_cta_bpc : DLP__LLM_TRT_CTA_BYTES_PER_CLK;
     if (wl->engine != DLP_LLM_ENGINE_TRTLLM || !wl->offline || !is_nvidia(d) || c->kv_lora_rank > 0 || !(bpc > 0) ||
         !(d->boost_clock_mhz > 0))
         return 0;
@@ -2802,9 +2788,10 @@ static void trtgen_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, 
     int gen = c->num_experts > 0 && trtgen_mxfp4(d, wl->quant, wl->engine), tc8;
     double I = (double)(c->moe_intermediate_size > 0 ? c->moe_intermediate_size : c->intermediate_size);
     s->mxfp4_pad = gen ? dlp__llm_trtgen_mxfp4_pad(d, wl->quant, wl->engine, (double)c->hidden_size, I, s->moe_tp) : 1.0;
-    s->trtgen_fused = gen && (dlp__llm_trtgen_mxfp4 & 2);
-    s->trtgen_pf_peak =
-        gen && (dlp__llm_trtgen_mxfp4 & 4) ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8) : 0;
+    s->trtgen_fused = gen && (dlp__llm_knob.trtgen_mxfp4 & 2);
+    s->trtgen_pf_peak = gen && (dlp__llm_knob.trtgen_mxfp4 & 4)
+                            ? dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc8)
+                            : 0;
 }
 
 static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device *d, const dlp_llm_workload *wl,
@@ -2995,8 +2982,9 @@ static dlp_status serve_memory(const sctx *s, const dlp_llm_workload *wl, serve_
  * its capacity scheduler's default policy GUARANTEED_NO_EVICT (executor
  * SchedulerConfig; "Useful Runtime Options", TensorRT-LLM docs), where vLLM
  * admits on the tokens a sequence holds now and preempts (h185). */
-int dlp__llm_trt_evict;
-static int no_evict(const dlp_llm_workload *wl) { return wl->engine == DLP_LLM_ENGINE_TRTLLM && !dlp__llm_trt_evict; }
+static int no_evict(const dlp_llm_workload *wl) {
+    return wl->engine == DLP_LLM_ENGINE_TRTLLM && !dlp__llm_knob.trt_evict;
+}
 
 /* Sequences of S + G the cache holds and its token count at that length
  * (sliding windows and Mamba states make bytes per token depend on it, so
@@ -3262,7 +3250,7 @@ static itime offline_cycle(const sctx *s, const itime *mix, const itime *bi, dou
 }
 
 /* ---- closed-loop TTFT by iteration-level simulation (h145 prototype) ------
- * Off unless dlp__llm_ttft_sim is set (bench_serving --ttft-sim): it would
+ * Off unless dlp__llm_knob.ttft_sim is set (bench_serving --ttft-sim): it would
  * replace the fitted burst/steady blend of the aggregated closed loop by the
  * run the benchmark makes.  R clients, each sending its next request when its
  * last one ends (request rate inf), W_WAVES x R requests, prompt S, outputs
@@ -3277,7 +3265,6 @@ static itime offline_cycle(const sctx *s, const itime *mix, const itime *bi, dou
  * A prompt's first token comes at the end of the step that takes its last
  * chunk.  Step times from iteration() on a small grid (sim_grid), linear in
  * between; runs of decode-only steps are jumped over at once. */
-int dlp__llm_ttft_sim;
 
 /* not yet seen by the engine (a step count can be negative: an idle
  * engine's arrival counts as seen ov steps before step 0) */
@@ -3728,7 +3715,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         tpot = mix.t / s->spec_yield;
         ttft = ttft_mean;
         if ((out->lockstep = lockstep(s, wl, m, &dec, &bi, n_it, ttft_burst, &tpot, &mix))) ttft = ttft_burst;
-        double sim = !out->lockstep && dlp__llm_ttft_sim && wl->rate <= 0
+        double sim = !out->lockstep && dlp__llm_knob.ttft_sim && wl->rate <= 0
                          ? sim_ttft(s, Rd, Sd, Gd, ctx, vis, ENGINE_CPU[wl->engine].req_ms * 1e-3, prefill_first(wl))
                          : -1;
         if (sim >= 0) ttft = sim; /* -1: off, no client or out of memory */

@@ -28,6 +28,8 @@ import math
 import os
 import sys
 
+from fit_w4a16_moe import lsq as lsq3   # beside this script: the same form's fit
+
 BW = {'h100': 3.35e12, 'h200': 4.8e12}   # data/devices.json mem_bandwidth_gbs
 POOLED = (36.2, 1.027, 0.831)            # MOE_FITFP8[TRTLLM], fitted on EP 1 rows (h130)
 
@@ -69,24 +71,9 @@ def load(path, hits):
 
 
 def lsq(rows):
-    """(t0, c, 1/eta) minimising sum(((model - y) / y)^2) (normal equations)."""
-    A = [[0.0] * 3 for _ in range(3)]
-    b = [0.0] * 3
-    for q in rows:
-        v, w = (1.0, q['hit'], q['x']), 1.0 / q['y'] ** 2
-        for i in range(3):
-            b[i] += w * v[i] * q['y']
-            for j in range(3):
-                A[i][j] += w * v[i] * v[j]
-    M = [A[i] + [b[i]] for i in range(3)]
-    for i in range(3):
-        p = max(range(i, 3), key=lambda r: abs(M[r][i]))
-        M[i], M[p] = M[p], M[i]
-        for r in range(3):
-            if r != i:
-                f = M[r][i] / M[i][i]
-                M[r] = [M[r][c] - f * M[i][c] for c in range(4)]
-    a = [M[i][3] / M[i][i] for i in range(3)]
+    """(t0, c, eta) minimising sum(((model - y) / y)^2): fit_w4a16_moe.py's
+    normal equations on (1, hit, x), the last coefficient 1/eta."""
+    a = lsq3(rows)
     return (a[0], a[1], 1.0 / a[2])
 
 

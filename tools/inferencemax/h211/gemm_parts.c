@@ -5,7 +5,7 @@
  * set them beside aiconfigurator's gemm_perf tables.  QUANT is dlp_quant's
  * number (2 bf16, 5 fp8, 8 nvfp4), ENGINE dlp_llm_engine's (0 vLLM V1,
  * 2 SGLang, 3 TensorRT-LLM).  DLP_FUSED_ELEM=1 prices the element-wise work
- * as fused kernels (h198); DLP_GEMM_EACH=0/1 sets dlp__llm_gemm_each (h211).  Build from the repository root:
+ * as fused kernels (h198); DLP_GEMM_EACH=0/1 sets dlp__llm_knob.gemm_each (h211).  Build from the repository root:
  *   cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc tools/inferencemax/h211/gemm_parts.c \
  *     build/libdlperf.a $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o /tmp/gemm_parts */
 #include <stdio.h>
@@ -17,8 +17,8 @@ int main(int argc, char **argv) {
     int q = atoi(argv[3]), tp = atoi(argv[4]), eng = atoi(argv[6]);
     double S = atof(argv[5]);
     dlp_error e = {0};
-    if (getenv("DLP_FUSED_ELEM")) dlp__llm_fused_elem = atoi(getenv("DLP_FUSED_ELEM"));
-    if (getenv("DLP_GEMM_EACH")) dlp__llm_gemm_each = atoi(getenv("DLP_GEMM_EACH"));
+    if (getenv("DLP_FUSED_ELEM")) dlp__llm_knob.fused_elem = atoi(getenv("DLP_FUSED_ELEM"));
+    if (getenv("DLP_GEMM_EACH")) dlp__llm_knob.gemm_each = atoi(getenv("DLP_GEMM_EACH"));
     dlp_devdb *db = NULL;
     if (dlp_devdb_load(NULL, &db, &e)) { printf("db %s\n", e.msg); return 1; }
     const dlp_device *d = dlp_devdb_find(db, argv[2]);

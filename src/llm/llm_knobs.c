@@ -1,0 +1,21 @@
+/*
+ * llm_knobs.c — the one definition of the serving model's bench-only
+ * what-ifs (llm_internal.h dlp__llm_knobs; docs/llm.md "The bench-only
+ * switches in one struct", issue 22, h231).
+ *
+ * Why a file of its own: every default sits in one designated initialiser,
+ * so a reader sees at once what the shipped answers assume, and a new
+ * switch is one field and one line here rather than a global scattered
+ * next to the code it steers.  A field left out of the initialiser is 0.
+ */
+#include "llm/llm_internal.h"
+
+dlp__llm_knobs dlp__llm_knob = {
+    .gemm_each = -1,                /* follow fused_elem (h211) */
+    .trtgen_mxfp4 = 7,              /* padding, fused block and prefill fit all on (h223) */
+    .trtgen_pf = {76.6, 0.349},     /* trtllm-gen mxfp4 prefill fit {a us, eta} (h223) */
+    .floor_sm_draw = 1,             /* the SMs' draw under a floor on (h214) */
+    /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
+     * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,
+     * trt_xqa_bpc, trt011_layer_ms, moe_hits_fit, p_fit_mem */
+};
