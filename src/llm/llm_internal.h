@@ -197,6 +197,9 @@ extern int dlp__llm_moe_hits_fit;
 /* The SMs' draw under a decode-attention floor (llm_serve.c floor_sm_draw,
  * docs/llm.md "h214"): 1 on (the default), 0 off (bench-only). */
 extern int dlp__llm_floor_sm_draw;
+/* The absorbed MLA decode kernel's math floor (llm_serve.c mla_dec_math_s,
+ * docs/llm.md "h229"): 1 on, 0 off (the default; bench --mla-dec-math N). */
+extern int dlp__llm_mla_dec_math;
 /* The modern engines' memory share of the serving power (llm_serve.c
  * P_FIT_MEM, docs/llm.md "h225"): 0 (the default) the compiled-in value;
  * > 0 another, set by bench_serving's refit scan only. */

@@ -30,22 +30,24 @@ import os
 import statistics as st
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mla_gen_heads')
-BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}       # data/devices.json
-P16 = {'h100': 989.4e12, 'h200': 989.4e12, 'b200': 2250e12}    # dense bf16
+BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12, 'b300': 8.0e12, 'gb200': 8.0e12,
+      'gb300': 8.0e12}   # data/devices.json
+P16 = {'h100': 989.4e12, 'h200': 989.4e12, 'b200': 2250e12, 'b300': 2250e12, 'gb200': 2500e12,
+       'gb300': 2500e12}   # dense bf16
 MIN_TOK = 262144
 
 
 def load():
     out = []
     for f in sorted(glob.glob(os.path.join(HERE, '*.csv'))):
-        b = os.path.basename(f)
-        gpu, eng = b.split('_')[0], b.split('_')[3]
+        b = os.path.basename(f).replace('_sxm', '')
+        gpu, eng = b.split('_')[0], b.split('_')[2]
         for r in csv.DictReader(open(f)):
             kv = 'fp8' if 'fp8' in r['kv_cache_dtype'] else 'bf16'
-            if gpu == 'h200' and eng == 'sglang' and kv == 'fp8':
+            if gpu in ('h100', 'h200') and eng == 'sglang' and kv == 'fp8':
                 continue
             h, n = int(r['num_heads']), int(r['batch_size']) * (int(r['isl']) + int(r['step']))
-            out.append(dict(gpu=gpu, eng=eng, kv=kv, h=h, n=n, t=float(r['latency']) * 1e-3,
+            out.append(dict(gpu=gpu, eng=eng, kv=kv, arch='hopper' if gpu[0] == 'h' else 'blackwell', h=h, n=n, t=float(r['latency']) * 1e-3,
                             fl=n * 2.0 * h * 1088, by=n * 576.0 * (1 if kv == 'fp8' else 2)))
     return out
 
@@ -54,42 +56,50 @@ def peak(r):
     return P16[r['gpu']] * (2 if r['kv'] == 'fp8' else 1)
 
 
-def fit(rows):
+def fit(rows, by_arch=True):
     e = {}
-    for kv in ('bf16', 'fp8'):
-        s = [r['fl'] / (r['t'] * peak(r)) for r in rows if r['kv'] == kv and r['h'] == 128 and r['n'] >= MIN_TOK]
-        e[kv] = st.median(s) if s else None
+    for a in ('hopper', 'blackwell'):
+        for kv in ('bf16', 'fp8'):
+            s = [r['fl'] / (r['t'] * peak(r)) for r in rows if r['kv'] == kv and r['h'] == 128 and r['n'] >= MIN_TOK
+                 and (r['arch'] == a or not by_arch)]
+            e[(a, kv)] = st.median(s) if s else None
     return e
 
 
 def mape(rows, e, math=True):
     err = []
     for r in rows:
-        if r['h'] < 64 or r['n'] < MIN_TOK or e.get(r['kv']) is None:
+        if r['h'] < 64 or r['n'] < MIN_TOK or e.get((r['arch'], r['kv'])) is None:
             continue
         t = r['by'] / (0.85 * BW[r['gpu']])
         if math:
-            t = max(t, r['fl'] / (e[r['kv']] * peak(r)))
+            t = max(t, r['fl'] / (e[(r['arch'], r['kv'])] * peak(r)))
         err.append(abs(t - r['t']) / r['t'])
     return 100 * st.mean(err) if err else float('nan'), len(err)
 
 
+def fmt(e):
+    return '  '.join('%s %s %.3f' % (a, kv, v) for (a, kv), v in sorted(e.items()) if v is not None)
+
+
 def main():
     rows = load()
-    e = fit(rows)
-    print('pooled eta: bf16 %.3f  fp8 %.3f' % (e['bf16'], e['fp8']))
-    print('all rows (64/128 heads, >= %d tokens): bytes only %.1f %% (n %d), with the math floor %.1f %%'
-          % (MIN_TOK, mape(rows, e, False)[0], mape(rows, e)[1], mape(rows, e)[0]))
-    for key in ('gpu', 'eng'):
-        for v in sorted({r[key] for r in rows}):
-            tr = [r for r in rows if r[key] != v]
-            te = [r for r in rows if r[key] == v]
-            eh = fit(tr)
-            print('held out %s=%s: eta bf16 %.3f fp8 %.3f; bytes only %.1f %%, math floor %.1f %% (n %d)'
-                  % (key, v, eh['bf16'], eh['fp8'], mape(te, eh, False)[0], mape(te, eh)[0], mape(te, eh)[1]))
+    for by_arch in (False, True):
+        e = fit(rows, by_arch)
+        if not by_arch:
+            e = {k: v for k, v in e.items()}
+        print('%s eta: %s' % ('per architecture' if by_arch else 'pooled', fmt(e)))
+        print('  all rows (64/128 heads, >= %d tokens): bytes only %.1f %% (n %d), with the math floor %.1f %%'
+              % (MIN_TOK, mape(rows, e, False)[0], mape(rows, e)[1], mape(rows, e)[0]))
+        for key in ('gpu', 'eng'):
+            for v in sorted({r[key] for r in rows}):
+                eh = fit([r for r in rows if r[key] != v], by_arch)
+                te = [r for r in rows if r[key] == v]
+                print('  held out %s=%s: bytes only %.1f %%, math floor %.1f %% (n %d); eta %s'
+                      % (key, v, mape(te, eh, False)[0], mape(te, eh)[0], mape(te, eh)[1], fmt(eh)))
     for g in sorted({(r['gpu'], r['eng'], r['kv']) for r in rows}):
         sub = [r for r in rows if (r['gpu'], r['eng'], r['kv']) == g]
-        print('table %s %s %s: own-table eta %.3f' % (g + (fit(sub)[g[2]],)))
+        print('table %s %s %s: own-table eta %.3f' % (g + (fit(sub)[(sub[0]['arch'], g[2])],)))
 
 
 if __name__ == '__main__':
