@@ -1822,7 +1822,10 @@ int dlp__llm_mla_dec_math;
  * fp8 tensor cores (the peak no higher than 16-bit) runs at the 16-bit
  * rate and share. */
 static double mla_dec_setup(const dlp_llm_config *c, const dlp_device *d, double kv_eb, double peak16) {
-    if (!dlp__llm_mla_dec_math || c->kv_lora_rank <= 0 || !(peak16 > 0)) return 0;
+    /* DeepSeek Sparse Attention (an indexer's keys in the cache: V3.2,
+     * GLM-5) attends a top-k of the context, FlashMLA's sparse kernel,
+     * which the tables do not measure: left out */
+    if (!dlp__llm_mla_dec_math || c->kv_lora_rank <= 0 || c->index_head_dim > 0 || !(peak16 > 0)) return 0;
     int tc;
     double p8 = dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
     int bw = d->cc_major >= 10;
