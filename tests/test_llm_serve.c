@@ -1306,6 +1306,42 @@ static void t_trtllm_gen_moe_by_hand(void) {
  *     6.190 ms (the pooled row: 36.2 + 7.1775 x (1.027 + 6.6246) = 91.12
  *     us, 5.285 ms).
  * vLLM and SGLang keep their rows on Blackwell. */
+/* The absorbed MLA decode kernel's math floor (llm_serve.c mla_dec_math_s,
+ * docs/llm.md "h229"; bench --mla-dec-math 1, off by default).  By hand,
+ * DeepSeek-R1 (61 layers, 128 heads, kv_lora_rank 512, rope 64) on an 8-GPU
+ * attention-DP 8 worker (each rank all 128 heads), 1,024 sequences (128 a
+ * rank) at context 8,704: per rank 128 x 8,704 x 61 = 67,960,832 cached
+ * token-layers, each 2 x 128 x (2 x 512 + 64) = 278,528 FLOPs:
+ * 1.8928995e13 FLOPs.  B200, fp8 cache: at 0.422 of the 4,500 TFLOPS fp8
+ * peak, 9.967875 ms (the cache's bytes, 67,960,832 x 576 B at 0.85 of 8 TB/s,
+ * 5.76 ms plus the floors: under it).  H200, bf16 cache: 0.562 of 989.4
+ * TFLOPS bf16, 34.042334 ms (bytes 19.2 ms).  Switch off: under both. */
+static double mla_dec_attn_ms(const char *dev, double kv_eb) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    if (!d || dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 8,
+                           .kv_dtype = kv_eb < 2 ? DLP_DT_FLOAT8E4M3FN : DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_DECODE_ONLY, .engine = DLP_LLM_ENGINE_TRTLLM};
+    dlp__llm_parts p;
+    if (dlp__llm_iter_parts(&ds, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), kv_eb, 1024, 8704, 0, 0, &p,
+                            &e) != DLP_OK)
+        return -1;
+    return p.attn_dec_s * 1e3;
+}
+
+static void t_mla_dec_math_by_hand(void) {
+    double off_b = mla_dec_attn_ms("b200", 1.0), off_h = mla_dec_attn_ms("h200", 2.0);
+    dlp__llm_knob.mla_dec_math = 1;
+    CHECK_NEAR(mla_dec_attn_ms("b200", 1.0), 9.967875, 1e-5);
+    CHECK_NEAR(mla_dec_attn_ms("h200", 2.0), 34.042334, 1e-5);
+    dlp__llm_knob.mla_dec_math = 0;
+    printf("  MLA decode attention, DeepSeek-R1 128 seqs a rank at 8,704: B200 %.3f ms off, H200 %.3f ms off\n", off_b, off_h);
+    CHECK(off_b > 5.0 && off_b < 9.0);
+    CHECK(off_h > 15.0 && off_h < 30.0);
+}
+
 static void t_trt_fp8_moe_blackwell_by_hand(void) {
     const char *bw[] = {"b300", "gb200"};
     dlp_llm_config c, ds;
@@ -3478,6 +3514,7 @@ int main(void) {
     RUN(t_moe_16_fp8_kernels);
     RUN(t_trtllm_gen_moe_by_hand);
     RUN(t_trt_fp8_moe_blackwell_by_hand);
+    RUN(t_mla_dec_math_by_hand);
     RUN(t_moe_prefill_kernel);
     RUN(t_trt_fp8_moe_rows_by_hand);
     RUN(t_trt_adp_gather_by_hand);

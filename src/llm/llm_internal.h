@@ -222,6 +222,8 @@ typedef struct dlp__llm_knobs {
     int floor_sm_draw;
     /* modern engines' memory share of serving power: 0 DLP__LLM_P_FIT_MEM, > 0 another ("h225"; --p-fit-mem) */
     double p_fit_mem;
+    /* the absorbed MLA decode kernel's math floor (mla_dec_math_s, "h229"; --mla-dec-math): 1 on, 0 off */
+    int mla_dec_math;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

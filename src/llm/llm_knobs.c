@@ -17,5 +17,5 @@ dlp__llm_knobs dlp__llm_knob = {
     .floor_sm_draw = 1,             /* the SMs' draw under a floor on (h214) */
     /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
      * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,
-     * trt_xqa_bpc, trt011_layer_ms, moe_hits_fit, p_fit_mem */
+     * trt_xqa_bpc, trt011_layer_ms, moe_hits_fit, p_fit_mem, mla_dec_math */
 };

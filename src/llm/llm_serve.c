@@ -728,6 +728,7 @@ typedef struct {
                                   stay 16-bit (lin_is16)                    */
     const dlp_eff_curve *cv_gemm16;
     double peak_mm16;          /* the 16-bit GEMM curve and peak they run on */
+    double mla_dec_rate;       /* MLA decode math FLOP/s (mla_dec_setup); 0 none */
     const double *nv4_gemm;    /* nvfp4 dense GEMMs' fitted op (nv4_gemm_fit:
                                   t0 us, eta); NULL: the GEMM curve alone   */
     const double *moe_pf;      /* its prefill-sized fit (moe_pf_fit; NULL: none) */
@@ -1785,6 +1786,56 @@ static double floor_sm_draw(const sctx *s, double fl, double bm, double occ) {
     return (1.0 - dram) * fmax(0.0, fmin(1.0, occ) * fl - bm);
 }
 
+/* The absorbed MLA decode kernel's math (issue 22, h229).  FlashMLA,
+ * TensorRT-LLM's MLA generation kernel and trtllm-gen run decode attention
+ * on the latent: per cached token of a sequence, QK over the latent and the
+ * rope key (2 x heads x (kv_lora_rank + rope)) and PV over the latent
+ * (2 x heads x kv_lora_rank), heads the rank's own (all of them under
+ * attention DP, a TP share otherwise; MTP's query tokens share the pass).
+ * At 128 heads that is ~480 FLOPs a cached bf16 byte, past every GPU's
+ * ridge: aiconfigurator's MLA generation tables (H100 / H200 / B200 / B300 /
+ * GB200 / GB300, TensorRT-LLM 1.3.0rc10 and SGLang 0.5.14; 128 heads a rank,
+ * >= 262,144 cached tokens a layer) reach a flat share of the dense
+ * tensor-core peak of the cache's precision there, by architecture (the
+ * kernels differ: FlashMLA / TensorRT-LLM's Hopper kernel, trtllm-gen on
+ * Blackwell): Hopper 0.562 of bf16 with a bf16 cache, 0.343 of fp8 with an
+ * fp8 one; Blackwell 0.489 and 0.422 (tools/attn/fit_mla_decode_math.py:
+ * the floor max(math, bytes at 0.85 BW) on the 64/128-head rows 21.8 %
+ * against 32.8 % for bytes alone; each GPU held out 12.2-25.7 %, each
+ * engine 22.9-23.3 %).  A fit on kernel tables, not serving rows. */
+#define MLA_DEC_ETA16_HOPPER 0.562
+#define MLA_DEC_ETA8_HOPPER 0.343
+#define MLA_DEC_ETA16_BW 0.489
+#define MLA_DEC_ETA8_BW 0.422
+
+/* The rate the MLA decode math runs at on this GPU and cache: 0 where the
+ * model has no MLA or the switch is off.  An fp8 cache on a GPU without
+ * fp8 tensor cores (the peak no higher than 16-bit) runs at the 16-bit
+ * rate and share. */
+static double mla_dec_setup(const dlp_llm_config *c, const dlp_device *d, double kv_eb, double peak16) {
+    /* DeepSeek Sparse Attention (an indexer's keys in the cache: V3.2,
+     * GLM-5) attends a top-k of the context, FlashMLA's sparse kernel,
+     * which the tables do not measure: left out */
+    if (!dlp__llm_knob.mla_dec_math || c->kv_lora_rank <= 0 || c->index_head_dim > 0 || !(peak16 > 0)) return 0;
+    int tc;
+    double p8 = dlp__node_peak(d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
+    int bw = d->cc_major >= 10;
+    if (kv_eb <= 1.0 && p8 > peak16) return (bw ? MLA_DEC_ETA8_BW : MLA_DEC_ETA8_HOPPER) * p8;
+    return (bw ? MLA_DEC_ETA16_BW : MLA_DEC_ETA16_HOPPER) * peak16;
+}
+
+/* The decode attention's math time on this rank, `elems` the cached
+ * elements its sequences read (all layers; latent + rope key a token), at
+ * the kernel's rate: 2 x heads x (2 kv_lora_rank + rope) FLOPs per
+ * (kv_lora_rank + rope) elements.  Seconds. */
+static double mla_dec_math_s(const sctx *s, double elems) {
+    const dlp_llm_config *c = s->c;
+    if (!(s->mla_dec_rate > 0) || !(elems > 0)) return 0;
+    double lat = (double)c->kv_lora_rank, rope = (double)c->qk_rope_head_dim;
+    double heads = (double)c->num_attention_heads / (double)s->tp_attn;
+    return elems * 2.0 * heads * (2.0 * lat + rope) / (lat + rope) * s->spec_q / s->mla_dec_rate;
+}
+
 /* The decode attention's thread-block floors, from t0 (the op's start; bm0
  * the bandwidth time before its bytes) over `seqs` sequences on this rank:
  * single-block attention (trt_cta_rate), at least one thread block's stream
@@ -2236,6 +2287,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (dec_elems > 0) dec_attn_floors(s, &it, t0, bm0, dec_a / s->attn_dp, ctx);
+    /* MLA at many heads: the kernel's math, not its bytes, may set the op
+     * (mla_dec_math_s, h229) */
+    if (dec_elems > 0 && s->mla_dec_rate > 0) it.t = fmax(it.t, t0 + mla_dec_math_s(s, dec_elems));
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -2871,6 +2925,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->peak_vec = dlp_device_peak_flops(d, DLP_DT_FLOAT, 0);
     double p_attn = dlp__node_peak(d, DLP_OPC_MATMUL, s->adt, DLP_TF32_OFF, &tc);
     s->cv_attn = &dlp__kcurve_get(tc ? dlp__prec_of_dtype(s->adt) : DLP__PREC_FP32, DLP_KC_ATTN)->c;
+    s->mla_dec_rate = mla_dec_setup(c, d, kv_eb, s->peak_mm16);
     s->cv_elem = &dlp__kcurve_get(DLP__PREC_FP32, DLP_KC_ELEMENTWISE)->c;
     s->bw = d->mem_bandwidth_gbs * 1e9;
     /* the activation's own fp8 quantisation kernel per GEMM, where the
