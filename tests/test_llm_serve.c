@@ -1172,6 +1172,8 @@ static double trt_expert_parts_s(const dlp_llm_config *c, const dlp_device *d, c
 }
 
 static void t_moe_16_fp8_kernels(void) {
+    int hits_was = dlp__llm_knob.moe_hits_fit; /* the defaults' h227 mode, restored below */
+    dlp__llm_knob.moe_hits_fit = 0;
     const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
     const dlp_device *a100 = dlp_devdb_find(db, "a100"), *mi300 = dlp_devdb_find(db, "mi300x");
     double slice = 3.0 * 2048 * 768 * 2.0;
@@ -1238,6 +1240,7 @@ static void t_moe_16_fp8_kernels(void) {
         CHECK(ep_on < ep_off);
         CHECK_NEAR(one_on, one_off, 1e-12);
     }
+    dlp__llm_knob.moe_hits_fit = hits_was;
 }
 
 /* TensorRT-LLM's TRTLLM MoE backend on Blackwell (h188, MOE_FITFP8_TRTGEN
@@ -1332,6 +1335,8 @@ static double mla_dec_attn_ms(const char *dev, double kv_eb) {
 }
 
 static void t_mla_dec_math_by_hand(void) {
+    int was = dlp__llm_knob.mla_dec_math; /* on by default (h229); off for the "before" figures */
+    dlp__llm_knob.mla_dec_math = 0;
     double off_b = mla_dec_attn_ms("b200", 1.0), off_h = mla_dec_attn_ms("h200", 2.0);
     dlp__llm_knob.mla_dec_math = 1;
     CHECK_NEAR(mla_dec_attn_ms("b200", 1.0), 9.967875, 1e-5);
@@ -1340,6 +1345,7 @@ static void t_mla_dec_math_by_hand(void) {
     printf("  MLA decode attention, DeepSeek-R1 128 seqs a rank at 8,704: B200 %.3f ms off, H200 %.3f ms off\n", off_b, off_h);
     CHECK(off_b > 5.0 && off_b < 9.0);
     CHECK(off_h > 15.0 && off_h < 30.0);
+    dlp__llm_knob.mla_dec_math = was;
 }
 
 static void t_trt_fp8_moe_blackwell_by_hand(void) {

@@ -216,13 +216,13 @@ typedef struct dlp__llm_knobs {
     double trt_xqa_bpc;
     /* TensorRT-LLM 0.11 host ms per layer per step (trt011_host_s, "h222"; --trt011-layer-ms): 0 none */
     double trt011_layer_ms;
-    /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP, 4 2 and 3 */
+    /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP (default), 4 2+3 */
     int moe_hits_fit;
     /* the SMs' draw under a decode-attention floor (floor_sm_draw, "h214"): 1 on, 0 off (--no-floor-sm) */
     int floor_sm_draw;
     /* modern engines' memory share of serving power: 0 DLP__LLM_P_FIT_MEM, > 0 another ("h225"; --p-fit-mem) */
     double p_fit_mem;
-    /* the absorbed MLA decode kernel's math floor (mla_dec_math_s, "h229"; --mla-dec-math): 1 on, 0 off */
+    /* the absorbed MLA decode kernel's math floor (mla_dec_math_s, "h229"; --mla-dec-math): 1 on (default), 0 off */
     int mla_dec_math;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;

@@ -1177,14 +1177,18 @@ static const double *moe_fit(int kind, int engine) {
     return NULL;
 }
 
-/* The decode steps' row of fitted MoE kernel f under the what-if
- * dlp__llm_knob.moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 (the
- * default) f itself; 1 its refit on the hits the tables' router made
+/* The decode steps' row of fitted MoE kernel f under
+ * dlp__llm_knob.moe_hits_fit (issue 22, h227; bench --moe-hits-fit N): 0 f
+ * itself; 1 its refit on the hits the tables' router made
  * (MOE_FIT16_HITS, MOE_FITFP8_HITS, MOE_FITFP8_TRT_BW_HITS); 2 the same
  * but TensorRT-LLM's block fp8, the one kernel the refit fits worse on the
  * tables; 3 only TensorRT-LLM's block fp8 on Hopper under EP > 1 from its
- * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3.  Off by default
- * (docs/llm.md, h227).  W4A16 and nvfp4 have no refit. */
+ * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3.  The default is 3
+ * (merged with h229's MLA math floor: together they beat the silicon
+ * headline on TTFT and TPOT, and each is a kernel-table fit held out by GPU
+ * and model shape; 1, 2 and 4 carry the vLLM 16-bit refit, whose bandwidth
+ * share comes out above 1: docs/llm.md, h227 and h229).  W4A16 and nvfp4 have
+ * no refit. */
 static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) {
     int mode = dlp__llm_knob.moe_hits_fit;
     const double *trt8 = MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM];
