@@ -1219,6 +1219,13 @@ static void t_moe_16_fp8_kernels(void) {
     CHECK_NEAR(f8_h * 1e3, 4.292, 0.02 * 4.292);
     CHECK_NEAR(pf_h, pf, 1e-12);
     CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), bf, 1e-12); /* off again */
+    /* mode 5 (the default): vLLM's 16-bit refit left out (its bandwidth
+     * share 1.017 is past the DRAM peak), its fp8 refit kept: 7.215 and
+     * 4.292 ms by hand as above */
+    dlp__llm_knob.moe_hits_fit = 5;
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_BF16, 8, 0), bf, 1e-12);
+    CHECK_NEAR(expert_parts_s(&c, h200, DLP_QT_FP8, 8, 0) * 1e3, 4.292, 0.02 * 4.292);
+    dlp__llm_knob.moe_hits_fit = 0;
     /* mode 3: TensorRT-LLM's block fp8 on Hopper under EP from its EP rows
      * (MOE_FITFP8_TRT_EP_HITS: 24.0, 0.507, 0.903).  By hand, 2 x H100 (3.35
      * TB/s), EP 2, 8 decode tokens: 64 (1 - (120/128)^8) = 25.811 local
@@ -1367,7 +1374,9 @@ static void t_trt_fp8_moe_blackwell_by_hand(void) {
     CHECK(dlp__llm_iter_parts(&ds, b200, &wl, dlp_llm_compute_dtype(b200, DLP_QT_FP8, NULL, 0), 1.0, 8, 1024, 0, 0,
                               &p, &e) == DLP_OK);
     CHECK_NEAR(parts_experts_s(&p) * 1e3, 6.190, 0.01 * 6.190);
-    /* the other engines' rows do not move on Blackwell */
+    /* the other engines' rows do not move on Blackwell (h227's refits off) */
+    int hits_was = dlp__llm_knob.moe_hits_fit;
+    dlp__llm_knob.moe_hits_fit = 0;
     wl = (dlp_llm_workload){.quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16,
                             .engine = DLP_LLM_ENGINE_SGLANG};
     CHECK(dlp__llm_iter_parts(&c, b200, &wl, dlp_llm_compute_dtype(b200, DLP_QT_FP8, NULL, 0), 2.0, 8, 1.0, 0, 0,
@@ -1375,6 +1384,14 @@ static void t_trt_fp8_moe_blackwell_by_hand(void) {
     /* SGLang fp8 (21.3, 0.167, 0.769): 4,718,592 / (0.769 x 8e12) s =
      * 0.76700 us, 21.3 + 51.615 x 0.93400 = 69.51 us, x 48 = 3.337 ms */
     CHECK_NEAR(parts_experts_s(&p) * 1e3, 3.337, 0.02 * 3.337);
+    /* the default (mode 5) takes SGLang fp8's refit on the tables' hits
+     * (MOE_FITFP8_HITS 23.5, 0.091, 0.902): 4,718,592 / (0.902 x 8e12) s =
+     * 0.65390 us, 23.5 + 51.615 x 0.74490 = 61.948 us, x 48 = 2.974 ms */
+    dlp__llm_knob.moe_hits_fit = 5;
+    CHECK(dlp__llm_iter_parts(&c, b200, &wl, dlp_llm_compute_dtype(b200, DLP_QT_FP8, NULL, 0), 2.0, 8, 1.0, 0, 0,
+                              &p, &e) == DLP_OK);
+    CHECK_NEAR(parts_experts_s(&p) * 1e3, 2.974, 0.02 * 2.974);
+    dlp__llm_knob.moe_hits_fit = hits_was;
 }
 
 /* The fused MoE at prefill sizes and the busiest EP rank (h167, MOE_PF

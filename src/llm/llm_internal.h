@@ -216,7 +216,7 @@ typedef struct dlp__llm_knobs {
     double trt_xqa_bpc;
     /* TensorRT-LLM 0.11 host ms per layer per step (trt011_host_s, "h222"; --trt011-layer-ms): 0 none */
     double trt011_layer_ms;
-    /* decode MoE kernel refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP (default), 4 2+3 */
+    /* decode MoE refit on the true hits ("h227"): 0 off, 1 all, 2 but TRT fp8, 3 TRT fp8 EP, 4 2+3, 5 4 but vLLM 16 (default) */
     int moe_hits_fit;
     /* the SMs' draw under a decode-attention floor (floor_sm_draw, "h214"): 1 on, 0 off (--no-floor-sm) */
     int floor_sm_draw;

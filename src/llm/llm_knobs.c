@@ -15,7 +15,7 @@ dlp__llm_knobs dlp__llm_knob = {
     .trtgen_mxfp4 = 7,              /* padding, fused block and prefill fit all on (h223) */
     .trtgen_pf = {76.6, 0.349},     /* trtllm-gen mxfp4 prefill fit {a us, eta} (h223) */
     .floor_sm_draw = 1,             /* the SMs' draw under a floor on (h214) */
-    .moe_hits_fit = 3,              /* TensorRT-LLM block fp8 on Hopper under EP from its EP rows (h227) */
+    .moe_hits_fit = 5,              /* the physical, held-out MoE refits on the tables' true hits (h227) */
     .mla_dec_math = 1,              /* the absorbed MLA decode kernel's math floor (h229) */
     /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
      * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,

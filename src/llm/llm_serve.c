@@ -1183,20 +1183,21 @@ static const double *moe_fit(int kind, int engine) {
  * (MOE_FIT16_HITS, MOE_FITFP8_HITS, MOE_FITFP8_TRT_BW_HITS); 2 the same
  * but TensorRT-LLM's block fp8, the one kernel the refit fits worse on the
  * tables; 3 only TensorRT-LLM's block fp8 on Hopper under EP > 1 from its
- * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3.  The default is 3
- * (merged with h229's MLA math floor: together they beat the silicon
- * headline on TTFT and TPOT, and each is a kernel-table fit held out by GPU
- * and model shape; 1, 2 and 4 carry the vLLM 16-bit refit, whose bandwidth
- * share comes out above 1: docs/llm.md, h227 and h229).  W4A16 and nvfp4 have
- * no refit. */
+ * own EP rows (MOE_FITFP8_TRT_EP_HITS); 4 both 2 and 3; 5, the default,
+ * 4 without vLLM's 16-bit refit: every refit that is physical and beats the
+ * old row held out by GPU and model shape on the tables (vLLM's 16-bit one
+ * puts its bandwidth share at 1.017 of the DRAM peak; TensorRT-LLM's block
+ * fp8 EP-1 one fits worse), with h229's MLA math floor beside it (docs/llm.md,
+ * h227 and h229's merge decision).  W4A16 and nvfp4 have no refit. */
 static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) {
     int mode = dlp__llm_knob.moe_hits_fit;
     const double *trt8 = MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM];
-    if ((mode == 3 || mode == 4) && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
-    if (mode < 1 || mode == 3 || mode > 4) return f;
+    if ((mode == 3 || mode == 4 || mode == 5) && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
+    if (mode < 1 || mode == 3 || mode > 5) return f;
     if (f == MOE_FITFP8_TRT_BW) return mode == 1 ? MOE_FITFP8_TRT_BW_HITS : f;
     for (int e = DLP_LLM_ENGINE_MODERN; e <= DLP_LLM_ENGINE_TRTLLM; e++) {
-        if (f == MOE_FIT16[e]) return MOE_FIT16_HITS[e];
+        if (f == MOE_FIT16[e])
+            return mode == 5 && (e == DLP_LLM_ENGINE_MODERN || e == DLP_LLM_ENGINE_VLLM_V0) ? f : MOE_FIT16_HITS[e];
         if (f == MOE_FITFP8[e]) return mode != 1 && e == DLP_LLM_ENGINE_TRTLLM ? f : MOE_FITFP8_HITS[e];
     }
     return f;
