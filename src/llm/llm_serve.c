@@ -872,7 +872,7 @@ static const double MOE_FITFP8[4][3] = {
  * 16 tokens read all 128 experts, the draw says 82).  Its power-law router
  * (power_law_logits_v3, alpha 1.01), played, leaves the busiest EP rank
  * about the uniform draw's distinct experts (+-20 %), so decode steps keep
- * experts_hit and take these constants (moe_fit_hits, off by default);
+ * experts_hit and take these constants where moe_fit_hits picks them;
  * steps with prompt tokens keep the rows above (moe_fit_pf).  {t0 us, c us, eta}; in-sample / leave-one-GPU /
  * leave-one-shape MAPE in docs/llm.md (h227); tools/moe/fit_16_fp8_moe.py
  * --hits table.  A fit on kernel tables, not on serving rows. */
@@ -1192,7 +1192,7 @@ static const double *moe_fit(int kind, int engine) {
 static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) {
     int mode = dlp__llm_knob.moe_hits_fit;
     const double *trt8 = MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM];
-    if ((mode == 3 || mode == 4 || mode == 5) && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
+    if (mode >= 3 && mode <= 5 && f == trt8 && ep > 1 && d->cc_major == 9) return MOE_FITFP8_TRT_EP_HITS;
     if (mode < 1 || mode == 3 || mode > 5) return f;
     if (f == MOE_FITFP8_TRT_BW) return mode == 1 ? MOE_FITFP8_TRT_BW_HITS : f;
     for (int e = DLP_LLM_ENGINE_MODERN; e <= DLP_LLM_ENGINE_TRTLLM; e++) {
@@ -1588,9 +1588,6 @@ static double tp_allreduce_s(const sctx *s, double bytes) {
  * shared experts 16-bit (compressed-tensors "ignore"), is that one model. */
 static int lin_is16(const sctx *s, const lin_t *l) { return s->keep16 && l->kind == LIN_DENSE && l->attn; }
 
-/* One matrix entry's GEMMs (not experts' kernel floor, added by the
- * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
- * what the weights are; then the per-GEMM terms of the format. */
 /* The layers' `count` calls of one GEMM of `flops` and `bytes` each: every
  * call is a kernel of its own (one launch a layer), so the efficiency curve,
  * fitted on single kernels, is read at one call's size and the time taken
@@ -1610,6 +1607,9 @@ static void gemm_kadd(const sctx *s, itime *it, const dlp_eff_curve *cv, double 
     it->bm += one.bm * count;
 }
 
+/* One matrix entry's GEMMs (not experts' kernel floor, added by the
+ * caller): m rows of k x n, wbytes of weights per matrix, on the curve of
+ * what the weights are; then the per-GEMM terms of the format. */
 static void dense_gemm_add(const sctx *s, itime *it, const lin_t *l, double m, double k, double n, double wbytes,
                            double wb) {
     double flops = 2.0 * m * k * n;
@@ -3545,18 +3545,6 @@ static double burst_step_tokens(const sctx *s, const dlp_llm_workload *wl, doubl
     return fmin(burst, s->chunk);
 }
 
-/* k prompts of S tokens on one rank of an SGLang prefill worker under
- * attention DP: SGLang hands each request whole to one DP rank (its DP
- * controller's round_robin_scheduler / follow_bootstrap_room_scheduler; in
- * PD prefill mode round_robin means bootstrap_room % dp_size,
- * server_args.py), so that rank's attention GEMMs, prefill attention and
- * element-wise kernels run over all k S tokens at its own heads, where
- * iteration() spreads a step's tokens evenly over the ranks (right for a
- * step of many prompts on every rank, not for one rank's).  The MoE layers
- * see the same rows either way; the ranks' token gather before them is
- * kept as iteration() prices it.  The rank's attention module has at least
- * the time of SGLang's own wide-EP module table (MLA_PF[SGLANG], fp8
- * checkpoints' MLA; h180).  Seconds, one step. */
 /* The rank's step under --moe-a2a-backend none (sglang_gathers, h219):
  * iteration() on the rank alone (attn_dp 1) charged each MoE layer an EP
  * dispatch and combine of its T tokens (ep_a2a_s, low-latency: what
@@ -3571,6 +3559,18 @@ static void rank_gather_swap(const sctx *s, const sctx *r, double T, itime *it) 
     it->t += d, it->comm += d;
 }
 
+/* k prompts of S tokens on one rank of an SGLang prefill worker under
+ * attention DP: SGLang hands each request whole to one DP rank (its DP
+ * controller's round_robin_scheduler / follow_bootstrap_room_scheduler; in
+ * PD prefill mode round_robin means bootstrap_room % dp_size,
+ * server_args.py), so that rank's attention GEMMs, prefill attention and
+ * element-wise kernels run over all k S tokens at its own heads, where
+ * iteration() spreads a step's tokens evenly over the ranks (right for a
+ * step of many prompts on every rank, not for one rank's).  The MoE layers
+ * see the same rows either way; the ranks' token gather before them is
+ * kept as iteration() prices it.  The rank's attention module has at least
+ * the time of SGLang's own wide-EP module table (MLA_PF[SGLANG], fp8
+ * checkpoints' MLA; h180).  Seconds, one step. */
 static itime sglang_rank_step(const sctx *s, double S, double k) {
     sctx r = *s;
     r.attn_dp = 1; /* the rank holding the prompts: every one of their tokens */
