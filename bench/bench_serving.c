@@ -2230,6 +2230,15 @@ static int ds_piecewise(const char *date, const char *prec, const dlp_llm_worklo
     return 0;
 }
 
+/* Whether a TensorRT-LLM DeepSeek row ran its context steps in piecewise
+ * CUDA graphs (ds_piecewise on the row's measured date; B200 scripts only) */
+static int ds_row_piecewise(const char *src, const char *model, const char *sys, const char *prec,
+                            const dlp_llm_workload *wl, int64_t conc, int spec) {
+    char date[32], gpu[32];
+    row_keys(src, model, sys, date, gpu);
+    return !strcmp(sys, "b200_sxm") && strlen(date) >= 10 && ds_piecewise(date, prec, wl, conc, spec);
+}
+
 /* --eager-ctx-ms X (h208's what-if; off by default, no size from a source):
  * the aggregated TensorRT-LLM DeepSeek-R1 rows of the InferenceMAX runs and
  * their db-dump twins whose context iterations ran eagerly (ds_piecewise
@@ -2280,13 +2289,10 @@ static double eager_launch_us;
 static int64_t eager_launch_last; /* the last row's count, for the summary */
 static void recipe_eager_launch(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                                 const char *prec, int64_t conc, int spec) {
-    char date[32], gpu[32];
     dlp_llm_config c;
     dlp_error e = {0};
     if (!(eager_launch_us > 0) || dlp_llm_catalogue_get(model, &c, &e)) return;
-    row_keys(src, model, sys, date, gpu);
-    int pw = strstr(model, "DeepSeek-") && !strcmp(sys, "b200_sxm") && strlen(date) >= 10 &&
-             ds_piecewise(date, prec, wl, conc, spec);
+    int pw = strstr(model, "DeepSeek-") && ds_row_piecewise(src, model, sys, prec, wl, conc, spec);
     eager_ctx_count[pw]++;
     eager_launch_last = trt_forward_launches(&c, prec);
     if (!pw) wl->ctx_host_ms = (double)eager_launch_last * eager_launch_us * 1e-3;
@@ -2294,15 +2300,13 @@ static void recipe_eager_launch(dlp_llm_workload *wl, const char *model, const c
 
 static void recipe_eager_ctx(dlp_llm_workload *wl, const char *model, const char *src, const char *sys,
                              const char *prec, int source, int64_t conc, int spec) {
-    char date[32], gpu[32];
     if (eager_launch_us > 0) {
         recipe_eager_launch(wl, model, src, sys, prec, conc, spec);
         return;
     }
     if (!(eager_ctx_ms > 0) || !strstr(model, "DeepSeek-") || (source != SRC_IMAX && source != SRC_DBDUMP)) return;
     if (strcmp(sys, "b200_sxm") && strcmp(sys, "h200_sxm")) return;
-    row_keys(src, model, sys, date, gpu);
-    int pw = !strcmp(sys, "b200_sxm") && strlen(date) >= 10 && ds_piecewise(date, prec, wl, conc, spec);
+    int pw = ds_row_piecewise(src, model, sys, prec, wl, conc, spec);
     eager_ctx_count[pw]++;
     if (!pw) wl->ctx_host_ms = eager_ctx_ms;
 }
@@ -2328,15 +2332,13 @@ static void trt_eager_ctx(dlp_llm_workload *wl, const char *model, const char *s
                           const char *prec, int source, int64_t conc, int spec) {
     dlp_llm_config c;
     dlp_error e = {0};
-    char date[32], gpu[32];
     if (!(trt_eager_layer_ms > 0) || wl->ctx_host_ms > 0 || dlp_llm_catalogue_get(model, &c, &e)) return;
     int k, ds = strstr(model, "DeepSeek-") != NULL;
     if (wl->phase == DLP_LLM_PREFILL_ONLY) k = 1;
     else if (wl->phase != DLP_LLM_AGG) return;
     else if (ds && (source == SRC_IMAX || source == SRC_DBDUMP) &&
              (!strcmp(sys, "b200_sxm") || !strcmp(sys, "h200_sxm"))) {
-        row_keys(src, model, sys, date, gpu);
-        if (!strcmp(sys, "b200_sxm") && strlen(date) >= 10 && ds_piecewise(date, prec, wl, conc, spec)) return;
+        if (ds_row_piecewise(src, model, sys, prec, wl, conc, spec)) return;
         k = 0;
     } else if (ds) return; /* DeepSeek rows h208 does not read (gap-analysis) */
     else k = 2;
