@@ -76,6 +76,8 @@ typedef struct {
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     double kvh_ms;             /* prefill worker: its prompt's KV handoff       */
+    double sgl_lone_ms;        /* SGLang prefill worker, --sgl-batch-sim: one prompt's batch (h235) */
+    int64_t chunk_tok;         /* the engine's prefill chunk, tokens (the library's chunk_tokens) */
     int mla;                   /* the model's KV cache is MLA's one latent      */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int lockstep;              /* the library ran the waves in lockstep (TTFT
@@ -373,6 +375,22 @@ static void agg_sim_report(void) {
                100 * es[1] / n, agg_sim_mode == 2 ? "" : " (TPOT kept: --agg-sim-tpot plays it)");
 }
 
+/* h235 (--sgl-batch-sim): an SGLang prefill worker's batch of one prompt,
+ * the library's prefill_ms with max_prefill_tokens 1 (a batch then takes
+ * one prompt: llm_serve.c sglang_batch_prompts), beside the k-prompt
+ * batch's share prefill_ms already gives.  Under attention DP without an
+ * all-to-all that is the ranks' lockstep step of one prompt each (h215). */
+static int sgl_batch_on; /* --sgl-batch-sim (h235) */
+static void sgl_lone_of(row_t *r, const dlp_llm_config *c, const dlp_device *d) {
+    r->sgl_lone_ms = 0;
+    if (!sgl_batch_on || r->wl.engine != DLP_LLM_ENGINE_SGLANG || r->wl.phase != DLP_LLM_PREFILL_ONLY) return;
+    dlp_llm_workload w = r->wl;
+    w.max_prefill_tokens = 1;
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    if (!dlp_llm_predict(c, d, db, &w, &ANALYTIC, &p, &e)) r->sgl_lone_ms = p.prefill_ms;
+}
+
 /* Predict one row at the prompt length its wl.seq holds; 1 if answered. */
 static int predict_row_at(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
@@ -433,6 +451,8 @@ static int predict_row_at(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    r->chunk_tok = p.chunk_tokens;
+    sgl_lone_of(r, &c, d);
     trt_pf_steps(r, &c, d, p.compute_dtype);
     agg_sim_row(r, &c, d, &p);
     r->mla = c.kv_lora_rank > 0;
@@ -2402,12 +2422,39 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
  * warm-up ones (bench_run.sh.j2 "--num-requests $(($concurrency*50))").
  * Other rows keep h174's reading.  DLP_NO_PLAYED_QUEUE=1: h174's reading
  * everywhere (the before). */
-static int adp_q_count, played_q_count;
+static int adp_q_count, played_q_count, sgl_batch_count;
+/* h235 (--sgl-batch-sim, disagg_wait.h sgl_batch_sim_ms): the worker played
+ * with its prefill batches and sa-bench's first wave sent at once; the
+ * played mean (the first wave's included) replaces the library's burst and
+ * steady terms and the queue above: the TTFT is the front end + the mean +
+ * the KV handoff.  k, the prompts a batch takes, is llm_serve.c
+ * sglang_batch_prompts' (h186): min(chunk / dp / S, ceil(M / S) - 1), at
+ * least 1, M the recipe's max_prefill_tokens or SGLang's 16,384.  0 where
+ * the row cannot be played. */
+static int sgl_batch_queue(row_t *pf, const row_t *dec, int sa) {
+    double S = (double)pf->wl.seq, dp = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1;
+    if (!sgl_batch_on || !(pf->sgl_lone_ms > 0) || !(S > 0) || pf->chunk_tok < 1) return 0;
+    double M = pf->wl.max_prefill_tokens > 0 ? (double)pf->wl.max_prefill_tokens : 16384.0;
+    double k = fmax(1.0, fmin(floor((double)pf->chunk_tok / dp / S), ceil(M / S) - 1.0));
+    if (k > 4096) k = 4096;
+    sgl_batch_cfg g = {.dp = (int)dp, .k = (int)k, .lone_ms = pf->sgl_lone_ms, .k_ms = k * pf->pf_ms,
+                       .back_ms = pf->kvh_ms + pf->req_ms};
+    double m = sgl_batch_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT],
+                                 sa ? SA_RANGE_RATIO : 1.0, sa ? SA_WAVES : 50);
+    if (!isfinite(m)) return 0;
+    if (getenv("DLP_SGL_DEBUG"))
+        fprintf(stderr, "sglb %s C %lld dp %d k %d lone %.1f one %.1f kms %.1f back %.1f away %.0f mean %.1f lib %.1f y %.1f\n",
+                pf->wl.seq > 2000 ? "8k" : "1k", (long long)pf->wl.concurrency, g.dp, g.k, g.lone_ms, pf->pf_ms, g.k_ms, g.back_ms,
+                (double)dec->wl.gen_tokens * dec->a[T_TPOT], m, pf->a[T_TTFT], pf->y[T_TTFT]);
+    pf->a[T_TTFT] = pf->req_ms + m + pf->kvh_ms, sgl_batch_count++;
+    return 1;
+}
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
     static int off = -1;
     if (off < 0) off = getenv("DLP_NO_PLAYED_QUEUE") && *getenv("DLP_NO_PLAYED_QUEUE") == '1';
     if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || !(pf->a[T_TTFT] > 0)) return;
     int sa = pf->src == SRC_IMAX || pf->src == SRC_DBDUMP;
+    if (!off && (sa || pf->gap_fixed) && sgl_batch_queue(pf, dec, sa)) return;
     if (!off && (sa || pf->gap_fixed)) {
         double w = sglang_queue_wait_ms(pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
                                         (double)dec->wl.gen_tokens * dec->a[T_TPOT], sa ? SA_RANGE_RATIO : 1.0,
@@ -5693,6 +5740,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_knob.p_fit_mem = atof(argv[++i]); /* h225 */
         else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_knob.moe_hits_fit = atoi(argv[++i]); /* h227 */
         else if (!strcmp(argv[i], "--mla-dec-math") && i + 1 < argc) dlp__llm_knob.mla_dec_math = atoi(argv[++i]); /* h229 */
+        else if (!strcmp(argv[i], "--sgl-inflight") && i + 1 < argc) dlp__llm_knob.sgl_inflight = atoi(argv[++i]); /* h235 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_knob.trt_evict = 1; /* h185's before */
@@ -5707,6 +5755,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
+        else if (!strcmp(argv[i], "--sgl-batch-sim")) sgl_batch_on = 1; /* h235, off by default */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
                 fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);
