@@ -380,7 +380,7 @@ static void agg_sim_report(void) {
  * one prompt: llm_serve.c sglang_batch_prompts), beside the k-prompt
  * batch's share prefill_ms already gives.  Under attention DP without an
  * all-to-all that is the ranks' lockstep step of one prompt each (h215). */
-static int sgl_batch_on; /* --sgl-batch-sim (h235) */
+static int sgl_batch_on; /* --sgl-batch-sim M (h235): 0 off, 1 every SGLang prefill worker, 2 the lockstep-priced ones */
 static void sgl_lone_of(row_t *r, const dlp_llm_config *c, const dlp_device *d) {
     r->sgl_lone_ms = 0;
     if (!sgl_batch_on || r->wl.engine != DLP_LLM_ENGINE_SGLANG || r->wl.phase != DLP_LLM_PREFILL_ONLY) return;
@@ -2434,6 +2434,9 @@ static int adp_q_count, played_q_count, sgl_batch_count;
 static int sgl_batch_queue(row_t *pf, const row_t *dec, int sa) {
     double S = (double)pf->wl.seq, dp = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1;
     if (!sgl_batch_on || !(pf->sgl_lone_ms > 0) || !(S > 0) || pf->chunk_tok < 1) return 0;
+    /* 2: only the attention-DP workers whose rank the library prices at the
+     * ranks' lockstep step (EP 1, or EP without an all-to-all: h215, h219) */
+    if (sgl_batch_on == 2 && !(dp > 1 && (pf->wl.ep <= 1 || pf->wl.sglang_a2a_none))) return 0;
     double M = pf->wl.max_prefill_tokens > 0 ? (double)pf->wl.max_prefill_tokens : 16384.0;
     double k = fmax(1.0, fmin(floor((double)pf->chunk_tok / dp / S), ceil(M / S) - 1.0));
     if (k > 4096) k = 4096;
@@ -2442,10 +2445,6 @@ static int sgl_batch_queue(row_t *pf, const row_t *dec, int sa) {
     double m = sgl_batch_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT],
                                  sa ? SA_RANGE_RATIO : 1.0, sa ? SA_WAVES : 50);
     if (!isfinite(m)) return 0;
-    if (getenv("DLP_SGL_DEBUG"))
-        fprintf(stderr, "sglb %s C %lld dp %d k %d lone %.1f one %.1f kms %.1f back %.1f away %.0f mean %.1f lib %.1f y %.1f\n",
-                pf->wl.seq > 2000 ? "8k" : "1k", (long long)pf->wl.concurrency, g.dp, g.k, g.lone_ms, pf->pf_ms, g.k_ms, g.back_ms,
-                (double)dec->wl.gen_tokens * dec->a[T_TPOT], m, pf->a[T_TTFT], pf->y[T_TTFT]);
     pf->a[T_TTFT] = pf->req_ms + m + pf->kvh_ms, sgl_batch_count++;
     return 1;
 }
@@ -5755,7 +5754,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
-        else if (!strcmp(argv[i], "--sgl-batch-sim")) sgl_batch_on = 1; /* h235, off by default */
+        else if (!strcmp(argv[i], "--sgl-batch-sim") && i + 1 < argc) sgl_batch_on = atoi(argv[++i]); /* h235, 0 by default */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
                 fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);
