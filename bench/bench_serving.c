@@ -3606,6 +3606,9 @@ static void imax_report(void) {
     if (trt_ctx_sim_on)
         printf("\nTensorRT-LLM recipe context workers played request by request (--trt-ctx-sim, trt_ctx_sim_ms, h200): "
                "%d rows\n", trt_ctx_count);
+    if (sgl_batch_on)
+        printf("\nSGLang prefill workers played with their prefill batches and sa-bench's first wave (--sgl-batch-sim %d, "
+               "sgl_batch_sim_ms, h235): %d rows\n", sgl_batch_on, sgl_batch_count);
     if (adp_q_count + played_q_count)
         printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
                " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
