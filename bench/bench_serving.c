@@ -5716,7 +5716,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5742,7 +5742,6 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_knob.p_fit_mem = atof(argv[++i]); /* h225 */
         else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_knob.moe_hits_fit = atoi(argv[++i]); /* h227 */
         else if (!strcmp(argv[i], "--mla-dec-math") && i + 1 < argc) dlp__llm_knob.mla_dec_math = atoi(argv[++i]); /* h229 */
-        else if (!strcmp(argv[i], "--sgl-inflight") && i + 1 < argc) dlp__llm_knob.sgl_inflight = atoi(argv[++i]); /* h235 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_knob.trt_evict = 1; /* h185's before */

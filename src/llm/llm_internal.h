@@ -224,8 +224,6 @@ typedef struct dlp__llm_knobs {
     double p_fit_mem;
     /* the absorbed MLA decode kernel's math floor (mla_dec_math_s, "h229"; --mla-dec-math): 1 on (default), 0 off */
     int mla_dec_math;
-    /* SGLang prefill worker's step in flight at a steady arrival ("h235"; --sgl-inflight): 0 the burst's chunk step, 1 the lone prompt's */
-    int sgl_inflight;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

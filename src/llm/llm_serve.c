@@ -3721,8 +3721,7 @@ static void serve_steady_state(const sctx *s, const dlp_llm_workload *wl, const 
         }
         double handoff = kv_handoff_s(s, Sd);
         out->kv_handoff_ms = handoff * 1e3;
-        double inflight = s->engine == DLP_LLM_ENGINE_SGLANG && dlp__llm_knob.sgl_inflight == 1 ? pf1.t : bi.t;
-        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * inflight : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
+        ttft = ttft_burst / W_WAVES + ((Rd > 1 ? 0.5 * bi.t : 0) + pf1.t) * (1.0 - 1.0 / W_WAVES) + handoff;
         out->round_ms = Rd * Sd / fmin(burst, s->chunk) * bi.t * 1e3;
         tpot = 0;
     } else if (wl->phase == DLP_LLM_DECODE_ONLY) {
