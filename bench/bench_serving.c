@@ -76,6 +76,8 @@ typedef struct {
     double req_ms;             /* the front end's part of the analytic TTFT     */
     double pf_ms, dec_ms;      /* one prompt's prefill alone, the decode step   */
     double kvh_ms;             /* prefill worker: its prompt's KV handoff       */
+    double sgl_lone_ms;        /* SGLang prefill worker, --sgl-batch-sim: one prompt's batch (h235) */
+    int64_t chunk_tok;         /* the engine's prefill chunk, tokens (the library's chunk_tokens) */
     int mla;                   /* the model's KV cache is MLA's one latent      */
     double tb_ms, ts_ms;       /* TTFT's engine part: burst, steady state       */
     int lockstep;              /* the library ran the waves in lockstep (TTFT
@@ -373,6 +375,22 @@ static void agg_sim_report(void) {
                100 * es[1] / n, agg_sim_mode == 2 ? "" : " (TPOT kept: --agg-sim-tpot plays it)");
 }
 
+/* h235 (--sgl-batch-sim): an SGLang prefill worker's batch of one prompt,
+ * the library's prefill_ms with max_prefill_tokens 1 (a batch then takes
+ * one prompt: llm_serve.c sglang_batch_prompts), beside the k-prompt
+ * batch's share prefill_ms already gives.  Under attention DP without an
+ * all-to-all that is the ranks' lockstep step of one prompt each (h215). */
+static int sgl_batch_on; /* --sgl-batch-sim M (h235): 0 off, 1 every SGLang prefill worker, 2 the lockstep-priced ones */
+static void sgl_lone_of(row_t *r, const dlp_llm_config *c, const dlp_device *d) {
+    r->sgl_lone_ms = 0;
+    if (!sgl_batch_on || r->wl.engine != DLP_LLM_ENGINE_SGLANG || r->wl.phase != DLP_LLM_PREFILL_ONLY) return;
+    dlp_llm_workload w = r->wl;
+    w.max_prefill_tokens = 1;
+    dlp_llm_prediction p;
+    dlp_error e = {0};
+    if (!dlp_llm_predict(c, d, db, &w, &ANALYTIC, &p, &e)) r->sgl_lone_ms = p.prefill_ms;
+}
+
 /* Predict one row at the prompt length its wl.seq holds; 1 if answered. */
 static int predict_row_at(row_t *r, const char *model_id, const char *dev_id) {
     nSeen++;
@@ -433,6 +451,8 @@ static int predict_row_at(row_t *r, const char *model_id, const char *dev_id) {
     r->ovh_ms = p.overhead_ms;
     r->req_ms = p.request_ms;
     r->pf_ms = p.prefill_ms, r->dec_ms = p.decode_step_ms, r->kvh_ms = p.kv_handoff_ms;
+    r->chunk_tok = p.chunk_tokens;
+    sgl_lone_of(r, &c, d);
     trt_pf_steps(r, &c, d, p.compute_dtype);
     agg_sim_row(r, &c, d, &p);
     r->mla = c.kv_lora_rank > 0;
@@ -2402,12 +2422,38 @@ static void compose_slot_wait(row_t *pf, const row_t *dec, int64_t clients, int6
  * warm-up ones (bench_run.sh.j2 "--num-requests $(($concurrency*50))").
  * Other rows keep h174's reading.  DLP_NO_PLAYED_QUEUE=1: h174's reading
  * everywhere (the before). */
-static int adp_q_count, played_q_count;
+static int adp_q_count, played_q_count, sgl_batch_count;
+/* h235 (--sgl-batch-sim, disagg_wait.h sgl_batch_sim_ms): the worker played
+ * with its prefill batches and sa-bench's first wave sent at once; the
+ * played mean (the first wave's included) replaces the library's burst and
+ * steady terms and the queue above: the TTFT is the front end + the mean +
+ * the KV handoff.  k, the prompts a batch takes, is llm_serve.c
+ * sglang_batch_prompts' (h186): min(chunk / dp / S, ceil(M / S) - 1), at
+ * least 1, M the recipe's max_prefill_tokens or SGLang's 16,384.  0 where
+ * the row cannot be played. */
+static int sgl_batch_queue(row_t *pf, const row_t *dec, int sa) {
+    double S = (double)pf->wl.seq, dp = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1;
+    if (!sgl_batch_on || !(pf->sgl_lone_ms > 0) || !(S > 0) || pf->chunk_tok < 1) return 0;
+    /* 2: only the attention-DP workers whose rank the library prices at the
+     * ranks' lockstep step (EP 1, or EP without an all-to-all: h215, h219) */
+    if (sgl_batch_on == 2 && !(dp > 1 && (pf->wl.ep <= 1 || pf->wl.sglang_a2a_none))) return 0;
+    double M = pf->wl.max_prefill_tokens > 0 ? (double)pf->wl.max_prefill_tokens : 16384.0;
+    double k = fmax(1.0, fmin(floor((double)pf->chunk_tok / dp / S), ceil(M / S) - 1.0));
+    if (k > 4096) k = 4096;
+    sgl_batch_cfg g = {.dp = (int)dp, .k = (int)k, .lone_ms = pf->sgl_lone_ms, .k_ms = k * pf->pf_ms,
+                       .back_ms = pf->kvh_ms + pf->req_ms};
+    double m = sgl_batch_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT],
+                                 sa ? SA_RANGE_RATIO : 1.0, sa ? SA_WAVES : 50);
+    if (!isfinite(m)) return 0;
+    pf->a[T_TTFT] = pf->req_ms + m + pf->kvh_ms, sgl_batch_count++;
+    return 1;
+}
 static void adp_rank_queue(row_t *pf, const row_t *dec) {
     static int off = -1;
     if (off < 0) off = getenv("DLP_NO_PLAYED_QUEUE") && *getenv("DLP_NO_PLAYED_QUEUE") == '1';
     if (pf->wl.engine != DLP_LLM_ENGINE_SGLANG || !(pf->a[T_TTFT] > 0)) return;
     int sa = pf->src == SRC_IMAX || pf->src == SRC_DBDUMP;
+    if (!off && (sa || pf->gap_fixed) && sgl_batch_queue(pf, dec, sa)) return;
     if (!off && (sa || pf->gap_fixed)) {
         double w = sglang_queue_wait_ms(pf->wl.concurrency, pf->wl.attn_dp, pf->pf_ms,
                                         (double)dec->wl.gen_tokens * dec->a[T_TPOT], sa ? SA_RANGE_RATIO : 1.0,
@@ -3560,6 +3606,9 @@ static void imax_report(void) {
     if (trt_ctx_sim_on)
         printf("\nTensorRT-LLM recipe context workers played request by request (--trt-ctx-sim, trt_ctx_sim_ms, h200): "
                "%d rows\n", trt_ctx_count);
+    if (sgl_batch_on)
+        printf("\nSGLang prefill workers played with their prefill batches and sa-bench's first wave (--sgl-batch-sim %d, "
+               "sgl_batch_sim_ms, h235): %d rows\n", sgl_batch_on, sgl_batch_count);
     if (adp_q_count + played_q_count)
         printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
                " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
@@ -5667,7 +5716,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5707,6 +5756,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
+        else if (!strcmp(argv[i], "--sgl-batch-sim") && i + 1 < argc) sgl_batch_on = atoi(argv[++i]); /* h235, 0 by default */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
                 fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);

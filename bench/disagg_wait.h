@@ -252,6 +252,116 @@ static inline double sglang_queue_wait_ms(int64_t C, int dp, double one_ms, doub
     return r;
 }
 
+/* ---- SGLang's prefill worker played with its prefill batches (h235) -------
+ * What sglang_queue_sim_ms leaves out (docs/llm.md, h235):
+ * - the batches: a free scheduler takes every waiting prompt that fits its
+ *   PrefillAdder's budgets into one batch (k at most, llm_serve.c
+ *   sglang_batch_prompts, h186), and the batch's prompts all get their first
+ *   token when its forward ends (the prefill worker's
+ *   process_batch_result_disagg_prefill sends each finished prompt's KV
+ *   after the batch), not one after another;
+ * - the first wave: sa-bench sends the first C requests at once (its
+ *   semaphore of C over a list of 10 C prompts; the warm-up before it
+ *   drains first), so the clients come back bunched, within the spread of
+ *   their output lengths (uniform over [0.8, 1] x osl), wave after wave,
+ *   where sglang_queue_sim_ms spreads the first arrivals over one mean time
+ *   away and leaves the first wave's burst to the library's own term.
+ * A batch of j prompts takes lone_ms + (j - 1) / (k - 1) x (k_ms - lone_ms):
+ * the library's one prompt and its k-prompt batch, linear between them.
+ * Each request goes to one of dp queues (attention DP: a random rank, h174;
+ * without it the worker's one scheduler); a queue runs its next batch when
+ * it is free and holds a prompt, taking up to k arrived by then, first come
+ * first served; arrivals at one instant all make that batch.  A client's
+ * next request follows its batch's end by back_ms (KV handoff, front end)
+ * and its decode, away_ms[j].  Returns the mean time from a request's
+ * arrival at the worker to its batch's end over all n requests (the first
+ * wave's included), ms; NaN where the inputs are not usable. */
+typedef struct {
+    int dp;         /* queues: attention-DP ranks, 1 without          */
+    int k;          /* prompts a queue takes into one batch at most    */
+    double lone_ms; /* a batch of one prompt                           */
+    double k_ms;    /* a batch of k prompts                            */
+    double back_ms; /* a batch's end to its clients' decode            */
+} sgl_batch_cfg;
+
+static inline double sgl_batch_step_ms(const sgl_batch_cfg *g, int j) {
+    if (j <= 1 || g->k <= 1) return g->lone_ms;
+    return g->lone_ms + (g->k_ms - g->lone_ms) * (double)(j - 1) / (double)(g->k - 1);
+}
+
+/* the queue whose next batch starts first: its start in *s, -1 if none */
+static inline int sgl_batch_next(const sgl_batch_cfg *g, const int32_t *q, const int64_t *qh, const int64_t *qn,
+                                 const double *busy, const double *t, int64_t C, double *s) {
+    int best = -1;
+    *s = INFINITY;
+    for (int r = 0; r < g->dp; r++) {
+        if (!qn[r]) continue;
+        double at = fmax(busy[r], t[q[(int64_t)r * C + qh[r]]]);
+        if (at < *s) *s = at, best = r;
+    }
+    return best;
+}
+
+static inline double sgl_batch_sim_ms(int64_t C, const sgl_batch_cfg *g, const double *away_ms, int64_t n) {
+    if (C < 1 || g->dp < 1 || g->k < 1 || n < C || !(g->lone_ms > 0) || !(g->k_ms > 0) || !(g->back_ms >= 0) ||
+        C > INT32_MAX / g->dp)
+        return NAN;
+    double *t = malloc((size_t)C * sizeof *t), *busy = calloc((size_t)g->dp, sizeof *busy);
+    int32_t *heap = malloc((size_t)C * sizeof *heap), *q = malloc((size_t)C * (size_t)g->dp * sizeof *q);
+    int64_t *qh = calloc((size_t)g->dp, sizeof *qh), *qn = calloc((size_t)g->dp, sizeof *qn);
+    int64_t *req = malloc((size_t)C * sizeof *req);
+    int32_t *b = malloc((size_t)g->k * sizeof *b); /* the batch's clients */
+    double sum = 0, r_ = NAN;
+    int64_t hn = 0, nsent = 0, ndone = 0;
+    uint64_t x = 0xD1B54A32D192ED03ull;
+    if (!t || !busy || !heap || !q || !qh || !qn || !req || !b) goto out;
+    for (int32_t c = 0; c < (int32_t)C; c++) t[c] = 0, dw_push(heap, &hn, t, c);
+    for (;;) {
+        double s, ta = hn ? t[heap[0]] : INFINITY;
+        int r = sgl_batch_next(g, q, qh, qn, busy, t, C, &s);
+        if (r < 0 && !hn) break;
+        if (hn && ta <= s) { /* an arrival: ties join the batch that starts then */
+            int32_t c = dw_pop(heap, &hn, t);
+            if (nsent >= n) continue;
+            req[c] = nsent++;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int to = g->dp > 1 ? (int)((x >> 33) % (uint64_t)g->dp) : 0;
+            q[(int64_t)to * C + (qh[to] + qn[to]++) % C] = c;
+            continue;
+        }
+        int j = 0; /* the batch: up to k of the prompts arrived by s */
+        while (j < g->k && qn[r] && t[q[(int64_t)r * C + qh[r]]] <= s) {
+            int32_t c = q[(int64_t)r * C + qh[r]];
+            qh[r] = (qh[r] + 1) % C, qn[r]--;
+            b[j++] = c;
+        }
+        busy[r] = s + sgl_batch_step_ms(g, j);
+        for (int i = 0; i < j; i++) {
+            int32_t c = b[i];
+            sum += busy[r] - t[c], ndone++;
+            t[c] = busy[r] + g->back_ms + away_ms[req[c]];
+            dw_push(heap, &hn, t, c);
+        }
+    }
+    r_ = ndone ? sum / (double)ndone : NAN;
+out:
+    free(t), free(busy), free(heap), free(q), free(qh), free(qn), free(req), free(b);
+    return r_;
+}
+
+/* The same with sa-bench's lengths (n = waves x C requests, each away
+ * slot_ms x a length uniform over [range_ratio, 1], sa_bench_lengths). */
+static inline double sgl_batch_mean_ms(int64_t C, const sgl_batch_cfg *g, double slot_ms, double range_ratio,
+                                       int waves) {
+    if (C < 1 || waves < 1 || !(slot_ms >= 0) || !isfinite(slot_ms) || C > INT32_MAX / waves) return NAN;
+    int64_t n = C * waves;
+    double *len = sa_bench_lengths(n, slot_ms, range_ratio);
+    if (!len) return NAN;
+    double r = sgl_batch_sim_ms(C, g, len, n);
+    free(len);
+    return r;
+}
+
 /* ---- TensorRT-LLM's context worker played request by request (h200) ------
  * What the context (prefill) worker of a disaggregated TensorRT-LLM run does
  * with its requests (docs/llm.md, h187 read it; h200 plays it):

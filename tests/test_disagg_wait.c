@@ -189,6 +189,46 @@ static void t_sglang_queue_sim_by_hand(void) {
     CHECK(isnan(sglang_queue_wait_ms(2, 1, 100, NAN, 0.8, 10)));
 }
 
+/* h235: SGLang's prefill worker played with its batches (disagg_wait.h
+ * sgl_batch_sim_ms), traced by hand.  (a) a batch of j prompts between the
+ * lone prompt and k of them, linearly: k 5, 100 / 300 ms, j 3 -> 200.
+ * (b) two clients sent at once, k 2, 100 / 160 ms, back 10 ms, away 50 /
+ * 200: one batch 0-160 (160 each), then each alone (100 each, the worker
+ * idle at 220 and 370): (160 + 160 + 100 + 100) / 4 = 130.  (c) three at
+ * once, k 2, 100 / 150 ms, one wave: a batch of two ends at 150, the third
+ * starts then alone and ends at 250: (150 + 150 + 250) / 3.  (d) three at
+ * once, k 3, 100 / 300 ms (two: 200), away 10 / 20 / 30, no back: 0-300
+ * (300 each); at 310 one alone, 310-410 (100); the two that came at 320 and
+ * 330 while it ran go together at 410, 410-610 (290, 280): 1,570 / 6.
+ * (e) k 1 is the FIFO queue of one_ms a prompt: two clients at once, 100
+ * ms, away 50: 100, 200, then 150 and 150: 150. */
+static void t_sgl_batch_sim_by_hand(void) {
+    sgl_batch_cfg a = {.dp = 1, .k = 5, .lone_ms = 100, .k_ms = 300, .back_ms = 0};
+    CHECK_NEAR(sgl_batch_step_ms(&a, 3), 200, 1e-12);
+    CHECK_NEAR(sgl_batch_step_ms(&a, 1), 100, 0);
+    CHECK_NEAR(sgl_batch_step_ms(&a, 5), 300, 1e-12);
+    sgl_batch_cfg b = {.dp = 1, .k = 2, .lone_ms = 100, .k_ms = 160, .back_ms = 10};
+    const double awb[4] = {50, 200, 0, 0};
+    CHECK_NEAR(sgl_batch_sim_ms(2, &b, awb, 4), 130, 1e-9);
+    sgl_batch_cfg c = {.dp = 1, .k = 2, .lone_ms = 100, .k_ms = 150, .back_ms = 0};
+    const double awc[3] = {1000, 1000, 1000};
+    CHECK_NEAR(sgl_batch_sim_ms(3, &c, awc, 3), 550.0 / 3.0, 1e-9);
+    sgl_batch_cfg d = {.dp = 1, .k = 3, .lone_ms = 100, .k_ms = 300, .back_ms = 0};
+    const double awd[6] = {10, 20, 30, 0, 0, 0};
+    CHECK_NEAR(sgl_batch_sim_ms(3, &d, awd, 6), 1570.0 / 6.0, 1e-9);
+    sgl_batch_cfg e = {.dp = 1, .k = 1, .lone_ms = 100, .k_ms = 100, .back_ms = 0};
+    const double awe[4] = {50, 50, 50, 50};
+    CHECK_NEAR(sgl_batch_sim_ms(2, &e, awe, 4), 150, 1e-9);
+    /* one client: every request its lone prompt */
+    CHECK_NEAR(sgl_batch_mean_ms(1, &d, 1000, 0.8, 10), 100, 1e-9);
+    CHECK(isnan(sgl_batch_sim_ms(0, &b, awb, 4)));
+    CHECK(isnan(sgl_batch_sim_ms(2, &b, awb, 1)));
+    sgl_batch_cfg bad = b;
+    bad.lone_ms = 0;
+    CHECK(isnan(sgl_batch_sim_ms(2, &bad, awb, 4)));
+    CHECK(isnan(sgl_batch_mean_ms(2, &b, NAN, 0.8, 10)));
+}
+
 /* TensorRT-LLM's generation loop between the KV transfer and the first
  * token (h175), by hand: a busy worker adds half a step of its iteration in
  * flight plus whole steps until the poll after the transfer's end (at least
@@ -258,6 +298,7 @@ int main(void) {
     RUN(t_rr_generated_lengths);
     RUN(t_adp_rank_queue_by_hand);
     RUN(t_sglang_queue_sim_by_hand);
+    RUN(t_sgl_batch_sim_by_hand);
     RUN(t_trtllm_gen_first_token);
     RUN(t_trt_ctx_sim_by_hand);
     return TAP_DONE();
