@@ -1449,3 +1449,28 @@ h230="$tmp/h230_rows.csv"
 got=$(python3 tools/inferencemax/prompt_draw_refit.py "$h230" | grep -E '^(refit|TTFT|held)' | tr -s ' ' | tr '\n' ';')
 check "prompt_draw_refit: vllm 34.0 ms, 15.00 -> 6.00 %, held out 13.33 / 15.00 %: got '$got'" \
   [ "$got" = "refit: burst weights decode-first 0.14, prefill-first 0.17; front ends vllm 34.0 ms;TTFT (aggregated + prefill workers) 3 rows: compiled 15.00 %, refit in-sample 6.00 %;held out (both phases): leave-one-GPU-out 13.33 %, leave-one-family-out 15.00 %;" ]
+
+# h237: tools/inferencemax/ctx_load.py on one prefill / decode pair built by
+# hand.  Recipe r1: attention DP over 2 ranks, max_batch_size 2,
+# max_num_tokens 2048, ISL 1024: k = min(2, 2048 // 1024) = 2 a rank.  The
+# library's steps: lone prompt 150 ms, one prompt on each rank 250, two 400:
+# cap = 2 x 2 / 0.400 s = 10 req/s.  Decode row: predicted TPOT 10 ms, osl
+# 100: away 0.9 x 100 x 10 = 900 ms; C 40 >= 10 x 0.9 s: saturated.
+# Part 1: measured TTFT 1000, TPOT 10: cycle 1000 + 89 x 10 = 1890 ms,
+# X = 40 / 1.890 = 21.16 req/s, rho 2.12; 21.164 x 0.9 x 1024 / 2 GPUs =
+# 9752 tok/s a GPU.  Part 2: burst 300 ms over ceil(40 x 1024 / 8192) = 5
+# steps: b = 2 x 300 / 6 = 100 ms; old steady 0.5 x 100 + 150 = 200; at any
+# TTFT near 1 s the clients send X = 40 / (TTFT + 900) > 4 / 400 ms a ms, so
+# the step carries m = N k = 4 prompts, T 400: new 0.5 x 400 + 400 = 600;
+# TTFT 800 + (600 - 200) x 0.9 = 1160 ms: error 20 -> 16 %.  Bound: 40 x
+# 400 / 4 - 900 = 3100 ms: 210 %.
+h237="$tmp/h237_rows.csv"
+{
+  echo "set,phase,backend,family,system,quant,isl,osl,conc,gpus,y_0,a_0,y_1,a_1,prefill_ms,ttft_burst_ms,recipe,trt_step_1,trt_step_2"
+  echo "silicon,1,trtllm,deepseek,b200_sxm,fp8,1024,100,40,2,1000,800,,,150,300,r1,250,400"
+  echo "silicon,2,trtllm,deepseek,b200_sxm,fp8,1024,100,20,2,,,10,10,,,,,"
+} >"$h237"
+printf 'recipe,prefill_workers,tp,attention_dp,max_batch_size,max_num_tokens,adp_config_set,disable_overlap,chunked_prefill\nr1,1,2,1,2,2048,0,1,0\n' >"$tmp/h237_prefill.csv"
+got=$(python3 tools/inferencemax/ctx_load.py "$h237" --prefill "$tmp/h237_prefill.csv" | grep -E '^   b200_sxm|^2\.|bound|^   all' | tr -s ' ' | tr '\n' ';')
+check "ctx_load: X 21.2, cap 10.0, rho 2.12, 9752 tok/s a GPU; 20.00 -> 16.00 %, bound 210.00 %: got '$got'" \
+  [ "$got" = " b200_sxm fp8 1024 2 2 1 21.2 10.0 2.12 2.12 9752;2. the mean-value loaded worker (the rows as given): 1 rows moved; silicon TTFT 20.00 -> 16.00 %, prefill workers 20.00 -> 16.00 %; the saturated bound, max(TTFT, C / cap - away) instead: silicon TTFT 20.00 -> 210.00 %; all fp8 1 20.0 -> 16.0 % median 1.16;" ]

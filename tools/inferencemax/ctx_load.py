@@ -18,7 +18,9 @@ min(max_batch_size, max_num_tokens // ISL).  Prints:
      trt_step_k, cap = N k / trt_step_k.  rho = X / cap: where the worker is
      saturated (the loaded rows) X is its capacity, so rho ~ 1 says the
      step's price is right, rho > 1 that it is slower than what ran.
-     By GPU, format, ISL and the recipe's N, k; the rows above 128 clients.
+     By GPU, format, ISL and the recipe's N, k; the rows the library itself
+     reads as saturated (C >= cap x the predicted time away), so that the
+     selection uses predicted quantities only.
   2. the mean-value reading of the loaded worker (a what-if, not compiled):
      the library's prefill-worker TTFT is burst / W + (0.5 b + p1)(1 - 1 / W)
      + handoff (llm_serve.c; b the burst's step, p1 the lone prompt, W 10
@@ -32,7 +34,8 @@ min(max_batch_size, max_num_tokens // ISL).  Prints:
      steady part becomes 0.5 max(b, T(m)) + max(p1, T(m)), solved with the
      TTFT by damped iteration; the row's TTFT moves by the difference x (1 -
      1 / W) (its slot wait and poll as they were).  Silicon TTFT, the
-     prefill workers, by format and by slice, before -> after.
+     prefill workers, by format and by slice, before -> after; and the
+     saturated loop's bound alone, max(TTFT, C / cap - away).
   3. with a second dump B.csv (the same bench under a what-if, e.g.
      --fused-elem 1), part 2 on B's rows, the other rows main's.
 
@@ -47,6 +50,7 @@ import sys
 
 W = 10.0       # W_WAVES, llm_serve.c
 RANGE = 0.8    # sa-bench's --random-range-ratio: mean output 0.9 osl
+ITER = int(os.environ.get('CTX_LOAD_ITER', '80'))  # damped iterations (converged by 80: 0.01 point)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -109,15 +113,24 @@ def mean_value_ttft(r, d, n, k):
     away = 0.5 * (1.0 + RANGE) * osl * fnum(d['a_1'])
     old = 0.5 * b + p1
     t = a
-    for _ in range(80):
+    for _ in range(ITER):
         x = c / (t + away)
         m = 1.0
-        for _ in range(80):
+        for _ in range(ITER):
             m = max(1.0, min(float(n * k), x * step_ms(m, n, k, p1, st)))
         tm = step_ms(m, n, k, p1, st)
         new = 0.5 * max(b, tm) + max(p1, tm)
         t = 0.5 * t + 0.5 * max(1.0, a + (new - old) * (1.0 - 1.0 / W))
     return t
+
+
+def bound_ttft(r, d, n, k):
+    """The saturated closed loop's bound (h200's reading without the play):
+    a client's cycle is at least C / cap, so its TTFT at least C / cap less
+    its time away; the row's own TTFT where that is lower.  ms."""
+    a = fnum(r['a_0'])
+    away = 0.5 * (1.0 + RANGE) * int(r['osl']) * fnum(d['a_1'])
+    return max(a, int(r['conc']) * fnum(r['trt_step_%d' % k]) / (n * k) - away)
 
 
 def pairs(rows, tab):
@@ -139,14 +152,18 @@ def err(a, y):
 
 def part1(rows, tab):
     print('1. the worker served (X, measured TTFT and TPOT) against the library\'s saturated step (cap = N k / step_k),')
-    print('   rows above 128 clients: median and max rho = X / cap; tok/s a GPU at the median X, prompts at 0.9 ISL')
+    print('   rows the library reads as saturated (C >= cap x 0.9 osl x the decode row\'s predicted TPOT): median and')
+    print('   max rho = X / cap; tok/s a GPU at the median X, prompts at 0.9 ISL')
     g = collections.defaultdict(list)
     for _, r, d, n, k in pairs(rows, tab):
         y0, y1 = fnum(r['y_0']), fnum(d['y_1'])
-        if int(r['conc']) <= 128 or not y0 > 0 or not y1 > 0:
+        cap = n * k / fnum(r['trt_step_%d' % k]) * 1e3
+        away = 0.5 * (1.0 + RANGE) * int(r['osl']) * fnum(d['a_1']) * 1e-3
+        # saturated by the library's own reading (predicted quantities only):
+        # its priced worker cannot serve C clients each away `away` seconds
+        if int(r['conc']) < cap * away or not y0 > 0 or not y1 > 0:
             continue
         x = int(r['conc']) / (y0 + (0.5 * (1.0 + RANGE) * int(r['osl']) - 1.0) * y1) * 1e3
-        cap = n * k / fnum(r['trt_step_%d' % k]) * 1e3
         gpus = int(r['gpus']) if fnum(r['gpus']) > 0 else n
         g[(r['system'], r['quant'], int(r['isl']), n, k)].append((x, cap, x / cap, gpus))
     print('   %-9s %-6s %5s %3s %3s %5s %9s %9s %6s %6s %10s' %
@@ -160,9 +177,10 @@ def part1(rows, tab):
 
 
 def part2(rows, tab, label):
-    moved = {}
+    moved, bound = {}, {}
     for i, r, d, n, k in pairs(rows, tab):
         moved[i] = mean_value_ttft(r, d, n, k)
+        bound[i] = bound_ttft(r, d, n, k)
     head, pw = ([], []), ([], [])
     g = collections.defaultdict(lambda: ([], [], []))
     for i, r in enumerate(rows):
@@ -182,6 +200,10 @@ def part2(rows, tab, label):
     pct = lambda v: 100.0 * statistics.mean(v) if v else float('nan')
     print('2. the mean-value loaded worker (%s): %d rows moved; silicon TTFT %.2f -> %.2f %%, prefill workers %.2f -> %.2f %%' %
           (label, len(moved), pct(head[0]), pct(head[1]), pct(pw[0]), pct(pw[1])))
+    cl = [err(bound.get(i, fnum(r['a_0'])), fnum(r['y_0'])) for i, r in enumerate(rows)
+          if r.get('set') == 'silicon' and fnum(r.get('y_0')) > 0 and fnum(r.get('a_0')) > 0]
+    print('   the saturated bound, max(TTFT, C / cap - away) instead: silicon TTFT %.2f -> %.2f %%' %
+          (pct(head[0]), pct(cl)))
     for key in sorted(g, key=str):
         e0, e1, q = g[key]
         print('   %-52s %4d  %5.1f -> %5.1f %%  median %.2f' % (' '.join(str(x) for x in key), len(e0), pct(e0),
