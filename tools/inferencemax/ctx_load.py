@@ -39,7 +39,8 @@ min(max_batch_size, max_num_tokens // ISL).  Prints:
   3. with a second dump B.csv (the same bench under a what-if, e.g.
      --fused-elem 1), part 2 on B's rows, the other rows main's.
 
-usage: ctx_load.py ROWS.csv [B.csv] [--prefill TRT_PREFILL.csv]
+usage: ctx_load.py ROWS.csv [B.csv] [--prefill TRT_PREFILL.csv] [--write OUT.csv]
+(--write: ROWS with part 2's TTFT, for cells.py)
 """
 import collections
 import csv
@@ -208,6 +209,7 @@ def part2(rows, tab, label):
         e0, e1, q = g[key]
         print('   %-52s %4d  %5.1f -> %5.1f %%  median %.2f' % (' '.join(str(x) for x in key), len(e0), pct(e0),
                                                                  pct(e1), statistics.median(q)))
+    return moved
 
 
 def main():
@@ -215,6 +217,11 @@ def main():
         print(__doc__)
         return 2
     args, tpath = sys.argv[1:], os.path.join(HERE, 'h187', 'trt_prefill.csv')
+    out = None
+    if '--write' in args:
+        i = args.index('--write')
+        out = args[i + 1]
+        del args[i:i + 2]
     if '--prefill' in args:
         i = args.index('--prefill')
         tpath = args[i + 1]
@@ -224,7 +231,14 @@ def main():
     other = args[1] if len(args) > 1 else None
     tab = recipes(tpath)
     part1(rows, tab)
-    part2(rows, tab, 'the rows as given')
+    moved = part2(rows, tab, 'the rows as given')
+    if out:
+        # the rows with part 2's TTFT, for cells.py
+        with open(out, 'w', newline='') as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            for i, r in enumerate(rows):
+                w.writerow(dict(r, a_0='%.6g' % moved[i]) if i in moved else r)
     if other:
         with open(other) as f:
             alt = list(csv.DictReader(f))
