@@ -224,6 +224,27 @@ got=$(paste -d, "$tmp/rows_steps.csv" "$tmp/rows_sim.csv" | awk -F, -v n=67 'NR 
   q = $(n + 14) - $14 + 0.55 * $38 + 0.9 * $30; lo = (4 * $52 + 36 * $30) / 40; hi = 76 * $52 / 40;
   print (q >= lo - 1e-3 && q <= hi + 1e-3 && $(n + 14) != $14) ? "yes" : "no " q " " lo " " hi; exit }')
 check "trt ctx sim: c4's played mean within the hand bounds: got '$got'" [ "$got" = yes ]
+# h237: --trt-ctx-mv, the same table: E1's three prefill rows move (a_0 and
+# ttft_pw_ms only, every other byte the default's).  By hand for c4 (4
+# clients on 4 ranks, each away ~a second on the decode side): the step
+# carries m = clamp(X T(m), 1, 4) prompts, T between the lone prompt (pf) and
+# one on each rank (s1), so the steady part 0.5 b + pf (b = tb: the 4
+# prompts' burst is one step) becomes 0.5 max(tb, T) + max(pf, T): the TTFT
+# moves by 0.9 x that difference, between 0.45 max(0, pf - tb) (T = pf) and
+# 0.9 (0.5 max(tb, s1) + s1 - 0.5 tb - pf) (T = s1).
+out_mv=$(DLP_TRT_PREFILL="$tmp/trt_prefill.csv" DLP_ROWS_TRT_STEPS=1 "$tmp/bench_serving" "$tmp/data" silicon \
+  --analytic-only --recipes "$tmp/recipes.csv" --trt-ctx-mv --rows "$tmp/rows_mv.csv" 2>&1)
+got=$(grep -o "mean-value queue under load (--trt-ctx-mv, trt_ctx_mv_ms, h237): [0-9]* rows" <<<"$out_mv")
+check "trt ctx mv: E1's three prefill rows moved: got '$got'" [ "${got##*: }" = "3 rows" ]
+got=$(paste -d'|' "$tmp/rows_steps.csv" "$tmp/rows_mv.csv" | awk -F'|' '{ split($1, a, ","); split($2, b, ",");
+  d = 0; for (i = 1; i <= length(a); i++) if (a[i] != b[i] && !((i == 14 || i == 45) && a[11] == 1 && a[51] ~ /ctx1_gen4_tep8_batch8/)) d++;
+  n += d } END { print n + 0 }')
+check "trt ctx mv: nothing moves but E1's prefill rows' TTFT: $got other fields differ" [ "$got" = 0 ]
+got=$(paste -d, "$tmp/rows_steps.csv" "$tmp/rows_mv.csv" | awk -F, -v n=67 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 {
+  dq = $(n + 14) - $14; tb = $38; pf = $30; s1 = $52; lo = 0.45 * (pf > tb ? pf - tb : 0);
+  hi = 0.9 * (0.5 * (tb > s1 ? tb : s1) + s1 - 0.5 * tb - pf);
+  print (dq >= lo - 1e-3 && dq <= hi + 1e-3) ? "yes" : "no " dq " " lo " " hi; exit }')
+check "trt ctx mv: c4's TTFT moves within the hand bounds: got '$got'" [ "$got" = yes ]
 # MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.708 + 0.708^2 +
 # 0.708^3 = 0.708 + 0.501264 + 0.354894912 = 1.564158912; c8 (MTP unknown) is scored plain.  The CLI with the same
 # workload must give the bench's TPOT for c4.
