@@ -127,6 +127,8 @@ typedef struct {
                                   step with j prompts on every attention-DP
                                   rank, ms, j = 1..TRT_STEPS (trt_pf_steps;
                                   DLP_ROWS_TRT_STEPS only)                  */
+    double trt_burst_ms;       /* ... and the library's burst step of that
+                                  worker (trt_pf_steps; h237's --trt-ctx-mv) */
 } row_t;
 
 /* Where a silicon row was measured (its silicon_data_source): the
@@ -217,6 +219,16 @@ static void trt_pf_steps(row_t *r, const dlp_llm_config *c, const dlp_device *d,
         dlp_status st = dlp__llm_iter_parts(c, d, &r->wl, cdt, kvb, 0, 1.0, N * j * S, S, &pp, &e);
         r->trt_step_ms[j] = st ? NAN : pp.total_s * 1e3;
     }
+    /* h237: the burst's step as llm_serve.c's burst_step_tokens takes it on a
+     * TensorRT-LLM prefill worker: whole prompts within the engine's
+     * max_num_tokens over the worker (its ranks not multiplied there) */
+    int64_t chunk = 0, ms = 0;
+    dlp__llm_engine_defaults(d, &r->wl, &chunk, &ms);
+    double C = (double)(r->wl.concurrency > 0 ? r->wl.concurrency : 1), ck = (double)chunk;
+    double bt = S <= ck ? fmin(C * S, floor(ck / S) * S) : fmin(C * S, ck);
+    dlp__llm_parts pb;
+    dlp_error eb = {0};
+    r->trt_burst_ms = dlp__llm_iter_parts(c, d, &r->wl, cdt, kvb, 0, 1.0, bt, S, &pb, &eb) ? NAN : pb.total_s * 1e3;
 }
 
 /* ---- --agg-sim (h203): the harness and TensorRT-LLM's executor played ----
@@ -1429,6 +1441,7 @@ static int sglang_a2a_none_of(const char *system, const char *prec, const char *
  * no balance wait, first tokens the same step.  DLP_TRT_PREFILL=FILE reads
  * another table (tests). */
 static int trt_ctx_sim_on, trt_ctx_count; /* --trt-ctx-sim (off by default); rows played */
+static int trt_ctx_mv_on, trt_ctx_mv_count; /* --trt-ctx-mv (h237, off by default); rows moved */
 static int parse_trt_prefill(const char *line, char *name, int64_t v[4]) {
     int w, tp, adp, mbs, mnt, cfg, no_ovl, chunked;
     if (sscanf(line, "%111[^,],%d,%d,%d,%d,%d,%d,%d,%d", name, &w, &tp, &adp, &mbs, &mnt, &cfg, &no_ovl, &chunked) != 9)
@@ -2484,7 +2497,7 @@ static double trt_ctx_price_x(void) {
     return x > 0 ? x : 1.0;
 }
 static void trt_ctx_queue(row_t *pf, const row_t *dec) {
-    if (pf->trt_k < 1 || !(pf->a[T_TTFT] > 0) || (pf->src != SRC_IMAX && pf->src != SRC_DBDUMP)) return;
+    if (!trt_ctx_sim_on || pf->trt_k < 1 || !(pf->a[T_TTFT] > 0) || (pf->src != SRC_IMAX && pf->src != SRC_DBDUMP)) return;
     /* DLP_TRT_CTX_PRICE_X=f (a diagnostic, never a prediction: docs/llm.md,
      * h200): the played steps and lone prompt at f x the library's price, to
      * read what price the runs' TTFTs imply slice by slice */
@@ -2495,6 +2508,28 @@ static void trt_ctx_queue(row_t *pf, const row_t *dec) {
     double q = trt_ctx_mean_ms(pf->wl.concurrency, &g, (double)dec->wl.gen_tokens * dec->a[T_TPOT], SA_RANGE_RATIO,
                                SA_WAVES);
     if (isfinite(q)) pf->a[T_TTFT] = pf->req_ms + q + pf->kvh_ms, trt_ctx_count++;
+}
+
+/* h237 (--trt-ctx-mv, off by default: docs/llm.md, a negative result on
+ * today's nvfp4 context step): a TensorRT-LLM recipe's context worker under
+ * load as a mean-value queue (disagg_wait.h trt_ctx_mv_ms): each step runs
+ * the prompts that arrived during the last one, up to the recipe's k a rank
+ * (trt_ctx_of), at the library's step of that many (trt_pf_steps); the
+ * clients away for sa-bench's mean output (0.9 x osl) at the decode row's
+ * TPOT.  The worker's own TTFT, before the decode-slot wait and the
+ * generation loop's poll are composed; --trt-ctx-sim, where given, plays
+ * instead. */
+static void trt_ctx_mv_row(row_t *pf, const row_t *dec) {
+    if (!trt_ctx_mv_on || trt_ctx_sim_on || pf->trt_k < 1 || !(pf->a[T_TTFT] > 0) ||
+        (pf->src != SRC_IMAX && pf->src != SRC_DBDUMP))
+        return;
+    double st[TRT_STEPS];
+    for (int j = 0; j < pf->trt_k; j++) st[j] = pf->trt_step_ms[j + 1];
+    trt_ctx_cfg g = {.N = pf->wl.attn_dp > 1 ? pf->wl.attn_dp : 1, .mbs = pf->trt_mbs, .k = pf->trt_k,
+                     .lone_ms = pf->pf_ms, .step_ms = st, .back_ms = 0};
+    double away = 0.5 * (1.0 + SA_RANGE_RATIO) * (double)dec->wl.gen_tokens * dec->a[T_TPOT];
+    double t = trt_ctx_mv_ms(pf->a[T_TTFT], (double)pf->wl.concurrency, &g, pf->trt_burst_ms, away, SA_WAVES);
+    if (isfinite(t)) pf->a[T_TTFT] = t, trt_ctx_mv_count++;
 }
 
 /* TensorRT-LLM's generation loop between the KV transfer and the first
@@ -2805,7 +2840,7 @@ static void load_silicon(const char *root) {
             r->redundant = rp ? rp->red_p : 0;
             if (!strcmp(v[cB], "trtllm")) trt_eager_ctx(&r->wl, v[cM], v[cSRC], v[cS], v[cP], r->src, 0, 0);
             if (rp && trt_steps_on()) snprintf(r->recipe, sizeof r->recipe, "%s", rp->recipe);
-            if (rp && trt_ctx_sim_on && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
+            if (rp && (trt_ctx_sim_on || trt_ctx_mv_on) && !strcmp(rp->engine, "trtllm")) trt_ctx_of(r, rp->recipe, pw, dp, isl);
             if (rp && !strcmp(rp->engine, "sglang") &&
                 (r->wl.chunk_tokens = sglang_chunk_of(rp->recipe, pw)) > 0)
                 sglang_chunk_count++;
@@ -2878,6 +2913,7 @@ static void load_silicon(const char *root) {
                 nR++;
                 if (pfr) adp_rank_queue(pfr, r);
                 if (pfr) trt_ctx_queue(pfr, r);
+                if (pfr) trt_ctx_mv_row(pfr, r);
                 /* counts in the data or from the recipe, and the decode cap:
                  * the client's TTFT from both workers; rows with unknown
                  * counts stay the prefill worker's own */
@@ -3609,6 +3645,10 @@ static void imax_report(void) {
     if (sgl_batch_on)
         printf("\nSGLang prefill workers played with their prefill batches and sa-bench's first wave (--sgl-batch-sim %d, "
                "sgl_batch_sim_ms, h235): %d rows\n", sgl_batch_on, sgl_batch_count);
+
+    if (trt_ctx_mv_on)
+        printf("\nTensorRT-LLM recipe context workers as a mean-value queue under load (--trt-ctx-mv, trt_ctx_mv_ms, "
+               "h237): %d rows\n", trt_ctx_mv_count);
     if (adp_q_count + played_q_count)
         printf("\nSGLang prefill-worker rows queued in the closed loop (adp_rank_queue): open M/D/1 a rank (h174) %d,"
                " played with the run's clients (h186; DLP_NO_PLAYED_QUEUE=1: off) %d\n", adp_q_count, played_q_count);
@@ -5716,7 +5756,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -5757,6 +5797,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
         else if (!strcmp(argv[i], "--sgl-batch-sim") && i + 1 < argc) sgl_batch_on = atoi(argv[++i]); /* h235, 0 by default */
+
+        else if (!strcmp(argv[i], "--trt-ctx-mv")) trt_ctx_mv_on = 1;   /* h237, off by default */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
                 fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);

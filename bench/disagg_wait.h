@@ -495,6 +495,58 @@ static inline double trt_ctx_mean_ms(int64_t C, const trt_ctx_cfg *g, double slo
     return r;
 }
 
+/* ---- TensorRT-LLM's loaded context worker as a mean-value queue (h237) ---
+ * (docs/llm.md, h237; a what-if, bench_serving --trt-ctx-mv, off by
+ * default: the headline is worse with today's nvfp4 context step.)  The
+ * library's prefill-worker TTFT is burst / W + (0.5 b + p1)(1 - 1 / W) +
+ * handoff (llm_serve.c): half the step in flight (b, the burst's step) and
+ * the prompt's own step, a lone prompt (p1).  A loaded context executor
+ * (disable_overlap_scheduler in every recipe: a step runs to its end,
+ * h187) runs in each step the prompts that arrived during the last one,
+ * m = clamp(X T(m), 1, N k) with X = C / (TTFT + away) the closed loop's
+ * rate and T(m) the step of m prompts (h200's rule: linear between the lone
+ * prompt, m = 1, and j prompts on every rank, m = N j); a request waits out
+ * half the step in flight and runs in the next, so the steady part becomes
+ * 0.5 max(b, T(m)) + max(p1, T(m)).  g's step_ms[j - 1] is j prompts on
+ * every rank, j = 1..k; mbs and back_ms are not read. */
+static inline double trt_ctx_mv_step_ms(const trt_ctx_cfg *g, double m) {
+    double hi = (double)g->N * (double)g->k, x0 = 1.0, y0 = g->lone_ms;
+    m = fmax(1.0, fmin(m, hi));
+    for (int j = g->N > 1 ? 1 : 2; j <= g->k; j++) {
+        double x1 = (double)g->N * (double)j, y1 = g->step_ms[j - 1];
+        if (m <= x1) return y0 + (y1 - y0) * (m - x0) / (x1 - x0);
+        x0 = x1, y0 = y1;
+    }
+    return y0;
+}
+
+/* The worker's TTFT (ms) with the steady part above in place of the
+ * library's: ttft_ms the library's, clients C a worker, burst_step_ms b,
+ * away_ms a client's time on the decode side, waves W.  Solved with the
+ * rate by damped iteration (80 rounds: converged to well under a
+ * microsecond on the bench's rows).  ttft_ms itself below two clients (the
+ * library charges no step in flight there); NaN where the inputs are not
+ * usable. */
+static inline double trt_ctx_mv_ms(double ttft_ms, double clients, const trt_ctx_cfg *g, double burst_step_ms,
+                                   double away_ms, double waves) {
+    if (!(ttft_ms > 0) || g->N < 1 || g->k < 1 || !(g->lone_ms > 0) || !(burst_step_ms > 0) || !(away_ms >= 0) ||
+        !(waves >= 1) || !(clients >= 1))
+        return NAN;
+    for (int j = 0; j < g->k; j++)
+        if (!(g->step_ms[j] > 0)) return NAN;
+    if (clients < 2) return ttft_ms;
+    double hi = (double)g->N * (double)g->k, old = 0.5 * burst_step_ms + g->lone_ms, w = 1.0 - 1.0 / waves;
+    double t = ttft_ms;
+    for (int it = 0; it < 80; it++) {
+        double x = clients / (t + away_ms), m = 1.0;
+        for (int i = 0; i < 80; i++) m = fmax(1.0, fmin(hi, x * trt_ctx_mv_step_ms(g, m)));
+        double tm = trt_ctx_mv_step_ms(g, m);
+        double add = (0.5 * fmax(burst_step_ms, tm) + fmax(g->lone_ms, tm) - old) * w;
+        t = 0.5 * t + 0.5 * fmax(1.0, ttft_ms + add);
+    }
+    return t;
+}
+
 /* ---- TensorRT-LLM's generation worker: admission to first token (h175) -----
  * What the generation (decode) worker does with a disaggregated request
  * (NVIDIA/TensorRT-LLM tensorrt_llm/_torch/pyexecutor/py_executor.py,

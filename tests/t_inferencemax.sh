@@ -224,6 +224,27 @@ got=$(paste -d, "$tmp/rows_steps.csv" "$tmp/rows_sim.csv" | awk -F, -v n=67 'NR 
   q = $(n + 14) - $14 + 0.55 * $38 + 0.9 * $30; lo = (4 * $52 + 36 * $30) / 40; hi = 76 * $52 / 40;
   print (q >= lo - 1e-3 && q <= hi + 1e-3 && $(n + 14) != $14) ? "yes" : "no " q " " lo " " hi; exit }')
 check "trt ctx sim: c4's played mean within the hand bounds: got '$got'" [ "$got" = yes ]
+# h237: --trt-ctx-mv, the same table: E1's three prefill rows move (a_0 and
+# ttft_pw_ms only, every other byte the default's).  By hand for c4 (4
+# clients on 4 ranks, each away ~a second on the decode side): the step
+# carries m = clamp(X T(m), 1, 4) prompts, T between the lone prompt (pf) and
+# one on each rank (s1), so the steady part 0.5 b + pf (b = tb: the 4
+# prompts' burst is one step) becomes 0.5 max(tb, T) + max(pf, T): the TTFT
+# moves by 0.9 x that difference, between 0.45 max(0, pf - tb) (T = pf) and
+# 0.9 (0.5 max(tb, s1) + s1 - 0.5 tb - pf) (T = s1).
+out_mv=$(DLP_TRT_PREFILL="$tmp/trt_prefill.csv" DLP_ROWS_TRT_STEPS=1 "$tmp/bench_serving" "$tmp/data" silicon \
+  --analytic-only --recipes "$tmp/recipes.csv" --trt-ctx-mv --rows "$tmp/rows_mv.csv" 2>&1)
+got=$(grep -o "mean-value queue under load (--trt-ctx-mv, trt_ctx_mv_ms, h237): [0-9]* rows" <<<"$out_mv")
+check "trt ctx mv: E1's three prefill rows moved: got '$got'" [ "${got##*: }" = "3 rows" ]
+got=$(paste -d'|' "$tmp/rows_steps.csv" "$tmp/rows_mv.csv" | awk -F'|' '{ split($1, a, ","); split($2, b, ",");
+  d = 0; for (i = 1; i <= length(a); i++) if (a[i] != b[i] && !((i == 14 || i == 45) && a[11] == 1 && a[51] ~ /ctx1_gen4_tep8_batch8/)) d++;
+  n += d } END { print n + 0 }')
+check "trt ctx mv: nothing moves but E1's prefill rows' TTFT: $got other fields differ" [ "$got" = 0 ]
+got=$(paste -d, "$tmp/rows_steps.csv" "$tmp/rows_mv.csv" | awk -F, -v n=67 'NR > 1 && $7 == 4 && $8 == 4 && $11 == 1 {
+  dq = $(n + 14) - $14; tb = $38; pf = $30; s1 = $52; lo = 0.45 * (pf > tb ? pf - tb : 0);
+  hi = 0.9 * (0.5 * (tb > s1 ? tb : s1) + s1 - 0.5 * tb - pf);
+  print (dq >= lo - 1e-3 && dq <= hi + 1e-3) ? "yes" : "no " dq " " lo " " hi; exit }')
+check "trt ctx mv: c4's TTFT moves within the hand bounds: got '$got'" [ "$got" = yes ]
 # MTP: the two exactly-one rows (c4, t36) run K = 3 at A(3) = 0.708 + 0.708^2 +
 # 0.708^3 = 0.708 + 0.501264 + 0.354894912 = 1.564158912; c8 (MTP unknown) is scored plain.  The CLI with the same
 # workload must give the bench's TPOT for c4.
@@ -1449,3 +1470,28 @@ h230="$tmp/h230_rows.csv"
 got=$(python3 tools/inferencemax/prompt_draw_refit.py "$h230" | grep -E '^(refit|TTFT|held)' | tr -s ' ' | tr '\n' ';')
 check "prompt_draw_refit: vllm 34.0 ms, 15.00 -> 6.00 %, held out 13.33 / 15.00 %: got '$got'" \
   [ "$got" = "refit: burst weights decode-first 0.14, prefill-first 0.17; front ends vllm 34.0 ms;TTFT (aggregated + prefill workers) 3 rows: compiled 15.00 %, refit in-sample 6.00 %;held out (both phases): leave-one-GPU-out 13.33 %, leave-one-family-out 15.00 %;" ]
+
+# h237: tools/inferencemax/ctx_load.py on one prefill / decode pair built by
+# hand.  Recipe r1: attention DP over 2 ranks, max_batch_size 2,
+# max_num_tokens 2048, ISL 1024: k = min(2, 2048 // 1024) = 2 a rank.  The
+# library's steps: lone prompt 150 ms, one prompt on each rank 250, two 400:
+# cap = 2 x 2 / 0.400 s = 10 req/s.  Decode row: predicted TPOT 10 ms, osl
+# 100: away 0.9 x 100 x 10 = 900 ms; C 40 >= 10 x 0.9 s: saturated.
+# Part 1: measured TTFT 1000, TPOT 10: cycle 1000 + 89 x 10 = 1890 ms,
+# X = 40 / 1.890 = 21.16 req/s, rho 2.12; 21.164 x 0.9 x 1024 / 2 GPUs =
+# 9752 tok/s a GPU.  Part 2: burst 300 ms over ceil(40 x 1024 / 8192) = 5
+# steps: b = 2 x 300 / 6 = 100 ms; old steady 0.5 x 100 + 150 = 200; at any
+# TTFT near 1 s the clients send X = 40 / (TTFT + 900) > 4 / 400 ms a ms, so
+# the step carries m = N k = 4 prompts, T 400: new 0.5 x 400 + 400 = 600;
+# TTFT 800 + (600 - 200) x 0.9 = 1160 ms: error 20 -> 16 %.  Bound: 40 x
+# 400 / 4 - 900 = 3100 ms: 210 %.
+h237="$tmp/h237_rows.csv"
+{
+  echo "set,phase,backend,family,system,quant,isl,osl,conc,gpus,y_0,a_0,y_1,a_1,prefill_ms,ttft_burst_ms,recipe,trt_step_1,trt_step_2"
+  echo "silicon,1,trtllm,deepseek,b200_sxm,fp8,1024,100,40,2,1000,800,,,150,300,r1,250,400"
+  echo "silicon,2,trtllm,deepseek,b200_sxm,fp8,1024,100,20,2,,,10,10,,,,,"
+} >"$h237"
+printf 'recipe,prefill_workers,tp,attention_dp,max_batch_size,max_num_tokens,adp_config_set,disable_overlap,chunked_prefill\nr1,1,2,1,2,2048,0,1,0\n' >"$tmp/h237_prefill.csv"
+got=$(python3 tools/inferencemax/ctx_load.py "$h237" --prefill "$tmp/h237_prefill.csv" | grep -E '^   b200_sxm|^2\.|bound|^   all' | tr -s ' ' | tr '\n' ';')
+check "ctx_load: X 21.2, cap 10.0, rho 2.12, 9752 tok/s a GPU; 20.00 -> 16.00 %, bound 210.00 %: got '$got'" \
+  [ "$got" = " b200_sxm fp8 1024 2 2 1 21.2 10.0 2.12 2.12 9752;2. the mean-value loaded worker (the rows as given): 1 rows moved; silicon TTFT 20.00 -> 16.00 %, prefill workers 20.00 -> 16.00 %; the saturated bound, max(TTFT, C / cap - away) instead: silicon TTFT 20.00 -> 210.00 %; all fp8 1 20.0 -> 16.0 % median 1.16;" ]

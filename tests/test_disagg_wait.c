@@ -289,6 +289,38 @@ static void t_trt_ctx_sim_by_hand(void) {
     CHECK(isnan(trt_ctx_mean_ms(2, &a, NAN, 0.8, 10)));
 }
 
+/* h237: the loaded context worker as a mean-value queue, by hand.  N 2
+ * ranks, k 2 a rank, lone prompt 150 ms, one on each rank 250, two 400;
+ * the burst's step b 100; W 10 (the steady part weighs 0.9); the library's
+ * steady part 0.5 x 100 + 150 = 200.
+ * - 40 clients, 900 ms away, TTFT 800: at any TTFT near 1 s the rate is
+ *   40 / (t + 900) > 4 / 400 a ms, so m = N k = 4 and T = 400: 0.5 x 400 +
+ *   400 = 600, TTFT 800 + 0.9 x 400 = 1160.
+ * - 2 clients, 10 s away, TTFT 300: m = 1 (2 / 10,300 x 150 = 0.03), T =
+ *   the lone 150: 0.5 x 150 + 150 = 225, TTFT 300 + 0.9 x 25 = 322.5.
+ * - 10 clients, 900 ms away, TTFT 500: m in [1, 2], T = 50 + 100 m, m = X T
+ *   with X = 10 / (t + 900) gives m = 500 / (t - 100); t = 500 + 0.9 (1.5 T
+ *   - 200) = 387.5 + 67500 / (t - 100): u = t - 100 solves u^2 - 287.5 u -
+ *   67500 = 0, u = (287.5 + sqrt(352656.25)) / 2, t = 540.6744 (m 1.1346).
+ * - the step rule: m 3 lies halfway between 250 (m 2) and 400 (m 4): 325;
+ *   one client: the TTFT as given; an unpriced step: NaN. */
+static void t_trt_ctx_mv_by_hand(void) {
+    const double st[2] = {250, 400};
+    trt_ctx_cfg g = {.N = 2, .mbs = 2, .k = 2, .lone_ms = 150, .step_ms = st, .back_ms = 0};
+    CHECK_NEAR(trt_ctx_mv_step_ms(&g, 3.0), 325.0, 1e-9);
+    CHECK_NEAR(trt_ctx_mv_step_ms(&g, 9.0), 400.0, 1e-9);
+    CHECK_NEAR(trt_ctx_mv_step_ms(&g, 1.5), 200.0, 1e-9);
+    CHECK_NEAR(trt_ctx_mv_ms(800, 40, &g, 100, 900, 10), 1160.0, 1e-6);
+    CHECK_NEAR(trt_ctx_mv_ms(300, 2, &g, 100, 10000, 10), 322.5, 1e-6);
+    CHECK_NEAR(trt_ctx_mv_ms(500, 10, &g, 100, 900, 10), 100.0 + (287.5 + sqrt(352656.25)) / 2.0, 1e-6);
+    CHECK_NEAR(trt_ctx_mv_ms(500, 1, &g, 100, 900, 10), 500.0, 1e-12);
+    const double sn[2] = {250, NAN};
+    trt_ctx_cfg bad = g;
+    bad.step_ms = sn;
+    CHECK(isnan(trt_ctx_mv_ms(800, 40, &bad, 100, 900, 10)));
+    CHECK(isnan(trt_ctx_mv_ms(800, 40, &g, 0, 900, 10)));
+}
+
 int main(void) {
     RUN(t_closed_form);
     RUN(t_bad_input);
@@ -299,6 +331,8 @@ int main(void) {
     RUN(t_adp_rank_queue_by_hand);
     RUN(t_sglang_queue_sim_by_hand);
     RUN(t_sgl_batch_sim_by_hand);
+
+    RUN(t_trt_ctx_mv_by_hand);
     RUN(t_trtllm_gen_first_token);
     RUN(t_trt_ctx_sim_by_hand);
     return TAP_DONE();
