@@ -273,13 +273,21 @@ static double sim_price_ctx(sim_price_t *p, int end, int n_dec, double pt) {
     return f > 1e-9 ? a + f * (sim_price_at(p, end, n_dec, j + 1) - a) : a;
 }
 
+/* h234's what-if (DLP_AGG_SIM_HOST_LAYER_MS=h, 0: off): a step carrying
+ * prompt tokens lasts at least h ms x the model's layers, the host issuing
+ * an eager context step while the GPU runs behind it (the longer of the
+ * two, not their sum as wl->ctx_host_ms prices it). */
+static double sim_host_layer_ms;
+
 static double sim_price(void *v, int n_dec, double live, double pt) {
     sim_price_t *p = v;
     if (n_dec > p->nd) n_dec = p->nd;
     double f = p->hi > p->lo ? (live - p->lo) / (p->hi - p->lo) : 0;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     double a = sim_price_ctx(p, 0, n_dec, pt);
-    return f > 0 ? a + f * (sim_price_ctx(p, 1, n_dec, pt) - a) : a;
+    double t = f > 0 ? a + f * (sim_price_ctx(p, 1, n_dec, pt) - a) : a;
+    double host = pt > 0 ? sim_host_layer_ms * 1e-3 * (double)p->c->num_hidden_layers : 0;
+    return t > host ? t : host;
 }
 
 /* The what-ifs of docs/llm.md h203, each read from the environment (none
@@ -292,13 +300,16 @@ static double sim_price(void *v, int n_dec, double live, double pt) {
  *  DLP_AGG_SIM_FE_JITTER=j   the front end drawn in [1 - j, 1 + j] x its mean;
  *  DLP_AGG_SIM_FE_LOOP=f     only the share f of the front end delays the next
  *                            arrival, the rest is in the TTFT alone (no source
- *                            splits the fitted front end). */
+ *                            splits the fitted front end);
+ *  DLP_AGG_SIM_HOST_LAYER_MS=h  a step with prompt tokens no shorter than h ms
+ *                            a layer (sim_price, h234). */
 static void agg_sim_whatifs(agg_sim_cfg *cfg, const dlp_llm_prediction *p) {
     const char *v;
     if ((v = getenv("DLP_AGG_SIM_FE_MS")) && *v) cfg->fe_s = atof(v) * 1e-3;
     if ((v = getenv("DLP_AGG_SIM_LIB_BUDGET")) && *v == '1') cfg->budget = (double)p->chunk_tokens;
     if ((v = getenv("DLP_AGG_SIM_WARM")) && *v == '1') cfg->warm = 2 * cfg->clients;
     if ((v = getenv("DLP_AGG_SIM_FE_JITTER")) && *v) cfg->fe_jitter = fmin(1.0, fmax(0.0, atof(v)));
+    if ((v = getenv("DLP_AGG_SIM_HOST_LAYER_MS")) && *v) sim_host_layer_ms = fmax(0.0, atof(v));
     if ((v = getenv("DLP_AGG_SIM_FE_LOOP")) && *v) {
         double f = fmin(1.0, fmax(0.0, atof(v)));
         cfg->fe_ttft_s = cfg->fe_s * (1.0 - f), cfg->fe_s *= f;

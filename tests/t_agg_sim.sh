@@ -37,3 +37,15 @@ for r in 1 2; do
   check "row $r: lib_ttft_ms is the answer without the switch, TPOT unmoved" \
     [ "$(col "$tmp/on.csv" $r lib_ttft_ms) $(col "$tmp/on.csv" $r a_1)" = "$(col "$tmp/off.csv" $r a_0) $(col "$tmp/off.csv" $r a_1)" ]
 done
+# h234's what-if DLP_AGG_SIM_HOST_LAYER_MS=h: a step with prompt tokens lasts
+# at least h ms x layers (the host issuing an eager context step ahead of the
+# GPU).  At 5 ms x Llama-3.1-8B's 32 layers = 160 ms, longer than either
+# step above (one prompt ~30 ms, two ~60 ms): c1's and c2's TTFT = the front
+# end + 160 ms; the decode-only steps, and so nothing else, unchanged.
+DLP_AGG_SIM_HOST_LAYER_MS=5 "$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --agg-sim \
+  --rows "$tmp/host.csv" >/dev/null 2>&1
+for r in 1 2; do
+  th=$(col "$tmp/host.csv" $r a_0) qh=$(col "$tmp/host.csv" $r req_ms)
+  check "row $r, host floor 5 ms x 32 layers: TTFT $th = front end $qh + 160 ms" \
+    awk -v t="$th" -v q="$qh" 'BEGIN { w = q + 160; exit !(t > 0 && (t - w) ^ 2 <= (1e-4 * w) ^ 2) }'
+done
