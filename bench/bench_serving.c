@@ -2064,6 +2064,25 @@ static double mtp_accepted(int k) {
     return a;
 }
 
+/* bench-only (h239, --sglang-agg-mtp P): SGLang's aggregated runs of an
+ * MTP config key (spec_agg.csv: qwen3.5-fp8-b200-sglang-mtp runs EAGLE with
+ * --speculative-num-steps 3, topk 1, 4 draft tokens), priced as the
+ * library's MTP step at K drafts, each accepted with probability P
+ * (A(K) = P + ... + P^K).  Off (0): read plain, as before. */
+static double sglang_mtp_p;
+static int nSglMtp;
+static void sglang_agg_mtp(dlp_llm_workload *wl, const char *src, const char *model, const char *system,
+                           const char *prec, const char *backend, const char *version, int isl, int osl, int gpus,
+                           int dp, int64_t conc) {
+    if (!(sglang_mtp_p > 0)) return;
+    int k = agg_spec(src, model, system, prec, backend, version, isl, osl, gpus, wl->ep, dp, conc);
+    if (k < 1) return;
+    double a = 0, q = 1;
+    for (int i = 0; i < k; i++) q *= sglang_mtp_p, a += q;
+    wl->spec_tokens = k, wl->spec_accepted = a;
+    nSglMtp++;
+}
+
 /* TensorRT-LLM's batch waiting where the run's recipe set it (docs/llm.md,
  * "Batch waiting"): InferenceMAX / InferenceX (github SemiAnalysisAI/InferenceX)
  * writes each run's extra LLM API options in its launch script.
@@ -2760,6 +2779,7 @@ static void load_silicon(const char *root) {
                 r->wl.mem_fraction = script_value(&SMEM, v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp * dp, conc);
                 r->wl.mixed_chunk = gap_mixed_chunk(v[cSRC], v[cBV]);
                 r->wl.ep = sglang_ep_moe(v[cSRC], v[cM], v[cS], v[cP], (int)isl, (int)osl, tp, dp, ep, conc);
+                sglang_agg_mtp(&r->wl, v[cSRC], v[cM], v[cS], v[cP], v[cB], v[cBV], (int)isl, (int)osl, tp * dp, dp, conc);
             }
             r->wl.fixed_lengths = gap_fixed_lengths(v[cSRC]);
             r->y[T_TTFT] = ttft;
@@ -5792,6 +5812,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--fused-eta") && i + 1 < argc) dlp__llm_knob.fused_eta = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-gap-twin")) no_gap_twin = 1;
+        else if (!strcmp(argv[i], "--sglang-agg-mtp") && i + 1 < argc) sglang_mtp_p = atof(argv[++i]);
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
