@@ -2619,10 +2619,10 @@ static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *
 
 /* A row of the "<model>-gap-analysis.csv" files (Qwen3.5-397B-A17B on
  * SGLang, Kimi-K2.5 on vLLM: no harness path, no date, no image in its
- * source) that is an InferenceMAX run read twice (issue 22, h239).  Of
- * their 188 aggregated rows 149 carry the TTFT and TPOT of an InferenceMAX
+ * source) that is an InferenceMAX run read twice (issue 22, h239).  Each
+ * of their 123 aggregated rows carries the TTFT and TPOT of an InferenceMAX
  * dump row of the same model, GPU, precision and lengths to the file's two
- * decimals (338.34 / 6.30 against 338.3364 / 6.2976, measured 2026-03-20
+ * decimals (338.34 / 6.33 against 338.3364 / 6.3327, measured 2026-03-20
  * on lmsysorg/sglang:v0.5.9-cu130): the same measurement, not a second
  * run of aiconfigurator's harness.  Such a row is read from its twin's
  * record (its date picks the InferenceX script's settings, its harness
