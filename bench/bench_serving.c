@@ -1141,8 +1141,8 @@ typedef struct {
     char recipe[112];  /* the recipe file (the twin look-up) */
     char key[48];      /* InferenceX's config key (dsr1-fp8-b200-dynamo-sglang-mtp) */
     int alt_k;         /* set on a match only (recipe_match_on): where the fitting
-                          entries agree on the counts but not on MTP, the drafts
-                          every MTP one of them reads (h233, mtp_pair_k); 0 none */
+                          entries are one plain and one MTP entry with the same
+                          counts, the MTP one's drafts (h233, mtp_pair_k); 0 none */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -1759,20 +1759,13 @@ static int amb_median(const int *cnt) {
     return a[amb_mode == 1 ? (n - 1) / 2 : n / 2];
 }
 
-/* h233: the drafts of the MTP entries among n fitting ones that differ in
- * MTP only, where every MTP entry reads the same K >= 1 and the others are
- * plain; 0 otherwise (mtp_pair_k reads a run's entry from it). */
+/* h233: where the n fitting entries are one plain and one MTP entry whose
+ * drafts are read (K >= 1), K; 0 otherwise (mtp_pair_k reads a run's entry
+ * from it: two entries, two runs). */
 static int mtp_entries_k(const recipe_t *const *fit, int n) {
-    int k = 0, plain = 0;
-    for (int i = 0; i < n; i++) {
-        if (!fit[i]->mtp) {
-            plain++;
-            continue;
-        }
-        if (fit[i]->k < 1 || (k && fit[i]->k != k)) return 0;
-        k = fit[i]->k;
-    }
-    return plain ? k : 0;
+    if (n != 2 || fit[0]->mtp == fit[1]->mtp) return 0;
+    const recipe_t *m = fit[0]->mtp ? fit[0] : fit[1];
+    return m->k >= 1 ? m->k : 0;
 }
 
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
@@ -2626,7 +2619,7 @@ static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *
  * TPOT to 1e-9), of those they settle plain 159 of 454; SGLang 0 of 50 and
  * 99 of 226.  Where one source file holds exactly two runs of a key (GPU,
  * precision, engine, isl, osl, clients, measured day) and the entries that
- * fit them are one plain and one MTP setting (alt_k), the two runs are the
+ * fit them are one plain and one MTP entry (alt_k), the two runs are the
  * two entries: the one with a db-dump twin the plain, the other the MTP one
  * (GB300 1k/1k, 4 x TP 8 decode, 12 clients, 2026-02-03: the run whose
  * record is config_id 417 plain, its sibling the mtp entry). */
