@@ -2615,9 +2615,10 @@ static const twin_t *recipe_twin_check(const recipe_t *rp, char **v, const int *
 /* h233: a run whose recipe entries differ in MTP only, read by the other
  * row of its pair.  aiconfigurator's db-dump holds InferenceX's plain runs
  * and no MTP one: of the TensorRT-LLM decode rows the recipes settle as MTP
- * (K 1-3), 2 of 272 have a db-dump twin (h165's identity: same key, TTFT and
- * TPOT to 1e-9), of those they settle plain 159 of 454; SGLang 0 of 50 and
- * 99 of 226.  Where one source file holds exactly two runs of a key (GPU,
+ * (K 1-3), 2 of 272 have a db-dump record of the same GPU and engine and
+ * TPOT (to 1e-5, main's rows dump), of those they settle plain 159 of 454;
+ * SGLang 0 of 50 and 99 of 226 (docs/llm.md, h233).  The reading below uses
+ * h165's full identity (has_twin).  Where one source file holds exactly two runs of a key (GPU,
  * precision, engine, isl, osl, clients, measured day) and the entries that
  * fit them are one plain and one MTP entry (alt_k), the two runs are the
  * two entries: the one with a db-dump twin the plain, the other the MTP one
