@@ -90,7 +90,8 @@ typedef struct {
                                   3 from the run's own db-dump record (twin_of) */
     int spec_read;             /* decode worker: the recipe's MTP drafts as read
                                   (before recipe_mtp_scored; -1 the entries
-                                  differ in MTP, -2 all MTP, drafts not read) */
+                                  differ in MTP, -2 all MTP, drafts not read;
+                                  --mtp-pair 1: a pair's reading, h233) */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
     int redundant;             /* the recipe's redundant experts (SGLang
@@ -1182,6 +1183,9 @@ typedef struct {
     int srt_twin;      /* a yaml entry whose recipe has re-keyed rows on its date */
     char recipe[112];  /* the recipe file (the twin look-up) */
     char key[48];      /* InferenceX's config key (dsr1-fp8-b200-dynamo-sglang-mtp) */
+    int alt_k;         /* set on a match only (recipe_match_on): where the fitting
+                          entries are one plain and one MTP entry with the same
+                          counts, the MTP one's drafts (h233, mtp_pair_k); 0 none */
 } recipe_t;
 static recipe_t REC[MAXREC];
 static int nREC;
@@ -1799,6 +1803,15 @@ static int amb_median(const int *cnt) {
     return a[amb_mode == 1 ? (n - 1) / 2 : n / 2];
 }
 
+/* h233: where the n fitting entries are one plain and one MTP entry whose
+ * drafts are read (K >= 1), K; 0 otherwise (mtp_pair_k reads a run's entry
+ * from it: two entries, two runs). */
+static int mtp_entries_k(const recipe_t *const *fit, int n) {
+    if (n != 2 || fit[0]->mtp == fit[1]->mtp) return 0;
+    const recipe_t *m = fit[0]->mtp ? fit[0] : fit[1];
+    return m->k >= 1 ? m->k : 0;
+}
+
 static int recipe_match_on(int srt, const char *date, const char *meas, const char *src, const char *system,
                            const char *prec, const char *engine, int isl, int osl, const int lay[4], recipe_t *out,
                            int *mtp_k) {
@@ -1867,6 +1880,7 @@ static int recipe_match_on(int srt, const char *date, const char *meas, const ch
     }
     /* -2: every entry MTP, its drafts not read (h190's tally tells them apart) */
     *mtp_k = mtp_same ? (fit[0]->mtp ? (fit[0]->k >= 0 ? fit[0]->k : -2) : 0) : -1;
+    out->alt_k = mtp_same ? 0 : mtp_entries_k(fit, nfit);
     return nfit == 1 ? RM_ONE : RM_AGREE;
 }
 
@@ -2745,6 +2759,59 @@ static void load_gap_twins(FILE *f, int nh, int cMode, int cSRC) {
     fseek(f, at, SEEK_SET);
 }
 
+/* h233: a run whose recipe entries differ in MTP only, read by the other
+ * row of its pair.  aiconfigurator's db-dump holds InferenceX's plain runs
+ * and no MTP one: of the TensorRT-LLM decode rows the recipes settle as MTP
+ * (K 1-3), 2 of 272 have a db-dump record of the same GPU and engine and
+ * TPOT (to 1e-5, main's rows dump), of those they settle plain 159 of 454;
+ * SGLang 0 of 50 and 99 of 226 (docs/llm.md, h233).  The reading below uses
+ * h165's full identity (has_twin).  Where one source file holds exactly two runs of a key (GPU,
+ * precision, engine, isl, osl, clients, measured day) and the entries that
+ * fit them are one plain and one MTP entry (alt_k), the two runs are the
+ * two entries: the one with a db-dump twin the plain, the other the MTP one
+ * (GB300 1k/1k, 4 x TP 8 decode, 12 clients, 2026-02-03: the run whose
+ * record is config_id 417 plain, its sibling the mtp entry). */
+#define MAXPR 4096
+typedef struct {
+    char key[192];
+    int twin;
+} pair_row_t;
+static pair_row_t PR[MAXPR];
+static int nPR, pair_count[2]; /* rows read plain, read MTP */
+static int mtp_pair_on;        /* --mtp-pair 1: read the pairs (off by default: TTFT 27.83 -> 27.84) */
+
+static void pair_key(char *k, size_t n, char **v, const int *c) {
+    char tk[160], file[32];
+    twin_key(tk, sizeof tk, v, c);
+    src_field(v[c[6]], "source_file=", file, sizeof file);
+    snprintf(k, n, "%s|%s", tk, file);
+}
+
+/* Has the row a db-dump twin (h165's identity, no counting)? */
+static int has_twin(char **v, const int *c, int tt) {
+    char k[160];
+    twin_key(k, sizeof k, v, c);
+    for (int i = 0; i < nTW; i++)
+        if (!strcmp(TW[i].key, k) && twin_same(TW[i].ttft, atof(v[c[5]])) && twin_same(TW[i].tpot, atof(v[tt])))
+            return 1;
+    return 0;
+}
+
+/* The blank-count runs of the source files by key and file, each with
+ * whether it has a twin; f left where it was found. */
+static void load_pairs(FILE *f, int nh, int cMode, const int *c, int tt, const int *fc) {
+    static char line[8192];
+    char *v[64];
+    long at = ftell(f);
+    while (fgets(line, sizeof line, f) && nPR < MAXPR) {
+        if (csv_split(line, v, 64) != nh || strcmp(v[cMode], "disagg") || !strstr(v[c[6]], "source_file=")) continue;
+        if (*v[fc[TW_PW]] && *v[fc[TW_DW]]) continue;
+        pair_key(PR[nPR].key, sizeof PR[nPR].key, v, c);
+        PR[nPR++].twin = has_twin(v, c, tt);
+    }
+    fseek(f, at, SEEK_SET);
+}
+
 /* c: model, system, precision, isl, osl, ttft, tpot, source.  Splits the
  * twin's line into w and returns w, or v where there is no single twin. */
 static char **gap_twin_of(char **v, int nh, const int *c, char **w, char *buf, size_t n) {
@@ -2780,6 +2847,22 @@ static char **gap_twin_of(char **v, int nh, const int *c, char **w, char *buf, s
     return w;
 }
 
+/* The drafts of a run whose fitting entries differ in MTP only (alt_k K):
+ * 0 for the pair's twin, K for its other run, -1 where the file does not
+ * hold exactly two runs of the key, one of them with a twin. */
+static int mtp_pair_k(char **v, const int *c, int tt, int alt_k) {
+    if (alt_k < 1) return -1;
+    char k[192];
+    pair_key(k, sizeof k, v, c);
+    int n = 0, tw = 0;
+    for (int i = 0; i < nPR; i++)
+        if (!strcmp(PR[i].key, k)) n++, tw += PR[i].twin;
+    if (n != 2 || tw != 1) return -1;
+    int me = has_twin(v, c, tt);
+    pair_count[me ? 0 : 1]++;
+    return me ? 0 : alt_k;
+}
+
 static void load_silicon(const char *root) {
     static char line[8192], hl[8192];
     char *h[64], *v[64];
@@ -2804,6 +2887,7 @@ static void load_silicon(const char *root) {
     const int gc[8] = {cM, cS, cP, cI, cO, cTT, cTO, cSRC};
     static char gbuf[8192];
     char *gw[64];
+    load_pairs(f, nh, cMode, tc, cTO, tf);
     while (fgets(line, sizeof line, f) && nR + 2 < MAXR) {
         /* the source column holds commas inside quotes: re-join is not
          * needed because it has none in this file (checked by nh) */
@@ -2903,6 +2987,8 @@ static void load_silicon(const char *root) {
                 rm_count[m]++, rm_last = m, label_off = rm_label_seen;
                 if (m == RM_ONE || m == RM_AGREE) rp = &rc;
                 else recipe_miss_line(m, v[cSRC], v[cS], v[cP], v[cB], (int)isl, (int)osl, lay);
+                /* h233: entries differing in MTP only, the run read by its pair (--mtp-pair 1) */
+                if (rp && mtp_k == -1 && mtp_pair_on) mtp_k = mtp_pair_k(v, tc, cTO, rc.alt_k);
             }
             /* h165: unsettled by the recipes, the run's own db-dump record */
             const twin_t *tw = unknown && !rp ? twin_of(v, tc, cTO, tf, tw_count) : NULL;
@@ -3852,6 +3938,10 @@ static void imax_report(void) {
         printf("         runs the recipes settled that have a db-dump twin: worker counts and GPUs agree %d, differ %d (the "
                "twin's used)\n",
                tw_check[0], tw_check[1]);
+    if (pair_count[0] + pair_count[1])
+        printf("         runs whose entries differ in MTP only, read by their pair (h233: two runs of the key in the "
+               "file, one with a db-dump twin; --mtp-pair 1): plain (the twin) %d, MTP (the other) %d\n",
+               pair_count[0], pair_count[1]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */
     static const char *const be[3] = {"trtllm", "sglang", "vllm"};
@@ -5937,6 +6027,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--changelog-runs") && i + 1 < argc) clr_path = argv[++i];
         else if (!strcmp(argv[i], "--no-changelog")) no_changelog = 1;
         else if (!strcmp(argv[i], "--no-moe-backend")) no_moe_backend = 1;
+        else if (!strcmp(argv[i], "--mtp-pair") && i + 1 < argc) mtp_pair_on = atoi(argv[++i]); /* h233 */
         else if (!strcmp(argv[i], "--eager-ctx-ms") && i + 1 < argc) eager_ctx_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--eager-launch-us") && i + 1 < argc) eager_launch_us = atof(argv[++i]);
         else if (!strcmp(argv[i], "--trt-eager-layer-ms") && i + 1 < argc) trt_eager_layer_ms = atof(argv[++i]);

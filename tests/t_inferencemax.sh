@@ -956,6 +956,35 @@ got=$(awk -F, 'NR > 1 && $11 == 2 { print $28 }' "$tmp/rows12.csv" | sort | uniq
 check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (B5) 3:2 (B1, B6): got '$got'" \
   [ "$got" = "0:3 1:3 2:1 3:2 " ]
 
+# h233: a run whose fitting entries differ in MTP only, read by its pair
+# (--mtp-pair 1).  The fixture table at conc 8 holds E1 (mtp, K 3) and E2
+# (none), both 1 prefill of 4 GPUs and 4 decode workers of TP 8: the counts
+# settle, MTP does not.  By hand:
+#   D8  db-dump, 8 clients, measured 2026-03-20: 1 prefill, 4 decode; 450.75 / 12.25 ms
+#   P1  source_file 2026-03-25, 8 clients, same day, 450.75 / 12.25: D8's twin -> plain, K 0
+#   P2  the same key and file, 400.5 / 6.5: no twin, P1 the twin -> the other entry, E1's K 3
+#   R1  8 clients, measured 2026-03-21, alone in its key -> unknown, -1
+# Off (the default) all three stay -1; the line counts plain 1, MTP 1.
+{
+  echo "$h"
+  dbrun D8 8 4 450.75 12.25
+  brun P1 8 2026-03-20 8 450.75 12.25
+  brun P2 8 2026-03-20 8 400.5 6.5
+  brun R1 8 2026-03-21 8 420.25 9.5
+} >"$S/silicon_sample.csv"
+out13=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --mtp-pair 1 --rows "$tmp/rows13.csv" 2>&1)
+check "mtp pair: plain 1, MTP 1" grep -qF "one with a db-dump twin; --mtp-pair 1): plain (the twin) 1, MTP (the other) 1" <<<"$out13"
+# --rows: y_1 (measured TPOT) is column 15, phase 11, workers_unknown 28; spec_k, spec_read the last two
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $15 ":" $(NF - 1) "/" $NF }' "$tmp/rows13.csv" | sort -n | tr '\n' ' ')
+check "mtp pair: decode rows (TPOT:spec_k/spec_read) = 6.5:3/3 9.5:-1/-1 12.25:0/0: got '$got'" \
+  [ "$got" = "6.5:3/3 9.5:-1/-1 12.25:0/0 " ]
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows13off.csv" >/dev/null 2>&1
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $(NF - 1) }' "$tmp/rows13off.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
+check "mtp pair: off by default, the three decode rows MTP unknown: got '$got'" [ "$got" = "-1:3 " ]
+got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $15, $16 }' "$tmp/rows13.csv" "$tmp/rows13off.csv" | sort -n |
+      awk '$1 == 6.5 { a[n++] = $2 } END { print (a[0] < a[1] || a[1] < a[0]) && (a[0] < a[1] ? a[0] : a[1]) < 0.8 * (a[0] < a[1] ? a[1] : a[0]) }')
+check "mtp pair: P2 predicted with its 3 drafts below 0.8 x plain: got '$got'" [ "$got" = 1 ]
+
 # TensorRT-LLM's --max_num_tokens from the DeepSeek-R1 scripts (docs/llm.md,
 # "h169"): dsr1_fp8_h200_trt_slurm.sh passes (CONC + ISL + 64 + 63) / 64 * 64,
 # floored at 8192 from 64af5a771 (2026-01-21 23:05 UTC).  By hand:
