@@ -2135,7 +2135,8 @@ static void gptoss_adp_balance(dlp_llm_workload *wl, const char *model, const ch
 }
 
 /* gpt-oss's InferenceX TensorRT-LLM layouts as the runs ran them (h238).
- * --gptoss-trt-layout BITS (default 7; 0: the dumps' layouts, the before):
+ * --gptoss-trt-layout BITS (default 5: bits 1 and 4; 7 all three; 0 the
+ * dumps' layouts, the before; docs/llm.md, h238, says why 2 is off):
  *  1  H200 experts over every TP GPU.  benchmarks/gptoss_fp4_h200_trt_slurm.sh
  *     on main passes --ep_size=$TP from 61a92414b ("Change MoE TP to MoE EP
  *     for H200", 2025-09-23, merged with #72) and --ep_size=$EP_SIZE from
@@ -2147,7 +2148,8 @@ static void gptoss_adp_balance(dlp_llm_workload *wl, const char *model, const ch
  *     ("measured 2025-11-02", its placeholder) as moe_tp = TP, ep 1, and
  *     their TPOT equals the later EP = TP runs' within 1-2 % (1k / 1k, 4
  *     clients: TP 2 / 4 / 8 5.85 / 4.98 / 4.38 ms against 5.90 / 4.94 /
- *     4.31).  So an H200 row of these runs has ep = its TP GPUs.
+ *     4.31).  So an H200 row of these runs recorded with ep 1 has ep = its
+ *     TP GPUs (the 2 x 2 record below is bit 2's).
  *  2  The four-GPU squared record.  squared_layout reads tp x dp = moe_tp x
  *     moe_ep past one node as moe_ep GPUs; gpt-oss's runs have the same
  *     record at 2 x 2 = 4: the H200 "tp 4, moe_tp 2, moe_ep 2" rows are the
@@ -2161,7 +2163,7 @@ static void gptoss_adp_balance(dlp_llm_workload *wl, const char *model, const ch
  *  4  The H200 script's KV cache: kv_cache_config dtype "auto" in every
  *     version (the checkpoint's 16 bits; gpt-oss ships no KV scales), where
  *     the row's fp4 preset would read fp8 (the B200 script sets fp8). */
-static int gptoss_trt_layout = 7;
+static int gptoss_trt_layout = 5;
 static int nGptossLayout[3];
 static int gptoss_imax_trt(const char *model, const char *backend, int src) {
     return strstr(model, "gpt-oss") && !strcmp(backend, "trtllm") && (src == SRC_IMAX || src == SRC_DBDUMP);
@@ -2174,7 +2176,7 @@ static void gptoss_h200_trt(dlp_llm_workload *wl, const char *model, const char 
                             int src) {
     if (!gptoss_imax_trt(model, backend, src) || strcmp(sys, "h200_sxm")) return;
     int tp = wl->n_gpus / (wl->attn_dp > 1 ? wl->attn_dp : 1);
-    if ((gptoss_trt_layout & 1) && wl->attn_dp <= 1 && tp > 1 && wl->ep != tp) wl->ep = tp, nGptossLayout[0]++;
+    if ((gptoss_trt_layout & 1) && wl->attn_dp <= 1 && tp > 1 && wl->ep <= 1) wl->ep = tp, nGptossLayout[0]++;
     if (gptoss_trt_layout & 4) wl->kv_dtype = DLP_DT_BFLOAT16, nGptossLayout[2]++;
 }
 
@@ -5722,7 +5724,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--no-gen-poll] [--trt-ctx-sim] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
