@@ -2211,6 +2211,52 @@ static void gptoss_adp_balance(dlp_llm_workload *wl, const char *model, const ch
     nAdpBalGptoss++;
 }
 
+/* gpt-oss's InferenceX TensorRT-LLM layouts as the runs ran them (h238).
+ * --gptoss-trt-layout BITS (default 5: bits 1 and 4; 7 all three; 0 the
+ * dumps' layouts, the before; docs/llm.md, h238, says why 2 is off):
+ *  1  H200 experts over every TP GPU.  benchmarks/gptoss_fp4_h200_trt_slurm.sh
+ *     on main passes --ep_size=$TP from 61a92414b ("Change MoE TP to MoE EP
+ *     for H200", 2025-09-23, merged with #72) and --ep_size=$EP_SIZE from
+ *     17d5e204f (2025-11-03) with every gptoss-fp4-h200-trt search-space
+ *     entry {tp: T, ep: T} (.github/configs/nvidia-master.yaml, "For all
+ *     sequence lengths, EP=TP") until #854 moved H200 to 1.3.0rc11 on
+ *     2026-04-13, after every row; --ep_size 1 appears only on the
+ *     cam/evals-on-refactor branch.  The dump records the oldest runs
+ *     ("measured 2025-11-02", its placeholder) as moe_tp = TP, ep 1, and
+ *     their TPOT equals the later EP = TP runs' within 1-2 % (1k / 1k, 4
+ *     clients: TP 2 / 4 / 8 5.85 / 4.98 / 4.38 ms against 5.90 / 4.94 /
+ *     4.31).  So an H200 row of these runs recorded with ep 1 has ep = its
+ *     TP GPUs (the 2 x 2 record below is bit 2's).
+ *  2  The four-GPU squared record.  squared_layout reads tp x dp = moe_tp x
+ *     moe_ep past one node as moe_ep GPUs; gpt-oss's runs have the same
+ *     record at 2 x 2 = 4: the H200 "tp 4, moe_tp 2, moe_ep 2" rows are the
+ *     {tp: 2, ep: 2} entry (their TPOT is the TP 2 runs', 5.90 against 5.85
+ *     ms, not TP 4's 4.98), and the B200 "dp 4, moe_tp 2, moe_ep 2" rows the
+ *     {tp: 2, ep: 2, dp-attn: true} entry (gptoss-fp4-b200-trt, 2026-01;
+ *     the 1k / 1k, 256-client row's TTFT and TPOT, 280.3 / 11.05 ms, are
+ *     its "dp 2, moe_ep 2" twin's to the digit).  No gpt-oss search-space
+ *     entry has moe_tp and moe_ep both above 1, so the record has no other
+ *     reading there; read as 2 GPUs (TP or attention DP as recorded).
+ *  4  The H200 script's KV cache: kv_cache_config dtype "auto" in every
+ *     version (the checkpoint's 16 bits; gpt-oss ships no KV scales), where
+ *     the row's fp4 preset would read fp8 (the B200 script sets fp8). */
+static int gptoss_trt_layout = 5;
+static int nGptossLayout[3];
+static int gptoss_imax_trt(const char *model, const char *backend, int src) {
+    return strstr(model, "gpt-oss") && !strcmp(backend, "trtllm") && (src == SRC_IMAX || src == SRC_DBDUMP);
+}
+static int gptoss_square4(const char *model, const char *backend, int src, int tp, int dp, int moe_tp, int ep) {
+    return (gptoss_trt_layout & 2) && gptoss_imax_trt(model, backend, src) && tp * dp == 4 && moe_tp == 2 &&
+           ep == 2 && (tp == 1 || dp == 1);
+}
+static void gptoss_h200_trt(dlp_llm_workload *wl, const char *model, const char *backend, const char *sys,
+                            int src) {
+    if (!gptoss_imax_trt(model, backend, src) || strcmp(sys, "h200_sxm")) return;
+    int tp = wl->n_gpus / (wl->attn_dp > 1 ? wl->attn_dp : 1);
+    if ((gptoss_trt_layout & 1) && wl->attn_dp <= 1 && tp > 1 && wl->ep <= 1) wl->ep = tp, nGptossLayout[0]++;
+    if (gptoss_trt_layout & 4) wl->kv_dtype = DLP_DT_BFLOAT16, nGptossLayout[2]++;
+}
+
 /* TensorRT-LLM's max_num_tokens where the DeepSeek-R1 recipe set it (h169).
  * InferenceX's single-node scripts pass --max_num_tokens to trtllm-serve;
  * TensorRT-LLM's scheduler fills a step with the running sequences' tokens
@@ -2929,6 +2975,13 @@ static void load_silicon(const char *root) {
                  * recorded DP otherwise, as before) */
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
                 r->squared = 1;
+            } else if (gptoss_square4(v[cM], v[cB], r->src, tp, dp, I(v[cMTP]), ep)) {
+                /* gpt-oss's 2 x 2 record (h238): as squared_layout */
+                if (tp > 1) tp = ep;
+                else dp = ep;
+                if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                r->squared = 1;
+                nGptossLayout[1]++;
             } else if (vllm_ep_layout(v[cB], tp, dp, I(v[cMTP]), ep)) {
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
                 ep = tp, dp = 1;
@@ -2940,6 +2993,7 @@ static void load_silicon(const char *root) {
                                        .phase = DLP_LLM_AGG};
             vllm_script_reading(&r->wl, v[cB], v[cSRC], v[cM], v[cS], v[cP]);
             if (!strcmp(v[cB], "trtllm")) {
+                gptoss_h200_trt(&r->wl, v[cM], v[cB], v[cS], r->src);
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
                 if (!no_adp_balance) recipe_adp_balance(&r->wl, v[cM], r->src);
                 if (!no_adp_balance) gptoss_adp_balance(&r->wl, v[cM], v[cS], r->src);
@@ -3894,6 +3948,9 @@ static void imax_report(void) {
     if (nAdpBalGptoss)
         printf("TensorRT-LLM gpt-oss B200 aggregated rows with attention DP under the script's balance at TensorRT-LLM's "
                "default timeout (gptoss_adp_balance, h189; timeout_iters 50): %d\n", nAdpBalGptoss);
+    printf("gpt-oss InferenceX TensorRT-LLM layouts as run (gptoss_h200_trt / gptoss_square4, h238; --gptoss-trt-layout "
+           "%d): H200 rows given ep = TP %d, 2 x 2 records read as 2 GPUs %d, H200 KV cache 16-bit %d\n",
+           gptoss_trt_layout, nGptossLayout[0], nGptossLayout[1], nGptossLayout[2]);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -5964,7 +6021,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -6003,6 +6060,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-adp-balance")) no_adp_balance = 1;
         else if (!strcmp(argv[i], "--no-gap-twin")) no_gap_twin = 1;
         else if (!strcmp(argv[i], "--sglang-agg-mtp") && i + 1 < argc) sglang_mtp_p = atof(argv[++i]);
+
+        else if (!strcmp(argv[i], "--gptoss-trt-layout") && i + 1 < argc) gptoss_trt_layout = atoi(argv[++i]); /* h238 */
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */

@@ -1524,3 +1524,59 @@ printf 'recipe,prefill_workers,tp,attention_dp,max_batch_size,max_num_tokens,adp
 got=$(python3 tools/inferencemax/ctx_load.py "$h237" --prefill "$tmp/h237_prefill.csv" | grep -E '^   b200_sxm|^2\.|bound|^   all' | tr -s ' ' | tr '\n' ';')
 check "ctx_load: X 21.2, cap 10.0, rho 2.12, 9752 tok/s a GPU; 20.00 -> 16.00 %, bound 210.00 %: got '$got'" \
   [ "$got" = " b200_sxm fp8 1024 2 2 1 21.2 10.0 2.12 2.12 9752;2. the mean-value loaded worker (the rows as given): 1 rows moved; silicon TTFT 20.00 -> 16.00 %, prefill workers 20.00 -> 16.00 %; the saturated bound, max(TTFT, C / cap - away) instead: silicon TTFT 20.00 -> 210.00 %; all fp8 1 20.0 -> 16.0 % median 1.16;" ]
+
+# h238: gpt-oss's InferenceX TensorRT-LLM layouts as the runs ran them
+# (bench_serving.c gptoss_h200_trt / gptoss_square4, --gptoss-trt-layout).
+# Fixture, 1k / 1k, by hand from the scripts and configs the comment cites:
+#   k1  H200, "measured 2025-11-02", tp 8, moe_tp 8, ep 1: the script passed
+#       --ep_size=$TP, so the run is k2's layout;
+#   k2  the same run recorded as tp 8, moe_tp 1, ep 8 (its twin);
+#   k3  H200, the 2 x 2 record tp 4, moe_tp 2, ep 2: the {tp: 2, ep: 2} entry;
+#   k4  the same run recorded as tp 2, moe_tp 1, ep 2 (its twin);
+#   k5  B200, attention DP: dp 4, moe_tp 2, ep 2, 64 clients: the {tp: 2,
+#       ep: 2, dp-attn: true} entry;  k6  its twin, dp 2, ep 2.
+# Expected: at the default (5) k1 is predicted exactly as k2 (TTFT and TPOT
+# equal) and k3 apart from k4 (bit 2 off: 4 GPUs); at 7 k3 = k4 and k5 = k6,
+# each on 2 GPUs; at 0 k1 apart from k2.  Counts: ep = TP on k1 alone (k2-k4
+# carry ep > 1), the 2 x 2 records k3 and k5 at 7, the 16-bit cache on the
+# four H200 rows.  The cache: 16 bits read twice the bytes of fp8 at every
+# decode step, so k2's TPOT at 5 is above its TPOT at 1.
+gk() { # id system batch tp dp moe_tp ep clients
+  echo "$1,source_file=2026-04-06.csv; model=GPT-OSS-120B; silicon_concurrency=$8; measured=2025-12-15T00:00:00.000Z,trtllm,gpt-oss-dev,openai/gpt-oss-120b,$2,fp4,agg,1024,1024,nvfp4,nvfp4,$3,$4,1,$5,$6,$7,,,,,,,,,,,,,,,100,5"
+}
+{
+  echo "$h"
+  gk k1 h200_sxm 4 8 1 8 1 4
+  gk k2 h200_sxm 4 8 1 1 8 4
+  gk k3 h200_sxm 4 4 1 2 2 4
+  gk k4 h200_sxm 4 2 1 1 2 4
+  gk k5 b200_sxm 16 1 4 2 2 64
+  gk k6 b200_sxm 32 1 2 1 2 64
+} >"$S/silicon_sample.csv"
+for L in 0 1 5 7; do
+  out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --gptoss-trt-layout $L \
+        --rows "$tmp/rows_h238_$L.csv" 2>&1)
+  printf '%s\n' "$out" | grep -F '(gptoss_h200_trt / gptoss_square4' >"$tmp/h238_count_$L.txt"
+done
+check "h238 counts at 5: ep = TP 1, 2 x 2 0, 16-bit cache 4" \
+  grep -qF "layout 5): H200 rows given ep = TP 1, 2 x 2 records read as 2 GPUs 0, H200 KV cache 16-bit 4" "$tmp/h238_count_5.txt"
+check "h238 counts at 7: ep = TP 1, 2 x 2 2, 16-bit cache 4" \
+  grep -qF "layout 7): H200 rows given ep = TP 1, 2 x 2 records read as 2 GPUs 2, H200 KV cache 16-bit 4" "$tmp/h238_count_7.txt"
+check "h238 counts at 0: none" \
+  grep -qF "layout 0): H200 rows given ep = TP 0, 2 x 2 records read as 2 GPUs 0, H200 KV cache 16-bit 0" "$tmp/h238_count_0.txt"
+h238_pairs() { # rows file -> "k1=k2 k3=k4 k5=k6" as same / apart, then k3's and k5's GPUs
+  python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+eq = lambda a, b: "same" if (a["a_0"], a["a_1"]) == (b["a_0"], b["a_1"]) else "apart"
+print(eq(rows[0], rows[1]), eq(rows[2], rows[3]), eq(rows[4], rows[5]), rows[2]["gpus"], rows[4]["gpus"])' "$1"
+}
+got=$(h238_pairs "$tmp/rows_h238_5.csv")
+check "h238 at 5: k1 = k2, k3 apart from k4, k5 apart from k6, k3 / k5 on 4 GPUs: got '$got'" [ "$got" = "same apart apart 4 4" ]
+got=$(h238_pairs "$tmp/rows_h238_7.csv")
+check "h238 at 7: every twin the same, k3 / k5 on 2 GPUs: got '$got'" [ "$got" = "same same same 2 2" ]
+got=$(h238_pairs "$tmp/rows_h238_0.csv")
+check "h238 at 0: k1 apart from k2: got '$got'" [ "$got" = "apart apart apart 4 4" ]
+got=$(paste -d, <(awk -F, 'NR == 3 { print $16 }' "$tmp/rows_h238_5.csv") <(awk -F, 'NR == 3 { print $16 }' "$tmp/rows_h238_1.csv") |
+      awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }')
+check "h238 16-bit cache: k2's TPOT at 5 over its TPOT at 1: got '$got'" [ "$got" = "up" ]
