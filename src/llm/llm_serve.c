@@ -1311,6 +1311,41 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
+/* E[max of ep independent Binomial(n, p)]: sum over x < n of
+ * 1 - P(X <= x)^ep, the pmf built by its ratio (no factorials). */
+static double binom_max(int n, double p, int ep) {
+    if (n <= 0 || !(p > 0)) return 0.0;
+    if (p >= 1.0) return (double)n;
+    double q = 1.0 - p, pmf = pow(q, n), cdf = 0.0, out = 0.0;
+    for (int x = 0; x < n; x++) {
+        cdf += pmf;
+        out += 1.0 - pow(fmin(1.0, cdf), ep);
+        pmf *= (double)(n - x) / (double)(x + 1) * p / q;
+    }
+    return out;
+}
+
+/* The experts the busiest of the ep ranks reads in a decode-only step
+ * (issue 22, h236; dlp__llm_knob.ep_busiest).  Each EP rank holds E / ep
+ * experts and runs the experts its rows hit; the layer's combine (the
+ * all-reduce, reduce-scatter or all-to-all after the experts) waits for
+ * every rank, so the step lasts the rank that hit the most, not the mean
+ * experts_hit gives.  Routing uniform as elsewhere in the library: a rank's
+ * hits are about Binomial(E / ep, 1 - (1 - K / E)^T), the ranks nearly
+ * independent (a 256-expert, top-8 router played in Python: EP 8 at 1 / 4 /
+ * 16 / 64 tokens 2.56 / 6.53 / 16.66 / 30.38 busiest against 2.54 / 6.56 /
+ * 16.71 / 30.30 by the binomial, mean 1.0 / 3.8 / 12.8 / 27.9).  Steps with
+ * prompt tokens keep moe_pf_imbalance's price (h167); an EPLB's slots
+ * balance the ranks (none charged, as there); copies of one prompt route
+ * alike on every rank (routed_tokens). */
+static double ep_busiest_hits(const sctx *s, double E, double K, double T, double n_pf) {
+    double mean = experts_hit(E, K, T, s->ep);
+    if (!dlp__llm_knob.ep_busiest || s->ep <= 1 || n_pf > 0 || s->slots > 0 || s->same_prompts) return mean;
+    int n = (int)llround(E / s->ep);
+    double p = 1.0 - pow(1.0 - fmin(1.0, K / E), T);
+    return fmax(mean, binom_max(n, p, s->ep));
+}
+
 /* The W4A16 kernel's math rates (W4_MATH_*) for `quant` on d under
  * `engine`, or NULL where the experts do not run W4A16 or d has no SM count
  * or clock: int4 and nvfp4 on Marlin (nvfp4 on GPUs without FP4 tensor
@@ -2236,7 +2271,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * rows hit */
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
-            double hit = experts_hit(expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), s->ep);
+            double hit = ep_busiest_hits(s, expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), n_pf);
             n = n / s->moe_tp * s->mxfp4_pad; /* the kernel's zero padding (h223) */
             wbytes = hit * k * n * wb;
             hit_l = hit;
