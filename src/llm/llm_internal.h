@@ -226,6 +226,8 @@ typedef struct dlp__llm_knobs {
     int mla_dec_math;
     /* a decode-only step's experts on the busiest EP rank (ep_busiest_hits, "h236"; --ep-busiest): 0 off, 1 on */
     int ep_busiest;
+    /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
+    int mla_gen_mod;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

@@ -735,6 +735,7 @@ typedef struct {
     double moe_pf_row;         /* ... its routed rows' term (MOE_PF_ROWS_BW c, DRAM
                                   bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
+    const double *mla_gen;     /* the MLA generation module's fit (mla_gen_fit, h236; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
                                   sglang_batch_prompts)                     */
     const struct w4_math *w4m; /* the W4A16 kernel's math rates (w4_math);
@@ -1747,6 +1748,51 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     return s->p->attn_layers * layer;
 }
 
+/* TensorRT-LLM's MLA generation module around its attention kernel (issue
+ * 22, h236): aiconfigurator's mla_generation_module_perf (the whole
+ * attention module's forward, collector/trtllm/collect_mla_module.py) less
+ * its generation_mla_perf (the kernel alone), TensorRT-LLM 1.3.0rc20,
+ * DeepSeek-V3, fp8_block GEMMs: the fused q_a / kv_a down projection, the
+ * latent norms, q_b, RoPE, the absorbed BMMs, o_proj and the fp8
+ * activation quantisations each run as their own kernel, ~26-32 us a layer
+ * before any weight moves, where the library's five GEMMs at one token
+ * cost ~18 us.  Per layer a + W / (eta_b BW) + 2 b W / (eta_f P8), W the
+ * module's fp8 weight bytes at h local heads, b query tokens on the rank;
+ * least squares on relative error (tools/attn/fit_mla_gen_module.py, which
+ * prints the leave-one-GPU-out refits): Hopper MAPE 14.4 % (H100 held out
+ * 15.9 %, H200 22.8 %), Blackwell 11.6 % (each GPU held out 11.1-12.0 %).
+ * {a us, eta_b, eta_f}, [0 Hopper, 1 Blackwell]. */
+static const double MLA_GEN_MOD[2][3] = {{26.07, 0.733, 0.835}, {31.65, 0.674, 0.443}};
+
+/* The fit for c's MLA decode on d under `engine`: TensorRT-LLM, fp8 block
+ * GEMMs (the only format fitted), not DSA, Hopper or Blackwell, where
+ * dlp__llm_knob.mla_gen_mod asks (1 both, 2 Hopper only); NULL otherwise. */
+static const double *mla_gen_fit(const dlp_llm_config *c, const dlp_device *d, int quant, int cdt, int engine) {
+    int k = dlp__llm_knob.mla_gen_mod;
+    if (!k || c->kv_lora_rank <= 0 || c->index_topk > 0 || c->index_head_dim > 0 || !is_nvidia(d)) return NULL;
+    if (engine != DLP_LLM_ENGINE_TRTLLM || quant != DLP_QT_FP8 || cdt != DLP_DT_FLOAT8E4M3FN) return NULL;
+    if (d->cc_major == 9) return MLA_GEN_MOD[0];
+    if (d->cc_major == 10 && k == 1) return MLA_GEN_MOD[1];
+    return NULL;
+}
+
+/* Seconds the MLA generation modules (all attention layers) take around
+ * their kernel at the fit s->mla_gen, for q query tokens on the busiest
+ * attention rank. */
+static double mla_gen_floor_s(const sctx *s, double q) {
+    const dlp_llm_config *c = s->c;
+    const double *f = s->mla_gen;
+    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
+    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank;
+    double w = H * (rq + rkv + dr) + h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+    int tc;
+    double p8 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
+    if (!f || !(p8 > 0) || !(q > 0) || !(rq > 0)) return 0;
+    double layer = f[0] * 1e-6 + w / (f[1] * s->bw) + 2.0 * q * w / (f[2] * p8);
+    return s->p->attn_layers * layer;
+}
+
 /* Bytes of one KV head's cache of one sequence at context ctx in one
  * layer (K and V): what one thread block of a single-block decode-attention
  * kernel streams (trt_cta_rate).  The model's cache of one sequence over
@@ -2330,6 +2376,10 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* MLA at many heads: the kernel's math, not its bytes, may set the op
      * (mla_dec_math_s, h229) */
     if (dec_elems > 0 && s->mla_dec_rate > 0) it.t = fmax(it.t, t0 + mla_dec_math_s(s, dec_elems));
+    /* TensorRT-LLM's MLA generation module: its projections' kernels at
+     * least the table fit's (mla_gen_floor_s, h236), decode-only steps */
+    if (s->mla_gen && n_dec > 0 && n_pf <= 0)
+        it.t += fmax(0.0, mla_gen_floor_s(s, dec_g * s->spec_q / s->attn_dp) - attn_lin);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -2990,6 +3040,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
+    s->mla_gen = mla_gen_fit(c, d, wl->quant, cdt, wl->engine);
     s->max_prefill = (double)wl->max_prefill_tokens;
     s->a2a_none = wl->sglang_a2a_none != 0;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
