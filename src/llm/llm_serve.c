@@ -1341,7 +1341,8 @@ static double binom_max(int n, double p, int ep) {
  * alike on every rank (routed_tokens). */
 static double ep_busiest_hits(const sctx *s, double E, double K, double T, double n_pf) {
     double mean = experts_hit(E, K, T, s->ep);
-    if (!dlp__llm_knob.ep_busiest || s->ep <= 1 || n_pf > 0 || s->slots > 0 || s->same_prompts) return mean;
+    int k = dlp__llm_knob.ep_busiest; /* 1 every GPU, 2 Hopper only (a what-if) */
+    if (!k || (k == 2 && s->d->cc_major != 9) || s->ep <= 1 || n_pf > 0 || s->slots > 0 || s->same_prompts) return mean;
     int n = (int)llround(E / s->ep);
     double p = 1.0 - pow(1.0 - fmin(1.0, K / E), T);
     return fmax(mean, binom_max(n, p, s->ep));
