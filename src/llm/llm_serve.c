@@ -1794,6 +1794,16 @@ static double mla_gen_floor_s(const sctx *s, double q) {
     return s->p->attn_layers * layer;
 }
 
+/* What a decode-only step's MLA modules add over the attention GEMMs the
+ * step already priced (attn_lin): the module floor (mla_gen_floor_s) for q
+ * query tokens on the busiest rank, less those GEMMs; 0 where no fit
+ * applies or the step carries prompt tokens (their modules keep
+ * mla_pf_floor_s's price). */
+static double mla_gen_extra_s(const sctx *s, double n_dec, double n_pf, double q, double attn_lin) {
+    if (!s->mla_gen || !(n_dec > 0) || n_pf > 0) return 0;
+    return fmax(0.0, mla_gen_floor_s(s, q) - attn_lin);
+}
+
 /* Bytes of one KV head's cache of one sequence at context ctx in one
  * layer (K and V): what one thread block of a single-block decode-attention
  * kernel streams (trt_cta_rate).  The model's cache of one sequence over
@@ -2374,13 +2384,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (dec_elems > 0) dec_attn_floors(s, &it, t0, bm0, dec_a / s->attn_dp, ctx);
-    /* MLA at many heads: the kernel's math, not its bytes, may set the op
-     * (mla_dec_math_s, h229) */
+    /* MLA: the kernel's math may set the op (mla_dec_math_s, h229); the module around it (h236) */
     if (dec_elems > 0 && s->mla_dec_rate > 0) it.t = fmax(it.t, t0 + mla_dec_math_s(s, dec_elems));
-    /* TensorRT-LLM's MLA generation module: its projections' kernels at
-     * least the table fit's (mla_gen_floor_s, h236), decode-only steps */
-    if (s->mla_gen && n_dec > 0 && n_pf <= 0)
-        it.t += fmax(0.0, mla_gen_floor_s(s, dec_g * s->spec_q / s->attn_dp) - attn_lin);
+    it.t += mla_gen_extra_s(s, n_dec, n_pf, dec_g * s->spec_q / s->attn_dp, attn_lin);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
