@@ -1343,6 +1343,8 @@ static double mla_dec_attn_ms(const char *dev, double kv_eb) {
 
 static void t_mla_dec_math_by_hand(void) {
     int was = dlp__llm_knob.mla_dec_math; /* on by default (h229); off for the "before" figures */
+    int gen_was = dlp__llm_knob.mla_gen_mod; /* h236's module floor sits in the same part: off here */
+    dlp__llm_knob.mla_gen_mod = 0;
     dlp__llm_knob.mla_dec_math = 0;
     double off_b = mla_dec_attn_ms("b200", 1.0), off_h = mla_dec_attn_ms("h200", 2.0);
     dlp__llm_knob.mla_dec_math = 1;
@@ -1353,6 +1355,96 @@ static void t_mla_dec_math_by_hand(void) {
     CHECK(off_b > 5.0 && off_b < 9.0);
     CHECK(off_h > 15.0 && off_h < 30.0);
     dlp__llm_knob.mla_dec_math = was;
+    dlp__llm_knob.mla_gen_mod = gen_was;
+}
+
+/* DeepSeek-R1 on 8 x `dev`, TensorRT-LLM fp8, TP 8 attention, EP 8, one
+ * sequence decoding at 1,024: the step's parts. */
+static int ds_tp8_decode_parts(const char *dev, int engine, dlp__llm_parts *p) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    if (!d || dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 1, .kv_dtype = DLP_DT_FLOAT8E4M3FN,
+                           .phase = DLP_LLM_DECODE_ONLY, .engine = engine};
+    return (int)dlp__llm_iter_parts(&ds, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 1.0, 1, 1024, 0, 0, p,
+                                    &e);
+}
+
+/* The MLA attention GEMMs' seconds in p (DeepSeek-R1's five: q_a, kv_a,
+ * q_b, the latent up-projection, o_proj; picked by shape). */
+static double ds_attn_lin_s(const dlp__llm_parts *p) {
+    static const double KN[5][2] = {{7168, 1536}, {7168, 576}, {1536, 24576}, {512, 32768}, {16384, 7168}};
+    double t = 0;
+    for (int i = 0; i < p->n_lin; i++)
+        for (int j = 0; j < 5; j++)
+            if (p->lin_kind[i] == 0 && p->lin_k[i] == KN[j][0] && p->lin_n[i] == KN[j][1]) t += p->lin_s[i];
+    return t;
+}
+
+/* TensorRT-LLM's MLA generation module floor (h236, MLA_GEN_MOD Hopper
+ * {26.07 us, 0.733, 0.835} from tools/attn/fit_mla_gen_module.py).  By
+ * hand, DeepSeek-R1 at 16 heads a rank (TP 8): W = 7168 x (1536 + 512 +
+ * 64) + 16 x (1536 x 192 + 512 x 256 + 128 x 7168) = 15,138,816 + 16 x
+ * 1,343,488 = 36,634,624 bytes; one query token on an H200 (4.8 TB/s,
+ * 1,978.9 fp8 TFLOPS): 26.07 + 36,634,624 / (0.733 x 4.8e12) s (10.41238
+ * us) + 2 x 36,634,624 / (0.835 x 1.9789e15) s (0.04434 us) = 36.52664 us
+ * a layer, x 61 = 2.228125 ms.  The step gains that less what its
+ * attention GEMMs already cost.  Blackwell (mode 2, the default) and
+ * SGLang do not move. */
+static void t_mla_gen_module_by_hand(void) {
+    int was = dlp__llm_knob.mla_gen_mod;
+    dlp__llm_parts off, on;
+    dlp__llm_knob.mla_gen_mod = 0;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_TRTLLM, &off) == 0);
+    dlp__llm_knob.mla_gen_mod = 2;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_TRTLLM, &on) == 0);
+    double lin = ds_attn_lin_s(&off);
+    printf("  H200 TP 8, one sequence: attention GEMMs %.4f ms, module floor adds %.4f ms\n", lin * 1e3,
+           (on.attn_dec_s - off.attn_dec_s) * 1e3);
+    CHECK(lin > 0.2e-3 && lin < 2.0e-3);
+    CHECK_NEAR((on.attn_dec_s - off.attn_dec_s) * 1e3, 2.228125 - lin * 1e3, 1e-5);
+    CHECK_NEAR(on.total_s - off.total_s, on.attn_dec_s - off.attn_dec_s, 1e-12);
+    /* mode 2: Blackwell and other engines as before */
+    CHECK(ds_tp8_decode_parts("b200", DLP_LLM_ENGINE_TRTLLM, &on) == 0);
+    dlp__llm_knob.mla_gen_mod = 0;
+    CHECK(ds_tp8_decode_parts("b200", DLP_LLM_ENGINE_TRTLLM, &off) == 0);
+    CHECK_NEAR(on.total_s, off.total_s, 1e-15);
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_SGLANG, &off) == 0);
+    dlp__llm_knob.mla_gen_mod = 2;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_SGLANG, &on) == 0);
+    CHECK_NEAR(on.total_s, off.total_s, 1e-15);
+    dlp__llm_knob.mla_gen_mod = was;
+}
+
+/* The busiest EP rank's experts (h236, --ep-busiest, off by default).  By
+ * hand, DeepSeek-R1 on 8 x H200, EP 8, one token: 32 experts a rank, each
+ * hit with p = 8 / 256 = 1/32; the mean rank hits 32 x 1/32 = 1, the
+ * busiest E[max of 8 Binomial(32, 1/32)] = sum_x<32 1 - P(X <= x)^8 =
+ * 2.544487 (summed exactly).  TensorRT-LLM's Hopper EP block-fp8 fit
+ * (24.0 us, 0.507 us, 0.903; an expert 3 x 7168 x 2048 = 44,040,192
+ * bytes, at the checkpoint's stored bytes a weight, 1.0018 with its
+ * scales and the rest): 0.507 + 44,040,192 / (0.903 x 4.8e12) s = 10.668
+ * us a hit; off (24.0 + 10.668) x 58 layers = 2.011 ms; on, the per-hit
+ * part 2.544487 times the mean's: (on - 58 x 24 us) / (off - 58 x 24 us)
+ * = 2.544487 whatever the bytes a weight. */
+static void t_ep_busiest_by_hand(void) {
+    int was = dlp__llm_knob.ep_busiest;
+    dlp__llm_parts p;
+    dlp__llm_knob.ep_busiest = 0;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_TRTLLM, &p) == 0);
+    double off = parts_experts_s(&p), t0 = 58 * 24.0e-6;
+    CHECK_NEAR(off * 1e3, 2.011, 0.002);
+    dlp__llm_knob.ep_busiest = 1;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_TRTLLM, &p) == 0);
+    CHECK_NEAR((parts_experts_s(&p) - t0) / (off - t0), 2.544487, 1e-5);
+    dlp__llm_knob.ep_busiest = 2; /* Hopper only: B200 keeps the mean */
+    dlp__llm_parts b_on, b_off;
+    CHECK(ds_tp8_decode_parts("b200", DLP_LLM_ENGINE_TRTLLM, &b_on) == 0);
+    dlp__llm_knob.ep_busiest = 0;
+    CHECK(ds_tp8_decode_parts("b200", DLP_LLM_ENGINE_TRTLLM, &b_off) == 0);
+    CHECK_NEAR(parts_experts_s(&b_on), parts_experts_s(&b_off), 1e-15);
+    dlp__llm_knob.ep_busiest = was;
 }
 
 static void t_trt_fp8_moe_blackwell_by_hand(void) {
@@ -3538,6 +3630,8 @@ int main(void) {
     RUN(t_trtllm_gen_moe_by_hand);
     RUN(t_trt_fp8_moe_blackwell_by_hand);
     RUN(t_mla_dec_math_by_hand);
+    RUN(t_mla_gen_module_by_hand);
+    RUN(t_ep_busiest_by_hand);
     RUN(t_moe_prefill_kernel);
     RUN(t_trt_fp8_moe_rows_by_hand);
     RUN(t_trt_adp_gather_by_hand);

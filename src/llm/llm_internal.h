@@ -224,6 +224,10 @@ typedef struct dlp__llm_knobs {
     double p_fit_mem;
     /* the absorbed MLA decode kernel's math floor (mla_dec_math_s, "h229"; --mla-dec-math): 1 on (default), 0 off */
     int mla_dec_math;
+    /* a decode-only step's experts on the busiest EP rank (ep_busiest_hits, "h236"; --ep-busiest): 0 off, 1 on */
+    int ep_busiest;
+    /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
+    int mla_gen_mod;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

@@ -735,6 +735,7 @@ typedef struct {
     double moe_pf_row;         /* ... its routed rows' term (MOE_PF_ROWS_BW c, DRAM
                                   bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
+    const double *mla_gen;     /* the MLA generation module's fit (mla_gen_fit, h236; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
                                   sglang_batch_prompts)                     */
     const struct w4_math *w4m; /* the W4A16 kernel's math rates (w4_math);
@@ -1311,6 +1312,42 @@ static double experts_hit(double E, double K, double T, int ep) {
     return e_local * (1.0 - pow(1.0 - fmin(1.0, K / E), T));
 }
 
+/* E[max of ep independent Binomial(n, p)]: sum over x < n of
+ * 1 - P(X <= x)^ep, the pmf built by its ratio (no factorials). */
+static double binom_max(int n, double p, int ep) {
+    if (n <= 0 || !(p > 0)) return 0.0;
+    if (p >= 1.0) return (double)n;
+    double q = 1.0 - p, pmf = pow(q, n), cdf = 0.0, out = 0.0;
+    for (int x = 0; x < n; x++) {
+        cdf += pmf;
+        out += 1.0 - pow(fmin(1.0, cdf), ep);
+        pmf *= (double)(n - x) / (double)(x + 1) * p / q;
+    }
+    return out;
+}
+
+/* The experts the busiest of the ep ranks reads in a decode-only step
+ * (issue 22, h236; dlp__llm_knob.ep_busiest).  Each EP rank holds E / ep
+ * experts and runs the experts its rows hit; the layer's combine (the
+ * all-reduce, reduce-scatter or all-to-all after the experts) waits for
+ * every rank, so the step lasts the rank that hit the most, not the mean
+ * experts_hit gives.  Routing uniform as elsewhere in the library: a rank's
+ * hits are about Binomial(E / ep, 1 - (1 - K / E)^T), the ranks nearly
+ * independent (a 256-expert, top-8 router played in Python: EP 8 at 1 / 4 /
+ * 16 / 64 tokens 2.56 / 6.53 / 16.66 / 30.38 busiest against 2.54 / 6.56 /
+ * 16.71 / 30.30 by the binomial, mean 1.0 / 3.8 / 12.8 / 27.9).  Steps with
+ * prompt tokens keep moe_pf_imbalance's price (h167); an EPLB's slots
+ * balance the ranks (none charged, as there); copies of one prompt route
+ * alike on every rank (routed_tokens). */
+static double ep_busiest_hits(const sctx *s, double E, double K, double T, double n_pf) {
+    double mean = experts_hit(E, K, T, s->ep);
+    int k = dlp__llm_knob.ep_busiest; /* 1 every GPU, 2 Hopper only (a what-if) */
+    if (!k || (k == 2 && s->d->cc_major != 9) || s->ep <= 1 || n_pf > 0 || s->slots > 0 || s->same_prompts) return mean;
+    int n = (int)llround(E / s->ep);
+    double p = 1.0 - pow(1.0 - fmin(1.0, K / E), T);
+    return fmax(mean, binom_max(n, p, s->ep));
+}
+
 /* The W4A16 kernel's math rates (W4_MATH_*) for `quant` on d under
  * `engine`, or NULL where the experts do not run W4A16 or d has no SM count
  * or clock: int4 and nvfp4 on Marlin (nvfp4 on GPUs without FP4 tensor
@@ -1710,6 +1747,61 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     if (!(pg > 0) || !(p16 > 0) || !(N > 0)) return 0;
     double layer = f[0] * 1e-6 + f[1] * 1e-9 * N + fp / (f[2] * pg) + ff / (f[3] * p16);
     return s->p->attn_layers * layer;
+}
+
+/* TensorRT-LLM's MLA generation module around its attention kernel (issue
+ * 22, h236): aiconfigurator's mla_generation_module_perf (the whole
+ * attention module's forward, collector/trtllm/collect_mla_module.py) less
+ * its generation_mla_perf (the kernel alone), TensorRT-LLM 1.3.0rc20,
+ * DeepSeek-V3, fp8_block GEMMs: the fused q_a / kv_a down projection, the
+ * latent norms, q_b, RoPE, the absorbed BMMs, o_proj and the fp8
+ * activation quantisations each run as their own kernel, ~26-32 us a layer
+ * before any weight moves, where the library's five GEMMs at one token
+ * cost ~18 us.  Per layer a + W / (eta_b BW) + 2 b W / (eta_f P8), W the
+ * module's fp8 weight bytes at h local heads, b query tokens on the rank;
+ * least squares on relative error (tools/attn/fit_mla_gen_module.py, which
+ * prints the leave-one-GPU-out refits): Hopper MAPE 14.4 % (H100 held out
+ * 15.9 %, H200 22.8 %), Blackwell 11.6 % (each GPU held out 11.1-12.0 %).
+ * {a us, eta_b, eta_f}, [0 Hopper, 1 Blackwell]. */
+static const double MLA_GEN_MOD[2][3] = {{26.07, 0.733, 0.835}, {31.65, 0.674, 0.443}};
+
+/* The fit for c's MLA decode on d under `engine`: TensorRT-LLM, fp8 block
+ * GEMMs (the only format fitted), not DSA, Hopper or Blackwell, where
+ * dlp__llm_knob.mla_gen_mod asks (1 both, 2 Hopper only); NULL otherwise. */
+static const double *mla_gen_fit(const dlp_llm_config *c, const dlp_device *d, int quant, int cdt, int engine) {
+    int k = dlp__llm_knob.mla_gen_mod;
+    if (!k || c->kv_lora_rank <= 0 || c->index_topk > 0 || c->index_head_dim > 0 || !is_nvidia(d)) return NULL;
+    if (engine != DLP_LLM_ENGINE_TRTLLM || quant != DLP_QT_FP8 || cdt != DLP_DT_FLOAT8E4M3FN) return NULL;
+    if (d->cc_major == 9) return MLA_GEN_MOD[0];
+    if (d->cc_major == 10 && k == 1) return MLA_GEN_MOD[1];
+    return NULL;
+}
+
+/* Seconds the MLA generation modules (all attention layers) take around
+ * their kernel at the fit s->mla_gen, for q query tokens on the busiest
+ * attention rank. */
+static double mla_gen_floor_s(const sctx *s, double q) {
+    const dlp_llm_config *c = s->c;
+    const double *f = s->mla_gen;
+    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
+    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank;
+    double w = H * (rq + rkv + dr) + h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+    int tc;
+    double p8 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
+    if (!f || !(p8 > 0) || !(q > 0) || !(rq > 0)) return 0;
+    double layer = f[0] * 1e-6 + w / (f[1] * s->bw) + 2.0 * q * w / (f[2] * p8);
+    return s->p->attn_layers * layer;
+}
+
+/* What a decode-only step's MLA modules add over the attention GEMMs the
+ * step already priced (attn_lin): the module floor (mla_gen_floor_s) for q
+ * query tokens on the busiest rank, less those GEMMs; 0 where no fit
+ * applies or the step carries prompt tokens (their modules keep
+ * mla_pf_floor_s's price). */
+static double mla_gen_extra_s(const sctx *s, double n_dec, double n_pf, double q, double attn_lin) {
+    if (!s->mla_gen || !(n_dec > 0) || n_pf > 0) return 0;
+    return fmax(0.0, mla_gen_floor_s(s, q) - attn_lin);
 }
 
 /* Bytes of one KV head's cache of one sequence at context ctx in one
@@ -2236,7 +2328,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
              * rows hit */
             double E = l->experts, K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
             rows = T * K / s->ep;
-            double hit = experts_hit(expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), s->ep);
+            double hit = ep_busiest_hits(s, expert_copies(s, E), K, routed_tokens(s, T, n_dec, n_pf, pf_len), n_pf);
             n = n / s->moe_tp * s->mxfp4_pad; /* the kernel's zero padding (h223) */
             wbytes = hit * k * n * wb;
             hit_l = hit;
@@ -2292,9 +2384,9 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     if (dec_elems > 0 && s->engine != DLP_LLM_ENGINE_VLLM_V0)
         it.t += p->attn_layers * (ATTN_DEC_T0_US - T_KERNEL_US) * 1e-6;
     if (dec_elems > 0) dec_attn_floors(s, &it, t0, bm0, dec_a / s->attn_dp, ctx);
-    /* MLA at many heads: the kernel's math, not its bytes, may set the op
-     * (mla_dec_math_s, h229) */
+    /* MLA: the kernel's math may set the op (mla_dec_math_s, h229); the module around it (h236) */
     if (dec_elems > 0 && s->mla_dec_rate > 0) it.t = fmax(it.t, t0 + mla_dec_math_s(s, dec_elems));
+    it.t += mla_gen_extra_s(s, n_dec, n_pf, dec_g * s->spec_q / s->attn_dp, attn_lin);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -2955,6 +3047,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
+    s->mla_gen = mla_gen_fit(c, d, wl->quant, cdt, wl->engine);
     s->max_prefill = (double)wl->max_prefill_tokens;
     s->a2a_none = wl->sglang_a2a_none != 0;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
