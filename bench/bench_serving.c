@@ -91,7 +91,7 @@ typedef struct {
     int spec_read;             /* decode worker: the recipe's MTP drafts as read
                                   (before recipe_mtp_scored; -1 the entries
                                   differ in MTP, -2 all MTP, drafts not read;
-                                  --mtp-pair 1: a pair's reading, h233) */
+                                  a pair's reading by default, h233) */
     int spec_k;                /* decode worker: the recipe's MTP drafts (0 none
                                   or not a recipe row, -1 MTP unknown)       */
     int redundant;             /* the recipe's redundant experts (SGLang
@@ -2824,7 +2824,9 @@ typedef struct {
 } pair_row_t;
 static pair_row_t PR[MAXPR];
 static int nPR, pair_count[2]; /* rows read plain, read MTP */
-static int mtp_pair_on;        /* --mtp-pair 1: read the pairs (off by default: TTFT 27.83 -> 27.84) */
+static int mtp_pair_on = 1;    /* read the pairs (on by default since the session-23 merge: with h236's module
+                                  floor in, TTFT 27.571 either way, TPOT 14.74 -> 14.38; --mtp-pair 0 reads
+                                  every such run plain, the old answer) */
 
 static void pair_key(char *k, size_t n, char **v, const int *c) {
     char tk[160], file[32];
@@ -3997,7 +3999,7 @@ static void imax_report(void) {
                tw_check[0], tw_check[1]);
     if (pair_count[0] + pair_count[1])
         printf("         runs whose entries differ in MTP only, read by their pair (h233: two runs of the key in the "
-               "file, one with a db-dump twin; --mtp-pair 1): plain (the twin) %d, MTP (the other) %d\n",
+               "file, one with a db-dump twin; --mtp-pair 0 off): plain (the twin) %d, MTP (the other) %d\n",
                pair_count[0], pair_count[1]);
     /* the decode rows per MTP state (scored as the recipe says), and the
      * MTP rows re-predicted plain */

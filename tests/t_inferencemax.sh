@@ -964,7 +964,8 @@ check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (
 #   P1  source_file 2026-03-25, 8 clients, same day, 450.75 / 12.25: D8's twin -> plain, K 0
 #   P2  the same key and file, 400.5 / 6.5: no twin, P1 the twin -> the other entry, E1's K 3
 #   R1  8 clients, measured 2026-03-21, alone in its key -> unknown, -1
-# Off (the default) all three stay -1; the line counts plain 1, MTP 1.
+# On (the default since the session-23 merge) the line counts plain 1, MTP 1;
+# off (--mtp-pair 0) all three stay -1.
 {
   echo "$h"
   dbrun D8 8 4 450.75 12.25
@@ -973,14 +974,14 @@ check "twin: decode rows by workers_unknown = 0:3 (D4, D5, D8) 1:3 (B2-B4) 2:1 (
   brun R1 8 2026-03-21 8 420.25 9.5
 } >"$S/silicon_sample.csv"
 out13=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --mtp-pair 1 --rows "$tmp/rows13.csv" 2>&1)
-check "mtp pair: plain 1, MTP 1" grep -qF "one with a db-dump twin; --mtp-pair 1): plain (the twin) 1, MTP (the other) 1" <<<"$out13"
+check "mtp pair: plain 1, MTP 1" grep -qF "one with a db-dump twin; --mtp-pair 0 off): plain (the twin) 1, MTP (the other) 1" <<<"$out13"
 # --rows: y_1 (measured TPOT) is column 15, phase 11, workers_unknown 28; spec_k, spec_read the last two
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $15 ":" $(NF - 1) "/" $NF }' "$tmp/rows13.csv" | sort -n | tr '\n' ' ')
 check "mtp pair: decode rows (TPOT:spec_k/spec_read) = 6.5:3/3 9.5:-1/-1 12.25:0/0: got '$got'" \
   [ "$got" = "6.5:3/3 9.5:-1/-1 12.25:0/0 " ]
-"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --rows "$tmp/rows13off.csv" >/dev/null 2>&1
+"$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes "$tmp/recipes.csv" --mtp-pair 0 --rows "$tmp/rows13off.csv" >/dev/null 2>&1
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $(NF - 1) }' "$tmp/rows13off.csv" | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')
-check "mtp pair: off by default, the three decode rows MTP unknown: got '$got'" [ "$got" = "-1:3 " ]
+check "mtp pair: off (--mtp-pair 0), the three decode rows MTP unknown: got '$got'" [ "$got" = "-1:3 " ]
 got=$(awk -F, 'NR > 1 && $11 == 2 && $28 == 2 { print $15, $16 }' "$tmp/rows13.csv" "$tmp/rows13off.csv" | sort -n |
       awk '$1 == 6.5 { a[n++] = $2 } END { print (a[0] < a[1] || a[1] < a[0]) && (a[0] < a[1] ? a[0] : a[1]) < 0.8 * (a[0] < a[1] ? a[1] : a[0]) }')
 check "mtp pair: P2 predicted with its 3 drafts below 0.8 x plain: got '$got'" [ "$got" = 1 ]
