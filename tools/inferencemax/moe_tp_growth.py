@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""moe_tp_growth.py — the low-load first-token excess by GPU count, split by
+MoE / dense and by expert parallelism (issue 22, h243; docs/llm.md "A
+first-token cost that grows with the GPUs ..."): a finding, nothing of it
+compiled in.
+
+Reads the bench's rows dump (bash bench/bench_llm.sh --serving silicon
+--analytic-only --rows FILE).  Keeps the aggregated rows (phase 0) at <= 8
+clients without attention DP whose TTFT and TPOT were both measured, by
+default not the gap-analysis dumps (--gap keeps them), and prints
+  1. per (engine, family, GPU, format, prompt) group and per (GPUs, EP) layout
+     the median TTFT excess (measured - predicted, ms) and TPOT excess;
+  2. per group with at least two GPU counts under one EP reading (EP 1, or EP =
+     GPUs), the growth of the TTFT excess per doubling of the GPUs: (excess at
+     the most GPUs - excess at the fewest) / log2(most / fewest), and the same
+     for the TPOT;
+  3. per group with EP 1 and EP = GPUs at one GPU count, the EP step: excess
+     at EP = GPUs - excess at EP 1 (the most such GPUs);
+  4. per engine and kind (MoE / dense) the median of part 2's growths and of
+     part 3's steps.
+A model is MoE when its family is one of the MoE families or its name carries
+an active-parameter tag ("-A22B", "-A17B", ...); Llama and the other Qwen
+models are dense.
+Usage: python3 tools/inferencemax/moe_tp_growth.py ROWS.csv [--gap] [--isl N]
+"""
+import csv
+import math
+import re
+import sys
+from collections import defaultdict
+from statistics import median
+
+MOE_FAMILIES = {'deepseek', 'gpt', 'kimi', 'minimax', 'glm'}
+
+
+def is_moe(r):
+    if r['family'] in MOE_FAMILIES:
+        return True
+    return re.search(r'-A\d+(\.\d+)?B', r.get('model', '')) is not None
+
+
+def kept(r, gap, isl):
+    if r['phase'] != '0' or int(r['conc']) > 8 or int(r['dp'] or 1) > 1:
+        return False
+    if not gap and 'gap' in r['src_name']:
+        return False
+    if isl and r['isl'] != isl:
+        return False
+    vals = [float(r[k]) for k in ('y_0', 'a_0', 'y_1', 'a_1')]
+    return not any(math.isnan(v) for v in vals) and vals[0] > 0
+
+
+def groups(rows, gap, isl):
+    g = defaultdict(lambda: defaultdict(list))
+    kind = {}
+    for r in rows:
+        if not kept(r, gap, isl):
+            continue
+        key = (r['backend'], r['family'], r['system'], r['quant'], r['isl'])
+        kind[key] = kind.get(key, False) or is_moe(r)
+        lay = (int(r['gpus']), int(r['ep']))
+        g[key][lay].append((float(r['y_0']) - float(r['a_0']),
+                            float(r['y_1']) - float(r['a_1'])))
+    return g, kind
+
+
+def med(v, i):
+    return median(x[i] for x in v)
+
+
+def growth(lay):
+    """Per doubling of the GPUs under one EP reading: EP 1 at every count, or
+    EP = GPUs at every count (one GPU is both).  The reading spanning more
+    doublings wins, EP 1 on a tie; None when neither has two counts."""
+    best = None
+    for ep_of in (lambda t: 1, lambda t: t):
+        ts = sorted(t for (t, e) in lay if e == ep_of(t))
+        if len(ts) < 2:
+            continue
+        lo, hi = ts[0], ts[-1]
+        span = math.log2(hi / lo)
+        a, b = lay[(lo, ep_of(lo))], lay[(hi, ep_of(hi))]
+        cand = (span, lo, hi, (med(b, 0) - med(a, 0)) / span,
+                (med(b, 1) - med(a, 1)) / span)
+        if best is None or cand[0] > best[0]:
+            best = cand
+    return best
+
+
+def ep_step(lay):
+    ts = sorted(t for (t, e) in lay if e == t and t > 1 and (t, 1) in lay)
+    if not ts:
+        return None
+    t = ts[-1]
+    return t, med(lay[(t, t)], 0) - med(lay[(t, 1)], 0)
+
+
+def report(g, kind):
+    summ = defaultdict(lambda: ([], []))
+    for key in sorted(g):
+        lay = g[key]
+        tag = 'MoE' if kind[key] else 'dense'
+        cells = '  '.join('%d/ep%d %+.1f (%+.2f)' % (t, e, med(v, 0), med(v, 1))
+                          for (t, e), v in sorted(lay.items()))
+        print('%-7s %-9s %-9s %-6s %5s %-5s %s' % (key[0], key[1], key[2], key[3], key[4], tag, cells))
+        gr, st = growth(lay), ep_step(lay)
+        if gr:
+            print('        growth %d -> %d GPUs: TTFT %+.1f ms, TPOT %+.2f ms a doubling'
+                  % (gr[1], gr[2], gr[3], gr[4]))
+            summ[(key[0], tag)][0].append(gr[3])
+        if st:
+            print('        EP step at %d GPUs: TTFT %+.1f ms' % st)
+            summ[(key[0], tag)][1].append(st[1])
+    print('summary (median over groups):')
+    for (eng, tag), (grs, sts) in sorted(summ.items()):
+        line = '  %-7s %-5s growth %+.1f ms a doubling (%d groups)' % (eng, tag, median(grs) if grs else float('nan'), len(grs))
+        if sts:
+            line += '  EP step %+.1f ms (%d groups)' % (median(sts), len(sts))
+        print(line)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    gap = '--gap' in argv
+    isl = argv[argv.index('--isl') + 1] if '--isl' in argv else None
+    with open(argv[1]) as f:
+        rows = list(csv.DictReader(f))
+    g, kind = groups(rows, gap, isl)
+    report(g, kind)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
