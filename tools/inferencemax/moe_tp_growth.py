@@ -21,7 +21,10 @@ default not the gap-analysis dumps (--gap keeps them), and prints
 A model is MoE when its family is one of the MoE families or its name carries
 an active-parameter tag ("-A22B", "-A17B", ...); Llama and the other Qwen
 models are dense.
-Usage: python3 tools/inferencemax/moe_tp_growth.py ROWS.csv [--gap] [--isl N]
+  5. with --m, per (engine, model, GPU, format, prompt, GPUs, EP, clients >= 16)
+     with two output lengths, m, what a prompt adds to the steps it rides
+     (prompt_cost), measured and on the library's TPOT.
+Usage: python3 tools/inferencemax/moe_tp_growth.py ROWS.csv [--gap] [--isl N] [--m]
 """
 import csv
 import math
@@ -56,7 +59,7 @@ def groups(rows, gap, isl):
     for r in rows:
         if not kept(r, gap, isl):
             continue
-        key = (r['backend'], r['family'], r['system'], r['quant'], r['isl'])
+        key = (r['backend'], r['model'].split('/')[-1][:16], r['system'], r['quant'], r['isl'])
         kind[key] = kind.get(key, False) or is_moe(r)
         lay = (int(r['gpus']), int(r['ep']))
         g[key][lay].append((float(r['y_0']) - float(r['a_0']),
@@ -102,7 +105,7 @@ def report(g, kind):
         tag = 'MoE' if kind[key] else 'dense'
         cells = '  '.join('%d/ep%d %+.1f (%+.2f)' % (t, e, med(v, 0), med(v, 1))
                           for (t, e), v in sorted(lay.items()))
-        print('%-7s %-9s %-9s %-6s %5s %-5s %s' % (key[0], key[1], key[2], key[3], key[4], tag, cells))
+        print('%-7s %-16s %-9s %-6s %5s %-5s %s' % (key[0], key[1], key[2], key[3], key[4], tag, cells))
         gr, st = growth(lay), ep_step(lay)
         if gr:
             print('        growth %d -> %d GPUs: TTFT %+.1f ms, TPOT %+.2f ms a doubling'
@@ -119,6 +122,38 @@ def report(g, kind):
         print(line)
 
 
+def prompt_cost(rows, gap):
+    """m, what a prompt adds to the steps it rides (h234's closed-loop reading):
+    in a closed loop of C clients the other C - 1 each send one prompt while a
+    request makes its G tokens, so TPOT = d + m (C - 1) / (G - 1).  Two output
+    lengths of one (engine, model, GPU, format, GPUs, EP, C) at one prompt
+    length give m = (TPOT_a - TPOT_b) / ((C - 1) (1 / (G_a - 1) - 1 / (G_b -
+    1))), measured and on the library's TPOT (d is taken equal: the longer
+    output's larger context is in both, the library's d priced for it)."""
+    g = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        if r['phase'] != '0' or int(r['dp'] or 1) > 1 or int(r['conc']) < 16:
+            continue
+        if not gap and 'gap' in r['src_name']:
+            continue
+        y, a = float(r['y_1']), float(r['a_1'])
+        if math.isnan(y) or math.isnan(a):
+            continue
+        key = (r['backend'], r['model'].split('/')[-1][:16], r['system'], r['quant'], r['isl'],
+               int(r['gpus']), int(r['ep']), int(r['conc']))
+        g[key][int(r['osl'])].append((y, a))
+    print('m, ms a prompt (measured / library), C >= 16, two output lengths:')
+    for key in sorted(g):
+        osl = sorted(g[key])
+        if len(osl) < 2:
+            continue
+        ga, gb = osl[0], osl[-1]
+        dx = (key[7] - 1) * (1.0 / (ga - 1) - 1.0 / (gb - 1))
+        ma = [(med(g[key][ga], i) - med(g[key][gb], i)) / dx for i in (0, 1)]
+        print('  %-7s %-16s %-9s %-6s %5s %d/ep%d C%-4d  m %+.1f / %+.1f  (excess %+.1f)'
+              % (key + (ma[0], ma[1], ma[0] - ma[1])))
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -129,6 +164,8 @@ def main(argv):
         rows = list(csv.DictReader(f))
     g, kind = groups(rows, gap, isl)
     report(g, kind)
+    if '--m' in argv:
+        prompt_cost(rows, gap)
     return 0
 
 
