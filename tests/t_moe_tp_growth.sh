@@ -44,3 +44,15 @@ check "left-out rows: DeepSeek's 4-GPU EP 1 median stays +20.0" grep -q '4/ep1 +
 check "m +50.0 / +20.0, excess +30.0" grep -q 'C16    m +50.0 / +20.0  (excess +30.0)' <<<"$out"
 gap=$(python3 tools/inferencemax/moe_tp_growth.py "$tmp/rows.csv" --gap 2>&1)
 check "--gap keeps the gap-analysis row: 4-GPU EP 1 median (20 + 800) / 2" grep -q '4/ep1 +410.0' <<<"$gap"
+# --sample: three silicon_sample rows of one model; the 4-client run is kept
+# with its date (2026-01-14) and image (1.1.0rc2.post2), the 16-client and the
+# attention-DP runs are left out.
+{
+  echo 'id,silicon_data_source,backend,backend_version,model_path,system,precision,isl,osl,batch_size,tp_size,attention_dp_size,moe_ep_size,silicon_ttft_ms,silicon_tpot_ms'
+  echo 'a,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=4; measured=2026-01-14T22:26:21Z; wip=False; image=nvcr.io#nvidia/tensorrt-llm/release:1.1.0rc2.post2,trtllm,1.1.0rc2.post2,deepseek-ai/DeepSeek-R1,h200_sxm,fp8,1024,1024,4,8,1,8,494.0,8.58'
+  echo 'b,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=16; measured=2026-01-14T22:26:21Z,trtllm,,deepseek-ai/DeepSeek-R1,h200_sxm,fp8,1024,1024,16,8,1,8,918.0,14.19'
+  echo 'c,source_file=x.csv; model=DeepSeek-R1; silicon_concurrency=4; measured=2026-01-14T22:26:21Z,trtllm,,deepseek-ai/DeepSeek-R1,h200_sxm,fp8,1024,1024,4,8,8,8,600.0,9.00'
+} >"$tmp/sample.csv"
+smp=$(python3 tools/inferencemax/moe_tp_growth.py --sample "$tmp/sample.csv" DeepSeek 2>&1)
+check "--sample: the 4-client run with its date and image" grep -q 'h200_sxm  fp8     1024 / 1024  tp 8   ep 8  c4  2026-01-14 1.1.0rc2.post2     494.0   8.58' <<<"$smp"
+check "--sample: one run kept" test "$(grep -c '^  h200' <<<"$smp")" = 1

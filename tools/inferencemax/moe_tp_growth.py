@@ -24,7 +24,11 @@ models are dense.
   5. with --m, per (engine, model, GPU, format, prompt, GPUs, EP, clients >= 16)
      with two output lengths, m, what a prompt adds to the steps it rides
      (prompt_cost), measured and on the library's TPOT.
+  6. with --sample SILICON_SAMPLE.csv MODEL instead of the rows, the measured
+     TensorRT-LLM aggregated runs of MODEL at <= 8 clients without attention
+     DP with the date and image each records (which runs a group mixes).
 Usage: python3 tools/inferencemax/moe_tp_growth.py ROWS.csv [--gap] [--isl N] [--m]
+       python3 tools/inferencemax/moe_tp_growth.py --sample SILICON_SAMPLE.csv MODEL
 """
 import csv
 import math
@@ -154,10 +158,41 @@ def prompt_cost(rows, gap):
               % (key + (ma[0], ma[1], ma[0] - ma[1])))
 
 
+def dated(path, model):
+    """The measured runs behind the groups: from aiconfigurator's
+    silicon_sample.csv, the TensorRT-LLM aggregated rows of one model (a
+    substring of model_path) at <= 8 clients without attention DP, with the
+    date and image their silicon_data_source records."""
+    out = []
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if not r['backend'].startswith('trt') or model not in r['model_path']:
+                continue
+            if r['attention_dp_size'] not in ('', '0', '1') or 'gap-analysis' in r['silicon_data_source']:
+                continue
+            src = r['silicon_data_source']
+            c = re.search(r'silicon_concurrency=(\d+)', src)
+            c = int(c.group(1)) if c else int(r['batch_size'] or 0)
+            if c > 8 or not r['tp_size']:
+                continue
+            day = re.search(r'measured=([0-9-]+)', src)
+            img = re.search(r'image=[^;]*?:([^;:]+)$', src) or re.search(r'image=[^;]*?:([^;]+)', src)
+            out.append((r['system'], r['precision'], r['isl'], r['osl'], int(r['tp_size']), r['moe_ep_size'] or '1', c,
+                        day.group(1) if day else '?', img.group(1).strip() if img else (r['backend_version'] or '?'),
+                        float(r['silicon_ttft_ms']), float(r['silicon_tpot_ms'])))
+    print('dated runs of %s (GPU, format, isl / osl, tp, ep, clients, measured, image, TTFT, TPOT):' % model)
+    for x in sorted(set(out)):
+        print('  %-9s %-6s %5s / %-5s tp %-3d ep %-2s c%-2d %-10s %-16s %7.1f %6.2f' % x)
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
+    if '--sample' in argv:
+        i = argv.index('--sample')
+        dated(argv[i + 1], argv[i + 2])
+        return 0
     gap = '--gap' in argv
     isl = argv[argv.index('--isl') + 1] if '--isl' in argv else None
     with open(argv[1]) as f:
