@@ -2249,6 +2249,32 @@ static int gptoss_square4(const char *model, const char *backend, int src, int t
     return (gptoss_trt_layout & 2) && gptoss_imax_trt(model, backend, src) && tp * dp == 4 && moe_tp == 2 &&
            ep == 2 && (tp == 1 || dp == 1);
 }
+/* The same four-GPU record outside gpt-oss (h244): "tp 4 (or attention
+ * DP 4), moe_tp 2, moe_ep 2" in an InferenceMAX dump.  Every single-node
+ * search-space entry of .github/configs/nvidia-master.yaml from 2025-09 to
+ * 2026-05 is {tp: T, ep: 1} or {tp: T, ep: T} (T = 1, 2, 4, 8; no entry
+ * has 1 < ep < tp), and the SGLang scripts pass --tensor-parallel-size=$TP
+ * --ep-size $EP_SIZE, so experts over the same T GPUs: no entry ran moe_tp
+ * and moe_ep both above 1.  The rows that carry the record (SGLang
+ * Qwen3.5-397B-A17B nvfp4 on B300, db-dump config_id 736, workflow 765,
+ * 2026-04-18) are qwen3.5-fp4-b300-sglang's {tp: 2, ep: 2} entry (e8924a6a4,
+ * the yaml of the run's date: {tp: 4, ep: 1} and {tp: 2, ep: 2}; the
+ * {tp: 4, ep: 1} entry is the same workflow's config_id 737, recorded
+ * tp 4, moe_tp 4).  Read as moe_ep GPUs, TP or attention DP as recorded,
+ * experts over all of them.  The aiconfigurator gap files' 2 x 2 rows
+ * (Qwen3-235B and gpt-oss on H100, TensorRT-LLM) are not InferenceMAX runs:
+ * TensorRT-LLM runs moe_tp 2 x moe_ep 2 on 4 GPUs, and Qwen3-235B's fp8
+ * weights (235 GB) do not fit two 80 GB GPUs; they stay as recorded.
+ * Off by default (--imax-square4 1 reads them as run): read as 2 GPUs the
+ * model prices their prompt step at twice the TP 4 one (8k: 377 against
+ * 186 ms) where the runs' TTFT grew 78 ms, and silicon TTFT / TPOT lose
+ * 0.12 / 0.06 points (docs/llm.md, h244). */
+static int imax_square4_on = 0;
+static int nImaxSquare4;
+static int imax_square4(const char *model, int src, int tp, int dp, int moe_tp, int ep) {
+    return imax_square4_on && !strstr(model, "gpt-oss") && (src == SRC_IMAX || src == SRC_DBDUMP) && tp * dp == 4 &&
+           moe_tp == 2 && ep == 2 && (tp == 1 || dp == 1);
+}
 static void gptoss_h200_trt(dlp_llm_workload *wl, const char *model, const char *backend, const char *sys,
                             int src) {
     if (!gptoss_imax_trt(model, backend, src) || strcmp(sys, "h200_sxm")) return;
@@ -2984,6 +3010,13 @@ static void load_silicon(const char *root) {
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
                 r->squared = 1;
                 nGptossLayout[1]++;
+            } else if (imax_square4(v[cM], r->src, tp, dp, I(v[cMTP]), ep)) {
+                /* the 2 x 2 record outside gpt-oss (h244): as squared_layout */
+                if (tp > 1) tp = ep;
+                else dp = ep;
+                if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
+                r->squared = 1;
+                nImaxSquare4++;
             } else if (vllm_ep_layout(v[cB], tp, dp, I(v[cMTP]), ep)) {
                 if (sc && atoll(sc + 20) > 0) conc = atoll(sc + 20);
                 ep = tp, dp = 1;
@@ -3953,6 +3986,8 @@ static void imax_report(void) {
     printf("gpt-oss InferenceX TensorRT-LLM layouts as run (gptoss_h200_trt / gptoss_square4, h238; --gptoss-trt-layout "
            "%d): H200 rows given ep = TP %d, 2 x 2 records read as 2 GPUs %d, H200 KV cache 16-bit %d\n",
            gptoss_trt_layout, nGptossLayout[0], nGptossLayout[1], nGptossLayout[2]);
+    printf("InferenceMAX 2 x 2 records outside gpt-oss read as 2 GPUs (imax_square4, h244; --imax-square4 %d): %d\n",
+           imax_square4_on, nImaxSquare4);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -6023,7 +6058,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -6049,6 +6084,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--p-fit-mem") && i + 1 < argc) dlp__llm_knob.p_fit_mem = atof(argv[++i]); /* h225 */
         else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_knob.moe_hits_fit = atoi(argv[++i]); /* h227 */
         else if (!strcmp(argv[i], "--mla-dec-math") && i + 1 < argc) dlp__llm_knob.mla_dec_math = atoi(argv[++i]); /* h229 */
+        else if (!strcmp(argv[i], "--sgl-moe-rows") && i + 1 < argc) dlp__llm_knob.sgl_moe_rows = atoi(argv[++i]); /* h244 */
         else if (!strcmp(argv[i], "--ep-busiest") && i + 1 < argc) dlp__llm_knob.ep_busiest = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--mla-gen-mod") && i + 1 < argc) dlp__llm_knob.mla_gen_mod = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
@@ -6066,6 +6102,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--sglang-agg-mtp") && i + 1 < argc) sglang_mtp_p = atof(argv[++i]);
 
         else if (!strcmp(argv[i], "--gptoss-trt-layout") && i + 1 < argc) gptoss_trt_layout = atoi(argv[++i]); /* h238 */
+        else if (!strcmp(argv[i], "--imax-square4") && i + 1 < argc) imax_square4_on = atoi(argv[++i]); /* h244 */
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */

@@ -1159,10 +1159,44 @@ static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
  * CUTLASS slices are not what those runs ran (docs/llm.md, h218).  A fit on
  * kernel tables, not on serving rows. */
 static const double MOE_PF_ROWS_BW[3] = {47.53, 0.5512, 25.01};
+
+/* SGLang's fused MoE at prefill sizes with the same routed-rows term (issue
+ * 22, h244).  Its kernels do the same per-row work outside the expert
+ * slice: FlashInfer's TensorRT-LLM MoE on Blackwell (--moe-runner-backend
+ * flashinfer_trtllm in InferenceX's qwen3.5 / dsr1 SGLang scripts) routes,
+ * permutes and finalises every routed row of the hidden size on each rank,
+ * and SGLang's triton fused_moe on Hopper sorts the rows, gathers them and
+ * reduces the topk outputs (moe_align_block_size, moe_sum) whatever the
+ * moe_tp slice.  aiconfigurator's SGLang tables show it: Qwen3.5-397B's
+ * layer (hidden 4,096, 512 experts of 1,024, top 10) at 8,192 tokens on
+ * B200 runs 1.10 ms at moe_tp 4 and 0.76 at moe_tp 8 (0.69x for half the
+ * FLOPs), where MOE_PF's two terms price 0.76 / 0.43.  Refitted with F on
+ * MOE_PF's SGLang rows (balanced, EP 1, >= 64 rows an expert;
+ * tools/moe/fit_moe_prefill.py --sglang-rows): Blackwell fp8 MAPE 19.7 ->
+ * 12.8 % (leaving out each GPU 12.4-14.1 %, was 19.5-20.4; each model shape
+ * 13.6 % row-weighted, was 21.0; Qwen3.5's shape held out 29.5 -> 13.5);
+ * Hopper fp8 22.4 -> 11.3 % (by GPU 12.4 / 12.6, by shape 11.8); Blackwell
+ * nvfp4 25.3 -> 17.2 % (by GPU 17.4-20.0, by shape 19.5).  {a us, eta, c},
+ * indexed [Hopper fp8, Blackwell fp8, Blackwell nvfp4].  A fit on kernel
+ * tables, not on serving rows, and on EP 1 only (the SGLang tables' EP
+ * rows are left out of MOE_PF: they do not scale with 1 / EP), so an EP
+ * layout keeps MOE_PF's two terms; dlp__llm_knob.sgl_moe_rows picks which. */
+static const double MOE_PF_ROWS_SGL[3][3] = {{66.9, 0.358, 10.16}, {60.8, 0.198, 9.78}, {104.7, 0.439, 6.01}};
+static const double *moe_pf_rows_sgl(const dlp_device *d, int kind) {
+    int bw = d->cc_major >= 10, on = dlp__llm_knob.sgl_moe_rows;
+    if (kind == DLP__MOEK_FP8 && !bw && (on & 2)) return MOE_PF_ROWS_SGL[0];
+    if (kind == DLP__MOEK_FP8 && bw && (on & 1)) return MOE_PF_ROWS_SGL[1];
+    if (kind == DLP__MOEK_NVFP4 && bw && (on & 4)) return MOE_PF_ROWS_SGL[2];
+    return NULL;
+}
+
 static void moe_pf_rows_setup(sctx *s, const dlp_device *d, int kind, int engine) {
     s->moe_pf_row = 0;
-    if (!s->moe_pf || engine != DLP_LLM_ENGINE_TRTLLM || kind != DLP__MOEK_FP8 || d->cc_major < 10) return;
-    const double *f = MOE_PF_ROWS_BW;
+    const double *f = NULL;
+    if (s->moe_pf && engine == DLP_LLM_ENGINE_TRTLLM && kind == DLP__MOEK_FP8 && d->cc_major >= 10) f = MOE_PF_ROWS_BW;
+    /* SGLang's fit saw EP 1 only (its EP rows do not scale with 1 / EP) */
+    if (s->moe_pf && engine == DLP_LLM_ENGINE_SGLANG && s->ep <= 1) f = moe_pf_rows_sgl(d, kind);
+    if (!f) return;
     s->moe_pf = f;
     s->moe_pf_row = f[2];
 }

@@ -31,7 +31,8 @@ With --rows (issue 22, h218): TensorRT-LLM's groups refitted with a third
 term, the routed rows a rank permutes, quantises and finalises whatever its
 expert slice: t = a + F / (eta peak) + c (T topk / EP) hidden / BW (BW the
 DRAM peak), held out by GPU and by model shape (hidden, inter, experts, topk).
-Usage: python3 tools/moe/fit_moe_prefill.py [--rows]
+With --sglang-rows (h244): SGLang's groups (EP 1 rows) refitted the same way.
+Usage: python3 tools/moe/fit_moe_prefill.py [--rows] [--sglang-rows]
 """
 import csv
 import math
@@ -198,13 +199,14 @@ def mape_rows(rows, c):
         abs(max(sum(ci * xi for ci, xi in zip(c, row_x(r))), r['W'] / r['bw']) / r['t'] - 1) for r in rows)
 
 
-def rows_report(rows):
-    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS and r['e'] == 'trtllm']
+def rows_report(rows, engine='trtllm'):
+    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS and r['e'] == engine and
+           (engine == 'trtllm' or r['ep'] == 1)]
     groups = defaultdict(list)
     for r in bal:
         groups[(r['dt'], r['arch'])].append(r)
-    ds = (7168.0, 2048.0, 256.0, 8.0)
-    print('\nTensorRT-LLM, t = a + F / (eta peak) + c (T topk / EP) hidden / BW: two terms -> three')
+    ds = (7168.0, 2048.0, 256.0, 8.0) if engine == 'trtllm' else (4096.0, 1024.0, 512.0, 10.0)
+    print('\n%s, t = a + F / (eta peak) + c (T topk / EP) hidden / BW: two terms -> three' % engine)
     for k in sorted(groups):
         g = groups[k]
         c2, c3 = affine(g), fit_rows(g)
@@ -225,7 +227,7 @@ def rows_report(rows):
             m2, m3 = mape(te, affine(tr)), mape_rows(te, fit_rows(tr))
             n, s2, s3 = n + len(te), s2 + m2 * len(te), s3 + m3 * len(te)
             if sh == ds:
-                dsl = ', DeepSeek-V3 held out %.1f -> %.1f %%' % (m2, m3)
+                dsl = ', %s held out %.1f -> %.1f %%' % ('DeepSeek-V3' if engine == 'trtllm' else 'Qwen3.5', m2, m3)
         print('    leave one model shape out (row-weighted): %.1f -> %.1f %%%s' % (s2 / n, s3 / n, dsl))
 
 
@@ -233,4 +235,7 @@ if __name__ == '__main__':
     main()
     if '--rows' in sys.argv[1:]:
         rows_report(load())
+    if '--sglang-rows' in sys.argv[1:]:
+        # issue 22, h244: SGLang's groups (EP 1 rows only, as MOE_PF) with the third term
+        rows_report(load(), 'sglang')
 
