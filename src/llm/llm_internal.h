@@ -228,6 +228,9 @@ typedef struct dlp__llm_knobs {
     int ep_busiest;
     /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
     int mla_gen_mod;
+    /* SGLang's fused MoE at prefill sizes with its routed rows priced (moe_pf_rows_sglang, "h241";
+     * --sgl-moe-rows): bit 1 Hopper fp8, bit 2 Blackwell fp8, bit 4 Blackwell nvfp4; 0 off */
+    int sgl_moe_rows;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

@@ -1159,8 +1159,48 @@ static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
  * CUTLASS slices are not what those runs ran (docs/llm.md, h218).  A fit on
  * kernel tables, not on serving rows. */
 static const double MOE_PF_ROWS_BW[3] = {47.53, 0.5512, 25.01};
+
+/* SGLang's fused MoE at prefill sizes with its routed rows priced (issue
+ * 22, h241; docs/llm.md).  The same form as TensorRT-LLM's above, for the
+ * same reason: SGLang's Triton fused MoE (sgl-project/sglang python/sglang/
+ * srt/layers/moe/fused_moe_triton/fused_moe.py, fused_experts_impl) slices
+ * each expert moe_tp ways, but every rank quantises all T K / ep routed
+ * rows' inputs in 1 x 128 groups, writes the down GEMM's output for all of
+ * them at the full hidden size (intermediate_cache3, (M, topk, hidden)) and
+ * sums it back per token (moe_sum_reduce): work per routed row that a
+ * narrower slice does not shrink.  aiconfigurator's SGLang 0.5.14 tables
+ * (ai-dynamo/aiconfigurator 095f58a5, systems/data/<gpu>/moe/sglang/
+ * 0.5.14/moe_perf.parquet, tools/moe/aic_moe_prefill.csv) show it: H200's
+ * DeepSeek-V3 layer at 16,384 tokens runs 15.3 ms at moe_tp 1 and 3.65 ms
+ * at moe_tp 8, 4.2x for 8x fewer FLOPs a rank.  {a us, eta, c} refitted
+ * with F on MOE_PF's rows (tools/moe/fit_moe_prefill.py --rows-sglang),
+ * MAPE two terms -> three: Hopper fp8 22.4 -> 11.3 % (leaving out H100 /
+ * H200 12.4 / 12.6 %, each model shape 11.8 %, DeepSeek-V3's 11.2 %);
+ * Blackwell fp8 19.7 -> 12.8 % (by GPU 12.4-14.1 %, DeepSeek-V3 held out
+ * 16.7 -> 20.5 %), nvfp4 25.3 -> 17.2 % (DeepSeek-V3 22.9 -> 12.6 %).
+ * dlp__llm_knob.sgl_moe_rows picks which (bit 1 Hopper fp8, 2 Blackwell
+ * fp8, 4 Blackwell nvfp4).  A fit on kernel tables, not on serving rows. */
+static const double MOE_PF_ROWS_SGL[3][3] = {
+    {66.92, 0.3583, 10.16}, /* Hopper, fp8 (block) */
+    {60.79, 0.1983, 9.78},  /* Blackwell, fp8 (block) */
+    {104.69, 0.4388, 6.01}, /* Blackwell, nvfp4 */
+};
+static const double *moe_pf_rows_sglang(const dlp_device *d, int kind) {
+    int bw = d->cc_major >= 10, k = dlp__llm_knob.sgl_moe_rows;
+    if (kind == DLP__MOEK_FP8 && !bw && (k & 1)) return MOE_PF_ROWS_SGL[0];
+    if (kind == DLP__MOEK_FP8 && bw && (k & 2)) return MOE_PF_ROWS_SGL[1];
+    if (kind == DLP__MOEK_NVFP4 && bw && (k & 4)) return MOE_PF_ROWS_SGL[2];
+    return NULL;
+}
+
 static void moe_pf_rows_setup(sctx *s, const dlp_device *d, int kind, int engine) {
     s->moe_pf_row = 0;
+    const double *g = s->moe_pf && engine == DLP_LLM_ENGINE_SGLANG && d->cc_major >= 9 ? moe_pf_rows_sglang(d, kind) : NULL;
+    if (g) {
+        s->moe_pf = g;
+        s->moe_pf_row = g[2];
+        return;
+    }
     if (!s->moe_pf || engine != DLP_LLM_ENGINE_TRTLLM || kind != DLP__MOEK_FP8 || d->cc_major < 10) return;
     const double *f = MOE_PF_ROWS_BW;
     s->moe_pf = f;

@@ -31,7 +31,10 @@ With --rows (issue 22, h218): TensorRT-LLM's groups refitted with a third
 term, the routed rows a rank permutes, quantises and finalises whatever its
 expert slice: t = a + F / (eta peak) + c (T topk / EP) hidden / BW (BW the
 DRAM peak), held out by GPU and by model shape (hidden, inter, experts, topk).
-Usage: python3 tools/moe/fit_moe_prefill.py [--rows]
+With --rows-sglang (issue 22, h241): the same refit on SGLang's groups (its
+Triton fused MoE writes the down GEMM's T topk x hidden rows unsliced,
+intermediate_cache3, and sums them, moe_sum_reduce).
+Usage: python3 tools/moe/fit_moe_prefill.py [--rows] [--rows-sglang]
 """
 import csv
 import math
@@ -198,13 +201,13 @@ def mape_rows(rows, c):
         abs(max(sum(ci * xi for ci, xi in zip(c, row_x(r))), r['W'] / r['bw']) / r['t'] - 1) for r in rows)
 
 
-def rows_report(rows):
-    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS and r['e'] == 'trtllm']
+def rows_report(rows, engine='trtllm'):
+    bal = [r for r in rows if r['dist'] == 'balanced' and r['rpe'] >= MIN_ROWS and r['e'] == engine]
     groups = defaultdict(list)
     for r in bal:
         groups[(r['dt'], r['arch'])].append(r)
     ds = (7168.0, 2048.0, 256.0, 8.0)
-    print('\nTensorRT-LLM, t = a + F / (eta peak) + c (T topk / EP) hidden / BW: two terms -> three')
+    print('\n%s, t = a + F / (eta peak) + c (T topk / EP) hidden / BW: two terms -> three' % engine)
     for k in sorted(groups):
         g = groups[k]
         c2, c3 = affine(g), fit_rows(g)
@@ -233,4 +236,6 @@ if __name__ == '__main__':
     main()
     if '--rows' in sys.argv[1:]:
         rows_report(load())
+    if '--rows-sglang' in sys.argv[1:]:  # h241: the same three terms for SGLang's Triton fused MoE
+        rows_report(load(), 'sglang')
 
