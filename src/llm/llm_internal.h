@@ -231,6 +231,8 @@ typedef struct dlp__llm_knobs {
     /* SGLang's fused MoE at prefill sizes with its routed rows priced (moe_pf_rows_sglang, "h241";
      * --sgl-moe-rows): bit 1 Hopper fp8, bit 2 Blackwell fp8, bit 4 Blackwell nvfp4; 0 off */
     int sgl_moe_rows;
+    /* SGLang's MLA prefill attention op floor (sgl_fmha_s, "h241"; --sgl-fmha): bit 1 Blackwell, bit 2 Hopper; 0 off */
+    int sgl_fmha;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 
