@@ -1835,6 +1835,16 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     return s->p->attn_layers * layer;
 }
 
+/* What the prompt tokens' attention floors add to `now`, the seconds the
+ * step's prefill attention already costs: the MLA module's table fit
+ * (mla_pf_floor_s) less its GEMMs' share `lin`, then SGLang's attention op
+ * (sgl_fmha_s, h241) over what is there by then. */
+static double pf_attn_floors_s(const sctx *s, double now, double n_pf, double pf_len, double lin) {
+    double add = s->mla_pf ? fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - lin - now) : 0.0;
+    if (s->sgl_fmha) add += fmax(0.0, sgl_fmha_s(s, pf_rank_tokens(s, n_pf, pf_len), pf_len) - (now + add));
+    return add;
+}
+
 /* TensorRT-LLM's MLA generation module around its attention kernel (issue
  * 22, h236): aiconfigurator's mla_generation_module_perf (the whole
  * attention module's forward, collector/trtllm/collect_mla_module.py) less
@@ -2480,8 +2490,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              pf_r * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
     /* MLA: the prompt tokens' attention module at least its table fit */
-    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * pf_r / t_local - (it.t - tpf0));
-    if (s->sgl_fmha && n_pf > 0) it.t += fmax(0.0, sgl_fmha_s(s, pf_r, pf_len) - (it.t - tpf0)); /* h241 */
+    if (n_pf > 0) it.t += pf_attn_floors_s(s, it.t - tpf0, n_pf, pf_len, attn_lin * pf_r / t_local);
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
