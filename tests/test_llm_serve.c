@@ -1417,6 +1417,87 @@ static void t_mla_gen_module_by_hand(void) {
     dlp__llm_knob.mla_gen_mod = was;
 }
 
+/* SGLang's MLA prefill attention op floor (h241, --sgl-fmha, off by
+ * default; SGL_FMHA Blackwell fp8 KV {28.60 us, 0.691 ns, 1.0071} from
+ * tools/attn/fit_sgl_fmha.py).  By hand, DeepSeek-R1 on 8 x B200, TP 8 (16
+ * heads a GPU), one 1,024-token prompt: 28.60 us + 0.691 ns x 1,024 x 16
+ * (11.321344 us) + 1,024^2 x 16 x 320 FLOPs / (1.0071 x 2,250 TFLOPS)
+ * (2.369293 us) = 42.290637 us a layer, x 61 = 2.579728 ms, the prompt's
+ * attention part (the library's own FMHA is under it).  Off: under it;
+ * Hopper at mode 1 (Blackwell only) as off. */
+static int ds_tp8_prefill_parts(const char *dev, dlp__llm_parts *p) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    if (!d || dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 1, .kv_dtype = DLP_DT_FLOAT8E4M3FN,
+                           .phase = DLP_LLM_PREFILL_ONLY, .engine = DLP_LLM_ENGINE_SGLANG};
+    return (int)dlp__llm_iter_parts(&ds, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 1.0, 0, 1.0, 1024,
+                                    1024, p, &e);
+}
+
+static void t_sgl_fmha_by_hand(void) {
+    int was = dlp__llm_knob.sgl_fmha;
+    dlp__llm_parts off, on;
+    dlp__llm_knob.sgl_fmha = 0;
+    CHECK(ds_tp8_prefill_parts("b200", &off) == 0);
+    dlp__llm_knob.sgl_fmha = 1;
+    CHECK(ds_tp8_prefill_parts("b200", &on) == 0);
+    printf("  B200 TP 8, one 1k prompt: attention %.4f ms off, %.4f ms on\n", off.attn_pf_s * 1e3, on.attn_pf_s * 1e3);
+    CHECK(off.attn_pf_s * 1e3 < 2.579728);
+    CHECK_NEAR(on.attn_pf_s * 1e3, 2.579728, 1e-5);
+    CHECK_NEAR(on.total_s - off.total_s, on.attn_pf_s - off.attn_pf_s, 1e-12);
+    dlp__llm_knob.sgl_fmha = 0;
+    CHECK(ds_tp8_prefill_parts("h200", &off) == 0);
+    dlp__llm_knob.sgl_fmha = 1;
+    CHECK(ds_tp8_prefill_parts("h200", &on) == 0);
+    CHECK_NEAR(on.total_s, off.total_s, 1e-15);
+    dlp__llm_knob.sgl_fmha = was;
+}
+
+/* SGLang's fused MoE at prefill sizes with its routed rows (h241's check of
+ * the term h244 landed first: --sgl-moe-rows, off by default, bit 2 Hopper
+ * fp8; MOE_PF_ROWS_SGL Hopper fp8 {66.9 us, 0.358, 10.16}, the same fit as
+ * h241's tools/moe/fit_moe_prefill.py --rows-sglang, whose fuller digits
+ * {66.92, 0.3583, 10.16} give 272.5595 ms).  By hand, DeepSeek-R1 on 8 x
+ * H200, TP 8, EP 1, a step of 16,384 prompt tokens: rows a GPU 16,384 x 8 =
+ * 131,072, x the busiest-rank factor at EP 1 (1 + 0.1512) = 150,890.1; per
+ * MoE layer 66.9 us + 2 x 150,890.1 x 3 x 7,168 x 2,048 / 8 FLOPs / (0.358 x
+ * 1,978.9 TFLOPS) (2.345 ms) + 10.16 x 150,890.1 x 7,168 B / 4.8 TB/s
+ * (2.289 ms) = 4.701246 ms, x 58 = 272.6723 ms over the three expert
+ * matrices.  Off: the two-term fit's, less. */
+static int ds_h200_tp8_pf_parts(dlp__llm_parts *p) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "h200");
+    if (!d || dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 1, .attn_dp = 1, .kv_dtype = DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_PREFILL_ONLY, .engine = DLP_LLM_ENGINE_SGLANG};
+    return (int)dlp__llm_iter_parts(&ds, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 2.0, 0, 1.0,
+                                    16384, 1024, p, &e);
+}
+
+static double sgl_expert_parts_s(const dlp__llm_parts *p) {
+    double t = 0;
+    for (int i = 0; i < p->n_lin; i++)
+        if (p->lin_kind[i] == 1) t += p->lin_s[i];
+    return t;
+}
+
+static void t_sgl_moe_rows_by_hand(void) {
+    int was = dlp__llm_knob.sgl_moe_rows;
+    dlp__llm_parts off, on;
+    dlp__llm_knob.sgl_moe_rows = 0;
+    CHECK(ds_h200_tp8_pf_parts(&off) == 0);
+    dlp__llm_knob.sgl_moe_rows = 2; /* h244's bit for Hopper fp8 */
+    CHECK(ds_h200_tp8_pf_parts(&on) == 0);
+    printf("  H200 TP 8, 16,384 prompt tokens: experts %.3f ms off, %.3f ms on\n", sgl_expert_parts_s(&off) * 1e3,
+           sgl_expert_parts_s(&on) * 1e3);
+    CHECK(sgl_expert_parts_s(&off) * 1e3 < 272.6723);
+    CHECK_NEAR(sgl_expert_parts_s(&on) * 1e3, 272.6723, 1e-3);
+    dlp__llm_knob.sgl_moe_rows = was;
+}
+
 /* The busiest EP rank's experts (h236, --ep-busiest, off by default).  By
  * hand, DeepSeek-R1 on 8 x H200, EP 8, one token: 32 experts a rank, each
  * hit with p = 8 / 256 = 1/32; the mean rank hits 32 x 1/32 = 1, the
@@ -3590,6 +3671,8 @@ int main(void) {
     }
     RUN(t_kv_capacity_by_hand);
     RUN(t_trtgen_mxfp4_by_hand);
+    RUN(t_sgl_fmha_by_hand);
+    RUN(t_sgl_moe_rows_by_hand);
     RUN(t_decode_roofline);
     RUN(t_identities_and_monotone);
     RUN(t_phase_names);

@@ -231,6 +231,8 @@ typedef struct dlp__llm_knobs {
     /* SGLang's routed-rows term at prefill sizes (MOE_PF_ROWS_SGL, "h244"; --sgl-moe-rows): bits 1 Blackwell
      * fp8, 2 Hopper fp8, 4 Blackwell nvfp4; 0 off */
     int sgl_moe_rows;
+    /* SGLang's MLA prefill attention op floor (sgl_fmha_s, "h241"; --sgl-fmha): bit 1 Blackwell, bit 2 Hopper; 0 off */
+    int sgl_fmha;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

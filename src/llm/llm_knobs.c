@@ -20,6 +20,6 @@ dlp__llm_knobs dlp__llm_knob = {
     .mla_gen_mod = 2,               /* TensorRT-LLM's MLA generation module floor, Hopper (h236) */
     /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
      * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,
-     * trt_xqa_bpc, trt011_layer_ms, p_fit_mem, sgl_moe_rows (h244: a
+     * trt_xqa_bpc, trt011_layer_ms, p_fit_mem, sgl_fmha (h241), sgl_moe_rows (h244: a
      * what-if, off; docs/llm.md says why) */
 };

@@ -736,6 +736,7 @@ typedef struct {
                                   bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     const double *mla_gen;     /* the MLA generation module's fit (mla_gen_fit, h236; NULL: none) */
+    const double *sgl_fmha;    /* SGLang's MLA prefill attention op's fit (sgl_fmha_fit, h241; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
                                   sglang_batch_prompts)                     */
     const struct w4_math *w4m; /* the W4A16 kernel's math rates (w4_math);
@@ -1753,6 +1754,51 @@ static const double *mla_pf_fit(const dlp_llm_config *c, const dlp_device *d, in
     return NULL;
 }
 
+/* SGLang's MLA prefill attention op at prefill sizes (issue 22, h241;
+ * docs/llm.md): the RadixAttention layer's EXTEND forward under the
+ * platform's MLA backend (the FMHA over the prompt, the K built 192 wide
+ * from the latent's nope part and the shared rope part for every head, the
+ * KV-cache write), as aiconfigurator's SGLang 0.5.9 context_mla_perf
+ * tables time it (ai-dynamo/aiconfigurator 095f58a5, collector/sglang/
+ * collect_mla.py; 0.5.9 the nearest to the runs' v0.5.8.post1).  Per layer
+ * on one GPU, h local heads, b prompts of s tokens, N = b s:
+ *     t = a + c N h + b s^2 h (192 + 128) / (eta P16)
+ * least squares on relative error over heads >= 8, N >= 1,024
+ * (tools/attn/fit_sgl_fmha.py, which prints the leave-one-GPU-out refits):
+ * Blackwell, trtllm_mla: fp8 KV MAPE 10.9 % (held out 11.1-12.4 %), bf16
+ * KV 11.6 % (11.7-13.5 %); Hopper, flash_attention (FA3): fp8 6.3 %
+ * (6.4 / 6.9 %), bf16 6.0 % (6.0 / 6.8 %).  The library's FlashAttention
+ * on the attention curve prices a 1k prompt's op on B200 at TP 8 at ~6 us
+ * a layer where the table measures 43 us: c's per-head work and a are
+ * what it leaves out.  {a us, c ns, eta}, [0 Blackwell, 1 Hopper][0 fp8
+ * KV, 1 16-bit KV].  Hopper's table runs FA3 where InferenceX's H200
+ * recipes run --attention-backend flashinfer (srt-slurm recipes/h200,
+ * benchmarks/single_node/fixed_seq_len/dsr1_fp8_h200.sh), so its row is a
+ * what-if (dlp__llm_knob.sgl_fmha bit 2).  A fit on kernel tables. */
+static const double SGL_FMHA[2][2][3] = {
+    {{28.60, 0.691, 1.0071}, {20.92, 0.541, 0.7068}},
+    {{24.30, 1.000, 0.2069}, {14.23, 0.957, 0.2016}},
+};
+static const double *sgl_fmha_fit(const dlp_llm_config *c, const dlp_device *d, int engine, double kv_eb) {
+    if (engine != DLP_LLM_ENGINE_SGLANG || c->kv_lora_rank <= 0 || c->index_topk > 0 || !is_nvidia(d)) return NULL;
+    int bw = d->cc_major >= 10, k = dlp__llm_knob.sgl_fmha;
+    if (d->cc_major < 9 || !(k & (bw ? 1 : 2))) return NULL;
+    return SGL_FMHA[bw ? 0 : 1][kv_eb <= 1.0 ? 0 : 1];
+}
+
+/* Seconds of that op over all attention layers for n_pf prompt tokens of
+ * prompts pf_len long on one attention rank (pf_r of them there). */
+static double sgl_fmha_s(const sctx *s, double pf_r, double pf_len) {
+    const double *f = s->sgl_fmha;
+    int tc;
+    double p16 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_BFLOAT16, DLP_TF32_OFF, &tc);
+    double h = (double)s->c->num_attention_heads / s->tp_attn;
+    double dq = (double)(s->c->qk_nope_head_dim + s->c->qk_rope_head_dim + s->c->v_head_dim);
+    if (!f || !(pf_r > 0) || !(pf_len > 0) || !(p16 > 0)) return 0;
+    double layer = f[0] * 1e-6 + f[1] * 1e-9 * pf_r * h + pf_r * pf_len * h * dq / (f[2] * p16);
+    return s->p->attn_layers * layer;
+}
+
 /* Prompt tokens the busiest attention rank holds in a step of n_pf prompt
  * tokens of prompts pf_len long: the even share over the attention-DP
  * ranks, or, where the prompts sit whole on ranks (s->pf_whole), at least
@@ -1781,6 +1827,16 @@ static double mla_pf_floor_s(const sctx *s, double n_pf, double pf_len) {
     if (!(pg > 0) || !(p16 > 0) || !(N > 0)) return 0;
     double layer = f[0] * 1e-6 + f[1] * 1e-9 * N + fp / (f[2] * pg) + ff / (f[3] * p16);
     return s->p->attn_layers * layer;
+}
+
+/* What the prompt tokens' attention floors add to `now`, the seconds the
+ * step's prefill attention already costs: the MLA module's table fit
+ * (mla_pf_floor_s) less its GEMMs' share `lin`, then SGLang's attention op
+ * (sgl_fmha_s, h241) over what is there by then. */
+static double pf_attn_floors_s(const sctx *s, double now, double n_pf, double pf_len, double lin) {
+    double add = s->mla_pf ? fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - lin - now) : 0.0;
+    if (s->sgl_fmha) add += fmax(0.0, sgl_fmha_s(s, pf_rank_tokens(s, n_pf, pf_len), pf_len) - (now + add));
+    return add;
 }
 
 /* TensorRT-LLM's MLA generation module around its attention kernel (issue
@@ -2428,7 +2484,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, s->cv_attn, s->peak_mm, pf_elems * s->pf_flops_per_elem,
              pf_r * (kv_elems(s, 1) - s->state_elems) / s->kv_shard * 3.0 * ab, (double)p->attn_layers);
     /* MLA: the prompt tokens' attention module at least its table fit */
-    if (s->mla_pf && n_pf > 0) it.t += fmax(0.0, mla_pf_floor_s(s, n_pf, pf_len) - attn_lin * pf_r / t_local - (it.t - tpf0));
+    if (n_pf > 0) it.t += pf_attn_floors_s(s, it.t - tpf0, n_pf, pf_len, attn_lin * pf_r / t_local);
     if (s->parts) s->parts->attn_pf_s = it.t - t0, t0 = it.t;
     /* the recurrent state, split over the attention TP ranks: a decode
      * token reads and writes it (a few FLOPs per element: decay, delta
@@ -3082,6 +3138,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->mla_gen = mla_gen_fit(c, d, wl->quant, cdt, wl->engine);
+    s->sgl_fmha = sgl_fmha_fit(c, d, wl->engine, kv_eb);
     s->max_prefill = (double)wl->max_prefill_tokens;
     s->a2a_none = wl->sglang_a2a_none != 0;
     s->w4m = c->num_experts > 0 ? w4_math(d, wl->quant, wl->engine) : NULL;
