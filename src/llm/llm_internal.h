@@ -228,6 +228,9 @@ typedef struct dlp__llm_knobs {
     int ep_busiest;
     /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
     int mla_gen_mod;
+    /* TensorRT-LLM nvfp4 MoE steps on Blackwell with the element-wise work as fused kernels (trt_fp4_ew_on, "h240";
+       --trt-fp4-ew): bit 1 the steps with prompt tokens, bit 2 the decode-only steps; 0 off */
+    int trt_fp4_ew;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

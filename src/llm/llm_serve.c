@@ -785,6 +785,9 @@ typedef struct {
                                   graph's unfused bytes                   */
     int a2a_none;              /* SGLang EP with --moe-a2a-backend none
                                   (wl->sglang_a2a_none, sglang_gathers) */
+    int fp4_ew;                /* trt_fp4_ew_on: which steps price the
+                                  element-wise work as fused kernels
+                                  (bit 1 prompt, bit 2 decode-only; h240) */
 } sctx;
 
 typedef struct {
@@ -2200,12 +2203,33 @@ static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes,
  * attention + MLP (a Mamba or Gated DeltaNet mixer has kernels of its own
  * the list does not hold), a modern engine under CUDA graphs on an NVIDIA
  * GPU (vllm-v0, eager and ROCm paths keep the graph's bytes). */
-static int fused_elem_on(const sctx *s) {
-    if (!dlp__llm_knob.fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
+static int fused_list_covers(const sctx *s) {
+    if (s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
     if (!s->d->vendor || strcmp(s->d->vendor, "nvidia")) return 0;
     for (int64_t l = 0; l < s->c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
         if (s->c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN | DLP_LK_NO_ATTN | DLP_LK_NO_MLP)) return 0;
     return 1;
+}
+
+static int fused_elem_on(const sctx *s) {
+    return dlp__llm_knob.fused_elem && fused_list_covers(s);
+}
+
+/* TensorRT-LLM's nvfp4 MoE path on Blackwell (h240, docs/llm.md): the
+ * TRTLLM-gen MoE backend runs routing, the gated activation and the
+ * finalize inside its own kernels (_torch/modules/fused_moe/
+ * fused_moe_trtllm_gen.py), and the model fuses the residual add, the
+ * RMSNorm and the activations' fp4 quantisation into one kernel
+ * (AllReduceFusionOp RESIDUAL_RMS_NORM_QUANT_NVFP4, modeling_deepseekv3.py);
+ * the graph's unfused bytes price kernels that path does not run.  A
+ * what-if (dlp__llm_knob.trt_fp4_ew, off by default): its bits say which
+ * steps take fused_elem's pricing. */
+static int trt_fp4_ew_on(const sctx *s, int quant) {
+    int k = dlp__llm_knob.trt_fp4_ew;
+    if (!k || s->fused_elem || s->engine != DLP_LLM_ENGINE_TRTLLM || s->eager_s > 0) return 0;
+    if (quant != DLP_QT_NVFP4 || s->c->num_experts <= 0 || s->d->cc_major < 10) return 0;
+    if (dlp__llm_moe_kernel(s->d, quant) != DLP__MOEK_NVFP4) return 0;
+    return fused_list_covers(s) ? k : 0;
 }
 
 /* The attention block's fused kernels over a rank's dec decode rows and pf
@@ -2358,7 +2382,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
-    double moe_ew = s->fused_elem ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
+    int few = s->fused_elem || (s->fp4_ew & (n_pf > 0 ? 1 : 2)); /* h240 */
+    double moe_ew = few ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
     double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -2410,7 +2435,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    if (s->fused_elem) {
+    if (few) {
         fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
         it.t += moe_ew;
     } else {
@@ -3054,6 +3079,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     s->fused_elem = fused_elem_on(s);
+    s->fp4_ew = trt_fp4_ew_on(s, wl->quant);
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;
