@@ -1134,9 +1134,10 @@ static double moe_pf_imbalance(double T, int ep, double slots) {
  * TensorRT-LLM tables alone (095f58a5, tools/moe/aic_moe_prefill.csv,
  * moe_tp 1, >= 64 rows an expert, power_law_1.01 / balanced; 2,120 rows on
  * B200 / B300 / GB200 / GB300; tools/moe/fit_moe_imb_fp4.py): its power-law
- * rows run 1.15-1.25x the balanced ones where the block-fp8 and 16-bit rows
- * run 1.35x, and the pooled fit's growth with EP and T is twice nvfp4's.
- * MAPE 29.7 -> 14.6 %; leaving out each GPU 8.0-22.0 % (pooled 20.8-38.7);
+ * rows run a median 1.20x the balanced ones where the block-fp8 and 16-bit
+ * rows run 1.39x, and the pooled fit's growth with EP and T is twice nvfp4's.
+ * MAPE 29.7 -> 14.6 %; leaving out each GPU 8.0-22.0 % (pooled 20.8-38.7),
+ * each model shape better on 17 of 20 (DeepSeek's 13.3, pooled 28.4);
  * fitted below 8,192 tokens, 14.6 % on the larger rows (pooled 31.6).  At
  * EP 4 and 64k tokens (sixteen 1k prompts on each of 4 ranks): 1.34 where
  * the pooled fit says 1.70.  dlp__llm_knob.moe_imb_fp4: bit 1 TensorRT-LLM,

@@ -6,8 +6,8 @@ TensorRT-LLM tables (tools/moe/aic_moe_prefill.csv, 095f58a5).
 fit_moe_prefill.py fits power_law_1.01 / balanced - 1 = b0 + b1 log2(EP)
 log2(T / 512) on every format at once (llm_serve.c MOE_PF_IMB_B0 / _B1);
 this reads the same rows (TensorRT-LLM, moe_tp 1, >= 64 rows an expert) one
-format at a time, against the pooled constants, leaving out each GPU and
-fitting below 8,192 / 16,384 tokens to test on the larger steps.  The
+format at a time, against the pooled constants, leaving out each GPU, each model
+shape (hidden, intermediate, experts, top-k: the families) and fitting below 8,192 / 16,384 tokens to test on the larger steps.  The
 nvfp4 fit is llm_serve.c MOE_PF_IMB_FP4_B0 / _B1.  Run from the repository
 root: python3 tools/moe/fit_moe_imb_fp4.py (a second)."""
 import math
@@ -31,7 +31,8 @@ def points(rows):
             continue
         b = idx.get(k[:10] + ('balanced',))
         if b and r['rpe'] >= F.MIN_ROWS:
-            out.append((math.log2(r['ep']) * math.log2(r['T'] / 512.0), r['t'] / b['t'] - 1, k[0], k[2], r['T']))
+            out.append((math.log2(r['ep']) * math.log2(r['T'] / 512.0), r['t'] / b['t'] - 1, k[0], k[2], r['T'],
+                        (r['H'], r['I'], r['E'], r['K'])))
     return out
 
 
@@ -63,6 +64,11 @@ def main():
             te = [p for p in ps if p[2] == g]
             print('    leave out %-9s b0 %.4f b1 %.4f: held-out %.1f %% (pooled %.1f %%)' % (
                 g, c2[0], c2[1], err(te, c2), err(te, POOLED)))
+        for sh in sorted({p[5] for p in ps}):   # the model shape (hidden, inter, experts, top-k): by family
+            c2 = fit([p for p in ps if p[5] != sh])
+            te = [p for p in ps if p[5] == sh]
+            print('    leave out shape H %d I %d E %d K %d (%d rows): held-out %.1f %% (pooled %.1f %%)' % (
+                sh + (len(te), err(te, c2), err(te, POOLED))))
         for cut in (8192, 16384):
             te = [p for p in ps if p[4] >= cut]
             c2 = fit([p for p in ps if p[4] < cut])
