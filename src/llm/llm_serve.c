@@ -2340,6 +2340,20 @@ static double moe_module_ew_s(const sctx *s, itime *it, double t_local, double T
     return s->moe_fit ? fmax(0.0, m.t - over_curve) : m.t;
 }
 
+/* A step's element-wise work: the engine's fused kernels (few: fused_elem
+ * or h240's trt_fp4_ew) over dec decode and pf prompt rows of a rank, with
+ * the fused MoE module's own (moe_ew); else the graph's bytes on the
+ * element-wise curve over the t_local tokens a rank holds */
+static void step_elem(const sctx *s, itime *it, int few, double moe_ew, double dec, double pf, double t_local) {
+    if (few) {
+        fused_elem(s, it, dec, pf);
+        it->t += moe_ew;
+        return;
+    }
+    kadd(s, it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, s->p) * t_local / s->tp_attn, 0);
+    it->t += (double)s->p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -2460,13 +2474,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    if (few) {
-        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
-        it.t += moe_ew;
-    } else {
-        kadd(s, &it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, p) * t_local / s->tp_attn, 0);
-        it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
-    }
+    step_elem(s, &it, few, moe_ew, dec_g * s->spec_q / s->attn_dp, pf_r, t_local);
     if (s->parts) s->parts->other_s = it.t - t0;
     double comm = step_comm_s(s, T, t_local, n_pf);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
