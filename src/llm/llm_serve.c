@@ -2243,12 +2243,15 @@ static int fused_elem_on(const sctx *s) {
 /* TensorRT-LLM's nvfp4 MoE path on Blackwell (h240, docs/llm.md): the
  * TRTLLM-gen MoE backend runs routing, the gated activation and the
  * finalize inside its own kernels (_torch/modules/fused_moe/
- * fused_moe_trtllm_gen.py), and the model fuses the residual add, the
- * RMSNorm and the activations' fp4 quantisation into one kernel
- * (AllReduceFusionOp RESIDUAL_RMS_NORM_QUANT_NVFP4, modeling_deepseekv3.py);
- * the graph's unfused bytes price kernels that path does not run.  A
- * what-if (dlp__llm_knob.trt_fp4_ew, off by default): its bits say which
- * steps take fused_elem's pricing. */
+ * fused_moe_trtllm_gen.py); under TP > 1 on one node the model fuses the
+ * un-permute, the shared expert's add, the all-reduce, the residual and the
+ * RMSNorm into one kernel for that backend only (modeling_deepseekv3.py at
+ * 000561df, forward_MoE: do_finalize false, moe_allreduce), and the dense
+ * layers' norm with the fp4 quantisation (RESIDUAL_RMS_NORM_QUANT_NVFP4).
+ * Under attention DP (the context workers) those two fusions do not fire,
+ * so the split by format has no source there: a what-if
+ * (dlp__llm_knob.trt_fp4_ew, off by default), its bits the steps that take
+ * fused_elem's pricing. */
 static int trt_fp4_ew_on(const sctx *s, int quant) {
     int k = dlp__llm_knob.trt_fp4_ew;
     if (!k || s->fused_elem || s->engine != DLP_LLM_ENGINE_TRTLLM || s->eager_s > 0) return 0;
