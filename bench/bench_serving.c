@@ -6058,7 +6058,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt-fp4-ew BITS] [--moe-imb-fp4 BITS] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -6110,6 +6110,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--sgl-batch-sim") && i + 1 < argc) sgl_batch_on = atoi(argv[++i]); /* h235, 0 by default */
 
         else if (!strcmp(argv[i], "--trt-ctx-mv")) trt_ctx_mv_on = 1;   /* h237, off by default */
+        else if (!strcmp(argv[i], "--trt-fp4-ew") && i + 1 < argc) dlp__llm_knob.trt_fp4_ew = atoi(argv[++i]); /* h240, off */
+        else if (!strcmp(argv[i], "--moe-imb-fp4") && i + 1 < argc) dlp__llm_knob.moe_imb_fp4 = atoi(argv[++i]); /* h240 */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {
                 fprintf(stderr, "--a2a-none: all, pf, dec or none, not '%s'\n", argv[i]);

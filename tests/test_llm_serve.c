@@ -3569,6 +3569,43 @@ static double gemm_call_us(int each) {
     return -1;
 }
 
+/* nvfp4's own busiest-rank fit at prefill sizes (h240, moe_pf_imbalance_s:
+ * 1 + 0.0866 + 0.0182 log2(EP) log2(T / 512) against the pooled 1 + 0.1512
+ * + 0.0393 log2(EP) log2(T / 512)).  Where the table fit rules, the experts
+ * of a prompt step of T tokens are A + c T x imbalance(T) (A the fit's fixed
+ * part, c its math and rows' rate: both the same under either fit), so the
+ * step from T to 2T adds c T ((1 + b0) + b1 log2(EP) (L + 2)), L = log2(T /
+ * 512).  By hand, EP 8 (log2 3), T 8,192 (L 4): pooled 1.1512 + 0.0393 x 18
+ * = 1.8586, nvfp4 1.0866 + 0.0182 x 18 = 1.4142: the increments' ratio
+ * 0.76090; EP 4 (log2 2): 1.1512 + 0.0393 x 12 = 1.6228 and 1.0866 +
+ * 0.0182 x 12 = 1.3050, ratio 0.80416.  DeepSeek-R1 nvfp4 under TensorRT-LLM on B200, attention DP. */
+static double fp4_expert_s(const dlp_llm_config *c, const dlp_device *d, int ep, double T, int knob) {
+    dlp_llm_workload wl = {.quant = DLP_QT_NVFP4, .n_gpus = 8, .ep = ep, .attn_dp = 8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .engine = DLP_LLM_ENGINE_TRTLLM};
+    int cdt = dlp_llm_compute_dtype(d, DLP_QT_NVFP4, NULL, 0), save = dlp__llm_knob.moe_imb_fp4;
+    dlp__llm_knob.moe_imb_fp4 = knob;
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    dlp_status st = dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, T, T, &p, &e);
+    dlp__llm_knob.moe_imb_fp4 = save;
+    return st == DLP_OK ? parts_experts_s(&p) : -1;
+}
+
+static void t_moe_imb_fp4_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double r8 = (fp4_expert_s(&c, b200, 8, 16384, 1) - fp4_expert_s(&c, b200, 8, 8192, 1)) /
+                (fp4_expert_s(&c, b200, 8, 16384, 0) - fp4_expert_s(&c, b200, 8, 8192, 0));
+    CHECK_NEAR(r8, 0.76090, 1e-3);
+    double r4 = (fp4_expert_s(&c, b200, 4, 16384, 1) - fp4_expert_s(&c, b200, 4, 8192, 1)) /
+                (fp4_expert_s(&c, b200, 4, 16384, 0) - fp4_expert_s(&c, b200, 4, 8192, 0));
+    CHECK_NEAR(r4, 0.80416, 1e-3);
+    /* bit 2 alone leaves TensorRT-LLM on the pooled fit */
+    CHECK_NEAR(fp4_expert_s(&c, b200, 8, 8192, 2), fp4_expert_s(&c, b200, 8, 8192, 0), 1e-12);
+}
+
 static void t_gemm_each_by_hand(void) {
     CHECK_NEAR(gemm_call_us(1), 51.212, 2e-3);
     double summed = gemm_call_us(0);
@@ -3754,6 +3791,7 @@ int main(void) {
     RUN(t_lone_prompt_adp_by_hand);
     RUN(t_fused_elem_by_hand);
     RUN(t_gemm_each_by_hand);
+    RUN(t_moe_imb_fp4_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -786,6 +786,9 @@ typedef struct {
                                   graph's unfused bytes                   */
     int a2a_none;              /* SGLang EP with --moe-a2a-backend none
                                   (wl->sglang_a2a_none, sglang_gathers) */
+    int fp4_ew;                /* trt_fp4_ew_on: which steps price the
+                                  element-wise work as fused kernels
+                                  (bit 1 prompt, bit 2 decode-only; h240) */
 } sctx;
 
 typedef struct {
@@ -1125,6 +1128,31 @@ static double moe_pf_imbalance(double T, int ep, double slots) {
     if (slots > 0) return 1.0;
     double lt = T > 512.0 ? log2(T / 512.0) : 0.0;
     return 1.0 + MOE_PF_IMB_B0 + MOE_PF_IMB_B1 * log2(ep > 1 ? (double)ep : 1.0) * lt;
+}
+
+/* The busiest EP rank of an nvfp4 MoE at prefill sizes (issue 22, h240):
+ * the same fit as moe_pf_imbalance on the nvfp4 rows of aiconfigurator's
+ * TensorRT-LLM tables alone (095f58a5, tools/moe/aic_moe_prefill.csv,
+ * moe_tp 1, >= 64 rows an expert, power_law_1.01 / balanced; 2,120 rows on
+ * B200 / B300 / GB200 / GB300; tools/moe/fit_moe_imb_fp4.py): its power-law
+ * rows run a median 1.20x the balanced ones where the block-fp8 and 16-bit
+ * rows run 1.39x, and the pooled fit's growth with EP and T is twice nvfp4's.
+ * MAPE 29.7 -> 14.6 %; leaving out each GPU 8.0-22.0 % (pooled 20.8-38.7),
+ * each model shape better on 17 of 20 (DeepSeek's 13.3, pooled 28.4);
+ * fitted below 8,192 tokens, 14.6 % on the larger rows (pooled 31.6).  At
+ * EP 4 and 64k tokens (sixteen 1k prompts on each of 4 ranks): 1.34 where
+ * the pooled fit says 1.70.  dlp__llm_knob.moe_imb_fp4: bit 1 TensorRT-LLM,
+ * bit 2 the other engines' nvfp4 MoE as well (their kernels not in the
+ * tables). */
+#define MOE_PF_IMB_FP4_B0 0.0866
+#define MOE_PF_IMB_FP4_B1 0.0182
+static double moe_pf_imbalance_s(const sctx *s, double T) {
+    int k = dlp__llm_knob.moe_imb_fp4;
+    int on = k && dlp__llm_moe_kernel(s->d, s->p->quant) == DLP__MOEK_NVFP4 &&
+             (k & (s->engine == DLP_LLM_ENGINE_TRTLLM ? 1 : 2));
+    if (!on || s->slots > 0) return moe_pf_imbalance(T, s->ep, s->slots);
+    double lt = T > 512.0 ? log2(T / 512.0) : 0.0;
+    return 1.0 + MOE_PF_IMB_FP4_B0 + MOE_PF_IMB_FP4_B1 * log2(s->ep > 1 ? (double)s->ep : 1.0) * lt;
 }
 
 /* MOE_PF's {a us, eta} for MoE kernel `kind` under `engine` on d (Hopper,
@@ -2071,7 +2099,7 @@ static double expert_kernel_s(const sctx *s, const lin_t *l, double hit, double 
     double ee = s->p->expert_elems, km = moe_lin_s(f, l, hit, ee, s->moe_tp, s->p->wbytes_per_elem, s->bw);
     double K = (double)(s->c->experts_per_token > 0 ? s->c->experts_per_token : 1);
     if (n_pf > 0) {
-        double mi = m * moe_pf_imbalance(T, s->ep, s->slots);
+        double mi = m * moe_pf_imbalance_s(s, T);
         km = fmax(km, moe_pf_lin_s(s->moe_pf, l, mi, T * K / l->experts, ee, s->moe_tp, s->peak_mm) +
                           moe_pf_row_s(s, l, mi, T * K / l->experts, ee));
     }
@@ -2290,12 +2318,36 @@ static void ew_kernel(const sctx *s, itime *it, double layers, double row_bytes,
  * attention + MLP (a Mamba or Gated DeltaNet mixer has kernels of its own
  * the list does not hold), a modern engine under CUDA graphs on an NVIDIA
  * GPU (vllm-v0, eager and ROCm paths keep the graph's bytes). */
-static int fused_elem_on(const sctx *s) {
-    if (!dlp__llm_knob.fused_elem || s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
+static int fused_list_covers(const sctx *s) {
+    if (s->engine == DLP_LLM_ENGINE_VLLM_V0 || s->eager_s > 0) return 0;
     if (!s->d->vendor || strcmp(s->d->vendor, "nvidia")) return 0;
     for (int64_t l = 0; l < s->c->num_hidden_layers && l < DLP_LLM_MAX_LAYERS; l++)
         if (s->c->layer_kind[l] & (DLP_LK_MAMBA | DLP_LK_LINEAR_ATTN | DLP_LK_NO_ATTN | DLP_LK_NO_MLP)) return 0;
     return 1;
+}
+
+static int fused_elem_on(const sctx *s) {
+    return dlp__llm_knob.fused_elem && fused_list_covers(s);
+}
+
+/* TensorRT-LLM's nvfp4 MoE path on Blackwell (h240, docs/llm.md): the
+ * TRTLLM-gen MoE backend runs routing, the gated activation and the
+ * finalize inside its own kernels (_torch/modules/fused_moe/
+ * fused_moe_trtllm_gen.py); under TP > 1 on one node the model fuses the
+ * un-permute, the shared expert's add, the all-reduce, the residual and the
+ * RMSNorm into one kernel for that backend only (modeling_deepseekv3.py at
+ * 000561df, forward_MoE: do_finalize false, moe_allreduce), and the dense
+ * layers' norm with the fp4 quantisation (RESIDUAL_RMS_NORM_QUANT_NVFP4).
+ * Under attention DP (the context workers) those two fusions do not fire,
+ * so the split by format has no source there: a what-if
+ * (dlp__llm_knob.trt_fp4_ew, off by default), its bits the steps that take
+ * fused_elem's pricing. */
+static int trt_fp4_ew_on(const sctx *s, int quant) {
+    int k = dlp__llm_knob.trt_fp4_ew;
+    if (!k || s->fused_elem || s->engine != DLP_LLM_ENGINE_TRTLLM || s->eager_s > 0) return 0;
+    if (quant != DLP_QT_NVFP4 || s->c->num_experts <= 0 || s->d->cc_major < 10) return 0;
+    if (dlp__llm_moe_kernel(s->d, quant) != DLP__MOEK_NVFP4) return 0;
+    return fused_list_covers(s) ? k : 0;
 }
 
 /* The attention block's fused kernels over a rank's dec decode rows and pf
@@ -2381,6 +2433,20 @@ static double moe_module_ew_s(const sctx *s, itime *it, double t_local, double T
     return s->moe_fit ? fmax(0.0, m.t - over_curve) : m.t;
 }
 
+/* A step's element-wise work: the engine's fused kernels (few: fused_elem
+ * or h240's trt_fp4_ew) over dec decode and pf prompt rows of a rank, with
+ * the fused MoE module's own (moe_ew); else the graph's bytes on the
+ * element-wise curve over the t_local tokens a rank holds */
+static void step_elem(const sctx *s, itime *it, int few, double moe_ew, double dec, double pf, double t_local) {
+    if (few) {
+        fused_elem(s, it, dec, pf);
+        it->t += moe_ew;
+        return;
+    }
+    kadd(s, it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, s->p) * t_local / s->tp_attn, 0);
+    it->t += (double)s->p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
+}
+
 /* One forward over n_dec decode tokens (sequences at mean context ctx) and
  * n_pf prefill tokens of prompts pf_len long (their attention at the mean
  * causal context pf_len / 2 plus what is cached before the chunk). */
@@ -2448,7 +2514,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         if (l->kind == LIN_DENSE && l->attn) attn_lin += it.t - t0;
         if (s->parts) s->parts->lin_s[i] = it.t - t0;
     }
-    double moe_ew = s->fused_elem ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
+    int few = s->fused_elem || (s->fp4_ew & (n_pf > 0 ? 1 : 2)); /* h240 */
+    double moe_ew = few ? moe_module_ew_s(s, &it, t_local, T, ee > 0 ? exp_t - exp_curve : 0) : 0;
     double t0 = it.t;
     /* attention on the cache: decode reads every running sequence's cache;
      * prefill computes causal attention over the prompt */
@@ -2500,13 +2567,7 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
         kadd(s, &it, NULL, s->peak_mm, 4.0 * st * pf_r, 2.0 * st * s->kv_eb * pf_r / 64.0, 0);
     if (s->parts) s->parts->state_s = it.t - t0, t0 = it.t;
     /* norms, rotary, activations, residuals, router: bytes per token */
-    if (s->fused_elem) {
-        fused_elem(s, &it, dec_g * s->spec_q / s->attn_dp, pf_r);
-        it.t += moe_ew;
-    } else {
-        kadd(s, &it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, p) * t_local / s->tp_attn, 0);
-        it.t += (double)p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
-    }
+    step_elem(s, &it, few, moe_ew, dec_g * s->spec_q / s->attn_dp, pf_r, t_local);
     if (s->parts) s->parts->other_s = it.t - t0;
     double comm = step_comm_s(s, T, t_local, n_pf);
     /* MTP's draft layers: aiconfigurator (models/helpers.py,
@@ -3145,6 +3206,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     s->nv4_gemm = nv4_gemm_fit(d, wl->quant, cdt, wl->engine);
     s->a2a_db = cdt == DLP_DT_FLOAT8E4M3FN ? A2A_FP8_BYTES : cdt == DLP_DT_FLOAT4E2M1 ? A2A_FP4_BYTES : 0;
     s->fused_elem = fused_elem_on(s);
+    s->fp4_ew = trt_fp4_ew_on(s, wl->quant);
     if (s->peak_mm <= 0 || s->bw <= 0 || p_attn <= 0)
         return dlp__err(err, DLP_EINVAL, "%s: device %s has no peak or bandwidth", c->id, d->id);
     return DLP_OK;

@@ -3,7 +3,8 @@
  * attention-DP worker (EP N) with J prompts of S tokens on every rank, split
  * by dlp__llm_iter_parts into its terms (EP: a 6th argument, default N).  QUANT is dlp_quant's number (5 fp8,
  * 8 nvfp4).  DLP_FUSED_ELEM=1 in the environment prices the element-wise
- * work as the engines' fused kernels (dlp__llm_knob.fused_elem, h198).  Build from the repository root:
+ * work as the engines' fused kernels (dlp__llm_knob.fused_elem, h198);
+ * DLP_TRT_FP4_EW / DLP_MOE_IMB_FP4 set h240's switches (--trt-fp4-ew, --moe-imb-fp4).  Build from the repository root:
  *   cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc tools/inferencemax/h187/parts.c \
  *     build/libdlperf.a $(pkg-config --libs libcjson sqlite3) -ldl -lm -lpthread -o /tmp/parts */
 #include <stdio.h>
@@ -15,6 +16,8 @@ int main(int argc, char **argv) {
     const char *dev = argv[1]; int q = atoi(argv[2]); int N = atoi(argv[3]); double S = atof(argv[4]); double j = atof(argv[5]); int ep = argc > 6 ? atoi(argv[6]) : N;
     dlp_error e = {0};
     if (getenv("DLP_FUSED_ELEM")) dlp__llm_knob.fused_elem = atoi(getenv("DLP_FUSED_ELEM"));
+    if (getenv("DLP_TRT_FP4_EW")) dlp__llm_knob.trt_fp4_ew = atoi(getenv("DLP_TRT_FP4_EW"));   /* h240 */
+    if (getenv("DLP_MOE_IMB_FP4")) dlp__llm_knob.moe_imb_fp4 = atoi(getenv("DLP_MOE_IMB_FP4")); /* h240 */
     if (getenv("DLP_GEMM_EACH")) dlp__llm_knob.gemm_each = atoi(getenv("DLP_GEMM_EACH"));
     dlp_devdb *db = NULL;
     if (dlp_devdb_load(NULL, &db, &e)) { printf("db %s\n", e.msg); return 1; }
