@@ -1456,7 +1456,8 @@ static int sglang_a2a_none_of(const char *system, const char *prec, const char *
  * no balance wait, first tokens the same step.  DLP_TRT_PREFILL=FILE reads
  * another table (tests). */
 static int trt_ctx_sim_on, trt_ctx_count; /* --trt-ctx-sim (off by default); rows played */
-static int trt_ctx_mv_on, trt_ctx_mv_count; /* --trt-ctx-mv (h237, off by default); rows moved */
+static int trt_ctx_mv_on = 1, trt_ctx_mv_count; /* h237's queue, on by default since the session-23 merge
+                                                  (--no-trt-ctx-mv: off, the old answer); rows moved */
 static int parse_trt_prefill(const char *line, char *name, int64_t v[4]) {
     int w, tp, adp, mbs, mnt, cfg, no_ovl, chunked;
     if (sscanf(line, "%111[^,],%d,%d,%d,%d,%d,%d,%d,%d", name, &w, &tp, &adp, &mbs, &mnt, &cfg, &no_ovl, &chunked) != 9)
@@ -2626,8 +2627,9 @@ static void trt_ctx_queue(row_t *pf, const row_t *dec) {
     if (isfinite(q)) pf->a[T_TTFT] = pf->req_ms + q + pf->kvh_ms, trt_ctx_count++;
 }
 
-/* h237 (--trt-ctx-mv, off by default: docs/llm.md, a negative result on
- * today's nvfp4 context step): a TensorRT-LLM recipe's context worker under
+/* h237 (on by default since the session-23 merge, after h240 repriced the
+ * nvfp4 context step's busiest rank; --no-trt-ctx-mv gives the old answer;
+ * docs/llm.md): a TensorRT-LLM recipe's context worker under
  * load as a mean-value queue (disagg_wait.h trt_ctx_mv_ms): each step runs
  * the prompts that arrived during the last one, up to the recipe's k a rank
  * (trt_ctx_of), at the library's step of that many (trt_pf_steps); the
@@ -6058,7 +6060,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--trt-ctx-mv] [--trt-fp4-ew BITS] [--moe-imb-fp4 BITS] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--no-trt-ctx-mv] [--trt-fp4-ew BITS] [--moe-imb-fp4 BITS] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -6109,7 +6111,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */
         else if (!strcmp(argv[i], "--sgl-batch-sim") && i + 1 < argc) sgl_batch_on = atoi(argv[++i]); /* h235, 0 by default */
 
-        else if (!strcmp(argv[i], "--trt-ctx-mv")) trt_ctx_mv_on = 1;   /* h237, off by default */
+        else if (!strcmp(argv[i], "--trt-ctx-mv")) trt_ctx_mv_on = 1;   /* h237, the default */
+        else if (!strcmp(argv[i], "--no-trt-ctx-mv")) trt_ctx_mv_on = 0;
         else if (!strcmp(argv[i], "--trt-fp4-ew") && i + 1 < argc) dlp__llm_knob.trt_fp4_ew = atoi(argv[++i]); /* h240, off */
         else if (!strcmp(argv[i], "--moe-imb-fp4") && i + 1 < argc) dlp__llm_knob.moe_imb_fp4 = atoi(argv[++i]); /* h240 */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
