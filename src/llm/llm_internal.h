@@ -228,6 +228,9 @@ typedef struct dlp__llm_knobs {
     int ep_busiest;
     /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
     int mla_gen_mod;
+    /* the triton fp8 decode MoE refit with the collectors' group-limited router (moe_fit_grouped, "h242";
+     * --moe-grouped): 0 off, 1 SGLang, 2 SGLang and vLLM */
+    int moe_grouped;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 
