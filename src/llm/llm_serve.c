@@ -1228,13 +1228,23 @@ static const double MOE_FITFP8_HITS_GROUPED[4][3] = {
     [DLP_LLM_ENGINE_SGLANG] = {22.5, 0.096, 0.816},
 };
 
+/* SGLang's rows split by the kernel each generation's table timed (the
+ * fused_moe_triton kernel on H100 / H200, flashinfer's trtllm-gen on
+ * B200 for most shapes), grouped hits: Hopper {24.0, 0.120, 0.856} MAPE
+ * 7.5 % (pooled row on them 8.5), each shape out 7.9, each GPU out 8.2 /
+ * 9.1; Blackwell {21.1, 0.088, 0.741} MAPE 14.9 (pooled 14.9). */
+static const double MOE_FITFP8_SGL_GROUPED_GEN[2][3] = {{24.0, 0.120, 0.856}, {21.1, 0.088, 0.741}};
+
 /* The decode row moe_fit_hits chose, swapped for its grouped refit under
- * dlp__llm_knob.moe_grouped (1 SGLang, 2 SGLang and vLLM): only where
- * the chosen row is that engine's MOE_FITFP8_HITS. */
-static const double *moe_fit_grouped(const double *f) {
-    int mode = dlp__llm_knob.moe_grouped;
+ * dlp__llm_knob.moe_grouped (1 SGLang, 2 SGLang and vLLM, 3 SGLang by
+ * generation, 4 SGLang's Hopper row only): only where the chosen row is
+ * that engine's MOE_FITFP8_HITS. */
+static const double *moe_fit_grouped(const double *f, const dlp_device *d) {
+    int mode = dlp__llm_knob.moe_grouped, bw = d->cc_major >= 10;
+    if (mode >= 3 && f == MOE_FITFP8_HITS[DLP_LLM_ENGINE_SGLANG])
+        return mode == 4 && bw ? f : MOE_FITFP8_SGL_GROUPED_GEN[bw];
     if (mode >= 1 && f == MOE_FITFP8_HITS[DLP_LLM_ENGINE_SGLANG]) return MOE_FITFP8_HITS_GROUPED[DLP_LLM_ENGINE_SGLANG];
-    for (int e = DLP_LLM_ENGINE_MODERN; mode >= 2 && e <= DLP_LLM_ENGINE_VLLM_V0; e++)
+    for (int e = DLP_LLM_ENGINE_MODERN; mode == 2 && e <= DLP_LLM_ENGINE_VLLM_V0; e++)
         if (f == MOE_FITFP8_HITS[e]) return MOE_FITFP8_HITS_GROUPED[e];
     return f;
 }
@@ -3077,7 +3087,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
      * Hopper CUTLASS kernel the pooled row also fits (MOE_FITFP8_TRT_BW) */
     if (s->moe_fit == MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM] && d->cc_major >= 10) s->moe_fit = MOE_FITFP8_TRT_BW;
     s->moe_fit_pf = s->moe_fit;
-    s->moe_fit = moe_fit_grouped(moe_fit_hits(s->moe_fit, s->ep, d));
+    s->moe_fit = moe_fit_grouped(moe_fit_hits(s->moe_fit, s->ep, d), d);
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
