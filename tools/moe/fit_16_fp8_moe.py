@@ -236,6 +236,7 @@ def main():
         report(cls, rows, npar)
     by_engine(path, max_tokens, npar)
     by_generation(path, max_tokens, npar)
+    sglang_by_generation(path, max_tokens, npar)
 
 
 def by_engine(path, max_tokens, npar):
@@ -296,6 +297,30 @@ def by_generation(path, max_tokens, npar):
         r0 = sorted(pred(pooled, q) / q['y'] for q in w)[len(w) // 2]
         print(f"    whole experts (moe_tp 1, {len(w)} rows): MAPE {mape(w, p):.1f} % (pooled {mape(w, pooled):.1f} %), "
               f"median predicted / measured {r:.2f} (pooled {r0:.2f})")
+
+
+
+def sglang_by_generation(path, max_tokens, npar):
+    """SGLang's block-fp8 rows per GPU generation (issue 22, h242): its
+    tables time fused_moe_triton on H100 / H200 and mostly flashinfer's
+    trtllm-gen kernel on B200, two kernels; each generation's refit with its
+    leave-one-shape-out (row-weighted) and, on Hopper, leave-one-GPU-out
+    MAPE.  The Hopper row under --hits table --grouped is
+    MOE_FITFP8_SGL_GROUPED_GEN[0] in llm_serve.c."""
+    print("SGLang fp8 block per generation (llm_serve.c MOE_FITFP8_SGL_GROUPED_GEN with --hits table --grouped)")
+    rows = [q for q in load(path, max_tokens, 8) if q['engine'] == 'SGLang']
+    for gen, gpus in (('Hopper', ('h100', 'h200')), ('Blackwell', ('b200',))):
+        g = [q for q in rows if q['gpu'] in gpus]
+        p = lsq(g, npar)
+        held, n = 0.0, 0
+        for v in sorted({q['shape'] for q in g}):
+            te = [q for q in g if q['shape'] == v]
+            held += mape(te, lsq([q for q in g if q['shape'] != v], npar)) * len(te)
+            n += len(te)
+        gp = [f"{x} {mape([q for q in g if q['gpu'] == x], lsq([q for q in g if q['gpu'] != x], npar)):.1f} %"
+              for x in gpus if len(gpus) > 1]
+        print(f"  {gen}: {len(g)} rows: {show(p)}, MAPE {mape(g, p):.1f} %; each shape held out {held / n:.1f} %"
+              + (f"; each GPU held out: {', '.join(gp)}" if gp else ""))
 
 
 if __name__ == '__main__':
