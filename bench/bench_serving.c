@@ -2284,6 +2284,24 @@ static void gptoss_h200_trt(dlp_llm_workload *wl, const char *model, const char 
     if (gptoss_trt_layout & 4) wl->kv_dtype = DLP_DT_BFLOAT16, nGptossLayout[2]++;
 }
 
+/* SGLang's KV cache for GLM-5 on Hopper (issue 22, h242).  The rows' "fp8"
+ * preset reads an fp8 cache, but InferenceX's H200 script
+ * (benchmarks/single_node/glm5_fp8_h200.sh at ebb48d4b and 626932a1, the
+ * glm5-fp8-h200-sglang runs of 2026-03-19 / 03-28) passes no
+ * --kv-cache-dtype, and SGLang resolves "auto" for a DSA model
+ * (is_deepseek_nsa, GlmMoeDsaForCausalLM since sgl-project/sglang #18521,
+ * 2026-02-10) to "fp8_e4m3" on compute capability 10+ and "bfloat16"
+ * below (server_args.py, the DSA kv-cache default: the same rule in every
+ * stored version read).  The B200 script sets fp8_e4m3 itself.  So the
+ * Hopper rows ran a 16-bit cache.  --sgl-dsa-kv 0 reads the preset's. */
+static int sgl_dsa_kv = 1;
+static int nSglDsaKv;
+static void glm5_sgl_hopper_kv(dlp_llm_workload *wl, const char *model, const char *backend, const char *sys) {
+    if (!sgl_dsa_kv || strcmp(backend, "sglang") || !strstr(model, "GLM-5")) return;
+    if (strcmp(sys, "h200_sxm") && strcmp(sys, "h100_sxm")) return;
+    wl->kv_dtype = DLP_DT_BFLOAT16, nSglDsaKv++;
+}
+
 /* TensorRT-LLM's max_num_tokens where the DeepSeek-R1 recipe set it (h169).
  * InferenceX's single-node scripts pass --max_num_tokens to trtllm-serve;
  * TensorRT-LLM's scheduler fills a step with the running sequences' tokens
@@ -3029,6 +3047,7 @@ static void load_silicon(const char *root) {
                                        .concurrency = conc, .ep = ep, .attn_dp = dp,
                                        .phase = DLP_LLM_AGG};
             vllm_script_reading(&r->wl, v[cB], v[cSRC], v[cM], v[cS], v[cP]);
+            glm5_sgl_hopper_kv(&r->wl, v[cM], v[cB], v[cS]);
             if (!strcmp(v[cB], "trtllm")) {
                 gptoss_h200_trt(&r->wl, v[cM], v[cB], v[cS], r->src);
                 recipe_batch_wait(&r->wl, v[cM], v[cS], v[cP], v[cBV], v[cSRC], tp, conc);
@@ -3990,6 +4009,8 @@ static void imax_report(void) {
            gptoss_trt_layout, nGptossLayout[0], nGptossLayout[1], nGptossLayout[2]);
     printf("InferenceMAX 2 x 2 records outside gpt-oss read as 2 GPUs (imax_square4, h244; --imax-square4 %d): %d\n",
            imax_square4_on, nImaxSquare4);
+    printf("SGLang GLM-5 Hopper rows read with the 16-bit KV cache SGLang's DSA default gives there (glm5_sgl_hopper_kv, "
+           "h242; --sgl-dsa-kv %d): %d\n", sgl_dsa_kv, nSglDsaKv);
     for (int m = 0; m < RM_N; m++) runs += rm_count[m];
     if (!runs) return;
     printf("\nInferenceMAX recipes (%s, %d entries): %d disaggregated runs without worker counts:\n", recipes_path, nREC,
@@ -6060,7 +6081,7 @@ int main(int argc, char **argv) {
                         "[--split FAMILY] [--lowload] [--recipes FILE|none] [--vllm-ep FILE|none] [--vllm-scripts FILE|none] [--vllm-ungraphed-ms X] "
                         "[--recv-interval FILE|none] [--sglang-mem FILE|none] [--sglang-ep-moe FILE|none] [--spec-agg FILE|none] [--ttft-sim] "
                         "[--agg-sim|--agg-sim-tpot] "
-                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--no-trt-ctx-mv] [--trt-fp4-ew BITS] [--moe-imb-fp4 BITS] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
+                        "[--no-rocm-floor] [--rocm-gemm-c C] [--rocm-v1-eta E] [--no-trt-cta-floor] [--no-floor-sm] [--no-same-prompts] [--no-probe-tail] [--vllm-admission] [--slot-wait-closed] [--no-adp-balance] [--gptoss-trt-layout BITS] [--imax-square4 0|1] [--sgl-dsa-kv 0|1] [--moe-grouped M] [--no-gen-poll] [--trt-ctx-sim] [--sgl-batch-sim M] [--no-trt-ctx-mv] [--trt-fp4-ew BITS] [--moe-imb-fp4 BITS] [--trt011-layer-ms MS] [--p-fit-mem PM]\n");
         return 2;
     }
     const char *root = argv[1], *which = argc > 2 && argv[2][0] != '-' ? argv[2] : "all";
@@ -6090,6 +6111,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--ep-busiest") && i + 1 < argc) dlp__llm_knob.ep_busiest = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--mla-gen-mod") && i + 1 < argc) dlp__llm_knob.mla_gen_mod = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--sgl-fmha") && i + 1 < argc) dlp__llm_knob.sgl_fmha = atoi(argv[++i]); /* h241 */
+        else if (!strcmp(argv[i], "--moe-grouped") && i + 1 < argc) dlp__llm_knob.moe_grouped = atoi(argv[++i]); /* h242 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_knob.trt_evict = 1; /* h185's before */
@@ -6106,6 +6128,7 @@ int main(int argc, char **argv) {
 
         else if (!strcmp(argv[i], "--gptoss-trt-layout") && i + 1 < argc) gptoss_trt_layout = atoi(argv[++i]); /* h238 */
         else if (!strcmp(argv[i], "--imax-square4") && i + 1 < argc) imax_square4_on = atoi(argv[++i]); /* h244 */
+        else if (!strcmp(argv[i], "--sgl-dsa-kv") && i + 1 < argc) sgl_dsa_kv = atoi(argv[++i]); /* h242 */
         else if (!strcmp(argv[i], "--no-adp-max-tokens")) no_adp_mnt = 1;
         else if (!strcmp(argv[i], "--no-gen-poll")) no_gen_poll = 1; /* h175's before */
         else if (!strcmp(argv[i], "--trt-ctx-sim")) trt_ctx_sim_on = 1; /* h200, off by default */

@@ -1588,3 +1588,36 @@ check "h238 at 0: k1 apart from k2: got '$got'" [ "$got" = "apart apart apart 4 
 got=$(paste -d, <(awk -F, 'NR == 3 { print $16 }' "$tmp/rows_h238_5.csv") <(awk -F, 'NR == 3 { print $16 }' "$tmp/rows_h238_1.csv") |
       awk -F, '{ print ($1 > $2 ? "up" : $1 == $2 ? "same" : "down") }')
 check "h238 16-bit cache: k2's TPOT at 5 over its TPOT at 1: got '$got'" [ "$got" = "up" ]
+
+# h242: SGLang's GLM-5 rows on Hopper read with the 16-bit KV cache SGLang's
+# DSA default gives there (bench_serving.c glm5_sgl_hopper_kv, --sgl-dsa-kv).
+# Fixture, 1k / 1k, 4 clients, TP 8, the "fp8" preset (the dumps' form):
+#   g1 H200 (Hopper: "auto" -> bfloat16, read 16-bit);  g3 B200 (the
+#   script's own fp8_e4m3: kept);  g4 a Qwen3 SGLang H200 row (not DSA:
+#   kept).  (No H100 row: GLM-5's 744 GB of fp8 weights do not fit 8 x 80
+#   GB, so the model refuses it.)
+# Expected by hand from the rule: 1 row read 16-bit at 1, none at 0; the
+# 16-bit cache reads twice fp8's bytes at each decode step, so g1's TPOT at 1
+# is over its TPOT at 0, and g3's and g4's are the same at 0 and 1.
+gl() { # id system model
+  echo "$1,source_file=2026-03-25.csv; model=GLM-5; silicon_concurrency=4; measured=2026-03-28T06:38:24Z,sglang,glm5-hopper,$3,$2,fp8,agg,1024,1024,fp8,fp8_block,4,8,1,1,8,1,,,,,,,,,,,,,,,300,18"
+}
+{
+  echo "$h"
+  gl g1 h200_sxm zhipuai/GLM-5
+  gl g3 b200_sxm zhipuai/GLM-5
+  gl g4 h200_sxm Qwen/Qwen3-235B-A22B-FP8
+} >"$S/silicon_sample.csv"
+for L in 0 1; do
+  out=$("$tmp/bench_serving" "$tmp/data" silicon --analytic-only --recipes none --spec-agg none --sgl-dsa-kv $L \
+        --rows "$tmp/rows_h242_$L.csv" 2>&1)
+  printf '%s\n' "$out" | grep -F '(glm5_sgl_hopper_kv' >"$tmp/h242_count_$L.txt"
+done
+check "h242 count at 1: 1 row 16-bit" grep -qF "(glm5_sgl_hopper_kv, h242; --sgl-dsa-kv 1): 1" "$tmp/h242_count_1.txt"
+check "h242 count at 0: none" grep -qF "(glm5_sgl_hopper_kv, h242; --sgl-dsa-kv 0): 0" "$tmp/h242_count_0.txt"
+got=$(python3 -c '
+import csv, sys
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+cmp = lambda x, y: "up" if float(x) > float(y) else "same" if x == y else "down"
+print(" ".join(cmp(r1["a_1"], r0["a_1"]) for r1, r0 in zip(b, a)), len(a))' "$tmp/rows_h242_0.csv" "$tmp/rows_h242_1.csv")
+check "h242 TPOT at 1 against 0: g1 up, g3 g4 same: got '$got'" [ "$got" = "up same same 3" ]

@@ -1171,6 +1171,46 @@ static double trt_expert_parts_s(const dlp_llm_config *c, const dlp_device *d, c
     return parts_experts_s(&p);
 }
 
+/* h242: SGLang's block-fp8 decode MoE on Hopper under the triton row
+ * refit on the hits the collector's group-limited router made
+ * (MOE_FITFP8_SGL_GROUPED_GEN[0]: 24.0, 0.120, 0.856; dlp__llm_knob.
+ * moe_grouped 4, the default).  By hand, Qwen3-30B-A3B, one H200 (4.8
+ * TB/s), 8 decode tokens: 128 (1 - (120/128)^8) = 51.617 experts hit; an
+ * expert's fp8 slice 3 x 2048 x 768 = 4,718,592 B:
+ *   mode 4: 0.120 + 4,718,592 / (0.856 x 4.8e12) s = 1.26839 us, a layer
+ *     24.0 + 51.617 x 1.26839 = 89.471 us, x 48 = 4.2946 ms
+ *   mode 0 (h227's MOE_FITFP8_HITS row, 23.5, 0.091, 0.902): 0.091 +
+ *     1.08983 = 1.18083 us, 23.5 + 60.951 = 84.451 us, x 48 = 4.0537 ms
+ *   mode 1 (the pooled grouped row, 22.5, 0.096, 0.816): 0.096 + 1.20470
+ *     = 1.30070 us, 22.5 + 67.139 = 89.639 us, x 48 = 4.3027 ms
+ * A B200 keeps mode 0's row under mode 4; TensorRT-LLM is unmoved. */
+static void t_moe_grouped_by_hand(void) {
+    int was = dlp__llm_knob.moe_grouped;
+    const dlp_device *h200 = dlp_devdb_find(db, "h200"), *b200 = dlp_devdb_find(db, "b200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(h200 && b200 && dlp_llm_catalogue_get("Qwen/Qwen3-30B-A3B-Instruct-2507", &c, &e) == DLP_OK);
+    if (!h200 || !b200) return;
+    dlp_llm_workload w = {.quant = DLP_QT_FP8, .n_gpus = 1, .kv_dtype = DLP_DT_BFLOAT16, .engine = DLP_LLM_ENGINE_SGLANG};
+    dlp_llm_workload wt = w;
+    wt.engine = DLP_LLM_ENGINE_TRTLLM;
+    dlp__llm_knob.moe_grouped = 0;
+    double h0 = trt_expert_parts_s(&c, h200, &w), b0 = trt_expert_parts_s(&c, b200, &w);
+    double t0 = trt_expert_parts_s(&c, h200, &wt);
+    dlp__llm_knob.moe_grouped = 1;
+    double h1 = trt_expert_parts_s(&c, h200, &w);
+    dlp__llm_knob.moe_grouped = 4;
+    double h4 = trt_expert_parts_s(&c, h200, &w), b4 = trt_expert_parts_s(&c, b200, &w);
+    double t4 = trt_expert_parts_s(&c, h200, &wt);
+    dlp__llm_knob.moe_grouped = was;
+    /* 2 % covers the round counts of the config (as t_moe_16_fp8_kernels) */
+    CHECK_NEAR(h0 * 1e3, 4.0537, 0.02 * 4.0537);
+    CHECK_NEAR(h1 * 1e3, 4.3027, 0.02 * 4.3027);
+    CHECK_NEAR(h4 * 1e3, 4.2946, 0.02 * 4.2946);
+    CHECK_NEAR(b4, b0, 1e-12);
+    CHECK_NEAR(t4, t0, 1e-12);
+}
+
 static void t_moe_16_fp8_kernels(void) {
     int hits_was = dlp__llm_knob.moe_hits_fit; /* the defaults' h227 mode, restored below */
     dlp__llm_knob.moe_hits_fit = 0;
@@ -3747,6 +3787,7 @@ int main(void) {
     RUN(t_ttft_at_least_prefill_all_engines);
     RUN(t_w4a16_moe);
     RUN(t_moe_16_fp8_kernels);
+    RUN(t_moe_grouped_by_hand);
     RUN(t_trtllm_gen_moe_by_hand);
     RUN(t_trt_fp8_moe_blackwell_by_hand);
     RUN(t_mla_dec_math_by_hand);

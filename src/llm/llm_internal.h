@@ -239,6 +239,9 @@ typedef struct dlp__llm_knobs {
     /* the busiest EP rank of an nvfp4 MoE at prefill sizes on its own fit (moe_pf_imbalance_s, "h240";
        --moe-imb-fp4): bit 1 TensorRT-LLM, bit 2 the other engines; 0 the pooled fit */
     int moe_imb_fp4;
+    /* the triton fp8 decode MoE refit with the collectors' group-limited router (moe_fit_grouped, "h242";
+     * --moe-grouped): 0 off, 1 SGLang, 2 SGLang and vLLM */
+    int moe_grouped;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

@@ -1267,6 +1267,51 @@ static const double *moe_fit_hits(const double *f, int ep, const dlp_device *d) 
     return f;
 }
 
+/* The triton block-fp8 decode rows refit with the experts the tables'
+ * rows really reached (issue 22, h242).  aiconfigurator's SGLang 0.5.14
+ * collector (collector/sglang/collect_moe.py, e23be5a7 / 095f58a5) times
+ * DeepSeek-V3's layer through SGLang's own TopK, group-limited
+ * (DeepseekV3ForCausalLM_cases.yaml: 8 expert groups, the 4 best kept),
+ * so its balanced logits, one expert a group, keep 4 of a token's 8 and
+ * fill the rest from the same few low-index experts: 20 / 66 / 128
+ * experts at 4 / 16 / 32 tokens where MOE_FITFP8_HITS counted 32 / 128 /
+ * 256.  That read those rows' time as fast experts and pulled eta up
+ * (0.902), which priced GLM-5's ungrouped 256-expert layer 15-30 % under
+ * its own rows.  With the grouped count (tools/moe/fit_16_fp8_moe.py
+ * --hits table --grouped; vLLM 0.24's table shows the same halved reads at
+ * DeepSeek-V3's shape, TensorRT-LLM's does not): SGLang MAPE 13.0 -> 11.0
+ * %, leaving out each model shape 14.1 -> 11.4 % row-weighted, each GPU
+ * B200 / H100 / H200 19.1 / 8.7 / 12.4 -> 15.7 / 10.0 / 9.2; vLLM 12.1 ->
+ * 9.9 %, by shape 13.1 -> 10.3.  Serving keeps experts_hit (a real
+ * router's tokens spread over the groups).  {t0 us, c us, eta}.  A fit on
+ * kernel tables, not on serving rows. */
+static const double MOE_FITFP8_HITS_GROUPED[4][3] = {
+    [DLP_LLM_ENGINE_MODERN] = {31.9, 0.023, 0.838},
+    [DLP_LLM_ENGINE_VLLM_V0] = {31.9, 0.023, 0.838},
+    [DLP_LLM_ENGINE_SGLANG] = {22.5, 0.096, 0.816},
+};
+
+/* SGLang's rows split by the kernel each generation's table timed (the
+ * fused_moe_triton kernel on H100 / H200, flashinfer's trtllm-gen on
+ * B200 for most shapes), grouped hits: Hopper {24.0, 0.120, 0.856} MAPE
+ * 7.5 % (pooled row on them 8.5), each shape out 7.9, each GPU out 8.2 /
+ * 9.1; Blackwell {21.1, 0.088, 0.741} MAPE 14.9 (pooled 14.9). */
+static const double MOE_FITFP8_SGL_GROUPED_GEN[2][3] = {{24.0, 0.120, 0.856}, {21.1, 0.088, 0.741}};
+
+/* The decode row moe_fit_hits chose, swapped for its grouped refit under
+ * dlp__llm_knob.moe_grouped (1 SGLang, 2 SGLang and vLLM, 3 SGLang by
+ * generation, 4 SGLang's Hopper row only): only where the chosen row is
+ * that engine's MOE_FITFP8_HITS. */
+static const double *moe_fit_grouped(const double *f, const dlp_device *d) {
+    int mode = dlp__llm_knob.moe_grouped, bw = d->cc_major >= 10;
+    if (mode >= 3 && f == MOE_FITFP8_HITS[DLP_LLM_ENGINE_SGLANG])
+        return mode == 4 && bw ? f : MOE_FITFP8_SGL_GROUPED_GEN[bw];
+    if (mode >= 1 && f == MOE_FITFP8_HITS[DLP_LLM_ENGINE_SGLANG]) return MOE_FITFP8_HITS_GROUPED[DLP_LLM_ENGINE_SGLANG];
+    for (int e = DLP_LLM_ENGINE_MODERN; mode == 2 && e <= DLP_LLM_ENGINE_VLLM_V0; e++)
+        if (f == MOE_FITFP8_HITS[e]) return MOE_FITFP8_HITS_GROUPED[e];
+    return f;
+}
+
 /* Does the run's TensorRT-LLM take the trtllm-gen kernel for its experts
  * (MOE_FITFP8_TRTGEN): the TRTLLM backend set, block-fp8 experts on fp8
  * tensor cores of a Blackwell GPU (compute capability 10 and up). */
@@ -3193,7 +3238,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
      * Hopper CUTLASS kernel the pooled row also fits (MOE_FITFP8_TRT_BW) */
     if (s->moe_fit == MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM] && d->cc_major >= 10) s->moe_fit = MOE_FITFP8_TRT_BW;
     s->moe_fit_pf = s->moe_fit;
-    s->moe_fit = moe_fit_hits(s->moe_fit, s->ep, d);
+    s->moe_fit = moe_fit_grouped(moe_fit_hits(s->moe_fit, s->ep, d), d);
     if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);

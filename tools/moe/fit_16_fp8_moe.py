@@ -25,7 +25,8 @@ GEMM curve, which the serving model takes the max with), one fit per
 format class (16-bit; fp8, per-tensor and block pooled).  Prints the refits
 leaving out each GPU and each engine, and the error per kernel.
 Usage: python3 tools/moe/fit_16_fp8_moe.py [--max-tokens N] [--compute] [--hits table] [--selftest]
-(--hits table: the hits the balanced router really made, table_hits; h227)
+(--hits table: the hits the balanced router really made, table_hits; h227;
+--grouped: with DeepSeek-V3's group-limited router where the collector ran it, grouped_hits; h242)
 (--compute adds a fourth term, the expert FLOPs at the GPU's dense peak /
 eta_c, and reports whether it helps.)
 """
@@ -52,6 +53,51 @@ def table_hits(T, E, k):
             seen.add((t + j * stride) % E if T >= stride else int(math.fmod(t * stride / T + j * stride, E)))
     return len(seen)
 
+
+# --grouped (issue 22, h242): the model shapes whose collector runs the
+# balanced logits through a group-limited router.  aiconfigurator's SGLang
+# 0.5.14 collector (collector/sglang/collect_moe.py, e23be5a7 and 095f58a5)
+# times DeepSeek-V3's layer through SGLang's own TopK with
+# use_grouped_topk (collector/cases/models/DeepseekV3ForCausalLM_cases.yaml:
+# sglang_moe_num_expert_group 8, sglang_moe_topk_group 4; every other model
+# there has 1 / 1), so a token keeps only the experts of its 4 best groups;
+# vLLM 0.24's table shows the same halved reads at that shape (32 tokens of
+# a whole layer on H200: 1,358 us against 2,438 for Kimi's 384-expert layer
+# of the same matrices), TensorRT-LLM's does not (2,644 / 2,661).
+GROUPED = {(7168, 2048, 256, 8): (8, 4)}
+GROUPED_ENGINES = ('SGLang', 'VLLM')
+
+
+def grouped_hits(T, E, k, ng, tg):
+    """The distinct experts T tokens of balanced_logits reach through a
+    group-limited top-k (ng groups of E / ng, the tg best kept): a group
+    scores the sum of its two best experts (SGLang's biased_grouped_topk;
+    here the count of the token's chosen experts in it, at most 2), ties go
+    to the lower index; within the kept groups the token's own experts come
+    first and the rest of its k are the lowest-index others (all tied)."""
+    stride, gs, seen = math.ceil(E / k), E // ng, set()
+    for t in range(T):
+        mine = {(t + j * stride) % E if T >= stride else int(math.fmod(t * stride / T + j * stride, E))
+                for j in range(k)}
+        score = [min(2, sum(1 for e in mine if e // gs == g)) for g in range(ng)]
+        keep = sorted(range(ng), key=lambda g: (-score[g], g))[:tg]
+        cand = sorted(e for g in keep for e in range(g * gs, (g + 1) * gs))
+        pick = [e for e in cand if e in mine][:k]
+        pick += [e for e in cand if e not in mine][:k - len(pick)]
+        seen.update(pick)
+    return len(seen)
+
+
+def hits_of(T, H, I, E, k, engine):
+    """The hits a table row reached under HITS (and GROUPED when on)."""
+    if HITS != 'table':
+        return E * (1.0 - (1.0 - min(1.0, k / E)) ** T)
+    g = GROUPED.get((H, I, E, k)) if USE_GROUPED and engine in GROUPED_ENGINES else None
+    return grouped_hits(T, E, k, *g) if g else table_hits(T, E, k)
+
+
+USE_GROUPED = False
+
 BW = {'h100': 3.35e12, 'h200': 4.8e12, 'b200': 8.0e12}   # data/devices.json mem_bandwidth_gbs
 PEAK = {('h100', 16): 989.4e12, ('h200', 16): 989.4e12, ('b200', 16): 2250e12,   # dense tensor peaks,
         ('h100', 8): 1978.9e12, ('h200', 8): 1978.9e12, ('b200', 8): 4500e12}    # data/devices.json
@@ -70,7 +116,7 @@ def load(path, max_tokens, cls):
                                                           'moe_ep'))
             if T > max_tokens or r['gpu'] not in BW or ep != 1 or CLASS.get(r['dtype']) != cls:
                 continue
-            hit = table_hits(T, E, k) if HITS == 'table' else E * (1.0 - (1.0 - min(1.0, k / E)) ** T)
+            hit = hits_of(T, H, I, E, k, r['framework'])
             slice_b = 3.0 * H * I / tp * (2.0 if cls == 16 else 1.0)
             flops = 2.0 * T * k * 3.0 * H * I / tp
             rows.append({'gpu': r['gpu'], 'engine': r['framework'], 'kernel': r['kernel'], 'dtype': r['dtype'],
@@ -87,6 +133,13 @@ def selftest():
     one token of E 256, k 8: 8."""
     cases = (((2, 128, 8), 16), ((16, 128, 8), 128), ((4, 32, 4), 16), ((1, 256, 8), 8), ((64, 128, 8), 128))
     bad = [(a, want, table_hits(*a)) for a, want in cases if table_hits(*a) != want]
+    # grouped_hits by hand, E 256, k 8, 8 groups of 32, 4 kept: one token
+    # owns one expert a group (stride 32), all groups tie, groups 0-3 kept:
+    # 0, 32, 64, 96 and the fillers 1, 2, 3, 4 (8); 2 tokens own 0 + 32 j
+    # and 16 + 32 j: 0, 16, 32, 48, ..., 112 and fillers 1, 2, 3, 4 (12);
+    # 32 tokens own every offset of groups 0-3 (128).
+    gcases = (((1, 256, 8, 8, 4), 8), ((2, 256, 8, 8, 4), 12), ((32, 256, 8, 8, 4), 128), ((4, 256, 8, 1, 1), 32))
+    bad += [(a, want, grouped_hits(*a)) for a, want in gcases if grouped_hits(*a) != want]
     print("selftest:", "ok" if not bad else f"FAILED {bad}")
     if bad:
         sys.exit(1)
@@ -167,11 +220,14 @@ def main():
         elif a == '--selftest':
             selftest()
             return
+        elif a == '--grouped':
+            global USE_GROUPED
+            USE_GROUPED = True
         elif a == '--hits' and args:
             global HITS
             HITS = args.pop(0)
         else:
-            sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute, --hits table)")
+            sys.exit(f"fit_16_fp8_moe.py: unknown argument {a!r} (--max-tokens N, --compute, --hits table, --grouped)")
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'aic_moe_16_fp8.csv')
     for cls in (16, 8, 9):
         rows = load(path, max_tokens, cls)
@@ -180,6 +236,7 @@ def main():
         report(cls, rows, npar)
     by_engine(path, max_tokens, npar)
     by_generation(path, max_tokens, npar)
+    sglang_by_generation(path, max_tokens, npar)
 
 
 def by_engine(path, max_tokens, npar):
@@ -240,6 +297,30 @@ def by_generation(path, max_tokens, npar):
         r0 = sorted(pred(pooled, q) / q['y'] for q in w)[len(w) // 2]
         print(f"    whole experts (moe_tp 1, {len(w)} rows): MAPE {mape(w, p):.1f} % (pooled {mape(w, pooled):.1f} %), "
               f"median predicted / measured {r:.2f} (pooled {r0:.2f})")
+
+
+
+def sglang_by_generation(path, max_tokens, npar):
+    """SGLang's block-fp8 rows per GPU generation (issue 22, h242): its
+    tables time fused_moe_triton on H100 / H200 and mostly flashinfer's
+    trtllm-gen kernel on B200, two kernels; each generation's refit with its
+    leave-one-shape-out (row-weighted) and, on Hopper, leave-one-GPU-out
+    MAPE.  The Hopper row under --hits table --grouped is
+    MOE_FITFP8_SGL_GROUPED_GEN[0] in llm_serve.c."""
+    print("SGLang fp8 block per generation (llm_serve.c MOE_FITFP8_SGL_GROUPED_GEN with --hits table --grouped)")
+    rows = [q for q in load(path, max_tokens, 8) if q['engine'] == 'SGLang']
+    for gen, gpus in (('Hopper', ('h100', 'h200')), ('Blackwell', ('b200',))):
+        g = [q for q in rows if q['gpu'] in gpus]
+        p = lsq(g, npar)
+        held, n = 0.0, 0
+        for v in sorted({q['shape'] for q in g}):
+            te = [q for q in g if q['shape'] == v]
+            held += mape(te, lsq([q for q in g if q['shape'] != v], npar)) * len(te)
+            n += len(te)
+        gp = [f"{x} {mape([q for q in g if q['gpu'] == x], lsq([q for q in g if q['gpu'] != x], npar)):.1f} %"
+              for x in gpus if len(gpus) > 1]
+        print(f"  {gen}: {len(g)} rows: {show(p)}, MAPE {mape(g, p):.1f} %; each shape held out {held / n:.1f} %"
+              + (f"; each GPU held out: {', '.join(gp)}" if gp else ""))
 
 
 if __name__ == '__main__':
