@@ -6110,6 +6110,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--sgl-moe-rows") && i + 1 < argc) dlp__llm_knob.sgl_moe_rows = atoi(argv[++i]); /* h244 */
         else if (!strcmp(argv[i], "--ep-busiest") && i + 1 < argc) dlp__llm_knob.ep_busiest = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--mla-gen-mod") && i + 1 < argc) dlp__llm_knob.mla_gen_mod = atoi(argv[++i]); /* h236 */
+        else if (!strcmp(argv[i], "--dsa-gen-mod") && i + 1 < argc) dlp__llm_knob.dsa_gen_mod = atoi(argv[++i]); /* h245 */
         else if (!strcmp(argv[i], "--sgl-fmha") && i + 1 < argc) dlp__llm_knob.sgl_fmha = atoi(argv[++i]); /* h241 */
         else if (!strcmp(argv[i], "--moe-grouped") && i + 1 < argc) dlp__llm_knob.moe_grouped = atoi(argv[++i]); /* h242 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */

@@ -1457,6 +1457,73 @@ static void t_mla_gen_module_by_hand(void) {
     dlp__llm_knob.mla_gen_mod = was;
 }
 
+/* GLM-5 on 8 x `dev`, SGLang fp8, TP 8 attention (8 heads a GPU), a
+ * 16-bit cache (kv_eb 2, what the H200 runs ran, h242), one sequence
+ * decoding at 1,024: the step's parts. */
+static int glm5_tp8_decode_parts(const char *dev, dlp__llm_parts *p) {
+    dlp_llm_config g;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, dev);
+    if (!d || dlp_llm_catalogue_get("zai-org/GLM-5", &g, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = 8, .attn_dp = 1, .kv_dtype = DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_DECODE_ONLY, .engine = DLP_LLM_ENGINE_SGLANG};
+    return (int)dlp__llm_iter_parts(&g, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 2.0, 1, 1024, 0, 0, p,
+                                    &e);
+}
+
+/* GLM-5's attention GEMMs' seconds in p: its first eight (q_a, kv_a, the
+ * indexer's wk and weights_proj, q_b, the indexer's wq_b, the latent
+ * up-projection, o_proj), checked by shape. */
+static double glm5_attn_lin_s(const dlp__llm_parts *p) {
+    static const double KN[8][2] = {{6144, 2048}, {6144, 576}, {6144, 128}, {6144, 32},
+                                    {2048, 16384}, {2048, 4096}, {512, 28672}, {16384, 6144}};
+    double t = 0;
+    for (int j = 0; j < 8; j++) {
+        if (j >= p->n_lin || p->lin_kind[j] != 0 || p->lin_k[j] != KN[j][0] || p->lin_n[j] != KN[j][1]) return -1;
+        t += p->lin_s[j];
+    }
+    return t;
+}
+
+/* SGLang's DSA generation module floor (h245, DSA_GEN_MOD Hopper {85.46 us,
+ * 0.590, 0.363, 0.851} from tools/attn/fit_dsa_gen_module.py 0.5.10).  By
+ * hand, GLM-5 at 8 heads a rank: W = 6144 x (2048 + 512 + 64) + 2048 x 32 x
+ * 128 + 6144 x 128 + 6144 x 32 + 8 x (2048 x 256 + 512 x 448 + 256 x 6144)
+ * = 16,121,856 + 9,371,648 + 18,612,224 = 44,105,728 bytes; K = 1,024 x
+ * (128 + 4) + 1,024 x 576 x 2 = 1,314,816 bytes; one sequence on an H200
+ * (4.8 TB/s, 1,978.9 fp8 TFLOPS): 85.46 + 44,105,728 / (0.590 x 4.8e12) s
+ * (15.574056 us) + 2 x 44,105,728 / (0.363 x 1.9789e15) s (0.122799 us)
+ * + 1,314,816 / (0.851 x 4.8e12) s (0.321880 us) = 101.478736 us a layer,
+ * x 78 = 7.915341 ms: the attention GEMMs and the decode attention together
+ * are lifted to it.  Blackwell under mode 1 (Hopper only) and DeepSeek-R1
+ * (MLA, no indexer) do not move. */
+static void t_dsa_gen_module_by_hand(void) {
+    int was = dlp__llm_knob.dsa_gen_mod;
+    dlp__llm_parts off, on;
+    dlp__llm_knob.dsa_gen_mod = 0;
+    CHECK(glm5_tp8_decode_parts("h200", &off) == 0);
+    dlp__llm_knob.dsa_gen_mod = 3;
+    CHECK(glm5_tp8_decode_parts("h200", &on) == 0);
+    double lin = glm5_attn_lin_s(&off);
+    printf("  GLM-5 H200 TP 8, one sequence: attention GEMMs %.4f ms, decode attention %.4f -> %.4f ms\n", lin * 1e3,
+           off.attn_dec_s * 1e3, on.attn_dec_s * 1e3);
+    CHECK(lin > 1e-3 && lin + off.attn_dec_s < 7.915341e-3);
+    CHECK_NEAR((lin + on.attn_dec_s) * 1e3, 7.915341, 1e-5);
+    CHECK_NEAR(on.total_s - off.total_s, on.attn_dec_s - off.attn_dec_s, 1e-12);
+    /* mode 1: Blackwell as off */
+    dlp__llm_knob.dsa_gen_mod = 1;
+    CHECK(glm5_tp8_decode_parts("b200", &on) == 0);
+    dlp__llm_knob.dsa_gen_mod = 0;
+    CHECK(glm5_tp8_decode_parts("b200", &off) == 0);
+    CHECK_NEAR(on.total_s, off.total_s, 1e-15);
+    /* DeepSeek-R1 runs MLA without an indexer: no DSA floor */
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_SGLANG, &off) == 0);
+    dlp__llm_knob.dsa_gen_mod = 3;
+    CHECK(ds_tp8_decode_parts("h200", DLP_LLM_ENGINE_SGLANG, &on) == 0);
+    CHECK_NEAR(on.total_s, off.total_s, 1e-15);
+    dlp__llm_knob.dsa_gen_mod = was;
+}
+
 /* SGLang's MLA prefill attention op floor (h241, --sgl-fmha, off by
  * default; SGL_FMHA Blackwell fp8 KV {28.60 us, 0.691 ns, 1.0071} from
  * tools/attn/fit_sgl_fmha.py).  By hand, DeepSeek-R1 on 8 x B200, TP 8 (16
@@ -3792,6 +3859,7 @@ int main(void) {
     RUN(t_trt_fp8_moe_blackwell_by_hand);
     RUN(t_mla_dec_math_by_hand);
     RUN(t_mla_gen_module_by_hand);
+    RUN(t_dsa_gen_module_by_hand);
     RUN(t_ep_busiest_by_hand);
     RUN(t_moe_prefill_kernel);
     RUN(t_trt_fp8_moe_rows_by_hand);

@@ -228,6 +228,8 @@ typedef struct dlp__llm_knobs {
     int ep_busiest;
     /* TensorRT-LLM's MLA generation module floor (mla_gen_floor_s, "h236"; --mla-gen-mod): 0 off, 1 on, 2 Hopper only */
     int mla_gen_mod;
+    /* SGLang's DSA generation module floor (dsa_gen_floor_s, "h245"; --dsa-gen-mod): bit 1 Hopper, bit 2 Blackwell; 0 off */
+    int dsa_gen_mod;
     /* SGLang's routed-rows term at prefill sizes (MOE_PF_ROWS_SGL, "h244"; --sgl-moe-rows): bits 1 Blackwell
      * fp8, 2 Hopper fp8, 4 Blackwell nvfp4; 0 off */
     int sgl_moe_rows;

@@ -18,10 +18,11 @@ dlp__llm_knobs dlp__llm_knob = {
     .moe_hits_fit = 5,              /* the physical, held-out MoE refits on the tables' true hits (h227) */
     .mla_dec_math = 1,              /* the absorbed MLA decode kernel's math floor (h229) */
     .mla_gen_mod = 2,               /* TensorRT-LLM's MLA generation module floor, Hopper (h236) */
+    .dsa_gen_mod = 3,               /* SGLang's DSA generation module floor, Hopper and Blackwell (h245) */
     .moe_imb_fp4 = 1,               /* nvfp4's own busiest-rank fit at prefill sizes, TensorRT-LLM (h240) */
     .moe_grouped = 4,               /* SGLang Hopper triton fp8 decode MoE refit on the grouped hits (h242) */
     /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
      * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,
      * trt_xqa_bpc, trt011_layer_ms, p_fit_mem, trt_fp4_ew (h240), sgl_fmha (h241),
-     * sgl_moe_rows (h244: a what-if, off; docs/llm.md says why) */
+     * sgl_moe_rows (h244: a what-if, off; docs/llm.md says why), dsa_gen_mod (h245) */
 };

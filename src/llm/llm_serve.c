@@ -736,6 +736,7 @@ typedef struct {
                                   bytes per row element; 0: none)          */
     const double *mla_pf;      /* the context-MLA module's fit (mla_pf_fit; NULL: none) */
     const double *mla_gen;     /* the MLA generation module's fit (mla_gen_fit, h236; NULL: none) */
+    const double *dsa_gen;     /* SGLang's DSA generation module fit (dsa_gen_fit, h245; NULL: none) */
     const double *sgl_fmha;    /* SGLang's MLA prefill attention op's fit (sgl_fmha_fit, h241; NULL: none) */
     double max_prefill;        /* SGLang's max_prefill_tokens (0: its default;
                                   sglang_batch_prompts)                     */
@@ -1967,6 +1968,67 @@ static double mla_gen_extra_s(const sctx *s, double n_dec, double n_pf, double q
     return fmax(0.0, mla_gen_floor_s(s, q) - attn_lin);
 }
 
+/* SGLang's whole DSA attention module in generation (issue 22, h245):
+ * aiconfigurator's dsa_generation_module_perf (github ai-dynamo/
+ * aiconfigurator 095f58a5, systems/data/<gpu>/sparse_attention/sglang/
+ * 0.5.10/, GLM-5 and DeepSeek-V3.2, fp8_block GEMMs, both cache dtypes) times
+ * the module's forward at the local heads: down projections, norms, q_b,
+ * the indexer's projections and top-k over the context, RoPE, the absorbed
+ * BMMs, the sparse kernel, o_proj, each its own kernel: ~85 us a layer at
+ * 8 heads on H200 before any weight moves.  Per layer a + W / (eta_b BW)
+ * + 2 b W / (eta_f P8) + K / (eta_k BW), W the module's fp8 weight bytes
+ * at h local heads (the indexer's projections with the replicated down
+ * projections), K the indexer keys' and top-k latent rows' bytes;
+ * least squares on relative error (tools/attn/fit_dsa_gen_module.py, which
+ * prints the hold-outs): Hopper (H200) MAPE 9.6 % (GLM-5 held out 10.1 %,
+ * DeepSeek-V3.2 9.4 %), Blackwell (B200, B300) 5.8 % (9.2 / 6.2 %).
+ * 0.5.10 is the nearest stored version to what the InferenceX GLM-5 runs
+ * ran (H200 lmsysorg/sglang:glm5-hopper, B200 a 2026-03-17 nightly).
+ * {a us, eta_b, eta_f, eta_k}, [0 Hopper, 1 Blackwell]. */
+static const double DSA_GEN_MOD[2][4] = {{85.46, 0.590, 0.363, 0.851}, {92.37, 0.309, 6.992, 0.432}};
+
+/* The fit for c's DSA decode on d under `engine`: SGLang, fp8 GEMMs, a
+ * DSA model (an indexer), Hopper (dlp__llm_knob.dsa_gen_mod bit 1) or
+ * Blackwell (bit 2); NULL otherwise. */
+static const double *dsa_gen_fit(const dlp_llm_config *c, const dlp_device *d, int quant, int engine) {
+    int k = dlp__llm_knob.dsa_gen_mod;
+    if (!k || c->kv_lora_rank <= 0 || c->index_topk <= 0 || c->index_head_dim <= 0 || !is_nvidia(d)) return NULL;
+    if (engine != DLP_LLM_ENGINE_SGLANG || quant != DLP_QT_FP8) return NULL;
+    if (d->cc_major == 9 && (k & 1)) return DSA_GEN_MOD[0];
+    if (d->cc_major == 10 && (k & 2)) return DSA_GEN_MOD[1];
+    return NULL;
+}
+
+/* Seconds SGLang's DSA modules (all attention layers) take for b sequences
+ * (q query tokens) on the busiest attention rank at context ctx, under the
+ * fit s->dsa_gen. */
+static double dsa_gen_floor_s(const sctx *s, double q, double b, double ctx) {
+    const dlp_llm_config *c = s->c;
+    const double *f = s->dsa_gen;
+    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
+    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank;
+    double di = (double)c->index_head_dim, ni = (double)c->index_n_heads;
+    double w = H * (rq + rkv + dr) + rq * ni * di + H * di + H * ni + h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+    /* the indexer's fp8 keys and scale over the context, the top-k latent rows */
+    double kb = b * (ctx * (di + 4.0) + fmin(ctx, (double)c->index_topk) * (rkv + dr) * s->kv_eb);
+    int tc;
+    double p8 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
+    if (!f || !(p8 > 0) || !(q > 0) || !(rq > 0)) return 0;
+    double layer = f[0] * 1e-6 + w / (f[1] * s->bw) + 2.0 * q * w / (f[2] * p8) + kb / (f[3] * s->bw);
+    return s->p->attn_layers * layer;
+}
+
+/* What a decode-only step's DSA modules add over what the step already
+ * priced for them: the attention GEMMs (attn_lin) and the decode attention
+ * (att, the indexer and sparse kernel); 0 where no fit applies or the step
+ * carries prompt tokens. */
+static double dsa_gen_extra_s(const sctx *s, double n_dec, double n_pf, double q, double b, double ctx,
+                              double attn_lin, double att) {
+    if (!s->dsa_gen || !(n_dec > 0) || n_pf > 0) return 0;
+    return fmax(0.0, dsa_gen_floor_s(s, q, b, ctx) - attn_lin - att);
+}
+
 /* Bytes of one KV head's cache of one sequence at context ctx in one
  * layer (K and V): what one thread block of a single-block decode-attention
  * kernel streams (trt_cta_rate).  The model's cache of one sequence over
@@ -2589,6 +2651,8 @@ static itime iteration(const sctx *s, double n_dec, double ctx, double n_pf, dou
     /* MLA: the kernel's math may set the op (mla_dec_math_s, h229); the module around it (h236) */
     if (dec_elems > 0 && s->mla_dec_rate > 0) it.t = fmax(it.t, t0 + mla_dec_math_s(s, dec_elems));
     it.t += mla_gen_extra_s(s, n_dec, n_pf, dec_g * s->spec_q / s->attn_dp, attn_lin);
+    it.t += dsa_gen_extra_s(s, n_dec, n_pf, dec_g * s->spec_q / s->attn_dp, dec_a / s->attn_dp, ctx, attn_lin,
+                            it.t - t0);
     if (s->parts) s->parts->attn_dec_s = it.t - t0, t0 = it.t;
     /* prefill: FlashAttention over the prompt, on the attention curve */
     double tpf0 = it.t;
@@ -3244,6 +3308,7 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->mla_gen = mla_gen_fit(c, d, wl->quant, cdt, wl->engine);
+    s->dsa_gen = dsa_gen_fit(c, d, wl->quant, wl->engine);
     s->sgl_fmha = sgl_fmha_fit(c, d, wl->engine, kv_eb);
     s->max_prefill = (double)wl->max_prefill_tokens;
     s->a2a_none = wl->sglang_a2a_none != 0;
