@@ -10,8 +10,9 @@ down projections, latent norms, q_b, the indexer's projections and its top-k
 over the context, RoPE, the absorbed BMMs, the sparse attention kernel,
 o_proj) at the local head count, one query token per sequence (isl 1, step
 = the context).  dsa_gen_module/sglang_dsa_gen.csv holds the fp8_block rows
-(bf16 and fp8 cache, 8-128 heads, batch 1-1024, ctx 1-16k), extracted with
-hyparquet as h236 did.
+of every stored version (bf16 and fp8 cache, 8-128 heads) in the serving
+steps' range (batch 1-256, ctx 256-16k), extracted with hyparquet as h236
+did.
 
 The form, per layer, h local heads, b sequences at context ctx:
     M = a + W / (eta_b BW) + 2 b W / (eta_f P8) + K / (eta_k BW)
@@ -63,7 +64,7 @@ def load(version):
             if r['version'] != version or r['gpu'] not in DEV:
                 continue
             h, b, ctx = int(r['num_heads']), int(r['batch_size']), int(r['ctx'])
-            if ctx < 256 or b > 256:
+            if ctx < 256 or ctx > 16384 or b > 256:
                 continue  # the serving steps' range
             bw, p8 = DEV[r['gpu']][0] * 1e9, DEV[r['gpu']][1] * 1e12
             w = weight_bytes(r['model'], h)
