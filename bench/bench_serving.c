@@ -6108,6 +6108,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--moe-hits-fit") && i + 1 < argc) dlp__llm_knob.moe_hits_fit = atoi(argv[++i]); /* h227 */
         else if (!strcmp(argv[i], "--mla-dec-math") && i + 1 < argc) dlp__llm_knob.mla_dec_math = atoi(argv[++i]); /* h229 */
         else if (!strcmp(argv[i], "--sgl-moe-rows") && i + 1 < argc) dlp__llm_knob.sgl_moe_rows = atoi(argv[++i]); /* h244 */
+        else if (!strcmp(argv[i], "--sgl-b300-req-ms") && i + 1 < argc) dlp__llm_knob.sgl_b300_req_ms = atof(argv[++i]); /* h248 */
         else if (!strcmp(argv[i], "--ep-busiest") && i + 1 < argc) dlp__llm_knob.ep_busiest = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--mla-gen-mod") && i + 1 < argc) dlp__llm_knob.mla_gen_mod = atoi(argv[++i]); /* h236 */
         else if (!strcmp(argv[i], "--dsa-gen-mod") && i + 1 < argc) dlp__llm_knob.dsa_gen_mod = atoi(argv[++i]); /* h245 */

@@ -1485,6 +1485,36 @@ static double glm5_attn_lin_s(const dlp__llm_parts *p) {
     return t;
 }
 
+/* SGLang's front end on the B300 fleet (h248, --sgl-b300-req-ms, off by
+ * default).  By hand: one client on Llama-3.1-8B bf16, 1,024 + 256, finds
+ * the engine idle, so TTFT = prefill + request_ms (as above); with the knob
+ * at 62 ms the B300 SGLang request_ms is 62 instead of REQ_FIT_SGLANG_MS's
+ * 149.4, the TTFT exactly 149.4 - 62 = 87.4 ms lower and the TPOT equal;
+ * a B200 SGLang run keeps 149.4, a B300 TensorRT-LLM run 46.8. */
+static void t_sgl_b300_req_by_hand(void) {
+    dlp_error e = {0};
+    double was = dlp__llm_knob.sgl_b300_req_ms;
+    dlp_llm_prediction off, on, b200, trt;
+    dlp_llm_workload wl = {.batch = 1, .seq = 1024, .gen_tokens = 256, .quant = DLP_QT_BF16, .n_gpus = 1,
+                           .concurrency = 1, .max_seqs = 256, .engine = DLP_LLM_ENGINE_SGLANG};
+    const char *m = "meta-llama/Llama-3.1-8B-Instruct";
+    dlp__llm_knob.sgl_b300_req_ms = 0;
+    CHECK(serve(m, "b300", wl, &off, &e) == DLP_OK);
+    dlp__llm_knob.sgl_b300_req_ms = 62;
+    CHECK(serve(m, "b300", wl, &on, &e) == DLP_OK);
+    CHECK(serve(m, "b200", wl, &b200, &e) == DLP_OK);
+    wl.engine = DLP_LLM_ENGINE_TRTLLM;
+    CHECK(serve(m, "b300", wl, &trt, &e) == DLP_OK);
+    dlp__llm_knob.sgl_b300_req_ms = was;
+    CHECK_NEAR(off.request_ms, 149.4, 1e-12);
+    CHECK_NEAR(on.request_ms, 62.0, 1e-12);
+    CHECK_NEAR(on.ttft_ms, on.prefill_ms + 62.0, 1e-9 * on.ttft_ms);
+    CHECK_NEAR(off.ttft_ms - on.ttft_ms, 87.4, 1e-9);
+    CHECK_NEAR(off.tpot_ms, on.tpot_ms, 1e-12);
+    CHECK_NEAR(b200.request_ms, 149.4, 1e-12);
+    CHECK_NEAR(trt.request_ms, 46.8, 1e-12);
+}
+
 /* SGLang's DSA generation module floor (h245, DSA_GEN_MOD Hopper {85.46 us,
  * 0.590, 0.363, 0.851} from tools/attn/fit_dsa_gen_module.py 0.5.10).  By
  * hand, GLM-5 at 8 heads a rank: W = 6144 x (2048 + 512 + 64) + 2048 x 32 x
@@ -3901,6 +3931,7 @@ int main(void) {
     RUN(t_fused_elem_by_hand);
     RUN(t_gemm_each_by_hand);
     RUN(t_moe_imb_fp4_by_hand);
+    RUN(t_sgl_b300_req_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -233,6 +233,9 @@ typedef struct dlp__llm_knobs {
     /* SGLang's routed-rows term at prefill sizes (MOE_PF_ROWS_SGL, "h244"; --sgl-moe-rows): bits 1 Blackwell
      * fp8, 2 Hopper fp8, 4 Blackwell nvfp4; 0 off */
     int sgl_moe_rows;
+    /* SGLang's front end on the B300 runner fleet (sgl_req_ms_of, "h248"; --sgl-b300-req-ms): ms a request, 0 off
+     * (REQ_FIT_SGLANG_MS everywhere) */
+    double sgl_b300_req_ms;
     /* SGLang's MLA prefill attention op floor (sgl_fmha_s, "h241"; --sgl-fmha): bit 1 Blackwell, bit 2 Hopper; 0 off */
     int sgl_fmha;
     /* TensorRT-LLM nvfp4 MoE steps on Blackwell with the element-wise work as fused kernels (trt_fp4_ew_on, "h240";
