@@ -6139,6 +6139,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--trt-ctx-mv")) trt_ctx_mv_on = 1;   /* h237, the default */
         else if (!strcmp(argv[i], "--no-trt-ctx-mv")) trt_ctx_mv_on = 0;
         else if (!strcmp(argv[i], "--trt-fp4-ew") && i + 1 < argc) dlp__llm_knob.trt_fp4_ew = atoi(argv[++i]); /* h240, off */
+        else if (!strcmp(argv[i], "--trt-mla-ew") && i + 1 < argc) dlp__llm_knob.trt_mla_ew = atoi(argv[++i]); /* h246, off */
         else if (!strcmp(argv[i], "--moe-imb-fp4") && i + 1 < argc) dlp__llm_knob.moe_imb_fp4 = atoi(argv[++i]); /* h240 */
         else if (!strcmp(argv[i], "--a2a-none") && i + 1 < argc) { /* h219: all (default), pf, dec, none */
             if ((a2a_none_mode = a2a_mode_of(argv[++i])) < 0) {

@@ -3728,6 +3728,44 @@ static double fp4_expert_s(const dlp_llm_config *c, const dlp_device *d, int ep,
     return st == DLP_OK ? parts_experts_s(&p) : -1;
 }
 
+/* h246's what-if (trt_mla_ew, llm_serve.c trt_mla_ew_off): TensorRT-LLM's MLA
+ * context module without the unfused graph's attention-side element-wise
+ * bytes.  By hand, DeepSeek-R1's one-token graph (engine form, the rule of
+ * profile_build): all element-wise bytes E = 141.0 MB a token (no trtllm-gen
+ * fused block for nvfp4 DeepSeek), of which the attention blocks' own
+ * A = 68.84 MB (61 layers x 1.13 MB: q / k / v transposes and splits 0.62,
+ * the q / k RoPE 0.21, q_a / kv_a norms 0.04, the rest layouts).  The bytes
+ * of the element-wise term at prompt tokens shrink by (E - A) / E = 0.5118;
+ * the time goes through the element-wise efficiency curve, which is not
+ * linear in bytes, so the increment from 131,072 to 262,144 prompt tokens
+ * (attention DP 8) shrinks by a ratio below that and above (E - A) / E less
+ * 0.05 (0.478 measured).  Block-fp8 and Hopper are left alone. */
+static double ew_s(const dlp_llm_config *c, const dlp_device *d, int quant, double T, int knob) {
+    dlp_llm_workload wl = {.quant = quant, .n_gpus = 8, .ep = 8, .attn_dp = 8,
+                           .kv_dtype = DLP_DT_FLOAT8E4M3FN, .engine = DLP_LLM_ENGINE_TRTLLM};
+    int cdt = dlp_llm_compute_dtype(d, quant, NULL, 0), save = dlp__llm_knob.trt_mla_ew;
+    dlp__llm_knob.trt_mla_ew = knob;
+    dlp__llm_parts p;
+    dlp_error e = {0};
+    dlp_status st = dlp__llm_iter_parts(c, d, &wl, cdt, 1.0, 0, 1.0, T, T, &p, &e);
+    dlp__llm_knob.trt_mla_ew = save;
+    return st == DLP_OK ? p.other_s : -1;
+}
+
+static void t_trt_mla_ew_by_hand(void) {
+    const dlp_device *b200 = dlp_devdb_find(db, "b200"), *h200 = dlp_devdb_find(db, "h200");
+    dlp_llm_config c;
+    dlp_error e = {0};
+    CHECK(dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &c, &e) == DLP_OK);
+    double r = (ew_s(&c, b200, DLP_QT_NVFP4, 262144, 1) - ew_s(&c, b200, DLP_QT_NVFP4, 131072, 1)) /
+               (ew_s(&c, b200, DLP_QT_NVFP4, 262144, 0) - ew_s(&c, b200, DLP_QT_NVFP4, 131072, 0));
+    printf("  DeepSeek-R1 nvfp4 B200 element-wise increment ratio %.4f (bytes by hand 0.5118)\n", r);
+    CHECK(r < 0.5118 && r > 0.5118 - 0.05);
+    CHECK_NEAR(ew_s(&c, b200, DLP_QT_FP8, 8192, 1), ew_s(&c, b200, DLP_QT_FP8, 8192, 0), 1e-12);
+    CHECK(ew_s(&c, b200, DLP_QT_FP8, 8192, 3) < ew_s(&c, b200, DLP_QT_FP8, 8192, 0));
+    CHECK_NEAR(ew_s(&c, h200, DLP_QT_FP8, 8192, 3), ew_s(&c, h200, DLP_QT_FP8, 8192, 0), 1e-12);
+}
+
 static void t_moe_imb_fp4_by_hand(void) {
     const dlp_device *b200 = dlp_devdb_find(db, "b200");
     dlp_llm_config c;
@@ -3932,6 +3970,8 @@ int main(void) {
     RUN(t_gemm_each_by_hand);
     RUN(t_moe_imb_fp4_by_hand);
     RUN(t_sgl_b300_req_by_hand);
+
+    RUN(t_trt_mla_ew_by_hand);
     dlp_devdb_free(db);
     return TAP_DONE();
 }

@@ -241,6 +241,8 @@ typedef struct dlp__llm_knobs {
     /* TensorRT-LLM nvfp4 MoE steps on Blackwell with the element-wise work as fused kernels (trt_fp4_ew_on, "h240";
        --trt-fp4-ew): bit 1 the steps with prompt tokens, bit 2 the decode-only steps; 0 off */
     int trt_fp4_ew;
+    /* h246: TensorRT-LLM's MLA context module without the graph's attention element-wise bytes (trt_mla_ew_off) */
+    int trt_mla_ew;
     /* the busiest EP rank of an nvfp4 MoE at prefill sizes on its own fit (moe_pf_imbalance_s, "h240";
        --moe-imb-fp4): bit 1 TensorRT-LLM, bit 2 the other engines; 0 the pooled fit */
     int moe_imb_fp4;

@@ -403,6 +403,8 @@ typedef struct prof {
     double other_bytes_pt;     /* bytes non-matmul kernels move per token       */
     double moe_ew_bytes_pt;    /* of which the MoE block's own (router, dispatch,
                                   experts, combine: trtgen_mxfp4_ew_bytes)      */
+    double attn_ew_bytes_pt;   /* of which the attention blocks' (norms, RoPE,
+                                  splits, transposes; step_elem, h246)          */
     double wbytes_per_elem;    /* stored bytes per linear weight element        */
     double act_bytes;
     double params, active_params, weight_bytes;
@@ -532,6 +534,7 @@ static dlp_status profile_build(const dlp_llm_config *c, int quant, prof_t *p, d
                                    strstr(ni.name, "/combine")))
             b *= (double)(c->experts_per_token > 0 ? c->experts_per_token : 1) / (double)c->num_experts;
         if (b > 0) p->other_bytes_pt += b;
+        if (b > 0 && strstr(ni.name, "/attn/")) p->attn_ew_bytes_pt += b;
         if (b > 0 && c->num_experts > 0 &&
             (strstr(ni.name, "/router") || strstr(ni.name, "/dispatch") || strstr(ni.name, "/experts") ||
              strstr(ni.name, "/combine")))
@@ -2457,6 +2460,21 @@ static int trt_fp4_ew_on(const sctx *s, int quant) {
     return fused_list_covers(s) ? k : 0;
 }
 
+/* What-if (issue 22, h246; dlp__llm_knob.trt_mla_ew, off): TensorRT-LLM's MLA
+ * context module on Blackwell, priced against aiconfigurator's
+ * mla_context_module tables (ai-dynamo/aiconfigurator 095f58a5; the module
+ * holds the norms, RoPE and the q / k / v layouts), has no room for the
+ * unfused graph's attention-side element-wise bytes at prompt tokens: 1 when
+ * they are dropped (bit 1 nvfp4 checkpoints, bit 2 every format; DSA models,
+ * whose module the tables do not hold, keep them). */
+static double trt_mla_ew_off(const sctx *s) {
+    int k = dlp__llm_knob.trt_mla_ew;
+    if (!k || s->engine != DLP_LLM_ENGINE_TRTLLM || s->c->kv_lora_rank <= 0 || s->d->cc_major < 10) return 0;
+    if (s->c->index_topk > 0) return 0;
+    if (!(k & 2) && s->p->quant != DLP_QT_NVFP4) return 0;
+    return 1.0;
+}
+
 /* The attention block's fused kernels over a rank's dec decode rows and pf
  * prompt rows */
 static void fused_attn_elem(const sctx *s, itime *it, double L, double dec, double pf) {
@@ -2550,7 +2568,8 @@ static void step_elem(const sctx *s, itime *it, int few, double moe_ew, double d
         it->t += moe_ew;
         return;
     }
-    kadd(s, it, s->cv_elem, s->peak_vec, 0, trtgen_mxfp4_ew_bytes(s, s->p) * t_local / s->tp_attn, 0);
+    double b = trtgen_mxfp4_ew_bytes(s, s->p) * t_local - trt_mla_ew_off(s) * s->p->attn_ew_bytes_pt * pf;
+    kadd(s, it, s->cv_elem, s->peak_vec, 0, b / s->tp_attn, 0);
     it->t += (double)s->p->attn_layers * 6.0 * T_KERNEL_US * 1e-6;
 }
 
