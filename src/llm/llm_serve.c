@@ -1163,7 +1163,7 @@ static double moe_pf_imbalance_s(const sctx *s, double T) {
  * there since the first commit b23086972) and srt-slurm's B200 fp8 and
  * GB200 fp8 TP recipes (NVIDIA/srt-slurm c88ef731, recipes/b200-fp8/,
  * recipes/gb200-fp8/ low-latency) run `--moe-runner-backend
- * flashinfer_trtllm`; the attention-DP EP recipes run DeepEP (DeepGEMM)
+ * flashinfer_trtllm`; the attention-DP EP recipes run DeepEP
  * instead.  aiconfigurator's SGLang 0.5.14 Blackwell fp8 tables time the
  * two kernels (kernel_source sglang_flashinfer_trtllm_moe and
  * sglang_fused_moe_triton) on disjoint model shapes, and MOE_PF pooled
