@@ -6114,6 +6114,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--dsa-gen-mod") && i + 1 < argc) dlp__llm_knob.dsa_gen_mod = atoi(argv[++i]); /* h245 */
         else if (!strcmp(argv[i], "--sgl-fmha") && i + 1 < argc) dlp__llm_knob.sgl_fmha = atoi(argv[++i]); /* h241 */
         else if (!strcmp(argv[i], "--moe-grouped") && i + 1 < argc) dlp__llm_knob.moe_grouped = atoi(argv[++i]); /* h242 */
+        else if (!strcmp(argv[i], "--sgl-moe-fi") && i + 1 < argc) dlp__llm_knob.sgl_moe_fi = atoi(argv[++i]); /* h247 */
         else if (!strcmp(argv[i], "--no-same-prompts")) ib_same_off = 1; /* h185's before */
         else if (!strcmp(argv[i], "--no-probe-tail")) ib_tail_off = 1;   /* h195's before */
         else if (!strcmp(argv[i], "--vllm-admission")) dlp__llm_knob.trt_evict = 1; /* h185's before */

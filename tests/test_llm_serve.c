@@ -1635,6 +1635,43 @@ static void t_sgl_moe_rows_by_hand(void) {
     dlp__llm_knob.sgl_moe_rows = was;
 }
 
+/* SGLang's Blackwell block-fp8 MoE on the flashinfer_trtllm kernel's own
+ * prefill fit (h247, --sgl-moe-fi, off by default).  By hand, DeepSeek-R1
+ * on 8 x B200, TP 8, EP 1, a step of 16,384 prompt tokens: rows a GPU
+ * 16,384 x 8 x (1 + 0.1512) = 150,890.1; F = 2 x 150,890.1 x 3 x 7,168 x
+ * 2,048 / 8 = 1.661307e12 FLOPs a layer; at B200's dense fp8 4,500 TFLOPS
+ * per layer 93.6 us + F / (0.1653 x 4.5e15) (2.233390 ms) = 2.326990 ms,
+ * x 58 layers = 134.9654 ms over the three expert matrices (the pooled
+ * {99.5 us, 0.173}: 129.5421 ms).  With attention-DP EP (DeepEP, DeepGEMM)
+ * the knob leaves the step as it was. */
+static int ds_b200_pf_parts(int ep, int dp, dlp__llm_parts *p) {
+    dlp_llm_config ds;
+    dlp_error e = {0};
+    const dlp_device *d = dlp_devdb_find(db, "b200");
+    if (!d || dlp_llm_catalogue_get("deepseek-ai/DeepSeek-R1", &ds, &e) != DLP_OK) return -1;
+    dlp_llm_workload wl = {.quant = DLP_QT_FP8, .n_gpus = 8, .ep = ep, .attn_dp = dp, .kv_dtype = DLP_DT_BFLOAT16,
+                           .phase = DLP_LLM_PREFILL_ONLY, .engine = DLP_LLM_ENGINE_SGLANG};
+    return (int)dlp__llm_iter_parts(&ds, d, &wl, dlp_llm_compute_dtype(d, DLP_QT_FP8, NULL, 0), 2.0, 0, 1.0,
+                                    16384, 1024, p, &e);
+}
+
+static void t_sgl_moe_fi_by_hand(void) {
+    int was = dlp__llm_knob.sgl_moe_fi;
+    dlp__llm_parts off, on, dep_off, dep_on;
+    dlp__llm_knob.sgl_moe_fi = 0;
+    CHECK(ds_b200_pf_parts(1, 1, &off) == 0);
+    CHECK(ds_b200_pf_parts(8, 8, &dep_off) == 0);
+    dlp__llm_knob.sgl_moe_fi = 1;
+    CHECK(ds_b200_pf_parts(1, 1, &on) == 0);
+    CHECK(ds_b200_pf_parts(8, 8, &dep_on) == 0);
+    printf("  B200 TP 8, 16,384 prompt tokens: experts %.4f ms off, %.4f ms on\n", sgl_expert_parts_s(&off) * 1e3,
+           sgl_expert_parts_s(&on) * 1e3);
+    CHECK_NEAR(sgl_expert_parts_s(&off) * 1e3, 129.5421, 1e-3);
+    CHECK_NEAR(sgl_expert_parts_s(&on) * 1e3, 134.9654, 1e-3);
+    CHECK_NEAR(sgl_expert_parts_s(&dep_on), sgl_expert_parts_s(&dep_off), 1e-15);
+    dlp__llm_knob.sgl_moe_fi = was;
+}
+
 /* The busiest EP rank's experts (h236, --ep-busiest, off by default).  By
  * hand, DeepSeek-R1 on 8 x H200, EP 8, one token: 32 experts a rank, each
  * hit with p = 8 / 256 = 1/32; the mean rank hits 32 x 1/32 = 1, the
@@ -3885,6 +3922,7 @@ int main(void) {
     RUN(t_trtgen_mxfp4_by_hand);
     RUN(t_sgl_fmha_by_hand);
     RUN(t_sgl_moe_rows_by_hand);
+    RUN(t_sgl_moe_fi_by_hand);
     RUN(t_decode_roofline);
     RUN(t_identities_and_monotone);
     RUN(t_phase_names);

@@ -249,6 +249,9 @@ typedef struct dlp__llm_knobs {
     /* the triton fp8 decode MoE refit with the collectors' group-limited router (moe_fit_grouped, "h242";
      * --moe-grouped): 0 off, 1 SGLang, 2 SGLang and vLLM */
     int moe_grouped;
+    /* SGLang's block-fp8 MoE on Blackwell as FlashInfer's trtllm-gen kernel the runs ran (sgl_moe_fi, "h247";
+     * --sgl-moe-fi): bit 1 the prefill refit on its rows, bit 2 the trtllm-gen decode fit; 0 off */
+    int sgl_moe_fi;
 } dlp__llm_knobs;
 extern dlp__llm_knobs dlp__llm_knob;
 

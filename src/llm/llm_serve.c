@@ -1159,6 +1159,30 @@ static double moe_pf_imbalance_s(const sctx *s, double T) {
     return 1.0 + MOE_PF_IMB_FP4_B0 + MOE_PF_IMB_FP4_B1 * log2(s->ep > 1 ? (double)s->ep : 1.0) * lt;
 }
 
+/* SGLang's block-fp8 fused MoE on Blackwell as the runs ran it (issue 22,
+ * h247): every InferenceX DeepSeek-R1 / Qwen3.5 fp8 SGLang script for B200
+ * and B300 (SemiAnalysisAI/InferenceX 843c6254f,
+ * benchmarks/single_node/fixed_seq_len/dsr1_fp8_b200.sh and kin, the flag
+ * there since the first commit b23086972) and srt-slurm's B200 fp8 and
+ * GB200 fp8 TP recipes (NVIDIA/srt-slurm c88ef731, recipes/b200-fp8/,
+ * recipes/gb200-fp8/ low-latency) run `--moe-runner-backend
+ * flashinfer_trtllm`; the attention-DP EP recipes run DeepEP
+ * instead.  aiconfigurator's SGLang 0.5.14 Blackwell fp8 tables time the
+ * two kernels (kernel_source sglang_flashinfer_trtllm_moe and
+ * sglang_fused_moe_triton) on disjoint model shapes, and MOE_PF pooled
+ * them; refitted on the 11 flashinfer_trtllm shapes alone (688 rows;
+ * tools/moe/fit_sgl_moe_kernel.py): {93.6 us, 0.1653}, MAPE 17.7 %
+ * (pooled on them 17.6 %).  Decode: MOE_FITFP8_TRTGEN, the trtllm-gen
+ * kernel's fit, SGLang's flashinfer_trtllm_moe rows among its own.
+ * dlp__llm_knob.sgl_moe_fi: bit 1 the prefill refit, bit 2 the decode fit,
+ * on SGLang's block-fp8 MoE on Blackwell without attention-DP EP. */
+static const double MOE_PF_SGL_FI[2] = {93.6, 0.1653};
+static int sgl_moe_fi(const dlp_device *d, const dlp_llm_workload *wl, int attn_dp, int ep) {
+    if (wl->engine != DLP_LLM_ENGINE_SGLANG || !d || d->cc_major < 10) return 0;
+    if (dlp__llm_moe_kernel(d, wl->quant) != DLP__MOEK_FP8 || (attn_dp > 1 && ep > 1)) return 0;
+    return dlp__llm_knob.sgl_moe_fi;
+}
+
 /* MOE_PF's {a us, eta} for MoE kernel `kind` under `engine` on d (Hopper,
  * compute capability 9, or Blackwell, 10 and up); NULL elsewhere. */
 static const double *moe_pf_fit(const dlp_device *d, int kind, int engine) {
@@ -3322,8 +3346,10 @@ static dlp_status serve_setup(sctx *s, const dlp_llm_config *c, const dlp_device
     if (s->moe_fit == MOE_FITFP8[DLP_LLM_ENGINE_TRTLLM] && d->cc_major >= 10) s->moe_fit = MOE_FITFP8_TRT_BW;
     s->moe_fit_pf = s->moe_fit;
     s->moe_fit = moe_fit_grouped(moe_fit_hits(s->moe_fit, s->ep, d), d);
-    if (s->moe_fit && trtllm_gen_fp8(d, wl)) s->moe_fit = MOE_FITFP8_TRTGEN;
+    int sgl_fi = sgl_moe_fi(d, wl, s->attn_dp, s->ep);
+    if (s->moe_fit && (trtllm_gen_fp8(d, wl) || (sgl_fi & 2))) s->moe_fit = MOE_FITFP8_TRTGEN;
     s->moe_pf = c->num_experts > 0 ? moe_pf_fit(d, dlp__llm_moe_kernel(d, wl->quant), wl->engine) : NULL;
+    if (s->moe_pf && (sgl_fi & 1)) s->moe_pf = MOE_PF_SGL_FI;
     moe_pf_rows_setup(s, d, dlp__llm_moe_kernel(d, wl->quant), wl->engine);
     s->mla_pf = mla_pf_fit(c, d, wl->quant, cdt, wl->engine);
     s->mla_gen = mla_gen_fit(c, d, wl->quant, cdt, wl->engine);
