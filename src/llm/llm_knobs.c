@@ -23,7 +23,7 @@ dlp__llm_knobs dlp__llm_knob = {
     .moe_grouped = 4,               /* SGLang Hopper triton fp8 decode MoE refit on the grouped hits (h242) */
     /* 0, the shipped answer: ttft_sim, rocm_floor_off, rocm_gemm_c,
      * rocm_v1_eta, trt_evict, fused_elem, fused_eta, trt_cta_bpc,
-     * trt_xqa_bpc, trt011_layer_ms, p_fit_mem, trt_fp4_ew (h240), sgl_fmha (h241),
-     * sgl_moe_rows (h244: a what-if, off; docs/llm.md says why), dsa_gen_mod (h245),
-     * sgl_b300_req_ms (h248), sgl_moe_fi (h247): what-ifs, off; docs/llm.md says why */
+     * trt_xqa_bpc, trt011_layer_ms, p_fit_mem, and the what-ifs docs/llm.md
+     * says why are off: trt_fp4_ew (h240), sgl_fmha (h241), sgl_moe_rows
+     * (h244), trt_mla_ew (h246), sgl_moe_fi (h247), sgl_b300_req_ms (h248) */
 };
