@@ -2246,9 +2246,13 @@ static int nGptossLayout[3];
 static int gptoss_imax_trt(const char *model, const char *backend, int src) {
     return strstr(model, "gpt-oss") && !strcmp(backend, "trtllm") && (src == SRC_IMAX || src == SRC_DBDUMP);
 }
+/* The "tp x dp 4, moe_tp 2, moe_ep 2" record of a two-GPU {tp 2, ep 2} run
+ * (gptoss_square4, imax_square4) */
+static int square4_record(int tp, int dp, int moe_tp, int ep) {
+    return tp * dp == 4 && moe_tp == 2 && ep == 2 && (tp == 1 || dp == 1);
+}
 static int gptoss_square4(const char *model, const char *backend, int src, int tp, int dp, int moe_tp, int ep) {
-    return (gptoss_trt_layout & 2) && gptoss_imax_trt(model, backend, src) && tp * dp == 4 && moe_tp == 2 &&
-           ep == 2 && (tp == 1 || dp == 1);
+    return (gptoss_trt_layout & 2) && gptoss_imax_trt(model, backend, src) && square4_record(tp, dp, moe_tp, ep);
 }
 /* The same four-GPU record outside gpt-oss (h244): "tp 4 (or attention
  * DP 4), moe_tp 2, moe_ep 2" in an InferenceMAX dump.  Every single-node
@@ -2273,8 +2277,8 @@ static int gptoss_square4(const char *model, const char *backend, int src, int t
 static int imax_square4_on = 0;
 static int nImaxSquare4;
 static int imax_square4(const char *model, int src, int tp, int dp, int moe_tp, int ep) {
-    return imax_square4_on && !strstr(model, "gpt-oss") && (src == SRC_IMAX || src == SRC_DBDUMP) && tp * dp == 4 &&
-           moe_tp == 2 && ep == 2 && (tp == 1 || dp == 1);
+    return imax_square4_on && !strstr(model, "gpt-oss") && (src == SRC_IMAX || src == SRC_DBDUMP) &&
+           square4_record(tp, dp, moe_tp, ep);
 }
 static void gptoss_h200_trt(dlp_llm_workload *wl, const char *model, const char *backend, const char *sys,
                             int src) {
@@ -2766,6 +2770,10 @@ static void load_twins(FILE *f, int nh, int cMode, const int *c, int tt, const i
 }
 
 static int twin_same(double a, double b) { return fabs(a / b - 1) < 1e-9; }
+/* h165's identity: the same key, TTFT and TPOT (twin_of, has_twin) */
+static int twin_is(const twin_t *t, const char *k, double ttft, double tpot) {
+    return !strcmp(t->key, k) && twin_same(t->ttft, ttft) && twin_same(t->tpot, tpot);
+}
 /* a count field, blank or 0 read as 1 (the data's convention) */
 #define TI(x) (atoi(x) > 0 ? atoi(x) : 1)
 
@@ -2779,7 +2787,7 @@ static const twin_t *twin_of(char **v, const int *c, int tt, const int *fc, int 
     const twin_t *hit = NULL;
     for (int i = 0; i < nTW; i++) {
         const twin_t *t = &TW[i];
-        if (strcmp(t->key, k) || !twin_same(t->ttft, ttft) || !twin_same(t->tpot, tpot)) continue;
+        if (!twin_is(t, k, ttft, tpot)) continue;
         if (TI(t->f[TW_PTP]) * TI(t->f[TW_PDP]) != TI(v[fc[TW_PTP]]) ||
             TI(t->f[TW_DTP]) * TI(t->f[TW_DDP]) != TI(v[fc[TW_DTP]])) {
             count[1]++;
@@ -2886,8 +2894,7 @@ static int has_twin(char **v, const int *c, int tt) {
     char k[160];
     twin_key(k, sizeof k, v, c);
     for (int i = 0; i < nTW; i++)
-        if (!strcmp(TW[i].key, k) && twin_same(TW[i].ttft, atof(v[c[5]])) && twin_same(TW[i].tpot, atof(v[tt])))
-            return 1;
+        if (twin_is(&TW[i], k, atof(v[c[5]]), atof(v[tt]))) return 1;
     return 0;
 }
 

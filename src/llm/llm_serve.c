@@ -1971,13 +1971,24 @@ static const double *mla_gen_fit(const dlp_llm_config *c, const dlp_device *d, i
 /* Seconds the MLA generation modules (all attention layers) take around
  * their kernel at the fit s->mla_gen, for q query tokens on the busiest
  * attention rank. */
-static double mla_gen_floor_s(const sctx *s, double q) {
+/* An MLA attention module's weight elements on one rank (one byte each in
+ * fp8): the replicated down projections (q_a, kv_a with the rope key) in
+ * *down, the per-head ones (q_b, the absorbed kv_b halves, o_proj) at the
+ * rank's local heads in *up (mla_gen_floor_s, dsa_gen_floor_s). */
+static void mla_module_w(const sctx *s, double *down, double *up) {
     const dlp_llm_config *c = s->c;
-    const double *f = s->mla_gen;
     double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
     double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
     double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank;
-    double w = H * (rq + rkv + dr) + h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+    *down = H * (rq + rkv + dr);
+    *up = h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+}
+
+static double mla_gen_floor_s(const sctx *s, double q) {
+    const double *f = s->mla_gen;
+    double down, up, rq = (double)s->c->q_lora_rank;
+    mla_module_w(s, &down, &up);
+    double w = down + up;
     int tc;
     double p8 = dlp__node_peak(s->d, DLP_OPC_GEMM, DLP_DT_FLOAT8E4M3FN, DLP_TF32_OFF, &tc);
     if (!f || !(p8 > 0) || !(q > 0) || !(rq > 0)) return 0;
@@ -2032,11 +2043,12 @@ static const double *dsa_gen_fit(const dlp_llm_config *c, const dlp_device *d, i
 static double dsa_gen_floor_s(const sctx *s, double q, double b, double ctx) {
     const dlp_llm_config *c = s->c;
     const double *f = s->dsa_gen;
-    double H = (double)c->hidden_size, h = (double)c->num_attention_heads / s->tp_attn;
-    double dn = (double)c->qk_nope_head_dim, dr = (double)c->qk_rope_head_dim, dv = (double)c->v_head_dim;
+    double H = (double)c->hidden_size, dr = (double)c->qk_rope_head_dim;
     double rq = (double)c->q_lora_rank, rkv = (double)c->kv_lora_rank;
-    double di = (double)c->index_head_dim, ni = (double)c->index_n_heads;
-    double w = H * (rq + rkv + dr) + rq * ni * di + H * di + H * ni + h * (rq * (dn + dr) + rkv * (dn + dv) + dv * H);
+    double di = (double)c->index_head_dim, ni = (double)c->index_n_heads, down, up;
+    mla_module_w(s, &down, &up);
+    /* with the indexer's projections (wq_b, wk, weights_proj), replicated */
+    double w = down + rq * ni * di + H * di + H * ni + up;
     /* the indexer's fp8 keys and scale over the context, the top-k latent rows */
     double kb = b * (ctx * (di + 4.0) + fmin(ctx, (double)c->index_topk) * (rkv + dr) * s->kv_eb);
     int tc;
